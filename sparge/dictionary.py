@@ -1,0 +1,118 @@
+"""K-SVD dictionary initialisation (Aharon, Elad & Bruckstein 2006) (DESIGN.md §4 step 2).
+
+Signals are rows of ``Z``; atoms are the unit-norm columns of ``D`` (m × k). OMP codes every
+signal with at most ``n_nonzero`` atoms (scikit-learn's Gram-based batched OMP), then each
+atom and its coefficients are replaced by the best rank-1 fit of the residual restricted to
+the signals that use the atom. Supervised: one sub-dictionary per class, concatenated.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.linear_model import orthogonal_mp_gram
+
+
+def normalize_atoms(D: np.ndarray) -> np.ndarray:
+    """Scale every column of ``D`` to unit Euclidean norm (zero columns stay zero)."""
+    norms = np.linalg.norm(D, axis=0)
+    norms[norms == 0] = 1.0
+    return D / norms
+
+
+def omp_codes(Z: np.ndarray, D: np.ndarray, n_nonzero: int) -> np.ndarray:
+    """Orthogonal matching pursuit codes of the rows of ``Z`` (shape (n, k))."""
+    G = D.T @ D
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Orthogonal matching pursuit ended prematurely"
+        codes = orthogonal_mp_gram(G, D.T @ Z.T, n_nonzero_coefs=min(n_nonzero, D.shape[1]))
+    return np.atleast_2d(codes.T if codes.ndim == 2 else codes[None, :])
+
+
+def ksvd(
+    Z: np.ndarray,
+    n_atoms: int,
+    n_nonzero: int = 3,
+    n_iter: int = 10,
+    random_state: int | np.random.Generator | None = 0,
+) -> tuple[np.ndarray, list[float]]:
+    """Learn ``n_atoms`` unit-norm atoms for the rows of ``Z`` by K-SVD.
+
+    Returns
+    -------
+    D : ndarray of shape (m, n_atoms)
+    errors : list of float
+        Relative reconstruction error ``||Z - Phi D^T|| / ||Z||`` after every iteration.
+    """
+    rng = np.random.default_rng(random_state)
+    Z = np.asarray(Z, dtype=float)
+    n, m = Z.shape
+    if n == 0:
+        raise ValueError("K-SVD needs at least one signal")
+    pick = rng.choice(n, size=n_atoms, replace=n < n_atoms)
+    D = Z[pick].T.copy()
+    D += 1e-3 * rng.standard_normal(D.shape) * (np.abs(D).mean() + 1e-12)
+    D = normalize_atoms(D)
+    norm_z = max(np.linalg.norm(Z), 1e-12)
+    errors: list[float] = []
+    for _ in range(n_iter):
+        Phi = omp_codes(Z, D, n_nonzero)
+        R = Z - Phi @ D.T
+        for j in range(n_atoms):
+            users = np.flatnonzero(Phi[:, j])
+            if users.size == 0:
+                # Replace an unused atom by the worst-represented signal.
+                worst = int(np.argmax(np.einsum("ij,ij->i", R, R)))
+                atom = Z[worst] / max(np.linalg.norm(Z[worst]), 1e-12)
+                D[:, j] = atom
+                continue
+            E = R[users] + np.outer(Phi[users, j], D[:, j])
+            u, s, vt = np.linalg.svd(E, full_matrices=False)
+            D[:, j] = vt[0]
+            new = u[:, 0] * s[0]
+            R[users] = E - np.outer(new, vt[0])
+            Phi[users, j] = new
+        errors.append(float(np.linalg.norm(R) / norm_z))
+    return normalize_atoms(D), errors
+
+
+def classwise_ksvd(
+    Z: np.ndarray,
+    y: np.ndarray | None,
+    n_atoms: int,
+    n_nonzero: int = 3,
+    n_iter: int = 10,
+    random_state: int | None = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """K-SVD per class, sub-dictionaries concatenated (unsupervised: one dictionary).
+
+    Atoms are shared out in proportion to the square root of the class sizes, at least one
+    per class.
+
+    Returns
+    -------
+    D : ndarray of shape (m, n_atoms)
+    atom_class : ndarray of shape (n_atoms,)
+        The class index each atom was learned from (-1 when unsupervised).
+    """
+    rng = np.random.default_rng(random_state)
+    if y is None:
+        D, _ = ksvd(Z, n_atoms, n_nonzero, n_iter, rng)
+        return D, np.full(n_atoms, -1)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    counts = np.bincount(y_idx).astype(float)
+    share = np.sqrt(counts) / np.sqrt(counts).sum()
+    per = np.maximum(1, np.floor(share * n_atoms).astype(int))
+    while per.sum() < n_atoms:
+        per[np.argmax(share * n_atoms - per)] += 1
+    while per.sum() > n_atoms:
+        per[np.argmax(per)] -= 1
+    blocks, owner = [], []
+    for c, k_c in enumerate(per):
+        if k_c <= 0:
+            continue
+        Dc, _ = ksvd(Z[y_idx == c], int(k_c), n_nonzero, n_iter, rng)
+        blocks.append(Dc)
+        owner.append(np.full(int(k_c), c))
+    return np.hstack(blocks), np.concatenate(owner)

@@ -1,0 +1,156 @@
+"""kNN graphs and Laplacians as sparse matrices (DESIGN.md §4 step 5).
+
+Supervised (marginal Fisher analysis): the intrinsic graph ``W+`` joins ``i`` and ``j`` when
+one is among the ``k1`` nearest same-class neighbours of the other; the penalty graph
+``W-`` joins them when one is among the ``k2`` nearest other-class neighbours.
+Unsupervised: the local graph joins kNN pairs; the non-local graph is the heat-kernel graph
+on all other pairs, estimated from a random sample of non-neighbours per patient (so no n×n
+matrix is ever built).
+
+Edge weights are binary or heat kernel ``exp(-||f_i - f_j||^2 / t)`` with ``t`` the mean
+squared edge length. All graphs are symmetric ``scipy.sparse.csr_matrix``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.neighbors import NearestNeighbors
+
+
+def _edges_to_graph(n: int, rows, cols, d2, weight: str, node_weight=None) -> sp.csr_matrix:
+    rows = np.concatenate(rows) if rows else np.zeros(0, int)
+    cols = np.concatenate(cols) if cols else np.zeros(0, int)
+    d2 = np.concatenate(d2) if d2 else np.zeros(0)
+    if weight == "heat" and d2.size:
+        t = max(float(np.mean(d2)), 1e-12)
+        w = np.exp(-d2 / t)
+    else:
+        w = np.ones_like(d2)
+    if node_weight is not None and w.size:
+        w = w * 0.5 * (node_weight[rows] + node_weight[cols])
+    W = sp.coo_matrix((w, (rows, cols)), shape=(n, n)).tocsr()
+    W.sum_duplicates()
+    W = W.maximum(W.T)  # "i in N(j) or j in N(i)"
+    W.setdiag(0)
+    W.eliminate_zeros()
+    return W.tocsr()
+
+
+def _knn(F_ref: np.ndarray, F_query: np.ndarray, k: int, exclude_self: bool):
+    k_eff = min(k + int(exclude_self), F_ref.shape[0])
+    if k_eff <= 0:
+        return np.zeros((F_query.shape[0], 0)), np.zeros((F_query.shape[0], 0), int)
+    nn = NearestNeighbors(n_neighbors=k_eff).fit(F_ref)
+    dist, idx = nn.kneighbors(F_query)
+    if exclude_self:
+        dist, idx = dist[:, 1:], idx[:, 1:]
+    return dist, idx
+
+
+def class_weights(y_idx: np.ndarray) -> np.ndarray:
+    """Per-patient weight ``n / (C n_c)``: every class carries the same total weight."""
+    counts = np.bincount(y_idx)
+    n_classes = np.count_nonzero(counts)
+    return (y_idx.size / (n_classes * counts))[y_idx]
+
+
+def mfa_graphs(
+    F: np.ndarray,
+    y: np.ndarray,
+    k1: int = 5,
+    k2: int = 20,
+    *,
+    weight: str = "heat",
+    class_balance: bool = True,
+) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """Intrinsic (same-class) and penalty (other-class) kNN graphs.
+
+    Parameters
+    ----------
+    F : ndarray of shape (n, d)
+        Representation in which neighbours are sought.
+    y : array of shape (n,)
+        Class labels.
+    k1, k2 : int
+        Same-class and other-class neighbours per patient.
+    weight : {"heat", "binary"}
+    class_balance : bool
+        Weight edges by ``n / (C n_c)`` so that small outcome classes count as much as
+        large ones.
+
+    Returns
+    -------
+    W_plus, W_minus : csr_matrix of shape (n, n)
+    """
+    F = np.asarray(F, dtype=float)
+    n = F.shape[0]
+    _, y_idx = np.unique(y, return_inverse=True)
+    node_w = class_weights(y_idx) if class_balance else None
+    rp, cp, dp, rm, cm, dm = [], [], [], [], [], []
+    for c in np.unique(y_idx):
+        members = np.flatnonzero(y_idx == c)
+        others = np.flatnonzero(y_idx != c)
+        if members.size > 1:
+            dist, idx = _knn(F[members], F[members], k1, exclude_self=True)
+            rp.append(np.repeat(members, idx.shape[1]))
+            cp.append(members[idx.ravel()])
+            dp.append(dist.ravel() ** 2)
+        if others.size:
+            dist, idx = _knn(F[others], F[members], k2, exclude_self=False)
+            rm.append(np.repeat(members, idx.shape[1]))
+            cm.append(others[idx.ravel()])
+            dm.append(dist.ravel() ** 2)
+    return (_edges_to_graph(n, rp, cp, dp, weight, node_w),
+            _edges_to_graph(n, rm, cm, dm, weight, node_w))
+
+
+def unsupervised_graphs(
+    F: np.ndarray,
+    k: int = 10,
+    n_nonlocal: int = 30,
+    *,
+    random_state: int | None = 0,
+) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """Local kNN graph and a sampled estimate of the non-local heat-kernel graph.
+
+    The non-local graph should hold the heat-kernel weight of every pair that is not a kNN
+    pair; it is estimated by ``n_nonlocal`` random non-neighbours per patient, each weighted
+    by ``(n - 1 - k) / n_nonlocal`` so the Laplacian is an unbiased estimate.
+    """
+    F = np.asarray(F, dtype=float)
+    n = F.shape[0]
+    rng = np.random.default_rng(random_state)
+    dist, idx = _knn(F, F, k, exclude_self=True)
+    d2_local = dist.ravel() ** 2
+    t = max(float(np.mean(d2_local)) if d2_local.size else 1.0, 1e-12)
+    rows = np.repeat(np.arange(n), idx.shape[1])
+    W_local = sp.coo_matrix((np.exp(-d2_local / t), (rows, idx.ravel())), shape=(n, n)).tocsr()
+    W_local = W_local.maximum(W_local.T).tocsr()
+    s = min(n_nonlocal, max(n - 1 - idx.shape[1], 0))
+    if s == 0:
+        return W_local, sp.csr_matrix((n, n))
+    cand = rng.integers(0, n, size=(n, s))
+    r2 = np.repeat(np.arange(n), s)
+    c2 = cand.ravel()
+    keep = (r2 != c2) & (np.asarray(W_local[r2, c2]).ravel() == 0)
+    r2, c2 = r2[keep], c2[keep]
+    d2 = np.einsum("ij,ij->i", F[r2] - F[c2], F[r2] - F[c2])
+    # The non-local scale is set on the non-local pairs themselves (a far pair is far).
+    t_far = max(float(np.mean(d2)) if d2.size else 1.0, 1e-12)
+    scale = (n - 1 - idx.shape[1]) / s
+    W_non = sp.coo_matrix((scale * np.exp(-d2 / t_far), (r2, c2)), shape=(n, n)).tocsr()
+    W_non = 0.5 * (W_non + W_non.T)
+    return W_local, W_non.tocsr()
+
+
+def laplacian(W: sp.spmatrix) -> sp.csr_matrix:
+    """Graph Laplacian ``L = Deg - W`` (sparse)."""
+    deg = np.asarray(W.sum(axis=1)).ravel()
+    return (sp.diags(deg) - W).tocsr()
+
+
+def scatter(F: np.ndarray, L: sp.spmatrix) -> np.ndarray:
+    """``F^T L F`` (d × d) from a sparse Laplacian, never forming an n × n dense matrix."""
+    S = F.T @ (L @ F)
+    return 0.5 * (S + S.T)

@@ -1,0 +1,221 @@
+"""Low-rank completion of an incomplete matrix (DESIGN.md §4 step 1).
+
+Rows are patients, columns are features; ``NaN`` marks a missing entry. The completion
+solves ``min_Z 1/2 ||P_Omega(Z - X)||_F^2 + lam ||Z||_*`` by soft-impute
+(Mazumder, Hastie & Tibshirani 2010): ``Z <- SVT_lam(P_Omega(X) + P_Omega^perp(Z))``.
+
+The right singular basis of the solution is kept so that any patient (a training patient or
+a new one) is completed the same way: ridge regression of its observed entries on the basis
+(:func:`project_observed`). Using one rule for training and new patients avoids a shift
+between the representation of the two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse.linalg import svds
+
+
+def svt(Q: np.ndarray, zeta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Singular value thresholding: shrink every singular value of ``Q`` by ``zeta``.
+
+    Returns the thin factors ``(U, s, Vt)`` of ``SVT_zeta(Q) = U diag(s) Vt`` keeping only
+    the singular values that stay positive.
+    """
+    U, s, Vt = np.linalg.svd(Q, full_matrices=False)
+    s = np.maximum(s - zeta, 0.0)
+    keep = s > 0
+    return U[:, keep], s[keep], Vt[keep]
+
+
+def _top_svd(Q: np.ndarray, rank: int, rng: np.random.Generator):
+    """Thin SVD, truncated to ``rank`` when that is much smaller than the matrix."""
+    small = min(Q.shape)
+    if rank >= small // 2 or small <= 60:
+        U, s, Vt = np.linalg.svd(Q, full_matrices=False)
+        return U[:, :rank], s[:rank], Vt[:rank]
+    v0 = rng.standard_normal(small)
+    U, s, Vt = svds(Q, k=rank, v0=v0)
+    order = np.argsort(s)[::-1]
+    return U[:, order], s[order], Vt[order]
+
+
+@dataclass
+class SoftImputeResult:
+    """Outcome of :func:`soft_impute`."""
+
+    components: np.ndarray  # (r, m) orthonormal rows: the right basis V^T
+    singular_values: np.ndarray  # (r,)
+    scores: np.ndarray  # (n, r) = U diag(s): the completed rows in the basis
+    n_iter: int
+    converged: bool
+    lam: float
+
+
+def soft_impute(
+    X: np.ndarray,
+    lam: float,
+    *,
+    max_rank: int | None = None,
+    max_iter: int = 100,
+    tol: float = 1e-4,
+    init: np.ndarray | None = None,
+    random_state: int | None = 0,
+) -> SoftImputeResult:
+    """Nuclear-norm regularised completion of ``X`` (NaN = missing) by soft-impute.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Data with ``NaN`` for missing entries (already centred / scaled by the caller).
+    lam : float
+        Nuclear-norm weight: every singular value is shrunk by ``lam`` per iteration.
+    max_rank : int, optional
+        Cap on the rank of the iterate (a truncated SVD is used when it is small).
+    max_iter, tol : int, float
+        Stop when the relative change of the iterate falls below ``tol``.
+    init : ndarray of shape (n, m), optional
+        Warm start (for a path of decreasing ``lam``).
+
+    Returns
+    -------
+    SoftImputeResult
+    """
+    X = np.asarray(X, dtype=float)
+    n, m = X.shape
+    observed = ~np.isnan(X)
+    Xo = np.where(observed, X, 0.0)
+    rng = np.random.default_rng(random_state)
+    rank_cap = min(n, m) if max_rank is None else max(1, min(max_rank, n, m))
+    Z = np.zeros_like(Xo) if init is None else init.copy()
+    U = s = Vt = None
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        filled = np.where(observed, Xo, Z)
+        U, s, Vt = _top_svd(filled, rank_cap, rng)
+        s = np.maximum(s - lam, 0.0)
+        keep = s > 0
+        if not keep.any():
+            keep[0] = True  # keep a rank-1 zero so the shapes stay valid
+        U, s, Vt = U[:, keep], s[keep], Vt[keep]
+        Z_new = (U * s) @ Vt
+        delta = np.linalg.norm(Z_new - Z) ** 2
+        base = max(np.linalg.norm(Z) ** 2, 1e-12)
+        Z = Z_new
+        if delta / base < tol:
+            converged = True
+            break
+    return SoftImputeResult(Vt, s, U * s, it, converged, float(lam))
+
+
+def choose_lambda(
+    X: np.ndarray,
+    grid: tuple[float, ...] = (0.5, 0.3, 0.2, 0.12, 0.07, 0.04),
+    *,
+    holdout: float = 0.1,
+    max_rank: int | None = None,
+    max_iter: int = 60,
+    random_state: int | None = 0,
+) -> tuple[float, dict[float, float]]:
+    """Pick the nuclear-norm weight by the error on held-out observed entries.
+
+    ``grid`` holds fractions of the largest singular value of the zero-filled matrix; the
+    path is solved from the largest to the smallest weight with warm starts.
+
+    Returns
+    -------
+    lam : float
+        The weight with the lowest held-out root-mean-square error.
+    errors : dict
+        Held-out RMSE for every fraction tried.
+    """
+    X = np.asarray(X, dtype=float)
+    rng = np.random.default_rng(random_state)
+    obs_idx = np.flatnonzero(~np.isnan(X))
+    n_hold = max(1, int(holdout * obs_idx.size))
+    hold = rng.choice(obs_idx, size=n_hold, replace=False)
+    X_train = X.copy()
+    X_train.flat[hold] = np.nan
+    truth = X.flat[hold]
+    sigma_max = np.linalg.norm(np.nan_to_num(X_train), 2)
+    errors: dict[float, float] = {}
+    Z = None
+    best = (np.inf, grid[0])
+    for frac in sorted(grid, reverse=True):
+        res = soft_impute(X_train, frac * sigma_max, max_rank=max_rank, max_iter=max_iter,
+                          init=Z, random_state=random_state)
+        Z = res.scores @ res.components
+        err = float(np.sqrt(np.mean((Z.flat[hold] - truth) ** 2)))
+        errors[frac] = err
+        if err < best[0]:
+            best = (err, frac)
+    return best[1] * sigma_max, errors
+
+
+def project_observed(
+    X: np.ndarray,
+    components: np.ndarray,
+    ridge: float = 1.0,
+    *,
+    chunk: int = 256,
+) -> np.ndarray:
+    """Complete every row of ``X`` from its observed entries on a fixed basis.
+
+    For row ``x`` with observed set ``o`` the scores are
+    ``a = (V_o^T V_o + ridge I)^{-1} V_o^T x_o`` and the completed row is ``a V^T``.
+    Rows are processed in batches (one batched solve per chunk, no loop over patients).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Rows to complete, ``NaN`` for missing.
+    components : ndarray of shape (r, m)
+        Orthonormal rows ``V^T`` (from :func:`soft_impute`).
+    ridge : float
+        Ridge weight; keeps rows with few observed entries near the centre.
+
+    Returns
+    -------
+    scores : ndarray of shape (n, r)
+        Coordinates of the completed rows in the basis (``Z = scores @ components``).
+    """
+    X = np.asarray(X, dtype=float)
+    Vt = np.asarray(components, dtype=float)
+    r = Vt.shape[0]
+    observed = ~np.isnan(X)
+    Xo = np.where(observed, X, 0.0)
+    out = np.empty((X.shape[0], r))
+    rhs_all = Xo @ Vt.T  # (n, r): V_o^T x_o since missing entries are zero
+    full = observed.all(axis=1)
+    if full.any():
+        gram = Vt @ Vt.T + ridge * np.eye(r)
+        out[full] = np.linalg.solve(gram, rhs_all[full].T).T
+    rows = np.flatnonzero(~full)
+    eye = ridge * np.eye(r)
+    for start in range(0, rows.size, chunk):
+        idx = rows[start:start + chunk]
+        W = observed[idx].astype(float)  # (b, m)
+        # G_b = V^T diag(w_b) V for every row of the batch, as one batched matmul.
+        G = np.einsum("bm,rm,sm->brs", W, Vt, Vt, optimize=True) + eye
+        out[idx] = np.linalg.solve(G, rhs_all[idx][..., None])[..., 0]
+    return out
+
+
+def gavish_donoho_rank(singular_values: np.ndarray, shape: tuple[int, int],
+                       min_rank: int = 2) -> int:
+    """Rank by the optimal hard threshold for unknown noise (Gavish & Donoho 2014).
+
+    Keeps the singular values above ``omega(beta) * median(s)`` with ``beta`` the aspect
+    ratio, i.e. those that stand out of the noise bulk.
+    """
+    s = np.sort(np.asarray(singular_values, dtype=float))[::-1]
+    if s.size == 0:
+        return 0
+    n, m = shape
+    beta = min(n, m) / max(n, m)
+    omega = 0.56 * beta**3 - 0.95 * beta**2 + 1.82 * beta + 1.43
+    rank = int(np.sum(s > omega * np.median(s)))
+    return int(min(max(rank, min_rank), s.size))

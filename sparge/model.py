@@ -1,0 +1,586 @@
+"""The SparGE estimator: Algorithm 1 of the paper end to end, as corrected in DESIGN.md §4.
+
+Pipeline for every patient (training or new): standardise -> low-rank completion on the
+learned basis -> (unit-norm rows) -> elastic-net sparse codes over the dictionary ->
+representation ``F`` (codes, optionally next to the completed data) -> ``Y = F U``.
+
+All computation after the completion happens in the coordinates of the rank-r completion
+basis: since the dictionary atoms lie in the span of the completed data, this is exactly the
+same geometry as the full m-dimensional space, and much cheaper for wide tables.
+``dictionary_`` is reported in feature space (m × k).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.metrics import balanced_accuracy_score
+from sklearn.model_selection import train_test_split
+from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
+from sklearn.utils.validation import check_is_fitted
+
+from .dictionary import classwise_ksvd, normalize_atoms
+from .embedding import graph_trace_ratio, trace_ratio, trace_ratio_grad_F
+from .errors import DataError
+from .graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
+from .lowrank import choose_lambda, gavish_donoho_rank, project_observed, soft_impute
+from .preprocess import fit_standardizer, standardize, unit_norm_rows
+from .similarity import (explain_pair, precision_at_k, self_expressive_weights,
+                         similarity_from_distance)
+from .sparse_coding import code_gradient_to_dictionary, sparse_encode
+
+Callback = Callable[[str, dict], None]
+
+
+def _as_float_array(X, n_features: int | None = None) -> tuple[np.ndarray, list[str] | None]:
+    names = None
+    if isinstance(X, pd.DataFrame):
+        names = [str(c) for c in X.columns]
+        try:
+            arr = X.to_numpy(dtype=float, na_value=np.nan)
+        except (TypeError, ValueError) as exc:
+            bad = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
+            raise DataError(
+                f"SparGE needs numbers; column(s) {bad[:5]} hold text. Encode the table with "
+                "sparge.Encoder first.") from exc
+    else:
+        try:
+            arr = np.asarray(X, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise DataError(f"SparGE needs a numeric array; got {type(X).__name__} that "
+                            f"cannot be read as numbers ({exc}).") from exc
+    if arr.ndim == 1:
+        raise DataError("Expected a 2D table (patients × features), got a 1D array; "
+                        "reshape one patient with X.reshape(1, -1).")
+    if arr.ndim != 2:
+        raise DataError(f"Expected a 2D table (patients × features), got {arr.ndim} dims.")
+    if np.isinf(arr).any():
+        r, c = np.argwhere(np.isinf(arr))[0]
+        raise DataError(f"Infinite value at row {r}, column {c}: use a finite number or "
+                        "leave the cell empty (missing).")
+    if n_features is not None and arr.shape[1] != n_features:
+        raise DataError(f"The model was trained on {n_features} features; this table has "
+                        f"{arr.shape[1]}.")
+    return arr, names
+
+
+class SparGE(TransformerMixin, BaseEstimator):
+    """Sparse coding + graph embedding patient similarity (SparGE).
+
+    Parameters
+    ----------
+    n_atoms : int, optional
+        Dictionary size ``k``. Default: ``clip(n_train // 10, 16, 64)``, at least two
+        atoms per class.
+    n_components : int, optional
+        Embedding dimension ``l``. Default 16 (capped by the representation size).
+    supervised : bool
+        Use the outcome ``y`` (MFA graphs, class-wise K-SVD). ``False``: the unsupervised
+        local / non-local graphs.
+    representation : {"codes+completed", "codes"}
+        What is embedded: the sparse codes alone (the paper) or the codes next to the
+        completed patient vector.
+    completion_lambda : float or "auto"
+        Nuclear-norm weight as a fraction of the largest singular value, or "auto" to pick
+        it by error on held-out observed entries.
+    max_rank : int
+        Cap on the completion rank during soft-impute.
+    rank : int, "auto" or None
+        Rank of the completion basis kept for the representation: "auto" keeps the
+        components above the Gavish-Donoho noise threshold; None keeps all that the
+        nuclear norm left.
+    completion_ridge : float
+        Ridge weight of the out-of-sample completion.
+    normalize_rows : bool
+        Scale every completed patient vector to unit norm (the paper's normalisation).
+    r1, r2 : float
+        Elastic-net weights of the sparse codes.
+    n_nonzero : int
+        OMP sparsity of the K-SVD initialisation.
+    ksvd_iter : int
+        K-SVD iterations.
+    k1, k2 : int
+        Same-class / other-class neighbours of the MFA graphs (unsupervised: ``k1`` is the
+        local neighbourhood).
+    graph_weight : {"heat", "binary"}
+    class_balance : bool
+        Weight graph edges so every outcome class counts the same.
+    trace_ratio_reg : float
+        Ridge on the within-class scatter, as a fraction of its mean eigenvalue.
+    max_iter : int
+        Joint refinement iterations (0: no refinement).
+    step_size : float
+        Relative step on the dictionary: ``||step|| = step_size * ||D||``, halved by
+        backtracking until the trace ratio decreases.
+    early_stopping : bool
+        Hold out ``validation_fraction`` of the training patients and keep the refinement
+        iterate with the best held-out class-balanced precision@10 (unsupervised: lowest
+        held-out trace ratio).
+    validation_fraction : float
+    n_iter_no_change : int
+        Stop after this many iterations without a better held-out score.
+    random_state : int or None
+    callback : callable, optional
+        ``callback(stage, info)`` called at every stage and iteration (progress bars).
+    verbose : int
+
+    Attributes
+    ----------
+    mean_, scale_ : ndarray of shape (m,)
+        Standardisation learned on the training patients.
+    completion_components_ : ndarray of shape (r, m)
+        Orthonormal right basis of the low-rank completion.
+    completion_lambda_ : float
+        Nuclear-norm weight used.
+    dictionary_ : ndarray of shape (m, k)
+        Unit-norm atoms in feature space.
+    codes_ : ndarray of shape (n_train, k)
+        Sparse codes of the training patients.
+    projection_ : ndarray of shape (d, l)
+        ``U`` with orthonormal columns (``d = k`` for "codes", ``r + k`` otherwise).
+    embedding_ : ndarray of shape (n_train, l)
+        Training patients in the learned space.
+    history_ : list of dict
+        Per refinement iteration: objective ``J``, reconstruction error, sparsity, gradient
+        norm, step, held-out score.
+    classes_ : ndarray
+        Outcome classes (supervised).
+    y_ : ndarray
+        Training outcomes (supervised), used to report look-alike outcomes.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str (when fitted on a DataFrame)
+    """
+
+    def __init__(
+        self,
+        n_atoms: int | None = None,
+        n_components: int | None = None,
+        supervised: bool = True,
+        representation: str = "codes+completed",
+        completion_lambda: float | str = "auto",
+        max_rank: int = 50,
+        rank: int | str | None = "auto",
+        completion_ridge: float = 1.0,
+        normalize_rows: bool = True,
+        r1: float = 0.05,
+        r2: float = 0.01,
+        n_nonzero: int = 3,
+        ksvd_iter: int = 8,
+        k1: int = 5,
+        k2: int = 20,
+        graph_weight: str = "heat",
+        class_balance: bool = True,
+        trace_ratio_reg: float = 0.01,
+        max_iter: int = 8,
+        step_size: float = 0.05,
+        early_stopping: bool = True,
+        validation_fraction: float = 0.2,
+        n_iter_no_change: int = 3,
+        random_state: int | None = 0,
+        callback: Callback | None = None,
+        verbose: int = 0,
+    ):
+        self.n_atoms = n_atoms
+        self.n_components = n_components
+        self.supervised = supervised
+        self.representation = representation
+        self.completion_lambda = completion_lambda
+        self.max_rank = max_rank
+        self.rank = rank
+        self.completion_ridge = completion_ridge
+        self.normalize_rows = normalize_rows
+        self.r1 = r1
+        self.r2 = r2
+        self.n_nonzero = n_nonzero
+        self.ksvd_iter = ksvd_iter
+        self.k1 = k1
+        self.k2 = k2
+        self.graph_weight = graph_weight
+        self.class_balance = class_balance
+        self.trace_ratio_reg = trace_ratio_reg
+        self.max_iter = max_iter
+        self.step_size = step_size
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.random_state = random_state
+        self.callback = callback
+        self.verbose = verbose
+
+    # ------------------------------------------------------------------ helpers
+    def _notify(self, stage: str, **info: Any) -> None:
+        if self.callback is not None:
+            self.callback(stage, info)
+        if self.verbose:
+            print(f"[SparGE] {stage}: {info}")
+
+    def _check_params(self, n: int) -> None:
+        if self.representation not in ("codes", "codes+completed"):
+            raise ValueError("representation must be 'codes' or 'codes+completed', got "
+                             f"{self.representation!r}")
+        if self.graph_weight not in ("heat", "binary"):
+            raise ValueError(f"graph_weight must be 'heat' or 'binary', got "
+                             f"{self.graph_weight!r}")
+        if not (isinstance(self.completion_lambda, str) and self.completion_lambda == "auto"):
+            if not isinstance(self.completion_lambda, (int, float)) or self.completion_lambda < 0:
+                raise ValueError("completion_lambda must be 'auto' or a fraction >= 0")
+        for name in ("r1", "r2", "step_size", "trace_ratio_reg", "completion_ridge"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0")
+        if n < 3:
+            raise DataError(f"SparGE needs at least 3 patients to learn from; got {n}.")
+
+    def _complete(self, Xs: np.ndarray) -> np.ndarray:
+        A = project_observed(Xs, self.completion_components_, self.completion_ridge)
+        return unit_norm_rows(A) if self.normalize_rows else A
+
+    def _features(self, A: np.ndarray, Phi: np.ndarray) -> np.ndarray:
+        if self.representation == "codes":
+            return Phi
+        return np.hstack([A, Phi])
+
+    def _codes(self, A: np.ndarray, Dr: np.ndarray, init=None) -> np.ndarray:
+        return sparse_encode(A, Dr, self.r1, self.r2, init=init)
+
+    def _graphs(self, F: np.ndarray, y_idx: np.ndarray | None, seed: int):
+        if y_idx is not None:
+            Wp, Wn = mfa_graphs(F, y_idx, self.k1, self.k2, weight=self.graph_weight,
+                                class_balance=self.class_balance)
+        else:
+            Wp, Wn = unsupervised_graphs(F, self.k1, random_state=seed)
+        return laplacian(Wp), laplacian(Wn)
+
+    def _solve_U(self, F, Lp, Ln, l, init=None):
+        U, _, _ = trace_ratio(scatter(F, Lp), scatter(F, Ln), l, reg=self.trace_ratio_reg,
+                              init=init)
+        return U
+
+    def _score_heldout(self, Y_tr, y_tr, Y_va, y_va, F_va, U, seed) -> float:
+        if y_tr is not None:
+            k = min(10, Y_tr.shape[0])
+            idx = NearestNeighbors(n_neighbors=k).fit(Y_tr).kneighbors(Y_va)[1]
+            return precision_at_k(y_tr[idx], y_va, balanced=True)
+        Lp, Ln = self._graphs(F_va, None, seed)
+        return -graph_trace_ratio(F_va, U, Lp, Ln)[0]
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y=None) -> "SparGE":
+        """Learn completion, dictionary, codes and embedding from training patients.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n, m)
+            Numeric features, ``NaN`` for missing.
+        y : array-like of shape (n,), optional
+            Outcomes; required when ``supervised=True``.
+        """
+        t0 = time.perf_counter()
+        X, names = _as_float_array(X)
+        n, m = X.shape
+        self._check_params(n)
+        if names is not None:
+            self.feature_names_in_ = np.asarray(names, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.n_features_in_ = m
+        rng = np.random.default_rng(self.random_state)
+        seed = int(rng.integers(2**31 - 1))
+        y_idx = None
+        if self.supervised:
+            if y is None:
+                raise ValueError("SparGE(supervised=True) needs the outcome y; pass y or "
+                                 "use supervised=False.")
+            y = np.asarray(y)
+            if y.ndim != 1 or y.shape[0] != n:
+                raise DataError(f"y must hold one outcome per patient ({n}); got shape "
+                                f"{y.shape}.")
+            if pd.isna(pd.Series(y)).any():
+                bad = int(np.flatnonzero(pd.isna(pd.Series(y)))[0])
+                raise DataError(f"The outcome is missing for patient row {bad}; every "
+                                "training patient needs an outcome.")
+            self.classes_, y_idx = np.unique(y, return_inverse=True)
+            if self.classes_.size < 2:
+                raise DataError(f"The outcome has a single class ({self.classes_[0]!r}); "
+                                "supervised training needs at least 2.")
+            self.y_ = y
+        else:
+            self.y_ = None if y is None else np.asarray(y)
+
+        # 1. standardise + low-rank completion
+        self._notify("completion", progress=0.0)
+        self.mean_, self.scale_ = fit_standardizer(X)
+        Xs = standardize(X, self.mean_, self.scale_)
+        max_rank = int(min(self.max_rank, n, m))
+        if self.completion_lambda == "auto" and np.isnan(Xs).any():
+            lam, self.completion_path_ = choose_lambda(Xs, max_rank=max_rank,
+                                                       random_state=seed)
+        else:
+            frac = 0.04 if self.completion_lambda == "auto" else float(self.completion_lambda)
+            lam = frac * np.linalg.norm(np.nan_to_num(Xs), 2)
+            self.completion_path_ = {}
+        res = soft_impute(Xs, lam, max_rank=max_rank, random_state=seed)
+        self.completion_lambda_ = float(lam)
+        # Singular values of the filled matrix before and after thresholding (teaching).
+        filled = np.where(np.isnan(Xs), res.scores @ res.components, Xs)
+        self.filled_singular_values_ = np.linalg.svd(filled, compute_uv=False)
+        self.completion_singular_values_ = res.singular_values
+        r = res.components.shape[0]
+        if self.rank == "auto":
+            r = min(r, gavish_donoho_rank(self.filled_singular_values_, Xs.shape))
+        elif self.rank is not None:
+            r = min(r, int(self.rank))
+        self.completion_components_ = res.components[:r]
+        A = self._complete(Xs)
+        self._notify("completion", progress=1.0, rank=int(res.components.shape[0]))
+
+        # 2. dictionary (K-SVD, class-wise when supervised)
+        n_classes = 1 if y_idx is None else self.classes_.size
+        k = self.n_atoms or int(np.clip(n // 10, 16, 64))
+        k = int(max(k, 2 * n_classes))
+        self._notify("dictionary", progress=0.0, n_atoms=k)
+        Dr, self.atom_class_ = classwise_ksvd(A, y_idx, k, self.n_nonzero, self.ksvd_iter,
+                                              random_state=seed)
+        self._notify("dictionary", progress=1.0)
+
+        # 3-6. codes, embedding, joint refinement with held-out early stopping
+        d = k if self.representation == "codes" else A.shape[1] + k
+        l = int(min(self.n_components or 16, d))
+        tr_idx = np.arange(n)
+        va_idx = np.zeros(0, dtype=int)
+        if self.early_stopping and self.max_iter > 0:
+            strat = y_idx if (y_idx is not None and np.bincount(y_idx).min() >= 2) else None
+            n_va = int(round(self.validation_fraction * n))
+            if n_va >= max(2, n_classes) and n - n_va >= max(3, 2 * n_classes):
+                tr_idx, va_idx = train_test_split(np.arange(n), test_size=n_va,
+                                                  stratify=strat, random_state=seed)
+        y_tr = None if y_idx is None else y_idx[tr_idx]
+        y_va = None if y_idx is None else y_idx[va_idx]
+        A_tr, A_va = A[tr_idx], A[va_idx]
+
+        self._notify("codes", progress=0.0)
+        Phi = self._codes(A_tr, Dr)
+        self._notify("codes", progress=1.0, sparsity=float(np.mean(Phi == 0)))
+        self._notify("embedding", progress=0.0)
+        self.history_ = []
+        best = {"score": -np.inf, "D": Dr.copy(), "iter": 0}
+        U = None
+        no_change = 0
+        for it in range(self.max_iter + 1):
+            F = self._features(A_tr, Phi)
+            Lp, Ln = self._graphs(F, y_tr, seed + it)
+            U = self._solve_U(F, Lp, Ln, l, init=U)
+            J, _, _ = graph_trace_ratio(F, U, Lp, Ln)
+            score = np.nan
+            if va_idx.size:
+                Phi_va = self._codes(A_va, Dr)
+                F_va = self._features(A_va, Phi_va)
+                score = self._score_heldout(F @ U, y_tr, F_va @ U, y_va, F_va, U, seed)
+                if score > best["score"] + 1e-9:
+                    best = {"score": score, "D": Dr.copy(), "iter": it}
+                    no_change = 0
+                else:
+                    no_change += 1
+            else:
+                best = {"score": np.nan, "D": Dr.copy(), "iter": it}
+            recon = float(np.linalg.norm(A_tr - Phi @ Dr.T) / max(np.linalg.norm(A_tr), 1e-12))
+            entry = {"iteration": it, "J": J, "reconstruction_error": recon,
+                     "sparsity": float(np.mean(Phi == 0)), "heldout_score": score,
+                     "grad_norm": np.nan, "step": 0.0, "J_after_step": np.nan}
+            self.history_.append(entry)
+            self._notify("refinement", progress=it / max(self.max_iter, 1), **entry)
+            if it == self.max_iter or (va_idx.size and no_change >= self.n_iter_no_change):
+                break
+            # gradient of J (graphs and U fixed) -> codes -> dictionary
+            gF = trace_ratio_grad_F(F, U, Lp, Ln)
+            gPhi = gF[:, -k:]
+            gD = code_gradient_to_dictionary(A_tr, Dr, Phi, gPhi, self.r2)
+            if self.representation == "codes+completed":
+                pass  # the completed block does not depend on D
+            gnorm = float(np.linalg.norm(gD))
+            entry["grad_norm"] = gnorm
+            if gnorm < 1e-12:
+                break
+            step = self.step_size * np.linalg.norm(Dr) / gnorm
+            accepted = False
+            for _ in range(8):
+                D_new = normalize_atoms(Dr - step * gD)
+                Phi_new = self._codes(A_tr, D_new, init=Phi)
+                J_new, _, _ = graph_trace_ratio(self._features(A_tr, Phi_new), U, Lp, Ln)
+                if J_new < J:
+                    accepted = True
+                    break
+                step *= 0.5
+            if not accepted:
+                break
+            entry["step"] = float(step)
+            entry["J_after_step"] = float(J_new)
+            Dr, Phi = D_new, Phi_new
+
+        # Final model on all training patients with the chosen dictionary.
+        Dr = best["D"]
+        self.best_iteration_ = int(best["iter"])
+        self._dictionary_r = Dr
+        Phi_all = self._codes(A, Dr)
+        F_all = self._features(A, Phi_all)
+        Lp, Ln = self._graphs(F_all, y_idx, seed)
+        self.projection_ = self._solve_U(F_all, Lp, Ln, l, init=U)
+        self.objective_ = float(graph_trace_ratio(F_all, self.projection_, Lp, Ln)[0])
+        self.codes_ = Phi_all
+        self.completed_ = A
+        self.embedding_ = F_all @ self.projection_
+        self.training_data_ = Xs.astype(np.float32)
+        self._finish_fit()
+        self.fit_time_ = time.perf_counter() - t0
+        self._notify("embedding", progress=1.0, seconds=self.fit_time_)
+        return self
+
+    def _finish_fit(self) -> None:
+        """Derived state (neighbour index, similarity scale); rebuilt after loading."""
+        self._nn = NearestNeighbors().fit(self.embedding_)
+        k = min(11, self.embedding_.shape[0])
+        d = self._nn.kneighbors(self.embedding_, n_neighbors=k)[0][:, 1:]
+        self.similarity_scale_ = float(np.median(d**2)) if d.size else 1.0
+
+    @property
+    def dictionary_(self) -> np.ndarray:
+        """Unit-norm atoms in (standardised) feature space, shape (m, k)."""
+        check_is_fitted(self, "_dictionary_r")
+        return self.completion_components_.T @ self._dictionary_r
+
+    # ------------------------------------------------------------------ transform
+    def _prepare(self, X) -> np.ndarray:
+        check_is_fitted(self, "projection_")
+        if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
+            names = [str(c) for c in X.columns]
+            expected = list(self.feature_names_in_)
+            if names != expected:
+                missing = [c for c in expected if c not in names]
+                extra = [c for c in names if c not in expected]
+                raise DataError(
+                    f"The columns do not match the trained model: missing {missing[:5]}, "
+                    f"unexpected {extra[:5]}. Use Encoder.transform to align a table.")
+        Xa, _ = _as_float_array(X, self.n_features_in_)
+        return standardize(Xa, self.mean_, self.scale_)
+
+    def transform_parts(self, X) -> dict[str, np.ndarray]:
+        """Every intermediate of the pipeline for ``X``: completed, codes, embedding."""
+        Xs = self._prepare(X)
+        A = self._complete(Xs)
+        Phi = self._codes(A, self._dictionary_r)
+        Y = self._features(A, Phi) @ self.projection_
+        return {"standardized": Xs, "completed": A @ self.completion_components_,
+                "completed_scores": A, "codes": Phi, "embedding": Y}
+
+    def transform(self, X) -> np.ndarray:
+        """Embed patients (``NaN`` allowed): shape (n_new, n_components)."""
+        return self.transform_parts(X)["embedding"]
+
+    def complete(self, X) -> np.ndarray:
+        """Low-rank completed patients in original units (gaps filled), shape (n, m)."""
+        Xs = self._prepare(X)
+        A = project_observed(Xs, self.completion_components_, self.completion_ridge)
+        return A @ self.completion_components_ * self.scale_ + self.mean_
+
+    # ------------------------------------------------------------------ queries
+    def kneighbors(self, X=None, n_neighbors: int = 10) -> tuple[np.ndarray, np.ndarray]:
+        """Look-alikes among the training patients.
+
+        ``X=None`` queries the training patients themselves, each excluding itself.
+
+        Returns
+        -------
+        dist, idx : ndarray of shape (n_query, n_neighbors)
+            Euclidean distances in the learned space and training-patient indices.
+        """
+        check_is_fitted(self, "embedding_")
+        n_train = self.embedding_.shape[0]
+        if X is None:
+            k = min(n_neighbors, n_train - 1)
+            return self._nn.kneighbors(None, n_neighbors=k)
+        k = min(n_neighbors, n_train)
+        return self._nn.kneighbors(self.transform(X), n_neighbors=k)
+
+    def similarity(self, dist: np.ndarray) -> np.ndarray:
+        """Similarity in (0, 1] for distances in the learned space."""
+        return similarity_from_distance(dist, self.similarity_scale_)
+
+    def sparse_weights(self, X=None, n_candidates: int = 30, alpha: float = 0.05,
+                       positive: bool = True) -> sp.csr_matrix:
+        """Self-expressive weights of queries over the training patients (paper Eq. 3).
+
+        Each query's embedding is written as a sparse (non-negative by default)
+        combination of the embeddings of its ``n_candidates`` nearest training patients.
+        ``X=None`` uses the training patients, each excluding itself.
+
+        Returns
+        -------
+        W : csr_matrix of shape (n_query, n_train)
+        """
+        check_is_fitted(self, "embedding_")
+        if X is None:
+            Yq = self.embedding_
+            _, cand = self.kneighbors(None, n_neighbors=n_candidates)
+        else:
+            Yq = self.transform(X)
+            k = min(n_candidates, self.embedding_.shape[0])
+            cand = self._nn.kneighbors(Yq, n_neighbors=k)[1]
+        return self_expressive_weights(Yq, self.embedding_, cand, alpha=alpha,
+                                       positive=positive)
+
+    def explain(self, query_row, neighbor_index: int, feature_names=None,
+                n_features: int = 5) -> pd.DataFrame:
+        """Features where a query and training patient ``neighbor_index`` agree / differ.
+
+        ``query_row`` is one patient's raw features (or an int: a training patient).
+        Values are in standardised units (0 = cohort mean, 1 = one standard deviation).
+        """
+        check_is_fitted(self, "training_data_")
+        if isinstance(query_row, (int, np.integer)):
+            q = self.training_data_[int(query_row)].astype(float)
+        else:
+            q = self._prepare(np.atleast_2d(np.asarray(query_row, dtype=float)))[0]
+        names = list(feature_names) if feature_names is not None else self.feature_names()
+        return explain_pair(q, self.training_data_[neighbor_index].astype(float), names,
+                            n_features)
+
+    def feature_names(self) -> list[str]:
+        """Feature names (from the training DataFrame, else ``x0, x1, ...``)."""
+        if hasattr(self, "feature_names_in_"):
+            return [str(c) for c in self.feature_names_in_]
+        return [f"x{j}" for j in range(self.n_features_in_)]
+
+    def score(self, X, y) -> float:
+        """Class-balanced precision@10 of the look-alikes of ``X`` among training patients."""
+        check_is_fitted(self, "embedding_")
+        if self.y_ is None:
+            raise ValueError("score needs a model fitted with outcomes y")
+        _, idx = self.kneighbors(X, n_neighbors=10)
+        return precision_at_k(np.asarray(self.y_)[idx], np.asarray(y), balanced=True)
+
+    def knn_balanced_accuracy(self, X, y, n_neighbors: int = 5) -> float:
+        """Balanced accuracy of a kNN classifier on the learned space (training patients)."""
+        clf = KNeighborsClassifier(n_neighbors=n_neighbors).fit(self.embedding_, self.y_)
+        return float(balanced_accuracy_score(y, clf.predict(self.transform(X))))
+
+    # ------------------------------------------------------------------ persistence
+    def save(self, path, encoder=None) -> None:
+        """Save without pickle (``.npz`` arrays + JSON metadata); see :mod:`sparge.persistence`."""
+        from .persistence import save_model
+        save_model(path, self, encoder=encoder)
+
+    @classmethod
+    def load(cls, path) -> "SparGE":
+        """Load a model saved by :meth:`save`; anything else is refused with an error."""
+        from .persistence import load_model
+        return load_model(path)[0]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.target_tags.required = False
+        return tags

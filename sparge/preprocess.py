@@ -1,0 +1,95 @@
+"""Patient and column filters and scaling (the paper's preprocessing; DESIGN.md §3).
+
+Pure functions over float arrays with ``NaN`` for missing entries. Column filters return
+what they did, so that the validation report can say it in plain words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+def missing_fraction_per_row(X: np.ndarray) -> np.ndarray:
+    """Share of missing entries of every patient."""
+    X = np.asarray(X, dtype=float)
+    if X.shape[1] == 0:
+        return np.zeros(X.shape[0])
+    return np.isnan(X).mean(axis=1)
+
+
+def patients_to_keep(X: np.ndarray, max_missing: float | None) -> np.ndarray:
+    """Boolean mask of patients missing at most ``max_missing`` of their values."""
+    if max_missing is None:
+        return np.ones(np.asarray(X).shape[0], dtype=bool)
+    return missing_fraction_per_row(X) <= max_missing + 1e-12
+
+
+@dataclass
+class ColumnFilter:
+    """Which columns survive, and why the others were removed."""
+
+    keep: np.ndarray
+    all_missing: list[int] = field(default_factory=list)
+    constant: list[int] = field(default_factory=list)
+    duplicate_of: dict[int, int] = field(default_factory=dict)
+
+
+def filter_columns(
+    X: np.ndarray,
+    *,
+    drop_all_missing: bool = True,
+    drop_constant: bool = True,
+    merge_duplicates: bool = True,
+) -> ColumnFilter:
+    """Find all-missing, constant and exact-duplicate columns (same values, same gaps).
+
+    The first of a set of duplicates is kept.
+    """
+    X = np.asarray(X, dtype=float)
+    m = X.shape[1]
+    keep = np.ones(m, dtype=bool)
+    result = ColumnFilter(keep=keep)
+    obs = ~np.isnan(X)
+    n_obs = obs.sum(axis=0)
+    for j in range(m):
+        if drop_all_missing and n_obs[j] == 0:
+            keep[j] = False
+            result.all_missing.append(j)
+        elif drop_constant and n_obs[j] > 0 and np.nanmax(X[:, j]) == np.nanmin(X[:, j]):
+            keep[j] = False
+            result.constant.append(j)
+    if merge_duplicates:
+        seen: dict[bytes, int] = {}
+        filled = np.where(obs, X, np.inf)  # gaps must coincide too
+        for j in np.flatnonzero(keep):
+            key = filled[:, j].tobytes()
+            if key in seen:
+                keep[j] = False
+                result.duplicate_of[int(j)] = seen[key]
+            else:
+                seen[key] = int(j)
+    return result
+
+
+def fit_standardizer(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-column mean and standard deviation over the observed entries."""
+    X = np.asarray(X, dtype=float)
+    with np.errstate(all="ignore"):
+        mean = np.nanmean(np.where(np.isnan(X).all(axis=0), 0.0, X), axis=0)
+        std = np.nanstd(np.where(np.isnan(X).all(axis=0), 0.0, X), axis=0)
+    mean = np.nan_to_num(mean)
+    std = np.where(np.isfinite(std) & (std > 1e-12), std, 1.0)
+    return mean, std
+
+
+def standardize(X: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
+    """``(X - mean) / std``; ``NaN`` stays ``NaN``."""
+    return (np.asarray(X, dtype=float) - mean) / std
+
+
+def unit_norm_rows(Z: np.ndarray) -> np.ndarray:
+    """Scale every row to unit Euclidean norm (zero rows stay zero)."""
+    norms = np.linalg.norm(Z, axis=1, keepdims=True)
+    return Z / np.where(norms > 1e-12, norms, 1.0)

@@ -1,0 +1,76 @@
+"""The validation report: what was read, what was changed, what blocks training.
+
+One data structure that the app, the CLI and the tests all read; ``str(report)`` is plain
+text a clinician can follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class ValidationReport:
+    """Everything the encoder found out about a patient table."""
+
+    n_rows: int = 0
+    n_columns: int = 0
+    roles: dict[str, str] = field(default_factory=dict)
+    missing_pct: dict[str, float] = field(default_factory=dict)
+    unknown_values: list[dict] = field(default_factory=list)  # column, count, examples
+    stray_text: list[dict] = field(default_factory=list)  # column, count, examples, hint
+    dropped_columns: list[dict] = field(default_factory=list)  # column, reason
+    patients_dropped: list[dict] = field(default_factory=list)  # row, id, missing_pct
+    label_column: str | None = None
+    label_balance: dict[str, int] = field(default_factory=dict)
+    n_features: int = 0
+    blocking: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing blocks training."""
+        return not self.blocking
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        lines = [f"Read {self.n_rows} patients × {self.n_columns} columns; "
+                 f"{self.n_features} features go to the model."]
+        by_role: dict[str, list[str]] = {}
+        for col, role in self.roles.items():
+            by_role.setdefault(role, []).append(col)
+        for role in ("id", "label", "numeric", "categorical", "ignore"):
+            cols = by_role.get(role, [])
+            if cols:
+                shown = ", ".join(cols[:8]) + (f" … (+{len(cols) - 8})" if len(cols) > 8 else "")
+                lines.append(f"  {role}: {len(cols)} column(s): {shown}")
+        if self.missing_pct:
+            total = sum(self.missing_pct.values()) / max(len(self.missing_pct), 1)
+            worst = sorted(self.missing_pct.items(), key=lambda kv: -kv[1])[:5]
+            lines.append(f"Missing values: {total:.1f}% on average; most missing: " +
+                         ", ".join(f"{c} ({p:.0f}%)" for c, p in worst))
+        if self.label_balance:
+            lines.append(f"Outcome '{self.label_column}': " +
+                         ", ".join(f"{k}: {v}" for k, v in self.label_balance.items()))
+        for u in self.unknown_values:
+            lines.append(f"Column '{u['column']}': {u['count']} value(s) not in the encoding "
+                         f"table were set to missing, e.g. {u['examples']}.")
+        for s in self.stray_text:
+            lines.append(f"Column '{s['column']}' is numeric but {s['count']} cell(s) hold "
+                         f"text, e.g. {s['examples']}: {s['hint']}")
+        for d in self.dropped_columns:
+            lines.append(f"Column '{d['column']}' was dropped: {d['reason']}.")
+        if self.patients_dropped:
+            lines.append(f"{len(self.patients_dropped)} patient(s) miss too many values and "
+                         "are left out of training, e.g. " +
+                         ", ".join(f"row {p['row']} ({p['missing_pct']:.0f}% missing)"
+                                   for p in self.patients_dropped[:5]))
+        lines += [f"Note: {n}" for n in self.notes]
+        lines += [f"Warning: {w}" for w in self.warnings]
+        lines += [f"PROBLEM: {b}" for b in self.blocking]
+        if not self.blocking:
+            lines.append("Nothing blocks training.")
+        return "\n".join(lines)
