@@ -83,6 +83,8 @@ def save_model(path_or_file: str | os.PathLike | BinaryIO, model, encoder=None) 
         "labels": None,
         "classes": None,
         "encoder": encoder.to_dict() if encoder is not None else None,
+        "train_ids": [str(i) for i in model.train_ids_] if hasattr(model, "train_ids_")
+        else None,
     }
     if model.y_ is not None:
         arrays["y_"], meta["labels"] = _label_array(model.y_)
@@ -218,6 +220,10 @@ def load_model(source) -> tuple[Any, Any]:
     model.fit_time_ = meta.get("fit_time")
     model.history_ = [{k: (np.nan if v is None else v) for k, v in h.items()}
                       for h in meta.get("history") or []]
+    if meta.get("train_ids") is not None:
+        if not isinstance(meta["train_ids"], list) or len(meta["train_ids"]) != n:
+            raise ModelFileError("The model file's patient IDs do not match its patients.")
+        model.train_ids_ = np.asarray([str(i) for i in meta["train_ids"]], dtype=object)
     model._finish_fit()
     encoder = None
     if meta.get("encoder") is not None:

@@ -1,0 +1,148 @@
+"""Classifiers on raw features vs SparGE features (the paper's protocol, DESIGN.md §5).
+
+Repeated stratified 70/30 splits; on every split the raw pipeline (median imputation +
+standardisation) and SparGE are fitted on the training part only, then the paper's six
+classifiers (KNN, LR, RF, DT, SVM, GBDT) are trained on each representation and scored on
+the test part: accuracy, average per-class recall (balanced accuracy), macro F1, ROC AUC,
+fit and predict time (the paper's "mean time" table).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import (accuracy_score, balanced_accuracy_score, confusion_matrix,
+                             f1_score, roc_auc_score)
+from sklearn.model_selection import StratifiedShuffleSplit
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from .errors import DataError
+from .model import SparGE
+
+
+def paper_classifiers(random_state: int = 0) -> dict[str, object]:
+    """The paper's six baseline classifiers (Table "Baseline classifiers")."""
+    return {
+        "KNN": KNeighborsClassifier(n_neighbors=5),
+        "LR": LogisticRegression(max_iter=2000),
+        "RF": RandomForestClassifier(n_estimators=100, random_state=random_state, n_jobs=1),
+        "DT": DecisionTreeClassifier(random_state=random_state),
+        "SVM": SVC(probability=True, random_state=random_state),
+        "GBDT": GradientBoostingClassifier(random_state=random_state),
+    }
+
+
+def raw_representation():
+    """Raw features as a data scientist would use them: median-imputed, standardised."""
+    return make_pipeline(SimpleImputer(strategy="median", keep_empty_features=True),
+                         StandardScaler())
+
+
+def _auc(clf, Z, y, classes) -> float:
+    if not hasattr(clf, "predict_proba") or len(classes) < 2:
+        return np.nan
+    try:
+        P = clf.predict_proba(Z)
+        if len(classes) == 2:
+            return float(roc_auc_score(y, P[:, 1]))
+        return float(roc_auc_score(y, P, multi_class="ovr", labels=clf.classes_))
+    except ValueError:
+        return np.nan
+
+
+def compare_classifiers(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    n_splits: int = 10,
+    test_size: float = 0.3,
+    sparge_params: dict | None = None,
+    classifiers: dict[str, object] | None = None,
+    random_state: int = 0,
+    callback: Callable[[float, str], None] | None = None,
+) -> tuple[pd.DataFrame, dict]:
+    """Run the comparison.
+
+    Returns
+    -------
+    results : DataFrame
+        One row per split × representation × classifier with the measures and times.
+    confusion : dict
+        ``{(representation, classifier): summed confusion matrix}`` over splits, with the
+        class order in ``confusion["classes"]``.
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    classes, counts = np.unique(y, return_counts=True)
+    if classes.size < 2:
+        raise DataError("The comparison needs an outcome with at least 2 classes.")
+    n_test = int(np.ceil(test_size * len(y)))
+    if counts.min() < 2 or n_test < classes.size or len(y) - n_test < classes.size:
+        raise DataError(f"Too few patients per outcome class for {test_size:.0%} test splits "
+                        f"(smallest class: {counts.min()} patients).")
+    clfs = classifiers or paper_classifiers(random_state)
+    splitter = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size,
+                                      random_state=random_state)
+    rows = []
+    confusion: dict = {"classes": classes}
+    total = n_splits * 2 * len(clfs)
+    done = 0
+    for split, (tr, te) in enumerate(splitter.split(X, y)):
+        reps = {}
+        t0 = time.perf_counter()
+        raw = raw_representation().fit(X[tr])
+        reps["raw"] = (raw.transform(X[tr]), raw.transform(X[te]), time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        sg = SparGE(**(sparge_params or {}), random_state=random_state + split).fit(X[tr], y[tr])
+        reps["SparGE"] = (sg.embedding_, sg.transform(X[te]), time.perf_counter() - t0)
+        for rep, (Ztr, Zte, rep_time) in reps.items():
+            for name, proto in clfs.items():
+                clf = clone(proto)
+                t0 = time.perf_counter()
+                clf.fit(Ztr, y[tr])
+                fit_t = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                pred = clf.predict(Zte)
+                pred_t = time.perf_counter() - t0
+                rows.append({
+                    "split": split, "representation": rep, "classifier": name,
+                    "accuracy": accuracy_score(y[te], pred),
+                    "balanced_accuracy": balanced_accuracy_score(y[te], pred),
+                    "f1_macro": f1_score(y[te], pred, average="macro"),
+                    "roc_auc": _auc(clf, Zte, y[te], classes),
+                    "fit_time": fit_t, "predict_time": pred_t,
+                    "representation_time": rep_time})
+                cm = confusion_matrix(y[te], pred, labels=classes)
+                key = (rep, name)
+                confusion[key] = confusion.get(key, 0) + cm
+                done += 1
+                if callback is not None:
+                    callback(done / total, f"split {split + 1}/{n_splits}: {rep} {name}")
+    return pd.DataFrame(rows), confusion
+
+
+def summarize(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean and standard deviation per representation × classifier."""
+    measures = ["accuracy", "balanced_accuracy", "f1_macro", "roc_auc", "fit_time",
+                "predict_time"]
+    g = results.groupby(["classifier", "representation"], sort=False)[measures]
+    out = g.mean().add_suffix("_mean").join(g.std().add_suffix("_std"))
+    return out.reset_index()
+
+
+def time_table(results: pd.DataFrame) -> pd.DataFrame:
+    """The paper's "mean time" table: fit + predict seconds per classifier, raw vs SparGE."""
+    t = results.assign(seconds=results["fit_time"] + results["predict_time"])
+    return t.pivot_table(index="classifier", columns="representation", values="seconds",
+                         aggfunc="mean", sort=False)
