@@ -67,7 +67,7 @@ def trace_ratio(
         U = np.linalg.qr(init)[0]
     lam = trace_ratio_value(U, A, B)
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (returned)
         _, V = np.linalg.eigh(A - lam * B)
         U = V[:, :l]
         new = trace_ratio_value(U, A, B)

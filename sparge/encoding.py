@@ -11,7 +11,8 @@ import csv
 import io
 import os
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -269,7 +270,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         return "categorical"
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X: pd.DataFrame, y=None) -> "Encoder":
+    def fit(self, X: pd.DataFrame, y=None) -> Encoder:
         self._fit_transform(X)
         return self
 
@@ -543,7 +544,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "feature_names_out": self.feature_names_out_}
 
     @classmethod
-    def from_dict(cls, state: dict) -> "Encoder":
+    def from_dict(cls, state: dict) -> Encoder:
         enc = cls(**state["params"])
         enc.roles_ = {str(k): str(v) for k, v in state["roles"].items()}
         enc.table_ = EncodingTable(state["table"])

@@ -93,7 +93,7 @@ def soft_impute(
     U = s = Vt = None
     converged = False
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (returned)
         filled = np.where(observed, Xo, Z)
         U, s, Vt = _top_svd(filled, rank_cap, rng)
         s = np.maximum(s - lam, 0.0)

@@ -13,7 +13,8 @@ same geometry as the full m-dimensional space, and much cheaper for wide tables.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,7 +23,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted
 
 from .dictionary import classwise_ksvd, normalize_atoms
 from .embedding import graph_trace_ratio, trace_ratio, trace_ratio_grad_F
@@ -30,42 +31,41 @@ from .errors import DataError
 from .graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
 from .lowrank import choose_lambda, gavish_donoho_rank, project_observed, soft_impute
 from .preprocess import fit_standardizer, standardize, unit_norm_rows
-from .similarity import (explain_pair, precision_at_k, self_expressive_weights,
-                         similarity_from_distance)
+from .similarity import (
+    explain_pair,
+    precision_at_k,
+    self_expressive_weights,
+    similarity_from_distance,
+)
 from .sparse_coding import code_gradient_to_dictionary, sparse_encode
 
 Callback = Callable[[str, dict], None]
 
 
 def _as_float_array(X, n_features: int | None = None) -> tuple[np.ndarray, list[str] | None]:
+    """Validate a patient table as a float array (NaN allowed, no infinities)."""
     names = None
     if isinstance(X, pd.DataFrame):
         names = [str(c) for c in X.columns]
-        try:
-            arr = X.to_numpy(dtype=float, na_value=np.nan)
-        except (TypeError, ValueError) as exc:
-            bad = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
+        bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
+                                            or pd.api.types.is_bool_dtype(X[c]))]
+        if bad:
             raise DataError(
-                f"SparGE needs numbers; column(s) {bad[:5]} hold text. Encode the table with "
-                "sparge.Encoder first.") from exc
-    else:
-        try:
-            arr = np.asarray(X, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise DataError(f"SparGE needs a numeric array; got {type(X).__name__} that "
-                            f"cannot be read as numbers ({exc}).") from exc
-    if arr.ndim == 1:
-        raise DataError("Expected a 2D table (patients × features), got a 1D array; "
-                        "reshape one patient with X.reshape(1, -1).")
-    if arr.ndim != 2:
-        raise DataError(f"Expected a 2D table (patients × features), got {arr.ndim} dims.")
+                f"SparGE needs numbers; column(s) {[str(c) for c in bad[:5]]} hold text. "
+                "Encode the table with sparge.Encoder first.")
+    try:
+        arr = check_array(X, dtype=np.float64, ensure_all_finite=False, accept_sparse=False,
+                          ensure_min_samples=1)
+    except ValueError as exc:  # TypeError (e.g. objects in cells) propagates unchanged
+        raise DataError(f"{exc}") from exc
     if np.isinf(arr).any():
         r, c = np.argwhere(np.isinf(arr))[0]
         raise DataError(f"Infinite value at row {r}, column {c}: use a finite number or "
                         "leave the cell empty (missing).")
     if n_features is not None and arr.shape[1] != n_features:
-        raise DataError(f"The model was trained on {n_features} features; this table has "
-                        f"{arr.shape[1]}.")
+        raise DataError(f"X has {arr.shape[1]} features, but SparGE is expecting "
+                        f"{n_features} features as input (the model was trained on "
+                        f"{n_features}).")
     return arr, names
 
 
@@ -233,7 +233,7 @@ class SparGE(TransformerMixin, BaseEstimator):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
         if n < 3:
-            raise DataError(f"SparGE needs at least 3 patients to learn from; got {n}.")
+            raise DataError(f"SparGE needs at least 3 patients to learn from; got n_samples = {n}.")
 
     def _complete(self, Xs: np.ndarray) -> np.ndarray:
         A = project_observed(Xs, self.completion_components_, self.completion_ridge)
@@ -269,7 +269,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         return -graph_trace_ratio(F_va, U, Lp, Ln)[0]
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X, y=None) -> "SparGE":
+    def fit(self, X, y=None) -> SparGE:
         """Learn completion, dictionary, codes and embedding from training patients.
 
         Parameters
@@ -421,6 +421,7 @@ class SparGE(TransformerMixin, BaseEstimator):
             entry["J_after_step"] = float(J_new)
             Dr, Phi = D_new, Phi_new
 
+        self.n_iter_ = len(self.history_) - 1
         # Final model on all training patients with the chosen dictionary.
         Dr = best["D"]
         self.best_iteration_ = int(best["iter"])
@@ -574,7 +575,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         save_model(path, self, encoder=encoder)
 
     @classmethod
-    def load(cls, path) -> "SparGE":
+    def load(cls, path) -> SparGE:
         """Load a model saved by :meth:`save`; anything else is refused with an error."""
         from .persistence import load_model
         return load_model(path)[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 import pandas as pd
 
@@ -73,7 +73,7 @@ class EncodingTable:
             self.set_column(col, levels)
 
     @classmethod
-    def paper(cls) -> "EncodingTable":
+    def paper(cls) -> EncodingTable:
         """The paper's table."""
         return cls(PAPER_TABLE)
 
@@ -110,10 +110,10 @@ class EncodingTable:
     def columns(self) -> list[str]:
         return [orig for orig, _ in self._cols.values()]
 
-    def copy(self) -> "EncodingTable":
+    def copy(self) -> EncodingTable:
         return EncodingTable(self.to_dict())
 
-    def merged(self, other: "EncodingTable") -> "EncodingTable":
+    def merged(self, other: EncodingTable) -> EncodingTable:
         """This table with ``other``'s columns added or replacing."""
         out = self.copy()
         for col in other.columns():
@@ -130,7 +130,7 @@ class EncodingTable:
         return pd.DataFrame(rows, columns=["column", "value", "code"])
 
     @classmethod
-    def from_frame(cls, df: pd.DataFrame) -> "EncodingTable":
+    def from_frame(cls, df: pd.DataFrame) -> EncodingTable:
         need = {"column", "value", "code"}
         cols = {norm_key(c): c for c in df.columns}
         if not need <= set(cols):
@@ -160,7 +160,7 @@ class EncodingTable:
         return self.to_frame().to_csv(index=False)
 
     @classmethod
-    def from_csv(cls, text_or_path) -> "EncodingTable":
+    def from_csv(cls, text_or_path) -> EncodingTable:
         try:
             if isinstance(text_or_path, str) and "\n" in text_or_path:
                 df = pd.read_csv(io.StringIO(text_or_path), dtype=str, keep_default_na=False)
@@ -174,7 +174,7 @@ class EncodingTable:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> "EncodingTable":
+    def from_json(cls, text: str) -> EncodingTable:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:

@@ -5,8 +5,8 @@ Pure functions over pandas/numpy (no Streamlit), so every page and command is te
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pandas as pd

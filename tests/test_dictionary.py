@@ -1,0 +1,39 @@
+import numpy as np
+
+from sparge.dictionary import classwise_ksvd, ksvd, omp_codes
+
+
+def test_ksvd_atoms_unit_norm_and_error_decreases():
+    rng = np.random.default_rng(0)
+    D_true = rng.standard_normal((20, 10))
+    D_true /= np.linalg.norm(D_true, axis=0)
+    codes = np.zeros((300, 10))
+    for i in range(300):
+        codes[i, rng.choice(10, 2, replace=False)] = rng.standard_normal(2)
+    Z = codes @ D_true.T + 0.01 * rng.standard_normal((300, 20))
+    D, errors = ksvd(Z, 10, n_nonzero=2, n_iter=15, random_state=0)
+    np.testing.assert_allclose(np.linalg.norm(D, axis=0), 1.0, atol=1e-12)
+    assert errors[-1] <= errors[0] + 1e-9
+    assert errors[-1] < 0.15
+    # most planted atoms are recovered (|cos| > 0.95)
+    cos = np.abs(D_true.T @ D).max(axis=1)
+    assert (cos > 0.95).mean() >= 0.7
+
+
+def test_omp_sparsity():
+    rng = np.random.default_rng(0)
+    D = rng.standard_normal((15, 8))
+    D /= np.linalg.norm(D, axis=0)
+    codes = omp_codes(rng.standard_normal((30, 15)), D, 3)
+    assert codes.shape == (30, 8)
+    assert np.all((codes != 0).sum(axis=1) <= 3)
+
+
+def test_classwise_dictionary_shares_atoms_by_class():
+    rng = np.random.default_rng(0)
+    Z = rng.standard_normal((120, 10))
+    y = np.r_[np.zeros(90, int), np.ones(30, int)]
+    D, owner = classwise_ksvd(Z, y, 12, random_state=0)
+    assert D.shape == (10, 12)
+    assert set(owner) == {0, 1}
+    assert (owner == 0).sum() > (owner == 1).sum() >= 1

@@ -1,0 +1,81 @@
+import numpy as np
+
+from sparge.lowrank import (choose_lambda, gavish_donoho_rank, project_observed, soft_impute,
+                            svt)
+
+
+def _low_rank(n=200, m=40, r=4, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((n, r)) @ rng.standard_normal((r, m))
+
+
+def test_svt_shrinks_singular_values():
+    rng = np.random.default_rng(0)
+    Q = rng.standard_normal((30, 10))
+    s = np.linalg.svd(Q, compute_uv=False)
+    U, s2, Vt = svt(Q, s[3])
+    assert len(s2) == 3
+    np.testing.assert_allclose(s2, s[:3] - s[3])
+    np.testing.assert_allclose(U.T @ U, np.eye(3), atol=1e-10)
+
+
+def test_soft_impute_recovers_planted_low_rank_matrix():
+    Z = _low_rank()
+    rng = np.random.default_rng(1)
+    X = Z + 0.01 * rng.standard_normal(Z.shape)
+    mask = rng.random(Z.shape) < 0.3
+    X[mask] = np.nan
+    res = soft_impute(X, lam=1.0, max_iter=300, tol=1e-7)
+    Zhat = res.scores @ res.components
+    err = np.linalg.norm((Zhat - Z)[mask]) / np.linalg.norm(Z[mask])
+    assert err < 0.05
+    assert res.components.shape[0] <= 10  # the nuclear norm found the low rank
+
+
+def test_components_are_orthonormal():
+    X = _low_rank()
+    X[::7, ::3] = np.nan
+    res = soft_impute(X, lam=2.0)
+    V = res.components
+    np.testing.assert_allclose(V @ V.T, np.eye(V.shape[0]), atol=1e-8)
+
+
+def test_project_observed_matches_per_row_ridge_solution():
+    rng = np.random.default_rng(0)
+    Vt = np.linalg.qr(rng.standard_normal((20, 5)))[0].T
+    X = rng.standard_normal((7, 20))
+    X[rng.random(X.shape) < 0.3] = np.nan
+    X[0] = rng.standard_normal(20)  # one complete row
+    A = project_observed(X, Vt, ridge=0.5, chunk=3)
+    for i in range(X.shape[0]):
+        o = ~np.isnan(X[i])
+        Vo = Vt[:, o].T
+        expected = np.linalg.solve(Vo.T @ Vo + 0.5 * np.eye(5), Vo.T @ X[i, o])
+        np.testing.assert_allclose(A[i], expected, atol=1e-10)
+
+
+def test_out_of_sample_completion_of_a_new_patient():
+    Z = _low_rank(n=300)
+    X = Z.copy()
+    X[np.random.default_rng(0).random(X.shape) < 0.2] = np.nan
+    res = soft_impute(X[:250], lam=0.5, max_iter=300, tol=1e-8)
+    new = Z[250:].copy()
+    new[:, :15] = np.nan  # a third of the biomarkers never measured
+    A = project_observed(new, res.components, ridge=1e-6)
+    err = np.linalg.norm(A @ res.components - Z[250:]) / np.linalg.norm(Z[250:])
+    assert err < 0.02
+
+
+def test_gavish_donoho_finds_planted_rank():
+    rng = np.random.default_rng(0)
+    Z = _low_rank(n=400, m=60, r=5) * 3 + rng.standard_normal((400, 60))
+    s = np.linalg.svd(Z, compute_uv=False)
+    assert gavish_donoho_rank(s, Z.shape) == 5
+
+
+def test_choose_lambda_returns_grid_value_and_errors():
+    X = _low_rank() + 0.3 * np.random.default_rng(0).standard_normal((200, 40))
+    X[np.random.default_rng(1).random(X.shape) < 0.2] = np.nan
+    lam, errors = choose_lambda(X, grid=(0.5, 0.1, 0.02))
+    assert lam > 0 and set(errors) == {0.5, 0.1, 0.02}
+    assert errors[0.1] < errors[0.5]
