@@ -28,6 +28,7 @@ ROLES = ("id", "label", "numeric", "categorical", "ignore")
 MAX_BYTES = 500 * 1024**2
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+_INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
 _CENSORED = re.compile(r"^\s*([<>]=?)\s*([+-]?(\d+\.?\d*|\.\d+))\s*$")
 
 
@@ -94,9 +95,15 @@ def read_table(source, *, delimiter: str | None = None) -> pd.DataFrame:
     if not data.strip():
         raise DataError(f"{name} is empty: expected a CSV with a header row and one row "
                         "per patient.")
-    text = _decode(data, name)
+    text = _decode(data, name).replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise DataError(f"{name} is empty: expected a CSV with a header row and one row "
+                        "per patient.")
     sep = delimiter or _sniff_delimiter(text)
-    header = next(csv.reader(io.StringIO(text.split("\n", 1)[0]), delimiter=sep), [])
+    try:
+        header = next(csv.reader(io.StringIO(text.split("\n", 1)[0]), delimiter=sep), [])
+    except csv.Error as exc:
+        raise DataError(f"{name}: the header row cannot be read as CSV ({exc}).") from exc
     header = [h.strip() for h in header]
     if len(header) < 2 and sep == ",":
         raise DataError(f"{name} has a single column: is it a CSV? Expected columns "
@@ -123,6 +130,8 @@ def read_table(source, *, delimiter: str | None = None) -> pd.DataFrame:
         raise DataError(f"{name} is not a well-formed table: {hint}.") from exc
     except pd.errors.EmptyDataError as exc:
         raise DataError(f"{name} has no rows.") from exc
+    except (csv.Error, ValueError) as exc:
+        raise DataError(f"{name} cannot be read as a CSV table ({exc}).") from exc
     df.columns = header
     if len(df) == 0:
         raise DataError(f"{name} has a header but no patient rows.")
@@ -138,8 +147,10 @@ def parse_numeric(values: pd.Series) -> tuple[np.ndarray, dict[str, Any]]:
     censored values (``<0.1``) set to missing.
     """
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
-        out = values.to_numpy(dtype=float, na_value=np.nan)
-        return out, {"bad": [], "decimal_comma": 0, "censored": [], "infinite": []}
+        out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
+        inf = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
+        out[np.isinf(out)] = np.nan
+        return out, {"bad": [], "decimal_comma": 0, "censored": [], "infinite": inf}
     out = np.full(len(values), np.nan)
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "censored": [], "infinite": []}
     for i, v in enumerate(values.tolist()):
@@ -158,7 +169,7 @@ def parse_numeric(values: pd.Series) -> tuple[np.ndarray, dict[str, Any]]:
             info["decimal_comma"] += 1
         elif _CENSORED.match(s):
             info["censored"].append((i, s))
-        elif norm_key(s) in ("inf", "+inf", "-inf", "infinity", "-infinity"):
+        elif norm_key(s) in _INF_TOKENS:
             info["infinite"].append((i, s))
         else:
             info["bad"].append((i, s))
@@ -176,8 +187,8 @@ def _numeric_share(values: pd.Series) -> float:
     cells = [c for c in cells if not is_missing_token(c)]
     if not cells:
         return 0.0
-    num = sum(bool(_NUMBER.match(c) or _DECIMAL_COMMA.match(c) or _CENSORED.match(c))
-              for c in cells)
+    num = sum(bool(_NUMBER.match(c) or _DECIMAL_COMMA.match(c) or _CENSORED.match(c)
+                   or norm_key(c) in _INF_TOKENS) for c in cells)
     return num / len(cells)
 
 

@@ -1,7 +1,14 @@
 import numpy as np
 
-from sparge.embedding import (graph_trace_ratio, qr_retraction, stiefel_project, trace_ratio,
-                              trace_ratio_grad_F, trace_ratio_grad_U, trace_ratio_value)
+from sparge.embedding import (
+    graph_trace_ratio,
+    qr_retraction,
+    stiefel_project,
+    trace_ratio,
+    trace_ratio_grad_F,
+    trace_ratio_grad_U,
+    trace_ratio_value,
+)
 from sparge.graphs import laplacian, mfa_graphs
 
 

@@ -1,7 +1,6 @@
 import numpy as np
 
-from sparge.lowrank import (choose_lambda, gavish_donoho_rank, project_observed, soft_impute,
-                            svt)
+from sparge.lowrank import choose_lambda, gavish_donoho_rank, project_observed, soft_impute, svt
 
 
 def _low_rank(n=200, m=40, r=4, seed=0):

@@ -2,8 +2,7 @@ import numpy as np
 import pytest
 
 from sparge.dictionary import normalize_atoms
-from sparge.sparse_coding import (code_gradient_to_dictionary, elastic_net_objective,
-                                  sparse_encode)
+from sparge.sparse_coding import code_gradient_to_dictionary, elastic_net_objective, sparse_encode
 
 
 def _problem(n=40, m=12, k=8, seed=0):
