@@ -32,6 +32,10 @@ def main(out: Path = ROOT) -> None:
     (out / "encoding_table.csv").write_text(cohort.encoder.table_.to_csv())
     model = train(cohort)
     model.save(out / "default_model.sparge", encoder=cohort.encoder)
+    from .maps import MapProjector, map_frame
+
+    coords = MapProjector("umap", random_state=0).fit(model).coords_
+    map_frame(model, coords).to_csv(out / "default_map_umap.csv", index=False)
     print(f"wrote {out}: trained on {len(cohort.train_rows)} patients in "
           f"{model.fit_time_:.1f} s")
 

@@ -1,0 +1,100 @@
+"""New patient: enter one patient (gaps allowed) or upload a one-row CSV; get look-alikes."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from sparge import read_table
+from sparge.maps import feature_comparison, map_frame
+from sparge.plots import cohort_map, lookalike_comparison, outcome_share_bar
+from sparge.ui import biomarker_groups, guard, projector
+from sparge.workflow import encode_new_patients, lookalike_table, outcome_shares
+
+ss = st.session_state
+model, encoder = ss.model, ss.model_encoder
+st.title("Look-alikes for a new patient")
+if encoder is None:
+    st.warning("This model has no encoder (it was trained outside the app); enter values "
+               "as numbers.")
+
+mode = st.radio("Enter the patient", ["Form", "One-row CSV"], horizontal=True,
+                key="np_mode")
+query = None
+if mode == "One-row CSV":
+    up = st.file_uploader("Patient CSV (header + one row)", type=["csv", "txt"],
+                          key="np_upload")
+    if up is not None:
+        with guard("Reading the patient"):
+            df = read_table(up.getvalue())
+            if len(df) != 1:
+                st.warning(f"The file has {len(df)} patients; the first one is used.")
+            query = df.iloc[[0]]
+else:
+    features = model.feature_names()
+    groups = biomarker_groups(features)
+    st.caption("Leave a field empty when it was not measured; SparGE completes the gaps.")
+    with st.form("np_form"):
+        pid = st.text_input("Patient ID", value="NEW", key="np_id")
+        values = {}
+        for gi, (group, cols) in enumerate(groups.items()):
+            with st.expander(f"{group} ({len(cols)})", expanded=gi == 0):
+                grid = st.columns(3)
+                for j, col in enumerate(cols):
+                    target = grid[j % 3]
+                    key = f"np_f_{features.index(col)}"
+                    if encoder is not None and encoder.roles_.get(col) == "categorical":
+                        levels = list(encoder.table_.levels(col))
+                        values[col] = target.selectbox(col, ["(missing)"] + levels, key=key)
+                    else:
+                        values[col] = target.number_input(col, value=None, key=key,
+                                                          format="%.3f")
+        submitted = st.form_submit_button("Find look-alikes", type="primary")
+    if submitted:
+        row = {c: (None if v in ("(missing)", None) else v) for c, v in values.items()}
+        if all(v is None for v in row.values()):
+            st.error("Fill in at least one biomarker.")
+        else:
+            query = pd.DataFrame([row])
+            if encoder is not None and encoder.id_column:
+                query.insert(0, encoder.id_column, pid)
+            ss.np_query = query
+    elif ss.get("np_query") is not None:
+        query = ss.np_query
+
+if query is not None:
+    with guard("Finding look-alikes"):
+        if encoder is not None:
+            Xq, msgs = encode_new_patients(model, encoder, query)
+            qid = encoder.ids(query)[0] if encoder.id_column in query.columns else "new"
+        else:
+            Xq = query.reindex(columns=model.feature_names()).astype(float)
+            msgs, qid = [], "new"
+        for m in msgs:
+            st.info(m)
+        observed = int(np.isfinite(Xq.to_numpy(dtype=float)).sum())
+        st.caption(f"{observed} of {Xq.shape[1]} biomarkers given; the rest are completed.")
+        k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
+        table = lookalike_table(model, Xq, n_neighbors=k)
+        st.subheader(f"Look-alikes of {qid}")
+        st.dataframe(table.drop(columns=["training_index"]).round(4), hide_index=True,
+                     column_config={"similarity": st.column_config.ProgressColumn(
+                         "similarity", min_value=0.0, max_value=1.0, format="%.2f")})
+        st.download_button("Download look-alikes (CSV)", table.to_csv(index=False),
+                           file_name=f"lookalikes_{qid}.csv", mime="text/csv")
+        c1, c2 = st.columns([3, 1])
+        q_std = model._prepare(Xq)[0]
+        c1.plotly_chart(lookalike_comparison(
+            feature_comparison(model, q_std, table["training_index"].to_numpy())),
+            width="stretch")
+        shares = outcome_shares(table)
+        if len(shares):
+            c2.plotly_chart(outcome_share_bar(shares), width="stretch")
+        method = st.selectbox("Map", ["pca", "umap"], key="np_map",
+                              help="Where the patient lands among the training patients.")
+        proj = projector(method)
+        where = proj.transform(model, Xq)
+        frame = map_frame(model, proj.coords_)
+        color = frame["outcome"] if "outcome" in frame else None
+        st.plotly_chart(cohort_map(frame, color, new_points=pd.DataFrame(
+            {"x": where[:, 0], "y": where[:, 1], "ID": [qid]}),
+            title="The new patient on the cohort map"), width="stretch", key="np_map_chart")

@@ -1,0 +1,195 @@
+"""Every page of the Streamlit app, headless, with streamlit.testing.v1.AppTest."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT, SAMPLES
+from streamlit.testing.v1 import AppTest
+
+from sparge import model_to_bytes, read_table
+from sparge.workflow import encode_cohort, train
+
+APP = str(ROOT / "app.py")
+SMALL = (SAMPLES / "singheart_small.csv").read_bytes()
+
+
+def start(page: str | None = None, **state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.run()
+    for k, v in state.items():
+        at.session_state[k] = v
+    if page:
+        at.switch_page(page)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.fixture(scope="module")
+def small_cohort():
+    return encode_cohort(read_table(SMALL), id_column="Subject ID", label_column="Outcome")
+
+
+def texts(at) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning",
+                                  "info", "subheader", "title") for e in getattr(at, kind)]
+    parts += [e.value for e in at.sidebar.caption]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_first_screen_is_the_cohort_map_with_the_default_model():
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.run()
+    assert not at.exception
+    assert at.title[0].value == "Explore the cohort"
+    assert "default model" in texts(at)
+    assert len(at.get("plotly_chart")) == 1
+    assert at.session_state["maps"]["umap"].coords_.shape[1] == 2
+    assert not at.error
+
+
+def test_selecting_a_patient_shows_lookalikes():
+    at = start(selected=5)
+    tables = [d.value for d in at.dataframe]
+    look = next(t for t in tables if "similarity" in t.columns)
+    assert len(look) == 10
+    assert {"rank", "ID", "distance", "sparse_weight", "outcome"} <= set(look.columns)
+    model = at.session_state["model"]
+    assert model.train_ids_[5] not in set(look["ID"])  # not its own look-alike
+    at.slider(key="explore_k").set_value(5).run()
+    look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
+    assert len(look) == 5
+
+
+def test_search_by_id_and_lasso_group_summary():
+    at = start()
+    model = at.session_state["model"]
+    at.text_input(key="explore_search").input(str(model.train_ids_[7])).run()
+    assert at.session_state["selected"] == 7
+    at.text_input(key="explore_search").input("NO-SUCH-ID").run()
+    assert any("No training patient" in w.value for w in at.warning)
+    at.session_state["lasso"] = list(range(20))
+    at.run()
+    assert "Selected group: 20 patients" in texts(at)
+    assert not at.exception
+
+
+def test_map_views_and_colouring():
+    at = start()
+    at.selectbox(key="explore_view").set_value("SparGE map (PCA)").run()
+    at.selectbox(key="explore_view").set_value("Raw data (PCA, for comparison)").run()
+    at.selectbox(key="explore_color").set_value("Age (years)").run()
+    assert not at.exception and not at.error
+
+
+def test_upload_a_csv_and_encode_it():
+    at = start("pages/data.py")
+    before = at.session_state["cohort"]
+    at.file_uploader(key="data_upload").set_value(("small.csv", SMALL, "text/csv")).run()
+    at.selectbox(key="setup_id").set_value("Subject ID")
+    at.selectbox(key="setup_label").set_value("Outcome")
+    at.slider(key="setup_missing").set_value(50)
+    at.button(key="setup_go").click().run()
+    assert not at.exception
+    cohort = at.session_state["cohort"]
+    assert cohort is not before and len(cohort.df) == 60
+    assert "small.csv" in at.session_state["cohort_name"]
+
+
+@pytest.mark.parametrize("blob, message", [
+    (b"", "empty"),
+    (b"\x00\x01\x02binary", "not a CSV"),
+    (b"a,b,a\n1,2,3\n", "Duplicate column"),
+    (b"a;b\n", "no patient rows"),
+])
+def test_bad_uploads_give_messages_and_keep_the_data(blob, message):
+    at = start("pages/data.py")
+    name_before = at.session_state["cohort_name"]
+    at.file_uploader(key="data_upload").set_value(("bad.csv", blob, "text/csv")).run()
+    assert not at.exception
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+    assert at.session_state["cohort_name"] == name_before
+
+
+def test_data_page_tabs_render_report_roles_table_and_missingness(small_cohort):
+    at = start("pages/data.py", cohort=small_cohort, cohort_name="small")
+    assert any("Read 60 patients" in m.value for m in at.markdown)
+    assert len(at.data_editor) >= 2  # roles and encoding table editors
+    assert not at.exception
+
+
+def test_training_on_the_model_page(small_cohort):
+    at = start("pages/model.py", cohort=small_cohort, cohort_name="small")
+    old = at.session_state["model_token"]
+    at.button[0].click().run()  # the form's Train button
+    assert not at.exception
+    assert at.session_state["model_token"] != old
+    assert any("Trained in" in s.value for s in at.success)
+    assert at.session_state["model"].embedding_.shape[0] == len(small_cohort.train_rows)
+
+
+def test_failed_training_keeps_the_previous_model():
+    one = encode_cohort(read_table(b"id,Age,Outcome\nP1,30,low\n"), id_column="id",
+                        label_column="Outcome")
+    at = start("pages/model.py", cohort=one, cohort_name="one row")
+    token = at.session_state["model_token"]
+    at.button[0].click().run()
+    assert not at.exception
+    assert any("Cannot train" in e.value for e in at.error)
+    assert at.session_state["model_token"] == token
+
+
+def test_model_upload_good_and_bad(small_cohort):
+    model = train(small_cohort, {"max_iter": 1})
+    blob = model_to_bytes(model, small_cohort.encoder)
+    at = start("pages/model.py")
+    token = at.session_state["model_token"]
+    at.file_uploader(key="model_upload").set_value(("evil.sparge", b"\x80\x04pickle",
+                                                    "application/octet-stream")).run()
+    assert any("not a SparGE model" in e.value for e in at.error)
+    assert at.session_state["model_token"] == token
+    at.file_uploader(key="model_upload").set_value(("ok.sparge", blob,
+                                                    "application/octet-stream")).run()
+    assert not at.exception
+    assert at.session_state["model_token"] != token
+    assert at.session_state["model"].embedding_.shape == model.embedding_.shape
+
+
+def test_new_patient_form():
+    at = start("pages/new_patient.py")
+    names = at.session_state["model"].feature_names()
+    at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(61.0)
+    at.selectbox(key=f"np_f_{names.index('Diabetes')}").set_value("Yes")
+    at.button[0].click().run()  # Find look-alikes
+    assert not at.exception, [e.value for e in at.exception]
+    look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
+    assert len(look) == 10
+    assert "2 of" in texts(at) or "biomarkers given" in texts(at)
+
+
+def test_new_patient_one_row_csv():
+    at = start("pages/new_patient.py")
+    at.radio(key="np_mode").set_value("One-row CSV").run()
+    one = (SAMPLES / "new_patient.csv").read_bytes()
+    at.file_uploader(key="np_upload").set_value(("p.csv", one, "text/csv")).run()
+    assert not at.exception
+    look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
+    assert len(look) == 10
+    at.file_uploader(key="np_upload").set_value(("p.csv", b"", "text/csv")).run()
+    assert any("empty" in e.value for e in at.error)
+
+
+def test_classifier_page_on_a_small_cohort(small_cohort):
+    at = start("pages/classifiers.py", cohort=small_cohort, cohort_name="small")
+    at.slider(key="cls_splits").set_value(2)
+    at.button(key="cls_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    res, conf = at.session_state["cls_results"]
+    assert set(res["representation"]) == {"raw", "SparGE"} and len(res) == 2 * 2 * 6
+    assert len(at.dataframe) >= 2
+
+
+def test_how_it_works_page():
+    at = start("pages/how_it_works.py")
+    assert not at.exception and not at.error
+    assert len(at.header) >= 5
