@@ -445,7 +445,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         self._nn = NearestNeighbors().fit(self.embedding_)
         k = min(11, self.embedding_.shape[0])
         d = self._nn.kneighbors(self.embedding_, n_neighbors=k)[0][:, 1:]
-        self.similarity_scale_ = float(np.median(d**2)) if d.size else 1.0
+        # Scale: the 90th percentile of 10-NN distances, so a typical look-alike scores
+        # about 0.6 or more and a far one tends to 0.
+        self.similarity_scale_ = float(2 * np.quantile(d, 0.9) ** 2) if d.size else 1.0
 
     @property
     def dictionary_(self) -> np.ndarray:

@@ -11,7 +11,11 @@ import scipy.sparse as sp
 
 
 def similarity_from_distance(dist: np.ndarray, scale: float) -> np.ndarray:
-    """Similarity in (0, 1]: ``exp(-d^2 / scale)``; 1 means the same point."""
+    """Similarity in (0, 1]: ``exp(-d^2 / scale)``; 1 means the same point.
+
+    The model sets ``scale = 2 q^2`` with ``q`` the 90th percentile of the training
+    patients' 10-nearest-neighbour distances.
+    """
     return np.exp(-np.square(dist) / max(scale, 1e-12))
 
 
