@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse.linalg import svds
+from sklearn.utils.extmath import randomized_svd
 
 
 def svt(Q: np.ndarray, zeta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -31,15 +31,18 @@ def svt(Q: np.ndarray, zeta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def _top_svd(Q: np.ndarray, rank: int, rng: np.random.Generator):
-    """Thin SVD, truncated to ``rank`` when that is much smaller than the matrix."""
+    """Thin SVD, truncated to ``rank`` when that is much smaller than the matrix.
+
+    Small matrices: LAPACK. Large ones: randomized SVD (Halko et al.) with oversampling and
+    power iterations, which costs a few passes over the matrix instead of a full SVD.
+    """
     small = min(Q.shape)
-    if rank >= small // 2 or small <= 60:
+    if rank >= small // 2 or small <= 60 or Q.size < 2_000_000:
         U, s, Vt = np.linalg.svd(Q, full_matrices=False)
         return U[:, :rank], s[:rank], Vt[:rank]
-    v0 = rng.standard_normal(small)
-    U, s, Vt = svds(Q, k=rank, v0=v0)
-    order = np.argsort(s)[::-1]
-    return U[:, order], s[order], Vt[order]
+    U, s, Vt = randomized_svd(Q, rank, n_oversamples=10, n_iter=3,
+                              random_state=int(rng.integers(2**31 - 1)))
+    return U, s, Vt
 
 
 @dataclass
@@ -118,12 +121,15 @@ def choose_lambda(
     holdout: float = 0.1,
     max_rank: int | None = None,
     max_iter: int = 60,
+    max_rows: int = 3000,
     random_state: int | None = 0,
 ) -> tuple[float, dict[float, float]]:
     """Pick the nuclear-norm weight by the error on held-out observed entries.
 
     ``grid`` holds fractions of the largest singular value of the zero-filled matrix; the
-    path is solved from the largest to the smallest weight with warm starts.
+    path is solved from the largest to the smallest weight with warm starts. Tables with
+    more than ``max_rows`` patients are searched on a random sample of rows (the fraction
+    of the largest singular value is what carries over).
 
     Returns
     -------
@@ -134,6 +140,10 @@ def choose_lambda(
     """
     X = np.asarray(X, dtype=float)
     rng = np.random.default_rng(random_state)
+    full_sigma = np.linalg.norm(np.nan_to_num(X), 2) if X.size < 2_000_000 else \
+        _top_svd(np.nan_to_num(X), 1, rng)[1][0]
+    if X.shape[0] > max_rows:  # the search runs on a row sample; fractions carry over
+        X = X[rng.choice(X.shape[0], max_rows, replace=False)]
     obs_idx = np.flatnonzero(~np.isnan(X))
     n_hold = max(1, int(holdout * obs_idx.size))
     hold = rng.choice(obs_idx, size=n_hold, replace=False)
@@ -152,7 +162,7 @@ def choose_lambda(
         errors[frac] = err
         if err < best[0]:
             best = (err, frac)
-    return best[1] * sigma_max, errors
+    return best[1] * full_sigma, errors
 
 
 def project_observed(

@@ -33,6 +33,7 @@ from .lowrank import choose_lambda, gavish_donoho_rank, project_observed, soft_i
 from .preprocess import fit_standardizer, standardize, unit_norm_rows
 from .similarity import (
     explain_pair,
+    knn_search,
     precision_at_k,
     self_expressive_weights,
     similarity_from_distance,
@@ -91,9 +92,10 @@ class SparGE(TransformerMixin, BaseEstimator):
     max_rank : int
         Cap on the completion rank during soft-impute.
     rank : int, "auto" or None
-        Rank of the completion basis kept for the representation: "auto" keeps the
-        components above the Gavish-Donoho noise threshold; None keeps all that the
-        nuclear norm left.
+        Rank of the completion basis kept for the representation: None (default) keeps
+        all that the nuclear norm left (up to ``max_rank``); "auto" keeps only the
+        components above the Gavish-Donoho noise threshold (less discriminative in our
+        benchmarks: bench/results/DEFAULTS.md); an int caps it.
     completion_ridge : float
         Ridge weight of the out-of-sample completion.
     normalize_rows : bool
@@ -112,6 +114,10 @@ class SparGE(TransformerMixin, BaseEstimator):
         Weight graph edges so every outcome class counts the same.
     trace_ratio_reg : float
         Ridge on the within-class scatter, as a fraction of its mean eigenvalue.
+    metric_weighting : {"ratio", "none"}
+        "none": distance ``||U^T (f_i - f_j)||`` (the paper's ``P = U U^T``). "ratio":
+        ``P = U W U^T`` with each direction weighted by ``1/sqrt`` of its own trace ratio
+        (normalised to mean square 1), so the most discriminative directions count most.
     max_iter : int
         Joint refinement iterations (0: no refinement).
     step_size : float
@@ -143,8 +149,10 @@ class SparGE(TransformerMixin, BaseEstimator):
         Sparse codes of the training patients.
     projection_ : ndarray of shape (d, l)
         ``U`` with orthonormal columns (``d = k`` for "codes", ``r + k`` otherwise).
+    component_weights_ : ndarray of shape (l,)
+        Weight of every embedding direction (all ones with ``metric_weighting="none"``).
     embedding_ : ndarray of shape (n_train, l)
-        Training patients in the learned space.
+        Training patients in the learned space, ``(F U) * component_weights_``.
     history_ : list of dict
         Per refinement iteration: objective ``J``, reconstruction error, sparsity, gradient
         norm, step, held-out score.
@@ -164,18 +172,19 @@ class SparGE(TransformerMixin, BaseEstimator):
         representation: str = "codes+completed",
         completion_lambda: float | str = "auto",
         max_rank: int = 50,
-        rank: int | str | None = "auto",
+        rank: int | str | None = None,
         completion_ridge: float = 1.0,
         normalize_rows: bool = True,
-        r1: float = 0.05,
+        r1: float = 0.15,
         r2: float = 0.01,
         n_nonzero: int = 3,
         ksvd_iter: int = 8,
-        k1: int = 5,
+        k1: int = 10,
         k2: int = 20,
         graph_weight: str = "heat",
         class_balance: bool = True,
         trace_ratio_reg: float = 0.01,
+        metric_weighting: str = "ratio",
         max_iter: int = 8,
         step_size: float = 0.05,
         early_stopping: bool = True,
@@ -203,6 +212,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.graph_weight = graph_weight
         self.class_balance = class_balance
         self.trace_ratio_reg = trace_ratio_reg
+        self.metric_weighting = metric_weighting
         self.max_iter = max_iter
         self.step_size = step_size
         self.early_stopping = early_stopping
@@ -244,8 +254,8 @@ class SparGE(TransformerMixin, BaseEstimator):
             return Phi
         return np.hstack([A, Phi])
 
-    def _codes(self, A: np.ndarray, Dr: np.ndarray, init=None) -> np.ndarray:
-        return sparse_encode(A, Dr, self.r1, self.r2, init=init)
+    def _codes(self, A: np.ndarray, Dr: np.ndarray, init=None, lipschitz=None) -> np.ndarray:
+        return sparse_encode(A, Dr, self.r1, self.r2, init=init, lipschitz=lipschitz)
 
     def _graphs(self, F: np.ndarray, y_idx: np.ndarray | None, seed: int):
         if y_idx is not None:
@@ -379,7 +389,9 @@ class SparGE(TransformerMixin, BaseEstimator):
             if va_idx.size:
                 Phi_va = self._codes(A_va, Dr)
                 F_va = self._features(A_va, Phi_va)
-                score = self._score_heldout(F @ U, y_tr, F_va @ U, y_va, F_va, U, seed)
+                w = self._direction_weights(F, Lp, Ln, U)
+                score = self._score_heldout((F @ U) * w, y_tr, (F_va @ U) * w, y_va, F_va, U,
+                                            seed)
                 if score > best["score"] + 1e-9:
                     best = {"score": score, "D": Dr.copy(), "iter": it}
                     no_change = 0
@@ -431,23 +443,52 @@ class SparGE(TransformerMixin, BaseEstimator):
         Lp, Ln = self._graphs(F_all, y_idx, seed)
         self.projection_ = self._solve_U(F_all, Lp, Ln, l, init=U)
         self.objective_ = float(graph_trace_ratio(F_all, self.projection_, Lp, Ln)[0])
+        self.component_weights_ = self._direction_weights(F_all, Lp, Ln)
         self.codes_ = Phi_all
         self.completed_ = A
-        self.embedding_ = F_all @ self.projection_
+        self.embedding_ = (F_all @ self.projection_) * self.component_weights_
         self.training_data_ = Xs.astype(np.float32)
         self._finish_fit()
         self.fit_time_ = time.perf_counter() - t0
         self._notify("embedding", progress=1.0, seconds=self.fit_time_)
         return self
 
+    def _direction_weights(self, F, Lp, Ln, U=None) -> np.ndarray:
+        U = self.projection_ if U is None else U
+        l = U.shape[1]
+        if self.metric_weighting == "none":
+            return np.ones(l)
+        if self.metric_weighting != "ratio":
+            raise ValueError("metric_weighting must be 'ratio' or 'none'")
+        Y = F @ U
+        num = np.einsum("ij,ij->j", Y, Lp @ Y)
+        den = np.einsum("ij,ij->j", Y, Ln @ Y)
+        ratio = (num + 1e-12 * (num.max() + 1e-12)) / np.maximum(den, 1e-12 * (den.max() + 1e-12))
+        w = 1.0 / np.sqrt(ratio)
+        return w / np.sqrt(np.mean(w**2))
+
     def _finish_fit(self) -> None:
-        """Derived state (neighbour index, similarity scale); rebuilt after loading."""
-        self._nn = NearestNeighbors().fit(self.embedding_)
+        """Derived state (neighbour search, similarity scale); rebuilt after loading."""
+        self._sqnorms = np.einsum("ij,ij->i", self.embedding_, self.embedding_)
+        self._code_lipschitz = float(np.linalg.norm(self._dictionary_r, 2) ** 2) + self.r2
         k = min(11, self.embedding_.shape[0])
-        d = self._nn.kneighbors(self.embedding_, n_neighbors=k)[0][:, 1:]
+        d = self._search(self.embedding_, k)[0][:, 1:]
         # Scale: the 90th percentile of 10-NN distances, so a typical look-alike scores
         # about 0.6 or more and a far one tends to 0.
         self.similarity_scale_ = float(2 * np.quantile(d, 0.9) ** 2) if d.size else 1.0
+
+    def _search(self, Yq: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        return knn_search(self.embedding_, Yq, k, ref_sqnorms=self._sqnorms)
+
+    def _neighbors_of_training(self, k: int, rows=None) -> tuple[np.ndarray, np.ndarray]:
+        """k nearest training patients of training patients, each excluding itself."""
+        rows = np.arange(self.embedding_.shape[0]) if rows is None else np.asarray(rows)
+        d, idx = self._search(self.embedding_[rows], k + 1)
+        keep = idx != rows[:, None]
+        # drop the patient itself (or the farthest when duplicates hide it)
+        drop_last = keep.all(axis=1)
+        keep[drop_last, -1] = False
+        return (d[keep].reshape(len(rows), k), idx[keep].reshape(len(rows), k))
 
     @property
     def dictionary_(self) -> np.ndarray:
@@ -474,8 +515,8 @@ class SparGE(TransformerMixin, BaseEstimator):
         """Every intermediate of the pipeline for ``X``: completed, codes, embedding."""
         Xs = self._prepare(X)
         A = self._complete(Xs)
-        Phi = self._codes(A, self._dictionary_r)
-        Y = self._features(A, Phi) @ self.projection_
+        Phi = self._codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
+        Y = (self._features(A, Phi) @ self.projection_) * self.component_weights_
         return {"standardized": Xs, "completed": A @ self.completion_components_,
                 "completed_scores": A, "codes": Phi, "embedding": Y}
 
@@ -503,10 +544,8 @@ class SparGE(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "embedding_")
         n_train = self.embedding_.shape[0]
         if X is None:
-            k = min(n_neighbors, n_train - 1)
-            return self._nn.kneighbors(None, n_neighbors=k)
-        k = min(n_neighbors, n_train)
-        return self._nn.kneighbors(self.transform(X), n_neighbors=k)
+            return self._neighbors_of_training(min(n_neighbors, n_train - 1))
+        return self._search(self.transform(X), min(n_neighbors, n_train))
 
     def similarity(self, dist: np.ndarray) -> np.ndarray:
         """Similarity in (0, 1] for distances in the learned space."""
@@ -530,8 +569,7 @@ class SparGE(TransformerMixin, BaseEstimator):
             _, cand = self.kneighbors(None, n_neighbors=n_candidates)
         else:
             Yq = self.transform(X)
-            k = min(n_candidates, self.embedding_.shape[0])
-            cand = self._nn.kneighbors(Yq, n_neighbors=k)[1]
+            cand = self._search(Yq, min(n_candidates, self.embedding_.shape[0]))[1]
         return self_expressive_weights(Yq, self.embedding_, cand, alpha=alpha,
                                        positive=positive)
 

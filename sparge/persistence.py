@@ -24,7 +24,7 @@ FORMAT = "sparge-model"
 VERSION = 1
 _FLOAT_ARRAYS = ("mean_", "scale_", "completion_components_", "completion_singular_values_",
                  "filled_singular_values_", "_dictionary_r", "projection_", "codes_",
-                 "completed_", "embedding_", "training_data_")
+                 "completed_", "embedding_", "training_data_", "component_weights_")
 _INT_ARRAYS = ("atom_class_",)
 _MAX_BYTES = 2 * 1024**3
 
@@ -194,7 +194,8 @@ def load_model(source) -> tuple[Any, Any]:
         if not ok:
             raise ModelFileError(f"The model file is inconsistent: array {name!r} has the "
                                  "wrong shape.")
-    if a["embedding_"].shape[1] != a["projection_"].shape[1]:
+    if a["embedding_"].shape[1] != a["projection_"].shape[1] or \
+            a["component_weights_"].shape != (a["projection_"].shape[1],):
         raise ModelFileError("The model file is inconsistent: embedding and projection differ.")
     for name in _FLOAT_ARRAYS:
         if name != "training_data_" and not np.all(np.isfinite(a[name])):

@@ -14,6 +14,7 @@ import pandas as pd
 from .encoding import Encoder
 from .errors import DataError
 from .model import SparGE
+from .similarity import self_expressive_weights
 
 
 @dataclass
@@ -91,14 +92,10 @@ def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
         if exclude_training_index is None:
             raise ValueError("give X_query or exclude_training_index")
         i = int(exclude_training_index)
-        d, idx = model._nn.kneighbors(model.embedding_[i:i + 1],
-                                      n_neighbors=min(n_neighbors + 1, len(model.embedding_)))
-        keep = idx[0] != i
-        d, idx = d[0][keep][:n_neighbors], idx[0][keep][:n_neighbors]
-        from .similarity import self_expressive_weights
-        _, cand = model._nn.kneighbors(model.embedding_[i:i + 1], n_neighbors=min(
-            31, len(model.embedding_)))
-        cand = cand[:, cand[0] != i]
+        n_train = len(model.embedding_)
+        dd, ii = model._neighbors_of_training(min(n_neighbors, n_train - 1), rows=[i])
+        d, idx = dd[0], ii[0]
+        cand = model._neighbors_of_training(min(30, n_train - 1), rows=[i])[1]
         W = self_expressive_weights(model.embedding_[i:i + 1], model.embedding_, cand)
     else:
         dd, ii = model.kneighbors(X_query, n_neighbors=n_neighbors)

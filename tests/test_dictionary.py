@@ -37,3 +37,15 @@ def test_classwise_dictionary_shares_atoms_by_class():
     assert D.shape == (10, 12)
     assert set(owner) == {0, 1}
     assert (owner == 0).sum() > (owner == 1).sum() >= 1
+
+
+def test_batched_omp_matches_scikit_learn():
+    from sklearn.linear_model import orthogonal_mp_gram
+
+    rng = np.random.default_rng(3)
+    D = rng.standard_normal((25, 12))
+    D /= np.linalg.norm(D, axis=0)
+    Z = rng.standard_normal((40, 25))
+    ours = omp_codes(Z, D, 4)
+    ref = orthogonal_mp_gram(D.T @ D, D.T @ Z.T, n_nonzero_coefs=4).T
+    np.testing.assert_allclose(ours, ref, atol=1e-8)

@@ -152,3 +152,16 @@ def test_sklearn_estimator_checks():
     unexpected = {k: v for k, v in failed.items() if k not in EXPECTED_FAILURES}
     assert not unexpected, unexpected
     assert len(results) > 30
+
+
+def test_knn_search_matches_brute_force():
+    from sklearn.neighbors import NearestNeighbors
+
+    from sparge.similarity import knn_search
+
+    rng = np.random.default_rng(0)
+    ref, q = rng.standard_normal((200, 6)), rng.standard_normal((17, 6))
+    d, i = knn_search(ref, q, 7, chunk=5)
+    d2, i2 = NearestNeighbors(n_neighbors=7).fit(ref).kneighbors(q)
+    np.testing.assert_array_equal(i, i2)
+    np.testing.assert_allclose(d, d2, atol=1e-10)

@@ -1,0 +1,69 @@
+"""Real public cohorts for the benchmarks, as CSV-like frames (text categories, gaps kept).
+
+Every cohort goes through the project's own ``Encoder`` (so categorical text is encoded by
+the same code the app uses). Data come from PyPI packages that ship them: SurvSet
+(``support2``, ``whas500``) and scikit-learn (Wisconsin breast cancer); the synthetic
+SingHEART-style cohort comes from ``sparge.synthetic``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from _common import ROOT  # noqa: F401  (puts the project on sys.path)
+
+from sparge import Encoder
+
+LEAKY_SUPPORT2 = ["num_surv2m", "num_surv6m", "fac_sfdm2"]
+
+
+def _survset(name: str, drop: list[str]) -> tuple[pd.DataFrame, str]:
+    from SurvSet.data import SurvLoader
+
+    df = SurvLoader().load_dataset(name)["df"].copy()
+    df = df.drop(columns=["pid", "time"] + [c for c in drop if c in df.columns])
+    for c in df.columns:
+        if str(df[c].dtype) == "category":
+            df[c] = df[c].astype(object).where(df[c].notna(), None)
+    df["outcome"] = np.where(df.pop("event") == 1, "event", "no event")
+    return df, "outcome"
+
+
+def load_cohort(name: str) -> tuple[pd.DataFrame, str]:
+    """``(frame, label_column)`` for one benchmark cohort."""
+    if name == "support2":
+        # outcome: death during follow-up; num_surv2m/num_surv6m are a prognostic model's
+        # outputs and fac_sfdm2's level '<2 mo. follow-up' means the patient died: all leak.
+        return _survset("support2", LEAKY_SUPPORT2)
+    if name == "whas500":
+        return _survset("whas500", [])
+    if name == "breast_cancer":
+        from sklearn.datasets import load_breast_cancer
+
+        d = load_breast_cancer(as_frame=True)
+        df = d.data.copy()
+        df["outcome"] = np.where(d.target == 1, "benign", "malignant")
+        return df, "outcome"
+    if name == "singheart_synthetic":
+        df = pd.read_csv(ROOT / "data_samples" / "singheart_synthetic.csv")
+        return df.drop(columns=["Subject ID"]), "Outcome"
+    raise ValueError(f"unknown cohort {name!r}")
+
+
+def encoded(name: str, max_rows: int | None = None, seed: int = 0
+            ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Encoded features (NaN = missing), outcome and feature names.
+
+    No patient is dropped (``max_patient_missing=None``): the benchmarks measure how the
+    methods cope with the gaps.
+    """
+    df, label = load_cohort(name)
+    if max_rows is not None and len(df) > max_rows:
+        df = df.sample(max_rows, random_state=seed).reset_index(drop=True)
+    enc = Encoder(label_column=label, max_patient_missing=None)
+    X = enc.fit_transform(df)
+    y = df[label].astype(str).to_numpy()
+    return X, y, list(enc.feature_names_out_)
+
+
+COHORTS = ["support2", "whas500", "breast_cancer", "singheart_synthetic"]

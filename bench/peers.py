@@ -1,0 +1,151 @@
+"""The representations SparGE is compared with, each fitted on the training split only.
+
+Every factory returns ``fit_transform(X_train, y_train, X_test) -> (Z_train, Z_test)``.
+Inputs carry NaN for gaps; peers get the raw features median-imputed and standardised
+(what a data scientist would do), SparGE gets the gaps.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing as mp
+import warnings
+
+import numpy as np
+from sklearn.decomposition import PCA, MiniBatchDictionaryLearning
+from sklearn.impute import SimpleImputer
+from sklearn.neighbors import NeighborhoodComponentsAnalysis
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sparge import SparGE
+from sparge.lowrank import project_observed, soft_impute
+
+
+def _patch_metric_learn() -> None:
+    """metric-learn 0.7.0 passes ``force_all_finite``, renamed ``ensure_all_finite`` in
+    scikit-learn 1.6+; translate the keyword (benchmark-only shim)."""
+    import metric_learn._util as util
+
+    if getattr(util, "_sparge_patched", False):
+        return
+
+    def wrap(f):
+        @functools.wraps(f)
+        def g(*a, **k):
+            if "force_all_finite" in k:
+                k["ensure_all_finite"] = k.pop("force_all_finite")
+            return f(*a, **k)
+        return g
+
+    util.check_X_y = wrap(util.check_X_y)
+    util.check_array = wrap(util.check_array)
+    util._sparge_patched = True
+
+
+def _raw(Xtr, Xte):
+    pre = make_pipeline(SimpleImputer(strategy="median", keep_empty_features=True),
+                        StandardScaler()).fit(Xtr)
+    return pre.transform(Xtr), pre.transform(Xte)
+
+
+def raw(Xtr, ytr, Xte, **_):
+    return _raw(Xtr, Xte)
+
+
+def pca(Xtr, ytr, Xte, n_components=16, **_):
+    A, B = _raw(Xtr, Xte)
+    p = PCA(min(n_components, A.shape[1]), random_state=0).fit(A)
+    return p.transform(A), p.transform(B)
+
+
+def soft_impute_raw(Xtr, ytr, Xte, **_):
+    """Raw features with gaps filled by our soft-impute instead of medians."""
+    mean, std = np.nanmean(Xtr, axis=0), np.nanstd(Xtr, axis=0)
+    mean, std = np.nan_to_num(mean), np.where(std > 0, std, 1.0)
+    Str, Ste = (Xtr - mean) / std, (Xte - mean) / std
+    lam = 0.05 * np.linalg.norm(np.nan_to_num(Str), 2)
+    res = soft_impute(Str, lam, max_rank=50)
+    fill = lambda S: np.where(np.isnan(S), project_observed(S, res.components)  # noqa: E731
+                              @ res.components, S)
+    return fill(Str), fill(Ste)
+
+
+def nca(Xtr, ytr, Xte, n_components=16, max_iter=50, **_):
+    A, B = _raw(Xtr, Xte)
+    m = NeighborhoodComponentsAnalysis(n_components=min(n_components, A.shape[1]),
+                                       max_iter=max_iter, random_state=0).fit(A, ytr)
+    return m.transform(A), m.transform(B)
+
+
+def lfda(Xtr, ytr, Xte, n_components=16, **_):
+    _patch_metric_learn()
+    from metric_learn import LFDA
+
+    A, B = _raw(Xtr, Xte)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = LFDA(n_components=min(n_components, A.shape[1]), k=7).fit(A, ytr)
+    return m.transform(A), m.transform(B)
+
+
+def lmnn(Xtr, ytr, Xte, n_components=16, **_):
+    _patch_metric_learn()
+    from metric_learn import LMNN
+
+    A, B = _raw(Xtr, Xte)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = LMNN(n_neighbors=3, n_components=min(n_components, A.shape[1]), max_iter=100,
+                 random_state=0).fit(A, ytr)
+    return m.transform(A), m.transform(B)
+
+
+def umap_supervised(Xtr, ytr, Xte, n_components=16, **_):
+    import umap
+
+    A, B = _raw(Xtr, Xte)
+    _, yi = np.unique(ytr, return_inverse=True)
+    m = umap.UMAP(n_components=n_components, n_neighbors=15, random_state=0,
+                  n_jobs=1).fit(A, yi)
+    return m.embedding_, m.transform(B)
+
+
+def dict_codes(Xtr, ytr, Xte, n_components=32, **_):
+    A, B = _raw(Xtr, Xte)
+    d = MiniBatchDictionaryLearning(n_components=n_components, alpha=0.5, max_iter=30,
+                                    batch_size=256, random_state=0).fit(A)
+    return d.transform(A), d.transform(B)
+
+
+def sparge(Xtr, ytr, Xte, params=None, **_):
+    m = SparGE(random_state=0, **(params or {})).fit(Xtr, ytr)
+    return m.embedding_, m.transform(Xte)
+
+
+PEERS = {"raw": raw, "PCA": pca, "NCA": nca, "LFDA": lfda, "LMNN": lmnn,
+         "UMAP (supervised)": umap_supervised, "dictionary codes": dict_codes,
+         "SparGE": sparge}
+
+
+def _child(fn, args, kwargs, q):
+    try:
+        q.put(("ok", fn(*args, **kwargs)))
+    except Exception as exc:  # noqa: BLE001 - reported to the parent
+        q.put(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def run_with_timeout(fn, args, kwargs, timeout: float):
+    """Run ``fn`` in a forked process; ``("timeout", None)`` when it does not finish."""
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_child, args=(fn, args, kwargs, q))
+    p.start()
+    try:
+        status, out = q.get(timeout=timeout)
+    except Exception:  # noqa: BLE001 - queue.Empty
+        p.kill()
+        p.join()
+        return "timeout", None
+    p.join()
+    return status, out

@@ -1,0 +1,137 @@
+"""Look-alike quality of SparGE against raw features and peer metric learners.
+
+The paper's protocol: repeated stratified 70/30 splits, every representation fitted on the
+training split only. Measures on the test patients: balanced accuracy of kNN (k=5) and
+precision@10 of the look-alike list (share of the 10 nearest training patients with the
+query's outcome), plain and class-balanced (mean over outcome classes: the headline).
+
+    python bench/quality.py            # 10 splits, all cohorts, tables in bench/results/
+    python bench/quality.py --quick    # ~3 minutes: 2 splits, cohorts subsampled
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+import pandas as pd
+from _common import RESULTS, to_markdown
+from cohorts import COHORTS, encoded
+from peers import PEERS, run_with_timeout
+from sklearn.metrics import balanced_accuracy_score
+from sklearn.model_selection import StratifiedShuffleSplit
+from sklearn.neighbors import KNeighborsClassifier
+
+from sparge.similarity import knn_search, precision_at_k
+
+
+def lookalike_scores(Ztr, ytr, Zte, yte) -> dict[str, float]:
+    """kNN balanced accuracy and precision@10 (plain and class-balanced)."""
+    knn = KNeighborsClassifier(n_neighbors=5).fit(Ztr, ytr)
+    _, idx = knn_search(Ztr, Zte, 10)
+    return {"knn_bal_acc": balanced_accuracy_score(yte, knn.predict(Zte)),
+            "p@10": precision_at_k(ytr[idx], yte, balanced=False),
+            "p@10_balanced": precision_at_k(ytr[idx], yte, balanced=True)}
+
+
+def evaluate(cohort: str, *, n_splits: int, methods: list[str], timeout: float,
+             max_rows: int | None, sparge_params: dict | None = None, seed: int = 0,
+             verbose: bool = True) -> pd.DataFrame:
+    X, y, _ = encoded(cohort, max_rows=max_rows, seed=seed)
+    rows = []
+    splits = StratifiedShuffleSplit(n_splits=n_splits, test_size=0.3, random_state=seed)
+    gave_up: dict[str, float] = {}
+    for s, (tr, te) in enumerate(splits.split(X, y)):
+        for name in methods:
+            kwargs = {"params": sparge_params} if name == "SparGE" else {}
+            if name in gave_up:  # a peer that timed out once is not retried on every split
+                rows.append({"cohort": cohort, "split": s, "method": name,
+                             "status": "timeout", "fit_s": gave_up[name]})
+                continue
+            t0 = time.perf_counter()
+            if name in ("NCA", "LMNN", "LFDA"):
+                status, out = run_with_timeout(PEERS[name], (X[tr], y[tr], X[te]), kwargs,
+                                               timeout)
+            else:
+                try:
+                    status, out = "ok", PEERS[name](X[tr], y[tr], X[te], **kwargs)
+                except Exception as exc:  # noqa: BLE001 - recorded in the table
+                    status, out = "error", f"{type(exc).__name__}: {exc}"
+            secs = time.perf_counter() - t0
+            if status == "timeout":
+                gave_up[name] = secs
+            row = {"cohort": cohort, "split": s, "method": name, "status": status,
+                   "fit_s": secs}
+            if status == "ok":
+                row.update(lookalike_scores(out[0], y[tr], out[1], y[te]))
+            elif status == "error":
+                row["error"] = out
+            rows.append(row)
+            if verbose:
+                msg = (f"{row.get('knn_bal_acc', float('nan')):.3f} "
+                       f"{row.get('p@10_balanced', float('nan')):.3f}")
+                print(f"  {cohort} split {s} {name:18s} {status:7s} {secs:7.1f}s {msg}",
+                      flush=True)
+    return pd.DataFrame(rows)
+
+
+def summary_table(res: pd.DataFrame) -> pd.DataFrame:
+    out = []
+    for name, g in res.groupby("method", sort=False):
+        ok = g[g.status == "ok"]
+        row = {"method": name, "finished": f"{len(ok)}/{len(g)}"}
+        for m in ("knn_bal_acc", "p@10_balanced", "p@10"):
+            row[m] = (f"{ok[m].mean():.3f} ± {ok[m].std(ddof=0):.3f}" if len(ok) else "—")
+        row["fit_s"] = f"{ok.fit_s.mean():.1f}" if len(ok) else \
+            f">{g.fit_s.max():.0f} ({g.status.iloc[0]})"
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--cohorts", nargs="*", default=COHORTS)
+    ap.add_argument("--methods", nargs="*", default=list(PEERS))
+    ap.add_argument("--splits", type=int)
+    ap.add_argument("--max-rows", type=int)
+    ap.add_argument("--timeout", type=float, default=240.0,
+                    help="seconds a peer may take for one fit before it is recorded as "
+                         "not finished")
+    ap.add_argument("--params", help="SparGE parameters as JSON")
+    ap.add_argument("--out", help="write tables to this folder (default bench/results, "
+                                  "not in --quick)")
+    args = ap.parse_args()
+    n_splits = args.splits or (2 if args.quick else 10)
+    max_rows = args.max_rows or (600 if args.quick else None)
+    params = json.loads(args.params) if args.params else None
+    texts = []
+    t_all = time.perf_counter()
+    for cohort in args.cohorts:
+        res = evaluate(cohort, n_splits=n_splits, methods=args.methods,
+                       timeout=args.timeout if not args.quick else 60, max_rows=max_rows,
+                       sparge_params=params)
+        table = summary_table(res)
+        X, y, _ = encoded(cohort, max_rows=max_rows)
+        head = (f"## {cohort}: {X.shape[0]} patients × {X.shape[1]} features, "
+                f"{100 * np.isnan(X).mean():.1f}% missing, outcome "
+                + ", ".join(f"{k} {v}" for k, v in zip(*np.unique(y, return_counts=True)))
+                + f"; {n_splits} stratified 70/30 splits")
+        text = head + "\n\n" + to_markdown(table) + "\n"
+        print("\n" + text, flush=True)
+        texts.append(text)
+        out = None if args.quick and not args.out else (args.out or RESULTS)
+        if out is not None:
+            from pathlib import Path
+
+            Path(out).mkdir(parents=True, exist_ok=True)
+            (Path(out) / f"quality_{cohort}.md").write_text(
+                f"# Look-alike quality ({time.strftime('%Y-%m-%d')})\n\n" + text)
+            res.to_csv(Path(out) / f"quality_{cohort}.csv", index=False)
+    print(f"total {time.perf_counter() - t_all:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
