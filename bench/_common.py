@@ -45,3 +45,11 @@ def to_markdown(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
                 cells.append(str(v))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def publish(text: str, name: str, quick: bool) -> None:
+    """Print a result and, outside quick mode, keep it in bench/results/."""
+    print(text)
+    if not quick:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / name).write_text(text)

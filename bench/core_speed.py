@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import RESULTS, synthetic_cohort, timed, to_markdown
+from _common import publish, synthetic_cohort, timed, to_markdown
 from threadpoolctl import threadpool_info
 
 from sparge import SparGE
@@ -59,10 +59,7 @@ def main() -> None:
     text = (f"# core speed ({time.strftime('%Y-%m-%d')}, BLAS {blas})\n\n"
             + to_markdown(df, ".2f") + "\n\nTargets: fit 6,000 × 50 < 10 s; one-patient "
             "query < 20 ms.\n")
-    print(text)
-    if not args.quick:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        (RESULTS / "core_speed.md").write_text(text)
+    publish(text, "core_speed.md", args.quick)
 
 
 if __name__ == "__main__":

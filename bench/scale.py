@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import RESULTS, synthetic_cohort, to_markdown
+from _common import publish, synthetic_cohort, to_markdown
 
 
 def one(n: int, m: int, mode: str) -> dict:
@@ -101,10 +101,7 @@ def main() -> None:
         if x:
             text += f"\nGrowth exponent of fit time in {x}: {exponent(df, x):.2f}\n"
         text += "\n"
-    print(text)
-    if not args.quick:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        (RESULTS / "scale.md").write_text(text)
+    publish(text, "scale.md", args.quick)
 
 
 if __name__ == "__main__":

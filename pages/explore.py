@@ -3,10 +3,10 @@
 import numpy as np
 import streamlit as st
 
-from sparge.maps import feature_comparison, group_summary, map_frame, training_values
-from sparge.plots import cohort_map, lookalike_comparison, outcome_share_bar
-from sparge.ui import guard, projector
-from sparge.workflow import lookalike_table, outcome_shares
+from sparge.maps import group_summary, map_frame, training_values
+from sparge.plots import cohort_map
+from sparge.ui import guard, projector, show_lookalikes
+from sparge.workflow import lookalike_table
 
 ss = st.session_state
 model = ss.model
@@ -79,18 +79,7 @@ if ss.selected is not None:
     k = st.slider("Number of look-alikes", 3, 50, 10, key="explore_k")
     with guard("Finding look-alikes"):
         table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=i)
-        st.dataframe(table.drop(columns=["training_index"]).round(4), hide_index=True,
-                     column_config={"similarity": st.column_config.ProgressColumn(
-                         "similarity", min_value=0.0, max_value=1.0, format="%.2f")})
-        st.download_button("Download look-alikes (CSV)", table.to_csv(index=False),
-                           file_name=f"lookalikes_{ids[i]}.csv", mime="text/csv")
-        p1, p2 = st.columns([3, 1])
-        comp = feature_comparison(model, model.training_data_[i],
-                                  table["training_index"].to_numpy())
-        p1.plotly_chart(lookalike_comparison(comp), width="stretch")
-        shares = outcome_shares(table)
-        if len(shares):
-            p2.plotly_chart(outcome_share_bar(shares), width="stretch")
+        show_lookalikes(model, table, model.training_data_[i], ids[i])
         with st.expander("Why are they alike? Biomarkers that agree and differ"):
             j = st.selectbox("Look-alike", table["ID"].tolist(), key="explore_explain")
             nb = int(table.loc[table["ID"] == j, "training_index"].iloc[0])

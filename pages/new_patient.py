@@ -5,10 +5,10 @@ import pandas as pd
 import streamlit as st
 
 from sparge import read_table
-from sparge.maps import feature_comparison, map_frame
-from sparge.plots import cohort_map, lookalike_comparison, outcome_share_bar
-from sparge.ui import biomarker_groups, guard, projector
-from sparge.workflow import encode_new_patients, lookalike_table, outcome_shares
+from sparge.maps import map_frame
+from sparge.plots import cohort_map
+from sparge.ui import biomarker_groups, guard, projector, show_lookalikes
+from sparge.workflow import encode_new_patients, lookalike_table
 
 ss = st.session_state
 model, encoder = ss.model, ss.model_encoder
@@ -76,19 +76,7 @@ if query is not None:
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
         table = lookalike_table(model, Xq, n_neighbors=k)
         st.subheader(f"Look-alikes of {qid}")
-        st.dataframe(table.drop(columns=["training_index"]).round(4), hide_index=True,
-                     column_config={"similarity": st.column_config.ProgressColumn(
-                         "similarity", min_value=0.0, max_value=1.0, format="%.2f")})
-        st.download_button("Download look-alikes (CSV)", table.to_csv(index=False),
-                           file_name=f"lookalikes_{qid}.csv", mime="text/csv")
-        c1, c2 = st.columns([3, 1])
-        q_std = model._prepare(Xq)[0]
-        c1.plotly_chart(lookalike_comparison(
-            feature_comparison(model, q_std, table["training_index"].to_numpy())),
-            width="stretch")
-        shares = outcome_shares(table)
-        if len(shares):
-            c2.plotly_chart(outcome_share_bar(shares), width="stretch")
+        show_lookalikes(model, table, model._prepare(Xq)[0], qid)
         method = st.selectbox("Map", ["pca", "umap"], key="np_map",
                               help="Where the patient lands among the training patients.")
         proj = projector(method)

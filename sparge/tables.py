@@ -64,6 +64,17 @@ def is_missing_token(value: object) -> bool:
     return norm_key(value) in MISSING_TOKENS
 
 
+def _parse_code(code: object, where: str) -> float:
+    """A table code as a number, or a DataError saying where it is wrong."""
+    try:
+        value = float(code)
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"{where}: the code {code!r} is not a number.") from exc
+    if value != value:
+        raise DataError(f"{where}: the code is empty.")
+    return value
+
+
 class EncodingTable:
     """Column -> level -> integer code, matched case- and whitespace-insensitively."""
 
@@ -81,14 +92,7 @@ class EncodingTable:
         """Add or replace the levels of one column."""
         entries: dict[str, tuple[str, int]] = {}
         for level, code in levels.items():
-            try:
-                code_f = float(code)
-            except (TypeError, ValueError) as exc:
-                raise DataError(f"Encoding table, column {column!r}, level {level!r}: the "
-                                f"code {code!r} is not a number.") from exc
-            if code_f != code_f:
-                raise DataError(f"Encoding table, column {column!r}, level {level!r}: the "
-                                "code is empty.")
+            code_f = _parse_code(code, f"Encoding table, column {column!r}, level {level!r}")
             entries[norm_key(level)] = (str(level), int(code_f) if code_f.is_integer()
                                         else code_f)
         self._cols[norm_key(column)] = (str(column), entries)
@@ -143,14 +147,7 @@ class EncodingTable:
             col, val, code = rec[cols["column"]], rec[cols["value"]], rec[cols["code"]]
             if is_missing_token(col) and not isinstance(col, str):
                 raise DataError(f"Encoding table row {i + 1}: the column name is empty.")
-            try:
-                code = float(code)
-            except (TypeError, ValueError) as exc:
-                raise DataError(f"Encoding table row {i + 1} ({col!r} / {val!r}): the code "
-                                f"{code!r} is not a number.") from exc
-            if code != code:
-                raise DataError(f"Encoding table row {i + 1} ({col!r} / {val!r}): the code "
-                                "is empty.")
+            code = _parse_code(code, f"Encoding table row {i + 1} ({col!r} / {val!r})")
             grouped.setdefault(str(col), {})[str(val)] = code
         for col, levels in grouped.items():
             table.set_column(col, levels)

@@ -134,3 +134,22 @@ def model_summary(model) -> str:
 
 def float_or_none(v):
     return None if v is None or (isinstance(v, float) and np.isnan(v)) else v
+
+
+def show_lookalikes(model, table, query_std, name: str) -> None:
+    """Render a look-alike table, its download, the biomarker comparison and outcome mix."""
+    from .maps import feature_comparison
+    from .plots import lookalike_comparison, outcome_share_bar
+    from .workflow import outcome_shares
+
+    st.dataframe(table.drop(columns=["training_index"]).round(4), hide_index=True,
+                 column_config={"similarity": st.column_config.ProgressColumn(
+                     "similarity", min_value=0.0, max_value=1.0, format="%.2f")})
+    st.download_button("Download look-alikes (CSV)", table.to_csv(index=False),
+                       file_name=f"lookalikes_{name}.csv", mime="text/csv")
+    c1, c2 = st.columns([3, 1])
+    comp = feature_comparison(model, query_std, table["training_index"].to_numpy())
+    c1.plotly_chart(lookalike_comparison(comp), width="stretch")
+    shares = outcome_shares(table)
+    if len(shares):
+        c2.plotly_chart(outcome_share_bar(shares), width="stretch")

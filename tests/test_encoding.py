@@ -230,3 +230,19 @@ def test_random_bytes_read_or_raise_data_error(blob):
         assert str(exc)
         return
     assert isinstance(df, pd.DataFrame) and len(df) >= 1
+
+
+def test_pipeline_on_the_raw_sample_csv(small_csv):
+    from sklearn.pipeline import make_pipeline
+
+    from sparge import SparGE
+
+    df = read_table(small_csv)
+    y = df["Outcome"]
+    pipe = make_pipeline(Encoder(id_column="Subject ID", label_column="Outcome",
+                                 max_patient_missing=None),
+                         SparGE(max_iter=1, random_state=0)).fit(df, y)
+    Y = pipe.transform(df.drop(columns=["Outcome"]).iloc[:5])
+    assert Y.shape == (5, pipe[-1].projection_.shape[1])
+    assert np.isfinite(Y).all()
+    assert 0 <= pipe[-1].score(pipe[0].transform(df), y) <= 1
