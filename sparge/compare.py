@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
+from sklearn.calibration import CalibratedClassifierCV
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LogisticRegression
@@ -43,7 +44,8 @@ def paper_classifiers(random_state: int = 0) -> dict[str, object]:
         "LR": LogisticRegression(max_iter=2000),
         "RF": RandomForestClassifier(n_estimators=100, random_state=random_state, n_jobs=1),
         "DT": DecisionTreeClassifier(random_state=random_state),
-        "SVM": SVC(probability=True, random_state=random_state),
+        # probabilities for ROC AUC by Platt scaling (SVC(probability=True) is deprecated)
+        "SVM": CalibratedClassifierCV(SVC(random_state=random_state), ensemble=False),
         "GBDT": GradientBoostingClassifier(random_state=random_state),
     }
 
