@@ -4,8 +4,9 @@ import streamlit as st
 
 from sparge.compare import compare_classifiers, summarize, time_table
 from sparge.plots import classifier_bars, confusion_pair
-from sparge.ui import guard
+from sparge.ui import guard, init_state
 
+init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 cohort = ss.cohort
 st.title("Classifiers: raw data vs SparGE")

@@ -6,9 +6,10 @@ import streamlit as st
 from sparge import EncodingTable, read_table
 from sparge.encoding import ROLES
 from sparge.plots import missing_bars, missingness_heatmap, patient_missing_hist
-from sparge.ui import SAMPLE_CSV, guard, set_cohort
+from sparge.ui import SAMPLE_CSV, guard, init_state, set_cohort
 from sparge.workflow import encode_cohort
 
+init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 st.title("Data")
 st.caption("Upload a patient table (CSV: one row per patient; numbers, text answers and gaps "

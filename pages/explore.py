@@ -5,9 +5,10 @@ import streamlit as st
 
 from sparge.maps import group_summary, map_frame, training_values
 from sparge.plots import cohort_map
-from sparge.ui import guard, projector, show_lookalikes
+from sparge.ui import guard, init_state, projector, show_lookalikes
 from sparge.workflow import lookalike_table
 
+init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 model = ss.model
 st.title("Explore the cohort")

@@ -14,8 +14,9 @@ from sparge.plots import (
     objective_plot,
     singular_values_plot,
 )
-from sparge.ui import guard
+from sparge.ui import guard, init_state
 
+init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 model = ss.model
 st.title("How SparGE works")

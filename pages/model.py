@@ -6,9 +6,10 @@ import streamlit as st
 
 from sparge import load_model, model_to_bytes
 from sparge.plots import objective_plot
-from sparge.ui import guard, model_summary, set_model
+from sparge.ui import guard, init_state, model_summary, set_model
 from sparge.workflow import train
 
+init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 st.title("Model")
 st.caption(f"Current model: {ss.model_name} — {model_summary(ss.model)}")

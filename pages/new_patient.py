@@ -7,9 +7,10 @@ import streamlit as st
 from sparge import read_table
 from sparge.maps import map_frame
 from sparge.plots import cohort_map
-from sparge.ui import biomarker_groups, guard, projector, show_lookalikes
+from sparge.ui import biomarker_groups, guard, init_state, projector, show_lookalikes
 from sparge.workflow import encode_new_patients, lookalike_table
 
+init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 model, encoder = ss.model, ss.model_encoder
 st.title("Look-alikes for a new patient")

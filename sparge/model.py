@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import train_test_split
-from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from .dictionary import classwise_ksvd, normalize_atoms
@@ -273,7 +273,7 @@ class SparGE(TransformerMixin, BaseEstimator):
     def _score_heldout(self, Y_tr, y_tr, Y_va, y_va, F_va, U, seed) -> float:
         if y_tr is not None:
             k = min(10, Y_tr.shape[0])
-            idx = NearestNeighbors(n_neighbors=k).fit(Y_tr).kneighbors(Y_va)[1]
+            idx = knn_search(Y_tr, Y_va, k)[1]
             return precision_at_k(y_tr[idx], y_va, balanced=True)
         Lp, Ln = self._graphs(F_va, None, seed)
         return -graph_trace_ratio(F_va, U, Lp, Ln)[0]
@@ -409,10 +409,8 @@ class SparGE(TransformerMixin, BaseEstimator):
                 break
             # gradient of J (graphs and U fixed) -> codes -> dictionary
             gF = trace_ratio_grad_F(F, U, Lp, Ln)
-            gPhi = gF[:, -k:]
+            gPhi = gF[:, -k:]  # the completed block of F does not depend on D
             gD = code_gradient_to_dictionary(A_tr, Dr, Phi, gPhi, self.r2)
-            if self.representation == "codes+completed":
-                pass  # the completed block does not depend on D
             gnorm = float(np.linalg.norm(gD))
             entry["grad_norm"] = gnorm
             if gnorm < 1e-12:

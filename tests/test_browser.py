@@ -68,6 +68,13 @@ def test_sample_map_and_lookalikes_in_chromium(server):
                   "--disable-background-networking", "--disable-component-update",
                   "--disable-sync"])
         page = browser.new_page(viewport={"width": 1400, "height": 1800})
+        # A deep link as the server's very first request (Streamlit then runs the page
+        # file before app.py): the page must still find its session state.
+        page.goto(f"{server}/how_it_works", wait_until="domcontentloaded")
+        page.get_by_text("How SparGE works").first.wait_for(timeout=90_000)
+        page.get_by_text("Fill the gaps").first.wait_for(timeout=60_000)
+        assert page.locator("[data-testid='stException']").count() == 0
+        assert page.get_by_text("This app has encountered an error").count() == 0
         page.goto(server, wait_until="domcontentloaded")
         page.get_by_text("Explore the cohort").first.wait_for(timeout=90_000)
         page.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
