@@ -30,7 +30,7 @@ def svt(Q: np.ndarray, zeta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return U[:, keep], s[keep], Vt[keep]
 
 
-def _top_svd(Q: np.ndarray, rank: int, rng: np.random.Generator):
+def top_svd(Q: np.ndarray, rank: int, rng: np.random.Generator):
     """Thin SVD, truncated to ``rank`` when that is much smaller than the matrix.
 
     Small matrices: LAPACK. Large ones: randomized SVD (Halko et al.) with oversampling and
@@ -98,7 +98,7 @@ def soft_impute(
     it = 0
     for it in range(1, max_iter + 1):  # noqa: B007 (returned)
         filled = np.where(observed, Xo, Z)
-        U, s, Vt = _top_svd(filled, rank_cap, rng)
+        U, s, Vt = top_svd(filled, rank_cap, rng)
         s = np.maximum(s - lam, 0.0)
         keep = s > 0
         if not keep.any():
@@ -141,7 +141,7 @@ def choose_lambda(
     X = np.asarray(X, dtype=float)
     rng = np.random.default_rng(random_state)
     full_sigma = np.linalg.norm(np.nan_to_num(X), 2) if X.size < 2_000_000 else \
-        _top_svd(np.nan_to_num(X), 1, rng)[1][0]
+        top_svd(np.nan_to_num(X), 1, rng)[1][0]
     if X.shape[0] > max_rows:  # the search runs on a row sample; fractions carry over
         X = X[rng.choice(X.shape[0], max_rows, replace=False)]
     obs_idx = np.flatnonzero(~np.isnan(X))

@@ -29,7 +29,7 @@ from .dictionary import classwise_ksvd, normalize_atoms
 from .embedding import graph_trace_ratio, trace_ratio, trace_ratio_grad_F
 from .errors import DataError
 from .graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
-from .lowrank import choose_lambda, gavish_donoho_rank, project_observed, soft_impute
+from .lowrank import choose_lambda, gavish_donoho_rank, project_observed, soft_impute, top_svd
 from .preprocess import fit_standardizer, standardize, unit_norm_rows
 from .similarity import (
     explain_pair,
@@ -337,7 +337,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.completion_lambda_ = float(lam)
         # Singular values of the filled matrix before and after thresholding (teaching).
         filled = np.where(np.isnan(Xs), res.scores @ res.components, Xs)
-        self.filled_singular_values_ = np.linalg.svd(filled, compute_uv=False)
+        if self.rank == "auto" or filled.size < 2_000_000:
+            self.filled_singular_values_ = np.linalg.svd(filled, compute_uv=False)
+        else:  # only the leading ones are plotted; a full SVD of a wide table is costly
+            self.filled_singular_values_ = top_svd(filled, min(60, min(filled.shape)),
+                                                    rng)[1]
         self.completion_singular_values_ = res.singular_values
         r = res.components.shape[0]
         if self.rank == "auto":
@@ -509,18 +513,23 @@ class SparGE(TransformerMixin, BaseEstimator):
         Xa, _ = _as_float_array(X, self.n_features_in_)
         return standardize(Xa, self.mean_, self.scale_)
 
-    def transform_parts(self, X) -> dict[str, np.ndarray]:
-        """Every intermediate of the pipeline for ``X``: completed, codes, embedding."""
-        Xs = self._prepare(X)
+    def _embed(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Completed scores, codes and embedding of standardised patients."""
         A = self._complete(Xs)
         Phi = self._codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
         Y = (self._features(A, Phi) @ self.projection_) * self.component_weights_
+        return A, Phi, Y
+
+    def transform_parts(self, X) -> dict[str, np.ndarray]:
+        """Every intermediate of the pipeline for ``X``: completed, codes, embedding."""
+        Xs = self._prepare(X)
+        A, Phi, Y = self._embed(Xs)
         return {"standardized": Xs, "completed": A @ self.completion_components_,
                 "completed_scores": A, "codes": Phi, "embedding": Y}
 
     def transform(self, X) -> np.ndarray:
         """Embed patients (``NaN`` allowed): shape (n_new, n_components)."""
-        return self.transform_parts(X)["embedding"]
+        return self._embed(self._prepare(X))[2]
 
     def complete(self, X) -> np.ndarray:
         """Low-rank completed patients in original units (gaps filled), shape (n, m)."""
@@ -570,6 +579,24 @@ class SparGE(TransformerMixin, BaseEstimator):
             cand = self._search(Yq, min(n_candidates, self.embedding_.shape[0]))[1]
         return self_expressive_weights(Yq, self.embedding_, cand, alpha=alpha,
                                        positive=positive)
+
+    def lookalikes(self, X, n_neighbors: int = 10, n_candidates: int = 30
+                   ) -> tuple[np.ndarray, np.ndarray, sp.csr_matrix]:
+        """``kneighbors`` and ``sparse_weights`` of new patients with one transform.
+
+        Returns
+        -------
+        dist, idx : ndarray of shape (n_query, n_neighbors)
+        W : csr_matrix of shape (n_query, n_train)
+        """
+        check_is_fitted(self, "embedding_")
+        Yq = self.transform(X)
+        n = self.embedding_.shape[0]
+        k = min(max(n_neighbors, n_candidates), n)
+        dist, idx = self._search(Yq, k)
+        W = self_expressive_weights(Yq, self.embedding_, idx[:, :min(n_candidates, n)])
+        m = min(n_neighbors, n)
+        return dist[:, :m], idx[:, :m], W
 
     def explain(self, query_row, neighbor_index: int, feature_names=None,
                 n_features: int = 5) -> pd.DataFrame:

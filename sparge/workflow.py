@@ -98,9 +98,8 @@ def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
         cand = model._neighbors_of_training(min(30, n_train - 1), rows=[i])[1]
         W = self_expressive_weights(model.embedding_[i:i + 1], model.embedding_, cand)
     else:
-        dd, ii = model.kneighbors(X_query, n_neighbors=n_neighbors)
+        dd, ii, W = model.lookalikes(X_query, n_neighbors=n_neighbors)
         d, idx = dd[0], ii[0]
-        W = model.sparse_weights(X_query)
     w = np.asarray(W[0, idx].todense()).ravel()
     ids = getattr(model, "train_ids_", np.asarray([str(j) for j in range(len(model.embedding_))]))
     out = pd.DataFrame({

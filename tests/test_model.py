@@ -165,3 +165,12 @@ def test_knn_search_matches_brute_force():
     d2, i2 = NearestNeighbors(n_neighbors=7).fit(ref).kneighbors(q)
     np.testing.assert_array_equal(i, i2)
     np.testing.assert_allclose(d, d2, atol=1e-10)
+
+
+def test_lookalikes_equals_kneighbors_and_sparse_weights(fitted):
+    model, X, _ = fitted
+    d, i, W = model.lookalikes(X[300:304], n_neighbors=7)
+    d2, i2 = model.kneighbors(X[300:304], n_neighbors=7)
+    np.testing.assert_array_equal(i, i2)
+    np.testing.assert_allclose(d, d2)
+    assert abs(W - model.sparse_weights(X[300:304])).max() < 1e-12
