@@ -113,8 +113,10 @@ def umap_supervised(Xtr, ytr, Xte, n_components=16, **_):
 
 def dict_codes(Xtr, ytr, Xte, n_components=32, **_):
     A, B = _raw(Xtr, Xte)
+    # fit_algorithm="cd": the same lasso subproblem as the default "lars", ~20x faster
     d = MiniBatchDictionaryLearning(n_components=n_components, alpha=0.5, max_iter=10,
-                                    batch_size=256, random_state=0).fit(A)
+                                    batch_size=256, fit_algorithm="cd",
+                                    random_state=0).fit(A)
     return d.transform(A), d.transform(B)
 
 

@@ -38,17 +38,26 @@ def lookalike_scores(Ztr, ytr, Zte, yte) -> dict[str, float]:
 
 def evaluate(cohort: str, *, n_splits: int, methods: list[str], timeout: float,
              max_rows: int | None, sparge_params: dict | None = None, seed: int = 0,
-             verbose: bool = True) -> pd.DataFrame:
+             verbose: bool = True, budget: float | None = None) -> pd.DataFrame:
+    """One row per (split, method).
+
+    A peer that times out once is not retried on later splits (status "timeout"); with
+    ``budget``, a method that has spent ``budget`` seconds on this cohort is not run on
+    the remaining splits (status "budget"), so slow peers report fewer splits instead of
+    stretching the run. Skipped rows have no ``fit_s``.
+    """
     X, y, _ = encoded(cohort, max_rows=max_rows, seed=seed)
     rows = []
     splits = StratifiedShuffleSplit(n_splits=n_splits, test_size=0.3, random_state=seed)
-    gave_up: dict[str, float] = {}
+    gave_up: set[str] = set()
+    spent = dict.fromkeys(methods, 0.0)
     for s, (tr, te) in enumerate(splits.split(X, y)):
         for name in methods:
             kwargs = {"params": sparge_params} if name == "SparGE" else {}
-            if name in gave_up:  # a peer that timed out once is not retried on every split
+            if name in gave_up or (budget is not None and spent[name] >= budget):
                 rows.append({"cohort": cohort, "split": s, "method": name,
-                             "status": "timeout", "fit_s": gave_up[name]})
+                             "status": "timeout" if name in gave_up else "budget",
+                             "fit_s": np.nan})
                 continue
             t0 = time.perf_counter()
             if name in ("NCA", "LMNN", "LFDA"):
@@ -60,8 +69,9 @@ def evaluate(cohort: str, *, n_splits: int, methods: list[str], timeout: float,
                 except Exception as exc:  # noqa: BLE001 - recorded in the table
                     status, out = "error", f"{type(exc).__name__}: {exc}"
             secs = time.perf_counter() - t0
+            spent[name] += secs
             if status == "timeout":
-                gave_up[name] = secs
+                gave_up.add(name)
             row = {"cohort": cohort, "split": s, "method": name, "status": status,
                    "fit_s": secs}
             if status == "ok":
@@ -86,6 +96,9 @@ def summary_table(res: pd.DataFrame) -> pd.DataFrame:
             row[m] = (f"{ok[m].mean():.3f} ± {ok[m].std(ddof=0):.3f}" if len(ok) else "—")
         row["fit_s"] = f"{ok.fit_s.mean():.1f}" if len(ok) else \
             f">{g.fit_s.max():.0f} ({g.status.iloc[0]})"
+        why = sorted(set(g.status) - {"ok"})
+        if why:
+            row["finished"] += f" ({', '.join(why)})"
         out.append(row)
     return pd.DataFrame(out)
 
@@ -100,6 +113,9 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=240.0,
                     help="seconds a peer may take for one fit before it is recorded as "
                          "not finished")
+    ap.add_argument("--budget", type=float, default=150.0,
+                    help="seconds a method may spend on one cohort; later splits are "
+                         "skipped (status 'budget') once it is used up")
     ap.add_argument("--params", help="SparGE parameters as JSON")
     ap.add_argument("--out", help="write tables to this folder (default bench/results, "
                                   "not in --quick)")
@@ -112,7 +128,7 @@ def main() -> None:
     for cohort in args.cohorts:
         res = evaluate(cohort, n_splits=n_splits, methods=args.methods,
                        timeout=args.timeout if not args.quick else 60, max_rows=max_rows,
-                       sparge_params=params)
+                       sparge_params=params, budget=args.budget)
         table = summary_table(res)
         X, y, _ = encoded(cohort, max_rows=max_rows)
         head = (f"## {cohort}: {X.shape[0]} patients × {X.shape[1]} features, "

@@ -54,11 +54,14 @@ def main() -> None:
     ap.add_argument("--peer", default="NCA")
     ap.add_argument("--splits", type=int)
     ap.add_argument("--max-rows", type=int, default=2500)
+    ap.add_argument("--conditions", nargs="*", help="e.g. 0%% 30%% groups")
+    ap.add_argument("--no-save", action="store_true")
     args = ap.parse_args()
     n_splits = args.splits or (1 if args.quick else 3)
     max_rows = 500 if args.quick else args.max_rows
     conditions = ["0%", "10%", "30%"] if args.quick else \
         ["0%", "10%", "20%", "30%", "50%", "groups"]
+    conditions = args.conditions or conditions
     methods = dict(METHODS)
     methods[args.peer] = PEERS[args.peer]
     rows = []
@@ -100,7 +103,7 @@ def main() -> None:
              f"better)\n\n{to_markdown(at30)}\n")
     print(text)
     print(f"total {time.perf_counter() - t0:.0f} s")
-    if not args.quick:
+    if not (args.quick or args.no_save):
         RESULTS.mkdir(parents=True, exist_ok=True)
         (RESULTS / "robustness.md").write_text(text)
         df.to_csv(RESULTS / "robustness.csv", index=False)

@@ -184,8 +184,11 @@ def project_observed(
         Rows to complete, ``NaN`` for missing.
     components : ndarray of shape (r, m)
         Orthonormal rows ``V^T`` (from :func:`soft_impute`).
-    ridge : float
-        Ridge weight; keeps rows with few observed entries near the centre.
+    ridge : float or ndarray of shape (r,)
+        Ridge weight, one per component or shared; keeps rows with few observed entries
+        near the centre. ``noise_variance / score_variance`` per component (see
+        :func:`posterior_ridge`) makes the scores the posterior mean of a probabilistic
+        PCA model.
 
     Returns
     -------
@@ -200,11 +203,11 @@ def project_observed(
     out = np.empty((X.shape[0], r))
     rhs_all = Xo @ Vt.T  # (n, r): V_o^T x_o since missing entries are zero
     full = observed.all(axis=1)
+    eye = np.diag(np.broadcast_to(np.asarray(ridge, dtype=float), (r,)))
     if full.any():
-        gram = Vt @ Vt.T + ridge * np.eye(r)
+        gram = Vt @ Vt.T + eye
         out[full] = np.linalg.solve(gram, rhs_all[full].T).T
     rows = np.flatnonzero(~full)
-    eye = ridge * np.eye(r)
     for start in range(0, rows.size, chunk):
         idx = rows[start:start + chunk]
         W = observed[idx].astype(float)  # (b, m)
@@ -212,6 +215,37 @@ def project_observed(
         G = np.einsum("bm,rm,sm->brs", W, Vt, Vt, optimize=True) + eye
         out[idx] = np.linalg.solve(G, rhs_all[idx][..., None])[..., 0]
     return out
+
+
+def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
+                    floor: float = 1e-3) -> np.ndarray:
+    """Per-component ridge ``sigma^2 / lambda_k`` of the probabilistic-PCA posterior.
+
+    Under ``x = V a + e`` with ``a_k ~ N(0, lambda_k)`` and ``e ~ N(0, sigma^2 I)``, the
+    posterior mean of ``a`` given the observed entries ``o`` is
+    ``(V_o^T V_o + diag(sigma^2 / lambda_k))^{-1} V_o^T x_o``: weak components are shrunk
+    hard, strong ones barely, so a patient with many gaps is completed from the structure
+    the cohort supports rather than from noise directions. ``lambda_k`` is the mean square
+    of the training scores, ``sigma^2`` the mean squared residual on observed entries
+    (at least ``floor``, in standardised units).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Standardised training rows, ``NaN`` for missing.
+    scores : ndarray of shape (n, r)
+    components : ndarray of shape (r, m)
+
+    Returns
+    -------
+    ndarray of shape (r,)
+    """
+    X = np.asarray(X, dtype=float)
+    observed = ~np.isnan(X)
+    resid = np.where(observed, X - scores @ components, 0.0)
+    sigma2 = max(float(np.sum(resid**2) / max(observed.sum(), 1)), floor)
+    lam = np.mean(np.asarray(scores, dtype=float) ** 2, axis=0)
+    return sigma2 / np.maximum(lam, 1e-12)
 
 
 def gavish_donoho_rank(singular_values: np.ndarray, shape: tuple[int, int],

@@ -29,7 +29,14 @@ from .dictionary import classwise_ksvd, normalize_atoms
 from .embedding import graph_trace_ratio, trace_ratio, trace_ratio_grad_F
 from .errors import DataError
 from .graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
-from .lowrank import choose_lambda, gavish_donoho_rank, project_observed, soft_impute, top_svd
+from .lowrank import (
+    choose_lambda,
+    gavish_donoho_rank,
+    posterior_ridge,
+    project_observed,
+    soft_impute,
+    top_svd,
+)
 from .preprocess import fit_standardizer, standardize, unit_norm_rows
 from .similarity import (
     explain_pair,
@@ -96,8 +103,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         all that the nuclear norm left (up to ``max_rank``); "auto" keeps only the
         components above the Gavish-Donoho noise threshold (less discriminative in our
         benchmarks: bench/results/DEFAULTS.md); an int caps it.
-    completion_ridge : float
-        Ridge weight of the out-of-sample completion.
+    completion_ridge : float or "posterior"
+        Ridge weight of the completion of every patient from its observed entries: a
+        number shared by all components, or "posterior" for the probabilistic-PCA
+        posterior mean (``noise variance / component variance`` per component, see
+        :func:`sparge.lowrank.posterior_ridge`).
     normalize_rows : bool
         Scale every completed patient vector to unit norm (the paper's normalisation).
     r1, r2 : float
@@ -239,14 +249,21 @@ class SparGE(TransformerMixin, BaseEstimator):
         if not (isinstance(self.completion_lambda, str) and self.completion_lambda == "auto"):
             if not isinstance(self.completion_lambda, (int, float)) or self.completion_lambda < 0:
                 raise ValueError("completion_lambda must be 'auto' or a fraction >= 0")
-        for name in ("r1", "r2", "step_size", "trace_ratio_reg", "completion_ridge"):
+        if not (isinstance(self.completion_ridge, str)
+                and self.completion_ridge == "posterior"):
+            if not isinstance(self.completion_ridge, (int, float)):
+                raise ValueError("completion_ridge must be a number >= 0 or 'posterior', "
+                                 f"got {self.completion_ridge!r}")
+        for name in ("r1", "r2", "step_size", "trace_ratio_reg"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
+        if not isinstance(self.completion_ridge, str) and self.completion_ridge < 0:
+            raise ValueError("completion_ridge must be >= 0")
         if n < 3:
             raise DataError(f"SparGE needs at least 3 patients to learn from; got n_samples = {n}.")
 
     def _complete(self, Xs: np.ndarray) -> np.ndarray:
-        A = project_observed(Xs, self.completion_components_, self.completion_ridge)
+        A = project_observed(Xs, self.completion_components_, self.completion_ridge_)
         return unit_norm_rows(A) if self.normalize_rows else A
 
     def _features(self, A: np.ndarray, Phi: np.ndarray) -> np.ndarray:
@@ -349,6 +366,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         elif self.rank is not None:
             r = min(r, int(self.rank))
         self.completion_components_ = res.components[:r]
+        if isinstance(self.completion_ridge, str):
+            self.completion_ridge_ = posterior_ridge(Xs, res.scores[:, :r],
+                                                     res.components[:r])
+        else:
+            self.completion_ridge_ = np.full(r, float(self.completion_ridge))
         A = self._complete(Xs)
         self._notify("completion", progress=1.0, rank=int(res.components.shape[0]))
 
@@ -473,8 +495,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         """Derived state (neighbour search, similarity scale); rebuilt after loading."""
         self._sqnorms = np.einsum("ij,ij->i", self.embedding_, self.embedding_)
         self._code_lipschitz = float(np.linalg.norm(self._dictionary_r, 2) ** 2) + self.r2
-        k = min(11, self.embedding_.shape[0])
-        d = self._search(self.embedding_, k)[0][:, 1:]
+        n = self.embedding_.shape[0]
+        k = min(11, n)
+        # The quantile needs a sample, not an n x n search: at most 4,000 evenly spaced rows.
+        rows = np.unique(np.linspace(0, n - 1, min(n, 4000)).round().astype(int))
+        d = self._search(self.embedding_[rows], k)[0][:, 1:]
         # Scale: the 90th percentile of 10-NN distances, so a typical look-alike scores
         # about 0.6 or more and a far one tends to 0.
         self.similarity_scale_ = float(2 * np.quantile(d, 0.9) ** 2) if d.size else 1.0
@@ -534,7 +559,7 @@ class SparGE(TransformerMixin, BaseEstimator):
     def complete(self, X) -> np.ndarray:
         """Low-rank completed patients in original units (gaps filled), shape (n, m)."""
         Xs = self._prepare(X)
-        A = project_observed(Xs, self.completion_components_, self.completion_ridge)
+        A = project_observed(Xs, self.completion_components_, self.completion_ridge_)
         return A @ self.completion_components_ * self.scale_ + self.mean_
 
     # ------------------------------------------------------------------ queries

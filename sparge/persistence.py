@@ -68,6 +68,7 @@ def save_model(path_or_file: str | os.PathLike | BinaryIO, model, encoder=None) 
         arrays[name] = np.asarray(getattr(model, name))
     for name in _INT_ARRAYS:
         arrays[name] = np.asarray(getattr(model, name), dtype=np.int64)
+    arrays["completion_ridge_"] = np.asarray(model.completion_ridge_, dtype=float)
     meta: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -202,6 +203,16 @@ def load_model(source) -> tuple[Any, Any]:
             raise ModelFileError(f"Array {name!r} holds non-finite values.")
     for name in _FLOAT_ARRAYS + _INT_ARRAYS:
         setattr(model, name, a[name])
+    # Files written before the per-component completion ridge hold the shared number.
+    ridge = a.get("completion_ridge_")
+    if ridge is None:
+        shared = params.get("completion_ridge", 1.0)
+        ridge = np.full(r, float(shared) if isinstance(shared, (int, float)) else 1.0)
+    if ridge.dtype.kind != "f" or ridge.shape != (r,) or not np.all(np.isfinite(ridge)) \
+            or np.any(ridge < 0):
+        raise ModelFileError("The model file's completion ridge must hold one finite, "
+                             f"non-negative number per component ({r}).")
+    model.completion_ridge_ = ridge
     model.n_features_in_ = int(m)
     if meta.get("feature_names") is not None:
         names = meta["feature_names"]

@@ -1,6 +1,6 @@
 import numpy as np
 
-from sparge.dictionary import classwise_ksvd, ksvd, omp_codes
+from sparge.dictionary import _rank_one, classwise_ksvd, ksvd, omp_codes
 
 
 def test_ksvd_atoms_unit_norm_and_error_decreases():
@@ -49,3 +49,19 @@ def test_batched_omp_matches_scikit_learn():
     ours = omp_codes(Z, D, 4)
     ref = orthogonal_mp_gram(D.T @ D, D.T @ Z.T, n_nonzero_coefs=4).T
     np.testing.assert_allclose(ours, ref, atol=1e-8)
+
+
+def test_rank_one_update_never_worse_than_start_and_near_svd():
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        E = rng.standard_normal((40, 12)) + 3 * np.outer(rng.standard_normal(40),
+                                                         rng.standard_normal(12))
+        start = rng.standard_normal(12)
+        start /= np.linalg.norm(start)
+        a, g = _rank_one(E, start)
+        np.testing.assert_allclose(np.linalg.norm(a), 1.0)
+        err = np.linalg.norm(E - np.outer(g, a))
+        assert err <= np.linalg.norm(E - np.outer(E @ start, start)) + 1e-12
+        s = np.linalg.svd(E, compute_uv=False)
+        optimum = np.sqrt(np.sum(s[1:] ** 2))
+        assert err <= 1.02 * optimum

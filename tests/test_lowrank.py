@@ -1,6 +1,13 @@
 import numpy as np
 
-from sparge.lowrank import choose_lambda, gavish_donoho_rank, project_observed, soft_impute, svt
+from sparge.lowrank import (
+    choose_lambda,
+    gavish_donoho_rank,
+    posterior_ridge,
+    project_observed,
+    soft_impute,
+    svt,
+)
 
 
 def _low_rank(n=200, m=40, r=4, seed=0):
@@ -78,3 +85,24 @@ def test_choose_lambda_returns_grid_value_and_errors():
     lam, errors = choose_lambda(X, grid=(0.5, 0.1, 0.02))
     assert lam > 0 and set(errors) == {0.5, 0.1, 0.02}
     assert errors[0.1] < errors[0.5]
+
+
+def test_posterior_ridge_gives_the_gaussian_conditional_mean():
+    rng = np.random.default_rng(5)
+    m, r, n = 12, 4, 4000
+    Vt = np.linalg.qr(rng.standard_normal((m, r)))[0].T  # orthonormal rows
+    lam = np.array([9.0, 4.0, 1.0, 0.25])
+    sigma2 = 0.1
+    A = rng.standard_normal((n, r)) * np.sqrt(lam)
+    X = A @ Vt + np.sqrt(sigma2) * rng.standard_normal((n, m))
+    ridge = posterior_ridge(X, A, Vt)
+    np.testing.assert_allclose(ridge, sigma2 / lam, rtol=0.1)
+    # with the true model, the scores are E[a | x_o] by Gaussian conditioning
+    x = X[:1].copy()
+    x[0, [1, 4, 7, 8, 10]] = np.nan
+    o = ~np.isnan(x[0])
+    Vo = Vt[:, o]
+    expected = np.diag(lam) @ Vo @ np.linalg.solve(Vo.T @ np.diag(lam) @ Vo
+                                                    + sigma2 * np.eye(o.sum()), x[0, o])
+    got = project_observed(x, Vt, sigma2 / lam)[0]
+    np.testing.assert_allclose(got, expected, atol=1e-10)

@@ -32,6 +32,20 @@ def test_round_trip_identical_transforms(tmp_path, model_and_data):
     assert loaded.get_params()["n_components"] == model.get_params()["n_components"]
 
 
+def test_posterior_completion_ridge_round_trips(tmp_path):
+    X, y = planted_classes(n=120, missing=0.2)
+    model = SparGE(max_iter=1, completion_ridge="posterior", random_state=0).fit(X, y)
+    r = model.completion_components_.shape[0]
+    assert model.completion_ridge_.shape == (r,) and np.all(model.completion_ridge_ > 0)
+    assert np.ptp(model.completion_ridge_) > 0  # one weight per component
+    model.save(tmp_path / "p.sparge")
+    loaded = SparGE.load(tmp_path / "p.sparge")
+    np.testing.assert_array_equal(loaded.completion_ridge_, model.completion_ridge_)
+    np.testing.assert_array_equal(loaded.transform(X[:10]), model.transform(X[:10]))
+    with pytest.raises(ValueError, match="completion_ridge"):
+        SparGE(completion_ridge="big").fit(X, y)
+
+
 class _Evil:
     def __reduce__(self):
         return (os.system, ("touch /tmp/sparge_pwned",))

@@ -1,0 +1,65 @@
+"""Every benchmark in one go, one after the other, with the wall time of each.
+
+    python bench/run_all.py            # the full suite (target: under 30 minutes on 2 cores)
+    python bench/run_all.py --quick    # every script in its quick mode (about 3 minutes)
+
+Each script runs in its own process and prints its tables as it goes; at the end this
+prints (and, for the full suite, writes to ``bench/results/RUN_ALL.md``) the time each one
+took and the total. Run it alone on the machine: the timings are part of the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from _common import RESULTS, to_markdown
+
+HERE = Path(__file__).resolve().parent
+
+# (script, arguments of the full run). The full-run arguments are the budget choices
+# documented in bench/results/README.md.
+SUITE = [
+    ("core_speed.py", []),
+    ("quality.py", ["--timeout", "60", "--budget", "120"]),
+    ("robustness.py", []),
+    ("paper_table.py", ["--splits", "3"]),
+    ("scale.py", []),
+]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", nargs="*", help="run only these scripts (e.g. quality.py)")
+    args = ap.parse_args()
+    import pandas as pd
+
+    rows = []
+    t_all = time.perf_counter()
+    for script, full_args in SUITE:
+        if args.only and script not in args.only:
+            continue
+        cmd = [sys.executable, str(HERE / script)] + (["--quick"] if args.quick else full_args)
+        print(f"\n===== {' '.join(cmd[1:])}", flush=True)
+        t0 = time.perf_counter()
+        rc = subprocess.run(cmd, cwd=HERE.parent).returncode
+        rows.append({"script": script, "arguments": " ".join(cmd[2:]) or "(defaults)",
+                     "exit": rc, "minutes": (time.perf_counter() - t0) / 60})
+    total = (time.perf_counter() - t_all) / 60
+    table = pd.DataFrame(rows)
+    text = (f"# Whole benchmark suite ({time.strftime('%Y-%m-%d %H:%M')}, "
+            f"{'quick' if args.quick else 'full'})\n\n{to_markdown(table)}\n\n"
+            f"Total: {total:.1f} minutes\n")
+    print("\n" + text)
+    if not args.quick and not args.only:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / "RUN_ALL.md").write_text(text)
+    sys.exit(max((r["exit"] for r in rows), default=0))
+
+
+if __name__ == "__main__":
+    main()
