@@ -54,7 +54,7 @@ def evaluate(cohort: str, *, n_splits: int, methods: list[str], timeout: float,
     for s, (tr, te) in enumerate(splits.split(X, y)):
         for name in methods:
             kwargs = {"params": sparge_params} if name == "SparGE" else {}
-            if name in gave_up or (budget is not None and spent[name] >= budget):
+            if name in gave_up or (budget is not None and spent[name] > budget):
                 rows.append({"cohort": cohort, "split": s, "method": name,
                              "status": "timeout" if name in gave_up else "budget",
                              "fit_s": np.nan})

@@ -65,3 +65,37 @@ def test_scripts_run(script, args):
                          text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip()
+
+
+def test_method_budget_skips_later_splits():
+    from quality import evaluate, summary_table
+
+    res = evaluate("breast_cancer", n_splits=3, methods=["raw", "SparGE"], timeout=120,
+                   max_rows=150, verbose=False, budget=0.0)
+    # every method runs once, then its (zero) budget is spent: later splits are skipped
+    assert list(res[res.split == 0].status) == ["ok", "ok"]
+    assert set(res[res.split > 0].status) == {"budget"}
+    assert res[res.split > 0].fit_s.isna().all()
+    assert list(summary_table(res)["finished"]) == ["1/3 (budget)"] * 2
+
+
+def test_robustness_loss_is_paired_by_split():
+    import pandas as pd
+    from robustness import loss_table
+
+    df = pd.DataFrame({"cohort": "c", "method": "m", "split": [0, 0, 1, 1],
+                       "masked": ["0%", "30%"] * 2, "knn_bal_acc": [0.8, 0.7, 0.6, 0.55]})
+    cell = loss_table(df, "30%").loc[0, "m"]
+    assert cell.startswith("-0.075 ± 0.025")
+
+
+def test_run_all_suite_arguments_exist():
+    from run_all import SUITE
+
+    for script, args in SUITE:
+        help_text = subprocess.run([sys.executable, str(BENCH / script), "--help"],
+                                   capture_output=True, text=True, timeout=120,
+                                   cwd=ROOT).stdout
+        assert "--quick" in help_text
+        for flag in (a for a in args if a.startswith("--")):
+            assert flag in help_text, (script, flag)
