@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 from sklearn.decomposition import PCA, MiniBatchDictionaryLearning
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.impute import SimpleImputer
 from sklearn.neighbors import NeighborhoodComponentsAnalysis
 from sklearn.pipeline import make_pipeline
@@ -113,10 +114,13 @@ def umap_supervised(Xtr, ytr, Xte, n_components=16, **_):
 
 def dict_codes(Xtr, ytr, Xte, n_components=32, **_):
     A, B = _raw(Xtr, Xte)
-    # fit_algorithm="cd": the same lasso subproblem as the default "lars", ~20x faster
-    d = MiniBatchDictionaryLearning(n_components=n_components, alpha=0.5, max_iter=10,
-                                    batch_size=256, fit_algorithm="cd",
-                                    random_state=0).fit(A)
+    # fit_algorithm="cd": the same lasso subproblem as the default "lars", ~20x faster;
+    # its per-batch convergence warnings would bury the tables.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        d = MiniBatchDictionaryLearning(n_components=n_components, alpha=0.5, max_iter=10,
+                                        batch_size=256, fit_algorithm="cd",
+                                        random_state=0).fit(A)
     return d.transform(A), d.transform(B)
 
 

@@ -54,13 +54,18 @@ def main() -> None:
     ap.add_argument("--peer", default="NCA")
     ap.add_argument("--splits", type=int)
     ap.add_argument("--max-rows", type=int, default=2500)
+    ap.add_argument("--budget", type=float, default=120.0,
+                    help="seconds per cohort after which no further split is started "
+                         "(at least 3 splits; ignored with --splits)")
     ap.add_argument("--conditions", nargs="*", help="e.g. 0%% 30%% groups")
     ap.add_argument("--no-save", action="store_true")
     args = ap.parse_args()
-    # Small cohorts get more splits: their test sets (~150 patients) make one split's
-    # balanced accuracy noisy to +-0.03, which would swamp the differences measured here.
-    def splits_for(n: int) -> int:
-        return args.splits or (1 if args.quick else (10 if n <= 1000 else 3))
+    # Cheap cohorts get more splits: a test set of ~150 patients makes one split's balanced
+    # accuracy noisy to +-0.03, which would swamp the differences measured here. Without
+    # --splits, splits continue (up to 10) while the cohort has used less than --budget
+    # seconds, and at least 3 are always run.
+    max_splits = args.splits or (1 if args.quick else 10)
+    min_splits = args.splits or (1 if args.quick else 3)
     max_rows = 500 if args.quick else args.max_rows
     conditions = ["0%", "10%", "30%"] if args.quick else \
         ["0%", "10%", "20%", "30%", "50%", "groups"]
@@ -72,9 +77,11 @@ def main() -> None:
     for cohort in args.cohorts:
         X, y, feats = encoded(cohort, max_rows=max_rows)
         blocks = group_blocks(cohort, feats)
-        splits = StratifiedShuffleSplit(n_splits=splits_for(len(y)), test_size=0.3,
-                                        random_state=0)
+        splits = StratifiedShuffleSplit(n_splits=max_splits, test_size=0.3, random_state=0)
+        t_cohort = time.perf_counter()
         for s, (tr, te) in enumerate(splits.split(X, y)):
+            if s >= min_splits and time.perf_counter() - t_cohort > args.budget:
+                break
             for cond in conditions:
                 rng = np.random.default_rng(1000 + s)
                 Xm = mask(X, cond, blocks, rng)
