@@ -4,7 +4,7 @@ import time
 
 import streamlit as st
 
-from sparge import load_model, model_to_bytes
+from sparge import SparGE, load_model, model_to_bytes
 from sparge.plots import objective_plot
 from sparge.ui import guard, init_state, model_summary, set_model
 from sparge.workflow import train
@@ -15,6 +15,7 @@ st.title("Model")
 st.caption(f"Current model: {ss.model_name} — {model_summary(ss.model)}")
 
 cohort = ss.cohort
+default = SparGE()  # the form starts from the library's (benchmarked) defaults
 has_labels = cohort.labels is not None
 with st.form("train_form"):
     st.write(f"Train on **{ss.cohort_name}** ({len(cohort.train_rows)} patients).")
@@ -23,7 +24,7 @@ with st.form("train_form"):
                              disabled=not has_labels,
                              help="Pull patients with the same outcome together (marginal "
                                   "Fisher analysis graphs). Off: neighbourhoods only.")
-    n_components = c1.slider("Embedding dimensions", 2, 40, 16,
+    n_components = c1.slider("Embedding dimensions", 2, 40, default.n_components,
                              help="Size of the learned space where distance = similarity. "
                                   "10-20 works best in our benchmarks.")
     representation = c1.selectbox("Embed", ["codes+completed", "codes"],
@@ -31,15 +32,15 @@ with st.form("train_form"):
                                        "'codes+completed' keeps the completed biomarkers too.")
     n_atoms = c2.slider("Dictionary atoms (0 = auto)", 0, 128, 0,
                         help="Number of prototypical patterns the sparse codes use.")
-    r1 = c2.number_input("Sparsity weight r1", 0.0, 1.0, 0.15, 0.01,
+    r1 = c2.number_input("Sparsity weight r1", 0.0, 1.0, default.r1, 0.01,
                          help="Larger: fewer atoms per patient (sparser codes).")
     rank = c2.selectbox("Completion rank", ["all", "auto", 2, 5, 10, 20, 50],
                         help="'all': every component the nuclear norm keeps (best in our "
                              "benchmarks); 'auto': only those above the noise level "
                              "(Gavish-Donoho threshold).")
-    k1 = c3.slider("Same-outcome neighbours k1", 2, 30, 10)
-    k2 = c3.slider("Other-outcome neighbours k2", 2, 60, 20)
-    max_iter = c3.slider("Refinement iterations", 0, 30, 8,
+    k1 = c3.slider("Same-outcome neighbours k1", 2, 40, default.k1)
+    k2 = c3.slider("Other-outcome neighbours k2", 2, 60, default.k2)
+    max_iter = c3.slider("Refinement iterations", 0, 30, default.max_iter,
                          help="Joint dictionary refinement; the iterate with the best held-out "
                               "look-alike quality is kept.")
     go = st.form_submit_button("Train", type="primary")

@@ -189,7 +189,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         r2: float = 0.01,
         n_nonzero: int = 3,
         ksvd_iter: int = 8,
-        k1: int = 10,
+        k1: int = 20,
         k2: int = 20,
         graph_weight: str = "heat",
         class_balance: bool = True,

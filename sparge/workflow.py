@@ -61,10 +61,7 @@ def train(cohort: Cohort, params: dict | None = None,
         if cohort.labels is None:
             raise DataError("Supervised training needs an outcome column.")
         y = cohort.labels[rows].astype(str)
-    n_neighbors = params.get("k1", 5)
-    if len(rows) <= n_neighbors:
-        raise DataError(f"Only {len(rows)} patients to train on; need more than k1 = "
-                        f"{n_neighbors}.")
+    # Graph neighbours are capped at the class sizes; SparGE itself refuses < 3 patients.
     model = SparGE(supervised=supervised, callback=callback, **params)
     model.fit(cohort.frame(rows), y)
     model.train_ids_ = cohort.ids[rows]

@@ -174,3 +174,13 @@ def test_lookalikes_equals_kneighbors_and_sparse_weights(fitted):
     np.testing.assert_array_equal(i, i2)
     np.testing.assert_allclose(d, d2)
     assert abs(W - model.sparse_weights(X[300:304])).max() < 1e-12
+
+
+def test_cohort_smaller_than_k1_still_trains():
+    # the graphs cap the neighbour counts at the class sizes, so a default model (k1=20)
+    # trains on 12 patients and every look-alike list stays within the cohort
+    X, y = planted_classes(n=12, m=10, noise_dims=6)
+    model = SparGE(max_iter=1, random_state=0).fit(X, y)
+    assert model.k1 > 12
+    d, idx = model.kneighbors(X[:2], n_neighbors=5)
+    assert idx.shape == (2, 5) and idx.max() < 12 and np.all(np.isfinite(d))
