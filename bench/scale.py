@@ -97,6 +97,7 @@ def main() -> None:
         if not rows:
             continue
         df = pd.DataFrame(rows).reindex(columns=cols)
+        df["note"] = df["note"].fillna("")
         text += f"## {title}\n\n" + to_markdown(df, ".2f") + "\n"
         if x:
             text += f"\nGrowth exponent of fit time in {x}: {exponent(df, x):.2f}\n"
