@@ -249,16 +249,14 @@ class SparGE(TransformerMixin, BaseEstimator):
         if not (isinstance(self.completion_lambda, str) and self.completion_lambda == "auto"):
             if not isinstance(self.completion_lambda, (int, float)) or self.completion_lambda < 0:
                 raise ValueError("completion_lambda must be 'auto' or a fraction >= 0")
-        if not (isinstance(self.completion_ridge, str)
-                and self.completion_ridge == "posterior"):
-            if not isinstance(self.completion_ridge, (int, float)):
-                raise ValueError("completion_ridge must be a number >= 0 or 'posterior', "
-                                 f"got {self.completion_ridge!r}")
+        ridge = self.completion_ridge
+        if not (ridge == "posterior" if isinstance(ridge, str)
+                else isinstance(ridge, (int, float)) and ridge >= 0):
+            raise ValueError(f"completion_ridge must be a number >= 0 or 'posterior', got "
+                             f"{ridge!r}")
         for name in ("r1", "r2", "step_size", "trace_ratio_reg"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
-        if not isinstance(self.completion_ridge, str) and self.completion_ridge < 0:
-            raise ValueError("completion_ridge must be >= 0")
         if n < 3:
             raise DataError(f"SparGE needs at least 3 patients to learn from; got n_samples = {n}.")
 
