@@ -79,27 +79,26 @@ def nca(Xtr, ytr, Xte, n_components=16, max_iter=50, **_):
     return m.transform(A), m.transform(B)
 
 
-def lfda(Xtr, ytr, Xte, n_components=16, **_):
+def _metric_learn(name: str, Xtr, ytr, Xte, **params):
+    """A metric-learn transformer fitted on the raw training features (warnings muted)."""
     _patch_metric_learn()
-    from metric_learn import LFDA
+    import metric_learn
 
     A, B = _raw(Xtr, Xte)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        m = LFDA(n_components=min(n_components, A.shape[1]), k=7).fit(A, ytr)
+        m = getattr(metric_learn, name)(**params).fit(A, ytr)
     return m.transform(A), m.transform(B)
+
+
+def lfda(Xtr, ytr, Xte, n_components=16, **_):
+    return _metric_learn("LFDA", Xtr, ytr, Xte, k=7,
+                         n_components=min(n_components, Xtr.shape[1]))
 
 
 def lmnn(Xtr, ytr, Xte, n_components=16, **_):
-    _patch_metric_learn()
-    from metric_learn import LMNN
-
-    A, B = _raw(Xtr, Xte)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        m = LMNN(n_neighbors=3, n_components=min(n_components, A.shape[1]), max_iter=100,
-                 random_state=0).fit(A, ytr)
-    return m.transform(A), m.transform(B)
+    return _metric_learn("LMNN", Xtr, ytr, Xte, n_neighbors=3, max_iter=100,
+                         random_state=0, n_components=min(n_components, Xtr.shape[1]))
 
 
 def umap_supervised(Xtr, ytr, Xte, n_components=16, **_):

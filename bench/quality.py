@@ -110,10 +110,10 @@ def main() -> None:
     ap.add_argument("--methods", nargs="*", default=list(PEERS))
     ap.add_argument("--splits", type=int)
     ap.add_argument("--max-rows", type=int)
-    ap.add_argument("--timeout", type=float, default=240.0,
+    ap.add_argument("--timeout", type=float, default=60.0,
                     help="seconds a peer may take for one fit before it is recorded as "
                          "not finished")
-    ap.add_argument("--budget", type=float, default=150.0,
+    ap.add_argument("--budget", type=float, default=120.0,
                     help="seconds a method may spend on one cohort; later splits are "
                          "skipped (status 'budget') once it is used up")
     ap.add_argument("--params", help="SparGE parameters as JSON")
