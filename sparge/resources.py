@@ -1,0 +1,220 @@
+"""Resource guard: how long a fit will take and how much memory it needs, from the shape.
+
+The estimate is calibrated on the measured fits of ``bench/results/scale.md`` and
+``bench/results/core_speed.md`` (2 cores, OpenBLAS, default parameters):
+
+=================  =======  ========  ===========================================
+patients           features  fit (s)   peak memory
+=================  =======  ========  ===========================================
+1,000              50        1.2       0.22 GB
+6,000              50        4.7       --
+10,000             50        14.3      0.61 GB
+21,142             50        35.6      1.07 GB
+100,000 (no refn)  50        126.8     4.21 GB
+3,000              383       7.0       0.34 GB
+3,000              3,648     30.6      1.02 GB
+21,142             3,648     70.2      4.35 GB
+=================  =======  ========  ===========================================
+
+Time (seconds), ``n`` patients and ``m`` features::
+
+    seconds = 5.1e-4 * n ** 1.12  +  0.011 * n ** 0.113 * (m ** 0.845 - 50 ** 0.845)
+
+The first term is the 50-feature fit (growth exponent 1.12 measured in ``scale.md``;
+21,142 x 50 -> 35.6 s, 1,000 x 50 -> 1.2 s, 100,000 x 50 -> 202 s with refinement); the
+second is the extra cost of wide tables, fitted on the three wide fits (3,000 x 383 ->
+7.0 s, 3,000 x 3,648 -> 30 s, 21,142 x 3,648 -> 70 s). It is a guide within a factor of
+about 1.5 on the measured shapes, not a promise (other machines and busy cores differ).
+
+Peak memory (bytes)::
+
+    peak_bytes = 0.2e9  +  40e3 * n  +  50 * n * max(m - 50, 0)
+
+a fixed 0.2 GB (interpreter, numpy, scikit-learn), ~40 kB per patient at 50 features
+(neighbour graphs, codes, completion; 100,000 x 50 -> 4.2 GB measured, 4.2 GB estimated)
+and ~50 bytes per extra cell for wide tables (21,142 x 3,648 -> 4.35 GB measured,
+4.85 GB estimated: the estimate errs on the safe side).
+
+Reading a CSV takes about ten times its size in memory (``estimate_read``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+#: Time model coefficients (see the module docstring).
+_T_BASE, _T_EXP = 5.1e-4, 1.12
+_T_WIDE, _T_WIDE_N, _T_WIDE_M = 0.011, 0.113, 0.845
+#: Memory model coefficients (bytes).
+_M_FIXED, _M_PER_PATIENT, _M_PER_EXTRA_CELL = 0.2e9, 40e3, 50.0
+#: Features of the calibration runs the per-patient terms were measured at.
+_BASE_FEATURES = 50
+#: Memory taken while reading a CSV, per byte of file (measured ~10x).
+_READ_FACTOR = 10.0
+
+
+def _physical_memory() -> int | None:
+    """Bytes of RAM on this machine, or None when the platform does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _default_max_bytes() -> int:
+    ram = _physical_memory()
+    return int(ram * 0.5) if ram else 4 * 1024**3
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a single fit may use before it is refused (CLI) or confirmed (app).
+
+    Parameters
+    ----------
+    max_seconds : float
+        Longest acceptable estimated fit time (default 5 minutes).
+    max_bytes : int
+        Largest acceptable estimated peak memory (default half of this machine's RAM, or
+        4 GiB when the RAM size is unknown).
+    """
+
+    max_seconds: float = 300.0
+    max_bytes: int = field(default_factory=_default_max_bytes)
+
+
+def _gb(n_bytes: float) -> str:
+    return f"{n_bytes / 1e9:.1f} GB"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Estimated cost of fitting SparGE on an ``n_patients`` x ``n_features`` table.
+
+    Attributes
+    ----------
+    n_patients, n_features : int
+        The shape the estimate is for.
+    seconds : float
+        Estimated fit time on 2 cores.
+    peak_bytes : int
+        Estimated peak memory of the fit.
+    limits : Limits
+        The limits ``too_big`` and ``message`` compare against.
+    """
+
+    n_patients: int
+    n_features: int
+    seconds: float
+    peak_bytes: int
+    limits: Limits
+
+    @property
+    def over_time(self) -> bool:
+        """True when the estimated time exceeds ``limits.max_seconds``."""
+        return self.seconds > self.limits.max_seconds
+
+    @property
+    def over_memory(self) -> bool:
+        """True when the estimated peak memory exceeds ``limits.max_bytes``."""
+        return self.peak_bytes > self.limits.max_bytes
+
+    @property
+    def too_big(self) -> bool:
+        """True when the fit exceeds a limit (time or memory) and should be refused/asked."""
+        return self.over_time or self.over_memory
+
+    def summary(self) -> str:
+        """One line: the shape, the estimated time and memory."""
+        return (f"{self.n_patients:,} patients x {self.n_features:,} features: about "
+                f"{_duration(self.seconds)} and {_gb(self.peak_bytes)} of memory")
+
+    def message(self) -> str:
+        """What is over which limit, and how to proceed (empty when within the limits)."""
+        if not self.too_big:
+            return ""
+        over = []
+        if self.over_time:
+            over.append(f"the estimated fit time {_duration(self.seconds)} exceeds the "
+                        f"limit of {_duration(self.limits.max_seconds)}")
+        if self.over_memory:
+            over.append(f"the estimated peak memory {_gb(self.peak_bytes)} exceeds the "
+                        f"limit of {_gb(self.limits.max_bytes)}")
+        rows = suggest_rows(self.n_features, self.limits)
+        return (f"Training on {self.n_patients:,} patients x {self.n_features:,} features: "
+                + " and ".join(over) + ". To proceed: train on a random sample of rows "
+                f"(about {rows:,} patients fit within the limits), or keep fewer columns "
+                "(drop free-text, ID-like and mostly-empty columns), or train from the "
+                "command line (`python -m sparge train --force ...`) on a machine with "
+                "more memory, where no browser session waits for it.")
+
+
+def _seconds(n: int, m: int) -> float:
+    base = _T_BASE * n**_T_EXP
+    wide = _T_WIDE * n**_T_WIDE_N * max(m**_T_WIDE_M - _BASE_FEATURES**_T_WIDE_M, 0.0)
+    return float(base + wide)
+
+
+def _peak_bytes(n: int, m: int) -> int:
+    extra_cells = n * max(m - _BASE_FEATURES, 0)
+    return int(_M_FIXED + _M_PER_PATIENT * n + _M_PER_EXTRA_CELL * extra_cells)
+
+
+def estimate_fit(n_patients: int, n_features: int, limits: Limits | None = None) -> Estimate:
+    """Estimate the time and peak memory of ``SparGE().fit`` on a table of this shape.
+
+    Parameters
+    ----------
+    n_patients : int
+        Training patients (rows).
+    n_features : int
+        Encoded features (columns after encoding).
+    limits : Limits, optional
+        What ``Estimate.too_big`` compares against; ``Limits()`` by default.
+
+    Returns
+    -------
+    Estimate
+        ``seconds``, ``peak_bytes``, ``too_big`` and ``message()``.
+
+    Examples
+    --------
+    >>> est = estimate_fit(6000, 50)
+    >>> est.too_big
+    False
+    """
+    n, m = int(n_patients), int(n_features)
+    if n < 0 or m < 0:
+        raise ValueError(f"the shape must be non-negative, got {n} x {m}")
+    return Estimate(n, m, _seconds(n, m), _peak_bytes(n, m), limits or Limits())
+
+
+def suggest_rows(n_features: int, limits: Limits | None = None) -> int:
+    """The largest number of patients (rounded down to 1,000) that fits within ``limits``."""
+    limits = limits or Limits()
+    lo, hi = 0, 10_000_000
+    while hi - lo > 1000:
+        mid = (lo + hi) // 2
+        if _seconds(mid, n_features) <= limits.max_seconds and \
+                _peak_bytes(mid, n_features) <= limits.max_bytes:
+            lo = mid
+        else:
+            hi = mid
+    return max(lo // 1000 * 1000, 1000 if lo >= 1000 else lo)
+
+
+def estimate_read(n_bytes: int) -> int:
+    """Estimated memory (bytes) needed to read a CSV of ``n_bytes`` into a table."""
+    return int(_READ_FACTOR * max(int(n_bytes), 0))
+
+
+__all__ = ["Estimate", "Limits", "estimate_fit", "estimate_read", "suggest_rows"]
