@@ -85,8 +85,9 @@ class SparGE(TransformerMixin, BaseEstimator):
     n_atoms : int, optional
         Dictionary size ``k``. Default: ``clip(n_train // 10, 16, 64)``, at least two
         atoms per class.
-    n_components : int, optional
-        Embedding dimension ``l``. Default 16 (capped by the representation size).
+    n_components : int
+        Embedding dimension ``l`` (capped by the representation size). 10-20 works best in
+        our benchmarks; 2 loses most of the look-alike quality.
     supervised : bool
         Use the outcome ``y`` (MFA graphs, class-wise K-SVD). ``False``: the unsupervised
         local / non-local graphs.
@@ -177,7 +178,7 @@ class SparGE(TransformerMixin, BaseEstimator):
     def __init__(
         self,
         n_atoms: int | None = None,
-        n_components: int | None = None,
+        n_components: int = 16,
         supervised: bool = True,
         representation: str = "codes+completed",
         completion_lambda: float | str = "auto",
@@ -238,6 +239,10 @@ class SparGE(TransformerMixin, BaseEstimator):
             self.callback(stage, info)
         if self.verbose:
             print(f"[SparGE] {stage}: {info}")
+
+    def _seed(self) -> int:
+        """The integer seed every random step of ``fit`` derives from ``random_state``."""
+        return int(np.random.default_rng(self.random_state).integers(2**31 - 1))
 
     def _check_params(self, n: int) -> None:
         if self.representation not in ("codes", "codes+completed"):
@@ -314,7 +319,8 @@ class SparGE(TransformerMixin, BaseEstimator):
             del self.feature_names_in_
         self.n_features_in_ = m
         rng = np.random.default_rng(self.random_state)
-        seed = int(rng.integers(2**31 - 1))
+        seed = self._seed()
+        rng.integers(2**31 - 1)  # keep the generator's stream as before (reproducibility)
         y_idx = None
         if self.supervised:
             if y is None:
@@ -505,15 +511,113 @@ class SparGE(TransformerMixin, BaseEstimator):
     def _search(self, Yq: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         return knn_search(self.embedding_, Yq, k, ref_sqnorms=self._sqnorms)
 
-    def _neighbors_of_training(self, k: int, rows=None) -> tuple[np.ndarray, np.ndarray]:
-        """k nearest training patients of training patients, each excluding itself."""
-        rows = np.arange(self.embedding_.shape[0]) if rows is None else np.asarray(rows)
+    def training_neighbors(self, n_neighbors: int = 10, rows=None
+                           ) -> tuple[np.ndarray, np.ndarray]:
+        """Look-alikes of training patients among the training patients, each without itself.
+
+        Parameters
+        ----------
+        n_neighbors : int
+            Capped at ``n_train - 1``.
+        rows : array-like of int, optional
+            Training indices to query (default: all).
+
+        Returns
+        -------
+        dist, idx : ndarray of shape (n_rows, n_neighbors)
+        """
+        check_is_fitted(self, "embedding_")
+        n = self.embedding_.shape[0]
+        k = int(min(n_neighbors, n - 1))
+        rows = np.arange(n) if rows is None else np.atleast_1d(np.asarray(rows, dtype=int))
+        if rows.size and (rows.min() < 0 or rows.max() >= n):
+            raise IndexError(f"training rows must lie in [0, {n}); got {rows.min()}.."
+                             f"{rows.max()}")
         d, idx = self._search(self.embedding_[rows], k + 1)
         keep = idx != rows[:, None]
         # drop the patient itself (or the farthest when duplicates hide it)
         drop_last = keep.all(axis=1)
         keep[drop_last, -1] = False
         return (d[keep].reshape(len(rows), k), idx[keep].reshape(len(rows), k))
+
+    _neighbors_of_training = training_neighbors  # old private name, kept for old callers
+
+    @property
+    def n_atoms_(self) -> int:
+        """Number of dictionary atoms ``k``."""
+        check_is_fitted(self, "_dictionary_r")
+        return int(self._dictionary_r.shape[1])
+
+    @property
+    def rank_(self) -> int:
+        """Rank of the completion basis kept for the representation."""
+        check_is_fitted(self, "completion_components_")
+        return int(self.completion_components_.shape[0])
+
+    def training_representation(self) -> np.ndarray:
+        """What the embedding projects for the training patients, shape (n_train, d).
+
+        The sparse codes (``representation="codes"``) or the completed scores next to them.
+        """
+        check_is_fitted(self, "codes_")
+        return self._features(self.completed_, self.codes_)
+
+    def training_graphs(self) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+        """The intrinsic and penalty graphs of the final fit, on the training patients.
+
+        Built exactly as ``fit`` built them (the model's ``k1``, ``k2``, edge weights and
+        class balance; unsupervised: local / sampled non-local graphs).
+
+        Returns
+        -------
+        W_plus, W_minus : csr_matrix of shape (n_train, n_train)
+        """
+        F = self.training_representation()
+        if self.supervised and getattr(self, "classes_", None) is not None:
+            y_idx = np.searchsorted(self.classes_, np.asarray(self.y_))
+            return mfa_graphs(F, y_idx, self.k1, self.k2, weight=self.graph_weight,
+                              class_balance=self.class_balance)
+        return unsupervised_graphs(F, self.k1, random_state=self._seed())
+
+    def training_values(self) -> pd.DataFrame:
+        """Training patients' features in original units (``NaN`` where missing)."""
+        check_is_fitted(self, "training_data_")
+        data = np.asarray(self.training_data_, dtype=float) * self.scale_ + self.mean_
+        return pd.DataFrame(data, columns=self.feature_names())
+
+    def feature_importance(self, n_patients: int = 200, eps: float = 1e-3) -> np.ndarray:
+        """Weight of every feature in the learned metric, shape (m,), summing to 1.
+
+        For a sample of training patients, the local Jacobian of the embedding with
+        respect to the completed scores is taken by finite differences (the codes are
+        re-solved, so their non-linearity counts) and chained with the linear completion
+        map from standardised features to scores. A feature's importance is the mean norm
+        of its row of ``d y / d x``: how far one standard deviation of it moves a patient
+        in the learned space. Pure: nothing is stored on the model (it may be shared).
+        """
+        check_is_fitted(self, "embedding_")
+        n = self.embedding_.shape[0]
+        rows = np.unique(np.linspace(0, n - 1, min(n, n_patients)).round().astype(int))
+        V = self.completion_components_  # (r, m)
+        r = V.shape[0]
+        # scores of the sample before the row normalisation
+        S = project_observed(np.asarray(self.training_data_[rows], dtype=float), V,
+                             self.completion_ridge_)
+        base = self._embed_scores(S)
+        P = (S[:, None, :] + eps * np.eye(r)[None]).reshape(-1, r)  # (p*r, r)
+        J = (self._embed_scores(P).reshape(len(rows), r, -1) - base[:, None, :]) / eps
+        # d scores / d x for a fully observed patient: V^T diag(1 / (1 + ridge))
+        dS_dx = V.T / (1.0 + np.asarray(self.completion_ridge_))[None, :]  # (m, r)
+        G = np.einsum("mr,prl->pml", dS_dx, J)  # (p, m, l)
+        imp = np.sqrt(np.einsum("pml,pml->pm", G, G)).mean(axis=0)
+        total = imp.sum()
+        return imp / total if total > 0 else np.full_like(imp, 1.0 / max(len(imp), 1))
+
+    def _embed_scores(self, S: np.ndarray) -> np.ndarray:
+        """Embedding of completion scores (before the unit-norm step)."""
+        A = unit_norm_rows(S) if self.normalize_rows else S
+        Phi = self._codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
+        return (self._features(A, Phi) @ self.projection_) * self.component_weights_
 
     @property
     def dictionary_(self) -> np.ndarray:
@@ -522,7 +626,14 @@ class SparGE(TransformerMixin, BaseEstimator):
         return self.completion_components_.T @ self._dictionary_r
 
     # ------------------------------------------------------------------ transform
-    def _prepare(self, X) -> np.ndarray:
+    def standardize(self, X) -> np.ndarray:
+        """Patients in standardised units (training mean 0, SD 1); ``NaN`` stays ``NaN``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n, m)
+            Encoded features in original units, ``NaN`` for missing.
+        """
         check_is_fitted(self, "projection_")
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
             names = [str(c) for c in X.columns]
@@ -536,6 +647,8 @@ class SparGE(TransformerMixin, BaseEstimator):
         Xa, _ = _as_float_array(X, self.n_features_in_)
         return standardize(Xa, self.mean_, self.scale_)
 
+    _prepare = standardize  # old private name, kept for old callers
+
     def _embed(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Completed scores, codes and embedding of standardised patients."""
         A = self._complete(Xs)
@@ -545,20 +658,31 @@ class SparGE(TransformerMixin, BaseEstimator):
 
     def transform_parts(self, X) -> dict[str, np.ndarray]:
         """Every intermediate of the pipeline for ``X``: completed, codes, embedding."""
-        Xs = self._prepare(X)
+        Xs = self.standardize(X)
         A, Phi, Y = self._embed(Xs)
         return {"standardized": Xs, "completed": A @ self.completion_components_,
                 "completed_scores": A, "codes": Phi, "embedding": Y}
 
     def transform(self, X) -> np.ndarray:
         """Embed patients (``NaN`` allowed): shape (n_new, n_components)."""
-        return self._embed(self._prepare(X))[2]
+        return self._embed(self.standardize(X))[2]
 
-    def complete(self, X) -> np.ndarray:
-        """Low-rank completed patients in original units (gaps filled), shape (n, m)."""
-        Xs = self._prepare(X)
+    def complete(self, X, units: str = "original") -> np.ndarray:
+        """Low-rank completed patients (gaps filled), shape (n, m).
+
+        Parameters
+        ----------
+        X : array-like of shape (n, m)
+            Encoded features in original units, ``NaN`` for missing.
+        units : {"original", "standardized"}
+            Units of the result.
+        """
+        if units not in ("original", "standardized"):
+            raise ValueError(f"units must be 'original' or 'standardized', got {units!r}")
+        Xs = self.standardize(X)
         A = project_observed(Xs, self.completion_components_, self.completion_ridge_)
-        return A @ self.completion_components_ * self.scale_ + self.mean_
+        Z = A @ self.completion_components_
+        return Z if units == "standardized" else Z * self.scale_ + self.mean_
 
     # ------------------------------------------------------------------ queries
     def kneighbors(self, X=None, n_neighbors: int = 10) -> tuple[np.ndarray, np.ndarray]:
@@ -574,52 +698,61 @@ class SparGE(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "embedding_")
         n_train = self.embedding_.shape[0]
         if X is None:
-            return self._neighbors_of_training(min(n_neighbors, n_train - 1))
+            return self.training_neighbors(n_neighbors)
         return self._search(self.transform(X), min(n_neighbors, n_train))
 
     def similarity(self, dist: np.ndarray) -> np.ndarray:
         """Similarity in (0, 1] for distances in the learned space."""
         return similarity_from_distance(dist, self.similarity_scale_)
 
-    def sparse_weights(self, X=None, n_candidates: int = 30, alpha: float = 0.05,
-                       positive: bool = True) -> sp.csr_matrix:
-        """Self-expressive weights of queries over the training patients (paper Eq. 3).
+    def sparse_weights(self, X=None, n_neighbors: int = 10, rows=None) -> sp.csr_matrix:
+        """Self-expressive weights of queries over their look-alikes (paper, Section 2).
 
-        Each query's embedding is written as a sparse (non-negative by default)
-        combination of the embeddings of its ``n_candidates`` nearest training patients.
-        ``X=None`` uses the training patients, each excluding itself.
+        Each query's embedding is reconstructed as a sparse, non-negative, affine (sums to
+        one) combination of its ``n_neighbors`` look-alikes; see :meth:`lookalikes`.
 
         Returns
         -------
         W : csr_matrix of shape (n_query, n_train)
+        """
+        return self.lookalikes(X, n_neighbors=n_neighbors, rows=rows)[2]
+
+    def lookalikes(self, X=None, n_neighbors: int = 10, rows=None
+                   ) -> tuple[np.ndarray, np.ndarray, sp.csr_matrix]:
+        """Look-alikes of patients with their distances and sparse weights.
+
+        Parameters
+        ----------
+        X : array-like of shape (q, m), optional
+            New patients (encoded features, ``NaN`` allowed). ``None``: the training
+            patients ``rows`` (default all), each excluding itself.
+        n_neighbors : int
+        rows : array-like of int, optional
+            Training indices, with ``X=None``.
+
+        Returns
+        -------
+        dist, idx : ndarray of shape (q, n_neighbors)
+            Distances in the learned space and training-patient indices, nearest first.
+        W : csr_matrix of shape (q, n_train)
+            Row i holds the weights of query i's listed look-alikes (non-zeros only in
+            ``idx[i]``): the sparse, non-negative, affine reconstruction of the query from
+            them (every row sums to 1). A zero weight means the look-alike is redundant
+            given the others (closer ones are preferred).
         """
         check_is_fitted(self, "embedding_")
         if X is None:
-            Yq = self.embedding_
-            _, cand = self.kneighbors(None, n_neighbors=n_candidates)
+            rows_a = (np.arange(self.embedding_.shape[0]) if rows is None
+                      else np.atleast_1d(np.asarray(rows, dtype=int)))
+            dist, idx = self.training_neighbors(n_neighbors, rows=rows_a)
+            Yq = self.embedding_[rows_a]
         else:
+            if rows is not None:
+                raise ValueError("give X (new patients) or rows (training patients), not both")
             Yq = self.transform(X)
-            cand = self._search(Yq, min(n_candidates, self.embedding_.shape[0]))[1]
-        return self_expressive_weights(Yq, self.embedding_, cand, alpha=alpha,
-                                       positive=positive)
-
-    def lookalikes(self, X, n_neighbors: int = 10, n_candidates: int = 30
-                   ) -> tuple[np.ndarray, np.ndarray, sp.csr_matrix]:
-        """``kneighbors`` and ``sparse_weights`` of new patients with one transform.
-
-        Returns
-        -------
-        dist, idx : ndarray of shape (n_query, n_neighbors)
-        W : csr_matrix of shape (n_query, n_train)
-        """
-        check_is_fitted(self, "embedding_")
-        Yq = self.transform(X)
-        n = self.embedding_.shape[0]
-        k = min(max(n_neighbors, n_candidates), n)
-        dist, idx = self._search(Yq, k)
-        W = self_expressive_weights(Yq, self.embedding_, idx[:, :min(n_candidates, n)])
-        m = min(n_neighbors, n)
-        return dist[:, :m], idx[:, :m], W
+            dist, idx = self._search(Yq, min(n_neighbors, self.embedding_.shape[0]))
+        W = self_expressive_weights(Yq, self.embedding_, idx)
+        return dist, idx, W
 
     def explain(self, query_row, neighbor_index: int, feature_names=None,
                 n_features: int = 5) -> pd.DataFrame:

@@ -19,60 +19,99 @@ def similarity_from_distance(dist: np.ndarray, scale: float) -> np.ndarray:
     return np.exp(-np.square(dist) / max(scale, 1e-12))
 
 
+def project_simplex(V: np.ndarray) -> np.ndarray:
+    """Euclidean projection of every row of ``V`` onto the probability simplex.
+
+    The sort-based algorithm (Held et al. 1974; Duchi et al. 2008), vectorised over rows:
+    the result is non-negative and every row sums to one.
+    """
+    V = np.atleast_2d(np.asarray(V, dtype=float))
+    k = V.shape[1]
+    U = -np.sort(-V, axis=1)
+    css = np.cumsum(U, axis=1) - 1.0
+    ind = np.arange(1, k + 1)
+    cond = U - css / ind > 0
+    rho = k - 1 - np.argmax(cond[:, ::-1], axis=1)  # last index where cond holds
+    theta = css[np.arange(V.shape[0]), rho] / (rho + 1)
+    return np.maximum(V - theta[:, None], 0.0)
+
+
+def _largest_eigenvalue(G: np.ndarray) -> np.ndarray:
+    """Largest eigenvalue of every symmetric PSD matrix in a batch (robust fallback)."""
+    try:
+        return np.linalg.eigvalsh(G)[:, -1]
+    except np.linalg.LinAlgError:  # the Frobenius norm bounds it from above
+        return np.linalg.norm(G, ord="fro", axis=(1, 2))
+
+
 def self_expressive_weights(
     Y_query: np.ndarray,
     Y_train: np.ndarray,
-    candidates: np.ndarray,
+    neighbors: np.ndarray,
     *,
-    alpha: float = 0.05,
-    positive: bool = True,
-    max_iter: int = 500,
-    tol: float = 1e-8,
+    locality: float = 0.05,
+    max_iter: int = 2000,
+    tol: float = 1e-10,
 ) -> sp.csr_matrix:
-    """Sparse code of every query over its candidate training patients (paper Eq. 3).
+    """Sparse, non-negative, affine weights of every query over its listed look-alikes.
 
-    Solves ``min_w 1/2 ||y - C w||^2 + a ||w||_1`` (``w >= 0`` when ``positive``) for every
-    query at once by batched FISTA, where the columns of ``C`` are the embeddings of the
-    query's candidate look-alikes and ``a = alpha * max_j |c_j^T y|``. Non-zero weights are
-    the patients that express the query; their size is their importance.
+    The paper's self-expressive model (Section 2) restricted to the list: for a query ``y``
+    with look-alikes ``c_1 .. c_k`` (rows of ``Y_train[neighbors[q]]``) solve
+
+    ``min_w 1/2 ||y - sum_j w_j c_j||^2 + (locality/2) sum_j w_j ||y - c_j||^2``
+    subject to ``w >= 0`` and ``sum_j w_j = 1``,
+
+    for all queries at once by accelerated projected gradient (FISTA with the simplex
+    projection). On the simplex the l1 norm is constant, so sparsity comes from the
+    constraint itself: the solution is the closest point of the look-alikes' convex hull
+    (a face of it, so few non-zeros). The small locality term breaks ties towards closer
+    look-alikes, so a zero weight reads "redundant given closer look-alikes".
 
     Parameters
     ----------
     Y_query : ndarray of shape (q, l)
     Y_train : ndarray of shape (n, l)
-    candidates : ndarray of int, shape (q, c)
-        Candidate training patients for every query (e.g. its c nearest neighbours).
+    neighbors : ndarray of int, shape (q, k)
+        Every query's listed look-alikes (training indices).
+    locality : float
+        Weight of the distance term, relative to the reconstruction error.
 
     Returns
     -------
     W : csr_matrix of shape (q, n)
+        Non-zeros only at ``neighbors[q]``; every row sums to 1.
     """
     Yq = np.atleast_2d(np.asarray(Y_query, dtype=float))
-    C = Y_train[candidates]  # (q, c, l)
-    G = np.einsum("qcl,qdl->qcd", C, C)  # (q, c, c)
-    b = np.einsum("qcl,ql->qc", C, Yq)  # (q, c)
-    a = alpha * np.maximum(np.abs(b).max(axis=1, keepdims=True), 1e-12)
-    L = np.linalg.eigvalsh(G)[:, -1:] + 1e-12  # per-query Lipschitz constant
-    w = np.zeros_like(b)
+    neighbors = np.atleast_2d(np.asarray(neighbors, dtype=np.intp))
+    q, k = neighbors.shape
+    n = Y_train.shape[0]
+    if k == 0:
+        return sp.csr_matrix((q, n))
+    # Translate so the query is the origin: affine weights make this exact.
+    C = np.asarray(Y_train, dtype=float)[neighbors] - Yq[:, None, :]  # (q, k, l)
+    G = np.einsum("qcl,qdl->qcd", C, C)  # (q, k, k)
+    d2 = np.einsum("qcc->qc", G).copy()  # squared distances to the look-alikes
+    scale = np.maximum(d2.mean(axis=1, keepdims=True), 1e-300)
+    G = G / scale[:, :, None]
+    lin = 0.5 * locality * d2 / scale  # gradient of the locality term
+    L = _largest_eigenvalue(G)[:, None] + 1e-12
+    w = np.zeros((q, k))
+    w[:, 0] = 1.0  # start from the nearest look-alike
     z = w.copy()
     t = 1.0
     for _ in range(max_iter):
-        grad = np.einsum("qcd,qd->qc", G, z) - b
-        u = z - grad / L
-        if positive:
-            w_new = np.maximum(u - a / L, 0.0)
-        else:
-            w_new = np.sign(u) * np.maximum(np.abs(u) - a / L, 0.0)
+        grad = np.einsum("qcd,qd->qc", G, z) + lin
+        w_new = project_simplex(z - grad / L)
         t_new = 0.5 * (1 + np.sqrt(1 + 4 * t * t))
         z = w_new + ((t - 1) / t_new) * (w_new - w)
-        change = np.max(np.abs(w_new - w)) if w.size else 0.0
+        change = float(np.max(np.abs(w_new - w)))
         w, t = w_new, t_new
         if change < tol:
             break
-    q = Yq.shape[0]
-    rows = np.repeat(np.arange(q), candidates.shape[1])
-    W = sp.coo_matrix((w.ravel(), (rows, candidates.ravel())), shape=(q, Y_train.shape[0]))
-    W = W.tocsr()
+    w[w < 1e-9] = 0.0
+    w /= w.sum(axis=1, keepdims=True)
+    rows = np.repeat(np.arange(q), k)
+    W = sp.csr_matrix((w.ravel(), (rows, neighbors.ravel())), shape=(q, n))
     W.eliminate_zeros()
     return W
 

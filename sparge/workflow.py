@@ -6,7 +6,7 @@ Pure functions over pandas/numpy (no Streamlit), so every page and command is te
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -14,7 +14,6 @@ import pandas as pd
 from .encoding import Encoder
 from .errors import DataError
 from .model import SparGE
-from .similarity import self_expressive_weights
 
 
 @dataclass
@@ -88,15 +87,11 @@ def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
     if X_query is None:
         if exclude_training_index is None:
             raise ValueError("give X_query or exclude_training_index")
-        i = int(exclude_training_index)
-        n_train = len(model.embedding_)
-        dd, ii = model._neighbors_of_training(min(n_neighbors, n_train - 1), rows=[i])
-        d, idx = dd[0], ii[0]
-        cand = model._neighbors_of_training(min(30, n_train - 1), rows=[i])[1]
-        W = self_expressive_weights(model.embedding_[i:i + 1], model.embedding_, cand)
+        dd, ii, W = model.lookalikes(None, n_neighbors=n_neighbors,
+                                     rows=[int(exclude_training_index)])
     else:
         dd, ii, W = model.lookalikes(X_query, n_neighbors=n_neighbors)
-        d, idx = dd[0], ii[0]
+    d, idx = dd[0], ii[0]
     w = np.asarray(W[0, idx].todense()).ravel()
     ids = getattr(model, "train_ids_", np.asarray([str(j) for j in range(len(model.embedding_))]))
     out = pd.DataFrame({
@@ -105,6 +100,97 @@ def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
     if model.y_ is not None:
         out["outcome"] = np.asarray(model.y_)[idx]
     return out
+
+
+@dataclass
+class PatientIndex:
+    """Every patient of a cohort in a model's learned space, training patients or not.
+
+    Rows follow the cohort's rows. Patients left out of training (too many gaps, no
+    outcome) are embedded with ``model.transform``: the completion handles their gaps.
+    """
+
+    ids: np.ndarray  # str, one per cohort row
+    in_training: np.ndarray  # bool
+    train_index: np.ndarray  # int, index among the model's training patients, -1 if none
+    reason: np.ndarray  # str: "" for training patients, else why they were left out
+    X: np.ndarray  # encoded features (NaN = missing), rows = cohort rows
+    embedding: np.ndarray  # (n_rows, n_components)
+    compatible: bool  # the cohort's features are the model's
+    features: list[str] = field(default_factory=list)  # the model's feature names
+    message: str = ""  # why only the training patients are available, when not compatible
+
+    def find(self, patient_id: str) -> int | None:
+        """Cohort row of a patient ID (case- and space-insensitive), or ``None``."""
+        key = str(patient_id).strip().lower()
+        hits = np.flatnonzero(np.char.lower(np.char.strip(self.ids.astype(str))) == key)
+        return int(hits[0]) if hits.size else None
+
+    def query_row(self, row: int) -> pd.DataFrame:
+        """One patient's encoded features as a one-row frame (for ``lookalike_table``)."""
+        return pd.DataFrame(self.X[[row]], columns=self.features)
+
+
+def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
+    enc = cohort.encoder
+    n = len(cohort.ids)
+    reasons = np.full(n, "", dtype=object)
+    miss = np.isnan(cohort.X).mean(axis=1) if cohort.X.shape[1] else np.zeros(n)
+    thr = enc.max_patient_missing
+    if thr is not None:
+        too_many = miss > thr + 1e-12
+        for i in np.flatnonzero(too_many):
+            reasons[i] = (f"{100 * miss[i]:.0f}% of values missing (the training threshold "
+                          f"is {100 * thr:.0f}%)")
+    if cohort.labels is not None:
+        for i in np.flatnonzero(pd.isna(pd.Series(cohort.labels, dtype=object)).to_numpy()):
+            reasons[i] = "; ".join(r for r in (reasons[i], "no outcome recorded") if r)
+    return reasons
+
+
+def cohort_patients(model: SparGE, cohort: Cohort) -> PatientIndex:
+    """Every patient of ``cohort`` placed in ``model``'s learned space.
+
+    Training patients of the model keep their training embedding (matched by ID); the
+    others are embedded with ``model.transform`` and carry the reason they were not used
+    for training. When the cohort's features are not the model's (data and model come
+    from different tables), only the model's training patients are returned and
+    ``compatible`` is False with a message saying why.
+    """
+    n_train = model.embedding_.shape[0]
+    train_ids = np.asarray(getattr(model, "train_ids_",
+                                   np.asarray([str(j) for j in range(n_train)])), dtype=str)
+    features = model.feature_names()
+    compatible = list(cohort.features) == features
+    if not compatible:
+        missing = [f for f in features if f not in set(cohort.features)]
+        msg = ("The current data table is not the one this model was trained on "
+               f"({len(cohort.features)} features vs the model's {len(features)}"
+               + (f"; e.g. '{missing[0]}' is missing" if missing else "") +
+               "): only the model's training patients are shown.")
+        idx = pd.DataFrame(np.asarray(model.training_data_, dtype=float) * model.scale_
+                           + model.mean_, columns=features)
+        out = PatientIndex(ids=train_ids.astype(object), in_training=np.ones(n_train, bool),
+                           train_index=np.arange(n_train), reason=np.full(n_train, "",
+                                                                          dtype=object),
+                           X=idx.to_numpy(), embedding=model.embedding_, compatible=False,
+                           features=features, message=msg)
+        return out
+    ids = np.asarray([str(v) for v in cohort.ids], dtype=object)
+    pos = {str(v).strip(): j for j, v in enumerate(train_ids)}
+    train_index = np.asarray([pos.get(str(v).strip(), -1) for v in ids], dtype=int)
+    in_training = train_index >= 0
+    reasons = _leave_out_reasons(cohort)
+    reasons[in_training] = ""
+    for i in np.flatnonzero(~in_training & (reasons == "")):
+        reasons[i] = "not in this model's training patients"
+    emb = np.empty((len(ids), model.embedding_.shape[1]))
+    emb[in_training] = model.embedding_[train_index[in_training]]
+    if (~in_training).any():
+        emb[~in_training] = model.transform(cohort.X[~in_training])
+    return PatientIndex(ids=ids, in_training=in_training, train_index=train_index,
+                        reason=reasons, X=cohort.X, embedding=emb, compatible=True,
+                        features=features)
 
 
 def outcome_shares(table: pd.DataFrame) -> pd.Series:
