@@ -25,6 +25,7 @@ HERE = Path(__file__).resolve().parent
 SUITE = [
     ("core_speed.py", []),
     ("quality.py", ["--timeout", "60", "--budget", "120"]),
+    ("weight_vote.py", []),
     ("robustness.py", []),
     ("paper_table.py", ["--splits", "3"]),
     ("scale.py", []),

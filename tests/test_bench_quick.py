@@ -99,3 +99,16 @@ def test_run_all_suite_arguments_exist():
         assert "--quick" in help_text
         for flag in (a for a in args if a.startswith("--")):
             assert flag in help_text, (script, flag)
+
+
+def test_weight_vote_bench_on_a_tiny_cohort():
+    from weight_vote import evaluate, summary, votes
+
+    labels = np.array([["a", "b", "b"], ["a", "a", "b"]])
+    w = np.array([[0.8, 0.1, 0.1], [0.0, 0.2, 0.8]])
+    classes = np.array(["a", "b"])
+    assert list(votes(labels, w, classes)) == ["a", "b"]
+    assert list(votes(labels, np.ones_like(w), classes)) == ["b", "a"]
+    res = evaluate("breast_cancer", n_splits=1, max_rows=150)
+    assert res["weight_vote"].between(0, 1).all() and res["median_nonzero"].iloc[0] >= 1
+    assert len(summary(res)) == 1
