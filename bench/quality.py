@@ -17,20 +17,25 @@ import time
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from _common import RESULTS, to_markdown
 from cohorts import COHORTS, encoded
 from peers import PEERS, run_with_timeout
 from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import StratifiedShuffleSplit
-from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
 
 from sparge.similarity import knn_search, precision_at_k
 
 
 def lookalike_scores(Ztr, ytr, Zte, yte) -> dict[str, float]:
     """kNN balanced accuracy and precision@10 (plain and class-balanced)."""
-    knn = KNeighborsClassifier(n_neighbors=5).fit(Ztr, ytr)
-    _, idx = knn_search(Ztr, Zte, 10)
+    knn = KNeighborsClassifier(n_neighbors=5, algorithm="brute").fit(Ztr, ytr)
+    if sp.issparse(Ztr):  # leaf codes of the tree peers: Euclidean = Hamming distance
+        idx = NearestNeighbors(n_neighbors=10, algorithm="brute").fit(Ztr).kneighbors(
+            Zte, return_distance=False)
+    else:
+        _, idx = knn_search(Ztr, Zte, 10)
     return {"knn_bal_acc": balanced_accuracy_score(yte, knn.predict(Zte)),
             "p@10": precision_at_k(ytr[idx], yte, balanced=False),
             "p@10_balanced": precision_at_k(ytr[idx], yte, balanced=True)}

@@ -1,7 +1,8 @@
 """Robustness to gaps (the paper's central claim): mask 0, 10, 20, 30, 50 % of entries at
 random in training and test patients, and whole biomarker groups; kNN balanced accuracy and
 class-balanced precision@10 of SparGE vs raw features with median imputation, raw features
-with soft-impute, and the best peer (NCA by default).
+with soft-impute, random-forest proximity (its trees take the NaN gaps), and a peer (NCA
+by default).
 
     python bench/robustness.py          # table + PNG in bench/results/
     python bench/robustness.py --quick
@@ -22,7 +23,9 @@ from quality import lookalike_scores
 from sklearn.model_selection import StratifiedShuffleSplit
 
 METHODS = {"SparGE": PEERS["SparGE"], "raw (median)": PEERS["raw"],
-           "raw (soft-impute)": soft_impute_raw}
+           "raw (soft-impute)": soft_impute_raw,
+           # the strongest peer on look-alikes; its trees take the gaps as they are
+           "forest proximity": PEERS["forest proximity"]}
 
 
 def group_blocks(cohort: str, features: list[str]) -> list[list[int]]:
