@@ -1,12 +1,16 @@
 """Command-line interface: ``python -m sparge {validate,encode,train,similar,compare}``.
 
-Exit codes: 0 success, 2 bad input (a clear message on stderr), 1 an unexpected bug.
+Exit codes: 0 success, 2 bad input or not enough resources (a clear message on stderr),
+1 an unexpected bug. Everything printed that came from the user (column names, IDs, cell
+values) has its control characters removed (no terminal escape codes); every CSV written is
+formula-safe (:func:`sparge.safe_text.to_csv`). Long steps print progress on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -16,36 +20,85 @@ import pandas as pd
 from .encoding import read_table
 from .errors import DataError
 from .persistence import load_model
+from .resources import Limits, estimate_fit, estimate_read
+from .safe_text import plain_frame, plain_text, to_csv
 from .workflow import encode_cohort, encode_new_patients, lookalike_table, train
+
+#: Longest line printed from a report or message (a 5 MB cell is not echoed whole).
+_MAX_LINE = 2000
+#: Query patients per progress line of ``similar``.
+_QUERY_BATCH = 200
+
+
+def _say(text: object, file=None) -> None:
+    """Print text with control characters removed from every line."""
+    lines = str(text).split("\n")
+    print("\n".join(plain_text(line, _MAX_LINE) for line in lines),
+          file=file or sys.stdout, flush=True)
+
+
+def _step(message: str) -> None:
+    """One progress line on stderr (the message may hold user text: it is made plain)."""
+    _say(f"  [{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr)
 
 
 def _progress(stage: str, info: dict) -> None:
     p = info.get("progress")
     extra = "" if p is None else f" {100 * p:3.0f}%"
-    print(f"  [{time.strftime('%H:%M:%S')}] {stage}{extra}", file=sys.stderr, flush=True)
+    _step(f"{stage}{extra}")
+
+
+def _read(path: str, force: bool = False) -> pd.DataFrame:
+    """Read a CSV, refusing one whose reading would exceed the memory limit."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = 0  # read_table names the problem
+    limit = Limits().max_bytes
+    if estimate_read(size) > limit and not force:
+        raise DataError(f"Reading {path} ({size / 1e6:,.0f} MB) would take about "
+                        f"{estimate_read(size) / 1e9:.1f} GB of memory, above the limit of "
+                        f"{limit / 1e9:.1f} GB. Keep fewer rows or columns (e.g. a random "
+                        "sample of patients), or add --force on a machine with more memory.")
+    _step(f"reading {path} ({size / 1e6:,.1f} MB)")
+    df = read_table(path)
+    _step(f"read {len(df):,} rows x {df.shape[1]:,} columns")
+    return df
 
 
 def _cohort(args):
-    df = read_table(args.data)
-    return encode_cohort(df, id_column=args.id, label_column=args.label,
-                         max_patient_missing=args.max_missing)
+    df = _read(args.data, getattr(args, "force", False))
+    _step("encoding")
+    cohort = encode_cohort(df, id_column=args.id, label_column=args.label,
+                           max_patient_missing=args.max_missing)
+    _step(f"encoded {len(cohort.features):,} features")
+    return cohort
 
 
 def _emit(df: pd.DataFrame, fmt: str, out: str | None) -> None:
-    text = (df.to_csv(index=False) if fmt == "csv" else
-            df.to_json(orient="records", indent=2) if fmt == "json" else
-            df.to_string(index=False))
-    if out:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    """Write ``df`` to ``out`` (or print it): CSV formula-safe, printed text made plain."""
+    if fmt == "csv":
+        text = to_csv(plain_frame(df, max_len=10**6) if out is None else df)
+    elif fmt == "json":
+        text = df.to_json(orient="records", indent=2)  # control characters are escaped
     else:
-        print(text)
+        text = "\n".join(plain_text(line, 10**6) for line in
+                         plain_frame(df).to_string(index=False).split("\n"))
+    if out:
+        with open(out, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        _step(f"wrote {out}")
+    else:
+        print(text)  # plain already (table and csv), escaped by JSON
 
 
 def cmd_validate(args) -> int:
     cohort = _cohort(args)
     rep = cohort.encoder.report_
-    print(json.dumps(rep.to_dict(), indent=2, default=str) if args.json else str(rep))
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2, default=str))  # escapes control chars
+    else:
+        _say(rep)
     return 0 if rep.ok else 2
 
 
@@ -55,37 +108,61 @@ def cmd_encode(args) -> int:
     out.insert(0, args.id or "row", cohort.ids)
     _emit(out, "csv", args.output)
     if args.table:
-        with open(args.table, "w", encoding="utf-8") as fh:
-            fh.write(cohort.encoder.table_.to_csv())
-    print(str(cohort.encoder.report_), file=sys.stderr)
+        with open(args.table, "w", encoding="utf-8", newline="") as fh:
+            fh.write(to_csv(cohort.encoder.table_.to_frame()))
+        _step(f"wrote {args.table}")
+    rep = cohort.encoder.report_
+    _say(rep, file=sys.stderr)
+    if not rep.ok:
+        _say("error: the report lists a PROBLEM; the encoded table was written but cannot "
+             "train a model as it is.", file=sys.stderr)
+        return 2
     return 0
 
 
 def cmd_train(args) -> int:
     cohort = _cohort(args)
-    print(str(cohort.encoder.report_), file=sys.stderr)
-    params = json.loads(args.params) if args.params else {}
+    _say(cohort.encoder.report_, file=sys.stderr)
+    try:
+        params = json.loads(args.params) if args.params else {}
+    except json.JSONDecodeError as exc:
+        raise DataError(f"--params is not valid JSON ({exc.msg} at character {exc.pos}).") \
+            from exc
+    if not isinstance(params, dict):
+        raise DataError("--params must be a JSON object, e.g. '{\"n_components\": 8}'.")
     if args.unsupervised:
         params["supervised"] = False
+    est = estimate_fit(len(cohort.train_rows), len(cohort.features))
+    _step(f"estimate: {est.summary()}")
+    if est.too_big:
+        if not args.force:
+            raise DataError(est.message() + " Add --force to train anyway.")
+        _step("over the limits, training anyway (--force)")
+    _step("training")
     model = train(cohort, params, callback=_progress)
+    _step(f"saving {args.output}")
     model.save(args.output, encoder=cohort.encoder)
-    print(f"Trained on {len(cohort.train_rows)} patients in {model.fit_time_:.1f} s; "
-          f"saved {args.output}", file=sys.stderr)
+    _say(f"Trained on {len(cohort.train_rows)} patients in {model.fit_time_:.1f} s; "
+         f"saved {args.output}", file=sys.stderr)
     return 0
 
 
 def cmd_similar(args) -> int:
+    _step(f"loading {args.model}")
     model, encoder = load_model(args.model)
     if encoder is None:
         raise DataError("This model file has no encoder; train it with `python -m sparge "
                         "train` to query CSV files.")
-    df = read_table(args.patients)
+    df = _read(args.patients)
     X, msgs = encode_new_patients(model, encoder, df)
     for m in msgs:
-        print(f"note: {m}", file=sys.stderr)
+        _say(f"note: {m}", file=sys.stderr)
     ids = encoder.ids(df)
     tables = []
     for i in range(len(X)):
+        if i % _QUERY_BATCH == 0 and len(X) > 1:
+            _step(f"look-alikes of patients {i + 1}-{min(i + _QUERY_BATCH, len(X))} "
+                  f"of {len(X)}")
         t = lookalike_table(model, X.iloc[[i]], n_neighbors=args.k)
         t.insert(0, "query", ids[i])
         tables.append(t)
@@ -105,8 +182,8 @@ def cmd_compare(args) -> int:
                                  callback=lambda p, msg: _progress(msg, {"progress": p}))
     summary = summarize(res)
     _emit(summary.round(4), args.format, args.output)
-    print("\nMean fit+predict time (s):\n" + time_table(res).round(4).to_string(),
-          file=sys.stderr)
+    _say("\nMean fit+predict time (s):\n" + time_table(res).round(4).to_string(),
+         file=sys.stderr)
     return 0
 
 
@@ -122,13 +199,16 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--label", required=label_required, help="outcome column")
         sp.add_argument("--max-missing", type=float, default=0.1,
                         help="leave out patients missing more than this share (default 0.1)")
+        sp.add_argument("--force", action="store_true",
+                        help="go past the memory and time limits (reading, training)")
 
     sp = sub.add_parser("validate", help="check a table and print the validation report")
     data_args(sp)
     sp.add_argument("--json", action="store_true", help="report as JSON")
     sp.set_defaults(func=cmd_validate)
 
-    sp = sub.add_parser("encode", help="write the encoded numeric table")
+    sp = sub.add_parser("encode", help="write the encoded numeric table (exit 2 when the "
+                                       "report lists a PROBLEM)")
     data_args(sp)
     sp.add_argument("-o", "--output", help="CSV output (default: stdout)")
     sp.add_argument("--table", help="also write the encoding table (CSV) here")
@@ -163,14 +243,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except DataError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _say(f"error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        _say("error: not enough memory for this step. Train on a random sample of patients, "
+             "keep fewer columns, or run it on a machine with more memory "
+             "(see `python -m sparge train --help`).", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _say(f"error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug: say so, with the type, not the patient data
-        print(f"internal error ({type(exc).__name__}): {exc}. Please report it.",
-              file=sys.stderr)
+        _say(f"internal error ({type(exc).__name__}): {exc}. Please report it.",
+             file=sys.stderr)
         return 1
 
 

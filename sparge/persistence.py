@@ -2,17 +2,40 @@
 
 A ``.sparge`` file is a zip archive written by :func:`numpy.savez_compressed`: numeric
 arrays only, plus one ``uint8`` array holding UTF-8 JSON metadata (format name and version,
-parameters, feature names, classes, history, the encoder's tables). Loading uses
-``allow_pickle=False`` and checks format, version, names, shapes and dtypes; anything else
-is refused with :class:`~sparge.errors.ModelFileError`. A pickle renamed to ``.sparge`` is
-never executed.
+parameters, feature names, classes, history, the encoder's tables, the shape of every
+array). A pickle renamed to ``.sparge`` is never executed.
+
+Loading trusts nothing in the file, in this order, before any array is read:
+
+1. the size of the file (``_MAX_BYTES``, for paths, bytes and file-like uploads alike) and
+   the number of members declared by the zip directory;
+2. every member's name (only the expected arrays, no duplicates) and compression method;
+3. the small ``__meta__`` member (declared size bounded, read bounded), validated against
+   a schema: every field's type and range, every SparGE parameter, the encoder's tables;
+4. every member's ``.npy`` header (dtype: no objects, the expected kind; shape: equal to
+   the shapes the metadata declares and consistent across arrays) and the member's
+   declared uncompressed size against the size that header implies (a zip bomb or a
+   member that lies about its size is refused here, without inflating it);
+5. then the arrays, each read only up to its declared size, and checked for finite values.
+
+Anything else is refused with :class:`~sparge.errors.ModelFileError`, whose message names
+the field or array at fault. Everything :func:`load_model` returns is safe to display
+(``fit_time_`` a float or None, ``history_`` a list of dicts of floats, names as strings).
+
+:func:`save_model` to a path writes a temporary file in the same folder, flushes and fsyncs
+it, then renames it over the target (:func:`os.replace`): a crash or a kill during the save
+leaves the previous file intact.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import math
 import os
+import stat
+import struct
+import tempfile
 import zipfile
 from typing import Any, BinaryIO
 
@@ -26,9 +49,23 @@ _FLOAT_ARRAYS = ("mean_", "scale_", "completion_components_", "completion_singul
                  "filled_singular_values_", "_dictionary_r", "projection_", "codes_",
                  "completed_", "embedding_", "training_data_", "component_weights_")
 _INT_ARRAYS = ("atom_class_",)
+_OPTIONAL_ARRAYS = ("completion_ridge_", "y_", "classes_")
+_META = "__meta__"
+_EXPECTED = frozenset(_FLOAT_ARRAYS + _INT_ARRAYS + _OPTIONAL_ARRAYS + (_META,))
+#: Largest model file (compressed) and largest total of inflated arrays.
 _MAX_BYTES = 2 * 1024**3
+#: Largest metadata member (JSON: encoder tables, feature names, patient IDs).
+_MAX_META_BYTES = 64 * 1024**2
+_MAX_MEMBERS = len(_EXPECTED)
+_MAX_HEADER = 10_000
+#: Bounds on the sizes the metadata may declare.
+_MAX_FEATURES = 1_000_000
+_MAX_PATIENTS = 50_000_000
+_MAX_HISTORY = 10_000
+_LABEL_KINDS = {"int": "i", "float": "f", "str": "U"}
 
 
+# ---------------------------------------------------------------------------- saving
 def _label_array(values) -> tuple[np.ndarray, str]:
     arr = np.asarray(values)
     if arr.dtype.kind in "iub":
@@ -38,31 +75,19 @@ def _label_array(values) -> tuple[np.ndarray, str]:
     return arr.astype(str), "str"
 
 
-def _restore_labels(arr: np.ndarray, kind: str) -> np.ndarray:
-    expected = {"int": "i", "float": "f", "str": "U"}.get(kind)
-    if expected is None or arr.dtype.kind != expected:
-        raise ModelFileError("The model file's outcome labels have an unexpected type.")
-    return arr
-
-
 def _json_safe(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_json_safe(v) for v in value]
     if isinstance(value, np.generic):
-        return value.item()
+        value = value.item()
     if isinstance(value, float) and not np.isfinite(value):
         return None
     return value
 
 
-def save_model(path_or_file: str | os.PathLike | BinaryIO, model, encoder=None) -> None:
-    """Write a fitted :class:`~sparge.SparGE` (and optionally its Encoder) to a file."""
-    from .model import SparGE
-
-    if not isinstance(model, SparGE) or not hasattr(model, "projection_"):
-        raise ValueError("save_model needs a fitted SparGE model")
+def _model_arrays_and_meta(model, encoder) -> dict[str, np.ndarray]:
     arrays: dict[str, np.ndarray] = {}
     for name in _FLOAT_ARRAYS:
         arrays[name] = np.asarray(getattr(model, name))
@@ -91,11 +116,64 @@ def save_model(path_or_file: str | os.PathLike | BinaryIO, model, encoder=None) 
         arrays["y_"], meta["labels"] = _label_array(model.y_)
     if hasattr(model, "classes_"):
         arrays["classes_"], meta["classes"] = _label_array(model.classes_)
+    meta["shapes"] = {name: list(arr.shape) for name, arr in arrays.items()}
     blob = json.dumps(_json_safe(meta)).encode("utf-8")
-    arrays["__meta__"] = np.frombuffer(blob, dtype=np.uint8)
-    if isinstance(path_or_file, (str, os.PathLike)):
-        with open(path_or_file, "wb") as fh:
+    arrays[_META] = np.frombuffer(blob, dtype=np.uint8)
+    return arrays
+
+
+def _fsync_dir(folder: str) -> None:
+    """Make a rename durable (best effort: not every platform can open a directory)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _atomic_write(path: str | os.PathLike, arrays: dict[str, np.ndarray]) -> None:
+    """Write the archive to a temporary file next to ``path``, fsync, then rename it."""
+    target = os.path.abspath(os.fspath(path))
+    folder = os.path.dirname(target)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.",
+                               suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
             np.savez_compressed(fh, **arrays)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:  # keep the permissions of the file being replaced (a new one stays 0600)
+            os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+        except FileNotFoundError:
+            pass
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(folder)
+
+
+def save_model(path_or_file: str | os.PathLike | BinaryIO, model, encoder=None) -> None:
+    """Write a fitted :class:`~sparge.SparGE` (and optionally its Encoder) to a file.
+
+    A path is written atomically: a temporary file in the same folder, flushed and fsynced,
+    then renamed over the target, so an interrupted save never leaves a damaged file.
+    """
+    from .model import SparGE
+
+    if not isinstance(model, SparGE) or not hasattr(model, "projection_"):
+        raise ValueError("save_model needs a fitted SparGE model")
+    arrays = _model_arrays_and_meta(model, encoder)
+    if isinstance(path_or_file, (str, os.PathLike)):
+        _atomic_write(path_or_file, arrays)
     else:
         np.savez_compressed(path_or_file, **arrays)
 
@@ -107,140 +185,542 @@ def model_to_bytes(model, encoder=None) -> bytes:
     return buf.getvalue()
 
 
+# ---------------------------------------------------------------------------- reading
+def _too_big() -> ModelFileError:
+    return ModelFileError(f"The model file is larger than {_MAX_BYTES / 1024**3:.0f} GB; "
+                          "refused.")
+
+
 def _read_bytes(source) -> bytes:
-    if isinstance(source, (bytes, bytearray)):
-        return bytes(source)
+    """The file's bytes, refusing anything above ``_MAX_BYTES`` without reading it all."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        if len(data) > _MAX_BYTES:
+            raise _too_big()
+        return data
     if isinstance(source, (str, os.PathLike)):
         try:
             size = os.path.getsize(source)
+            if size > _MAX_BYTES:
+                raise _too_big()
+            with open(source, "rb") as fh:
+                return fh.read(_MAX_BYTES + 1)
         except OSError as exc:
-            raise ModelFileError(f"Cannot open the model file {source!s}: {exc.strerror}.") \
-                from exc
-        if size > _MAX_BYTES:
-            raise ModelFileError("The model file is larger than 2 GB; refused.")
-        with open(source, "rb") as fh:
-            return fh.read()
+            raise ModelFileError(f"Cannot open the model file {os.fspath(source)!s}: "
+                                 f"{exc.strerror or exc}.") from exc
     if hasattr(source, "read"):
-        data = source.read()
+        size = getattr(source, "size", None)  # Streamlit's UploadedFile knows its size
+        if isinstance(size, int) and size > _MAX_BYTES:
+            raise _too_big()
+        data = source.read(_MAX_BYTES + 1)
         if isinstance(data, str):
             raise ModelFileError("A model file is binary; got text.")
-        return data
+        if not isinstance(data, (bytes, bytearray)):
+            raise ModelFileError(f"Cannot read a model from a {type(source).__name__}.")
+        if len(data) > _MAX_BYTES:
+            raise _too_big()
+        return bytes(data)
     raise ModelFileError(f"Cannot read a model from a {type(source).__name__}.")
+
+
+def _zip_directory_entries(data: bytes) -> int:
+    """Members the zip's end record declares (read before the directory is parsed)."""
+    pos = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))
+    if pos < 0 or len(data) < pos + 22:
+        raise ModelFileError("The model file is damaged or truncated (no zip directory); "
+                             "re-save or re-train the model.")
+    _disk_entries, total_entries, cd_size = struct.unpack("<HHI", data[pos + 8:pos + 16])
+    if cd_size > len(data):
+        raise ModelFileError("The model file is damaged (its zip directory is larger than "
+                             "the file).")
+    return total_entries
+
+
+def _member_name(info: zipfile.ZipInfo) -> str:
+    name = info.filename
+    if not name.endswith(".npy") or name[:-4] not in _EXPECTED:
+        raise ModelFileError(f"The model file holds an unexpected member {name[:80]!r}; "
+                             "a SparGE model holds only its own arrays. Refused.")
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise ModelFileError(f"Member {name!r} of the model file uses an unsupported "
+                             "compression method.")
+    if info.flag_bits & 0x1:
+        raise ModelFileError(f"Member {name!r} of the model file is encrypted.")
+    return name[:-4]
+
+
+def _open_archive(data: bytes) -> tuple[zipfile.ZipFile, dict[str, zipfile.ZipInfo]]:
+    """The archive and its members by array name, after the directory-level checks."""
+    n_entries = _zip_directory_entries(data)
+    if n_entries > _MAX_MEMBERS:
+        raise ModelFileError(f"The model file declares {n_entries} members; a SparGE model "
+                             f"has at most {_MAX_MEMBERS}. Refused.")
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, struct.error) as exc:
+        raise ModelFileError(f"The model file is damaged or not a SparGE model ({exc}).") \
+            from exc
+    if len(infos) > _MAX_MEMBERS:
+        raise ModelFileError(f"The model file holds {len(infos)} members; a SparGE model "
+                             f"has at most {_MAX_MEMBERS}. Refused.")
+    members: dict[str, zipfile.ZipInfo] = {}
+    for info in infos:
+        name = _member_name(info)
+        if name in members:
+            raise ModelFileError(f"The model file holds the array {name!r} twice. Refused.")
+        members[name] = info
+    if sum(i.file_size for i in infos) > _MAX_BYTES:
+        raise ModelFileError("The model file's arrays would inflate to more than "
+                             f"{_MAX_BYTES / 1024**3:.0f} GB; refused (a zip bomb?).")
+    return zf, members
+
+
+def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
+    """A member's bytes, never more than ``limit`` (nor more than it declares)."""
+    if info.file_size > limit:
+        raise ModelFileError(f"Member {info.filename!r} declares {info.file_size:,} bytes; "
+                             f"at most {limit:,} expected. Refused.")
+    try:
+        with zf.open(info) as fh:
+            data = fh.read(info.file_size + 1)
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, RuntimeError,
+            NotImplementedError) as exc:
+        raise ModelFileError(f"Member {info.filename!r} of the model file is damaged "
+                             f"({exc}).") from exc
+    if len(data) != info.file_size:
+        raise ModelFileError(f"Member {info.filename!r} of the model file is not the size "
+                             "it declares. Refused.")
+    return data
+
+
+def _npy_header(raw: io.BufferedIOBase, name: str) -> tuple[tuple[int, ...], np.dtype, int]:
+    """Shape, dtype and header length of a ``.npy`` stream, without reading its data."""
+    try:
+        version = np.lib.format.read_magic(raw)
+        if version == (1, 0):
+            shape, _fortran, dtype = np.lib.format.read_array_header_1_0(
+                raw, max_header_size=_MAX_HEADER)
+        elif version in ((2, 0), (3, 0)):
+            shape, _fortran, dtype = np.lib.format.read_array_header_2_0(
+                raw, max_header_size=_MAX_HEADER)
+        else:
+            raise ValueError(f"unsupported .npy version {version}")
+        header_len = raw.tell()
+    except (ValueError, OSError, EOFError, SyntaxError, TypeError, zipfile.BadZipFile,
+            RuntimeError) as exc:
+        raise ModelFileError(f"Array {name!r} of the model file is not a valid array "
+                             f"({exc}).") from exc
+    if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
+        raise ModelFileError(f"Array {name!r} holds objects or records ({dtype}); a SparGE "
+                             "model holds numbers only. Refused.")
+    return tuple(int(s) for s in shape), dtype, header_len
+
+
+def _implied_bytes(shape: tuple[int, ...], dtype: np.dtype, header_len: int) -> int:
+    return header_len + math.prod(shape) * dtype.itemsize
+
+
+# ---------------------------------------------------------------------------- the schema
+def _bad(field: str, expected: str, value: Any) -> ModelFileError:
+    got = type(value).__name__
+    if isinstance(value, (int, float, bool)) or value is None:
+        got = f"{got} {value!r}"[:60]
+    return ModelFileError(f"The model file is invalid: field {field!r} must be {expected} "
+                          f"(got {got}).")
+
+
+def _is_number(v: Any) -> bool:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False
+
+
+def _number(meta: dict, field: str, *, optional: bool = True, low: float | None = None
+            ) -> float | None:
+    v = meta.get(field)
+    if v is None and optional:
+        return None
+    if not _is_number(v) or (low is not None and float(v) < low):
+        rng = "" if low is None else f" >= {low:g}"
+        raise _bad(field, f"a finite number{rng}" + (" or null" if optional else ""), v)
+    return float(v)
+
+
+def _integer(v: Any, field: str, low: int, high: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+        raise _bad(field, f"an integer from {low:,} to {high:,}", v)
+    return v
+
+
+def _str_list(v: Any, field: str, length: int | None = None) -> list[str]:
+    if not isinstance(v, list) or not all(isinstance(s, (str, int)) and not
+                                          isinstance(s, bool) for s in v):
+        raise _bad(field, "a list of strings", v)
+    if length is not None and len(v) != length:
+        raise ModelFileError(f"The model file is invalid: field {field!r} has {len(v):,} "
+                             f"entries; {length:,} expected.")
+    return [str(s) for s in v]
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _num_or(*choices: str, low: float = 0.0):
+    def check(v: Any) -> bool:
+        return v in choices if isinstance(v, str) else _is_number(v) and v >= low
+    return check
+
+
+def _int_or_none(low: int):
+    return lambda v: v is None or (_is_int(v) and low <= v <= 10**7)
+
+
+#: Every SparGE parameter a file may carry: a check and what it expects (for the message).
+_PARAM_SCHEMA: dict[str, tuple[Any, str]] = {
+    "n_atoms": (_int_or_none(1), "an integer >= 1 or null"),
+    "n_components": (_int_or_none(1), "an integer >= 1 or null"),
+    "supervised": (lambda v: isinstance(v, bool), "true or false"),
+    "representation": (lambda v: v in ("codes", "codes+completed"),
+                       "'codes' or 'codes+completed'"),
+    "completion_lambda": (_num_or("auto"), "'auto' or a number >= 0"),
+    "max_rank": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
+    "rank": (lambda v: v is None or (isinstance(v, str) and len(v) < 40) or
+             (_is_int(v) and 1 <= v <= 10**6), "an integer >= 1, a string or null"),
+    "completion_ridge": (_num_or("posterior"), "a number >= 0 or 'posterior'"),
+    "normalize_rows": (lambda v: isinstance(v, bool), "true or false"),
+    "r1": (_num_or(), "a number >= 0"),
+    "r2": (_num_or(), "a number >= 0"),
+    "n_nonzero": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
+    "ksvd_iter": (lambda v: _is_int(v) and 0 <= v <= 10**6, "an integer >= 0"),
+    "k1": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
+    "k2": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
+    "graph_weight": (lambda v: v in ("heat", "binary"), "'heat' or 'binary'"),
+    "class_balance": (lambda v: isinstance(v, bool), "true or false"),
+    "trace_ratio_reg": (_num_or(), "a number >= 0"),
+    "metric_weighting": (lambda v: v in ("ratio", "none"), "'ratio' or 'none'"),
+    "max_iter": (lambda v: _is_int(v) and 0 <= v <= 10**6, "an integer >= 0"),
+    "step_size": (_num_or(), "a number >= 0"),
+    "early_stopping": (lambda v: isinstance(v, bool), "true or false"),
+    "validation_fraction": (lambda v: _is_number(v) and 0 <= v < 1, "a number in [0, 1)"),
+    "n_iter_no_change": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
+    "random_state": (lambda v: v is None or (_is_int(v) and 0 <= v < 2**32),
+                     "an integer >= 0 or null"),
+    "verbose": (lambda v: _is_int(v) and 0 <= v <= 100, "an integer >= 0"),
+}
+
+
+def _check_params(params: Any) -> dict:
+    if not isinstance(params, dict):
+        raise _bad("params", "an object of SparGE parameters", params)
+    for key, value in params.items():
+        if key not in _PARAM_SCHEMA:
+            raise ModelFileError(f"The model file is invalid: unknown SparGE parameter "
+                                 f"{str(key)[:60]!r} in field 'params'.")
+        check, expected = _PARAM_SCHEMA[key]
+        if not check(value):
+            raise _bad(f"params.{key}", expected, value)
+    return params
+
+
+def _check_history(history: Any) -> list[dict[str, float]]:
+    if history is None:
+        return []
+    if not isinstance(history, list) or len(history) > _MAX_HISTORY:
+        raise _bad("history", f"a list of at most {_MAX_HISTORY:,} objects", history)
+    out = []
+    for i, entry in enumerate(history):
+        if not isinstance(entry, dict):
+            raise _bad(f"history[{i}]", "an object of numbers", entry)
+        row: dict[str, float] = {}
+        for key, v in entry.items():
+            if v is None:
+                row[str(key)] = np.nan
+            elif isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise _bad(f"history[{i}].{str(key)[:40]}", "a number or null", v)
+            else:
+                try:
+                    row[str(key)] = int(v) if key == "iteration" and _is_int(v) else float(v)
+                except OverflowError:
+                    raise _bad(f"history[{i}].{str(key)[:40]}", "a number or null", v) \
+                        from None
+        out.append(row)
+    return out
+
+
+def _check_encoder(state: Any, feature_names: list[str] | None) -> dict | None:
+    from .encoding import ROLES
+
+    if state is None:
+        return None
+    if not isinstance(state, dict):
+        raise _bad("encoder", "an object or null", state)
+    params = state.get("params")
+    if not isinstance(params, dict) or not all(
+            v is None or isinstance(v, (str, bool, int, float)) for v in params.values()):
+        raise _bad("encoder.params", "an object of simple values", params)
+    roles = state.get("roles")
+    if not isinstance(roles, dict):
+        raise _bad("encoder.roles", "an object {column: role}", roles)
+    for col, role in roles.items():
+        if role not in ROLES:
+            raise _bad(f"encoder.roles[{str(col)[:40]!r}]", f"one of {ROLES}", role)
+    table = state.get("table")
+    if not isinstance(table, dict):
+        raise _bad("encoder.table", "an object {column: {level: code}}", table)
+    for col, levels in table.items():
+        if not isinstance(levels, dict) or not all(_is_number(c) for c in levels.values()):
+            raise _bad(f"encoder.table[{str(col)[:40]!r}]", "an object {level: number}",
+                       levels)
+    for key in ("input_columns", "encoded_columns", "feature_names_out"):
+        _str_list(state.get(key), f"encoder.{key}")
+    if feature_names is not None and [str(c) for c in state["feature_names_out"]] \
+            != feature_names:
+        raise ModelFileError("The model file is invalid: field 'encoder.feature_names_out' "
+                             "does not match the model's feature names.")
+    return state
+
+
+def _check_meta(meta: Any) -> dict:
+    """The metadata, every field checked for type and range (see the module docstring)."""
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ModelFileError("The file is not a SparGE model (unknown format).")
+    if meta.get("version") != VERSION:
+        raise ModelFileError(f"Model format version {str(meta.get('version'))[:20]} is not "
+                             f"supported by this SparGE (expects {VERSION}); re-train the "
+                             "model.")
+    out: dict[str, Any] = {"params": _check_params(meta.get("params"))}
+    m = _integer(meta.get("n_features_in"), "n_features_in", 1, _MAX_FEATURES)
+    out["n_features_in"] = m
+    names = meta.get("feature_names")
+    out["feature_names"] = None if names is None else _str_list(names, "feature_names", m)
+    lam = _number(meta, "completion_lambda", low=0.0)
+    out["completion_lambda"] = 0.0 if lam is None else lam
+    best = meta.get("best_iteration")
+    out["best_iteration"] = 0 if best is None else _integer(best, "best_iteration", 0,
+                                                           _MAX_HISTORY)
+    obj = _number(meta, "objective")
+    out["objective"] = np.nan if obj is None else obj
+    out["fit_time"] = _number(meta, "fit_time", low=0.0)
+    out["history"] = _check_history(meta.get("history"))
+    for key in ("labels", "classes"):
+        if meta.get(key) is not None and meta[key] not in _LABEL_KINDS:
+            raise _bad(key, f"one of {sorted(_LABEL_KINDS)} or null", meta[key])
+        out[key] = meta.get(key)
+    ids = meta.get("train_ids")
+    out["train_ids"] = None if ids is None else _str_list(ids, "train_ids")
+    out["encoder"] = _check_encoder(meta.get("encoder"), out["feature_names"])
+    shapes = meta.get("shapes")
+    if shapes is not None:
+        if not isinstance(shapes, dict):
+            raise _bad("shapes", "an object {array: shape}", shapes)
+        for key, shape in shapes.items():
+            if key not in _EXPECTED or not isinstance(shape, list) or len(shape) > 2 or \
+                    not all(_is_int(s) and 0 <= s <= _MAX_PATIENTS for s in shape):
+                raise _bad(f"shapes.{str(key)[:40]}", "a list of at most 2 sizes from 0 to "
+                           f"{_MAX_PATIENTS:,}", shape)
+    out["shapes"] = shapes
+    return out
+
+
+def _read_meta(zf: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> dict:
+    if _META not in members:
+        raise ModelFileError("The model file has no SparGE metadata.")
+    raw = _read_member(zf, members[_META], _MAX_META_BYTES)
+    stream = io.BytesIO(raw)
+    shape, dtype, header_len = _npy_header(stream, _META)
+    if dtype != np.uint8 or len(shape) != 1 or \
+            _implied_bytes(shape, dtype, header_len) != len(raw):
+        raise ModelFileError("The model file's metadata member is not a byte array.")
+    try:
+        meta = json.loads(raw[header_len:].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
+        raise ModelFileError("The model file's metadata is not valid JSON.") from exc
+    return _check_meta(meta)
+
+
+# ---------------------------------------------------------------------------- shapes
+def _check_dtype(name: str, dtype: np.dtype, meta: dict) -> None:
+    if name in _FLOAT_ARRAYS or name == "completion_ridge_":
+        ok, what = dtype.kind == "f" and dtype.itemsize in (4, 8), "floating point"
+    elif name in _INT_ARRAYS:
+        ok, what = dtype.kind in "iu" and dtype.itemsize <= 8, "integer"
+    else:  # y_ / classes_
+        kind = _LABEL_KINDS.get(meta["labels" if name == "y_" else "classes"] or "", "")
+        ok, what = dtype.kind == kind, {"i": "integer", "f": "floating point",
+                                        "U": "text"}.get(kind, "absent")
+    if not ok:
+        raise ModelFileError(f"Array {name!r} has dtype {dtype}; expected {what}.")
+
+
+def _dim(shapes: dict, name: str, axis: int) -> int:
+    s = shapes[name]
+    return s[axis] if len(s) > axis else -1
+
+
+def _check_shapes(shapes: dict[str, tuple[int, ...]], meta: dict) -> None:
+    """Shapes from the ``.npy`` headers, checked across arrays before any data is read."""
+    m = meta["n_features_in"]
+    r = _dim(shapes, "completion_components_", 0)
+    k = _dim(shapes, "_dictionary_r", 1)
+    n = _dim(shapes, "embedding_", 0)
+    lo = _dim(shapes, "projection_", 1)
+    d = k if meta["params"].get("representation") == "codes" else r + k
+    expected = {
+        "mean_": (m,), "scale_": (m,), "completion_components_": (r, m),
+        "_dictionary_r": (r, k), "projection_": (d, lo), "codes_": (n, k),
+        "completed_": (n, r), "training_data_": (n, m), "atom_class_": (k,),
+        "embedding_": (n, lo), "component_weights_": (lo,),
+        "completion_singular_values_": (_dim(shapes, "completion_singular_values_", 0),),
+        "filled_singular_values_": (_dim(shapes, "filled_singular_values_", 0),),
+        "completion_ridge_": (r,), "y_": (n,),
+        "classes_": (_dim(shapes, "classes_", 0),),
+    }
+    for name, shape in shapes.items():
+        if name in expected and shape != expected[name]:
+            raise ModelFileError(f"The model file is inconsistent: array {name!r} has shape "
+                                 f"{shape}; {expected[name]} expected.")
+    if n < 2:
+        raise ModelFileError("The model file is inconsistent: array 'embedding_' holds "
+                             "fewer than 2 patients.")
+    if meta["train_ids"] is not None and len(meta["train_ids"]) != n:
+        raise ModelFileError("The model file is invalid: field 'train_ids' does not match "
+                             f"its {n:,} patients.")
+    if meta["labels"] is not None and "y_" not in shapes:
+        raise ModelFileError("The model file lacks the array 'y_' its metadata announces.")
+    if meta["classes"] is not None and "classes_" not in shapes:
+        raise ModelFileError("The model file lacks the array 'classes_' its metadata "
+                             "announces.")
+    declared = meta["shapes"]
+    if declared is not None:
+        for name, shape in shapes.items():
+            if name in declared and tuple(declared[name]) != shape:
+                raise ModelFileError(f"The model file is inconsistent: field 'shapes.{name}'"
+                                     f" declares {tuple(declared[name])}, the array has "
+                                     f"{shape}.")
+
+
+def _array_headers(zf, members, meta) -> dict[str, tuple[tuple[int, ...], np.dtype, int]]:
+    """Every array's header, checked against its member's declared size."""
+    headers = {}
+    for name in _FLOAT_ARRAYS + _INT_ARRAYS:
+        if name not in members:
+            raise ModelFileError(f"The model file lacks the array {name!r}.")
+    for name, info in members.items():
+        if name == _META:
+            continue
+        try:
+            with zf.open(info) as fh:
+                shape, dtype, header_len = _npy_header(fh, name)
+        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as exc:
+            raise ModelFileError(f"Member {info.filename!r} of the model file is damaged "
+                                 f"({exc}).") from exc
+        _check_dtype(name, dtype, meta)
+        if len(shape) > 2 or any(s > _MAX_PATIENTS for s in shape):
+            raise ModelFileError(f"Array {name!r} declares the shape {shape}; refused.")
+        implied = _implied_bytes(shape, dtype, header_len)
+        if implied != info.file_size:
+            raise ModelFileError(f"Member {info.filename!r} declares {info.file_size:,} "
+                                 f"bytes but its shape {shape} implies {implied:,}; refused "
+                                 "(damaged, or a zip bomb).")
+        headers[name] = (shape, dtype, header_len)
+    return headers
+
+
+def _read_arrays(zf, members, headers) -> dict[str, np.ndarray]:
+    arrays = {}
+    for name, (shape, dtype, _header_len) in headers.items():
+        raw = _read_member(zf, members[name], _MAX_BYTES)
+        try:
+            arr = np.lib.format.read_array(io.BytesIO(raw), allow_pickle=False,
+                                           max_header_size=_MAX_HEADER)
+        except (ValueError, OSError, EOFError) as exc:
+            raise ModelFileError(f"Array {name!r} of the model file is damaged ({exc}).") \
+                from exc
+        if arr.shape != shape or arr.dtype != dtype:
+            raise ModelFileError(f"Array {name!r} of the model file is damaged.")
+        if arr.dtype.kind == "f" and name != "training_data_" and \
+                not np.all(np.isfinite(arr)):
+            raise ModelFileError(f"Array {name!r} holds non-finite values.")
+        arrays[name] = arr
+    return arrays
+
+
+# ---------------------------------------------------------------------------- building
+def _build_model(meta: dict, a: dict[str, np.ndarray]):
+    from .model import SparGE
+
+    params = meta["params"]
+    model = SparGE(**params)
+    try:
+        model._check_params(a["embedding_"].shape[0])
+    except ValueError as exc:  # DataError is a ValueError too
+        raise ModelFileError(f"The model file is invalid: field 'params' ({exc}).") from exc
+    for name in _FLOAT_ARRAYS:
+        setattr(model, name, a[name].astype(np.float64) if name != "training_data_"
+                else a[name])
+    model.atom_class_ = a["atom_class_"].astype(np.int64)
+    r = a["completion_components_"].shape[0]
+    # Files written before the per-component completion ridge hold the shared number.
+    ridge = a.get("completion_ridge_")
+    if ridge is None:
+        shared = params.get("completion_ridge", 1.0)
+        ridge = np.full(r, float(shared) if _is_number(shared) else 1.0)
+    if np.any(ridge < 0):
+        raise ModelFileError("The model file's completion ridge must hold one finite, "
+                             f"non-negative number per component ({r}).")
+    model.completion_ridge_ = ridge.astype(np.float64)
+    model.n_features_in_ = meta["n_features_in"]
+    if meta["feature_names"] is not None:
+        model.feature_names_in_ = np.asarray(meta["feature_names"], dtype=object)
+    model.y_ = a["y_"] if meta["labels"] is not None else None
+    if meta["classes"] is not None:
+        model.classes_ = a["classes_"]
+    model.completion_lambda_ = meta["completion_lambda"]
+    model.best_iteration_ = meta["best_iteration"]
+    model.objective_ = meta["objective"]
+    model.fit_time_ = meta["fit_time"]
+    model.history_ = meta["history"]
+    if meta["train_ids"] is not None:
+        model.train_ids_ = np.asarray(meta["train_ids"], dtype=object)
+    try:
+        model._finish_fit()
+    except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
+        raise ModelFileError(f"The model file's arrays are not a usable model ({exc}).") \
+            from exc
+    return model
 
 
 def load_model(source) -> tuple[Any, Any]:
     """Load ``(model, encoder)`` from a path, bytes or binary file-like.
 
-    ``encoder`` is ``None`` when the file holds none. Raises ``ModelFileError`` for any file
-    that is not a valid SparGE model of a supported version.
+    ``encoder`` is ``None`` when the file holds none. Raises ``ModelFileError`` (naming the
+    field or array at fault) for any file that is not a valid SparGE model of a supported
+    version; nothing in the file is executed and no member is inflated before its declared
+    size has been checked against the metadata.
     """
     from .encoding import Encoder
-    from .model import SparGE
 
     data = _read_bytes(source)
     if not data.startswith(b"PK\x03\x04"):
         raise ModelFileError("This is not a SparGE model file (it is not a .sparge archive). "
                              "Model files are never unpickled; re-train and save the model.")
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            arrays = {k: npz[k] for k in npz.files}
-    except (ValueError, OSError, zipfile.BadZipFile, EOFError, KeyError) as exc:
-        raise ModelFileError(f"The model file is damaged or not a SparGE model ({exc}).") \
-            from exc
-    if "__meta__" not in arrays or arrays["__meta__"].dtype != np.uint8:
-        raise ModelFileError("The model file has no SparGE metadata.")
-    try:
-        meta = json.loads(arrays.pop("__meta__").tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelFileError("The model file's metadata is not valid JSON.") from exc
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ModelFileError("The file is not a SparGE model (unknown format).")
-    if meta.get("version") != VERSION:
-        raise ModelFileError(f"Model format version {meta.get('version')} is not supported "
-                             f"by this SparGE (expects {VERSION}); re-train the model.")
-    for name in _FLOAT_ARRAYS:
-        if name not in arrays:
-            raise ModelFileError(f"The model file lacks the array {name!r}.")
-        if arrays[name].dtype.kind != "f":
-            raise ModelFileError(f"Array {name!r} has dtype {arrays[name].dtype}; expected "
-                                 "floating point.")
-    for name in _INT_ARRAYS:
-        if name not in arrays or arrays[name].dtype.kind not in "iu":
-            raise ModelFileError(f"Array {name!r} is missing or not integer.")
-    params = meta.get("params")
-    if not isinstance(params, dict):
-        raise ModelFileError("The model file's parameters are missing.")
-    try:
-        model = SparGE(**params)
-    except TypeError as exc:
-        raise ModelFileError(f"The model file has unknown parameters ({exc}).") from exc
-    m = meta.get("n_features_in")
-    a = arrays
-    r = a["completion_components_"].shape[0] if a["completion_components_"].ndim == 2 else -1
-    k = a["_dictionary_r"].shape[1] if a["_dictionary_r"].ndim == 2 else -1
-    n = a["embedding_"].shape[0] if a["embedding_"].ndim == 2 else -1
-    d = k if params.get("representation") == "codes" else r + k
-    checks = [
-        (a["mean_"].shape == (m,), "mean_"), (a["scale_"].shape == (m,), "scale_"),
-        (a["completion_components_"].shape == (r, m), "completion_components_"),
-        (a["_dictionary_r"].shape == (r, k), "dictionary"),
-        (a["projection_"].ndim == 2 and a["projection_"].shape[0] == d, "projection_"),
-        (a["codes_"].shape == (n, k), "codes_"),
-        (a["completed_"].shape == (n, r), "completed_"),
-        (a["training_data_"].shape == (n, m), "training_data_"),
-        (a["atom_class_"].shape == (k,), "atom_class_"),
-        (n >= 2, "embedding_"),
-    ]
-    for ok, name in checks:
-        if not ok:
-            raise ModelFileError(f"The model file is inconsistent: array {name!r} has the "
-                                 "wrong shape.")
-    if a["embedding_"].shape[1] != a["projection_"].shape[1] or \
-            a["component_weights_"].shape != (a["projection_"].shape[1],):
-        raise ModelFileError("The model file is inconsistent: embedding and projection differ.")
-    for name in _FLOAT_ARRAYS:
-        if name != "training_data_" and not np.all(np.isfinite(a[name])):
-            raise ModelFileError(f"Array {name!r} holds non-finite values.")
-    for name in _FLOAT_ARRAYS + _INT_ARRAYS:
-        setattr(model, name, a[name])
-    # Files written before the per-component completion ridge hold the shared number.
-    ridge = a.get("completion_ridge_")
-    if ridge is None:
-        shared = params.get("completion_ridge", 1.0)
-        ridge = np.full(r, float(shared) if isinstance(shared, (int, float)) else 1.0)
-    if ridge.dtype.kind != "f" or ridge.shape != (r,) or not np.all(np.isfinite(ridge)) \
-            or np.any(ridge < 0):
-        raise ModelFileError("The model file's completion ridge must hold one finite, "
-                             f"non-negative number per component ({r}).")
-    model.completion_ridge_ = ridge
-    model.n_features_in_ = int(m)
-    if meta.get("feature_names") is not None:
-        names = meta["feature_names"]
-        if not isinstance(names, list) or len(names) != m:
-            raise ModelFileError("The model file's feature names do not match its arrays.")
-        model.feature_names_in_ = np.asarray(names, dtype=object)
-    model.y_ = None
-    if meta.get("labels") is not None:
-        model.y_ = _restore_labels(a.get("y_", np.zeros(0)), meta["labels"])
-        if model.y_.shape != (n,):
-            raise ModelFileError("The model file's outcomes do not match its patients.")
-    if meta.get("classes") is not None:
-        model.classes_ = _restore_labels(a.get("classes_", np.zeros(0)), meta["classes"])
-    model.completion_lambda_ = float(meta.get("completion_lambda") or 0.0)
-    model.best_iteration_ = int(meta.get("best_iteration") or 0)
-    model.objective_ = float(meta["objective"]) if meta.get("objective") is not None else np.nan
-    model.fit_time_ = meta.get("fit_time")
-    model.history_ = [{k: (np.nan if v is None else v) for k, v in h.items()}
-                      for h in meta.get("history") or []]
-    if meta.get("train_ids") is not None:
-        if not isinstance(meta["train_ids"], list) or len(meta["train_ids"]) != n:
-            raise ModelFileError("The model file's patient IDs do not match its patients.")
-        model.train_ids_ = np.asarray([str(i) for i in meta["train_ids"]], dtype=object)
-    model._finish_fit()
+    zf, members = _open_archive(data)
+    with zf:
+        meta = _read_meta(zf, members)
+        headers = _array_headers(zf, members, meta)
+        _check_shapes({k: v[0] for k, v in headers.items()}, meta)
+        arrays = _read_arrays(zf, members, headers)
+    model = _build_model(meta, arrays)
     encoder = None
-    if meta.get("encoder") is not None:
+    if meta["encoder"] is not None:
         try:
             encoder = Encoder.from_dict(meta["encoder"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelFileError(f"The model file's encoder is invalid ({exc}).") from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ModelFileError(f"The model file's field 'encoder' is invalid ({exc}).") \
+                from exc
     return model, encoder

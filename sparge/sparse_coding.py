@@ -15,6 +15,62 @@ dictionary (Mairal, Bach & Ponce 2012, task-driven dictionary learning):
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
+
+
+def _norm_bound(G: np.ndarray) -> float:
+    """An upper bound of the largest eigenvalue of a symmetric ``G`` that cannot fail:
+    the smaller of the Frobenius norm and the largest absolute row sum (Gershgorin)."""
+    return float(min(np.linalg.norm(G), np.max(np.abs(G).sum(axis=1))))
+
+
+def gram_lipschitz(G: np.ndarray) -> float:
+    """Largest eigenvalue of the symmetric positive semi-definite Gram matrix ``G``.
+
+    LAPACK's default symmetric eigensolver (``numpy.linalg.eigvalsh``) can stop with
+    ``LinAlgError: Eigenvalues did not converge`` on badly scaled or nearly degenerate
+    matrices (noisy, wide tables). Then, in order: SciPy's relatively robust
+    representation driver (``evr``) for the top eigenvalue only; the default solver on
+    ``G`` with a tiny diagonal jitter (subtracted again); and finally the norm bound
+    ``min(||G||_F, max_i sum_j |G_ij|)``, which is never below the true value, so FISTA's
+    step ``1 / L`` stays safe (only slower). Never raises a linear-algebra error.
+
+    Parameters
+    ----------
+    G : ndarray of shape (k, k)
+        Finite, symmetric.
+
+    Returns
+    -------
+    float
+        ``lambda_max(G)`` (or an upper bound of it); 0 for an empty matrix.
+
+    Raises
+    ------
+    ValueError
+        When ``G`` holds NaN or infinite values (no bound exists).
+    """
+    G = np.asarray(G, dtype=float)
+    k = G.shape[0]
+    if k == 0:
+        return 0.0
+    if not np.all(np.isfinite(G)):
+        raise ValueError("the dictionary holds non-finite values; its codes are undefined")
+    G = 0.5 * (G + G.T)
+    try:
+        return float(np.linalg.eigvalsh(G)[-1])
+    except np.linalg.LinAlgError:
+        pass
+    try:
+        return float(scipy.linalg.eigh(G, eigvals_only=True, driver="evr",
+                                       subset_by_index=[k - 1, k - 1])[-1])
+    except (np.linalg.LinAlgError, ValueError):
+        pass
+    jitter = 1e-10 * max(float(np.trace(G)) / k, 1e-12)
+    try:
+        return float(np.linalg.eigvalsh(G + jitter * np.eye(k))[-1]) - jitter
+    except np.linalg.LinAlgError:
+        return _norm_bound(G)
 
 
 def _soft(x: np.ndarray, t: float) -> np.ndarray:
@@ -104,7 +160,7 @@ def sparse_encode(
     D = np.asarray(D, dtype=float)
     G = D.T @ D
     B = Z @ D  # (n, k): D^T z for every row
-    L = lipschitz if lipschitz is not None else float(np.linalg.eigvalsh(G)[-1]) + r2
+    L = lipschitz if lipschitz is not None else gram_lipschitz(G) + r2
     L = max(L, 1e-12)
     n, k = Z.shape[0], D.shape[1]
     out = np.zeros((n, k)) if init is None else np.array(init, dtype=float, copy=True)
