@@ -2,29 +2,40 @@
 
 Opens on the bundled sample cohort with the pre-trained default model, so the first screen
 is already a cohort map. Pages live in ``pages/``; all logic lives in ``sparge``.
+
+The navigation is drawn with ``st.page_link`` (Material icons, no emoji font needed) and
+``st.navigation(position="hidden")``: Streamlit's own sidebar navigation is switched off in
+``.streamlit/config.toml`` (``client.showSidebarNavigation = false``), so a freshly started
+server never shows its file-name list of ``pages/``. The sidebar's status (data, model) is
+drawn after the page ran, so it names a model trained or loaded in this very run.
 """
 
 import streamlit as st
 
-from sparge.ui import init_state, model_summary
+from sparge.ui import app_navigation, init_state, show_flashes, sidebar_status
 
-st.set_page_config(page_title="SparGE Explorer", page_icon="🫀", layout="wide")
-init_state()
+st.set_page_config(page_title="SparGE Explorer", page_icon=":material/hub:", layout="wide")
+with app_navigation():
+    init_state()
 
-pages = [
-    st.Page("pages/explore.py", title="Explore", icon="🗺️", default=True),
-    st.Page("pages/data.py", title="Data", icon="📄"),
-    st.Page("pages/model.py", title="Model", icon="⚙️"),
-    st.Page("pages/new_patient.py", title="New patient", icon="🧑‍⚕️"),
-    st.Page("pages/classifiers.py", title="Classifiers", icon="📊"),
-    st.Page("pages/how_it_works.py", title="How it works", icon="🎓"),
-]
-nav = st.navigation(pages)
+# (file in pages/ = URL path, title, Material icon); the first page opens by default.
+PAGES = [("explore", "Explore", "map"), ("data", "Data", "table_view"),
+         ("model", "Model", "model_training"), ("new_patient", "New patient", "person_add"),
+         ("classifiers", "Classifiers", "bar_chart"), ("how_it_works", "How it works", "school")]
+pages = {name: st.Page(f"pages/{name}.py", title=title, icon=f":material/{icon}:",
+                       url_path=name, default=i == 0)
+         for i, (name, title, icon) in enumerate(PAGES)}
+nav = st.navigation(list(pages.values()), position="hidden")
 with st.sidebar:
     st.markdown("**SparGE Explorer** finds look-alike patients with sparse coding and "
                 "graph embedding.")
-    st.caption(f"Data: {st.session_state.cohort_name}")
-    st.caption(f"Model: {st.session_state.model_name}")
-    st.caption(model_summary(st.session_state.model))
-    st.caption("Your data stays on this machine; nothing is sent anywhere.")
-nav.run()
+    for p in pages.values():
+        st.page_link(p, width="stretch")
+    status = st.container()
+show_flashes()
+try:
+    with app_navigation():
+        nav.run()
+finally:  # also after st.stop(): the status names what the page just trained or loaded
+    with status:
+        sidebar_status()

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
+import runpy
+import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -18,14 +22,21 @@ from .encoding import read_table
 from .errors import DataError
 from .maps import MapProjector
 from .persistence import load_model
+from .safe_text import md_escape
 from .workflow import Cohort, encode_cohort
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data_samples"
+APP_SCRIPT = SAMPLES.parent / "app.py"
 SAMPLE_CSV = SAMPLES / "singheart_synthetic.csv"
 DEFAULT_MODEL = SAMPLES / "default_model.sparge"
 GROUPS_JSON = SAMPLES / "biomarker_groups.json"
 DEFAULT_MAP = SAMPLES / "default_map_umap.csv"
 SAMPLE_ID, SAMPLE_LABEL = "Subject ID", "Outcome"
+#: What a reload or a typed link does to the session (said in the sidebar and on Data).
+RELOAD_NOTE = ("A browser reload or a typed link starts a new session: uploaded data, trained "
+               "models and results are cleared (download what you want to keep).")
+
+_app_run = threading.local()  # per script thread: is app.py's navigation running this page?
 
 
 @st.cache_resource(show_spinner="Loading the sample cohort…")
@@ -55,8 +66,20 @@ def _sample_groups() -> dict:
 
 
 def init_state() -> None:
-    """First run of a session: the bundled sample and the pre-trained default model."""
+    """First run of a session: the bundled sample and the pre-trained default model.
+
+    A page run without ``app.py`` (a deep link as a freshly started server's first request,
+    or any AppTest run: Streamlit then treats ``pages/`` as its old file-name navigation and
+    runs the page file directly) runs ``app.py`` instead, which draws our navigation and
+    runs this same page inside it; the direct run then stops. No rerun is involved, so the
+    clicks of that run are kept.
+    """
     ss = st.session_state
+    if not getattr(_app_run, "active", False):
+        page_file = sys._getframe(1).f_globals.get("__file__")
+        if page_file and Path(page_file).resolve().parent.name == "pages":
+            runpy.run_path(str(APP_SCRIPT), run_name="__main__")
+            st.stop()
     if "cohort" not in ss:
         ss.cohort = _sample_cohort()
         ss.cohort_name = "bundled sample (synthetic SingHEART-style cohort, 683 patients)"
@@ -69,6 +92,16 @@ def init_state() -> None:
     ss.setdefault("selected", None)
     ss.setdefault("lasso", [])
     ss.setdefault("messages", [])
+
+
+@contextlib.contextmanager
+def app_navigation():
+    """Mark the current script thread as running inside ``app.py``'s navigation."""
+    _app_run.active = True
+    try:
+        yield
+    finally:
+        _app_run.active = False
 
 
 def set_model(model, encoder, name: str) -> None:
@@ -124,12 +157,46 @@ def guard(action: str = "That"):
 
 
 def model_summary(model) -> str:
-    n, l = model.embedding_.shape
-    k = model._dictionary_r.shape[1]
-    r = model.completion_components_.shape[0]
-    sup = "supervised" if hasattr(model, "classes_") else "unsupervised"
-    return (f"{n} patients · {model.n_features_in_} biomarkers · completion rank {r} · "
-            f"{k} atoms · {l}-D embedding · {sup}")
+    """One line about a model; never fails (a damaged model gets "details unavailable")."""
+    try:
+        n, l = model.embedding_.shape
+        sup = "supervised" if getattr(model, "classes_", None) is not None else "unsupervised"
+        return (f"{n} patients · {model.n_features_in_} biomarkers · completion rank "
+                f"{model.rank_} · {model.n_atoms_} atoms · {l}-D embedding · {sup}")
+    except Exception:  # noqa: BLE001 - a summary line must not break a page
+        return "model details unavailable"
+
+
+def fmt_number(value, fmt: str = "{:.4f}", missing: str = "n/a") -> str:
+    """``fmt`` of a finite number, else ``missing`` (models loaded from files may hold odd
+    values; a display must not fail on them)."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return missing
+    return fmt.format(x) if math.isfinite(x) else missing
+
+
+def flash(kind: str, text: str) -> None:
+    """Queue a message (``kind``: success, info, warning, error) for the next page run."""
+    st.session_state.setdefault("flash", []).append((kind, text))
+
+
+def show_flashes() -> None:
+    """Show and clear the queued messages."""
+    for kind, text in st.session_state.pop("flash", []):
+        getattr(st, kind)(text)
+
+
+def sidebar_status() -> None:
+    """Which data and model the session holds (names escaped), and what a reload does."""
+    ss = st.session_state
+    st.caption(f"Data: {md_escape(ss.get('cohort_name', ''))}")
+    st.caption(f"Model: {md_escape(ss.get('model_name', ''))}")
+    if ss.get("model") is not None:
+        st.caption(model_summary(ss.model))
+    st.caption(RELOAD_NOTE)
+    st.caption("Your data stays on this machine; nothing is sent anywhere.")
 
 
 def float_or_none(v):

@@ -6,7 +6,7 @@ import pytest
 from conftest import ROOT, SAMPLES
 from streamlit.testing.v1 import AppTest
 
-from sparge import model_to_bytes, read_table
+from sparge import SparGE, model_to_bytes, read_table
 from sparge.workflow import encode_cohort, train
 
 APP = str(ROOT / "app.py")
@@ -118,14 +118,49 @@ def test_data_page_tabs_render_report_roles_table_and_missingness(small_cohort):
     assert not at.exception
 
 
-def test_training_on_the_model_page(small_cohort):
-    at = start("pages/model.py", cohort=small_cohort, cohort_name="small")
+def train_button(at):
+    return next(b for b in at.button if b.label == "Train")
+
+
+def test_untouched_form_trains_with_the_library_defaults(small_cohort):
+    """Issue 9.1: the form starts from SparGE()'s parameters; issue 9.9: the header and the
+    sidebar name the new model in the run that trained it."""
+    at = start("pages/model.py", cohort=small_cohort, cohort_name="small cohort")
     old = at.session_state["model_token"]
-    at.button[0].click().run()  # the form's Train button
-    assert not at.exception
+    train_button(at).click().run()
+    assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["model_token"] != old
     assert any("Trained in" in s.value for s in at.success)
-    assert at.session_state["model"].embedding_.shape[0] == len(small_cohort.train_rows)
+    model = at.session_state["model"]
+    assert model.embedding_.shape[0] == len(small_cohort.train_rows)
+    got, want = model.get_params(), SparGE().get_params()
+    for name in ("callback", "supervised"):
+        got.pop(name), want.pop(name)
+    assert got == want
+    assert model.embedding_.shape[1] == SparGE().n_components
+    assert model.supervised is True  # the table has an outcome
+    header = [c.value for c in at.caption if c.value.startswith("Current model:")]
+    assert header and "trained on small cohort" in header[0]
+    assert "Model: trained on small cohort" in [c.value for c in at.sidebar.caption]
+    labels = [p.proto.text for p in at.get("progress")]
+    assert labels and all(t.endswith(": 100%") for t in labels), labels
+
+
+def test_training_past_the_resource_limit_asks_first(small_cohort, monkeypatch):
+    """Issue 10.7: past the limit the form names it and trains only when confirmed."""
+    import sparge.resources as resources
+
+    monkeypatch.setattr(resources, "_M_FIXED", 1e15)  # every fit now exceeds the memory limit
+    at = start("pages/model.py", cohort=small_cohort, cohort_name="small")
+    token = at.session_state["model_token"]
+    assert any("exceeds the limit" in w.value and "sample" in w.value for w in at.warning)
+    train_button(at).click().run()
+    assert at.session_state["model_token"] == token
+    assert any("not started" in e.value for e in at.error)
+    at.checkbox(key="train_confirm").check()
+    train_button(at).click().run()
+    assert not at.exception
+    assert at.session_state["model_token"] != token
 
 
 def test_failed_training_keeps_the_previous_model():
@@ -133,7 +168,7 @@ def test_failed_training_keeps_the_previous_model():
                         label_column="Outcome")
     at = start("pages/model.py", cohort=one, cohort_name="one row")
     token = at.session_state["model_token"]
-    at.button[0].click().run()
+    train_button(at).click().run()
     assert not at.exception
     assert any("Cannot train" in e.value for e in at.error)
     assert at.session_state["model_token"] == token
