@@ -14,10 +14,14 @@ import pandas as pd
 
 #: Characters with a meaning in (GitHub-flavoured / Streamlit) Markdown.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~:$&=\"'])")
-#: C0/C1 control characters (terminal escapes), except tab and newline.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: A CSV cell starting with one of these is run as a formula by spreadsheets (OWASP).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: C0/C1 control characters (terminal escapes), except tab and newline; Unicode
+#: bidirectional overrides/isolates (text that displays reversed, "Trojan source") and the
+#: line/paragraph separators.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+                      "\u2028\u2029]")
+#: A CSV cell starting with one of these is run as a formula by spreadsheets (OWASP), and
+#: their full-width forms (which some spreadsheets in East-Asian locales accept too).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
@@ -42,13 +46,24 @@ def csv_cell(value: object) -> object:
     return value
 
 
+def _is_text_column(series: pd.Series) -> bool:
+    dtype = series.dtype
+    return not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)
+                or pd.api.types.is_datetime64_any_dtype(dtype))
+
+
 def csv_safe(df: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``df`` whose text cells and column names cannot run as formulas."""
+    """A copy of ``df`` whose text cells, column names and index cannot run as formulas."""
     out = df.copy()
     out.columns = [csv_cell(str(c)) for c in out.columns]
-    for col in out.columns:
-        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
-            out[col] = out[col].map(csv_cell)
+    for i in range(out.shape[1]):  # by position: names may repeat
+        col = out.iloc[:, i]
+        if _is_text_column(col):
+            out.isetitem(i, col.astype(object).map(csv_cell))
+    if _is_text_column(out.index.to_series()):
+        out.index = out.index.map(csv_cell)
+    if isinstance(out.index.name, str):
+        out.index.name = csv_cell(out.index.name)
     return out
 
 
@@ -62,10 +77,14 @@ def plain_frame(df: pd.DataFrame, max_len: int = 200) -> pd.DataFrame:
     """A copy with control characters stripped from text cells and column names."""
     out = df.copy()
     out.columns = [plain_text(c, max_len) for c in out.columns]
-    for col in out.columns:
-        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
-            out[col] = out[col].map(lambda v: plain_text(v, max_len)
-                                    if isinstance(v, str) else v)
+    for i in range(out.shape[1]):  # by position: names may repeat
+        col = out.iloc[:, i]
+        if _is_text_column(col):
+            out.isetitem(i, col.astype(object).map(
+                lambda v: plain_text(v, max_len) if isinstance(v, str) else v))
+    if _is_text_column(out.index.to_series()):
+        out.index = out.index.map(lambda v: plain_text(v, max_len) if isinstance(v, str)
+                                  else v)
     return out
 
 
