@@ -1,4 +1,9 @@
-"""2D maps of a cohort and group summaries (pure functions; the Explore page renders them)."""
+"""2-D maps of a cohort (pure functions; the Explore and New patient pages render them).
+
+A map is fitted on the model's training patients; every other patient (left out of
+training, or new) is placed on it from its embedding. Only the public API of
+:class:`sparge.SparGE` is used.
+"""
 
 from __future__ import annotations
 
@@ -6,121 +11,256 @@ import numpy as np
 import pandas as pd
 from sklearn.decomposition import PCA
 
+from .similarity import knn_search
+
+#: Map methods: what the user picks -> what it draws.
+METHODS = ("pca", "umap", "raw")
+NOT_TRAINED = "not used for training"
+
 
 class MapProjector:
-    """A fitted 2D projection of the learned space (UMAP or PCA) or of the raw data.
+    """A fitted 2-D projection of the learned space (PCA or UMAP) or of the raw data.
 
     Parameters
     ----------
-    method : {"umap", "pca", "raw"}
-        UMAP or PCA of the SparGE embedding, or PCA of the standardised raw features
-        (gaps at the cohort mean) for comparison.
+    method : {"pca", "umap", "raw"}
+        PCA (fast, the default after training) or UMAP of the SparGE embedding, or PCA of
+        the standardised raw features (gaps at the cohort mean) for comparison. A 2-D
+        embedding is drawn as it is (PCA only rotates it); UMAP needs at least 20 patients
+        and a 3-D or larger embedding, else PCA is drawn.
+    random_state : int
+    n_neighbors : int
+        Training patients that place another patient on a UMAP map.
+
+    Attributes
+    ----------
+    coords_ : ndarray (n_train, 2)
+        Map positions of the training patients.
+    drawn_ : {"pca", "umap", "raw"}
+        What the map really shows (UMAP falls back to PCA, see above).
     """
 
-    def __init__(self, method: str = "umap", random_state: int = 0):
-        if method not in ("umap", "pca", "raw"):
-            raise ValueError(f"unknown map method {method!r}")
+    def __init__(self, method: str = "pca", random_state: int = 0, n_neighbors: int = 10):
+        if method not in METHODS:
+            raise ValueError(f"unknown map method {method!r}; use one of {METHODS}")
         self.method = method
         self.random_state = random_state
+        self.n_neighbors = n_neighbors
+
+    @staticmethod
+    def umap_possible(model) -> bool:
+        """True when UMAP can draw this model (a 3-D+ embedding of at least 20 patients)."""
+        n, dim = model.embedding_.shape
+        return dim > 2 and n >= 20
 
     def fit(self, model) -> MapProjector:
+        emb = np.asarray(model.embedding_, dtype=float)
         if self.method == "raw":
-            data = np.nan_to_num(np.asarray(model.training_data_, dtype=float))
-            self.reducer_ = PCA(2, random_state=self.random_state).fit(data)
-            self.coords_ = self.reducer_.transform(data)
-        elif self.method == "pca" or model.embedding_.shape[1] <= 2 or \
-                model.embedding_.shape[0] < 20:
-            self.reducer_ = PCA(min(2, model.embedding_.shape[1]),
-                                random_state=self.random_state).fit(model.embedding_)
-            self.coords_ = self._pad(self.reducer_.transform(model.embedding_))
+            data = self._raw(model, model.training_values())
+            self.reducer_ = PCA(min(2, data.shape[1]), random_state=self.random_state)
+            self.coords_ = self._pad(self.reducer_.fit_transform(data))
+            self.drawn_ = "raw"
+        elif self.method == "pca" or not self.umap_possible(model):
+            self.reducer_ = PCA(min(2, emb.shape[1]), random_state=self.random_state)
+            self.coords_ = self._pad(self.reducer_.fit_transform(emb))
+            self.drawn_ = "pca"
         else:
             import umap  # imported lazily: numba compilation takes a few seconds
 
-            n = model.embedding_.shape[0]
-            self.reducer_ = umap.UMAP(n_neighbors=min(15, n - 1), min_dist=0.15,
+            self.reducer_ = umap.UMAP(n_neighbors=min(15, len(emb) - 1), min_dist=0.15,
                                       random_state=self.random_state, n_jobs=1)
-            self.coords_ = self.reducer_.fit_transform(model.embedding_)
+            self.coords_ = np.asarray(self.reducer_.fit_transform(emb), dtype=float)
+            self.drawn_ = "umap"
         return self
 
     @classmethod
     def from_coords(cls, method: str, coords: np.ndarray) -> MapProjector:
-        """A map whose coordinates were computed before (the reducer is fitted on demand)."""
+        """A map whose training-patient coordinates were computed before (e.g. the bundled
+        default model's UMAP); other patients are placed from their look-alikes."""
         proj = cls(method)
         proj.coords_ = np.asarray(coords, dtype=float)
         proj.reducer_ = None
+        proj.drawn_ = method
         return proj
 
     @staticmethod
     def _pad(c: np.ndarray) -> np.ndarray:
+        c = np.asarray(c, dtype=float)
         return c if c.shape[1] == 2 else np.hstack([c, np.zeros((len(c), 2 - c.shape[1]))])
+
+    @staticmethod
+    def _raw(model, X) -> np.ndarray:
+        return np.nan_to_num(np.asarray(model.standardize(X), dtype=float))
+
+    def place(self, model, X=None, Y=None) -> np.ndarray:
+        """Map positions of other patients, shape (n, 2).
+
+        Parameters
+        ----------
+        X : encoded features (DataFrame with the model's feature names, NaN allowed);
+            needed for the raw-data map, and for the others when ``Y`` is not given.
+        Y : ndarray (n, l), optional
+            The patients' embedding (``model.transform(X)``) when already known.
+
+        PCA maps project exactly; a UMAP map places each patient at the similarity-weighted
+        mean position of its nearest training patients in the learned space (instant, and
+        the same for a precomputed map).
+        """
+        if self.method == "raw" or self.drawn_ == "raw":
+            if self.reducer_ is None:
+                self.fit(model)
+            return self._pad(self.reducer_.transform(self._raw(model, X)))
+        if Y is None:
+            Y = model.transform(X)
+        Y = np.atleast_2d(np.asarray(Y, dtype=float))
+        if len(Y) == 0:
+            return np.zeros((0, 2))
+        if self.drawn_ == "pca":
+            if self.reducer_ is None:
+                saved = self.coords_
+                self.fit(model)
+                self.coords_ = saved
+            return self._pad(self.reducer_.transform(Y))
+        emb = np.asarray(model.embedding_, dtype=float)
+        k = min(self.n_neighbors, len(emb))
+        dist, idx = knn_search(emb, Y, k)
+        w = np.asarray(model.similarity(dist), dtype=float) + 1e-12
+        w /= w.sum(axis=1, keepdims=True)
+        return np.einsum("qk,qkc->qc", w, self.coords_[idx])
 
     def transform(self, model, X_new) -> np.ndarray:
         """Place new patients (encoded features) on the map."""
-        if self.reducer_ is None:  # precomputed map: fit the reducer, keep the coordinates
-            saved = self.coords_
-            self.fit(model)
-            self.coords_ = saved
-        if self.method == "raw":
-            Xs = model._prepare(X_new)
-            return self.reducer_.transform(np.nan_to_num(Xs))
-        Y = model.transform(X_new)
-        return self._pad(self.reducer_.transform(Y))
+        return self.place(model, X=X_new)
+
+
+def map_title(proj: MapProjector, model) -> str:
+    """What a map draws, said plainly."""
+    dim = model.embedding_.shape[1]
+    if proj.drawn_ == "raw":
+        return (f"PCA of the standardised raw data ({model.n_features_in_} biomarkers, gaps "
+                "at the cohort mean), for comparison")
+    if proj.drawn_ == "umap":
+        return f"UMAP of the {dim}-D SparGE embedding"
+    if dim <= 2:
+        return f"The {dim}-D SparGE embedding (axes rotated by PCA)"
+    return f"PCA of the {dim}-D SparGE embedding"
 
 
 def training_values(model) -> pd.DataFrame:
     """Training patients' features in original units (NaN where missing)."""
-    data = np.asarray(model.training_data_, dtype=float) * model.scale_ + model.mean_
-    return pd.DataFrame(data, columns=model.feature_names())
+    return model.training_values()
 
 
-def map_frame(model, coords: np.ndarray) -> pd.DataFrame:
-    """Coordinates with ID, outcome and training index, ready to plot or download."""
-    n = len(coords)
-    ids = getattr(model, "train_ids_", np.asarray([str(i) for i in range(n)]))
-    out = pd.DataFrame({"training_index": np.arange(n), "ID": ids, "x": coords[:, 0],
-                        "y": coords[:, 1]})
+def map_frame(model, proj, index=None, labels=None) -> pd.DataFrame:
+    """Every patient of ``index`` on the map, ready to plot or download.
+
+    Parameters
+    ----------
+    model : fitted SparGE
+    proj : a fitted :class:`MapProjector` of ``model``, or an array (n_train, 2) of
+        training-patient coordinates (then ``index`` must be None)
+    index : sparge.workflow.PatientIndex, optional
+        The cohort's patients (``workflow.cohort_patients``); ``None``: the training
+        patients only.
+    labels : array-like, optional
+        Outcome per row of ``index`` for patients outside training (None when unknown).
+
+    Returns
+    -------
+    DataFrame with ``row`` (position in ``index``), ``ID``, ``x``, ``y``, ``in_training``,
+    ``training_index`` (-1 outside training), ``status`` ("training" or "not used for
+    training"), ``reason`` and, when the model has outcomes, ``outcome``.
+    """
+    n_train = len(model.embedding_)
+    train_ids = np.asarray(getattr(model, "train_ids_", [str(i) for i in range(n_train)]),
+                           dtype=object)
+    if index is None:
+        ids = train_ids
+        tix = np.arange(n_train)
+        reason = np.full(n_train, "", dtype=object)
+    else:
+        ids = np.asarray(index.ids, dtype=object)
+        tix = np.asarray(index.train_index, dtype=int)
+        reason = np.asarray(index.reason, dtype=object)
+    inside = tix >= 0
+    coords = proj.coords_ if isinstance(proj, MapProjector) else np.asarray(proj, float)
+    xy = np.zeros((len(ids), 2))
+    xy[inside] = coords[tix[inside]]
+    if (~inside).any():
+        rows = np.flatnonzero(~inside)
+        X_out = pd.DataFrame(np.asarray(_frame_values(index.X))[rows],
+                             columns=model.feature_names())
+        xy[rows] = proj.place(model, X=X_out, Y=np.asarray(index.embedding)[rows])
+    out = pd.DataFrame({"row": np.arange(len(ids)), "ID": ids.astype(str), "x": xy[:, 0],
+                        "y": xy[:, 1], "in_training": inside, "training_index": tix,
+                        "status": np.where(inside, "training", NOT_TRAINED),
+                        "reason": reason})
     if model.y_ is not None:
-        out["outcome"] = np.asarray(model.y_).astype(str)
+        outcome = np.full(len(ids), "unknown", dtype=object)
+        outcome[inside] = np.asarray(model.y_).astype(str)[tix[inside]]
+        if labels is not None:
+            lab = np.asarray(labels, dtype=object)
+            for r in np.flatnonzero(~inside):
+                v = lab[r]
+                if v is not None and not (isinstance(v, float) and v != v):
+                    outcome[r] = str(v)
+        out["outcome"] = outcome
     return out
 
 
-def group_summary(model, members: np.ndarray, n_features: int = 10) -> dict:
-    """What sets a selected group of training patients apart from the rest.
+def _frame_values(X) -> np.ndarray:
+    return X.to_numpy(dtype=float) if isinstance(X, pd.DataFrame) else np.asarray(X, float)
 
-    Returns size, outcome mix and the biomarkers with the largest standardised mean
-    difference (group mean - rest mean, in cohort standard deviations).
+
+def patient_values(model, index=None) -> pd.DataFrame:
+    """Values of every patient of ``index`` (rows as in :func:`map_frame`) in original
+    units, encoded categories, NaN gaps; the training patients when ``index`` is None."""
+    if index is None:
+        return model.training_values().reset_index(drop=True)
+    return pd.DataFrame(_frame_values(index.X), columns=model.feature_names())
+
+
+def data_model_mismatch(model, features, ids) -> str:
+    """Why the loaded data and the model seem to come from different tables ("" if not).
+
+    Parameters
+    ----------
+    model : fitted SparGE (``train_ids_`` when trained in the app)
+    features : the data's encoded feature names
+    ids : the data's patient IDs
     """
-    members = np.asarray(members, dtype=int)
-    n = model.training_data_.shape[0]
-    mask = np.zeros(n, bool)
-    mask[members] = True
-    Z = np.asarray(model.training_data_, dtype=float)
-    with np.errstate(all="ignore"):
-        g = np.nanmean(Z[mask], axis=0) if mask.any() else np.full(Z.shape[1], np.nan)
-        r = np.nanmean(Z[~mask], axis=0) if (~mask).any() else np.full(Z.shape[1], np.nan)
-    diff = g - r
-    order = np.argsort(-np.nan_to_num(np.abs(diff), nan=-1))[:n_features]
     names = model.feature_names()
-    feats = pd.DataFrame({"biomarker": [names[j] for j in order],
-                          "group_mean_sd": g[order], "rest_mean_sd": r[order],
-                          "difference_sd": diff[order]})
-    mix = (pd.Series(np.asarray(model.y_)[mask].astype(str)).value_counts()
-           if model.y_ is not None and mask.any() else pd.Series(dtype=int))
-    return {"size": int(mask.sum()), "outcome_mix": mix, "features": feats}
+    if list(features) != names:
+        missing = [f for f in names if f not in set(features)]
+        extra = [f for f in features if f not in set(names)]
+        detail = (f"; e.g. the model's '{missing[0]}' is not in the data" if missing else
+                  f"; e.g. the data's '{extra[0]}' is not in the model" if extra else
+                  "; the columns are in another order")
+        return ("The data and the model come from different tables: the data has "
+                f"{len(features)} biomarkers, the model {len(names)}{detail}. Look-alikes "
+                "come from the model's training patients; only they are on the map.")
+    train_ids = getattr(model, "train_ids_", None)
+    if train_ids is None:
+        return ""
+    have = {str(v).strip() for v in ids}
+    found = sum(str(v).strip() in have for v in train_ids)
+    if found == len(train_ids):
+        return ""
+    if found == 0:
+        return ("The data and the model come from different tables: none of the model's "
+                f"{len(train_ids)} training patients is in the data. Look-alikes come from "
+                "the model's training patients; the data's patients are placed on its map.")
+    return (f"The data and the model come from different tables: only {found} of the "
+            f"model's {len(train_ids)} training patients are in the data. Look-alikes come "
+            "from the model's training patients.")
 
 
-def feature_comparison(model, query_std: np.ndarray, neighbor_idx: np.ndarray,
-                       n_features: int = 12) -> pd.DataFrame:
-    """Standardised biomarkers of a patient next to its look-alikes' (mean and spread).
+def map_csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The map's coordinates for download (no internal columns)."""
+    cols = [c for c in ("ID", "x", "y", "status", "reason", "outcome") if c in frame]
+    return frame[cols]
 
-    Features are those where the patient stands furthest from the cohort mean.
-    """
-    q = np.asarray(query_std, dtype=float).ravel()
-    nb = np.asarray(model.training_data_, dtype=float)[neighbor_idx]
-    order = np.argsort(-np.nan_to_num(np.abs(q), nan=-1))[:n_features]
-    names = model.feature_names()
-    with np.errstate(all="ignore"):
-        mean = np.nanmean(nb[:, order], axis=0)
-        sd = np.nanstd(nb[:, order], axis=0)
-    return pd.DataFrame({"biomarker": [names[j] for j in order], "patient": q[order],
-                         "lookalikes_mean": mean, "lookalikes_sd": sd})
+
+__all__ = ["MapProjector", "METHODS", "NOT_TRAINED", "map_title", "map_frame",
+           "training_values", "patient_values", "map_csv_frame",
+           "data_model_mismatch"]

@@ -7,69 +7,139 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .display import plot_text
+from .maps import NOT_TRAINED
+
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf"]
 MAX_POINTS = 20_000
 
 
+def wrap_title(text: str, width: int = 48) -> str:
+    """A plot title broken into lines of about ``width`` characters (plotly never wraps)."""
+    lines, line = [], ""
+    for word in str(text).split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return "<br>".join(lines)
+
+
+def _title(text: str, width: int = 48) -> tuple[dict, int]:
+    """Layout title (wrapped, left-aligned) and the top margin it needs."""
+    wrapped = wrap_title(text, width) if text else ""
+    n_lines = wrapped.count("<br>") + 1 if wrapped else 0
+    return ({"text": wrapped, "x": 0.01, "xanchor": "left", "font": {"size": 15}},
+            18 + 20 * n_lines)
+
+
+def _hover_texts(df: pd.DataFrame, hcols: list[str]) -> list[str]:
+    """One hover text per patient: ID, the hover biomarkers (already formatted), outcome,
+    and why a patient was not used for training. User text is HTML-escaped."""
+    out = []
+    has_outcome = "outcome" in df
+    has_reason = "reason" in df
+    for rec in df.to_dict("records"):
+        parts = [f"<b>{plot_text(rec['ID'])}</b>"]
+        parts += [f"{plot_text(c[3:], 40)}: {plot_text(rec[c], 40)}" for c in hcols]
+        if has_outcome:
+            parts.append(f"Outcome: {plot_text(rec['outcome'])}")
+        if has_reason and rec["reason"]:
+            parts.append(f"<i>{NOT_TRAINED}: {plot_text(rec['reason'], 80)}</i>")
+        out.append("<br>".join(parts))
+    return out
+
+
 def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                hover: pd.DataFrame | None = None, highlight: int | None = None,
                new_points: pd.DataFrame | None = None, title: str = "",
-               max_points: int = MAX_POINTS, random_state: int = 0) -> go.Figure:
-    """WebGL scatter of patients; ``customdata`` carries the training index for selection.
+               max_points: int = MAX_POINTS, random_state: int = 0,
+               color_title: str = "") -> go.Figure:
+    """WebGL scatter of patients; ``customdata[0]`` is the patient's key for selection.
 
-    Categorical colours get one trace per value (a legend); numbers a colour scale. Over
+    Parameters
+    ----------
+    frame : DataFrame from :func:`sparge.maps.map_frame` (``x``, ``y``, ``ID``, and ``row``
+        or ``training_index`` as the key; optional ``status``/``reason``/``outcome``).
+        Patients whose ``status`` is "not used for training" get their own marker and legend
+        entry.
+    color : per-row colour values: categories (one trace each, a legend) or numbers (a
+        colour scale when more than 10 distinct values).
+    hover : per-row values shown on hover, already formatted for reading (clinical units,
+        categories as words); at most 4 columns.
+    highlight : key of the selected patient (circled).
+    new_points : DataFrame with ``x``, ``y``, ``ID``: new patients (stars).
+
+    A click selects (the drag mode is zoom; lasso and box stay in the toolbar). Over
     ``max_points`` patients a random sample is drawn (the highlighted one always kept).
     """
-    df = frame.copy()
+    df = frame.copy().reset_index(drop=True)
+    key = "row" if "row" in df else "training_index"
     if color is not None:
         df["_color"] = np.asarray(color)
+    hcols = []
     if hover is not None:
-        for c in hover.columns[:4]:
+        for c in list(hover.columns)[:4]:
             df[f"_h_{c}"] = np.asarray(hover[c])
+            hcols.append(f"_h_{c}")
     if len(df) > max_points:
         keep = np.random.default_rng(random_state).choice(len(df), max_points, replace=False)
         if highlight is not None:
-            keep = np.union1d(keep, [highlight])
-        df = df.iloc[np.sort(keep)]
-    hcols = [c for c in df.columns if c.startswith("_h_")]
-    template = "<b>%{customdata[1]}</b>" + "".join(
-        f"<br>{c[3:]}: %{{customdata[{i + 2}]}}" for i, c in enumerate(hcols))
-    if "outcome" in df:
-        template += f"<br>outcome: %{{customdata[{len(hcols) + 2}]}}"
-    custom_cols = ["training_index", "ID"] + hcols + (["outcome"] if "outcome" in df else [])
+            keep = np.union1d(keep, np.flatnonzero(df[key].to_numpy() == highlight))
+        df = df.iloc[np.sort(keep)].reset_index(drop=True)
+    df["_hover"] = _hover_texts(df, hcols)
+    outside = (df["status"] == NOT_TRAINED).to_numpy() if "status" in df else \
+        np.zeros(len(df), bool)
     fig = go.Figure()
 
     def add(sub: pd.DataFrame, name: str, marker: dict):
         fig.add_trace(go.Scattergl(x=sub["x"], y=sub["y"], mode="markers", name=name,
-                                   customdata=sub[custom_cols].to_numpy(dtype=object),
-                                   hovertemplate=template + "<extra></extra>",
+                                   customdata=sub[[key]].to_numpy(dtype=object),
+                                   hovertext=sub["_hover"],
+                                   hovertemplate="%{hovertext}<extra></extra>",
                                    marker=marker))
 
+    inside_df, outside_df = df[~outside], df[outside]
+    numeric = (color is not None and pd.api.types.is_numeric_dtype(df["_color"])
+               and df["_color"].nunique() > 10)
+    out_marker = {"size": 7, "symbol": "x", "color": "#555555", "opacity": 0.8}
     if color is None:
-        add(df, "patients", {"size": 6, "color": PALETTE[0], "opacity": 0.75})
-    elif pd.api.types.is_numeric_dtype(df["_color"]) and df["_color"].nunique() > 10:
-        add(df, "patients", {"size": 6, "color": df["_color"], "colorscale": "Viridis",
-                             "showscale": True, "opacity": 0.8,
-                             "colorbar": {"title": str(color.name or "")}})
+        add(inside_df, "patients", {"size": 6, "color": PALETTE[0], "opacity": 0.75})
+    elif numeric:
+        lo, hi = np.nanmin(df["_color"]), np.nanmax(df["_color"])
+        scale = {"colorscale": "Viridis", "cmin": lo, "cmax": hi}
+        add(inside_df, "patients", {"size": 6, "color": inside_df["_color"], **scale,
+                                    "showscale": True, "opacity": 0.8,
+                                    "colorbar": {"title": plot_text(color_title, 30)}})
+        out_marker = {**out_marker, "color": outside_df["_color"], **scale}
     else:
-        values = df["_color"].astype(str)
+        values = inside_df["_color"].astype(str)
         for i, v in enumerate(sorted(values.unique())):
-            add(df[values == v], v, {"size": 6, "color": PALETTE[i % len(PALETTE)],
-                                     "opacity": 0.8})
-    if highlight is not None and highlight in set(frame["training_index"]):
-        row = frame[frame["training_index"] == highlight]
+            add(inside_df[values == v], plot_text(v, 40),
+                {"size": 6, "color": PALETTE[i % len(PALETTE)], "opacity": 0.8})
+    if len(outside_df):
+        add(outside_df, NOT_TRAINED, out_marker)
+    if highlight is not None and (df[key] == highlight).any():
+        row = df[df[key] == highlight]
         fig.add_trace(go.Scatter(x=row["x"], y=row["y"], mode="markers", name="selected",
                                  marker={"size": 16, "symbol": "circle-open", "color": "black",
                                          "line": {"width": 3}}, hoverinfo="skip"))
     if new_points is not None and len(new_points):
+        labels = [plot_text(v, 30) for v in new_points.get("ID", [""] * len(new_points))]
         fig.add_trace(go.Scatter(x=new_points["x"], y=new_points["y"], mode="markers+text",
-                                 name="new patient", text=new_points.get("ID"),
+                                 name="new patient", text=labels, hoverinfo="text",
                                  textposition="top center",
                                  marker={"size": 18, "symbol": "star", "color": "crimson",
                                          "line": {"width": 1, "color": "black"}}))
-    fig.update_layout(title=title, dragmode="lasso", height=560, legend_title_text="",
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    head, top = _title(title)
+    fig.update_layout(title=head, dragmode="zoom", clickmode="event+select", height=560,
+                      legend={"title": {"text": ""}, "orientation": "h", "yanchor": "top",
+                              "y": -0.02, "x": 0},
+                      margin={"l": 10, "r": 10, "t": top, "b": 10})
     fig.update_xaxes(showticklabels=False, title="")
     fig.update_yaxes(showticklabels=False, title="")
     return fig
@@ -131,25 +201,45 @@ def objective_plot(history: list[dict]) -> go.Figure:
 
 
 def lookalike_comparison(comp: pd.DataFrame) -> go.Figure:
-    """The patient's standardised biomarkers against its look-alikes' mean ± sd."""
+    """The patient's biomarkers against its look-alikes' on one scale (SD from the cohort
+    mean), with the values in clinical units on hover. ``comp`` comes from
+    :func:`sparge.display.lookalike_comparison`."""
+    names = [plot_text(b, 40) for b in comp["Biomarker"]]
     fig = go.Figure()
-    fig.add_trace(go.Bar(x=comp["biomarker"], y=comp["lookalikes_mean"],
-                         error_y={"type": "data", "array": comp["lookalikes_sd"]},
-                         name="look-alikes (mean ± sd)", marker_color="#9ecae1"))
-    fig.add_trace(go.Scatter(x=comp["biomarker"], y=comp["patient"], mode="markers",
-                             name="patient", marker={"size": 12, "color": "crimson",
-                                                     "symbol": "diamond"}))
-    fig.update_layout(title="Biomarkers: patient vs look-alikes (standard deviations from "
-                      "the cohort mean)", height=420, yaxis_title="SD from cohort mean",
-                      margin={"l": 10, "r": 10, "t": 40, "b": 140})
+    fig.add_trace(go.Bar(
+        y=names, x=comp["lookalikes_sd_mean"], orientation="h",
+        error_x={"type": "data", "array": comp["lookalikes_sd_spread"]},
+        name="look-alikes (mean ± spread)", marker_color="#9ecae1",
+        hovertext=[f"look-alikes: {plot_text(v, 60)}" for v in comp["Look-alikes"]],
+        hovertemplate="%{y}<br>%{hovertext}<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        y=names, x=comp["patient_sd"], mode="markers", name="this patient",
+        marker={"size": 12, "color": "crimson", "symbol": "diamond"},
+        hovertext=[f"this patient: {plot_text(v, 40)}" for v in comp["This patient"]],
+        hovertemplate="%{y}<br>%{hovertext}<extra></extra>"))
+    head, top = _title("The same biomarkers on one scale: standard deviations from the "
+                       "cohort mean")
+    fig.update_layout(title=head, height=max(260, 90 + 34 * len(comp)),
+                      xaxis_title="SD from the cohort mean", barmode="overlay",
+                      yaxis={"autorange": "reversed", "automargin": True},
+                      legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0},
+                      margin={"l": 10, "r": 10, "t": top + 30, "b": 40})
     return fig
 
 
 def outcome_share_bar(shares: pd.Series) -> go.Figure:
-    fig = go.Figure(go.Bar(x=shares.index.astype(str), y=100 * shares.values,
-                           marker_color=[PALETTE[i % 10] for i in range(len(shares))]))
-    fig.update_layout(title="Outcomes among the look-alikes", yaxis_title="%", height=300,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 30})
+    """Share of each outcome among the look-alikes (horizontal bars fit narrow screens)."""
+    labels = [plot_text(v, 30) for v in shares.index]
+    fig = go.Figure(go.Bar(y=labels, x=100 * np.asarray(shares.values, dtype=float),
+                           orientation="h", text=[f"{100 * v:.0f}%" for v in shares.values],
+                           textposition="auto",
+                           marker_color=[PALETTE[i % 10] for i in range(len(shares))],
+                           hovertemplate="%{y}: %{x:.0f}%<extra></extra>"))
+    head, top = _title("Outcomes among the look-alikes")
+    fig.update_layout(title=head, xaxis_title="% of look-alikes",
+                      xaxis={"range": [0, 100]}, yaxis={"automargin": True},
+                      height=100 + 36 * len(shares),
+                      margin={"l": 10, "r": 10, "t": top, "b": 40})
     return fig
 
 

@@ -1,0 +1,424 @@
+"""Values as a clinician reads them: each column in its own units, categories as words.
+
+Pure functions (no Streamlit): the Explore and New patient pages render what they return.
+A model works in standardised units and integer codes; everything shown to a user goes
+through here, with the standard deviations from the cohort mean only as a secondary cue.
+
+``encoder`` is a fitted :class:`sparge.Encoder` (its ``roles_`` and encoding table
+``table_`` decode categories) or ``None``, in which case every value is shown as a number.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import math
+import re
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .encoding import parse_numeric
+from .errors import DataError
+from .safe_text import plain_text
+from .tables import norm_key
+
+MISSING = "—"
+
+#: Help text of the look-alike table's sparse-weight column (issue 9, point 4).
+SPARSE_WEIGHT_HELP = (
+    "share of this look-alike in a sparse, non-negative reconstruction of the patient from "
+    "the listed look-alikes (weights sum to 1); 0 = redundant given closer look-alikes")
+
+#: Plain headers of the look-alike table (internal column -> header).
+LOOKALIKE_HEADERS = {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",
+                     "similarity": "Similarity", "sparse_weight": "Sparse weight",
+                     "outcome": "Outcome"}
+
+
+# ---------------------------------------------------------------------------- categories
+def category_words(encoder, column: str) -> dict[int, str] | None:
+    """``{code: word}`` of a categorical column, or ``None`` for a numeric column.
+
+    The first level written for a code wins when several spellings share it.
+    """
+    if encoder is None or getattr(encoder, "roles_", {}).get(column) != "categorical":
+        return None
+    table = getattr(encoder, "table_", None)
+    if table is None or not table.has(column):
+        return None
+    words: dict[int, str] = {}
+    for level, code in table.levels(column).items():
+        c = float(code)
+        if c.is_integer():
+            words.setdefault(int(c), str(level))
+    return words
+
+
+def _as_float(value: object) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def format_number(value: object) -> str:
+    """A number with about three significant digits, never in scientific notation.
+
+    ``1.9999999924 -> "2"``, ``5.234 -> "5.23"``, ``123.456 -> "123"``,
+    ``12345.6 -> "12,346"``, ``0.001234 -> "0.00123"``; missing -> ``"—"``.
+    """
+    v = _as_float(value)
+    if not math.isfinite(v):
+        return MISSING
+    if v == 0:
+        return "0"
+    mag = math.floor(math.log10(abs(v)))
+    decimals = max(0, 2 - mag)
+    r = round(v, decimals)
+    if abs(r) >= 1000:
+        return f"{r:,.0f}"
+    text = f"{r:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def format_value(value: object, column: str, encoder=None) -> str:
+    """One value of ``column`` as shown to a user: a category's word or a number."""
+    v = _as_float(value)
+    if not math.isfinite(v):
+        return MISSING
+    words = category_words(encoder, column)
+    if words:
+        code = round(v)
+        if abs(v - code) < 1e-3 and code in words:
+            return plain_text(words[code], 60)
+        return format_number(v)  # a completed or averaged code: no word fits exactly
+    return format_number(v)
+
+
+def decode_column(values, column: str, encoder=None) -> pd.Series:
+    """A column for colouring or hover: words for categories (``"missing"`` for gaps),
+    floats otherwise."""
+    s = pd.Series(np.asarray(values, dtype=float))
+    words = category_words(encoder, column)
+    if not words:
+        return s
+    return s.map(lambda v: format_value(v, column, encoder) if np.isfinite(v) else "missing")
+
+
+def display_frame(values: pd.DataFrame, encoder=None) -> pd.DataFrame:
+    """Every cell formatted by :func:`format_value` (strings)."""
+    return pd.DataFrame({c: [format_value(v, c, encoder) for v in values[c]]
+                         for c in values.columns}, index=values.index)
+
+
+def snap_precision(values: pd.DataFrame, mean, scale, digits: int = 6) -> pd.DataFrame:
+    """Values rebuilt from float32 standardised data (``z * scale + mean``) without their
+    round-off: each column rounded to ``digits`` significant digits of its own magnitude
+    (``-6.06e-07`` in a column whose SD is 100 becomes 0, ``1.9999999924`` becomes 2)."""
+    mag = np.maximum(np.abs(np.asarray(mean, dtype=float)), np.asarray(scale, dtype=float))
+    with np.errstate(divide="ignore"):
+        dec = digits - np.ceil(np.log10(np.where(mag > 0, mag, 1.0))).astype(int)
+    out = values.copy()
+    for j, c in enumerate(out.columns):
+        out[c] = np.round(out[c].to_numpy(dtype=float), int(dec[j])) + 0.0
+    return out
+
+
+# ---------------------------------------------------------------------------- SD cues
+def format_sd(z: object) -> str:
+    """A standardised value as a secondary cue: ``"+1.2 SD"``; missing -> ``"—"``."""
+    v = _as_float(z)
+    return MISSING if not math.isfinite(v) else f"{v:+.1f} SD"
+
+
+def standardize(values, column_index: Sequence[int] | np.ndarray, mean, scale) -> np.ndarray:
+    """Values of the given feature columns in SD from the cohort mean (model's mean_/scale_)."""
+    j = np.asarray(column_index, dtype=int)
+    m = np.asarray(mean, dtype=float)[j]
+    s = np.asarray(scale, dtype=float)[j]
+    return (np.asarray(values, dtype=float) - m) / np.where(s > 0, s, 1.0)
+
+
+# ---------------------------------------------------------------------------- choice
+def top_biomarkers(importance, names: Sequence[str], n: int = 8) -> list[str]:
+    """The ``n`` features with the largest weight in the learned metric (ties: table order)."""
+    w = np.nan_to_num(np.asarray(importance, dtype=float), nan=-1.0)
+    order = np.argsort(-w, kind="stable")[:n]
+    return [str(names[j]) for j in order]
+
+
+# ---------------------------------------------------------------------------- comparisons
+def _summary_of(values: np.ndarray, column: str, encoder) -> str:
+    """Look-alikes' values of one biomarker: median (IQR) or the most common words."""
+    v = values[np.isfinite(values)]
+    n_all = len(values)
+    if len(v) == 0:
+        return f"not measured (0 of {n_all})"
+    suffix = "" if len(v) == n_all else f" ({len(v)} of {n_all} measured)"
+    words = category_words(encoder, column)
+    if words:
+        labels = pd.Series([format_value(x, column, encoder) for x in v]).value_counts()
+        parts = [f"{lab} {cnt}" for lab, cnt in labels.head(3).items()]
+        more = " …" if len(labels) > 3 else ""
+        return ", ".join(parts) + more + f" (of {len(v)})"
+    if len(v) == 1:
+        return format_number(v[0]) + suffix
+    q1, med, q3 = np.percentile(v, [25, 50, 75])
+    if format_number(q1) == format_number(q3):
+        return format_number(med) + suffix
+    return f"{format_number(med)} ({format_number(q1)}–{format_number(q3)})" + suffix
+
+
+def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str],
+                         names: Sequence[str], mean, scale, encoder=None) -> pd.DataFrame:
+    """A patient next to its look-alikes, biomarker by biomarker, in clinical units.
+
+    Parameters
+    ----------
+    query : array-like of shape (m,)
+        The patient's values in original units (encoded categories), NaN where missing.
+    neighbours : DataFrame (n_lookalikes, m)
+        The look-alikes' values in original units, columns = ``names``.
+    features : the biomarkers to compare (a subset of ``names``, in display order).
+    names : all feature names of the model; ``mean``/``scale`` are the model's
+        ``mean_``/``scale_`` (for the SD cue only).
+
+    Returns
+    -------
+    DataFrame with ``Biomarker``, ``This patient``, ``Look-alikes`` (median (IQR), or the
+    most common categories with counts), ``Patient (SD)``, ``Look-alikes (SD)`` (text), and
+    the numeric ``patient_sd``, ``lookalikes_sd_mean``, ``lookalikes_sd_spread`` for a plot.
+    """
+    names = [str(c) for c in names]
+    pos = {c: j for j, c in enumerate(names)}
+    j = np.asarray([pos[f] for f in features], dtype=int)
+    q = np.asarray(query, dtype=float).ravel()
+    nb = neighbours[list(features)].to_numpy(dtype=float) if len(features) else \
+        np.zeros((len(neighbours), 0))
+    zq = standardize(q[j], j, mean, scale)
+    zn = standardize(nb, j, mean, scale)
+    with np.errstate(all="ignore"), _quiet():
+        zmean = np.nanmean(zn, axis=0) if len(zn) else np.full(len(j), np.nan)
+        zsd = np.nanstd(zn, axis=0) if len(zn) else np.full(len(j), np.nan)
+    rows = []
+    for t, f in enumerate(features):
+        rows.append({"Biomarker": plain_text(f, 80),
+                     "This patient": format_value(q[j[t]], f, encoder),
+                     "Look-alikes": _summary_of(nb[:, t], f, encoder),
+                     "Patient (SD)": format_sd(zq[t]),
+                     "Look-alikes (SD)": format_sd(zmean[t]),
+                     "patient_sd": zq[t], "lookalikes_sd_mean": zmean[t],
+                     "lookalikes_sd_spread": zsd[t]})
+    cols = ["Biomarker", "This patient", "Look-alikes", "Patient (SD)", "Look-alikes (SD)",
+            "patient_sd", "lookalikes_sd_mean", "lookalikes_sd_spread"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def agreement(z_difference: float) -> str:
+    """Words for a difference in SD: close (< 0.5), some difference (< 1), differ."""
+    d = abs(_as_float(z_difference))
+    if not math.isfinite(d):
+        return "not measured in both"
+    if d < 0.5:
+        return "agree"
+    return "somewhat different" if d < 1.0 else "differ"
+
+
+def pair_comparison(query, other, features: Sequence[str], names: Sequence[str], mean,
+                    scale, encoder=None) -> pd.DataFrame:
+    """Why two patients are alike: the chosen biomarkers side by side in clinical units.
+
+    Returns ``Biomarker``, ``This patient``, ``Look-alike``, ``Difference`` (in the
+    column's units; "same"/"different" for categories), ``Difference (SD)`` and ``Verdict``
+    (agree / somewhat different / differ / not measured in both).
+    """
+    names = [str(c) for c in names]
+    pos = {c: j for j, c in enumerate(names)}
+    j = np.asarray([pos[f] for f in features], dtype=int)
+    q = np.asarray(query, dtype=float).ravel()[j]
+    o = np.asarray(other, dtype=float).ravel()[j]
+    dz = standardize(q, j, mean, scale) - standardize(o, j, mean, scale)
+    rows = []
+    for t, f in enumerate(features):
+        both = np.isfinite(q[t]) and np.isfinite(o[t])
+        if not both:
+            diff = MISSING
+        elif category_words(encoder, f):
+            diff = "same" if round(q[t]) == round(o[t]) else "different"
+        else:
+            d = q[t] - o[t]
+            diff = "0" if d == 0 else ("+" if d > 0 else "") + format_number(d)
+        rows.append({"Biomarker": plain_text(f, 80),
+                     "This patient": format_value(q[t], f, encoder),
+                     "Look-alike": format_value(o[t], f, encoder),
+                     "Difference": diff,
+                     "Difference (SD)": f"{abs(dz[t]):.1f} SD" if both else MISSING,
+                     "Verdict": agreement(dz[t]) if both else "not measured in both"})
+    return pd.DataFrame(rows, columns=["Biomarker", "This patient", "Look-alike",
+                                       "Difference", "Difference (SD)", "Verdict"])
+
+
+def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
+                  outcomes=None, n_features: int = 10) -> dict:
+    """What sets a group of patients apart from the rest, in clinical units.
+
+    Parameters
+    ----------
+    values : DataFrame (n_patients, m)
+        Every patient's values in original units (encoded categories), NaN gaps.
+    members : indices of the group's rows in ``values``.
+    mean, scale : the model's ``mean_`` and ``scale_`` (to rank and for the SD cue).
+    outcomes : array-like of outcome labels per row (None / NaN when unknown), optional.
+
+    Returns
+    -------
+    dict with ``size``, ``outcome_mix`` (Series: patients per outcome in the group) and
+    ``features``: ``Biomarker``, ``Group``, ``Rest`` (mean, or the group's most common
+    category with its share in each), ``Difference`` (SD for numbers, percentage points for
+    categories) for the ``n_features`` biomarkers that differ most.
+    """
+    names = [str(c) for c in values.columns]
+    X = values.to_numpy(dtype=float)
+    mask = np.zeros(len(X), bool)
+    mask[np.asarray(members, dtype=int)] = True
+    rows = []
+    with np.errstate(all="ignore"), _quiet():
+        for j, f in enumerate(names):
+            g, r = X[mask, j], X[~mask, j]
+            g, r = g[np.isfinite(g)], r[np.isfinite(r)]
+            if len(g) == 0 or len(r) == 0:
+                continue
+            words = category_words(encoder, f)
+            if words:
+                codes, counts = np.unique(np.round(g), return_counts=True)
+                top = codes[np.argmax(counts)]
+                pg = float(np.mean(np.round(g) == top))
+                pr = float(np.mean(np.round(r) == top))
+                pooled = (pg * len(g) + pr * len(r)) / (len(g) + len(r))
+                score = abs(pg - pr) / max(math.sqrt(pooled * (1 - pooled)), 1e-9)
+                word = format_value(top, f, encoder)
+                rows.append((score, {"Biomarker": plain_text(f, 80),
+                                     "Group": f"{word} {100 * pg:.0f}%",
+                                     "Rest": f"{word} {100 * pr:.0f}%",
+                                     "Difference": f"{100 * (pg - pr):+.0f} points"}))
+            else:
+                s = float(np.asarray(scale, dtype=float)[j]) or 1.0
+                d = (g.mean() - r.mean()) / s
+                rows.append((abs(d), {"Biomarker": plain_text(f, 80),
+                                      "Group": format_number(g.mean()),
+                                      "Rest": format_number(r.mean()),
+                                      "Difference": format_sd(d)}))
+    rows.sort(key=lambda t: -t[0])
+    feats = pd.DataFrame([r for _, r in rows[:n_features]],
+                         columns=["Biomarker", "Group", "Rest", "Difference"])
+    mix = pd.Series(dtype=int)
+    if outcomes is not None and mask.any():
+        lab = pd.Series(np.asarray(outcomes, dtype=object)[mask])
+        lab = lab[lab.map(lambda v: v is not None and not (isinstance(v, float) and v != v))]
+        mix = lab.astype(str).map(lambda v: plain_text(v, 60)).value_counts()
+        mix.index.name = "Outcome"
+        mix.name = "Patients"
+    return {"size": int(mask.sum()), "outcome_mix": mix, "features": feats}
+
+
+# ---------------------------------------------------------------------------- input
+def numeric_patients(df: pd.DataFrame, features: Sequence[str]
+                     ) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+    """Patients read for a model without an encoder: every feature must be a number.
+
+    Columns are matched to the model's features by name (case and spacing ignored).
+    Empty cells and the usual "not available" spellings are missing values; "12,5" reads as
+    12.5; a value under a detection limit ("<0.1") is set to missing with a note. A text
+    cell in a feature column is refused with a message naming the column and CSV line.
+
+    Returns
+    -------
+    X : DataFrame (n, m) with the model's feature names (NaN = missing)
+    ids : the ID column's values when there is one (a column named like "ID"), else
+        "patient 1", "patient 2", ...
+    messages : notes for the user (columns missing or ignored, values set to missing)
+    """
+    features = [str(f) for f in features]
+    present = {norm_key(c): c for c in df.columns}
+    X = np.full((len(df), len(features)), np.nan)
+    msgs: list[str] = []
+    absent = []
+    for j, f in enumerate(features):
+        col = present.get(norm_key(f))
+        if col is None:
+            absent.append(f)
+            continue
+        X[:, j], info = parse_numeric(df[col])
+        if info["bad"]:
+            row, text = info["bad"][0]
+            raise DataError(
+                f"Column '{plain_text(f, 80)}' holds text ('{plain_text(text, 40)}', CSV line "
+                f"{row + 2}) but this model has no encoder: every value must be a number "
+                "(leave the cell empty when it was not measured).")
+        for kind, what in (("censored", "values below/above a detection limit"),
+                           ("infinite", "infinite values")):
+            if info[kind]:
+                msgs.append(f"Column '{plain_text(f, 80)}': {len(info[kind])} {what} (e.g. "
+                            f"'{plain_text(info[kind][0][1], 40)}') were set to missing.")
+        if info["decimal_comma"]:
+            msgs.append(f"Column '{plain_text(f, 80)}': values written with a decimal comma "
+                        "were read as decimals (12,5 = 12.5).")
+    if len(absent) == len(features):
+        raise DataError("None of the model's biomarkers is a column of this file (e.g. "
+                        f"'{plain_text(features[0], 80)}'); check the header row.")
+    if absent:
+        msgs.append(f"{len(absent)} of the model's {len(features)} biomarkers are not in the "
+                    f"file and are treated as missing (e.g. '{plain_text(absent[0], 80)}').")
+    used = {present[norm_key(f)] for f in features if norm_key(f) in present}
+    others = [c for c in df.columns if c not in used]
+    id_col = next((c for c in others if norm_key(c) in ("id", "patient", "subject")
+                   or norm_key(c).endswith(" id") or norm_key(c).endswith("_id")), None)
+    rest = [c for c in others if c != id_col]
+    if rest:
+        msgs.append(f"{len(rest)} column(s) unknown to the model are ignored (e.g. "
+                    f"'{plain_text(rest[0], 80)}').")
+    empty = np.flatnonzero(np.isnan(X).all(axis=1))
+    if len(empty):
+        raise DataError(f"Patient row {int(empty[0]) + 1} has no value the model knows; fill "
+                        "in at least one biomarker.")
+    ids = (df[id_col].astype(str).str.strip().to_numpy(dtype=object) if id_col is not None
+           else np.asarray([f"patient {i + 1}" for i in range(len(df))], dtype=object))
+    return pd.DataFrame(X, columns=features), ids, msgs
+
+
+# ---------------------------------------------------------------------------- tables
+def lookalike_display(table: pd.DataFrame) -> pd.DataFrame:
+    """The look-alike table with plain headers and without internal columns (for download)."""
+    keep = [c for c in LOOKALIKE_HEADERS if c in table.columns]
+    return table[keep].rename(columns=LOOKALIKE_HEADERS)
+
+
+def plot_text(value: object, max_len: int = 60) -> str:
+    """User text for a plotly label or hover: one line, HTML special characters escaped."""
+    return html.escape(plain_text(value, max_len), quote=False)
+
+
+def safe_filename(value: object, max_len: int = 40) -> str:
+    """A patient ID or name reduced to characters safe in a download's file name."""
+    s = re.sub(r"[^A-Za-z0-9._-]+", "_", plain_text(value, 200)).strip("._")
+    return (s or "patient")[:max_len]
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Silence numpy's 'mean of empty slice' warnings inside a block."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category=RuntimeWarning)
+        yield
+
+
+__all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "LOOKALIKE_HEADERS", "category_words",
+           "format_number", "format_value", "decode_column", "display_frame", "format_sd",
+           "standardize", "top_biomarkers", "lookalike_comparison", "agreement",
+           "pair_comparison", "group_summary", "lookalike_display", "plot_text",
+           "safe_filename", "numeric_patients", "snap_precision"]

@@ -1,0 +1,201 @@
+"""Streamlit helpers of the Explore and New patient pages: look-alikes, maps, caches.
+
+Everything computed comes from :mod:`sparge.display`, :mod:`sparge.maps` and the public
+API of :class:`sparge.SparGE`; this module only renders and caches per session. User text
+reaches Markdown only through :func:`sparge.safe_text.md_escape`; tables are plain text and
+downloads go through :func:`sparge.safe_text.to_csv`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from .display import (
+    LOOKALIKE_HEADERS,
+    SPARSE_WEIGHT_HELP,
+    lookalike_comparison,
+    lookalike_display,
+    pair_comparison,
+    safe_filename,
+    snap_precision,
+    top_biomarkers,
+)
+from .maps import MapProjector, data_model_mismatch
+from .plots import lookalike_comparison as comparison_plot
+from .plots import outcome_share_bar
+from .safe_text import md_escape, to_csv
+from .workflow import cohort_patients, outcome_shares
+
+#: Map choices shown to the user -> MapProjector method.
+MAP_CHOICES = {"SparGE map: PCA (instant)": "pca",
+               "SparGE map: UMAP (computed on request)": "umap",
+               "Raw data: PCA (for comparison)": "raw"}
+
+
+# ---------------------------------------------------------------------------- caches
+def session_cache(name: str, key: tuple, compute: Callable[[], object]):
+    """``compute()`` once per session for ``key`` (e.g. the model token); the latest only."""
+    ss = st.session_state
+    slot = ss.get(f"_cache_{name}")
+    if slot is not None and slot[0] == key:
+        return slot[1]
+    value = compute()
+    ss[f"_cache_{name}"] = (key, value)
+    return value
+
+
+def _model_key() -> tuple:
+    return (st.session_state.get("model_token"),)
+
+
+def importance() -> np.ndarray:
+    """The current model's feature importance (weight in the learned metric), cached."""
+    model = st.session_state.model
+    return session_cache("importance", _model_key(), model.feature_importance)
+
+
+def training_values() -> pd.DataFrame:
+    """The current model's training patients in original units, cached."""
+    model = st.session_state.model
+    return session_cache("training_values", _model_key(), lambda: snap_precision(
+        model.training_values(), model.mean_, model.scale_))
+
+
+def patient_index():
+    """Every patient of the current data in the current model's space (cached)."""
+    ss = st.session_state
+    return session_cache("patient_index", _model_key() + (id(ss.cohort),),
+                         lambda: cohort_patients(ss.model, ss.cohort))
+
+
+def default_biomarkers(n: int = 8) -> list[str]:
+    """The biomarkers the learned similarity weighs most."""
+    return top_biomarkers(importance(), st.session_state.model.feature_names(), n)
+
+
+def warn_data_model_mismatch() -> None:
+    """Say so when the data and the model come from different tables."""
+    ss = st.session_state
+    cohort = ss.get("cohort")
+    if cohort is None:
+        return
+    msg = data_model_mismatch(ss.model, cohort.features, cohort.ids)
+    if msg:
+        st.warning(f"{md_escape(msg, 600)} Data: {md_escape(ss.get('cohort_name', ''))}. "
+                   f"Model: {md_escape(ss.get('model_name', ''))}.")
+
+
+# ---------------------------------------------------------------------------- maps
+def map_choices(model) -> list[str]:
+    """The map views this model supports (no UMAP for a 2-D embedding)."""
+    return [c for c, m in MAP_CHOICES.items()
+            if m != "umap" or MapProjector.umap_possible(model)]
+
+
+def default_map_choice(model) -> str:
+    """UMAP when it is already there (the bundled model's precomputed map), else PCA."""
+    maps = st.session_state.get("maps", {})
+    for choice in map_choices(model):
+        if MAP_CHOICES[choice] == "umap" and "umap" in maps:
+            return choice
+    return next(iter(MAP_CHOICES))
+
+
+def map_select(key: str, label: str = "Map") -> str:
+    """A map-view selectbox that starts from :func:`default_map_choice` for every new
+    model; returns the method."""
+    ss = st.session_state
+    model = ss.model
+    choices = map_choices(model)
+    if ss.get(f"{key}_token") != ss.get("model_token") or ss.get(key) not in choices:
+        ss[key] = default_map_choice(model)
+        ss[f"{key}_token"] = ss.get("model_token")
+    choice = st.selectbox(label, choices, key=key,
+                          help="PCA of the learned embedding is instant; UMAP spreads "
+                               "clusters better and is computed when you ask for it; the "
+                               "raw-data view shows the standardised biomarkers without "
+                               "SparGE.")
+    return MAP_CHOICES[choice]
+
+
+def projector(method: str) -> MapProjector:
+    """The session's map of the current model (fitted once per model and method)."""
+    ss = st.session_state
+    maps = ss.setdefault("maps", {})
+    if method not in maps:
+        n = len(ss.model.embedding_)
+        what = {"umap": "UMAP", "pca": "PCA", "raw": "raw-data PCA"}[method]
+        note = " (UMAP takes up to a minute on large cohorts)" if method == "umap" else ""
+        with st.spinner(f"Computing the {what} map of {n} training patients{note}…"):
+            maps[method] = MapProjector(method).fit(ss.model)
+    return maps[method]
+
+
+# ---------------------------------------------------------------------------- look-alikes
+def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder=None,
+                    *, key: str = "la") -> None:
+    """A look-alike table (plain headers, the sparse weight explained), its download, the
+    outcomes among the look-alikes and a comparison of the biomarkers in clinical units.
+
+    Parameters
+    ----------
+    table : from :func:`sparge.workflow.lookalike_table`
+    query_values : array-like (m,)
+        The patient's values in original units (encoded categories), NaN gaps.
+    name : the patient's ID (user text: shown escaped, file name sanitised)
+    encoder : the model's encoder (decodes categories) or None (numbers shown)
+    key : prefix of the widget keys (one per page)
+    """
+    config = {
+        "rank": st.column_config.NumberColumn(LOOKALIKE_HEADERS["rank"], width="small"),
+        "ID": st.column_config.TextColumn(LOOKALIKE_HEADERS["ID"]),
+        "distance": st.column_config.NumberColumn(
+            LOOKALIKE_HEADERS["distance"], format="%.3f",
+            help="Euclidean distance in the learned SparGE space (smaller = more alike)"),
+        "similarity": st.column_config.ProgressColumn(
+            LOOKALIKE_HEADERS["similarity"], min_value=0.0, max_value=1.0, format="%.2f",
+            help="1 = identical in the learned space; a typical look-alike scores 0.6 or "
+                 "more"),
+        "sparse_weight": st.column_config.NumberColumn(
+            LOOKALIKE_HEADERS["sparse_weight"], format="%.3f", help=SPARSE_WEIGHT_HELP),
+        "outcome": st.column_config.TextColumn(LOOKALIKE_HEADERS["outcome"]),
+        "training_index": None,
+    }
+    st.dataframe(table, hide_index=True, column_config=config, width="stretch",
+                 key=f"{key}_table")
+    st.download_button("Download look-alikes (CSV)", to_csv(lookalike_display(table)),
+                       file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
+                       key=f"{key}_download")
+    shares = outcome_shares(table)
+    if len(shares):
+        st.plotly_chart(outcome_share_bar(shares), width="stretch", key=f"{key}_outcomes")
+    neighbours = training_values().iloc[table["training_index"].to_numpy()]
+    names = model.feature_names()
+    st.markdown("**This patient and the look-alikes, biomarker by biomarker** (values in "
+                "each biomarker's own units; look-alikes: median and interquartile range, "
+                "or the most common answers)")
+    chosen = st.multiselect(
+        "Biomarkers to compare", names, default=default_biomarkers(), key=f"{key}_features",
+        help="Starts with the biomarkers the learned similarity weighs most (their weight "
+             "in the learned metric); add or remove any.")
+    if not chosen:
+        st.info("Pick at least one biomarker to compare.")
+        return
+    comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
+                                model.scale_, encoder)
+    st.dataframe(comp.iloc[:, :5], hide_index=True, width="stretch", key=f"{key}_comp")
+    with st.expander("The same biomarkers on one scale (standard deviations)"):
+        st.plotly_chart(comparison_plot(comp), width="stretch", key=f"{key}_comp_plot")
+    with st.expander("Why are they alike? One look-alike next to this patient"):
+        ids = table["ID"].astype(str).tolist()
+        pick = st.selectbox("Look-alike", ids, key=f"{key}_explain")
+        nb = int(table["training_index"].to_numpy()[ids.index(pick)])
+        pair = pair_comparison(query_values, training_values().iloc[nb].to_numpy(), chosen,
+                               names, model.mean_, model.scale_, encoder)
+        st.dataframe(pair, hide_index=True, width="stretch", key=f"{key}_pair")
+        st.caption("Agree: less than 0.5 standard deviations apart; differ: more than 1. "
+                   "Categories are compared by their answer.")

@@ -1,0 +1,177 @@
+"""sparge.display: values in clinical units, categories as words, SD only as a cue."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge import Encoder
+from sparge.display import (
+    SPARSE_WEIGHT_HELP,
+    decode_column,
+    display_frame,
+    format_number,
+    format_value,
+    group_summary,
+    lookalike_comparison,
+    lookalike_display,
+    numeric_patients,
+    pair_comparison,
+    plot_text,
+    safe_filename,
+    snap_precision,
+    top_biomarkers,
+)
+from sparge.errors import DataError
+
+
+@pytest.fixture(scope="module")
+def encoder():
+    """Diabetes is in the paper's table (Yes = 1, No = 2, Unknown = 0); Smoking has three
+    levels; Age is numeric."""
+    df = pd.DataFrame({"id": [f"P{i}" for i in range(8)],
+                       "Age": ["40", "50", "60", "", "45", "55", "65", "70"],
+                       "Diabetes": ["Yes", "No", "No", "Yes", "No", "No", "Yes", "No"],
+                       "Smoking": ["Yes", "No", "Previously", "No", "No", "Yes", "No", "No"]})
+    enc = Encoder(id_column="id", max_patient_missing=None).fit(df)
+    assert enc.roles_["Diabetes"] == "categorical" and enc.roles_["Age"] == "numeric"
+    return enc
+
+
+@pytest.mark.parametrize("value, text", [
+    (1.9999999924, "2"), (5.234, "5.23"), (123.456, "123"), (12345.6, "12,346"),
+    (0.001234, "0.00123"), (61.0, "61"), (-0.5, "-0.5"), (0, "0"), (np.nan, "—"),
+    (None, "—"), ("abc", "—")])
+def test_format_number_reads_like_a_clinical_value(value, text):
+    assert format_number(value) == text
+
+
+def test_categories_are_decoded_to_their_words(encoder):
+    codes = {w: c for w, c in encoder.table_.levels("Diabetes").items()}
+    assert format_value(codes["Yes"], "Diabetes", encoder) == "Yes"
+    # float round-off of a code (the "Sex: 1.9999999924" of the issue) still reads as a word
+    assert format_value(codes["No"] - 7.6e-9, "Diabetes", encoder) == "No"
+    assert format_value(np.nan, "Diabetes", encoder) == "—"
+    assert format_value(61.0, "Age", encoder) == "61"
+    # without an encoder, numbers are shown
+    assert format_value(codes["Yes"], "Diabetes", None) == format_number(codes["Yes"])
+    col = decode_column([codes["Yes"], np.nan, codes["No"]], "Diabetes", encoder)
+    assert col.tolist() == ["Yes", "missing", "No"]
+    assert decode_column([1.0, 2.0], "Age", encoder).dtype == float
+
+
+def test_display_frame_never_shows_codes_for_categories(encoder):
+    X = pd.DataFrame(encoder.transform(pd.DataFrame({
+        "id": ["A", "B"], "Age": ["41", ""], "Diabetes": ["No", "Yes"],
+        "Smoking": ["Previously", "No"]})), columns=encoder.feature_names_out_)
+    shown = display_frame(X, encoder)
+    assert shown["Diabetes"].tolist() == ["No", "Yes"]
+    assert shown["Smoking"].tolist() == ["Previously", "No"]
+    assert shown["Age"].tolist() == ["41", "—"]
+
+
+def test_lookalike_comparison_in_units_with_sd_as_a_cue(encoder):
+    names = encoder.feature_names_out_
+    yes = encoder.table_.levels("Diabetes")["Yes"]
+    no = encoder.table_.levels("Diabetes")["No"]
+    j_age, j_dia = names.index("Age"), names.index("Diabetes")
+    mean = np.zeros(len(names))
+    scale = np.ones(len(names))
+    mean[j_age], scale[j_age] = 50.0, 10.0
+    query = np.full(len(names), np.nan)
+    query[j_age], query[j_dia] = 70.0, yes
+    nb = pd.DataFrame(np.nan, index=range(4), columns=names)
+    nb["Age"] = [60.0, 64.0, 68.0, np.nan]
+    nb["Diabetes"] = [yes, yes, no, yes]
+    comp = lookalike_comparison(query, nb, ["Age", "Diabetes"], names, mean, scale, encoder)
+    age = comp.set_index("Biomarker").loc["Age"]
+    assert age["This patient"] == "70"
+    assert age["Look-alikes"] == "64 (62–66) (3 of 4 measured)"
+    assert age["Patient (SD)"] == "+2.0 SD" and age["patient_sd"] == pytest.approx(2.0)
+    dia = comp.set_index("Biomarker").loc["Diabetes"]
+    assert dia["This patient"] == "Yes"
+    assert dia["Look-alikes"] == "Yes 3, No 1 (of 4)"
+
+
+def test_pair_comparison_verdicts(encoder):
+    names = encoder.feature_names_out_
+    yes = encoder.table_.levels("Diabetes")["Yes"]
+    no = encoder.table_.levels("Diabetes")["No"]
+    mean, scale = np.zeros(len(names)), np.ones(len(names))
+    scale[names.index("Age")] = 10.0
+    q = np.full(len(names), np.nan)
+    o = np.full(len(names), np.nan)
+    q[names.index("Age")], o[names.index("Age")] = 52.0, 70.0
+    q[names.index("Diabetes")], o[names.index("Diabetes")] = yes, no
+    q[names.index("Smoking")] = 1.0
+    pair = pair_comparison(q, o, ["Age", "Diabetes", "Smoking"], names, mean, scale,
+                           encoder).set_index("Biomarker")
+    assert pair.loc["Age", "Difference"] == "-18"
+    assert pair.loc["Age", "Difference (SD)"] == "1.8 SD"
+    assert pair.loc["Age", "Verdict"] == "differ"
+    assert (pair.loc["Diabetes", "This patient"], pair.loc["Diabetes", "Look-alike"]) == \
+        ("Yes", "No")
+    assert pair.loc["Diabetes", "Difference"] == "different"
+    assert pair.loc["Smoking", "Verdict"] == "not measured in both"
+
+
+def test_group_summary_ranks_by_difference_and_shows_units_and_words(encoder):
+    names = encoder.feature_names_out_
+    yes = encoder.table_.levels("Diabetes")["Yes"]
+    no = encoder.table_.levels("Diabetes")["No"]
+    rng = np.random.default_rng(0)
+    n = 200
+    values = pd.DataFrame({"Age": rng.normal(50, 10, n), "Diabetes": no,
+                           "Smoking": rng.choice([1.0, 2.0], n)})[names]
+    group = np.arange(40)
+    values.loc[group, "Age"] += 30  # the group is 3 SD older
+    values.loc[group[:30], "Diabetes"] = yes  # and mostly diabetic
+    scale = values.std().to_numpy()
+    out = group_summary(values, group, values.mean().to_numpy(), scale, encoder,
+                        outcomes=np.where(np.arange(n) < 40, "high", None), n_features=3)
+    feats = out["features"].set_index("Biomarker")
+    assert set(feats.index[:2]) == {"Age", "Diabetes"}  # Smoking is noise
+    assert feats.loc["Diabetes", "Group"] == "Yes 75%" and feats.loc["Diabetes", "Rest"] \
+        == "Yes 0%"
+    assert feats.loc["Diabetes", "Difference"] == "+75 points"
+    assert float(feats.loc["Age", "Group"]) > 70 and feats.loc["Age", "Difference"].endswith(
+        " SD")
+    assert out["size"] == 40 and out["outcome_mix"].to_dict() == {"high": 40}
+
+
+def test_top_biomarkers_follow_the_importance():
+    assert top_biomarkers([0.1, 0.5, np.nan, 0.4], ["a", "b", "c", "d"], 2) == ["b", "d"]
+
+
+def test_snap_precision_removes_float32_round_off():
+    df = pd.DataFrame({"a": [-6.06e-7, 12.3400001], "b": [1.9999999924, 1.0]})
+    out = snap_precision(df, mean=[100.0, 1.5], scale=[50.0, 0.5])
+    assert out["a"].tolist() == [0.0, 12.34] and out["b"].tolist() == [2.0, 1.0]
+
+
+def test_numeric_patients_without_an_encoder_reads_gaps_and_names_text_columns():
+    df = pd.DataFrame({"Patient ID": ["N1"], "Age": [""], "BMI": ["27,5"], "HDL": ["1.2"],
+                       "Note": ["x"]})
+    X, ids, msgs = numeric_patients(df, ["age", "BMI", "HDL", "LDL"])
+    assert list(X.columns) == ["age", "BMI", "HDL", "LDL"]
+    assert np.isnan(X.loc[0, "age"]) and X.loc[0, "BMI"] == 27.5 and np.isnan(X.loc[0, "LDL"])
+    assert ids.tolist() == ["N1"]
+    text = " ".join(msgs)
+    assert "'LDL'" in text and "'Note'" in text and "decimal comma" in text
+    bad = df.assign(HDL=["high"])
+    with pytest.raises(DataError, match=r"Column 'HDL' holds text \('high', CSV line 2\)"):
+        numeric_patients(bad, ["Age", "BMI", "HDL"])
+    with pytest.raises(DataError, match="None of the model's biomarkers"):
+        numeric_patients(df, ["x1", "x2"])
+
+
+def test_lookalike_headers_help_and_safe_text():
+    table = pd.DataFrame({"rank": [1], "training_index": [4], "ID": ["P"], "distance": [0.1],
+                          "similarity": [0.9], "sparse_weight": [1.0], "outcome": ["low"]})
+    assert list(lookalike_display(table).columns) == [
+        "Rank", "Patient ID", "Distance", "Similarity", "Sparse weight", "Outcome"]
+    assert "sum to 1" in SPARSE_WEIGHT_HELP and "redundant" in SPARSE_WEIGHT_HELP
+    assert plot_text("<img src=x>") == "&lt;img src=x&gt;"
+    assert safe_filename("![x](http://h/leak)") == "x_http_h_leak"
+    assert safe_filename("../..") == "patient"
