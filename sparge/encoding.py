@@ -1,14 +1,20 @@
 """Patient tables in: reading CSV files and encoding them as numbers (DESIGN.md §3).
 
 :func:`read_table` reads a CSV (path, bytes or binary file-like) with delimiter and text
-encoding detection; :class:`Encoder` turns the table into a float matrix with ``NaN`` for
-missing values, through the encoding table, and writes a :class:`ValidationReport`.
+encoding detection (UTF-8, UTF-16 with BOM as Excel's "Unicode text", latin-1), refuses
+input too large for memory before parsing it, and reads ragged rows safely. :class:`Encoder`
+turns the table into a float matrix with ``NaN`` for missing values, through the encoding
+table (see :mod:`sparge.tables` for missing tokens and ordered scales), and writes a
+:class:`~sparge.ValidationReport`. :func:`guess_columns` suggests the ID and outcome
+columns.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -22,58 +28,257 @@ from sklearn.utils.validation import check_is_fitted
 from .errors import DataError
 from .preprocess import filter_columns, missing_fraction_per_row
 from .report import ValidationReport
-from .tables import EncodingTable, is_missing_token, norm_key
+from .safe_text import plain_text
+from .tables import (
+    CATEGORY_WORDS,
+    DEFAULT_MISSING_TOKENS,
+    EncodingTable,
+    is_blank,
+    natural_key,
+    norm_key,
+    scale_codes,
+    scale_of,
+    yes_no_codes,
+)
 
 ROLES = ("id", "label", "numeric", "categorical", "ignore")
-MAX_BYTES = 500 * 1024**2
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+#: Peak memory of :func:`read_table` per byte of CSV (measured: a 98 MB, 200,000 x 52
+#: numeric CSV peaks at about 0.6 GB above the interpreter; text cells cost more, so the
+#: factor keeps a margin) and a fixed part for the parser's buffers.
+READ_MEMORY_FACTOR = 10
+READ_MEMORY_FIXED = 64 * 1024**2
+#: Default ``max_memory`` of :func:`read_table`: 4 GiB of estimated memory (a CSV of
+#: about 400 MB).
+DEFAULT_MAX_READ_MEMORY = 4 * 1024**3
+#: A word that is also a missing token (``None``, ``Unknown``) is a category of a text
+#: column when it fills at least this share of the column's cells (and at least 2 cells).
+CATEGORY_MIN_SHARE = 0.01
+
+_NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMBER = re.compile(rf"^{_NUM}$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+_EU_FULL = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+,\d+$")  # 1.234,5
+_EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+$")  # 1.234 (1234 in a 1.234,5 column)
+_SPACED = re.compile(r"^[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?$")  # 1 234,5
 _INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
 _CENSORED = re.compile(r"^\s*([<>]=?)\s*([+-]?(\d+\.?\d*|\.\d+))\s*$")
+_NUMERIC_LIKE = re.compile(
+    rf"{_NUM}|[+-]?\d+,\d+|[+-]?\d{{1,3}}(?:\.\d{{3}})+,\d+"
+    r"|[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
+    r"|[<>]=?\s*[+-]?(?:\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?", re.IGNORECASE)
+_CHUNK = 1 << 20
+
+
+def _q(text: object, n: int = 80) -> str:
+    """A user string for a message: one line, control characters removed, truncated."""
+    return plain_text(text, n)
+
+
+def _gb(n: float) -> str:
+    return f"{n / 1024**3:.1f} GB" if n >= 1024**3 else f"{n / 1024**2:.0f} MB"
 
 
 # --------------------------------------------------------------------------- reading
-def _raw_bytes(source) -> tuple[bytes, str]:
-    if isinstance(source, (bytes, bytearray)):
-        return bytes(source), "the upload"
+def estimate_read_memory(n_bytes: int) -> int:
+    """Estimated peak memory (bytes) that :func:`read_table` needs for ``n_bytes`` of CSV.
+
+    About ten bytes of memory per byte of file (:data:`READ_MEMORY_FACTOR`) plus a fixed
+    :data:`READ_MEMORY_FIXED`.
+    """
+    return int(READ_MEMORY_FIXED + READ_MEMORY_FACTOR * max(int(n_bytes), 0))
+
+
+def _check_memory(n_bytes: int, name: str, max_memory: int | None) -> None:
+    if max_memory is None:
+        return
+    need = estimate_read_memory(n_bytes)
+    if need > max_memory:
+        raise DataError(
+            f"{_q(name)} is {_gb(n_bytes)}: reading it needs about {_gb(need)} of memory, "
+            f"more than the limit of {_gb(max_memory)}. To proceed: read a sample of the "
+            "rows (e.g. the first 50,000 patients: `head -n 50001 data.csv > sample.csv`), "
+            "or keep fewer columns, or process the full file outside the app (the command "
+            "line, or Dask / pandas in chunks) on a machine with more memory, raising the "
+            "limit with read_table(..., max_memory=...).")
+
+
+def _file_size(fh) -> int | None:
+    size = getattr(fh, "size", None)
+    if isinstance(size, int):
+        return size
+    try:
+        pos = fh.tell()
+        end = fh.seek(0, os.SEEK_END)
+        fh.seek(pos)
+        return int(end - pos)
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _raw_bytes(source, max_memory: int | None) -> tuple[bytes, str]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        _check_memory(len(data), "the upload", max_memory)
+        return data, "the upload"
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if not os.path.exists(path):
-            raise DataError(f"File not found: {path}")
-        if os.path.getsize(path) > MAX_BYTES:
-            raise DataError(f"{path} is larger than {MAX_BYTES // 1024**2} MB.")
+            raise DataError(f"File not found: {_q(path, 200)}")
+        name = os.path.basename(path)
+        _check_memory(os.path.getsize(path), name, max_memory)
         with open(path, "rb") as fh:
-            return fh.read(), os.path.basename(path)
+            return fh.read(), name
     if hasattr(source, "read"):
+        name = str(getattr(source, "name", "the upload"))
+        size = _file_size(source)
+        if size is not None:
+            _check_memory(size, name, max_memory)
         data = source.read()
         if isinstance(data, str):
             data = data.encode("utf-8")
-        name = getattr(source, "name", "the upload")
-        return data, str(name)
+        if size is None:
+            _check_memory(len(data), name, max_memory)
+        return bytes(data), name
     raise DataError(f"Cannot read a table from a {type(source).__name__}.")
 
 
-def _decode(data: bytes, name: str) -> str:
-    if b"\x00" in data[:4096]:
-        raise DataError(f"{name} is not a CSV text file (it looks binary: a spreadsheet, "
+def _looks_utf16(head: bytes) -> str | None:
+    """``utf-16-le``/``-be`` for BOM-less UTF-16 of mostly ASCII text, else None."""
+    even, odd = head[0::2], head[1::2]
+    if len(head) < 4:
+        return None
+    if odd.count(0) >= 0.9 * len(odd) and even.count(0) <= 0.1 * len(even):
+        return "utf-16-le"
+    if even.count(0) >= 0.9 * len(even) and odd.count(0) <= 0.1 * len(odd):
+        return "utf-16-be"
+    return None
+
+
+def _detect_encoding(data: bytes, name: str) -> str:
+    """UTF-8 (with or without BOM), UTF-16 (BOM, or BOM-less ASCII) or latin-1."""
+    if data.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    head = data[:4096]
+    if b"\x00" in head:
+        enc = _looks_utf16(head)
+        if enc:
+            return enc
+        raise DataError(f"{_q(name)} is not a CSV text file (it looks binary: a spreadsheet, "
                         "archive or model file?). Save it as CSV and upload again.")
+    dec = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
     try:
-        return data.decode("utf-8-sig")
+        for i in range(0, len(data), _CHUNK):
+            dec.decode(view[i:i + _CHUNK])
+        dec.decode(b"", final=True)
     except UnicodeDecodeError:
-        return data.decode("latin-1")  # every byte is valid latin-1
+        return "latin-1"  # every byte is valid latin-1
+    return "utf-8"
 
 
-def _sniff_delimiter(text: str) -> str:
-    head = "\n".join(text.splitlines()[:50])
+def _sniff_delimiter(head: str) -> str:
+    lines = head.splitlines()[:50]
+    text = "\n".join(lines)
     try:
-        return csv.Sniffer().sniff(head, delimiters=",;\t").delimiter
+        return csv.Sniffer().sniff(text, delimiters=",;\t").delimiter
     except csv.Error:
-        first = text.splitlines()[0] if text else ""
+        first = lines[0] if lines else ""
         counts = {d: first.count(d) for d in (",", ";", "\t")}
         return max(counts, key=counts.get) if max(counts.values()) else ","
 
 
-def read_table(source, *, delimiter: str | None = None) -> pd.DataFrame:
+def _check_header(header: list[str], name: str, sep: str) -> int:
+    """Number of named columns (trailing unnamed ones excluded); DataError when bad."""
+    k = len(header)
+    while k > 1 and header[k - 1] == "":
+        k -= 1
+    if k < 2 and sep == ",":
+        raise DataError(f"{_q(name)} has a single column: is it a CSV? Expected columns "
+                        "separated by ',', ';' or tab.")
+    seen: set[str] = set()
+    dups = []
+    for i, h in enumerate(header[:k]):
+        if h == "":
+            raise DataError(f"Column {i + 1} of {_q(name)} has no name in the header row.")
+        if norm_key(h) in seen:
+            dups.append(_q(h, 60))
+        seen.add(norm_key(h))
+    if dups:
+        raise DataError(f"Duplicate column name(s) in {_q(name)}: {sorted(set(dups))[:10]}. "
+                        "Every column needs a unique name.")
+    return k
+
+
+def _lines(pairs: list[tuple[int, int]]) -> str:
+    return ", ".join(f"line {line} has {n}" for line, n in pairs[:5]) + \
+        (" …" if len(pairs) > 5 else "")
+
+
+def _scan_rows(stream, sep: str, name: str) -> dict[str, Any]:
+    """One pass of the csv module over the text: header, field counts, ragged rows."""
+    csv.field_size_limit(max(csv.field_size_limit(), 2**31 - 1))
+    reader = csv.reader(stream, delimiter=sep, skipinitialspace=True)
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise DataError(f"{_q(name)}: the header row cannot be read as CSV ({exc}).") from exc
+    if header is None:
+        raise DataError(f"{_q(name)} is empty: expected a CSV with a header row and one row "
+                        "per patient.")
+    header = [h.strip() for h in header]
+    k = _check_header(header, name, sep)
+    scan: dict[str, Any] = {"header": header[:k], "header_lines": reader.line_num,
+                            "k": k, "n_header": len(header), "width": len(header),
+                            "blank": [], "blank_lines": [], "too_many": [], "trailing": [],
+                            "short": [], "n_records": 0}
+    i = -1
+    try:
+        for i, row in enumerate(reader):
+            n = len(row)
+            if n > scan["width"]:
+                scan["width"] = n
+            if n == 0 or (not row[0].strip() and not any(f.strip() for f in row)):
+                scan["blank"].append(i)
+                if n > 1:
+                    scan["blank_lines"].append(reader.line_num)
+                continue
+            if n > k:
+                if any(f.strip() for f in row[k:]):
+                    scan["too_many"].append((reader.line_num, n))
+                else:
+                    scan["trailing"].append((reader.line_num, n))
+            elif n < k:
+                scan["short"].append((reader.line_num, n))
+    except csv.Error as exc:
+        raise DataError(f"{_q(name)} cannot be read as a CSV table near line "
+                        f"{reader.line_num} ({exc}).") from exc
+    scan["n_records"] = i + 1
+    return scan
+
+
+def _read_notes(scan: dict[str, Any], k: int) -> list[str]:
+    notes = []
+    if scan["n_header"] > k:
+        notes.append(f"the header ends with {scan['n_header'] - k} unnamed column(s) that hold "
+                     "no values; they were ignored.")
+    if scan["trailing"]:
+        notes.append(f"{len(scan['trailing'])} row(s) end with empty fields beyond the {k} "
+                     f"named columns (a trailing delimiter; CSV {_lines(scan['trailing'])} "
+                     "fields); the empty fields were ignored.")
+    if scan["short"]:
+        notes.append(f"{len(scan['short'])} row(s) have fewer fields than the {k} columns of "
+                     f"the header (CSV {_lines(scan['short'])} fields); their last columns "
+                     "were read as empty (missing).")
+    if scan["blank_lines"]:
+        notes.append(f"{len(scan['blank_lines'])} empty row(s) were skipped (CSV lines "
+                     f"{scan['blank_lines'][:5]}{' …' if len(scan['blank_lines']) > 5 else ''}).")
+    return notes
+
+
+def read_table(source, *, delimiter: str | None = None,
+               max_memory: int | None = DEFAULT_MAX_READ_MEMORY) -> pd.DataFrame:
     """Read a patient table as text cells.
 
     Parameters
@@ -81,117 +286,300 @@ def read_table(source, *, delimiter: str | None = None) -> pd.DataFrame:
     source : path, bytes or binary file-like (e.g. Streamlit's upload)
     delimiter : str, optional
         Forced delimiter; detected among ``,`` ``;`` and tab by default.
+    max_memory : int or None
+        Largest estimated memory (bytes, see :func:`estimate_read_memory`) the reading may
+        take; larger input is refused before it is parsed. Default
+        :data:`DEFAULT_MAX_READ_MEMORY` (4 GiB, a CSV of about 400 MB); ``None``: no limit.
 
     Returns
     -------
-    DataFrame of strings (empty cells as ``""``); the encoder parses numbers.
+    DataFrame of strings (empty cells as ``""``); the encoder parses numbers. The first
+    column is never taken as the index. ``df.attrs["sparge_read_notes"]`` lists what was
+    repaired (rows with trailing empty fields, short rows read with empty trailing cells,
+    skipped empty rows); the Encoder copies these notes into its report.
 
     Raises
     ------
     DataError
-        Empty file, binary file, no data rows, duplicate column names, ragged rows.
+        Empty file, binary file, no data rows, duplicate or missing column names, input over
+        ``max_memory``, rows with more (non-empty) fields than the header: the message names
+        the CSV lines (up to 5) and their field counts.
     """
-    data, name = _raw_bytes(source)
+    data, name = _raw_bytes(source, max_memory)
     if not data.strip():
-        raise DataError(f"{name} is empty: expected a CSV with a header row and one row "
+        raise DataError(f"{_q(name)} is empty: expected a CSV with a header row and one row "
                         "per patient.")
-    text = _decode(data, name).replace("\r\n", "\n").replace("\r", "\n")
-    if not text.strip():
-        raise DataError(f"{name} is empty: expected a CSV with a header row and one row "
+    enc = _detect_encoding(data, name)
+    head = data[:65536].decode(enc, errors="ignore")
+    if enc.startswith("utf-16") and "\x00" in head:
+        raise DataError(f"{_q(name)} is not a CSV text file (it looks binary).")
+    if not head.strip():
+        raise DataError(f"{_q(name)} is empty: expected a CSV with a header row and one row "
                         "per patient.")
-    sep = delimiter or _sniff_delimiter(text)
+    sep = delimiter or _sniff_delimiter(head if len(data) <= 65536
+                                        else head.rsplit("\n", 1)[0])
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding=enc, newline="")
     try:
-        header = next(csv.reader(io.StringIO(text.split("\n", 1)[0]), delimiter=sep), [])
-    except csv.Error as exc:
-        raise DataError(f"{name}: the header row cannot be read as CSV ({exc}).") from exc
-    header = [h.strip() for h in header]
-    if len(header) < 2 and sep == ",":
-        raise DataError(f"{name} has a single column: is it a CSV? Expected columns "
-                        "separated by ',', ';' or tab.")
-    seen: dict[str, int] = {}
-    dups = []
-    for i, h in enumerate(header):
-        if h == "":
-            raise DataError(f"Column {i + 1} of {name} has no name in the header row.")
-        if norm_key(h) in seen:
-            dups.append(h)
-        seen[norm_key(h)] = i
-    if dups:
-        raise DataError(f"Duplicate column name(s) in {name}: {sorted(set(dups))}. Every "
-                        "column needs a unique name.")
+        scan = _scan_rows(stream, sep, name)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{_q(name)} cannot be decoded as {enc} text ({exc.reason}).") from exc
+    if scan["too_many"]:
+        bad = scan["too_many"]
+        raise DataError(
+            f"{_q(name)}: {len(bad)} row(s) have more fields than the {scan['k']} columns of "
+            f"the header and the extra fields hold values, so the values cannot be matched to "
+            f"their columns (CSV {_lines(bad)} fields). Check for a delimiter inside an "
+            "unquoted value (e.g. a decimal comma in a comma-separated file) or a column "
+            "name missing from the header.")
+    k = scan["k"]
+    kw: dict[str, Any] = {"sep": sep, "dtype": str, "keep_default_na": False,
+                          "na_filter": False, "skipinitialspace": True, "engine": "c",
+                          "index_col": False, "header": None,
+                          "names": list(range(scan["width"])), "usecols": list(range(k)),
+                          "skip_blank_lines": False, "encoding": enc}
+    if scan["header_lines"] == 1:
+        kw["skiprows"] = 1
     try:
-        df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
-                         skipinitialspace=True, engine="c")
+        df = pd.read_csv(io.BytesIO(data), **kw)
     except pd.errors.ParserError as exc:
         msg = str(exc)
         m = re.search(r"line (\d+), saw (\d+)", msg)
-        hint = (f"line {m.group(1)} has {m.group(2)} fields but the header has {len(header)}"
-                if m else msg)
-        raise DataError(f"{name} is not a well-formed table: {hint}.") from exc
+        hint = (f"line {m.group(1)} has {m.group(2)} fields but the header has {k}"
+                if m else _q(msg, 200))
+        raise DataError(f"{_q(name)} is not a well-formed table: {hint}.") from exc
     except pd.errors.EmptyDataError as exc:
-        raise DataError(f"{name} has no rows.") from exc
-    except (csv.Error, ValueError) as exc:
-        raise DataError(f"{name} cannot be read as a CSV table ({exc}).") from exc
-    df.columns = header
+        raise DataError(f"{_q(name)} has a header but no patient rows.") from exc
+    except (csv.Error, ValueError, UnicodeDecodeError) as exc:
+        raise DataError(f"{_q(name)} cannot be read as a CSV table ({_q(exc, 200)}).") from exc
+    del data
+    if scan["header_lines"] != 1:
+        df = df.iloc[1:].reset_index(drop=True)
+    if len(df) == scan["n_records"]:
+        keep = np.ones(len(df), bool)
+        keep[scan["blank"]] = False
+    else:  # the parsers disagree on a quoting corner case: drop rows with no value
+        keep = ~(df.apply(lambda c: c.str.strip() == "")).all(axis=1).to_numpy()
+    if not keep.all():
+        df = df.loc[keep].reset_index(drop=True)
+    df.columns = scan["header"]
     if len(df) == 0:
-        raise DataError(f"{name} has a header but no patient rows.")
+        raise DataError(f"{_q(name)} has a header but no patient rows.")
+    df.attrs["sparge_read_notes"] = _read_notes(scan, k)
     return df
 
 
 # --------------------------------------------------------------------------- parsing
-def parse_numeric(values: pd.Series) -> tuple[np.ndarray, dict[str, Any]]:
+def _text(values: pd.Series) -> pd.Series:
+    """Cells as stripped text, ``""`` for empty/None/NaN (index reset)."""
+    if pd.api.types.is_string_dtype(values) and values.dtype != object:
+        return values.fillna("").str.strip().reset_index(drop=True)
+    return values.map(lambda v: "" if is_blank(v) else str(v).strip()).astype(str) \
+        .reset_index(drop=True)
+
+
+def _keys(text: pd.Series) -> pd.Series:
+    """``norm_key`` of stripped text, vectorised."""
+    return text.str.lower().str.replace(r"\s+", " ", regex=True)
+
+
+def _token_counts(text: pd.Series) -> dict[str, int]:
+    """``{token as first written: count}`` grouped case- and space-insensitively."""
+    out: dict[str, int] = {}
+    first: dict[str, str] = {}
+    for s, n in text.value_counts().items():
+        key = norm_key(s)
+        label = first.setdefault(key, _q(s, 40))
+        out[label] = out.get(label, 0) + int(n)
+    return out
+
+
+def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS
+                  ) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
     Returns the floats (``NaN`` for missing or unparsable cells) and a dict with the
-    unparsable cells (``bad``: list of (row, text)), decimal-comma cells converted, and
-    censored values (``<0.1``) set to missing.
+    unparsable cells (``bad``: list of (row, text)), decimal-comma cells converted
+    (``decimal_comma``), cells with thousands separators converted (``thousands``: a
+    column written as ``1.234,5`` reads 1234.5; ``1 234,5`` too), censored values
+    (``<0.1``, set to missing), infinite values and the missing tokens seen
+    (``missing_tokens``: {token: count}).
     """
+    info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
+                            "infinite": [], "missing_tokens": {}}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
-        inf = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
+        info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
         out[np.isinf(out)] = np.nan
-        return out, {"bad": [], "decimal_comma": 0, "censored": [], "infinite": inf}
-    out = np.full(len(values), np.nan)
-    info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "censored": [], "infinite": []}
-    for i, v in enumerate(values.tolist()):
-        if v is None or (isinstance(v, float) and np.isnan(v)):
-            continue
-        if isinstance(v, (int, float, np.number)) and not isinstance(v, bool):
-            out[i] = float(v)
-            continue
-        s = str(v).strip()
-        if is_missing_token(s):
-            continue
-        if _NUMBER.match(s):
-            out[i] = float(s)
+        return out, info
+    text = _text(values)
+    out = np.full(len(text), np.nan)
+    fast = text.str.fullmatch(_NUM).to_numpy(dtype=bool)
+    if fast.any():
+        out[fast] = text[fast].astype(float).to_numpy()
+    rest = np.flatnonzero((text != "").to_numpy() & ~fast)
+    rest_text = [text.iat[i] for i in rest]
+    eu = any(_EU_FULL.match(s) for s in rest_text)
+    if eu:
+        dotted = np.flatnonzero(fast & text.str.contains(".", regex=False).to_numpy())
+        eu = all(_EU_THOUSANDS.match(text.iat[i]) for i in dotted)
+        if eu:
+            for i in dotted:
+                out[i] = float(text.iat[i].replace(".", ""))
+            info["thousands"] += len(dotted)
+    tokens: list[str] = []
+    for i, s in zip(rest, rest_text):
+        if norm_key(s) in missing_tokens:
+            tokens.append(s)
+        elif eu and (_EU_FULL.match(s) or _DECIMAL_COMMA.match(s)):
+            out[i] = float(s.replace(".", "").replace(",", "."))
+            info["thousands"] += 1
+        elif _SPACED.match(s):
+            out[i] = float(re.sub(r"[ \u00a0\u202f]", "", s).replace(",", "."))
+            info["thousands"] += 1
         elif _DECIMAL_COMMA.match(s):
             out[i] = float(s.replace(",", "."))
             info["decimal_comma"] += 1
         elif _CENSORED.match(s):
-            info["censored"].append((i, s))
+            info["censored"].append((int(i), s))
         elif norm_key(s) in _INF_TOKENS:
-            info["infinite"].append((i, s))
+            info["infinite"].append((int(i), s))
         else:
-            info["bad"].append((i, s))
+            info["bad"].append((int(i), s))
+    if tokens:
+        info["missing_tokens"] = _token_counts(pd.Series(tokens, dtype=object))
     if np.isinf(out).any():
-        info["infinite"] += [(int(i), str(values.iloc[i])) for i in np.flatnonzero(np.isinf(out))]
+        info["infinite"] += [(int(i), text.iat[i]) for i in np.flatnonzero(np.isinf(out))]
         out[np.isinf(out)] = np.nan
     return out, info
 
 
-def _numeric_share(values: pd.Series) -> float:
+def _numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS) -> float:
+    """Share of the non-missing cells that are numbers (in any of the accepted forms)."""
+    if pd.api.types.is_bool_dtype(values):
+        return 0.0
     if pd.api.types.is_numeric_dtype(values):
         return 1.0
-    cells = [str(v).strip() for v in values.tolist()
-             if not (v is None or (isinstance(v, float) and np.isnan(v)))]
-    cells = [c for c in cells if not is_missing_token(c)]
-    if not cells:
+    text = _text(values)
+    text = text[(text != "") & ~_keys(text).isin(missing_tokens)]
+    if text.empty:
         return 0.0
-    num = sum(bool(_NUMBER.match(c) or _DECIMAL_COMMA.match(c) or _CENSORED.match(c)
-                   or norm_key(c) in _INF_TOKENS) for c in cells)
-    return num / len(cells)
+    return float(text.str.fullmatch(_NUMERIC_LIKE).mean())
 
 
+def _min_category_count(n_rows: int) -> int:
+    return max(2, math.ceil(CATEGORY_MIN_SHARE * n_rows))
+
+
+def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
+                 ) -> tuple[dict[str, int], bool, str | None]:
+    """Levels and codes of a text column that is not in the encoding table.
+
+    Parameters
+    ----------
+    text : Series of str
+        The column's cells.
+    missing_keys : set of str
+        Normalised missing tokens of the column.
+
+    Returns
+    -------
+    levels : dict
+        ``{level: code}``. Levels that fit one recognised scale are coded by rank on it
+        (:data:`sparge.tables.SCALES`); columns with a yes and a no level read Yes 1, No 2,
+        Unknown 0, other levels from 3; other columns are coded 1, 2, ... in natural order
+        (numbers numerically). A word that is also a missing token (``None``, ``Unknown``)
+        is a level when it fits the column's scale, or, in a column without a scale, when
+        it fills at least 1 % of the cells (and 2 cells); otherwise it is missing.
+    ordered : bool
+        True when the codes follow a recognised scale (yes/no included).
+    scale : str or None
+        Name of the scale.
+    """
+    text = _text(text)
+    keys = _keys(text)
+    spelled: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for (key, s), n in pd.DataFrame({"k": keys, "s": text}).value_counts().items():
+        if key == "":
+            continue
+        spelled.setdefault(key, s)
+        counts[key] = counts.get(key, 0) + int(n)
+    values = {k for k in spelled if k not in missing_keys}
+    words = sorted(k for k in spelled if k in missing_keys and k in CATEGORY_WORDS)
+    scale = scale_of(values) if values else None
+    if scale is not None:
+        values |= {w for w in words if scale_of(values | {w}) is not None}
+        scale = scale_of(values)
+    else:
+        values |= {w for w in words if counts[w] >= _min_category_count(len(text))}
+        scale = scale_of(values) if values else None
+    levels = [spelled[k] for k in values]
+    if scale is not None:
+        return scale_codes(levels, scale), True, scale
+    yn = yes_no_codes(levels)
+    if yn is not None:
+        return yn, False, None
+    ordered_levels = sorted(levels, key=natural_key)
+    return {lv: i + 1 for i, lv in enumerate(ordered_levels)}, False, None
+
+
+# --------------------------------------------------------------------------- guessing
+_ID_NAMES = re.compile(
+    r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client)"
+    r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
+    r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)$", re.IGNORECASE)
+_OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
+                  "mortality", "diagnosis", "status")
+
+
+def _words(name: str) -> list[str]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
+    """Guess the patient-ID and outcome columns of a table (for the setup form).
+
+    ID: the first column named like an identifier ("Subject ID", "patient id", "id",
+    "MRN", ...) whose values are unique, else the first text column whose values are all
+    present and unique. Outcome: among the other columns, one named like outcome / target /
+    label / class / event / death / mortality / diagnosis / status (in that order of
+    preference, then left to right) with 2 to 10 distinct values; a yes/no column named
+    like an event counts.
+
+    Returns
+    -------
+    (id_column, outcome_column), each ``None`` when nothing fits.
+    """
+    cols = [str(c) for c in df.columns]
+    frame = df.set_axis(cols, axis=1)
+    texts = {c: _text(frame[c]) for c in cols}
+
+    def unique(c: str) -> bool:
+        t = texts[c]
+        return bool((t != "").all()) and t.nunique() == len(t)
+
+    id_col = next((c for c in cols if _ID_NAMES.match(c.strip()) and unique(c)), None)
+    if id_col is None:
+        id_col = next((c for c in cols if unique(c) and len(frame) > 1
+                       and not texts[c].str.fullmatch(_NUM).all()), None)
+    best: tuple[int, int] | None = None
+    outcome = None
+    for pos, c in enumerate(cols):
+        if c == id_col:
+            continue
+        words = _words(c)
+        ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS]
+        if not ranks:
+            continue
+        t = texts[c]
+        n_levels = _keys(t[t != ""]).nunique()
+        if 2 <= n_levels <= 10 and (best is None or (min(ranks), pos) < best):
+            best, outcome = (min(ranks), pos), c
+    return id_col, outcome
+
+
+# --------------------------------------------------------------------------- encoder
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
 
@@ -200,8 +588,10 @@ class Encoder(TransformerMixin, BaseEstimator):
     id_column, label_column : str, optional
         Columns that identify the patient and hold the outcome; never features.
     encoding_table : EncodingTable, dict, DataFrame or None
-        Levels -> codes for categorical columns; ``None`` uses the paper's table. Columns
-        not in it get an inferred table (sorted levels coded 1, 2, ...).
+        Levels -> codes for categorical columns and the missing tokens; ``None`` uses the
+        paper's table. Columns not in it get an inferred table (:func:`infer_levels`:
+        recognised scales in their order, yes/no as Yes 1 No 2 Unknown 0, other levels in
+        natural order).
     roles : dict, optional
         ``{column: role}`` overriding the inferred roles (id, label, numeric, categorical,
         ignore).
@@ -211,7 +601,8 @@ class Encoder(TransformerMixin, BaseEstimator):
     drop_all_missing, drop_constant, merge_duplicates : bool
         Column filters of the paper's preprocessing.
     numeric_threshold : float
-        A text column is numeric when at least this share of its cells are numbers.
+        A text column is numeric when at least this share of its non-missing cells are
+        numbers.
     max_levels : int
         A text column with more distinct values is ignored (free text or identifiers).
 
@@ -219,10 +610,20 @@ class Encoder(TransformerMixin, BaseEstimator):
     ----------
     roles_ : dict
     table_ : EncodingTable
-        The table used (paper's + inferred + user's).
+        The table used (paper's + inferred + user's), with the missing tokens.
     feature_names_out_ : list of str
     keep_patients_ : ndarray of bool
     report_ : ValidationReport
+        The report of ``fit``. ``transform`` writes nothing (a fitted encoder can be shared
+        between threads); :meth:`transform_with_report` returns the report of a transform.
+
+    Notes
+    -----
+    Missing values: an empty cell, or a missing token of the table that is not a level of
+    the column. In numeric columns every token is missing; in categorical columns a token
+    that is a level ("Unknown" = 0 in the paper's yes/no group, "None" in an inferred
+    Albuminuria column) is a value. ``report_.missing_tokens`` lists per column which
+    tokens were read as missing and how often.
     """
 
     def __init__(self, id_column: str | None = None, label_column: str | None = None,
@@ -251,7 +652,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if isinstance(t, pd.DataFrame):
             return EncodingTable.paper().merged(EncodingTable.from_frame(t))
         if isinstance(t, Mapping):
-            return EncodingTable.paper().merged(EncodingTable(t))
+            return EncodingTable.paper().merged(EncodingTable.from_state(t))
         raise DataError("encoding_table must be an EncodingTable, a dict or a DataFrame.")
 
     @staticmethod
@@ -262,23 +663,38 @@ class Encoder(TransformerMixin, BaseEstimator):
         if df.shape[0] == 0:
             raise DataError("The table has no patient rows.")
         if df.columns.duplicated().any():
-            dups = sorted({str(c) for c in df.columns[df.columns.duplicated()]})
-            raise DataError(f"Duplicate column name(s): {dups}.")
+            dups = sorted({_q(c, 60) for c in df.columns[df.columns.duplicated()]})
+            raise DataError(f"Duplicate column name(s): {dups[:10]}.")
         return df
 
     def _infer_role(self, col: str, values: pd.Series, table: EncodingTable) -> str:
-        if table.has(col):
+        if table.has(col) or pd.api.types.is_bool_dtype(values):
             return "categorical"
-        if _numeric_share(values) >= self.numeric_threshold:
+        missing = table.missing_keys(col)
+        if _numeric_share(values, missing) >= self.numeric_threshold:
             return "numeric"
-        cells = values.astype(str).str.strip()
-        cells = cells[~cells.map(is_missing_token)]
-        n_levels = cells.map(norm_key).nunique()
+        text = _text(values)
+        keys = _keys(text)
+        keys = keys[(keys != "") & ~keys.isin(missing)]
+        n_levels = keys.nunique()
         if n_levels == 0:
             return "numeric"  # all missing: dropped later as an all-missing column
         if n_levels > self.max_levels:
             return "ignore"
         return "categorical"
+
+    def _label_missing(self, lab: pd.Series) -> np.ndarray:
+        """Outcome cells that are missing: empty, or a missing token; "None"/"Nil" are an
+        outcome class when common (an "unknown" outcome is never a class)."""
+        table = getattr(self, "table_", None) or self._base_table()
+        text = _text(lab)
+        keys = _keys(text)
+        miss = (text == "") | keys.isin(table.missing_keys(self.label_column))
+        for word in ("none", "nil"):
+            hit = keys == word
+            if hit.sum() >= _min_category_count(len(text)):
+                miss &= ~hit
+        return miss.to_numpy()
 
     # ------------------------------------------------------------------ fit
     def fit(self, X: pd.DataFrame, y=None) -> Encoder:
@@ -288,23 +704,20 @@ class Encoder(TransformerMixin, BaseEstimator):
     def fit_transform(self, X: pd.DataFrame, y=None, **fit_params) -> np.ndarray:
         return self._fit_transform(X)
 
-    def _fit_transform(self, df: pd.DataFrame) -> np.ndarray:
-        df = self._check_frame(df)
-        report = ValidationReport(n_rows=int(df.shape[0]), n_columns=int(df.shape[1]))
-        cols = [str(c) for c in df.columns]
-        df = df.set_axis(cols, axis=1)
+    def _roles(self, df: pd.DataFrame, cols: list[str], base: EncodingTable) -> dict[str, str]:
         overrides = {str(k): v for k, v in (self.roles or {}).items()}
         for col, role in overrides.items():
             if role not in ROLES:
-                raise DataError(f"Role {role!r} for column {col!r} is not one of {ROLES}.")
+                raise DataError(f"Role {_q(role, 40)!r} for column {_q(col)!r} is not one of "
+                                f"{ROLES}.")
             if col not in cols:
-                raise DataError(f"A role is given for column {col!r}, which is not in the "
-                                f"table (columns: {cols[:10]}…).")
+                raise DataError(f"A role is given for column {_q(col)!r}, which is not in the "
+                                f"table (columns: {[_q(c, 40) for c in cols[:10]]}…).")
         for name, attr in (("id", self.id_column), ("label", self.label_column)):
             if attr is not None and str(attr) not in cols:
-                raise DataError(f"The {name} column {attr!r} is not in the table; columns "
-                                f"are: {cols[:15]}{'…' if len(cols) > 15 else ''}.")
-        base = self._base_table()
+                raise DataError(f"The {name} column {_q(attr)!r} is not in the table; columns "
+                                f"are: {[_q(c, 40) for c in cols[:15]]}"
+                                f"{'…' if len(cols) > 15 else ''}.")
         roles: dict[str, str] = {}
         for col in cols:
             if col == self.id_column:
@@ -315,31 +728,54 @@ class Encoder(TransformerMixin, BaseEstimator):
                 roles[col] = overrides[col]
             else:
                 roles[col] = self._infer_role(col, df[col], base)
-        if self.id_column is not None:
-            ids = df[self.id_column].astype(str).str.strip()
-            dup = ids[ids.duplicated(keep=False)]
-            if len(dup):
-                first = dup.iloc[0]
-                rows = [int(i) + 2 for i in np.flatnonzero(ids == first)[:5]]
-                raise DataError(f"Duplicate patient ID {first!r} in column "
-                                f"{self.id_column!r} (CSV lines {rows}); "
-                                f"{dup.nunique()} ID(s) repeat. Every patient needs a unique ID.")
-        table = EncodingTable()
+        return roles
+
+    def _check_ids(self, df: pd.DataFrame) -> None:
+        if self.id_column is None:
+            return
+        ids = _text(df[self.id_column])
+        dup = ids[ids.duplicated(keep=False)]
+        if len(dup):
+            first = dup.iloc[0]
+            rows = [int(i) + 2 for i in np.flatnonzero(ids == first)[:5]]
+            raise DataError(f"Duplicate patient ID {_q(first, 60)!r} in column "
+                            f"{_q(self.id_column)!r} (CSV lines {rows}); "
+                            f"{dup.nunique()} ID(s) repeat. Every patient needs a unique ID.")
+
+    def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],
+                     base: EncodingTable, report: ValidationReport) -> EncodingTable:
+        table = EncodingTable(missing_tokens=base.missing_tokens)
+        for col, toks in base.column_missing_tokens().items():
+            table.set_missing_tokens(toks, column=col)
         for col in cols:
             if roles[col] != "categorical":
                 continue
             if base.has(col):
-                table.set_column(col, base.levels(col))
-            else:
-                cells = df[col].astype(str).str.strip()
-                levels = sorted({c for c in cells if not is_missing_token(c)}, key=norm_key)
-                uniq: dict[str, str] = {}
-                for lv in levels:
-                    uniq.setdefault(norm_key(lv), lv)
-                table.set_column(col, {lv: i + 1 for i, lv in enumerate(uniq.values())})
-                if uniq:
-                    report.notes.append(f"column '{col}' has no encoding table entry; "
-                                        f"inferred {len(uniq)} levels (editable).")
+                table.set_column(col, base.levels(col), ordered=base.is_ordered(col))
+                continue
+            levels, ordered, scale = infer_levels(df[col], base.missing_keys(col))
+            levels = dict(sorted(levels.items(), key=lambda kv: kv[1]))
+            table.set_column(col, levels, ordered=ordered)
+            if levels:
+                shown = [f"{_q(lv, 30)} {c}" for lv, c in levels.items()]
+                how = ("" if scale is None else
+                       f" in the paper's yes/no direction ({', '.join(shown)})"
+                       if scale == "yes/no" else
+                       f" in the order of the recognised {scale} scale ({' < '.join(shown)})")
+                report.notes.append(f"column '{_q(col)}' has no encoding table entry; "
+                                    f"inferred {len(levels)} levels{how} (editable).")
+        return table
+
+    def _fit_transform(self, df: pd.DataFrame) -> np.ndarray:
+        df = self._check_frame(df)
+        report = ValidationReport(n_rows=int(df.shape[0]), n_columns=int(df.shape[1]))
+        report.notes += list(df.attrs.get("sparge_read_notes", []))
+        cols = [str(c) for c in df.columns]
+        df = df.set_axis(cols, axis=1)
+        base = self._base_table()
+        roles = self._roles(df, cols, base)
+        self._check_ids(df)
+        table = self._build_table(df, cols, roles, base, report)
         self.table_ = table
         self.roles_ = roles
         self.input_columns_ = cols
@@ -355,7 +791,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                                            "reason": "the same value for every patient"})
         for j, k in filt.duplicate_of.items():
             report.dropped_columns.append({"column": features[j], "reason":
-                                           f"an exact copy of '{features[k]}' (merged)"})
+                                           f"an exact copy of '{_q(features[k])}' (merged)"})
         self.encoded_columns_ = features
         self.feature_names_out_ = [f for f, keep in zip(features, filt.keep) if keep]
         X = X[:, filt.keep]
@@ -363,12 +799,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.n_features = len(self.feature_names_out_)
         report.missing_pct = {f: float(100 * np.isnan(X[:, j]).mean())
                               for j, f in enumerate(self.feature_names_out_)}
+        report.unordered_columns = self._unordered(self.feature_names_out_)
         miss = missing_fraction_per_row(X)
         self.keep_patients_ = (np.ones(len(df), bool) if self.max_patient_missing is None
                                else miss <= self.max_patient_missing + 1e-12)
-        id_vals = (df[self.id_column].astype(str).tolist() if self.id_column else
+        id_vals = (_text(df[self.id_column]).tolist() if self.id_column else
                    [str(i) for i in range(len(df))])
-        report.patients_dropped = [{"row": int(i) + 2, "id": id_vals[i],
+        report.patients_dropped = [{"row": int(i) + 2, "id": _q(id_vals[i], 60),
                                     "missing_pct": float(100 * miss[i])}
                                    for i in np.flatnonzero(~self.keep_patients_)]
         if self.max_patient_missing is not None and report.patients_dropped:
@@ -391,24 +828,34 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.n_features_in_ = len(cols)
         return X
 
+    def _unordered(self, features: list[str]) -> list[str]:
+        """Categorical features with 3 or more codes that follow no order."""
+        out = []
+        for col in features:
+            if self.roles_.get(col) != "categorical" or not self.table_.has(col):
+                continue
+            if len(set(self.table_.levels(col).values())) >= 3 and \
+                    not self.table_.is_ordered(col):
+                out.append(col)
+        return out
+
     def _label_checks(self, df: pd.DataFrame, report: ValidationReport) -> None:
         if self.label_column is None:
             return
         report.label_column = self.label_column
-        lab = df[self.label_column]
-        missing = lab.map(is_missing_token)
-        vals = lab[~missing].astype(str).str.strip()
-        keep = self.keep_patients_ & ~missing.to_numpy()
-        report.label_balance = {str(k): int(v) for k, v in
-                                vals[keep[~missing.to_numpy()]].value_counts().items()}
+        missing = self._label_missing(df[self.label_column])
+        vals = _text(df[self.label_column])
+        keep = self.keep_patients_ & ~missing
+        report.label_balance = {_q(k, 60): int(v) for k, v in
+                                vals[keep].value_counts().items()}
         if missing.any():
-            rows = [int(i) + 2 for i in np.flatnonzero(missing.to_numpy())[:5]]
+            rows = [int(i) + 2 for i in np.flatnonzero(missing)[:5]]
             report.warnings.append(f"{int(missing.sum())} patient(s) have no outcome in "
-                                   f"'{self.label_column}' (CSV lines {rows}…); they are left "
-                                   "out of supervised training.")
+                                   f"'{_q(self.label_column)}' (CSV lines {rows}…); they are "
+                                   "left out of supervised training.")
         if len(report.label_balance) < 2:
             report.blocking.append(
-                f"the outcome column '{self.label_column}' has "
+                f"the outcome column '{_q(self.label_column)}' has "
                 f"{len(report.label_balance)} class(es) among the patients kept; supervised "
                 "training needs at least 2 (or train unsupervised).")
         elif min(report.label_balance.values()) < 3:
@@ -417,61 +864,74 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ encode
     def _encode(self, df: pd.DataFrame, features: list[str],
-                report: ValidationReport | None) -> np.ndarray:
+                report: ValidationReport) -> np.ndarray:
+        """Encode ``features`` of ``df`` with the fitted roles and table (read-only)."""
         X = np.full((len(df), len(features)), np.nan)
         for j, col in enumerate(features):
-            values = df[col]
             if self.roles_[col] == "numeric":
-                X[:, j], info = parse_numeric(values)
-                if report is not None:
-                    self._report_numeric(col, info, report)
+                X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col))
+                self._report_numeric(col, info, report)
             else:
-                codes = np.full(len(df), np.nan)
-                unknown: dict[str, int] = {}
-                for i, v in enumerate(values.tolist()):
-                    code = self.table_.lookup(col, v) if not (
-                        v is None or (isinstance(v, float) and np.isnan(v))) else None
-                    if code is not None:
-                        codes[i] = code
-                    elif not is_missing_token(v):
-                        key = str(v).strip()
-                        unknown[key] = unknown.get(key, 0) + 1
-                X[:, j] = codes
-                if unknown and report is not None:
-                    report.unknown_values.append({
-                        "column": col, "count": int(sum(unknown.values())),
-                        "examples": sorted(unknown, key=lambda k: -unknown[k])[:3]})
+                X[:, j] = self._encode_categorical(col, df[col], report)
         return X
+
+    def _encode_categorical(self, col: str, values: pd.Series,
+                            report: ValidationReport) -> np.ndarray:
+        text = _text(values)
+        keys = _keys(text)
+        mapping = {norm_key(lv): float(code) for lv, code in self.table_.levels(col).items()}
+        codes = keys.map(mapping).astype(float).to_numpy()
+        unresolved = np.isnan(codes) & (text != "").to_numpy()
+        if not unresolved.any():
+            return codes
+        is_token = keys.isin(self.table_.missing_keys(col)).to_numpy()
+        tokens = unresolved & is_token
+        unknown = unresolved & ~is_token
+        if tokens.any():
+            report.missing_tokens[col] = _token_counts(text[tokens])
+        if unknown.any():
+            counts = _token_counts(text[unknown])
+            report.unknown_values.append({
+                "column": col, "count": int(unknown.sum()),
+                "examples": sorted(counts, key=lambda k: -counts[k])[:3]})
+        return codes
 
     @staticmethod
     def _report_numeric(col: str, info: dict, report: ValidationReport) -> None:
         bad, cens, inf = info["bad"], info["censored"], info["infinite"]
+        if info.get("missing_tokens"):
+            report.missing_tokens[col] = dict(info["missing_tokens"])
         if info["decimal_comma"]:
-            report.notes.append(f"column '{col}': {info['decimal_comma']} value(s) written "
+            report.notes.append(f"column '{_q(col)}': {info['decimal_comma']} value(s) written "
                                 "with a decimal comma (e.g. '12,5') were read as 12.5.")
-        if bad:
-            report.stray_text.append({
-                "column": col, "count": len(bad), "rows": [r + 2 for r, _ in bad[:5]],
-                "examples": [s for _, s in bad[:3]],
-                "hint": f"expected numbers; these cells (CSV lines "
-                        f"{[r + 2 for r, _ in bad[:3]]}) were set to missing."})
-        if cens:
-            report.stray_text.append({
-                "column": col, "count": len(cens), "rows": [r + 2 for r, _ in cens[:5]],
-                "examples": [s for _, s in cens[:3]],
-                "hint": "values below/above a detection limit (like '<0.1') were set to "
-                        "missing; enter a number to keep them."})
-        if inf:
-            report.stray_text.append({
-                "column": col, "count": len(inf), "rows": [r + 2 for r, _ in inf[:5]],
-                "examples": [s for _, s in inf[:3]],
-                "hint": "infinite values were set to missing."})
+        if info.get("thousands"):
+            report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
+                                "with thousands separators (e.g. '1.234,5' or '1 234,5') "
+                                "were read as numbers (1234.5).")
+        for cells, hint in ((bad, "expected numbers; these cells (CSV lines {lines}) were set "
+                                  "to missing."),
+                            (cens, "values below/above a detection limit (like '<0.1') were "
+                                   "set to missing; enter a number to keep them."),
+                            (inf, "infinite values were set to missing.")):
+            if cells:
+                report.stray_text.append({
+                    "column": col, "count": len(cells), "rows": [r + 2 for r, _ in cells[:5]],
+                    "examples": [_q(s, 40) for _, s in cells[:3]],
+                    "hint": hint.format(lines=[r + 2 for r, _ in cells[:3]])})
 
     def transform(self, X: pd.DataFrame) -> np.ndarray:
         """Encode a table with the fitted roles and tables (columns aligned by name).
 
-        Missing model columns become missing values and extra columns are ignored; both
-        are listed in ``transform_report_``.
+        Writes nothing on the encoder; :meth:`transform_with_report` also returns what was
+        read (missing and extra columns, unknown values, missing tokens).
+        """
+        return self.transform_with_report(X)[0]
+
+    def transform_with_report(self, X: pd.DataFrame) -> tuple[np.ndarray, ValidationReport]:
+        """Encode a table and return ``(X_encoded, report)``; the encoder is not changed.
+
+        Model columns absent from the table become missing values and extra columns are
+        ignored; both are listed in the report.
         """
         check_is_fitted(self, "feature_names_out_")
         df = self._check_frame(X)
@@ -490,23 +950,26 @@ class Encoder(TransformerMixin, BaseEstimator):
         known = set(self.input_columns_)
         extra = [c for c in df.columns if c not in known]
         report = ValidationReport(n_rows=int(df.shape[0]), n_columns=int(df.shape[1]))
-        for col in missing_cols:
-            df[col] = ""
+        report.notes += list(X.attrs.get("sparge_read_notes", []))
         if missing_cols:
-            report.warnings.append(f"{len(missing_cols)} column(s) of the model are not in "
-                                   f"this table and are treated as missing: "
-                                   f"{missing_cols[:8]}{'…' if len(missing_cols) > 8 else ''}.")
+            df = df.assign(**{col: "" for col in missing_cols})
+            report.warnings.append(
+                f"{len(missing_cols)} column(s) of the model are not in this table and are "
+                f"treated as missing: {[_q(c, 40) for c in missing_cols[:8]]}"
+                f"{'…' if len(missing_cols) > 8 else ''}.")
         if extra:
             report.notes.append(f"{len(extra)} column(s) unknown to the model are ignored: "
-                                f"{extra[:8]}{'…' if len(extra) > 8 else ''}.")
+                                f"{[_q(c, 40) for c in extra[:8]]}"
+                                f"{'…' if len(extra) > 8 else ''}.")
         X_all = self._encode(df, self.encoded_columns_, report)
         keep = [self.encoded_columns_.index(f) for f in self.feature_names_out_]
         out = X_all[:, keep]
+        report.roles = {c: self.roles_[c] for c in self.input_columns_}
         report.n_features = out.shape[1]
         report.missing_pct = {f: float(100 * np.isnan(out[:, j]).mean())
                               for j, f in enumerate(self.feature_names_out_)}
-        self.transform_report_ = report
-        return out
+        report.unordered_columns = self._unordered(self.feature_names_out_)
+        return out, report
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "feature_names_out_")
@@ -518,16 +981,17 @@ class Encoder(TransformerMixin, BaseEstimator):
         if self.label_column is None:
             raise DataError("No outcome column was set (label_column).")
         if self.label_column not in df.columns:
-            raise DataError(f"The outcome column {self.label_column!r} is not in the table.")
+            raise DataError(f"The outcome column {_q(self.label_column)!r} is not in the "
+                            "table.")
         lab = df[self.label_column]
-        out = lab.astype(str).str.strip().to_numpy(dtype=object)
-        out[lab.map(is_missing_token).to_numpy()] = None
+        out = _text(lab).to_numpy(dtype=object)
+        out[self._label_missing(lab)] = None
         return out
 
     def ids(self, df: pd.DataFrame) -> np.ndarray:
         """Patient IDs (the id column, else the row number)."""
         if self.id_column is not None and self.id_column in df.columns:
-            return df[self.id_column].astype(str).str.strip().to_numpy(dtype=object)
+            return _text(df[self.id_column]).to_numpy(dtype=object)
         return np.asarray([str(i) for i in range(len(df))], dtype=object)
 
     def training_rows(self, df: pd.DataFrame) -> np.ndarray:
@@ -535,12 +999,17 @@ class Encoder(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "keep_patients_")
         keep = self.keep_patients_.copy()
         if self.label_column is not None:
-            keep &= ~df[self.label_column].map(is_missing_token).to_numpy()
+            keep &= ~self._label_missing(df[self.label_column])
         return keep
 
     # ------------------------------------------------------------------ serialisation
     def to_dict(self) -> dict:
-        """JSON-able state (parameters, roles, tables, feature names)."""
+        """JSON-able state (parameters, roles, tables, missing tokens, feature names).
+
+        ``table`` keeps the ``{column: {level: code}}`` form of earlier versions; the order
+        flags and missing tokens are the added keys ``ordered``, ``missing_tokens`` and
+        ``column_missing_tokens``.
+        """
         check_is_fitted(self, "feature_names_out_")
         return {"params": {"id_column": self.id_column, "label_column": self.label_column,
                            "max_patient_missing": self.max_patient_missing,
@@ -550,15 +1019,35 @@ class Encoder(TransformerMixin, BaseEstimator):
                            "numeric_threshold": self.numeric_threshold,
                            "max_levels": self.max_levels},
                 "roles": self.roles_, "table": self.table_.to_dict(),
+                "ordered": {c: self.table_.is_ordered(c) for c in self.table_.columns()},
+                "missing_tokens": self.table_.missing_tokens,
+                "column_missing_tokens": self.table_.column_missing_tokens(),
                 "input_columns": self.input_columns_,
                 "encoded_columns": self.encoded_columns_,
                 "feature_names_out": self.feature_names_out_}
 
     @classmethod
     def from_dict(cls, state: dict) -> Encoder:
+        """Inverse of :meth:`to_dict`; also loads the state saved by earlier versions (no
+        order flags or tokens: the default tokens, order from the recognised scales)."""
         enc = cls(**state["params"])
         enc.roles_ = {str(k): str(v) for k, v in state["roles"].items()}
-        enc.table_ = EncodingTable(state["table"])
+        tokens = state.get("missing_tokens")
+        if tokens is not None and not (isinstance(tokens, list)
+                                       and all(isinstance(t, str) for t in tokens)):
+            raise ValueError("missing_tokens must be a list of text")
+        ordered = state.get("ordered") or {}
+        if not isinstance(ordered, dict) or not all(isinstance(v, bool)
+                                                    for v in ordered.values()):
+            raise ValueError("ordered must be {column: true/false}")
+        try:
+            enc.table_ = EncodingTable(state["table"], missing_tokens=tokens, ordered=ordered)
+            for col, toks in (state.get("column_missing_tokens") or {}).items():
+                if not isinstance(toks, list):
+                    raise ValueError("column_missing_tokens must be {column: [text]}")
+                enc.table_.set_missing_tokens([str(t) for t in toks], column=str(col))
+        except DataError as exc:
+            raise ValueError(str(exc)) from exc
         enc.input_columns_ = [str(c) for c in state["input_columns"]]
         enc.encoded_columns_ = [str(c) for c in state["encoded_columns"]]
         enc.feature_names_out_ = [str(c) for c in state["feature_names_out"]]

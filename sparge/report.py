@@ -8,6 +8,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from .safe_text import plain_text
+
+
+def _t(value: object, n: int = 80) -> str:
+    """User text (column names, cells, IDs) as one truncated line without control codes."""
+    return plain_text(value, n)
+
 
 @dataclass
 class ValidationReport:
@@ -27,6 +34,10 @@ class ValidationReport:
     blocking: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: per column, the tokens read as missing and how many cells: {column: {token: count}}
+    missing_tokens: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: categorical features with 3+ codes that follow no recognised order (codes arbitrary)
+    unordered_columns: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -41,7 +52,7 @@ class ValidationReport:
                  f"{self.n_features} features go to the model."]
         by_role: dict[str, list[str]] = {}
         for col, role in self.roles.items():
-            by_role.setdefault(role, []).append(col)
+            by_role.setdefault(role, []).append(_t(col, 60))
         for role in ("id", "label", "numeric", "categorical", "ignore"):
             cols = by_role.get(role, [])
             if cols:
@@ -51,26 +62,40 @@ class ValidationReport:
             total = sum(self.missing_pct.values()) / max(len(self.missing_pct), 1)
             worst = sorted(self.missing_pct.items(), key=lambda kv: -kv[1])[:5]
             lines.append(f"Missing values: {total:.1f}% on average; most missing: " +
-                         ", ".join(f"{c} ({p:.0f}%)" for c, p in worst))
+                         ", ".join(f"{_t(c, 60)} ({p:.0f}%)" for c, p in worst))
+        if self.missing_tokens:
+            items = list(self.missing_tokens.items())
+            shown = "; ".join(
+                f"{_t(col, 60)}: " + ", ".join(f"'{_t(tok, 40)}' ×{n}"
+                                               for tok, n in list(toks.items())[:5])
+                for col, toks in items[:8])
+            lines.append("Read as missing (besides empty cells): " + shown +
+                         (f" … (+{len(items) - 8} columns)" if len(items) > 8 else "") + ".")
+        if self.unordered_columns:
+            cols = [_t(c, 60) for c in self.unordered_columns]
+            lines.append("Unordered categories (their codes are labels, not an order; edit the "
+                         "codes in the encoding table to order them): " + ", ".join(cols[:8]) +
+                         (f" … (+{len(cols) - 8})" if len(cols) > 8 else "") + ".")
         if self.label_balance:
-            lines.append(f"Outcome '{self.label_column}': " +
-                         ", ".join(f"{k}: {v}" for k, v in self.label_balance.items()))
+            lines.append(f"Outcome '{_t(self.label_column)}': " +
+                         ", ".join(f"{_t(k, 40)}: {v}" for k, v in self.label_balance.items()))
         for u in self.unknown_values:
-            lines.append(f"Column '{u['column']}': {u['count']} value(s) not in the encoding "
-                         f"table were set to missing, e.g. {u['examples']}.")
+            lines.append(f"Column '{_t(u['column'])}': {u['count']} value(s) not in the "
+                         "encoding table were set to missing, e.g. "
+                         f"{[_t(e, 40) for e in u['examples']]}.")
         for s in self.stray_text:
-            lines.append(f"Column '{s['column']}' is numeric but {s['count']} cell(s) hold "
-                         f"text, e.g. {s['examples']}: {s['hint']}")
+            lines.append(f"Column '{_t(s['column'])}' is numeric but {s['count']} cell(s) hold "
+                         f"text, e.g. {[_t(e, 40) for e in s['examples']]}: {_t(s['hint'], 300)}")
         for d in self.dropped_columns:
-            lines.append(f"Column '{d['column']}' was dropped: {d['reason']}.")
+            lines.append(f"Column '{_t(d['column'])}' was dropped: {_t(d['reason'], 200)}.")
         if self.patients_dropped:
             lines.append(f"{len(self.patients_dropped)} patient(s) miss too many values and "
                          "are left out of training, e.g. " +
                          ", ".join(f"row {p['row']} ({p['missing_pct']:.0f}% missing)"
                                    for p in self.patients_dropped[:5]))
-        lines += [f"Note: {n}" for n in self.notes]
-        lines += [f"Warning: {w}" for w in self.warnings]
-        lines += [f"PROBLEM: {b}" for b in self.blocking]
+        lines += [f"Note: {_t(n, 600)}" for n in self.notes]
+        lines += [f"Warning: {_t(w, 600)}" for w in self.warnings]
+        lines += [f"PROBLEM: {_t(b, 600)}" for b in self.blocking]
         if not self.blocking:
             lines.append("Nothing blocks training.")
         return "\n".join(lines)

@@ -1,8 +1,36 @@
 """Encoding tables: categorical text -> integers (the paper's Table "Integer Encoding").
 
-A table maps a column to ``{level: code}``. Matching of column names and levels is case- and
-whitespace-insensitive. The default table is the paper's (DESIGN.md §3); tables can be
-saved and loaded as CSV (columns ``column, value, code``) or JSON, and edited.
+A table maps a column to ``{level: code}``, says per column whether the codes follow an
+order, and holds the **missing tokens**: the cell texts that mean "not available". Matching
+of column names, levels and tokens is case- and whitespace-insensitive. The default table
+is the paper's (DESIGN.md §3).
+
+Missing values
+    Only empty cells and the table's missing tokens are missing, and a token that is a
+    level of the column (``"Unknown"`` = 0 in the paper's yes/no group, ``"None"`` in an
+    Albuminuria column) is a value, never missing. The default tokens are
+    :data:`DEFAULT_MISSING_TOKENS`; they can be edited and are saved with the table.
+
+Ordered scales
+    :data:`SCALES` lists the recognised clinical scales. A column whose levels all fit one
+    scale is coded by rank on that scale: the first rank is 1, the next 2, and so on (the
+    paper's convention, e.g. Home Smoke Never 1 ... Always 4), so Albuminuria reads
+    None 1 < Micro 2 < Macro 3 and a column holding only Mild/Moderate/Severe reads 2, 3, 4
+    (ranks of the full None < Mild < Moderate < Severe scale). Yes/no columns always read
+    Unknown 0, Yes 1, No 2 (the paper's); ``Y``/``N`` and ``True``/``False`` are read as
+    yes/no.
+
+Files
+    CSV: columns ``column, value, code, ordered``. A row with an empty ``code`` marks
+    ``value`` as a missing token: for every column when ``column`` is ``*``, else for that
+    column only. ``ordered`` is true/false per row (a column is ordered when any of its rows
+    says true; empty = decided from the recognised scales). A CSV without ``*`` rows uses
+    the default tokens; a single ``*`` row with an empty value means "only empty cells are
+    missing". Files written before these additions (``column, value, code``) still load.
+    JSON: ``{"format": "sparge-encoding-table", "version": 2, "columns": {column:
+    {"levels": {value: code}, "ordered": bool}}, "missing_tokens": [...],
+    "column_missing_tokens": {column: [...]}}``; the older ``{column: {value: code}}``
+    still loads.
 """
 
 from __future__ import annotations
@@ -10,14 +38,44 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
 from .errors import DataError
 
-MISSING_TOKENS = frozenset({"", "na", "n/a", "n.a.", "nan", "none", "null", "?", "unknown",
-                            "-", "--", "missing", "not available", "nil", "#n/a", "."})
+#: Cell texts read as missing by default (compared case- and space-insensitively).
+DEFAULT_MISSING_TOKENS = frozenset({
+    "", "na", "n/a", "n.a.", "nan", "none", "null", "?", "unknown", "-", "--", "missing",
+    "not available", "nil", "#n/a", "."})
+#: Kept for code written against earlier versions: the default tokens.
+MISSING_TOKENS = DEFAULT_MISSING_TOKENS
+#: Missing tokens that are also ordinary words: in a text column where they are common
+#: (at least 1 % of the cells, and at least 2 cells) or fit the column's recognised scale
+#: they are a category, not a gap ("None" is the normal Albuminuria value).
+CATEGORY_WORDS = frozenset({"none", "unknown", "nil"})
+#: Token meaning "every column" in the ``column`` cell of a CSV table.
+ALL_COLUMNS = "*"
+
+#: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
+SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
+    "yes/no": ((0, ("unknown",)), (1, ("yes", "y", "true")), (2, ("no", "n", "false"))),
+    "albuminuria": ((1, ("none", "normal", "normoalbuminuria")),
+                    (2, ("micro", "microalbuminuria")),
+                    (3, ("macro", "macroalbuminuria"))),
+    "frequency": ((1, ("never", "rarely", "never/rarely", "seldom")),
+                  (2, ("sometimes", "occasionally")),
+                  (3, ("often", "most of the times", "most of the time", "usually")),
+                  (4, ("always",))),
+    "low/medium/high": ((1, ("low",)), (2, ("medium", "moderate", "intermediate")),
+                        (3, ("high",))),
+    "severity": ((1, ("none",)), (2, ("mild",)), (3, ("moderate",)), (4, ("severe",))),
+    "normal/abnormal": ((1, ("normal",)), (2, ("borderline",)), (3, ("abnormal",))),
+}
+_SCALE_CODES = {name: {s: code for code, spellings in ranks for s in spellings}
+                for name, ranks in SCALES.items()}
+_YES = frozenset(s for code, sp in SCALES["yes/no"] if code == 1 for s in sp)
+_NO = frozenset(s for code, sp in SCALES["yes/no"] if code == 2 for s in sp)
 
 _YES_NO_UNKNOWN = {"Unknown": 0, "Yes": 1, "No": 2}
 _SMOKE = {"Yes": 1, "No": 2, "Previously": 3}
@@ -55,13 +113,85 @@ def norm_key(text: object) -> str:
     return re.sub(r"\s+", " ", str(text)).strip().lower()
 
 
-def is_missing_token(value: object) -> bool:
-    """True for empty cells and the usual spellings of 'not available'."""
+def is_blank(value: object) -> bool:
+    """True for ``None``, ``NaN`` and cells holding only white space."""
     if value is None:
         return True
     if isinstance(value, float) and value != value:
         return True
-    return norm_key(value) in MISSING_TOKENS
+    return isinstance(value, str) and not value.strip()
+
+
+def is_missing_token(value: object, tokens: Iterable[str] = DEFAULT_MISSING_TOKENS) -> bool:
+    """True for empty cells and the given tokens (default: :data:`DEFAULT_MISSING_TOKENS`).
+
+    This does not know the column's levels; :class:`~sparge.Encoder` looks a cell up in the
+    table first, so that a token that is a level stays a value.
+    """
+    if is_blank(value):
+        return True
+    return norm_key(value) in tokens
+
+
+def natural_key(text: object) -> tuple:
+    """Sort key: numbers first and numerically ("2" < "10"), then text with numbers inside
+    compared numerically ("Stage 2" < "Stage 10")."""
+    s = norm_key(text)
+    try:
+        return (0, float(s.replace(",", ".")), ())
+    except ValueError:
+        pass
+    parts = re.split(r"(\d+(?:\.\d+)?)", s)
+    return (1, 0.0, tuple((1, float(p), "") if i % 2 else (0, 0.0, p)
+                          for i, p in enumerate(parts)))
+
+
+def scale_of(levels: Iterable[str]) -> str | None:
+    """Name of the first recognised scale (:data:`SCALES`) holding every level, or None."""
+    keys = {norm_key(lv) for lv in levels}
+    if not keys:
+        return None
+    for name, codes in _SCALE_CODES.items():
+        if keys <= codes.keys():
+            return name
+    return None
+
+
+def scale_codes(levels: Iterable[str], scale: str) -> dict[str, int]:
+    """``{level: rank code}`` of levels on a recognised scale (see the module docstring)."""
+    codes = _SCALE_CODES[scale]
+    return {lv: codes[norm_key(lv)] for lv in levels}
+
+
+def yes_no_codes(levels: Iterable[str]) -> dict[str, int] | None:
+    """The paper's yes/no direction for a column holding both a yes and a no level.
+
+    Yes 1, No 2, Unknown 0; any other levels follow in natural order from 3. ``None`` when
+    the column lacks a yes or a no level.
+    """
+    levels = list(levels)
+    keys = {norm_key(lv) for lv in levels}
+    if not (keys & _YES and keys & _NO):
+        return None
+    fixed = _SCALE_CODES["yes/no"]
+    out = {lv: fixed[norm_key(lv)] for lv in levels if norm_key(lv) in fixed}
+    others = sorted((lv for lv in levels if norm_key(lv) not in fixed), key=natural_key)
+    out.update({lv: 3 + i for i, lv in enumerate(others)})
+    return out
+
+
+def _monotone_on_scale(levels: Mapping[str, float]) -> bool:
+    """True when the codes follow the rank of a recognised scale (either direction)."""
+    scale = scale_of(levels)
+    if scale is None:
+        return False
+    rank = _SCALE_CODES[scale]
+    pairs = [(rank[norm_key(lv)], code) for lv, code in levels.items()]
+    if len({r for r, _ in pairs}) < 2:
+        return False
+    up = all(c1 < c2 for r1, c1 in pairs for r2, c2 in pairs if r1 < r2)
+    down = all(c1 > c2 for r1, c1 in pairs for r2, c2 in pairs if r1 < r2)
+    return up or down
 
 
 def _parse_code(code: object, where: str) -> float:
@@ -69,33 +199,78 @@ def _parse_code(code: object, where: str) -> float:
     try:
         value = float(code)
     except (TypeError, ValueError) as exc:
-        raise DataError(f"{where}: the code {code!r} is not a number.") from exc
+        raise DataError(f"{where}: the code {str(code)[:40]!r} is not a number.") from exc
     if value != value:
         raise DataError(f"{where}: the code is empty.")
     return value
 
 
-class EncodingTable:
-    """Column -> level -> integer code, matched case- and whitespace-insensitively."""
+def _parse_flag(value: object, where: str) -> bool | None:
+    """An ``ordered`` cell: True/False, or None when empty."""
+    if isinstance(value, bool):
+        return value
+    if is_blank(value):
+        return None
+    key = norm_key(value)
+    if key in {"true", "yes", "y", "1", "1.0", "ordered"}:
+        return True
+    if key in {"false", "no", "n", "0", "0.0", "unordered"}:
+        return False
+    raise DataError(f"{where}: 'ordered' must be true or false, got {str(value)[:40]!r}.")
 
-    def __init__(self, mapping: Mapping[str, Mapping[str, int]] | None = None):
+
+def _code_is_blank(code: object) -> bool:
+    return code is None or code is pd.NA or is_blank(code)
+
+
+class EncodingTable:
+    """Column -> level -> integer code, order flags and missing tokens.
+
+    Parameters
+    ----------
+    mapping : dict, optional
+        ``{column: {level: code}}``.
+    missing_tokens : iterable of str, optional
+        Cell texts read as missing in every column; :data:`DEFAULT_MISSING_TOKENS` when
+        ``None``. Empty cells are always missing.
+    ordered : dict, optional
+        ``{column: bool}``; columns not given are ordered when their levels fit a
+        recognised scale and their codes follow it.
+    """
+
+    def __init__(self, mapping: Mapping[str, Mapping[str, int]] | None = None, *,
+                 missing_tokens: Iterable[str] | None = None,
+                 ordered: Mapping[str, bool] | None = None):
         self._cols: dict[str, tuple[str, dict[str, tuple[str, int]]]] = {}
+        self._ordered: dict[str, bool] = {}
+        self._col_missing: dict[str, tuple[str, dict[str, str]]] = {}
+        self._missing: dict[str, str] = {}
+        self.set_missing_tokens(DEFAULT_MISSING_TOKENS if missing_tokens is None
+                                else missing_tokens)
         for col, levels in (mapping or {}).items():
             self.set_column(col, levels)
+        for col, flag in (ordered or {}).items():
+            self.set_ordered(col, flag)
 
     @classmethod
     def paper(cls) -> EncodingTable:
         """The paper's table."""
         return cls(PAPER_TABLE)
 
-    def set_column(self, column: str, levels: Mapping[str, int]) -> None:
-        """Add or replace the levels of one column."""
+    # -- levels
+    def set_column(self, column: str, levels: Mapping[str, int],
+                   ordered: bool | None = None) -> None:
+        """Add or replace the levels of one column (``ordered=None``: from the scales)."""
         entries: dict[str, tuple[str, int]] = {}
         for level, code in levels.items():
-            code_f = _parse_code(code, f"Encoding table, column {column!r}, level {level!r}")
+            code_f = _parse_code(code, f"Encoding table, column {str(column)[:80]!r}, "
+                                       f"level {str(level)[:80]!r}")
             entries[norm_key(level)] = (str(level), int(code_f) if code_f.is_integer()
                                         else code_f)
         self._cols[norm_key(column)] = (str(column), entries)
+        self._ordered.pop(norm_key(column), None)
+        if ordered is not None:
+            self.set_ordered(column, ordered)
 
     def has(self, column: str) -> bool:
         return norm_key(column) in self._cols
@@ -114,43 +289,164 @@ class EncodingTable:
     def columns(self) -> list[str]:
         return [orig for orig, _ in self._cols.values()]
 
+    # -- order
+    def set_ordered(self, column: str, ordered: bool) -> None:
+        """Say whether the codes of ``column`` follow an order."""
+        self._ordered[norm_key(column)] = bool(ordered)
+
+    def is_ordered(self, column: str) -> bool:
+        """True when the column's codes follow an order (set, or a recognised scale)."""
+        key = norm_key(column)
+        if key in self._ordered:
+            return self._ordered[key]
+        return key in self._cols and _monotone_on_scale(self.levels(column))
+
+    # -- missing tokens
+    @property
+    def missing_tokens(self) -> list[str]:
+        """The tokens read as missing in every column (as written)."""
+        return list(self._missing.values())
+
+    def set_missing_tokens(self, tokens: Iterable[str], column: str | None = None) -> None:
+        """Replace the missing tokens of every column (or add tokens for one column)."""
+        if isinstance(tokens, (set, frozenset)):
+            tokens = sorted(tokens)
+        entries = {norm_key(t): str(t).strip() for t in tokens}
+        if column is None or column == ALL_COLUMNS:
+            self._missing = entries
+        else:
+            self._col_missing[norm_key(column)] = (str(column), entries)
+
+    def column_missing_tokens(self) -> dict[str, list[str]]:
+        """``{column: [token, ...]}`` of tokens that are missing in one column only."""
+        return {orig: list(toks.values()) for orig, toks in self._col_missing.values()}
+
+    def missing_keys(self, column: str | None = None) -> frozenset[str]:
+        """Normalised tokens read as missing in ``column`` (every column when None)."""
+        keys = set(self._missing)
+        if column is not None and norm_key(column) in self._col_missing:
+            keys |= set(self._col_missing[norm_key(column)][1])
+        return frozenset(keys)
+
+    def is_missing(self, value: object, column: str | None = None) -> bool:
+        """True for an empty cell or a missing token of ``column`` (levels are not looked
+        at: look the cell up first, a level is a value)."""
+        return is_blank(value) or norm_key(value) in self.missing_keys(column)
+
+    # -- whole table
     def copy(self) -> EncodingTable:
-        return EncodingTable(self.to_dict())
+        return EncodingTable.from_state(self.to_state())
 
     def merged(self, other: EncodingTable) -> EncodingTable:
-        """This table with ``other``'s columns added or replacing."""
+        """This table with ``other``'s columns added or replacing, and ``other``'s missing
+        tokens."""
         out = self.copy()
         for col in other.columns():
             out.set_column(col, other.levels(col))
+            if norm_key(col) in other._ordered:
+                out.set_ordered(col, other._ordered[norm_key(col)])
+        out.set_missing_tokens(other.missing_tokens)
+        for col, toks in other.column_missing_tokens().items():
+            out.set_missing_tokens(toks, column=col)
         return out
 
     # -- serialisation
     def to_dict(self) -> dict[str, dict[str, int]]:
+        """``{column: {level: code}}`` (levels only; :meth:`to_state` has everything)."""
         return {col: self.levels(col) for col in self.columns()}
 
+    def to_state(self) -> dict:
+        """Everything as JSON-able data: levels, order flags and missing tokens."""
+        return {"format": "sparge-encoding-table", "version": 2,
+                "columns": {col: {"levels": self.levels(col), "ordered": self.is_ordered(col)}
+                            for col in self.columns()},
+                "missing_tokens": self.missing_tokens,
+                "column_missing_tokens": self.column_missing_tokens()}
+
+    @classmethod
+    def from_state(cls, state: Mapping) -> EncodingTable:
+        """Inverse of :meth:`to_state`; also takes the older ``{column: {level: code}}``."""
+        if not isinstance(state, Mapping):
+            raise DataError("An encoding table is {column: {value: code}}.")
+        if state.get("format") != "sparge-encoding-table":
+            if not all(isinstance(v, Mapping) for v in state.values()):
+                raise DataError("An encoding table in JSON is {column: {value: code}}.")
+            return cls(state)
+        cols, tokens = state.get("columns", {}), state.get("missing_tokens")
+        per_col = state.get("column_missing_tokens") or {}
+        if not isinstance(cols, Mapping) or not all(
+                isinstance(v, Mapping) and isinstance(v.get("levels"), Mapping)
+                for v in cols.values()):
+            raise DataError("The encoding table's 'columns' must be {column: {\"levels\": "
+                            "{value: code}, \"ordered\": true/false}}.")
+        if tokens is not None and not (isinstance(tokens, list)
+                                       and all(isinstance(t, str) for t in tokens)):
+            raise DataError("The encoding table's 'missing_tokens' must be a list of text.")
+        if not isinstance(per_col, Mapping) or not all(
+                isinstance(v, list) and all(isinstance(t, str) for t in v)
+                for v in per_col.values()):
+            raise DataError("The encoding table's 'column_missing_tokens' must be "
+                            "{column: [text, ...]}.")
+        table = cls(missing_tokens=tokens)
+        for col, entry in cols.items():
+            flag = entry.get("ordered")
+            table.set_column(col, entry["levels"],
+                             ordered=None if flag is None else _parse_flag(flag, str(col)))
+        for col, toks in per_col.items():
+            table.set_missing_tokens(toks, column=col)
+        return table
+
     def to_frame(self) -> pd.DataFrame:
-        rows = [{"column": c, "value": v, "code": k} for c in self.columns()
-                for v, k in self.levels(c).items()]
-        return pd.DataFrame(rows, columns=["column", "value", "code"])
+        """One row per level (``column, value, code, ordered``), then one row per missing
+        token with an empty code (``column`` = ``*`` for every column)."""
+        rows = [{"column": c, "value": v, "code": k, "ordered": self.is_ordered(c)}
+                for c in self.columns() for v, k in self.levels(c).items()]
+        rows += [{"column": ALL_COLUMNS, "value": t, "code": None, "ordered": False}
+                 for t in self.missing_tokens]
+        rows += [{"column": c, "value": t, "code": None, "ordered": False}
+                 for c, toks in self.column_missing_tokens().items() for t in toks]
+        df = pd.DataFrame(rows, columns=["column", "value", "code", "ordered"])
+        codes = pd.to_numeric(df["code"], errors="coerce")
+        integral = codes.dropna().map(float.is_integer).all() if codes.notna().any() else True
+        df["code"] = codes.astype("Int64" if integral else "Float64")
+        df["ordered"] = df["ordered"].astype(bool)
+        return df
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame) -> EncodingTable:
+        """Read a table from a frame with ``column, value, code`` (and ``ordered``)."""
         need = {"column", "value", "code"}
         cols = {norm_key(c): c for c in df.columns}
         if not need <= set(cols):
             raise DataError("An encoding table needs the columns 'column', 'value' and "
-                            f"'code'; got {list(df.columns)}.")
-        table = cls()
-        grouped: dict[str, dict[str, int]] = {}
+                            f"'code'; got {[str(c)[:40] for c in df.columns][:10]}.")
+        grouped: dict[str, dict[str, float]] = {}
+        flags: dict[str, bool | None] = {}
+        global_tokens: list[str] | None = None
+        col_tokens: dict[str, list[str]] = {}
         for i, row in enumerate(df.itertuples(index=False)):
             rec = dict(zip(df.columns, row))
             col, val, code = rec[cols["column"]], rec[cols["value"]], rec[cols["code"]]
-            if is_missing_token(col) and not isinstance(col, str):
+            where = f"Encoding table row {i + 1} ({str(col)[:60]!r} / {str(val)[:60]!r})"
+            if is_blank(col) or col is pd.NA:
                 raise DataError(f"Encoding table row {i + 1}: the column name is empty.")
-            code = _parse_code(code, f"Encoding table row {i + 1} ({col!r} / {val!r})")
-            grouped.setdefault(str(col), {})[str(val)] = code
+            col, val = str(col).strip(), "" if is_blank(val) or val is pd.NA else str(val)
+            if _code_is_blank(code):
+                if col == ALL_COLUMNS:
+                    global_tokens = (global_tokens or []) + [val]
+                else:
+                    col_tokens.setdefault(col, []).append(val)
+                continue
+            grouped.setdefault(col, {})[val] = _parse_code(code, where)
+            if "ordered" in cols:
+                flag = _parse_flag(rec[cols["ordered"]], where)
+                if flag is not None:
+                    flags[col] = flags.get(col) or flag
+        table = cls(missing_tokens=global_tokens)
         for col, levels in grouped.items():
-            table.set_column(col, levels)
+            table.set_column(col, levels, ordered=flags.get(col))
+        for col, toks in col_tokens.items():
+            table.set_missing_tokens(toks, column=col)
         return table
 
     def to_csv(self) -> str:
@@ -160,15 +456,17 @@ class EncodingTable:
     def from_csv(cls, text_or_path) -> EncodingTable:
         try:
             if isinstance(text_or_path, str) and "\n" in text_or_path:
-                df = pd.read_csv(io.StringIO(text_or_path), dtype=str, keep_default_na=False)
+                df = pd.read_csv(io.StringIO(text_or_path), dtype=str, keep_default_na=False,
+                                 index_col=False)
             else:
-                df = pd.read_csv(text_or_path, dtype=str, keep_default_na=False)
+                df = pd.read_csv(text_or_path, dtype=str, keep_default_na=False,
+                                 index_col=False)
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
             raise DataError(f"Cannot read the encoding table as CSV: {exc}") from exc
         return cls.from_frame(df)
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+        return json.dumps(self.to_state(), indent=2, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> EncodingTable:
@@ -176,9 +474,9 @@ class EncodingTable:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise DataError(f"The encoding table is not valid JSON: {exc}") from exc
-        if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        if not isinstance(data, dict):
             raise DataError("An encoding table in JSON is {column: {value: code}}.")
-        return cls(data)
+        return cls.from_state(data)
 
     def __len__(self) -> int:
         return len(self._cols)

@@ -14,6 +14,7 @@ import pandas as pd
 from .encoding import Encoder
 from .errors import DataError
 from .model import SparGE
+from .safe_text import plain_text
 
 
 @dataclass
@@ -202,14 +203,21 @@ def outcome_shares(table: pd.DataFrame) -> pd.Series:
 
 def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
                         ) -> tuple[pd.DataFrame, list[str]]:
-    """Encode new patients with a trained model's encoder; returns features and messages."""
-    X = encoder.transform(df)
-    rep = encoder.transform_report_
+    """Encode new patients with a trained model's encoder; returns features and messages.
+
+    The report comes back from ``encoder.transform_with_report``: nothing is written on the
+    encoder, so one fitted encoder can serve every session at once.
+    """
+    X, rep = encoder.transform_with_report(df)
     msgs = list(rep.warnings) + list(rep.notes)
-    msgs += [f"Column '{u['column']}': {u['count']} value(s) not in the encoding table "
-             f"were set to missing, e.g. {u['examples']}." for u in rep.unknown_values]
-    msgs += [f"Column '{s['column']}': {s['hint']} (e.g. {s['examples']})"
+    msgs += [f"Column '{plain_text(u['column'], 80)}': {u['count']} value(s) not in the "
+             f"encoding table were set to missing, e.g. {u['examples']}."
+             for u in rep.unknown_values]
+    msgs += [f"Column '{plain_text(s['column'], 80)}': {s['hint']} (e.g. {s['examples']})"
              for s in rep.stray_text]
+    msgs += [f"Column '{plain_text(col, 80)}': read as missing: "
+             + ", ".join(f"'{tok}' ×{n}" for tok, n in toks.items())
+             for col, toks in rep.missing_tokens.items()]
     if np.isnan(X).all(axis=1).any():
         bad = int(np.flatnonzero(np.isnan(X).all(axis=1))[0])
         raise DataError(f"Patient row {bad + 1} has no value the model knows; fill in at "

@@ -179,10 +179,11 @@ def test_transform_aligns_columns_and_reports_mismatch():
     df = pd.DataFrame({"Age": [30, 40, 50], "BMI": [20, 25, 30.0], "Smoking": ["Yes", "No", "No"]})
     enc = Encoder().fit(df)
     new = pd.DataFrame({"age ": [35], "Smoking": ["Previously"], "Extra": [1]})
-    X = enc.transform(new)
+    X, rep = enc.transform_with_report(new)
     assert X.shape == (1, 3)
     assert X[0, 0] == 35 and np.isnan(X[0, 1]) and X[0, 2] == 3
-    rep = enc.transform_report_
+    np.testing.assert_array_equal(enc.transform(new), X)
+    assert not hasattr(enc, "transform_report_")  # transform writes nothing on the encoder
     assert any("BMI" in w for w in rep.warnings)
     assert any("Extra" in n for n in rep.notes)
 
