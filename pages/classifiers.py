@@ -1,9 +1,21 @@
-"""Classifiers: the paper's six classifiers on raw vs SparGE features."""
+"""Classifiers: the paper's six classifiers on the raw data vs SparGE features."""
 
 import streamlit as st
 
-from sparge.compare import compare_classifiers, summarize, time_table
-from sparge.plots import classifier_bars, confusion_pair
+from sparge.compare import (
+    CLASSIFIER_NAMES,
+    MEASURE_NAMES,
+    chance_level,
+    compare_classifiers,
+    describe_settings,
+    normalize_confusion,
+    readable_summary,
+    readable_times,
+    sparge_settings,
+    summarize,
+)
+from sparge.plots_setup import classifier_bars_with_chance, confusion_heatmap
+from sparge.safe_text import md_escape, to_csv
 from sparge.ui import guard, init_state
 
 init_state()  # also when a deep link runs this page before app.py
@@ -11,41 +23,61 @@ ss = st.session_state
 cohort = ss.cohort
 st.title("Classifiers: raw data vs SparGE")
 st.caption("Repeated stratified 70/30 splits (the paper's protocol). On every split SparGE is "
-           "fitted on the training part only, then KNN, LR, RF, DT, SVM and GBDT are trained "
-           "on raw features (median-imputed, standardised) and on SparGE features.")
+           "fitted on the training part only; then six classifiers are trained on the raw "
+           "data (median-imputed, standardised) and on the SparGE features: "
+           + ", ".join(CLASSIFIER_NAMES.values()) + ".")
 
 if cohort.labels is None:
     st.warning("The current table has no outcome column; choose one on the Data page.")
     st.stop()
 
-c1, c2 = st.columns(2)
-n_splits = c1.slider("Repeated splits", 2, 20, 5, key="cls_splits",
+settings_source = st.radio(
+    "SparGE settings compared", ["The current model's settings", "The library's defaults"],
+    key="cls_settings", horizontal=True,
+    help="Which SparGE representation is refitted on every split.")
+with guard("Reading the current model's settings"):
+    params = (sparge_settings(ss.model) if settings_source.startswith("The current")
+              else {})
+    st.caption(f"SparGE features compared: {md_escape(describe_settings(params))}"
+               + (f" (settings of the current model, {md_escape(ss.model_name)})"
+                  if params else " (the library's defaults)") + ".")
+n_splits = st.slider("Repeated splits", 2, 20, 5, key="cls_splits",
                      help="The paper uses 10; fewer is faster.")
-n_components = c2.slider("SparGE dimensions", 2, 40, 16, key="cls_dims")
 if st.button("Run the comparison", type="primary", key="cls_run"):
     bar = st.progress(0.0, text="starting")
     with guard("The comparison"):
         rows = cohort.train_rows
         res, conf = compare_classifiers(
             cohort.X[rows], cohort.labels[rows].astype(str), n_splits=n_splits,
-            sparge_params={"n_components": n_components},
+            sparge_params=params,
             callback=lambda p, msg: bar.progress(p, text=msg))
-        ss.cls_results = (res, conf)
+        bar.progress(1.0, text="done: 100%")
+        ss.cls_results = (res, conf, describe_settings(params), n_splits,
+                          cohort.labels[rows].astype(str))
 
 if ss.get("cls_results") is not None:
-    res, conf = ss.cls_results
+    res, conf, described, splits, y = ss.cls_results
+    st.subheader("Results")
+    st.caption(f"SparGE features: {md_escape(described)}; {splits} splits.")
     summary = summarize(res)
-    measure = st.selectbox("Measure", ["balanced_accuracy", "accuracy", "f1_macro", "roc_auc"],
-                           key="cls_measure",
-                           format_func=lambda m: {"balanced_accuracy": "average per-class "
-                                                  "recall (balanced accuracy)"}.get(m, m))
-    st.plotly_chart(classifier_bars(summary, measure), width="stretch")
-    st.dataframe(summary.round(4), hide_index=True)
-    st.subheader("Mean time (s): fit + predict")
-    st.dataframe(time_table(res).round(4))
-    clf = st.selectbox("Confusion matrices for", sorted(res["classifier"].unique()),
-                       key="cls_cm")
-    st.plotly_chart(confusion_pair(conf[("raw", clf)], conf[("SparGE", clf)],
-                                   conf["classes"]), width="stretch")
-    st.download_button("Download all results (CSV)", res.to_csv(index=False),
+    measure = st.selectbox("Measure", list(MEASURE_NAMES), key="cls_measure",
+                           format_func=MEASURE_NAMES.get)
+    chance = chance_level(measure, y)
+    st.plotly_chart(classifier_bars_with_chance(summary, measure, chance), width="stretch")
+    st.caption(f"Bars: mean ± SD over the splits. Dashed line: chance ({chance:.2f}), the score "
+               "of a classifier that ignores the data.")
+    st.dataframe(readable_summary(summary).round(3), hide_index=True)
+    st.subheader("Mean time per split: fit + predict (seconds)")
+    st.dataframe(readable_times(res).round(4))
+    st.subheader("Confusion matrices")
+    clf = st.selectbox("Classifier", sorted(res["classifier"].unique()), key="cls_cm",
+                       format_func=lambda c: CLASSIFIER_NAMES.get(c, c))
+    st.caption(f"Summed over the {splits} test splits, then each row (true outcome) divided by "
+               "its total: a row sums to 100 % and the diagonal is each outcome's recall.")
+    c1, c2 = st.columns(2)
+    c1.plotly_chart(confusion_heatmap(normalize_confusion(conf[("raw", clf)]), conf["classes"],
+                                      "Raw data"), width="stretch")
+    c2.plotly_chart(confusion_heatmap(normalize_confusion(conf[("SparGE", clf)]),
+                                      conf["classes"], "SparGE features"), width="stretch")
+    st.download_button("Download all results (CSV)", to_csv(res),
                        file_name="classifier_comparison.csv", mime="text/csv")

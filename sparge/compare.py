@@ -50,6 +50,78 @@ def paper_classifiers(random_state: int = 0) -> dict[str, object]:
     }
 
 
+#: Full names of the paper's classifiers (the results keep the short keys).
+CLASSIFIER_NAMES = {
+    "KNN": "k-nearest neighbours",
+    "LR": "logistic regression",
+    "RF": "random forest",
+    "DT": "decision tree",
+    "SVM": "support vector machine",
+    "GBDT": "gradient boosting",
+}
+#: Plain names of the measures.
+MEASURE_NAMES = {
+    "balanced_accuracy": "balanced accuracy (average per-class recall)",
+    "accuracy": "accuracy",
+    "f1_macro": "macro F1",
+    "roc_auc": "ROC AUC",
+}
+#: Plain names of the representations.
+REPRESENTATION_NAMES = {"raw": "raw data", "SparGE": "SparGE"}
+#: Model parameters that are not settings of the representation.
+_NOT_SETTINGS = ("callback", "verbose", "random_state")
+
+
+def sparge_settings(model: SparGE) -> dict:
+    """The parameters of a model that define its representation, for ``sparge_params``.
+
+    A model saved before ``n_components`` had a number as default (``None``) gets the
+    dimension it was fitted with.
+    """
+    out = {k: v for k, v in model.get_params().items() if k not in _NOT_SETTINGS}
+    if out.get("n_components") is None and hasattr(model, "embedding_"):
+        out["n_components"] = int(model.embedding_.shape[1])
+    return out
+
+
+def describe_settings(params: dict) -> str:
+    """One line naming the settings of a SparGE representation."""
+    p = {**SparGE().get_params(), **params}
+    atoms = "automatic number of atoms" if p["n_atoms"] is None else f"{p['n_atoms']} atoms"
+    rank = {None: "all", "auto": "above the noise level"}.get(p["rank"], p["rank"])
+    return (f"{p['n_components']}-D embedding of {p['representation']}, {atoms}, completion "
+            f"rank {rank}, k1 = {p['k1']}, k2 = {p['k2']}, {p['max_iter']} refinement "
+            "iterations")
+
+
+def chance_level(measure: str, y) -> float:
+    """The score of a classifier that ignores the features.
+
+    Balanced accuracy: ``1 / n_classes``; ROC AUC: 0.5; accuracy: the share of the largest
+    class (always predicting it); macro F1: guessing uniformly at random, where class ``c``
+    with share ``p`` gets precision ``p`` and recall ``1 / n_classes``.
+    """
+    _, counts = np.unique(np.asarray(y), return_counts=True)
+    share = counts / counts.sum()
+    k = len(share)
+    if measure == "balanced_accuracy":
+        return 1.0 / k
+    if measure == "roc_auc":
+        return 0.5
+    if measure == "accuracy":
+        return float(share.max())
+    if measure == "f1_macro":
+        return float(np.mean(2 * share / k / (share + 1 / k)))
+    raise ValueError(f"unknown measure {measure!r}; one of {list(MEASURE_NAMES)}")
+
+
+def normalize_confusion(cm: np.ndarray) -> np.ndarray:
+    """Rows divided by their sums (each true class sums to 1; an empty row stays 0)."""
+    cm = np.asarray(cm, dtype=float)
+    totals = cm.sum(axis=1, keepdims=True)
+    return np.divide(cm, totals, out=np.zeros_like(cm), where=totals > 0)
+
+
 def raw_representation():
     """Raw features as a data scientist would use them: median-imputed, standardised."""
     return make_pipeline(SimpleImputer(strategy="median", keep_empty_features=True),
@@ -86,8 +158,9 @@ def compare_classifiers(
     results : DataFrame
         One row per split × representation × classifier with the measures and times.
     confusion : dict
-        ``{(representation, classifier): summed confusion matrix}`` over splits, with the
-        class order in ``confusion["classes"]``.
+        ``{(representation, classifier): confusion matrix summed over the splits}`` (counts;
+        :func:`normalize_confusion` gives shares per true class), with the class order in
+        ``confusion["classes"]``.
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
@@ -153,3 +226,23 @@ def time_table(results: pd.DataFrame) -> pd.DataFrame:
     t = results.assign(seconds=results["fit_time"] + results["predict_time"])
     return t.pivot_table(index="classifier", columns="representation", values="seconds",
                          aggfunc="mean", sort=False)
+
+
+def readable_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`summarize` with full classifier names and plain column headers."""
+    out = pd.DataFrame({
+        "Classifier": summary["classifier"].map(lambda c: CLASSIFIER_NAMES.get(c, c)),
+        "Features": summary["representation"].map(lambda r: REPRESENTATION_NAMES.get(r, r))})
+    for m, name in MEASURE_NAMES.items():
+        out[f"{name.split(' (')[0].capitalize()} (mean)"] = summary[f"{m}_mean"]
+        out[f"{name.split(' (')[0].capitalize()} (SD)"] = summary[f"{m}_std"]
+    return out
+
+
+def readable_times(results: pd.DataFrame) -> pd.DataFrame:
+    """:func:`time_table` with full names: seconds to fit and predict, per classifier."""
+    t = time_table(results)
+    t.index = [CLASSIFIER_NAMES.get(c, c) for c in t.index]
+    t.index.name = "Classifier"
+    t.columns = [f"{REPRESENTATION_NAMES.get(c, c)} (s)" for c in t.columns]
+    return t

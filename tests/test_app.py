@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import ROOT, SAMPLES
 from streamlit.testing.v1 import AppTest
@@ -34,7 +35,18 @@ def texts(at) -> str:
     parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning",
                                   "info", "subheader", "title") for e in getattr(at, kind)]
     parts += [e.value for e in at.sidebar.caption]
-    return "\n".join(str(p) for p in parts)
+    return "\n".join(str(p) for p in parts).replace("\\", "")  # Markdown escapes removed
+
+
+def plotly_array(value) -> np.ndarray:
+    """An array of a Plotly JSON spec (plain list or base64 typed array)."""
+    if isinstance(value, dict) and "bdata" in value:
+        import base64
+
+        arr = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        return arr.reshape([int(n) for n in str(shape).split(",")]) if shape else arr
+    return np.asarray(value, dtype=float)
 
 
 def test_first_screen_is_the_cohort_map_with_the_default_model():
@@ -215,13 +227,40 @@ def test_new_patient_one_row_csv():
 
 
 def test_classifier_page_on_a_small_cohort(small_cohort):
+    """Issue 9.10: the compared representation is named (the current model's settings),
+    full classifier names, a chance line, confusion matrices normalised per true class."""
     at = start("pages/classifiers.py", cohort=small_cohort, cohort_name="small")
+    model = at.session_state["model"]
+    assert f"{model.embedding_.shape[1]}-D embedding" in texts(at)
+    assert "current model" in texts(at)
     at.slider(key="cls_splits").set_value(2)
     at.button(key="cls_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    res, conf = at.session_state["cls_results"]
+    res, conf, described, splits, y = at.session_state["cls_results"]
     assert set(res["representation"]) == {"raw", "SparGE"} and len(res) == 2 * 2 * 6
-    assert len(at.dataframe) >= 2
+    summary = next(d.value for d in at.dataframe if "Classifier" in d.value.columns)
+    assert "k-nearest neighbours" in set(summary["Classifier"])
+    assert "Balanced accuracy (mean)" in summary.columns
+    charts = at.get("plotly_chart")
+    import json
+
+    bars = json.loads(charts[0].proto.spec)
+    lines = [s for s in bars["layout"].get("shapes", []) if s.get("type") == "line"]
+    n_classes = len(set(y))
+    assert any(abs(s["y0"] - 1 / n_classes) < 1e-9 for s in lines)
+    for chart in charts[1:3]:
+        rows = plotly_array(json.loads(chart.proto.spec)["data"][0]["z"]).sum(axis=1)
+        assert np.allclose(rows, 100) and len(rows) == n_classes, rows
+    assert "Summed over the 2 test splits" in texts(at)
+    at.selectbox(key="cls_measure").set_value("roc_auc").run()
+    bars = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert any(abs(s["y0"] - 0.5) < 1e-9 for s in bars["layout"]["shapes"])
+
+
+def test_classifier_page_with_the_library_defaults(small_cohort):
+    at = start("pages/classifiers.py", cohort=small_cohort, cohort_name="small")
+    at.radio(key="cls_settings").set_value("The library's defaults").run()
+    assert "the library's defaults" in texts(at)
 
 
 def test_how_it_works_page():

@@ -21,3 +21,52 @@ def test_compare_on_a_small_cohort():
     knn = res[res.classifier == "KNN"].groupby("representation").balanced_accuracy.mean()
     assert knn["SparGE"] > knn["raw"]
     assert np.isfinite(res.fit_time).all()
+
+
+def test_chance_levels_and_normalised_confusion():
+    from sparge.compare import chance_level, normalize_confusion
+
+    y = np.array(["a"] * 60 + ["b"] * 30 + ["c"] * 10)
+    assert chance_level("balanced_accuracy", y) == 1 / 3
+    assert chance_level("roc_auc", y) == 0.5
+    assert chance_level("accuracy", y) == 0.6
+    # uniform random guessing: F1 of a class with share p is 2 p (1/k) / (p + 1/k)
+    k = 3
+    want = np.mean([2 * p / k / (p + 1 / k) for p in (0.6, 0.3, 0.1)])
+    assert abs(chance_level("f1_macro", y) - want) < 1e-12
+    # a feature-blind random guesser scores about that (simulated)
+    rng = np.random.default_rng(0)
+    from sklearn.metrics import balanced_accuracy_score, f1_score
+
+    guess = rng.choice(["a", "b", "c"], size=(200, len(y)))
+    assert abs(np.mean([balanced_accuracy_score(y, g) for g in guess]) - 1 / 3) < 0.02
+    assert abs(np.mean([f1_score(y, g, average="macro") for g in guess]) - want) < 0.02
+    cm = np.array([[8, 2, 0], [1, 3, 0], [0, 0, 0]])
+    n = normalize_confusion(cm)
+    assert np.allclose(n.sum(axis=1), [1, 1, 0]) and n[0, 1] == 0.2
+
+
+def test_settings_of_a_model_and_readable_tables():
+    from sparge import SparGE
+    from sparge.compare import (
+        CLASSIFIER_NAMES,
+        describe_settings,
+        readable_summary,
+        readable_times,
+        sparge_settings,
+    )
+
+    m = SparGE(n_components=7, rank="auto", callback=print, random_state=3)
+    s = sparge_settings(m)
+    assert s["n_components"] == 7 and "callback" not in s and "random_state" not in s
+    assert SparGE(**s).get_params()["rank"] == "auto"
+    text = describe_settings(s)
+    assert "7-D embedding" in text and "above the noise level" in text
+    assert "16-D" in describe_settings({}) and "automatic number of atoms" in describe_settings({})
+    X, y = planted_classes(n=90, missing=0.1)
+    res, _ = compare_classifiers(X, y, n_splits=2, sparge_params={"max_iter": 1})
+    table = readable_summary(summarize(res))
+    assert set(table["Classifier"]) == set(CLASSIFIER_NAMES.values())
+    assert set(table["Features"]) == {"raw data", "SparGE"}
+    assert "Balanced accuracy (mean)" in table.columns
+    assert "support vector machine" in readable_times(res).index

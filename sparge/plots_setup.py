@@ -1,0 +1,75 @@
+"""Figures of the Classifiers page (pure functions: data in, Plotly figure out).
+
+Kept apart from :mod:`sparge.plots` (the map and look-alike figures). Text on the figures
+(class labels) is user data: Plotly reads a few HTML tags in labels, so labels are passed
+through :func:`plot_text`.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from .compare import CLASSIFIER_NAMES, MEASURE_NAMES, REPRESENTATION_NAMES
+from .safe_text import plain_text
+
+COLORS = {"raw": "#9ecae1", "SparGE": "#1f77b4"}
+
+
+def plot_text(value: object, max_len: int = 40) -> str:
+    """A label Plotly shows as text (no tags, no control characters, cut to ``max_len``)."""
+    return html.escape(plain_text(value, max_len))
+
+
+def classifier_bars_with_chance(summary: pd.DataFrame, measure: str,
+                                chance: float) -> go.Figure:
+    """Mean ± SD of ``measure`` per classifier and representation, with the chance line.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        :func:`sparge.compare.summarize` output.
+    measure : str
+        A key of :data:`sparge.compare.MEASURE_NAMES`.
+    chance : float
+        The score of a classifier that ignores the features
+        (:func:`sparge.compare.chance_level`).
+    """
+    name = MEASURE_NAMES.get(measure, measure)
+    fig = go.Figure()
+    for rep in summary["representation"].unique():
+        s = summary[summary["representation"] == rep]
+        fig.add_trace(go.Bar(
+            x=[CLASSIFIER_NAMES.get(c, c) for c in s["classifier"]], y=s[f"{measure}_mean"],
+            name=REPRESENTATION_NAMES.get(rep, rep),
+            error_y={"type": "data", "array": s[f"{measure}_std"]},
+            marker_color=COLORS.get(rep)))
+    fig.add_hline(y=chance, line_dash="dash", line_color="crimson",
+                  annotation_text=f"chance {chance:.2f}", annotation_position="top right")
+    fig.update_layout(barmode="group", height=400, yaxis_title=name.split(" (")[0],
+                      yaxis_range=[0, 1.05], legend={"orientation": "h", "y": 1.12, "x": 0},
+                      margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    fig.update_xaxes(tickangle=-30, automargin=True)
+    return fig
+
+
+def confusion_heatmap(cm: np.ndarray, classes, title: str) -> go.Figure:
+    """One confusion matrix normalised per true class (rows sum to 1), shown in %."""
+    labels = [plot_text(c) for c in classes]
+    pct = 100 * np.asarray(cm, dtype=float)
+    fig = go.Figure(go.Heatmap(
+        z=pct, x=labels, y=labels, colorscale="Blues", zmin=0, zmax=100, showscale=False,
+        text=np.round(pct).astype(int), texttemplate="%{text}%",
+        hovertemplate="true %{y} → predicted %{x}: %{z:.1f}% of true %{y}<extra></extra>"))
+    fig.update_layout(title={"text": title, "x": 0, "xanchor": "left", "font": {"size": 14}},
+                      height=max(260, 90 + 45 * len(labels)),
+                      margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    fig.update_xaxes(title_text="predicted", automargin=True)
+    fig.update_yaxes(title_text="true", autorange="reversed", automargin=True)
+    return fig
+
+
+__all__ = ["plot_text", "classifier_bars_with_chance", "confusion_heatmap"]
