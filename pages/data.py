@@ -1,101 +1,193 @@
-"""Data: upload a CSV (or use the sample), column roles, encoding table, missingness, report."""
+"""Data: upload a CSV (or use the sample), set it up, column roles, encoding table, report.
+
+The setup (ID column, outcome column, threshold) always stays on the page for the current
+table and re-encodes it; a new upload (also the same file again) is set up from the guessed
+ID and outcome columns, shown for confirmation with a preview of its first rows.
+"""
 
 import pandas as pd
 import streamlit as st
 
 from sparge import EncodingTable, read_table
-from sparge.encoding import ROLES
+from sparge.encoding import ROLES, guess_columns
 from sparge.plots import missing_bars, missingness_heatmap, patient_missing_hist
-from sparge.ui import SAMPLE_CSV, guard, init_state, set_cohort
+from sparge.safe_text import md_escape, plain_frame, to_csv
+from sparge.ui import (
+    RELOAD_NOTE,
+    SAMPLE_CSV,
+    flash,
+    guard,
+    init_state,
+    role_edits,
+    set_cohort,
+    show_flashes,
+)
 from sparge.workflow import encode_cohort
 
+NONE = "(none)"
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 st.title("Data")
+show_flashes()
 st.caption("Upload a patient table (CSV: one row per patient; numbers, text answers and gaps "
-           "are fine) or keep the bundled synthetic sample.")
+           "are fine) or keep the bundled synthetic sample. " + RELOAD_NOTE)
 
+# ---------------------------------------------------------------- a new table
 up = st.file_uploader("Patient table (CSV)", type=["csv", "txt", "tsv"], key="data_upload")
-c1, c2 = st.columns(2)
-if c2.button("Use the bundled sample", key="use_sample"):
-    ss.pending_raw = ("sample", SAMPLE_CSV.read_bytes())
-    ss.pending_df = None
-    ss.pending_cols = ("Subject ID", "Outcome")
-if up is not None and ss.get("upload_seen") != (up.name, up.size):
-    with guard("Reading the file"):
-        df_new = read_table(up.getvalue())
-        ss.upload_seen = (up.name, up.size)
-        ss.pending_raw = (up.name, up.getvalue())
-        ss.pending_df = df_new
-        ss.pending_cols = (None, None)
+if st.button("Use the bundled sample", key="use_sample"):
+    with guard("Reading the sample"):
+        ss.pending = {"name": "bundled sample", "df": read_table(SAMPLE_CSV.read_bytes()),
+                      "token": "sample"}
+if up is not None and ss.get("upload_seen") != up.file_id:  # a new upload, same file or not
+    ss.upload_seen = up.file_id
+    with guard(f"Reading {md_escape(up.name)}"):
+        ss.pending = {"name": up.name, "df": read_table(up.getvalue()), "token": up.file_id}
 
-raw_name, raw_bytes = ss.get("pending_raw", (None, None))
-if raw_bytes is not None:
-    with guard("Reading the file"):
-        df = ss.get("pending_df") if ss.get("pending_df") is not None else read_table(raw_bytes)
-        ss.pending_df = df
-        st.subheader(f"Set up '{raw_name}'")
-        cols = list(df.columns)
-        id_guess, label_guess = ss.get("pending_cols", (None, None))
-        a, b, c = st.columns(3)
-        id_col = a.selectbox("Patient ID column", ["(none)"] + cols, key="setup_id",
-                             index=(cols.index(id_guess) + 1) if id_guess in cols else 0)
-        label_col = b.selectbox("Outcome column", ["(none)"] + cols, key="setup_label",
-                                index=(cols.index(label_guess) + 1) if label_guess in cols
-                                else 0)
-        max_missing = c.slider("Leave out patients missing more than (%)", 0, 100, 10,
-                               key="setup_missing",
-                               help="The paper leaves out patients missing more than 10 % "
-                                    "of their values.")
-        if st.button("Encode this table", type="primary", key="setup_go"):
-            cohort = encode_cohort(df, id_column=None if id_col == "(none)" else id_col,
-                                   label_column=None if label_col == "(none)" else label_col,
-                                   max_patient_missing=max_missing / 100)
-            set_cohort(cohort, f"{raw_name} ({len(df)} patients)")
-            ss.pending_raw = (None, None)
-            ss.pending_df = None
-            st.success("Table encoded. Train a model on the Model page.")
-            st.rerun()
+# ---------------------------------------------------------------- setup (always editable)
+cohort = ss.cohort
+enc = cohort.encoder
+pending = ss.get("pending")
+if pending is not None:
+    df, name, token = pending["df"], pending["name"], pending["token"]
+    id_guess, label_guess = guess_columns(df)
+    threshold = 10
+else:
+    df, name, token = cohort.df, ss.cohort_name, f"cohort-{id(cohort)}"
+    id_guess, label_guess = enc.id_column, enc.label_column
+    threshold = 100 if enc.max_patient_missing is None else round(100 * enc.max_patient_missing)
+cols = [str(c) for c in df.columns]
+if ss.get("setup_for") != token:  # a new source: start the controls from its guesses
+    ss.setup_for = token
+    ss.setup_id = id_guess if id_guess in cols else NONE
+    ss.setup_label = label_guess if label_guess in cols else NONE
+    ss.setup_missing = int(threshold)
+for key in ("setup_id", "setup_label"):  # a stale choice (another table's column)
+    if ss.get(key) not in [NONE, *cols]:
+        ss[key] = NONE
+ss.setdefault("setup_missing", int(threshold))
 
+if pending is not None:
+    st.subheader(f"Set up the new table: {md_escape(name)}")
+    st.caption(f"{len(df)} rows × {len(cols)} columns. The ID and outcome columns below are "
+               "guesses: check them, then encode.")
+else:
+    st.subheader("Set up the current table")
+    st.caption("Change the ID column, the outcome column or the threshold and encode again.")
+a, b, c = st.columns(3)
+id_col = a.selectbox("Patient ID column", [NONE, *cols], key="setup_id",
+                     help="A column with a unique value per patient (guessed).")
+label_col = b.selectbox("Outcome column", [NONE, *cols], key="setup_label",
+                        help="The outcome to learn from (guessed); '(none)': unsupervised.")
+max_missing = c.slider("Leave out patients missing more than (%)", 0, 100, key="setup_missing",
+                       help="The paper leaves out patients missing more than 10 % of their "
+                            "values; they can still be looked up on the map.")
+if label_col == NONE and label_guess in cols and label_guess != id_col:
+    st.warning(f"Column '{md_escape(label_guess)}' looks like an outcome. With the outcome "
+               "column at '(none)' it is used as an input feature: choose it as the outcome, "
+               "or set its role to 'ignore' after encoding.")
+with st.expander("Preview: the first rows", expanded=pending is not None):
+    st.dataframe(plain_frame(df.head(10)), hide_index=True)
+if st.button("Encode this table", type="primary", key="setup_go"):
+    with guard("Encoding"):
+        id_arg = None if id_col == NONE else id_col
+        label_arg = None if label_col == NONE else label_col
+        same = pending is None
+        roles = {k: v for k, v in (enc.roles or {}).items()
+                 if same and k not in (id_arg, label_arg)}
+        new = encode_cohort(df, id_column=id_arg, label_column=label_arg,
+                            roles=roles or None,
+                            encoding_table=enc.encoding_table if same else None,
+                            max_patient_missing=max_missing / 100)
+        set_cohort(new, ss.cohort_name if same else f"{name} ({len(df)} patients)")
+        ss.pending = None
+        flash("success", "Table encoded: its report is below. Train a model on the Model page.")
+        st.rerun()
+
+# ---------------------------------------------------------------- the current table
 cohort = ss.cohort
 enc = cohort.encoder
 rep = enc.report_
-st.subheader(f"Current table: {ss.cohort_name}")
-st.caption(f"{rep.n_rows} patients · {rep.n_columns} columns · {rep.n_features} features · "
-           f"{len(cohort.train_rows)} patients kept for training")
+st.subheader("Current table")
+st.caption(f"{md_escape(ss.cohort_name)}: {rep.n_rows} patients · {rep.n_columns} columns · "
+           f"{rep.n_features} features · {len(cohort.train_rows)} patients kept for training")
 
 tab_rep, tab_roles, tab_table, tab_miss = st.tabs(
     ["Validation report", "Column roles", "Encoding table", "Missing values"])
 with tab_rep:
     for line in str(rep).splitlines():
         if line.startswith("PROBLEM"):
-            st.error(line)
+            st.error(md_escape(line, max_len=2000))
         elif line.startswith("Warning"):
-            st.warning(line)
+            st.warning(md_escape(line, max_len=2000))
         else:
-            st.write(line)
+            st.text(line)
+    guessed_label = guess_columns(cohort.df)[1]
+    if enc.label_column is None and enc.roles_.get(guessed_label) in ("numeric", "categorical"):
+        st.warning(f"No outcome column is set, and '{md_escape(guessed_label)}' looks like an "
+                   "outcome: it is used as an input feature. Choose it as the outcome above, "
+                   "or give it the role 'ignore'.")
+    if rep.patients_dropped:
+        st.caption(f"{len(rep.patients_dropped)} patient(s) are left out of training for "
+                   "missing too many values. To keep more of them, raise the threshold:")
+        r1, r2 = st.columns([3, 1])
+        thr = r1.slider("Leave out patients missing more than (%)", 0, 100,
+                        100 if enc.max_patient_missing is None
+                        else round(100 * enc.max_patient_missing), key="report_missing")
+        if r2.button("Encode with this threshold", key="report_go"):
+            with guard("Re-encoding"):
+                new = encode_cohort(cohort.df, id_column=enc.id_column,
+                                    label_column=enc.label_column, roles=enc.roles,
+                                    encoding_table=enc.encoding_table,
+                                    max_patient_missing=thr / 100)
+                set_cohort(new, ss.cohort_name)
+                ss.pop("setup_missing", None)
+                flash("success", f"Re-encoded with a {thr}% threshold.")
+                st.rerun()
 with tab_roles:
+    st.caption("Change a column's role and apply: 'label' makes it the outcome column, 'id' "
+               "the patient ID, 'ignore' leaves it out.")
     roles = pd.DataFrame({"column": list(enc.roles_), "role": list(enc.roles_.values())})
     edited = st.data_editor(roles, key="roles_editor", hide_index=True, disabled=["column"],
                             column_config={"role": st.column_config.SelectboxColumn(
                                 "role", options=list(ROLES), required=True)})
     if st.button("Apply roles", key="apply_roles"):
         with guard("Re-encoding"):
-            overrides = {r.column: r.role for r in edited.itertuples()
-                         if r.role not in ("id", "label")}
-            new = encode_cohort(cohort.df, id_column=enc.id_column,
-                                label_column=enc.label_column, roles=overrides,
-                                encoding_table=enc.table_,
+            new_id, new_label, overrides, notes = role_edits(
+                dict(zip(edited["column"], edited["role"])), enc.id_column, enc.label_column)
+            new = encode_cohort(cohort.df, id_column=new_id, label_column=new_label,
+                                roles=overrides, encoding_table=enc.encoding_table,
                                 max_patient_missing=enc.max_patient_missing)
             set_cohort(new, ss.cohort_name)
+            ss.pop("setup_for", None)  # the setup controls follow the new roles
+            for note in notes:
+                flash("warning", md_escape(note, max_len=500))
+            flash("success", "Roles applied and the table encoded again.")
             st.rerun()
 with tab_table:
     st.caption("How text answers become numbers (the paper's table plus inferred levels). "
-               "Edit a code and apply; matching ignores case and spaces.")
+               "To reorder a column's levels, edit their codes (1 < 2 < 3 …) and apply; "
+               "'ordered' says whether the codes follow a clinical order. Rows with an empty "
+               "code are missing tokens ('*' = every column). Matching ignores case and "
+               "spaces.")
     tframe = enc.table_.to_frame()
-    edited_t = st.data_editor(tframe, key="table_editor", num_rows="dynamic", hide_index=True)
+    if "ordered" in tframe:
+        cat = [col for col, r in enc.roles_.items() if r == "categorical"]
+        flags = tframe[tframe["column"].isin(cat)].groupby("column", sort=False)["ordered"]
+        unordered = [str(col) for col, f in flags.any().items() if not f]
+        if unordered:
+            st.caption("Unordered (codes are labels, not a scale): " +
+                       ", ".join(md_escape(col) for col in unordered[:30]) +
+                       (f" … (+{len(unordered) - 30})" if len(unordered) > 30 else ""))
+    edited_t = st.data_editor(
+        tframe, key="table_editor", num_rows="dynamic", hide_index=True,
+        column_config={
+            "code": st.column_config.NumberColumn(
+                "code", help="The number the model sees; edit to reorder the levels."),
+            "ordered": st.column_config.CheckboxColumn(
+                "ordered", help="Ticked: the codes follow an order (e.g. None < Micro < "
+                                "Macro). Unticked: the categories have no order.")})
     d1, d2, d3 = st.columns(3)
-    d1.download_button("Download table (CSV)", enc.table_.to_csv(), "encoding_table.csv",
+    d1.download_button("Download table (CSV)", to_csv(tframe), "encoding_table.csv",
                        "text/csv")
     d2.download_button("Download table (JSON)", enc.table_.to_json(), "encoding_table.json",
                        "application/json")
@@ -103,13 +195,17 @@ with tab_table:
         with guard("Applying the table"):
             table = EncodingTable.from_frame(edited_t.dropna(how="all"))
             new = encode_cohort(cohort.df, id_column=enc.id_column,
-                                label_column=enc.label_column, encoding_table=table,
+                                label_column=enc.label_column, roles=enc.roles,
+                                encoding_table=table,
                                 max_patient_missing=enc.max_patient_missing)
             set_cohort(new, ss.cohort_name)
+            flash("success", "Encoding table applied and the table encoded again.")
             st.rerun()
 with tab_miss:
-    st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids),
-                    width="stretch")
-    m1, m2 = st.columns(2)
-    m1.plotly_chart(missing_bars(rep.missing_pct), width="stretch")
-    m2.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing), width="stretch")
+    with guard("Drawing the missing values"):
+        st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids),
+                        width="stretch")
+        m1, m2 = st.columns(2)
+        m1.plotly_chart(missing_bars(rep.missing_pct), width="stretch")
+        m2.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing),
+                        width="stretch")

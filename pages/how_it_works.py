@@ -3,8 +3,6 @@
 import numpy as np
 import streamlit as st
 
-from sparge.graphs import mfa_graphs, unsupervised_graphs
-from sparge.lowrank import project_observed
 from sparge.maps import MapProjector, map_frame
 from sparge.plots import (
     cohort_map,
@@ -14,7 +12,7 @@ from sparge.plots import (
     objective_plot,
     singular_values_plot,
 )
-from sparge.ui import guard, init_state
+from sparge.ui import completion_summary, guard, init_state
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -27,17 +25,17 @@ with guard("Drawing the walk-through"):
     st.write("Biomarkers move together (a few health factors drive many measurements), so "
              "the patient × biomarker table is close to a *low-rank* matrix. Soft-impute "
              "fills the gaps with the low-rank matrix that best matches the observed values, "
-             "shrinking every singular value; the small ones (noise) vanish.")
-    r = model.completion_components_.shape[0]
+             "shrinking every singular value.")
+    st.caption(completion_summary(model))
     st.plotly_chart(singular_values_plot(model.filled_singular_values_,
-                                         model.completion_singular_values_, r),
+                                         model.completion_singular_values_, model.rank_),
                     width="stretch")
     Xs = np.asarray(model.training_data_, dtype=float)
     show_r = min(40, Xs.shape[0])
     show_c = np.argsort(-np.isnan(Xs).mean(axis=0))[:30]
-    V = model.completion_components_
     sub = Xs[:show_r]
-    completed = project_observed(sub, V, model.completion_ridge) @ V
+    # the model's own completion (its fitted per-component ridge), in standardised units
+    completed = model.complete(model.training_values().iloc[:show_r], units="standardized")
     c1, c2 = st.columns(2)
     c1.plotly_chart(matrix_heatmap(sub[:, show_c], "Observed (blank = gap)"), width="stretch")
     c2.plotly_chart(matrix_heatmap(np.where(np.isnan(sub), completed, sub)[:, show_c],
@@ -67,16 +65,15 @@ with guard("Drawing the walk-through"):
     st.header("4 · Graphs: who should be close")
     st.write("Same-outcome neighbours are joined by green edges (pulled together), the "
              "nearest patients with another outcome by red edges (pushed apart).")
-    F = model._features(model.completed_, model.codes_)
+    F = model.training_representation()
     before = MapProjector("pca").fit(model)
     Fc = F - F.mean(axis=0)
     coords_in = Fc @ np.linalg.svd(Fc, full_matrices=False)[2][:2].T
-    if model.y_ is not None and hasattr(model, "classes_"):
-        Wp, Wn = mfa_graphs(F, np.asarray(model.y_), model.k1, model.k2)
-        labels = model.y_
-    else:
-        Wp, Wn = unsupervised_graphs(F, model.k1)
-        labels = np.zeros(len(F), int) if model.y_ is None else model.y_
+    Wp, Wn = model.training_graphs()  # exactly the graphs of the model's final fit
+    labels = np.zeros(len(F), int) if model.y_ is None else model.y_
+    if getattr(model, "classes_", None) is None:
+        st.caption(f"This model is unsupervised: green edges join each patient's "
+                   f"{model.k1} nearest neighbours, red edges sampled distant patients.")
     st.plotly_chart(graph_plot(coords_in, Wp, Wn, labels), width="stretch")
 
     st.header("5 · The embedding and the objective")

@@ -120,6 +120,53 @@ def set_cohort(cohort: Cohort, name: str) -> None:
     st.session_state.cohort_name = name
 
 
+def role_edits(roles: dict[str, str], id_column: str | None, label_column: str | None
+               ) -> tuple[str | None, str | None, dict[str, str], list[str]]:
+    """Turn an edited role table into Encoder arguments.
+
+    Parameters
+    ----------
+    roles : dict
+        ``{column: role}`` as edited (roles of ``sparge.encoding.ROLES``).
+    id_column, label_column : str or None
+        The current ID and outcome columns.
+
+    Returns
+    -------
+    id_column, label_column : str or None
+        A column newly marked "id"/"label" replaces the current one; none marked: None.
+    overrides : dict
+        The other roles, for ``Encoder(roles=...)``.
+    notes : list of str
+        What changed that a user should know (an outcome that became a feature).
+
+    Raises
+    ------
+    DataError
+        When more than one column is newly marked as the ID or as the outcome.
+    """
+    chosen: dict[str, str | None] = {}
+    notes: list[str] = []
+    for role, current, what in (("id", id_column, "patient ID"),
+                                ("label", label_column, "outcome")):
+        marked = [c for c, r in roles.items() if r == role]
+        new = [c for c in marked if c != current]
+        if len(new) > 1:
+            raise DataError(f"Only one column can be the {what}; marked: "
+                            f"{', '.join(repr(c) for c in new)}.")
+        chosen[role] = new[0] if new else (current if current in marked else None)
+    overrides = {c: r for c, r in roles.items() if r not in ("id", "label")}
+    for c in {id_column, label_column} - {None, chosen["id"], chosen["label"]}:
+        if roles.get(c) in ("id", "label"):  # replaced, still marked: left out, not a feature
+            overrides[c] = "ignore"
+            notes.append(f"'{c}' is no longer the {'patient ID' if c == id_column else 'outcome'}"
+                         "; it is ignored (give it a role to use it as a feature).")
+        elif c == label_column and c in overrides and overrides[c] != "ignore":
+            notes.append(f"'{c}' is no longer the outcome and is now an input feature (set its "
+                         "role to 'ignore' to leave it out).")
+    return chosen["id"], chosen["label"], overrides, notes
+
+
 def biomarker_groups(features: list[str]) -> dict[str, list[str]]:
     """Groups of the bundled sample when the features match, else one group."""
     groups = _sample_groups()
@@ -197,6 +244,26 @@ def sidebar_status() -> None:
         st.caption(model_summary(ss.model))
     st.caption(RELOAD_NOTE)
     st.caption("Your data stays on this machine; nothing is sent anywhere.")
+
+
+def completion_summary(model) -> str:
+    """What the low-rank completion of a fitted model kept, computed from the model."""
+    n, m = np.shape(model.training_data_)
+    total = min(n, m)
+    after = np.asarray(model.completion_singular_values_, dtype=float)
+    left = int(np.count_nonzero(after > 1e-12 * max(after.max(initial=0.0), 1e-300)))
+    kept = model.rank_
+    text = (f"The filled table ({n} patients × {m} biomarkers) has {total} components; the "
+            f"shrinkage left {left} of them non-zero")
+    text += (" (none vanished)" if left >= total else
+             f" ({total - left} small ones vanished)")
+    if kept < left:
+        rule = ("only those above the noise level" if model.rank == "auto"
+                else f"at most {model.rank}")
+        text += f", and the model keeps {kept} ({rule})"
+    else:
+        text += f", and the model keeps all {kept}"
+    return text + "."
 
 
 def float_or_none(v):

@@ -267,3 +267,26 @@ def test_how_it_works_page():
     at = start("pages/how_it_works.py")
     assert not at.exception and not at.error
     assert len(at.header) >= 5
+    model = at.session_state["model"]
+    assert f"the model keeps all {model.rank_}" in texts(at) or \
+        f"the model keeps {model.rank_}" in texts(at)
+
+
+def test_how_it_works_draws_a_posterior_ridge_model(small_cohort):
+    """Issue 9.12: the page uses the fitted completion_ridge_ (a 'posterior' model failed)
+    and the model's own graphs (its k1, not the default)."""
+    model = train(small_cohort, {"completion_ridge": "posterior", "max_iter": 1, "k1": 3,
+                                 "rank": 2})
+    at = start("pages/how_it_works.py", model=model, model_name="posterior")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "the model keeps 2 (at most 2)" in texts(at)
+    import json
+
+    graph = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
+                 if "graphs the embedding learns" in json.dumps(
+                     json.loads(c.proto.spec)["layout"].get("title", "")))
+    Wp, Wn = model.training_graphs()
+    r, c = Wp.nonzero()
+    n_edges = int((r < c).sum())
+    xs = plotly_array(graph["data"][0]["x"])
+    assert len(xs) == 3 * min(n_edges, 600)  # the model's own intrinsic graph is drawn
