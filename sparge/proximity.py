@@ -10,6 +10,8 @@ and by the benchmarks.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -33,6 +35,103 @@ def leaf_codes(leaves: np.ndarray, widths: np.ndarray) -> sp.csr_matrix:
     rows = np.repeat(np.arange(len(L)), T)
     val = np.full(cols.size, 1.0 / np.sqrt(2.0 * T))
     return sp.csr_matrix((val, (rows, cols)), shape=(len(L), int(np.sum(widths))))
+
+
+@dataclass
+class PackedForest:
+    """The trees of a fitted forest as flat arrays, for fast leaf look-ups of a few patients.
+
+    ``RandomForestClassifier.apply`` loops over trees in Python (tens of milliseconds for
+    one patient and a few hundred trees); :meth:`apply` walks every tree at once with
+    vectorised numpy, which keeps a one-patient look-alike query in the millisecond range.
+    Node ids are global (tree ``t``'s nodes are offset by ``offsets[t]``).
+    """
+
+    left: np.ndarray  # int64, global child ids, -1 at leaves
+    right: np.ndarray
+    feature: np.ndarray  # int64, -2 at leaves
+    threshold: np.ndarray  # float64
+    missing_left: np.ndarray  # bool: where a missing value goes
+    offsets: np.ndarray  # int64 (T,): global id of every tree's root
+
+    @classmethod
+    def from_estimators(cls, estimators) -> PackedForest:
+        """Pack fitted scikit-learn decision trees (e.g. ``forest.estimators_``)."""
+        trees = [e.tree_ for e in estimators]
+        sizes = np.asarray([t.node_count for t in trees], dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+
+        def glob(child, off):
+            child = np.asarray(child, dtype=np.int64)
+            return np.where(child >= 0, child + off, -1)
+
+        return cls(
+            left=np.concatenate([glob(t.children_left, o) for t, o in zip(trees, offsets)]),
+            right=np.concatenate([glob(t.children_right, o) for t, o in zip(trees, offsets)]),
+            feature=np.concatenate([np.asarray(t.feature, np.int64) for t in trees]),
+            threshold=np.concatenate([np.asarray(t.threshold, float) for t in trees]),
+            missing_left=np.concatenate([np.asarray(t.missing_go_to_left, bool)
+                                         for t in trees]),
+            offsets=offsets)
+
+    @property
+    def n_nodes(self) -> int:
+        return int(self.left.size)
+
+    def apply(self, X: np.ndarray, chunk: int = 2048) -> np.ndarray:
+        """Global leaf id of every patient in every tree, shape (n, T).
+
+        Same result as the forest's ``apply`` (plus the offsets): values are compared in
+        float32 as scikit-learn's trees do, and a missing value follows the node's
+        ``missing_go_to_left`` rule.
+        """
+        X = np.asarray(X, dtype=np.float32).astype(np.float64)
+        out = np.empty((X.shape[0], self.offsets.size), dtype=np.int64)
+        for start in range(0, X.shape[0], chunk):
+            Xc = X[start:start + chunk]
+            rows = np.arange(Xc.shape[0])[:, None]
+            node = np.broadcast_to(self.offsets, (Xc.shape[0], self.offsets.size)).copy()
+            active = self.left[node] >= 0
+            while active.any():
+                r, c = np.nonzero(active)
+                nd = node[r, c]
+                x = Xc[rows[r, 0], self.feature[nd]]
+                go_left = np.where(np.isnan(x), self.missing_left[nd], x <= self.threshold[nd])
+                node[r, c] = np.where(go_left, self.left[nd], self.right[nd])
+                active[r, c] = self.left[node[r, c]] >= 0
+            out[start:start + chunk] = node
+        return out
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Plain numeric arrays (for saving without pickle)."""
+        return {"forest_left": self.left, "forest_right": self.right,
+                "forest_feature": self.feature, "forest_threshold": self.threshold,
+                "forest_missing_left": self.missing_left.astype(np.int8),
+                "forest_offsets": self.offsets}
+
+    @classmethod
+    def from_arrays(cls, a: dict[str, np.ndarray]) -> PackedForest:
+        """Inverse of :meth:`to_arrays`, with consistency checks (ValueError)."""
+        f = cls(left=np.asarray(a["forest_left"], np.int64),
+                right=np.asarray(a["forest_right"], np.int64),
+                feature=np.asarray(a["forest_feature"], np.int64),
+                threshold=np.asarray(a["forest_threshold"], float),
+                missing_left=np.asarray(a["forest_missing_left"]).astype(bool),
+                offsets=np.asarray(a["forest_offsets"], np.int64))
+        n = f.left.size
+        if not (f.right.size == f.feature.size == f.threshold.size == f.missing_left.size
+                == n) or f.offsets.size == 0:
+            raise ValueError("forest arrays of different lengths")
+        for child in (f.left, f.right):
+            if child.min(initial=-1) < -1 or child.max(initial=-1) >= n:
+                raise ValueError("forest child ids out of range")
+        if f.offsets.min() < 0 or f.offsets.max() >= n:
+            raise ValueError("forest root ids out of range")
+        internal = f.left >= 0
+        if np.any(f.right[internal] < 0) or np.any(f.left[internal] <= np.flatnonzero(
+                internal)) or np.any(f.right[internal] <= np.flatnonzero(internal)):
+            raise ValueError("forest children must come after their parents")
+        return f
 
 
 class ForestProximity(TransformerMixin, BaseEstimator):
@@ -119,3 +218,76 @@ class ForestProximity(TransformerMixin, BaseEstimator):
                               algorithm="brute").fit(self.codes_)
         d, idx = nn.kneighbors(self.transform(X))
         return np.square(d), idx
+
+
+@dataclass
+class ForestEmbedding:
+    """Forest proximity as a few Euclidean coordinates (a kernel PCA of the leaf codes).
+
+    The leaf codes ``Z`` (one block per tree, see :func:`leaf_codes`) have ``Z Z^T`` equal
+    to half the forest proximity matrix; their leading right singular vectors ``V`` give
+    coordinates ``Z V`` whose inner products approximate the proximities. A patient's
+    coordinates are a sum of one row of ``basis`` per tree (its leaves), so new patients
+    (gaps allowed: the trees route missing values) are placed in a millisecond.
+    """
+
+    forest: PackedForest
+    basis: np.ndarray  # (n_nodes, d): V scaled; zero rows at internal nodes
+    train: np.ndarray  # (n_train, d): out-of-bag coordinates of the training patients
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        """Coordinates of patients (all trees)."""
+        return self.basis[self.forest.apply(X)].sum(axis=1)
+
+
+def fit_forest_embedding(X: np.ndarray, y: np.ndarray, n_components: int = 16, *,
+                         n_estimators: int = 100, min_samples_leaf: int = 5,
+                         max_samples: int = 20_000, random_state: int | None = 0,
+                         n_jobs: int = -1) -> ForestEmbedding:
+    """Fit a class-balanced random forest and embed its proximity in ``n_components`` dims.
+
+    Training patients get **out-of-bag** coordinates: each tree counts only for the
+    patients it did not see, rescaled to all trees. In-bag proximities are optimistic
+    (a patient shares leaves with the patients it helped to split), which would make the
+    forest block look better on the training patients than on new ones; out-of-bag
+    coordinates have the distribution new patients will have. Coordinates are scaled so
+    that a training patient's vector has mean norm 1.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m), NaN allowed
+    y : ndarray of shape (n,)
+        Outcome (class indices or labels).
+    max_samples : int
+        Bootstrap size per tree (caps time and the number of leaves on large cohorts).
+    """
+    from sklearn.utils.extmath import randomized_svd
+
+    X = np.asarray(X, dtype=float)
+    n = X.shape[0]
+    rf = RandomForestClassifier(n_estimators=n_estimators, min_samples_leaf=min_samples_leaf,
+                                class_weight="balanced_subsample", max_features="sqrt",
+                                max_samples=min(n, max_samples) if n > max_samples else None,
+                                n_jobs=n_jobs, random_state=random_state).fit(X, y)
+    packed = PackedForest.from_estimators(rf.estimators_)
+    leaves = packed.apply(X)  # (n, T) global node ids
+    T = leaves.shape[1]
+    Z = sp.csr_matrix((np.full(leaves.size, 1.0 / np.sqrt(2.0 * T)),
+                       (np.repeat(np.arange(n), T), leaves.ravel())),
+                      shape=(n, packed.n_nodes))
+    d = int(max(1, min(n_components, min(Z.shape) - 1)))
+    _, _, Vt = randomized_svd(Z, d, random_state=random_state)
+    basis = Vt.T / np.sqrt(2.0 * T)  # a patient's coordinates: sum of its leaves' rows
+    # out-of-bag coordinates of the training patients
+    acc = np.zeros((n, d))
+    count = np.zeros(n)
+    for t, inbag in enumerate(rf.estimators_samples_):
+        oob = np.ones(n, bool)
+        oob[inbag] = False
+        acc[oob] += basis[leaves[oob, t]]
+        count[oob] += 1
+    full = basis[leaves].sum(axis=1)
+    train = np.where(count[:, None] > 0, acc * (T / np.maximum(count, 1))[:, None], full)
+    scale = float(np.mean(np.linalg.norm(train, axis=1)))
+    scale = scale if scale > 1e-12 else 1.0
+    return ForestEmbedding(forest=packed, basis=basis / scale, train=train / scale)

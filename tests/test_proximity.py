@@ -61,3 +61,62 @@ def test_lookalike_check_refuses_tiny_classes_with_a_message():
     y[2:] = np.where(y[2:] == "rare", "0", y[2:])
     with pytest.raises(DataError, match="rare"):
         lookalike_check(X, y, n_splits=2)
+
+
+def test_packed_forest_routes_like_scikit_learn_gaps_included():
+    from sklearn.ensemble import RandomForestClassifier
+
+    from sparge.proximity import PackedForest
+
+    X, y = planted_classes(n=300, m=12, noise_dims=6, missing=0.2, seed=4)
+    rf = RandomForestClassifier(n_estimators=25, min_samples_leaf=2, random_state=0).fit(X, y)
+    packed = PackedForest.from_estimators(rf.estimators_)
+    np.testing.assert_array_equal(packed.apply(X), rf.apply(X) + packed.offsets)
+    allnan = np.full((3, X.shape[1]), np.nan)
+    np.testing.assert_array_equal(packed.apply(allnan), rf.apply(allnan) + packed.offsets)
+    again = PackedForest.from_arrays(packed.to_arrays())
+    np.testing.assert_array_equal(again.apply(X[:20]), packed.apply(X[:20]))
+    bad = packed.to_arrays()
+    bad["forest_left"] = bad["forest_left"].copy()
+    bad["forest_left"][0] = 10**9
+    with pytest.raises(ValueError):
+        PackedForest.from_arrays(bad)
+
+
+def test_forest_embedding_is_out_of_bag_for_training_patients():
+    from sparge.proximity import fit_forest_embedding
+
+    X, y = planted_classes(n=300, m=20, noise_dims=10, missing=0.1, seed=5)
+    fe = fit_forest_embedding(X, y, 8, n_estimators=60, random_state=0, n_jobs=1)
+    assert fe.train.shape == (300, 8)
+    np.testing.assert_allclose(np.linalg.norm(fe.train, axis=1).mean(), 1.0)
+    full = fe.transform(X)
+    # in-bag coordinates are not what training patients get (they would be optimistic) ...
+    assert not np.allclose(full, fe.train)
+    # ... but both describe the same geometry
+    assert np.corrcoef(full.ravel(), fe.train.ravel())[0, 1] > 0.8
+    # deterministic under random_state
+    fe2 = fit_forest_embedding(X, y, 8, n_estimators=60, random_state=0, n_jobs=1)
+    np.testing.assert_allclose(fe.train, fe2.train)
+
+
+def test_sparge_with_a_forest_block_chooses_its_weight_on_held_out_patients():
+    from sparge import SparGE
+
+    X, y = planted_classes(n=300, m=20, noise_dims=10, missing=0.1, seed=6)
+    m = SparGE(forest_components=8, forest_trees=40, max_iter=1, random_state=0).fit(X, y)
+    tried = [r["forest_weight"] for r in m.forest_selection_]
+    assert tried == [0.0, 0.5, 1.0, 2.0]
+    best = max(m.forest_selection_, key=lambda r: r["heldout_score"])
+    assert m.forest_weight_ == best["forest_weight"]
+    Y = m.transform(X[:10])
+    assert Y.shape == (10, m.embedding_.shape[1]) and np.all(np.isfinite(Y))
+    F = m.training_representation()
+    np.testing.assert_allclose((F @ m.projection_) * m.component_weights_, m.embedding_,
+                               atol=1e-8)
+    fixed = SparGE(forest_components=8, forest_trees=40, forest_weight=1.0, max_iter=1,
+                   random_state=0).fit(X, y)
+    assert fixed.forest_weight_ == 1.0 and fixed.forest_ is not None
+    assert fixed.training_representation().shape[1] == (fixed.rank_ + 8 + fixed.n_atoms_)
+    with pytest.raises(ValueError, match="forest_weight"):
+        SparGE(forest_components=8, forest_weight=-1).fit(X, y)
