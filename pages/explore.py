@@ -1,91 +1,183 @@
-"""Explore: the cohort map, a patient's look-alikes, and lasso-selected groups."""
+"""Explore: every patient of the cohort on a map, a patient's look-alikes, lasso groups."""
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
-from sparge.maps import group_summary, map_frame, training_values
+from sparge.display import decode_column, display_frame, group_summary, snap_precision
+from sparge.maps import map_csv_frame, map_frame, map_title
 from sparge.plots import cohort_map
-from sparge.ui import guard, init_state, projector, show_lookalikes
+from sparge.safe_text import md_escape, to_csv
+from sparge.ui import guard, init_state
+from sparge.ui_lookalikes import (
+    default_biomarkers,
+    map_select,
+    patient_index,
+    projector,
+    show_lookalikes,
+    training_values,
+    warn_data_model_mismatch,
+)
 from sparge.workflow import lookalike_table
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
-model = ss.model
-st.title("Explore the cohort")
-st.caption("Each point is a patient. Close points are similar in the learned SparGE space. "
-           "Click a point (or search an ID) to see its look-alikes; draw a lasso to "
-           "summarise a group.")
+model, encoder = ss.model, ss.get("model_encoder")
 
-views = {"SparGE map (UMAP)": "umap", "SparGE map (PCA)": "pca",
-         "Raw data (PCA, for comparison)": "raw"}
-c1, c2, c3 = st.columns([2, 2, 2])
-view = c1.selectbox("Map", list(views), key="explore_view",
-                    help="UMAP or PCA of the learned embedding; the raw-data view shows what "
-                         "the standardised biomarkers look like without SparGE.")
-values = training_values(model)
-color_options = (["outcome"] if model.y_ is not None else []) + ["none"] + list(values.columns)
-color_by = c2.selectbox("Colour by", color_options, key="explore_color")
-ids = list(map_frame(model, np.zeros((len(model.embedding_), 2)))["ID"])
-search = c3.text_input("Find patient by ID", key="explore_search",
-                       placeholder="e.g. " + (ids[0] if ids else ""))
-if search:
-    hits = [i for i, v in enumerate(ids) if str(v).strip().lower() == search.strip().lower()]
-    if hits:
-        ss.selected = hits[0]
+
+def _picked_from_map() -> None:
+    """A click selects one patient; a lasso or box selects a group (map callback)."""
+    event = ss.get("explore_map") or {}
+    points = (event.get("selection") or {}).get("points") or []
+    keys = []
+    for p in points:
+        data = p.get("customdata")
+        if data is not None and len(data):
+            keys.append(int(data[0]))
+    rows = list(dict.fromkeys(keys))
+    ids = ss.get("_explore_ids")
+    if ids is None or not rows:
+        return
+    if len(rows) == 1:
+        ss.selected = str(ids[rows[0]])
+        ss.lasso = []
     else:
-        st.warning(f"No training patient has the ID '{search}'.")
+        ss.lasso = [str(ids[r]) for r in rows]
 
+
+def _searched() -> None:
+    ss.explore_pending_search = ss.get("explore_search", "")
+
+
+st.title("Explore the cohort")
+st.caption("Each point is a patient; close points are similar in the learned SparGE space. "
+           "Click a point (or search an ID) to see that patient's look-alikes. To summarise "
+           "a group, choose Lasso or Box select in the map's toolbar (top right) and draw. "
+           "× marks patients not used for training.")
+
+index = None
+with guard("Placing the patients"):
+    index = patient_index()
+if index is None:
+    st.stop()
+ss._explore_ids = index.ids
+warn_data_model_mismatch()
+values = snap_precision(pd.DataFrame(np.asarray(index.X, dtype=float), columns=index.features),
+                        model.mean_, model.scale_)
+
+# A link with ?patient=ID opens that patient (once per new value in the URL).
+url_pid = st.query_params.get("patient")
+if url_pid and url_pid != ss.get("explore_url_seen"):
+    ss.explore_url_seen = url_pid
+    ss.selected = url_pid
+
+c1, c2 = st.columns(2)
+with c1:
+    method = map_select("explore_view")
+with c2:
+    color_options = (["Outcome"] if model.y_ is not None else []) + ["None"] + \
+        list(index.features)
+    color_by = st.selectbox("Colour by", color_options, key="explore_color")
+st.text_input("Find patient by ID", key="explore_search", on_change=_searched,
+              placeholder="e.g. " + (str(index.ids[0]) if len(index.ids) else ""))
+pending = ss.pop("explore_pending_search", None)
+if pending is not None and pending.strip():
+    row = index.find(pending)
+    if row is None:
+        st.warning(f"No patient has the ID '{md_escape(pending)}' in the current data "
+                   f"({len(index.ids)} patients). IDs are matched whole, ignoring case.")
+    else:
+        ss.selected = str(index.ids[row])
+
+
+def _resolve(selected) -> int | None:
+    """Row of the selected patient: an ID, or (older sessions) a training index."""
+    if selected is None:
+        return None
+    if isinstance(selected, (int, np.integer)):
+        hits = np.flatnonzero(np.asarray(index.train_index) == int(selected))
+        return int(hits[0]) if hits.size else None
+    return index.find(str(selected))
+
+
+sel_row = _resolve(ss.get("selected"))
+if ss.get("selected") is not None and sel_row is None:
+    st.warning(f"No patient has the ID '{md_escape(ss.selected)}' in the current data "
+               f"({len(index.ids)} patients).")
+    ss.selected = None
+
+frame = None
 with guard("Drawing the map"):
-    proj = projector(views[view])
-    frame = map_frame(model, proj.coords_)
-    if color_by == "outcome":
-        color = frame["outcome"].rename("outcome")
-    elif color_by == "none":
+    proj = projector(method)
+    labels = ss.cohort.labels if index.compatible else None
+    frame = map_frame(model, proj, index, labels)
+    if color_by == "Outcome":
+        color = frame["outcome"]
+    elif color_by == "None":
         color = None
     else:
-        color = values[color_by]
-    hover_cols = [c for c in values.columns[:3]]
-    fig = cohort_map(frame, color, hover=values[hover_cols], highlight=ss.selected,
-                     title=view)
-    event = st.plotly_chart(fig, key="explore_map", on_select="rerun",
-                            selection_mode=("points", "lasso", "box"), width="stretch")
-    points = (event or {}).get("selection", {}).get("points", []) if event else []
-    picked = [int(p["customdata"][0]) for p in points if p.get("customdata") is not None]
-    if len(picked) == 1:
-        ss.selected = picked[0]
-        ss.lasso = []
-    elif len(picked) > 1:
-        ss.lasso = picked
-    st.download_button("Download map coordinates (CSV)", frame.to_csv(index=False),
-                       file_name=f"sparge_map_{views[view]}.csv", mime="text/csv")
+        color = decode_column(values[color_by], color_by, encoder)
+    hover = display_frame(values[default_biomarkers(3)], encoder)
+    fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
+                     title=map_title(proj, model),
+                     color_title=color_by if color is not None else "")
+    st.plotly_chart(fig, key="explore_map", on_select=_picked_from_map,
+                    selection_mode=("points", "box", "lasso"), width="stretch")
+    n_out = int((~frame["in_training"]).sum())
+    if n_out:
+        st.caption(f"{len(frame) - n_out} training patients and {n_out} patients not used "
+                   "for training (×), placed on the map from their own values.")
+    st.download_button("Download map coordinates (CSV)", to_csv(map_csv_frame(frame)),
+                       file_name=f"sparge_map_{method}.csv", mime="text/csv")
 
-if ss.lasso:
-    st.subheader(f"Selected group: {len(ss.lasso)} patients")
+group = []
+for g in ss.get("lasso") or []:
+    r = _resolve(g) if not isinstance(g, (int, np.integer)) else int(g)
+    if r is not None and 0 <= r < len(index.ids):
+        group.append(r)
+if group and frame is not None:
+    st.subheader(f"Selected group: {len(group)} patients")
     with guard("Summarising the group"):
-        summ = group_summary(model, np.asarray(ss.lasso))
-        g1, g2 = st.columns([1, 2])
+        outcomes = frame["outcome"].where(frame["outcome"] != "unknown", None) \
+            if "outcome" in frame else None
+        summ = group_summary(values, np.asarray(group), model.mean_, model.scale_, encoder,
+                             outcomes=outcomes)
         if len(summ["outcome_mix"]):
-            g1.write("Outcome mix")
-            g1.dataframe(summ["outcome_mix"].rename("patients"))
-        g2.write("Biomarkers that set the group apart (in cohort standard deviations)")
-        g2.dataframe(summ["features"].round(2), hide_index=True)
+            st.markdown("**Outcomes in the group**")
+            st.dataframe(summ["outcome_mix"], width="content")
+        st.markdown("**Biomarkers that set the group apart from the other patients** "
+                    "(means in each biomarker's units, categories as the group's most common "
+                    "answer; the difference in standard deviations or percentage points)")
+        st.dataframe(summ["features"], hide_index=True, width="stretch")
         if st.button("Clear group selection"):
             ss.lasso = []
             st.rerun()
 
-if ss.selected is not None:
-    i = int(ss.selected)
-    st.subheader(f"Patient {ids[i]}" + (f" · outcome: {model.y_[i]}" if model.y_ is not None
-                                        else ""))
+if sel_row is not None:
+    pid = str(index.ids[sel_row])
+    ss.selected = pid
+    st.query_params["patient"] = pid
+    ss.explore_url_seen = pid
+    tix = int(index.train_index[sel_row])
+    outcome = frame["outcome"].iloc[sel_row] if frame is not None and "outcome" in frame \
+        else None
+    st.subheader(f"Patient {md_escape(pid)}")
+    if outcome is not None:
+        st.markdown(f"Outcome: **{md_escape(outcome)}**")
+    if tix < 0:
+        st.info(f"Not used for training: {md_escape(index.reason[sel_row], 300)}. Its "
+                f"look-alikes are found among the {len(model.embedding_)} training patients "
+                "from its own values (the model completes its gaps).")
     k = st.slider("Number of look-alikes", 3, 50, 10, key="explore_k")
     with guard("Finding look-alikes"):
-        table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=i)
-        show_lookalikes(model, table, model.training_data_[i], ids[i])
-        with st.expander("Why are they alike? Biomarkers that agree and differ"):
-            j = st.selectbox("Look-alike", table["ID"].tolist(), key="explore_explain")
-            nb = int(table.loc[table["ID"] == j, "training_index"].iloc[0])
-            st.dataframe(model.explain(i, nb).round(2), hide_index=True)
-            st.caption("Values in standard deviations from the cohort mean; only biomarkers "
-                       "measured in both patients are compared.")
+        if tix >= 0:
+            table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=tix)
+            query = training_values().iloc[tix].to_numpy()
+        else:
+            table = lookalike_table(model, index.query_row(sel_row), n_neighbors=k)
+            query = values.iloc[sel_row].to_numpy()
+        show_lookalikes(model, table, query, pid, encoder, key="explore")
 else:
+    if "patient" in st.query_params:
+        del st.query_params["patient"]
     st.info("Click a patient on the map or search an ID to see its look-alikes.")

@@ -5,18 +5,22 @@ import pandas as pd
 import streamlit as st
 
 from sparge import read_table
-from sparge.maps import map_frame
+from sparge.display import numeric_patients
+from sparge.maps import map_frame, map_title
 from sparge.plots import cohort_map
-from sparge.ui import biomarker_groups, guard, init_state, projector, show_lookalikes
+from sparge.safe_text import md_escape
+from sparge.ui import biomarker_groups, guard, init_state
+from sparge.ui_lookalikes import map_select, projector, show_lookalikes, warn_data_model_mismatch
 from sparge.workflow import encode_new_patients, lookalike_table
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
-model, encoder = ss.model, ss.model_encoder
+model, encoder = ss.model, ss.get("model_encoder")
 st.title("Look-alikes for a new patient")
+warn_data_model_mismatch()
 if encoder is None:
-    st.warning("This model has no encoder (it was trained outside the app); enter values "
-               "as numbers.")
+    st.warning("This model has no encoder (it was trained outside the app): enter values as "
+               "numbers; in a CSV, every biomarker must be a number or empty.")
 
 mode = st.radio("Enter the patient", ["Form", "One-row CSV"], horizontal=True,
                 key="np_mode")
@@ -28,8 +32,9 @@ if mode == "One-row CSV":
         with guard("Reading the patient"):
             df = read_table(up.getvalue())
             if len(df) != 1:
-                st.warning(f"The file has {len(df)} patients; the first one is used.")
-            query = df.iloc[[0]]
+                st.warning(f"{md_escape(up.name)} has {len(df)} patients; the first one is "
+                           "used.")
+            query = df.iloc[[0]].reset_index(drop=True)
 else:
     features = model.feature_names()
     groups = biomarker_groups(features)
@@ -38,17 +43,18 @@ else:
         pid = st.text_input("Patient ID", value="NEW", key="np_id")
         values = {}
         for gi, (group, cols) in enumerate(groups.items()):
-            with st.expander(f"{group} ({len(cols)})", expanded=gi == 0):
+            with st.expander(f"{md_escape(group)} ({len(cols)})", expanded=gi == 0):
                 grid = st.columns(3)
                 for j, col in enumerate(cols):
                     target = grid[j % 3]
                     key = f"np_f_{features.index(col)}"
                     if encoder is not None and encoder.roles_.get(col) == "categorical":
                         levels = list(encoder.table_.levels(col))
-                        values[col] = target.selectbox(col, ["(missing)"] + levels, key=key)
+                        values[col] = target.selectbox(md_escape(col), ["(missing)"] + levels,
+                                                       key=key)
                     else:
-                        values[col] = target.number_input(col, value=None, key=key,
-                                                          format="%.3f")
+                        values[col] = target.number_input(md_escape(col), value=None,
+                                                          key=key, format="%.3f")
         submitted = st.form_submit_button("Find look-alikes", type="primary")
     if submitted:
         row = {c: (None if v in ("(missing)", None) else v) for c, v in values.items()}
@@ -58,6 +64,8 @@ else:
             query = pd.DataFrame([row])
             if encoder is not None and encoder.id_column:
                 query.insert(0, encoder.id_column, pid)
+            elif encoder is None:
+                query.insert(0, "ID", pid)
             ss.np_query = query
     elif ss.get("np_query") is not None:
         query = ss.np_query
@@ -66,24 +74,25 @@ if query is not None:
     with guard("Finding look-alikes"):
         if encoder is not None:
             Xq, msgs = encode_new_patients(model, encoder, query)
-            qid = encoder.ids(query)[0] if encoder.id_column in query.columns else "new"
+            has_id = encoder.id_column is not None and encoder.id_column in query.columns
+            qid = str(encoder.ids(query)[0]) if has_id else "new patient"
         else:
-            Xq = query.reindex(columns=model.feature_names()).astype(float)
-            msgs, qid = [], "new"
+            Xq, qids, msgs = numeric_patients(query, model.feature_names())
+            qid = str(qids[0])
         for m in msgs:
-            st.info(m)
+            st.info(md_escape(m, 600))
         observed = int(np.isfinite(Xq.to_numpy(dtype=float)).sum())
         st.caption(f"{observed} of {Xq.shape[1]} biomarkers given; the rest are completed.")
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
         table = lookalike_table(model, Xq, n_neighbors=k)
-        st.subheader(f"Look-alikes of {qid}")
-        show_lookalikes(model, table, model._prepare(Xq)[0], qid)
-        method = st.selectbox("Map", ["pca", "umap"], key="np_map",
-                              help="Where the patient lands among the training patients.")
+        st.subheader(f"Look-alikes of {md_escape(qid)}")
+        show_lookalikes(model, table, Xq.to_numpy(dtype=float)[0], qid, encoder, key="np")
+        method = map_select("np_map", "Where the patient lands")
         proj = projector(method)
-        where = proj.transform(model, Xq)
-        frame = map_frame(model, proj.coords_)
+        where = proj.place(model, X=Xq)
+        frame = map_frame(model, proj)
         color = frame["outcome"] if "outcome" in frame else None
         st.plotly_chart(cohort_map(frame, color, new_points=pd.DataFrame(
             {"x": where[:, 0], "y": where[:, 1], "ID": [qid]}),
-            title="The new patient on the cohort map"), width="stretch", key="np_map_chart")
+            title=f"The new patient (star) on the {map_title(proj, model)}"),
+            width="stretch", key="np_map_chart")

@@ -1,0 +1,290 @@
+"""Explore and New patient pages, headless (streamlit.testing.v1.AppTest).
+
+Issue 9 points 3, 4, 5, 7, 8, 9 and issue 10 points 4 and 13 as they show in the app.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+
+import numpy as np
+import pytest
+from conftest import ROOT, SAMPLES
+from streamlit.testing.v1 import AppTest
+
+from sparge import read_table
+from sparge.synthetic import make_singheart_like
+from sparge.workflow import encode_cohort, train
+
+APP = str(ROOT / "app.py")
+UNESCAPED_IMAGE = re.compile(r"!\[[^\]]*\]\(")
+
+
+def run(page: str | None = None, query: dict | None = None, **state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=300)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    for k, v in state.items():
+        at.session_state[k] = v
+    if page:
+        at.switch_page(page)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def model_state(model, encoder, name="test model") -> dict:
+    """What ui.set_model stores (a new model: fresh token, no maps, no selection)."""
+    return {"model": model, "model_encoder": encoder, "model_name": name,
+            "model_token": uuid.uuid4().hex, "maps": {}, "selected": None, "lasso": []}
+
+
+def texts(at) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning",
+                                  "info", "subheader", "title") for e in getattr(at, kind)]
+    return "\n".join(str(p) for p in parts)
+
+
+def chart_spec(at, i: int = 0) -> dict:
+    return json.loads(at.get("plotly_chart")[i].proto.spec)
+
+
+def lookalikes(at):
+    return next(d for d in at.dataframe if "sparse_weight" in d.value.columns)
+
+
+@pytest.fixture(scope="module")
+def small():
+    cohort = encode_cohort(read_table(SAMPLES / "singheart_small.csv"),
+                           id_column="Subject ID", label_column="Outcome")
+    return cohort, train(cohort, {"max_iter": 1})
+
+
+# ---------------------------------------------------------------------------- point 3
+def test_left_out_patients_are_on_the_map_and_get_lookalikes():
+    at = run()
+    model = at.session_state["model"]
+    cohort = at.session_state["cohort"]
+    spec = chart_spec(at)
+    names = [t.get("name") for t in spec["data"]]
+    assert "not used for training" in names
+    out = next(t for t in spec["data"] if t.get("name") == "not used for training")
+    n_out = len(cohort.ids) - len(model.embedding_)
+    assert n_out > 0 and len(out["hovertext"]) == n_out
+    assert all("not used for training:" in h for h in out["hovertext"])
+    left_out = [i for i in cohort.ids if i not in set(model.train_ids_)][0]
+    at.text_input(key="explore_search").input(left_out.lower()).run()
+    assert not at.exception
+    assert at.session_state["selected"] == left_out
+    page = texts(at)
+    assert f"Patient {left_out}" in page
+    assert "Not used for training" in page and "values missing" in page
+    assert "No training patient" not in page
+    table = lookalikes(at).value
+    assert len(table) == 10 and set(table["ID"]) <= set(model.train_ids_)
+    assert table["sparse_weight"].sum() == pytest.approx(1.0, abs=1e-6)
+    at.text_input(key="explore_search").input("NO-SUCH-ID").run()
+    assert any("No patient has the ID 'NO\\-SUCH\\-ID' in the current data" in w.value
+               for w in at.warning), [w.value for w in at.warning]
+    assert "No training patient" not in texts(at)
+
+
+# ---------------------------------------------------------------------------- points 4, 7
+def test_lookalike_table_headers_weight_help_and_values_in_units():
+    at = run(selected="SH0001")
+    table = lookalikes(at)
+    config = json.loads(table.proto.columns)
+    labels = {c: v.get("label") for c, v in config.items() if "label" in v}
+    assert labels == {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",
+                      "similarity": "Similarity", "sparse_weight": "Sparse weight",
+                      "outcome": "Outcome"}
+    assert config["sparse_weight"]["help"] == (
+        "share of this look-alike in a sparse, non-negative reconstruction of the patient "
+        "from the listed look-alikes (weights sum to 1); 0 = redundant given closer "
+        "look-alikes")
+    assert config["training_index"]["hidden"]
+    assert table.value["sparse_weight"].sum() == pytest.approx(1.0, abs=1e-6)
+    model = at.session_state["model"]
+    # the compared biomarkers are those the learned metric weighs most
+    top = list(np.asarray(model.feature_names())[np.argsort(-model.feature_importance())[:8]])
+    assert at.multiselect(key="explore_features").value == top
+    comp = next(d.value for d in at.dataframe if "This patient" in d.value.columns)
+    assert list(comp["Biomarker"]) == top
+    # a categorical biomarker reads as words, the SD is a separate secondary column
+    at.multiselect(key="explore_features").set_value(["Diabetes", "Age (years)"]).run()
+    comp = next(d.value for d in at.dataframe if "This patient" in d.value.columns)
+    row = comp.set_index("Biomarker").loc["Diabetes"]
+    assert row["This patient"] in {"Yes", "No", "Unknown", "—"}
+    assert re.fullmatch(r"((Yes|No|Unknown) \d+(, )?)+ \(of \d+\)", row["Look-alikes"])
+    age = comp.set_index("Biomarker").loc["Age (years)"]
+    assert re.fullmatch(r"\d+", age["This patient"]) and age["Patient (SD)"].endswith(" SD")
+    pair = next(d.value for d in at.dataframe if "Verdict" in d.value.columns)
+    assert pair.set_index("Biomarker").loc["Diabetes", "Look-alike"] in {"Yes", "No",
+                                                                         "Unknown", "—"}
+
+
+def test_hover_and_colours_show_words_and_clinical_values():
+    at = run()
+    at.selectbox(key="explore_color").set_value("Diabetes").run()
+    spec = chart_spec(at)
+    legend = {t.get("name") for t in spec["data"]} - {"not used for training", "selected"}
+    assert legend <= {"Yes", "No", "Unknown", "missing"} and "Yes" in legend
+    hover = [h for t in spec["data"] for h in t.get("hovertext") or []]
+    assert hover and not any(re.search(r"\d\.\d{5,}", h) for h in hover)
+    assert spec["layout"]["dragmode"] == "zoom"  # point 5: a click selects
+
+
+def test_group_summary_in_units():
+    at = run(lasso=list(range(40)))
+    assert "Selected group: 40 patients" in texts(at)
+    feats = next(d.value for d in at.dataframe if "Group" in d.value.columns)
+    assert list(feats.columns) == ["Biomarker", "Group", "Rest", "Difference"]
+    assert feats["Difference"].str.contains(r" SD$| points$").all()
+
+
+# ---------------------------------------------------------------------------- point 8
+def test_a_freshly_trained_model_shows_a_pca_map_within_5_seconds():
+    """The bundled sample (683 patients, 463 train), model trained in the test."""
+    cohort = encode_cohort(read_table(SAMPLES / "singheart_synthetic.csv"),
+                           id_column="Subject ID", label_column="Outcome")
+    model = train(cohort, {"max_iter": 1})
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.run()
+    for k, v in {"cohort": cohort, **model_state(model, cohort.encoder)}.items():
+        at.session_state[k] = v
+    t = time.perf_counter()
+    at.run()
+    elapsed = time.perf_counter() - t
+    assert not at.exception
+    spec = chart_spec(at)
+    assert spec["layout"]["title"]["text"] == "PCA of the 16-D SparGE embedding"
+    assert at.selectbox(key="explore_view").value.startswith("SparGE map: PCA")
+    assert "umap" not in at.session_state["maps"]
+    print(f"time to the map after training on the bundled sample: {elapsed:.2f} s")
+    assert elapsed < 5.0
+
+
+def test_umap_on_request_and_a_2d_model_is_not_called_umap(small):
+    cohort, model = small
+    at = run(cohort=cohort, **model_state(model, cohort.encoder))
+    at.selectbox(key="explore_view").set_value("SparGE map: UMAP (computed on request)").run()
+    assert not at.exception
+    assert chart_spec(at)["layout"]["title"]["text"] == "UMAP of the 16-D SparGE embedding"
+    flat = train(cohort, {"n_components": 2, "max_iter": 1})
+    at = run(cohort=cohort, **model_state(flat, cohort.encoder))
+    assert not any("UMAP" in o for o in at.selectbox(key="explore_view").options)
+    assert "UMAP" not in chart_spec(at)["layout"]["title"]["text"]
+    assert chart_spec(at)["layout"]["title"]["text"].startswith("The 2-D SparGE embedding")
+
+
+# ---------------------------------------------------------------------------- point 9
+def test_data_and_model_from_different_tables_are_named(small):
+    cohort, model = small
+    at = run(cohort=cohort, cohort_name="small", **model_state(model, cohort.encoder))
+    assert "different tables" not in texts(at)
+    other, _ = make_singheart_like(80, random_state=11)
+    other["Subject ID"] = [f"Q{i:03d}" for i in range(80)]
+    foreign = encode_cohort(other, id_column="Subject ID", label_column="Outcome")
+    for page in (None, "pages/new_patient.py"):
+        at = run(page, cohort=foreign, cohort_name="other table",
+                 **model_state(model, cohort.encoder))
+        assert "come from different tables" in texts(at), page
+    narrow = encode_cohort(read_table(SAMPLES / "singheart_small.csv").iloc[:, :40],
+                           id_column="Subject ID", label_column="Outcome")
+    at = run(cohort=narrow, cohort_name="narrow", **model_state(model, cohort.encoder))
+    assert "come from different tables" in texts(at)
+    assert len(at.get("plotly_chart")) == 1  # the training patients are still drawn
+
+
+def test_the_url_carries_the_selected_patient():
+    at = run(query={"patient": "sh0004"})
+    assert at.session_state["selected"] == "SH0004"
+    assert "Patient SH0004" in texts(at)
+    assert at.query_params["patient"] == ["SH0004"] or at.query_params["patient"] == "SH0004"
+    at.text_input(key="explore_search").input("SH0002").run()
+    assert at.query_params["patient"] in (["SH0002"], "SH0002")
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.query_params["patient"] = "NOBODY"
+    at.run()
+    assert any("No patient has the ID 'NOBODY'" in w.value for w in at.warning)
+    assert "patient" not in at.query_params
+
+
+# ---------------------------------------------------------------------------- issue 10.4
+def hostile_cohort(url: str = "http://127.0.0.1:9/leak"):
+    df, _ = make_singheart_like(60, random_state=3)
+    df = df.rename(columns={"Age (years)": f"![c]({url}/col)"})
+    df.loc[0, "Subject ID"] = f"![i]({url}/id)"
+    df["Outcome"] = np.where(np.arange(60) % 2, f"![o]({url}/out)", "low")
+    cohort = encode_cohort(df, id_column="Subject ID", label_column="Outcome",
+                           max_patient_missing=0.5)
+    return cohort, train(cohort, {"max_iter": 1})
+
+
+def test_user_text_is_escaped_in_markdown_and_labels():
+    cohort, model = hostile_cohort()
+    state = {"cohort": cohort, "cohort_name": "![f](http://127.0.0.1:9/leak/file)",
+             **model_state(model, cohort.encoder, "![m](http://127.0.0.1:9/leak/model)")}
+    at = run(**{**state, "selected": str(cohort.ids[0])})
+    at.multiselect(key="explore_features").set_value(
+        ["![c](http://127.0.0.1:9/leak/col)"]).run()
+    page = texts(at)
+    assert "Patient \\!\\[i\\]" in page
+    assert not UNESCAPED_IMAGE.search(page), page
+    labels = [w.label for kind in ("selectbox", "multiselect", "text_input", "slider")
+              for w in getattr(at, kind)]
+    assert not any(UNESCAPED_IMAGE.search(lab) for lab in labels)
+    at = run("pages/new_patient.py", **state)
+    names = model.feature_names()
+    hostile = at.number_input(key=f"np_f_{names.index('![c](http://127.0.0.1:9/leak/col)')}")
+    assert hostile.label.startswith("\\!\\[c\\]")
+    hostile.set_value(61.0)
+    at.text_input(key="np_id").set_value("![n](http://127.0.0.1:9/leak/new)")
+    at.button[0].click().run()
+    assert not at.exception
+    assert len(lookalikes(at).value) == 10
+    page = texts(at)
+    assert "Look-alikes of \\!\\[n\\]" in page and not UNESCAPED_IMAGE.search(page), page
+
+
+# ---------------------------------------------------------------------------- issue 10.13
+def test_a_model_without_encoder_takes_a_csv_with_gaps():
+    at = run("pages/new_patient.py")
+    model = at.session_state["model"]
+    at.session_state["model_encoder"] = None
+    at.run()
+    at.radio(key="np_mode").set_value("One-row CSV").run()
+    names = model.feature_names()
+    vals = model.training_values().iloc[3].to_numpy()
+    cells = ["" if (j % 3 == 0 or not np.isfinite(v)) else f"{v:.4g}"
+             for j, v in enumerate(vals)]
+    header = ",".join(f'"{n}"' for n in ["Subject ID"] + names)
+    blob = (header + "\n" + ",".join(["P-NEW"] + cells) + "\n").encode()
+    at.file_uploader(key="np_upload").set_value(("p.csv", blob, "text/csv")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert len(lookalikes(at).value) == 10
+    assert "Look-alikes of P\\-NEW" in texts(at)
+    cells[1] = "high"
+    bad = (header + "\n" + ",".join(["P-NEW"] + cells) + "\n").encode()
+    at.file_uploader(key="np_upload").set_value(("p.csv", bad, "text/csv")).run()
+    assert any(f"Column '{names[1]}' holds text" in e.value.replace("\\", "")
+               for e in at.error), [e.value for e in at.error]
+
+
+def test_new_patient_map_is_fast_pca_by_default_after_training(small):
+    cohort, model = small
+    at = run("pages/new_patient.py", cohort=cohort, **model_state(model, cohort.encoder))
+    at.radio(key="np_mode").set_value("One-row CSV").run()
+    one = (SAMPLES / "new_patient.csv").read_bytes()
+    at.file_uploader(key="np_upload").set_value(("p.csv", one, "text/csv")).run()
+    assert not at.exception
+    assert len(lookalikes(at).value) == 10
+    spec = chart_spec(at, -1)
+    assert "PCA of the 16-D SparGE embedding" in spec["layout"]["title"]["text"].replace(
+        "<br>", " ")
+    star = next(t for t in spec["data"] if t.get("name") == "new patient")
+    assert star["text"] == ["NEW0001"]
