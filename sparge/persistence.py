@@ -171,6 +171,9 @@ def save_model(path_or_file: str | os.PathLike | BinaryIO, model, encoder=None) 
 
     if not isinstance(model, SparGE) or not hasattr(model, "projection_"):
         raise ValueError("save_model needs a fitted SparGE model")
+    if getattr(model, "forest_", None) is not None:
+        raise ValueError("A model with a forest-proximity block (forest_components > 0) "
+                         "cannot be saved yet: the model file holds numeric arrays only.")
     arrays = _model_arrays_and_meta(model, encoder)
     if isinstance(path_or_file, (str, os.PathLike)):
         _atomic_write(path_or_file, arrays)
@@ -191,20 +194,38 @@ def _too_big() -> ModelFileError:
                           "refused.")
 
 
+def _read_capped(fh) -> bytes:
+    """All of a binary stream, refusing it as soon as it passes ``_MAX_BYTES``."""
+    chunks, total = [], 0
+    while True:
+        chunk = fh.read(1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        if isinstance(chunk, str):
+            raise ModelFileError("A model file is binary; got text.")
+        if not isinstance(chunk, (bytes, bytearray, memoryview)):
+            raise ModelFileError(f"Cannot read a model from a {type(fh).__name__}.")
+        total += len(chunk)
+        if total > _MAX_BYTES:
+            raise _too_big()
+        chunks.append(bytes(chunk))
+
+
 def _read_bytes(source) -> bytes:
     """The file's bytes, refusing anything above ``_MAX_BYTES`` without reading it all."""
     if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-        if len(data) > _MAX_BYTES:
+        if len(source) > _MAX_BYTES:
             raise _too_big()
-        return data
+        return bytes(source)
     if isinstance(source, (str, os.PathLike)):
         try:
-            size = os.path.getsize(source)
-            if size > _MAX_BYTES:
+            if not os.path.isfile(source):
+                raise ModelFileError(f"The model file {os.fspath(source)!s} does not exist "
+                                     "or is not a regular file.")
+            if os.path.getsize(source) > _MAX_BYTES:
                 raise _too_big()
             with open(source, "rb") as fh:
-                return fh.read(_MAX_BYTES + 1)
+                return _read_capped(fh)
         except OSError as exc:
             raise ModelFileError(f"Cannot open the model file {os.fspath(source)!s}: "
                                  f"{exc.strerror or exc}.") from exc
@@ -212,14 +233,7 @@ def _read_bytes(source) -> bytes:
         size = getattr(source, "size", None)  # Streamlit's UploadedFile knows its size
         if isinstance(size, int) and size > _MAX_BYTES:
             raise _too_big()
-        data = source.read(_MAX_BYTES + 1)
-        if isinstance(data, str):
-            raise ModelFileError("A model file is binary; got text.")
-        if not isinstance(data, (bytes, bytearray)):
-            raise ModelFileError(f"Cannot read a model from a {type(source).__name__}.")
-        if len(data) > _MAX_BYTES:
-            raise _too_big()
-        return bytes(data)
+        return _read_capped(source)
     raise ModelFileError(f"Cannot read a model from a {type(source).__name__}.")
 
 
@@ -283,7 +297,9 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> byte
                              f"at most {limit:,} expected. Refused.")
     try:
         with zf.open(info) as fh:
-            data = fh.read(info.file_size + 1)
+            data = fh.read(info.file_size)
+            if fh.read(1):
+                data += b"?"  # longer than declared
     except (zipfile.BadZipFile, ValueError, OSError, EOFError, RuntimeError,
             NotImplementedError) as exc:
         raise ModelFileError(f"Member {info.filename!r} of the model file is damaged "
@@ -411,17 +427,30 @@ _PARAM_SCHEMA: dict[str, tuple[Any, str]] = {
     "random_state": (lambda v: v is None or (_is_int(v) and 0 <= v < 2**32),
                      "an integer >= 0 or null"),
     "verbose": (lambda v: _is_int(v) and 0 <= v <= 100, "an integer >= 0"),
+    "forest_components": (lambda v: _is_int(v) and 0 <= v <= 10**6, "an integer >= 0"),
+    "forest_weight": (_num_or("auto"), "'auto' or a number >= 0"),
+    "forest_trees": (lambda v: _is_int(v) and 0 <= v <= 10**6, "an integer >= 0"),
 }
+
+
+def _sparge_param_names() -> set[str]:
+    from .model import SparGE
+
+    return set(SparGE().get_params()) - {"callback"}
 
 
 def _check_params(params: Any) -> dict:
     if not isinstance(params, dict):
         raise _bad("params", "an object of SparGE parameters", params)
+    known = _sparge_param_names()
     for key, value in params.items():
-        if key not in _PARAM_SCHEMA:
+        if key not in known:
             raise ModelFileError(f"The model file is invalid: unknown SparGE parameter "
                                  f"{str(key)[:60]!r} in field 'params'.")
-        check, expected = _PARAM_SCHEMA[key]
+        # a parameter newer than this schema: a plain value, checked by SparGE itself
+        check, expected = _PARAM_SCHEMA.get(key, (
+            lambda v: v is None or isinstance(v, (str, bool)) or _is_number(v),
+            "a number, a string, true/false or null"))
         if not check(value):
             raise _bad(f"params.{key}", expected, value)
     return params
@@ -677,6 +706,7 @@ def _build_model(meta: dict, a: dict[str, np.ndarray]):
     model.n_features_in_ = meta["n_features_in"]
     if meta["feature_names"] is not None:
         model.feature_names_in_ = np.asarray(meta["feature_names"], dtype=object)
+    model.forest_, model.forest_weight_, model.forest_selection_ = None, 0.0, []
     model.y_ = a["y_"] if meta["labels"] is not None else None
     if meta["classes"] is not None:
         model.classes_ = a["classes_"]

@@ -1,0 +1,51 @@
+"""The resource guard's estimate against the measured fits in bench/results (issue 10.7)."""
+
+import pytest
+
+from sparge.resources import Limits, estimate_fit, estimate_read, suggest_rows
+
+# (patients, features, measured fit seconds, measured peak GB) from bench/results/scale.md
+MEASURED = [(1000, 50, 1.24, 0.22), (10000, 50, 14.33, 0.61), (21142, 50, 35.56, 1.07),
+            (3000, 383, 7.00, 0.34), (3000, 3648, 30.61, 1.02), (21142, 3648, 70.16, 4.35)]
+
+
+@pytest.mark.parametrize("n, m, seconds, gb", MEASURED)
+def test_estimate_within_a_factor_of_the_measured_fits(n, m, seconds, gb):
+    est = estimate_fit(n, m)
+    assert seconds / 1.5 <= est.seconds <= seconds * 1.5
+    assert gb / 1.5 <= est.peak_bytes / 1e9 <= gb * 1.5
+
+
+def test_estimate_grows_with_shape():
+    a, b, c = estimate_fit(1000, 50), estimate_fit(10000, 50), estimate_fit(10000, 500)
+    assert a.seconds < b.seconds < c.seconds and a.peak_bytes < b.peak_bytes < c.peak_bytes
+
+
+def test_small_fits_pass_and_the_issue_case_is_refused_with_a_useful_message():
+    limits = Limits(max_seconds=300, max_bytes=8 * 1024**3)
+    assert not estimate_fit(6000, 50, limits).too_big
+    big = estimate_fit(200_000, 20, limits)  # ran 8 minutes in the issue
+    assert big.too_big and big.over_time
+    msg = big.message()
+    assert "200,000 patients" in msg and "limit of 5 min" in msg
+    assert "sample" in msg and "fewer columns" in msg and "command line" in msg
+    assert estimate_fit(6000, 50, limits).message() == ""
+
+
+def test_memory_limit_named():
+    est = estimate_fit(21142, 3648, Limits(max_seconds=1e9, max_bytes=2 * 10**9))
+    assert est.too_big and est.over_memory and not est.over_time
+    assert "peak memory" in est.message() and "2.0 GB" in est.message()
+
+
+def test_suggested_rows_fit_within_the_limits():
+    limits = Limits(max_seconds=60, max_bytes=10**12)
+    rows = suggest_rows(50, limits)
+    assert rows >= 1000 and not estimate_fit(rows, 50, limits).too_big
+    assert estimate_fit(rows + 5000, 50, limits).too_big
+
+
+def test_read_estimate_and_bad_shapes():
+    assert estimate_read(200 * 10**6) == 2 * 10**9
+    with pytest.raises(ValueError):
+        estimate_fit(-1, 5)
