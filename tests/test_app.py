@@ -98,14 +98,67 @@ def test_upload_a_csv_and_encode_it():
     at = start("pages/data.py")
     before = at.session_state["cohort"]
     at.file_uploader(key="data_upload").set_value(("small.csv", SMALL, "text/csv")).run()
-    at.selectbox(key="setup_id").set_value("Subject ID")
-    at.selectbox(key="setup_label").set_value("Outcome")
+    # guessed, shown for confirmation, with a preview of the first rows
+    assert at.selectbox(key="setup_id").value == "Subject ID"
+    assert at.selectbox(key="setup_label").value == "Outcome"
+    preview = at.dataframe[0].value
+    assert len(preview) == 10 and "Subject ID" in preview.columns
     at.slider(key="setup_missing").set_value(50)
     at.button(key="setup_go").click().run()
     assert not at.exception
     cohort = at.session_state["cohort"]
     assert cohort is not before and len(cohort.df) == 60
+    assert cohort.encoder.max_patient_missing == 0.5
     assert "small.csv" in at.session_state["cohort_name"]
+    assert any("Table encoded" in s.value for s in at.success)
+
+
+def test_setup_stays_editable_and_re_encodes():
+    """Issue 9.6: after encoding, the controls stay and re-encode; the same file uploaded
+    again is set up again."""
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(("small.csv", SMALL, "text/csv")).run()
+    at.button(key="setup_go").click().run()
+    first = at.session_state["cohort"]
+    assert first.encoder.label_column == "Outcome"
+    # the controls are still there, holding the current table's settings
+    assert at.selectbox(key="setup_label").value == "Outcome"
+    at.selectbox(key="setup_label").set_value("(none)").run()
+    assert any("looks like an outcome" in w.value for w in at.warning)
+    at.slider(key="setup_missing").set_value(40)
+    at.button(key="setup_go").click().run()
+    second = at.session_state["cohort"]
+    assert second is not first and second.labels is None
+    assert second.encoder.max_patient_missing == 0.4
+    assert second.encoder.roles_["Outcome"] != "label"
+    # the report says the outcome-like column is now a feature
+    assert any("Outcome" in w.value and "input feature" in w.value for w in at.warning)
+    # re-uploading the same file sets it up again (guesses back)
+    at.file_uploader(key="data_upload").set_value(("small.csv", SMALL, "text/csv")).run()
+    assert at.selectbox(key="setup_label").value == "Outcome"
+    assert any("Set up the new table" in h.value for h in at.subheader)
+
+
+def test_report_threshold_and_label_role_are_applied(small_cohort):
+    at = start("pages/data.py", cohort=small_cohort, cohort_name="small")
+    dropped = len(small_cohort.encoder.report_.patients_dropped)
+    assert dropped > 0
+    at.slider(key="report_missing").set_value(100)
+    at.button(key="report_go").click().run()
+    cohort = at.session_state["cohort"]
+    assert len(cohort.train_rows) == len(cohort.df)
+    # a "label" role makes a column the outcome
+    roles = at.data_editor(key="roles_editor").value
+    i, target = next((i, c) for i, (c, r) in enumerate(zip(roles["column"], roles["role"]))
+                     if r == "categorical" and c != "Outcome")
+    at.session_state["roles_editor"] = {"edited_rows": {i: {"role": "label"}},
+                                        "added_rows": [], "deleted_rows": []}
+    at.button(key="apply_roles").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    enc = at.session_state["cohort"].encoder
+    assert enc.label_column == target
+    assert enc.roles_["Outcome"] == "ignore"  # the old outcome is not silently a feature
+    assert any("no longer the outcome" in w.value for w in at.warning)
 
 
 @pytest.mark.parametrize("blob, message", [
@@ -125,7 +178,7 @@ def test_bad_uploads_give_messages_and_keep_the_data(blob, message):
 
 def test_data_page_tabs_render_report_roles_table_and_missingness(small_cohort):
     at = start("pages/data.py", cohort=small_cohort, cohort_name="small")
-    assert any("Read 60 patients" in m.value for m in at.markdown)
+    assert any("Read 60 patients" in t.value for t in at.text)  # report lines: plain text
     assert len(at.data_editor) >= 2  # roles and encoding table editors
     assert not at.exception
 
@@ -200,6 +253,32 @@ def test_model_upload_good_and_bad(small_cohort):
     assert not at.exception
     assert at.session_state["model_token"] != token
     assert at.session_state["model"].embedding_.shape == model.embedding_.shape
+
+
+def test_an_odd_model_never_breaks_the_model_page(small_cohort):
+    """Issue 10.10: odd values in a model are shown as n/a or a message; the loader above
+    them still replaces the model, and the header names the loaded one at once."""
+    import copy
+
+    good = train(small_cohort, {"max_iter": 1})
+    blob = model_to_bytes(good, small_cohort.encoder)
+    odd = copy.copy(good)
+    odd.fit_time_, odd.objective_, odd.best_iteration_ = "abc", None, float("nan")
+    odd.history_ = [{"nonsense": 1}]
+    at = start("pages/model.py", model=odd, model_name="odd one")
+    assert not at.exception, [e.value for e in at.exception]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Fit time"] == "n/a" and metrics["Objective J"] == "n/a"
+    assert any("training history" in e.value for e in at.error)  # the plot's failure, guarded
+    at.run()  # and again on every rerun
+    assert not at.exception
+    at.file_uploader(key="model_upload").set_value(("good.sparge", blob,
+                                                    "application/octet-stream")).run()
+    assert not at.exception
+    assert at.session_state["model"].fit_time_ == good.fit_time_
+    header = [c.value for c in at.caption if c.value.startswith("Current model:")]
+    assert "good" in header[0].replace("\\", "")
+    assert any("good" in c.value for c in at.sidebar.caption)
 
 
 def test_new_patient_form():
