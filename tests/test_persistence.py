@@ -2,6 +2,7 @@ import io
 import json
 import os
 import pickle
+import struct
 import zipfile
 
 import numpy as np
@@ -116,3 +117,204 @@ def test_file_is_a_plain_zip_of_npy_arrays(model_and_data):
     model, _ = model_and_data
     with zipfile.ZipFile(io.BytesIO(model_to_bytes(model))) as zf:
         assert all(name.endswith(".npy") for name in zf.namelist())
+
+
+# ---------------------------------------------------------------- issue 10: points 5, 6, 9, 10
+@pytest.mark.parametrize("key, value, field", [
+    ("objective", "abc", "objective"),
+    ("completion_lambda", "abc", "completion_lambda"),
+    ("best_iteration", "3", "best_iteration"),
+    ("fit_time", "abc", "fit_time"),
+    ("history", [{"J": "abc"}], "history[0].J"),
+    ("history", ["x"], "history[0]"),
+    ("history", "abc", "history"),
+    ("params", {"r2": "abc"}, "params.r2"),
+    ("params", {"k1": 0}, "params.k1"),
+    ("params", {"n_components": 2.5}, "params.n_components"),
+    ("n_features_in", 10**12, "n_features_in"),
+    ("shapes", {"codes_": [10**12, 3]}, "shapes.codes_"),
+    ("feature_names", ["a", "b"], "feature_names"),
+    ("train_ids", ["a"], "train_ids"),
+    ("encoder", {"params": {}, "roles": ["id"], "table": {}}, "encoder.roles"),
+    ("labels", "pickle", "labels"),
+])
+def test_malformed_metadata_names_the_field(model_and_data, key, value, field):
+    model, _ = model_and_data
+    if key == "params":
+        value = {**model.get_params(), **value}
+        value.pop("callback")
+    blob = _rewrite(model_to_bytes(model), _edit_meta(key, value))
+    with pytest.raises(ModelFileError) as info:
+        load_model(blob)
+    assert f"'{field}'" in str(info.value)
+
+
+def test_member_that_is_not_an_array_is_refused(model_and_data):
+    model, _ = model_and_data
+    blob = model_to_bytes(model)
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(blob)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            raw = b"not an npy array" if info.filename == "scale_.npy" else src.read(info)
+            dst.writestr(info.filename, raw)
+    with pytest.raises(ModelFileError, match="scale_"):
+        load_model(out.getvalue())
+
+
+def test_loaded_model_is_safe_to_display(model_and_data):
+    model, _ = model_and_data
+    loaded, _ = load_model(model_to_bytes(model))
+    assert isinstance(loaded.fit_time_, float) and isinstance(loaded.objective_, float)
+    assert isinstance(loaded.best_iteration_, int)
+    assert isinstance(loaded.completion_lambda_, float)
+    assert all(isinstance(v, (int, float)) for h in loaded.history_ for v in h.values())
+    blob = _rewrite(model_to_bytes(model), _edit_meta("fit_time", None))
+    assert load_model(blob)[0].fit_time_ is None
+
+
+def _zip_with_member(blob: bytes, name: str, header_shape, n_bytes: int) -> bytes:
+    """``blob`` plus (or with a replaced) member deflated on the fly: no big buffer."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(blob)) as src, \
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            if info.filename != name:
+                dst.writestr(info.filename, src.read(info))
+        head = io.BytesIO()
+        np.lib.format.write_array_header_1_0(head, {"descr": "<f8", "fortran_order": False,
+                                                    "shape": header_shape})
+        with dst.open(name, "w", force_zip64=True) as fh:
+            fh.write(head.getvalue())
+            chunk = bytes(1 << 20)
+            for _ in range(n_bytes // len(chunk)):
+                fh.write(chunk)
+            fh.write(bytes(n_bytes % len(chunk)))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name, extra", [("bomb.npy", True), ("codes_.npy", False)])
+def test_zip_bomb_is_refused_before_inflating(model_and_data, name, extra):
+    """A member inflating to 200 MB (an extra name, or a real name with a shape the metadata
+    does not imply) is refused from the zip directory and the headers alone."""
+    import tracemalloc
+
+    model, _ = model_and_data
+    blob = model_to_bytes(model)
+    if extra:  # keep the member count plausible: drop an optional array
+        blob = _rewrite(blob, lambda a: a.pop("completion_ridge_"))
+    rows = 200 * 1024**2 // 8 // 10
+    bomb = _zip_with_member(blob, name, (rows, 10), rows * 10 * 8)
+    assert len(bomb) < 2 * 1024**2
+    tracemalloc.start()
+    try:
+        with pytest.raises(ModelFileError, match="bomb|unexpected member|shape"):
+            load_model(bomb)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(bomb) + 10 * 1024**2
+
+
+def test_member_lying_about_its_size_is_refused(model_and_data):
+    model, _ = model_and_data
+    for claimed in (900 * 1024**2, 1000):  # larger and smaller than its true size
+        data = bytearray(model_to_bytes(model))
+        name = b"embedding_.npy"
+        pos = data.rfind(b"PK\x01\x02", 0, data.rfind(name))  # its central directory entry
+        assert data[pos + 46:pos + 46 + len(name)] == name
+        data[pos + 24:pos + 28] = struct.pack("<I", claimed)  # uncompressed size
+        with pytest.raises(ModelFileError, match="embedding_"):
+            load_model(bytes(data))
+
+
+def test_size_cap_applies_to_bytes_and_uploads(model_and_data, monkeypatch, tmp_path):
+    import sparge.persistence as persistence
+
+    model, _ = model_and_data
+    blob = model_to_bytes(model)
+    (tmp_path / "m.sparge").write_bytes(blob)
+    monkeypatch.setattr(persistence, "_MAX_BYTES", len(blob) - 1)
+
+    class Upload(io.BytesIO):  # like Streamlit's UploadedFile
+        size = len(blob)
+
+    class Stream(io.RawIOBase):  # no size: the cap applies while reading
+        def __init__(self):
+            self.left = len(blob)
+
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            n = self.left if n < 0 else min(n, self.left)
+            self.left -= n
+            return bytes(n)
+
+    for source in (blob, bytearray(blob), io.BytesIO(blob), Upload(blob), Stream(),
+                   tmp_path / "m.sparge"):
+        with pytest.raises(ModelFileError, match="larger than"):
+            load_model(source)
+
+
+def test_failed_save_keeps_the_previous_file(model_and_data, monkeypatch, tmp_path):
+    model, X = model_and_data
+    path = tmp_path / "m.sparge"
+    model.save(path)
+    before = path.read_bytes()
+
+    def broken(fh, **arrays):
+        fh.write(b"PK\x03\x04 half a file")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "savez_compressed", broken)
+    with pytest.raises(OSError):
+        model.save(path)
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["m.sparge"]  # the temporary file is removed
+
+
+def _tiled(model, times: int):
+    """A bigger model (the same patients repeated) whose save takes a noticeable time."""
+    import copy
+
+    big = copy.copy(model)
+    for name in ("codes_", "completed_", "embedding_", "training_data_"):
+        setattr(big, name, np.tile(getattr(model, name), (times, 1)))
+    big.y_ = np.tile(model.y_, times)
+    big.training_data_ = big.training_data_ + np.random.default_rng(0).standard_normal(
+        big.training_data_.shape).astype(np.float32)  # incompressible: a slow write
+    return big
+
+
+def _save_forever(path, model):  # runs in the forked child
+    while True:
+        model.save(path)
+
+
+def test_kill_during_save_never_leaves_a_broken_file(model_and_data, tmp_path):
+    """SIGKILL a process that saves over a good model again and again, at random moments:
+    the file on disk always loads (the issue saw 10 of 10 truncated files)."""
+    import multiprocessing
+    import random
+    import signal
+    import time
+
+    model, X = model_and_data
+    big = _tiled(model, 15)
+    path = tmp_path / "m.sparge"
+    t0 = time.perf_counter()
+    big.save(path)
+    save_seconds = time.perf_counter() - t0
+    expected = big.transform(X[:3])
+    ctx = multiprocessing.get_context("fork")
+    rng = random.Random(0)
+    for _ in range(10):
+        child = ctx.Process(target=_save_forever, args=(str(path), big), daemon=True)
+        child.start()
+        time.sleep(rng.uniform(0.2, 1.5) * save_seconds)
+        os.kill(child.pid, signal.SIGKILL)
+        child.join()
+        loaded, _ = load_model(path)  # never damaged
+        np.testing.assert_allclose(loaded.transform(X[:3]), expected)
+    leftovers = [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+    assert len(leftovers) >= 1  # the kills did land in the middle of writes
