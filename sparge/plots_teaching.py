@@ -1,0 +1,347 @@
+"""Plotly figures of the lecture (issue 13): pure functions, data in, figure out.
+
+Every figure names its axes and units, labels every row and column it shows, and can mark
+the followed patient. ``font_size`` scales the text for a projector. User text (IDs,
+biomarker names, outcomes) goes through :func:`sparge.display.plot_text`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import scipy.sparse as sp
+
+from .display import plot_text
+from .plots import PALETTE, wrap_title
+
+PULL, PUSH = "#2ca02c", "#d62728"
+SELECTED = "black"
+
+
+def _layout(fig: go.Figure, title: str, font_size: int, height: int, **kw) -> go.Figure:
+    wrapped = wrap_title(title, 70)
+    lines = wrapped.count("<br>") + 1
+    fig.update_layout(title={"text": wrapped, "x": 0.01, "xanchor": "left",
+                             "font": {"size": font_size + 2}},
+                      font={"size": font_size}, height=height,
+                      margin={"l": 10, "r": 10, "t": 24 + (font_size + 10) * lines, "b": 10},
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.12, "x": 0},
+                      **kw)
+    return fig
+
+
+def _colors(labels) -> tuple[np.ndarray, list[str]]:
+    lab = np.asarray(labels).astype(str)
+    classes = sorted(set(lab))
+    return lab, classes
+
+
+def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None = None,
+                 hidden: np.ndarray | None = None, title: str = "", font_size: int = 14,
+                 height: int = 460) -> go.Figure:
+    """Patients × biomarkers in SD from the cohort mean; gaps blank, hidden entries marked.
+
+    ``highlight`` is the row (position in ``Xs``) of the followed patient (boxed).
+    """
+    Xs = np.asarray(Xs, dtype=float)
+    x = [plot_text(f, 30) for f in features]
+    y = [plot_text(r, 20) for r in row_labels]
+    lim = float(np.nanmax(np.abs(Xs))) if np.isfinite(Xs).any() else 1.0
+    fig = go.Figure(go.Heatmap(
+        z=Xs, x=x, y=y, colorscale="RdBu_r", zmid=0, zmin=-lim, zmax=lim, xgap=1, ygap=1,
+        colorbar={"title": {"text": "SD from<br>mean"}},
+        hovertemplate="%{y} · %{x}<br>%{z:.2f} SD<extra></extra>"))
+    if hidden is not None and np.asarray(hidden).any():
+        r, c = np.nonzero(np.asarray(hidden))
+        fig.add_trace(go.Scatter(x=[x[j] for j in c], y=[y[i] for i in r], mode="markers",
+                                 name="hidden from the model (exam)",
+                                 marker={"symbol": "x-thin", "size": 9, "color": "#333",
+                                         "line": {"width": 2, "color": "#333"}},
+                                 hoverinfo="skip"))
+    if highlight is not None:
+        fig.add_shape(type="rect", x0=-0.5, x1=len(x) - 0.5, y0=highlight - 0.5,
+                      y1=highlight + 0.5, line={"color": SELECTED, "width": 3})
+    _layout(fig, title, font_size, height, plot_bgcolor="#d9d9d9")
+    fig.update_xaxes(title="biomarker", tickangle=-30, tickmode="array", tickvals=x,
+                     showgrid=False)
+    fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
+                     tickvals=y if len(y) <= 45 else y[::max(1, len(y) // 30)],
+                     showgrid=False)
+    return fig
+
+
+def singular_values_figure(before, after, kept: int, *, font_size: int = 14,
+                           height: int = 380) -> go.Figure:
+    """Singular values of the filled table before and after shrinkage; the kept rank."""
+    before = np.asarray(before, dtype=float)
+    after = np.asarray(after, dtype=float)
+    k = min(len(before), 40)
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=np.arange(1, k + 1), y=before[:k],
+                         name="before shrinking (gaps filled)", marker_color="#c6dbef"))
+    a = after[:k]
+    fig.add_trace(go.Bar(x=np.arange(1, len(a) + 1), y=a, name="after shrinking by λ",
+                         marker_color=PALETTE[0]))
+    fig.add_vline(x=kept + 0.5, line_dash="dash",
+                  annotation_text=f"kept: {kept}", annotation_position="top right")
+    _layout(fig, "Singular values: how much each component explains", font_size, height,
+            barmode="overlay")
+    fig.update_xaxes(title="component", dtick=1 if k <= 20 else None)
+    fig.update_yaxes(title="singular value (SD units)")
+    return fig
+
+
+def completion_error_figure(rmse_lowrank: float, rmse_mean: float, n_hidden: int, *,
+                            font_size: int = 14, height: int = 300) -> go.Figure:
+    """Error on the hidden entries: low-rank completion against the column mean."""
+    fig = go.Figure(go.Bar(x=["low-rank completion", "column mean"],
+                           y=[rmse_lowrank, rmse_mean], marker_color=[PALETTE[0], "#aaaaaa"],
+                           text=[f"{rmse_lowrank:.2f}", f"{rmse_mean:.2f}"],
+                           textposition="auto"))
+    _layout(fig, f"Error on {n_hidden} hidden values (lower is better)", font_size, height)
+    fig.update_yaxes(title="root mean square error (SD)", rangemode="tozero")
+    return fig
+
+
+def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
+                          font_size: int = 14, height: int = 380) -> go.Figure:
+    """One patient's biomarkers: measured (SD) and completed; gaps show only the latter.
+
+    ``row`` comes from :func:`sparge.teaching.patient_completion`; ``truth`` (optional, SD
+    units) are the values hidden from the model (toy cohort).
+    """
+    names = [plot_text(b, 30) for b in row["biomarker"]]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=names, y=row["observed_sd"], name="measured",
+                         marker_color="#9ecae1",
+                         customdata=np.asarray(row["observed"], dtype=float),
+                         hovertemplate="%{x}: measured %{customdata:.4g}<extra></extra>"))
+    gap = np.asarray(row["was_gap"], bool)
+    fig.add_trace(go.Scatter(
+        x=names, y=row["completed_sd"], mode="markers", name="completed (low rank)",
+        marker={"size": [18 if g else 11 for g in gap], "color": "crimson",
+                "symbol": ["star" if g else "diamond" for g in gap]},
+        customdata=np.asarray(row["completed"], dtype=float),
+        hovertemplate="%{x}: completed %{customdata:.4g}<extra></extra>"))
+    if truth is not None:
+        t = np.asarray(truth, dtype=float)
+        fig.add_trace(go.Scatter(x=names, y=t, mode="markers", name="hidden true value",
+                                 marker={"size": 14, "symbol": "x-thin", "color": "black",
+                                         "line": {"width": 3, "color": "black"}}))
+    _layout(fig, f"Patient {plot_text(patient, 20)}: measured and completed values (star = was a gap)",
+            font_size, height)
+    fig.update_yaxes(title="SD from the cohort mean", zeroline=True)
+    fig.update_xaxes(tickangle=-30)
+    return fig
+
+
+def dictionary_figure(D: np.ndarray, features, atom_names, *, used=None,
+                      font_size: int = 14, height: int = 460) -> go.Figure:
+    """Atoms (columns) on the biomarkers; atoms the followed patient uses are marked."""
+    D = np.asarray(D, dtype=float)
+    x = [plot_text(a, 30) for a in atom_names]
+    y = [plot_text(f, 30) for f in features]
+    lim = float(np.abs(D).max()) or 1.0
+    fig = go.Figure(go.Heatmap(z=D, x=x, y=y, colorscale="RdBu_r", zmid=0, zmin=-lim,
+                               zmax=lim, xgap=1, ygap=1,
+                               colorbar={"title": {"text": "weight<br>(unit-length atom)"}},
+                               hovertemplate="%{x} · %{y}<br>%{z:.2f}<extra></extra>"))
+    for j in [] if used is None else list(used):
+        fig.add_shape(type="rect", x0=j - 0.5, x1=j + 0.5, y0=-0.5, y1=len(y) - 0.5,
+                      line={"color": SELECTED, "width": 3})
+    _layout(fig, "The dictionary: every atom is a pattern of biomarkers", font_size, height)
+    fig.update_xaxes(title="atom (outcome it was learned for)", tickangle=-45,
+                     tickmode="array", tickvals=x if len(x) <= 40 else x[::2])
+    fig.update_yaxes(title="biomarker", tickmode="array",
+                     tickvals=y if len(y) <= 40 else y[::max(1, len(y) // 30)],
+                     autorange="reversed")
+    return fig
+
+
+def codes_figure(Phi: np.ndarray, atom_names, row_labels, *, highlight: int | None = None,
+                 font_size: int = 14, height: int = 460) -> go.Figure:
+    """Codes of patients (rows) over atoms (columns); exact zeros are blank."""
+    Phi = np.asarray(Phi, dtype=float)
+    Z = np.where(Phi == 0, np.nan, Phi)
+    x = [plot_text(a, 30) for a in atom_names]
+    y = [plot_text(r, 20) for r in row_labels]
+    lim = float(np.abs(Phi).max()) or 1.0
+    fig = go.Figure(go.Heatmap(z=Z, x=x, y=y, colorscale="RdBu_r", zmid=0, zmin=-lim,
+                               zmax=lim, xgap=1, ygap=1,
+                               colorbar={"title": {"text": "code<br>weight"}},
+                               hovertemplate="%{y} · %{x}<br>%{z:.3f}<extra></extra>"))
+    if highlight is not None:
+        fig.add_shape(type="rect", x0=-0.5, x1=len(x) - 0.5, y0=highlight - 0.5,
+                      y1=highlight + 0.5, line={"color": SELECTED, "width": 3})
+    _layout(fig, "Sparse codes (blank = exactly zero)", font_size, height,
+            plot_bgcolor="white")
+    fig.update_xaxes(title="atom", tickangle=-45, tickmode="array",
+                     tickvals=x if len(x) <= 40 else x[::2], showgrid=False)
+    fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
+                     tickvals=y if len(y) <= 45 else y[::max(1, len(y) // 30)],
+                     showgrid=False)
+    return fig
+
+
+def patient_code_figure(table: pd.DataFrame, patient: str, *, font_size: int = 14,
+                        height: int = 320) -> go.Figure:
+    """The followed patient's non-zero code weights (``table`` from ``code_step``)."""
+    names = [plot_text(a, 30) for a in table["atom"]]
+    w = np.asarray(table["weight"], dtype=float)
+    fig = go.Figure(go.Bar(x=names, y=w, marker_color=[PALETTE[0] if v > 0 else PUSH
+                                                       for v in w],
+                           text=[f"{v:+.2f}" for v in w], textposition="auto"))
+    _layout(fig, f"Patient {plot_text(patient, 20)}'s code: the atoms it uses", font_size, height)
+    fig.update_yaxes(title="weight", zeroline=True)
+    fig.update_xaxes(title="atom", tickangle=-30)
+    return fig
+
+
+def atoms_used_figure(nnz: np.ndarray, n_atoms: int, mine: int | None = None, *,
+                      font_size: int = 14, height: int = 320) -> go.Figure:
+    """How many atoms each patient uses (the followed patient's count marked)."""
+    counts = np.bincount(np.asarray(nnz, dtype=int), minlength=n_atoms + 1)
+    top = int(np.max(np.flatnonzero(counts))) if counts.any() else 0
+    xs = np.arange(0, max(top, 1) + 1)
+    fig = go.Figure(go.Bar(x=xs, y=counts[: len(xs)], marker_color=PALETTE[0],
+                           name="patients"))
+    if mine is not None:
+        fig.add_vline(x=mine, line_color=SELECTED, line_width=3,
+                      annotation_text="followed patient")
+    _layout(fig, f"Atoms used per patient (of {n_atoms})", font_size, height)
+    fig.update_xaxes(title="non-zero weights in the code", dtick=1)
+    fig.update_yaxes(title="patients")
+    return fig
+
+
+def _edge_trace(coords, W, name, color) -> go.Scatter:
+    """All edges of one graph as a single line trace (width grows with the mean weight)."""
+    Wu = sp.triu(sp.csr_matrix(W), 1).tocoo()
+    xs: list = []
+    ys: list = []
+    for r, c in zip(Wu.row, Wu.col, strict=True):
+        xs += [coords[r, 0], coords[c, 0], None]
+        ys += [coords[r, 1], coords[c, 1], None]
+    mean_w = float((Wu.data / Wu.data.max()).mean()) if Wu.nnz else 1.0
+    return go.Scatter(x=xs, y=ys, mode="lines", name=f"{name} ({Wu.nnz} edges)",
+                      line={"width": 1.0 + 2.0 * mean_w, "color": color},
+                      opacity=0.55, hoverinfo="skip")
+
+
+def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
+                 highlight: int | None = None, shown=None, font_size: int = 14,
+                 height: int = 520) -> go.Figure:
+    """The intrinsic (green, pull) and penalty (red, push) graphs on a 2D picture.
+
+    ``shown``: patients to draw (default all); the others are faint dots.
+    """
+    coords = np.asarray(coords, dtype=float)
+    n = len(coords)
+    shown = np.arange(n) if shown is None else np.asarray(shown, dtype=int)
+    fig = go.Figure()
+    fig.add_trace(_edge_trace(coords, W_minus, "other outcome: pushed apart", PUSH))
+    fig.add_trace(_edge_trace(coords, W_plus, "same outcome: pulled together", PULL))
+    lab, classes = _colors(labels)
+    on = np.zeros(n, bool)
+    on[shown] = True
+    if (~on).any():
+        fig.add_trace(go.Scattergl(x=coords[~on, 0], y=coords[~on, 1], mode="markers",
+                                   name="other patients", hoverinfo="skip",
+                                   marker={"size": 4, "color": "#cccccc"}))
+    for i, v in enumerate(classes):
+        m = on & (lab == v)
+        fig.add_trace(go.Scatter(x=coords[m, 0], y=coords[m, 1], mode="markers",
+                                 name=plot_text(v, 30),
+                                 text=[plot_text(s, 20) for s in np.asarray(ids)[m]],
+                                 hovertemplate="%{text}<extra></extra>",
+                                 marker={"size": 11, "color": PALETTE[i % 10],
+                                         "line": {"width": 1, "color": "white"}}))
+    if highlight is not None:
+        fig.add_trace(go.Scatter(x=[coords[highlight, 0]], y=[coords[highlight, 1]],
+                                 mode="markers", name="followed patient", hoverinfo="skip",
+                                 marker={"size": 22, "symbol": "circle-open",
+                                         "color": SELECTED, "line": {"width": 3}}))
+    _layout(fig, "The two graphs on the patients before the embedding (first two "
+            "principal axes)", font_size, height)
+    fig.update_xaxes(title="principal axis 1", showticklabels=False, zeroline=False)
+    fig.update_yaxes(title="principal axis 2", showticklabels=False, zeroline=False)
+    return fig
+
+
+def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | None = None,
+               lookalikes=None, axis: str = "axis", font_size: int = 14,
+               height: int = 440) -> go.Figure:
+    """Patients as points coloured by outcome; ``customdata[0]`` is the training index.
+
+    The followed patient is circled, its look-alikes get a black ring.
+    """
+    coords = np.asarray(coords, dtype=float)
+    lab, classes = _colors(labels)
+    ids = np.asarray(ids)
+    fig = go.Figure()
+    big = len(coords) > 200
+    for i, v in enumerate(classes):
+        m = np.flatnonzero(lab == v)
+        fig.add_trace(go.Scatter(
+            x=coords[m, 0], y=coords[m, 1], mode="markers", name=plot_text(v, 30),
+            customdata=m[:, None], text=[plot_text(s, 20) for s in ids[m]],
+            hovertemplate="%{text}<extra></extra>",
+            marker={"size": 6 if big else 12, "color": PALETTE[i % 10], "opacity": 0.85}))
+    if lookalikes is not None and len(lookalikes):
+        la = np.asarray(lookalikes, dtype=int)
+        fig.add_trace(go.Scatter(x=coords[la, 0], y=coords[la, 1], mode="markers",
+                                 name="its look-alikes", hoverinfo="skip",
+                                 marker={"size": 16, "symbol": "circle-open",
+                                         "color": "#555", "line": {"width": 2}}))
+    if highlight is not None:
+        fig.add_trace(go.Scatter(x=[coords[highlight, 0]], y=[coords[highlight, 1]],
+                                 mode="markers", name="followed patient", hoverinfo="skip",
+                                 marker={"size": 24, "symbol": "circle-open",
+                                         "color": SELECTED, "line": {"width": 3}}))
+    _layout(fig, title, font_size, height, clickmode="event+select", dragmode="zoom")
+    fig.update_xaxes(title=f"{axis} 1", showticklabels=False, zeroline=False)
+    fig.update_yaxes(title=f"{axis} 2", showticklabels=False, zeroline=False)
+    return fig
+
+
+def objective_figure(history: pd.DataFrame, best: int | None = None, *,
+                     font_size: int = 14, height: int = 380) -> go.Figure:
+    """Trace ratio J and the held-out score per refinement iteration; the kept one marked."""
+    from plotly.subplots import make_subplots
+
+    h = pd.DataFrame(history)
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    fig.add_trace(go.Scatter(x=h["iteration"], y=h["J"], name="J on training part",
+                             mode="lines+markers"), secondary_y=False)
+    if "heldout_score" in h and h["heldout_score"].notna().any():
+        fig.add_trace(go.Scatter(x=h["iteration"], y=h["heldout_score"], mode="lines+markers",
+                                 name="held-out precision@10"), secondary_y=True)
+    if best is not None:
+        fig.add_vline(x=best, line_dash="dash", annotation_text=f"kept: iteration {best}")
+    _layout(fig, "Joint refinement: objective and held-out score", font_size, height)
+    fig.update_xaxes(title="iteration", dtick=1)
+    fig.update_yaxes(title_text="trace ratio J (lower is better)", secondary_y=False)
+    fig.update_yaxes(title_text="held-out precision@10", secondary_y=True)
+    return fig
+
+
+def lookalike_weights_figure(table: pd.DataFrame, patient: str, *, font_size: int = 14,
+                             height: int = 340) -> go.Figure:
+    """Sparse weights of the followed patient's look-alikes (table from ``lookalike_step``)."""
+    lab, classes = _colors(table["outcome"])
+    names = [f"{int(r)}. {plot_text(i, 20)}" for r, i in zip(table["rank"], table["ID"],
+                                                              strict=True)]
+    colors = [PALETTE[classes.index(v) % 10] for v in lab]
+    w = np.asarray(table["sparse_weight"], dtype=float)
+    fig = go.Figure(go.Bar(x=names, y=w, marker_color=colors,
+                           text=[f"{v:.2f}" for v in w], textposition="auto",
+                           customdata=np.column_stack([[plot_text(v, 30) for v in lab],
+                                                       np.asarray(table["distance"])]),
+                           hovertemplate="%{x}<br>outcome %{customdata[0]}<br>distance "
+                                         "%{customdata[1]:.3f}<extra></extra>"))
+    _layout(fig, f"Look-alikes of patient {plot_text(patient, 20)}, nearest first: sparse weights "
+            "(colour = outcome)", font_size, height)
+    fig.update_yaxes(title="sparse weight", range=[0, 1.05])
+    fig.update_xaxes(title="look-alike (rank. ID)")
+    return fig

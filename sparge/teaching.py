@@ -1,0 +1,602 @@
+"""The method as a lecture: a toy cohort and every step's numbers and captions (issue 13).
+
+Pure (no Streamlit): the page ``pages/how_it_works_new.py`` renders what this module
+computes. Every step reads a *fitted* :class:`sparge.SparGE` through its public API, so the
+same code explains the toy model (refitted when a control moves, well under a second at
+40 patients) and the session's real model. Captions are computed from the model: they say
+what the model did (ranks kept, share of zero weights, objective), never a fixed sentence.
+
+Notation follows the paper (``z_i = D phi_i``, ``y_i = U^T phi_i``) with the corrections of
+DESIGN.md §4; in the code, rows are patients.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
+
+from .model import SparGE
+from .similarity import knn_search, precision_at_k
+
+#: The toy cohort's biomarkers: (name with unit, mean, SD, loading on risk, loading on age).
+TOY_BIOMARKERS = (
+    ("age (years)", 52.0, 9.0, 0.35, 0.85),
+    ("systolic BP (mmHg)", 128.0, 14.0, 0.65, 0.45),
+    ("LDL (mmol/L)", 3.3, 0.8, 0.75, 0.15),
+    ("HDL (mmol/L)", 1.35, 0.3, -0.7, 0.05),
+    ("BMI (kg/m²)", 26.5, 3.8, 0.7, 0.0),
+    ("glucose (mmol/L)", 5.6, 0.9, 0.75, 0.2),
+)
+TOY_OUTCOMES = ("low risk", "high risk")
+
+
+@dataclass(frozen=True)
+class ToyCohort:
+    """A small, seeded cohort with a known truth behind every gap.
+
+    Attributes
+    ----------
+    X : DataFrame (n, m)
+        What the model is trained on, original units: ``NaN`` for the gaps *and* for the
+        hidden entries.
+    truth : DataFrame (n, m)
+        Every value before any gap (only a toy has this).
+    gaps : ndarray of bool (n, m)
+        Entries that were never measured.
+    hidden : ndarray of bool (n, m)
+        Measured entries hidden from the model to measure the completion error.
+    y : ndarray of str (n,)
+    ids : ndarray of str (n,)
+    """
+
+    X: pd.DataFrame
+    truth: pd.DataFrame
+    gaps: np.ndarray
+    hidden: np.ndarray
+    y: np.ndarray
+    ids: np.ndarray
+
+
+def toy_cohort(n_patients: int = 40, missing: float = 0.2, hidden: float = 0.1,
+               seed: int = 0) -> ToyCohort:
+    """Two outcomes, six everyday biomarkers, ``missing`` gaps, ``hidden`` held-out entries.
+
+    Two hidden factors drive the biomarkers (a cardiometabolic risk and age), so the table
+    is close to rank 2 plus noise; the outcome shifts the risk factor. Every patient keeps
+    at least two measured values and every biomarker at least a third of its values.
+
+    Parameters
+    ----------
+    n_patients : int
+        At least 12 (half of them with each outcome).
+    missing : float in [0, 0.5]
+        Share of entries never measured.
+    hidden : float in [0, 0.3]
+        Share of the measured entries hidden from the model (the completion's exam).
+    seed : int
+    """
+    if n_patients < 12:
+        raise ValueError(f"n_patients must be at least 12, got {n_patients}")
+    if not 0 <= missing <= 0.5 or not 0 <= hidden <= 0.3:
+        raise ValueError("missing must lie in [0, 0.5] and hidden in [0, 0.3]")
+    rng = np.random.default_rng(seed)
+    y_idx = np.arange(n_patients) % 2
+    rng.shuffle(y_idx)
+    risk = np.where(y_idx == 1, 0.9, -0.9) + 0.75 * rng.standard_normal(n_patients)
+    age = rng.standard_normal(n_patients)
+    names = [b[0] for b in TOY_BIOMARKERS]
+    mean = np.array([b[1] for b in TOY_BIOMARKERS])
+    sd = np.array([b[2] for b in TOY_BIOMARKERS])
+    load = np.array([[b[3], b[4]] for b in TOY_BIOMARKERS])  # (m, 2)
+    z = np.column_stack([risk, age]) @ load.T + 0.4 * rng.standard_normal((n_patients,
+                                                                           len(names)))
+    values = np.round(mean + sd * z / np.sqrt(1 + (load**2).sum(axis=1)), 2)
+    truth = pd.DataFrame(values, columns=names)
+    n, m = values.shape
+    gaps = rng.random((n, m)) < missing
+    for i in range(n):  # at least two measured values per patient
+        while (~gaps[i]).sum() < 2:
+            gaps[i, rng.choice(np.flatnonzero(gaps[i]))] = False
+    measured = np.argwhere(~gaps)
+    n_hide = int(round(hidden * len(measured)))
+    hide = np.zeros_like(gaps)
+    for i, j in measured[rng.permutation(len(measured))]:
+        if hide.sum() >= n_hide:
+            break
+        seen = ~gaps & ~hide
+        if seen[i].sum() > 2 and seen[:, j].sum() > n // 3:
+            hide[i, j] = True
+    X = truth.mask(gaps | hide)
+    ids = np.array([f"P{i + 1:02d}" for i in range(n)])
+    return ToyCohort(X=X, truth=truth, gaps=gaps, hidden=hide,
+                     y=np.array(TOY_OUTCOMES, dtype=object)[y_idx].astype(str), ids=ids)
+
+
+@dataclass(frozen=True)
+class ToyParams:
+    """The lecture's controls (one per step) and the SparGE they build."""
+
+    completion_lambda: float = 0.1
+    rank: int = 2
+    r1: float = 0.15
+    n_atoms: int = 8
+    k1: int = 5
+    k2: int = 5
+    n_components: int = 2
+    max_iter: int = 8
+
+    def estimator(self) -> SparGE:
+        """The SparGE these controls describe (everything else at its default)."""
+        return SparGE(completion_lambda=float(self.completion_lambda), rank=int(self.rank),
+                      r1=float(self.r1), n_atoms=int(self.n_atoms), k1=int(self.k1),
+                      k2=int(self.k2), n_components=int(self.n_components),
+                      max_iter=int(self.max_iter), random_state=0)
+
+
+def fit_toy(cohort: ToyCohort, params: ToyParams) -> SparGE:
+    """Fit SparGE on the toy cohort (hidden entries stay hidden); remembers the IDs."""
+    # One thread: on a 40-patient table the OpenMP pools of scikit-learn's neighbour search
+    # cost far more than the work (1.5 s against 0.2 s on a busy 2-core machine).
+    with threadpool_limits(limits=1):
+        model = params.estimator().fit(cohort.X, cohort.y)
+    model.train_ids_ = np.asarray(cohort.ids, dtype=object)
+    return model
+
+
+# ---------------------------------------------------------------------- shared helpers
+def patient_ids(model) -> np.ndarray:
+    """IDs of the training patients (``train_ids_`` when the app set it, else row numbers)."""
+    n = len(model.embedding_)
+    ids = getattr(model, "train_ids_", None)
+    if ids is None or len(ids) != n:
+        return np.array([f"row {i}" for i in range(n)], dtype=object)
+    return np.asarray(ids, dtype=object).astype(str)
+
+
+def outcomes(model) -> np.ndarray:
+    """Training outcomes as text ("all patients" for a model without outcomes)."""
+    y = getattr(model, "y_", None)
+    if y is None:
+        return np.full(len(model.embedding_), "all patients", dtype=object)
+    return np.asarray(y).astype(str)
+
+
+def pca_2d(F: np.ndarray) -> np.ndarray:
+    """First two principal coordinates (one column of zeros when F has a single column)."""
+    F = np.asarray(F, dtype=float)
+    Fc = F - F.mean(axis=0)
+    if F.shape[1] < 2:
+        return np.column_stack([Fc[:, 0], np.zeros(len(F))])
+    Vt = np.linalg.svd(Fc, full_matrices=False)[2][:2]
+    C = Fc @ Vt.T
+    return C * np.where(C[np.abs(C).argmax(axis=0), [0, 1]] < 0, -1, 1)  # stable sign
+
+
+def _plural(k: int, word: str) -> str:
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
+# ---------------------------------------------------------------------- 0. the data
+def data_step(model, patient: int) -> dict:
+    """The table as the model saw it (standardised, gaps ``NaN``) and one patient's row."""
+    Xs = np.asarray(model.training_data_, dtype=float)
+    n, m = Xs.shape
+    gaps = np.isnan(Xs)
+    caption = (f"{n} patients × {m} biomarkers; {100 * gaps.mean():.0f}% of the entries are "
+               f"gaps. Patient {patient_ids(model)[patient]} has "
+               f"{_plural(int(gaps[patient].sum()), 'gap')} of {m}. Colours are standard "
+               "deviations (SD) from the cohort mean; a blank cell is a gap.")
+    return {"Xs": Xs, "gaps": gaps, "caption": caption}
+
+
+def matrix_view(model, patient: int, max_rows: int = 30, max_cols: int = 12
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns small enough to read, always with the followed patient.
+
+    Rows: the patient and evenly spaced others. Columns: the patient's gaps first (up to
+    half), then the biomarkers with the most gaps, in table order.
+    """
+    Xs = np.asarray(model.training_data_, dtype=float)
+    n, m = Xs.shape
+    rows = np.unique(np.linspace(0, n - 1, min(n, max_rows - 1)).round().astype(int))
+    rows = np.unique(np.append(rows[rows != patient][: max_rows - 1], patient))
+    if m <= max_cols:
+        return rows, np.arange(m)
+    mine = np.flatnonzero(np.isnan(Xs[patient]))[: max_cols // 2]
+    order = [j for j in np.argsort(-np.isnan(Xs).mean(axis=0), kind="stable")
+             if j not in set(mine)]
+    cols = np.sort(np.concatenate([mine, order[: max_cols - len(mine)]]).astype(int))
+    return rows, cols
+
+
+# ---------------------------------------------------------------------- 1. completion
+def kept_components(model) -> tuple[int, int, int]:
+    """(components of the filled table, non-zero after shrinkage, kept by the model)."""
+    n, m = np.shape(model.training_data_)
+    after = np.asarray(model.completion_singular_values_, dtype=float)
+    left = int(np.count_nonzero(after > 1e-12 * max(after.max(initial=0.0), 1e-300)))
+    return min(n, m), left, int(model.rank_)
+
+
+def completion_caption(model) -> str:
+    """What the shrinkage and the rank cap did, from the model's own singular values."""
+    total, left, kept = kept_components(model)
+    lam = float(model.completion_lambda_)
+    text = (f"Every singular value of the filled table was shrunk by λ = {lam:.3g}: {left} of "
+            f"{total} components survived")
+    text += " (none vanished)" if left >= total else f" ({total - left} vanished)"
+    if kept < left:
+        text += f"; the rank cap keeps {kept} of them"
+    else:
+        text += f"; the model keeps all {kept}"
+    return text + "."
+
+
+def completion_error(model, cohort: ToyCohort) -> dict:
+    """Error on the hidden entries (SD units): low-rank completion vs the column mean.
+
+    The mean is the model's own (computed without the hidden entries), i.e. 0 in
+    standardised units.
+    """
+    Z = model.complete(cohort.X, units="standardized")
+    T = model.standardize(cohort.truth)
+    h = cohort.hidden
+    if not h.any():
+        return {"n_hidden": 0, "rmse_lowrank": float("nan"), "rmse_mean": float("nan"),
+                "caption": "No entries are hidden, so the completion cannot be scored."}
+    lowrank = float(np.sqrt(np.mean((Z[h] - T[h]) ** 2)))
+    mean = float(np.sqrt(np.mean(T[h] ** 2)))
+    verdict = ("better than" if lowrank < mean - 1e-9 else
+               "no better than" if lowrank > mean + 1e-9 else "as good as")
+    caption = (f"On the {int(h.sum())} measured values hidden from the model, the low-rank "
+               f"completion misses by {lowrank:.2f} SD (root mean square), the column mean by "
+               f"{mean:.2f} SD: the completion is {verdict} the mean.")
+    return {"n_hidden": int(h.sum()), "rmse_lowrank": lowrank, "rmse_mean": mean,
+            "caption": caption}
+
+
+def patient_completion(model, patient: int) -> pd.DataFrame:
+    """One patient's row before and after completion, in SD and original units."""
+    names = model.feature_names()
+    raw = model.training_values().iloc[[patient]]
+    z_obs = np.asarray(model.training_data_[patient], dtype=float)
+    z_done = model.complete(raw, units="standardized")[0]
+    done = model.complete(raw, units="original")[0]
+    return pd.DataFrame({"biomarker": names, "observed_sd": z_obs, "completed_sd": z_done,
+                         "observed": raw.to_numpy(dtype=float)[0], "completed": done,
+                         "was_gap": np.isnan(z_obs)})
+
+
+# ---------------------------------------------------------------------- 2. dictionary
+def atom_labels(model) -> list[str]:
+    """"atom j (class)" for every atom (the class it was learned for when supervised)."""
+    cls = getattr(model, "atom_class_", None)
+    classes = getattr(model, "classes_", None)
+    out = []
+    for j in range(model.n_atoms_):
+        if cls is not None and classes is not None and 0 <= int(cls[j]) < len(classes):
+            out.append(f"atom {j + 1} ({classes[int(cls[j])]})")
+        else:
+            out.append(f"atom {j + 1}")
+    return out
+
+
+def dictionary_caption(model) -> str:
+    """How many atoms, for which outcome, and the biomarker each atom weighs most."""
+    D = model.dictionary_
+    names = model.feature_names()
+    k = D.shape[1]
+    text = f"{k} atoms, each of unit length (‖d_j‖ = 1)"
+    cls = getattr(model, "atom_class_", None)
+    classes = getattr(model, "classes_", None)
+    if cls is not None and classes is not None:
+        counts = [f"{int(np.sum(np.asarray(cls) == c))} for {classes[c]}"
+                  for c in range(len(classes))]
+        text += ": " + ", ".join(counts)
+    top = np.abs(D).argmax(axis=0)
+    common = pd.Series([names[i] for i in top]).value_counts()
+    text += (f". The biomarker weighed most by the most atoms: {common.index[0]} "
+             f"({_plural(int(common.iloc[0]), 'atom')}).")
+    return text
+
+
+def dictionary_view(model, patient: int, max_features: int = 15) -> np.ndarray:
+    """Biomarkers to show with the atoms: all when few, else those the patient's atoms
+    weigh most (then those all atoms weigh most)."""
+    D = np.abs(model.dictionary_)
+    m = D.shape[0]
+    if m <= max_features:
+        return np.arange(m)
+    used = np.flatnonzero(model.codes_[patient])
+    score = D[:, used].max(axis=1) if used.size else D.max(axis=1)
+    order = np.lexsort((-D.max(axis=1), -score))
+    return np.sort(order[:max_features])
+
+
+# ---------------------------------------------------------------------- 3. codes
+def code_step(model, patient: int) -> dict:
+    """Sparsity of all codes and the followed patient's code (which atoms, what weights)."""
+    Phi = np.asarray(model.codes_, dtype=float)
+    k = Phi.shape[1]
+    nnz = (Phi != 0).sum(axis=1)
+    mine = Phi[patient]
+    used = np.flatnonzero(mine)
+    labels = atom_labels(model)
+    table = pd.DataFrame({"atom": [labels[j] for j in used], "weight": mine[used]})
+    table = table.reindex(table["weight"].abs().sort_values(ascending=False).index)
+    zero = float(np.mean(Phi == 0))
+    pid = patient_ids(model)[patient]
+    caption = (f"r₁ = {model.r1:g}, r₂ = {model.r2:g}: {100 * zero:.0f}% of all code weights "
+               f"are exactly zero; a patient uses {np.median(nnz):g} of {k} atoms (median, "
+               f"range {nnz.min()}–{nnz.max()}). Patient {pid} uses "
+               f"{_plural(len(used), 'atom')}")
+    caption += (": " + ", ".join(f"{a} ({w:+.2f})" for a, w in
+                                 zip(table["atom"][:4], table["weight"][:4], strict=False))
+                + ("…" if len(used) > 4 else "") + ".") if len(used) else "."
+    return {"nnz": nnz, "zero_share": zero, "code": mine, "table": table.reset_index(drop=True),
+            "caption": caption}
+
+
+# ---------------------------------------------------------------------- 4. graphs
+def graph_step(model, patient: int, max_patients: int = 60) -> dict:
+    """The two graphs of the final fit, drawn on the patients before the embedding.
+
+    Up to ``max_patients`` patients all edges are drawn; beyond (a real cohort) only the
+    followed patient, its graph neighbours and their edges, so the picture stays readable.
+    """
+    Wp, Wn = model.training_graphs()
+    Wp, Wn = sp.csr_matrix(Wp), sp.csr_matrix(Wn)
+    n = Wp.shape[0]
+    coords = pca_2d(model.training_representation())
+    n_plus, n_minus = int(sp.triu(Wp, 1).nnz), int(sp.triu(Wn, 1).nnz)
+    if n <= max_patients:
+        shown = np.arange(n)
+    else:
+        shown = np.unique(np.concatenate([[patient], Wp[patient].indices, Wn[patient].indices]))
+    mask = np.zeros(n, bool)
+    mask[shown] = True
+    D = sp.diags(mask.astype(float))
+    Wp_s, Wn_s = (D @ Wp @ D).tocsr(), (D @ Wn @ D).tocsr()
+    if n > max_patients:  # only the edges that touch the followed patient
+        keep = sp.lil_matrix((n, n))
+        keep[patient, :] = 1
+        keep[:, patient] = 1
+        keep = keep.tocsr()
+        Wp_s, Wn_s = Wp_s.multiply(keep).tocsr(), Wn_s.multiply(keep).tocsr()
+    pid = patient_ids(model)[patient]
+    deg_p, deg_n = int(Wp[patient].nnz), int(Wn[patient].nnz)
+    supervised = getattr(model, "classes_", None) is not None and model.supervised
+    if supervised:
+        text = (f"k₁ = {model.k1}, k₂ = {model.k2}: {n_plus} same-outcome edges (green, "
+                f"pulled together) and {n_minus} other-outcome edges (red, pushed apart). "
+                f"Patient {pid} has {deg_p} green and {deg_n} red edges (an edge counts when "
+                "either end picks the other).")
+    else:
+        text = (f"Unsupervised: {n_plus} local edges (green, each patient's {model.k1} nearest"
+                f" neighbours) and {n_minus} sampled non-local edges (red).")
+    if n > max_patients:
+        text += (f" With {n} patients only patient {pid}'s own "
+                 f"{_plural(int(sp.triu(Wp_s + Wn_s, 1).nnz), 'edge')} are drawn.")
+    return {"coords": coords, "W_plus": Wp_s, "W_minus": Wn_s, "n_plus": n_plus,
+            "n_minus": n_minus, "shown": shown, "caption": text}
+
+
+# ---------------------------------------------------------------------- 5. embedding
+def lookalike_precision(model, n_neighbors: int = 5) -> dict:
+    """Class-balanced share of same-outcome look-alikes, before and after the embedding.
+
+    Before: Euclidean neighbours in the representation the embedding projects. After: the
+    model's look-alikes. Each patient excludes itself.
+    """
+    y = getattr(model, "y_", None)
+    if y is None:
+        return {"before": float("nan"), "after": float("nan"), "k": 0}
+    y = np.asarray(y)
+    F = model.training_representation()
+    k = int(min(n_neighbors, len(F) - 1))
+    idx_b = knn_search(F, F, k + 1)[1]
+    idx_b = np.array([[j for j in row if j != i][:k] for i, row in enumerate(idx_b)])
+    idx_a = model.training_neighbors(k)[1]
+    return {"before": precision_at_k(y[idx_b], y), "after": precision_at_k(y[idx_a], y),
+            "k": k}
+
+
+def embedding_step(model, n_neighbors: int = 5) -> dict:
+    """Map before (PCA of the representation) and after (the learned space) the embedding."""
+    F = model.training_representation()
+    Y = np.asarray(model.embedding_, dtype=float)
+    l = Y.shape[1]
+    after = Y[:, :2] if l == 2 else pca_2d(Y)
+    prec = lookalike_precision(model, n_neighbors)
+    text = (f"U maps the {F.shape[1]}-dimensional representation (completed scores and "
+            f"codes) to l = {l} "
+            + ("dimension" if l == 1 else "dimensions")
+            + (" (the map shows them as they are)." if l == 2 else
+               " (the map shows their first two principal axes)."))
+    if prec["k"]:
+        change = prec["after"] - prec["before"]
+        text += (f" Share of same-outcome patients among the {prec['k']} look-alikes "
+                 f"(class-balanced): {100 * prec['before']:.0f}% before, "
+                 f"{100 * prec['after']:.0f}% after ("
+                 + (f"+{100 * change:.0f} points" if change > 5e-3 else
+                    f"{100 * change:.0f} points" if change < -5e-3 else "no change") + ").")
+    return {"before": pca_2d(F), "after": after, "precision": prec, "caption": text}
+
+
+# ---------------------------------------------------------------------- 6. refinement
+def refinement_step(model) -> dict:
+    """The objective per refinement iteration and which iterate the model kept."""
+    h = pd.DataFrame(getattr(model, "history_", []) or [])
+    if h.empty:
+        return {"history": h, "caption": "This model was not refined (max_iter = 0)."}
+    j0, j1 = float(h["J"].iloc[0]), float(h["J"].iloc[-1])
+    best = int(getattr(model, "best_iteration_", len(h) - 1))
+    text = (f"Trace ratio J on the training part: {j0:.3f} at the start, {j1:.3f} after "
+            f"{_plural(len(h) - 1, 'refinement step')}")
+    text += " (lower is better). "
+    if "heldout_score" in h and h["heldout_score"].notna().any():
+        s = h["heldout_score"].to_numpy(dtype=float)
+        text += (f"Held-out precision@10: {s[0]:.2f} at the start, best {np.nanmax(s):.2f}; "
+                 f"the model keeps the dictionary of iteration {best}")
+        text += "." if len(h) - 1 >= model.max_iter else f" and {stop_reason(model)}."
+    else:
+        text += f"No patients were held out; the model keeps iteration {best}."
+    text += f" Final objective on all training patients: J = {model.objective_:.3f}."
+    return {"history": h, "caption": text}
+
+
+def stop_reason(model) -> str:
+    """Why the refinement stopped before ``max_iter``, read from the model's history."""
+    last = (getattr(model, "history_", None) or [{}])[-1]
+    g, step = float(last.get("grad_norm", np.nan)), float(last.get("step", 0.0))
+    if np.isfinite(g) and g < 1e-12:
+        return "stopped: the gradient vanished"
+    if np.isfinite(g) and step == 0.0:
+        return "stopped: no step along the gradient lowered J"
+    return (f"stopped early: no better held-out score for {model.n_iter_no_change} "
+            "iterations")
+
+
+# ---------------------------------------------------------------------- 7. look-alikes
+def lookalike_step(model, patient: int, n_neighbors: int = 5) -> dict:
+    """The followed patient's look-alikes with distances and sparse weights."""
+    dist, idx, W = model.lookalikes(rows=[patient], n_neighbors=n_neighbors)
+    ids = patient_ids(model)
+    y = outcomes(model)
+    w = np.asarray(W[0].toarray()).ravel()[idx[0]]
+    table = pd.DataFrame({"rank": np.arange(1, idx.shape[1] + 1), "ID": ids[idx[0]],
+                          "outcome": y[idx[0]], "distance": dist[0],
+                          "similarity": model.similarity(dist[0]), "sparse_weight": w,
+                          "training_index": idx[0]})
+    same = int(np.sum(y[idx[0]] == y[patient]))
+    used = int(np.sum(w > 1e-9))
+    text = (f"Patient {ids[patient]} ({y[patient]}): {same} of {len(table)} look-alikes share "
+            f"the outcome. The sparse weights rebuild the patient's point from "
+            f"{_plural(used, 'look-alike')} (weights ≥ 0, summing to {w.sum():.2f}); a zero "
+            "weight means redundant given closer look-alikes.")
+    return {"table": table, "caption": text}
+
+
+# ---------------------------------------------------------------------- the lecture text
+@dataclass(frozen=True)
+class Step:
+    """One screen of the lecture: a title, formulas, plain words, corrections."""
+
+    key: str
+    title: str
+    formulas: tuple[str, ...]
+    words: str
+    correction: str = ""
+    control: str = ""
+
+
+STEPS: tuple[Step, ...] = (
+    Step("data", "The data: a table with gaps",
+         (r"X \in \mathbb{R}^{m \times n},\quad \Omega = \{(i,j) : x_{ij}\ \text{measured}\}",
+          r"x_{ij} \leftarrow (x_{ij} - \mu_i)/\sigma_i"),
+         "Each patient is one column of the paper's matrix X (one row on screen): m "
+         "biomarkers, many of them never measured. Ω is the set of measured entries. Every "
+         "biomarker is put on one scale first: standard deviations from the cohort mean.",
+         "The paper writes patients as columns; the app and the code use rows (scikit-learn)."),
+    Step("completion", "1 · Fill the gaps with a low-rank matrix",
+         (r"\min_{Z}\ \tfrac12 \|P_\Omega(Z - X)\|_F^2 + \lambda \|Z\|_*",
+          r"Z \leftarrow \mathrm{SVT}_\lambda\big(P_\Omega(X) + P_\Omega^\perp(Z)\big),\quad"
+          r"\mathrm{SVT}_\lambda(Q) = \sum_i \max(\sigma_i - \lambda, 0)\, u_i v_i^\top"),
+         "Biomarkers move together (a few health factors drive many measurements), so the "
+         "table is close to a low-rank matrix. Soft-impute fills the gaps with the current "
+         "guess, takes the singular value decomposition, shrinks every singular value by λ "
+         "(singular value thresholding, SVT) and repeats. Small components vanish, large ones "
+         "survive. A new patient is completed by a ridge regression of its measured values on "
+         "the kept basis — the same rule as for the training patients.",
+         "Not in the paper: the kept basis and its ridge rule, so that training and new "
+         "patients are completed the same way (Eq. 1 there has no ½, which only rescales λ).",
+         "rank and λ"),
+    Step("dictionary", "2 · A dictionary of patterns (K-SVD + OMP)",
+         (r"\min_{D,\Phi}\ \|Z - D\Phi\|_F^2 \ \ \text{s.t.}\ \ \|\phi_i\|_0 \le s,\ "
+          r"\|d_j\|_2 = 1",),
+         "K-SVD learns k atoms d_j: typical patterns of biomarkers. It alternates two moves: "
+         "orthogonal matching pursuit (OMP) writes every patient with at most s atoms, then "
+         "each atom is replaced by the best rank-1 fit of what the patients using it still "
+         "miss. With outcomes, one sub-dictionary is learned per outcome and they are put "
+         "side by side.",
+         "Corrected: the paper lets atoms shrink (‖d_j‖ ≤ 1, they fell to 0.4–0.8); here every "
+         "atom keeps unit length.",
+         "atoms"),
+    Step("codes", "3 · Sparse codes (elastic net)",
+         (r"\phi_i = \arg\min_{\phi}\ \tfrac12\|z_i - D\phi\|_2^2 + r_1\|\phi\|_1 + "
+          r"\tfrac{r_2}{2}\|\phi\|_2^2",
+          r"\phi_\Lambda = (D_\Lambda^\top D_\Lambda + r_2 I)^{-1}"
+          r"(D_\Lambda^\top z_i - r_1\,\mathrm{sign}\,\phi_\Lambda)"),
+         "Every completed patient z_i is written as a weighted sum of a few atoms. The ℓ₁ "
+         "term (r₁) sets most weights exactly to zero; the small ℓ₂ term (r₂) keeps the "
+         "weights stable when atoms look alike. On the atoms a patient uses (its active set "
+         "Λ) the code has the closed form on the second line. A larger r₁ gives sparser "
+         "codes.",
+         "", "r₁"),
+    Step("graphs", "4 · Two graphs: who should be close, who should be far (MFA)",
+         (r"W^+_{ij} > 0 \iff j \in \mathcal{N}^+_{k_1}(i)\ \text{or}\ i \in "
+          r"\mathcal{N}^+_{k_1}(j),\qquad W^-_{ij} > 0 \iff j \in \mathcal{N}^-_{k_2}(i)\ "
+          r"\text{or}\ i \in \mathcal{N}^-_{k_2}(j)",
+          r"W_{ij} = e^{-\|f_i - f_j\|^2/t},\qquad L = \mathrm{Deg} - W,\qquad "
+          r"S^\pm = F^\top L^\pm F"),
+         "Marginal Fisher analysis joins every patient to its k₁ nearest patients with the "
+         "same outcome (the intrinsic graph W⁺, to be pulled together) and to its k₂ nearest "
+         "patients with another outcome (the penalty graph W⁻, to be pushed apart). Closer "
+         "pairs get heavier edges (heat kernel). L is the graph Laplacian; S⁺ and S⁻ measure "
+         "how spread each graph's edges are.",
+         "Corrected: the paper builds W⁻ with k₁ (it is k₂) and weights edges by the "
+         "distance itself (far pairs would weigh most); here heat-kernel weights.",
+         "k₁ and k₂"),
+    Step("embedding", "5 · The embedding: trace ratio on the Stiefel manifold",
+         (r"\min_{U \in \mathbb{R}^{d\times l},\ U^\top U = I_l}\ J(U) = "
+          r"\frac{\mathrm{tr}(U^\top S^+ U)}{\mathrm{tr}(U^\top S^- U)},\qquad y_i = "
+          r"U^\top f_i",
+          r"\lambda \leftarrow J(U),\qquad U \leftarrow \text{eigenvectors of the } l "
+          r"\text{ smallest eigenvalues of } S^+ - \lambda S^-"),
+         "U projects every patient's representation f_i (its completed scores next to its "
+         "code) to l dimensions. Its columns are orthonormal (UᵀU = I): the set of such U is "
+         "the Stiefel manifold, so the projection rotates and drops directions but never "
+         "stretches them. J is small when green edges become short and red edges long. The "
+         "iterative trace-ratio algorithm (Wang et al. 2007) alternates the two updates "
+         "above until J stops falling. Distances in the new space are the patient "
+         "similarity.",
+         "Differs from the paper: it embeds the codes alone; here f_i holds the completed "
+         "scores next to the code, and each direction is weighted by its own trace ratio.",
+         "dimensions"),
+    Step("refinement", "6 · Joint refinement with early stopping",
+         (r"\frac{\partial J}{\partial F} = \frac{2\,L^+ F U U^\top}{\mathrm{den}} - "
+          r"\frac{2\,\mathrm{num}\; L^- F U U^\top}{\mathrm{den}^2}",
+          r"\beta_\Lambda = (D_\Lambda^\top D_\Lambda + r_2 I)^{-1} g_\Lambda,\qquad "
+          r"\frac{\partial J}{\partial D} = \sum_i -D\beta_i\phi_i^\top + (z_i - D\phi_i)"
+          r"\beta_i^\top",
+          r"D \leftarrow \mathrm{normalize}\big(D - \gamma\, \partial J/\partial D\big),\qquad "
+          r"\gamma = \text{step} \cdot \|D\| / \|\partial J/\partial D\|"),
+         "The dictionary is then tuned for the embedding: the gradient of J flows through the "
+         "codes to the atoms (task-driven dictionary learning, Mairal et al. 2012), D takes a "
+         "descent step (halved until J falls) and the atoms go back to unit length. "
+         "The training J keeps falling while quality on new patients does not, so part of "
+         "the training patients is held out and the iterate with the best held-out "
+         "look-alikes is kept (early stopping).",
+         "Corrected: the paper's gradient through the codes is not right, its update +γH is "
+         "an ascent step (here a descent step with a relative size), and Z ← DΦ collapses "
+         "the codes (Z stays the completed data)."),
+    Step("lookalikes", "7 · Look-alikes and their sparse weights",
+         (r"d(i,j) = \|y_i - y_j\|_2",
+          r"\min_{w \ge 0,\ \sum_j w_j = 1}\ \tfrac12\Big\|y_i - \sum_{j} w_j y_j\Big\|^2 + "
+          r"\tfrac{\rho}{2}\sum_j w_j \|y_i - y_j\|^2"),
+         "The look-alikes of a patient are its nearest patients in the learned space. The "
+         "sparse weights rebuild the patient's point from its listed look-alikes (the "
+         "paper's self-expressive model): non-negative, summing to one, and mostly zero — a "
+         "zero says that look-alike adds nothing given closer ones.",
+         "Corrected: the weights are restricted to the listed look-alikes, so every listed "
+         "patient has a weight."),
+)
+
+
+def params_dict(params: ToyParams) -> dict:
+    """The controls as a plain dict (for cache keys and tests)."""
+    return asdict(params)

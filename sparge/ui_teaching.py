@@ -1,0 +1,418 @@
+"""Streamlit rendering of the lecture "How it works" (issue 13).
+
+Everything computed comes from :mod:`sparge.teaching` and :mod:`sparge.plots_teaching`;
+this module only lays it out: the controls (toy cohort only), one step per screen in the
+presentation mode, the followed patient, downloads of every figure.
+
+Session state (all keys start with ``teach_``): ``teach_source`` (toy / current model),
+``teach_params`` (the toy's controls, kept while their widgets are off screen),
+``teach_step`` (presentation step), ``teach_patient_toy`` / ``teach_patient_model``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import streamlit as st
+
+from . import plots_teaching as pt
+from . import teaching as tc
+from .display import safe_filename
+from .safe_text import md_escape
+
+TOY, REAL = "Toy cohort (40 patients, every control live)", "Current model"
+FONT = {"normal": 14, "present": 20}
+LAMBDAS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
+R1S = (0.0, 0.02, 0.05, 0.1, 0.15, 0.25, 0.4, 0.6)
+#: A static style block written here (no user text): larger type on a projector.
+PRESENT_CSS = """
+<style>
+section.main .block-container, [data-testid="stMainBlockContainer"] {
+  padding-top: 1.2rem; max-width: 100%;
+}
+[data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li {
+  font-size: 1.3rem; line-height: 1.45;
+}
+[data-testid="stMainBlockContainer"] h2 { font-size: 2.1rem; }
+[data-testid="stCaptionContainer"] p { font-size: 1.15rem; }
+.katex { font-size: 1.3em; }
+[data-testid="stWidgetLabel"] p { font-size: 1.15rem; }
+</style>
+"""
+
+
+@dataclasses.dataclass
+class Context:
+    """What every step needs: the model, the followed patient, the toy cohort if any."""
+
+    model: object
+    patient: int
+    ids: np.ndarray
+    labels: np.ndarray
+    cohort: tc.ToyCohort | None
+    font: int
+    n_neighbors: int
+
+    @property
+    def toy(self) -> bool:
+        return self.cohort is not None
+
+    @property
+    def pid(self) -> str:
+        return str(self.ids[self.patient])
+
+
+# ---------------------------------------------------------------------- state and models
+@st.cache_resource(show_spinner=False)
+def toy_cohort() -> tc.ToyCohort:
+    return tc.toy_cohort()
+
+
+@st.cache_resource(show_spinner="Refitting the toy model…", max_entries=64)
+def toy_model(params: tc.ToyParams):
+    """The toy model for these controls (shared and read-only: never modified)."""
+    return tc.fit_toy(toy_cohort(), params)
+
+
+def params() -> tc.ToyParams:
+    return tc.ToyParams(**st.session_state.setdefault("teach_params",
+                                                      tc.params_dict(tc.ToyParams())))
+
+
+def _store(name: str) -> None:
+    """Copy a control's widget value into ``teach_params`` (survives off-screen steps)."""
+    st.session_state.teach_params[name] = st.session_state[f"teach_{name}"]
+
+
+def control(kind: str, label: str, name: str, help: str, **kw):
+    """A slider or select-slider bound to the toy's parameter ``name``."""
+    value = params().__getattribute__(name)
+    widget = st.slider if kind == "slider" else st.select_slider
+    return widget(label, value=value, key=f"teach_{name}", on_change=_store, args=(name,),
+                  help=help, **kw)
+
+
+def patient_key(toy: bool) -> str:
+    return "teach_patient_toy" if toy else "teach_patient_model"
+
+
+def _pick_from_map(chart_key: str, state_key: str) -> None:
+    """A click on the map follows that patient (``customdata[0]`` is its training index)."""
+    sel = st.session_state.get(chart_key)
+    points = (sel or {}).get("selection", {}).get("points", []) if sel else []
+    for p in points:
+        cd = p.get("customdata")
+        if cd is not None and len(cd):
+            st.session_state[state_key] = int(cd[0])
+            return
+
+
+def move(delta: int, n: int) -> None:
+    st.session_state.teach_step = int(np.clip(st.session_state.get("teach_step", 0) + delta,
+                                              0, n - 1))
+
+
+# ---------------------------------------------------------------------- rendering helpers
+def figure(fig, name: str, ctx: Context, *, key: str | None = None, on_select=None) -> None:
+    """A chart with a PNG button in its toolbar and an offline HTML download below it."""
+    config = {"displaylogo": False,
+              "toImageButtonOptions": {"format": "png", "scale": 2,
+                                       "filename": f"sparge_{name}"}}
+    kw = {}
+    if on_select is not None:
+        kw = {"on_select": on_select, "selection_mode": "points"}
+    st.plotly_chart(fig, width="stretch", config=config, key=key or f"teach_fig_{name}", **kw)
+    st.download_button("Download figure (HTML, works offline)",
+                       data=lambda: fig.to_html(include_plotlyjs=True, full_html=True),
+                       file_name=f"sparge_{safe_filename(name)}.html", mime="text/html",
+                       key=f"teach_dl_{name}", type="tertiary", icon=":material/download:")
+
+
+def step_text(step: tc.Step) -> None:
+    st.header(step.title)
+    for f in step.formulas:
+        st.latex(f)
+    st.markdown(step.words)
+    if step.correction:
+        st.info(step.correction, icon=":material/edit_note:")
+
+
+# ---------------------------------------------------------------------- the steps
+def show_data(ctx: Context) -> None:
+    m = ctx.model
+    info = tc.data_step(m, ctx.patient)
+    rows, cols = tc.matrix_view(m, ctx.patient)
+    names = [m.feature_names()[j] for j in cols]
+    hidden = None
+    if ctx.toy:
+        hidden = ctx.cohort.hidden[np.ix_(rows, cols)]
+    fig = pt.data_heatmap(info["Xs"][np.ix_(rows, cols)], names, ctx.ids[rows],
+                          highlight=int(np.flatnonzero(rows == ctx.patient)[0]),
+                          hidden=hidden, font_size=ctx.font,
+                          title=f"The table the model learns from ({len(rows)} of "
+                                f"{info['Xs'].shape[0]} patients, {len(cols)} of "
+                                f"{info['Xs'].shape[1]} biomarkers); the followed patient "
+                                "is boxed")
+    figure(fig, "data", ctx)
+    cap = info["caption"]
+    if ctx.toy:
+        cap += (f" × marks the {int(ctx.cohort.hidden.sum())} measured values hidden from "
+                "the model, to grade the completion.")
+    st.caption(md_escape(cap))
+
+
+def show_completion(ctx: Context) -> None:
+    m = ctx.model
+    if ctx.toy:
+        c1, c2 = st.columns(2)
+        with c1:
+            control("slider", "Rank kept", "rank", "Components of the completion basis kept "
+                    "(the model keeps at most those that survive the shrinkage).",
+                    min_value=1, max_value=len(m.feature_names()))
+        with c2:
+            control("select", "λ (fraction of the largest singular value)",
+                    "completion_lambda", "How much every singular value is shrunk.",
+                    options=LAMBDAS)
+    st.caption(md_escape(tc.completion_caption(m)))
+    c1, c2 = st.columns([3, 2] if ctx.toy else [1, 1])
+    with c1:
+        figure(pt.singular_values_figure(m.filled_singular_values_,
+                                         m.completion_singular_values_, m.rank_,
+                                         font_size=ctx.font), "singular_values", ctx)
+    with c2:
+        if ctx.toy:
+            err = tc.completion_error(m, ctx.cohort)
+            figure(pt.completion_error_figure(err["rmse_lowrank"], err["rmse_mean"],
+                                              err["n_hidden"], font_size=ctx.font),
+                   "completion_error", ctx)
+            st.caption(err["caption"])
+        else:
+            st.caption("The current model was trained on its own data: no values were hidden "
+                       "from it, so its completion error cannot be graded here (switch to the "
+                       "toy cohort to see it).")
+    row = tc.patient_completion(m, ctx.patient)
+    _, cols = tc.matrix_view(m, ctx.patient)
+    truth = None
+    if ctx.toy:
+        T = m.standardize(ctx.cohort.truth)[ctx.patient]
+        truth = np.where(ctx.cohort.hidden[ctx.patient], T, np.nan)[cols]
+    n_gap = int(row["was_gap"].sum())
+    figure(pt.completion_row_figure(row.iloc[cols].reset_index(drop=True), ctx.pid,
+                                    truth=truth, font_size=ctx.font), "patient_completion", ctx)
+    st.caption(md_escape(f"Patient {ctx.pid}: {n_gap} gap(s) filled"
+                         + ("" if len(cols) == len(row) else
+                            f"; {len(cols)} of {len(row)} biomarkers shown (its gaps first)")
+                         + ". Units: SD from the cohort mean (hover for clinical units)."))
+
+
+def show_dictionary(ctx: Context) -> None:
+    m = ctx.model
+    if ctx.toy:
+        control("slider", "Atoms k", "n_atoms", "Dictionary size (half per outcome).",
+                min_value=2, max_value=16, step=2)
+    feats = tc.dictionary_view(m, ctx.patient)
+    used = np.flatnonzero(m.codes_[ctx.patient])
+    names = [m.feature_names()[j] for j in feats]
+    figure(pt.dictionary_figure(m.dictionary_[feats], names, tc.atom_labels(m), used=used,
+                                font_size=ctx.font), "dictionary", ctx)
+    cap = tc.dictionary_caption(m)
+    cap += f" Boxed: the {len(used)} atom(s) patient {ctx.pid} uses."
+    if len(feats) < m.dictionary_.shape[0]:
+        cap += (f" Showing {len(feats)} of {m.dictionary_.shape[0]} biomarkers: those its "
+                "atoms weigh most.")
+    st.caption(md_escape(cap))
+
+
+def show_codes(ctx: Context) -> None:
+    m = ctx.model
+    if ctx.toy:
+        control("select", "r₁ (sparsity weight)", "r1", "Larger r₁: fewer atoms per patient.",
+                options=R1S)
+    info = tc.code_step(m, ctx.patient)
+    st.caption(md_escape(info["caption"]))
+    rows, _ = tc.matrix_view(m, ctx.patient, max_rows=40)
+    c1, c2 = st.columns([3, 2])
+    with c1:
+        figure(pt.codes_figure(m.codes_[rows], tc.atom_labels(m), ctx.ids[rows],
+                               highlight=int(np.flatnonzero(rows == ctx.patient)[0]),
+                               font_size=ctx.font), "codes", ctx)
+    with c2:
+        figure(pt.patient_code_figure(info["table"], ctx.pid, font_size=ctx.font),
+               "patient_code", ctx)
+        figure(pt.atoms_used_figure(info["nnz"], m.n_atoms_, int(info["nnz"][ctx.patient]),
+                                    font_size=ctx.font), "atoms_used", ctx)
+
+
+def show_graphs(ctx: Context) -> None:
+    m = ctx.model
+    if ctx.toy:
+        c1, c2 = st.columns(2)
+        with c1:
+            control("slider", "k₁ (same-outcome neighbours)", "k1",
+                    "Each patient is pulled towards its k₁ nearest same-outcome patients.",
+                    min_value=1, max_value=10)
+        with c2:
+            control("slider", "k₂ (other-outcome neighbours)", "k2",
+                    "Each patient is pushed from its k₂ nearest other-outcome patients.",
+                    min_value=1, max_value=10)
+    info = tc.graph_step(m, ctx.patient)
+    st.caption(md_escape(info["caption"]))
+    figure(pt.graph_figure(info["coords"], info["W_plus"], info["W_minus"], ctx.labels,
+                           ctx.ids, highlight=ctx.patient, shown=info["shown"],
+                           font_size=ctx.font), "graphs", ctx)
+
+
+def show_embedding(ctx: Context) -> None:
+    m = ctx.model
+    if ctx.toy:
+        control("slider", "Dimensions l", "n_components", "Columns of U: the dimensions of "
+                "the learned space.", min_value=1, max_value=8)
+    info = tc.embedding_step(m, ctx.n_neighbors)
+    st.caption(md_escape(info["caption"]))
+    la = m.training_neighbors(ctx.n_neighbors, rows=[ctx.patient])[1][0]
+    c1, c2 = st.columns(2)
+    with c1:
+        figure(pt.map_figure(info["before"], ctx.labels, ctx.ids, "Before: the representation "
+                             "(codes + completed scores), first two principal axes",
+                             highlight=ctx.patient, lookalikes=la, axis="principal axis",
+                             font_size=ctx.font), "map_before", ctx)
+    with c2:
+        state_key = patient_key(ctx.toy)
+        chart_key = "teach_map_after_" + ("toy" if ctx.toy else "model")
+        figure(pt.map_figure(info["after"], ctx.labels, ctx.ids,
+                             "After: the learned space (click a patient to follow it)",
+                             highlight=ctx.patient, lookalikes=la, axis="learned axis",
+                             font_size=ctx.font), "map_after", ctx, key=chart_key,
+               on_select=lambda: _pick_from_map(chart_key, state_key))
+    st.caption(md_escape(f"Circled: patient {ctx.pid}; ringed: its {len(la)} look-alikes in "
+                         "the learned space (the same patients on both maps)."))
+
+
+def show_refinement(ctx: Context) -> None:
+    m = ctx.model
+    if ctx.toy:
+        control("slider", "Refinement iterations (max_iter)", "max_iter",
+                "0: no refinement (the K-SVD dictionary is kept).", min_value=0, max_value=12)
+    info = tc.refinement_step(m)
+    st.caption(md_escape(info["caption"]))
+    if len(info["history"]):
+        figure(pt.objective_figure(info["history"], getattr(m, "best_iteration_", None),
+                                   font_size=ctx.font), "objective", ctx)
+
+
+def show_lookalikes(ctx: Context) -> None:
+    info = tc.lookalike_step(ctx.model, ctx.patient, ctx.n_neighbors)
+    st.caption(md_escape(info["caption"]))
+    c1, c2 = st.columns([3, 2])
+    with c1:
+        figure(pt.lookalike_weights_figure(info["table"], ctx.pid, font_size=ctx.font),
+               "lookalike_weights", ctx)
+    with c2:
+        table = info["table"].drop(columns=["training_index"]).round(3)
+        st.dataframe(table, hide_index=True, width="stretch")
+
+
+RENDER = {"data": show_data, "completion": show_completion, "dictionary": show_dictionary,
+          "codes": show_codes, "graphs": show_graphs, "embedding": show_embedding,
+          "refinement": show_refinement, "lookalikes": show_lookalikes}
+
+
+def render_step(step: tc.Step, ctx: Context, *, present: bool) -> None:
+    """Formulas and words next to the pictures (presentation) or above them (reading)."""
+    if present:
+        left, right = st.columns([2, 3], gap="medium")
+        with left:
+            step_text(step)
+        with right:
+            RENDER[step.key](ctx)
+    else:
+        step_text(step)
+        RENDER[step.key](ctx)
+
+
+# ---------------------------------------------------------------------- the page
+def context(source: str, n_neighbors: int, font: int) -> Context:
+    """The model and followed patient of the chosen source (the toy is fitted here)."""
+    ss = st.session_state
+    toy = source == TOY
+    if toy:
+        cohort = toy_cohort()
+        model = toy_model(params())
+    else:
+        cohort, model = None, ss.model
+    ids = tc.patient_ids(model)
+    key = patient_key(toy)
+    n = len(ids)
+    if not isinstance(ss.get(key), (int, np.integer)) or not 0 <= ss[key] < n:
+        ss[key] = 0
+    return Context(model=model, patient=int(ss[key]), ids=ids, labels=tc.outcomes(model),
+                   cohort=cohort, font=font, n_neighbors=n_neighbors)
+
+
+def header_controls() -> tuple[str, bool, int]:
+    """Source, presentation mode and the number of look-alikes."""
+    c1, c2, c3 = st.columns([3, 2, 2])
+    with c1:
+        source = st.radio("Show the steps on", (TOY, REAL), key="teach_source",
+                          horizontal=True)
+    with c2:
+        present = st.toggle("Presentation mode (one step per screen, large type)",
+                            key="teach_present")
+    with c3:
+        k = st.slider("Look-alikes per patient", 2, 10, 5, key="teach_k",
+                      help="Used on the maps, for the precision and in the last step.")
+    return source, present, k
+
+
+def patient_picker(ctx: Context) -> None:
+    key = patient_key(ctx.toy)
+    st.selectbox("Follow one patient through every step (or click one on the map after "
+                 "the embedding)", options=list(range(len(ctx.ids))), key=key,
+                 format_func=lambda i: f"{ctx.ids[i]} · {ctx.labels[i]}")
+
+
+def presentation_nav(n: int) -> int:
+    ss = st.session_state
+    i = int(np.clip(ss.get("teach_step", 0), 0, n - 1))
+    ss.teach_step = i
+    c1, c2, c3 = st.columns([1, 3, 1])
+    c1.button("Previous", key="teach_prev", on_click=move, args=(-1, n), disabled=i == 0,
+              icon=":material/arrow_back:", width="stretch")
+    c2.progress((i + 1) / n, text=f"Step {i + 1} of {n}: {tc.STEPS[i].title}")
+    c3.button("Next", key="teach_next", on_click=move, args=(1, n), disabled=i == n - 1,
+              icon=":material/arrow_forward:", width="stretch")
+    return i
+
+
+def model_note(ctx: Context) -> None:
+    if ctx.toy:
+        p = params()
+        st.caption(md_escape(
+            "Toy cohort: 40 made-up patients, 6 biomarkers, about 20% gaps, outcomes low "
+            f"risk / high risk. Model refitted on every change: rank {p.rank}, "
+            f"λ = {p.completion_lambda:g}, {p.n_atoms} atoms, r₁ = {p.r1:g}, k₁ = {p.k1}, "
+            f"k₂ = {p.k2}, l = {p.n_components}, max_iter = {p.max_iter}."))
+    else:
+        name = st.session_state.get("model_name", "current model")
+        st.caption(md_escape(f"Current model ({name}): what it did on its own training "
+                             "patients. The controls work on the toy cohort only."))
+
+
+def lecture() -> None:
+    """The whole page below its title."""
+    source, present, k = header_controls()
+    if present:
+        st.markdown(PRESENT_CSS, unsafe_allow_html=True)
+    font = FONT["present" if present else "normal"]
+    ctx = context(source, k, font)
+    model_note(ctx)
+    patient_picker(ctx)
+    if present:
+        i = presentation_nav(len(tc.STEPS))
+        render_step(tc.STEPS[i], ctx, present=True)
+    else:
+        for step in tc.STEPS:
+            render_step(step, ctx, present=False)
+            st.divider()
+
