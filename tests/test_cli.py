@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import ROOT, SAMPLES
@@ -71,3 +72,142 @@ def test_bad_input_exit_code_2(args, message):
     p = run(*args)
     assert p.returncode == 2
     assert message in p.stderr and "Traceback" not in p.stderr
+
+
+# ---------------------------------------------------------------- issue 10 (in process: fast)
+ESC = "\x1b[31m\x1b]0;owned\x07"
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def main_in(capsys, *args):
+    from sparge.cli import main
+
+    rc = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def _cohort_csv(path, n=40, id_prefix="P", extra_name="bmi", one_class=False, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = ["id,age,sbp," + extra_name + ",smoker,outcome"]
+    for i in range(n):
+        y = 0 if one_class else i % 2
+        rows.append(f"{id_prefix}{i},{rng.normal(50 + 9 * y, 5):.0f},"
+                    f"{rng.normal(120 + 12 * y, 8):.0f},{rng.normal(26, 3):.1f},"
+                    f"{['yes', '=1+1', '@x'][i % 3]},{['alive', 'dead'][y]}")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def _formula_cells(text):
+    import csv
+    import io
+    import re
+
+    number = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+    return [c for row in csv.reader(io.StringIO(text)) for c in row
+            if c.startswith(FORMULA_START) and not number.match(c.strip())]
+
+
+def test_every_csv_the_cli_writes_is_formula_safe(tmp_path, capsys):
+    data = _cohort_csv(tmp_path / "c.csv", id_prefix="=cmd|calc!A", extra_name="@bmi")
+    out, table = tmp_path / "enc.csv", tmp_path / "table.csv"
+    rc, _, err = main_in(capsys, "encode", data, "--id", "id", "--label", "outcome",
+                         "-o", out, "--table", table)
+    assert rc == 0, err
+    for written in (out, table):
+        text = written.read_text(encoding="utf-8")
+        assert _formula_cells(text) == []
+    assert "'=cmd|calc!A1" in out.read_text() and "'@bmi" in out.read_text()
+    assert "'=1+1" in table.read_text() and "'@x" in table.read_text()
+    # encode to stdout and similar --format csv, with a hostile query ID
+    rc, stdout, _ = main_in(capsys, "encode", data, "--id", "id", "--label", "outcome")
+    assert rc == 0 and _formula_cells(stdout) == [] and "'=cmd|calc!A1" in stdout
+    query = tmp_path / "q.csv"
+    lines = (SAMPLES / "new_patient.csv").read_text().splitlines()
+    query.write_text(lines[0] + "\n" + "-cmd|' /C calc'!A0" + lines[1][lines[1].index(","):]
+                     + "\n")
+    rc, stdout, err = main_in(capsys, "similar", SAMPLES / "default_model.sparge", query,
+                              "-k", "3", "--format", "csv")
+    assert rc == 0, err
+    assert _formula_cells(stdout) == [] and "'-cmd|" in stdout
+
+
+def test_escape_codes_never_reach_the_terminal(tmp_path, capsys):
+    data = _cohort_csv(tmp_path / "c.csv", id_prefix=f"P{ESC}", extra_name=f"bmi{ESC}")
+    model = tmp_path / "m.sparge"
+    rc1, out1, err1 = main_in(capsys, "validate", data, "--id", "id", "--label", "outcome")
+    rc2, out2, err2 = main_in(capsys, "train", data, "--id", "id", "--label", "outcome",
+                              "-o", model, "--params", '{"max_iter": 1, "n_components": 4}')
+    query = tmp_path / "q.csv"
+    query.write_text(data.read_text(encoding="utf-8").splitlines()[0] + "\n" +
+                     data.read_text(encoding="utf-8").splitlines()[5] + "\n", encoding="utf-8")
+    rc3, out3, err3 = main_in(capsys, "similar", model, query, "-k", "5", "--format", "table")
+    assert (rc1, rc2, rc3) == (0, 0, 0), err1 + err2 + err3
+    everything = out1 + err1 + out2 + err2 + out3 + err3
+    assert "bmi[31m" in everything  # the name is shown, minus its escape characters
+    assert "\x1b" not in everything and "\x07" not in everything
+    assert "P[31m]0;owned4" in out3  # look-alike IDs from the model file too
+
+
+def test_encode_exits_2_when_the_report_has_a_problem(tmp_path, capsys):
+    data = _cohort_csv(tmp_path / "c.csv", one_class=True)
+    out = tmp_path / "enc.csv"
+    rc, _, err = main_in(capsys, "encode", data, "--id", "id", "--label", "outcome", "-o", out)
+    assert rc == 2 and "PROBLEM" in err and "error:" in err
+    assert out.exists()  # what was asked for is still written
+    rc, _, err = main_in(capsys, "encode", data, "--id", "id", "-o", out)
+    assert rc == 0, err
+
+
+def test_train_refuses_past_the_limit_unless_forced(tmp_path, capsys, monkeypatch):
+    import sparge.cli as cli
+    from sparge.resources import Limits, estimate_fit
+
+    monkeypatch.setattr(cli, "estimate_fit",
+                        lambda n, m: estimate_fit(n, m, Limits(max_seconds=1e-3, max_bytes=10**12)))
+    data = _cohort_csv(tmp_path / "c.csv")
+    model = tmp_path / "m.sparge"
+    args = ("train", data, "--id", "id", "--label", "outcome", "-o", model, "--params",
+            '{"max_iter": 1, "n_components": 4}')
+    rc, _, err = main_in(capsys, *args)
+    assert rc == 2 and not model.exists()
+    assert "exceeds the limit" in err and "--force" in err and "sample" in err
+    rc, _, err = main_in(capsys, *args, "--force")
+    assert rc == 0 and model.exists(), err
+    # progress on every long step
+    for step in ("reading", "encoding", "estimate:", "training", "saving", "refinement"):
+        assert step in err, step
+
+
+def test_reading_guard_and_memory_error_exit_2(tmp_path, capsys, monkeypatch):
+    import sparge.cli as cli
+
+    data = _cohort_csv(tmp_path / "c.csv")
+    monkeypatch.setattr(cli, "estimate_read", lambda n_bytes: 10**15)
+    rc, _, err = main_in(capsys, "validate", data, "--id", "id")
+    assert rc == 2 and "memory" in err and "--force" in err
+    rc, _, err = main_in(capsys, "validate", data, "--id", "id", "--force")
+    assert rc == 0, err
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(cli, "encode_cohort", out_of_memory)
+    rc, _, err = main_in(capsys, "validate", data, "--id", "id", "--force")
+    assert rc == 2 and "not enough memory" in err and "internal error" not in err
+
+
+def test_similar_reports_progress_per_batch(tmp_path, capsys, monkeypatch):
+    import sparge.cli as cli
+
+    monkeypatch.setattr(cli, "_QUERY_BATCH", 2)
+    lines = (SAMPLES / "new_patient.csv").read_text().splitlines()
+    row = lines[1][lines[1].index(","):]
+    query = tmp_path / "q.csv"
+    query.write_text(lines[0] + "\n" + "".join(f"N{i}{row}\n" for i in range(5)))
+    rc, out, err = main_in(capsys, "similar", SAMPLES / "default_model.sparge", query, "-k",
+                           "2", "--format", "json")
+    assert rc == 0, err
+    assert "patients 1-2 of 5" in err and "patients 5-5 of 5" in err
+    assert len(json.loads(out)) == 10

@@ -58,3 +58,49 @@ def test_code_to_dictionary_gradient_matches_finite_differences(seed):
     fd = (loss(D + eps * E) - loss(D - eps * E)) / (2 * eps)
     an = float(np.sum(grad * E))
     assert abs(fd - an) / max(abs(fd), 1e-12) < 1e-4
+
+
+# ---------------------------------------------------------------- issue 10.11: eigensolver
+def _lambda_max(D):
+    return float(np.linalg.svd(D, compute_uv=False)[0] ** 2)
+
+
+def test_lipschitz_falls_back_when_numpy_eigensolver_fails(monkeypatch):
+    import scipy.linalg
+
+    from sparge import sparse_coding
+
+    Z, D = _problem()
+    expected_L = _lambda_max(D)
+    expected = sparse_encode(Z, D, 0.2, 0.01)
+    calls = []
+
+    def no_convergence(*args, **kwargs):
+        calls.append("numpy")
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+
+    monkeypatch.setattr(np.linalg, "eigvalsh", no_convergence)
+    G = D.T @ D
+    # 1st fallback: SciPy's MRRR driver
+    assert sparse_coding.gram_lipschitz(G) == pytest.approx(expected_L, rel=1e-10)
+    np.testing.assert_allclose(sparse_encode(Z, D, 0.2, 0.01), expected, atol=1e-9)
+    assert calls  # the failing solver was tried first
+
+    # last fallback: a norm bound (never below the true value, so FISTA stays convergent)
+    def scipy_fails(*args, **kwargs):
+        raise np.linalg.LinAlgError("no convergence either")
+
+    monkeypatch.setattr(scipy.linalg, "eigh", scipy_fails)
+    L = sparse_coding.gram_lipschitz(G)
+    assert expected_L <= L <= np.linalg.norm(G) + 1e-12
+    np.testing.assert_allclose(sparse_encode(Z, D, 0.2, 0.01), expected, atol=1e-8)
+
+
+def test_lipschitz_of_non_finite_dictionary_is_a_clear_error():
+    from sparge.sparse_coding import gram_lipschitz
+
+    G = np.eye(3)
+    G[0, 1] = np.nan
+    with pytest.raises(ValueError, match="non-finite"):
+        gram_lipschitz(G)
+    assert gram_lipschitz(np.zeros((0, 0))) == 0.0
