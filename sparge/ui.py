@@ -191,16 +191,20 @@ def projector(method: str) -> MapProjector:
 
 @contextlib.contextmanager
 def guard(action: str = "That"):
-    """Show errors as readable messages (never a traceback); state is left untouched."""
+    """Show errors as readable messages (never a traceback); state is left untouched.
+
+    ``action`` is Markdown written by the page (escape user text in it); the error's own
+    text may quote cells or column names and is escaped here.
+    """
     try:
         yield
     except DataError as exc:
-        st.error(f"{action} did not work: {exc}")
+        st.error(f"{action} did not work: {md_escape(exc, max_len=1000)}")
     except MemoryError:
         st.error(f"{action} needs more memory than this machine has; try a smaller table.")
     except Exception as exc:  # noqa: BLE001 - the app must not show tracebacks
-        st.error(f"{action} failed unexpectedly ({type(exc).__name__}: {exc}). Your data and "
-                 "model are unchanged.")
+        st.error(f"{action} failed unexpectedly ({type(exc).__name__}: "
+                 f"{md_escape(exc, max_len=500)}). Your data and model are unchanged.")
 
 
 def model_summary(model) -> str:
@@ -268,22 +272,3 @@ def completion_summary(model) -> str:
 
 def float_or_none(v):
     return None if v is None or (isinstance(v, float) and np.isnan(v)) else v
-
-
-def show_lookalikes(model, table, query_std, name: str) -> None:
-    """Render a look-alike table, its download, the biomarker comparison and outcome mix."""
-    from .maps import feature_comparison
-    from .plots import lookalike_comparison, outcome_share_bar
-    from .workflow import outcome_shares
-
-    st.dataframe(table.drop(columns=["training_index"]).round(4), hide_index=True,
-                 column_config={"similarity": st.column_config.ProgressColumn(
-                     "similarity", min_value=0.0, max_value=1.0, format="%.2f")})
-    st.download_button("Download look-alikes (CSV)", table.to_csv(index=False),
-                       file_name=f"lookalikes_{name}.csv", mime="text/csv")
-    c1, c2 = st.columns([3, 1])
-    comp = feature_comparison(model, query_std, table["training_index"].to_numpy())
-    c1.plotly_chart(lookalike_comparison(comp), width="stretch")
-    shares = outcome_shares(table)
-    if len(shares):
-        c2.plotly_chart(outcome_share_bar(shares), width="stretch")

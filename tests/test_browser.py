@@ -1,6 +1,9 @@
 """End to end in a real browser: `streamlit run app.py`, headless Debian chromium driven by
-Playwright; the sample map and a look-alike table must appear. A screenshot is saved to
-``test-artifacts/``."""
+Playwright. The sample map and a look-alike table must appear; a freshly started server's
+first request (a deep link) shows our navigation, never Streamlit's file-name list; the data
+setup stays editable after encoding and a re-upload of the same file is set up again; the
+untouched Model form trains and the sidebar names the new model; the Classifiers page runs.
+Screenshots (1400 and 800 px wide) are saved to ``test-artifacts/``."""
 
 from __future__ import annotations
 
@@ -28,8 +31,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
+def _start_server():
     port = _free_port()
     env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
     proc = subprocess.Popen(
@@ -47,12 +49,47 @@ def server():
     else:
         proc.kill()
         pytest.fail("streamlit did not start: " + proc.stdout.read().decode()[-2000:])
-    yield url
+    return proc, url
+
+
+def _stop_server(proc) -> None:
     proc.terminate()
     try:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc, url = _start_server()
+    yield url
+    _stop_server(proc)
+
+
+@pytest.fixture
+def fresh_server():
+    """A server of its own: the test's first request is the server's first request."""
+    proc, url = _start_server()
+    yield url
+    _stop_server(proc)
+
+
+@pytest.fixture
+def browser():
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        pytest.skip(f"no chromium at {CHROMIUM}: install Debian's 'chromium' package "
+                    "(.ci/run does) to run the browser test")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"])
+        yield b
+        b.close()
 
 
 def test_sample_map_and_lookalikes_in_chromium(server):
@@ -90,3 +127,127 @@ def test_sample_map_and_lookalikes_in_chromium(server):
         assert page.locator("[data-testid='stException']").count() == 0
         browser.close()
     assert (ARTIFACTS / "explore_lookalikes.png").stat().st_size > 10_000
+
+
+def _no_error(page) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("This app has encountered an error").count() == 0
+
+
+def _go(page, title: str, heading: str) -> None:
+    """Open a page with our sidebar link (client-side: the session and its data stay)."""
+    page.locator("[data-testid='stPageLink'] a", has_text=title).first.click()
+    page.locator("h1", has_text=heading).first.wait_for(timeout=60_000)
+
+
+def _settle(page, seconds: float = 1.5) -> None:
+    """Wait until the script run is over (no 'Running' status) and charts are drawn."""
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if page.locator("[data-testid='stStatusWidget']").count() == 0:
+            break
+        time.sleep(0.3)
+    time.sleep(seconds)
+
+
+def _shots(page, name: str) -> None:
+    for width in (1400, 800):
+        page.set_viewport_size({"width": width, "height": 1000})
+        _settle(page)
+        page.screenshot(path=str(ARTIFACTS / f"{name}_{width}.png"), full_page=True)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    _settle(page, 0.5)
+
+
+def test_fresh_server_first_request_shows_our_navigation(fresh_server, browser):
+    """Issue 9.11: a deep link as a fresh server's first request shows our navigation and
+    the page, never Streamlit's file-name list of pages/ ("app, classifiers, data ...")."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{fresh_server}/model", wait_until="domcontentloaded")
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        # sampled while loading: the built-in file-name navigation must never show
+        assert page.locator("[data-testid='stSidebarNav']").count() == 0
+        if page.locator("h1", has_text="Model").count() and \
+                page.locator("[data-testid='stPageLink']").count() == 6:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("the Model page with our navigation did not appear")
+    links = page.locator("[data-testid='stPageLink']").all_inner_texts()
+    # each link: its Material icon (a font ligature, e.g. "map") and its title
+    assert [t.strip().split("\n")[-1] for t in links] == ["Explore", "Data", "Model", "New patient",
+                                          "Classifiers", "How it works"]
+    assert page.get_by_text("app", exact=True).count() == 0
+    assert page.url.endswith("/model")
+    _settle(page)
+    assert page.locator("[data-testid='stSidebarNav']").count() == 0
+    _no_error(page)
+    # the URL follows the page
+    _go(page, "Classifiers", "Classifiers")
+    assert page.url.endswith("/classifiers")
+    page.close()
+
+
+def test_setup_train_and_classifiers_in_chromium(server, browser):
+    """Issue 9.6 (setup editable after encoding; re-upload), 9.1/9.9 (untouched form trains;
+    the sidebar names the new model at once), 9.10/9.11 (Classifiers page, screenshots)."""
+    small = ROOT / "data_samples" / "singheart_small.csv"
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{server}/data", wait_until="domcontentloaded")
+    page.locator("h1", has_text="Data").first.wait_for(timeout=90_000)
+    uploader = page.locator("[data-testid='stFileUploaderDropzoneInput']").first
+    uploader.set_input_files(str(small))
+    page.get_by_text("Set up the new table").first.wait_for(timeout=60_000)
+    _settle(page)
+
+    def setup_value(label: str) -> str:
+        return page.get_by_role("combobox", name=label).first.input_value()
+
+    assert setup_value("Patient ID column") == "Subject ID"  # guessed
+    assert setup_value("Outcome column") == "Outcome"
+    assert page.locator("[data-testid='stDataFrame']").count() >= 1  # the preview
+    page.get_by_role("button", name="Encode this table").click()
+    page.get_by_text("Table encoded").first.wait_for(timeout=60_000)
+    _settle(page)
+    # the setup stays, editable, for the encoded table
+    assert page.get_by_text("Set up the current table").count() == 1
+    assert setup_value("Outcome column") == "Outcome"
+    assert page.get_by_role("button", name="Encode this table").count() == 1
+    _no_error(page)
+    _shots(page, "data")
+    # the same file again is set up again
+    uploader = page.locator("[data-testid='stFileUploaderDropzoneInput']").first
+    uploader.set_input_files(str(small))
+    page.get_by_text("Set up the new table").first.wait_for(timeout=60_000)
+    _settle(page)
+    page.get_by_role("button", name="Encode this table").click()
+    page.get_by_text("Table encoded").first.wait_for(timeout=60_000)
+    _settle(page)
+
+    # train with the untouched form
+    _go(page, "Model", "Model")
+    _settle(page)
+    page.get_by_role("button", name="Train").click()
+    page.get_by_text("Trained in").first.wait_for(timeout=240_000)
+    _settle(page)
+    sidebar = page.locator("[data-testid='stSidebar']").inner_text()
+    assert "Model: trained on singheart_small.csv" in sidebar
+    head = page.get_by_text("Current model:").first.inner_text()
+    assert "trained on singheart_small.csv" in head and "16-D embedding" in head
+    _no_error(page)
+    _shots(page, "model")
+
+    # the classifiers on the trained model's settings
+    _go(page, "Classifiers", "Classifiers")
+    assert page.get_by_text("settings of the current model").count() >= 1
+    page.get_by_role("button", name="Run the comparison").click()
+    page.get_by_text("Confusion matrices").first.wait_for(timeout=600_000)
+    _settle(page, 3)
+    assert page.get_by_text("k-nearest neighbours").count() >= 1
+    _no_error(page)
+    _shots(page, "classifiers")
+    page.close()
+    for name in ("data", "model", "classifiers"):
+        for width in (1400, 800):
+            assert (ARTIFACTS / f"{name}_{width}.png").stat().st_size > 10_000
