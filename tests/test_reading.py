@@ -7,6 +7,8 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sparge import DataError, Encoder, read_table
 from sparge.encoding import DEFAULT_MAX_READ_MEMORY, estimate_read_memory
@@ -191,3 +193,17 @@ def test_max_memory_applies_to_uploads_and_can_be_lifted():
     assert len(read_table(data, max_memory=None)) == 1000
     assert len(read_table(data)) == 1000
     assert DEFAULT_MAX_READ_MEMORY == 4 * 1024**3
+
+
+# ---------------------------------------------------------------- property-based
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=',;\t"\n\r ab1.\x00é', max_size=120),
+       st.sampled_from(["utf-8", "utf-16", "latin-1"]))
+def test_csv_like_text_reads_or_raises_data_error(text, encoding):
+    try:
+        df = read_table(text.encode(encoding, errors="ignore"))
+    except DataError as exc:
+        assert str(exc)
+        return
+    assert len(df) >= 1 and df.index.tolist() == list(range(len(df)))
+    assert all(isinstance(c, str) and c for c in df.columns)
