@@ -107,7 +107,7 @@ def test_sparge_with_a_forest_block_chooses_its_weight_on_held_out_patients():
     m = SparGE(forest_components=8, forest_trees=40, max_iter=1, random_state=0).fit(X, y)
     tried = [r["forest_weight"] for r in m.forest_selection_]
     assert tried == [0.0, 0.5, 1.0, 2.0]
-    best = max(m.forest_selection_, key=lambda r: r["heldout_score"])
+    best = max(m.forest_selection_, key=lambda r: r["cv_score"])
     assert m.forest_weight_ == best["forest_weight"]
     Y = m.transform(X[:10])
     assert Y.shape == (10, m.embedding_.shape[1]) and np.all(np.isfinite(Y))
