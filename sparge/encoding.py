@@ -538,6 +538,11 @@ _ID_NAMES = re.compile(
     r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)$", re.IGNORECASE)
 _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
                   "mortality", "diagnosis", "status")
+#: "status" and "class" name features too (Marital Status, NYHA class): they mark an outcome
+#: only alone or with one of these words ("Vital status", "Target class").
+_WEAK_WORDS = {"status", "class"}
+_WEAK_COMPANIONS = {"vital", "survival", "disease", "final", "discharge", "outcome", "death",
+                    "mortality", "life", "target", "label", "true", "patient", "y"}
 
 
 def _words(name: str) -> list[str]:
@@ -553,7 +558,9 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
     present and unique. Outcome: among the other columns, one named like outcome / target /
     label / class / event / death / mortality / diagnosis / status (in that order of
     preference, then left to right) with 2 to 10 distinct values; a yes/no column named
-    like an event counts.
+    like an event counts. "status" and "class" count only alone or with words such as
+    vital / survival / disease / target ("Vital status"), not in "Marital Status" or
+    "NYHA class".
 
     Returns
     -------
@@ -577,7 +584,8 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
         if c == id_col:
             continue
         words = _words(c)
-        ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS]
+        ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS
+                 and (w not in _WEAK_WORDS or set(words) - _WEAK_WORDS <= _WEAK_COMPANIONS)]
         if not ranks:
             continue
         t = texts[c]
@@ -694,7 +702,7 @@ class Encoder(TransformerMixin, BaseEstimator):
     def _label_missing(self, lab: pd.Series) -> np.ndarray:
         """Outcome cells that are missing: empty, or a missing token; "None"/"Nil" are an
         outcome class when common (an "unknown" outcome is never a class)."""
-        table = getattr(self, "table_", None) or self._base_table()
+        table = self.table_ if hasattr(self, "table_") else self._base_table()
         text = _text(lab)
         keys = _keys(text)
         miss = (text == "") | keys.isin(table.missing_keys(self.label_column))

@@ -248,6 +248,17 @@ def test_guess_columns(frame, expected):
     assert guess_columns(pd.DataFrame(frame)) == expected
 
 
+def test_guess_columns_does_not_take_features_named_status_or_class(cohort):
+    df, *_ = cohort
+    three = len(df) // 3
+    df = df.drop(columns=["Outcome"]).assign(**{
+        "Marital Status": ["Single", "Married", "Widowed"] * three,
+        "NYHA class": ["I", "II", "III"] * three})
+    assert guess_columns(df) == ("Subject ID", None)
+    vital = df.assign(**{"Vital status": ["alive", "dead", "alive"] * three})
+    assert guess_columns(vital)[1] == "Vital status"
+
+
 def test_guess_columns_skips_outcomes_with_too_many_levels():
     df = pd.DataFrame({"Subject ID": [f"s{i}" for i in range(40)],
                        "Diagnosis": [f"code {i}" for i in range(40)],
