@@ -255,6 +255,28 @@ def test_model_upload_good_and_bad(small_cohort):
     assert at.session_state["model"].embedding_.shape == model.embedding_.shape
 
 
+def test_encoding_table_editor_reorders_levels_and_shows_order(small_cohort):
+    """Issue 9.6: the codes can be edited (reordering the levels); order is shown."""
+    at = start("pages/data.py", cohort=small_cohort, cohort_name="small")
+    frame = at.data_editor(key="table_editor").value
+    assert "ordered" in frame.columns
+    assert any("Unordered" in c.value for c in at.caption) or frame["ordered"].all()
+    enc = small_cohort.encoder
+    col = next(c for c in enc.table_.columns() if c in small_cohort.features
+               and len(enc.table_.levels(c)) >= 2)
+    levels = enc.table_.levels(col)
+    first, second = list(levels)[:2]
+    i = int(frame.index[(frame["column"] == col) & (frame["value"] == first)][0])
+    j = int(frame.index[(frame["column"] == col) & (frame["value"] == second)][0])
+    at.session_state["table_editor"] = {
+        "edited_rows": {i: {"code": int(levels[second])}, j: {"code": int(levels[first])}},
+        "added_rows": [], "deleted_rows": []}
+    at.button(key="apply_table").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    new = at.session_state["cohort"].encoder.table_.levels(col)
+    assert new[first] == levels[second] and new[second] == levels[first]
+
+
 def test_an_odd_model_never_breaks_the_model_page(small_cohort):
     """Issue 10.10: odd values in a model are shown as n/a or a message; the loader above
     them still replaces the model, and the header names the loaded one at once."""
@@ -369,3 +391,22 @@ def test_how_it_works_draws_a_posterior_ridge_model(small_cohort):
     n_edges = int((r < c).sum())
     xs = plotly_array(graph["data"][0]["x"])
     assert len(xs) == 3 * min(n_edges, 600)  # the model's own intrinsic graph is drawn
+
+
+def test_role_edits_turn_roles_into_encoder_arguments():
+    from sparge.errors import DataError
+    from sparge.ui import role_edits
+
+    roles = {"id": "id", "Outcome": "label", "Event": "categorical", "Age": "numeric"}
+    assert role_edits(roles, "id", "Outcome") == (
+        "id", "Outcome", {"Event": "categorical", "Age": "numeric"}, [])
+    # a new "label" replaces the outcome; the old one, still marked, is ignored (not a feature)
+    new_id, new_label, over, notes = role_edits({**roles, "Event": "label"}, "id", "Outcome")
+    assert (new_id, new_label) == ("id", "Event") and over["Outcome"] == "ignore"
+    assert notes and "no longer the outcome" in notes[0]
+    # the outcome given a feature role: unsupervised, and said so
+    _, new_label, over, notes = role_edits({**roles, "Outcome": "categorical"}, "id", "Outcome")
+    assert new_label is None and over["Outcome"] == "categorical"
+    assert "input feature" in notes[0]
+    with pytest.raises(DataError, match="Only one column can be the outcome"):
+        role_edits({**roles, "Event": "label", "Age": "label"}, "id", "Outcome")
