@@ -61,7 +61,7 @@ def _read(path: str, force: bool = False) -> pd.DataFrame:
                         f"{limit / 1e9:.1f} GB. Keep fewer rows or columns (e.g. a random "
                         "sample of patients), or add --force on a machine with more memory.")
     _step(f"reading {path} ({size / 1e6:,.1f} MB)")
-    df = read_table(path)
+    df = read_table(path, max_memory=None)  # the guard above decides; --force lifts it
     _step(f"read {len(df):,} rows x {df.shape[1]:,} columns")
     return df
 
