@@ -36,6 +36,7 @@ import os
 import stat
 import struct
 import tempfile
+import time
 import zipfile
 from typing import Any, BinaryIO
 
@@ -136,12 +137,33 @@ def _fsync_dir(folder: str) -> None:
         os.close(fd)
 
 
+#: A temporary file of an interrupted save older than this is removed by the next save.
+_STALE_SECONDS = 3600
+
+
+def _remove_stale_temporaries(folder: str, prefix: str) -> None:
+    """Remove what saves killed long ago left behind (partial files with patient data)."""
+    now = time.time()
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
+        full = os.path.join(folder, name)
+        try:
+            if now - os.stat(full).st_mtime > _STALE_SECONDS:
+                os.unlink(full)
+        except OSError:
+            pass
+
+
 def _atomic_write(path: str | os.PathLike, arrays: dict[str, np.ndarray]) -> None:
     """Write the archive to a temporary file next to ``path``, fsync, then rename it."""
     target = os.path.abspath(os.fspath(path))
     folder = os.path.dirname(target)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.",
-                               suffix=".tmp")
+    prefix = f".{os.path.basename(target)}."
+    _remove_stale_temporaries(folder, prefix)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             np.savez_compressed(fh, **arrays)

@@ -318,3 +318,8 @@ def test_kill_during_save_never_leaves_a_broken_file(model_and_data, tmp_path):
         np.testing.assert_allclose(loaded.transform(X[:3]), expected)
     leftovers = [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
     assert len(leftovers) >= 1  # the kills did land in the middle of writes
+    # the partial files of long-dead saves are removed by the next save
+    for name in leftovers:
+        os.utime(tmp_path / name, (time.time() - 7200, time.time() - 7200))
+    model.save(path)
+    assert [p for p in os.listdir(tmp_path) if p.endswith(".tmp")] == []
