@@ -30,11 +30,14 @@ def wrap_title(text: str, width: int = 48) -> str:
 
 
 def _title(text: str, width: int = 48) -> tuple[dict, int]:
-    """Layout title (wrapped, left-aligned) and the top margin it needs."""
+    """Layout title (wrapped, left-aligned, below the toolbar's row so the two never
+    overlap on a narrow screen) and the top margin it needs."""
     wrapped = wrap_title(text, width) if text else ""
     n_lines = wrapped.count("<br>") + 1 if wrapped else 0
-    return ({"text": wrapped, "x": 0.01, "xanchor": "left", "font": {"size": 15}},
-            18 + 20 * n_lines)
+    pad = 30 if wrapped else 0
+    return ({"text": wrapped, "x": 0.01, "xanchor": "left", "yref": "container", "y": 1,
+             "yanchor": "top", "pad": {"t": pad}, "font": {"size": 15}},
+            pad + 14 + 20 * n_lines)
 
 
 def _hover_texts(df: pd.DataFrame, hcols: list[str]) -> list[str]:

@@ -31,9 +31,9 @@ from .safe_text import md_escape, to_csv
 from .workflow import cohort_patients, outcome_shares
 
 #: Map choices shown to the user -> MapProjector method.
-MAP_CHOICES = {"SparGE map: PCA (instant)": "pca",
-               "SparGE map: UMAP (computed on request)": "umap",
-               "Raw data: PCA (for comparison)": "raw"}
+MAP_CHOICES = {"SparGE · PCA (instant)": "pca",
+               "SparGE · UMAP (on request)": "umap",
+               "Raw data · PCA (comparison)": "raw"}
 
 
 # ---------------------------------------------------------------------------- caches
@@ -151,22 +151,26 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     key : prefix of the widget keys (one per page)
     """
     config = {
-        "rank": st.column_config.NumberColumn(LOOKALIKE_HEADERS["rank"], width="small"),
+        "rank": st.column_config.NumberColumn(LOOKALIKE_HEADERS["rank"], width=48),
         "ID": st.column_config.TextColumn(LOOKALIKE_HEADERS["ID"]),
         "distance": st.column_config.NumberColumn(
-            LOOKALIKE_HEADERS["distance"], format="%.3f",
+            LOOKALIKE_HEADERS["distance"], format="%.3f", width=72,
             help="Euclidean distance in the learned SparGE space (smaller = more alike)"),
         "similarity": st.column_config.ProgressColumn(
             LOOKALIKE_HEADERS["similarity"], min_value=0.0, max_value=1.0, format="%.2f",
-            help="1 = identical in the learned space; a typical look-alike scores 0.6 or "
-                 "more"),
+            width=92,
+            help="1 = identical in the learned space; a typical look-alike scores 0.6 or more"),
         "sparse_weight": st.column_config.NumberColumn(
-            LOOKALIKE_HEADERS["sparse_weight"], format="%.3f", help=SPARSE_WEIGHT_HELP),
+            LOOKALIKE_HEADERS["sparse_weight"], format="%.3f", width=104,
+            help=SPARSE_WEIGHT_HELP),
         "outcome": st.column_config.TextColumn(LOOKALIKE_HEADERS["outcome"]),
         "training_index": None,
     }
-    st.dataframe(table, hide_index=True, column_config=config, width="stretch",
-                 key=f"{key}_table")
+    # The outcome right after the ID: on a narrow screen it is never the clipped column.
+    order = [c for c in ("rank", "ID", "outcome", "similarity", "sparse_weight", "distance")
+             if c in table.columns]
+    st.dataframe(table, hide_index=True, column_config=config, column_order=order,
+                 width="stretch", key=f"{key}_table")
     st.download_button("Download look-alikes (CSV)", to_csv(lookalike_display(table)),
                        file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
                        key=f"{key}_download")

@@ -162,7 +162,7 @@ def test_a_freshly_trained_model_shows_a_pca_map_within_5_seconds():
     assert not at.exception
     spec = chart_spec(at)
     assert spec["layout"]["title"]["text"] == "PCA of the 16-D SparGE embedding"
-    assert at.selectbox(key="explore_view").value.startswith("SparGE map: PCA")
+    assert at.selectbox(key="explore_view").value.startswith("SparGE · PCA")
     assert "umap" not in at.session_state["maps"]
     print(f"time to the map after training on the bundled sample: {elapsed:.2f} s")
     assert elapsed < 5.0
@@ -171,7 +171,7 @@ def test_a_freshly_trained_model_shows_a_pca_map_within_5_seconds():
 def test_umap_on_request_and_a_2d_model_is_not_called_umap(small):
     cohort, model = small
     at = run(cohort=cohort, **model_state(model, cohort.encoder))
-    at.selectbox(key="explore_view").set_value("SparGE map: UMAP (computed on request)").run()
+    at.selectbox(key="explore_view").set_value("SparGE · UMAP (on request)").run()
     assert not at.exception
     assert chart_spec(at)["layout"]["title"]["text"] == "UMAP of the 16-D SparGE embedding"
     flat = train(cohort, {"n_components": 2, "max_iter": 1})

@@ -87,7 +87,7 @@ def test_lookalike_comparison_in_units_with_sd_as_a_cue(encoder):
     comp = lookalike_comparison(query, nb, ["Age", "Diabetes"], names, mean, scale, encoder)
     age = comp.set_index("Biomarker").loc["Age"]
     assert age["This patient"] == "70"
-    assert age["Look-alikes"] == "64 (62–66) (3 of 4 measured)"
+    assert age["Look-alikes"] == "64 (62–66) · 3 of 4"
     assert age["Patient (SD)"] == "+2.0 SD" and age["patient_sd"] == pytest.approx(2.0)
     dia = comp.set_index("Biomarker").loc["Diabetes"]
     assert dia["This patient"] == "Yes"
