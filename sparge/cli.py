@@ -19,7 +19,7 @@ import pandas as pd
 
 from .encoding import read_table
 from .errors import DataError
-from .persistence import load_model
+from .persistence import load_model, validate_params
 from .resources import Limits, estimate_fit, estimate_read
 from .safe_text import plain_frame, plain_text, to_csv
 from .workflow import encode_cohort, encode_new_patients, lookalike_table, train
@@ -28,6 +28,16 @@ from .workflow import encode_cohort, encode_new_patients, lookalike_table, train
 _MAX_LINE = 2000
 #: Query patients per progress line of ``similar``.
 _QUERY_BATCH = 200
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
 
 
 def _say(text: object, file=None) -> None:
@@ -121,8 +131,6 @@ def cmd_encode(args) -> int:
 
 
 def cmd_train(args) -> int:
-    cohort = _cohort(args)
-    _say(cohort.encoder.report_, file=sys.stderr)
     try:
         params = json.loads(args.params) if args.params else {}
     except json.JSONDecodeError as exc:
@@ -130,8 +138,15 @@ def cmd_train(args) -> int:
             from exc
     if not isinstance(params, dict):
         raise DataError("--params must be a JSON object, e.g. '{\"n_components\": 8}'.")
+    validate_params(params)  # before the (long) reading
+    folder = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise DataError(f"Cannot save the model to {args.output}: the folder does not exist "
+                        "or is not writable (checked before training, so no work is lost).")
     if args.unsupervised:
         params["supervised"] = False
+    cohort = _cohort(args)
+    _say(cohort.encoder.report_, file=sys.stderr)
     est = estimate_fit(len(cohort.train_rows), len(cohort.features))
     _step(f"estimate: {est.summary()}")
     if est.too_big:
@@ -224,14 +239,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("similar", help="look-alikes of the patients in a CSV")
     sp.add_argument("model", help="model file (.sparge)")
     sp.add_argument("patients", help="CSV with one or more patients")
-    sp.add_argument("-k", type=int, default=10, help="number of look-alikes")
+    sp.add_argument("-k", type=_positive_int, default=10, help="number of look-alikes")
     sp.add_argument("--format", choices=["table", "csv", "json"], default="table")
     sp.add_argument("-o", "--output")
     sp.set_defaults(func=cmd_similar)
 
     sp = sub.add_parser("compare", help="classifiers on raw vs SparGE features")
     data_args(sp, label_required=True)
-    sp.add_argument("--splits", type=int, default=10)
+    sp.add_argument("--splits", type=_positive_int, default=10)
     sp.add_argument("--format", choices=["table", "csv", "json"], default="table")
     sp.add_argument("-o", "--output")
     sp.set_defaults(func=cmd_compare)

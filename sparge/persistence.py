@@ -42,7 +42,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from .errors import ModelFileError
+from .errors import DataError, ModelFileError
 
 FORMAT = "sparge-model"
 VERSION = 1
@@ -163,7 +163,11 @@ def _atomic_write(path: str | os.PathLike, arrays: dict[str, np.ndarray]) -> Non
     folder = os.path.dirname(target)
     prefix = f".{os.path.basename(target)}."
     _remove_stale_temporaries(folder, prefix)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".tmp")
+    except OSError as exc:
+        raise OSError(exc.errno, f"Cannot save the model to {target}: "
+                                 f"{exc.strerror or exc}") from exc
     try:
         with os.fdopen(fd, "wb") as fh:
             np.savez_compressed(fh, **arrays)
@@ -461,6 +465,40 @@ def _sparge_param_names() -> set[str]:
     return set(SparGE().get_params()) - {"callback"}
 
 
+def _param_problem(key: str, value: Any, known: set[str]) -> str | None:
+    """What is wrong with one SparGE parameter (None when nothing)."""
+    if key not in known:
+        return f"unknown SparGE parameter {str(key)[:60]!r} (known: {', '.join(sorted(known))})"
+    # a parameter newer than this schema: a plain value, checked by SparGE itself
+    check, expected = _PARAM_SCHEMA.get(key, (
+        lambda v: v is None or isinstance(v, (str, bool)) or _is_number(v),
+        "a number, a string, true/false or null"))
+    if check(value):
+        return None
+    got = type(value).__name__
+    if isinstance(value, (int, float, bool, str)) or value is None:
+        got = f"{got} {value!r}"[:60]
+    return f"parameter {key!r} must be {expected} (got {got})"
+
+
+def validate_params(params: Any) -> dict:
+    """Check SparGE parameters given as plain values (a model file, ``--params`` JSON).
+
+    Raises
+    ------
+    DataError
+        Naming the parameter, what it must be and what it is.
+    """
+    if not isinstance(params, dict):
+        raise DataError("SparGE parameters must be an object {name: value}.")
+    known = _sparge_param_names()
+    for key, value in params.items():
+        problem = _param_problem(key, value, known)
+        if problem:
+            raise DataError(problem[0].upper() + problem[1:] + ".")
+    return params
+
+
 def _check_params(params: Any) -> dict:
     if not isinstance(params, dict):
         raise _bad("params", "an object of SparGE parameters", params)
@@ -469,11 +507,9 @@ def _check_params(params: Any) -> dict:
         if key not in known:
             raise ModelFileError(f"The model file is invalid: unknown SparGE parameter "
                                  f"{str(key)[:60]!r} in field 'params'.")
-        # a parameter newer than this schema: a plain value, checked by SparGE itself
-        check, expected = _PARAM_SCHEMA.get(key, (
-            lambda v: v is None or isinstance(v, (str, bool)) or _is_number(v),
-            "a number, a string, true/false or null"))
-        if not check(value):
+        problem = _param_problem(key, value, known)
+        if problem:
+            expected = _PARAM_SCHEMA.get(key, (None, "a plain value"))[1]
             raise _bad(f"params.{key}", expected, value)
     return params
 

@@ -211,3 +211,31 @@ def test_similar_reports_progress_per_batch(tmp_path, capsys, monkeypatch):
     assert rc == 0, err
     assert "patients 1-2 of 5" in err and "patients 5-5 of 5" in err
     assert len(json.loads(out)) == 10
+
+
+@pytest.mark.parametrize("params, message", [
+    ('{"k1": -1}', "Parameter 'k1' must be an integer >= 1"),
+    ('{"bogus": 1}', "Unknown SparGE parameter 'bogus'"),
+    ('{"r2": "abc"}', "Parameter 'r2' must be a number >= 0"),
+    ('[1]', "must be a JSON object"),
+    ('{nope', "not valid JSON"),
+])
+def test_train_checks_params_and_output_before_reading(tmp_path, capsys, monkeypatch, params,
+                                                       message):
+    import sparge.cli as cli
+
+    def must_not_read(*args, **kwargs):
+        raise AssertionError("read before the arguments were checked")
+
+    monkeypatch.setattr(cli, "_read", must_not_read)
+    rc, _, err = main_in(capsys, "train", "x.csv", "-o", tmp_path / "m.sparge",
+                         "--params", params)
+    assert rc == 2 and message in err
+    rc, _, err = main_in(capsys, "train", "x.csv", "-o", tmp_path / "no" / "m.sparge")
+    assert rc == 2 and "not writable" in err
+
+
+def test_number_of_lookalikes_must_be_positive(capsys):
+    with pytest.raises(SystemExit) as info:
+        main_in(capsys, "similar", "m.sparge", "p.csv", "-k", "0")
+    assert info.value.code == 2
