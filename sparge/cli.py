@@ -192,6 +192,18 @@ def cmd_compare(args) -> int:
     if cohort.labels is None:
         raise DataError("compare needs the outcome column (--label).")
     rows = cohort.train_rows
+    one = estimate_fit(int(0.8 * len(rows)), len(cohort.features))
+    total = estimate_fit(len(rows), len(cohort.features))
+    seconds = one.seconds * args.splits
+    _step(f"estimate: {args.splits} SparGE fits of about {one.seconds:.0f} s each "
+          f"({seconds / 60:.1f} min in all) and {one.peak_bytes / 1e9:.1f} GB")
+    if (seconds > total.limits.max_seconds or one.over_memory) and not args.force:
+        raise DataError(f"compare would fit SparGE {args.splits} times, about "
+                        f"{seconds / 60:.0f} min in all (limit "
+                        f"{total.limits.max_seconds / 60:.0f} min) and "
+                        f"{one.peak_bytes / 1e9:.1f} GB each (limit "
+                        f"{total.limits.max_bytes / 1e9:.1f} GB). Use fewer --splits, a random "
+                        "sample of patients or fewer columns, or add --force.")
     res, _ = compare_classifiers(cohort.X[rows], cohort.labels[rows].astype(str),
                                  n_splits=args.splits,
                                  callback=lambda p, msg: _progress(msg, {"progress": p}))

@@ -239,3 +239,15 @@ def test_number_of_lookalikes_must_be_positive(capsys):
     with pytest.raises(SystemExit) as info:
         main_in(capsys, "similar", "m.sparge", "p.csv", "-k", "0")
     assert info.value.code == 2
+
+
+def test_compare_refuses_past_the_limit_unless_forced(tmp_path, capsys, monkeypatch):
+    import sparge.cli as cli
+    from sparge.resources import Limits, estimate_fit
+
+    monkeypatch.setattr(cli, "estimate_fit",
+                        lambda n, m: estimate_fit(n, m, Limits(max_seconds=1e-3, max_bytes=10**12)))
+    data = _cohort_csv(tmp_path / "c.csv")
+    rc, _, err = main_in(capsys, "compare", data, "--id", "id", "--label", "outcome",
+                         "--splits", "2")
+    assert rc == 2 and "fewer --splits" in err and "--force" in err
