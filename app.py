@@ -12,7 +12,7 @@ drawn after the page ran, so it names a model trained or loaded in this very run
 
 import streamlit as st
 
-from sparge.ui import app_navigation, init_state, show_flashes, sidebar_status
+from sparge.ui import app_navigation, init_state, sidebar_status
 
 st.set_page_config(page_title="SparGE Explorer", page_icon=":material/hub:", layout="wide")
 with app_navigation():
@@ -32,7 +32,6 @@ with st.sidebar:
     for p in pages.values():
         st.page_link(p, width="stretch")
     status = st.container()
-show_flashes()
 try:
     with app_navigation():
         nav.run()

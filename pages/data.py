@@ -33,7 +33,11 @@ st.caption("Upload a patient table (CSV: one row per patient; numbers, text answ
            "are fine) or keep the bundled synthetic sample. " + RELOAD_NOTE)
 
 # ---------------------------------------------------------------- a new table
-up = st.file_uploader("Patient table (CSV)", type=["csv", "txt", "tsv"], key="data_upload")
+# After a table is encoded the uploader starts afresh (a new key): the browser keeps no old
+# file in it, so choosing the same file again is a new upload that is set up again.
+gen = ss.get("upload_generation", 0)
+up = st.file_uploader("Patient table (CSV)", type=["csv", "txt", "tsv"],
+                      key="data_upload" if gen == 0 else f"data_upload_{gen}")
 if st.button("Use the bundled sample", key="use_sample"):
     with guard("Reading the sample"):
         ss.pending = {"name": "bundled sample", "df": read_table(SAMPLE_CSV.read_bytes()),
@@ -99,6 +103,8 @@ if st.button("Encode this table", type="primary", key="setup_go"):
                             encoding_table=enc.encoding_table if same else None,
                             max_patient_missing=max_missing / 100)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df)} patients)")
+        if not same:
+            ss.upload_generation = gen + 1
         ss.pending = None
         flash("success", "Table encoded: its report is below. Train a model on the Model page.")
         st.rerun()

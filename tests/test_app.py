@@ -133,8 +133,9 @@ def test_setup_stays_editable_and_re_encodes():
     assert second.encoder.roles_["Outcome"] != "label"
     # the report says the outcome-like column is now a feature
     assert any("Outcome" in w.value and "input feature" in w.value for w in at.warning)
-    # re-uploading the same file sets it up again (guesses back)
-    at.file_uploader(key="data_upload").set_value(("small.csv", SMALL, "text/csv")).run()
+    # re-uploading the same file sets it up again (guesses back); the uploader was renewed
+    assert [u.key for u in at.file_uploader] == ["data_upload_1"]
+    at.file_uploader(key="data_upload_1").set_value(("small.csv", SMALL, "text/csv")).run()
     assert at.selectbox(key="setup_label").value == "Outcome"
     assert any("Set up the new table" in h.value for h in at.subheader)
 

@@ -151,9 +151,13 @@ def _settle(page, seconds: float = 1.5) -> None:
 
 
 def _shots(page, name: str) -> None:
+    """Screenshots 1400 and 800 px wide; tall, since Streamlit scrolls inside its main area."""
     for width in (1400, 800):
-        page.set_viewport_size({"width": width, "height": 1000})
+        page.set_viewport_size({"width": width, "height": 2600})
         _settle(page)
+        page.evaluate("for (const el of document.querySelectorAll('*')) "
+                      "{ if (el.scrollTop) el.scrollTop = 0; }")
+        time.sleep(0.5)
         page.screenshot(path=str(ARTIFACTS / f"{name}_{width}.png"), full_page=True)
     page.set_viewport_size({"width": 1400, "height": 1000})
     _settle(page, 0.5)
@@ -216,7 +220,8 @@ def test_setup_train_and_classifiers_in_chromium(server, browser):
     assert page.get_by_role("button", name="Encode this table").count() == 1
     _no_error(page)
     _shots(page, "data")
-    # the same file again is set up again
+    # the same file chosen again is set up again (the uploader was renewed after encoding)
+    assert page.get_by_role("button", name="Remove singheart_small.csv").count() == 0
     uploader = page.locator("[data-testid='stFileUploaderDropzoneInput']").first
     uploader.set_input_files(str(small))
     page.get_by_text("Set up the new table").first.wait_for(timeout=60_000)
