@@ -19,6 +19,34 @@ def trace_ratio_value(U: np.ndarray, S_plus: np.ndarray, S_minus: np.ndarray) ->
     return num / den if den > 0 else np.inf
 
 
+def robust_eigh(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Eigen-decomposition of a symmetric matrix that never stops with a LinAlgError.
+
+    LAPACK's default driver can fail to converge ("Eigenvalues did not converge") on badly
+    scaled matrices from noisy, wide tables. Then SciPy's ``evr`` driver is tried, then the
+    matrix with a tiny diagonal jitter (relative to its scale), then a non-finite matrix is
+    reported as a ValueError naming the cause.
+    """
+    M = 0.5 * (M + M.T)
+    if not np.all(np.isfinite(M)):
+        raise ValueError("the scatter matrix holds non-finite values (check the input for "
+                         "infinities or constant columns)")
+    try:
+        return np.linalg.eigh(M)
+    except np.linalg.LinAlgError:
+        pass
+    import scipy.linalg
+
+    try:
+        return scipy.linalg.eigh(M, driver="evr")
+    except (np.linalg.LinAlgError, ValueError):
+        pass
+    scale = max(float(np.abs(M).max()), 1e-300)
+    jitter = 1e-10 * scale
+    w, V = scipy.linalg.eigh(M + jitter * np.eye(M.shape[0]), driver="ev")
+    return w - jitter, V
+
+
 def trace_ratio(
     S_plus: np.ndarray,
     S_minus: np.ndarray,
@@ -59,16 +87,16 @@ def trace_ratio(
     if init is None:
         # Start from the directions with the largest S- relative to S+ (a generalised
         # eigenproblem solved through the whitening of A).
-        w, V = np.linalg.eigh(A)
+        w, V = robust_eigh(A)
         W = V / np.sqrt(np.maximum(w, 1e-12))
-        _, E = np.linalg.eigh(W.T @ B @ W)
+        _, E = robust_eigh(W.T @ B @ W)
         U, _ = np.linalg.qr(W @ E[:, ::-1][:, :l])
     else:
         U = np.linalg.qr(init)[0]
     lam = trace_ratio_value(U, A, B)
     it = 0
     for it in range(1, max_iter + 1):  # noqa: B007 (returned)
-        _, V = np.linalg.eigh(A - lam * B)
+        _, V = robust_eigh(A - lam * B)
         U = V[:, :l]
         new = trace_ratio_value(U, A, B)
         if abs(lam - new) <= tol * max(abs(lam), 1e-12):

@@ -46,7 +46,7 @@ from .similarity import (
     self_expressive_weights,
     similarity_from_distance,
 )
-from .sparse_coding import code_gradient_to_dictionary, sparse_encode
+from .sparse_coding import code_gradient_to_dictionary, gram_lipschitz, sparse_encode
 
 Callback = Callable[[str, dict], None]
 #: Weights of the forest-proximity block tried by ``forest_weight="auto"``.
@@ -505,8 +505,8 @@ class SparGE(TransformerMixin, BaseEstimator):
             gD = code_gradient_to_dictionary(A_tr, Dr, Phi, gPhi, self.r2)
             gnorm = float(np.linalg.norm(gD))
             entry["grad_norm"] = gnorm
-            if gnorm < 1e-12:
-                break
+            if not np.isfinite(gnorm) or gnorm < 1e-12:
+                break  # converged, or a degenerate gradient: keep the current dictionary
             step = self.step_size * np.linalg.norm(Dr) / gnorm
             accepted = False
             for _ in range(8):
@@ -604,7 +604,8 @@ class SparGE(TransformerMixin, BaseEstimator):
     def _finish_fit(self) -> None:
         """Derived state (neighbour search, similarity scale); rebuilt after loading."""
         self._sqnorms = np.einsum("ij,ij->i", self.embedding_, self.embedding_)
-        self._code_lipschitz = float(np.linalg.norm(self._dictionary_r, 2) ** 2) + self.r2
+        self._code_lipschitz = gram_lipschitz(self._dictionary_r.T @ self._dictionary_r) \
+            + self.r2
         n = self.embedding_.shape[0]
         k = min(11, n)
         # The quantile needs a sample, not an n x n search: at most 4,000 evenly spaced rows.

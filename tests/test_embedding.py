@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from sparge.embedding import (
     graph_trace_ratio,
@@ -69,3 +70,27 @@ def test_riemannian_step_stays_on_stiefel_and_descends():
     U2 = qr_retraction(U, -1e-3 * G)
     np.testing.assert_allclose(U2.T @ U2, np.eye(3), atol=1e-10)
     assert trace_ratio_value(U2, A, B) < trace_ratio_value(U, A, B)
+
+
+def test_robust_eigh_falls_back_when_lapack_does_not_converge(monkeypatch):
+    """Issue 10.11: 'Eigenvalues did not converge' must never reach the user."""
+    from sparge import embedding
+
+    rng = np.random.default_rng(0)
+    B = rng.normal(size=(8, 8))
+    M = B @ B.T
+    calls = []
+
+    def failing(*a, **k):
+        calls.append(1)
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+
+    monkeypatch.setattr(embedding.np.linalg, "eigh", failing)
+    w, V = embedding.robust_eigh(M)
+    assert calls
+    np.testing.assert_allclose(V @ np.diag(w) @ V.T, M, atol=1e-8)
+    np.testing.assert_allclose(V.T @ V, np.eye(8), atol=1e-10)
+    M2 = M.copy()
+    M2[0, 0] = np.nan
+    with pytest.raises(ValueError, match="non-finite"):
+        embedding.robust_eigh(M2)
