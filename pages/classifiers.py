@@ -66,11 +66,13 @@ if ss.get("cls_results") is not None:
     st.plotly_chart(classifier_bars_with_chance(summary, measure, chance), width="stretch")
     st.caption(f"Bars: mean ± SD over the splits. Dashed line: chance ({chance:.2f}), the score "
                "of a classifier that ignores the data.")
-    st.dataframe(readable_summary(summary).round(3), hide_index=True)
+    table = readable_summary(summary).round(3)
+    st.dataframe(table, hide_index=True, height=36 * (len(table) + 1) + 4)
     st.subheader("Mean time per split: fit + predict (seconds)")
     st.dataframe(readable_times(res).round(4))
     st.subheader("Confusion matrices")
-    clf = st.selectbox("Classifier", sorted(res["classifier"].unique()), key="cls_cm",
+    clf = st.selectbox("Classifier", [c for c in CLASSIFIER_NAMES if c in set(res["classifier"])],
+                       key="cls_cm",
                        format_func=lambda c: CLASSIFIER_NAMES.get(c, c))
     st.caption(f"Summed over the {splits} test splits, then each row (true outcome) divided by "
                "its total: a row sums to 100 % and the diagonal is each outcome's recall.")

@@ -11,7 +11,7 @@ import time
 import streamlit as st
 
 from sparge import SparGE, load_model, model_to_bytes
-from sparge.plots import objective_plot
+from sparge.plots_setup import objective_figure
 from sparge.resources import estimate_fit
 from sparge.safe_text import md_escape
 from sparge.ui import fmt_number, guard, init_state, model_summary, set_model
@@ -53,22 +53,22 @@ st.subheader("Train a model")
 with st.form("train_form"):
     st.write(f"Train on **{md_escape(ss.cohort_name)}** ({n_train} patients, {n_feat} "
              f"features). Estimated: {estimate.summary()}.")
-    c1, c2, c3 = st.columns(3)
-    supervised = c1.checkbox("Use the outcome (supervised)",
+    supervised = st.checkbox("Use the outcome (supervised)",
                              value=has_labels and defaults["supervised"],
                              disabled=not has_labels,
                              help="Pull patients with the same outcome together (marginal "
                                   "Fisher analysis graphs). Off: neighbourhoods only.")
+    c1, c2 = st.columns(2)  # two columns: labels and values stay readable at 800 px
     n_components = c1.slider("Embedding dimensions", 2, max(40, defaults["n_components"]),
                              defaults["n_components"],
                              help="Size of the learned space where distance = similarity. "
                                   "10-20 works best in our benchmarks; 2 loses most of the "
                                   "look-alike quality.")
     rep_opts, rep_i = _options(["codes+completed", "codes"], defaults["representation"])
-    representation = c1.selectbox("Embed", rep_opts, index=rep_i,
+    representation = c2.selectbox("Embed", rep_opts, index=rep_i,
                                   help="'codes' is the paper: sparse codes only. "
                                        "'codes+completed' keeps the completed biomarkers too.")
-    n_atoms = c2.slider("Dictionary atoms (0 = auto)", 0, max(128, defaults["n_atoms"] or 0),
+    n_atoms = c1.slider("Dictionary atoms (0 = auto)", 0, max(128, defaults["n_atoms"] or 0),
                         defaults["n_atoms"] or 0,
                         help="Number of prototypical patterns the sparse codes use. Auto: "
                              "a tenth of the patients, between 16 and 64.")
@@ -80,9 +80,9 @@ with st.form("train_form"):
                         help="'all': every component the nuclear norm keeps (best in our "
                              "benchmarks); 'auto': only those above the noise level "
                              "(Gavish-Donoho threshold).")
-    k1 = c3.slider("Same-outcome neighbours k1", 2, max(60, defaults["k1"]), defaults["k1"])
-    k2 = c3.slider("Other-outcome neighbours k2", 2, max(60, defaults["k2"]), defaults["k2"])
-    max_iter = c3.slider("Refinement iterations", 0, max(30, defaults["max_iter"]),
+    k1 = c1.slider("Same-outcome neighbours k1", 2, max(60, defaults["k1"]), defaults["k1"])
+    k2 = c1.slider("Other-outcome neighbours k2", 2, max(60, defaults["k2"]), defaults["k2"])
+    max_iter = c2.slider("Refinement iterations", 0, max(30, defaults["max_iter"]),
                          defaults["max_iter"],
                          help="Joint dictionary refinement; the iterate with the best held-out "
                               "look-alike quality is kept.")
@@ -127,7 +127,7 @@ with guard("Showing the training history"):
     m3.metric("Objective J", fmt_number(getattr(model, "objective_", None)))
     history = getattr(model, "history_", None)
     if history:
-        st.plotly_chart(objective_plot(history), width="stretch")
+        st.plotly_chart(objective_figure(history), width="stretch")
     else:
         st.caption("No refinement history (refinement iterations set to 0).")
 

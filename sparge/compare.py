@@ -66,6 +66,9 @@ MEASURE_NAMES = {
     "f1_macro": "macro F1",
     "roc_auc": "ROC AUC",
 }
+#: Column headers of the measures.
+MEASURE_HEADERS = {"balanced_accuracy": "Balanced accuracy", "accuracy": "Accuracy",
+                   "f1_macro": "Macro F1", "roc_auc": "ROC AUC"}
 #: Plain names of the representations.
 REPRESENTATION_NAMES = {"raw": "raw data", "SparGE": "SparGE"}
 #: Model parameters that are not settings of the representation.
@@ -233,9 +236,9 @@ def readable_summary(summary: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({
         "Classifier": summary["classifier"].map(lambda c: CLASSIFIER_NAMES.get(c, c)),
         "Features": summary["representation"].map(lambda r: REPRESENTATION_NAMES.get(r, r))})
-    for m, name in MEASURE_NAMES.items():
-        out[f"{name.split(' (')[0].capitalize()} (mean)"] = summary[f"{m}_mean"]
-        out[f"{name.split(' (')[0].capitalize()} (SD)"] = summary[f"{m}_std"]
+    for m, header in MEASURE_HEADERS.items():
+        out[f"{header} (mean)"] = summary[f"{m}_mean"]
+        out[f"{header} (SD)"] = summary[f"{m}_std"]
     return out
 
 

@@ -1,6 +1,7 @@
-"""Figures of the Classifiers page (pure functions: data in, Plotly figure out).
+"""Figures of the Model and Classifiers pages (pure functions: data in, Plotly figure out).
 
-Kept apart from :mod:`sparge.plots` (the map and look-alike figures). Text on the figures
+Kept apart from :mod:`sparge.plots` (the map and look-alike figures). Legends sit above
+the plotting area so that nothing overlaps at 800 px. Text on the figures
 (class labels) is user data: Plotly reads a few HTML tags in labels, so labels are passed
 through :func:`plot_text`.
 """
@@ -12,6 +13,7 @@ import html
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from .compare import CLASSIFIER_NAMES, MEASURE_NAMES, REPRESENTATION_NAMES
 from .safe_text import plain_text
@@ -47,8 +49,10 @@ def classifier_bars_with_chance(summary: pd.DataFrame, measure: str,
             name=REPRESENTATION_NAMES.get(rep, rep),
             error_y={"type": "data", "array": s[f"{measure}_std"]},
             marker_color=COLORS.get(rep)))
-    fig.add_hline(y=chance, line_dash="dash", line_color="crimson",
-                  annotation_text=f"chance {chance:.2f}", annotation_position="top right")
+    fig.add_hline(y=chance, line_dash="dash", line_color="crimson")
+    # the line's legend entry (an annotation on the line would cover the last bars)
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"chance ({chance:.2f})",
+                             line={"dash": "dash", "color": "crimson"}))
     fig.update_layout(barmode="group", height=400, yaxis_title=name.split(" (")[0],
                       yaxis_range=[0, 1.05], legend={"orientation": "h", "y": 1.12, "x": 0},
                       margin={"l": 10, "r": 10, "t": 40, "b": 10})
@@ -72,4 +76,33 @@ def confusion_heatmap(cm: np.ndarray, classes, title: str) -> go.Figure:
     return fig
 
 
-__all__ = ["plot_text", "classifier_bars_with_chance", "confusion_heatmap"]
+def objective_figure(history: list[dict]) -> go.Figure:
+    """Trace ratio J (train) and held-out precision@10 per refinement iteration.
+
+    Raises
+    ------
+    ValueError
+        When ``history`` has no ``iteration`` and ``J`` (a damaged model file).
+    """
+    h = pd.DataFrame(list(history))
+    if not {"iteration", "J"} <= set(h.columns):
+        raise ValueError("the model's training history has no 'iteration' and 'J' entries")
+    it = pd.to_numeric(h["iteration"], errors="coerce")
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    fig.add_trace(go.Scatter(x=it, y=pd.to_numeric(h["J"], errors="coerce"),
+                             name="objective J, training (lower is better)",
+                             mode="lines+markers"), secondary_y=False)
+    score = pd.to_numeric(h.get("heldout_score", pd.Series(dtype=float)), errors="coerce")
+    if score.notna().any():
+        fig.add_trace(go.Scatter(x=it, y=score, name="held-out precision@10 (higher is better)",
+                                 mode="lines+markers"), secondary_y=True)
+        fig.update_yaxes(title_text="precision@10", secondary_y=True, rangemode="tozero")
+    fig.update_layout(height=360, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom",
+                                          "x": 0},
+                      margin={"l": 10, "r": 10, "t": 60, "b": 10})
+    fig.update_xaxes(title_text="refinement iteration", dtick=1)
+    fig.update_yaxes(title_text="trace ratio J", secondary_y=False)
+    return fig
+
+
+__all__ = ["plot_text", "classifier_bars_with_chance", "confusion_heatmap", "objective_figure"]

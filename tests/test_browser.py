@@ -153,7 +153,7 @@ def _settle(page, seconds: float = 1.5) -> None:
 def _shots(page, name: str) -> None:
     """Screenshots 1400 and 800 px wide; tall, since Streamlit scrolls inside its main area."""
     for width in (1400, 800):
-        page.set_viewport_size({"width": width, "height": 2600})
+        page.set_viewport_size({"width": width, "height": 3400})
         _settle(page)
         page.evaluate("for (const el of document.querySelectorAll('*')) "
                       "{ if (el.scrollTop) el.scrollTop = 0; }")
@@ -245,7 +245,7 @@ def test_setup_train_and_classifiers_in_chromium(server, browser):
 
     # the classifiers on the trained model's settings
     _go(page, "Classifiers", "Classifiers")
-    assert page.get_by_text("settings of the current model").count() >= 1
+    page.get_by_text("settings of the current model").first.wait_for(timeout=60_000)
     page.get_by_role("button", name="Run the comparison").click()
     page.get_by_text("Confusion matrices").first.wait_for(timeout=600_000)
     _settle(page, 3)
