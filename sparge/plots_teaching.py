@@ -20,7 +20,7 @@ SELECTED = "black"
 
 
 def _layout(fig: go.Figure, title: str, font_size: int, height: int, **kw) -> go.Figure:
-    wrapped = wrap_title(title, 70)
+    wrapped = wrap_title(title, 70 if font_size < 18 else 46)
     lines = wrapped.count("<br>") + 1
     fig.update_layout(title={"text": wrapped, "x": 0.01, "xanchor": "left",
                              "font": {"size": font_size + 2}},
@@ -129,8 +129,8 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
         fig.add_trace(go.Scatter(x=names, y=t, mode="markers", name="hidden true value",
                                  marker={"size": 14, "symbol": "x-thin", "color": "black",
                                          "line": {"width": 3, "color": "black"}}))
-    _layout(fig, f"Patient {plot_text(patient, 20)}: measured and completed values (star = was a gap)",
-            font_size, height)
+    _layout(fig, f"Patient {plot_text(patient, 20)}: measured and completed values "
+            "(star = was a gap)", font_size, height)
     fig.update_yaxes(title="SD from the cohort mean", zeroline=True)
     fig.update_xaxes(tickangle=-30)
     return fig
@@ -215,18 +215,27 @@ def atoms_used_figure(nnz: np.ndarray, n_atoms: int, mine: int | None = None, *,
     return fig
 
 
-def _edge_trace(coords, W, name, color) -> go.Scatter:
-    """All edges of one graph as a single line trace (width grows with the mean weight)."""
+def _edge_trace(coords, W, name, color, *, width: float = 1.5, opacity: float = 0.55,
+                legend: bool = True) -> go.Scatter:
+    """All edges of one graph as a single line trace."""
     Wu = sp.triu(sp.csr_matrix(W), 1).tocoo()
     xs: list = []
     ys: list = []
     for r, c in zip(Wu.row, Wu.col, strict=True):
         xs += [coords[r, 0], coords[c, 0], None]
         ys += [coords[r, 1], coords[c, 1], None]
-    mean_w = float((Wu.data / Wu.data.max()).mean()) if Wu.nnz else 1.0
-    return go.Scatter(x=xs, y=ys, mode="lines", name=f"{name} ({Wu.nnz} edges)",
-                      line={"width": 1.0 + 2.0 * mean_w, "color": color},
-                      opacity=0.55, hoverinfo="skip")
+    return go.Scatter(x=xs, y=ys, mode="lines", name=name, showlegend=legend,
+                      line={"width": width, "color": color}, opacity=opacity,
+                      hoverinfo="skip")
+
+
+def _touching(W, i: int):
+    """The edges of ``W`` that touch patient ``i``."""
+    W = sp.csr_matrix(W)
+    keep = sp.lil_matrix(W.shape)
+    keep[i, :] = 1
+    keep[:, i] = 1
+    return W.multiply(keep.tocsr()).tocsr()
 
 
 def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
@@ -240,8 +249,24 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
     n = len(coords)
     shown = np.arange(n) if shown is None else np.asarray(shown, dtype=int)
     fig = go.Figure()
-    fig.add_trace(_edge_trace(coords, W_minus, "other outcome: pushed apart", PUSH))
-    fig.add_trace(_edge_trace(coords, W_plus, "same outcome: pulled together", PULL))
+    n_m, n_p = sp.triu(W_minus, 1).nnz, sp.triu(W_plus, 1).nnz
+    if highlight is None:
+        fig.add_trace(_edge_trace(coords, W_minus, f"other outcome: pushed apart ({n_m})",
+                                  PUSH))
+        fig.add_trace(_edge_trace(coords, W_plus, f"same outcome: pulled together ({n_p})",
+                                  PULL))
+    else:  # every edge faint, the followed patient's edges bold
+        fig.add_trace(_edge_trace(coords, W_minus, "", PUSH, width=0.8, opacity=0.18,
+                                  legend=False))
+        fig.add_trace(_edge_trace(coords, W_plus, "", PULL, width=0.8, opacity=0.25,
+                                  legend=False))
+        mine_m, mine_p = _touching(W_minus, highlight), _touching(W_plus, highlight)
+        fig.add_trace(_edge_trace(coords, mine_m, f"pushed apart (other outcome): "
+                                  f"{sp.triu(mine_m, 1).nnz + sp.tril(mine_m, -1).nnz} "
+                                  f"of {n_m}", PUSH, width=3, opacity=0.9))
+        fig.add_trace(_edge_trace(coords, mine_p, f"pulled together (same outcome): "
+                                  f"{sp.triu(mine_p, 1).nnz + sp.tril(mine_p, -1).nnz} "
+                                  f"of {n_p}", PULL, width=3, opacity=0.9))
     lab, classes = _colors(labels)
     on = np.zeros(n, bool)
     on[shown] = True

@@ -124,8 +124,8 @@ class ToyParams:
     rank: int = 2
     r1: float = 0.15
     n_atoms: int = 8
-    k1: int = 5
-    k2: int = 5
+    k1: int = 3
+    k2: int = 3
     n_components: int = 2
     max_iter: int = 8
 
@@ -433,6 +433,10 @@ def refinement_step(model) -> dict:
     h = pd.DataFrame(getattr(model, "history_", []) or [])
     if h.empty:
         return {"history": h, "caption": "This model was not refined (max_iter = 0)."}
+    if len(h) == 1:
+        return {"history": h, "caption": (
+            f"No refinement (max_iter = {model.max_iter}): the K-SVD dictionary is kept; "
+            f"J = {model.objective_:.3f} on all training patients.")}
     j0, j1 = float(h["J"].iloc[0]), float(h["J"].iloc[-1])
     best = int(getattr(model, "best_iteration_", len(h) - 1))
     text = (f"Trace ratio J on the training part: {j0:.3f} at the start, {j1:.3f} after "
@@ -504,8 +508,9 @@ STEPS: tuple[Step, ...] = (
          "The paper writes patients as columns; the app and the code use rows (scikit-learn)."),
     Step("completion", "1 · Fill the gaps with a low-rank matrix",
          (r"\min_{Z}\ \tfrac12 \|P_\Omega(Z - X)\|_F^2 + \lambda \|Z\|_*",
-          r"Z \leftarrow \mathrm{SVT}_\lambda\big(P_\Omega(X) + P_\Omega^\perp(Z)\big),\quad"
-          r"\mathrm{SVT}_\lambda(Q) = \sum_i \max(\sigma_i - \lambda, 0)\, u_i v_i^\top"),
+          r"Z \leftarrow \mathrm{SVT}_\lambda\big(P_\Omega(X) + P_\Omega^\perp(Z)\big)",
+          r"\mathrm{SVT}_\lambda(Q) = \textstyle\sum_i \max(\sigma_i - \lambda, 0)\,"
+          r" u_i v_i^\top"),
          "Biomarkers move together (a few health factors drive many measurements), so the "
          "table is close to a low-rank matrix. Soft-impute fills the gaps with the current "
          "guess, takes the singular value decomposition, shrinks every singular value by λ "
@@ -516,8 +521,8 @@ STEPS: tuple[Step, ...] = (
          "patients are completed the same way (Eq. 1 there has no ½, which only rescales λ).",
          "rank and λ"),
     Step("dictionary", "2 · A dictionary of patterns (K-SVD + OMP)",
-         (r"\min_{D,\Phi}\ \|Z - D\Phi\|_F^2 \ \ \text{s.t.}\ \ \|\phi_i\|_0 \le s,\ "
-          r"\|d_j\|_2 = 1",),
+         (r"\min_{D,\Phi}\ \|Z - D\Phi\|_F^2",
+          r"\text{s.t.}\ \ \|\phi_i\|_0 \le s,\quad \|d_j\|_2 = 1"),
          "K-SVD learns k atoms d_j: typical patterns of biomarkers. It alternates two moves: "
          "orthogonal matching pursuit (OMP) writes every patient with at most s atoms, then "
          "each atom is replaced by the best rank-1 fit of what the patients using it still "
@@ -527,8 +532,8 @@ STEPS: tuple[Step, ...] = (
          "atom keeps unit length.",
          "atoms"),
     Step("codes", "3 · Sparse codes (elastic net)",
-         (r"\phi_i = \arg\min_{\phi}\ \tfrac12\|z_i - D\phi\|_2^2 + r_1\|\phi\|_1 + "
-          r"\tfrac{r_2}{2}\|\phi\|_2^2",
+         (r"\begin{aligned}\phi_i = \arg\min_{\phi}\ & \tfrac12\|z_i - D\phi\|_2^2 \\"
+          r" & + r_1\|\phi\|_1 + \tfrac{r_2}{2}\|\phi\|_2^2\end{aligned}",
           r"\phi_\Lambda = (D_\Lambda^\top D_\Lambda + r_2 I)^{-1}"
           r"(D_\Lambda^\top z_i - r_1\,\mathrm{sign}\,\phi_\Lambda)"),
          "Every completed patient z_i is written as a weighted sum of a few atoms. The ℓ₁ "
@@ -539,9 +544,10 @@ STEPS: tuple[Step, ...] = (
          "", "r₁"),
     Step("graphs", "4 · Two graphs: who should be close, who should be far (MFA)",
          (r"W^+_{ij} > 0 \iff j \in \mathcal{N}^+_{k_1}(i)\ \text{or}\ i \in "
-          r"\mathcal{N}^+_{k_1}(j),\qquad W^-_{ij} > 0 \iff j \in \mathcal{N}^-_{k_2}(i)\ "
-          r"\text{or}\ i \in \mathcal{N}^-_{k_2}(j)",
-          r"W_{ij} = e^{-\|f_i - f_j\|^2/t},\qquad L = \mathrm{Deg} - W,\qquad "
+          r"\mathcal{N}^+_{k_1}(j)",
+          r"W^-_{ij} > 0 \iff j \in \mathcal{N}^-_{k_2}(i)\ \text{or}\ i \in "
+          r"\mathcal{N}^-_{k_2}(j)",
+          r"W_{ij} = e^{-\|f_i - f_j\|^2/t},\quad L = \mathrm{Deg} - W,\quad "
           r"S^\pm = F^\top L^\pm F"),
          "Marginal Fisher analysis joins every patient to its k₁ nearest patients with the "
          "same outcome (the intrinsic graph W⁺, to be pulled together) and to its k₂ nearest "
@@ -552,29 +558,30 @@ STEPS: tuple[Step, ...] = (
          "distance itself (far pairs would weigh most); here heat-kernel weights.",
          "k₁ and k₂"),
     Step("embedding", "5 · The embedding: trace ratio on the Stiefel manifold",
-         (r"\min_{U \in \mathbb{R}^{d\times l},\ U^\top U = I_l}\ J(U) = "
-          r"\frac{\mathrm{tr}(U^\top S^+ U)}{\mathrm{tr}(U^\top S^- U)},\qquad y_i = "
-          r"U^\top f_i",
-          r"\lambda \leftarrow J(U),\qquad U \leftarrow \text{eigenvectors of the } l "
-          r"\text{ smallest eigenvalues of } S^+ - \lambda S^-"),
+         (r"\min_{U^\top U = I_l}\ J(U) = "
+          r"\frac{\mathrm{tr}(U^\top S^+ U)}{\mathrm{tr}(U^\top S^- U)}",
+          r"y_i = U^\top f_i,\qquad U \in \mathbb{R}^{d \times l}",
+          r"\lambda \leftarrow J(U),\qquad U \leftarrow \mathrm{eig}_{\,l\ \mathrm{smallest}}"
+          r"\big(S^+ - \lambda S^-\big)"),
          "U projects every patient's representation f_i (its completed scores next to its "
          "code) to l dimensions. Its columns are orthonormal (UᵀU = I): the set of such U is "
          "the Stiefel manifold, so the projection rotates and drops directions but never "
          "stretches them. J is small when green edges become short and red edges long. The "
-         "iterative trace-ratio algorithm (Wang et al. 2007) alternates the two updates "
-         "above until J stops falling. Distances in the new space are the patient "
+         "iterative trace-ratio algorithm (Wang et al. 2007) alternates two updates until J "
+         "stops falling: λ takes the current ratio, then U takes the l eigenvectors of "
+         "S⁺ − λS⁻ with the smallest eigenvalues. Distances in the new space are the patient "
          "similarity.",
          "Differs from the paper: it embeds the codes alone; here f_i holds the completed "
          "scores next to the code, and each direction is weighted by its own trace ratio.",
          "dimensions"),
     Step("refinement", "6 · Joint refinement with early stopping",
          (r"\frac{\partial J}{\partial F} = \frac{2\,L^+ F U U^\top}{\mathrm{den}} - "
-          r"\frac{2\,\mathrm{num}\; L^- F U U^\top}{\mathrm{den}^2}",
-          r"\beta_\Lambda = (D_\Lambda^\top D_\Lambda + r_2 I)^{-1} g_\Lambda,\qquad "
-          r"\frac{\partial J}{\partial D} = \sum_i -D\beta_i\phi_i^\top + (z_i - D\phi_i)"
-          r"\beta_i^\top",
-          r"D \leftarrow \mathrm{normalize}\big(D - \gamma\, \partial J/\partial D\big),\qquad "
-          r"\gamma = \text{step} \cdot \|D\| / \|\partial J/\partial D\|"),
+          r"\frac{2\,\mathrm{num}\, L^- F U U^\top}{\mathrm{den}^2}",
+          r"\beta_\Lambda = (D_\Lambda^\top D_\Lambda + r_2 I)^{-1} g_\Lambda,\quad "
+          r"g_i = \partial J/\partial \phi_i",
+          r"\frac{\partial J}{\partial D} = \textstyle\sum_i \big(-D\beta_i\phi_i^\top + "
+          r"(z_i - D\phi_i)\beta_i^\top\big)",
+          r"D \leftarrow \mathrm{normalize}\big(D - \gamma\, \partial J/\partial D\big)"),
          "The dictionary is then tuned for the embedding: the gradient of J flows through the "
          "codes to the atoms (task-driven dictionary learning, Mairal et al. 2012), D takes a "
          "descent step (halved until J falls) and the atoms go back to unit length. "
@@ -586,8 +593,9 @@ STEPS: tuple[Step, ...] = (
          "the codes (Z stays the completed data)."),
     Step("lookalikes", "7 · Look-alikes and their sparse weights",
          (r"d(i,j) = \|y_i - y_j\|_2",
-          r"\min_{w \ge 0,\ \sum_j w_j = 1}\ \tfrac12\Big\|y_i - \sum_{j} w_j y_j\Big\|^2 + "
-          r"\tfrac{\rho}{2}\sum_j w_j \|y_i - y_j\|^2"),
+          r"\begin{aligned}\min_{w \ge 0,\ \sum_j w_j = 1}\ & \tfrac12\big\|y_i - "
+          r"\textstyle\sum_j w_j y_j\big\|^2 \\ & + \tfrac{\rho}{2}\textstyle\sum_j w_j "
+          r"\|y_i - y_j\|^2\end{aligned}"),
          "The look-alikes of a patient are its nearest patients in the learned space. The "
          "sparse weights rebuild the patient's point from its listed look-alikes (the "
          "paper's self-expressive model): non-negative, summing to one, and mostly zero — a "

@@ -21,7 +21,12 @@ from . import teaching as tc
 from .display import safe_filename
 from .safe_text import md_escape
 
-TOY, REAL = "Toy cohort (40 patients, every control live)", "Current model"
+
+def say(text: str) -> None:
+    """A caption computed by the library (escaped: it may hold IDs and outcomes)."""
+    st.caption(md_escape(text, max_len=2000))
+
+TOY, REAL = "Toy cohort (live controls)", "Current model"
 FONT = {"normal": 14, "present": 20}
 LAMBDAS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
 R1S = (0.0, 0.02, 0.05, 0.1, 0.15, 0.25, 0.4, 0.6)
@@ -34,9 +39,10 @@ section.main .block-container, [data-testid="stMainBlockContainer"] {
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li {
   font-size: 1.3rem; line-height: 1.45;
 }
-[data-testid="stMainBlockContainer"] h2 { font-size: 2.1rem; }
+[data-testid="stMainBlockContainer"] h2 { font-size: 1.8rem; padding-top: 0.2rem; }
 [data-testid="stCaptionContainer"] p { font-size: 1.15rem; }
-.katex { font-size: 1.3em; }
+.katex { font-size: 1.12em; }
+.katex-display { overflow-x: auto; overflow-y: hidden; }
 [data-testid="stWidgetLabel"] p { font-size: 1.15rem; }
 </style>
 """
@@ -138,11 +144,19 @@ def step_text(step: tc.Step) -> None:
         st.info(step.correction, icon=":material/edit_note:")
 
 
+def columns(ctx: Context, spec) -> list:
+    """Side-by-side columns when reading; stacked in the presentation (the step already sits
+    in the right-hand column, so nested columns would squeeze the figures)."""
+    if ctx.font >= FONT["present"]:
+        return [st.container() for _ in spec]
+    return st.columns(spec)
+
+
 # ---------------------------------------------------------------------- the steps
 def show_data(ctx: Context) -> None:
     m = ctx.model
     info = tc.data_step(m, ctx.patient)
-    rows, cols = tc.matrix_view(m, ctx.patient)
+    rows, cols = tc.matrix_view(m, ctx.patient, max_rows=40)
     names = [m.feature_names()[j] for j in cols]
     hidden = None
     if ctx.toy:
@@ -159,7 +173,7 @@ def show_data(ctx: Context) -> None:
     if ctx.toy:
         cap += (f" × marks the {int(ctx.cohort.hidden.sum())} measured values hidden from "
                 "the model, to grade the completion.")
-    st.caption(md_escape(cap))
+    say(cap)
 
 
 def show_completion(ctx: Context) -> None:
@@ -174,23 +188,22 @@ def show_completion(ctx: Context) -> None:
             control("select", "λ (fraction of the largest singular value)",
                     "completion_lambda", "How much every singular value is shrunk.",
                     options=LAMBDAS)
-    st.caption(md_escape(tc.completion_caption(m)))
-    c1, c2 = st.columns([3, 2] if ctx.toy else [1, 1])
+    c1, c2 = columns(ctx, [3, 2] if ctx.toy else [1, 1])
     with c1:
         figure(pt.singular_values_figure(m.filled_singular_values_,
                                          m.completion_singular_values_, m.rank_,
                                          font_size=ctx.font), "singular_values", ctx)
+        say(tc.completion_caption(m))
     with c2:
         if ctx.toy:
             err = tc.completion_error(m, ctx.cohort)
             figure(pt.completion_error_figure(err["rmse_lowrank"], err["rmse_mean"],
                                               err["n_hidden"], font_size=ctx.font),
                    "completion_error", ctx)
-            st.caption(err["caption"])
+            say(err["caption"])
         else:
-            st.caption("The current model was trained on its own data: no values were hidden "
-                       "from it, so its completion error cannot be graded here (switch to the "
-                       "toy cohort to see it).")
+            say("The current model was trained on its own data: no values were hidden from "
+                "it, so its completion error cannot be graded here (the toy cohort shows it).")
     row = tc.patient_completion(m, ctx.patient)
     _, cols = tc.matrix_view(m, ctx.patient)
     truth = None
@@ -200,10 +213,12 @@ def show_completion(ctx: Context) -> None:
     n_gap = int(row["was_gap"].sum())
     figure(pt.completion_row_figure(row.iloc[cols].reset_index(drop=True), ctx.pid,
                                     truth=truth, font_size=ctx.font), "patient_completion", ctx)
-    st.caption(md_escape(f"Patient {ctx.pid}: {n_gap} gap(s) filled"
-                         + ("" if len(cols) == len(row) else
-                            f"; {len(cols)} of {len(row)} biomarkers shown (its gaps first)")
-                         + ". Units: SD from the cohort mean (hover for clinical units)."))
+    say(f"Patient {ctx.pid}: {n_gap} gap(s) filled"
+        + ("" if len(cols) == len(row) else
+           f"; {len(cols)} of {len(row)} biomarkers shown (its gaps first)")
+        + ". Units: SD from the cohort mean (hover for clinical units)."
+        + (" × = the true value hidden from the model." if truth is not None
+           and np.isfinite(truth).any() else ""))
 
 
 def show_dictionary(ctx: Context) -> None:
@@ -221,7 +236,7 @@ def show_dictionary(ctx: Context) -> None:
     if len(feats) < m.dictionary_.shape[0]:
         cap += (f" Showing {len(feats)} of {m.dictionary_.shape[0]} biomarkers: those its "
                 "atoms weigh most.")
-    st.caption(md_escape(cap))
+    say(cap)
 
 
 def show_codes(ctx: Context) -> None:
@@ -230,13 +245,13 @@ def show_codes(ctx: Context) -> None:
         control("select", "r₁ (sparsity weight)", "r1", "Larger r₁: fewer atoms per patient.",
                 options=R1S)
     info = tc.code_step(m, ctx.patient)
-    st.caption(md_escape(info["caption"]))
     rows, _ = tc.matrix_view(m, ctx.patient, max_rows=40)
-    c1, c2 = st.columns([3, 2])
+    c1, c2 = columns(ctx, [3, 2])
     with c1:
         figure(pt.codes_figure(m.codes_[rows], tc.atom_labels(m), ctx.ids[rows],
                                highlight=int(np.flatnonzero(rows == ctx.patient)[0]),
                                font_size=ctx.font), "codes", ctx)
+        say(info["caption"])
     with c2:
         figure(pt.patient_code_figure(info["table"], ctx.pid, font_size=ctx.font),
                "patient_code", ctx)
@@ -257,10 +272,10 @@ def show_graphs(ctx: Context) -> None:
                     "Each patient is pushed from its k₂ nearest other-outcome patients.",
                     min_value=1, max_value=10)
     info = tc.graph_step(m, ctx.patient)
-    st.caption(md_escape(info["caption"]))
     figure(pt.graph_figure(info["coords"], info["W_plus"], info["W_minus"], ctx.labels,
                            ctx.ids, highlight=ctx.patient, shown=info["shown"],
                            font_size=ctx.font), "graphs", ctx)
+    say(info["caption"] + f" Bold: patient {ctx.pid}'s own edges; faint: all the others.")
 
 
 def show_embedding(ctx: Context) -> None:
@@ -269,9 +284,8 @@ def show_embedding(ctx: Context) -> None:
         control("slider", "Dimensions l", "n_components", "Columns of U: the dimensions of "
                 "the learned space.", min_value=1, max_value=8)
     info = tc.embedding_step(m, ctx.n_neighbors)
-    st.caption(md_escape(info["caption"]))
     la = m.training_neighbors(ctx.n_neighbors, rows=[ctx.patient])[1][0]
-    c1, c2 = st.columns(2)
+    c1, c2 = columns(ctx, [1, 1])
     with c1:
         figure(pt.map_figure(info["before"], ctx.labels, ctx.ids, "Before: the representation "
                              "(codes + completed scores), first two principal axes",
@@ -285,8 +299,8 @@ def show_embedding(ctx: Context) -> None:
                              highlight=ctx.patient, lookalikes=la, axis="learned axis",
                              font_size=ctx.font), "map_after", ctx, key=chart_key,
                on_select=lambda: _pick_from_map(chart_key, state_key))
-    st.caption(md_escape(f"Circled: patient {ctx.pid}; ringed: its {len(la)} look-alikes in "
-                         "the learned space (the same patients on both maps)."))
+    say(info["caption"] + f" Circled: patient {ctx.pid}; ringed: its {len(la)} look-alikes in "
+        "the learned space (the same patients on both maps).")
 
 
 def show_refinement(ctx: Context) -> None:
@@ -295,19 +309,19 @@ def show_refinement(ctx: Context) -> None:
         control("slider", "Refinement iterations (max_iter)", "max_iter",
                 "0: no refinement (the K-SVD dictionary is kept).", min_value=0, max_value=12)
     info = tc.refinement_step(m)
-    st.caption(md_escape(info["caption"]))
-    if len(info["history"]):
+    if len(info["history"]) > 1:
         figure(pt.objective_figure(info["history"], getattr(m, "best_iteration_", None),
                                    font_size=ctx.font), "objective", ctx)
+    say(info["caption"])
 
 
 def show_lookalikes(ctx: Context) -> None:
     info = tc.lookalike_step(ctx.model, ctx.patient, ctx.n_neighbors)
-    st.caption(md_escape(info["caption"]))
-    c1, c2 = st.columns([3, 2])
+    c1, c2 = columns(ctx, [3, 2])
     with c1:
         figure(pt.lookalike_weights_figure(info["table"], ctx.pid, font_size=ctx.font),
                "lookalike_weights", ctx)
+        say(info["caption"])
     with c2:
         table = info["table"].drop(columns=["training_index"]).round(3)
         st.dataframe(table, hide_index=True, width="stretch")
@@ -350,26 +364,28 @@ def context(source: str, n_neighbors: int, font: int) -> Context:
                    cohort=cohort, font=font, n_neighbors=n_neighbors)
 
 
-def header_controls() -> tuple[str, bool, int]:
-    """Source, presentation mode and the number of look-alikes."""
-    c1, c2, c3 = st.columns([3, 2, 2])
+def header_controls(build) -> tuple[bool, Context]:
+    """One row: source, followed patient, look-alikes, presentation mode.
+
+    ``build(source, n_neighbors, font)`` makes the context (the picker needs its IDs).
+    """
+    c1, c2, c3, c4 = st.columns([3, 3, 2, 2], vertical_alignment="bottom")
     with c1:
         source = st.radio("Show the steps on", (TOY, REAL), key="teach_source",
                           horizontal=True)
-    with c2:
-        present = st.toggle("Presentation mode (one step per screen, large type)",
-                            key="teach_present")
     with c3:
         k = st.slider("Look-alikes per patient", 2, 10, 5, key="teach_k",
                       help="Used on the maps, for the precision and in the last step.")
-    return source, present, k
-
-
-def patient_picker(ctx: Context) -> None:
-    key = patient_key(ctx.toy)
-    st.selectbox("Follow one patient through every step (or click one on the map after "
-                 "the embedding)", options=list(range(len(ctx.ids))), key=key,
-                 format_func=lambda i: f"{ctx.ids[i]} · {ctx.labels[i]}")
+    with c4:
+        present = st.toggle("Presentation mode", key="teach_present",
+                            help="One step per screen with Previous / Next, large type.")
+    ctx = build(source, k, FONT["present" if present else "normal"])
+    with c2:
+        st.selectbox("Follow one patient (or click one on the learned map)",
+                     label_visibility="visible",
+                     options=list(range(len(ctx.ids))), key=patient_key(ctx.toy),
+                     format_func=lambda i: f"{ctx.ids[i]} · {ctx.labels[i]}")
+    return present, ctx
 
 
 def presentation_nav(n: int) -> int:
@@ -379,7 +395,7 @@ def presentation_nav(n: int) -> int:
     c1, c2, c3 = st.columns([1, 3, 1])
     c1.button("Previous", key="teach_prev", on_click=move, args=(-1, n), disabled=i == 0,
               icon=":material/arrow_back:", width="stretch")
-    c2.progress((i + 1) / n, text=f"Step {i + 1} of {n}: {tc.STEPS[i].title}")
+    c2.progress((i + 1) / n, text=f"Step {i + 1} of {n}")
     c3.button("Next", key="teach_next", on_click=move, args=(1, n), disabled=i == n - 1,
               icon=":material/arrow_forward:", width="stretch")
     return i
@@ -388,26 +404,29 @@ def presentation_nav(n: int) -> int:
 def model_note(ctx: Context) -> None:
     if ctx.toy:
         p = params()
-        st.caption(md_escape(
+        say(
             "Toy cohort: 40 made-up patients, 6 biomarkers, about 20% gaps, outcomes low "
             f"risk / high risk. Model refitted on every change: rank {p.rank}, "
             f"λ = {p.completion_lambda:g}, {p.n_atoms} atoms, r₁ = {p.r1:g}, k₁ = {p.k1}, "
-            f"k₂ = {p.k2}, l = {p.n_components}, max_iter = {p.max_iter}."))
+            f"k₂ = {p.k2}, l = {p.n_components}, max_iter = {p.max_iter}.")
     else:
         name = st.session_state.get("model_name", "current model")
-        st.caption(md_escape(f"Current model ({name}): what it did on its own training "
-                             "patients. The controls work on the toy cohort only."))
+        say(f"Current model ({name}): what it did on its own training "
+                             "patients. The controls work on the toy cohort only.")
 
 
 def lecture() -> None:
-    """The whole page below its title."""
-    source, present, k = header_controls()
-    if present:
+    """The whole page: title (reading mode), controls, then the steps."""
+    if not st.session_state.get("teach_present", False):
+        st.title("How SparGE works")
+        st.caption("Follow one patient from its raw row to its look-alikes. On the toy cohort "
+                   "every control refits the model; on the current model the pictures show "
+                   "what it did.")
+    else:
         st.markdown(PRESENT_CSS, unsafe_allow_html=True)
-    font = FONT["present" if present else "normal"]
-    ctx = context(source, k, font)
-    model_note(ctx)
-    patient_picker(ctx)
+    present, ctx = header_controls(context)
+    if not present:
+        model_note(ctx)
     if present:
         i = presentation_nav(len(tc.STEPS))
         render_step(tc.STEPS[i], ctx, present=True)
@@ -415,4 +434,3 @@ def lecture() -> None:
         for step in tc.STEPS:
             render_step(step, ctx, present=False)
             st.divider()
-

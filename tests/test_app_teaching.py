@@ -1,0 +1,167 @@
+"""The lecture page (pages/how_it_works_new.py) under AppTest: every control (issue 13).
+
+The session state is set up as ``sparge.ui.init_state`` does (the default model and the
+bundled sample), then the page file runs directly.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ROOT, SAMPLES
+from streamlit.testing.v1 import AppTest
+
+from sparge.persistence import load_model
+from sparge.teaching import STEPS
+
+PAGE = str(ROOT / "pages" / "how_it_works_new.py")
+
+
+@pytest.fixture(scope="module")
+def default_model():
+    return load_model(SAMPLES / "default_model.sparge")
+
+
+def start(default_model, **state) -> AppTest:
+    model, encoder = default_model
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["model"] = model
+    at.session_state["model_encoder"] = encoder
+    at.session_state["model_name"] = "default model (pre-trained on the bundled sample)"
+    at.session_state["model_token"] = "t"
+    at.session_state["maps"] = {}
+    at.session_state["selected"] = None
+    at.session_state["lasso"] = []
+    at.session_state["messages"] = []
+    for k, v in state.items():
+        at.session_state[k] = v
+    at.run()
+    ok(at)
+    return at
+
+
+def ok(at) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def figures(at) -> dict[str, dict]:
+    """Every figure of the run by its chart key."""
+    return {c.proto.id: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+
+
+def by_title(at, words: str) -> dict:
+    for spec in figures(at).values():
+        if words in str(spec["layout"].get("title", {}).get("text", "")):
+            return spec
+    raise AssertionError(f"no figure titled with {words!r}")
+
+
+def picture(spec: dict) -> tuple:
+    """What a figure draws: its traces and its shapes/annotations (e.g. the kept rank)."""
+    layout = spec["layout"]
+    return spec["data"], layout.get("shapes"), layout.get("annotations")
+
+
+def captions(at) -> str:
+    return "\n".join(c.value for c in at.caption).replace("\\", "")
+
+
+@pytest.fixture(scope="module")
+def toy_page(default_model):
+    return start(default_model)
+
+
+def test_reading_mode_draws_every_step_with_formulas(toy_page):
+    at = toy_page
+    assert at.title[0].value == "How SparGE works"
+    assert [h.value for h in at.header] == [s.title for s in STEPS]
+    assert len(at.latex) == sum(len(s.formulas) for s in STEPS)
+    assert any("Stiefel" in m.value for m in at.markdown)
+    assert len(at.info) == sum(bool(s.correction) for s in STEPS)
+    assert len(at.get("plotly_chart")) >= 11
+    assert len(at.get("download_button")) == len(at.get("plotly_chart"))
+    text = captions(at)
+    assert "the rank cap keeps 2" in text and "hidden from the model" in text
+
+
+@pytest.mark.parametrize("key, value, figure_title", [
+    ("teach_rank", 4, "Singular values"),
+    ("teach_completion_lambda", 0.3, "Singular values"),
+    ("teach_n_atoms", 4, "The dictionary"),
+    ("teach_r1", 0.6, "Sparse codes"),
+    ("teach_k1", 7, "The two graphs"),
+    ("teach_k2", 1, "The two graphs"),
+    ("teach_n_components", 5, "After: the learned space"),
+    ("teach_max_iter", 2, "Joint refinement"),
+])
+def test_every_toy_control_refits_and_changes_its_picture(default_model, key, value,
+                                                          figure_title):
+    at = start(default_model)
+    before, cap_before = by_title(at, figure_title), captions(at)
+    widget = at.slider(key=key) if key in {w.key for w in at.slider} else \
+        at.select_slider(key=key)
+    widget.set_value(value).run()
+    ok(at)
+    after = by_title(at, figure_title)
+    assert picture(after) != picture(before), key
+    assert captions(at) != cap_before
+    assert at.session_state["teach_params"][key.removeprefix("teach_")] == value
+
+
+def test_controls_survive_the_presentation_steps(default_model):
+    at = start(default_model, teach_present=True)
+    assert at.button(key="teach_prev").disabled
+    at.button(key="teach_next").click().run()
+    ok(at)
+    assert at.header[0].value == STEPS[1].title
+    at.slider(key="teach_rank").set_value(3).run()
+    at.button(key="teach_next").click().run()   # the rank slider is now off screen
+    ok(at)
+    assert at.header[0].value == STEPS[2].title
+    assert at.session_state["teach_params"]["rank"] == 3
+    at.button(key="teach_prev").click().run()
+    assert at.slider(key="teach_rank").value == 3
+    for i in range(2, len(STEPS)):
+        at.button(key="teach_next").click().run()
+        ok(at)
+        assert at.header[0].value == STEPS[i].title
+        assert len(at.header) == 1 and at.get("plotly_chart")
+    assert at.button(key="teach_next").disabled
+    assert "font-size" in at.markdown[0].value          # the large-type style block
+
+
+def test_followed_patient_and_lookalike_count(default_model):
+    at = start(default_model)
+    before = by_title(at, "Look-alikes of patient P01")
+    at.selectbox(key="teach_patient_toy").set_value(6).run()
+    ok(at)
+    by_title(at, "Look-alikes of patient P07")
+    assert "Patient P07" in captions(at)
+    assert by_title(at, "The table the model learns")["layout"]["shapes"][0]["y0"] == 5.5
+    at.slider(key="teach_k").set_value(8).run()
+    ok(at)
+    after = by_title(at, "Look-alikes of patient P07")
+    assert len(after["data"][0]["x"]) == 8 and len(before["data"][0]["x"]) == 5
+    assert at.dataframe[0].value.shape[0] == 8
+
+
+def test_current_model_shows_what_it_did(default_model):
+    model = default_model[0]
+    at = start(default_model, teach_source="Current model")
+    text = captions(at)
+    n = len(model.completion_singular_values_)
+    assert f"{n} of 463 components survived" in text
+    assert f"keeps all {model.rank_}" in text
+    assert "cannot be graded" in text
+    assert "k₁ = 20, k₂ = 20" in text and "only patient SH0001's own" in text
+    assert not any(w.key in {"teach_rank", "teach_k1", "teach_r1"} for w in at.slider)
+    at.selectbox(key="teach_patient_model").set_value(10).run()
+    ok(at)
+    sid = str(model.train_ids_[10])
+    assert f"Patient {sid}" in captions(at)
+    # the toy keeps its own patient
+    at.radio(key="teach_source").set_value("Toy cohort (live controls)").run()
+    ok(at)
+    assert "Patient P01" in captions(at)

@@ -1,0 +1,192 @@
+"""The lecture page in a real browser at 1280×720 (issue 13): the presentation is stepped
+through on the toy cohort and on the default model, every control is moved once and the
+figures must change; a screenshot of every step goes to ``test-artifacts/teaching/``.
+
+The server runs ``tests/teaching_entry.py`` (the session state of ``init_state``, then the
+page), so the test does not depend on app.py's navigation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from sparge.teaching import STEPS
+
+CHROMIUM = os.environ.get("SPARGE_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts" / "teaching"
+ENTRY = ROOT / "tests" / "teaching_entry.py"
+
+pytestmark = pytest.mark.browser
+
+#: Step -> the controls shown on it (label text of the widget).
+CONTROLS = {
+    "completion": ["Rank kept", "λ (fraction of the largest singular value)"],
+    "dictionary": ["Atoms k"],
+    "codes": ["r₁ (sparsity weight)"],
+    "graphs": ["k₁ (same-outcome neighbours)", "k₂ (other-outcome neighbours)"],
+    "embedding": ["Dimensions l"],
+    "refinement": ["Refinement iterations (max_iter)|Home"],
+    "lookalikes": ["Look-alikes per patient"],
+}
+FIGURES_JS = ("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+              ".map(e => JSON.stringify([e.data || [], (e.layout || {}).shapes || [],"
+              " ((e.layout || {}).title || {}).text || ''])).join('|')")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ENTRY), "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("streamlit did not start: " + proc.stdout.read().decode()[-2000:])
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def _figures(page) -> str:
+    return hashlib.sha256(page.evaluate(FIGURES_JS).encode()).hexdigest()
+
+
+def _settle(page, timeout: float = 60.0) -> None:
+    """Wait until the app is idle (no running indicator) and the figures stop changing."""
+    deadline = time.time() + timeout
+    time.sleep(0.4)
+    last = None
+    while time.time() < deadline:
+        running = page.locator("[data-testid='stStatusWidget']").count() > 0
+        now = _figures(page)
+        if not running and now == last:
+            return
+        last = now
+        time.sleep(0.5)
+
+
+def _no_error(page) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("This app has encountered an error").count() == 0
+    assert page.get_by_text("did not work").count() == 0
+    assert page.get_by_text("failed unexpectedly").count() == 0
+
+
+def _changes(page, action, what: str) -> None:
+    """Run ``action`` and require the figures to change."""
+    before = _figures(page)
+    action()
+    deadline = time.time() + 60
+    while time.time() < deadline and _figures(page) == before:
+        time.sleep(0.3)
+    _settle(page)
+    _no_error(page)
+    assert _figures(page) != before, f"moving {what!r} did not change any figure"
+
+
+def _move_slider(page, label: str) -> None:
+    """Move a slider one step right (every control starts below its maximum), or press the
+    key given after "|" (``Home``: its minimum)."""
+    label, _, key = label.partition("|")
+    box = page.locator("[data-testid='stSlider']").filter(has_text=label).first
+    thumb = box.get_by_role("slider").first
+    thumb.focus()
+    thumb.press(key or "ArrowRight")
+
+
+def _step_title(page, i: int) -> None:
+    page.get_by_text(f"Step {i + 1} of {len(STEPS)}").first.wait_for(timeout=60_000)
+    page.get_by_role("heading", name=STEPS[i].title).first.wait_for(timeout=60_000)
+
+
+def _walk(page, prefix: str, move_controls: bool) -> None:
+    for i, step in enumerate(STEPS):
+        _step_title(page, i)
+        _settle(page)
+        _no_error(page)
+        assert page.locator(".js-plotly-plot").count() >= 1, step.key
+        page.screenshot(path=str(ARTIFACTS / f"{prefix}_{i + 1}_{step.key}.png"))
+        if move_controls:
+            for label in CONTROLS.get(step.key, []):
+                _changes(page, lambda label=label: _move_slider(page, label),
+                         label.partition("|")[0])
+            if step.key in CONTROLS:
+                page.screenshot(path=str(ARTIFACTS / f"{prefix}_{i + 1}_{step.key}_moved.png"))
+        if i < len(STEPS) - 1:
+            page.get_by_role("button", name="Next").click()
+
+
+def test_lecture_presentation_in_chromium(server):
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        pytest.skip(f"no chromium at {CHROMIUM}: install Debian's 'chromium' package")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if ARTIFACTS.exists():
+        shutil.rmtree(ARTIFACTS)
+    ARTIFACTS.mkdir(parents=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(server, wait_until="domcontentloaded")
+        page.get_by_text("How SparGE works").first.wait_for(timeout=90_000)
+        page.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
+        _settle(page)
+        _no_error(page)
+        page.screenshot(path=str(ARTIFACTS / "reading_mode_top.png"))
+        page.get_by_text("Presentation mode").first.click()
+        _step_title(page, 0)
+        _settle(page)
+        # the followed patient changes the pictures too
+        _changes(page, lambda: _choose_patient(page), "followed patient")
+        _walk(page, "toy", move_controls=True)
+        # back to the start, then the default model
+        for _ in range(len(STEPS) - 1):
+            page.get_by_role("button", name="Previous").click()
+            time.sleep(0.3)
+        _step_title(page, 0)
+        _changes(page, lambda: page.get_by_text("Current model", exact=True).click(),
+                 "source")
+        _walk(page, "model", move_controls=False)
+        browser.close()
+    shots = sorted(ARTIFACTS.glob("*.png"))
+    assert len(shots) >= 2 * len(STEPS) + 1
+    assert all(s.stat().st_size > 10_000 for s in shots)
+
+
+def _choose_patient(page) -> None:
+    box = page.locator("[data-testid='stSelectbox']").filter(has_text="Follow one patient")
+    box.first.get_by_role("button", name="Open").click()
+    page.get_by_role("option").filter(has_text="P04").first.click()

@@ -1,0 +1,207 @@
+"""The lecture's computations (sparge.teaching) and figures (sparge.plots_teaching), issue 13."""
+
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import SAMPLES
+
+from sparge import plots_teaching as pt
+from sparge import teaching as tc
+from sparge.persistence import load_model
+
+
+@pytest.fixture(scope="module")
+def cohort():
+    return tc.toy_cohort()
+
+
+@pytest.fixture(scope="module")
+def toy(cohort):
+    return tc.fit_toy(cohort, tc.ToyParams())
+
+
+@pytest.fixture(scope="module")
+def real():
+    return load_model(SAMPLES / "default_model.sparge")[0]
+
+
+def test_toy_cohort_is_small_seeded_and_has_gaps_with_a_known_truth(cohort):
+    X = cohort.X
+    assert X.shape == (40, 6)
+    assert "age (years)" in X.columns and "LDL (mmol/L)" in X.columns
+    assert 0.15 <= cohort.gaps.mean() <= 0.25
+    assert cohort.hidden.sum() >= 10
+    assert not (cohort.gaps & cohort.hidden).any()
+    assert X.isna().to_numpy()[cohort.hidden].all()          # hidden from the model
+    assert cohort.truth.notna().to_numpy().all()               # but known to the lecture
+    assert ((~X.isna()).sum(axis=1) >= 2).all()
+    assert sorted(set(cohort.y)) == ["high risk", "low risk"]
+    assert (cohort.y == "high risk").sum() == 20
+    again = tc.toy_cohort()
+    assert again.X.equals(X) and (again.hidden == cohort.hidden).all()
+    assert not tc.toy_cohort(seed=1).X.equals(X)
+    with pytest.raises(ValueError, match="n_patients"):
+        tc.toy_cohort(n_patients=5)
+
+
+def test_toy_refit_is_fast_and_reads_the_controls(cohort):
+    best = np.inf
+    for _ in range(2):
+        t0 = time.perf_counter()
+        m = tc.fit_toy(cohort, tc.ToyParams(k1=2, k2=8, n_components=3))
+        best = min(best, time.perf_counter() - t0)
+    assert best < 2.0, f"toy refit took {best:.2f} s"
+    assert (m.k1, m.k2, m.embedding_.shape[1]) == (2, 8, 3)
+    assert list(tc.patient_ids(m)[:2]) == ["P01", "P02"]
+
+
+def test_completion_rank_and_lambda_change_the_singular_values_and_the_error(cohort, toy):
+    full = tc.fit_toy(cohort, tc.ToyParams(rank=6))
+    assert toy.rank_ == 2 and full.rank_ == 6
+    e2, e6 = tc.completion_error(toy, cohort), tc.completion_error(full, cohort)
+    assert e2["n_hidden"] == cohort.hidden.sum()
+    # a rank-2 basis fills the gaps from the measured values, a full basis cannot
+    assert e2["rmse_lowrank"] < e2["rmse_mean"] - 0.1
+    assert e6["rmse_lowrank"] > e2["rmse_lowrank"]
+    assert "better than the mean" in e2["caption"]
+    assert "the rank cap keeps 2" in tc.completion_caption(toy)
+    heavy = tc.fit_toy(cohort, tc.ToyParams(rank=6, completion_lambda=0.3))
+    total, left, kept = tc.kept_components(heavy)
+    assert left < total and kept == left
+    assert f"{total - left} vanished" in tc.completion_caption(heavy)
+    assert not np.allclose(heavy.completion_singular_values_[:2],
+                           full.completion_singular_values_[:2])
+
+
+def test_completion_caption_never_claims_that_components_vanished_when_they_did_not():
+    m = SimpleNamespace(training_data_=np.zeros((30, 26)), rank_=25, completion_lambda_=0.5,
+                        completion_singular_values_=np.linspace(5, 1, 26))
+    text = tc.completion_caption(m)
+    assert "26 of 26 components survived (none vanished)" in text
+    assert "keeps 25" in text and "vanish" not in text.replace("none vanished", "")
+
+
+def test_patient_completion_fills_exactly_the_gaps(toy):
+    i = int(np.flatnonzero(np.isnan(toy.training_data_).any(axis=1))[0])
+    row = tc.patient_completion(toy, i)
+    assert row["was_gap"].sum() == np.isnan(toy.training_data_[i]).sum()
+    assert row["completed_sd"].notna().all()
+    assert row.loc[row["was_gap"], "observed"].isna().all()
+
+
+def test_r1_makes_codes_sparser_and_the_patient_code_is_read_from_the_model(cohort, toy):
+    sparse = tc.fit_toy(cohort, tc.ToyParams(r1=0.6))
+    a, b = tc.code_step(toy, 3), tc.code_step(sparse, 3)
+    assert b["zero_share"] > a["zero_share"]
+    assert f"{100 * b['zero_share']:.0f}% of all code weights" in b["caption"]
+    used = np.flatnonzero(toy.codes_[3])
+    assert len(a["table"]) == len(used)
+    assert np.allclose(np.sort(a["table"]["weight"].to_numpy()), np.sort(toy.codes_[3, used]))
+
+
+def test_atoms_change_the_dictionary(cohort, toy):
+    four = tc.fit_toy(cohort, tc.ToyParams(n_atoms=4))
+    assert four.dictionary_.shape == (6, 4) and toy.dictionary_.shape == (6, 8)
+    assert tc.atom_labels(four) == [f"atom {j + 1} ({four.classes_[four.atom_class_[j]]})"
+                                    for j in range(4)]
+    assert tc.dictionary_caption(four).startswith("4 atoms")
+    assert np.allclose(np.linalg.norm(four.dictionary_, axis=0), 1)
+
+
+def test_graphs_follow_k1_k2_and_join_the_right_outcomes(cohort, toy):
+    more = tc.fit_toy(cohort, tc.ToyParams(k1=8, k2=1))
+    a, b = tc.graph_step(toy, 0), tc.graph_step(more, 0)
+    assert b["n_plus"] > a["n_plus"] and b["n_minus"] < a["n_minus"]
+    y = tc.outcomes(toy)
+    r, c = a["W_plus"].nonzero()
+    assert (y[r] == y[c]).all()
+    r, c = a["W_minus"].nonzero()
+    assert (y[r] != y[c]).all()
+    assert f"{a['n_plus']} same-outcome edges" in a["caption"]
+
+
+def test_graphs_of_a_big_model_keep_only_the_followed_patients_edges(real):
+    g = tc.graph_step(real, 5)
+    r, c = (g["W_plus"] + g["W_minus"]).nonzero()
+    assert len(r) and ((r == 5) | (c == 5)).all()
+    Wp, _ = real.training_graphs()
+    assert g["n_plus"] == sp.triu(Wp, 1).nnz
+    assert "only patient" in g["caption"]
+
+
+def test_dimensions_change_the_map_and_precision_is_honest(cohort, toy):
+    five = tc.fit_toy(cohort, tc.ToyParams(n_components=5))
+    a, b = tc.embedding_step(toy), tc.embedding_step(five)
+    assert np.allclose(a["after"], toy.embedding_[:, :2])
+    assert b["after"].shape == (40, 2) and "l = 5" in b["caption"]
+    p = a["precision"]
+    assert 0 <= p["before"] <= 1 and 0 <= p["after"] <= 1
+    assert f"{100 * p['after']:.0f}% after" in a["caption"]
+
+
+def test_refinement_caption_reads_the_history(cohort, toy):
+    info = tc.refinement_step(toy)
+    assert len(info["history"]) == len(toy.history_)
+    assert f"iteration {toy.best_iteration_}" in info["caption"]
+    none = tc.fit_toy(cohort, tc.ToyParams(max_iter=0))
+    assert tc.refinement_step(none)["caption"].startswith("No refinement")
+
+
+def test_lookalikes_of_the_followed_patient_with_sparse_weights(toy, real):
+    for model in (toy, real):
+        info = tc.lookalike_step(model, 2, n_neighbors=6)
+        t = info["table"]
+        assert len(t) == 6 and 2 not in t["training_index"].to_list()
+        assert t["sparse_weight"].sum() == pytest.approx(1.0, abs=1e-6)
+        assert (t["sparse_weight"] >= 0).all()
+        same = int((t["outcome"] == tc.outcomes(model)[2]).sum())
+        assert f"{same} of 6 look-alikes" in info["caption"]
+
+
+def test_matrix_view_keeps_the_patient_and_its_gaps(real):
+    rows, cols = tc.matrix_view(real, 7)
+    assert 7 in rows and len(rows) <= 30 and len(cols) == 12
+    gaps = np.flatnonzero(np.isnan(real.training_data_[7]))
+    assert set(gaps[:6]) <= set(cols)
+    feats = tc.dictionary_view(real, 7)
+    assert len(feats) == 15
+
+
+def test_every_step_has_formulas_words_and_the_papers_corrections():
+    keys = [s.key for s in tc.STEPS]
+    assert keys == ["data", "completion", "dictionary", "codes", "graphs", "embedding",
+                    "refinement", "lookalikes"]
+    for s in tc.STEPS:
+        assert s.formulas and len(s.words) > 100
+    by = {s.key: s for s in tc.STEPS}
+    assert "SVT" in "".join(by["completion"].formulas)
+    assert "U^\\top U = I" in "".join(by["embedding"].formulas)
+    assert "Stiefel" in by["embedding"].words and "trace-ratio" in by["embedding"].words
+    assert "k₂" in by["graphs"].correction
+    assert "descent" in by["refinement"].correction
+    assert "early stopping" in by["refinement"].words
+    assert "K-SVD" in by["dictionary"].words and "elastic" in by["codes"].title
+
+
+def test_figures_mark_the_followed_patient_and_label_everything(toy):
+    g = tc.graph_step(toy, 4)
+    fig = pt.graph_figure(g["coords"], g["W_plus"], g["W_minus"], tc.outcomes(toy),
+                          tc.patient_ids(toy), highlight=4)
+    bold = [t for t in fig.data if t.mode == "lines" and t.line.width == 3]
+    n_edges = sum((np.asarray(t.x[::3]) is not None) and len(t.x) // 3 for t in bold)
+    assert n_edges == g["W_plus"][4].nnz + g["W_minus"][4].nnz
+    d = pt.dictionary_figure(toy.dictionary_, toy.feature_names(), tc.atom_labels(toy))
+    assert list(d.layout.xaxis.tickvals) == tc.atom_labels(toy)
+    h = pt.data_heatmap(toy.training_data_, toy.feature_names(), tc.patient_ids(toy),
+                        highlight=9)
+    assert h.layout.shapes[0].y0 == 8.5 and "SD" in h.data[0].colorbar.title.text
+    m = pt.map_figure(toy.embedding_[:, :2], tc.outcomes(toy), tc.patient_ids(toy), "t",
+                      highlight=3)
+    keys = np.concatenate([np.asarray(t.customdata).ravel() for t in m.data
+                           if t.customdata is not None])
+    assert sorted(keys.tolist()) == list(range(40))
