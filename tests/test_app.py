@@ -77,10 +77,10 @@ def test_search_by_id_and_lasso_group_summary():
     at = start()
     model = at.session_state["model"]
     at.text_input(key="explore_search").input(str(model.train_ids_[7])).run()
-    assert at.session_state["selected"] == 7
+    assert at.session_state["selected"] == str(model.train_ids_[7])  # patients by ID
     at.text_input(key="explore_search").input("NO-SUCH-ID").run()
-    assert any("No training patient" in w.value for w in at.warning)
-    at.session_state["lasso"] = list(range(20))
+    assert any("No patient has the ID" in w.value for w in at.warning)
+    at.session_state["lasso"] = [str(i) for i in model.train_ids_[:20]]
     at.run()
     assert "Selected group: 20 patients" in texts(at)
     assert not at.exception
@@ -88,8 +88,10 @@ def test_search_by_id_and_lasso_group_summary():
 
 def test_map_views_and_colouring():
     at = start()
-    at.selectbox(key="explore_view").set_value("SparGE map (PCA)").run()
-    at.selectbox(key="explore_view").set_value("Raw data (PCA, for comparison)").run()
+    for view in at.selectbox(key="explore_view").options:
+        if "UMAP" not in view:  # UMAP of a new model is slow; the bundled one is precomputed
+            at.selectbox(key="explore_view").set_value(view).run()
+            assert not at.exception and not at.error, view
     at.selectbox(key="explore_color").set_value("Age (years)").run()
     assert not at.exception and not at.error
 
