@@ -19,16 +19,60 @@ PULL, PUSH = "#2ca02c", "#d62728"
 SELECTED = "black"
 
 
-def _layout(fig: go.Figure, title: str, font_size: int, height: int, **kw) -> go.Figure:
+LEGENDS = {
+    # inside the plot's top-right corner, on a translucent box: never over titles or axes
+    "inside": {"x": 0.99, "xanchor": "right", "y": 0.99, "yanchor": "top",
+               "bgcolor": "rgba(255,255,255,0.75)"},
+    # one row above the plot (the title's margin grows by a line)
+    "top": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
+    # right of the plot (plotly makes room): for maps with many entries
+    "right": {"x": 1.01, "xanchor": "left", "y": 1.0, "yanchor": "top"},
+}
+
+
+def _layout(fig: go.Figure, title: str, font_size: int, height: int, legend: str = "inside",
+            **kw) -> go.Figure:
     wrapped = wrap_title(title, 70 if font_size < 18 else 46)
     lines = wrapped.count("<br>") + 1
     fig.update_layout(title={"text": wrapped, "x": 0.01, "xanchor": "left",
                              "font": {"size": font_size + 2}},
                       font={"size": font_size}, height=height,
-                      margin={"l": 10, "r": 10, "t": 24 + (font_size + 10) * lines, "b": 10},
-                      legend={"orientation": "h", "yanchor": "top", "y": -0.12, "x": 0},
-                      **kw)
+                      margin={"l": 10, "r": 10, "b": 10,
+                              "t": 24 + (font_size + 10) * (lines + (legend == "top"))},
+                      legend=LEGENDS[legend], **kw)
     return fig
+
+
+def scale_fonts(fig: go.Figure, font_size: int) -> go.Figure:
+    """Set every text of a figure to ``font_size`` (tick labels a little smaller).
+
+    Explicit axis, legend and colour-bar fonts: a theme's template (Streamlit's) would
+    otherwise keep its own small sizes for them.
+    """
+    tick = max(font_size - 3, 10)
+    fig.update_xaxes(tickfont={"size": tick}, title_font={"size": font_size - 1})
+    fig.update_yaxes(tickfont={"size": tick}, title_font={"size": font_size - 1})
+    fig.update_layout(legend_font={"size": font_size - 2},
+                      hoverlabel_font={"size": font_size - 2})
+    fig.update_annotations(font_size=font_size - 2)
+    fig.update_traces(colorbar={"tickfont": {"size": tick},
+                                "title": {"font": {"size": font_size - 2}}},
+                      selector={"type": "heatmap"})
+    fig.update_traces(textfont={"size": font_size - 2}, selector={"type": "bar"})
+    return fig
+
+
+def _row_ticks(y: list[str], highlight: int | None) -> list[str]:
+    """Row labels that stay readable: all up to 25 rows, else every other (or sparser),
+    always with the followed patient's."""
+    if len(y) <= 25:
+        return list(y)
+    step = 2 if len(y) <= 50 else len(y) // 25
+    keep = set(range(0, len(y), step)) - ({highlight - 1, highlight + 1}
+                                          if highlight is not None else set())
+    if highlight is not None:
+        keep.add(highlight)
+    return [y[i] for i in sorted(keep)]
 
 
 def _colors(labels) -> tuple[np.ndarray, list[str]]:
@@ -62,11 +106,11 @@ def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None 
     if highlight is not None:
         fig.add_shape(type="rect", x0=-0.5, x1=len(x) - 0.5, y0=highlight - 0.5,
                       y1=highlight + 0.5, line={"color": SELECTED, "width": 3})
-    _layout(fig, title, font_size, height, plot_bgcolor="#d9d9d9")
+    _layout(fig, title, font_size, height, plot_bgcolor="#d9d9d9", showlegend=False)
     fig.update_xaxes(title="biomarker", tickangle=-30, tickmode="array", tickvals=x,
                      showgrid=False)
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
-                     tickvals=y if len(y) <= 45 else y[::max(1, len(y) // 30)],
+                     tickvals=_row_ticks(y, highlight),
                      showgrid=False)
     return fig
 
@@ -140,19 +184,24 @@ def dictionary_figure(D: np.ndarray, features, atom_names, *, used=None,
                       font_size: int = 14, height: int = 460) -> go.Figure:
     """Atoms (columns) on the biomarkers; atoms the followed patient uses are marked."""
     D = np.asarray(D, dtype=float)
-    x = [plot_text(a, 30) for a in atom_names]
+    full = [plot_text(a, 30) for a in atom_names]
+    # many atoms: numbers on the axis, the outcome on hover (the labels would overlap)
+    x = full if len(full) <= 12 else [str(j + 1) for j in range(len(full))]
     y = [plot_text(f, 30) for f in features]
     lim = float(np.abs(D).max()) or 1.0
     fig = go.Figure(go.Heatmap(z=D, x=x, y=y, colorscale="RdBu_r", zmid=0, zmin=-lim,
-                               zmax=lim, xgap=1, ygap=1,
-                               colorbar={"title": {"text": "weight<br>(unit-length atom)"}},
-                               hovertemplate="%{x} · %{y}<br>%{z:.2f}<extra></extra>"))
+                               zmax=lim, xgap=1, ygap=1, customdata=[full] * len(y),
+                               colorbar={"title": {"text": "weight"}},
+                               hovertemplate="%{customdata} · %{y}<br>%{z:.2f}"
+                                             "<extra></extra>"))
     for j in [] if used is None else list(used):
         fig.add_shape(type="rect", x0=j - 0.5, x1=j + 0.5, y0=-0.5, y1=len(y) - 0.5,
                       line={"color": SELECTED, "width": 3})
     _layout(fig, "The dictionary: every atom is a pattern of biomarkers", font_size, height)
-    fig.update_xaxes(title="atom (outcome it was learned for)", tickangle=-45,
-                     tickmode="array", tickvals=x if len(x) <= 40 else x[::2])
+    fig.update_xaxes(title="atom (outcome it was learned for)" if x is full else
+                     "atom number (hover: the outcome it was learned for)",
+                     tickangle=-45 if x is full else 0, tickmode="array",
+                     tickvals=x if len(x) <= 25 else x[::2])
     fig.update_yaxes(title="biomarker", tickmode="array",
                      tickvals=y if len(y) <= 40 else y[::max(1, len(y) // 30)],
                      autorange="reversed")
@@ -179,7 +228,7 @@ def codes_figure(Phi: np.ndarray, atom_names, row_labels, *, highlight: int | No
     fig.update_xaxes(title="atom", tickangle=-45, tickmode="array",
                      tickvals=x if len(x) <= 40 else x[::2], showgrid=False)
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
-                     tickvals=y if len(y) <= 45 else y[::max(1, len(y) // 30)],
+                     tickvals=_row_ticks(y, highlight),
                      showgrid=False)
     return fig
 
@@ -261,10 +310,10 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
         fig.add_trace(_edge_trace(coords, W_plus, "", PULL, width=0.8, opacity=0.25,
                                   legend=False))
         mine_m, mine_p = _touching(W_minus, highlight), _touching(W_plus, highlight)
-        fig.add_trace(_edge_trace(coords, mine_m, f"pushed apart (other outcome): "
+        fig.add_trace(_edge_trace(coords, mine_m, f"pushed apart: "
                                   f"{sp.triu(mine_m, 1).nnz + sp.tril(mine_m, -1).nnz} "
                                   f"of {n_m}", PUSH, width=3, opacity=0.9))
-        fig.add_trace(_edge_trace(coords, mine_p, f"pulled together (same outcome): "
+        fig.add_trace(_edge_trace(coords, mine_p, f"pulled together: "
                                   f"{sp.triu(mine_p, 1).nnz + sp.tril(mine_p, -1).nnz} "
                                   f"of {n_p}", PULL, width=3, opacity=0.9))
     lab, classes = _colors(labels)
@@ -284,11 +333,11 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
                                          "line": {"width": 1, "color": "white"}}))
     if highlight is not None:
         fig.add_trace(go.Scatter(x=[coords[highlight, 0]], y=[coords[highlight, 1]],
-                                 mode="markers", name="followed patient", hoverinfo="skip",
+                                 mode="markers", name="followed", hoverinfo="skip",
                                  marker={"size": 22, "symbol": "circle-open",
                                          "color": SELECTED, "line": {"width": 3}}))
     _layout(fig, "The two graphs on the patients before the embedding (first two "
-            "principal axes)", font_size, height)
+            "principal axes)", font_size, height, legend="right")
     fig.update_xaxes(title="principal axis 1", showticklabels=False, zeroline=False)
     fig.update_yaxes(title="principal axis 2", showticklabels=False, zeroline=False)
     return fig
@@ -316,15 +365,16 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
     if lookalikes is not None and len(lookalikes):
         la = np.asarray(lookalikes, dtype=int)
         fig.add_trace(go.Scatter(x=coords[la, 0], y=coords[la, 1], mode="markers",
-                                 name="its look-alikes", hoverinfo="skip",
+                                 name="look-alikes", hoverinfo="skip",
                                  marker={"size": 16, "symbol": "circle-open",
                                          "color": "#555", "line": {"width": 2}}))
     if highlight is not None:
         fig.add_trace(go.Scatter(x=[coords[highlight, 0]], y=[coords[highlight, 1]],
-                                 mode="markers", name="followed patient", hoverinfo="skip",
+                                 mode="markers", name="followed", hoverinfo="skip",
                                  marker={"size": 24, "symbol": "circle-open",
                                          "color": SELECTED, "line": {"width": 3}}))
-    _layout(fig, title, font_size, height, clickmode="event+select", dragmode="zoom")
+    _layout(fig, title, font_size, height, legend="right", clickmode="event+select",
+            dragmode="zoom")
     fig.update_xaxes(title=f"{axis} 1", showticklabels=False, zeroline=False)
     fig.update_yaxes(title=f"{axis} 2", showticklabels=False, zeroline=False)
     return fig
@@ -344,10 +394,11 @@ def objective_figure(history: pd.DataFrame, best: int | None = None, *,
                                  name="held-out precision@10"), secondary_y=True)
     if best is not None:
         fig.add_vline(x=best, line_dash="dash", annotation_text=f"kept: iteration {best}")
-    _layout(fig, "Joint refinement: objective and held-out score", font_size, height)
+    _layout(fig, "Joint refinement: objective and held-out score", font_size, height,
+            legend="top")
     fig.update_xaxes(title="iteration", dtick=1)
     fig.update_yaxes(title_text="trace ratio J (lower is better)", secondary_y=False)
-    fig.update_yaxes(title_text="held-out precision@10", secondary_y=True)
+    fig.update_yaxes(title_text="held-out precision@10", secondary_y=True, tickformat=".2f")
     return fig
 
 

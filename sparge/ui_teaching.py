@@ -128,6 +128,7 @@ def figure(fig, name: str, ctx: Context, *, key: str | None = None, on_select=No
     kw = {}
     if on_select is not None:
         kw = {"on_select": on_select, "selection_mode": "points"}
+    pt.scale_fonts(fig, ctx.font)
     st.plotly_chart(fig, width="stretch", config=config, key=key or f"teach_fig_{name}", **kw)
     st.download_button("Download figure (HTML, works offline)",
                        data=lambda: fig.to_html(include_plotlyjs=True, full_html=True),
@@ -381,8 +382,8 @@ def header_controls(build) -> tuple[bool, Context]:
                             help="One step per screen with Previous / Next, large type.")
     ctx = build(source, k, FONT["present" if present else "normal"])
     with c2:
-        st.selectbox("Follow one patient (or click one on the learned map)",
-                     label_visibility="visible",
+        st.selectbox("Followed patient", help="Followed through every step; a click on the "
+                     "learned map (step 5) follows that patient instead.",
                      options=list(range(len(ctx.ids))), key=patient_key(ctx.toy),
                      format_func=lambda i: f"{ctx.ids[i]} · {ctx.labels[i]}")
     return present, ctx

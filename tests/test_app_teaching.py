@@ -165,3 +165,16 @@ def test_current_model_shows_what_it_did(default_model):
     at.radio(key="teach_source").set_value("Toy cohort (live controls)").run()
     ok(at)
     assert "Patient P01" in captions(at)
+
+
+def test_a_click_on_the_learned_map_follows_that_patient(monkeypatch):
+    import sparge.ui_teaching as ui
+
+    fake = {"teach_map_after_toy": {"selection": {"points": [{"customdata": [17]}]}},
+            "teach_patient_toy": 0}
+    monkeypatch.setattr(ui.st, "session_state", fake)
+    ui._pick_from_map("teach_map_after_toy", "teach_patient_toy")
+    assert fake["teach_patient_toy"] == 17
+    fake["teach_map_after_toy"] = {"selection": {"points": []}}   # a click on empty space
+    ui._pick_from_map("teach_map_after_toy", "teach_patient_toy")
+    assert fake["teach_patient_toy"] == 17

@@ -187,6 +187,6 @@ def test_lecture_presentation_in_chromium(server):
 
 
 def _choose_patient(page) -> None:
-    box = page.locator("[data-testid='stSelectbox']").filter(has_text="Follow one patient")
+    box = page.locator("[data-testid='stSelectbox']").filter(has_text="Followed patient")
     box.first.get_by_role("button", name="Open").click()
     page.get_by_role("option").filter(has_text="P04").first.click()
