@@ -207,3 +207,23 @@ def test_csv_like_text_reads_or_raises_data_error(text, encoding):
         return
     assert len(df) >= 1 and df.index.tolist() == list(range(len(df)))
     assert all(isinstance(c, str) and c for c in df.columns)
+
+
+def test_short_and_long_columns_parse_the_same():
+    """A one-patient query takes the plain-Python path; it must read cells exactly as the
+    pandas path does for a whole cohort."""
+    import numpy as np
+    import pandas as pd
+
+    from sparge.encoding import _SMALL_COLUMN, parse_numeric
+
+    cells = ["12", " 3.5 ", "", "NA", "1e3", "-2", "+.5", "12,5", "<0.1", "inf", "abc",
+             "1.234,5", "1 234,5", "1e999", "None", "7.", "nan", "?"]
+    short = pd.Series(cells, dtype=object)
+    long = pd.Series(cells * (_SMALL_COLUMN // len(cells) + 2), dtype=object)
+    assert len(short) <= _SMALL_COLUMN < len(long)
+    a, ia = parse_numeric(short)
+    b, ib = parse_numeric(long)
+    np.testing.assert_array_equal(a, b[: len(cells)])
+    for key in ("bad", "censored", "infinite"):
+        assert [c for c in ia[key]] == [c for c in ib[key] if c[0] < len(cells)]
