@@ -129,8 +129,9 @@ def singular_values_figure(before, after, kept: int, *, font_size: int = 14,
                          marker_color=PALETTE[0]))
     fig.add_vline(x=kept + 0.5, line_dash="dash",
                   annotation_text=f"kept: {kept}", annotation_position="top right")
-    _layout(fig, "Singular values: how much each component explains", font_size, height,
-            barmode="overlay")
+    shown = "" if k == len(before) else f" (first {k} of {len(before)})"
+    _layout(fig, f"Singular values: how much each component explains{shown}", font_size,
+            height, barmode="overlay")
     fig.update_xaxes(title="component", dtick=1 if k <= 20 else None)
     fig.update_yaxes(title="singular value (SD units)")
     return fig
@@ -174,7 +175,7 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
                                  marker={"size": 14, "symbol": "x-thin", "color": "black",
                                          "line": {"width": 3, "color": "black"}}))
     _layout(fig, f"Patient {plot_text(patient, 20)}: measured and completed values "
-            "(star = was a gap)", font_size, height)
+            "(star = was a gap)", font_size, height, legend="top")
     fig.update_yaxes(title="SD from the cohort mean", zeroline=True)
     fig.update_xaxes(tickangle=-30)
     return fig
@@ -288,17 +289,19 @@ def _touching(W, i: int):
 
 
 def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
-                 highlight: int | None = None, shown=None, font_size: int = 14,
-                 height: int = 520) -> go.Figure:
+                 highlight: int | None = None, shown=None, totals=None,
+                 font_size: int = 14, height: int = 520) -> go.Figure:
     """The intrinsic (green, pull) and penalty (red, push) graphs on a 2D picture.
 
-    ``shown``: patients to draw (default all); the others are faint dots.
+    ``shown``: patients to draw (default all); the others are faint dots. ``totals``:
+    (edges of W+, edges of W-) of the whole graphs when the given ones are a part of them.
     """
     coords = np.asarray(coords, dtype=float)
     n = len(coords)
     shown = np.arange(n) if shown is None else np.asarray(shown, dtype=int)
     fig = go.Figure()
-    n_m, n_p = sp.triu(W_minus, 1).nnz, sp.triu(W_plus, 1).nnz
+    n_p, n_m = totals if totals is not None else (sp.triu(W_plus, 1).nnz,
+                                                  sp.triu(W_minus, 1).nnz)
     if highlight is None:
         fig.add_trace(_edge_trace(coords, W_minus, f"other outcome: pushed apart ({n_m})",
                                   PUSH))
@@ -310,11 +313,9 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
         fig.add_trace(_edge_trace(coords, W_plus, "", PULL, width=0.8, opacity=0.25,
                                   legend=False))
         mine_m, mine_p = _touching(W_minus, highlight), _touching(W_plus, highlight)
-        fig.add_trace(_edge_trace(coords, mine_m, f"pushed apart: "
-                                  f"{sp.triu(mine_m, 1).nnz + sp.tril(mine_m, -1).nnz} "
+        fig.add_trace(_edge_trace(coords, mine_m, f"pushed apart: {mine_m[highlight].nnz} "
                                   f"of {n_m}", PUSH, width=3, opacity=0.9))
-        fig.add_trace(_edge_trace(coords, mine_p, f"pulled together: "
-                                  f"{sp.triu(mine_p, 1).nnz + sp.tril(mine_p, -1).nnz} "
+        fig.add_trace(_edge_trace(coords, mine_p, f"pulled together: {mine_p[highlight].nnz} "
                                   f"of {n_p}", PULL, width=3, opacity=0.9))
     lab, classes = _colors(labels)
     on = np.zeros(n, bool)

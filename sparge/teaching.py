@@ -197,8 +197,9 @@ def matrix_view(model, patient: int, max_rows: int = 30, max_cols: int = 12
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Rows and columns small enough to read, always with the followed patient.
 
-    Rows: the patient and evenly spaced others. Columns: the patient's gaps first (up to
-    half), then the biomarkers with the most gaps, in table order.
+    Rows: the patient and evenly spaced others. Columns: up to half of them the patient's
+    gaps, the rest its measured values (both preferring biomarkers with many gaps in the
+    cohort), in table order.
     """
     Xs = np.asarray(model.training_data_, dtype=float)
     n, m = Xs.shape
@@ -206,10 +207,11 @@ def matrix_view(model, patient: int, max_rows: int = 30, max_cols: int = 12
     rows = np.unique(np.append(rows[rows != patient][: max_rows - 1], patient))
     if m <= max_cols:
         return rows, np.arange(m)
-    mine = np.flatnonzero(np.isnan(Xs[patient]))[: max_cols // 2]
-    order = [j for j in np.argsort(-np.isnan(Xs).mean(axis=0), kind="stable")
-             if j not in set(mine)]
-    cols = np.sort(np.concatenate([mine, order[: max_cols - len(mine)]]).astype(int))
+    gap = np.isnan(Xs[patient])
+    by_gaps = np.argsort(-np.isnan(Xs).mean(axis=0), kind="stable")  # most gaps first
+    mine = [j for j in by_gaps if gap[j]][: max_cols // 2]
+    seen = [j for j in by_gaps if not gap[j]][: max_cols - len(mine)]
+    cols = np.sort(np.array(mine + seen, dtype=int))
     return rows, cols
 
 

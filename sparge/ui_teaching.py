@@ -216,7 +216,8 @@ def show_completion(ctx: Context) -> None:
                                     truth=truth, font_size=ctx.font), "patient_completion", ctx)
     say(f"Patient {ctx.pid}: {n_gap} gap(s) filled"
         + ("" if len(cols) == len(row) else
-           f"; {len(cols)} of {len(row)} biomarkers shown (its gaps first)")
+           f"; {len(cols)} of {len(row)} biomarkers shown (some of its gaps, some "
+           "measured values)")
         + ". Units: SD from the cohort mean (hover for clinical units)."
         + (" × = the true value hidden from the model." if truth is not None
            and np.isfinite(truth).any() else ""))
@@ -275,7 +276,8 @@ def show_graphs(ctx: Context) -> None:
     info = tc.graph_step(m, ctx.patient)
     figure(pt.graph_figure(info["coords"], info["W_plus"], info["W_minus"], ctx.labels,
                            ctx.ids, highlight=ctx.patient, shown=info["shown"],
-                           font_size=ctx.font), "graphs", ctx)
+                           totals=(info["n_plus"], info["n_minus"]), font_size=ctx.font),
+           "graphs", ctx)
     say(info["caption"] + f" Bold: patient {ctx.pid}'s own edges; faint: all the others.")
 
 
