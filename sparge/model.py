@@ -38,7 +38,6 @@ from .lowrank import (
     top_svd,
 )
 from .preprocess import fit_standardizer, standardize, unit_norm_rows
-from .proximity import fit_forest_embedding
 from .similarity import (
     explain_pair,
     knn_search,
@@ -49,10 +48,6 @@ from .similarity import (
 from .sparse_coding import code_gradient_to_dictionary, gram_lipschitz, sparse_encode
 
 Callback = Callable[[str, dict], None]
-#: Weights of the forest-proximity block tried by ``forest_weight="auto"``.
-FOREST_WEIGHTS = (0.0, 0.5, 1.0, 2.0)
-#: Folds of the cross-validation that chooses it.
-FOREST_FOLDS = 3
 
 
 def _as_float_array(X, n_features: int | None = None) -> tuple[np.ndarray, list[str] | None]:
@@ -134,16 +129,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         "none": distance ``||U^T (f_i - f_j)||`` (the paper's ``P = U U^T``). "ratio":
         ``P = U W U^T`` with each direction weighted by ``1/sqrt`` of its own trace ratio
         (normalised to mean square 1), so the most discriminative directions count most.
-    forest_components : int
-        Supervised only: add a block of this many coordinates of random-forest proximity
-        (an out-of-bag kernel PCA of a class-balanced forest, :mod:`sparge.proximity`)
-        next to the completed data and the codes, so the linear metric can use the
-        forest's non-linear splits. 0 turns it off.
-    forest_weight : float or "auto"
-        Weight of the forest block; "auto" picks it among 0, 0.5, 1, 2 by 3-fold
-        cross-validated look-alike quality on the training patients (0 drops the forest).
-    forest_trees : int
-        Trees of that forest.
     max_iter : int
         Joint refinement iterations (0: no refinement).
     step_size : float
@@ -211,9 +196,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         class_balance: bool = True,
         trace_ratio_reg: float = 0.01,
         metric_weighting: str = "ratio",
-        forest_components: int = 0,
-        forest_weight: float | str = "auto",
-        forest_trees: int = 100,
         max_iter: int = 8,
         step_size: float = 0.05,
         early_stopping: bool = True,
@@ -242,9 +224,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.class_balance = class_balance
         self.trace_ratio_reg = trace_ratio_reg
         self.metric_weighting = metric_weighting
-        self.forest_components = forest_components
-        self.forest_weight = forest_weight
-        self.forest_trees = forest_trees
         self.max_iter = max_iter
         self.step_size = step_size
         self.early_stopping = early_stopping
@@ -283,14 +262,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         for name in ("r1", "r2", "step_size", "trace_ratio_reg"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
-        fw = self.forest_weight
-        if not (fw == "auto" if isinstance(fw, str) else
-                isinstance(fw, (int, float)) and fw >= 0):
-            raise ValueError(f"forest_weight must be 'auto' or a number >= 0, got {fw!r}")
-        for name in ("forest_components", "forest_trees"):
-            v = getattr(self, name)
-            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
-                raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
         if n < 3:
             raise DataError(f"SparGE needs at least 3 patients to learn from; got n_samples = {n}.")
 
@@ -298,24 +269,14 @@ class SparGE(TransformerMixin, BaseEstimator):
         A = project_observed(Xs, self.completion_components_, self.completion_ridge_)
         return unit_norm_rows(A) if self.normalize_rows else A
 
-    def _features(self, A: np.ndarray, Phi: np.ndarray, G: np.ndarray | None = None,
-                  weight: float | None = None) -> np.ndarray:
-        """The representation that the embedding projects: ``[A, w G, Phi]``.
+    def _features(self, A: np.ndarray, Phi: np.ndarray) -> np.ndarray:
+        """The representation that the embedding projects: ``[A, Phi]`` (or ``Phi``).
 
-        ``A`` completed scores, ``G`` the forest-proximity block (when the model has one),
-        ``Phi`` the sparse codes (always last: the refinement's gradient reads them there).
+        The codes come last: the refinement's gradient reads them there.
         """
         if self.representation == "codes":
             return Phi
-        w = getattr(self, "forest_weight_", 0.0) if weight is None else weight
-        if G is None or w == 0:
-            return np.hstack([A, Phi])
-        return np.hstack([A, w * G, Phi])
-
-    def _forest_block(self, Xs: np.ndarray) -> np.ndarray | None:
-        """Forest coordinates of standardised patients (``None`` without a forest)."""
-        fe = getattr(self, "forest_", None)
-        return None if fe is None else fe.transform(Xs)
+        return np.hstack([A, Phi])
 
     def _codes(self, A: np.ndarray, Dr: np.ndarray, init=None, lipschitz=None) -> np.ndarray:
         return sparse_encode(A, Dr, self.r1, self.r2, init=init, lipschitz=lipschitz)
@@ -421,16 +382,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         A = self._complete(Xs)
         self._notify("completion", progress=1.0, rank=int(res.components.shape[0]))
 
-        # 1b. forest-proximity block (supervised): out-of-bag kernel PCA of a forest
-        fe = None
-        self.forest_, self.forest_weight_, self.forest_selection_ = None, 0.0, []
-        if (self.forest_components and y_idx is not None and self.representation != "codes"
-                and n >= 20):
-            self._notify("forest", progress=0.0)
-            fe = fit_forest_embedding(Xs, y_idx, int(self.forest_components),
-                                      n_estimators=int(self.forest_trees), random_state=seed)
-            self._notify("forest", progress=1.0)
-
         # 2. dictionary (K-SVD, class-wise when supervised)
         n_classes = 1 if y_idx is None else self.classes_.size
         k = self.n_atoms or int(np.clip(n // 10, 16, 64))
@@ -458,29 +409,20 @@ class SparGE(TransformerMixin, BaseEstimator):
         self._notify("codes", progress=0.0)
         Phi = self._codes(A_tr, Dr)
         self._notify("codes", progress=1.0, sparsity=float(np.mean(Phi == 0)))
-        if fe is not None:
-            self._notify("forest", progress=0.5, step="choosing the forest weight")
-            self.forest_weight_, self.forest_selection_ = self._choose_forest_weight(
-                fe.train, A, Dr, y_idx, l, seed)
-            if self.forest_weight_ > 0:
-                self.forest_ = fe
-        G_all = None if self.forest_ is None else self.forest_.train
-        G_tr = None if G_all is None else G_all[tr_idx]
-        G_va = None if G_all is None else G_all[va_idx]
         self._notify("embedding", progress=0.0)
         self.history_ = []
         best = {"score": -np.inf, "D": Dr.copy(), "iter": 0}
         U = None
         no_change = 0
         for it in range(self.max_iter + 1):
-            F = self._features(A_tr, Phi, G_tr)
+            F = self._features(A_tr, Phi)
             Lp, Ln = self._graphs(F, y_tr, seed + it)
             U = self._solve_U(F, Lp, Ln, l, init=U)
             J, _, _ = graph_trace_ratio(F, U, Lp, Ln)
             score = np.nan
             if va_idx.size:
                 Phi_va = self._codes(A_va, Dr)
-                F_va = self._features(A_va, Phi_va, G_va)
+                F_va = self._features(A_va, Phi_va)
                 w = self._direction_weights(F, Lp, Ln, U)
                 score = self._score_heldout((F @ U) * w, y_tr, (F_va @ U) * w, y_va, F_va, U,
                                             seed)
@@ -512,8 +454,7 @@ class SparGE(TransformerMixin, BaseEstimator):
             for _ in range(8):
                 D_new = normalize_atoms(Dr - step * gD)
                 Phi_new = self._codes(A_tr, D_new, init=Phi)
-                J_new, _, _ = graph_trace_ratio(self._features(A_tr, Phi_new, G_tr), U, Lp,
-                                                Ln)
+                J_new, _, _ = graph_trace_ratio(self._features(A_tr, Phi_new), U, Lp, Ln)
                 if J_new < J:
                     accepted = True
                     break
@@ -530,7 +471,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.best_iteration_ = int(best["iter"])
         self._dictionary_r = Dr
         Phi_all = self._codes(A, Dr)
-        F_all = self._features(A, Phi_all, G_all)
+        F_all = self._features(A, Phi_all)
         Lp, Ln = self._graphs(F_all, y_idx, seed)
         self.projection_ = self._solve_U(F_all, Lp, Ln, l, init=U)
         self.objective_ = float(graph_trace_ratio(F_all, self.projection_, Lp, Ln)[0])
@@ -543,49 +484,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.fit_time_ = time.perf_counter() - t0
         self._notify("embedding", progress=1.0, seconds=self.fit_time_)
         return self
-
-    def _choose_forest_weight(self, G: np.ndarray, A: np.ndarray, Dr: np.ndarray,
-                              y_idx: np.ndarray, l: int, seed: int
-                              ) -> tuple[float, list[dict]]:
-        """Weight of the forest block, chosen by cross-validation on the training patients.
-
-        ``forest_weight="auto"`` tries 0 (no forest), 0.5, 1 and 2: for each of
-        ``FOREST_FOLDS`` stratified folds, graphs and projection are learned on the other
-        folds and the fold's look-alikes are scored (mean of class-balanced precision@10
-        and the balanced accuracy of a 5-neighbour vote). The best mean wins; ties go to
-        no forest. The forest block of the training patients is out-of-bag, so it is
-        honest for every fold.
-        """
-        from sklearn.model_selection import StratifiedKFold
-
-        if not isinstance(self.forest_weight, str):
-            return float(self.forest_weight), []
-        counts = np.bincount(y_idx)
-        n_folds = int(min(FOREST_FOLDS, counts.min()))
-        if n_folds < 2 or len(y_idx) < 30:
-            return 0.0, []
-        Phi = self._codes(A, Dr)
-        folds = list(StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(
-            A, y_idx))
-        results = []
-        for w in FOREST_WEIGHTS:
-            F_all = self._features(A, Phi, G, weight=w)
-            scores = []
-            for tr, va in folds:
-                F, F_va = F_all[tr], F_all[va]
-                Lp, Ln = self._graphs(F, y_idx[tr], seed)
-                U = self._solve_U(F, Lp, Ln, min(l, F.shape[1]))
-                dw = self._direction_weights(F, Lp, Ln, U)
-                idx = knn_search((F @ U) * dw, (F_va @ U) * dw, min(10, len(tr)))[1]
-                nb = y_idx[tr][idx]
-                p10 = precision_at_k(nb, y_idx[va], balanced=True)
-                vote = np.array([np.bincount(r[:5], minlength=counts.size).argmax()
-                                 for r in nb])
-                bal = balanced_accuracy_score(y_idx[va], vote)
-                scores.append(0.5 * (p10 + bal))
-            results.append({"forest_weight": w, "cv_score": float(np.mean(scores))})
-        best = max(results, key=lambda r: (round(r["cv_score"], 9), r["forest_weight"] == 0))
-        return float(best["forest_weight"]), results
 
     def _direction_weights(self, F, Lp, Ln, U=None) -> np.ndarray:
         U = self.projection_ if U is None else U
@@ -667,8 +565,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         The sparse codes (``representation="codes"``) or the completed scores next to them.
         """
         check_is_fitted(self, "codes_")
-        fe = getattr(self, "forest_", None)
-        return self._features(self.completed_, self.codes_, None if fe is None else fe.train)
+        return self._features(self.completed_, self.codes_)
 
     def training_graphs(self) -> tuple[sp.csr_matrix, sp.csr_matrix]:
         """The intrinsic and penalty graphs of the final fit, on the training patients.
@@ -725,10 +622,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         """Embedding of completion scores (before the unit-norm step)."""
         A = unit_norm_rows(S) if self.normalize_rows else S
         Phi = self._codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
-        fe = getattr(self, "forest_", None)
-        # the forest block is piecewise constant: it moves no patient under a small change
-        G = None if fe is None else np.zeros((len(S), fe.train.shape[1]))
-        return (self._features(A, Phi, G) @ self.projection_) * self.component_weights_
+        return (self._features(A, Phi) @ self.projection_) * self.component_weights_
 
     @property
     def dictionary_(self) -> np.ndarray:
@@ -764,8 +658,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         """Completed scores, codes and embedding of standardised patients."""
         A = self._complete(Xs)
         Phi = self._codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
-        Y = (self._features(A, Phi, self._forest_block(Xs)) @ self.projection_) \
-            * self.component_weights_
+        Y = (self._features(A, Phi) @ self.projection_) * self.component_weights_
         return A, Phi, Y
 
     def transform_parts(self, X) -> dict[str, np.ndarray]:

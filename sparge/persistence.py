@@ -197,9 +197,6 @@ def save_model(path_or_file: str | os.PathLike | BinaryIO, model, encoder=None) 
 
     if not isinstance(model, SparGE) or not hasattr(model, "projection_"):
         raise ValueError("save_model needs a fitted SparGE model")
-    if getattr(model, "forest_", None) is not None:
-        raise ValueError("A model with a forest-proximity block (forest_components > 0) "
-                         "cannot be saved yet: the model file holds numeric arrays only.")
     arrays = _model_arrays_and_meta(model, encoder)
     if isinstance(path_or_file, (str, os.PathLike)):
         _atomic_write(path_or_file, arrays)
@@ -453,9 +450,6 @@ _PARAM_SCHEMA: dict[str, tuple[Any, str]] = {
     "random_state": (lambda v: v is None or (_is_int(v) and 0 <= v < 2**32),
                      "an integer >= 0 or null"),
     "verbose": (lambda v: _is_int(v) and 0 <= v <= 100, "an integer >= 0"),
-    "forest_components": (lambda v: _is_int(v) and 0 <= v <= 10**6, "an integer >= 0"),
-    "forest_weight": (_num_or("auto"), "'auto' or a number >= 0"),
-    "forest_trees": (lambda v: _is_int(v) and 0 <= v <= 10**6, "an integer >= 0"),
 }
 
 
@@ -764,7 +758,6 @@ def _build_model(meta: dict, a: dict[str, np.ndarray]):
     model.n_features_in_ = meta["n_features_in"]
     if meta["feature_names"] is not None:
         model.feature_names_in_ = np.asarray(meta["feature_names"], dtype=object)
-    model.forest_, model.forest_weight_, model.forest_selection_ = None, 0.0, []
     model.y_ = a["y_"] if meta["labels"] is not None else None
     if meta["classes"] is not None:
         model.classes_ = a["classes_"]

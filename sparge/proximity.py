@@ -202,14 +202,20 @@ class ForestProximity(TransformerMixin, BaseEstimator):
                else int(self.min_samples_leaf))
         self.min_samples_leaf_ = msl
         self.forest_ = self._forest(msl, self.n_estimators).fit(X, y)
+        self.packed_ = PackedForest.from_estimators(self.forest_.estimators_)
         self.widths_ = np.asarray([t.tree_.node_count for t in self.forest_.estimators_])
         self.codes_ = self.transform(X)
         return self
 
     def transform(self, X) -> sp.csr_matrix:
-        """Leaf codes of patients (sparse; ``NaN`` gaps follow the trees' missing rule)."""
-        check_is_fitted(self, "forest_")
-        return leaf_codes(self.forest_.apply(np.asarray(X, dtype=float)), self.widths_)
+        """Leaf codes of patients (sparse; ``NaN`` gaps follow the trees' missing rule).
+
+        Leaves come from :class:`PackedForest` (every tree at once), so a single patient
+        is coded in about a millisecond.
+        """
+        check_is_fitted(self, "packed_")
+        leaves = self.packed_.apply(np.asarray(X, dtype=float)) - self.packed_.offsets
+        return leaf_codes(leaves, self.widths_)
 
     def kneighbors(self, X, n_neighbors: int = 10) -> tuple[np.ndarray, np.ndarray]:
         """Look-alikes among the training patients: ``(1 - proximity, index)``."""
@@ -219,75 +225,3 @@ class ForestProximity(TransformerMixin, BaseEstimator):
         d, idx = nn.kneighbors(self.transform(X))
         return np.square(d), idx
 
-
-@dataclass
-class ForestEmbedding:
-    """Forest proximity as a few Euclidean coordinates (a kernel PCA of the leaf codes).
-
-    The leaf codes ``Z`` (one block per tree, see :func:`leaf_codes`) have ``Z Z^T`` equal
-    to half the forest proximity matrix; their leading right singular vectors ``V`` give
-    coordinates ``Z V`` whose inner products approximate the proximities. A patient's
-    coordinates are a sum of one row of ``basis`` per tree (its leaves), so new patients
-    (gaps allowed: the trees route missing values) are placed in a millisecond.
-    """
-
-    forest: PackedForest
-    basis: np.ndarray  # (n_nodes, d): V scaled; zero rows at internal nodes
-    train: np.ndarray  # (n_train, d): out-of-bag coordinates of the training patients
-
-    def transform(self, X: np.ndarray) -> np.ndarray:
-        """Coordinates of patients (all trees)."""
-        return self.basis[self.forest.apply(X)].sum(axis=1)
-
-
-def fit_forest_embedding(X: np.ndarray, y: np.ndarray, n_components: int = 16, *,
-                         n_estimators: int = 100, min_samples_leaf: int = 5,
-                         max_samples: int = 20_000, random_state: int | None = 0,
-                         n_jobs: int = -1) -> ForestEmbedding:
-    """Fit a class-balanced random forest and embed its proximity in ``n_components`` dims.
-
-    Training patients get **out-of-bag** coordinates: each tree counts only for the
-    patients it did not see, rescaled to all trees. In-bag proximities are optimistic
-    (a patient shares leaves with the patients it helped to split), which would make the
-    forest block look better on the training patients than on new ones; out-of-bag
-    coordinates have the distribution new patients will have. Coordinates are scaled so
-    that a training patient's vector has mean norm 1.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, m), NaN allowed
-    y : ndarray of shape (n,)
-        Outcome (class indices or labels).
-    max_samples : int
-        Bootstrap size per tree (caps time and the number of leaves on large cohorts).
-    """
-    from sklearn.utils.extmath import randomized_svd
-
-    X = np.asarray(X, dtype=float)
-    n = X.shape[0]
-    rf = RandomForestClassifier(n_estimators=n_estimators, min_samples_leaf=min_samples_leaf,
-                                class_weight="balanced_subsample", max_features="sqrt",
-                                max_samples=min(n, max_samples) if n > max_samples else None,
-                                n_jobs=n_jobs, random_state=random_state).fit(X, y)
-    packed = PackedForest.from_estimators(rf.estimators_)
-    leaves = packed.apply(X)  # (n, T) global node ids
-    T = leaves.shape[1]
-    Z = sp.csr_matrix((np.full(leaves.size, 1.0 / np.sqrt(2.0 * T)),
-                       (np.repeat(np.arange(n), T), leaves.ravel())),
-                      shape=(n, packed.n_nodes))
-    d = int(max(1, min(n_components, min(Z.shape) - 1)))
-    _, _, Vt = randomized_svd(Z, d, random_state=random_state)
-    basis = Vt.T / np.sqrt(2.0 * T)  # a patient's coordinates: sum of its leaves' rows
-    # out-of-bag coordinates of the training patients
-    acc = np.zeros((n, d))
-    count = np.zeros(n)
-    for t, inbag in enumerate(rf.estimators_samples_):
-        oob = np.ones(n, bool)
-        oob[inbag] = False
-        acc[oob] += basis[leaves[oob, t]]
-        count[oob] += 1
-    full = basis[leaves].sum(axis=1)
-    train = np.where(count[:, None] > 0, acc * (T / np.maximum(count, 1))[:, None], full)
-    scale = float(np.mean(np.linalg.norm(train, axis=1)))
-    scale = scale if scale > 1e-12 else 1.0
-    return ForestEmbedding(forest=packed, basis=basis / scale, train=train / scale)
