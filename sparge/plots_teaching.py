@@ -75,6 +75,19 @@ def _row_ticks(y: list[str], highlight: int | None) -> list[str]:
     return [y[i] for i in sorted(keep)]
 
 
+def _atom_axis(atom_names) -> tuple[list[str], list[str], dict]:
+    """Tick labels of an atom axis: full names up to 12 atoms, else numbers (the outcome on
+    hover); returns (x, full names, axis settings)."""
+    full = [plot_text(a, 30) for a in atom_names]
+    if len(full) <= 12:
+        return full, full, {"title": "atom (outcome it was learned for)", "tickangle": -45,
+                            "tickmode": "array", "tickvals": full}
+    x = [str(j + 1) for j in range(len(full))]
+    return x, full, {"title": "atom number (hover: the outcome it was learned for)",
+                     "tickangle": 0, "tickmode": "array",
+                     "tickvals": x if len(x) <= 25 else x[::2]}
+
+
 def _colors(labels) -> tuple[np.ndarray, list[str]]:
     lab = np.asarray(labels).astype(str)
     classes = sorted(set(lab))
@@ -185,9 +198,7 @@ def dictionary_figure(D: np.ndarray, features, atom_names, *, used=None,
                       font_size: int = 14, height: int = 460) -> go.Figure:
     """Atoms (columns) on the biomarkers; atoms the followed patient uses are marked."""
     D = np.asarray(D, dtype=float)
-    full = [plot_text(a, 30) for a in atom_names]
-    # many atoms: numbers on the axis, the outcome on hover (the labels would overlap)
-    x = full if len(full) <= 12 else [str(j + 1) for j in range(len(full))]
+    x, full, xaxis = _atom_axis(atom_names)
     y = [plot_text(f, 30) for f in features]
     lim = float(np.abs(D).max()) or 1.0
     fig = go.Figure(go.Heatmap(z=D, x=x, y=y, colorscale="RdBu_r", zmid=0, zmin=-lim,
@@ -199,10 +210,7 @@ def dictionary_figure(D: np.ndarray, features, atom_names, *, used=None,
         fig.add_shape(type="rect", x0=j - 0.5, x1=j + 0.5, y0=-0.5, y1=len(y) - 0.5,
                       line={"color": SELECTED, "width": 3})
     _layout(fig, "The dictionary: every atom is a pattern of biomarkers", font_size, height)
-    fig.update_xaxes(title="atom (outcome it was learned for)" if x is full else
-                     "atom number (hover: the outcome it was learned for)",
-                     tickangle=-45 if x is full else 0, tickmode="array",
-                     tickvals=x if len(x) <= 25 else x[::2])
+    fig.update_xaxes(**xaxis)
     fig.update_yaxes(title="biomarker", tickmode="array",
                      tickvals=y if len(y) <= 40 else y[::max(1, len(y) // 30)],
                      autorange="reversed")
@@ -214,20 +222,20 @@ def codes_figure(Phi: np.ndarray, atom_names, row_labels, *, highlight: int | No
     """Codes of patients (rows) over atoms (columns); exact zeros are blank."""
     Phi = np.asarray(Phi, dtype=float)
     Z = np.where(Phi == 0, np.nan, Phi)
-    x = [plot_text(a, 30) for a in atom_names]
+    x, full, xaxis = _atom_axis(atom_names)
     y = [plot_text(r, 20) for r in row_labels]
     lim = float(np.abs(Phi).max()) or 1.0
     fig = go.Figure(go.Heatmap(z=Z, x=x, y=y, colorscale="RdBu_r", zmid=0, zmin=-lim,
-                               zmax=lim, xgap=1, ygap=1,
+                               zmax=lim, xgap=1, ygap=1, customdata=[full] * len(y),
                                colorbar={"title": {"text": "code<br>weight"}},
-                               hovertemplate="%{y} · %{x}<br>%{z:.3f}<extra></extra>"))
+                               hovertemplate="%{y} · %{customdata}<br>%{z:.3f}"
+                                             "<extra></extra>"))
     if highlight is not None:
         fig.add_shape(type="rect", x0=-0.5, x1=len(x) - 0.5, y0=highlight - 0.5,
                       y1=highlight + 0.5, line={"color": SELECTED, "width": 3})
     _layout(fig, "Sparse codes (blank = exactly zero)", font_size, height,
             plot_bgcolor="white")
-    fig.update_xaxes(title="atom", tickangle=-45, tickmode="array",
-                     tickvals=x if len(x) <= 40 else x[::2], showgrid=False)
+    fig.update_xaxes(showgrid=False, **xaxis)
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
                      tickvals=_row_ticks(y, highlight),
                      showgrid=False)

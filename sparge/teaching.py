@@ -336,9 +336,11 @@ def code_step(model, patient: int) -> dict:
                f"are exactly zero; a patient uses {np.median(nnz):g} of {k} atoms (median, "
                f"range {nnz.min()}–{nnz.max()}). Patient {pid} uses "
                f"{_plural(len(used), 'atom')}")
-    caption += (": " + ", ".join(f"{a} ({w:+.2f})" for a, w in
-                                 zip(table["atom"][:4], table["weight"][:4], strict=False))
-                + ("…" if len(used) > 4 else "") + ".") if len(used) else "."
+    if len(used):
+        parts = [f"{a} ({w:+.2f})" for a, w in zip(table["atom"], table["weight"], strict=True)]
+        more = f" and {len(parts) - 4} more" if len(parts) > 4 else ""
+        caption += ": " + ", ".join(parts[:4]) + more
+    caption += "."
     return {"nnz": nnz, "zero_share": zero, "code": mine, "table": table.reset_index(drop=True),
             "caption": caption}
 

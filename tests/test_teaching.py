@@ -211,3 +211,11 @@ def test_figures_mark_the_followed_patient_and_label_everything(toy):
     keys = np.concatenate([np.asarray(t.customdata).ravel() for t in m.data
                            if t.customdata is not None])
     assert sorted(keys.tolist()) == list(range(40))
+
+
+def test_a_wide_dictionary_is_numbered_with_the_outcome_on_hover(real):
+    labels = tc.atom_labels(real)
+    fig = pt.dictionary_figure(real.dictionary_[:10], real.feature_names()[:10], labels)
+    assert list(fig.data[0].x) == [str(j + 1) for j in range(len(labels))]
+    assert list(fig.data[0].customdata[0]) == labels
+    assert "hover" in fig.layout.xaxis.title.text
