@@ -604,8 +604,8 @@ STEPS: tuple[Step, ...] = (
          "sparse weights rebuild the patient's point from its listed look-alikes (the "
          "paper's self-expressive model): non-negative, summing to one, and mostly zero — a "
          "zero says that look-alike adds nothing given closer ones.",
-         "Corrected: the weights are restricted to the listed look-alikes, so every listed "
-         "patient has a weight."),
+         "Differs from the paper: the weights are restricted to the listed look-alikes, so "
+         "every listed patient has a weight."),
 )
 
 

@@ -326,7 +326,8 @@ def show_lookalikes(ctx: Context) -> None:
                "lookalike_weights", ctx)
         say(info["caption"])
     with c2:
-        table = info["table"].drop(columns=["training_index"]).round(3)
+        table = info["table"].drop(columns=["training_index"]).round(3).rename(
+            columns={"sparse_weight": "sparse weight"})
         st.dataframe(table, hide_index=True, width="stretch")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -169,6 +170,12 @@ def test_lecture_presentation_in_chromium(server):
         page.get_by_text("Presentation mode").first.click()
         _step_title(page, 0)
         _settle(page)
+        # a figure downloads as a self-contained HTML file (no external script)
+        with page.expect_download() as info:
+            page.get_by_text("Download figure (HTML, works offline)").first.click()
+        html = Path(info.value.path()).read_text(encoding="utf-8")
+        assert "<script" in html and len(html) > 1_000_000       # plotly.js inside
+        assert not re.search(r"<script[^>]*\bsrc=", html)        # nothing fetched
         # the followed patient changes the pictures too
         _changes(page, lambda: _choose_patient(page), "followed patient")
         _walk(page, "toy", move_controls=True)
