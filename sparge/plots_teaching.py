@@ -96,18 +96,22 @@ def _colors(labels) -> tuple[np.ndarray, list[str]]:
 
 def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None = None,
                  hidden: np.ndarray | None = None, title: str = "", font_size: int = 14,
-                 height: int = 460) -> go.Figure:
+                 height: int = 560) -> go.Figure:
     """Patients × biomarkers in SD from the cohort mean; gaps blank, hidden entries marked.
+
+    Colours stop at ±3 SD (an outlier would wash out every other cell); hover shows the
+    value.
 
     ``highlight`` is the row (position in ``Xs``) of the followed patient (boxed).
     """
     Xs = np.asarray(Xs, dtype=float)
-    x = [plot_text(f, 30) for f in features]
+    x = [plot_text(f, 22) for f in features]
     y = [plot_text(r, 20) for r in row_labels]
-    lim = float(np.nanmax(np.abs(Xs))) if np.isfinite(Xs).any() else 1.0
+    lim = min(float(np.nanmax(np.abs(Xs))), 3.0) if np.isfinite(Xs).any() else 1.0
     fig = go.Figure(go.Heatmap(
         z=Xs, x=x, y=y, colorscale="RdBu_r", zmid=0, zmin=-lim, zmax=lim, xgap=1, ygap=1,
-        colorbar={"title": {"text": "SD from<br>mean"}},
+        colorbar={"title": {"text": "SD from<br>mean" + ("<br>(±3 max)" if lim == 3.0
+                                                         else "")}},
         hovertemplate="%{y} · %{x}<br>%{z:.2f} SD<extra></extra>"))
     if hidden is not None and np.asarray(hidden).any():
         r, c = np.nonzero(np.asarray(hidden))
@@ -120,7 +124,7 @@ def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None 
         fig.add_shape(type="rect", x0=-0.5, x1=len(x) - 0.5, y0=highlight - 0.5,
                       y1=highlight + 0.5, line={"color": SELECTED, "width": 3})
     _layout(fig, title, font_size, height, plot_bgcolor="#d9d9d9", showlegend=False)
-    fig.update_xaxes(title="biomarker", tickangle=-30, tickmode="array", tickvals=x,
+    fig.update_xaxes(title="biomarker", tickangle=-40, tickmode="array", tickvals=x,
                      showgrid=False)
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
                      tickvals=_row_ticks(y, highlight),

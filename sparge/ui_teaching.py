@@ -165,12 +165,10 @@ def show_data(ctx: Context) -> None:
     fig = pt.data_heatmap(info["Xs"][np.ix_(rows, cols)], names, ctx.ids[rows],
                           highlight=int(np.flatnonzero(rows == ctx.patient)[0]),
                           hidden=hidden, font_size=ctx.font,
-                          title=f"The table the model learns from ({len(rows)} of "
-                                f"{info['Xs'].shape[0]} patients, {len(cols)} of "
-                                f"{info['Xs'].shape[1]} biomarkers); the followed patient "
-                                "is boxed")
+                          title=f"The table: {len(rows)} of {info['Xs'].shape[0]} patients"
+                                f" × {len(cols)} of {info['Xs'].shape[1]} biomarkers")
     figure(fig, "data", ctx)
-    cap = info["caption"]
+    cap = info["caption"] + f" Boxed: patient {ctx.pid}."
     if ctx.toy:
         cap += (f" × marks the {int(ctx.cohort.hidden.sum())} measured values hidden from "
                 "the model, to grade the completion.")
