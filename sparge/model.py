@@ -38,6 +38,7 @@ from .lowrank import (
     top_svd,
 )
 from .preprocess import fit_standardizer, standardize, unit_norm_rows
+from .proximity import fit_leaf_forest, onehot_leaves, shared_leaf_share
 from .similarity import (
     explain_pair,
     knn_search,
@@ -48,6 +49,10 @@ from .similarity import (
 from .sparse_coding import code_gradient_to_dictionary, gram_lipschitz, sparse_encode
 
 Callback = Callable[[str, dict], None]
+#: Forest weights tried by ``forest_weight="auto"`` (0: the embedding alone).
+FOREST_WEIGHTS = (0.0, 0.5, 1.0, 2.0)
+#: Most held-out patients the choice of the forest weight uses.
+FOREST_SELECT_MAX = 2000
 
 
 def _as_float_array(X, n_features: int | None = None) -> tuple[np.ndarray, list[str] | None]:
@@ -129,6 +134,15 @@ class SparGE(TransformerMixin, BaseEstimator):
         "none": distance ``||U^T (f_i - f_j)||`` (the paper's ``P = U U^T``). "ratio":
         ``P = U W U^T`` with each direction weighted by ``1/sqrt`` of its own trace ratio
         (normalised to mean square 1), so the most discriminative directions count most.
+    forest_weight : float or "auto"
+        Supervised only. Weight ``g`` of random-forest proximity in the look-alike
+        metric: ``d^2 = ||y_q - y_i||^2 + g^2 s^2 (1 - p_qi)``, the learned embedding next
+        to the share ``p`` of trees in which two patients share a leaf (an ensemble of
+        the two; the embedding, map and codes are unchanged). "auto" chooses ``g`` among
+        0, 0.5, 1, 2 on the held-out training patients with out-of-bag proximities; 0
+        turns the forest off.
+    forest_trees, forest_min_leaf : int
+        Trees of that class-balanced forest and their smallest leaf.
     max_iter : int
         Joint refinement iterations (0: no refinement).
     step_size : float
@@ -196,6 +210,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         class_balance: bool = True,
         trace_ratio_reg: float = 0.01,
         metric_weighting: str = "ratio",
+        forest_weight: float | str = "auto",
+        forest_trees: int = 200,
+        forest_min_leaf: int = 5,
         max_iter: int = 8,
         step_size: float = 0.05,
         early_stopping: bool = True,
@@ -224,6 +241,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.class_balance = class_balance
         self.trace_ratio_reg = trace_ratio_reg
         self.metric_weighting = metric_weighting
+        self.forest_weight = forest_weight
+        self.forest_trees = forest_trees
+        self.forest_min_leaf = forest_min_leaf
         self.max_iter = max_iter
         self.step_size = step_size
         self.early_stopping = early_stopping
@@ -262,6 +282,14 @@ class SparGE(TransformerMixin, BaseEstimator):
         for name in ("r1", "r2", "step_size", "trace_ratio_reg"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
+        fw = self.forest_weight
+        if not (fw == "auto" if isinstance(fw, str) else
+                isinstance(fw, (int, float)) and not isinstance(fw, bool) and fw >= 0):
+            raise ValueError(f"forest_weight must be 'auto' or a number >= 0, got {fw!r}")
+        for name in ("forest_trees", "forest_min_leaf"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
         if n < 3:
             raise DataError(f"SparGE needs at least 3 patients to learn from; got n_samples = {n}.")
 
@@ -427,7 +455,8 @@ class SparGE(TransformerMixin, BaseEstimator):
                 score = self._score_heldout((F @ U) * w, y_tr, (F_va @ U) * w, y_va, F_va, U,
                                             seed)
                 if score > best["score"] + 1e-9:
-                    best = {"score": score, "D": Dr.copy(), "iter": it}
+                    best = {"score": score, "D": Dr.copy(), "iter": it,
+                            "Y_tr": (F @ U) * w, "Y_va": (F_va @ U) * w}
                     no_change = 0
                 else:
                     no_change += 1
@@ -480,10 +509,106 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.completed_ = A
         self.embedding_ = (F_all @ self.projection_) * self.component_weights_
         self.training_data_ = Xs.astype(np.float32)
+        self._fit_forest(Xs, y_idx, best, tr_idx, va_idx, seed)
         self._finish_fit()
         self.fit_time_ = time.perf_counter() - t0
         self._notify("embedding", progress=1.0, seconds=self.fit_time_)
         return self
+
+    # ------------------------------------------------------------------ forest part
+    def _fit_forest(self, Xs, y_idx, best, tr_idx, va_idx, seed) -> None:
+        """The forest part of the look-alike metric (supervised, ``forest_weight`` > 0).
+
+        Look-alike distance is ``d^2 = ||y_q - y_i||^2 + g^2 s^2 (1 - p_qi)``: the SparGE
+        embedding next to random-forest proximity ``p`` (the share of trees in which two
+        patients share a leaf), ``s^2`` the embedding's mean squared spread, ``g`` the
+        weight. ``"auto"`` chooses ``g`` among :data:`FOREST_WEIGHTS` on the held-out
+        training patients of the early stopping: their embedding from the best iterate
+        (fitted without them) and their **out-of-bag** proximities (trees that never saw
+        them), so nothing they are scored on was learned from them.
+        """
+        self.forest_, self.forest_leaves_ = None, None
+        self.forest_weight_, self.forest_scale_, self.forest_selection_ = 0.0, 0.0, []
+        fw = self.forest_weight
+        if y_idx is None or fw == 0 or len(y_idx) < 20 or np.bincount(y_idx).min() < 2:
+            return
+        if isinstance(fw, str) and not ("Y_va" in best and va_idx.size):
+            return  # "auto" uses the forest only where held-out patients show it helps
+        self._notify("forest", progress=0.0)
+        packed, leaves, oob = fit_leaf_forest(
+            Xs, y_idx, n_estimators=int(self.forest_trees),
+            min_samples_leaf=int(self.forest_min_leaf), random_state=seed)
+        if isinstance(fw, str):
+            gamma, self.forest_selection_ = self._choose_forest_weight(
+                best["Y_tr"], best["Y_va"], leaves, oob, packed.n_nodes, y_idx, tr_idx,
+                va_idx, seed)
+        else:
+            gamma = float(fw)
+        self._notify("forest", progress=1.0, forest_weight=gamma)
+        if gamma <= 0:
+            return
+        Y = self.embedding_
+        spread = float(np.mean(np.sum((Y - Y.mean(axis=0)) ** 2, axis=1)))
+        self.forest_, self.forest_leaves_ = packed, leaves.astype(np.int32)
+        self.forest_weight_, self.forest_scale_ = gamma, gamma**2 * spread
+
+    @staticmethod
+    def _choose_forest_weight(Y_tr, Y_va, leaves, oob, n_nodes, y_idx, tr_idx, va_idx,
+                              seed) -> tuple[float, list[dict]]:
+        """Forest weight with the best held-out look-alikes (mean of class-balanced
+        precision@10 and 5-neighbour balanced accuracy); ties go to the smaller weight."""
+        rng = np.random.default_rng(seed)
+        va = np.arange(len(va_idx))
+        if va.size > FOREST_SELECT_MAX:  # the choice needs a sample, not every patient
+            va = np.sort(rng.choice(va.size, FOREST_SELECT_MAX, replace=False))
+        tr = np.arange(len(tr_idx))
+        if tr.size > 10 * FOREST_SELECT_MAX:
+            tr = np.sort(rng.choice(tr.size, 10 * FOREST_SELECT_MAX, replace=False))
+        Yt, Yv = Y_tr[tr], Y_va[va]
+        yt, yv = y_idx[tr_idx[tr]], y_idx[va_idx[va]]
+        prox = shared_leaf_share(leaves[va_idx[va]], leaves[tr_idx[tr]], n_nodes,
+                                 trees_q=oob[va_idx[va]])
+        d2 = (np.sum(Yv**2, 1)[:, None] - 2 * Yv @ Yt.T + np.sum(Yt**2, 1)[None, :])
+        spread = float(np.mean(np.sum((Yt - Yt.mean(axis=0)) ** 2, axis=1)))
+        k = min(10, len(tr))
+        n_classes = int(y_idx.max()) + 1
+        results = []
+        for g in FOREST_WEIGHTS:
+            D = d2 + g**2 * spread * (1.0 - prox)
+            idx = np.argsort(D, axis=1, kind="stable")[:, :k]
+            nb = yt[idx]
+            vote = np.array([np.bincount(r[:5], minlength=n_classes).argmax() for r in nb])
+            score = 0.5 * (precision_at_k(nb, yv, balanced=True)
+                           + balanced_accuracy_score(yv, vote))
+            results.append({"forest_weight": g, "heldout_score": float(score)})
+        best = max(results, key=lambda r: (round(r["heldout_score"], 9), -r["forest_weight"]))
+        return float(best["forest_weight"]), results
+
+    def _forest_d2(self, leaves_q: np.ndarray):
+        """``extra_d2`` for :func:`knn_search`: the forest part of squared distances."""
+        def extra(start: int, stop: int) -> np.ndarray:
+            Q = onehot_leaves(leaves_q[start:stop], self._forest_ref.shape[0])
+            share = (Q @ self._forest_ref).toarray() / leaves_q.shape[1]
+            return self.forest_scale_ * (1.0 - share)
+        return extra
+
+    def _forest_gram(self, leaves_q: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Forest part of ``<c_i - c_q, c_j - c_q>`` over every query's listed look-alikes."""
+        out = np.empty(idx.shape + (idx.shape[1],))
+        L = self.forest_leaves_
+        for a in range(0, len(idx), 256):
+            nb = L[idx[a:a + 256]]  # (q, k, T)
+            q = leaves_q[a:a + 256][:, None, :]
+            p_nn = (nb[:, :, None, :] == nb[:, None, :, :]).mean(axis=3)
+            p_q = (nb == q).mean(axis=2)
+            out[a:a + 256] = 0.5 * (p_nn - p_q[:, :, None] - p_q[:, None, :] + 1.0)
+        return self.forest_scale_ * out
+
+    def _query(self, X) -> tuple[np.ndarray, np.ndarray | None]:
+        """Embedding of new patients and, with a forest part, their leaves."""
+        Xs = self.standardize(X)
+        Y = self._embed(Xs)[2]
+        return Y, (None if getattr(self, "forest_", None) is None else self.forest_.apply(Xs))
 
     def _direction_weights(self, F, Lp, Ln, U=None) -> np.ndarray:
         U = self.projection_ if U is None else U
@@ -502,19 +627,32 @@ class SparGE(TransformerMixin, BaseEstimator):
     def _finish_fit(self) -> None:
         """Derived state (neighbour search, similarity scale); rebuilt after loading."""
         self._sqnorms = np.einsum("ij,ij->i", self.embedding_, self.embedding_)
+        if getattr(self, "forest_", None) is not None:  # nodes x training patients, 0/1
+            self._forest_ref = onehot_leaves(self.forest_leaves_, self.forest_.n_nodes).T \
+                .tocsr()
         self._code_lipschitz = gram_lipschitz(self._dictionary_r.T @ self._dictionary_r) \
             + self.r2
         n = self.embedding_.shape[0]
         k = min(11, n)
         # The quantile needs a sample, not an n x n search: at most 4,000 evenly spaced rows.
         rows = np.unique(np.linspace(0, n - 1, min(n, 4000)).round().astype(int))
-        d = self._search(self.embedding_[rows], k)[0][:, 1:]
+        d = self._search(self.embedding_[rows], k, self._training_leaves(rows))[0][:, 1:]
         # Scale: the 90th percentile of 10-NN distances, so a typical look-alike scores
         # about 0.6 or more and a far one tends to 0.
         self.similarity_scale_ = float(2 * np.quantile(d, 0.9) ** 2) if d.size else 1.0
 
-    def _search(self, Yq: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        return knn_search(self.embedding_, Yq, k, ref_sqnorms=self._sqnorms)
+    def _search(self, Yq: np.ndarray, k: int, leaves_q: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+        extra = None
+        if getattr(self, "forest_", None) is not None:
+            if leaves_q is None:
+                raise ValueError("a model with a forest part needs the queries' leaves")
+            extra = self._forest_d2(leaves_q)
+        return knn_search(self.embedding_, Yq, k, ref_sqnorms=self._sqnorms, extra_d2=extra)
+
+    def _training_leaves(self, rows) -> np.ndarray | None:
+        L = getattr(self, "forest_leaves_", None)
+        return None if L is None or getattr(self, "forest_", None) is None else L[rows]
 
     def training_neighbors(self, n_neighbors: int = 10, rows=None
                            ) -> tuple[np.ndarray, np.ndarray]:
@@ -538,7 +676,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         if rows.size and (rows.min() < 0 or rows.max() >= n):
             raise IndexError(f"training rows must lie in [0, {n}); got {rows.min()}.."
                              f"{rows.max()}")
-        d, idx = self._search(self.embedding_[rows], k + 1)
+        d, idx = self._search(self.embedding_[rows], k + 1, self._training_leaves(rows))
         keep = idx != rows[:, None]
         # drop the patient itself (or the farthest when duplicates hide it)
         drop_last = keep.all(axis=1)
@@ -704,7 +842,8 @@ class SparGE(TransformerMixin, BaseEstimator):
         n_train = self.embedding_.shape[0]
         if X is None:
             return self.training_neighbors(n_neighbors)
-        return self._search(self.transform(X), min(n_neighbors, n_train))
+        Yq, leaves = self._query(X)
+        return self._search(Yq, min(n_neighbors, n_train), leaves)
 
     def similarity(self, dist: np.ndarray) -> np.ndarray:
         """Similarity in (0, 1] for distances in the learned space."""
@@ -750,13 +889,14 @@ class SparGE(TransformerMixin, BaseEstimator):
             rows_a = (np.arange(self.embedding_.shape[0]) if rows is None
                       else np.atleast_1d(np.asarray(rows, dtype=int)))
             dist, idx = self.training_neighbors(n_neighbors, rows=rows_a)
-            Yq = self.embedding_[rows_a]
+            Yq, leaves = self.embedding_[rows_a], self._training_leaves(rows_a)
         else:
             if rows is not None:
                 raise ValueError("give X (new patients) or rows (training patients), not both")
-            Yq = self.transform(X)
-            dist, idx = self._search(Yq, min(n_neighbors, self.embedding_.shape[0]))
-        W = self_expressive_weights(Yq, self.embedding_, idx)
+            Yq, leaves = self._query(X)
+            dist, idx = self._search(Yq, min(n_neighbors, self.embedding_.shape[0]), leaves)
+        extra = None if leaves is None else self._forest_gram(leaves, idx)
+        W = self_expressive_weights(Yq, self.embedding_, idx, extra_gram=extra)
         return dist, idx, W
 
     def explain(self, query_row, neighbor_index: int, feature_names=None,

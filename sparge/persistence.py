@@ -51,8 +51,14 @@ _FLOAT_ARRAYS = ("mean_", "scale_", "completion_components_", "completion_singul
                  "completed_", "embedding_", "training_data_", "component_weights_")
 _INT_ARRAYS = ("atom_class_",)
 _OPTIONAL_ARRAYS = ("completion_ridge_", "y_", "classes_")
+#: The forest part of the look-alike metric (optional; all or none).
+_FOREST_INT = ("forest_left", "forest_right", "forest_feature", "forest_offsets",
+               "forest_missing_left", "forest_leaves_")
+_FOREST_FLOAT = ("forest_threshold",)
+_FOREST_ARRAYS = _FOREST_INT + _FOREST_FLOAT
 _META = "__meta__"
-_EXPECTED = frozenset(_FLOAT_ARRAYS + _INT_ARRAYS + _OPTIONAL_ARRAYS + (_META,))
+_EXPECTED = frozenset(_FLOAT_ARRAYS + _INT_ARRAYS + _OPTIONAL_ARRAYS + _FOREST_ARRAYS
+                      + (_META,))
 #: Largest model file (compressed) and largest total of inflated arrays.
 _MAX_BYTES = 2 * 1024**3
 #: Largest metadata member (JSON: encoder tables, feature names, patient IDs).
@@ -117,6 +123,14 @@ def _model_arrays_and_meta(model, encoder) -> dict[str, np.ndarray]:
         arrays["y_"], meta["labels"] = _label_array(model.y_)
     if hasattr(model, "classes_"):
         arrays["classes_"], meta["classes"] = _label_array(model.classes_)
+    meta["forest"] = None
+    if getattr(model, "forest_", None) is not None:
+        arrays.update(model.forest_.to_arrays())
+        arrays["forest_leaves_"] = np.asarray(model.forest_leaves_, dtype=np.int32)
+        meta["forest"] = {"weight": float(model.forest_weight_),
+                          "scale": float(model.forest_scale_),
+                          "selection": [{k: float(v) for k, v in r.items()}
+                                        for r in model.forest_selection_]}
     meta["shapes"] = {name: list(arr.shape) for name, arr in arrays.items()}
     blob = json.dumps(_json_safe(meta)).encode("utf-8")
     arrays[_META] = np.frombuffer(blob, dtype=np.uint8)
@@ -441,6 +455,9 @@ _PARAM_SCHEMA: dict[str, tuple[Any, str]] = {
     "graph_weight": (lambda v: v in ("heat", "binary"), "'heat' or 'binary'"),
     "class_balance": (lambda v: isinstance(v, bool), "true or false"),
     "trace_ratio_reg": (_num_or(), "a number >= 0"),
+    "forest_weight": (_num_or("auto"), "'auto' or a number >= 0"),
+    "forest_trees": (lambda v: _is_int(v) and 1 <= v <= 100_000, "an integer >= 1"),
+    "forest_min_leaf": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
     "metric_weighting": (lambda v: v in ("ratio", "none"), "'ratio' or 'none'"),
     "max_iter": (lambda v: _is_int(v) and 0 <= v <= 10**6, "an integer >= 0"),
     "step_size": (_num_or(), "a number >= 0"),
@@ -605,6 +622,19 @@ def _check_meta(meta: Any) -> dict:
                 raise _bad(f"shapes.{str(key)[:40]}", "a list of at most 2 sizes from 0 to "
                            f"{_MAX_PATIENTS:,}", shape)
     out["shapes"] = shapes
+    forest = meta.get("forest")
+    if forest is not None:
+        if not isinstance(forest, dict):
+            raise _bad("forest", "an object {weight, scale, selection} or null", forest)
+        out["forest"] = {"weight": _number(forest, "weight", optional=False, low=0.0),
+                         "scale": _number(forest, "scale", optional=False, low=0.0)}
+        sel = forest.get("selection") or []
+        if not isinstance(sel, list) or len(sel) > 100 or not all(
+                isinstance(r, dict) and all(_is_number(v) for v in r.values()) for r in sel):
+            raise _bad("forest.selection", "a list of {name: number}", sel)
+        out["forest"]["selection"] = [{str(k): float(v) for k, v in r.items()} for r in sel]
+    else:
+        out["forest"] = None
     return out
 
 
@@ -628,8 +658,10 @@ def _read_meta(zf: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> dict
 def _check_dtype(name: str, dtype: np.dtype, meta: dict) -> None:
     if name in _FLOAT_ARRAYS or name == "completion_ridge_":
         ok, what = dtype.kind == "f" and dtype.itemsize in (4, 8), "floating point"
-    elif name in _INT_ARRAYS:
+    elif name in _INT_ARRAYS or name in _FOREST_INT:
         ok, what = dtype.kind in "iu" and dtype.itemsize <= 8, "integer"
+    elif name in _FOREST_FLOAT:
+        ok, what = dtype.kind == "f" and dtype.itemsize == 8, "float64"
     else:  # y_ / classes_
         kind = _LABEL_KINDS.get(meta["labels" if name == "y_" else "classes"] or "", "")
         ok, what = dtype.kind == kind, {"i": "integer", "f": "floating point",
@@ -673,6 +705,23 @@ def _check_shapes(shapes: dict[str, tuple[int, ...]], meta: dict) -> None:
                              f"its {n:,} patients.")
     if meta["labels"] is not None and "y_" not in shapes:
         raise ModelFileError("The model file lacks the array 'y_' its metadata announces.")
+    forest = [name for name in _FOREST_ARRAYS if name in shapes]
+    if (meta["forest"] is None) != (not forest) or (forest and len(forest) !=
+                                                    len(_FOREST_ARRAYS)):
+        raise ModelFileError("The model file's forest part is incomplete: field 'forest' and "
+                             f"the arrays {list(_FOREST_ARRAYS)} go together.")
+    if forest:
+        nodes = _dim(shapes, "forest_left", 0)
+        trees = _dim(shapes, "forest_offsets", 0)
+        for name in ("forest_right", "forest_feature", "forest_missing_left",
+                     "forest_threshold"):
+            if shapes[name] != (nodes,):
+                raise ModelFileError(f"The model file is inconsistent: array {name!r} has "
+                                     f"shape {shapes[name]}; ({nodes},) expected.")
+        if shapes["forest_leaves_"] != (n, trees) or trees < 1:
+            raise ModelFileError("The model file is inconsistent: array 'forest_leaves_' "
+                                 f"has shape {shapes['forest_leaves_']}; ({n}, {trees}) "
+                                 "expected.")
     if meta["classes"] is not None and "classes_" not in shapes:
         raise ModelFileError("The model file lacks the array 'classes_' its metadata "
                              "announces.")
@@ -724,9 +773,11 @@ def _read_arrays(zf, members, headers) -> dict[str, np.ndarray]:
                 from exc
         if arr.shape != shape or arr.dtype != dtype:
             raise ModelFileError(f"Array {name!r} of the model file is damaged.")
-        if arr.dtype.kind == "f" and name != "training_data_" and \
-                not np.all(np.isfinite(arr)):
+        if arr.dtype.kind == "f" and name not in ("training_data_", "forest_threshold") \
+                and not np.all(np.isfinite(arr)):
             raise ModelFileError(f"Array {name!r} holds non-finite values.")
+        if name == "forest_threshold" and np.isnan(arr).any():  # +-inf splits are valid
+            raise ModelFileError("Array 'forest_threshold' holds missing values.")
         arrays[name] = arr
     return arrays
 
@@ -768,12 +819,41 @@ def _build_model(meta: dict, a: dict[str, np.ndarray]):
     model.history_ = meta["history"]
     if meta["train_ids"] is not None:
         model.train_ids_ = np.asarray(meta["train_ids"], dtype=object)
+    _build_forest(model, meta, a)
     try:
         model._finish_fit()
     except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
         raise ModelFileError(f"The model file's arrays are not a usable model ({exc}).") \
             from exc
     return model
+
+
+def _build_forest(model, meta: dict, a: dict[str, np.ndarray]) -> None:
+    """The forest part of the metric: every node id and leaf checked before use."""
+    from .proximity import PackedForest
+
+    model.forest_, model.forest_leaves_ = None, None
+    model.forest_weight_, model.forest_scale_, model.forest_selection_ = 0.0, 0.0, []
+    if meta["forest"] is None:
+        return
+    try:
+        packed = PackedForest.from_arrays(a)
+    except ValueError as exc:
+        raise ModelFileError(f"The model file's forest is invalid ({exc}).") from exc
+    m = meta["n_features_in"]
+    internal = packed.left >= 0
+    if np.any(packed.feature[internal] < 0) or np.any(packed.feature[internal] >= m):
+        raise ModelFileError("The model file's forest splits on features it does not have.")
+    leaves = a["forest_leaves_"].astype(np.int64)
+    bounds = np.append(packed.offsets, packed.n_nodes)
+    if np.any(np.diff(bounds) <= 0) or np.any(leaves < bounds[:-1][None, :]) or \
+            np.any(leaves >= bounds[1:][None, :]) or np.any(packed.left[leaves] >= 0):
+        raise ModelFileError("The model file's array 'forest_leaves_' does not point at "
+                             "leaves of its own trees.")
+    model.forest_, model.forest_leaves_ = packed, leaves.astype(np.int32)
+    model.forest_weight_ = meta["forest"]["weight"]
+    model.forest_scale_ = meta["forest"]["scale"]
+    model.forest_selection_ = meta["forest"]["selection"]
 
 
 def load_model(source) -> tuple[Any, Any]:

@@ -225,3 +225,56 @@ class ForestProximity(TransformerMixin, BaseEstimator):
         d, idx = nn.kneighbors(self.transform(X))
         return np.square(d), idx
 
+
+
+def onehot_leaves(leaves: np.ndarray, n_nodes: int, trees: np.ndarray | None = None
+                  ) -> sp.csr_matrix:
+    """Rows of global leaf ids (n, T) -> 0/1 sparse rows over the forest's nodes.
+
+    ``trees`` (bool, (n, T)) keeps only some trees per row (e.g. out-of-bag trees).
+    """
+    L = np.asarray(leaves, dtype=np.int64)
+    n, T = L.shape
+    keep = np.ones((n, T), bool) if trees is None else np.asarray(trees, bool)
+    rows = np.repeat(np.arange(n), T).reshape(n, T)[keep]
+    return sp.csr_matrix((np.ones(rows.size), (rows, L[keep])), shape=(n, n_nodes))
+
+
+def shared_leaf_share(leaves_q: np.ndarray, leaves_ref: np.ndarray, n_nodes: int,
+                      trees_q: np.ndarray | None = None) -> np.ndarray:
+    """Forest proximity of queries to reference patients, shape (q, n_ref).
+
+    The share of trees in which a query and a reference patient fall in the same leaf;
+    with ``trees_q`` only the query's chosen trees count (out-of-bag proximity: trees that
+    never saw the query). One sparse product, no loop over patients or trees.
+    """
+    Q = onehot_leaves(leaves_q, n_nodes, trees_q)
+    R = onehot_leaves(leaves_ref, n_nodes)
+    counts = (Q @ R.T).toarray()
+    per_row = np.asarray(Q.sum(axis=1)).ravel()
+    return counts / np.maximum(per_row, 1.0)[:, None]
+
+
+def fit_leaf_forest(X: np.ndarray, y: np.ndarray, *, n_estimators: int = 200,
+                    min_samples_leaf: int = 5, random_state: int | None = 0,
+                    n_jobs: int = -1) -> tuple[PackedForest, np.ndarray, np.ndarray]:
+    """A class-balanced random forest for look-alike proximity, packed.
+
+    Returns
+    -------
+    forest : PackedForest
+    leaves : ndarray of int64, shape (n, T)
+        Global leaf id of every training patient in every tree.
+    oob : ndarray of bool, shape (n, T)
+        True where tree ``t`` did not see patient ``i`` (out of its bootstrap sample).
+    """
+    rf = RandomForestClassifier(n_estimators=n_estimators, min_samples_leaf=min_samples_leaf,
+                                class_weight="balanced_subsample", max_features="sqrt",
+                                n_jobs=n_jobs, random_state=random_state)
+    rf.fit(np.asarray(X, dtype=float), y)
+    packed = PackedForest.from_estimators(rf.estimators_)
+    leaves = packed.apply(X)
+    oob = np.ones(leaves.shape, bool)
+    for t, inbag in enumerate(rf.estimators_samples_):
+        oob[inbag, t] = False
+    return packed, leaves, oob

@@ -52,6 +52,7 @@ def self_expressive_weights(
     locality: float = 0.05,
     max_iter: int = 2000,
     tol: float = 1e-10,
+    extra_gram: np.ndarray | None = None,
 ) -> sp.csr_matrix:
     """Sparse, non-negative, affine weights of every query over its listed look-alikes.
 
@@ -75,6 +76,9 @@ def self_expressive_weights(
         Every query's listed look-alikes (training indices).
     locality : float
         Weight of the distance term, relative to the reconstruction error.
+    extra_gram : ndarray of shape (q, k, k), optional
+        Inner products ``<c_i - y, c_j - y>`` of a second part of the space (e.g. the
+        forest part of an ensemble metric), added to the embedding's.
 
     Returns
     -------
@@ -90,6 +94,8 @@ def self_expressive_weights(
     # Translate so the query is the origin: affine weights make this exact.
     C = np.asarray(Y_train, dtype=float)[neighbors] - Yq[:, None, :]  # (q, k, l)
     G = np.einsum("qcl,qdl->qcd", C, C)  # (q, k, k)
+    if extra_gram is not None:
+        G = G + np.asarray(extra_gram, dtype=float)
     d2 = np.einsum("qcc->qc", G).copy()  # squared distances to the look-alikes
     scale = np.maximum(d2.mean(axis=1, keepdims=True), 1e-300)
     G = G / scale[:, :, None]
@@ -171,12 +177,15 @@ def precision_at_k(neighbor_labels: np.ndarray, query_labels: np.ndarray,
 
 
 def knn_search(Y_ref: np.ndarray, Y_query: np.ndarray, k: int, *,
-               ref_sqnorms: np.ndarray | None = None, chunk: int = 1024
-               ) -> tuple[np.ndarray, np.ndarray]:
+               ref_sqnorms: np.ndarray | None = None, chunk: int = 1024,
+               extra_d2=None) -> tuple[np.ndarray, np.ndarray]:
     """Exact Euclidean k nearest neighbours by one matrix product per chunk of queries.
 
     For a handful of queries this is a single BLAS call plus a partial sort (no thread
     pool start-up), which keeps a one-patient look-alike query in the sub-millisecond range.
+
+    ``extra_d2(start, stop)``, when given, returns squared distances (stop - start, n) to
+    add to the Euclidean ones of queries ``start:stop`` (a second metric of an ensemble).
 
     Returns
     -------
@@ -193,6 +202,8 @@ def knn_search(Y_ref: np.ndarray, Y_query: np.ndarray, k: int, *,
         q = Yq[start:start + chunk]
         d2 = sq[None, :] - 2.0 * (q @ Y_ref.T) + np.einsum("ij,ij->i", q, q)[:, None]
         np.maximum(d2, 0.0, out=d2)
+        if extra_d2 is not None:  # e.g. the forest part of an ensemble metric
+            d2 += extra_d2(start, start + len(q))
         part = np.argpartition(d2, k - 1, axis=1)[:, :k] if k < n else \
             np.tile(np.arange(n), (len(q), 1))
         dpart = np.take_along_axis(d2, part, axis=1)

@@ -81,3 +81,84 @@ def test_packed_forest_routes_like_scikit_learn_gaps_included():
     bad["forest_left"][0] = 10**9
     with pytest.raises(ValueError):
         PackedForest.from_arrays(bad)
+
+
+@pytest.fixture(scope="module")
+def forest_model():
+    from sparge import SparGE
+
+    X, y = planted_classes(n=240, m=16, noise_dims=8, missing=0.1, seed=7)
+    m = SparGE(forest_weight=1.0, forest_trees=30, max_iter=1, random_state=0).fit(X, y)
+    return m, X, y
+
+
+def test_forest_part_of_the_metric_is_exact(forest_model):
+    """d^2 = ||y_q - y_i||^2 + scale * (1 - share of trees with the same leaf)."""
+    m, X, _ = forest_model
+    assert m.forest_ is not None and m.forest_weight_ == 1.0 and m.forest_scale_ > 0
+    Xq = X[:5].copy()
+    Xq[:, :3] = np.nan  # gaps: the trees route them, the completion fills them
+    d, idx = m.kneighbors(Xq, n_neighbors=8)
+    Y = m.transform(Xq)
+    leaves = m.forest_.apply(m.standardize(Xq))
+    share = (leaves[:, None, :] == m.forest_leaves_[None, :, :]).mean(axis=2)
+    full = ((Y[:, None, :] - m.embedding_[None]) ** 2).sum(-1) + m.forest_scale_ * (1 - share)
+    np.testing.assert_allclose(d**2, np.take_along_axis(full, idx, axis=1), atol=1e-9)
+    np.testing.assert_array_equal(np.sort(full, axis=1)[:, :8] <= (d[:, -1:] ** 2 + 1e-9),
+                                  np.ones((5, 8), bool))
+    # training patients: not their own look-alike; weights affine on the listed ones
+    dd, ii, W = m.lookalikes(None, n_neighbors=10, rows=[0, 1, 2])
+    assert not np.any(ii == np.array([0, 1, 2])[:, None])
+    np.testing.assert_allclose(np.asarray(W.sum(axis=1)).ravel(), 1.0, atol=1e-6)
+
+
+def test_forest_part_round_trips_through_the_model_file(forest_model, tmp_path):
+    from sparge import load_model
+
+    m, X, _ = forest_model
+    path = tmp_path / "forest.sparge"
+    m.save(path)
+    loaded, _ = load_model(path)
+    assert loaded.forest_weight_ == m.forest_weight_
+    d1, i1 = m.kneighbors(X[:7], n_neighbors=6)
+    d2, i2 = loaded.kneighbors(X[:7], n_neighbors=6)
+    np.testing.assert_array_equal(i1, i2)
+    np.testing.assert_allclose(d1, d2)
+
+
+def test_a_forest_that_points_outside_its_trees_is_refused(forest_model, tmp_path):
+    import io
+
+    from sparge import load_model, model_to_bytes
+    from sparge.errors import ModelFileError
+
+    m, _, _ = forest_model
+    with np.load(io.BytesIO(model_to_bytes(m)), allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["forest_leaves_"] = arrays["forest_leaves_"].copy()
+    arrays["forest_leaves_"][0, 0] = arrays["forest_offsets"][1]  # a node of the next tree
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    with pytest.raises(ModelFileError, match="forest_leaves_"):
+        load_model(buf.getvalue())
+    arrays.pop("forest_threshold")
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    with pytest.raises(ModelFileError, match="forest"):
+        load_model(buf.getvalue())
+
+
+def test_auto_forest_weight_is_chosen_on_held_out_patients():
+    from sparge import SparGE
+
+    X, y = planted_classes(n=300, m=16, noise_dims=8, missing=0.1, seed=8)
+    m = SparGE(forest_trees=30, max_iter=2, random_state=0).fit(X, y)
+    tried = [r["forest_weight"] for r in m.forest_selection_]
+    assert tried == [0.0, 0.5, 1.0, 2.0]
+    best = max(m.forest_selection_, key=lambda r: (r["heldout_score"], -r["forest_weight"]))
+    assert m.forest_weight_ == best["forest_weight"]
+    assert (m.forest_ is None) == (m.forest_weight_ == 0)
+    off = SparGE(forest_weight=0, max_iter=1, random_state=0).fit(X, y)
+    assert off.forest_ is None and off.forest_selection_ == []
+    with pytest.raises(ValueError, match="forest_weight"):
+        SparGE(forest_weight=-1).fit(X, y)
