@@ -281,6 +281,8 @@ def _tiled(model, times: int):
     for name in ("codes_", "completed_", "embedding_", "training_data_"):
         setattr(big, name, np.tile(getattr(model, name), (times, 1)))
     big.y_ = np.tile(model.y_, times)
+    if getattr(model, "forest_leaves_", None) is not None:  # the forest part, per patient
+        big.forest_leaves_ = np.tile(model.forest_leaves_, (times, 1))
     big.training_data_ = big.training_data_ + np.random.default_rng(0).standard_normal(
         big.training_data_.shape).astype(np.float32)  # incompressible: a slow write
     return big
