@@ -147,8 +147,9 @@ def boosting_proximity(Xtr, ytr, Xte, n_estimators=200, max_depth=3, **_):
 
 
 def sparge(Xtr, ytr, Xte, params=None, **_):
+    """SparGE's look-alike space (its embedding, next to the forest part when it has one)."""
     m = SparGE(random_state=0, **(params or {})).fit(Xtr, ytr)
-    return m.embedding_, m.transform(Xte)
+    return m.lookalike_space(), m.lookalike_space(Xte)
 
 
 PEERS = {"raw": raw, "PCA": pca, "NCA": nca, "LFDA": lfda, "LMNN": lmnn,

@@ -66,7 +66,8 @@ def main() -> None:
                 t = time.perf_counter()
                 try:
                     m = SparGE(random_state=0, **params).fit(X[itr], y[itr])
-                    sc = lookalike_scores(m.embedding_, y[itr], m.transform(X[iva]), y[iva])
+                    sc = lookalike_scores(m.lookalike_space(), y[itr],
+                                          m.lookalike_space(X[iva]), y[iva])
                 except Exception as exc:  # noqa: BLE001 - a failing candidate is recorded
                     print(f"  {cohort} {params}: {type(exc).__name__}: {exc}")
                     continue

@@ -899,6 +899,35 @@ class SparGE(TransformerMixin, BaseEstimator):
         W = self_expressive_weights(Yq, self.embedding_, idx, extra_gram=extra)
         return dist, idx, W
 
+    def lookalike_space(self, X=None):
+        """Patients as vectors whose Euclidean distance is the look-alike distance.
+
+        Without a forest part this is the embedding. With one, the embedding next to
+        ``sqrt(scale)`` times the forest's leaf codes (one scaled one-hot block per tree),
+        so that ``||v_q - v_i||^2 = ||y_q - y_i||^2 + scale (1 - p_qi)`` exactly: what any
+        external kNN (benchmarks, a classifier) needs to see the model's own metric.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, m), optional
+            New patients; ``None``: the training patients.
+
+        Returns
+        -------
+        ndarray, or csr_matrix when the model has a forest part.
+        """
+        check_is_fitted(self, "embedding_")
+        if X is None:
+            Y, leaves = self.embedding_, self._training_leaves(slice(None))
+        else:
+            Y, leaves = self._query(X)
+        if leaves is None:
+            return Y
+        T = leaves.shape[1]
+        codes = onehot_leaves(leaves, self.forest_.n_nodes) * np.sqrt(
+            self.forest_scale_ / (2.0 * T))
+        return sp.hstack([sp.csr_matrix(Y), codes]).tocsr()
+
     def explain(self, query_row, neighbor_index: int, feature_names=None,
                 n_features: int = 5) -> pd.DataFrame:
         """Features where a query and training patient ``neighbor_index`` agree / differ.

@@ -162,3 +162,14 @@ def test_auto_forest_weight_is_chosen_on_held_out_patients():
     assert off.forest_ is None and off.forest_selection_ == []
     with pytest.raises(ValueError, match="forest_weight"):
         SparGE(forest_weight=-1).fit(X, y)
+
+
+def test_lookalike_space_reproduces_the_models_own_metric(forest_model):
+    m, X, _ = forest_model
+    Vtr = m.lookalike_space()
+    Vq = m.lookalike_space(X[:4])
+    d2 = np.asarray((Vq.multiply(Vq)).sum(axis=1)) - 2 * (Vq @ Vtr.T).toarray() \
+        + np.asarray((Vtr.multiply(Vtr)).sum(axis=1)).T
+    d, idx = m.kneighbors(X[:4], n_neighbors=5)
+    np.testing.assert_allclose(np.take_along_axis(d2, idx, axis=1), d**2, atol=1e-8)
+    np.testing.assert_array_equal(np.argsort(d2, axis=1, kind="stable")[:, :5], idx)
