@@ -31,9 +31,21 @@ def plain_text(value: object, max_len: int = 200) -> str:
     return s if len(s) <= max_len else s[: max_len - 1] + "…"
 
 
+#: What GitHub-flavoured Markdown turns into a link by itself (no brackets needed).
+_AUTOLINK = re.compile(r"(?i)(://|\bwww\.|@)")
+_WORD_JOINER = "\u2060"  # invisible; breaks the pattern without changing what is read
+
+
 def md_escape(value: object, max_len: int = 200) -> str:
-    """Text that Markdown shows literally: no links, images, HTML or formatting."""
-    return _MD_SPECIAL.sub(r"\\\1", plain_text(value, max_len))
+    """Text that Markdown shows literally: no links, images, HTML or formatting.
+
+    Besides escaping Markdown's special characters, the patterns that GFM autolinks on its
+    own (``http://…``, ``www.…``, ``name@host``) are broken by an invisible word joiner, so
+    a URL in a patient ID or a file name is shown as text, never as a clickable link.
+    """
+    text = _AUTOLINK.sub(lambda m: m.group(1)[0] + _WORD_JOINER + m.group(1)[1:],
+                         plain_text(value, max_len))
+    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def csv_cell(value: object) -> object:

@@ -74,3 +74,14 @@ def test_plain_frame_cleans_names_cells_and_index():
 def test_md_escape_disarms_images_links_and_html():
     s = md_escape("![x](http://127.0.0.1:9/leak) <img src=x> **b**")
     assert re.search(r"(?<!\\)[!\[\]()<>*]", s) is None  # every special is escaped
+
+
+def test_md_escape_leaves_nothing_for_the_autolinker():
+    """A bare URL, www. address or e-mail in user text must not become a clickable link."""
+    from sparge.safe_text import md_escape
+
+    out = md_escape("see http://127.0.0.1:9/leak, HTTPS://x.org, www.example.org, a@b.com")
+    for pattern in ("://", "www.", "@b"):
+        assert pattern not in out.lower().replace("\\", "")
+    visible = out.replace("\u2060", "").replace("\\", "")
+    assert visible == "see http://127.0.0.1:9/leak, HTTPS://x.org, www.example.org, a@b.com"
