@@ -15,7 +15,7 @@ from sparge.plots_setup import objective_figure
 from sparge.resources import estimate_fit
 from sparge.safe_text import md_escape
 from sparge.ui import fmt_number, guard, init_state, model_summary, set_model
-from sparge.workflow import train
+from sparge.workflow import model_params, train
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -86,6 +86,16 @@ with st.form("train_form"):
                          defaults["max_iter"],
                          help="Joint dictionary refinement; the iterate with the best held-out "
                               "look-alike quality is kept.")
+    fw_opts, fw_i = _options(["auto", 0.0, 0.5, 1.0, 2.0], defaults["forest_weight"])
+    forest_weight = c2.selectbox(
+        "Forest proximity in the look-alike metric", fw_opts, index=fw_i,
+        format_func=lambda v: {"auto": "auto (chosen on held-out patients)",
+                               0.0: "off (SparGE embedding only)"}.get(v, f"weight {v}"),
+        help="Look-alike distance = distance in the SparGE embedding, plus (weight² × "
+             "spread) × (1 − share of random-forest trees in which the two patients share "
+             "a leaf). 'auto' tries 0, 0.5, 1 and 2 on patients held out from training, "
+             "with out-of-bag proximities, and keeps the best; the map and the codes are "
+             "the embedding's either way.")
     confirmed = True
     if estimate.too_big:
         st.warning(estimate.message())
@@ -98,8 +108,9 @@ if go and not confirmed:
 elif go:
     params = {"supervised": supervised, "n_components": n_components,
               "representation": representation, "n_atoms": n_atoms or None, "r1": r1,
-              "rank": None if rank == "all" else rank, "k1": k1, "k2": k2, "max_iter": max_iter}
-    stages = ["completion", "dictionary", "codes", "refinement", "embedding"]
+              "rank": None if rank == "all" else rank, "k1": k1, "k2": k2, "max_iter": max_iter,
+              "forest_weight": forest_weight}
+    stages = ["completion", "dictionary", "codes", "refinement", "forest", "embedding"]
     bars = {s: st.progress(0.0, text=f"{s}: waiting") for s in stages}
 
     def progress(stage, info):
@@ -130,6 +141,48 @@ with guard("Showing the training history"):
         st.plotly_chart(objective_figure(history), width="stretch")
     else:
         st.caption("No refinement history (refinement iterations set to 0).")
+
+# ---------------------------------------------------------------- held-out check
+st.subheader("How far to trust the look-alikes on this cohort")
+st.caption("A held-out check on your own patients: on a few stratified 70/30 splits of the "
+           "training patients, SparGE (with the current model's settings), random-forest "
+           "proximity and the raw features are fitted on 70 % and the look-alikes of the "
+           "other 30 % are scored: the balanced accuracy of a 5-look-alike vote and the "
+           "share of the 10 look-alikes with the patient's outcome (averaged over outcomes; "
+           "chance is about 1 / number of outcomes).")
+if cohort.labels is None:
+    st.info("The current table has no outcome column; choose one on the Data page.")
+else:
+    c_left, c_right = st.columns([1, 2])
+    n_check = c_left.slider("Splits", 2, 10, 3, key="check_splits",
+                            help="More splits: a steadier estimate, a longer wait.")
+    if c_right.button("Run the held-out check", key="check_run"):
+        from sparge.lookalike_check import lookalike_check
+
+        bar = st.progress(0.0, text="starting")
+        with guard("The held-out check"):
+            rows = cohort.train_rows
+            res = lookalike_check(cohort.X[rows], cohort.labels[rows].astype(str),
+                                  n_splits=n_check, sparge_params=model_params(ss.model),
+                                  callback=lambda p, msg: bar.progress(p, text=msg))
+            ss.check_results = (ss.cohort_name, len(rows), res)
+    if ss.get("check_results") is not None and ss.check_results[:2] == (
+            ss.cohort_name, len(cohort.train_rows)):
+        from sparge.lookalike_check import summarize_check
+
+        with guard("Showing the held-out check"):
+            summ = summarize_check(ss.check_results[2])
+            best = summ.iloc[0]
+            st.write(f"On this cohort **{md_escape(best['method'])}** gives the best "
+                     f"look-alikes: {100 * best['precision_at_10_balanced']:.0f} % of the 10 "
+                     "look-alikes share the patient's outcome (averaged over outcomes).")
+            table = summ.rename(columns={
+                "method": "Representation", "knn_balanced_accuracy": "Vote accuracy (balanced)",
+                "knn_balanced_accuracy_sd": "± (sd)",
+                "precision_at_10_balanced": "Same outcome among 10 (balanced)",
+                "precision_at_10_balanced_sd": "± (sd) ", "seconds": "Seconds per split",
+                "splits": "Splits"})
+            st.dataframe(table.round(3), hide_index=True)
 
 st.subheader("Save the current model")
 with guard("Preparing the download"):

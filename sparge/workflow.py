@@ -71,6 +71,11 @@ def train(cohort: Cohort, params: dict | None = None,
     return model
 
 
+def model_params(model: SparGE) -> dict:
+    """A model's SparGE parameters, to fit the same settings again (no callback)."""
+    return {k: v for k, v in model.get_params().items() if k not in ("callback", "verbose")}
+
+
 def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
                     exclude_training_index: int | None = None) -> pd.DataFrame:
     """Look-alikes of one patient as a table.

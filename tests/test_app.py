@@ -413,3 +413,16 @@ def test_role_edits_turn_roles_into_encoder_arguments():
     assert "input feature" in notes[0]
     with pytest.raises(DataError, match="Only one column can be the outcome"):
         role_edits({**roles, "Event": "label", "Age": "label"}, "id", "Outcome")
+
+
+def test_held_out_check_compares_sparge_forest_and_raw_on_the_users_cohort(small_cohort):
+    """Issue 12.3: the Model page tells a clinician which representation wins on their data."""
+    at = start("pages/model.py", cohort=small_cohort, cohort_name="small test cohort")
+    at.slider(key="check_splits").set_value(2)
+    at.button(key="check_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = next(d.value for d in at.dataframe if "Representation" in d.value.columns)
+    assert set(table["Representation"]) == {"SparGE", "forest proximity", "raw features"}
+    assert list(table["Splits"]) == [2, 2, 2]
+    assert table["Same outcome among 10 (balanced)"].between(0, 1).all()
+    assert "gives the best look-alikes" in texts(at)
