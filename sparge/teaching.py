@@ -203,8 +203,11 @@ def matrix_view(model, patient: int, max_rows: int = 30, max_cols: int = 12
     """
     Xs = np.asarray(model.training_data_, dtype=float)
     n, m = Xs.shape
-    rows = np.unique(np.linspace(0, n - 1, min(n, max_rows - 1)).round().astype(int))
-    rows = np.unique(np.append(rows[rows != patient][: max_rows - 1], patient))
+    if n <= max_rows:
+        rows = np.arange(n)
+    else:
+        rows = np.unique(np.linspace(0, n - 1, max_rows - 1).round().astype(int))
+        rows = np.unique(np.append(rows[rows != patient][: max_rows - 1], patient))
     if m <= max_cols:
         return rows, np.arange(m)
     gap = np.isnan(Xs[patient])
@@ -346,13 +349,14 @@ def code_step(model, patient: int) -> dict:
 
 
 # ---------------------------------------------------------------------- 4. graphs
-def graph_step(model, patient: int, max_patients: int = 60) -> dict:
+def graph_step(model, patient: int, max_patients: int = 60, graphs=None) -> dict:
     """The two graphs of the final fit, drawn on the patients before the embedding.
 
     Up to ``max_patients`` patients all edges are drawn; beyond (a real cohort) only the
     followed patient, its graph neighbours and their edges, so the picture stays readable.
+    ``graphs``: ``model.training_graphs()`` when the caller already has them (cached).
     """
-    Wp, Wn = model.training_graphs()
+    Wp, Wn = model.training_graphs() if graphs is None else graphs
     Wp, Wn = sp.csr_matrix(Wp), sp.csr_matrix(Wn)
     n = Wp.shape[0]
     coords = pca_2d(model.training_representation())
@@ -482,10 +486,14 @@ def lookalike_step(model, patient: int, n_neighbors: int = 5) -> dict:
                           "training_index": idx[0]})
     same = int(np.sum(y[idx[0]] == y[patient]))
     used = int(np.sum(w > 1e-9))
-    text = (f"Patient {ids[patient]} ({y[patient]}): {same} of {len(table)} look-alikes share "
-            f"the outcome. The sparse weights rebuild the patient's point from "
-            f"{_plural(used, 'look-alike')} (weights ≥ 0, summing to {w.sum():.2f}); a zero "
-            "weight means redundant given closer look-alikes.")
+    if getattr(model, "y_", None) is None:
+        text = f"Patient {ids[patient]}: {len(table)} look-alikes (a model without outcomes)."
+    else:
+        text = (f"Patient {ids[patient]} ({y[patient]}): {same} of {len(table)} look-alikes "
+                "share the outcome.")
+    text += (" The sparse weights rebuild the patient's point from "
+             f"{_plural(used, 'look-alike')} (weights ≥ 0, summing to {w.sum():.2f}); a zero "
+             "weight means redundant given closer look-alikes.")
     return {"table": table, "caption": text}
 
 

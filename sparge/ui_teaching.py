@@ -26,6 +26,7 @@ def say(text: str) -> None:
     """A caption computed by the library (escaped: it may hold IDs and outcomes)."""
     st.caption(md_escape(text, max_len=2000))
 
+
 TOY, REAL = "Toy cohort (live controls)", "Current model"
 FONT = {"normal": 14, "present": 20}
 LAMBDAS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
@@ -59,6 +60,7 @@ class Context:
     cohort: tc.ToyCohort | None
     font: int
     n_neighbors: int
+    token: str
 
     @property
     def toy(self) -> bool:
@@ -79,6 +81,18 @@ def toy_cohort() -> tc.ToyCohort:
 def toy_model(params: tc.ToyParams):
     """The toy model for these controls (shared and read-only: never modified)."""
     return tc.fit_toy(toy_cohort(), params)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _graphs(token: str, _model):
+    """``training_graphs()`` of a model, once per model (``token`` names it)."""
+    return _model.training_graphs()
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _embedding(token: str, n_neighbors: int, _model) -> dict:
+    """The maps and look-alike precision of a model, once per model and k."""
+    return tc.embedding_step(_model, n_neighbors)
 
 
 def params() -> tc.ToyParams:
@@ -133,7 +147,8 @@ def figure(fig, name: str, ctx: Context, *, key: str | None = None, on_select=No
     st.download_button("Download figure (HTML, works offline)",
                        data=lambda: fig.to_html(include_plotlyjs=True, full_html=True),
                        file_name=f"sparge_{safe_filename(name)}.html", mime="text/html",
-                       key=f"teach_dl_{name}", type="tertiary", icon=":material/download:")
+                       key=f"teach_dl_{name}", type="tertiary", icon=":material/download:",
+                       on_click="ignore")
 
 
 def step_text(step: tc.Step) -> None:
@@ -271,7 +286,7 @@ def show_graphs(ctx: Context) -> None:
             control("slider", "k₂ (other-outcome neighbours)", "k2",
                     "Each patient is pushed from its k₂ nearest other-outcome patients.",
                     min_value=1, max_value=10)
-    info = tc.graph_step(m, ctx.patient)
+    info = tc.graph_step(m, ctx.patient, graphs=_graphs(ctx.token, m))
     figure(pt.graph_figure(info["coords"], info["W_plus"], info["W_minus"], ctx.labels,
                            ctx.ids, highlight=ctx.patient, shown=info["shown"],
                            totals=(info["n_plus"], info["n_minus"]), font_size=ctx.font),
@@ -284,7 +299,7 @@ def show_embedding(ctx: Context) -> None:
     if ctx.toy:
         control("slider", "Dimensions l", "n_components", "Columns of U: the dimensions of "
                 "the learned space.", min_value=1, max_value=8)
-    info = tc.embedding_step(m, ctx.n_neighbors)
+    info = _embedding(ctx.token, ctx.n_neighbors, m)
     la = m.training_neighbors(ctx.n_neighbors, rows=[ctx.patient])[1][0]
     c1, c2 = columns(ctx, [1, 1])
     with c1:
@@ -355,15 +370,17 @@ def context(source: str, n_neighbors: int, font: int) -> Context:
     if toy:
         cohort = toy_cohort()
         model = toy_model(params())
+        token = f"toy:{params()}"
     else:
         cohort, model = None, ss.model
+        token = f"model:{ss.get('model_token', id(model))}"
     ids = tc.patient_ids(model)
     key = patient_key(toy)
     n = len(ids)
     if not isinstance(ss.get(key), (int, np.integer)) or not 0 <= ss[key] < n:
         ss[key] = 0
     return Context(model=model, patient=int(ss[key]), ids=ids, labels=tc.outcomes(model),
-                   cohort=cohort, font=font, n_neighbors=n_neighbors)
+                   cohort=cohort, font=font, n_neighbors=n_neighbors, token=token)
 
 
 def header_controls(build) -> tuple[bool, Context]:
@@ -413,8 +430,8 @@ def model_note(ctx: Context) -> None:
             f"k₂ = {p.k2}, l = {p.n_components}, max_iter = {p.max_iter}.")
     else:
         name = st.session_state.get("model_name", "current model")
-        say(f"Current model ({name}): what it did on its own training "
-                             "patients. The controls work on the toy cohort only.")
+        say(f"Current model ({name}): what it did on its own training patients. The "
+            "controls work on the toy cohort only.")
 
 
 def lecture() -> None:

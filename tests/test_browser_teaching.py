@@ -176,6 +176,7 @@ def test_lecture_presentation_in_chromium(server):
         html = Path(info.value.path()).read_text(encoding="utf-8")
         assert "<script" in html and len(html) > 1_000_000       # plotly.js inside
         assert not re.search(r"<script[^>]*\bsrc=", html)        # nothing fetched
+        _settle(page)
         # the followed patient changes the pictures too
         _changes(page, lambda: _choose_patient(page), "followed patient")
         _walk(page, "toy", move_controls=True)
@@ -195,5 +196,10 @@ def test_lecture_presentation_in_chromium(server):
 
 def _choose_patient(page) -> None:
     box = page.locator("[data-testid='stSelectbox']").filter(has_text="Followed patient")
-    box.first.get_by_role("button", name="Open").click()
-    page.get_by_role("option").filter(has_text="P04").first.click()
+    combo = box.first.get_by_role("combobox")
+    combo.click()
+    combo.fill("P04")
+    option = page.get_by_role("option").filter(has_text="P04").first
+    if not option.is_visible():
+        combo.press("ArrowDown")
+    option.click()

@@ -167,7 +167,8 @@ def test_lookalikes_of_the_followed_patient_with_sparse_weights(toy, real):
         assert f"{same} of 6 look-alikes" in info["caption"]
 
 
-def test_matrix_view_keeps_the_patient_and_its_gaps(real):
+def test_matrix_view_keeps_the_patient_and_its_gaps(real, toy):
+    assert (tc.matrix_view(toy, 3, max_rows=40)[0] == np.arange(40)).all()
     rows, cols = tc.matrix_view(real, 7)
     assert 7 in rows and len(rows) <= 30 and len(cols) == 12
     gap = np.isnan(real.training_data_[7])
