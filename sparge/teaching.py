@@ -128,13 +128,15 @@ class ToyParams:
     k2: int = 3
     n_components: int = 2
     max_iter: int = 8
+    forest_weight: str | float = "auto"
 
     def estimator(self) -> SparGE:
         """The SparGE these controls describe (everything else at its default)."""
         return SparGE(completion_lambda=float(self.completion_lambda), rank=int(self.rank),
                       r1=float(self.r1), n_atoms=int(self.n_atoms), k1=int(self.k1),
                       k2=int(self.k2), n_components=int(self.n_components),
-                      max_iter=int(self.max_iter), random_state=0)
+                      max_iter=int(self.max_iter), forest_weight=self.forest_weight,
+                      random_state=0)
 
 
 def fit_toy(cohort: ToyCohort, params: ToyParams) -> SparGE:
@@ -432,6 +434,10 @@ def embedding_step(model, n_neighbors: int = 5) -> dict:
                  f"{100 * prec['after']:.0f}% after ("
                  + (f"+{100 * change:.0f} points" if change > 5e-3 else
                     f"{100 * change:.0f} points" if change < -5e-3 else "no change") + ").")
+    forest = forest_part(model)
+    if forest:
+        text += (f" This model's look-alikes use {forest}, so they need not be the nearest "
+                 "points on the map.")
     return {"before": pca_2d(F), "after": after, "precision": prec, "caption": text}
 
 
@@ -473,6 +479,16 @@ def stop_reason(model) -> str:
             "iterations")
 
 
+def forest_part(model) -> str:
+    """What the look-alike distance is made of, read from the model ("" = embedding only)."""
+    if getattr(model, "forest_", None) is None:
+        return ""
+    chosen = ("chosen on held-out training patients" if model.forest_selection_ else
+              "set by the forest_weight parameter")
+    return (f"the embedding plus random-forest proximity (weight g = "
+            f"{model.forest_weight_:g}, {chosen})")
+
+
 # ---------------------------------------------------------------------- 7. look-alikes
 def lookalike_step(model, patient: int, n_neighbors: int = 5) -> dict:
     """The followed patient's look-alikes with distances and sparse weights."""
@@ -491,6 +507,9 @@ def lookalike_step(model, patient: int, n_neighbors: int = 5) -> dict:
     else:
         text = (f"Patient {ids[patient]} ({y[patient]}): {same} of {len(table)} look-alikes "
                 "share the outcome.")
+    forest = forest_part(model)
+    text += (f" Distance: {forest}." if forest else
+             " Distance: Euclidean in the learned space.")
     text += (" The sparse weights rebuild the patient's point from "
              f"{_plural(used, 'look-alike')} (weights ≥ 0, summing to {w.sum():.2f}); a zero "
              "weight means redundant given closer look-alikes.")
@@ -604,16 +623,20 @@ STEPS: tuple[Step, ...] = (
          "an ascent step (here a descent step with a relative size), and Z ← DΦ collapses "
          "the codes (Z stays the completed data)."),
     Step("lookalikes", "7 · Look-alikes and their sparse weights",
-         (r"d(i,j) = \|y_i - y_j\|_2",
+         (r"d^2(i,j) = \|y_i - y_j\|_2^2 \;\big[+\, g^2 s^2\,(1 - p_{ij})\big]",
           r"\begin{aligned}\min_{w \ge 0,\ \sum_j w_j = 1}\ & \tfrac12\big\|y_i - "
           r"\textstyle\sum_j w_j y_j\big\|^2 \\ & + \tfrac{\rho}{2}\textstyle\sum_j w_j "
           r"\|y_i - y_j\|^2\end{aligned}"),
          "The look-alikes of a patient are its nearest patients in the learned space. The "
-         "sparse weights rebuild the patient's point from its listed look-alikes (the "
-         "paper's self-expressive model): non-negative, summing to one, and mostly zero — a "
-         "zero says that look-alike adds nothing given closer ones.",
+         "bracket is used only when held-out training patients show that it helps: p_ij is "
+         "the share of trees of a random forest in which the two patients end in the same "
+         "leaf, s² the spread of the embedding and g its weight. The sparse weights rebuild "
+         "the patient's point from its listed look-alikes (the paper's self-expressive "
+         "model): non-negative, summing to one, and mostly zero — a zero says that "
+         "look-alike adds nothing given closer ones.",
          "Differs from the paper: the weights are restricted to the listed look-alikes, so "
-         "every listed patient has a weight."),
+         "every listed patient has a weight; the forest proximity term is ours.",
+         "forest"),
 )
 
 

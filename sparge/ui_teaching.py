@@ -332,6 +332,11 @@ def show_refinement(ctx: Context) -> None:
 
 
 def show_lookalikes(ctx: Context) -> None:
+    if ctx.toy:
+        control("select", "Forest proximity in the distance", "forest_weight",
+                "auto: the weight g that gives the best look-alikes on held-out training "
+                "patients (0 drops it); 0: the learned space alone.",
+                options=("auto", 0.0, 0.5, 1.0, 2.0))
     info = tc.lookalike_step(ctx.model, ctx.patient, ctx.n_neighbors)
     c1, c2 = columns(ctx, [3, 2])
     with c1:
@@ -427,7 +432,8 @@ def model_note(ctx: Context) -> None:
             "Toy cohort: 40 made-up patients, 6 biomarkers, about 20% gaps, outcomes low "
             f"risk / high risk. Model refitted on every change: rank {p.rank}, "
             f"λ = {p.completion_lambda:g}, {p.n_atoms} atoms, r₁ = {p.r1:g}, k₁ = {p.k1}, "
-            f"k₂ = {p.k2}, l = {p.n_components}, max_iter = {p.max_iter}.")
+            f"k₂ = {p.k2}, l = {p.n_components}, max_iter = {p.max_iter}, forest weight "
+            f"{p.forest_weight}.")
     else:
         name = st.session_state.get("model_name", "current model")
         say(f"Current model ({name}): what it did on its own training patients. The "

@@ -95,6 +95,7 @@ def test_reading_mode_draws_every_step_with_formulas(toy_page):
     ("teach_k2", 1, "The two graphs"),
     ("teach_n_components", 5, "After: the learned space"),
     ("teach_max_iter", 2, "Joint refinement"),
+    ("teach_forest_weight", 0.0, "Look-alikes of patient"),
 ])
 def test_every_toy_control_refits_and_changes_its_picture(default_model, key, value,
                                                           figure_title):

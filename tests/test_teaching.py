@@ -220,3 +220,13 @@ def test_a_wide_dictionary_is_numbered_with_the_outcome_on_hover(real):
     assert list(fig.data[0].x) == [str(j + 1) for j in range(len(labels))]
     assert list(fig.data[0].customdata[0]) == labels
     assert "hover" in fig.layout.xaxis.title.text
+
+
+def test_the_distance_caption_says_whether_the_forest_part_is_used(cohort):
+    off = tc.fit_toy(cohort, tc.ToyParams(forest_weight=0.0))
+    on = tc.fit_toy(cohort, tc.ToyParams(forest_weight=1.0))
+    assert tc.forest_part(off) == "" and on.forest_ is not None
+    assert "Euclidean in the learned space" in tc.lookalike_step(off, 0)["caption"]
+    assert "random-forest proximity (weight g = 1" in tc.lookalike_step(on, 0)["caption"]
+    assert "need not be the nearest points" in tc.embedding_step(on)["caption"]
+    assert "need not" not in tc.embedding_step(off)["caption"]
