@@ -138,7 +138,8 @@ class SparGE(TransformerMixin, BaseEstimator):
         Supervised only. Weight ``g`` of random-forest proximity in the look-alike
         metric: ``d^2 = ||y_q - y_i||^2 + g^2 s^2 (1 - p_qi)``, the learned embedding next
         to the share ``p`` of trees in which two patients share a leaf (an ensemble of
-        the two; the embedding, map and codes are unchanged). "auto" chooses ``g`` among
+        the two; the embedding, map and codes are unchanged). Default 1: both parts
+        count the same (bench/results/DEFAULTS.md, round 6). "auto" chooses ``g`` among
         0, 0.5, 1, 2 on the held-out training patients with out-of-bag proximities; 0
         turns the forest off.
     forest_trees, forest_min_leaf : int
@@ -210,7 +211,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         class_balance: bool = True,
         trace_ratio_reg: float = 0.01,
         metric_weighting: str = "ratio",
-        forest_weight: float | str = "auto",
+        forest_weight: float | str = 1.0,
         forest_trees: int = 200,
         forest_min_leaf: int = 5,
         max_iter: int = 8,

@@ -152,7 +152,7 @@ def test_auto_forest_weight_is_chosen_on_held_out_patients():
     from sparge import SparGE
 
     X, y = planted_classes(n=300, m=16, noise_dims=8, missing=0.1, seed=8)
-    m = SparGE(forest_trees=30, max_iter=2, random_state=0).fit(X, y)
+    m = SparGE(forest_weight="auto", forest_trees=30, max_iter=2, random_state=0).fit(X, y)
     tried = [r["forest_weight"] for r in m.forest_selection_]
     assert tried == [0.0, 0.5, 1.0, 2.0]
     best = max(m.forest_selection_, key=lambda r: (r["heldout_score"], -r["forest_weight"]))
