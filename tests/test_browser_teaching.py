@@ -38,7 +38,7 @@ CONTROLS = {
     "graphs": ["k₁ (same-outcome neighbours)", "k₂ (other-outcome neighbours)"],
     "embedding": ["Dimensions l"],
     "refinement": ["Refinement iterations (max_iter)|Home"],
-    "lookalikes": ["Look-alikes per patient", "Forest proximity in the distance"],
+    "lookalikes": ["Look-alikes per patient", "Forest proximity in the distance|End"],
 }
 FIGURES_JS = ("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
               ".map(e => JSON.stringify([e.data || [], (e.layout || {}).shapes || [],"
