@@ -628,9 +628,10 @@ STEPS: tuple[Step, ...] = (
           r"\textstyle\sum_j w_j y_j\big\|^2 \\ & + \tfrac{\rho}{2}\textstyle\sum_j w_j "
           r"\|y_i - y_j\|^2\end{aligned}"),
          "The look-alikes of a patient are its nearest patients in the learned space. The "
-         "bracket is used only when held-out training patients show that it helps: p_ij is "
-         "the share of trees of a random forest in which the two patients end in the same "
-         "leaf, s² the spread of the embedding and g its weight. The sparse weights rebuild "
+         "bracket is the model's optional forest part (by default used only when held-out "
+         "training patients show that it helps): p_ij is the share of trees of a random "
+         "forest in which the two patients end in the same leaf, s² the spread of the "
+         "embedding and g its weight. The sparse weights rebuild "
          "the patient's point from its listed look-alikes (the paper's self-expressive "
          "model): non-negative, summing to one, and mostly zero — a zero says that "
          "look-alike adds nothing given closer ones.",
