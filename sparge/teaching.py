@@ -128,7 +128,7 @@ class ToyParams:
     k2: int = 3
     n_components: int = 2
     max_iter: int = 8
-    forest_weight: str | float = "auto"
+    forest_weight: str | float = SparGE().forest_weight  # the library's default
 
     def estimator(self) -> SparGE:
         """The SparGE these controls describe (everything else at its default)."""
@@ -628,8 +628,9 @@ STEPS: tuple[Step, ...] = (
           r"\textstyle\sum_j w_j y_j\big\|^2 \\ & + \tfrac{\rho}{2}\textstyle\sum_j w_j "
           r"\|y_i - y_j\|^2\end{aligned}"),
          "The look-alikes of a patient are its nearest patients in the learned space. The "
-         "bracket is the model's optional forest part (by default used only when held-out "
-         "training patients show that it helps): p_ij is the share of trees of a random "
+         "bracket is the model's optional forest part (with forest_weight = auto, used only "
+         "when held-out training patients show that it helps): p_ij is the share of trees of "
+         "a random "
          "forest in which the two patients end in the same leaf, s² the spread of the "
          "embedding and g its weight. The sparse weights rebuild "
          "the patient's point from its listed look-alikes (the paper's self-expressive "

@@ -334,8 +334,8 @@ def show_refinement(ctx: Context) -> None:
 def show_lookalikes(ctx: Context) -> None:
     if ctx.toy:
         control("select", "Forest proximity in the distance", "forest_weight",
-                "auto: the weight g that gives the best look-alikes on held-out training "
-                "patients (0 drops it); 0: the learned space alone.",
+                "The weight g of the forest part. auto: the g that gives the best look-alikes "
+                "on held-out training patients (0 drops it); 0: the learned space alone.",
                 options=("auto", 0.0, 0.5, 1.0, 2.0))
     info = tc.lookalike_step(ctx.model, ctx.patient, ctx.n_neighbors)
     c1, c2 = columns(ctx, [3, 2])
