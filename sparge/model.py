@@ -60,12 +60,14 @@ def _as_float_array(X, n_features: int | None = None) -> tuple[np.ndarray, list[
     names = None
     if isinstance(X, pd.DataFrame):
         names = [str(c) for c in X.columns]
-        bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
-                                            or pd.api.types.is_bool_dtype(X[c]))]
+        bad = [c for c, dt in X.dtypes.items()  # dtypes: no per-column Series (slow)
+               if not (pd.api.types.is_numeric_dtype(dt) or pd.api.types.is_bool_dtype(dt))]
         if bad:
             raise DataError(
                 f"SparGE needs numbers; column(s) {[str(c) for c in bad[:5]]} hold text. "
                 "Encode the table with sparge.Encoder first.")
+        if X.shape[1] and X.shape[0]:  # one conversion; check_array's per-column dtype
+            X = X.to_numpy(dtype=np.float64, na_value=np.nan)  # walk is slow on wide tables
     try:
         arr = check_array(X, dtype=np.float64, ensure_all_finite=False, accept_sparse=False,
                           ensure_min_samples=1)

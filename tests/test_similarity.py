@@ -164,3 +164,24 @@ def test_feature_importance_finds_the_features_the_metric_uses():
     assert imp.shape == (24,) and abs(imp.sum() - 1) < 1e-9 and imp.min() >= 0
     assert imp[:4].min() > np.median(imp[4:])
     assert imp[:4].sum() > 4 / 24 * 1.5
+
+
+def test_active_set_and_batched_solvers_agree():
+    """Few queries are solved exactly one by one, many by batched FISTA: same weights."""
+    from sparge import similarity
+
+    rng = np.random.default_rng(5)
+    Y = rng.normal(size=(300, 6))
+    Yq = rng.normal(size=(80, 6)) * 0.8
+    d2 = ((Yq[:, None] - Y[None]) ** 2).sum(-1)
+    nb = np.argsort(d2, axis=1)[:, :10]
+    extra = rng.normal(size=(80, 10, 4))
+    extra = np.einsum("qka,qla->qkl", extra, extra) * 0.1  # a PSD second part of the space
+    batched = self_expressive_weights(Yq, Y, nb, extra_gram=extra).toarray()
+    assert len(Yq) > similarity._ACTIVE_SET_MAX_QUERIES
+    exact = np.vstack([self_expressive_weights(Yq[i:i + 1], Y, nb[i:i + 1],
+                                               extra_gram=extra[i:i + 1]).toarray()
+                       for i in range(len(Yq))])
+    np.testing.assert_allclose(exact, batched, atol=2e-4)
+    np.testing.assert_allclose(exact.sum(axis=1), 1.0, atol=1e-9)
+    assert exact.min() >= 0
