@@ -1,6 +1,6 @@
 """The method as a lecture: a toy cohort and every step's numbers and captions (issue 13).
 
-Pure (no Streamlit): the page ``pages/how_it_works_new.py`` renders what this module
+Pure (no Streamlit): the page ``pages/how_it_works.py`` renders what this module
 computes. Every step reads a *fitted* :class:`sparge.SparGE` through its public API, so the
 same code explains the toy model (refitted when a control moves, well under a second at
 40 patients) and the session's real model. Captions are computed from the model: they say

@@ -83,16 +83,27 @@ def toy_model(params: tc.ToyParams):
     return tc.fit_toy(toy_cohort(), params)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+def _session_cache(name: str, key, compute):
+    """Once per key, in this session only: a user's model (patient data) never goes into a
+    process-wide cache; the cache is dropped when the model changes."""
+    cache = st.session_state.setdefault("_teach_cache", {})
+    slot = cache.setdefault(name, {})
+    if key not in slot:
+        if len(slot) >= 4:  # keep a few (model, k) results, not every one ever drawn
+            slot.pop(next(iter(slot)))
+        slot[key] = compute()
+    return slot[key]
+
+
 def _graphs(token: str, _model):
     """``training_graphs()`` of a model, once per model (``token`` names it)."""
-    return _model.training_graphs()
+    return _session_cache("graphs", token, _model.training_graphs)
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
 def _embedding(token: str, n_neighbors: int, _model) -> dict:
     """The maps and look-alike precision of a model, once per model and k."""
-    return tc.embedding_step(_model, n_neighbors)
+    return _session_cache("embedding", (token, n_neighbors),
+                          lambda: tc.embedding_step(_model, n_neighbors))
 
 
 def params() -> tc.ToyParams:

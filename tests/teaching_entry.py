@@ -16,4 +16,4 @@ from sparge.ui import app_navigation, init_state  # noqa: E402
 st.set_page_config(page_title="SparGE lecture", layout="wide")
 with app_navigation():
     init_state()
-runpy.run_path(str(ROOT / "pages" / "how_it_works_new.py"), run_name="__main__")
+runpy.run_path(str(ROOT / "pages" / "how_it_works.py"), run_name="__main__")

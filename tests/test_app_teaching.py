@@ -1,4 +1,4 @@
-"""The lecture page (pages/how_it_works_new.py) under AppTest: every control (issue 13).
+"""The lecture page (pages/how_it_works.py) under AppTest: every control (issue 13).
 
 The session state is set up as ``sparge.ui.init_state`` does (the default model and the
 bundled sample), then the page file runs directly.
@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from sparge.persistence import load_model
 from sparge.teaching import STEPS
 
-PAGE = str(ROOT / "pages" / "how_it_works_new.py")
+PAGE = str(ROOT / "pages" / "how_it_works.py")
 
 
 @pytest.fixture(scope="module")
