@@ -256,9 +256,14 @@ def shared_leaf_share(leaves_q: np.ndarray, leaves_ref: np.ndarray, n_nodes: int
 
 
 def fit_leaf_forest(X: np.ndarray, y: np.ndarray, *, n_estimators: int = 200,
-                    min_samples_leaf: int = 5, random_state: int | None = 0,
-                    n_jobs: int = -1) -> tuple[PackedForest, np.ndarray, np.ndarray]:
+                    min_samples_leaf: int = 5, max_samples: int = 20_000,
+                    random_state: int | None = 0, n_jobs: int = -1
+                    ) -> tuple[PackedForest, np.ndarray, np.ndarray]:
     """A class-balanced random forest for look-alike proximity, packed.
+
+    Each tree grows on a bootstrap sample of at most ``max_samples`` patients, which
+    bounds the time and the size of the forest (its leaves) on hospital-sized cohorts;
+    every training patient still gets its leaves.
 
     Returns
     -------
@@ -268,8 +273,10 @@ def fit_leaf_forest(X: np.ndarray, y: np.ndarray, *, n_estimators: int = 200,
     oob : ndarray of bool, shape (n, T)
         True where tree ``t`` did not see patient ``i`` (out of its bootstrap sample).
     """
+    n = len(y)
     rf = RandomForestClassifier(n_estimators=n_estimators, min_samples_leaf=min_samples_leaf,
                                 class_weight="balanced_subsample", max_features="sqrt",
+                                max_samples=max_samples if n > max_samples else None,
                                 n_jobs=n_jobs, random_state=random_state)
     rf.fit(np.asarray(X, dtype=float), y)
     packed = PackedForest.from_estimators(rf.estimators_)
