@@ -595,18 +595,6 @@ class SparGE(TransformerMixin, BaseEstimator):
             return self.forest_scale_ * (1.0 - share)
         return extra
 
-    def _forest_gram(self, leaves_q: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """Forest part of ``<c_i - c_q, c_j - c_q>`` over every query's listed look-alikes."""
-        out = np.empty(idx.shape + (idx.shape[1],))
-        L = self.forest_leaves_
-        for a in range(0, len(idx), 256):
-            nb = L[idx[a:a + 256]]  # (q, k, T)
-            q = leaves_q[a:a + 256][:, None, :]
-            p_nn = (nb[:, :, None, :] == nb[:, None, :, :]).mean(axis=3)
-            p_q = (nb == q).mean(axis=2)
-            out[a:a + 256] = 0.5 * (p_nn - p_q[:, :, None] - p_q[:, None, :] + 1.0)
-        return self.forest_scale_ * out
-
     def _query(self, X) -> tuple[np.ndarray, np.ndarray | None]:
         """Embedding of new patients and, with a forest part, their leaves."""
         Xs = self.standardize(X)
@@ -898,8 +886,11 @@ class SparGE(TransformerMixin, BaseEstimator):
                 raise ValueError("give X (new patients) or rows (training patients), not both")
             Yq, leaves = self._query(X)
             dist, idx = self._search(Yq, min(n_neighbors, self.embedding_.shape[0]), leaves)
-        extra = None if leaves is None else self._forest_gram(leaves, idx)
-        W = self_expressive_weights(Yq, self.embedding_, idx, extra_gram=extra)
+        # The weights express the query in the learned embedding (the paper's self-
+        # expressive model). The forest part of the metric chooses the list but is left
+        # out here: in its leaf-code space every look-alike is unique, so the weights
+        # would spread over the whole list and no longer single out the few that matter.
+        W = self_expressive_weights(Yq, self.embedding_, idx)
         return dist, idx, W
 
     def lookalike_space(self, X=None):
