@@ -422,3 +422,40 @@ def test_held_out_check_compares_sparge_forest_and_raw_on_the_users_cohort(small
     assert list(table["Splits"]) == [2, 2, 2]
     assert table["Same outcome among 10 (balanced)"].between(0, 1).all()
     assert "gives the best look-alikes" in texts(at)
+
+
+def test_words_that_are_values_survive_the_data_page():
+    """Issue 9.2 through the app: 'None' (Albuminuria's normal value) and 'Unknown' (the
+    paper's yes/no code 0) are values, scales keep their order, and the report lists what
+    was read as missing."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    n = 80
+    alb = rng.choice(["None", "Micro", "Macro"], n, p=[0.75, 0.2, 0.05])
+    diab = rng.choice(["Yes", "No", "Unknown"], n, p=[0.2, 0.7, 0.1])
+    rows = ["PatientID,Age,SBP,Albuminuria,Diabetes,Event"]
+    for i in range(n):
+        sbp = "NA" if i % 9 == 0 else f"{120 + (i % 30)}"  # 'NA' in a numeric column: gap
+        rows.append(f"P{i:03d},{40 + i % 40},{sbp},{alb[i]},{diab[i]},"
+                    f"{'Yes' if i % 3 == 0 else 'No'}")
+    blob = ("\n".join(rows) + "\n").encode()
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(("words.csv", blob, "text/csv")).run()
+    assert at.selectbox(key="setup_id").value == "PatientID"
+    assert at.selectbox(key="setup_label").value == "Event"
+    at.button(key="setup_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    cohort = at.session_state["cohort"]
+    j = cohort.features.index("Albuminuria")
+    codes = dict(zip(alb, cohort.X[:, j]))
+    assert codes["None"] < codes["Micro"] < codes["Macro"]  # an ordered scale, not alphabet
+    assert not np.isnan(cohort.X[:, j]).any()  # 'None' is a value, not a gap
+    d = cohort.features.index("Diabetes")
+    assert dict(zip(diab, cohort.X[:, d])) == {"Yes": 1, "No": 2, "Unknown": 0}
+    # only the 9 true gaps (1 of 4 features = 25 % > 10 %) leave patients out of training;
+    # nobody is dropped for a word read as a gap
+    assert set(range(n)) - set(cohort.train_rows) == set(range(0, n, 9))
+    rep = cohort.encoder.report_
+    assert rep.missing_tokens.get("SBP") == {"NA": 9}
+    assert "Read as missing" in str(rep)
