@@ -4,7 +4,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from sparge.display import decode_column, display_frame, group_summary, snap_precision
+from sparge.display import (
+    decode_column,
+    display_frame,
+    group_summary,
+    level_order,
+    outcome_order,
+    snap_precision,
+)
 from sparge.maps import map_csv_frame, map_frame, map_title
 from sparge.plots import cohort_map
 from sparge.safe_text import md_escape, to_csv
@@ -20,6 +27,7 @@ from sparge.ui_lookalikes import (
 )
 from sparge.workflow import lookalike_table
 
+NO_COLOUR = "(no colour)"  # not "None": that is also a clinical answer
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 model, encoder = ss.model, ss.get("model_encoder")
@@ -75,7 +83,7 @@ c1, c2 = st.columns(2)
 with c1:
     method = map_select("explore_view")
 with c2:
-    color_options = (["Outcome"] if model.y_ is not None else []) + ["None"] + \
+    color_options = (["Outcome"] if model.y_ is not None else []) + [NO_COLOUR] + \
         list(index.features)
     color_by = st.selectbox("Colour by", color_options, key="explore_color")
 st.text_input("Find patient by ID", key="explore_search", on_change=_searched,
@@ -111,16 +119,19 @@ with guard("Drawing the map"):
     proj = projector(method)
     labels = ss.cohort.labels if index.compatible else None
     frame = map_frame(model, proj, index, labels)
+    order = None
     if color_by == "Outcome":
         color = frame["outcome"]
-    elif color_by == "None":
+        order = outcome_order(model)
+    elif color_by == NO_COLOUR:
         color = None
     else:
         color = decode_column(values[color_by], color_by, encoder)
+        order = level_order(color_by, encoder)
     hover = display_frame(values[default_biomarkers(3)], encoder)
     fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
                      title=map_title(proj, model),
-                     color_title=color_by if color is not None else "")
+                     color_title=color_by if color is not None else "", order=order)
     st.plotly_chart(fig, key="explore_map", on_select=_picked_from_map,
                     selection_mode=("points", "box", "lasso"), width="stretch")
     n_out = int((~frame["in_training"]).sum())

@@ -51,8 +51,9 @@ def _options(options: list, default) -> tuple[list, int]:
 
 st.subheader("Train a model")
 with st.form("train_form"):
-    st.write(f"Train on **{md_escape(ss.cohort_name)}** ({n_train} patients, {n_feat} "
-             f"features). Estimated: {estimate.summary()}.")
+    st.write(f"Train on **{md_escape(ss.cohort_name)}**: {n_train} patients kept for "
+             f"training × {n_feat} features. Estimated fit: about "
+             f"{estimate.summary().split(': about ', 1)[-1]}.")
     supervised = st.checkbox("Use the outcome (supervised)",
                              value=has_labels and defaults["supervised"],
                              disabled=not has_labels,
@@ -124,7 +125,7 @@ elif go:
         for stage, b in bars.items():
             b.progress(1.0, text=f"{stage}: 100%")
         set_model(model, cohort.encoder, f"trained on {ss.cohort_name}")
-        st.success(f"Trained in {time.perf_counter() - t0:.1f} s: {model_summary(model)}")
+        st.success(f"Fitted in {time.perf_counter() - t0:.1f} s: {model_summary(model)}")
 
 header.caption(f"Current model: {md_escape(ss.model_name)} — {model_summary(ss.model)}")
 
@@ -186,6 +187,10 @@ else:
 
 st.subheader("Save the current model")
 with guard("Preparing the download"):
-    st.download_button("Download model (.sparge)", model_to_bytes(model, ss.model_encoder),
+    cached = ss.get("model_bytes")
+    if not cached or cached[0] != ss.get("model_token"):  # serialise once per model
+        cached = (ss.get("model_token"), model_to_bytes(model, ss.model_encoder))
+        ss.model_bytes = cached
+    st.download_button("Download model (.sparge)", cached[1],
                        file_name="model.sparge", mime="application/octet-stream")
     st.caption("A .sparge file holds numbers and JSON only (no pickle).")

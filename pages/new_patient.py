@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from sparge import read_table
-from sparge.display import numeric_patients
+from sparge.display import numeric_patients, outcome_order
 from sparge.maps import map_frame, map_title
 from sparge.plots import cohort_map
 from sparge.safe_text import md_escape
@@ -94,5 +94,6 @@ if query is not None:
         color = frame["outcome"] if "outcome" in frame else None
         st.plotly_chart(cohort_map(frame, color, new_points=pd.DataFrame(
             {"x": where[:, 0], "y": where[:, 1], "ID": [qid]}),
-            title=f"The new patient (star) on the {map_title(proj, model)}"),
+            title=f"The new patient (star) on the {map_title(proj, model)}",
+            order=outcome_order(model)),
             width="stretch", key="np_map_chart")

@@ -57,6 +57,36 @@ def category_words(encoder, column: str) -> dict[int, str] | None:
     return words
 
 
+def level_order(column: str, encoder=None) -> list[str] | None:
+    """A categorical column's words in code order (a scale's clinical order), then
+    ``"missing"``; ``None`` for a numeric column."""
+    words = category_words(encoder, column)
+    if not words:
+        return None
+    return [words[c] for c in sorted(words)] + ["missing"]
+
+
+def outcome_order(model) -> list[str] | None:
+    """The model's outcome classes in its own order (the map's and the bars' colours)."""
+    classes = getattr(model, "classes_", None)
+    if classes is None:
+        y = getattr(model, "y_", None)
+        return None if y is None else sorted({str(v) for v in y})
+    return [str(c) for c in classes]
+
+
+def is_unordered(column: str, encoder=None) -> bool:
+    """True for a categorical column whose codes are labels, not a scale (then a
+    difference in standard deviations means nothing)."""
+    if encoder is None or getattr(encoder, "roles_", {}).get(column) != "categorical":
+        return False
+    table = getattr(encoder, "table_", None)
+    is_ordered = getattr(table, "is_ordered", None)
+    if table is None or is_ordered is None or not table.has(column):
+        return False
+    return not is_ordered(column) and len(category_words(encoder, column) or {}) > 2
+
+
 def _as_float(value: object) -> float:
     try:
         return float(value)
@@ -207,6 +237,8 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
         zsd = np.nanstd(zn, axis=0) if len(zn) else np.full(len(j), np.nan)
     rows = []
     for t, f in enumerate(features):
+        if is_unordered(f, encoder):  # codes are labels: no distance in SD to show
+            zq[t] = zmean[t] = zsd[t] = np.nan
         rows.append({"Biomarker": plain_text(f, 80),
                      "This patient": format_value(q[j[t]], f, encoder),
                      "Look-alikes": _summary_of(nb[:, t], f, encoder),
@@ -257,8 +289,11 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
                      "This patient": format_value(q[t], f, encoder),
                      "Look-alike": format_value(o[t], f, encoder),
                      "Difference": diff,
-                     "Difference (SD)": f"{abs(dz[t]):.1f} SD" if both else MISSING,
-                     "Verdict": agreement(dz[t]) if both else "not measured in both"})
+                     "Difference (SD)": f"{abs(dz[t]):.1f} SD"
+                     if both and not is_unordered(f, encoder) else MISSING,
+                     "Verdict": ("not measured in both" if not both else
+                                 ("agree" if diff == "same" else "differ")
+                                 if is_unordered(f, encoder) else agreement(dz[t]))})
     return pd.DataFrame(rows, columns=["Biomarker", "This patient", "Look-alike",
                                        "Difference", "Difference (SD)", "Verdict"])
 

@@ -25,8 +25,10 @@ def svt(Q: np.ndarray, zeta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     the singular values that stay positive.
     """
     U, s, Vt = np.linalg.svd(Q, full_matrices=False)
+    # what rounding leaves of a singular value equal to zeta is zero, not a component
+    tol = np.finfo(float).eps * max(Q.shape) * (float(s[0]) if s.size else 0.0)
     s = np.maximum(s - zeta, 0.0)
-    keep = s > 0
+    keep = s > tol
     return U[:, keep], s[keep], Vt[keep]
 
 

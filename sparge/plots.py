@@ -61,7 +61,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                hover: pd.DataFrame | None = None, highlight: int | None = None,
                new_points: pd.DataFrame | None = None, title: str = "",
                max_points: int = MAX_POINTS, random_state: int = 0,
-               color_title: str = "") -> go.Figure:
+               color_title: str = "", order=None) -> go.Figure:
     """WebGL scatter of patients; ``customdata[0]`` is the patient's key for selection.
 
     Parameters
@@ -76,6 +76,8 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         categories as words); at most 4 columns.
     highlight : key of the selected patient (circled).
     new_points : DataFrame with ``x``, ``y``, ``ID``: new patients (stars).
+    order : categories in their meaning's order (outcome classes, a scale's levels):
+        legend order and colours follow it (default: sorted).
 
     A click selects (the drag mode is zoom; lasso and box stay in the toolbar). Over
     ``max_points`` patients a random sample is drawn (the highlighted one always kept).
@@ -121,9 +123,11 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         out_marker = {**out_marker, "color": outside_df["_color"], **scale}
     else:
         values = inside_df["_color"].astype(str)
-        for i, v in enumerate(sorted(values.unique())):
-            add(inside_df[values == v], plot_text(v, 40),
-                {"size": 6, "color": PALETTE[i % len(PALETTE)], "opacity": 0.8})
+        colours = category_colours(df["_color"], order)
+        for v, colour in colours.items():
+            if (values == v).any():
+                add(inside_df[values == v], plot_text(v, 40),
+                    {"size": 6, "color": colour, "opacity": 0.8})
     if len(outside_df):
         add(outside_df, NOT_TRAINED, out_marker)
     if highlight is not None and (df[key] == highlight).any():
@@ -230,13 +234,26 @@ def lookalike_comparison(comp: pd.DataFrame) -> go.Figure:
     return fig
 
 
-def outcome_share_bar(shares: pd.Series) -> go.Figure:
-    """Share of each outcome among the look-alikes (horizontal bars fit narrow screens)."""
+def category_colours(values, order=None) -> dict[str, str]:
+    """One colour per category, by its place in ``order`` (default: sorted), so the map,
+    its legend and the outcome bars agree."""
+    present = [str(v) for v in pd.unique(pd.Series(values).astype(str))]
+    order = [str(v) for v in order] if order is not None else sorted(present)
+    order += sorted(v for v in present if v not in order)
+    return {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(order)}
+
+
+def outcome_share_bar(shares: pd.Series, order=None) -> go.Figure:
+    """Share of each outcome among the look-alikes (horizontal bars fit narrow screens).
+
+    ``order``: every outcome in the map's order, so each bar has its outcome's map colour.
+    """
     labels = [plot_text(v, 30) for v in shares.index]
+    colours = category_colours(shares.index, order)
     fig = go.Figure(go.Bar(y=labels, x=100 * np.asarray(shares.values, dtype=float),
                            orientation="h", text=[f"{100 * v:.0f}%" for v in shares.values],
                            textposition="auto",
-                           marker_color=[PALETTE[i % 10] for i in range(len(shares))],
+                           marker_color=[colours[str(v)] for v in shares.index],
                            hovertemplate="%{y}: %{x:.0f}%<extra></extra>"))
     head, top = _title("Outcomes among the look-alikes")
     fig.update_layout(title=head, xaxis_title="% of look-alikes",

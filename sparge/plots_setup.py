@@ -96,7 +96,8 @@ def objective_figure(history: list[dict]) -> go.Figure:
     if score.notna().any():
         fig.add_trace(go.Scatter(x=it, y=score, name="held-out precision@10 (higher is better)",
                                  mode="lines+markers"), secondary_y=True)
-        fig.update_yaxes(title_text="precision@10", secondary_y=True, rangemode="tozero")
+        fig.update_yaxes(title_text="precision@10", secondary_y=True, range=[0, 1],
+                         dtick=0.2, tickformat=".1f", showgrid=False)
     fig.update_layout(height=360, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom",
                                           "x": 0},
                       margin={"l": 10, "r": 10, "t": 60, "b": 10})

@@ -77,7 +77,9 @@ class ValidationReport:
                          "codes in the encoding table to order them): " + ", ".join(cols[:8]) +
                          (f" … (+{len(cols) - 8})" if len(cols) > 8 else "") + ".")
         if self.label_balance:
-            lines.append(f"Outcome '{_t(self.label_column)}': " +
+            kept = sum(self.label_balance.values())
+            lines.append(f"Outcome '{_t(self.label_column)}' among the {kept} patient(s) kept "
+                         "for training: " +
                          ", ".join(f"{_t(k, 40)}: {v}" for k, v in self.label_balance.items()))
         for u in self.unknown_values:
             lines.append(f"Column '{_t(u['column'])}': {u['count']} value(s) not in the "

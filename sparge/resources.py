@@ -43,6 +43,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+import numpy as np
+
 #: Time model coefficients (see the module docstring).
 _T_BASE, _T_EXP = 5.1e-4, 1.12
 _T_WIDE, _T_WIDE_N, _T_WIDE_M = 0.011, 0.113, 0.845
@@ -88,7 +90,15 @@ def _gb(n_bytes: float) -> str:
     return f"{n_bytes / 1e9:.1f} GB"
 
 
+#: Fixed cost of a fit (setup, K-SVD and the trace-ratio solves on a tiny cohort), and the
+#: forest's cost per patient x log2(patients) x sqrt(features).
+_T_FIXED = 0.5
+_T_FOREST = 5.7e-6
+
+
 def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return "under 1 s"
     if seconds < 90:
         return f"{seconds:.0f} s"
     if seconds < 5400:
@@ -158,10 +168,15 @@ class Estimate:
                 "more memory, where no browser session waits for it.")
 
 
-def _seconds(n: int, m: int) -> float:
+def _seconds(n: int, m: int, forest: bool = True) -> float:
     base = _T_BASE * n**_T_EXP
     wide = _T_WIDE * n**_T_WIDE_N * max(m**_T_WIDE_M - _BASE_FEATURES**_T_WIDE_M, 0.0)
-    return float(base + wide)
+    # the forest part of the look-alike metric (forest_weight > 0, the default): trees on
+    # at most 20,000 bootstrap patients, sqrt(m) features per split, then every patient's
+    # leaves; about 2.5 s for 6,000 x 31 on 2 cores
+    grown = min(n, 20_000)
+    trees = _T_FOREST * (grown * np.log2(max(grown, 2)) * np.sqrt(max(m, 1)) + 4.0 * n)
+    return float(_T_FIXED + base + wide + (trees if forest else 0.0))
 
 
 def _peak_bytes(n: int, m: int) -> int:
@@ -169,7 +184,8 @@ def _peak_bytes(n: int, m: int) -> int:
     return int(_M_FIXED + _M_PER_PATIENT * n + _M_PER_EXTRA_CELL * extra_cells)
 
 
-def estimate_fit(n_patients: int, n_features: int, limits: Limits | None = None) -> Estimate:
+def estimate_fit(n_patients: int, n_features: int, limits: Limits | None = None, *,
+                 forest: bool = True) -> Estimate:
     """Estimate the time and peak memory of ``SparGE().fit`` on a table of this shape.
 
     Parameters
@@ -180,6 +196,10 @@ def estimate_fit(n_patients: int, n_features: int, limits: Limits | None = None)
         Encoded features (columns after encoding).
     limits : Limits, optional
         What ``Estimate.too_big`` compares against; ``Limits()`` by default.
+    forest : bool
+        Count the forest part of the look-alike metric (``forest_weight`` > 0, the
+        default). Its term is calibrated on one measured point (6,000 x 31: ~2.5 s); the
+        rest on the measured fits without it (bench/results/scale.md, core_speed.md).
 
     Returns
     -------
@@ -195,7 +215,7 @@ def estimate_fit(n_patients: int, n_features: int, limits: Limits | None = None)
     n, m = int(n_patients), int(n_features)
     if n < 0 or m < 0:
         raise ValueError(f"the shape must be non-negative, got {n} x {m}")
-    return Estimate(n, m, _seconds(n, m), _peak_bytes(n, m), limits or Limits())
+    return Estimate(n, m, _seconds(n, m, forest), _peak_bytes(n, m), limits or Limits())
 
 
 def suggest_rows(n_features: int, limits: Limits | None = None) -> int:

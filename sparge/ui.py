@@ -168,9 +168,13 @@ def role_edits(roles: dict[str, str], id_column: str | None, label_column: str |
 
 
 def biomarker_groups(features: list[str]) -> dict[str, list[str]]:
-    """Groups of the bundled sample when the features match, else one group."""
+    """Groups of the bundled sample when the features are mostly the sample's (at least
+    half of them), else one group: a sample group's name means nothing on another cohort
+    that happens to share a few column names (Age, Systolic BP)."""
     groups = _sample_groups()
     known = {f for cols in groups.values() for f in cols}
+    if sum(f in known for f in features) < 0.5 * max(len(features), 1):
+        return {"Biomarkers": list(features)}
     out = {g: [c for c in cols if c in features] for g, cols in groups.items()}
     out = {g: c for g, c in out.items() if c}
     rest = [f for f in features if f not in known]

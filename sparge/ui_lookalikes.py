@@ -19,6 +19,7 @@ from .display import (
     SPARSE_WEIGHT_HELP,
     lookalike_comparison,
     lookalike_display,
+    outcome_order,
     pair_comparison,
     safe_filename,
     snap_precision,
@@ -176,7 +177,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                        key=f"{key}_download")
     shares = outcome_shares(table)
     if len(shares):
-        st.plotly_chart(outcome_share_bar(shares), width="stretch", key=f"{key}_outcomes")
+        st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model)),
+                        width="stretch", key=f"{key}_outcomes")
     neighbours = training_values().iloc[table["training_index"].to_numpy()]
     names = model.feature_names()
     st.markdown("**This patient and the look-alikes, biomarker by biomarker** (values in "

@@ -198,7 +198,7 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
     train_button(at).click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["model_token"] != old
-    assert any("Trained in" in s.value for s in at.success)
+    assert any("Fitted in" in s.value for s in at.success)
     model = at.session_state["model"]
     assert model.embedding_.shape[0] == len(small_cohort.train_rows)
     got, want = model.get_params(), SparGE().get_params()

@@ -234,7 +234,7 @@ def test_setup_train_and_classifiers_in_chromium(server, browser):
     _go(page, "Model", "Model")
     _settle(page)
     page.get_by_role("button", name="Train").click()
-    page.get_by_text("Trained in").first.wait_for(timeout=240_000)
+    page.get_by_text("Fitted in").first.wait_for(timeout=240_000)
     _settle(page)
     sidebar = page.locator("[data-testid='stSidebar']").inner_text()
     assert "Model: trained on singheart_small.csv" in sidebar
