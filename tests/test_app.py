@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import ROOT, SAMPLES
+from app_support import APP, start
+from conftest import SAMPLES
 from streamlit.testing.v1 import AppTest
 
 from sparge import SparGE, model_to_bytes, read_table
 from sparge.workflow import encode_cohort, train
 
-APP = str(ROOT / "app.py")
 SMALL = (SAMPLES / "singheart_small.csv").read_bytes()
-
-
-def start(page: str | None = None, **state) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    at.run()
-    for k, v in state.items():
-        at.session_state[k] = v
-    if page:
-        at.switch_page(page)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 @pytest.fixture(scope="module")

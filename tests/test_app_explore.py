@@ -12,29 +12,18 @@ import uuid
 
 import numpy as np
 import pytest
-from conftest import ROOT, SAMPLES
+from app_support import APP, start
+from conftest import SAMPLES
 from streamlit.testing.v1 import AppTest
 
 from sparge import read_table
 from sparge.synthetic import make_singheart_like
 from sparge.workflow import encode_cohort, train
 
-APP = str(ROOT / "app.py")
 UNESCAPED_IMAGE = re.compile(r"!\[[^\]]*\]\(")
 
 
-def run(page: str | None = None, query: dict | None = None, **state) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    for k, v in state.items():
-        at.session_state[k] = v
-    if page:
-        at.switch_page(page)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+run = start
 
 
 def model_state(model, encoder, name="test model") -> dict:

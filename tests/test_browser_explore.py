@@ -12,75 +12,28 @@
 from __future__ import annotations
 
 import http.server
-import os
-import shutil
-import socket
-import subprocess
-import sys
 import textwrap
 import threading
 import time
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
+from browser_support import chromium, serve, stop
 from conftest import ROOT
 
-CHROMIUM = os.environ.get("SPARGE_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
 
 pytestmark = pytest.mark.browser
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _serve(script: Path, cwd: Path, env: dict | None = None):
-    port = _free_port()
-    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(env or {})}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                return proc, url
-        except OSError:
-            time.sleep(0.5)
-    proc.kill()
-    pytest.fail("streamlit did not start: " + proc.stdout.read().decode()[-2000:])
-
-
-def _stop(proc) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+_serve, _stop = serve, stop
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
-        pytest.skip(f"no chromium at {CHROMIUM}: install Debian's 'chromium' package "
-                    "(.ci/run does) to run the browser test")
-    sync_api = pytest.importorskip("playwright.sync_api")
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -9,22 +9,17 @@ page), so the test does not depend on app.py's navigation.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from browser_support import chromium, serve, stop
 from conftest import ROOT
 
 from sparge.teaching import STEPS
 
-CHROMIUM = os.environ.get("SPARGE_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "teaching"
 ENTRY = ROOT / "tests" / "teaching_entry.py"
 
@@ -45,37 +40,11 @@ FIGURES_JS = ("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
               " ((e.layout || {}).title || {}).text || ''])).join('|')")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
-    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ENTRY), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("streamlit did not start: " + proc.stdout.read().decode()[-2000:])
+    proc, url = serve(ENTRY, ROOT)
     yield url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop(proc)
 
 
 def _figures(page) -> str:
@@ -148,18 +117,10 @@ def _walk(page, prefix: str, move_controls: bool) -> None:
 
 
 def test_lecture_presentation_in_chromium(server):
-    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
-        pytest.skip(f"no chromium at {CHROMIUM}: install Debian's 'chromium' package")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if ARTIFACTS.exists():
-        shutil.rmtree(ARTIFACTS)
-    ARTIFACTS.mkdir(parents=True)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"])
+    with chromium() as browser:
+        if ARTIFACTS.exists():
+            shutil.rmtree(ARTIFACTS)
+        ARTIFACTS.mkdir(parents=True)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(server, wait_until="domcontentloaded")
         page.get_by_text("How SparGE works").first.wait_for(timeout=90_000)
@@ -188,7 +149,6 @@ def test_lecture_presentation_in_chromium(server):
         _changes(page, lambda: page.get_by_text("Current model", exact=True).click(),
                  "source")
         _walk(page, "model", move_controls=False)
-        browser.close()
     shots = sorted(ARTIFACTS.glob("*.png"))
     assert len(shots) >= 2 * len(STEPS) + 1
     assert all(s.stat().st_size > 10_000 for s in shots)
