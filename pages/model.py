@@ -178,12 +178,15 @@ else:
                      f"look-alikes: {100 * best['precision_at_10_balanced']:.0f} % of the 10 "
                      "look-alikes share the patient's outcome (averaged over outcomes).")
             table = summ.rename(columns={
-                "method": "Representation", "knn_balanced_accuracy": "Vote accuracy (balanced)",
-                "knn_balanced_accuracy_sd": "± (sd)",
-                "precision_at_10_balanced": "Same outcome among 10 (balanced)",
-                "precision_at_10_balanced_sd": "± (sd) ", "seconds": "Seconds per split",
-                "splits": "Splits"})
+                "method": "Representation", "precision_at_10_balanced": "Same outcome /10",
+                "precision_at_10_balanced_sd": "sd", "knn_balanced_accuracy": "Vote acc.",
+                "knn_balanced_accuracy_sd": "sd ", "seconds": "s/split", "splits": "Splits"})
+            table = table[["Representation", "Same outcome /10", "sd", "Vote acc.", "sd ",
+                           "s/split", "Splits"]]  # the key measure first: fits 800 px
             st.dataframe(table.round(3), hide_index=True)
+            st.caption("Same outcome /10: share of the 10 look-alikes with the patient's "
+                       "outcome, averaged over outcomes. Vote acc.: balanced accuracy of a "
+                       "5-look-alike vote. sd: spread over the splits.")
 
 st.subheader("Save the current model")
 with guard("Preparing the download"):

@@ -408,7 +408,7 @@ def test_held_out_check_compares_sparge_forest_and_raw_on_the_users_cohort(small
     table = next(d.value for d in at.dataframe if "Representation" in d.value.columns)
     assert set(table["Representation"]) == {"SparGE", "forest proximity", "raw features"}
     assert list(table["Splits"]) == [2, 2, 2]
-    assert table["Same outcome among 10 (balanced)"].between(0, 1).all()
+    assert table["Same outcome /10"].between(0, 1).all()
     assert "gives the best look-alikes" in texts(at)
 
 
