@@ -55,6 +55,11 @@ if pending is not None:
     df, name, token = pending["df"], pending["name"], pending["token"]
     id_guess, label_guess = guess_columns(df)
     threshold = 10
+    if [str(c) for c in df.columns] == [str(c) for c in cohort.df.columns]:
+        # the same table again (a re-upload): the columns are guessed afresh, but the
+        # threshold chosen for it is kept (it was silently reset to 10 %)
+        threshold = 100 if enc.max_patient_missing is None else \
+            round(100 * enc.max_patient_missing)
 else:
     df, name, token = cohort.df, ss.cohort_name, f"cohort-{id(cohort)}"
     id_guess, label_guess = enc.id_column, enc.label_column

@@ -128,6 +128,7 @@ def test_setup_stays_editable_and_re_encodes():
     at.file_uploader(key="data_upload_1").set_value(("small.csv", SMALL, "text/csv")).run()
     assert at.selectbox(key="setup_label").value == "Outcome"
     assert any("Set up the new table" in h.value for h in at.subheader)
+    assert at.slider(key="setup_missing").value == 40  # the chosen threshold is kept
 
 
 def test_report_threshold_and_label_role_are_applied(small_cohort):
