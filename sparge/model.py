@@ -615,6 +615,20 @@ class SparGE(TransformerMixin, BaseEstimator):
         w = 1.0 / np.sqrt(ratio)
         return w / np.sqrt(np.mean(w**2))
 
+    def validate_params(self, n_samples: int) -> None:
+        """Check every parameter (and that ``n_samples`` can be learned from).
+
+        Raises ValueError (DataError for too few patients); what ``fit`` checks first, and
+        what a model file's parameters must pass before the model is rebuilt.
+        """
+        self._check_params(int(n_samples))
+
+    def rebuild_search(self) -> None:
+        """Rebuild the state derived from the fitted arrays (neighbour search, similarity
+        scale, the forest's reference leaves): after loading a model from its arrays."""
+        check_is_fitted(self, "embedding_")
+        self._finish_fit()
+
     def _finish_fit(self) -> None:
         """Derived state (neighbour search, similarity scale); rebuilt after loading."""
         self._sqnorms = np.einsum("ij,ij->i", self.embedding_, self.embedding_)
@@ -673,8 +687,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         drop_last = keep.all(axis=1)
         keep[drop_last, -1] = False
         return (d[keep].reshape(len(rows), k), idx[keep].reshape(len(rows), k))
-
-    _neighbors_of_training = training_neighbors  # old private name, kept for old callers
 
     @property
     def n_atoms_(self) -> int:
@@ -780,8 +792,6 @@ class SparGE(TransformerMixin, BaseEstimator):
                     f"unexpected {extra[:5]}. Use Encoder.transform to align a table.")
         Xa, _ = _as_float_array(X, self.n_features_in_)
         return standardize(Xa, self.mean_, self.scale_)
-
-    _prepare = standardize  # old private name, kept for old callers
 
     def _embed(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Completed scores, codes and embedding of standardised patients."""
@@ -933,7 +943,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         if isinstance(query_row, (int, np.integer)):
             q = self.training_data_[int(query_row)].astype(float)
         else:
-            q = self._prepare(np.atleast_2d(np.asarray(query_row, dtype=float)))[0]
+            q = self.standardize(np.atleast_2d(np.asarray(query_row, dtype=float)))[0]
         names = list(feature_names) if feature_names is not None else self.feature_names()
         return explain_pair(q, self.training_data_[neighbor_index].astype(float), names,
                             n_features)

@@ -789,7 +789,7 @@ def _build_model(meta: dict, a: dict[str, np.ndarray]):
     params = meta["params"]
     model = SparGE(**params)
     try:
-        model._check_params(a["embedding_"].shape[0])
+        model.validate_params(a["embedding_"].shape[0])
     except ValueError as exc:  # DataError is a ValueError too
         raise ModelFileError(f"The model file is invalid: field 'params' ({exc}).") from exc
     for name in _FLOAT_ARRAYS:
@@ -821,7 +821,7 @@ def _build_model(meta: dict, a: dict[str, np.ndarray]):
         model.train_ids_ = np.asarray(meta["train_ids"], dtype=object)
     _build_forest(model, meta, a)
     try:
-        model._finish_fit()
+        model.rebuild_search()
     except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
         raise ModelFileError(f"The model file's arrays are not a usable model ({exc}).") \
             from exc

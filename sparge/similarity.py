@@ -106,7 +106,6 @@ def self_expressive_weights(
     locality: float = 0.05,
     max_iter: int = 2000,
     tol: float = 1e-10,
-    extra_gram: np.ndarray | None = None,
 ) -> sp.csr_matrix:
     """Sparse, non-negative, affine weights of every query over its listed look-alikes.
 
@@ -131,9 +130,6 @@ def self_expressive_weights(
         Every query's listed look-alikes (training indices).
     locality : float
         Weight of the distance term, relative to the reconstruction error.
-    extra_gram : ndarray of shape (q, k, k), optional
-        Inner products ``<c_i - y, c_j - y>`` of a second part of the space (e.g. the
-        forest part of an ensemble metric), added to the embedding's.
 
     Returns
     -------
@@ -149,8 +145,6 @@ def self_expressive_weights(
     # Translate so the query is the origin: affine weights make this exact.
     C = np.asarray(Y_train, dtype=float)[neighbors] - Yq[:, None, :]  # (q, k, l)
     G = np.einsum("qcl,qdl->qcd", C, C)  # (q, k, k)
-    if extra_gram is not None:
-        G = G + np.asarray(extra_gram, dtype=float)
     d2 = np.einsum("qcc->qc", G).copy()  # squared distances to the look-alikes
     scale = np.maximum(d2.mean(axis=1, keepdims=True), 1e-300)
     G = G / scale[:, :, None]

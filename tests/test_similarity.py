@@ -175,12 +175,9 @@ def test_active_set_and_batched_solvers_agree():
     Yq = rng.normal(size=(80, 6)) * 0.8
     d2 = ((Yq[:, None] - Y[None]) ** 2).sum(-1)
     nb = np.argsort(d2, axis=1)[:, :10]
-    extra = rng.normal(size=(80, 10, 4))
-    extra = np.einsum("qka,qla->qkl", extra, extra) * 0.1  # a PSD second part of the space
-    batched = self_expressive_weights(Yq, Y, nb, extra_gram=extra).toarray()
+    batched = self_expressive_weights(Yq, Y, nb).toarray()
     assert len(Yq) > similarity._ACTIVE_SET_MAX_QUERIES
-    exact = np.vstack([self_expressive_weights(Yq[i:i + 1], Y, nb[i:i + 1],
-                                               extra_gram=extra[i:i + 1]).toarray()
+    exact = np.vstack([self_expressive_weights(Yq[i:i + 1], Y, nb[i:i + 1]).toarray()
                        for i in range(len(Yq))])
     np.testing.assert_allclose(exact, batched, atol=2e-4)
     np.testing.assert_allclose(exact.sum(axis=1), 1.0, atol=1e-9)
