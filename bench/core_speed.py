@@ -47,7 +47,7 @@ def main() -> None:
         _, t_batch = timed(model.transform, Xq)
         rows.append({"patients": n, "features": m, "fit_s": float(np.median(fits)),
                      "rank": model.completion_components_.shape[0],
-                     "atoms": model._dictionary_r.shape[1],
+                     "atoms": model.n_atoms_,
                      "iterations": len(model.history_) - 1,
                      "query_ms_median": 1e3 * float(np.median(lat)),
                      "query_ms_p95": 1e3 * float(np.quantile(lat, 0.95)),

@@ -44,7 +44,7 @@ def one(n: int, m: int, mode: str) -> dict:
     return {"patients": n, "features": m, "mode": mode, "fit_s": fit_s, "peak_gb": peak,
             "query_ms": 1e3 * float(np.median(lat)), "transform_per_s": thr,
             "rank": int(model.completion_components_.shape[0]),
-            "atoms": int(model._dictionary_r.shape[1])}
+            "atoms": model.n_atoms_}
 
 
 def run(n: int, m: int, mode: str, timeout: float) -> dict:
