@@ -145,8 +145,10 @@ class Estimate:
 
     def summary(self) -> str:
         """One line: the shape, the estimated time and memory."""
-        return (f"{self.n_patients:,} patients x {self.n_features:,} features: about "
-                f"{_duration(self.seconds)} and {_gb(self.peak_bytes)} of memory")
+        took = _duration(self.seconds)
+        took = took if took.startswith("under") else f"about {took}"
+        return (f"{self.n_patients:,} patients x {self.n_features:,} features: {took} and "
+                f"{_gb(self.peak_bytes)} of memory")
 
     def message(self) -> str:
         """What is over which limit, and how to proceed (empty when within the limits)."""
