@@ -10,9 +10,13 @@ server never shows its file-name list of ``pages/``. The sidebar's status (data,
 drawn after the page ran, so it names a model trained or loaded in this very run.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
-from sparge.ui import app_navigation, init_state, sidebar_status
+from sparge.app.shell import app_navigation, configure_samples, init_state, sidebar_status
+
+configure_samples(Path(__file__).resolve().parent / "data_samples")
 
 st.set_page_config(page_title="SparGE Explorer", page_icon=":material/hub:", layout="wide")
 with app_navigation():

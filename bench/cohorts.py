@@ -3,7 +3,7 @@
 Every cohort goes through the project's own ``Encoder`` (so categorical text is encoded by
 the same code the app uses). Data come from PyPI packages that ship them: SurvSet
 (``support2``, ``whas500``) and scikit-learn (Wisconsin breast cancer); the synthetic
-SingHEART-style cohort comes from ``sparge.synthetic``.
+SingHEART-style cohort comes from ``sparge.data.synthetic``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The paper's tables: the six classifiers (KNN, LR, RF, DT, SVM, GBDT) on raw features vs
 SparGE features — accuracy and average per-class recall — and the "mean time" table
 (fit + predict seconds), on the benchmark cohorts, with SparGE fitted on each training
-split only (``sparge.compare``, the code the app's Classifiers page runs).
+split only (``sparge.services.compare``, the code the app's Classifiers page runs).
 
     python bench/paper_table.py [--splits 10] [--quick]
 """
@@ -14,7 +14,7 @@ import time
 from _common import RESULTS, to_markdown
 from cohorts import COHORTS, encoded
 
-from sparge.compare import compare_classifiers, time_table
+from sparge.services.compare import compare_classifiers, time_table
 
 
 def main() -> None:

@@ -20,8 +20,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sparge import SparGE
-from sparge.lowrank import project_observed, soft_impute
-from sparge.proximity import ForestProximity, leaf_codes
+from sparge.method.lowrank import project_observed, soft_impute
+from sparge.method.proximity import ForestProximity, leaf_codes
 
 
 def _patch_metric_learn() -> None:

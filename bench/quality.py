@@ -25,7 +25,7 @@ from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
 
-from sparge.similarity import knn_search, precision_at_k
+from sparge.method.similarity import knn_search, precision_at_k
 
 
 def lookalike_scores(Ztr, ytr, Zte, yte) -> dict[str, float]:

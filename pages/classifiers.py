@@ -2,7 +2,10 @@
 
 import streamlit as st
 
-from sparge.compare import (
+from sparge.app.plots_setup import classifier_bars_with_chance, confusion_heatmap
+from sparge.app.shell import guard, init_state
+from sparge.data.safe_text import md_escape, to_csv
+from sparge.services.compare import (
     CLASSIFIER_NAMES,
     MEASURE_NAMES,
     chance_level,
@@ -14,9 +17,6 @@ from sparge.compare import (
     sparge_settings,
     summarize,
 )
-from sparge.plots_setup import classifier_bars_with_chance, confusion_heatmap
-from sparge.safe_text import md_escape, to_csv
-from sparge.ui import guard, init_state
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state

@@ -9,20 +9,20 @@ import pandas as pd
 import streamlit as st
 
 from sparge import EncodingTable, read_table
-from sparge.encoding import ROLES, guess_columns
-from sparge.plots import missing_bars, missingness_heatmap, patient_missing_hist
-from sparge.safe_text import md_escape, plain_frame, to_csv
-from sparge.ui import (
+from sparge.app.plots import missing_bars, missingness_heatmap, patient_missing_hist
+from sparge.app.shell import (
     RELOAD_NOTE,
-    SAMPLE_CSV,
     flash,
     guard,
     init_state,
     role_edits,
+    samples,
     set_cohort,
     show_flashes,
 )
-from sparge.workflow import encode_cohort
+from sparge.data.encoding import ROLES, guess_columns
+from sparge.data.safe_text import md_escape, plain_frame, to_csv
+from sparge.services.workflow import encode_cohort
 
 NONE = "(none)"
 init_state()  # also when a deep link runs this page before app.py
@@ -40,7 +40,7 @@ up = st.file_uploader("Patient table (CSV)", type=["csv", "txt", "tsv"],
                       key="data_upload" if gen == 0 else f"data_upload_{gen}")
 if st.button("Use the bundled sample", key="use_sample"):
     with guard("Reading the sample"):
-        ss.pending = {"name": "bundled sample", "df": read_table(SAMPLE_CSV.read_bytes()),
+        ss.pending = {"name": "bundled sample", "df": read_table(samples().cohort_csv.read_bytes()),
                       "token": "sample"}
 if up is not None and ss.get("upload_seen") != up.file_id:  # a new upload, same file or not
     ss.upload_seen = up.file_id

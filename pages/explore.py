@@ -4,19 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from sparge.display import (
-    decode_column,
-    display_frame,
-    group_summary,
-    level_order,
-    outcome_order,
-    snap_precision,
-)
-from sparge.maps import map_csv_frame, map_frame, map_title
-from sparge.plots import cohort_map
-from sparge.safe_text import md_escape, to_csv
-from sparge.ui import guard, init_state
-from sparge.ui_lookalikes import (
+from sparge.app.lookalikes import (
     default_biomarkers,
     map_select,
     patient_index,
@@ -25,7 +13,19 @@ from sparge.ui_lookalikes import (
     training_values,
     warn_data_model_mismatch,
 )
-from sparge.workflow import lookalike_table
+from sparge.app.plots import cohort_map
+from sparge.app.shell import guard, init_state
+from sparge.data.safe_text import md_escape, to_csv
+from sparge.services.display import (
+    decode_column,
+    display_frame,
+    group_summary,
+    level_order,
+    outcome_order,
+    snap_precision,
+)
+from sparge.services.maps import map_csv_frame, map_frame, map_title
+from sparge.services.workflow import lookalike_table
 
 NO_COLOUR = "(no colour)"  # not "None": that is also a clinical answer
 init_state()  # also when a deep link runs this page before app.py

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from sparge.ui import guard, init_state
-from sparge.ui_teaching import lecture
+from sparge.app.lecture import lecture
+from sparge.app.shell import guard, init_state
 
 if "model" not in st.session_state:
     init_state()  # a deep link as a fresh server's first request: runs app.py first

@@ -11,11 +11,11 @@ import time
 import streamlit as st
 
 from sparge import SparGE, load_model, model_to_bytes
-from sparge.plots_setup import objective_figure
-from sparge.resources import estimate_fit
-from sparge.safe_text import md_escape
-from sparge.ui import fmt_number, guard, init_state, model_summary, set_model
-from sparge.workflow import model_params, train
+from sparge.app.plots_setup import objective_figure
+from sparge.app.shell import fmt_number, guard, init_state, model_summary, set_model
+from sparge.data.safe_text import md_escape
+from sparge.services.resources import estimate_fit
+from sparge.services.workflow import model_params, train
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -158,7 +158,7 @@ else:
     n_check = c_left.slider("Splits", 2, 10, 3, key="check_splits",
                             help="More splits: a steadier estimate, a longer wait.")
     if c_right.button("Run the held-out check", key="check_run"):
-        from sparge.lookalike_check import lookalike_check
+        from sparge.services.lookalike_check import lookalike_check
 
         bar = st.progress(0.0, text="starting")
         with guard("The held-out check"):
@@ -169,7 +169,7 @@ else:
             ss.check_results = (ss.cohort_name, len(rows), res)
     if ss.get("check_results") is not None and ss.check_results[:2] == (
             ss.cohort_name, len(cohort.train_rows)):
-        from sparge.lookalike_check import summarize_check
+        from sparge.services.lookalike_check import summarize_check
 
         with guard("Showing the held-out check"):
             summ = summarize_check(ss.check_results[2])

@@ -5,13 +5,13 @@ import pandas as pd
 import streamlit as st
 
 from sparge import read_table
-from sparge.display import numeric_patients, outcome_order
-from sparge.maps import map_frame, map_title
-from sparge.plots import cohort_map
-from sparge.safe_text import md_escape
-from sparge.ui import biomarker_groups, guard, init_state
-from sparge.ui_lookalikes import map_select, projector, show_lookalikes, warn_data_model_mismatch
-from sparge.workflow import encode_new_patients, lookalike_table
+from sparge.app.lookalikes import map_select, projector, show_lookalikes, warn_data_model_mismatch
+from sparge.app.plots import cohort_map
+from sparge.app.shell import biomarker_groups, guard, init_state
+from sparge.data.safe_text import md_escape
+from sparge.services.display import numeric_patients, outcome_order
+from sparge.services.maps import map_frame, map_title
+from sparge.services.workflow import encode_new_patients, lookalike_table
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state

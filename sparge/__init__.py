@@ -1,11 +1,11 @@
 """SparGE Explorer: similar patients by sparse coding and graph embedding."""
 
-from .encoding import Encoder, read_table
-from .errors import DataError, ModelFileError
-from .model import SparGE
-from .persistence import load_model, model_to_bytes, save_model
-from .report import ValidationReport
-from .tables import EncodingTable
+from sparge.data.encoding import Encoder, read_table
+from sparge.data.report import ValidationReport
+from sparge.data.tables import EncodingTable
+from sparge.errors import DataError, ModelFileError
+from sparge.estimator.model import SparGE
+from sparge.services.persistence import load_model, model_to_bytes, save_model
 
 __all__ = ["SparGE", "Encoder", "EncodingTable", "ValidationReport", "read_table",
            "DataError", "ModelFileError", "save_model", "load_model", "model_to_bytes"]

@@ -3,7 +3,7 @@
 Exit codes: 0 success, 2 bad input or not enough resources (a clear message on stderr),
 1 an unexpected bug. Everything printed that came from the user (column names, IDs, cell
 values) has its control characters removed (no terminal escape codes); every CSV written is
-formula-safe (:func:`sparge.safe_text.to_csv`). Long steps print progress on stderr.
+formula-safe (:func:`sparge.data.safe_text.to_csv`). Long steps print progress on stderr.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ import time
 import numpy as np
 import pandas as pd
 
-from .encoding import read_table
-from .errors import DataError
-from .persistence import load_model, validate_params
-from .resources import Limits, estimate_fit, estimate_read
-from .safe_text import plain_frame, plain_text, to_csv
-from .workflow import encode_cohort, encode_new_patients, lookalike_table, train
+from sparge.data.encoding import read_table
+from sparge.data.safe_text import plain_frame, plain_text, to_csv
+from sparge.errors import DataError
+from sparge.services.persistence import load_model, save_model, validate_params
+from sparge.services.resources import Limits, estimate_fit, estimate_read
+from sparge.services.workflow import encode_cohort, encode_new_patients, lookalike_table, train
 
 #: Longest line printed from a report or message (a 5 MB cell is not echoed whole).
 _MAX_LINE = 2000
@@ -156,7 +156,7 @@ def cmd_train(args) -> int:
     _step("training")
     model = train(cohort, params, callback=_progress)
     _step(f"saving {args.output}")
-    model.save(args.output, encoder=cohort.encoder)
+    save_model(args.output, model, encoder=cohort.encoder)
     _say(f"Trained on {len(cohort.train_rows)} patients in {model.fit_time_:.1f} s; "
          f"saved {args.output}", file=sys.stderr)
     return 0
@@ -186,7 +186,7 @@ def cmd_similar(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from .compare import compare_classifiers, summarize, time_table
+    from sparge.services.compare import compare_classifiers, summarize, time_table
 
     cohort = _cohort(args)
     if cohort.labels is None:

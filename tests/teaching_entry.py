@@ -1,5 +1,5 @@
 """Entry script for the browser test of the lecture page (issue 13): the session state of
-``sparge.ui.init_state`` (bundled sample, default model), then the page itself, without
+``sparge.app.shell.init_state`` (bundled sample, default model), then the page itself, without
 depending on app.py's navigation."""
 
 import runpy
@@ -11,7 +11,7 @@ import streamlit as st
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sparge.ui import app_navigation, init_state  # noqa: E402
+from sparge.app.shell import app_navigation, init_state  # noqa: E402
 
 st.set_page_config(page_title="SparGE lecture", layout="wide")
 with app_navigation():

@@ -9,7 +9,7 @@ from conftest import SAMPLES
 from streamlit.testing.v1 import AppTest
 
 from sparge import SparGE, model_to_bytes, read_table
-from sparge.workflow import encode_cohort, train
+from sparge.services.workflow import encode_cohort, train
 
 SMALL = (SAMPLES / "singheart_small.csv").read_bytes()
 
@@ -205,7 +205,7 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
 
 def test_training_past_the_resource_limit_asks_first(small_cohort, monkeypatch):
     """Issue 10.7: past the limit the form names it and trains only when confirmed."""
-    import sparge.resources as resources
+    import sparge.services.resources as resources
 
     monkeypatch.setattr(resources, "_M_FIXED", 1e15)  # every fit now exceeds the memory limit
     at = start("pages/model.py", cohort=small_cohort, cohort_name="small")
@@ -382,8 +382,8 @@ def test_how_it_works_draws_a_posterior_ridge_model(small_cohort):
 
 
 def test_role_edits_turn_roles_into_encoder_arguments():
+    from sparge.app.shell import role_edits
     from sparge.errors import DataError
-    from sparge.ui import role_edits
 
     roles = {"id": "id", "Outcome": "label", "Event": "categorical", "Age": "numeric"}
     assert role_edits(roles, "id", "Outcome") == (

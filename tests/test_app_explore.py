@@ -17,8 +17,8 @@ from conftest import SAMPLES
 from streamlit.testing.v1 import AppTest
 
 from sparge import read_table
-from sparge.synthetic import make_singheart_like
-from sparge.workflow import encode_cohort, train
+from sparge.data.synthetic import make_singheart_like
+from sparge.services.workflow import encode_cohort, train
 
 UNESCAPED_IMAGE = re.compile(r"!\[[^\]]*\]\(")
 

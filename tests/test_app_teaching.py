@@ -1,6 +1,6 @@
 """The lecture page (pages/how_it_works.py) under AppTest: every control (issue 13).
 
-The session state is set up as ``sparge.ui.init_state`` does (the default model and the
+The session state is set up as ``sparge.app.shell.init_state`` does (the default model and the
 bundled sample), then the page file runs directly.
 """
 
@@ -12,8 +12,8 @@ import pytest
 from conftest import ROOT, SAMPLES
 from streamlit.testing.v1 import AppTest
 
-from sparge.persistence import load_model
-from sparge.teaching import STEPS
+from sparge.services.persistence import load_model
+from sparge.services.teaching import STEPS
 
 PAGE = str(ROOT / "pages" / "how_it_works.py")
 
@@ -169,7 +169,7 @@ def test_current_model_shows_what_it_did(default_model):
 
 
 def test_a_click_on_the_learned_map_follows_that_patient(monkeypatch):
-    import sparge.ui_teaching as ui
+    import sparge.app.lecture as ui
 
     fake = {"teach_map_after_toy": {"selection": {"points": [{"customdata": [17]}]}},
             "teach_patient_toy": 0}

@@ -182,9 +182,9 @@ import os, sys
 sys.path.insert(0, {root!r})
 import numpy as np
 import streamlit as st
-from sparge.synthetic import make_singheart_like
-from sparge.ui import app_navigation, init_state, set_cohort, set_model
-from sparge.workflow import encode_cohort, train
+from sparge.data.synthetic import make_singheart_like
+from sparge.app.shell import app_navigation, init_state, set_cohort, set_model
+from sparge.services.workflow import encode_cohort, train
 
 URL = os.environ["SPARGE_LEAK_URL"]
 

@@ -18,7 +18,7 @@ import pytest
 from browser_support import chromium, serve, stop
 from conftest import ROOT
 
-from sparge.teaching import STEPS
+from sparge.services.teaching import STEPS
 
 ARTIFACTS = ROOT / "test-artifacts" / "teaching"
 ENTRY = ROOT / "tests" / "teaching_entry.py"

@@ -51,7 +51,7 @@ def test_train_then_similar_round_trip_in_fresh_processes(tmp_path):
     assert {"distance", "similarity", "sparse_weight", "outcome"} <= set(ta[0])
     # the same look-alikes as the model in this process
     from sparge import load_model, read_table
-    from sparge.workflow import encode_new_patients, lookalike_table
+    from sparge.services.workflow import encode_new_patients, lookalike_table
     m, enc = load_model(model)
     X, _ = encode_new_patients(m, enc, read_table(ONE))
     assert lookalike_table(m, X, n_neighbors=10)["ID"].tolist() == [r["ID"] for r in ta]
@@ -162,7 +162,7 @@ def test_encode_exits_2_when_the_report_has_a_problem(tmp_path, capsys):
 
 def test_train_refuses_past_the_limit_unless_forced(tmp_path, capsys, monkeypatch):
     import sparge.cli as cli
-    from sparge.resources import Limits, estimate_fit
+    from sparge.services.resources import Limits, estimate_fit
 
     monkeypatch.setattr(cli, "estimate_fit",
                         lambda n, m: estimate_fit(n, m, Limits(max_seconds=1e-3, max_bytes=10**12)))
@@ -243,7 +243,7 @@ def test_number_of_lookalikes_must_be_positive(capsys):
 
 def test_compare_refuses_past_the_limit_unless_forced(tmp_path, capsys, monkeypatch):
     import sparge.cli as cli
-    from sparge.resources import Limits, estimate_fit
+    from sparge.services.resources import Limits, estimate_fit
 
     monkeypatch.setattr(cli, "estimate_fit",
                         lambda n, m: estimate_fit(n, m, Limits(max_seconds=1e-3, max_bytes=10**12)))

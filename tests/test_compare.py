@@ -1,7 +1,7 @@
 import numpy as np
 from conftest import planted_classes
 
-from sparge.compare import compare_classifiers, summarize, time_table
+from sparge.services.compare import compare_classifiers, summarize, time_table
 
 
 def test_compare_on_a_small_cohort():
@@ -24,7 +24,7 @@ def test_compare_on_a_small_cohort():
 
 
 def test_chance_levels_and_normalised_confusion():
-    from sparge.compare import chance_level, normalize_confusion
+    from sparge.services.compare import chance_level, normalize_confusion
 
     y = np.array(["a"] * 60 + ["b"] * 30 + ["c"] * 10)
     assert chance_level("balanced_accuracy", y) == 1 / 3
@@ -48,7 +48,7 @@ def test_chance_levels_and_normalised_confusion():
 
 def test_settings_of_a_model_and_readable_tables():
     from sparge import SparGE
-    from sparge.compare import (
+    from sparge.services.compare import (
         CLASSIFIER_NAMES,
         describe_settings,
         readable_summary,

@@ -1,6 +1,6 @@
 import numpy as np
 
-from sparge.dictionary import _rank_one, classwise_ksvd, ksvd, omp_codes
+from sparge.method.dictionary import _rank_one, classwise_ksvd, ksvd, omp_codes
 
 
 def test_ksvd_atoms_unit_norm_and_error_decreases():

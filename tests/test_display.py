@@ -1,4 +1,4 @@
-"""sparge.display: values in clinical units, categories as words, SD only as a cue."""
+"""sparge.services.display: values in clinical units, categories as words, SD only as a cue."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from sparge import Encoder
-from sparge.display import (
+from sparge.errors import DataError
+from sparge.services.display import (
     SPARSE_WEIGHT_HELP,
     decode_column,
     display_frame,
@@ -23,7 +24,6 @@ from sparge.display import (
     snap_precision,
     top_biomarkers,
 )
-from sparge.errors import DataError
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from sparge.embedding import (
+from sparge.method.embedding import (
     graph_trace_ratio,
     qr_retraction,
     stiefel_project,
@@ -10,7 +10,7 @@ from sparge.embedding import (
     trace_ratio_grad_U,
     trace_ratio_value,
 )
-from sparge.graphs import laplacian, mfa_graphs
+from sparge.method.graphs import laplacian, mfa_graphs
 
 
 def _spd(d, seed):
@@ -74,7 +74,7 @@ def test_riemannian_step_stays_on_stiefel_and_descends():
 
 def test_robust_eigh_falls_back_when_lapack_does_not_converge(monkeypatch):
     """Issue 10.11: 'Eigenvalues did not converge' must never reach the user."""
-    from sparge import embedding
+    from sparge.method import embedding
 
     rng = np.random.default_rng(0)
     B = rng.normal(size=(8, 8))

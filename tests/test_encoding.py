@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.pandas import column, data_frames
 
 from sparge import DataError, Encoder, EncodingTable, read_table
-from sparge.tables import PAPER_TABLE
+from sparge.data.tables import PAPER_TABLE
 
 PAPER_ROWS = [(col, level, code) for col, levels in PAPER_TABLE.items()
               for level, code in levels.items()]

@@ -1,7 +1,7 @@
 import numpy as np
 import scipy.sparse as sp
 
-from sparge.graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
+from sparge.method.graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
 
 
 def test_mfa_graphs_structure():

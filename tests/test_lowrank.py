@@ -1,6 +1,6 @@
 import numpy as np
 
-from sparge.lowrank import (
+from sparge.method.lowrank import (
     choose_lambda,
     gavish_donoho_rank,
     posterior_ridge,

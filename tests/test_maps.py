@@ -1,4 +1,4 @@
-"""sparge.maps: every cohort patient on the map, honest titles, data/model mismatch."""
+"""sparge.services.maps: every cohort patient on the map, honest titles, data/model mismatch."""
 
 from __future__ import annotations
 
@@ -10,9 +10,15 @@ import pytest
 from conftest import ROOT, SAMPLES
 
 from sparge import read_table
-from sparge.maps import MapProjector, data_model_mismatch, map_csv_frame, map_frame, map_title
-from sparge.synthetic import make_singheart_like
-from sparge.workflow import cohort_patients, encode_cohort, train
+from sparge.data.synthetic import make_singheart_like
+from sparge.services.maps import (
+    MapProjector,
+    data_model_mismatch,
+    map_csv_frame,
+    map_frame,
+    map_title,
+)
+from sparge.services.workflow import cohort_patients, encode_cohort, train
 
 
 @pytest.fixture(scope="module")
@@ -107,8 +113,8 @@ def test_the_pages_and_helpers_use_only_the_public_api():
     """Issue 9.12: no private model attributes in the pages, maps or look-alike helpers."""
     private = {"_prepare", "_neighbors_of_training", "_features", "_dictionary_r", "_embed",
                "_search", "_complete", "_codes"}
-    for rel in ("pages/explore.py", "pages/new_patient.py", "sparge/maps.py",
-                "sparge/ui_lookalikes.py", "sparge/display.py", "sparge/plots.py"):
+    for rel in ("pages/explore.py", "pages/new_patient.py", "sparge/services/maps.py",
+                "sparge/app/lookalikes.py", "sparge/services/display.py", "sparge/app/plots.py"):
         tree = ast.parse((ROOT / rel).read_text())
         used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
         assert not used & private, (rel, used & private)

@@ -160,7 +160,7 @@ def test_sklearn_estimator_checks():
 def test_knn_search_matches_brute_force():
     from sklearn.neighbors import NearestNeighbors
 
-    from sparge.similarity import knn_search
+    from sparge.method.similarity import knn_search
 
     rng = np.random.default_rng(0)
     ref, q = rng.standard_normal((200, 6)), rng.standard_normal((17, 6))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import planted_classes
 
-from sparge import ModelFileError, SparGE, load_model, model_to_bytes
+from sparge import ModelFileError, SparGE, load_model, model_to_bytes, save_model
 
 
 @pytest.fixture(scope="module")
@@ -22,8 +22,8 @@ def model_and_data():
 def test_round_trip_identical_transforms(tmp_path, model_and_data):
     model, X = model_and_data
     path = tmp_path / "m.sparge"
-    model.save(path)
-    loaded = SparGE.load(path)
+    save_model(path, model)
+    loaded = load_model(path)[0]
     np.testing.assert_array_equal(loaded.transform(X[:15]), model.transform(X[:15]))
     d1, i1 = model.kneighbors(X[:5])
     d2, i2 = loaded.kneighbors(X[:5])
@@ -39,8 +39,8 @@ def test_posterior_completion_ridge_round_trips(tmp_path):
     r = model.completion_components_.shape[0]
     assert model.completion_ridge_.shape == (r,) and np.all(model.completion_ridge_ > 0)
     assert np.ptp(model.completion_ridge_) > 0  # one weight per component
-    model.save(tmp_path / "p.sparge")
-    loaded = SparGE.load(tmp_path / "p.sparge")
+    save_model(tmp_path / "p.sparge", model)
+    loaded = load_model(tmp_path / "p.sparge")[0]
     np.testing.assert_array_equal(loaded.completion_ridge_, model.completion_ridge_)
     np.testing.assert_array_equal(loaded.transform(X[:10]), model.transform(X[:10]))
     with pytest.raises(ValueError, match="completion_ridge"):
@@ -58,7 +58,7 @@ def test_pickle_renamed_is_refused_not_executed(tmp_path):
     path = tmp_path / "evil.sparge"
     path.write_bytes(pickle.dumps(_Evil()))
     with pytest.raises(ModelFileError, match="not a SparGE model"):
-        SparGE.load(path)
+        load_model(path)[0]
     assert not os.path.exists("/tmp/sparge_pwned")
 
 
@@ -228,7 +228,7 @@ def test_member_lying_about_its_size_is_refused(model_and_data):
 
 
 def test_size_cap_applies_to_bytes_and_uploads(model_and_data, monkeypatch, tmp_path):
-    import sparge.persistence as persistence
+    import sparge.services.persistence as persistence
 
     model, _ = model_and_data
     blob = model_to_bytes(model)
@@ -259,7 +259,7 @@ def test_size_cap_applies_to_bytes_and_uploads(model_and_data, monkeypatch, tmp_
 def test_failed_save_keeps_the_previous_file(model_and_data, monkeypatch, tmp_path):
     model, X = model_and_data
     path = tmp_path / "m.sparge"
-    model.save(path)
+    save_model(path, model)
     before = path.read_bytes()
 
     def broken(fh, **arrays):
@@ -268,7 +268,7 @@ def test_failed_save_keeps_the_previous_file(model_and_data, monkeypatch, tmp_pa
 
     monkeypatch.setattr(np, "savez_compressed", broken)
     with pytest.raises(OSError):
-        model.save(path)
+        save_model(path, model)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["m.sparge"]  # the temporary file is removed
 
@@ -290,7 +290,7 @@ def _tiled(model, times: int):
 
 def _save_forever(path, model):  # runs in the forked child
     while True:
-        model.save(path)
+        save_model(path, model)
 
 
 def test_kill_during_save_never_leaves_a_broken_file(model_and_data, tmp_path):
@@ -305,7 +305,7 @@ def test_kill_during_save_never_leaves_a_broken_file(model_and_data, tmp_path):
     big = _tiled(model, 15)
     path = tmp_path / "m.sparge"
     t0 = time.perf_counter()
-    big.save(path)
+    save_model(path, big)
     save_seconds = time.perf_counter() - t0
     expected = big.transform(X[:3])
     ctx = multiprocessing.get_context("fork")
@@ -323,5 +323,5 @@ def test_kill_during_save_never_leaves_a_broken_file(model_and_data, tmp_path):
     # the partial files of long-dead saves are removed by the next save
     for name in leftovers:
         os.utime(tmp_path / name, (time.time() - 7200, time.time() - 7200))
-    model.save(path)
+    save_model(path, model)
     assert [p for p in os.listdir(tmp_path) if p.endswith(".tmp")] == []

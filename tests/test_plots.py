@@ -1,11 +1,11 @@
-"""sparge.plots: the cohort map selects by click, marks left-out patients, escapes text."""
+"""sparge.app.plots: the cohort map selects by click, marks left-out patients, escapes text."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from sparge.plots import cohort_map, lookalike_comparison, outcome_share_bar, wrap_title
+from sparge.app.plots import cohort_map, lookalike_comparison, outcome_share_bar, wrap_title
 
 
 def _frame(n=12):

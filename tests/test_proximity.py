@@ -7,8 +7,8 @@ import pytest
 from conftest import planted_classes
 
 from sparge.errors import DataError
-from sparge.lookalike_check import lookalike_check, summarize_check
-from sparge.proximity import ForestProximity, leaf_codes
+from sparge.method.proximity import ForestProximity, leaf_codes
+from sparge.services.lookalike_check import lookalike_check, summarize_check
 
 
 def test_leaf_code_distance_is_one_minus_proximity():
@@ -66,7 +66,7 @@ def test_lookalike_check_refuses_tiny_classes_with_a_message():
 def test_packed_forest_routes_like_scikit_learn_gaps_included():
     from sklearn.ensemble import RandomForestClassifier
 
-    from sparge.proximity import PackedForest
+    from sparge.method.proximity import PackedForest
 
     X, y = planted_classes(n=300, m=12, noise_dims=6, missing=0.2, seed=4)
     rf = RandomForestClassifier(n_estimators=25, min_samples_leaf=2, random_state=0).fit(X, y)
@@ -113,11 +113,11 @@ def test_forest_part_of_the_metric_is_exact(forest_model):
 
 
 def test_forest_part_round_trips_through_the_model_file(forest_model, tmp_path):
-    from sparge import load_model
+    from sparge import load_model, save_model
 
     m, X, _ = forest_model
     path = tmp_path / "forest.sparge"
-    m.save(path)
+    save_model(path, m)
     loaded, _ = load_model(path)
     assert loaded.forest_weight_ == m.forest_weight_
     d1, i1 = m.kneighbors(X[:7], n_neighbors=6)

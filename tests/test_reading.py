@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sparge import DataError, Encoder, read_table
-from sparge.encoding import DEFAULT_MAX_READ_MEMORY, estimate_read_memory
+from sparge.data.encoding import DEFAULT_MAX_READ_MEMORY, estimate_read_memory
 
 
 # ---------------------------------------------------------------- ragged rows (10.1)
@@ -215,7 +215,7 @@ def test_short_and_long_columns_parse_the_same():
     import numpy as np
     import pandas as pd
 
-    from sparge.encoding import _SMALL_COLUMN, parse_numeric
+    from sparge.data.encoding import _SMALL_COLUMN, parse_numeric
 
     cells = ["12", " 3.5 ", "", "NA", "1e3", "-2", "+.5", "12,5", "<0.1", "inf", "abc",
              "1.234,5", "1 234,5", "1e999", "None", "7.", "nan", "?"]

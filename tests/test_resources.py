@@ -2,7 +2,7 @@
 
 import pytest
 
-from sparge.resources import Limits, estimate_fit, estimate_read, suggest_rows
+from sparge.services.resources import Limits, estimate_fit, estimate_read, suggest_rows
 
 # (patients, features, measured fit seconds, measured peak GB) from bench/results/scale.md,
 # measured before the forest part of the metric existed: compared with forest=False

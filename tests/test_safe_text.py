@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sparge.safe_text import csv_cell, csv_safe, md_escape, plain_frame, plain_text, to_csv
+from sparge.data.safe_text import csv_cell, csv_safe, md_escape, plain_frame, plain_text, to_csv
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
@@ -78,7 +78,7 @@ def test_md_escape_disarms_images_links_and_html():
 
 def test_md_escape_leaves_nothing_for_the_autolinker():
     """A bare URL, www. address or e-mail in user text must not become a clickable link."""
-    from sparge.safe_text import md_escape
+    from sparge.data.safe_text import md_escape
 
     out = md_escape("see http://127.0.0.1:9/leak, HTTPS://x.org, www.example.org, a@b.com")
     for pattern in ("://", "www.", "@b"):

@@ -1,4 +1,4 @@
-"""Look-alike weights and searches (sparge.similarity) and the model's public query API."""
+"""Look-alike weights and searches (sparge.method.similarity) and the model's public query API."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from conftest import SAMPLES
 
 from sparge import load_model, read_table
-from sparge.similarity import project_simplex, self_expressive_weights
-from sparge.workflow import cohort_patients, encode_cohort, lookalike_table
+from sparge.method.similarity import project_simplex, self_expressive_weights
+from sparge.services.workflow import cohort_patients, encode_cohort, lookalike_table
 
 
 def test_project_simplex_matches_the_definition():
@@ -168,7 +168,7 @@ def test_feature_importance_finds_the_features_the_metric_uses():
 
 def test_active_set_and_batched_solvers_agree():
     """Few queries are solved exactly one by one, many by batched FISTA: same weights."""
-    from sparge import similarity
+    from sparge.method import similarity
 
     rng = np.random.default_rng(5)
     Y = rng.normal(size=(300, 6))

@@ -1,8 +1,12 @@
 import numpy as np
 import pytest
 
-from sparge.dictionary import normalize_atoms
-from sparge.sparse_coding import code_gradient_to_dictionary, elastic_net_objective, sparse_encode
+from sparge.method.dictionary import normalize_atoms
+from sparge.method.sparse_coding import (
+    code_gradient_to_dictionary,
+    elastic_net_objective,
+    sparse_encode,
+)
 
 
 def _problem(n=40, m=12, k=8, seed=0):
@@ -68,7 +72,7 @@ def _lambda_max(D):
 def test_lipschitz_falls_back_when_numpy_eigensolver_fails(monkeypatch):
     import scipy.linalg
 
-    from sparge import sparse_coding
+    from sparge.method import sparse_coding
 
     Z, D = _problem()
     expected_L = _lambda_max(D)
@@ -97,7 +101,7 @@ def test_lipschitz_falls_back_when_numpy_eigensolver_fails(monkeypatch):
 
 
 def test_lipschitz_of_non_finite_dictionary_is_a_clear_error():
-    from sparge.sparse_coding import gram_lipschitz
+    from sparge.method.sparse_coding import gram_lipschitz
 
     G = np.eye(3)
     G[0, 1] = np.nan

@@ -13,8 +13,8 @@ import pytest
 from conftest import SAMPLES
 
 from sparge import DataError, Encoder, EncodingTable, load_model, read_table
-from sparge.tables import DEFAULT_MISSING_TOKENS, PAPER_TABLE, natural_key, scale_of
-from sparge.workflow import encode_new_patients
+from sparge.data.tables import DEFAULT_MISSING_TOKENS, PAPER_TABLE, natural_key, scale_of
+from sparge.services.workflow import encode_new_patients
 
 
 # ---------------------------------------------------------------- tokens and order flags

@@ -1,4 +1,5 @@
-"""The lecture's computations (sparge.teaching) and figures (sparge.plots_teaching), issue 13."""
+"""The lecture's computations (sparge.services.teaching) and figures
+(sparge.app.plots_lecture), issue 13."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import pytest
 import scipy.sparse as sp
 from conftest import SAMPLES
 
-from sparge import plots_teaching as pt
-from sparge import teaching as tc
-from sparge.persistence import load_model
+from sparge.app import plots_lecture as pt
+from sparge.services import teaching as tc
+from sparge.services.persistence import load_model
 
 
 @pytest.fixture(scope="module")

@@ -198,8 +198,9 @@ _BASE: dict = {}
 def write_base_model(folder: Path) -> tuple[Path, Path]:
     """A small valid model with its encoder (80 patients, 6 features; ~1 s to train) and a
     matching CSV of two new patients. The hostile files are variations of this model."""
-    from sparge.encoding import read_table
-    from sparge.workflow import encode_cohort, train
+    from sparge.data.encoding import read_table
+    from sparge.services.persistence import save_model
+    from sparge.services.workflow import encode_cohort, train
 
     rng = np.random.default_rng(7)
     rows = [["id", "age", "sbp", "bmi", "chol", "smoker", "sex", "outcome"]]
@@ -216,7 +217,7 @@ def write_base_model(folder: Path) -> tuple[Path, Path]:
     cohort = encode_cohort(read_table(table), id_column="id", label_column="outcome")
     model = train(cohort, {"max_iter": 1, "n_components": 4, "random_state": 0})
     path = folder / "base.sparge"
-    model.save(path, encoder=cohort.encoder)
+    save_model(path, model, encoder=cohort.encoder)
     return path, query
 
 

@@ -20,10 +20,10 @@ import pytest
 from corpus import DEFAULT_MODEL, PWNED, write_csv_corpus, write_model_corpus
 
 from sparge.cli import main
-from sparge.encoding import read_table
+from sparge.data.encoding import read_table
 from sparge.errors import DataError, ModelFileError
-from sparge.persistence import load_model
-from sparge.workflow import encode_cohort
+from sparge.services.persistence import load_model
+from sparge.services.workflow import encode_cohort
 
 _DIR = Path(tempfile.mkdtemp(prefix="sparge_hostile_"))
 if PWNED.exists():

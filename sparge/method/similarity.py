@@ -6,7 +6,6 @@ Pure functions over arrays; :class:`sparge.SparGE` composes them (DESIGN.md §4 
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
 
@@ -179,39 +178,6 @@ def _weights_matrix(w: np.ndarray, neighbors: np.ndarray, n: int) -> sp.csr_matr
     W.eliminate_zeros()
     return W
 
-
-def explain_pair(
-    query: np.ndarray,
-    neighbor: np.ndarray,
-    feature_names: list[str],
-    n_features: int = 5,
-) -> pd.DataFrame:
-    """Features where a query and a look-alike agree and differ most (standardised units).
-
-    Only features observed in both patients are compared.
-
-    Returns
-    -------
-    DataFrame with columns ``feature``, ``query``, ``neighbor``, ``difference``,
-    ``relation`` ("agree" or "differ"), the agreeing features first.
-    """
-    q = np.asarray(query, dtype=float).ravel()
-    v = np.asarray(neighbor, dtype=float).ravel()
-    both = ~np.isnan(q) & ~np.isnan(v)
-    idx = np.flatnonzero(both)
-    diff = np.abs(q[idx] - v[idx])
-    order = np.argsort(diff, kind="stable")
-    n = min(n_features, idx.size)
-    agree = idx[order[:n]]
-    differ = idx[order[::-1][:n]]
-    differ = np.array([j for j in differ if j not in set(agree)], dtype=int)
-    rows = []
-    for rel, cols in (("agree", agree), ("differ", differ)):
-        for j in cols:
-            rows.append({"feature": feature_names[j], "query": q[j], "neighbor": v[j],
-                         "difference": abs(q[j] - v[j]), "relation": rel})
-    return pd.DataFrame(rows, columns=["feature", "query", "neighbor", "difference",
-                                       "relation"])
 
 
 def precision_at_k(neighbor_labels: np.ndarray, query_labels: np.ndarray,

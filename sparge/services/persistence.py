@@ -42,7 +42,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from .errors import DataError, ModelFileError
+from sparge.errors import DataError, ModelFileError
 
 FORMAT = "sparge-model"
 VERSION = 1
@@ -207,7 +207,7 @@ def save_model(path_or_file: str | os.PathLike | BinaryIO, model, encoder=None) 
     A path is written atomically: a temporary file in the same folder, flushed and fsynced,
     then renamed over the target, so an interrupted save never leaves a damaged file.
     """
-    from .model import SparGE
+    from sparge.estimator.model import SparGE
 
     if not isinstance(model, SparGE) or not hasattr(model, "projection_"):
         raise ValueError("save_model needs a fitted SparGE model")
@@ -471,7 +471,7 @@ _PARAM_SCHEMA: dict[str, tuple[Any, str]] = {
 
 
 def _sparge_param_names() -> set[str]:
-    from .model import SparGE
+    from sparge.estimator.model import SparGE
 
     return set(SparGE().get_params()) - {"callback"}
 
@@ -551,7 +551,7 @@ def _check_history(history: Any) -> list[dict[str, float]]:
 
 
 def _check_encoder(state: Any, feature_names: list[str] | None) -> dict | None:
-    from .encoding import ROLES
+    from sparge.data.encoding import ROLES
 
     if state is None:
         return None
@@ -784,7 +784,7 @@ def _read_arrays(zf, members, headers) -> dict[str, np.ndarray]:
 
 # ---------------------------------------------------------------------------- building
 def _build_model(meta: dict, a: dict[str, np.ndarray]):
-    from .model import SparGE
+    from sparge.estimator.model import SparGE
 
     params = meta["params"]
     model = SparGE(**params)
@@ -830,7 +830,7 @@ def _build_model(meta: dict, a: dict[str, np.ndarray]):
 
 def _build_forest(model, meta: dict, a: dict[str, np.ndarray]) -> None:
     """The forest part of the metric: every node id and leaf checked before use."""
-    from .proximity import PackedForest
+    from sparge.method.proximity import PackedForest
 
     model.forest_, model.forest_leaves_ = None, None
     model.forest_weight_, model.forest_scale_, model.forest_selection_ = 0.0, 0.0, []
@@ -864,7 +864,7 @@ def load_model(source) -> tuple[Any, Any]:
     version; nothing in the file is executed and no member is inflated before its declared
     size has been checked against the metadata.
     """
-    from .encoding import Encoder
+    from sparge.data.encoding import Encoder
 
     data = _read_bytes(source)
     if not data.startswith(b"PK\x03\x04"):

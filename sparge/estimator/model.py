@@ -25,11 +25,12 @@ from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from .dictionary import classwise_ksvd, normalize_atoms
-from .embedding import graph_trace_ratio, trace_ratio, trace_ratio_grad_F
-from .errors import DataError
-from .graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
-from .lowrank import (
+from sparge.errors import DataError
+from sparge.estimator.explain import explain_pair
+from sparge.method.dictionary import classwise_ksvd, normalize_atoms
+from sparge.method.embedding import graph_trace_ratio, trace_ratio, trace_ratio_grad_F
+from sparge.method.graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
+from sparge.method.lowrank import (
     choose_lambda,
     gavish_donoho_rank,
     posterior_ridge,
@@ -37,16 +38,15 @@ from .lowrank import (
     soft_impute,
     top_svd,
 )
-from .preprocess import fit_standardizer, standardize, unit_norm_rows
-from .proximity import fit_leaf_forest, onehot_leaves, shared_leaf_share
-from .similarity import (
-    explain_pair,
+from sparge.method.preprocess import fit_standardizer, standardize, unit_norm_rows
+from sparge.method.proximity import fit_leaf_forest, onehot_leaves, shared_leaf_share
+from sparge.method.similarity import (
     knn_search,
     precision_at_k,
     self_expressive_weights,
     similarity_from_distance,
 )
-from .sparse_coding import code_gradient_to_dictionary, gram_lipschitz, sparse_encode
+from sparge.method.sparse_coding import code_gradient_to_dictionary, gram_lipschitz, sparse_encode
 
 Callback = Callable[[str, dict], None]
 #: Forest weights tried by ``forest_weight="auto"`` (0: the embedding alone).
@@ -115,7 +115,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         Ridge weight of the completion of every patient from its observed entries: a
         number shared by all components, or "posterior" for the probabilistic-PCA
         posterior mean (``noise variance / component variance`` per component, see
-        :func:`sparge.lowrank.posterior_ridge`).
+        :func:`sparge.method.lowrank.posterior_ridge`).
     normalize_rows : bool
         Scale every completed patient vector to unit norm (the paper's normalisation).
     r1, r2 : float
@@ -966,18 +966,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         """Balanced accuracy of a kNN classifier on the learned space (training patients)."""
         clf = KNeighborsClassifier(n_neighbors=n_neighbors).fit(self.embedding_, self.y_)
         return float(balanced_accuracy_score(y, clf.predict(self.transform(X))))
-
-    # ------------------------------------------------------------------ persistence
-    def save(self, path, encoder=None) -> None:
-        """Save without pickle (``.npz`` arrays + JSON metadata); see :mod:`sparge.persistence`."""
-        from .persistence import save_model
-        save_model(path, self, encoder=encoder)
-
-    @classmethod
-    def load(cls, path) -> SparGE:
-        """Load a model saved by :meth:`save`; anything else is refused with an error."""
-        from .persistence import load_model
-        return load_model(path)[0]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -7,8 +7,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .display import plot_text
-from .maps import NOT_TRAINED
+from sparge.services.display import plot_text
+from sparge.services.maps import NOT_TRAINED
 
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf"]
@@ -66,7 +66,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
 
     Parameters
     ----------
-    frame : DataFrame from :func:`sparge.maps.map_frame` (``x``, ``y``, ``ID``, and ``row``
+    frame : DataFrame from :func:`sparge.services.maps.map_frame` (``x``, ``y``, ``ID``, and ``row``
         or ``training_index`` as the key; optional ``status``/``reason``/``outcome``).
         Patients whose ``status`` is "not used for training" get their own marker and legend
         entry.
@@ -210,7 +210,7 @@ def objective_plot(history: list[dict]) -> go.Figure:
 def lookalike_comparison(comp: pd.DataFrame) -> go.Figure:
     """The patient's biomarkers against its look-alikes' on one scale (SD from the cohort
     mean), with the values in clinical units on hover. ``comp`` comes from
-    :func:`sparge.display.lookalike_comparison`."""
+    :func:`sparge.services.display.lookalike_comparison`."""
     names = [plot_text(b, 40) for b in comp["Biomarker"]]
     fig = go.Figure()
     fig.add_trace(go.Bar(

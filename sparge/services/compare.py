@@ -33,8 +33,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from .errors import DataError
-from .model import SparGE
+from sparge.errors import DataError
+from sparge.estimator.model import SparGE
 
 
 def paper_classifiers(random_state: int = 0) -> dict[str, object]:

@@ -19,11 +19,11 @@ from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
 
-from .compare import raw_representation
-from .errors import DataError
-from .model import SparGE
-from .proximity import ForestProximity
-from .similarity import precision_at_k
+from sparge.errors import DataError
+from sparge.estimator.model import SparGE
+from sparge.method.proximity import ForestProximity
+from sparge.method.similarity import precision_at_k
+from sparge.services.compare import raw_representation
 
 METHODS = ("SparGE", "forest proximity", "raw features")
 

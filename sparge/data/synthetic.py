@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .tables import PAPER_TABLE
+from sparge.data.tables import PAPER_TABLE
 
 GROUP_SIZES = {
     "Calcium Score": 7,

@@ -1,6 +1,6 @@
 """Streamlit rendering of the lecture "How it works" (issue 13).
 
-Everything computed comes from :mod:`sparge.teaching` and :mod:`sparge.plots_teaching`;
+Everything computed comes from :mod:`sparge.services.teaching` and :mod:`sparge.app.plots_lecture`;
 this module only lays it out: the controls (toy cohort only), one step per screen in the
 presentation mode, the followed patient, downloads of every figure.
 
@@ -16,10 +16,10 @@ import dataclasses
 import numpy as np
 import streamlit as st
 
-from . import plots_teaching as pt
-from . import teaching as tc
-from .display import safe_filename
-from .safe_text import md_escape
+from sparge.app import plots_lecture as pt
+from sparge.data.safe_text import md_escape
+from sparge.services import teaching as tc
+from sparge.services.display import safe_filename
 
 
 def say(text: str) -> None:

@@ -1,9 +1,9 @@
 """Streamlit helpers of the Explore and New patient pages: look-alikes, maps, caches.
 
-Everything computed comes from :mod:`sparge.display`, :mod:`sparge.maps` and the public
-API of :class:`sparge.SparGE`; this module only renders and caches per session. User text
-reaches Markdown only through :func:`sparge.safe_text.md_escape`; tables are plain text and
-downloads go through :func:`sparge.safe_text.to_csv`.
+Everything computed comes from :mod:`sparge.services.display`, :mod:`sparge.services.maps`
+and the public API of :class:`sparge.SparGE`; this module only renders and caches per
+session. User text reaches Markdown only through :func:`sparge.data.safe_text.md_escape`;
+tables are plain text and downloads go through :func:`sparge.data.safe_text.to_csv`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from .display import (
+from sparge.app.plots import lookalike_comparison as comparison_plot
+from sparge.app.plots import outcome_share_bar
+from sparge.data.safe_text import md_escape, to_csv
+from sparge.services.display import (
     LOOKALIKE_HEADERS,
     SPARSE_WEIGHT_HELP,
     lookalike_comparison,
@@ -25,11 +28,8 @@ from .display import (
     snap_precision,
     top_biomarkers,
 )
-from .maps import MapProjector, data_model_mismatch
-from .plots import lookalike_comparison as comparison_plot
-from .plots import outcome_share_bar
-from .safe_text import md_escape, to_csv
-from .workflow import cohort_patients, outcome_shares
+from sparge.services.maps import MapProjector, data_model_mismatch
+from sparge.services.workflow import cohort_patients, outcome_shares
 
 #: Map choices shown to the user -> MapProjector method.
 MAP_CHOICES = {"SparGE · PCA (instant)": "pca",
@@ -144,7 +144,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
 
     Parameters
     ----------
-    table : from :func:`sparge.workflow.lookalike_table`
+    table : from :func:`sparge.services.workflow.lookalike_table`
     query_values : array-like (m,)
         The patient's values in original units (encoded categories), NaN gaps.
     name : the patient's ID (user text: shown escaped, file name sanitised)

@@ -19,8 +19,8 @@ import pandas as pd
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from .model import SparGE
-from .similarity import knn_search, precision_at_k
+from sparge.estimator.model import SparGE
+from sparge.method.similarity import knn_search, precision_at_k
 
 #: The toy cohort's biomarkers: (name with unit, mean, SD, loading on risk, loading on age).
 TOY_BIOMARKERS = (

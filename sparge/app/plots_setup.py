@@ -1,6 +1,6 @@
 """Figures of the Model and Classifiers pages (pure functions: data in, Plotly figure out).
 
-Kept apart from :mod:`sparge.plots` (the map and look-alike figures). Legends sit above
+Kept apart from :mod:`sparge.app.plots` (the map and look-alike figures). Legends sit above
 the plotting area so that nothing overlaps at 800 px. Text on the figures
 (class labels) is user data: Plotly reads a few HTML tags in labels, so labels are passed
 through :func:`plot_text`.
@@ -15,8 +15,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .compare import CLASSIFIER_NAMES, MEASURE_NAMES, REPRESENTATION_NAMES
-from .safe_text import plain_text
+from sparge.data.safe_text import plain_text
+from sparge.services.compare import CLASSIFIER_NAMES, MEASURE_NAMES, REPRESENTATION_NAMES
 
 COLORS = {"raw": "#9ecae1", "SparGE": "#1f77b4"}
 
@@ -33,12 +33,12 @@ def classifier_bars_with_chance(summary: pd.DataFrame, measure: str,
     Parameters
     ----------
     summary : DataFrame
-        :func:`sparge.compare.summarize` output.
+        :func:`sparge.services.compare.summarize` output.
     measure : str
-        A key of :data:`sparge.compare.MEASURE_NAMES`.
+        A key of :data:`sparge.services.compare.MEASURE_NAMES`.
     chance : float
         The score of a classifier that ignores the features
-        (:func:`sparge.compare.chance_level`).
+        (:func:`sparge.services.compare.chance_level`).
     """
     name = MEASURE_NAMES.get(measure, measure)
     fig = go.Figure()

@@ -18,20 +18,15 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from .encoding import read_table
-from .errors import DataError
-from .maps import MapProjector
-from .persistence import load_model
-from .safe_text import md_escape
-from .workflow import Cohort, encode_cohort
+from sparge.data.encoding import read_table
+from sparge.data.safe_text import md_escape
+from sparge.errors import DataError
+from sparge.services.maps import MapProjector
+from sparge.services.persistence import load_model
+from sparge.services.samples import SAMPLE_ID, SAMPLE_LABEL, SampleFiles, sample_files
+from sparge.services.workflow import Cohort, encode_cohort
 
-SAMPLES = Path(__file__).resolve().parent.parent / "data_samples"
-APP_SCRIPT = SAMPLES.parent / "app.py"
-SAMPLE_CSV = SAMPLES / "singheart_synthetic.csv"
-DEFAULT_MODEL = SAMPLES / "default_model.sparge"
-GROUPS_JSON = SAMPLES / "biomarker_groups.json"
-DEFAULT_MAP = SAMPLES / "default_map_umap.csv"
-SAMPLE_ID, SAMPLE_LABEL = "Subject ID", "Outcome"
+_samples: SampleFiles | None = None  # set once by app.py (configure_samples)
 #: What a reload or a typed link does to the session (said in the sidebar and on Data).
 RELOAD_NOTE = ("A browser reload or a typed link starts a new session: uploaded data, trained "
                "models and results are cleared (download what you want to keep).")
@@ -39,30 +34,40 @@ RELOAD_NOTE = ("A browser reload or a typed link starts a new session: uploaded 
 _app_run = threading.local()  # per script thread: is app.py's navigation running this page?
 
 
+def configure_samples(root: str | Path | None = None) -> None:
+    """Name the sample directory (``app.py`` passes its own ``data_samples/``)."""
+    global _samples
+    _samples = sample_files(root)
+
+
+def samples() -> SampleFiles:
+    """The sample files configured by ``app.py`` (else ``$SPARGE_SAMPLES`` or package data)."""
+    return _samples if _samples is not None else sample_files()
+
+
 @st.cache_resource(show_spinner="Loading the sample cohort…")
-def _sample_cohort() -> Cohort:
-    return encode_cohort(read_table(SAMPLE_CSV), id_column=SAMPLE_ID,
-                         label_column=SAMPLE_LABEL)
+def _sample_cohort(path: str) -> Cohort:
+    return encode_cohort(read_table(Path(path)), id_column=SAMPLE_ID, label_column=SAMPLE_LABEL)
 
 
 @st.cache_resource(show_spinner="Loading the default model…")
-def _default_model():
-    return load_model(DEFAULT_MODEL)
+def _default_model(path: str):
+    return load_model(Path(path))
 
 
 @st.cache_data
-def _default_map() -> np.ndarray | None:
-    """UMAP coordinates of the default model, computed by ``python -m sparge.make_samples``."""
-    if not DEFAULT_MAP.exists():
+def _default_map(path: str) -> np.ndarray | None:
+    """UMAP coordinates of the default model (``python -m sparge.services.make_samples``)."""
+    if not Path(path).exists():
         return None
     import pandas as pd
 
-    return pd.read_csv(DEFAULT_MAP)[["x", "y"]].to_numpy()
+    return pd.read_csv(path)[["x", "y"]].to_numpy()
 
 
 @st.cache_data
-def _sample_groups() -> dict:
-    return json.loads(GROUPS_JSON.read_text())
+def _sample_groups(path: str) -> dict:
+    return json.loads(Path(path).read_text())
 
 
 def init_state() -> None:
@@ -78,15 +83,16 @@ def init_state() -> None:
     if not getattr(_app_run, "active", False):
         page_file = sys._getframe(1).f_globals.get("__file__")
         if page_file and Path(page_file).resolve().parent.name == "pages":
-            runpy.run_path(str(APP_SCRIPT), run_name="__main__")
+            app_script = Path(page_file).resolve().parent.parent / "app.py"
+            runpy.run_path(str(app_script), run_name="__main__")
             st.stop()
     if "cohort" not in ss:
-        ss.cohort = _sample_cohort()
+        ss.cohort = _sample_cohort(str(samples().cohort_csv))
         ss.cohort_name = "bundled sample (synthetic SingHEART-style cohort, 683 patients)"
     if "model" not in ss:
-        model, encoder = _default_model()
+        model, encoder = _default_model(str(samples().default_model))
         set_model(model, encoder, "default model (pre-trained on the bundled sample)")
-        coords = _default_map()
+        coords = _default_map(str(samples().default_map))
         if coords is not None and len(coords) == len(model.embedding_):
             ss.maps["umap"] = MapProjector.from_coords("umap", coords)
     ss.setdefault("selected", None)
@@ -127,7 +133,7 @@ def role_edits(roles: dict[str, str], id_column: str | None, label_column: str |
     Parameters
     ----------
     roles : dict
-        ``{column: role}`` as edited (roles of ``sparge.encoding.ROLES``).
+        ``{column: role}`` as edited (roles of ``sparge.data.encoding.ROLES``).
     id_column, label_column : str or None
         The current ID and outcome columns.
 
@@ -171,7 +177,7 @@ def biomarker_groups(features: list[str]) -> dict[str, list[str]]:
     """Groups of the bundled sample when the features are mostly the sample's (at least
     half of them), else one group: a sample group's name means nothing on another cohort
     that happens to share a few column names (Age, Systolic BP)."""
-    groups = _sample_groups()
+    groups = _sample_groups(str(samples().groups_json))
     known = {f for cols in groups.values() for f in cols}
     if sum(f in known for f in features) < 0.5 * max(len(features), 1):
         return {"Biomarkers": list(features)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from .safe_text import plain_text
+from sparge.data.safe_text import plain_text
 
 
 def _t(value: object, n: int = 80) -> str:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from sklearn.decomposition import PCA
 
-from .similarity import knn_search
+from sparge.method.similarity import knn_search
 
 #: Map methods: what the user picks -> what it draws.
 METHODS = ("pca", "umap", "raw")
@@ -159,7 +159,7 @@ def map_frame(model, proj, index=None, labels=None) -> pd.DataFrame:
     model : fitted SparGE
     proj : a fitted :class:`MapProjector` of ``model``, or an array (n_train, 2) of
         training-patient coordinates (then ``index`` must be None)
-    index : sparge.workflow.PatientIndex, optional
+    index : sparge.services.workflow.PatientIndex, optional
         The cohort's patients (``workflow.cohort_patients``); ``None``: the training
         patients only.
     labels : array-like, optional

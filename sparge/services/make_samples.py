@@ -1,4 +1,4 @@
-"""Regenerate ``data_samples/``: ``python -m sparge.make_samples``.
+"""Regenerate ``data_samples/``: ``python -m sparge.services.make_samples``.
 
 Writes the synthetic SingHEART-style cohort (683 patients, seed 0), a 60-patient variant
 (seed 1) for tests, a one-patient CSV (a new patient from seed 2), the biomarker groups,
@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .synthetic import make_singheart_like
-from .workflow import encode_cohort, train
+from sparge.data.synthetic import make_singheart_like
+from sparge.services.persistence import save_model
+from sparge.services.workflow import encode_cohort, train
 
-ROOT = Path(__file__).resolve().parent.parent / "data_samples"
 
-
-def main(out: Path = ROOT) -> None:
+def main(out: Path = Path("data_samples")) -> None:
+    """Write every sample file into ``out`` (by default ``./data_samples``, run from the
+    repository root)."""
     out.mkdir(parents=True, exist_ok=True)
     df, groups = make_singheart_like(683, random_state=0)
     df.to_csv(out / "singheart_synthetic.csv", index=False)
@@ -31,8 +32,8 @@ def main(out: Path = ROOT) -> None:
     cohort = encode_cohort(df, id_column="Subject ID", label_column="Outcome")
     (out / "encoding_table.csv").write_text(cohort.encoder.table_.to_csv())
     model = train(cohort)
-    model.save(out / "default_model.sparge", encoder=cohort.encoder)
-    from .maps import MapProjector, map_frame
+    save_model(out / "default_model.sparge", model, encoder=cohort.encoder)
+    from sparge.services.maps import MapProjector, map_frame
 
     coords = MapProjector("umap", random_state=0).fit(model).coords_
     map_frame(model, coords).to_csv(out / "default_map_umap.csv", index=False)
@@ -41,4 +42,6 @@ def main(out: Path = ROOT) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("data_samples"))

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .encoding import parse_numeric
-from .errors import DataError
-from .safe_text import plain_text
-from .tables import norm_key
+from sparge.data.encoding import parse_numeric
+from sparge.data.safe_text import plain_text
+from sparge.data.tables import norm_key
+from sparge.errors import DataError
 
 MISSING = "—"
 

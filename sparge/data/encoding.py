@@ -4,7 +4,7 @@
 encoding detection (UTF-8, UTF-16 with BOM as Excel's "Unicode text", latin-1), refuses
 input too large for memory before parsing it, and reads ragged rows safely. :class:`Encoder`
 turns the table into a float matrix with ``NaN`` for missing values, through the encoding
-table (see :mod:`sparge.tables` for missing tokens and ordered scales), and writes a
+table (see :mod:`sparge.data.tables` for missing tokens and ordered scales), and writes a
 :class:`~sparge.ValidationReport`. :func:`guess_columns` suggests the ID and outcome
 columns.
 """
@@ -25,11 +25,9 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .errors import DataError
-from .preprocess import filter_columns, missing_fraction_per_row
-from .report import ValidationReport
-from .safe_text import plain_text
-from .tables import (
+from sparge.data.report import ValidationReport
+from sparge.data.safe_text import plain_text
+from sparge.data.tables import (
     CATEGORY_WORDS,
     DEFAULT_MISSING_TOKENS,
     EncodingTable,
@@ -40,6 +38,8 @@ from .tables import (
     scale_of,
     yes_no_codes,
 )
+from sparge.errors import DataError
+from sparge.method.preprocess import filter_columns, missing_fraction_per_row
 
 ROLES = ("id", "label", "numeric", "categorical", "ignore")
 #: Memory per byte of CSV for reading it and encoding it (measured with pandas' Arrow-backed
@@ -506,7 +506,7 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     -------
     levels : dict
         ``{level: code}``. Levels that fit one recognised scale are coded by rank on it
-        (:data:`sparge.tables.SCALES`); columns with a yes and a no level read Yes 1, No 2,
+        (:data:`sparge.data.tables.SCALES`); columns with a yes and a no level read Yes 1, No 2,
         Unknown 0, other levels from 3; other columns are coded 1, 2, ... in natural order
         (numbers numerically). A word that is also a missing token (``None``, ``Unknown``)
         is a level when it fits the column's scale, or, in a column without a scale, when

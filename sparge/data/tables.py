@@ -42,7 +42,7 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from .errors import DataError
+from sparge.errors import DataError
 
 #: Cell texts read as missing by default (compared case- and space-insensitively).
 DEFAULT_MISSING_TOKENS = frozenset({

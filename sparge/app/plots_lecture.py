@@ -2,7 +2,7 @@
 
 Every figure names its axes and units, labels every row and column it shows, and can mark
 the followed patient. ``font_size`` scales the text for a projector. User text (IDs,
-biomarker names, outcomes) goes through :func:`sparge.display.plot_text`.
+biomarker names, outcomes) goes through :func:`sparge.services.display.plot_text`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import scipy.sparse as sp
 
-from .display import plot_text
-from .plots import PALETTE, wrap_title
+from sparge.app.plots import PALETTE, wrap_title
+from sparge.services.display import plot_text
 
 PULL, PUSH = "#2ca02c", "#d62728"
 SELECTED = "black"
@@ -170,7 +170,7 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
                           font_size: int = 14, height: int = 380) -> go.Figure:
     """One patient's biomarkers: measured (SD) and completed; gaps show only the latter.
 
-    ``row`` comes from :func:`sparge.teaching.patient_completion`; ``truth`` (optional, SD
+    ``row`` comes from :func:`sparge.services.teaching.patient_completion`; ``truth`` (optional, SD
     units) are the values hidden from the model (toy cohort).
     """
     names = [plot_text(b, 30) for b in row["biomarker"]]

@@ -4,8 +4,8 @@ Two patients are as similar as the share of trees in which they fall in the same
 Each tree's leaf index becomes a one-hot block scaled by ``1/sqrt(2T)``, so that the
 squared Euclidean distance between two patients' leaf codes is ``1 - proximity`` exactly
 (a Hamming distance on leaf codes): look-alikes are a kNN search on sparse rows, never an
-n x n proximity matrix. Used by the held-out look-alike check (:mod:`sparge.lookalike_check`)
-and by the benchmarks.
+n x n proximity matrix. Used by the held-out look-alike check
+(:mod:`sparge.services.lookalike_check`) and by the benchmarks.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_is_fitted
 
-from .similarity import precision_at_k
+from sparge.method.similarity import precision_at_k
 
 
 def leaf_codes(leaves: np.ndarray, widths: np.ndarray) -> sp.csr_matrix:

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .encoding import Encoder
-from .errors import DataError
-from .model import SparGE
-from .safe_text import plain_text
+from sparge.data.encoding import Encoder
+from sparge.data.safe_text import plain_text
+from sparge.errors import DataError
+from sparge.estimator.model import SparGE
 
 
 @dataclass

@@ -1,0 +1,1 @@
+"""Streamlit and plotly helpers for ``app.py`` and ``pages/`` (the only Streamlit code)."""

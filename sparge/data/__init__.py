@@ -1,0 +1,1 @@
+"""Data intake: reading tables, parsing cells, the encoding table, the Encoder and its report."""

@@ -1,0 +1,66 @@
+"""The package's one-way layers (issue 11), checked by import-linter's contracts in
+``pyproject.toml``, and the app's entry points reaching the library only from above."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ["method", "estimator", "data", "services", "app"]
+
+
+def test_import_linter_contracts_are_kept():
+    exe = shutil.which("lint-imports")
+    if exe is None:
+        pytest.fail("import-linter is not installed (requirements-dev.txt)")
+    run = subprocess.run([exe, "--config", str(ROOT / "pyproject.toml")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 broken" in run.stdout
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def test_every_library_module_sits_in_a_layer():
+    top = {p.stem for p in (ROOT / "sparge").glob("*.py")}
+    assert top == {"__init__", "__main__", "cli", "errors"}, top
+    for layer in LAYERS:
+        assert (ROOT / "sparge" / layer / "__init__.py").exists()
+
+
+def test_the_method_core_imports_only_arrays_and_errors():
+    for path in (ROOT / "sparge" / "method").glob("*.py"):
+        for name in _imports(path):
+            if name.startswith("sparge"):
+                assert name.startswith(("sparge.method", "sparge.errors")), (path, name)
+
+
+@pytest.mark.parametrize("path", [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))],
+                         ids=lambda p: p.name)
+def test_pages_import_no_method_internals(path):
+    """Pages stay thin: they call services, the app helpers or the public API."""
+    for name in _imports(path):
+        assert not name.startswith("sparge.method"), (path.name, name)
+
+
+def test_library_import_does_not_load_streamlit():
+    code = ("import sys, sparge, sparge.cli, sparge.services.workflow, sparge.services.maps, "
+            "sparge.services.teaching, sparge.services.display; "
+            "print('streamlit' in sys.modules, 'plotly' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120).stdout.split()
+    assert out == ["False", "False"]
