@@ -182,3 +182,23 @@ def test_active_set_and_batched_solvers_agree():
     np.testing.assert_allclose(exact, batched, atol=2e-4)
     np.testing.assert_allclose(exact.sum(axis=1), 1.0, atol=1e-9)
     assert exact.min() >= 0
+
+
+def test_ensemble_sqdist_reproduces_the_models_lookalikes():
+    """Any block of reference patients scored with the model's parts gives its look-alikes."""
+    from sparge.method.similarity import ensemble_sqdist
+
+    model, _ = load_model(SAMPLES / "default_model.sparge")
+    rows = [0, 5, 9, 100]
+    Yq, Lq = model.lookalike_parts(rows=rows)
+    Yr, Lr = model.lookalike_parts()
+    assert Lq is not None and Lq.shape == (4, model.forest_leaves_.shape[1])
+    d2 = ensemble_sqdist(Yq, Yr, Lq, Lr, model.forest_scale_)
+    d2[np.arange(4), rows] = np.inf  # a training patient is not its own look-alike
+    order = np.argsort(d2, axis=1, kind="stable")[:, :10]
+    dist, idx, _ = model.lookalikes(rows=rows)
+    np.testing.assert_array_equal(order, idx)
+    np.testing.assert_allclose(np.sqrt(np.take_along_axis(d2, order, 1)), dist, atol=1e-9)
+    plain = ensemble_sqdist(Yq, Yr)
+    np.testing.assert_allclose(plain, ((Yq[:, None] - Yr[None]) ** 2)
+                               .sum(-1), atol=1e-9)

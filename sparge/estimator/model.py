@@ -903,6 +903,33 @@ class SparGE(TransformerMixin, BaseEstimator):
         W = self_expressive_weights(Yq, self.embedding_, idx)
         return dist, idx, W
 
+    def lookalike_parts(self, X=None, rows=None) -> tuple[np.ndarray, np.ndarray | None]:
+        """What the look-alike distance of patients is computed from.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, m), optional
+            New patients (encoded features, ``NaN`` allowed); ``None``: training patients.
+        rows : array-like of int, optional
+            Training indices, with ``X=None`` (default all).
+
+        Returns
+        -------
+        Y : ndarray of shape (n, n_components)
+            The embedding.
+        leaves : int ndarray of shape (n, n_trees) or None
+            Leaf ids per tree of the forest part (``None`` without one).
+            :func:`sparge.method.similarity.ensemble_sqdist` with ``forest_scale_`` turns
+            two such pairs into the squared look-alike distances of :meth:`lookalikes`.
+        """
+        check_is_fitted(self, "embedding_")
+        if X is None:
+            r = slice(None) if rows is None else np.atleast_1d(np.asarray(rows, dtype=int))
+            return self.embedding_[r], self._training_leaves(r)
+        if rows is not None:
+            raise ValueError("give X (new patients) or rows (training patients), not both")
+        return self._query(X)
+
     def lookalike_space(self, X=None):
         """Patients as vectors whose Euclidean distance is the look-alike distance.
 

@@ -235,3 +235,42 @@ def knn_search(Y_ref: np.ndarray, Y_query: np.ndarray, k: int, *,
         idx[start:start + chunk] = np.take_along_axis(part, order, axis=1)
         dist[start:start + chunk] = np.sqrt(np.take_along_axis(dpart, order, axis=1))
     return dist, idx
+
+
+def ensemble_sqdist(Y_query: np.ndarray, Y_ref: np.ndarray,
+                    leaves_query: np.ndarray | None = None,
+                    leaves_ref: np.ndarray | None = None,
+                    forest_scale: float = 0.0) -> np.ndarray:
+    """Squared look-alike distances of queries to reference patients, shape (q, r).
+
+    ``||y_q - y_r||^2 + forest_scale * (1 - p_qr)``, where ``p_qr`` is the share of trees
+    in which the two patients fall in the same leaf (forest proximity). Without leaves
+    (a model with no forest part) the plain squared Euclidean distance. The forest part is
+    one vectorised comparison per tree (no q x r x trees array), so a block of reference
+    patients from any source (a partition of a large cohort, an approximate index's
+    candidates) is scored exactly as :meth:`sparge.SparGE.lookalikes` scores training
+    patients.
+
+    Parameters
+    ----------
+    Y_query : ndarray of shape (q, d)
+    Y_ref : ndarray of shape (r, d)
+    leaves_query, leaves_ref : int ndarray of shape (q, T) and (r, T), optional
+        Leaf ids per tree, as returned by ``SparGE.lookalike_parts``.
+    forest_scale : float
+        The model's ``forest_scale_``.
+    """
+    Yq = np.atleast_2d(np.asarray(Y_query, dtype=float))
+    Yr = np.atleast_2d(np.asarray(Y_ref, dtype=float))
+    d2 = (np.einsum("ij,ij->i", Yq, Yq)[:, None] - 2.0 * (Yq @ Yr.T)
+          + np.einsum("ij,ij->i", Yr, Yr)[None, :])
+    np.maximum(d2, 0.0, out=d2)
+    if leaves_query is None or leaves_ref is None or forest_scale == 0.0:
+        return d2
+    Lq, Lr = np.atleast_2d(leaves_query), np.atleast_2d(leaves_ref)
+    if Lq.shape[1] != Lr.shape[1]:
+        raise ValueError(f"leaves of {Lq.shape[1]} and {Lr.shape[1]} trees")
+    same = np.zeros(d2.shape)
+    for t in range(Lq.shape[1]):
+        same += Lq[:, t, None] == Lr[None, :, t]
+    return d2 + forest_scale * (1.0 - same / Lq.shape[1])
