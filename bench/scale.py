@@ -4,8 +4,8 @@ latency vs stored patients, transform throughput, and the paper's MIMIC-III shap
 
 Every configuration runs in a fresh process so its peak memory (max RSS) is its own.
 
-    python bench/scale.py            # everything (about 15 minutes on 2 cores)
-    python bench/scale.py --quick    # small shapes only
+    python -m bench.scale            # everything (about 15 minutes on 2 cores)
+    python -m bench.scale --quick    # small shapes only
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import publish, synthetic_cohort, to_markdown
+
+from bench.common import ROOT, synthetic_cohort
+from bench.report import publish, to_markdown
 
 
 def one(n: int, m: int, mode: str) -> dict:
@@ -43,15 +45,15 @@ def one(n: int, m: int, mode: str) -> dict:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2  # GB (kB units)
     return {"patients": n, "features": m, "mode": mode, "fit_s": fit_s, "peak_gb": peak,
             "query_ms": 1e3 * float(np.median(lat)), "transform_per_s": thr,
-            "rank": int(model.completion_components_.shape[0]),
+            "rank": model.rank_,
             "atoms": model.n_atoms_}
 
 
 def run(n: int, m: int, mode: str, timeout: float) -> dict:
-    cmd = [sys.executable, __file__, "--one", str(n), str(m), mode]
+    cmd = [sys.executable, "-m", "bench.scale", "--one", str(n), str(m), mode]
     t0 = time.perf_counter()
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     except subprocess.TimeoutExpired:
         return {"patients": n, "features": m, "mode": mode, "fit_s": np.nan,
                 "note": f"did not finish in {timeout:.0f} s"}
