@@ -12,6 +12,8 @@ Everything is reproducible from the seed.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -119,7 +121,8 @@ def _score(F: np.ndarray, loadings: dict[str, float], rng, noise: float) -> np.n
     return s + noise * rng.standard_normal(F.shape[0])
 
 
-def _cat_values(column: str, score: np.ndarray, rng) -> np.ndarray:
+def _cat_values(column: str, score: np.ndarray, rng, param_rng=None) -> np.ndarray:
+    """Answers as text; ``param_rng`` draws the column's level shares (default ``rng``)."""
     levels = list(PAPER_TABLE[column])
     if levels[0] == "Unknown":  # Diabetes & co: mostly No, Yes with high score
         p_yes = 1 / (1 + np.exp(-(score * 1.6 - 1.6)))
@@ -141,16 +144,18 @@ def _cat_values(column: str, score: np.ndarray, rng) -> np.ndarray:
         )
     else:
         k = len(levels)
-        base = rng.dirichlet(np.ones(k) * 3)
+        base = (rng if param_rng is None else param_rng).dirichlet(np.ones(k) * 3)
         p = base[None, :] * np.exp(np.outer(score, np.linspace(-0.5, 0.5, k)))
     p = p / p.sum(axis=1, keepdims=True)
     c = (p.cumsum(axis=1) > rng.random(score.size)[:, None]).argmax(axis=1)
     vals = np.asarray(levels, dtype=object)[c]
-    # Real exports vary in case and spacing; the encoder must not care.
-    odd = rng.random(score.size) < 0.05
-    vals[odd] = [
-        f" {str(v).upper()} " if i % 2 else str(v).lower() for i, v in enumerate(vals[odd])
-    ]
+    # Real exports vary in case and spacing; the encoder must not care. Every other odd
+    # cell is lower case, the rest upper case with spaces around.
+    odd = np.flatnonzero(rng.random(score.size) < 0.05)
+    lower = np.asarray([str(v).lower() for v in levels], dtype=object)
+    upper = np.asarray([f" {str(v).upper()} " for v in levels], dtype=object)
+    vals[odd[0::2]] = lower[c[odd[0::2]]]
+    vals[odd[1::2]] = upper[c[odd[1::2]]]
     return vals
 
 
@@ -316,16 +321,61 @@ def make_singheart_like(
     groups : dict
         Biomarker group -> its columns (in order).
     """
-    rng = np.random.default_rng(random_state)
-    n = n_patients
-    F = rng.standard_normal((n, len(FACTORS)))
-    F[:, 1] += 0.4 * F[:, 0]  # metabolic and vascular age correlate
-    risk = 0.9 * F[:, 1] + 0.7 * F[:, 0] + 0.5 * F[:, 2] + 0.4 * F[:, 3] - 0.3 * F[:, 4]
-    risk += 0.5 * rng.standard_normal(n)
-    cuts = np.quantile(risk, [0.5, 0.82])
-    outcome = np.where(risk < cuts[0], "low", np.where(risk < cuts[1], "medium", "high"))
-    columns: dict[str, np.ndarray] = {}
-    groups: dict[str, list[str]] = {}
+    draws = _Draws(rng=np.random.default_rng(random_state))
+    df = _patients(n_patients, draws, missing_rate, cuts=None, wanted=None,
+                   ids=[f"SH{i + 1:04d}" for i in range(n_patients)])
+    return df, cohort_columns()
+
+
+# ---------------------------------------------------------------- cohorts of any size
+#: Patients per generation block of the cohort stream (see :func:`make_cohort_rows`).
+BLOCK_ROWS = 10_000
+#: Outcome cuts of the cohort stream: the 50 % and 82 % quantiles of the risk score, whose
+#: distribution is known (normal, mean 0, variance 1.06² + 0.9² + 0.5² + 0.4² + 0.3² + 0.5²),
+#: so every block uses the same cuts (``make_singheart_like`` takes the sample's quantiles).
+_RISK_SD = float(np.sqrt(1.06**2 + 0.9**2 + 0.5**2 + 0.4**2 + 0.3**2 + 0.5**2))
+STREAM_CUTS = (0.0, _RISK_SD * 0.915365087842814)  # Phi^-1(0.82)
+_KEY_FACTORS, _KEY_RISK, _KEY_GROUP = 10_000, 10_001, 20_000
+_GROUP_RATE = {
+    "Calcium Score": 0.6,
+    "APB Biofourmis": 0.5,
+    "Lab Tests": 0.4,
+    "MRI Features": 0.8,
+    "Proforma": 0.2,
+    "General Questionnaire": 0.6,
+    "Lifestyle Questionnaire": 0.7,
+}
+
+
+class _Draws:
+    """Where the random numbers of one batch of patients come from.
+
+    One generator for everything (``rng``: :func:`make_singheart_like`, draws in its
+    historical order), or one independent stream per (block, column) and per column
+    parameter (``seed`` and ``block``: the cohort stream, so a block can be generated
+    alone, and leaving columns out does not change the others).
+    """
+
+    def __init__(self, rng=None, seed: int | None = None, block: int | None = None):
+        self.rng, self.seed, self.block = rng, seed, block
+        self._rows: dict[int, np.random.Generator] = {}
+
+    def rows(self, key: int) -> np.random.Generator:
+        if self.rng is not None:
+            return self.rng
+        if key not in self._rows:
+            ss = np.random.SeedSequence(self.seed, spawn_key=(1, self.block, key))
+            self._rows[key] = np.random.default_rng(ss)
+        return self._rows[key]
+
+    def params(self, key: int) -> np.random.Generator:
+        if self.rng is not None:
+            return self.rng
+        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(0, key)))
+
+
+def _layout() -> list[tuple[str, list[tuple[str, tuple | None, dict]]]]:
+    """Groups in order, each with its columns: (name, numeric spec or None, loadings)."""
     fixed = {
         "Calcium Score": _CALCIUM,
         "Lab Tests": _LABS,
@@ -335,42 +385,200 @@ def make_singheart_like(
         "APB Biofourmis": [],
         "General Questionnaire": [],
     }
+    out = []
     for group, size in GROUP_SIZES.items():
         cats = _categorical_columns(group)
         n_fixed = len(fixed[group]) + len(cats)
-        specs = list(fixed[group]) + _generic_specs(group, size - n_fixed, rng)
-        names: list[str] = []
-        for col, load in cats:
-            columns[col] = _cat_values(col, _score(F, load, rng, 0.6), rng)
-            names.append(col)
-        for spec in specs:
-            columns[spec[0]] = _numeric(spec, F, rng)
-            names.append(spec[0])
-        assert len(names) == size, (group, len(names), size)
-        groups[group] = names
-    df = pd.DataFrame(columns)
+        specs = list(fixed[group]) + _generic_specs(group, size - n_fixed, None)
+        cols = [(name, None, load) for name, load in cats]
+        cols += [(spec[0], spec, spec[6]) for spec in specs]
+        assert len(cols) == size, (group, len(cols), size)
+        out.append((group, cols))
+    return out
+
+
+def cohort_columns() -> dict[str, list[str]]:
+    """Biomarker group -> its columns (in order): the 467 columns of the cohort."""
+    return {group: [c[0] for c in cols] for group, cols in _layout()}
+
+
+def _patients(n: int, draws: _Draws, missing_rate: float, cuts, wanted, ids) -> pd.DataFrame:
+    """``n`` patients: ID, outcome and the biomarkers in ``wanted`` (None: all)."""
+    F = draws.rows(_KEY_FACTORS).standard_normal((n, len(FACTORS)))
+    F[:, 1] += 0.4 * F[:, 0]  # metabolic and vascular age correlate
+    risk = 0.9 * F[:, 1] + 0.7 * F[:, 0] + 0.5 * F[:, 2] + 0.4 * F[:, 3] - 0.3 * F[:, 4]
+    risk += 0.5 * draws.rows(_KEY_RISK).standard_normal(n)
+    if cuts is None:
+        cuts = np.quantile(risk, [0.5, 0.82])
+    outcome = np.where(risk < cuts[0], "low", np.where(risk < cuts[1], "medium", "high"))
+    layout = _layout()
+    keys = {c[0]: j for j, c in enumerate(c for _, cols in layout for c in cols)}
+    columns: dict[str, np.ndarray] = {}
+    for _, cols in layout:
+        for name, spec, load in cols:
+            if wanted is not None and name not in wanted:
+                continue
+            rng = draws.rows(keys[name])
+            if spec is None:
+                score = _score(F, load, rng, 0.6)
+                columns[name] = _cat_values(name, score, rng, draws.params(keys[name]))
+            else:
+                columns[name] = _numeric(spec, F, rng)
     # Missingness: random cells, more in some groups, and patients missing most of a group.
-    group_rate = {
-        "Calcium Score": 0.6,
-        "APB Biofourmis": 0.5,
-        "Lab Tests": 0.4,
-        "MRI Features": 0.8,
-        "Proforma": 0.2,
-        "General Questionnaire": 0.6,
-        "Lifestyle Questionnaire": 0.7,
-    }
-    values = {c: df[c].to_numpy(dtype=object) for c in df.columns}
-    for group, cols in groups.items():
-        block = rng.random(n) < missing_rate * group_rate[group] * 0.9
-        for c in cols:
-            cell = rng.random(n) < missing_rate * group_rate[group] * 0.45
+    for g, (group, cols) in enumerate(layout):
+        rate = missing_rate * _GROUP_RATE[group]
+        block = draws.rows(_KEY_GROUP + g).random(n) < rate * 0.9
+        for name, _, _ in cols:
+            if name not in columns:
+                continue
+            rng = draws.rows(keys[name])
+            cell = rng.random(n) < rate * 0.45
             gone = cell | (block & (rng.random(n) < 0.85))
-            v = values[c]
-            v[gone] = np.nan
-    df = pd.DataFrame(values)
-    for c in df.columns:
-        if c not in PAPER_TABLE:
-            df[c] = pd.to_numeric(df[c])
-    ids = [f"SH{i + 1:04d}" for i in range(n)]
-    head = pd.DataFrame({"Subject ID": ids, "Outcome": outcome})
-    return pd.concat([head, df], axis=1), groups
+            columns[name][gone] = np.nan
+    return pd.DataFrame({"Subject ID": ids, "Outcome": outcome, **columns})
+
+
+def _check_columns(columns) -> list[str] | None:
+    if columns is None:
+        return None
+    known = [c for cols in cohort_columns().values() for c in cols]
+    wanted = [str(c) for c in columns]
+    unknown = [c for c in wanted if c not in set(known)]
+    if unknown:
+        raise ValueError(f"Not columns of the synthetic cohort: {unknown[:5]}")
+    return [c for c in known if c in set(wanted)]  # the cohort's order
+
+
+def _block(b: int, random_state: int, missing_rate: float, wanted, n_rows: int
+           ) -> pd.DataFrame:
+    start = b * BLOCK_ROWS
+    ids = np.char.add("SH", np.char.zfill(np.arange(start + 1, start + n_rows + 1)
+                                          .astype(str), 7)).astype(object)
+    return _patients(n_rows, _Draws(seed=random_state, block=b), missing_rate, STREAM_CUTS,
+                     wanted, ids)
+
+
+def _slices(start: int, stop: int, random_state: int, missing_rate: float, wanted,
+            cache: dict):
+    """The blocks' pieces that make up rows ``start .. stop - 1``, in order.
+
+    ``cache`` keeps the last block generated, for the next call (a partition boundary
+    inside a block does not generate it twice).
+    """
+    for b in range(start // BLOCK_ROWS, -(-stop // BLOCK_ROWS)):
+        if cache.get("index") != b:
+            cache["index"] = b
+            cache["frame"] = _block(b, random_state, missing_rate, wanted, BLOCK_ROWS)
+        lo = b * BLOCK_ROWS
+        yield cache["frame"].iloc[max(start, lo) - lo: min(stop, lo + BLOCK_ROWS) - lo]
+
+
+def make_cohort_rows(start: int, stop: int, *, random_state: int = 0,
+                     missing_rate: float = 0.22, columns=None) -> pd.DataFrame:
+    """Patients ``start .. stop - 1`` of a SingHEART-style cohort of unbounded size.
+
+    The cohort stream behind :func:`write_partitioned_cohort`: patients are generated in
+    blocks of :data:`BLOCK_ROWS`, each block from its own random streams (one per column),
+    so any range of patients is the same whatever else is generated, and memory stays
+    bounded by one block. The biomarkers are those of :func:`make_singheart_like`; the
+    outcome uses fixed cuts of the risk score (:data:`STREAM_CUTS`), and IDs are
+    ``SH0000001``, ``SH0000002``, ... (the row number plus one).
+
+    Parameters
+    ----------
+    start, stop : int
+        Row range, ``0 <= start <= stop``.
+    random_state : int
+        Seed of the cohort (a non-negative integer).
+    missing_rate : float
+        Overall share of gaps before the per-group factors.
+    columns : list of str, optional
+        Biomarkers to keep (default all 467, see :func:`cohort_columns`); ``Subject ID``
+        and ``Outcome`` always come first, then the biomarkers in the cohort's order.
+        Leaving columns out does not change the others.
+
+    Returns
+    -------
+    DataFrame with ``stop - start`` rows and a RangeIndex from ``start``.
+    """
+    start, stop, seed = _check_range(start, stop, random_state)
+    wanted = _check_columns(columns)
+    parts = list(_slices(start, stop, seed, missing_rate, wanted, {}))
+    if not parts:
+        return _block(0, seed, missing_rate, wanted, 0)
+    out = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    return out.set_axis(pd.RangeIndex(start, stop), axis=0)
+
+
+def _check_range(start, stop, random_state) -> tuple[int, int, int]:
+    if not 0 <= int(start) <= int(stop):
+        raise ValueError(f"need 0 <= start <= stop, got {start}, {stop}")
+    if int(random_state) < 0:
+        raise ValueError(f"random_state must be a non-negative integer, got {random_state}")
+    return int(start), int(stop), int(random_state)
+
+
+def write_partitioned_cohort(out_dir, n_patients: int, rows_per_partition: int = 100_000,
+                             *, fmt: str = "parquet", random_state: int = 0,
+                             missing_rate: float = 0.22, columns=None) -> list[Path]:
+    """Write a SingHEART-style cohort of any size as partitioned Parquet or CSV files.
+
+    Partition ``i`` holds patients ``i * rows_per_partition`` onwards of
+    :func:`make_cohort_rows` (so one seed gives the same patients whatever the partition
+    size and format) in ``part-00000.parquet`` (or ``.csv``), ... . Files are written one
+    generation block at a time (a Parquet row group, or CSV lines appended): memory holds
+    one block of :data:`BLOCK_ROWS` patients, whatever ``n_patients`` and the partition
+    size.
+
+    Parameters
+    ----------
+    out_dir : str or Path
+        Folder for the files; created when missing, refused when it already holds files.
+    n_patients : int
+    rows_per_partition : int
+    fmt : {"parquet", "csv"}
+    random_state, missing_rate, columns
+        As :func:`make_cohort_rows`.
+
+    Returns
+    -------
+    list of Path
+        The files written, in order.
+    """
+    if fmt not in ("parquet", "csv"):
+        raise ValueError(f"fmt must be 'parquet' or 'csv', got {fmt!r}")
+    if int(n_patients) < 1 or int(rows_per_partition) < 1:
+        raise ValueError("n_patients and rows_per_partition must be >= 1")
+    _, n, seed = _check_range(0, n_patients, random_state)
+    size = int(rows_per_partition)
+    wanted = _check_columns(columns)
+    out = Path(out_dir)
+    if out.exists() and any(out.iterdir()):
+        raise FileExistsError(f"{out} is not empty; write the cohort to a new folder")
+    out.mkdir(parents=True, exist_ok=True)
+    cache: dict = {}
+    schema = None
+    paths = []
+    for i, start in enumerate(range(0, n, size)):
+        path = out / f"part-{i:05d}.{fmt}"
+        pieces = _slices(start, min(start + size, n), seed, missing_rate, wanted, cache)
+        if fmt == "csv":
+            for j, piece in enumerate(pieces):
+                piece.to_csv(path, mode="w" if j == 0 else "a", header=j == 0, index=False)
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            writer = None
+            try:
+                for piece in pieces:
+                    table = pa.Table.from_pandas(piece, schema=schema, preserve_index=False)
+                    schema = table.schema
+                    if writer is None:
+                        writer = pq.ParquetWriter(path, schema)
+                    writer.write_table(table)
+            finally:
+                if writer is not None:
+                    writer.close()
+        paths.append(path)
+    return paths
