@@ -20,7 +20,7 @@ from sparge.app.shell import (
     set_cohort,
     show_flashes,
 )
-from sparge.data.encoding import ROLES, guess_columns
+from sparge.data.encoder import ROLES, guess_columns
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
 from sparge.services.workflow import encode_cohort
 

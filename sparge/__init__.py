@@ -1,6 +1,7 @@
 """SparGE Explorer: similar patients by sparse coding and graph embedding."""
 
-from sparge.data.encoding import Encoder, read_table
+from sparge.data.encoder import Encoder
+from sparge.data.reading import read_table
 from sparge.data.report import ValidationReport
 from sparge.data.tables import EncodingTable
 from sparge.errors import DataError, ModelFileError

@@ -17,7 +17,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from sparge.data.encoding import read_table
+from sparge.data.reading import read_table
 from sparge.data.safe_text import plain_frame, plain_text, to_csv
 from sparge.errors import DataError
 from sparge.services.persistence import load_model, save_model, validate_params

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from sparge import Encoder, EncodingTable
-from sparge.data.encoding import guess_columns
+from sparge.data.encoder import guess_columns
 
 GAP_RATE = 0.05
 N_NUMERIC = 30

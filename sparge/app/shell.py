@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from sparge.data.encoding import read_table
+from sparge.data.reading import read_table
 from sparge.data.safe_text import md_escape
 from sparge.errors import DataError
 from sparge.services.maps import MapProjector
@@ -133,7 +133,7 @@ def role_edits(roles: dict[str, str], id_column: str | None, label_column: str |
     Parameters
     ----------
     roles : dict
-        ``{column: role}`` as edited (roles of ``sparge.data.encoding.ROLES``).
+        ``{column: role}`` as edited (roles of ``sparge.data.encoder.ROLES``).
     id_column, label_column : str or None
         The current ID and outcome columns.
 

@@ -16,18 +16,122 @@ def _t(value: object, n: int = 80) -> str:
     return plain_text(value, n)
 
 
+@dataclass(frozen=True)
+class UnknownValues:
+    """Cells of a categorical column whose value is not in the encoding table.
+
+    Attributes
+    ----------
+    column : str
+        The column.
+    count : int
+        Number of such cells (all set to missing).
+    examples : list of str
+        Up to 3 of the values, the most frequent first.
+    """
+
+    column: str
+    count: int
+    examples: list[str]
+
+
+@dataclass(frozen=True)
+class StrayText:
+    """Cells of a numeric column that are not numbers (text, ``<0.1``, infinities).
+
+    Attributes
+    ----------
+    column : str
+        The column.
+    count : int
+        Number of such cells (all set to missing).
+    rows : list of int
+        CSV lines of the first 5 (the header is line 1).
+    examples : list of str
+        The first 3 cells, shortened for messages.
+    hint : str
+        What was done and what to do, in plain words.
+    """
+
+    column: str
+    count: int
+    rows: list[int]
+    examples: list[str]
+    hint: str
+
+
+@dataclass(frozen=True)
+class DroppedColumn:
+    """A feature column left out of the model.
+
+    Attributes
+    ----------
+    column : str
+        The column.
+    reason : str
+        Why, in plain words (no values, constant, a copy of another column).
+    """
+
+    column: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class DroppedPatient:
+    """A patient left out of training for missing too many values.
+
+    Attributes
+    ----------
+    row : int
+        The patient's CSV line (the header is line 1).
+    id : str
+        The patient's ID (the row number when there is no ID column).
+    missing_pct : float
+        Percentage of the patient's feature values that are missing.
+    """
+
+    row: int
+    id: str
+    missing_pct: float
+
+
 @dataclass
 class ValidationReport:
-    """Everything the encoder found out about a patient table."""
+    """Everything the encoder found out about a patient table.
+
+    Attributes
+    ----------
+    n_rows, n_columns : int
+        Size of the table read.
+    roles : dict
+        ``{column: role}`` (id, label, numeric, categorical, ignore).
+    missing_pct : dict
+        ``{feature: percentage of missing values}`` of the features kept.
+    unknown_values : list of UnknownValues
+    stray_text : list of StrayText
+    dropped_columns : list of DroppedColumn
+    patients_dropped : list of DroppedPatient
+    label_column : str or None
+    label_balance : dict
+        ``{outcome: number of patients}`` among the patients kept for training.
+    n_features : int
+        Number of features that go to the model.
+    blocking, warnings, notes : list of str
+        Problems that block training, things to check, and what was repaired or inferred.
+    missing_tokens : dict
+        ``{column: {token: count}}``: the tokens read as missing, besides empty cells.
+    unordered_columns : list of str
+        Categorical features with 3 or more codes that follow no recognised order.
+    """
 
     n_rows: int = 0
     n_columns: int = 0
     roles: dict[str, str] = field(default_factory=dict)
     missing_pct: dict[str, float] = field(default_factory=dict)
-    unknown_values: list[dict] = field(default_factory=list)  # column, count, examples
-    stray_text: list[dict] = field(default_factory=list)  # column, count, examples, hint
-    dropped_columns: list[dict] = field(default_factory=list)  # column, reason
-    patients_dropped: list[dict] = field(default_factory=list)  # row, id, missing_pct
+    unknown_values: list[UnknownValues] = field(default_factory=list)
+    stray_text: list[StrayText] = field(default_factory=list)
+    dropped_columns: list[DroppedColumn] = field(default_factory=list)
+    patients_dropped: list[DroppedPatient] = field(default_factory=list)
     label_column: str | None = None
     label_balance: dict[str, int] = field(default_factory=dict)
     n_features: int = 0
@@ -45,6 +149,14 @@ class ValidationReport:
         return not self.blocking
 
     def to_dict(self) -> dict:
+        """The report as plain data (for JSON).
+
+        Returns
+        -------
+        dict
+            Every field by name; the records (unknown values, stray text, dropped columns
+            and patients) as dicts of their fields.
+        """
         return asdict(self)
 
     def __str__(self) -> str:
@@ -82,18 +194,18 @@ class ValidationReport:
                          "for training: " +
                          ", ".join(f"{_t(k, 40)}: {v}" for k, v in self.label_balance.items()))
         for u in self.unknown_values:
-            lines.append(f"Column '{_t(u['column'])}': {u['count']} value(s) not in the "
+            lines.append(f"Column '{_t(u.column)}': {u.count} value(s) not in the "
                          "encoding table were set to missing, e.g. "
-                         f"{[_t(e, 40) for e in u['examples']]}.")
+                         f"{[_t(e, 40) for e in u.examples]}.")
         for s in self.stray_text:
-            lines.append(f"Column '{_t(s['column'])}' is numeric but {s['count']} cell(s) hold "
-                         f"text, e.g. {[_t(e, 40) for e in s['examples']]}: {_t(s['hint'], 300)}")
+            lines.append(f"Column '{_t(s.column)}' is numeric but {s.count} cell(s) hold "
+                         f"text, e.g. {[_t(e, 40) for e in s.examples]}: {_t(s.hint, 300)}")
         for d in self.dropped_columns:
-            lines.append(f"Column '{_t(d['column'])}' was dropped: {_t(d['reason'], 200)}.")
+            lines.append(f"Column '{_t(d.column)}' was dropped: {_t(d.reason, 200)}.")
         if self.patients_dropped:
             lines.append(f"{len(self.patients_dropped)} patient(s) miss too many values and "
                          "are left out of training, e.g. " +
-                         ", ".join(f"row {p['row']} ({p['missing_pct']:.0f}% missing)"
+                         ", ".join(f"row {p.row} ({p.missing_pct:.0f}% missing)"
                                    for p in self.patients_dropped[:5]))
         lines += [f"Note: {_t(n, 600)}" for n in self.notes]
         lines += [f"Warning: {_t(w, 600)}" for w in self.warnings]

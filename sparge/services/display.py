@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from sparge.data.encoding import parse_numeric
+from sparge.data.parsing import parse_numeric
 from sparge.data.safe_text import plain_text
 from sparge.data.tables import norm_key
 from sparge.errors import DataError

@@ -551,7 +551,7 @@ def _check_history(history: Any) -> list[dict[str, float]]:
 
 
 def _check_encoder(state: Any, feature_names: list[str] | None) -> dict | None:
-    from sparge.data.encoding import ROLES
+    from sparge.data.encoder import ROLES
 
     if state is None:
         return None
@@ -864,7 +864,7 @@ def load_model(source) -> tuple[Any, Any]:
     version; nothing in the file is executed and no member is inflated before its declared
     size has been checked against the metadata.
     """
-    from sparge.data.encoding import Encoder
+    from sparge.data.encoder import Encoder
 
     data = _read_bytes(source)
     if not data.startswith(b"PK\x03\x04"):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sparge.data.encoding import Encoder
+from sparge.data.encoder import Encoder
 from sparge.data.safe_text import plain_text
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
@@ -215,10 +215,10 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
     """
     X, rep = encoder.transform_with_report(df)
     msgs = list(rep.warnings) + list(rep.notes)
-    msgs += [f"Column '{plain_text(u['column'], 80)}': {u['count']} value(s) not in the "
-             f"encoding table were set to missing, e.g. {u['examples']}."
+    msgs += [f"Column '{plain_text(u.column, 80)}': {u.count} value(s) not in the "
+             f"encoding table were set to missing, e.g. {u.examples}."
              for u in rep.unknown_values]
-    msgs += [f"Column '{plain_text(s['column'], 80)}': {s['hint']} (e.g. {s['examples']})"
+    msgs += [f"Column '{plain_text(s.column, 80)}': {s.hint} (e.g. {s.examples})"
              for s in rep.stray_text]
     msgs += [f"Column '{plain_text(col, 80)}': read as missing: "
              + ", ".join(f"'{tok}' ×{n}" for tok, n in toks.items())

@@ -198,7 +198,7 @@ _BASE: dict = {}
 def write_base_model(folder: Path) -> tuple[Path, Path]:
     """A small valid model with its encoder (80 patients, 6 features; ~1 s to train) and a
     matching CSV of two new patients. The hostile files are variations of this model."""
-    from sparge.data.encoding import read_table
+    from sparge.data.reading import read_table
     from sparge.services.persistence import save_model
     from sparge.services.workflow import encode_cohort, train
 

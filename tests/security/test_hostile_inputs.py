@@ -20,7 +20,7 @@ import pytest
 from corpus import DEFAULT_MODEL, PWNED, write_csv_corpus, write_model_corpus
 
 from sparge.cli import main
-from sparge.data.encoding import read_table
+from sparge.data.reading import read_table
 from sparge.errors import DataError, ModelFileError
 from sparge.services.persistence import load_model
 from sparge.services.workflow import encode_cohort

@@ -1,0 +1,772 @@
+"""Encoding patient tables as numbers: the :class:`Encoder` (DESIGN.md §3).
+
+:class:`Encoder` turns a table of text cells (as :func:`sparge.data.reading.read_table`
+gives it) into a float matrix with ``NaN`` for missing values: it infers every column's
+role, codes categorical columns through the encoding table (see :mod:`sparge.data.tables`
+for missing tokens and ordered scales, :mod:`sparge.data.parsing` for reading cells),
+applies the paper's column and patient filters and writes a
+:class:`~sparge.data.report.ValidationReport`. :func:`guess_columns` suggests the ID and
+outcome columns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from sparge.data.parsing import (
+    NUMBER_PATTERN,
+    cell_keys,
+    cell_text,
+    infer_levels,
+    min_category_count,
+    numeric_share,
+    parse_numeric,
+    token_counts,
+)
+from sparge.data.report import (
+    DroppedColumn,
+    DroppedPatient,
+    StrayText,
+    UnknownValues,
+    ValidationReport,
+)
+from sparge.data.safe_text import plain_text
+from sparge.data.tables import EncodingTable, norm_key
+from sparge.errors import DataError
+from sparge.method.preprocess import (
+    filter_columns,
+    missing_fraction_per_row,
+    patients_to_keep,
+)
+
+#: The roles a column can take.
+ROLES = ("id", "label", "numeric", "categorical", "ignore")
+
+
+def _q(text: object, n: int = 80) -> str:
+    """A user string for a message: one line, control characters removed, truncated."""
+    return plain_text(text, n)
+
+
+# --------------------------------------------------------------------------- guessing
+_ID_NAMES = re.compile(
+    r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client)"
+    r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
+    r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)$", re.IGNORECASE)
+_OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
+                  "mortality", "diagnosis", "status")
+#: "status" and "class" name features too (Marital Status, NYHA class): they mark an outcome
+#: only alone or with one of these words ("Vital status", "Target class").
+_WEAK_WORDS = {"status", "class"}
+_WEAK_COMPANIONS = {"vital", "survival", "disease", "final", "discharge", "outcome", "death",
+                    "mortality", "life", "target", "label", "true", "patient", "y"}
+
+
+def _words(name: str) -> list[str]:
+    """Lower-case words of a column name (camelCase and punctuation split)."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
+    """Guess the patient-ID and outcome columns of a table (for the setup form).
+
+    ID: the first column named like an identifier ("Subject ID", "patient id", "id",
+    "MRN", ...) whose values are unique, else the first text column whose values are all
+    present and unique. Outcome: among the other columns, one named like outcome / target /
+    label / class / event / death / mortality / diagnosis / status (in that order of
+    preference, then left to right) with 2 to 10 distinct values; a yes/no column named
+    like an event counts. "status" and "class" count only alone or with words such as
+    vital / survival / disease / target ("Vital status"), not in "Marital Status" or
+    "NYHA class".
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table, as :func:`sparge.data.reading.read_table` gives it.
+
+    Returns
+    -------
+    id_column, outcome_column : str or None
+        The guessed columns, each ``None`` when nothing fits.
+    """
+    cols = [str(c) for c in df.columns]
+    frame = df.set_axis(cols, axis=1)
+    texts = {c: cell_text(frame[c]) for c in cols}
+
+    def unique(c: str) -> bool:
+        t = texts[c]
+        return bool((t != "").all()) and t.nunique() == len(t)
+
+    id_col = next((c for c in cols if _ID_NAMES.match(c.strip()) and unique(c)), None)
+    if id_col is None:
+        id_col = next((c for c in cols if unique(c) and len(frame) > 1
+                       and not texts[c].str.fullmatch(NUMBER_PATTERN).all()), None)
+    best: tuple[int, int] | None = None
+    outcome = None
+    for pos, c in enumerate(cols):
+        if c == id_col:
+            continue
+        words = _words(c)
+        ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS
+                 and (w not in _WEAK_WORDS or set(words) - _WEAK_WORDS <= _WEAK_COMPANIONS)]
+        if not ranks:
+            continue
+        t = texts[c]
+        n_levels = cell_keys(t[t != ""]).nunique()
+        if 2 <= n_levels <= 10 and (best is None or (min(ranks), pos) < best):
+            best, outcome = (min(ranks), pos), c
+    return id_col, outcome
+
+
+# --------------------------------------------------------------------------- encoder
+class Encoder(TransformerMixin, BaseEstimator):
+    """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
+
+    Parameters
+    ----------
+    id_column, label_column : str, optional
+        Columns that identify the patient and hold the outcome; never features.
+    encoding_table : EncodingTable, dict, DataFrame or None
+        Levels -> codes for categorical columns and the missing tokens; ``None`` uses the
+        paper's table. Columns not in it get an inferred table
+        (:func:`~sparge.data.parsing.infer_levels`: recognised scales in their order, yes/no
+        as Yes 1 No 2 Unknown 0, other levels in natural order).
+    roles : dict, optional
+        ``{column: role}`` overriding the inferred roles (id, label, numeric, categorical,
+        ignore).
+    max_patient_missing : float or None
+        Patients missing more than this share are left out of training (paper: 10 %).
+        ``fit_transform`` keeps every row; ``keep_patients_`` says which to train on.
+    drop_all_missing, drop_constant, merge_duplicates : bool
+        Column filters of the paper's preprocessing.
+    numeric_threshold : float
+        A text column is numeric when at least this share of its non-missing cells are
+        numbers.
+    max_levels : int
+        A text column with more distinct values is ignored (free text or identifiers).
+
+    Attributes
+    ----------
+    roles_ : dict
+        ``{column: role}`` of every input column.
+    input_columns_ : list of str
+        The columns of the fitted table.
+    encoded_columns_ : list of str
+        The numeric and categorical columns, before the column filters.
+    table_ : EncodingTable
+        The table used (paper's + inferred + user's), with the missing tokens.
+    feature_names_out_ : list of str
+        The features kept by the column filters: the columns of the encoded matrix.
+    keep_patients_ : ndarray of bool
+        Patients missing at most ``max_patient_missing`` of their values.
+    report_ : ValidationReport
+        The report of ``fit``. ``transform`` writes nothing (a fitted encoder can be shared
+        between threads); :meth:`transform_with_report` returns the report of a transform.
+
+    Notes
+    -----
+    Missing values: an empty cell, or a missing token of the table that is not a level of
+    the column. In numeric columns every token is missing; in categorical columns a token
+    that is a level ("Unknown" = 0 in the paper's yes/no group, "None" in an inferred
+    Albuminuria column) is a value. ``report_.missing_tokens`` lists per column which
+    tokens were read as missing and how often.
+    """
+
+    def __init__(self, id_column: str | None = None, label_column: str | None = None,
+                 encoding_table=None, roles: Mapping[str, str] | None = None,
+                 max_patient_missing: float | None = 0.1, drop_all_missing: bool = True,
+                 drop_constant: bool = True, merge_duplicates: bool = True,
+                 numeric_threshold: float = 0.8, max_levels: int = 30):
+        self.id_column = id_column
+        self.label_column = label_column
+        self.encoding_table = encoding_table
+        self.roles = roles
+        self.max_patient_missing = max_patient_missing
+        self.drop_all_missing = drop_all_missing
+        self.drop_constant = drop_constant
+        self.merge_duplicates = merge_duplicates
+        self.numeric_threshold = numeric_threshold
+        self.max_levels = max_levels
+
+    # ------------------------------------------------------------------ helpers
+    def _base_table(self) -> EncodingTable:
+        """The paper's table merged with the user's ``encoding_table``."""
+        t = self.encoding_table
+        if t is None:
+            return EncodingTable.paper()
+        if isinstance(t, EncodingTable):
+            return EncodingTable.paper().merged(t)
+        if isinstance(t, pd.DataFrame):
+            return EncodingTable.paper().merged(EncodingTable.from_frame(t))
+        if isinstance(t, Mapping):
+            return EncodingTable.paper().merged(EncodingTable.from_state(t))
+        raise DataError("encoding_table must be an EncodingTable, a dict or a DataFrame.")
+
+    @staticmethod
+    def _check_frame(df) -> pd.DataFrame:
+        """Refuse what is not a DataFrame with rows and unique column names."""
+        if not isinstance(df, pd.DataFrame):
+            raise DataError("The Encoder takes a pandas DataFrame (use sparge.read_table "
+                            "to read a CSV).")
+        if df.shape[0] == 0:
+            raise DataError("The table has no patient rows.")
+        if df.columns.duplicated().any():
+            dups = sorted({_q(c, 60) for c in df.columns[df.columns.duplicated()]})
+            raise DataError(f"Duplicate column name(s): {dups[:10]}.")
+        return df
+
+    def _infer_role(self, col: str, values: pd.Series, table: EncodingTable) -> str:
+        """Role of a column from its values: numeric, categorical or ignore (free text)."""
+        if table.has(col) or pd.api.types.is_bool_dtype(values):
+            return "categorical"
+        missing = table.missing_keys(col)
+        if numeric_share(values, missing) >= self.numeric_threshold:
+            return "numeric"
+        text = cell_text(values)
+        keys = cell_keys(text)
+        keys = keys[(keys != "") & ~keys.isin(missing)]
+        n_levels = keys.nunique()
+        if n_levels == 0:
+            return "numeric"  # all missing: dropped later as an all-missing column
+        if n_levels > self.max_levels:
+            return "ignore"
+        return "categorical"
+
+    def _label_missing(self, lab: pd.Series) -> np.ndarray:
+        """Outcome cells that are missing: empty, or a missing token; "None"/"Nil" are an
+        outcome class when common (an "unknown" outcome is never a class)."""
+        table = self.table_ if hasattr(self, "table_") else self._base_table()
+        text = cell_text(lab)
+        keys = cell_keys(text)
+        miss = (text == "") | keys.isin(table.missing_keys(self.label_column))
+        for word in ("none", "nil"):
+            hit = keys == word
+            if hit.sum() >= min_category_count(len(text)):
+                miss &= ~hit
+        return miss.to_numpy()
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X: pd.DataFrame, y=None) -> Encoder:
+        """Learn the roles, the encoding table and the filters of a patient table.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            The patient table (text cells or numbers), one row per patient.
+        y : ignored
+            The outcome is a column of ``X`` (``label_column``).
+
+        Returns
+        -------
+        Encoder
+            ``self``, fitted; ``report_`` says what was read.
+
+        Raises
+        ------
+        DataError
+            Not a DataFrame, no rows, duplicate column names or patient IDs, a role or an
+            id/label column that does not fit the table.
+        """
+        self._fit_transform(X)
+        return self
+
+    def fit_transform(self, X: pd.DataFrame, y=None, **fit_params) -> np.ndarray:
+        """Fit on a patient table and return it encoded.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            The patient table, one row per patient.
+        y : ignored
+        **fit_params : ignored
+
+        Returns
+        -------
+        ndarray of shape (n_patients, n_features_out)
+            Every row (``keep_patients_`` says which to train on); ``NaN`` = missing.
+        """
+        return self._fit_transform(X)
+
+    def _roles(self, df: pd.DataFrame, cols: list[str], base: EncodingTable) -> dict[str, str]:
+        """Every column's role: id and label columns, the user's roles, else inferred."""
+        overrides = {str(k): v for k, v in (self.roles or {}).items()}
+        for col, role in overrides.items():
+            if role not in ROLES:
+                raise DataError(f"Role {_q(role, 40)!r} for column {_q(col)!r} is not one of "
+                                f"{ROLES}.")
+            if col not in cols:
+                raise DataError(f"A role is given for column {_q(col)!r}, which is not in the "
+                                f"table (columns: {[_q(c, 40) for c in cols[:10]]}…).")
+        for name, attr in (("id", self.id_column), ("label", self.label_column)):
+            if attr is not None and str(attr) not in cols:
+                raise DataError(f"The {name} column {_q(attr)!r} is not in the table; columns "
+                                f"are: {[_q(c, 40) for c in cols[:15]]}"
+                                f"{'…' if len(cols) > 15 else ''}.")
+        roles: dict[str, str] = {}
+        for col in cols:
+            if col == self.id_column:
+                roles[col] = "id"
+            elif col == self.label_column:
+                roles[col] = "label"
+            elif col in overrides:
+                roles[col] = overrides[col]
+            else:
+                roles[col] = self._infer_role(col, df[col], base)
+        return roles
+
+    def _check_ids(self, df: pd.DataFrame) -> None:
+        """Refuse a table whose ID column repeats an ID."""
+        if self.id_column is None:
+            return
+        ids = cell_text(df[self.id_column])
+        dup = ids[ids.duplicated(keep=False)]
+        if len(dup):
+            first = dup.iloc[0]
+            rows = [int(i) + 2 for i in np.flatnonzero(ids == first)[:5]]
+            raise DataError(f"Duplicate patient ID {_q(first, 60)!r} in column "
+                            f"{_q(self.id_column)!r} (CSV lines {rows}); "
+                            f"{dup.nunique()} ID(s) repeat. Every patient needs a unique ID.")
+
+    def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],
+                     base: EncodingTable, report: ValidationReport) -> EncodingTable:
+        """The encoding table of the categorical columns: the base table's, else inferred."""
+        table = EncodingTable(missing_tokens=base.missing_tokens)
+        for col, toks in base.column_missing_tokens().items():
+            table.set_missing_tokens(toks, column=col)
+        for col in cols:
+            if roles[col] != "categorical":
+                continue
+            if base.has(col):
+                table.set_column(col, base.levels(col), ordered=base.is_ordered(col))
+                continue
+            levels, ordered, scale = infer_levels(df[col], base.missing_keys(col))
+            levels = dict(sorted(levels.items(), key=lambda kv: kv[1]))
+            table.set_column(col, levels, ordered=ordered)
+            if levels:
+                shown = [f"{_q(lv, 30)} {c}" for lv, c in levels.items()]
+                how = ("" if scale is None else
+                       f" in the paper's yes/no direction ({', '.join(shown)})"
+                       if scale == "yes/no" else
+                       f" in the order of the recognised {scale} scale ({' < '.join(shown)})")
+                report.notes.append(f"column '{_q(col)}' has no encoding table entry; "
+                                    f"inferred {len(levels)} levels{how} (editable).")
+        return table
+
+    def _fit_transform(self, df: pd.DataFrame) -> np.ndarray:
+        """Fit on ``df`` and return its encoded features (every row)."""
+        df = self._check_frame(df)
+        report = self._start_report(df)
+        cols = [str(c) for c in df.columns]
+        df = df.set_axis(cols, axis=1)
+        base = self._base_table()
+        roles = self._roles(df, cols, base)
+        self._check_ids(df)
+        self.table_ = self._build_table(df, cols, roles, base, report)
+        self.roles_ = roles
+        self.input_columns_ = cols
+        features = [c for c in cols if roles[c] in ("numeric", "categorical")]
+        X = self._filter_features(self._encode(df, features, report), features, report)
+        self._summarise_features(X, report)
+        self._select_patients(df, X, report)
+        self._label_checks(df, report)
+        self._check_training_size(report)
+        self.report_ = report
+        self.n_features_in_ = len(cols)
+        return X
+
+    @staticmethod
+    def _start_report(df: pd.DataFrame) -> ValidationReport:
+        """A report of the table's size that starts with the notes of its reading."""
+        report = ValidationReport(n_rows=int(df.shape[0]), n_columns=int(df.shape[1]))
+        report.notes += list(df.attrs.get("sparge_read_notes", []))
+        return report
+
+    def _filter_features(self, X: np.ndarray, features: list[str],
+                         report: ValidationReport) -> np.ndarray:
+        """Drop all-missing, constant and duplicate features (the paper's column filters)."""
+        filt = filter_columns(X, drop_all_missing=self.drop_all_missing,
+                              drop_constant=self.drop_constant,
+                              merge_duplicates=self.merge_duplicates)
+        report.dropped_columns += [DroppedColumn(features[j], "no values")
+                                   for j in filt.all_missing]
+        report.dropped_columns += [DroppedColumn(features[j], "the same value for every patient")
+                                   for j in filt.constant]
+        report.dropped_columns += [
+            DroppedColumn(features[j], f"an exact copy of '{_q(features[k])}' (merged)")
+            for j, k in filt.duplicate_of.items()]
+        self.encoded_columns_ = features
+        self.feature_names_out_ = [f for f, keep in zip(features, filt.keep) if keep]
+        return X[:, filt.keep]
+
+    def _summarise_features(self, X: np.ndarray, report: ValidationReport) -> None:
+        """Report the roles, the features kept, their missing shares and unordered ones."""
+        report.roles = {c: self.roles_[c] for c in self.input_columns_}
+        report.n_features = X.shape[1]
+        report.missing_pct = {f: float(100 * np.isnan(X[:, j]).mean())
+                              for j, f in enumerate(self.feature_names_out_)}
+        report.unordered_columns = self._unordered(self.feature_names_out_)
+
+    def _select_patients(self, df: pd.DataFrame, X: np.ndarray,
+                         report: ValidationReport) -> None:
+        """Set ``keep_patients_`` (the paper's threshold on missing values); report the rest."""
+        self.keep_patients_ = patients_to_keep(X, self.max_patient_missing)
+        dropped = np.flatnonzero(~self.keep_patients_)
+        if len(dropped) == 0:
+            return
+        miss = missing_fraction_per_row(X[dropped])
+        id_vals = (cell_text(df[self.id_column]).tolist() if self.id_column else
+                   [str(i) for i in range(len(df))])
+        report.patients_dropped = [DroppedPatient(row=int(i) + 2, id=_q(id_vals[i], 60),
+                                                  missing_pct=float(100 * m))
+                                   for i, m in zip(dropped, miss)]
+        report.notes.append(
+            f"{len(report.patients_dropped)} of {len(df)} patients miss more than "
+            f"{100 * self.max_patient_missing:.0f}% of their values (the paper's "
+            "threshold) and are left out of training; raise the threshold to keep them.")
+
+    def _check_training_size(self, report: ValidationReport) -> None:
+        """Block training without features or with under 3 patients; warn under 11."""
+        n_train = int(self.keep_patients_.sum())
+        if report.n_features == 0:
+            report.blocking.append("no usable feature columns (all were ignored, empty or "
+                                   "constant).")
+        if n_train < 3:
+            report.blocking.append(f"only {n_train} patient(s) left to train on; at least 3 "
+                                   "are needed (and more than the number of look-alikes).")
+        elif n_train <= 10:
+            report.warnings.append(f"only {n_train} patients to train on: look-alike lists "
+                                   "of 10 will hold most of the cohort.")
+
+    def _unordered(self, features: list[str]) -> list[str]:
+        """Categorical features with 3 or more codes that follow no order."""
+        out = []
+        for col in features:
+            if self.roles_.get(col) != "categorical" or not self.table_.has(col):
+                continue
+            if len(set(self.table_.levels(col).values())) >= 3 and \
+                    not self.table_.is_ordered(col):
+                out.append(col)
+        return out
+
+    def _label_checks(self, df: pd.DataFrame, report: ValidationReport) -> None:
+        """Report the outcome balance and missing outcomes; block with fewer than 2 classes."""
+        if self.label_column is None:
+            return
+        report.label_column = self.label_column
+        missing = self._label_missing(df[self.label_column])
+        vals = cell_text(df[self.label_column])
+        keep = self.keep_patients_ & ~missing
+        report.label_balance = {_q(k, 60): int(v) for k, v in
+                                vals[keep].value_counts().items()}
+        if missing.any():
+            rows = [int(i) + 2 for i in np.flatnonzero(missing)[:5]]
+            report.warnings.append(f"{int(missing.sum())} patient(s) have no outcome in "
+                                   f"'{_q(self.label_column)}' (CSV lines {rows}…); they are "
+                                   "left out of supervised training.")
+        if len(report.label_balance) < 2:
+            report.blocking.append(
+                f"the outcome column '{_q(self.label_column)}' has "
+                f"{len(report.label_balance)} class(es) among the patients kept; supervised "
+                "training needs at least 2 (or train unsupervised).")
+        elif min(report.label_balance.values()) < 3:
+            report.warnings.append("an outcome class has fewer than 3 patients; its "
+                                   "look-alikes will be unreliable.")
+
+    # ------------------------------------------------------------------ encode
+    def _encode(self, df: pd.DataFrame, features: list[str],
+                report: ValidationReport) -> np.ndarray:
+        """Encode ``features`` of ``df`` with the fitted roles and table (read-only)."""
+        X = np.full((len(df), len(features)), np.nan)
+        for j, col in enumerate(features):
+            if self.roles_[col] == "numeric":
+                X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col))
+                self._report_numeric(col, info, report)
+            else:
+                X[:, j] = self._encode_categorical(col, df[col], report)
+        return X
+
+    def _encode_categorical(self, col: str, values: pd.Series,
+                            report: ValidationReport) -> np.ndarray:
+        """Code one categorical column; report its missing tokens and unknown values."""
+        text = cell_text(values)
+        keys = cell_keys(text)
+        mapping = {norm_key(lv): float(code) for lv, code in self.table_.levels(col).items()}
+        codes = keys.map(mapping).astype(float).to_numpy()
+        unresolved = np.isnan(codes) & (text != "").to_numpy()
+        if not unresolved.any():
+            return codes
+        is_token = keys.isin(self.table_.missing_keys(col)).to_numpy()
+        tokens = unresolved & is_token
+        unknown = unresolved & ~is_token
+        if tokens.any():
+            report.missing_tokens[col] = token_counts(text[tokens])
+        if unknown.any():
+            counts = token_counts(text[unknown])
+            report.unknown_values.append(UnknownValues(
+                column=col, count=int(unknown.sum()),
+                examples=sorted(counts, key=lambda k: -counts[k])[:3]))
+        return codes
+
+    @staticmethod
+    def _report_numeric(col: str, info: dict, report: ValidationReport) -> None:
+        """Report what :func:`parse_numeric` found in one numeric column."""
+        bad, cens, inf = info["bad"], info["censored"], info["infinite"]
+        if info.get("missing_tokens"):
+            report.missing_tokens[col] = dict(info["missing_tokens"])
+        if info["decimal_comma"]:
+            report.notes.append(f"column '{_q(col)}': {info['decimal_comma']} value(s) written "
+                                "with a decimal comma (e.g. '12,5') were read as 12.5.")
+        if info.get("thousands"):
+            report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
+                                "with thousands separators (e.g. '1.234,5' or '1 234,5') "
+                                "were read as numbers (1234.5).")
+        for cells, hint in ((bad, "expected numbers; these cells (CSV lines {lines}) were set "
+                                  "to missing."),
+                            (cens, "values below/above a detection limit (like '<0.1') were "
+                                   "set to missing; enter a number to keep them."),
+                            (inf, "infinite values were set to missing.")):
+            if cells:
+                report.stray_text.append(StrayText(
+                    column=col, count=len(cells), rows=[r + 2 for r, _ in cells[:5]],
+                    examples=[_q(s, 40) for _, s in cells[:3]],
+                    hint=hint.format(lines=[r + 2 for r, _ in cells[:3]])))
+
+    def transform(self, X: pd.DataFrame) -> np.ndarray:
+        """Encode a table with the fitted roles and tables (columns aligned by name).
+
+        Writes nothing on the encoder; :meth:`transform_with_report` also returns what was
+        read (missing and extra columns, unknown values, missing tokens).
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Patients to encode; column names match the fitted ones case- and
+            space-insensitively.
+
+        Returns
+        -------
+        ndarray of shape (n_patients, n_features_out)
+            The features of ``feature_names_out_``; ``NaN`` = missing.
+        """
+        return self.transform_with_report(X)[0]
+
+    def transform_with_report(self, X: pd.DataFrame) -> tuple[np.ndarray, ValidationReport]:
+        """Encode a table and say what was read; the encoder is not changed.
+
+        Model columns absent from the table become missing values and extra columns are
+        ignored; both are listed in the report.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Patients to encode; column names match the fitted ones case- and
+            space-insensitively.
+
+        Returns
+        -------
+        X_encoded : ndarray of shape (n_patients, n_features_out)
+            As :meth:`transform` returns it.
+        report : ValidationReport
+            Missing and extra columns, unknown values, stray text, missing tokens.
+        """
+        check_is_fitted(self, "feature_names_out_")
+        df = self._check_frame(X)
+        report = self._start_report(df)
+        df = self._align_columns(df.set_axis([str(c) for c in df.columns], axis=1), report)
+        X_all = self._encode(df, self.encoded_columns_, report)
+        keep = [self.encoded_columns_.index(f) for f in self.feature_names_out_]
+        out = X_all[:, keep]
+        self._summarise_features(out, report)
+        return out, report
+
+    def _align_columns(self, df: pd.DataFrame, report: ValidationReport) -> pd.DataFrame:
+        """Rename columns to the fitted names, add absent ones as empty; report both kinds."""
+        present = {norm_key(c): c for c in df.columns}
+        rename = {}
+        missing_cols = []
+        for col in self.encoded_columns_:
+            if col in df.columns:
+                continue
+            if norm_key(col) in present:
+                rename[present[norm_key(col)]] = col
+            else:
+                missing_cols.append(col)
+        df = df.rename(columns=rename)
+        known = set(self.input_columns_)
+        extra = [c for c in df.columns if c not in known]
+        if missing_cols:
+            df = df.assign(**{col: "" for col in missing_cols})
+            report.warnings.append(
+                f"{len(missing_cols)} column(s) of the model are not in this table and are "
+                f"treated as missing: {[_q(c, 40) for c in missing_cols[:8]]}"
+                f"{'…' if len(missing_cols) > 8 else ''}.")
+        if extra:
+            report.notes.append(f"{len(extra)} column(s) unknown to the model are ignored: "
+                                f"{[_q(c, 40) for c in extra[:8]]}"
+                                f"{'…' if len(extra) > 8 else ''}.")
+        return df
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """Names of the encoded features.
+
+        Parameters
+        ----------
+        input_features : ignored
+            The names are those of the fitted table.
+
+        Returns
+        -------
+        ndarray of str
+            ``feature_names_out_``, the columns of the encoded matrix in order.
+        """
+        check_is_fitted(self, "feature_names_out_")
+        return np.asarray(self.feature_names_out_, dtype=object)
+
+    # ------------------------------------------------------------------ labels and ids
+    def labels(self, df: pd.DataFrame) -> np.ndarray:
+        """The outcome of every patient.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            A table with the outcome column (``label_column``).
+
+        Returns
+        -------
+        ndarray of object
+            The outcome as text; ``None`` where it is missing (empty or a missing token).
+
+        Raises
+        ------
+        DataError
+            No outcome column was set, or the table does not hold it.
+        """
+        if self.label_column is None:
+            raise DataError("No outcome column was set (label_column).")
+        if self.label_column not in df.columns:
+            raise DataError(f"The outcome column {_q(self.label_column)!r} is not in the "
+                            "table.")
+        lab = df[self.label_column]
+        out = cell_text(lab).to_numpy(dtype=object)
+        out[self._label_missing(lab)] = None
+        return out
+
+    def ids(self, df: pd.DataFrame) -> np.ndarray:
+        """The ID of every patient.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            A patient table.
+
+        Returns
+        -------
+        ndarray of object
+            The ID column as text, or the row numbers ``"0"``, ``"1"``, ... when the
+            encoder has no ID column or the table does not hold it.
+        """
+        if self.id_column is not None and self.id_column in df.columns:
+            return cell_text(df[self.id_column]).to_numpy(dtype=object)
+        return np.asarray([str(i) for i in range(len(df))], dtype=object)
+
+    def training_rows(self, df: pd.DataFrame) -> np.ndarray:
+        """The patients to train on.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The table the encoder was fitted on.
+
+        Returns
+        -------
+        ndarray of bool
+            ``keep_patients_`` (enough values), and an outcome when a label column is set.
+        """
+        check_is_fitted(self, "keep_patients_")
+        keep = self.keep_patients_.copy()
+        if self.label_column is not None:
+            keep &= ~self._label_missing(df[self.label_column])
+        return keep
+
+    # ------------------------------------------------------------------ serialisation
+    def to_dict(self) -> dict:
+        """The fitted state as plain data, for saving as JSON.
+
+        Returns
+        -------
+        dict
+            Parameters, roles, encoding table, missing tokens and column names. ``table``
+            keeps the ``{column: {level: code}}`` form of earlier versions; the order flags
+            and missing tokens are the added keys ``ordered``, ``missing_tokens`` and
+            ``column_missing_tokens``.
+        """
+        check_is_fitted(self, "feature_names_out_")
+        return {"params": {"id_column": self.id_column, "label_column": self.label_column,
+                           "max_patient_missing": self.max_patient_missing,
+                           "drop_all_missing": self.drop_all_missing,
+                           "drop_constant": self.drop_constant,
+                           "merge_duplicates": self.merge_duplicates,
+                           "numeric_threshold": self.numeric_threshold,
+                           "max_levels": self.max_levels},
+                "roles": self.roles_, "table": self.table_.to_dict(),
+                "ordered": {c: self.table_.is_ordered(c) for c in self.table_.columns()},
+                "missing_tokens": self.table_.missing_tokens,
+                "column_missing_tokens": self.table_.column_missing_tokens(),
+                "input_columns": self.input_columns_,
+                "encoded_columns": self.encoded_columns_,
+                "feature_names_out": self.feature_names_out_}
+
+    @classmethod
+    def from_dict(cls, state: dict) -> Encoder:
+        """A fitted encoder from the state :meth:`to_dict` gives.
+
+        Parameters
+        ----------
+        state : dict
+            The state; that of earlier versions loads too (no order flags or tokens: the
+            default tokens, order from the recognised scales).
+
+        Returns
+        -------
+        Encoder
+            Ready to transform (``keep_patients_`` is empty: the training rows are not
+            saved).
+
+        Raises
+        ------
+        ValueError
+            The state is malformed.
+        """
+        enc = cls(**state["params"])
+        enc.roles_ = {str(k): str(v) for k, v in state["roles"].items()}
+        tokens = state.get("missing_tokens")
+        if tokens is not None and not (isinstance(tokens, list)
+                                       and all(isinstance(t, str) for t in tokens)):
+            raise ValueError("missing_tokens must be a list of text")
+        ordered = state.get("ordered") or {}
+        if not isinstance(ordered, dict) or not all(isinstance(v, bool)
+                                                    for v in ordered.values()):
+            raise ValueError("ordered must be {column: true/false}")
+        try:
+            enc.table_ = EncodingTable(state["table"], missing_tokens=tokens, ordered=ordered)
+            for col, toks in (state.get("column_missing_tokens") or {}).items():
+                if not isinstance(toks, list):
+                    raise ValueError("column_missing_tokens must be {column: [text]}")
+                enc.table_.set_missing_tokens([str(t) for t in toks], column=str(col))
+        except DataError as exc:
+            raise ValueError(str(exc)) from exc
+        enc.input_columns_ = [str(c) for c in state["input_columns"]]
+        enc.encoded_columns_ = [str(c) for c in state["encoded_columns"]]
+        enc.feature_names_out_ = [str(c) for c in state["feature_names_out"]]
+        if not set(enc.feature_names_out_) <= set(enc.encoded_columns_):
+            raise ValueError("feature names are not among the encoded columns")
+        enc.n_features_in_ = len(enc.input_columns_)
+        enc.keep_patients_ = np.zeros(0, bool)
+        return enc

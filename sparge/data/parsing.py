@@ -1,0 +1,302 @@
+"""Parsing cells: text to numbers, missing tokens, categorical levels (DESIGN.md §3).
+
+:func:`parse_numeric` reads a column of cells as numbers (decimal commas, thousands
+separators, censored values such as ``<0.1`` and infinities are recognised and reported);
+:func:`numeric_share` tells how much of a column is numbers; :func:`infer_levels` codes the
+levels of a text column that is not in the encoding table (recognised ordered scales, yes/no,
+natural order). The missing tokens and scales themselves live in :mod:`sparge.data.tables`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.safe_text import plain_text
+from sparge.data.tables import (
+    CATEGORY_WORDS,
+    DEFAULT_MISSING_TOKENS,
+    is_blank,
+    natural_key,
+    norm_key,
+    scale_codes,
+    scale_of,
+    yes_no_codes,
+)
+
+#: A word that is also a missing token (``None``, ``Unknown``) is a category of a text
+#: column when it fills at least this share of the column's cells (and at least 2 cells).
+CATEGORY_MIN_SHARE = 0.01
+
+#: A plain number as Python writes it (``12``, ``-3.5``, ``.5``, ``1e3``).
+NUMBER_PATTERN = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMBER = re.compile(rf"^{NUMBER_PATTERN}$")
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+_EU_FULL = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+,\d+$")  # 1.234,5
+_EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+$")  # 1.234 (1234 in a 1.234,5 column)
+_SPACED = re.compile(r"^[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?$")  # 1 234,5
+_INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
+_CENSORED = re.compile(r"^\s*([<>]=?)\s*([+-]?(\d+\.?\d*|\.\d+))\s*$")
+_NUMERIC_LIKE = re.compile(
+    rf"{NUMBER_PATTERN}|[+-]?\d+,\d+|[+-]?\d{{1,3}}(?:\.\d{{3}})+,\d+"
+    r"|[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
+    r"|[<>]=?\s*[+-]?(?:\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?", re.IGNORECASE)
+#: Columns with at most this many cells are parsed cell by cell in plain Python.
+_SMALL_COLUMN = 64
+
+
+def _q(text: object, n: int = 80) -> str:
+    """A user string for a message: one line, control characters removed, truncated."""
+    return plain_text(text, n)
+
+
+def cell_text(values: pd.Series) -> pd.Series:
+    """Cells as stripped text.
+
+    Parameters
+    ----------
+    values : pandas.Series
+        A column of any dtype.
+
+    Returns
+    -------
+    pandas.Series of str
+        Every cell stripped of surrounding white space; ``""`` for empty, ``None`` and
+        ``NaN`` cells. The index is reset to 0, 1, ...
+    """
+    if pd.api.types.is_string_dtype(values) and values.dtype != object:
+        return values.fillna("").str.strip().reset_index(drop=True)
+    return values.map(lambda v: "" if is_blank(v) else str(v).strip()).astype(str) \
+        .reset_index(drop=True)
+
+
+def cell_keys(text: pd.Series) -> pd.Series:
+    """Normalised key of every cell, for case- and space-insensitive comparisons.
+
+    Parameters
+    ----------
+    text : pandas.Series of str
+        Cells as :func:`cell_text` gives them.
+
+    Returns
+    -------
+    pandas.Series of str
+        :func:`sparge.data.tables.norm_key` of every cell (computed once per distinct
+        cell), on the index of ``text``.
+    """
+    codes, uniques = pd.factorize(text)
+    keys = np.asarray([norm_key(u) for u in uniques] + [""], dtype=object)
+    return pd.Series(keys[codes], index=text.index, dtype=object)
+
+
+def token_counts(text: pd.Series) -> dict[str, int]:
+    """Count the cells of each token, grouped case- and space-insensitively.
+
+    Parameters
+    ----------
+    text : pandas.Series of str
+        The cells to count (e.g. those read as missing).
+
+    Returns
+    -------
+    dict
+        ``{token: count}``, the token as first written (shortened to 40 characters for
+        messages); ``not done``, ``Not Done`` and ``not  done`` count as one token.
+    """
+    out: dict[str, int] = {}
+    first: dict[str, str] = {}
+    for s, n in text.value_counts().items():
+        key = norm_key(s)
+        label = first.setdefault(key, _q(s, 40))
+        out[label] = out.get(label, 0) + int(n)
+    return out
+
+
+def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS
+                  ) -> tuple[np.ndarray, dict[str, Any]]:
+    """Parse a column of cells as numbers.
+
+    Parameters
+    ----------
+    values : pandas.Series
+        The column's cells (text or numbers).
+    missing_tokens : set of str
+        Normalised missing tokens (cells that read as missing, not as stray text).
+
+    Returns
+    -------
+    numbers : ndarray of float
+        One value per cell; ``NaN`` for missing, unparsable, censored and infinite cells.
+    info : dict
+        What was read: the unparsable cells (``bad``: list of (row, text)), decimal-comma
+        cells converted (``decimal_comma``: count), cells with thousands separators
+        converted (``thousands``: count; a column written as ``1.234,5`` reads 1234.5,
+        ``1 234,5`` too), censored values (``censored``: (row, text) of cells such as
+        ``<0.1``), infinite values (``infinite``: (row, text)) and the missing tokens seen
+        (``missing_tokens``: {token: count}).
+    """
+    info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
+                            "infinite": [], "missing_tokens": {}}
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
+        info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
+        out[np.isinf(out)] = np.nan
+        return out, info
+    if len(values) <= _SMALL_COLUMN:
+        # A few patients (a new-patient query): plain Python per cell beats pandas' string
+        # machinery, whose fixed cost per column dominated a 467-column query.
+        cells = ["" if is_blank(v) else str(v).strip() for v in values.tolist()]
+        num = np.asarray([float(c) if _NUMBER.match(c) else np.nan for c in cells],
+                         dtype=float)
+        nonempty = np.asarray([c != "" for c in cells], dtype=bool)
+    else:
+        text = cell_text(values)
+        cells = text.tolist()
+        num = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+        nonempty = (text != "").to_numpy()
+    out = np.full(len(cells), np.nan)
+    fast = np.isfinite(num)
+    out[fast] = num[fast]
+    rest = np.flatnonzero(nonempty & ~fast)
+    rest_text = [cells[i] for i in rest]
+    eu = any(_EU_FULL.match(s) for s in rest_text)
+    if eu:
+        dotted = [i for i in np.flatnonzero(fast) if "." in cells[i]]
+        eu = all(_EU_THOUSANDS.match(cells[i]) for i in dotted)
+        if eu:
+            for i in dotted:
+                out[i] = float(cells[i].replace(".", ""))
+            info["thousands"] += len(dotted)
+    tokens: list[str] = []
+    for i, s in zip(rest, rest_text):
+        if norm_key(s) in missing_tokens:
+            tokens.append(s)
+        elif eu and (_EU_FULL.match(s) or _DECIMAL_COMMA.match(s)):
+            out[i] = float(s.replace(".", "").replace(",", "."))
+            info["thousands"] += 1
+        elif _SPACED.match(s):
+            out[i] = float(re.sub(r"[ \u00a0\u202f]", "", s).replace(",", "."))
+            info["thousands"] += 1
+        elif _DECIMAL_COMMA.match(s):
+            out[i] = float(s.replace(",", "."))
+            info["decimal_comma"] += 1
+        elif _CENSORED.match(s):
+            info["censored"].append((int(i), s))
+        elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
+            info["infinite"].append((int(i), s))
+        else:
+            info["bad"].append((int(i), s))
+    if tokens:
+        info["missing_tokens"] = token_counts(pd.Series(tokens, dtype=object))
+    return out, info
+
+
+def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS) -> float:
+    """Share of a column's non-missing cells that are numbers.
+
+    Parameters
+    ----------
+    values : pandas.Series
+        The column's cells.
+    missing_tokens : set of str
+        Normalised missing tokens; cells holding one are left out of the share.
+
+    Returns
+    -------
+    float
+        Between 0 and 1: the non-empty, non-token cells written as a number in any form
+        :func:`parse_numeric` accepts (decimal comma, thousands separators, ``<0.1``,
+        ``inf``), over all non-empty, non-token cells. 1 for a numeric dtype, 0 for a
+        boolean dtype or a column without such cells.
+    """
+    if pd.api.types.is_bool_dtype(values):
+        return 0.0
+    if pd.api.types.is_numeric_dtype(values):
+        return 1.0
+    text = cell_text(values)
+    codes, uniques = pd.factorize(text[text != ""])
+    if len(uniques) == 0:
+        return 0.0
+    counts = np.bincount(codes, minlength=len(uniques))
+    uniques = pd.Series(uniques, dtype=object)
+    number = pd.to_numeric(uniques, errors="coerce").notna().to_numpy().copy()
+    other = np.flatnonzero(~number)
+    token = np.zeros(len(uniques), bool)
+    token[other] = [norm_key(uniques.iat[i]) in missing_tokens for i in other]
+    number[other] = [bool(_NUMERIC_LIKE.fullmatch(uniques.iat[i])) for i in other]
+    n_all = int(counts[~token].sum())
+    return float(counts[number].sum() / n_all) if n_all else 0.0
+
+
+def min_category_count(n_rows: int) -> int:
+    """Fewest cells a missing-token word needs to be a category.
+
+    Parameters
+    ----------
+    n_rows : int
+        Number of cells of the column.
+
+    Returns
+    -------
+    int
+        :data:`CATEGORY_MIN_SHARE` of the cells, rounded up, and at least 2.
+    """
+    return max(2, math.ceil(CATEGORY_MIN_SHARE * n_rows))
+
+
+def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
+                 ) -> tuple[dict[str, int], bool, str | None]:
+    """Levels and codes of a text column that is not in the encoding table.
+
+    Parameters
+    ----------
+    text : pandas.Series
+        The column's cells.
+    missing_keys : set of str
+        Normalised missing tokens of the column.
+
+    Returns
+    -------
+    levels : dict
+        ``{level: code}``. Levels that fit one recognised scale are coded by rank on it
+        (:data:`sparge.data.tables.SCALES`); columns with a yes and a no level read Yes 1,
+        No 2, Unknown 0, other levels from 3; other columns are coded 1, 2, ... in natural order
+        (numbers numerically). A word that is also a missing token (``None``, ``Unknown``)
+        is a level when it fits the column's scale, or, in a column without a scale, when
+        it fills at least 1 % of the cells (and 2 cells); otherwise it is missing.
+    ordered : bool
+        True when the codes follow a recognised scale (yes/no included).
+    scale : str or None
+        Name of the scale.
+    """
+    text = cell_text(text)
+    keys = cell_keys(text)
+    spelled: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for (key, s), n in pd.DataFrame({"k": keys, "s": text}).value_counts().items():
+        if key == "":
+            continue
+        spelled.setdefault(key, s)
+        counts[key] = counts.get(key, 0) + int(n)
+    values = {k for k in spelled if k not in missing_keys}
+    words = sorted(k for k in spelled if k in missing_keys and k in CATEGORY_WORDS)
+    scale = scale_of(values) if values else None
+    if scale is not None:
+        values |= {w for w in words if scale_of(values | {w}) is not None}
+        scale = scale_of(values)
+    else:
+        values |= {w for w in words if counts[w] >= min_category_count(len(text))}
+        scale = scale_of(values) if values else None
+    levels = [spelled[k] for k in values]
+    if scale is not None:
+        return scale_codes(levels, scale), True, scale
+    yn = yes_no_codes(levels)
+    if yn is not None:
+        return yn, False, None
+    ordered_levels = sorted(levels, key=natural_key)
+    return {lv: i + 1 for i, lv in enumerate(ordered_levels)}, False, None
+

@@ -1,0 +1,188 @@
+"""Parsing cells: numbers in every accepted form, missing tokens, levels of text columns
+(recognised scales, yes/no, natural order)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sparge import Encoder, read_table
+from sparge.data.parsing import (
+    _SMALL_COLUMN,
+    CATEGORY_MIN_SHARE,
+    cell_keys,
+    cell_text,
+    infer_levels,
+    min_category_count,
+    numeric_share,
+    parse_numeric,
+    token_counts,
+)
+from sparge.data.tables import DEFAULT_MISSING_TOKENS
+
+
+# ---------------------------------------------------------------- cells as text and keys
+def test_cell_text_strips_blanks_and_resets_the_index():
+    values = pd.Series([" a ", None, np.nan, 3, "  "], index=[5, 6, 7, 8, 9], dtype=object)
+    text = cell_text(values)
+    assert text.tolist() == ["a", "", "", "3", ""]
+    assert text.index.tolist() == [0, 1, 2, 3, 4]
+    arrow = cell_text(pd.Series([" a ", None], dtype="string", index=[3, 4]))
+    assert arrow.tolist() == ["a", ""] and arrow.index.tolist() == [0, 1]
+
+
+def test_cell_keys_ignore_case_and_inner_space():
+    keys = cell_keys(pd.Series(["A  B", "a b", " X", ""], index=[2, 3, 4, 5]))
+    assert keys.tolist() == ["a b", "a b", "x", ""]
+    assert keys.index.tolist() == [2, 3, 4, 5]
+
+
+def test_token_counts_group_spellings_under_the_first_written():
+    counts = token_counts(pd.Series(["NA", "na", " NA", "not  done", "Not done"]))
+    assert counts == {"NA": 3, "not  done": 2}
+    assert sum(counts.values()) == 5
+    long = token_counts(pd.Series(["x" * 500]))
+    assert all(len(k) <= 40 for k in long) and list(long.values()) == [1]
+
+
+def test_min_category_count_is_one_percent_and_at_least_two():
+    assert [min_category_count(n) for n in (0, 10, 200, 201, 1000)] == [2, 2, 2, 3, 10]
+    for n in range(0, 2000, 37):
+        assert min_category_count(n) >= max(2, CATEGORY_MIN_SHARE * n)
+
+
+# ---------------------------------------------------------------- numbers
+def test_parse_numeric_reads_every_accepted_form_and_says_what_it_did():
+    cells = pd.Series(["1", "2,5", "<0.1", "high", "NA", "na", "", "inf", "1 234,5"])
+    out, info = parse_numeric(cells)
+    np.testing.assert_array_equal(out, [1, 2.5, np.nan, np.nan, np.nan, np.nan, np.nan,
+                                        np.nan, 1234.5])
+    assert info["bad"] == [(3, "high")]
+    assert info["censored"] == [(2, "<0.1")]
+    assert info["infinite"] == [(7, "inf")]
+    assert info["decimal_comma"] == 1 and info["thousands"] == 1
+    assert info["missing_tokens"] == {"NA": 2}
+
+
+def test_parse_numeric_of_a_numeric_dtype_only_drops_infinities():
+    out, info = parse_numeric(pd.Series([1.0, np.inf, np.nan, -np.inf]))
+    np.testing.assert_array_equal(out, [1.0, np.nan, np.nan, np.nan])
+    assert [row for row, _ in info["infinite"]] == [1, 3]
+    assert info["bad"] == [] and info["missing_tokens"] == {}
+
+
+def test_parse_numeric_does_not_take_booleans_for_numbers():
+    out, info = parse_numeric(pd.Series([True, False]))
+    assert np.isnan(out).all() and len(info["bad"]) == 2
+
+
+def test_parse_numeric_follows_the_given_tokens():
+    cells = pd.Series(["1", "not done", "NA"])
+    _, info = parse_numeric(cells, missing_tokens=frozenset({"", "not done"}))
+    assert info["missing_tokens"] == {"not done": 1} and info["bad"] == [(2, "NA")]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=False, width=32),
+                          st.integers(-10**9, 10**9)), min_size=1, max_size=80))
+def test_plain_numbers_written_as_text_read_back_exactly(numbers):
+    out, info = parse_numeric(pd.Series([repr(float(x)) for x in numbers], dtype=object))
+    np.testing.assert_array_equal(out, np.asarray(numbers, dtype=float))
+    assert info["bad"] == [] and info["censored"] == [] and info["infinite"] == []
+
+
+def test_numeric_share_leaves_out_empty_cells_and_tokens():
+    assert numeric_share(pd.Series(["1", "NA", "x", "2,5", ""])) == pytest.approx(2 / 3)
+    assert numeric_share(pd.Series(["1", "<0.1", "1.234,5", "inf"])) == 1.0
+    assert numeric_share(pd.Series(["", "NA"])) == 0.0
+    assert numeric_share(pd.Series([1, 2])) == 1.0
+    assert numeric_share(pd.Series([True, False])) == 0.0
+    assert numeric_share(pd.Series(["1", "x"]), frozenset({"x"})) == 1.0
+
+
+# ---------------------------------------------------------------- levels of text columns
+def test_infer_levels_codes_a_recognised_scale_by_rank():
+    levels, ordered, scale = infer_levels(pd.Series(["None", "Micro", "macro", "None", "",
+                                                     "N/A"]))
+    assert levels == {"None": 1, "Micro": 2, "macro": 3}
+    assert ordered and scale == "albuminuria"
+
+
+def test_infer_levels_yes_no_direction_then_natural_order():
+    levels, ordered, scale = infer_levels(pd.Series(["Yes", "No", "Maybe", "Yes"]))
+    assert levels == {"Yes": 1, "No": 2, "Maybe": 3}
+    assert not ordered and scale is None
+    levels, ordered, _ = infer_levels(pd.Series(["B", "a", "10", "9", "Stage 10", "Stage 2"]))
+    assert levels == {"9": 1, "10": 2, "a": 3, "B": 4, "Stage 2": 5, "Stage 10": 6}
+    assert not ordered
+
+
+def test_a_token_word_is_a_level_only_when_common_or_on_the_scale():
+    rare = pd.Series(["A", "B"] * 150 + ["Unknown"])
+    assert "Unknown" not in infer_levels(rare)[0]
+    common = pd.Series(["A", "B"] * 150 + ["Unknown"] * 4)
+    assert "Unknown" in infer_levels(common)[0]
+    on_scale = pd.Series(["Mild", "Severe"] * 150 + ["None"])
+    assert infer_levels(on_scale) == ({"None": 1, "Mild": 2, "Severe": 4}, True, "severity")
+    assert infer_levels(rare, missing_keys=DEFAULT_MISSING_TOKENS - {"unknown"})[0] \
+        ["Unknown"] > 0
+
+
+def test_infer_levels_codes_are_distinct_and_cover_every_value():
+    cells = pd.Series(["x", "X ", "y", "", "z", "NA"])
+    levels, _, _ = infer_levels(cells)
+    assert len(set(levels.values())) == len(levels) == 3
+    assert {k.strip().lower() for k in levels} == {"x", "y", "z"}
+
+
+# ---------------------------------------------------------------- numbers through the Encoder
+def test_mostly_text_column_with_numbers_codes_numbers_numerically():
+    vals = ["10", "2", "1", "none seen", "few", "many", "20"] * 10
+    df = pd.DataFrame({"Count": vals, "Age": np.arange(len(vals))})
+    enc = Encoder(max_patient_missing=None)
+    enc.fit(df)
+    assert enc.roles_["Count"] == "categorical"
+    levels = enc.table_.levels("Count")
+    assert levels["1"] < levels["2"] < levels["10"] < levels["20"]
+
+
+def test_thousands_dot_decimal_comma_column_reads_as_numbers():
+    vals = ["1.234,5", "987,25", "12.345,0", "1.000", "3,5"]
+    df = read_table(("id;Cost\n" + "\n".join(f"P{i};{v}" for i, v in enumerate(vals))
+                     + "\n").encode())
+    enc = Encoder(id_column="id", max_patient_missing=None)
+    X = enc.fit_transform(df)
+    assert enc.roles_["Cost"] == "numeric"
+    np.testing.assert_allclose(X[:, 0], [1234.5, 987.25, 12345.0, 1000.0, 3.5])
+    assert any("thousands" in n and "Cost" in n for n in enc.report_.notes)
+
+
+def test_space_thousands_separator():
+    vals = ["1 234,5", "2 000", "12", "1 000 000,25"]
+    df = pd.DataFrame({"Cost": vals, "Age": [1, 2, 3, 4]})
+    X = Encoder(max_patient_missing=None).fit_transform(df)
+    np.testing.assert_allclose(X[:, 0], [1234.5, 2000, 12, 1000000.25])
+
+
+def test_dot_decimals_are_not_taken_for_thousands():
+    df = pd.DataFrame({"x": ["1.234", "2.5", "1.234,5", "3"], "y": [1, 2, 3, 4]})
+    X = Encoder(max_patient_missing=None).fit_transform(df)
+    assert X[0, 0] == 1.234 and X[1, 0] == 2.5 and np.isnan(X[2, 0])
+
+
+def test_short_and_long_columns_parse_the_same():
+    """A one-patient query takes the plain-Python path; it must read cells exactly as the
+    pandas path does for a whole cohort."""
+    cells = ["12", " 3.5 ", "", "NA", "1e3", "-2", "+.5", "12,5", "<0.1", "inf", "abc",
+             "1.234,5", "1 234,5", "1e999", "None", "7.", "nan", "?"]
+    short = pd.Series(cells, dtype=object)
+    long = pd.Series(cells * (_SMALL_COLUMN // len(cells) + 2), dtype=object)
+    assert len(short) <= _SMALL_COLUMN < len(long)
+    a, ia = parse_numeric(short)
+    b, ib = parse_numeric(long)
+    np.testing.assert_array_equal(a, b[: len(cells)])
+    for key in ("bad", "censored", "infinite"):
+        assert [c for c in ia[key]] == [c for c in ib[key] if c[0] < len(cells)]
