@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from _common import ROOT  # noqa: F401  (puts the project on sys.path)
 
+from bench.common import ROOT
 from sparge import Encoder
 
 LEAKY_SUPPORT2 = ["num_surv2m", "num_surv6m", "fac_sfdm2"]

@@ -1,7 +1,7 @@
 """Fit time and one-patient look-alike latency of SparGE (issue targets: fit 6,000 × 50 in
 under 10 s; one-patient query under 20 ms on 2 cores).
 
-    python bench/core_speed.py [--repeats 3]
+    python -m bench.core_speed [--repeats 3] [--quick]
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import publish, synthetic_cohort, timed, to_markdown
 from threadpoolctl import threadpool_info
 
+from bench.common import synthetic_cohort, timed
+from bench.report import publish, to_markdown
 from sparge import SparGE
 
 
@@ -46,9 +47,9 @@ def main() -> None:
             lat_w.append(time.perf_counter() - t0)
         _, t_batch = timed(model.transform, Xq)
         rows.append({"patients": n, "features": m, "fit_s": float(np.median(fits)),
-                     "rank": model.completion_components_.shape[0],
+                     "rank": model.rank_,
                      "atoms": model.n_atoms_,
-                     "iterations": len(model.history_) - 1,
+                     "iterations": model.n_iter_,
                      "query_ms_median": 1e3 * float(np.median(lat)),
                      "query_ms_p95": 1e3 * float(np.quantile(lat, 0.95)),
                      "weights_ms_median": 1e3 * float(np.median(lat_w)),

@@ -3,7 +3,7 @@ SparGE features — accuracy and average per-class recall — and the "mean time
 (fit + predict seconds), on the benchmark cohorts, with SparGE fitted on each training
 split only (``sparge.services.compare``, the code the app's Classifiers page runs).
 
-    python bench/paper_table.py [--splits 10] [--quick]
+    python -m bench.paper_table [--splits 10] [--quick]
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from _common import RESULTS, to_markdown
-from cohorts import COHORTS, encoded
-
+from bench.cohorts import COHORTS, encoded
+from bench.common import RESULTS
+from bench.report import to_markdown
 from sparge.services.compare import compare_classifiers, time_table
 
 

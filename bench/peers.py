@@ -2,7 +2,8 @@
 
 Every factory returns ``fit_transform(X_train, y_train, X_test) -> (Z_train, Z_test)``.
 Inputs carry NaN for gaps; peers get the raw features median-imputed and standardised
-(what a data scientist would do), SparGE gets the gaps.
+(what a data scientist would do: the library's ``raw_representation``, the one the app's
+Classifiers page compares with), SparGE gets the gaps.
 """
 
 from __future__ import annotations
@@ -14,14 +15,12 @@ import warnings
 import numpy as np
 from sklearn.decomposition import PCA, MiniBatchDictionaryLearning
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.impute import SimpleImputer
 from sklearn.neighbors import NeighborhoodComponentsAnalysis
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 
 from sparge import SparGE
 from sparge.method.lowrank import project_observed, soft_impute
 from sparge.method.proximity import ForestProximity, leaf_codes
+from sparge.services.compare import raw_representation
 
 
 def _patch_metric_learn() -> None:
@@ -45,18 +44,21 @@ def _patch_metric_learn() -> None:
     util._sparge_patched = True
 
 
-def _raw(Xtr, Xte):
-    pre = make_pipeline(SimpleImputer(strategy="median", keep_empty_features=True),
-                        StandardScaler()).fit(Xtr)
+def raw_features(Xtr: np.ndarray, Xte: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Training and test patients in :func:`raw_representation` fitted on the training
+    patients (median-imputed, standardised)."""
+    pre = raw_representation().fit(Xtr)
     return pre.transform(Xtr), pre.transform(Xte)
 
 
 def raw(Xtr, ytr, Xte, **_):
-    return _raw(Xtr, Xte)
+    """The raw features (median-imputed, standardised): the baseline."""
+    return raw_features(Xtr, Xte)
 
 
 def pca(Xtr, ytr, Xte, n_components=16, **_):
-    A, B = _raw(Xtr, Xte)
+    """Principal components of the raw features."""
+    A, B = raw_features(Xtr, Xte)
     p = PCA(min(n_components, A.shape[1]), random_state=0).fit(A)
     return p.transform(A), p.transform(B)
 
@@ -74,7 +76,8 @@ def soft_impute_raw(Xtr, ytr, Xte, **_):
 
 
 def nca(Xtr, ytr, Xte, n_components=16, max_iter=50, **_):
-    A, B = _raw(Xtr, Xte)
+    """Neighbourhood components analysis (scikit-learn) on the raw features."""
+    A, B = raw_features(Xtr, Xte)
     m = NeighborhoodComponentsAnalysis(n_components=min(n_components, A.shape[1]),
                                        max_iter=max_iter, random_state=0).fit(A, ytr)
     return m.transform(A), m.transform(B)
@@ -85,7 +88,7 @@ def _metric_learn(name: str, Xtr, ytr, Xte, **params):
     _patch_metric_learn()
     import metric_learn
 
-    A, B = _raw(Xtr, Xte)
+    A, B = raw_features(Xtr, Xte)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         m = getattr(metric_learn, name)(**params).fit(A, ytr)
@@ -93,19 +96,22 @@ def _metric_learn(name: str, Xtr, ytr, Xte, **params):
 
 
 def lfda(Xtr, ytr, Xte, n_components=16, **_):
+    """Local Fisher discriminant analysis (metric-learn)."""
     return _metric_learn("LFDA", Xtr, ytr, Xte, k=7,
                          n_components=min(n_components, Xtr.shape[1]))
 
 
 def lmnn(Xtr, ytr, Xte, n_components=16, **_):
+    """Large-margin nearest neighbours (metric-learn)."""
     return _metric_learn("LMNN", Xtr, ytr, Xte, n_neighbors=3, max_iter=100,
                          random_state=0, n_components=min(n_components, Xtr.shape[1]))
 
 
 def umap_supervised(Xtr, ytr, Xte, n_components=16, **_):
+    """Supervised UMAP of the raw features."""
     import umap
 
-    A, B = _raw(Xtr, Xte)
+    A, B = raw_features(Xtr, Xte)
     _, yi = np.unique(ytr, return_inverse=True)
     m = umap.UMAP(n_components=n_components, n_neighbors=15, random_state=0,
                   n_jobs=1).fit(A, yi)
@@ -113,7 +119,8 @@ def umap_supervised(Xtr, ytr, Xte, n_components=16, **_):
 
 
 def dict_codes(Xtr, ytr, Xte, n_components=32, **_):
-    A, B = _raw(Xtr, Xte)
+    """Sparse codes of a dictionary learned on the raw features (scikit-learn)."""
+    A, B = raw_features(Xtr, Xte)
     # fit_algorithm="cd": the same lasso subproblem as the default "lars", ~20x faster;
     # its per-batch convergence warnings would bury the tables.
     with warnings.catch_warnings():
@@ -138,7 +145,7 @@ def boosting_proximity(Xtr, ytr, Xte, n_estimators=200, max_depth=3, **_):
     tree of a forest (200 depth-3 iterations; raw features median-imputed)."""
     from sklearn.ensemble import GradientBoostingClassifier
 
-    A, B = _raw(Xtr, Xte)
+    A, B = raw_features(Xtr, Xte)
     gb = GradientBoostingClassifier(n_estimators=n_estimators, max_depth=max_depth,
                                     random_state=0).fit(A, ytr)
     widths = np.asarray([t.tree_.node_count for t in gb.estimators_.ravel()])
@@ -146,7 +153,7 @@ def boosting_proximity(Xtr, ytr, Xte, n_estimators=200, max_depth=3, **_):
                                                                    widths)
 
 
-def sparge(Xtr, ytr, Xte, params=None, **_):
+def sparge_peer(Xtr, ytr, Xte, params=None, **_):
     """SparGE's look-alike space (its embedding, next to the forest part when it has one)."""
     m = SparGE(random_state=0, **(params or {})).fit(Xtr, ytr)
     return m.lookalike_space(), m.lookalike_space(Xte)
@@ -155,7 +162,7 @@ def sparge(Xtr, ytr, Xte, params=None, **_):
 PEERS = {"raw": raw, "PCA": pca, "NCA": nca, "LFDA": lfda, "LMNN": lmnn,
          "UMAP (supervised)": umap_supervised, "dictionary codes": dict_codes,
          "forest proximity": forest_proximity, "boosting proximity": boosting_proximity,
-         "SparGE": sparge}
+         "SparGE": sparge_peer}
 
 
 def _child(fn, args, kwargs, q):

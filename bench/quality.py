@@ -5,8 +5,8 @@ training split only. Measures on the test patients: balanced accuracy of kNN (k=
 precision@10 of the look-alike list (share of the 10 nearest training patients with the
 query's outcome), plain and class-balanced (mean over outcome classes: the headline).
 
-    python bench/quality.py            # 10 splits, all cohorts, tables in bench/results/
-    python bench/quality.py --quick    # ~3 minutes: 2 splits, cohorts subsampled
+    python -m bench.quality            # 10 splits, all cohorts, tables in bench/results/
+    python -m bench.quality --quick    # ~3 minutes: 2 splits, cohorts subsampled
 """
 
 from __future__ import annotations
@@ -14,31 +14,17 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
-from _common import RESULTS, to_markdown
-from cohorts import COHORTS, encoded
-from peers import PEERS, run_with_timeout
-from sklearn.metrics import balanced_accuracy_score
-from sklearn.model_selection import StratifiedShuffleSplit
-from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
 
-from sparge.method.similarity import knn_search, precision_at_k
-
-
-def lookalike_scores(Ztr, ytr, Zte, yte) -> dict[str, float]:
-    """kNN balanced accuracy and precision@10 (plain and class-balanced)."""
-    knn = KNeighborsClassifier(n_neighbors=5, algorithm="brute").fit(Ztr, ytr)
-    if sp.issparse(Ztr):  # leaf codes of the tree peers: Euclidean = Hamming distance
-        idx = NearestNeighbors(n_neighbors=10, algorithm="brute").fit(Ztr).kneighbors(
-            Zte, return_distance=False)
-    else:
-        _, idx = knn_search(Ztr, Zte, 10)
-    return {"knn_bal_acc": balanced_accuracy_score(yte, knn.predict(Zte)),
-            "p@10": precision_at_k(ytr[idx], yte, balanced=False),
-            "p@10_balanced": precision_at_k(ytr[idx], yte, balanced=True)}
+from bench.cohorts import COHORTS, encoded
+from bench.common import RESULTS
+from bench.peers import PEERS, run_with_timeout
+from bench.report import to_markdown
+from bench.scores import lookalike_scores
+from bench.splits import stratified_splits
 
 
 def evaluate(cohort: str, *, n_splits: int, methods: list[str], timeout: float,
@@ -53,10 +39,9 @@ def evaluate(cohort: str, *, n_splits: int, methods: list[str], timeout: float,
     """
     X, y, _ = encoded(cohort, max_rows=max_rows, seed=seed)
     rows = []
-    splits = StratifiedShuffleSplit(n_splits=n_splits, test_size=0.3, random_state=seed)
     gave_up: set[str] = set()
     spent = dict.fromkeys(methods, 0.0)
-    for s, (tr, te) in enumerate(splits.split(X, y)):
+    for s, tr, te in stratified_splits(y, n_splits, seed):
         for name in methods:
             kwargs = {"params": sparge_params} if name == "SparGE" else {}
             if name in gave_up or (budget is not None and spent[name] > budget):
@@ -93,6 +78,7 @@ def evaluate(cohort: str, *, n_splits: int, methods: list[str], timeout: float,
 
 
 def summary_table(res: pd.DataFrame) -> pd.DataFrame:
+    """One row per method: finished splits and mean ± sd of every measure."""
     out = []
     for name, g in res.groupby("method", sort=False):
         ok = g[g.status == "ok"]
@@ -145,8 +131,6 @@ def main() -> None:
         texts.append(text)
         out = None if args.quick and not args.out else (args.out or RESULTS)
         if out is not None:
-            from pathlib import Path
-
             Path(out).mkdir(parents=True, exist_ok=True)
             (Path(out) / f"quality_{cohort}.md").write_text(
                 f"# Look-alike quality ({time.strftime('%Y-%m-%d')})\n\n" + text)

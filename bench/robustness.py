@@ -4,8 +4,8 @@ class-balanced precision@10 of SparGE vs raw features with median imputation, ra
 with soft-impute, random-forest proximity (its trees take the NaN gaps), and a peer (NCA
 by default).
 
-    python bench/robustness.py          # table + PNG in bench/results/
-    python bench/robustness.py --quick
+    python -m bench.robustness          # table + PNG in bench/results/
+    python -m bench.robustness --quick
 """
 
 from __future__ import annotations
@@ -13,14 +13,17 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import RESULTS, ROOT, to_markdown
-from cohorts import encoded
-from peers import PEERS, soft_impute_raw
-from quality import lookalike_scores
-from sklearn.model_selection import StratifiedShuffleSplit
+
+from bench.cohorts import encoded
+from bench.common import RESULTS, ROOT
+from bench.peers import PEERS, soft_impute_raw
+from bench.report import to_markdown
+from bench.scores import lookalike_scores
+from bench.splits import stratified_splits
 
 METHODS = {"SparGE": PEERS["SparGE"], "raw (median)": PEERS["raw"],
            "raw (soft-impute)": soft_impute_raw,
@@ -37,7 +40,9 @@ def group_blocks(cohort: str, features: list[str]) -> list[list[int]]:
     return [list(b) for b in np.array_split(np.arange(len(features)), 5)]
 
 
-def mask(X: np.ndarray, condition: str, blocks, rng) -> np.ndarray:
+def mask(X: np.ndarray, condition: str, blocks: list[list[int]],
+         rng: np.random.Generator) -> np.ndarray:
+    """A copy of ``X`` with gaps added: ``"groups"`` or a rate such as ``"30%"``."""
     X = X.copy()
     if condition == "groups":  # every patient loses each group with probability 0.3
         for b in blocks:
@@ -80,9 +85,8 @@ def main() -> None:
     for cohort in args.cohorts:
         X, y, feats = encoded(cohort, max_rows=max_rows)
         blocks = group_blocks(cohort, feats)
-        splits = StratifiedShuffleSplit(n_splits=max_splits, test_size=0.3, random_state=0)
         t_cohort = time.perf_counter()
-        for s, (tr, te) in enumerate(splits.split(X, y)):
+        for s, tr, te in stratified_splits(y, max_splits, seed=0):
             if s >= min_splits and time.perf_counter() - t_cohort > args.budget:
                 break
             for cond in conditions:
@@ -133,7 +137,8 @@ def loss_table(df: pd.DataFrame, condition: str) -> pd.DataFrame:
     return cell.unstack("method").reset_index()
 
 
-def plot(agg: pd.DataFrame, conditions, path) -> None:
+def plot(agg: pd.DataFrame, conditions: list[str], path: Path) -> None:
+    """Both measures against the share of entries masked, one column per cohort."""
     import matplotlib
 
     matplotlib.use("Agg")

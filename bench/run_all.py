@@ -1,11 +1,12 @@
 """Every benchmark in one go, one after the other, with the wall time of each.
 
-    python bench/run_all.py            # the full suite (target: under 30 minutes on 2 cores)
-    python bench/run_all.py --quick    # every script in its quick mode (about 3 minutes)
+    python -m bench.run_all            # the full suite (target: under 30 minutes on 2 cores)
+    python -m bench.run_all --quick    # every script in its quick mode (about 3 minutes)
 
-Each script runs in its own process and prints its tables as it goes; at the end this
-prints (and, for the full suite, writes to ``bench/results/RUN_ALL.md``) the time each one
-took and the total. Run it alone on the machine: the timings are part of the results.
+Each script runs in its own process (``python -m bench.<script>`` from the repository
+root) and prints its tables as it goes; at the end this prints (and, for the full suite,
+writes to ``bench/results/RUN_ALL.md``) the time each one took and the total. Run it alone
+on the machine: the timings are part of the results.
 """
 
 from __future__ import annotations
@@ -14,41 +15,46 @@ import argparse
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-from _common import RESULTS, to_markdown
+from bench.common import RESULTS, ROOT
+from bench.report import to_markdown
 
-HERE = Path(__file__).resolve().parent
-
-# (script, arguments of the full run). The full-run arguments are the budget choices
-# documented in bench/results/README.md.
+# (script module under bench/, arguments of the full run). The full-run arguments are the
+# budget choices documented in bench/results/README.md.
 SUITE = [
-    ("core_speed.py", []),
-    ("quality.py", ["--timeout", "60", "--budget", "120"]),
-    ("weight_vote.py", []),
-    ("robustness.py", []),
-    ("paper_table.py", ["--splits", "3"]),
-    ("scale.py", []),
+    ("core_speed", []),
+    ("quality", ["--timeout", "60", "--budget", "120"]),
+    ("weight_vote", []),
+    ("robustness", []),
+    ("paper_table", ["--splits", "3"]),
+    ("scale", []),
 ]
+
+
+def command(script: str, args: list[str]) -> list[str]:
+    """The command line running ``bench.<script>`` with ``args`` (from the root)."""
+    return [sys.executable, "-m", f"bench.{script}", *args]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", nargs="*", help="run only these scripts (e.g. quality.py)")
+    ap.add_argument("--only", nargs="*", help="run only these scripts (e.g. quality)")
     args = ap.parse_args()
     import pandas as pd
 
     rows = []
     t_all = time.perf_counter()
+    only = {name.removesuffix(".py") for name in args.only or []}
     for script, full_args in SUITE:
-        if args.only and script not in args.only:
+        if only and script not in only:
             continue
-        cmd = [sys.executable, str(HERE / script)] + (["--quick"] if args.quick else full_args)
+        script_args = ["--quick"] if args.quick else full_args
+        cmd = command(script, script_args)
         print(f"\n===== {' '.join(cmd[1:])}", flush=True)
         t0 = time.perf_counter()
-        rc = subprocess.run(cmd, cwd=HERE.parent).returncode
-        rows.append({"script": script, "arguments": " ".join(cmd[2:]) or "(defaults)",
+        rc = subprocess.run(cmd, cwd=ROOT).returncode
+        rows.append({"script": script, "arguments": " ".join(script_args) or "(defaults)",
                      "exit": rc, "minutes": (time.perf_counter() - t0) / 60})
     total = (time.perf_counter() - t_all) / 60
     table = pd.DataFrame(rows)

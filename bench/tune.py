@@ -1,12 +1,12 @@
 """The small, documented search behind SparGE's defaults (training splits only).
 
 For every cohort and each of the first ``--outer`` training splits of the quality
-protocol (same seeds as ``quality.py``), the training part is split again 70/30; each
-candidate is fitted on the inner 70 % and scored on the inner 30 % (mean of kNN balanced
-accuracy and class-balanced precision@10). Test patients are never seen. Candidates are
-ranked by their mean score over all cohorts and splits.
+protocol (``bench.splits``, the splits of ``bench.quality``), the training part is split
+again 70/30; each candidate is fitted on the inner 70 % and scored on the inner 30 % (mean
+of kNN balanced accuracy and class-balanced precision@10). Test patients are never seen.
+Candidates are ranked by their mean score over all cohorts and splits.
 
-    python bench/tune.py [--outer 2] [--max-rows 2500] [--grid NAME]
+    python -m bench.tune [--outer 2] [--max-rows 2500] [--grid NAME]
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ import json
 import time
 
 import pandas as pd
-from _common import RESULTS, to_markdown
-from cohorts import COHORTS, encoded
-from quality import lookalike_scores
-from sklearn.model_selection import StratifiedShuffleSplit, train_test_split
 
+from bench.cohorts import COHORTS, encoded
+from bench.common import RESULTS
+from bench.report import to_markdown
+from bench.scores import lookalike_scores
+from bench.splits import inner_split, stratified_splits
 from sparge import SparGE
 
 GRIDS = {
@@ -59,9 +60,8 @@ def main() -> None:
     t0 = time.perf_counter()
     for cohort in args.cohorts:
         X, y, _ = encoded(cohort, max_rows=args.max_rows)
-        outer = StratifiedShuffleSplit(n_splits=args.outer, test_size=0.3, random_state=0)
-        for s, (tr, _te) in enumerate(outer.split(X, y)):
-            itr, iva = train_test_split(tr, test_size=0.3, stratify=y[tr], random_state=s)
+        for s, tr, _te in stratified_splits(y, args.outer, seed=0):
+            itr, iva = inner_split(tr, y, seed=s)
             for ci, params in enumerate(configs):
                 t = time.perf_counter()
                 try:

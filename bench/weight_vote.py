@@ -5,10 +5,10 @@ their sparse weights (the affine, non-negative reconstruction of the patient fro
 list). The *plain vote* predicts the most frequent outcome among the 10; the *weight vote*
 predicts the outcome with the largest total weight; the *distance vote* (1/distance
 weights) is a reference. Balanced accuracy on the test split, SparGE fitted on the training
-split only (10 stratified 70/30 splits, the protocol of ``quality.py``).
+split only (10 stratified 70/30 splits, the protocol of ``bench.quality``).
 
-    python bench/weight_vote.py            # 10 splits, every cohort, table in bench/results/
-    python bench/weight_vote.py --quick    # 2 splits, cohorts subsampled
+    python -m bench.weight_vote            # 10 splits, every cohort, table in bench/results/
+    python -m bench.weight_vote --quick    # 2 splits, cohorts subsampled
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import argparse
 
 import numpy as np
 import pandas as pd
-from _common import publish, to_markdown
-from cohorts import COHORTS, encoded
 from sklearn.metrics import balanced_accuracy_score
-from sklearn.model_selection import StratifiedShuffleSplit
 
+from bench.cohorts import COHORTS, encoded
+from bench.report import publish, to_markdown
+from bench.splits import stratified_splits
 from sparge import SparGE
 
 
@@ -33,10 +33,10 @@ def votes(labels: np.ndarray, weights: np.ndarray, classes: np.ndarray) -> np.nd
 
 def evaluate(cohort: str, n_splits: int, max_rows: int | None, seed: int = 0,
              k: int = 10) -> pd.DataFrame:
+    """One row per split: balanced accuracy of the three votes, median non-zero weights."""
     X, y, _ = encoded(cohort, max_rows=max_rows, seed=seed)
     rows = []
-    splits = StratifiedShuffleSplit(n_splits=n_splits, test_size=0.3, random_state=seed)
-    for s, (tr, te) in enumerate(splits.split(X, y)):
+    for s, tr, te in stratified_splits(y, n_splits, seed):
         model = SparGE(random_state=seed).fit(X[tr], y[tr])
         dist, idx, W = model.lookalikes(X[te], n_neighbors=k)
         lab = y[tr][idx]
@@ -55,6 +55,7 @@ def evaluate(cohort: str, n_splits: int, max_rows: int | None, seed: int = 0,
 
 
 def summary(res: pd.DataFrame) -> pd.DataFrame:
+    """One row per cohort: mean ± sd of the votes, weight − plain ± standard error."""
     out = []
     for cohort, g in res.groupby("cohort", sort=False):
         row = {"cohort": cohort, "splits": len(g)}

@@ -1,20 +1,20 @@
-"""The benchmarks' code paths on tiny subsets, so the scripts cannot rot."""
+"""The benchmarks' code paths on tiny subsets, so the scripts cannot rot.
+
+The benchmarks are the package ``bench`` (run as ``python -m bench.<script>`` from the
+root); pytest puts the root on ``sys.path``, so the tests import ``bench.*`` directly.
+"""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 from conftest import ROOT
 
-BENCH = ROOT / "bench"
-sys.path.insert(0, str(BENCH))
-
 
 def test_quality_evaluate_and_table_on_tiny_cohorts():
-    from quality import evaluate, summary_table
+    from bench.quality import evaluate, summary_table
 
     pytest.importorskip("metric_learn")
     res = evaluate("breast_cancer", n_splits=1, methods=["raw", "PCA", "LFDA", "SparGE"],
@@ -28,7 +28,7 @@ def test_quality_evaluate_and_table_on_tiny_cohorts():
 
 def test_real_cohorts_load_through_the_encoder():
     pytest.importorskip("SurvSet")
-    from cohorts import encoded, load_cohort
+    from bench.cohorts import encoded, load_cohort
 
     df, label = load_cohort("support2")
     assert not {"num_surv2m", "num_surv6m", "fac_sfdm2"} & set(df.columns)
@@ -39,14 +39,14 @@ def test_real_cohorts_load_through_the_encoder():
 def test_peer_timeout_is_recorded():
     import time
 
-    from peers import run_with_timeout
+    from bench.peers import run_with_timeout
 
     status, out = run_with_timeout(time.sleep, (5,), {}, timeout=0.5)
     assert status == "timeout" and out is None
 
 
 def test_robustness_masking():
-    from robustness import mask
+    from bench.robustness import mask
 
     rng = np.random.default_rng(0)
     X = np.ones((200, 10))
@@ -57,18 +57,21 @@ def test_robustness_masking():
 
 
 @pytest.mark.parametrize("script, args", [
-    ("core_speed.py", ["--quick"]),
-    ("scale.py", ["--one", "300", "20", "fit"]),
+    ("core_speed", ["--quick"]),
+    ("scale", ["--one", "300", "20", "fit"]),
+    ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
 ])
 def test_scripts_run(script, args):
-    out = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
-                         text=True, timeout=300, cwd=ROOT)
+    from bench.run_all import command
+
+    out = subprocess.run(command(script, args), capture_output=True, text=True, timeout=300,
+                         cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip()
 
 
 def test_method_budget_skips_later_splits():
-    from quality import evaluate, summary_table
+    from bench.quality import evaluate, summary_table
 
     res = evaluate("breast_cancer", n_splits=3, methods=["raw", "SparGE"], timeout=120,
                    max_rows=150, verbose=False, budget=0.0)
@@ -81,7 +84,8 @@ def test_method_budget_skips_later_splits():
 
 def test_robustness_loss_is_paired_by_split():
     import pandas as pd
-    from robustness import loss_table
+
+    from bench.robustness import loss_table
 
     df = pd.DataFrame({"cohort": "c", "method": "m", "split": [0, 0, 1, 1],
                        "masked": ["0%", "30%"] * 2, "knn_bal_acc": [0.8, 0.7, 0.6, 0.55]})
@@ -90,19 +94,18 @@ def test_robustness_loss_is_paired_by_split():
 
 
 def test_run_all_suite_arguments_exist():
-    from run_all import SUITE
+    from bench.run_all import SUITE, command
 
     for script, args in SUITE:
-        help_text = subprocess.run([sys.executable, str(BENCH / script), "--help"],
-                                   capture_output=True, text=True, timeout=120,
-                                   cwd=ROOT).stdout
+        help_text = subprocess.run(command(script, ["--help"]), capture_output=True,
+                                   text=True, timeout=120, cwd=ROOT).stdout
         assert "--quick" in help_text
         for flag in (a for a in args if a.startswith("--")):
             assert flag in help_text, (script, flag)
 
 
 def test_weight_vote_bench_on_a_tiny_cohort():
-    from weight_vote import evaluate, summary, votes
+    from bench.weight_vote import evaluate, summary, votes
 
     labels = np.array([["a", "b", "b"], ["a", "a", "b"]])
     w = np.array([[0.8, 0.1, 0.1], [0.0, 0.2, 0.8]])
@@ -112,3 +115,47 @@ def test_weight_vote_bench_on_a_tiny_cohort():
     res = evaluate("breast_cancer", n_splits=1, max_rows=150)
     assert res["weight_vote"].between(0, 1).all() and res["median_nonzero"].iloc[0] >= 1
     assert len(summary(res)) == 1
+
+
+def test_one_split_protocol_for_every_script():
+    from sklearn.model_selection import StratifiedShuffleSplit
+
+    from bench.splits import inner_split, stratified_splits
+
+    y = np.random.default_rng(0).integers(0, 3, 300)
+    ours = list(stratified_splits(y, 4, seed=0))
+    reference = StratifiedShuffleSplit(n_splits=4, test_size=0.3, random_state=0).split(
+        np.zeros((300, 1)), y)
+    for i, ((s, tr, te), (tr0, te0)) in enumerate(zip(ours, reference, strict=True)):
+        assert s == i and np.array_equal(tr, tr0) and np.array_equal(te, te0)
+    # the first splits do not depend on how many are asked for (loops stop early)
+    first = next(stratified_splits(y, 10, seed=0))
+    assert first[0] == 0 and np.array_equal(first[1], ours[0][1])
+    fit_rows, val_rows = inner_split(ours[0][1], y, seed=0)
+    assert set(fit_rows) | set(val_rows) == set(ours[0][1]) and len(val_rows) == 63
+
+
+SCRIPTS = {"core_speed", "quality", "robustness", "weight_vote", "paper_table", "scale",
+           "tune", "run_all"}
+
+
+def test_scripts_import_only_shared_modules():
+    import ast
+
+    shared = {p.stem for p in (ROOT / "bench").glob("*.py")} - SCRIPTS - {"__init__"}
+    assert {"common", "report", "splits", "cohorts", "peers", "scores"} <= shared
+    for path in (ROOT / "bench").glob("*.py"):
+        source = path.read_text()
+        assert "sys.path" not in source, path.name
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")
+                assert top[0] not in SCRIPTS | shared, (path.name, name)  # no bare imports
+                if top[0] == "bench":
+                    assert len(top) == 2 and top[1] in shared, (path.name, name)
