@@ -17,6 +17,7 @@ from hypothesis.extra.pandas import column, data_frames
 
 from sparge import DataError, Encoder, EncodingTable, load_model, read_table
 from sparge.data.tables import DEFAULT_MISSING_TOKENS, PAPER_TABLE
+from sparge.method.preprocess import patients_to_keep
 from sparge.services.workflow import encode_new_patients
 
 PAPER_ROWS = [(col, level, code) for col, levels in PAPER_TABLE.items()
@@ -134,6 +135,39 @@ def test_infinities_become_missing_and_are_reported():
     X = enc.fit_transform(df)
     assert np.isnan(X[1, 0]) and np.isnan(X[2, 0]) and np.isnan(X[1, 1])
     assert "infinite" in str(enc.report_)
+
+
+def test_report_notes_follow_the_fitting_steps():
+    data = b"id,Stage,crp\nP1,A,1\nP2,B,\nP3,C,12,5\nP4,A,\nP5,B,4\nP6,C,5,\n"
+    df = read_table(data.replace(b",12,5", b',"12,5"'))
+    enc = Encoder(id_column="id", max_patient_missing=0.0).fit(df)
+    notes = enc.report_.notes
+    order = ["trailing delimiter", "'Stage' has no encoding table entry", "decimal comma",
+             "patients miss more than 0%"]
+    found = [next(i for i, n in enumerate(notes) if key in n) for key in order]
+    assert found == sorted(found) and len(notes) == len(order)
+    assert [p.id for p in enc.report_.patients_dropped] == ["P2", "P4"]
+
+
+def test_patients_kept_are_those_of_the_pure_filter():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 6))
+    X[rng.random(X.shape) < 0.2] = np.nan
+    df = pd.DataFrame(X, columns=[f"c{j}" for j in range(6)])
+    for threshold in (None, 0.0, 0.1, 0.5):
+        enc = Encoder(max_patient_missing=threshold)
+        Xe = enc.fit_transform(df)
+        np.testing.assert_array_equal(enc.keep_patients_, patients_to_keep(Xe, threshold))
+        assert len(enc.report_.patients_dropped) == int((~enc.keep_patients_).sum())
+        assert any("left out of training" in n for n in enc.report_.notes) == \
+            bool(enc.report_.patients_dropped)
+
+
+def test_too_few_features_or_patients():
+    empty = Encoder().fit(pd.DataFrame({"a": ["1"] * 5, "b": [""] * 5}))
+    assert any("no usable feature" in b for b in empty.report_.blocking)
+    small = Encoder(max_patient_missing=None).fit(pd.DataFrame({"a": range(8)}))
+    assert small.report_.ok and any("only 8 patients" in w for w in small.report_.warnings)
 
 
 # ---------------------------------------------------------------- transform

@@ -1,0 +1,118 @@
+"""The validation report: its records, its plain text and its JSON form."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pandas as pd
+import pytest
+
+from sparge import Encoder, ValidationReport
+from sparge.data.report import DroppedColumn, DroppedPatient, StrayText, UnknownValues
+
+
+def _report(**changes) -> ValidationReport:
+    """A report with something in every section."""
+    fields = dict(
+        n_rows=12, n_columns=5,
+        roles={"id": "id", "y": "label", "Age": "numeric", "CRP": "numeric",
+               "Stage": "categorical"},
+        missing_pct={"Age": 0.0, "CRP": 25.0, "Stage": 10.0},
+        unknown_values=[UnknownValues("Stage", 2, ["E", "F"])],
+        stray_text=[StrayText("CRP", 1, [4], ["high"], "expected numbers; set to missing.")],
+        dropped_columns=[DroppedColumn("Const", "the same value for every patient")],
+        patients_dropped=[DroppedPatient(row=5, id="P4", missing_pct=66.66)],
+        label_column="y", label_balance={"a": 6, "b": 5}, n_features=3,
+        warnings=["check this"], notes=["a note"], missing_tokens={"CRP": {"NA": 2}},
+        unordered_columns=["Stage"])
+    fields.update(changes)
+    return ValidationReport(**fields)
+
+
+EXPECTED_TEXT = """\
+Read 12 patients × 5 columns; 3 features go to the model.
+  id: 1 column(s): id
+  label: 1 column(s): y
+  numeric: 2 column(s): Age, CRP
+  categorical: 1 column(s): Stage
+Missing values: 11.7% on average; most missing: CRP (25%), Stage (10%), Age (0%)
+Read as missing (besides empty cells): CRP: 'NA' ×2.
+Unordered categories (their codes are labels, not an order; edit the codes in the encoding \
+table to order them): Stage.
+Outcome 'y' among the 11 patient(s) kept for training: a: 6, b: 5
+Column 'Stage': 2 value(s) not in the encoding table were set to missing, e.g. ['E', 'F'].
+Column 'CRP' is numeric but 1 cell(s) hold text, e.g. ['high']: expected numbers; set to \
+missing.
+Column 'Const' was dropped: the same value for every patient.
+1 patient(s) miss too many values and are left out of training, e.g. row 5 (67% missing)
+Note: a note
+Warning: check this
+Nothing blocks training."""
+
+
+def test_text_names_every_section_in_order():
+    assert str(_report()) == EXPECTED_TEXT
+
+
+def test_problems_block_training_and_end_the_text():
+    rep = _report(blocking=["only 2 patient(s) left to train on"])
+    assert not rep.ok and _report().ok
+    lines = str(rep).splitlines()
+    assert lines[-1] == "PROBLEM: only 2 patient(s) left to train on"
+    assert "Nothing blocks training." not in lines
+
+
+def test_json_form_keeps_the_record_keys():
+    state = json.loads(json.dumps(_report().to_dict()))
+    assert state["unknown_values"] == [{"column": "Stage", "count": 2,
+                                        "examples": ["E", "F"]}]
+    assert state["stray_text"] == [{"column": "CRP", "count": 1, "rows": [4],
+                                    "examples": ["high"],
+                                    "hint": "expected numbers; set to missing."}]
+    assert state["dropped_columns"] == [{"column": "Const",
+                                         "reason": "the same value for every patient"}]
+    assert state["patients_dropped"] == [{"row": 5, "id": "P4", "missing_pct": 66.66}]
+    assert list(state) == [f.name for f in dataclasses.fields(ValidationReport)]
+
+
+def test_records_are_frozen():
+    record = DroppedColumn("a", "no values")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.reason = "other"  # type: ignore[misc]
+    assert record == DroppedColumn(column="a", reason="no values")
+
+
+def test_user_text_is_one_short_line_in_the_text():
+    evil = "col\n\x1b[31mred" + "x" * 5000
+    rep = _report(dropped_columns=[DroppedColumn(evil, "no values")],
+                  unknown_values=[UnknownValues(evil, 1, [evil])], notes=[evil])
+    text = str(rep)
+    assert "\x1b" not in text
+    assert max(len(line) for line in text.splitlines()) < 1000
+    assert len(text.splitlines()) == len(EXPECTED_TEXT.splitlines())
+
+
+def test_long_lists_are_cut_with_a_count():
+    roles = {f"c{i}": "numeric" for i in range(12)}
+    text = str(ValidationReport(roles=roles, unordered_columns=list(roles)))
+    assert "numeric: 12 column(s): c0, c1, c2, c3, c4, c5, c6, c7 … (+4)" in text
+    assert "c7 … (+4)." in text
+
+
+def test_the_encoder_fills_the_records():
+    df = pd.DataFrame({"id": [f"P{i}" for i in range(6)],
+                       "Marital Status": ["Single", "Divorced", "Married", "Single", "", ""],
+                       "crp": ["1", "high", "3", "4", "5", ""],
+                       "const": ["7"] * 6, "copy": ["1", "high", "3", "4", "5", ""]})
+    rep = Encoder(id_column="id", max_patient_missing=0.4).fit(df).report_
+    assert rep.unknown_values == [UnknownValues("Marital Status", 1, ["Divorced"])]
+    assert [s.column for s in rep.stray_text] == ["crp", "copy"]
+    stray = rep.stray_text[0]
+    assert (stray.column, stray.count, stray.rows, stray.examples) == ("crp", 1, [3], ["high"])
+    assert rep.dropped_columns == [
+        DroppedColumn("const", "the same value for every patient"),
+        DroppedColumn("copy", "an exact copy of 'crp' (merged)")]
+    assert rep.patients_dropped == [DroppedPatient(row=3, id="P1", missing_pct=100.0),
+                                    DroppedPatient(row=6, id="P4", missing_pct=50.0),
+                                    DroppedPatient(row=7, id="P5", missing_pct=100.0)]
