@@ -21,38 +21,51 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.metrics import balanced_accuracy_score
-from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from sparge.errors import DataError
+from sparge.estimator.completion import fit_completion
 from sparge.estimator.explain import explain_pair
-from sparge.method.dictionary import classwise_ksvd, normalize_atoms
-from sparge.method.embedding import graph_trace_ratio, trace_ratio, trace_ratio_grad_F
-from sparge.method.graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
-from sparge.method.lowrank import (
-    choose_lambda,
-    gavish_donoho_rank,
-    posterior_ridge,
-    project_observed,
-    soft_impute,
-    top_svd,
-)
-from sparge.method.preprocess import fit_standardizer, standardize, unit_norm_rows
-from sparge.method.proximity import fit_leaf_forest, onehot_leaves, shared_leaf_share
+from sparge.estimator.forest_part import ForestPart, fit_forest_part
+from sparge.estimator.params import check_params
+from sparge.estimator.refinement import RefinementResult, refine_dictionary
+from sparge.estimator.state import FLOAT_ARRAYS, ModelState
+from sparge.estimator.steps import Pipeline
+from sparge.method.dictionary import classwise_ksvd
+from sparge.method.embedding import graph_trace_ratio
+from sparge.method.lowrank import project_observed
+from sparge.method.preprocess import standardize
+from sparge.method.proximity import PackedForest, onehot_leaves
 from sparge.method.similarity import (
     knn_search,
     precision_at_k,
     self_expressive_weights,
     similarity_from_distance,
 )
-from sparge.method.sparse_coding import code_gradient_to_dictionary, gram_lipschitz, sparse_encode
+from sparge.method.sparse_coding import gram_lipschitz
 
 Callback = Callable[[str, dict], None]
-#: Forest weights tried by ``forest_weight="auto"`` (0: the embedding alone).
-FOREST_WEIGHTS = (0.0, 0.5, 1.0, 2.0)
-#: Most held-out patients the choice of the forest weight uses.
-FOREST_SELECT_MAX = 2000
+
+
+def _forest_part_from_state(a: dict[str, np.ndarray], forest: dict | None,
+                            n_features: int) -> ForestPart:
+    """The forest part of a state, every node id and leaf checked before use."""
+    if forest is None:
+        return ForestPart()
+    packed = PackedForest.from_arrays(a)
+    internal = packed.left >= 0
+    if np.any(packed.feature[internal] < 0) or np.any(packed.feature[internal] >= n_features):
+        raise ValueError("the forest splits on features the model does not have")
+    leaves = np.asarray(a["forest_leaves_"]).astype(np.int64)
+    bounds = np.append(packed.offsets, packed.n_nodes)
+    if leaves.ndim != 2 or leaves.shape[1] != packed.offsets.size or \
+            np.any(np.diff(bounds) <= 0) or np.any(leaves < bounds[:-1][None, :]) or \
+            np.any(leaves >= bounds[1:][None, :]) or np.any(packed.left[leaves] >= 0):
+        raise ValueError("array 'forest_leaves_' does not point at leaves of its own trees")
+    return ForestPart(forest=packed, leaves=leaves.astype(np.int32),
+                      weight=float(forest["weight"]), scale=float(forest["scale"]),
+                      selection=list(forest["selection"]))
 
 
 def _as_float_array(X, n_features: int | None = None) -> tuple[np.ndarray, list[str] | None]:
@@ -267,325 +280,148 @@ class SparGE(TransformerMixin, BaseEstimator):
         """The integer seed every random step of ``fit`` derives from ``random_state``."""
         return int(np.random.default_rng(self.random_state).integers(2**31 - 1))
 
-    def _check_params(self, n: int) -> None:
-        if self.representation not in ("codes", "codes+completed"):
-            raise ValueError("representation must be 'codes' or 'codes+completed', got "
-                             f"{self.representation!r}")
-        if self.graph_weight not in ("heat", "binary"):
-            raise ValueError(f"graph_weight must be 'heat' or 'binary', got "
-                             f"{self.graph_weight!r}")
-        if not (isinstance(self.completion_lambda, str) and self.completion_lambda == "auto"):
-            if not isinstance(self.completion_lambda, (int, float)) or self.completion_lambda < 0:
-                raise ValueError("completion_lambda must be 'auto' or a fraction >= 0")
-        ridge = self.completion_ridge
-        if not (ridge == "posterior" if isinstance(ridge, str)
-                else isinstance(ridge, (int, float)) and ridge >= 0):
-            raise ValueError(f"completion_ridge must be a number >= 0 or 'posterior', got "
-                             f"{ridge!r}")
-        for name in ("r1", "r2", "step_size", "trace_ratio_reg"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0")
-        fw = self.forest_weight
-        if not (fw == "auto" if isinstance(fw, str) else
-                isinstance(fw, (int, float)) and not isinstance(fw, bool) and fw >= 0):
-            raise ValueError(f"forest_weight must be 'auto' or a number >= 0, got {fw!r}")
-        for name in ("forest_trees", "forest_min_leaf"):
-            v = getattr(self, name)
-            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
-        if n < 3:
-            raise DataError(f"SparGE needs at least 3 patients to learn from; got n_samples = {n}.")
-
-    def _complete(self, Xs: np.ndarray) -> np.ndarray:
-        A = project_observed(Xs, self.completion_components_, self.completion_ridge_)
-        return unit_norm_rows(A) if self.normalize_rows else A
-
-    def _features(self, A: np.ndarray, Phi: np.ndarray) -> np.ndarray:
-        """The representation that the embedding projects: ``[A, Phi]`` (or ``Phi``).
-
-        The codes come last: the refinement's gradient reads them there.
-        """
-        if self.representation == "codes":
-            return Phi
-        return np.hstack([A, Phi])
-
-    def _codes(self, A: np.ndarray, Dr: np.ndarray, init=None, lipschitz=None) -> np.ndarray:
-        return sparse_encode(A, Dr, self.r1, self.r2, init=init, lipschitz=lipschitz)
-
-    def _graphs(self, F: np.ndarray, y_idx: np.ndarray | None, seed: int):
-        if y_idx is not None:
-            Wp, Wn = mfa_graphs(F, y_idx, self.k1, self.k2, weight=self.graph_weight,
-                                class_balance=self.class_balance)
-        else:
-            Wp, Wn = unsupervised_graphs(F, self.k1, random_state=seed)
-        return laplacian(Wp), laplacian(Wn)
-
-    def _solve_U(self, F, Lp, Ln, l, init=None):
-        U, _, _ = trace_ratio(scatter(F, Lp), scatter(F, Ln), l, reg=self.trace_ratio_reg,
-                              init=init)
-        return U
-
-    def _score_heldout(self, Y_tr, y_tr, Y_va, y_va, F_va, U, seed) -> float:
-        if y_tr is not None:
-            k = min(10, Y_tr.shape[0])
-            idx = knn_search(Y_tr, Y_va, k)[1]
-            return precision_at_k(y_tr[idx], y_va, balanced=True)
-        Lp, Ln = self._graphs(F_va, None, seed)
-        return -graph_trace_ratio(F_va, U, Lp, Ln)[0]
+    def _pipeline(self) -> Pipeline:
+        """The representation steps with this estimator's settings."""
+        return Pipeline.from_params(self.get_params())
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X, y=None) -> SparGE:
+    def fit(self, X, y=None, ids=None) -> SparGE:
         """Learn completion, dictionary, codes and embedding from training patients.
+
+        Every parameter is checked before any work is done.
 
         Parameters
         ----------
         X : array-like or DataFrame of shape (n, m)
             Numeric features, ``NaN`` for missing.
         y : array-like of shape (n,), optional
-            Outcomes; required when ``supervised=True``.
+            Outcomes; required when ``supervised=True`` (unsupervised: kept only to
+            report the outcomes of look-alikes).
+        ids : array-like of shape (n,), optional
+            Patient identifiers, kept as ``train_ids_`` (strings) to name look-alikes.
+
+        Returns
+        -------
+        self
         """
         t0 = time.perf_counter()
         X, names = _as_float_array(X)
-        n, m = X.shape
-        self._check_params(n)
-        if names is not None:
-            self.feature_names_in_ = np.asarray(names, dtype=object)
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
-        self.n_features_in_ = m
+        n = X.shape[0]
+        self.validate_params(n)
+        y_idx = self._set_targets(X, names, y, ids)
         rng = np.random.default_rng(self.random_state)
         seed = self._seed()
         rng.integers(2**31 - 1)  # keep the generator's stream as before (reproducibility)
-        y_idx = None
-        if self.supervised:
-            if y is None:
-                raise ValueError("SparGE(supervised=True) needs the outcome y; pass y or "
-                                 "use supervised=False.")
-            y = np.asarray(y)
-            if y.ndim != 1 or y.shape[0] != n:
-                raise DataError(f"y must hold one outcome per patient ({n}); got shape "
-                                f"{y.shape}.")
-            if pd.isna(pd.Series(y)).any():
-                bad = int(np.flatnonzero(pd.isna(pd.Series(y)))[0])
-                raise DataError(f"The outcome is missing for patient row {bad}; every "
-                                "training patient needs an outcome.")
-            self.classes_, y_idx = np.unique(y, return_inverse=True)
-            if self.classes_.size < 2:
-                raise DataError(f"The outcome has a single class ({self.classes_[0]!r}); "
-                                "supervised training needs at least 2.")
-            self.y_ = y
-        else:
-            self.y_ = None if y is None else np.asarray(y)
-
-        # 1. standardise + low-rank completion
-        self._notify("completion", progress=0.0)
-        self.mean_, self.scale_ = fit_standardizer(X)
-        Xs = standardize(X, self.mean_, self.scale_)
-        max_rank = int(min(self.max_rank, n, m))
-        if self.completion_lambda == "auto" and np.isnan(Xs).any():
-            lam, self.completion_path_ = choose_lambda(Xs, max_rank=max_rank,
-                                                       random_state=seed)
-        else:
-            frac = 0.04 if self.completion_lambda == "auto" else float(self.completion_lambda)
-            lam = frac * np.linalg.norm(np.nan_to_num(Xs), 2)
-            self.completion_path_ = {}
-        res = soft_impute(Xs, lam, max_rank=max_rank, random_state=seed)
-        self.completion_lambda_ = float(lam)
-        # Singular values of the filled matrix before and after thresholding (teaching).
-        filled = np.where(np.isnan(Xs), res.scores @ res.components, Xs)
-        if self.rank == "auto" or filled.size < 2_000_000:
-            self.filled_singular_values_ = np.linalg.svd(filled, compute_uv=False)
-        else:  # only the leading ones are plotted; a full SVD of a wide table is costly
-            self.filled_singular_values_ = top_svd(filled, min(60, min(filled.shape)),
-                                                    rng)[1]
-        self.completion_singular_values_ = res.singular_values
-        r = res.components.shape[0]
-        if self.rank == "auto":
-            r = min(r, gavish_donoho_rank(self.filled_singular_values_, Xs.shape))
-        elif self.rank is not None:
-            r = min(r, int(self.rank))
-        self.completion_components_ = res.components[:r]
-        if isinstance(self.completion_ridge, str):
-            self.completion_ridge_ = posterior_ridge(Xs, res.scores[:, :r],
-                                                     res.components[:r])
-        else:
-            self.completion_ridge_ = np.full(r, float(self.completion_ridge))
-        A = self._complete(Xs)
-        self._notify("completion", progress=1.0, rank=int(res.components.shape[0]))
-
-        # 2. dictionary (K-SVD, class-wise when supervised)
-        n_classes = 1 if y_idx is None else self.classes_.size
-        k = self.n_atoms or int(np.clip(n // 10, 16, 64))
-        k = int(max(k, 2 * n_classes))
-        self._notify("dictionary", progress=0.0, n_atoms=k)
-        Dr, self.atom_class_ = classwise_ksvd(A, y_idx, k, self.n_nonzero, self.ksvd_iter,
-                                              random_state=seed)
-        self._notify("dictionary", progress=1.0)
-
-        # 3-6. codes, embedding, joint refinement with held-out early stopping
-        d = k if self.representation == "codes" else A.shape[1] + k
+        Xs, A = self._fit_completion(X, seed, rng)
+        Dr = self._fit_dictionary(A, y_idx, seed)
+        d = Dr.shape[1] if self.representation == "codes" else A.shape[1] + Dr.shape[1]
         l = int(min(self.n_components or 16, d))
-        tr_idx = np.arange(n)
-        va_idx = np.zeros(0, dtype=int)
-        if self.early_stopping and self.max_iter > 0:
-            strat = y_idx if (y_idx is not None and np.bincount(y_idx).min() >= 2) else None
-            n_va = int(round(self.validation_fraction * n))
-            if n_va >= max(2, n_classes) and n - n_va >= max(3, 2 * n_classes):
-                tr_idx, va_idx = train_test_split(np.arange(n), test_size=n_va,
-                                                  stratify=strat, random_state=seed)
-        y_tr = None if y_idx is None else y_idx[tr_idx]
-        y_va = None if y_idx is None else y_idx[va_idx]
-        A_tr, A_va = A[tr_idx], A[va_idx]
-
-        self._notify("codes", progress=0.0)
-        Phi = self._codes(A_tr, Dr)
-        self._notify("codes", progress=1.0, sparsity=float(np.mean(Phi == 0)))
-        self._notify("embedding", progress=0.0)
-        self.history_ = []
-        best = {"score": -np.inf, "D": Dr.copy(), "iter": 0}
-        U = None
-        no_change = 0
-        for it in range(self.max_iter + 1):
-            F = self._features(A_tr, Phi)
-            Lp, Ln = self._graphs(F, y_tr, seed + it)
-            U = self._solve_U(F, Lp, Ln, l, init=U)
-            J, _, _ = graph_trace_ratio(F, U, Lp, Ln)
-            score = np.nan
-            if va_idx.size:
-                Phi_va = self._codes(A_va, Dr)
-                F_va = self._features(A_va, Phi_va)
-                w = self._direction_weights(F, Lp, Ln, U)
-                score = self._score_heldout((F @ U) * w, y_tr, (F_va @ U) * w, y_va, F_va, U,
-                                            seed)
-                if score > best["score"] + 1e-9:
-                    best = {"score": score, "D": Dr.copy(), "iter": it,
-                            "Y_tr": (F @ U) * w, "Y_va": (F_va @ U) * w}
-                    no_change = 0
-                else:
-                    no_change += 1
-            else:
-                best = {"score": np.nan, "D": Dr.copy(), "iter": it}
-            recon = float(np.linalg.norm(A_tr - Phi @ Dr.T) / max(np.linalg.norm(A_tr), 1e-12))
-            entry = {"iteration": it, "J": J, "reconstruction_error": recon,
-                     "sparsity": float(np.mean(Phi == 0)), "heldout_score": score,
-                     "grad_norm": np.nan, "step": 0.0, "J_after_step": np.nan}
-            self.history_.append(entry)
-            self._notify("refinement", progress=it / max(self.max_iter, 1), **entry)
-            if it == self.max_iter or (va_idx.size and no_change >= self.n_iter_no_change):
-                break
-            # gradient of J (graphs and U fixed) -> codes -> dictionary
-            gF = trace_ratio_grad_F(F, U, Lp, Ln)
-            gPhi = gF[:, -k:]  # the completed block of F does not depend on D
-            gD = code_gradient_to_dictionary(A_tr, Dr, Phi, gPhi, self.r2)
-            gnorm = float(np.linalg.norm(gD))
-            entry["grad_norm"] = gnorm
-            if not np.isfinite(gnorm) or gnorm < 1e-12:
-                break  # converged, or a degenerate gradient: keep the current dictionary
-            step = self.step_size * np.linalg.norm(Dr) / gnorm
-            accepted = False
-            for _ in range(8):
-                D_new = normalize_atoms(Dr - step * gD)
-                Phi_new = self._codes(A_tr, D_new, init=Phi)
-                J_new, _, _ = graph_trace_ratio(self._features(A_tr, Phi_new), U, Lp, Ln)
-                if J_new < J:
-                    accepted = True
-                    break
-                step *= 0.5
-            if not accepted:
-                break
-            entry["step"] = float(step)
-            entry["J_after_step"] = float(J_new)
-            Dr, Phi = D_new, Phi_new
-
-        self.n_iter_ = len(self.history_) - 1
-        # Final model on all training patients with the chosen dictionary.
-        Dr = best["D"]
-        self.best_iteration_ = int(best["iter"])
-        self._dictionary_r = Dr
-        Phi_all = self._codes(A, Dr)
-        F_all = self._features(A, Phi_all)
-        Lp, Ln = self._graphs(F_all, y_idx, seed)
-        self.projection_ = self._solve_U(F_all, Lp, Ln, l, init=U)
-        self.objective_ = float(graph_trace_ratio(F_all, self.projection_, Lp, Ln)[0])
-        self.component_weights_ = self._direction_weights(F_all, Lp, Ln)
-        self.codes_ = Phi_all
-        self.completed_ = A
-        self.embedding_ = (F_all @ self.projection_) * self.component_weights_
-        self.training_data_ = Xs.astype(np.float32)
-        self._fit_forest(Xs, y_idx, best, tr_idx, va_idx, seed)
+        refined = refine_dictionary(
+            A, y_idx, Dr, self._pipeline(), n_components=l, max_iter=self.max_iter,
+            step_size=self.step_size, early_stopping=self.early_stopping,
+            validation_fraction=self.validation_fraction,
+            n_iter_no_change=self.n_iter_no_change, seed=seed, notify=self._notify)
+        self.history_, self.n_iter_ = refined.history, refined.n_iter
+        self.best_iteration_ = refined.best_iteration
+        self._fit_embedding(A, y_idx, refined, seed)
+        self._set_forest(fit_forest_part(
+            Xs, y_idx, self.embedding_,
+            forest_weight=self.forest_weight, n_trees=self.forest_trees,
+            min_leaf=self.forest_min_leaf, seed=seed, heldout=refined.heldout_embedding,
+            train_rows=refined.train_rows, heldout_rows=refined.heldout_rows,
+            notify=self._notify))
         self._finish_fit()
         self.fit_time_ = time.perf_counter() - t0
         self._notify("embedding", progress=1.0, seconds=self.fit_time_)
         return self
 
-    # ------------------------------------------------------------------ forest part
-    def _fit_forest(self, Xs, y_idx, best, tr_idx, va_idx, seed) -> None:
-        """The forest part of the look-alike metric (supervised, ``forest_weight`` > 0).
+    def _set_targets(self, X: np.ndarray, names: list[str] | None, y, ids
+                     ) -> np.ndarray | None:
+        """Record the features, outcomes and IDs of the training patients; the outcome
+        class index of every patient (supervised) or ``None``."""
+        n, m = X.shape
+        if names is not None:
+            self.feature_names_in_ = np.asarray(names, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.n_features_in_ = m
+        if ids is not None:
+            ids = np.asarray([str(i) for i in np.asarray(ids).ravel()], dtype=object)
+            if ids.shape[0] != n:
+                raise DataError(f"ids must name every patient ({n}); got {ids.shape[0]}.")
+            self.train_ids_ = ids
+        elif hasattr(self, "train_ids_"):
+            del self.train_ids_
+        if not self.supervised:
+            self.y_ = None if y is None else np.asarray(y)
+            return None
+        if y is None:
+            raise ValueError("SparGE(supervised=True) needs the outcome y; pass y or "
+                             "use supervised=False.")
+        y = np.asarray(y)
+        if y.ndim != 1 or y.shape[0] != n:
+            raise DataError(f"y must hold one outcome per patient ({n}); got shape "
+                            f"{y.shape}.")
+        if pd.isna(pd.Series(y)).any():
+            bad = int(np.flatnonzero(pd.isna(pd.Series(y)))[0])
+            raise DataError(f"The outcome is missing for patient row {bad}; every "
+                            "training patient needs an outcome.")
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if self.classes_.size < 2:
+            raise DataError(f"The outcome has a single class ({self.classes_[0]!r}); "
+                            "supervised training needs at least 2.")
+        self.y_ = y
+        return y_idx
 
-        Look-alike distance is ``d^2 = ||y_q - y_i||^2 + g^2 s^2 (1 - p_qi)``: the SparGE
-        embedding next to random-forest proximity ``p`` (the share of trees in which two
-        patients share a leaf), ``s^2`` the embedding's mean squared spread, ``g`` the
-        weight. ``"auto"`` chooses ``g`` among :data:`FOREST_WEIGHTS` on the held-out
-        training patients of the early stopping: their embedding from the best iterate
-        (fitted without them) and their **out-of-bag** proximities (trees that never saw
-        them), so nothing they are scored on was learned from them.
-        """
-        self.forest_, self.forest_leaves_ = None, None
-        self.forest_weight_, self.forest_scale_, self.forest_selection_ = 0.0, 0.0, []
-        fw = self.forest_weight
-        if y_idx is None or fw == 0 or len(y_idx) < 20 or np.bincount(y_idx).min() < 2:
-            return
-        if isinstance(fw, str) and not ("Y_va" in best and va_idx.size):
-            return  # "auto" uses the forest only where held-out patients show it helps
-        self._notify("forest", progress=0.0)
-        packed, leaves, oob = fit_leaf_forest(
-            Xs, y_idx, n_estimators=int(self.forest_trees),
-            min_samples_leaf=int(self.forest_min_leaf), random_state=seed)
-        if isinstance(fw, str):
-            gamma, self.forest_selection_ = self._choose_forest_weight(
-                best["Y_tr"], best["Y_va"], leaves, oob, packed.n_nodes, y_idx, tr_idx,
-                va_idx, seed)
-        else:
-            gamma = float(fw)
-        self._notify("forest", progress=1.0, forest_weight=gamma)
-        if gamma <= 0:
-            return
-        Y = self.embedding_
-        spread = float(np.mean(np.sum((Y - Y.mean(axis=0)) ** 2, axis=1)))
-        self.forest_, self.forest_leaves_ = packed, leaves.astype(np.int32)
-        self.forest_weight_, self.forest_scale_ = gamma, gamma**2 * spread
+    def _fit_completion(self, X: np.ndarray, seed: int, rng: np.random.Generator
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """Step 1: standardisation and low-rank completion; the standardised and the
+        completed patients."""
+        self._notify("completion", progress=0.0)
+        c = fit_completion(X, completion_lambda=self.completion_lambda,
+                           max_rank=self.max_rank, rank=self.rank,
+                           completion_ridge=self.completion_ridge, seed=seed, rng=rng)
+        self.mean_, self.scale_ = c.mean, c.scale
+        self.completion_lambda_, self.completion_path_ = c.lam, c.path
+        self.filled_singular_values_ = c.filled_singular_values
+        self.completion_singular_values_ = c.singular_values
+        self.completion_components_, self.completion_ridge_ = c.components, c.ridge
+        self.training_data_ = c.standardized.astype(np.float32)
+        A = self._pipeline().complete(c.standardized, c.components, c.ridge)
+        self._notify("completion", progress=1.0, rank=c.found_rank)
+        return c.standardized, A
 
-    @staticmethod
-    def _choose_forest_weight(Y_tr, Y_va, leaves, oob, n_nodes, y_idx, tr_idx, va_idx,
-                              seed) -> tuple[float, list[dict]]:
-        """Forest weight with the best held-out look-alikes (mean of class-balanced
-        precision@10 and 5-neighbour balanced accuracy); ties go to the smaller weight."""
-        rng = np.random.default_rng(seed)
-        va = np.arange(len(va_idx))
-        if va.size > FOREST_SELECT_MAX:  # the choice needs a sample, not every patient
-            va = np.sort(rng.choice(va.size, FOREST_SELECT_MAX, replace=False))
-        tr = np.arange(len(tr_idx))
-        if tr.size > 10 * FOREST_SELECT_MAX:
-            tr = np.sort(rng.choice(tr.size, 10 * FOREST_SELECT_MAX, replace=False))
-        Yt, Yv = Y_tr[tr], Y_va[va]
-        yt, yv = y_idx[tr_idx[tr]], y_idx[va_idx[va]]
-        prox = shared_leaf_share(leaves[va_idx[va]], leaves[tr_idx[tr]], n_nodes,
-                                 trees_q=oob[va_idx[va]])
-        d2 = (np.sum(Yv**2, 1)[:, None] - 2 * Yv @ Yt.T + np.sum(Yt**2, 1)[None, :])
-        spread = float(np.mean(np.sum((Yt - Yt.mean(axis=0)) ** 2, axis=1)))
-        k = min(10, len(tr))
-        n_classes = int(y_idx.max()) + 1
-        results = []
-        for g in FOREST_WEIGHTS:
-            D = d2 + g**2 * spread * (1.0 - prox)
-            idx = np.argsort(D, axis=1, kind="stable")[:, :k]
-            nb = yt[idx]
-            vote = np.array([np.bincount(r[:5], minlength=n_classes).argmax() for r in nb])
-            score = 0.5 * (precision_at_k(nb, yv, balanced=True)
-                           + balanced_accuracy_score(yv, vote))
-            results.append({"forest_weight": g, "heldout_score": float(score)})
-        best = max(results, key=lambda r: (round(r["heldout_score"], 9), -r["forest_weight"]))
-        return float(best["forest_weight"]), results
+    def _fit_dictionary(self, A: np.ndarray, y_idx: np.ndarray | None, seed: int
+                        ) -> np.ndarray:
+        """Step 2: the K-SVD dictionary (class-wise when supervised)."""
+        n_classes = 1 if y_idx is None else self.classes_.size
+        k = self.n_atoms or int(np.clip(A.shape[0] // 10, 16, 64))
+        k = int(max(k, 2 * n_classes))
+        self._notify("dictionary", progress=0.0, n_atoms=k)
+        Dr, self.atom_class_ = classwise_ksvd(A, y_idx, k, self.n_nonzero, self.ksvd_iter,
+                                              random_state=seed)
+        self._notify("dictionary", progress=1.0)
+        return Dr
+
+    def _fit_embedding(self, A: np.ndarray, y_idx: np.ndarray | None,
+                       refined: RefinementResult, seed: int) -> None:
+        """Final model on all training patients with the refinement's best dictionary."""
+        pipe = self._pipeline()
+        self._dictionary_r = refined.dictionary
+        l = refined.projection.shape[1]
+        self.codes_ = pipe.codes(A, self._dictionary_r)
+        F = pipe.features(A, self.codes_)
+        Lp, Ln = pipe.graphs(F, y_idx, seed)
+        self.projection_ = pipe.projection(F, Lp, Ln, l, init=refined.projection)
+        self.objective_ = float(graph_trace_ratio(F, self.projection_, Lp, Ln)[0])
+        self.component_weights_ = pipe.direction_weights(F, Lp, Ln, self.projection_)
+        self.completed_ = A
+        self.embedding_ = (F @ self.projection_) * self.component_weights_
+
+    def _set_forest(self, part: ForestPart) -> None:
+        self.forest_, self.forest_leaves_ = part.forest, part.leaves
+        self.forest_weight_, self.forest_scale_ = part.weight, part.scale
+        self.forest_selection_ = part.selection
 
     def _forest_d2(self, leaves_q: np.ndarray):
         """``extra_d2`` for :func:`knn_search`: the forest part of squared distances."""
@@ -601,33 +437,105 @@ class SparGE(TransformerMixin, BaseEstimator):
         Y = self._embed(Xs)[2]
         return Y, (None if getattr(self, "forest_", None) is None else self.forest_.apply(Xs))
 
-    def _direction_weights(self, F, Lp, Ln, U=None) -> np.ndarray:
-        U = self.projection_ if U is None else U
-        l = U.shape[1]
-        if self.metric_weighting == "none":
-            return np.ones(l)
-        if self.metric_weighting != "ratio":
-            raise ValueError("metric_weighting must be 'ratio' or 'none'")
-        Y = F @ U
-        num = np.einsum("ij,ij->j", Y, Lp @ Y)
-        den = np.einsum("ij,ij->j", Y, Ln @ Y)
-        ratio = (num + 1e-12 * (num.max() + 1e-12)) / np.maximum(den, 1e-12 * (den.max() + 1e-12))
-        w = 1.0 / np.sqrt(ratio)
-        return w / np.sqrt(np.mean(w**2))
-
     def validate_params(self, n_samples: int) -> None:
         """Check every parameter (and that ``n_samples`` can be learned from).
 
         Raises ValueError (DataError for too few patients); what ``fit`` checks first, and
         what a model file's parameters must pass before the model is rebuilt.
         """
-        self._check_params(int(n_samples))
+        check_params(self.get_params(), int(n_samples))
 
-    def rebuild_search(self) -> None:
-        """Rebuild the state derived from the fitted arrays (neighbour search, similarity
-        scale, the forest's reference leaves): after loading a model from its arrays."""
+    # ------------------------------------------------------------------ state
+    def get_state(self) -> ModelState:
+        """The fitted model as plain arrays and values (see :mod:`sparge.estimator.state`).
+
+        Returns
+        -------
+        ModelState
+            What :meth:`from_state` rebuilds the same model from (persistence writes it).
+        """
         check_is_fitted(self, "embedding_")
-        self._finish_fit()
+        arrays = {name: np.asarray(getattr(self, name)) for name in FLOAT_ARRAYS
+                  if name != "dictionary_r"}
+        arrays["dictionary_r"] = np.asarray(self._dictionary_r)
+        arrays["atom_class_"] = np.asarray(self.atom_class_, dtype=np.int64)
+        arrays["completion_ridge_"] = np.asarray(self.completion_ridge_, dtype=float)
+        if self.y_ is not None:
+            arrays["y_"] = np.asarray(self.y_)
+        if hasattr(self, "classes_"):
+            arrays["classes_"] = np.asarray(self.classes_)
+        forest = None
+        if getattr(self, "forest_", None) is not None:
+            arrays.update(self.forest_.to_arrays())
+            arrays["forest_leaves_"] = np.asarray(self.forest_leaves_, dtype=np.int32)
+            forest = {"weight": float(self.forest_weight_), "scale": float(self.forest_scale_),
+                      "selection": [{k: float(v) for k, v in r.items()}
+                                    for r in self.forest_selection_]}
+        values = {
+            "n_features_in": int(self.n_features_in_),
+            "feature_names": self.feature_names() if hasattr(self, "feature_names_in_")
+            else None,
+            "completion_lambda": self.completion_lambda_,
+            "best_iteration": self.best_iteration_,
+            "objective": self.objective_,
+            "fit_time": getattr(self, "fit_time_", None),
+            "history": self.history_,
+            "train_ids": [str(i) for i in self.train_ids_] if hasattr(self, "train_ids_")
+            else None,
+            "forest": forest,
+        }
+        params = {k: v for k, v in self.get_params().items() if k != "callback"}
+        return ModelState(params=params, arrays=arrays, values=values)
+
+    @classmethod
+    def from_state(cls, state: ModelState) -> SparGE:
+        """Rebuild a fitted model from :meth:`get_state`'s arrays and values.
+
+        The parameters are validated first; the derived search state (similarity scale,
+        the forest's reference leaves) is recomputed, never read.
+
+        Raises
+        ------
+        ValueError
+            Naming the parameter, array or value that does not fit.
+        """
+        a, v = state.arrays, state.values
+        model = cls(**state.params)
+        model.validate_params(a["embedding_"].shape[0])
+        for name in FLOAT_ARRAYS:
+            if name == "dictionary_r":
+                model._dictionary_r = np.asarray(a[name], dtype=np.float64)
+            elif name == "training_data_":
+                model.training_data_ = a[name]
+            else:
+                setattr(model, name, np.asarray(a[name], dtype=np.float64))
+        model.atom_class_ = np.asarray(a["atom_class_"], dtype=np.int64)
+        r = model.completion_components_.shape[0]
+        ridge = a.get("completion_ridge_")
+        if ridge is None:  # older files: the one shared number of the parameters
+            shared = state.params.get("completion_ridge", 1.0)
+            ridge = np.full(r, float(shared) if not isinstance(shared, str) else 1.0)
+        ridge = np.asarray(ridge, dtype=np.float64)
+        if ridge.shape != (r,) or not np.all(np.isfinite(ridge)) or np.any(ridge < 0):
+            raise ValueError(f"the completion ridge must hold one finite, non-negative "
+                             f"number per component ({r})")
+        model.completion_ridge_ = ridge
+        model.n_features_in_ = int(v["n_features_in"])
+        if v.get("feature_names") is not None:
+            model.feature_names_in_ = np.asarray(v["feature_names"], dtype=object)
+        model.y_ = a.get("y_")
+        if a.get("classes_") is not None:
+            model.classes_ = a["classes_"]
+        model.completion_lambda_ = v.get("completion_lambda")
+        model.best_iteration_ = v.get("best_iteration")
+        model.objective_ = v.get("objective")
+        model.fit_time_ = v.get("fit_time")
+        model.history_ = v.get("history") or []
+        if v.get("train_ids") is not None:
+            model.train_ids_ = np.asarray(v["train_ids"], dtype=object)
+        model._set_forest(_forest_part_from_state(a, v.get("forest"), model.n_features_in_))
+        model._finish_fit()
+        return model
 
     def _finish_fit(self) -> None:
         """Derived state (neighbour search, similarity scale); rebuilt after loading."""
@@ -706,7 +614,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         The sparse codes (``representation="codes"``) or the completed scores next to them.
         """
         check_is_fitted(self, "codes_")
-        return self._features(self.completed_, self.codes_)
+        return self._pipeline().features(self.completed_, self.codes_)
 
     def training_graphs(self) -> tuple[sp.csr_matrix, sp.csr_matrix]:
         """The intrinsic and penalty graphs of the final fit, on the training patients.
@@ -719,11 +627,10 @@ class SparGE(TransformerMixin, BaseEstimator):
         W_plus, W_minus : csr_matrix of shape (n_train, n_train)
         """
         F = self.training_representation()
+        y_idx = None
         if self.supervised and getattr(self, "classes_", None) is not None:
             y_idx = np.searchsorted(self.classes_, np.asarray(self.y_))
-            return mfa_graphs(F, y_idx, self.k1, self.k2, weight=self.graph_weight,
-                              class_balance=self.class_balance)
-        return unsupervised_graphs(F, self.k1, random_state=self._seed())
+        return self._pipeline().graph_weights(F, y_idx, self._seed())
 
     def training_values(self) -> pd.DataFrame:
         """Training patients' features in original units (``NaN`` where missing)."""
@@ -761,9 +668,10 @@ class SparGE(TransformerMixin, BaseEstimator):
 
     def _embed_scores(self, S: np.ndarray) -> np.ndarray:
         """Embedding of completion scores (before the unit-norm step)."""
-        A = unit_norm_rows(S) if self.normalize_rows else S
-        Phi = self._codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
-        return (self._features(A, Phi) @ self.projection_) * self.component_weights_
+        pipe = self._pipeline()
+        A = pipe.normalize(S)
+        Phi = pipe.codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
+        return (pipe.features(A, Phi) @ self.projection_) * self.component_weights_
 
     @property
     def dictionary_(self) -> np.ndarray:
@@ -795,9 +703,10 @@ class SparGE(TransformerMixin, BaseEstimator):
 
     def _embed(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Completed scores, codes and embedding of standardised patients."""
-        A = self._complete(Xs)
-        Phi = self._codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
-        Y = (self._features(A, Phi) @ self.projection_) * self.component_weights_
+        pipe = self._pipeline()
+        A = pipe.complete(Xs, self.completion_components_, self.completion_ridge_)
+        Phi = pipe.codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
+        Y = (pipe.features(A, Phi) @ self.projection_) * self.component_weights_
         return A, Phi, Y
 
     def transform_parts(self, X) -> dict[str, np.ndarray]:

@@ -43,19 +43,31 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from sparge.errors import DataError, ModelFileError
+from sparge.estimator.model import SparGE
+from sparge.estimator.params import PARAMETER_CONSTRAINTS, param_problem
+from sparge.estimator.state import (
+    FLOAT_ARRAYS,
+    FOREST_ARRAYS,
+    FOREST_FLOAT,
+    FOREST_INT,
+    INT_ARRAYS,
+    OPTIONAL_ARRAYS,
+    VALUE_FIELDS,
+    ModelState,
+)
 
 FORMAT = "sparge-model"
 VERSION = 1
-_FLOAT_ARRAYS = ("mean_", "scale_", "completion_components_", "completion_singular_values_",
-                 "filled_singular_values_", "_dictionary_r", "projection_", "codes_",
-                 "completed_", "embedding_", "training_data_", "component_weights_")
-_INT_ARRAYS = ("atom_class_",)
-_OPTIONAL_ARRAYS = ("completion_ridge_", "y_", "classes_")
+#: File members are the state's arrays; the dictionary keeps its historical member name.
+_MEMBER = {"dictionary_r": "_dictionary_r"}
+_STATE_NAME = {v: k for k, v in _MEMBER.items()}
+_FLOAT_ARRAYS = tuple(_MEMBER.get(n, n) for n in FLOAT_ARRAYS)
+_INT_ARRAYS = INT_ARRAYS
+_OPTIONAL_ARRAYS = OPTIONAL_ARRAYS
 #: The forest part of the look-alike metric (optional; all or none).
-_FOREST_INT = ("forest_left", "forest_right", "forest_feature", "forest_offsets",
-               "forest_missing_left", "forest_leaves_")
-_FOREST_FLOAT = ("forest_threshold",)
-_FOREST_ARRAYS = _FOREST_INT + _FOREST_FLOAT
+_FOREST_INT = FOREST_INT
+_FOREST_FLOAT = FOREST_FLOAT
+_FOREST_ARRAYS = FOREST_ARRAYS
 _META = "__meta__"
 _EXPECTED = frozenset(_FLOAT_ARRAYS + _INT_ARRAYS + _OPTIONAL_ARRAYS + _FOREST_ARRAYS
                       + (_META,))
@@ -95,42 +107,19 @@ def _json_safe(value: Any) -> Any:
 
 
 def _model_arrays_and_meta(model, encoder) -> dict[str, np.ndarray]:
+    state = model.get_state()
     arrays: dict[str, np.ndarray] = {}
-    for name in _FLOAT_ARRAYS:
-        arrays[name] = np.asarray(getattr(model, name))
-    for name in _INT_ARRAYS:
-        arrays[name] = np.asarray(getattr(model, name), dtype=np.int64)
-    arrays["completion_ridge_"] = np.asarray(model.completion_ridge_, dtype=float)
-    meta: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "params": {k: v for k, v in model.get_params().items() if k != "callback"},
-        "n_features_in": int(model.n_features_in_),
-        "feature_names": model.feature_names() if hasattr(model, "feature_names_in_")
-        else None,
-        "completion_lambda": model.completion_lambda_,
-        "best_iteration": model.best_iteration_,
-        "objective": model.objective_,
-        "fit_time": getattr(model, "fit_time_", None),
-        "history": model.history_,
-        "labels": None,
-        "classes": None,
-        "encoder": encoder.to_dict() if encoder is not None else None,
-        "train_ids": [str(i) for i in model.train_ids_] if hasattr(model, "train_ids_")
-        else None,
-    }
-    if model.y_ is not None:
-        arrays["y_"], meta["labels"] = _label_array(model.y_)
-    if hasattr(model, "classes_"):
-        arrays["classes_"], meta["classes"] = _label_array(model.classes_)
-    meta["forest"] = None
-    if getattr(model, "forest_", None) is not None:
-        arrays.update(model.forest_.to_arrays())
-        arrays["forest_leaves_"] = np.asarray(model.forest_leaves_, dtype=np.int32)
-        meta["forest"] = {"weight": float(model.forest_weight_),
-                          "scale": float(model.forest_scale_),
-                          "selection": [{k: float(v) for k, v in r.items()}
-                                        for r in model.forest_selection_]}
+    for name, arr in state.arrays.items():
+        if name in ("y_", "classes_"):
+            continue
+        arrays[_MEMBER.get(name, name)] = arr
+    meta: dict[str, Any] = {"format": FORMAT, "version": VERSION, "params": state.params,
+                            **state.values, "labels": None, "classes": None,
+                            "encoder": encoder.to_dict() if encoder is not None else None}
+    if "y_" in state.arrays:
+        arrays["y_"], meta["labels"] = _label_array(state.arrays["y_"])
+    if "classes_" in state.arrays:
+        arrays["classes_"], meta["classes"] = _label_array(state.arrays["classes_"])
     meta["shapes"] = {name: list(arr.shape) for name, arr in arrays.items()}
     blob = json.dumps(_json_safe(meta)).encode("utf-8")
     arrays[_META] = np.frombuffer(blob, dtype=np.uint8)
@@ -420,76 +409,19 @@ def _str_list(v: Any, field: str, length: int | None = None) -> list[str]:
 
 
 def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
 
 
-def _num_or(*choices: str, low: float = 0.0):
-    def check(v: Any) -> bool:
-        return v in choices if isinstance(v, str) else _is_number(v) and v >= low
-    return check
-
-
-def _int_or_none(low: int):
-    return lambda v: v is None or (_is_int(v) and low <= v <= 10**7)
-
-
-#: Every SparGE parameter a file may carry: a check and what it expects (for the message).
-_PARAM_SCHEMA: dict[str, tuple[Any, str]] = {
-    "n_atoms": (_int_or_none(1), "an integer >= 1 or null"),
-    "n_components": (_int_or_none(1), "an integer >= 1 or null"),
-    "supervised": (lambda v: isinstance(v, bool), "true or false"),
-    "representation": (lambda v: v in ("codes", "codes+completed"),
-                       "'codes' or 'codes+completed'"),
-    "completion_lambda": (_num_or("auto"), "'auto' or a number >= 0"),
-    "max_rank": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
-    "rank": (lambda v: v is None or (isinstance(v, str) and len(v) < 40) or
-             (_is_int(v) and 1 <= v <= 10**6), "an integer >= 1, a string or null"),
-    "completion_ridge": (_num_or("posterior"), "a number >= 0 or 'posterior'"),
-    "normalize_rows": (lambda v: isinstance(v, bool), "true or false"),
-    "r1": (_num_or(), "a number >= 0"),
-    "r2": (_num_or(), "a number >= 0"),
-    "n_nonzero": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
-    "ksvd_iter": (lambda v: _is_int(v) and 0 <= v <= 10**6, "an integer >= 0"),
-    "k1": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
-    "k2": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
-    "graph_weight": (lambda v: v in ("heat", "binary"), "'heat' or 'binary'"),
-    "class_balance": (lambda v: isinstance(v, bool), "true or false"),
-    "trace_ratio_reg": (_num_or(), "a number >= 0"),
-    "forest_weight": (_num_or("auto"), "'auto' or a number >= 0"),
-    "forest_trees": (lambda v: _is_int(v) and 1 <= v <= 100_000, "an integer >= 1"),
-    "forest_min_leaf": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
-    "metric_weighting": (lambda v: v in ("ratio", "none"), "'ratio' or 'none'"),
-    "max_iter": (lambda v: _is_int(v) and 0 <= v <= 10**6, "an integer >= 0"),
-    "step_size": (_num_or(), "a number >= 0"),
-    "early_stopping": (lambda v: isinstance(v, bool), "true or false"),
-    "validation_fraction": (lambda v: _is_number(v) and 0 <= v < 1, "a number in [0, 1)"),
-    "n_iter_no_change": (lambda v: _is_int(v) and 1 <= v <= 10**6, "an integer >= 1"),
-    "random_state": (lambda v: v is None or (_is_int(v) and 0 <= v < 2**32),
-                     "an integer >= 0 or null"),
-    "verbose": (lambda v: _is_int(v) and 0 <= v <= 100, "an integer >= 0"),
-}
-
-
-def _sparge_param_names() -> set[str]:
-    from sparge.estimator.model import SparGE
-
-    return set(SparGE().get_params()) - {"callback"}
+def _known_params() -> set[str]:
+    """Parameters a file or ``--params`` may carry (never the progress callback)."""
+    return set(PARAMETER_CONSTRAINTS) - {"callback"}
 
 
 def _param_problem(key: str, value: Any, known: set[str]) -> str | None:
     """What is wrong with one SparGE parameter (None when nothing)."""
     if key not in known:
         return f"unknown SparGE parameter {str(key)[:60]!r} (known: {', '.join(sorted(known))})"
-    # a parameter newer than this schema: a plain value, checked by SparGE itself
-    check, expected = _PARAM_SCHEMA.get(key, (
-        lambda v: v is None or isinstance(v, (str, bool)) or _is_number(v),
-        "a number, a string, true/false or null"))
-    if check(value):
-        return None
-    got = type(value).__name__
-    if isinstance(value, (int, float, bool, str)) or value is None:
-        got = f"{got} {value!r}"[:60]
-    return f"parameter {key!r} must be {expected} (got {got})"
+    return param_problem(key, value)
 
 
 def validate_params(params: Any) -> dict:
@@ -502,7 +434,7 @@ def validate_params(params: Any) -> dict:
     """
     if not isinstance(params, dict):
         raise DataError("SparGE parameters must be an object {name: value}.")
-    known = _sparge_param_names()
+    known = _known_params()
     for key, value in params.items():
         problem = _param_problem(key, value, known)
         if problem:
@@ -513,14 +445,14 @@ def validate_params(params: Any) -> dict:
 def _check_params(params: Any) -> dict:
     if not isinstance(params, dict):
         raise _bad("params", "an object of SparGE parameters", params)
-    known = _sparge_param_names()
+    known = _known_params()
     for key, value in params.items():
         if key not in known:
             raise ModelFileError(f"The model file is invalid: unknown SparGE parameter "
                                  f"{str(key)[:60]!r} in field 'params'.")
         problem = _param_problem(key, value, known)
         if problem:
-            expected = _PARAM_SCHEMA.get(key, (None, "a plain value"))[1]
+            expected = PARAMETER_CONSTRAINTS[key][1]
             raise _bad(f"params.{key}", expected, value)
     return params
 
@@ -784,76 +716,22 @@ def _read_arrays(zf, members, headers) -> dict[str, np.ndarray]:
 
 # ---------------------------------------------------------------------------- building
 def _build_model(meta: dict, a: dict[str, np.ndarray]):
-    from sparge.estimator.model import SparGE
-
-    params = meta["params"]
-    model = SparGE(**params)
-    try:
-        model.validate_params(a["embedding_"].shape[0])
-    except ValueError as exc:  # DataError is a ValueError too
-        raise ModelFileError(f"The model file is invalid: field 'params' ({exc}).") from exc
-    for name in _FLOAT_ARRAYS:
-        setattr(model, name, a[name].astype(np.float64) if name != "training_data_"
-                else a[name])
-    model.atom_class_ = a["atom_class_"].astype(np.int64)
-    r = a["completion_components_"].shape[0]
-    # Files written before the per-component completion ridge hold the shared number.
-    ridge = a.get("completion_ridge_")
-    if ridge is None:
-        shared = params.get("completion_ridge", 1.0)
-        ridge = np.full(r, float(shared) if _is_number(shared) else 1.0)
-    if np.any(ridge < 0):
-        raise ModelFileError("The model file's completion ridge must hold one finite, "
-                             f"non-negative number per component ({r}).")
-    model.completion_ridge_ = ridge.astype(np.float64)
-    model.n_features_in_ = meta["n_features_in"]
-    if meta["feature_names"] is not None:
-        model.feature_names_in_ = np.asarray(meta["feature_names"], dtype=object)
-    model.y_ = a["y_"] if meta["labels"] is not None else None
-    if meta["classes"] is not None:
-        model.classes_ = a["classes_"]
-    model.completion_lambda_ = meta["completion_lambda"]
-    model.best_iteration_ = meta["best_iteration"]
-    model.objective_ = meta["objective"]
-    model.fit_time_ = meta["fit_time"]
-    model.history_ = meta["history"]
-    if meta["train_ids"] is not None:
-        model.train_ids_ = np.asarray(meta["train_ids"], dtype=object)
-    _build_forest(model, meta, a)
-    try:
-        model.rebuild_search()
-    except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
-        raise ModelFileError(f"The model file's arrays are not a usable model ({exc}).") \
-            from exc
-    return model
-
-
-def _build_forest(model, meta: dict, a: dict[str, np.ndarray]) -> None:
-    """The forest part of the metric: every node id and leaf checked before use."""
-    from sparge.method.proximity import PackedForest
-
-    model.forest_, model.forest_leaves_ = None, None
-    model.forest_weight_, model.forest_scale_, model.forest_selection_ = 0.0, 0.0, []
+    """The estimator of a validated file, through its state (every piece checked again)."""
+    arrays = {_STATE_NAME.get(name, name): arr for name, arr in a.items()}
+    if meta["labels"] is None:
+        arrays.pop("y_", None)
+    if meta["classes"] is None:
+        arrays.pop("classes_", None)
     if meta["forest"] is None:
-        return
+        for name in FOREST_ARRAYS:
+            arrays.pop(name, None)
+    state = ModelState(params=meta["params"], arrays=arrays,
+                       values={k: meta[k] for k in VALUE_FIELDS})
     try:
-        packed = PackedForest.from_arrays(a)
-    except ValueError as exc:
-        raise ModelFileError(f"The model file's forest is invalid ({exc}).") from exc
-    m = meta["n_features_in"]
-    internal = packed.left >= 0
-    if np.any(packed.feature[internal] < 0) or np.any(packed.feature[internal] >= m):
-        raise ModelFileError("The model file's forest splits on features it does not have.")
-    leaves = a["forest_leaves_"].astype(np.int64)
-    bounds = np.append(packed.offsets, packed.n_nodes)
-    if np.any(np.diff(bounds) <= 0) or np.any(leaves < bounds[:-1][None, :]) or \
-            np.any(leaves >= bounds[1:][None, :]) or np.any(packed.left[leaves] >= 0):
-        raise ModelFileError("The model file's array 'forest_leaves_' does not point at "
-                             "leaves of its own trees.")
-    model.forest_, model.forest_leaves_ = packed, leaves.astype(np.int32)
-    model.forest_weight_ = meta["forest"]["weight"]
-    model.forest_scale_ = meta["forest"]["scale"]
-    model.forest_selection_ = meta["forest"]["selection"]
+        return SparGE.from_state(state)
+    except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
+        # DataError is a ValueError too: a parameter or an array that does not fit
+        raise ModelFileError(f"The model file is invalid: {exc}.") from exc
 
 
 def load_model(source) -> tuple[Any, Any]:

@@ -56,18 +56,18 @@ def train(cohort: Cohort, params: dict | None = None,
     params = dict(params or {})
     supervised = params.pop("supervised", cohort.labels is not None)
     rows = cohort.train_rows
+    if supervised and cohort.labels is None:
+        raise DataError("Supervised training needs an outcome column.")
+    # Unsupervised: the outcomes are kept only to report those of look-alikes.
     y = None
     if supervised:
-        if cohort.labels is None:
-            raise DataError("Supervised training needs an outcome column.")
         y = cohort.labels[rows].astype(str)
+    elif cohort.labels is not None:
+        y = np.asarray([str(v) for v in cohort.labels[rows]], dtype=object)
     # Graph neighbours are capped at the class sizes; SparGE itself refuses < 3 patients.
     model = SparGE(supervised=supervised, callback=callback, **params)
-    model.fit(cohort.frame(rows), y)
-    model.train_ids_ = cohort.ids[rows]
-    if y is None and cohort.labels is not None:
-        model.y_ = np.asarray([str(v) for v in cohort.labels[rows]], dtype=object)
-    model.callback = None  # the model outlives the progress bar that listened
+    model.fit(cohort.frame(rows), y, ids=cohort.ids[rows])
+    model.set_params(callback=None)  # the model outlives the progress bar that listened
     return model
 
 
