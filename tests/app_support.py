@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ROOT
+from helpers import ROOT
 from streamlit.testing.v1 import AppTest
 
 APP = str(ROOT / "app.py")

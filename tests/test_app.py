@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from app_support import APP, start
-from conftest import SAMPLES
+from helpers import SAMPLES
 from streamlit.testing.v1 import AppTest
 
 from sparge import SparGE, model_to_bytes, read_table

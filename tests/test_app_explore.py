@@ -13,7 +13,7 @@ import uuid
 import numpy as np
 import pytest
 from app_support import APP, start
-from conftest import SAMPLES
+from helpers import SAMPLES
 from streamlit.testing.v1 import AppTest
 
 from sparge import read_table

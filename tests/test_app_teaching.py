@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT, SAMPLES
+from helpers import ROOT, SAMPLES
 from streamlit.testing.v1 import AppTest
 
 from sparge.services.persistence import load_model

@@ -10,7 +10,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 
 def test_quality_evaluate_and_table_on_tiny_cohorts():

@@ -11,7 +11,7 @@ import time
 
 import pytest
 from browser_support import chromium, serve, stop
-from conftest import ROOT
+from helpers import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
 

@@ -20,7 +20,7 @@ import urllib.request
 
 import pytest
 from browser_support import chromium, serve, stop
-from conftest import ROOT
+from helpers import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from browser_support import chromium, serve, stop
-from conftest import ROOT
+from helpers import ROOT
 
 from sparge.services.teaching import STEPS
 

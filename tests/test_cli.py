@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT, SAMPLES
+from helpers import ROOT, SAMPLES
 
 SMALL = str(SAMPLES / "singheart_small.csv")
 ONE = str(SAMPLES / "new_patient.csv")

@@ -1,5 +1,5 @@
 import numpy as np
-from conftest import planted_classes
+from helpers import planted_classes
 
 from sparge.services.compare import compare_classifiers, summarize, time_table
 

@@ -10,7 +10,7 @@ import threading
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SAMPLES
+from helpers import SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.pandas import column, data_frames

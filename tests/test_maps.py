@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import ROOT, SAMPLES
+from helpers import ROOT, SAMPLES
 
 from sparge import read_table
 from sparge.data.synthetic import make_singheart_like

@@ -7,7 +7,7 @@ import zipfile
 
 import numpy as np
 import pytest
-from conftest import planted_classes
+from helpers import planted_classes
 
 from sparge import ModelFileError, SparGE, load_model, model_to_bytes, save_model
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import planted_classes
+from helpers import planted_classes
 
 from sparge.errors import DataError
 from sparge.method.proximity import ForestProximity, leaf_codes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import SAMPLES
+from helpers import SAMPLES
 
 from sparge import load_model, read_table
 from sparge.method.similarity import project_simplex, self_expressive_weights

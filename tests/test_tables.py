@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SAMPLES
+from helpers import SAMPLES
 
 from sparge import DataError, Encoder, EncodingTable
 from sparge.data.tables import DEFAULT_MISSING_TOKENS, PAPER_TABLE, natural_key, scale_of

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import SAMPLES
+from helpers import SAMPLES
 
 from sparge.app import plots_lecture as pt
 from sparge.services import teaching as tc
