@@ -1,0 +1,57 @@
+"""A fitted SparGE as plain arrays and values, and back (sparge.estimator.state)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import planted_classes
+
+from sparge import SparGE
+from sparge.estimator.state import FLOAT_ARRAYS, ModelState
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    X, y = planted_classes(n=120, m=20, noise_dims=14, missing=0.1)
+    ids = [f"P{i:03d}" for i in range(len(y))]
+    return SparGE(max_iter=2, forest_trees=20).fit(X, y, ids=ids), X
+
+
+def test_round_trip_reproduces_every_query(fitted):
+    model, X = fitted
+    state = model.get_state()
+    assert all(not name.startswith("_") for name in state.arrays)
+    assert set(FLOAT_ARRAYS) <= set(state.arrays)
+    back = SparGE.from_state(state)
+    np.testing.assert_array_equal(back.transform(X[:15]), model.transform(X[:15]))
+    d0, i0, w0 = model.lookalikes(X[:15])
+    d1, i1, w1 = back.lookalikes(X[:15])
+    np.testing.assert_array_equal(i0, i1)
+    np.testing.assert_allclose(d0, d1, atol=1e-12)
+    assert (w0 != w1).nnz == 0
+    assert list(back.train_ids_) == list(model.train_ids_)
+    assert back.similarity_scale_ == pytest.approx(model.similarity_scale_)
+    assert back.forest_weight_ == model.forest_weight_ and back.forest_ is not None
+
+
+def test_state_values_are_plain(fitted):
+    model, _ = fitted
+    v = model.get_state().values
+    assert isinstance(v["n_features_in"], int) and isinstance(v["history"], list)
+    assert v["train_ids"][0] == "P000" and set(v["forest"]) == {"weight", "scale", "selection"}
+
+
+def test_from_state_refuses_pieces_that_do_not_fit(fitted):
+    model, _ = fitted
+    s = model.get_state()
+    bad = ModelState(s.params, {**s.arrays, "completion_ridge_": -s.arrays["completion_ridge_"]},
+                     s.values)
+    with pytest.raises(ValueError, match="completion ridge"):
+        SparGE.from_state(bad)
+    leaves = s.arrays["forest_leaves_"].copy()
+    leaves[0, 0] = 0  # the root of the first tree is not a leaf
+    with pytest.raises(ValueError, match="forest_leaves_"):
+        SparGE.from_state(ModelState(s.params, {**s.arrays, "forest_leaves_": leaves},
+                                     s.values))
+    with pytest.raises(ValueError, match="parameter 'k1'"):
+        SparGE.from_state(ModelState({**s.params, "k1": 0}, s.arrays, s.values))
