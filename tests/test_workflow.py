@@ -1,0 +1,227 @@
+"""The steps the app and the CLI share (sparge.services.workflow), on the small sample.
+
+One supervised model (no refinement, so the module stays fast) is trained from
+``data_samples/singheart_small.csv``: 60 patients, 17 of whom miss more than 10 % of their
+values and are left out of training.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from helpers import SAMPLES
+
+from sparge import SparGE, read_table
+from sparge.errors import DataError
+from sparge.services.workflow import (
+    cohort_patients,
+    encode_cohort,
+    encode_new_patients,
+    lookalike_table,
+    model_params,
+    outcome_shares,
+    train,
+)
+
+ID, OUTCOME = "Subject ID", "Outcome"
+
+
+@pytest.fixture(scope="module")
+def table() -> pd.DataFrame:
+    return read_table(SAMPLES / "singheart_small.csv")
+
+
+@pytest.fixture(scope="module")
+def cohort(table):
+    return encode_cohort(table, id_column=ID, label_column=OUTCOME)
+
+
+@pytest.fixture(scope="module")
+def trained(cohort):
+    stages = []
+    model = train(cohort, {"max_iter": 0, "random_state": 0},
+                  callback=lambda stage, info: stages.append(stage))
+    return model, stages
+
+
+# ------------------------------------------------------------------ encode_cohort
+def test_encode_cohort_keeps_every_row_and_marks_the_training_rows(table, cohort):
+    rep = cohort.encoder.report_
+    assert cohort.X.shape == (len(table), len(cohort.features))
+    assert list(cohort.ids) == table[ID].tolist()
+    assert list(cohort.labels) == table[OUTCOME].tolist()
+    assert ID not in cohort.features and OUTCOME not in cohort.features
+    # the paper's threshold: more than 10 % missing values leaves a patient out
+    missing = np.isnan(cohort.X).mean(axis=1)
+    np.testing.assert_array_equal(cohort.train_rows, np.flatnonzero(missing <= 0.1 + 1e-12))
+    assert len(cohort.train_rows) == 43 and len(rep.patients_dropped) == 17
+    assert not rep.blocking
+    frame = cohort.frame(cohort.train_rows[:3])
+    assert list(frame.columns) == cohort.features
+    np.testing.assert_array_equal(frame.to_numpy(), cohort.X[cohort.train_rows[:3]])
+
+
+def test_encode_cohort_passes_encoder_settings(table):
+    loose = encode_cohort(table, id_column=ID, label_column=OUTCOME, max_patient_missing=None)
+    assert len(loose.train_rows) == len(table)
+
+
+# ------------------------------------------------------------------ train
+def test_train_fits_on_the_training_rows_only(cohort, trained):
+    model, stages = trained
+    rows = cohort.train_rows
+    assert model.supervised
+    assert list(model.train_ids_) == [str(v) for v in cohort.ids[rows]]
+    assert list(model.y_) == [str(v) for v in cohort.labels[rows]]
+    assert model.training_representation().shape[0] == len(rows)
+    assert model.feature_names() == cohort.features
+    # the progress callback listened during the fit and is dropped afterwards
+    assert stages and model.get_params()["callback"] is None
+
+
+def test_train_refuses_what_cannot_be_trained(table):
+    too_few = encode_cohort(table.iloc[:2], id_column=ID, label_column=OUTCOME)
+    assert too_few.encoder.report_.blocking
+    with pytest.raises(DataError, match="Cannot train"):
+        train(too_few)
+    unlabelled = encode_cohort(table, id_column=ID)
+    with pytest.raises(DataError, match="outcome column"):
+        train(unlabelled, {"supervised": True})
+
+
+def test_unsupervised_training_keeps_outcomes_to_report_and_reasons_follow(table):
+    """A patient without an outcome is left out of training and says so."""
+    blank = table.copy()
+    first_kept = table.index[0]  # SH0001: few gaps, a training patient otherwise
+    blank.loc[first_kept, OUTCOME] = ""
+    cohort = encode_cohort(blank, id_column=ID, label_column=OUTCOME)
+    assert 0 not in set(cohort.train_rows) and cohort.labels[0] is None
+    model = train(cohort, {"supervised": False, "max_iter": 0, "random_state": 0})
+    assert not model.supervised
+    assert list(model.y_) == [str(v) for v in cohort.labels[cohort.train_rows]]
+    P = cohort_patients(model, cohort)
+    assert not P.in_training[0] and P.reason[0] == "no outcome recorded"
+
+
+# ------------------------------------------------------------------ model_params
+def test_model_params_refit_the_same_settings(trained):
+    model, _ = trained
+    params = model_params(model)
+    assert "callback" not in params and "verbose" not in params
+    assert params["max_iter"] == 0 and params["random_state"] == 0
+    again = SparGE(**params).get_params()
+    assert {k: v for k, v in again.items() if k in params} == params
+
+
+# ------------------------------------------------------------------ cohort_patients
+def test_left_out_patients_carry_their_reasons(cohort, trained):
+    model, _ = trained
+    P = cohort_patients(model, cohort)
+    assert P.compatible and P.message == "" and P.features == cohort.features
+    assert list(P.ids) == [str(v) for v in cohort.ids]
+    np.testing.assert_array_equal(np.flatnonzero(P.in_training), cohort.train_rows)
+    np.testing.assert_array_equal(P.train_index[cohort.train_rows],
+                                  np.arange(len(cohort.train_rows)))
+    left = np.flatnonzero(~P.in_training)
+    assert len(left) == 17 and (P.train_index[left] == -1).all()
+    missing = np.isnan(cohort.X).mean(axis=1)
+    for i in left:
+        assert P.reason[i] == (f"{100 * missing[i]:.0f}% of values missing (the training "
+                               "threshold is 10%)")
+    assert (P.reason[P.in_training] == "").all()
+    # training patients keep their training place; the others are embedded afresh
+    np.testing.assert_allclose(P.embedding[P.in_training], model.transform(
+        cohort.X[cohort.train_rows]), atol=1e-8)
+    np.testing.assert_allclose(P.embedding[left], model.transform(cohort.X[left]))
+    assert P.find(" sh0001 ") == 0 and P.find("nobody") is None
+
+
+def test_a_patient_unknown_to_the_model_is_flagged(table, trained):
+    model, _ = trained
+    stranger = table.copy()
+    stranger.loc[stranger.index[0], ID] = "NEW-0001"
+    P = cohort_patients(model, encode_cohort(stranger, id_column=ID, label_column=OUTCOME))
+    assert not P.in_training[0] and P.reason[0] == "not in this model's training patients"
+
+
+def test_a_table_with_other_features_shows_only_the_training_patients(table, cohort,
+                                                                      trained):
+    model, _ = trained
+    dropped = cohort.features[0]
+    other = encode_cohort(table.drop(columns=[dropped]), id_column=ID, label_column=OUTCOME)
+    P = cohort_patients(model, other)
+    assert not P.compatible and f"'{dropped}' is missing" in P.message
+    assert P.in_training.all() and len(P.ids) == len(cohort.train_rows)
+    np.testing.assert_array_equal(P.train_index, np.arange(len(cohort.train_rows)))
+    # the model's own copy of its training patients (kept in float32)
+    np.testing.assert_array_equal(np.isnan(P.X), np.isnan(cohort.X[cohort.train_rows]))
+    np.testing.assert_allclose(model.standardize(P.X),
+                               model.standardize(cohort.X[cohort.train_rows]), atol=1e-5)
+
+
+# ------------------------------------------------------------------ lookalike_table
+def test_lookalike_table_rows_match_model_lookalikes(cohort, trained):
+    model, _ = trained
+    P = cohort_patients(model, cohort)
+    row = int(np.flatnonzero(~P.in_training)[0])
+    query = P.query_row(row)
+    table = lookalike_table(model, query, n_neighbors=10)
+    dist, idx, W = model.lookalikes(query, n_neighbors=10)
+    assert list(table.columns) == ["rank", "training_index", "ID", "distance", "similarity",
+                                   "sparse_weight", "outcome"]
+    assert table["rank"].tolist() == list(range(1, 11))
+    np.testing.assert_array_equal(table["training_index"], idx[0])
+    np.testing.assert_allclose(table["distance"], dist[0])
+    np.testing.assert_allclose(table["similarity"], model.similarity(dist[0]))
+    np.testing.assert_allclose(table["sparse_weight"], W[0].toarray().ravel()[idx[0]])
+    assert abs(table["sparse_weight"].sum() - 1) < 1e-6
+    assert table["ID"].tolist() == [str(model.train_ids_[j]) for j in idx[0]]
+    assert table["outcome"].tolist() == [model.y_[j] for j in idx[0]]
+    shares = outcome_shares(table)
+    assert abs(shares.sum() - 1) < 1e-12 and set(shares.index) <= set(model.classes_)
+
+
+def test_lookalike_table_of_a_training_patient_leaves_the_patient_out(trained):
+    model, _ = trained
+    table = lookalike_table(model, None, n_neighbors=5, exclude_training_index=3)
+    dist, idx, _ = model.lookalikes(None, n_neighbors=5, rows=[3])
+    assert 3 not in set(table["training_index"]) and len(table) == 5
+    np.testing.assert_array_equal(table["training_index"], idx[0])
+    np.testing.assert_allclose(table["distance"], dist[0])
+    with pytest.raises(ValueError, match="exclude_training_index"):
+        lookalike_table(model, None)
+
+
+# ------------------------------------------------------------------ encode_new_patients
+def test_new_patients_encode_like_the_cohort(table, cohort, trained):
+    model, _ = trained
+    X, msgs = encode_new_patients(model, cohort.encoder, table.iloc[:3])
+    assert list(X.columns) == cohort.features
+    np.testing.assert_array_equal(X.to_numpy(), cohort.X[:3])
+    assert msgs == []
+    first = lookalike_table(model, X.iloc[[0]], n_neighbors=10)
+    assert first.equals(lookalike_table(model, cohort.frame([0]), n_neighbors=10))
+
+
+def test_new_patients_report_unknown_and_absent_columns_and_values(table, cohort, trained):
+    model, _ = trained
+    new = table.iloc[:2].copy()
+    new["Shoe size"] = ["42", "39"]
+    new = new.drop(columns=["Religion"])
+    new.loc[new.index[0], "Marital Status"] = "Engaged to the sea"
+    X, msgs = encode_new_patients(model, cohort.encoder, new)
+    text = "\n".join(msgs)
+    assert "unknown to the model are ignored: ['Shoe size']" in text
+    assert "not in this table and are treated as missing: ['Religion']" in text
+    assert "Column 'Marital Status': 1 value(s) not in the encoding table" in text
+    assert "Engaged to the sea" in text
+    religion = [f for f in cohort.features if f.startswith("Religion")]
+    assert religion and X[religion].isna().all().all()
+
+
+def test_a_new_patient_without_any_known_value_is_refused(table, cohort, trained):
+    model, _ = trained
+    empty = pd.DataFrame({ID: ["X1"], "Shoe size": ["42"]})
+    with pytest.raises(DataError, match="Patient row 1 has no value the model knows"):
+        encode_new_patients(model, cohort.encoder, empty)
