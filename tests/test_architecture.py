@@ -64,3 +64,33 @@ def test_library_import_does_not_load_streamlit():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=120).stdout.split()
     assert out == ["False", "False"]
+
+
+def test_pyproject_ships_every_layer_and_the_samples():
+    import tomllib
+
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = set(cfg["tool"]["setuptools"]["packages"])
+    layers = {f"sparge.{p.parent.name}" for p in (ROOT / "sparge").glob("*/__init__.py")}
+    assert packages == {"sparge", "sparge.samples"} | layers
+    assert cfg["tool"]["setuptools"]["package-dir"]["sparge.samples"] == "data_samples"
+    deps = " ".join(cfg["project"]["dependencies"])
+    for lib in ("numpy", "scipy", "pandas", "scikit-learn"):
+        assert lib in deps
+    assert "streamlit" not in deps and "streamlit" in " ".join(
+        cfg["project"]["optional-dependencies"]["app"])
+
+
+def test_samples_found_by_path_or_environment(monkeypatch, tmp_path):
+    from sparge.services.samples import ENV_VAR, sample_files
+
+    assert sample_files(ROOT / "data_samples").default_model.exists()
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    assert sample_files().root == tmp_path
+    monkeypatch.delenv(ENV_VAR)
+    try:  # no sample directory given and none installed: a clear error, not a guess
+        found = sample_files()
+    except FileNotFoundError as exc:
+        assert "SPARGE_SAMPLES" in str(exc)
+    else:
+        assert found.default_model.exists()

@@ -89,7 +89,10 @@ def sample_files(root: str | os.PathLike | None = None) -> SampleFiles:
         root = os.environ.get(ENV_VAR)
     if root is None:
         try:
-            root = Path(str(resources.files("sparge.samples")))
+            # (a namespace package's files() is a MultiplexedPath: join a member, then
+            # take its folder)
+            member = resources.files("sparge.samples") / "default_model.sparge"
+            root = Path(str(member)).parent
         except ModuleNotFoundError:
             raise FileNotFoundError(
                 "No sample directory: pass its path, set SPARGE_SAMPLES, or install the "
