@@ -26,7 +26,21 @@ _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
 def plain_text(value: object, max_len: int = 200) -> str:
-    """One line of text with control characters removed, cut to ``max_len`` characters."""
+    """User text as one line for a message, a terminal or a plain-text display.
+
+    Parameters
+    ----------
+    value : object
+        Any value (read as ``str``).
+    max_len : int
+        Longest result; longer text is cut and ends with ``…``.
+
+    Returns
+    -------
+    str
+        Control characters (terminal escapes, bidirectional overrides) removed, line
+        breaks and tabs as spaces, at most ``max_len`` characters.
+    """
     s = _CONTROL.sub("", str(value)).replace("\n", " ").replace("\t", " ")
     return s if len(s) <= max_len else s[: max_len - 1] + "…"
 
@@ -42,6 +56,18 @@ def md_escape(value: object, max_len: int = 200) -> str:
     Besides escaping Markdown's special characters, the patterns that GFM autolinks on its
     own (``http://…``, ``www.…``, ``name@host``) are broken by an invisible word joiner, so
     a URL in a patient ID or a file name is shown as text, never as a clickable link.
+
+    Parameters
+    ----------
+    value : object
+        Any value (read as ``str``).
+    max_len : int
+        Longest text before escaping (see :func:`plain_text`).
+
+    Returns
+    -------
+    str
+        :func:`plain_text` of the value with Markdown's special characters escaped.
     """
     text = _AUTOLINK.sub(lambda m: m.group(1)[0] + _WORD_JOINER + m.group(1)[1:],
                          plain_text(value, max_len))
@@ -49,8 +75,19 @@ def md_escape(value: object, max_len: int = 200) -> str:
 
 
 def csv_cell(value: object) -> object:
-    """A cell that a spreadsheet will not run: text starting with = + - @ tab or CR gets a
-    leading single quote; numbers (including negative ones) are left alone."""
+    """A CSV cell that a spreadsheet will not run as a formula.
+
+    Parameters
+    ----------
+    value : object
+        The cell.
+
+    Returns
+    -------
+    object
+        Text starting with = + - @ tab or CR (or their full-width forms) with a leading
+        single quote; numbers (including negative ones) and non-text cells unchanged.
+    """
     if not isinstance(value, str) or not value:
         return value
     if value.startswith(_FORMULA_START) and not _NUMBER.match(value.strip()):
@@ -59,13 +96,24 @@ def csv_cell(value: object) -> object:
 
 
 def _is_text_column(series: pd.Series) -> bool:
+    """True unless the column holds numbers, booleans or dates."""
     dtype = series.dtype
     return not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)
                 or pd.api.types.is_datetime64_any_dtype(dtype))
 
 
 def csv_safe(df: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``df`` whose text cells, column names and index cannot run as formulas."""
+    """A table that spreadsheets open without running formulas.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy whose text cells, column names and index went through :func:`csv_cell`.
+    """
     out = df.copy()
     out.columns = [csv_cell(str(c)) for c in out.columns]
     for i in range(out.shape[1]):  # by position: names may repeat
@@ -80,13 +128,37 @@ def csv_safe(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def to_csv(df: pd.DataFrame, **kwargs) -> str:
-    """``df.to_csv`` after :func:`csv_safe` (``index=False`` unless given)."""
+    """CSV text of a table, safe to open in a spreadsheet.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    **kwargs
+        Passed to :meth:`pandas.DataFrame.to_csv` (``index=False`` unless given).
+
+    Returns
+    -------
+    str
+        ``df.to_csv`` after :func:`csv_safe`.
+    """
     kwargs.setdefault("index", False)
     return csv_safe(df).to_csv(**kwargs)
 
 
 def plain_frame(df: pd.DataFrame, max_len: int = 200) -> pd.DataFrame:
-    """A copy with control characters stripped from text cells and column names."""
+    """A table safe to print on a terminal.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    max_len : int
+        Longest text cell, column name or index label (see :func:`plain_text`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy whose text cells, column names and index went through :func:`plain_text`.
+    """
     out = df.copy()
     out.columns = [plain_text(c, max_len) for c in out.columns]
     for i in range(out.shape[1]):  # by position: names may repeat

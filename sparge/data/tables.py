@@ -109,12 +109,34 @@ PAPER_TABLE: dict[str, dict[str, int]] = {
 
 
 def norm_key(text: object) -> str:
-    """Case- and whitespace-insensitive key: lower case, inner white space folded."""
+    """Case- and whitespace-insensitive key of a cell or name.
+
+    Parameters
+    ----------
+    text : object
+        A cell, level, token or column name (any value; read as ``str``).
+
+    Returns
+    -------
+    str
+        Lower case, surrounding white space removed, inner white space folded to one space.
+    """
     return re.sub(r"\s+", " ", str(text)).strip().lower()
 
 
 def is_blank(value: object) -> bool:
-    """True for ``None``, ``NaN`` and cells holding only white space."""
+    """Whether a cell is empty.
+
+    Parameters
+    ----------
+    value : object
+        A cell.
+
+    Returns
+    -------
+    bool
+        True for ``None``, ``NaN`` and text holding only white space.
+    """
     if value is None:
         return True
     if isinstance(value, float) and value != value:
@@ -123,10 +145,22 @@ def is_blank(value: object) -> bool:
 
 
 def is_missing_token(value: object, tokens: Iterable[str] = DEFAULT_MISSING_TOKENS) -> bool:
-    """True for empty cells and the given tokens (default: :data:`DEFAULT_MISSING_TOKENS`).
+    """Whether a cell is empty or a missing token.
 
     This does not know the column's levels; :class:`~sparge.Encoder` looks a cell up in the
     table first, so that a token that is a level stays a value.
+
+    Parameters
+    ----------
+    value : object
+        A cell.
+    tokens : iterable of str
+        Normalised missing tokens (default: :data:`DEFAULT_MISSING_TOKENS`).
+
+    Returns
+    -------
+    bool
+        True for empty cells (:func:`is_blank`) and cells whose :func:`norm_key` is a token.
     """
     if is_blank(value):
         return True
@@ -134,8 +168,20 @@ def is_missing_token(value: object, tokens: Iterable[str] = DEFAULT_MISSING_TOKE
 
 
 def natural_key(text: object) -> tuple:
-    """Sort key: numbers first and numerically ("2" < "10"), then text with numbers inside
-    compared numerically ("Stage 2" < "Stage 10")."""
+    """Sort key for levels in natural order.
+
+    Parameters
+    ----------
+    text : object
+        A level.
+
+    Returns
+    -------
+    tuple
+        A key that sorts numbers first and numerically ("2" < "10"), then text
+        case-insensitively with the numbers inside compared numerically
+        ("Stage 2" < "Stage 10").
+    """
     s = norm_key(text)
     try:
         return (0, float(s.replace(",", ".")), ())
@@ -147,7 +193,19 @@ def natural_key(text: object) -> tuple:
 
 
 def scale_of(levels: Iterable[str]) -> str | None:
-    """Name of the first recognised scale (:data:`SCALES`) holding every level, or None."""
+    """The recognised scale that a set of levels fits.
+
+    Parameters
+    ----------
+    levels : iterable of str
+        Levels as written (compared by :func:`norm_key`).
+
+    Returns
+    -------
+    str or None
+        Name of the first scale of :data:`SCALES` holding every level; ``None`` when none
+        does or there are no levels.
+    """
     keys = {norm_key(lv) for lv in levels}
     if not keys:
         return None
@@ -158,16 +216,37 @@ def scale_of(levels: Iterable[str]) -> str | None:
 
 
 def scale_codes(levels: Iterable[str], scale: str) -> dict[str, int]:
-    """``{level: rank code}`` of levels on a recognised scale (see the module docstring)."""
+    """Code levels by their rank on a recognised scale.
+
+    Parameters
+    ----------
+    levels : iterable of str
+        Levels that all fit ``scale`` (see :func:`scale_of`).
+    scale : str
+        A name of :data:`SCALES`.
+
+    Returns
+    -------
+    dict
+        ``{level: rank code}``, the levels as written.
+    """
     codes = _SCALE_CODES[scale]
     return {lv: codes[norm_key(lv)] for lv in levels}
 
 
 def yes_no_codes(levels: Iterable[str]) -> dict[str, int] | None:
-    """The paper's yes/no direction for a column holding both a yes and a no level.
+    """Code a yes/no column in the paper's direction.
 
-    Yes 1, No 2, Unknown 0; any other levels follow in natural order from 3. ``None`` when
-    the column lacks a yes or a no level.
+    Parameters
+    ----------
+    levels : iterable of str
+        The column's levels as written.
+
+    Returns
+    -------
+    dict or None
+        ``{level: code}``: Yes 1, No 2, Unknown 0; any other levels follow in natural order
+        from 3. ``None`` when the levels lack a yes or a no.
     """
     levels = list(levels)
     keys = {norm_key(lv) for lv in levels}
@@ -220,6 +299,7 @@ def _parse_flag(value: object, where: str) -> bool | None:
 
 
 def _code_is_blank(code: object) -> bool:
+    """True for an empty code cell (a missing-token row of a table file)."""
     return code is None or code is pd.NA or is_blank(code)
 
 
@@ -254,13 +334,33 @@ class EncodingTable:
 
     @classmethod
     def paper(cls) -> EncodingTable:
-        """The paper's table."""
+        """The paper's table (DESIGN.md §3).
+
+        Returns
+        -------
+        EncodingTable
+            :data:`PAPER_TABLE` with the default missing tokens.
+        """
         return cls(PAPER_TABLE)
 
     # -- levels
     def set_column(self, column: str, levels: Mapping[str, int],
                    ordered: bool | None = None) -> None:
-        """Add or replace the levels of one column (``ordered=None``: from the scales)."""
+        """Add or replace the levels of one column.
+
+        Parameters
+        ----------
+        column : str
+        levels : dict
+            ``{level: code}``; codes are numbers (integral ones are stored as int).
+        ordered : bool or None
+            Whether the codes follow an order; ``None``: from the recognised scales.
+
+        Raises
+        ------
+        DataError
+            A code is not a number.
+        """
         entries: dict[str, tuple[str, int]] = {}
         for level, code in levels.items():
             code_f = _parse_code(code, f"Encoding table, column {str(column)[:80]!r}, "
@@ -273,29 +373,87 @@ class EncodingTable:
             self.set_ordered(column, ordered)
 
     def has(self, column: str) -> bool:
+        """Whether the table has levels for a column.
+
+        Parameters
+        ----------
+        column : str
+            Compared case- and space-insensitively.
+
+        Returns
+        -------
+        bool
+        """
         return norm_key(column) in self._cols
 
     def levels(self, column: str) -> dict[str, int]:
-        """``{level: code}`` of a column, with the levels as written."""
+        """The levels of a column.
+
+        Parameters
+        ----------
+        column : str
+            A column of the table (``KeyError`` otherwise).
+
+        Returns
+        -------
+        dict
+            ``{level: code}``, the levels as written.
+        """
         _, entries = self._cols[norm_key(column)]
         return {orig: code for orig, code in entries.values()}
 
     def lookup(self, column: str, value: object):
-        """Code of ``value`` in ``column``, or ``None`` when the level is not in the table."""
+        """The code of one cell.
+
+        Parameters
+        ----------
+        column : str
+            A column of the table (``KeyError`` otherwise).
+        value : object
+            The cell, compared case- and space-insensitively with the levels.
+
+        Returns
+        -------
+        int, float or None
+            The code; ``None`` when the level is not in the table.
+        """
         _, entries = self._cols[norm_key(column)]
         hit = entries.get(norm_key(value))
         return None if hit is None else hit[1]
 
     def columns(self) -> list[str]:
+        """The columns with levels, as written, in the order they were added.
+
+        Returns
+        -------
+        list of str
+        """
         return [orig for orig, _ in self._cols.values()]
 
     # -- order
     def set_ordered(self, column: str, ordered: bool) -> None:
-        """Say whether the codes of ``column`` follow an order."""
+        """Say whether the codes of a column follow an order.
+
+        Parameters
+        ----------
+        column : str
+        ordered : bool
+        """
         self._ordered[norm_key(column)] = bool(ordered)
 
     def is_ordered(self, column: str) -> bool:
-        """True when the column's codes follow an order (set, or a recognised scale)."""
+        """Whether the codes of a column follow an order.
+
+        Parameters
+        ----------
+        column : str
+
+        Returns
+        -------
+        bool
+            The flag set for the column; else True when its levels fit a recognised scale
+            and their codes follow it (either direction).
+        """
         key = norm_key(column)
         if key in self._ordered:
             return self._ordered[key]
@@ -308,7 +466,16 @@ class EncodingTable:
         return list(self._missing.values())
 
     def set_missing_tokens(self, tokens: Iterable[str], column: str | None = None) -> None:
-        """Replace the missing tokens of every column (or add tokens for one column)."""
+        """Set the tokens read as missing.
+
+        Parameters
+        ----------
+        tokens : iterable of str
+            The tokens, as written.
+        column : str, optional
+            ``None`` or ``*``: replace the tokens of every column; a column name: the tokens
+            missing in that column only (besides those of every column).
+        """
         if isinstance(tokens, (set, frozenset)):
             tokens = sorted(tokens)
         entries = {norm_key(t): str(t).strip() for t in tokens}
@@ -318,28 +485,74 @@ class EncodingTable:
             self._col_missing[norm_key(column)] = (str(column), entries)
 
     def column_missing_tokens(self) -> dict[str, list[str]]:
-        """``{column: [token, ...]}`` of tokens that are missing in one column only."""
+        """The tokens that are missing in one column only.
+
+        Returns
+        -------
+        dict
+            ``{column: [token, ...]}``, as written.
+        """
         return {orig: list(toks.values()) for orig, toks in self._col_missing.values()}
 
     def missing_keys(self, column: str | None = None) -> frozenset[str]:
-        """Normalised tokens read as missing in ``column`` (every column when None)."""
+        """The tokens read as missing in a column, normalised.
+
+        Parameters
+        ----------
+        column : str, optional
+            ``None``: the tokens of every column only.
+
+        Returns
+        -------
+        frozenset of str
+            :func:`norm_key` of the tokens of every column and of ``column``.
+        """
         keys = set(self._missing)
         if column is not None and norm_key(column) in self._col_missing:
             keys |= set(self._col_missing[norm_key(column)][1])
         return frozenset(keys)
 
     def is_missing(self, value: object, column: str | None = None) -> bool:
-        """True for an empty cell or a missing token of ``column`` (levels are not looked
-        at: look the cell up first, a level is a value)."""
+        """Whether a cell is empty or a missing token of a column.
+
+        Levels are not looked at: look the cell up first, a level is a value.
+
+        Parameters
+        ----------
+        value : object
+            The cell.
+        column : str, optional
+            ``None``: the tokens of every column only.
+
+        Returns
+        -------
+        bool
+        """
         return is_blank(value) or norm_key(value) in self.missing_keys(column)
 
     # -- whole table
     def copy(self) -> EncodingTable:
+        """An independent copy (levels, order flags and missing tokens).
+
+        Returns
+        -------
+        EncodingTable
+        """
         return EncodingTable.from_state(self.to_state())
 
     def merged(self, other: EncodingTable) -> EncodingTable:
-        """This table with ``other``'s columns added or replacing, and ``other``'s missing
-        tokens."""
+        """This table updated by another.
+
+        Parameters
+        ----------
+        other : EncodingTable
+
+        Returns
+        -------
+        EncodingTable
+            A new table: ``other``'s columns added or replacing these (with their order
+            flags), and ``other``'s missing tokens.
+        """
         out = self.copy()
         for col in other.columns():
             out.set_column(col, other.levels(col))
@@ -352,11 +565,24 @@ class EncodingTable:
 
     # -- serialisation
     def to_dict(self) -> dict[str, dict[str, int]]:
-        """``{column: {level: code}}`` (levels only; :meth:`to_state` has everything)."""
+        """The levels of every column.
+
+        Returns
+        -------
+        dict
+            ``{column: {level: code}}`` (levels only; :meth:`to_state` has everything).
+        """
         return {col: self.levels(col) for col in self.columns()}
 
     def to_state(self) -> dict:
-        """Everything as JSON-able data: levels, order flags and missing tokens."""
+        """The whole table as plain data, for JSON.
+
+        Returns
+        -------
+        dict
+            ``format``, ``version``, ``columns`` (``{column: {"levels": ..., "ordered":
+            ...}}``), ``missing_tokens`` and ``column_missing_tokens``.
+        """
         return {"format": "sparge-encoding-table", "version": 2,
                 "columns": {col: {"levels": self.levels(col), "ordered": self.is_ordered(col)}
                             for col in self.columns()},
@@ -365,7 +591,22 @@ class EncodingTable:
 
     @classmethod
     def from_state(cls, state: Mapping) -> EncodingTable:
-        """Inverse of :meth:`to_state`; also takes the older ``{column: {level: code}}``."""
+        """A table from the data :meth:`to_state` gives.
+
+        Parameters
+        ----------
+        state : dict
+            As :meth:`to_state` gives it, or the older ``{column: {level: code}}``.
+
+        Returns
+        -------
+        EncodingTable
+
+        Raises
+        ------
+        DataError
+            The data has another shape.
+        """
         if not isinstance(state, Mapping):
             raise DataError("An encoding table is {column: {value: code}}.")
         if state.get("format") != "sparge-encoding-table":
@@ -397,8 +638,14 @@ class EncodingTable:
         return table
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per level (``column, value, code, ordered``), then one row per missing
-        token with an empty code (``column`` = ``*`` for every column)."""
+        """The table as a frame, for display, editing and CSV files.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``column, value, code, ordered``: one row per level, then one row per
+            missing token with an empty code (``column`` = ``*`` for every column).
+        """
         rows = [{"column": c, "value": v, "code": k, "ordered": self.is_ordered(c)}
                 for c in self.columns() for v, k in self.levels(c).items()]
         rows += [{"column": ALL_COLUMNS, "value": t, "code": None, "ordered": False}
@@ -414,7 +661,24 @@ class EncodingTable:
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame) -> EncodingTable:
-        """Read a table from a frame with ``column, value, code`` (and ``ordered``)."""
+        """A table from a frame as :meth:`to_frame` gives it.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            Columns ``column``, ``value``, ``code`` and optionally ``ordered`` (names
+            compared case-insensitively); rows with an empty code are missing tokens.
+
+        Returns
+        -------
+        EncodingTable
+
+        Raises
+        ------
+        DataError
+            A column is absent, a column name is empty, a code is not a number or an
+            ``ordered`` cell is not true/false; the message names the row.
+        """
         need = {"column", "value", "code"}
         cols = {norm_key(c): c for c in df.columns}
         if not need <= set(cols):
@@ -450,10 +714,32 @@ class EncodingTable:
         return table
 
     def to_csv(self) -> str:
+        """The table as CSV text (the rows of :meth:`to_frame`).
+
+        Returns
+        -------
+        str
+        """
         return self.to_frame().to_csv(index=False)
 
     @classmethod
     def from_csv(cls, text_or_path) -> EncodingTable:
+        """A table from CSV text or a CSV file.
+
+        Parameters
+        ----------
+        text_or_path : str, path or file-like
+            CSV text (with a line break), or what :func:`pandas.read_csv` reads.
+
+        Returns
+        -------
+        EncodingTable
+
+        Raises
+        ------
+        DataError
+            The CSV cannot be read or is not an encoding table (see :meth:`from_frame`).
+        """
         try:
             if isinstance(text_or_path, str) and "\n" in text_or_path:
                 df = pd.read_csv(io.StringIO(text_or_path), dtype=str, keep_default_na=False,
@@ -466,10 +752,32 @@ class EncodingTable:
         return cls.from_frame(df)
 
     def to_json(self) -> str:
+        """The table as JSON text (:meth:`to_state`).
+
+        Returns
+        -------
+        str
+        """
         return json.dumps(self.to_state(), indent=2, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> EncodingTable:
+        """A table from JSON text.
+
+        Parameters
+        ----------
+        text : str
+            As :meth:`to_json` gives it, or the older ``{column: {level: code}}``.
+
+        Returns
+        -------
+        EncodingTable
+
+        Raises
+        ------
+        DataError
+            Not valid JSON, or not an encoding table.
+        """
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
