@@ -168,3 +168,22 @@ def test_cohort_smaller_than_k1_still_trains():
     assert model.k1 > 12
     d, idx = model.kneighbors(X[:2], n_neighbors=5)
     assert idx.shape == (2, 5) and idx.max() < 12 and np.all(np.isfinite(d))
+
+
+def test_large_cohort_is_learned_from_a_stratified_sample():
+    X, y = planted_classes(n=400, m=20, noise_dims=14)
+    ids = np.array([f"P{i}" for i in range(400)])
+    m = SparGE(max_fit_samples=150, max_iter=1, forest_trees=10).fit(X, y, ids=ids)
+    rows = m.fit_sample_rows_
+    assert m.n_samples_seen_ == 400 and rows.shape == (150,) and np.all(np.diff(rows) > 0)
+    assert m.embedding_.shape[0] == 150 and list(m.train_ids_) == list(ids[rows])
+    full = np.bincount(np.unique(y, return_inverse=True)[1]) / 400
+    part = np.bincount(np.unique(y[rows], return_inverse=True)[1]) / 150
+    np.testing.assert_allclose(part, full, atol=0.01)  # stratified by outcome
+    assert m.transform(X).shape == (400, m.embedding_.shape[1])  # everyone is embedded
+    np.testing.assert_allclose(m.transform(X[rows]), m.embedding_, atol=1e-8)
+    again = SparGE(max_fit_samples=150, max_iter=1, forest_trees=10).fit(X, y, ids=ids)
+    np.testing.assert_array_equal(again.fit_sample_rows_, rows)
+    small = SparGE(max_fit_samples=1000, max_iter=1, forest_trees=10).fit(X, y)
+    assert small.fit_sample_rows_ is None and small.n_samples_seen_ == 400
+    assert SparGE.from_state(m.get_state()).n_samples_seen_ == 400

@@ -21,6 +21,7 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.metrics import balanced_accuracy_score
+from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils.validation import check_array, check_is_fitted
 
@@ -171,6 +172,11 @@ class SparGE(TransformerMixin, BaseEstimator):
     validation_fraction : float
     n_iter_no_change : int
         Stop after this many iterations without a better held-out score.
+    max_fit_samples : int or None
+        Learn from at most this many patients: a larger cohort is learned from a
+        stratified random sample of this size (recorded as ``fit_sample_rows_``), and
+        every other patient is embedded with :meth:`transform` like any new patient.
+        ``None``: always all patients (the kNN graphs then cost ``O(n^2)``).
     random_state : int or None
     callback : callable, optional
         ``callback(stage, info)`` called at every stage and iteration (progress bars).
@@ -201,6 +207,13 @@ class SparGE(TransformerMixin, BaseEstimator):
         Outcome classes (supervised).
     y_ : ndarray
         Training outcomes (supervised), used to report look-alike outcomes.
+    n_samples_seen_ : int
+        Patients given to ``fit``.
+    fit_sample_rows_ : ndarray of int or None
+        Rows of ``X`` the model learned from when ``n_samples_seen_`` exceeded
+        ``max_fit_samples`` (sorted); ``None`` when it learned from all of them. The
+        training patients (``embedding_``, ``train_ids_``, ``y_``) are those rows. Not
+        saved in model files (``n_samples_seen_`` is).
     n_features_in_ : int
     feature_names_in_ : ndarray of str (when fitted on a DataFrame)
     """
@@ -234,6 +247,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         early_stopping: bool = True,
         validation_fraction: float = 0.2,
         n_iter_no_change: int = 3,
+        max_fit_samples: int | None = 20_000,
         random_state: int | None = 0,
         callback: Callback | None = None,
         verbose: int = 0,
@@ -265,6 +279,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
+        self.max_fit_samples = max_fit_samples
         self.random_state = random_state
         self.callback = callback
         self.verbose = verbose
@@ -306,8 +321,8 @@ class SparGE(TransformerMixin, BaseEstimator):
         """
         t0 = time.perf_counter()
         X, names = _as_float_array(X)
-        n = X.shape[0]
-        self.validate_params(n)
+        self.validate_params(X.shape[0])
+        X, y, ids = self._fit_sample(X, y, ids)
         y_idx = self._set_targets(X, names, y, ids)
         rng = np.random.default_rng(self.random_state)
         seed = self._seed()
@@ -334,6 +349,26 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.fit_time_ = time.perf_counter() - t0
         self._notify("embedding", progress=1.0, seconds=self.fit_time_)
         return self
+
+    def _fit_sample(self, X: np.ndarray, y, ids):
+        """The patients to learn from: all of them, or a stratified sample of
+        ``max_fit_samples`` (by outcome when every class has two patients or more)."""
+        n = X.shape[0]
+        self.n_samples_seen_, self.fit_sample_rows_ = n, None
+        cap = self.max_fit_samples
+        if cap is None or n <= cap:
+            return X, y, ids
+        strat = None
+        if y is not None and self.supervised:
+            labels = pd.Series(np.asarray(y)).astype(str).to_numpy()
+            counts = np.unique(labels, return_counts=True)[1]
+            strat = labels if counts.min() >= 2 and counts.size <= cap else None
+        rows, _ = train_test_split(np.arange(n), train_size=int(cap), stratify=strat,
+                                   random_state=self._seed())
+        rows = np.sort(rows)
+        self.fit_sample_rows_ = rows
+        return (X[rows], None if y is None else np.asarray(y)[rows],
+                None if ids is None else np.asarray(ids)[rows])
 
     def _set_targets(self, X: np.ndarray, names: list[str] | None, y, ids
                      ) -> np.ndarray | None:
@@ -483,6 +518,7 @@ class SparGE(TransformerMixin, BaseEstimator):
             "train_ids": [str(i) for i in self.train_ids_] if hasattr(self, "train_ids_")
             else None,
             "forest": forest,
+            "n_samples_seen": int(getattr(self, "n_samples_seen_", len(self.embedding_))),
         }
         params = {k: v for k, v in self.get_params().items() if k != "callback"}
         return ModelState(params=params, arrays=arrays, values=values)
@@ -531,6 +567,8 @@ class SparGE(TransformerMixin, BaseEstimator):
         model.objective_ = v.get("objective")
         model.fit_time_ = v.get("fit_time")
         model.history_ = v.get("history") or []
+        model.n_samples_seen_ = int(v.get("n_samples_seen") or len(model.embedding_))
+        model.fit_sample_rows_ = None  # which rows is not saved, only how many were seen
         if v.get("train_ids") is not None:
             model.train_ids_ = np.asarray(v["train_ids"], dtype=object)
         model._set_forest(_forest_part_from_state(a, v.get("forest"), model.n_features_in_))

@@ -29,7 +29,7 @@ FOREST_FLOAT = ("forest_threshold",)
 FOREST_ARRAYS = FOREST_INT + FOREST_FLOAT
 #: The values next to the arrays.
 VALUE_FIELDS = ("n_features_in", "feature_names", "completion_lambda", "best_iteration",
-                "objective", "fit_time", "history", "train_ids", "forest")
+                "objective", "fit_time", "history", "train_ids", "forest", "n_samples_seen")
 
 
 @dataclass
@@ -47,7 +47,9 @@ class ModelState:
         :data:`VALUE_FIELDS`: ``n_features_in`` (int), ``feature_names`` (list of str or
         None), ``completion_lambda``, ``best_iteration``, ``objective``, ``fit_time``
         (numbers or None), ``history`` (list of dicts of numbers), ``train_ids`` (list of
-        str or None), ``forest`` (``{"weight", "scale", "selection"}`` or None).
+        str or None), ``forest`` (``{"weight", "scale", "selection"}`` or None),
+        ``n_samples_seen`` (int: patients given to ``fit``, more than the training
+        patients when it learned from a sample).
     """
 
     params: dict[str, Any]

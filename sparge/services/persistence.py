@@ -541,6 +541,9 @@ def _check_meta(meta: Any) -> dict:
         if meta.get(key) is not None and meta[key] not in _LABEL_KINDS:
             raise _bad(key, f"one of {sorted(_LABEL_KINDS)} or null", meta[key])
         out[key] = meta.get(key)
+    seen = meta.get("n_samples_seen")
+    out["n_samples_seen"] = None if seen is None else _integer(seen, "n_samples_seen", 1,
+                                                               _MAX_PATIENTS)
     ids = meta.get("train_ids")
     out["train_ids"] = None if ids is None else _str_list(ids, "train_ids")
     out["encoder"] = _check_encoder(meta.get("encoder"), out["feature_names"])
