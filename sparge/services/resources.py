@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sparge.estimator.model import SparGE
+
 #: Time model coefficients (see the module docstring).
 _T_BASE, _T_EXP = 5.1e-4, 1.12
 _T_WIDE, _T_WIDE_N, _T_WIDE_M = 0.011, 0.113, 0.845
@@ -93,6 +95,10 @@ def _gb(n_bytes: float) -> str:
 #: Fixed cost of a fit (setup, K-SVD and the trace-ratio solves on a tiny cohort), and the
 #: forest's cost per patient x log2(patients) x sqrt(features).
 _T_FIXED = 0.5
+#: Seconds to embed one more patient (transform at 50 features: ~9,000 a second).
+_T_EMBED = 1.1e-4
+#: SparGE's default ``max_fit_samples``.
+DEFAULT_FIT_SAMPLES = SparGE().max_fit_samples
 _T_FOREST = 5.7e-6
 
 
@@ -187,7 +193,8 @@ def _peak_bytes(n: int, m: int) -> int:
 
 
 def estimate_fit(n_patients: int, n_features: int, limits: Limits | None = None, *,
-                 forest: bool = True) -> Estimate:
+                 forest: bool = True, max_fit_samples: int | None = DEFAULT_FIT_SAMPLES
+                 ) -> Estimate:
     """Estimate the time and peak memory of ``SparGE().fit`` on a table of this shape.
 
     Parameters
@@ -202,6 +209,10 @@ def estimate_fit(n_patients: int, n_features: int, limits: Limits | None = None,
         Count the forest part of the look-alike metric (``forest_weight`` > 0, the
         default). Its term is calibrated on one measured point (6,000 x 31: ~2.5 s); the
         rest on the measured fits without it (bench/results/scale.md, core_speed.md).
+    max_fit_samples : int or None
+        SparGE's ``max_fit_samples``: a larger cohort is learned from a sample of this
+        size and the other patients are embedded (about 9,000 patients a second at 50
+        features, bench/results/scale.md).
 
     Returns
     -------
@@ -217,7 +228,11 @@ def estimate_fit(n_patients: int, n_features: int, limits: Limits | None = None,
     n, m = int(n_patients), int(n_features)
     if n < 0 or m < 0:
         raise ValueError(f"the shape must be non-negative, got {n} x {m}")
-    return Estimate(n, m, _seconds(n, m, forest), _peak_bytes(n, m), limits or Limits())
+    learn = n if max_fit_samples is None else min(n, int(max_fit_samples))
+    embed = (n - learn) * _T_EMBED * max(m / _BASE_FEATURES, 1.0) ** 0.5
+    seconds = _seconds(learn, m, forest) + embed
+    peak = _peak_bytes(learn, m) + 16 * (n - learn) * max(m, 1)  # the rest of the table
+    return Estimate(n, m, seconds, peak, limits or Limits())
 
 
 def suggest_rows(n_features: int, limits: Limits | None = None) -> int:
