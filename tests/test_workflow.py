@@ -225,3 +225,19 @@ def test_a_new_patient_without_any_known_value_is_refused(table, cohort, trained
     empty = pd.DataFrame({ID: ["X1"], "Shoe size": ["42"]})
     with pytest.raises(DataError, match="Patient row 1 has no value the model knows"):
         encode_new_patients(model, cohort.encoder, empty)
+
+
+def test_patients_beyond_the_fit_sample_are_embedded_with_their_reason(cohort):
+    from sparge.services.workflow import fit_sample_note
+
+    n_train = len(cohort.train_rows)
+    model = train(cohort, {"max_iter": 0, "max_fit_samples": n_train - 5, "forest_weight": 0})
+    assert fit_sample_note(model).startswith(
+        f"learned from a stratified sample of {n_train - 5:,} of {n_train:,} patients")
+    idx = cohort_patients(model, cohort)
+    assert idx.in_training.sum() == n_train - 5
+    usable = np.isin(np.arange(len(idx.ids)), cohort.train_rows) & ~idx.in_training
+    assert usable.sum() == 5
+    assert all(r.startswith("not in the training sample") for r in idx.reason[usable])
+    np.testing.assert_allclose(idx.embedding[usable], model.transform(cohort.X[usable]))
+    assert fit_sample_note(train(cohort, {"max_iter": 0, "forest_weight": 0})) is None

@@ -24,7 +24,7 @@ from sparge.errors import DataError
 from sparge.services.maps import MapProjector
 from sparge.services.persistence import load_model
 from sparge.services.samples import SAMPLE_ID, SAMPLE_LABEL, SampleFiles, sample_files
-from sparge.services.workflow import Cohort, encode_cohort
+from sparge.services.workflow import Cohort, encode_cohort, fit_sample_note
 
 _samples: SampleFiles | None = None  # set once by app.py (configure_samples)
 #: What a reload or a typed link does to the session (said in the sidebar and on Data).
@@ -222,8 +222,10 @@ def model_summary(model) -> str:
     try:
         n, l = model.embedding_.shape
         sup = "supervised" if getattr(model, "classes_", None) is not None else "unsupervised"
-        return (f"{n} patients · {model.n_features_in_} biomarkers · completion rank "
+        line = (f"{n} patients · {model.n_features_in_} biomarkers · completion rank "
                 f"{model.rank_} · {model.n_atoms_} atoms · {l}-D embedding · {sup}")
+        note = fit_sample_note(model)
+        return line + (f" · {note}" if note else "")
     except Exception:  # noqa: BLE001 - a summary line must not break a page
         return "model details unavailable"
 

@@ -75,7 +75,7 @@ PARAMETER_CONSTRAINTS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "early_stopping": (_bool, "true or false"),
     "validation_fraction": (lambda v: _is_number(v) and 0 <= v < 1, "a number in [0, 1)"),
     "n_iter_no_change": (_int_in(1, 10**6), "an integer >= 1"),
-    "max_fit_samples": (_int_or_none(100), "an integer >= 100 or null"),
+    "max_fit_samples": (_int_or_none(10), "an integer >= 10 or null"),
     "random_state": (lambda v: v is None or (_is_int(v) and 0 <= v < 2**32),
                      "an integer >= 0 or null"),
     "callback": (lambda v: v is None or callable(v), "a callable or null"),

@@ -15,6 +15,7 @@ from sparge.data.encoder import Encoder
 from sparge.data.safe_text import plain_text
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
+from sparge.method.preprocess import missing_fraction_per_row
 
 
 @dataclass
@@ -141,7 +142,7 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
     enc = cohort.encoder
     n = len(cohort.ids)
     reasons = np.full(n, "", dtype=object)
-    miss = np.isnan(cohort.X).mean(axis=1) if cohort.X.shape[1] else np.zeros(n)
+    miss = missing_fraction_per_row(cohort.X) if cohort.X.shape[1] else np.zeros(n)
     thr = enc.max_patient_missing
     if thr is not None:
         too_many = miss > thr + 1e-12
@@ -152,6 +153,24 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
         for i in np.flatnonzero(pd.isna(pd.Series(cohort.labels, dtype=object)).to_numpy()):
             reasons[i] = "; ".join(r for r in (reasons[i], "no outcome recorded") if r)
     return reasons
+
+
+def fit_sample_note(model: SparGE) -> str | None:
+    """What a model learned from, when it learned from a sample of a larger cohort."""
+    seen = int(getattr(model, "n_samples_seen_", 0) or 0)
+    n = len(model.embedding_)
+    if seen <= n:
+        return None
+    return (f"learned from a stratified sample of {n:,} of {seen:,} patients "
+            f"(max_fit_samples); the others are embedded like new patients")
+
+
+def not_learned_reason(model: SparGE) -> str:
+    """Why a patient of a usable row is not among the model's training patients."""
+    note = fit_sample_note(model)
+    if note:
+        return f"not in the training sample (the model {note.split(';')[0]})"
+    return "not in this model's training patients"
 
 
 def cohort_patients(model: SparGE, cohort: Cohort) -> PatientIndex:
@@ -188,8 +207,7 @@ def cohort_patients(model: SparGE, cohort: Cohort) -> PatientIndex:
     in_training = train_index >= 0
     reasons = _leave_out_reasons(cohort)
     reasons[in_training] = ""
-    for i in np.flatnonzero(~in_training & (reasons == "")):
-        reasons[i] = "not in this model's training patients"
+    reasons[~in_training & (reasons == "")] = not_learned_reason(model)
     emb = np.empty((len(ids), model.embedding_.shape[1]))
     emb[in_training] = model.embedding_[train_index[in_training]]
     if (~in_training).any():
