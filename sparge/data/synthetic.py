@@ -336,6 +336,7 @@ BLOCK_ROWS = 10_000
 _RISK_SD = float(np.sqrt(1.06**2 + 0.9**2 + 0.5**2 + 0.4**2 + 0.3**2 + 0.5**2))
 STREAM_CUTS = (0.0, _RISK_SD * 0.915365087842814)  # Phi^-1(0.82)
 _KEY_FACTORS, _KEY_RISK, _KEY_GROUP = 10_000, 10_001, 20_000
+_FIXED_NAMES = {spec[0] for spec in _CALCIUM + _LABS + _MRI + _PROFORMA + _LIFESTYLE}
 _GROUP_RATE = {
     "Calcium Score": 0.6,
     "APB Biofourmis": 0.5,
@@ -400,6 +401,16 @@ def _layout() -> list[tuple[str, list[tuple[str, tuple | None, dict]]]]:
 def cohort_columns() -> dict[str, list[str]]:
     """Biomarker group -> its columns (in order): the 467 columns of the cohort."""
     return {group: [c[0] for c in cols] for group, cols in _layout()}
+
+
+def core_columns() -> list[str]:
+    """The 60 named biomarkers: the categorical answers and the fixed calcium score, lab,
+    MRI, clinical exam and lifestyle items (no generic wearable or questionnaire items).
+
+    A narrower cohort with the same structure, for tests and benchmarks at scale.
+    """
+    return [name for _, cols in _layout() for name, spec, _ in cols
+            if spec is None or name in _FIXED_NAMES]
 
 
 def _patients(n: int, draws: _Draws, missing_rate: float, cuts, wanted, ids) -> pd.DataFrame:
