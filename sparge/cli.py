@@ -1,4 +1,7 @@
-"""Command-line interface: ``python -m sparge {validate,encode,train,similar,compare}``.
+"""Command-line interface: ``python -m sparge {validate,encode,train,similar,compare,embed}``.
+
+``embed`` and ``similar --cohort`` run on Dask (``requirements-scale.txt``): a LocalCluster
+by default, or the cluster at ``--scheduler ADDRESS``.
 
 Exit codes: 0 success, 2 bad input or not enough resources (a clear message on stderr),
 1 an unexpected bug. Everything printed that came from the user (column names, IDs, cell
@@ -28,6 +31,8 @@ from sparge.services.workflow import encode_cohort, encode_new_patients, lookali
 _MAX_LINE = 2000
 #: Query patients per progress line of ``similar``.
 _QUERY_BATCH = 200
+#: Query patients whose outcome shares ``similar --cohort`` prints (on stderr).
+_SHARES_SHOWN = 20
 
 
 def _positive_int(text: str) -> int:
@@ -162,7 +167,78 @@ def cmd_train(args) -> int:
     return 0
 
 
+def _cluster(args) -> dict:
+    """Where ``embed`` and ``similar --cohort`` run: a scheduler or LocalCluster options."""
+    if args.scheduler and args.workers:
+        raise DataError("--workers sizes the local cluster; with --scheduler the cluster "
+                        "has its own workers.")
+    return {"client": args.scheduler or None,
+            "local_cluster": {"n_workers": args.workers} if args.workers else None}
+
+
+def _quiet_dask() -> None:
+    """Keep Dask's own log lines off the terminal: its task-failure lines carry tracebacks
+    and the failing task's message, which may quote cells. The CLI reports errors itself.
+    The environment variable reaches the local cluster's worker processes."""
+    import logging
+
+    os.environ["DASK_LOGGING__DISTRIBUTED"] = "critical"
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
+def cmd_embed(args) -> int:
+    from sparge.services.distributed import embed_cohort
+
+    _quiet_dask()
+    where = args.scheduler or "a local Dask cluster"
+    _step(f"embedding {args.source} with {args.model} on {where}")
+
+    def progress(done: int, total: int, patients: int) -> None:
+        _step(f"partition {done} of {total} done ({patients:,} patients embedded)")
+
+    summary = embed_cohort(args.model, args.source, args.output, id_column=args.id,
+                           label_column=args.label, overwrite=args.overwrite,
+                           progress=progress, **_cluster(args))
+    for note in summary.notes:
+        _say(f"note: {note}", file=sys.stderr)
+    man = summary.manifest
+    _say(f"Embedded {man.n_patients:,} patients in {len(man.files)} file(s) in "
+         f"{summary.seconds:.1f} s ({summary.patients_per_second:,.0f} patients/s); "
+         f"wrote {summary.out_dir}" + ("" if man.has_outcome else
+                                       " (no outcome column: no outcome shares)"),
+         file=sys.stderr)
+    return 0
+
+
+def _similar_in_cohort(args, model, encoder, df, X) -> int:
+    from sparge.services.distributed import cohort_lookalikes
+
+    _quiet_dask()
+    ids = encoder.ids(df)
+    own_ids = encoder.id_column is not None and encoder.id_column in df.columns
+    _step(f"searching the embedded cohort {args.cohort} for {len(X)} patient(s)")
+    res = cohort_lookalikes(model, X, args.cohort, n_neighbors=args.k, query_ids=ids,
+                            exclude_self=own_ids, **_cluster(args))
+    if args.k > res.n_patients:
+        _say(f"note: the cohort has {res.n_patients} patients; listing them all.",
+             file=sys.stderr)
+    _step(f"searched {res.n_patients:,} patients in {res.seconds:.1f} s")
+    _emit(res.table, args.format, args.output)
+    if len(res.outcome_shares.columns):
+        shown = res.outcome_shares.head(_SHARES_SHOWN)
+        for qid, row in shown.iterrows():
+            _say("outcome among the look-alikes of " + str(qid) + ": " +
+                 ", ".join(f"{k} {100 * v:.0f}%" for k, v in row.items()), file=sys.stderr)
+        if len(res.outcome_shares) > len(shown):
+            _say(f"(outcome shares of the first {_SHARES_SHOWN} patients shown)",
+                 file=sys.stderr)
+    return 0
+
+
 def cmd_similar(args) -> int:
+    if (args.scheduler or args.workers) and not args.cohort:
+        raise DataError("--scheduler and --workers go with --cohort (a search among an "
+                        "embedded cohort).")
     _step(f"loading {args.model}")
     model, encoder = load_model(args.model)
     if encoder is None:
@@ -172,6 +248,8 @@ def cmd_similar(args) -> int:
     X, msgs = encode_new_patients(model, encoder, df)
     for m in msgs:
         _say(f"note: {m}", file=sys.stderr)
+    if args.cohort:
+        return _similar_in_cohort(args, model, encoder, df, X)
     ids = encoder.ids(df)
     tables = []
     for i in range(len(X)):
@@ -248,13 +326,40 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--params", help='SparGE parameters as JSON, e.g. \'{"n_components": 8}\'')
     sp.set_defaults(func=cmd_train)
 
+    def cluster_args(sp):
+        sp.add_argument("--scheduler", metavar="ADDRESS",
+                        help="Dask scheduler of a running cluster, e.g. tcp://10.0.0.5:8786 "
+                             "(default: a local cluster on this machine)")
+        sp.add_argument("--workers", type=_positive_int,
+                        help="worker processes of the local cluster (default: one per CPU)")
+
     sp = sub.add_parser("similar", help="look-alikes of the patients in a CSV")
     sp.add_argument("model", help="model file (.sparge)")
     sp.add_argument("patients", help="CSV with one or more patients")
     sp.add_argument("-k", type=_positive_int, default=10, help="number of look-alikes")
     sp.add_argument("--format", choices=["table", "csv", "json"], default="table")
     sp.add_argument("-o", "--output")
+    sp.add_argument("--cohort", metavar="FOLDER",
+                    help="search every patient of an embedded cohort (`embed`) instead of "
+                         "the model's training patients; a patient whose ID is the query's "
+                         "is not its own look-alike")
+    cluster_args(sp)
     sp.set_defaults(func=cmd_similar)
+
+    sp = sub.add_parser("embed", help="embed every patient of a partitioned CSV or Parquet "
+                                      "cohort (on Dask) for `similar --cohort`")
+    sp.add_argument("model", help="model file (.sparge) saved with its encoder")
+    sp.add_argument("source", help="folder of .parquet or .csv files, one file, or a "
+                                   "pattern such as 'extract/part-*.csv'")
+    sp.add_argument("-o", "--output", required=True, metavar="OUT_DIR",
+                    help="new folder for the embedded cohort (Parquet files and a manifest)")
+    sp.add_argument("--id", help="patient ID column (default: the model's)")
+    sp.add_argument("--label", help="outcome column to carry (default: the model's, when "
+                                    "the cohort has it)")
+    sp.add_argument("--overwrite", action="store_true",
+                    help="replace an embedded cohort already in OUT_DIR")
+    cluster_args(sp)
+    sp.set_defaults(func=cmd_embed)
 
     sp = sub.add_parser("compare", help="classifiers on raw vs SparGE features")
     data_args(sp, label_required=True)
