@@ -118,3 +118,84 @@ def test_the_pages_and_helpers_use_only_the_public_api():
         tree = ast.parse((ROOT / rel).read_text())
         used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
         assert not used & private, (rel, used & private)
+
+
+# ---------------------------------------------------------------------------- issue 14.4
+def test_dense_maps_shrink_and_fade_their_points_with_the_number_of_patients():
+    from sparge.services.maps import DENSE_MAP, is_dense, point_style
+
+    assert not is_dense(683) and not is_dense(DENSE_MAP) and is_dense(DENSE_MAP + 1)
+    assert point_style(683) == point_style(DENSE_MAP) == {"size": 6.0, "opacity": 0.8}
+    styles = [point_style(n) for n in (50_000, 100_000, 300_000, 1_000_000, 10_000_000)]
+    sizes = [s["size"] for s in styles]
+    alphas = [s["opacity"] for s in styles]
+    assert sizes == sorted(sizes, reverse=True) and alphas == sorted(alphas, reverse=True)
+    assert 2.0 <= sizes[1] < 6.0 and 0.1 <= alphas[1] < 0.8  # 100,000 patients
+    assert styles[-1] == {"size": 2.0, "opacity": 0.1}  # floors: a point stays visible
+
+
+def test_density_grid_counts_every_patient_in_its_cell():
+    from sparge.services.maps import density_grid
+
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=50_000), rng.normal(size=50_000) * 3 + 10
+    x[:7] = np.nan  # not placed: not counted
+    g = density_grid(x, y, bins=40)
+    assert g["counts"].shape == (40, 40) and g["x"].shape == g["y"].shape == (40,)
+    assert g["counts"].sum() == g["n"] == 50_000 - 7
+    # rows run along y (a heatmap's z): the cell of one patient holds it
+    i = np.searchsorted(g["x_edges"], x[100]) - 1
+    j = np.searchsorted(g["y_edges"], y[100]) - 1
+    inside = (np.searchsorted(g["x_edges"], x[7:]) - 1 == i) & \
+        (np.searchsorted(g["y_edges"], y[7:]) - 1 == j)
+    assert g["counts"][j, i] == inside.sum() > 0
+    assert g["x_edges"][0] < np.nanmin(x) < g["x"][0] < g["x_edges"][1]
+    assert g["y_edges"][-1] > np.max(y) > g["y"][-1]
+    one = density_grid([1.0, 1.0], [2.0, 2.0], bins=5)  # all patients at one place
+    assert one["counts"].sum() == 2 and np.isfinite(one["x"]).all()
+    assert density_grid([], [], bins=3)["n"] == 0
+
+
+def test_umap_of_many_patients_is_fitted_on_a_sample_and_places_the_others(small,
+                                                                          monkeypatch):
+    """UMAP itself is replaced by a stand-in (the sampling, not UMAP, is under test)."""
+    import sys
+    import types
+
+    from sparge.services.maps import umap_note, umap_sample
+
+    fitted_on = []
+
+    class FakeUMAP:
+        def __init__(self, **kw):
+            self.kw = kw
+
+        def fit_transform(self, Y):
+            fitted_on.append(len(Y))
+            return np.asarray(Y)[:, :2] * 10
+
+    monkeypatch.setitem(sys.modules, "umap", types.SimpleNamespace(UMAP=FakeUMAP))
+    _, model = small
+    n = len(model.embedding_)
+    rows = umap_sample(n, 25, random_state=3)
+    assert len(rows) == 25 and (np.diff(rows) > 0).all()
+    assert (umap_sample(n, 25, random_state=3) == rows).all()  # reproducible
+    assert (umap_sample(n, 1000) == np.arange(n)).all()
+    proj = MapProjector("umap", max_fit=25, random_state=3).fit(model)
+    assert fitted_on == [25] and proj.drawn_ == "umap" and proj.n_fitted_ == 25
+    assert (proj.fit_rows_ == rows).all() and proj.coords_.shape == (n, 2)
+    emb = np.asarray(model.embedding_)
+    assert np.allclose(proj.coords_[rows], emb[rows, :2] * 10)
+    others = np.setdiff1d(np.arange(n), rows)
+    lo, hi = proj.coords_[rows].min(axis=0), proj.coords_[rows].max(axis=0)
+    assert ((proj.coords_[others] >= lo - 1e-9) & (proj.coords_[others] <= hi + 1e-9)).all()
+    # the others and any new patient are placed from the fitted patients alone
+    assert np.allclose(proj.place(model, Y=emb[others]), proj.coords_[others])
+    title = map_title(proj, model)
+    assert title.startswith("UMAP of the 16-D SparGE embedding, fitted on 25 of ")
+    assert "placed from their look-alikes" in title
+    whole = MapProjector("umap").fit(model)  # a small cohort: every patient is fitted
+    assert whole.fit_rows_ is None and whole.n_fitted_ == n
+    assert map_title(whole, model) == "UMAP of the 16-D SparGE embedding"
+    assert "all 43 training" in umap_note(43) and "random 10,000 of the 100,000" in \
+        umap_note(100_000)

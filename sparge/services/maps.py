@@ -3,6 +3,11 @@
 A map is fitted on the model's training patients; every other patient (left out of
 training, or new) is placed on it from its embedding. Only the public API of
 :class:`sparge.SparGE` is used.
+
+Every patient is drawn, at any size: above :data:`DENSE_MAP` patients the points are drawn
+smaller and fainter (:func:`point_style`) over a density layer, the count of patients per
+cell of a grid (:func:`density_grid`). UMAP is fitted on at most :data:`UMAP_FIT_MAX`
+training patients; the others are placed from their look-alikes among them.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from sparge.method.similarity import knn_search
 #: Map methods: what the user picks -> what it draws.
 METHODS = ("pca", "umap", "raw")
 NOT_TRAINED = "not used for training"
+#: Above this many patients a map is "dense": small faint points over a density layer.
+DENSE_MAP = 20_000
+#: UMAP is fitted on a random sample of at most this many training patients.
+UMAP_FIT_MAX = 10_000
 
 
 class MapProjector:
@@ -31,6 +40,10 @@ class MapProjector:
     random_state : int
     n_neighbors : int
         Training patients that place another patient on a UMAP map.
+    max_fit : int
+        UMAP is fitted on a random sample of at most this many training patients (UMAP of
+        100,000 patients takes many minutes on two cores); the other training patients are
+        placed like any other patient, from their look-alikes among the fitted ones.
 
     Attributes
     ----------
@@ -38,14 +51,19 @@ class MapProjector:
         Map positions of the training patients.
     drawn_ : {"pca", "umap", "raw"}
         What the map really shows (UMAP falls back to PCA, see above).
+    fit_rows_ : ndarray of int or None
+        Training patients the UMAP was fitted on (None: all of them, or not a UMAP).
     """
 
-    def __init__(self, method: str = "pca", random_state: int = 0, n_neighbors: int = 10):
+    def __init__(self, method: str = "pca", random_state: int = 0, n_neighbors: int = 10,
+                 max_fit: int = UMAP_FIT_MAX):
         if method not in METHODS:
             raise ValueError(f"unknown map method {method!r}; use one of {METHODS}")
         self.method = method
         self.random_state = random_state
         self.n_neighbors = n_neighbors
+        self.max_fit = max_fit
+        self.fit_rows_ = None
 
     @staticmethod
     def umap_possible(model) -> bool:
@@ -55,6 +73,7 @@ class MapProjector:
 
     def fit(self, model) -> MapProjector:
         emb = np.asarray(model.embedding_, dtype=float)
+        self.fit_rows_ = None
         if self.method == "raw":
             data = self._raw(model, model.training_values())
             self.reducer_ = PCA(min(2, data.shape[1]), random_state=self.random_state)
@@ -67,11 +86,41 @@ class MapProjector:
         else:
             import umap  # imported lazily: numba compilation takes a few seconds
 
-            self.reducer_ = umap.UMAP(n_neighbors=min(15, len(emb) - 1), min_dist=0.15,
+            n = len(emb)
+            rows = umap_sample(n, self.max_fit, self.random_state)
+            self.reducer_ = umap.UMAP(n_neighbors=min(15, len(rows) - 1), min_dist=0.15,
                                       random_state=self.random_state, n_jobs=1)
-            self.coords_ = np.asarray(self.reducer_.fit_transform(emb), dtype=float)
+            fitted = np.asarray(self.reducer_.fit_transform(emb[rows]), dtype=float)
             self.drawn_ = "umap"
+            if len(rows) == n:
+                self.coords_ = fitted
+            else:
+                self.fit_rows_ = rows
+                self.coords_ = np.empty((n, 2))
+                self.coords_[rows] = fitted
+                others = np.setdiff1d(np.arange(n), rows)
+                self.coords_[others] = self._from_lookalikes(model, emb[others])
         return self
+
+    @property
+    def n_fitted_(self) -> int:
+        """Training patients the map was fitted on."""
+        return len(self.coords_) if self.fit_rows_ is None else len(self.fit_rows_)
+
+    def _from_lookalikes(self, model, Y: np.ndarray, chunk: int = 20_000) -> np.ndarray:
+        """Similarity-weighted mean map position of each row's nearest fitted patients."""
+        emb = np.asarray(model.embedding_, dtype=float)
+        ref = self.fit_rows_ if self.fit_rows_ is not None else np.arange(len(emb))
+        ref_emb, ref_xy = emb[ref], self.coords_[ref]
+        k = min(self.n_neighbors, len(ref))
+        out = np.empty((len(Y), 2))
+        sq = np.einsum("ij,ij->i", ref_emb, ref_emb)
+        for start in range(0, len(Y), chunk):  # bounded memory for a million rows
+            dist, idx = knn_search(ref_emb, Y[start:start + chunk], k, ref_sqnorms=sq)
+            w = np.asarray(model.similarity(dist), dtype=float) + 1e-12
+            w /= w.sum(axis=1, keepdims=True)
+            out[start:start + chunk] = np.einsum("qk,qkc->qc", w, ref_xy[idx])
+        return out
 
     @classmethod
     def from_coords(cls, method: str, coords: np.ndarray) -> MapProjector:
@@ -103,8 +152,9 @@ class MapProjector:
             The patients' embedding (``model.transform(X)``) when already known.
 
         PCA maps project exactly; a UMAP map places each patient at the similarity-weighted
-        mean position of its nearest training patients in the learned space (instant, and
-        the same for a precomputed map).
+        mean position of its nearest training patients in the learned space (the fitted
+        ones when UMAP was fitted on a sample; instant for a few patients, and the same for
+        a precomputed map).
         """
         if self.method == "raw" or self.drawn_ == "raw":
             if self.reducer_ is None:
@@ -121,12 +171,7 @@ class MapProjector:
                 self.fit(model)
                 self.coords_ = saved
             return self._pad(self.reducer_.transform(Y))
-        emb = np.asarray(model.embedding_, dtype=float)
-        k = min(self.n_neighbors, len(emb))
-        dist, idx = knn_search(emb, Y, k)
-        w = np.asarray(model.similarity(dist), dtype=float) + 1e-12
-        w /= w.sum(axis=1, keepdims=True)
-        return np.einsum("qk,qkc->qc", w, self.coords_[idx])
+        return self._from_lookalikes(model, Y)
 
     def transform(self, model, X_new) -> np.ndarray:
         """Place new patients (encoded features) on the map."""
@@ -140,10 +185,87 @@ def map_title(proj: MapProjector, model) -> str:
         return (f"PCA of the standardised raw data ({model.n_features_in_} biomarkers, gaps "
                 "at the cohort mean), for comparison")
     if proj.drawn_ == "umap":
+        n = len(proj.coords_)
+        if proj.n_fitted_ < n:
+            return (f"UMAP of the {dim}-D SparGE embedding, fitted on {proj.n_fitted_:,} of "
+                    f"{n:,} training patients (the others placed from their look-alikes)")
         return f"UMAP of the {dim}-D SparGE embedding"
     if dim <= 2:
         return f"The {dim}-D SparGE embedding (axes rotated by PCA)"
     return f"PCA of the {dim}-D SparGE embedding"
+
+
+def umap_sample(n: int, max_fit: int = UMAP_FIT_MAX, random_state: int = 0) -> np.ndarray:
+    """Sorted rows of the training patients a UMAP is fitted on: all ``n`` up to
+    ``max_fit``, else a random sample of ``max_fit`` (reproducible under
+    ``random_state``)."""
+    if n <= max_fit:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(random_state).choice(n, max_fit, replace=False))
+
+
+def umap_note(n_train: int, max_fit: int = UMAP_FIT_MAX) -> str:
+    """What a UMAP of ``n_train`` training patients does, said plainly (the app's help)."""
+    if n_train <= max_fit:
+        return f"UMAP is fitted on all {n_train:,} training patients."
+    return (f"UMAP is fitted on a random {max_fit:,} of the {n_train:,} training patients; "
+            "every other patient is placed at the weighted mean position of its 10 nearest "
+            "fitted patients in the learned space.")
+
+
+def is_dense(n: int, threshold: int = DENSE_MAP) -> bool:
+    """True when a map of ``n`` patients is drawn as a dense map (small faint points over
+    a density layer)."""
+    return n > threshold
+
+
+def point_style(n: int, threshold: int = DENSE_MAP) -> dict:
+    """Marker size (px) and opacity for a map of ``n`` patients.
+
+    Up to ``threshold`` patients: size 6, opacity 0.8 (as the map always was). Above it
+    both shrink with the number of patients, so that overlapping points do not hide the
+    density layer beneath them: size 6 * r ** 0.5 (at least 2) and opacity 0.8 * r ** 0.75
+    (at least 0.1), where r = threshold / n: about 2.7 px and 0.24 at 100,000 patients,
+    2 px and 0.1 at a million.
+    """
+    if not is_dense(n, threshold):
+        return {"size": 6.0, "opacity": 0.8}
+    ratio = threshold / n
+    return {"size": round(max(2.0, 6.0 * ratio ** 0.5), 2),
+            "opacity": round(max(0.1, 0.8 * ratio ** 0.75), 3)}
+
+
+def density_grid(x, y, bins: int = 120) -> dict:
+    """Patients per cell of a ``bins`` x ``bins`` grid over the map (the density layer).
+
+    Parameters
+    ----------
+    x, y : array-like (n,)
+        Map positions (non-finite ones are ignored).
+    bins : int
+        Cells per axis.
+
+    Returns
+    -------
+    dict with ``x`` (bins,) and ``y`` (bins,) cell centres, ``counts`` (bins, bins) int
+    with rows along y (as a heatmap's ``z``), ``x_edges``/``y_edges`` (bins + 1,) and
+    ``n`` (patients counted).
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    if len(x) == 0:
+        x = y = np.zeros(1)
+    edges = []
+    for v in (x, y):
+        lo, hi = float(v.min()), float(v.max())
+        pad = 1e-9 + 1e-3 * (hi - lo)
+        edges.append(np.linspace(lo - pad, hi + pad, bins + 1))
+    counts, xe, ye = np.histogram2d(x, y, bins=edges)
+    return {"x": (xe[:-1] + xe[1:]) / 2, "y": (ye[:-1] + ye[1:]) / 2,
+            "counts": counts.T.astype(np.int64), "x_edges": xe, "y_edges": ye,
+            "n": int(ok.sum())}
 
 
 def training_values(model) -> pd.DataFrame:
@@ -261,6 +383,7 @@ def map_csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[cols]
 
 
-__all__ = ["MapProjector", "METHODS", "NOT_TRAINED", "map_title", "map_frame",
-           "training_values", "patient_values", "map_csv_frame",
-           "data_model_mismatch"]
+__all__ = ["MapProjector", "METHODS", "NOT_TRAINED", "DENSE_MAP", "UMAP_FIT_MAX",
+           "map_title", "map_frame", "training_values", "patient_values", "map_csv_frame",
+           "data_model_mismatch", "umap_sample", "umap_note", "is_dense", "point_style",
+           "density_grid"]
