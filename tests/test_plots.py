@@ -74,3 +74,94 @@ def test_outcome_and_comparison_charts():
     fig = lookalike_comparison(comp)
     assert list(fig.data[1].hovertext) == ["this patient: 61", "this patient: Yes"]
     assert fig.layout.xaxis.title.text == "SD from the cohort mean"
+
+
+# ---------------------------------------------------------------------------- issue 14.4
+def _big_frame(n, seed=1):
+    rng = np.random.default_rng(seed)
+    inside = rng.random(n) > 0.05
+    return pd.DataFrame({
+        "row": np.arange(n), "ID": [f"P{i}" for i in range(n - 1)] + ["<b>![x](http://h/)"],
+        "x": rng.normal(size=n), "y": rng.normal(size=n), "in_training": inside,
+        "training_index": np.where(inside, np.arange(n), -1),
+        "status": np.where(inside, "training", "not used for training"),
+        "reason": np.where(inside, "", "30% of values missing"),
+        "outcome": rng.choice(["low", "high"], n)})
+
+
+def _points(fig):
+    """Per patient trace: (name, keys as ints) for every trace that carries patients."""
+    out = []
+    for t in fig.data:
+        if t.type == "scattergl" and t.customdata is not None and t.name != "look-alikes":
+            out.append((t.name, np.asarray(t.customdata).ravel().astype(int)))
+    return out
+
+
+def test_a_dense_map_draws_every_patient_over_a_density_layer():
+    frame = _big_frame(3000)
+    fig = cohort_map(frame, frame["outcome"], highlight=10, lookalikes=[11, 12, 2999],
+                     title="PCA", dense_threshold=1000, density_bins=30)
+    heat = fig.data[0]
+    assert heat.type == "heatmap" and np.nansum(np.asarray(heat.customdata)) == 3000
+    assert np.asarray(heat.z).shape == (30, 30)
+    keys = np.concatenate([k for _, k in _points(fig)])
+    assert sorted(keys) == list(range(3000))  # every patient, none twice, no sampling
+    main = next(t for t in fig.data if t.name == "low" and t.customdata is not None)
+    assert np.asarray(main.x).dtype == np.float32 and np.asarray(main.customdata).ndim == 1
+    assert main.marker.size < 6 and main.marker.opacity < 0.8 and main.showlegend is False
+    # the legend shows solid markers (the points are faint): one entry per group
+    legend = [t for t in fig.data if t.showlegend is not False and t.type == "scattergl"]
+    assert [t.name for t in legend][:3] == ["high", "low", "not used for training"]
+    assert all(t.marker.opacity == 1 for t in legend[:3])
+    out = next(t for t in fig.data if t.name == "not used for training" and
+               t.customdata is not None)
+    assert out.marker.symbol == "x"
+    # highlights on the WebGL canvas (an SVG trace would lie under the points)
+    rings = next(t for t in fig.data if t.name == "look-alikes")
+    assert rings.type == "scattergl" and sorted(rings.customdata) == [11, 12, 2999]
+    assert next(t for t in fig.data if t.name == "selected").type == "scattergl"
+    # the hover: the patient's ID, HTML-escaped, and the colour's value
+    hostile = next(t for t in fig.data if t.customdata is not None and
+                   2999 in np.asarray(t.customdata) and t.name != "look-alikes")
+    text = list(hostile.hovertext)[list(hostile.customdata).index(2999)]
+    assert text == "&lt;b&gt;![x](http://h/)"
+    assert hostile.hovertemplate.startswith("<b>%{hovertext}</b>")
+
+
+def test_a_small_map_is_drawn_as_before_and_rings_the_lookalikes():
+    frame = _frame()
+    fig = cohort_map(frame, frame["outcome"], highlight=4, lookalikes=[1, 2])
+    assert all(t.type != "heatmap" for t in fig.data)
+    main = next(t for t in fig.data if t.name == "low")
+    assert main.marker.size == 6 and main.marker.opacity == 0.8
+    rings = next(t for t in fig.data if t.name == "look-alikes")
+    assert rings.type == "scatter" and [c[0] for c in rings.customdata] == [1, 2]
+    assert any("P1" in h for h in rings.hovertext)  # a click on a ring opens that patient
+    assert next(t for t in fig.data if t.name == "selected").type == "scatter"
+
+
+def test_a_numeric_colour_on_a_dense_map_keeps_one_scale():
+    frame = _big_frame(2000)
+    fig = cohort_map(frame, pd.Series(np.linspace(0, 50, 2000)), color_title="Age",
+                     dense_threshold=500)
+    inside = next(t for t in fig.data if t.name == "patients" and t.customdata is not None)
+    out = next(t for t in fig.data if t.name == "not used for training" and
+               t.customdata is not None)
+    assert inside.marker.cmin == out.marker.cmin == 0 and inside.marker.cmax == 50
+    assert "Age: %{marker.color" in inside.hovertemplate
+
+
+def test_a_100000_patient_map_is_built_fast_and_sent_as_typed_arrays():
+    import time
+
+    frame = _big_frame(100_000)
+    t = time.perf_counter()
+    fig = cohort_map(frame, frame["outcome"], highlight=5)
+    spec = fig.to_json()
+    elapsed = time.perf_counter() - t
+    assert sum(len(k) for _, k in _points(fig)) == 100_000
+    assert '"bdata"' in spec and len(spec) < 8e6  # coordinates and keys as base64 arrays
+    print(f"100,000-patient map: built and serialised in {elapsed:.2f} s, "
+          f"{len(spec) / 1e6:.1f} MB")
+    assert elapsed < 10.0

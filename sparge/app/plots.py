@@ -8,11 +8,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from sparge.services.display import plot_text
-from sparge.services.maps import NOT_TRAINED
+from sparge.services.maps import DENSE_MAP, NOT_TRAINED, density_grid, is_dense, point_style
 
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf"]
-MAX_POINTS = 20_000
 
 
 def wrap_title(text: str, width: int = 48) -> str:
@@ -57,12 +56,35 @@ def _hover_texts(df: pd.DataFrame, hcols: list[str]) -> list[str]:
     return out
 
 
+def _id_texts(ids) -> np.ndarray:
+    """Patient IDs ready for a hover label (HTML-escaped), fast for a million: only IDs
+    with characters outside letters, digits and plain punctuation go through
+    :func:`plot_text`."""
+    s = pd.Series(np.asarray(ids, dtype=object)).astype(str)
+    need = ~s.str.fullmatch(r"[\w .,:;/+\-]{0,60}").to_numpy(dtype=bool)
+    out = s.to_numpy(dtype=object)
+    out[need] = [plot_text(v) for v in out[need]]
+    return out
+
+
+def _density_layer(df: pd.DataFrame, bins: int) -> go.Heatmap:
+    """Patients per cell under the points (log shading; empty cells transparent)."""
+    grid = density_grid(df["x"], df["y"], bins=bins)
+    counts = grid["counts"].astype(float)
+    z = np.where(counts > 0, np.log10(np.maximum(counts, 1)) + 1, np.nan)
+    return go.Heatmap(x=grid["x"], y=grid["y"], z=z, customdata=counts.astype(np.int32),
+                      name="patients per cell", showscale=False, zsmooth=False,
+                      colorscale=[[0, "#eef2f8"], [0.5, "#9fb6d6"], [1, "#1b3b6f"]],
+                      opacity=0.55, showlegend=False,
+                      hovertemplate="%{customdata:,} patients in this cell<extra></extra>")
+
+
 def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                hover: pd.DataFrame | None = None, highlight: int | None = None,
-               new_points: pd.DataFrame | None = None, title: str = "",
-               max_points: int = MAX_POINTS, random_state: int = 0,
-               color_title: str = "", order=None) -> go.Figure:
-    """WebGL scatter of patients; ``customdata[0]`` is the patient's key for selection.
+               lookalikes=None, new_points: pd.DataFrame | None = None, title: str = "",
+               color_title: str = "", order=None, dense_threshold: int = DENSE_MAP,
+               density_bins: int = 120) -> go.Figure:
+    """WebGL scatter of every patient; ``customdata`` holds the patient's key for selection.
 
     Parameters
     ----------
@@ -73,75 +95,127 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     color : per-row colour values: categories (one trace each, a legend) or numbers (a
         colour scale when more than 10 distinct values).
     hover : per-row values shown on hover, already formatted for reading (clinical units,
-        categories as words); at most 4 columns.
+        categories as words); at most 4 columns. Not used on a dense map.
     highlight : key of the selected patient (circled).
+    lookalikes : keys of the selected patient's look-alikes (ringed).
     new_points : DataFrame with ``x``, ``y``, ``ID``: new patients (stars).
     order : categories in their meaning's order (outcome classes, a scale's levels):
         legend order and colours follow it (default: sorted).
+    dense_threshold : above this many patients the map is dense (see below).
+    density_bins : cells per axis of a dense map's density layer.
 
-    A click selects (the drag mode is zoom; lasso and box stay in the toolbar). Over
-    ``max_points`` patients a random sample is drawn (the highlighted one always kept).
+    A click selects (the drag mode is zoom; lasso and box stay in the toolbar). Every
+    patient is drawn. Up to ``dense_threshold`` patients, ``customdata[i]`` is ``[key]`` and
+    the hover shows the ID, the ``hover`` values, the outcome and why a patient was left
+    out. Above it (a dense map) the points are smaller and fainter
+    (:func:`sparge.services.maps.point_style`) over a density layer (patients per cell,
+    :func:`sparge.services.maps.density_grid`), coordinates are sent as float32,
+    ``customdata[i]`` is the key itself (an int32 array) and the hover shows the ID and the
+    colour's value: what a browser can take for a million patients.
     """
     df = frame.copy().reset_index(drop=True)
     key = "row" if "row" in df else "training_index"
+    dense = is_dense(len(df), dense_threshold)
+    style = point_style(len(df), dense_threshold)
+    size, alpha = style["size"], style["opacity"]
     if color is not None:
         df["_color"] = np.asarray(color)
-    hcols = []
-    if hover is not None:
-        for c in list(hover.columns)[:4]:
-            df[f"_h_{c}"] = np.asarray(hover[c])
-            hcols.append(f"_h_{c}")
-    if len(df) > max_points:
-        keep = np.random.default_rng(random_state).choice(len(df), max_points, replace=False)
-        if highlight is not None:
-            keep = np.union1d(keep, np.flatnonzero(df[key].to_numpy() == highlight))
-        df = df.iloc[np.sort(keep)].reset_index(drop=True)
-    df["_hover"] = _hover_texts(df, hcols)
+    if dense:
+        df["_hover"] = _id_texts(df["ID"])
+    else:
+        hcols = []
+        if hover is not None:
+            for c in list(hover.columns)[:4]:
+                df[f"_h_{c}"] = np.asarray(hover[c])
+                hcols.append(f"_h_{c}")
+        df["_hover"] = _hover_texts(df, hcols)
     outside = (df["status"] == NOT_TRAINED).to_numpy() if "status" in df else \
         np.zeros(len(df), bool)
     fig = go.Figure()
+    if dense and len(df):
+        fig.add_trace(_density_layer(df, density_bins))
 
-    def add(sub: pd.DataFrame, name: str, marker: dict):
-        fig.add_trace(go.Scattergl(x=sub["x"], y=sub["y"], mode="markers", name=name,
-                                   customdata=sub[[key]].to_numpy(dtype=object),
+    def add(sub: pd.DataFrame, name: str, marker: dict, extra: str = ""):
+        if dense:
+            xy = {"x": sub["x"].to_numpy(np.float32), "y": sub["y"].to_numpy(np.float32),
+                  "customdata": sub[key].to_numpy(np.int32)}
+        else:
+            xy = {"x": sub["x"], "y": sub["y"],
+                  "customdata": sub[[key]].to_numpy(dtype=object)}
+        text = "<b>%{hovertext}</b>" if dense else "%{hovertext}"  # bold once, not per ID
+        legend = {"showlegend": False, "legendgroup": name} if dense else {}
+        fig.add_trace(go.Scattergl(**xy, mode="markers", name=name,
                                    hovertext=sub["_hover"],
-                                   hovertemplate="%{hovertext}<extra></extra>",
-                                   marker=marker))
+                                   hovertemplate=f"{text}{extra}<extra></extra>",
+                                   marker=marker, **legend))
+        if dense:  # the legend's marker, full size and opacity (the points are faint)
+            solid = {k: v for k, v in marker.items() if k in ("symbol", "color")}
+            if not isinstance(solid.get("color", ""), str):
+                solid["color"] = "#444444"
+            fig.add_trace(go.Scattergl(x=[None], y=[None], mode="markers", name=name,
+                                       legendgroup=name, hoverinfo="skip",
+                                       marker={**solid, "size": 8, "opacity": 1}))
+
+    def said(value: str) -> str:  # the colour's value in a dense map's hover
+        if not dense or color is None:
+            return ""
+        label = plot_text(color_title or "colour", 30)
+        return f"<br>{label}: {value}"
 
     inside_df, outside_df = df[~outside], df[outside]
     numeric = (color is not None and pd.api.types.is_numeric_dtype(df["_color"])
                and df["_color"].nunique() > 10)
-    out_marker = {"size": 7, "symbol": "x", "color": "#555555", "opacity": 0.8}
+    out_marker = {"size": 7 if not dense else max(3.0, size + 1), "symbol": "x",
+                  "color": "#555555", "opacity": 0.8 if not dense else max(0.3, alpha)}
     if color is None:
-        add(inside_df, "patients", {"size": 6, "color": PALETTE[0], "opacity": 0.75})
+        add(inside_df, "patients", {"size": size, "color": PALETTE[0],
+                                    "opacity": 0.75 if not dense else alpha})
     elif numeric:
         lo, hi = np.nanmin(df["_color"]), np.nanmax(df["_color"])
         scale = {"colorscale": "Viridis", "cmin": lo, "cmax": hi}
-        add(inside_df, "patients", {"size": 6, "color": inside_df["_color"], **scale,
-                                    "showscale": True, "opacity": 0.8,
-                                    "colorbar": {"title": plot_text(color_title, 30)}})
-        out_marker = {**out_marker, "color": outside_df["_color"], **scale}
+        colour = inside_df["_color"].to_numpy(np.float32) if dense else inside_df["_color"]
+        add(inside_df, "patients", {"size": size, "color": colour, **scale,
+                                    "showscale": True, "opacity": alpha,
+                                    "colorbar": {"title": plot_text(color_title, 30)}},
+            said("%{marker.color:.4g}"))
+        out_colour = outside_df["_color"].to_numpy(np.float32) if dense else \
+            outside_df["_color"]
+        out_marker = {**out_marker, "color": out_colour, **scale}
     else:
         values = inside_df["_color"].astype(str)
         colours = category_colours(df["_color"], order)
         for v, colour in colours.items():
             if (values == v).any():
                 add(inside_df[values == v], plot_text(v, 40),
-                    {"size": 6, "color": colour, "opacity": 0.8})
+                    {"size": size, "color": colour, "opacity": alpha}, said(plot_text(v, 40)))
     if len(outside_df):
-        add(outside_df, NOT_TRAINED, out_marker)
+        add(outside_df, NOT_TRAINED, out_marker, said("%{marker.color:.4g}") if numeric else
+            ("" if not dense else f"<br><i>{NOT_TRAINED}</i>"))
+    # Highlights go on the WebGL canvas too on a dense map (SVG would sit under the points).
+    Marks = go.Scattergl if dense else go.Scatter
+    if lookalikes is not None and len(lookalikes):
+        rows = df[df[key].isin(np.asarray(lookalikes))]
+        if len(rows):
+            keys = rows[key].to_numpy(np.int32) if dense else \
+                rows[[key]].to_numpy(dtype=object)
+            fig.add_trace(Marks(x=rows["x"], y=rows["y"], mode="markers", name="look-alikes",
+                                customdata=keys, hovertext=rows["_hover"],
+                                hovertemplate=("<b>%{hovertext}</b>" if dense else
+                                               "%{hovertext}") + "<extra>look-alike</extra>",
+                                marker={"size": 11, "symbol": "circle-open", "color": "#222222",
+                                        "line": {"width": 2}}))
     if highlight is not None and (df[key] == highlight).any():
         row = df[df[key] == highlight]
-        fig.add_trace(go.Scatter(x=row["x"], y=row["y"], mode="markers", name="selected",
-                                 marker={"size": 16, "symbol": "circle-open", "color": "black",
-                                         "line": {"width": 3}}, hoverinfo="skip"))
+        fig.add_trace(Marks(x=row["x"], y=row["y"], mode="markers", name="selected",
+                            marker={"size": 16, "symbol": "circle-open", "color": "black",
+                                    "line": {"width": 3}}, hoverinfo="skip"))
     if new_points is not None and len(new_points):
         labels = [plot_text(v, 30) for v in new_points.get("ID", [""] * len(new_points))]
-        fig.add_trace(go.Scatter(x=new_points["x"], y=new_points["y"], mode="markers+text",
-                                 name="new patient", text=labels, hoverinfo="text",
-                                 textposition="top center",
-                                 marker={"size": 18, "symbol": "star", "color": "crimson",
-                                         "line": {"width": 1, "color": "black"}}))
+        fig.add_trace(Marks(x=new_points["x"], y=new_points["y"], mode="markers+text",
+                            name="new patient", text=labels, hoverinfo="text",
+                            textposition="top center",
+                            marker={"size": 18, "symbol": "star", "color": "crimson",
+                                    "line": {"width": 1, "color": "black"}}))
     head, top = _title(title)
     fig.update_layout(title=head, dragmode="zoom", clickmode="event+select", height=560,
                       legend={"title": {"text": ""}, "orientation": "h", "yanchor": "top",
@@ -149,6 +223,10 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                       margin={"l": 10, "r": 10, "t": top, "b": 10})
     fig.update_xaxes(showticklabels=False, title="")
     fig.update_yaxes(showticklabels=False, title="")
+    if dense:  # no grid over the shading
+        fig.update_layout(hovermode="closest")
+        fig.update_xaxes(showgrid=False, zeroline=False)
+        fig.update_yaxes(showgrid=False, zeroline=False)
     return fig
 
 
