@@ -59,6 +59,7 @@ def test_robustness_masking():
 @pytest.mark.parametrize("script, args", [
     ("core_speed", ["--quick"]),
     ("scale", ["--one", "300", "20", "fit"]),
+    ("distributed", ["--quick"]),
     ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
 ])
 def test_scripts_run(script, args):
