@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from sparge.app.lookalikes import (
+    cohort_frame,
     default_biomarkers,
     map_select,
     patient_index,
@@ -24,7 +25,7 @@ from sparge.services.display import (
     outcome_order,
     snap_precision,
 )
-from sparge.services.maps import map_csv_frame, map_frame, map_title
+from sparge.services.maps import DENSE_MAP, is_dense, map_csv_frame, map_title
 from sparge.services.workflow import lookalike_table
 
 NO_COLOUR = "(no colour)"  # not "None": that is also a clinical answer
@@ -39,9 +40,11 @@ def _picked_from_map() -> None:
     points = (event.get("selection") or {}).get("points") or []
     keys = []
     for p in points:
-        data = p.get("customdata")
-        if data is not None and len(data):
-            keys.append(int(data[0]))
+        data = p.get("customdata")  # [key] on a small map, the key itself on a dense one
+        if isinstance(data, (list, tuple)):
+            data = data[0] if len(data) else None
+        if isinstance(data, (int, float)) and not isinstance(data, bool):
+            keys.append(int(data))
     rows = list(dict.fromkeys(keys))
     ids = ss.get("_explore_ids")
     if ids is None or not rows:
@@ -114,11 +117,35 @@ if ss.get("selected") is not None and sel_row is None:
                f"({len(index.ids)} patients).")
     ss.selected = None
 
+# The selected patient's look-alikes, found before the map so that the map rings them.
+table = None
+if sel_row is not None:
+    tix = int(index.train_index[sel_row])
+    with guard("Finding look-alikes"):
+        k = int(ss.get("explore_k", 10))
+        if tix >= 0:
+            table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=tix)
+        else:
+            table = lookalike_table(model, index.query_row(sel_row), n_neighbors=k)
+
+
+def _lookalike_rows() -> np.ndarray | None:
+    """Rows of the look-alikes in ``index`` (those in the current data)."""
+    if table is None:
+        return None
+    tix_all = np.asarray(index.train_index, dtype=int)
+    row_of = np.full(len(model.embedding_), -1)
+    row_of[tix_all[tix_all >= 0]] = np.flatnonzero(tix_all >= 0)
+    rows = row_of[table["training_index"].to_numpy(dtype=int)]
+    return rows[rows >= 0]
+
+
 frame = None
 with guard("Drawing the map"):
     proj = projector(method)
     labels = ss.cohort.labels if index.compatible else None
-    frame = map_frame(model, proj, index, labels)
+    frame = cohort_frame(method, proj, index, labels)
+    dense = is_dense(len(frame))
     order = None
     if color_by == "Outcome":
         color = frame["outcome"]
@@ -128,17 +155,24 @@ with guard("Drawing the map"):
     else:
         color = decode_column(values[color_by], color_by, encoder)
         order = level_order(color_by, encoder)
-    hover = display_frame(values[default_biomarkers(3)], encoder)
+    # a dense map's hover shows the ID and the colour only (what a browser takes at 10⁵+)
+    hover = None if dense else display_frame(values[default_biomarkers(3)], encoder)
     fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
-                     title=map_title(proj, model),
+                     lookalikes=_lookalike_rows(), title=map_title(proj, model),
                      color_title=color_by if color is not None else "", order=order)
     st.plotly_chart(fig, key="explore_map", on_select=_picked_from_map,
                     selection_mode=("points", "box", "lasso"), width="stretch")
     n_out = int((~frame["in_training"]).sum())
     if n_out:
-        st.caption(f"{len(frame) - n_out} training patients and {n_out} patients not used "
-                   "for training (×), placed on the map from their own values.")
-    st.download_button("Download map coordinates (CSV)", to_csv(map_csv_frame(frame)),
+        st.caption(f"{len(frame) - n_out:,} training patients and {n_out:,} patients not "
+                   "used for training (×), placed on the map from their own values.")
+    if dense:
+        st.caption(f"All {len(frame):,} patients are drawn. Above {DENSE_MAP:,} patients the "
+                   "points are small and faint over a shading of how many patients fall in "
+                   "each cell of the map (darker: more); zoom in to tell patients apart. "
+                   "Hovering a point shows its ID.")
+    csv_frame = map_csv_frame(frame)
+    st.download_button("Download map coordinates (CSV)", lambda: to_csv(csv_frame),
                        file_name=f"sparge_map_{method}.csv", mime="text/csv")
 
 group = []
@@ -179,15 +213,13 @@ if sel_row is not None:
         st.info(f"Not used for training: {md_escape(index.reason[sel_row], 300)}. Its "
                 f"look-alikes are found among the {len(model.embedding_)} training patients "
                 "from its own values (the model completes its gaps).")
-    k = st.slider("Number of look-alikes", 3, 50, 10, key="explore_k")
-    with guard("Finding look-alikes"):
-        if tix >= 0:
-            table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=tix)
-            query = training_values().iloc[tix].to_numpy()
-        else:
-            table = lookalike_table(model, index.query_row(sel_row), n_neighbors=k)
-            query = values.iloc[sel_row].to_numpy()
-        show_lookalikes(model, table, query, pid, encoder, key="explore")
+    st.slider("Number of look-alikes", 3, 50, 10, key="explore_k",
+              help="Also ringed on the map.")
+    if table is not None:
+        with guard("Showing the look-alikes"):
+            query = training_values().iloc[tix].to_numpy() if tix >= 0 else \
+                values.iloc[sel_row].to_numpy()
+            show_lookalikes(model, table, query, pid, encoder, key="explore")
 else:
     if "patient" in st.query_params:
         del st.query_params["patient"]

@@ -28,7 +28,7 @@ from sparge.services.display import (
     snap_precision,
     top_biomarkers,
 )
-from sparge.services.maps import MapProjector, data_model_mismatch
+from sparge.services.maps import UMAP_FIT_MAX, MapProjector, data_model_mismatch, map_frame
 from sparge.services.workflow import cohort_patients, outcome_shares
 
 #: Map choices shown to the user -> MapProjector method.
@@ -115,11 +115,15 @@ def map_select(key: str, label: str = "Map") -> str:
     if ss.get(f"{key}_token") != ss.get("model_token") or ss.get(key) not in choices:
         ss[key] = default_map_choice(model)
         ss[f"{key}_token"] = ss.get("model_token")
+    n = len(model.embedding_)
+    sampled = (f" Above {UMAP_FIT_MAX:,} training patients it is fitted on a random "
+               f"{UMAP_FIT_MAX:,} and the others are placed from their look-alikes."
+               if n > UMAP_FIT_MAX else "")
     choice = st.selectbox(label, choices, key=key,
-                          help="PCA of the learned embedding is instant; UMAP spreads "
-                               "clusters better and is computed when you ask for it; the "
-                               "raw-data view shows the standardised biomarkers without "
-                               "SparGE.")
+                          help="PCA of the learned embedding is instant at any size; UMAP "
+                               "spreads clusters better and is computed when you ask for "
+                               f"it.{sampled} The raw-data view shows the standardised "
+                               "biomarkers without SparGE.")
     return MAP_CHOICES[choice]
 
 
@@ -130,10 +134,24 @@ def projector(method: str) -> MapProjector:
     if method not in maps:
         n = len(ss.model.embedding_)
         what = {"umap": "UMAP", "pca": "PCA", "raw": "raw-data PCA"}[method]
-        note = " (UMAP takes up to a minute on large cohorts)" if method == "umap" else ""
-        with st.spinner(f"Computing the {what} map of {n} training patients{note}…"):
+        note = ""
+        if method == "umap":
+            note = (f" (fitted on a random {UMAP_FIT_MAX:,} of them, the others placed from "
+                    "their look-alikes: a few minutes)" if n > UMAP_FIT_MAX else
+                    " (up to a minute)")
+        with st.spinner(f"Computing the {what} map of {n:,} training patients{note}…"):
             maps[method] = MapProjector(method).fit(ss.model)
     return maps[method]
+
+
+def cohort_frame(method: str, proj: MapProjector, index, labels=None) -> pd.DataFrame:
+    """Every patient of ``index`` on the session's ``method`` map (cached per model, data
+    and map: placing 100,000 left-out patients on a UMAP map takes a while, and a click
+    must not redo it)."""
+    ss = st.session_state
+    key = _model_key() + (id(ss.get("cohort")), id(index), method, id(proj))
+    return session_cache("map_frame", key,
+                         lambda: map_frame(ss.model, proj, index, labels))
 
 
 # ---------------------------------------------------------------------------- look-alikes
