@@ -73,9 +73,9 @@ def _density_layer(df: pd.DataFrame, bins: int) -> go.Heatmap:
     counts = grid["counts"].astype(float)
     z = np.where(counts > 0, np.log10(np.maximum(counts, 1)) + 1, np.nan)
     return go.Heatmap(x=grid["x"], y=grid["y"], z=z, customdata=counts.astype(np.int32),
-                      name="patients per cell", showscale=False, zsmooth=False,
-                      colorscale=[[0, "#eef2f8"], [0.5, "#9fb6d6"], [1, "#1b3b6f"]],
-                      opacity=0.55, showlegend=False,
+                      name="patients per cell", showscale=False, zsmooth="best",
+                      colorscale=[[0, "#e9edf3"], [0.5, "#9aa9bf"], [1, "#27354d"]],
+                      opacity=0.7, showlegend=False,
                       hovertemplate="%{customdata:,} patients in this cell<extra></extra>")
 
 
@@ -135,7 +135,12 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     if dense and len(df):
         fig.add_trace(_density_layer(df, density_bins))
 
+    groups = []  # (patients, legend name, marker, hover addition), in the legend's order
+
     def add(sub: pd.DataFrame, name: str, marker: dict, extra: str = ""):
+        groups.append((sub, name, marker, extra))
+
+    def draw(sub: pd.DataFrame, name: str, marker: dict, extra: str):
         if dense:
             xy = {"x": sub["x"].to_numpy(np.float32), "y": sub["y"].to_numpy(np.float32),
                   "customdata": sub[key].to_numpy(np.int32)}
@@ -148,7 +153,19 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                                    hovertext=sub["_hover"],
                                    hovertemplate=f"{text}{extra}<extra></extra>",
                                    marker=marker, **legend))
-        if dense:  # the legend's marker, full size and opacity (the points are faint)
+
+    def draw_all():
+        if not dense:
+            for g in groups:
+                draw(*g)
+            return
+        # Largest group first, so that a rare outcome is not buried under a common one;
+        # the patients left out of training last (their own marker). The legend keeps its
+        # order through solid stand-in markers (the points themselves are faint).
+        inside = sorted((g for g in groups if g[1] != NOT_TRAINED), key=lambda g: -len(g[0]))
+        for g in inside + [g for g in groups if g[1] == NOT_TRAINED]:
+            draw(*g)
+        for _, name, marker, _ in groups:
             solid = {k: v for k, v in marker.items() if k in ("symbol", "color")}
             if not isinstance(solid.get("color", ""), str):
                 solid["color"] = "#444444"
@@ -191,6 +208,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     if len(outside_df):
         add(outside_df, NOT_TRAINED, out_marker, said("%{marker.color:.4g}") if numeric else
             ("" if not dense else f"<br><i>{NOT_TRAINED}</i>"))
+    draw_all()
     # Highlights go on the WebGL canvas too on a dense map (SVG would sit under the points).
     Marks = go.Scattergl if dense else go.Scatter
     if lookalikes is not None and len(lookalikes):
