@@ -109,6 +109,21 @@ def run(n: int, model_path: Path, work: Path, workers: int, partition: int,
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _over_budget(rows: list[dict], n: int, budget: float) -> dict | None:
+    """A 'not run' row when ``n`` patients would take longer than ``budget`` seconds,
+    projected linearly from the last size that finished."""
+    done = [r for r in rows if "embed_s" in r]
+    if not done:
+        return None
+    last = done[-1]
+    seconds = (last["generate_s"] + last["embed_s"] + last["search_s"]) * n / last["patients"]
+    if seconds <= budget:
+        return None
+    return {"patients": n, "note": f"not run: about {seconds / 60:.0f} min projected from "
+                                   f"{last['patients']:,} patients (budget "
+                                   f"{budget / 60:.0f} min)"}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -117,6 +132,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--partition", type=int, help="patients per file (default 100,000)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per size")
+    ap.add_argument("--budget", type=float, default=600,
+                    help="skip a size whose time, projected linearly from the previous "
+                         "size's, is above this many seconds (default 600)")
     ap.add_argument("--one", nargs=3, metavar=("N", "MODEL", "WORK"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     partition = args.partition or (5_000 if args.quick else 100_000)
@@ -128,8 +146,13 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="sparge_bench_distributed_"))
     try:
         info = train_model(work / "model.sparge", args.quick)
-        rows = [run(n, work / "model.sparge", work, args.workers, partition, args.timeout)
-                for n in sizes]
+        rows: list[dict] = []
+        for n in sizes:
+            skip = _over_budget(rows, n, args.budget)
+            row = skip or run(n, work / "model.sparge", work, args.workers, partition,
+                              args.timeout)
+            print(json.dumps(row), flush=True)
+            rows.append(row)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     cols = ["patients", "partitions", "workers", "generate_s", "embed_s", "embed_per_s",
