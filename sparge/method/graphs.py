@@ -7,6 +7,9 @@ Unsupervised: the local graph joins kNN pairs; the non-local graph is the heat-k
 on all other pairs, estimated from a random sample of non-neighbours per patient (so no n×n
 matrix is ever built).
 
+Neighbours are exact below ``neighbors_threshold`` patients and found by NN-descent from it on
+(:func:`sparge.method.neighbors.knn_graph_neighbors`); one choice for the whole graph.
+
 Edge weights are binary or heat kernel ``exp(-||f_i - f_j||^2 / t)`` with ``t`` the mean
 squared edge length. All graphs are symmetric ``scipy.sparse.csr_matrix``.
 """
@@ -15,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.neighbors import NearestNeighbors
+
+from sparge.method.neighbors import GRAPH_THRESHOLD, knn_graph_neighbors, resolve_method
 
 
 def _edges_to_graph(n: int, rows, cols, d2, weight: str, node_weight=None) -> sp.csr_matrix:
@@ -37,17 +41,6 @@ def _edges_to_graph(n: int, rows, cols, d2, weight: str, node_weight=None) -> sp
     return W.tocsr()
 
 
-def _knn(F_ref: np.ndarray, F_query: np.ndarray, k: int, exclude_self: bool):
-    k_eff = min(k + int(exclude_self), F_ref.shape[0])
-    if k_eff <= 0:
-        return np.zeros((F_query.shape[0], 0)), np.zeros((F_query.shape[0], 0), int)
-    nn = NearestNeighbors(n_neighbors=k_eff).fit(F_ref)
-    dist, idx = nn.kneighbors(F_query)
-    if exclude_self:
-        dist, idx = dist[:, 1:], idx[:, 1:]
-    return dist, idx
-
-
 def class_weights(y_idx: np.ndarray) -> np.ndarray:
     """Per-patient weight ``n / (C n_c)``: every class carries the same total weight."""
     counts = np.bincount(y_idx)
@@ -63,6 +56,9 @@ def mfa_graphs(
     *,
     weight: str = "heat",
     class_balance: bool = True,
+    neighbors: str = "auto",
+    neighbors_threshold: int = GRAPH_THRESHOLD,
+    random_state: int | None = 0,
 ) -> tuple[sp.csr_matrix, sp.csr_matrix]:
     """Intrinsic (same-class) and penalty (other-class) kNN graphs.
 
@@ -78,6 +74,11 @@ def mfa_graphs(
     class_balance : bool
         Weight edges by ``n / (C n_c)`` so that small outcome classes count as much as
         large ones.
+    neighbors : {"auto", "exact", "approximate"}
+        Neighbour search; ``"auto"`` is exact below ``neighbors_threshold`` patients.
+    neighbors_threshold : int
+    random_state : int or None
+        Seed of the approximate search.
 
     Returns
     -------
@@ -87,17 +88,23 @@ def mfa_graphs(
     n = F.shape[0]
     _, y_idx = np.unique(y, return_inverse=True)
     node_w = class_weights(y_idx) if class_balance else None
+    method = resolve_method(neighbors, n, neighbors_threshold)
+
+    def knn(F_ref, F_query, k, exclude_self):
+        return knn_graph_neighbors(F_ref, F_query, k, exclude_self, method=method,
+                                   random_state=random_state)
+
     rp, cp, dp, rm, cm, dm = [], [], [], [], [], []
     for c in np.unique(y_idx):
         members = np.flatnonzero(y_idx == c)
         others = np.flatnonzero(y_idx != c)
         if members.size > 1:
-            dist, idx = _knn(F[members], F[members], k1, exclude_self=True)
+            dist, idx = knn(F[members], F[members], k1, exclude_self=True)
             rp.append(np.repeat(members, idx.shape[1]))
             cp.append(members[idx.ravel()])
             dp.append(dist.ravel() ** 2)
         if others.size:
-            dist, idx = _knn(F[others], F[members], k2, exclude_self=False)
+            dist, idx = knn(F[others], F[members], k2, exclude_self=False)
             rm.append(np.repeat(members, idx.shape[1]))
             cm.append(others[idx.ravel()])
             dm.append(dist.ravel() ** 2)
@@ -111,17 +118,24 @@ def unsupervised_graphs(
     n_nonlocal: int = 30,
     *,
     random_state: int | None = 0,
+    neighbors: str = "auto",
+    neighbors_threshold: int = GRAPH_THRESHOLD,
 ) -> tuple[sp.csr_matrix, sp.csr_matrix]:
     """Local kNN graph and a sampled estimate of the non-local heat-kernel graph.
 
     The non-local graph should hold the heat-kernel weight of every pair that is not a kNN
     pair; it is estimated by ``n_nonlocal`` random non-neighbours per patient, each weighted
     by ``(n - 1 - k) / n_nonlocal`` so the Laplacian is an unbiased estimate.
+    ``neighbors`` / ``neighbors_threshold`` choose the kNN search as in :func:`mfa_graphs`;
+    ``random_state`` seeds both the sample and the approximate search.
     """
     F = np.asarray(F, dtype=float)
     n = F.shape[0]
     rng = np.random.default_rng(random_state)
-    dist, idx = _knn(F, F, k, exclude_self=True)
+    dist, idx = knn_graph_neighbors(
+        F, F, k, exclude_self=True,
+        method=resolve_method(neighbors, n, neighbors_threshold),
+        random_state=random_state)
     d2_local = dist.ravel() ** 2
     t = max(float(np.mean(d2_local)) if d2_local.size else 1.0, 1e-12)
     rows = np.repeat(np.arange(n), idx.shape[1])
