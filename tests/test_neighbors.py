@@ -126,6 +126,8 @@ def test_index_checks_its_queries():
         index.query(Yq[:, :3], 5, Lq)
     with pytest.raises(RuntimeError):
         LookalikeIndex().query(Yq, 5)
+    with pytest.raises(ValueError, match="global"):  # per-tree leaf ids, not global ones
+        LookalikeIndex().fit(Y, L - L.min(axis=0), s)
     d, i = index.query(Yq, 10**6, Lq)  # k capped at the reference patients
     assert d.shape == (10, 300) and np.array_equal(np.sort(i[0]), np.arange(300))
 
