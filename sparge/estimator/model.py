@@ -36,10 +36,10 @@ from sparge.estimator.steps import Pipeline
 from sparge.method.dictionary import classwise_ksvd
 from sparge.method.embedding import graph_trace_ratio
 from sparge.method.lowrank import project_observed
+from sparge.method.neighbors import LookalikeIndex
 from sparge.method.preprocess import standardize
 from sparge.method.proximity import PackedForest, onehot_leaves
 from sparge.method.similarity import (
-    knn_search,
     precision_at_k,
     self_expressive_weights,
     similarity_from_distance,
@@ -142,6 +142,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         Same-class / other-class neighbours of the MFA graphs (unsupervised: ``k1`` is the
         local neighbourhood).
     graph_weight : {"heat", "binary"}
+    neighbor_search : {"auto", "exact", "approximate"}
+        kNN search of the graphs and of look-alike queries: exact, or approximate
+        (NN-descent, :mod:`pynndescent`, recall@10 >= 0.95 measured in bench.scale).
+        "auto": exact below :data:`sparge.method.neighbors.GRAPH_THRESHOLD` patients for
+        the graphs and :data:`~sparge.method.neighbors.LOOKALIKE_THRESHOLD` for queries.
     class_balance : bool
         Weight graph edges so every outcome class counts the same.
     trace_ratio_reg : float
@@ -236,6 +241,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         k1: int = 20,
         k2: int = 20,
         graph_weight: str = "heat",
+        neighbor_search: str = "auto",
         class_balance: bool = True,
         trace_ratio_reg: float = 0.01,
         metric_weighting: str = "ratio",
@@ -268,6 +274,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.k1 = k1
         self.k2 = k2
         self.graph_weight = graph_weight
+        self.neighbor_search = neighbor_search
         self.class_balance = class_balance
         self.trace_ratio_reg = trace_ratio_reg
         self.metric_weighting = metric_weighting
@@ -458,14 +465,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.forest_weight_, self.forest_scale_ = part.weight, part.scale
         self.forest_selection_ = part.selection
 
-    def _forest_d2(self, leaves_q: np.ndarray):
-        """``extra_d2`` for :func:`knn_search`: the forest part of squared distances."""
-        def extra(start: int, stop: int) -> np.ndarray:
-            Q = onehot_leaves(leaves_q[start:stop], self._forest_ref.shape[0])
-            share = (Q @ self._forest_ref).toarray() / leaves_q.shape[1]
-            return self.forest_scale_ * (1.0 - share)
-        return extra
-
     def _query(self, X) -> tuple[np.ndarray, np.ndarray | None]:
         """Embedding of new patients and, with a forest part, their leaves."""
         Xs = self.standardize(X)
@@ -577,10 +576,9 @@ class SparGE(TransformerMixin, BaseEstimator):
 
     def _finish_fit(self) -> None:
         """Derived state (neighbour search, similarity scale); rebuilt after loading."""
-        self._sqnorms = np.einsum("ij,ij->i", self.embedding_, self.embedding_)
-        if getattr(self, "forest_", None) is not None:  # nodes x training patients, 0/1
-            self._forest_ref = onehot_leaves(self.forest_leaves_, self.forest_.n_nodes).T \
-                .tocsr()
+        self._index = LookalikeIndex(method=self.neighbor_search, random_state=self._seed()
+                                     ).fit(self.embedding_, self._training_leaves(slice(None)),
+                                           self.forest_scale_)
         self._code_lipschitz = gram_lipschitz(self._dictionary_r.T @ self._dictionary_r) \
             + self.r2
         n = self.embedding_.shape[0]
@@ -594,12 +592,8 @@ class SparGE(TransformerMixin, BaseEstimator):
 
     def _search(self, Yq: np.ndarray, k: int, leaves_q: np.ndarray | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
-        extra = None
-        if getattr(self, "forest_", None) is not None:
-            if leaves_q is None:
-                raise ValueError("a model with a forest part needs the queries' leaves")
-            extra = self._forest_d2(leaves_q)
-        return knn_search(self.embedding_, Yq, k, ref_sqnorms=self._sqnorms, extra_d2=extra)
+        """The model's look-alike search (exact below its size threshold, else NN-descent)."""
+        return self._index.query(Yq, k, leaves_q)
 
     def _training_leaves(self, rows) -> np.ndarray | None:
         L = getattr(self, "forest_leaves_", None)

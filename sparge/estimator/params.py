@@ -64,6 +64,8 @@ PARAMETER_CONSTRAINTS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "k1": (_int_in(1, 10**6), "an integer >= 1"),
     "k2": (_int_in(1, 10**6), "an integer >= 1"),
     "graph_weight": (_one_of("heat", "binary"), "'heat' or 'binary'"),
+    "neighbor_search": (_one_of("auto", "exact", "approximate"),
+                        "'auto', 'exact' or 'approximate'"),
     "class_balance": (_bool, "true or false"),
     "trace_ratio_reg": (_number_or(), "a number >= 0"),
     "metric_weighting": (_one_of("ratio", "none"), "'ratio' or 'none'"),

@@ -38,6 +38,7 @@ class Pipeline:
     class_balance : bool
     trace_ratio_reg : float
     metric_weighting : {"ratio", "none"}
+    neighbor_search : {"auto", "exact", "approximate"}
     """
 
     representation: str
@@ -50,6 +51,7 @@ class Pipeline:
     class_balance: bool
     trace_ratio_reg: float
     metric_weighting: str
+    neighbor_search: str = "auto"
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> Pipeline:
@@ -84,8 +86,10 @@ class Pipeline:
         """Intrinsic and penalty graphs (MFA with outcomes, else local / non-local)."""
         if y_idx is not None:
             return mfa_graphs(F, y_idx, self.k1, self.k2, weight=self.graph_weight,
-                              class_balance=self.class_balance)
-        return unsupervised_graphs(F, self.k1, random_state=seed)
+                              class_balance=self.class_balance,
+                              neighbors=self.neighbor_search, random_state=seed)
+        return unsupervised_graphs(F, self.k1, random_state=seed,
+                                   neighbors=self.neighbor_search)
 
     def graphs(self, F: np.ndarray, y_idx: np.ndarray | None, seed: int
                ) -> tuple[sp.csr_matrix, sp.csr_matrix]:
