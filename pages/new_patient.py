@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from sparge import read_table
+from sparge.app.cohort_search import search_embedded_cohort
 from sparge.app.lookalikes import map_select, projector, show_lookalikes, warn_data_model_mismatch
 from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
@@ -97,3 +98,4 @@ if query is not None:
             title=f"The new patient (star) on the {map_title(proj, model)}",
             order=outcome_order(model)),
             width="stretch", key="np_map_chart")
+        search_embedded_cohort(model, Xq, qid, k)

@@ -1,0 +1,69 @@
+"""Streamlit part of the search among a whole embedded cohort (New patient page).
+
+A hospital's cohort is embedded once, outside the app (``python -m sparge embed MODEL
+SOURCE -o FOLDER``, :mod:`sparge.services.distributed`); here the folder is opened once
+per session into a :class:`~sparge.services.cohort_index.CohortIndex` (kept in the
+session, rebuilt only for another folder or model) and every query is answered from it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from sparge.app.shell import guard
+from sparge.data.safe_text import md_escape, plain_frame, to_csv
+from sparge.services.cohort_index import CohortIndex
+
+_KEY = "cohort_index"
+
+
+def cohort_index(folder: str, model) -> CohortIndex:
+    """The session's index of ``folder`` for ``model`` (built on first use)."""
+    ss = st.session_state
+    path = str(Path(folder).expanduser().resolve())
+    held = ss.get(_KEY)
+    if held is not None and held[0] == path and held[1] is model:
+        return held[2]
+    ss.pop(_KEY, None)  # free the previous cohort's index before building another
+    with st.spinner("Reading the embedded cohort and building its look-alike index…"):
+        index = CohortIndex(path, model)
+    ss[_KEY] = (path, model, index)
+    return index
+
+
+def search_embedded_cohort(model, Xq: pd.DataFrame, qid: str, k: int) -> None:
+    """The look-alikes of one patient among every patient of an embedded cohort folder."""
+    st.subheader("Among a whole embedded cohort")
+    st.caption("A cohort too large to train on or to upload can be embedded once on this "
+               "machine or a cluster (`python -m sparge embed MODEL SOURCE -o FOLDER`, see "
+               "the README's *Beyond one machine*). Give that folder to search all of its "
+               "patients; it is read once per session.")
+    folder = st.text_input("Embedded cohort folder (on this server)", key="np_cohort_dir",
+                           placeholder="/data/embedded_cohort")
+    if not folder.strip():
+        return
+    with guard("Searching the embedded cohort"):
+        try:
+            index = cohort_index(folder.strip(), model)
+        except ImportError as exc:
+            st.error("Reading an embedded cohort needs pyarrow (pip install -r "
+                     f"requirements-scale.txt): {md_escape(exc, 200)}")
+            return
+        table, shares = index.lookalikes(Xq, n_neighbors=k, query_ids=[qid])
+        how = "exact search" if index.method_ == "exact" else "approximate search (NN-descent)"
+        st.caption(f"{index.n_patients_:,} embedded patients · {how} · index built in "
+                   f"{index.build_seconds_:.1f} s")
+        shown = table.drop(columns=["query"]).rename(columns={
+            "rank": "#", "distance": "distance", "similarity": "similarity",
+            "sparse_weight": "sparse weight"})
+        st.dataframe(plain_frame(shown), hide_index=True, width="stretch")
+        if len(shares.columns):
+            st.caption("Outcomes among these look-alikes (those with one recorded): " +
+                       md_escape(", ".join(f"{c} {100 * v:.0f}%"
+                                           for c, v in shares.iloc[0].items())))
+        st.download_button("Download these look-alikes (CSV)", to_csv(table),
+                           file_name="cohort_lookalikes.csv", mime="text/csv",
+                           key="np_cohort_download")
