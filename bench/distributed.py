@@ -8,7 +8,7 @@ worker processes, and search the look-alikes of 10 new patients across all parti
 Reported: wall times, throughput, peak memory (max RSS) of every worker and of the client,
 and the embedded cohort's size on disk.
 
-    python -m bench.distributed                   # 1 M and 5 M patients (long: see results)
+    python -m bench.distributed                   # 1 M, and 5 M if projected under 10 min
     python -m bench.distributed --sizes 1000000   # chosen sizes
     python -m bench.distributed --quick           # 20,000 patients, a small model
 """
@@ -124,6 +124,30 @@ def _over_budget(rows: list[dict], n: int, budget: float) -> dict | None:
                                    f"{budget / 60:.0f} min)"}
 
 
+def render(rows: list[dict], info: dict, workers: int, partition: int, quick: bool,
+           note: str | None = None) -> str:
+    """The Markdown result: what was run, then one row per cohort size."""
+    cols = ["patients", "partitions", "generate_s", "embed_s", "embed_per_s",
+            "worker_peak_gb", "search_s", "search_worker_peak_gb", "client_peak_gb",
+            "source_gb", "embedded_gb", "note"]
+    table = pd.DataFrame(rows).reindex(columns=cols).astype(object)
+    for col in ("patients", "partitions", "embed_per_s"):
+        table[col] = [f"{v:,.0f}" if isinstance(v, int | float) and v == v else ""
+                      for v in table[col]]
+    table = table.where(table.notna(), "")
+    return (f"# distributed ({time.strftime('%Y-%m-%d')}, 2 cores, LocalCluster of "
+            f"{workers} single-threaded worker processes)\n\n"
+            f"Model: SparGE {'small quick-mode parameters' if quick else 'defaults'}, "
+            f"trained on {info['train_patients']:,} patients in {info['train_s']:.0f} s "
+            f"({info['components']} components, forest part of {info['trees']} trees); "
+            "cohort: the synthetic SingHEART-style stream, 60 named biomarkers, "
+            f"{partition:,} patients per Parquet file. embed = read, encode, embed and write "
+            f"every patient; search = the {K} look-alikes of {N_QUERIES} new patients among "
+            "all of them (exact, top-k per partition then a merge). Peaks are max RSS; "
+            "seconds are wall time.\n\n"
+            + to_markdown(table, ".2f") + "\n" + (f"\n{note}\n" if note else ""))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -135,6 +159,8 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=600,
                     help="skip a size whose time, projected linearly from the previous "
                          "size's, is above this many seconds (default 600)")
+    ap.add_argument("--note", help="a sentence printed under the table (e.g. other load "
+                                   "on the machine during the run)")
     ap.add_argument("--one", nargs=3, metavar=("N", "MODEL", "WORK"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     partition = args.partition or (5_000 if args.quick else 100_000)
@@ -155,21 +181,7 @@ def main() -> None:
             rows.append(row)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    cols = ["patients", "partitions", "workers", "generate_s", "embed_s", "embed_per_s",
-            "worker_peak_gb", "search_s", "search_worker_peak_gb", "client_peak_gb",
-            "source_gb", "embedded_gb", "note"]
-    table = pd.DataFrame(rows).reindex(columns=cols)
-    table["note"] = table["note"].astype(object).where(table["note"].notna(), "")
-    text = (f"# distributed ({time.strftime('%Y-%m-%d')}, 2 cores, LocalCluster of "
-            f"{args.workers} single-threaded worker processes)\n\n"
-            f"Model: SparGE {'small quick-mode parameters' if args.quick else 'defaults'}, "
-            f"trained on {info['train_patients']:,} patients in {info['train_s']:.0f} s "
-            f"({info['components']} components, forest part of {info['trees']} trees); "
-            "cohort: the synthetic SingHEART-style stream, 60 named biomarkers, "
-            f"{partition:,} patients per Parquet file. embed = read, encode, embed and write "
-            f"every patient; search = the {K} look-alikes of {N_QUERIES} new patients among "
-            "all of them (exact, top-k per partition then a merge). Peaks are max RSS.\n\n"
-            + to_markdown(table, ".2f") + "\n")
+    text = render(rows, info, args.workers, partition, args.quick, args.note)
     publish(text, "distributed.md", args.quick)
 
 

@@ -216,6 +216,18 @@ def test_a_failing_partition_is_reported_and_leaves_no_files(work, model_file, c
     assert list((work / "broken_embedded").iterdir()) == []
 
 
+def test_files_with_other_columns_are_refused(work, model_file, client):
+    for fmt in ("csv", "parquet"):
+        src = work / f"mixed_{fmt}"
+        write_partitioned_cohort(src, 200, 100, fmt=fmt, random_state=SEED, columns=COLUMNS)
+        last = src / f"part-00001.{fmt}"
+        read, write = ((pd.read_csv, lambda d, p: d.to_csv(p, index=False)) if fmt == "csv"
+                       else (pd.read_parquet, lambda d, p: d.to_parquet(p)))
+        write(read(last).drop(columns=[COLUMNS[3]]), last)
+        with pytest.raises(DataError, match="part-00001.* lacks 1 column.* same"):
+            embed_cohort(model_file, src, work / f"mixed_{fmt}_out", client=client)
+
+
 def test_unreachable_scheduler_is_a_clear_error():
     with pytest.raises(DataError, match="Cannot connect to the Dask scheduler"):
         with dask_client("tcp://127.0.0.1:9", timeout=0.5):
@@ -310,3 +322,12 @@ def test_bad_input_exit_code_2(capsys, bad_inputs, model_file, work, embedded, a
     rc, _, err = main_in(capsys, *[a.format(**fill) for a in args])
     assert rc == 2, err
     assert message in err and "Traceback" not in err
+
+
+def test_the_library_and_the_cli_load_dask_only_when_used():
+    code = ("import sys, sparge, sparge.cli, sparge.services.distributed, "
+            "sparge.services.workflow; print('dask' in sys.modules, 'distributed' in "
+            "sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120).stdout.split()
+    assert out == ["False", "False"]

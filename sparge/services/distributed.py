@@ -149,11 +149,19 @@ def find_source_files(source) -> tuple[str, list[Path]]:
     return kinds.pop(), files
 
 
-def _read_csv_file(path: str) -> pd.DataFrame:
-    """One CSV partition, read as the app and the CLI read a table (text cells)."""
+def _read_csv_file(path: str, header: list[str]) -> pd.DataFrame:
+    """One CSV partition, read as the app and the CLI read a table (text cells), with the
+    columns of the cohort's first file (``header``). (Not named ``columns``: from_map
+    would pass its column projection there.)"""
     from sparge import read_table
 
-    return read_table(path)
+    df = read_table(path)
+    missing = [c for c in header if c not in df.columns]
+    if missing:
+        raise DataError(f"{_q(Path(path).name, 100)} lacks {len(missing)} column(s) of the "
+                        f"cohort's first file, e.g. {[_q(c, 40) for c in missing[:3]]}: every "
+                        "file of a cohort needs the same header.")
+    return df[header]
 
 
 def _csv_columns(path: Path) -> pd.DataFrame:
@@ -167,6 +175,23 @@ def _csv_columns(path: Path) -> pd.DataFrame:
         return read_table(head[:cut] if cut else head).iloc[:0]
     except DataError:
         return read_table(str(path)).iloc[:0]  # the whole file names the problem
+
+
+def _check_parquet_columns(files: list[Path]) -> None:
+    """Every file holds the columns of the first (read from the files' footers only)."""
+    import pyarrow.parquet as pq
+
+    first = None
+    for f in files:
+        names = pq.read_schema(f).names
+        if first is None:
+            first = names
+            continue
+        missing = [c for c in first if c not in names]
+        if missing:
+            raise DataError(f"{_q(f.name, 100)} lacks {len(missing)} column(s) of the "
+                            f"cohort's first file, e.g. {[_q(c, 40) for c in missing[:3]]}: "
+                            "every file of a cohort needs the same columns.")
 
 
 def _arrow_errors() -> tuple[type[BaseException], ...]:
@@ -204,11 +229,13 @@ def read_cohort(source, columns=None):
     fmt, files = find_source_files(source)
     try:
         if fmt == "parquet":
+            _check_parquet_columns(files)
             ddf = dd.read_parquet([str(f) for f in files])
         else:
             meta = _csv_columns(files[0])
-            ddf = dd.from_map(_read_csv_file, [str(f) for f in files], meta=meta,
-                              enforce_metadata=False, label="read-csv-cohort")
+            ddf = dd.from_map(_read_csv_file, [str(f) for f in files],
+                              args=[list(meta.columns)], meta=meta, enforce_metadata=False,
+                              label="read-csv-cohort")
     except _arrow_errors() as exc:
         raise DataError(f"Cannot read the cohort {_q(source)} as {fmt}: "
                         f"{_q(exc, 300)}") from exc
@@ -492,7 +519,9 @@ def cohort_lookalikes(model, X_query, cohort_dir, *, n_neighbors: int = 10, quer
     if man.model_fingerprint != model_fingerprint(model):
         raise DataError("The embedded cohort was embedded with another model; embed it "
                         "again with this model, or query it with the model that embedded it.")
-    k = int(min(int(n_neighbors), man.n_patients))
+    own = [str(v) for v in query_ids] if (exclude_self and query_ids is not None) else None
+    # a query that is a cohort patient has one candidate less
+    k = int(min(int(n_neighbors), man.n_patients - (own is not None and man.n_patients > 1)))
     if k < 1:
         raise DataError("n_neighbors must be at least 1.")
     Yq, Lq = model.lookalike_parts(X_query)
@@ -501,7 +530,6 @@ def cohort_lookalikes(model, X_query, cohort_dir, *, n_neighbors: int = 10, quer
                         "embed the cohort again.")
     if query_ids is not None and len(query_ids) != len(Yq):
         raise ValueError(f"{len(query_ids)} query IDs for {len(Yq)} queries")
-    own = [str(v) for v in query_ids] if (exclude_self and query_ids is not None) else None
     cols = ["ID"] + (["outcome"] if man.has_outcome else []) + man.embedding_columns \
         + leaf_columns(man.n_trees)
     files = [str(Path(cohort_dir).absolute() / f) for f in man.files]

@@ -202,6 +202,10 @@ def embed_frame(model, encoder, df: pd.DataFrame, *, label_column: str | None = 
     X, rep = encoder.transform_with_report(df)
     notes = _report_notes(rep)
     ids = encoder.ids(df)
+    blank = int(pd.Series(ids, dtype="str").fillna("").str.strip().eq("").sum())
+    if blank:
+        notes["warnings"].append("Some patients have no ID (an empty ID cell): their "
+                                 "look-alikes cannot be told apart by ID.")
     known = ~np.isnan(X).all(axis=1) if X.shape[1] else np.zeros(len(X), bool)
     notes["no_value"] = int((~known).sum())
     feats = pd.DataFrame(X[known], columns=list(encoder.feature_names_out_))
@@ -366,8 +370,9 @@ def _own_rows(ids: np.ndarray, qids) -> tuple[np.ndarray, np.ndarray] | None:
     pos: dict[str, list[int]] = {}
     for i, v in enumerate(qids):
         pos.setdefault(str(v).strip(), []).append(i)
-    hit = pd.Series(ids, dtype=object).map(lambda v: str(v).strip() in pos).to_numpy(bool)
-    pairs = [(qi, row) for row in np.flatnonzero(hit) for qi in pos[str(ids[row]).strip()]]
+    keys = pd.Series(ids, dtype="str").str.strip()
+    hit = np.flatnonzero(keys.isin(list(pos)).to_numpy(bool))
+    pairs = [(qi, row) for row in hit for qi in pos[keys.iloc[row]]]
     if not pairs:
         return None
     a = np.asarray(pairs, dtype=np.int64)
