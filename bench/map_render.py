@@ -14,16 +14,18 @@ look-alikes), then drawn by Debian's chromium (headless, software WebGL) in two 
   every trace and made its WebGL canvas, and the next frame is painted (the page's Python
   run included); ``streamlit_map`` counts from the page's title on screen instead.
 
-Each page load runs in a fresh browser tab; the figure's JSON size is reported too.
+Each page load runs in a fresh browser context (nothing cached); the median of
+``--repeat`` loads is reported (the machine is shared), with the figure's JSON size.
 
     python -m bench.map_render            # 100,000 and 1,000,000, UMAP at 100,000
-                                          # (about 5 minutes)
-    python -m bench.map_render --quick    # 10,000 and 50,000 (under a minute)
+                                          # (about 8 minutes)
+    python -m bench.map_render --quick    # 30,000 (about 30 s)
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import pickle
@@ -32,7 +34,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 import urllib.request
 from pathlib import Path
@@ -118,50 +119,45 @@ Plotly.newPlot('map', fig.data, fig.layout, {{responsive: false}}).then(() => {{
 """
 
 
-def _browser(p):
-    return p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-
-
-def html_render(fig, workdir: Path, shot: Path | None) -> dict:
-    """Draw ``fig`` in a plain page (plotly.js inlined); seconds from navigation start."""
-    from playwright.sync_api import sync_playwright
+def html_render(browser, fig, workdir: Path, shot: Path | None) -> dict:
+    """Draw ``fig`` in a plain page (plotly.js inlined) in a fresh browser context (nothing
+    cached); seconds from navigation start."""
     from plotly.offline import get_plotlyjs
 
     spec = fig.to_json()
     page_file = workdir / "map.html"
     page_file.write_text(_PAGE.format(plotlyjs=get_plotlyjs(), figure=spec))
-    with sync_playwright() as p:
-        browser = _browser(p)
-        try:
-            page = browser.new_page(viewport={"width": 1240, "height": 640})
-            page.goto(page_file.as_uri(), wait_until="commit")
-            page.wait_for_function("() => typeof window.__drawn === 'number'",
-                                   timeout=300_000, polling=50)
-            drawn = page.evaluate("() => window.__drawn") / 1000
-            canvases = page.evaluate("() => window.__canvases")
-            if shot is not None:
-                page.screenshot(path=str(shot))
-            page.close()
-        finally:
-            browser.close()
+    context = browser.new_context(viewport={"width": 1240, "height": 640})
+    try:
+        page = context.new_page()
+        page.goto(page_file.as_uri(), wait_until="commit")
+        page.wait_for_function("() => typeof window.__drawn === 'number'",
+                               timeout=300_000, polling=50)
+        drawn = page.evaluate("() => window.__drawn") / 1000
+        canvases = page.evaluate("() => window.__canvases")
+        if shot is not None:
+            page.screenshot(path=str(shot))
+    finally:
+        context.close()
     return {"json_mb": len(spec) / 1e6, "html_s": drawn, "gl_canvases": canvases}
 
 
 _APP = """
 import pickle, time
+from pathlib import Path
 import streamlit as st
 from sparge.app.plots import cohort_map
 
 st.set_page_config(layout="wide")
 st.title("Cohort map")  # on screen before the figure is built: the page's own start-up
 t0 = time.perf_counter()
-with open({data!r}, "rb") as f:
+with open(Path(__file__).parent / (st.query_params["data"] + ".pkl"), "rb") as f:
     frame, sel, lookalikes, title = pickle.load(f)
 fig = cohort_map(frame, frame["outcome"], highlight=sel, lookalikes=lookalikes, title=title,
                  order=["low", "medium", "high"])
 st.plotly_chart(fig, key="map", on_select="rerun", selection_mode=("points", "box", "lasso"),
                 width="stretch")
-st.caption(f"built in {{time.perf_counter() - t0:.2f}} s")
+st.caption(f"built in {time.perf_counter() - t0:.2f} s")
 """
 
 _AFTERPLOT = """
@@ -184,20 +180,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def streamlit_render(fig_args: tuple, workdir: Path, shot: Path | None) -> dict:
-    """Draw the map through ``st.plotly_chart`` on a Streamlit page served on loopback."""
-    from playwright.sync_api import sync_playwright
-
-    data = workdir / "map.pkl"
-    with open(data, "wb") as f:
-        pickle.dump(fig_args, f)
-    script = workdir / "map_app.py"
-    script.write_text(textwrap.dedent(_APP.format(data=str(data))))
+@contextlib.contextmanager
+def streamlit_server(workdir: Path):
+    """The map page (``?data=NAME`` draws ``NAME.pkl``) served by Streamlit on loopback;
+    yields its URL."""
+    (workdir / "map_app.py").write_text(_APP)
     port = _free_port()
     env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+        [sys.executable, "-m", "streamlit", "run", "map_app.py", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1",
          "--server.fileWatcherType", "none"],
         cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -210,39 +202,56 @@ def streamlit_render(fig_args: tuple, workdir: Path, shot: Path | None) -> dict:
                     break
             except OSError:
                 time.sleep(0.3)
-        with sync_playwright() as p:
-            browser = _browser(p)
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 900})
-                page.goto(url, wait_until="commit")
-                page.get_by_text("Cohort map").first.wait_for(timeout=120_000)
-                shown = page.evaluate("() => performance.now()") / 1000
-                page.locator(".js-plotly-plot canvas").first.wait_for(
-                    state="attached", timeout=300_000)
-                drawn = page.evaluate(_AFTERPLOT) / 1000
-                if shot is not None:
-                    time.sleep(0.5)
-                    page.screenshot(path=str(shot))
-                page.close()
-            finally:
-                browser.close()
+        yield url
     finally:
         proc.terminate()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def streamlit_render(browser, url: str, name: str, shot: Path | None) -> dict:
+    """Draw the map ``name`` through ``st.plotly_chart`` in a fresh browser context."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/?data={name}", wait_until="commit")
+        page.get_by_text("Cohort map").first.wait_for(timeout=120_000)
+        shown = page.evaluate("() => performance.now()") / 1000
+        page.locator(".js-plotly-plot canvas").first.wait_for(state="attached",
+                                                              timeout=300_000)
+        drawn = page.evaluate(_AFTERPLOT) / 1000
+        if shot is not None:
+            time.sleep(0.5)
+            page.screenshot(path=str(shot))
+    finally:
+        context.close()
     return {"streamlit_s": drawn, "streamlit_map_s": drawn - shown}
 
 
-def measure(n: int, workdir: Path, shots: Path | None, with_streamlit: bool) -> dict:
+def _median(runs: list[dict]) -> dict:
+    """Per key, the median over repeated page loads (the machine is shared: one slow run
+    says little)."""
+    return {k: float(np.median([r[k] for r in runs])) for k in runs[0]}
+
+
+def measure(n: int, browser, workdir: Path, url: str | None, shots: Path | None,
+            repeat: int = 1) -> dict:
+    """One size: the figure built, drawn in the plain page and (with ``url``) through
+    Streamlit, ``repeat`` times each."""
     fig, args, t = build(n)
     row = {"patients": n, **t}
-    row.update(html_render(fig, workdir, shots / f"map_render_{n}.png" if shots else None))
-    if with_streamlit:
+    row.update(_median([html_render(browser, fig, workdir, shots / f"map_render_{n}.png"
+                                    if shots and i == 0 else None) for i in range(repeat)]))
+    if url is not None:
         del fig
-        row.update(streamlit_render(args, workdir,
-                                    shots / f"map_render_st_{n}.png" if shots else None))
+        with open(workdir / f"map_{n}.pkl", "wb") as f:
+            pickle.dump(args, f)
+        row.update(_median([streamlit_render(browser, url, f"map_{n}",
+                                             shots / f"map_render_st_{n}.png"
+                                             if shots and i == 0 else None)
+                            for i in range(repeat)]))
     return row
 
 
@@ -265,7 +274,7 @@ def umap_map(n: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="10,000 and 50,000 patients")
+    ap.add_argument("--quick", action="store_true", help="30,000 patients (a dense map)")
     ap.add_argument("--sizes", nargs="*", type=int, help="patients per map (overrides)")
     ap.add_argument("--no-streamlit", action="store_true",
                     help="time the plain page only")
@@ -273,25 +282,44 @@ def main() -> None:
                     help="folder for a screenshot of each map")
     ap.add_argument("--umap", type=int, nargs="*", default=None,
                     help="also time the UMAP map at these sizes (full run: 100,000)")
+    ap.add_argument("--repeat", type=int, default=None,
+                    help="page loads per measure, the median reported (default 3; quick: 1)")
     args = ap.parse_args()
+    args.repeat = args.repeat or (1 if args.quick else 3)
     if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
         sys.exit(f"no chromium at {CHROMIUM}: install Debian's 'chromium' package")
-    sizes = args.sizes or ([10_000, 50_000] if args.quick else [100_000, 1_000_000])
+    sizes = args.sizes or ([30_000] if args.quick else [100_000, 1_000_000])
     umap_sizes = args.umap if args.umap is not None else ([] if args.quick else [100_000])
     if args.shots:
         args.shots.mkdir(parents=True, exist_ok=True)
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        # the page itself: plotly.js parsed and an empty map drawn (what every size pays)
-        import plotly.graph_objects as go
+    from playwright.sync_api import sync_playwright
 
-        blank = html_render(go.Figure(layout={"height": 560}), Path(tmp), None)
-        rows.append({"patients": 0, "json_mb": blank["json_mb"], "html_s": blank["html_s"]})
-        print(json.dumps(rows[-1]), flush=True)
-        for n in sizes:
-            row = measure(n, Path(tmp), args.shots, not args.no_streamlit)
-            rows.append(row)
-            print(json.dumps(row), flush=True)
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        workdir = Path(tmp)
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=CHROMIUM_ARGS)
+        server = contextlib.nullcontext() if args.no_streamlit else streamlit_server(workdir)
+        try:
+            with server as url:
+                # the page itself: plotly.js parsed, an empty map drawn (what every size pays)
+                import plotly.graph_objects as go
+
+                empty = go.Figure(layout={"height": 560})
+                blank = _median([html_render(browser, empty, workdir, None)
+                                 for _ in range(args.repeat)])
+                rows.append({"patients": 0, "json_mb": blank["json_mb"],
+                             "html_s": blank["html_s"]})
+                print(json.dumps(rows[-1]), flush=True)
+                if url is not None:  # the server's first run imports the app: not counted
+                    with open(workdir / "warm.pkl", "wb") as f:
+                        pickle.dump(build(200)[1], f)
+                    streamlit_render(browser, url, "warm", None)
+                for n in sizes:
+                    rows.append(measure(n, browser, workdir, url, args.shots, args.repeat))
+                    print(json.dumps(rows[-1]), flush=True)
+        finally:
+            browser.close()
     umap_rows = []
     for n in umap_sizes:
         umap_rows.append(umap_map(n))
@@ -303,7 +331,8 @@ def main() -> None:
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     text = (f"# map_render ({time.strftime('%Y-%m-%d')}, 2 cores, load average at the end "
             f"{load}; headless chromium, software WebGL)\n\n"
-            "Seconds. map: PCA map of the embedded patients (`MapProjector`, `map_frame`); "
+            f"Seconds, the median of {args.repeat} page load(s), nothing cached. "
+            "map: PCA map of the embedded patients (`MapProjector`, `map_frame`); "
             "figure: `cohort_map` (every patient, a density layer, outcome colours, a "
             "selected patient and its look-alikes); json_mb: the figure's JSON; html: "
             "navigation to drawn in a plain page (plotly.js inlined, its parsing included); "

@@ -28,7 +28,13 @@ from sparge.services.display import (
     snap_precision,
     top_biomarkers,
 )
-from sparge.services.maps import UMAP_FIT_MAX, MapProjector, data_model_mismatch, map_frame
+from sparge.services.maps import (
+    UMAP_FIT_MAX,
+    MapProjector,
+    data_model_mismatch,
+    map_frame,
+    umap_note,
+)
 from sparge.services.workflow import cohort_patients, outcome_shares
 
 #: Map choices shown to the user -> MapProjector method.
@@ -115,15 +121,11 @@ def map_select(key: str, label: str = "Map") -> str:
     if ss.get(f"{key}_token") != ss.get("model_token") or ss.get(key) not in choices:
         ss[key] = default_map_choice(model)
         ss[f"{key}_token"] = ss.get("model_token")
-    n = len(model.embedding_)
-    sampled = (f" Above {UMAP_FIT_MAX:,} training patients it is fitted on a random "
-               f"{UMAP_FIT_MAX:,} and the others are placed from their look-alikes."
-               if n > UMAP_FIT_MAX else "")
     choice = st.selectbox(label, choices, key=key,
                           help="PCA of the learned embedding is instant at any size; UMAP "
                                "spreads clusters better and is computed when you ask for "
-                               f"it.{sampled} The raw-data view shows the standardised "
-                               "biomarkers without SparGE.")
+                               f"it. {umap_note(len(model.embedding_))} The raw-data view "
+                               "shows the standardised biomarkers without SparGE.")
     return MAP_CHOICES[choice]
 
 

@@ -209,8 +209,8 @@ def umap_note(n_train: int, max_fit: int = UMAP_FIT_MAX) -> str:
     if n_train <= max_fit:
         return f"UMAP is fitted on all {n_train:,} training patients."
     return (f"UMAP is fitted on a random {max_fit:,} of the {n_train:,} training patients; "
-            "every other patient is placed at the weighted mean position of its 10 nearest "
-            "fitted patients in the learned space.")
+            "each of the others is placed at the similarity-weighted mean position of its 10 "
+            "nearest fitted patients in the learned space.")
 
 
 def is_dense(n: int, threshold: int = DENSE_MAP) -> bool:
