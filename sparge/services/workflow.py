@@ -193,8 +193,7 @@ def cohort_patients(model: SparGE, cohort: Cohort) -> PatientIndex:
                f"({len(cohort.features)} features vs the model's {len(features)}"
                + (f"; e.g. '{missing[0]}' is missing" if missing else "") +
                "): only the model's training patients are shown.")
-        idx = pd.DataFrame(np.asarray(model.training_data_, dtype=float) * model.scale_
-                           + model.mean_, columns=features)
+        idx = model.training_values()
         out = PatientIndex(ids=train_ids.astype(object), in_training=np.ones(n_train, bool),
                            train_index=np.arange(n_train), reason=np.full(n_train, "",
                                                                           dtype=object),
