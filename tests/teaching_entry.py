@@ -11,7 +11,9 @@ import streamlit as st
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sparge.app.shell import app_navigation, init_state  # noqa: E402
+from sparge.app.shell import app_navigation, configure_samples, init_state  # noqa: E402
+
+configure_samples(ROOT / "data_samples")
 
 st.set_page_config(page_title="SparGE lecture", layout="wide")
 with app_navigation():

@@ -183,8 +183,11 @@ sys.path.insert(0, {root!r})
 import numpy as np
 import streamlit as st
 from sparge.data.synthetic import make_singheart_like
-from sparge.app.shell import app_navigation, init_state, set_cohort, set_model
+from sparge.app.shell import (app_navigation, configure_samples, init_state, set_cohort,
+                              set_model)
 from sparge.services.workflow import encode_cohort, train
+
+configure_samples(os.path.join({root!r}, "data_samples"))
 
 URL = os.environ["SPARGE_LEAK_URL"]
 
@@ -211,7 +214,8 @@ if "hostile_loaded" not in ss:
 if st.query_params.get("control") == "1":  # the unescaped Markdown, to prove detection
     st.markdown(f"![control]({{URL}}/control)")
     st.stop()
-exec(compile(open({app!r}).read(), {app!r}, "exec"))
+exec(compile(open({app!r}).read(), {app!r}, "exec"), {{"__file__": {app!r},
+                                                      "__name__": "__main__"}})
 """
 
 
@@ -248,7 +252,8 @@ def test_hostile_markdown_makes_no_outside_request(browser, tmp_path):
         time.sleep(2.0)
         page.screenshot(path=str(ARTIFACTS / "hostile_explore.png"), full_page=True)
         _no_errors(page)
-        page.goto(f"{url}/new_patient", wait_until="domcontentloaded")
+        # through the app's own navigation: the session (and its hostile data) is kept
+        page.get_by_role("link", name="New patient").first.click()
         page.get_by_text("Look-alikes for a new patient").first.wait_for(timeout=90_000)
         page.get_by_text(shown(f"![c]({leak}/col)")).first.wait_for(  # a label, collapsed
             state="attached", timeout=30_000)

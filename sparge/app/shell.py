@@ -67,7 +67,11 @@ def _default_map(path: str) -> np.ndarray | None:
 
 @st.cache_data
 def _sample_groups(path: str) -> dict:
-    return json.loads(Path(path).read_text())
+    """The sample's biomarker groups; none (one group) when the file is not there."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
 
 
 def init_state() -> None:
