@@ -10,6 +10,7 @@ n x n proximity matrix. Used by the held-out look-alike check
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,29 @@ def leaf_codes(leaves: np.ndarray, widths: np.ndarray) -> sp.csr_matrix:
     rows = np.repeat(np.arange(len(L)), T)
     val = np.full(cols.size, 1.0 / np.sqrt(2.0 * T))
     return sp.csr_matrix((val, (rows, cols)), shape=(len(L), int(np.sum(widths))))
+
+
+@functools.cache
+def _walk_trees():
+    """The compiled tree walk of :meth:`PackedForest.apply` (numba, cached on disk)."""
+    import numba
+
+    @numba.njit(parallel=True, cache=True)
+    def walk(X, left, right, feature, threshold, missing_left, offsets, out):  # pragma: no cover
+        n, T = out.shape
+        for i in numba.prange(n):
+            for t in range(T):
+                node = offsets[t]
+                while left[node] >= 0:
+                    x = X[i, feature[node]]
+                    if np.isnan(x):
+                        go_left = missing_left[node]
+                    else:
+                        go_left = x <= threshold[node]
+                    node = left[node] if go_left else right[node]
+                out[i, t] = node
+
+    return walk
 
 
 @dataclass
@@ -78,28 +102,18 @@ class PackedForest:
     def n_nodes(self) -> int:
         return int(self.left.size)
 
-    def apply(self, X: np.ndarray, chunk: int = 2048) -> np.ndarray:
+    def apply(self, X: np.ndarray) -> np.ndarray:
         """Global leaf id of every patient in every tree, shape (n, T).
 
         Same result as the forest's ``apply`` (plus the offsets): values are compared in
         float32 as scikit-learn's trees do, and a missing value follows the node's
-        ``missing_go_to_left`` rule.
+        ``missing_go_to_left`` rule. One compiled loop (numba, parallel over patients):
+        about a microsecond per patient and tree.
         """
-        X = np.asarray(X, dtype=np.float32).astype(np.float64)
+        X = np.ascontiguousarray(np.asarray(X, dtype=np.float32).astype(np.float64))
         out = np.empty((X.shape[0], self.offsets.size), dtype=np.int64)
-        for start in range(0, X.shape[0], chunk):
-            Xc = X[start:start + chunk]
-            rows = np.arange(Xc.shape[0])[:, None]
-            node = np.broadcast_to(self.offsets, (Xc.shape[0], self.offsets.size)).copy()
-            active = self.left[node] >= 0
-            while active.any():
-                r, c = np.nonzero(active)
-                nd = node[r, c]
-                x = Xc[rows[r, 0], self.feature[nd]]
-                go_left = np.where(np.isnan(x), self.missing_left[nd], x <= self.threshold[nd])
-                node[r, c] = np.where(go_left, self.left[nd], self.right[nd])
-                active[r, c] = self.left[node[r, c]] >= 0
-            out[start:start + chunk] = node
+        _walk_trees()(X, self.left, self.right, self.feature, self.threshold,
+                      self.missing_left.astype(np.bool_), self.offsets, out)
         return out
 
     def to_arrays(self) -> dict[str, np.ndarray]:
