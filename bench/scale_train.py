@@ -5,7 +5,7 @@ For every cohort size (synthetic, 50 features, 20 % gaps), in a fresh process so
 memory (max RSS) is its own:
 
 1. ``SparGE().fit`` with the defaults: completion, dictionary, graphs and refinement on a
-   stratified sample of ``max_fit_samples`` (20,000) patients, recorded by the model;
+   stratified sample of ``max_fit_samples`` (10,000) patients, recorded by the model;
 2. every patient embedded (``lookalike_parts``: embedding + forest leaves) in blocks;
 3. a look-alike index over all of them (:class:`sparge.method.neighbors.LookalikeIndex`:
    exact below 200,000 patients, NN-descent above);
@@ -112,7 +112,7 @@ def main() -> None:
         rows.append(run(n, args.timeout))
         print(json.dumps(rows[-1]), flush=True)
     text = (f"# Training at scale ({time.strftime('%Y-%m-%d')}, 2 cores; fit on a stratified "
-            "sample of 20,000, every patient embedded and indexed)\n\n"
+            "sample of 10,000, every patient embedded and indexed)\n\n"
             + to_markdown(pd.DataFrame(rows), floatfmt=".2f") + "\n")
     publish(text, "scale_train", args.quick)
 

@@ -95,8 +95,9 @@ def _gb(n_bytes: float) -> str:
 #: Fixed cost of a fit (setup, K-SVD and the trace-ratio solves on a tiny cohort), and the
 #: forest's cost per patient x log2(patients) x sqrt(features).
 _T_FIXED = 0.5
-#: Seconds to embed one more patient (transform at 50 features: ~9,000 a second).
-_T_EMBED = 1.1e-4
+#: Seconds to embed one more patient (embedding and forest leaves at 50 features: about
+#: 7,000 a second, bench.scale_train).
+_T_EMBED = 1.4e-4
 #: SparGE's default ``max_fit_samples``.
 DEFAULT_FIT_SAMPLES = SparGE().max_fit_samples
 _T_FOREST = 5.7e-6
@@ -211,8 +212,8 @@ def estimate_fit(n_patients: int, n_features: int, limits: Limits | None = None,
         rest on the measured fits without it (bench/results/scale.md, core_speed.md).
     max_fit_samples : int or None
         SparGE's ``max_fit_samples``: a larger cohort is learned from a sample of this
-        size and the other patients are embedded (about 9,000 patients a second at 50
-        features, bench/results/scale.md).
+        size and the other patients are embedded (about 7,000 patients a second at 50
+        features, bench/results/scale_train.md).
 
     Returns
     -------
