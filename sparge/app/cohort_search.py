@@ -18,6 +18,8 @@ from sparge.data.safe_text import md_escape, plain_frame, to_csv
 from sparge.services.cohort_index import CohortIndex
 
 _KEY = "cohort_index"
+#: Embedded patients up to which the app searches exactly.
+APP_EXACT_UP_TO = 2_000_000
 
 
 def cohort_index(folder: str, model) -> CohortIndex:
@@ -29,7 +31,10 @@ def cohort_index(folder: str, model) -> CohortIndex:
         return held[2]
     ss.pop(_KEY, None)  # free the previous cohort's index before building another
     with st.spinner("Reading the embedded cohort and building its look-alike index…"):
-        index = CohortIndex(path, model)
+        # exact up to 2 million patients: a one-patient query stays far under a second
+        # (30 ms at 1 M, bench/results/scale_neighbors.md) and the index is built several
+        # times faster than an NN-descent one, which a waiting browser session feels
+        index = CohortIndex(path, model, threshold=APP_EXACT_UP_TO)
     ss[_KEY] = (path, model, index)
     return index
 
