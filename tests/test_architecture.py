@@ -94,3 +94,10 @@ def test_samples_found_by_path_or_environment(monkeypatch, tmp_path):
         assert "SPARGE_SAMPLES" in str(exc)
     else:
         assert found.default_model.exists()
+
+
+def test_tests_mirror_the_layers():
+    for layer in LAYERS:
+        assert list((ROOT / "tests" / layer).glob("test_*.py")), layer
+    loose = {p.name for p in (ROOT / "tests").glob("test_*.py")}
+    assert loose == {"test_architecture.py", "test_bench_quick.py", "test_cli.py"}, loose

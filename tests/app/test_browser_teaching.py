@@ -2,7 +2,7 @@
 through on the toy cohort and on the default model, every control is moved once and the
 figures must change; a screenshot of every step goes to ``test-artifacts/teaching/``.
 
-The server runs ``tests/teaching_entry.py`` (the session state of ``init_state``, then the
+The server runs ``tests/app/teaching_entry.py`` (the session state of ``init_state``, then the
 page), so the test does not depend on app.py's navigation.
 """
 
@@ -21,7 +21,7 @@ from helpers import ROOT
 from sparge.services.teaching import STEPS
 
 ARTIFACTS = ROOT / "test-artifacts" / "teaching"
-ENTRY = ROOT / "tests" / "teaching_entry.py"
+ENTRY = ROOT / "tests" / "app" / "teaching_entry.py"
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from sparge.app.shell import app_navigation, configure_samples, init_state  # noqa: E402
