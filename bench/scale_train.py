@@ -36,7 +36,7 @@ from bench.report import publish, to_markdown
 _BLOCK = 100_000
 
 
-def one(n: int, m: int = 50) -> dict:
+def one(n: int, m: int = 50, fit_samples: int | None = None) -> dict:
     from sparge import SparGE
     from sparge.method.neighbors import LookalikeIndex
     from sparge.method.similarity import ensemble_sqdist
@@ -46,7 +46,8 @@ def one(n: int, m: int = 50) -> dict:
     Xq, X, y = X[n:], X[:n], y[:n]
     t_data = time.perf_counter() - t_data
     t0 = time.perf_counter()
-    model = SparGE().fit(X, y)
+    model = SparGE(**({} if fit_samples is None else {"max_fit_samples": fit_samples})
+                   ).fit(X, y)
     fit_s = time.perf_counter() - t0
     t = time.perf_counter()
     parts = [model.lookalike_parts(X[s:s + _BLOCK]) for s in range(0, n, _BLOCK)]
@@ -102,9 +103,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--sizes", type=int, nargs="*")
     ap.add_argument("--timeout", type=float, default=1800)
+    ap.add_argument("--fit-samples", type=int, help="max_fit_samples (default: SparGE's)")
     args = ap.parse_args()
     if args.one:
-        print(json.dumps(one(args.one)))
+        print(json.dumps(one(args.one, fit_samples=args.fit_samples)))
         return
     sizes = args.sizes or ([30_000] if args.quick else [100_000, 1_000_000])
     rows = []
@@ -114,7 +116,7 @@ def main() -> None:
     text = (f"# Training at scale ({time.strftime('%Y-%m-%d')}, 2 cores; fit on a stratified "
             "sample of 10,000, every patient embedded and indexed)\n\n"
             + to_markdown(pd.DataFrame(rows), floatfmt=".2f") + "\n")
-    publish(text, "scale_train", args.quick)
+    publish(text, "scale_train.md", args.quick)
 
 
 if __name__ == "__main__":
