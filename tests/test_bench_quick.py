@@ -59,7 +59,7 @@ def test_robustness_masking():
 @pytest.mark.parametrize("script, args", [
     ("core_speed", ["--quick"]),
     ("scale", ["--one", "300", "20", "fit"]),
-    ("scale_train", ["--one", "3000", "--fit-samples", "1000"]),
+    ("scale_train", ["--one", "2000", "--fit-samples", "500"]),
     ("distributed", ["--quick"]),
     ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
 ])

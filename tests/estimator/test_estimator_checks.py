@@ -16,7 +16,7 @@ from sparge import SparGE
 EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
 
-@parametrize_with_checks([SparGE(max_iter=2, ksvd_iter=2)],
+@parametrize_with_checks([SparGE(max_iter=2, ksvd_iter=2, forest_trees=20)],
                          expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS)
 def test_sklearn_compatible_estimator(estimator, check):
     with warnings.catch_warnings():
