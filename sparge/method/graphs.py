@@ -19,7 +19,14 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from sparge.method.neighbors import GRAPH_THRESHOLD, knn_graph_neighbors, resolve_method
+from sparge.method.neighbors import (
+    GRAPH_THRESHOLD,
+    INDEX_NEIGHBORS,
+    GraphIndex,
+    exact_knn,
+    knn_graph_neighbors,
+    resolve_method,
+)
 
 
 def _edges_to_graph(n: int, rows, cols, d2, weight: str, node_weight=None) -> sp.csr_matrix:
@@ -88,28 +95,59 @@ def mfa_graphs(
     n = F.shape[0]
     _, y_idx = np.unique(y, return_inverse=True)
     node_w = class_weights(y_idx) if class_balance else None
-    method = resolve_method(neighbors, n, neighbors_threshold)
-
-    def knn(F_ref, F_query, k, exclude_self):
-        return knn_graph_neighbors(F_ref, F_query, k, exclude_self, method=method,
-                                   random_state=random_state)
-
     rp, cp, dp, rm, cm, dm = [], [], [], [], [], []
-    for c in np.unique(y_idx):
-        members = np.flatnonzero(y_idx == c)
-        others = np.flatnonzero(y_idx != c)
-        if members.size > 1:
-            dist, idx = knn(F[members], F[members], k1, exclude_self=True)
-            rp.append(np.repeat(members, idx.shape[1]))
-            cp.append(members[idx.ravel()])
-            dp.append(dist.ravel() ** 2)
-        if others.size:
-            dist, idx = knn(F[others], F[members], k2, exclude_self=False)
-            rm.append(np.repeat(members, idx.shape[1]))
-            cm.append(others[idx.ravel()])
-            dm.append(dist.ravel() ** 2)
+    if resolve_method(neighbors, n, neighbors_threshold) == "approximate":
+        _approximate_class_neighbors(F, y_idx, k1, k2, random_state, (rp, cp, dp),
+                                     (rm, cm, dm))
+    else:
+        for c in np.unique(y_idx):
+            members = np.flatnonzero(y_idx == c)
+            others = np.flatnonzero(y_idx != c)
+            if members.size > 1:
+                dist, idx = exact_knn(F[members], F[members], k1, exclude_self=True)
+                rp.append(np.repeat(members, idx.shape[1]))
+                cp.append(members[idx.ravel()])
+                dp.append(dist.ravel() ** 2)
+            if others.size:
+                dist, idx = exact_knn(F[others], F[members], k2, exclude_self=False)
+                rm.append(np.repeat(members, idx.shape[1]))
+                cm.append(others[idx.ravel()])
+                dm.append(dist.ravel() ** 2)
     return (_edges_to_graph(n, rp, cp, dp, weight, node_w),
             _edges_to_graph(n, rm, cm, dm, weight, node_w))
+
+
+def _approximate_class_neighbors(F, y_idx, k1, k2, random_state, plus, minus) -> None:
+    """Edges of both graphs from one NN-descent index per class (appended to the lists).
+
+    A class's index gives its own kNN (its graph, no search) and answers the other
+    classes' queries; a patient's ``k2`` nearest other-class patients are the nearest of
+    the ``k2`` found in each other class. Every patient is indexed once (one index of the
+    other classes per class would index each patient C - 1 more times).
+    """
+    classes = np.unique(y_idx)
+    members = {c: np.flatnonzero(y_idx == c) for c in classes}
+    index = {c: GraphIndex(F[members[c]], degree=max(k1 + 1, INDEX_NEIGHBORS),
+                           random_state=random_state) for c in classes}
+    for c in classes:
+        m = members[c]
+        if m.size > 1:
+            dist, idx = index[c].self_neighbors(k1)
+            plus[0].append(np.repeat(m, idx.shape[1]))
+            plus[1].append(m[idx.ravel()])
+            plus[2].append(dist.ravel() ** 2)
+        others = [o for o in classes if o != c]
+        if not others:
+            continue
+        found = [index[o].query(F[m], k2) for o in others]
+        dist = np.hstack([d for d, _ in found])
+        idx = np.hstack([members[o][i] for o, (_, i) in zip(others, found)])
+        order = np.argsort(dist, axis=1, kind="stable")[:, :min(k2, idx.shape[1])]
+        dist = np.take_along_axis(dist, order, axis=1)
+        idx = np.take_along_axis(idx, order, axis=1)
+        minus[0].append(np.repeat(m, idx.shape[1]))
+        minus[1].append(idx.ravel())
+        minus[2].append(dist.ravel() ** 2)
 
 
 def unsupervised_graphs(

@@ -120,6 +120,71 @@ def _first_valid(idx: np.ndarray, k: int, exclude_self: bool,
     return out
 
 
+class GraphIndex:
+    """Euclidean neighbours among fixed reference points, built once: NN-descent whose
+    neighbours are re-scored exactly in float64, or exact search for a tiny set.
+
+    Serves both searches of the graphs: the reference points' own neighbours
+    (:meth:`self_neighbors`, read off the NN-descent graph, no search) and those of other
+    points (:meth:`query`). One index per outcome class serves a class's own graph and,
+    queried by the other classes, their penalty graphs.
+
+    Parameters
+    ----------
+    F_ref : ndarray of shape (n_ref, d)
+    degree : int
+        Neighbours per point in the NN-descent graph (at least the ``k + 1`` of
+        :meth:`self_neighbors`). Sets of at most ``4 * degree`` points are searched exactly.
+    random_state : int or None
+        Seed of NN-descent; the same seed gives the same neighbours.
+    n_jobs : int or None
+        Threads of NN-descent (None: all cores).
+    """
+
+    def __init__(self, F_ref: np.ndarray, *, degree: int = INDEX_NEIGHBORS,
+                 random_state: int | None = 0, n_jobs: int | None = None):
+        self.F_ = np.asarray(F_ref, dtype=float)
+        self.degree = int(degree)
+        self.exact_ = self.F_.shape[0] <= 4 * self.degree
+        self.index_ = None
+        if not self.exact_:
+            from pynndescent import NNDescent
+
+            self.index_ = NNDescent(self.F_.astype(np.float32), metric="euclidean",
+                                    n_neighbors=self.degree, random_state=random_state,
+                                    n_jobs=n_jobs)
+
+    def self_neighbors(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Every reference point's ``k`` nearest others, sorted (``k' = min(k, n - 1)``)."""
+        n = self.F_.shape[0]
+        k_out = min(k, n - 1)
+        if self.exact_ or k_out <= 0 or k_out + 1 > self.degree:
+            return exact_knn(self.F_, self.F_, k, exclude_self=True)
+        return self._finish(self.index_.neighbor_graph[0], self.F_, k_out, True)
+
+    def query(self, F_query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` nearest reference points of other points, sorted."""
+        Fq = np.asarray(F_query, dtype=float)
+        k_out = min(k, self.F_.shape[0])
+        if self.exact_ or k_out <= 0:
+            return exact_knn(self.F_, Fq, k, exclude_self=False)
+        # queries of another set (the other classes) lie off the indexed points: a broader
+        # search (twice the neighbours, epsilon 0.2) keeps recall@k near 0.97 or more
+        graph = self.index_.query(Fq.astype(np.float32), k=min(max(2 * k_out, 20),
+                                                               self.F_.shape[0]),
+                                  epsilon=0.2)[0]
+        return self._finish(graph, Fq, k_out, False)
+
+    def _finish(self, graph: np.ndarray, Fq: np.ndarray, k_out: int, exclude_self: bool
+                ) -> tuple[np.ndarray, np.ndarray]:
+        idx = _first_valid(graph.astype(np.intp), k_out, exclude_self)
+        bad = np.flatnonzero((idx < 0).any(axis=1))
+        if bad.size:  # rows NN-descent could not fill (rare): searched exactly
+            ex = exact_knn(self.F_, Fq[bad], k_out + int(exclude_self), False)[1]
+            idx[bad] = _first_valid(ex, k_out, exclude_self, rows=bad)
+        return _sorted_exact(self.F_, Fq, idx)
+
+
 def knn_graph_neighbors(
     F_ref: np.ndarray,
     F_query: np.ndarray,
@@ -143,8 +208,8 @@ def knn_graph_neighbors(
     exclude_self : bool
         Drop every query's own row from its neighbours.
     method : {"auto", "exact", "approximate"}
-        ``"auto"``: exact below ``threshold`` reference points, NN-descent from it on.
-        Tiny sets (at most four times the index degree) are always searched exactly.
+        ``"auto"``: exact below ``threshold`` reference points, NN-descent from it on
+        (:class:`GraphIndex`; tiny sets are searched exactly all the same).
     threshold : int
     random_state : int or None
         Seed of NN-descent; the same seed gives the same neighbours.
@@ -159,32 +224,15 @@ def knn_graph_neighbors(
     """
     F_ref = np.asarray(F_ref, dtype=float)
     F_query = np.asarray(F_query, dtype=float)
-    n_ref = F_ref.shape[0]
-    k_eff = min(k + int(exclude_self), n_ref)
-    degree = max(k_eff, INDEX_NEIGHBORS)
-    if (resolve_method(method, n_ref, threshold) == "exact" or k_eff <= 0
-            or n_ref <= 4 * degree):
+    if resolve_method(method, F_ref.shape[0], threshold) == "exact":
         return exact_knn(F_ref, F_query, k, exclude_self)
-    from pynndescent import NNDescent
-
-    index = NNDescent(F_ref.astype(np.float32), metric="euclidean", n_neighbors=degree,
-                      random_state=random_state, n_jobs=n_jobs)
+    index = GraphIndex(F_ref, degree=max(k + int(exclude_self), INDEX_NEIGHBORS),
+                       random_state=random_state, n_jobs=n_jobs)
     if exclude_self:
         if F_query.shape != F_ref.shape:
             raise ValueError("exclude_self needs the reference points as the queries")
-        graph = index.neighbor_graph[0].astype(np.intp)
-    else:
-        # queries of another set (the other classes) lie off the indexed points: a broader
-        # search (twice the neighbours, epsilon 0.2) keeps recall@k near 0.97 or more
-        graph = index.query(F_query.astype(np.float32), k=max(2 * k_eff, 20),
-                            epsilon=0.2)[0].astype(np.intp)
-    k_out = k_eff - int(exclude_self)
-    idx = _first_valid(graph, k_out, exclude_self)
-    bad = np.flatnonzero((idx < 0).any(axis=1))
-    if bad.size:  # rows NN-descent could not fill (rare): searched exactly
-        ex = exact_knn(F_ref, F_query[bad], k_eff, False)[1]
-        idx[bad] = _first_valid(ex, k_out, exclude_self, rows=bad)
-    return _sorted_exact(F_ref, F_query, idx)
+        return index.self_neighbors(k)
+    return index.query(F_query, k)
 
 
 @functools.cache
