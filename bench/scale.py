@@ -115,6 +115,7 @@ def _one_patient_ms(index, Yq: np.ndarray, Lq: np.ndarray | None, n: int) -> flo
 
 def neighbors_one(n: int, quick: bool) -> list[dict]:
     """Every neighbour search at one size (one process): exact vs approximate."""
+    from sparge.method.graphs import mfa_graphs
     from sparge.method.neighbors import LookalikeIndex, knn_graph_neighbors
     from sparge.method.similarity import knn_search
 
@@ -152,21 +153,34 @@ def neighbors_one(n: int, quick: bool) -> list[dict]:
     out.append(row)
     del ap_d, ap_i
 
-    # from one class to the others (the penalty graph's search)
-    members, others = np.flatnonzero(y[:n] == 0), np.flatnonzero(y[:n] != 0)
+    # one class's index queried by another class (the penalty graph's search)
+    members, target = np.flatnonzero(y[:n] == 0), np.flatnonzero(y[:n] == 1)
     q = members if small else members[rng.choice(members.size, n_query, replace=False)]
     sample = rng.choice(q.size, min(n_query, q.size), replace=False)
-    ex_i = knn_search(F[others], F[q[sample]], k, chunk=64)[1]
-    row = {**base, "search": "graph kNN, one class to the others", "dim": 50, "k": k,
+    ex_i = knn_search(F[target], F[q[sample]], k, chunk=64)[1]
+    row = {**base, "search": "graph kNN, one class queried by another", "dim": 50, "k": k,
            "queries": q.size}
     if small:
-        row["exact_build_s"] = _timed(knn_graph_neighbors, F[others], F[q], k,
+        row["exact_build_s"] = _timed(knn_graph_neighbors, F[target], F[q], k,
                                       method="exact")[1]
-    (_, ap_i), row["approx_build_s"] = _timed(knn_graph_neighbors, F[others], F[q], k,
+    (_, ap_i), row["approx_build_s"] = _timed(knn_graph_neighbors, F[target], F[q], k,
                                               method="approximate")
     row["recall@10"] = _recall(ap_i[sample], ex_i)
     row["recall@k"] = _recall(ap_i[sample], ex_i, k)
     out.append(row)
+
+    # the whole supervised graphs (3 classes): the share of the exact edges found
+    if small:
+        row = {**base, "search": "MFA graphs (3 classes, k1 = k2 = 20), edges",
+               "dim": 50, "k": k, "queries": n}
+        exact, row["exact_build_s"] = _timed(mfa_graphs, Fr, y[:n], k, k,
+                                             neighbors="exact")
+        approx, row["approx_build_s"] = _timed(mfa_graphs, Fr, y[:n], k, k,
+                                               neighbors="approximate")
+        row["recall@k"] = (sum(a.multiply(e).nnz for a, e in zip(approx, exact))
+                           / sum(e.nnz for e in exact))
+        out.append(row)
+        del exact, approx
     del F, Fr
 
     # look-alike queries of new patients, embedding only and with the forest part
@@ -223,7 +237,9 @@ def neighbors_main(quick: bool, timeout: float) -> None:
             "NN-descent (pynndescent) against exact search, as `sparge.method.neighbors` "
             "runs them. Graph rows: the model's kNN in the representation (50-d synthetic "
             "features, k = 20); `approx_build_s` is the whole search (index, and queries "
-            "for the class-to-others row). Look-alike rows: queries of new patients in a "
+            "for the class-to-class row); the MFA row builds both supervised graphs "
+            "(one index per class) and gives the share of the exact edges found. "
+            "Look-alike rows: queries of new patients in a "
             "16-d embedding, with the forest part of the metric (200 trees, forest weight "
             "2) or without; build = fitting `LookalikeIndex`, `*_query_s` = the batch of "
             "queries, `*_1q_ms` = one patient (median). Recall against exact search on a "
