@@ -176,6 +176,15 @@ def test_approximate_graphs_keep_their_structure_and_edges():
     Wl, _ = unsupervised_graphs(F, 6, neighbors_threshold=1000)
     El, _ = unsupervised_graphs(F, 6, neighbors="exact")
     assert Wl.multiply(El).nnz >= 0.95 * El.nnz
+    # a tiny class (searched exactly inside its index) and a patient alone in its class
+    y2 = y.copy()
+    y2[:30], y2[30] = 3, 4
+    Wp, Wn = mfa_graphs(F, y2, 5, 10, neighbors_threshold=1000)
+    Ep, En = mfa_graphs(F, y2, 5, 10, neighbors="exact")
+    tiny = np.arange(31)
+    assert ((Wp[tiny] != 0) != (Ep[tiny] != 0)).nnz == 0  # their own edges: exact
+    assert Wn.multiply(En).nnz >= 0.95 * En.nnz
+    assert np.all(np.diff(Wn.indptr)[tiny] >= 10)  # everyone has k2 other-class neighbours
 
 
 def test_approximate_index_recall_and_determinism_with_a_forest_part():
