@@ -535,18 +535,21 @@ class SparGE(TransformerMixin, BaseEstimator):
         ValueError
             Naming the parameter, array or value that does not fit.
         """
+        return cls(**state.params)._restore(state)
+
+    def _restore(self, state: ModelState) -> SparGE:
+        """Set the fitted attributes of ``state`` on this (unfitted) estimator."""
         a, v = state.arrays, state.values
-        model = cls(**state.params)
-        model.validate_params(a["embedding_"].shape[0])
+        self.validate_params(a["embedding_"].shape[0])
         for name in FLOAT_ARRAYS:
             if name == "dictionary_r":
-                model._dictionary_r = np.asarray(a[name], dtype=np.float64)
+                self._dictionary_r = np.asarray(a[name], dtype=np.float64)
             elif name == "training_data_":
-                model.training_data_ = a[name]
+                self.training_data_ = a[name]
             else:
-                setattr(model, name, np.asarray(a[name], dtype=np.float64))
-        model.atom_class_ = np.asarray(a["atom_class_"], dtype=np.int64)
-        r = model.completion_components_.shape[0]
+                setattr(self, name, np.asarray(a[name], dtype=np.float64))
+        self.atom_class_ = np.asarray(a["atom_class_"], dtype=np.int64)
+        r = self.completion_components_.shape[0]
         ridge = a.get("completion_ridge_")
         if ridge is None:  # older files: the one shared number of the parameters
             shared = state.params.get("completion_ridge", 1.0)
@@ -555,25 +558,25 @@ class SparGE(TransformerMixin, BaseEstimator):
         if ridge.shape != (r,) or not np.all(np.isfinite(ridge)) or np.any(ridge < 0):
             raise ValueError(f"the completion ridge must hold one finite, non-negative "
                              f"number per component ({r})")
-        model.completion_ridge_ = ridge
-        model.n_features_in_ = int(v["n_features_in"])
+        self.completion_ridge_ = ridge
+        self.n_features_in_ = int(v["n_features_in"])
         if v.get("feature_names") is not None:
-            model.feature_names_in_ = np.asarray(v["feature_names"], dtype=object)
-        model.y_ = a.get("y_")
+            self.feature_names_in_ = np.asarray(v["feature_names"], dtype=object)
+        self.y_ = a.get("y_")
         if a.get("classes_") is not None:
-            model.classes_ = a["classes_"]
-        model.completion_lambda_ = v.get("completion_lambda")
-        model.best_iteration_ = v.get("best_iteration")
-        model.objective_ = v.get("objective")
-        model.fit_time_ = v.get("fit_time")
-        model.history_ = v.get("history") or []
-        model.n_samples_seen_ = int(v.get("n_samples_seen") or len(model.embedding_))
-        model.fit_sample_rows_ = None  # which rows is not saved, only how many were seen
+            self.classes_ = a["classes_"]
+        self.completion_lambda_ = v.get("completion_lambda")
+        self.best_iteration_ = v.get("best_iteration")
+        self.objective_ = v.get("objective")
+        self.fit_time_ = v.get("fit_time")
+        self.history_ = v.get("history") or []
+        self.n_samples_seen_ = int(v.get("n_samples_seen") or len(self.embedding_))
+        self.fit_sample_rows_ = None  # which rows is not saved, only how many were seen
         if v.get("train_ids") is not None:
-            model.train_ids_ = np.asarray(v["train_ids"], dtype=object)
-        model._set_forest(_forest_part_from_state(a, v.get("forest"), model.n_features_in_))
-        model._finish_fit()
-        return model
+            self.train_ids_ = np.asarray(v["train_ids"], dtype=object)
+        self._set_forest(_forest_part_from_state(a, v.get("forest"), self.n_features_in_))
+        self._finish_fit()
+        return self
 
     def _finish_fit(self) -> None:
         """Derived state (neighbour search, similarity scale); rebuilt after loading."""
