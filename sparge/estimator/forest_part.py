@@ -10,13 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.metrics import balanced_accuracy_score
 
 from sparge.method.proximity import PackedForest, fit_leaf_forest, shared_leaf_share
-from sparge.method.similarity import precision_at_k
 
 #: Forest weights tried by ``forest_weight="auto"`` (0: the embedding alone).
-FOREST_WEIGHTS = (0.0, 0.5, 1.0, 2.0)
+FOREST_WEIGHTS = (0.0, 0.5, 1.0, 2.0, 4.0)
+#: The weight ``"auto"`` keeps unless held-out patients show another one is better.
+REFERENCE_WEIGHT = 1.0
+#: How many standard errors of the paired held-out difference a weight must win by.
+SWITCH_Z = 1.0
 #: Most held-out patients the choice of the forest weight uses.
 FOREST_SELECT_MAX = 2000
 
@@ -84,7 +86,7 @@ def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndar
         return ForestPart()
     has_heldout = heldout is not None and heldout_rows is not None and heldout_rows.size
     if isinstance(fw, str) and not has_heldout:
-        return ForestPart()  # "auto" uses the forest only where held-out patients show it
+        fw = REFERENCE_WEIGHT  # "auto" without held-out patients: nothing to choose on
     notify("forest", progress=0.0)
     packed, leaves, oob = fit_leaf_forest(Xs, y_idx, n_estimators=int(n_trees),
                                           min_samples_leaf=int(min_leaf), random_state=seed)
@@ -107,14 +109,21 @@ def choose_forest_weight(Y_tr: np.ndarray, Y_va: np.ndarray, leaves: np.ndarray,
                          oob: np.ndarray, n_nodes: int, y_idx: np.ndarray,
                          tr_idx: np.ndarray, va_idx: np.ndarray, seed: int
                          ) -> tuple[float, list[dict]]:
-    """Forest weight with the best held-out look-alikes (mean of class-balanced
-    precision@10 and 5-neighbour balanced accuracy); ties go to the smaller weight.
+    """Forest weight with clearly better held-out look-alikes than :data:`REFERENCE_WEIGHT`.
+
+    The held-out score is the mean of class-balanced precision@10 and 5-neighbour balanced
+    accuracy. Both are class-weighted means of per-patient values, so the difference
+    between two weights is a weighted mean of paired per-patient differences with a
+    standard error; a weight replaces the reference only when its difference minus
+    :data:`SWITCH_Z` standard errors is the largest and positive. Small held-out sets
+    (a few dozen patients) thus keep the reference instead of following noise.
 
     Returns
     -------
     weight : float
     results : list of dict
-        ``{"forest_weight", "heldout_score"}`` per weight tried.
+        ``{"forest_weight", "heldout_score", "difference", "std_error"}`` per weight tried
+        (difference and standard error against the reference weight).
     """
     rng = np.random.default_rng(seed)
     va = np.arange(len(va_idx))
@@ -129,16 +138,43 @@ def choose_forest_weight(Y_tr: np.ndarray, Y_va: np.ndarray, leaves: np.ndarray,
                              trees_q=oob[va_idx[va]])
     d2 = (np.sum(Yv**2, 1)[:, None] - 2 * Yv @ Yt.T + np.sum(Yt**2, 1)[None, :])
     spread = float(np.mean(np.sum((Yt - Yt.mean(axis=0)) ** 2, axis=1)))
-    k = min(10, len(tr))
-    n_classes = int(y_idx.max()) + 1
-    results = []
+    values = {g: heldout_values(d2 + g**2 * spread * (1.0 - prox), yt, yv)
+              for g in sorted(set(FOREST_WEIGHTS) | {REFERENCE_WEIGHT})}
+    w = class_weights(yv)
+    ref = values[REFERENCE_WEIGHT]
+    results, best, best_bound = [], REFERENCE_WEIGHT, 0.0
     for g in FOREST_WEIGHTS:
-        D = d2 + g**2 * spread * (1.0 - prox)
-        idx = np.argsort(D, axis=1, kind="stable")[:, :k]
-        nb = yt[idx]
-        vote = np.array([np.bincount(r[:5], minlength=n_classes).argmax() for r in nb])
-        score = 0.5 * (precision_at_k(nb, yv, balanced=True)
-                       + balanced_accuracy_score(yv, vote))
-        results.append({"forest_weight": g, "heldout_score": float(score)})
-    best = max(results, key=lambda r: (round(r["heldout_score"], 9), -r["forest_weight"]))
-    return float(best["forest_weight"]), results
+        diff_i = values[g] - ref
+        diff = float(w @ diff_i)
+        se = float(np.sqrt(np.sum(w**2 * (diff_i - diff) ** 2) * len(w) / max(len(w) - 1, 1)))
+        results.append({"forest_weight": g, "heldout_score": float(w @ values[g]),
+                        "difference": diff, "std_error": se})
+        if diff - SWITCH_Z * se > best_bound:
+            best, best_bound = g, diff - SWITCH_Z * se
+    return float(best), results
+
+
+def class_weights(y: np.ndarray) -> np.ndarray:
+    """Per-patient weights of a class-balanced mean (every class present weighs the same)."""
+    _, inv, counts = np.unique(y, return_inverse=True, return_counts=True)
+    return 1.0 / (len(counts) * counts[inv])
+
+
+def heldout_values(D: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray, k: int = 10,
+                   k_vote: int = 5) -> np.ndarray:
+    """Per-patient look-alike quality: mean of the share of the ``k`` nearest with the
+    patient's outcome and whether the ``k_vote`` nearest vote it (ties: smallest class).
+
+    With :func:`class_weights` the weighted mean is the mean of class-balanced
+    precision@k and k_vote-neighbour balanced accuracy.
+    """
+    k = min(k, D.shape[1])
+    idx = np.argsort(D, axis=1, kind="stable")[:, :k]
+    nb = y_ref[idx]
+    hits = (nb == y_q[:, None]).mean(axis=1)
+    n_classes = int(max(y_ref.max(), y_q.max())) + 1
+    votes = np.zeros((len(nb), n_classes))
+    np.add.at(votes, (np.repeat(np.arange(len(nb)), min(k_vote, k)),
+                      nb[:, :k_vote].ravel()), 1.0)
+    correct = votes.argmax(axis=1) == y_q
+    return 0.5 * (hits + correct)

@@ -160,11 +160,13 @@ class SparGE(TransformerMixin, BaseEstimator):
         metric: ``d^2 = ||y_q - y_i||^2 + g^2 s^2 (1 - p_qi)``, the learned embedding next
         to the share ``p`` of trees in which two patients share a leaf (an ensemble of
         the two; the embedding, map and codes are unchanged). Default 1: both parts
-        count the same (bench/results/DEFAULTS.md, round 6). "auto" chooses ``g`` among
-        0, 0.5, 1, 2 on the held-out training patients with out-of-bag proximities; 0
-        turns the forest off.
+        count the same (bench/results/DEFAULTS.md, round 6). "auto" moves ``g`` from 1
+        to one of 0, 0.5, 2, 4 only when the held-out training patients (out-of-bag
+        proximities) are better with it by more than a standard error of the paired
+        difference (round 8); 0 turns the forest off.
     forest_trees, forest_min_leaf : int
-        Trees of that class-balanced forest and their smallest leaf.
+        Trees of that class-balanced forest and their smallest leaf (default 1: fully
+        grown trees, Breiman's proximity; round 8).
     max_iter : int
         Joint refinement iterations (0: no refinement).
     step_size : float
@@ -248,7 +250,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         metric_weighting: str = "ratio",
         forest_weight: float | str = 1.0,
         forest_trees: int = 200,
-        forest_min_leaf: int = 5,
+        forest_min_leaf: int = 1,
         max_iter: int = 8,
         step_size: float = 0.05,
         early_stopping: bool = True,

@@ -626,8 +626,8 @@ STEPS: tuple[Step, ...] = (
           r"\textstyle\sum_j w_j y_j\big\|^2 \\ & + \tfrac{\rho}{2}\textstyle\sum_j w_j "
           r"\|y_i - y_j\|^2\end{aligned}"),
          "The look-alikes of a patient are its nearest patients in the learned space. The "
-         "bracket is the model's optional forest part (with forest_weight = auto, used only "
-         "when held-out training patients show that it helps): p_ij is the share of trees of "
+         "bracket is the model's forest part (forest_weight = 0 turns it off; auto changes "
+         "its weight only when held-out training patients clearly show a better one): p_ij is the share of trees of "
          "a random "
          "forest in which the two patients end in the same leaf, s² the spread of the "
          "embedding and g its weight. The sparse weights rebuild "
