@@ -87,16 +87,37 @@ with st.form("train_form"):
                          defaults["max_iter"],
                          help="Joint dictionary refinement; the iterate with the best held-out "
                               "look-alike quality is kept.")
-    fw_opts, fw_i = _options(["auto", 0.0, 0.5, 1.0, 2.0], defaults["forest_weight"])
+    fw_opts, fw_i = _options(["auto", 0.0, 0.5, 1.0, 2.0, 4.0], defaults["forest_weight"])
     forest_weight = c2.selectbox(
         "Forest proximity in the look-alike metric", fw_opts, index=fw_i,
         format_func=lambda v: {"auto": "auto (chosen on held-out patients)",
                                0.0: "off (SparGE embedding only)"}.get(v, f"weight {v}"),
         help="Look-alike distance = distance in the SparGE embedding, plus (weight² × "
              "spread) × (1 − share of random-forest trees in which the two patients share "
-             "a leaf). 'auto' tries 0, 0.5, 1 and 2 on patients held out from training, "
-             "with out-of-bag proximities, and keeps the best; the map and the codes are "
-             "the embedding's either way.")
+             "a leaf). 'auto' tries 0, 0.5, 2 and 4 against 1 on patients held out from "
+             "training (out-of-bag proximities) and moves away from 1 only when one is "
+             "clearly better; the map and the codes are the embedding's either way.")
+    ml_opts, ml_i = _options(["auto", 1, 5, 20], defaults["forest_min_leaf"])
+    forest_min_leaf = c1.selectbox(
+        "Forest leaf size", ml_opts, index=ml_i,
+        format_func=lambda v: "auto (chosen on held-out patients)" if v == "auto"
+        else f"at least {v} patient{'s' if v != 1 else ''} per leaf",
+        help="Smallest leaf of the forest's trees. 1: fully grown trees (Breiman's "
+             "proximity; best on our benchmark cohorts). Larger leaves smooth the proximity "
+             "where an outcome is rare; 'auto' tries 1, 5 and 20 on 30 % of the training "
+             "patients.")
+    sample_default = defaults["max_fit_samples"] or 0
+    max_fit_samples = c2.number_input(
+        "Learn from at most (patients; 0 = all)", 0, 10_000_000, int(sample_default), 1000,
+        help="A larger cohort is learned from a stratified sample of this size (the "
+             "dictionary, graphs and projection); every patient is then embedded. The "
+             "Explore page and the report show the sample size.")
+    ns_opts, ns_i = _options(["auto", "exact", "approximate"], defaults["neighbor_search"])
+    neighbor_search = c1.selectbox(
+        "Neighbour search", ns_opts, index=ns_i,
+        help="'auto': exact below 50,000 patients per graph and 200,000 look-alike "
+             "candidates, approximate (NN-descent, recall ≥ 0.95 in our benchmarks) above. "
+             "'exact' is slower on large cohorts; 'approximate' is for testing.")
     confirmed = True
     if estimate.too_big:
         st.warning(estimate.message())
@@ -110,7 +131,9 @@ elif go:
     params = {"supervised": supervised, "n_components": n_components,
               "representation": representation, "n_atoms": n_atoms or None, "r1": r1,
               "rank": None if rank == "all" else rank, "k1": k1, "k2": k2, "max_iter": max_iter,
-              "forest_weight": forest_weight}
+              "forest_weight": forest_weight, "forest_min_leaf": forest_min_leaf,
+              "max_fit_samples": int(max_fit_samples) or None,
+              "neighbor_search": neighbor_search}
     stages = ["completion", "dictionary", "codes", "refinement", "forest", "embedding"]
     bars = {s: st.progress(0.0, text=f"{s}: waiting") for s in stages}
 

@@ -11,7 +11,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sparge.method.proximity import PackedForest, fit_leaf_forest, shared_leaf_share
+from sparge.method.proximity import (
+    PackedForest,
+    choose_leaf_size,
+    fit_leaf_forest,
+    shared_leaf_share,
+)
 
 #: Forest weights tried by ``forest_weight="auto"`` (0: the embedding alone).
 FOREST_WEIGHTS = (0.0, 0.5, 1.0, 2.0, 4.0)
@@ -19,6 +24,10 @@ FOREST_WEIGHTS = (0.0, 0.5, 1.0, 2.0, 4.0)
 REFERENCE_WEIGHT = 1.0
 #: How many standard errors of the paired held-out difference a weight must win by.
 SWITCH_Z = 1.0
+#: Leaf sizes tried by ``forest_min_leaf="auto"``, its trees and most patients.
+LEAF_SIZES = (1, 5, 20)
+LEAF_SELECT_TREES = 100
+LEAF_SELECT_MAX = 3000
 #: Most held-out patients the choice of the forest weight uses.
 FOREST_SELECT_MAX = 2000
 
@@ -45,10 +54,11 @@ class ForestPart:
     weight: float = 0.0
     scale: float = 0.0
     selection: list[dict] = field(default_factory=list)
+    min_leaf: int | None = None
 
 
 def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndarray, *,
-                    forest_weight: float | str, n_trees: int, min_leaf: int, seed: int,
+                    forest_weight: float | str, n_trees: int, min_leaf: int | str, seed: int,
                     heldout: tuple[np.ndarray, np.ndarray] | None = None,
                     train_rows: np.ndarray | None = None,
                     heldout_rows: np.ndarray | None = None,
@@ -88,6 +98,9 @@ def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndar
     if isinstance(fw, str) and not has_heldout:
         fw = REFERENCE_WEIGHT  # "auto" without held-out patients: nothing to choose on
     notify("forest", progress=0.0)
+    if isinstance(min_leaf, str):  # "auto"
+        min_leaf = choose_leaf_size(Xs, y_idx, LEAF_SIZES, n_estimators=LEAF_SELECT_TREES,
+                                    max_rows=LEAF_SELECT_MAX, random_state=seed, n_jobs=-1)[0]
     packed, leaves, oob = fit_leaf_forest(Xs, y_idx, n_estimators=int(n_trees),
                                           min_samples_leaf=int(min_leaf), random_state=seed)
     selection: list[dict] = []
@@ -102,7 +115,7 @@ def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndar
         return ForestPart(selection=selection)
     spread = float(np.mean(np.sum((embedding - embedding.mean(axis=0)) ** 2, axis=1)))
     return ForestPart(forest=packed, leaves=leaves.astype(np.int32), weight=gamma,
-                      scale=gamma**2 * spread, selection=selection)
+                      scale=gamma**2 * spread, selection=selection, min_leaf=int(min_leaf))
 
 
 def choose_forest_weight(Y_tr: np.ndarray, Y_va: np.ndarray, leaves: np.ndarray,

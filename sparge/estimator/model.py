@@ -66,7 +66,10 @@ def _forest_part_from_state(a: dict[str, np.ndarray], forest: dict | None,
         raise ValueError("array 'forest_leaves_' does not point at leaves of its own trees")
     return ForestPart(forest=packed, leaves=leaves.astype(np.int32),
                       weight=float(forest["weight"]), scale=float(forest["scale"]),
-                      selection=list(forest["selection"]))
+                      selection=list(forest["selection"]), min_leaf=forest.get("min_leaf"))
+
+
+_QUIET_NAN = np.array(np.nan).view(np.uint64)
 
 
 def _as_float_array(X, n_features: int | None = None) -> tuple[np.ndarray, list[str] | None]:
@@ -87,6 +90,12 @@ def _as_float_array(X, n_features: int | None = None) -> tuple[np.ndarray, list[
                           ensure_min_samples=1)
     except ValueError as exc:  # TypeError (e.g. objects in cells) propagates unchanged
         raise DataError(f"{exc}") from exc
+    gaps = np.isnan(arr)
+    if gaps.any() and np.any(arr.view(np.uint64)[gaps] != _QUIET_NAN):
+        # one NaN for every gap: other payloads (R's NA is a signalling NaN) raise
+        # floating-point 'invalid' warnings in every later subtraction and cast
+        arr = arr.copy()
+        arr[gaps] = np.nan
     if np.isinf(arr).any():
         r, c = np.argwhere(np.isinf(arr))[0]
         raise DataError(f"Infinite value at row {r}, column {c}: use a finite number or "
@@ -215,6 +224,13 @@ class SparGE(TransformerMixin, BaseEstimator):
         Outcome classes (supervised).
     y_ : ndarray
         Training outcomes (supervised), used to report look-alike outcomes.
+    forest_weight_, forest_scale_ : float
+        The forest part's weight ``g`` and the factor ``g^2 s^2`` of ``1 - p`` (0: none).
+    forest_min_leaf_ : int or None
+        Smallest leaf of its trees (chosen with ``forest_min_leaf="auto"``; ``None``
+        without a forest part, or from a model file that did not record it).
+    forest_selection_ : list of dict
+        Held-out scores of the weights ``forest_weight="auto"`` tried.
     n_samples_seen_ : int
         Patients given to ``fit``.
     fit_sample_rows_ : ndarray of int or None
@@ -467,6 +483,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.forest_, self.forest_leaves_ = part.forest, part.leaves
         self.forest_weight_, self.forest_scale_ = part.weight, part.scale
         self.forest_selection_ = part.selection
+        self.forest_min_leaf_ = part.min_leaf
 
     def _query(self, X) -> tuple[np.ndarray, np.ndarray | None]:
         """Embedding of new patients and, with a forest part, their leaves."""
@@ -507,7 +524,8 @@ class SparGE(TransformerMixin, BaseEstimator):
             arrays["forest_leaves_"] = np.asarray(self.forest_leaves_, dtype=np.int32)
             forest = {"weight": float(self.forest_weight_), "scale": float(self.forest_scale_),
                       "selection": [{k: float(v) for k, v in r.items()}
-                                    for r in self.forest_selection_]}
+                                    for r in self.forest_selection_],
+                      "min_leaf": getattr(self, "forest_min_leaf_", None)}
         values = {
             "n_features_in": int(self.n_features_in_),
             "feature_names": self.feature_names() if hasattr(self, "feature_names_in_")

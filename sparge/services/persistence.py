@@ -560,7 +560,7 @@ def _check_meta(meta: Any) -> dict:
     forest = meta.get("forest")
     if forest is not None:
         if not isinstance(forest, dict):
-            raise _bad("forest", "an object {weight, scale, selection} or null", forest)
+            raise _bad("forest", "an object {weight, scale, selection, min_leaf} or null", forest)
         out["forest"] = {"weight": _number(forest, "weight", optional=False, low=0.0),
                          "scale": _number(forest, "scale", optional=False, low=0.0)}
         sel = forest.get("selection") or []
@@ -568,6 +568,9 @@ def _check_meta(meta: Any) -> dict:
                 isinstance(r, dict) and all(_is_number(v) for v in r.values()) for r in sel):
             raise _bad("forest.selection", "a list of {name: number}", sel)
         out["forest"]["selection"] = [{str(k): float(v) for k, v in r.items()} for r in sel]
+        leaf = forest.get("min_leaf")  # the leaf size used (older files: not recorded)
+        out["forest"]["min_leaf"] = None if leaf is None else _integer(
+            leaf, "forest.min_leaf", 1, 10**6)
     else:
         out["forest"] = None
     return out

@@ -627,9 +627,9 @@ STEPS: tuple[Step, ...] = (
           r"\|y_i - y_j\|^2\end{aligned}"),
          "The look-alikes of a patient are its nearest patients in the learned space. The "
          "bracket is the model's forest part (forest_weight = 0 turns it off; auto changes "
-         "its weight only when held-out training patients clearly show a better one): p_ij is the share of trees of "
-         "a random "
-         "forest in which the two patients end in the same leaf, s² the spread of the "
+         "its weight only when held-out training patients clearly show a better one): "
+         "p_ij is the share of trees of a random forest in which the two patients end in "
+         "the same leaf, s² the spread of the "
          "embedding and g its weight. The sparse weights rebuild "
          "the patient's point from its listed look-alikes (the paper's self-expressive "
          "model): non-negative, summing to one, and mostly zero — a zero says that "

@@ -76,6 +76,22 @@ def test_nan_handling_and_missing_columns_for_new_patients(fitted):
     assert np.all(np.isfinite(model.transform(one)))
 
 
+def test_r_style_na_gaps_are_plain_gaps(recwarn):
+    # R's NA_real_ is a NaN with payload 1954 (what pyreadr/rpy2 hand over): same model,
+    # no floating-point 'invalid' warnings, and the caller's array is left as it was
+    X, y = planted_classes(n=120, m=10, noise_dims=4, seed=3)
+    X[::7, 2] = np.nan
+    X_r = X.copy()
+    X_r.view(np.uint64)[::7, 2] = 0x7FF00000000007A2
+    kept = X_r.copy()
+    a = SparGE(max_iter=1, forest_trees=10, random_state=0).fit(X, y)
+    b = SparGE(max_iter=1, forest_trees=10, random_state=0).fit(X_r, y)
+    np.testing.assert_array_equal(a.embedding_, b.embedding_)
+    np.testing.assert_array_equal(a.lookalikes(X[:4])[1], b.lookalikes(X_r[:4])[1])
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    assert (X_r.view(np.uint64) == kept.view(np.uint64)).all()
+
+
 def test_kneighbors_and_sparse_weights(fitted):
     model, X, y = fitted
     dist, idx = model.kneighbors(X[300:305], n_neighbors=10)

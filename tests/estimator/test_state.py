@@ -38,7 +38,8 @@ def test_state_values_are_plain(fitted):
     model, _ = fitted
     v = model.get_state().values
     assert isinstance(v["n_features_in"], int) and isinstance(v["history"], list)
-    assert v["train_ids"][0] == "P000" and set(v["forest"]) == {"weight", "scale", "selection"}
+    assert v["train_ids"][0] == "P000" and set(v["forest"]) == {"weight", "scale", "selection",
+                                                                 "min_leaf"}
 
 
 def test_from_state_refuses_pieces_that_do_not_fit(fitted):

@@ -154,9 +154,12 @@ def test_auto_forest_weight_is_chosen_on_held_out_patients():
     X, y = planted_classes(n=300, m=16, noise_dims=8, missing=0.1, seed=8)
     m = SparGE(forest_weight="auto", forest_trees=30, max_iter=2, random_state=0).fit(X, y)
     tried = [r["forest_weight"] for r in m.forest_selection_]
-    assert tried == [0.0, 0.5, 1.0, 2.0]
-    best = max(m.forest_selection_, key=lambda r: (r["heldout_score"], -r["forest_weight"]))
-    assert m.forest_weight_ == best["forest_weight"]
+    assert tried == [0.0, 0.5, 1.0, 2.0, 4.0]
+    # the reference weight 1 unless another wins by more than a standard error
+    bound = {r["forest_weight"]: r["difference"] - r["std_error"] for r in m.forest_selection_}
+    winners = [g for g, b in bound.items() if b > 0]
+    expected = max(winners, key=bound.get) if winners else 1.0
+    assert m.forest_weight_ == expected
     assert (m.forest_ is None) == (m.forest_weight_ == 0)
     off = SparGE(forest_weight=0, max_iter=1, random_state=0).fit(X, y)
     assert off.forest_ is None and off.forest_selection_ == []
@@ -173,3 +176,37 @@ def test_lookalike_space_reproduces_the_models_own_metric(forest_model):
     d, idx = m.kneighbors(X[:4], n_neighbors=5)
     np.testing.assert_allclose(np.take_along_axis(d2, idx, axis=1), d**2, atol=1e-8)
     np.testing.assert_array_equal(np.argsort(d2, axis=1, kind="stable")[:, :5], idx)
+
+
+def test_choose_leaf_size_scores_every_candidate_on_held_out_patients(monkeypatch):
+    from sklearn.ensemble import RandomForestClassifier
+
+    from sparge.method.proximity import choose_leaf_size
+
+    X, y = planted_classes(n=400, m=12, noise_dims=6, seed=4)
+    seen = []
+    fit = RandomForestClassifier.fit
+    monkeypatch.setattr(RandomForestClassifier, "fit",
+                        lambda self, A, b: seen.append(len(b)) or fit(self, A, b))
+    size, scores = choose_leaf_size(X, y, (1, 5, 20), n_estimators=20, max_rows=200)
+    assert sorted(scores) == [1, 5, 20] and size in scores
+    assert scores[size] == max(scores.values()) and all(0 <= v <= 1 for v in scores.values())
+    assert seen == [140] * 3  # 70 % of the 200-patient sample, one forest per candidate
+    assert choose_leaf_size(X, y, (1, 5, 20), n_estimators=20, max_rows=200) == (size, scores)
+    assert choose_leaf_size(X[:10], y[:10], (1, 5, 20)) == (5, {})  # too few to hold out
+    assert choose_leaf_size(X, y, (3,)) == (3, {})
+
+
+def test_auto_leaf_size_is_recorded_and_saved(tmp_path):
+    from sparge import SparGE, load_model, save_model
+    from sparge.estimator.forest_part import LEAF_SIZES
+
+    X, y = planted_classes(n=240, m=12, noise_dims=6, seed=2)
+    m = SparGE(forest_min_leaf="auto", forest_trees=20, max_iter=1, random_state=0).fit(X, y)
+    assert m.forest_min_leaf_ in LEAF_SIZES
+    save_model(tmp_path / "m.sparge", m)
+    assert load_model(tmp_path / "m.sparge")[0].forest_min_leaf_ == m.forest_min_leaf_
+    fixed = SparGE(forest_min_leaf=3, forest_trees=20, max_iter=1, random_state=0).fit(X, y)
+    assert fixed.forest_min_leaf_ == 3
+    with pytest.raises(ValueError, match="forest_min_leaf"):
+        SparGE(forest_min_leaf="big").fit(X, y)

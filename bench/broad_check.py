@@ -1,0 +1,81 @@
+"""Do the defaults carry over? Look-alike quality on a broader set of clinical cohorts.
+
+The defaults are chosen on the four development cohorts (``bench.tune``, training splits
+only). This script then checks them, without choosing anything, on twelve other public
+clinical cohorts shipped by SurvSet (``bench.cohorts.BROAD_COHORTS``): raw features,
+random-forest proximity, SparGE with its defaults and, with ``--compare``, SparGE with
+other parameters (e.g. the previous defaults). Same protocol as ``bench.quality``
+(stratified 70/30 splits, everything fitted on the training split).
+
+    python -m bench.broad_check [--splits 5] [--max-rows 3000]
+        [--compare '{"forest_min_leaf": 5}' ...] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import pandas as pd
+
+from bench.cohorts import BROAD_COHORTS
+from bench.quality import evaluate
+from bench.report import publish, to_markdown
+
+MEASURES = ["knn_bal_acc", "p@10_balanced"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--splits", type=int, default=5)
+    ap.add_argument("--max-rows", type=int, default=3000)
+    ap.add_argument("--cohorts", nargs="*", default=BROAD_COHORTS)
+    ap.add_argument("--compare", nargs="*", default=[],
+                    help="SparGE parameters (JSON), one more SparGE column each")
+    ap.add_argument("--quick", action="store_true", help="3 cohorts, 2 splits, 800 rows")
+    args = ap.parse_args()
+    if args.quick:
+        args.cohorts, args.splits, args.max_rows = args.cohorts[4:7], 2, 800
+    t0 = time.perf_counter()
+    frames = []
+    for cohort in args.cohorts:
+        res = evaluate(cohort, n_splits=args.splits, methods=["raw", "forest proximity",
+                                                              "SparGE"],
+                       timeout=600, max_rows=args.max_rows, verbose=False)
+        for params in args.compare:
+            other = evaluate(cohort, n_splits=args.splits, methods=["SparGE"], timeout=600,
+                             max_rows=args.max_rows, verbose=False,
+                             sparge_params=json.loads(params))
+            other["method"] = "SparGE " + params
+            res = pd.concat([res, other])
+        frames.append(res)
+        print(f"{cohort}: {time.perf_counter() - t0:.0f} s", flush=True)
+    df = pd.concat(frames)
+    df = df[df["status"] == "ok"]
+    df["cohort"] = df["cohort"].str.replace("survset:", "", regex=False)
+    table = df.pivot_table(index="cohort", columns="method", values=MEASURES,
+                           aggfunc="mean")
+    table.columns = [f"{meth} {meas}" for meas, meth in table.columns]
+    methods = list(dict.fromkeys(df["method"]))
+    cols = [f"{m} {meas}" for m in methods for meas in MEASURES]
+    table = table[cols].reset_index()
+    sparge, forest, raw = (table[f"SparGE {MEASURES[0]}"], table[f"forest proximity "
+                                                               f"{MEASURES[0]}"],
+                           table[f"raw {MEASURES[0]}"])
+    summary = (f"SparGE's kNN balanced accuracy: at least raw's on {(sparge >= raw).sum()} "
+               f"of {len(table)} cohorts, at least forest proximity's on "
+               f"{(sparge >= forest).sum()}, within 0.005 of it on "
+               f"{(sparge >= forest - 0.005).sum()}. Mean over cohorts: "
+               + ", ".join(f"{m} {table[f'{m} {MEASURES[0]}'].mean():.3f} / "
+                           f"{table[f'{m} {MEASURES[1]}'].mean():.3f}" for m in methods))
+    text = (f"# Broad check of the defaults ({time.strftime('%Y-%m-%d')}; {args.splits} "
+            f"stratified 70/30 splits, cohorts capped at {args.max_rows} patients; kNN "
+            f"balanced accuracy and class-balanced precision@10)\n\n"
+            + to_markdown(table) + "\n\n" + summary + "\n")
+    publish(text, "broad_check.md", args.quick)
+    print(f"total {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
