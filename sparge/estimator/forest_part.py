@@ -26,8 +26,8 @@ REFERENCE_WEIGHT = 1.0
 SWITCH_Z = 1.0
 #: Leaf sizes tried by ``forest_min_leaf="auto"``, its trees and most patients.
 LEAF_SIZES = (1, 5, 20)
-LEAF_SELECT_TREES = 100
-LEAF_SELECT_MAX = 3000
+LEAF_SELECT_TREES = 50
+LEAF_SELECT_MAX = 2000
 #: Most held-out patients the choice of the forest weight uses.
 FOREST_SELECT_MAX = 2000
 

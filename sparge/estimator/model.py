@@ -173,9 +173,13 @@ class SparGE(TransformerMixin, BaseEstimator):
         to one of 0, 0.5, 2, 4 only when the held-out training patients (out-of-bag
         proximities) are better with it by more than a standard error of the paired
         difference (round 8); 0 turns the forest off.
-    forest_trees, forest_min_leaf : int
-        Trees of that class-balanced forest and their smallest leaf (default 1: fully
-        grown trees, Breiman's proximity; round 8).
+    forest_trees : int
+        Trees of that class-balanced forest.
+    forest_min_leaf : int or "auto"
+        Their smallest leaf. "auto" (default, round 8) tries 1, 5 and 20 (50 trees
+        each) on 30 % of at most 2,000 training patients and keeps the best
+        class-balanced precision@10 of the forest's look-alikes: fully grown trees (1,
+        Breiman's proximity) on most cohorts, larger leaves where an outcome is rare.
     max_iter : int
         Joint refinement iterations (0: no refinement).
     step_size : float
@@ -266,7 +270,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         metric_weighting: str = "ratio",
         forest_weight: float | str = 1.0,
         forest_trees: int = 200,
-        forest_min_leaf: int = 1,
+        forest_min_leaf: int | str = "auto",
         max_iter: int = 8,
         step_size: float = 0.05,
         early_stopping: bool = True,
@@ -607,8 +611,9 @@ class SparGE(TransformerMixin, BaseEstimator):
             + self.r2
         n = self.embedding_.shape[0]
         k = min(11, n)
-        # The quantile needs a sample, not an n x n search: at most 4,000 evenly spaced rows.
-        rows = np.unique(np.linspace(0, n - 1, min(n, 4000)).round().astype(int))
+        # The quantile needs a sample, not an n x n search: at most 1,500 evenly spaced rows
+        # (15,000 distances; the 90th percentile moves by about 1 % between samples).
+        rows = np.unique(np.linspace(0, n - 1, min(n, 1500)).round().astype(int))
         d = self._search(self.embedding_[rows], k, self._training_leaves(rows))[0][:, 1:]
         # Scale: the 90th percentile of 10-NN distances, so a typical look-alike scores
         # about 0.6 or more and a far one tends to 0.
