@@ -20,7 +20,7 @@ import time
 import pandas as pd
 
 from bench.cohorts import BROAD_COHORTS
-from bench.quality import evaluate
+from bench.protocol import evaluate
 from bench.report import publish, to_markdown
 
 MEASURES = ["knn_bal_acc", "p@10_balanced"]

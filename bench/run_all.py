@@ -1,7 +1,8 @@
 """Every benchmark in one go, one after the other, with the wall time of each.
 
-    python -m bench.run_all            # the full suite (target: under 30 minutes on 2 cores)
+    python -m bench.run_all            # the full suite (target: under 40 minutes on 2 cores)
     python -m bench.run_all --quick    # every script in its quick mode (about 3 minutes)
+    python -m bench.run_all --scale    # and the hospital-sized ones (about 3 hours in full)
 
 Each script runs in its own process (``python -m bench.<script>`` from the repository
 root) and prints its tables as it goes; at the end this prints (and, for the full suite,
@@ -28,6 +29,16 @@ SUITE = [
     ("robustness", []),
     ("paper_table", ["--splits", "3"]),
     ("scale", []),
+    ("broad_check", []),
+]
+
+# The hospital-sized benchmarks (issue 14), run with ``--scale``: tens of minutes each in
+# full (1 M and 5 M patients), seconds to a few minutes in their quick modes.
+SCALE_SUITE = [
+    ("scale_train", []),
+    ("scale", ["--neighbors"]),
+    ("distributed", []),
+    ("map_render", []),
 ]
 
 
@@ -40,16 +51,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", nargs="*", help="run only these scripts (e.g. quality)")
+    ap.add_argument("--scale", action="store_true",
+                    help="also the hospital-sized benchmarks (scale_train, scale --neighbors, "
+                         "distributed, map_render)")
     args = ap.parse_args()
     import pandas as pd
 
     rows = []
     t_all = time.perf_counter()
     only = {name.removesuffix(".py") for name in args.only or []}
-    for script, full_args in SUITE:
+    for script, full_args in SUITE + (SCALE_SUITE if args.scale else []):
         if only and script not in only:
             continue
-        script_args = ["--quick"] if args.quick else full_args
+        script_args = ([a for a in full_args if a == "--neighbors"] + ["--quick"]
+                       if args.quick else full_args)
         cmd = command(script, script_args)
         print(f"\n===== {' '.join(cmd[1:])}", flush=True)
         t0 = time.perf_counter()

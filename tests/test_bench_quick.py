@@ -14,7 +14,7 @@ from helpers import ROOT
 
 
 def test_quality_evaluate_and_table_on_tiny_cohorts():
-    from bench.quality import evaluate, summary_table
+    from bench.protocol import evaluate, summary_table
 
     pytest.importorskip("metric_learn")
     res = evaluate("breast_cancer", n_splits=1, methods=["raw", "PCA", "LFDA", "SparGE"],
@@ -73,7 +73,7 @@ def test_scripts_run(script, args):
 
 
 def test_method_budget_skips_later_splits():
-    from bench.quality import evaluate, summary_table
+    from bench.protocol import evaluate, summary_table
 
     res = evaluate("breast_cancer", n_splits=3, methods=["raw", "SparGE"], timeout=120,
                    max_rows=150, verbose=False, budget=0.0)
@@ -96,9 +96,9 @@ def test_robustness_loss_is_paired_by_split():
 
 
 def test_run_all_suite_arguments_exist():
-    from bench.run_all import SUITE, command
+    from bench.run_all import SCALE_SUITE, SUITE, command
 
-    for script, args in SUITE:
+    for script, args in SUITE + SCALE_SUITE:
         help_text = subprocess.run(command(script, ["--help"]), capture_output=True,
                                    text=True, timeout=120, cwd=ROOT).stdout
         assert "--quick" in help_text

@@ -98,11 +98,13 @@ def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndar
     if isinstance(fw, str) and not has_heldout:
         fw = REFERENCE_WEIGHT  # "auto" without held-out patients: nothing to choose on
     notify("forest", progress=0.0)
-    if isinstance(min_leaf, str):  # "auto"
+    if isinstance(min_leaf, str):  # "auto"; one thread: small forests lose to the overhead
         min_leaf = choose_leaf_size(Xs, y_idx, LEAF_SIZES, n_estimators=LEAF_SELECT_TREES,
-                                    max_rows=LEAF_SELECT_MAX, random_state=seed, n_jobs=-1)[0]
+                                    max_rows=LEAF_SELECT_MAX, random_state=seed, n_jobs=1)[0]
+    # the same trees either way; threads pay off from a few hundred patients
     packed, leaves, oob = fit_leaf_forest(Xs, y_idx, n_estimators=int(n_trees),
-                                          min_samples_leaf=int(min_leaf), random_state=seed)
+                                          min_samples_leaf=int(min_leaf), random_state=seed,
+                                          n_jobs=1 if len(y_idx) < 500 else -1)
     selection: list[dict] = []
     if isinstance(fw, str):
         gamma, selection = choose_forest_weight(heldout[0], heldout[1], leaves, oob,
