@@ -8,7 +8,15 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from sparge.services.display import plot_text
-from sparge.services.maps import DENSE_MAP, NOT_TRAINED, density_grid, is_dense, point_style
+from sparge.services.maps import (
+    DENSE_MAP,
+    MAX_MAP_POINTS,
+    NOT_TRAINED,
+    density_grid,
+    drawn_points,
+    is_dense,
+    point_style,
+)
 
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf"]
@@ -83,8 +91,8 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                hover: pd.DataFrame | None = None, highlight: int | None = None,
                lookalikes=None, new_points: pd.DataFrame | None = None, title: str = "",
                color_title: str = "", order=None, dense_threshold: int = DENSE_MAP,
-               density_bins: int = 120) -> go.Figure:
-    """WebGL scatter of every patient; ``customdata`` holds the patient's key for selection.
+               density_bins: int = 120, max_points: int = MAX_MAP_POINTS) -> go.Figure:
+    """WebGL scatter of the patients; ``customdata`` holds the patient's key for selection.
 
     Parameters
     ----------
@@ -103,12 +111,15 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         legend order and colours follow it (default: sorted).
     dense_threshold : above this many patients the map is dense (see below).
     density_bins : cells per axis of a dense map's density layer.
+    max_points : above this many patients a random sample of this many (plus the selected
+        patient and its look-alikes) is drawn as points over the density layer of all of
+        them (:func:`sparge.services.maps.drawn_points`); the figure says so.
 
     A click selects (the drag mode is zoom; lasso and box stay in the toolbar). Every
-    patient is drawn. Up to ``dense_threshold`` patients, ``customdata[i]`` is ``[key]`` and
-    the hover shows the ID, the ``hover`` values, the outcome and why a patient was left
-    out. Above it (a dense map) the points are smaller and fainter
-    (:func:`sparge.services.maps.point_style`) over a density layer (patients per cell,
+    patient is drawn up to ``max_points``. Up to ``dense_threshold`` patients,
+    ``customdata[i]`` is ``[key]`` and the hover shows the ID, the ``hover`` values, the
+    outcome and why a patient was left out. Above it (a dense map) the points are smaller
+    and fainter (:func:`sparge.services.maps.point_style`) over a density layer (patients per cell,
     :func:`sparge.services.maps.density_grid`), coordinates are sent as float32,
     ``customdata[i]`` is the key itself (an int32 array) and the hover shows the ID and the
     colour's value: what a browser can take for a million patients.
@@ -129,11 +140,18 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                 df[f"_h_{c}"] = np.asarray(hover[c])
                 hcols.append(f"_h_{c}")
         df["_hover"] = _hover_texts(df, hcols)
-    outside = (df["status"] == NOT_TRAINED).to_numpy() if "status" in df else \
-        np.zeros(len(df), bool)
     fig = go.Figure()
     if dense and len(df):
-        fig.add_trace(_density_layer(df, density_bins))
+        fig.add_trace(_density_layer(df, density_bins))  # every patient
+    keep = [highlight] if highlight is not None else []
+    keep += [] if lookalikes is None else list(np.asarray(lookalikes).ravel())
+    shown = drawn_points(len(df), keep=np.flatnonzero(df[key].isin(keep).to_numpy()),
+                         max_points=max_points)
+    n_all = len(df)
+    if shown is not None:
+        df = df.iloc[shown].reset_index(drop=True)
+    outside = (df["status"] == NOT_TRAINED).to_numpy() if "status" in df else \
+        np.zeros(len(df), bool)
 
     groups = []  # (patients, legend name, marker, hover addition), in the legend's order
 
@@ -234,6 +252,11 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                             textposition="top center",
                             marker={"size": 18, "symbol": "star", "color": "crimson",
                                     "line": {"width": 1, "color": "black"}}))
+    if shown is not None:
+        fig.add_annotation(text=f"points: a random {len(df):,} of the {n_all:,} patients; "
+                                "shading: all of them", xref="paper", yref="paper", x=0,
+                           y=1, xanchor="left", yanchor="bottom", showarrow=False,
+                           font={"size": 11, "color": "#555555"})
     head, top = _title(title)
     fig.update_layout(title=head, dragmode="zoom", clickmode="event+select", height=560,
                       legend={"title": {"text": ""}, "orientation": "h", "yanchor": "top",

@@ -23,6 +23,8 @@ METHODS = ("pca", "umap", "raw")
 NOT_TRAINED = "not used for training"
 #: Above this many patients a map is "dense": small faint points over a density layer.
 DENSE_MAP = 20_000
+#: Most patients a map draws as points (a random sample above it; :func:`drawn_points`).
+MAX_MAP_POINTS = 50_000
 #: UMAP is fitted on a random sample of at most this many training patients.
 UMAP_FIT_MAX = 10_000
 
@@ -211,6 +213,28 @@ def umap_note(n_train: int, max_fit: int = UMAP_FIT_MAX) -> str:
     return (f"UMAP is fitted on a random {max_fit:,} of the {n_train:,} training patients; "
             "each of the others is placed at the similarity-weighted mean position of its 10 "
             "nearest fitted patients in the learned space.")
+
+
+def drawn_points(n: int, keep=(), max_points: int = MAX_MAP_POINTS, seed: int = 0
+                 ) -> np.ndarray | None:
+    """Rows of an ``n``-patient map drawn as points (``None``: all of them).
+
+    Above ``max_points`` patients a map draws a random ``max_points`` of them (the same
+    ones for the same ``seed``) plus the rows in ``keep`` (the selected patient and its
+    look-alikes); its density layer still counts every patient. A million points make a
+    29 MB figure that a browser needs about 25 s to draw (bench/results/map_render.md).
+
+    Returns
+    -------
+    ndarray of int (sorted) or None
+    """
+    if n <= max_points:
+        return None
+    rng = np.random.default_rng(seed)
+    rows = rng.choice(n, max_points, replace=False)
+    keep = np.asarray(list(keep), dtype=np.int64).ravel()
+    keep = keep[(keep >= 0) & (keep < n)]
+    return np.unique(np.concatenate([rows, keep]))
 
 
 def is_dense(n: int, threshold: int = DENSE_MAP) -> bool:
