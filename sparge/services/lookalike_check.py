@@ -42,8 +42,10 @@ def lookalike_scores(Ztr, ytr: np.ndarray, Zte, yte: np.ndarray, k: int = 10,
 
 def _represent(method: str, Xtr, ytr, Xte, params: dict, seed: int):
     if method == "SparGE":
+        # the look-alike metric the app uses: the embedding and, when the model has one,
+        # its forest part (lookalike_space: Euclidean distance = the model's own distance)
         m = SparGE(**{**params, "random_state": seed}).fit(Xtr, ytr)
-        return m.embedding_, m.transform(Xte)
+        return m.lookalike_space(), m.lookalike_space(Xte)
     if method == "forest proximity":
         f = ForestProximity(random_state=seed).fit(Xtr, ytr)
         return f.codes_, f.transform(Xte)

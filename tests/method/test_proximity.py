@@ -48,6 +48,20 @@ def test_lookalike_check_scores_each_method_on_each_split():
     summ = summarize_check(res)
     assert list(summ["splits"]) == [2, 2, 2]
     assert summ["precision_at_10_balanced"].is_monotonic_decreasing
+    # SparGE is scored with the model's own look-alike metric (embedding + forest part)
+    from sklearn.model_selection import StratifiedShuffleSplit
+
+    from sparge import SparGE
+    from sparge.services.lookalike_check import lookalike_scores
+
+    tr, te = next(StratifiedShuffleSplit(2, test_size=0.3, random_state=0).split(X, y))
+    m = SparGE(max_iter=1, random_state=0).fit(X[tr], y[tr].astype(str))
+    assert m.forest_ is not None
+    own = lookalike_scores(m.lookalike_space(), y[tr].astype(str),
+                           m.lookalike_space(X[te]), y[te].astype(str))
+    first = res[(res.split == 0) & (res.method == "SparGE")].iloc[0]
+    assert first["precision_at_10_balanced"] == pytest.approx(own["precision_at_10_balanced"])
+    assert first["knn_balanced_accuracy"] == pytest.approx(own["knn_balanced_accuracy"])
     # the planted metric is learnable: SparGE beats raw features
     by = summ.set_index("method")
     assert by.loc["SparGE", "knn_balanced_accuracy"] > by.loc["raw features",
