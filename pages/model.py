@@ -8,6 +8,7 @@ model never locks the page.
 
 import time
 
+import pandas as pd
 import streamlit as st
 
 from sparge import SparGE, load_model, model_to_bytes
@@ -89,10 +90,11 @@ with st.form("train_form"):
                               "look-alike quality is kept.")
     fw_opts, fw_i = _options(["auto", 0.0, 0.5, 1.0, 2.0, 4.0], defaults["forest_weight"])
     forest_weight = c2.selectbox(
-        "Forest proximity in the look-alike metric", fw_opts, index=fw_i,
-        format_func=lambda v: {"auto": "auto (chosen on held-out patients)",
-                               0.0: "off (SparGE embedding only)"}.get(v, f"weight {v}"),
-        help="Look-alike distance = distance in the SparGE embedding, plus (weight² × "
+        "Forest weight", fw_opts, index=fw_i,
+        format_func=lambda v: {"auto": "auto", 0.0: "off (embedding only)"}.get(
+            v, f"{v:g}"),
+        help="Weight of random-forest proximity in the look-alike metric. Look-alike "
+             "distance = distance in the SparGE embedding, plus (weight² × "
              "spread) × (1 − share of random-forest trees in which the two patients share "
              "a leaf). 'auto' tries 0, 0.5, 2 and 4 against 1 on patients held out from "
              "training (out-of-bag proximities) and moves away from 1 only when one is "
@@ -100,15 +102,14 @@ with st.form("train_form"):
     ml_opts, ml_i = _options(["auto", 1, 5, 20], defaults["forest_min_leaf"])
     forest_min_leaf = c1.selectbox(
         "Forest leaf size", ml_opts, index=ml_i,
-        format_func=lambda v: "auto (chosen on held-out patients)" if v == "auto"
-        else f"at least {v} patient{'s' if v != 1 else ''} per leaf",
+        format_func=lambda v: "auto" if v == "auto" else f"{v} patient{'s' if v != 1 else ''}",
         help="Smallest leaf of the forest's trees. 1: fully grown trees (Breiman's "
              "proximity; best on our benchmark cohorts). Larger leaves smooth the proximity "
              "where an outcome is rare; 'auto' tries 1, 5 and 20 on 30 % of the training "
-             "patients.")
+             "patients and keeps the best (the model's summary line shows the leaf used).")
     sample_default = defaults["max_fit_samples"] or 0
     max_fit_samples = c2.number_input(
-        "Learn from at most (patients; 0 = all)", 0, 10_000_000, int(sample_default), 1000,
+        "Training sample (0 = all)", 0, 10_000_000, int(sample_default), 1000,
         help="A larger cohort is learned from a stratified sample of this size (the "
              "dictionary, graphs and projection); every patient is then embedded. The "
              "Explore page and the report show the sample size.")
@@ -200,16 +201,18 @@ else:
             st.write(f"On this cohort **{md_escape(best['method'])}** gives the best "
                      f"look-alikes: {100 * best['precision_at_10_balanced']:.0f} % of the 10 "
                      "look-alikes share the patient's outcome (averaged over outcomes).")
-            table = summ.rename(columns={
-                "method": "Representation", "precision_at_10_balanced": "Same outcome /10",
-                "precision_at_10_balanced_sd": "sd", "knn_balanced_accuracy": "Vote acc.",
-                "knn_balanced_accuracy_sd": "sd ", "seconds": "s/split", "splits": "Splits"})
-            table = table[["Representation", "Same outcome /10", "sd", "Vote acc.", "sd ",
-                           "s/split", "Splits"]]  # the key measure first: fits 800 px
-            st.dataframe(table.round(3), hide_index=True)
-            st.caption("Same outcome /10: share of the 10 look-alikes with the patient's "
-                       "outcome, averaged over outcomes. Vote acc.: balanced accuracy of a "
-                       "5-look-alike vote. sd: spread over the splits.")
+            table = pd.DataFrame({
+                "Representation": summ["method"],
+                "Same outcome /10": [f"{m:.3f} ± {d:.3f}" for m, d in zip(
+                    summ["precision_at_10_balanced"], summ["precision_at_10_balanced_sd"])],
+                "Vote acc.": [f"{m:.3f} ± {d:.3f}" for m, d in zip(
+                    summ["knn_balanced_accuracy"], summ["knn_balanced_accuracy_sd"])],
+                "s/split": summ["seconds"].round(1)})  # four columns: fits 800 px
+            st.dataframe(table, hide_index=True)
+            st.caption(f"Over {int(summ['splits'].min())} split(s). Same outcome /10: share "
+                       "of the 10 look-alikes with the patient's outcome, averaged over "
+                       "outcomes. Vote acc.: balanced accuracy of a 5-look-alike vote. ± : "
+                       "spread (sd) over the splits.")
 
 st.subheader("Save the current model")
 with guard("Preparing the download"):

@@ -24,7 +24,7 @@ from sparge.errors import DataError
 from sparge.services.maps import MapProjector
 from sparge.services.persistence import load_model
 from sparge.services.samples import SAMPLE_ID, SAMPLE_LABEL, SampleFiles, sample_files
-from sparge.services.workflow import Cohort, encode_cohort, fit_sample_note
+from sparge.services.workflow import Cohort, encode_cohort, fit_sample_note, forest_note
 
 _samples: SampleFiles | None = None  # set once by app.py (configure_samples)
 #: What a reload or a typed link does to the session (said in the sidebar and on Data).
@@ -228,8 +228,8 @@ def model_summary(model) -> str:
         sup = "supervised" if getattr(model, "classes_", None) is not None else "unsupervised"
         line = (f"{n} patients · {model.n_features_in_} biomarkers · completion rank "
                 f"{model.rank_} · {model.n_atoms_} atoms · {l}-D embedding · {sup}")
-        note = fit_sample_note(model)
-        return line + (f" · {note}" if note else "")
+        notes = [n for n in (forest_note(model), fit_sample_note(model)) if n]
+        return " · ".join([line, *notes])
     except Exception:  # noqa: BLE001 - a summary line must not break a page
         return "model details unavailable"
 

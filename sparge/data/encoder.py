@@ -426,10 +426,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.patients_dropped = [DroppedPatient(row=int(i) + 2, id=_q(id_vals[i], 60),
                                                   missing_pct=float(100 * m))
                                    for i, m in zip(dropped, miss)]
-        report.notes.append(
-            f"{len(report.patients_dropped)} of {len(df)} patients miss more than "
-            f"{100 * self.max_patient_missing:.0f}% of their values (the paper's "
-            "threshold) and are left out of training; raise the threshold to keep them.")
+        text = (f"{len(report.patients_dropped)} of {len(df)} patients miss more than "
+                f"{100 * self.max_patient_missing:.0f}% of their values (the paper's "
+                "threshold) and are left out of training; raise the threshold to keep them.")
+        n_features = X.shape[1]
+        if n_features and 1 / n_features > self.max_patient_missing:
+            text += (f" With {n_features} features, a single missing value is "
+                     f"{100 / n_features:.0f}% of a patient's values.")
+        # a note when few are left out; a warning (shown first) when it is a large share
+        big = len(dropped) > 0.2 * len(df)
+        (report.warnings if big else report.notes).append(text)
 
     def _check_training_size(self, report: ValidationReport) -> None:
         """Block training without features or with under 3 patients; warn under 11."""

@@ -165,6 +165,17 @@ def fit_sample_note(model: SparGE) -> str | None:
             f"(max_fit_samples); the others are embedded like new patients")
 
 
+def forest_note(model: SparGE) -> str | None:
+    """The forest part of a model's look-alike metric in a few words (``None``: none)."""
+    forest = getattr(model, "forest_", None)
+    if forest is None:
+        return None
+    leaf = getattr(model, "forest_min_leaf_", None)
+    leaves = f", leaves of at least {leaf}" if leaf else ""
+    return (f"forest part: {forest.offsets.size} trees{leaves}, "
+            f"weight {float(model.forest_weight_):g}")
+
+
 def not_learned_reason(model: SparGE) -> str:
     """Why a patient of a usable row is not among the model's training patients."""
     note = fit_sample_note(model)

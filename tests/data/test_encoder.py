@@ -138,7 +138,8 @@ def test_infinities_become_missing_and_are_reported():
 
 
 def test_report_notes_follow_the_fitting_steps():
-    data = b"id,Stage,crp\nP1,A,1\nP2,B,\nP3,C,12,5\nP4,A,\nP5,B,4\nP6,C,5,\n"
+    data = (b"id,Stage,crp\nP1,A,1\nP2,B,\nP3,C,12,5\nP4,A,\nP5,B,4\nP6,C,5,\n"
+            b"P7,A,1\nP8,B,2\nP9,C,3\nP10,A,4\nP11,B,5\n")  # 2 of 11 left out: a note
     df = read_table(data.replace(b",12,5", b',"12,5"'))
     enc = Encoder(id_column="id", max_patient_missing=0.0).fit(df)
     notes = enc.report_.notes
@@ -159,8 +160,21 @@ def test_patients_kept_are_those_of_the_pure_filter():
         Xe = enc.fit_transform(df)
         np.testing.assert_array_equal(enc.keep_patients_, patients_to_keep(Xe, threshold))
         assert len(enc.report_.patients_dropped) == int((~enc.keep_patients_).sum())
-        assert any("left out of training" in n for n in enc.report_.notes) == \
+        said = enc.report_.notes + enc.report_.warnings
+        assert any("left out of training" in n for n in said) == \
             bool(enc.report_.patients_dropped)
+
+
+def test_leaving_out_a_large_share_of_patients_is_a_warning():
+    # 6 features: one gap is 17 % of a patient's values, over the paper's 10 %
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(50, 6))
+    X[np.arange(20), rng.integers(0, 6, 20)] = np.nan
+    enc = Encoder().fit(pd.DataFrame(X, columns=[f"c{j}" for j in range(6)]))
+    text = next(w for w in enc.report_.warnings if "left out of training" in w)
+    assert text.startswith("20 of 50 patients miss more than 10% of their values")
+    assert "With 6 features, a single missing value is 17% of a patient's values." in text
+    assert not any("left out of training" in n for n in enc.report_.notes)
 
 
 def test_too_few_features_or_patients():

@@ -241,3 +241,11 @@ def test_patients_beyond_the_fit_sample_are_embedded_with_their_reason(cohort):
     assert all(r.startswith("not in the training sample") for r in idx.reason[usable])
     np.testing.assert_allclose(idx.embedding[usable], model.transform(cohort.X[usable]))
     assert fit_sample_note(train(cohort, {"max_iter": 0, "forest_weight": 0})) is None
+
+
+def test_forest_note_names_trees_leaf_and_weight(cohort):
+    from sparge.services.workflow import forest_note
+
+    model = train(cohort, {"max_iter": 0, "forest_trees": 12, "forest_min_leaf": 3})
+    assert forest_note(model) == "forest part: 12 trees, leaves of at least 3, weight 1"
+    assert forest_note(train(cohort, {"max_iter": 0, "forest_weight": 0})) is None
