@@ -127,8 +127,6 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     df = frame.copy().reset_index(drop=True)
     key = "row" if "row" in df else "training_index"
     dense = is_dense(len(df), dense_threshold)
-    style = point_style(len(df), dense_threshold)
-    size, alpha = style["size"], style["opacity"]
     if color is not None:
         df["_color"] = np.asarray(color)
     if dense:
@@ -150,6 +148,10 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     n_all = len(df)
     if shown is not None:
         df = df.iloc[shown].reset_index(drop=True)
+    # points as faint as the drawn ones need (a sample of a million is drawn as 50,000)
+    style = point_style(max(len(df), dense_threshold + 1) if dense else len(df),
+                        dense_threshold)
+    size, alpha = style["size"], style["opacity"]
     outside = (df["status"] == NOT_TRAINED).to_numpy() if "status" in df else \
         np.zeros(len(df), bool)
 
