@@ -14,11 +14,18 @@ from pathlib import Path
 
 import streamlit as st
 
-from sparge.app.shell import app_navigation, configure_samples, init_state, sidebar_status
+from sparge.app.shell import (
+    app_navigation,
+    configure_samples,
+    init_state,
+    page_icon,
+    sidebar_status,
+)
 
 configure_samples(Path(__file__).resolve().parent / "data_samples")
 
-st.set_page_config(page_title="SparGE Explorer", page_icon=":material/hub:", layout="wide")
+# the tab's icon is an image the app serves itself (a Material icon is fetched from Google)
+st.set_page_config(page_title="SparGE Explorer", page_icon=page_icon(), layout="wide")
 with app_navigation():
     init_state()
 

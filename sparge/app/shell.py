@@ -34,6 +34,29 @@ RELOAD_NOTE = ("A browser reload or a typed link starts a new session: uploaded 
 _app_run = threading.local()  # per script thread: is app.py's navigation running this page?
 
 
+def page_icon(size: int = 64) -> np.ndarray:
+    """The browser tab's icon, drawn here (RGBA, ``size`` x ``size``): three linked nodes.
+
+    A Material icon as ``page_icon`` makes the browser fetch its SVG from Google's font
+    servers; an image is served by the app itself, so nothing leaves the machine.
+    """
+    yy, xx = np.mgrid[0:size, 0:size].astype(float) / (size - 1)
+    nodes = [(0.25, 0.3), (0.75, 0.3), (0.5, 0.75)]
+    ink = np.zeros((size, size))
+    for i, (ax, ay) in enumerate(nodes):  # the links: distance to each segment
+        bx, by = nodes[(i + 1) % 3]
+        t = np.clip(((xx - ax) * (bx - ax) + (yy - ay) * (by - ay))
+                    / ((bx - ax) ** 2 + (by - ay) ** 2), 0, 1)
+        d = np.hypot(xx - ax - t * (bx - ax), yy - ay - t * (by - ay))
+        ink = np.maximum(ink, np.clip(1.5 - d * size / 2.5, 0, 1))
+    for ax, ay in nodes:  # the nodes
+        ink = np.maximum(ink, np.clip(1.5 - (np.hypot(xx - ax, yy - ay) - 0.14) * size, 0, 1))
+    rgba = np.zeros((size, size, 4), dtype=np.uint8)
+    rgba[..., :3] = (31, 119, 180)  # the maps' first colour
+    rgba[..., 3] = np.round(255 * np.clip(ink, 0, 1)).astype(np.uint8)
+    return rgba
+
+
 def configure_samples(root: str | Path | None = None) -> None:
     """Name the sample directory (``app.py`` passes its own ``data_samples/``)."""
     global _samples

@@ -103,6 +103,9 @@ def test_fresh_server_first_request_shows_our_navigation(fresh_server, browser):
     """Issue 9.11: a deep link as a fresh server's first request shows our navigation and
     the page, never Streamlit's file-name list of pages/ ("app, classifiers, data ...")."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    outside = []  # clinical data stays on the machine: no request leaves the app's server
+    page.on("request", lambda r: None if r.url.startswith((fresh_server, "data:", "blob:"))
+            else outside.append(r.url))
     page.goto(f"{fresh_server}/model", wait_until="domcontentloaded")
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -123,6 +126,8 @@ def test_fresh_server_first_request_shows_our_navigation(fresh_server, browser):
     _settle(page)
     assert page.locator("[data-testid='stSidebarNav']").count() == 0
     _no_error(page)
+    # the tab's icon included (a Material page icon is fetched from fonts.gstatic.com)
+    assert outside == []
     # the URL follows the page
     _go(page, "Classifiers", "Classifiers")
     assert page.url.endswith("/classifiers")
