@@ -198,6 +198,10 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
         return ", ".join(parts) + more + f" (of {len(v)})"
     if len(v) == 1:
         return format_number(v[0]) + suffix
+    if np.isin(v, (0.0, 1.0)).all():  # a 0/1 column without words: counts, not quartiles
+        ones = int(v.sum())
+        counts = sorted([("1", ones), ("0", len(v) - ones)], key=lambda c: -c[1])
+        return ", ".join(f"{lab} {cnt}" for lab, cnt in counts if cnt) + f" (of {len(v)})"
     q1, med, q3 = np.percentile(v, [25, 50, 75])
     if format_number(q1) == format_number(q3):
         return format_number(med) + suffix

@@ -94,6 +94,15 @@ def test_lookalike_comparison_in_units_with_sd_as_a_cue(encoder):
     assert dia["Look-alikes"] == "Yes 3, No 1 (of 4)"
 
 
+def test_a_0_1_column_without_words_is_counted_not_quartiled():
+    from sparge.services.display import _summary_of
+
+    assert _summary_of(np.array([1.0, 1.0, 0.0, 1.0, np.nan]), "flag", None) == \
+        "1 3, 0 1 (of 4)"
+    assert _summary_of(np.array([0.0, 0.0]), "flag", None) == "0 2 (of 2)"
+    assert _summary_of(np.array([0.0, 2.0, 1.0]), "count", None) == "1 (0.5–1.5)"
+
+
 def test_pair_comparison_verdicts(encoder):
     names = encoder.feature_names_out_
     yes = encoder.table_.levels("Diabetes")["Yes"]
