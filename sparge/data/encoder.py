@@ -36,7 +36,7 @@ from sparge.data.report import (
     UnknownValues,
     ValidationReport,
 )
-from sparge.data.safe_text import plain_text
+from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key
 from sparge.errors import DataError
 from sparge.method.preprocess import (
@@ -47,11 +47,6 @@ from sparge.method.preprocess import (
 
 #: The roles a column can take.
 ROLES = ("id", "label", "numeric", "categorical", "ignore")
-
-
-def _q(text: object, n: int = 80) -> str:
-    """A user string for a message: one line, control characters removed, truncated."""
-    return plain_text(text, n)
 
 
 # --------------------------------------------------------------------------- guessing

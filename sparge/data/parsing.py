@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sparge.data.safe_text import plain_text
+from sparge.data.safe_text import quote as _q
 from sparge.data.tables import (
     CATEGORY_WORDS,
     DEFAULT_MISSING_TOKENS,
@@ -47,11 +47,6 @@ _NUMERIC_LIKE = re.compile(
     r"|[<>]=?\s*[+-]?(?:\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?", re.IGNORECASE)
 #: Columns with at most this many cells are parsed cell by cell in plain Python.
 _SMALL_COLUMN = 64
-
-
-def _q(text: object, n: int = 80) -> str:
-    """A user string for a message: one line, control characters removed, truncated."""
-    return plain_text(text, n)
 
 
 def cell_text(values: pd.Series) -> pd.Series:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sparge.data.safe_text import plain_text
+from sparge.data.safe_text import quote as _q
 from sparge.data.tables import norm_key
 from sparge.errors import DataError
 
@@ -35,11 +35,6 @@ READ_MEMORY_FIXED = 64 * 1024**2
 DEFAULT_MAX_READ_MEMORY = 4 * 1024**3
 #: Bytes decoded at a time when checking that a file is UTF-8.
 _CHUNK = 1 << 20
-
-
-def _q(text: object, n: int = 80) -> str:
-    """A user string for a message: one line, control characters removed, truncated."""
-    return plain_text(text, n)
 
 
 def _gb(n: float) -> str:

@@ -50,6 +50,11 @@ _AUTOLINK = re.compile(r"(?i)(://|\bwww\.|@)")
 _WORD_JOINER = "\u2060"  # invisible; breaks the pattern without changing what is read
 
 
+def quote(value: object, max_len: int = 80) -> str:
+    """User text quoted in a message: :func:`plain_text`, at most 80 characters."""
+    return plain_text(value, max_len)
+
+
 def md_escape(value: object, max_len: int = 200) -> str:
     """Text that Markdown shows literally: no links, images, HTML or formatting.
 

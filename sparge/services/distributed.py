@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sparge.data.safe_text import plain_text
+from sparge.data.safe_text import plain_text as _q
 from sparge.data.tables import norm_key
 from sparge.errors import DataError
 from sparge.services.embedded_cohort import (
@@ -52,10 +52,6 @@ PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 #: Partition results merged per task in the look-alike search's merge tree.
 SPLIT_EVERY = 8
-
-
-def _q(text: object, n: int = 200) -> str:
-    return plain_text(str(text), n)
 
 
 def require_dask() -> None:
