@@ -91,8 +91,8 @@ with st.form("train_form"):
     fw_opts, fw_i = _options(["auto", 0.0, 0.5, 1.0, 2.0, 4.0], defaults["forest_weight"])
     forest_weight = c2.selectbox(
         "Forest weight", fw_opts, index=fw_i,
-        format_func=lambda v: {"auto": "auto", 0.0: "off (embedding only)"}.get(
-            v, f"{v:g}"),
+        format_func=lambda v: v if isinstance(v, str) else (
+            "off (embedding only)" if v == 0 else f"{v:g}"),
         help="Weight of random-forest proximity in the look-alike metric. Look-alike "
              "distance = distance in the SparGE embedding, plus (weight² × "
              "spread) × (1 − share of random-forest trees in which the two patients share "

@@ -34,8 +34,9 @@ RELOAD_NOTE = ("A browser reload or a typed link starts a new session: uploaded 
 _app_run = threading.local()  # per script thread: is app.py's navigation running this page?
 
 
-def page_icon(size: int = 64) -> np.ndarray:
-    """The browser tab's icon, drawn here (RGBA, ``size`` x ``size``): three linked nodes.
+def page_icon(size: int = 64):
+    """The browser tab's icon, drawn here (an RGBA PIL image, ``size`` x ``size``): three
+    linked nodes.
 
     A Material icon as ``page_icon`` makes the browser fetch its SVG from Google's font
     servers; an image is served by the app itself, so nothing leaves the machine.
@@ -54,7 +55,9 @@ def page_icon(size: int = 64) -> np.ndarray:
     rgba = np.zeros((size, size, 4), dtype=np.uint8)
     rgba[..., :3] = (31, 119, 180)  # the maps' first colour
     rgba[..., 3] = np.round(255 * np.clip(ink, 0, 1)).astype(np.uint8)
-    return rgba
+    from PIL import Image  # Streamlit's own dependency; it takes no numpy page icon
+
+    return Image.fromarray(rgba, mode="RGBA")
 
 
 def configure_samples(root: str | Path | None = None) -> None:
