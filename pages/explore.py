@@ -25,7 +25,7 @@ from sparge.services.display import (
     outcome_order,
     snap_precision,
 )
-from sparge.services.maps import DENSE_MAP, is_dense, map_csv_frame, map_title
+from sparge.services.maps import DENSE_MAP, MAX_MAP_POINTS, is_dense, map_csv_frame, map_title
 from sparge.services.workflow import lookalike_table
 
 NO_COLOUR = "(no colour)"  # not "None": that is also a clinical answer
@@ -167,10 +167,14 @@ with guard("Drawing the map"):
         st.caption(f"{len(frame) - n_out:,} training patients and {n_out:,} patients not "
                    "used for training (×), placed on the map from their own values.")
     if dense:
-        st.caption(f"All {len(frame):,} patients are drawn. Above {DENSE_MAP:,} patients the "
-                   "points are small and faint over a shading of how many patients fall in "
-                   "each cell of the map (darker: more); zoom in to tell patients apart. "
-                   "Hovering a point shows its ID.")
+        drawn = (f"All {len(frame):,} patients are drawn" if len(frame) <= MAX_MAP_POINTS
+                 else f"A random {MAX_MAP_POINTS:,} of the {len(frame):,} patients are drawn "
+                      "as points (the selected patient and its look-alikes always; search "
+                      "by ID for any other), over a shading of all of them")
+        st.caption(f"{drawn}. Above {DENSE_MAP:,} patients the points are small and faint "
+                   "over a shading of how many patients fall in each cell of the map "
+                   "(darker: more); zoom in to tell patients apart. Hovering a point shows "
+                   "its ID.")
     csv_frame = map_csv_frame(frame)
     st.download_button("Download map coordinates (CSV)", lambda: to_csv(csv_frame),
                        file_name=f"sparge_map_{method}.csv", mime="text/csv")

@@ -174,7 +174,7 @@ def test_setup_train_and_classifiers_in_chromium(server, browser):
     # train with the untouched form
     _go(page, "Model", "Model")
     _settle(page)
-    page.get_by_role("button", name="Train").click()
+    page.get_by_role("button", name="Train", exact=True).click()
     page.get_by_text("Fitted in").first.wait_for(timeout=240_000)
     _settle(page)
     sidebar = page.locator("[data-testid='stSidebar']").inner_text()
