@@ -183,10 +183,7 @@ class ForestProximity(TransformerMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def _forest(self, msl: int, n: int) -> RandomForestClassifier:
-        return RandomForestClassifier(n_estimators=n, min_samples_leaf=msl,
-                                      class_weight="balanced_subsample",
-                                      max_features="sqrt", n_jobs=self.n_jobs,
-                                      random_state=self.random_state)
+        return balanced_forest(n, msl, random_state=self.random_state, n_jobs=self.n_jobs)
 
     def _choose_leaf_size(self, X: np.ndarray, y: np.ndarray) -> int:
         return choose_leaf_size(X, y, self.leaf_sizes, n_estimators=self.select_estimators,
@@ -253,6 +250,17 @@ def shared_leaf_share(leaves_q: np.ndarray, leaves_ref: np.ndarray, n_nodes: int
     return counts / np.maximum(per_row, 1.0)[:, None]
 
 
+def balanced_forest(n_estimators: int, min_samples_leaf: int, *,
+                    random_state: int | None = 0, n_jobs: int | None = 1,
+                    max_samples: int | None = None) -> RandomForestClassifier:
+    """The unfitted class-balanced forest behind every proximity here (``sqrt`` features
+    per split, classes reweighted in every bootstrap sample)."""
+    return RandomForestClassifier(n_estimators=n_estimators, min_samples_leaf=min_samples_leaf,
+                                  class_weight="balanced_subsample", max_features="sqrt",
+                                  max_samples=max_samples, n_jobs=n_jobs,
+                                  random_state=random_state)
+
+
 def choose_leaf_size(X: np.ndarray, y: np.ndarray, sizes: tuple[int, ...] = (1, 5, 20), *,
                      n_estimators: int = 100, max_rows: int | None = None,
                      random_state: int | None = 0, n_jobs: int = 1
@@ -288,9 +296,8 @@ def choose_leaf_size(X: np.ndarray, y: np.ndarray, sizes: tuple[int, ...] = (1, 
     a, b = train_test_split(rows, test_size=0.3, stratify=strat, random_state=random_state)
     scores: dict[int, float] = {}
     for msl in sizes:
-        rf = RandomForestClassifier(n_estimators=n_estimators, min_samples_leaf=msl,
-                                    class_weight="balanced_subsample", max_features="sqrt",
-                                    n_jobs=n_jobs, random_state=random_state).fit(X[a], y[a])
+        rf = balanced_forest(n_estimators, msl, random_state=random_state,
+                             n_jobs=n_jobs).fit(X[a], y[a])
         w = np.asarray([t.tree_.node_count for t in rf.estimators_])
         Za, Zb = leaf_codes(rf.apply(X[a]), w), leaf_codes(rf.apply(X[b]), w)
         idx = NearestNeighbors(n_neighbors=min(10, len(a)), algorithm="brute").fit(
@@ -319,10 +326,8 @@ def fit_leaf_forest(X: np.ndarray, y: np.ndarray, *, n_estimators: int = 200,
         True where tree ``t`` did not see patient ``i`` (out of its bootstrap sample).
     """
     n = len(y)
-    rf = RandomForestClassifier(n_estimators=n_estimators, min_samples_leaf=min_samples_leaf,
-                                class_weight="balanced_subsample", max_features="sqrt",
-                                max_samples=max_samples if n > max_samples else None,
-                                n_jobs=n_jobs, random_state=random_state)
+    rf = balanced_forest(n_estimators, min_samples_leaf, random_state=random_state,
+                         n_jobs=n_jobs, max_samples=max_samples if n > max_samples else None)
     rf.fit(np.asarray(X, dtype=float), y)
     packed = PackedForest.from_estimators(rf.estimators_)
     # every training patient at once: scikit-learn's compiled walk is the faster one here
