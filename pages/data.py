@@ -138,22 +138,11 @@ with tab_rep:
                    "outcome: it is used as an input feature. Choose it as the outcome above, "
                    "or give it the role 'ignore'.")
     if rep.patients_dropped:
+        # one threshold control (the setup's, above): a second slider here set the same
+        # value twice and confused users
         st.caption(f"{len(rep.patients_dropped)} patient(s) are left out of training for "
-                   "missing too many values. To keep more of them, raise the threshold:")
-        r1, r2 = st.columns([3, 1])
-        thr = r1.slider("Leave out patients missing more than (%)", 0, 100,
-                        100 if enc.max_patient_missing is None
-                        else round(100 * enc.max_patient_missing), key="report_missing")
-        if r2.button("Encode with this threshold", key="report_go"):
-            with guard("Re-encoding"):
-                new = encode_cohort(cohort.df, id_column=enc.id_column,
-                                    label_column=enc.label_column, roles=enc.roles,
-                                    encoding_table=enc.encoding_table,
-                                    max_patient_missing=thr / 100)
-                set_cohort(new, ss.cohort_name)
-                ss.pop("setup_missing", None)
-                flash("success", f"Re-encoded with a {thr}% threshold.")
-                st.rerun()
+                   "missing too many values. To keep more of them, raise **Leave out "
+                   "patients missing more than (%)** above and encode again.")
 with tab_roles:
     st.caption("Change a column's role and apply: 'label' makes it the outcome column, 'id' "
                "the patient ID, 'ignore' leaves it out.")

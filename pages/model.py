@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from sparge import SparGE, load_model, model_to_bytes
+from sparge.app.lookalikes import warn_data_model_mismatch
 from sparge.app.plots_setup import objective_figure
 from sparge.app.shell import fmt_number, guard, init_state, model_summary, set_model
 from sparge.data.safe_text import md_escape
@@ -157,6 +158,7 @@ header.caption(f"Current model: {md_escape(ss.model_name)} — {model_summary(ss
 model = ss.model
 st.subheader("Training history of the current model")
 with guard("Showing the training history"):
+    warn_data_model_mismatch()  # the history is the model's, not the loaded data's
     m1, m2, m3 = st.columns(3)
     m1.metric("Fit time", fmt_number(getattr(model, "fit_time_", None), "{:.1f} s"))
     m2.metric("Best iteration", fmt_number(getattr(model, "best_iteration_", None), "{:.0f}"))

@@ -39,7 +39,7 @@ from sparge.services.workflow import cohort_patients, outcome_shares
 
 #: Map choices shown to the user -> MapProjector method.
 MAP_CHOICES = {"SparGE · PCA (instant)": "pca",
-               "SparGE · UMAP (on request)": "umap",
+               "SparGE · UMAP": "umap",
                "Raw data · PCA (comparison)": "raw"}
 
 
@@ -192,6 +192,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
              if c in table.columns]
     st.dataframe(table, hide_index=True, column_config=config, column_order=order,
                  width="stretch", key=f"{key}_table")
+    if "sparse_weight" in table.columns:
+        st.caption(f"Sparse weight: the {SPARSE_WEIGHT_HELP}.")
     st.download_button("Download look-alikes (CSV)", to_csv(lookalike_display(table)),
                        file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
                        key=f"{key}_download")

@@ -135,8 +135,9 @@ def test_report_threshold_and_label_role_are_applied(small_cohort):
     at = start("pages/data.py", cohort=small_cohort, cohort_name="small")
     dropped = len(small_cohort.encoder.report_.patients_dropped)
     assert dropped > 0
-    at.slider(key="report_missing").set_value(100)
-    at.button(key="report_go").click().run()
+    assert not [sl for sl in at.slider if sl.key == "report_missing"]  # one control only
+    at.slider(key="setup_missing").set_value(100)
+    at.button(key="setup_go").click().run()
     cohort = at.session_state["cohort"]
     assert len(cohort.train_rows) == len(cohort.df)
     # a "label" role makes a column the outcome
@@ -183,9 +184,12 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
     """Issue 9.1: the form starts from SparGE()'s parameters; issue 9.9: the header and the
     sidebar name the new model in the run that trained it."""
     at = start("pages/model.py", cohort=small_cohort, cohort_name="small cohort")
+    # the default model's history is shown with a word that it is another table's model
+    assert any("different tables" in w.value for w in at.warning)
     old = at.session_state["model_token"]
     train_button(at).click().run()
     assert not at.exception, [e.value for e in at.exception]
+    assert not any("different tables" in w.value for w in at.warning)
     assert at.session_state["model_token"] != old
     assert any("Fitted in" in s.value for s in at.success)
     model = at.session_state["model"]

@@ -160,7 +160,7 @@ def test_a_freshly_trained_model_shows_a_pca_map_within_5_seconds():
 def test_umap_on_request_and_a_2d_model_is_not_called_umap(small):
     cohort, model = small
     at = run(cohort=cohort, **model_state(model, cohort.encoder))
-    at.selectbox(key="explore_view").set_value("SparGE · UMAP (on request)").run()
+    at.selectbox(key="explore_view").set_value("SparGE · UMAP").run()
     assert not at.exception
     assert chart_spec(at)["layout"]["title"]["text"] == "UMAP of the 16-D SparGE embedding"
     flat = train(cohort, {"n_components": 2, "max_iter": 1})
