@@ -1,8 +1,10 @@
 """Do the defaults carry over? Look-alike quality on a broader set of clinical cohorts.
 
-The defaults are chosen on the four development cohorts (``bench.tune``, training splits
-only). This script then checks them, without choosing anything, on twelve other public
-clinical cohorts shipped by SurvSet (``bench.cohorts.BROAD_COHORTS``): raw features,
+The defaults are chosen on training splits only (``bench.tune``'s inner validation): of
+the four development cohorts and, since rounds 8–9 of ``bench/results/DEFAULTS.md`` (the
+forest's leaf size and weight), also of these twelve. This script chooses nothing: it
+scores the defaults on the test patients of twelve public clinical cohorts shipped by
+SurvSet (``bench.cohorts.BROAD_COHORTS``): raw features,
 random-forest proximity, SparGE with its defaults and, with ``--compare``, SparGE with
 other parameters (e.g. the previous defaults). Same protocol as ``bench.quality``
 (stratified 70/30 splits, everything fitted on the training split).

@@ -89,7 +89,7 @@ with st.form("train_form"):
                          defaults["max_iter"],
                          help="Joint dictionary refinement; the iterate with the best held-out "
                               "look-alike quality is kept.")
-    fw_opts, fw_i = _options(["auto", 0.0, 0.5, 1.0, 2.0, 4.0], defaults["forest_weight"])
+    fw_opts, fw_i = _options(["auto", 0.0, 0.5, 1.0, 1.5, 2.0, 4.0], defaults["forest_weight"])
     forest_weight = c2.selectbox(
         "Forest weight", fw_opts, index=fw_i,
         format_func=lambda v: v if isinstance(v, str) else (
@@ -97,8 +97,8 @@ with st.form("train_form"):
         help="Weight of random-forest proximity in the look-alike metric. Look-alike "
              "distance = distance in the SparGE embedding, plus (weight² × "
              "spread) × (1 − share of random-forest trees in which the two patients share "
-             "a leaf). 'auto' tries 0, 0.5, 2 and 4 against 1 on patients held out from "
-             "training (out-of-bag proximities) and moves away from 1 only when one is "
+             "a leaf). 'auto' tries 0, 0.5, 1, 2 and 4 against 1.5 on patients held out "
+             "from training (out-of-bag proximities) and moves away from 1.5 only when one is "
              "clearly better; the map and the codes are the embedding's either way.")
     ml_opts, ml_i = _options(["auto", 1, 5, 20], defaults["forest_min_leaf"])
     forest_min_leaf = c1.selectbox(

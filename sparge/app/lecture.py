@@ -347,7 +347,7 @@ def show_lookalikes(ctx: Context) -> None:
         control("select", "Forest proximity in the distance", "forest_weight",
                 "The weight g of the forest part. auto: the g that gives the best look-alikes "
                 "on held-out training patients (0 drops it); 0: the learned space alone.",
-                options=("auto", 0.0, 0.5, 1.0, 2.0))
+                options=("auto", 0.0, 0.5, 1.0, 1.5, 2.0))
     info = tc.lookalike_step(ctx.model, ctx.patient, ctx.n_neighbors)
     c1, c2 = columns(ctx, [3, 2])
     with c1:

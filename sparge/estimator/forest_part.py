@@ -19,9 +19,9 @@ from sparge.method.proximity import (
 )
 
 #: Forest weights tried by ``forest_weight="auto"`` (0: the embedding alone).
-FOREST_WEIGHTS = (0.0, 0.5, 1.0, 2.0, 4.0)
+FOREST_WEIGHTS = (0.0, 0.5, 1.0, 1.5, 2.0, 4.0)
 #: The weight ``"auto"`` keeps unless held-out patients show another one is better.
-REFERENCE_WEIGHT = 1.0
+REFERENCE_WEIGHT = 1.5  # the fixed default (DEFAULTS.md round 9)
 #: How many standard errors of the paired held-out difference a weight must win by.
 SWITCH_Z = 1.0
 #: Leaf sizes tried by ``forest_min_leaf="auto"``, its trees and most patients.

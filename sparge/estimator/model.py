@@ -168,9 +168,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         Supervised only. Weight ``g`` of random-forest proximity in the look-alike
         metric: ``d^2 = ||y_q - y_i||^2 + g^2 s^2 (1 - p_qi)``, the learned embedding next
         to the share ``p`` of trees in which two patients share a leaf (an ensemble of
-        the two; the embedding, map and codes are unchanged). Default 1: both parts
-        count the same (bench/results/DEFAULTS.md, round 6). "auto" moves ``g`` from 1
-        to one of 0, 0.5, 2, 4 only when the held-out training patients (out-of-bag
+        the two; the embedding, map and codes are unchanged). Default 1.5 (round 9:
+        best with 2 of sixteen cohorts' inner validation; 1 in rounds 6–8).
+        "auto" moves ``g`` from 1.5 to one of 0, 0.5, 1, 2, 4 only when the held-out training patients (out-of-bag
         proximities) are better with it by more than a standard error of the paired
         difference (round 8); 0 turns the forest off.
     forest_trees : int
@@ -268,7 +268,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         class_balance: bool = True,
         trace_ratio_reg: float = 0.01,
         metric_weighting: str = "ratio",
-        forest_weight: float | str = 1.0,
+        forest_weight: float | str = 1.5,
         forest_trees: int = 200,
         forest_min_leaf: int | str = "auto",
         max_iter: int = 8,

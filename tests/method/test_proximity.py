@@ -168,11 +168,11 @@ def test_auto_forest_weight_is_chosen_on_held_out_patients():
     X, y = planted_classes(n=300, m=16, noise_dims=8, missing=0.1, seed=8)
     m = SparGE(forest_weight="auto", forest_trees=30, max_iter=2, random_state=0).fit(X, y)
     tried = [r["forest_weight"] for r in m.forest_selection_]
-    assert tried == [0.0, 0.5, 1.0, 2.0, 4.0]
-    # the reference weight 1 unless another wins by more than a standard error
+    assert tried == [0.0, 0.5, 1.0, 1.5, 2.0, 4.0]
+    # the reference weight 1.5 unless another wins by more than a standard error
     bound = {r["forest_weight"]: r["difference"] - r["std_error"] for r in m.forest_selection_}
     winners = [g for g, b in bound.items() if b > 0]
-    expected = max(winners, key=bound.get) if winners else 1.0
+    expected = max(winners, key=bound.get) if winners else 1.5
     assert m.forest_weight_ == expected
     assert (m.forest_ is None) == (m.forest_weight_ == 0)
     off = SparGE(forest_weight=0, max_iter=1, random_state=0).fit(X, y)
