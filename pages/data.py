@@ -65,15 +65,24 @@ else:
     id_guess, label_guess = enc.id_column, enc.label_column
     threshold = 100 if enc.max_patient_missing is None else round(100 * enc.max_patient_missing)
 cols = [str(c) for c in df.columns]
+SETUP_KEYS = ("setup_id", "setup_label", "setup_missing")
 if ss.get("setup_for") != token:  # a new source: start the controls from its guesses
     ss.setup_for = token
-    ss.setup_id = id_guess if id_guess in cols else NONE
-    ss.setup_label = label_guess if label_guess in cols else NONE
-    ss.setup_missing = int(threshold)
+    ss.setup_kept = {"setup_id": id_guess if id_guess in cols else NONE,
+                     "setup_label": label_guess if label_guess in cols else NONE,
+                     "setup_missing": int(threshold)}
+    for key in SETUP_KEYS:
+        ss[key] = ss.setup_kept[key]
+for key in SETUP_KEYS:
+    # Streamlit drops a widget's state when its page is left: back on this page the
+    # controls show the last choices for this source (kept outside the widgets), never
+    # "(none)" -- encoding again would then have made the outcome an input feature
+    if key not in ss:
+        ss[key] = ss.get("setup_kept", {}).get(key, NONE if key != "setup_missing"
+                                               else int(threshold))
 for key in ("setup_id", "setup_label"):  # a stale choice (another table's column)
     if ss.get(key) not in [NONE, *cols]:
         ss[key] = NONE
-ss.setdefault("setup_missing", int(threshold))
 
 if pending is not None:
     st.subheader(f"Set up the new table: {md_escape(name)}")
@@ -90,6 +99,7 @@ label_col = b.selectbox("Outcome column", [NONE, *cols], key="setup_label",
 max_missing = c.slider("Leave out patients missing more than (%)", 0, 100, key="setup_missing",
                        help="The paper leaves out patients missing more than 10 % of their "
                             "values; they can still be looked up on the map.")
+ss.setup_kept = {"setup_id": id_col, "setup_label": label_col, "setup_missing": max_missing}
 if label_col == NONE and label_guess in cols and label_guess != id_col:
     st.warning(f"Column '{md_escape(label_guess)}' looks like an outcome. With the outcome "
                "column at '(none)' it is used as an input feature: choose it as the outcome, "

@@ -456,3 +456,24 @@ def test_words_that_are_values_survive_the_data_page():
     rep = cohort.encoder.report_
     assert rep.missing_tokens.get("SBP") == {"NA": 9}
     assert "Read as missing" in str(rep)
+
+
+def test_setup_choices_survive_a_visit_to_another_page(small_cohort):
+    """Streamlit drops a widget's state when its page is not drawn: coming back to Data
+    showed '(none)' for the ID and outcome columns, and encoding again then made the
+    outcome an input feature (browser walk-through, session 6)."""
+    at = start("pages/data.py", cohort=small_cohort, cohort_name="small")
+    enc = small_cohort.encoder
+    assert at.selectbox(key="setup_id").value == enc.id_column
+    assert at.selectbox(key="setup_label").value == enc.label_column
+    at.slider(key="setup_missing").set_value(40).run()
+    at.switch_page("pages/explore.py").run()
+    at.switch_page("pages/data.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="setup_id").value == enc.id_column
+    assert at.selectbox(key="setup_label").value == enc.label_column
+    assert at.slider(key="setup_missing").value == 40  # the user's pending choice is kept
+    at.button(key="setup_go").click().run()
+    new = at.session_state["cohort"].encoder
+    assert (new.id_column, new.label_column) == (enc.id_column, enc.label_column)
+    assert new.max_patient_missing == 0.4
