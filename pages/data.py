@@ -197,10 +197,10 @@ with tab_table:
                 "ordered", help="Ticked: the codes follow an order (e.g. None < Micro < "
                                 "Macro). Unticked: the categories have no order.")})
     d1, d2, d3 = st.columns(3)
-    d1.download_button("Download table (CSV)", to_csv(tframe), "encoding_table.csv",
-                       "text/csv")
-    d2.download_button("Download table (JSON)", enc.table_.to_json(), "encoding_table.json",
-                       "application/json")
+    d1.download_button("Download CSV", to_csv(tframe), "encoding_table.csv", "text/csv",
+                       help="Download the encoding table as CSV")
+    d2.download_button("Download JSON", enc.table_.to_json(), "encoding_table.json",
+                       "application/json", help="Download the encoding table as JSON")
     if d3.button("Apply edited table", key="apply_table"):
         with guard("Applying the table"):
             table = EncodingTable.from_frame(edited_t.dropna(how="all"))

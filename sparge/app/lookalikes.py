@@ -176,7 +176,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         "ID": st.column_config.TextColumn(LOOKALIKE_HEADERS["ID"]),
         "distance": st.column_config.NumberColumn(
             LOOKALIKE_HEADERS["distance"], format="%.3f", width=72,
-            help="Euclidean distance in the learned SparGE space (smaller = more alike)"),
+            help="Look-alike distance (smaller = more alike): in the learned SparGE "
+                 "space, plus random-forest proximity when the model has a forest part"),
         "similarity": st.column_config.ProgressColumn(
             LOOKALIKE_HEADERS["similarity"], min_value=0.0, max_value=1.0, format="%.2f",
             width=92,
@@ -224,6 +225,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         nb = int(table["training_index"].to_numpy()[ids.index(pick)])
         pair = pair_comparison(query_values, training_values().iloc[nb].to_numpy(), chosen,
                                names, model.mean_, model.scale_, encoder)
-        st.dataframe(pair, hide_index=True, width="stretch", key=f"{key}_pair")
+        # the verdict right after the name: on a narrow screen it is never the clipped one
+        st.dataframe(pair, hide_index=True, width="stretch", key=f"{key}_pair",
+                     column_order=["Biomarker", "Verdict", "This patient", "Look-alike",
+                                   "Difference", "Difference (SD)"])
         st.caption("Agree: less than 0.5 standard deviations apart; differ: more than 1. "
                    "Categories are compared by their answer.")

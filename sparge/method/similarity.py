@@ -119,7 +119,8 @@ def self_expressive_weights(
     On the simplex the l1 norm is constant, so sparsity comes from the constraint
     itself: the solution is the closest point of the look-alikes' convex hull (a face of
     it, so few non-zeros). The small locality term breaks ties towards closer look-alikes,
-    so a zero weight reads "redundant given closer look-alikes".
+    so a zero weight reads "not needed: the others together already rebuild the
+    query" (even the closest look-alike can get 0 when the query lies between others).
 
     Parameters
     ----------

@@ -30,7 +30,8 @@ MISSING = "—"
 #: Help text of the look-alike table's sparse-weight column (issue 9, point 4).
 SPARSE_WEIGHT_HELP = (
     "share of this look-alike in a sparse, non-negative reconstruction of the patient from "
-    "the listed look-alikes (weights sum to 1); 0 = redundant given closer look-alikes")
+    "the listed look-alikes (weights sum to 1); 0 = not needed: the other look-alikes "
+    "together already rebuild the patient, even when this one is the closest")
 
 #: Plain headers of the look-alike table (internal column -> header).
 LOOKALIKE_HEADERS = {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",

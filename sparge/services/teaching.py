@@ -510,7 +510,8 @@ def lookalike_step(model, patient: int, n_neighbors: int = 5) -> dict:
              " Distance: Euclidean in the learned space.")
     text += (" The sparse weights rebuild the patient's point from "
              f"{_plural(used, 'look-alike')} (weights ≥ 0, summing to {w.sum():.2f}); a zero "
-             "weight means redundant given closer look-alikes.")
+             "weight means the other look-alikes together already rebuild the patient (this "
+             "can happen to the closest one).")
     return {"table": table, "caption": text}
 
 

@@ -93,8 +93,9 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
                       "outcome": "Outcome"}
     assert config["sparse_weight"]["help"] == (
         "share of this look-alike in a sparse, non-negative reconstruction of the patient "
-        "from the listed look-alikes (weights sum to 1); 0 = redundant given closer "
-        "look-alikes")
+        "from the listed look-alikes (weights sum to 1); 0 = not needed: the other "
+        "look-alikes together already rebuild the patient, even when this one is the "
+        "closest")
     assert config["training_index"]["hidden"]
     assert table.value["sparse_weight"].sum() == pytest.approx(1.0, abs=1e-6)
     model = at.session_state["model"]
