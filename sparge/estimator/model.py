@@ -181,6 +181,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         each) on 30 % of at most 2,000 training patients and keeps the best
         class-balanced precision@10 of the forest's look-alikes: fully grown trees (1,
         Breiman's proximity) on most cohorts, larger leaves where an outcome is rare.
+    forest_inputs : {"features+completion", "features"}
+        What the trees split on. "features+completion" (default, round 9): the
+        standardised biomarkers (gaps routed by the trees) and the low-rank completion's
+        scores of the patient, unsupervised oblique directions (as in rotation forests)
+        that no outcome was fitted to. "features": the biomarkers alone (rounds 6-8).
     max_iter : int
         Joint refinement iterations (0: no refinement).
     step_size : float
@@ -231,6 +236,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         Training outcomes (supervised), used to report look-alike outcomes.
     forest_weight_, forest_scale_ : float
         The forest part's weight ``g`` and the factor ``g^2 s^2`` of ``1 - p`` (0: none).
+    forest_inputs_ : str or None
+        What its trees split on (``None`` without a forest part; model files written
+        before round 9: "features").
     forest_min_leaf_ : int or None
         Smallest leaf of its trees (chosen with ``forest_min_leaf="auto"``; ``None``
         without a forest part, or from a model file that did not record it).
@@ -272,6 +280,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         forest_weight: float | str = 1.5,
         forest_trees: int = 200,
         forest_min_leaf: int | str = "auto",
+        forest_inputs: str = "features+completion",
         max_iter: int = 8,
         step_size: float = 0.05,
         early_stopping: bool = True,
@@ -305,6 +314,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.forest_weight = forest_weight
         self.forest_trees = forest_trees
         self.forest_min_leaf = forest_min_leaf
+        self.forest_inputs = forest_inputs
         self.max_iter = max_iter
         self.step_size = step_size
         self.early_stopping = early_stopping
@@ -370,8 +380,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.history_, self.n_iter_ = refined.history, refined.n_iter
         self.best_iteration_ = refined.best_iteration
         self._fit_embedding(A, y_idx, refined, seed)
+        self.forest_inputs_ = self.forest_inputs
         self._set_forest(fit_forest_part(
-            Xs, y_idx, self.embedding_,
+            self._forest_features(Xs, A), y_idx, self.embedding_,
             forest_weight=self.forest_weight, n_trees=self.forest_trees,
             min_leaf=self.forest_min_leaf, seed=seed, heldout=refined.heldout_embedding,
             train_rows=refined.train_rows, heldout_rows=refined.heldout_rows,
@@ -489,12 +500,24 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.forest_weight_, self.forest_scale_ = part.weight, part.scale
         self.forest_selection_ = part.selection
         self.forest_min_leaf_ = part.min_leaf
+        if part.forest is None:
+            self.forest_inputs_ = None
+
+    def _forest_features(self, Xs: np.ndarray, A: np.ndarray) -> np.ndarray:
+        """What the forest part's trees split on: standardised patients ``Xs`` (gaps as
+        ``NaN``), next to their completion scores ``A`` with
+        ``forest_inputs_="features+completion"``."""
+        if getattr(self, "forest_inputs_", None) == "features+completion":
+            return np.hstack([Xs, A])
+        return Xs
 
     def _query(self, X) -> tuple[np.ndarray, np.ndarray | None]:
         """Embedding of new patients and, with a forest part, their leaves."""
         Xs = self.standardize(X)
-        Y = self._embed(Xs)[2]
-        return Y, (None if getattr(self, "forest_", None) is None else self.forest_.apply(Xs))
+        A, _, Y = self._embed(Xs)
+        if getattr(self, "forest_", None) is None:
+            return Y, None
+        return Y, self.forest_.apply(self._forest_features(Xs, A))
 
     def validate_params(self, n_samples: int) -> None:
         """Check every parameter (and that ``n_samples`` can be learned from).
@@ -530,7 +553,8 @@ class SparGE(TransformerMixin, BaseEstimator):
             forest = {"weight": float(self.forest_weight_), "scale": float(self.forest_scale_),
                       "selection": [{k: float(v) for k, v in r.items()}
                                     for r in self.forest_selection_],
-                      "min_leaf": getattr(self, "forest_min_leaf_", None)}
+                      "min_leaf": getattr(self, "forest_min_leaf_", None),
+                      "inputs": getattr(self, "forest_inputs_", None) or "features"}
         values = {
             "n_features_in": int(self.n_features_in_),
             "feature_names": self.feature_names() if hasattr(self, "feature_names_in_")
@@ -599,7 +623,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.fit_sample_rows_ = None  # which rows is not saved, only how many were seen
         if v.get("train_ids") is not None:
             self.train_ids_ = np.asarray(v["train_ids"], dtype=object)
-        self._set_forest(_forest_part_from_state(a, v.get("forest"), self.n_features_in_))
+        forest = v.get("forest")
+        self.forest_inputs_ = None if forest is None else forest.get("inputs", "features")
+        n_split = self.n_features_in_ + (self.completion_components_.shape[0]
+                                         if self.forest_inputs_ == "features+completion" else 0)
+        self._set_forest(_forest_part_from_state(a, forest, n_split))
         self._finish_fit()
         return self
 

@@ -47,7 +47,8 @@ class ModelState:
         :data:`VALUE_FIELDS`: ``n_features_in`` (int), ``feature_names`` (list of str or
         None), ``completion_lambda``, ``best_iteration``, ``objective``, ``fit_time``
         (numbers or None), ``history`` (list of dicts of numbers), ``train_ids`` (list of
-        str or None), ``forest`` (``{"weight", "scale", "selection", "min_leaf"}`` or None),
+        str or None), ``forest`` (``{"weight", "scale", "selection", "min_leaf",
+        "inputs"}`` or None),
         ``n_samples_seen`` (int: patients given to ``fit``, more than the training
         patients when it learned from a sample).
     """

@@ -560,7 +560,8 @@ def _check_meta(meta: Any) -> dict:
     forest = meta.get("forest")
     if forest is not None:
         if not isinstance(forest, dict):
-            raise _bad("forest", "an object {weight, scale, selection, min_leaf} or null", forest)
+            raise _bad("forest", "an object {weight, scale, selection, min_leaf, inputs} or "
+                       "null", forest)
         out["forest"] = {"weight": _number(forest, "weight", optional=False, low=0.0),
                          "scale": _number(forest, "scale", optional=False, low=0.0)}
         sel = forest.get("selection") or []
@@ -571,6 +572,10 @@ def _check_meta(meta: Any) -> dict:
         leaf = forest.get("min_leaf")  # the leaf size used (older files: not recorded)
         out["forest"]["min_leaf"] = None if leaf is None else _integer(
             leaf, "forest.min_leaf", 1, 10**6)
+        inputs = forest.get("inputs", "features")  # older files: the biomarkers alone
+        if inputs not in ("features", "features+completion"):
+            raise _bad("forest.inputs", "'features' or 'features+completion'", inputs)
+        out["forest"]["inputs"] = inputs
     else:
         out["forest"] = None
     return out

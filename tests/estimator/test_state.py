@@ -39,7 +39,7 @@ def test_state_values_are_plain(fitted):
     v = model.get_state().values
     assert isinstance(v["n_features_in"], int) and isinstance(v["history"], list)
     assert v["train_ids"][0] == "P000" and set(v["forest"]) == {"weight", "scale", "selection",
-                                                                 "min_leaf"}
+                                                                 "min_leaf", "inputs"}
 
 
 def test_from_state_refuses_pieces_that_do_not_fit(fitted):

@@ -114,7 +114,10 @@ def test_forest_part_of_the_metric_is_exact(forest_model):
     Xq[:, :3] = np.nan  # gaps: the trees route them, the completion fills them
     d, idx = m.kneighbors(Xq, n_neighbors=8)
     Y = m.transform(Xq)
-    leaves = m.forest_.apply(m.standardize(Xq))
+    # the trees split on the standardised biomarkers and the completion's scores
+    assert m.forest_inputs_ == "features+completion"
+    Xs = m.standardize(Xq)
+    leaves = m.forest_.apply(np.hstack([Xs, m._embed(Xs)[0]]))
     share = (leaves[:, None, :] == m.forest_leaves_[None, :, :]).mean(axis=2)
     full = ((Y[:, None, :] - m.embedding_[None]) ** 2).sum(-1) + m.forest_scale_ * (1 - share)
     np.testing.assert_allclose(d**2, np.take_along_axis(full, idx, axis=1), atol=1e-9)
@@ -224,3 +227,33 @@ def test_auto_leaf_size_is_recorded_and_saved(tmp_path):
     assert fixed.forest_min_leaf_ == 3
     with pytest.raises(ValueError, match="forest_min_leaf"):
         SparGE(forest_min_leaf="big").fit(X, y)
+
+
+def test_forest_inputs_older_files_and_the_biomarkers_alone(forest_model):
+    """A state without ``forest.inputs`` (files before round 9) is a forest on the
+    biomarkers alone; a forest on biomarkers + completion scores needs its flag."""
+    import copy
+
+    from sparge import SparGE
+
+    m, X, y = forest_model
+    plain = SparGE(forest_weight=1.0, forest_trees=30, max_iter=1, random_state=0,
+                   forest_inputs="features").fit(X, y)
+    assert plain.forest_inputs_ == "features"
+    internal = plain.forest_.left >= 0
+    assert plain.forest_.feature[internal].max() < X.shape[1]
+    # with the completion scores some splits use them (indices past the biomarkers)
+    assert m.forest_.feature[m.forest_.left >= 0].max() >= X.shape[1]
+    old = plain.get_state()
+    old.values["forest"].pop("inputs")
+    back = SparGE.from_state(old)
+    assert back.forest_inputs_ == "features"
+    np.testing.assert_array_equal(back.kneighbors(X[:6], 5)[1], plain.kneighbors(X[:6], 5)[1])
+    same = SparGE.from_state(m.get_state())
+    np.testing.assert_array_equal(same.kneighbors(X[:6], 5)[1], m.kneighbors(X[:6], 5)[1])
+    broken = copy.deepcopy(m.get_state())
+    broken.values["forest"].pop("inputs")  # read as biomarkers alone: splits out of range
+    with pytest.raises(ValueError, match="features the model does not have"):
+        SparGE.from_state(broken)
+    unsup = SparGE(supervised=False, max_iter=1, random_state=0).fit(X)
+    assert unsup.forest_ is None and unsup.forest_inputs_ is None
