@@ -17,6 +17,7 @@ from sparge.app.plots_setup import objective_figure
 from sparge.app.shell import fmt_number, guard, init_state, model_summary, set_model
 from sparge.data.safe_text import md_escape
 from sparge.services.resources import estimate_fit
+from sparge.services.teaching import refinement_step
 from sparge.services.workflow import model_params, train
 
 init_state()  # also when a deep link runs this page before app.py
@@ -162,10 +163,15 @@ with guard("Showing the training history"):
     m1, m2, m3 = st.columns(3)
     m1.metric("Fit time", fmt_number(getattr(model, "fit_time_", None), "{:.1f} s"))
     m2.metric("Best iteration", fmt_number(getattr(model, "best_iteration_", None), "{:.0f}"))
-    m3.metric("Objective J", fmt_number(getattr(model, "objective_", None)))
+    m3.metric("Objective J", fmt_number(getattr(model, "objective_", None)),
+              help="Trace ratio of the final model on all training patients (lower is "
+                   "better); the chart's J is on the part of them the refinement fitted on.")
     history = getattr(model, "history_", None)
     if history:
         st.plotly_chart(objective_figure(history), width="stretch")
+        if getattr(model, "objective_", None) is not None:
+            # which iterate was kept, why it stopped, and what the J above is
+            st.caption(refinement_step(model)["caption"])
     else:
         st.caption("No refinement history (refinement iterations set to 0).")
 

@@ -190,6 +190,9 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
     train_button(at).click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert not any("different tables" in w.value for w in at.warning)
+    # the chart is explained: the iterate kept and the final J on all training patients
+    assert any("Final objective on all training patients" in c.value or
+               "No refinement" in c.value for c in at.caption)
     assert at.session_state["model_token"] != old
     assert any("Fitted in" in s.value for s in at.success)
     model = at.session_state["model"]
