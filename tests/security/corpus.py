@@ -409,6 +409,16 @@ def write_model_corpus(folder: Path, base: Path | None = None) -> list[Case]:
     add("meta_wrong_version", meta=set_meta("version", 99))
     add("meta_deep_nesting", meta=b"[" * 100_000 + b"]" * 100_000)
     add("objective_text", meta=set_meta("objective", "abc"))
+
+    def set_forest(key, value):
+        def f(m):
+            m["forest"][key] = value
+            return m
+        return f
+
+    # what the trees split on: only the two known inputs are read
+    add("forest_inputs_unknown", meta=set_forest("inputs", "__import__('os')"))
+    add("forest_inputs_list", meta=set_forest("inputs", ["features"]))
     add("completion_lambda_text", meta=set_meta("completion_lambda", "abc"))
     add("best_iteration_text", meta=set_meta("best_iteration", "1"))
     add("best_iteration_huge", meta=set_meta("best_iteration", 10**30))
