@@ -79,9 +79,11 @@ def patient_index():
                          lambda: cohort_patients(ss.model, ss.cohort))
 
 
-def default_biomarkers(n: int = 8) -> list[str]:
-    """The biomarkers the learned similarity weighs most."""
-    return top_biomarkers(importance(), st.session_state.model.feature_names(), n)
+def default_biomarkers(n: int = 8, measured=None) -> list[str]:
+    """The biomarkers the learned similarity weighs most (with ``measured``, the patient's
+    values: those it has first)."""
+    return top_biomarkers(importance(), st.session_state.model.feature_names(), n,
+                          measured=measured)
 
 
 def warn_data_model_mismatch() -> None:
@@ -208,9 +210,10 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                 "each biomarker's own units; look-alikes: median and interquartile range, "
                 "or the most common answers)")
     chosen = st.multiselect(
-        "Biomarkers to compare", names, default=default_biomarkers(), key=f"{key}_features",
-        help="Starts with the biomarkers the learned similarity weighs most (their weight "
-             "in the learned metric); add or remove any.")
+        "Biomarkers to compare", names, default=default_biomarkers(measured=query_values),
+        key=f"{key}_features",
+        help="Starts with the patient's measured biomarkers that the learned similarity "
+             "weighs most (their weight in the learned metric); add or remove any.")
     if not chosen:
         st.info("Pick at least one biomarker to compare.")
         return

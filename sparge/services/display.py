@@ -176,11 +176,20 @@ def standardize(values, column_index: Sequence[int] | np.ndarray, mean, scale) -
 
 
 # ---------------------------------------------------------------------------- choice
-def top_biomarkers(importance, names: Sequence[str], n: int = 8) -> list[str]:
-    """The ``n`` features with the largest weight in the learned metric (ties: table order)."""
+def top_biomarkers(importance, names: Sequence[str], n: int = 8,
+                   measured=None) -> list[str]:
+    """The ``n`` features with the largest weight in the learned metric (ties: table order).
+
+    With ``measured`` (the patient's values, ``NaN`` = not measured) the patient's measured
+    features come first, by weight, then the others: a new patient with four values sees
+    those four compared, not eight biomarkers it has no value for.
+    """
     w = np.nan_to_num(np.asarray(importance, dtype=float), nan=-1.0)
-    order = np.argsort(-w, kind="stable")[:n]
-    return [str(names[j]) for j in order]
+    order = np.argsort(-w, kind="stable")
+    if measured is not None:
+        has = np.isfinite(np.asarray(measured, dtype=float).ravel())
+        order = np.concatenate([order[has[order]], order[~has[order]]])
+    return [str(names[j]) for j in order[:n]]
 
 
 # ---------------------------------------------------------------------------- comparisons

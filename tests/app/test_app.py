@@ -312,6 +312,10 @@ def test_new_patient_form():
     look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
     assert len(look) == 10
     assert "2 of" in texts(at) or "biomarkers given" in texts(at)
+    # the two values given are the first biomarkers compared (not "—" rows only)
+    comp = next(d.value for d in at.dataframe if "This patient" in d.value.columns)
+    assert set(comp["Biomarker"][:2]) == {"Age (years)", "Diabetes"}
+    assert (comp["This patient"][:2] != "—").all()
 
 
 def test_new_patient_one_row_csv():

@@ -99,8 +99,14 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
     assert config["training_index"]["hidden"]
     assert table.value["sparse_weight"].sum() == pytest.approx(1.0, abs=1e-6)
     model = at.session_state["model"]
-    # the compared biomarkers are those the learned metric weighs most
-    top = list(np.asarray(model.feature_names())[np.argsort(-model.feature_importance())[:8]])
+    # the compared biomarkers are those the learned metric weighs most, the patient's
+    # measured ones first
+    row = list(model.train_ids_).index("SH0001")
+    measured = np.isfinite(model.training_data_[row])
+    order = np.argsort(-model.feature_importance(), kind="stable")
+    order = np.concatenate([order[measured[order]], order[~measured[order]]])
+    top = list(np.asarray(model.feature_names())[order[:8]])
+    assert all(measured[list(model.feature_names()).index(f)] for f in top)
     assert at.multiselect(key="explore_features").value == top
     comp = next(d.value for d in at.dataframe if "This patient" in d.value.columns)
     assert list(comp["Biomarker"]) == top

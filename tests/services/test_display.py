@@ -151,6 +151,9 @@ def test_group_summary_ranks_by_difference_and_shows_units_and_words(encoder):
 
 def test_top_biomarkers_follow_the_importance():
     assert top_biomarkers([0.1, 0.5, np.nan, 0.4], ["a", "b", "c", "d"], 2) == ["b", "d"]
+    # a patient's measured biomarkers first (a new patient with a few values)
+    assert top_biomarkers([0.1, 0.5, np.nan, 0.4], ["a", "b", "c", "d"], 3,
+                          measured=[1.0, np.nan, 2.0, np.nan]) == ["a", "c", "b"]
 
 
 def test_snap_precision_removes_float32_round_off():
