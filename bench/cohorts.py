@@ -64,6 +64,9 @@ def encoded(name: str, max_rows: int | None = None, seed: int = 0
         df = df.sample(max_rows, random_state=seed).reset_index(drop=True)
     enc = Encoder(label_column=label, max_patient_missing=None)
     X = enc.fit_transform(df)
+    # one NaN for every gap: SurvSet's pickles carry R's NA (a signalling-NaN payload),
+    # which the peers (given the array as it is) cast with 'invalid value' warnings
+    X[np.isnan(X)] = np.nan
     y = df[label].astype(str).to_numpy()
     return X, y, list(enc.feature_names_out_)
 
@@ -71,8 +74,9 @@ def encoded(name: str, max_rows: int | None = None, seed: int = 0
 COHORTS = ["support2", "whas500", "breast_cancer", "singheart_synthetic"]
 
 #: A broader confirmation set (``bench.broad_check``): clinical SurvSet cohorts with mixed
-#: numbers and categories, a binary event and 200-8,000 patients. Never used to choose a
-#: default: a default is chosen on the four cohorts above (``bench.tune``), then checked here.
+#: numbers and categories, a binary event and 200-8,000 patients. Their test patients never
+#: choose a default; their training splits joined the four cohorts above in rounds 8-9 of
+#: DEFAULTS.md (the forest part's leaf size, weight and inputs, by inner validation).
 BROAD_COHORTS = ["survset:" + n for n in (
     "rhc", "flchain", "smarto", "Framingham", "actg", "colon", "GBSG2", "rott2", "vlbw",
     "LeukSurv", "prostate", "hepatoCellular")]
