@@ -72,14 +72,13 @@ if ss.get("setup_for") != token:  # a new source: start the controls from its gu
                      "setup_label": label_guess if label_guess in cols else NONE,
                      "setup_missing": int(threshold)}
     for key in SETUP_KEYS:
-        ss[key] = ss.setup_kept[key]
+        ss.pop(key, None)
 for key in SETUP_KEYS:
     # Streamlit drops a widget's state when its page is left: back on this page the
     # controls show the last choices for this source (kept outside the widgets), never
     # "(none)" -- encoding again would then have made the outcome an input feature
     if key not in ss:
-        ss[key] = ss.get("setup_kept", {}).get(key, NONE if key != "setup_missing"
-                                               else int(threshold))
+        ss[key] = ss.setup_kept[key]
 for key in ("setup_id", "setup_label"):  # a stale choice (another table's column)
     if ss.get(key) not in [NONE, *cols]:
         ss[key] = NONE

@@ -18,6 +18,9 @@ from sparge.method.proximity import (
     shared_leaf_share,
 )
 
+#: What the trees may split on (``forest_inputs``): the biomarkers alone, or next to the
+#: completion's low-rank scores (round 9).
+FOREST_INPUTS = ("features", "features+completion")
 #: Forest weights tried by ``forest_weight="auto"`` (0: the embedding alone).
 FOREST_WEIGHTS = (0.0, 0.5, 1.0, 1.5, 2.0, 4.0)
 #: The weight ``"auto"`` keeps unless held-out patients show another one is better.

@@ -43,6 +43,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from sparge.errors import DataError, ModelFileError
+from sparge.estimator.forest_part import FOREST_INPUTS
 from sparge.estimator.model import SparGE
 from sparge.estimator.params import PARAMETER_CONSTRAINTS, param_problem
 from sparge.estimator.state import (
@@ -573,8 +574,8 @@ def _check_meta(meta: Any) -> dict:
         out["forest"]["min_leaf"] = None if leaf is None else _integer(
             leaf, "forest.min_leaf", 1, 10**6)
         inputs = forest.get("inputs", "features")  # older files: the biomarkers alone
-        if inputs not in ("features", "features+completion"):
-            raise _bad("forest.inputs", "'features' or 'features+completion'", inputs)
+        if inputs not in FOREST_INPUTS:
+            raise _bad("forest.inputs", " or ".join(map(repr, FOREST_INPUTS)), inputs)
         out["forest"]["inputs"] = inputs
     else:
         out["forest"] = None
