@@ -10,7 +10,10 @@ other parameters (e.g. the previous defaults). Same protocol as ``bench.quality`
 (stratified 70/30 splits, everything fitted on the training split).
 
     python -m bench.broad_check [--splits 5] [--max-rows 3000]
-        [--compare '{"forest_min_leaf": 5}' ...] [--quick]
+        [--compare '{"forest_min_leaf": 5}' ...] [--quick] [--fresh]
+
+``--fresh`` scores ``bench.cohorts.FRESH_COHORTS`` instead: ten more SurvSet cohorts that
+no decision has used, neither their training nor their test splits.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import time
 
 import pandas as pd
 
-from bench.cohorts import BROAD_COHORTS
+from bench.cohorts import BROAD_COHORTS, FRESH_COHORTS
 from bench.protocol import evaluate
 from bench.report import publish, to_markdown
 
@@ -36,7 +39,12 @@ def main() -> None:
     ap.add_argument("--compare", nargs="*", default=[],
                     help="SparGE parameters (JSON), one more SparGE column each")
     ap.add_argument("--quick", action="store_true", help="3 cohorts, 2 splits, 800 rows")
+    ap.add_argument("--fresh", action="store_true",
+                    help="the fresh set (bench.cohorts.FRESH_COHORTS) instead, kept as "
+                         "broad_check_fresh.md")
     args = ap.parse_args()
+    if args.fresh:
+        args.cohorts = FRESH_COHORTS
     if args.quick:
         args.cohorts, args.splits, args.max_rows = args.cohorts[4:7], 2, 800
     t0 = time.perf_counter()
@@ -75,7 +83,7 @@ def main() -> None:
             f"stratified 70/30 splits, cohorts capped at {args.max_rows} patients; kNN "
             f"balanced accuracy and class-balanced precision@10)\n\n"
             + to_markdown(table) + "\n\n" + summary + "\n")
-    publish(text, "broad_check.md", args.quick)
+    publish(text, "broad_check_fresh.md" if args.fresh else "broad_check.md", args.quick)
     print(f"total {time.perf_counter() - t0:.0f} s")
 
 

@@ -80,3 +80,10 @@ COHORTS = ["support2", "whas500", "breast_cancer", "singheart_synthetic"]
 BROAD_COHORTS = ["survset:" + n for n in (
     "rhc", "flchain", "smarto", "Framingham", "actg", "colon", "GBSG2", "rott2", "vlbw",
     "LeukSurv", "prostate", "hepatoCellular")]
+
+#: A fresh confirmation set (``bench.broad_check --fresh``), chosen in session 7 and never
+#: used for a decision, neither their training nor their test splits: SurvSet cohorts
+#: with at least 6 columns, a binary event and 190-4,000 patients, none of them above.
+FRESH_COHORTS = ["survset:" + n for n in (
+    "Pbc3", "uis", "cost", "TRACE", "zinc", "phpl04K8a", "nwtco", "wpbc", "mgus",
+    "retinopathy")]

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from sparge.app.plots import SMALL_CHART
 from sparge.app.plots_setup import classifier_bars_with_chance, confusion_heatmap
 from sparge.app.shell import guard, init_state
 from sparge.data.safe_text import md_escape, to_csv
@@ -11,6 +12,8 @@ from sparge.services.compare import (
     chance_level,
     compare_classifiers,
     describe_settings,
+    duration,
+    estimate_comparison,
     normalize_confusion,
     readable_summary,
     readable_times,
@@ -43,8 +46,13 @@ with guard("Reading the current model's settings"):
                   if params else " (the library's defaults)") + ".")
 n_splits = st.slider("Repeated splits", 2, 20, 5, key="cls_splits",
                      help="The paper uses 10; fewer is faster.")
+n_rows = len(cohort.train_rows)
+st.caption(f"Estimated time: {duration(estimate_comparison(n_rows, cohort.X.shape[1], n_splits))}"
+           f" for {n_splits} splits of {n_rows:,} patients (SparGE's fit and the six "
+           "classifiers on both feature sets, every split); the progress bar gives the time "
+           "left once the first split is done.")
 if st.button("Run the comparison", type="primary", key="cls_run"):
-    bar = st.progress(0.0, text="starting")
+    bar = st.progress(0.0, text="split 1: preparing")
     with guard("The comparison"):
         rows = cohort.train_rows
         res, conf = compare_classifiers(
@@ -63,13 +71,16 @@ if ss.get("cls_results") is not None:
     measure = st.selectbox("Measure", list(MEASURE_NAMES), key="cls_measure",
                            format_func=MEASURE_NAMES.get)
     chance = chance_level(measure, y)
-    st.plotly_chart(classifier_bars_with_chance(summary, measure, chance), width="stretch")
+    st.plotly_chart(classifier_bars_with_chance(summary, measure, chance), width="stretch",
+                    config=SMALL_CHART)
     st.caption(f"Bars: mean ± SD over the splits. Dashed line: chance ({chance:.2f}), the score "
                "of a classifier that ignores the data.")
-    table = readable_summary(summary).round(3)
+    table = readable_summary(summary)
     st.dataframe(table, hide_index=True, height=36 * (len(table) + 1) + 4)
-    st.subheader("Mean time per split: fit + predict (seconds)")
-    st.dataframe(readable_times(res).round(4))
+    st.subheader("Mean time per split (seconds)")
+    st.caption("First row: building each feature set once per split (SparGE's fit is most of "
+               "it). Then each classifier's fit + predict on that feature set.")
+    st.dataframe(readable_times(res).round(3))
     st.subheader("Confusion matrices")
     clf = st.selectbox("Classifier", [c for c in CLASSIFIER_NAMES if c in set(res["classifier"])],
                        key="cls_cm",
@@ -78,8 +89,9 @@ if ss.get("cls_results") is not None:
                "its total: a row sums to 100 % and the diagonal is each outcome's recall.")
     c1, c2 = st.columns(2)
     c1.plotly_chart(confusion_heatmap(normalize_confusion(conf[("raw", clf)]), conf["classes"],
-                                      "Raw data"), width="stretch")
+                                      "Raw data"), width="stretch", config=SMALL_CHART)
     c2.plotly_chart(confusion_heatmap(normalize_confusion(conf[("SparGE", clf)]),
-                                      conf["classes"], "SparGE features"), width="stretch")
+                                      conf["classes"], "SparGE features"), width="stretch",
+                    config=SMALL_CHART)
     st.download_button("Download all results (CSV)", to_csv(res),
                        file_name="classifier_comparison.csv", mime="text/csv")

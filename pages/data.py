@@ -9,7 +9,12 @@ import pandas as pd
 import streamlit as st
 
 from sparge import EncodingTable, read_table
-from sparge.app.plots import missing_bars, missingness_heatmap, patient_missing_hist
+from sparge.app.plots import (
+    SMALL_CHART,
+    missing_bars,
+    missingness_heatmap,
+    patient_missing_hist,
+)
 from sparge.app.shell import (
     RELOAD_NOTE,
     flash,
@@ -213,8 +218,8 @@ with tab_table:
 with tab_miss:
     with guard("Drawing the missing values"):
         st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids),
-                        width="stretch")
+                        width="stretch", config=SMALL_CHART)
         m1, m2 = st.columns(2)
-        m1.plotly_chart(missing_bars(rep.missing_pct), width="stretch")
+        m1.plotly_chart(missing_bars(rep.missing_pct), width="stretch", config=SMALL_CHART)
         m2.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing),
-                        width="stretch")
+                        width="stretch", config=SMALL_CHART)

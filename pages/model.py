@@ -13,6 +13,7 @@ import streamlit as st
 
 from sparge import SparGE, load_model, model_to_bytes
 from sparge.app.lookalikes import warn_data_model_mismatch
+from sparge.app.plots import SMALL_CHART
 from sparge.app.plots_setup import objective_figure
 from sparge.app.shell import fmt_number, guard, init_state, model_summary, set_model
 from sparge.data.safe_text import md_escape
@@ -168,7 +169,7 @@ with guard("Showing the training history"):
                    "better); the chart's J is on the part of them the refinement fitted on.")
     history = getattr(model, "history_", None)
     if history:
-        st.plotly_chart(objective_figure(history), width="stretch")
+        st.plotly_chart(objective_figure(history), width="stretch", config=SMALL_CHART)
         if getattr(model, "objective_", None) is not None:
             # which iterate was kept, why it stopped, and what the J above is
             st.caption(refinement_step(model)["caption"])

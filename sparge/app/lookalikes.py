@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from sparge.app.plots import SMALL_CHART, outcome_share_bar
 from sparge.app.plots import lookalike_comparison as comparison_plot
-from sparge.app.plots import outcome_share_bar
 from sparge.data.safe_text import md_escape, to_csv
 from sparge.services.display import (
     LOOKALIKE_HEADERS,
@@ -203,7 +203,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     shares = outcome_shares(table)
     if len(shares):
         st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model)),
-                        width="stretch", key=f"{key}_outcomes")
+                        width="stretch", key=f"{key}_outcomes",
+                        config=SMALL_CHART)
     neighbours = training_values().iloc[table["training_index"].to_numpy()]
     names = model.feature_names()
     st.markdown("**This patient and the look-alikes, biomarker by biomarker** (values in "
@@ -221,7 +222,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                                 model.scale_, encoder)
     st.dataframe(comp.iloc[:, :5], hide_index=True, width="stretch", key=f"{key}_comp")
     with st.expander("The same biomarkers on one scale (standard deviations)"):
-        st.plotly_chart(comparison_plot(comp), width="stretch", key=f"{key}_comp_plot")
+        st.plotly_chart(comparison_plot(comp), width="stretch", key=f"{key}_comp_plot",
+                        config=SMALL_CHART)
     with st.expander("Why are they alike? One look-alike next to this patient"):
         ids = table["ID"].astype(str).tolist()
         pick = st.selectbox("Look-alike", ids, key=f"{key}_explain")

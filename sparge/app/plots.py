@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from sparge.services.display import plot_text
 from sparge.services.maps import (
@@ -34,6 +33,13 @@ def wrap_title(text: str, width: int = 48) -> str:
     if line:
         lines.append(line)
     return "<br>".join(lines)
+
+
+#: Plotly config for the small charts: one PNG button instead of the whole toolbar (zoom,
+#: pan, select… which a bar chart does not need and which covered titles and legends on
+#: narrow screens); the cohort maps keep the full toolbar.
+SMALL_CHART = {"displaylogo": False, "modeBarButtons": [["toImage"]],
+               "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
 def _title(text: str, width: int = 48) -> tuple[dict, int]:
@@ -283,18 +289,20 @@ def missingness_heatmap(X: np.ndarray, feature_names: list[str], ids=None,
     fig = go.Figure(go.Heatmap(z=miss[np.ix_(rows, cols)], x=[feature_names[j] for j in cols],
                                y=y, colorscale=[[0, "#e8f0fa"], [1, "#1b2a49"]], showscale=False,
                                hovertemplate="%{y} · %{x}<br>missing: %{z}<extra></extra>"))
-    fig.update_layout(title="Missing values (dark = missing)", height=480,
+    head, top = _title("Missing values (dark = missing)")
+    fig.update_layout(title=head, height=480,
                       xaxis={"showticklabels": False, "title": "biomarkers"},
                       yaxis={"showticklabels": False, "title": "patients"},
-                      margin={"l": 10, "r": 10, "t": 40, "b": 30})
+                      margin={"l": 10, "r": 10, "t": top, "b": 30})
     return fig
 
 
 def missing_bars(missing_pct: dict[str, float], top: int = 40) -> go.Figure:
     s = pd.Series(missing_pct).sort_values(ascending=False).head(top)
     fig = go.Figure(go.Bar(x=s.index, y=s.values, marker_color=PALETTE[0]))
-    fig.update_layout(title=f"Missing % per column (top {len(s)})", yaxis_title="% missing",
-                      height=360, margin={"l": 10, "r": 10, "t": 40, "b": 120})
+    head, top = _title(f"Missing % per column (top {len(s)})", width=30)
+    fig.update_layout(title=head, yaxis_title="% missing",
+                      height=360 + top - 40, margin={"l": 10, "r": 10, "t": top, "b": 120})
     return fig
 
 
@@ -304,27 +312,10 @@ def patient_missing_hist(X: np.ndarray, threshold: float | None) -> go.Figure:
     if threshold is not None:
         fig.add_vline(x=100 * threshold, line_dash="dash", line_color="crimson",
                       annotation_text="drop above")
-    fig.update_layout(title="Missing % per patient", xaxis_title="% of values missing",
-                      yaxis_title="patients", height=320,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 30})
-    return fig
-
-
-def objective_plot(history: list[dict]) -> go.Figure:
-    """Trace ratio J and the held-out look-alike score per refinement iteration."""
-    h = pd.DataFrame(history)
-    fig = make_subplots(specs=[[{"secondary_y": True}]])
-    fig.add_trace(go.Scatter(x=h["iteration"], y=h["J"], name="objective J (train)",
-                             mode="lines+markers"), secondary_y=False)
-    if "heldout_score" in h and h["heldout_score"].notna().any():
-        fig.add_trace(go.Scatter(x=h["iteration"], y=h["heldout_score"],
-                                 name="held-out score", mode="lines+markers"),
-                      secondary_y=True)
-    fig.update_layout(title="Objective per iteration", height=340,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 30})
-    fig.update_xaxes(title="iteration")
-    fig.update_yaxes(title_text="trace ratio J (lower is better)", secondary_y=False)
-    fig.update_yaxes(title_text="held-out precision@10", secondary_y=True)
+    head, top = _title("Missing % per patient", width=30)
+    fig.update_layout(title=head, xaxis_title="% of values missing",
+                      yaxis_title="patients", height=320 + top - 40,
+                      margin={"l": 10, "r": 10, "t": top, "b": 30})
     return fig
 
 
@@ -381,86 +372,4 @@ def outcome_share_bar(shares: pd.Series, order=None) -> go.Figure:
                       xaxis={"range": [0, 100]}, yaxis={"automargin": True},
                       height=100 + 36 * len(shares),
                       margin={"l": 10, "r": 10, "t": top, "b": 40})
-    return fig
-
-
-def classifier_bars(summary: pd.DataFrame, measure: str = "balanced_accuracy") -> go.Figure:
-    fig = go.Figure()
-    for i, rep in enumerate(summary["representation"].unique()):
-        s = summary[summary["representation"] == rep]
-        fig.add_trace(go.Bar(x=s["classifier"], y=s[f"{measure}_mean"], name=rep,
-                             error_y={"type": "data", "array": s[f"{measure}_std"]},
-                             marker_color=PALETTE[i]))
-    fig.update_layout(barmode="group", title=measure.replace("_", " "), height=360,
-                      yaxis_title=measure.replace("_", " "),
-                      margin={"l": 10, "r": 10, "t": 40, "b": 30})
-    return fig
-
-
-def confusion_pair(cm_raw: np.ndarray, cm_sparge: np.ndarray, classes) -> go.Figure:
-    labels = [str(c) for c in classes]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("raw features", "SparGE features"))
-    for col, cm in ((1, cm_raw), (2, cm_sparge)):
-        fig.add_trace(go.Heatmap(z=cm, x=labels, y=labels, colorscale="Blues", showscale=False,
-                                 text=cm, texttemplate="%{text}",
-                                 hovertemplate="true %{y} → predicted %{x}: %{z}"
-                                               "<extra></extra>"), row=1, col=col)
-        fig.update_xaxes(title_text="predicted", row=1, col=col)
-        fig.update_yaxes(title_text="true", autorange="reversed", row=1, col=col)
-    fig.update_layout(height=380, margin={"l": 10, "r": 10, "t": 50, "b": 30})
-    return fig
-
-
-def singular_values_plot(before: np.ndarray, after: np.ndarray, rank: int) -> go.Figure:
-    k = min(len(before), 60)
-    fig = go.Figure()
-    fig.add_trace(go.Bar(x=np.arange(1, k + 1), y=before[:k], name="before (gaps filled)",
-                         marker_color="#c6dbef"))
-    fig.add_trace(go.Bar(x=np.arange(1, len(after[:k]) + 1), y=after[:k],
-                         name="after thresholding", marker_color=PALETTE[0]))
-    fig.add_vline(x=rank + 0.5, line_dash="dash", annotation_text=f"rank kept: {rank}")
-    fig.update_layout(barmode="overlay", title="Singular values", height=340,
-                      xaxis_title="component", margin={"l": 10, "r": 10, "t": 40, "b": 30})
-    return fig
-
-
-def matrix_heatmap(Z: np.ndarray, title: str, x=None, y=None, zmid: float | None = 0.0,
-                   colorscale: str = "RdBu_r") -> go.Figure:
-    fig = go.Figure(go.Heatmap(z=Z, x=x, y=y, colorscale=colorscale, zmid=zmid))
-    fig.update_layout(title=title, height=380, margin={"l": 10, "r": 10, "t": 40, "b": 30})
-    return fig
-
-
-def histogram(values, title: str, xlabel: str) -> go.Figure:
-    fig = go.Figure(go.Histogram(x=np.asarray(values), marker_color=PALETTE[0]))
-    fig.update_layout(title=title, xaxis_title=xlabel, height=300,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 30})
-    return fig
-
-
-def graph_plot(coords: np.ndarray, W_plus, W_minus, labels, max_edges: int = 600,
-               random_state: int = 0) -> go.Figure:
-    """Patients with a sample of intrinsic (same-class) and penalty (other-class) edges."""
-    rng = np.random.default_rng(random_state)
-    fig = go.Figure()
-    for W, name, color in ((W_plus, "same-outcome neighbours (pulled together)", "#2ca02c"),
-                           (W_minus, "other-outcome neighbours (pushed apart)", "#d62728")):
-        r, c = W.nonzero()
-        keep = r < c
-        r, c = r[keep], c[keep]
-        if len(r) > max_edges:
-            pick = rng.choice(len(r), max_edges, replace=False)
-            r, c = r[pick], c[pick]
-        xs = np.column_stack([coords[r, 0], coords[c, 0], np.full(len(r), np.nan)]).ravel()
-        ys = np.column_stack([coords[r, 1], coords[c, 1], np.full(len(r), np.nan)]).ravel()
-        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", name=name,
-                                   line={"width": 0.7, "color": color}, opacity=0.5,
-                                   hoverinfo="skip"))
-    lab = np.asarray(labels).astype(str)
-    for i, v in enumerate(sorted(set(lab))):
-        m = lab == v
-        fig.add_trace(go.Scattergl(x=coords[m, 0], y=coords[m, 1], mode="markers", name=v,
-                                   marker={"size": 5, "color": PALETTE[i % 10]}))
-    fig.update_layout(title="The graphs the embedding learns from", height=460,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10})
     return fig

@@ -16,6 +16,7 @@ from sparge.app.plots import PALETTE, wrap_title
 from sparge.services.display import plot_text
 
 PULL, PUSH = "#2ca02c", "#d62728"
+TOOLBAR = 28  # height of plotly's toolbar row at the top of a chart
 SELECTED = "black"
 
 
@@ -34,11 +35,13 @@ def _layout(fig: go.Figure, title: str, font_size: int, height: int, legend: str
             **kw) -> go.Figure:
     wrapped = wrap_title(title, 70 if font_size < 18 else 46)
     lines = wrapped.count("<br>") + 1
-    fig.update_layout(title={"text": wrapped, "x": 0.01, "xanchor": "left",
+    # the title starts below the toolbar's strip (TOOLBAR px) so the two never overlap
+    fig.update_layout(title={"text": wrapped, "x": 0.01, "xanchor": "left", "yref": "container",
+                             "y": 1, "yanchor": "top", "pad": {"t": TOOLBAR},
                              "font": {"size": font_size + 2}},
-                      font={"size": font_size}, height=height,
+                      font={"size": font_size}, height=height + TOOLBAR,
                       margin={"l": 10, "r": 10, "b": 10,
-                              "t": 24 + (font_size + 10) * (lines + (legend == "top"))},
+                              "t": TOOLBAR + 14 + (font_size + 10) * (lines + (legend == "top"))},
                       legend=LEGENDS[legend], **kw)
     return fig
 

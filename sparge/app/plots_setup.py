@@ -54,8 +54,9 @@ def classifier_bars_with_chance(summary: pd.DataFrame, measure: str,
     fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"chance ({chance:.2f})",
                              line={"dash": "dash", "color": "crimson"}))
     fig.update_layout(barmode="group", height=400, yaxis_title=name.split(" (")[0],
-                      yaxis_range=[0, 1.05], legend={"orientation": "h", "y": 1.12, "x": 0},
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10})
+                      yaxis_range=[0, 1.05],
+                      legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
+                      margin={"l": 10, "r": 10, "t": 80, "b": 10})
     fig.update_xaxes(tickangle=-30, automargin=True)
     return fig
 
@@ -98,9 +99,10 @@ def objective_figure(history: list[dict]) -> go.Figure:
                                  mode="lines+markers"), secondary_y=True)
         fig.update_yaxes(title_text="precision@10", secondary_y=True, range=[0, 1],
                          dtick=0.2, tickformat=".1f", showgrid=False)
-    fig.update_layout(height=360, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom",
+    # the legend's row(s) above the plot, below the toolbar's strip
+    fig.update_layout(height=380, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom",
                                           "x": 0},
-                      margin={"l": 10, "r": 10, "t": 60, "b": 10})
+                      margin={"l": 10, "r": 10, "t": 80, "b": 10})
     fig.update_xaxes(title_text="refinement iteration", dtick=1)
     fig.update_yaxes(title_text="trace ratio J", secondary_y=False)
     return fig

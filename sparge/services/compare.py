@@ -35,6 +35,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
+from sparge.services.resources import estimate_fit
 
 
 def paper_classifiers(random_state: int = 0) -> dict[str, object]:
@@ -118,6 +119,36 @@ def chance_level(measure: str, y) -> float:
     raise ValueError(f"unknown measure {measure!r}; one of {list(MEASURE_NAMES)}")
 
 
+#: The six classifiers' fit + predict seconds on 2,000 training patients x 30 features
+#: and how that grows with patients and features (measured in session 7 on 2 cores,
+#: 500 x 10 to 4,000 x 60: 0.4 s to 16.5 s).
+_CLF_SECONDS, _CLF_N_POWER, _CLF_M_POWER = 3.7, 1.27, 0.77
+
+
+def _classifier_seconds(n: int, m: int) -> float:
+    return _CLF_SECONDS * (max(n, 1) / 2000) ** _CLF_N_POWER * (max(m, 1) / 30) ** _CLF_M_POWER
+
+
+def estimate_comparison(n_patients: int, n_features: int, n_splits: int, *,
+                        test_size: float = 0.3, n_components: int = 16) -> float:
+    """Rough seconds for :func:`compare_classifiers` (2 cores): per split, SparGE's fit
+    (:func:`sparge.services.resources.estimate_fit`) and the six classifiers on the raw
+    and on the SparGE features. The page shows it before the run; the progress bar then
+    gives the time left measured on the first split."""
+    n_train = int(round((1 - test_size) * n_patients))
+    per_split = (estimate_fit(n_train, n_features).seconds
+                 + _classifier_seconds(n_train, n_features)
+                 + _classifier_seconds(n_train, n_components))
+    return n_splits * per_split
+
+
+def duration(seconds: float) -> str:
+    """``"about 40 s"``, ``"about 3 min"``: a rounded duration for progress texts."""
+    if seconds < 60:
+        return f"about {max(5, int(round(max(seconds, 0) / 5)) * 5)} s"
+    return f"about {int(round(seconds / 60))} min"
+
+
 def normalize_confusion(cm: np.ndarray) -> np.ndarray:
     """Rows divided by their sums (each true class sums to 1; an empty row stays 0)."""
     cm = np.asarray(cm, dtype=float)
@@ -179,15 +210,33 @@ def compare_classifiers(
                                       random_state=random_state)
     rows = []
     confusion: dict = {"classes": classes}
-    total = n_splits * 2 * len(clfs)
+    # progress: each split is one step for SparGE's fit and one per classifier and
+    # representation; the time left is measured once a split is done
+    steps_per_split = 1 + 2 * len(clfs)
+    total = n_splits * steps_per_split
     done = 0
+    start = split_start = time.perf_counter()
+
+    def report(split: int, what: str) -> None:
+        if callback is None:
+            return
+        left = ""
+        if split > 0:  # the mean of the finished splits, less the current one's progress
+            now = time.perf_counter()
+            per_split = (split_start - start) / split
+            left = f" · {duration(per_split * (n_splits - split) - (now - split_start))} left"
+        callback(done / total, f"split {split + 1}/{n_splits}: {what}{left}")
+
     for split, (tr, te) in enumerate(splitter.split(X, y)):
+        done, split_start = split * steps_per_split, time.perf_counter()
+        report(split, f"fitting SparGE on {len(tr):,} training patients")
         reps = {}
         t0 = time.perf_counter()
         raw = raw_representation().fit(X[tr])
         reps["raw"] = (raw.transform(X[tr]), raw.transform(X[te]), time.perf_counter() - t0)
         t0 = time.perf_counter()
         sg = SparGE(**(sparge_params or {}), random_state=random_state + split).fit(X[tr], y[tr])
+        done += 1
         reps["SparGE"] = (sg.embedding_, sg.transform(X[te]), time.perf_counter() - t0)
         for rep, (Ztr, Zte, rep_time) in reps.items():
             for name, proto in clfs.items():
@@ -210,8 +259,8 @@ def compare_classifiers(
                 key = (rep, name)
                 confusion[key] = confusion.get(key, 0) + cm
                 done += 1
-                if callback is not None:
-                    callback(done / total, f"split {split + 1}/{n_splits}: {rep} {name}")
+                report(split, f"{CLASSIFIER_NAMES.get(name, name)} on the "
+                              f"{'raw data' if rep == 'raw' else 'SparGE features'}")
     return pd.DataFrame(rows), confusion
 
 
@@ -232,20 +281,32 @@ def time_table(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def readable_summary(summary: pd.DataFrame) -> pd.DataFrame:
-    """:func:`summarize` with full classifier names and plain column headers."""
+    """:func:`summarize` with full classifier names, plain headers and one "mean ± SD"
+    text per measure (four columns instead of eight: the table fits a laptop screen)."""
     out = pd.DataFrame({
         "Classifier": summary["classifier"].map(lambda c: CLASSIFIER_NAMES.get(c, c)),
         "Features": summary["representation"].map(lambda r: REPRESENTATION_NAMES.get(r, r))})
     for m, header in MEASURE_HEADERS.items():
-        out[f"{header} (mean)"] = summary[f"{m}_mean"]
-        out[f"{header} (SD)"] = summary[f"{m}_std"]
+        sd = summary[f"{m}_std"].fillna(0.0)
+        out[f"{header} (mean ± SD)"] = [
+            "—" if pd.isna(v) else f"{v:.3f} ± {d:.3f}"
+            for v, d in zip(summary[f"{m}_mean"], sd, strict=True)]
     return out
 
 
+#: The first row of :func:`readable_times`: building each representation once per split.
+FEATURES_ROW = "building the features (raw: imputation + scaling; SparGE: fit + embedding)"
+
+
 def readable_times(results: pd.DataFrame) -> pd.DataFrame:
-    """:func:`time_table` with full names: seconds to fit and predict, per classifier."""
+    """:func:`time_table` with full names: seconds per split to build each representation
+    (SparGE's fit included), then to fit and predict each classifier on it."""
     t = time_table(results)
     t.index = [CLASSIFIER_NAMES.get(c, c) for c in t.index]
-    t.index.name = "Classifier"
+    build = (results.drop_duplicates(["split", "representation"])
+             .groupby("representation")["representation_time"].mean())
+    t = pd.concat([pd.DataFrame([build.reindex(t.columns).to_numpy()], columns=t.columns,
+                                index=[FEATURES_ROW]), t])
+    t.index.name = "Step"
     t.columns = [f"{REPRESENTATION_NAMES.get(c, c)} (s)" for c in t.columns]
     return t

@@ -50,6 +50,7 @@ def test_settings_of_a_model_and_readable_tables():
     from sparge import SparGE
     from sparge.services.compare import (
         CLASSIFIER_NAMES,
+        FEATURES_ROW,
         describe_settings,
         readable_summary,
         readable_times,
@@ -68,5 +69,29 @@ def test_settings_of_a_model_and_readable_tables():
     table = readable_summary(summarize(res))
     assert set(table["Classifier"]) == set(CLASSIFIER_NAMES.values())
     assert set(table["Features"]) == {"raw data", "SparGE"}
-    assert "Balanced accuracy (mean)" in table.columns
-    assert "support vector machine" in readable_times(res).index
+    cell = table["Balanced accuracy (mean ± SD)"].iloc[0]
+    mean, sd = (float(v) for v in cell.split(" ± "))
+    assert 0 <= mean <= 1 and sd >= 0
+    times = readable_times(res)
+    assert "support vector machine" in times.index
+    # the first row is building the features: SparGE's fit is part of the time per split
+    assert times.index[0] == FEATURES_ROW
+    assert times.iloc[0]["SparGE (s)"] > times.iloc[0]["raw data (s)"] > 0
+
+
+def test_progress_reports_every_step_and_the_time_left():
+    from sparge.services.compare import duration, estimate_comparison
+
+    X, y = planted_classes(n=90, missing=0.1)
+    seen = []
+    compare_classifiers(X, y, n_splits=2, sparge_params={"max_iter": 1},
+                        callback=lambda p, msg: seen.append((p, msg)))
+    fractions = [p for p, _ in seen]
+    assert fractions == sorted(fractions) and fractions[0] == 0 and fractions[-1] == 1
+    assert len(seen) == 2 * (1 + 2 * 6)
+    assert seen[0][1].startswith("split 1/2: fitting SparGE on 63 training patients")
+    assert "left" not in seen[0][1] and seen[-1][1].endswith(" left")
+    # the estimate grows with the cohort and the number of splits
+    small, big = estimate_comparison(500, 20, 5), estimate_comparison(5000, 60, 5)
+    assert 0 < small < big and estimate_comparison(5000, 60, 10) == 2 * big
+    assert duration(3) == "about 5 s" and duration(150) == "about 2 min"
