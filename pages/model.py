@@ -177,23 +177,30 @@ with guard("Showing the training history"):
         st.caption("No refinement history (refinement iterations set to 0).")
 
 # ---------------------------------------------------------------- held-out check
-st.subheader("How far to trust the look-alikes on this cohort")
-st.caption("A held-out check on your own patients: on a few stratified 70/30 splits of the "
-           "training patients, SparGE (with the current model's settings), random-forest "
-           "proximity and the raw features are fitted on 70 % and the look-alikes of the "
-           "other 30 % are scored: the balanced accuracy of a 5-look-alike vote and the "
-           "share of the 10 look-alikes with the patient's outcome (averaged over outcomes; "
-           "chance is about 1 / number of outcomes).")
-if cohort.labels is None:
-    st.info("The current table has no outcome column; choose one on the Data page.")
-else:
+@st.fragment
+def heldout_check() -> None:
+    """The held-out check, as a fragment: running it redraws this section only, so the
+    rest of the page is not greyed out for the minute it takes."""
+    st.subheader("How far to trust the look-alikes on this cohort")
+    st.caption("A held-out check on your own patients: on a few stratified 70/30 splits of "
+               "the training patients, SparGE (with the current model's settings), "
+               "random-forest proximity and the raw features are fitted on 70 % and the "
+               "look-alikes of the other 30 % are scored: the balanced accuracy of a "
+               "5-look-alike vote and the share of the 10 look-alikes with the patient's "
+               "outcome (averaged over outcomes; chance is about 1 / number of outcomes).")
+    if cohort.labels is None:
+        st.info("The current table has no outcome column; choose one on the Data page.")
+        return
     c_left, c_right = st.columns([1, 2])
     n_check = c_left.slider("Splits", 2, 10, 3, key="check_splits",
                             help="More splits: a steadier estimate, a longer wait.")
-    if c_right.button("Run the held-out check", key="check_run"):
+    run = c_right.button("Run the held-out check", key="check_run")
+    out = st.empty()  # replaces the previous results at once when a new check starts
+    if run:
         from sparge.services.lookalike_check import lookalike_check
 
-        bar = st.progress(0.0, text="starting")
+        ss.check_results = None
+        bar = out.progress(0.0, text=f"split 1 of {n_check}: starting")
         with guard("The held-out check"):
             rows = cohort.train_rows
             res = lookalike_check(cohort.X[rows], cohort.labels[rows].astype(str),
@@ -202,26 +209,29 @@ else:
             ss.check_results = (ss.cohort_name, len(rows), res)
     if ss.get("check_results") is not None and ss.check_results[:2] == (
             ss.cohort_name, len(cohort.train_rows)):
-        from sparge.services.lookalike_check import summarize_check
+        from sparge.services.lookalike_check import check_verdict, summarize_check
 
-        with guard("Showing the held-out check"):
-            summ = summarize_check(ss.check_results[2])
-            best = summ.iloc[0]
-            st.write(f"On this cohort **{md_escape(best['method'])}** gives the best "
-                     f"look-alikes: {100 * best['precision_at_10_balanced']:.0f} % of the 10 "
-                     "look-alikes share the patient's outcome (averaged over outcomes).")
+        with out.container(), guard("Showing the held-out check"):
+            res = ss.check_results[2]
+            summ = summarize_check(res)
+            st.write(md_escape(check_verdict(res)["sentence"]))
             table = pd.DataFrame({
                 "Representation": summ["method"],
-                "Same outcome /10": [f"{m:.3f} ± {d:.3f}" for m, d in zip(
-                    summ["precision_at_10_balanced"], summ["precision_at_10_balanced_sd"])],
-                "Vote acc.": [f"{m:.3f} ± {d:.3f}" for m, d in zip(
-                    summ["knn_balanced_accuracy"], summ["knn_balanced_accuracy_sd"])],
+                "Same outcome (% of 10)": [f"{100 * m:.1f} ± {100 * d:.1f}" for m, d in zip(
+                    summ["precision_at_10_balanced"], summ["precision_at_10_balanced_sd"],
+                    strict=True)],
+                "Vote bal. acc.": [f"{m:.3f} ± {d:.3f}" for m, d in zip(
+                    summ["knn_balanced_accuracy"], summ["knn_balanced_accuracy_sd"],
+                    strict=True)],
                 "s/split": summ["seconds"].round(1)})  # four columns: fits 800 px
             st.dataframe(table, hide_index=True)
-            st.caption(f"Over {int(summ['splits'].min())} split(s). Same outcome /10: share "
-                       "of the 10 look-alikes with the patient's outcome, averaged over "
-                       "outcomes. Vote acc.: balanced accuracy of a 5-look-alike vote. ± : "
-                       "spread (sd) over the splits.")
+            st.caption(f"Over {int(summ['splits'].min())} split(s). Same outcome: the % of "
+                       "the 10 look-alikes with the patient's outcome, averaged over "
+                       "outcomes. Vote bal. acc.: balanced accuracy of a 5-look-alike vote. "
+                       "± : spread (SD) over the splits.")
+
+
+heldout_check()
 
 st.subheader("Save the current model")
 with guard("Preparing the download"):

@@ -125,3 +125,46 @@ def summarize_check(results: pd.DataFrame) -> pd.DataFrame:
     })
     return out.sort_values("precision_at_10_balanced", ascending=False,
                            ignore_index=True)
+
+
+def check_verdict(results: pd.DataFrame,
+                  measure: str = "precision_at_10_balanced") -> dict:
+    """Which representation gives the best look-alikes, and whether that is more than noise.
+
+    The two best methods by ``measure`` are compared split by split (they share the
+    splits): the best one is called the winner only when its mean paired difference is at
+    least twice that difference's standard error; otherwise they are a tie.
+
+    Returns
+    -------
+    dict
+        ``best``, ``runner_up`` (method names), ``difference`` (mean paired difference),
+        ``se`` (its standard error; NaN with one split), ``clear`` (bool), ``sentence``
+        (Markdown-free plain text for the page).
+    """
+    summ = summarize_check(results)
+    best, runner = summ["method"].iloc[0], summ["method"].iloc[min(1, len(summ) - 1)]
+    share = 100 * summ[measure].iloc[0]
+    if best == runner:
+        return {"best": best, "runner_up": runner, "difference": 0.0, "se": np.nan,
+                "clear": True, "sentence": f"{best}: {share:.0f} % of the 10 look-alikes "
+                                           "share the patient's outcome."}
+    wide = results.pivot_table(index="split", columns="method", values=measure)
+    diff = (wide[best] - wide[runner]).dropna()
+    se = float(diff.std(ddof=1) / np.sqrt(len(diff))) if len(diff) > 1 else np.nan
+    mean = float(diff.mean())
+    clear = bool(np.isfinite(se) and mean >= 2 * se and mean > 0)
+    if clear:
+        sentence = (f"On this cohort {best} gives the best look-alikes: {share:.0f} % of the "
+                    f"10 look-alikes share the patient's outcome (averaged over outcomes), "
+                    f"{100 * mean:.1f} points more than {runner}.")
+    else:
+        sentence = (f"On this cohort {best} and {runner} are equally good within the "
+                    f"splits' spread: {share:.0f} % against "
+                    f"{100 * summ[measure].iloc[1]:.0f} % of the 10 look-alikes share the "
+                    "patient's outcome (averaged over outcomes); the difference, "
+                    f"{100 * mean:.1f} points, is less than twice its standard error"
+                    + (f" ({100 * se:.1f})." if np.isfinite(se) else " (one split).")
+                    + " More splits would tell them apart if they differ.")
+    return {"best": best, "runner_up": runner, "difference": mean, "se": se,
+            "clear": clear, "sentence": sentence}

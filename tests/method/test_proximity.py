@@ -257,3 +257,29 @@ def test_forest_inputs_older_files_and_the_biomarkers_alone(forest_model):
         SparGE.from_state(broken)
     unsup = SparGE(supervised=False, max_iter=1, random_state=0).fit(X)
     assert unsup.forest_ is None and unsup.forest_inputs_ is None
+
+
+def test_check_verdict_names_a_winner_only_beyond_the_noise():
+    import pandas as pd
+
+    from sparge.services.lookalike_check import check_verdict
+
+    def results(a, b):
+        return pd.DataFrame(
+            [{"split": s, "method": m, "precision_at_10_balanced": v,
+              "knn_balanced_accuracy": v, "seconds": 1.0}
+             for s, (va, vb) in enumerate(zip(a, b, strict=True))
+             for m, v in (("SparGE", va), ("forest proximity", vb))])
+
+    # ahead on every split by about 0.03 with little spread: a clear winner
+    clear = check_verdict(results([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]))
+    assert clear["best"] == "SparGE" and clear["clear"]
+    assert "gives the best look-alikes" in clear["sentence"]
+    assert abs(clear["difference"] - 0.03) < 1e-9
+    # 0.005 ahead on average but the splits disagree: a tie, said as such
+    tie = check_verdict(results([0.66, 0.65, 0.66], [0.65, 0.66, 0.645]))
+    assert not tie["clear"] and "equally good" in tie["sentence"]
+    assert tie["se"] > 0
+    # the order follows the means, whichever method is first in the table
+    flip = check_verdict(results([0.60, 0.61, 0.60], [0.70, 0.72, 0.71]))
+    assert flip["best"] == "forest proximity" and flip["runner_up"] == "SparGE"
