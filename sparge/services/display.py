@@ -22,7 +22,7 @@ import pandas as pd
 
 from sparge.data.parsing import parse_numeric
 from sparge.data.safe_text import plain_text
-from sparge.data.tables import norm_key
+from sparge.data.tables import norm_key, scale_of
 from sparge.errors import DataError
 
 MISSING = "—"
@@ -86,6 +86,20 @@ def is_unordered(column: str, encoder=None) -> bool:
     if table is None or is_ordered is None or not table.has(column):
         return False
     return not is_ordered(column) and len(category_words(encoder, column) or {}) > 2
+
+
+def has_sd_scale(column: str, encoder=None) -> bool:
+    """True when a difference in standard deviations means something to a reader: a
+    number, or a categorical scale with more than two ordered levels. A yes/no or other
+    two-word column, or unordered labels, get counts and same/different instead."""
+    words = category_words(encoder, column)
+    if not words:
+        return True
+    if scale_of(words.values()) == "yes/no":  # Yes / No (/ Unknown): counts, not SD
+        return False
+    table = getattr(encoder, "table_", None)
+    is_ordered = getattr(table, "is_ordered", None)
+    return bool(is_ordered is not None and is_ordered(column) and len(words) > 2)
 
 
 def _as_float(value: object) -> float:
@@ -203,7 +217,7 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
     words = category_words(encoder, column)
     if words:
         labels = pd.Series([format_value(x, column, encoder) for x in v]).value_counts()
-        parts = [f"{lab} {cnt}" for lab, cnt in labels.head(3).items()]
+        parts = [f"{lab}: {cnt}" for lab, cnt in labels.head(3).items()]
         more = " …" if len(labels) > 3 else ""
         return ", ".join(parts) + more + f" (of {len(v)})"
     if len(v) == 1:
@@ -211,7 +225,7 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
     if np.isin(v, (0.0, 1.0)).all():  # a 0/1 column without words: counts, not quartiles
         ones = int(v.sum())
         counts = sorted([("1", ones), ("0", len(v) - ones)], key=lambda c: -c[1])
-        return ", ".join(f"{lab} {cnt}" for lab, cnt in counts if cnt) + f" (of {len(v)})"
+        return ", ".join(f"{lab}: {cnt}" for lab, cnt in counts if cnt) + f" (of {len(v)})"
     q1, med, q3 = np.percentile(v, [25, 50, 75])
     if format_number(q1) == format_number(q3):
         return format_number(med) + suffix
@@ -251,7 +265,7 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
         zsd = np.nanstd(zn, axis=0) if len(zn) else np.full(len(j), np.nan)
     rows = []
     for t, f in enumerate(features):
-        if is_unordered(f, encoder):  # codes are labels: no distance in SD to show
+        if not has_sd_scale(f, encoder):  # yes/no or labels: no distance in SD to show
             zq[t] = zmean[t] = zsd[t] = np.nan
         rows.append({"Biomarker": plain_text(f, 80),
                      "This patient": format_value(q[j[t]], f, encoder),
@@ -304,10 +318,10 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
                      "Look-alike": format_value(o[t], f, encoder),
                      "Difference": diff,
                      "Difference (SD)": f"{abs(dz[t]):.1f} SD"
-                     if both and not is_unordered(f, encoder) else MISSING,
+                     if both and has_sd_scale(f, encoder) else MISSING,
                      "Verdict": ("not measured in both" if not both else
-                                 ("agree" if diff == "same" else "differ")
-                                 if is_unordered(f, encoder) else agreement(dz[t]))})
+                                 agreement(dz[t]) if has_sd_scale(f, encoder) else
+                                 ("agree" if diff == "same" else "differ"))})
     return pd.DataFrame(rows, columns=["Biomarker", "This patient", "Look-alike",
                                        "Difference", "Difference (SD)", "Verdict"])
 
@@ -343,9 +357,10 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
             if len(g) == 0 or len(r) == 0:
                 continue
             words = category_words(encoder, f)
-            if words:
+            flag = not words and np.isin(g, (0.0, 1.0)).all() and np.isin(r, (0.0, 1.0)).all()
+            if words or flag:  # a 0/1 column without words is a flag: shares, not means
                 codes, counts = np.unique(np.round(g), return_counts=True)
-                top = codes[np.argmax(counts)]
+                top = 1.0 if flag else codes[np.argmax(counts)]
                 pg = float(np.mean(np.round(g) == top))
                 pr = float(np.mean(np.round(r) == top))
                 pooled = (pg * len(g) + pr * len(r)) / (len(g) + len(r))

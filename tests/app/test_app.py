@@ -344,7 +344,10 @@ def test_classifier_page_on_a_small_cohort(small_cohort):
     assert set(res["representation"]) == {"raw", "SparGE"} and len(res) == 2 * 2 * 6
     summary = next(d.value for d in at.dataframe if "Classifier" in d.value.columns)
     assert "k-nearest neighbours" in set(summary["Classifier"])
-    assert "Balanced accuracy (mean)" in summary.columns
+    assert "Balanced accuracy (mean ± SD)" in summary.columns
+    times = next(d.value for d in at.dataframe if "SparGE (s)" in d.value.columns)
+    assert times["SparGE (s)"].iloc[0] > 0  # SparGE's own fit is in the time per split
+    assert "Estimated time: about" in texts(at)
     charts = at.get("plotly_chart")
     import json
 

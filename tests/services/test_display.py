@@ -91,15 +91,18 @@ def test_lookalike_comparison_in_units_with_sd_as_a_cue(encoder):
     assert age["Patient (SD)"] == "+2.0 SD" and age["patient_sd"] == pytest.approx(2.0)
     dia = comp.set_index("Biomarker").loc["Diabetes"]
     assert dia["This patient"] == "Yes"
-    assert dia["Look-alikes"] == "Yes 3, No 1 (of 4)"
+    assert dia["Look-alikes"] == "Yes: 3, No: 1 (of 4)"
+    # a yes/no code is not a scale: no SD for it (a Yes = 1 / No = 2 code means nothing in SD)
+    assert dia["Patient (SD)"] == "—" and dia["Look-alikes (SD)"] == "—"
+    assert np.isnan(dia["patient_sd"])
 
 
 def test_a_0_1_column_without_words_is_counted_not_quartiled():
     from sparge.services.display import _summary_of
 
     assert _summary_of(np.array([1.0, 1.0, 0.0, 1.0, np.nan]), "flag", None) == \
-        "1 3, 0 1 (of 4)"
-    assert _summary_of(np.array([0.0, 0.0]), "flag", None) == "0 2 (of 2)"
+        "1: 3, 0: 1 (of 4)"
+    assert _summary_of(np.array([0.0, 0.0]), "flag", None) == "0: 2 (of 2)"
     assert _summary_of(np.array([0.0, 2.0, 1.0]), "count", None) == "1 (0.5–1.5)"
 
 
@@ -122,6 +125,9 @@ def test_pair_comparison_verdicts(encoder):
     assert (pair.loc["Diabetes", "This patient"], pair.loc["Diabetes", "Look-alike"]) == \
         ("Yes", "No")
     assert pair.loc["Diabetes", "Difference"] == "different"
+    # yes/no: same/different decides the verdict, no SD
+    assert pair.loc["Diabetes", "Difference (SD)"] == "—"
+    assert pair.loc["Diabetes", "Verdict"] == "differ"
     assert pair.loc["Smoking", "Verdict"] == "not measured in both"
 
 
@@ -147,6 +153,12 @@ def test_group_summary_ranks_by_difference_and_shows_units_and_words(encoder):
     assert float(feats.loc["Age", "Group"]) > 70 and feats.loc["Age", "Difference"].endswith(
         " SD")
     assert out["size"] == 40 and out["outcome_mix"].to_dict() == {"high": 40}
+    # Smoking coded 1/2 without words is a number; a 0/1 flag without words is a share
+    values["Flag"] = np.where(np.arange(n) < 20, 1.0, 0.0)
+    flag = group_summary(values, group, values.mean().to_numpy(),
+                         values.std().to_numpy(), None, n_features=4)["features"]
+    row = flag.set_index("Biomarker").loc["Flag"]
+    assert (row["Group"], row["Rest"], row["Difference"]) == ("1 50%", "1 0%", "+50 points")
 
 
 def test_top_biomarkers_follow_the_importance():
