@@ -121,7 +121,7 @@ if st.button("Encode this table", type="primary", key="setup_go"):
                             roles=roles or None,
                             encoding_table=enc.encoding_table if same else None,
                             max_patient_missing=max_missing / 100)
-        set_cohort(new, ss.cohort_name if same else f"{name} ({len(df)} patients)")
+        set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
         ss.pending = None
@@ -133,8 +133,9 @@ cohort = ss.cohort
 enc = cohort.encoder
 rep = enc.report_
 st.subheader("Current table")
-st.caption(f"{md_escape(ss.cohort_name)}: {rep.n_rows} patients · {rep.n_columns} columns · "
-           f"{rep.n_features} features · {len(cohort.train_rows)} patients kept for training")
+# the cohort's name ends with its number of patients ("colon.csv (929 patients)")
+st.caption(f"{md_escape(ss.cohort_name)} · {rep.n_columns:,} columns · {rep.n_features:,} "
+           f"features · {len(cohort.train_rows):,} patients kept for training")
 
 tab_rep, tab_roles, tab_table, tab_miss = st.tabs(
     ["Validation report", "Column roles", "Encoding table", "Missing values"])
@@ -154,9 +155,8 @@ with tab_rep:
     if rep.patients_dropped:
         # one threshold control (the setup's, above): a second slider here set the same
         # value twice and confused users
-        st.caption(f"{len(rep.patients_dropped)} patient(s) are left out of training for "
-                   "missing too many values. To keep more of them, raise **Leave out "
-                   "patients missing more than (%)** above and encode again.")
+        st.caption("To keep more of the patients left out, raise **Leave out patients "
+                   "missing more than (%)** above and encode again.")
 with tab_roles:
     st.caption("Change a column's role and apply: 'label' makes it the outcome column, 'id' "
                "the patient ID, 'ignore' leaves it out.")
@@ -184,14 +184,12 @@ with tab_table:
                "code are missing tokens ('*' = every column). Matching ignores case and "
                "spaces.")
     tframe = enc.table_.to_frame()
-    if "ordered" in tframe:
-        cat = [col for col, r in enc.roles_.items() if r == "categorical"]
-        flags = tframe[tframe["column"].isin(cat)].groupby("column", sort=False)["ordered"]
-        unordered = [str(col) for col, f in flags.any().items() if not f]
-        if unordered:
-            st.caption("Unordered (codes are labels, not a scale): " +
-                       ", ".join(md_escape(col) for col in unordered[:30]) +
-                       (f" … (+{len(unordered) - 30})" if len(unordered) > 30 else ""))
+    unordered = rep.unordered_columns  # the report's list: the two always agree
+    if unordered:
+        st.caption("Unordered, with 3 or more levels (codes are labels, not a scale; a "
+                   "two-level column needs no order): " +
+                   ", ".join(md_escape(col) for col in unordered[:30]) +
+                   (f" … (+{len(unordered) - 30})" if len(unordered) > 30 else ""))
     edited_t = st.data_editor(
         tframe, key="table_editor", num_rows="dynamic", hide_index=True,
         column_config={

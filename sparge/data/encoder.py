@@ -121,6 +121,37 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
 
 
 # --------------------------------------------------------------------------- encoder
+
+def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
+    """One note for the categorical columns whose levels were inferred (not one per column).
+
+    ``inferred`` maps "yes/no", "scale" and "other" to ``(column, levels shown)`` pairs:
+    yes/no columns, columns on a recognised scale, and the others (coded in natural order,
+    which is no clinical order).
+    """
+    names = [name for group in inferred.values() for name, _ in group]
+    if not names:
+        return ""
+
+    def some(items: list[tuple[str, str]], k: int, detail: bool) -> str:
+        shown = [f"'{name}'" + (f" ({how})" if detail and how else "") for name, how in items]
+        return ", ".join(shown[:k]) + (f" … (+{len(shown) - k})" if len(shown) > k else "")
+
+    parts = []
+    if inferred["yes/no"]:
+        parts.append("yes/no, coded Yes 1, No 2, Unknown 0 as in the paper's table: "
+                     + some(inferred["yes/no"], 8, False))
+    if inferred["scale"]:
+        parts.append("in the order of a recognised scale: " + some(inferred["scale"], 5, True))
+    if inferred["other"]:
+        parts.append("coded 1, 2, 3 … in natural order (yes and no first), which is not a "
+                     "clinical order: " + some(inferred["other"], 4, True))
+    head = (f"column '{names[0]}' has no encoding table entry; its levels were inferred"
+            if len(names) == 1 else f"{len(names)} categorical columns have no encoding "
+                                    "table entry; their levels were inferred")
+    return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
+
+
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
 
@@ -335,6 +366,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         table = EncodingTable(missing_tokens=base.missing_tokens)
         for col, toks in base.column_missing_tokens().items():
             table.set_missing_tokens(toks, column=col)
+        inferred: dict[str, list[tuple[str, str]]] = {"yes/no": [], "scale": [], "other": []}
         for col in cols:
             if roles[col] != "categorical":
                 continue
@@ -346,12 +378,13 @@ class Encoder(TransformerMixin, BaseEstimator):
             table.set_column(col, levels, ordered=ordered)
             if levels:
                 shown = [f"{_q(lv, 30)} {c}" for lv, c in levels.items()]
-                how = ("" if scale is None else
-                       f" in the paper's yes/no direction ({', '.join(shown)})"
-                       if scale == "yes/no" else
-                       f" in the order of the recognised {scale} scale ({' < '.join(shown)})")
-                report.notes.append(f"column '{_q(col)}' has no encoding table entry; "
-                                    f"inferred {len(levels)} levels{how} (editable).")
+                kind = "other" if scale is None else "yes/no" if scale == "yes/no" else "scale"
+                how = (f"{scale} scale: {' < '.join(shown)}" if kind == "scale" else
+                       ", ".join(shown[:4]) + (" …" if len(shown) > 4 else ""))
+                inferred[kind].append((_q(col), how))
+        note = _inferred_note(inferred)
+        if note:
+            report.notes.append(note)
         return table
 
     def _fit_transform(self, df: pd.DataFrame) -> np.ndarray:

@@ -172,9 +172,11 @@ class ValidationReport:
                 lines.append(f"  {role}: {len(cols)} column(s): {shown}")
         if self.missing_pct:
             total = sum(self.missing_pct.values()) / max(len(self.missing_pct), 1)
-            worst = sorted(self.missing_pct.items(), key=lambda kv: -kv[1])[:5]
-            lines.append(f"Missing values: {total:.1f}% on average; most missing: " +
-                         ", ".join(f"{_t(c, 60)} ({p:.0f}%)" for c, p in worst))
+            worst = [(c, p) for c, p in sorted(self.missing_pct.items(),
+                                               key=lambda kv: -kv[1])[:5] if p > 0]
+            lines.append(f"Missing values: {total:.1f}% on average; " + (
+                "most missing: " + ", ".join(f"{_t(c, 60)} ({p:.0f}%)" for c, p in worst)
+                if worst else "no gaps in any feature."))
         if self.missing_tokens:
             items = list(self.missing_tokens.items())
             shown = "; ".join(
@@ -202,12 +204,12 @@ class ValidationReport:
                          f"text, e.g. {[_t(e, 40) for e in s.examples]}: {_t(s.hint, 300)}")
         for d in self.dropped_columns:
             lines.append(f"Column '{_t(d.column)}' was dropped: {_t(d.reason, 200)}.")
-        if self.patients_dropped:
-            lines.append(f"{len(self.patients_dropped)} patient(s) miss too many values and "
-                         "are left out of training, e.g. " +
+        if self.patients_dropped:  # how many: in the warning below; here which ones
+            lines.append("Left out of training for missing too many values, e.g. " +
                          ", ".join(f"row {p.row} ({p.missing_pct:.0f}% missing)"
-                                   for p in self.patients_dropped[:5]))
-        lines += [f"Note: {_t(n, 600)}" for n in self.notes]
+                                   for p in self.patients_dropped[:5])
+                         + (" …" if len(self.patients_dropped) > 5 else "") + ".")
+        lines += [f"Note: {_t(n, 1000)}" for n in self.notes]
         lines += [f"Warning: {_t(w, 600)}" for w in self.warnings]
         lines += [f"PROBLEM: {_t(b, 600)}" for b in self.blocking]
         if not self.blocking:

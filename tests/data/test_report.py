@@ -36,7 +36,7 @@ Read 12 patients × 5 columns; 3 features go to the model.
   label: 1 column(s): y
   numeric: 2 column(s): Age, CRP
   categorical: 1 column(s): Stage
-Missing values: 11.7% on average; most missing: CRP (25%), Stage (10%), Age (0%)
+Missing values: 11.7% on average; most missing: CRP (25%), Stage (10%)
 Read as missing (besides empty cells): CRP: 'NA' ×2.
 Unordered categories (their codes are labels, not an order; edit the codes in the encoding \
 table to order them): Stage.
@@ -45,7 +45,7 @@ Column 'Stage': 2 value(s) not in the encoding table were set to missing, e.g. [
 Column 'CRP' is numeric but 1 cell(s) hold text, e.g. ['high']: expected numbers; set to \
 missing.
 Column 'Const' was dropped: the same value for every patient.
-1 patient(s) miss too many values and are left out of training, e.g. row 5 (67% missing)
+Left out of training for missing too many values, e.g. row 5 (67% missing).
 Note: a note
 Warning: check this
 Nothing blocks training."""
@@ -53,6 +53,11 @@ Nothing blocks training."""
 
 def test_text_names_every_section_in_order():
     assert str(_report()) == EXPECTED_TEXT
+
+
+def test_a_table_without_gaps_says_so():
+    text = str(_report(missing_pct={"Age": 0.0, "CRP": 0.0}))
+    assert "Missing values: 0.0% on average; no gaps in any feature." in text
 
 
 def test_problems_block_training_and_end_the_text():
@@ -89,7 +94,7 @@ def test_user_text_is_one_short_line_in_the_text():
                   unknown_values=[UnknownValues(evil, 1, [evil])], notes=[evil])
     text = str(rep)
     assert "\x1b" not in text
-    assert max(len(line) for line in text.splitlines()) < 1000
+    assert max(len(line) for line in text.splitlines()) < 1100
     assert len(text.splitlines()) == len(EXPECTED_TEXT.splitlines())
 
 
