@@ -49,6 +49,7 @@ def _picked_from_map() -> None:
     ids = ss.get("_explore_ids")
     if ids is None or not rows:
         return
+    ss.explore_search = ""  # the search box no longer names the shown patient
     if len(rows) == 1:
         ss.selected = str(ids[rows[0]])
         ss.lasso = []
