@@ -355,9 +355,16 @@ def show_lookalikes(ctx: Context) -> None:
                "lookalike_weights", ctx)
         say(info["caption"])
     with c2:
-        table = info["table"].drop(columns=["training_index"]).round(3).rename(
-            columns={"sparse_weight": "sparse weight"})
-        st.dataframe(table, hide_index=True, width="stretch")
+        # five narrow columns: the sparse weight stays visible in the narrow right column
+        # (the similarity is exp(-distance² / scale): the distance told another way)
+        table = info["table"][["rank", "ID", "outcome", "similarity", "sparse_weight"]]
+        st.dataframe(table.round(3), hide_index=True, width="stretch", column_config={
+            "rank": st.column_config.NumberColumn("#", width="small"),
+            "similarity": st.column_config.NumberColumn("similarity", format="%.3f"),
+            "sparse_weight": st.column_config.NumberColumn(
+                "weight", format="%.3f",
+                help="The look-alike's sparse weight: its share in rebuilding the patient "
+                     "from the look-alikes (0 = not needed).")})
 
 
 RENDER = {"data": show_data, "completion": show_completion, "dictionary": show_dictionary,
