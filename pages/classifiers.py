@@ -78,8 +78,9 @@ if ss.get("cls_results") is not None:
     table = readable_summary(summary)
     st.dataframe(table, hide_index=True, height=36 * (len(table) + 1) + 4)
     st.subheader("Mean time per split (seconds)")
-    st.caption("First row: building each feature set once per split (SparGE's fit is most of "
-               "it). Then each classifier's fit + predict on that feature set.")
+    st.caption("First row: building each feature set once per split (raw data: imputation "
+               "and scaling; SparGE: its fit and the test patients' embedding). Then each "
+               "classifier's fit + predict on that feature set.")
     st.dataframe(readable_times(res).round(3))
     st.subheader("Confusion matrices")
     clf = st.selectbox("Classifier", [c for c in CLASSIFIER_NAMES if c in set(res["classifier"])],

@@ -214,7 +214,7 @@ def heldout_check() -> None:
         with out.container(), guard("Showing the held-out check"):
             res = ss.check_results[2]
             summ = summarize_check(res)
-            st.write(md_escape(check_verdict(res)["sentence"]))
+            st.write(md_escape(check_verdict(res)["sentence"], max_len=600))
             table = pd.DataFrame({
                 "Representation": summ["method"],
                 "Same outcome (% of 10)": [f"{100 * m:.1f} ± {100 * d:.1f}" for m, d in zip(

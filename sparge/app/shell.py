@@ -252,7 +252,7 @@ def model_summary(model) -> str:
     try:
         n, l = model.embedding_.shape
         sup = "supervised" if getattr(model, "classes_", None) is not None else "unsupervised"
-        line = (f"{n} patients · {model.n_features_in_} biomarkers · completion rank "
+        line = (f"{n:,} patients · {model.n_features_in_:,} biomarkers · completion rank "
                 f"{model.rank_} · {model.n_atoms_} atoms · {l}-D embedding · {sup}")
         notes = [n for n in (forest_note(model), fit_sample_note(model)) if n]
         return " · ".join([line, *notes])

@@ -208,7 +208,8 @@ class ValidationReport:
             lines.append("Left out of training for missing too many values, e.g. " +
                          ", ".join(f"row {p.row} ({p.missing_pct:.0f}% missing)"
                                    for p in self.patients_dropped[:5])
-                         + (" …" if len(self.patients_dropped) > 5 else "") + ".")
+                         + (f" and {len(self.patients_dropped) - 5:,} more"
+                            if len(self.patients_dropped) > 5 else "") + ".")
         lines += [f"Note: {_t(n, 1000)}" for n in self.notes]
         lines += [f"Warning: {_t(w, 600)}" for w in self.warnings]
         lines += [f"PROBLEM: {_t(b, 600)}" for b in self.blocking]

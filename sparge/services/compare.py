@@ -295,7 +295,7 @@ def readable_summary(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 #: The first row of :func:`readable_times`: building each representation once per split.
-FEATURES_ROW = "building the features (raw: imputation + scaling; SparGE: fit + embedding)"
+FEATURES_ROW = "building the features"  # raw: imputation + scaling; SparGE: fit + embedding
 
 
 def readable_times(results: pd.DataFrame) -> pd.DataFrame:

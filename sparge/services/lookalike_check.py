@@ -159,12 +159,11 @@ def check_verdict(results: pd.DataFrame,
                     f"10 look-alikes share the patient's outcome (averaged over outcomes), "
                     f"{100 * mean:.1f} points more than {runner}.")
     else:
-        sentence = (f"On this cohort {best} and {runner} are equally good within the "
-                    f"splits' spread: {share:.0f} % against "
-                    f"{100 * summ[measure].iloc[1]:.0f} % of the 10 look-alikes share the "
-                    "patient's outcome (averaged over outcomes); the difference, "
+        sentence = (f"On this cohort {best} and {runner} are equally good: {share:.0f} % "
+                    f"and {100 * summ[measure].iloc[1]:.0f} % of the 10 look-alikes share "
+                    "the patient's outcome (averaged over outcomes). The difference, "
                     f"{100 * mean:.1f} points, is less than twice its standard error"
-                    + (f" ({100 * se:.1f})." if np.isfinite(se) else " (one split).")
-                    + " More splits would tell them apart if they differ.")
+                    + (f" ({100 * se:.1f})" if np.isfinite(se) else " (one split)")
+                    + "; more splits would tell them apart if they differ.")
     return {"best": best, "runner_up": runner, "difference": mean, "se": se,
             "clear": clear, "sentence": sentence}

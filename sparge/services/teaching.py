@@ -633,8 +633,9 @@ STEPS: tuple[Step, ...] = (
          "the same leaf, s² the spread of the "
          "embedding and g its weight. The sparse weights rebuild "
          "the patient's point from its listed look-alikes (the paper's self-expressive "
-         "model): non-negative, summing to one, and mostly zero — a zero says that "
-         "look-alike adds nothing given closer ones.",
+         "model): non-negative, summing to one, and mostly zero — a zero says the other "
+         "listed look-alikes together already rebuild the patient without that one (even "
+         "the closest one can get a zero).",
          "Differs from the paper: the weights are restricted to the listed look-alikes, so "
          "every listed patient has a weight; the forest proximity term is ours.",
          "forest"),
