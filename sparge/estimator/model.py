@@ -175,7 +175,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         (out-of-bag proximities) are better with it by more than a standard error of the
         paired difference (round 8); 0 turns the forest off.
     forest_trees : int
-        Trees of that class-balanced forest.
+        Trees of that class-balanced forest. Default 100 (round 10: as good as 200 on
+        the training splits of sixteen cohorts, 0.0004 apart, and half the forest's
+        time).
     forest_min_leaf : int or "auto"
         Their smallest leaf. "auto" (default, round 8) tries 1, 5 and 20 (50 trees
         each) on 30 % of at most 2,000 training patients and keeps the best
@@ -278,7 +280,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         trace_ratio_reg: float = 0.01,
         metric_weighting: str = "ratio",
         forest_weight: float | str = 1.5,
-        forest_trees: int = 200,
+        forest_trees: int = 100,
         forest_min_leaf: int | str = "auto",
         forest_inputs: str = "features+completion",
         max_iter: int = 8,
@@ -881,8 +883,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         W : csr_matrix of shape (q, n_train)
             Row i holds the weights of query i's listed look-alikes (non-zeros only in
             ``idx[i]``): the sparse, non-negative, affine reconstruction of the query from
-            them (every row sums to 1). A zero weight means the look-alike is redundant
-            given the others (closer ones are preferred).
+            them (every row sums to 1). A zero weight means the other look-alikes
+            together already rebuild the query without that one (even the closest can get
+            a zero); the locality term favours closer ones.
         """
         check_is_fitted(self, "embedding_")
         if X is None:
