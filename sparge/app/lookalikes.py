@@ -20,6 +20,7 @@ from sparge.data.safe_text import md_escape, to_csv
 from sparge.services.display import (
     LOOKALIKE_HEADERS,
     SPARSE_WEIGHT_HELP,
+    flag_columns,
     lookalike_comparison,
     lookalike_display,
     outcome_order,
@@ -218,8 +219,10 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     if not chosen:
         st.info("Pick at least one biomarker to compare.")
         return
+    flags = session_cache("flag_columns", _model_key(),
+                          lambda: flag_columns(training_values()))
     comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
-                                model.scale_, encoder)
+                                model.scale_, encoder, flags)
     st.dataframe(comp.iloc[:, :5], hide_index=True, width="stretch", key=f"{key}_comp")
     with st.expander("The same biomarkers on one scale (standard deviations)"):
         st.plotly_chart(comparison_plot(comp), width="stretch", key=f"{key}_comp_plot",
@@ -229,7 +232,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         pick = st.selectbox("Look-alike", ids, key=f"{key}_explain")
         nb = int(table["training_index"].to_numpy()[ids.index(pick)])
         pair = pair_comparison(query_values, training_values().iloc[nb].to_numpy(), chosen,
-                               names, model.mean_, model.scale_, encoder)
+                               names, model.mean_, model.scale_, encoder, flags)
         # the verdict right after the name: on a narrow screen it is never the clipped one
         st.dataframe(pair, hide_index=True, width="stretch", key=f"{key}_pair",
                      column_order=["Biomarker", "Verdict", "This patient", "Look-alike",

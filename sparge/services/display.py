@@ -88,10 +88,22 @@ def is_unordered(column: str, encoder=None) -> bool:
     return not is_ordered(column) and len(category_words(encoder, column) or {}) > 2
 
 
-def has_sd_scale(column: str, encoder=None) -> bool:
+def flag_columns(values: pd.DataFrame) -> frozenset[str]:
+    """Numeric columns whose every value is 0 or 1 (flags such as a history of trauma):
+    shown as counts and same/different, like yes/no, not in standard deviations."""
+    X = values.to_numpy(dtype=float)
+    seen = np.isfinite(X)
+    is_flag = np.all(~seen | (X == 0) | (X == 1), axis=0) & seen.any(axis=0)
+    return frozenset(str(c) for c, f in zip(values.columns, is_flag, strict=True) if f)
+
+
+def has_sd_scale(column: str, encoder=None, flags: frozenset[str] = frozenset()) -> bool:
     """True when a difference in standard deviations means something to a reader: a
     number, or a categorical scale with more than two ordered levels. A yes/no or other
-    two-word column, or unordered labels, get counts and same/different instead."""
+    two-word column, a 0/1 flag (``flags``, see :func:`flag_columns`) or unordered labels
+    get counts and same/different instead."""
+    if str(column) in flags:
+        return False
     words = category_words(encoder, column)
     if not words:
         return True
@@ -233,7 +245,8 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
 
 
 def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str],
-                         names: Sequence[str], mean, scale, encoder=None) -> pd.DataFrame:
+                         names: Sequence[str], mean, scale, encoder=None,
+                         flags: frozenset[str] = frozenset()) -> pd.DataFrame:
     """A patient next to its look-alikes, biomarker by biomarker, in clinical units.
 
     Parameters
@@ -245,6 +258,7 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
     features : the biomarkers to compare (a subset of ``names``, in display order).
     names : all feature names of the model; ``mean``/``scale`` are the model's
         ``mean_``/``scale_`` (for the SD cue only).
+    flags : the 0/1 columns (:func:`flag_columns` of the training patients): no SD cue.
 
     Returns
     -------
@@ -265,7 +279,7 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
         zsd = np.nanstd(zn, axis=0) if len(zn) else np.full(len(j), np.nan)
     rows = []
     for t, f in enumerate(features):
-        if not has_sd_scale(f, encoder):  # yes/no or labels: no distance in SD to show
+        if not has_sd_scale(f, encoder, flags):  # yes/no, flags, labels: no SD to show
             zq[t] = zmean[t] = zsd[t] = np.nan
         rows.append({"Biomarker": plain_text(f, 80),
                      "This patient": format_value(q[j[t]], f, encoder),
@@ -290,7 +304,8 @@ def agreement(z_difference: float) -> str:
 
 
 def pair_comparison(query, other, features: Sequence[str], names: Sequence[str], mean,
-                    scale, encoder=None) -> pd.DataFrame:
+                    scale, encoder=None, flags: frozenset[str] = frozenset()
+                    ) -> pd.DataFrame:
     """Why two patients are alike: the chosen biomarkers side by side in clinical units.
 
     Returns ``Biomarker``, ``This patient``, ``Look-alike``, ``Difference`` (in the
@@ -308,7 +323,7 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
         both = np.isfinite(q[t]) and np.isfinite(o[t])
         if not both:
             diff = MISSING
-        elif category_words(encoder, f):
+        elif category_words(encoder, f) or f in flags:
             diff = "same" if round(q[t]) == round(o[t]) else "different"
         else:
             d = q[t] - o[t]
@@ -318,9 +333,9 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
                      "Look-alike": format_value(o[t], f, encoder),
                      "Difference": diff,
                      "Difference (SD)": f"{abs(dz[t]):.1f} SD"
-                     if both and has_sd_scale(f, encoder) else MISSING,
+                     if both and has_sd_scale(f, encoder, flags) else MISSING,
                      "Verdict": ("not measured in both" if not both else
-                                 agreement(dz[t]) if has_sd_scale(f, encoder) else
+                                 agreement(dz[t]) if has_sd_scale(f, encoder, flags) else
                                  ("agree" if diff == "same" else "differ"))})
     return pd.DataFrame(rows, columns=["Biomarker", "This patient", "Look-alike",
                                        "Difference", "Difference (SD)", "Verdict"])

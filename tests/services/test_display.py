@@ -199,3 +199,24 @@ def test_lookalike_headers_help_and_safe_text():
     assert plot_text("<img src=x>") == "&lt;img src=x&gt;"
     assert safe_filename("![x](http://h/leak)") == "x_http_h_leak"
     assert safe_filename("../..") == "patient"
+
+
+def test_0_1_flags_get_counts_and_same_or_different_not_sd():
+    from sparge.services.display import flag_columns
+
+    names = ["Age", "trauma", "count"]
+    train = pd.DataFrame({"Age": [50.0, 60, 70, np.nan], "trauma": [0.0, 1, 0, np.nan],
+                          "count": [0.0, 1, 2, 1]})
+    flags = flag_columns(train)
+    assert flags == {"trauma"}  # 0/1 only (gaps allowed); a count with a 2 is a number
+    mean, scale = train.mean().to_numpy(), train.std().to_numpy()
+    q = np.array([55.0, 1.0, 1.0])
+    comp = lookalike_comparison(q, train, names, names, mean, scale, None, flags)
+    row = comp.set_index("Biomarker").loc["trauma"]
+    assert row["Look-alikes"] == "0: 2, 1: 1 (of 3)" and row["Patient (SD)"] == "—"
+    assert comp.set_index("Biomarker").loc["count", "Patient (SD)"].endswith(" SD")
+    pair = pair_comparison(q, np.array([50.0, 0.0, 2.0]), names, names, mean, scale, None,
+                           flags).set_index("Biomarker")
+    assert pair.loc["trauma", "Difference"] == "different"
+    assert (pair.loc["trauma", "Difference (SD)"], pair.loc["trauma", "Verdict"]) == ("—",
+                                                                                     "differ")
