@@ -153,10 +153,9 @@ with tab_rep:
                    "outcome: it is used as an input feature. Choose it as the outcome above, "
                    "or give it the role 'ignore'.")
     if rep.patients_dropped:
-        # one threshold control (the setup's, above): a second slider here set the same
-        # value twice and confused users
-        st.caption("To keep more of the patients left out, raise **Leave out patients "
-                   "missing more than (%)** above and encode again.")
+        # one threshold control (the setup's, above); the report already says how many
+        st.caption("The threshold is **Leave out patients missing more than (%)** above; "
+                   "change it and encode again.")
 with tab_roles:
     st.caption("Change a column's role and apply: 'label' makes it the outcome column, 'id' "
                "the patient ID, 'ignore' leaves it out.")

@@ -125,9 +125,9 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
 def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
     """One note for the categorical columns whose levels were inferred (not one per column).
 
-    ``inferred`` maps "yes/no", "scale" and "other" to ``(column, levels shown)`` pairs:
-    yes/no columns, columns on a recognised scale, and the others (coded in natural order,
-    which is no clinical order).
+    ``inferred`` maps "yes/no", "scale", "two" and "other" to ``(column, levels shown)``
+    pairs: yes/no columns, columns on a recognised scale, other two-level columns (order
+    irrelevant), and the others (coded in natural order, which is no clinical order).
     """
     names = [name for group in inferred.values() for name, _ in group]
     if not names:
@@ -143,6 +143,9 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
                      + some(inferred["yes/no"], 8, False))
     if inferred["scale"]:
         parts.append("in the order of a recognised scale: " + some(inferred["scale"], 5, True))
+    if inferred["two"]:
+        parts.append("two levels, whose order does not matter: "
+                     + some(inferred["two"], 6, True))
     if inferred["other"]:
         parts.append("coded 1, 2, 3 … in natural order (yes and no first), which is not a "
                      "clinical order: " + some(inferred["other"], 4, True))
@@ -366,7 +369,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         table = EncodingTable(missing_tokens=base.missing_tokens)
         for col, toks in base.column_missing_tokens().items():
             table.set_missing_tokens(toks, column=col)
-        inferred: dict[str, list[tuple[str, str]]] = {"yes/no": [], "scale": [], "other": []}
+        inferred: dict[str, list[tuple[str, str]]] = {"yes/no": [], "scale": [], "two": [],
+                                                      "other": []}
         for col in cols:
             if roles[col] != "categorical":
                 continue
@@ -378,7 +382,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             table.set_column(col, levels, ordered=ordered)
             if levels:
                 shown = [f"{_q(lv, 30)} {c}" for lv, c in levels.items()]
-                kind = "other" if scale is None else "yes/no" if scale == "yes/no" else "scale"
+                kind = ("yes/no" if scale == "yes/no" else "scale" if scale is not None
+                        else "two" if len(levels) == 2 else "other")
                 how = (f"{scale} scale: {' < '.join(shown)}" if kind == "scale" else
                        ", ".join(shown[:4]) + (" …" if len(shown) > 4 else ""))
                 inferred[kind].append((_q(col), how))

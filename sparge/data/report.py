@@ -206,7 +206,7 @@ class ValidationReport:
             lines.append(f"Column '{_t(d.column)}' was dropped: {_t(d.reason, 200)}.")
         if self.patients_dropped:  # how many: in the warning below; here which ones
             lines.append("Left out of training for missing too many values, e.g. " +
-                         ", ".join(f"row {p.row} ({p.missing_pct:.0f}% missing)"
+                         ", ".join(f"{_t(p.id, 40)} (row {p.row}, {p.missing_pct:.0f}% missing)"
                                    for p in self.patients_dropped[:5])
                          + (f" and {len(self.patients_dropped) - 5:,} more"
                             if len(self.patients_dropped) > 5 else "") + ".")

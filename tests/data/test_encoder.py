@@ -318,12 +318,14 @@ def test_inferred_levels_are_one_note_grouped_by_kind():
     df = pd.DataFrame({"id": [f"P{i}" for i in range(6)],
                        "flag_a": ["Yes", "No"] * 3, "flag_b": ["no", "yes", "no"] * 2,
                        "alb": ["None", "Micro", "Macro"] * 2,
-                       "site": ["lung", "colon", "breast"] * 2, "x": range(6)})
+                       "site": ["lung", "colon", "breast"] * 2, "x": range(6),
+                       "sex": ["f", "m"] * 3})
     notes = Encoder(id_column="id", max_patient_missing=None).fit(df).report_.notes
     inferred = [n for n in notes if "no encoding table entry" in n]
     assert len(inferred) == 1
     note = inferred[0]
-    assert note.startswith("4 categorical columns have no encoding table entry")
+    assert note.startswith("5 categorical columns have no encoding table entry")
+    assert "two levels, whose order does not matter: 'sex' (f 1, m 2)" in note
     assert "coded Yes 1, No 2, Unknown 0 as in the paper's table: 'flag_a', 'flag_b'" in note
     assert "'alb' (albuminuria scale: None 1 < Micro 2 < Macro 3)" in note
     assert "not a clinical order: 'site' (breast 1, colon 2, lung 3)" in note

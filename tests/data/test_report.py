@@ -45,7 +45,7 @@ Column 'Stage': 2 value(s) not in the encoding table were set to missing, e.g. [
 Column 'CRP' is numeric but 1 cell(s) hold text, e.g. ['high']: expected numbers; set to \
 missing.
 Column 'Const' was dropped: the same value for every patient.
-Left out of training for missing too many values, e.g. row 5 (67% missing).
+Left out of training for missing too many values, e.g. P4 (row 5, 67% missing).
 Note: a note
 Warning: check this
 Nothing blocks training."""
