@@ -12,7 +12,6 @@ from sparge.services.compare import (
     chance_level,
     compare_classifiers,
     describe_settings,
-    duration,
     estimate_comparison,
     normalize_confusion,
     readable_summary,
@@ -20,6 +19,7 @@ from sparge.services.compare import (
     sparge_settings,
     summarize,
 )
+from sparge.services.resources import duration
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -47,7 +47,8 @@ with guard("Reading the current model's settings"):
 n_splits = st.slider("Repeated splits", 2, 20, 5, key="cls_splits",
                      help="The paper uses 10; fewer is faster.")
 n_rows = len(cohort.train_rows)
-st.caption(f"Estimated time: {duration(estimate_comparison(n_rows, cohort.X.shape[1], n_splits))}"
+st.caption(f"Estimated time: about "
+           f"{duration(max(estimate_comparison(n_rows, cohort.X.shape[1], n_splits), 1.0))}"
            f" for {n_splits} splits of {n_rows:,} patients (SparGE's fit and the six "
            "classifiers on both feature sets, every split); the progress bar gives the time "
            "left once the first split is done.")

@@ -35,7 +35,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
-from sparge.services.resources import estimate_fit
+from sparge.services.resources import duration, estimate_fit
 
 
 def paper_classifiers(random_state: int = 0) -> dict[str, object]:
@@ -142,13 +142,6 @@ def estimate_comparison(n_patients: int, n_features: int, n_splits: int, *,
     return n_splits * per_split
 
 
-def duration(seconds: float) -> str:
-    """``"about 40 s"``, ``"about 3 min"``: a rounded duration for progress texts."""
-    if seconds < 60:
-        return f"about {max(5, int(round(max(seconds, 0) / 5)) * 5)} s"
-    return f"about {int(round(seconds / 60))} min"
-
-
 def normalize_confusion(cm: np.ndarray) -> np.ndarray:
     """Rows divided by their sums (each true class sums to 1; an empty row stays 0)."""
     cm = np.asarray(cm, dtype=float)
@@ -224,7 +217,8 @@ def compare_classifiers(
         if split > 0:  # the mean of the finished splits, less the current one's progress
             now = time.perf_counter()
             per_split = (split_start - start) / split
-            left = f" · {duration(per_split * (n_splits - split) - (now - split_start))} left"
+            seconds = max(per_split * (n_splits - split) - (now - split_start), 1.0)
+            left = f" · about {duration(seconds)} left"
         callback(done / total, f"split {split + 1}/{n_splits}: {what}{left}")
 
     for split, (tr, te) in enumerate(splitter.split(X, y)):

@@ -76,18 +76,6 @@ def outcome_order(model) -> list[str] | None:
     return [str(c) for c in classes]
 
 
-def is_unordered(column: str, encoder=None) -> bool:
-    """True for a categorical column whose codes are labels, not a scale (then a
-    difference in standard deviations means nothing)."""
-    if encoder is None or getattr(encoder, "roles_", {}).get(column) != "categorical":
-        return False
-    table = getattr(encoder, "table_", None)
-    is_ordered = getattr(table, "is_ordered", None)
-    if table is None or is_ordered is None or not table.has(column):
-        return False
-    return not is_ordered(column) and len(category_words(encoder, column) or {}) > 2
-
-
 def flag_columns(values: pd.DataFrame) -> frozenset[str]:
     """Numeric columns whose every value is 0 or 1 (flags such as a history of trauma):
     shown as counts and same/different, like yes/no, not in standard deviations."""
@@ -364,6 +352,7 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
     X = values.to_numpy(dtype=float)
     mask = np.zeros(len(X), bool)
     mask[np.asarray(members, dtype=int)] = True
+    flags = flag_columns(values)
     rows = []
     with np.errstate(all="ignore"), _quiet():
         for j, f in enumerate(names):
@@ -372,7 +361,7 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
             if len(g) == 0 or len(r) == 0:
                 continue
             words = category_words(encoder, f)
-            flag = not words and np.isin(g, (0.0, 1.0)).all() and np.isin(r, (0.0, 1.0)).all()
+            flag = not words and f in flags
             if words or flag:  # a 0/1 column without words is a flag: shares, not means
                 codes, counts = np.unique(np.round(g), return_counts=True)
                 top = 1.0 if flag else codes[np.argmax(counts)]

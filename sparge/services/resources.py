@@ -103,7 +103,8 @@ DEFAULT_FIT_SAMPLES = SparGE().max_fit_samples
 _T_FOREST = 3.4e-6
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
+    """A duration in words: ``"under 1 s"``, ``"40 s"``, ``"3 min"``, ``"1.5 h"``."""
     if seconds < 1:
         return "under 1 s"
     if seconds < 90:
@@ -152,7 +153,7 @@ class Estimate:
 
     def summary(self) -> str:
         """One line: the shape, the estimated time and memory."""
-        took = _duration(self.seconds)
+        took = duration(self.seconds)
         took = took if took.startswith("under") else f"about {took}"
         return (f"{self.n_patients:,} patients x {self.n_features:,} features: {took} and "
                 f"{_gb(self.peak_bytes)} of memory")
@@ -163,8 +164,8 @@ class Estimate:
             return ""
         over = []
         if self.over_time:
-            over.append(f"the estimated fit time {_duration(self.seconds)} exceeds the "
-                        f"limit of {_duration(self.limits.max_seconds)}")
+            over.append(f"the estimated fit time {duration(self.seconds)} exceeds the "
+                        f"limit of {duration(self.limits.max_seconds)}")
         if self.over_memory:
             over.append(f"the estimated peak memory {_gb(self.peak_bytes)} exceeds the "
                         f"limit of {_gb(self.limits.max_bytes)}")
@@ -258,4 +259,4 @@ def estimate_read(n_bytes: int) -> int:
     return int(_READ_FACTOR * max(int(n_bytes), 0))
 
 
-__all__ = ["Estimate", "Limits", "estimate_fit", "estimate_read", "suggest_rows"]
+__all__ = ["Estimate", "Limits", "duration", "estimate_fit", "estimate_read", "suggest_rows"]

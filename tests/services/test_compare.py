@@ -80,7 +80,8 @@ def test_settings_of_a_model_and_readable_tables():
 
 
 def test_progress_reports_every_step_and_the_time_left():
-    from sparge.services.compare import duration, estimate_comparison
+    from sparge.services.compare import estimate_comparison
+    from sparge.services.resources import duration
 
     X, y = planted_classes(n=90, missing=0.1)
     seen = []
@@ -94,4 +95,4 @@ def test_progress_reports_every_step_and_the_time_left():
     # the estimate grows with the cohort and the number of splits
     small, big = estimate_comparison(500, 20, 5), estimate_comparison(5000, 60, 5)
     assert 0 < small < big and estimate_comparison(5000, 60, 10) == 2 * big
-    assert duration(3) == "about 5 s" and duration(150) == "about 2 min"
+    assert duration(3) == "3 s" and duration(150) == "2 min"
