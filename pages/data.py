@@ -132,91 +132,99 @@ if st.button("Encode this table", type="primary", key="setup_go"):
 cohort = ss.cohort
 enc = cohort.encoder
 rep = enc.report_
-st.subheader("Current table")
-# the cohort's name ends with its number of patients ("colon.csv (929 patients)")
-st.caption(f"{md_escape(ss.cohort_name)} · {rep.n_columns:,} columns · {rep.n_features:,} "
-           f"features · {len(cohort.train_rows):,} patients kept for training")
+if pending is not None:
+    # the report below is the old table's until the new one is encoded: folded away and
+    # named as such (a walk-through read the old table's warnings as the new one's)
+    current = st.expander(f"The table in use until the new one is encoded: "
+                          f"{md_escape(ss.cohort_name)}", expanded=False)
+else:
+    st.subheader("Current table")
+    current = st.container()
+with current:
+    # the cohort's name ends with its number of patients ("colon.csv (929 patients)")
+    st.caption(f"{md_escape(ss.cohort_name)} · {rep.n_columns:,} columns · {rep.n_features:,} "
+               f"features · {len(cohort.train_rows):,} patients kept for training")
 
-tab_rep, tab_roles, tab_table, tab_miss = st.tabs(
-    ["Validation report", "Column roles", "Encoding table", "Missing values"])
-with tab_rep:
-    for line in str(rep).splitlines():
-        if line.startswith("PROBLEM"):
-            st.error(md_escape(line, max_len=2000))
-        elif line.startswith("Warning"):
-            st.warning(md_escape(line, max_len=2000))
-        else:
-            st.text(line)
-    guessed_label = guess_columns(cohort.df)[1]
-    if enc.label_column is None and enc.roles_.get(guessed_label) in ("numeric", "categorical"):
-        st.warning(f"No outcome column is set, and '{md_escape(guessed_label)}' looks like an "
-                   "outcome: it is used as an input feature. Choose it as the outcome above, "
-                   "or give it the role 'ignore'.")
-    if rep.patients_dropped:
-        # one threshold control (the setup's, above); the report already says how many
-        st.caption("The threshold is **Leave out patients missing more than (%)** above; "
-                   "change it and encode again.")
-with tab_roles:
-    st.caption("Change a column's role and apply: 'label' makes it the outcome column, 'id' "
-               "the patient ID, 'ignore' leaves it out.")
-    roles = pd.DataFrame({"column": list(enc.roles_), "role": list(enc.roles_.values())})
-    edited = st.data_editor(roles, key="roles_editor", hide_index=True, disabled=["column"],
-                            column_config={"role": st.column_config.SelectboxColumn(
-                                "role", options=list(ROLES), required=True)})
-    if st.button("Apply roles", key="apply_roles"):
-        with guard("Re-encoding"):
-            new_id, new_label, overrides, notes = role_edits(
-                dict(zip(edited["column"], edited["role"])), enc.id_column, enc.label_column)
-            new = encode_cohort(cohort.df, id_column=new_id, label_column=new_label,
-                                roles=overrides, encoding_table=enc.encoding_table,
-                                max_patient_missing=enc.max_patient_missing)
-            set_cohort(new, ss.cohort_name)
-            ss.pop("setup_for", None)  # the setup controls follow the new roles
-            for note in notes:
-                flash("warning", md_escape(note, max_len=500))
-            flash("success", "Roles applied and the table encoded again.")
-            st.rerun()
-with tab_table:
-    st.caption("How text answers become numbers (the paper's table plus inferred levels). "
-               "To reorder a column's levels, edit their codes (1 < 2 < 3 …) and apply; "
-               "'ordered' says whether the codes follow a clinical order. Rows with an empty "
-               "code are missing tokens ('*' = every column). Matching ignores case and "
-               "spaces.")
-    tframe = enc.table_.to_frame()
-    unordered = rep.unordered_columns  # the report's list: the two always agree
-    if unordered:
-        st.caption("Unordered, with 3 or more levels (codes are labels, not a scale; a "
-                   "two-level column needs no order): " +
-                   ", ".join(md_escape(col) for col in unordered[:30]) +
-                   (f" … (+{len(unordered) - 30})" if len(unordered) > 30 else ""))
-    edited_t = st.data_editor(
-        tframe, key="table_editor", num_rows="dynamic", hide_index=True,
-        column_config={
-            "code": st.column_config.NumberColumn(
-                "code", help="The number the model sees; edit to reorder the levels."),
-            "ordered": st.column_config.CheckboxColumn(
-                "ordered", help="Ticked: the codes follow an order (e.g. None < Micro < "
-                                "Macro). Unticked: the categories have no order.")})
-    d1, d2, d3 = st.columns(3)
-    d1.download_button("Download CSV", to_csv(tframe), "encoding_table.csv", "text/csv",
-                       help="Download the encoding table as CSV")
-    d2.download_button("Download JSON", enc.table_.to_json(), "encoding_table.json",
-                       "application/json", help="Download the encoding table as JSON")
-    if d3.button("Apply edited table", key="apply_table"):
-        with guard("Applying the table"):
-            table = EncodingTable.from_frame(edited_t.dropna(how="all"))
-            new = encode_cohort(cohort.df, id_column=enc.id_column,
-                                label_column=enc.label_column, roles=enc.roles,
-                                encoding_table=table,
-                                max_patient_missing=enc.max_patient_missing)
-            set_cohort(new, ss.cohort_name)
-            flash("success", "Encoding table applied and the table encoded again.")
-            st.rerun()
-with tab_miss:
-    with guard("Drawing the missing values"):
-        st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids),
-                        width="stretch", config=SMALL_CHART)
-        m1, m2 = st.columns(2)
-        m1.plotly_chart(missing_bars(rep.missing_pct), width="stretch", config=SMALL_CHART)
-        m2.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing),
-                        width="stretch", config=SMALL_CHART)
+    tab_rep, tab_roles, tab_table, tab_miss = st.tabs(
+        ["Validation report", "Column roles", "Encoding table", "Missing values"])
+    with tab_rep:
+        for line in str(rep).splitlines():
+            if line.startswith("PROBLEM"):
+                st.error(md_escape(line, max_len=2000))
+            elif line.startswith("Warning"):
+                st.warning(md_escape(line, max_len=2000))
+            else:
+                st.text(line)
+        guessed_label = guess_columns(cohort.df)[1]
+        if enc.label_column is None and enc.roles_.get(guessed_label) in ("numeric", "categorical"):
+            st.warning(f"No outcome column is set, and '{md_escape(guessed_label)}' looks like an "
+                       "outcome: it is used as an input feature. Choose it as the outcome above, "
+                       "or give it the role 'ignore'.")
+        if rep.patients_dropped:
+            # one threshold control (the setup's, above); the report already says how many
+            st.caption("The threshold is **Leave out patients missing more than (%)** above; "
+                       "change it and encode again.")
+    with tab_roles:
+        st.caption("Change a column's role and apply: 'label' makes it the outcome column, 'id' "
+                   "the patient ID, 'ignore' leaves it out.")
+        roles = pd.DataFrame({"column": list(enc.roles_), "role": list(enc.roles_.values())})
+        edited = st.data_editor(roles, key="roles_editor", hide_index=True, disabled=["column"],
+                                column_config={"role": st.column_config.SelectboxColumn(
+                                    "role", options=list(ROLES), required=True)})
+        if st.button("Apply roles", key="apply_roles"):
+            with guard("Re-encoding"):
+                new_id, new_label, overrides, notes = role_edits(
+                    dict(zip(edited["column"], edited["role"])), enc.id_column, enc.label_column)
+                new = encode_cohort(cohort.df, id_column=new_id, label_column=new_label,
+                                    roles=overrides, encoding_table=enc.encoding_table,
+                                    max_patient_missing=enc.max_patient_missing)
+                set_cohort(new, ss.cohort_name)
+                ss.pop("setup_for", None)  # the setup controls follow the new roles
+                for note in notes:
+                    flash("warning", md_escape(note, max_len=500))
+                flash("success", "Roles applied and the table encoded again.")
+                st.rerun()
+    with tab_table:
+        st.caption("How text answers become numbers (the paper's table plus inferred levels). "
+                   "To reorder a column's levels, edit their codes (1 < 2 < 3 …) and apply; "
+                   "'ordered' says whether the codes follow a clinical order. Rows with an empty "
+                   "code are missing tokens ('*' = every column). Matching ignores case and "
+                   "spaces.")
+        tframe = enc.table_.to_frame()
+        unordered = rep.unordered_columns  # the report's list: the two always agree
+        if unordered:
+            st.caption("Unordered, with 3 or more levels (codes are labels, not a scale; a "
+                       "two-level column needs no order): " +
+                       ", ".join(md_escape(col) for col in unordered[:30]) +
+                       (f" … (+{len(unordered) - 30})" if len(unordered) > 30 else ""))
+        edited_t = st.data_editor(
+            tframe, key="table_editor", num_rows="dynamic", hide_index=True,
+            column_config={
+                "code": st.column_config.NumberColumn(
+                    "code", help="The number the model sees; edit to reorder the levels."),
+                "ordered": st.column_config.CheckboxColumn(
+                    "ordered", help="Ticked: the codes follow an order (e.g. None < Micro < "
+                                    "Macro). Unticked: the categories have no order.")})
+        d1, d2, d3 = st.columns(3)
+        d1.download_button("Download CSV", to_csv(tframe), "encoding_table.csv", "text/csv",
+                           help="Download the encoding table as CSV")
+        d2.download_button("Download JSON", enc.table_.to_json(), "encoding_table.json",
+                           "application/json", help="Download the encoding table as JSON")
+        if d3.button("Apply edited table", key="apply_table"):
+            with guard("Applying the table"):
+                table = EncodingTable.from_frame(edited_t.dropna(how="all"))
+                new = encode_cohort(cohort.df, id_column=enc.id_column,
+                                    label_column=enc.label_column, roles=enc.roles,
+                                    encoding_table=table,
+                                    max_patient_missing=enc.max_patient_missing)
+                set_cohort(new, ss.cohort_name)
+                flash("success", "Encoding table applied and the table encoded again.")
+                st.rerun()
+    with tab_miss:
+        with guard("Drawing the missing values"):
+            st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids),
+                            width="stretch", config=SMALL_CHART)
+            m1, m2 = st.columns(2)
+            m1.plotly_chart(missing_bars(rep.missing_pct), width="stretch", config=SMALL_CHART)
+            m2.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing),
+                            width="stretch", config=SMALL_CHART)

@@ -280,29 +280,60 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
 
 
 def missingness_heatmap(X: np.ndarray, feature_names: list[str], ids=None,
-                        max_rows: int = 400, max_cols: int = 300) -> go.Figure:
-    """Patients × columns, dark where missing (subsampled evenly for large tables)."""
+                        max_rows: int = 400, max_cols: int = 300,
+                        max_labels: int = 60) -> go.Figure:
+    """Patients × columns, dark where missing (subsampled evenly for large tables).
+
+    Every column is named below the map when there are at most ``max_labels`` of them
+    (Plotly would otherwise skip every other name on a narrow screen); more columns are
+    named on hover only.
+    """
     miss = np.isnan(np.asarray(X, dtype=float)).astype(np.int8)
     rows = np.linspace(0, miss.shape[0] - 1, min(max_rows, miss.shape[0])).astype(int)
     cols = np.linspace(0, miss.shape[1] - 1, min(max_cols, miss.shape[1])).astype(int)
-    y = [str(ids[i]) for i in rows] if ids is not None else [str(i) for i in rows]
-    fig = go.Figure(go.Heatmap(z=miss[np.ix_(rows, cols)], x=[feature_names[j] for j in cols],
-                               y=y, colorscale=[[0, "#e8f0fa"], [1, "#1b2a49"]], showscale=False,
-                               hovertemplate="%{y} · %{x}<br>missing: %{z}<extra></extra>"))
+    y = [plot_text(ids[i]) for i in rows] if ids is not None else [str(i) for i in rows]
+    names = [plot_text(feature_names[j], 24) for j in cols]
+    x = list(range(len(cols)))  # positions: two names cut to the same text stay apart
+    fig = go.Figure(go.Heatmap(z=miss[np.ix_(rows, cols)], x=x, y=y, customdata=[
+        names] * len(rows), colorscale=[[0, "#e8f0fa"], [1, "#1b2a49"]], showscale=False,
+        hovertemplate="%{y} · %{customdata}<br>missing: %{z}<extra></extra>"))
+    labelled = len(cols) <= max_labels
     head, top = _title("Missing values (dark = missing)")
-    fig.update_layout(title=head, height=480,
-                      xaxis={"showticklabels": False, "title": "biomarkers"},
-                      yaxis={"showticklabels": False, "title": "patients"},
-                      margin={"l": 10, "r": 10, "t": top, "b": 30})
+    longest = max((len(n) for n in names), default=0) if labelled else 0
+    bottom = 40 + (min(longest, 24) * 6 if labelled else 0)
+    xaxis = {"title": "biomarkers" if labelled else "biomarkers (names on hover)",
+             "showticklabels": labelled}
+    if labelled:
+        xaxis.update(tickmode="array", tickvals=x, ticktext=names, tickangle=-60,
+                     tickfont={"size": 11})
+    fig.update_layout(title=head, height=420 + bottom,
+                      xaxis=xaxis, yaxis={"showticklabels": False, "title": "patients"},
+                      margin={"l": 10, "r": 10, "t": top, "b": bottom})
     return fig
 
 
 def missing_bars(missing_pct: dict[str, float], top: int = 40) -> go.Figure:
-    s = pd.Series(missing_pct).sort_values(ascending=False).head(top)
-    fig = go.Figure(go.Bar(x=s.index, y=s.values, marker_color=PALETTE[0]))
-    head, top = _title(f"Missing % per column (top {len(s)})", width=30)
-    fig.update_layout(title=head, yaxis_title="% missing",
-                      height=360 + top - 40, margin={"l": 10, "r": 10, "t": top, "b": 120})
+    """The share of missing values of the columns that have gaps, most missing on top:
+    horizontal bars, one named row per column at any width."""
+    s = pd.Series(missing_pct, dtype=float)
+    s = s[s > 0].sort_values(ascending=False)
+    shown = s.head(top)
+    names = [plot_text(c, 30) for c in shown.index]
+    fig = go.Figure(go.Bar(
+        y=list(range(len(shown))), x=shown.values, orientation="h", marker_color=PALETTE[0],
+        customdata=names, hovertemplate="%{customdata}: %{x:.1f} % missing<extra></extra>"))
+    if shown.empty:
+        label = "No column has missing values"
+    elif len(s) > len(shown):
+        label = f"Missing % per column (top {len(shown)} of {len(s)} with gaps)"
+    else:
+        label = f"Missing % per column ({len(s)} with gaps)"
+    head, top_margin = _title(label, width=30)
+    fig.update_layout(title=head, xaxis_title="% missing",
+                      yaxis={"tickmode": "array", "tickvals": list(range(len(shown))),
+                             "ticktext": names, "autorange": "reversed", "automargin": True},
+                      height=max(220, 90 + 22 * len(shown)) + top_margin - 40,
+                      margin={"l": 10, "r": 10, "t": top_margin, "b": 40})
     return fig
 
 

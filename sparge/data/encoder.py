@@ -27,6 +27,7 @@ from sparge.data.parsing import (
     min_category_count,
     numeric_share,
     parse_numeric,
+    spellings,
     token_counts,
 )
 from sparge.data.report import (
@@ -375,7 +376,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             if roles[col] != "categorical":
                 continue
             if base.has(col):
-                table.set_column(col, base.levels(col), ordered=base.is_ordered(col))
+                # the table's levels, spelled as the file spells them ("no", not "No")
+                spelled = spellings(df[col])[0]
+                levels = {spelled.get(norm_key(lv), lv): code
+                          for lv, code in base.levels(col).items()}
+                table.set_column(col, levels, ordered=base.is_ordered(col))
                 continue
             levels, ordered, scale = infer_levels(df[col], base.missing_keys(col))
             levels = dict(sorted(levels.items(), key=lambda kv: kv[1]))

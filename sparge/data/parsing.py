@@ -243,6 +243,33 @@ def min_category_count(n_rows: int) -> int:
     return max(2, math.ceil(CATEGORY_MIN_SHARE * n_rows))
 
 
+def spellings(text: pd.Series) -> tuple[dict[str, str], dict[str, int]]:
+    """How a text column spells each of its levels.
+
+    Parameters
+    ----------
+    text : pandas.Series
+        The column's cells.
+
+    Returns
+    -------
+    spelled : dict
+        ``{normalised level: its most common spelling in the column}`` (empty cells left out).
+    counts : dict
+        ``{normalised level: number of cells}``.
+    """
+    text = cell_text(text)
+    keys = cell_keys(text)
+    spelled: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for (key, s), n in pd.DataFrame({"k": keys, "s": text}).value_counts().items():
+        if key == "":
+            continue
+        spelled.setdefault(key, s)
+        counts[key] = counts.get(key, 0) + int(n)
+    return spelled, counts
+
+
 def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
                  ) -> tuple[dict[str, int], bool, str | None]:
     """Levels and codes of a text column that is not in the encoding table.
@@ -268,15 +295,7 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     scale : str or None
         Name of the scale.
     """
-    text = cell_text(text)
-    keys = cell_keys(text)
-    spelled: dict[str, str] = {}
-    counts: dict[str, int] = {}
-    for (key, s), n in pd.DataFrame({"k": keys, "s": text}).value_counts().items():
-        if key == "":
-            continue
-        spelled.setdefault(key, s)
-        counts[key] = counts.get(key, 0) + int(n)
+    spelled, counts = spellings(text)
     values = {k for k in spelled if k not in missing_keys}
     words = sorted(k for k in spelled if k in missing_keys and k in CATEGORY_WORDS)
     scale = scale_of(values) if values else None

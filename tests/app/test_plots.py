@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparge.app.plots import cohort_map, lookalike_comparison, outcome_share_bar, wrap_title
+from sparge.app.plots import (
+    cohort_map,
+    lookalike_comparison,
+    missing_bars,
+    missingness_heatmap,
+    outcome_share_bar,
+    wrap_title,
+)
 
 
 def _frame(n=12):
@@ -197,3 +204,24 @@ def test_a_100000_patient_map_is_sent_as_typed_arrays():
     # timings belong in bench/map_render.py; printed here for the curious
     print(f"100,000-patient map: built and serialised in {elapsed:.2f} s, "
           f"{len(spec) / 1e6:.1f} MB")
+
+
+def test_missing_value_charts_name_every_column_at_any_width():
+    """The bars list the columns with gaps only, each with its own named row; the map
+    names every column below it (Plotly skipped every other name at 800 px)."""
+    pct = {"<b>Na</b>": 12.5, "Age": 0.0, "Albumin": 40.0, "Urea": 3.0}
+    fig = missing_bars(pct)
+    (bar,) = fig.data
+    assert list(bar.x) == [40.0, 12.5, 3.0]
+    assert list(fig.layout.yaxis.ticktext) == ["Albumin", "&lt;b&gt;Na&lt;/b&gt;", "Urea"]
+    assert "(3 with" in fig.layout.title.text
+    assert "No column" in missing_bars({"Age": 0.0}).layout.title.text
+
+    X = np.ones((30, 14))
+    X[::3, 2] = np.nan
+    names = [f"biomarker {j}" for j in range(14)]
+    fig = missingness_heatmap(X, names, ids=[f"P{i}" for i in range(30)])
+    assert fig.layout.xaxis.showticklabels and list(fig.layout.xaxis.ticktext) == names
+    assert int(np.asarray(fig.data[0].z).sum()) == 10
+    many = missingness_heatmap(np.ones((5, 80)), [f"c{j}" for j in range(80)])
+    assert not many.layout.xaxis.showticklabels  # 80 names would not fit: on hover

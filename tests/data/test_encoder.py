@@ -45,6 +45,16 @@ def test_unknown_is_missing_except_where_the_table_codes_it():
     assert np.isnan(X[0, 1]) and X[3, 1] == 3
 
 
+def test_table_levels_are_shown_as_the_file_spells_them():
+    """The built-in table writes "No"; a file that writes "no" sees "no" in its table and
+    comparisons, with the table's codes unchanged."""
+    df = pd.DataFrame({"Diabetes": ["no", "yes", "no", "no", "YES"], "Age": [1, 2, 3, 4, 5]})
+    enc = Encoder(max_patient_missing=None)
+    X = enc.fit_transform(df)
+    assert enc.table_.levels("Diabetes") == {"Unknown": 0, "yes": 1, "no": 2}
+    assert X[:, 0].tolist() == [2, 1, 2, 2, 1]
+
+
 def test_values_not_in_the_table_become_missing_and_are_reported():
     df = pd.DataFrame({"Marital Status": ["Single", "Divorced", "Divorced", "Married"],
                        "Age": [30, 40, 50, 60]})
