@@ -8,11 +8,13 @@ from sparge.app.shell import guard, init_state
 from sparge.data.safe_text import md_escape, to_csv
 from sparge.services.compare import (
     CLASSIFIER_NAMES,
+    MEASURE_HEADERS,
     MEASURE_NAMES,
     chance_level,
     compare_classifiers,
     describe_settings,
     estimate_comparison,
+    measure_table,
     normalize_confusion,
     readable_summary,
     readable_times,
@@ -76,8 +78,15 @@ if ss.get("cls_results") is not None:
                     config=SMALL_CHART)
     st.caption(f"Bars: mean ± SD over the splits. Dashed line: chance ({chance:.2f}), the score "
                "of a classifier that ignores the data.")
-    table = readable_summary(summary)
-    st.dataframe(table, hide_index=True, height=36 * (len(table) + 1) + 4)
+    one = measure_table(res, measure)
+    st.dataframe(one, hide_index=True, height=36 * (len(one) + 1) + 4,
+                 column_config={"Classifier": st.column_config.TextColumn(pinned=True)})
+    st.caption(f"{MEASURE_HEADERS[measure]}: mean ± SD over the {splits} test splits; "
+               "SparGE − raw: the mean of the difference on the same split.")
+    with st.expander("Every measure"):
+        table = readable_summary(summary)
+        st.dataframe(table, hide_index=True, height=36 * (len(table) + 1) + 4,
+                     column_config={"Classifier": st.column_config.TextColumn(pinned=True)})
     st.subheader("Mean time per split (seconds)")
     st.caption("First row: building each feature set once per split (raw data: imputation "
                "and scaling; SparGE: its fit and the test patients' embedding). Then each "

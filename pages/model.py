@@ -223,7 +223,7 @@ def heldout_check() -> None:
                 "Vote bal. acc.": [f"{m:.3f} ± {d:.3f}" for m, d in zip(
                     summ["knn_balanced_accuracy"], summ["knn_balanced_accuracy_sd"],
                     strict=True)],
-                "s/split": summ["seconds"].round(1)})  # four columns: fits 800 px
+                "s/split": [f"{v:.1f}" for v in summ["seconds"]]})  # 4 columns: fits 800 px
             st.dataframe(table, hide_index=True)
             st.caption(f"Over {int(summ['splits'].min())} split(s). Same outcome: the % of "
                        "the 10 look-alikes with the patient's outcome, averaged over "

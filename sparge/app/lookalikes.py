@@ -223,10 +223,27 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                           lambda: flag_columns(training_values()))
     comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
                                 model.scale_, encoder, flags)
-    st.dataframe(comp.iloc[:, :5], hide_index=True, width="stretch", key=f"{key}_comp")
+    # widths that fit the five columns in the 800 px layout (the last one was clipped)
+    st.dataframe(comp.iloc[:, :5], hide_index=True, width="stretch", key=f"{key}_comp",
+                 column_config={
+                     "Biomarker": st.column_config.TextColumn(width=96, pinned=True),
+                     "This patient": st.column_config.TextColumn(width=72),
+                     "Look-alikes": st.column_config.TextColumn(width=132),
+                     "Patient (SD)": st.column_config.TextColumn(
+                         width=72, help="The patient's value in SD from the cohort mean"),
+                     "Look-alikes (SD)": st.column_config.TextColumn(
+                         width=92, help="The look-alikes' median in SD from the cohort "
+                                        "mean")})
     with st.expander("The same biomarkers on one scale (standard deviations)"):
-        st.plotly_chart(comparison_plot(comp), width="stretch", key=f"{key}_comp_plot",
-                        config=SMALL_CHART)
+        if comp["patient_sd"].notna().any() or comp["lookalikes_sd_median"].notna().any():
+            st.plotly_chart(comparison_plot(comp), width="stretch", key=f"{key}_comp_plot",
+                            config=SMALL_CHART)
+            if comp["patient_sd"].isna().any() and comp["lookalikes_sd_median"].isna().any():
+                st.caption("Yes/no answers, categories and 0/1 flags have no SD scale: "
+                           "they are compared in the table above.")
+        else:
+            st.info("None of the chosen biomarkers has an SD scale (yes/no answers, "
+                    "categories and 0/1 flags are compared in the table above).")
     with st.expander("Why are they alike? One look-alike next to this patient"):
         ids = table["ID"].astype(str).tolist()
         pick = st.selectbox("Look-alike", ids, key=f"{key}_explain")
@@ -236,6 +253,15 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         # the verdict right after the name: on a narrow screen it is never the clipped one
         st.dataframe(pair, hide_index=True, width="stretch", key=f"{key}_pair",
                      column_order=["Biomarker", "Verdict", "This patient", "Look-alike",
-                                   "Difference", "Difference (SD)"])
-        st.caption("Agree: less than 0.5 standard deviations apart; differ: more than 1. "
-                   "Categories are compared by their answer.")
+                                   "Difference"],
+                     column_config={
+                         "Biomarker": st.column_config.TextColumn(width=96, pinned=True),
+                         "Verdict": st.column_config.TextColumn(width=112),
+                         "This patient": st.column_config.TextColumn(width=72),
+                         "Look-alike": st.column_config.TextColumn(width=72),
+                         "Difference": st.column_config.TextColumn(
+                             width=104, help="This patient minus the look-alike, in the "
+                                             "biomarker's units (and in SD)")})
+        st.caption("Difference: this patient minus the look-alike, in the biomarker's units "
+                   "and in standard deviations (SD). Agree: less than 0.5 SD apart; differ: "
+                   "more than 1. Categories are compared by their answer.")

@@ -352,24 +352,31 @@ def patient_missing_hist(X: np.ndarray, threshold: float | None) -> go.Figure:
 
 def lookalike_comparison(comp: pd.DataFrame) -> go.Figure:
     """The patient's biomarkers against its look-alikes' on one scale (SD from the cohort
-    mean), with the values in clinical units on hover. ``comp`` comes from
-    :func:`sparge.services.display.lookalike_comparison`."""
-    names = [plot_text(b, 40) for b in comp["Biomarker"]]
+    mean): the look-alikes' median with its interquartile range (the table's numbers), the
+    patient as a diamond, the values in clinical units on hover. Only the biomarkers with
+    an SD scale are drawn (yes/no answers and 0/1 flags are in the table). ``comp`` comes
+    from :func:`sparge.services.display.lookalike_comparison`."""
+    drawn = comp[np.isfinite(comp["patient_sd"].astype(float))
+                 | np.isfinite(comp["lookalikes_sd_median"].astype(float))]
+    names = [plot_text(b, 40) for b in drawn["Biomarker"]]
+    med = drawn["lookalikes_sd_median"].astype(float)
     fig = go.Figure()
     fig.add_trace(go.Bar(
-        y=names, x=comp["lookalikes_sd_mean"], orientation="h",
-        error_x={"type": "data", "array": comp["lookalikes_sd_spread"]},
-        name="look-alikes (mean ± spread)", marker_color="#9ecae1",
-        hovertext=[f"look-alikes: {plot_text(v, 60)}" for v in comp["Look-alikes"]],
+        y=names, x=med, orientation="h",
+        error_x={"type": "data", "symmetric": False,
+                 "array": (drawn["lookalikes_sd_q3"] - med).clip(lower=0),
+                 "arrayminus": (med - drawn["lookalikes_sd_q1"]).clip(lower=0)},
+        name="look-alikes (median, interquartile range)", marker_color="#9ecae1",
+        hovertext=[f"look-alikes: {plot_text(v, 60)}" for v in drawn["Look-alikes"]],
         hovertemplate="%{y}<br>%{hovertext}<extra></extra>"))
     fig.add_trace(go.Scatter(
-        y=names, x=comp["patient_sd"], mode="markers", name="this patient",
+        y=names, x=drawn["patient_sd"], mode="markers", name="this patient",
         marker={"size": 12, "color": "crimson", "symbol": "diamond"},
-        hovertext=[f"this patient: {plot_text(v, 40)}" for v in comp["This patient"]],
+        hovertext=[f"this patient: {plot_text(v, 40)}" for v in drawn["This patient"]],
         hovertemplate="%{y}<br>%{hovertext}<extra></extra>"))
     head, top = _title("The same biomarkers on one scale: standard deviations from the "
                        "cohort mean")
-    fig.update_layout(title=head, height=max(260, 90 + 34 * len(comp)),
+    fig.update_layout(title=head, height=max(260, 90 + 34 * len(drawn)),
                       xaxis_title="SD from the cohort mean", barmode="overlay",
                       yaxis={"autorange": "reversed", "automargin": True},
                       legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0},

@@ -219,13 +219,13 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
         labels = pd.Series([format_value(x, column, encoder) for x in v]).value_counts()
         parts = [f"{lab}: {cnt}" for lab, cnt in labels.head(3).items()]
         more = " …" if len(labels) > 3 else ""
-        return ", ".join(parts) + more + f" (of {len(v)})"
+        return ", ".join(parts) + more + suffix
     if len(v) == 1:
         return format_number(v[0]) + suffix
     if np.isin(v, (0.0, 1.0)).all():  # a 0/1 column without words: counts, not quartiles
         ones = int(v.sum())
         counts = sorted([("1", ones), ("0", len(v) - ones)], key=lambda c: -c[1])
-        return ", ".join(f"{lab}: {cnt}" for lab, cnt in counts if cnt) + f" (of {len(v)})"
+        return ", ".join(f"{lab}: {cnt}" for lab, cnt in counts if cnt) + suffix
     q1, med, q3 = np.percentile(v, [25, 50, 75])
     if format_number(q1) == format_number(q3):
         return format_number(med) + suffix
@@ -251,8 +251,10 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
     Returns
     -------
     DataFrame with ``Biomarker``, ``This patient``, ``Look-alikes`` (median (IQR), or the
-    most common categories with counts), ``Patient (SD)``, ``Look-alikes (SD)`` (text), and
-    the numeric ``patient_sd``, ``lookalikes_sd_mean``, ``lookalikes_sd_spread`` for a plot.
+    most common categories with counts), ``Patient (SD)``, ``Look-alikes (SD)`` (text: the
+    look-alikes' median), and the numeric ``patient_sd``, ``lookalikes_sd_median``,
+    ``lookalikes_sd_q1``, ``lookalikes_sd_q3`` for a plot (the same median and interquartile
+    range as the ``Look-alikes`` text, in SD; NaN for columns without an SD scale).
     """
     names = [str(c) for c in names]
     pos = {c: j for j, c in enumerate(names)}
@@ -263,21 +265,21 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
     zq = standardize(q[j], j, mean, scale)
     zn = standardize(nb, j, mean, scale)
     with np.errstate(all="ignore"), _quiet():
-        zmean = np.nanmean(zn, axis=0) if len(zn) else np.full(len(j), np.nan)
-        zsd = np.nanstd(zn, axis=0) if len(zn) else np.full(len(j), np.nan)
+        zq1, zmed, zq3 = (np.nanpercentile(zn, [25, 50, 75], axis=0) if len(zn)
+                          else np.full((3, len(j)), np.nan))
     rows = []
     for t, f in enumerate(features):
         if not has_sd_scale(f, encoder, flags):  # yes/no, flags, labels: no SD to show
-            zq[t] = zmean[t] = zsd[t] = np.nan
+            zq[t] = zmed[t] = zq1[t] = zq3[t] = np.nan
         rows.append({"Biomarker": plain_text(f, 80),
                      "This patient": format_value(q[j[t]], f, encoder),
                      "Look-alikes": _summary_of(nb[:, t], f, encoder),
                      "Patient (SD)": format_sd(zq[t]),
-                     "Look-alikes (SD)": format_sd(zmean[t]),
-                     "patient_sd": zq[t], "lookalikes_sd_mean": zmean[t],
-                     "lookalikes_sd_spread": zsd[t]})
+                     "Look-alikes (SD)": format_sd(zmed[t]),
+                     "patient_sd": zq[t], "lookalikes_sd_median": zmed[t],
+                     "lookalikes_sd_q1": zq1[t], "lookalikes_sd_q3": zq3[t]})
     cols = ["Biomarker", "This patient", "Look-alikes", "Patient (SD)", "Look-alikes (SD)",
-            "patient_sd", "lookalikes_sd_mean", "lookalikes_sd_spread"]
+            "patient_sd", "lookalikes_sd_median", "lookalikes_sd_q1", "lookalikes_sd_q3"]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -296,9 +298,10 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
                     ) -> pd.DataFrame:
     """Why two patients are alike: the chosen biomarkers side by side in clinical units.
 
-    Returns ``Biomarker``, ``This patient``, ``Look-alike``, ``Difference`` (in the
-    column's units; "same"/"different" for categories), ``Difference (SD)`` and ``Verdict``
-    (agree / somewhat different / differ / not measured in both).
+    Returns ``Biomarker``, ``This patient``, ``Look-alike``, ``Difference`` (this patient
+    minus the look-alike in the column's units, then the same difference in SD: "-18
+    (-1.8 SD)"; "same"/"different" for categories and 0/1 flags) and ``Verdict`` (agree /
+    somewhat different / differ / not measured in both).
     """
     names = [str(c) for c in names]
     pos = {c: j for j, c in enumerate(names)}
@@ -309,6 +312,7 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
     rows = []
     for t, f in enumerate(features):
         both = np.isfinite(q[t]) and np.isfinite(o[t])
+        scaled = has_sd_scale(f, encoder, flags)
         if not both:
             diff = MISSING
         elif category_words(encoder, f) or f in flags:
@@ -316,17 +320,17 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
         else:
             d = q[t] - o[t]
             diff = "0" if d == 0 else ("+" if d > 0 else "") + format_number(d)
+            if scaled:
+                diff += f" ({format_sd(dz[t])})"
         rows.append({"Biomarker": plain_text(f, 80),
                      "This patient": format_value(q[t], f, encoder),
                      "Look-alike": format_value(o[t], f, encoder),
                      "Difference": diff,
-                     "Difference (SD)": f"{abs(dz[t]):.1f} SD"
-                     if both and has_sd_scale(f, encoder, flags) else MISSING,
                      "Verdict": ("not measured in both" if not both else
-                                 agreement(dz[t]) if has_sd_scale(f, encoder, flags) else
+                                 agreement(dz[t]) if scaled else
                                  ("agree" if diff == "same" else "differ"))})
     return pd.DataFrame(rows, columns=["Biomarker", "This patient", "Look-alike",
-                                       "Difference", "Difference (SD)", "Verdict"])
+                                       "Difference", "Verdict"])
 
 
 def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,

@@ -157,7 +157,8 @@ def check_verdict(results: pd.DataFrame,
     if clear:
         sentence = (f"On this cohort {best} gives the best look-alikes: {share:.0f} % of the "
                     f"10 look-alikes share the patient's outcome (averaged over outcomes), "
-                    f"{100 * mean:.1f} points more than {runner}.")
+                    f"{100 * mean:.1f} points more than {runner} (standard error of the "
+                    f"split-by-split difference {100 * se:.1f}).")
     else:
         sentence = (f"On this cohort {best} and {runner} are equally good: {share:.0f} % "
                     f"and {100 * summ[measure].iloc[1]:.0f} % of the 10 look-alikes share "

@@ -342,9 +342,11 @@ def test_classifier_page_on_a_small_cohort(small_cohort):
     assert not at.exception, [e.value for e in at.exception]
     res, conf, described, splits, y = at.session_state["cls_results"]
     assert set(res["representation"]) == {"raw", "SparGE"} and len(res) == 2 * 2 * 6
-    summary = next(d.value for d in at.dataframe if "Classifier" in d.value.columns)
-    assert "k-nearest neighbours" in set(summary["Classifier"])
-    assert "Balanced accuracy (mean ± SD)" in summary.columns
+    one, every = (d.value for d in at.dataframe if "Classifier" in d.value.columns)
+    # the chosen measure, raw and SparGE side by side (fits 800 px); every measure below
+    assert list(one.columns) == ["Classifier", "raw data", "SparGE", "SparGE − raw"]
+    assert "k-nearest neighbours" in set(one["Classifier"])
+    assert "Balanced accuracy (mean ± SD)" in every.columns
     times = next(d.value for d in at.dataframe if "SparGE (s)" in d.value.columns)
     assert times["SparGE (s)"].iloc[0] > 0  # SparGE's own fit is in the time per split
     assert "Estimated time: about" in texts(at)

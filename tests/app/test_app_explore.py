@@ -115,7 +115,7 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
     comp = next(d.value for d in at.dataframe if "This patient" in d.value.columns)
     row = comp.set_index("Biomarker").loc["Diabetes"]
     assert row["This patient"] in {"Yes", "No", "Unknown", "—"}
-    assert re.fullmatch(r"((Yes|No|Unknown): \d+(, )?)+ \(of \d+\)", row["Look-alikes"])
+    assert re.fullmatch(r"((Yes|No|Unknown): \d+(, )?)+( · \d+ of \d+)?", row["Look-alikes"])
     age = comp.set_index("Biomarker").loc["Age (years)"]
     assert re.fullmatch(r"\d+", age["This patient"]) and age["Patient (SD)"].endswith(" SD")
     pair = next(d.value for d in at.dataframe if "Verdict" in d.value.columns)

@@ -74,12 +74,20 @@ def test_outcome_and_comparison_charts():
     fig = outcome_share_bar(pd.Series({"low": 0.7, "<i>high</i>": 0.3}))
     assert fig.data[0].orientation == "h"
     assert list(fig.data[0].y) == ["low", "&lt;i&gt;high&lt;/i&gt;"]
-    comp = pd.DataFrame({"Biomarker": ["Age", "Diabetes"], "This patient": ["61", "Yes"],
-                         "Look-alikes": ["60 (55–64)", "Yes 7, No 3 (of 10)"],
-                         "patient_sd": [1.0, -0.5], "lookalikes_sd_mean": [0.8, -0.2],
-                         "lookalikes_sd_spread": [0.3, 0.4]})
+    nan = float("nan")
+    comp = pd.DataFrame({"Biomarker": ["Age", "Diabetes", "Urea"],
+                         "This patient": ["61", "Yes", "7"],
+                         "Look-alikes": ["60 (55–64)", "Yes: 7, No: 3", "6 (5–9)"],
+                         "patient_sd": [1.0, nan, 0.4], "lookalikes_sd_median": [0.8, nan, 0.1],
+                         "lookalikes_sd_q1": [0.5, nan, -0.2],
+                         "lookalikes_sd_q3": [0.9, nan, 0.8]})
     fig = lookalike_comparison(comp)
-    assert list(fig.data[1].hovertext) == ["this patient: 61", "this patient: Yes"]
+    # a yes/no row has no SD scale: left out of the chart, not drawn as an empty row
+    assert list(fig.data[1].hovertext) == ["this patient: 61", "this patient: 7"]
+    bar = fig.data[0]
+    assert list(bar.x) == [0.8, 0.1]  # the median, as in the table
+    assert np.allclose(bar.error_x.array, [0.1, 0.7])
+    assert np.allclose(bar.error_x.arrayminus, [0.3, 0.3])
     assert fig.layout.xaxis.title.text == "SD from the cohort mean"
 
 

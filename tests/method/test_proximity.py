@@ -275,6 +275,7 @@ def test_check_verdict_names_a_winner_only_beyond_the_noise():
     clear = check_verdict(results([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]))
     assert clear["best"] == "SparGE" and clear["clear"]
     assert "gives the best look-alikes" in clear["sentence"]
+    assert f"split-by-split difference {100 * clear['se']:.1f})" in clear["sentence"]
     assert abs(clear["difference"] - 0.03) < 1e-9
     # 0.005 ahead on average but the splits disagree: a tie, said as such
     tie = check_verdict(results([0.66, 0.65, 0.66], [0.65, 0.66, 0.645]))

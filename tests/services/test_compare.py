@@ -52,6 +52,7 @@ def test_settings_of_a_model_and_readable_tables():
         CLASSIFIER_NAMES,
         FEATURES_ROW,
         describe_settings,
+        measure_table,
         readable_summary,
         readable_times,
         sparge_settings,
@@ -72,6 +73,15 @@ def test_settings_of_a_model_and_readable_tables():
     cell = table["Balanced accuracy (mean ± SD)"].iloc[0]
     mean, sd = (float(v) for v in cell.split(" ± "))
     assert 0 <= mean <= 1 and sd >= 0
+    # one measure, raw and SparGE side by side with the paired difference (fits 800 px)
+    one = measure_table(res, "balanced_accuracy")
+    assert list(one.columns) == ["Classifier", "raw data", "SparGE", "SparGE − raw"]
+    assert set(one["Classifier"]) == set(CLASSIFIER_NAMES.values())
+    knn = res[res["classifier"] == "KNN"].pivot_table(index="split", columns="representation",
+                                                      values="balanced_accuracy")
+    row = one.set_index("Classifier").loc["k-nearest neighbours"]
+    assert row["SparGE − raw"] == f"{(knn['SparGE'] - knn['raw']).mean():+.3f}"
+    assert row["raw data"].startswith(f"{knn['raw'].mean():.3f} ± ")
     times = readable_times(res)
     assert "support vector machine" in times.index
     # the first row is building the features: SparGE's fit is part of the time per split

@@ -89,9 +89,12 @@ def test_lookalike_comparison_in_units_with_sd_as_a_cue(encoder):
     assert age["This patient"] == "70"
     assert age["Look-alikes"] == "64 (62–66) · 3 of 4"
     assert age["Patient (SD)"] == "+2.0 SD" and age["patient_sd"] == pytest.approx(2.0)
+    # the SD cue is the look-alikes' median and quartiles, as the text's median (IQR)
+    assert age["Look-alikes (SD)"] == "+1.4 SD"
+    assert (age["lookalikes_sd_q1"], age["lookalikes_sd_q3"]) == pytest.approx((1.2, 1.6))
     dia = comp.set_index("Biomarker").loc["Diabetes"]
     assert dia["This patient"] == "Yes"
-    assert dia["Look-alikes"] == "Yes: 3, No: 1 (of 4)"
+    assert dia["Look-alikes"] == "Yes: 3, No: 1"
     # a yes/no code is not a scale: no SD for it (a Yes = 1 / No = 2 code means nothing in SD)
     assert dia["Patient (SD)"] == "—" and dia["Look-alikes (SD)"] == "—"
     assert np.isnan(dia["patient_sd"])
@@ -101,8 +104,8 @@ def test_a_0_1_column_without_words_is_counted_not_quartiled():
     from sparge.services.display import _summary_of
 
     assert _summary_of(np.array([1.0, 1.0, 0.0, 1.0, np.nan]), "flag", None) == \
-        "1: 3, 0: 1 (of 4)"
-    assert _summary_of(np.array([0.0, 0.0]), "flag", None) == "0: 2 (of 2)"
+        "1: 3, 0: 1 · 4 of 5"
+    assert _summary_of(np.array([0.0, 0.0]), "flag", None) == "0: 2"
     assert _summary_of(np.array([0.0, 2.0, 1.0]), "count", None) == "1 (0.5–1.5)"
 
 
@@ -119,14 +122,13 @@ def test_pair_comparison_verdicts(encoder):
     q[names.index("Smoking")] = 1.0
     pair = pair_comparison(q, o, ["Age", "Diabetes", "Smoking"], names, mean, scale,
                            encoder).set_index("Biomarker")
-    assert pair.loc["Age", "Difference"] == "-18"
-    assert pair.loc["Age", "Difference (SD)"] == "1.8 SD"
+    # units first, then the same difference in SD, signed alike
+    assert pair.loc["Age", "Difference"] == "-18 (-1.8 SD)"
     assert pair.loc["Age", "Verdict"] == "differ"
     assert (pair.loc["Diabetes", "This patient"], pair.loc["Diabetes", "Look-alike"]) == \
         ("Yes", "No")
     assert pair.loc["Diabetes", "Difference"] == "different"
     # yes/no: same/different decides the verdict, no SD
-    assert pair.loc["Diabetes", "Difference (SD)"] == "—"
     assert pair.loc["Diabetes", "Verdict"] == "differ"
     assert pair.loc["Smoking", "Verdict"] == "not measured in both"
 
@@ -213,10 +215,10 @@ def test_0_1_flags_get_counts_and_same_or_different_not_sd():
     q = np.array([55.0, 1.0, 1.0])
     comp = lookalike_comparison(q, train, names, names, mean, scale, None, flags)
     row = comp.set_index("Biomarker").loc["trauma"]
-    assert row["Look-alikes"] == "0: 2, 1: 1 (of 3)" and row["Patient (SD)"] == "—"
+    assert row["Look-alikes"] == "0: 2, 1: 1 · 3 of 4" and row["Patient (SD)"] == "—"
     assert comp.set_index("Biomarker").loc["count", "Patient (SD)"].endswith(" SD")
     pair = pair_comparison(q, np.array([50.0, 0.0, 2.0]), names, names, mean, scale, None,
                            flags).set_index("Biomarker")
     assert pair.loc["trauma", "Difference"] == "different"
-    assert (pair.loc["trauma", "Difference (SD)"], pair.loc["trauma", "Verdict"]) == ("—",
-                                                                                     "differ")
+    assert pair.loc["trauma", "Verdict"] == "differ"
+    assert pair.loc["count", "Difference"] == "-1 (-1.2 SD)"
