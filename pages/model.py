@@ -18,7 +18,7 @@ from sparge.app.plots_setup import objective_figure
 from sparge.app.shell import fmt_number, guard, init_state, model_summary, set_model
 from sparge.data.safe_text import md_escape
 from sparge.services.resources import estimate_fit
-from sparge.services.teaching import refinement_step
+from sparge.services.teaching import training_story
 from sparge.services.workflow import model_params, train
 
 init_state()  # also when a deep link runs this page before app.py
@@ -172,7 +172,7 @@ with guard("Showing the training history"):
         st.plotly_chart(objective_figure(history), width="stretch", config=SMALL_CHART)
         if getattr(model, "objective_", None) is not None:
             # which iterate was kept, why it stopped, and what the J above is
-            st.caption(refinement_step(model)["caption"])
+            st.caption(training_story(model))
     else:
         st.caption("No refinement history (refinement iterations set to 0).")
 

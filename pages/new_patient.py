@@ -96,6 +96,6 @@ if query is not None:
         st.plotly_chart(cohort_map(frame, color, new_points=pd.DataFrame(
             {"x": where[:, 0], "y": where[:, 1], "ID": [qid]}),
             title=f"The new patient (star) on the {map_title(proj, model)}",
-            order=outcome_order(model)),
+            color_title="Outcome" if color is not None else "", order=outcome_order(model)),
             width="stretch", key="np_map_chart")
         search_embedded_cohort(model, Xq, qid, k)

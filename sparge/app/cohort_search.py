@@ -40,12 +40,22 @@ def cohort_index(folder: str, model) -> CohortIndex:
 
 
 def search_embedded_cohort(model, Xq: pd.DataFrame, qid: str, k: int) -> None:
-    """The look-alikes of one patient among every patient of an embedded cohort folder."""
-    st.subheader("Among a whole embedded cohort")
+    """The look-alikes of one patient among every patient of an embedded cohort folder.
+
+    Folded away: it needs a folder that a data team prepared on the server, which most
+    users of the page do not have (a walk-through read the open section as developer text).
+    """
+    opened = bool(st.session_state.get("np_cohort_dir", "").strip())
+    with st.expander("Optional: search a whole cohort prepared by your data team",
+                     expanded=opened):
+        _embedded_search(model, Xq, qid, k)
+
+
+def _embedded_search(model, Xq: pd.DataFrame, qid: str, k: int) -> None:
     st.caption("A cohort too large to train on or to upload can be embedded once on this "
-               "machine or a cluster (`python -m sparge embed MODEL SOURCE -o FOLDER`, see "
-               "the README's *Beyond one machine*). Give that folder to search all of its "
-               "patients; it is read once per session.")
+               "machine or a cluster by your data team (`python -m sparge embed MODEL "
+               "SOURCE -o FOLDER`, see the README's *Beyond one machine*). Give that folder "
+               "to search all of its patients; it is read once per session.")
     folder = st.text_input("Embedded cohort folder (on this server)", key="np_cohort_dir",
                            placeholder="/data/embedded_cohort")
     if not folder.strip():

@@ -195,6 +195,8 @@ def show_data(ctx: Context) -> None:
                                 f" × {len(cols)} of {info['Xs'].shape[1]} biomarkers")
     figure(fig, "data", ctx)
     cap = info["caption"] + f" Boxed: patient {ctx.pid}."
+    shown = tc.matrix_view_caption(m, ctx.patient, rows, cols)
+    cap += f" {shown}" if shown else ""
     if ctx.toy:
         cap += (f" × marks the {int(ctx.cohort.hidden.sum())} measured values hidden from "
                 "the model, to grade the completion.")

@@ -96,7 +96,9 @@ def warn_data_model_mismatch() -> None:
     msg = data_model_mismatch(ss.model, cohort.features, cohort.ids)
     if msg:
         st.warning(f"{md_escape(msg, 600)} Data: {md_escape(ss.get('cohort_name', ''))}. "
-                   f"Model: {md_escape(ss.get('model_name', ''))}.")
+                   f"Model: {md_escape(ss.get('model_name', ''))}. To see this data's "
+                   "own patients, train a model on it on the **Model** page (or load the "
+                   "model trained on it).")
 
 
 # ---------------------------------------------------------------------------- maps

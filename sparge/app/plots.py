@@ -267,7 +267,9 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                            font={"size": 11, "color": "#555555"})
     head, top = _title(title)
     fig.update_layout(title=head, dragmode="zoom", clickmode="event+select", height=560,
-                      legend={"title": {"text": ""}, "orientation": "h", "yanchor": "top",
+                      legend={"title": {"text": f"{plot_text(color_title, 30)}:"
+                                        if color_title else ""},
+                              "orientation": "h", "yanchor": "top",
                               "y": -0.02, "x": 0},
                       margin={"l": 10, "r": 10, "t": top, "b": 10})
     fig.update_xaxes(showticklabels=False, title="")

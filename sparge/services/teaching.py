@@ -218,6 +218,26 @@ def matrix_view(model, patient: int, max_rows: int = 30, max_cols: int = 12
     return rows, cols
 
 
+def matrix_view_caption(model, patient: int, rows: np.ndarray, cols: np.ndarray) -> str:
+    """Which part of the table :func:`matrix_view` shows, in words ("" when all of it)."""
+    Xs = np.asarray(model.training_data_, dtype=float)
+    n, m = Xs.shape
+    parts = []
+    if len(cols) < m:
+        gap = np.isnan(Xs[patient, cols])
+        gap_free = int((~np.isnan(Xs).any(axis=0)).sum())
+        parts.append(
+            f"{len(cols)} of {m} biomarkers: {_plural(int(gap.sum()), 'gap')} of this "
+            f"patient and {int((~gap).sum())} of its measured values, chosen among the "
+            "biomarkers with the most gaps in the cohort"
+            + (f" (the {_plural(gap_free, 'biomarker')} without any gap are left out of "
+               "the view, not of the model)" if gap_free and not np.isin(
+                   np.flatnonzero(~np.isnan(Xs).any(axis=0)), cols).any() else ""))
+    if len(rows) < n:
+        parts.append(f"{len(rows)} of {n} patients, evenly spaced, with this one")
+    return ("Shown: " + "; ".join(parts) + ".") if parts else ""
+
+
 # ---------------------------------------------------------------------- 1. completion
 def kept_components(model) -> tuple[int, int, int]:
     """(components of the filled table, non-zero after shrinkage, kept by the model)."""
@@ -463,6 +483,37 @@ def refinement_step(model) -> dict:
         text += f"No patients were held out; the model keeps iteration {best}."
     text += f" Final objective on all training patients: J = {model.objective_:.3f}."
     return {"history": h, "caption": text}
+
+
+def training_story(model) -> str:
+    """The Model page's words for what the refinement did: the same facts as
+    :func:`refinement_step`'s caption, without the lecture's symbols (J, precision@10,
+    iterate)."""
+    h = pd.DataFrame(getattr(model, "history_", []) or [])
+    if len(h) <= 1:
+        return ("The dictionary was not refined (refinement iterations set to 0): the model "
+                "uses the one learned first.")
+    j0, j1 = float(h["J"].iloc[0]), float(h["J"].iloc[-1])
+    best = int(getattr(model, "best_iteration_", len(h) - 1))
+    text = (f"The dictionary was refined for {_plural(len(h) - 1, 'step')}. The chart's "
+            f"objective (the distance between neighbours with the same outcome relative "
+            f"to that between neighbours with different outcomes; lower is better) went "
+            f"from {j0:.3f} to {j1:.3f}. ")
+    if "heldout_score" in h and h["heldout_score"].notna().any():
+        s = h["heldout_score"].to_numpy(dtype=float)
+        kept = "the first dictionary" if best == 0 else f"the dictionary of step {best}"
+        text += (f"Each step was also checked on training patients set aside from it: "
+                 f"{100 * s[0]:.0f} % of their 10 look-alikes shared their outcome at the "
+                 f"start, {100 * np.nanmax(s):.0f} % at best (averaged over outcomes). The "
+                 f"model keeps {kept}, the best on that check")
+        if len(h) - 1 < model.max_iter:
+            text += (f", and training stopped after {model.n_iter_no_change} steps without a "
+                     "better check" if "early" in stop_reason(model) else
+                     f", and training {stop_reason(model)}")
+        text += "."
+    else:
+        text += f"No patients were set aside for a check; the model keeps step {best}."
+    return text
 
 
 def stop_reason(model) -> str:

@@ -155,6 +155,13 @@ def test_refinement_caption_reads_the_history(cohort, toy):
     assert f"iteration {toy.best_iteration_}" in info["caption"]
     none = tc.fit_toy(cohort, tc.ToyParams(max_iter=0))
     assert tc.refinement_step(none)["caption"].startswith("No refinement")
+    # the Model page's plain version: the same numbers, no symbols
+    story = tc.training_story(toy)
+    h = toy.history_
+    assert f"refined for {len(h) - 1} step" in story
+    assert f"from {h[0]['J']:.3f} to {h[-1]['J']:.3f}" in story
+    assert "J =" not in story and "precision@10" not in story and "iterate" not in story
+    assert tc.training_story(none).startswith("The dictionary was not refined")
 
 
 def test_lookalikes_of_the_followed_patient_with_sparse_weights(toy, real):
@@ -176,6 +183,12 @@ def test_matrix_view_keeps_the_patient_and_its_gaps(real, toy):
     assert gap[cols].sum() == min(6, gap.sum()) and (~gap[cols]).sum() == 12 - gap[cols].sum()
     feats = tc.dictionary_view(real, 7)
     assert len(feats) == 15
+    # the caption says which part of the table is shown (nothing left out silently)
+    cap = tc.matrix_view_caption(real, 7, rows, cols)
+    m = real.training_data_.shape[1]
+    assert f"12 of {m} biomarkers" in cap and f"{int(gap[cols].sum())} gap" in cap
+    full = tc.matrix_view(toy, 3, max_rows=40)
+    assert tc.matrix_view_caption(toy, 3, *full) == ""  # the toy table is shown whole
 
 
 def test_every_step_has_formulas_words_and_the_papers_corrections():
