@@ -45,6 +45,27 @@ section.main .block-container, [data-testid="stMainBlockContainer"] {
 .katex { font-size: 1.12em; }
 .katex-display { overflow-x: auto; overflow-y: hidden; }
 [data-testid="stWidgetLabel"] p { font-size: 1.15rem; }
+/* the step's words and pictures side by side when there is room, else one above the
+   other (at 800 px the two columns clipped formulas, titles and legends) */
+.st-key-teach_step_cols [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+.st-key-teach_step_cols [data-testid="stColumn"]:first-child {
+  flex: 2 1 22rem !important; min-width: min(100%, 22rem) !important;
+}
+.st-key-teach_step_cols [data-testid="stColumn"]:last-child {
+  flex: 3 1 30rem !important; min-width: min(100%, 30rem) !important;
+}
+/* Back / Next keep their words on a narrow screen */
+.st-key-teach_nav p { font-size: 1rem !important; }
+</style>
+"""
+#: Always on the lecture page: its control row wraps instead of squeezing four controls
+#: into a narrow screen.
+HEADER_CSS = """
+<style>
+.st-key-teach_header [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+.st-key-teach_header [data-testid="stColumn"] {
+  flex: 1 1 13rem !important; min-width: min(100%, 13rem) !important;
+}
 </style>
 """
 
@@ -377,7 +398,8 @@ RENDER = {"data": show_data, "completion": show_completion, "dictionary": show_d
 def render_step(step: tc.Step, ctx: Context, *, present: bool) -> None:
     """Formulas and words next to the pictures (presentation) or above them (reading)."""
     if present:
-        left, right = st.columns([2, 3], gap="medium")
+        with st.container(key="teach_step_cols"):
+            left, right = st.columns([2, 3], gap="medium")
         with left:
             step_text(step)
         with right:
@@ -413,7 +435,9 @@ def header_controls(build) -> tuple[bool, Context]:
 
     ``build(source, n_neighbors, font)`` makes the context (the picker needs its IDs).
     """
-    c1, c2, c3, c4 = st.columns([3, 3, 2, 2], vertical_alignment="bottom")
+    st.markdown(HEADER_CSS, unsafe_allow_html=True)
+    with st.container(key="teach_header"):
+        c1, c2, c3, c4 = st.columns([3, 3, 2, 2], vertical_alignment="bottom")
     with c1:
         source = st.radio("Show the steps on", (TOY, REAL), key="teach_source",
                           horizontal=True)
@@ -422,7 +446,7 @@ def header_controls(build) -> tuple[bool, Context]:
                       help="Used on the maps, for the precision and in the last step.")
     with c4:
         present = st.toggle("Presentation mode", key="teach_present",
-                            help="One step per screen with Previous / Next, large type.")
+                            help="One step per screen with Back / Next, large type.")
     ctx = build(source, k, FONT["present" if present else "normal"])
     with c2:
         st.selectbox("Followed patient", help="Followed through every step; a click on the "
@@ -436,8 +460,9 @@ def presentation_nav(n: int) -> int:
     ss = st.session_state
     i = int(np.clip(ss.get("teach_step", 0), 0, n - 1))
     ss.teach_step = i
-    c1, c2, c3 = st.columns([1, 3, 1])
-    c1.button("Previous", key="teach_prev", on_click=move, args=(-1, n), disabled=i == 0,
+    with st.container(key="teach_nav"):
+        c1, c2, c3 = st.columns([1, 2, 1], vertical_alignment="center")
+    c1.button("Back", key="teach_prev", on_click=move, args=(-1, n), disabled=i == 0,
               icon=":material/arrow_back:", width="stretch")
     c2.progress((i + 1) / n, text=f"Step {i + 1} of {n}")
     c3.button("Next", key="teach_next", on_click=move, args=(1, n), disabled=i == n - 1,

@@ -28,20 +28,46 @@ LEGENDS = {
     "top": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
     # right of the plot (plotly makes room): for maps with many entries
     "right": {"x": 1.01, "xanchor": "left", "y": 1.0, "yanchor": "top"},
+    # one entry per row above the plot: the presentation's large type, where a row of
+    # entries wraps over the title and an inside legend covers the bars
+    "stacked": {"orientation": "v", "x": 0, "xanchor": "left", "y": 1.0, "yanchor": "bottom"},
 }
+#: From this font size on (the presentation) legends are stacked above the plot.
+LARGE_TYPE = 18
+
+
+def _legend_entries(fig: go.Figure) -> int:
+    """How many entries the legend shows (one per legend group)."""
+    groups, n = set(), 0
+    for t in fig.data:
+        if t.showlegend is False or not t.name:
+            continue
+        if t.legendgroup:
+            if t.legendgroup in groups:
+                continue
+            groups.add(t.legendgroup)
+        n += 1
+    return n if n > 1 or any(t.showlegend for t in fig.data) else 0
 
 
 def _layout(fig: go.Figure, title: str, font_size: int, height: int, legend: str = "inside",
             **kw) -> go.Figure:
-    wrapped = wrap_title(title, 70 if font_size < 18 else 46)
+    large = font_size >= LARGE_TYPE
+    # the presentation's figures may be as narrow as a phone: shorter title lines
+    wrapped = wrap_title(title, 36 if large else 70)
     lines = wrapped.count("<br>") + 1
+    rows = 1 if legend == "top" else 0  # legend rows above the plot
+    if large and kw.get("showlegend", True):
+        rows = _legend_entries(fig)
+        legend = "stacked" if rows else legend
     # the title starts below the toolbar's strip (TOOLBAR px) so the two never overlap
     fig.update_layout(title={"text": wrapped, "x": 0.01, "xanchor": "left", "yref": "container",
                              "y": 1, "yanchor": "top", "pad": {"t": TOOLBAR},
                              "font": {"size": font_size + 2}},
-                      font={"size": font_size}, height=height + TOOLBAR,
+                      font={"size": font_size},
+                      height=height + TOOLBAR + ((font_size + 10) * rows if large else 0),
                       margin={"l": 10, "r": 10, "b": 10,
-                              "t": TOOLBAR + 14 + (font_size + 10) * (lines + (legend == "top"))},
+                              "t": TOOLBAR + 14 + (font_size + 10) * (lines + rows)},
                       legend=LEGENDS[legend], **kw)
     return fig
 

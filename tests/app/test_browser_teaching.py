@@ -143,7 +143,7 @@ def test_lecture_presentation_in_chromium(server):
         _walk(page, "toy", move_controls=True)
         # back to the start, then the default model
         for _ in range(len(STEPS) - 1):
-            page.get_by_role("button", name="Previous").click()
+            page.get_by_role("button", name="Back").click()
             time.sleep(0.3)
         _step_title(page, 0)
         _changes(page, lambda: page.get_by_text("Current model", exact=True).click(),
