@@ -27,7 +27,7 @@ from sparge.app.shell import (
 )
 from sparge.data.encoder import ROLES, guess_columns
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
-from sparge.services.workflow import encode_cohort
+from sparge.services.workflow import default_missing_threshold, encode_cohort
 
 NONE = "(none)"
 init_state()  # also when a deep link runs this page before app.py
@@ -59,10 +59,11 @@ pending = ss.get("pending")
 if pending is not None:
     df, name, token = pending["df"], pending["name"], pending["token"]
     id_guess, label_guess = guess_columns(df)
-    threshold = 10
+    n_inputs = len(df.columns) - sum(g is not None for g in (id_guess, label_guess))
+    threshold = default_missing_threshold(n_inputs)
     if [str(c) for c in df.columns] == [str(c) for c in cohort.df.columns]:
         # the same table again (a re-upload): the columns are guessed afresh, but the
-        # threshold chosen for it is kept (it was silently reset to 10 %)
+        # threshold chosen for it is kept (it was silently reset to the default)
         threshold = 100 if enc.max_patient_missing is None else \
             round(100 * enc.max_patient_missing)
 else:
@@ -102,7 +103,9 @@ label_col = b.selectbox("Outcome column", [NONE, *cols], key="setup_label",
                         help="The outcome to learn from (guessed); '(none)': unsupervised.")
 max_missing = c.slider("Leave out patients missing more than (%)", 0, 100, key="setup_missing",
                        help="The paper leaves out patients missing more than 10 % of their "
-                            "values; they can still be looked up on the map.")
+                            "values; on a table with few columns it starts just above one "
+                            "gap, so that a single gap never leaves a patient out. Patients "
+                            "left out can still be looked up on the map.")
 ss.setup_kept = {"setup_id": id_col, "setup_label": label_col, "setup_missing": max_missing}
 if label_col == NONE and label_guess in cols and label_guess != id_col:
     st.warning(f"Column '{md_escape(label_guess)}' looks like an outcome. With the outcome "

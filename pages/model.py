@@ -225,7 +225,8 @@ def heldout_check() -> None:
                     strict=True)],
                 "s/split": [f"{v:.1f}" for v in summ["seconds"]]})  # 4 columns: fits 800 px
             st.dataframe(table, hide_index=True)
-            st.caption(f"Over {int(summ['splits'].min())} split(s). Same outcome: the % of "
+            n_done = int(summ["splits"].min())
+            st.caption(f"Over {n_done} split{'s' if n_done != 1 else ''}. Same outcome: the % of "
                        "the 10 look-alikes with the patient's outcome, averaged over "
                        "outcomes. Vote bal. acc.: balanced accuracy of a 5-look-alike vote. "
                        "± : spread (SD) over the splits.")

@@ -225,17 +225,18 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                           lambda: flag_columns(training_values()))
     comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
                                 model.scale_, encoder, flags)
-    # widths that fit the five columns in the 800 px layout (the last one was clipped)
-    st.dataframe(comp.iloc[:, :5], hide_index=True, width="stretch", key=f"{key}_comp",
+    # four columns at widths that fit the 800 px layout (five clipped the last headers);
+    # the look-alikes' values in SD are in the chart below
+    st.dataframe(comp, hide_index=True, width="stretch", key=f"{key}_comp",
+                 column_order=["Biomarker", "This patient", "Look-alikes", "Patient (SD)"],
                  column_config={
-                     "Biomarker": st.column_config.TextColumn(width=96, pinned=True),
-                     "This patient": st.column_config.TextColumn(width=72),
-                     "Look-alikes": st.column_config.TextColumn(width=132),
+                     "Biomarker": st.column_config.TextColumn(width=100, pinned=True),
+                     "This patient": st.column_config.TextColumn(width=92),
+                     "Look-alikes": st.column_config.TextColumn(width=150),
                      "Patient (SD)": st.column_config.TextColumn(
-                         width=72, help="The patient's value in SD from the cohort mean"),
-                     "Look-alikes (SD)": st.column_config.TextColumn(
-                         width=92, help="The look-alikes' median in SD from the cohort "
-                                        "mean")})
+                         "Patient SD", width=88,
+                         help="The patient's value in standard deviations (SD) from the "
+                              "cohort mean; the look-alikes' are in the chart below")})
     with st.expander("The same biomarkers on one scale (standard deviations)"):
         if comp["patient_sd"].notna().any() or comp["lookalikes_sd_median"].notna().any():
             st.plotly_chart(comparison_plot(comp), width="stretch", key=f"{key}_comp_plot",
@@ -258,9 +259,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                                    "Difference"],
                      column_config={
                          "Biomarker": st.column_config.TextColumn(width=96, pinned=True),
-                         "Verdict": st.column_config.TextColumn(width=112),
-                         "This patient": st.column_config.TextColumn(width=72),
-                         "Look-alike": st.column_config.TextColumn(width=72),
+                         "Verdict": st.column_config.TextColumn(width=104),
+                         "This patient": st.column_config.TextColumn("Patient", width=72),
+                         "Look-alike": st.column_config.TextColumn(width=80),
                          "Difference": st.column_config.TextColumn(
                              width=104, help="This patient minus the look-alike, in the "
                                              "biomarker's units (and in SD)")})

@@ -148,8 +148,8 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
         parts.append("two levels, whose order does not matter: "
                      + some(inferred["two"], 6, True))
     if inferred["other"]:
-        parts.append("coded 1, 2, 3 … in natural order (yes and no first), which is not a "
-                     "clinical order: " + some(inferred["other"], 4, True))
+        parts.append("coded 1, 2, 3 … in natural (alphabetical or numeric) order, which "
+                     "need not be a clinical order: " + some(inferred["other"], 4, True))
     head = (f"column '{names[0]}' has no encoding table entry; its levels were inferred"
             if len(names) == 1 else f"{len(names)} categorical columns have no encoding "
                                     "table entry; their levels were inferred")

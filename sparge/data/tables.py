@@ -71,6 +71,10 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
                         (3, ("high",))),
     "severity": ((1, ("none",)), (2, ("mild",)), (3, ("moderate",)), (4, ("severe",))),
     "normal/abnormal": ((1, ("normal",)), (2, ("borderline",)), (3, ("abnormal",))),
+    # tumour grades and disease stages written in Roman numerals (GBSG2's tgrade I/II/III)
+    "grade/stage": ((1, ("i", "grade i", "stage i")), (2, ("ii", "grade ii", "stage ii")),
+                    (3, ("iii", "grade iii", "stage iii")),
+                    (4, ("iv", "grade iv", "stage iv"))),
 }
 _SCALE_CODES = {name: {s: code for code, spellings in ranks for s in spellings}
                 for name, ranks in SCALES.items()}

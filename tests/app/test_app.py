@@ -103,6 +103,31 @@ def test_upload_a_csv_and_encode_it():
     assert any("Table encoded" in s.value for s in at.success)
 
 
+def test_a_table_with_few_columns_starts_just_above_one_gap():
+    """8 feature columns: one gap is 12.5 % of a patient's values, so the setup starts at
+    13 % and a patient with one gap stays in training (the paper's 10 % left half of a
+    GBSG2-like cohort out); a second gap still leaves a patient out."""
+    from sparge.services.workflow import default_missing_threshold
+
+    assert default_missing_threshold(8) == 13 and default_missing_threshold(467) == 10
+    assert default_missing_threshold(3) == 34 and default_missing_threshold(0) == 10
+    rows = ["pid,a,b,c,d,e,f,g,h,outcome"]
+    for i in range(40):
+        vals = [str((i * 7 + j) % 11) for j in range(8)]
+        if i % 4 == 1:
+            vals[i % 8] = ""  # one gap
+        if i % 4 == 2:
+            vals[0] = vals[1] = ""  # two gaps
+        rows.append(f"P{i},{','.join(vals)},{'yes' if i % 2 else 'no'}")
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("few.csv", "\n".join(rows).encode(), "text/csv")).run()
+    assert at.slider(key="setup_missing").value == 13
+    at.button(key="setup_go").click().run()
+    cohort = at.session_state["cohort"]
+    assert len(cohort.train_rows) == 30  # only the ten patients with two gaps left out
+
+
 def test_setup_stays_editable_and_re_encodes():
     """Issue 9.6: after encoding, the controls stay and re-encode; the same file uploaded
     again is set up again."""

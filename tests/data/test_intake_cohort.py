@@ -197,6 +197,9 @@ def test_unknown_outside_a_scale_is_missing_even_when_common():
     (["Y", "N"], {"Y": 1, "N": 2}),
     (["True", "False"], {"True": 1, "False": 2}),
     (["Yes", "No", "Previously"], {"Yes": 1, "No": 2, "Previously": 3}),
+    # tumour grades in Roman numerals: an order (GBSG2's tgrade read as unordered before)
+    (["III", "I", "II"], {"I": 1, "II": 2, "III": 3}),
+    (["Stage IV", "stage ii"], {"stage ii": 2, "Stage IV": 4}),
 ])
 def test_recognised_scales_case_and_space_insensitive(levels, expected):
     cells = np.asarray(levels * 20, dtype=object)
