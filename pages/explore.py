@@ -26,7 +26,7 @@ from sparge.services.display import (
     snap_precision,
 )
 from sparge.services.maps import DENSE_MAP, MAX_MAP_POINTS, is_dense, map_csv_frame, map_title
-from sparge.services.workflow import lookalike_table
+from sparge.services.workflow import lookalike_table, training_patient_caveat
 
 NO_COLOUR = "(no colour)"  # not "None": that is also a clinical answer
 init_state()  # also when a deep link runs this page before app.py
@@ -218,6 +218,8 @@ if sel_row is not None:
         st.info(f"Not used for training: {md_escape(index.reason[sel_row], 300)}. Its "
                 f"look-alikes are found among the {len(model.embedding_)} training patients "
                 "from its own values (the model completes its gaps).")
+    elif training_patient_caveat(model):
+        st.caption(training_patient_caveat(model))
     st.slider("Number of look-alikes", 3, 50, 10, key="explore_k",
               help="Also ringed on the map.")
     if table is not None:

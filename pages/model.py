@@ -139,7 +139,9 @@ elif go:
               "max_fit_samples": int(max_fit_samples) or None,
               "neighbor_search": neighbor_search}
     stages = ["completion", "dictionary", "codes", "refinement", "forest", "embedding"]
-    bars = {s: st.progress(0.0, text=f"{s}: waiting") for s in stages}
+    progress_box = st.empty()  # the bars go once training has ended
+    with progress_box.container():
+        bars = {s: st.progress(0.0, text=f"{s}: waiting") for s in stages}
 
     def progress(stage, info):
         if stage in bars:
@@ -149,8 +151,7 @@ elif go:
     with guard("Training"):
         t0 = time.perf_counter()
         model = train(cohort, params, callback=progress)
-        for stage, b in bars.items():
-            b.progress(1.0, text=f"{stage}: 100%")
+        progress_box.empty()
         set_model(model, cohort.encoder, f"trained on {ss.cohort_name}")
         st.success(f"Fitted in {time.perf_counter() - t0:.1f} s: {model_summary(model)}")
 
@@ -163,10 +164,13 @@ with guard("Showing the training history"):
     warn_data_model_mismatch()  # the history is the model's, not the loaded data's
     m1, m2, m3 = st.columns(3)
     m1.metric("Fit time", fmt_number(getattr(model, "fit_time_", None), "{:.1f} s"))
-    m2.metric("Best iteration", fmt_number(getattr(model, "best_iteration_", None), "{:.0f}"))
-    m3.metric("Objective J", fmt_number(getattr(model, "objective_", None)),
-              help="Trace ratio of the final model on all training patients (lower is "
-                   "better); the chart's J is on the part of them the refinement fitted on.")
+    m2.metric("Step kept", fmt_number(getattr(model, "best_iteration_", None), "{:.0f}"),
+              help="The refinement step whose dictionary the model keeps (0: the first "
+                   "one): the best on the check of set-aside training patients.")
+    m3.metric("Objective, all patients", fmt_number(getattr(model, "objective_", None)),
+              help="The trace ratio J of the final model on all training patients (lower "
+                   "is better). The chart's objective is on the part of them the "
+                   "refinement fitted on, so the two numbers differ.")
     history = getattr(model, "history_", None)
     if history:
         st.plotly_chart(objective_figure(history), width="stretch", config=SMALL_CHART)
@@ -214,13 +218,15 @@ def heldout_check() -> None:
         with out.container(), guard("Showing the held-out check"):
             res = ss.check_results[2]
             summ = summarize_check(res)
-            st.write(md_escape(check_verdict(res)["sentence"], max_len=600))
+            n_classes = len(set(cohort.labels[cohort.train_rows].astype(str)))
+            st.write(md_escape(check_verdict(res, n_classes=n_classes)["sentence"],
+                               max_len=600))
             table = pd.DataFrame({
                 "Representation": summ["method"],
                 "Same outcome (% of 10)": [f"{100 * m:.1f} ± {100 * d:.1f}" for m, d in zip(
                     summ["precision_at_10_balanced"], summ["precision_at_10_balanced_sd"],
                     strict=True)],
-                "Vote bal. acc.": [f"{m:.3f} ± {d:.3f}" for m, d in zip(
+                "Vote bal. acc. (%)": [f"{100 * m:.1f} ± {100 * d:.1f}" for m, d in zip(
                     summ["knn_balanced_accuracy"], summ["knn_balanced_accuracy_sd"],
                     strict=True)],
                 "s/split": [f"{v:.1f}" for v in summ["seconds"]]})  # 4 columns: fits 800 px
@@ -228,7 +234,7 @@ def heldout_check() -> None:
             n_done = int(summ["splits"].min())
             st.caption(f"Over {n_done} split{'s' if n_done != 1 else ''}. Same outcome: the % of "
                        "the 10 look-alikes with the patient's outcome, averaged over "
-                       "outcomes. Vote bal. acc.: balanced accuracy of a 5-look-alike vote. "
+                       "outcomes. Vote bal. acc.: balanced accuracy of a 5-look-alike vote, in %. "
                        "± : spread (SD) over the splits.")
 
 

@@ -97,8 +97,8 @@ def warn_data_model_mismatch() -> None:
     if msg:
         st.warning(f"{md_escape(msg, 600)} Data: {md_escape(ss.get('cohort_name', ''))}. "
                    f"Model: {md_escape(ss.get('model_name', ''))}. To see this data's "
-                   "own patients, train a model on it on the **Model** page (or load the "
-                   "model trained on it).")
+                   "own patients, train a model on it (**Model** page, *Train a model*) or "
+                   "load the model trained on it.")
 
 
 # ---------------------------------------------------------------------------- maps

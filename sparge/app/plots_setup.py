@@ -78,7 +78,9 @@ def confusion_heatmap(cm: np.ndarray, classes, title: str) -> go.Figure:
 
 
 def objective_figure(history: list[dict]) -> go.Figure:
-    """Trace ratio J (train) and held-out precision@10 per refinement iteration.
+    """The refinement's objective (the trace ratio J, on the patients it fitted) and its
+    check on set-aside training patients (class-balanced share of the 10 look-alikes with
+    the same outcome) per refinement step, in words a clinician reads.
 
     Raises
     ------
@@ -91,20 +93,21 @@ def objective_figure(history: list[dict]) -> go.Figure:
     it = pd.to_numeric(h["iteration"], errors="coerce")
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     fig.add_trace(go.Scatter(x=it, y=pd.to_numeric(h["J"], errors="coerce"),
-                             name="objective J, training (lower is better)",
+                             name="objective (lower is better)",
                              mode="lines+markers"), secondary_y=False)
     score = pd.to_numeric(h.get("heldout_score", pd.Series(dtype=float)), errors="coerce")
     if score.notna().any():
-        fig.add_trace(go.Scatter(x=it, y=score, name="held-out precision@10 (higher is better)",
-                                 mode="lines+markers"), secondary_y=True)
-        fig.update_yaxes(title_text="precision@10", secondary_y=True, range=[0, 1],
-                         dtick=0.2, tickformat=".1f", showgrid=False)
+        fig.add_trace(go.Scatter(x=it, y=score, name="check: look-alikes with the same "
+                                 "outcome (higher is better)", mode="lines+markers"),
+                      secondary_y=True)
+        fig.update_yaxes(title_text="same outcome (check)", secondary_y=True, range=[0, 1],
+                         dtick=0.2, tickformat=".0%", showgrid=False)
     # the legend's row(s) above the plot, below the toolbar's strip
     fig.update_layout(height=380, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom",
                                           "x": 0},
                       margin={"l": 10, "r": 10, "t": 80, "b": 10})
-    fig.update_xaxes(title_text="refinement iteration", dtick=1)
-    fig.update_yaxes(title_text="trace ratio J", secondary_y=False)
+    fig.update_xaxes(title_text="refinement step", dtick=1)
+    fig.update_yaxes(title_text="objective (trace ratio)", secondary_y=False)
     return fig
 
 

@@ -128,12 +128,16 @@ def summarize_check(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def check_verdict(results: pd.DataFrame,
-                  measure: str = "precision_at_10_balanced") -> dict:
+                  measure: str = "precision_at_10_balanced",
+                  n_classes: int | None = None) -> dict:
     """Which representation gives the best look-alikes, and whether that is more than noise.
 
     The two best methods by ``measure`` are compared split by split (they share the
     splits): the best one is called the winner only when its mean paired difference is at
     least twice that difference's standard error; otherwise they are a tie.
+
+    ``n_classes`` (the number of outcomes), when given, adds the chance level of the
+    class-balanced precision (1 / number of outcomes) to the sentence.
 
     Returns
     -------
@@ -154,15 +158,19 @@ def check_verdict(results: pd.DataFrame,
     se = float(diff.std(ddof=1) / np.sqrt(len(diff))) if len(diff) > 1 else np.nan
     mean = float(diff.mean())
     clear = bool(np.isfinite(se) and mean >= 2 * se and mean > 0)
+    chance = (f"; chance: {100 / n_classes:.0f} %" if n_classes and n_classes > 1
+              else "")
     if clear:
         sentence = (f"On this cohort {best} gives the best look-alikes: {share:.0f} % of the "
-                    f"10 look-alikes share the patient's outcome (averaged over outcomes), "
+                    f"10 look-alikes share the patient's outcome (averaged over "
+                    f"outcomes{chance}), "
                     f"{100 * mean:.1f} points more than {runner} (standard error of the "
                     f"split-by-split difference {100 * se:.1f}).")
     else:
-        sentence = (f"On this cohort {best} and {runner} are equally good: {share:.0f} % "
-                    f"and {100 * summ[measure].iloc[1]:.0f} % of the 10 look-alikes share "
-                    "the patient's outcome (averaged over outcomes). The difference, "
+        sentence = (f"On this cohort {best} and {runner} cannot be told apart: "
+                    f"{share:.0f} % and {100 * summ[measure].iloc[1]:.0f} % of the 10 "
+                    "look-alikes share the patient's outcome (averaged over "
+                    f"outcomes{chance}). The difference, "
                     f"{100 * mean:.1f} points, is less than twice its standard error"
                     + (f" ({100 * se:.1f})" if np.isfinite(se) else " (one split)")
                     + "; more splits would tell them apart if they differ.")

@@ -200,6 +200,21 @@ def not_learned_reason(model: SparGE) -> str:
     return "not in this model's training patients"
 
 
+def training_patient_caveat(model: SparGE) -> str:
+    """What to keep in mind about a training patient's look-alikes ("" when nothing).
+
+    A supervised model pulled the training patients of one outcome together, so a
+    training patient's look-alikes share its outcome more often than a new patient's
+    would (a walk-through read 100 % here against 56 % in the held-out check).
+    """
+    if not getattr(model, "supervised", False) or getattr(model, "y_", None) is None:
+        return ""
+    return ("This patient is one of the training patients, and the model learned from "
+            "their outcomes: its look-alikes share its outcome more often than a new "
+            "patient's would. For how far to trust the look-alikes of a new patient, run "
+            "the held-out check on the Model page.")
+
+
 def cohort_patients(model: SparGE, cohort: Cohort) -> PatientIndex:
     """Every patient of ``cohort`` placed in ``model``'s learned space.
 

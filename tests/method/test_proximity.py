@@ -279,7 +279,7 @@ def test_check_verdict_names_a_winner_only_beyond_the_noise():
     assert abs(clear["difference"] - 0.03) < 1e-9
     # 0.005 ahead on average but the splits disagree: a tie, said as such
     tie = check_verdict(results([0.66, 0.65, 0.66], [0.65, 0.66, 0.645]))
-    assert not tie["clear"] and "equally good" in tie["sentence"]
+    assert not tie["clear"] and "cannot be told apart" in tie["sentence"]
     assert tie["se"] > 0
     # the order follows the means, whichever method is first in the table
     flip = check_verdict(results([0.60, 0.61, 0.60], [0.70, 0.72, 0.71]))

@@ -102,9 +102,20 @@ def test_unsupervised_training_keeps_outcomes_to_report_and_reasons_follow(table
     assert list(model.y_) == [str(v) for v in cohort.labels[cohort.train_rows]]
     P = cohort_patients(model, cohort)
     assert not P.in_training[0] and P.reason[0] == "no outcome recorded"
+    # no caveat on an unsupervised model's training patients: outcomes were not learned
+    from sparge.services.workflow import training_patient_caveat
+
+    assert training_patient_caveat(model) == ""
 
 
 # ------------------------------------------------------------------ model_params
+def test_a_supervised_models_training_patients_carry_a_caveat(trained):
+    from sparge.services.workflow import training_patient_caveat
+
+    model, _ = trained
+    assert model.supervised and "held-out check" in training_patient_caveat(model)
+
+
 def test_model_params_refit_the_same_settings(trained):
     model, _ = trained
     params = model_params(model)
