@@ -79,13 +79,13 @@ if ss.get("cls_results") is not None:
     st.caption(f"Bars: mean ± SD over the splits. Dashed line: chance ({chance:.2f}), the score "
                "of a classifier that ignores the data.")
     one = measure_table(res, measure)
-    st.dataframe(one, hide_index=True, height=36 * (len(one) + 1) + 4,
+    st.dataframe(one, hide_index=True, height=35 * (len(one) + 1) + 3,
                  column_config={"Classifier": st.column_config.TextColumn(pinned=True)})
     st.caption(f"{MEASURE_HEADERS[measure]}: mean ± SD over the {splits} test splits; "
                "SparGE − raw: the mean of the difference on the same split.")
     with st.expander("Every measure"):
         table = readable_summary(summary)
-        st.dataframe(table, hide_index=True, height=36 * (len(table) + 1) + 4,
+        st.dataframe(table, hide_index=True, height=35 * (len(table) + 1) + 3,
                      column_config={"Classifier": st.column_config.TextColumn(pinned=True)})
     st.subheader("Mean time per split (seconds)")
     st.caption("First row: building each feature set once per split (raw data: imputation "

@@ -6,11 +6,17 @@ import streamlit as st
 
 from sparge import read_table
 from sparge.app.cohort_search import search_embedded_cohort
-from sparge.app.lookalikes import map_select, projector, show_lookalikes, warn_data_model_mismatch
+from sparge.app.lookalikes import (
+    map_select,
+    projector,
+    show_lookalikes,
+    training_values,
+    warn_data_model_mismatch,
+)
 from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.safe_text import md_escape
-from sparge.services.display import numeric_patients, outcome_order
+from sparge.services.display import input_format, numeric_patients, outcome_order
 from sparge.services.maps import map_frame, map_title
 from sparge.services.workflow import encode_new_patients, lookalike_table
 
@@ -54,8 +60,9 @@ else:
                         values[col] = target.selectbox(md_escape(col), ["(missing)"] + levels,
                                                        key=key)
                     else:
+                        fmt, step = input_format(training_values()[col])
                         values[col] = target.number_input(md_escape(col), value=None,
-                                                          key=key, format="%.3f")
+                                                          key=key, format=fmt, step=step)
         submitted = st.form_submit_button("Find look-alikes", type="primary")
     if submitted:
         row = {c: (None if v in ("(missing)", None) else v) for c, v in values.items()}

@@ -35,7 +35,11 @@ R1S = (0.0, 0.02, 0.05, 0.1, 0.15, 0.25, 0.4, 0.6)
 PRESENT_CSS = """
 <style>
 section.main .block-container, [data-testid="stMainBlockContainer"] {
-  padding-top: 1.2rem; max-width: 100%;
+  padding-top: 3.5rem; max-width: 100%;  /* below Streamlit's top bar (1.2rem cut labels) */
+}
+/* the slider's value keeps its size: the large type pushed it onto the thumb */
+[data-testid="stSliderThumbValue"], [data-testid="stSliderThumbValue"] p {
+  font-size: 1rem !important;
 }
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li {
   font-size: 1.3rem; line-height: 1.45;
@@ -62,6 +66,17 @@ section.main .block-container, [data-testid="stMainBlockContainer"] {
 #: into a narrow screen.
 HEADER_CSS = """
 <style>
+/* reading mode on a narrow screen: side-by-side figures one above the other (at 800 px
+   their titles, download buttons and the step 7 table were cut) */
+@media (max-width: 1000px) {
+  [data-testid="stMainBlockContainer"] [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+  [data-testid="stMainBlockContainer"] [data-testid="stColumn"] {
+    flex: 1 1 100% !important; min-width: 100% !important;
+  }
+  .st-key-teach_nav [data-testid="stColumn"] { flex: 1 1 0 !important; min-width: 0 !important; }
+  .st-key-teach_nav [data-testid="stColumn"]:nth-child(2) { flex-grow: 2 !important; }
+  .st-key-teach_nav [data-testid="stHorizontalBlock"] { flex-wrap: nowrap; }
+}
 .st-key-teach_header [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
 .st-key-teach_header [data-testid="stColumn"] {
   flex: 1 1 13rem !important; min-width: min(100%, 13rem) !important;

@@ -131,6 +131,24 @@ def format_number(value: object) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def data_decimals(values: np.ndarray, most: int = 4) -> int:
+    """The decimals a column's values are written with (0 for whole numbers, at most
+    ``most``): the precision its summaries should keep."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    for d in range(most):
+        if np.all(np.abs(v * 10**d - np.round(v * 10**d)) < 1e-6 * max(1.0, 10**d)):
+            return d
+    return most
+
+
+def input_format(values) -> tuple[str, float]:
+    """``(printf format, step)`` of a number input for a column with these values: as many
+    decimals as the column is written with ("45", not "45.000", for an age in years)."""
+    d = data_decimals(values, most=3)
+    return f"%.{d}f", float(10.0 ** -d)
+
+
 def format_value(value: object, column: str, encoder=None) -> str:
     """One value of ``column`` as shown to a user: a category's word or a number."""
     v = _as_float(value)
@@ -227,6 +245,10 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
         counts = sorted([("1", ones), ("0", len(v) - ones)], key=lambda c: -c[1])
         return ", ".join(f"{lab}: {cnt}" for lab, cnt in counts if cnt) + suffix
     q1, med, q3 = np.percentile(v, [25, 50, 75])
+    # quartiles at the data's precision (node counts: "8–11", not "8.25–11"); the median
+    # may keep one more decimal (the middle of two counts: 8.5)
+    d = data_decimals(v)
+    q1, q3, med = round(q1, d), round(q3, d), round(med, d + 1)
     if format_number(q1) == format_number(q3):
         return format_number(med) + suffix
     return f"{format_number(med)} ({format_number(q1)}–{format_number(q3)})" + suffix

@@ -106,7 +106,10 @@ def test_a_0_1_column_without_words_is_counted_not_quartiled():
     assert _summary_of(np.array([1.0, 1.0, 0.0, 1.0, np.nan]), "flag", None) == \
         "1: 3, 0: 1 · 4 of 5"
     assert _summary_of(np.array([0.0, 0.0]), "flag", None) == "0: 2"
-    assert _summary_of(np.array([0.0, 2.0, 1.0]), "count", None) == "1 (0.5–1.5)"
+    assert _summary_of(np.array([0.0, 2.0, 1.0]), "count", None) == "1 (0–2)"
+    # whole numbers keep whole quartiles (node counts read "9–36", not "8.75–36.75"); the
+    # median of an even number of counts keeps its .5
+    assert _summary_of(np.array([5, 8, 9, 11, 12, 36, 40, 37.0]), "n", None) == "11.5 (9–36)"
 
 
 def test_pair_comparison_verdicts(encoder):
@@ -222,3 +225,12 @@ def test_0_1_flags_get_counts_and_same_or_different_not_sd():
     assert pair.loc["trauma", "Difference"] == "different"
     assert pair.loc["trauma", "Verdict"] == "differ"
     assert pair.loc["count", "Difference"] == "-1 (-1.2 SD)"
+
+
+def test_number_inputs_keep_the_columns_own_decimals():
+    """New patient form: an age in years reads "45", not "45.000"."""
+    from sparge.services.display import input_format
+
+    assert input_format(np.array([45.0, 61, np.nan])) == ("%.0f", 1.0)
+    assert input_format(np.array([1.25, 3.5])) == ("%.2f", 0.01)
+    assert input_format(np.array([0.123456])) == ("%.3f", 0.001)  # at most 3 decimals
