@@ -21,7 +21,7 @@ import streamlit as st
 from sparge.data.reading import read_table
 from sparge.data.safe_text import md_escape
 from sparge.errors import DataError
-from sparge.services.maps import MapProjector
+from sparge.services.maps import MapProjector, data_model_mismatch
 from sparge.services.persistence import load_model
 from sparge.services.samples import SAMPLE_ID, SAMPLE_LABEL, SampleFiles, sample_files
 from sparge.services.workflow import Cohort, encode_cohort, fit_sample_note, forest_note
@@ -288,6 +288,12 @@ def sidebar_status() -> None:
     st.caption(f"Model: {md_escape(ss.get('model_name', ''))}")
     if ss.get("model") is not None:
         st.caption(model_summary(ss.model))
+        cohort = ss.get("cohort")
+        with contextlib.suppress(Exception):  # a status line never breaks a page
+            if cohort is not None and data_model_mismatch(ss.model, cohort.features,
+                                                          cohort.ids):
+                st.caption(":orange[This model was not trained on this data: train one on "
+                           "the Model page.]")
     st.caption(RELOAD_NOTE)
     st.caption("Your data stays on this machine; nothing is sent anywhere.")
 

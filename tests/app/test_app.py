@@ -156,6 +156,13 @@ def test_setup_stays_editable_and_re_encodes():
     assert at.slider(key="setup_missing").value == 40  # the chosen threshold is kept
 
 
+def test_the_sidebar_says_when_the_model_was_not_trained_on_the_data(small_cohort):
+    fresh = start()
+    assert not any("not trained on this data" in c.value for c in fresh.sidebar.caption)
+    at = start("pages/data.py", cohort=small_cohort, cohort_name="small")
+    assert any("not trained on this data" in c.value for c in at.sidebar.caption)
+
+
 def test_report_threshold_and_label_role_are_applied(small_cohort):
     at = start("pages/data.py", cohort=small_cohort, cohort_name="small")
     dropped = len(small_cohort.encoder.report_.patients_dropped)
