@@ -165,11 +165,14 @@ class ValidationReport:
         by_role: dict[str, list[str]] = {}
         for col, role in self.roles.items():
             by_role.setdefault(role, []).append(_t(col, 60))
+        words = {"id": "patient ID", "label": "outcome", "numeric": "numbers",
+                 "categorical": "categories", "ignore": "ignored"}  # plain, not role codes
         for role in ("id", "label", "numeric", "categorical", "ignore"):
             cols = by_role.get(role, [])
             if cols:
                 shown = ", ".join(cols[:8]) + (f" … (+{len(cols) - 8})" if len(cols) > 8 else "")
-                lines.append(f"  {role}: {len(cols)} column(s): {shown}")
+                count = f" ({len(cols)} columns)" if len(cols) > 1 else ""
+                lines.append(f"  {words[role]}{count}: {shown}")
         if self.missing_pct:
             total = sum(self.missing_pct.values()) / max(len(self.missing_pct), 1)
             worst = [(c, p) for c, p in sorted(self.missing_pct.items(),

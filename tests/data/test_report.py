@@ -32,10 +32,10 @@ def _report(**changes) -> ValidationReport:
 
 EXPECTED_TEXT = """\
 Read 12 patients × 5 columns; 3 features go to the model.
-  id: 1 column(s): id
-  label: 1 column(s): y
-  numeric: 2 column(s): Age, CRP
-  categorical: 1 column(s): Stage
+  patient ID: id
+  outcome: y
+  numbers (2 columns): Age, CRP
+  categories: Stage
 Missing values: 11.7% on average; most missing: CRP (25%), Stage (10%)
 Read as missing (besides empty cells): CRP: 'NA' ×2.
 Unordered categories (their codes are labels, not an order; edit the codes in the encoding \
@@ -101,7 +101,7 @@ def test_user_text_is_one_short_line_in_the_text():
 def test_long_lists_are_cut_with_a_count():
     roles = {f"c{i}": "numeric" for i in range(12)}
     text = str(ValidationReport(roles=roles, unordered_columns=list(roles)))
-    assert "numeric: 12 column(s): c0, c1, c2, c3, c4, c5, c6, c7 … (+4)" in text
+    assert "numbers (12 columns): c0, c1, c2, c3, c4, c5, c6, c7 … (+4)" in text
     assert "c7 … (+4)." in text
 
 
