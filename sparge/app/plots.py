@@ -378,7 +378,8 @@ def lookalike_comparison(comp: pd.DataFrame) -> go.Figure:
         hovertemplate="%{y}<br>%{hovertext}<extra></extra>"))
     head, top = _title("The same biomarkers on one scale: standard deviations from the "
                        "cohort mean")
-    fig.update_layout(title=head, height=max(260, 90 + 34 * len(drawn)),
+    # the plot area itself gets 36 px a row (the margins were taken out of it before)
+    fig.update_layout(title=head, height=top + 30 + 50 + max(120, 36 * len(drawn)),
                       xaxis_title="SD from the cohort mean", barmode="overlay",
                       yaxis={"autorange": "reversed", "automargin": True},
                       legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0},

@@ -91,12 +91,12 @@ def scale_fonts(fig: go.Figure, font_size: int) -> go.Figure:
     return fig
 
 
-def _row_ticks(y: list[str], highlight: int | None) -> list[str]:
-    """Row labels that stay readable: all up to 25 rows, else every other (or sparser),
-    always with the followed patient's."""
-    if len(y) <= 25:
+def _row_ticks(y: list[str], highlight: int | None, max_labels: int = 25) -> list[str]:
+    """Row labels that stay readable: all up to ``max_labels`` rows, else every other (or
+    sparser), always with the followed patient's."""
+    if len(y) <= max_labels:
         return list(y)
-    step = 2 if len(y) <= 50 else len(y) // 25
+    step = -(-len(y) // max(max_labels, 1))
     keep = set(range(0, len(y), step)) - ({highlight - 1, highlight + 1}
                                           if highlight is not None else set())
     if highlight is not None:
@@ -155,8 +155,11 @@ def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None 
     _layout(fig, title, font_size, height, plot_bgcolor="#d9d9d9", showlegend=False)
     fig.update_xaxes(title="biomarker", tickangle=-40, tickmode="array", tickvals=x,
                      showgrid=False)
+    # as many row labels as the plot's height holds at this type size (the presentation's
+    # large labels overlapped at every other row)
+    fits = int((height - 140) / (max(font_size - 3, 10) + 6))
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
-                     tickvals=_row_ticks(y, highlight),
+                     tickvals=_row_ticks(y, highlight, max(fits, 5)),
                      showgrid=False)
     return fig
 
@@ -269,8 +272,11 @@ def codes_figure(Phi: np.ndarray, atom_names, row_labels, *, highlight: int | No
     _layout(fig, "Sparse codes (blank = exactly zero)", font_size, height,
             plot_bgcolor="white")
     fig.update_xaxes(showgrid=False, **xaxis)
+    # as many row labels as the plot's height holds at this type size (the presentation's
+    # large labels overlapped at every other row)
+    fits = int((height - 140) / (max(font_size - 3, 10) + 6))
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
-                     tickvals=_row_ticks(y, highlight),
+                     tickvals=_row_ticks(y, highlight, max(fits, 5)),
                      showgrid=False)
     return fig
 
@@ -282,7 +288,8 @@ def patient_code_figure(table: pd.DataFrame, patient: str, *, font_size: int = 1
     w = np.asarray(table["weight"], dtype=float)
     fig = go.Figure(go.Bar(x=names, y=w, marker_color=[PALETTE[0] if v > 0 else PUSH
                                                        for v in w],
-                           text=[f"{v:+.2f}" for v in w], textposition="auto"))
+                           text=[f"{v:+.2f}" for v in w], textposition="outside",
+                           cliponaxis=False))
     _layout(fig, f"Patient {plot_text(patient, 20)}'s code: the atoms it uses", font_size, height)
     fig.update_yaxes(title="weight", zeroline=True)
     fig.update_xaxes(title="atom", tickangle=-30)
@@ -299,7 +306,8 @@ def atoms_used_figure(nnz: np.ndarray, n_atoms: int, mine: int | None = None, *,
                            name="patients"))
     if mine is not None:
         fig.add_vline(x=mine, line_color=SELECTED, line_width=3,
-                      annotation_text="followed patient")
+                      annotation_text="followed patient", annotation_position="top right",
+                      annotation_bgcolor="rgba(255,255,255,0.85)")
     _layout(fig, f"Atoms used per patient (of {n_atoms})", font_size, height)
     fig.update_xaxes(title="non-zero weights in the code", dtick=1)
     fig.update_yaxes(title="patients")
@@ -435,12 +443,15 @@ def objective_figure(history: pd.DataFrame, best: int | None = None, *,
         fig.add_trace(go.Scatter(x=h["iteration"], y=h["heldout_score"], mode="lines+markers",
                                  name="held-out precision@10"), secondary_y=True)
     if best is not None:
-        fig.add_vline(x=best, line_dash="dash", annotation_text=f"kept: iteration {best}")
+        fig.add_vline(x=best, line_dash="dash", annotation_text=f"kept: iteration {best}",
+                      annotation_position="bottom right", annotation_yshift=-4,
+                      annotation_bgcolor="rgba(255,255,255,0.85)")
     _layout(fig, "Joint refinement: objective and held-out score", font_size, height,
             legend="top")
     fig.update_xaxes(title="iteration", dtick=1)
     fig.update_yaxes(title_text="trace ratio J (lower is better)", secondary_y=False)
-    fig.update_yaxes(title_text="held-out precision@10", secondary_y=True, tickformat=".2f")
+    # percent with one decimal: two decimals repeated a tick ("0.78" twice) on a narrow range
+    fig.update_yaxes(title_text="held-out precision@10", secondary_y=True, tickformat=".1%")
     return fig
 
 
