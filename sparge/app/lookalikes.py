@@ -257,14 +257,15 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         st.dataframe(pair, hide_index=True, width="stretch", key=f"{key}_pair",
                      column_order=["Biomarker", "Verdict", "This patient", "Look-alike",
                                    "Difference"],
-                     column_config={
-                         "Biomarker": st.column_config.TextColumn(width=96, pinned=True),
-                         "Verdict": st.column_config.TextColumn(width=104),
-                         "This patient": st.column_config.TextColumn("Patient", width=72),
-                         "Look-alike": st.column_config.TextColumn(width=80),
+                     column_config={  # 416 px: fits the 800 px layout
+                         "Biomarker": st.column_config.TextColumn(width=84, pinned=True),
+                         "Verdict": st.column_config.TextColumn(width=88),
+                         "This patient": st.column_config.TextColumn("Patient", width=68),
+                         "Look-alike": st.column_config.TextColumn(width=76),
                          "Difference": st.column_config.TextColumn(
-                             width=104, help="This patient minus the look-alike, in the "
+                             width=100, help="This patient minus the look-alike, in the "
                                              "biomarker's units (and in SD)")})
         st.caption("Difference: this patient minus the look-alike, in the biomarker's units "
-                   "and in standard deviations (SD). Agree: less than 0.5 SD apart; differ: "
-                   "more than 1. Categories are compared by their answer.")
+                   "and in standard deviations (SD). Agree: less than 0.5 SD apart; "
+                   "borderline: 0.5 to 1 SD; differ: more than 1 SD; missing: not measured "
+                   "in both. Categories are compared by their answer.")

@@ -196,7 +196,9 @@ def snap_precision(values: pd.DataFrame, mean, scale, digits: int = 6) -> pd.Dat
 def format_sd(z: object) -> str:
     """A standardised value as a secondary cue: ``"+1.2 SD"``; missing -> ``"—"``."""
     v = _as_float(z)
-    return MISSING if not math.isfinite(v) else f"{v:+.1f} SD"
+    if not math.isfinite(v):
+        return MISSING
+    return "0.0 SD" if abs(v) < 0.05 else f"{v:+.1f} SD"  # never "-0.0 SD"
 
 
 def standardize(values, column_index: Sequence[int] | np.ndarray, mean, scale) -> np.ndarray:
@@ -306,13 +308,13 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
 
 
 def agreement(z_difference: float) -> str:
-    """Words for a difference in SD: close (< 0.5), some difference (< 1), differ."""
+    """Words for a difference in SD: agree (< 0.5), borderline (< 1), differ."""
     d = abs(_as_float(z_difference))
     if not math.isfinite(d):
-        return "not measured in both"
+        return "missing"
     if d < 0.5:
         return "agree"
-    return "somewhat different" if d < 1.0 else "differ"
+    return "borderline" if d < 1.0 else "differ"
 
 
 def pair_comparison(query, other, features: Sequence[str], names: Sequence[str], mean,
@@ -323,7 +325,8 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
     Returns ``Biomarker``, ``This patient``, ``Look-alike``, ``Difference`` (this patient
     minus the look-alike in the column's units, then the same difference in SD: "-18
     (-1.8 SD)"; "same"/"different" for categories and 0/1 flags) and ``Verdict`` (agree /
-    somewhat different / differ / not measured in both).
+    borderline / differ / missing: not measured in both; short words that fit a narrow
+    screen).
     """
     names = [str(c) for c in names]
     pos = {c: j for j, c in enumerate(names)}
@@ -348,7 +351,7 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
                      "This patient": format_value(q[t], f, encoder),
                      "Look-alike": format_value(o[t], f, encoder),
                      "Difference": diff,
-                     "Verdict": ("not measured in both" if not both else
+                     "Verdict": ("missing" if not both else
                                  agreement(dz[t]) if scaled else
                                  ("agree" if diff == "same" else "differ"))})
     return pd.DataFrame(rows, columns=["Biomarker", "This patient", "Look-alike",

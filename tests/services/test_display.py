@@ -13,6 +13,7 @@ from sparge.services.display import (
     decode_column,
     display_frame,
     format_number,
+    format_sd,
     format_value,
     group_summary,
     lookalike_comparison,
@@ -133,7 +134,8 @@ def test_pair_comparison_verdicts(encoder):
     assert pair.loc["Diabetes", "Difference"] == "different"
     # yes/no: same/different decides the verdict, no SD
     assert pair.loc["Diabetes", "Verdict"] == "differ"
-    assert pair.loc["Smoking", "Verdict"] == "not measured in both"
+    assert pair.loc["Smoking", "Verdict"] == "missing"
+    assert format_sd(-0.01) == "0.0 SD" and format_sd(0.26) == "+0.3 SD"
 
 
 def test_group_summary_ranks_by_difference_and_shows_units_and_words(encoder):
