@@ -464,9 +464,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.patients_dropped = [DroppedPatient(row=int(i) + 2, id=_q(id_vals[i], 60),
                                                   missing_pct=float(100 * m))
                                    for i, m in zip(dropped, miss)]
+        paper = abs(self.max_patient_missing - 0.1) < 1e-9
         text = (f"{len(report.patients_dropped)} of {len(df)} patients miss more than "
-                f"{100 * self.max_patient_missing:.0f}% of their values (the paper's "
-                "threshold) and are left out of training; raise the threshold to keep them.")
+                f"{100 * self.max_patient_missing:.0f}% of their values ("
+                + ("the paper's threshold" if paper else "the threshold set")
+                + ") and are left out of training; raise the threshold to keep them.")
         n_features = X.shape[1]
         if n_features and 1 / n_features > self.max_patient_missing:
             text += (f" With {n_features} features, a single missing value is "

@@ -40,7 +40,7 @@ Missing values: 11.7% on average; most missing: CRP (25%), Stage (10%)
 Read as missing (besides empty cells): CRP: 'NA' ×2.
 Unordered categories (their codes are labels, not an order; edit the codes in the encoding \
 table to order them): Stage.
-Outcome 'y' among the 11 patient(s) kept for training: a: 6, b: 5
+Outcome 'y' among the 11 patients kept for training: a: 6, b: 5
 Column 'Stage': 2 value(s) not in the encoding table were set to missing, e.g. ['E', 'F'].
 Column 'CRP' is numeric but 1 cell(s) hold text, e.g. ['high']: expected numbers; set to \
 missing.
