@@ -82,7 +82,10 @@ if ss.get("cls_results") is not None:
     st.dataframe(one, hide_index=True, height=35 * (len(one) + 1) + 3,
                  column_config={"Classifier": st.column_config.TextColumn(pinned=True)})
     st.caption(f"{MEASURE_HEADERS[measure]}: mean ± SD over the {splits} test splits; "
-               "SparGE − raw: the mean of the difference on the same split.")
+               "SparGE − raw: the mean of the difference on the same split ± its standard "
+               "error (a difference within about twice its standard error may be noise). "
+               "The classifiers see SparGE's embedding alone, as in the paper; the "
+               "look-alikes also use the forest part (the Model page's held-out check).")
     with st.expander("Every measure"):
         table = readable_summary(summary)
         st.dataframe(table, hide_index=True, height=35 * (len(table) + 1) + 3,

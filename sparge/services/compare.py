@@ -298,7 +298,7 @@ def readable_summary(summary: pd.DataFrame) -> pd.DataFrame:
 def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
     """One measure, classifier by classifier: raw data and SparGE side by side ("mean ±
     SD" over the splits) and SparGE's paired difference (mean over the splits of SparGE −
-    raw on the same split). Four columns: it fits a narrow screen.
+    raw on the same split ± its standard error). Four columns: it fits a narrow screen.
 
     Parameters
     ----------
@@ -317,7 +317,9 @@ def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
                 "—" if v.empty else f"{v.mean():.3f} ± {v.std(ddof=1) if len(v) > 1 else 0:.3f}")
         diff = (part["SparGE"] - part["raw"]).dropna() if {"raw", "SparGE"} <= set(part) \
             else pd.Series(dtype=float)
-        row["SparGE − raw"] = "—" if diff.empty else f"{diff.mean():+.3f}"
+        se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else np.nan
+        row["SparGE − raw"] = ("—" if diff.empty else f"{diff.mean():+.3f}"
+                               + (f" ± {se:.3f}" if np.isfinite(se) else ""))
         rows.append(row)
     return pd.DataFrame(rows, columns=["Classifier", "raw data", "SparGE", "SparGE − raw"])
 

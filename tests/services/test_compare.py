@@ -80,7 +80,8 @@ def test_settings_of_a_model_and_readable_tables():
     knn = res[res["classifier"] == "KNN"].pivot_table(index="split", columns="representation",
                                                       values="balanced_accuracy")
     row = one.set_index("Classifier").loc["k-nearest neighbours"]
-    assert row["SparGE − raw"] == f"{(knn['SparGE'] - knn['raw']).mean():+.3f}"
+    d = knn["SparGE"] - knn["raw"]
+    assert row["SparGE − raw"] == f"{d.mean():+.3f} ± {d.std(ddof=1) / np.sqrt(len(d)):.3f}"
     assert row["raw data"].startswith(f"{knn['raw'].mean():.3f} ± ")
     times = readable_times(res)
     assert "support vector machine" in times.index
