@@ -94,7 +94,9 @@ if ss.get("cls_results") is not None:
     st.caption("First row: building each feature set once per split (raw data: imputation "
                "and scaling; SparGE: its fit and the test patients' embedding). Then each "
                "classifier's fit + predict on that feature set.")
-    st.dataframe(readable_times(res).round(3))
+    times = readable_times(res)
+    st.dataframe(times, column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                       for c in times.columns})
     st.subheader("Confusion matrices")
     clf = st.selectbox("Classifier", [c for c in CLASSIFIER_NAMES if c in set(res["classifier"])],
                        key="cls_cm",
