@@ -290,6 +290,8 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
         (numbers numerically). A word that is also a missing token (``None``, ``Unknown``)
         is a level when it fits the column's scale, or, in a column without a scale, when
         it fills at least 1 % of the cells (and 2 cells); otherwise it is missing.
+        ``Unknown`` in a yes/no column (the paper's code 0) needs that share too: a rare
+        "unknown" is a gap there as in every other column (GBSG2's 4 of 686).
     ordered : bool
         True when the codes follow a recognised scale (yes/no included).
     scale : str or None
@@ -300,7 +302,9 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     words = sorted(k for k in spelled if k in missing_keys and k in CATEGORY_WORDS)
     scale = scale_of(values) if values else None
     if scale is not None:
-        values |= {w for w in words if scale_of(values | {w}) is not None}
+        common = min_category_count(len(text))
+        values |= {w for w in words if scale_of(values | {w}) is not None
+                   and (w != "unknown" or counts[w] >= common)}
         scale = scale_of(values)
     else:
         values |= {w for w in words if counts[w] >= min_category_count(len(text))}

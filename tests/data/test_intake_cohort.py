@@ -178,6 +178,23 @@ def test_rare_unknown_in_an_unordered_column_is_missing_common_is_a_value():
     assert "Eth common" not in enc.report_.missing_tokens
 
 
+def test_rare_unknown_in_a_yes_no_column_is_a_gap_common_is_the_papers_0():
+    """GBSG2's horTh had 4 "unknown" in 686: coded 0 (a level) while "unknown" was a gap in
+    every other column. Rare, it is a gap now; common (4 %), the paper's Unknown 0 stays."""
+    n = 686
+    rare = np.asarray(["yes", "no"] * (n // 2), dtype=object)
+    rare[[3, 10, 20, 30]] = "unknown"
+    common = np.asarray(["yes", "no"] * (n // 2), dtype=object)
+    common[: n // 25] = "unknown"
+    df = pd.DataFrame({"horTh": rare, "trt": common, "age": np.arange(n)})
+    enc = Encoder(max_patient_missing=None)
+    X = enc.fit_transform(df)
+    assert enc.table_.levels("horTh") == {"yes": 1, "no": 2}
+    assert np.isnan(X[[3, 10, 20, 30], 0]).all()
+    assert enc.report_.missing_tokens["horTh"] == {"unknown": 4}
+    assert enc.table_.levels("trt")["unknown"] == 0
+
+
 def test_unknown_outside_a_scale_is_missing_even_when_common():
     sev = np.asarray(["Mild", "Moderate", "Severe", "Unknown"] * 50, dtype=object)
     df = pd.DataFrame({"Severity": sev, "Age": np.arange(200) % 40})
