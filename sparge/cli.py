@@ -23,6 +23,7 @@ import pandas as pd
 from sparge.data.reading import read_table
 from sparge.data.safe_text import plain_frame, plain_text, to_csv
 from sparge.errors import DataError
+from sparge.method.preprocess import PAPER_MAX_MISSING
 from sparge.services.persistence import load_model, save_model, validate_params
 from sparge.services.resources import Limits, estimate_fit, estimate_read
 from sparge.services.workflow import encode_cohort, encode_new_patients, lookalike_table, train
@@ -302,8 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("data", help="patient table (CSV; , ; or tab separated)")
         sp.add_argument("--id", help="patient ID column")
         sp.add_argument("--label", required=label_required, help="outcome column")
-        sp.add_argument("--max-missing", type=float, default=0.1,
-                        help="leave out patients missing more than this share (default 0.1)")
+        sp.add_argument("--max-missing", type=float, default=PAPER_MAX_MISSING,
+                        help="leave out patients missing more than this share (default "
+                             f"{PAPER_MAX_MISSING:g}, the paper's)")
         sp.add_argument("--force", action="store_true",
                         help="go past the memory and time limits (reading, training)")
 

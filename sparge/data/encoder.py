@@ -41,6 +41,7 @@ from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key
 from sparge.errors import DataError
 from sparge.method.preprocess import (
+    PAPER_MAX_MISSING,
     filter_columns,
     missing_fraction_per_row,
     patients_to_keep,
@@ -211,7 +212,8 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def __init__(self, id_column: str | None = None, label_column: str | None = None,
                  encoding_table=None, roles: Mapping[str, str] | None = None,
-                 max_patient_missing: float | None = 0.1, drop_all_missing: bool = True,
+                 max_patient_missing: float | None = PAPER_MAX_MISSING,
+                 drop_all_missing: bool = True,
                  drop_constant: bool = True, merge_duplicates: bool = True,
                  numeric_threshold: float = 0.8, max_levels: int = 30):
         self.id_column = id_column
@@ -464,7 +466,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.patients_dropped = [DroppedPatient(row=int(i) + 2, id=_q(id_vals[i], 60),
                                                   missing_pct=float(100 * m))
                                    for i, m in zip(dropped, miss)]
-        paper = abs(self.max_patient_missing - 0.1) < 1e-9
+        paper = abs(self.max_patient_missing - PAPER_MAX_MISSING) < 1e-9
         text = (f"{len(report.patients_dropped)} of {len(df)} patients miss more than "
                 f"{100 * self.max_patient_missing:.0f}% of their values ("
                 + ("the paper's threshold" if paper else "the threshold set")

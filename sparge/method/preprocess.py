@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+#: The paper's rule: patients missing more than 10 % of their values are left out of training.
+PAPER_MAX_MISSING = 0.1
+
 
 def missing_fraction_per_row(X: np.ndarray) -> np.ndarray:
     """Share of missing entries of every patient."""

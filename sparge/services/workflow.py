@@ -15,7 +15,7 @@ from sparge.data.encoder import Encoder
 from sparge.data.safe_text import plain_text
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
-from sparge.method.preprocess import missing_fraction_per_row
+from sparge.method.preprocess import PAPER_MAX_MISSING, missing_fraction_per_row
 
 
 @dataclass
@@ -39,10 +39,6 @@ class Cohort:
         return pd.DataFrame(X, columns=self.features)
 
 
-#: The paper's threshold: patients missing more than 10 % of their values are left out.
-PAPER_MISSING_THRESHOLD = 10
-
-
 def default_missing_threshold(n_feature_columns: int) -> int:
     """The setup's starting threshold (%) for a table with this many feature columns.
 
@@ -50,9 +46,10 @@ def default_missing_threshold(n_feature_columns: int) -> int:
     columns one gap is 12.5 % of a patient's values, and the paper's rule left half of a
     cohort with 8 % gaps out of training (a walk-through on GBSG2). The user can lower it.
     """
+    paper = round(100 * PAPER_MAX_MISSING)
     if n_feature_columns <= 0:
-        return PAPER_MISSING_THRESHOLD
-    return int(max(PAPER_MISSING_THRESHOLD, np.ceil(100 / n_feature_columns)))
+        return paper
+    return int(max(paper, np.ceil(100 / n_feature_columns)))
 
 
 def encode_cohort(df: pd.DataFrame, *, id_column: str | None = None,
