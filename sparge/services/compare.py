@@ -295,6 +295,14 @@ def readable_summary(summary: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def paired_difference(a: pd.Series, b: pd.Series) -> tuple[float, float, int]:
+    """Mean of ``a - b`` over the splits both have, its standard error (NaN with one split)
+    and the number of splits: how far apart two methods scored on the same splits."""
+    diff = (a - b).dropna()
+    se = float(diff.std(ddof=1) / np.sqrt(len(diff))) if len(diff) > 1 else np.nan
+    return (float(diff.mean()) if len(diff) else np.nan), se, len(diff)
+
+
 def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
     """One measure, classifier by classifier: raw data and SparGE side by side ("mean ±
     SD" over the splits) and SparGE's paired difference (mean over the splits of SparGE −
@@ -315,10 +323,9 @@ def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
             v = part[rep].dropna() if rep in part else pd.Series(dtype=float)
             row[REPRESENTATION_NAMES[rep]] = (
                 "—" if v.empty else f"{v.mean():.3f} ± {v.std(ddof=1) if len(v) > 1 else 0:.3f}")
-        diff = (part["SparGE"] - part["raw"]).dropna() if {"raw", "SparGE"} <= set(part) \
-            else pd.Series(dtype=float)
-        se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else np.nan
-        row["SparGE − raw"] = ("—" if diff.empty else f"{diff.mean():+.3f}"
+        mean, se, n = (paired_difference(part["SparGE"], part["raw"])
+                       if {"raw", "SparGE"} <= set(part) else (np.nan, np.nan, 0))
+        row["SparGE − raw"] = ("—" if n == 0 else f"{mean:+.3f}"
                                + (f" ± {se:.3f}" if np.isfinite(se) else ""))
         rows.append(row)
     return pd.DataFrame(rows, columns=["Classifier", "raw data", "SparGE", "SparGE − raw"])

@@ -23,7 +23,7 @@ from sparge.errors import DataError
 from sparge.estimator.model import SparGE
 from sparge.method.proximity import ForestProximity
 from sparge.method.similarity import precision_at_k
-from sparge.services.compare import raw_representation
+from sparge.services.compare import paired_difference, raw_representation
 
 METHODS = ("SparGE", "forest proximity", "raw features")
 
@@ -154,9 +154,7 @@ def check_verdict(results: pd.DataFrame,
                 "clear": True, "sentence": f"{best}: {share:.0f} % of the 10 look-alikes "
                                            "share the patient's outcome."}
     wide = results.pivot_table(index="split", columns="method", values=measure)
-    diff = (wide[best] - wide[runner]).dropna()
-    se = float(diff.std(ddof=1) / np.sqrt(len(diff))) if len(diff) > 1 else np.nan
-    mean = float(diff.mean())
+    mean, se, _ = paired_difference(wide[best], wide[runner])
     clear = bool(np.isfinite(se) and mean >= 2 * se and mean > 0)
     chance = (f"; chance: {100 / n_classes:.0f} %" if n_classes and n_classes > 1
               else "")

@@ -109,3 +109,17 @@ def test_progress_reports_every_step_and_the_time_left():
     # a small cohort still pays the classifiers' fixed costs (GBSG2: 5 s estimated, 11 s taken)
     assert estimate_comparison(336, 8, 5) >= 5 * (2 * 0.4)
     assert duration(3) == "3 s" and duration(150) == "2 min"
+
+
+def test_paired_difference_uses_the_splits_both_methods_have():
+    import pandas as pd
+
+    from sparge.services.compare import paired_difference
+
+    a = pd.Series([0.70, 0.72, 0.71, np.nan])
+    b = pd.Series([0.67, 0.69, 0.69, 0.60])
+    mean, se, n = paired_difference(a, b)
+    d = np.array([0.03, 0.03, 0.02])
+    assert n == 3 and np.isclose(mean, d.mean())
+    assert np.isclose(se, d.std(ddof=1) / np.sqrt(3))
+    assert np.isnan(paired_difference(a[:1], b[:1])[1])  # one split: no standard error
