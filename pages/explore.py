@@ -218,8 +218,8 @@ if sel_row is not None:
         st.info(f"Not used for training: {md_escape(index.reason[sel_row], 300)}. Its "
                 f"look-alikes are found among the {len(model.embedding_)} training patients "
                 "from its own values (the model completes its gaps).")
-    elif training_patient_caveat(model):
-        st.caption(training_patient_caveat(model))
+    elif caveat := training_patient_caveat(model):
+        st.caption(caveat)
     st.slider("Number of look-alikes", 3, 50, 10, key="explore_k",
               help="Also ringed on the map.")
     if table is not None:

@@ -91,9 +91,12 @@ def scale_fonts(fig: go.Figure, font_size: int) -> go.Figure:
     return fig
 
 
-def _row_ticks(y: list[str], highlight: int | None, max_labels: int = 25) -> list[str]:
-    """Row labels that stay readable: all up to ``max_labels`` rows, else every other (or
-    sparser), always with the followed patient's."""
+def _row_ticks(y: list[str], highlight: int | None, height: int, font_size: int
+               ) -> list[str]:
+    """Row labels that stay readable: as many as the plot's height holds at this type size
+    (the presentation's large labels overlapped at every other row), always with the
+    followed patient's."""
+    max_labels = max(int((height - 140) / (max(font_size - 3, 10) + 6)), 5)
     if len(y) <= max_labels:
         return list(y)
     step = -(-len(y) // max(max_labels, 1))
@@ -155,11 +158,8 @@ def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None 
     _layout(fig, title, font_size, height, plot_bgcolor="#d9d9d9", showlegend=False)
     fig.update_xaxes(title="biomarker", tickangle=-40, tickmode="array", tickvals=x,
                      showgrid=False)
-    # as many row labels as the plot's height holds at this type size (the presentation's
-    # large labels overlapped at every other row)
-    fits = int((height - 140) / (max(font_size - 3, 10) + 6))
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
-                     tickvals=_row_ticks(y, highlight, max(fits, 5)),
+                     tickvals=_row_ticks(y, highlight, height, font_size),
                      showgrid=False)
     return fig
 
@@ -272,11 +272,8 @@ def codes_figure(Phi: np.ndarray, atom_names, row_labels, *, highlight: int | No
     _layout(fig, "Sparse codes (blank = exactly zero)", font_size, height,
             plot_bgcolor="white")
     fig.update_xaxes(showgrid=False, **xaxis)
-    # as many row labels as the plot's height holds at this type size (the presentation's
-    # large labels overlapped at every other row)
-    fits = int((height - 140) / (max(font_size - 3, 10) + 6))
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
-                     tickvals=_row_ticks(y, highlight, max(fits, 5)),
+                     tickvals=_row_ticks(y, highlight, height, font_size),
                      showgrid=False)
     return fig
 

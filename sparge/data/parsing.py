@@ -301,13 +301,13 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     values = {k for k in spelled if k not in missing_keys}
     words = sorted(k for k in spelled if k in missing_keys and k in CATEGORY_WORDS)
     scale = scale_of(values) if values else None
+    common = min_category_count(len(text))
     if scale is not None:
-        common = min_category_count(len(text))
         values |= {w for w in words if scale_of(values | {w}) is not None
                    and (w != "unknown" or counts[w] >= common)}
         scale = scale_of(values)
     else:
-        values |= {w for w in words if counts[w] >= min_category_count(len(text))}
+        values |= {w for w in words if counts[w] >= common}
         scale = scale_of(values) if values else None
     levels = [spelled[k] for k in values]
     if scale is not None:
