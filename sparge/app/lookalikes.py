@@ -16,6 +16,7 @@ import streamlit as st
 
 from sparge.app.plots import SMALL_CHART, outcome_share_bar
 from sparge.app.plots import lookalike_comparison as comparison_plot
+from sparge.app.shell import mismatch_message
 from sparge.data.safe_text import md_escape, to_csv
 from sparge.services.display import (
     LOOKALIKE_HEADERS,
@@ -32,7 +33,6 @@ from sparge.services.display import (
 from sparge.services.maps import (
     UMAP_FIT_MAX,
     MapProjector,
-    data_model_mismatch,
     map_frame,
     umap_note,
 )
@@ -90,10 +90,7 @@ def default_biomarkers(n: int = 8, measured=None) -> list[str]:
 def warn_data_model_mismatch() -> None:
     """Say so when the data and the model come from different tables."""
     ss = st.session_state
-    cohort = ss.get("cohort")
-    if cohort is None:
-        return
-    msg = data_model_mismatch(ss.model, cohort.features, cohort.ids)
+    msg = mismatch_message()
     if msg:
         st.warning(f"{md_escape(msg, 600)} Data: {md_escape(ss.get('cohort_name', ''))}. "
                    f"Model: {md_escape(ss.get('model_name', ''))}. To see this data's "

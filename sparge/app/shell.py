@@ -281,6 +281,22 @@ def show_flashes() -> None:
         getattr(st, kind)(text)
 
 
+def mismatch_message() -> str:
+    """Why the session's data and model seem to come from different tables ("" if not),
+    computed once per model and data: the sidebar asks on every rerun of every page, and
+    comparing the IDs of a 100,000-patient cohort is not free."""
+    ss = st.session_state
+    model, cohort = ss.get("model"), ss.get("cohort")
+    if model is None or cohort is None:
+        return ""
+    key = (ss.get("model_token"), id(model), id(cohort))
+    slot = ss.get("_mismatch")
+    if slot is None or slot[0] != key:
+        slot = (key, data_model_mismatch(model, cohort.features, cohort.ids))
+        ss["_mismatch"] = slot
+    return slot[1]
+
+
 def sidebar_status() -> None:
     """Which data and model the session holds (names escaped), and what a reload does."""
     ss = st.session_state
@@ -288,10 +304,8 @@ def sidebar_status() -> None:
     st.caption(f"Model: {md_escape(ss.get('model_name', ''))}")
     if ss.get("model") is not None:
         st.caption(model_summary(ss.model))
-        cohort = ss.get("cohort")
         with contextlib.suppress(Exception):  # a status line never breaks a page
-            if cohort is not None and data_model_mismatch(ss.model, cohort.features,
-                                                          cohort.ids):
+            if mismatch_message():
                 st.caption(":orange[This model was not trained on this data: train one on "
                            "the Model page.]")
     st.caption(RELOAD_NOTE)
