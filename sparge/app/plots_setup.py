@@ -100,7 +100,7 @@ def objective_figure(history: list[dict]) -> go.Figure:
         fig.add_trace(go.Scatter(x=it, y=score, name="check: look-alikes with the same "
                                  "outcome (higher is better)", mode="lines+markers"),
                       secondary_y=True)
-        fig.update_yaxes(title_text="same outcome (check)", secondary_y=True, range=[0, 1],
+        fig.update_yaxes(title_text="same outcome", secondary_y=True, range=[0, 1],
                          dtick=0.2, tickformat=".0%", showgrid=False)
     # the legend's row(s) above the plot, below the toolbar's strip
     fig.update_layout(height=380, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom",
