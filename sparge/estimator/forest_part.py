@@ -1,8 +1,12 @@
 """The forest part of the look-alike metric (issue 12).
 
 Look-alike distance is ``d^2 = ||y_q - y_i||^2 + g^2 s^2 (1 - p_qi)``: the SparGE
-embedding next to random-forest proximity ``p`` (the share of trees in which two patients
-share a leaf), ``s^2`` the embedding's mean squared spread, ``g`` the weight.
+embedding next to random-forest proximity ``p``, ``s^2`` the embedding's mean squared
+spread, ``g`` the weight. ``p_qi`` is **in-bag proximity** by default: the share of the
+trees grown with training patient ``i`` (its bootstrap sample drew it) in which ``q`` falls
+in ``i``'s leaf. A new patient's forest vote comes from exactly those patients of its
+leaves, so this is the proximity behind the forest's own prediction; Breiman's share of all
+trees (``"shared-leaf"``) also counts trees that never saw ``i`` (DEFAULTS.md round 12).
 """
 
 from __future__ import annotations
@@ -12,11 +16,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sparge.method.proximity import (
+    BOOTSTRAP_MAX,
     PackedForest,
     choose_leaf_size,
     fit_leaf_forest,
     shared_leaf_share,
 )
+
+#: How the forest part measures proximity (``forest_proximity``): the trees grown with
+#: the reference patient, or every tree (Breiman).
+FOREST_PROXIMITIES = ("in-bag", "shared-leaf")
+#: Above this many patients the trees grow on capped bootstrap samples, a patient is in
+#: few of them, and in-bag proximity falls back to every tree.
+INBAG_MAX_PATIENTS = BOOTSTRAP_MAX
 
 #: What the trees may split on (``forest_inputs``): the biomarkers alone, or next to the
 #: completion's low-rank scores (round 9).
@@ -50,6 +62,12 @@ class ForestPart:
         ``g^2 s^2``, the factor of ``1 - p``.
     selection : list of dict
         Held-out score of every weight tried (``forest_weight="auto"``).
+    min_leaf : int or None
+    counted : bool ndarray of shape (n_train, n_trees) or None
+        Whether tree ``t`` counts for training patient ``i`` as a look-alike (in-bag
+        proximity: the tree grew on it); ``None``: every tree counts.
+    proximity : str or None
+        ``"in-bag"`` or ``"shared-leaf"`` (what ``counted`` means); ``None`` without trees.
     """
 
     forest: PackedForest | None = None
@@ -58,6 +76,8 @@ class ForestPart:
     scale: float = 0.0
     selection: list[dict] = field(default_factory=list)
     min_leaf: int | None = None
+    counted: np.ndarray | None = None
+    proximity: str | None = None
 
 
 def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndarray, *,
@@ -65,7 +85,7 @@ def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndar
                     heldout: tuple[np.ndarray, np.ndarray] | None = None,
                     train_rows: np.ndarray | None = None,
                     heldout_rows: np.ndarray | None = None,
-                    notify=None) -> ForestPart:
+                    proximity: str = "in-bag", notify=None) -> ForestPart:
     """Fit the forest part of the metric (supervised, ``forest_weight`` > 0).
 
     ``"auto"`` chooses ``g`` among :data:`FOREST_WEIGHTS` on the held-out training patients
@@ -87,6 +107,9 @@ def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndar
         Embedding of the early stopping's fitting and held-out patients.
     train_rows, heldout_rows : ndarray of int, optional
         Those patients' rows.
+    proximity : {"in-bag", "shared-leaf"}
+        ``forest_proximity`` of the estimator; in-bag becomes shared-leaf above
+        :data:`INBAG_MAX_PATIENTS` patients.
     notify : callable, optional
 
     Returns
@@ -108,11 +131,14 @@ def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndar
     packed, leaves, oob = fit_leaf_forest(Xs, y_idx, n_estimators=int(n_trees),
                                           min_samples_leaf=int(min_leaf), random_state=seed,
                                           n_jobs=1 if len(y_idx) < 500 else -1)
+    if proximity == "in-bag" and len(y_idx) > INBAG_MAX_PATIENTS:
+        proximity = "shared-leaf"
+    counted = ~oob if proximity == "in-bag" else None
     selection: list[dict] = []
     if isinstance(fw, str):
         gamma, selection = choose_forest_weight(heldout[0], heldout[1], leaves, oob,
                                                 packed.n_nodes, y_idx, train_rows,
-                                                heldout_rows, seed)
+                                                heldout_rows, seed, counted=counted)
     else:
         gamma = float(fw)
     notify("forest", progress=1.0, forest_weight=gamma)
@@ -120,19 +146,22 @@ def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndar
         return ForestPart(selection=selection)
     spread = float(np.mean(np.sum((embedding - embedding.mean(axis=0)) ** 2, axis=1)))
     return ForestPart(forest=packed, leaves=leaves.astype(np.int32), weight=gamma,
-                      scale=gamma**2 * spread, selection=selection, min_leaf=int(min_leaf))
+                      scale=gamma**2 * spread, selection=selection, min_leaf=int(min_leaf),
+                      counted=counted, proximity=proximity)
 
 
 def choose_forest_weight(Y_tr: np.ndarray, Y_va: np.ndarray, leaves: np.ndarray,
                          oob: np.ndarray, n_nodes: int, y_idx: np.ndarray,
-                         tr_idx: np.ndarray, va_idx: np.ndarray, seed: int
-                         ) -> tuple[float, list[dict]]:
+                         tr_idx: np.ndarray, va_idx: np.ndarray, seed: int,
+                         counted: np.ndarray | None = None) -> tuple[float, list[dict]]:
     """Forest weight with clearly better held-out look-alikes than :data:`REFERENCE_WEIGHT`.
 
     The held-out score is the mean of class-balanced precision@10 and 5-neighbour balanced
     accuracy. Both are class-weighted means of per-patient values, so the difference
     between two weights is a weighted mean of paired per-patient differences with a
-    standard error; a weight replaces the reference only when its difference minus
+    standard error; ``counted`` (in-bag proximity) limits every fitting patient to its
+    own trees, as the model's look-alikes do. A weight replaces the reference only when
+    its difference minus
     :data:`SWITCH_Z` standard errors is the largest and positive. Small held-out sets
     (a few dozen patients) thus keep the reference instead of following noise.
 
@@ -153,7 +182,8 @@ def choose_forest_weight(Y_tr: np.ndarray, Y_va: np.ndarray, leaves: np.ndarray,
     Yt, Yv = Y_tr[tr], Y_va[va]
     yt, yv = y_idx[tr_idx[tr]], y_idx[va_idx[va]]
     prox = shared_leaf_share(leaves[va_idx[va]], leaves[tr_idx[tr]], n_nodes,
-                             trees_q=oob[va_idx[va]])
+                             trees_q=oob[va_idx[va]],
+                             trees_ref=None if counted is None else counted[tr_idx[tr]])
     d2 = (np.sum(Yv**2, 1)[:, None] - 2 * Yv @ Yt.T + np.sum(Yt**2, 1)[None, :])
     spread = float(np.mean(np.sum((Yt - Yt.mean(axis=0)) ** 2, axis=1)))
     values = {g: heldout_values(d2 + g**2 * spread * (1.0 - prox), yt, yv)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sparge.errors import DataError
-from sparge.estimator.forest_part import FOREST_INPUTS
+from sparge.estimator.forest_part import FOREST_INPUTS, FOREST_PROXIMITIES
 
 
 def _is_int(v: Any) -> bool:
@@ -74,6 +74,8 @@ PARAMETER_CONSTRAINTS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "forest_trees": (_int_in(1, 100_000), "an integer >= 1"),
     "forest_min_leaf": (lambda v: v == "auto" or _int_in(1, 10**6)(v),
                         "'auto' or an integer >= 1"),
+    "forest_proximity": (_one_of(*FOREST_PROXIMITIES),
+                         " or ".join(map(repr, FOREST_PROXIMITIES))),
     "forest_inputs": (_one_of(*FOREST_INPUTS), " or ".join(map(repr, FOREST_INPUTS))),
     "max_iter": (_int_in(0, 10**6), "an integer >= 0"),
     "step_size": (_number_or(), "a number >= 0"),

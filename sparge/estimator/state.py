@@ -27,6 +27,9 @@ FOREST_INT = ("forest_left", "forest_right", "forest_feature", "forest_offsets",
               "forest_missing_left", "forest_leaves_")
 FOREST_FLOAT = ("forest_threshold",)
 FOREST_ARRAYS = FOREST_INT + FOREST_FLOAT
+#: Forest arrays a state may lack: which trees count for which training patient (in-bag
+#: proximity; older files and ``"shared-leaf"``: every tree).
+FOREST_OPTIONAL = ("forest_counted_",)
 #: The values next to the arrays.
 VALUE_FIELDS = ("n_features_in", "feature_names", "completion_lambda", "best_iteration",
                 "objective", "fit_time", "history", "train_ids", "forest", "n_samples_seen")
@@ -42,7 +45,8 @@ class ModelState:
         ``get_params()`` without the callback.
     arrays : dict of str -> ndarray
         :data:`FLOAT_ARRAYS`, :data:`INT_ARRAYS`, those of :data:`OPTIONAL_ARRAYS` the model
-        has, and :data:`FOREST_ARRAYS` when it has a forest part.
+        has, and :data:`FOREST_ARRAYS` (and :data:`FOREST_OPTIONAL` with in-bag
+        proximity) when it has a forest part.
     values : dict
         :data:`VALUE_FIELDS`: ``n_features_in`` (int), ``feature_names`` (list of str or
         None), ``completion_lambda``, ``best_iteration``, ``objective``, ``fit_time``

@@ -35,6 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
+from sparge.method.proximity import NOT_COUNTED
 from sparge.method.similarity import knn_search
 
 Method = Literal["auto", "exact", "approximate"]
@@ -237,10 +238,14 @@ def knn_graph_neighbors(
 
 @functools.cache
 def _lookalike_metric():
-    """The look-alike metric on encoded rows ``[l, y * sqrt(T/s), leaf ids]`` (numba).
+    """The look-alike metric on encoded rows ``[l, c, y * sqrt(T/s), leaf ids]`` (numba).
 
-    ``sqrt(||y_q - y_r||^2 * T/s + number of trees whose leaves differ)``; one compiled
-    function per process, so pynndescent compiles its search for it once.
+    ``sqrt(||y_q - y_r||^2 * T/s + T * (1 - same / c))``: ``same`` counts the trees in
+    which both rows have the same leaf, ``c`` is the smaller of the two rows' counted
+    trees (a reference patient's in-bag trees; every tree for a query, whose distance is
+    then the model's exactly). A tree that does not count for a row holds a negative
+    leaf, which never matches. One compiled function per process, so pynndescent compiles
+    its search for it once.
     """
     import numba
 
@@ -248,13 +253,15 @@ def _lookalike_metric():
     def lookalike(x, y):  # pragma: no cover - compiled
         n_y = int(x[0])
         acc = 0.0
-        for i in range(1, n_y + 1):
+        for i in range(2, n_y + 2):
             d = x[i] - y[i]
             acc += d * d
-        differ = 0
-        for i in range(n_y + 1, x.shape[0]):
-            differ += x[i] != y[i]
-        return np.sqrt(acc + differ)
+        same = 0
+        for i in range(n_y + 2, x.shape[0]):
+            same += (x[i] == y[i]) and (x[i] >= 0.0)
+        trees = x.shape[0] - n_y - 2
+        counted = max(min(x[1], y[1]), 1.0)
+        return np.sqrt(max(acc + trees - same * trees / counted, 0.0))
 
     return lookalike
 
@@ -263,8 +270,9 @@ class LookalikeIndex:
     """Look-alike search among reference patients: fit once, query many times.
 
     The metric is the model's (:func:`sparge.method.similarity.ensemble_sqdist`):
-    ``d^2 = ||y_q - y_r||^2 + forest_scale * (1 - share of trees with the same leaf)``,
-    or the plain Euclidean distance without leaves. Below ``threshold`` reference patients
+    ``d^2 = ||y_q - y_r||^2 + forest_scale * (1 - p_qr)``, ``p_qr`` the share of the trees
+    counted for the reference patient in which the query shares its leaf, or the plain
+    Euclidean distance without leaves. Below ``threshold`` reference patients
     the search is exact, by the same computation as the model's (one matrix product and
     one sparse product per chunk of queries), so results are identical bit for bit; from
     ``threshold`` on, an NN-descent index (pynndescent) on the exact metric, whose
@@ -314,7 +322,9 @@ class LookalikeIndex:
         Y : ndarray of shape (n, l)
             Their embedding (kept by reference, not copied, when already float64).
         leaves : int ndarray of shape (n, T), optional
-            Their global leaf ids (``SparGE.lookalike_parts``); None: no forest part.
+            Their global leaf ids (``SparGE.lookalike_parts(reference=True)``), with
+            :data:`~sparge.method.proximity.NOT_COUNTED` where a tree does not count for
+            the patient; None: no forest part.
         forest_scale : float
             The model's ``forest_scale_``; 0 means no forest part.
         """
@@ -329,9 +339,15 @@ class LookalikeIndex:
             self.leaves_ = np.asarray(leaves)
             if self.leaves_.ndim != 2 or self.leaves_.shape[0] != n:
                 raise ValueError(f"leaves of shape {self.leaves_.shape} for {n} patients")
-            lo, hi = self.leaves_.min(axis=0), self.leaves_.max(axis=0)
-            if lo.min() < 0 or np.any(lo[1:] <= hi[:-1]):
+            counted = self.leaves_ >= 0
+            if np.any(self.leaves_[~counted] != NOT_COUNTED):
+                raise ValueError(f"leaf ids must be >= 0 (or {NOT_COUNTED}: not counted)")
+            lo = np.where(counted, self.leaves_.astype(np.int64), np.iinfo(np.int64).max
+                          ).min(axis=0)
+            hi = self.leaves_.max(axis=0)
+            if np.any(lo[1:] <= hi[:-1]):
                 raise ValueError("leaves must be global leaf ids (tree t's above tree t-1's)")
+            self.counted_ = np.maximum(np.count_nonzero(counted, axis=1), 1)
         self.n_ref_ = n
         self.method_ = resolve_method(self.method, n, self.threshold)
         if self.method_ == "approximate" and n <= 4 * self.n_neighbors:
@@ -346,7 +362,7 @@ class LookalikeIndex:
         from pynndescent import NNDescent
 
         if self.forest_:
-            self.leaf_offset_ = self.leaves_.min(axis=0).astype(np.int64)
+            self.leaf_offset_ = lo.astype(np.int64)
             span = int((self.leaves_.max(axis=0) - self.leaf_offset_).max())
             # leaf ids relative to each tree's smallest one, times a power of two (exact in
             # float32) small enough to leave the index's random projections to y
@@ -361,15 +377,18 @@ class LookalikeIndex:
 
     @staticmethod
     def _patients_by_leaf(leaves: np.ndarray, n_nodes: int) -> sp.csr_matrix:
-        """0/1 matrix (nodes x patients) of who is in which leaf, built by a counting
-        sort (no coordinate triplets: a third of the memory on large cohorts)."""
+        """0/1 matrix (nodes x patients) of who is in which leaf (trees that do not count
+        for a patient left out), built by a counting sort (no coordinate triplets: a
+        third of the memory on large cohorts)."""
         n, T = leaves.shape
         flat = leaves.ravel()
-        indptr = np.concatenate([[0], np.cumsum(np.bincount(flat, minlength=n_nodes))])
-        order = np.argsort(flat, kind="stable")  # within a leaf: patients in order
-        order //= T
+        keep = flat >= 0
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(flat[keep],
+                                                            minlength=n_nodes))])
+        order = np.argsort(np.where(keep, flat, n_nodes), kind="stable")[:indptr[-1]]
+        order //= T  # within a leaf: patients in order
         index_type = np.int32 if max(n, flat.size) < 2**31 else np.int64
-        return sp.csr_matrix((np.ones(flat.size), order.astype(index_type),
+        return sp.csr_matrix((np.ones(order.size), order.astype(index_type),
                               indptr.astype(index_type)), shape=(n_nodes, n))
 
     def _onehot(self, leaves: np.ndarray) -> sp.csr_matrix:
@@ -380,18 +399,23 @@ class LookalikeIndex:
         return sp.csr_matrix((np.ones(rows.size), (rows, L[ok])), shape=(n, self.n_nodes_))
 
     def _encode(self, Y: np.ndarray, leaves: np.ndarray, chunk: int = 65536) -> np.ndarray:
-        """Rows ``[l, y * sqrt(T/s), leaf ids relative to the reference's]`` (float32)."""
+        """Rows ``[l, counted trees, y * sqrt(T/s), leaf ids relative to the reference's]``
+        (float32; a tree that does not count: -1, below every relative leaf id)."""
         n, l = Y.shape
         T = leaves.shape[1]
-        out = np.empty((n, 1 + l + T), dtype=np.float32)
+        out = np.empty((n, 2 + l + T), dtype=np.float32)
         out[:, 0] = l
         for start in range(0, n, chunk):  # bounded temporaries on a million patients
             stop = min(start + chunk, n)
-            out[start:stop, 1:1 + l] = Y[start:stop] * np.sqrt(T / self.forest_scale_)
-            rel = np.asarray(leaves[start:stop], dtype=np.int64) - self.leaf_offset_
+            out[start:stop, 2:2 + l] = Y[start:stop] * np.sqrt(T / self.forest_scale_)
+            L = np.asarray(leaves[start:stop], dtype=np.int64)
+            counted = L >= 0
+            out[start:stop, 1] = np.count_nonzero(counted, axis=1)
+            rel = np.where(counted, L - self.leaf_offset_, 0)
             if np.abs(rel).max(initial=0) >= 2**24:
                 raise ValueError("leaf ids far from the reference patients' (another forest?)")
-            out[start:stop, 1 + l:] = rel.astype(np.float32) * np.float32(self.leaf_unit_)
+            out[start:stop, 2 + l:] = np.where(
+                counted, rel.astype(np.float32) * np.float32(self.leaf_unit_), -1.0)
         return out
 
     def _check_query(self, Y_query, leaves_query):
@@ -434,11 +458,9 @@ class LookalikeIndex:
         if self.method_ == "exact":
             extra = None
             if self.forest_:
-                T = Lq.shape[1]
-
                 def extra(start: int, stop: int) -> np.ndarray:
-                    share = (self._onehot(Lq[start:stop]) @ self.forest_ref_).toarray() / T
-                    return self.forest_scale_ * (1.0 - share)
+                    same = (self._onehot(Lq[start:stop]) @ self.forest_ref_).toarray()
+                    return self.forest_scale_ * (1.0 - same / self.counted_[None, :])
             return knn_search(self.Y_, Yq, k, ref_sqnorms=self.sqnorms_, extra_d2=extra,
                               chunk=chunk)
         dist = np.empty((Yq.shape[0], k))
@@ -472,7 +494,8 @@ class LookalikeIndex:
         diff = self.Y_[cand] - Yq[:, None, :]
         d2 = np.einsum("qcl,qcl->qc", diff, diff)
         if self.forest_:
-            same = np.count_nonzero(self.leaves_[cand] == Lq[:, None, :], axis=2)
-            d2 = d2 + self.forest_scale_ * (1.0 - same / Lq.shape[1])
+            same = np.count_nonzero((self.leaves_[cand] == Lq[:, None, :])
+                                    & (Lq[:, None, :] >= 0), axis=2)
+            d2 = d2 + self.forest_scale_ * (1.0 - same / self.counted_[cand])
         d2[cand < 0] = np.inf  # a slot the index could not fill
         return d2

@@ -235,19 +235,42 @@ def onehot_leaves(leaves: np.ndarray, n_nodes: int, trees: np.ndarray | None = N
     return sp.csr_matrix((np.ones(rows.size), (rows, L[keep])), shape=(n, n_nodes))
 
 
+#: Most patients a tree of :func:`fit_leaf_forest` grows on (its bootstrap sample).
+BOOTSTRAP_MAX = 20_000
+#: Leaf id of a tree that does not count for a reference patient (in-bag proximity).
+NOT_COUNTED = -1
+
+
+def reference_leaves(leaves: np.ndarray, counted: np.ndarray | None) -> np.ndarray:
+    """Reference patients' leaves with :data:`NOT_COUNTED` where a tree does not count.
+
+    ``counted`` (bool, same shape; ``None``: every tree counts) is, for in-bag proximity,
+    whether tree ``t`` grew on patient ``i`` (its bootstrap sample drew it).
+    """
+    L = np.asarray(leaves)
+    return L if counted is None else np.where(np.asarray(counted, bool), L, NOT_COUNTED)
+
+
 def shared_leaf_share(leaves_q: np.ndarray, leaves_ref: np.ndarray, n_nodes: int,
-                      trees_q: np.ndarray | None = None) -> np.ndarray:
+                      trees_q: np.ndarray | None = None,
+                      trees_ref: np.ndarray | None = None) -> np.ndarray:
     """Forest proximity of queries to reference patients, shape (q, n_ref).
 
-    The share of trees in which a query and a reference patient fall in the same leaf;
-    with ``trees_q`` only the query's chosen trees count (out-of-bag proximity: trees that
-    never saw the query). One sparse product, no loop over patients or trees.
+    The share of trees in which a query and a reference patient fall in the same leaf,
+    among the trees that count for both: with ``trees_q`` only the query's chosen trees
+    (out-of-bag proximity: trees that never saw the query), with ``trees_ref`` only the
+    reference patient's (in-bag proximity: trees grown with it). Sparse and dense
+    products, no loop over patients or trees.
     """
     Q = onehot_leaves(leaves_q, n_nodes, trees_q)
-    R = onehot_leaves(leaves_ref, n_nodes)
+    R = onehot_leaves(leaves_ref, n_nodes, trees_ref)
     counts = (Q @ R.T).toarray()
-    per_row = np.asarray(Q.sum(axis=1)).ravel()
-    return counts / np.maximum(per_row, 1.0)[:, None]
+    if trees_ref is None:
+        per_row = np.asarray(Q.sum(axis=1)).ravel()
+        return counts / np.maximum(per_row, 1.0)[:, None]
+    mq = (np.ones(np.shape(leaves_q)) if trees_q is None
+          else np.asarray(trees_q, float))
+    return counts / np.maximum(mq @ np.asarray(trees_ref, float).T, 1.0)
 
 
 def balanced_forest(n_estimators: int, min_samples_leaf: int, *,
@@ -308,7 +331,7 @@ def choose_leaf_size(X: np.ndarray, y: np.ndarray, sizes: tuple[int, ...] = (1, 
 
 
 def fit_leaf_forest(X: np.ndarray, y: np.ndarray, *, n_estimators: int = 200,
-                    min_samples_leaf: int = 5, max_samples: int = 20_000,
+                    min_samples_leaf: int = 5, max_samples: int = BOOTSTRAP_MAX,
                     random_state: int | None = 0, n_jobs: int = -1
                     ) -> tuple[PackedForest, np.ndarray, np.ndarray]:
     """A class-balanced random forest for look-alike proximity, packed.

@@ -244,20 +244,24 @@ def ensemble_sqdist(Y_query: np.ndarray, Y_ref: np.ndarray,
                     forest_scale: float = 0.0) -> np.ndarray:
     """Squared look-alike distances of queries to reference patients, shape (q, r).
 
-    ``||y_q - y_r||^2 + forest_scale * (1 - p_qr)``, where ``p_qr`` is the share of trees
-    in which the two patients fall in the same leaf (forest proximity). Without leaves
-    (a model with no forest part) the plain squared Euclidean distance. The forest part is
-    one vectorised comparison per tree (no q x r x trees array), so a block of reference
-    patients from any source (a partition of a large cohort, an approximate index's
-    candidates) is scored exactly as :meth:`sparge.SparGE.lookalikes` scores training
-    patients.
+    ``||y_q - y_r||^2 + forest_scale * (1 - p_qr)``, where ``p_qr`` is the forest
+    proximity: the share of the trees that count for reference patient ``r`` in which the
+    query falls in ``r``'s leaf. A tree does not count for ``r`` where ``leaves_ref`` holds
+    :data:`~sparge.method.proximity.NOT_COUNTED` (in-bag proximity: only the trees grown
+    with ``r``); with every tree counted this is Breiman's share of trees with the same
+    leaf. Without leaves (a model with no forest part) the plain squared Euclidean
+    distance. The forest part is one vectorised comparison per tree (no q x r x trees
+    array), so a block of reference patients from any source (a partition of a large
+    cohort, an approximate index's candidates) is scored exactly as
+    :meth:`sparge.SparGE.lookalikes` scores training patients.
 
     Parameters
     ----------
     Y_query : ndarray of shape (q, d)
     Y_ref : ndarray of shape (r, d)
     leaves_query, leaves_ref : int ndarray of shape (q, T) and (r, T), optional
-        Leaf ids per tree, as returned by ``SparGE.lookalike_parts``.
+        Leaf ids per tree, as returned by ``SparGE.lookalike_parts`` (the reference
+        patients' with ``reference=True``).
     forest_scale : float
         The model's ``forest_scale_``.
     """
@@ -273,5 +277,6 @@ def ensemble_sqdist(Y_query: np.ndarray, Y_ref: np.ndarray,
         raise ValueError(f"leaves of {Lq.shape[1]} and {Lr.shape[1]} trees")
     same = np.zeros(d2.shape)
     for t in range(Lq.shape[1]):
-        same += Lq[:, t, None] == Lr[None, :, t]
-    return d2 + forest_scale * (1.0 - same / Lq.shape[1])
+        same += (Lq[:, t, None] == Lr[None, :, t]) & (Lr[None, :, t] >= 0)
+    counted = np.maximum(np.count_nonzero(Lr >= 0, axis=1), 1)
+    return d2 + forest_scale * (1.0 - same / counted[None, :])

@@ -43,7 +43,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from sparge.errors import DataError, ModelFileError
-from sparge.estimator.forest_part import FOREST_INPUTS
+from sparge.estimator.forest_part import FOREST_INPUTS, FOREST_PROXIMITIES
 from sparge.estimator.model import SparGE
 from sparge.estimator.params import PARAMETER_CONSTRAINTS, param_problem
 from sparge.estimator.state import (
@@ -51,6 +51,7 @@ from sparge.estimator.state import (
     FOREST_ARRAYS,
     FOREST_FLOAT,
     FOREST_INT,
+    FOREST_OPTIONAL,
     INT_ARRAYS,
     OPTIONAL_ARRAYS,
     VALUE_FIELDS,
@@ -71,7 +72,7 @@ _FOREST_FLOAT = FOREST_FLOAT
 _FOREST_ARRAYS = FOREST_ARRAYS
 _META = "__meta__"
 _EXPECTED = frozenset(_FLOAT_ARRAYS + _INT_ARRAYS + _OPTIONAL_ARRAYS + _FOREST_ARRAYS
-                      + (_META,))
+                      + FOREST_OPTIONAL + (_META,))
 #: Largest model file (compressed) and largest total of inflated arrays.
 _MAX_BYTES = 2 * 1024**3
 #: Largest metadata member (JSON: encoder tables, feature names, patient IDs).
@@ -561,8 +562,8 @@ def _check_meta(meta: Any) -> dict:
     forest = meta.get("forest")
     if forest is not None:
         if not isinstance(forest, dict):
-            raise _bad("forest", "an object {weight, scale, selection, min_leaf, inputs} or "
-                       "null", forest)
+            raise _bad("forest", "an object {weight, scale, selection, min_leaf, inputs, "
+                       "proximity} or null", forest)
         out["forest"] = {"weight": _number(forest, "weight", optional=False, low=0.0),
                          "scale": _number(forest, "scale", optional=False, low=0.0)}
         sel = forest.get("selection") or []
@@ -577,6 +578,11 @@ def _check_meta(meta: Any) -> dict:
         if inputs not in FOREST_INPUTS:
             raise _bad("forest.inputs", " or ".join(map(repr, FOREST_INPUTS)), inputs)
         out["forest"]["inputs"] = inputs
+        proximity = forest.get("proximity", "shared-leaf")  # older files: every tree
+        if proximity not in FOREST_PROXIMITIES:
+            raise _bad("forest.proximity", " or ".join(map(repr, FOREST_PROXIMITIES)),
+                       proximity)
+        out["forest"]["proximity"] = proximity
     else:
         out["forest"] = None
     return out
@@ -602,7 +608,7 @@ def _read_meta(zf: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> dict
 def _check_dtype(name: str, dtype: np.dtype, meta: dict) -> None:
     if name in _FLOAT_ARRAYS or name == "completion_ridge_":
         ok, what = dtype.kind == "f" and dtype.itemsize in (4, 8), "floating point"
-    elif name in _INT_ARRAYS or name in _FOREST_INT:
+    elif name in _INT_ARRAYS or name in _FOREST_INT or name in FOREST_OPTIONAL:
         ok, what = dtype.kind in "iu" and dtype.itemsize <= 8, "integer"
     elif name in _FOREST_FLOAT:
         ok, what = dtype.kind == "f" and dtype.itemsize == 8, "float64"
@@ -662,10 +668,14 @@ def _check_shapes(shapes: dict[str, tuple[int, ...]], meta: dict) -> None:
             if shapes[name] != (nodes,):
                 raise ModelFileError(f"The model file is inconsistent: array {name!r} has "
                                      f"shape {shapes[name]}; ({nodes},) expected.")
-        if shapes["forest_leaves_"] != (n, trees) or trees < 1:
-            raise ModelFileError("The model file is inconsistent: array 'forest_leaves_' "
-                                 f"has shape {shapes['forest_leaves_']}; ({n}, {trees}) "
-                                 "expected.")
+        for name in ("forest_leaves_",) + FOREST_OPTIONAL:
+            if name in shapes and (shapes[name] != (n, trees) or trees < 1):
+                raise ModelFileError(f"The model file is inconsistent: array {name!r} "
+                                     f"has shape {shapes[name]}; ({n}, {trees}) "
+                                     "expected.")
+    elif any(name in shapes for name in FOREST_OPTIONAL):
+        raise ModelFileError("The model file's forest part is incomplete: array "
+                             "'forest_counted_' without a forest.")
     if meta["classes"] is not None and "classes_" not in shapes:
         raise ModelFileError("The model file lacks the array 'classes_' its metadata "
                              "announces.")
@@ -735,7 +745,7 @@ def _build_model(meta: dict, a: dict[str, np.ndarray]):
     if meta["classes"] is None:
         arrays.pop("classes_", None)
     if meta["forest"] is None:
-        for name in FOREST_ARRAYS:
+        for name in FOREST_ARRAYS + FOREST_OPTIONAL:
             arrays.pop(name, None)
     state = ModelState(params=meta["params"], arrays=arrays,
                        values={k: meta[k] for k in VALUE_FIELDS})

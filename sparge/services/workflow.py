@@ -185,7 +185,8 @@ def forest_note(model: SparGE) -> str | None:
         return None
     leaf = getattr(model, "forest_min_leaf_", None)
     leaves = f", leaves of at least {leaf}" if leaf else ""
-    return (f"forest part: {forest.offsets.size} trees{leaves}, "
+    counted = {"in-bag": ", in-bag proximity"}.get(getattr(model, "forest_proximity_", None), "")
+    return (f"forest part: {forest.offsets.size} trees{leaves}{counted}, "
             f"weight {float(model.forest_weight_):g}")
 
 

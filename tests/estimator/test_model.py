@@ -213,7 +213,7 @@ def test_approximate_search_finds_the_exact_lookalikes():
     approx = SparGE(max_iter=0, forest_trees=20, neighbor_search="approximate").fit(
         X[:500], y[:500])
 
-    Y, L = approx.lookalike_parts()
+    Y, L = approx.lookalike_parts(reference=True)
     ref = LookalikeIndex(method="exact").fit(Y, L, approx.forest_scale_)
     Yq, Lq = approx.lookalike_parts(X[500:])
     truth = ref.query(Yq, 10, Lq)[1]

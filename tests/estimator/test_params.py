@@ -17,7 +17,8 @@ BAD = {"n_atoms": 0, "n_components": 0, "supervised": "yes", "representation": "
        "ksvd_iter": -1, "k1": 0, "k2": 2.5, "graph_weight": "gauss", "neighbor_search": "fast",
        "class_balance": None,
        "trace_ratio_reg": -1, "metric_weighting": "sqrt", "forest_weight": -2,
-       "forest_trees": 0, "forest_min_leaf": True, "forest_inputs": "trees", "max_iter": -1,
+       "forest_trees": 0, "forest_min_leaf": True, "forest_inputs": "trees",
+       "forest_proximity": "oob", "max_iter": -1,
        "step_size": "big",
        "early_stopping": "no", "validation_fraction": 1.0, "n_iter_no_change": 0,
        "max_fit_samples": 5, "random_state": -3, "callback": 42, "verbose": -1}

@@ -38,8 +38,9 @@ def test_state_values_are_plain(fitted):
     model, _ = fitted
     v = model.get_state().values
     assert isinstance(v["n_features_in"], int) and isinstance(v["history"], list)
-    assert v["train_ids"][0] == "P000" and set(v["forest"]) == {"weight", "scale", "selection",
-                                                                 "min_leaf", "inputs"}
+    assert v["train_ids"][0] == "P000" and set(v["forest"]) == {
+        "weight", "scale", "selection", "min_leaf", "inputs", "proximity"}
+    assert v["forest"]["proximity"] == "in-bag"
 
 
 def test_from_state_refuses_pieces_that_do_not_fit(fitted):
@@ -54,5 +55,13 @@ def test_from_state_refuses_pieces_that_do_not_fit(fitted):
     with pytest.raises(ValueError, match="forest_leaves_"):
         SparGE.from_state(ModelState(s.params, {**s.arrays, "forest_leaves_": leaves},
                                      s.values))
+    counted = s.arrays["forest_counted_"].copy()
+    counted[0, 0] = 2
+    with pytest.raises(ValueError, match="forest_counted_"):
+        SparGE.from_state(ModelState(s.params, {**s.arrays, "forest_counted_": counted},
+                                     s.values))
+    no_counts = {k: a for k, a in s.arrays.items() if k != "forest_counted_"}
+    with pytest.raises(ValueError, match="in-bag"):
+        SparGE.from_state(ModelState(s.params, no_counts, s.values))
     with pytest.raises(ValueError, match="parameter 'k1'"):
         SparGE.from_state(ModelState({**s.params, "k1": 0}, s.arrays, s.values))

@@ -17,7 +17,7 @@ from sparge.method.neighbors import (
     knn_graph_neighbors,
     resolve_method,
 )
-from sparge.method.proximity import fit_leaf_forest, onehot_leaves
+from sparge.method.proximity import NOT_COUNTED, fit_leaf_forest, onehot_leaves, reference_leaves
 from sparge.method.similarity import ensemble_sqdist, knn_search
 
 
@@ -31,15 +31,18 @@ def clustered(n: int, d: int = 16, seed: int = 0) -> tuple[np.ndarray, np.ndarra
     return F, y
 
 
-def forest_parts(n: int = 1500, nq: int = 200, trees: int = 50, seed: int = 0):
-    """Embedding, leaves and forest scale of reference patients and of queries."""
+def forest_parts(n: int = 1500, nq: int = 200, trees: int = 50, seed: int = 0,
+                 inbag: bool = False):
+    """Embedding, leaves and forest scale of reference patients and of queries (with
+    ``inbag``, the reference patients' leaves count only in the trees grown with them)."""
     F, y = clustered(n + nq, d=12, seed=seed)
-    _, leaves, _ = fit_leaf_forest(F, y, n_estimators=trees, min_samples_leaf=5,
-                                   random_state=seed, n_jobs=1)
+    _, leaves, oob = fit_leaf_forest(F, y, n_estimators=trees, min_samples_leaf=5,
+                                     random_state=seed, n_jobs=1)
     Y = F[:, :8] / 3.0  # the embedding: a part of the features, so the forest adds to it
     spread = float(np.mean(np.sum((Y - Y.mean(axis=0)) ** 2, axis=1)))
     L = leaves.astype(np.int32)
-    return Y[:n], L[:n], Y[n:], L[n:], 4.0 * spread  # forest weight 2, as on support2
+    Lr = reference_leaves(L[:n], ~oob[:n]) if inbag else L[:n]
+    return Y[:n], Lr, Y[n:], L[n:], 4.0 * spread  # forest weight 2, as on support2
 
 
 def recall(found: np.ndarray, exact: np.ndarray) -> float:
@@ -47,13 +50,16 @@ def recall(found: np.ndarray, exact: np.ndarray) -> float:
 
 
 def model_search(Y, L, scale, Yq, Lq, k):
-    """The estimator's exact search (SparGE._search): knn_search + sparse forest part."""
+    """The estimator's exact search (SparGE._search): knn_search + sparse forest part
+    (the share of each reference patient's counted trees)."""
     n_nodes = int(max(L.max(), Lq.max())) + 1
-    ref = onehot_leaves(L, n_nodes).T.tocsr()
+    keep = L >= 0
+    ref = onehot_leaves(np.where(keep, L, 0), n_nodes, keep).T.tocsr()
+    counted = keep.sum(axis=1)
 
     def extra(start, stop):
-        share = (onehot_leaves(Lq[start:stop], n_nodes) @ ref).toarray() / Lq.shape[1]
-        return scale * (1.0 - share)
+        same = (onehot_leaves(Lq[start:stop], n_nodes) @ ref).toarray()
+        return scale * (1.0 - same / counted[None, :])
     sq = np.einsum("ij,ij->i", Y, Y)
     return knn_search(Y, Yq, k, ref_sqnorms=sq, extra_d2=extra)
 
@@ -88,8 +94,9 @@ def test_graphs_below_the_threshold_are_the_exact_graphs():
         assert (a != b).nnz == 0
 
 
-def test_exact_index_reproduces_the_models_search_bit_for_bit():
-    Y, L, Yq, Lq, s = forest_parts(n=800, nq=120, trees=30)
+@pytest.mark.parametrize("inbag", [False, True])
+def test_exact_index_reproduces_the_models_search_bit_for_bit(inbag):
+    Y, L, Yq, Lq, s = forest_parts(n=800, nq=120, trees=30, inbag=inbag)
     index = LookalikeIndex().fit(Y, L, s)
     assert index.method_ == "exact" and index.forest_
     d, i = index.query(Yq, 10, Lq)
@@ -128,6 +135,10 @@ def test_index_checks_its_queries():
         LookalikeIndex().query(Yq, 5)
     with pytest.raises(ValueError, match="global"):  # per-tree leaf ids, not global ones
         LookalikeIndex().fit(Y, L - L.min(axis=0), s)
+    bad = L.copy()
+    bad[0, 0] = NOT_COUNTED - 1
+    with pytest.raises(ValueError, match="not counted"):
+        LookalikeIndex().fit(Y, bad, s)
     d, i = index.query(Yq, 10**6, Lq)  # k capped at the reference patients
     assert d.shape == (10, 300) and np.array_equal(np.sort(i[0]), np.arange(300))
 
@@ -135,14 +146,21 @@ def test_index_checks_its_queries():
 # ------------------------------------------------------------------ approximate paths
 
 
-def test_lookalike_metric_is_the_ensemble_metric():
-    Y, L, Yq, Lq, s = forest_parts(n=400, nq=30, trees=20)
+@pytest.mark.parametrize("inbag", [False, True])
+def test_lookalike_metric_is_the_ensemble_metric(inbag):
+    Y, L, Yq, Lq, s = forest_parts(n=400, nq=30, trees=20, inbag=inbag)
     index = LookalikeIndex(method="approximate").fit(Y, L, s)
     A, Aq = index._encode(Y, L), index._encode(Yq, Lq)
     metric = _lookalike_metric()
     D = ensemble_sqdist(Yq, Y, Lq, L, s)
     got = np.array([[metric(a, b) ** 2 for b in A[:50]] for a in Aq])
     np.testing.assert_allclose(got * s / L.shape[1], D[:, :50], rtol=1e-4, atol=1e-6)
+    # between reference patients (the index's own graph): symmetric, zero to itself, and
+    # a tree that counts for neither is no shared leaf
+    among = np.array([[metric(a, b) for b in A[:20]] for a in A[:20]])
+    np.testing.assert_allclose(among, among.T, atol=1e-6)
+    np.testing.assert_allclose(np.diag(among), 0.0, atol=1e-3)
+    assert np.all(among[~np.eye(20, dtype=bool)] > 0)
 
 
 def test_approximate_graph_neighbors_recall():
@@ -187,8 +205,9 @@ def test_approximate_graphs_keep_their_structure_and_edges():
     assert np.all(np.diff(Wn.indptr)[tiny] >= 10)  # everyone has k2 other-class neighbours
 
 
-def test_approximate_index_recall_and_determinism_with_a_forest_part():
-    Y, L, Yq, Lq, s = forest_parts()
+@pytest.mark.parametrize("inbag", [False, True])
+def test_approximate_index_recall_and_determinism_with_a_forest_part(inbag):
+    Y, L, Yq, Lq, s = forest_parts(inbag=inbag)
     d0, i0 = LookalikeIndex(method="exact").fit(Y, L, s).query(Yq, 10, Lq)
     index = LookalikeIndex(threshold=1000).fit(Y, L, s)
     assert index.method_ == "approximate"

@@ -107,9 +107,15 @@ def forest_model():
 
 
 def test_forest_part_of_the_metric_is_exact(forest_model):
-    """d^2 = ||y_q - y_i||^2 + scale * (1 - share of trees with the same leaf)."""
+    """d^2 = ||y_q - y_i||^2 + scale * (1 - p_qi), p_qi the share of the trees grown with
+    training patient i (in-bag) in which q falls in i's leaf."""
     m, X, _ = forest_model
     assert m.forest_ is not None and m.forest_weight_ == 1.0 and m.forest_scale_ > 0
+    assert m.forest_proximity_ == "in-bag"
+    counted = m.forest_counted_
+    # a bootstrap sample draws about 63 % of the patients; each patient is in some tree
+    assert counted.shape == m.forest_leaves_.shape and 0.55 < counted.mean() < 0.7
+    assert counted.sum(axis=1).min() >= 1
     Xq = X[:5].copy()
     Xq[:, :3] = np.nan  # gaps: the trees route them, the completion fills them
     d, idx = m.kneighbors(Xq, n_neighbors=8)
@@ -118,7 +124,8 @@ def test_forest_part_of_the_metric_is_exact(forest_model):
     assert m.forest_inputs_ == "features+completion"
     Xs = m.standardize(Xq)
     leaves = m.forest_.apply(np.hstack([Xs, m._embed(Xs)[0]]))
-    share = (leaves[:, None, :] == m.forest_leaves_[None, :, :]).mean(axis=2)
+    same = (leaves[:, None, :] == m.forest_leaves_[None, :, :]) & counted[None]
+    share = same.sum(axis=2) / counted.sum(axis=1)[None, :]
     full = ((Y[:, None, :] - m.embedding_[None]) ** 2).sum(-1) + m.forest_scale_ * (1 - share)
     np.testing.assert_allclose(d**2, np.take_along_axis(full, idx, axis=1), atol=1e-9)
     np.testing.assert_array_equal(np.sort(full, axis=1)[:, :8] <= (d[:, -1:] ** 2 + 1e-9),
@@ -191,8 +198,32 @@ def test_lookalike_space_reproduces_the_models_own_metric(forest_model):
     d2 = np.asarray((Vq.multiply(Vq)).sum(axis=1)) - 2 * (Vq @ Vtr.T).toarray() \
         + np.asarray((Vtr.multiply(Vtr)).sum(axis=1)).T
     d, idx = m.kneighbors(X[:4], n_neighbors=5)
-    np.testing.assert_allclose(np.take_along_axis(d2, idx, axis=1), d**2, atol=1e-8)
+    # in-bag proximity: the model's distance plus one constant of the model
+    T, n_min = m.forest_counted_.shape[1], m.forest_counted_.sum(axis=1).min()
+    offset = m.forest_scale_ * (np.sqrt(T / n_min) - 1.0)
+    assert offset > 0
+    np.testing.assert_allclose(np.take_along_axis(d2, idx, axis=1), d**2 + offset, atol=1e-8)
     np.testing.assert_array_equal(np.argsort(d2, axis=1, kind="stable")[:, :5], idx)
+
+
+def test_shared_leaf_proximity_counts_every_tree():
+    """forest_proximity="shared-leaf": Breiman's share of all trees; its look-alike space
+    gives the model's distances exactly (no constant)."""
+    from sparge import SparGE
+
+    X, y = planted_classes(n=160, m=10, noise_dims=4, seed=3)
+    m = SparGE(forest_trees=15, forest_proximity="shared-leaf", max_iter=0,
+               random_state=0).fit(X[:120], y[:120])
+    assert m.forest_proximity_ == "shared-leaf" and m.forest_counted_ is None
+    Yq, Lq = m.lookalike_parts(X[120:])
+    share = (Lq[:, None, :] == m.forest_leaves_[None]).mean(axis=2)
+    full = ((Yq[:, None, :] - m.embedding_[None]) ** 2).sum(-1) + m.forest_scale_ * (1 - share)
+    d, idx = m.kneighbors(X[120:], n_neighbors=6)
+    np.testing.assert_allclose(d**2, np.take_along_axis(full, idx, axis=1), atol=1e-9)
+    Vq, Vtr = m.lookalike_space(X[120:]), m.lookalike_space()
+    d2 = np.asarray((Vq.multiply(Vq)).sum(axis=1)) - 2 * (Vq @ Vtr.T).toarray() \
+        + np.asarray((Vtr.multiply(Vtr)).sum(axis=1)).T
+    np.testing.assert_allclose(d2, full, atol=1e-8)
 
 
 def test_choose_leaf_size_scores_every_candidate_on_held_out_patients(monkeypatch):

@@ -191,8 +191,9 @@ def test_ensemble_sqdist_reproduces_the_models_lookalikes():
     model, _ = load_model(SAMPLES / "default_model.sparge")
     rows = [0, 5, 9, 100]
     Yq, Lq = model.lookalike_parts(rows=rows)
-    Yr, Lr = model.lookalike_parts()
+    Yr, Lr = model.lookalike_parts(reference=True)
     assert Lq is not None and Lq.shape == (4, model.forest_leaves_.shape[1])
+    assert model.forest_proximity_ == "in-bag" and np.any(Lr < 0) and not np.any(Lq < 0)
     d2 = ensemble_sqdist(Yq, Yr, Lq, Lr, model.forest_scale_)
     d2[np.arange(4), rows] = np.inf  # a training patient is not its own look-alike
     order = np.argsort(d2, axis=1, kind="stable")[:, :10]
@@ -202,3 +203,27 @@ def test_ensemble_sqdist_reproduces_the_models_lookalikes():
     plain = ensemble_sqdist(Yq, Yr)
     np.testing.assert_allclose(plain, ((Yq[:, None] - Yr[None]) ** 2)
                                .sum(-1), atol=1e-9)
+
+
+def test_ensemble_sqdist_counts_only_the_trees_of_each_reference_patient():
+    """p_qr = shared leaves among r's counted trees / r's counted trees (NOT_COUNTED
+    elsewhere); every tree counted: Breiman's share."""
+    from sparge.method.proximity import NOT_COUNTED
+    from sparge.method.similarity import ensemble_sqdist
+
+    rng = np.random.default_rng(0)
+    T, q, r = 12, 5, 7
+    Lq = rng.integers(0, 3, (q, T)) + 3 * np.arange(T)  # 3 leaves per tree, global ids
+    Lr = rng.integers(0, 3, (r, T)) + 3 * np.arange(T)
+    counted = rng.random((r, T)) < 0.6
+    counted[:, 0] = True
+    Yq, Yr = rng.standard_normal((q, 4)), rng.standard_normal((r, 4))
+    d2 = ensemble_sqdist(Yq, Yr, Lq, np.where(counted, Lr, NOT_COUNTED), 2.0)
+    for i in range(q):
+        for j in range(r):
+            p = np.sum((Lq[i] == Lr[j]) & counted[j]) / counted[j].sum()
+            assert d2[i, j] == pytest.approx(np.sum((Yq[i] - Yr[j]) ** 2) + 2.0 * (1 - p))
+    every = ensemble_sqdist(Yq, Yr, Lq, Lr, 2.0)
+    share = (Lq[:, None, :] == Lr[None]).mean(axis=2)
+    np.testing.assert_allclose(every, ((Yq[:, None] - Yr[None]) ** 2).sum(-1)
+                               + 2.0 * (1 - share), atol=1e-12)

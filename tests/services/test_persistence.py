@@ -102,6 +102,39 @@ def test_corrupt_model_files_are_refused(model_and_data, edit, message):
         load_model(blob)
 
 
+def _forest_meta(**changes):
+    def edit(arrays):
+        meta = json.loads(arrays["__meta__"].tobytes())
+        meta["forest"].update(changes)
+        for k, v in changes.items():
+            if v is None:
+                meta["forest"].pop(k)
+        arrays["__meta__"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    return edit
+
+
+def test_in_bag_forest_round_trips_and_older_files_count_every_tree(model_and_data):
+    model, X = model_and_data
+    assert model.forest_proximity_ == "in-bag"
+    blob = model_to_bytes(model)
+    loaded = load_model(blob)[0]
+    np.testing.assert_array_equal(loaded.forest_counted_, model.forest_counted_)
+    np.testing.assert_array_equal(loaded.kneighbors(X[:5])[1], model.kneighbors(X[:5])[1])
+
+    def older(arrays):  # a file from before in-bag proximity: no counts, no field
+        arrays.pop("forest_counted_")
+        _forest_meta(proximity=None)(arrays)
+    old = load_model(_rewrite(blob, older))[0]
+    assert old.forest_proximity_ == "shared-leaf" and old.forest_counted_ is None
+    with pytest.raises(ModelFileError, match="in-bag"):  # the counts are missing
+        load_model(_rewrite(blob, lambda a: a.pop("forest_counted_")))
+    with pytest.raises(ModelFileError, match="forest.proximity"):
+        load_model(_rewrite(blob, _forest_meta(proximity="oob")))
+    with pytest.raises(ModelFileError, match="forest_counted_"):
+        load_model(_rewrite(blob, lambda a: a.__setitem__(
+            "forest_counted_", a["forest_counted_"][:-1])))
+
+
 def test_truncated_and_random_bytes_are_refused(model_and_data):
     model, _ = model_and_data
     blob = model_to_bytes(model)
@@ -283,6 +316,8 @@ def _tiled(model, times: int):
     big.y_ = np.tile(model.y_, times)
     if getattr(model, "forest_leaves_", None) is not None:  # the forest part, per patient
         big.forest_leaves_ = np.tile(model.forest_leaves_, (times, 1))
+    if getattr(model, "forest_counted_", None) is not None:
+        big.forest_counted_ = np.tile(model.forest_counted_, (times, 1))
     big.training_data_ = big.training_data_ + np.random.default_rng(0).standard_normal(
         big.training_data_.shape).astype(np.float32)  # incompressible: a slow write
     return big

@@ -258,5 +258,6 @@ def test_forest_note_names_trees_leaf_and_weight(cohort):
     from sparge.services.workflow import forest_note
 
     model = train(cohort, {"max_iter": 0, "forest_trees": 12, "forest_min_leaf": 3})
-    assert forest_note(model) == "forest part: 12 trees, leaves of at least 3, weight 1.5"
+    assert forest_note(model) == ("forest part: 12 trees, leaves of at least 3, in-bag "
+                                  "proximity, weight 1.5")
     assert forest_note(train(cohort, {"max_iter": 0, "forest_weight": 0})) is None
