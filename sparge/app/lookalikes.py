@@ -29,6 +29,7 @@ from sparge.services.display import (
     safe_filename,
     snap_precision,
     top_biomarkers,
+    typical_deviation,
 )
 from sparge.services.maps import (
     UMAP_FIT_MAX,
@@ -81,10 +82,13 @@ def patient_index():
 
 
 def default_biomarkers(n: int = 8, measured=None) -> list[str]:
-    """The biomarkers the learned similarity weighs most (with ``measured``, the patient's
-    values: those it has first)."""
-    return top_biomarkers(importance(), st.session_state.model.feature_names(), n,
-                          measured=measured)
+    """The biomarkers that most separate typical patients in the learned similarity (with
+    ``measured``, the patient's values: those it has first)."""
+    model = st.session_state.model
+    typical = session_cache("typical_deviation", _model_key(),
+                            lambda: typical_deviation(model.training_data_))
+    return top_biomarkers(importance(), model.feature_names(), n, measured=measured,
+                          typical=typical)
 
 
 def warn_data_model_mismatch() -> None:

@@ -210,15 +210,34 @@ def standardize(values, column_index: Sequence[int] | np.ndarray, mean, scale) -
 
 
 # ---------------------------------------------------------------------------- choice
+def typical_deviation(standardized) -> np.ndarray:
+    """Mean absolute standardised value of every feature among patients (gaps skipped).
+
+    About 0.8 for a bell-shaped biomarker; ``2 sqrt(p (1 - p))`` for a 0/1 flag present in
+    a share ``p`` of the patients (0.28 at 2 %), which sits at 0 for most of them.
+    """
+    Z = np.abs(np.asarray(standardized, dtype=float))
+    seen = np.isfinite(Z)
+    return np.where(seen.any(axis=0), np.where(seen, Z, 0.0).sum(axis=0)
+                    / np.maximum(seen.sum(axis=0), 1), 0.0)
+
+
 def top_biomarkers(importance, names: Sequence[str], n: int = 8,
-                   measured=None) -> list[str]:
+                   measured=None, typical=None) -> list[str]:
     """The ``n`` features with the largest weight in the learned metric (ties: table order).
 
-    With ``measured`` (the patient's values, ``NaN`` = not measured) the patient's measured
-    features come first, by weight, then the others: a new patient with four values sees
-    those four compared, not eight biomarkers it has no value for.
+    With ``typical`` (:func:`typical_deviation` of the training patients) features are
+    ranked by weight times typical deviation: what typically separates two patients in the
+    learned space, so a rare 0/1 flag (heavy per standard deviation, but 0 for nearly every
+    patient) no longer leads the comparison. With ``measured`` (the patient's values,
+    ``NaN`` = not measured) the patient's measured features come first, by that rank, then
+    the others: a new patient with four values sees those four compared, not eight
+    biomarkers it has no value for.
     """
-    w = np.nan_to_num(np.asarray(importance, dtype=float), nan=-1.0)
+    w = np.asarray(importance, dtype=float)
+    if typical is not None:
+        w = w * np.asarray(typical, dtype=float)
+    w = np.nan_to_num(w, nan=-1.0)
     order = np.argsort(-w, kind="stable")
     if measured is not None:
         has = np.isfinite(np.asarray(measured, dtype=float).ravel())
@@ -516,6 +535,6 @@ def _quiet():
 
 __all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "LOOKALIKE_HEADERS", "category_words",
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
-           "standardize", "top_biomarkers", "lookalike_comparison", "agreement",
-           "pair_comparison", "group_summary", "lookalike_display", "plot_text",
+           "standardize", "top_biomarkers", "typical_deviation", "lookalike_comparison",
+           "agreement", "pair_comparison", "group_summary", "lookalike_display", "plot_text",
            "safe_filename", "numeric_patients", "snap_precision"]

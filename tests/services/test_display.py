@@ -24,6 +24,7 @@ from sparge.services.display import (
     safe_filename,
     snap_precision,
     top_biomarkers,
+    typical_deviation,
 )
 
 
@@ -173,6 +174,24 @@ def test_top_biomarkers_follow_the_importance():
     # a patient's measured biomarkers first (a new patient with a few values)
     assert top_biomarkers([0.1, 0.5, np.nan, 0.4], ["a", "b", "c", "d"], 3,
                           measured=[1.0, np.nan, 2.0, np.nan]) == ["a", "c", "b"]
+
+
+def test_a_rare_flag_does_not_lead_the_comparison():
+    """Ranked by weight x typical deviation: a 2 % flag with the largest per-SD weight
+    comes after a bell-shaped biomarker weighed a little less."""
+    rng = np.random.default_rng(0)
+    age = rng.standard_normal(500)
+    flag = (rng.random(500) < 0.02).astype(float)
+    Z = np.column_stack([(flag - flag.mean()) / flag.std(), age, age * 0 + np.nan])
+    typical = typical_deviation(Z)
+    assert typical[1] == pytest.approx(np.sqrt(2 / np.pi), abs=0.05)
+    p = flag.mean()
+    assert typical[0] == pytest.approx(2 * np.sqrt(p * (1 - p)), rel=1e-6)
+    assert typical[2] == 0.0  # never measured
+    names = ["flag", "age", "gone"]
+    assert top_biomarkers([0.5, 0.3, 0.2], names, 3) == ["flag", "age", "gone"]
+    assert top_biomarkers([0.5, 0.3, 0.2], names, 3, typical=typical) == ["age", "flag",
+                                                                          "gone"]
 
 
 def test_snap_precision_removes_float32_round_off():
