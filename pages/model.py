@@ -116,10 +116,11 @@ with st.form("train_form"):
     forest_min_leaf = c1.selectbox(
         "Forest leaf size", ml_opts, index=ml_i,
         format_func=lambda v: "auto" if v == "auto" else f"{v} patient{'s' if v != 1 else ''}",
-        help="Smallest leaf of the forest's trees. 1: fully grown trees (Breiman's "
-             "proximity; best on our benchmark cohorts). Larger leaves smooth the proximity "
-             "where an outcome is rare; 'auto' tries 1, 5 and 20 on 30 % of the training "
-             "patients and keeps the best (the model's summary line shows the leaf used).")
+        help="Smallest leaf of the forest's trees. 1: fully grown trees (as in "
+             "Breiman's forests; best on our benchmark cohorts). Larger leaves smooth the "
+             "proximity where an outcome is rare; 'auto' tries 1, 5 and 20 on 30 % of the "
+             "training patients and keeps the best (the model's summary line shows the leaf "
+             "used).")
     sample_default = defaults["max_fit_samples"] or 0
     max_fit_samples = c2.number_input(
         "Training sample (0 = all)", 0, 10_000_000, int(sample_default), 1000,

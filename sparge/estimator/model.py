@@ -194,7 +194,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         Their smallest leaf. "auto" (default, round 8) tries 1, 5 and 20 (50 trees
         each) on 30 % of at most 2,000 training patients and keeps the best
         class-balanced precision@10 of the forest's look-alikes: fully grown trees (1,
-        Breiman's proximity) on most cohorts, larger leaves where an outcome is rare.
+        as in Breiman's forests) on most cohorts, larger leaves where an outcome is rare.
     forest_proximity : {"in-bag", "shared-leaf"}
         How the forest part measures ``p_qi``. "in-bag" (default, round 12): the share of
         the trees grown with training patient ``i`` (drawn into their bootstrap sample)
