@@ -60,7 +60,8 @@ def filter_columns(
         if drop_all_missing and n_obs[j] == 0:
             keep[j] = False
             result.all_missing.append(j)
-        elif drop_constant and n_obs[j] > 0 and np.nanmax(X[:, j]) == np.nanmin(X[:, j]):
+        # the observed values only: a NaN with a payload (R's NA) trips nanmax
+        elif drop_constant and n_obs[j] > 0 and np.ptp(X[obs[:, j], j]) == 0:
             keep[j] = False
             result.constant.append(j)
     if merge_duplicates:

@@ -3,6 +3,8 @@ standardising and unit-norm rows (sparge.method.preprocess)."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -59,6 +61,16 @@ def test_filter_columns_names_each_dropped_column_once():
     assert filt.all_missing == [3] and filt.constant == [2]
     assert filt.duplicate_of == {1: 0}
     assert filt.keep.tolist() == [True, False, False, False, True, True]
+
+
+def test_filter_columns_reads_r_missing_values_quietly():
+    """R's NA (a NaN with a payload, as in pickled R data) is a gap, without warnings."""
+    r_na = np.array([0x7FF00000000007A2], dtype=np.uint64).view(np.float64)[0]
+    X = np.array([[r_na, 4.0], [1310.0, 4.0], [r_na, 4.0], [1200.0, r_na]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        filt = filter_columns(X)
+    assert filt.constant == [1] and filt.keep.tolist() == [True, False]
 
 
 def test_duplicates_need_the_same_gaps():
