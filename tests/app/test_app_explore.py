@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from sparge import read_table
 from sparge.data.synthetic import make_singheart_like
+from sparge.services.display import typical_deviation
 from sparge.services.workflow import encode_cohort, train
 
 UNESCAPED_IMAGE = re.compile(r"!\[[^\]]*\]\(")
@@ -99,11 +100,12 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
     assert config["training_index"]["hidden"]
     assert table.value["sparse_weight"].sum() == pytest.approx(1.0, abs=1e-6)
     model = at.session_state["model"]
-    # the compared biomarkers are those the learned metric weighs most, the patient's
-    # measured ones first
+    # the compared biomarkers are those that most separate typical patients in the learned
+    # metric (weight x typical deviation), the patient's measured ones first
     row = list(model.train_ids_).index("SH0001")
     measured = np.isfinite(model.training_data_[row])
-    order = np.argsort(-model.feature_importance(), kind="stable")
+    rank = model.feature_importance() * typical_deviation(model.training_data_)
+    order = np.argsort(-rank, kind="stable")
     order = np.concatenate([order[measured[order]], order[~measured[order]]])
     top = list(np.asarray(model.feature_names())[order[:8]])
     assert all(measured[list(model.feature_names()).index(f)] for f in top)
