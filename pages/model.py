@@ -105,13 +105,13 @@ with st.form("train_form"):
     fp_opts, fp_i = _options(["in-bag", "shared-leaf"], defaults["forest_proximity"])
     forest_proximity = c2.selectbox(
         "Forest proximity", fp_opts, index=fp_i,
-        format_func={"in-bag": "trees grown with the look-alike",
-                     "shared-leaf": "every tree (Breiman)"}.get,
-        help="How close the forest puts a patient to a training patient: the share of the "
-             "trees grown with that training patient (drawn into the tree's sample) in "
-             "which the two end in the same leaf, which is how a forest's own vote is "
-             "made; or the share of every tree. The first gave better look-alikes on 12 of "
-             "16 benchmark cohorts. Above 20,000 training patients every tree counts.")
+        format_func={"in-bag": "in-bag trees", "shared-leaf": "all trees"}.get,
+        help="How close the forest puts a patient to a training patient. In-bag trees: "
+             "the share of the trees grown with that training patient (drawn into the "
+             "tree's sample) in which the two end in the same leaf, which is how a "
+             "forest's own vote is made. All trees: the share of every tree (Breiman's "
+             "proximity). In-bag gave better look-alikes on 12 of 16 benchmark cohorts. "
+             "Above 20,000 training patients every tree counts.")
     ml_opts, ml_i = _options(["auto", 1, 5, 20], defaults["forest_min_leaf"])
     forest_min_leaf = c1.selectbox(
         "Forest leaf size", ml_opts, index=ml_i,

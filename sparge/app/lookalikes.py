@@ -24,6 +24,7 @@ from sparge.services.display import (
     flag_columns,
     lookalike_comparison,
     lookalike_display,
+    name_width,
     outcome_order,
     pair_comparison,
     safe_filename,
@@ -226,16 +227,18 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                           lambda: flag_columns(training_values()))
     comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
                                 model.scale_, encoder, flags)
-    # four columns at widths that fit the 800 px layout (five clipped the last headers);
-    # the look-alikes' values in SD are in the chart below
+    # four columns at widths that fit the 800 px layout (five clipped the last headers),
+    # the names as wide as they need (pinned: a long name scrolls the others, never
+    # itself); the look-alikes' values in SD are in the chart below
     st.dataframe(comp, hide_index=True, width="stretch", key=f"{key}_comp",
                  column_order=["Biomarker", "This patient", "Look-alikes", "Patient (SD)"],
                  column_config={
-                     "Biomarker": st.column_config.TextColumn(width=100, pinned=True),
+                     "Biomarker": st.column_config.TextColumn(
+                         width=name_width(chosen, low=100), pinned=True),
                      "This patient": st.column_config.TextColumn(width=92),
                      "Look-alikes": st.column_config.TextColumn(width=150),
                      "Patient (SD)": st.column_config.TextColumn(
-                         "Patient SD", width=88,
+                         "vs mean (SD)", width=96,
                          help="The patient's value in standard deviations (SD) from the "
                               "cohort mean; the look-alikes' are in the chart below")})
     with st.expander("The same biomarkers on one scale (standard deviations)"):
@@ -259,7 +262,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                      column_order=["Biomarker", "Verdict", "This patient", "Look-alike",
                                    "Difference"],
                      column_config={  # 416 px: fits the 800 px layout
-                         "Biomarker": st.column_config.TextColumn(width=84, pinned=True),
+                         "Biomarker": st.column_config.TextColumn(
+                             width=name_width(chosen), pinned=True),
                          "Verdict": st.column_config.TextColumn(width=88),
                          "This patient": st.column_config.TextColumn("Patient", width=68),
                          "Look-alike": st.column_config.TextColumn(width=76),
@@ -269,4 +273,4 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         st.caption("Difference: this patient minus the look-alike, in the biomarker's units "
                    "and in standard deviations (SD). Agree: less than 0.5 SD apart; "
                    "borderline: 0.5 to 1 SD; differ: more than 1 SD; missing: not measured "
-                   "in both. Categories are compared by their answer.")
+                   "in one of them or both. Categories are compared by their answer.")

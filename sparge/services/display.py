@@ -222,6 +222,13 @@ def typical_deviation(standardized) -> np.ndarray:
                     / np.maximum(seen.sum(axis=0), 1), 0.0)
 
 
+def name_width(names: Sequence[str], low: int = 84, high: int = 220) -> int:
+    """Pixels a table column needs for the longest of ``names`` (about 7.5 px a character
+    at Streamlit's table font, plus padding), between ``low`` and ``high``."""
+    longest = max((len(str(n)) for n in names), default=0)
+    return int(min(max(7.5 * longest + 20, low), high))
+
+
 def top_biomarkers(importance, names: Sequence[str], n: int = 8,
                    measured=None, typical=None) -> list[str]:
     """The ``n`` features with the largest weight in the learned metric (ties: table order).
@@ -327,10 +334,15 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
 
 
 def agreement(z_difference: float) -> str:
-    """Words for a difference in SD: agree (< 0.5), borderline (< 1), differ."""
+    """Words for a difference in SD: agree (< 0.5), borderline (< 1), differ.
+
+    Judged on the difference as it is shown (one decimal), so "+0.5 SD" never reads
+    "agree".
+    """
     d = abs(_as_float(z_difference))
     if not math.isfinite(d):
         return "missing"
+    d = round(d, 1)
     if d < 0.5:
         return "agree"
     return "borderline" if d < 1.0 else "differ"
@@ -344,8 +356,8 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
     Returns ``Biomarker``, ``This patient``, ``Look-alike``, ``Difference`` (this patient
     minus the look-alike in the column's units, then the same difference in SD: "-18
     (-1.8 SD)"; "same"/"different" for categories and 0/1 flags) and ``Verdict`` (agree /
-    borderline / differ / missing: not measured in both; short words that fit a narrow
-    screen).
+    borderline / differ / missing: not measured in one of them or both; short words that
+    fit a narrow screen).
     """
     names = [str(c) for c in names]
     pos = {c: j for j, c in enumerate(names)}
@@ -535,6 +547,7 @@ def _quiet():
 
 __all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "LOOKALIKE_HEADERS", "category_words",
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
-           "standardize", "top_biomarkers", "typical_deviation", "lookalike_comparison",
+           "standardize", "top_biomarkers", "typical_deviation", "name_width",
+           "lookalike_comparison",
            "agreement", "pair_comparison", "group_summary", "lookalike_display", "plot_text",
            "safe_filename", "numeric_patients", "snap_precision"]

@@ -134,7 +134,8 @@ def check_verdict(results: pd.DataFrame,
 
     The two best methods by ``measure`` are compared split by split (they share the
     splits): the best one is called the winner only when its mean paired difference is at
-    least twice that difference's standard error; otherwise they are a tie.
+    least twice that difference's standard error; otherwise they are a tie. The others
+    follow with their shares.
 
     ``n_classes`` (the number of outcomes), when given, adds the chance level of the
     class-balanced precision (1 / number of outcomes) to the sentence.
@@ -171,6 +172,10 @@ def check_verdict(results: pd.DataFrame,
                     f"outcomes{chance}). The difference, "
                     f"{100 * mean:.1f} points, is less than twice its standard error"
                     + (f" ({100 * se:.1f})" if np.isfinite(se) else " (one split)")
-                    + "; more splits would tell them apart if they differ.")
+                    + "; more splits could show whether they really differ.")
+    others = [f"{m} {100 * v:.0f} %" for m, v in zip(summ["method"].iloc[2:],
+                                                      summ[measure].iloc[2:])]
+    if others:
+        sentence += f" Next: {', '.join(others)}."
     return {"best": best, "runner_up": runner, "difference": mean, "se": se,
             "clear": clear, "sentence": sentence}

@@ -315,3 +315,9 @@ def test_check_verdict_names_a_winner_only_beyond_the_noise():
     # the order follows the means, whichever method is first in the table
     flip = check_verdict(results([0.60, 0.61, 0.60], [0.70, 0.72, 0.71]))
     assert flip["best"] == "forest proximity" and flip["runner_up"] == "SparGE"
+    # a third representation is named after the two compared
+    three = pd.concat([results([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]), pd.DataFrame(
+        [{"split": s, "method": "raw features", "precision_at_10_balanced": 0.55,
+          "knn_balanced_accuracy": 0.55, "seconds": 0.0} for s in range(3)])])
+    assert check_verdict(three)["sentence"].endswith("Next: raw features 55 %.")
+    assert "Next:" not in clear["sentence"]
