@@ -18,7 +18,11 @@ from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.safe_text import md_escape
 from sparge.services.display import input_format, numeric_patients, outcome_order
 from sparge.services.maps import map_frame, map_title
-from sparge.services.workflow import encode_new_patients, lookalike_table
+from sparge.services.workflow import (
+    encode_new_patients,
+    lookalike_table,
+    out_of_range_values,
+)
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -89,6 +93,12 @@ if query is not None:
             qid = str(qids[0])
         for m in msgs:
             st.info(md_escape(m, 600))
+        far = out_of_range_values(Xq.to_numpy(dtype=float)[0], training_values(), encoder)
+        if far:
+            st.warning("Please check these values, far outside those of the patients the "
+                       "model learned from (a typo, or other units?): "
+                       + md_escape("; ".join(far), 1500) + ". The look-alikes below use "
+                       "them as given.")
         observed = int(np.isfinite(Xq.to_numpy(dtype=float)).sum())
         st.caption(f"{observed} of {Xq.shape[1]} biomarkers given; the rest are completed.")
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")

@@ -263,6 +263,47 @@ def outcome_shares(table: pd.DataFrame) -> pd.Series:
     return table["outcome"].value_counts(normalize=True)
 
 
+#: How far beyond the training patients' range (a share of that range) a new patient's
+#: value must lie to be questioned (a typo, or other units).
+OUT_OF_RANGE_MARGIN = 0.25
+
+
+def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None = None,
+                        margin: float = OUT_OF_RANGE_MARGIN) -> list[str]:
+    """Words for the values of one new patient far outside the training patients' values.
+
+    A number more than ``margin`` times the training range below its minimum or above its
+    maximum is named with that range; categories (chosen from the table) are never
+    questioned. The look-alikes are still found from the value as given: this only asks
+    the user to check it.
+
+    Parameters
+    ----------
+    values : array-like of shape (m,)
+        The patient's encoded features (``NaN`` = not given), in ``reference``'s columns.
+    reference : DataFrame
+        Training patients in original units (``SparGE.training_values``).
+    encoder : Encoder, optional
+        Its roles tell categories apart.
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    out = []
+    for j, col in enumerate(reference.columns):
+        if not np.isfinite(v[j]) or (encoder is not None
+                                     and encoder.roles_.get(col) == "categorical"):
+            continue
+        seen = reference[col].to_numpy(dtype=float)
+        seen = seen[np.isfinite(seen)]
+        if seen.size == 0:
+            continue
+        lo, hi = float(seen.min()), float(seen.max())
+        slack = margin * max(hi - lo, abs(hi) * 1e-9)
+        if v[j] < lo - slack or v[j] > hi + slack:
+            out.append(f"{plain_text(col, 80)} = {v[j]:.4g} (training patients: "
+                       f"{lo:.4g} to {hi:.4g})")
+    return out
+
+
 def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
                         ) -> tuple[pd.DataFrame, list[str]]:
     """Encode new patients with a trained model's encoder; returns features and messages.

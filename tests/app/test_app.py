@@ -348,6 +348,14 @@ def test_new_patient_form():
     comp = next(d.value for d in at.dataframe if "This patient" in d.value.columns)
     assert set(comp["Biomarker"][:2]) == {"Age (years)", "Diabetes"}
     assert (comp["This patient"][:2] != "—").all()
+    assert not at.warning or "far outside" not in texts(at)
+    # an age of 610 (a typo) is questioned with the training patients' range, and kept
+    at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(610.0)
+    at.button[0].click().run()
+    assert not at.exception
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "far outside" in said and "Age (years) = 610 (training patients:" in said
+    assert len(next(d.value for d in at.dataframe if "similarity" in d.value.columns)) == 10
 
 
 def test_new_patient_one_row_csv():

@@ -261,3 +261,17 @@ def test_forest_note_names_trees_leaf_and_weight(cohort):
     assert forest_note(model) == ("forest part: 12 trees, leaves of at least 3, in-bag "
                                   "proximity, weight 1.5")
     assert forest_note(train(cohort, {"max_iter": 0, "forest_weight": 0})) is None
+
+
+def test_values_far_outside_the_training_patients_are_named():
+    from sparge.services.workflow import out_of_range_values
+
+    ref = pd.DataFrame({"age": [40.0, 60.0, np.nan, 80.0], "sbp": [10.0, 14.0, 18.0, 12.0],
+                        "kind": [0.0, 1.0, 2.0, 1.0]})
+    assert out_of_range_values([85.0, 19.0, np.nan], ref) == []  # inside the margin
+    far = out_of_range_values([610.0, 120.0, 9.0], ref)
+    assert far == ["age = 610 (training patients: 40 to 80)",
+                   "sbp = 120 (training patients: 10 to 18)",
+                   "kind = 9 (training patients: 0 to 2)"]
+    assert out_of_range_values([20.0, np.nan, np.nan], ref) == [
+        "age = 20 (training patients: 40 to 80)"]
