@@ -55,9 +55,9 @@ else:
         values = {}
         for gi, (group, cols) in enumerate(groups.items()):
             with st.expander(f"{md_escape(group)} ({len(cols)})", expanded=gi == 0):
-                grid = st.columns(3)
+                grid = st.columns(2)  # 3 clipped the values at 800 px
                 for j, col in enumerate(cols):
-                    target = grid[j % 3]
+                    target = grid[j % 2]
                     key = f"np_f_{features.index(col)}"
                     if encoder is not None and encoder.roles_.get(col) == "categorical":
                         levels = list(encoder.table_.levels(col))

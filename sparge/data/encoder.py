@@ -62,7 +62,10 @@ _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died
 #: only alone or with one of these words ("Vital status", "Target class").
 _WEAK_WORDS = {"status", "class"}
 _WEAK_COMPANIONS = {"vital", "survival", "disease", "final", "discharge", "outcome", "death",
-                    "mortality", "life", "target", "label", "true", "patient", "y"}
+                    "mortality", "life", "target", "label", "true", "patient", "y",
+                    # "Status at last contact", "Status at end of follow-up"
+                    "at", "last", "contact", "end", "of", "follow", "up", "followup",
+                    "study", "current"}
 
 
 def _words(name: str) -> list[str]:

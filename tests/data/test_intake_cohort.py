@@ -277,6 +277,10 @@ def test_guess_columns_does_not_take_features_named_status_or_class(cohort):
     assert guess_columns(df) == ("Subject ID", None)
     vital = df.assign(**{"Vital status": ["alive", "dead", "alive"] * three})
     assert guess_columns(vital)[1] == "Vital status"
+    last = df.assign(**{"Status at last contact": ["alive", "died", "alive"] * three})
+    assert guess_columns(last)[1] == "Status at last contact"
+    smoking = df.assign(**{"Smoking status at last visit": ["yes", "no", "no"] * three})
+    assert guess_columns(smoking)[1] is None
 
 
 def test_guess_columns_skips_outcomes_with_too_many_levels():
