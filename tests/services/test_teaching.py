@@ -244,3 +244,14 @@ def test_the_distance_caption_says_whether_the_forest_part_is_used(cohort):
     assert "random-forest proximity (weight g = 1" in tc.lookalike_step(on, 0)["caption"]
     assert "need not be the nearest points" in tc.embedding_step(on)["caption"]
     assert "need not" not in tc.embedding_step(off)["caption"]
+
+
+def test_many_atoms_get_a_few_readable_numbers():
+    """41 atoms: at most 8 numbers on the axis (they overlapped in large type), every
+    atom still a column, its outcome on hover."""
+    D = np.random.default_rng(0).standard_normal((5, 41))
+    fig = pt.dictionary_figure(D, [f"b{i}" for i in range(5)],
+                               ["alive"] * 16 + ["died"] * 25, font_size=22)
+    ticks = fig.layout.xaxis.tickvals
+    assert 4 <= len(ticks) <= 8 and ticks[0] == "1"
+    assert len(fig.data[0].x) == 41
