@@ -179,7 +179,7 @@ with guard("Showing the training history"):
     m2.metric("Step kept", fmt_number(getattr(model, "best_iteration_", None), "{:.0f}"),
               help="The refinement step whose dictionary the model keeps (0: the first "
                    "one): the best on the check of set-aside training patients.")
-    m3.metric("Objective, all patients", fmt_number(getattr(model, "objective_", None)),
+    m3.metric("Final objective", fmt_number(getattr(model, "objective_", None)),
               help="The trace ratio J of the final model on all training patients (lower "
                    "is better). The chart's objective is on the part of them the "
                    "refinement fitted on, so the two numbers differ.")

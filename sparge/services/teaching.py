@@ -507,8 +507,8 @@ def training_story(model) -> str:
                  f"start, {100 * np.nanmax(s):.0f} % at best (averaged over outcomes). The "
                  f"model keeps {kept}, the best on that check")
         if len(h) - 1 < model.max_iter:
-            text += (f", and training stopped after {model.n_iter_no_change} steps without a "
-                     "better check" if "early" in stop_reason(model) else
+            text += (f", and training stopped when {model.n_iter_no_change} more steps "
+                     "brought no better check" if "early" in stop_reason(model) else
                      f", and training {stop_reason(model)}")
         text += "."
     else:
