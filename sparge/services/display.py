@@ -259,7 +259,7 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
     n_all = len(values)
     if len(v) == 0:
         return f"not measured (0 of {n_all})"
-    suffix = "" if len(v) == n_all else f" · {len(v)} of {n_all}"
+    suffix = "" if len(v) == n_all else f" · {len(v)} of {n_all} measured"
     words = category_words(encoder, column)
     if words:
         labels = pd.Series([format_value(x, column, encoder) for x in v]).value_counts()

@@ -89,7 +89,7 @@ def test_lookalike_comparison_in_units_with_sd_as_a_cue(encoder):
     comp = lookalike_comparison(query, nb, ["Age", "Diabetes"], names, mean, scale, encoder)
     age = comp.set_index("Biomarker").loc["Age"]
     assert age["This patient"] == "70"
-    assert age["Look-alikes"] == "64 (62–66) · 3 of 4"
+    assert age["Look-alikes"] == "64 (62–66) · 3 of 4 measured"
     assert age["Patient (SD)"] == "+2.0 SD" and age["patient_sd"] == pytest.approx(2.0)
     # the SD cue is the look-alikes' median and quartiles, as the text's median (IQR)
     assert age["Look-alikes (SD)"] == "+1.4 SD"
@@ -106,7 +106,7 @@ def test_a_0_1_column_without_words_is_counted_not_quartiled():
     from sparge.services.display import _summary_of
 
     assert _summary_of(np.array([1.0, 1.0, 0.0, 1.0, np.nan]), "flag", None) == \
-        "1: 3, 0: 1 · 4 of 5"
+        "1: 3, 0: 1 · 4 of 5 measured"
     assert _summary_of(np.array([0.0, 0.0]), "flag", None) == "0: 2"
     assert _summary_of(np.array([0.0, 2.0, 1.0]), "count", None) == "1 (0–2)"
     # whole numbers keep whole quartiles (node counts read "9–36", not "8.75–36.75"); the
@@ -239,7 +239,7 @@ def test_0_1_flags_get_counts_and_same_or_different_not_sd():
     q = np.array([55.0, 1.0, 1.0])
     comp = lookalike_comparison(q, train, names, names, mean, scale, None, flags)
     row = comp.set_index("Biomarker").loc["trauma"]
-    assert row["Look-alikes"] == "0: 2, 1: 1 · 3 of 4" and row["Patient (SD)"] == "—"
+    assert row["Look-alikes"] == "0: 2, 1: 1 · 3 of 4 measured" and row["Patient (SD)"] == "—"
     assert comp.set_index("Biomarker").loc["count", "Patient (SD)"].endswith(" SD")
     pair = pair_comparison(q, np.array([50.0, 0.0, 2.0]), names, names, mean, scale, None,
                            flags).set_index("Biomarker")
