@@ -1005,25 +1005,25 @@ class SparGE(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "embedding_")
         if X is None:
-            Y, leaves = self.embedding_, self._reference_leaves()
+            Y, leaves = self.embedding_, self._training_leaves(slice(None))
         else:
             Y, leaves = self._query(X)
         if leaves is None:
             return Y
         T = leaves.shape[1]
         counted = getattr(self, "forest_counted_", None)
-        n_min = T if counted is None else max(int(counted.sum(axis=1).min()), 1)
+        n_i = np.full(len(self.embedding_), T) if counted is None else np.maximum(
+            counted.sum(axis=1), 1)  # trees counted for each training patient
+        n_min = int(n_i.min())
         # query a * onehot, look-alike b * onehot / n_i: 2ab = scale, a^2 T = b^2 / n_min
         half = 0.5 * self.forest_scale_
         if X is not None:
             codes = onehot_leaves(leaves, self.forest_.n_nodes) * np.sqrt(
                 half / np.sqrt(T * n_min))
             return sp.hstack([sp.csr_matrix(Y), codes, sp.csr_matrix((len(Y), 1))]).tocsr()
-        keep = leaves >= 0
-        n_i = np.maximum(keep.sum(axis=1), 1)
         b2 = half * np.sqrt(T * n_min)
-        codes = sp.diags(np.sqrt(b2) / n_i) @ onehot_leaves(np.where(keep, leaves, 0),
-                                                            self.forest_.n_nodes, keep)
+        codes = sp.diags(np.sqrt(b2) / n_i) @ onehot_leaves(leaves, self.forest_.n_nodes,
+                                                            counted)
         even = np.sqrt(np.maximum(b2 / n_min - b2 / n_i, 0.0))[:, None]
         return sp.hstack([sp.csr_matrix(Y), codes, sp.csr_matrix(even)]).tocsr()
 

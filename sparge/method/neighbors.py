@@ -431,6 +431,9 @@ class LookalikeIndex:
         if Lq.shape != (Yq.shape[0], self.leaves_.shape[1]):
             raise ValueError(f"query leaves of shape {Lq.shape}, expected "
                              f"{(Yq.shape[0], self.leaves_.shape[1])}")
+        if Lq.size and Lq.min() < 0:  # a query is in a leaf of every tree
+            raise ValueError("query leaves must be leaf ids >= 0 (every tree counts for "
+                             "a query)")
         return Yq, Lq
 
     def query(self, Y_query: np.ndarray, k: int, leaves_query: np.ndarray | None = None,
@@ -494,8 +497,7 @@ class LookalikeIndex:
         diff = self.Y_[cand] - Yq[:, None, :]
         d2 = np.einsum("qcl,qcl->qc", diff, diff)
         if self.forest_:
-            same = np.count_nonzero((self.leaves_[cand] == Lq[:, None, :])
-                                    & (Lq[:, None, :] >= 0), axis=2)
+            same = np.count_nonzero(self.leaves_[cand] == Lq[:, None, :], axis=2)
             d2 = d2 + self.forest_scale_ * (1.0 - same / self.counted_[cand])
         d2[cand < 0] = np.inf  # a slot the index could not fill
         return d2

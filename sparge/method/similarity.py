@@ -275,8 +275,11 @@ def ensemble_sqdist(Y_query: np.ndarray, Y_ref: np.ndarray,
     Lq, Lr = np.atleast_2d(leaves_query), np.atleast_2d(leaves_ref)
     if Lq.shape[1] != Lr.shape[1]:
         raise ValueError(f"leaves of {Lq.shape[1]} and {Lr.shape[1]} trees")
+    if Lq.size and Lq.min() < 0:  # so a reference's NOT_COUNTED never matches
+        raise ValueError("query leaves must be leaf ids >= 0 (every tree counts for a "
+                         "query)")
     same = np.zeros(d2.shape)
     for t in range(Lq.shape[1]):
-        same += (Lq[:, t, None] == Lr[None, :, t]) & (Lr[None, :, t] >= 0)
+        same += Lq[:, t, None] == Lr[None, :, t]
     counted = np.maximum(np.count_nonzero(Lr >= 0, axis=1), 1)
     return d2 + forest_scale * (1.0 - same / counted[None, :])

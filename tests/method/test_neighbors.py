@@ -139,6 +139,8 @@ def test_index_checks_its_queries():
     bad[0, 0] = NOT_COUNTED - 1
     with pytest.raises(ValueError, match="not counted"):
         LookalikeIndex().fit(Y, bad, s)
+    with pytest.raises(ValueError, match="query leaves"):  # NOT_COUNTED is for references
+        index.query(Yq, 5, np.where(np.arange(Lq.shape[1]) == 0, NOT_COUNTED, Lq))
     d, i = index.query(Yq, 10**6, Lq)  # k capped at the reference patients
     assert d.shape == (10, 300) and np.array_equal(np.sort(i[0]), np.arange(300))
 

@@ -223,6 +223,8 @@ def test_ensemble_sqdist_counts_only_the_trees_of_each_reference_patient():
         for j in range(r):
             p = np.sum((Lq[i] == Lr[j]) & counted[j]) / counted[j].sum()
             assert d2[i, j] == pytest.approx(np.sum((Yq[i] - Yr[j]) ** 2) + 2.0 * (1 - p))
+    with pytest.raises(ValueError, match="query leaves"):
+        ensemble_sqdist(Yq, Yr, np.where(counted[:q], Lq, NOT_COUNTED), Lr, 2.0)
     every = ensemble_sqdist(Yq, Yr, Lq, Lr, 2.0)
     share = (Lq[:, None, :] == Lr[None]).mean(axis=2)
     np.testing.assert_allclose(every, ((Yq[:, None] - Yr[None]) ** 2).sum(-1)
