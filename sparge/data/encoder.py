@@ -160,6 +160,25 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
     return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
 
 
+def _threshold_to_keep(missing: np.ndarray) -> str:
+    """What threshold (%) would keep the patients left out, as a sentence.
+
+    ``missing`` holds their missing fractions. The slider's threshold is a whole percent
+    and keeps a patient missing at most that share, so the smallest one keeping them all
+    is the largest share rounded up. Above half of a patient's values, the model would
+    learn more from the completion than from the patient: then the share kept at 50 %.
+    """
+    pct = 100 * np.asarray(missing, dtype=float)
+    need = int(np.ceil(pct.max() - 1e-9))
+    if need <= 50:
+        return (f" A threshold of {need}% keeps them all (the model completes their "
+                "gaps).")
+    kept = int((pct <= 50 + 1e-9).sum())
+    if kept == 0:
+        return " Every one of them misses more than half of their values."
+    return f" A threshold of 50% keeps {kept} of them; the others miss more than half."
+
+
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
 
@@ -478,8 +497,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         if n_features and 1 / n_features > self.max_patient_missing:
             text += (f" With {n_features} features, a single missing value is "
                      f"{100 / n_features:.0f}% of a patient's values.")
-        # a note when few are left out; a warning (shown first) when it is a large share
-        big = len(dropped) > 0.2 * len(df)
+        text += _threshold_to_keep(miss)
+        # a note when few are left out; a warning (shown first) from a tenth of the cohort
+        # (a walk-through left 90 of 502 patients out with only a note)
+        big = len(dropped) > 0.1 * len(df)
         (report.warnings if big else report.notes).append(text)
 
     def _check_training_size(self, report: ValidationReport) -> None:

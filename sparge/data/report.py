@@ -10,6 +10,9 @@ from dataclasses import asdict, dataclass, field
 
 from sparge.data.safe_text import plain_text
 
+#: Column names listed per role in the report's text before "… (+n)".
+ROLE_NAMES_SHOWN = 12
+
 
 def _t(value: object, n: int = 80) -> str:
     """User text (column names, cells, IDs) as one truncated line without control codes."""
@@ -170,7 +173,11 @@ class ValidationReport:
         for role in ("id", "label", "numeric", "categorical", "ignore"):
             cols = by_role.get(role, [])
             if cols:
-                shown = ", ".join(cols[:8]) + (f" … (+{len(cols) - 8})" if len(cols) > 8 else "")
+                # up to 12 names: a clinic's table often has 9-12 numeric columns, and the
+                # one hidden behind "(+1)" was the one read as a number by mistake
+                shown = ", ".join(cols[:ROLE_NAMES_SHOWN]) + (
+                    f" … (+{len(cols) - ROLE_NAMES_SHOWN})" if len(cols) > ROLE_NAMES_SHOWN
+                    else "")
                 count = f" ({len(cols)} columns)" if len(cols) > 1 else ""
                 lines.append(f"  {words[role]}{count}: {shown}")
         if self.missing_pct:

@@ -149,7 +149,8 @@ def test_infinities_become_missing_and_are_reported():
 
 def test_report_notes_follow_the_fitting_steps():
     data = (b"id,Stage,crp\nP1,A,1\nP2,B,\nP3,C,12,5\nP4,A,\nP5,B,4\nP6,C,5,\n"
-            b"P7,A,1\nP8,B,2\nP9,C,3\nP10,A,4\nP11,B,5\n")  # 2 of 11 left out: a note
+            b"P7,A,1\nP8,B,2\nP9,C,3\nP10,A,4\nP11,B,5\n"
+            + b"".join(b"P%d,A,%d\n" % (i, i) for i in range(12, 22)))  # 2 of 21: a note
     df = read_table(data.replace(b",12,5", b',"12,5"'))
     enc = Encoder(id_column="id", max_patient_missing=0.0).fit(df)
     notes = enc.report_.notes
@@ -184,7 +185,28 @@ def test_leaving_out_a_large_share_of_patients_is_a_warning():
     text = next(w for w in enc.report_.warnings if "left out of training" in w)
     assert text.startswith("20 of 50 patients miss more than 10% of their values")
     assert "With 6 features, a single missing value is 17% of a patient's values." in text
+    assert text.endswith("A threshold of 17% keeps them all (the model completes their gaps).")
     assert not any("left out of training" in n for n in enc.report_.notes)
+
+
+def test_the_threshold_that_keeps_the_patients_left_out():
+    from sparge.data.encoder import _threshold_to_keep
+
+    assert _threshold_to_keep(np.array([2 / 14, 1 / 7])).endswith("of 15% keeps them all "
+                                                                  "(the model completes "
+                                                                  "their gaps).")
+    assert "of 20% keeps them all" in _threshold_to_keep(np.array([0.2, 0.15]))
+    assert _threshold_to_keep(np.array([0.3, 0.6, 0.75])) == (
+        " A threshold of 50% keeps 1 of them; the others miss more than half.")
+    assert "Every one" in _threshold_to_keep(np.array([0.6]))
+    # a tenth of the cohort is a warning, under it a note
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(100, 6))
+    for n_gaps, where in ((11, "warnings"), (10, "notes")):
+        Xg = X.copy()
+        Xg[np.arange(n_gaps), 0] = np.nan
+        rep = Encoder().fit(pd.DataFrame(Xg, columns=[f"c{j}" for j in range(6)])).report_
+        assert any("left out of training" in t for t in getattr(rep, where))
 
 
 def test_too_few_features_or_patients():

@@ -99,10 +99,13 @@ def test_user_text_is_one_short_line_in_the_text():
 
 
 def test_long_lists_are_cut_with_a_count():
-    roles = {f"c{i}": "numeric" for i in range(12)}
+    roles = {f"c{i}": "numeric" for i in range(16)}
     text = str(ValidationReport(roles=roles, unordered_columns=list(roles)))
-    assert "numbers (12 columns): c0, c1, c2, c3, c4, c5, c6, c7 … (+4)" in text
-    assert "c7 … (+4)." in text
+    assert "numbers (16 columns): c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11 … (+4)" in text
+    assert "c7 … (+8)." in text
+    # twelve are all named (a thirteenth would be cut)
+    text = str(ValidationReport(roles={f"c{i}": "numeric" for i in range(12)}))
+    assert "c11" in text and "(+" not in text
 
 
 def test_the_encoder_fills_the_records():
