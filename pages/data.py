@@ -96,12 +96,12 @@ if pending is not None:
 else:
     st.subheader("Set up the current table")
     st.caption("Change the ID column, the outcome column or the threshold and encode again.")
-a, b, c = st.columns(3)
+a, b = st.columns(2)  # two: a long outcome name was cut in a third of 800 px
 id_col = a.selectbox("Patient ID column", [NONE, *cols], key="setup_id",
                      help="A column with a unique value per patient (guessed).")
 label_col = b.selectbox("Outcome column", [NONE, *cols], key="setup_label",
                         help="The outcome to learn from (guessed); '(none)': unsupervised.")
-max_missing = c.slider("Leave out patients missing more than (%)", 0, 100, key="setup_missing",
+max_missing = st.slider("Leave out patients missing more than (%)", 0, 100, key="setup_missing",
                        help="The paper leaves out patients missing more than 10 % of their "
                             "values; on a table with few columns it starts just above one "
                             "gap, so that a single gap never leaves a patient out. Patients "

@@ -15,7 +15,14 @@ from sparge import SparGE, load_model, model_to_bytes
 from sparge.app.lookalikes import warn_data_model_mismatch
 from sparge.app.plots import SMALL_CHART
 from sparge.app.plots_setup import objective_figure
-from sparge.app.shell import fmt_number, guard, init_state, model_summary, set_model
+from sparge.app.shell import (
+    fmt_number,
+    guard,
+    init_state,
+    mismatch_message,
+    model_summary,
+    set_model,
+)
 from sparge.data.safe_text import md_escape
 from sparge.services.resources import estimate_fit
 from sparge.services.teaching import training_story
@@ -172,8 +179,14 @@ header.caption(f"Current model: {md_escape(ss.model_name)} — {model_summary(ss
 # ---------------------------------------------------------------- the current model
 model = ss.model
 st.subheader("Training history of the current model")
+history_box = st.container()
 with guard("Showing the training history"):
     warn_data_model_mismatch()  # the history is the model's, not the loaded data's
+    if mismatch_message():
+        # another table's model (the bundled one before a first training): its history
+        # is folded away under the warning, not read as this table's
+        history_box = st.expander(f"Its training history ({md_escape(ss.model_name)})")
+with history_box, guard("Showing the training history"):
     m1, m2, m3 = st.columns(3)
     m1.metric("Fit time", fmt_number(getattr(model, "fit_time_", None), "{:.1f} s"))
     m2.metric("Step kept", fmt_number(getattr(model, "best_iteration_", None), "{:.0f}"),

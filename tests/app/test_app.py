@@ -216,12 +216,15 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
     """Issue 9.1: the form starts from SparGE()'s parameters; issue 9.9: the header and the
     sidebar name the new model in the run that trained it."""
     at = start("pages/model.py", cohort=small_cohort, cohort_name="small cohort")
-    # the default model's history is shown with a word that it is another table's model
+    # the default model's history is shown with a word that it is another table's model,
+    # folded away under that word
     assert any("different tables" in w.value for w in at.warning)
+    assert [e.label for e in at.expander if e.label.startswith("Its training history")]
     old = at.session_state["model_token"]
     train_button(at).click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert not any("different tables" in w.value for w in at.warning)
+    assert not [e for e in at.expander if e.label.startswith("Its training history")]
     # the chart is explained in plain words: the steps, the check and the step kept
     assert any("The model keeps" in c.value or "was not refined" in c.value
                for c in at.caption)
