@@ -10,10 +10,12 @@ other parameters (e.g. the previous defaults). Same protocol as ``bench.quality`
 (stratified 70/30 splits, everything fitted on the training split).
 
     python -m bench.broad_check [--splits 5] [--max-rows 3000]
-        [--compare '{"forest_min_leaf": 5}' ...] [--quick] [--fresh]
+        [--compare '{"forest_min_leaf": 5}' ...] [--quick] [--fresh | --third]
 
 ``--fresh`` scores ``bench.cohorts.FRESH_COHORTS`` instead: ten more SurvSet cohorts that
-no decision has used, neither their training nor their test splits.
+no decision has used, neither their training nor their test splits; ``--third`` scores
+``bench.cohorts.THIRD_COHORTS``, ten more chosen when the fresh set had been looked at
+three times.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ import time
 
 import pandas as pd
 
-from bench.cohorts import BROAD_COHORTS, FRESH_COHORTS
+from bench.cohorts import BROAD_COHORTS, FRESH_COHORTS, THIRD_COHORTS
 from bench.protocol import evaluate
-from bench.report import publish, to_markdown
+from bench.report import RESULTS, publish, to_markdown
 
 MEASURES = ["knn_bal_acc", "p@10_balanced"]
 
@@ -39,12 +41,18 @@ def main() -> None:
     ap.add_argument("--compare", nargs="*", default=[],
                     help="SparGE parameters (JSON), one more SparGE column each")
     ap.add_argument("--quick", action="store_true", help="3 cohorts, 2 splits, 800 rows")
-    ap.add_argument("--fresh", action="store_true",
-                    help="the fresh set (bench.cohorts.FRESH_COHORTS) instead, kept as "
-                         "broad_check_fresh.md")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--fresh", action="store_true",
+                       help="the fresh set (bench.cohorts.FRESH_COHORTS) instead, kept as "
+                            "broad_check_fresh.md")
+    which.add_argument("--third", action="store_true",
+                       help="the third set (bench.cohorts.THIRD_COHORTS) instead, kept as "
+                            "broad_check_third.md")
     args = ap.parse_args()
     if args.fresh:
         args.cohorts = FRESH_COHORTS
+    if args.third:
+        args.cohorts = THIRD_COHORTS
     if args.quick:
         args.cohorts, args.splits, args.max_rows = args.cohorts[4:7], 2, 800
     t0 = time.perf_counter()
@@ -83,7 +91,11 @@ def main() -> None:
             f"stratified 70/30 splits, cohorts capped at {args.max_rows} patients; kNN "
             f"balanced accuracy and class-balanced precision@10)\n\n"
             + to_markdown(table) + "\n\n" + summary + "\n")
-    publish(text, "broad_check_fresh.md" if args.fresh else "broad_check.md", args.quick)
+    name = ("broad_check_fresh.md" if args.fresh else "broad_check_third.md" if args.third
+            else "broad_check.md")
+    publish(text, name, args.quick)
+    if not args.quick:  # every split's row, for paired comparisons later
+        df.to_csv(RESULTS / name.replace(".md", ".csv"), index=False)
     print(f"total {time.perf_counter() - t0:.0f} s")
 
 

@@ -87,3 +87,13 @@ BROAD_COHORTS = ["survset:" + n for n in (
 FRESH_COHORTS = ["survset:" + n for n in (
     "Pbc3", "uis", "cost", "TRACE", "zinc", "phpl04K8a", "nwtco", "wpbc", "mgus",
     "retinopathy")]
+
+#: A third confirmation set (``bench.broad_check --third``), chosen in session 10 because
+#: the fresh set had been looked at three times: every remaining SurvSet cohort with a
+#: clinical binary event, at least 5 columns and at least 190 patients (none of them
+#: above; ``scania``, a historical demographic register, left out). Fewer columns and
+#: fewer gaps than the sets above, and one gene-expression cohort (``dataOvarian1``, 160
+#: columns): the shapes a clinic's own export can have. No decision has used them.
+THIRD_COHORTS = ["survset:" + n for n in (
+    "d.oropha.rec", "dataDIVAT1", "dataDIVAT3", "cancer", "pbc", "Melanoma", "grace", "ova",
+    "follic", "dataOvarian1")]
