@@ -213,7 +213,7 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
                          hovertemplate="%{x}: measured %{customdata:.4g}<extra></extra>"))
     gap = np.asarray(row["was_gap"], bool)
     fig.add_trace(go.Scatter(
-        x=names, y=row["completed_sd"], mode="markers", name="completed (low rank)",
+        x=names, y=row["completed_sd"], mode="markers", name="low-rank value",
         marker={"size": [18 if g else 11 for g in gap], "color": "crimson",
                 "symbol": ["star" if g else "diamond" for g in gap]},
         customdata=np.asarray(row["completed"], dtype=float),
@@ -223,8 +223,12 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
         fig.add_trace(go.Scatter(x=names, y=t, mode="markers", name="hidden true value",
                                  marker={"size": 14, "symbol": "x-thin", "color": "black",
                                          "line": {"width": 3, "color": "black"}}))
-    _layout(fig, f"Patient {plot_text(patient, 20)}: measured and completed values "
-            "(star = was a gap)", font_size, height, legend="top")
+    # a patient without gaps has nothing completed: the diamonds are the low-rank
+    # (denoised) values, and the title says so (a walk-through read them as filled gaps)
+    what = ("measured and completed values (star = was a gap)" if gap.any() else
+            "measured and low-rank values (no gaps to fill)")
+    _layout(fig, f"Patient {plot_text(patient, 20)}: {what}", font_size, height,
+            legend="top")
     fig.update_yaxes(title="SD from the cohort mean", zeroline=True)
     fig.update_xaxes(tickangle=-30)
     return fig

@@ -255,3 +255,14 @@ def test_many_atoms_get_a_few_readable_numbers():
     ticks = fig.layout.xaxis.tickvals
     assert 4 <= len(ticks) <= 8 and ticks[0] == "1"
     assert len(fig.data[0].x) == 41
+
+
+def test_a_patient_without_gaps_is_not_drawn_as_completed(toy):
+    model = toy  # the toy model: some of its patients have gaps, some none
+    gaps = np.isnan(model.training_data_).any(axis=1)
+    for patient in (int(np.flatnonzero(gaps)[0]), int(np.flatnonzero(~gaps)[0])):
+        row = tc.patient_completion(model, patient)
+        title = pt.completion_row_figure(row, str(patient)).layout.title.text
+        has_gap = bool(row["was_gap"].any())
+        assert ("completed values (star = was a gap)" in title) == has_gap
+        assert ("low-rank values (no gaps to fill)" in title) == (not has_gap)
