@@ -147,6 +147,9 @@ def test_dimensions_change_the_map_and_precision_is_honest(cohort, toy):
     p = a["precision"]
     assert 0 <= p["before"] <= 1 and 0 <= p["after"] <= 1
     assert f"{100 * p['after']:.0f}% after" in a["caption"]
+    # the figure is the training patients', and a supervised model's says it is optimistic
+    assert "on the training patients themselves" in a["caption"]
+    assert ("optimistic for new patients" in a["caption"]) == bool(toy.supervised)
 
 
 def test_refinement_caption_reads_the_history(cohort, toy):
