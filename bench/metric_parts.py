@@ -55,6 +55,15 @@ def parts(X: np.ndarray, y_text: np.ndarray, itr: np.ndarray, iva: np.ndarray,
         rec["combined"] = _score(model, y_tr, y_q)
         rec["weight3"] = _score(d2 + (3 / m.forest_weight_) ** 2 * m.forest_scale_ * (1 - p),
                                 y_tr, y_q)
+        # the forest part scaled by the queries' spread around the training patients'
+        # mean instead of the training patients' own (no outcome is used)
+        Yt = m.embedding_
+        mean = Yt.mean(axis=0)
+        own = float(np.mean(np.sum((Yt - mean) ** 2, axis=1)))
+        queries = float(np.mean(np.sum((Y_q - mean) ** 2, axis=1)))
+        rec["spread_ratio"] = queries / max(own, 1e-12)
+        rec["qspread"] = _score(d2 + m.forest_scale_ * rec["spread_ratio"] * (1 - p),
+                                y_tr, y_q)
         ratio = np.median(raw) / max(np.median(model), 1e-12)
         for h in (0.5, 1.0):
             rec[f"comb+raw{h}"] = _score(model + h * raw / ratio, y_tr, y_q)
