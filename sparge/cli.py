@@ -26,7 +26,13 @@ from sparge.errors import DataError
 from sparge.method.preprocess import PAPER_MAX_MISSING
 from sparge.services.persistence import load_model, save_model, validate_params
 from sparge.services.resources import Limits, estimate_fit, estimate_read
-from sparge.services.workflow import encode_cohort, encode_new_patients, lookalike_table, train
+from sparge.services.workflow import (
+    default_missing_threshold,
+    encode_cohort,
+    encode_new_patients,
+    lookalike_table,
+    train,
+)
 
 #: Longest line printed from a report or message (a 5 MB cell is not echoed whole).
 _MAX_LINE = 2000
@@ -85,8 +91,12 @@ def _read(path: str, force: bool = False) -> pd.DataFrame:
 def _cohort(args):
     df = _read(args.data, getattr(args, "force", False))
     _step("encoding")
+    max_missing = args.max_missing
+    if max_missing is None:  # the app's starting threshold: one gap never leaves a patient out
+        n_inputs = df.shape[1] - sum(c is not None for c in (args.id, args.label))
+        max_missing = default_missing_threshold(n_inputs) / 100
     cohort = encode_cohort(df, id_column=args.id, label_column=args.label,
-                           max_patient_missing=args.max_missing)
+                           max_patient_missing=max_missing)
     _step(f"encoded {len(cohort.features):,} features")
     return cohort
 
@@ -303,9 +313,11 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("data", help="patient table (CSV; , ; or tab separated)")
         sp.add_argument("--id", help="patient ID column")
         sp.add_argument("--label", required=label_required, help="outcome column")
-        sp.add_argument("--max-missing", type=float, default=PAPER_MAX_MISSING,
-                        help="leave out patients missing more than this share (default "
-                             f"{PAPER_MAX_MISSING:g}, the paper's)")
+        sp.add_argument("--max-missing", type=float, default=None,
+                        help="leave out patients missing more than this share (default: "
+                             f"the paper's {PAPER_MAX_MISSING:g}, raised just above one "
+                             "gap on a table with fewer than 10 feature columns, as in "
+                             "the app)")
         sp.add_argument("--force", action="store_true",
                         help="go past the memory and time limits (reading, training)")
 

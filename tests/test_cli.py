@@ -251,3 +251,22 @@ def test_compare_refuses_past_the_limit_unless_forced(tmp_path, capsys, monkeypa
     rc, _, err = main_in(capsys, "compare", data, "--id", "id", "--label", "outcome",
                          "--splits", "2")
     assert rc == 2 and "fewer --splits" in err and "--force" in err
+
+
+def test_the_default_threshold_is_the_apps(tmp_path, capsys):
+    # 4 feature columns: one gap is 25 % of a patient's values. The app starts just above
+    # one gap; the CLI left such a patient out at the paper's 10 % before.
+    df = pd.DataFrame({"id": [f"P{i}" for i in range(30)],
+                       **{f"x{j}": np.arange(30.0) * (j + 1) for j in range(4)},
+                       "outcome": ["a", "b"] * 15})
+    df.loc[[3, 7], "x1"] = np.nan
+    df.loc[11, ["x1", "x2"]] = np.nan  # two gaps: 50 %, left out
+    path = tmp_path / "c.csv"
+    df.to_csv(path, index=False)
+    rc, out, err = main_in(capsys, "validate", path, "--id", "id", "--label", "outcome",
+                           "--json")
+    assert rc == 0, err
+    assert [p["id"] for p in json.loads(out)["patients_dropped"]] == ["P11"]
+    rc, out, err = main_in(capsys, "validate", path, "--id", "id", "--label", "outcome",
+                           "--json", "--max-missing", "0.1")
+    assert [p["id"] for p in json.loads(out)["patients_dropped"]] == ["P3", "P7", "P11"]
