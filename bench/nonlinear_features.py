@@ -1,0 +1,103 @@
+"""Non-linear features of the completed data inside the representation (DEFAULTS.md round 13).
+
+The issue's second direction: the trace-ratio projection is linear in the representation
+``[A, Phi]`` (completion scores, sparse codes). Here the representation becomes
+``[A, N(A), Phi]``: ``N`` is a Nyström approximation (scikit-learn's ``Nystroem``) of an
+RBF kernel on the completion scores, fitted on the first training patients the model
+represents (the refinement's fitting part), its width the median squared distance between
+them, and the block scaled to the total variance of ``A``. Everything else is the model's
+(graphs, refinement, forest part). Inner validation on training splits only, paired with
+the default on the same inner split (``bench.metric_parts.parts``), on the sixteen tuning
+cohorts (6 outer splits for the development cohorts, capped at 2,500 patients; 3 for the
+broad ones, capped at 3,000).
+
+    python -m bench.nonlinear_features OUT.csv [--components 64]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+from sklearn.kernel_approximation import Nystroem
+
+from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
+from bench.metric_parts import parts
+from bench.splits import inner_split, stratified_splits
+from sparge.estimator import steps
+
+
+class NystromBlock:
+    """``Pipeline.features`` with a Nyström block of ``A`` before the codes."""
+
+    def __init__(self, n_components: int):
+        self.n_components = n_components
+        self.original = steps.Pipeline.features
+        self.map: Nystroem | None = None
+        self.scale = 1.0
+
+    def reset(self) -> None:
+        self.map = None
+
+    def __call__(self, pipe, A: np.ndarray, Phi: np.ndarray) -> np.ndarray:
+        if self.map is None:  # the first call of a fit: its training patients
+            rng = np.random.default_rng(0)
+            sample = A[rng.choice(len(A), min(len(A), 1000), replace=False)]
+            d2 = np.sum((sample[:, None, :] - sample[None, :, :]) ** 2, axis=2)
+            med = float(np.median(d2[np.triu_indices(len(sample), 1)]))
+            self.map = Nystroem(kernel="rbf", gamma=1.0 / max(med, 1e-12),
+                                n_components=min(self.n_components, len(A)),
+                                random_state=0).fit(A)
+            N = self.map.transform(A)
+            self.scale = np.sqrt(A.var(axis=0).sum() / max(N.var(axis=0).sum(), 1e-12))
+        N = self.map.transform(A) * self.scale
+        base = self.original(pipe, A, Phi)
+        # codes last (the refinement's gradient reads them there)
+        return np.hstack([base[:, :-Phi.shape[1]], N, Phi]) if base.shape[1] > Phi.shape[1] \
+            else np.hstack([N, Phi])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("out")
+    ap.add_argument("--components", type=int, default=64)
+    ap.add_argument("--cohorts", nargs="*", default=None)
+    args = ap.parse_args()
+    warnings.filterwarnings("ignore")
+    block = NystromBlock(args.components)
+    todo = ([(c, 6, 2500) for c in COHORTS] + [(c, 3, 3000) for c in BROAD_COHORTS]
+            if args.cohorts is None else [(c, 3, 3000) for c in args.cohorts])
+    rows = []
+    for cohort, outer, cap in todo:
+        X, y, _ = encoded(cohort, max_rows=cap)
+        for s, tr, _ in stratified_splits(y, outer, seed=0):
+            itr, iva = inner_split(tr, y, seed=s)
+            base = parts(X, y, itr, iva)
+            # a function (bound as a method), not the callable object itself
+            steps.Pipeline.features = lambda pipe, A, Phi: block(pipe, A, Phi)
+            block.reset()
+            try:
+                nl = parts(X, y, itr, iva)
+            finally:
+                steps.Pipeline.features = block.original
+            rec = {"cohort": cohort, "split": s}
+            for k in ("emb", "forest", "combined"):
+                rec[f"base_{k}"], rec[f"nys_{k}"] = base.get(k), nl.get(k)
+            rows.append(rec)
+            print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
+                              for k, v in rec.items()}), flush=True)
+    df = pd.DataFrame(rows)
+    df.to_csv(args.out, index=False)
+    per_cohort = df.groupby("cohort", sort=False).mean(numeric_only=True)
+    print(per_cohort.round(3).to_string())
+    print(per_cohort.mean().round(4).to_string())
+    for k in ("emb", "combined"):
+        d = df[f"nys_{k}"] - df[f"base_{k}"]
+        print(f"{k} paired: {d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}")
+
+
+if __name__ == "__main__":
+    main()
