@@ -18,56 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
 import pandas as pd
 
 from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
-from bench.proximity_variants import _score
+from bench.inner import metric_parts
 from bench.splits import inner_split, stratified_splits
-from sparge import SparGE
-
-
-def _sqdist(Q: np.ndarray, R: np.ndarray) -> np.ndarray:
-    return np.sum(Q**2, 1)[:, None] - 2 * Q @ R.T + np.sum(R**2, 1)[None, :]
-
-
-def parts(X: np.ndarray, y_text: np.ndarray, itr: np.ndarray, iva: np.ndarray,
-          params: dict | None = None) -> dict:
-    """Scores of every part of the metric for one inner split (SparGE with ``params``)."""
-    m = SparGE(random_state=0, **(params or {})).fit(X[itr], y_text[itr])
-    classes = np.unique(y_text[itr])
-    y_tr, y_q = np.searchsorted(classes, y_text[itr]), np.searchsorted(classes, y_text[iva])
-    Y_q, L_q = m.lookalike_parts(X[iva])
-    d2 = _sqdist(Y_q, m.embedding_)
-    mu, sd = np.nanmean(X[itr], 0), np.nanstd(X[itr], 0)
-    sd[sd == 0] = 1
-    raw = _sqdist(np.nan_to_num((X[iva] - mu) / sd), np.nan_to_num((X[itr] - mu) / sd))
-    rec = {"emb": _score(d2, y_tr, y_q), "raw": _score(raw, y_tr, y_q)}
-    if L_q is not None:
-        leaves = np.asarray(m.forest_leaves_, np.int64)
-        counted = np.asarray(m.forest_counted_, bool)
-        shared = np.zeros((len(L_q), len(leaves)))
-        for t in range(leaves.shape[1]):  # one tree at a time: q x n, not q x n x T
-            shared += (L_q[:, [t]] == leaves[None, :, t]) & counted[None, :, t]
-        p = shared / np.maximum(counted.sum(1), 1)[None, :]
-        model = d2 + m.forest_scale_ * (1 - p)
-        rec["forest"] = _score(-p, y_tr, y_q)
-        rec["combined"] = _score(model, y_tr, y_q)
-        rec["weight3"] = _score(d2 + (3 / m.forest_weight_) ** 2 * m.forest_scale_ * (1 - p),
-                                y_tr, y_q)
-        # the forest part scaled by the queries' spread around the training patients'
-        # mean instead of the training patients' own (no outcome is used)
-        Yt = m.embedding_
-        mean = Yt.mean(axis=0)
-        own = float(np.mean(np.sum((Yt - mean) ** 2, axis=1)))
-        queries = float(np.mean(np.sum((Y_q - mean) ** 2, axis=1)))
-        rec["spread_ratio"] = queries / max(own, 1e-12)
-        rec["qspread"] = _score(d2 + m.forest_scale_ * rec["spread_ratio"] * (1 - p),
-                                y_tr, y_q)
-        ratio = np.median(raw) / max(np.median(model), 1e-12)
-        for h in (0.5, 1.0):
-            rec[f"comb+raw{h}"] = _score(model + h * raw / ratio, y_tr, y_q)
-    return rec
 
 
 def main() -> None:
@@ -88,7 +43,7 @@ def main() -> None:
         for s, tr, _ in stratified_splits(y_text, args.outer, seed=0):
             itr, iva = inner_split(tr, y_text, seed=s)
             rec = {"cohort": cohort, "split": s, "n": len(itr), "m": X.shape[1],
-                   **parts(X, y_text, itr, iva, params)}
+                   **metric_parts(X, y_text, itr, iva, params)}
             rows.append(rec)
             print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
                               for k, v in rec.items()}), flush=True)

@@ -7,7 +7,7 @@ RBF kernel on the completion scores, fitted on the first training patients the m
 represents (the refinement's fitting part), its width the median squared distance between
 them, and the block scaled to the total variance of ``A``. Everything else is the model's
 (graphs, refinement, forest part). Inner validation on training splits only, paired with
-the default on the same inner split (``bench.metric_parts.parts``), on the sixteen tuning
+the default on the same inner split (``bench.inner.metric_parts``), on the sixteen tuning
 cohorts (6 outer splits for the development cohorts, capped at 2,500 patients; 3 for the
 broad ones, capped at 3,000).
 
@@ -25,7 +25,7 @@ import pandas as pd
 from sklearn.kernel_approximation import Nystroem
 
 from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
-from bench.metric_parts import parts
+from bench.inner import metric_parts as parts
 from bench.splits import inner_split, stratified_splits
 from sparge.estimator import steps
 

@@ -32,9 +32,9 @@ import scipy.sparse as sp
 
 import sparge.method.proximity as proximity
 from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
+from bench.inner import inner_score
 from bench.splits import inner_split, stratified_splits
 from sparge import SparGE
-from sparge.estimator.forest_part import class_weights, heldout_values
 
 
 class _KeepForest:
@@ -48,10 +48,6 @@ class _KeepForest:
     def __call__(self, *args, **kwargs):
         self.forest = self._build(*args, **kwargs)
         return self.forest
-
-
-def _score(D: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray) -> float:
-    return float(class_weights(y_q) @ heldout_values(D, y_ref, y_q))
 
 
 def variants(rf, L_tr: np.ndarray, L_q: np.ndarray, y_tr: np.ndarray, n_classes: int,
@@ -109,14 +105,14 @@ def main() -> None:
             Y_q, L_q = m.lookalike_parts(X[iva])
             Y_tr = m.embedding_
             d2 = (np.sum(Y_q**2, 1)[:, None] - 2 * Y_q @ Y_tr.T + np.sum(Y_tr**2, 1)[None, :])
-            rec = {"cohort": cohort, "split": s, "n": len(itr), "emb": _score(d2, y_tr, y_q)}
+            rec = {"cohort": cohort, "split": s, "n": len(itr), "emb": inner_score(d2, y_tr, y_q)}
             if L_q is not None:
                 spread = m.forest_scale_ / m.forest_weight_**2
                 for name, p in variants(keep.forest, np.asarray(m.forest_leaves_, np.int64),
                                         L_q, y_tr, len(classes), m.forest_.n_nodes).items():
-                    rec[f"{name}_alone"] = _score(-p, y_tr, y_q)
+                    rec[f"{name}_alone"] = inner_score(-p, y_tr, y_q)
                     for g in args.weights:
-                        rec[f"{name}_g{g}"] = _score(d2 + g**2 * spread * (1 - p), y_tr, y_q)
+                        rec[f"{name}_g{g}"] = inner_score(d2 + g**2 * spread * (1 - p), y_tr, y_q)
             rows.append(rec)
             print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
                               for k, v in rec.items()}), flush=True)

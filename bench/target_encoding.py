@@ -3,7 +3,7 @@
 Inner validation on training splits only (the sixteen tuning cohorts that have unordered
 categorical columns with 3 or more levels; 6 outer splits for the development cohorts,
 capped at 2,500 patients, 3 for the broad ones, capped at 3,000). On the same inner split,
-SparGE's metric parts (``bench.metric_parts.parts``) with the encoder's integer codes and
+SparGE's metric parts (``bench.inner.metric_parts``) with the encoder's integer codes and
 with those columns replaced by scikit-learn's ``TargetEncoder`` (cross-fitted outcome
 means on the inner training patients, gaps kept as gaps).
 
@@ -19,7 +19,7 @@ import pandas as pd
 from sklearn.preprocessing import TargetEncoder
 
 from bench.cohorts import BROAD_COHORTS, COHORTS, load_cohort
-from bench.metric_parts import parts
+from bench.inner import metric_parts as parts
 from bench.splits import inner_split, stratified_splits
 from sparge import Encoder
 
