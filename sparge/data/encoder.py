@@ -19,6 +19,11 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from sparge.data.column_kinds import (
+    looks_like_dates,
+    looks_like_follow_up,
+    looks_like_free_text,
+)
 from sparge.data.parsing import (
     NUMBER_PATTERN,
     cell_keys,
@@ -158,6 +163,40 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
             if len(names) == 1 else f"{len(names)} categorical columns have no encoding "
                                     "table entry; their levels were inferred")
     return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
+
+
+def _report_left_out(reasons: dict[str, list[str]], max_levels: int,
+                     report: ValidationReport) -> None:
+    """Say which columns were left out by default, and why (a follow-up time: a warning)."""
+    def names(cols: list[str]) -> str:
+        shown = ", ".join(f"'{_q(c, 60)}'" for c in cols[:8])
+        return shown + (f" … (+{len(cols) - 8})" if len(cols) > 8 else "")
+
+    if "follow-up" in reasons:
+        report.warnings.append(
+            f"Left out of the model: {names(reasons['follow-up'])}, named like a follow-up "
+            "or time-to-event column. It is measured after the outcome and gives it away "
+            "(patients who died were followed for less time). Give it the role 'numeric' "
+            "on the Column roles tab only if it is known when you look for look-alikes.")
+    def verb(cols: list[str], one: str, many: str) -> str:
+        return one if len(cols) == 1 else many
+
+    if "dates" in reasons:
+        cols = reasons["dates"]
+        report.notes.append(
+            f"Left out of the model: {names(cols)}, which {verb(cols, 'holds', 'hold')} "
+            "dates. A date "
+            "is not a biomarker; turn it into an age or a duration first if it matters.")
+    if "free text" in reasons:
+        cols = reasons["free text"]
+        report.notes.append(
+            f"Left out of the model: {names(cols)}, which {verb(cols, 'looks', 'look')} "
+            "like free text (notes or sentences). Coded as categories they would be numbered in an "
+            "arbitrary order.")
+    if "levels" in reasons:
+        report.notes.append(
+            f"Left out of the model: {names(reasons['levels'])}, with more than "
+            f"{max_levels} different text answers (free text or identifiers).")
 
 
 def _threshold_to_keep(missing: np.ndarray) -> str:
@@ -348,8 +387,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         """
         return self._fit_transform(X)
 
-    def _roles(self, df: pd.DataFrame, cols: list[str], base: EncodingTable) -> dict[str, str]:
-        """Every column's role: id and label columns, the user's roles, else inferred."""
+    def _roles(self, df: pd.DataFrame, cols: list[str], base: EncodingTable,
+               reasons: dict[str, list[str]] | None = None) -> dict[str, str]:
+        """Every column's role: id and label columns, the user's roles, else inferred.
+
+        ``reasons`` (filled when given) lists the columns left out by default per reason
+        (:meth:`_left_out_why`)."""
         overrides = {str(k): v for k, v in (self.roles or {}).items()}
         for col, role in overrides.items():
             if role not in ROLES:
@@ -373,7 +416,33 @@ class Encoder(TransformerMixin, BaseEstimator):
                 roles[col] = overrides[col]
             else:
                 roles[col] = self._infer_role(col, df[col], base)
+                why = self._left_out_why(col, df[col], roles[col], base)
+                if why is not None:
+                    roles[col] = "ignore"
+                    if reasons is not None:
+                        reasons.setdefault(why, []).append(col)
         return roles
+
+    def _left_out_why(self, col: str, values: pd.Series, role: str,
+                      table: EncodingTable) -> str | None:
+        """Why a column is left out by default ("follow-up", "dates", "free text",
+        "levels"), or ``None`` for a feature. The user's roles are never second-guessed."""
+        if looks_like_follow_up(col):
+            return "follow-up"
+        if role == "numeric":
+            return None
+        text = cell_text(values)
+        if looks_like_dates(text):
+            return "dates"
+        if role == "ignore":
+            return "levels"  # more distinct text answers than max_levels
+        if table.has(col):
+            return None
+        keys = cell_keys(text)
+        filled = text[(text != "") & ~keys.isin(table.missing_keys(col))]
+        if looks_like_free_text(col, list(pd.unique(filled))):
+            return "free text"
+        return None
 
     def _check_ids(self, df: pd.DataFrame) -> None:
         """Refuse a table whose ID column repeats an ID."""
@@ -428,7 +497,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
         base = self._base_table()
-        roles = self._roles(df, cols, base)
+        reasons: dict[str, list[str]] = {}
+        roles = self._roles(df, cols, base, reasons)
+        _report_left_out(reasons, self.max_levels, report)
         self._check_ids(df)
         self.table_ = self._build_table(df, cols, roles, base, report)
         self.roles_ = roles

@@ -293,7 +293,8 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
         ``Unknown`` in a yes/no column (the paper's code 0) needs that share too: a rare
         "unknown" is a gap there as in every other column (GBSG2's 4 of 686).
     ordered : bool
-        True when the codes follow a recognised scale (yes/no included).
+        True when the codes follow a recognised scale (yes/no included) or the levels'
+        own numbers (:func:`numbered_levels`).
     scale : str or None
         Name of the scale.
     """
@@ -316,5 +317,34 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     if yn is not None:
         return yn, False, None
     ordered_levels = sorted(levels, key=natural_key)
-    return {lv: i + 1 for i, lv in enumerate(ordered_levels)}, False, None
+    return ({lv: i + 1 for i, lv in enumerate(ordered_levels)}, numbered_levels(levels),
+            None)
+
+
+#: A level that starts with its number ("0 - fully active", "Grade 2", "Stage 3b").
+_NUMBERED = re.compile(r"^\s*([A-Za-z]+\s*)?([-+]?\d+(?:\.\d+)?)(?![\d.])")
+
+
+def numbered_levels(levels: list[str]) -> bool:
+    """Whether every level starts with a different number, after one shared word or none.
+
+    Such levels ("0 - fully active", "1 - restricted", ...; "Grade 1", "Grade 2") are
+    ordered by that number, the order the natural sort already gives them: a form's scale,
+    not names.
+
+    Examples
+    --------
+    >>> numbered_levels(["0 - fully active", "1 - restricted", "2 - ambulatory"])
+    True
+    >>> numbered_levels(["Grade 1", "Grade 2"]), numbered_levels(["Male", "Female"])
+    (True, False)
+    """
+    if len(levels) < 2:
+        return False
+    found = [_NUMBERED.match(str(lv)) for lv in levels]
+    if not all(found):
+        return False
+    prefixes = {norm_key(m.group(1) or "") for m in found}
+    numbers = [float(m.group(2)) for m in found]
+    return len(prefixes) == 1 and len(set(numbers)) == len(numbers)
 

@@ -47,7 +47,11 @@ from sparge.errors import DataError
 #: Cell texts read as missing by default (compared case- and space-insensitively).
 DEFAULT_MISSING_TOKENS = frozenset({
     "", "na", "n/a", "n.a.", "nan", "none", "null", "?", "unknown", "-", "--", "missing",
-    "not available", "nil", "#n/a", "."})
+    "not available", "nil", "#n/a", ".",
+    # what hospital exports write for a gap (a walk-through's "not recorded" became an
+    # ECOG level after "3 - limited self-care" while numeric columns read it as missing)
+    "not recorded", "not known", "not measured", "not assessed", "not stated",
+    "not reported", "not done", "no data", "unk"})
 #: Kept for code written against earlier versions: the default tokens.
 MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common

@@ -361,3 +361,14 @@ def test_inferred_levels_are_one_note_grouped_by_kind():
     assert "coded Yes 1, No 2, Unknown 0 as in the paper's table: 'flag_a', 'flag_b'" in note
     assert "'alb' (albuminuria scale: None 1 < Micro 2 < Macro 3)" in note
     assert "need not be a clinical order: 'site' (breast 1, colon 2, lung 3)" in note
+
+
+def test_hospital_gap_words_are_gaps_in_every_column():
+    df = pd.DataFrame({"ECOG": ["0 - fully active", "1 - restricted", "not recorded",
+                                "3 - limited self-care", "Not Known", "1 - restricted"],
+                       "Age": ["61", "not recorded", "70", "55", "48", "66"]})
+    enc = Encoder(max_patient_missing=None)
+    X = enc.fit_transform(df)
+    assert np.isnan(X[:, 0]).tolist() == [False, False, True, False, True, False]
+    assert np.isnan(X[1, 1])
+    assert "not recorded" not in {k.lower() for k in enc.table_.levels("ECOG")}

@@ -186,3 +186,18 @@ def test_short_and_long_columns_parse_the_same():
     np.testing.assert_array_equal(a, b[: len(cells)])
     for key in ("bad", "censored", "infinite"):
         assert [c for c in ia[key]] == [c for c in ib[key] if c[0] < len(cells)]
+
+
+def test_levels_that_start_with_their_number_are_ordered():
+    ecog = pd.Series(["1 - restricted", "0 - fully active", "3 - limited self-care",
+                      "2 - ambulatory, no work", "1 - restricted"])
+    levels, ordered, scale = infer_levels(ecog)
+    assert ordered and scale is None
+    assert sorted(levels, key=levels.get) == ["0 - fully active", "1 - restricted",
+                                              "2 - ambulatory, no work",
+                                              "3 - limited self-care"]
+    assert infer_levels(pd.Series(["Grade 10", "Grade 2", "Grade 1"]))[1]
+    # names, a repeated number, two different words: not an order
+    assert not infer_levels(pd.Series(["placebo", "5.0 mg estrogen", "1.0 mg estrogen"]))[1]
+    assert not infer_levels(pd.Series(["Stage 3a", "Stage 3b"]))[1]
+    assert not infer_levels(pd.Series(["Grade 1", "Stage 2"]))[1]
