@@ -127,6 +127,30 @@ def summarize_check(results: pd.DataFrame) -> pd.DataFrame:
                            ignore_index=True)
 
 
+def _hedges(summ: pd.DataFrame, best: str, share: float, n_classes: int | None,
+            measure: str) -> str:
+    """What the verdict's measure does not tell: another ranking by the vote, and shares
+    near chance (a walk-through read "the best look-alikes" where the vote put the
+    forest ahead and every share was near 50 %)."""
+    out = ""
+    vote_col = "knn_balanced_accuracy"
+    if measure != vote_col and vote_col in summ:
+        vote = summ.set_index("method")[vote_col]
+        top = str(vote.idxmax())
+        if top != best and vote[top] - vote[best] > 0.005:
+            out += (f" The 5-look-alike vote ranks them differently: {top} "
+                    f"{100 * vote[top]:.0f} % balanced accuracy, {best} "
+                    f"{100 * vote[best]:.0f} %.")
+    if n_classes and n_classes > 1 and share - 100 / n_classes < NEAR_CHANCE:
+        out += (f" Every share is within {NEAR_CHANCE} points of chance: on this cohort "
+                "the look-alikes say little about the outcome.")
+    return out
+
+
+#: Points above chance under which the verdict says the look-alikes say little.
+NEAR_CHANCE = 10
+
+
 def check_verdict(results: pd.DataFrame,
                   measure: str = "precision_at_10_balanced",
                   n_classes: int | None = None) -> dict:
@@ -177,5 +201,6 @@ def check_verdict(results: pd.DataFrame,
                                                       summ[measure].iloc[2:])]
     if others:
         sentence += f" Next: {', '.join(others)}."
+    sentence += _hedges(summ, best, share, n_classes, measure)
     return {"best": best, "runner_up": runner, "difference": mean, "se": se,
             "clear": clear, "sentence": sentence}

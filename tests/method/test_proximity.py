@@ -321,3 +321,32 @@ def test_check_verdict_names_a_winner_only_beyond_the_noise():
           "knn_balanced_accuracy": 0.55, "seconds": 0.0} for s in range(3)])])
     assert check_verdict(three)["sentence"].endswith("Next: raw features 55 %.")
     assert "Next:" not in clear["sentence"]
+
+
+def test_check_verdict_says_what_its_measure_does_not_tell():
+    import pandas as pd
+
+    from sparge.services.lookalike_check import check_verdict
+
+    def results(p10, vote):
+        return pd.DataFrame(
+            [{"split": s, "method": m, "precision_at_10_balanced": p10[m][s],
+              "knn_balanced_accuracy": vote[m][s], "seconds": 1.0}
+             for s in range(3) for m in p10])
+
+    # SparGE ahead on the shares, the forest ahead on the vote, all near chance (50 %)
+    mixed = check_verdict(results(
+        {"SparGE": [0.59, 0.60, 0.58], "forest proximity": [0.54, 0.55, 0.54]},
+        {"SparGE": [0.57, 0.57, 0.57], "forest proximity": [0.58, 0.58, 0.577]}),
+        n_classes=2)
+    assert mixed["best"] == "SparGE"
+    assert ("The 5-look-alike vote ranks them differently: forest proximity 58 % "
+            "balanced accuracy, SparGE 57 %.") in mixed["sentence"]
+    assert "within 10 points of chance" in mixed["sentence"]
+    # far above chance and the same order by both measures: no hedge
+    plain = check_verdict(results(
+        {"SparGE": [0.80, 0.82, 0.81], "forest proximity": [0.70, 0.71, 0.70]},
+        {"SparGE": [0.80, 0.81, 0.80], "forest proximity": [0.70, 0.70, 0.71]}),
+        n_classes=2)
+    assert "ranks them differently" not in plain["sentence"]
+    assert "chance:" in plain["sentence"] and "points of chance" not in plain["sentence"]
