@@ -342,7 +342,7 @@ def test_new_patient_form():
     names = at.session_state["model"].feature_names()
     at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(61.0)
     at.selectbox(key=f"np_f_{names.index('Diabetes')}").set_value("Yes")
-    at.button[0].click().run()  # Find look-alikes
+    find(at).click().run()
     assert not at.exception, [e.value for e in at.exception]
     look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
     assert len(look) == 10
@@ -354,11 +354,22 @@ def test_new_patient_form():
     assert not at.warning or "far outside" not in texts(at)
     # an age of 610 (a typo) is questioned with the training patients' range, and kept
     at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(610.0)
-    at.button[0].click().run()
+    find(at).click().run()
     assert not at.exception
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "far outside" in said and "Age (years) = 610 (training patients:" in said
     assert len(next(d.value for d in at.dataframe if "similarity" in d.value.columns)) == 10
+    # "Clear the form" empties every field and the last look-alikes
+    at.button(key="np_clear").click().run()
+    assert not at.exception
+    assert at.number_input(key=f"np_f_{names.index('Age (years)')}").value is None
+    assert at.selectbox(key=f"np_f_{names.index('Diabetes')}").value == "(missing)"
+    assert not [d for d in at.dataframe if "similarity" in d.value.columns]
+
+
+def find(at):
+    """The New patient form's submit button."""
+    return next(b for b in at.button if b.label == "Find look-alikes")
 
 
 def test_new_patient_one_row_csv():

@@ -242,7 +242,7 @@ def test_user_text_is_escaped_in_markdown_and_labels():
     assert hostile.label.startswith("\\!\\[c\\]")
     hostile.set_value(61.0)
     at.text_input(key="np_id").set_value("![n](http://127.0.0.1:9/leak/new)")
-    at.button[0].click().run()
+    next(b for b in at.button if b.label == "Find look-alikes").click().run()
     assert not at.exception
     assert len(lookalikes(at).value) == 10
     page = texts(at)
