@@ -335,7 +335,9 @@ def missing_bars(missing_pct: dict[str, float], top: int = 40) -> go.Figure:
                       yaxis={"tickmode": "array", "tickvals": list(range(len(shown))),
                              "ticktext": names, "autorange": "reversed", "automargin": True},
                       height=max(220, 90 + 22 * len(shown)) + top_margin - 40,
-                      margin={"l": 10, "r": 10, "t": top_margin, "b": 40})
+                      # automargin measures the names a little short: their first letter
+                      # was cut at 800 px ("Veight loss")
+                      margin={"l": 24, "r": 10, "t": top_margin, "b": 40})
     return fig
 
 
@@ -343,8 +345,10 @@ def patient_missing_hist(X: np.ndarray, threshold: float | None) -> go.Figure:
     pct = 100 * np.isnan(np.asarray(X, dtype=float)).mean(axis=1)
     fig = go.Figure(go.Histogram(x=pct, nbinsx=40, marker_color=PALETTE[0]))
     if threshold is not None:
+        # the label above the plot, right of the line: it sat on the bars before
         fig.add_vline(x=100 * threshold, line_dash="dash", line_color="crimson",
-                      annotation_text="drop above")
+                      annotation_text="left out above", annotation_position="top right",
+                      annotation_yanchor="bottom", annotation_font_color="crimson")
     head, top = _title("Missing % per patient", width=30)
     fig.update_layout(title=head, xaxis_title="% of values missing",
                       yaxis_title="patients", height=320 + top - 40,

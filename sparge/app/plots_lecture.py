@@ -54,7 +54,8 @@ def _layout(fig: go.Figure, title: str, font_size: int, height: int, legend: str
             **kw) -> go.Figure:
     large = font_size >= LARGE_TYPE
     # the presentation's figures may be as narrow as a phone: shorter title lines
-    wrapped = wrap_title(title, 36 if large else 70)
+    # 56 characters: a 70-character line was cut at 800 px ("sparse weights (colou")
+    wrapped = wrap_title(title, 36 if large else 56)
     lines = wrapped.count("<br>") + 1
     rows = 1 if legend == "top" else 0  # legend rows above the plot
     if large and kw.get("showlegend", True):
