@@ -102,7 +102,7 @@ id_col = a.selectbox("Patient ID column", [NONE, *cols], key="setup_id",
 label_col = b.selectbox("Outcome column", [NONE, *cols], key="setup_label",
                         help="The outcome to learn from (guessed); '(none)': unsupervised.")
 max_missing = st.slider("Leave out patients missing more than (%)", 0, 100, key="setup_missing",
-                       help="The paper leaves out patients missing more than 10 % of their "
+                       help="The SparGE paper leaves out patients missing more than 10 % of their "
                             "values; on a table with few columns it starts just above one "
                             "gap, so that a single gap never leaves a patient out. Patients "
                             "left out can still be looked up on the map.")

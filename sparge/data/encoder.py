@@ -562,7 +562,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         paper = abs(self.max_patient_missing - PAPER_MAX_MISSING) < 1e-9
         text = (f"{len(report.patients_dropped)} of {len(df)} patients miss more than "
                 f"{100 * self.max_patient_missing:.0f}% of their values ("
-                + ("the paper's threshold" if paper else "the threshold set")
+                + ("the SparGE paper's threshold" if paper else "the threshold set")
                 + ") and are left out of training; raise the threshold to keep them.")
         n_features = X.shape[1]
         if n_features and 1 / n_features > self.max_patient_missing:

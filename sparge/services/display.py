@@ -22,7 +22,7 @@ import pandas as pd
 
 from sparge.data.parsing import parse_numeric
 from sparge.data.safe_text import plain_text
-from sparge.data.tables import norm_key, scale_of
+from sparge.data.tables import norm_key, scale_codes, scale_of
 from sparge.errors import DataError
 
 MISSING = "—"
@@ -68,12 +68,22 @@ def level_order(column: str, encoder=None) -> list[str] | None:
 
 
 def outcome_order(model) -> list[str] | None:
-    """The model's outcome classes in its own order (the map's and the bars' colours)."""
+    """The model's outcome classes in the order the map and the bars show them: a
+    recognised scale's order ("low", "medium", "high"; the legend read "high, low,
+    medium"), else the model's own (alphabetical) order."""
     classes = getattr(model, "classes_", None)
     if classes is None:
         y = getattr(model, "y_", None)
-        return None if y is None else sorted({str(v) for v in y})
-    return [str(c) for c in classes]
+        if y is None:
+            return None
+        classes = sorted({str(v) for v in y})
+    names = [str(c) for c in classes]
+    keys = [norm_key(c) for c in names]
+    scale = scale_of(set(keys)) if len(set(keys)) == len(keys) > 1 else None
+    if scale is None:
+        return names
+    codes = scale_codes(names, scale)
+    return sorted(names, key=lambda c: codes.get(c, len(codes)))
 
 
 def flag_columns(values: pd.DataFrame) -> frozenset[str]:

@@ -265,3 +265,15 @@ def test_verdict_follows_the_difference_as_shown_and_names_fit_their_column():
     assert name_width(["Age"]) == 84  # the floor
     assert name_width(["Cardiovascular history (yes/no)"]) > name_width(["Haemoglobin"])
     assert name_width(["x" * 200]) == 220
+
+
+def test_outcomes_on_a_scale_are_shown_in_its_order():
+    from types import SimpleNamespace
+
+    from sparge.services.display import outcome_order
+
+    assert outcome_order(SimpleNamespace(classes_=["high", "low", "medium"])) == [
+        "low", "medium", "high"]
+    assert outcome_order(SimpleNamespace(classes_=["Dead", "Alive"])) == ["Dead", "Alive"]
+    assert outcome_order(SimpleNamespace(classes_=None, y_=["b", "a", "b"])) == ["a", "b"]
+    assert outcome_order(SimpleNamespace(classes_=None, y_=None)) is None
