@@ -9,6 +9,7 @@ from sparge.app.cohort_search import search_embedded_cohort
 from sparge.app.lookalikes import (
     map_select,
     projector,
+    session_cache,
     show_lookalikes,
     training_values,
     warn_data_model_mismatch,
@@ -18,6 +19,7 @@ from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.safe_text import md_escape
 from sparge.services.display import input_format, numeric_patients, outcome_order
 from sparge.services.maps import map_frame, map_title
+from sparge.services.typicality import atypical_message, atypicality, residual_reference
 from sparge.services.workflow import (
     encode_new_patients,
     lookalike_table,
@@ -107,6 +109,13 @@ if query is not None:
                        "model learned from (a typo, or other units?): "
                        + md_escape("; ".join(far), 1500) + ". The look-alikes below use "
                        "them as given.")
+        # unlike every training patient (a typo, other units, another population)?
+        reference = session_cache("residual_reference", (ss.get("model_token"),),
+                                  lambda: residual_reference(model))
+        odd = atypical_message(float(atypicality(model, Xq.to_numpy(dtype=float),
+                                                 reference)[0]))
+        if odd:
+            st.warning(odd)
         observed = int(np.isfinite(Xq.to_numpy(dtype=float)).sum())
         st.caption(f"{observed} of {Xq.shape[1]} biomarkers given; the rest are completed.")
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")

@@ -352,6 +352,8 @@ def test_new_patient_form():
     assert set(comp["Biomarker"][:2]) == {"Age (years)", "Diabetes"}
     assert (comp["This patient"][:2] != "—").all()
     assert not at.warning or "far outside" not in texts(at)
+    # two values of 467: too few to judge how unlike the cohort the patient is
+    assert "unlike the patients the model learned from" not in texts(at)
     # an age of 610 (a typo) is questioned with the training patients' range, and kept
     at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(610.0)
     find(at).click().run()
@@ -380,6 +382,15 @@ def test_new_patient_one_row_csv():
     assert not at.exception
     look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
     assert len(look) == 10
+    assert "unlike the patients the model learned from" not in texts(at)
+    # the same patient with a typo: the range check and the whole-patient check both ask
+    head, row = one.decode().splitlines()[:2]
+    cells = row.split(",")
+    cells[head.split(",").index("Age (years)")] = "610"
+    typo = (head + "\n" + ",".join(cells) + "\n").encode()
+    at.file_uploader(key="np_upload").set_value(("t.csv", typo, "text/csv")).run()
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "Age (years) = 610" in said and "unlike the patients the model learned from" in said
     at.file_uploader(key="np_upload").set_value(("p.csv", b"", "text/csv")).run()
     assert any("empty" in e.value for e in at.error)
 

@@ -1,0 +1,63 @@
+"""A new patient unlike every training patient is flagged (issue: a walk-through's typo)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sparge import SparGE
+from sparge.services.typicality import (
+    ATYPICAL_SHARE,
+    atypical_message,
+    atypicality,
+    completion_residual,
+    residual_reference,
+)
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    rng = np.random.default_rng(0)
+    n, m, r = 300, 8, 2
+    Z = rng.normal(size=(n, r)) @ rng.normal(size=(r, m)) + 0.1 * rng.normal(size=(n, m))
+    X = 50 + 10 * Z
+    X[rng.random(X.shape) < 0.1] = np.nan
+    y = np.where(Z[:, 0] > 0, "a", "b")
+    model = SparGE(n_components=2, max_iter=2, forest_weight=0, random_state=0)
+    return model.fit(X[:240], y[:240]), X[240:]
+
+
+def test_ordinary_patients_are_rarely_flagged_and_a_typo_is(fitted):
+    model, X_new = fitted
+    ref = residual_reference(model)
+    assert len(ref) == 240 and np.all(np.diff(ref) >= 0)
+    share = atypicality(model, X_new, ref)
+    assert np.mean(share >= ATYPICAL_SHARE) <= 0.1  # patients of the same population
+    typo = X_new.copy()
+    typo[:, 0] = 500.0  # ten times a typical value, 30 SD and more from the mean
+    assert np.all(atypicality(model, typo, ref) >= ATYPICAL_SHARE)
+    # a patient with under half of the values measured is not assessed (the ridge pulls
+    # a few values' reconstruction to the mean: their residual is their distance to it)
+    few = np.full((2, X_new.shape[1]), np.nan)
+    few[1, :3] = 500.0
+    assert np.isnan(completion_residual(model, few)).all()
+    assert np.isnan(atypicality(model, few, ref)).all()
+    half = np.nan_to_num(X_new[:1], nan=50.0)
+    half[0, 4:] = np.nan  # 4 of 8 measured: assessed
+    half[0, 0] = 500.0
+    assert atypicality(model, half, ref)[0] >= ATYPICAL_SHARE
+
+
+def test_the_reference_is_a_seeded_sample_of_large_cohorts(fitted):
+    model, _ = fitted
+    small = residual_reference(model, max_patients=50)
+    assert len(small) == 50
+    np.testing.assert_array_equal(small, residual_reference(model, max_patients=50))
+    assert set(small) <= set(residual_reference(model))
+
+
+def test_message():
+    assert atypical_message(0.5) is None and atypical_message(float("nan")) is None
+    said = atypical_message(0.996)
+    assert "worse than 100 % of those patients" in said or "worse than 99 %" in said
+    assert "typo" in said
