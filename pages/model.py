@@ -24,6 +24,7 @@ from sparge.app.shell import (
     set_model,
 )
 from sparge.data.safe_text import md_escape
+from sparge.services.display import safe_filename
 from sparge.services.resources import estimate_fit
 from sparge.services.teaching import training_story
 from sparge.services.workflow import model_params, train
@@ -272,5 +273,7 @@ with guard("Preparing the download"):
         cached = (ss.get("model_token"), model_to_bytes(model, ss.model_encoder))
         ss.model_bytes = cached
     st.download_button("Download model (.sparge)", cached[1],
-                       file_name="model.sparge", mime="application/octet-stream")
+                       # named after the table it learned from, not a generic model.sparge
+                       file_name=f"sparge_{safe_filename(ss.model_name)}.sparge",
+                       mime="application/octet-stream")
     st.caption("A .sparge file holds numbers and JSON only (no pickle).")
