@@ -180,8 +180,9 @@ def singular_values_figure(before, after, kept: int, *, font_size: int = 14,
     fig.add_vline(x=kept + 0.5, line_dash="dash",
                   annotation_text=f"kept: {kept}", annotation_position="top right")
     shown = "" if k == len(before) else f" (first {k} of {len(before)})"
+    # the legend above the plot: inside, it covered the "kept" label at the top right
     _layout(fig, f"Singular values: how much each component explains{shown}", font_size,
-            height, barmode="overlay")
+            height, legend="top", barmode="overlay")
     fig.update_xaxes(title="component", dtick=1 if k <= 20 else None)
     fig.update_yaxes(title="singular value (SD units)")
     return fig
