@@ -25,7 +25,7 @@ from sparge.app.shell import (
     set_cohort,
     show_flashes,
 )
-from sparge.data.encoder import ROLES, guess_columns
+from sparge.data.encoder import ROLES, guess_columns, guess_feature_count
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
 from sparge.services.workflow import default_missing_threshold, encode_cohort
 
@@ -59,8 +59,9 @@ pending = ss.get("pending")
 if pending is not None:
     df, name, token = pending["df"], pending["name"], pending["token"]
     id_guess, label_guess = guess_columns(df)
-    n_inputs = len(df.columns) - sum(g is not None for g in (id_guess, label_guess))
-    threshold = default_missing_threshold(n_inputs)
+    # the columns the encoder will use, not every other one (follow-up, dates and notes
+    # are left out: counted, they made one gap exceed the threshold)
+    threshold = default_missing_threshold(guess_feature_count(df, id_guess, label_guess))
     if [str(c) for c in df.columns] == [str(c) for c in cohort.df.columns]:
         # the same table again (a re-upload): the columns are guessed afresh, but the
         # threshold chosen for it is kept (it was silently reset to the default)

@@ -20,6 +20,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from sparge.data.encoder import guess_feature_count
 from sparge.data.reading import read_table
 from sparge.data.safe_text import plain_frame, plain_text, to_csv
 from sparge.errors import DataError
@@ -93,8 +94,8 @@ def _cohort(args):
     _step("encoding")
     max_missing = args.max_missing
     if max_missing is None:  # the app's starting threshold: one gap never leaves a patient out
-        n_inputs = df.shape[1] - sum(c is not None for c in (args.id, args.label))
-        max_missing = default_missing_threshold(n_inputs) / 100
+        max_missing = default_missing_threshold(
+            guess_feature_count(df, args.id, args.label)) / 100
     cohort = encode_cohort(df, id_column=args.id, label_column=args.label,
                            max_patient_missing=max_missing)
     _step(f"encoded {len(cohort.features):,} features")

@@ -79,6 +79,19 @@ def _words(name: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
 
 
+def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
+                        label_column: str | None = None) -> int:
+    """How many columns the encoder would use as features (numeric or categorical), by
+    its default roles: the setup's starting threshold depends on it. Counting every column
+    but the ID and the outcome counted the follow-up, date and note columns the encoder
+    leaves out, and a single gap then left half of a walk-through's patients out."""
+    cols = [str(c) for c in df.columns]
+    enc = Encoder(id_column=id_column if id_column in cols else None,
+                  label_column=label_column if label_column in cols else None)
+    roles = enc._roles(df.set_axis(cols, axis=1), cols, enc._base_table())
+    return sum(role in ("numeric", "categorical") for role in roles.values())
+
+
 def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
     """Guess the patient-ID and outcome columns of a table (for the setup form).
 

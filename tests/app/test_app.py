@@ -128,6 +128,29 @@ def test_a_table_with_few_columns_starts_just_above_one_gap():
     assert len(cohort.train_rows) == 30  # only the ten patients with two gaps left out
 
 
+def test_the_threshold_counts_only_the_columns_the_model_uses():
+    """A walk-through's export had 11 input columns, 3 of them left out by the encoder
+    (follow-up, a date, notes): counted, they set 10 % and one gap in the 8 features left
+    half of the patients out."""
+    from sparge.data.encoder import guess_feature_count
+
+    rows = ["pid,a,b,c,d,e,f,g,h,Follow-up (days),Date of visit,Clinician note,outcome"]
+    for i in range(40):
+        vals = [str((i * 7 + j) % 11) for j in range(8)]
+        if i % 2:
+            vals[i % 8] = ""  # one gap in half of the patients
+        rows.append(f"P{i},{','.join(vals)},{100 + i},2020-01-{1 + i % 28:02d},"
+                    f"Seen in clinic {i % 5}.,{'yes' if i % 2 else 'no'}")
+    data = "\n".join(rows).encode()
+    assert guess_feature_count(read_table(data), "pid", "outcome") == 8
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(("export.csv", data, "text/csv")).run()
+    assert at.slider(key="setup_missing").value == 13
+    at.button(key="setup_go").click().run()
+    assert not at.exception
+    assert len(at.session_state["cohort"].train_rows) == 40
+
+
 def test_setup_stays_editable_and_re_encodes():
     """Issue 9.6: after encoding, the controls stay and re-encode; the same file uploaded
     again is set up again."""
