@@ -51,10 +51,9 @@ if mode == "One-row CSV":
 else:
     features = model.feature_names()
     groups = biomarker_groups(features)
-    c_note, c_clear = st.columns([3, 1])
-    c_note.caption("Leave a field empty when it was not measured; SparGE completes the "
-                   "gaps. The form keeps the last patient's values until you clear it.")
-    if c_clear.button("Clear the form", key="np_clear",
+    st.caption("Leave a field empty when it was not measured; SparGE completes the "
+               "gaps. The form keeps the last patient's values until you clear it.")
+    if st.button("Clear the form", key="np_clear",  # its own line: cut in a column at 800 px
                       help="Empty every field (a walk-through's second patient silently "
                            "kept a value of the first)."):
         for key in [k for k in ss if str(k).startswith("np_f_")] + ["np_id", "np_query"]:

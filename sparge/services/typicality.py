@@ -73,9 +73,10 @@ def atypical_message(share: float, threshold: float = ATYPICAL_SHARE) -> str | N
     """Words for a patient beyond ``threshold``, else ``None``."""
     if not np.isfinite(share) or share < threshold:
         return None
-    beyond = min(100 * share, 100.0)
+    than = ("every one of them does" if share >= 1 else
+            f"{np.floor(100 * share):.0f} % of them do")
     return (f"This patient is unlike the patients the model learned from: their measured "
-            f"values fit the patterns of the training patients worse than {beyond:.0f} % of "
-            "those patients do. Check the values (a typo, other units?); if they are right, "
-            "the patient lies outside this cohort and the look-alikes below are the "
+            f"values fit the patterns of the training patients worse than {than}. Check "
+            "the values (a typo, other units?); if they are right, the patient lies "
+            "outside this cohort and the look-alikes below are the "
             "nearest ones, not close ones.")

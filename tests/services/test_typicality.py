@@ -59,5 +59,5 @@ def test_the_reference_is_a_seeded_sample_of_large_cohorts(fitted):
 def test_message():
     assert atypical_message(0.5) is None and atypical_message(float("nan")) is None
     said = atypical_message(0.996)
-    assert "worse than 100 % of those patients" in said or "worse than 99 %" in said
-    assert "typo" in said
+    assert "worse than 99 % of them do." in said and "typo" in said
+    assert "worse than every one of them does." in atypical_message(1.0)
