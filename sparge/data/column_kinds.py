@@ -32,8 +32,9 @@ FREE_TEXT_NAME = re.compile(
 DATE_CELL = re.compile(
     r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
     r"\d{1,2}[\s\-][A-Za-z]{3,9}[\s\-]\d{2,4})(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$")
-#: Share of a column's filled cells that must look like dates.
+#: Share of a column's filled cells that must look like dates, and how many are looked at.
 DATE_SHARE = 0.8
+DATE_SAMPLE = 2000
 
 
 def looks_like_follow_up(name: str) -> bool:
@@ -48,8 +49,9 @@ def looks_like_follow_up(name: str) -> bool:
 
 
 def looks_like_dates(text: pd.Series) -> bool:
-    """Whether most filled cells of a column (as text) are dates."""
-    filled = text[text != ""]
+    """Whether most filled cells of a column (as text) are dates (judged on the first
+    2,000 filled cells: a million-row export is not scanned whole for this)."""
+    filled = text[text != ""].iloc[:DATE_SAMPLE]
     if filled.empty:
         return False
     return float(filled.str.strip().str.match(DATE_CELL).mean()) >= DATE_SHARE

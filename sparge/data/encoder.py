@@ -185,27 +185,27 @@ def _report_left_out(reasons: dict[str, list[str]], max_levels: int,
         shown = ", ".join(f"'{_q(c, 60)}'" for c in cols[:8])
         return shown + (f" … (+{len(cols) - 8})" if len(cols) > 8 else "")
 
+    def verb(cols: list[str], one: str, many: str) -> str:
+        return one if len(cols) == 1 else many
+
     if "follow-up" in reasons:
         report.warnings.append(
             f"Left out of the model: {names(reasons['follow-up'])}, named like a follow-up "
             "or time-to-event column. It is measured after the outcome and gives it away "
             "(patients who died were followed for less time). Give it the role 'numeric' "
             "on the Column roles tab only if it is known when you look for look-alikes.")
-    def verb(cols: list[str], one: str, many: str) -> str:
-        return one if len(cols) == 1 else many
-
     if "dates" in reasons:
         cols = reasons["dates"]
         report.notes.append(
             f"Left out of the model: {names(cols)}, which {verb(cols, 'holds', 'hold')} "
-            "dates. A date "
-            "is not a biomarker; turn it into an age or a duration first if it matters.")
+            "dates. A date is not a biomarker; turn it into an age or a duration first if "
+            "it matters.")
     if "free text" in reasons:
         cols = reasons["free text"]
         report.notes.append(
             f"Left out of the model: {names(cols)}, which {verb(cols, 'looks', 'look')} "
-            "like free text (notes or sentences). Coded as categories they would be numbered in an "
-            "arbitrary order.")
+            "like free text (notes or sentences). Coded as categories they would be "
+            "numbered in an arbitrary order.")
     if "levels" in reasons:
         report.notes.append(
             f"Left out of the model: {names(reasons['levels'])}, with more than "
