@@ -102,11 +102,12 @@ id_col = a.selectbox("Patient ID column", [NONE, *cols], key="setup_id",
                      help="A column with a unique value per patient (guessed).")
 label_col = b.selectbox("Outcome column", [NONE, *cols], key="setup_label",
                         help="The outcome to learn from (guessed); '(none)': unsupervised.")
-max_missing = st.slider("Leave out patients missing more than (%)", 0, 100, key="setup_missing",
-                       help="The SparGE paper leaves out patients missing more than 10 % of their "
-                            "values; on a table with few columns it starts just above one "
-                            "gap, so that a single gap never leaves a patient out. Patients "
-                            "left out can still be looked up on the map.")
+max_missing = st.slider("Leave out patients missing more than (%)", 0, 100,
+                        key="setup_missing",
+                        help="The SparGE paper leaves out patients missing more than 10 % of "
+                             "their values; on a table with few columns it starts just above "
+                             "one gap, so that a single gap never leaves a patient out. "
+                             "Patients left out can still be looked up on the map.")
 ss.setup_kept = {"setup_id": id_col, "setup_label": label_col, "setup_missing": max_missing}
 if label_col == NONE and label_guess in cols and label_guess != id_col:
     st.warning(f"Column '{md_escape(label_guess)}' looks like an outcome. With the outcome "

@@ -53,9 +53,10 @@ else:
     groups = biomarker_groups(features)
     st.caption("Leave a field empty when it was not measured; SparGE completes the "
                "gaps. The form keeps the last patient's values until you clear it.")
-    if st.button("Clear the form", key="np_clear",  # its own line: cut in a column at 800 px
-                      help="Empty every field (a walk-through's second patient silently "
-                           "kept a value of the first)."):
+    # on its own line: in a column beside the caption it was cut at 800 px
+    if st.button("Clear the form", key="np_clear",
+                 help="Empty every field (a walk-through's second patient silently kept a "
+                      "value of the first)."):
         for key in [k for k in ss if str(k).startswith("np_f_")] + ["np_id", "np_query"]:
             ss.pop(key, None)
         st.rerun()

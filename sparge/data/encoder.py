@@ -86,9 +86,13 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
     but the ID and the outcome counted the follow-up, date and note columns the encoder
     leaves out, and a single gap then left half of a walk-through's patients out."""
     cols = [str(c) for c in df.columns]
-    enc = Encoder(id_column=id_column if id_column in cols else None,
-                  label_column=label_column if label_column in cols else None)
-    roles = enc._roles(df.set_axis(cols, axis=1), cols, enc._base_table())
+    id_column = id_column if id_column in cols else None
+    label_column = label_column if label_column in cols else None
+    enc = Encoder(id_column=id_column, label_column=label_column)
+    try:
+        roles = enc._roles(df.set_axis(cols, axis=1), cols, enc._base_table())
+    except DataError:  # the encoding will say what is wrong; count the other columns
+        return len(cols) - sum(c is not None for c in (id_column, label_column))
     return sum(role in ("numeric", "categorical") for role in roles.values())
 
 

@@ -127,6 +127,10 @@ def summarize_check(results: pd.DataFrame) -> pd.DataFrame:
                            ignore_index=True)
 
 
+#: Points above chance under which the verdict says the look-alikes say little.
+NEAR_CHANCE = 10
+
+
 def _hedges(summ: pd.DataFrame, best: str, share: float, n_classes: int | None,
             measure: str) -> str:
     """What the verdict's measure does not tell: another ranking by the vote, and shares
@@ -145,10 +149,6 @@ def _hedges(summ: pd.DataFrame, best: str, share: float, n_classes: int | None,
         out += (f" Every share is within {NEAR_CHANCE} points of chance: on this cohort "
                 "the look-alikes say little about the outcome.")
     return out
-
-
-#: Points above chance under which the verdict says the look-alikes say little.
-NEAR_CHANCE = 10
 
 
 def check_verdict(results: pd.DataFrame,
