@@ -12,6 +12,8 @@ import numpy as np
 
 from sparge import SparGE
 from sparge.estimator.forest_part import class_weights, heldout_values
+from sparge.method.proximity import shared_leaf_share
+from sparge.method.similarity import ensemble_sqdist
 
 
 def inner_score(D: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray) -> float:
@@ -20,35 +22,32 @@ def inner_score(D: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray) -> float:
     return float(class_weights(y_q) @ heldout_values(D, y_ref, y_q))
 
 
-def sqdist(Q: np.ndarray, R: np.ndarray) -> np.ndarray:
-    """Squared Euclidean distances, rows of ``Q`` × rows of ``R``."""
-    return np.sum(Q**2, 1)[:, None] - 2 * Q @ R.T + np.sum(R**2, 1)[None, :]
-
-
 def metric_parts(X: np.ndarray, y_text: np.ndarray, itr: np.ndarray, iva: np.ndarray,
                  params: dict | None = None) -> dict:
-    """Scores of every part of the metric for one inner split (SparGE with ``params``)."""
+    """Scores of every part of the metric for one inner split (SparGE with ``params``).
+
+    The model's own pieces: the embedding distance from ``ensemble_sqdist`` and the
+    forest proximity from ``shared_leaf_share`` (in-bag: each training patient's own
+    trees), so ``combined`` is exactly the model's look-alike distance.
+    """
     m = SparGE(random_state=0, **(params or {})).fit(X[itr], y_text[itr])
     classes = np.unique(y_text[itr])
     y_tr, y_q = np.searchsorted(classes, y_text[itr]), np.searchsorted(classes, y_text[iva])
     Y_q, L_q = m.lookalike_parts(X[iva])
-    d2 = sqdist(Y_q, m.embedding_)
+    d2 = ensemble_sqdist(Y_q, m.embedding_)
     mu, sd = np.nanmean(X[itr], 0), np.nanstd(X[itr], 0)
     sd[sd == 0] = 1
-    raw = sqdist(np.nan_to_num((X[iva] - mu) / sd), np.nan_to_num((X[itr] - mu) / sd))
+    raw = ensemble_sqdist(np.nan_to_num((X[iva] - mu) / sd),
+                          np.nan_to_num((X[itr] - mu) / sd))
     rec = {"emb": inner_score(d2, y_tr, y_q), "raw": inner_score(raw, y_tr, y_q)}
     if L_q is not None:
-        leaves = np.asarray(m.forest_leaves_, np.int64)
-        counted = np.asarray(m.forest_counted_, bool)
-        shared = np.zeros((len(L_q), len(leaves)))
-        for t in range(leaves.shape[1]):  # one tree at a time: q x n, not q x n x T
-            shared += (L_q[:, [t]] == leaves[None, :, t]) & counted[None, :, t]
-        p = shared / np.maximum(counted.sum(1), 1)[None, :]
+        p = shared_leaf_share(L_q, m.forest_leaves_, m.forest_.n_nodes,
+                              trees_ref=getattr(m, "forest_counted_", None))
         model = d2 + m.forest_scale_ * (1 - p)
         rec["forest"] = inner_score(-p, y_tr, y_q)
         rec["combined"] = inner_score(model, y_tr, y_q)
-        rec["weight3"] = inner_score(d2 + (3 / m.forest_weight_) ** 2 * m.forest_scale_ * (1 - p),
-                                y_tr, y_q)
+        rec["weight3"] = inner_score(
+            d2 + (3 / m.forest_weight_) ** 2 * m.forest_scale_ * (1 - p), y_tr, y_q)
         # the forest part scaled by the queries' spread around the training patients'
         # mean instead of the training patients' own (no outcome is used)
         Yt = m.embedding_
@@ -56,8 +55,8 @@ def metric_parts(X: np.ndarray, y_text: np.ndarray, itr: np.ndarray, iva: np.nda
         own = float(np.mean(np.sum((Yt - mean) ** 2, axis=1)))
         queries = float(np.mean(np.sum((Y_q - mean) ** 2, axis=1)))
         rec["spread_ratio"] = queries / max(own, 1e-12)
-        rec["qspread"] = inner_score(d2 + m.forest_scale_ * rec["spread_ratio"] * (1 - p),
-                                y_tr, y_q)
+        rec["qspread"] = inner_score(
+            d2 + m.forest_scale_ * rec["spread_ratio"] * (1 - p), y_tr, y_q)
         ratio = np.median(raw) / max(np.median(model), 1e-12)
         for h in (0.5, 1.0):
             rec[f"comb+raw{h}"] = inner_score(model + h * raw / ratio, y_tr, y_q)

@@ -103,7 +103,8 @@ if query is not None:
             qid = str(qids[0])
         for m in msgs:
             st.info(md_escape(m, 600))
-        far = out_of_range_values(Xq.to_numpy(dtype=float)[0], training_values(), encoder)
+        xq = Xq.to_numpy(dtype=float)  # the patient's encoded values, read once
+        far = out_of_range_values(xq[0], training_values(), encoder)
         if far:
             st.warning("Please check these values, far outside those of the patients the "
                        "model learned from (a typo, or other units?): "
@@ -112,16 +113,15 @@ if query is not None:
         # unlike every training patient (a typo, other units, another population)?
         reference = session_cache("residual_reference", (ss.get("model_token"),),
                                   lambda: residual_reference(model))
-        odd = atypical_message(float(atypicality(model, Xq.to_numpy(dtype=float),
-                                                 reference)[0]))
+        odd = atypical_message(float(atypicality(model, xq, reference)[0]))
         if odd:
             st.warning(odd)
-        observed = int(np.isfinite(Xq.to_numpy(dtype=float)).sum())
+        observed = int(np.isfinite(xq).sum())
         st.caption(f"{observed} of {Xq.shape[1]} biomarkers given; the rest are completed.")
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
         table = lookalike_table(model, Xq, n_neighbors=k)
         st.subheader(f"Look-alikes of {md_escape(qid)}")
-        show_lookalikes(model, table, Xq.to_numpy(dtype=float)[0], qid, encoder, key="np")
+        show_lookalikes(model, table, xq[0], qid, encoder, key="np")
         method = map_select("np_map", "Where the patient lands")
         proj = projector(method)
         where = proj.place(model, X=Xq)

@@ -88,9 +88,8 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
     cols = [str(c) for c in df.columns]
     id_column = id_column if id_column in cols else None
     label_column = label_column if label_column in cols else None
-    enc = Encoder(id_column=id_column, label_column=label_column)
     try:
-        roles = enc._roles(df.set_axis(cols, axis=1), cols, enc._base_table())
+        roles = Encoder(id_column=id_column, label_column=label_column).roles_of(df)
     except DataError:  # the encoding will say what is wrong; count the other columns
         return len(cols) - sum(c is not None for c in (id_column, label_column))
     return sum(role in ("numeric", "categorical") for role in roles.values())
@@ -403,6 +402,20 @@ class Encoder(TransformerMixin, BaseEstimator):
             Every row (``keep_patients_`` says which to train on); ``NaN`` = missing.
         """
         return self._fit_transform(X)
+
+    def roles_of(self, df: pd.DataFrame) -> dict[str, str]:
+        """Every column's role as :meth:`fit` would set it on ``df`` (the ID and outcome
+        columns, the user's ``roles``, else inferred, with the columns left out by default
+        as ``"ignore"``), without encoding anything.
+
+        Raises
+        ------
+        DataError
+            When a role, the ID column or the outcome column does not fit the table.
+        """
+        df = self._check_frame(df)
+        cols = [str(c) for c in df.columns]
+        return self._roles(df.set_axis(cols, axis=1), cols, self._base_table())
 
     def _roles(self, df: pd.DataFrame, cols: list[str], base: EncodingTable,
                reasons: dict[str, list[str]] | None = None) -> dict[str, str]:

@@ -80,3 +80,11 @@ def test_many_text_answers_are_left_out_with_a_reason():
     assert enc.roles_["Referral code"] == "ignore"
     assert any("'Referral code', with more than 30 different text answers" in n
                for n in enc.report_.notes)
+
+
+def test_roles_of_is_what_fit_sets_without_encoding():
+    df = _export()
+    enc = Encoder(id_column="Patient ID", label_column="Vital status")
+    assert enc.roles_of(df) == enc.fit(df).roles_
+    with pytest.raises(Exception, match="not in the table"):
+        Encoder(label_column="Outcome").roles_of(df)
