@@ -25,7 +25,14 @@ from sparge.services.display import (
     outcome_order,
     snap_precision,
 )
-from sparge.services.maps import DENSE_MAP, MAX_MAP_POINTS, is_dense, map_csv_frame, map_title
+from sparge.services.maps import (
+    DENSE_MAP,
+    MAX_MAP_POINTS,
+    is_dense,
+    map_csv_frame,
+    map_hint,
+    map_title,
+)
 from sparge.services.workflow import lookalike_table, training_patient_caveat
 
 NO_COLOUR = "(no colour)"  # not "None": that is also a clinical answer
@@ -163,6 +170,9 @@ with guard("Drawing the map"):
                      color_title=color_by if color is not None else "", order=order)
     st.plotly_chart(fig, key="explore_map", on_select=_picked_from_map,
                     selection_mode=("points", "box", "lasso"), width="stretch")
+    hint = map_hint(proj, model)
+    if hint:
+        st.caption(hint)
     n_out = int((~frame["in_training"]).sum())
     if n_out:
         st.caption(f"{len(frame) - n_out:,} training patients and {n_out:,} patients not "

@@ -177,8 +177,11 @@ def singular_values_figure(before, after, kept: int, *, font_size: int = 14,
     a = after[:k]
     fig.add_trace(go.Bar(x=np.arange(1, len(a) + 1), y=a, name="after shrinking by λ",
                          marker_color=PALETTE[0]))
+    # the label on the side of the line with room: right of a line near the right edge it
+    # was cut off ("kept: 8" of 8 components at 800 px)
+    side = "top left" if kept > 0.6 * k else "top right"
     fig.add_vline(x=kept + 0.5, line_dash="dash",
-                  annotation_text=f"kept: {kept}", annotation_position="top right")
+                  annotation_text=f"kept: {kept}", annotation_position=side)
     shown = "" if k == len(before) else f" (first {k} of {len(before)})"
     # the legend above the plot: inside, it covered the "kept" label at the top right
     _layout(fig, f"Singular values: how much each component explains{shown}", font_size,
@@ -446,8 +449,10 @@ def objective_figure(history: pd.DataFrame, best: int | None = None, *,
         fig.add_trace(go.Scatter(x=h["iteration"], y=h["heldout_score"], mode="lines+markers",
                                  name="held-out precision@10"), secondary_y=True)
     if best is not None:
+        last = int(h["iteration"].max()) if len(h) else best
+        side = "bottom left" if best > 0.6 * last else "bottom right"
         fig.add_vline(x=best, line_dash="dash", annotation_text=f"kept: iteration {best}",
-                      annotation_position="bottom right", annotation_yshift=-4,
+                      annotation_position=side, annotation_yshift=-4,
                       annotation_bgcolor="rgba(255,255,255,0.85)")
     _layout(fig, "Joint refinement: objective and held-out score", font_size, height,
             legend="top")

@@ -197,6 +197,20 @@ def map_title(proj: MapProjector, model) -> str:
     return f"PCA of the {dim}-D SparGE embedding"
 
 
+def map_hint(proj: MapProjector, model) -> str:
+    """Why a SparGE map is drawn in PCA, and how to get UMAP ("" when there is nothing to say).
+
+    A newly trained model's map starts in PCA (instant at any size); the bundled model
+    opens on its precomputed UMAP. Without a word, the two looked like different methods.
+    """
+    if proj.drawn_ != "pca" or not MapProjector.umap_possible(model):
+        return ""
+    return ("Drawn with PCA because it is instant. PCA keeps the embedding's largest "
+            "directions, so groups may overlap; choose *SparGE · UMAP* under **Map** to "
+            "spread them apart (computed once for this model). The look-alikes are the same "
+            "on every map: they come from the full embedding, not from the picture.")
+
+
 def umap_sample(n: int, max_fit: int = UMAP_FIT_MAX, random_state: int = 0) -> np.ndarray:
     """Sorted rows of the training patients a UMAP is fitted on: all ``n`` up to
     ``max_fit``, else a random sample of ``max_fit`` (reproducible under
@@ -408,6 +422,6 @@ def map_csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 __all__ = ["MapProjector", "METHODS", "NOT_TRAINED", "DENSE_MAP", "UMAP_FIT_MAX",
-           "map_title", "map_frame", "training_values", "patient_values", "map_csv_frame",
-           "data_model_mismatch", "umap_sample", "umap_note", "is_dense", "point_style",
-           "density_grid"]
+           "map_title", "map_hint", "map_frame", "training_values", "patient_values",
+           "map_csv_frame", "data_model_mismatch", "umap_sample", "umap_note", "is_dense",
+           "point_style", "density_grid"]

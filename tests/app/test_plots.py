@@ -233,3 +233,17 @@ def test_missing_value_charts_name_every_column_at_any_width():
     assert int(np.asarray(fig.data[0].z).sum()) == 10
     many = missingness_heatmap(np.ones((5, 80)), [f"c{j}" for j in range(80)])
     assert not many.layout.xaxis.showticklabels  # 80 names would not fit: on hover
+
+
+def test_a_marker_label_sits_on_the_side_of_its_line_with_room():
+    """"kept: 8" of 8 components was drawn right of a line at the plot's right edge and cut."""
+    from sparge.app.plots_lecture import objective_figure, singular_values_figure
+
+    sv = np.linspace(8, 1, 8)
+    at_edge = singular_values_figure(sv, sv - 0.5, kept=8).layout.annotations[0]
+    early = singular_values_figure(sv, sv - 0.5, kept=2).layout.annotations[0]
+    assert at_edge.text == "kept: 8" and at_edge.xanchor == "right"
+    assert early.xanchor == "left"
+    hist = pd.DataFrame({"iteration": np.arange(1, 11), "J": np.linspace(1, 0.5, 10)})
+    assert objective_figure(hist, best=10).layout.annotations[0].xanchor == "right"
+    assert objective_figure(hist, best=2).layout.annotations[0].xanchor == "left"

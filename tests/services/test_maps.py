@@ -16,6 +16,7 @@ from sparge.services.maps import (
     data_model_mismatch,
     map_csv_frame,
     map_frame,
+    map_hint,
     map_title,
 )
 from sparge.services.workflow import cohort_patients, encode_cohort, train
@@ -87,6 +88,16 @@ def test_titles_say_what_is_drawn(small):
     proj = MapProjector("umap").fit(flat)  # falls back: a 2-D embedding is not UMAPped
     assert proj.drawn_ == "pca" and "UMAP" not in map_title(proj, flat)
     assert map_title(proj, flat).startswith("The 2-D SparGE embedding")
+
+
+def test_a_pca_map_says_why_it_is_not_umap(small):
+    """A trained model opens in PCA and the bundled one in UMAP: the PCA map says why."""
+    cohort, model = small
+    assert "UMAP" in map_hint(MapProjector("pca").fit(model), model)
+    assert map_hint(MapProjector.from_coords("umap", np.zeros((43, 2))), model) == ""
+    assert map_hint(MapProjector("raw").fit(model), model) == ""
+    flat = train(cohort, {"n_components": 2, "max_iter": 1})
+    assert map_hint(MapProjector("pca").fit(flat), flat) == ""  # no UMAP to offer
 
 
 def test_raw_map_places_left_out_patients(small):
