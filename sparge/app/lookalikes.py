@@ -24,7 +24,6 @@ from sparge.services.display import (
     flag_columns,
     lookalike_comparison,
     lookalike_display,
-    name_width,
     outcome_order,
     pair_comparison,
     safe_filename,
@@ -164,6 +163,14 @@ def cohort_frame(method: str, proj: MapProjector, index, labels=None) -> pd.Data
 
 
 # ---------------------------------------------------------------------------- look-alikes
+def wrapped_table(frame: pd.DataFrame, columns: list[str], headers: dict[str, str]) -> None:
+    """``frame[columns]`` as a static table whose cells wrap, the first column as its row
+    names and ``headers`` renaming the others: for short tables of text that must be read
+    whole at 800 px (a data grid cuts every cell at its column's width)."""
+    shown = frame[columns].rename(columns=headers).set_index(columns[0])
+    st.table(shown)
+
+
 def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder=None,
                     *, key: str = "la") -> None:
     """A look-alike table (plain headers, the sparse weight explained), its download, the
@@ -227,20 +234,13 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                           lambda: flag_columns(training_values()))
     comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
                                 model.scale_, encoder, flags)
-    # four columns at widths that fit the 800 px layout (five clipped the last headers),
-    # the names as wide as they need (pinned: a long name scrolls the others, never
-    # itself); the look-alikes' values in SD are in the chart below
-    st.dataframe(comp, hide_index=True, width="stretch", key=f"{key}_comp",
-                 column_order=["Biomarker", "This patient", "Look-alikes", "Patient (SD)"],
-                 column_config={
-                     "Biomarker": st.column_config.TextColumn(
-                         width=name_width(chosen, low=100), pinned=True),
-                     "This patient": st.column_config.TextColumn(width=92),
-                     "Look-alikes": st.column_config.TextColumn(width=150),
-                     "Patient (SD)": st.column_config.TextColumn(
-                         "vs mean (SD)", width=96,
-                         help="The patient's value in standard deviations (SD) from the "
-                              "cohort mean; the look-alikes' are in the chart below")})
+    # a table that wraps its cells: a long category answer ("1 - restricted: 8, 2 -
+    # ambulatory, no work: 1 · 9 of 10 measured") was cut, and at 800 px the SD column
+    # scrolled out of sight, in a fixed-width data grid
+    wrapped_table(comp, ["Biomarker", "This patient", "Look-alikes", "Patient (SD)"],
+                  {"Patient (SD)": "vs mean (SD)"})
+    st.caption("vs mean (SD): the patient's value in standard deviations from the cohort "
+               "mean; the look-alikes' are in the chart below.")
     with st.expander("The same biomarkers on one scale (standard deviations)"):
         if comp["patient_sd"].notna().any() or comp["lookalikes_sd_median"].notna().any():
             st.plotly_chart(comparison_plot(comp), width="stretch", key=f"{key}_comp_plot",
@@ -257,19 +257,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         nb = int(table["training_index"].to_numpy()[ids.index(pick)])
         pair = pair_comparison(query_values, training_values().iloc[nb].to_numpy(), chosen,
                                names, model.mean_, model.scale_, encoder, flags)
-        # the verdict right after the name: on a narrow screen it is never the clipped one
-        st.dataframe(pair, hide_index=True, width="stretch", key=f"{key}_pair",
-                     column_order=["Biomarker", "Verdict", "This patient", "Look-alike",
-                                   "Difference"],
-                     column_config={  # 416 px: fits the 800 px layout
-                         "Biomarker": st.column_config.TextColumn(
-                             width=name_width(chosen), pinned=True),
-                         "Verdict": st.column_config.TextColumn(width=88),
-                         "This patient": st.column_config.TextColumn("Patient", width=68),
-                         "Look-alike": st.column_config.TextColumn(width=76),
-                         "Difference": st.column_config.TextColumn(
-                             width=100, help="This patient minus the look-alike, in the "
-                                             "biomarker's units (and in SD)")})
+        # the verdict right after the name; wrapped cells, nothing scrolls out of sight
+        wrapped_table(pair, ["Biomarker", "Verdict", "This patient", "Look-alike",
+                             "Difference"], {"This patient": "Patient"})
         st.caption("Difference: this patient minus the look-alike, in the biomarker's units "
                    "and in standard deviations (SD). Agree: less than 0.5 SD apart; "
                    "borderline: 0.5 to 1 SD; differ: more than 1 SD; missing: not measured "

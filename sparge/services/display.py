@@ -232,13 +232,6 @@ def typical_deviation(standardized) -> np.ndarray:
                     / np.maximum(seen.sum(axis=0), 1), 0.0)
 
 
-def name_width(names: Sequence[str], low: int = 84, high: int = 220) -> int:
-    """Pixels a table column needs for the longest of ``names`` (about 7.5 px a character
-    at Streamlit's table font, plus padding), between ``low`` and ``high``."""
-    longest = max((len(str(n)) for n in names), default=0)
-    return int(min(max(7.5 * longest + 20, low), high))
-
-
 def top_biomarkers(importance, names: Sequence[str], n: int = 8,
                    measured=None, typical=None) -> list[str]:
     """The ``n`` features with the largest weight in the learned metric (ties: table order).
@@ -557,7 +550,7 @@ def _quiet():
 
 __all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "LOOKALIKE_HEADERS", "category_words",
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
-           "standardize", "top_biomarkers", "typical_deviation", "name_width",
+           "standardize", "top_biomarkers", "typical_deviation",
            "lookalike_comparison",
            "agreement", "pair_comparison", "group_summary", "lookalike_display", "plot_text",
            "safe_filename", "numeric_patients", "snap_precision"]

@@ -371,8 +371,8 @@ def test_new_patient_form():
     assert len(look) == 10
     assert "2 of" in texts(at) or "biomarkers given" in texts(at)
     # the two values given are the first biomarkers compared (not "—" rows only)
-    comp = next(d.value for d in at.dataframe if "This patient" in d.value.columns)
-    assert set(comp["Biomarker"][:2]) == {"Age (years)", "Diabetes"}
+    comp = next(t.value for t in at.table if "This patient" in t.value.columns)
+    assert set(comp.index[:2]) == {"Age (years)", "Diabetes"}
     assert (comp["This patient"][:2] != "—").all()
     assert not at.warning or "far outside" not in texts(at)
     # two values of 467: too few to judge how unlike the cohort the patient is

@@ -110,19 +110,18 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
     top = list(np.asarray(model.feature_names())[order[:8]])
     assert all(measured[list(model.feature_names()).index(f)] for f in top)
     assert at.multiselect(key="explore_features").value == top
-    comp = next(d.value for d in at.dataframe if "This patient" in d.value.columns)
-    assert list(comp["Biomarker"]) == top
+    comp = next(t.value for t in at.table if "This patient" in t.value.columns)
+    assert list(comp.index) == top
     # a categorical biomarker reads as words, the SD is a separate secondary column
     at.multiselect(key="explore_features").set_value(["Diabetes", "Age (years)"]).run()
-    comp = next(d.value for d in at.dataframe if "This patient" in d.value.columns)
-    row = comp.set_index("Biomarker").loc["Diabetes"]
+    comp = next(t.value for t in at.table if "This patient" in t.value.columns)
+    row = comp.loc["Diabetes"]
     assert row["This patient"] in {"Yes", "No", "Unknown", "—"}
     assert re.fullmatch(r"((Yes|No|Unknown): \d+(, )?)+( · \d+ of \d+)?", row["Look-alikes"])
-    age = comp.set_index("Biomarker").loc["Age (years)"]
-    assert re.fullmatch(r"\d+", age["This patient"]) and age["Patient (SD)"].endswith(" SD")
-    pair = next(d.value for d in at.dataframe if "Verdict" in d.value.columns)
-    assert pair.set_index("Biomarker").loc["Diabetes", "Look-alike"] in {"Yes", "No",
-                                                                         "Unknown", "—"}
+    age = comp.loc["Age (years)"]
+    assert re.fullmatch(r"\d+", age["This patient"]) and age["vs mean (SD)"].endswith(" SD")
+    pair = next(t.value for t in at.table if "Verdict" in t.value.columns)
+    assert pair.loc["Diabetes", "Look-alike"] in {"Yes", "No", "Unknown", "—"}
 
 
 def test_hover_and_colours_show_words_and_clinical_values():
