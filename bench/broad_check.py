@@ -11,11 +11,14 @@ other parameters (e.g. the previous defaults). Same protocol as ``bench.quality`
 
     python -m bench.broad_check [--splits 5] [--max-rows 3000]
         [--compare '{"forest_min_leaf": 5}' ...] [--quick] [--fresh | --third]
+        [--from-csv bench/results/broad_check_third.csv]
 
 ``--fresh`` scores ``bench.cohorts.FRESH_COHORTS`` instead: ten more SurvSet cohorts that
 no decision has used, neither their training nor their test splits; ``--third`` scores
 ``bench.cohorts.THIRD_COHORTS``, ten more chosen when the fresh set had been looked at
-three times.
+three times. ``--from-csv`` rewrites the report from a run's recorded rows (its CSV)
+without fitting anything. The report ends with the paired differences of SparGE against
+raw and forest proximity, with Nadeau–Bengio corrected standard errors (``bench.paired``).
 """
 
 from __future__ import annotations
@@ -27,10 +30,29 @@ import time
 import pandas as pd
 
 from bench.cohorts import BROAD_COHORTS, FRESH_COHORTS, THIRD_COHORTS
+from bench.paired import paired_differences, paired_markdown
 from bench.protocol import evaluate
 from bench.report import RESULTS, publish, to_markdown
 
 MEASURES = ["knn_bal_acc", "p@10_balanced"]
+
+
+def run(args, t0: float) -> pd.DataFrame:
+    """Every split's scores of raw, forest proximity, SparGE (and ``--compare``)."""
+    frames = []
+    for cohort in args.cohorts:
+        res = evaluate(cohort, n_splits=args.splits, methods=["raw", "forest proximity",
+                                                              "SparGE"],
+                       timeout=600, max_rows=args.max_rows, verbose=False)
+        for params in args.compare:
+            other = evaluate(cohort, n_splits=args.splits, methods=["SparGE"], timeout=600,
+                             max_rows=args.max_rows, verbose=False,
+                             sparge_params=json.loads(params))
+            other["method"] = "SparGE " + params
+            res = pd.concat([res, other])
+        frames.append(res)
+        print(f"{cohort}: {time.perf_counter() - t0:.0f} s", flush=True)
+    return pd.concat(frames)
 
 
 def main() -> None:
@@ -48,6 +70,8 @@ def main() -> None:
     which.add_argument("--third", action="store_true",
                        help="the third set (bench.cohorts.THIRD_COHORTS) instead, kept as "
                             "broad_check_third.md")
+    ap.add_argument("--from-csv", default=None,
+                    help="rewrite the report from this run's recorded rows; fits nothing")
     args = ap.parse_args()
     if args.fresh:
         args.cohorts = FRESH_COHORTS
@@ -56,20 +80,11 @@ def main() -> None:
     if args.quick:
         args.cohorts, args.splits, args.max_rows = args.cohorts[4:7], 2, 800
     t0 = time.perf_counter()
-    frames = []
-    for cohort in args.cohorts:
-        res = evaluate(cohort, n_splits=args.splits, methods=["raw", "forest proximity",
-                                                              "SparGE"],
-                       timeout=600, max_rows=args.max_rows, verbose=False)
-        for params in args.compare:
-            other = evaluate(cohort, n_splits=args.splits, methods=["SparGE"], timeout=600,
-                             max_rows=args.max_rows, verbose=False,
-                             sparge_params=json.loads(params))
-            other["method"] = "SparGE " + params
-            res = pd.concat([res, other])
-        frames.append(res)
-        print(f"{cohort}: {time.perf_counter() - t0:.0f} s", flush=True)
-    df = pd.concat(frames)
+    if args.from_csv:
+        df = pd.read_csv(args.from_csv)
+        args.splits = int(df["split"].nunique())
+    else:
+        df = run(args, t0)
     df = df[df["status"] == "ok"]
     df["cohort"] = df["cohort"].str.replace("survset:", "", regex=False)
     table = df.pivot_table(index="cohort", columns="method", values=MEASURES,
@@ -87,14 +102,18 @@ def main() -> None:
                f"{(sparge >= forest - 0.005).sum()}. Mean over cohorts: "
                + ", ".join(f"{m} {table[f'{m} {MEASURES[0]}'].mean():.3f} / "
                            f"{table[f'{m} {MEASURES[1]}'].mean():.3f}" for m in methods))
-    text = (f"# Broad check of the defaults ({time.strftime('%Y-%m-%d')}; {args.splits} "
+    when = (f"rewritten {time.strftime('%Y-%m-%d')} from the rows of {args.from_csv}"
+            if args.from_csv else time.strftime('%Y-%m-%d'))
+    text = (f"# Broad check of the defaults ({when}; {args.splits} "
             f"stratified 70/30 splits, cohorts capped at {args.max_rows} patients; kNN "
             f"balanced accuracy and class-balanced precision@10)\n\n"
-            + to_markdown(table) + "\n\n" + summary + "\n")
+            + to_markdown(table) + "\n\n" + summary + "\n\n"
+            + paired_markdown(paired_differences(df, "SparGE", ["raw", "forest proximity"],
+                                                 MEASURES)) + "\n")
     name = ("broad_check_fresh.md" if args.fresh else "broad_check_third.md" if args.third
             else "broad_check.md")
     publish(text, name, args.quick)
-    if not args.quick:  # every split's row, for paired comparisons later
+    if not args.quick and not args.from_csv:  # every split's row, for paired comparisons
         df.to_csv(RESULTS / name.replace(".md", ".csv"), index=False)
     print(f"total {time.perf_counter() - t0:.0f} s")
 

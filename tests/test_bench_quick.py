@@ -160,3 +160,32 @@ def test_scripts_import_only_shared_modules():
                 assert parts[0] not in sources, (module, name)  # bench.<x>, never bare <x>
                 if parts[0] == "bench":
                     assert len(parts) == 2 and parts[1] in shared, (module, name)
+
+
+def test_paired_differences_use_the_corrected_standard_error():
+    """Overlapping 70/30 splits: the Nadeau–Bengio variance (1/J + 0.3/0.7) s², not s²/J."""
+    import pandas as pd
+
+    from bench.paired import corrected_se, paired_differences, paired_markdown
+
+    d = np.array([0.01, 0.03, -0.01, 0.02, 0.00, 0.04, 0.02, 0.01, 0.03, 0.00])
+    plain = d.std(ddof=1) / np.sqrt(len(d))
+    assert corrected_se(d) == pytest.approx(plain * np.sqrt(1 + len(d) * 0.3 / 0.7))
+    assert np.isnan(corrected_se([0.1]))
+    rows = []
+    for s, x in enumerate(d):
+        rows += [{"cohort": "a", "split": s, "method": "raw", "acc": 0.6},
+                 {"cohort": "a", "split": s, "method": "SparGE", "acc": 0.6 + x},
+                 {"cohort": "b", "split": s, "method": "raw", "acc": 0.6},
+                 {"cohort": "b", "split": s, "method": "SparGE", "acc": 0.5 + x / 10}]
+    out = paired_differences(pd.DataFrame(rows), "SparGE", ["raw"], ["acc"]).set_index(
+        "cohort")
+    assert out.loc["a", "mean"] == pytest.approx(d.mean())
+    assert out.loc["a", "se"] == pytest.approx(plain)
+    # plain: 3.7 standard errors above; corrected: 1.6, within the noise
+    assert out.loc["a", "mean"] > 2 * out.loc["a", "se"]
+    assert out.loc["a", "verdict"] == "within noise"
+    assert out.loc["b", "verdict"] == "below"
+    text = paired_markdown(out.reset_index())
+    assert "| b | -0.098 ±" in text and "**below**" in text
+    assert "1 below, 0 above, 1 within noise" in text
