@@ -13,7 +13,8 @@ import re
 
 import pandas as pd
 
-#: Column names of a survival study's follow-up time (measured after the outcome is known).
+#: Column names of a survival study's follow-up time or a hospital stay's length (both
+#: measured after the outcome is known).
 _FU = r"follow[\s_.\-]*up"
 _SPAN = r"(?:time|duration|length|period|days?|weeks?|months?|years?)"
 FOLLOW_UP_NAME = re.compile(
@@ -22,7 +23,13 @@ FOLLOW_UP_NAME = re.compile(
     r"\btime[\s_.\-]*to[\s_.\-]*(?:event|death|censor|last|relapse|"
     r"recurrence|progression|failure)|surviv\w*[\s_.(\-]*(?:time|days?|months?|years?)\b|"
     r"\bdays?[\s_.\-]*to[\s_.\-]*(?:death|event|last)|censor|"
-    r"^(?:time|futime|stime|os[\s_.]?time|pfs[\s_.]?time|dfs[\s_.]?time|efs[\s_.]?time)$",
+    r"^(?:time|futime|stime|os[\s_.]?time|pfs[\s_.]?time|dfs[\s_.]?time|efs[\s_.]?time)$|"
+    # the length of a hospital stay is known at discharge, after the outcome: "Length of
+    # stay (days)", "LOS", "Hospital stay", "Days in ICU", "Time to discharge"
+    r"\blength[\s_.\-]*of[\s_.\-]*(?:\w+[\s_.\-]*)?stay|^l\.?o\.?s\.?\b|\blos[\s_.\-]*\(|"
+    r"\b(?:hospital|icu|nicu|picu|ward|inpatient)[\s_.\-]*(?:stay|days?|los)\b|"
+    r"\bdays?[\s_.\-]*(?:in|of)[\s_.\-]*(?:hospital|icu|nicu|picu|ward|stay)\b|"
+    r"\b(?:time|days?)[\s_.\-]*(?:to|until|till)[\s_.\-]*discharge",
     re.IGNORECASE)
 #: Column names of free text.
 FREE_TEXT_NAME = re.compile(
@@ -38,7 +45,7 @@ DATE_SAMPLE = 2000
 
 
 def looks_like_follow_up(name: str) -> bool:
-    """Whether a column is named like a follow-up or time-to-event column.
+    """Whether a column is named like a follow-up, time-to-event or length-of-stay column.
 
     Examples
     --------

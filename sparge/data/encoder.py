@@ -193,9 +193,10 @@ def _report_left_out(reasons: dict[str, list[str]], max_levels: int,
 
     if "follow-up" in reasons:
         report.warnings.append(
-            f"Left out of the model: {names(reasons['follow-up'])}, named like a follow-up "
-            "or time-to-event column. It is measured after the outcome and gives it away "
-            "(patients who died were followed for less time). Give it the role 'numeric' "
+            f"Left out of the model: {names(reasons['follow-up'])}, named like a follow-up, "
+            "time-to-event or length-of-stay column. It is known only after the outcome "
+            "and gives it away (patients who died were followed for less time; a stay's "
+            "length depends on how it ended). Give it the role 'numeric' "
             "on the Column roles tab only if it is known when you look for look-alikes.")
     if "dates" in reasons:
         cols = reasons["dates"]

@@ -18,6 +18,12 @@ from sparge.data.column_kinds import looks_like_dates, looks_like_follow_up, loo
     ("Days to last contact", True), ("censored", True),
     ("Follow-up visit BP (mmHg)", False), ("Time since diagnosis (years)", False),
     ("Survival status", False), ("Timepoint", False), ("Age (years)", False),
+    # a stay's length is known at discharge (a walk-through's NICU export leaked it)
+    ("Length of stay (days)", True), ("LOS", True), ("LOS (days)", True),
+    ("length_of_hospital_stay", True), ("Days in ICU", True), ("NICU stay (days)", True),
+    ("Hospital days", True), ("Time to discharge", True),
+    ("Losartan dose (mg)", False), ("Loss of consciousness", False), ("Hospital", False),
+    ("Days of fever before admission", False), ("ICU admission", False),
 ])
 def test_follow_up_names(name, expected):
     assert looks_like_follow_up(name) is expected
