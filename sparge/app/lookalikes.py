@@ -222,9 +222,17 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     st.markdown("**This patient and the look-alikes, biomarker by biomarker** (values in "
                 "each biomarker's own units; look-alikes: median and interquartile range, "
                 "or the most common answers)")
+    # a new patient (or model) starts from its own defaults: a keyed multiselect keeps its
+    # value when only ``default`` changes, and a walk-through saw the box list the new
+    # patient's biomarkers while the table below still compared the previous patient's
+    ss = st.session_state
+    measured = np.isfinite(np.asarray(query_values, dtype=float).ravel())
+    whose = (ss.get("model_token"), str(name), measured.tobytes())
+    if ss.get(f"{key}_features_for") != whose or f"{key}_features" not in ss:
+        ss[f"{key}_features"] = default_biomarkers(measured=query_values)
+        ss[f"{key}_features_for"] = whose
     chosen = st.multiselect(
-        "Biomarkers to compare", names, default=default_biomarkers(measured=query_values),
-        key=f"{key}_features",
+        "Biomarkers to compare", names, key=f"{key}_features",
         help="Starts with the patient's measured biomarkers that the learned similarity "
              "weighs most (their weight in the learned metric); add or remove any.")
     if not chosen:

@@ -384,6 +384,20 @@ def test_new_patient_form():
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "far outside" in said and "Age (years) = 610 (training patients:" in said
     assert len(next(d.value for d in at.dataframe if "similarity" in d.value.columns)) == 10
+    # another patient (other values measured) is compared on its own biomarkers: the box
+    # and the table agree (the box used to show the new defaults, the table the old list)
+    at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(None)
+    at.selectbox(key=f"np_f_{names.index('Diabetes')}").set_value("(missing)")
+    numeric = {w.key for w in at.number_input}
+    hb = next(n for n in names if n not in ("Age (years)", "Diabetes")
+              and f"np_f_{names.index(n)}" in numeric)
+    at.number_input(key=f"np_f_{names.index(hb)}").set_value(
+        float(np.nanmedian(at.session_state["model"].training_values()[hb])))
+    find(at).click().run()
+    assert not at.exception
+    comp = next(t.value for t in at.table if "This patient" in t.value.columns)
+    assert list(comp.index) == at.multiselect(key="np_features").value
+    assert comp.index[0] == hb
     # "Clear the form" empties every field and the last look-alikes
     at.button(key="np_clear").click().run()
     assert not at.exception
