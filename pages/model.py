@@ -24,7 +24,8 @@ from sparge.app.shell import (
     set_model,
 )
 from sparge.data.safe_text import md_escape
-from sparge.services.display import safe_filename
+from sparge.services.display import model_filename
+from sparge.services.persistence import MODEL_FILE_HOLDS
 from sparge.services.resources import estimate_fit
 from sparge.services.teaching import training_story
 from sparge.services.workflow import model_params, train
@@ -37,8 +38,9 @@ header = st.empty()  # filled at the end: names the model trained or loaded in t
 # ---------------------------------------------------------------- load (above all else)
 st.subheader("Load a model")
 up = st.file_uploader("Load a model (.sparge)", type=["sparge"], key="model_upload",
-                      help="A .sparge file holds numbers and JSON only (no pickle). A file "
-                           "that cannot be read leaves the current model in place.")
+                      help="A .sparge file holds numbers and JSON only (it is never run "
+                           "as code). A file that cannot be read leaves the current model "
+                           "in place.")
 if up is not None and ss.get("model_upload_seen") != (up.name, up.size):
     ss.model_upload_seen = (up.name, up.size)
     with guard(f"Loading {md_escape(up.name)}"):
@@ -183,8 +185,10 @@ elif go:
 
     with guard("Training"):
         t0 = time.perf_counter()
-        model = train(cohort, params, callback=progress)
-        progress_box.empty()
+        try:
+            model = train(cohort, params, callback=progress)
+        finally:  # a failed training leaves no "waiting" bars behind its message
+            progress_box.empty()
         set_model(model, cohort.encoder, f"trained on {ss.cohort_name}")
         st.success(f"Fitted in {time.perf_counter() - t0:.1f} s: {model_summary(model)}")
 
@@ -287,6 +291,6 @@ with guard("Preparing the download"):
         ss.model_bytes = cached
     st.download_button("Download model (.sparge)", cached[1],
                        # named after the table it learned from, not a generic model.sparge
-                       file_name=f"sparge_{safe_filename(ss.model_name)}.sparge",
+                       file_name=model_filename(ss.model_name),
                        mime="application/octet-stream")
-    st.caption("A .sparge file holds numbers and JSON only (no pickle).")
+    st.warning(MODEL_FILE_HOLDS)

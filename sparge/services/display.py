@@ -540,6 +540,17 @@ def safe_filename(value: object, max_len: int = 40) -> str:
     return (s or "patient")[:max_len]
 
 
+def model_filename(model_name: object) -> str:
+    """The download name of a model: ``sparge_<table>.sparge`` from a model name such as
+    "trained on nicu_export.csv (617 patients)" (the table's extension and the patient
+    count dropped: they cut the name at 40 characters, "…export.csv_617_pati")."""
+    text = plain_text(model_name, 200)
+    text = re.sub(r"^(?:trained on|loaded from)\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s*\(\s*[\d,]+ patients?\s*\)\s*$", "", text)
+    text = re.sub(r"\.(?:csv|tsv|txt|xlsx?|parquet|sparge)$", "", text, flags=re.IGNORECASE)
+    return f"sparge_{safe_filename(text or 'model', 60)}.sparge"
+
+
 @contextlib.contextmanager
 def _quiet():
     """Silence numpy's 'mean of empty slice' warnings inside a block."""
@@ -548,7 +559,7 @@ def _quiet():
         yield
 
 
-__all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "LOOKALIKE_HEADERS", "category_words",
+__all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "model_filename", "LOOKALIKE_HEADERS", "category_words",
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
            "standardize", "top_biomarkers", "typical_deviation",
            "lookalike_comparison",

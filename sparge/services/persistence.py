@@ -60,6 +60,12 @@ from sparge.estimator.state import (
 
 FORMAT = "sparge-model"
 VERSION = 1
+#: What a saved model holds, said to whoever downloads one: the look-alike search needs
+#: the training patients themselves, so the file is patient data.
+MODEL_FILE_HOLDS = (
+    "The model file holds what the look-alike search needs: every training patient's ID, "
+    "values and outcome. It is patient data: store and share it as you would the table "
+    "it was trained on. It holds numbers and text only and is never run as code.")
 #: File members are the state's arrays; the dictionary keeps its historical member name.
 _MEMBER = {"dictionary_r": "_dictionary_r"}
 _STATE_NAME = {v: k for k, v in _MEMBER.items()}

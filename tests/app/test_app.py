@@ -294,6 +294,9 @@ def test_failed_training_keeps_the_previous_model():
     assert not at.exception
     assert any("Cannot train" in e.value for e in at.error)
     assert at.session_state["model_token"] == token
+    assert not at.get("progress")  # no "completion: waiting" bars left behind
+    # the download says the file is patient data (IDs, values, outcomes)
+    assert any("patient data" in w.value for w in at.warning)
 
 
 def test_model_upload_good_and_bad(small_cohort):

@@ -274,3 +274,15 @@ def test_outcomes_on_a_scale_are_shown_in_its_order():
     assert outcome_order(SimpleNamespace(classes_=["Dead", "Alive"])) == ["Dead", "Alive"]
     assert outcome_order(SimpleNamespace(classes_=None, y_=["b", "a", "b"])) == ["a", "b"]
     assert outcome_order(SimpleNamespace(classes_=None, y_=None)) is None
+
+
+def test_a_model_download_is_named_after_its_table():
+    """"…export.csv_617_pati.sparge" was a model name cut at 40 characters."""
+    from sparge.services.display import model_filename
+
+    assert model_filename("trained on nicu_vlbw_export.csv (617 patients)") == \
+        "sparge_nicu_vlbw_export.sparge"
+    assert model_filename("loaded from model_800.sparge") == "sparge_model_800.sparge"
+    assert model_filename("trained on ../../etc/passwd (3 patients)") == \
+        "sparge_etc_passwd.sparge"
+    assert model_filename("") == "sparge_model.sparge"
