@@ -19,7 +19,12 @@ from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.safe_text import md_escape
 from sparge.services.display import input_format, numeric_patients, outcome_order
 from sparge.services.maps import map_frame, map_title
-from sparge.services.typicality import atypical_message, atypicality, residual_reference
+from sparge.services.typicality import (
+    atypical_message,
+    atypicality,
+    few_values_message,
+    residual_reference,
+)
 from sparge.services.workflow import (
     encode_new_patients,
     lookalike_table,
@@ -101,8 +106,9 @@ if query is not None:
         else:
             Xq, qids, msgs = numeric_patients(query, model.feature_names())
             qid = str(qids[0])
-        for m in msgs:
-            st.info(md_escape(m, 600))
+        if msgs:  # one box: a patient with 16 gaps had 16 boxes above its look-alikes
+            st.info("\n".join(f"- {md_escape(m, 600)}" for m in msgs[:30])
+                    + (f"\n- … and {len(msgs) - 30} more" if len(msgs) > 30 else ""))
         xq = Xq.to_numpy(dtype=float)  # the patient's encoded values, read once
         far = out_of_range_values(xq[0], training_values(), encoder)
         if far:
@@ -117,7 +123,12 @@ if query is not None:
         if odd:
             st.warning(odd)
         observed = int(np.isfinite(xq).sum())
-        st.caption(f"{observed} of {Xq.shape[1]} biomarkers given; the rest are completed.")
+        few = few_values_message(observed, Xq.shape[1])
+        if few:
+            st.warning(few)
+        else:
+            st.caption(f"{observed} of {Xq.shape[1]} biomarkers given; the rest are "
+                       "completed.")
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
         table = lookalike_table(model, Xq, n_neighbors=k)
         st.subheader(f"Look-alikes of {md_escape(qid)}")

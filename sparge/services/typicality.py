@@ -69,6 +69,21 @@ def atypicality(model, X, reference: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(r), share, np.nan)
 
 
+def few_values_message(n_given: int, n_features: int,
+                       min_measured: float = MIN_MEASURED) -> str | None:
+    """A caution for a patient with fewer than ``min_measured`` of the biomarkers given,
+    else ``None``. Such a patient is not assessed by :func:`atypicality`, and its gaps are
+    filled towards the cohort's typical patient, so its look-alikes can score high
+    similarities while matching it on a few values only (a walk-through's 6 of 22)."""
+    if n_features <= 0 or n_given >= min_measured * n_features:
+        return None
+    return (f"Only {n_given} of {n_features} biomarkers are given. The other "
+            f"{n_features - n_given} are filled in from the training patients' patterns, "
+            f"so the look-alikes below match this patient on those {n_given} values and "
+            "are typical patients otherwise: read their similarity as rough. Each value "
+            "you add sharpens them.")
+
+
 def atypical_message(share: float, threshold: float = ATYPICAL_SHARE) -> str | None:
     """Words for a patient beyond ``threshold``, else ``None``."""
     if not np.isfinite(share) or share < threshold:

@@ -16,6 +16,7 @@ from sparge.data.safe_text import plain_text
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
 from sparge.method.preprocess import PAPER_MAX_MISSING, missing_fraction_per_row
+from sparge.services.display import format_number
 
 
 @dataclass
@@ -299,8 +300,9 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
         lo, hi = float(seen.min()), float(seen.max())
         slack = margin * max(hi - lo, abs(hi) * 1e-9)
         if v[j] < lo - slack or v[j] > hi + slack:
-            out.append(f"{plain_text(col, 80)} = {v[j]:.4g} (training patients: "
-                       f"{lo:.4g} to {hi:.4g})")
+            # "12,000", not "1.2e+04": read by a clinician at the bedside
+            out.append(f"{plain_text(col, 80)} = {format_number(v[j])} (training patients: "
+                       f"{format_number(lo)} to {format_number(hi)})")
     return out
 
 

@@ -11,6 +11,7 @@ from sparge.services.typicality import (
     atypical_message,
     atypicality,
     completion_residual,
+    few_values_message,
     residual_reference,
 )
 
@@ -61,3 +62,12 @@ def test_message():
     said = atypical_message(0.996)
     assert "worse than 99 % of them do." in said and "typo" in said
     assert "worse than every one of them does." in atypical_message(1.0)
+
+
+def test_a_patient_with_few_values_is_told_its_similarities_are_rough():
+    """The patients the residual check cannot assess (under half measured) get a caution."""
+    said = few_values_message(6, 22)
+    assert said.startswith("Only 6 of 22 biomarkers are given. The other 16 are filled in")
+    assert "rough" in said
+    assert few_values_message(11, 22) is None and few_values_message(22, 22) is None
+    assert few_values_message(0, 0) is None
