@@ -235,6 +235,39 @@ def _threshold_to_keep(missing: np.ndarray) -> str:
     return f" A threshold of 50% keeps {kept} of them; the others miss more than half."
 
 
+def _outcome_shift(labels: np.ndarray, keep: np.ndarray) -> str:
+    """A sentence when the patients left out have another outcome mix than those kept.
+
+    ``labels`` hold every patient's outcome (``None`` where missing), ``keep`` the patients
+    kept. The outcome whose share differs most is named when the difference is at least 5
+    percentage points and twice its standard error (two proportions, pooled): a walk-through
+    left 207 of 617 infants out, 22 % of whom died against 15 % of those kept, and the
+    report did not say that the model would learn from a cohort with fewer deaths.
+    """
+    known = np.asarray([v is not None for v in labels])
+    out, kept = known & ~keep, known & keep
+    if out.sum() < 10 or kept.sum() < 10:
+        return ""
+    lab = np.asarray([str(v) for v in labels], dtype=object)
+    best, best_z = None, (0.0, 0.0)
+    for level in sorted(set(lab[known])):
+        p_out, p_kept = np.mean(lab[out] == level), np.mean(lab[kept] == level)
+        pooled = np.mean(lab[known] == level)
+        se = np.sqrt(pooled * (1 - pooled) * (1 / out.sum() + 1 / kept.sum()))
+        z = abs(p_out - p_kept) / se if se > 0 else 0.0
+        # a binary outcome's two levels tie: the rarer one is named (the one of interest)
+        rank = (round(z, 9), -pooled)
+        if abs(p_out - p_kept) >= 0.05 and z >= 2 and (best is None or rank > best_z):
+            best, best_z = (level, p_out, p_kept), rank
+    if best is None:
+        return ""
+    level, p_out, p_kept = best
+    fewer = "fewer" if p_out > p_kept else "more"
+    return (f" They differ in outcome: {_q(level, 40)!r} is {100 * p_out:.0f}% of them against "
+            f"{100 * p_kept:.0f}% of the patients kept, so the model would learn from a "
+            f"cohort with {fewer} {_q(level, 40)!r} than yours.")
+
+
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
 
@@ -600,9 +633,14 @@ class Encoder(TransformerMixin, BaseEstimator):
             text += (f" With {n_features} features, a single missing value is "
                      f"{100 / n_features:.0f}% of a patient's values.")
         text += _threshold_to_keep(miss)
+        shift = ""
+        if self.label_column is not None and self.label_column in df.columns:
+            shift = _outcome_shift(self.labels(df), self.keep_patients_)
+        text += shift
         # a note when few are left out; a warning (shown first) from a tenth of the cohort
-        # (a walk-through left 90 of 502 patients out with only a note)
-        big = len(dropped) > 0.1 * len(df)
+        # (a walk-through left 90 of 502 patients out with only a note) or when those left
+        # out have another outcome mix
+        big = len(dropped) > 0.1 * len(df) or bool(shift)
         (report.warnings if big else report.notes).append(text)
 
     def _check_training_size(self, report: ValidationReport) -> None:
