@@ -75,6 +75,11 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
                         (3, ("high",))),
     "severity": ((1, ("none",)), (2, ("mild",)), (3, ("moderate",)), (4, ("severe",))),
     "normal/abnormal": ((1, ("normal",)), (2, ("borderline",)), (3, ("abnormal",))),
+    # how certain a finding is (a NICU export's haemorrhage grades read absent 1,
+    # definite 2, possible 3 in alphabetical order)
+    "certainty": ((1, ("absent", "not present")), (2, ("possible", "suspected", "equivocal")),
+                  (3, ("probable", "likely")),
+                  (4, ("definite", "present", "confirmed"))),
     # tumour grades and disease stages written in Roman numerals (GBSG2's tgrade I/II/III)
     "grade/stage": ((1, ("i", "grade i", "stage i")), (2, ("ii", "grade ii", "stage ii")),
                     (3, ("iii", "grade iii", "stage iii")),

@@ -11,7 +11,13 @@ import pytest
 from helpers import SAMPLES
 
 from sparge import DataError, Encoder, EncodingTable
-from sparge.data.tables import DEFAULT_MISSING_TOKENS, PAPER_TABLE, natural_key, scale_of
+from sparge.data.tables import (
+    DEFAULT_MISSING_TOKENS,
+    PAPER_TABLE,
+    natural_key,
+    scale_codes,
+    scale_of,
+)
 
 PAPER_ROWS = [(col, level, code) for col, levels in PAPER_TABLE.items()
               for level, code in levels.items()]
@@ -125,5 +131,9 @@ def test_scales_and_natural_order_helpers():
     assert scale_of(["Mild", "Moderate"]) == "severity"
     assert scale_of(["Low", "Moderate", "High"]) == "low/medium/high"
     assert scale_of(["A", "B"]) is None
+    # graded findings: absent < possible < definite, not alphabetical
+    assert scale_of(["Absent", "definite", "possible"]) == "certainty"
+    codes = scale_codes(["definite", "possible", "absent"], "certainty")
+    assert codes["absent"] < codes["possible"] < codes["definite"]
     assert sorted(["10", "9", "Stage 10", "Stage 9", "b", "a"], key=natural_key) == \
         ["9", "10", "a", "b", "Stage 9", "Stage 10"]
