@@ -28,6 +28,7 @@ from sparge.data.parsing import (
     NUMBER_PATTERN,
     cell_keys,
     cell_text,
+    header_unit,
     infer_levels,
     min_category_count,
     numeric_share,
@@ -370,7 +371,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if table.has(col) or pd.api.types.is_bool_dtype(values):
             return "categorical"
         missing = table.missing_keys(col)
-        if numeric_share(values, missing) >= self.numeric_threshold:
+        if numeric_share(values, missing, header_unit(col)) >= self.numeric_threshold:
             return "numeric"
         text = cell_text(values)
         keys = cell_keys(text)
@@ -698,7 +699,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         X = np.full((len(df), len(features)), np.nan)
         for j, col in enumerate(features):
             if self.roles_[col] == "numeric":
-                X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col))
+                X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col),
+                                              header_unit(col))
                 self._report_numeric(col, info, report)
             else:
                 X[:, j] = self._encode_categorical(col, df[col], report)
@@ -735,6 +737,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         if info["decimal_comma"]:
             report.notes.append(f"column '{_q(col)}': {info['decimal_comma']} value(s) written "
                                 "with a decimal comma (e.g. '12,5') were read as 12.5.")
+        if info.get("unit"):
+            cells = info["unit"]
+            report.notes.append(f"column '{_q(col)}': {len(cells)} value(s) written with "
+                                f"the column's unit (e.g. '{_q(cells[0][1], 30)}') were read "
+                                "as numbers.")
         if info.get("thousands"):
             report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
                                 "with thousands separators (e.g. '1.234,5' or '1 234,5') "

@@ -47,6 +47,38 @@ _NUMERIC_LIKE = re.compile(
     r"|[<>]=?\s*[+-]?(?:\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?", re.IGNORECASE)
 #: Columns with at most this many cells are parsed cell by cell in plain Python.
 _SMALL_COLUMN = 64
+#: The unit a column's name ends with: "Birth weight (g)", "Platelets [x10^9/L]".
+_HEADER_UNIT = re.compile(r"[(\[]\s*([^()\[\]]{1,15}?)\s*[)\]]\s*$")
+#: A number followed by text: "1420 g", "7,2 mmol/L".
+_NUMBER_THEN_TEXT = re.compile(rf"^([+-]?\d+,\d+|{NUMBER_PATTERN})\s*([^\d\s,.].*)$")
+
+
+def _unit_key(text: str) -> str:
+    return re.sub(r"\s+", "", str(text)).lower()
+
+
+def header_unit(name: object) -> str | None:
+    """The unit written at the end of a column's name, normalised ("g", "mg/dl"), or
+    ``None``.
+
+    Examples
+    --------
+    >>> header_unit("Birth weight (g)"), header_unit("Platelets [x10^9 / L]"), header_unit("Age")
+    ('g', 'x10^9/l', None)
+    """
+    m = _HEADER_UNIT.search(str(name))
+    return _unit_key(m.group(1)) if m else None
+
+
+def with_unit(cell: str, unit: str | None) -> float | None:
+    """The number of a cell written with its column's unit ("1420 g" in a "(g)" column),
+    else ``None``: a cell in another unit ("1.4 kg") is not converted."""
+    if not unit:
+        return None
+    m = _NUMBER_THEN_TEXT.match(cell.strip())
+    if m is None or _unit_key(m.group(2)) != unit:
+        return None
+    return float(m.group(1).replace(",", "."))
 
 
 def cell_text(values: pd.Series) -> pd.Series:
@@ -111,8 +143,8 @@ def token_counts(text: pd.Series) -> dict[str, int]:
     return out
 
 
-def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS
-                  ) -> tuple[np.ndarray, dict[str, Any]]:
+def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
+                  unit: str | None = None) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
     Parameters
@@ -121,6 +153,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS
         The column's cells (text or numbers).
     missing_tokens : set of str
         Normalised missing tokens (cells that read as missing, not as stray text).
+    unit : str, optional
+        The column's unit (:func:`header_unit` of its name): cells written with it
+        ("1420 g") read as their number.
 
     Returns
     -------
@@ -131,11 +166,12 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS
         cells converted (``decimal_comma``: count), cells with thousands separators
         converted (``thousands``: count; a column written as ``1.234,5`` reads 1234.5,
         ``1 234,5`` too), censored values (``censored``: (row, text) of cells such as
-        ``<0.1``), infinite values (``infinite``: (row, text)) and the missing tokens seen
-        (``missing_tokens``: {token: count}).
+        ``<0.1``), infinite values (``infinite``: (row, text)), the missing tokens seen
+        (``missing_tokens``: {token: count}) and the cells written with the unit
+        (``unit``: (row, text)).
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
-                            "infinite": [], "missing_tokens": {}}
+                            "infinite": [], "missing_tokens": {}, "unit": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -183,6 +219,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS
             info["censored"].append((int(i), s))
         elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
             info["infinite"].append((int(i), s))
+        elif (v := with_unit(s, unit)) is not None and math.isfinite(v):
+            out[i] = v
+            info["unit"].append((int(i), s))
         else:
             info["bad"].append((int(i), s))
     if tokens:
@@ -190,7 +229,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS
     return out, info
 
 
-def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS) -> float:
+def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
+                  unit: str | None = None) -> float:
     """Share of a column's non-missing cells that are numbers.
 
     Parameters
@@ -199,6 +239,8 @@ def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS) -> f
         The column's cells.
     missing_tokens : set of str
         Normalised missing tokens; cells holding one are left out of the share.
+    unit : str, optional
+        The column's unit: cells written with it ("1420 g") count as numbers.
 
     Returns
     -------
@@ -222,7 +264,8 @@ def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS) -> f
     other = np.flatnonzero(~number)
     token = np.zeros(len(uniques), bool)
     token[other] = [norm_key(uniques.iat[i]) in missing_tokens for i in other]
-    number[other] = [bool(_NUMERIC_LIKE.fullmatch(uniques.iat[i])) for i in other]
+    number[other] = [bool(_NUMERIC_LIKE.fullmatch(uniques.iat[i]))
+                     or with_unit(uniques.iat[i], unit) is not None for i in other]
     n_all = int(counts[~token].sum())
     return float(counts[number].sum() / n_all) if n_all else 0.0
 

@@ -201,3 +201,24 @@ def test_levels_that_start_with_their_number_are_ordered():
     assert not infer_levels(pd.Series(["placebo", "5.0 mg estrogen", "1.0 mg estrogen"]))[1]
     assert not infer_levels(pd.Series(["Stage 3a", "Stage 3b"]))[1]
     assert not infer_levels(pd.Series(["Grade 1", "Stage 2"]))[1]
+
+
+def test_cells_written_with_the_columns_unit_read_as_numbers():
+    """A NICU export wrote '1420 g' in 'Birth weight (g)': 28 birth weights were lost."""
+    from sparge.data.parsing import header_unit, numeric_share, parse_numeric, with_unit
+
+    assert header_unit("Birth weight (g)") == "g"
+    assert header_unit("Platelets [x10^9 / L]") == "x10^9/l"
+    assert header_unit("Age") is None and header_unit("Ratio (a (b))") is None
+    assert with_unit("1420 g", "g") == 1420 and with_unit("980G", "g") == 980
+    assert with_unit("7,2 mmol/L", "mmol/l") == 7.2
+    assert with_unit("1.4 kg", "g") is None and with_unit("1420 g", None) is None
+    cells = pd.Series(["1420 g", "1200", "1.4 kg", "n/a", " 990 g "] + ["1000"] * 70)
+    out, info = parse_numeric(cells, unit="g")
+    assert out[0] == 1420 and out[4] == 990 and np.isnan(out[2]) and np.isnan(out[3])
+    assert [r for r, _ in info["unit"]] == [0, 4] and [t for _, t in info["bad"]] == ["1.4 kg"]
+    small, _ = parse_numeric(cells[:5], unit="g")  # the few-cell path (a new patient)
+    np.testing.assert_array_equal(small, out[:5])
+    # every cell with its unit: still a numeric column (was free text, > 30 answers)
+    every = pd.Series([f"{v} kg" for v in range(50, 90)])
+    assert numeric_share(every) == 0.0 and numeric_share(every, unit="kg") == 1.0
