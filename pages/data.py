@@ -25,7 +25,12 @@ from sparge.app.shell import (
     set_cohort,
     show_flashes,
 )
-from sparge.data.encoder import ROLES, guess_columns, guess_feature_count
+from sparge.data.encoder import (
+    ROLES,
+    guess_columns,
+    guess_feature_count,
+    single_value_outcome,
+)
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
 from sparge.services.workflow import default_missing_threshold, encode_cohort
 
@@ -165,6 +170,13 @@ with current:
             st.warning(f"No outcome column is set, and '{md_escape(guessed_label)}' looks like an "
                        "outcome: it is used as an input feature. Choose it as the outcome above, "
                        "or give it the role 'ignore'.")
+        one = single_value_outcome(cohort.df) if enc.label_column is None else None
+        if one:
+            st.warning(f"'{md_escape(one[0])}' looks like the outcome but holds one answer "
+                       f"('{md_escape(one[1], 40)}') for every patient: there is nothing to "
+                       "learn from it, so the table is used without an outcome (the model "
+                       "learns unsupervised, and look-alikes are not checked against an "
+                       "outcome). Does the export hold every patient?")
         if rep.patients_dropped:
             # one threshold control (the setup's, above); the report already says how many
             st.caption("The threshold is **Leave out patients missing more than (%)** above; "

@@ -72,7 +72,10 @@ with st.form("train_form"):
                              value=has_labels and defaults["supervised"],
                              disabled=not has_labels,
                              help="Pull patients with the same outcome together (marginal "
-                                  "Fisher analysis graphs). Off: neighbourhoods only.")
+                                  "Fisher analysis graphs). Off: neighbourhoods only."
+                                  + ("" if has_labels else " Not available: no outcome "
+                                     "column is set on the Data page (or it holds a single "
+                                     "answer)."))
     # the method's settings folded away: the defaults are the benchmarked ones, and a
     # clinician met fourteen technical controls (r1, k1, in-bag trees) before "Train"
     advanced = st.expander("Method settings (optional: the defaults gave the best "

@@ -133,18 +133,44 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
     best: tuple[int, int] | None = None
     outcome = None
     for pos, c in enumerate(cols):
-        if c == id_col:
-            continue
-        words = _words(c)
-        ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS
-                 and (w not in _WEAK_WORDS or set(words) - _WEAK_WORDS <= _WEAK_COMPANIONS)]
-        if not ranks:
+        rank = _outcome_rank(c)
+        if c == id_col or rank is None:
             continue
         t = texts[c]
         n_levels = cell_keys(t[t != ""]).nunique()
-        if 2 <= n_levels <= 10 and (best is None or (min(ranks), pos) < best):
-            best, outcome = (min(ranks), pos), c
+        if 2 <= n_levels <= 10 and (best is None or (rank, pos) < best):
+            best, outcome = (rank, pos), c
     return id_col, outcome
+
+
+def _outcome_rank(name: str) -> int | None:
+    """How strongly a column's name says "outcome" (0 strongest), ``None`` when it does
+    not (the rule of :func:`guess_columns`)."""
+    words = _words(name)
+    ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS
+             and (w not in _WEAK_WORDS or set(words) - _WEAK_WORDS <= _WEAK_COMPANIONS)]
+    return min(ranks) if ranks else None
+
+
+def single_value_outcome(df: pd.DataFrame) -> tuple[str, str] | None:
+    """A column named like an outcome that holds a single answer for every patient.
+
+    :func:`guess_columns` passes it over (nothing can be learned from one outcome), and
+    without a word the table was encoded without an outcome (a walk-through's export of
+    survivors only, "Died before discharge" all "No").
+
+    Returns
+    -------
+    (column, answer) or None
+    """
+    for c in df.columns:
+        if _outcome_rank(str(c)) is None:
+            continue
+        t = cell_text(df[c])
+        filled = t[t != ""]
+        if len(filled) and cell_keys(filled).nunique() == 1:
+            return str(c), str(filled.iloc[0])
+    return None
 
 
 # --------------------------------------------------------------------------- encoder

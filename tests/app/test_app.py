@@ -151,6 +151,22 @@ def test_the_threshold_counts_only_the_columns_the_model_uses():
     assert len(at.session_state["cohort"].train_rows) == 40
 
 
+def test_an_outcome_with_a_single_answer_is_named():
+    """A survivors-only export ("Died before discharge" all "No") was encoded without an
+    outcome, and only a dropped-column line said anything about it."""
+    rows = ["pid,a,b,c,Died before discharge"]
+    rows += [f"P{i},{i % 7},{(i * 3) % 5},{i % 4},No" for i in range(30)]
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("survivors.csv", "\n".join(rows).encode(), "text/csv")).run()
+    assert at.selectbox(key="setup_label").value == "(none)"
+    at.button(key="setup_go").click().run()
+    assert not at.exception
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "'Died before discharge' looks like the outcome but holds one answer ('No')" \
+        in said
+
+
 def test_setup_stays_editable_and_re_encodes():
     """Issue 9.6: after encoding, the controls stay and re-encode; the same file uploaded
     again is set up again."""
