@@ -22,6 +22,7 @@ from sparge.services.display import (
     display_frame,
     group_summary,
     level_order,
+    outcome_name,
     outcome_order,
     snap_precision,
 )
@@ -167,7 +168,8 @@ with guard("Drawing the map"):
     hover = None if dense else display_frame(values[default_biomarkers(3)], encoder)
     fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
                      lookalikes=_lookalike_rows(), title=map_title(proj, model),
-                     color_title=color_by if color is not None else "", order=order)
+                     color_title=(outcome_name(encoder) if color_by == "Outcome" else color_by)
+                     if color is not None else "", order=order)
     st.plotly_chart(fig, key="explore_map", on_select=_picked_from_map,
                     selection_mode=("points", "box", "lasso"), width="stretch")
     hint = map_hint(proj, model)
@@ -223,7 +225,7 @@ if sel_row is not None:
         else None
     st.subheader(f"Patient {md_escape(pid)}")
     if outcome is not None:
-        st.markdown(f"Outcome: **{md_escape(outcome)}**")
+        st.markdown(f"{md_escape(outcome_name(encoder))}: **{md_escape(outcome)}**")
     if tix < 0:
         st.info(f"Not used for training: {md_escape(index.reason[sel_row], 300)}. Its "
                 f"look-alikes are found among the {len(model.embedding_)} training patients "

@@ -17,7 +17,7 @@ from sparge.app.lookalikes import (
 from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.safe_text import md_escape
-from sparge.services.display import input_format, numeric_patients, outcome_order
+from sparge.services.display import input_format, numeric_patients, outcome_name, outcome_order
 from sparge.services.maps import map_frame, map_title
 from sparge.services.typicality import (
     atypical_message,
@@ -141,6 +141,7 @@ if query is not None:
         st.plotly_chart(cohort_map(frame, color, new_points=pd.DataFrame(
             {"x": where[:, 0], "y": where[:, 1], "ID": [qid]}),
             title=f"The new patient (star) on the {map_title(proj, model)}",
-            color_title="Outcome" if color is not None else "", order=outcome_order(model)),
+            color_title=outcome_name(encoder) if color is not None else "",
+            order=outcome_order(model)),
             width="stretch", key="np_map_chart")
         search_embedded_cohort(model, Xq, qid, k)

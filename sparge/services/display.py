@@ -67,6 +67,14 @@ def level_order(column: str, encoder=None) -> list[str] | None:
     return [words[c] for c in sorted(words)] + ["missing"]
 
 
+def outcome_name(encoder) -> str:
+    """The outcome as the table names it ("Died before discharge"), plain text; "Outcome"
+    without an encoder or an outcome column (a legend that said only "Outcome: Yes" left a
+    clinician guessing what "Yes" meant)."""
+    name = getattr(encoder, "label_column", None) if encoder is not None else None
+    return plain_text(name, 60) if name else "Outcome"
+
+
 def outcome_order(model) -> list[str] | None:
     """The model's outcome classes in the order the map and the bars show them: a
     recognised scale's order ("low", "medium", "high"; the legend read "high, low,
@@ -559,7 +567,8 @@ def _quiet():
         yield
 
 
-__all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "model_filename", "LOOKALIKE_HEADERS", "category_words",
+__all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "model_filename", "outcome_name",
+           "LOOKALIKE_HEADERS", "category_words",
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
            "standardize", "top_biomarkers", "typical_deviation",
            "lookalike_comparison",

@@ -286,3 +286,14 @@ def test_a_model_download_is_named_after_its_table():
     assert model_filename("trained on ../../etc/passwd (3 patients)") == \
         "sparge_etc_passwd.sparge"
     assert model_filename("") == "sparge_model.sparge"
+
+
+def test_the_outcome_is_named_as_the_table_names_it():
+    from types import SimpleNamespace
+
+    from sparge.services.display import outcome_name
+
+    assert outcome_name(SimpleNamespace(label_column="Died before discharge")) == \
+        "Died before discharge"
+    assert outcome_name(SimpleNamespace(label_column=None)) == "Outcome"
+    assert outcome_name(None) == "Outcome"
