@@ -186,18 +186,18 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     key : prefix of the widget keys (one per page)
     """
     config = {
-        "rank": st.column_config.NumberColumn(LOOKALIKE_HEADERS["rank"], width=48),
+        "rank": st.column_config.NumberColumn(LOOKALIKE_HEADERS["rank"], width=40),
         "ID": st.column_config.TextColumn(LOOKALIKE_HEADERS["ID"]),
         "distance": st.column_config.NumberColumn(
-            LOOKALIKE_HEADERS["distance"], format="%.3f", width=72,
+            LOOKALIKE_HEADERS["distance"], format="%.3f", width=64,
             help="Look-alike distance (smaller = more alike): in the learned SparGE "
                  "space, plus random-forest proximity when the model has a forest part"),
         "similarity": st.column_config.ProgressColumn(
             LOOKALIKE_HEADERS["similarity"], min_value=0.0, max_value=1.0, format="%.2f",
-            width=92,
+            width=84,
             help="1 = identical in the learned space; a typical look-alike scores 0.6 or more"),
         "sparse_weight": st.column_config.NumberColumn(
-            LOOKALIKE_HEADERS["sparse_weight"], format="%.3f", width=104,
+            LOOKALIKE_HEADERS["sparse_weight"], format="%.3f", width=92,
             help=SPARSE_WEIGHT_HELP),
         "outcome": st.column_config.TextColumn(LOOKALIKE_HEADERS["outcome"]),
         "training_index": None,

@@ -320,10 +320,13 @@ def missing_bars(missing_pct: dict[str, float], top: int = 40) -> go.Figure:
     s = pd.Series(missing_pct, dtype=float)
     s = s[s > 0].sort_values(ascending=False)
     shown = s.head(top)
-    names = [plot_text(c, 30) for c in shown.index]
+    # names cut at 24 characters (the full name on hover): in half of an 800 px page a
+    # 28-character name lost its first letter ("ntraventricular haemorrhage")
+    names = [plot_text(c, 24) for c in shown.index]
     fig = go.Figure(go.Bar(
         y=list(range(len(shown))), x=shown.values, orientation="h", marker_color=PALETTE[0],
-        customdata=names, hovertemplate="%{customdata}: %{x:.1f} % missing<extra></extra>"))
+        customdata=[plot_text(c, 80) for c in shown.index],
+        hovertemplate="%{customdata}: %{x:.1f} % missing<extra></extra>"))
     if shown.empty:
         label = "No column has missing values"
     elif len(s) > len(shown):
@@ -337,7 +340,7 @@ def missing_bars(missing_pct: dict[str, float], top: int = 40) -> go.Figure:
                       height=max(220, 90 + 22 * len(shown)) + top_margin - 40,
                       # automargin measures the names a little short: their first letter
                       # was cut at 800 px ("Veight loss")
-                      margin={"l": 24, "r": 10, "t": top_margin, "b": 40})
+                      margin={"l": 32, "r": 10, "t": top_margin, "b": 40})
     return fig
 
 

@@ -224,6 +224,9 @@ def test_missing_value_charts_name_every_column_at_any_width():
     assert list(fig.layout.yaxis.ticktext) == ["Albumin", "&lt;b&gt;Na&lt;/b&gt;", "Urea"]
     assert "(3 with" in fig.layout.title.text
     assert "No column" in missing_bars({"Age": 0.0}).layout.title.text
+    long = missing_bars({"Intraventricular haemorrhage grade": 5.0})
+    assert len(long.layout.yaxis.ticktext[0]) <= 24  # fits half of an 800 px page
+    assert long.data[0].customdata[0] == "Intraventricular haemorrhage grade"  # on hover
 
     X = np.ones((30, 14))
     X[::3, 2] = np.nan
