@@ -325,6 +325,16 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
              for col, toks in rep.missing_tokens.items()]
     if np.isnan(X).all(axis=1).any():
         bad = int(np.flatnonzero(np.isnan(X).all(axis=1))[0])
+        names = [str(f) for f in encoder.feature_names_out_]
+        known = {str(c).strip().lower() for c in
+                 [*names, encoder.id_column, encoder.label_column] if c is not None}
+        if not any(str(c).strip().lower() in known for c in df.columns):
+            # another table's file: say what this model reads, not only that nothing matched
+            shown = ", ".join(f"'{plain_text(f, 40)}'" for f in names[:6])
+            more = f" … ({len(names)} in all)" if len(names) > 6 else ""
+            raise DataError(f"None of this file's columns is one the model was trained on "
+                            f"(it reads {shown}{more}). Is the file from another table, or "
+                            "the model trained on another one?")
         raise DataError(f"Patient row {bad + 1} has no value the model knows; fill in at "
                         "least one biomarker.")
     return pd.DataFrame(X, columns=encoder.feature_names_out_), msgs

@@ -236,6 +236,11 @@ def test_a_new_patient_without_any_known_value_is_refused(table, cohort, trained
     empty = pd.DataFrame({ID: ["X1"], "Shoe size": ["42"]})
     with pytest.raises(DataError, match="Patient row 1 has no value the model knows"):
         encode_new_patients(model, cohort.encoder, empty)
+    # another table's patient: the model's own columns are named
+    other = pd.DataFrame({"MRN": ["X1"], "Birth weight (g)": ["1200"]})
+    with pytest.raises(DataError, match="None of this file's columns is one the model was "
+                                        "trained on \\(it reads '"):
+        encode_new_patients(model, cohort.encoder, other)
 
 
 def test_patients_beyond_the_fit_sample_are_embedded_with_their_reason(cohort):
