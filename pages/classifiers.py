@@ -12,6 +12,7 @@ from sparge.services.compare import (
     MEASURE_NAMES,
     chance_level,
     compare_classifiers,
+    comparison_verdict,
     describe_settings,
     estimate_comparison,
     measure_table,
@@ -86,6 +87,9 @@ if ss.get("cls_results") is not None:
                "error (a difference within about twice its standard error may be noise). "
                "The classifiers see SparGE's embedding alone, as in the paper; the "
                "look-alikes also use the forest part (the Model page's held-out check).")
+    verdict = comparison_verdict(res, measure)
+    if verdict:
+        st.info(verdict)
     with st.expander("Every measure"):
         table = readable_summary(summary)
         st.dataframe(table, hide_index=True, height=35 * (len(table) + 1) + 3,

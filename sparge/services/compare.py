@@ -331,6 +331,34 @@ def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["Classifier", "raw data", "SparGE", "SparGE − raw"])
 
 
+def comparison_verdict(results: pd.DataFrame, measure: str) -> str:
+    """The classifier comparison in one plain sentence, and what it does not measure.
+
+    Counts the classifiers where SparGE's features beat the raw data (paired mean over the
+    splits above zero) and names the largest gap. A walk-through read "raw data ahead for
+    4 of 6 classifiers" here and "SparGE 73 %, raw 61 %" on the Model page's look-alike
+    check as a contradiction: the two pages answer different questions.
+    """
+    wide = results.pivot_table(index=["classifier", "split"], columns="representation",
+                               values=measure, aggfunc="mean", sort=False)
+    if not {"raw", "SparGE"} <= set(wide.columns):
+        return ""
+    diff = (wide["SparGE"] - wide["raw"]).groupby(level="classifier", sort=False).mean()
+    diff = diff.dropna()
+    if diff.empty:
+        return ""
+    ahead = int((diff > 0).sum())
+    worst = diff.idxmin() if diff.min() < 0 else diff.idxmax()
+    name = CLASSIFIER_NAMES.get(worst, worst)
+    gap = f"{name}: {diff[worst]:+.3f}"
+    head = (f"SparGE's features beat the raw data with {ahead} of {len(diff)} classifiers "
+            f"(largest gap, {gap}).")
+    return (head + " This page asks how well a classifier predicts the outcome from each "
+            "feature set; SparGE's embedding is built for look-alikes, and flexible "
+            "classifiers such as forests often do better on the raw data. How good the "
+            "look-alikes are is the Model page's held-out check.")
+
+
 #: The first row of :func:`readable_times`: building each representation once per split.
 FEATURES_ROW = "building the features"  # raw: imputation + scaling; SparGE: fit + embedding
 

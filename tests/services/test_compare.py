@@ -123,3 +123,23 @@ def test_paired_difference_uses_the_splits_both_methods_have():
     assert n == 3 and np.isclose(mean, d.mean())
     assert np.isclose(se, d.std(ddof=1) / np.sqrt(3))
     assert np.isnan(paired_difference(a[:1], b[:1])[1])  # one split: no standard error
+
+
+def test_the_verdict_counts_the_classifiers_and_says_what_the_page_does_not_measure():
+    import pandas as pd
+
+    from sparge.services.compare import comparison_verdict
+
+    rows = []
+    for split in range(3):
+        for clf, gain in (("KNN", 0.05), ("RF", -0.16), ("SVM", 0.01)):
+            rows += [{"classifier": clf, "split": split, "representation": "raw",
+                      "balanced_accuracy": 0.6},
+                     {"classifier": clf, "split": split, "representation": "SparGE",
+                      "balanced_accuracy": 0.6 + gain}]
+    said = comparison_verdict(pd.DataFrame(rows), "balanced_accuracy")
+    assert said.startswith("SparGE's features beat the raw data with 2 of 3 classifiers "
+                           "(largest gap, random forest: -0.160).")
+    assert "Model page's held-out check" in said
+    assert comparison_verdict(pd.DataFrame(rows[:0], columns=list(rows[0])),
+                              "balanced_accuracy") == ""
