@@ -260,6 +260,18 @@ def model_summary(model) -> str:
         return "model details unavailable"
 
 
+def model_brief(model) -> str:
+    """The sidebar's line about a model, in a clinician's words (the Model page gives the
+    technical one, :func:`model_summary`); never fails."""
+    try:
+        n = model.embedding_.shape[0]
+        sup = ("learned with the outcome" if getattr(model, "classes_", None) is not None
+               else "learned without an outcome")
+        return f"{n:,} training patients · {model.n_features_in_:,} biomarkers · {sup}"
+    except Exception:  # noqa: BLE001 - a status line must not break a page
+        return "model details unavailable"
+
+
 def fmt_number(value, fmt: str = "{:.4f}", missing: str = "n/a") -> str:
     """``fmt`` of a finite number, else ``missing`` (models loaded from files may hold odd
     values; a display must not fail on them)."""
@@ -303,7 +315,8 @@ def sidebar_status() -> None:
     st.caption(f"Data: {md_escape(ss.get('cohort_name', ''))}")
     st.caption(f"Model: {md_escape(ss.get('model_name', ''))}")
     if ss.get("model") is not None:
-        st.caption(model_summary(ss.model))
+        # the plain line here; completion rank, atoms and the forest are the Model page's
+        st.caption(model_brief(ss.model))
         with contextlib.suppress(Exception):  # a status line never breaks a page
             if mismatch_message():
                 st.caption(":orange[This model was not trained on this data: train one on "

@@ -774,8 +774,9 @@ def load_model(source) -> tuple[Any, Any]:
 
     data = _read_bytes(source)
     if not data.startswith(b"PK\x03\x04"):
-        raise ModelFileError("This is not a SparGE model file (it is not a .sparge archive). "
-                             "Model files are never unpickled; re-train and save the model.")
+        raise ModelFileError("This is not a SparGE model file (not a .sparge archive saved "
+                             "by this app). Load a file made with 'Download model', or "
+                             "train a model on the Model page.")
     zf, members = _open_archive(data)
     with zf:
         meta = _read_meta(zf, members)

@@ -280,6 +280,11 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
     header = [c.value for c in at.caption if c.value.startswith("Current model:")]
     assert header and "trained on small cohort" in header[0]
     assert "Model: trained on small cohort" in [c.value for c in at.sidebar.caption]
+    # the sidebar in plain words; the technical line (rank, atoms, forest) on the page
+    side = " ".join(c.value for c in at.sidebar.caption)
+    assert f"{len(model.embedding_):,} training patients" in side
+    assert "learned with the outcome" in side and "atoms" not in side
+    assert "atoms" in header[0]
     # the stage bars leave once the model is trained (they stayed at "100%" before)
     assert not at.get("progress")
 
