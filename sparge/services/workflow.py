@@ -320,9 +320,15 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
              for u in rep.unknown_values]
     msgs += [f"Column '{plain_text(s.column, 80)}': {s.hint} (e.g. {s.examples})"
              for s in rep.stray_text]
-    msgs += [f"Column '{plain_text(col, 80)}': read as missing: "
-             + ", ".join(f"'{tok}' ×{n}" for tok, n in toks.items())
-             for col, toks in rep.missing_tokens.items()]
+    # one line per gap word, naming its columns (a patient with 16 gaps had 16 lines)
+    by_token: dict[str, list[str]] = {}
+    for col, toks in rep.missing_tokens.items():
+        for tok in toks:
+            by_token.setdefault(str(tok), []).append(plain_text(col, 60))
+    for tok, cols in by_token.items():
+        shown = ", ".join(f"'{c}'" for c in cols[:12])
+        more = f" … (+{len(cols) - 12})" if len(cols) > 12 else ""
+        msgs.append(f"Read as missing ('{plain_text(tok, 30)}'): {shown}{more}.")
     if np.isnan(X).all(axis=1).any():
         bad = int(np.flatnonzero(np.isnan(X).all(axis=1))[0])
         names = [str(f) for f in encoder.feature_names_out_]

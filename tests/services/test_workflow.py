@@ -231,6 +231,21 @@ def test_new_patients_report_unknown_and_absent_columns_and_values(table, cohort
     assert religion and X[religion].isna().all().all()
 
 
+def test_a_new_patients_gap_words_are_one_line_per_word(table, cohort, trained):
+    """A patient with 16 'not recorded' cells got 16 boxes; now one line names them."""
+    model, _ = trained
+    row = table.iloc[[0]].copy()
+    numeric = [c for c in cohort.features if c in row.columns][:5]
+    for c in numeric[:3]:
+        row[c] = "not recorded"
+    row[numeric[3]] = "?"
+    _, msgs = encode_new_patients(model, cohort.encoder, row)
+    said = [m for m in msgs if m.startswith("Read as missing")]
+    assert said[0] == ("Read as missing ('not recorded'): "
+                       + ", ".join(f"'{c}'" for c in numeric[:3]) + ".")
+    assert said[1] == f"Read as missing ('?'): '{numeric[3]}'."
+
+
 def test_a_new_patient_without_any_known_value_is_refused(table, cohort, trained):
     model, _ = trained
     empty = pd.DataFrame({ID: ["X1"], "Shoe size": ["42"]})
