@@ -348,11 +348,14 @@ def comparison_verdict(results: pd.DataFrame, measure: str) -> str:
     if diff.empty:
         return ""
     ahead = int((diff > 0).sum())
-    worst = diff.idxmin() if diff.min() < 0 else diff.idxmax()
-    name = CLASSIFIER_NAMES.get(worst, worst)
-    gap = f"{name}: {diff[worst]:+.3f}"
+
+    def named(clf) -> str:
+        return f"{CLASSIFIER_NAMES.get(clf, clf)} {diff[clf]:+.3f}"
+
+    ends = (f"best: {named(diff.idxmax())}; worst: {named(diff.idxmin())}" if len(diff) > 1
+            else named(diff.index[0]))
     head = (f"SparGE's features beat the raw data with {ahead} of {len(diff)} classifiers "
-            f"(largest gap, {gap}).")
+            f"({ends}).")
     return (head + " This page asks how well a classifier predicts the outcome from each "
             "feature set; SparGE's embedding is built for look-alikes, and flexible "
             "classifiers such as forests often do better on the raw data. How good the "

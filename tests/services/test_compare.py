@@ -139,7 +139,8 @@ def test_the_verdict_counts_the_classifiers_and_says_what_the_page_does_not_meas
                       "balanced_accuracy": 0.6 + gain}]
     said = comparison_verdict(pd.DataFrame(rows), "balanced_accuracy")
     assert said.startswith("SparGE's features beat the raw data with 2 of 3 classifiers "
-                           "(largest gap, random forest: -0.160).")
+                           "(best: k-nearest neighbours +0.050; worst: random forest "
+                           "-0.160).")
     assert "Model page's held-out check" in said
     assert comparison_verdict(pd.DataFrame(rows[:0], columns=list(rows[0])),
                               "balanced_accuracy") == ""
