@@ -187,7 +187,8 @@ class SparGE(TransformerMixin, BaseEstimator):
         (out-of-bag proximities) are better with it by more than a standard error of the
         paired difference (round 8); 0 turns the forest off.
     forest_trees : int
-        Trees of that class-balanced forest. Default 100 (round 10: as good as 200 on
+        Trees of that class-balanced forest (outcomes weighed once on all the training
+        patients, round 14). Default 100 (round 10: as good as 200 on
         the training splits of sixteen cohorts, 0.0004 apart, and half the forest's
         time).
     forest_min_leaf : int or "auto"

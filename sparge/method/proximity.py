@@ -273,20 +273,31 @@ def shared_leaf_share(leaves_q: np.ndarray, leaves_ref: np.ndarray, n_nodes: int
     return counts / np.maximum(mq @ np.asarray(trees_ref, float).T, 1.0)
 
 
+#: How the forests here balance the outcomes: "balanced_subsample" reweights the classes
+#: in every bootstrap sample (the benchmark's forest-proximity peer, as issue 12 set it);
+#: "balanced" weighs them once on all the training patients (SparGE's forest part,
+#: DEFAULTS.md round 14).
+CLASS_WEIGHTS = ("balanced_subsample", "balanced")
+
+
 def balanced_forest(n_estimators: int, min_samples_leaf: int, *,
                     random_state: int | None = 0, n_jobs: int | None = 1,
-                    max_samples: int | None = None) -> RandomForestClassifier:
+                    max_samples: int | None = None,
+                    class_weight: str = "balanced_subsample") -> RandomForestClassifier:
     """The unfitted class-balanced forest behind every proximity here (``sqrt`` features
-    per split, classes reweighted in every bootstrap sample)."""
+    per split; ``class_weight`` one of :data:`CLASS_WEIGHTS`)."""
+    if class_weight not in CLASS_WEIGHTS:
+        raise ValueError(f"class_weight must be one of {CLASS_WEIGHTS}, got {class_weight!r}")
     return RandomForestClassifier(n_estimators=n_estimators, min_samples_leaf=min_samples_leaf,
-                                  class_weight="balanced_subsample", max_features="sqrt",
+                                  class_weight=class_weight, max_features="sqrt",
                                   max_samples=max_samples, n_jobs=n_jobs,
                                   random_state=random_state)
 
 
 def choose_leaf_size(X: np.ndarray, y: np.ndarray, sizes: tuple[int, ...] = (1, 5, 20), *,
                      n_estimators: int = 100, max_rows: int | None = None,
-                     random_state: int | None = 0, n_jobs: int = 1
+                     random_state: int | None = 0, n_jobs: int = 1,
+                     class_weight: str = "balanced_subsample"
                      ) -> tuple[int, dict[int, float]]:
     """The smallest leaf whose forest gives the best look-alikes on held-out patients.
 
@@ -320,7 +331,7 @@ def choose_leaf_size(X: np.ndarray, y: np.ndarray, sizes: tuple[int, ...] = (1, 
     scores: dict[int, float] = {}
     for msl in sizes:
         rf = balanced_forest(n_estimators, msl, random_state=random_state,
-                             n_jobs=n_jobs).fit(X[a], y[a])
+                             n_jobs=n_jobs, class_weight=class_weight).fit(X[a], y[a])
         w = np.asarray([t.tree_.node_count for t in rf.estimators_])
         Za, Zb = leaf_codes(rf.apply(X[a]), w), leaf_codes(rf.apply(X[b]), w)
         idx = NearestNeighbors(n_neighbors=min(10, len(a)), algorithm="brute").fit(
@@ -332,7 +343,8 @@ def choose_leaf_size(X: np.ndarray, y: np.ndarray, sizes: tuple[int, ...] = (1, 
 
 def fit_leaf_forest(X: np.ndarray, y: np.ndarray, *, n_estimators: int = 200,
                     min_samples_leaf: int = 5, max_samples: int = BOOTSTRAP_MAX,
-                    random_state: int | None = 0, n_jobs: int = -1
+                    random_state: int | None = 0, n_jobs: int = -1,
+                    class_weight: str = "balanced_subsample"
                     ) -> tuple[PackedForest, np.ndarray, np.ndarray]:
     """A class-balanced random forest for look-alike proximity, packed.
 
@@ -350,7 +362,8 @@ def fit_leaf_forest(X: np.ndarray, y: np.ndarray, *, n_estimators: int = 200,
     """
     n = len(y)
     rf = balanced_forest(n_estimators, min_samples_leaf, random_state=random_state,
-                         n_jobs=n_jobs, max_samples=max_samples if n > max_samples else None)
+                         n_jobs=n_jobs, max_samples=max_samples if n > max_samples else None,
+                         class_weight=class_weight)
     rf.fit(np.asarray(X, dtype=float), y)
     packed = PackedForest.from_estimators(rf.estimators_)
     # every training patient at once: scikit-learn's compiled walk is the faster one here

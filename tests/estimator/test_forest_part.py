@@ -101,3 +101,26 @@ def test_auto_keeps_the_reference_on_a_small_noisy_held_out_set():
     g, results = choose_forest_weight(Y[tr], Y[va], leaves, oob, packed.n_nodes, y, tr, va, 0)
     assert g == REFERENCE_WEIGHT
     assert all(r["difference"] - r["std_error"] <= 0 for r in results)
+
+
+def test_the_forest_part_weighs_outcomes_once_and_the_peer_per_bootstrap_sample():
+    """Round 14: the forest part's trees use class_weight="balanced"; the benchmark's
+    forest-proximity peer keeps the issue's "balanced_subsample"."""
+    from sparge.estimator.forest_part import CLASS_WEIGHT
+    from sparge.method.proximity import ForestProximity, balanced_forest
+
+    X, y, Y = _data(n=120)
+    y[:90] = 0  # unbalanced: the two weightings grow other trees
+    assert CLASS_WEIGHT == "balanced"
+    part = fit_forest_part(X, y, Y, forest_weight=1.5, n_trees=10, min_leaf=1, seed=0)
+    same, *_ = fit_leaf_forest(X, y, n_estimators=10, min_samples_leaf=1, random_state=0,
+                               n_jobs=1, class_weight="balanced")
+    other, *_ = fit_leaf_forest(X, y, n_estimators=10, min_samples_leaf=1, random_state=0,
+                                n_jobs=1)
+    np.testing.assert_array_equal(part.forest.apply(X), same.apply(X))
+    assert not np.array_equal(same.apply(X) - same.offsets, other.apply(X) - other.offsets)
+    assert balanced_forest(5, 1).class_weight == "balanced_subsample"
+    assert ForestProximity(n_estimators=5, min_samples_leaf=1).fit(X, y).forest_.class_weight \
+        == "balanced_subsample"
+    with pytest.raises(ValueError, match="class_weight must be one of"):
+        balanced_forest(5, 1, class_weight=None)
