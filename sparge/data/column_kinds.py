@@ -29,7 +29,9 @@ FOLLOW_UP_NAME = re.compile(
     r"\blength[\s_.\-]*of[\s_.\-]*(?:\w+[\s_.\-]*)?stay|^l\.?o\.?s\.?\b|\blos[\s_.\-]*\(|"
     r"\b(?:hospital|icu|nicu|picu|ward|inpatient)[\s_.\-]*(?:stay|days?|los)\b|"
     r"\bdays?[\s_.\-]*(?:in|of)[\s_.\-]*(?:hospital|icu|nicu|picu|ward|stay)\b|"
-    r"\b(?:time|days?)[\s_.\-]*(?:to|until|till)[\s_.\-]*discharge",
+    r"\b(?:time|days?)[\s_.\-]*(?:to|until|till)[\s_.\-]*discharge|"
+    # "Days followed", "Months followed", "Followed for (days)"
+    rf"\b{_SPAN}[\s_.\-]*followed\b|\bfollowed[\s_.\-]*(?:for|up)?[\s_.\-]*\(?\s*{_SPAN}\b",
     re.IGNORECASE)
 #: Column names of free text.
 FREE_TEXT_NAME = re.compile(

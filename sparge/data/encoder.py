@@ -295,6 +295,53 @@ def _outcome_shift(labels: np.ndarray, keep: np.ndarray) -> str:
             f"cohort with {fewer} {_q(level, 40)!r} than yours.")
 
 
+#: A feature whose values alone rank one outcome above the others with at least this AUC
+#: (or at most 1 − it) is questioned: a value recorded after the outcome gives it away.
+LEAK_AUC = 0.95
+
+
+def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
+                  min_class: int = 10) -> list[str]:
+    """Warnings for features that alone separate the outcomes almost perfectly.
+
+    A column named in a way :mod:`sparge.data.column_kinds` does not know ("Days
+    followed", a discharge code) can still be measured after the outcome; a walk-through's
+    ICU export made every look-alike check read 99.9 % that way. For every feature and
+    outcome, the AUC of the feature's values for that outcome against the others
+    (Mann–Whitney, ties averaged, on the patients with a value and an outcome); a feature
+    at or beyond ``threshold`` is named with its AUC. Classes under ``min_class`` patients
+    are not judged.
+    """
+    labels = np.asarray([None if v is None else str(v) for v in labels], dtype=object)
+    known = np.asarray([v is not None for v in labels])
+    out = []
+    X = np.asarray(X, dtype=float)
+    levels = sorted({v for v in labels[known]})
+    if len(levels) < 2:
+        return out
+    for j, name in enumerate(names):
+        ok = known & np.isfinite(X[:, j])
+        x, lab = X[ok, j], labels[ok]
+        if len(np.unique(x)) < 2:
+            continue
+        ranks = pd.Series(x).rank().to_numpy()
+        best = 0.5
+        for level in levels if len(levels) > 2 else levels[:1]:
+            pos = lab == level
+            n1, n0 = int(pos.sum()), int((~pos).sum())
+            if n1 < min_class or n0 < min_class:
+                continue
+            auc = (ranks[pos].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
+            best = max(best, auc, 1 - auc)
+        if best >= threshold:
+            out.append(f"'{_q(name, 60)}' alone separates the outcomes almost perfectly "
+                       f"(AUC {best:.2f}). A value recorded after the outcome (a follow-up "
+                       "time, a length of stay, a discharge code) gives it away and makes "
+                       "every look-alike look right; if it is one, give it the role "
+                       "'ignore' on the Column roles tab.")
+    return out
+
+
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
 
@@ -600,6 +647,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         self._summarise_features(X, report)
         self._select_patients(df, X, report)
         self._label_checks(df, report)
+        if self.label_column is not None and self.label_column in df.columns:
+            # a role the user set is not questioned (they chose it knowing the column)
+            chosen = set(self.roles or {})
+            judged = [j for j, f in enumerate(self.feature_names_out_) if f not in chosen]
+            report.warnings += outcome_leaks(
+                X[:, judged], [self.feature_names_out_[j] for j in judged], self.labels(df))
         self._check_training_size(report)
         self.report_ = report
         self.n_features_in_ = len(cols)

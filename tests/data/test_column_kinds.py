@@ -24,6 +24,8 @@ from sparge.data.column_kinds import looks_like_dates, looks_like_follow_up, loo
     ("Hospital days", True), ("Time to discharge", True),
     ("Losartan dose (mg)", False), ("Loss of consciousness", False), ("Hospital", False),
     ("Days of fever before admission", False), ("ICU admission", False),
+    ("Days followed", True), ("Months followed", True), ("Followed for (days)", True),
+    ("Followed by cardiology", False),
 ])
 def test_follow_up_names(name, expected):
     assert looks_like_follow_up(name) is expected

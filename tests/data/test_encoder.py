@@ -396,3 +396,27 @@ def test_patients_left_out_with_another_outcome_mix_are_named():
     enc = Encoder(label_column="Died").fit(df)
     said = " ".join(enc.report_.warnings + enc.report_.notes)
     assert "left out of training" in said and "differ in outcome" not in said
+
+
+def test_a_feature_that_alone_separates_the_outcomes_is_questioned():
+    """A walk-through's 'Days followed' (a follow-up under a name no rule knew) made every
+    look-alike check read 99.9 %: the report now names such a column, whatever its name."""
+    from sparge.data.encoder import outcome_leaks
+
+    rng = np.random.default_rng(0)
+    died = rng.random(400) < 0.3
+    df = pd.DataFrame({"Age": rng.normal(60, 10, 400) + 5 * died,
+                       "Visit count": np.where(died, rng.integers(1, 30, 400),
+                                               rng.integers(30, 200, 400)),
+                       "Died": np.where(died, "Yes", "No")})
+    said = [w for w in Encoder(label_column="Died").fit(df).report_.warnings if "AUC" in w]
+    assert len(said) == 1 and said[0].startswith(
+        "'Visit count' alone separates the outcomes almost perfectly (AUC 1.00).")
+    # a role the user chose is not questioned; an ordinary biomarker never is
+    enc = Encoder(label_column="Died", roles={"Visit count": "numeric"}).fit(df)
+    assert not any("AUC" in w for w in enc.report_.warnings)
+    X = np.column_stack([df["Age"], -df["Visit count"].to_numpy(float)])
+    labels = np.where(died, "Yes", "No").astype(object)
+    labels[:5] = None  # patients without an outcome are left out of the AUC
+    assert [w.split("'")[1] for w in outcome_leaks(X, ["Age", "Visit count"], labels)] == \
+        ["Visit count"]  # below 0.05 (the other direction) counts too
