@@ -174,22 +174,25 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
             xy = {"x": sub["x"], "y": sub["y"],
                   "customdata": sub[[key]].to_numpy(dtype=object)}
         text = "<b>%{hovertext}</b>" if dense else "%{hovertext}"  # bold once, not per ID
-        legend = {"showlegend": False, "legendgroup": name} if dense else {}
+        legend = {"showlegend": False, "legendgroup": name} if dense else \
+            {"legendrank": 2000 if name == NOT_TRAINED else 1000}  # drawn first, listed last
         fig.add_trace(go.Scattergl(**xy, mode="markers", name=name,
                                    hovertext=sub["_hover"],
                                    hovertemplate=f"{text}{extra}<extra></extra>",
                                    marker=marker, **legend))
 
     def draw_all():
+        # The patients left out of training first, under the others: drawn last, 1,024 grey
+        # crosses hid the outcome colours of a 5,735-patient map.
+        left_out = [g for g in groups if g[1] == NOT_TRAINED]
         if not dense:
-            for g in groups:
+            for g in left_out + [g for g in groups if g[1] != NOT_TRAINED]:
                 draw(*g)
             return
-        # Largest group first, so that a rare outcome is not buried under a common one;
-        # the patients left out of training last (their own marker). The legend keeps its
-        # order through solid stand-in markers (the points themselves are faint).
+        # Largest group first, so that a rare outcome is not buried under a common one. The
+        # legend keeps its order through solid stand-in markers (the points are faint).
         inside = sorted((g for g in groups if g[1] != NOT_TRAINED), key=lambda g: -len(g[0]))
-        for g in inside + [g for g in groups if g[1] == NOT_TRAINED]:
+        for g in left_out + inside:
             draw(*g)
         for _, name, marker, _ in groups:
             solid = {k: v for k, v in marker.items() if k in ("symbol", "color")}
@@ -197,6 +200,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                 solid["color"] = "#444444"
             fig.add_trace(go.Scattergl(x=[None], y=[None], mode="markers", name=name,
                                        legendgroup=name, hoverinfo="skip",
+                                       legendrank=2000 if name == NOT_TRAINED else 1000,
                                        marker={**solid, "size": 8, "opacity": 1}))
 
     def said(value: str) -> str:  # the colour's value in a dense map's hover
@@ -209,7 +213,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     numeric = (color is not None and pd.api.types.is_numeric_dtype(df["_color"])
                and df["_color"].nunique() > 10)
     out_marker = {"size": 7 if not dense else max(3.0, size + 1), "symbol": "x",
-                  "color": "#555555", "opacity": 0.8 if not dense else max(0.3, alpha)}
+                  "color": "#888888", "opacity": 0.6 if not dense else max(0.3, alpha)}
     if color is None:
         add(inside_df, "patients", {"size": size, "color": PALETTE[0],
                                     "opacity": 0.75 if not dense else alpha})
@@ -235,8 +239,9 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         add(outside_df, NOT_TRAINED, out_marker, said("%{marker.color:.4g}") if numeric else
             ("" if not dense else f"<br><i>{NOT_TRAINED}</i>"))
     draw_all()
-    # Highlights go on the WebGL canvas too on a dense map (SVG would sit under the points).
-    Marks = go.Scattergl if dense else go.Scatter
+    # Highlights go on the WebGL canvas like the points (an SVG trace sits under the
+    # canvas: a new patient's star was hidden on a 5,735-patient map).
+    Marks = go.Scattergl
     if lookalikes is not None and len(lookalikes):
         rows = df[df[key].isin(np.asarray(lookalikes))]
         if len(rows):

@@ -34,7 +34,9 @@ def test_map_starts_in_zoom_mode_and_keys_points_by_row():
                      title="PCA of the 16-D SparGE embedding")
     assert fig.layout.dragmode == "zoom"  # a click selects; lasso/box stay in the toolbar
     names = [t.name for t in fig.data]
-    assert names[:2] == ["high", "low"] and "not used for training" in names
+    # the left-out patients are drawn first (under the outcome colours), listed last
+    assert names[:3] == ["not used for training", "high", "low"]
+    assert fig.data[0].legendrank > fig.data[1].legendrank
     assert "selected" in names
     keys = sorted(int(c[0]) for t in fig.data if t.customdata is not None
                   for c in t.customdata)
@@ -179,9 +181,11 @@ def test_a_small_map_is_drawn_as_before_and_rings_the_lookalikes():
     main = next(t for t in fig.data if t.name == "low")
     assert main.marker.size == 6 and main.marker.opacity == 0.8
     rings = next(t for t in fig.data if t.name == "look-alikes")
-    assert rings.type == "scatter" and [c[0] for c in rings.customdata] == [1, 2]
+    # on the WebGL canvas with the points: an SVG trace sat under it, and a new patient's
+    # star was hidden on a 5,735-patient map
+    assert rings.type == "scattergl" and [c[0] for c in rings.customdata] == [1, 2]
     assert any("P1" in h for h in rings.hovertext)  # a click on a ring opens that patient
-    assert next(t for t in fig.data if t.name == "selected").type == "scatter"
+    assert next(t for t in fig.data if t.name == "selected").type == "scattergl"
 
 
 def test_a_numeric_colour_on_a_dense_map_keeps_one_scale():
