@@ -241,7 +241,8 @@ with current:
         with guard("Drawing the missing values"):
             st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids),
                             width="stretch", config=SMALL_CHART)
-            m1, m2 = st.columns(2)
-            m1.plotly_chart(missing_bars(rep.missing_pct), width="stretch", config=SMALL_CHART)
-            m2.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing),
+            # one above the other: side by side, half of an 800 px page cut the columns'
+            # names ("lean blood pressure (mm…")
+            st.plotly_chart(missing_bars(rep.missing_pct), width="stretch", config=SMALL_CHART)
+            st.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing),
                             width="stretch", config=SMALL_CHART)

@@ -98,7 +98,8 @@ else:
         query = ss.np_query
 
 if query is not None:
-    with guard("Finding look-alikes"):
+    # the first patient of a model also prepares its checks (seconds on a large cohort)
+    with guard("Finding look-alikes"), st.spinner("Finding look-alikes…"):
         if encoder is not None:
             Xq, msgs = encode_new_patients(model, encoder, query)
             has_id = encoder.id_column is not None and encoder.id_column in query.columns

@@ -218,7 +218,11 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         add(inside_df, "patients", {"size": size, "color": PALETTE[0],
                                     "opacity": 0.75 if not dense else alpha})
     elif numeric:
-        lo, hi = np.nanmin(df["_color"]), np.nanmax(df["_color"])
+        # the 1st to 99th percentile: four albumins of 29 g/dL (a unit slip in the export)
+        # made a 0-29 scale and the whole map one colour; the rest share the end colours
+        lo, hi = np.nanpercentile(df["_color"].to_numpy(float), [1, 99])
+        if not hi > lo:
+            lo, hi = np.nanmin(df["_color"]), np.nanmax(df["_color"])
         scale = {"colorscale": "Viridis", "cmin": lo, "cmax": hi}
         colour = inside_df["_color"].to_numpy(np.float32) if dense else inside_df["_color"]
         add(inside_df, "patients", {"size": size, "color": colour, **scale,

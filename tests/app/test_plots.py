@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sparge.app.plots import (
     cohort_map,
@@ -59,7 +60,14 @@ def test_numeric_colours_share_one_scale_with_left_out_patients():
     fig = cohort_map(frame, color, color_title="Age")
     inside = next(t for t in fig.data if t.name == "patients")
     out = next(t for t in fig.data if t.name == "not used for training")
-    assert inside.marker.cmin == out.marker.cmin == 0 and inside.marker.cmax == 100
+    lo, hi = np.percentile(color, [1, 99])  # robust ends, shared by both groups
+    assert inside.marker.cmin == out.marker.cmin == pytest.approx(lo)
+    assert inside.marker.cmax == out.marker.cmax == pytest.approx(hi)
+    # a few absurd values (a unit slip) no longer stretch the scale over the whole map
+    odd = pd.Series(np.r_[np.linspace(2.5, 4.5, 496), [29.0] * 4], name="Albumin")
+    big = _frame(500)
+    marker = next(t for t in cohort_map(big, odd).data if t.name == "patients").marker
+    assert marker.cmax < 29
 
 
 def test_long_titles_wrap_instead_of_being_clipped():
@@ -195,7 +203,8 @@ def test_a_numeric_colour_on_a_dense_map_keeps_one_scale():
     inside = next(t for t in fig.data if t.name == "patients" and t.customdata is not None)
     out = next(t for t in fig.data if t.name == "not used for training" and
                t.customdata is not None)
-    assert inside.marker.cmin == out.marker.cmin == 0 and inside.marker.cmax == 50
+    assert inside.marker.cmin == out.marker.cmin == pytest.approx(0.5)
+    assert inside.marker.cmax == pytest.approx(49.5)
     assert "Age: %{marker.color" in inside.hovertemplate
 
 
