@@ -103,9 +103,19 @@ st.text_input("Find patient by ID", key="explore_search", on_change=_searched,
 pending = ss.pop("explore_pending_search", None)
 if pending is not None and pending.strip():
     row = index.find(pending)
+    near = index.containing(pending) if row is None else []
+    if row is None and len(near) == 1:  # "100044" for "ICU-100044": the only one
+        row = index.find(near[0])
+        st.info(f"Showing {md_escape(near[0])}, the only ID containing "
+                f"'{md_escape(pending)}'.")
     if row is None:
+        shown = ss.get("selected")
         st.warning(f"No patient has the ID '{md_escape(pending)}' in the current data "
-                   f"({len(index.ids)} patients). IDs are matched whole, ignoring case.")
+                   f"({len(index.ids)} patients)."
+                   + (" IDs containing it: " + ", ".join(md_escape(i) for i in near)
+                      + ("…" if len(near) == 8 else "") + "." if near else
+                      " IDs are matched whole, ignoring case.")
+                   + (f" Still showing {md_escape(shown)} below." if shown else ""))
     else:
         ss.selected = str(index.ids[row])
 

@@ -147,6 +147,16 @@ class PatientIndex:
         hits = np.flatnonzero(np.char.lower(np.char.strip(self.ids.astype(str))) == key)
         return int(hits[0]) if hits.size else None
 
+    def containing(self, text: str, limit: int = 8) -> list[str]:
+        """Up to ``limit`` IDs that contain ``text`` (case- and space-insensitive), for a
+        search that matched no ID whole ("100044" for "ICU-100044")."""
+        key = str(text).strip().lower()
+        if not key:
+            return []
+        low = np.char.lower(np.char.strip(self.ids.astype(str)))
+        hits = np.flatnonzero(np.char.find(low, key) >= 0)
+        return [str(self.ids[i]) for i in hits[:limit]]
+
     def query_row(self, row: int) -> pd.DataFrame:
         """One patient's encoded features as a one-row frame (for ``lookalike_table``)."""
         return pd.DataFrame(self.X[[row]], columns=self.features)

@@ -81,6 +81,14 @@ def test_left_out_patients_are_on_the_map_and_get_lookalikes():
     assert any("No patient has the ID 'NO\\-SUCH\\-ID' in the current data" in w.value
                for w in at.warning), [w.value for w in at.warning]
     assert "No training patient" not in texts(at)
+    # part of an ID: the only ID containing it opens; several are listed
+    only = left_out[-4:]
+    if sum(only.lower() in str(i).lower() for i in cohort.ids) == 1:
+        at.text_input(key="explore_search").input(only).run()
+        assert at.session_state["selected"] == left_out
+    at.text_input(key="explore_search").input("SH00").run()
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "IDs containing it: SH00" in said and "Still showing" in said
 
 
 # ---------------------------------------------------------------------------- points 4, 7
