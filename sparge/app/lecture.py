@@ -479,7 +479,8 @@ def presentation_nav(n: int) -> int:
         c1, c2, c3 = st.columns([1, 2, 1], vertical_alignment="center")
     c1.button("Back", key="teach_prev", on_click=move, args=(-1, n), disabled=i == 0,
               icon=":material/arrow_back:", width="stretch")
-    c2.progress((i + 1) / n, text=f"Step {i + 1} of {n}")
+    # "Slide": the sections are numbered from 0 (the data), a "Step 2" read as section 2
+    c2.progress((i + 1) / n, text=f"Slide {i + 1} of {n}")
     c3.button("Next", key="teach_next", on_click=move, args=(1, n), disabled=i == n - 1,
               icon=":material/arrow_forward:", width="stretch")
     return i

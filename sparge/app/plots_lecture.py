@@ -170,7 +170,8 @@ def singular_values_figure(before, after, kept: int, *, font_size: int = 14,
     """Singular values of the filled table before and after shrinkage; the kept rank."""
     before = np.asarray(before, dtype=float)
     after = np.asarray(after, dtype=float)
-    k = min(len(before), 40)
+    # at least 40, and always past the kept line ("kept: 50" stood beyond 40 bars)
+    k = min(len(before), max(40, kept + 3))
     fig = go.Figure()
     fig.add_trace(go.Bar(x=np.arange(1, k + 1), y=before[:k],
                          name="before shrinking (gaps filled)", marker_color="#c6dbef"))

@@ -95,7 +95,7 @@ def _move_slider(page, label: str) -> None:
 
 
 def _step_title(page, i: int) -> None:
-    page.get_by_text(f"Step {i + 1} of {len(STEPS)}").first.wait_for(timeout=60_000)
+    page.get_by_text(f"Slide {i + 1} of {len(STEPS)}").first.wait_for(timeout=60_000)
     page.get_by_role("heading", name=STEPS[i].title).first.wait_for(timeout=60_000)
 
 
