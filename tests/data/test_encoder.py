@@ -420,3 +420,13 @@ def test_a_feature_that_alone_separates_the_outcomes_is_questioned():
     labels[:5] = None  # patients without an outcome are left out of the AUC
     assert [w.split("'")[1] for w in outcome_leaks(X, ["Age", "Visit count"], labels)] == \
         ["Visit count"]  # below 0.05 (the other direction) counts too
+
+
+def test_strong_diagnostic_biomarkers_are_not_taken_for_leaks():
+    from sklearn.datasets import load_breast_cancer
+
+    from sparge.data.encoder import outcome_leaks
+
+    data = load_breast_cancer()
+    labels = np.where(data.target, "benign", "malignant").astype(object)
+    assert outcome_leaks(data.data, list(data.feature_names), labels) == []
