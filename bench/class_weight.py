@@ -15,15 +15,13 @@ every cohort to 200 patients with 6 outer splits. Training splits only.
 from __future__ import annotations
 
 import argparse
-import json
 import warnings
 
-import numpy as np
-import pandas as pd
 from sklearn.ensemble import RandomForestClassifier
 
 from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
 from bench.inner import metric_parts as parts
+from bench.inner import paired_row, write_paired
 from bench.splits import inner_split, stratified_splits
 from sparge.method import proximity
 
@@ -69,18 +67,8 @@ def main() -> None:
             itr, iva = inner_split(tr, y, seed=s)
             base = scores(X, y, itr, iva, "balanced_subsample")
             v = scores(X, y, itr, iva, weight)
-            rec = {"cohort": cohort, "split": s}
-            for k in ("emb", "forest", "combined"):
-                rec[f"base_{k}"], rec[f"v_{k}"] = base.get(k), v.get(k)
-            rows.append(rec)
-            print(json.dumps(rec), flush=True)
-    df = pd.DataFrame(rows)
-    df.to_csv(args.out, index=False)
-    for k in ("forest", "combined"):
-        d = df[f"v_{k}"] - df[f"base_{k}"]
-        print(k, f"{d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}")
-    print(df.groupby("cohort").mean(numeric_only=True).round(3).to_string())
-
+            rows.append(paired_row(cohort, s, base, v, "v"))
+    write_paired(rows, args.out, "v", ("forest", "combined"))
 
 if __name__ == "__main__":
     main()

@@ -18,16 +18,14 @@ the development cohorts, capped at 2,500 patients; 3 for the broad ones, capped 
 from __future__ import annotations
 
 import argparse
-import json
 import time
 import warnings
 
-import numpy as np
-import pandas as pd
 from sklearn.ensemble import ExtraTreesClassifier
 
 from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
 from bench.inner import metric_parts as parts
+from bench.inner import paired_row, write_paired
 from bench.splits import inner_split, stratified_splits
 from sparge.method import proximity
 
@@ -63,22 +61,9 @@ def main() -> None:
                 et = parts(X, y, itr, iva)
             finally:
                 proximity.balanced_forest = original
-            rec = {"cohort": cohort, "split": s, "base_s": t1 - t0,
-                   "et_s": time.perf_counter() - t1}
-            for k in ("emb", "forest", "combined"):
-                rec[f"base_{k}"], rec[f"et_{k}"] = base.get(k), et.get(k)
-            rows.append(rec)
-            print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
-                              for k, v in rec.items()}), flush=True)
-    df = pd.DataFrame(rows)
-    df.to_csv(args.out, index=False)
-    per_cohort = df.groupby("cohort", sort=False).mean(numeric_only=True)
-    print(per_cohort.round(3).to_string())
-    print(per_cohort.mean().round(4).to_string())
-    for k in ("forest", "combined"):
-        d = df[f"et_{k}"] - df[f"base_{k}"]
-        print(f"{k} paired: {d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}")
-
+            rows.append(paired_row(cohort, s, base, et, "et", base_s=t1 - t0,
+                                   et_s=time.perf_counter() - t1))
+    write_paired(rows, args.out, "et", ("forest", "combined"))
 
 if __name__ == "__main__":
     main()

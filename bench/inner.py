@@ -8,7 +8,10 @@ scores every part of SparGE's look-alike metric on one inner split.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
+import pandas as pd
 
 from sparge import SparGE
 from sparge.estimator.forest_part import class_weights, heldout_values
@@ -61,3 +64,31 @@ def metric_parts(X: np.ndarray, y_text: np.ndarray, itr: np.ndarray, iva: np.nda
         for h in (0.5, 1.0):
             rec[f"comb+raw{h}"] = inner_score(model + h * raw / ratio, y_tr, y_q)
     return rec
+
+
+PARTS = ("emb", "forest", "combined")
+
+
+def paired_row(cohort: str, split: int, base: dict, variant: dict, tag: str,
+               **extra) -> dict:
+    """One split's ``metric_parts`` of the default (``base_*``) and a variant
+    (``<tag>_*``), printed as a JSON line as the tuning scripts log them."""
+    rec = {"cohort": cohort, "split": split, **extra}
+    for k in PARTS:
+        rec[f"base_{k}"], rec[f"{tag}_{k}"] = base.get(k), variant.get(k)
+    print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
+                      for k, v in rec.items()}), flush=True)
+    return rec
+
+
+def write_paired(rows: list[dict], out: str, tag: str, compared: tuple[str, ...]) -> None:
+    """Save every split's row to ``out`` and print the per-cohort means, their mean, and
+    the paired difference of the variant for each part in ``compared``."""
+    df = pd.DataFrame(rows)
+    df.to_csv(out, index=False)
+    per_cohort = df.groupby("cohort", sort=False).mean(numeric_only=True)
+    print(per_cohort.round(3).to_string())
+    print(per_cohort.mean().round(4).to_string())
+    for k in compared:
+        d = df[f"{tag}_{k}"] - df[f"base_{k}"]
+        print(f"{k} paired: {d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}")

@@ -17,15 +17,14 @@ broad ones, capped at 3,000).
 from __future__ import annotations
 
 import argparse
-import json
 import warnings
 
 import numpy as np
-import pandas as pd
 from sklearn.kernel_approximation import Nystroem
 
 from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
 from bench.inner import metric_parts as parts
+from bench.inner import paired_row, write_paired
 from bench.splits import inner_split, stratified_splits
 from sparge.estimator import steps
 
@@ -83,21 +82,8 @@ def main() -> None:
                 nl = parts(X, y, itr, iva)
             finally:
                 steps.Pipeline.features = block.original
-            rec = {"cohort": cohort, "split": s}
-            for k in ("emb", "forest", "combined"):
-                rec[f"base_{k}"], rec[f"nys_{k}"] = base.get(k), nl.get(k)
-            rows.append(rec)
-            print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
-                              for k, v in rec.items()}), flush=True)
-    df = pd.DataFrame(rows)
-    df.to_csv(args.out, index=False)
-    per_cohort = df.groupby("cohort", sort=False).mean(numeric_only=True)
-    print(per_cohort.round(3).to_string())
-    print(per_cohort.mean().round(4).to_string())
-    for k in ("emb", "combined"):
-        d = df[f"nys_{k}"] - df[f"base_{k}"]
-        print(f"{k} paired: {d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}")
-
+            rows.append(paired_row(cohort, s, base, nl, "nys"))
+    write_paired(rows, args.out, "nys", ("emb", "combined"))
 
 if __name__ == "__main__":
     main()
