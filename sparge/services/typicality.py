@@ -77,11 +77,13 @@ def few_values_message(n_given: int, n_features: int,
     similarities while matching it on a few values only (a walk-through's 6 of 22)."""
     if n_features <= 0 or n_given >= min_measured * n_features:
         return None
-    return (f"Only {n_given} of {n_features} biomarkers are given. The other "
-            f"{n_features - n_given} are filled in from the training patients' patterns, "
-            f"so the look-alikes below match this patient on those {n_given} values and "
-            "are typical patients otherwise: read their similarity as rough. Each value "
-            "you add sharpens them.")
+    given = (f"Only {n_given} of {n_features} biomarkers {'is' if n_given == 1 else 'are'}"
+             " given")
+    those = "that value" if n_given == 1 else f"those {n_given} values"
+    return (f"{given}. The other {n_features - n_given} are filled in from the training "
+            f"patients' patterns, so the look-alikes below match this patient on {those} "
+            "and are typical patients otherwise: read their similarity as rough. Each "
+            "value you add sharpens them.")
 
 
 def atypical_message(share: float, threshold: float = ATYPICAL_SHARE) -> str | None:

@@ -71,3 +71,5 @@ def test_a_patient_with_few_values_is_told_its_similarities_are_rough():
     assert "rough" in said
     assert few_values_message(11, 22) is None and few_values_message(22, 22) is None
     assert few_values_message(0, 0) is None
+    assert few_values_message(1, 53).startswith("Only 1 of 53 biomarkers is given.")
+    assert "on that value and" in few_values_message(1, 53)
