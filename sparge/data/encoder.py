@@ -901,6 +901,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = df.rename(columns=rename)
         known = set(self.input_columns_)
         extra = [c for c in df.columns if c not in known]
+        report.absent_columns = list(missing_cols)
         if missing_cols:
             df = df.assign(**{col: "" for col in missing_cols})
             report.warnings.append(

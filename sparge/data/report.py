@@ -125,6 +125,8 @@ class ValidationReport:
         ``{column: {token: count}}``: the tokens read as missing, besides empty cells.
     unordered_columns : list of str
         Categorical features with 3 or more codes that follow no recognised order.
+    absent_columns : list of str
+        ``transform``: the model's columns the table does not hold (treated as missing).
     """
 
     n_rows: int = 0
@@ -145,6 +147,8 @@ class ValidationReport:
     missing_tokens: dict[str, dict[str, int]] = field(default_factory=dict)
     #: categorical features with 3+ codes that follow no recognised order (codes arbitrary)
     unordered_columns: list[str] = field(default_factory=list)
+    #: transform: the model's columns that the table does not hold (treated as missing)
+    absent_columns: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

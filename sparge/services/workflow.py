@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -141,10 +142,15 @@ class PatientIndex:
     features: list[str] = field(default_factory=list)  # the model's feature names
     message: str = ""  # why only the training patients are available, when not compatible
 
+    @cached_property
+    def id_keys(self) -> np.ndarray:
+        """The IDs stripped and lower-cased, once per index (the Explore page looks the
+        selected patient up on every rerun)."""
+        return np.char.lower(np.char.strip(self.ids.astype(str)))
+
     def find(self, patient_id: str) -> int | None:
         """Cohort row of a patient ID (case- and space-insensitive), or ``None``."""
-        key = str(patient_id).strip().lower()
-        hits = np.flatnonzero(np.char.lower(np.char.strip(self.ids.astype(str))) == key)
+        hits = np.flatnonzero(self.id_keys == str(patient_id).strip().lower())
         return int(hits[0]) if hits.size else None
 
     def containing(self, text: str, limit: int = 8) -> list[str]:
@@ -153,8 +159,7 @@ class PatientIndex:
         key = str(text).strip().lower()
         if not key:
             return []
-        low = np.char.lower(np.char.strip(self.ids.astype(str)))
-        hits = np.flatnonzero(np.char.find(low, key) >= 0)
+        hits = np.flatnonzero(np.char.find(self.id_keys, key) >= 0)
         return [str(self.ids[i]) for i in hits[:limit]]
 
     def query_row(self, row: int) -> pd.DataFrame:
@@ -342,10 +347,10 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
     if np.isnan(X).all(axis=1).any():
         bad = int(np.flatnonzero(np.isnan(X).all(axis=1))[0])
         names = [str(f) for f in encoder.feature_names_out_]
-        known = {str(c).strip().lower() for c in
-                 [*names, encoder.id_column, encoder.label_column] if c is not None}
-        if not any(str(c).strip().lower() in known for c in df.columns):
-            # another table's file: say what this model reads, not only that nothing matched
+        id_given = encoder.id_column is not None and encoder.id_column in df.columns
+        if len(rep.absent_columns) == len(encoder.encoded_columns_) and not id_given:
+            # another table's file (the encoder matched none of the model's columns): say
+            # what this model reads, not only that nothing matched
             shown = ", ".join(f"'{plain_text(f, 40)}'" for f in names[:6])
             more = f" … ({len(names)} in all)" if len(names) > 6 else ""
             raise DataError(f"None of this file's columns is one the model was trained on "
