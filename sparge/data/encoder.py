@@ -303,7 +303,7 @@ LEAK_AUC = 0.98
 
 
 def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
-                  min_class: int = 10) -> list[str]:
+                  min_class: int = 10, sample: int = 2000) -> list[str]:
     """Warnings for features that alone separate the outcomes almost perfectly.
 
     A column named in a way :mod:`sparge.data.column_kinds` does not know ("Days
@@ -312,35 +312,39 @@ def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
     outcome, the AUC of the feature's values for that outcome against the others
     (Mann–Whitney, ties averaged, on the patients with a value and an outcome); a feature
     at or beyond ``threshold`` is named with its AUC. Classes under ``min_class`` patients
-    are not judged.
+    are not judged; above ``sample`` patients with an outcome, a seeded sample of them is.
     """
     labels = np.asarray([None if v is None else str(v) for v in labels], dtype=object)
     known = np.asarray([v is not None for v in labels])
-    out = []
-    X = np.asarray(X, dtype=float)
     levels = sorted({v for v in labels[known]})
-    if len(levels) < 2:
-        return out
-    for j, name in enumerate(names):
-        ok = known & np.isfinite(X[:, j])
-        x, lab = X[ok, j], labels[ok]
-        if len(np.unique(x)) < 2:
-            continue
-        ranks = pd.Series(x).rank().to_numpy()
-        best = 0.5
-        for level in levels if len(levels) > 2 else levels[:1]:
-            pos = lab == level
-            n1, n0 = int(pos.sum()), int((~pos).sum())
-            if n1 < min_class or n0 < min_class:
-                continue
-            auc = (ranks[pos].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
-            best = max(best, auc, 1 - auc)
-        if best >= threshold:
-            out.append(f"'{_q(name, 60)}' alone separates the outcomes almost perfectly "
-                       f"(AUC {best:.2f}). A value recorded after the outcome (a follow-up "
-                       "time, a length of stay, a discharge code) gives it away and makes "
-                       "every look-alike look right; if it is one, give it the role "
-                       "'ignore' on the Column roles tab.")
+    names = list(names)
+    if len(levels) < 2 or not names:
+        return []
+    # every column ranked at once (ties averaged, gaps left out), one masked sum per
+    # outcome: a 21,000 × 3,600 table is not ranked column by column
+    rows = np.flatnonzero(known)
+    if len(rows) > sample:  # ±0.01 on an AUC from 2,000 patients: enough for a 0.98 line
+        rows = np.sort(np.random.default_rng(0).choice(rows, sample, replace=False))
+    Xk, lab = np.asarray(X, dtype=float)[rows], labels[rows]
+    seen = np.isfinite(Xk)
+    R = pd.DataFrame(Xk).rank().to_numpy()
+    best = np.full(len(names), 0.5)
+    for level in levels if len(levels) > 2 else levels[:1]:
+        pos = seen & (lab == level)[:, None]
+        n1 = pos.sum(axis=0).astype(float)
+        n0 = seen.sum(axis=0) - n1
+        judged = (n1 >= min_class) & (n0 >= min_class)
+        with np.errstate(all="ignore"):
+            auc = (np.where(pos, R, 0.0).sum(axis=0) - n1 * (n1 + 1) / 2) / (n1 * n0)
+        auc = np.where(judged, auc, 0.5)
+        best = np.maximum(best, np.maximum(auc, 1 - auc))
+    out = []
+    for j in np.flatnonzero(best >= threshold):
+        out.append(f"'{_q(names[j], 60)}' alone separates the outcomes almost perfectly "
+                   f"(AUC {best[j]:.2f}). A value recorded after the outcome (a follow-up "
+                   "time, a length of stay, a discharge code) gives it away and makes "
+                   "every look-alike look right; if it is one, give it the role "
+                   "'ignore' on the Column roles tab.")
     return out
 
 
@@ -647,14 +651,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         features = [c for c in cols if roles[c] in ("numeric", "categorical")]
         X = self._filter_features(self._encode(df, features, report), features, report)
         self._summarise_features(X, report)
-        self._select_patients(df, X, report)
+        labels = (self.labels(df) if self.label_column is not None
+                  and self.label_column in df.columns else None)  # read once for both
+        self._select_patients(df, X, report, labels)
         self._label_checks(df, report)
-        if self.label_column is not None and self.label_column in df.columns:
+        if labels is not None:
             # a role the user set is not questioned (they chose it knowing the column)
             chosen = set(self.roles or {})
             judged = [j for j, f in enumerate(self.feature_names_out_) if f not in chosen]
             report.warnings += outcome_leaks(
-                X[:, judged], [self.feature_names_out_[j] for j in judged], self.labels(df))
+                X[:, judged], [self.feature_names_out_[j] for j in judged], labels)
         self._check_training_size(report)
         self.report_ = report
         self.n_features_in_ = len(cols)
@@ -692,9 +698,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                               for j, f in enumerate(self.feature_names_out_)}
         report.unordered_columns = self._unordered(self.feature_names_out_)
 
-    def _select_patients(self, df: pd.DataFrame, X: np.ndarray,
-                         report: ValidationReport) -> None:
-        """Set ``keep_patients_`` (the paper's threshold on missing values); report the rest."""
+    def _select_patients(self, df: pd.DataFrame, X: np.ndarray, report: ValidationReport,
+                         labels: np.ndarray | None = None) -> None:
+        """Set ``keep_patients_`` (the paper's threshold on missing values); report the rest
+        (with ``labels``, the outcomes, whether they differ from those kept)."""
         self.keep_patients_ = patients_to_keep(X, self.max_patient_missing)
         dropped = np.flatnonzero(~self.keep_patients_)
         if len(dropped) == 0:
@@ -715,9 +722,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             text += (f" With {n_features} features, a single missing value is "
                      f"{100 / n_features:.0f}% of a patient's values.")
         text += _threshold_to_keep(miss)
-        shift = ""
-        if self.label_column is not None and self.label_column in df.columns:
-            shift = _outcome_shift(self.labels(df), self.keep_patients_)
+        shift = "" if labels is None else _outcome_shift(labels, self.keep_patients_)
         text += shift
         # a note when few are left out; a warning (shown first) from a tenth of the cohort
         # (a walk-through left 90 of 502 patients out with only a note) or when those left
