@@ -219,7 +219,9 @@ if group and frame is not None:
             st.dataframe(summ["outcome_mix"], width="content")
         st.markdown("**Biomarkers that set the group apart from the other patients** "
                     "(means in each biomarker's units, categories as the group's most common "
-                    "answer; the difference in standard deviations or percentage points)")
+                    "answer, both among the patients with a value; the difference in "
+                    "standard deviations or percentage points; *Measured*: the share of "
+                    "the group / of the other patients with a value)")
         st.dataframe(summ["features"], hide_index=True, width="stretch")
         if st.button("Clear group selection"):
             ss.lasso = []

@@ -210,9 +210,12 @@ with guard("Showing the training history"):
 with history_box, guard("Showing the training history"):
     m1, m2, m3 = st.columns(3)
     m1.metric("Fit time", fmt_number(getattr(model, "fit_time_", None), "{:.1f} s"))
-    m2.metric("Step kept", fmt_number(getattr(model, "best_iteration_", None), "{:.0f}"),
-              help="The refinement step whose dictionary the model keeps (0: the first "
-                   "one): the best on the check of set-aside training patients.")
+    # "Step kept: 0" beside a falling objective read as "nothing was learned"
+    kept = fmt_number(getattr(model, "best_iteration_", None), "step {:.0f}")
+    m2.metric("Dictionary kept", "the first" if kept == "step 0" else kept,
+              help="The refinement step whose dictionary the model keeps (the first: the "
+                   "one learned before any refinement step): the best on the check of "
+                   "set-aside training patients, whatever the objective did.")
     m3.metric("Final objective", fmt_number(getattr(model, "objective_", None)),
               help="The trace ratio J of the final model on all training patients (lower "
                    "is better). The chart's objective is on the part of them the "

@@ -492,7 +492,8 @@ def model_note(ctx: Context) -> None:
         say(
             "Toy cohort: 40 made-up patients, 6 biomarkers, about 20% gaps, outcomes low "
             f"risk / high risk. Model refitted on every change: rank {p.rank}, "
-            f"λ = {p.completion_lambda:g}, {p.n_atoms} atoms, r₁ = {p.r1:g}, k₁ = {p.k1}, "
+            f"λ = {p.completion_lambda:g} × the largest singular value, {p.n_atoms} atoms, "
+            f"r₁ = {p.r1:g}, k₁ = {p.k1}, "
             f"k₂ = {p.k2}, l = {p.n_components}, max_iter = {p.max_iter}, forest weight "
             f"{p.forest_weight}.")
     else:

@@ -314,9 +314,10 @@ def missingness_heatmap(X: np.ndarray, feature_names: list[str], ids=None,
     bottom = 40 + (min(longest, 24) * 6 if labelled else 0)
     xaxis = {"title": "biomarkers" if labelled else "biomarkers (names on hover)",
              "showticklabels": labelled}
-    if labelled:
-        xaxis.update(tickmode="array", tickvals=x, ticktext=names, tickangle=-60,
-                     tickfont={"size": 11})
+    if labelled:  # upright and smaller past 30 names: 54 slanted ones overlapped at 800 px
+        many = len(cols) > 30
+        xaxis.update(tickmode="array", tickvals=x, ticktext=names,
+                     tickangle=-90 if many else -60, tickfont={"size": 10 if many else 11})
     fig.update_layout(title=head, height=420 + bottom,
                       xaxis=xaxis, yaxis={"showticklabels": False, "title": "patients"},
                       margin={"l": 10, "r": 10, "t": top, "b": bottom})

@@ -416,8 +416,10 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
     -------
     dict with ``size``, ``outcome_mix`` (Series: patients per outcome in the group) and
     ``features``: ``Biomarker``, ``Group``, ``Rest`` (mean, or the group's most common
-    category with its share in each), ``Difference`` (SD for numbers, percentage points for
-    categories) for the ``n_features`` biomarkers that differ most.
+    category with its share in each, both among the patients with a value),
+    ``Difference`` (SD for numbers, percentage points for categories) and ``Measured``
+    (the share of the group and of the rest with a value) for the ``n_features``
+    biomarkers that differ most.
     """
     names = [str(c) for c in values.columns]
     X = values.to_numpy(dtype=float)
@@ -431,6 +433,9 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
             g, r = g[np.isfinite(g)], r[np.isfinite(r)]
             if len(g) == 0 or len(r) == 0:
                 continue
+            # a share of 22 % "Yes" among 5 of 40 measured patients is not 22 % of the group
+            measured = (f"{100 * len(g) / mask.sum():.0f}% / "
+                        f"{100 * len(r) / (~mask).sum():.0f}%")
             words = category_words(encoder, f)
             flag = not words and f in flags
             if words or flag:  # a 0/1 column without words is a flag: shares, not means
@@ -444,17 +449,19 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
                 rows.append((score, {"Biomarker": plain_text(f, 80),
                                      "Group": f"{word} {100 * pg:.0f}%",
                                      "Rest": f"{word} {100 * pr:.0f}%",
-                                     "Difference": f"{100 * (pg - pr):+.0f} points"}))
+                                     "Difference": f"{100 * (pg - pr):+.0f} points",
+                                     "Measured": measured}))
             else:
                 s = float(np.asarray(scale, dtype=float)[j]) or 1.0
                 d = (g.mean() - r.mean()) / s
                 rows.append((abs(d), {"Biomarker": plain_text(f, 80),
                                       "Group": format_number(g.mean()),
                                       "Rest": format_number(r.mean()),
-                                      "Difference": format_sd(d)}))
+                                      "Difference": format_sd(d),
+                                      "Measured": measured}))
     rows.sort(key=lambda t: -t[0])
     feats = pd.DataFrame([r for _, r in rows[:n_features]],
-                         columns=["Biomarker", "Group", "Rest", "Difference"])
+                         columns=["Biomarker", "Group", "Rest", "Difference", "Measured"])
     mix = pd.Series(dtype=int)
     if outcomes is not None and mask.any():
         lab = pd.Series(np.asarray(outcomes, dtype=object)[mask])

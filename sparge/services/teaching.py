@@ -251,8 +251,16 @@ def completion_caption(model) -> str:
     """What the shrinkage and the rank cap did, from the model's own singular values."""
     total, left, kept = kept_components(model)
     lam = float(model.completion_lambda_)
-    text = (f"Every singular value of the filled table was shrunk by λ = {lam:.3g}: {left} of "
-            f"{total} components survived")
+    # the controls and the model's line give λ as a fraction of the largest singular value
+    # ("λ = 0.1"); this is the amount itself, so both are said ("shrunk by λ = 1.03" beside
+    # "λ = 0.1" read as a contradiction)
+    frac = getattr(model, "completion_lambda", None)
+    of = (f" ({float(frac):g} × the largest singular value)"
+          if isinstance(frac, (int, float)) else
+          " (chosen by the error on held-out entries)"
+          if getattr(model, "completion_path_", None) else "")
+    text = (f"Every singular value of the filled table was shrunk by λ = {lam:.3g}{of}: "
+            f"{left} of {total} components survived")
     text += " (none vanished)" if left >= total else f" ({total - left} vanished)"
     if kept < left:
         text += f"; the rank cap keeps {kept} of them"

@@ -372,6 +372,7 @@ def test_an_odd_model_never_breaks_the_model_page(small_cohort):
     assert not at.exception, [e.value for e in at.exception]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Fit time"] == "n/a" and metrics["Final objective"] == "n/a"
+    assert metrics["Dictionary kept"] == "n/a"
     assert any("training history" in e.value for e in at.error)  # the plot's failure, guarded
     at.run()  # and again on every rerun
     assert not at.exception

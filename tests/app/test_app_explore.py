@@ -147,7 +147,7 @@ def test_group_summary_in_units():
     at = run(lasso=list(range(40)))
     assert "Selected group: 40 patients" in texts(at)
     feats = next(d.value for d in at.dataframe if "Group" in d.value.columns)
-    assert list(feats.columns) == ["Biomarker", "Group", "Rest", "Difference"]
+    assert list(feats.columns) == ["Biomarker", "Group", "Rest", "Difference", "Measured"]
     assert feats["Difference"].str.contains(r" SD$| points$").all()
 
 

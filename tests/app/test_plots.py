@@ -249,6 +249,10 @@ def test_missing_value_charts_name_every_column_at_any_width():
     assert int(np.asarray(fig.data[0].z).sum()) == 10
     many = missingness_heatmap(np.ones((5, 80)), [f"c{j}" for j in range(80)])
     assert not many.layout.xaxis.showticklabels  # 80 names would not fit: on hover
+    # 54 slanted names overlapped at 800 px: past 30 they stand upright, one font size less
+    upright = missingness_heatmap(np.ones((5, 54)), [f"c{j}" for j in range(54)])
+    assert upright.layout.xaxis.tickangle == -90 and upright.layout.xaxis.tickfont.size == 10
+    assert fig.layout.xaxis.tickangle == -60
 
 
 def test_a_marker_label_sits_on_the_side_of_its_line_with_room():

@@ -167,6 +167,22 @@ def test_group_summary_ranks_by_difference_and_shows_units_and_words(encoder):
                          values.std().to_numpy(), None, n_features=4)["features"]
     row = flag.set_index("Biomarker").loc["Flag"]
     assert (row["Group"], row["Rest"], row["Difference"]) == ("1 50%", "1 0%", "+50 points")
+    assert row["Measured"] == "100% / 100%"
+
+
+def test_group_summary_says_how_many_have_a_value(encoder):
+    """A share among the few patients measured is marked as such (a walk-through's group
+    read 'Yes 22%' of the patients with a value, and the table did not say so)."""
+    names = encoder.feature_names_out_
+    n = 100
+    values = pd.DataFrame({"Age": np.linspace(30, 80, n), "Diabetes": 1.0,
+                           "Smoking": 1.0})[names]
+    group = np.arange(20)
+    values.loc[group[:15], "Age"] = np.nan  # 5 of the 20 measured
+    values.loc[60:, "Age"] = np.nan  # 40 of the 80 others measured
+    feats = group_summary(values, group, values.mean().to_numpy(),
+                          np.ones(len(names)), encoder, n_features=3)["features"]
+    assert feats.set_index("Biomarker").loc["Age", "Measured"] == "25% / 50%"
 
 
 def test_top_biomarkers_follow_the_importance():

@@ -75,6 +75,8 @@ def test_completion_rank_and_lambda_change_the_singular_values_and_the_error(coh
     total, left, kept = tc.kept_components(heavy)
     assert left < total and kept == left
     assert f"{total - left} vanished" in tc.completion_caption(heavy)
+    # λ as the controls give it (a fraction) next to the amount itself
+    assert "0.3 × the largest singular value" in tc.completion_caption(heavy)
     assert not np.allclose(heavy.completion_singular_values_[:2],
                            full.completion_singular_values_[:2])
 
