@@ -12,13 +12,16 @@ other parameters (e.g. the previous defaults). Same protocol as ``bench.quality`
     python -m bench.broad_check [--splits 5] [--max-rows 3000]
         [--compare '{"forest_min_leaf": 5}' ...] [--quick] [--fresh | --third]
         [--from-csv bench/results/broad_check_third.csv]
+        [--methods "forest proximity (balanced)" --merge bench/results/broad_check_third.csv]
 
 ``--fresh`` scores ``bench.cohorts.FRESH_COHORTS`` instead: ten more SurvSet cohorts that
 no decision has used, neither their training nor their test splits; ``--third`` scores
 ``bench.cohorts.THIRD_COHORTS``, ten more chosen when the fresh set had been looked at
 three times. ``--from-csv`` rewrites the report from a run's recorded rows (its CSV)
-without fitting anything. The report ends with the paired differences of SparGE against
-raw and forest proximity, with Nadeau–Bengio corrected standard errors (``bench.paired``).
+without fitting anything; ``--methods`` with ``--merge`` scores only the named methods
+and reports them beside another run's recorded rows (the splits are seeded, so split ``s``
+is the same patients in both). The report ends with the paired differences of SparGE against
+every other method, with Nadeau–Bengio corrected standard errors (``bench.paired``).
 """
 
 from __future__ import annotations
@@ -35,14 +38,14 @@ from bench.protocol import evaluate
 from bench.report import RESULTS, publish, to_markdown
 
 MEASURES = ["knn_bal_acc", "p@10_balanced"]
+METHODS = ["raw", "forest proximity", "SparGE"]
 
 
 def run(args, t0: float) -> pd.DataFrame:
-    """Every split's scores of raw, forest proximity, SparGE (and ``--compare``)."""
+    """Every split's scores of ``args.methods`` (and ``--compare``)."""
     frames = []
     for cohort in args.cohorts:
-        res = evaluate(cohort, n_splits=args.splits, methods=["raw", "forest proximity",
-                                                              "SparGE"],
+        res = evaluate(cohort, n_splits=args.splits, methods=args.methods,
                        timeout=600, max_rows=args.max_rows, verbose=False)
         for params in args.compare:
             other = evaluate(cohort, n_splits=args.splits, methods=["SparGE"], timeout=600,
@@ -72,6 +75,11 @@ def main() -> None:
                             "broad_check_third.md")
     ap.add_argument("--from-csv", default=None,
                     help="rewrite the report from this run's recorded rows; fits nothing")
+    ap.add_argument("--methods", nargs="*", default=METHODS,
+                    help="methods to score (bench.peers.PEERS names)")
+    ap.add_argument("--merge", default=None,
+                    help="another run's rows (CSV) to report beside these, for the "
+                         "methods not scored here")
     args = ap.parse_args()
     if args.fresh:
         args.cohorts = FRESH_COHORTS
@@ -85,8 +93,18 @@ def main() -> None:
         args.splits = int(df["split"].nunique())
     else:
         df = run(args, t0)
-    df = df[df["status"] == "ok"]
     df["cohort"] = df["cohort"].str.replace("survset:", "", regex=False)
+    if args.merge:
+        kept = pd.read_csv(args.merge)
+        kept = kept[~kept["method"].isin(df["method"].unique())
+                    & kept["cohort"].isin(df["cohort"].unique())
+                    & (kept["split"] < args.splits)]
+        df = pd.concat([kept, df], ignore_index=True)
+    missing = {"raw", "forest proximity", "SparGE"} - set(df["method"])
+    if missing:
+        raise SystemExit(f"the report needs rows of {sorted(missing)}: score them or give "
+                         "--merge")
+    df = df[df["status"] == "ok"]
     table = df.pivot_table(index="cohort", columns="method", values=MEASURES,
                            aggfunc="mean")
     table.columns = [f"{meth} {meas}" for meas, meth in table.columns]
@@ -108,10 +126,12 @@ def main() -> None:
             f"stratified 70/30 splits, cohorts capped at {args.max_rows} patients; kNN "
             f"balanced accuracy and class-balanced precision@10)\n\n"
             + to_markdown(table) + "\n\n" + summary + "\n\n"
-            + paired_markdown(paired_differences(df, "SparGE", ["raw", "forest proximity"],
-                                                 MEASURES)) + "\n")
+            + paired_markdown(paired_differences(
+                df, "SparGE", [m for m in methods if m != "SparGE"], MEASURES)) + "\n")
     name = ("broad_check_fresh.md" if args.fresh else "broad_check_third.md" if args.third
             else "broad_check.md")
+    if args.merge and not args.from_csv:  # the recorded run's report stays as it was
+        name = name.replace(".md", "_merged.md")
     publish(text, name, args.quick)
     if not args.quick and not args.from_csv:  # every split's row, for paired comparisons
         df.to_csv(RESULTS / name.replace(".md", ".csv"), index=False)

@@ -163,6 +163,11 @@ class ForestProximity(TransformerMixin, BaseEstimator):
         Trees of the forests that choose the leaf size.
     random_state : int or None
     n_jobs : int
+    class_weight : str
+        How the trees weigh the outcomes, one of :data:`CLASS_WEIGHTS`. The default
+        reweights them inside every bootstrap sample, as issue 12 set up the peer;
+        "balanced" weighs them once from all the training patients, as SparGE's forest
+        part does (round 14 of ``bench/results/DEFAULTS.md``).
 
     Attributes
     ----------
@@ -174,20 +179,24 @@ class ForestProximity(TransformerMixin, BaseEstimator):
 
     def __init__(self, n_estimators: int = 300, min_samples_leaf: int | str = "auto",
                  leaf_sizes: tuple[int, ...] = (1, 5, 20), select_estimators: int = 100,
-                 random_state: int | None = 0, n_jobs: int = 1):
+                 random_state: int | None = 0, n_jobs: int = 1,
+                 class_weight: str = "balanced_subsample"):
         self.n_estimators = n_estimators
         self.min_samples_leaf = min_samples_leaf
         self.leaf_sizes = leaf_sizes
         self.select_estimators = select_estimators
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.class_weight = class_weight
 
     def _forest(self, msl: int, n: int) -> RandomForestClassifier:
-        return balanced_forest(n, msl, random_state=self.random_state, n_jobs=self.n_jobs)
+        return balanced_forest(n, msl, random_state=self.random_state, n_jobs=self.n_jobs,
+                               class_weight=self.class_weight)
 
     def _choose_leaf_size(self, X: np.ndarray, y: np.ndarray) -> int:
         return choose_leaf_size(X, y, self.leaf_sizes, n_estimators=self.select_estimators,
-                                random_state=self.random_state, n_jobs=self.n_jobs)[0]
+                                random_state=self.random_state, n_jobs=self.n_jobs,
+                                class_weight=self.class_weight)[0]
 
     def fit(self, X, y) -> ForestProximity:
         """Grow the forest on the training patients (``NaN`` gaps allowed)."""

@@ -122,5 +122,10 @@ def test_the_forest_part_weighs_outcomes_once_and_the_peer_per_bootstrap_sample(
     assert balanced_forest(5, 1).class_weight == "balanced_subsample"
     assert ForestProximity(n_estimators=5, min_samples_leaf=1).fit(X, y).forest_.class_weight \
         == "balanced_subsample"
+    # the peer grown as the forest part grows its trees (bench: forest proximity (balanced))
+    peer = ForestProximity(n_estimators=10, min_samples_leaf=1, random_state=0,
+                           class_weight="balanced").fit(X, y)
+    assert peer.forest_.class_weight == "balanced"
+    np.testing.assert_array_equal(peer.forest_.apply(X), part.forest.apply(X) - same.offsets)
     with pytest.raises(ValueError, match="class_weight must be one of"):
         balanced_forest(5, 1, class_weight=None)
