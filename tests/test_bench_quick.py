@@ -189,3 +189,23 @@ def test_paired_differences_use_the_corrected_standard_error():
     text = paired_markdown(out.reset_index())
     assert "| b | -0.098 ±" in text and "**below**" in text
     assert "1 below, 0 above, 1 within noise" in text
+
+
+def test_paired_reads_recorded_rows_of_several_runs(tmp_path, capsys):
+    """``python -m bench.paired``: another run's peer beside SparGE's rows, paired by split;
+    the first file's row wins where two runs give the same cohort, split and method."""
+    import pandas as pd
+
+    from bench.paired import main
+
+    first = [{"cohort": "a", "split": s, "method": m, "status": "ok", "acc": v + s / 100}
+             for s in range(5) for m, v in (("SparGE", 0.7), ("raw", 0.6))]
+    later = [{"cohort": "a", "split": s, "method": m, "status": st, "acc": v}
+             for s in range(5) for m, v, st in (("SparGE", 0.1, "ok"), ("peer", 0.65, "ok"),
+                                                ("raw", 0.6, "error"))]
+    pd.DataFrame(first).to_csv(tmp_path / "a.csv", index=False)
+    pd.DataFrame(later).to_csv(tmp_path / "b.csv", index=False)
+    main([str(tmp_path / "a.csv"), str(tmp_path / "b.csv"), "--measures", "acc"])
+    out = capsys.readouterr().out
+    assert "| a | 0.720 | 0.650 | 0.620 |" in out  # SparGE (first run's), peer, raw
+    assert "| a | +0.070 ±" in out and "+0.100 ±" in out  # SparGE − peer, SparGE − raw
