@@ -111,13 +111,15 @@ def main() -> None:
     methods = list(dict.fromkeys(df["method"]))
     cols = [f"{m} {meas}" for m in methods for meas in MEASURES]
     table = table[cols].reset_index()
-    sparge, forest, raw = (table[f"SparGE {MEASURES[0]}"], table[f"forest proximity "
-                                                               f"{MEASURES[0]}"],
-                           table[f"raw {MEASURES[0]}"])
-    summary = (f"SparGE's kNN balanced accuracy: at least raw's on {(sparge >= raw).sum()} "
-               f"of {len(table)} cohorts, at least forest proximity's on "
-               f"{(sparge >= forest).sum()}, within 0.005 of it on "
-               f"{(sparge >= forest - 0.005).sum()}. Mean over cohorts: "
+    sparge = table[f"SparGE {MEASURES[0]}"]
+    peers = [m for m in methods if m not in ("SparGE", "raw")]
+    summary = (f"SparGE's kNN balanced accuracy: at least raw's on "
+               f"{(sparge >= table[f'raw {MEASURES[0]}']).sum()} of {len(table)} cohorts"
+               + "".join(f", at least {m}'s on {(sparge >= table[f'{m} {MEASURES[0]}']).sum()}"
+                         f" (within 0.005 of it on "
+                         f"{(sparge >= table[f'{m} {MEASURES[0]}'] - 0.005).sum()})"
+                         for m in peers)
+               + ". Mean over cohorts: "
                + ", ".join(f"{m} {table[f'{m} {MEASURES[0]}'].mean():.3f} / "
                            f"{table[f'{m} {MEASURES[1]}'].mean():.3f}" for m in methods))
     when = (f"rewritten {time.strftime('%Y-%m-%d')} from the rows of {args.from_csv}"
