@@ -16,7 +16,7 @@ from sparge.app.lookalikes import (
 )
 from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
-from sparge.data.safe_text import md_escape
+from sparge.data.safe_text import label_text, md_escape
 from sparge.services.display import input_format, numeric_patients, outcome_name, outcome_order
 from sparge.services.maps import map_frame, map_title
 from sparge.services.typicality import (
@@ -76,11 +76,11 @@ else:
                     key = f"np_f_{features.index(col)}"
                     if encoder is not None and encoder.roles_.get(col) == "categorical":
                         levels = list(encoder.table_.levels(col))
-                        values[col] = target.selectbox(md_escape(col), ["(missing)"] + levels,
+                        values[col] = target.selectbox(label_text(col), ["(missing)"] + levels,
                                                        key=key)
                     else:
                         fmt, step = input_format(training_values()[col])
-                        values[col] = target.number_input(md_escape(col), value=None,
+                        values[col] = target.number_input(label_text(col), value=None,
                                                           key=key, format=fmt, step=step)
         submitted = st.form_submit_button("Find look-alikes", type="primary")
     if submitted:

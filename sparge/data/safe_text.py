@@ -79,6 +79,41 @@ def md_escape(value: object, max_len: int = 200) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
+#: What a widget label's Markdown (inline only: emphasis, code, links, images, Streamlit's
+#: ``:color[...]``, ``:icon:`` and ``$math$``) can use anywhere in the text.
+_LABEL_SPECIAL = re.compile(r"([\\`*_{}\[\]<>~:$&|])")
+#: Block markers that a label unwraps, dropping the marker ("# of visits", "- Sodium",
+#: "1. Age") at its start.
+_LABEL_START = re.compile(r"^(\s*)(#|>|\+|-|=|\d+(?=[.)]))")
+
+
+def label_text(value: object, max_len: int = 200) -> str:
+    """A widget's label: shown literally, like :func:`md_escape`, with fewer escapes.
+
+    The browser's accessible name of a widget is its label as written, so every escape
+    is read aloud by a screen reader ("Birth weight \\(g\\)"). Here only what a label's
+    inline Markdown can use is escaped (links and images need brackets, so parentheses,
+    periods, hyphens and plus signs stay as written), and a block marker only at the start.
+
+    Parameters
+    ----------
+    value : object
+        Any value (read as ``str``).
+    max_len : int
+        Longest text before escaping (see :func:`plain_text`).
+    """
+    text = _AUTOLINK.sub(lambda m: m.group(1)[0] + _WORD_JOINER + m.group(1)[1:],
+                         plain_text(value, max_len))
+    text = _LABEL_SPECIAL.sub(r"\\\1", text)
+    start = _LABEL_START.match(text)
+    if start is None:
+        return text
+    if start.group(2)[0].isdigit():  # "1. Age": escape the period after the number
+        end = start.end()
+        return text[:end] + "\\" + text[end:]
+    return start.group(1) + "\\" + text[start.start(2):]
+
+
 def csv_cell(value: object) -> object:
     """A CSV cell that a spreadsheet will not run as a formula.
 

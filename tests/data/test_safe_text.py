@@ -7,7 +7,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sparge.data.safe_text import csv_cell, csv_safe, md_escape, plain_frame, plain_text, to_csv
+from sparge.data.safe_text import (
+    csv_cell,
+    csv_safe,
+    label_text,
+    md_escape,
+    plain_frame,
+    plain_text,
+    to_csv,
+)
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
@@ -85,3 +93,27 @@ def test_md_escape_leaves_nothing_for_the_autolinker():
         assert pattern not in out.lower().replace("\\", "")
     visible = out.replace("\u2060", "").replace("\\", "")
     assert visible == "see http://127.0.0.1:9/leak, HTTPS://x.org, www.example.org, a@b.com"
+
+
+@pytest.mark.parametrize("name", ["Birth weight (g)", "Na+ (mmol/L)", "IL-6 (pg/mL)",
+                                  "Hb A1c. (%)", "O2 sat. = 90!"])
+def test_a_label_keeps_what_its_markdown_cannot_use(name):
+    """A widget's accessible name is its label as written: "Birth weight \\(g\\)" was read
+    aloud with its escapes (a walk-through's screen-reader check)."""
+    assert label_text(name) == name
+
+
+def test_a_label_disarms_links_images_html_and_streamlit_directives():
+    s = label_text("![x](http://127.0.0.1:9/leak) <img src=x> **b** :red[x] $x$ ~y~ `c`")
+    assert re.search(r"(?<!\\)[\[\]<>*:$~`]", s) is None
+    assert "://" not in s.replace("\\", "")
+    assert "@b" not in label_text("a@b.com") and "www." not in label_text("www.x.org")
+
+
+@pytest.mark.parametrize("name, shown", [("# of visits", "\\# of visits"),
+                                         ("- Sodium", "\\- Sodium"),
+                                         ("+ Potassium", "\\+ Potassium"),
+                                         ("1. Age", "1\\. Age"), ("12) Weight", "12\\) Weight")])
+def test_a_label_keeps_its_leading_marker(name, shown):
+    """A block marker at a label's start would be dropped ("# of visits" read "of visits")."""
+    assert label_text(name) == shown
