@@ -255,7 +255,7 @@ def completion_caption(model) -> str:
     # ("λ = 0.1"); this is the amount itself, so both are said ("shrunk by λ = 1.03" beside
     # "λ = 0.1" read as a contradiction)
     frac = getattr(model, "completion_lambda", None)
-    of = (f" ({float(frac):g} × the largest singular value)"
+    of = (f" ({float(frac):g} × the largest singular value of the table with its gaps at 0)"
           if isinstance(frac, (int, float)) else
           " (chosen by the error on held-out entries)"
           if getattr(model, "completion_path_", None) else "")
