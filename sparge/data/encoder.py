@@ -303,23 +303,25 @@ LEAK_AUC = 0.98
 
 
 def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
-                  min_class: int = 10, sample: int = 2000) -> list[str]:
-    """Warnings for features that alone separate the outcomes almost perfectly.
+                  min_class: int = 10, sample: int = 2000) -> dict[str, float]:
+    """Features that alone separate the outcomes almost perfectly, with their AUC.
 
     A column named in a way :mod:`sparge.data.column_kinds` does not know ("Days
-    followed", a discharge code) can still be measured after the outcome; a walk-through's
-    ICU export made every look-alike check read 99.9 % that way. For every feature and
-    outcome, the AUC of the feature's values for that outcome against the others
-    (Mann–Whitney, ties averaged, on the patients with a value and an outcome); a feature
-    at or beyond ``threshold`` is named with its AUC. Classes under ``min_class`` patients
-    are not judged; above ``sample`` patients with an outcome, a seeded sample of them is.
+    followed", "Status at last contact", a discharge code) can still be recorded after the
+    outcome; walk-throughs' exports made every look-alike check read 99.9-100 % that way.
+    For every feature and outcome, the AUC of the feature's values for that outcome
+    against the others (Mann–Whitney, ties averaged, on the patients with a value and an
+    outcome); a feature at or beyond ``threshold`` (or at most ``1 - threshold``) is
+    returned with its AUC (the larger of the two directions). Classes under ``min_class``
+    patients are not judged; above ``sample`` patients with an outcome, a seeded sample of
+    them is.
     """
     labels = np.asarray([None if v is None else str(v) for v in labels], dtype=object)
     known = np.asarray([v is not None for v in labels])
     levels = sorted({v for v in labels[known]})
     names = list(names)
     if len(levels) < 2 or not names:
-        return []
+        return {}
     # every column ranked at once (ties averaged, gaps left out), one masked sum per
     # outcome: a 21,000 × 3,600 table is not ranked column by column
     rows = np.flatnonzero(known)
@@ -338,14 +340,26 @@ def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
             auc = (np.where(pos, R, 0.0).sum(axis=0) - n1 * (n1 + 1) / 2) / (n1 * n0)
         auc = np.where(judged, auc, 0.5)
         best = np.maximum(best, np.maximum(auc, 1 - auc))
-    out = []
-    for j in np.flatnonzero(best >= threshold):
-        out.append(f"'{_q(names[j], 60)}' alone separates the outcomes almost perfectly "
-                   f"(AUC {best[j]:.2f}). A value recorded after the outcome (a follow-up "
-                   "time, a length of stay, a discharge code) gives it away and makes "
-                   "every look-alike look right; if it is one, give it the role "
-                   "'ignore' on the Column roles tab.")
-    return out
+    return {names[j]: float(best[j]) for j in np.flatnonzero(best >= threshold)}
+
+
+def leak_message(leaks: dict[str, float], left_out: bool) -> str:
+    """The report's words for :func:`outcome_leaks` (``left_out``: taken out of the model
+    by default, else only questioned)."""
+    shown = ", ".join(f"'{_q(name, 60)}' (AUC {auc:.2f})" for name, auc in
+                      list(leaks.items())[:8]) + (" …" if len(leaks) > 8 else "")
+    one = len(leaks) == 1
+    head = (f"{shown} alone {'separates' if one else 'separate'} the outcomes almost "
+            "perfectly. A value recorded after the outcome (a status at last contact, a "
+            "follow-up time, a length of stay, a discharge code) gives it away and makes "
+            "every look-alike look right.")
+    if left_out:
+        return ("Left out of the model: " + head + f" Give {'it' if one else 'them'} the "
+                "role 'numeric' or 'categorical' on the Column roles tab only if "
+                f"{'it is' if one else 'they are'} known before the outcome (a diagnostic "
+                "test can be this strong).")
+    return head + (f" If {'it is one' if one else 'they are'}, give "
+                   f"{'it' if one else 'them'} the role 'ignore' on the Column roles tab.")
 
 
 class Encoder(TransformerMixin, BaseEstimator):
@@ -650,21 +664,39 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.input_columns_ = cols
         features = [c for c in cols if roles[c] in ("numeric", "categorical")]
         X = self._filter_features(self._encode(df, features, report), features, report)
-        self._summarise_features(X, report)
         labels = (self.labels(df) if self.label_column is not None
-                  and self.label_column in df.columns else None)  # read once for both
+                  and self.label_column in df.columns else None)  # read once for all
+        if labels is not None:
+            X = self._leave_out_leaks(X, labels, report)
+        self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
         self._label_checks(df, report)
-        if labels is not None:
-            # a role the user set is not questioned (they chose it knowing the column)
-            chosen = set(self.roles or {})
-            judged = [j for j, f in enumerate(self.feature_names_out_) if f not in chosen]
-            report.warnings += outcome_leaks(
-                X[:, judged], [self.feature_names_out_[j] for j in judged], labels)
         self._check_training_size(report)
         self.report_ = report
         self.n_features_in_ = len(cols)
         return X
+
+    def _leave_out_leaks(self, X: np.ndarray, labels, report: ValidationReport) -> np.ndarray:
+        """Leave out, like a follow-up time, the features that alone give the outcome
+        away (:func:`outcome_leaks`): a walk-through's "Status at last contact" was only
+        questioned, and every later page read 100 %. A role the user set is not judged
+        (they chose it knowing the column); if every feature leaks, all stay, questioned."""
+        chosen = set(self.roles or {})
+        judged = [j for j, f in enumerate(self.feature_names_out_) if f not in chosen]
+        leaks = outcome_leaks(X[:, judged], [self.feature_names_out_[j] for j in judged],
+                              labels)
+        if not leaks:
+            return X
+        if len(leaks) >= X.shape[1]:
+            report.warnings.append(leak_message(leaks, left_out=False))
+            return X
+        report.warnings.append(leak_message(leaks, left_out=True))
+        for col in leaks:
+            self.roles_[col] = "ignore"
+        self.encoded_columns_ = [c for c in self.encoded_columns_ if c not in leaks]
+        keep = [f not in leaks for f in self.feature_names_out_]
+        self.feature_names_out_ = [f for f, k in zip(self.feature_names_out_, keep) if k]
+        return X[:, np.asarray(keep)]
 
     @staticmethod
     def _start_report(df: pd.DataFrame) -> ValidationReport:

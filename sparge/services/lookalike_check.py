@@ -129,6 +129,10 @@ def summarize_check(results: pd.DataFrame) -> pd.DataFrame:
 
 #: Points above chance under which the verdict says the look-alikes say little.
 NEAR_CHANCE = 10
+#: A share of look-alikes with the patient's outcome (%) at or above which the verdict
+#: asks for a column recorded after the outcome (a walk-through's "Status at last contact"
+#: gave 100 %; the Wisconsin breast-cancer set, a diagnostic table, reaches about 95).
+NEAR_PERFECT = 98
 
 
 def _hedges(summ: pd.DataFrame, best: str, share: float, n_classes: int | None,
@@ -148,6 +152,10 @@ def _hedges(summ: pd.DataFrame, best: str, share: float, n_classes: int | None,
     if n_classes and n_classes > 1 and share - 100 / n_classes < NEAR_CHANCE:
         out += (f" Every share is within {NEAR_CHANCE} points of chance: on this cohort "
                 "the look-alikes say little about the outcome.")
+    if share >= NEAR_PERFECT:
+        out += (" Look-alikes this good are rare in clinical data: check on the Data page "
+                "that no column is recorded after the outcome (a status at last contact, "
+                "a follow-up time, a discharge code), which gives it away.")
     return out
 
 
@@ -183,24 +191,28 @@ def check_verdict(results: pd.DataFrame,
     clear = bool(np.isfinite(se) and mean >= 2 * se and mean > 0)
     chance = (f"; chance: {100 / n_classes:.0f} %" if n_classes and n_classes > 1
               else "")
+    # two decimals for small numbers: "0.2 points, less than twice its standard error
+    # (0.1)" read as false (0.15 and 0.09 rounded)
+    fmt = ".1f" if np.isfinite(se) and 100 * se >= 1 else ".2f"
     if clear:
         sentence = (f"On this cohort {best} gives the best look-alikes: {share:.0f} % of the "
                     f"10 look-alikes share the patient's outcome (averaged over "
                     f"outcomes{chance}), "
-                    f"{100 * mean:.1f} points more than {runner} (standard error of the "
-                    f"split-by-split difference {100 * se:.1f}).")
+                    f"{100 * mean:{fmt}} points more than {runner} (standard error of "
+                    f"the split-by-split difference {100 * se:{fmt}}).")
     else:
         sentence = (f"On this cohort {best} and {runner} cannot be told apart: "
                     f"{share:.0f} % and {100 * summ[measure].iloc[1]:.0f} % of the 10 "
                     "look-alikes share the patient's outcome (averaged over "
                     f"outcomes{chance}). The difference, "
-                    f"{100 * mean:.1f} points, is less than twice its standard error"
-                    + (f" ({100 * se:.1f})" if np.isfinite(se) else " (one split)")
+                    f"{100 * mean:{fmt}} points, is less than twice its standard error"
+                    + (f" ({100 * se:{fmt}})" if np.isfinite(se) else " (one split)")
                     + "; more splits could show whether they really differ.")
     others = [f"{m} {100 * v:.0f} %" for m, v in zip(summ["method"].iloc[2:],
                                                       summ[measure].iloc[2:])]
     if others:
         sentence += f" Next: {', '.join(others)}."
     sentence += _hedges(summ, best, share, n_classes, measure)
+    sentence = sentence.replace(" %", "\u00a0%")  # "100 / %" was wrapped apart at 800 px
     return {"best": best, "runner_up": runner, "difference": mean, "se": se,
             "clear": clear, "sentence": sentence}

@@ -70,7 +70,8 @@ def test_inferred_tables_roles_and_overrides():
     df = pd.DataFrame({"pid": [f"P{i}" for i in range(40)],
                        "Blood group": ["A", "B", "AB", "O"] * 10,
                        "Note": [f"free text {i}" for i in range(40)],
-                       "HbA1c": np.linspace(4, 9, 40), "y": ["a", "b"] * 20})
+                       # ["a", "b"] * 20 made Blood group give the outcome away (A/AB: a)
+                       "HbA1c": np.linspace(4, 9, 40), "y": ["a", "a", "b", "b"] * 10})
     enc = Encoder(id_column="pid", label_column="y")
     X = enc.fit_transform(df)
     assert enc.roles_ == {"pid": "id", "Blood group": "categorical", "Note": "ignore",
@@ -398,9 +399,10 @@ def test_patients_left_out_with_another_outcome_mix_are_named():
     assert "left out of training" in said and "differ in outcome" not in said
 
 
-def test_a_feature_that_alone_separates_the_outcomes_is_questioned():
-    """A walk-through's 'Days followed' (a follow-up under a name no rule knew) made every
-    look-alike check read 99.9 %: the report now names such a column, whatever its name."""
+def test_a_feature_that_alone_separates_the_outcomes_is_left_out():
+    """Walk-throughs' 'Days followed' and 'Status at last contact' (names no rule knew)
+    made every look-alike check read 99.9-100 %: such a column is left out by default,
+    whatever its name, and the report says how to bring it back."""
     from sparge.data.encoder import outcome_leaks
 
     rng = np.random.default_rng(0)
@@ -408,18 +410,32 @@ def test_a_feature_that_alone_separates_the_outcomes_is_questioned():
     df = pd.DataFrame({"Age": rng.normal(60, 10, 400) + 5 * died,
                        "Visit count": np.where(died, rng.integers(1, 30, 400),
                                                rng.integers(30, 200, 400)),
+                       "Sodium": rng.normal(140, 3, 400),
                        "Died": np.where(died, "Yes", "No")})
-    said = [w for w in Encoder(label_column="Died").fit(df).report_.warnings if "AUC" in w]
+    enc = Encoder(label_column="Died").fit(df)
+    said = [w for w in enc.report_.warnings if "AUC" in w]
     assert len(said) == 1 and said[0].startswith(
-        "'Visit count' alone separates the outcomes almost perfectly (AUC 1.00).")
-    # a role the user chose is not questioned; an ordinary biomarker never is
+        "Left out of the model: 'Visit count' (AUC 1.00) alone separates the outcomes")
+    assert "role 'numeric' or 'categorical'" in said[0]
+    assert enc.feature_names_out_ == ["Age", "Sodium"] and enc.roles_["Visit count"] == \
+        "ignore" and enc.report_.roles["Visit count"] == "ignore"
+    # a new patient is not asked for it, and its value is not read
+    new, report = enc.transform_with_report(df.drop(columns=["Died", "Visit count"]).head(2))
+    assert new.shape == (2, 2) and not report.absent_columns
+    # a role the user chose is not questioned: the column is used
     enc = Encoder(label_column="Died", roles={"Visit count": "numeric"}).fit(df)
     assert not any("AUC" in w for w in enc.report_.warnings)
+    assert "Visit count" in enc.feature_names_out_
+    # when every feature would go, all stay and are questioned
+    only = Encoder(label_column="Died").fit(df[["Visit count", "Died"]])
+    assert only.feature_names_out_ == ["Visit count"]
+    assert any(w.startswith("'Visit count' (AUC 1.00) alone separates") and
+               "role 'ignore'" in w for w in only.report_.warnings)
     X = np.column_stack([df["Age"], -df["Visit count"].to_numpy(float)])
     labels = np.where(died, "Yes", "No").astype(object)
     labels[:5] = None  # patients without an outcome are left out of the AUC
-    assert [w.split("'")[1] for w in outcome_leaks(X, ["Age", "Visit count"], labels)] == \
-        ["Visit count"]  # below 0.05 (the other direction) counts too
+    leaks = outcome_leaks(X, ["Age", "Visit count"], labels)
+    assert list(leaks) == ["Visit count"] and leaks["Visit count"] > 0.98  # both directions
 
 
 def test_strong_diagnostic_biomarkers_are_not_taken_for_leaks():
@@ -429,4 +445,4 @@ def test_strong_diagnostic_biomarkers_are_not_taken_for_leaks():
 
     data = load_breast_cancer()
     labels = np.where(data.target, "benign", "malignant").astype(object)
-    assert outcome_leaks(data.data, list(data.feature_names), labels) == []
+    assert outcome_leaks(data.data, list(data.feature_names), labels) == {}

@@ -306,7 +306,7 @@ def test_check_verdict_names_a_winner_only_beyond_the_noise():
     clear = check_verdict(results([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]))
     assert clear["best"] == "SparGE" and clear["clear"]
     assert "gives the best look-alikes" in clear["sentence"]
-    assert f"split-by-split difference {100 * clear['se']:.1f})" in clear["sentence"]
+    assert f"split-by-split difference {100 * clear['se']:.2f})" in clear["sentence"]
     assert abs(clear["difference"] - 0.03) < 1e-9
     # 0.005 ahead on average but the splits disagree: a tie, said as such
     tie = check_verdict(results([0.66, 0.65, 0.66], [0.65, 0.66, 0.645]))
@@ -319,7 +319,7 @@ def test_check_verdict_names_a_winner_only_beyond_the_noise():
     three = pd.concat([results([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]), pd.DataFrame(
         [{"split": s, "method": "raw features", "precision_at_10_balanced": 0.55,
           "knn_balanced_accuracy": 0.55, "seconds": 0.0} for s in range(3)])])
-    assert check_verdict(three)["sentence"].endswith("Next: raw features 55 %.")
+    assert check_verdict(three)["sentence"].endswith("Next: raw features 55\u00a0%.")
     assert "Next:" not in clear["sentence"]
 
 
@@ -340,8 +340,8 @@ def test_check_verdict_says_what_its_measure_does_not_tell():
         {"SparGE": [0.57, 0.57, 0.57], "forest proximity": [0.58, 0.58, 0.577]}),
         n_classes=2)
     assert mixed["best"] == "SparGE"
-    assert ("The 5-look-alike vote ranks them differently: forest proximity 58 % "
-            "balanced accuracy, SparGE 57 %.") in mixed["sentence"]
+    assert ("The 5-look-alike vote ranks them differently: forest proximity 58\u00a0% "
+            "balanced accuracy, SparGE 57\u00a0%.") in mixed["sentence"]
     assert "within 10 points of chance" in mixed["sentence"]
     # far above chance and the same order by both measures: no hedge
     plain = check_verdict(results(
@@ -350,3 +350,28 @@ def test_check_verdict_says_what_its_measure_does_not_tell():
         n_classes=2)
     assert "ranks them differently" not in plain["sentence"]
     assert "chance:" in plain["sentence"] and "points of chance" not in plain["sentence"]
+    assert "recorded after the outcome" not in plain["sentence"]
+
+
+def test_check_verdict_small_numbers_and_near_perfect_shares():
+    """A walk-through read "The difference, 0.2 points, is less than twice its standard
+    error (0.1)" (0.15 and 0.09 rounded), and 100 % look-alikes from a leaked outcome with
+    no word of caution."""
+    import pandas as pd
+
+    from sparge.services.lookalike_check import check_verdict
+
+    def results(a, b):
+        return pd.DataFrame(
+            [{"split": s, "method": m, "precision_at_10_balanced": v,
+              "knn_balanced_accuracy": v, "seconds": 1.0}
+             for s, (va, vb) in enumerate(zip(a, b, strict=True))
+             for m, v in (("SparGE", va), ("forest proximity", vb))])
+
+    tie = check_verdict(results([0.9990, 0.9975, 1.0], [0.9990, 0.9990, 0.9940]))
+    assert not tie["clear"]
+    said = tie["sentence"]
+    number = float(said.split("The difference, ")[1].split(" points")[0])
+    se = float(said.split("standard error (")[1].split(")")[0])
+    assert number < 2 * se  # what is written agrees with what is said
+    assert "recorded after the outcome" in said and "100\u00a0%" in said
