@@ -98,7 +98,15 @@ for key in ("setup_id", "setup_label"):  # a stale choice (another table's colum
 if pending is not None:
     st.subheader(f"Set up the new table: {md_escape(name)}")
     st.caption(f"{len(df)} rows × {len(cols)} columns. The ID and outcome columns below are "
-               "guesses: check them, then encode.")
+               "guesses: check them, then encode; or cancel to keep the current table.")
+    # removing the file from the uploader cannot cancel (Streamlit forgets the uploader
+    # whenever the page is left): a walk-through's wrong upload stayed pending for good
+    if st.button("Cancel: keep the current table", key="setup_cancel"):
+        ss.pending = None
+        ss.upload_generation = gen + 1  # an empty uploader
+        flash("info", f"{md_escape(name)} was not encoded; the current table "
+                      f"({md_escape(ss.cohort_name)}) stays in use.")
+        st.rerun()
 else:
     st.subheader("Set up the current table")
     st.caption("Change the ID column, the outcome column or the threshold and encode again.")

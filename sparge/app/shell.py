@@ -288,9 +288,12 @@ def flash(kind: str, text: str) -> None:
 
 
 def show_flashes() -> None:
-    """Show and clear the queued messages."""
+    """Show and clear the queued messages; a success is also a toast, seen wherever the
+    page is scrolled (a walk-through applied roles far down the page and saw nothing)."""
     for kind, text in st.session_state.pop("flash", []):
         getattr(st, kind)(text)
+        if kind == "success":
+            st.toast(text, icon=":material/check_circle:")
 
 
 def mismatch_message() -> str:

@@ -103,6 +103,24 @@ def test_upload_a_csv_and_encode_it():
     assert any("Table encoded" in s.value for s in at.success)
 
 
+def test_a_wrong_upload_can_be_cancelled():
+    """A walk-through uploaded another table by mistake: removing the file did not cancel
+    the pending setup, which stayed for good. Cancel keeps the current table, empties the
+    uploader, and the same file can be chosen again."""
+    at = start("pages/data.py")
+    before, name = at.session_state["cohort"], at.session_state["cohort_name"]
+    at.file_uploader(key="data_upload").set_value(("wrong.csv", SMALL, "text/csv")).run()
+    assert at.session_state["pending"] is not None
+    at.button(key="setup_cancel").click().run()
+    assert not at.exception
+    assert at.session_state["pending"] is None and at.session_state["cohort"] is before
+    assert at.session_state["cohort_name"] == name
+    assert any("wrong.csv was not encoded" in i.value.replace("\\", "") for i in at.info)
+    assert not any(b.key == "setup_cancel" for b in at.button)
+    at.file_uploader(key="data_upload_1").set_value(("wrong.csv", SMALL, "text/csv")).run()
+    assert at.session_state["pending"]["name"] == "wrong.csv"
+
+
 def test_a_table_with_few_columns_starts_just_above_one_gap():
     """8 feature columns: one gap is 12.5 % of a patient's values, so the setup starts at
     13 % and a patient with one gap stays in training (the paper's 10 % left half of a
