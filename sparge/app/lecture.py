@@ -19,7 +19,7 @@ import streamlit as st
 from sparge.app import plots_lecture as pt
 from sparge.data.safe_text import md_escape
 from sparge.services import teaching as tc
-from sparge.services.display import safe_filename
+from sparge.services.display import outcome_order, safe_filename
 
 
 def say(text: str) -> None:
@@ -97,6 +97,7 @@ class Context:
     font: int
     n_neighbors: int
     token: str
+    order: list[str] | None = None  # the outcomes in the order of the app's colours
 
     @property
     def toy(self) -> bool:
@@ -338,7 +339,8 @@ def show_graphs(ctx: Context) -> None:
     info = tc.graph_step(m, ctx.patient, graphs=_graphs(ctx.token, m))
     figure(pt.graph_figure(info["coords"], info["W_plus"], info["W_minus"], ctx.labels,
                            ctx.ids, highlight=ctx.patient, shown=info["shown"],
-                           totals=(info["n_plus"], info["n_minus"]), font_size=ctx.font),
+                           totals=(info["n_plus"], info["n_minus"]), order=ctx.order,
+                           font_size=ctx.font),
            "graphs", ctx)
     say(info["caption"] + f" Bold: patient {ctx.pid}'s own edges; faint: all the others.")
 
@@ -355,14 +357,15 @@ def show_embedding(ctx: Context) -> None:
         figure(pt.map_figure(info["before"], ctx.labels, ctx.ids, "Before: the representation "
                              "(codes + completed scores), first two principal axes",
                              highlight=ctx.patient, lookalikes=la, axis="principal axis",
-                             font_size=ctx.font), "map_before", ctx)
+                             order=ctx.order, font_size=ctx.font), "map_before", ctx)
     with c2:
         state_key = patient_key(ctx.toy)
         chart_key = "teach_map_after_" + ("toy" if ctx.toy else "model")
         figure(pt.map_figure(info["after"], ctx.labels, ctx.ids,
                              "After: the learned space (click a patient to follow it)",
                              highlight=ctx.patient, lookalikes=la, axis="learned axis",
-                             font_size=ctx.font), "map_after", ctx, key=chart_key,
+                             order=ctx.order, font_size=ctx.font), "map_after", ctx,
+               key=chart_key,
                on_select=lambda: _pick_from_map(chart_key, state_key))
     say(info["caption"] + f" Circled: patient {ctx.pid}; ringed: its {len(la)} look-alikes in "
         "the learned space (the same patients on both maps).")
@@ -389,7 +392,8 @@ def show_lookalikes(ctx: Context) -> None:
     info = tc.lookalike_step(ctx.model, ctx.patient, ctx.n_neighbors)
     c1, c2 = columns(ctx, [3, 2])
     with c1:
-        figure(pt.lookalike_weights_figure(info["table"], ctx.pid, font_size=ctx.font),
+        figure(pt.lookalike_weights_figure(info["table"], ctx.pid, order=ctx.order,
+                                           font_size=ctx.font),
                "lookalike_weights", ctx)
         say(info["caption"])
     with c2:
@@ -442,7 +446,8 @@ def context(source: str, n_neighbors: int, font: int) -> Context:
     if not isinstance(ss.get(key), (int, np.integer)) or not 0 <= ss[key] < n:
         ss[key] = 0
     return Context(model=model, patient=int(ss[key]), ids=ids, labels=tc.outcomes(model),
-                   cohort=cohort, font=font, n_neighbors=n_neighbors, token=token)
+                   cohort=cohort, font=font, n_neighbors=n_neighbors, token=token,
+                   order=outcome_order(model))
 
 
 def header_controls(build) -> tuple[bool, Context]:

@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import scipy.sparse as sp
 
-from sparge.app.plots import PALETTE, wrap_title
+from sparge.app.plots import PALETTE, category_colours, wrap_title
 from sparge.services.display import plot_text
 
 PULL, PUSH = "#2ca02c", "#d62728"
@@ -121,10 +121,12 @@ def _atom_axis(atom_names) -> tuple[list[str], list[str], dict]:
                      "tickmode": "array", "tickvals": x[::step]}
 
 
-def _colors(labels) -> tuple[np.ndarray, list[str]]:
+def _colors(labels, order=None) -> tuple[np.ndarray, dict[str, str]]:
+    """Every patient's outcome as text and one colour per outcome, as the app's maps give
+    them (:func:`sparge.app.plots.category_colours` with the model's ``order``): the
+    lecture's figures had "No" in blue where Explore had it in orange."""
     lab = np.asarray(labels).astype(str)
-    classes = sorted(set(lab))
-    return lab, classes
+    return lab, category_colours(lab, order)
 
 
 def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None = None,
@@ -345,9 +347,11 @@ def _touching(W, i: int):
 
 
 def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
-                 highlight: int | None = None, shown=None, totals=None,
+                 highlight: int | None = None, shown=None, totals=None, order=None,
                  font_size: int = 14, height: int = 520) -> go.Figure:
     """The intrinsic (green, pull) and penalty (red, push) graphs on a 2D picture.
+
+    ``order``: the outcomes in the order of the app's colours (``outcome_order``).
 
     ``shown``: patients to draw (default all); the others are faint dots. ``totals``:
     (edges of W+, edges of W-) of the whole graphs when the given ones are a part of them.
@@ -373,20 +377,20 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
                                   f"of {n_m}", PUSH, width=3, opacity=0.9))
         fig.add_trace(_edge_trace(coords, mine_p, f"pulled together: {mine_p[highlight].nnz} "
                                   f"of {n_p}", PULL, width=3, opacity=0.9))
-    lab, classes = _colors(labels)
+    lab, colours = _colors(labels, order)
     on = np.zeros(n, bool)
     on[shown] = True
     if (~on).any():
         fig.add_trace(go.Scattergl(x=coords[~on, 0], y=coords[~on, 1], mode="markers",
                                    name="other patients", hoverinfo="skip",
                                    marker={"size": 4, "color": "#cccccc"}))
-    for i, v in enumerate(classes):
+    for v, colour in colours.items():
         m = on & (lab == v)
         fig.add_trace(go.Scatter(x=coords[m, 0], y=coords[m, 1], mode="markers",
                                  name=plot_text(v, 30),
                                  text=[plot_text(s, 20) for s in np.asarray(ids)[m]],
                                  hovertemplate="%{text}<extra></extra>",
-                                 marker={"size": 11, "color": PALETTE[i % 10],
+                                 marker={"size": 11, "color": colour,
                                          "line": {"width": 1, "color": "white"}}))
     if highlight is not None:
         fig.add_trace(go.Scatter(x=[coords[highlight, 0]], y=[coords[highlight, 1]],
@@ -401,24 +405,25 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
 
 
 def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | None = None,
-               lookalikes=None, axis: str = "axis", font_size: int = 14,
+               lookalikes=None, axis: str = "axis", order=None, font_size: int = 14,
                height: int = 440) -> go.Figure:
-    """Patients as points coloured by outcome; ``customdata[0]`` is the training index.
+    """Patients as points coloured by outcome (``order``: the outcomes in the order of the
+    app's colours); ``customdata[0]`` is the training index.
 
     The followed patient is circled, its look-alikes get a black ring.
     """
     coords = np.asarray(coords, dtype=float)
-    lab, classes = _colors(labels)
+    lab, colours = _colors(labels, order)
     ids = np.asarray(ids)
     fig = go.Figure()
     big = len(coords) > 200
-    for i, v in enumerate(classes):
+    for v, colour in colours.items():
         m = np.flatnonzero(lab == v)
         fig.add_trace(go.Scatter(
             x=coords[m, 0], y=coords[m, 1], mode="markers", name=plot_text(v, 30),
             customdata=m[:, None], text=[plot_text(s, 20) for s in ids[m]],
             hovertemplate="%{text}<extra></extra>",
-            marker={"size": 6 if big else 12, "color": PALETTE[i % 10], "opacity": 0.85}))
+            marker={"size": 6 if big else 12, "color": colour, "opacity": 0.85}))
     if lookalikes is not None and len(lookalikes):
         la = np.asarray(lookalikes, dtype=int)
         fig.add_trace(go.Scatter(x=coords[la, 0], y=coords[la, 1], mode="markers",
@@ -464,13 +469,14 @@ def objective_figure(history: pd.DataFrame, best: int | None = None, *,
     return fig
 
 
-def lookalike_weights_figure(table: pd.DataFrame, patient: str, *, font_size: int = 14,
-                             height: int = 340) -> go.Figure:
-    """Sparse weights of the followed patient's look-alikes (table from ``lookalike_step``)."""
-    lab, classes = _colors(table["outcome"])
+def lookalike_weights_figure(table: pd.DataFrame, patient: str, *, order=None,
+                             font_size: int = 14, height: int = 340) -> go.Figure:
+    """Sparse weights of the followed patient's look-alikes (table from ``lookalike_step``),
+    coloured by outcome as the app's maps colour them (``order``)."""
+    lab, colours = _colors(table["outcome"], order)
     names = [f"{int(r)}. {plot_text(i, 20)}" for r, i in zip(table["rank"], table["ID"],
                                                               strict=True)]
-    colors = [PALETTE[classes.index(v) % 10] for v in lab]
+    colors = [colours[v] for v in lab]
     w = np.asarray(table["sparse_weight"], dtype=float)
     fig = go.Figure(go.Bar(x=names, y=w, marker_color=colors,
                            text=[f"{v:.2f}" for v in w], textposition="auto",

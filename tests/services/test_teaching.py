@@ -234,6 +234,25 @@ def test_figures_mark_the_followed_patient_and_label_everything(toy):
     assert sorted(keys.tolist()) == list(range(40))
 
 
+def test_the_lecture_colours_outcomes_as_the_app_does():
+    """A walk-through saw "Yes" in blue on Explore and in orange on How it works: the
+    lecture's figures take the app's colours (category_colours with the model's order)."""
+    import pandas as pd
+
+    from sparge.app.plots import PALETTE
+
+    labels = np.array(["No", "Yes"] * 5)
+    coords = np.arange(20, dtype=float).reshape(10, 2)
+    m = pt.map_figure(coords, labels, [f"P{i}" for i in range(10)], "t", order=["Yes", "No"])
+    colour = {t.name: t.marker.color for t in m.data if t.name in ("Yes", "No")}
+    assert colour == {"Yes": PALETTE[0], "No": PALETTE[1]}
+    # only "No" among the look-alikes: still the map's "No" colour
+    table = pd.DataFrame({"rank": [1, 2], "ID": ["a", "b"], "outcome": ["No", "No"],
+                          "distance": [0.1, 0.2], "sparse_weight": [0.6, 0.4]})
+    bars = pt.lookalike_weights_figure(table, "P0", order=["Yes", "No"])
+    assert list(bars.data[0].marker.color) == [PALETTE[1], PALETTE[1]]
+
+
 def test_a_wide_dictionary_is_numbered_with_the_outcome_on_hover(real):
     labels = tc.atom_labels(real)
     fig = pt.dictionary_figure(real.dictionary_[:10], real.feature_names()[:10], labels)
