@@ -465,8 +465,20 @@ def objective_figure(history: pd.DataFrame, best: int | None = None, *,
     fig.update_xaxes(title="iteration", dtick=1)
     fig.update_yaxes(title_text="trace ratio J (lower is better)", secondary_y=False)
     # percent with one decimal: two decimals repeated a tick ("0.78" twice) on a narrow range
-    fig.update_yaxes(title_text="held-out precision@10", secondary_y=True, tickformat=".1%")
+    fig.update_yaxes(title_text="held-out precision@10", secondary_y=True, tickformat=".1%",
+                     range=share_range(h["heldout_score"]) if "heldout_score" in h else None)
     return fig
+
+
+def share_range(values, pad: float = 0.02) -> list[float] | None:
+    """An axis range for shares (0-1) around ``values``, never past 0 or 100 %: a flat 100 %
+    line was autoscaled to ticks of 8 % to 193 %."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if not v.size:
+        return None
+    margin = max(pad, 0.15 * float(v.max() - v.min()))
+    return [max(0.0, float(v.min()) - margin), min(1.0, float(v.max()) + margin) + 0.005]
 
 
 def lookalike_weights_figure(table: pd.DataFrame, patient: str, *, order=None,

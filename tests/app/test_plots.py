@@ -267,3 +267,16 @@ def test_a_marker_label_sits_on_the_side_of_its_line_with_room():
     hist = pd.DataFrame({"iteration": np.arange(1, 11), "J": np.linspace(1, 0.5, 10)})
     assert objective_figure(hist, best=10).layout.annotations[0].xanchor == "right"
     assert objective_figure(hist, best=2).layout.annotations[0].xanchor == "left"
+
+
+def test_the_lecture_share_axis_stays_within_0_and_100_percent():
+    """A flat 100 % held-out line was autoscaled to ticks from 8 % to 193 %."""
+    from sparge.app.plots_lecture import objective_figure, share_range
+
+    hist = pd.DataFrame({"iteration": [0, 1, 2], "J": [0.5, 0.4, 0.39],
+                         "heldout_score": [1.0, 1.0, 1.0]})
+    lo, hi = objective_figure(hist, best=0).layout.yaxis2.range
+    assert 0.9 < lo < 1.0 < hi <= 1.01
+    assert share_range([0.0, 0.02])[0] == 0.0 and share_range([np.nan]) is None
+    assert objective_figure(hist.drop(columns="heldout_score"), best=0).layout.yaxis2.range \
+        is None
