@@ -404,6 +404,10 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
     return fig
 
 
+#: Largest ratio of the two axes' spans that a lecture map draws to one scale.
+MAX_STRETCH = 4.0
+
+
 def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | None = None,
                lookalikes=None, axis: str = "axis", order=None, font_size: int = 14,
                height: int = 440) -> go.Figure:
@@ -438,8 +442,20 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
     _layout(fig, title, font_size, height, legend="right", clickmode="event+select",
             dragmode="zoom")
     fig.update_xaxes(title=f"{axis} 1", showticklabels=False, zeroline=False)
-    fig.update_yaxes(title=f"{axis} 2", showticklabels=False, zeroline=False)
+    # distances are the lesson: one scale on both axes, unless one axis spans far less
+    # than the other (the toy's second learned axis spanned 1/100 of the first and was
+    # drawn as wide, with no word of it); then the stretch is written on the axis
+    spans = np.ptp(coords[:, :2], axis=0) if len(coords) else np.ones(2)
+    stretch = float(spans[0] / spans[1]) if spans[1] > 0 else 1.0
+    if 1 / MAX_STRETCH <= stretch <= MAX_STRETCH:
+        fig.update_yaxes(title=f"{axis} 2", showticklabels=False, zeroline=False,
+                         scaleanchor="x", scaleratio=1)
+    else:
+        what = (f"stretched {stretch:.0f}×" if stretch > 1 else
+                f"squeezed {1 / stretch:.0f}×")
+        fig.update_yaxes(title=f"{axis} 2 ({what})", showticklabels=False, zeroline=False)
     return fig
+
 
 
 def objective_figure(history: pd.DataFrame, best: int | None = None, *,

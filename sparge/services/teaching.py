@@ -451,7 +451,7 @@ def embedding_step(model, n_neighbors: int = 5) -> dict:
     text = (f"U maps the {F.shape[1]}-dimensional representation (completed scores and "
             f"codes) to l = {l} "
             + ("dimension" if l == 1 else "dimensions")
-            + (" (the map shows them as they are)." if l == 2 else
+            + (" (the map shows both)." if l == 2 else
                " (the map shows their first two principal axes)."))
     if prec["k"]:
         change = prec["after"] - prec["before"]

@@ -280,3 +280,18 @@ def test_the_lecture_share_axis_stays_within_0_and_100_percent():
     assert share_range([0.0, 0.02])[0] == 0.0 and share_range([np.nan]) is None
     assert objective_figure(hist.drop(columns="heldout_score"), best=0).layout.yaxis2.range \
         is None
+
+
+def test_a_lecture_map_keeps_one_scale_or_says_how_it_is_stretched():
+    """The toy's second learned axis spanned 1/100 of the first and was drawn as wide, under
+    a caption saying the map shows the space as it is."""
+    from sparge.app.plots_lecture import map_figure
+
+    rng = np.random.default_rng(0)
+    ids, labels = [f"P{i}" for i in range(30)], ["a", "b"] * 15
+    square = map_figure(rng.normal(size=(30, 2)), labels, ids, "t")
+    assert square.layout.yaxis.scaleanchor == "x" and square.layout.yaxis.title.text == \
+        "axis 2"
+    flat = map_figure(rng.normal(size=(30, 2)) * [1.0, 0.01], labels, ids, "t")
+    assert flat.layout.yaxis.scaleanchor is None
+    assert "stretched" in flat.layout.yaxis.title.text
