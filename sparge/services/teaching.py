@@ -332,8 +332,13 @@ def dictionary_caption(model) -> str:
         text += ": " + ", ".join(counts)
     top = np.abs(D).argmax(axis=0)
     common = pd.Series([names[i] for i in top]).value_counts()
-    text += (f". The biomarker weighed most by the most atoms: {common.index[0]} "
-             f"({_plural(int(common.iloc[0]), 'atom')}).")
+    # every biomarker tied at the top is named (a walk-through's HDL and age both led 3)
+    leaders = [str(n) for n in common.index[common == common.iloc[0]]]
+    shown = ", ".join(leaders[:-1]) + " and " + leaders[-1] if len(leaders) > 1 \
+        else leaders[0]
+    text += (f". The {'biomarker' if len(leaders) == 1 else 'biomarkers'} weighed most by "
+             f"the most atoms: {shown} ({_plural(int(common.iloc[0]), 'atom')}"
+             f"{'' if len(leaders) == 1 else ' each'}).")
     return text
 
 

@@ -292,3 +292,15 @@ def test_a_patient_without_gaps_is_not_drawn_as_completed(toy):
         has_gap = bool(row["was_gap"].any())
         assert ("completed values (star = was a gap)" in title) == has_gap
         assert ("low-rank values (no gaps to fill)" in title) == (not has_gap)
+
+
+def test_the_dictionary_caption_names_every_biomarker_tied_at_the_top():
+    D = np.zeros((3, 6))
+    D[0, [0, 1, 2]] = 1.0  # age leads 3 atoms
+    D[1, [3, 4, 5]] = 1.0  # HDL leads 3 atoms too
+    m = SimpleNamespace(dictionary_=D, feature_names=lambda: ["Age", "HDL", "BMI"])
+    assert "weighed most by the most atoms: Age and HDL (3 atoms each)" in \
+        tc.dictionary_caption(m)
+    D[1, 5], D[2, 5] = 0.0, 1.0
+    assert "The biomarker weighed most by the most atoms: Age (3 atoms)" in \
+        tc.dictionary_caption(m)
