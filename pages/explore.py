@@ -13,6 +13,7 @@ from sparge.app.lookalikes import (
     show_lookalikes,
     training_values,
     warn_data_model_mismatch,
+    wrapped_table,
 )
 from sparge.app.plots import cohort_map
 from sparge.app.shell import guard, init_state
@@ -222,7 +223,8 @@ if group and frame is not None:
                     "answer, both among the patients with a value; the difference in "
                     "standard deviations or percentage points; *Measured*: the share of "
                     "the group / of the other patients with a value)")
-        st.dataframe(summ["features"], hide_index=True, width="stretch")
+        # wrapped: at 800 px a data grid cut "+58 points" and hid the Measured column
+        wrapped_table(summ["features"], list(summ["features"].columns), {})
         if st.button("Clear group selection"):
             ss.lasso = []
             st.rerun()

@@ -146,8 +146,10 @@ def test_hover_and_colours_show_words_and_clinical_values():
 def test_group_summary_in_units():
     at = run(lasso=list(range(40)))
     assert "Selected group: 40 patients" in texts(at)
-    feats = next(d.value for d in at.dataframe if "Group" in d.value.columns)
-    assert list(feats.columns) == ["Biomarker", "Group", "Rest", "Difference", "Measured"]
+    # a static table whose cells wrap (a data grid cut them at 800 px), biomarkers as rows
+    feats = next(t.value for t in at.table if "Group" in t.value.columns)
+    assert list(feats.columns) == ["Group", "Rest", "Difference", "Measured"]
+    assert feats.index.name == "Biomarker"
     assert feats["Difference"].str.contains(r" SD$| points$").all()
 
 
