@@ -114,7 +114,7 @@ if pending is not None and pending.strip():
         st.warning(f"No patient has the ID '{md_escape(pending)}' in the current data "
                    f"({len(index.ids)} patients)."
                    + (" IDs containing it: " + ", ".join(md_escape(i) for i in near)
-                      + ("…" if len(near) == 8 else "") + "." if near else
+                      + (" …" if len(near) == 8 else ".") if near else
                       " IDs are matched whole, ignoring case.")
                    + (f" Still showing {md_escape(shown)} below." if shown else ""))
     else:
@@ -188,8 +188,9 @@ with guard("Drawing the map"):
         st.caption(hint)
     n_out = int((~frame["in_training"]).sum())
     if n_out:
-        st.caption(f"{len(frame) - n_out:,} training patients and {n_out:,} patients not "
-                   "used for training (×), placed on the map from their own values.")
+        st.caption(f"{len(frame) - n_out:,} training patients and {n_out:,} "
+                   f"{'patient' if n_out == 1 else 'patients'} not used for training (×), "
+                   "placed on the map from their own values.")
     if dense:
         drawn = (f"All {len(frame):,} patients are drawn" if len(frame) <= MAX_MAP_POINTS
                  else f"A random {MAX_MAP_POINTS:,} of the {len(frame):,} patients are drawn "

@@ -89,10 +89,10 @@ with st.form("train_form"):
     rep_opts, rep_i = _options(["codes+completed", "codes"], defaults["representation"])
     representation = c2.selectbox(
         "What is embedded", rep_opts, index=rep_i,
-        format_func={"codes+completed": "sparse codes + completed values",
-                     "codes": "sparse codes only (the paper)"}.get,
-        help="Sparse codes only is the paper's method. Sparse codes + completed values "
-             "also keeps the gap-filled biomarkers themselves (better look-alikes in our "
+        # short: "sparse codes + completed values" was cut at 800 px
+        format_func={"codes+completed": "codes + values", "codes": "codes only (paper)"}.get,
+        help="Codes only: the paper's method, the sparse codes alone. Codes + values also "
+             "keeps the gap-filled biomarker values themselves (better look-alikes in our "
              "benchmarks).")
     n_atoms = c1.slider("Dictionary patterns, atoms (0 = auto)", 0,
                         max(128, defaults["n_atoms"] or 0), defaults["n_atoms"] or 0,

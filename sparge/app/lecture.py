@@ -277,10 +277,13 @@ def show_completion(ctx: Context) -> None:
     n_gap = int(row["was_gap"].sum())
     figure(pt.completion_row_figure(row.iloc[cols].reset_index(drop=True), ctx.pid,
                                     truth=truth, font_size=ctx.font), "patient_completion", ctx)
-    say(f"Patient {ctx.pid}: {n_gap} gap(s) filled"
+    shown_gaps = int(row["was_gap"].iloc[cols].sum())
+    say(f"Patient {ctx.pid}: {n_gap} {'gap' if n_gap == 1 else 'gaps'} filled"
         + ("" if len(cols) == len(row) else
-           f"; {len(cols)} of {len(row)} biomarkers shown (some of its gaps, some "
-           "measured values)")
+           f"; {len(cols)} of {len(row)} biomarkers shown ("
+           + ("measured values: it has no gaps" if n_gap == 0 else
+              f"{'all' if shown_gaps == n_gap else shown_gaps} of its gaps and some "
+              "measured values") + ")")
         + ". Units: SD from the cohort mean (hover for clinical units)."
         + (" × = the true value hidden from the model." if truth is not None
            and np.isfinite(truth).any() else ""))

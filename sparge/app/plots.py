@@ -264,11 +264,15 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                                     "line": {"width": 3}}, hoverinfo="skip"))
     if new_points is not None and len(new_points):
         labels = [plot_text(v, 30) for v in new_points.get("ID", [""] * len(new_points))]
-        fig.add_trace(Marks(x=new_points["x"], y=new_points["y"], mode="markers+text",
+        fig.add_trace(Marks(x=new_points["x"], y=new_points["y"], mode="markers",
                             name="new patient", text=labels, hoverinfo="text",
-                            textposition="top center",
                             marker={"size": 18, "symbol": "star", "color": "crimson",
                                     "line": {"width": 1, "color": "black"}}))
+        for x, y, label in zip(new_points["x"], new_points["y"], labels, strict=True):
+            # on a box: plain text over the points was unreadable on a crowded map
+            fig.add_annotation(x=x, y=y, text=label, showarrow=False, yshift=18,
+                               bgcolor="rgba(255,255,255,0.85)", bordercolor="crimson",
+                               borderpad=2, font={"size": 12, "color": "crimson"})
     if shown is not None:
         fig.add_annotation(text=f"points: a random {len(df):,} of the {n_all:,} patients; "
                                 "shading: all of them", xref="paper", yref="paper", x=0,

@@ -238,7 +238,9 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
     _layout(fig, f"Patient {plot_text(patient, 20)}: {what}", font_size, height,
             legend="top")
     fig.update_yaxes(title="SD from the cohort mean", zeroline=True)
-    fig.update_xaxes(tickangle=-30)
+    # steeper with many names or the presentation's large font: at -30° "Age (years)"
+    # lay over "Weight index"
+    fig.update_xaxes(tickangle=-60 if len(names) > 8 or font_size > 16 else -30)
     return fig
 
 

@@ -208,12 +208,20 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
     return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
 
 
+def quoted_names(cols: list[str], limit: int = 8, width: int = 60) -> str:
+    """Column names for a message: "'A', 'B' … (+3)" (never a Python list's brackets)."""
+    shown = ", ".join(f"'{_q(c, width)}'" for c in cols[:limit])
+    return shown + (f" … (+{len(cols) - limit})" if len(cols) > limit else "")
+
+
+def _columns(n: int) -> str:
+    return f"{n} column" + ("" if n == 1 else "s")
+
+
 def _report_left_out(reasons: dict[str, list[str]], max_levels: int,
                      report: ValidationReport) -> None:
     """Say which columns were left out by default, and why (a follow-up time: a warning)."""
-    def names(cols: list[str]) -> str:
-        shown = ", ".join(f"'{_q(c, 60)}'" for c in cols[:8])
-        return shown + (f" … (+{len(cols) - 8})" if len(cols) > 8 else "")
+    names = quoted_names
 
     def verb(cols: list[str], one: str, many: str) -> str:
         return one if len(cols) == 1 else many
@@ -941,14 +949,15 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.absent_columns = list(missing_cols)
         if missing_cols:
             df = df.assign(**{col: "" for col in missing_cols})
+            one = len(missing_cols) == 1
             report.warnings.append(
-                f"{len(missing_cols)} column(s) of the model are not in this table and are "
-                f"treated as missing: {[_q(c, 40) for c in missing_cols[:8]]}"
-                f"{'…' if len(missing_cols) > 8 else ''}.")
+                f"{_columns(len(missing_cols))} of the model {'is' if one else 'are'} not in "
+                f"this table and {'is' if one else 'are'} treated as missing: "
+                f"{quoted_names(missing_cols, width=40)}.")
         if extra:
-            report.notes.append(f"{len(extra)} column(s) unknown to the model are ignored: "
-                                f"{[_q(c, 40) for c in extra[:8]]}"
-                                f"{'…' if len(extra) > 8 else ''}.")
+            report.notes.append(f"{_columns(len(extra))} unknown to the model "
+                                f"{'is' if len(extra) == 1 else 'are'} ignored: "
+                                f"{quoted_names(extra, width=40)}.")
         return df
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:

@@ -295,3 +295,14 @@ def test_a_lecture_map_keeps_one_scale_or_says_how_it_is_stretched():
     flat = map_figure(rng.normal(size=(30, 2)) * [1.0, 0.01], labels, ids, "t")
     assert flat.layout.yaxis.scaleanchor is None
     assert "stretched" in flat.layout.yaxis.title.text
+
+
+def test_the_new_patient_star_is_labelled_on_a_box():
+    """Its ID was plain text over the points, unreadable on a crowded map."""
+    frame = _big_frame(300)
+    fig = cohort_map(frame, frame["outcome"], new_points=pd.DataFrame(
+        {"x": [0.5], "y": [0.5], "ID": ["NEW-001"]}))
+    star = next(t for t in fig.data if t.name == "new patient")
+    assert star.mode == "markers" and star.marker.symbol == "star"
+    label = next(a for a in fig.layout.annotations if a.text == "NEW-001")
+    assert label.bgcolor and label.x == 0.5 and label.yshift > 0

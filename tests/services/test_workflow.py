@@ -223,8 +223,10 @@ def test_new_patients_report_unknown_and_absent_columns_and_values(table, cohort
     new.loc[new.index[0], "Marital Status"] = "Engaged to the sea"
     X, msgs = encode_new_patients(model, cohort.encoder, new)
     text = "\n".join(msgs)
-    assert "unknown to the model are ignored: ['Shoe size']" in text
-    assert "not in this table and are treated as missing: ['Religion']" in text
+    # names quoted in words, never a Python list ("['Religion']")
+    assert "1 column unknown to the model is ignored: 'Shoe size'." in text
+    assert "1 column of the model is not in this table and is treated as missing: " \
+        "'Religion'." in text
     assert "Column 'Marital Status': 1 value(s) not in the encoding table" in text
     assert "Engaged to the sea" in text
     religion = [f for f in cohort.features if f.startswith("Religion")]
