@@ -255,8 +255,11 @@ def completion_caption(model) -> str:
     # ("λ = 0.1"); this is the amount itself, so both are said ("shrunk by λ = 1.03" beside
     # "λ = 0.1" read as a contradiction)
     frac = getattr(model, "completion_lambda", None)
-    of = (f" ({float(frac):g} × the largest singular value of the table with its gaps at 0)"
-          if isinstance(frac, (int, float)) else
+    # the chart's singular values are the filled table's; the fraction is of the table with
+    # its gaps at 0, so its largest singular value is written out (0.1 × 12.17 ≠ 1.03 read
+    # as an error)
+    of = (f" ({float(frac):g} × {lam / float(frac):.3g}, the largest singular value of the "
+          "table with its gaps at 0)" if isinstance(frac, (int, float)) and frac > 0 else
           " (chosen by the error on held-out entries)"
           if getattr(model, "completion_path_", None) else "")
     text = (f"Every singular value of the filled table was shrunk by λ = {lam:.3g}{of}: "

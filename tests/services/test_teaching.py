@@ -76,7 +76,9 @@ def test_completion_rank_and_lambda_change_the_singular_values_and_the_error(coh
     assert left < total and kept == left
     assert f"{total - left} vanished" in tc.completion_caption(heavy)
     # λ as the controls give it (a fraction) next to the amount itself
-    assert "0.3 × the largest singular value" in tc.completion_caption(heavy)
+    sigma = heavy.completion_lambda_ / 0.3
+    assert f"(0.3 × {sigma:.3g}, the largest singular value of the table with its gaps at 0)" \
+        in tc.completion_caption(heavy)
     assert not np.allclose(heavy.completion_singular_values_[:2],
                            full.completion_singular_values_[:2])
 
