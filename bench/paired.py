@@ -7,23 +7,14 @@ the generalization error", Machine Learning 52) correct the variance of the mean
 resampled differences to ``(1/J + n_test/n_train) · s²``; with ``J = 10`` and a 70/30
 split that makes the standard error 2.3 times the plain one. This module reports both,
 and calls a difference real only beyond twice the corrected one.
-
-    python -m bench.paired ROWS.csv [ROWS.csv ...] [--method SparGE]
-        [--against raw "forest proximity"]
-
-prints the paired differences of recorded rows (``bench.quality`` / ``bench.broad_check``
-CSVs of the same seeded splits, e.g. another run's peer beside SparGE's rows; the first
-file's row wins where two give the same cohort, split and method).
+``python -m bench.paired_rows`` prints them for recorded rows.
 """
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 import pandas as pd
 
-from bench.report import to_markdown
 from bench.splits import TEST_SIZE as TEST_FRACTION
 
 
@@ -117,27 +108,5 @@ def paired_markdown(diffs: pd.DataFrame, method: str = "SparGE") -> str:
             "error.\n\n" + "\n".join(lines) + "\n\n" + said + ".")
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("rows", nargs="+", help="CSV files of per-split rows")
-    ap.add_argument("--method", default="SparGE")
-    ap.add_argument("--against", nargs="*", default=None,
-                    help="reference methods (default: every other method in the rows)")
-    ap.add_argument("--measures", nargs="*", default=["knn_bal_acc", "p@10_balanced"])
-    args = ap.parse_args(argv)
-    rows = pd.concat([pd.read_csv(f) for f in args.rows], ignore_index=True)
-    rows = rows[rows["status"] == "ok"].drop_duplicates(["cohort", "split", "method"])
-    against = args.against or [m for m in dict.fromkeys(rows["method"]) if m != args.method]
-    means = rows.pivot_table(index="cohort", columns="method", values=args.measures)
-    means.columns = [f"{meth} {meas}" for meas, meth in means.columns]
-    print(to_markdown(means.reset_index()) + "\n")
-    print(paired_markdown(paired_differences(rows, args.method, against, args.measures),
-                          args.method))
-
-
 __all__ = ["corrected_se", "paired_differences", "paired_markdown"]
 
-
-if __name__ == "__main__":
-    main()

@@ -192,11 +192,11 @@ def test_paired_differences_use_the_corrected_standard_error():
 
 
 def test_paired_reads_recorded_rows_of_several_runs(tmp_path, capsys):
-    """``python -m bench.paired``: another run's peer beside SparGE's rows, paired by split;
+    """``python -m bench.paired_rows``: another run's peer beside SparGE's rows, paired by split;
     the first file's row wins where two runs give the same cohort, split and method."""
     import pandas as pd
 
-    from bench.paired import main
+    from bench.paired_rows import main
 
     first = [{"cohort": "a", "split": s, "method": m, "status": "ok", "acc": v + s / 100}
              for s in range(5) for m, v in (("SparGE", 0.7), ("raw", 0.6))]
