@@ -19,10 +19,8 @@ import warnings
 
 from sklearn.ensemble import RandomForestClassifier
 
-from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
 from bench.inner import metric_parts as parts
-from bench.inner import paired_row, write_paired
-from bench.splits import inner_split, stratified_splits
+from bench.inner import paired_row, tuning_splits, write_paired
 from sparge.method import proximity
 
 
@@ -56,18 +54,11 @@ def main() -> None:
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
     weight = None if args.weight == "none" else args.weight
-    todo = ([(c, 6, args.max_rows) for c in COHORTS + BROAD_COHORTS] if args.max_rows else
-            [(c, 6, 2500) for c in COHORTS] + [(c, 3, 3000) for c in BROAD_COHORTS])
-    if args.cohorts:
-        todo = [t for t in todo if t[0] in args.cohorts]
     rows = []
-    for cohort, outer, cap in todo:
-        X, y, _ = encoded(cohort, max_rows=cap)
-        for s, tr, _ in stratified_splits(y, outer, seed=0):
-            itr, iva = inner_split(tr, y, seed=s)
-            base = scores(X, y, itr, iva, "balanced_subsample")
-            v = scores(X, y, itr, iva, weight)
-            rows.append(paired_row(cohort, s, base, v, "v"))
+    for cohort, s, X, y, itr, iva in tuning_splits(args.max_rows, args.cohorts):
+        base = scores(X, y, itr, iva, "balanced_subsample")
+        v = scores(X, y, itr, iva, weight)
+        rows.append(paired_row(cohort, s, base, v, "v"))
     write_paired(rows, args.out, "v", ("forest", "combined"))
 
 if __name__ == "__main__":

@@ -16,14 +16,9 @@ patients with 6 outer splits.
 
 from __future__ import annotations
 
-import argparse
-import warnings
-
 import numpy as np
 
-from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
-from bench.inner import inner_score, paired_row, write_paired
-from bench.splits import inner_split, stratified_splits
+from bench.inner import inner_score, paired_row, tuning_args, tuning_splits, write_paired
 from sparge import SparGE
 from sparge.method.proximity import shared_leaf_share
 from sparge.method.similarity import ensemble_sqdist
@@ -61,24 +56,11 @@ def scores(X, y_text, itr, iva, fits: int) -> tuple[dict, dict, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("out")
-    ap.add_argument("--fits", type=int, default=3)
-    ap.add_argument("--max-rows", type=int, default=None)
-    ap.add_argument("--cohorts", nargs="*", default=None)
-    args = ap.parse_args()
-    warnings.filterwarnings("ignore")
-    todo = ([(c, 6, args.max_rows) for c in COHORTS + BROAD_COHORTS] if args.max_rows else
-            [(c, 6, 2500) for c in COHORTS] + [(c, 3, 3000) for c in BROAD_COHORTS])
-    if args.cohorts:
-        todo = [t for t in todo if t[0] in args.cohorts]
+    args = tuning_args(__doc__, lambda ap: ap.add_argument("--fits", type=int, default=3))
     rows = []
-    for cohort, outer, cap in todo:
-        X, y, _ = encoded(cohort, max_rows=cap)
-        for s, tr, _ in stratified_splits(y, outer, seed=0):
-            itr, iva = inner_split(tr, y, seed=s)
-            base, ens, emb_only = scores(X, y, itr, iva, args.fits)
-            rows.append(paired_row(cohort, s, base, ens, "v", v_emb_only=emb_only))
+    for cohort, s, X, y, itr, iva in tuning_splits(args.max_rows, args.cohorts):
+        base, ens, emb_only = scores(X, y, itr, iva, args.fits)
+        rows.append(paired_row(cohort, s, base, ens, "v", v_emb_only=emb_only))
     write_paired(rows, args.out, "v", ("emb", "forest", "combined"))
 
 

@@ -23,10 +23,8 @@ import warnings
 
 from sklearn.ensemble import ExtraTreesClassifier
 
-from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
 from bench.inner import metric_parts as parts
-from bench.inner import paired_row, write_paired
-from bench.splits import inner_split, stratified_splits
+from bench.inner import paired_row, tuning_splits, write_paired
 from sparge.method import proximity
 
 
@@ -45,24 +43,19 @@ def main() -> None:
     ap.add_argument("--cohorts", nargs="*", default=None)
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
-    todo = ([(c, 6, 2500) for c in COHORTS] + [(c, 3, 3000) for c in BROAD_COHORTS]
-            if args.cohorts is None else [(c, 3, 3000) for c in args.cohorts])
     original = proximity.balanced_forest
     rows = []
-    for cohort, outer, cap in todo:
-        X, y, _ = encoded(cohort, max_rows=cap)
-        for s, tr, _ in stratified_splits(y, outer, seed=0):
-            itr, iva = inner_split(tr, y, seed=s)
-            t0 = time.perf_counter()
-            base = parts(X, y, itr, iva)
-            t1 = time.perf_counter()
-            proximity.balanced_forest = extra_trees
-            try:
-                et = parts(X, y, itr, iva)
-            finally:
-                proximity.balanced_forest = original
-            rows.append(paired_row(cohort, s, base, et, "et", base_s=t1 - t0,
-                                   et_s=time.perf_counter() - t1))
+    for cohort, s, X, y, itr, iva in tuning_splits(cohorts=args.cohorts):
+        t0 = time.perf_counter()
+        base = parts(X, y, itr, iva)
+        t1 = time.perf_counter()
+        proximity.balanced_forest = extra_trees
+        try:
+            et = parts(X, y, itr, iva)
+        finally:
+            proximity.balanced_forest = original
+        rows.append(paired_row(cohort, s, base, et, "et", base_s=t1 - t0,
+                               et_s=time.perf_counter() - t1))
     write_paired(rows, args.out, "et", ("forest", "combined"))
 
 if __name__ == "__main__":

@@ -19,17 +19,13 @@ cohort to 200 patients with 6 outer splits); inner 70/30, paired on one fit.
 
 from __future__ import annotations
 
-import argparse
 import json
-import warnings
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
-from bench.inner import inner_score
-from bench.splits import inner_split, stratified_splits
+from bench.inner import inner_score, tuning_args, tuning_splits
 from sparge import SparGE
 from sparge.method.proximity import shared_leaf_share
 from sparge.method.similarity import ensemble_sqdist
@@ -79,33 +75,21 @@ def hub_skew(D: np.ndarray, k: int = 10) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("out")
-    ap.add_argument("--max-rows", type=int, default=None)
-    ap.add_argument("--cohorts", nargs="*", default=None)
-    args = ap.parse_args()
-    warnings.filterwarnings("ignore")
-    todo = ([(c, 6, args.max_rows) for c in COHORTS + BROAD_COHORTS] if args.max_rows else
-            [(c, 6, 2500) for c in COHORTS] + [(c, 3, 3000) for c in BROAD_COHORTS])
-    if args.cohorts:
-        todo = [t for t in todo if t[0] in args.cohorts]
+    args = tuning_args(__doc__)
     rows = []
-    for cohort, outer, cap in todo:
-        X, y, _ = encoded(cohort, max_rows=cap)
-        for s, tr, _ in stratified_splits(y, outer, seed=0):
-            itr, iva = inner_split(tr, y, seed=s)
-            m = SparGE(random_state=0).fit(X[itr], y[itr])
-            classes = np.unique(y[itr])
-            y_tr, y_q = np.searchsorted(classes, y[itr]), np.searchsorted(classes, y[iva])
-            D_q, D_t = lookalike_sqdist(m, X[iva]), lookalike_sqdist(m)
-            rec = {"cohort": cohort, "split": s, "base": inner_score(D_q, y_tr, y_q),
-                   "skew_base": hub_skew(D_q)}
-            for name, D in rescaled(D_q, D_t).items():
-                rec[name] = inner_score(D, y_tr, y_q)
-                rec[f"skew_{name}"] = hub_skew(D)
-            print(json.dumps({k: round(v, 4) if isinstance(v, float) else v
-                              for k, v in rec.items()}), flush=True)
-            rows.append(rec)
+    for cohort, s, X, y, itr, iva in tuning_splits(args.max_rows, args.cohorts):
+        m = SparGE(random_state=0).fit(X[itr], y[itr])
+        classes = np.unique(y[itr])
+        y_tr, y_q = np.searchsorted(classes, y[itr]), np.searchsorted(classes, y[iva])
+        D_q, D_t = lookalike_sqdist(m, X[iva]), lookalike_sqdist(m)
+        rec = {"cohort": cohort, "split": s, "base": inner_score(D_q, y_tr, y_q),
+               "skew_base": hub_skew(D_q)}
+        for name, D in rescaled(D_q, D_t).items():
+            rec[name] = inner_score(D, y_tr, y_q)
+            rec[f"skew_{name}"] = hub_skew(D)
+        print(json.dumps({k: round(v, 4) if isinstance(v, float) else v
+                          for k, v in rec.items()}), flush=True)
+        rows.append(rec)
     df = pd.DataFrame(rows)
     df.to_csv(args.out, index=False)
     per = df.groupby("cohort", sort=False).mean(numeric_only=True).drop(columns="split")

@@ -8,15 +8,65 @@ scores every part of SparGE's look-alike metric on one inner split.
 
 from __future__ import annotations
 
+import argparse
 import json
+import warnings
+from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
 
+from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
+from bench.splits import inner_split, stratified_splits
 from sparge import SparGE
 from sparge.estimator.forest_part import class_weights, heldout_values
 from sparge.method.proximity import shared_leaf_share
 from sparge.method.similarity import ensemble_sqdist
+
+
+def tuning_splits(max_rows: int | None = None, cohorts: list[str] | None = None
+                  ) -> Iterator[tuple[str, int, np.ndarray, np.ndarray, np.ndarray,
+                                      np.ndarray]]:
+    """The inner splits every tuning round decides on (training splits only).
+
+    Sixteen tuning cohorts: 6 outer splits for the development cohorts capped at 2,500
+    patients, 3 for the broad ones at 3,000; with ``max_rows`` every cohort is cut to that
+    many patients with 6 outer splits. ``cohorts`` keeps the named ones (another cohort
+    named gets 3 outer splits). Each outer training split is split again 70/30.
+
+    Yields
+    ------
+    cohort, split, X, y, itr, iva
+        The encoded cohort, its outcome, and the inner training and validation rows.
+    """
+    if max_rows:
+        plan = [(c, 6, max_rows) for c in COHORTS + BROAD_COHORTS]
+    else:
+        plan = [(c, 6, 2500) for c in COHORTS] + [(c, 3, 3000) for c in BROAD_COHORTS]
+    if cohorts:
+        known = {c for c, _, _ in plan}
+        plan = [t for t in plan if t[0] in cohorts] + [
+            (c, 3, max_rows or 3000) for c in cohorts if c not in known]
+    for cohort, outer, cap in plan:
+        X, y, _ = encoded(cohort, max_rows=cap)
+        for s, tr, _ in stratified_splits(y, outer, seed=0):
+            itr, iva = inner_split(tr, y, seed=s)
+            yield cohort, s, X, y, itr, iva
+
+
+def tuning_args(doc: str, extra=None) -> argparse.Namespace:
+    """A tuning script's command line: ``OUT.csv [--max-rows N] [--cohorts ...]`` (what
+    :func:`tuning_splits` takes), with ``extra(parser)`` adding the script's own; the
+    scripts' warnings (convergence, R's NA payloads) are silenced for readable logs."""
+    ap = argparse.ArgumentParser(description=doc)
+    ap.add_argument("out")
+    ap.add_argument("--max-rows", type=int, default=None)
+    ap.add_argument("--cohorts", nargs="*", default=None)
+    if extra is not None:
+        extra(ap)
+    args = ap.parse_args()
+    warnings.filterwarnings("ignore")
+    return args
 
 
 def inner_score(D: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray) -> float:

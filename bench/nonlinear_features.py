@@ -22,10 +22,8 @@ import warnings
 import numpy as np
 from sklearn.kernel_approximation import Nystroem
 
-from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
 from bench.inner import metric_parts as parts
-from bench.inner import paired_row, write_paired
-from bench.splits import inner_split, stratified_splits
+from bench.inner import paired_row, tuning_splits, write_paired
 from sparge.estimator import steps
 
 
@@ -67,22 +65,17 @@ def main() -> None:
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
     block = NystromBlock(args.components)
-    todo = ([(c, 6, 2500) for c in COHORTS] + [(c, 3, 3000) for c in BROAD_COHORTS]
-            if args.cohorts is None else [(c, 3, 3000) for c in args.cohorts])
     rows = []
-    for cohort, outer, cap in todo:
-        X, y, _ = encoded(cohort, max_rows=cap)
-        for s, tr, _ in stratified_splits(y, outer, seed=0):
-            itr, iva = inner_split(tr, y, seed=s)
-            base = parts(X, y, itr, iva)
-            # a function (bound as a method), not the callable object itself
-            steps.Pipeline.features = lambda pipe, A, Phi: block(pipe, A, Phi)
-            block.reset()
-            try:
-                nl = parts(X, y, itr, iva)
-            finally:
-                steps.Pipeline.features = block.original
-            rows.append(paired_row(cohort, s, base, nl, "nys"))
+    for cohort, s, X, y, itr, iva in tuning_splits(cohorts=args.cohorts):
+        base = parts(X, y, itr, iva)
+        # a function (bound as a method), not the callable object itself
+        steps.Pipeline.features = lambda pipe, A, Phi: block(pipe, A, Phi)
+        block.reset()
+        try:
+            nl = parts(X, y, itr, iva)
+        finally:
+            steps.Pipeline.features = block.original
+        rows.append(paired_row(cohort, s, base, nl, "nys"))
     write_paired(rows, args.out, "nys", ("emb", "combined"))
 
 if __name__ == "__main__":

@@ -94,13 +94,7 @@ def label_text(value: object, max_len: int = 200) -> str:
     is read aloud by a screen reader ("Birth weight \\(g\\)"). Here only what a label's
     inline Markdown can use is escaped (links and images need brackets, so parentheses,
     periods, hyphens and plus signs stay as written), and a block marker only at the start.
-
-    Parameters
-    ----------
-    value : object
-        Any value (read as ``str``).
-    max_len : int
-        Longest text before escaping (see :func:`plain_text`).
+    ``value`` and ``max_len`` as for :func:`md_escape`.
     """
     text = _AUTOLINK.sub(lambda m: m.group(1)[0] + _WORD_JOINER + m.group(1)[1:],
                          plain_text(value, max_len))

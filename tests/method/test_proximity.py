@@ -290,33 +290,38 @@ def test_forest_inputs_older_files_and_the_biomarkers_alone(forest_model):
     assert unsup.forest_ is None and unsup.forest_inputs_ is None
 
 
+def _two_methods(a, b):
+    """Held-out check rows of SparGE (scores ``a``) and forest proximity (``b``) per split,
+    the same score for both measures."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [{"split": s, "method": m, "precision_at_10_balanced": v,
+          "knn_balanced_accuracy": v, "seconds": 1.0}
+         for s, (va, vb) in enumerate(zip(a, b, strict=True))
+         for m, v in (("SparGE", va), ("forest proximity", vb))])
+
+
 def test_check_verdict_names_a_winner_only_beyond_the_noise():
     import pandas as pd
 
     from sparge.services.lookalike_check import check_verdict
 
-    def results(a, b):
-        return pd.DataFrame(
-            [{"split": s, "method": m, "precision_at_10_balanced": v,
-              "knn_balanced_accuracy": v, "seconds": 1.0}
-             for s, (va, vb) in enumerate(zip(a, b, strict=True))
-             for m, v in (("SparGE", va), ("forest proximity", vb))])
-
     # ahead on every split by about 0.03 with little spread: a clear winner
-    clear = check_verdict(results([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]))
+    clear = check_verdict(_two_methods([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]))
     assert clear["best"] == "SparGE" and clear["clear"]
     assert "gives the best look-alikes" in clear["sentence"]
     assert f"split-by-split difference {100 * clear['se']:.2f})" in clear["sentence"]
     assert abs(clear["difference"] - 0.03) < 1e-9
     # 0.005 ahead on average but the splits disagree: a tie, said as such
-    tie = check_verdict(results([0.66, 0.65, 0.66], [0.65, 0.66, 0.645]))
+    tie = check_verdict(_two_methods([0.66, 0.65, 0.66], [0.65, 0.66, 0.645]))
     assert not tie["clear"] and "cannot be told apart" in tie["sentence"]
     assert tie["se"] > 0
     # the order follows the means, whichever method is first in the table
-    flip = check_verdict(results([0.60, 0.61, 0.60], [0.70, 0.72, 0.71]))
+    flip = check_verdict(_two_methods([0.60, 0.61, 0.60], [0.70, 0.72, 0.71]))
     assert flip["best"] == "forest proximity" and flip["runner_up"] == "SparGE"
     # a third representation is named after the two compared
-    three = pd.concat([results([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]), pd.DataFrame(
+    three = pd.concat([_two_methods([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]), pd.DataFrame(
         [{"split": s, "method": "raw features", "precision_at_10_balanced": 0.55,
           "knn_balanced_accuracy": 0.55, "seconds": 0.0} for s in range(3)])])
     assert check_verdict(three)["sentence"].endswith("Next: raw features 55\u00a0%.")
@@ -357,18 +362,9 @@ def test_check_verdict_small_numbers_and_near_perfect_shares():
     """A walk-through read "The difference, 0.2 points, is less than twice its standard
     error (0.1)" (0.15 and 0.09 rounded), and 100 % look-alikes from a leaked outcome with
     no word of caution."""
-    import pandas as pd
-
     from sparge.services.lookalike_check import check_verdict
 
-    def results(a, b):
-        return pd.DataFrame(
-            [{"split": s, "method": m, "precision_at_10_balanced": v,
-              "knn_balanced_accuracy": v, "seconds": 1.0}
-             for s, (va, vb) in enumerate(zip(a, b, strict=True))
-             for m, v in (("SparGE", va), ("forest proximity", vb))])
-
-    tie = check_verdict(results([0.9990, 0.9975, 1.0], [0.9990, 0.9990, 0.9940]))
+    tie = check_verdict(_two_methods([0.9990, 0.9975, 1.0], [0.9990, 0.9990, 0.9940]))
     assert not tie["clear"]
     said = tie["sentence"]
     number = float(said.split("The difference, ")[1].split(" points")[0])
