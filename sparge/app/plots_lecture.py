@@ -448,13 +448,21 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
     # than the other (the toy's second learned axis spanned 1/100 of the first and was
     # drawn as wide, with no word of it); then the stretch is written on the axis
     spans = np.ptp(coords[:, :2], axis=0) if len(coords) else np.ones(2)
-    stretch = float(spans[0] / spans[1]) if spans[1] > 0 else 1.0
+    flat = spans <= 1e-9 * max(float(spans.max()), 1e-300)
+    if flat.any():  # an axis along which every patient is the same: said, not stretched
+        for j, update in enumerate((fig.update_xaxes, fig.update_yaxes)):
+            if flat[j]:
+                update(title=f"{axis} {j + 1} (flat: every patient at the same value)",
+                       range=[float(coords[:, j].mean()) - 1, float(coords[:, j].mean()) + 1])
+        fig.update_yaxes(showticklabels=False, zeroline=False)
+        return fig
+    stretch = float(spans[0] / spans[1])
     if 1 / MAX_STRETCH <= stretch <= MAX_STRETCH:
         fig.update_yaxes(title=f"{axis} 2", showticklabels=False, zeroline=False,
                          scaleanchor="x", scaleratio=1)
     else:
-        what = (f"stretched {stretch:.0f}×" if stretch > 1 else
-                f"squeezed {1 / stretch:.0f}×")
+        what = (f"stretched {stretch:,.0f}×" if stretch > 1 else
+                f"squeezed {1 / stretch:,.0f}×")
         fig.update_yaxes(title=f"{axis} 2 ({what})", showticklabels=False, zeroline=False)
     return fig
 

@@ -112,10 +112,13 @@ class Pipeline:
         if self.metric_weighting == "none":
             return np.ones(l)
         Y = F @ U
-        num = np.einsum("ij,ij->j", Y, Lp @ Y)
-        den = np.einsum("ij,ij->j", Y, Ln @ Y)
-        ratio = (num + 1e-12 * (num.max() + 1e-12)) / np.maximum(den, 1e-12 * (den.max() + 1e-12))
-        w = 1.0 / np.sqrt(ratio)
+        # Laplacian quadratic forms are >= 0; rounding made a flat direction's slightly
+        # negative, and its weight NaN, and with it the whole embedding (a lecture's toy
+        # model at λ = 0.5 kept one completion component and drew an empty map)
+        num = np.maximum(np.einsum("ij,ij->j", Y, Lp @ Y), 0.0)
+        den = np.maximum(np.einsum("ij,ij->j", Y, Ln @ Y), 0.0)
+        tiny = 1e-12 * (max(float(num.max()), float(den.max())) + 1e-300)
+        w = 1.0 / np.sqrt((num + tiny) / (den + tiny))  # a direction flat in both: 1
         return w / np.sqrt(np.mean(w**2))
 
     def heldout_score(self, Y_tr: np.ndarray, y_tr: np.ndarray | None, Y_va: np.ndarray,

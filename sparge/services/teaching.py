@@ -268,8 +268,14 @@ def completion_caption(model) -> str:
     if kept < left:
         text += f"; the rank cap keeps {kept} of them"
     else:
-        text += f"; the model keeps all {kept}"
-    return text + "."
+        text += "; the model keeps it" if kept == 1 else f"; the model keeps all {kept}"
+    text += "."
+    if kept <= 1 and getattr(model, "normalize_rows", False):
+        # a walk-through's λ = 0.5 left one component: every later step drew nonsense
+        text += (" With one component every patient's completed values lie on one line, "
+                 "and scaled to unit length they fall on two points: the later steps have "
+                 "almost nothing left to tell patients apart. Lower λ or raise the rank.")
+    return text
 
 
 def completion_error(model, cohort: ToyCohort) -> dict:
@@ -487,10 +493,15 @@ def refinement_step(model) -> dict:
     h = pd.DataFrame(getattr(model, "history_", []) or [])
     if h.empty:
         return {"history": h, "caption": "This model was not refined (max_iter = 0)."}
+    final = (f"J = {model.objective_:.3f} on all training patients"
+             if np.isfinite(getattr(model, "objective_", np.nan)) else
+             "J is undefined: the patients' learned positions collapsed onto a few points "
+             "(too few components kept in step 1?)")
     if len(h) == 1:
-        return {"history": h, "caption": (
-            f"No refinement (max_iter = {model.max_iter}): the K-SVD dictionary is kept; "
-            f"J = {model.objective_:.3f} on all training patients.")}
+        why = (f"No refinement (max_iter = {model.max_iter})" if model.max_iter == 0 else
+               "No refinement step was taken ("
+               + stop_reason(model).split(": ", 1)[-1] + ")")
+        return {"history": h, "caption": f"{why}: the K-SVD dictionary is kept; {final}."}
     j0, j1 = float(h["J"].iloc[0]), float(h["J"].iloc[-1])
     best = int(getattr(model, "best_iteration_", len(h) - 1))
     text = (f"Trace ratio J on the training part: {j0:.3f} at the start, {j1:.3f} after "
@@ -503,7 +514,7 @@ def refinement_step(model) -> dict:
         text += "." if len(h) - 1 >= model.max_iter else f" and {stop_reason(model)}."
     else:
         text += f"No patients were held out; the model keeps iteration {best}."
-    text += f" Final objective on all training patients: J = {model.objective_:.3f}."
+    text += f" Final objective: {final}."
     return {"history": h, "caption": text}
 
 

@@ -306,3 +306,34 @@ def test_the_dictionary_caption_names_every_biomarker_tied_at_the_top():
     D[1, 5], D[2, 5] = 0.0, 1.0
     assert "The biomarker weighed most by the most atoms: Age (3 atoms)" in \
         tc.dictionary_caption(m)
+
+
+def test_a_lecture_model_with_one_component_is_finite_and_explained(cohort):
+    """A walk-through moved λ to 0.5: one completion component was left, a direction's
+    weight became NaN and with it the whole embedding (an empty map, similarities 'None',
+    'J = inf')."""
+    m = tc.fit_toy(cohort, tc.ToyParams(completion_lambda=0.5))
+    assert m.rank_ == 1 and np.isfinite(m.embedding_).all()
+    dist, idx = m.training_neighbors(5, rows=[0])
+    assert np.isfinite(dist).all() and len(set(idx[0])) == 5
+    assert "fall on two points" in tc.completion_caption(m)
+    said = tc.refinement_step(m)["caption"]
+    assert "inf" not in said and "nan" not in said
+    flat = pt.map_figure(m.embedding_[:, :2], tc.outcomes(m), tc.patient_ids(m), "t")
+    assert "flat" in flat.layout.yaxis.title.text
+
+
+def test_direction_weights_of_a_flat_direction_are_finite():
+    from sparge.estimator.steps import Pipeline
+
+    rng = np.random.default_rng(0)
+    F = np.column_stack([rng.normal(size=30), np.zeros(30)])  # the second one is flat
+    L = sp.csr_matrix(np.eye(30) - np.full((30, 30), 1 / 30))
+    # every same-outcome neighbour at the same point, its quadratic form rounded below 0
+    # (the toy model at λ = 0.5): the weights were NaN
+    pipe = Pipeline(representation="codes", normalize_rows=True, r1=0.1, r2=0.1, k1=5,
+                    k2=5, graph_weight="heat", class_balance=True, trace_ratio_reg=0.01,
+                    metric_weighting="ratio", neighbor_search="exact")
+    for Lp in (L, sp.identity(30, format="csr") * -1e-18):
+        w = pipe.direction_weights(F, Lp, 0.5 * L, np.eye(2))
+        assert np.isfinite(w).all() and np.isclose(np.mean(w ** 2), 1.0)
