@@ -34,6 +34,13 @@ from sparge.services.workflow import (
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 model, encoder = ss.model, ss.get("model_encoder")
+if ss.get("np_for") != ss.get("model_token"):
+    # another model: the last patient and the form's fields belong to the previous one
+    # (a walk-through's empty form re-ran the old patient on the new model, and the fields
+    # are numbered by the old model's biomarkers)
+    for key in [k for k in ss if str(k).startswith("np_f_")] + ["np_query"]:
+        ss.pop(key, None)
+    ss.np_for = ss.get("model_token")
 st.title("Look-alikes for a new patient")
 warn_data_model_mismatch()
 if encoder is None:

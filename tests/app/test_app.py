@@ -449,6 +449,21 @@ def test_new_patient_form():
     assert not [d for d in at.dataframe if "similarity" in d.value.columns]
 
 
+def test_a_new_model_starts_the_new_patient_page_afresh():
+    """A walk-through trained another model: the empty form re-ran the previous patient on
+    it (the fields are numbered by the old model's biomarkers)."""
+    at = start("pages/new_patient.py")
+    names = at.session_state["model"].feature_names()
+    at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(61.0)
+    find(at).click().run()
+    assert [d for d in at.dataframe if "similarity" in d.value.columns]
+    at.session_state["model_token"] = "another model"
+    at.run()
+    assert not at.exception
+    assert not [d for d in at.dataframe if "similarity" in d.value.columns]
+    assert at.number_input(key=f"np_f_{names.index('Age (years)')}").value is None
+
+
 def find(at):
     """The New patient form's submit button."""
     return next(b for b in at.button if b.label == "Find look-alikes")
