@@ -574,6 +574,13 @@ def test_role_edits_turn_roles_into_encoder_arguments():
     assert "input feature" in notes[0]
     with pytest.raises(DataError, match="Only one column can be the outcome"):
         role_edits({**roles, "Event": "label", "Age": "label"}, "id", "Outcome")
+    # with the fitted roles, only what the user changed (or set before) is passed on: a
+    # column left out by default keeps being judged, with its reason in the report
+    fitted = {**roles, "Follow-up (days)": "ignore", "Notes": "ignore"}
+    edited = {**fitted, "Age": "ignore"}
+    _, _, over, _ = role_edits(edited, "id", "Outcome", fitted=fitted,
+                               chosen={"Event": "categorical"})
+    assert over == {"Age": "ignore", "Event": "categorical"}
 
 
 def test_held_out_check_compares_sparge_forest_and_raw_on_the_users_cohort(small_cohort):
