@@ -200,7 +200,7 @@ with current:
             with guard("Re-encoding"):
                 new_id, new_label, overrides, notes = role_edits(
                     dict(zip(edited["column"], edited["role"])), enc.id_column, enc.label_column,
-                    fitted=enc.roles_, chosen=enc.roles)
+                    fitted=enc.roles_, user_roles=enc.roles)
                 new = encode_cohort(cohort.df, id_column=new_id, label_column=new_label,
                                     roles=overrides, encoding_table=enc.encoding_table,
                                     max_patient_missing=enc.max_patient_missing)

@@ -157,7 +157,7 @@ def set_cohort(cohort: Cohort, name: str) -> None:
 
 
 def role_edits(roles: dict[str, str], id_column: str | None, label_column: str | None,
-               fitted: dict[str, str] | None = None, chosen: dict[str, str] | None = None
+               fitted: dict[str, str] | None = None, user_roles: dict[str, str] | None = None
                ) -> tuple[str | None, str | None, dict[str, str], list[str]]:
     """Turn an edited role table into Encoder arguments.
 
@@ -167,7 +167,7 @@ def role_edits(roles: dict[str, str], id_column: str | None, label_column: str |
         ``{column: role}`` as edited (roles of ``sparge.data.encoder.ROLES``).
     id_column, label_column : str or None
         The current ID and outcome columns.
-    fitted, chosen : dict, optional
+    fitted, user_roles : dict, optional
         The encoder's current roles (``roles_``) and those the user set before
         (``roles``). Given, only a role the user changed or set before is passed on: every
         other column is judged afresh, with its reason (a walk-through changed one role,
@@ -198,7 +198,7 @@ def role_edits(roles: dict[str, str], id_column: str | None, label_column: str |
                             f"{', '.join(repr(c) for c in new)}.")
         chosen[role] = new[0] if new else (current if current in marked else None)
     overrides = {c: r for c, r in roles.items() if r not in ("id", "label")
-                 and (fitted is None or r != fitted.get(c) or c in (chosen or {}))}
+                 and (fitted is None or r != fitted.get(c) or c in (user_roles or {}))}
     for c in {id_column, label_column} - {None, chosen["id"], chosen["label"]}:
         if roles.get(c) in ("id", "label"):  # replaced, still marked: left out, not a feature
             overrides[c] = "ignore"

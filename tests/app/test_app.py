@@ -579,7 +579,7 @@ def test_role_edits_turn_roles_into_encoder_arguments():
     fitted = {**roles, "Follow-up (days)": "ignore", "Notes": "ignore"}
     edited = {**fitted, "Age": "ignore"}
     _, _, over, _ = role_edits(edited, "id", "Outcome", fitted=fitted,
-                               chosen={"Event": "categorical"})
+                               user_roles={"Event": "categorical"})
     assert over == {"Age": "ignore", "Event": "categorical"}
 
 
