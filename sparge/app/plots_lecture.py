@@ -112,13 +112,15 @@ def _atom_axis(atom_names) -> tuple[list[str], list[str], dict]:
     """Tick labels of an atom axis: full names up to 12 atoms, else numbers (the outcome on
     hover); returns (x, full names, axis settings)."""
     full = [plot_text(a, 30) for a in atom_names]
+    # "category": plotly would read the numbers "1" … "k" as positions 1 … k, and the boxes
+    # drawn at 0-based places stood one atom to the left of the atoms they meant
     if len(full) <= 12:
         return full, full, {"title": "atom (outcome it was learned for)", "tickangle": -45,
-                            "tickmode": "array", "tickvals": full}
+                            "tickmode": "array", "tickvals": full, "type": "category"}
     x = [str(j + 1) for j in range(len(full))]
     step = -(-len(x) // 8)  # at most 8 numbers: they fit a narrow column in large type
     return x, full, {"title": "atom (hover: its outcome)", "tickangle": 0,
-                     "tickmode": "array", "tickvals": x[::step]}
+                     "tickmode": "array", "tickvals": x[::step], "type": "category"}
 
 
 def _colors(labels, order=None) -> tuple[np.ndarray, dict[str, str]]:
@@ -160,8 +162,9 @@ def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None 
                       y1=highlight + 0.5, line={"color": SELECTED, "width": 3})
     _layout(fig, title, font_size, height, plot_bgcolor="#d9d9d9", showlegend=False)
     fig.update_xaxes(title="biomarker", tickangle=-40, tickmode="array", tickvals=x,
+                     type="category",
                      showgrid=False)
-    fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
+    fig.update_yaxes(title="patient", autorange="reversed", tickmode="array", type="category",
                      tickvals=_row_ticks(y, highlight, height, font_size),
                      showgrid=False)
     return fig
@@ -261,7 +264,7 @@ def dictionary_figure(D: np.ndarray, features, atom_names, *, used=None,
                       line={"color": SELECTED, "width": 3})
     _layout(fig, "The dictionary: every atom is a pattern of biomarkers", font_size, height)
     fig.update_xaxes(**xaxis)
-    fig.update_yaxes(title="biomarker", tickmode="array",
+    fig.update_yaxes(title="biomarker", tickmode="array", type="category",
                      tickvals=y if len(y) <= 40 else y[::max(1, len(y) // 30)],
                      autorange="reversed")
     return fig
@@ -286,7 +289,7 @@ def codes_figure(Phi: np.ndarray, atom_names, row_labels, *, highlight: int | No
     _layout(fig, "Sparse codes (blank = exactly zero)", font_size, height,
             plot_bgcolor="white")
     fig.update_xaxes(showgrid=False, **xaxis)
-    fig.update_yaxes(title="patient", autorange="reversed", tickmode="array",
+    fig.update_yaxes(title="patient", autorange="reversed", tickmode="array", type="category",
                      tickvals=_row_ticks(y, highlight, height, font_size),
                      showgrid=False)
     return fig

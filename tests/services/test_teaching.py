@@ -261,6 +261,13 @@ def test_a_wide_dictionary_is_numbered_with_the_outcome_on_hover(real):
     assert list(fig.data[0].x) == [str(j + 1) for j in range(len(labels))]
     assert list(fig.data[0].customdata[0]) == labels
     assert "hover" in fig.layout.xaxis.title.text
+    # the numbers are names, not positions: atom 8 (index 7) is boxed at place 7 ± 0.5
+    # (read as numbers, "8" stood at 8 and every box sat one atom to the left)
+    boxed = pt.dictionary_figure(real.dictionary_[:10], real.feature_names()[:10], labels,
+                                 used=[7])
+    assert boxed.layout.xaxis.type == "category" and boxed.layout.shapes[0].x0 == 6.5
+    codes = pt.codes_figure(real.codes_[:5], labels, ["1", "2", "3", "4", "5"], highlight=2)
+    assert codes.layout.xaxis.type == "category" and codes.layout.yaxis.type == "category"
 
 
 def test_the_distance_caption_says_whether_the_forest_part_is_used(cohort):
