@@ -35,9 +35,12 @@ def test_map_starts_in_zoom_mode_and_keys_points_by_row():
                      title="PCA of the 16-D SparGE embedding")
     assert fig.layout.dragmode == "zoom"  # a click selects; lasso/box stay in the toolbar
     names = [t.name for t in fig.data]
-    # the left-out patients are drawn first (under the outcome colours), listed last
-    assert names[:3] == ["not used for training", "high", "low"]
-    assert fig.data[0].legendrank > fig.data[1].legendrank
+    # the left-out patients are drawn first (under the outcome colours), listed last; then
+    # the larger outcome under the smaller (a rare outcome lay hidden under a common one),
+    # listed in the outcomes' order
+    assert names[:3] == ["not used for training", "low", "high"]
+    assert (len(fig.data[1].x), len(fig.data[2].x)) == (5, 4)
+    assert fig.data[0].legendrank > fig.data[1].legendrank > fig.data[2].legendrank
     assert "selected" in names
     keys = sorted(int(c[0]) for t in fig.data if t.customdata is not None
                   for c in t.customdata)
