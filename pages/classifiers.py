@@ -87,7 +87,7 @@ if ss.get("cls_results") is not None:
                "error (a difference within about twice its standard error may be noise). "
                "The classifiers see SparGE's embedding alone, as in the paper; the "
                "look-alikes also use the forest part (the Model page's held-out check).")
-    verdict = comparison_verdict(res, measure)
+    verdict = comparison_verdict(res, measure, chance)
     if verdict:
         st.info(verdict)
     with st.expander("Every measure"):

@@ -331,23 +331,37 @@ def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["Classifier", "raw data", "SparGE", "SparGE − raw"])
 
 
-def comparison_verdict(results: pd.DataFrame, measure: str) -> str:
+#: Points of the measure above chance under which the verdict says neither feature set
+#: predicts the outcome well (as the Model page's check says of the look-alikes).
+NEAR_CHANCE = 0.10
+
+
+def comparison_verdict(results: pd.DataFrame, measure: str,
+                       chance: float | None = None) -> str:
     """The classifier comparison in one plain sentence, and what it does not measure.
 
     Counts the classifiers where SparGE's features beat the raw data (paired mean over the
-    splits above zero) and names the largest gap. A walk-through read "raw data ahead for
-    4 of 6 classifiers" here and "SparGE 73 %, raw 61 %" on the Model page's look-alike
-    check as a contradiction: the two pages answer different questions.
+    splits above zero), how many of those are beyond twice the standard error of the
+    paired difference, and names the largest gap; with ``chance`` (the measure's chance
+    level) it says when every score is within :data:`NEAR_CHANCE` of it. A walk-through
+    read "beat the raw data with 3 of 6 classifiers" where all three gains were noise and
+    every score sat within 6 points of chance. Another read "raw data ahead for 4 of 6
+    classifiers" here and "SparGE 73 %, raw 61 %" on the Model page's look-alike check as
+    a contradiction: the two pages answer different questions.
     """
     wide = results.pivot_table(index=["classifier", "split"], columns="representation",
                                values=measure, aggfunc="mean", sort=False)
     if not {"raw", "SparGE"} <= set(wide.columns):
         return ""
-    diff = (wide["SparGE"] - wide["raw"]).groupby(level="classifier", sort=False).mean()
-    diff = diff.dropna()
+    stats = {clf: paired_difference(part["SparGE"], part["raw"])
+             for clf, part in wide.groupby(level="classifier", sort=False)}
+    diff = pd.Series({clf: m for clf, (m, _, _) in stats.items()}, dtype=float).dropna()
     if diff.empty:
         return ""
     ahead = int((diff > 0).sum())
+    clear = sum(1 for clf in diff.index
+                if np.isfinite(stats[clf][1]) and diff[clf] > 0
+                and diff[clf] >= 2 * stats[clf][1])
 
     def named(clf) -> str:
         return f"{CLASSIFIER_NAMES.get(clf, clf)} {diff[clf]:+.3f}"
@@ -355,7 +369,20 @@ def comparison_verdict(results: pd.DataFrame, measure: str) -> str:
     ends = (f"best: {named(diff.idxmax())}; worst: {named(diff.idxmin())}" if len(diff) > 1
             else named(diff.index[0]))
     head = (f"SparGE's features beat the raw data with {ahead} of {len(diff)} classifiers "
-            f"({ends}).")
+            f"({ends})")
+    beyond = "by more than twice the standard error of the difference"
+    if ahead == 1:
+        head += f"; {beyond}" if clear else f"; not {beyond}, so the gain may be noise"
+    elif ahead > 1:
+        head += (f"; {clear} of them {beyond}" if clear else
+                 f"; none of them {beyond}, so the gains may be noise")
+    head += "."
+    if chance is not None and np.isfinite(chance):
+        scores = wide[["raw", "SparGE"]].groupby(level="classifier", sort=False).mean()
+        if float(np.nanmax(scores.to_numpy())) - chance < NEAR_CHANCE:
+            head += (f" Every score is within {100 * NEAR_CHANCE:.0f} points of chance "
+                     f"({chance:.2f}): on this cohort neither feature set predicts the outcome "
+                     "well.")
     return (head + " This page asks how well a classifier predicts the outcome from each "
             "feature set; SparGE's embedding is built for look-alikes, and flexible "
             "classifiers such as forests often do better on the raw data. How good the "

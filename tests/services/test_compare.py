@@ -140,7 +140,21 @@ def test_the_verdict_counts_the_classifiers_and_says_what_the_page_does_not_meas
     said = comparison_verdict(pd.DataFrame(rows), "balanced_accuracy")
     assert said.startswith("SparGE's features beat the raw data with 2 of 3 classifiers "
                            "(best: k-nearest neighbours +0.050; worst: random forest "
-                           "-0.160).")
+                           "-0.160); 2 of them by more than twice the standard error of "
+                           "the difference.")
     assert "Model page's held-out check" in said
+    assert "points of chance" not in comparison_verdict(pd.DataFrame(rows),
+                                                        "balanced_accuracy", chance=0.5)
+    # gains within their noise, every score near chance: said so (a walk-through read
+    # "beat the raw data with 3 of 6 classifiers" on an ACTG cohort at 0.50-0.56)
+    noisy = []
+    for split, gain in enumerate((0.05, -0.03, 0.04)):
+        noisy += [{"classifier": "KNN", "split": split, "representation": "raw",
+                   "balanced_accuracy": 0.52},
+                  {"classifier": "KNN", "split": split, "representation": "SparGE",
+                   "balanced_accuracy": 0.52 + gain}]
+    said = comparison_verdict(pd.DataFrame(noisy), "balanced_accuracy", chance=0.5)
+    assert "1 of 1 classifiers" in said and "; not by more than twice" in said
+    assert "the gain may be noise" in said and "within 10 points of chance (0.50)" in said
     assert comparison_verdict(pd.DataFrame(rows[:0], columns=list(rows[0])),
                               "balanced_accuracy") == ""
