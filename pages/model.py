@@ -25,7 +25,7 @@ from sparge.app.shell import (
 )
 from sparge.data.safe_text import md_escape
 from sparge.services.display import model_filename
-from sparge.services.persistence import MODEL_FILE_HOLDS
+from sparge.services.persistence import model_file_holds
 from sparge.services.resources import estimate_fit
 from sparge.services.teaching import training_story
 from sparge.services.workflow import model_params, train
@@ -222,7 +222,8 @@ with history_box, guard("Showing the training history"):
                    "refinement fitted on, so the two numbers differ.")
     history = getattr(model, "history_", None)
     if history:
-        st.plotly_chart(objective_figure(history), width="stretch", config=SMALL_CHART)
+        st.plotly_chart(objective_figure(history, supervised=bool(model.supervised)),
+                        width="stretch", config=SMALL_CHART)
         if getattr(model, "objective_", None) is not None:
             # which iterate was kept, why it stopped, and what the J above is
             st.caption(training_story(model))
@@ -299,4 +300,4 @@ with guard("Preparing the download"):
                        # named after the table it learned from, not a generic model.sparge
                        file_name=model_filename(ss.model_name),
                        mime="application/octet-stream")
-    st.warning(MODEL_FILE_HOLDS)
+    st.warning(model_file_holds(getattr(model, "y_", None) is not None))

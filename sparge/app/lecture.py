@@ -382,7 +382,8 @@ def show_refinement(ctx: Context) -> None:
     info = tc.refinement_step(m)
     if len(info["history"]) > 1:
         figure(pt.objective_figure(info["history"], getattr(m, "best_iteration_", None),
-                                   font_size=ctx.font), "objective", ctx)
+                                   supervised=bool(m.supervised), font_size=ctx.font),
+               "objective", ctx)
     say(info["caption"])
 
 
@@ -396,7 +397,8 @@ def show_lookalikes(ctx: Context) -> None:
     c1, c2 = columns(ctx, [3, 2])
     with c1:
         figure(pt.lookalike_weights_figure(info["table"], ctx.pid, order=ctx.order,
-                                           font_size=ctx.font),
+                                           by_outcome=getattr(ctx.model, "y_", None)
+                                           is not None, font_size=ctx.font),
                "lookalike_weights", ctx)
         say(info["caption"])
     with c2:

@@ -472,15 +472,26 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
 
 
 def objective_figure(history: pd.DataFrame, best: int | None = None, *,
-                     font_size: int = 14, height: int = 380) -> go.Figure:
-    """Trace ratio J and the held-out score per refinement iteration; the kept one marked."""
+                     supervised: bool = True, font_size: int = 14,
+                     height: int = 380) -> go.Figure:
+    """Trace ratio J and the held-out score per refinement iteration; the kept one marked.
+    The held-out score is precision@10, or (``supervised=False``: no outcomes) the
+    held-out patients' J."""
     from plotly.subplots import make_subplots
 
     h = pd.DataFrame(history)
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     fig.add_trace(go.Scatter(x=h["iteration"], y=h["J"], name="J on training part",
                              mode="lines+markers"), secondary_y=False)
-    if "heldout_score" in h and h["heldout_score"].notna().any():
+    scored = "heldout_score" in h and h["heldout_score"].notna().any()
+    if scored and not supervised:  # minus the held-out J was shown as a precision
+        fig.add_trace(go.Scatter(x=h["iteration"], y=-h["heldout_score"],
+                                 mode="lines+markers", name="J of held-out patients"),
+                      secondary_y=True)
+        scored = False
+        fig.update_yaxes(title_text="J of held-out patients", secondary_y=True,
+                         tickformat=".3g")
+    if scored:
         fig.add_trace(go.Scatter(x=h["iteration"], y=h["heldout_score"], mode="lines+markers",
                                  name="held-out precision@10"), secondary_y=True)
     if best is not None:
@@ -492,10 +503,12 @@ def objective_figure(history: pd.DataFrame, best: int | None = None, *,
     _layout(fig, "Joint refinement: objective and held-out score", font_size, height,
             legend="top")
     fig.update_xaxes(title="iteration", dtick=1)
-    fig.update_yaxes(title_text="trace ratio J (lower is better)", secondary_y=False)
+    fig.update_yaxes(title_text="trace ratio J (lower is better)", secondary_y=False,
+                     tickformat=".3g")
     # percent with one decimal: two decimals repeated a tick ("0.78" twice) on a narrow range
-    fig.update_yaxes(title_text="held-out precision@10", secondary_y=True, tickformat=".1%",
-                     range=share_range(h["heldout_score"]) if "heldout_score" in h else None)
+    if scored:
+        fig.update_yaxes(title_text="held-out precision@10", secondary_y=True,
+                         tickformat=".1%", range=share_range(h["heldout_score"]))
     return fig
 
 
@@ -511,9 +524,11 @@ def share_range(values, pad: float = 0.02) -> list[float] | None:
 
 
 def lookalike_weights_figure(table: pd.DataFrame, patient: str, *, order=None,
-                             font_size: int = 14, height: int = 340) -> go.Figure:
+                             by_outcome: bool = True, font_size: int = 14,
+                             height: int = 340) -> go.Figure:
     """Sparse weights of the followed patient's look-alikes (table from ``lookalike_step``),
-    coloured by outcome as the app's maps colour them (``order``)."""
+    coloured by outcome as the app's maps colour them (``order``; ``by_outcome=False``: a
+    model without outcomes, one colour and no word of outcomes)."""
     lab, colours = _colors(table["outcome"], order)
     names = [f"{int(r)}. {plot_text(i, 20)}" for r, i in zip(table["rank"], table["ID"],
                                                               strict=True)]
@@ -525,8 +540,8 @@ def lookalike_weights_figure(table: pd.DataFrame, patient: str, *, order=None,
                                                        np.asarray(table["distance"])]),
                            hovertemplate="%{x}<br>outcome %{customdata[0]}<br>distance "
                                          "%{customdata[1]:.3f}<extra></extra>"))
-    _layout(fig, f"Look-alikes of patient {plot_text(patient, 20)}, nearest first: sparse weights "
-            "(colour = outcome)", font_size, height)
+    _layout(fig, f"Look-alikes of patient {plot_text(patient, 20)}, nearest first: sparse weights"
+            + (" (colour = outcome)" if by_outcome else ""), font_size, height)
     fig.update_yaxes(title="sparse weight", range=[0, 1.05])
     fig.update_xaxes(title="look-alike (rank. ID)")
     return fig

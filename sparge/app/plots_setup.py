@@ -77,10 +77,11 @@ def confusion_heatmap(cm: np.ndarray, classes, title: str) -> go.Figure:
     return fig
 
 
-def objective_figure(history: list[dict]) -> go.Figure:
+def objective_figure(history: list[dict], supervised: bool = True) -> go.Figure:
     """The refinement's objective (the trace ratio J, on the patients it fitted) and its
-    check on set-aside training patients (class-balanced share of the 10 look-alikes with
-    the same outcome) per refinement step, in words a clinician reads.
+    check on set-aside training patients per refinement step, in words a clinician reads:
+    the class-balanced share of the 10 look-alikes with the same outcome, or (a model
+    learned without the outcome, ``supervised=False``) the objective on those patients.
 
     Raises
     ------
@@ -96,18 +97,24 @@ def objective_figure(history: list[dict]) -> go.Figure:
                              name="objective (lower is better)",
                              mode="lines+markers"), secondary_y=False)
     score = pd.to_numeric(h.get("heldout_score", pd.Series(dtype=float)), errors="coerce")
-    if score.notna().any():
+    if score.notna().any() and supervised:
         fig.add_trace(go.Scatter(x=it, y=score, name="check: look-alikes with the same "
                                  "outcome (higher is better)", mode="lines+markers"),
                       secondary_y=True)
         fig.update_yaxes(title_text="same outcome", secondary_y=True, range=[0, 1],
                          dtick=0.2, tickformat=".0%", showgrid=False)
+    elif score.notna().any():  # without outcomes the check is minus the held-out objective
+        fig.add_trace(go.Scatter(x=it, y=-score, name="check: objective on set-aside "
+                                 "patients (lower is better)", mode="lines+markers"),
+                      secondary_y=True)
+        fig.update_yaxes(title_text="set-aside objective", secondary_y=True,
+                         tickformat=".3g", showgrid=False)
     # the legend's row(s) above the plot, below the toolbar's strip
     fig.update_layout(height=380, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom",
                                           "x": 0},
                       margin={"l": 10, "r": 10, "t": 80, "b": 10})
     fig.update_xaxes(title_text="refinement step", dtick=1)
-    fig.update_yaxes(title_text="objective (trace ratio)", secondary_y=False)
+    fig.update_yaxes(title_text="objective (trace ratio)", secondary_y=False, tickformat=".3g")
     return fig
 
 

@@ -62,10 +62,17 @@ FORMAT = "sparge-model"
 VERSION = 1
 #: What a saved model holds, said to whoever downloads one: the look-alike search needs
 #: the training patients themselves, so the file is patient data.
-MODEL_FILE_HOLDS = (
-    "The model file holds what the look-alike search needs: every training patient's ID, "
-    "values and outcome. It is patient data: store and share it as you would the table "
-    "it was trained on. It holds numbers and text only and is never run as code.")
+def model_file_holds(has_outcomes: bool = True) -> str:
+    """What a model file holds, for whoever downloads one (``has_outcomes``: the model
+    keeps its training patients' outcomes; one trained without any does not)."""
+    what = "ID, values and outcome" if has_outcomes else "ID and values"
+    return (f"The model file holds what the look-alike search needs: every training "
+            f"patient's {what}. It is patient data: store and share it as you would the "
+            "table it was trained on. It holds numbers and text only and is never run as "
+            "code.")
+
+
+MODEL_FILE_HOLDS = model_file_holds()
 #: File members are the state's arrays; the dictionary keeps its historical member name.
 _MEMBER = {"dictionary_r": "_dictionary_r"}
 _STATE_NAME = {v: k for k, v in _MEMBER.items()}

@@ -504,13 +504,18 @@ def refinement_step(model) -> dict:
         return {"history": h, "caption": f"{why}: the K-SVD dictionary is kept; {final}."}
     j0, j1 = float(h["J"].iloc[0]), float(h["J"].iloc[-1])
     best = int(getattr(model, "best_iteration_", len(h) - 1))
-    text = (f"Trace ratio J on the training part: {j0:.3f} at the start, {j1:.3f} after "
+    text = (f"Trace ratio J on the training part: {j0:.3g} at the start, {j1:.3g} after "
             f"{_plural(len(h) - 1, 'refinement step')}")
     text += " (lower is better). "
     if "heldout_score" in h and h["heldout_score"].notna().any():
         s = h["heldout_score"].to_numpy(dtype=float)
-        text += (f"Held-out precision@10: {s[0]:.2f} at the start, best {np.nanmax(s):.2f}; "
-                 f"the model keeps the dictionary of iteration {best}")
+        if model.supervised:
+            text += (f"Held-out precision@10: {s[0]:.2f} at the start, best "
+                     f"{np.nanmax(s):.2f}; ")
+        else:  # without outcomes the check is the objective J of the held-out patients
+            text += (f"J of the held-out patients: {-s[0]:.3g} at the start, best "
+                     f"{-np.nanmax(s):.3g}; ")
+        text += f"the model keeps the dictionary of iteration {best}"
         text += "." if len(h) - 1 >= model.max_iter else f" and {stop_reason(model)}."
     else:
         text += f"No patients were held out; the model keeps iteration {best}."
@@ -528,17 +533,25 @@ def training_story(model) -> str:
                 "uses the one learned first.")
     j0, j1 = float(h["J"].iloc[0]), float(h["J"].iloc[-1])
     best = int(getattr(model, "best_iteration_", len(h) - 1))
+    what = ("the distance between neighbours with the same outcome relative to that "
+            "between neighbours with different outcomes" if model.supervised else
+            "the distance between close neighbours relative to that between distant "
+            "patients: the model learned without the outcome")
     text = (f"The dictionary was refined for {_plural(len(h) - 1, 'step')}. The chart's "
-            f"objective (the distance between neighbours with the same outcome relative "
-            f"to that between neighbours with different outcomes; lower is better) went "
-            f"from {j0:.3f} to {j1:.3f}. ")
+            f"objective ({what}; lower is better) went from {j0:.3g} to {j1:.3g}. ")
     if "heldout_score" in h and h["heldout_score"].notna().any():
         s = h["heldout_score"].to_numpy(dtype=float)
         kept = "the first dictionary" if best == 0 else f"the dictionary of step {best}"
-        text += (f"Each step was also checked on training patients set aside from it: "
-                 f"{100 * s[0]:.0f} % of their 10 look-alikes shared their outcome at the "
-                 f"start, {100 * np.nanmax(s):.0f} % at best (averaged over outcomes). The "
-                 f"model keeps {kept}, the best on that check")
+        if model.supervised:
+            text += (f"Each step was also checked on training patients set aside from it: "
+                     f"{100 * s[0]:.0f} % of their 10 look-alikes shared their outcome at "
+                     f"the start, {100 * np.nanmax(s):.0f} % at best (averaged over "
+                     "outcomes). ")
+        else:  # minus the held-out objective: no outcome to share
+            text += (f"Each step was also checked on training patients set aside from it, "
+                     f"by the same objective: {-s[0]:.3g} at the start, "
+                     f"{-np.nanmax(s):.3g} at best. ")
+        text += f"The model keeps {kept}, the best on that check"
         if len(h) - 1 < model.max_iter:
             text += (f", and training stopped when {model.n_iter_no_change} more steps "
                      "brought no better check" if "early" in stop_reason(model) else

@@ -7,6 +7,7 @@ import time
 from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from helpers import SAMPLES
@@ -167,9 +168,28 @@ def test_refinement_caption_reads_the_history(cohort, toy):
     assert f"The final objective above ({toy.objective_:.3f})" in story
     h = toy.history_
     assert f"refined for {len(h) - 1} step" in story
-    assert f"from {h[0]['J']:.3f} to {h[-1]['J']:.3f}" in story
+    assert f"from {h[0]['J']:.3g} to {h[-1]['J']:.3g}" in story  # 0.000750 is not "0.001"
     assert "J =" not in story and "precision@10" not in story and "iterate" not in story
     assert tc.training_story(none).startswith("The dictionary was not refined")
+
+
+def test_a_model_without_outcomes_is_not_described_by_outcomes(cohort):
+    """A walk-through's unsupervised model read "-2 % of their 10 look-alikes shared their
+    outcome" (minus the held-out objective shown as a share) on the Model page, and
+    "Held-out precision@10: -0.02" in the lecture."""
+    from sparge.app.plots_setup import objective_figure
+
+    m = tc.ToyParams().estimator().set_params(supervised=False).fit(cohort.X, cohort.y)
+    assert not m.supervised and len(m.history_) > 1
+    story = tc.training_story(m)
+    assert "outcome" not in story.replace("without the outcome", "") and "%" not in story
+    caption = tc.refinement_step(m)["caption"]
+    assert "precision" not in caption and "J of the held-out patients" in caption
+    fig = objective_figure(m.history_, supervised=False)
+    assert all("outcome" not in (t.name or "") for t in fig.data)
+    assert fig.layout.yaxis2.tickformat != ".0%"
+    lecture = pt.objective_figure(pd.DataFrame(m.history_), 0, supervised=False)
+    assert "precision" not in lecture.layout.yaxis2.title.text
 
 
 def test_lookalikes_of_the_followed_patient_with_sparse_weights(toy, real):
