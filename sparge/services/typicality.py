@@ -74,16 +74,20 @@ def few_values_message(n_given: int, n_features: int,
     """A caution for a patient with fewer than ``min_measured`` of the biomarkers given,
     else ``None``. Such a patient is not assessed by :func:`atypicality`, and its gaps are
     filled towards the cohort's typical patient, so its look-alikes can score high
-    similarities while matching it on a few values only (a walk-through's 6 of 22)."""
+    similarities while matching it on a few values only (a walk-through's 6 of 22), or
+    miss even those: the look-alikes are found from the whole filled-in patient, and a
+    model learned without the outcome matched a walk-through's 3 given values poorly
+    (CD4 25 against look-alikes' 113)."""
     if n_features <= 0 or n_given >= min_measured * n_features:
         return None
     given = (f"Only {n_given} of {n_features} biomarkers {'is' if n_given == 1 else 'are'}"
              " given")
-    those = "that value" if n_given == 1 else f"those {n_given} values"
+    those = "the value given" if n_given == 1 else "the values given"
     return (f"{given}. The other {n_features - n_given} are filled in from the training "
-            f"patients' patterns, so the look-alikes below match this patient on {those} "
-            "and are typical patients otherwise: read their similarity as rough. Each "
-            "value you add sharpens them.")
+            "patients' patterns, and the look-alikes below are found from the whole "
+            f"filled-in patient: they can differ even on {those} (compare them in the "
+            "table below). Read their similarity as rough; each value you add sharpens "
+            "them.")
 
 
 def atypical_message(share: float, threshold: float = ATYPICAL_SHARE) -> str | None:
