@@ -53,8 +53,20 @@ _HEADER_UNIT = re.compile(r"[(\[]\s*([^()\[\]]{1,15}?)\s*[)\]]\s*$")
 _NUMBER_THEN_TEXT = re.compile(rf"^([+-]?\d+,\d+|{NUMBER_PATTERN})\s*([^\d\s,.].*)$")
 
 
+#: Spellings of one unit, by its normalised key: "39 y" in an "Age (years)" column is an
+#: age (a walk-through's 15 ages were read as gaps). Only units that cannot be confused.
+_UNIT_SPELLINGS = {
+    "years": "years", "year": "years", "yrs": "years", "yr": "years", "y": "years",
+    "months": "months", "month": "months", "mo": "months", "mos": "months",
+    "days": "days", "day": "days", "d": "days",
+    "hours": "hours", "hour": "hours", "hrs": "hours", "hr": "hours", "h": "hours",
+    "%": "%", "percent": "%",
+}
+
+
 def _unit_key(text: str) -> str:
-    return re.sub(r"\s+", "", str(text)).lower()
+    key = re.sub(r"\s+", "", str(text)).lower()
+    return _UNIT_SPELLINGS.get(key, key)
 
 
 def header_unit(name: object) -> str | None:

@@ -213,6 +213,11 @@ def test_cells_written_with_the_columns_unit_read_as_numbers():
     assert with_unit("1420 g", "g") == 1420 and with_unit("980G", "g") == 980
     assert with_unit("7,2 mmol/L", "mmol/l") == 7.2
     assert with_unit("1.4 kg", "g") is None and with_unit("1420 g", None) is None
+    # a unit's short spelling: "39 y" in "Age (years)" (15 ages of an ACTG export were lost)
+    years = header_unit("Age (years)")
+    assert with_unit("39 y", years) == 39 and with_unit("39 yrs", years) == 39
+    assert with_unit("18 mo", header_unit("Follow-up (months)")) == 18
+    assert with_unit("39 d", years) is None  # days are not years
     cells = pd.Series(["1420 g", "1200", "1.4 kg", "n/a", " 990 g "] + ["1000"] * 70)
     out, info = parse_numeric(cells, unit="g")
     assert out[0] == 1420 and out[4] == 990 and np.isnan(out[2]) and np.isnan(out[3])
