@@ -135,7 +135,8 @@ if query is not None:
         if few:
             st.warning(few)
         else:
-            st.caption(f"{observed} of {Xq.shape[1]} biomarkers given; the rest are "
+            st.caption(f"All {observed} biomarkers given." if observed == Xq.shape[1] else
+                       f"{observed} of {Xq.shape[1]} biomarkers given; the rest are "
                        "completed.")
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
         table = lookalike_table(model, Xq, n_neighbors=k)

@@ -225,9 +225,22 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
             lo, hi = np.nanmin(df["_color"]), np.nanmax(df["_color"])
         scale = {"colorscale": "Viridis", "cmin": lo, "cmax": hi}
         colour = inside_df["_color"].to_numpy(np.float32) if dense else inside_df["_color"]
+        values = df["_color"].to_numpy(float)
+        # the clipped ends are marked "≤" / "≥" (a CD4 scale stopped at its 99th
+        # percentile with nothing to say so)
+        ends = {}
+        if np.nanmin(values) < lo or np.nanmax(values) > hi:
+            ticks = np.linspace(lo, hi, 5)
+            text = [f"{v:.4g}" for v in ticks]
+            if np.nanmin(values) < lo:
+                text[0] = "≤ " + text[0]
+            if np.nanmax(values) > hi:
+                text[-1] = "≥ " + text[-1]
+            ends = {"tickmode": "array", "tickvals": list(ticks), "ticktext": text}
         add(inside_df, "patients", {"size": size, "color": colour, **scale,
                                     "showscale": True, "opacity": alpha,
-                                    "colorbar": {"title": plot_text(color_title, 30)}},
+                                    "colorbar": {"title": plot_text(color_title, 30),
+                                                 **ends}},
             said("%{marker.color:.4g}"))
         out_colour = outside_df["_color"].to_numpy(np.float32) if dense else \
             outside_df["_color"]

@@ -400,6 +400,12 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
                                        "Difference", "Verdict"])
 
 
+def _points(value: float) -> str:
+    """A difference in percentage points, signed, with no "-0" ("+12 points", "0 points")."""
+    shown = round(float(value))
+    return f"{shown:+d} points" if shown else "0 points"
+
+
 def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
                   outcomes=None, n_features: int = 10) -> dict:
     """What sets a group of patients apart from the rest, in clinical units.
@@ -449,7 +455,7 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
                 rows.append((score, {"Biomarker": plain_text(f, 80),
                                      "Group": f"{word} {100 * pg:.0f}%",
                                      "Rest": f"{word} {100 * pr:.0f}%",
-                                     "Difference": f"{100 * (pg - pr):+.0f} points",
+                                     "Difference": _points(100 * (pg - pr)),
                                      "Measured": measured}))
             else:
                 s = float(np.asarray(scale, dtype=float)[j]) or 1.0

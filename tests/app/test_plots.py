@@ -71,6 +71,8 @@ def test_numeric_colours_share_one_scale_with_left_out_patients():
     big = _frame(500)
     marker = next(t for t in cohort_map(big, odd).data if t.name == "patients").marker
     assert marker.cmax < 29
+    assert marker.colorbar.ticktext[-1] == "≥ 4.496"  # the clipped ends are marked
+    assert marker.colorbar.ticktext[0].startswith("≤ ")
 
 
 def test_long_titles_wrap_instead_of_being_clipped():

@@ -170,6 +170,19 @@ def test_group_summary_ranks_by_difference_and_shows_units_and_words(encoder):
     assert row["Measured"] == "100% / 100%"
 
 
+def test_a_difference_that_rounds_to_nothing_has_no_sign(encoder):
+    """A walk-through's group summary read "-0 points"."""
+    names = encoder.feature_names_out_
+    n = 1000
+    values = pd.DataFrame({"Age": np.linspace(30, 80, n), "Diabetes": 1.0,
+                           "Smoking": 1.0})[names]
+    values["Flag"] = np.where(np.arange(n) % 10 == 0, 1.0, 0.0)
+    group = np.arange(0, 99)  # 10 of 99 flagged against 90 of 901: -0.1 points
+    feats = group_summary(values, group, values.mean().to_numpy(), np.ones(4), None,
+                          n_features=4)["features"].set_index("Biomarker")
+    assert feats.loc["Flag", "Difference"] == "0 points"
+
+
 def test_group_summary_says_how_many_have_a_value(encoder):
     """A share among the few patients measured is marked as such (a walk-through's group
     read 'Yes 22%' of the patients with a value, and the table did not say so)."""
