@@ -163,8 +163,11 @@ with current:
     st.caption(f"{md_escape(ss.cohort_name)} · {rep.n_columns:,} columns · {rep.n_features:,} "
                f"features · {len(cohort.train_rows):,} patients kept for training")
 
+    # keyed: the first edit of a role after encoding re-ran the page and the tabs came back
+    # on the report, the edit hidden behind them
     tab_rep, tab_roles, tab_table, tab_miss = st.tabs(
-        ["Validation report", "Column roles", "Encoding table", "Missing values"])
+        ["Validation report", "Column roles", "Encoding table", "Missing values"],
+        key="data_tabs", on_change="rerun")
     with tab_rep:
         for line in str(rep).splitlines():
             if line.startswith("PROBLEM"):
