@@ -680,7 +680,8 @@ STEPS: tuple[Step, ...] = (
           r"\mathcal{N}^+_{k_1}(j)",
           r"W^-_{ij} > 0 \iff j \in \mathcal{N}^-_{k_2}(i)\ \text{or}\ i \in "
           r"\mathcal{N}^-_{k_2}(j)",
-          r"W_{ij} = e^{-\|f_i - f_j\|^2/t},\quad L = \mathrm{Deg} - W,\quad "
+          # two lines: one lost its last "F" in the presentation's narrower column
+          r"W_{ij} = e^{-\|f_i - f_j\|^2/t},\quad L = \mathrm{Deg} - W",
           r"S^\pm = F^\top L^\pm F"),
          "Marginal Fisher analysis joins every patient to its k₁ nearest patients with the "
          "same outcome (the intrinsic graph W⁺, to be pulled together) and to its k₂ nearest "
