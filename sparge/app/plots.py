@@ -93,6 +93,12 @@ def _density_layer(df: pd.DataFrame, bins: int) -> go.Heatmap:
                       hovertemplate="%{customdata:,} patients in this cell<extra></extra>")
 
 
+#: Legend place of the selected patient, its look-alikes and a new patient: after the
+#: outcomes (1000 + their order) and before the patients left out (2000); they stood
+#: between the outcomes in a walk-through's legend ("low, selected, high").
+MARKS_RANK = 1500
+
+
 def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                hover: pd.DataFrame | None = None, highlight: int | None = None,
                lookalikes=None, new_points: pd.DataFrame | None = None, title: str = "",
@@ -269,18 +275,20 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                                 hovertemplate=("<b>%{hovertext}</b>" if dense else
                                                "%{hovertext}") + "<extra>look-alike</extra>",
                                 marker={"size": 11, "symbol": "circle-open", "color": "#222222",
-                                        "line": {"width": 2}}))
+                                        "line": {"width": 2}}, legendrank=MARKS_RANK))
     if highlight is not None and (df[key] == highlight).any():
         row = df[df[key] == highlight]
         fig.add_trace(Marks(x=row["x"], y=row["y"], mode="markers", name="selected",
                             marker={"size": 16, "symbol": "circle-open", "color": "black",
-                                    "line": {"width": 3}}, hoverinfo="skip"))
+                                    "line": {"width": 3}}, hoverinfo="skip",
+                            legendrank=MARKS_RANK))
     if new_points is not None and len(new_points):
         labels = [plot_text(v, 30) for v in new_points.get("ID", [""] * len(new_points))]
         fig.add_trace(Marks(x=new_points["x"], y=new_points["y"], mode="markers",
                             name="new patient", text=labels, hoverinfo="text",
                             marker={"size": 18, "symbol": "star", "color": "crimson",
-                                    "line": {"width": 1, "color": "black"}}))
+                                    "line": {"width": 1, "color": "black"}},
+                            legendrank=MARKS_RANK))
         for x, y, label in zip(new_points["x"], new_points["y"], labels, strict=True):
             # on a box: plain text over the points was unreadable on a crowded map
             fig.add_annotation(x=x, y=y, text=label, showarrow=False, yshift=18,

@@ -41,6 +41,9 @@ def test_map_starts_in_zoom_mode_and_keys_points_by_row():
     assert names[:3] == ["not used for training", "low", "high"]
     assert (len(fig.data[1].x), len(fig.data[2].x)) == (5, 4)
     assert fig.data[0].legendrank > fig.data[1].legendrank > fig.data[2].legendrank
+    # the selected patient is listed after the outcomes, not between them
+    selected = next(t for t in fig.data if t.name == "selected")
+    assert fig.data[0].legendrank > selected.legendrank > fig.data[1].legendrank
     assert "selected" in names
     keys = sorted(int(c[0]) for t in fig.data if t.customdata is not None
                   for c in t.customdata)
