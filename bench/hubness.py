@@ -25,26 +25,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from bench.inner import inner_score, tuning_args, tuning_splits
+from bench.inner import inner_score, lookalike_sqdist, tuning_args, tuning_splits
 from sparge import SparGE
-from sparge.method.proximity import shared_leaf_share
-from sparge.method.similarity import ensemble_sqdist
 
 SCALINGS = ("ls5", "ls10", "ls20", "mp")
-
-
-def lookalike_sqdist(m: SparGE, X_q=None) -> np.ndarray:
-    """The model's squared look-alike distances of queries (``None``: its training
-    patients, each at infinity from itself) to its training patients."""
-    Y_q, L_q = m.lookalike_parts(X_q)
-    d2 = ensemble_sqdist(Y_q, m.embedding_)
-    if L_q is not None:
-        p = shared_leaf_share(L_q, m.forest_leaves_, m.forest_.n_nodes,
-                              trees_ref=getattr(m, "forest_counted_", None))
-        d2 = d2 + m.forest_scale_ * (1 - p)
-    if X_q is None:
-        np.fill_diagonal(d2, np.inf)
-    return np.maximum(d2, 0.0)
 
 
 def rescaled(D_q: np.ndarray, D_t: np.ndarray) -> dict[str, np.ndarray]:

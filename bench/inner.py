@@ -116,6 +116,20 @@ def metric_parts(X: np.ndarray, y_text: np.ndarray, itr: np.ndarray, iva: np.nda
     return rec
 
 
+def lookalike_sqdist(m: SparGE, X_q=None) -> np.ndarray:
+    """The model's squared look-alike distances of queries (``None``: its training
+    patients, each at infinity from itself) to its training patients."""
+    Y_q, L_q = m.lookalike_parts(X_q)
+    d2 = ensemble_sqdist(Y_q, m.embedding_)
+    if L_q is not None:
+        p = shared_leaf_share(L_q, m.forest_leaves_, m.forest_.n_nodes,
+                              trees_ref=getattr(m, "forest_counted_", None))
+        d2 = d2 + m.forest_scale_ * (1 - p)
+    if X_q is None:
+        np.fill_diagonal(d2, np.inf)
+    return np.maximum(d2, 0.0)
+
+
 PARTS = ("emb", "forest", "combined")
 
 
