@@ -209,3 +209,23 @@ def test_paired_reads_recorded_rows_of_several_runs(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| a | 0.720 | 0.650 | 0.620 |" in out  # SparGE (first run's), peer, raw
     assert "| a | +0.070 ±" in out and "+0.100 ±" in out  # SparGE − peer, SparGE − raw
+
+
+def test_sparse_queries_hide_values_per_patient_and_score_like_the_protocol():
+    from bench.scores import lookalike_scores
+    from bench.sparse_queries import mask, scores
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 10))
+    X[0, 1:] = np.nan  # one value only: kept
+    hidden = mask(X, 0.7, seed=0)
+    seen = np.isfinite(X).sum(axis=1)
+    assert np.isfinite(hidden[0]).sum() == 1
+    np.testing.assert_array_equal(np.isfinite(hidden).sum(axis=1)[1:], 3)  # 10 - 7
+    assert np.all(np.isfinite(hidden) <= np.isfinite(X)) and seen[1] == 10
+    Ztr, Zte = rng.normal(size=(60, 3)), rng.normal(size=(20, 3))
+    ytr, yte = rng.integers(0, 2, 60), rng.integers(0, 2, 20)
+    D = ((Zte[:, None, :] - Ztr[None, :, :]) ** 2).sum(axis=2)
+    ba, p10 = scores(D, ytr, yte)
+    ref = lookalike_scores(Ztr, ytr, Zte, yte)
+    assert ba == pytest.approx(ref["knn_bal_acc"]) and p10 == pytest.approx(ref["p@10_balanced"])
