@@ -306,7 +306,8 @@ def patient_code_figure(table: pd.DataFrame, patient: str, *, font_size: int = 1
                            cliponaxis=False))
     _layout(fig, f"Patient {plot_text(patient, 20)}'s code: the atoms it uses", font_size, height)
     fig.update_yaxes(title="weight", zeroline=True)
-    fig.update_xaxes(title="atom", tickangle=-30)
+    # steeper past four bars: "atom 13 (high risk)" names overlapped at -30° with 16 atoms
+    fig.update_xaxes(title="atom", tickangle=-60 if len(names) > 4 else -30)
     return fig
 
 
