@@ -47,8 +47,12 @@ if encoder is None:
     st.warning("This model has no encoder (it was trained outside the app): enter values as "
                "numbers; in a CSV, every biomarker must be a number or empty.")
 
+# Streamlit forgets a widget's value when its page is left: the choice is kept aside
+# (a walk-through's "One-row CSV" came back as "Form")
+ss.setdefault("np_mode", ss.get("np_mode_kept", "Form"))
 mode = st.radio("Enter the patient", ["Form", "One-row CSV"], horizontal=True,
                 key="np_mode")
+ss.np_mode_kept = mode
 query = None
 if mode == "One-row CSV":
     up = st.file_uploader("Patient CSV (header + one row)", type=["csv", "txt"],
@@ -64,7 +68,8 @@ else:
     features = model.feature_names()
     groups = biomarker_groups(features)
     st.caption("Leave a field empty when it was not measured; SparGE completes the "
-               "gaps. The form keeps the last patient's values until you clear it.")
+               "gaps. The form keeps the last patient's values until you clear it or "
+               "another model is trained or loaded.")
     # on its own line: in a column beside the caption it was cut at 800 px
     if st.button("Clear the form", key="np_clear",
                  help="Empty every field (a walk-through's second patient silently kept a "

@@ -427,10 +427,14 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
     ids = np.asarray(ids)
     fig = go.Figure()
     big = len(coords) > 200
-    for v, colour in colours.items():
+    # the larger outcome under the smaller, the legend in the outcomes' order (as on the
+    # app's maps: a rare outcome lay under a common one)
+    rank = {v: i for i, v in enumerate(colours)}
+    for v, colour in sorted(colours.items(), key=lambda kv: -int(np.sum(lab == kv[0]))):
         m = np.flatnonzero(lab == v)
         fig.add_trace(go.Scatter(
             x=coords[m, 0], y=coords[m, 1], mode="markers", name=plot_text(v, 30),
+            legendrank=1000 + rank[v],
             customdata=m[:, None], text=[plot_text(s, 20) for s in ids[m]],
             hovertemplate="%{text}<extra></extra>",
             marker={"size": 6 if big else 12, "color": colour, "opacity": 0.85}))

@@ -624,8 +624,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                             f"{dup.nunique()} ID(s) repeat. Every patient needs a unique ID.")
 
     def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],
-                     base: EncodingTable, report: ValidationReport) -> EncodingTable:
-        """The encoding table of the categorical columns: the base table's, else inferred."""
+                     base: EncodingTable
+                     ) -> tuple[EncodingTable, dict[str, list[tuple[str, str]]]]:
+        """The encoding table of the categorical columns: the base table's, else inferred;
+        and the inferred columns by kind, for the report's note (:func:`_inferred_note`,
+        written once the columns that leave the model are known)."""
         table = EncodingTable(missing_tokens=base.missing_tokens)
         for col, toks in base.column_missing_tokens().items():
             table.set_missing_tokens(toks, column=col)
@@ -651,10 +654,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 how = (f"{scale} scale: {' < '.join(shown)}" if kind == "scale" else
                        ", ".join(shown[:4]) + (" …" if len(shown) > 4 else ""))
                 inferred[kind].append((_q(col), how))
-        note = _inferred_note(inferred)
-        if note:
-            report.notes.append(note)
-        return table
+        return table, inferred
 
     def _fit_transform(self, df: pd.DataFrame) -> np.ndarray:
         """Fit on ``df`` and return its encoded features (every row)."""
@@ -667,7 +667,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         roles = self._roles(df, cols, base, reasons)
         _report_left_out(reasons, self.max_levels, report)
         self._check_ids(df)
-        self.table_ = self._build_table(df, cols, roles, base, report)
+        self.table_, inferred = self._build_table(df, cols, roles, base)
+        note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
         self.input_columns_ = cols
         features = [c for c in cols if roles[c] in ("numeric", "categorical")]
@@ -676,6 +677,13 @@ class Encoder(TransformerMixin, BaseEstimator):
                   and self.label_column in df.columns else None)  # read once for all
         if labels is not None:
             X = self._leave_out_leaks(X, labels, report)
+        # the columns still in the model (a leak left out was counted among 7 inferred
+        # columns of a report listing 6 categories)
+        kept = {_q(c) for c, role in self.roles_.items() if role == "categorical"}
+        note = _inferred_note({kind: [c for c in cs if c[0] in kept]
+                               for kind, cs in inferred.items()})
+        if note:
+            report.notes.insert(note_at, note)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
         self._label_checks(df, report)

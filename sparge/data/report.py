@@ -167,8 +167,8 @@ class ValidationReport:
         return asdict(self)
 
     def __str__(self) -> str:
-        lines = [f"Read {self.n_rows} patients × {self.n_columns} columns; "
-                 f"{self.n_features} features go to the model."]
+        lines = [f"Read {self.n_rows:,} patients × {self.n_columns:,} columns; "
+                 f"{self.n_features:,} features go to the model."]
         by_role: dict[str, list[str]] = {}
         for col, role in self.roles.items():
             by_role.setdefault(role, []).append(_t(col, 60))

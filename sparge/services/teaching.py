@@ -493,7 +493,7 @@ def refinement_step(model) -> dict:
     h = pd.DataFrame(getattr(model, "history_", []) or [])
     if h.empty:
         return {"history": h, "caption": "This model was not refined (max_iter = 0)."}
-    final = (f"J = {model.objective_:.3f} on all training patients"
+    final = (f"J = {model.objective_:.3g} on all training patients"
              if np.isfinite(getattr(model, "objective_", np.nan)) else
              "J is undefined: the patients' learned positions collapsed onto a few points "
              "(too few components kept in step 1?)")
@@ -562,7 +562,7 @@ def training_story(model) -> str:
     final = getattr(model, "objective_", None)
     if final is not None and np.isfinite(final):
         # a walk-through read 'Final objective 0.415' beside 'went from 0.409 to 0.388'
-        text += (f" The final objective above ({final:.3f}) is the kept model's on all "
+        text += (f" The final objective above ({final:.3g}) is the kept model's on all "
                  "training patients; the chart's is on the part the refinement fitted on, "
                  "so the two differ.")
     return text

@@ -165,7 +165,7 @@ def test_refinement_caption_reads_the_history(cohort, toy):
     assert tc.refinement_step(none)["caption"].startswith("No refinement")
     # the Model page's plain version: the same numbers, no symbols
     story = tc.training_story(toy)
-    assert f"The final objective above ({toy.objective_:.3f})" in story
+    assert f"The final objective above ({toy.objective_:.3g})" in story  # 0.0004, not 0.000
     h = toy.history_
     assert f"refined for {len(h) - 1} step" in story
     assert f"from {h[0]['J']:.3g} to {h[-1]['J']:.3g}" in story  # 0.000750 is not "0.001"
