@@ -236,15 +236,18 @@ def heldout_check() -> None:
     """The held-out check, as a fragment: running it redraws this section only, so the
     rest of the page is not greyed out for the minute it takes."""
     st.subheader("How far to trust the look-alikes on this cohort")
+    if cohort.labels is None:
+        # the check scores look-alikes by their outcome: nothing to describe without one
+        st.info("This check scores look-alikes by whether they share the patient's outcome, "
+                "and the current table has no outcome column: choose one on the Data page "
+                "to run it.")
+        return
     st.caption("A held-out check on your own patients: on a few stratified 70/30 splits of "
                "the training patients, SparGE (with the current model's settings), "
                "random-forest proximity and the raw features are fitted on 70 % and the "
                "look-alikes of the other 30 % are scored: the balanced accuracy of a "
                "5-look-alike vote and the share of the 10 look-alikes with the patient's "
                "outcome (averaged over outcomes; chance is about 1 / number of outcomes).")
-    if cohort.labels is None:
-        st.info("The current table has no outcome column; choose one on the Data page.")
-        return
     c_left, c_right = st.columns([1, 2])
     n_check = c_left.slider("Splits", 2, 10, 3, key="check_splits",
                             help="More splits: a steadier estimate, a longer wait.")

@@ -604,6 +604,18 @@ def test_held_out_check_compares_sparge_forest_and_raw_on_the_users_cohort(small
     assert "chance: " in said
 
 
+def test_the_held_out_check_without_an_outcome_says_why_it_cannot_run():
+    """A walk-through read the check's description of outcome shares above "The current
+    table has no outcome column" on a table without one."""
+    cohort = encode_cohort(read_table(SMALL), id_column="Subject ID", label_column=None)
+    at = start("pages/model.py", cohort=cohort, cohort_name="no outcome")
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [b for b in at.button if b.key == "check_run"]
+    said = texts(at)
+    assert "scores look-alikes by whether they share the patient's outcome" in said
+    assert "averaged over outcomes; chance is about" not in said
+
+
 def test_words_that_are_values_survive_the_data_page():
     """Issue 9.2 through the app: 'None' (Albuminuria's normal value) and 'Unknown' (the
     paper's yes/no code 0) are values, scales keep their order, and the report lists what
