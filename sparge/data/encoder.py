@@ -182,12 +182,13 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
     pairs: yes/no columns, columns on a recognised scale, other two-level columns (order
     irrelevant), and the others (coded in natural order, which is no clinical order).
     """
-    names = [name for group in inferred.values() for name, _ in group]
+    names = [_q(name) for group in inferred.values() for name, _ in group]
     if not names:
         return ""
 
     def some(items: list[tuple[str, str]], k: int, detail: bool) -> str:
-        shown = [f"'{name}'" + (f" ({how})" if detail and how else "") for name, how in items]
+        shown = [f"'{_q(name)}'" + (f" ({how})" if detail and how else "")
+                 for name, how in items]
         return ", ".join(shown[:k]) + (f" … (+{len(shown) - k})" if len(shown) > k else "")
 
     parts = []
@@ -221,14 +222,12 @@ def _columns(n: int) -> str:
 def _report_left_out(reasons: dict[str, list[str]], max_levels: int,
                      report: ValidationReport) -> None:
     """Say which columns were left out by default, and why (a follow-up time: a warning)."""
-    names = quoted_names
-
     def verb(cols: list[str], one: str, many: str) -> str:
         return one if len(cols) == 1 else many
 
     if "follow-up" in reasons:
         report.warnings.append(
-            f"Left out of the model: {names(reasons['follow-up'])}, named like a follow-up, "
+            f"Left out of the model: {quoted_names(reasons['follow-up'])}, named like a follow-up, "
             "time-to-event or length-of-stay column. It is known only after the outcome "
             "and gives it away (patients who died were followed for less time; a stay's "
             "length depends on how it ended). Give it the role 'numeric' "
@@ -236,18 +235,18 @@ def _report_left_out(reasons: dict[str, list[str]], max_levels: int,
     if "dates" in reasons:
         cols = reasons["dates"]
         report.notes.append(
-            f"Left out of the model: {names(cols)}, which {verb(cols, 'holds', 'hold')} "
+            f"Left out of the model: {quoted_names(cols)}, which {verb(cols, 'holds', 'hold')} "
             "dates. A date is not a biomarker; turn it into an age or a duration first if "
             "it matters.")
     if "free text" in reasons:
         cols = reasons["free text"]
         report.notes.append(
-            f"Left out of the model: {names(cols)}, which {verb(cols, 'looks', 'look')} "
+            f"Left out of the model: {quoted_names(cols)}, which {verb(cols, 'looks', 'look')} "
             "like free text (notes or sentences). Coded as categories they would be "
             "numbered in an arbitrary order.")
     if "levels" in reasons:
         report.notes.append(
-            f"Left out of the model: {names(reasons['levels'])}, with more than "
+            f"Left out of the model: {quoted_names(reasons['levels'])}, with more than "
             f"{max_levels} different text answers (free text or identifiers).")
 
 
@@ -653,7 +652,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                         else "two" if len(levels) == 2 else "other")
                 how = (f"{scale} scale: {' < '.join(shown)}" if kind == "scale" else
                        ", ".join(shown[:4]) + (" …" if len(shown) > 4 else ""))
-                inferred[kind].append((_q(col), how))
+                inferred[kind].append((col, how))
         return table, inferred
 
     def _fit_transform(self, df: pd.DataFrame) -> np.ndarray:
@@ -679,8 +678,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             X = self._leave_out_leaks(X, labels, report)
         # the columns still in the model (a leak left out was counted among 7 inferred
         # columns of a report listing 6 categories)
-        kept = {_q(c) for c, role in self.roles_.items() if role == "categorical"}
-        note = _inferred_note({kind: [c for c in cs if c[0] in kept]
+        note = _inferred_note({kind: [c for c in cs if self.roles_[c[0]] == "categorical"]
                                for kind, cs in inferred.items()})
         if note:
             report.notes.insert(note_at, note)
