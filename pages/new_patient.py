@@ -34,12 +34,19 @@ from sparge.services.workflow import (
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 model, encoder = ss.model, ss.get("model_encoder")
+
+
+def clear_form(*keys: str) -> None:
+    """Forget the form's fields, the last patient and ``keys``."""
+    for key in [k for k in ss if str(k).startswith("np_f_")] + ["np_query", *keys]:
+        ss.pop(key, None)
+
+
 if ss.get("np_for") != ss.get("model_token"):
     # another model: the last patient and the form's fields belong to the previous one
     # (a walk-through's empty form re-ran the old patient on the new model, and the fields
     # are numbered by the old model's biomarkers)
-    for key in [k for k in ss if str(k).startswith("np_f_")] + ["np_query"]:
-        ss.pop(key, None)
+    clear_form()
     ss.np_for = ss.get("model_token")
 st.title("Look-alikes for a new patient")
 warn_data_model_mismatch()
@@ -74,8 +81,7 @@ else:
     if st.button("Clear the form", key="np_clear",
                  help="Empty every field (a walk-through's second patient silently kept a "
                       "value of the first)."):
-        for key in [k for k in ss if str(k).startswith("np_f_")] + ["np_id", "np_query"]:
-            ss.pop(key, None)
+        clear_form("np_id")
         st.rerun()
     with st.form("np_form"):
         pid = st.text_input("Patient ID", value="NEW", key="np_id")

@@ -71,8 +71,6 @@ def model_file_holds(has_outcomes: bool = True) -> str:
             "table it was trained on. It holds numbers and text only and is never run as "
             "code.")
 
-
-MODEL_FILE_HOLDS = model_file_holds()
 #: File members are the state's arrays; the dictionary keeps its historical member name.
 _MEMBER = {"dictionary_r": "_dictionary_r"}
 _STATE_NAME = {v: k for k, v in _MEMBER.items()}
