@@ -331,8 +331,9 @@ def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["Classifier", "raw data", "SparGE", "SparGE − raw"])
 
 
-#: Points of the measure above chance under which the verdict says neither feature set
-#: predicts the outcome well (as the Model page's check says of the look-alikes).
+#: How far above chance (in the measure's units, 0-1) every score must be for the verdict
+#: not to say that nothing predicts the outcome well; the Model page's look-alike check
+#: uses the same rule.
 NEAR_CHANCE = 0.10
 
 

@@ -23,6 +23,7 @@ from sparge.errors import DataError
 from sparge.estimator.model import SparGE
 from sparge.method.proximity import ForestProximity
 from sparge.method.similarity import precision_at_k
+from sparge.services.compare import NEAR_CHANCE as COMPARE_NEAR_CHANCE
 from sparge.services.compare import paired_difference, raw_representation
 
 METHODS = ("SparGE", "forest proximity", "raw features")
@@ -127,8 +128,9 @@ def summarize_check(results: pd.DataFrame) -> pd.DataFrame:
                            ignore_index=True)
 
 
-#: Points above chance under which the verdict says the look-alikes say little.
-NEAR_CHANCE = 10
+#: Points above chance under which the verdict says the look-alikes say little (the
+#: Classifiers page's rule, :data:`sparge.services.compare.NEAR_CHANCE`, in points).
+NEAR_CHANCE = round(100 * COMPARE_NEAR_CHANCE)
 #: A share of look-alikes with the patient's outcome (%) at or above which the verdict
 #: asks for a column recorded after the outcome (a walk-through's "Status at last contact"
 #: gave 100 %; the Wisconsin breast-cancer set, a diagnostic table, reaches about 95).
