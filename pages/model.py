@@ -65,8 +65,8 @@ def _options(options: list, default) -> tuple[list, int]:
 
 st.subheader("Train a model")
 with st.form("train_form"):
-    st.write(f"Train on **{md_escape(ss.cohort_name)}**: {n_train} patients kept for "
-             f"training × {n_feat} features. Estimated fit: "
+    st.write(f"Train on **{md_escape(ss.cohort_name)}**: {n_train:,} patients kept for "
+             f"training × {n_feat:,} features. Estimated fit: "
              f"{estimate.summary().split(': ', 1)[-1]}.")
     supervised = st.checkbox("Use the outcome (supervised)",
                              value=has_labels and defaults["supervised"],
