@@ -4,8 +4,9 @@ A clinician often enters a new patient with a handful of values. The training pa
 keep their own gaps; only the test patients lose a share of their measured values at
 random (50 %, 70 %, 85 %), as when a form is filled in partly. Scored on the test
 patients (kNN(5) balanced accuracy and class-balanced precision@10, and their mean, the
-tuning rounds' score): SparGE with the outcome (its look-alike distance), SparGE without
-the outcome, raw features (median-imputed) and raw features with a partial distance (each
+tuning rounds' score): SparGE with the outcome (its look-alikes, anchored on the values
+given since round 16, and with ``anchor_weight=0``), SparGE without the outcome (both
+ways), raw features (median-imputed) and raw features with a partial distance (each
 pair compared on the values both have, scikit-learn's ``nan_euclidean_distances``), and
 random-forest proximity (its trees take the gaps). Splits of ``bench.splits``.
 
@@ -23,7 +24,6 @@ from sklearn.metrics import balanced_accuracy_score
 from sklearn.metrics.pairwise import euclidean_distances, nan_euclidean_distances
 
 from bench.cohorts import encoded
-from bench.inner import lookalike_sqdist
 from bench.report import to_markdown
 from bench.splits import stratified_splits
 from sparge import SparGE
@@ -35,7 +35,12 @@ MASKS = (0.0, 0.5, 0.7, 0.85)
 def scores(D: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray) -> tuple[float, float]:
     """kNN(5) balanced accuracy and class-balanced precision@10 from query × reference
     distances (``y`` as class indices)."""
-    idx = np.argsort(D, axis=1, kind="stable")
+    return neighbor_scores(np.argsort(D, axis=1, kind="stable")[:, :10], y_ref, y_q)
+
+
+def neighbor_scores(idx: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray
+                    ) -> tuple[float, float]:
+    """The same from every query's 10 nearest reference patients, nearest first."""
     vote = np.array([np.bincount(y_ref[row[:5]], minlength=y_ref.max() + 1).argmax()
                      for row in idx])
     hits = (y_ref[idx[:, :10]] == y_q[:, None]).mean(axis=1)
@@ -79,9 +84,14 @@ def main() -> None:
             for share in MASKS:
                 Xq = mask(X[te], share, seed=s)
                 Zq = (np.where(np.isfinite(Xq), Xq, med) - mu) / sd
-                D = {"SparGE": lookalike_sqdist(sup, Xq),
-                     "SparGE (no outcome)": lookalike_sqdist(unsup, Xq),
-                     "raw (median)": euclidean_distances(Zq, Ztr),
+                for name, model in (("SparGE", sup), ("SparGE (no outcome)", unsup)):
+                    for c, tag in (("auto", ""), (0, ", not anchored")):
+                        idx = model.set_params(anchor_weight=c).kneighbors(Xq, 10)[1]
+                        ba, p10 = neighbor_scores(idx, y[tr], y[te])
+                        rows.append({"cohort": cohort, "split": s, "hidden": share,
+                                     "method": name + tag, "knn_bal_acc": ba,
+                                     "p@10_balanced": p10, "mean": (ba + p10) / 2})
+                D = {"raw (median)": euclidean_distances(Zq, Ztr),
                      "raw (partial distance)": nan_euclidean_distances(
                          (Xq - mu) / sd, (X[tr] - mu) / sd),
                      "forest proximity": euclidean_distances(forest.transform(Xq),

@@ -159,6 +159,18 @@ with st.form("train_form"):
         help="'auto': exact below 50,000 patients per graph and 200,000 look-alike "
              "candidates, approximate (NN-descent, recall ≥ 0.95 in our benchmarks) above. "
              "'exact' is slower on large cohorts; 'approximate' is for testing.")
+    aw_opts, aw_i = _options(["auto", 0.0, 0.5, 1.0, 2.0, 4.0], defaults["anchor_weight"])
+    anchor_weight = c1.selectbox(
+        "Few values: match the values given", aw_opts, index=aw_i,
+        format_func=lambda v: "auto" if isinstance(v, str) else (
+            "off (learned distance only)" if v == 0 else f"weight {v:g}"),
+        help="A new patient with more gaps than a typical training patient is placed from "
+             "gap-filled values, which lean towards the cohort's typical patient. Their "
+             "look-alikes are then also chosen to share the values given, the more the "
+             "fewer values there are. 'auto': weight 0.5 with the outcome, 2 without (on "
+             "our benchmark cohorts the look-alikes' gap on the given values halved, at a "
+             "small cost in how often they share the patient's outcome). Off: the learned "
+             "distance alone. Patients with no more gaps than usual are never affected.")
     confirmed = True
     if estimate.too_big:
         st.warning(estimate.message())
@@ -175,7 +187,7 @@ elif go:
               "forest_weight": forest_weight, "forest_min_leaf": forest_min_leaf,
               "forest_proximity": forest_proximity,
               "max_fit_samples": int(max_fit_samples) or None,
-              "neighbor_search": neighbor_search}
+              "neighbor_search": neighbor_search, "anchor_weight": anchor_weight}
     stages = ["completion", "dictionary", "codes", "refinement", "forest", "embedding"]
     progress_box = st.empty()  # the bars go once training has ended
     with progress_box.container():

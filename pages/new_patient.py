@@ -142,7 +142,8 @@ if query is not None:
         if odd:
             st.warning(odd)
         observed = int(np.isfinite(xq).sum())
-        few = few_values_message(observed, Xq.shape[1])
+        few = few_values_message(observed, Xq.shape[1],
+                                 anchored=model.anchor_weight != 0)
         if few:
             st.warning(few)
         else:

@@ -33,6 +33,7 @@ from sparge.estimator.params import check_params
 from sparge.estimator.refinement import RefinementResult, refine_dictionary
 from sparge.estimator.state import FLOAT_ARRAYS, ModelState
 from sparge.estimator.steps import Pipeline
+from sparge.method.anchoring import anchor_levers, anchor_scale, given_sqdist
 from sparge.method.dictionary import classwise_ksvd
 from sparge.method.embedding import graph_trace_ratio
 from sparge.method.lowrank import project_observed
@@ -40,6 +41,7 @@ from sparge.method.neighbors import LookalikeIndex
 from sparge.method.preprocess import standardize
 from sparge.method.proximity import PackedForest, onehot_leaves, reference_leaves
 from sparge.method.similarity import (
+    ensemble_sqdist,
     precision_at_k,
     self_expressive_weights,
     similarity_from_distance,
@@ -167,6 +169,19 @@ class SparGE(TransformerMixin, BaseEstimator):
         (NN-descent, :mod:`pynndescent`, recall@10 >= 0.95 measured in bench.scale).
         "auto": exact below :data:`sparge.method.neighbors.GRAPH_THRESHOLD` patients for
         the graphs and :data:`~sparge.method.neighbors.LOOKALIKE_THRESHOLD` for queries.
+    anchor_weight : float or "auto"
+        How much the look-alikes of a new patient with more gaps than a typical training
+        patient must share the values given (:mod:`sparge.method.anchoring`): the
+        distance adds ``c * e / (1 - e)`` times a partial distance on the given values,
+        ``e`` the patient's missing share beyond the training patients' median one; a
+        patient missing no more keeps the learned metric exactly. "auto" (default,
+        round 16): ``c = 0.5`` for a model that learned from the outcome (on sixteen
+        cohorts' training splits, with 70 % of a patient's values hidden, the look-alikes'
+        gap on the given values fell from 0.61 to 0.30 SD and on the hidden ones from
+        0.74 to 0.69, at -0.003 +- 0.003 in outcome score) and ``c = 2`` without one
+        (0.88 to 0.29 SD, 0.83 to 0.70; +0.041 in outcome score). 0: off. It acts at
+        query time (``set_params`` after ``fit`` needs no refit). Training patients' own
+        look-alikes and :meth:`lookalike_space` are not anchored.
     class_balance : bool
         Weight graph edges so every outcome class counts the same.
     trace_ratio_reg : float
@@ -273,6 +288,11 @@ class SparGE(TransformerMixin, BaseEstimator):
     forest_counted_ : bool ndarray of shape (n_train, n_trees) or None
         Which trees count for which training patient as a look-alike (in-bag
         proximity: the trees grown with it); ``None``: every tree.
+    typical_missing_ : float
+        The training patients' median share of missing features (anchoring's ``f0``).
+    anchor_scale_ : float
+        Median learned squared look-alike distance over median squared given-value
+        distance, between training patients (anchoring's unit).
     n_samples_seen_ : int
         Patients given to ``fit``.
     fit_sample_rows_ : ndarray of int or None
@@ -303,6 +323,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         k2: int = 20,
         graph_weight: str = "heat",
         neighbor_search: str = "auto",
+        anchor_weight: float | str = "auto",
         class_balance: bool = True,
         trace_ratio_reg: float = 0.01,
         metric_weighting: str = "ratio",
@@ -338,6 +359,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.k2 = k2
         self.graph_weight = graph_weight
         self.neighbor_search = neighbor_search
+        self.anchor_weight = anchor_weight
         self.class_balance = class_balance
         self.trace_ratio_reg = trace_ratio_reg
         self.metric_weighting = metric_weighting
@@ -545,7 +567,9 @@ class SparGE(TransformerMixin, BaseEstimator):
 
     def _query(self, X) -> tuple[np.ndarray, np.ndarray | None]:
         """Embedding of new patients and, with a forest part, their leaves."""
-        Xs = self.standardize(X)
+        return self._query_standardized(self.standardize(X))
+
+    def _query_standardized(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         A, _, Y = self._embed(Xs)
         if getattr(self, "forest_", None) is None:
             return Y, None
@@ -682,6 +706,22 @@ class SparGE(TransformerMixin, BaseEstimator):
         # Scale: the 90th percentile of 10-NN distances, so a typical look-alike scores
         # about 0.6 or more and a far one tends to 0.
         self.similarity_scale_ = float(2 * np.quantile(d, 0.9) ** 2) if d.size else 1.0
+        self._set_anchoring()
+
+    def _set_anchoring(self) -> None:
+        """Anchoring's constants (derived from the learned state, rebuilt after loading):
+        the training patients' typical missing share, their rows with gaps filled by the
+        completion, and the unit from pairs of at most 500 of them."""
+        data = self.training_data_
+        gaps = ~np.isfinite(data)
+        self.typical_missing_ = float(np.median(gaps.mean(axis=1))) if data.size else 0.0
+        self._anchor_rows = np.where(gaps, self.completed_ @ self.completion_components_,
+                                     data).astype(np.float32)
+        n = len(data)
+        rows = np.unique(np.linspace(0, n - 1, min(n, 500)).round().astype(int))
+        Y, L = self.lookalike_parts(rows=rows)
+        d2 = ensemble_sqdist(Y, Y, L, self._reference_leaves(rows), self.forest_scale_)
+        self.anchor_scale_ = anchor_scale(d2, self._anchor_rows[rows])
 
     def _search(self, Yq: np.ndarray, k: int, leaves_q: np.ndarray | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
@@ -885,8 +925,31 @@ class SparGE(TransformerMixin, BaseEstimator):
         n_train = self.embedding_.shape[0]
         if X is None:
             return self.training_neighbors(n_neighbors)
-        Yq, leaves = self._query(X)
-        return self._search(Yq, min(n_neighbors, n_train), leaves)
+        return self._lookup(X, min(n_neighbors, n_train))[2:]
+
+    def _lookup(self, X, k: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray,
+                                          np.ndarray]:
+        """New patients' embedding, leaves and ``k`` look-alikes (distances, indices);
+        those with more gaps than a typical training patient anchored on their given
+        values (:mod:`sparge.method.anchoring`)."""
+        Xs = self.standardize(X)
+        Yq, leaves = self._query_standardized(Xs)
+        dist, idx = self._search(Yq, k, leaves)
+        c = self.anchor_weight
+        if c == "auto":
+            c = 0.5 if self.supervised and getattr(self, "y_", None) is not None else 2.0
+        lever = anchor_levers(Xs, self.typical_missing_, float(c))
+        rows = np.flatnonzero(lever > 0)
+        if rows.size:
+            w = lever[rows] * self.anchor_scale_
+
+            def extra(queries: slice, refs: slice) -> np.ndarray:
+                return w[queries, None] * given_sqdist(Xs[rows[queries]],
+                                                       self._anchor_rows[refs])
+
+            dist[rows], idx[rows] = self._index.query(
+                Yq[rows], k, None if leaves is None else leaves[rows], extra_d2=extra)
+        return Yq, leaves, dist, idx
 
     def similarity(self, dist: np.ndarray) -> np.ndarray:
         """Similarity in (0, 1] for distances in the learned space."""
@@ -933,12 +996,11 @@ class SparGE(TransformerMixin, BaseEstimator):
             rows_a = (np.arange(self.embedding_.shape[0]) if rows is None
                       else np.atleast_1d(np.asarray(rows, dtype=int)))
             dist, idx = self.training_neighbors(n_neighbors, rows=rows_a)
-            Yq, leaves = self.embedding_[rows_a], self._training_leaves(rows_a)
+            Yq = self.embedding_[rows_a]
         else:
             if rows is not None:
                 raise ValueError("give X (new patients) or rows (training patients), not both")
-            Yq, leaves = self._query(X)
-            dist, idx = self._search(Yq, min(n_neighbors, self.embedding_.shape[0]), leaves)
+            Yq, _, dist, idx = self._lookup(X, min(n_neighbors, self.embedding_.shape[0]))
         # The weights express the query in the learned embedding (the paper's self-
         # expressive model). The forest part of the metric chooses the list but is left
         # out here: in its leaf-code space every look-alike is unique, so the weights

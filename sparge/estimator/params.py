@@ -67,6 +67,7 @@ PARAMETER_CONSTRAINTS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "graph_weight": (_one_of("heat", "binary"), "'heat' or 'binary'"),
     "neighbor_search": (_one_of("auto", "exact", "approximate"),
                         "'auto', 'exact' or 'approximate'"),
+    "anchor_weight": (_number_or("auto"), "'auto' or a number >= 0"),
     "class_balance": (_bool, "true or false"),
     "trace_ratio_reg": (_number_or(), "a number >= 0"),
     "metric_weighting": (_one_of("ratio", "none"), "'ratio' or 'none'"),

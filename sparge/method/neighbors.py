@@ -437,7 +437,7 @@ class LookalikeIndex:
         return Yq, Lq
 
     def query(self, Y_query: np.ndarray, k: int, leaves_query: np.ndarray | None = None,
-              *, chunk: int = 1024) -> tuple[np.ndarray, np.ndarray]:
+              *, chunk: int = 1024, extra_d2=None) -> tuple[np.ndarray, np.ndarray]:
         """The ``k`` nearest reference patients of every query under the look-alike metric.
 
         Parameters
@@ -449,6 +449,11 @@ class LookalikeIndex:
             Required when the index has a forest part.
         chunk : int
             Queries per block (bounds the memory of a batch).
+        extra_d2 : callable, optional
+            ``extra_d2(queries, refs)`` (two slices) returns squared distances of shape
+            (queries, refs) to add to the metric (a query-dependent term such as the
+            anchoring of :mod:`sparge.method.anchoring`). The search is then an exact scan
+            of every reference patient, whatever the index's method.
 
         Returns
         -------
@@ -458,6 +463,8 @@ class LookalikeIndex:
             raise RuntimeError("LookalikeIndex is not fitted: call fit first")
         Yq, Lq = self._check_query(Y_query, leaves_query)
         k = int(min(k, self.n_ref_))
+        if extra_d2 is not None:
+            return self._scan(Yq, Lq, k, extra_d2)
         if self.method_ == "exact":
             extra = None
             if self.forest_:
@@ -489,6 +496,27 @@ class LookalikeIndex:
             order = np.argsort(d2, axis=1, kind="stable")[:, :k]
             idx[start:stop] = np.take_along_axis(cand, order, axis=1)
             dist[start:stop] = np.sqrt(np.take_along_axis(d2, order, axis=1))
+        return dist, idx
+
+    def _scan(self, Yq: np.ndarray, Lq: np.ndarray | None, k: int, extra_d2,
+              block: int = 65536) -> tuple[np.ndarray, np.ndarray]:
+        """Exact ``k`` nearest under the metric plus ``extra_d2``: every reference patient
+        scored, one query at a time in blocks of reference patients (bounded memory on a
+        large index; meant for a few queries)."""
+        q, n = Yq.shape[0], self.n_ref_
+        dist = np.empty((q, k))
+        idx = np.empty((q, k), dtype=np.intp)
+        for i in range(q):
+            d2 = np.empty(n)
+            for start in range(0, n, block):
+                refs = slice(start, min(start + block, n))
+                cand = np.arange(refs.start, refs.stop)[None, :]
+                d2[refs] = self._exact_sqdist(Yq[i:i + 1], None if Lq is None
+                                              else Lq[i:i + 1], cand)[0]
+                d2[refs] += extra_d2(slice(i, i + 1), refs)[0]
+            top = np.argpartition(d2, k - 1)[:k] if k < n else np.arange(n)
+            order = top[np.argsort(d2[top], kind="stable")]
+            idx[i], dist[i] = order, np.sqrt(np.maximum(d2[order], 0.0))
         return dist, idx
 
     def _exact_sqdist(self, Yq: np.ndarray, Lq: np.ndarray | None, cand: np.ndarray

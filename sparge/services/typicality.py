@@ -70,23 +70,30 @@ def atypicality(model, X, reference: np.ndarray) -> np.ndarray:
 
 
 def few_values_message(n_given: int, n_features: int,
-                       min_measured: float = MIN_MEASURED) -> str | None:
+                       min_measured: float = MIN_MEASURED, anchored: bool = True
+                       ) -> str | None:
     """A caution for a patient with fewer than ``min_measured`` of the biomarkers given,
     else ``None``. Such a patient is not assessed by :func:`atypicality`, and its gaps are
-    filled towards the cohort's typical patient, so its look-alikes can score high
-    similarities while matching it on a few values only (a walk-through's 6 of 22), or
-    miss even those: the look-alikes are found from the whole filled-in patient, and a
-    model learned without the outcome matched a walk-through's 3 given values poorly
-    (CD4 25 against look-alikes' 113)."""
+    filled towards the cohort's typical patient. With ``anchored`` (the model's
+    ``anchor_weight`` is not 0) its look-alikes are chosen to share the values given as
+    well (round 16), so they tell little about the others; without, they are found from
+    the whole filled-in patient and can miss even the values given (a model learned
+    without the outcome: CD4 25 given against the look-alikes' 113)."""
     if n_features <= 0 or n_given >= min_measured * n_features:
         return None
     given = (f"Only {n_given} of {n_features} biomarkers {'is' if n_given == 1 else 'are'}"
              " given")
     those = "the value given" if n_given == 1 else "the values given"
-    return (f"{given}. The other {n_features - n_given} are filled in from the training "
-            "patients' patterns, and the look-alikes below are found from the whole "
-            f"filled-in patient: they can differ even on {those} (compare them in the "
-            "table below). Read their similarity as rough; each value you add sharpens "
+    rest = f"The other {n_features - n_given} are filled in from the training patients' patterns"
+    if anchored:
+        how = (f"{rest} to place the patient; the look-alikes below are also chosen to "
+               f"share {those} (the fewer the values, the more they count), so they say "
+               "little about the biomarkers not given.")
+    else:
+        how = (f"{rest}, and the look-alikes below are found from the whole filled-in "
+               f"patient: they can differ even on {those} (compare them in the table "
+               "below).")
+    return (f"{given}. {how} Read their similarity as rough; each value you add sharpens "
             "them.")
 
 

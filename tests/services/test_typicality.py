@@ -72,5 +72,8 @@ def test_a_patient_with_few_values_is_told_its_similarities_are_rough():
     assert few_values_message(11, 22) is None and few_values_message(22, 22) is None
     assert few_values_message(0, 0) is None
     assert few_values_message(1, 53).startswith("Only 1 of 53 biomarkers is given.")
-    assert "differ even on the value given" in few_values_message(1, 53)
-    assert "differ even on the values given" in said  # never promises they match
+    assert "also chosen to share the value given" in few_values_message(1, 53)
+    assert "say little about the biomarkers not given" in said
+    # without anchoring it never promises that they match
+    unanchored = few_values_message(6, 22, anchored=False)
+    assert "differ even on the values given" in unanchored and "rough" in unanchored
