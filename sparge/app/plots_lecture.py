@@ -112,14 +112,18 @@ def _atom_axis(atom_names) -> tuple[list[str], list[str], dict]:
     """Tick labels of an atom axis: full names up to 12 atoms, else numbers (the outcome on
     hover); returns (x, full names, axis settings)."""
     full = [plot_text(a, 30) for a in atom_names]
+    # a model learned without the outcome names its atoms "atom j" only
+    by_outcome = any(str(a) != f"atom {j + 1}" for j, a in enumerate(atom_names))
     # "category": plotly would read the numbers "1" … "k" as positions 1 … k, and the boxes
     # drawn at 0-based places stood one atom to the left of the atoms they meant
     if len(full) <= 12:
-        return full, full, {"title": "atom (outcome it was learned for)", "tickangle": -45,
+        title = "atom (outcome it was learned for)" if by_outcome else "atom"
+        return full, full, {"title": title, "tickangle": -45,
                             "tickmode": "array", "tickvals": full, "type": "category"}
     x = [str(j + 1) for j in range(len(full))]
     step = -(-len(x) // 8)  # at most 8 numbers: they fit a narrow column in large type
-    return x, full, {"title": "atom (hover: its outcome)", "tickangle": 0,
+    return x, full, {"title": "atom (hover: its outcome)" if by_outcome else "atom",
+                     "tickangle": 0,
                      "tickmode": "array", "tickvals": x[::step], "type": "category"}
 
 

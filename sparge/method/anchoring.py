@@ -5,9 +5,9 @@ centre (ridge on the few observed entries), so the learned metric alone can list
 look-alikes that differ even on the values that were given: in the training splits of
 sixteen cohorts, with 70 % of a patient's values hidden, the 10 look-alikes of a model
 without the outcome were 0.88 SD away from it on the given values, and 0.65 with all
-of them given (``bench/sparse_lookalikes.py``). The look-alike distance of such a query adds a partial
-distance on its given values, weighted by how much more of it is missing than of a
-typical training patient:
+of them given (``bench/sparse_lookalikes.py``). The look-alike distance of such a query
+adds a partial distance on its given values, weighted by how much more of it is missing
+than of a typical training patient:
 
     d^2 = d^2_model + w(q) * scale * d^2_given
 

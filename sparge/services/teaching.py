@@ -720,8 +720,9 @@ STEPS: tuple[Step, ...] = (
          "codes to the atoms (task-driven dictionary learning, Mairal et al. 2012), D takes a "
          "descent step (halved until J falls) and the atoms go back to unit length. "
          "The training J keeps falling while quality on new patients does not, so part of "
-         "the training patients is held out and the iterate with the best held-out "
-         "look-alikes is kept (early stopping).",
+         "the training patients is held out and the iterate that does best on them is kept "
+         "(early stopping): the one whose look-alikes share their outcome most often, or "
+         "without an outcome the one with the lowest held-out J.",
          "Corrected: the paper's gradient through the codes is not right, its update +γH is "
          "an ascent step (here a descent step with a relative size), and Z ← DΦ collapses "
          "the codes (Z stays the completed data)."),

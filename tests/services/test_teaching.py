@@ -290,6 +290,18 @@ def test_a_wide_dictionary_is_numbered_with_the_outcome_on_hover(real):
     assert codes.layout.xaxis.type == "category" and codes.layout.yaxis.type == "category"
 
 
+def test_atoms_of_a_model_without_outcome_are_not_said_to_have_one():
+    """A walk-through read "atom (hover: its outcome)" on a model learned without one."""
+    D = np.random.default_rng(0).standard_normal((5, 20))
+    plain = [f"atom {j + 1}" for j in range(20)]
+    for atoms in (plain, plain[:6]):
+        fig = pt.dictionary_figure(D[:, :len(atoms)], [f"b{i}" for i in range(5)], atoms)
+        assert fig.layout.xaxis.title.text == "atom"
+    named = pt.dictionary_figure(D[:, :6], [f"b{i}" for i in range(5)],
+                                 [f"atom {j + 1} (died)" for j in range(6)])
+    assert named.layout.xaxis.title.text == "atom (outcome it was learned for)"
+
+
 def test_the_distance_caption_says_whether_the_forest_part_is_used(cohort):
     off = tc.fit_toy(cohort, tc.ToyParams(forest_weight=0.0))
     on = tc.fit_toy(cohort, tc.ToyParams(forest_weight=1.0))
