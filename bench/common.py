@@ -54,3 +54,15 @@ def timed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, float
     t0 = time.perf_counter()
     out = fn(*args, **kwargs)
     return out, time.perf_counter() - t0
+
+
+def hide_values(X: np.ndarray, share: float, seed: int) -> np.ndarray:
+    """``X`` with ``share`` of every patient's measured values hidden at random (at least
+    one value kept)."""
+    rng = np.random.default_rng(seed)
+    out = X.copy()
+    for i in range(len(out)):
+        seen = np.flatnonzero(np.isfinite(out[i]))
+        k = min(int(round(share * len(seen))), len(seen) - 1)
+        out[i, rng.choice(seen, k, replace=False)] = np.nan
+    return out

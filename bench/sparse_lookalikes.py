@@ -32,9 +32,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from bench.common import hide_values
 from bench.inner import inner_score, lookalike_sqdist, tuning_args, tuning_splits
 from bench.report import to_markdown
-from bench.sparse_queries import mask
 from sparge import SparGE
 
 HIDDEN = (0.0, 0.5, 0.7, 0.85)
@@ -85,7 +85,7 @@ def main() -> None:
             scales = {"given": given_sqdist(R, R), "given-completed": given_sqdist(Rc, Rc)}
             scales = {k: float(np.median(v[np.isfinite(v)])) for k, v in scales.items()}
             for share in HIDDEN:
-                Xq = mask(X[iva], share, seed=s)
+                Xq = hide_values(X[iva], share, seed=s)
                 Q, T = m.standardize(Xq), m.standardize(X[iva])
                 fq = np.mean(~np.isfinite(Q), axis=1)
                 e = np.clip((fq - f0) / (1 - f0), 0, 1)

@@ -24,6 +24,7 @@ from sklearn.metrics import balanced_accuracy_score
 from sklearn.metrics.pairwise import euclidean_distances, nan_euclidean_distances
 
 from bench.cohorts import encoded
+from bench.common import hide_values
 from bench.report import to_markdown
 from bench.splits import stratified_splits
 from sparge import SparGE
@@ -48,18 +49,6 @@ def neighbor_scores(idx: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray
     return float(balanced_accuracy_score(y_q, vote)), p10
 
 
-def mask(X: np.ndarray, share: float, seed: int) -> np.ndarray:
-    """``X`` with ``share`` of every patient's measured values hidden at random (at least
-    one value kept)."""
-    rng = np.random.default_rng(seed)
-    out = X.copy()
-    for i in range(len(out)):
-        seen = np.flatnonzero(np.isfinite(out[i]))
-        k = min(int(round(share * len(seen))), len(seen) - 1)
-        out[i, rng.choice(seen, k, replace=False)] = np.nan
-    return out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--cohorts", nargs="*", default=["whas500", "support2", "survset:actg"])
@@ -82,7 +71,7 @@ def main() -> None:
             med = np.nanmedian(X[tr], axis=0)
             Ztr = (np.where(np.isfinite(X[tr]), X[tr], med) - mu) / sd
             for share in MASKS:
-                Xq = mask(X[te], share, seed=s)
+                Xq = hide_values(X[te], share, seed=s)
                 Zq = (np.where(np.isfinite(Xq), Xq, med) - mu) / sd
                 for name, model in (("SparGE", sup), ("SparGE (no outcome)", unsup)):
                     for c, tag in (("auto", ""), (0, ", not anchored")):

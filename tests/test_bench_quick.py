@@ -212,13 +212,14 @@ def test_paired_reads_recorded_rows_of_several_runs(tmp_path, capsys):
 
 
 def test_sparse_queries_hide_values_per_patient_and_score_like_the_protocol():
+    from bench.common import hide_values
     from bench.scores import lookalike_scores
-    from bench.sparse_queries import mask, scores
+    from bench.sparse_queries import neighbor_scores, scores
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 10))
     X[0, 1:] = np.nan  # one value only: kept
-    hidden = mask(X, 0.7, seed=0)
+    hidden = hide_values(X, 0.7, seed=0)
     seen = np.isfinite(X).sum(axis=1)
     assert np.isfinite(hidden[0]).sum() == 1
     np.testing.assert_array_equal(np.isfinite(hidden).sum(axis=1)[1:], 3)  # 10 - 7
@@ -229,3 +230,5 @@ def test_sparse_queries_hide_values_per_patient_and_score_like_the_protocol():
     ba, p10 = scores(D, ytr, yte)
     ref = lookalike_scores(Ztr, ytr, Zte, yte)
     assert ba == pytest.approx(ref["knn_bal_acc"]) and p10 == pytest.approx(ref["p@10_balanced"])
+    idx = np.argsort(D, axis=1, kind="stable")[:, :10]
+    assert neighbor_scores(idx, ytr, yte) == (ba, p10)
