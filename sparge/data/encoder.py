@@ -307,6 +307,10 @@ def _outcome_shift(labels: np.ndarray, keep: np.ndarray) -> str:
 #: Above the best single biomarker of the Wisconsin breast-cancer set (worst perimeter,
 #: 0.975), a diagnostic table where strong biomarkers are expected.
 LEAK_AUC = 0.98
+#: Share of a column's answers the built-in (paper's) encoding table must know for its
+#: levels to be used: a clinic's "Smoking" column answered "never / former / current" had
+#: all 836 answers set to missing by the paper's "Yes / No / Previously".
+TABLE_FIT_SHARE = 0.9
 
 
 def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
@@ -440,18 +444,54 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.max_levels = max_levels
 
     # ------------------------------------------------------------------ helpers
+    def _user_table(self) -> EncodingTable | None:
+        """The user's ``encoding_table`` as an EncodingTable (``None``: none given)."""
+        t = self.encoding_table
+        if t is None or isinstance(t, EncodingTable):
+            return t
+        if isinstance(t, pd.DataFrame):
+            return EncodingTable.from_frame(t)
+        if isinstance(t, Mapping):
+            return EncodingTable.from_state(t)
+        raise DataError("encoding_table must be an EncodingTable, a dict or a DataFrame.")
+
     def _base_table(self) -> EncodingTable:
         """The paper's table merged with the user's ``encoding_table``."""
-        t = self.encoding_table
-        if t is None:
-            return EncodingTable.paper()
-        if isinstance(t, EncodingTable):
-            return EncodingTable.paper().merged(t)
-        if isinstance(t, pd.DataFrame):
-            return EncodingTable.paper().merged(EncodingTable.from_frame(t))
-        if isinstance(t, Mapping):
-            return EncodingTable.paper().merged(EncodingTable.from_state(t))
-        raise DataError("encoding_table must be an EncodingTable, a dict or a DataFrame.")
+        user = self._user_table()
+        return EncodingTable.paper() if user is None else EncodingTable.paper().merged(user)
+
+    def _fitting_base(self, df: pd.DataFrame, cols: list[str],
+                      notes: list[str] | None = None) -> EncodingTable:
+        """The base table without the built-in columns whose answers it does not know.
+
+        A column named like one of the paper's ("Smoking", "Diabetes") keeps the paper's
+        levels only when they cover :data:`TABLE_FIT_SHARE` of its answers; otherwise its
+        levels are inferred from the file like any other column's, and ``notes`` (when
+        given) says so. Columns of the user's own ``encoding_table`` and those with a role
+        the user set are taken as given."""
+        base = self._base_table()
+        user = self._user_table()
+        mine = set() if user is None else {norm_key(c) for c in user.columns()}
+        chosen = {str(k) for k in (self.roles or {})} | {str(self.id_column),
+                                                          str(self.label_column)}
+        misfits: list[str] = []
+        for col in cols:
+            if col in chosen or not base.has(col) or norm_key(col) in mine:
+                continue
+            text = cell_text(df[col])
+            keys = cell_keys(text)
+            answers = keys[(keys != "") & ~keys.isin(base.missing_keys(col))]
+            known = {norm_key(lv) for lv in base.levels(col)}
+            if len(answers) and answers.isin(known).mean() < TABLE_FIT_SHARE:
+                misfits.append(col)
+                if notes is not None:
+                    seen = ", ".join(repr(_q(v, 30)) for v in
+                                     pd.unique(text[answers.index[~answers.isin(known)]])[:4])
+                    table = ", ".join(_q(v, 20) for v in base.levels(col))
+                    notes.append(f"Column {_q(col)!r}: its answers ({seen} …) are not those "
+                                 f"of the built-in encoding table for this name ({table}); "
+                                 "its levels were read from the file instead.")
+        return base.without(misfits)
 
     @staticmethod
     def _check_frame(df) -> pd.DataFrame:
@@ -550,7 +590,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         """
         df = self._check_frame(df)
         cols = [str(c) for c in df.columns]
-        return self._roles(df.set_axis(cols, axis=1), cols, self._base_table())
+        df = df.set_axis(cols, axis=1)
+        return self._roles(df, cols, self._fitting_base(df, cols))
 
     def _roles(self, df: pd.DataFrame, cols: list[str], base: EncodingTable,
                reasons: dict[str, list[str]] | None = None) -> dict[str, str]:
@@ -661,11 +702,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         report = self._start_report(df)
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
-        base = self._base_table()
+        base = self._fitting_base(df, cols, report.notes)
         reasons: dict[str, list[str]] = {}
         roles = self._roles(df, cols, base, reasons)
         _report_left_out(reasons, self.max_levels, report)
         self._check_ids(df)
+        self._learn_label_spellings(df, report)
         self.table_, inferred = self._build_table(df, cols, roles, base)
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
@@ -806,7 +848,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             return
         report.label_column = self.label_column
         missing = self._label_missing(df[self.label_column])
-        vals = cell_text(df[self.label_column])
+        vals = pd.Series(self.labels(df), dtype=object)
         keep = self.keep_patients_ & ~missing
         report.label_balance = {_q(k, 60): int(v) for k, v in
                                 vals[keep].value_counts().items()}
@@ -1007,9 +1049,38 @@ class Encoder(TransformerMixin, BaseEstimator):
             raise DataError(f"The outcome column {_q(self.label_column)!r} is not in the "
                             "table.")
         lab = df[self.label_column]
-        out = cell_text(lab).to_numpy(dtype=object)
+        text = cell_text(lab)
+        spelled = getattr(self, "label_spellings_", None)
+        if spelled:  # "READMITTED" and "readmitted" are one outcome
+            keys = cell_keys(text)
+            text = text.where(~keys.isin(list(spelled)), keys.map(spelled))
+        out = text.to_numpy(dtype=object)
         out[self._label_missing(lab)] = None
         return out
+
+    def _learn_label_spellings(self, df: pd.DataFrame, report: ValidationReport) -> None:
+        """One spelling per outcome: answers that differ only in case or spaces read as
+        their most common spelling (``label_spellings_``: ``{key: spelling}`` of the
+        outcomes written more than one way), as the encoding table matches levels. A
+        walk-through's "Readmitted / readmitted / READMITTED" had become three outcomes."""
+        self.label_spellings_ = {}
+        if self.label_column is None or self.label_column not in df.columns:
+            return
+        text = cell_text(df[self.label_column])
+        keys = cell_keys(text)
+        variants = pd.DataFrame({"k": keys, "s": text})[text != ""].drop_duplicates()
+        many = variants.groupby("k")["s"].nunique()
+        many = many[many > 1].index
+        if not len(many):
+            return
+        spelled = spellings(text)[0]
+        self.label_spellings_ = {k: spelled[k] for k in many}
+        merged = "; ".join(
+            f"{', '.join(repr(_q(v, 30)) for v in variants.s[variants.k == k] if v != s)} "
+            f"as {_q(s, 30)!r}" for k, s in list(self.label_spellings_.items())[:5])
+        report.notes.append(f"Outcome {_q(self.label_column)!r}: answers that differ only "
+                            f"in case or spaces are one outcome: read {merged}"
+                            f"{' …' if len(self.label_spellings_) > 5 else ''}.")
 
     def ids(self, df: pd.DataFrame) -> np.ndarray:
         """The ID of every patient.
@@ -1073,6 +1144,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "missing_tokens": self.table_.missing_tokens,
                 "column_missing_tokens": self.table_.column_missing_tokens(),
                 "input_columns": self.input_columns_,
+                "label_spellings": getattr(self, "label_spellings_", {}),
                 "encoded_columns": self.encoded_columns_,
                 "feature_names_out": self.feature_names_out_}
 
@@ -1116,6 +1188,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         except DataError as exc:
             raise ValueError(str(exc)) from exc
         enc.input_columns_ = [str(c) for c in state["input_columns"]]
+        spelled = state.get("label_spellings") or {}
+        if not isinstance(spelled, dict):
+            raise ValueError("label_spellings must be {key: spelling}")
+        enc.label_spellings_ = {str(k): str(v) for k, v in spelled.items()}
         enc.encoded_columns_ = [str(c) for c in state["encoded_columns"]]
         enc.feature_names_out_ = [str(c) for c in state["feature_names_out"]]
         if not set(enc.feature_names_out_) <= set(enc.encoded_columns_):

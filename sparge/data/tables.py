@@ -553,6 +553,24 @@ class EncodingTable:
         """
         return EncodingTable.from_state(self.to_state())
 
+    def without(self, columns: Iterable[str]) -> EncodingTable:
+        """A copy without the levels of ``columns`` (their missing tokens kept).
+
+        Parameters
+        ----------
+        columns : iterable of str
+            Compared case- and space-insensitively; a column the table lacks is ignored.
+
+        Returns
+        -------
+        EncodingTable
+        """
+        out = self.copy()
+        for col in columns:
+            out._cols.pop(norm_key(col), None)
+            out._ordered.pop(norm_key(col), None)
+        return out
+
     def merged(self, other: EncodingTable) -> EncodingTable:
         """This table updated by another.
 

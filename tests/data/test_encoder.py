@@ -28,8 +28,8 @@ PAPER_ROWS = [(col, level, code) for col, levels in PAPER_TABLE.items()
 @pytest.mark.parametrize("col, level, code", PAPER_ROWS)
 def test_every_row_of_the_paper_table(col, level, code):
     variants = [level, level.upper(), f"  {level.lower()} ", level.replace(" ", "  ")]
-    df = pd.DataFrame({col: variants + ["No" if col != "Marital Status" else "Single"],
-                       "Age": [30, 40, 50, 60, 70]})
+    other = next(lv for lv in PAPER_TABLE[col] if lv != level)  # another answer it knows
+    df = pd.DataFrame({col: variants + [other], "Age": [30, 40, 50, 60, 70]})
     X = Encoder(drop_constant=False, merge_duplicates=False).fit_transform(df)
     enc_col = X[:, 0]
     assert np.all(enc_col[:4] == code), (col, level, enc_col)
@@ -56,14 +56,53 @@ def test_table_levels_are_shown_as_the_file_spells_them():
 
 
 def test_values_not_in_the_table_become_missing_and_are_reported():
-    df = pd.DataFrame({"Marital Status": ["Single", "Divorced", "Divorced", "Married"],
-                       "Age": [30, 40, 50, 60]})
+    """A few answers the built-in table does not know (1 in 20) are gaps, reported."""
+    status = ["Single", "Married"] * 9 + ["Divorced", "Single"]
+    df = pd.DataFrame({"Marital Status": status, "Age": range(20)})
     enc = Encoder(max_patient_missing=None)
     X = enc.fit_transform(df)
-    assert np.isnan(X[1, 0]) and np.isnan(X[2, 0])
+    assert np.isnan(X[18, 0]) and not np.isnan(X[:18, 0]).any()
     (u,) = enc.report_.unknown_values
-    assert u.column == "Marital Status" and u.count == 2 and u.examples == ["Divorced"]
+    assert u.column == "Marital Status" and u.count == 1 and u.examples == ["Divorced"]
     assert "Divorced" in str(enc.report_)
+
+
+def test_a_column_named_like_the_papers_with_other_answers_gets_its_own_levels():
+    """A clinic's "Smoking" answered never / former / current: the paper's Yes / No /
+    Previously set every answer to missing (836 of them) and dropped the column."""
+    smoking = ["never", "former", "current", "Never", "FORMER"] * 8
+    df = pd.DataFrame({"Smoking": smoking, "Diabetes": ["Yes", "No"] * 20,
+                       "Age": range(40)})
+    enc = Encoder(max_patient_missing=None)
+    X = enc.fit_transform(df)
+    assert "Smoking" in enc.feature_names_out_ and not np.isnan(X[:, 0]).any()
+    assert {k.lower() for k in enc.table_.levels("Smoking")} == {"never", "former", "current"}
+    assert enc.table_.levels("Diabetes") == {"Unknown": 0, "Yes": 1, "No": 2}  # it fits
+    assert not enc.report_.unknown_values
+    note = next(n for n in enc.report_.notes if "built-in encoding table" in n)
+    assert "'Smoking'" in note and "Previously" in note and "read from the file" in note
+    # the user's own table, or a role they set, is taken as given
+    mine = Encoder(max_patient_missing=None,
+                   encoding_table={"Smoking": {"Yes": 1, "No": 2, "Previously": 3}})
+    mine.fit(df)
+    assert mine.table_.levels("Smoking") == {"Yes": 1, "No": 2, "Previously": 3}
+    assert not any("built-in encoding table" in n for n in mine.report_.notes)
+
+
+def test_outcomes_written_in_other_cases_are_one_outcome(tmp_path):
+    """"Readmitted / readmitted / READMITTED" had become three outcomes (nine in all)."""
+    out = ["Readmitted", "readmitted", "READMITTED ", "Not readmitted", "not readmitted",
+           "not readmitted", "Died", ""] * 5
+    df = pd.DataFrame({"Outcome": out, "Age": range(40), "BMI": np.arange(40) % 7})
+    enc = Encoder(label_column="Outcome", max_patient_missing=None)
+    enc.fit(df)
+    labels = enc.labels(df)
+    assert set(labels[labels != None]) == {"Readmitted", "not readmitted", "Died"}  # noqa: E711
+    assert enc.report_.label_balance == {"not readmitted": 15, "Readmitted": 15, "Died": 5}
+    note = next(n for n in enc.report_.notes if "differ only in case" in n)
+    assert "'readmitted', 'READMITTED' as 'Readmitted'" in note
+    again = Encoder.from_dict(json.loads(json.dumps(enc.to_dict())))
+    np.testing.assert_array_equal(again.labels(df), labels)
 
 
 def test_inferred_tables_roles_and_overrides():
