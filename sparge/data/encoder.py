@@ -994,9 +994,14 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = df.rename(columns=rename)
         known = set(self.input_columns_)
         extra = [c for c in df.columns if c not in known]
-        report.absent_columns = list(missing_cols)
         if missing_cols:
             df = df.assign(**{col: "" for col in missing_cols})
+        # only the model's features are worth a word: a column the filters dropped at fit
+        # (all missing, constant, a copy) was named to a new patient typed into the form
+        features = set(self.feature_names_out_)
+        missing_cols = [c for c in missing_cols if c in features]
+        report.absent_columns = list(missing_cols)
+        if missing_cols:
             one = len(missing_cols) == 1
             report.warnings.append(
                 f"{_columns(len(missing_cols))} of the model {'is' if one else 'are'} not in "

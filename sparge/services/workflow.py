@@ -348,7 +348,7 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
         bad = int(np.flatnonzero(np.isnan(X).all(axis=1))[0])
         names = [str(f) for f in encoder.feature_names_out_]
         id_given = encoder.id_column is not None and encoder.id_column in df.columns
-        if len(rep.absent_columns) == len(encoder.encoded_columns_) and not id_given:
+        if len(rep.absent_columns) == len(names) and not id_given:
             # another table's file (the encoder matched none of the model's columns): say
             # what this model reads, not only that nothing matched
             shown = ", ".join(f"'{plain_text(f, 40)}'" for f in names[:6])

@@ -491,3 +491,16 @@ def test_strong_diagnostic_biomarkers_are_not_taken_for_leaks():
     data = load_breast_cancer()
     labels = np.where(data.target, "benign", "malignant").astype(object)
     assert outcome_leaks(data.data, list(data.feature_names), labels) == {}
+
+
+def test_a_column_the_filters_dropped_is_not_asked_of_a_new_patient():
+    """A patient typed into the form was told "'Smoking' is not in this table", a column
+    the model had dropped (no value at fit)."""
+    df = pd.DataFrame({"Age": np.arange(30.0), "BMI": np.arange(30.0) % 7,
+                       "Empty": [""] * 30})
+    enc = Encoder(max_patient_missing=None).fit(df)
+    assert "Empty" not in enc.feature_names_out_
+    X, report = enc.transform_with_report(pd.DataFrame({"Age": [40.0]}))
+    assert report.absent_columns == ["BMI"]
+    assert report.warnings == ["1 column of the model is not in this table and is treated "
+                               "as missing: 'BMI'."]
