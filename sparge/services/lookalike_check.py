@@ -148,9 +148,11 @@ def _hedges(summ: pd.DataFrame, best: str, share: float, n_classes: int | None,
         vote = summ.set_index("method")[vote_col]
         top = str(vote.idxmax())
         if top != best and vote[top] - vote[best] > 0.005:
+            # one decimal when whole percents would read the same ("15 %, raw 15 %")
+            d = 0 if round(100 * vote[top]) != round(100 * vote[best]) else 1
             out += (f" The 5-look-alike vote ranks them differently: {top} "
-                    f"{100 * vote[top]:.0f} % balanced accuracy, {best} "
-                    f"{100 * vote[best]:.0f} %.")
+                    f"{100 * vote[top]:.{d}f} % balanced accuracy, {best} "
+                    f"{100 * vote[best]:.{d}f} %.")
     if n_classes and n_classes > 1 and share - 100 / n_classes < NEAR_CHANCE:
         out += (f" Every share is within {NEAR_CHANCE} points of chance: on this cohort "
                 "the look-alikes say little about the outcome.")

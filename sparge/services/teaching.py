@@ -274,7 +274,9 @@ def completion_caption(model) -> str:
         # a walk-through's λ = 0.5 left one component: every later step drew nonsense
         text += (" With one component every patient's completed values lie on one line, "
                  "and scaled to unit length they fall on two points: the later steps have "
-                 "almost nothing left to tell patients apart. Lower λ or raise the rank.")
+                 "almost nothing left to tell patients apart. "
+                 + ("Raise the rank." if kept < left else
+                    "Lower λ or raise the rank."))
     return text
 
 
@@ -466,14 +468,17 @@ def embedding_step(model, n_neighbors: int = 5) -> dict:
             f"codes) to l = {l} "
             + ("dimension" if l == 1 else "dimensions")
             + (" (the map shows both)." if l == 2 else
+               " (the map draws it across; its other axis is flat)." if l == 1 else
                " (the map shows their first two principal axes)."))
     if prec["k"]:
-        change = prec["after"] - prec["before"]
+        # the change of the shares as written, so the three numbers add up ("80% before,
+        # 90% after (+11 points)" had read as an error)
+        share_0, share_1 = round(100 * prec["before"]), round(100 * prec["after"])
+        change = share_1 - share_0
         text += (f" Share of same-outcome patients among the {prec['k']} look-alikes "
-                 f"(class-balanced): {100 * prec['before']:.0f}% before, "
-                 f"{100 * prec['after']:.0f}% after ("
-                 + (f"+{100 * change:.0f} points" if change > 5e-3 else
-                    f"{100 * change:.0f} points" if change < -5e-3 else "no change") + ")")
+                 f"(class-balanced): {share_0}% before, {share_1}% after ("
+                 + (f"{change:+d} point{'s' if abs(change) != 1 else ''}" if change
+                    else "no change") + ")")
         # the after figure sat near 90 % beside a held-out 60 % on the Model page: say
         # whose figure it is
         text += (", on the training patients themselves" +

@@ -351,6 +351,12 @@ def test_check_verdict_says_what_its_measure_does_not_tell():
     assert ("The 5-look-alike vote ranks them differently: forest proximity 58\u00a0% "
             "balanced accuracy, SparGE 57\u00a0%.") in mixed["sentence"]
     assert "within 10 points of chance" in mixed["sentence"]
+    # whole percents that would read the same get a decimal ("15 %, raw features 15 %")
+    close = check_verdict(results(
+        {"SparGE": [0.59, 0.60, 0.58], "forest proximity": [0.54, 0.55, 0.54]},
+        {"SparGE": [0.147, 0.147, 0.147], "forest proximity": [0.153, 0.153, 0.153]}))
+    assert "forest proximity 15.3\u00a0% balanced accuracy, SparGE 14.7\u00a0%" in \
+        close["sentence"]
     # far above chance and the same order by both measures: no hedge
     plain = check_verdict(results(
         {"SparGE": [0.80, 0.82, 0.81], "forest proximity": [0.70, 0.71, 0.70]},

@@ -152,6 +152,12 @@ def test_dimensions_change_the_map_and_precision_is_honest(cohort, toy):
     p = a["precision"]
     assert 0 <= p["before"] <= 1 and 0 <= p["after"] <= 1
     assert f"{100 * p['after']:.0f}% after" in a["caption"]
+    # the change is that of the shares as written: the three numbers add up
+    before, after = round(100 * p["before"]), round(100 * p["after"])
+    said = (f"({after - before:+d} point" if after != before else "(no change")
+    assert f"{before}% before, {after}% after {said}" in a["caption"]
+    one = tc.embedding_step(tc.fit_toy(cohort, tc.ToyParams(n_components=1)))
+    assert "its other axis is flat" in one["caption"]
     # the figure is the training patients', and a supervised model's says it is optimistic
     assert "on the training patients themselves" in a["caption"]
     assert ("optimistic for new patients" in a["caption"]) == bool(toy.supervised)
@@ -286,6 +292,12 @@ def test_a_wide_dictionary_is_numbered_with_the_outcome_on_hover(real):
     boxed = pt.dictionary_figure(real.dictionary_[:10], real.feature_names()[:10], labels,
                                  used=[7])
     assert boxed.layout.xaxis.type == "category" and boxed.layout.shapes[0].x0 == 6.5
+    # a box's sides stay thin beside many atoms (they filled a narrow column)
+    assert boxed.layout.shapes[0].line.width == (3 if len(labels) <= 16 else
+                                                 2 if len(labels) <= 32 else 1)
+    many = pt.dictionary_figure(np.ones((3, 64)), ["a", "b", "c"],
+                                [f"atom {j + 1}" for j in range(64)], used=[5])
+    assert many.layout.shapes[0].line.width == 1
     codes = pt.codes_figure(real.codes_[:5], labels, ["1", "2", "3", "4", "5"], highlight=2)
     assert codes.layout.xaxis.type == "category" and codes.layout.yaxis.type == "category"
 
@@ -356,6 +368,13 @@ def test_a_lecture_model_with_one_component_is_finite_and_explained(cohort):
     dist, idx = m.training_neighbors(5, rows=[0])
     assert np.isfinite(dist).all() and len(set(idx[0])) == 5
     assert "fall on two points" in tc.completion_caption(m)
+    assert tc.completion_caption(m).endswith("Lower λ or raise the rank.")
+    # the rank cap alone left one: λ is not the cause (a walk-through at the lowest λ)
+    capped = tc.fit_toy(cohort, tc.ToyParams(completion_lambda=0.02, rank=1))
+    assert capped.rank_ == 1
+    assert tc.completion_caption(capped).endswith("two points: the later steps have almost "
+                                                  "nothing left to tell patients apart. "
+                                                  "Raise the rank.")
     said = tc.refinement_step(m)["caption"]
     assert "inf" not in said and "nan" not in said
     flat = pt.map_figure(m.embedding_[:, :2], tc.outcomes(m), tc.patient_ids(m), "t")
