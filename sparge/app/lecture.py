@@ -199,20 +199,26 @@ def figure(fig, name: str, ctx: Context, *, key: str | None = None, on_select=No
                        on_click="ignore")
 
 
-def step_text(step: tc.Step) -> None:
+def step_text(step: tc.Step, present: bool = False) -> None:
+    """Title, formulas and words; in the presentation the words and the correction fold
+    into "What to say" (a slide is one screen: the words in large type ran a slide to
+    1,200-2,400 pixels at 1400 x 900)."""
     st.header(step.title)
     for f in step.formulas:
         st.latex(f)
-    st.markdown(step.words)
-    if step.correction:
-        st.info(step.correction, icon=":material/edit_note:")
+    notes = st.expander("What to say", icon=":material/record_voice_over:") if present \
+        else st.container()
+    with notes:
+        st.markdown(step.words)
+        if step.correction:
+            st.info(step.correction, icon=":material/edit_note:")
 
 
-def columns(ctx: Context, spec) -> list:
-    """Side-by-side columns when reading; stacked in the presentation (the step already sits
-    in the right-hand column, so nested columns would squeeze the figures)."""
+def panels(ctx: Context, spec, labels: list[str]) -> list:
+    """Side-by-side columns when reading; tabs in the presentation, one picture per screen
+    (the step already sits in the right-hand column, and stacked pictures ran off it)."""
     if ctx.font >= FONT["present"]:
-        return [st.container() for _ in spec]
+        return list(st.tabs(labels))
     return st.columns(spec)
 
 
@@ -240,19 +246,31 @@ def show_data(ctx: Context) -> None:
     say(cap)
 
 
+def pair(ctx: Context) -> list:
+    """Two controls side by side when reading; one above the other in the presentation's
+    narrow left-hand column."""
+    return st.columns(2) if ctx.font < FONT["present"] else [st.container(), st.container()]
+
+
+def completion_controls(ctx: Context) -> None:
+    c1, c2 = pair(ctx)
+    with c1:
+        control("slider", "Rank kept", "rank", "Components of the completion basis kept "
+                "(the model keeps at most those that survive the shrinkage).",
+                min_value=1, max_value=len(ctx.model.feature_names()))
+    with c2:
+        control("select", "λ (fraction of the largest singular value)",
+                "completion_lambda", "How much every singular value is shrunk.",
+                options=LAMBDAS)
+
+
 def show_completion(ctx: Context) -> None:
     m = ctx.model
-    if ctx.toy:
-        c1, c2 = st.columns(2)
-        with c1:
-            control("slider", "Rank kept", "rank", "Components of the completion basis kept "
-                    "(the model keeps at most those that survive the shrinkage).",
-                    min_value=1, max_value=len(m.feature_names()))
-        with c2:
-            control("select", "λ (fraction of the largest singular value)",
-                    "completion_lambda", "How much every singular value is shrunk.",
-                    options=LAMBDAS)
-    c1, c2 = columns(ctx, [3, 2] if ctx.toy else [1, 1])
+    present = ctx.font >= FONT["present"]
+    tabs = panels(ctx, [3, 2] if ctx.toy else [1, 1],
+                  ["Singular values", "Completion error", f"Patient {ctx.pid}"]
+                  if ctx.toy else ["Singular values", f"Patient {ctx.pid}"])
+    c1, c2 = tabs[0], (tabs[1] if ctx.toy or not present else st.container())
     with c1:
         figure(pt.singular_values_figure(m.filled_singular_values_,
                                          m.completion_singular_values_, m.rank_,
@@ -268,6 +286,13 @@ def show_completion(ctx: Context) -> None:
         else:
             say("The current model was trained on its own data: no values were hidden from "
                 "it, so its completion error cannot be graded here (the toy cohort shows it).")
+    with tabs[-1] if present else st.container():
+        _patient_completion(ctx)
+
+
+def _patient_completion(ctx: Context) -> None:
+    """The followed patient's row before and after the completion."""
+    m = ctx.model
     row = tc.patient_completion(m, ctx.patient)
     _, cols = tc.matrix_view(m, ctx.patient)
     truth = None
@@ -289,11 +314,13 @@ def show_completion(ctx: Context) -> None:
            and np.isfinite(truth).any() else ""))
 
 
+def dictionary_controls(ctx: Context) -> None:
+    control("slider", "Atoms k", "n_atoms", "Dictionary size (half per outcome).",
+            min_value=2, max_value=16, step=2)
+
+
 def show_dictionary(ctx: Context) -> None:
     m = ctx.model
-    if ctx.toy:
-        control("slider", "Atoms k", "n_atoms", "Dictionary size (half per outcome).",
-                min_value=2, max_value=16, step=2)
     feats = tc.dictionary_view(m, ctx.patient)
     used = np.flatnonzero(m.codes_[ctx.patient])
     names = [m.feature_names()[j] for j in feats]
@@ -307,14 +334,16 @@ def show_dictionary(ctx: Context) -> None:
     say(cap)
 
 
+def codes_controls(ctx: Context) -> None:
+    control("select", "r₁ (sparsity weight)", "r1", "Larger r₁: fewer atoms per patient.",
+            options=R1S)
+
+
 def show_codes(ctx: Context) -> None:
     m = ctx.model
-    if ctx.toy:
-        control("select", "r₁ (sparsity weight)", "r1", "Larger r₁: fewer atoms per patient.",
-                options=R1S)
     info = tc.code_step(m, ctx.patient)
     rows, _ = tc.matrix_view(m, ctx.patient, max_rows=40)
-    c1, c2 = columns(ctx, [3, 2])
+    c1, c2 = panels(ctx, [3, 2], ["Codes", f"Patient {ctx.pid}"])
     with c1:
         figure(pt.codes_figure(m.codes_[rows], tc.atom_labels(m), ctx.ids[rows],
                                highlight=int(np.flatnonzero(rows == ctx.patient)[0]),
@@ -327,18 +356,20 @@ def show_codes(ctx: Context) -> None:
                                     font_size=ctx.font), "atoms_used", ctx)
 
 
+def graph_controls(ctx: Context) -> None:
+    c1, c2 = pair(ctx)
+    with c1:
+        control("slider", "k₁ (same-outcome neighbours)", "k1",
+                "Each patient is pulled towards its k₁ nearest same-outcome patients.",
+                min_value=1, max_value=10)
+    with c2:
+        control("slider", "k₂ (other-outcome neighbours)", "k2",
+                "Each patient is pushed from its k₂ nearest other-outcome patients.",
+                min_value=1, max_value=10)
+
+
 def show_graphs(ctx: Context) -> None:
     m = ctx.model
-    if ctx.toy:
-        c1, c2 = st.columns(2)
-        with c1:
-            control("slider", "k₁ (same-outcome neighbours)", "k1",
-                    "Each patient is pulled towards its k₁ nearest same-outcome patients.",
-                    min_value=1, max_value=10)
-        with c2:
-            control("slider", "k₂ (other-outcome neighbours)", "k2",
-                    "Each patient is pushed from its k₂ nearest other-outcome patients.",
-                    min_value=1, max_value=10)
     info = tc.graph_step(m, ctx.patient, graphs=_graphs(ctx.token, m))
     figure(pt.graph_figure(info["coords"], info["W_plus"], info["W_minus"], ctx.labels,
                            ctx.ids, highlight=ctx.patient, shown=info["shown"],
@@ -348,14 +379,16 @@ def show_graphs(ctx: Context) -> None:
     say(info["caption"] + f" Bold: patient {ctx.pid}'s own edges; faint: all the others.")
 
 
+def embedding_controls(ctx: Context) -> None:
+    control("slider", "Dimensions l", "n_components", "Columns of U: the dimensions of "
+            "the learned space.", min_value=1, max_value=8)
+
+
 def show_embedding(ctx: Context) -> None:
     m = ctx.model
-    if ctx.toy:
-        control("slider", "Dimensions l", "n_components", "Columns of U: the dimensions of "
-                "the learned space.", min_value=1, max_value=8)
     info = _embedding(ctx.token, ctx.n_neighbors, m)
     la = m.training_neighbors(ctx.n_neighbors, rows=[ctx.patient])[1][0]
-    c1, c2 = columns(ctx, [1, 1])
+    c1, c2 = panels(ctx, [1, 1], ["Before", "After"])
     with c1:
         figure(pt.map_figure(info["before"], ctx.labels, ctx.ids, "Before: the representation "
                              "(codes + completed scores), first two principal axes",
@@ -374,11 +407,13 @@ def show_embedding(ctx: Context) -> None:
         "the learned space (the same patients on both maps).")
 
 
+def refinement_controls(ctx: Context) -> None:
+    control("slider", "Refinement iterations (max_iter)", "max_iter",
+            "0: no refinement (the K-SVD dictionary is kept).", min_value=0, max_value=12)
+
+
 def show_refinement(ctx: Context) -> None:
     m = ctx.model
-    if ctx.toy:
-        control("slider", "Refinement iterations (max_iter)", "max_iter",
-                "0: no refinement (the K-SVD dictionary is kept).", min_value=0, max_value=12)
     info = tc.refinement_step(m)
     if len(info["history"]) > 1:
         figure(pt.objective_figure(info["history"], getattr(m, "best_iteration_", None),
@@ -387,14 +422,16 @@ def show_refinement(ctx: Context) -> None:
     say(info["caption"])
 
 
+def lookalike_controls(ctx: Context) -> None:
+    control("select", "Forest proximity in the distance", "forest_weight",
+            "The weight g of the forest part. auto: the g that gives the best look-alikes "
+            "on held-out training patients (0 drops it); 0: the learned space alone.",
+            options=("auto", 0.0, 0.5, 1.0, 1.5, 2.0))
+
+
 def show_lookalikes(ctx: Context) -> None:
-    if ctx.toy:
-        control("select", "Forest proximity in the distance", "forest_weight",
-                "The weight g of the forest part. auto: the g that gives the best look-alikes "
-                "on held-out training patients (0 drops it); 0: the learned space alone.",
-                options=("auto", 0.0, 0.5, 1.0, 1.5, 2.0))
     info = tc.lookalike_step(ctx.model, ctx.patient, ctx.n_neighbors)
-    c1, c2 = columns(ctx, [3, 2])
+    c1, c2 = panels(ctx, [3, 2], ["Sparse weights", "Table"])
     with c1:
         figure(pt.lookalike_weights_figure(info["table"], ctx.pid, order=ctx.order,
                                            by_outcome=getattr(ctx.model, "y_", None)
@@ -417,6 +454,17 @@ def show_lookalikes(ctx: Context) -> None:
 RENDER = {"data": show_data, "completion": show_completion, "dictionary": show_dictionary,
           "codes": show_codes, "graphs": show_graphs, "embedding": show_embedding,
           "refinement": show_refinement, "lookalikes": show_lookalikes}
+#: The toy's controls of every step, drawn above its pictures when reading and under the
+#: formulas in the presentation (above the pictures they pushed them off the screen).
+CONTROLS = {"completion": completion_controls, "dictionary": dictionary_controls,
+            "codes": codes_controls, "graphs": graph_controls,
+            "embedding": embedding_controls, "refinement": refinement_controls,
+            "lookalikes": lookalike_controls}
+
+
+def step_controls(step: tc.Step, ctx: Context) -> None:
+    if ctx.toy and step.key in CONTROLS:
+        CONTROLS[step.key](ctx)
 
 
 def render_step(step: tc.Step, ctx: Context, *, present: bool) -> None:
@@ -425,11 +473,13 @@ def render_step(step: tc.Step, ctx: Context, *, present: bool) -> None:
         with st.container(key="teach_step_cols"):
             left, right = st.columns([2, 3], gap="medium")
         with left:
-            step_text(step)
+            step_text(step, present=True)
+            step_controls(step, ctx)
         with right:
             RENDER[step.key](ctx)
     else:
         step_text(step)
+        step_controls(step, ctx)
         RENDER[step.key](ctx)
 
 
@@ -471,7 +521,8 @@ def header_controls(build) -> tuple[bool, Context]:
                       help="Used on the maps, for the precision and in the last step.")
     with c4:
         present = st.toggle("Presentation mode", key="teach_present",
-                            help="One step per screen with Back / Next, large type.")
+                            help="One step per slide with Back / Next, in large type: its "
+                                 "pictures in tabs, its words folded into 'What to say'.")
     ctx = build(source, k, FONT["present" if present else "normal"])
     with c2:
         st.selectbox("Followed patient", help="Followed through every step; a click on the "
