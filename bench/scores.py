@@ -36,3 +36,19 @@ def lookalike_scores(Ztr, ytr: np.ndarray, Zte, yte: np.ndarray) -> dict[str, fl
     return {"knn_bal_acc": balanced_accuracy_score(yte, knn.predict(Zte)),
             "p@10": precision_at_k(ytr[idx], yte, balanced=False),
             "p@10_balanced": precision_at_k(ytr[idx], yte, balanced=True)}
+
+
+def scores(D: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray) -> tuple[float, float]:
+    """kNN(5) balanced accuracy and class-balanced precision@10 from query × reference
+    distances (``y`` as class indices)."""
+    return neighbor_scores(np.argsort(D, axis=1, kind="stable")[:, :10], y_ref, y_q)
+
+
+def neighbor_scores(idx: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray
+                    ) -> tuple[float, float]:
+    """The same from every query's 10 nearest reference patients, nearest first."""
+    vote = np.array([np.bincount(y_ref[row[:5]], minlength=y_ref.max() + 1).argmax()
+                     for row in idx])
+    hits = (y_ref[idx[:, :10]] == y_q[:, None]).mean(axis=1)
+    p10 = float(np.mean([hits[y_q == c].mean() for c in np.unique(y_q)]))
+    return float(balanced_accuracy_score(y_q, vote)), p10

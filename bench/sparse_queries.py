@@ -20,33 +20,17 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import balanced_accuracy_score
 from sklearn.metrics.pairwise import euclidean_distances, nan_euclidean_distances
 
 from bench.cohorts import encoded
 from bench.common import hide_values
 from bench.report import to_markdown
+from bench.scores import neighbor_scores, scores
 from bench.splits import stratified_splits
 from sparge import SparGE
 from sparge.method.proximity import ForestProximity
 
 MASKS = (0.0, 0.5, 0.7, 0.85)
-
-
-def scores(D: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray) -> tuple[float, float]:
-    """kNN(5) balanced accuracy and class-balanced precision@10 from query × reference
-    distances (``y`` as class indices)."""
-    return neighbor_scores(np.argsort(D, axis=1, kind="stable")[:, :10], y_ref, y_q)
-
-
-def neighbor_scores(idx: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray
-                    ) -> tuple[float, float]:
-    """The same from every query's 10 nearest reference patients, nearest first."""
-    vote = np.array([np.bincount(y_ref[row[:5]], minlength=y_ref.max() + 1).argmax()
-                     for row in idx])
-    hits = (y_ref[idx[:, :10]] == y_q[:, None]).mean(axis=1)
-    p10 = float(np.mean([hits[y_q == c].mean() for c in np.unique(y_q)]))
-    return float(balanced_accuracy_score(y_q, vote)), p10
 
 
 def main() -> None:

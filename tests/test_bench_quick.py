@@ -213,8 +213,7 @@ def test_paired_reads_recorded_rows_of_several_runs(tmp_path, capsys):
 
 def test_sparse_queries_hide_values_per_patient_and_score_like_the_protocol():
     from bench.common import hide_values
-    from bench.scores import lookalike_scores
-    from bench.sparse_queries import neighbor_scores, scores
+    from bench.scores import lookalike_scores, neighbor_scores, scores
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 10))

@@ -10,6 +10,7 @@ from sparge.method.lowrank import (
     choose_lambda,
     gavish_donoho_rank,
     posterior_ridge,
+    project_observed,
     soft_impute,
     top_svd,
 )
@@ -30,6 +31,9 @@ class CompletionFit:
         Orthonormal basis kept for the representation.
     ridge : ndarray of shape (r,)
         Ridge of every component when a patient is completed from its observed entries.
+    fill_ridge : ndarray of shape (r,) or None
+        The probabilistic-PCA ridge that fills a patient's gaps before that projection
+        (:func:`sparge.method.lowrank.fill_gaps`); ``None``: no fill.
     lam : float
         Nuclear-norm weight used.
     path : dict
@@ -50,18 +54,20 @@ class CompletionFit:
     singular_values: np.ndarray
     found_rank: int
     path: dict = field(default_factory=dict)
+    fill_ridge: np.ndarray | None = None
 
 
 def fit_completion(X: np.ndarray, *, completion_lambda: float | str, max_rank: int,
                    rank: int | str | None, completion_ridge: float | str, seed: int,
-                   rng: np.random.Generator) -> CompletionFit:
+                   rng: np.random.Generator, completion_fill: str = "posterior"
+                   ) -> CompletionFit:
     """Standardise ``X`` and learn its low-rank completion (soft-impute).
 
     Parameters
     ----------
     X : ndarray of shape (n, m)
         Training patients, ``NaN`` for missing.
-    completion_lambda, max_rank, rank, completion_ridge
+    completion_lambda, max_rank, rank, completion_ridge, completion_fill
         As in :class:`sparge.SparGE`.
     seed : int
         Seed of the randomised steps.
@@ -97,7 +103,12 @@ def fit_completion(X: np.ndarray, *, completion_lambda: float | str, max_rank: i
         ridge = posterior_ridge(Xs, res.scores[:, :r], res.components[:r])
     else:
         ridge = np.full(r, float(completion_ridge))
-    return CompletionFit(mean=mean, scale=scale, standardized=Xs,
+    fill = None
+    if completion_fill == "posterior":
+        # the rows' own least-squares scores give each component's variance (round 16)
+        fit = project_observed(Xs, res.components[:r], 1e-6)
+        fill = posterior_ridge(Xs, fit, res.components[:r])
+    return CompletionFit(mean=mean, scale=scale, standardized=Xs, fill_ridge=fill,
                          components=res.components[:r], ridge=ridge, lam=float(lam),
                          filled_singular_values=filled_sv,
                          singular_values=res.singular_values,

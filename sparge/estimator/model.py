@@ -36,7 +36,7 @@ from sparge.estimator.steps import Pipeline
 from sparge.method.anchoring import anchor_levers, anchor_scale, given_sqdist
 from sparge.method.dictionary import classwise_ksvd
 from sparge.method.embedding import graph_trace_ratio
-from sparge.method.lowrank import project_observed
+from sparge.method.lowrank import completion_scores, fill_gaps
 from sparge.method.neighbors import LookalikeIndex
 from sparge.method.preprocess import standardize
 from sparge.method.proximity import PackedForest, onehot_leaves, reference_leaves
@@ -152,6 +152,16 @@ class SparGE(TransformerMixin, BaseEstimator):
         number shared by all components, or "posterior" for the probabilistic-PCA
         posterior mean (``noise variance / component variance`` per component, see
         :func:`sparge.method.lowrank.posterior_ridge`).
+    completion_fill : {"posterior", "none"}
+        How a patient's gaps are filled before that projection. "posterior" (default,
+        round 16): with the probabilistic-PCA posterior reconstruction
+        (:func:`sparge.method.lowrank.fill_gaps`), so the cohort's correlations predict
+        them; "none": the shared-ridge projection alone, which puts every gap at the mean
+        once the completion keeps all components (a narrow table). A patient without gaps
+        is completed the same way by both. On sixteen cohorts' training splits, new
+        patients with 50 % of their values hidden found better look-alikes (+0.015 +-
+        0.003, 13 cohorts of 16; 70 %: +0.010 +- 0.003), patients with their own gaps
+        alike (-0.002 +- 0.002).
     normalize_rows : bool
         Scale every completed patient vector to unit norm (the paper's normalisation).
     r1, r2 : float
@@ -255,6 +265,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         Orthonormal right basis of the low-rank completion.
     completion_lambda_ : float
         Nuclear-norm weight used.
+    completion_fill_ridge_ : ndarray of shape (r,) or None
+        The ridge that fills gaps (``completion_fill="posterior"``); ``None``: no fill
+        (also model files written before round 16, which keep their look-alikes).
     dictionary_ : ndarray of shape (m, k)
         Unit-norm atoms in feature space.
     codes_ : ndarray of shape (n_train, k)
@@ -314,6 +327,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         max_rank: int = 50,
         rank: int | str | None = None,
         completion_ridge: float = 1.0,
+        completion_fill: str = "posterior",
         normalize_rows: bool = True,
         r1: float = 0.15,
         r2: float = 0.01,
@@ -350,6 +364,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.max_rank = max_rank
         self.rank = rank
         self.completion_ridge = completion_ridge
+        self.completion_fill = completion_fill
         self.normalize_rows = normalize_rows
         self.r1 = r1
         self.r2 = r2
@@ -510,14 +525,16 @@ class SparGE(TransformerMixin, BaseEstimator):
         self._notify("completion", progress=0.0)
         c = fit_completion(X, completion_lambda=self.completion_lambda,
                            max_rank=self.max_rank, rank=self.rank,
-                           completion_ridge=self.completion_ridge, seed=seed, rng=rng)
+                           completion_ridge=self.completion_ridge, seed=seed, rng=rng,
+                           completion_fill=self.completion_fill)
         self.mean_, self.scale_ = c.mean, c.scale
         self.completion_lambda_, self.completion_path_ = c.lam, c.path
         self.filled_singular_values_ = c.filled_singular_values
         self.completion_singular_values_ = c.singular_values
         self.completion_components_, self.completion_ridge_ = c.components, c.ridge
+        self.completion_fill_ridge_ = c.fill_ridge
         self.training_data_ = c.standardized.astype(np.float32)
-        A = self._pipeline().complete(c.standardized, c.components, c.ridge)
+        A = self._pipeline().complete(c.standardized, c.components, c.ridge, c.fill_ridge)
         self._notify("completion", progress=1.0, rank=c.found_rank)
         return c.standardized, A
 
@@ -598,6 +615,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         arrays["dictionary_r"] = np.asarray(self._dictionary_r)
         arrays["atom_class_"] = np.asarray(self.atom_class_, dtype=np.int64)
         arrays["completion_ridge_"] = np.asarray(self.completion_ridge_, dtype=float)
+        if getattr(self, "completion_fill_ridge_", None) is not None:
+            arrays["completion_fill_ridge_"] = np.asarray(self.completion_fill_ridge_,
+                                                          dtype=float)
         if self.y_ is not None:
             arrays["y_"] = np.asarray(self.y_)
         if hasattr(self, "classes_"):
@@ -667,6 +687,13 @@ class SparGE(TransformerMixin, BaseEstimator):
             raise ValueError(f"the completion ridge must hold one finite, non-negative "
                              f"number per component ({r})")
         self.completion_ridge_ = ridge
+        fill = a.get("completion_fill_ridge_")
+        if fill is not None:
+            fill = np.asarray(fill, dtype=np.float64)
+            if fill.shape != (r,) or not np.all(np.isfinite(fill)) or np.any(fill < 0):
+                raise ValueError(f"the completion's fill ridge must hold one finite, "
+                                 f"non-negative number per component ({r})")
+        self.completion_fill_ridge_ = fill
         self.n_features_in_ = int(v["n_features_in"])
         if v.get("feature_names") is not None:
             self.feature_names_in_ = np.asarray(v["feature_names"], dtype=object)
@@ -712,11 +739,14 @@ class SparGE(TransformerMixin, BaseEstimator):
         """Anchoring's constants (derived from the learned state, rebuilt after loading):
         the training patients' typical missing share, their rows with gaps filled by the
         completion, and the unit from pairs of at most 500 of them."""
-        data = self.training_data_
+        data = np.asarray(self.training_data_, dtype=float)
         gaps = ~np.isfinite(data)
         self.typical_missing_ = float(np.median(gaps.mean(axis=1))) if data.size else 0.0
-        self._anchor_rows = np.where(gaps, self.completed_ @ self.completion_components_,
-                                     data).astype(np.float32)
+        # their gaps filled in standardised units (``completed_`` holds unit-norm scores)
+        fill = getattr(self, "completion_fill_ridge_", None)
+        self._anchor_rows = fill_gaps(data, self.completion_components_,
+                                      self.completion_ridge_ if fill is None else fill
+                                      ).astype(np.float32)
         n = len(data)
         rows = np.unique(np.linspace(0, n - 1, min(n, 500)).round().astype(int))
         Y, L = self.lookalike_parts(rows=rows)
@@ -827,8 +857,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         V = self.completion_components_  # (r, m)
         r = V.shape[0]
         # scores of the sample before the row normalisation
-        S = project_observed(np.asarray(self.training_data_[rows], dtype=float), V,
-                             self.completion_ridge_)
+        S = self._completion_scores(np.asarray(self.training_data_[rows], dtype=float))
         base = self._embed_scores(S)
         P = (S[:, None, :] + eps * np.eye(r)[None]).reshape(-1, r)  # (p*r, r)
         J = (self._embed_scores(P).reshape(len(rows), r, -1) - base[:, None, :]) / eps
@@ -838,6 +867,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         imp = np.sqrt(np.einsum("pml,pml->pm", G, G)).mean(axis=0)
         total = imp.sum()
         return imp / total if total > 0 else np.full_like(imp, 1.0 / max(len(imp), 1))
+
+    def _completion_scores(self, Xs: np.ndarray) -> np.ndarray:
+        """Completion scores of standardised patients before the row normalisation."""
+        return completion_scores(Xs, self.completion_components_, self.completion_ridge_,
+                                 getattr(self, "completion_fill_ridge_", None))
 
     def _embed_scores(self, S: np.ndarray) -> np.ndarray:
         """Embedding of completion scores (before the unit-norm step)."""
@@ -877,7 +911,8 @@ class SparGE(TransformerMixin, BaseEstimator):
     def _embed(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Completed scores, codes and embedding of standardised patients."""
         pipe = self._pipeline()
-        A = pipe.complete(Xs, self.completion_components_, self.completion_ridge_)
+        A = pipe.complete(Xs, self.completion_components_, self.completion_ridge_,
+                          getattr(self, "completion_fill_ridge_", None))
         Phi = pipe.codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
         Y = (pipe.features(A, Phi) @ self.projection_) * self.component_weights_
         return A, Phi, Y
@@ -906,8 +941,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         if units not in ("original", "standardized"):
             raise ValueError(f"units must be 'original' or 'standardized', got {units!r}")
         Xs = self.standardize(X)
-        A = project_observed(Xs, self.completion_components_, self.completion_ridge_)
-        Z = A @ self.completion_components_
+        Z = self._completion_scores(Xs) @ self.completion_components_
         return Z if units == "standardized" else Z * self.scale_ + self.mean_
 
     # ------------------------------------------------------------------ queries

@@ -57,6 +57,7 @@ PARAMETER_CONSTRAINTS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "rank": (lambda v: v is None or v == "auto" or (_is_int(v) and 1 <= v <= 10**6),
              "an integer >= 1, 'auto' or null"),
     "completion_ridge": (_number_or("posterior"), "a number >= 0 or 'posterior'"),
+    "completion_fill": (_one_of("posterior", "none"), "'posterior' or 'none'"),
     "normalize_rows": (_bool, "true or false"),
     "r1": (_number_or(), "a number >= 0"),
     "r2": (_number_or(), "a number >= 0"),

@@ -20,8 +20,9 @@ FLOAT_ARRAYS = ("mean_", "scale_", "completion_components_", "completion_singula
 #: Learned integer arrays.
 INT_ARRAYS = ("atom_class_",)
 #: Arrays a state may lack: the completion ridge (older files hold one shared number),
-#: the outcomes and the classes (unsupervised without outcomes).
-OPTIONAL_ARRAYS = ("completion_ridge_", "y_", "classes_")
+#: the ridge that fills gaps (files before round 16; ``completion_fill="none"``), the
+#: outcomes and the classes (unsupervised without outcomes).
+OPTIONAL_ARRAYS = ("completion_ridge_", "completion_fill_ridge_", "y_", "classes_")
 #: The forest part of the look-alike metric (all or none).
 FOREST_INT = ("forest_left", "forest_right", "forest_feature", "forest_offsets",
               "forest_missing_left", "forest_leaves_")

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from sparge.method.embedding import graph_trace_ratio, trace_ratio
 from sparge.method.graphs import laplacian, mfa_graphs, scatter, unsupervised_graphs
-from sparge.method.lowrank import project_observed
+from sparge.method.lowrank import completion_scores
 from sparge.method.preprocess import unit_norm_rows
 from sparge.method.similarity import knn_search, precision_at_k
 from sparge.method.sparse_coding import sparse_encode
@@ -58,10 +58,10 @@ class Pipeline:
         """The pipeline of an estimator's ``get_params()``."""
         return cls(**{name: params[name] for name in cls.__dataclass_fields__})
 
-    def complete(self, Xs: np.ndarray, components: np.ndarray, ridge: np.ndarray
-                 ) -> np.ndarray:
+    def complete(self, Xs: np.ndarray, components: np.ndarray, ridge: np.ndarray,
+                 fill_ridge: np.ndarray | None = None) -> np.ndarray:
         """Completion scores of standardised patients (unit rows if ``normalize_rows``)."""
-        return self.normalize(project_observed(Xs, components, ridge))
+        return self.normalize(completion_scores(Xs, components, ridge, fill_ridge))
 
     def normalize(self, S: np.ndarray) -> np.ndarray:
         """The paper's row normalisation of completion scores (when switched on)."""

@@ -617,7 +617,7 @@ def _read_meta(zf: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> dict
 
 # ---------------------------------------------------------------------------- shapes
 def _check_dtype(name: str, dtype: np.dtype, meta: dict) -> None:
-    if name in _FLOAT_ARRAYS or name == "completion_ridge_":
+    if name in _FLOAT_ARRAYS or name in ("completion_ridge_", "completion_fill_ridge_"):
         ok, what = dtype.kind == "f" and dtype.itemsize in (4, 8), "floating point"
     elif name in _INT_ARRAYS or name in _FOREST_INT or name in FOREST_OPTIONAL:
         ok, what = dtype.kind in "iu" and dtype.itemsize <= 8, "integer"
@@ -651,7 +651,7 @@ def _check_shapes(shapes: dict[str, tuple[int, ...]], meta: dict) -> None:
         "embedding_": (n, lo), "component_weights_": (lo,),
         "completion_singular_values_": (_dim(shapes, "completion_singular_values_", 0),),
         "filled_singular_values_": (_dim(shapes, "filled_singular_values_", 0),),
-        "completion_ridge_": (r,), "y_": (n,),
+        "completion_ridge_": (r,), "completion_fill_ridge_": (r,), "y_": (n,),
         "classes_": (_dim(shapes, "classes_", 0),),
     }
     for name, shape in shapes.items():

@@ -8,6 +8,7 @@ from helpers import planted_classes
 
 from sparge import SparGE
 from sparge.estimator.state import FLOAT_ARRAYS, ModelState
+from sparge.method.lowrank import project_observed
 
 
 @pytest.fixture(scope="module")
@@ -65,3 +66,27 @@ def test_from_state_refuses_pieces_that_do_not_fit(fitted):
         SparGE.from_state(ModelState(s.params, no_counts, s.values))
     with pytest.raises(ValueError, match="parameter 'k1'"):
         SparGE.from_state(ModelState({**s.params, "k1": 0}, s.arrays, s.values))
+
+
+def test_a_state_without_the_fill_ridge_completes_as_before_round_16(fitted):
+    """Model files written before round 16 hold no fill ridge: their patients are
+    completed by the shared-ridge projection alone, as when they were trained."""
+    model, X = fitted
+    s = model.get_state()
+    assert s.arrays["completion_fill_ridge_"].shape == (model.completion_components_.shape[0],)
+    old = {k: v for k, v in s.arrays.items() if k != "completion_fill_ridge_"}
+    back = SparGE.from_state(ModelState(s.params, old, s.values))
+    assert back.completion_fill_ridge_ is None
+    plain = SparGE(max_iter=2, forest_trees=20, completion_fill="none").fit(X, model.y_)
+    Xq = X[:10].copy()
+    Xq[:, :3] = np.nan
+    Z = back.complete(Xq, units="standardized")
+    assert not np.allclose(Z, model.complete(Xq, units="standardized"))
+    np.testing.assert_allclose(
+        Z[:, :3], project_observed(back.standardize(Xq), back.completion_components_,
+                                   back.completion_ridge_)[:, :] @
+        back.completion_components_[:, :3], atol=1e-10)
+    assert plain.completion_fill_ridge_ is None
+    with pytest.raises(ValueError, match="fill ridge"):
+        bad = {**s.arrays, "completion_fill_ridge_": -s.arrays["completion_fill_ridge_"] - 1}
+        SparGE.from_state(ModelState(s.params, bad, s.values))

@@ -2,6 +2,8 @@ import numpy as np
 
 from sparge.method.lowrank import (
     choose_lambda,
+    completion_scores,
+    fill_gaps,
     gavish_donoho_rank,
     posterior_ridge,
     project_observed,
@@ -106,3 +108,28 @@ def test_posterior_ridge_gives_the_gaussian_conditional_mean():
                                                     + sigma2 * np.eye(o.sum()), x[0, o])
     got = project_observed(x, Vt, sigma2 / lam)[0]
     np.testing.assert_allclose(got, expected, atol=1e-10)
+
+
+def test_fill_gaps_predicts_them_where_a_full_basis_puts_the_mean():
+    """A narrow table keeps all its components: the shared-ridge projection then puts a
+    gap at the mean (0) and halves the given values; the posterior fill predicts the gap
+    from the correlated feature and keeps the given values."""
+    rng = np.random.default_rng(3)
+    n = 2000
+    z = rng.standard_normal(n)
+    X = np.column_stack([z + 0.2 * rng.standard_normal(n), z + 0.2 * rng.standard_normal(n),
+                         rng.standard_normal(n)])
+    X = (X - X.mean(0)) / X.std(0)
+    Vt = np.linalg.svd(X, full_matrices=False)[2]  # all 3 components
+    ridge = posterior_ridge(X, X @ Vt.T, Vt)
+    q = np.array([[1.5, np.nan, 0.3]])
+    shared = project_observed(q, Vt, 1.0) @ Vt
+    np.testing.assert_allclose(shared[0], [0.75, 0.0, 0.15], atol=1e-9)
+    filled = fill_gaps(q, Vt, ridge)
+    assert filled[0, 0] == 1.5 and filled[0, 2] == 0.3
+    assert 1.2 < filled[0, 1] < 1.5  # about 1.5 * corr (0.96)
+    # rows without gaps: the same scores with or without the fill; None: no fill
+    full = X[:5]
+    np.testing.assert_array_equal(completion_scores(full, Vt, 1.0, ridge),
+                                  completion_scores(full, Vt, 1.0))
+    assert np.isnan(fill_gaps(q, Vt, None)[0, 1])

@@ -1,0 +1,76 @@
+"""Gaps filled with the probabilistic-PCA posterior before the completion's projection
+(``completion_fill="posterior"``) against the shared-ridge projection alone ("none"),
+on the training splits of the sixteen tuning cohorts (DEFAULTS.md round 16).
+
+Every inner split's validation patients keep their own gaps (0 %) or lose 50 or 70 % of
+their measured values at random; both models are scored on their look-alike lists (the
+model's own ``kneighbors``, anchored as shipped): the rounds' outcome score, how far the
+10 look-alikes are from the patient on the values given, and how well their mean predicts
+the hidden values (SD units).
+
+    python -m bench.posterior_fill OUT.csv [--max-rows N] [--cohorts ...]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from bench.common import hide_values
+from bench.inner import tuning_args, tuning_splits
+from bench.report import to_markdown
+from bench.scores import neighbor_scores
+from sparge import SparGE
+
+HIDDEN = (0.0, 0.5, 0.7)
+
+
+def value_match(model: SparGE, Xq: np.ndarray, X_true: np.ndarray, idx: np.ndarray
+                ) -> tuple[float, float]:
+    """The look-alikes' mean absolute gap on the query's given values, and the error of
+    their mean on its hidden ones (standardised units)."""
+    Q, T = model.standardize(Xq), model.standardize(X_true)
+    nb = np.asarray(model.training_data_, dtype=float)[idx]
+    given = np.isfinite(Q)
+    gap = float(np.nanmean(np.where(given[:, None, :], np.abs(nb - Q[:, None, :]), np.nan)))
+    hidden = np.isfinite(T) & ~given
+    if not hidden.any():
+        return gap, float("nan")
+    with np.errstate(all="ignore"):
+        return gap, float(np.nanmean(np.abs(np.nanmean(nb, axis=1) - T)[hidden]))
+
+
+def main() -> None:
+    args = tuning_args(__doc__)
+    rows = []
+    for cohort, s, X, y_text, itr, iva in tuning_splits(args.max_rows, args.cohorts):
+        classes = np.unique(y_text[itr])
+        y_tr = np.searchsorted(classes, y_text[itr])
+        y_q = np.searchsorted(classes, y_text[iva])
+        for fill in ("none", "posterior"):
+            m = SparGE(random_state=0, completion_fill=fill).fit(X[itr], y_text[itr])
+            for share in HIDDEN:
+                Xq = hide_values(X[iva], share, seed=s)
+                idx = m.kneighbors(Xq, 10)[1]
+                ba, p10 = neighbor_scores(idx, y_tr, y_q)
+                gap, err = value_match(m, Xq, X[iva], idx)
+                rows.append({"cohort": cohort, "split": s, "fill": fill, "hidden": share,
+                             "score": (ba + p10) / 2, "given_mad": gap, "hidden_mae": err})
+        print(f"{cohort} split {s} done", flush=True)
+    df = pd.DataFrame(rows)
+    df.to_csv(args.out, index=False)
+    for v in ("score", "given_mad", "hidden_mae"):
+        print(f"\n{v}\n" + to_markdown(df.pivot_table(index="hidden", columns="fill",
+                                                       values=v).round(4).reset_index()))
+    for share in HIDDEN:
+        sub = df[df.hidden == share].pivot_table(index=["cohort", "split"], columns="fill",
+                                                 values="score")
+        d = sub["posterior"] - sub["none"]
+        up = int((d.groupby(level=0).mean() > 0).sum())
+        print(f"posterior - none at {share:.0%} hidden: {d.mean():+.4f} +- "
+              f"{d.std() / np.sqrt(len(d)):.4f} over {len(d)} splits; "
+              f"{up} of {d.index.get_level_values(0).nunique()} cohorts up")
+
+
+if __name__ == "__main__":
+    main()
