@@ -26,8 +26,10 @@ from sparge.data.column_kinds import (
 )
 from sparge.data.parsing import (
     NUMBER_PATTERN,
+    ColumnUnits,
     cell_keys,
     cell_text,
+    column_units,
     header_unit,
     infer_levels,
     min_category_count,
@@ -250,6 +252,36 @@ def _report_left_out(reasons: dict[str, list[str]], max_levels: int,
             f"{max_levels} different text answers (free text or identifiers).")
 
 
+def _mixed_units_message(col: str, units: ColumnUnits, left_out: bool) -> str:
+    """The report's words for a column written in two units or more: which units, how
+    many cells in each and their first CSV lines, and what was done."""
+    parts = []
+    header_key = units.keys[0] if units.header else None
+    if units.header:
+        parts.append(f"'{_q(units.header, 20)}' (its name's unit)")
+    for key, u in units.written.items():
+        if key == header_key:
+            continue
+        lines = ", ".join(str(r + 2) for r in u.rows[:3]) + (" …" if u.count > 3 else "")
+        parts.append(f"'{_q(u.shown, 20)}' ({u.count} cell(s), CSV line(s) {lines}; e.g. "
+                     f"'{_q(u.examples[0], 30)}')")
+    head = (f"column '{_q(col)}' mixes units: " + ", ".join(parts[:-1]) + " and " + parts[-1]
+            + ". Numbers in different units cannot be compared")
+    if left_out:
+        plain = (" (or give it the role 'numeric' on the Column roles tab to keep only its "
+                 f"{units.n_numbers} plain number(s))" if units.n_numbers else "")
+        return ("Left out of the model: " + head + ", so none of its units was read. Convert "
+                f"the column to one unit and load the file again{plain}.")
+    head = "C" + head[1:]
+    if units.header:
+        others = [f"'{_q(u.shown, 20)}'" for k, u in units.written.items() if k != header_key]
+        return (head + f": only numbers in '{_q(units.header, 20)}' were read, the cells in "
+                f"{' and '.join(others)} were set to missing. Convert them to "
+                f"'{_q(units.header, 20)}' and load the file again.")
+    return (head + ", so none of its units was read: the cells written with a unit were set "
+            "to missing. Convert the column to one unit and load the file again.")
+
+
 def _threshold_to_keep(missing: np.ndarray) -> str:
     """What threshold (%) would keep the patients left out, as a sentence.
 
@@ -409,6 +441,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         The numeric and categorical columns, before the column filters.
     table_ : EncodingTable
         The table used (paper's + inferred + user's), with the missing tokens.
+    units_ : dict
+        ``{column: unit}`` of the numeric columns whose cells are written with a unit their
+        name does not give ("140 mmHg" in "Systolic BP"): those cells read as numbers, in
+        ``transform`` too (a new patient's "150 mmHg"). Saved by :meth:`to_dict`.
     feature_names_out_ : list of str
         The features kept by the column filters: the columns of the encoded matrix.
     keep_patients_ : ndarray of bool
@@ -506,12 +542,22 @@ class Encoder(TransformerMixin, BaseEstimator):
             raise DataError(f"Duplicate column name(s): {dups[:10]}.")
         return df
 
-    def _infer_role(self, col: str, values: pd.Series, table: EncodingTable) -> str:
-        """Role of a column from its values: numeric, categorical or ignore (free text)."""
+    def _infer_role(self, col: str, values: pd.Series, table: EncodingTable,
+                    units: ColumnUnits | None = None) -> str:
+        """Role of a column from its values: numeric, categorical or ignore (free text).
+
+        Cells written with the column's unit (``units.unit``: its name's, else the only
+        one its cells are written with, :func:`~sparge.data.parsing.column_units`) count
+        as numbers, as :meth:`_encode` reads them."""
         if table.has(col) or pd.api.types.is_bool_dtype(values):
             return "categorical"
         missing = table.missing_keys(col)
-        if numeric_share(values, missing, header_unit(col)) >= self.numeric_threshold:
+        if units is None:
+            units = column_units(values, col, missing)
+        share = (units.share_read() if units.n_cells and not units.header
+                 and not pd.api.types.is_numeric_dtype(values)
+                 else numeric_share(values, missing, units.unit))
+        if share >= self.numeric_threshold:
             return "numeric"
         text = cell_text(values)
         keys = cell_keys(text)
@@ -594,11 +640,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         return self._roles(df, cols, self._fitting_base(df, cols))
 
     def _roles(self, df: pd.DataFrame, cols: list[str], base: EncodingTable,
-               reasons: dict[str, list[str]] | None = None) -> dict[str, str]:
+               reasons: dict[str, list[str]] | None = None,
+               units: dict[str, ColumnUnits] | None = None) -> dict[str, str]:
         """Every column's role: id and label columns, the user's roles, else inferred.
 
         ``reasons`` (filled when given) lists the columns left out by default per reason
-        (:meth:`_left_out_why`)."""
+        (:meth:`_left_out_why`); ``units`` (filled when given) the units of the columns
+        whose role was inferred (:func:`~sparge.data.parsing.column_units`)."""
         overrides = {str(k): v for k, v in (self.roles or {}).items()}
         for col, role in overrides.items():
             if role not in ROLES:
@@ -621,8 +669,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             elif col in overrides:
                 roles[col] = overrides[col]
             else:
-                roles[col] = self._infer_role(col, df[col], base)
-                why = self._left_out_why(col, df[col], roles[col], base)
+                found = (None if base.has(col) else
+                         column_units(df[col], col, base.missing_keys(col)))
+                if units is not None and found is not None:
+                    units[col] = found
+                roles[col] = self._infer_role(col, df[col], base, found)
+                why = self._left_out_why(col, df[col], roles[col], base, found)
                 if why is not None:
                     roles[col] = "ignore"
                     if reasons is not None:
@@ -630,13 +682,18 @@ class Encoder(TransformerMixin, BaseEstimator):
         return roles
 
     def _left_out_why(self, col: str, values: pd.Series, role: str,
-                      table: EncodingTable) -> str | None:
-        """Why a column is left out by default ("follow-up", "dates", "free text",
-        "levels"), or ``None`` for a feature. The user's roles are never second-guessed."""
+                      table: EncodingTable, units: ColumnUnits | None = None) -> str | None:
+        """Why a column is left out by default ("follow-up", "mixed units", "dates", "free
+        text", "levels"), or ``None`` for a feature. The user's roles are never
+        second-guessed. "mixed units": numbers, most of them written with a unit, in two
+        units or more ("mg/dl" and "µmol/l"), which cannot be compared as they are."""
         if looks_like_follow_up(col):
             return "follow-up"
         if role == "numeric":
             return None
+        if (units is not None and units.mixed
+                and units.share_with_units() >= self.numeric_threshold):
+            return "mixed units"
         text = cell_text(values)
         if looks_like_dates(text):
             return "dates"
@@ -704,10 +761,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = df.set_axis(cols, axis=1)
         base = self._fitting_base(df, cols, report.notes)
         reasons: dict[str, list[str]] = {}
-        roles = self._roles(df, cols, base, reasons)
+        units: dict[str, ColumnUnits] = {}
+        roles = self._roles(df, cols, base, reasons, units)
         _report_left_out(reasons, self.max_levels, report)
         self._check_ids(df)
         self._learn_label_spellings(df, report)
+        self.units_ = self._learn_units(df, roles, base, units, reasons, report)
         self.table_, inferred = self._build_table(df, cols, roles, base)
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
@@ -731,6 +790,26 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.report_ = report
         self.n_features_in_ = len(cols)
         return X
+
+    def _learn_units(self, df: pd.DataFrame, roles: dict[str, str], base: EncodingTable,
+                     units: dict[str, ColumnUnits], reasons: dict[str, list[str]],
+                     report: ValidationReport) -> dict[str, str]:
+        """The unit each numeric column's cells are read with when its name gives none
+        (``{column: unit as most often written}``, e.g. "mmHg"); a warning for each column
+        that mixes units (left out, or numeric with its unit cells set to missing)."""
+        learned: dict[str, str] = {}
+        left_out = set(reasons.get("mixed units", []))
+        for col in df.columns:
+            if roles[col] != "numeric" and col not in left_out:
+                continue
+            found = units.get(col)
+            if found is None:  # a role the user set
+                found = column_units(df[col], col, base.missing_keys(col))
+            if found.mixed:
+                report.warnings.append(_mixed_units_message(col, found, col in left_out))
+            if roles[col] == "numeric" and found.from_cells:
+                learned[col] = found.from_cells
+        return learned
 
     def _leave_out_leaks(self, X: np.ndarray, labels, report: ValidationReport) -> np.ndarray:
         """Leave out, like a follow-up time, the features that alone give the outcome
@@ -873,9 +952,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         X = np.full((len(df), len(features)), np.nan)
         for j, col in enumerate(features):
             if self.roles_[col] == "numeric":
-                X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col),
-                                              header_unit(col))
-                self._report_numeric(col, info, report)
+                unit = self._unit(col)
+                X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col), unit)
+                self._report_numeric(col, info, report, unit)
             else:
                 X[:, j] = self._encode_categorical(col, df[col], report)
         return X
@@ -902,9 +981,16 @@ class Encoder(TransformerMixin, BaseEstimator):
                 examples=sorted(counts, key=lambda k: -counts[k])[:3]))
         return codes
 
+    def _unit(self, col: str) -> str | None:
+        """The unit a numeric column's cells are read with: the one learned from its cells
+        at fit (``units_``), else its name's (:func:`~sparge.data.parsing.header_unit`)."""
+        return getattr(self, "units_", {}).get(col) or header_unit(col, as_written=True)
+
     @staticmethod
-    def _report_numeric(col: str, info: dict, report: ValidationReport) -> None:
-        """Report what :func:`parse_numeric` found in one numeric column."""
+    def _report_numeric(col: str, info: dict, report: ValidationReport,
+                        unit: str | None = None) -> None:
+        """Report what :func:`parse_numeric` found in one numeric column (``unit``: the
+        unit its cells were read with, as written)."""
         bad, cens, inf = info["bad"], info["censored"], info["infinite"]
         if info.get("missing_tokens"):
             report.missing_tokens[col] = dict(info["missing_tokens"])
@@ -913,9 +999,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                                 "with a decimal comma (e.g. '12,5') were read as 12.5.")
         if info.get("unit"):
             cells = info["unit"]
-            report.notes.append(f"column '{_q(col)}': {len(cells)} value(s) written with "
-                                f"the column's unit (e.g. '{_q(cells[0][1], 30)}') were read "
-                                "as numbers.")
+            report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) written with the "
+                                f"unit '{_q(unit or '', 20)}' read as numbers (e.g. "
+                                f"'{_q(cells[0][1], 30)}').")
         if info.get("thousands"):
             report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
                                 "with thousands separators (e.g. '1.234,5' or '1 234,5') "
@@ -1134,7 +1220,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             Parameters, roles, encoding table, missing tokens and column names. ``table``
             keeps the ``{column: {level: code}}`` form of earlier versions; the order flags
             and missing tokens are the added keys ``ordered``, ``missing_tokens`` and
-            ``column_missing_tokens``.
+            ``column_missing_tokens``; the units learned from the cells, ``units``.
         """
         check_is_fitted(self, "feature_names_out_")
         return {"params": {"id_column": self.id_column, "label_column": self.label_column,
@@ -1148,6 +1234,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "ordered": {c: self.table_.is_ordered(c) for c in self.table_.columns()},
                 "missing_tokens": self.table_.missing_tokens,
                 "column_missing_tokens": self.table_.column_missing_tokens(),
+                "units": dict(getattr(self, "units_", {})),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
                 "encoded_columns": self.encoded_columns_,
@@ -1161,7 +1248,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         ----------
         state : dict
             The state; that of earlier versions loads too (no order flags or tokens: the
-            default tokens, order from the recognised scales).
+            default tokens, order from the recognised scales; no units: only the units of
+            the column names are read).
 
         Returns
         -------
@@ -1192,6 +1280,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                 enc.table_.set_missing_tokens([str(t) for t in toks], column=str(col))
         except DataError as exc:
             raise ValueError(str(exc)) from exc
+        units = state.get("units") or {}
+        if not isinstance(units, dict) or not all(isinstance(v, str) for v in units.values()):
+            raise ValueError("units must be {column: unit text}")
+        enc.units_ = {str(k): v for k, v in units.items()}
         enc.input_columns_ = [str(c) for c in state["input_columns"]]
         spelled = state.get("label_spellings") or {}
         if not isinstance(spelled, dict):

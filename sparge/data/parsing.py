@@ -2,7 +2,8 @@
 
 :func:`parse_numeric` reads a column of cells as numbers (decimal commas, thousands
 separators, censored values such as ``<0.1`` and infinities are recognised and reported);
-:func:`numeric_share` tells how much of a column is numbers; :func:`infer_levels` codes the
+:func:`numeric_share` tells how much of a column is numbers; :func:`column_units` which units
+its cells are written with ("140 mmHg"); :func:`infer_levels` codes the
 levels of a text column that is not in the encoding table (recognised ordered scales, yes/no,
 natural order). The missing tokens and scales themselves live in :mod:`sparge.data.tables`.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -65,13 +67,31 @@ _UNIT_SPELLINGS = {
 
 
 def _unit_key(text: str) -> str:
-    key = re.sub(r"\s+", "", str(text)).lower()
+    """Normalised key of a unit: case, spaces and the micro sign ignored ("mm Hg" and
+    "mmHg", "µmol/l" and "umol/L" are one unit), short spellings merged ("yrs", "y")."""
+    key = re.sub(r"\s+", "", str(text)).lower().replace("\u00b5", "u").replace("\u03bc", "u")
     return _UNIT_SPELLINGS.get(key, key)
 
 
-def header_unit(name: object) -> str | None:
+#: A unit read from a column's cells (its key, :func:`_unit_key`): "%" or a short word
+#: that starts with a letter or "°" ("bpm", "mmhg", "umol/l", "kg/m²", "°c"); one letter only
+#: when it is a unit ("g", "l", "m", "s"): "3a", "3b" are stages, not units.
+_UNIT_LIKE = re.compile(r"^(?:%|°[a-z]{1,2}|[a-z][a-z0-9/^²³·.*°]{1,19}|[glms])$")
+#: A text read as a unit follows at least this many different numbers: "0 none", "1 mild",
+#: "2 severe" are a scale's levels, each word with one number, not three units.
+UNIT_MIN_NUMBERS = 2
+
+
+def header_unit(name: object, as_written: bool = False) -> str | None:
     """The unit written at the end of a column's name, normalised ("g", "mg/dl"), or
     ``None``.
+
+    Parameters
+    ----------
+    name : object
+        The column's name.
+    as_written : bool
+        Return the unit as the name spells it ("mg/dL"), not its key.
 
     Examples
     --------
@@ -79,18 +99,173 @@ def header_unit(name: object) -> str | None:
     ('g', 'x10^9/l', None)
     """
     m = _HEADER_UNIT.search(str(name))
-    return _unit_key(m.group(1)) if m else None
+    if m is None:
+        return None
+    return m.group(1) if as_written else _unit_key(m.group(1))
 
 
 def with_unit(cell: str, unit: str | None) -> float | None:
     """The number of a cell written with its column's unit ("1420 g" in a "(g)" column),
-    else ``None``: a cell in another unit ("1.4 kg") is not converted."""
+    else ``None``: a cell in another unit ("1.4 kg") is not converted.
+
+    ``unit`` may be a key or a spelling of the unit ("mmHg", "mm Hg" and "mmhg" are one)."""
     if not unit:
         return None
     m = _NUMBER_THEN_TEXT.match(cell.strip())
-    if m is None or _unit_key(m.group(2)) != unit:
+    if m is None or _unit_key(m.group(2)) != _unit_key(unit):
         return None
     return float(m.group(1).replace(",", "."))
+
+
+@dataclass(frozen=True)
+class WrittenUnit:
+    """The cells of a column written as a number followed by one unit.
+
+    Attributes
+    ----------
+    key : str
+        The unit's key (:func:`_unit_key`: "mmhg", "umol/l", "%").
+    shown : str
+        Its most common spelling in the column ("mmHg", "µmol/l").
+    count : int
+        Number of cells.
+    rows : tuple of int
+        Rows (0-based) of the first 5 cells.
+    examples : tuple of str
+        Up to 3 of the cells as written.
+    """
+
+    key: str
+    shown: str
+    count: int
+    rows: tuple[int, ...]
+    examples: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ColumnUnits:
+    """The units a column's cells and name are written with (:func:`column_units`).
+
+    Attributes
+    ----------
+    header : str or None
+        The unit of the column's name (:func:`header_unit`), as written.
+    written : dict
+        ``{key: WrittenUnit}`` of the units written after numbers in the cells, the most
+        common first.
+    n_numbers : int
+        Cells written as a number in a form :func:`parse_numeric` reads without a unit.
+    n_cells : int
+        Cells that are neither empty nor a missing token.
+    """
+
+    header: str | None = None
+    written: dict[str, WrittenUnit] = field(default_factory=dict)
+    n_numbers: int = 0
+    n_cells: int = 0
+
+    @property
+    def keys(self) -> list[str]:
+        """Every unit of the column: the name's (first), then those of the cells."""
+        head = [_unit_key(self.header)] if self.header else []
+        return head + [k for k in self.written if k not in head]
+
+    @property
+    def mixed(self) -> bool:
+        """Whether the column is written in two units or more (the name's counts)."""
+        return len(self.keys) >= 2
+
+    @property
+    def unit(self) -> str | None:
+        """The unit whose cells read as numbers: the name's, else the cells' only unit
+        (as most often written); ``None`` when the cells mix units."""
+        if self.header:
+            return self.header
+        if len(self.written) == 1:
+            return next(iter(self.written.values())).shown
+        return None
+
+    @property
+    def from_cells(self) -> str | None:
+        """The unit learned from the cells (not the name), as most often written."""
+        return None if self.header else self.unit
+
+    def share_read(self) -> float:
+        """Share of the non-missing cells read as numbers with the cells' only unit (as
+        :func:`numeric_share` with that unit gives it; not for a unit of the name)."""
+        n = self.n_numbers + (next(iter(self.written.values())).count
+                              if len(self.written) == 1 else 0)
+        return n / self.n_cells if self.n_cells else 0.0
+
+    def share_with_units(self) -> float:
+        """Share of the non-missing cells that are numbers, with or without any unit."""
+        n = self.n_numbers + sum(u.count for u in self.written.values())
+        return n / self.n_cells if self.n_cells else 0.0
+
+
+def column_units(values: pd.Series, name: object = None,
+                 missing_tokens=DEFAULT_MISSING_TOKENS) -> ColumnUnits:
+    """Find the units a column is written with: its name's, and those after numbers.
+
+    A text after a number ("82 bpm", "5,2 %", "140 mm Hg") is a unit when it is "%" or a
+    short word starting with a letter (one letter only for g, l, m, s) and follows at
+    least :data:`UNIT_MIN_NUMBERS` different numbers in the column. Spellings that differ
+    only in case, spaces or "µ"/"u" are one unit.
+
+    Parameters
+    ----------
+    values : pandas.Series
+        The column's cells.
+    name : object, optional
+        The column's name (its unit: :func:`header_unit`).
+    missing_tokens : set of str
+        Normalised missing tokens (left out of the cells counted).
+
+    Returns
+    -------
+    ColumnUnits
+        The name's unit, the cells' units with their counts and first rows, and the
+        number of plain numbers and of non-missing cells.
+    """
+    header = header_unit(name, as_written=True) if name is not None else None
+    if pd.api.types.is_bool_dtype(values) or pd.api.types.is_numeric_dtype(values):
+        n = int(values.notna().sum()) if not pd.api.types.is_bool_dtype(values) else 0
+        return ColumnUnits(header=header, n_numbers=n, n_cells=int(values.notna().sum()))
+    cells = _unique_cells(values, missing_tokens)
+    if cells is None:
+        return ColumnUnits(header=header)
+    rows_of, uniques, counts, token, number = cells
+    found: dict[str, dict[str, Any]] = {}
+    other = np.flatnonzero(~number & ~token)
+    if len(other):
+        texts = uniques.iloc[other]
+        maybe = texts.str.match(r"\s*[+-]?(?:\d|\.\d)").to_numpy(dtype=bool)
+        for i in other[maybe]:
+            m = _NUMBER_THEN_TEXT.match(uniques.iat[i])
+            if m is None:
+                continue
+            key = _unit_key(m.group(2))
+            if not _UNIT_LIKE.match(key):
+                continue
+            u = found.setdefault(key, {"count": 0, "numbers": set(), "spelled": {},
+                                       "cells": []})
+            u["count"] += int(counts[i])
+            u["numbers"].add(m.group(1).replace(",", "."))
+            spelled = m.group(2).strip()
+            u["spelled"][spelled] = u["spelled"].get(spelled, 0) + int(counts[i])
+            u["cells"].append(i)
+    written = {}
+    for key, u in sorted(found.items(), key=lambda kv: -kv[1]["count"]):
+        if len(u["numbers"]) < UNIT_MIN_NUMBERS:
+            continue
+        first = rows_of(u["cells"])[:5]
+        shown = max(u["spelled"], key=lambda s: u["spelled"][s])
+        written[key] = WrittenUnit(key=key, shown=shown, count=u["count"],
+                                   rows=tuple(int(r) for r in first),
+                                   examples=tuple(uniques.iat[i] for i in u["cells"][:3]))
+    return ColumnUnits(header=header, written=written,
+                       n_numbers=int(counts[number & ~token].sum()),
+                       n_cells=int(counts[~token].sum()))
 
 
 def cell_text(values: pd.Series) -> pd.Series:
@@ -166,8 +341,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     missing_tokens : set of str
         Normalised missing tokens (cells that read as missing, not as stray text).
     unit : str, optional
-        The column's unit (:func:`header_unit` of its name): cells written with it
-        ("1420 g") read as their number.
+        The column's unit (:func:`header_unit` of its name, or the one its cells are
+        written with, :func:`column_units`), as a key or as written: cells written with it
+        ("1420 g", "140 mm Hg" for "mmHg") read as their number.
 
     Returns
     -------
@@ -266,20 +442,44 @@ def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         return 0.0
     if pd.api.types.is_numeric_dtype(values):
         return 1.0
-    text = cell_text(values)
-    codes, uniques = pd.factorize(text[text != ""])
-    if len(uniques) == 0:
+    cells = _unique_cells(values, missing_tokens)
+    if cells is None:
         return 0.0
+    _, uniques, counts, token, number = cells
+    if unit:
+        other = np.flatnonzero(~number & ~token)
+        number[other] = [with_unit(uniques.iat[i], unit) is not None for i in other]
+    n_all = int(counts[~token].sum())
+    return float(counts[number & ~token].sum() / n_all) if n_all else 0.0
+
+
+def _unique_cells(values: pd.Series, missing_tokens):
+    """The distinct non-empty cells of a text column, once each: ``(rows_of, uniques,
+    counts, token, number)``, or ``None`` without such cells.
+
+    ``rows_of(indices)`` gives the rows (0-based, in order) holding those of ``uniques``;
+    ``token`` marks the
+    missing tokens, ``number`` the cells written as a number in any form
+    :func:`parse_numeric` accepts without a unit."""
+    text = cell_text(values)
+    filled = (text != "").to_numpy()
+    codes, uniques = pd.factorize(text[filled])
+    if len(uniques) == 0:
+        return None
+    positions = np.flatnonzero(filled)
+
+    def rows_of(indices) -> np.ndarray:
+        return positions[np.isin(codes, indices)]
+
     counts = np.bincount(codes, minlength=len(uniques))
     uniques = pd.Series(uniques, dtype=object)
     number = pd.to_numeric(uniques, errors="coerce").notna().to_numpy().copy()
     other = np.flatnonzero(~number)
     token = np.zeros(len(uniques), bool)
     token[other] = [norm_key(uniques.iat[i]) in missing_tokens for i in other]
-    number[other] = [bool(_NUMERIC_LIKE.fullmatch(uniques.iat[i]))
-                     or with_unit(uniques.iat[i], unit) is not None for i in other]
-    n_all = int(counts[~token].sum())
-    return float(counts[number].sum() / n_all) if n_all else 0.0
+    number[other] = [bool(_NUMERIC_LIKE.fullmatch(uniques.iat[i])) for i in other]
+    number &= ~token
+    return rows_of, uniques, counts, token, number
 
 
 def min_category_count(n_rows: int) -> int:

@@ -504,3 +504,111 @@ def test_a_column_the_filters_dropped_is_not_asked_of_a_new_patient():
     assert report.absent_columns == ["BMI"]
     assert report.warnings == ["1 column of the model is not in this table and is treated "
                                "as missing: 'BMI'."]
+
+
+# ---------------------------------------------------------------- numbers written with units
+def _units_export(n: int = 120) -> pd.DataFrame:
+    """A heart-failure export (walk-through 15): units written in the cells, not the names."""
+    rng = np.random.default_rng(15)
+    sbp, hr, lvef = rng.integers(90, 180, n), rng.integers(50, 120, n), rng.integers(15, 70, n)
+    creat, hba1c = rng.integers(50, 300, n), rng.uniform(4.5, 10, n).round(1)
+    lines = ["Systolic BP;Heart rate;LVEF;Creatinine;HbA1c;Age (years);Outcome"]
+    for i in range(n):
+        unit = i % 3 == 0
+        lines.append(";".join([
+            f"{sbp[i]} {'mm Hg' if i % 9 == 0 else 'mmHg'}" if unit else str(sbp[i]),
+            f"{hr[i]} bpm" if i % 5 == 0 else str(hr[i]),
+            f"{lvef[i]} %" if unit else ("NA" if i % 7 == 0 else str(lvef[i])),
+            f"{creat[i]} {'umol/l' if i % 9 == 0 else 'µmol/l'}" if unit else str(creat[i]),
+            (f"{hba1c[i]} %" if unit else f"{hba1c[i]}").replace(".", ","),
+            f"{40 + i % 40} y" if i % 10 == 0 else str(40 + i % 40),
+            "died" if i % 4 == 0 else "alive"]))
+    df = read_table(("\n".join(lines) + "\n").encode())
+    df.attrs["truth"] = {"Systolic BP": sbp, "Heart rate": hr, "Creatinine": creat,
+                         "HbA1c": hba1c}
+    return df
+
+
+def test_numbers_written_with_one_unit_read_as_numbers_with_one_note_per_column():
+    """Walk-through 15: '140 mmHg', '35 %', '170 µmol/l', '5,2 %' were left out as free text
+    (more than 30 answers) and '82 bpm' set to missing."""
+    df = _units_export()
+    enc = Encoder(label_column="Outcome", max_patient_missing=None)
+    X = enc.fit_transform(df)
+    unit_cols = ["Systolic BP", "Heart rate", "LVEF", "Creatinine", "HbA1c"]
+    assert all(enc.roles_[c] == "numeric" for c in unit_cols)
+    assert enc.units_ == {"Systolic BP": "mmHg", "Heart rate": "bpm", "LVEF": "%",
+                          "Creatinine": "µmol/l", "HbA1c": "%"}
+    for col, truth in df.attrs["truth"].items():
+        np.testing.assert_allclose(X[:, enc.feature_names_out_.index(col)], truth)
+    assert enc.report_.stray_text == []
+    notes = enc.report_.notes
+    assert sum("'Systolic BP'" in n and "with the unit 'mmHg' read as numbers" in n
+               for n in notes) == 1
+    assert any("Column 'Systolic BP': 40 cell(s) written with the unit 'mmHg'" in n
+               for n in notes)
+    assert any("'Heart rate'" in n and "unit 'bpm'" in n for n in notes)
+    assert not any("different text answers" in n for n in notes)
+    # the name's unit still reads ("39 y" in "Age (years)"), and is not stored
+    assert not np.isnan(X[:, enc.feature_names_out_.index("Age (years)")]).any()
+    assert "Age (years)" not in enc.units_
+
+
+def test_a_new_patient_reads_the_unit_learned_and_a_saved_encoder_keeps_it():
+    df = _units_export()
+    enc = Encoder(label_column="Outcome", max_patient_missing=None).fit(df)
+    one = pd.DataFrame({"Systolic BP": ["150 mm Hg"], "Heart rate": ["90 BPM"],
+                        "LVEF": ["30%"], "Creatinine": ["120 umol/L"], "HbA1c": ["6,4 %"],
+                        "Age (years)": ["70 yrs"]})
+    assert len(one) <= 64  # the few-cell path of parse_numeric
+    want = {"Systolic BP": 150, "Heart rate": 90, "LVEF": 30, "Creatinine": 120,
+            "HbA1c": 6.4, "Age (years)": 70}
+    back = Encoder.from_dict(json.loads(json.dumps(enc.to_dict())))
+    assert back.units_ == enc.units_
+    for e in (enc, back):
+        x, rep = e.transform_with_report(one)
+        got = dict(zip(e.feature_names_out_, x[0]))
+        assert got == pytest.approx(want)
+        assert rep.stray_text == []
+        assert any("Column 'Systolic BP': 1 cell(s) written with the unit 'mmHg'" in n
+                   for n in rep.notes)
+    # a state saved before units were learned still loads: only the names' units read
+    old = Encoder.from_dict({k: v for k, v in enc.to_dict().items() if k != "units"})
+    assert old.units_ == {}
+    x = dict(zip(old.feature_names_out_, old.transform(one)[0]))
+    assert np.isnan(x["Systolic BP"]) and x["Age (years)"] == 70
+    with pytest.raises(ValueError):
+        Encoder.from_dict({**enc.to_dict(), "units": ["mmHg"]})
+
+
+def test_two_units_in_one_column_are_never_mixed_and_the_report_says_which():
+    rng = np.random.default_rng(3)
+    n = 60
+    umol = rng.integers(50, 200, n)
+    creat = [f"{v} µmol/l" if i % 2 else f"{v / 88.4:.1f} mg/dl" for i, v in enumerate(umol)]
+    kg = rng.integers(50, 100, n)
+    weight = [str(v) if i % 5 else f"{round(v * 2.2)} lb" for i, v in enumerate(kg)]
+    df = pd.DataFrame({"Creatinine": creat, "Weight (kg)": weight,
+                       "Age": rng.integers(20, 80, n).astype(str)})
+    enc = Encoder(max_patient_missing=None)
+    X = enc.fit_transform(df)
+    rep = enc.report_
+    # cells in mg/dl and µmol/l: left out, for that reason (not "free text")
+    assert enc.roles_["Creatinine"] == "ignore" and "Creatinine" not in enc.units_
+    said = [w for w in rep.warnings if "'Creatinine' mixes units" in w]
+    assert len(said) == 1 and "Left out of the model" in said[0]
+    assert "'mg/dl' (30 cell(s), CSV line(s) 2, 4, 6" in said[0]
+    assert "'µmol/l' (30 cell(s), CSV line(s) 3, 5, 7" in said[0]
+    assert not any("Creatinine" in n for n in rep.notes)
+    # "lb" in a "(kg)" column: the kg numbers read, the pounds set to missing and named
+    w = X[:, enc.feature_names_out_.index("Weight (kg)")]
+    lb = np.arange(n) % 5 == 0
+    assert np.isnan(w[lb]).all() and np.allclose(w[~lb], kg[~lb])
+    assert any("'Weight (kg)' mixes units: 'kg' (its name's unit) and 'lb'" in m
+               for m in rep.warnings)
+    # a user's numeric role reads neither unit
+    forced = Encoder(roles={"Creatinine": "numeric"}, max_patient_missing=None).fit(df)
+    assert ("Creatinine", "no values") in [(d.column, d.reason)
+                                           for d in forced.report_.dropped_columns]
+    assert any("'Creatinine' mixes units" in m and "none of its units was read" in m
+               for m in forced.report_.warnings)

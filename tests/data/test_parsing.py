@@ -227,3 +227,42 @@ def test_cells_written_with_the_columns_unit_read_as_numbers():
     # every cell with its unit: still a numeric column (was free text, > 30 answers)
     every = pd.Series([f"{v} kg" for v in range(50, 90)])
     assert numeric_share(every) == 0.0 and numeric_share(every, unit="kg") == 1.0
+
+
+def test_column_units_finds_one_unit_in_its_spellings():
+    """A heart-failure export wrote '140 mmHg', '82 bpm', '35 %', '170 µmol/l' and '5,2 %'
+    beside plain numbers: the unit is read from the cells, spellings merged."""
+    from sparge.data.parsing import column_units
+
+    sbp = pd.Series(["140 mmHg", "120", "", "NA", "135 mm Hg", "118 MMHG", "150"])
+    units = column_units(sbp, "Systolic BP")
+    assert units.unit == "mmHg" and units.from_cells == "mmHg" and not units.mixed
+    assert list(units.written) == ["mmhg"] and units.written["mmhg"].count == 3
+    assert units.written["mmhg"].rows == (0, 4, 5)
+    assert (units.n_numbers, units.n_cells) == (2, 5)
+    assert units.share_read() == numeric_share(sbp, unit=units.unit) == 1.0
+    creat = column_units(pd.Series(["170 µmol/l", "80 umol/L", "90 μmol/l", "75"]))
+    assert list(creat.written) == ["umol/l"] and creat.written["umol/l"].count == 3
+    hba1c = column_units(pd.Series(["5,2 %", "6,1%", "5,9", "7 percent"]))
+    assert hba1c.unit == "%" and hba1c.written["%"].count == 3
+    out, info = parse_numeric(pd.Series(["5,2 %", "6,1%", "5,9", "7 percent"]),
+                              unit=hba1c.unit)
+    np.testing.assert_allclose(out, [5.2, 6.1, 5.9, 7.0])
+    assert len(info["unit"]) == 3
+
+
+def test_column_units_tells_two_units_from_levels_written_with_numbers():
+    from sparge.data.parsing import column_units
+
+    mixed = column_units(pd.Series(["1,2 mg/dl", "106 µmol/l", "0,9 mg/dl", "88 µmol/l"]))
+    assert mixed.mixed and mixed.unit is None and set(mixed.keys) == {"mg/dl", "umol/l"}
+    assert mixed.share_with_units() == 1.0
+    # the name's unit and another one in the cells: mixed too
+    named = column_units(pd.Series(["70", "154 lb", "180 lb"]), "Weight (kg)")
+    assert named.mixed and named.unit == "kg" and named.keys == ["kg", "lb"]
+    assert not column_units(pd.Series(["70", "71 kg"]), "Weight (kg)").mixed
+    # a scale's levels ("0 none"), stages ("3a") and ordinals are not units
+    for levels in (["0 none", "1 mild", "2 severe"], ["1", "2", "3a", "3b", "4"],
+                   ["1st", "2nd", "3rd"], ["0 - fully active", "1 - restricted"]):
+        assert column_units(pd.Series(levels * 10)).written == {}
+    assert column_units(pd.Series([1.5, 2.0])).written == {}
