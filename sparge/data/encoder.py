@@ -36,7 +36,9 @@ from sparge.data.parsing import (
     numeric_share,
     parse_numeric,
     spellings,
+    thousands_dot_column,
     token_counts,
+    writes_decimal_commas,
 )
 from sparge.data.report import (
     DroppedColumn,
@@ -445,6 +447,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``{column: unit}`` of the numeric columns whose cells are written with a unit their
         name does not give ("140 mmHg" in "Systolic BP"): those cells read as numbers, in
         ``transform`` too (a new patient's "150 mmHg"). Saved by :meth:`to_dict`.
+    thousands_dot_ : list of str
+        Numeric columns whose "1.527" reads 1527 (dots as thousands separators in a table
+        that writes decimals with a comma), in ``transform`` too. Saved by :meth:`to_dict`.
     feature_names_out_ : list of str
         The features kept by the column filters: the columns of the encoded matrix.
     keep_patients_ : ndarray of bool
@@ -767,6 +772,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self._check_ids(df)
         self._learn_label_spellings(df, report)
         self.units_ = self._learn_units(df, roles, base, units, reasons, report)
+        self.thousands_dot_ = self._learn_thousands_dot(df, roles)
         self.table_, inferred = self._build_table(df, cols, roles, base)
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
@@ -810,6 +816,19 @@ class Encoder(TransformerMixin, BaseEstimator):
             if roles[col] == "numeric" and found.from_cells:
                 learned[col] = found.from_cells
         return learned
+
+    @staticmethod
+    def _learn_thousands_dot(df: pd.DataFrame, roles: dict[str, str]) -> list[str]:
+        """The numeric columns whose "1.527" reads 1527: their dotted numbers are all
+        written with dots as thousands separators (:func:`~sparge.data.parsing.
+        thousands_dot_column`) and the numeric columns write decimals with a comma
+        (:func:`~sparge.data.parsing.writes_decimal_commas`; a walk-through's NT-proBNP
+        was read 1000 times too small)."""
+        numeric = [c for c in df.columns if roles[c] == "numeric"]
+        dotted = [c for c in numeric if thousands_dot_column(df[c])]
+        if dotted and writes_decimal_commas(df, numeric):
+            return dotted
+        return []
 
     def _leave_out_leaks(self, X: np.ndarray, labels, report: ValidationReport) -> np.ndarray:
         """Leave out, like a follow-up time, the features that alone give the outcome
@@ -953,7 +972,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         for j, col in enumerate(features):
             if self.roles_[col] == "numeric":
                 unit = self._unit(col)
-                X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col), unit)
+                X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col), unit,
+                                              col in getattr(self, "thousands_dot_", ()))
                 self._report_numeric(col, info, report, unit)
             else:
                 X[:, j] = self._encode_categorical(col, df[col], report)
@@ -1002,6 +1022,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) written with the "
                                 f"unit '{_q(unit or '', 20)}' read as numbers (e.g. "
                                 f"'{_q(cells[0][1], 30)}').")
+        if info.get("thousands_dot"):
+            cells = info["thousands_dot"]
+            report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) such as "
+                                f"'{_q(cells[0][1], 30)}' read with '.' as thousands separator "
+                                f"({cells[0][2]:.0f}), as the table writes decimals with ','.")
         if info.get("thousands"):
             report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
                                 "with thousands separators (e.g. '1.234,5' or '1 234,5') "
@@ -1220,7 +1245,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             Parameters, roles, encoding table, missing tokens and column names. ``table``
             keeps the ``{column: {level: code}}`` form of earlier versions; the order flags
             and missing tokens are the added keys ``ordered``, ``missing_tokens`` and
-            ``column_missing_tokens``; the units learned from the cells, ``units``.
+            ``column_missing_tokens``; the units learned from the cells, ``units``; the
+            columns read with dots as thousands separators, ``thousands_dot``.
         """
         check_is_fitted(self, "feature_names_out_")
         return {"params": {"id_column": self.id_column, "label_column": self.label_column,
@@ -1235,6 +1261,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "missing_tokens": self.table_.missing_tokens,
                 "column_missing_tokens": self.table_.column_missing_tokens(),
                 "units": dict(getattr(self, "units_", {})),
+                "thousands_dot": list(getattr(self, "thousands_dot_", [])),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
                 "encoded_columns": self.encoded_columns_,
@@ -1249,7 +1276,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         state : dict
             The state; that of earlier versions loads too (no order flags or tokens: the
             default tokens, order from the recognised scales; no units: only the units of
-            the column names are read).
+            the column names are read; no ``thousands_dot``: "1.527" reads 1.527).
 
         Returns
         -------
@@ -1284,6 +1311,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not isinstance(units, dict) or not all(isinstance(v, str) for v in units.values()):
             raise ValueError("units must be {column: unit text}")
         enc.units_ = {str(k): v for k, v in units.items()}
+        dots = state.get("thousands_dot") or []
+        if not isinstance(dots, list) or not all(isinstance(c, str) for c in dots):
+            raise ValueError("thousands_dot must be a list of column names")
+        enc.thousands_dot_ = list(dots)
         enc.input_columns_ = [str(c) for c in state["input_columns"]]
         spelled = state.get("label_spellings") or {}
         if not isinstance(spelled, dict):

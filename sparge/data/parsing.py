@@ -40,6 +40,9 @@ _NUMBER = re.compile(rf"^{NUMBER_PATTERN}$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 _EU_FULL = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+,\d+$")  # 1.234,5
 _EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+$")  # 1.234 (1234 in a 1.234,5 column)
+#: 1.527, 12.345.678: dots as thousands separators (never after a leading 0: 0.527 is a
+#: decimal), read so in a column that :func:`thousands_dot_column` finds.
+_DOT_THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:\.\d{3})+$")
 _SPACED = re.compile(r"^[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?$")  # 1 234,5
 _INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
 _CENSORED = re.compile(r"^\s*([<>]=?)\s*([+-]?(\d+\.?\d*|\.\d+))\s*$")
@@ -104,17 +107,21 @@ def header_unit(name: object, as_written: bool = False) -> str | None:
     return m.group(1) if as_written else _unit_key(m.group(1))
 
 
-def with_unit(cell: str, unit: str | None) -> float | None:
+def with_unit(cell: str, unit: str | None, thousands_dot: bool = False) -> float | None:
     """The number of a cell written with its column's unit ("1420 g" in a "(g)" column),
     else ``None``: a cell in another unit ("1.4 kg") is not converted.
 
-    ``unit`` may be a key or a spelling of the unit ("mmHg", "mm Hg" and "mmhg" are one)."""
+    ``unit`` may be a key or a spelling of the unit ("mmHg", "mm Hg" and "mmhg" are one);
+    with ``thousands_dot``, "1.527 pg/ml" reads 1527 (:func:`thousands_dot_column`)."""
     if not unit:
         return None
     m = _NUMBER_THEN_TEXT.match(cell.strip())
     if m is None or _unit_key(m.group(2)) != _unit_key(unit):
         return None
-    return float(m.group(1).replace(",", "."))
+    number = m.group(1)
+    if thousands_dot and _DOT_THOUSANDS.match(number):
+        return float(number.replace(".", ""))
+    return float(number.replace(",", "."))
 
 
 @dataclass(frozen=True)
@@ -331,7 +338,8 @@ def token_counts(text: pd.Series) -> dict[str, int]:
 
 
 def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
-                  unit: str | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+                  unit: str | None = None, thousands_dot: bool = False
+                  ) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
     Parameters
@@ -344,6 +352,10 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         The column's unit (:func:`header_unit` of its name, or the one its cells are
         written with, :func:`column_units`), as a key or as written: cells written with it
         ("1420 g", "140 mm Hg" for "mmHg") read as their number.
+    thousands_dot : bool
+        Read "1.527" as 1527 (a dot as thousands separator; never "0.527"): for a column
+        whose dotted numbers are all so written in a table that writes decimals with a
+        comma (:func:`thousands_dot_column`, :func:`writes_decimal_commas`).
 
     Returns
     -------
@@ -355,11 +367,13 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         converted (``thousands``: count; a column written as ``1.234,5`` reads 1234.5,
         ``1 234,5`` too), censored values (``censored``: (row, text) of cells such as
         ``<0.1``), infinite values (``infinite``: (row, text)), the missing tokens seen
-        (``missing_tokens``: {token: count}) and the cells written with the unit
-        (``unit``: (row, text)).
+        (``missing_tokens``: {token: count}), the cells written with the unit
+        (``unit``: (row, text)) and those read with ``thousands_dot`` (``thousands_dot``:
+        (row, text, number read)).
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
-                            "infinite": [], "missing_tokens": {}, "unit": []}
+                            "infinite": [], "missing_tokens": {}, "unit": [],
+                            "thousands_dot": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -390,6 +404,11 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             for i in dotted:
                 out[i] = float(cells[i].replace(".", ""))
             info["thousands"] += len(dotted)
+    elif thousands_dot:
+        for i in np.flatnonzero(fast):
+            if "." in cells[i] and _DOT_THOUSANDS.match(cells[i]):
+                out[i] = float(cells[i].replace(".", ""))
+                info["thousands_dot"].append((int(i), cells[i], float(out[i])))
     tokens: list[str] = []
     for i, s in zip(rest, rest_text):
         if norm_key(s) in missing_tokens:
@@ -397,6 +416,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif eu and (_EU_FULL.match(s) or _DECIMAL_COMMA.match(s)):
             out[i] = float(s.replace(".", "").replace(",", "."))
             info["thousands"] += 1
+        elif thousands_dot and _DOT_THOUSANDS.match(s):  # 12.345.678
+            out[i] = float(s.replace(".", ""))
+            info["thousands_dot"].append((int(i), s, float(out[i])))
         elif _SPACED.match(s):
             out[i] = float(re.sub(r"[ \u00a0\u202f]", "", s).replace(",", "."))
             info["thousands"] += 1
@@ -407,14 +429,113 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             info["censored"].append((int(i), s))
         elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
             info["infinite"].append((int(i), s))
-        elif (v := with_unit(s, unit)) is not None and math.isfinite(v):
+        elif (v := with_unit(s, unit, thousands_dot and not eu)) is not None \
+                and math.isfinite(v):
             out[i] = v
             info["unit"].append((int(i), s))
+            if v != with_unit(s, unit):
+                info["thousands_dot"].append((int(i), s, v))
         else:
             info["bad"].append((int(i), s))
     if tokens:
         info["missing_tokens"] = token_counts(pd.Series(tokens, dtype=object))
     return out, info
+
+
+#: A unit after a number, as :func:`writes_decimal_commas` and :func:`thousands_dot_column`
+#: look for it (a short text starting with a letter, "%", "µ" or "°").
+_TAIL = r"(?:\s*[%A-Za-z\u00b5\u03bc\u00b0][^,;]{0,24})?"
+_COMMA_DECIMAL_CELL = re.compile(
+    rf"\s*(?:[<>]=?\s*)?[+-]?(?:\d{{1,3}}(?:\.\d{{3}})+|\d+),\d+{_TAIL}\s*")
+_DOT_DECIMAL_CELL = re.compile(
+    rf"\s*(?:[<>]=?\s*)?[+-]?\d*\.\d+(?:[eE][+-]?\d+)?{_TAIL}\s*")
+_DOT_THOUSANDS_CELL = re.compile(rf"\s*[+-]?[1-9]\d{{0,2}}(?:\.\d{{3}})+{_TAIL}\s*")
+
+
+def _distinct_text(values: pd.Series) -> pd.Series | None:
+    """The distinct non-empty cells of a text column, or ``None`` for a numeric, boolean
+    or empty one (numbers not written as text have no decimal mark)."""
+    if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        return None
+    text = cell_text(values)
+    uniques = pd.unique(text[text != ""])
+    return pd.Series(uniques, dtype=object) if len(uniques) else None
+
+
+def decimal_marks(values: pd.Series) -> tuple[bool, bool]:
+    """Whether a column writes numbers with a decimal comma, and with a decimal point.
+
+    Parameters
+    ----------
+    values : pandas.Series
+        The column's cells.
+
+    Returns
+    -------
+    comma, point : bool
+        A cell is a number with a decimal comma ("5,2", "1.234,5", "5,2 %", "<0,1"); a
+        cell is a number with a decimal point ("2.5", "0.527", "<0.1", "2.5 mg") other than
+        dots as thousands separators ("1.527", "12.345.678"). Both False for a column of
+        numbers that are not text.
+    """
+    u = _distinct_text(values)
+    if u is None:
+        return False, False
+    comma = bool(u.str.fullmatch(_COMMA_DECIMAL_CELL).any())
+    point = bool((u.str.fullmatch(_DOT_DECIMAL_CELL)
+                  & ~u.str.fullmatch(_DOT_THOUSANDS_CELL)).any())
+    return comma, point
+
+
+def writes_decimal_commas(frame: pd.DataFrame, columns=None) -> bool:
+    """Whether a table writes decimals with a comma: some column has numbers with a
+    decimal comma and none a number with a decimal point (:func:`decimal_marks`).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    columns : list, optional
+        The columns to look at (the numeric ones); all by default.
+
+    Returns
+    -------
+    bool
+        False as soon as a column writes a decimal point ("2.5"): then "1.527" may be
+        a decimal, and is read as one.
+    """
+    comma = False
+    for col in frame.columns if columns is None else columns:
+        has_comma, has_point = decimal_marks(frame[col])
+        if has_point:
+            return False
+        comma |= has_comma
+    return comma
+
+
+def thousands_dot_column(values: pd.Series) -> bool:
+    """Whether a column's dotted numbers are all written with dots as thousands separators.
+
+    Parameters
+    ----------
+    values : pandas.Series
+        The column's cells.
+
+    Returns
+    -------
+    bool
+        True when some cell is a number such as "1.527" or "12.345.678" (one to three
+        digits, not a lone 0, then groups of exactly three; a unit may follow) and no cell
+        a number with another decimal point ("2.5", "0.527", "1.52"). Read so only in a
+        table that writes decimals with a comma (:func:`writes_decimal_commas`): an
+        export wrote NT-proBNP 1527 as "1.527", read 1000 times too small.
+    """
+    u = _distinct_text(values)
+    if u is None:
+        return False
+    thousands = u.str.fullmatch(_DOT_THOUSANDS_CELL)
+    point = u.str.fullmatch(_DOT_DECIMAL_CELL) & ~thousands
+    return bool(thousands.any() and not point.any())
 
 
 def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,

@@ -612,3 +612,53 @@ def test_two_units_in_one_column_are_never_mixed_and_the_report_says_which():
                                            for d in forced.report_.dropped_columns]
     assert any("'Creatinine' mixes units" in m and "none of its units was read" in m
                for m in forced.report_.warnings)
+
+
+def _thousands_export(decimal_comma: bool = True) -> pd.DataFrame:
+    """NT-proBNP written '1.527' from 1000 up and '735' below, in a table of '5,2'."""
+    rng = np.random.default_rng(16)
+    bnp = rng.integers(100, 20000, 80)
+    lines = ["NT-proBNP;HbA1c;Outcome"]
+    for i, v in enumerate(bnp):
+        dotted = f"{v:,}".replace(",", ".") if i % 2 else str(v)
+        hba1c = f"{5 + i % 30 / 10:.1f}"
+        lines.append(";".join([dotted, hba1c.replace(".", ",") if decimal_comma else hba1c,
+                               "died" if i % 4 == 0 else "alive"]))
+    df = read_table(("\n".join(lines) + "\n").encode())
+    df.attrs["bnp"] = bnp
+    return df
+
+
+def test_thousands_dots_read_in_a_table_that_writes_decimals_with_commas():
+    df = _thousands_export()
+    enc = Encoder(label_column="Outcome", max_patient_missing=None)
+    X = enc.fit_transform(df)
+    assert enc.thousands_dot_ == ["NT-proBNP"]
+    np.testing.assert_array_equal(X[:, enc.feature_names_out_.index("NT-proBNP")],
+                                  df.attrs["bnp"])
+    n_dotted = int(df["NT-proBNP"].str.contains(".", regex=False).sum())
+    first = df["NT-proBNP"][df["NT-proBNP"].str.contains(".", regex=False)].iloc[0]
+    assert (f"Column 'NT-proBNP': {n_dotted} cell(s) such as '{first}' read with '.' as "
+            f"thousands separator ({first.replace('.', '')}), as the table writes decimals "
+            "with ','.") in enc.report_.notes
+    # a new patient's one-row table, with the encoder as fitted and as saved
+    one = pd.DataFrame({"NT-proBNP": ["8.400"], "HbA1c": ["6,1"]})
+    back = Encoder.from_dict(json.loads(json.dumps(enc.to_dict())))
+    assert back.thousands_dot_ == ["NT-proBNP"]
+    for e in (enc, back):
+        assert e.transform(one)[0].tolist() == [8400.0, 6.1]
+    old = Encoder.from_dict({k: v for k, v in enc.to_dict().items() if k != "thousands_dot"})
+    assert old.transform(one)[0].tolist() == [8.4, 6.1]  # a state saved before: as then
+    with pytest.raises(ValueError):
+        Encoder.from_dict({**enc.to_dict(), "thousands_dot": "NT-proBNP"})
+
+
+def test_thousands_dots_are_decimals_where_the_table_writes_decimal_points():
+    df = _thousands_export(decimal_comma=False)
+    enc = Encoder(label_column="Outcome", max_patient_missing=None)
+    X = enc.fit_transform(df)
+    assert enc.thousands_dot_ == []
+    bnp = X[:, enc.feature_names_out_.index("NT-proBNP")]
+    dotted = df["NT-proBNP"].str.contains(".", regex=False).to_numpy()
+    np.testing.assert_allclose(bnp[dotted], df.attrs["bnp"][dotted] / 1000)
+    assert not any("thousands separator" in n for n in enc.report_.notes)

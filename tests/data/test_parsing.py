@@ -266,3 +266,41 @@ def test_column_units_tells_two_units_from_levels_written_with_numbers():
                    ["1st", "2nd", "3rd"], ["0 - fully active", "1 - restricted"]):
         assert column_units(pd.Series(levels * 10)).written == {}
     assert column_units(pd.Series([1.5, 2.0])).written == {}
+
+
+def test_dots_as_thousands_separators_in_a_table_with_decimal_commas():
+    """Walk-through 15 wrote NT-proBNP 1527 as '1.527' in a table of '5,2': read as 1.527."""
+    from sparge.data.parsing import decimal_marks, thousands_dot_column, writes_decimal_commas
+
+    bnp = pd.Series(["1.527", "735", "", "NA", "12.345", "35000", "2.100.000"])
+    assert thousands_dot_column(bnp)
+    for other in (["1.527", "2.5"], ["1.527", "0.527"], ["1.52", "735"], ["735", "812"],
+                  ["1.527", "<0.1"]):
+        assert not thousands_dot_column(pd.Series(other))
+    assert not thousands_dot_column(pd.Series([1.527, 2.0]))  # numbers, not text
+    assert decimal_marks(pd.Series(["5,2", "6"])) == (True, False)
+    assert decimal_marks(pd.Series(["5,2 %", "1.527"])) == (True, False)
+    assert decimal_marks(pd.Series(["2.5 mg", "3"])) == (False, True)
+    eu = pd.DataFrame({"BMI": ["25,8", "30"], "BNP": ["1.527", "735"], "Date": ["01.12.2022"] * 2})
+    assert writes_decimal_commas(eu)
+    assert not writes_decimal_commas(eu.assign(K=["4.5", "3.9"]))  # a decimal point too
+    assert not writes_decimal_commas(eu[["BNP", "Date"]])  # no decimal comma at all
+
+    out, info = parse_numeric(bnp, thousands_dot=True)
+    np.testing.assert_array_equal(out, [1527, 735, np.nan, np.nan, 12345, 35000, 2100000])
+    assert [(r, t, v) for r, t, v in info["thousands_dot"]] == [
+        (0, "1.527", 1527.0), (4, "12.345", 12345.0), (6, "2.100.000", 2100000.0)]
+    small, _ = parse_numeric(bnp[:3], thousands_dot=True)  # the few-cell path
+    np.testing.assert_array_equal(small, [1527, 735, np.nan])
+    assert parse_numeric(bnp)[0][0] == 1.527  # without the table's word: as before
+    # never a decimal written with a leading 0, and a unit may follow
+    out, info = parse_numeric(pd.Series(["0.527", "1.527 pg/ml", "8.400"]), unit="pg/ml",
+                              thousands_dot=True)
+    np.testing.assert_array_equal(out, [0.527, 1527, 8400])
+    # the few-cell path reads as the whole column's path does
+    cells = ["1.527", "0.527", "12.345.678", "1.527 pg/ml", "2,5", "735", "NA", "1.52"]
+    long = pd.Series(cells * (_SMALL_COLUMN // len(cells) + 2), dtype=object)
+    a, ia = parse_numeric(pd.Series(cells), unit="pg/ml", thousands_dot=True)
+    b, ib = parse_numeric(long, unit="pg/ml", thousands_dot=True)
+    np.testing.assert_array_equal(a, b[: len(cells)])
+    assert ia["thousands_dot"] == [c for c in ib["thousands_dot"] if c[0] < len(cells)]
