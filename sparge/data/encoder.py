@@ -825,10 +825,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         (:func:`~sparge.data.parsing.writes_decimal_commas`; a walk-through's NT-proBNP
         was read 1000 times too small)."""
         numeric = [c for c in df.columns if roles[c] == "numeric"]
-        dotted = [c for c in numeric if thousands_dot_column(df[c])]
-        if dotted and writes_decimal_commas(df, numeric):
-            return dotted
-        return []
+        if not writes_decimal_commas(df, numeric):  # stops at the first "2.5"
+            return []
+        return [c for c in numeric if thousands_dot_column(df[c])]
 
     def _leave_out_leaks(self, X: np.ndarray, labels, report: ValidationReport) -> np.ndarray:
         """Leave out, like a follow-up time, the features that alone give the outcome

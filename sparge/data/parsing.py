@@ -452,14 +452,22 @@ _DOT_DECIMAL_CELL = re.compile(
 _DOT_THOUSANDS_CELL = re.compile(rf"\s*[+-]?[1-9]\d{{0,2}}(?:\.\d{{3}})+{_TAIL}\s*")
 
 
-def _distinct_text(values: pd.Series) -> pd.Series | None:
-    """The distinct non-empty cells of a text column, or ``None`` for a numeric, boolean
-    or empty one (numbers not written as text have no decimal mark)."""
+def _distinct_text(values: pd.Series, marks: str):
+    """The distinct cells of a text column holding one of the characters ``marks``, one
+    at a time (the callers stop early); none for a numeric or boolean column (numbers not
+    written as text have no decimal mark)."""
     if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-        return None
-    text = cell_text(values)
-    uniques = pd.unique(text[text != ""])
-    return pd.Series(uniques, dtype=object) if len(uniques) else None
+        return
+    text = values if pd.api.types.is_string_dtype(values) and values.dtype != object \
+        else cell_text(values)
+    mask = np.zeros(len(text), bool)
+    for mark in marks:
+        mask |= text.str.contains(mark, regex=False, na=False).to_numpy(dtype=bool)
+    seen: set[str] = set()
+    for cell in text[mask]:
+        if cell not in seen:
+            seen.add(cell)
+            yield cell
 
 
 def decimal_marks(values: pd.Series) -> tuple[bool, bool]:
@@ -476,15 +484,16 @@ def decimal_marks(values: pd.Series) -> tuple[bool, bool]:
         A cell is a number with a decimal comma ("5,2", "1.234,5", "5,2 %", "<0,1"); a
         cell is a number with a decimal point ("2.5", "0.527", "<0.1", "2.5 mg") other than
         dots as thousands separators ("1.527", "12.345.678"). Both False for a column of
-        numbers that are not text.
+        numbers that are not text. The search stops at the first decimal point.
     """
-    u = _distinct_text(values)
-    if u is None:
-        return False, False
-    comma = bool(u.str.fullmatch(_COMMA_DECIMAL_CELL).any())
-    point = bool((u.str.fullmatch(_DOT_DECIMAL_CELL)
-                  & ~u.str.fullmatch(_DOT_THOUSANDS_CELL)).any())
-    return comma, point
+    comma = False
+    for cell in _distinct_text(values, ".,"):
+        if "." in cell and _DOT_DECIMAL_CELL.fullmatch(cell) \
+                and not _DOT_THOUSANDS_CELL.fullmatch(cell):
+            return comma, True
+        if not comma and "," in cell and _COMMA_DECIMAL_CELL.fullmatch(cell):
+            comma = True
+    return comma, False
 
 
 def writes_decimal_commas(frame: pd.DataFrame, columns=None) -> bool:
@@ -528,14 +537,16 @@ def thousands_dot_column(values: pd.Series) -> bool:
         digits, not a lone 0, then groups of exactly three; a unit may follow) and no cell
         a number with another decimal point ("2.5", "0.527", "1.52"). Read so only in a
         table that writes decimals with a comma (:func:`writes_decimal_commas`): an
-        export wrote NT-proBNP 1527 as "1.527", read 1000 times too small.
+        export wrote NT-proBNP 1527 as "1.527", read 1000 times too small. The search
+        stops at the first other decimal point (a column of decimals costs little).
     """
-    u = _distinct_text(values)
-    if u is None:
-        return False
-    thousands = u.str.fullmatch(_DOT_THOUSANDS_CELL)
-    point = u.str.fullmatch(_DOT_DECIMAL_CELL) & ~thousands
-    return bool(thousands.any() and not point.any())
+    found = False
+    for cell in _distinct_text(values, "."):
+        if _DOT_THOUSANDS_CELL.fullmatch(cell):
+            found = True
+        elif _DOT_DECIMAL_CELL.fullmatch(cell):
+            return False
+    return found
 
 
 def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
