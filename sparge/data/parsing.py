@@ -417,8 +417,11 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             out[i] = float(s.replace(".", "").replace(",", "."))
             info["thousands"] += 1
         elif thousands_dot and _DOT_THOUSANDS.match(s):  # 12.345.678
-            out[i] = float(s.replace(".", ""))
-            info["thousands_dot"].append((int(i), s, float(out[i])))
+            if math.isfinite(v := float(s.replace(".", ""))):
+                out[i] = v
+                info["thousands_dot"].append((int(i), s, v))
+            else:  # more than 308 digits
+                info["infinite"].append((int(i), s))
         elif _SPACED.match(s):
             out[i] = float(re.sub(r"[ \u00a0\u202f]", "", s).replace(",", "."))
             info["thousands"] += 1

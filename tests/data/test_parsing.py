@@ -297,6 +297,9 @@ def test_dots_as_thousands_separators_in_a_table_with_decimal_commas():
     out, info = parse_numeric(pd.Series(["0.527", "1.527 pg/ml", "8.400"]), unit="pg/ml",
                               thousands_dot=True)
     np.testing.assert_array_equal(out, [0.527, 1527, 8400])
+    huge = "1" + ".000" * 110  # 1e330: infinite, set to missing like '1e999'
+    out, info = parse_numeric(pd.Series([huge, "1.527"]), thousands_dot=True)
+    assert np.isnan(out[0]) and out[1] == 1527 and info["infinite"] == [(0, huge)]
     # the few-cell path reads as the whole column's path does
     cells = ["1.527", "0.527", "12.345.678", "1.527 pg/ml", "2,5", "735", "NA", "1.52"]
     long = pd.Series(cells * (_SMALL_COLUMN // len(cells) + 2), dtype=object)
