@@ -54,6 +54,14 @@ def tuning_splits(max_rows: int | None = None, cohorts: list[str] | None = None
             yield cohort, s, X, y, itr, iva
 
 
+def inner_outcomes(y_text: np.ndarray, itr: np.ndarray, iva: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The inner training and validation patients' outcomes as class indices (the classes
+    of the inner training patients)."""
+    classes = np.unique(y_text[itr])
+    return np.searchsorted(classes, y_text[itr]), np.searchsorted(classes, y_text[iva])
+
+
 def tuning_args(doc: str, extra=None) -> argparse.Namespace:
     """A tuning script's command line: ``OUT.csv [--max-rows N] [--cohorts ...]`` (what
     :func:`tuning_splits` takes), with ``extra(parser)`` adding the script's own; the
@@ -84,8 +92,7 @@ def metric_parts(X: np.ndarray, y_text: np.ndarray, itr: np.ndarray, iva: np.nda
     trees), so ``combined`` is exactly the model's look-alike distance.
     """
     m = SparGE(random_state=0, **(params or {})).fit(X[itr], y_text[itr])
-    classes = np.unique(y_text[itr])
-    y_tr, y_q = np.searchsorted(classes, y_text[itr]), np.searchsorted(classes, y_text[iva])
+    y_tr, y_q = inner_outcomes(y_text, itr, iva)
     Y_q, L_q = m.lookalike_parts(X[iva])
     d2 = ensemble_sqdist(Y_q, m.embedding_)
     mu, sd = np.nanmean(X[itr], 0), np.nanstd(X[itr], 0)

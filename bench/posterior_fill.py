@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from bench.common import hide_values
-from bench.inner import tuning_args, tuning_splits
+from bench.inner import inner_outcomes, tuning_args, tuning_splits
 from bench.report import to_markdown
 from bench.scores import neighbor_scores
 from sparge import SparGE
@@ -44,9 +44,7 @@ def main() -> None:
     args = tuning_args(__doc__)
     rows = []
     for cohort, s, X, y_text, itr, iva in tuning_splits(args.max_rows, args.cohorts):
-        classes = np.unique(y_text[itr])
-        y_tr = np.searchsorted(classes, y_text[itr])
-        y_q = np.searchsorted(classes, y_text[iva])
+        y_tr, y_q = inner_outcomes(y_text, itr, iva)
         for fill in ("none", "posterior"):
             m = SparGE(random_state=0, completion_fill=fill).fit(X[itr], y_text[itr])
             for share in HIDDEN:

@@ -33,7 +33,13 @@ import numpy as np
 import pandas as pd
 
 from bench.common import hide_values
-from bench.inner import inner_score, lookalike_sqdist, tuning_args, tuning_splits
+from bench.inner import (
+    inner_outcomes,
+    inner_score,
+    lookalike_sqdist,
+    tuning_args,
+    tuning_splits,
+)
 from bench.report import to_markdown
 from sparge import SparGE
 
@@ -72,9 +78,7 @@ def main() -> None:
     args = tuning_args(__doc__)
     rows = []
     for cohort, s, X, y_text, itr, iva in tuning_splits(args.max_rows, args.cohorts):
-        classes = np.unique(y_text[itr])
-        y_tr = np.searchsorted(classes, y_text[itr])
-        y_q = np.searchsorted(classes, y_text[iva])
+        y_tr, y_q = inner_outcomes(y_text, itr, iva)
         for supervised in (True, False):
             m = SparGE(random_state=0, supervised=supervised).fit(X[itr], y_text[itr])
             R = m.training_data_.astype(float)

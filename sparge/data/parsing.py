@@ -526,22 +526,15 @@ def writes_decimal_commas(frame: pd.DataFrame, columns=None) -> bool:
 
 
 def thousands_dot_column(values: pd.Series) -> bool:
-    """Whether a column's dotted numbers are all written with dots as thousands separators.
+    """Whether a column's dotted numbers (its cells ``values``) are all written with dots
+    as thousands separators: some cell is a number such as "1.527" or "12.345.678" (one
+    to three digits, not a lone 0, then groups of exactly three; a unit may follow) and no
+    cell a number with another decimal point ("2.5", "0.527", "1.52").
 
-    Parameters
-    ----------
-    values : pandas.Series
-        The column's cells.
-
-    Returns
-    -------
-    bool
-        True when some cell is a number such as "1.527" or "12.345.678" (one to three
-        digits, not a lone 0, then groups of exactly three; a unit may follow) and no cell
-        a number with another decimal point ("2.5", "0.527", "1.52"). Read so only in a
-        table that writes decimals with a comma (:func:`writes_decimal_commas`): an
-        export wrote NT-proBNP 1527 as "1.527", read 1000 times too small. The search
-        stops at the first other decimal point (a column of decimals costs little).
+    Read so only in a table that writes decimals with a comma
+    (:func:`writes_decimal_commas`): an export wrote NT-proBNP 1527 as "1.527", read 1000
+    times too small. The search stops at the first other decimal point (a column of
+    decimals costs little).
     """
     found = False
     for cell in _distinct_text(values, "."):
