@@ -29,6 +29,7 @@ from sparge.data.encoder import (
     ROLES,
     guess_columns,
     guess_feature_count,
+    id_guess_note,
     single_value_outcome,
 )
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
@@ -122,6 +123,9 @@ max_missing = st.slider("Leave out patients missing more than (%)", 0, 100,
                              "one gap, so that a single gap never leaves a patient out. "
                              "Patients left out can still be looked up on the map.")
 ss.setup_kept = {"setup_id": id_col, "setup_label": label_col, "setup_missing": max_missing}
+no_id = id_guess_note(df, id_guess) if pending is not None and id_col == NONE else None
+if no_id:
+    st.warning(md_escape(no_id, max_len=600))
 if label_col == NONE and label_guess in cols and label_guess != id_col:
     st.warning(f"Column '{md_escape(label_guess)}' looks like an outcome. With the outcome "
                "column at '(none)' it is used as an input feature: choose it as the outcome, "

@@ -65,7 +65,7 @@ ROLES = ("id", "label", "numeric", "categorical", "ignore")
 _ID_NAMES = re.compile(
     r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client)"
     r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
-    r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)$", re.IGNORECASE)
+    r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)\.?$", re.IGNORECASE)  # "Patient No."
 _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
                   "mortality", "diagnosis", "status")
 #: "status" and "class" name features too (Marital Status, NYHA class): they mark an outcome
@@ -98,6 +98,36 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
     except DataError:  # the encoding will say what is wrong; count the other columns
         return len(cols) - sum(c is not None for c in (id_column, label_column))
     return sum(role in ("numeric", "categorical") for role in roles.values())
+
+
+def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
+    """Why no ID column was guessed although one is named like an ID, or ``None``.
+
+    A walk-through's export repeated 18 "Patient No." values: the guess fell back to
+    "(none)" without a word, and its patients were named by row number on every page.
+    """
+    if id_guess is not None:
+        return None
+    for col in (str(c) for c in df.columns):
+        if not _ID_NAMES.match(col.strip()):
+            continue
+        text = cell_text(df[col])
+        blank = int((text == "").sum())
+        dup = text[(text != "") & text.duplicated(keep=False)]
+        if not len(dup) and not blank:
+            continue
+        why = []
+        if len(dup):
+            first = dup.iloc[0]
+            lines = [int(i) + 2 for i in np.flatnonzero(text == first)[:3]]
+            why.append(f"{dup.nunique():,} ID(s) repeat (e.g. {_q(first, 40)!r} on CSV "
+                       f"lines {', '.join(map(str, lines))})")
+        if blank:
+            why.append(f"{blank:,} row(s) have none")
+        return (f"{_q(col)!r} looks like the patient ID, but {' and '.join(why)}: it was "
+                "not chosen, and patients will be named by their row. Fix the repeats in "
+                "the file (or choose it below to see every repeat).")
+    return None
 
 
 def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:

@@ -662,3 +662,20 @@ def test_thousands_dots_are_decimals_where_the_table_writes_decimal_points():
     dotted = df["NT-proBNP"].str.contains(".", regex=False).to_numpy()
     np.testing.assert_allclose(bnp[dotted], df.attrs["bnp"][dotted] / 1000)
     assert not any("thousands separator" in n for n in enc.report_.notes)
+
+
+def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
+    """A walk-through's "Patient No." repeated 18 IDs: the guess fell back to "(none)"
+    without a word."""
+    from sparge.data.encoder import guess_columns, id_guess_note
+
+    df = pd.DataFrame({"Patient No.": ["HF-1", "HF-2", "HF-1", "HF-3", "HF-2"],
+                       "Age": [60, 70, 80, 65, 75]})
+    guess = guess_columns(df)[0]
+    assert guess is None
+    note = id_guess_note(df, guess)
+    assert "'Patient No.' looks like the patient ID, but 2 ID(s) repeat" in note
+    assert "'HF-1' on CSV lines 2, 4" in note and "named by their row" in note
+    ok = df.assign(**{"Patient No.": [f"HF-{i}" for i in range(5)]})
+    assert guess_columns(ok)[0] == "Patient No." and id_guess_note(ok, "Patient No.") is None
+    assert id_guess_note(pd.DataFrame({"Age": [1, 2]}), None) is None
