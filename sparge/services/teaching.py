@@ -653,10 +653,13 @@ STEPS: tuple[Step, ...] = (
          "table is close to a low-rank matrix. Soft-impute fills the gaps with the current "
          "guess, takes the singular value decomposition, shrinks every singular value by λ "
          "(singular value thresholding, SVT) and repeats. Small components vanish, large ones "
-         "survive. A new patient is completed by a ridge regression of its measured values on "
-         "the kept basis — the same rule as for the training patients.",
-         "Not in the paper: the kept basis and its ridge rule, so that training and new "
-         "patients are completed the same way (Eq. 1 there has no ½, which only rescales λ).",
+         "survive. A patient's gaps are then filled from its measured values through the kept "
+         "basis, strong components trusted and weak ones barely (the probabilistic-PCA "
+         "posterior), and the filled row is projected on the basis by a ridge regression — "
+         "the same rule for the training patients and for a new one.",
+         "Not in the paper: the kept basis, its posterior fill and its ridge rule, so that "
+         "training and new patients are completed the same way (Eq. 1 there has no ½, which "
+         "only rescales λ).",
          "rank and λ"),
     Step("dictionary", "2 · A dictionary of patterns (K-SVD + OMP)",
          (r"\min_{D,\Phi}\ \|Z - D\Phi\|_F^2",

@@ -67,9 +67,11 @@ def test_completion_rank_and_lambda_change_the_singular_values_and_the_error(coh
     assert toy.rank_ == 2 and full.rank_ == 6
     e2, e6 = tc.completion_error(toy, cohort), tc.completion_error(full, cohort)
     assert e2["n_hidden"] == cohort.hidden.sum()
-    # a rank-2 basis fills the gaps from the measured values, a full basis cannot
+    # a rank-2 basis fills the gaps from the measured values; so does a full basis, whose
+    # weak components the posterior fill barely trusts (round 16: before it, a full basis
+    # put every gap at the mean)
     assert e2["rmse_lowrank"] < e2["rmse_mean"] - 0.1
-    assert e6["rmse_lowrank"] > e2["rmse_lowrank"]
+    assert e6["rmse_lowrank"] < e6["rmse_mean"] - 0.1
     assert "better than the mean" in e2["caption"]
     assert "the rank cap keeps 2" in tc.completion_caption(toy)
     heavy = tc.fit_toy(cohort, tc.ToyParams(rank=6, completion_lambda=0.3))

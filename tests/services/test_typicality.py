@@ -54,7 +54,9 @@ def test_the_reference_is_a_seeded_sample_of_large_cohorts(fitted):
     small = residual_reference(model, max_patients=50)
     assert len(small) == 50
     np.testing.assert_array_equal(small, residual_reference(model, max_patients=50))
-    assert set(small) <= set(residual_reference(model))
+    # among the full reference's (to rounding: other batches, other BLAS blocking)
+    full = residual_reference(model)
+    assert all(np.isclose(full, r, rtol=1e-9, atol=1e-12).any() for r in small)
 
 
 def test_message():
