@@ -191,6 +191,8 @@ def figure(fig, name: str, ctx: Context, *, key: str | None = None, on_select=No
     if on_select is not None:
         kw = {"on_select": on_select, "selection_mode": "points"}
     pt.scale_fonts(fig, ctx.font)
+    if ctx.font >= FONT["present"]:  # across the top, the toolbar covered the large title
+        fig.update_layout(modebar={"orientation": "v"})
     st.plotly_chart(fig, width="stretch", config=config, key=key or f"teach_fig_{name}", **kw)
     st.download_button("Download figure (HTML, works offline)",
                        data=lambda: fig.to_html(include_plotlyjs=True, full_html=True),

@@ -131,6 +131,10 @@ def test_controls_survive_the_presentation_steps(default_model):
         assert len(at.header) == 1 and at.get("plotly_chart")
     assert at.button(key="teach_next").disabled
     assert "font-size" in at.markdown[0].value          # the large-type style block
+    # a slide: its pictures in tabs, its words folded away, the toolbar off the title
+    assert at.tabs and at.expander[0].label == "What to say"
+    assert all(spec["layout"]["modebar"]["orientation"] == "v"
+               for spec in figures(at).values())
 
 
 def test_followed_patient_and_lookalike_count(default_model):
