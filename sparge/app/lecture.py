@@ -268,11 +268,13 @@ def completion_controls(ctx: Context) -> None:
 
 def show_completion(ctx: Context) -> None:
     m = ctx.model
-    present = ctx.font >= FONT["present"]
-    tabs = panels(ctx, [3, 2] if ctx.toy else [1, 1],
-                  ["Singular values", "Completion error", f"Patient {ctx.pid}"]
-                  if ctx.toy else ["Singular values", f"Patient {ctx.pid}"])
-    c1, c2 = tabs[0], (tabs[1] if ctx.toy or not present else st.container())
+    if ctx.font >= FONT["present"]:  # one tab per picture (the real model has no error)
+        tabs = st.tabs(["Singular values", *(["Completion error"] if ctx.toy else []),
+                        f"Patient {ctx.pid}"])
+        c1, c2, c3 = tabs[0], tabs[1 if ctx.toy else 0], tabs[-1]
+    else:
+        c1, c2 = st.columns([3, 2] if ctx.toy else [1, 1])
+        c3 = st.container()
     with c1:
         figure(pt.singular_values_figure(m.filled_singular_values_,
                                          m.completion_singular_values_, m.rank_,
@@ -288,7 +290,7 @@ def show_completion(ctx: Context) -> None:
         else:
             say("The current model was trained on its own data: no values were hidden from "
                 "it, so its completion error cannot be graded here (the toy cohort shows it).")
-    with tabs[-1] if present else st.container():
+    with c3:
         _patient_completion(ctx)
 
 

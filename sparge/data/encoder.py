@@ -526,9 +526,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             return EncodingTable.from_state(t)
         raise DataError("encoding_table must be an EncodingTable, a dict or a DataFrame.")
 
-    def _base_table(self) -> EncodingTable:
-        """The paper's table merged with the user's ``encoding_table``."""
-        user = self._user_table()
+    def _base_table(self, user: EncodingTable | None = None) -> EncodingTable:
+        """The paper's table merged with the user's ``encoding_table`` (``user``: that
+        table, when the caller has it already)."""
+        user = self._user_table() if user is None else user
         return EncodingTable.paper() if user is None else EncodingTable.paper().merged(user)
 
     def _fitting_base(self, df: pd.DataFrame, cols: list[str],
@@ -540,8 +541,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         levels are inferred from the file like any other column's, and ``notes`` (when
         given) says so. Columns of the user's own ``encoding_table`` and those with a role
         the user set are taken as given."""
-        base = self._base_table()
         user = self._user_table()
+        base = self._base_table(user)
         mine = set() if user is None else {norm_key(c) for c in user.columns()}
         chosen = {str(k) for k in (self.roles or {})} | {str(self.id_column),
                                                           str(self.label_column)}
@@ -821,7 +822,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.insert(note_at, note)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
-        self._label_checks(df, report)
+        self._label_checks(labels, report)
         self._check_training_size(report)
         self.report_ = report
         self.n_features_in_ = len(cols)
@@ -969,13 +970,14 @@ class Encoder(TransformerMixin, BaseEstimator):
                 out.append(col)
         return out
 
-    def _label_checks(self, df: pd.DataFrame, report: ValidationReport) -> None:
-        """Report the outcome balance and missing outcomes; block with fewer than 2 classes."""
-        if self.label_column is None:
+    def _label_checks(self, labels: np.ndarray | None, report: ValidationReport) -> None:
+        """Report the outcome balance and missing outcomes (``labels``: :meth:`labels` of
+        the table, read once by ``fit``); block with fewer than 2 classes."""
+        if labels is None:
             return
         report.label_column = self.label_column
-        missing = self._label_missing(df[self.label_column])
-        vals = pd.Series(self.labels(df), dtype=object)
+        vals = pd.Series(labels, dtype=object)
+        missing = vals.isna().to_numpy()
         keep = self.keep_patients_ & ~missing
         report.label_balance = {_q(k, 60): int(v) for k, v in
                                 vals[keep].value_counts().items()}

@@ -453,7 +453,8 @@ class LookalikeIndex:
             ``extra_d2(queries, refs)`` (two slices) returns squared distances of shape
             (queries, refs) to add to the metric (a query-dependent term such as the
             anchoring of :mod:`sparge.method.anchoring`). The search is then an exact scan
-            of every reference patient, whatever the index's method.
+            of every reference patient, whatever the index's method (at most 32 queries
+            per block).
 
         Returns
         -------
@@ -464,7 +465,7 @@ class LookalikeIndex:
         Yq, Lq = self._check_query(Y_query, leaves_query)
         k = int(min(k, self.n_ref_))
         if extra_d2 is not None:
-            return self._scan(Yq, Lq, k, extra_d2)
+            return self._scan(Yq, Lq, k, extra_d2, chunk=min(chunk, 32))
         if self.method_ == "exact":
             extra = None
             if self.forest_:
@@ -499,24 +500,36 @@ class LookalikeIndex:
         return dist, idx
 
     def _scan(self, Yq: np.ndarray, Lq: np.ndarray | None, k: int, extra_d2,
-              block: int = 65536) -> tuple[np.ndarray, np.ndarray]:
+              chunk: int = 32, cells: int = 2**24) -> tuple[np.ndarray, np.ndarray]:
         """Exact ``k`` nearest under the metric plus ``extra_d2``: every reference patient
-        scored, one query at a time in blocks of reference patients (bounded memory on a
-        large index; meant for a few queries)."""
+        scored, for chunks of queries and blocks of reference patients (one matrix product
+        and one leaf comparison per block, at most ``cells`` leaf pairs at a time)."""
         q, n = Yq.shape[0], self.n_ref_
         dist = np.empty((q, k))
         idx = np.empty((q, k), dtype=np.intp)
-        for i in range(q):
-            d2 = np.empty(n)
+        trees = 1 if Lq is None else max(Lq.shape[1], 1)
+        for s in range(0, q, chunk):
+            rows = slice(s, min(s + chunk, q))
+            Y = Yq[rows]
+            block = max(1, cells // (len(Y) * trees))
+            d2 = np.empty((len(Y), n))
             for start in range(0, n, block):
                 refs = slice(start, min(start + block, n))
-                cand = np.arange(refs.start, refs.stop)[None, :]
-                d2[refs] = self._exact_sqdist(Yq[i:i + 1], None if Lq is None
-                                              else Lq[i:i + 1], cand)[0]
-                d2[refs] += extra_d2(slice(i, i + 1), refs)[0]
-            top = np.argpartition(d2, k - 1)[:k] if k < n else np.arange(n)
-            order = top[np.argsort(d2[top], kind="stable")]
-            idx[i], dist[i] = order, np.sqrt(np.maximum(d2[order], 0.0))
+                R = self.Y_[refs]
+                part = (np.einsum("ij,ij->i", Y, Y)[:, None] - 2.0 * (Y @ R.T)
+                        + np.einsum("ij,ij->i", R, R)[None, :])
+                np.maximum(part, 0.0, out=part)
+                if self.forest_:
+                    same = np.count_nonzero(self.leaves_[refs][None] == Lq[rows][:, None, :],
+                                            axis=2)
+                    part += self.forest_scale_ * (1.0 - same / self.counted_[refs])
+                d2[:, refs] = part + extra_d2(rows, refs)
+            top = np.argpartition(d2, k - 1, axis=1)[:, :k] if k < n else \
+                np.tile(np.arange(n), (len(Y), 1))
+            order = np.take_along_axis(top, np.argsort(np.take_along_axis(d2, top, axis=1),
+                                                       axis=1, kind="stable"), axis=1)
+            idx[rows] = order
+            dist[rows] = np.sqrt(np.maximum(np.take_along_axis(d2, order, axis=1), 0.0))
         return dist, idx
 
     def _exact_sqdist(self, Yq: np.ndarray, Lq: np.ndarray | None, cand: np.ndarray

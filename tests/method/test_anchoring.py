@@ -75,3 +75,8 @@ def test_index_scan_with_an_extra_term_is_exact(method, forest):
     np.testing.assert_array_equal(idx, order)
     np.testing.assert_allclose(dist ** 2, np.take_along_axis(want, order, axis=1),
                                rtol=1e-9, atol=1e-9)
+    # queries in blocks of two: the same look-alikes
+    d_b, i_b = index.query(F[n:], 7, leaves_q, chunk=2,
+                           extra_d2=lambda qs, rs: extra_rows[qs, rs])
+    np.testing.assert_array_equal(i_b, idx)
+    np.testing.assert_allclose(d_b, dist)
