@@ -436,7 +436,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 and math.isfinite(v):
             out[i] = v
             info["unit"].append((int(i), s))
-            if v != with_unit(s, unit):
+            if thousands_dot and not eu and v != with_unit(s, unit):  # "1.527 pg/ml"
                 info["thousands_dot"].append((int(i), s, v))
         else:
             info["bad"].append((int(i), s))
