@@ -9,6 +9,11 @@ model's own ``kneighbors``, anchored as shipped): the rounds' outcome score, how
 the hidden values (SD units).
 
     python -m bench.posterior_fill OUT.csv [--max-rows N] [--cohorts ...]
+        [--fills none posterior calibrated] [--merge EARLIER.csv]
+
+Round 17 compared ``calibrated`` (the noise chosen on held-out values) with round 16's
+rows (``--fills calibrated --merge tune_round16_posterior_fill.csv``: the fits are seeded,
+so the earlier variants need not be fitted again).
 """
 
 from __future__ import annotations
@@ -41,11 +46,15 @@ def value_match(model: SparGE, Xq: np.ndarray, X_true: np.ndarray, idx: np.ndarr
 
 
 def main() -> None:
-    args = tuning_args(__doc__)
+    def extra(ap):
+        ap.add_argument("--fills", nargs="+", default=["none", "posterior"])
+        ap.add_argument("--merge", default=None)
+
+    args = tuning_args(__doc__, extra)
     rows = []
     for cohort, s, X, y_text, itr, iva in tuning_splits(args.max_rows, args.cohorts):
         y_tr, y_q = inner_outcomes(y_text, itr, iva)
-        for fill in ("none", "posterior"):
+        for fill in args.fills:
             m = SparGE(random_state=0, completion_fill=fill).fit(X[itr], y_text[itr])
             for share in HIDDEN:
                 Xq = hide_values(X[iva], share, seed=s)
@@ -57,17 +66,21 @@ def main() -> None:
         print(f"{cohort} split {s} done", flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(args.out, index=False)
+    if args.merge:
+        df = pd.concat([pd.read_csv(args.merge), df], ignore_index=True)
     for v in ("score", "given_mad", "hidden_mae"):
         print(f"\n{v}\n" + to_markdown(df.pivot_table(index="hidden", columns="fill",
                                                        values=v).round(4).reset_index()))
+    fills = list(dict.fromkeys(df["fill"]))
     for share in HIDDEN:
         sub = df[df.hidden == share].pivot_table(index=["cohort", "split"], columns="fill",
-                                                 values="score")
-        d = sub["posterior"] - sub["none"]
-        up = int((d.groupby(level=0).mean() > 0).sum())
-        print(f"posterior - none at {share:.0%} hidden: {d.mean():+.4f} +- "
-              f"{d.std() / np.sqrt(len(d)):.4f} over {len(d)} splits; "
-              f"{up} of {d.index.get_level_values(0).nunique()} cohorts up")
+                                                 values="score").dropna()
+        for a, b in zip(fills[1:], fills[:-1], strict=True):
+            d = sub[a] - sub[b]
+            up = int((d.groupby(level=0).mean() > 0).sum())
+            print(f"{a} - {b} at {share:.0%} hidden: {d.mean():+.4f} +- "
+                  f"{d.std() / np.sqrt(len(d)):.4f} over {len(d)} splits; "
+                  f"{up} of {d.index.get_level_values(0).nunique()} cohorts up")
 
 
 if __name__ == "__main__":

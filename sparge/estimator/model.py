@@ -36,7 +36,13 @@ from sparge.estimator.steps import Pipeline
 from sparge.method.anchoring import anchor_levers, anchor_scale, given_sqdist
 from sparge.method.dictionary import classwise_ksvd
 from sparge.method.embedding import graph_trace_ratio
-from sparge.method.lowrank import completion_scores, fill_gaps
+from sparge.method.lowrank import (
+    calibrated_fill_ridge,
+    completion_scores,
+    fill_gaps,
+    posterior_ridge,
+    project_observed,
+)
 from sparge.method.neighbors import LookalikeIndex
 from sparge.method.preprocess import standardize
 from sparge.method.proximity import PackedForest, onehot_leaves, reference_leaves
@@ -152,7 +158,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         number shared by all components, or "posterior" for the probabilistic-PCA
         posterior mean (``noise variance / component variance`` per component, see
         :func:`sparge.method.lowrank.posterior_ridge`).
-    completion_fill : {"posterior", "none"}
+    completion_fill : {"posterior", "calibrated", "none"}
         How a patient's gaps are filled before that projection. "posterior" (default,
         round 16): with the probabilistic-PCA posterior reconstruction
         (:func:`sparge.method.lowrank.fill_gaps`), so the cohort's correlations predict
@@ -161,7 +167,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         is completed the same way by both. On sixteen cohorts' training splits, new
         patients with 50 % of their values hidden found better look-alikes (+0.015 +-
         0.003, 13 cohorts of 16; 70 %: +0.010 +- 0.003), patients with their own gaps
-        alike (-0.002 +- 0.002).
+        alike (-0.002 +- 0.002). "calibrated" chooses the posterior's noise on held-out
+        values (:func:`sparge.method.lowrank.calibrated_fill_ridge`): it predicts the values
+        better where the completion keeps nearly every component (breast cancer: 0.39 SD
+        against 0.52 on hidden values) but found slightly worse look-alikes (round 17: -0.003
+        +- 0.001 at 50 % hidden), so it is not the default.
     normalize_rows : bool
         Scale every completed patient vector to unit norm (the paper's normalisation).
     r1, r2 : float
@@ -742,11 +752,16 @@ class SparGE(TransformerMixin, BaseEstimator):
         data = np.asarray(self.training_data_, dtype=float)
         gaps = ~np.isfinite(data)
         self.typical_missing_ = float(np.median(gaps.mean(axis=1))) if data.size else 0.0
-        # their gaps filled in standardised units (``completed_`` holds unit-norm scores)
+        V = self.completion_components_
+        # the reconstruction of values (``reconstruct``, the typicality check): the noise
+        # from held-out values, not from the near-zero residual of a full basis (round 17)
+        self._value_ridge = calibrated_fill_ridge(data, V, random_state=0)[0]
         fill = getattr(self, "completion_fill_ridge_", None)
-        self._anchor_rows = fill_gaps(data, self.completion_components_,
-                                      self.completion_ridge_ if fill is None else fill
-                                      ).astype(np.float32)
+        if fill is None:  # a file written before round 16: the fill of today's models
+            fill = posterior_ridge(data, project_observed(data, V, 1e-6), V)
+        self._fill_ridge = np.asarray(fill, dtype=float)
+        # their gaps filled in standardised units (``completed_`` holds unit-norm scores)
+        self._anchor_rows = fill_gaps(data, V, self._fill_ridge).astype(np.float32)
         n = len(data)
         rows = np.unique(np.linspace(0, n - 1, min(n, 500)).round().astype(int))
         Y, L = self.lookalike_parts(rows=rows)
@@ -929,7 +944,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         return self._embed(self.standardize(X))[2]
 
     def complete(self, X, units: str = "original") -> np.ndarray:
-        """Low-rank completed patients (gaps filled), shape (n, m).
+        """Patients with their gaps filled, shape (n, m): the values given stay as they
+        are, a gap takes the value the model's representation is built from
+        (``completion_fill``: the probabilistic-PCA posterior reconstruction).
 
         Parameters
         ----------
@@ -938,11 +955,40 @@ class SparGE(TransformerMixin, BaseEstimator):
         units : {"original", "standardized"}
             Units of the result.
         """
+        Xs = self._standardized(X, units)
+        Z = fill_gaps(Xs, self.completion_components_, self._fill_ridge)
+        return Z if units == "standardized" else Z * self.scale_ + self.mean_
+
+    def reconstruct(self, X, units: str = "original") -> np.ndarray:
+        """The low-rank (denoised) reconstruction of every value, shape (n, m).
+
+        A patient's scores on the completion basis are the posterior mean of a
+        probabilistic PCA model given the values measured: per component the ridge
+        ``noise / component variance``, with the noise chosen by how well held-out values
+        of the training patients are predicted
+        (:func:`sparge.method.lowrank.calibrated_fill_ridge`). The cohort's strong patterns
+        are followed and its weak (noise) directions shrunk, so a measured value far from
+        its reconstruction does not fit the patterns (the New patient page's typicality
+        check). The model's representation projects with the shared ``completion_ridge``
+        and scales every patient to unit length: its scores are not values.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, m)
+            Encoded features in original units, ``NaN`` for missing.
+        units : {"original", "standardized"}
+            Units of the result.
+        """
+        Xs = self._standardized(X, units)
+        V = self.completion_components_
+        Z = project_observed(Xs, V, self._value_ridge) @ V
+        return Z if units == "standardized" else Z * self.scale_ + self.mean_
+
+    def _standardized(self, X, units: str) -> np.ndarray:
         if units not in ("original", "standardized"):
             raise ValueError(f"units must be 'original' or 'standardized', got {units!r}")
-        Xs = self.standardize(X)
-        Z = self._completion_scores(Xs) @ self.completion_components_
-        return Z if units == "standardized" else Z * self.scale_ + self.mean_
+        check_is_fitted(self, "embedding_")
+        return self.standardize(X)
 
     # ------------------------------------------------------------------ queries
     def kneighbors(self, X=None, n_neighbors: int = 10) -> tuple[np.ndarray, np.ndarray]:

@@ -293,6 +293,72 @@ def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
     return sigma2 / np.maximum(lam, 1e-12)
 
 
+#: Candidate noise variances (standardised units) of :func:`calibrated_fill_ridge`.
+FILL_NOISE_GRID = (1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3, 1.0)
+
+
+def calibrated_fill_ridge(X: np.ndarray, components: np.ndarray, *, hide: float = 0.3,
+                          max_rows: int = 1000, grid: tuple[float, ...] = FILL_NOISE_GRID,
+                          random_state: int | None = 0) -> tuple[np.ndarray, dict]:
+    """The probabilistic-PCA fill ridge ``sigma^2 / lambda_k`` with the noise variance
+    ``sigma^2`` chosen by the error on held-out values.
+
+    :func:`posterior_ridge` estimates ``sigma^2`` from the residual of the same patients
+    the basis was learned on. When the completion keeps (nearly) every component that
+    residual is close to 0, the ridge almost vanishes, and a row with a third of its values
+    hidden is filled by an almost unregularised, badly determined least-squares fit
+    (Wisconsin breast cancer: 0.52 SD off on the hidden values against 0.38 at a
+    calibrated noise). Here ``lambda_k`` is the mean square of the rows' least-squares
+    scores and ``sigma^2`` the candidate in ``grid`` whose fill best predicts ``hide`` of
+    the measured values of up to ``max_rows`` rows (at least one value kept per row).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Standardised training rows, ``NaN`` for missing.
+    components : ndarray of shape (r, m)
+        Orthonormal basis of the completion.
+    hide : float
+        Share of every sampled row's measured values hidden.
+    max_rows : int
+        Rows sampled for the check.
+    grid : tuple of float
+        Candidate noise variances.
+    random_state : int or None
+        Seed of the row sample and of the hidden values.
+
+    Returns
+    -------
+    ridge : ndarray of shape (r,)
+    errors : dict
+        Held-out root mean square error (SD units) for every candidate.
+    """
+    X = np.asarray(X, dtype=float)
+    V = np.asarray(components, dtype=float)
+    lam = np.maximum(np.mean(project_observed(X, V, 1e-6) ** 2, axis=0), 1e-12)
+    rng = np.random.default_rng(random_state)
+    seen = np.isfinite(X)
+    rows = np.flatnonzero(seen.sum(axis=1) >= 2)
+    if rows.size > max_rows:
+        rows = np.sort(rng.choice(rows, max_rows, replace=False))
+    if rows.size == 0:
+        return posterior_ridge(X, project_observed(X, V, 1e-6), V), {}
+    sample = X[rows]
+    # hide ``hide`` of every row's measured values (random keys, the smallest hidden)
+    keys = np.where(np.isfinite(sample), rng.random(sample.shape), np.inf)
+    n_seen = np.isfinite(sample).sum(axis=1)
+    n_hide = np.clip(np.round(hide * n_seen), 1, n_seen - 1).astype(int)
+    ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
+    hidden = ranks < n_hide[:, None]
+    given = np.where(hidden, np.nan, sample)
+    errors = {}
+    for sigma2 in grid:
+        Z = project_observed(given, V, sigma2 / lam) @ V
+        errors[float(sigma2)] = float(np.sqrt(np.mean((Z[hidden] - sample[hidden]) ** 2)))
+    best = min(errors, key=errors.get)
+    return best / lam, errors
+
+
 def gavish_donoho_rank(singular_values: np.ndarray, shape: tuple[int, int],
                        min_rank: int = 2) -> int:
     """Rank by the optimal hard threshold for unknown noise (Gavish & Donoho 2014).

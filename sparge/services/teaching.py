@@ -304,12 +304,18 @@ def completion_error(model, cohort: ToyCohort) -> dict:
 
 
 def patient_completion(model, patient: int) -> pd.DataFrame:
-    """One patient's row before and after completion, in SD and original units."""
+    """One patient's row and its low-rank values, in SD and original units.
+
+    ``completed``: at a gap the value the model fills in (:meth:`SparGE.complete`), at a
+    measured value its low-rank (denoised) reconstruction (:meth:`SparGE.reconstruct`).
+    """
     names = model.feature_names()
     raw = model.training_values().iloc[[patient]]
     z_obs = np.asarray(model.training_data_[patient], dtype=float)
-    z_done = model.complete(raw, units="standardized")[0]
-    done = model.complete(raw, units="original")[0]
+    gap = np.isnan(z_obs)
+    z_done = np.where(gap, model.complete(raw, units="standardized")[0],
+                      model.reconstruct(raw, units="standardized")[0])
+    done = z_done * model.scale_ + model.mean_
     return pd.DataFrame({"biomarker": names, "observed_sd": z_obs, "completed_sd": z_done,
                          "observed": raw.to_numpy(dtype=float)[0], "completed": done,
                          "was_gap": np.isnan(z_obs)})

@@ -39,7 +39,7 @@ def completion_residual(model, X) -> np.ndarray:
         Encoded features in original units, ``NaN`` for missing.
     """
     Xs = np.asarray(model.standardize(X), dtype=float)
-    Z = model.complete(X, units="standardized")
+    Z = model.reconstruct(X, units="standardized")
     seen = np.isfinite(Xs)
     n_seen = seen.sum(axis=1)
     sq = np.where(seen, (np.where(seen, Xs, 0.0) - Z) ** 2, 0.0).sum(axis=1)

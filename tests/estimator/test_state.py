@@ -70,7 +70,8 @@ def test_from_state_refuses_pieces_that_do_not_fit(fitted):
 
 def test_a_state_without_the_fill_ridge_completes_as_before_round_16(fitted):
     """Model files written before round 16 hold no fill ridge: their patients are
-    completed by the shared-ridge projection alone, as when they were trained."""
+    represented from the shared-ridge projection alone, as when they were trained; only
+    the values shown (``complete``) are filled as today's models fill them."""
     model, X = fitted
     s = model.get_state()
     assert s.arrays["completion_fill_ridge_"].shape == (model.completion_components_.shape[0],)
@@ -80,12 +81,14 @@ def test_a_state_without_the_fill_ridge_completes_as_before_round_16(fitted):
     plain = SparGE(max_iter=2, forest_trees=20, completion_fill="none").fit(X, model.y_)
     Xq = X[:10].copy()
     Xq[:, :3] = np.nan
-    Z = back.complete(Xq, units="standardized")
-    assert not np.allclose(Z, model.complete(Xq, units="standardized"))
-    np.testing.assert_allclose(
-        Z[:, :3], project_observed(back.standardize(Xq), back.completion_components_,
-                                   back.completion_ridge_)[:, :] @
-        back.completion_components_[:, :3], atol=1e-10)
+    A = back.transform_parts(Xq)["completed_scores"]
+    assert not np.allclose(A, model.transform_parts(Xq)["completed_scores"])
+    S = project_observed(back.standardize(Xq), back.completion_components_,
+                         back.completion_ridge_)
+    np.testing.assert_allclose(A, S / np.linalg.norm(S, axis=1, keepdims=True), atol=1e-10)
+    # the values shown: the given ones kept, the gaps filled by today's posterior fill
+    np.testing.assert_allclose(back.complete(Xq, units="standardized"),
+                               model.complete(Xq, units="standardized"), atol=1e-8)
     assert plain.completion_fill_ridge_ is None
     with pytest.raises(ValueError, match="fill ridge"):
         bad = {**s.arrays, "completion_fill_ridge_": -s.arrays["completion_fill_ridge_"] - 1}

@@ -1,0 +1,129 @@
+"""The New patient page's "unlike the training patients" check, and the completed values
+that the teaching page draws: the shared-ridge projection against the posterior
+reconstruction (DEFAULTS.md round 17).
+
+Until round 17, ``SparGE.complete`` returned the shared-ridge projection that the
+representation uses (ridge 1 on an orthonormal basis): a complete patient's values came
+back halved, and with every component kept the residual of the typicality check was a
+quarter of the patient's squared distance from the cohort mean, a measure of how extreme
+the patient is, not of how badly their values fit the cohort's patterns. Now
+``SparGE.reconstruct`` gives the probabilistic-PCA posterior reconstruction (strong
+components kept, weak ones shrunk), and ``complete`` keeps the values given.
+
+On test splits (the model fitted on the training patients only; the reference is the
+training patients' residuals, as on the page), per cohort:
+
+- ``flagged``: share of ordinary test patients flagged at the page's threshold (0.99);
+- ``typo x10``: share flagged after one measured continuous value was multiplied by 10
+  (a slipped decimal point or other units), every assessed test patient once;
+- ``typo x0.1``: the same, divided by 10;
+- ``hidden rmse``: root mean square error (SD units) on 30 % of the test patients'
+  measured values hidden from them, and the column mean's (0 in SD units) for scale.
+
+    python -m bench.typicality [--splits 3] [--cohorts ...] [--csv OUT.csv]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pandas as pd
+
+from bench.cohorts import encoded
+from bench.common import hide_values
+from bench.report import to_markdown
+from bench.splits import stratified_splits
+from sparge import SparGE
+from sparge.method.lowrank import completion_scores
+from sparge.services.typicality import ATYPICAL_SHARE, MIN_MEASURED
+
+COHORTS = ["whas500", "survset:GBSG2", "support2", "breast_cancer", "survset:colon"]
+
+
+def shared_ridge_values(model: SparGE, X: np.ndarray) -> np.ndarray:
+    """Round 16's ``complete`` (standardised units): the representation's projection."""
+    V = model.completion_components_
+    return completion_scores(model.standardize(X), V, model.completion_ridge_,
+                             model.completion_fill_ridge_) @ V
+
+
+def residual(Xs: np.ndarray, Z: np.ndarray) -> np.ndarray:
+    """The page's residual: mean squared difference on the measured values, ``NaN``
+    below :data:`MIN_MEASURED` measured."""
+    seen = np.isfinite(Xs)
+    n_seen = seen.sum(axis=1)
+    sq = np.where(seen, (np.nan_to_num(Xs) - Z) ** 2, 0.0).sum(axis=1)
+    enough = (n_seen > 0) & (n_seen >= MIN_MEASURED * Xs.shape[1])
+    return np.where(enough, sq / np.maximum(n_seen, 1), np.nan)
+
+
+def flag_share(ref: np.ndarray, r: np.ndarray) -> float:
+    """Share of the assessed patients at or beyond the threshold."""
+    ref = np.sort(ref[np.isfinite(ref)])
+    r = r[np.isfinite(r)]
+    if not len(r):
+        return float("nan")
+    return float(np.mean(np.searchsorted(ref, r, side="left") / len(ref) >= ATYPICAL_SHARE))
+
+
+def typo(X: np.ndarray, continuous: np.ndarray, factor: float, seed: int) -> np.ndarray:
+    """One measured continuous value of every patient multiplied by ``factor``."""
+    rng = np.random.default_rng(seed)
+    out = X.copy()
+    for i in range(len(out)):
+        cols = np.flatnonzero(np.isfinite(out[i]) & continuous & (out[i] != 0))
+        if len(cols):
+            j = rng.choice(cols)
+            out[i, j] *= factor
+    return out
+
+
+def run(cohorts: list[str], n_splits: int) -> pd.DataFrame:
+    rows = []
+    for name in cohorts:
+        X, y, _ = encoded(name)
+        continuous = np.array([len(np.unique(c[np.isfinite(c)])) > 10 for c in X.T])
+        for s, train, test in stratified_splits(y, n_splits):
+            model = SparGE(random_state=s).fit(X[train], y[train])
+            Xtr, Xte = X[train], X[test]
+            ways = {"shared ridge (before)": lambda A: shared_ridge_values(model, A),
+                    "posterior (now)": lambda A: model.reconstruct(A, units="standardized")}
+            hidden = hide_values(Xte, 0.3, seed=s)
+            h = np.isfinite(Xte) & np.isnan(hidden)
+            truth = model.standardize(Xte)
+            for way, values in ways.items():
+                ref = residual(model.standardize(Xtr), values(Xtr))
+
+                def share(A: np.ndarray, values=values, ref=ref) -> float:
+                    return flag_share(ref, residual(model.standardize(A), values(A)))
+
+                filled = values(hidden)
+                rows.append({
+                    "cohort": name.removeprefix("survset:"), "split": s, "way": way,
+                    "flagged": share(Xte),
+                    "typo x10": share(typo(Xte, continuous, 10.0, s)),
+                    "typo x0.1": share(typo(Xte, continuous, 0.1, s)),
+                    "hidden rmse": float(np.sqrt(np.mean((filled[h] - truth[h]) ** 2))),
+                    "mean rmse": float(np.sqrt(np.mean(truth[h] ** 2))),
+                })
+            print(pd.DataFrame(rows[-2:]).to_string(index=False), flush=True)
+    return pd.DataFrame(rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--splits", type=int, default=3)
+    ap.add_argument("--cohorts", nargs="+", default=COHORTS)
+    ap.add_argument("--csv", default=None)
+    args = ap.parse_args()
+    df = run(args.cohorts, args.splits)
+    if args.csv:
+        df.to_csv(args.csv, index=False)
+    cols = ["flagged", "typo x10", "typo x0.1", "hidden rmse", "mean rmse"]
+    table = df.groupby(["cohort", "way"], sort=False)[cols].mean().reset_index()
+    print(to_markdown(table, floatfmt=".3f"))
+
+
+if __name__ == "__main__":
+    main()
