@@ -11,9 +11,10 @@ the hidden values (SD units).
     python -m bench.posterior_fill OUT.csv [--max-rows N] [--cohorts ...]
         [--fills none posterior calibrated] [--merge EARLIER.csv]
 
-Round 17 compared ``calibrated`` (the noise chosen on held-out values) with round 16's
-rows (``--fills calibrated --merge tune_round16_posterior_fill.csv``: the fits are seeded,
-so the earlier variants need not be fitted again).
+Round 17 compared a ``calibrated`` fill (the noise chosen on held-out values; its code is
+in commit 4d9b0ce, removed after it lost) with round 16's rows (``--fills calibrated
+--merge tune_round16_posterior_fill.csv``: the fits are seeded, so the earlier variants
+need not be fitted again).
 """
 
 from __future__ import annotations

@@ -1,14 +1,18 @@
 """The New patient page's "unlike the training patients" check, and the completed values
-that the teaching page draws: the shared-ridge projection against the posterior
-reconstruction (DEFAULTS.md round 17).
+that the teaching page draws (DEFAULTS.md round 17).
 
 Until round 17, ``SparGE.complete`` returned the shared-ridge projection that the
 representation uses (ridge 1 on an orthonormal basis): a complete patient's values came
 back halved, and with every component kept the residual of the typicality check was a
 quarter of the patient's squared distance from the cohort mean, a measure of how extreme
-the patient is, not of how badly their values fit the cohort's patterns. Now
-``SparGE.reconstruct`` gives the probabilistic-PCA posterior reconstruction (strong
-components kept, weak ones shrunk), and ``complete`` keeps the values given.
+the patient is, not of how badly their values fit the cohort's patterns. Three scores:
+
+- ``shared ridge (before)``: that residual;
+- ``posterior residual``: the residual of the probabilistic-PCA posterior reconstruction
+  (``SparGE.reconstruct``) alone; a row with few values fits a wrong one by large scores
+  on weak components;
+- ``misfit (now)``: the Mahalanobis distance under the same model (``SparGE.misfit``):
+  the residual plus the weak components' cost.
 
 On test splits (the model fitted on the training patients only; the reference is the
 training patients' residuals, as on the page), per cohort:
@@ -18,7 +22,8 @@ training patients' residuals, as on the page), per cohort:
   (a slipped decimal point or other units), every assessed test patient once;
 - ``typo x0.1``: the same, divided by 10;
 - ``hidden rmse``: root mean square error (SD units) on 30 % of the test patients'
-  measured values hidden from them, and the column mean's (0 in SD units) for scale.
+  measured values hidden from them (the values filled in: before, the shared-ridge
+  projection; now ``SparGE.complete``), and the column mean's (0 in SD units) for scale.
 
     python -m bench.typicality [--splits 3] [--cohorts ...] [--csv OUT.csv]
 """
@@ -58,6 +63,12 @@ def residual(Xs: np.ndarray, Z: np.ndarray) -> np.ndarray:
     return np.where(enough, sq / np.maximum(n_seen, 1), np.nan)
 
 
+def enough(Xs: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """``r`` where at least :data:`MIN_MEASURED` of the values are measured, else NaN."""
+    n_seen = np.isfinite(Xs).sum(axis=1)
+    return np.where((n_seen > 0) & (n_seen >= MIN_MEASURED * Xs.shape[1]), r, np.nan)
+
+
 def flag_share(ref: np.ndarray, r: np.ndarray) -> float:
     """Share of the assessed patients at or beyond the threshold."""
     ref = np.sort(ref[np.isfinite(ref)])
@@ -79,6 +90,23 @@ def typo(X: np.ndarray, continuous: np.ndarray, factor: float, seed: int) -> np.
     return out
 
 
+def scores_and_values(model: SparGE) -> dict:
+    """Per way: the score the check ranks patients by, and the values it fills in."""
+    def std(A: np.ndarray) -> np.ndarray:
+        return model.standardize(A)
+
+    return {
+        "shared ridge (before)": (
+            lambda A: residual(std(A), shared_ridge_values(model, A)),
+            lambda A: shared_ridge_values(model, A)),
+        "posterior residual": (
+            lambda A: residual(std(A), model.reconstruct(A, units="standardized")),
+            lambda A: model.reconstruct(A, units="standardized")),
+        "misfit (now)": (lambda A: enough(std(A), model.misfit(A)),
+                         lambda A: model.complete(A, units="standardized")),
+    }
+
+
 def run(cohorts: list[str], n_splits: int) -> pd.DataFrame:
     rows = []
     for name in cohorts:
@@ -87,16 +115,15 @@ def run(cohorts: list[str], n_splits: int) -> pd.DataFrame:
         for s, train, test in stratified_splits(y, n_splits):
             model = SparGE(random_state=s).fit(X[train], y[train])
             Xtr, Xte = X[train], X[test]
-            ways = {"shared ridge (before)": lambda A: shared_ridge_values(model, A),
-                    "posterior (now)": lambda A: model.reconstruct(A, units="standardized")}
+            ways = scores_and_values(model)
             hidden = hide_values(Xte, 0.3, seed=s)
             h = np.isfinite(Xte) & np.isnan(hidden)
             truth = model.standardize(Xte)
-            for way, values in ways.items():
-                ref = residual(model.standardize(Xtr), values(Xtr))
+            for way, (score, values) in ways.items():
+                ref = score(Xtr)
 
-                def share(A: np.ndarray, values=values, ref=ref) -> float:
-                    return flag_share(ref, residual(model.standardize(A), values(A)))
+                def share(A: np.ndarray, score=score, ref=ref) -> float:
+                    return flag_share(ref, score(A))
 
                 filled = values(hidden)
                 rows.append({
@@ -107,7 +134,7 @@ def run(cohorts: list[str], n_splits: int) -> pd.DataFrame:
                     "hidden rmse": float(np.sqrt(np.mean((filled[h] - truth[h]) ** 2))),
                     "mean rmse": float(np.sqrt(np.mean(truth[h] ** 2))),
                 })
-            print(pd.DataFrame(rows[-2:]).to_string(index=False), flush=True)
+            print(pd.DataFrame(rows[-3:]).to_string(index=False), flush=True)
     return pd.DataFrame(rows)
 
 

@@ -231,3 +231,13 @@ def test_sparse_queries_hide_values_per_patient_and_score_like_the_protocol():
     assert ba == pytest.approx(ref["knn_bal_acc"]) and p10 == pytest.approx(ref["p@10_balanced"])
     idx = np.argsort(D, axis=1, kind="stable")[:, :10]
     assert neighbor_scores(idx, ytr, yte) == (ba, p10)
+
+
+def test_typicality_bench_on_one_split():
+    from bench.typicality import run
+
+    res = run(["breast_cancer"], 1)
+    assert list(res.way) == ["shared ridge (before)", "posterior residual", "misfit (now)"]
+    now = res[res.way == "misfit (now)"].iloc[0]
+    assert 0 <= now["flagged"] < 0.1 < now["typo x10"]  # a slipped decimal is flagged
+    assert now["hidden rmse"] < now["mean rmse"]

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sparge.method.lowrank import (
-    calibrated_fill_ridge,
     choose_lambda,
     gavish_donoho_rank,
     posterior_ridge,
@@ -109,8 +108,6 @@ def fit_completion(X: np.ndarray, *, completion_lambda: float | str, max_rank: i
         # the rows' own least-squares scores give each component's variance (round 16)
         fit = project_observed(Xs, res.components[:r], 1e-6)
         fill = posterior_ridge(Xs, fit, res.components[:r])
-    elif completion_fill == "calibrated":  # the noise from held-out values (round 17)
-        fill = calibrated_fill_ridge(Xs, res.components[:r], random_state=seed)[0]
     return CompletionFit(mean=mean, scale=scale, standardized=Xs, fill_ridge=fill,
                          components=res.components[:r], ridge=ridge, lam=float(lam),
                          filled_singular_values=filled_sv,

@@ -37,10 +37,10 @@ from sparge.method.anchoring import anchor_levers, anchor_scale, given_sqdist
 from sparge.method.dictionary import classwise_ksvd
 from sparge.method.embedding import graph_trace_ratio
 from sparge.method.lowrank import (
-    calibrated_fill_ridge,
     completion_scores,
     fill_gaps,
     posterior_ridge,
+    ppca_misfit,
     project_observed,
 )
 from sparge.method.neighbors import LookalikeIndex
@@ -158,7 +158,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         number shared by all components, or "posterior" for the probabilistic-PCA
         posterior mean (``noise variance / component variance`` per component, see
         :func:`sparge.method.lowrank.posterior_ridge`).
-    completion_fill : {"posterior", "calibrated", "none"}
+    completion_fill : {"posterior", "none"}
         How a patient's gaps are filled before that projection. "posterior" (default,
         round 16): with the probabilistic-PCA posterior reconstruction
         (:func:`sparge.method.lowrank.fill_gaps`), so the cohort's correlations predict
@@ -167,11 +167,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         is completed the same way by both. On sixteen cohorts' training splits, new
         patients with 50 % of their values hidden found better look-alikes (+0.015 +-
         0.003, 13 cohorts of 16; 70 %: +0.010 +- 0.003), patients with their own gaps
-        alike (-0.002 +- 0.002). "calibrated" chooses the posterior's noise on held-out
-        values (:func:`sparge.method.lowrank.calibrated_fill_ridge`): it predicts the values
-        better where the completion keeps nearly every component (breast cancer: 0.39 SD
-        against 0.52 on hidden values) but found slightly worse look-alikes (round 17: -0.003
-        +- 0.001 at 50 % hidden), so it is not the default.
+        alike (-0.002 +- 0.002).
     normalize_rows : bool
         Scale every completed patient vector to unit norm (the paper's normalisation).
     r1, r2 : float
@@ -753,9 +749,6 @@ class SparGE(TransformerMixin, BaseEstimator):
         gaps = ~np.isfinite(data)
         self.typical_missing_ = float(np.median(gaps.mean(axis=1))) if data.size else 0.0
         V = self.completion_components_
-        # the reconstruction of values (``reconstruct``, the typicality check): the noise
-        # from held-out values, not from the near-zero residual of a full basis (round 17)
-        self._value_ridge = calibrated_fill_ridge(data, V, random_state=0)[0]
         fill = getattr(self, "completion_fill_ridge_", None)
         if fill is None:  # a file written before round 16: the fill of today's models
             fill = posterior_ridge(data, project_observed(data, V, 1e-6), V)
@@ -963,14 +956,12 @@ class SparGE(TransformerMixin, BaseEstimator):
         """The low-rank (denoised) reconstruction of every value, shape (n, m).
 
         A patient's scores on the completion basis are the posterior mean of a
-        probabilistic PCA model given the values measured: per component the ridge
-        ``noise / component variance``, with the noise chosen by how well held-out values
-        of the training patients are predicted
-        (:func:`sparge.method.lowrank.calibrated_fill_ridge`). The cohort's strong patterns
-        are followed and its weak (noise) directions shrunk, so a measured value far from
-        its reconstruction does not fit the patterns (the New patient page's typicality
-        check). The model's representation projects with the shared ``completion_ridge``
-        and scales every patient to unit length: its scores are not values.
+        probabilistic PCA model given the values measured (the ridge of
+        ``completion_fill``, ``noise / component variance`` per component): the cohort's
+        strong patterns are followed and its weak directions shrunk; a gap's reconstruction
+        is the value :meth:`complete` fills in. (The model's representation projects with
+        the shared ``completion_ridge`` and scales every patient to unit length: its
+        scores are not values.)
 
         Parameters
         ----------
@@ -981,8 +972,22 @@ class SparGE(TransformerMixin, BaseEstimator):
         """
         Xs = self._standardized(X, units)
         V = self.completion_components_
-        Z = project_observed(Xs, V, self._value_ridge) @ V
+        Z = project_observed(Xs, V, self._fill_ridge) @ V
         return Z if units == "standardized" else Z * self.scale_ + self.mean_
+
+    def misfit(self, X) -> np.ndarray:
+        """How badly each patient's measured values fit the completion's patterns: the
+        squared Mahalanobis distance under its probabilistic PCA model, per measured value
+        (:func:`sparge.method.lowrank.ppca_misfit`; unit: the model's noise variance, so
+        compare with the training patients' own). ``NaN`` for a patient with no value.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, m)
+            Encoded features in original units, ``NaN`` for missing.
+        """
+        Xs = self._standardized(X, "standardized")
+        return ppca_misfit(Xs, self.completion_components_, self._fill_ridge)
 
     def _standardized(self, X, units: str) -> np.ndarray:
         if units not in ("original", "standardized"):

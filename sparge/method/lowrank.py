@@ -262,6 +262,42 @@ def completion_scores(X: np.ndarray, components: np.ndarray, ridge,
     return project_observed(fill_gaps(X, components, fill_ridge), components, ridge)
 
 
+def ppca_misfit(X: np.ndarray, components: np.ndarray, ridge: np.ndarray) -> np.ndarray:
+    """Each row's squared Mahalanobis distance under the probabilistic PCA model, in units
+    of its noise variance, divided by the number of values measured; ``NaN`` for a row
+    with none.
+
+    Under ``x = V a + e``, ``a_k ~ N(0, lambda_k)``, ``e ~ N(0, sigma^2 I)``, the observed
+    part of a row has covariance ``S_o = V_o^T diag(lambda) V_o + sigma^2 I`` and (Woodbury)
+    ``x_o^T S_o^{-1} x_o = (|x_o - V_o^T a|^2 + sum_k ridge_k a_k^2) / sigma^2`` with ``a``
+    the posterior scores (:func:`project_observed` with ``ridge = sigma^2 / lambda``). The
+    residual alone misses a wrong value that a row with few values can fit by large scores
+    on weak components; the second term charges for them.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Standardised rows, ``NaN`` for missing.
+    components : ndarray of shape (r, m)
+    ridge : ndarray of shape (r,)
+        ``sigma^2 / lambda_k`` (:func:`posterior_ridge`).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+    """
+    X = np.asarray(X, dtype=float)
+    V = np.asarray(components, dtype=float)
+    ridge = np.asarray(ridge, dtype=float)
+    seen = np.isfinite(X)
+    a = project_observed(X, V, ridge)
+    resid = np.where(seen, np.nan_to_num(X) - a @ V, 0.0)
+    d2 = np.sum(resid ** 2, axis=1) + (a ** 2) @ ridge
+    n_seen = seen.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n_seen > 0, d2 / n_seen, np.nan)
+
+
 def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
                     floor: float = 1e-3) -> np.ndarray:
     """Per-component ridge ``sigma^2 / lambda_k`` of the probabilistic-PCA posterior.
@@ -291,72 +327,6 @@ def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
     sigma2 = max(float(np.sum(resid**2) / max(observed.sum(), 1)), floor)
     lam = np.mean(np.asarray(scores, dtype=float) ** 2, axis=0)
     return sigma2 / np.maximum(lam, 1e-12)
-
-
-#: Candidate noise variances (standardised units) of :func:`calibrated_fill_ridge`.
-FILL_NOISE_GRID = (1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3, 1.0)
-
-
-def calibrated_fill_ridge(X: np.ndarray, components: np.ndarray, *, hide: float = 0.3,
-                          max_rows: int = 1000, grid: tuple[float, ...] = FILL_NOISE_GRID,
-                          random_state: int | None = 0) -> tuple[np.ndarray, dict]:
-    """The probabilistic-PCA fill ridge ``sigma^2 / lambda_k`` with the noise variance
-    ``sigma^2`` chosen by the error on held-out values.
-
-    :func:`posterior_ridge` estimates ``sigma^2`` from the residual of the same patients
-    the basis was learned on. When the completion keeps (nearly) every component that
-    residual is close to 0, the ridge almost vanishes, and a row with a third of its values
-    hidden is filled by an almost unregularised, badly determined least-squares fit
-    (Wisconsin breast cancer: 0.52 SD off on the hidden values against 0.38 at a
-    calibrated noise). Here ``lambda_k`` is the mean square of the rows' least-squares
-    scores and ``sigma^2`` the candidate in ``grid`` whose fill best predicts ``hide`` of
-    the measured values of up to ``max_rows`` rows (at least one value kept per row).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, m)
-        Standardised training rows, ``NaN`` for missing.
-    components : ndarray of shape (r, m)
-        Orthonormal basis of the completion.
-    hide : float
-        Share of every sampled row's measured values hidden.
-    max_rows : int
-        Rows sampled for the check.
-    grid : tuple of float
-        Candidate noise variances.
-    random_state : int or None
-        Seed of the row sample and of the hidden values.
-
-    Returns
-    -------
-    ridge : ndarray of shape (r,)
-    errors : dict
-        Held-out root mean square error (SD units) for every candidate.
-    """
-    X = np.asarray(X, dtype=float)
-    V = np.asarray(components, dtype=float)
-    lam = np.maximum(np.mean(project_observed(X, V, 1e-6) ** 2, axis=0), 1e-12)
-    rng = np.random.default_rng(random_state)
-    seen = np.isfinite(X)
-    rows = np.flatnonzero(seen.sum(axis=1) >= 2)
-    if rows.size > max_rows:
-        rows = np.sort(rng.choice(rows, max_rows, replace=False))
-    if rows.size == 0:
-        return posterior_ridge(X, project_observed(X, V, 1e-6), V), {}
-    sample = X[rows]
-    # hide ``hide`` of every row's measured values (random keys, the smallest hidden)
-    keys = np.where(np.isfinite(sample), rng.random(sample.shape), np.inf)
-    n_seen = np.isfinite(sample).sum(axis=1)
-    n_hide = np.clip(np.round(hide * n_seen), 1, n_seen - 1).astype(int)
-    ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
-    hidden = ranks < n_hide[:, None]
-    given = np.where(hidden, np.nan, sample)
-    errors = {}
-    for sigma2 in grid:
-        Z = project_observed(given, V, sigma2 / lam) @ V
-        errors[float(sigma2)] = float(np.sqrt(np.mean((Z[hidden] - sample[hidden]) ** 2)))
-    best = min(errors, key=errors.get)
-    return best / lam, errors
 
 
 def gavish_donoho_rank(singular_values: np.ndarray, shape: tuple[int, int],

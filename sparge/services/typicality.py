@@ -3,8 +3,9 @@
 Look-alikes always exist: the nearest training patients of a patient who resembles none
 of them still come back with similarities that look as confident as anyone's (a
 walk-through's age of 670 gave 0.71 against 0.79 for 67). The low-rank completion gives a
-measure that does not depend on the look-alikes: how far the patient's measured values
-are from their own low-rank reconstruction. A patient whose values fit the patterns of the
+measure that does not depend on the look-alikes: how badly the patient's measured values
+fit its low-rank patterns (a Mahalanobis distance under the completion's probabilistic
+PCA model, :meth:`SparGE.misfit`). A patient whose values fit the patterns of the
 training patients worse than almost all of them is flagged, whatever the cause (a typo,
 other units, another population).
 """
@@ -13,23 +14,27 @@ from __future__ import annotations
 
 import numpy as np
 
-#: Share of training patients a new patient's residual must exceed to be flagged. On held-out
-#: patients of five benchmark cohorts 0-1.1 % were flagged at 0.99 (bench: whas500, GBSG2,
-#: support2, breast cancer, colon; one split each), so a flag is rare for an ordinary patient.
+#: Share of training patients a new patient's misfit must exceed to be flagged. On the test
+#: patients of five benchmark cohorts 1.1-2.9 % were flagged at 0.99, and 58-99 % of them
+#: once one value was multiplied by 10 (``bench.typicality``, 3 splits each: whas500, GBSG2,
+#: support2, breast cancer, colon; DEFAULTS.md round 17), so a flag is rare for an
+#: ordinary patient.
 ATYPICAL_SHARE = 0.99
 #: Training patients the reference distribution is computed on (a seeded sample above it).
 REFERENCE_MAX = 5000
-#: Share of the features a patient must have measured to be assessed. With a few values
-#: the completion's ridge pulls the reconstruction towards the mean, so the residual
-#: measures how far those values are from the mean (the range check's job), not how
-#: unlike the cohort the patient is; the training patients are held to the same rule.
+#: Share of the features a patient must have measured to be assessed. A few values say
+#: little about whether they fit the cohort's patterns (and the range check already
+#: questions a value far outside the training range); the training patients are held to
+#: the same rule.
 MIN_MEASURED = 0.5
 
 
 def completion_residual(model, X) -> np.ndarray:
-    """Mean squared difference (in SD) between each patient's measured values and their
-    low-rank reconstruction; ``NaN`` for a patient with fewer than :data:`MIN_MEASURED`
-    of the features measured.
+    """How badly each patient's measured values fit the low-rank patterns of the training
+    patients (:meth:`SparGE.misfit`: a Mahalanobis distance per measured value, which
+    charges both a value far from its reconstruction and the unusual pattern a
+    reconstruction needs to fit it); ``NaN`` for a patient with fewer than
+    :data:`MIN_MEASURED` of the features measured.
 
     Parameters
     ----------
@@ -39,12 +44,9 @@ def completion_residual(model, X) -> np.ndarray:
         Encoded features in original units, ``NaN`` for missing.
     """
     Xs = np.asarray(model.standardize(X), dtype=float)
-    Z = model.reconstruct(X, units="standardized")
-    seen = np.isfinite(Xs)
-    n_seen = seen.sum(axis=1)
-    sq = np.where(seen, (np.where(seen, Xs, 0.0) - Z) ** 2, 0.0).sum(axis=1)
+    n_seen = np.isfinite(Xs).sum(axis=1)
     enough = (n_seen > 0) & (n_seen >= MIN_MEASURED * Xs.shape[1])
-    return np.where(enough, sq / np.maximum(n_seen, 1), np.nan)
+    return np.where(enough, model.misfit(X), np.nan)
 
 
 def residual_reference(model, max_patients: int = REFERENCE_MAX,

@@ -221,3 +221,39 @@ def test_approximate_search_finds_the_exact_lookalikes():
     recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(found, truth)])
     assert recall >= 0.95, recall
     assert SparGE().neighbor_search == "auto"
+
+
+def test_complete_keeps_the_given_values_and_reconstruct_is_not_shrunk():
+    """Round 17: ``complete`` returned the representation's shared-ridge projection, which
+    halves a complete patient's values on an orthonormal basis (the teaching page drew
+    "completed" values halfway to the mean). Now the given values stay, a gap takes the
+    posterior fill, and the low-rank values follow the measured ones."""
+    rng = np.random.default_rng(4)
+    n, m = 400, 10
+    Z = rng.normal(size=(n, 3)) @ rng.normal(size=(3, m)) + 0.2 * rng.normal(size=(n, m))
+    X = 40 + 8 * Z
+    X[rng.random(X.shape) < 0.1] = np.nan
+    y = np.where(Z[:, 0] > 0, "a", "b")
+    model = SparGE(max_iter=2, forest_trees=20, random_state=0).fit(X[:300], y[:300])
+    Xq = X[300:]
+    done = model.complete(Xq)
+    given = np.isfinite(Xq)
+    np.testing.assert_allclose(done[given], Xq[given], rtol=1e-12)
+    assert np.isfinite(done).all()
+    low = model.reconstruct(Xq, units="standardized")
+    np.testing.assert_allclose(model.complete(Xq, units="standardized")[~given],
+                               low[~given], atol=1e-10)  # a gap: its reconstruction
+    Xs = model.standardize(Xq)
+    slope = np.sum(low[given] * Xs[given]) / np.sum(Xs[given] ** 2)
+    assert 0.85 < slope <= 1.0 + 1e-9, slope  # not halved towards the mean
+    # gaps are predicted from the measured values better than by the mean
+    hidden = given & (rng.random(Xq.shape) < 0.3)
+    err = model.reconstruct(np.where(hidden, np.nan, Xq), units="standardized")[hidden]
+    assert np.sqrt(np.mean((err - Xs[hidden]) ** 2)) < 0.6 * np.sqrt(np.mean(Xs[hidden] ** 2))
+    # the misfit: a wrong value charges the patient whatever its reconstruction absorbs
+    typo = Xq.copy()
+    typo[:, 0] = np.where(np.isfinite(typo[:, 0]), typo[:, 0] * 10, np.nan)
+    worse = model.misfit(typo) > model.misfit(Xq)
+    assert worse[np.isfinite(Xq[:, 0])].mean() > 0.95
+    with pytest.raises(ValueError, match="units"):
+        model.reconstruct(Xq, units="percent")

@@ -1,12 +1,12 @@
 import numpy as np
 
 from sparge.method.lowrank import (
-    calibrated_fill_ridge,
     choose_lambda,
     completion_scores,
     fill_gaps,
     gavish_donoho_rank,
     posterior_ridge,
+    ppca_misfit,
     project_observed,
     soft_impute,
     svt,
@@ -136,33 +136,25 @@ def test_fill_gaps_predicts_them_where_a_full_basis_puts_the_mean():
     assert np.isnan(fill_gaps(q, Vt, None)[0, 1])
 
 
-def test_calibrated_fill_ridge_finds_the_noise_that_a_full_basis_hides():
-    """With every component kept, the residual of the rows the basis was learned on is
-    nearly 0 and :func:`posterior_ridge` barely regularises; the noise chosen on held-out
-    values is of the planted noise's order and fills hidden values better (round 17)."""
-    rng = np.random.default_rng(7)
-    n, m, r, sigma2 = 1500, 20, 3, 0.05
-    X = rng.standard_normal((n, r)) @ rng.standard_normal((r, m)) * 0.6
-    X += np.sqrt(sigma2) * rng.standard_normal((n, m))
-    X = (X - X.mean(0)) / X.std(0)
-    Vt = np.linalg.svd(X, full_matrices=False)[2]  # all 20 components
-    scores = X @ Vt.T
-    in_sample = posterior_ridge(X, scores, Vt)
-    ridge, errors = calibrated_fill_ridge(X, Vt, random_state=0)
-    lam = np.mean(scores ** 2, axis=0)
-    chosen = float(np.median(ridge * lam))
-    noise = sigma2 / np.mean(np.var(X, axis=0) * 0 + 1)  # standardised: about sigma2 / var
-    assert chosen == min(errors, key=errors.get)
-    assert in_sample[0] * lam[0] < 0.01 * chosen  # the in-sample noise is the floor
-    assert 0.3 * noise < chosen < 10 * noise
-    # fresh rows with a third of their values hidden
-    Q = rng.standard_normal((400, r)) @ rng.standard_normal((r, m)) * 0.6
-    T = np.linalg.svd(Q, full_matrices=False)  # noqa: F841 (documentation: new patients)
-    Xn = X[:400].copy()
-    hide = rng.random(Xn.shape) < 0.33
-    given = np.where(hide, np.nan, Xn)
-    err_cal = np.sqrt(np.mean(((fill_gaps(given, Vt, ridge) - Xn)[hide]) ** 2))
-    err_in = np.sqrt(np.mean(((fill_gaps(given, Vt, in_sample) - Xn)[hide]) ** 2))
-    assert err_cal < err_in
-    # deterministic under its seed; rows with fewer than 2 values are not used
-    np.testing.assert_array_equal(ridge, calibrated_fill_ridge(X, Vt, random_state=0)[0])
+
+def test_ppca_misfit_is_the_mahalanobis_distance_of_the_observed_values():
+    """Woodbury: (|x_o - V_o^T a|^2 + a^T R a) / sigma^2 = x_o^T S_o^{-1} x_o with
+    S = V^T diag(lambda) V + sigma^2 I, per observed value."""
+    rng = np.random.default_rng(11)
+    m, r = 9, 4
+    Vt = np.linalg.qr(rng.standard_normal((m, r)))[0].T
+    lam, sigma2 = np.array([5.0, 2.0, 0.7, 0.2]), 0.15
+    X = rng.standard_normal((6, r)) * np.sqrt(lam) @ Vt + 0.4 * rng.standard_normal((6, m))
+    X[0, [2, 5]] = np.nan
+    X[1, :6] = np.nan  # fewer values than components
+    X[2] = np.nan
+    got = ppca_misfit(X, Vt, sigma2 / lam) / sigma2
+    S = Vt.T @ np.diag(lam) @ Vt + sigma2 * np.eye(m)
+    for i in range(len(X)):
+        o = np.isfinite(X[i])
+        if not o.any():
+            assert np.isnan(got[i])
+            continue
+        x = X[i, o]
+        expected = x @ np.linalg.solve(S[np.ix_(o, o)], x) / o.sum()
+        np.testing.assert_allclose(got[i], expected, rtol=1e-9)
