@@ -27,6 +27,7 @@ from sparge.data.column_kinds import (
 from sparge.data.parsing import (
     NUMBER_PATTERN,
     ColumnUnits,
+    abbreviated_levels,
     cell_keys,
     cell_text,
     column_units,
@@ -241,6 +242,31 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
             if len(names) == 1 else f"{len(names)} categorical columns have no encoding "
                                     "table entry; their levels were inferred")
     return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
+
+
+def abbreviation_note(df: pd.DataFrame, table: EncodingTable, cols: list[str]
+                      ) -> str | None:
+    """A note on answers that look like abbreviations of another answer of the same column
+    ("f" and "Female") with different codes: one answer would be split in two. Only
+    pointed out (:func:`~sparge.data.parsing.abbreviated_levels`); merged by giving both
+    the same code in the encoding table."""
+    found = []
+    for col in cols:
+        codes = table.levels(col)
+        pairs = [(a, b) for a, b in abbreviated_levels(list(codes)) if codes[a] != codes[b]]
+        if not pairs:
+            continue
+        n = spellings(df[col])[1]
+        found.append(f"'{_q(col)}': " + ", ".join(
+            f"'{_q(a, 20)}' ({n.get(norm_key(a), 0):,}) and "
+            f"'{_q(b, 30)}' ({n.get(norm_key(b), 0):,})" for a, b in pairs[:3]))
+    if not found:
+        return None
+    shown = "; ".join(found[:4]) + (f"; … (+{len(found) - 4} columns)" if len(found) > 4
+                                    else "")
+    return ("These answers may be one answer written two ways (patients in brackets); they "
+            f"are coded as different answers: {shown}. If they mean the same, give them the "
+            "same code on the Encoding table tab and apply.")
 
 
 def quoted_names(cols: list[str], limit: int = 8, width: int = 60) -> str:
@@ -820,6 +846,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                                for kind, cs in inferred.items()})
         if note:
             report.notes.insert(note_at, note)
+        short = abbreviation_note(df, self.table_, [c for c in self.feature_names_out_
+                                                    if self.roles_[c] == "categorical"])
+        if short:
+            report.notes.append(short)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
         self._label_checks(labels, report)

@@ -653,6 +653,45 @@ def spellings(text: pd.Series) -> tuple[dict[str, str], dict[str, int]]:
     return spelled, counts
 
 
+#: A shortened answer: one letter ("f"), or one word of at least 4 letters, optionally
+#: with a full stop ("cardio", "cardiol.").
+_SHORT = re.compile(r"^(?:[a-z]|[a-z]{4,})\.?$")
+
+
+def abbreviated_levels(levels: list[str]) -> list[tuple[str, str]]:
+    """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
+    abbreviation of ``full``: "f" and "female", "M" and "Male", "Cardio" and "cardiology".
+
+    An export that mixes them codes one answer as two (a walk-through's heart-failure
+    table); they are only pointed out, never merged, since "m" may also mean "mild". A
+    short level is paired only when exactly one longer level is it continued by letters
+    (not "NYHA II" and "NYHA III", not "never" and "never smoked"), and a stem needs 4
+    letters ("no" is not "normal").
+
+    Parameters
+    ----------
+    levels : list of str
+        The column's levels as spelled (compared case- and space-insensitively).
+
+    Returns
+    -------
+    list of (str, str)
+        The pairs, as spelled, in the order of ``levels``.
+    """
+    keys = {lv: norm_key(lv) for lv in levels}
+    out = []
+    for short, k in keys.items():
+        if not _SHORT.match(k):
+            continue
+        stem = k.rstrip(".")
+        longer = [lv for lv, other in keys.items()
+                  if len(other) > len(stem) and other.startswith(stem)
+                  and other[len(stem):].isalpha()]
+        if len(longer) == 1:
+            out.append((short, longer[0]))
+    return out
+
+
 def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
                  ) -> tuple[dict[str, int], bool, str | None]:
     """Levels and codes of a text column that is not in the encoding table.

@@ -679,3 +679,39 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     ok = df.assign(**{"Patient No.": [f"HF-{i}" for i in range(5)]})
     assert guess_columns(ok)[0] == "Patient No." and id_guess_note(ok, "Patient No.") is None
     assert id_guess_note(pd.DataFrame({"Age": [1, 2]}), None) is None
+
+
+def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
+    """A walk-through's export wrote 'f' and 'Female', 'Cardio' and 'cardiology': coded
+    as different answers, one answer was split in two without a word."""
+    from sparge.data.parsing import abbreviated_levels
+
+    assert abbreviated_levels(["f", "Female", "M", "Male"]) == [("f", "Female"),
+                                                                ("M", "Male")]
+    assert abbreviated_levels(["Cardio", "cardiology", "Neuro"]) == [("Cardio", "cardiology")]
+    assert abbreviated_levels(["cardiol.", "Cardiology"]) == [("cardiol.", "Cardiology")]
+    # not: a short word ("no"/"normal"), two candidates ("m": male or mild), a grade
+    # ("NYHA II"/"NYHA III"), a longer answer ("never"/"never smoked"), numbers
+    for levels in (["no", "normal"], ["m", "male", "mild"], ["NYHA II", "NYHA III"],
+                   ["never", "never smoked"], ["1", "10"]):
+        assert abbreviated_levels(levels) == []
+    df = pd.DataFrame({"Sex": ["Female"] * 40 + ["Male"] * 40 + ["f"] * 5 + ["M"] * 3,
+                       "Ward": ["Cardio", "cardiology", "Cardiology", "Neuro"] * 22,
+                       "age": np.arange(88.0), "Outcome": ["a", "b"] * 44})
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    note = next(n for n in enc.report_.notes if "written two ways" in n)
+    assert "'Sex': 'f' (5) and 'Female' (40), 'M' (3) and 'Male' (40)" in note
+    assert "'Ward': 'Cardio' (22) and 'cardiology' (44)" in note
+    assert "same code on the Encoding table tab" in note
+    assert len(np.unique(X[:, 0])) == 4  # not merged
+    # merged as the note says: the note is gone
+    table = enc.table_.to_frame()
+    for short, full in (("f", "Female"), ("M", "Male")):
+        code = table.loc[(table.column == "Sex") & (table.value == full), "code"].iloc[0]
+        table.loc[(table.column == "Sex") & (table.value == short), "code"] = code
+    table = table[table.column != "Ward"]
+    again = Encoder(label_column="Outcome", encoding_table=EncodingTable.from_frame(table))
+    X2 = again.fit_transform(df.drop(columns="Ward"))
+    assert len(np.unique(X2[:, 0])) == 2
+    assert not any("written two ways" in n for n in again.report_.notes)
