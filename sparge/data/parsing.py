@@ -666,7 +666,8 @@ def abbreviated_levels(levels: list[str]) -> list[tuple[str, str]]:
     table); they are only pointed out, never merged, since "m" may also mean "mild". A
     short level is paired only when exactly one longer level is it continued by letters
     (not "NYHA II" and "NYHA III", not "never" and "never smoked"), and a stem needs 4
-    letters ("no" is not "normal").
+    letters ("no" is not "normal"). In a yes/no column, "1" and "0" are paired with its
+    yes and no (an export that joins two systems).
 
     Parameters
     ----------
@@ -680,6 +681,13 @@ def abbreviated_levels(levels: list[str]) -> list[tuple[str, str]]:
     """
     keys = {lv: norm_key(lv) for lv in levels}
     out = []
+    yes_no = yes_no_codes(levels)
+    if yes_no is not None:  # "1" / "0" beside yes and no: two systems in one column
+        first = {code: lv for lv, code in sorted(yes_no.items(), key=lambda kv: len(kv[0]))}
+        for digit, code in (("1", 1), ("0", 2)):
+            lv = next((lv for lv, k in keys.items() if k == digit), None)
+            if lv is not None and code in first:
+                out.append((lv, first[code]))
     for short, k in keys.items():
         if not _SHORT.match(k):
             continue

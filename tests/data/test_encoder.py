@@ -690,6 +690,9 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
                                                                 ("M", "Male")]
     assert abbreviated_levels(["Cardio", "cardiology", "Neuro"]) == [("Cardio", "cardiology")]
     assert abbreviated_levels(["cardiol.", "Cardiology"]) == [("cardiol.", "Cardiology")]
+    # a yes/no column with 1 and 0 from another system
+    assert abbreviated_levels(["Y", "yes", "No", "1", "0"])[:2] == [("1", "yes"), ("0", "No")]
+    assert abbreviated_levels(["0", "1", "2"]) == []
     # not: a short word ("no"/"normal"), two candidates ("m": male or mild), a grade
     # ("NYHA II"/"NYHA III"), a longer answer ("never"/"never smoked"), numbers
     for levels in (["no", "normal"], ["m", "male", "mild"], ["NYHA II", "NYHA III"],
