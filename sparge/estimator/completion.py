@@ -108,32 +108,8 @@ def fit_completion(X: np.ndarray, *, completion_lambda: float | str, max_rank: i
         # the rows' own least-squares scores give each component's variance (round 16)
         fit = project_observed(Xs, res.components[:r], 1e-6)
         fill = posterior_ridge(Xs, fit, res.components[:r])
-        # With nearly every component kept (rank "all" on a narrow table) the rows' own
-        # least-squares fit leaves almost no residual, so sigma^2 fell to its floor and
-        # the fill ridge to ~1e-5: a gap was extrapolated along noise directions (a
-        # walk-through's WBC gap was filled at -34 SD). The noise level of the filled
-        # table's spectrum beyond the Gavish-Donoho rank bounds the ridge from below.
-        fill = np.maximum(fill, _spectral_fill_ridge(filled_sv, Xs.shape, r))
     return CompletionFit(mean=mean, scale=scale, standardized=Xs, fill_ridge=fill,
                          components=res.components[:r], ridge=ridge, lam=float(lam),
                          filled_singular_values=filled_sv,
                          singular_values=res.singular_values,
                          found_rank=int(res.components.shape[0]), path=path)
-
-
-def _spectral_fill_ridge(filled_sv: np.ndarray, shape: tuple[int, int], r: int
-                         ) -> np.ndarray:
-    """Per-component ``sigma^2 / lambda_k`` with ``sigma^2`` the noise variance of the
-    filled table's spectrum beyond the Gavish-Donoho rank (each noise direction carries
-    about ``n sigma^2``) and ``lambda_k = s_k^2 / n``; zeros when the spectrum is partial
-    or has no noise bulk."""
-    n, m = shape
-    s = np.sort(np.asarray(filled_sv, dtype=float))[::-1]
-    if s.size < min(n, m) or s.size < r:
-        return np.zeros(r)
-    k = gavish_donoho_rank(s, shape)
-    if k >= s.size:
-        return np.zeros(r)
-    sigma2 = float(np.sum(s[k:] ** 2) / (n * (s.size - k)))
-    lam = np.maximum(s[:r] ** 2 / n, 1e-12)
-    return sigma2 / lam
