@@ -37,6 +37,7 @@ from sparge.method.anchoring import anchor_levers, anchor_scale, given_sqdist
 from sparge.method.dictionary import classwise_ksvd
 from sparge.method.embedding import graph_trace_ratio
 from sparge.method.lowrank import (
+    column_bounds,
     completion_scores,
     fill_gaps,
     posterior_ridge,
@@ -540,7 +541,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.completion_components_, self.completion_ridge_ = c.components, c.ridge
         self.completion_fill_ridge_ = c.fill_ridge
         self.training_data_ = c.standardized.astype(np.float32)
-        A = self._pipeline().complete(c.standardized, c.components, c.ridge, c.fill_ridge)
+        self._fill_bounds = column_bounds(self.training_data_)
+        A = self._pipeline().complete(c.standardized, c.components, c.ridge, c.fill_ridge,
+                                      self._fill_bounds)
         self._notify("completion", progress=1.0, rank=c.found_rank)
         return c.standardized, A
 
@@ -753,8 +756,11 @@ class SparGE(TransformerMixin, BaseEstimator):
         if fill is None:  # a file written before round 16: the fill of today's models
             fill = posterior_ridge(data, project_observed(data, V, 1e-6), V)
         self._fill_ridge = np.asarray(fill, dtype=float)
+        # a filled value stays within its column's measured range (round 17)
+        self._fill_bounds = column_bounds(data)
         # their gaps filled in standardised units (``completed_`` holds unit-norm scores)
-        self._anchor_rows = fill_gaps(data, V, self._fill_ridge).astype(np.float32)
+        self._anchor_rows = fill_gaps(data, V, self._fill_ridge,
+                                      self._fill_bounds).astype(np.float32)
         n = len(data)
         rows = np.unique(np.linspace(0, n - 1, min(n, 500)).round().astype(int))
         Y, L = self.lookalike_parts(rows=rows)
@@ -879,7 +885,8 @@ class SparGE(TransformerMixin, BaseEstimator):
     def _completion_scores(self, Xs: np.ndarray) -> np.ndarray:
         """Completion scores of standardised patients before the row normalisation."""
         return completion_scores(Xs, self.completion_components_, self.completion_ridge_,
-                                 getattr(self, "completion_fill_ridge_", None))
+                                 getattr(self, "completion_fill_ridge_", None),
+                                 self._fill_bounds)
 
     def _embed_scores(self, S: np.ndarray) -> np.ndarray:
         """Embedding of completion scores (before the unit-norm step)."""
@@ -920,7 +927,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         """Completed scores, codes and embedding of standardised patients."""
         pipe = self._pipeline()
         A = pipe.complete(Xs, self.completion_components_, self.completion_ridge_,
-                          getattr(self, "completion_fill_ridge_", None))
+                          getattr(self, "completion_fill_ridge_", None), self._fill_bounds)
         Phi = pipe.codes(A, self._dictionary_r, lipschitz=self._code_lipschitz)
         Y = (pipe.features(A, Phi) @ self.projection_) * self.component_weights_
         return A, Phi, Y
@@ -949,7 +956,7 @@ class SparGE(TransformerMixin, BaseEstimator):
             Units of the result.
         """
         Xs = self._standardized(X, units)
-        Z = fill_gaps(Xs, self.completion_components_, self._fill_ridge)
+        Z = fill_gaps(Xs, self.completion_components_, self._fill_ridge, self._fill_bounds)
         return Z if units == "standardized" else Z * self.scale_ + self.mean_
 
     def reconstruct(self, X, units: str = "original") -> np.ndarray:
@@ -972,7 +979,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         """
         Xs = self._standardized(X, units)
         V = self.completion_components_
-        Z = project_observed(Xs, V, self._fill_ridge) @ V
+        Z = np.clip(project_observed(Xs, V, self._fill_ridge) @ V, *self._fill_bounds)
         return Z if units == "standardized" else Z * self.scale_ + self.mean_
 
     def misfit(self, X) -> np.ndarray:

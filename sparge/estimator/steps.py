@@ -59,9 +59,11 @@ class Pipeline:
         return cls(**{name: params[name] for name in cls.__dataclass_fields__})
 
     def complete(self, Xs: np.ndarray, components: np.ndarray, ridge: np.ndarray,
-                 fill_ridge: np.ndarray | None = None) -> np.ndarray:
-        """Completion scores of standardised patients (unit rows if ``normalize_rows``)."""
-        return self.normalize(completion_scores(Xs, components, ridge, fill_ridge))
+                 fill_ridge: np.ndarray | None = None,
+                 bounds: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        """Completion scores of standardised patients (unit rows if ``normalize_rows``);
+        gaps filled within ``bounds`` (:func:`sparge.method.lowrank.fill_gaps`)."""
+        return self.normalize(completion_scores(Xs, components, ridge, fill_ridge, bounds))
 
     def normalize(self, S: np.ndarray) -> np.ndarray:
         """The paper's row normalisation of completion scores (when switched on)."""

@@ -240,6 +240,10 @@ def test_complete_keeps_the_given_values_and_reconstruct_is_not_shrunk():
     given = np.isfinite(Xq)
     np.testing.assert_allclose(done[given], Xq[given], rtol=1e-12)
     assert np.isfinite(done).all()
+    # a filled value stays within the range measured in its column
+    lo, hi = np.nanmin(X[:300], axis=0), np.nanmax(X[:300], axis=0)
+    assert np.all((done[~given] >= np.broadcast_to(lo, done.shape)[~given] - 1e-6)
+                  & (done[~given] <= np.broadcast_to(hi, done.shape)[~given] + 1e-6))
     low = model.reconstruct(Xq, units="standardized")
     np.testing.assert_allclose(model.complete(Xq, units="standardized")[~given],
                                low[~given], atol=1e-10)  # a gap: its reconstruction
