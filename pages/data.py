@@ -30,6 +30,7 @@ from sparge.data.encoder import (
     guess_columns,
     guess_feature_count,
     id_guess_note,
+    outcome_named_columns,
     single_value_outcome,
 )
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
@@ -130,6 +131,14 @@ if label_col == NONE and label_guess in cols and label_guess != id_col:
     st.warning(f"Column '{md_escape(label_guess)}' looks like an outcome. With the outcome "
                "column at '(none)' it is used as an input feature: choose it as the outcome, "
                "or set its role to 'ignore' after encoding.")
+elif label_col != NONE:
+    also = outcome_named_columns(df, exclude=[id_col, label_col])[:3]
+    if also:  # a wrong guess made the real outcome an input feature, silently
+        st.info("Also named like an outcome: " + ", ".join(f"'{md_escape(c)}'" for c in also)
+                + f". Only '{md_escape(label_col)}' is the outcome; "
+                + ("it goes" if len(also) == 1 else "they go")
+                + " to the model as an input feature. If one of them is the outcome, choose "
+                  "it above.")
 with st.expander("Preview: the first rows", expanded=pending is not None):
     st.dataframe(plain_frame(df.head(10)), hide_index=True)
 if st.button("Encode this table", type="primary", key="setup_go"):

@@ -69,9 +69,10 @@ _ID_NAMES = re.compile(
     r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)\.?$", re.IGNORECASE)  # "Patient No."
 _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
                   "mortality", "diagnosis", "status")
-#: "status" and "class" name features too (Marital Status, NYHA class): they mark an outcome
-#: only alone or with one of these words ("Vital status", "Target class").
-_WEAK_WORDS = {"status", "class"}
+#: "status", "class" and "diagnosis" name features too (Marital Status, NYHA class, a
+#: walk-through's "Cardiovascular diagnosis" chosen over "Vital status"): they mark an
+#: outcome only alone or with one of these words ("Vital status", "Target class").
+_WEAK_WORDS = {"status", "class", "diagnosis"}
 _WEAK_COMPANIONS = {"vital", "survival", "disease", "final", "discharge", "outcome", "death",
                     "mortality", "life", "target", "label", "true", "patient", "y",
                     # "Status at last contact", "Status at end of follow-up"
@@ -139,9 +140,9 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
     present and unique. Outcome: among the other columns, one named like outcome / target /
     label / class / event / death / mortality / diagnosis / status (in that order of
     preference, then left to right) with 2 to 10 distinct values; a yes/no column named
-    like an event counts. "status" and "class" count only alone or with words such as
-    vital / survival / disease / target ("Vital status"), not in "Marital Status" or
-    "NYHA class".
+    like an event counts. "status", "class" and "diagnosis" count only alone or with words
+    such as vital / survival / disease / target / final ("Vital status", "Final
+    diagnosis"), not in "Marital Status", "NYHA class" or "Cardiovascular diagnosis".
 
     Parameters
     ----------
@@ -165,17 +166,34 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
     if id_col is None:
         id_col = next((c for c in cols if unique(c) and len(frame) > 1
                        and not texts[c].str.fullmatch(NUMBER_PATTERN).all()), None)
-    best: tuple[int, int] | None = None
-    outcome = None
-    for pos, c in enumerate(cols):
+    named = outcome_named_columns(frame, exclude=[id_col] if id_col else [], texts=texts)
+    return id_col, (named[0] if named else None)
+
+
+def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = None
+                          ) -> list[str]:
+    """Columns named like an outcome (the rule of :func:`guess_columns`) with 2 to 10
+    distinct answers, the most outcome-like name first (then left to right).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    exclude : iterable of str
+        Columns not to consider (the ID column).
+    texts : dict, optional
+        ``{column: cell_text(column)}`` when already computed.
+    """
+    skip = {str(c) for c in exclude}
+    found = []
+    for pos, c in enumerate(str(c) for c in df.columns):
         rank = _outcome_rank(c)
-        if c == id_col or rank is None:
+        if c in skip or rank is None:
             continue
-        t = texts[c]
+        t = texts[c] if texts is not None else cell_text(df[c])
         n_levels = cell_keys(t[t != ""]).nunique()
-        if 2 <= n_levels <= 10 and (best is None or (rank, pos) < best):
-            best, outcome = (rank, pos), c
-    return id_col, outcome
+        if 2 <= n_levels <= 10:
+            found.append((rank, pos, c))
+    return [c for _, _, c in sorted(found)]
 
 
 def _outcome_rank(name: str) -> int | None:

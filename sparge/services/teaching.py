@@ -504,7 +504,8 @@ def refinement_step(model) -> dict:
     h = pd.DataFrame(getattr(model, "history_", []) or [])
     if h.empty:
         return {"history": h, "caption": "This model was not refined (max_iter = 0)."}
-    final = (f"J = {model.objective_:.3g} on all training patients"
+    final = (f"J = {model.objective_:.3g} with the kept dictionary on all training "
+             "patients (the held-out ones included)"
              if np.isfinite(getattr(model, "objective_", np.nan)) else
              "J is undefined: the patients' learned positions collapsed onto a few points "
              "(too few components kept in step 1?)")
@@ -517,7 +518,8 @@ def refinement_step(model) -> dict:
     best = int(getattr(model, "best_iteration_", len(h) - 1))
     text = (f"Trace ratio J on the training part: {j0:.3g} at the start, {j1:.3g} after "
             f"{_plural(len(h) - 1, 'refinement step')}")
-    text += " (lower is better). "
+    text += (" (lower is better; every step lowers it for its iteration's graphs, which are "
+             "then rebuilt, so it can also rise from one iteration to the next). ")
     if "heldout_score" in h and h["heldout_score"].notna().any():
         s = h["heldout_score"].to_numpy(dtype=float)
         if model.supervised:
@@ -733,10 +735,12 @@ STEPS: tuple[Step, ...] = (
          "The dictionary is then tuned for the embedding: the gradient of J flows through the "
          "codes to the atoms (task-driven dictionary learning, Mairal et al. 2012), D takes a "
          "descent step (halved until J falls) and the atoms go back to unit length. "
-         "The training J keeps falling while quality on new patients does not, so part of "
-         "the training patients is held out and the iterate that does best on them is kept "
-         "(early stopping): the one whose look-alikes share their outcome most often, or "
-         "without an outcome the one with the lowest held-out J.",
+         "Then the codes, graphs and U are rebuilt from the new dictionary, so J from one "
+         "iteration to the next can rise as well as fall. A lower training J need not mean "
+         "better look-alikes for new patients either, so part of the training patients is "
+         "held out and the iterate that does best on them is kept (early stopping): the one "
+         "whose look-alikes share their outcome most often, or without an outcome the one "
+         "with the lowest held-out J.",
          "Corrected: the paper's gradient through the codes is not right, its update +γH is "
          "an ascent step (here a descent step with a relative size), and Z ← DΦ collapses "
          "the codes (Z stays the completed data)."),

@@ -288,3 +288,21 @@ def test_guess_columns_skips_outcomes_with_too_many_levels():
                        "Diagnosis": [f"code {i}" for i in range(40)],
                        "Event": ["yes", "no"] * 20})
     assert guess_columns(df) == ("Subject ID", "Event")
+
+
+def test_a_diagnosis_feature_is_not_taken_for_the_outcome_and_others_are_listed():
+    """Walk-through 16 (an RHC export): "Cardiovascular diagnosis" was guessed as the
+    outcome over "Vital status", which then went to the model as a feature, silently."""
+    from sparge.data.encoder import outcome_named_columns
+
+    df = pd.DataFrame({"Patient ID": ["a", "b", "c", "d"],
+                       "Cardiovascular diagnosis": ["CHF", "ARF", "CHF", "MOSF"],
+                       "Vital status": ["Died", "Alive", "Alive", "Died"],
+                       "Died in hospital": ["yes", "no", "no", "no"]})
+    assert guess_columns(df) == ("Patient ID", "Died in hospital")
+    assert outcome_named_columns(df, exclude=["Patient ID"]) == ["Died in hospital",
+                                                                 "Vital status"]
+    assert guess_columns(df.drop(columns="Died in hospital"))[1] == "Vital status"
+    assert guess_columns(df[["Patient ID", "Cardiovascular diagnosis"]])[1] is None
+    final = pd.DataFrame({"id": ["a", "b", "c", "d"], "Final diagnosis": ["M", "B", "B", "M"]})
+    assert guess_columns(final)[1] == "Final diagnosis"
