@@ -1,4 +1,5 @@
-"""New patient: enter one patient (gaps allowed) or upload a one-row CSV; get look-alikes."""
+"""New patient: enter one patient (gaps allowed) or upload a CSV of patients; get the
+look-alikes of the one chosen."""
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,13 @@ from sparge.app.lookalikes import (
 from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.safe_text import label_text, md_escape
-from sparge.services.display import input_format, numeric_patients, outcome_name, outcome_order
+from sparge.services.display import (
+    csv_patient_labels,
+    input_format,
+    numeric_patients,
+    outcome_name,
+    outcome_order,
+)
 from sparge.services.maps import map_frame, map_title
 from sparge.services.typicality import (
     atypical_message,
@@ -56,21 +63,29 @@ if encoder is None:
 
 # Streamlit forgets a widget's value when its page is left: the choice is kept aside
 # (a walk-through's "One-row CSV" came back as "Form")
-ss.setdefault("np_mode", ss.get("np_mode_kept", "Form"))
-mode = st.radio("Enter the patient", ["Form", "One-row CSV"], horizontal=True,
-                key="np_mode")
+MODES = ["Form", "CSV file"]
+if ss.get("np_mode") not in MODES:
+    ss.pop("np_mode", None)
+ss.setdefault("np_mode", ss.get("np_mode_kept", "Form") if ss.get("np_mode_kept") in MODES
+              else "Form")
+mode = st.radio("Enter the patient", MODES, horizontal=True, key="np_mode")
 ss.np_mode_kept = mode
 query = None
-if mode == "One-row CSV":
-    up = st.file_uploader("Patient CSV (header + one row)", type=["csv", "txt"],
-                          key="np_upload")
+pick = 0  # the patient of a CSV whose look-alikes are shown
+if mode == "CSV file":
+    up = st.file_uploader("Patient CSV (a header and one row per patient)",
+                          type=["csv", "txt"], key="np_upload")
     if up is not None:
-        with guard("Reading the patient"):
-            df = read_table(up.getvalue())
-            if len(df) != 1:
-                st.warning(f"{md_escape(up.name)} has {len(df)} patients; the first one is "
-                           "used.")
-            query = df.iloc[[0]].reset_index(drop=True)
+        with guard("Reading the patients"):
+            query = read_table(up.getvalue())
+        if query is not None and len(query) > 1:
+            # every row is checked below; the look-alikes are those of the one chosen (a
+            # walk-through's 3-row file was cut to its first row, its bad rows unchecked)
+            labels = csv_patient_labels(query, encoder.id_column if encoder else None)
+            pick = st.selectbox(f"{md_escape(up.name)} holds {len(query)} patients; "
+                                "look-alikes of", range(len(query)),
+                                format_func=labels.__getitem__, key="np_pick")
+            pick = min(int(pick or 0), len(query) - 1)
 else:
     features = model.feature_names()
     groups = biomarker_groups(features)
@@ -119,12 +134,15 @@ if query is not None:
     # the first patient of a model also prepares its checks (seconds on a large cohort)
     with guard("Finding look-alikes"), st.spinner("Finding look-alikes…"):
         if encoder is not None:
-            Xq, msgs = encode_new_patients(model, encoder, query)
+            X_all, msgs = encode_new_patients(model, encoder, query)
             has_id = encoder.id_column is not None and encoder.id_column in query.columns
-            qid = str(encoder.ids(query)[0]) if has_id else "new patient"
+            qids = (encoder.ids(query).astype(str) if has_id else
+                    [f"CSV line {i + 2}" if len(query) > 1 else "new patient"
+                     for i in range(len(query))])
         else:
-            Xq, qids, msgs = numeric_patients(query, model.feature_names())
-            qid = str(qids[0])
+            X_all, qids, msgs = numeric_patients(query, model.feature_names())
+        Xq = X_all.iloc[[pick]].reset_index(drop=True)
+        qid = str(qids[pick])
         if msgs:  # one box: a patient with 16 gaps had 16 boxes above its look-alikes
             st.info("\n".join(f"- {md_escape(m, 600)}" for m in msgs[:30])
                     + (f"\n- … and {len(msgs) - 30} more" if len(msgs) > 30 else ""))

@@ -293,6 +293,11 @@ def quoted_names(cols: list[str], limit: int = 8, width: int = 60) -> str:
     return shown + (f" … (+{len(cols) - limit})" if len(cols) > limit else "")
 
 
+def _lines(rows: list[int]) -> str:
+    """CSV line numbers as words: "line 3", "lines 3, 7, 12" (not a Python list)."""
+    return ("line " if len(rows) == 1 else "lines ") + ", ".join(str(r) for r in rows)
+
+
 def _columns(n: int) -> str:
     return f"{n} column" + ("" if n == 1 else "s")
 
@@ -797,7 +802,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             first = dup.iloc[0]
             rows = [int(i) + 2 for i in np.flatnonzero(ids == first)[:5]]
             raise DataError(f"Duplicate patient ID {_q(first, 60)!r} in column "
-                            f"{_q(self.id_column)!r} (CSV lines {rows}); "
+                            f"{_q(self.id_column)!r} (CSV {_lines(rows)}); "
                             f"{dup.nunique()} ID(s) repeat. Every patient needs a unique ID.")
 
     def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],
@@ -1032,8 +1037,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         if missing.any():
             rows = [int(i) + 2 for i in np.flatnonzero(missing)[:5]]
             report.warnings.append(f"{int(missing.sum())} patient(s) have no outcome in "
-                                   f"'{_q(self.label_column)}' (CSV lines {rows}…); they are "
-                                   "left out of supervised training.")
+                                   f"'{_q(self.label_column)}' (CSV {_lines(rows)}…); "
+                                   "they are left out of supervised training.")
         if len(report.label_balance) < 2:
             report.blocking.append(
                 f"the outcome column '{_q(self.label_column)}' has "
@@ -1048,14 +1053,24 @@ class Encoder(TransformerMixin, BaseEstimator):
                 report: ValidationReport) -> np.ndarray:
         """Encode ``features`` of ``df`` with the fitted roles and table (read-only)."""
         X = np.full((len(df), len(features)), np.nan)
+        commas: dict[str, int] = {}
         for j, col in enumerate(features):
             if self.roles_[col] == "numeric":
                 unit = self._unit(col)
                 X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col), unit,
                                               col in getattr(self, "thousands_dot_", ()))
                 self._report_numeric(col, info, report, unit)
+                if info["decimal_comma"]:
+                    commas[col] = int(info["decimal_comma"])
             else:
                 X[:, j] = self._encode_categorical(col, df[col], report)
+        if commas:  # one note: a walk-through's export had 17 of them above its warnings
+            shown = ", ".join(f"'{_q(c)}'" for c in list(commas)[:8])
+            more = f" … (+{len(commas) - 8})" if len(commas) > 8 else ""
+            report.notes.append(
+                f"{sum(commas.values()):,} value(s) written with a decimal comma (e.g. "
+                f"'12,5') were read as decimals (12.5), in {_columns(len(commas))}: "
+                f"{shown}{more}.")
         return X
 
     def _encode_categorical(self, col: str, values: pd.Series,
@@ -1077,7 +1092,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             counts = token_counts(text[unknown])
             report.unknown_values.append(UnknownValues(
                 column=col, count=int(unknown.sum()),
-                examples=sorted(counts, key=lambda k: -counts[k])[:3]))
+                examples=sorted(counts, key=lambda k: -counts[k])[:3],
+                rows=[int(i) + 2 for i in np.flatnonzero(unknown)[:5]]))
         return codes
 
     def _unit(self, col: str) -> str | None:
@@ -1093,9 +1109,6 @@ class Encoder(TransformerMixin, BaseEstimator):
         bad, cens, inf = info["bad"], info["censored"], info["infinite"]
         if info.get("missing_tokens"):
             report.missing_tokens[col] = dict(info["missing_tokens"])
-        if info["decimal_comma"]:
-            report.notes.append(f"column '{_q(col)}': {info['decimal_comma']} value(s) written "
-                                "with a decimal comma (e.g. '12,5') were read as 12.5.")
         if info.get("unit"):
             cells = info["unit"]
             report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) written with the "
@@ -1110,7 +1123,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
                                 "with thousands separators (e.g. '1.234,5' or '1 234,5') "
                                 "were read as numbers (1234.5).")
-        for cells, hint in ((bad, "expected numbers; these cells (CSV lines {lines}) were set "
+        for cells, hint in ((bad, "expected numbers; these cells (CSV {lines}) were set "
                                   "to missing."),
                             (cens, "values below/above a detection limit (like '<0.1') were "
                                    "set to missing; enter a number to keep them."),
@@ -1119,7 +1132,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 report.stray_text.append(StrayText(
                     column=col, count=len(cells), rows=[r + 2 for r, _ in cells[:5]],
                     examples=[_q(s, 40) for _, s in cells[:3]],
-                    hint=hint.format(lines=[r + 2 for r, _ in cells[:3]])))
+                    hint=hint.format(lines=_lines([r + 2 for r, _ in cells[:3]]))))
 
     def transform(self, X: pd.DataFrame) -> np.ndarray:
         """Encode a table with the fitted roles and tables (columns aligned by name).

@@ -19,6 +19,11 @@ def _t(value: object, n: int = 80) -> str:
     return plain_text(value, n)
 
 
+def _quoted(values: list) -> str:
+    """``'a', 'b'``: cells as a reader sees them (not a Python list)."""
+    return ", ".join(f"'{_t(v, 40)}'" for v in values)
+
+
 @dataclass(frozen=True)
 class UnknownValues:
     """Cells of a categorical column whose value is not in the encoding table.
@@ -31,11 +36,14 @@ class UnknownValues:
         Number of such cells (all set to missing).
     examples : list of str
         Up to 3 of the values, the most frequent first.
+    rows : list of int
+        CSV lines of the first 5 (the header is line 1).
     """
 
     column: str
     count: int
     examples: list[str]
+    rows: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -212,11 +220,12 @@ class ValidationReport:
                          ", ".join(f"{_t(k, 40)}: {v}" for k, v in self.label_balance.items()))
         for u in self.unknown_values:
             lines.append(f"Column '{_t(u.column)}': {u.count} value(s) not in the "
-                         "encoding table were set to missing, e.g. "
-                         f"{[_t(e, 40) for e in u.examples]}.")
+                         f"encoding table were set to missing, e.g. {_quoted(u.examples)}"
+                         + (f" (CSV line{'s' if len(u.rows) > 1 else ''} "
+                            f"{', '.join(map(str, u.rows))})" if u.rows else "") + ".")
         for s in self.stray_text:
             lines.append(f"Column '{_t(s.column)}' is numeric but {s.count} cell(s) hold "
-                         f"text, e.g. {[_t(e, 40) for e in s.examples]}: {_t(s.hint, 300)}")
+                         f"text, e.g. {_quoted(s.examples)}: {_t(s.hint, 300)}")
         for d in self.dropped_columns:
             lines.append(f"Column '{_t(d.column)}' was dropped: {_t(d.reason, 200)}.")
         if self.patients_dropped:  # how many: in the warning below; here which ones

@@ -479,6 +479,18 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
 
 
 # ---------------------------------------------------------------------------- input
+def csv_patient_labels(df: pd.DataFrame, id_column: str | None = None) -> list[str]:
+    """A label for every patient of an uploaded CSV: its CSV line (the header is line 1)
+    and, when the file has the ID column, its ID."""
+    ids = None
+    if id_column is not None:
+        col = {norm_key(c): c for c in df.columns}.get(norm_key(id_column))
+        if col is not None:
+            ids = [plain_text(v, 40) for v in df[col].astype(str)]
+    return [f"line {i + 2}" + (f" · {ids[i]}" if ids is not None else "")
+            for i in range(len(df))]
+
+
 def numeric_patients(df: pd.DataFrame, features: Sequence[str]
                      ) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
     """Patients read for a model without an encoder: every feature must be a number.

@@ -321,6 +321,20 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
     return out
 
 
+def unknown_answer_message(encoder: Encoder, unknown) -> str:
+    """Words for a categorical column's answers that the model does not know: which
+    answers, on which CSV lines, and the answers it accepts."""
+    col = plain_text(unknown.column, 80)
+    said = ", ".join(f"'{plain_text(e, 40)}'" for e in unknown.examples)
+    lines = unknown.rows
+    where = (f" (CSV line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
+             + (" …" if unknown.count > len(lines) else "") + ")") if lines else ""
+    known = [plain_text(lv, 30) for lv in encoder.table_.levels(unknown.column)]
+    accepts = ", ".join(f"'{k}'" for k in known[:8]) + (" …" if len(known) > 8 else "")
+    return (f"Column '{col}': {said}{where} is not one of its answers and was read as "
+            f"missing" + (f"; it accepts {accepts}." if known else "."))
+
+
 def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
                         ) -> tuple[pd.DataFrame, list[str]]:
     """Encode new patients with a trained model's encoder; returns features and messages.
@@ -329,12 +343,13 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
     encoder, so one fitted encoder can serve every session at once.
     """
     X, rep = encoder.transform_with_report(df)
-    msgs = list(rep.warnings) + list(rep.notes)
-    msgs += [f"Column '{plain_text(u.column, 80)}': {u.count} value(s) not in the "
-             f"encoding table were set to missing, e.g. {u.examples}."
-             for u in rep.unknown_values]
-    msgs += [f"Column '{plain_text(s.column, 80)}': {s.hint} (e.g. {s.examples})"
+    # what needs the user's eye first (a walk-through's 'abc' came 12th of 16, after
+    # routine notes), then warnings and notes
+    msgs = [unknown_answer_message(encoder, u) for u in rep.unknown_values]
+    msgs += [f"Column '{plain_text(s.column, 80)}': {s.hint} (e.g. "
+             + ", ".join(f"'{plain_text(e, 30)}'" for e in s.examples) + ")"
              for s in rep.stray_text]
+    msgs += list(rep.warnings) + list(rep.notes)
     # one line per gap word, naming its columns (a patient with 16 gaps had 16 lines)
     by_token: dict[str, list[str]] = {}
     for col, toks in rep.missing_tokens.items():

@@ -471,7 +471,7 @@ def find(at):
 
 def test_new_patient_one_row_csv():
     at = start("pages/new_patient.py")
-    at.radio(key="np_mode").set_value("One-row CSV").run()
+    at.radio(key="np_mode").set_value("CSV file").run()
     one = (SAMPLES / "new_patient.csv").read_bytes()
     at.file_uploader(key="np_upload").set_value(("p.csv", one, "text/csv")).run()
     assert not at.exception
@@ -488,6 +488,28 @@ def test_new_patient_one_row_csv():
     assert "Age (years) = 610" in said and "unlike the patients the model learned from" in said
     at.file_uploader(key="np_upload").set_value(("p.csv", b"", "text/csv")).run()
     assert any("empty" in e.value for e in at.error)
+
+
+def test_new_patient_csv_with_several_patients_checks_every_row():
+    """Walk-through 16: a 3-row file was cut to its first row ("the first one is used"),
+    and the 'abc' of row 2 never reached the user."""
+    at = start("pages/new_patient.py")
+    at.radio(key="np_mode").set_value("CSV file").run()
+    head, row = (SAMPLES / "new_patient.csv").read_bytes().decode().splitlines()[:2]
+    names = head.split(",")
+    second = row.split(",")
+    second[names.index("Subject ID")] = "NEW0002"
+    second[names.index("Age (years)")] = "abc"
+    table = "\n".join([head, row, ",".join(second)]) + "\n"
+    at.file_uploader(key="np_upload").set_value(("two.csv", table.encode(), "text/csv")).run()
+    assert not at.exception
+    pick = at.selectbox(key="np_pick")
+    assert pick.options == ["line 2 · NEW0001", "line 3 · NEW0002"]
+    info = " ".join(i.value for i in at.info).replace("\\", "")
+    assert "'Age (years)'" in info and "'abc'" in info and "line 3" in info
+    assert "Look-alikes of NEW0001" in texts(at)
+    pick.set_value(1).run()
+    assert not at.exception and "Look-alikes of NEW0002" in texts(at)
 
 
 def test_classifier_page_on_a_small_cohort(small_cohort):

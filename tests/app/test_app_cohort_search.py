@@ -26,7 +26,7 @@ def embedded(tmp_path_factory):
 
 def _with_patient():
     at = start("pages/new_patient.py")
-    at.radio(key="np_mode").set_value("One-row CSV").run()
+    at.radio(key="np_mode").set_value("CSV file").run()
     one = (SAMPLES / "new_patient.csv").read_bytes()
     at.file_uploader(key="np_upload").set_value(("p.csv", one, "text/csv")).run()
     assert not at.exception

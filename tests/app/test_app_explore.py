@@ -266,7 +266,7 @@ def test_a_model_without_encoder_takes_a_csv_with_gaps():
     model = at.session_state["model"]
     at.session_state["model_encoder"] = None
     at.run()
-    at.radio(key="np_mode").set_value("One-row CSV").run()
+    at.radio(key="np_mode").set_value("CSV file").run()
     names = model.feature_names()
     vals = model.training_values().iloc[3].to_numpy()
     cells = ["" if (j % 3 == 0 or not np.isfinite(v)) else f"{v:.4g}"
@@ -287,7 +287,7 @@ def test_a_model_without_encoder_takes_a_csv_with_gaps():
 def test_new_patient_map_is_fast_pca_by_default_after_training(small):
     cohort, model = small
     at = run("pages/new_patient.py", cohort=cohort, **model_state(model, cohort.encoder))
-    at.radio(key="np_mode").set_value("One-row CSV").run()
+    at.radio(key="np_mode").set_value("CSV file").run()
     one = (SAMPLES / "new_patient.csv").read_bytes()
     at.file_uploader(key="np_upload").set_value(("p.csv", one, "text/csv")).run()
     assert not at.exception

@@ -150,7 +150,7 @@ def test_new_patient_page_screens(server, browser, tmp_path):
         page = browser.new_page(viewport={"width": width, "height": 3400})
         page.goto(f"{server}/new_patient", wait_until="domcontentloaded")
         page.get_by_text("Look-alikes for a new patient").first.wait_for(timeout=90_000)
-        page.get_by_text("One-row CSV").first.click()
+        page.get_by_text("CSV file").first.click()
         page.locator("input[type='file']").first.set_input_files(str(one))
         page.get_by_text("Look-alikes of NEW0001").first.wait_for(timeout=90_000)
         page.get_by_text("Outcomes among the look-alikes").first.wait_for(timeout=60_000)
@@ -257,7 +257,7 @@ def test_hostile_markdown_makes_no_outside_request(browser, tmp_path):
         page.get_by_text("Look-alikes for a new patient").first.wait_for(timeout=90_000)
         page.get_by_text(shown(f"![c]({leak}/col)")).first.wait_for(  # a label, collapsed
             state="attached", timeout=30_000)
-        page.get_by_text("One-row CSV").first.click()
+        page.get_by_text("CSV file").first.click()
         page.locator("input[type='file']").first.set_input_files(str(patient))
         page.get_by_text(shown(f"Look-alikes of ![n]({leak}/new)")).first.wait_for(
             timeout=90_000)

@@ -41,8 +41,8 @@ Read as missing (besides empty cells): CRP: 'NA' ×2.
 Unordered categories (their codes are labels, not an order; edit the codes in the encoding \
 table to order them): Stage.
 Outcome 'y' among the 11 patients kept for training: a: 6, b: 5
-Column 'Stage': 2 value(s) not in the encoding table were set to missing, e.g. ['E', 'F'].
-Column 'CRP' is numeric but 1 cell(s) hold text, e.g. ['high']: expected numbers; set to \
+Column 'Stage': 2 value(s) not in the encoding table were set to missing, e.g. 'E', 'F'.
+Column 'CRP' is numeric but 1 cell(s) hold text, e.g. 'high': expected numbers; set to \
 missing.
 Column 'Const' was dropped: the same value for every patient.
 Left out of training for missing too many values, e.g. P4 (row 5, 67% missing).
@@ -71,7 +71,7 @@ def test_problems_block_training_and_end_the_text():
 def test_json_form_keeps_the_record_keys():
     state = json.loads(json.dumps(_report().to_dict()))
     assert state["unknown_values"] == [{"column": "Stage", "count": 2,
-                                        "examples": ["E", "F"]}]
+                                        "examples": ["E", "F"], "rows": []}]
     assert state["stray_text"] == [{"column": "CRP", "count": 1, "rows": [4],
                                     "examples": ["high"],
                                     "hint": "expected numbers; set to missing."}]
@@ -118,7 +118,7 @@ def test_the_encoder_fills_the_records():
     rep = Encoder(id_column="id", max_patient_missing=0.4,
                   encoding_table={"Marital Status": {"Single": 1, "Married": 2}}
                   ).fit(df).report_
-    assert rep.unknown_values == [UnknownValues("Marital Status", 1, ["Divorced"])]
+    assert rep.unknown_values == [UnknownValues("Marital Status", 1, ["Divorced"], [3])]
     assert [s.column for s in rep.stray_text] == ["crp", "copy"]
     stray = rep.stray_text[0]
     assert (stray.column, stray.count, stray.rows, stray.examples) == ("crp", 1, [3], ["high"])

@@ -227,7 +227,10 @@ def test_new_patients_report_unknown_and_absent_columns_and_values(table, cohort
     assert "1 column unknown to the model is ignored: 'Shoe size'." in text
     assert "1 column of the model is not in this table and is treated as missing: " \
         "'Religion'." in text
-    assert "Column 'Marital Status': 1 value(s) not in the encoding table" in text
+    # the answer, its CSV line and the answers the model accepts (walk-through 16)
+    assert "Column 'Marital Status': 'Engaged to the sea' (CSV line 2) is not one of its " \
+        "answers and was read as missing; it accepts 'Single'" in text
+    assert text.index("Engaged to the sea") < text.index("Shoe size")  # problems first
     assert "Engaged to the sea" in text
     religion = [f for f in cohort.features if f.startswith("Religion")]
     assert religion and X[religion].isna().all().all()
