@@ -37,7 +37,7 @@ from sparge.services.maps import (
     map_frame,
     umap_note,
 )
-from sparge.services.workflow import cohort_patients, outcome_shares
+from sparge.services.workflow import cohort_patients, far_lookalikes_message, outcome_shares
 
 #: Map choices shown to the user -> MapProjector method.
 MAP_CHOICES = {"SparGE · PCA (instant)": "pca",
@@ -213,6 +213,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                        file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
                        key=f"{key}_download")
     shares = outcome_shares(table)
+    far = far_lookalikes_message(table)
+    if far:
+        st.warning(far)
     if len(shares):
         st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model)),
                         width="stretch", key=f"{key}_outcomes",

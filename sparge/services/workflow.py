@@ -279,6 +279,27 @@ def outcome_shares(table: pd.DataFrame) -> pd.Series:
     return table["outcome"].value_counts(normalize=True)
 
 
+#: Median similarity of the look-alikes under which their outcomes are said to say little
+#: (a typical look-alike scores 0.6 or more: the similarity scale puts the 90th percentile
+#: of the training patients' look-alike distances at 0.61).
+FAR_LOOKALIKES = 0.2
+
+
+def far_lookalikes_message(table: pd.DataFrame, threshold: float = FAR_LOOKALIKES
+                           ) -> str | None:
+    """A caution above the look-alikes' outcome shares when the look-alikes are not close
+    (a walk-through's typo patient: every similarity 0.00, yet "80 % died" was drawn), else
+    ``None``."""
+    if "similarity" not in table or not len(table):
+        return None
+    med = float(np.median(np.asarray(table["similarity"], dtype=float)))
+    if not np.isfinite(med) or med >= threshold:
+        return None
+    return (f"These look-alikes are not close to the patient (median similarity {med:.2f}; "
+            "a typical look-alike scores 0.6 or more): the patient is unlike the training "
+            "patients, and the outcomes below say little about them.")
+
+
 #: How far beyond the training patients' range (a share of that range) a new patient's
 #: value must lie to be questioned (a typo, or other units).
 OUT_OF_RANGE_MARGIN = 0.25

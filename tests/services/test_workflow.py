@@ -18,6 +18,7 @@ from sparge.services.workflow import (
     cohort_patients,
     encode_cohort,
     encode_new_patients,
+    far_lookalikes_message,
     lookalike_table,
     model_params,
     outcome_shares,
@@ -191,6 +192,12 @@ def test_lookalike_table_rows_match_model_lookalikes(cohort, trained):
     assert table["outcome"].tolist() == [model.y_[j] for j in idx[0]]
     shares = outcome_shares(table)
     assert abs(shares.sum() - 1) < 1e-12 and set(shares.index) <= set(model.classes_)
+    # an ordinary patient's look-alikes are close; a typo's are not, and it is said
+    assert far_lookalikes_message(table) is None
+    typo = np.asarray(query, dtype=float).copy()
+    typo[0, 0] = 1e4 * (np.nanmax(np.abs(typo)) + 1)
+    far = far_lookalikes_message(lookalike_table(model, typo, n_neighbors=10))
+    assert far is not None and "say little" in far
 
 
 def test_lookalike_table_of_a_training_patient_leaves_the_patient_out(trained):
