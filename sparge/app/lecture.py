@@ -553,9 +553,11 @@ def presentation_nav(n: int) -> int:
 
 def model_note(ctx: Context) -> None:
     if ctx.toy:
-        p = params()
+        p, c = params(), ctx.cohort
         say(
-            "Toy cohort: 40 made-up patients, 6 biomarkers, about 20% gaps, outcomes low "
+            f"Toy cohort: 40 made-up patients, 6 biomarkers, {100 * c.gaps.mean():.0f}% "
+            f"gaps and {int(c.hidden.sum())} measured values hidden from the model to grade "
+            "the completion, outcomes low "
             f"risk / high risk. Model refitted on every change: rank {p.rank}, "
             f"λ = {p.completion_lambda:g} × the largest singular value, {p.n_atoms} atoms, "
             f"r₁ = {p.r1:g}, k₁ = {p.k1}, "

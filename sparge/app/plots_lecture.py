@@ -34,6 +34,8 @@ LEGENDS = {
 }
 #: From this font size on (the presentation) legends are stacked above the plot.
 LARGE_TYPE = 18
+#: The colour of a gap in the lecture's matrices (the heat maps' background).
+GAP_GREY = "#9a9a9a"
 
 
 def _legend_entries(fig: go.Figure) -> int:
@@ -138,7 +140,7 @@ def _colors(labels, order=None) -> tuple[np.ndarray, dict[str, str]]:
 def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None = None,
                  hidden: np.ndarray | None = None, title: str = "", font_size: int = 14,
                  height: int = 560) -> go.Figure:
-    """Patients × biomarkers in SD from the cohort mean; gaps blank, hidden entries marked.
+    """Patients × biomarkers in SD from the cohort mean; gaps grey, hidden entries marked.
 
     Colours stop at ±3 SD (an outlier would wash out every other cell); hover shows the
     value.
@@ -164,7 +166,9 @@ def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None 
     if highlight is not None:
         fig.add_shape(type="rect", x0=-0.5, x1=len(x) - 0.5, y0=highlight - 0.5,
                       y1=highlight + 0.5, line={"color": SELECTED, "width": 3})
-    _layout(fig, title, font_size, height, plot_bgcolor="#d9d9d9", showlegend=False)
+    # a gap shows the background: mid grey, unlike the near-white of 0 SD (a walk-through
+    # could not tell the light grey gaps from average values)
+    _layout(fig, title, font_size, height, plot_bgcolor=GAP_GREY, showlegend=False)
     fig.update_xaxes(title="biomarker", tickangle=-40, tickmode="array", tickvals=x,
                      type="category",
                      showgrid=False)
@@ -227,12 +231,19 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
                          customdata=np.asarray(row["observed"], dtype=float),
                          hovertemplate="%{x}: measured %{customdata:.4g}<extra></extra>"))
     gap = np.asarray(row["was_gap"], bool)
-    fig.add_trace(go.Scatter(
-        x=names, y=row["completed_sd"], mode="markers", name="low-rank value",
-        marker={"size": [18 if g else 11 for g in gap], "color": "crimson",
-                "symbol": ["star" if g else "diamond" for g in gap]},
-        customdata=np.asarray(row["completed"], dtype=float),
-        hovertemplate="%{x}: completed %{customdata:.4g}<extra></extra>"))
+    done = np.asarray(row["completed_sd"], dtype=float)
+    done_units = np.asarray(row["completed"], dtype=float)
+    # one trace per symbol: a legend shows one symbol per trace (the diamonds had none)
+    for which, name, symbol, size, word in ((~gap, "low-rank value", "diamond", 11,
+                                             "low-rank value"),
+                                            (gap, "filled gap", "star", 18, "filled in")):
+        if which.any():
+            fig.add_trace(go.Scatter(
+                x=[n for n, w in zip(names, which, strict=True) if w], y=done[which],
+                mode="markers", name=name,
+                marker={"size": size, "color": "crimson", "symbol": symbol},
+                customdata=done_units[which],
+                hovertemplate="%{x}: " + word + " %{customdata:.4g}<extra></extra>"))
     if truth is not None:
         t = np.asarray(truth, dtype=float)
         fig.add_trace(go.Scatter(x=names, y=t, mode="markers", name="hidden true value",
@@ -240,7 +251,7 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
                                          "line": {"width": 3, "color": "black"}}))
     # a patient without gaps has nothing completed: the diamonds are the low-rank
     # (denoised) values, and the title says so (a walk-through read them as filled gaps)
-    what = ("measured and completed values (star = was a gap)" if gap.any() else
+    what = ("measured, low-rank and filled values" if gap.any() else
             "measured and low-rank values (no gaps to fill)")
     _layout(fig, f"Patient {plot_text(patient, 20)}: {what}", font_size, height,
             legend="top")
@@ -332,8 +343,19 @@ def atoms_used_figure(nnz: np.ndarray, n_atoms: int, mine: int | None = None, *,
                       annotation_bgcolor="rgba(255,255,255,0.85)")
     _layout(fig, f"Atoms used per patient (of {n_atoms})", font_size, height)
     fig.update_xaxes(title="non-zero weights in the code", dtick=1)
-    fig.update_yaxes(title="patients")
+    # headroom for the marker's label (it lay over the top of the tallest bar)
+    fig.update_yaxes(title="patients", range=[0, 1.2 * max(int(counts.max()), 1)])
     return fig
+
+
+def _own_point(fig: go.Figure, xy, colour: str, size: float) -> None:
+    """The followed patient's own point, drawn over its neighbours inside its ring (a
+    walk-through's high-risk patient looked low-risk: a low-risk patient 0.007 away lay on
+    top of it)."""
+    fig.add_trace(go.Scatter(x=[xy[0]], y=[xy[1]], mode="markers", showlegend=False,
+                             hoverinfo="skip",
+                             marker={"size": size, "color": colour,
+                                     "line": {"width": 1, "color": "white"}}))
 
 
 def _edge_trace(coords, W, name, color, *, width: float = 1.5, opacity: float = 0.55,
@@ -406,6 +428,7 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
                                  marker={"size": 11, "color": colour,
                                          "line": {"width": 1, "color": "white"}}))
     if highlight is not None:
+        _own_point(fig, coords[highlight], colours.get(lab[highlight], "#cccccc"), 11)
         fig.add_trace(go.Scatter(x=[coords[highlight, 0]], y=[coords[highlight, 1]],
                                  mode="markers", name="followed", hoverinfo="skip",
                                  marker={"size": 22, "symbol": "circle-open",
@@ -452,6 +475,8 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
                                  marker={"size": 16, "symbol": "circle-open",
                                          "color": "#555", "line": {"width": 2}}))
     if highlight is not None:
+        _own_point(fig, coords[highlight], colours.get(lab[highlight], "#cccccc"),
+                   6 if big else 12)
         fig.add_trace(go.Scatter(x=[coords[highlight, 0]], y=[coords[highlight, 1]],
                                  mode="markers", name="followed", hoverinfo="skip",
                                  marker={"size": 24, "symbol": "circle-open",

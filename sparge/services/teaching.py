@@ -189,7 +189,7 @@ def data_step(model, patient: int) -> dict:
     caption = (f"{n} patients × {m} biomarkers; {100 * gaps.mean():.0f}% of the entries are "
                f"gaps. Patient {patient_ids(model)[patient]} has "
                f"{_plural(int(gaps[patient].sum()), 'gap')} of {m}. Colours are standard "
-               "deviations (SD) from the cohort mean; a blank cell is a gap.")
+               "deviations (SD) from the cohort mean; an empty (grey) cell is a gap.")
     return {"Xs": Xs, "gaps": gaps, "caption": caption}
 
 
@@ -230,8 +230,9 @@ def matrix_view_caption(model, patient: int, rows: np.ndarray, cols: np.ndarray)
             f"{len(cols)} of {m} biomarkers: {_plural(int(gap.sum()), 'gap')} of this "
             f"patient and {int((~gap).sum())} of its measured values, chosen among the "
             "biomarkers with the most gaps in the cohort"
-            + (f" (the {_plural(gap_free, 'biomarker')} without any gap are left out of "
-               "the view, not of the model)" if gap_free and not np.isin(
+            + (f" (the {_plural(gap_free, 'biomarker')} without any gap "
+               f"{'is' if gap_free == 1 else 'are'} left out of the view, not of the model)"
+               if gap_free and not np.isin(
                    np.flatnonzero(~np.isnan(Xs).any(axis=0)), cols).any() else ""))
     if len(rows) < n:
         parts.append(f"{len(rows)} of {n} patients, evenly spaced, with this one")

@@ -342,10 +342,13 @@ def test_a_patient_without_gaps_is_not_drawn_as_completed(toy):
     gaps = np.isnan(model.training_data_).any(axis=1)
     for patient in (int(np.flatnonzero(gaps)[0]), int(np.flatnonzero(~gaps)[0])):
         row = tc.patient_completion(model, patient)
-        title = pt.completion_row_figure(row, str(patient)).layout.title.text.replace(
-            "<br>", " ")
+        fig = pt.completion_row_figure(row, str(patient))
+        title = fig.layout.title.text.replace("<br>", " ")
         has_gap = bool(row["was_gap"].any())
-        assert ("completed values (star = was a gap)" in title) == has_gap
+        # every symbol drawn has its legend entry (the diamonds had none)
+        assert {t.name for t in fig.data} == ({"measured", "low-rank value", "filled gap"}
+                                              if has_gap else {"measured", "low-rank value"})
+        assert ("measured, low-rank and filled values" in title) == has_gap
         assert ("low-rank values (no gaps to fill)" in title) == (not has_gap)
 
 
