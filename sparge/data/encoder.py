@@ -49,7 +49,7 @@ from sparge.data.report import (
     ValidationReport,
 )
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import EncodingTable, norm_key
+from sparge.data.tables import EncodingTable, norm_key, yes_no_codes
 from sparge.errors import DataError
 from sparge.method.preprocess import (
     PAPER_MAX_MISSING,
@@ -246,8 +246,8 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
 
     parts = []
     if inferred["yes/no"]:
-        parts.append("yes/no, coded Yes 1, No 2, Unknown 0 as in the paper's table: "
-                     + some(inferred["yes/no"], 8, False))
+        parts.append("yes/no, coded Yes 1, No 2, Unknown 0 as in the paper's table (other "
+                     "answers from 3): " + some(inferred["yes/no"], 8, True))
     if inferred["scale"]:
         parts.append("in the order of a recognised scale: " + some(inferred["scale"], 5, True))
     if inferred["two"]:
@@ -869,10 +869,14 @@ class Encoder(TransformerMixin, BaseEstimator):
             table.set_column(col, levels, ordered=ordered)
             if levels:
                 shown = [f"{_q(lv, 30)} {c}" for lv, c in levels.items()]
-                kind = ("yes/no" if scale == "yes/no" else "scale" if scale is not None
+                # a yes/no column with other answers too ("Metastatic") is coded the
+                # paper's way, not in natural order (a walk-through's note said so)
+                yes_no = scale == "yes/no" or yes_no_codes(list(levels)) is not None
+                kind = ("yes/no" if yes_no else "scale" if scale is not None
                         else "two" if len(levels) == 2 else "other")
                 how = (f"{scale} scale: {' < '.join(shown)}" if kind == "scale" else
-                       ", ".join(shown[:4]) + (" …" if len(shown) > 4 else ""))
+                       ", ".join(shown[:4]) + (" …" if len(shown) > 4 else "")
+                       if kind != "yes/no" or max(levels.values()) > 2 else "")
                 inferred[kind].append((col, how))
         return table, inferred
 

@@ -398,7 +398,8 @@ def test_inferred_levels_are_one_note_grouped_by_kind():
     note = inferred[0]
     assert note.startswith("5 categorical columns have no encoding table entry")
     assert "two levels, whose order does not matter: 'sex' (f 1, m 2)" in note
-    assert "coded Yes 1, No 2, Unknown 0 as in the paper's table: 'flag_a', 'flag_b'" in note
+    assert ("coded Yes 1, No 2, Unknown 0 as in the paper's table (other answers from 3): "
+            "'flag_a', 'flag_b'") in note
     assert "'alb' (albuminuria scale: None 1 < Micro 2 < Macro 3)" in note
     assert "need not be a clinical order: 'site' (breast 1, colon 2, lung 3)" in note
 
