@@ -327,7 +327,7 @@ def test_check_verdict_names_a_winner_only_beyond_the_noise():
     three = pd.concat([_two_methods([0.70, 0.72, 0.71], [0.67, 0.69, 0.68]), pd.DataFrame(
         [{"split": s, "method": "raw features", "precision_at_10_balanced": 0.55,
           "knn_balanced_accuracy": 0.55, "seconds": 0.0} for s in range(3)])])
-    assert check_verdict(three)["sentence"].endswith("Next: raw features 55\u00a0%.")
+    assert check_verdict(three)["sentence"].endswith("Next: raw features 55.0\u00a0%.")
     assert "Next:" not in clear["sentence"]
 
 
@@ -379,4 +379,4 @@ def test_check_verdict_small_numbers_and_near_perfect_shares():
     number = float(said.split("The difference, ")[1].split(" points")[0])
     se = float(said.split("standard error (")[1].split(")")[0])
     assert number < 2 * se  # what is written agrees with what is said
-    assert "recorded after the outcome" in said and "100\u00a0%" in said
+    assert "recorded after the outcome" in said and "99.9\u00a0%" in said
