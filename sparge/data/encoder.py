@@ -1024,7 +1024,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                                                   missing_pct=float(100 * m))
                                    for i, m in zip(dropped, miss)]
         paper = abs(self.max_patient_missing - PAPER_MAX_MISSING) < 1e-9
-        text = (f"{len(report.patients_dropped)} of {len(df)} patients miss more than "
+        text = (f"{len(report.patients_dropped):,} of {len(df):,} patients miss more than "
                 f"{100 * self.max_patient_missing:.0f}% of their values ("
                 + ("the SparGE paper's threshold" if paper else "the threshold set")
                 + ") and are left out of training; raise the threshold to keep them.")

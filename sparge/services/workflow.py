@@ -367,8 +367,8 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
     # what needs the user's eye first (a walk-through's 'abc' came 12th of 16, after
     # routine notes), then warnings and notes
     msgs = [unknown_answer_message(encoder, u) for u in rep.unknown_values]
-    msgs += [f"Column '{plain_text(s.column, 80)}': {s.hint} (e.g. "
-             + ", ".join(f"'{plain_text(e, 30)}'" for e in s.examples) + ")"
+    msgs += [f"Column '{plain_text(s.column, 80)}': "
+             + ", ".join(f"'{plain_text(e, 30)}'" for e in s.examples) + f" — {s.hint}"
              for s in rep.stray_text]
     msgs += list(rep.warnings) + list(rep.notes)
     # one line per gap word, naming its columns (a patient with 16 gaps had 16 lines)
