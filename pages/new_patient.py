@@ -133,8 +133,9 @@ else:
 if query is not None:
     # the first patient of a model also prepares its checks (seconds on a large cohort)
     with guard("Finding look-alikes"), st.spinner("Finding look-alikes…"):
+        problems: list[str] = []
         if encoder is not None:
-            X_all, msgs = encode_new_patients(model, encoder, query)
+            X_all, problems, msgs = encode_new_patients(model, encoder, query, split=True)
             has_id = encoder.id_column is not None and encoder.id_column in query.columns
             qids = (encoder.ids(query).astype(str) if has_id else
                     [f"CSV line {i + 2}" if len(query) > 1 else "new patient"
@@ -143,6 +144,9 @@ if query is not None:
             X_all, qids, msgs = numeric_patients(query, model.feature_names())
         Xq = X_all.iloc[[pick]].reset_index(drop=True)
         qid = str(qids[pick])
+        if problems:  # values read as missing: not routine (a walk-through's 'abc')
+            st.warning("Please check these values:\n\n"
+                       + "\n".join(f"- {md_escape(m, 600)}" for m in problems[:10]))
         if msgs:  # one box: a patient with 16 gaps had 16 boxes above its look-alikes
             st.info("\n".join(f"- {md_escape(m, 600)}" for m in msgs[:30])
                     + (f"\n- … and {len(msgs) - 30} more" if len(msgs) > 30 else ""))

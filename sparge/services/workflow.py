@@ -356,21 +356,29 @@ def unknown_answer_message(encoder: Encoder, unknown) -> str:
             f"missing" + (f"; it accepts {accepts}." if known else "."))
 
 
-def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
-                        ) -> tuple[pd.DataFrame, list[str]]:
+def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
+                        split: bool = False):
     """Encode new patients with a trained model's encoder; returns features and messages.
 
     The report comes back from ``encoder.transform_with_report``: nothing is written on the
     encoder, so one fitted encoder can serve every session at once.
+
+    Returns
+    -------
+    X : DataFrame
+    messages : list of str
+        What needs the user's eye first (values read as missing because the model does
+        not know them), then warnings and notes. With ``split``, two lists: those values,
+        and the rest.
     """
     X, rep = encoder.transform_with_report(df)
     # what needs the user's eye first (a walk-through's 'abc' came 12th of 16, after
     # routine notes), then warnings and notes
-    msgs = [unknown_answer_message(encoder, u) for u in rep.unknown_values]
-    msgs += [f"Column '{plain_text(s.column, 80)}': "
-             + ", ".join(f"'{plain_text(e, 30)}'" for e in s.examples) + f" — {s.hint}"
-             for s in rep.stray_text]
-    msgs += list(rep.warnings) + list(rep.notes)
+    problems = [unknown_answer_message(encoder, u) for u in rep.unknown_values]
+    problems += [f"Column '{plain_text(s.column, 80)}': "
+                 + ", ".join(f"'{plain_text(e, 30)}'" for e in s.examples) + f" — {s.hint}"
+                 for s in rep.stray_text]
+    msgs = list(rep.warnings) + list(rep.notes)
     # one line per gap word, naming its columns (a patient with 16 gaps had 16 lines)
     by_token: dict[str, list[str]] = {}
     for col, toks in rep.missing_tokens.items():
@@ -394,4 +402,5 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame
                             "the model trained on another one?")
         raise DataError(f"Patient row {bad + 1} has no value the model knows; fill in at "
                         "least one biomarker.")
-    return pd.DataFrame(X, columns=encoder.feature_names_out_), msgs
+    out = pd.DataFrame(X, columns=encoder.feature_names_out_)
+    return (out, problems, msgs) if split else (out, problems + msgs)

@@ -505,8 +505,9 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
     assert not at.exception
     pick = at.selectbox(key="np_pick")
     assert pick.options == ["line 2 · NEW0001", "line 3 · NEW0002"]
-    info = " ".join(i.value for i in at.info).replace("\\", "")
-    assert "'Age (years)'" in info and "'abc'" in info and "line 3" in info
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "Please check these values" in said
+    assert "'Age (years)'" in said and "'abc'" in said and "line 3" in said
     assert "Look-alikes of NEW0001" in texts(at)
     pick.set_value(1).run()
     assert not at.exception and "Look-alikes of NEW0002" in texts(at)
