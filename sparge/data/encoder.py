@@ -185,11 +185,12 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
     """
     skip = {str(c) for c in exclude}
     found = []
-    for pos, c in enumerate(str(c) for c in df.columns):
+    for pos, col in enumerate(df.columns):
+        c = str(col)
         rank = _outcome_rank(c)
         if c in skip or rank is None:
             continue
-        t = texts[c] if texts is not None else cell_text(df[c])
+        t = texts[c] if texts is not None else cell_text(df[col])
         n_levels = cell_keys(t[t != ""]).nunique()
         if 2 <= n_levels <= 10:
             found.append((rank, pos, c))

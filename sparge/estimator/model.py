@@ -946,7 +946,8 @@ class SparGE(TransformerMixin, BaseEstimator):
     def complete(self, X, units: str = "original") -> np.ndarray:
         """Patients with their gaps filled, shape (n, m): the values given stay as they
         are, a gap takes the value the model's representation is built from
-        (``completion_fill``: the probabilistic-PCA posterior reconstruction).
+        (``completion_fill``: the probabilistic-PCA posterior reconstruction, kept within
+        the range measured in its column).
 
         Parameters
         ----------
@@ -985,7 +986,7 @@ class SparGE(TransformerMixin, BaseEstimator):
     def misfit(self, X) -> np.ndarray:
         """How badly each patient's measured values fit the completion's patterns: the
         squared Mahalanobis distance under its probabilistic PCA model, per measured value
-        (:func:`sparge.method.lowrank.ppca_misfit`; unit: the model's noise variance, so
+        (:func:`sparge.method.lowrank.ppca_misfit`; times the model's noise variance, so
         compare with the training patients' own). ``NaN`` for a patient with no value.
 
         Parameters

@@ -282,9 +282,9 @@ def completion_scores(X: np.ndarray, components: np.ndarray, ridge,
 
 
 def ppca_misfit(X: np.ndarray, components: np.ndarray, ridge: np.ndarray) -> np.ndarray:
-    """Each row's squared Mahalanobis distance under the probabilistic PCA model, in units
-    of its noise variance, divided by the number of values measured; ``NaN`` for a row
-    with none.
+    """Each row's squared Mahalanobis distance under the probabilistic PCA model, times
+    the model's noise variance (one constant per model), divided by the number of values
+    measured; ``NaN`` for a row with none.
 
     Under ``x = V a + e``, ``a_k ~ N(0, lambda_k)``, ``e ~ N(0, sigma^2 I)``, the observed
     part of a row has covariance ``S_o = V_o^T diag(lambda) V_o + sigma^2 I`` and (Woodbury)
