@@ -969,14 +969,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         strong patterns are followed and its weak directions shrunk; a gap's reconstruction
         is the value :meth:`complete` fills in. (The model's representation projects with
         the shared ``completion_ridge`` and scales every patient to unit length: its
-        scores are not values.)
-
-        Parameters
-        ----------
-        X : array-like of shape (n, m)
-            Encoded features in original units, ``NaN`` for missing.
-        units : {"original", "standardized"}
-            Units of the result.
+        scores are not values.) ``X`` and ``units`` as in :meth:`complete`.
         """
         Xs = self._standardized(X, units)
         V = self.completion_components_
