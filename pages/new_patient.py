@@ -148,7 +148,8 @@ if query is not None:
             st.warning("Please check these values:\n\n"
                        + "\n".join(f"- {md_escape(m, 600)}" for m in problems[:10]))
         if msgs:  # one box: a patient with 16 gaps had 16 boxes above its look-alikes
-            st.info("\n".join(f"- {md_escape(m, 600)}" for m in msgs[:30])
+            st.info(("For the whole file (all its patients):\n\n" if len(query) > 1 else "")
+                    + "\n".join(f"- {md_escape(m, 600)}" for m in msgs[:30])
                     + (f"\n- … and {len(msgs) - 30} more" if len(msgs) > 30 else ""))
         xq = Xq.to_numpy(dtype=float)  # the patient's encoded values, read once
         far = out_of_range_values(xq[0], training_values(), encoder)

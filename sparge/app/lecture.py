@@ -556,8 +556,9 @@ def model_note(ctx: Context) -> None:
         p, c = params(), ctx.cohort
         say(
             f"Toy cohort: 40 made-up patients, 6 biomarkers, {100 * c.gaps.mean():.0f}% "
-            f"gaps and {int(c.hidden.sum())} measured values hidden from the model to grade "
-            "the completion, outcomes low "
+            f"gaps plus {int(c.hidden.sum())} measured values hidden from the model to grade "
+            f"the completion ({100 * (c.gaps | c.hidden).mean():.0f}% of the entries missing "
+            "as the model sees them), outcomes low "
             f"risk / high risk. Model refitted on every change: rank {p.rank}, "
             f"λ = {p.completion_lambda:g} × the largest singular value, {p.n_atoms} atoms, "
             f"r₁ = {p.r1:g}, k₁ = {p.k1}, "

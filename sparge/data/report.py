@@ -214,10 +214,11 @@ class ValidationReport:
                          (f" … (+{len(cols) - 8})" if len(cols) > 8 else "") + ".")
         if self.label_balance:
             kept = sum(self.label_balance.values())
-            who = f"{kept} patient{'s' if kept != 1 else ''}"
+            who = f"{kept:,} patient{'s' if kept != 1 else ''}"
             lines.append(f"Outcome '{_t(self.label_column)}' among the {who} kept "
                          "for training: " +
-                         ", ".join(f"{_t(k, 40)}: {v}" for k, v in self.label_balance.items()))
+                         ", ".join(f"{_t(k, 40)}: {v:,}"
+                                   for k, v in self.label_balance.items()))
         for u in self.unknown_values:
             lines.append(f"Column '{_t(u.column)}': {u.count} value(s) not in the "
                          f"encoding table were set to missing, e.g. {_quoted(u.examples)}"

@@ -186,7 +186,7 @@ def data_step(model, patient: int) -> dict:
     Xs = np.asarray(model.training_data_, dtype=float)
     n, m = Xs.shape
     gaps = np.isnan(Xs)
-    caption = (f"{n} patients × {m} biomarkers; {100 * gaps.mean():.0f}% of the entries are "
+    caption = (f"{n:,} patients × {m:,} biomarkers; {100 * gaps.mean():.0f}% of the entries are "
                f"gaps. Patient {patient_ids(model)[patient]} has "
                f"{_plural(int(gaps[patient].sum()), 'gap')} of {m}. Colours are standard "
                "deviations (SD) from the cohort mean; an empty (grey) cell is a gap.")
@@ -235,7 +235,7 @@ def matrix_view_caption(model, patient: int, rows: np.ndarray, cols: np.ndarray)
                if gap_free and not np.isin(
                    np.flatnonzero(~np.isnan(Xs).any(axis=0)), cols).any() else ""))
     if len(rows) < n:
-        parts.append(f"{len(rows)} of {n} patients, evenly spaced, with this one")
+        parts.append(f"{len(rows)} of {n:,} patients, evenly spaced, with this one")
     return ("Shown: " + "; ".join(parts) + ".") if parts else ""
 
 
