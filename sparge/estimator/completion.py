@@ -105,9 +105,11 @@ def fit_completion(X: np.ndarray, *, completion_lambda: float | str, max_rank: i
         ridge = np.full(r, float(completion_ridge))
     fill = None
     if completion_fill == "posterior":
-        # the rows' own least-squares scores give each component's variance (round 16)
+        # the rows' own least-squares fit gives the noise (round 16), the completed
+        # table's scores each component's variance (round 17)
         fit = project_observed(Xs, res.components[:r], 1e-6)
-        fill = posterior_ridge(Xs, fit, res.components[:r])
+        fill = posterior_ridge(Xs, fit, res.components[:r],
+                               variance_scores=filled @ res.components[:r].T)
     return CompletionFit(mean=mean, scale=scale, standardized=Xs, fill_ridge=fill,
                          components=res.components[:r], ridge=ridge, lam=float(lam),
                          filled_singular_values=filled_sv,

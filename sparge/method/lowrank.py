@@ -318,7 +318,8 @@ def ppca_misfit(X: np.ndarray, components: np.ndarray, ridge: np.ndarray) -> np.
 
 
 def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
-                    floor: float = 1e-3) -> np.ndarray:
+                    floor: float = 1e-3, variance_scores: np.ndarray | None = None
+                    ) -> np.ndarray:
     """Per-component ridge ``sigma^2 / lambda_k`` of the probabilistic-PCA posterior.
 
     Under ``x = V a + e`` with ``a_k ~ N(0, lambda_k)`` and ``e ~ N(0, sigma^2 I)``, the
@@ -335,6 +336,13 @@ def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
         Standardised training rows, ``NaN`` for missing.
     scores : ndarray of shape (n, r)
     components : ndarray of shape (r, m)
+    floor : float
+        Smallest ``sigma^2``.
+    variance_scores : ndarray of shape (n, r), optional
+        Scores ``lambda_k`` is taken from instead of ``scores`` (round 17: the scores of
+        the completed table; a row's own least-squares scores are ill-determined in the
+        weak directions when it has a few gaps and the basis nearly as many components
+        as columns, which made weak components look strong and filled gaps at -34 SD).
 
     Returns
     -------
@@ -344,7 +352,8 @@ def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
     observed = ~np.isnan(X)
     resid = np.where(observed, X - scores @ components, 0.0)
     sigma2 = max(float(np.sum(resid**2) / max(observed.sum(), 1)), floor)
-    lam = np.mean(np.asarray(scores, dtype=float) ** 2, axis=0)
+    lam = np.mean(np.asarray(scores if variance_scores is None else variance_scores,
+                             dtype=float) ** 2, axis=0)
     return sigma2 / np.maximum(lam, 1e-12)
 
 
