@@ -753,11 +753,13 @@ class SparGE(TransformerMixin, BaseEstimator):
         self.typical_missing_ = float(np.median(gaps.mean(axis=1))) if data.size else 0.0
         V = self.completion_components_
         fill = getattr(self, "completion_fill_ridge_", None)
-        if fill is None:  # a file written before round 16: the fill of today's models
-            fill = posterior_ridge(data, project_observed(data, V, 1e-6), V)
-        self._fill_ridge = np.asarray(fill, dtype=float)
         # a filled value stays within its column's measured range (round 17)
         self._fill_bounds = column_bounds(data)
+        if fill is None:  # a file written before round 16: today's fill, for the values
+            own = project_observed(data, V, 1e-6)  # shown (its look-alikes stay as trained)
+            first = fill_gaps(data, V, posterior_ridge(data, own, V), self._fill_bounds)
+            fill = posterior_ridge(data, own, V, variance_scores=first @ V.T)
+        self._fill_ridge = np.asarray(fill, dtype=float)
         # their gaps filled in standardised units (``completed_`` holds unit-norm scores)
         self._anchor_rows = fill_gaps(data, V, self._fill_ridge,
                                       self._fill_bounds).astype(np.float32)
