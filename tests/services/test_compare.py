@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 from helpers import planted_classes
 
 from sparge.services.compare import compare_classifiers, summarize, time_table
@@ -158,3 +159,28 @@ def test_the_verdict_counts_the_classifiers_and_says_what_the_page_does_not_meas
     assert "the gain may be noise" in said and "within 10 points of chance (0.50)" in said
     assert comparison_verdict(pd.DataFrame(rows[:0], columns=list(rows[0])),
                               "balanced_accuracy") == ""
+
+
+def test_a_rare_outcome_does_not_log_the_least_populated_class_warning():
+    """A walk-through's server log held scikit-learn's "least populated class" warning,
+    and with 5 Platt-scaling folds an outcome with 4 training patients stopped the SVM
+    (scikit-learn refuses 5 folds then). The folds now follow the rarest outcome."""
+    import warnings
+
+    from sparge.services.compare import paper_classifiers
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(90, 5))
+    y = np.array(["a"] * 50 + ["b"] * 34 + ["c"] * 6)
+    X[y == "c"] += 2.0
+    def warned(classifiers) -> bool:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res, _ = compare_classifiers(X, y, n_splits=1, sparge_params={"max_iter": 1},
+                                         classifiers=classifiers)
+        assert "SVM" in set(res.classifier)
+        return any("least populated class" in str(w.message) for w in caught)
+
+    with pytest.raises(ValueError, match="5-fold"):  # the case: 4 training patients of "c"
+        warned({"SVM": paper_classifiers(0, 5)["SVM"]})
+    assert not warned(None)
