@@ -1019,8 +1019,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         if len(dropped) == 0:
             return
         miss = missing_fraction_per_row(X[dropped])
+        # without an ID column a patient is its CSV line ("0 (row 2 …)" read like a value)
         id_vals = (cell_text(df[self.id_column]).tolist() if self.id_column else
-                   [str(i) for i in range(len(df))])
+                   [""] * len(df))
         report.patients_dropped = [DroppedPatient(row=int(i) + 2, id=_q(id_vals[i], 60),
                                                   missing_pct=float(100 * m))
                                    for i, m in zip(dropped, miss)]

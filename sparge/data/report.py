@@ -96,7 +96,7 @@ class DroppedPatient:
     row : int
         The patient's CSV line (the header is line 1).
     id : str
-        The patient's ID (the row number when there is no ID column).
+        The patient's ID (empty when there is no ID column: the row says who it is).
     missing_pct : float
         Percentage of the patient's feature values that are missing.
     """
@@ -232,6 +232,7 @@ class ValidationReport:
         if self.patients_dropped:  # how many: in the warning below; here which ones
             lines.append("Left out of training for missing too many values, e.g. " +
                          ", ".join(f"{_t(p.id, 40)} (row {p.row}, {p.missing_pct:.0f}% missing)"
+                                   if p.id else f"row {p.row} ({p.missing_pct:.0f}% missing)"
                                    for p in self.patients_dropped[:5])
                          + (f" and {len(self.patients_dropped) - 5:,} more"
                             if len(self.patients_dropped) > 5 else "") + ".")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -128,3 +129,13 @@ def test_the_encoder_fills_the_records():
     assert rep.patients_dropped == [DroppedPatient(row=3, id="P1", missing_pct=100.0),
                                     DroppedPatient(row=6, id="P4", missing_pct=50.0),
                                     DroppedPatient(row=7, id="P5", missing_pct=100.0)]
+
+
+def test_patients_left_out_of_a_table_without_ids_are_named_by_their_row():
+    """Walk-through 17: without an ID column the report read "e.g. 0 (row 2, 25% missing),
+    1 (row 3 …)", the row index looking like a value."""
+    X = np.random.default_rng(0).normal(size=(30, 6))
+    X[:2, 0] = np.nan
+    df = pd.DataFrame(X, columns=list("abcdef")).assign(y=["p", "q"] * 15)
+    text = str(Encoder(label_column="y").fit(df).report_)
+    assert "e.g. row 2 (17% missing), row 3 (17% missing)." in text
