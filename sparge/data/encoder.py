@@ -48,6 +48,7 @@ from sparge.data.report import (
     UnknownValues,
     ValidationReport,
 )
+from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key, yes_no_codes
 from sparge.errors import DataError
@@ -286,17 +287,6 @@ def abbreviation_note(df: pd.DataFrame, table: EncodingTable, cols: list[str]
     return ("These answers may be one answer written two ways (patients in brackets); they "
             f"are coded as different answers: {shown}. If they mean the same, give them the "
             "same code on the Encoding table tab and apply.")
-
-
-def quoted_names(cols: list[str], limit: int = 8, width: int = 60) -> str:
-    """Column names for a message: "'A', 'B' … (+3)" (never a Python list's brackets)."""
-    shown = ", ".join(f"'{_q(c, width)}'" for c in cols[:limit])
-    return shown + (f" … (+{len(cols) - limit})" if len(cols) > limit else "")
-
-
-def _lines(rows: list[int]) -> str:
-    """CSV line numbers as words: "line 3", "lines 3, 7, 12" (not a Python list)."""
-    return ("line " if len(rows) == 1 else "lines ") + ", ".join(str(r) for r in rows)
 
 
 def _columns(n: int) -> str:
@@ -841,7 +831,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             first = dup.iloc[0]
             rows = [int(i) + 2 for i in np.flatnonzero(ids == first)[:5]]
             raise DataError(f"Duplicate patient ID {_q(first, 60)!r} in column "
-                            f"{_q(self.id_column)!r} (CSV {_lines(rows)}); "
+                            f"{_q(self.id_column)!r} (CSV {csv_lines(rows)}); "
                             f"{dup.nunique()} ID(s) repeat. Every patient needs a unique ID.")
 
     def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],
@@ -1090,7 +1080,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if missing.any():
             rows = [int(i) + 2 for i in np.flatnonzero(missing)[:5]]
             report.warnings.append(f"{int(missing.sum())} patient(s) have no outcome in "
-                                   f"'{_q(self.label_column)}' (CSV {_lines(rows)}…); "
+                                   f"'{_q(self.label_column)}' (CSV {csv_lines(rows)}…); "
                                    "they are left out of supervised training.")
         if len(report.label_balance) < 2:
             report.blocking.append(
@@ -1185,7 +1175,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 report.stray_text.append(StrayText(
                     column=col, count=len(cells), rows=[r + 2 for r, _ in cells[:5]],
                     examples=[_q(s, 40) for _, s in cells[:3]],
-                    hint=hint.format(lines=_lines([r + 2 for r, _ in cells[:3]]))))
+                    hint=hint.format(lines=csv_lines([r + 2 for r, _ in cells[:3]]))))
 
     def transform(self, X: pd.DataFrame) -> np.ndarray:
         """Encode a table with the fitted roles and tables (columns aligned by name).

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from sparge.data.safe_text import plain_text
+from sparge.data.safe_text import csv_lines, plain_text, quoted_names
 
 #: Column names listed per role in the report's text before "… (+n)".
 ROLE_NAMES_SHOWN = 12
@@ -17,11 +17,6 @@ ROLE_NAMES_SHOWN = 12
 def _t(value: object, n: int = 80) -> str:
     """User text (column names, cells, IDs) as one truncated line without control codes."""
     return plain_text(value, n)
-
-
-def _quoted(values: list) -> str:
-    """``'a', 'b'``: cells as a reader sees them (not a Python list)."""
-    return ", ".join(f"'{_t(v, 40)}'" for v in values)
 
 
 @dataclass(frozen=True)
@@ -221,12 +216,12 @@ class ValidationReport:
                                    for k, v in self.label_balance.items()))
         for u in self.unknown_values:
             lines.append(f"Column '{_t(u.column)}': {u.count} value(s) not in the "
-                         f"encoding table were set to missing, e.g. {_quoted(u.examples)}"
-                         + (f" (CSV line{'s' if len(u.rows) > 1 else ''} "
-                            f"{', '.join(map(str, u.rows))})" if u.rows else "") + ".")
+                         "encoding table were set to missing, e.g. "
+                         f"{quoted_names(u.examples, width=40)}"
+                         + (f" (CSV {csv_lines(u.rows)})" if u.rows else "") + ".")
         for s in self.stray_text:
             lines.append(f"Column '{_t(s.column)}' is numeric but {s.count} cell(s) hold "
-                         f"text, e.g. {_quoted(s.examples)}: {_t(s.hint, 300)}")
+                         f"text, e.g. {quoted_names(s.examples, width=40)}: {_t(s.hint, 300)}")
         for d in self.dropped_columns:
             lines.append(f"Column '{_t(d.column)}' was dropped: {_t(d.reason, 200)}.")
         if self.patients_dropped:  # how many: in the warning below; here which ones

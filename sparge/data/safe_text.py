@@ -55,6 +55,19 @@ def quote(value: object, max_len: int = 80) -> str:
     return plain_text(value, max_len)
 
 
+def quoted_names(values, limit: int = 8, width: int = 60) -> str:
+    """Names or cells for a message: "'A', 'B' … (+3)" (never a Python list's brackets)."""
+    values = list(values)
+    shown = ", ".join(f"'{plain_text(v, width)}'" for v in values[:limit])
+    return shown + (f" … (+{len(values) - limit})" if len(values) > limit else "")
+
+
+def csv_lines(rows) -> str:
+    """CSV line numbers as words: "line 3", "lines 3, 7, 12" (not a Python list)."""
+    rows = list(rows)
+    return ("line " if len(rows) == 1 else "lines ") + ", ".join(str(r) for r in rows)
+
+
 def md_escape(value: object, max_len: int = 200) -> str:
     """Text that Markdown shows literally: no links, images, HTML or formatting.
 

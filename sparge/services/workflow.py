@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.encoder import Encoder
-from sparge.data.safe_text import plain_text
+from sparge.data.safe_text import csv_lines, plain_text, quoted_names
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
 from sparge.method.preprocess import PAPER_MAX_MISSING, missing_fraction_per_row
@@ -345,15 +345,14 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
 def unknown_answer_message(encoder: Encoder, unknown) -> str:
     """Words for a categorical column's answers that the model does not know: which
     answers, on which CSV lines, and the answers it accepts."""
-    col = plain_text(unknown.column, 80)
-    said = ", ".join(f"'{plain_text(e, 40)}'" for e in unknown.examples)
     lines = unknown.rows
-    where = (f" (CSV line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
-             + (" …" if unknown.count > len(lines) else "") + ")") if lines else ""
-    known = [plain_text(lv, 30) for lv in encoder.table_.levels(unknown.column)]
-    accepts = ", ".join(f"'{k}'" for k in known[:8]) + (" …" if len(known) > 8 else "")
-    return (f"Column '{col}': {said}{where} is not one of its answers and was read as "
-            f"missing" + (f"; it accepts {accepts}." if known else "."))
+    where = (f" (CSV {csv_lines(lines)}" + (" …" if unknown.count > len(lines) else "")
+             + ")") if lines else ""
+    known = list(encoder.table_.levels(unknown.column))
+    return (f"Column '{plain_text(unknown.column, 80)}': "
+            f"{quoted_names(unknown.examples, width=40)}{where} is not one of its answers "
+            "and was read as missing"
+            + (f"; it accepts {quoted_names(known, width=30)}." if known else "."))
 
 
 def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
@@ -376,8 +375,7 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
     # routine notes), then warnings and notes
     problems = [unknown_answer_message(encoder, u) for u in rep.unknown_values]
     problems += [f"Column '{plain_text(s.column, 80)}': "
-                 + ", ".join(f"'{plain_text(e, 30)}'" for e in s.examples) + f" — {s.hint}"
-                 for s in rep.stray_text]
+                 f"{quoted_names(s.examples, width=30)} — {s.hint}" for s in rep.stray_text]
     msgs = list(rep.warnings) + list(rep.notes)
     # one line per gap word, naming its columns (a patient with 16 gaps had 16 lines)
     by_token: dict[str, list[str]] = {}
