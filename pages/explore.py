@@ -243,7 +243,7 @@ if sel_row is not None:
         st.markdown(f"{md_escape(outcome_name(encoder))}: **{md_escape(outcome)}**")
     if tix < 0:
         st.info(f"Not used for training: {md_escape(index.reason[sel_row], 300)}. Its "
-                f"look-alikes are found among the {len(model.embedding_)} training patients "
+                f"look-alikes are found among the {len(model.embedding_):,} training patients "
                 "from its own values (the model completes its gaps).")
     elif caveat := training_patient_caveat(model):
         st.caption(caveat)
