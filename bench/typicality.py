@@ -1,5 +1,5 @@
 """The New patient page's "unlike the training patients" check, and the completed values
-that the teaching page draws (DEFAULTS.md round 17).
+that the teaching page draws (DEFAULTS.md rounds 17 and 18).
 
 Until round 17, ``SparGE.complete`` returned the shared-ridge projection that the
 representation uses (ridge 1 on an orthonormal basis): a complete patient's values came
@@ -11,11 +11,14 @@ the patient is, not of how badly their values fit the cohort's patterns. Three s
 - ``posterior residual``: the residual of the probabilistic-PCA posterior reconstruction
   (``SparGE.reconstruct``) alone; a row with few values fits a wrong one by large scores
   on weak components;
-- ``misfit (now)``: the Mahalanobis distance under the same model (``SparGE.misfit``):
-  the residual plus the weak components' cost.
+- ``misfit (round 17)``: the Mahalanobis distance under the same model
+  (``SparGE.misfit``): the residual plus the weak components' cost;
+- ``misfit, cross-fitted (now)``: the same score against a cross-fitted reference
+  (round 18, ``residual_reference``: each training patient scored under a completion
+  learned without it); the three above are compared with the training patients' own
+  residuals under the model, which the basis followed.
 
-On test splits (the model fitted on the training patients only; the reference is the
-training patients' residuals, as on the page), per cohort:
+On test splits (the model fitted on the training patients only), per cohort:
 
 - ``flagged``: share of ordinary test patients flagged at the page's threshold (0.99);
 - ``typo x10``: share flagged after one measured continuous value was multiplied by 10
@@ -41,7 +44,7 @@ from bench.report import to_markdown
 from bench.splits import stratified_splits
 from sparge import SparGE
 from sparge.method.lowrank import completion_scores
-from sparge.services.typicality import ATYPICAL_SHARE, MIN_MEASURED
+from sparge.services.typicality import ATYPICAL_SHARE, MIN_MEASURED, residual_reference
 
 COHORTS = ["whas500", "survset:GBSG2", "support2", "breast_cancer", "survset:colon"]
 
@@ -90,21 +93,28 @@ def typo(X: np.ndarray, continuous: np.ndarray, factor: float, seed: int) -> np.
     return out
 
 
-def scores_and_values(model: SparGE) -> dict:
-    """Per way: the score the check ranks patients by, and the values it fills in."""
+def scores_and_values(model: SparGE, X_train: np.ndarray) -> dict:
+    """Per way: the score the check ranks patients by, the values it fills in, and the
+    reference scores a patient is compared with."""
     def std(A: np.ndarray) -> np.ndarray:
         return model.standardize(A)
 
-    return {
+    def misfit(A: np.ndarray) -> np.ndarray:
+        return enough(std(A), model.misfit(A))
+
+    ways = {
         "shared ridge (before)": (
             lambda A: residual(std(A), shared_ridge_values(model, A)),
             lambda A: shared_ridge_values(model, A)),
         "posterior residual": (
             lambda A: residual(std(A), model.reconstruct(A, units="standardized")),
             lambda A: model.reconstruct(A, units="standardized")),
-        "misfit (now)": (lambda A: enough(std(A), model.misfit(A)),
-                         lambda A: model.complete(A, units="standardized")),
+        "misfit (round 17)": (misfit, lambda A: model.complete(A, units="standardized")),
     }
+    out = {way: (score, values, score(X_train)) for way, (score, values) in ways.items()}
+    out["misfit, cross-fitted (now)"] = (*ways["misfit (round 17)"],
+                                        residual_reference(model))
+    return out
 
 
 def run(cohorts: list[str], n_splits: int) -> pd.DataFrame:
@@ -115,13 +125,11 @@ def run(cohorts: list[str], n_splits: int) -> pd.DataFrame:
         for s, train, test in stratified_splits(y, n_splits):
             model = SparGE(random_state=s).fit(X[train], y[train])
             Xtr, Xte = X[train], X[test]
-            ways = scores_and_values(model)
+            ways = scores_and_values(model, Xtr)
             hidden = hide_values(Xte, 0.3, seed=s)
             h = np.isfinite(Xte) & np.isnan(hidden)
             truth = model.standardize(Xte)
-            for way, (score, values) in ways.items():
-                ref = score(Xtr)
-
+            for way, (score, values, ref) in ways.items():
                 def share(A: np.ndarray, score=score, ref=ref) -> float:
                     return flag_share(ref, score(A))
 
@@ -134,7 +142,7 @@ def run(cohorts: list[str], n_splits: int) -> pd.DataFrame:
                     "hidden rmse": float(np.sqrt(np.mean((filled[h] - truth[h]) ** 2))),
                     "mean rmse": float(np.sqrt(np.mean(truth[h] ** 2))),
                 })
-            print(pd.DataFrame(rows[-3:]).to_string(index=False), flush=True)
+            print(pd.DataFrame(rows[-len(ways):]).to_string(index=False), flush=True)
     return pd.DataFrame(rows)
 
 

@@ -237,7 +237,9 @@ def test_typicality_bench_on_one_split():
     from bench.typicality import run
 
     res = run(["breast_cancer"], 1)
-    assert list(res.way) == ["shared ridge (before)", "posterior residual", "misfit (now)"]
-    now = res[res.way == "misfit (now)"].iloc[0]
+    assert list(res.way) == ["shared ridge (before)", "posterior residual",
+                             "misfit (round 17)", "misfit, cross-fitted (now)"]
+    now = res[res.way == "misfit, cross-fitted (now)"].iloc[0]
+    assert now["flagged"] <= res[res.way == "misfit (round 17)"].iloc[0]["flagged"]
     assert 0 <= now["flagged"] < 0.1 < now["typo x10"]  # a slipped decimal is flagged
     assert now["hidden rmse"] < now["mean rmse"]

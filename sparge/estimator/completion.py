@@ -8,9 +8,9 @@ import numpy as np
 
 from sparge.method.lowrank import (
     choose_lambda,
+    gap_fill_ridge,
     gavish_donoho_rank,
     posterior_ridge,
-    project_observed,
     soft_impute,
     top_svd,
 )
@@ -105,11 +105,7 @@ def fit_completion(X: np.ndarray, *, completion_lambda: float | str, max_rank: i
         ridge = np.full(r, float(completion_ridge))
     fill = None
     if completion_fill == "posterior":
-        # the rows' own least-squares fit gives the noise (round 16), the completed
-        # table's scores each component's variance (round 17)
-        fit = project_observed(Xs, res.components[:r], 1e-6)
-        fill = posterior_ridge(Xs, fit, res.components[:r],
-                               variance_scores=filled @ res.components[:r].T)
+        fill = gap_fill_ridge(Xs, res.components[:r], filled)[0]
     return CompletionFit(mean=mean, scale=scale, standardized=Xs, fill_ridge=fill,
                          components=res.components[:r], ridge=ridge, lam=float(lam),
                          filled_singular_values=filled_sv,

@@ -40,6 +40,8 @@ from sparge.method.lowrank import (
     column_bounds,
     completion_scores,
     fill_gaps,
+    gap_fill_ridge,
+    noise_variance,
     posterior_ridge,
     ppca_misfit,
     project_observed,
@@ -758,8 +760,9 @@ class SparGE(TransformerMixin, BaseEstimator):
         if fill is None:  # a file written before round 16: today's fill, for the values
             own = project_observed(data, V, 1e-6)  # shown (its look-alikes stay as trained)
             first = fill_gaps(data, V, posterior_ridge(data, own, V), self._fill_bounds)
-            fill = posterior_ridge(data, own, V, variance_scores=first @ V.T)
+            fill = gap_fill_ridge(data, V, first)[0]
         self._fill_ridge = np.asarray(fill, dtype=float)
+        self._fill_noise = None  # computed when first needed (:meth:`misfit`)
         # their gaps filled in standardised units (``completed_`` holds unit-norm scores)
         self._anchor_rows = fill_gaps(data, V, self._fill_ridge,
                                       self._fill_bounds).astype(np.float32)
@@ -981,8 +984,8 @@ class SparGE(TransformerMixin, BaseEstimator):
     def misfit(self, X) -> np.ndarray:
         """How badly each patient's measured values fit the completion's patterns: the
         squared Mahalanobis distance under its probabilistic PCA model, per measured value
-        (:func:`sparge.method.lowrank.ppca_misfit`; times the model's noise variance, so
-        compare with the training patients' own). ``NaN`` for a patient with no value.
+        (:func:`sparge.method.lowrank.ppca_misfit` divided by the model's noise variance;
+        about 1 for a patient of the cohort). ``NaN`` for a patient with no value.
 
         Parameters
         ----------
@@ -990,7 +993,11 @@ class SparGE(TransformerMixin, BaseEstimator):
             Encoded features in original units, ``NaN`` for missing.
         """
         Xs = self._standardized(X, "standardized")
-        return ppca_misfit(Xs, self.completion_components_, self._fill_ridge)
+        V = self.completion_components_
+        if self._fill_noise is None:
+            data = np.asarray(self.training_data_, dtype=float)
+            self._fill_noise = noise_variance(data, project_observed(data, V, 1e-6), V)
+        return ppca_misfit(Xs, V, self._fill_ridge) / self._fill_noise
 
     def _standardized(self, X, units: str) -> np.ndarray:
         if units not in ("original", "standardized"):

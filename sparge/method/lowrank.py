@@ -348,13 +348,93 @@ def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
     -------
     ndarray of shape (r,)
     """
-    X = np.asarray(X, dtype=float)
-    observed = ~np.isnan(X)
-    resid = np.where(observed, X - scores @ components, 0.0)
-    sigma2 = max(float(np.sum(resid**2) / max(observed.sum(), 1)), floor)
+    sigma2 = noise_variance(X, scores, components, floor)
     lam = np.mean(np.asarray(scores if variance_scores is None else variance_scores,
                              dtype=float) ** 2, axis=0)
     return sigma2 / np.maximum(lam, 1e-12)
+
+
+def noise_variance(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
+                   floor: float = 1e-3) -> float:
+    """Mean squared residual of ``scores @ components`` on the observed entries of ``X``
+    (at least ``floor``): the probabilistic-PCA noise ``sigma^2`` of
+    :func:`posterior_ridge`."""
+    X = np.asarray(X, dtype=float)
+    observed = ~np.isnan(X)
+    resid = np.where(observed, X - scores @ components, 0.0)
+    return max(float(np.sum(resid**2) / max(observed.sum(), 1)), floor)
+
+
+def gap_fill_ridge(X: np.ndarray, components: np.ndarray, filled: np.ndarray
+                   ) -> tuple[np.ndarray, float]:
+    """The ridge of the gap fill (:func:`fill_gaps`) and its noise variance.
+
+    The noise comes from the rows' own least-squares fit on the basis (round 16), each
+    component's variance from the scores of the completed table ``filled`` (round 17).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Standardised training rows, ``NaN`` for missing.
+    components : ndarray of shape (r, m)
+    filled : ndarray of shape (n, m)
+        ``X`` with its gaps completed.
+
+    Returns
+    -------
+    ridge : ndarray of shape (r,)
+    sigma2 : float
+    """
+    fit = project_observed(X, components, 1e-6)
+    sigma2 = noise_variance(X, fit, components)
+    return posterior_ridge(X, fit, components, variance_scores=filled @ components.T), sigma2
+
+
+def cross_fitted_misfit(X: np.ndarray, lam: float, rank: int, *, max_rank: int,
+                        n_folds: int = 5, random_state: int = 0) -> np.ndarray:
+    """Every row's :func:`ppca_misfit` under a completion learned without it, divided by
+    that completion's noise variance (a squared Mahalanobis distance per value).
+
+    A row's misfit under a basis learned on it is optimistic: the basis followed its
+    values. The rows are split into ``n_folds`` folds; each fold is scored under the
+    soft-impute completion (:func:`soft_impute`, weight ``lam`` scaled by the square
+    root of the share of rows it sees, as the singular values are) of the other folds,
+    with ``rank`` components and the gap fill's ridge (:func:`gap_fill_ridge`).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Standardised rows, ``NaN`` for missing.
+    lam : float
+        Nuclear-norm weight learned on all ``n`` rows.
+    rank : int
+        Components kept.
+    max_rank : int
+        Rank cap of the soft-impute iterate (as in the fit).
+    n_folds : int
+    random_state : int
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        ``NaN`` for a row with no value.
+    """
+    X = np.asarray(X, dtype=float)
+    n, m = X.shape
+    n_folds = int(min(n_folds, n))
+    fold = np.random.default_rng(random_state).permutation(n) % n_folds
+    out = np.full(n, np.nan)
+    for f in range(n_folds):
+        test, train = fold == f, fold != f
+        Xt = X[train]
+        res = soft_impute(Xt, lam * np.sqrt(train.sum() / n),
+                          max_rank=int(min(max_rank, train.sum(), m)),
+                          random_state=random_state)
+        V = res.components[:rank]
+        filled = np.where(np.isnan(Xt), res.scores @ res.components, Xt)
+        ridge, sigma2 = gap_fill_ridge(Xt, V, filled)
+        out[test] = ppca_misfit(X[test], V, ridge) / sigma2
+    return out
 
 
 def gavish_donoho_rank(singular_values: np.ndarray, shape: tuple[int, int],

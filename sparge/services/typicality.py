@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from sparge.method.lowrank import cross_fitted_misfit
+
 #: Share of training patients a new patient's misfit must exceed to be flagged. On the test
-#: patients of five benchmark cohorts 1.1-2.9 % were flagged at 0.99, and 58-99 % of them
-#: once one value was multiplied by 10 (``bench.typicality``, 3 splits each: whas500, GBSG2,
-#: support2, breast cancer, colon; DEFAULTS.md round 17), so a flag is rare for an
-#: ordinary patient.
+#: patients of five benchmark cohorts 0.6-1.1 % were flagged at 0.99 against the
+#: cross-fitted reference, and 57-97 % of them once one value was multiplied by 10
+#: (``bench.typicality``, 3 splits each: whas500, GBSG2, support2, breast cancer, colon;
+#: DEFAULTS.md round 18), so a flag is rare for an ordinary patient.
 ATYPICAL_SHARE = 0.99
 #: Training patients the reference distribution is computed on (a seeded sample above it).
 REFERENCE_MAX = 5000
+#: Folds of the cross-fitted reference (:func:`residual_reference`).
+REFERENCE_FOLDS = 5
 #: Share of the features a patient must have measured to be assessed. A few values say
 #: little about whether they fit the cohort's patterns (and the range check already
 #: questions a value far outside the training range); the training patients are held to
@@ -44,20 +48,37 @@ def completion_residual(model, X) -> np.ndarray:
         Encoded features in original units, ``NaN`` for missing.
     """
     Xs = np.asarray(model.standardize(X), dtype=float)
+    return np.where(assessed(Xs), model.misfit(X), np.nan)
+
+
+def assessed(Xs: np.ndarray) -> np.ndarray:
+    """Whether each patient has at least :data:`MIN_MEASURED` of the features measured."""
     n_seen = np.isfinite(Xs).sum(axis=1)
-    enough = (n_seen > 0) & (n_seen >= MIN_MEASURED * Xs.shape[1])
-    return np.where(enough, model.misfit(X), np.nan)
+    return (n_seen > 0) & (n_seen >= MIN_MEASURED * Xs.shape[1])
 
 
 def residual_reference(model, max_patients: int = REFERENCE_MAX,
-                       random_state: int = 0) -> np.ndarray:
-    """Sorted completion residuals of the training patients (a seeded sample of
-    ``max_patients`` when there are more)."""
+                       random_state: int = 0, n_folds: int = REFERENCE_FOLDS
+                       ) -> np.ndarray:
+    """Sorted misfits of the training patients (a seeded sample of ``max_patients`` when
+    there are more), each under a completion learned without it.
+
+    Under the model's own completion a training patient fits better than a new patient of
+    the same cohort would: the basis followed its values, and 1.1-2.9 % of ordinary test
+    patients were flagged at 0.99 (round 17). Cross-fitted
+    (:func:`sparge.method.lowrank.cross_fitted_misfit`: ``n_folds`` folds of the sample,
+    each scored under the completion of the others, with the model's weight and rank),
+    the reference is what a new patient is compared with (DEFAULTS.md round 18).
+    """
     X = model.training_values().to_numpy(dtype=float)
     if len(X) > max_patients:
         rng = np.random.default_rng(random_state)
         X = X[np.sort(rng.choice(len(X), max_patients, replace=False))]
-    r = completion_residual(model, X)
+    Xs = np.asarray(model.standardize(X), dtype=float)
+    r = cross_fitted_misfit(Xs, model.completion_lambda_, model.rank_,
+                            max_rank=model.max_rank, n_folds=n_folds,
+                            random_state=random_state)
+    r = np.where(assessed(Xs), r, np.nan)
     return np.sort(r[np.isfinite(r)])
 
 

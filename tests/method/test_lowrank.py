@@ -4,7 +4,9 @@ from sparge.method.lowrank import (
     choose_lambda,
     column_bounds,
     completion_scores,
+    cross_fitted_misfit,
     fill_gaps,
+    gap_fill_ridge,
     gavish_donoho_rank,
     posterior_ridge,
     ppca_misfit,
@@ -186,3 +188,30 @@ def test_filled_values_stay_within_the_columns_measured_range():
     # a column without any measured value: bounds 0
     empty = np.column_stack([X[:, :2], np.full(n, np.nan)])
     assert column_bounds(empty)[0][2] == 0 == column_bounds(empty)[1][2]
+
+
+def test_cross_fitted_misfit_is_about_one_per_value_and_not_optimistic():
+    """Rows drawn from a planted probabilistic PCA model have a squared Mahalanobis
+    distance of about 1 per value. Under a basis learned on them they fit better than that
+    (the basis followed them); scored under the other folds' completion they do not, and a
+    row with a wrong value stands out."""
+    rng = np.random.default_rng(5)
+    n, m, r = 400, 12, 3
+    Vt = np.linalg.qr(rng.standard_normal((m, r)))[0].T
+    X = rng.standard_normal((n, r)) * np.sqrt([6.0, 3.0, 1.5]) @ Vt
+    X += 0.5 * rng.standard_normal((n, m))
+    X[rng.random(X.shape) < 0.15] = np.nan
+    X[0, 1] = 15.0  # a slipped decimal point
+    lam = 0.04 * np.linalg.norm(np.nan_to_num(X), 2)
+    cross = cross_fitted_misfit(X, lam, r, max_rank=m, n_folds=5, random_state=0)
+    assert np.isfinite(cross).all()
+    res = soft_impute(X, lam, max_rank=m, random_state=0)
+    V = res.components[:r]
+    filled = np.where(np.isnan(X), res.scores @ res.components, X)
+    ridge, sigma2 = gap_fill_ridge(X, V, filled)
+    own = ppca_misfit(X, V, ridge) / sigma2
+    assert 0.8 < np.median(cross[1:]) < 1.25
+    assert np.mean(cross[1:]) > np.mean(own[1:])
+    assert cross[0] > np.quantile(cross[1:], 0.99)
+    np.testing.assert_array_equal(
+        cross, cross_fitted_misfit(X, lam, r, max_rank=m, n_folds=5, random_state=0))

@@ -54,9 +54,19 @@ def test_the_reference_is_a_seeded_sample_of_large_cohorts(fitted):
     small = residual_reference(model, max_patients=50)
     assert len(small) == 50
     np.testing.assert_array_equal(small, residual_reference(model, max_patients=50))
-    # among the full reference's (to rounding: other batches, other BLAS blocking)
-    full = residual_reference(model)
-    assert all(np.isclose(full, r, rtol=1e-9, atol=1e-12).any() for r in small)
+
+
+def test_the_reference_is_cross_fitted(fitted):
+    """Training patients fit the model's own completion better than new patients of the
+    same cohort; each is scored under a completion learned without it instead."""
+    model, X_new = fitted
+    ref = residual_reference(model)
+    own = np.sort(completion_residual(model, model.training_values().to_numpy()))
+    assert np.median(ref) > np.median(own)
+    new = completion_residual(model, X_new)
+    # the new patients sit in the cross-fitted reference, not at the top of the own one
+    assert abs(np.median(new) - np.median(ref)) < abs(np.median(new) - np.median(own))
+    assert 0.5 < np.median(ref) < 2.0  # a Mahalanobis distance per value: about 1
 
 
 def test_message():
