@@ -52,6 +52,19 @@ section.main .block-container, [data-testid="stMainBlockContainer"] {
 /* the step's words and pictures side by side when there is room, else one above the
    other (at 800 px the two columns clipped formulas, titles and legends) */
 .st-key-teach_step_cols [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+/* the header row is the slide's navigation: the widest part, Back / Next never wrapped */
+.st-key-teach_header [data-testid="stColumn"]:has(.st-key-teach_nav) {
+  flex: 4 1 24rem !important; min-width: min(100%, 24rem) !important;
+}
+.st-key-teach_header .st-key-teach_nav [data-testid="stHorizontalBlock"] {
+  flex-wrap: nowrap !important;
+}
+.st-key-teach_header .st-key-teach_nav [data-testid="stColumn"] {
+  flex: 1 1 0 !important; min-width: 0 !important;
+}
+.st-key-teach_header .st-key-teach_nav [data-testid="stColumn"]:nth-child(2) {
+  flex-grow: 2 !important;
+}
 .st-key-teach_step_cols [data-testid="stColumn"]:first-child {
   flex: 2 1 22rem !important; min-width: min(100%, 22rem) !important;
 }
@@ -75,7 +88,15 @@ HEADER_CSS = """
   }
   .st-key-teach_nav [data-testid="stColumn"] { flex: 1 1 0 !important; min-width: 0 !important; }
   .st-key-teach_nav [data-testid="stColumn"]:nth-child(2) { flex-grow: 2 !important; }
-  .st-key-teach_nav [data-testid="stHorizontalBlock"] { flex-wrap: nowrap; }
+  .st-key-teach_header .st-key-teach_nav [data-testid="stHorizontalBlock"] {
+  flex-wrap: nowrap !important;
+}
+.st-key-teach_header .st-key-teach_nav [data-testid="stColumn"] {
+  flex: 1 1 0 !important; min-width: 0 !important;
+}
+.st-key-teach_header .st-key-teach_nav [data-testid="stColumn"]:nth-child(2) {
+  flex-grow: 2 !important;
+}
 }
 .st-key-teach_header [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
 .st-key-teach_header [data-testid="stColumn"] {
@@ -509,14 +530,26 @@ def context(source: str, n_neighbors: int, font: int) -> Context:
                    order=outcome_order(model))
 
 
-def header_controls(build) -> tuple[bool, Context]:
+def header_controls(build) -> tuple[bool, Context, object | None]:
     """One row: source, followed patient, look-alikes, presentation mode.
 
-    ``build(source, n_neighbors, font)`` makes the context (the picker needs its IDs).
+    In the presentation the row is the slide's navigation instead, with the settings in a
+    popover beside the toggle (the four controls took 230 px of a 900 px screen, and a
+    slide ran below the fold). ``build(source, n_neighbors, font)`` makes the context (the
+    picker needs its IDs). Returns whether the presentation is on, the context and, in
+    the presentation, the place for :func:`presentation_nav`.
     """
     st.markdown(HEADER_CSS, unsafe_allow_html=True)
+    on = bool(st.session_state.get("teach_present", False))
+    nav = None
     with st.container(key="teach_header"):
-        c1, c2, c3, c4 = st.columns([3, 3, 2, 2], vertical_alignment="bottom")
+        if on:
+            nav, c_set, c4 = st.columns([6, 2, 2], vertical_alignment="center")
+            c1 = c2 = c3 = c_set.popover("Settings", icon=":material/tune:", width="stretch",
+                                         help="Toy cohort or current model, the followed "
+                                              "patient, look-alikes per patient.")
+        else:
+            c1, c2, c3, c4 = st.columns([3, 3, 2, 2], vertical_alignment="bottom")
     with c1:
         source = st.radio("Show the steps on", (TOY, REAL), key="teach_source",
                           horizontal=True)
@@ -526,14 +559,15 @@ def header_controls(build) -> tuple[bool, Context]:
     with c4:
         present = st.toggle("Presentation mode", key="teach_present",
                             help="One step per slide with Back / Next, in large type: its "
-                                 "pictures in tabs, its words folded into 'What to say'.")
+                                 "pictures in tabs, its words folded into 'What to say'; "
+                                 "the other settings under 'Settings'.")
     ctx = build(source, k, FONT["present" if present else "normal"])
     with c2:
         st.selectbox("Followed patient", help="Followed through every step; a click on the "
                      "learned map (step 5) follows that patient instead.",
                      options=list(range(len(ctx.ids))), key=patient_key(ctx.toy),
                      format_func=lambda i: f"{ctx.ids[i]} · {ctx.labels[i]}")
-    return present, ctx
+    return present, ctx, nav
 
 
 def presentation_nav(n: int) -> int:
@@ -579,11 +613,12 @@ def lecture() -> None:
                    "what it did.")
     else:
         st.markdown(PRESENT_CSS, unsafe_allow_html=True)
-    present, ctx = header_controls(context)
+    present, ctx, nav = header_controls(context)
     if not present:
         model_note(ctx)
     if present:
-        i = presentation_nav(len(tc.STEPS))
+        with nav if nav is not None else st.container():  # (the toggle sets it first)
+            i = presentation_nav(len(tc.STEPS))
         render_step(tc.STEPS[i], ctx, present=True)
     else:
         for step in tc.STEPS:

@@ -28,12 +28,17 @@ LEGENDS = {
     "top": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
     # right of the plot (plotly makes room): for maps with many entries
     "right": {"x": 1.01, "xanchor": "left", "y": 1.0, "yanchor": "top"},
-    # one entry per row above the plot: the presentation's large type, where a row of
-    # entries wraps over the title and an inside legend covers the bars
-    "stacked": {"orientation": "v", "x": 0, "xanchor": "left", "y": 1.0, "yanchor": "bottom"},
+    # rows at the foot of the figure: the presentation's large type, where a row of
+    # entries above the plot wraps over the title, an inside legend covers the bars and
+    # one entry per row above it pushed the plot below the fold; plotly grows the bottom
+    # margin for as many rows as the entries wrap into
+    "below": {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0,
+              "yanchor": "bottom"},
 }
-#: From this font size on (the presentation) legends are stacked above the plot.
+#: From this font size on (the presentation) legends sit at the foot of the figure.
 LARGE_TYPE = 18
+#: Legend rows a large-type figure is made taller by (plotly shrinks the plot for more).
+LARGE_LEGEND_ROWS = 2
 #: The colour of a gap in the lecture's matrices (the heat maps' background).
 GAP_GREY = "#9a9a9a"
 
@@ -60,15 +65,15 @@ def _layout(fig: go.Figure, title: str, font_size: int, height: int, legend: str
     wrapped = wrap_title(title, 36 if large else 56)
     lines = wrapped.count("<br>") + 1
     rows = 1 if legend == "top" else 0  # legend rows above the plot
-    if large and kw.get("showlegend", True):
-        rows = _legend_entries(fig)
-        legend = "stacked" if rows else legend
+    below = 0  # legend rows the figure is made taller by, at its foot
+    if large and kw.get("showlegend", True) and _legend_entries(fig):
+        legend, rows, below = "below", 0, LARGE_LEGEND_ROWS
     # the title starts below the toolbar's strip (TOOLBAR px) so the two never overlap
     fig.update_layout(title={"text": wrapped, "x": 0.01, "xanchor": "left", "yref": "container",
                              "y": 1, "yanchor": "top", "pad": {"t": TOOLBAR},
                              "font": {"size": font_size + 2}},
                       font={"size": font_size},
-                      height=height + TOOLBAR + ((font_size + 10) * rows if large else 0),
+                      height=height + TOOLBAR + (font_size + 10) * below,
                       margin={"l": 10, "r": 10, "b": 10,
                               "t": TOOLBAR + 14 + (font_size + 10) * (lines + rows)},
                       legend=LEGENDS[legend], **kw)

@@ -135,6 +135,30 @@ def test_controls_survive_the_presentation_steps(default_model):
     assert at.tabs and at.expander[0].label == "What to say"
     assert all(spec["layout"]["modebar"]["orientation"] == "v"
                for spec in figures(at).values())
+    # legends at the figure's foot (above the plot they pushed it below the fold)
+    assert all(spec["layout"]["legend"].get("yref") == "container"
+               for spec in figures(at).values() if spec["layout"].get("showlegend", True)
+               and len(spec["data"]) > 1)
+
+
+def test_the_presentation_keeps_its_settings_in_one_row(default_model):
+    """The slide's navigation and a Settings popover share the header row; the source,
+    the followed patient and the look-alike count still work from the popover."""
+    at = start(default_model, teach_present=True)
+    popovers = at.get("popover")
+    assert [p.proto.popover.label for p in popovers] == ["Settings"]
+    inside = {c.type for c in popovers[0].children.values()}
+    assert {"radio", "selectbox", "slider"} <= inside
+    at.button(key="teach_next").click().run()
+    at.radio(key="teach_source").set_value("Current model").run()
+    ok(at)
+    assert at.header[0].value == STEPS[1].title  # the slide stays
+    assert at.session_state["teach_source"] == "Current model"
+    at.slider(key="teach_k").set_value(3).run()
+    ok(at)
+    at.toggle(key="teach_present").set_value(False).run()
+    ok(at)
+    assert not at.get("popover") and len(at.header) == len(STEPS)
 
 
 def test_followed_patient_and_lookalike_count(default_model):
