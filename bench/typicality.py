@@ -44,7 +44,7 @@ from bench.report import to_markdown
 from bench.splits import stratified_splits
 from sparge import SparGE
 from sparge.method.lowrank import completion_scores
-from sparge.services.typicality import ATYPICAL_SHARE, MIN_MEASURED, residual_reference
+from sparge.services.typicality import ATYPICAL_SHARE, assessed, residual_reference
 
 COHORTS = ["whas500", "survset:GBSG2", "support2", "breast_cancer", "survset:colon"]
 
@@ -57,19 +57,16 @@ def shared_ridge_values(model: SparGE, X: np.ndarray) -> np.ndarray:
 
 
 def residual(Xs: np.ndarray, Z: np.ndarray) -> np.ndarray:
-    """The page's residual: mean squared difference on the measured values, ``NaN``
-    below :data:`MIN_MEASURED` measured."""
+    """Round 16's residual: mean squared difference on the measured values, ``NaN``
+    for a patient the page does not assess."""
     seen = np.isfinite(Xs)
-    n_seen = seen.sum(axis=1)
     sq = np.where(seen, (np.nan_to_num(Xs) - Z) ** 2, 0.0).sum(axis=1)
-    enough = (n_seen > 0) & (n_seen >= MIN_MEASURED * Xs.shape[1])
-    return np.where(enough, sq / np.maximum(n_seen, 1), np.nan)
+    return enough(Xs, sq / np.maximum(seen.sum(axis=1), 1))
 
 
 def enough(Xs: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """``r`` where at least :data:`MIN_MEASURED` of the values are measured, else NaN."""
-    n_seen = np.isfinite(Xs).sum(axis=1)
-    return np.where((n_seen > 0) & (n_seen >= MIN_MEASURED * Xs.shape[1]), r, np.nan)
+    """``r`` where the page assesses a patient (:func:`assessed`), else NaN."""
+    return np.where(assessed(Xs), r, np.nan)
 
 
 def flag_share(ref: np.ndarray, r: np.ndarray) -> float:
