@@ -49,6 +49,16 @@ def clear_form(*keys: str) -> None:
         ss.pop(key, None)
 
 
+def empty_form(categorical: set[str]) -> None:
+    """The Clear button: every field set to empty and the ID to "NEW", and the last patient
+    forgotten. Set, not forgotten: the browser kept a forgotten field's value on screen
+    and sent it back with the next patient (walk-through 18)."""
+    for key in [k for k in ss if str(k).startswith("np_f_")]:
+        ss[key] = "(missing)" if key in categorical else None
+    ss["np_id"] = "NEW"
+    ss.pop("np_query", None)
+
+
 if ss.get("np_for") != ss.get("model_token"):
     # another model: the last patient and the form's fields belong to the previous one
     # (a walk-through's empty form re-ran the old patient on the new model, and the fields
@@ -93,11 +103,11 @@ else:
                "gaps. The form keeps the last patient's values until you clear it or "
                "another model is trained or loaded.")
     # on its own line: in a column beside the caption it was cut at 800 px
-    if st.button("Clear the form", key="np_clear",
-                 help="Empty every field (a walk-through's second patient silently kept a "
-                      "value of the first)."):
-        clear_form("np_id")
-        st.rerun()
+    categorical = {f"np_f_{j}" for j, col in enumerate(features)
+                   if encoder is not None and encoder.roles_.get(col) == "categorical"}
+    st.button("Clear the form", key="np_clear", on_click=empty_form, args=(categorical,),
+              help="Empty every field (a walk-through's second patient silently kept a "
+                   "value of the first).")
     with st.form("np_form"):
         pid = st.text_input("Patient ID", value="NEW", key="np_id")
         values = {}

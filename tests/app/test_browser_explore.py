@@ -163,6 +163,35 @@ def test_new_patient_page_screens(server, browser, tmp_path):
         page.close()
 
 
+def test_clear_the_form_empties_the_fields_in_the_browser(server, browser):
+    """Walk-through 18: after "Clear the form" the browser still showed the last patient's
+    values and sent them back with the next one (AppTest passed: the widgets' state was
+    forgotten on the server, not on screen)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    page.goto(f"{server}/new_patient", wait_until="domcontentloaded")
+    page.get_by_text("Look-alikes for a new patient").first.wait_for(timeout=90_000)
+    fields = page.locator("[data-testid='stForm'] [data-testid='stNumberInput'] input")
+    fields.first.wait_for(timeout=60_000)
+    first, second = fields.nth(0), fields.nth(1)
+    first.fill("61")
+    second.fill("140")
+    page.get_by_label("Patient ID").first.fill("FIRST")
+    page.get_by_role("button", name="Find look-alikes").click()
+    page.get_by_text("Look-alikes of FIRST").first.wait_for(timeout=90_000)
+    page.get_by_role("button", name="Clear the form").click()
+    page.get_by_text("Look-alikes of FIRST").first.wait_for(state="detached", timeout=60_000)
+    time.sleep(1.5)
+    assert (first.input_value(), second.input_value()) == ("", "")
+    assert page.get_by_label("Patient ID").first.input_value() == "NEW"
+    first.fill("45")
+    page.get_by_role("button", name="Find look-alikes").click()
+    page.get_by_text("Look-alikes of NEW").first.wait_for(timeout=90_000)
+    # only the one value entered after the clear is used
+    page.get_by_text("Only 1 of").first.wait_for(timeout=30_000)
+    _no_errors(page)
+    page.close()
+
+
 # ---------------------------------------------------------------------------- issue 10.4
 class _Counter(http.server.BaseHTTPRequestHandler):
     hits: list[str] = []
