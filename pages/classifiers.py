@@ -59,10 +59,14 @@ if st.button("Run the comparison", type="primary", key="cls_run"):
     bar = st.progress(0.0, text="split 1: preparing")
     with guard("The comparison"):
         rows = cohort.train_rows
-        res, conf = compare_classifiers(
-            cohort.X[rows], cohort.labels[rows].astype(str), n_splits=n_splits,
-            sparge_params=params,
-            callback=lambda p, msg: bar.progress(p, text=msg))
+        try:
+            res, conf = compare_classifiers(
+                cohort.X[rows], cohort.labels[rows].astype(str), n_splits=n_splits,
+                sparge_params=params,
+                callback=lambda p, msg: bar.progress(p, text=msg))
+        except BaseException:  # a failed run leaves no "preparing" bar above its message
+            bar.empty()
+            raise
         bar.progress(1.0, text="done: 100%")
         ss.cls_results = (res, conf, describe_settings(params), n_splits,
                           cohort.labels[rows].astype(str))

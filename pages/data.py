@@ -37,6 +37,8 @@ from sparge.data.safe_text import md_escape, plain_frame, to_csv
 from sparge.services.workflow import default_missing_threshold, encode_cohort
 
 NONE = "(none)"
+#: Outcomes with fewer patients can be set aside (``Encoder.min_outcome_patients``).
+RARE_OUTCOME = 3
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 st.title("Data")
@@ -79,12 +81,14 @@ else:
     id_guess, label_guess = enc.id_column, enc.label_column
     threshold = 100 if enc.max_patient_missing is None else round(100 * enc.max_patient_missing)
 cols = [str(c) for c in df.columns]
-SETUP_KEYS = ("setup_id", "setup_label", "setup_missing")
+SETUP_KEYS = ("setup_id", "setup_label", "setup_missing", "setup_rare")
 if ss.get("setup_for") != token:  # a new source: start the controls from its guesses
     ss.setup_for = token
     ss.setup_kept = {"setup_id": id_guess if id_guess in cols else NONE,
                      "setup_label": label_guess if label_guess in cols else NONE,
-                     "setup_missing": int(threshold)}
+                     "setup_missing": int(threshold),
+                     # a new table sets rare outcomes aside; the current one shows its own
+                     "setup_rare": pending is not None or enc.min_outcome_patients > 1}
     for key in SETUP_KEYS:
         ss.pop(key, None)
 for key in SETUP_KEYS:
@@ -123,7 +127,15 @@ max_missing = st.slider("Leave out patients missing more than (%)", 0, 100,
                              "their values; on a table with few columns it starts just above "
                              "one gap, so that a single gap never leaves a patient out. "
                              "Patients left out can still be looked up on the map.")
-ss.setup_kept = {"setup_id": id_col, "setup_label": label_col, "setup_missing": max_missing}
+rare_aside = st.checkbox(
+    f"Set aside outcomes with fewer than {RARE_OUTCOME} patients", key="setup_rare",
+    disabled=label_col == NONE,
+    help="Their patients are read as having no outcome and left out of training (shown on "
+         "the map as such). One or two patients cannot teach or check an outcome: the "
+         "model's forest part needs 2 per outcome, the held-out check and the classifier "
+         "comparison 3.")
+ss.setup_kept = {"setup_id": id_col, "setup_label": label_col, "setup_missing": max_missing,
+                 "setup_rare": rare_aside}
 no_id = id_guess_note(df, id_guess) if pending is not None and id_col == NONE else None
 if no_id:
     st.warning(md_escape(no_id, max_len=600))
@@ -151,7 +163,8 @@ if st.button("Encode this table", type="primary", key="setup_go"):
         new = encode_cohort(df, id_column=id_arg, label_column=label_arg,
                             roles=roles or None,
                             encoding_table=enc.encoding_table if same else None,
-                            max_patient_missing=max_missing / 100)
+                            max_patient_missing=max_missing / 100,
+                            min_outcome_patients=RARE_OUTCOME if rare_aside else 1)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
@@ -219,7 +232,8 @@ with current:
                     fitted=enc.roles_, user_roles=enc.roles)
                 new = encode_cohort(cohort.df, id_column=new_id, label_column=new_label,
                                     roles=overrides, encoding_table=enc.encoding_table,
-                                    max_patient_missing=enc.max_patient_missing)
+                                    max_patient_missing=enc.max_patient_missing,
+                                    min_outcome_patients=enc.min_outcome_patients)
                 set_cohort(new, ss.cohort_name)
                 ss.pop("setup_for", None)  # the setup controls follow the new roles
                 for note in notes:
@@ -258,7 +272,8 @@ with current:
                 new = encode_cohort(cohort.df, id_column=enc.id_column,
                                     label_column=enc.label_column, roles=enc.roles,
                                     encoding_table=table,
-                                    max_patient_missing=enc.max_patient_missing)
+                                    max_patient_missing=enc.max_patient_missing,
+                                    min_outcome_patients=enc.min_outcome_patients)
                 set_cohort(new, ss.cohort_name)
                 flash("success", "Encoding table applied and the table encoded again.")
                 st.rerun()

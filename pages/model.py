@@ -272,9 +272,12 @@ def heldout_check() -> None:
         bar = out.progress(0.0, text=f"split 1 of {n_check}: starting")
         with guard("The held-out check"):
             rows = cohort.train_rows
-            res = lookalike_check(cohort.X[rows], cohort.labels[rows].astype(str),
-                                  n_splits=n_check, sparge_params=model_params(ss.model),
-                                  callback=lambda p, msg: bar.progress(p, text=msg))
+            try:
+                res = lookalike_check(cohort.X[rows], cohort.labels[rows].astype(str),
+                                      n_splits=n_check, sparge_params=model_params(ss.model),
+                                      callback=lambda p, msg: bar.progress(p, text=msg))
+            finally:  # a failed check leaves no "starting" bar above its message
+                bar.empty()
             ss.check_results = (ss.cohort_name, len(rows), res)
     if ss.get("check_results") is not None and ss.check_results[:2] == (
             ss.cohort_name, len(cohort.train_rows)):

@@ -261,7 +261,8 @@ def model_summary(model) -> str:
         sup = "supervised" if getattr(model, "classes_", None) is not None else "unsupervised"
         line = (f"{n:,} patients · {model.n_features_in_:,} biomarkers · completion rank "
                 f"{model.rank_} · {model.n_atoms_} atoms · {l}-D embedding · {sup}")
-        notes = [n for n in (forest_note(model), fit_sample_note(model)) if n]
+        # the forest note may name an outcome: the user's text
+        notes = [md_escape(n, 400) for n in (forest_note(model), fit_sample_note(model)) if n]
         return " · ".join([line, *notes])
     except Exception:  # noqa: BLE001 - a summary line must not break a page
         return "model details unavailable"

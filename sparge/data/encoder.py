@@ -540,6 +540,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         numbers.
     max_levels : int
         A text column with more distinct values is ignored (free text or identifiers).
+    min_outcome_patients : int
+        An outcome held by fewer of the patients kept is set aside: read as not recorded,
+        so its patients are left out of training (1: none). With one or two patients an
+        outcome cannot be learned or checked: the model's forest part needs 2 per outcome,
+        the held-out check and the classifier comparison 3 (walk-through 18's single
+        "ESKD" patient dropped the forest part and stopped both).
 
     Attributes
     ----------
@@ -562,6 +568,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         The features kept by the column filters: the columns of the encoded matrix.
     keep_patients_ : ndarray of bool
         Patients missing at most ``max_patient_missing`` of their values.
+    rare_outcomes_ : dict
+        ``{outcome: patients}`` set aside by ``min_outcome_patients``. Saved by
+        :meth:`to_dict`.
     report_ : ValidationReport
         The report of ``fit``. ``transform`` writes nothing (a fitted encoder can be shared
         between threads); :meth:`transform_with_report` returns the report of a transform.
@@ -580,7 +589,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  max_patient_missing: float | None = PAPER_MAX_MISSING,
                  drop_all_missing: bool = True,
                  drop_constant: bool = True, merge_duplicates: bool = True,
-                 numeric_threshold: float = 0.8, max_levels: int = 30):
+                 numeric_threshold: float = 0.8, max_levels: int = 30,
+                 min_outcome_patients: int = 1):
         self.id_column = id_column
         self.label_column = label_column
         self.encoding_table = encoding_table
@@ -591,6 +601,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.merge_duplicates = merge_duplicates
         self.numeric_threshold = numeric_threshold
         self.max_levels = max_levels
+        self.min_outcome_patients = min_outcome_patients
 
     # ------------------------------------------------------------------ helpers
     def _user_table(self) -> EncodingTable | None:
@@ -884,6 +895,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         _report_left_out(reasons, self.max_levels, report)
         self._check_ids(df)
         self._learn_label_spellings(df, report)
+        self.rare_outcomes_ = {}
         self.units_ = self._learn_units(df, roles, base, units, reasons, report)
         self.thousands_dot_ = self._learn_thousands_dot(df, roles)
         self.table_, inferred = self._build_table(df, cols, roles, base)
@@ -908,7 +920,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(short)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
-        self._label_checks(labels, report)
+        given = labels
+        labels = self._set_aside_rare_outcomes(df, labels, report)
+        aside = None if labels is None else pd.isna(pd.Series(labels, dtype=object)
+                                                     ).to_numpy() & pd.notna(
+            pd.Series(given, dtype=object)).to_numpy()
+        self._label_checks(labels, report, aside)
         self._check_training_size(report)
         self.report_ = report
         self.n_features_in_ = len(cols)
@@ -1066,9 +1083,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                 out.append(col)
         return out
 
-    def _label_checks(self, labels: np.ndarray | None, report: ValidationReport) -> None:
+    def _label_checks(self, labels: np.ndarray | None, report: ValidationReport,
+                      aside: np.ndarray | None = None) -> None:
         """Report the outcome balance and missing outcomes (``labels``: :meth:`labels` of
-        the table, read once by ``fit``); block with fewer than 2 classes."""
+        the table, read once by ``fit``; ``aside``: the patients whose outcome was set
+        aside); block with fewer than 2 classes."""
         if labels is None:
             return
         report.label_column = self.label_column
@@ -1077,19 +1096,33 @@ class Encoder(TransformerMixin, BaseEstimator):
         keep = self.keep_patients_ & ~missing
         report.label_balance = {_q(k, 60): int(v) for k, v in
                                 vals[keep].value_counts().items()}
-        if missing.any():
-            rows = [int(i) + 2 for i in np.flatnonzero(missing)[:5]]
-            report.warnings.append(f"{int(missing.sum())} patient(s) have no outcome in "
-                                   f"'{_q(self.label_column)}' (CSV {csv_lines(rows)}…); "
-                                   "they are left out of supervised training.")
+        # the outcomes set aside have their own note
+        unrecorded = missing & ~aside if aside is not None else missing
+        if unrecorded.any():
+            n = int(unrecorded.sum())
+            rows = [int(i) + 2 for i in np.flatnonzero(unrecorded)[:5]]
+            report.warnings.append(f"{n:,} patient{' has' if n == 1 else 's have'} no "
+                                   f"outcome in '{_q(self.label_column)}' (CSV "
+                                   f"{csv_lines(rows)}{' …' if n > 5 else ''}); "
+                                   f"{'it is' if n == 1 else 'they are'} left out of "
+                                   "supervised training.")
         if len(report.label_balance) < 2:
             report.blocking.append(
                 f"the outcome column '{_q(self.label_column)}' has "
                 f"{len(report.label_balance)} class(es) among the patients kept; supervised "
                 "training needs at least 2 (or train unsupervised).")
         elif min(report.label_balance.values()) < 3:
-            report.warnings.append("an outcome class has fewer than 3 patients; its "
-                                   "look-alikes will be unreliable.")
+            few = {k: v for k, v in report.label_balance.items() if v < 3}
+            named = ", ".join(f"'{k}' ({v} patient{'s' if v != 1 else ''})"
+                              for k, v in list(few.items())[:5])
+            report.warnings.append(
+                f"the outcome{'s' if len(few) > 1 else ''} {named} "
+                f"{'have' if len(few) > 1 else 'has'} fewer than 3 patients: look-alikes "
+                "cannot be learned or checked for so few (the held-out check and the "
+                "classifier comparison need 3 per outcome"
+                + (", the model's forest part 2" if min(few.values()) < 2 else "")
+                + "). To leave them out of training, set them aside and encode again "
+                "(the Data page's 'Set aside outcomes with fewer than 3 patients').")
 
     # ------------------------------------------------------------------ encode
     def _encode(self, df: pd.DataFrame, features: list[str],
@@ -1300,13 +1333,72 @@ class Encoder(TransformerMixin, BaseEstimator):
             raise DataError(f"The outcome column {_q(self.label_column)!r} is not in the "
                             "table.")
         lab = df[self.label_column]
+        out = self._outcome_text(lab)
+        out[self._label_missing(lab)] = None
+        out[self._aside(out)] = None  # set aside (min_outcome_patients): not recorded
+        return out
+
+    def _aside(self, outcomes: np.ndarray) -> np.ndarray:
+        """Which of ``outcomes`` (text) were set aside by ``min_outcome_patients``."""
+        rare = list(getattr(self, "rare_outcomes_", {}))
+        return pd.Series(outcomes, dtype=object).isin(rare).to_numpy() if rare else \
+            np.zeros(len(outcomes), bool)
+
+    def set_aside(self, df: pd.DataFrame) -> np.ndarray:
+        """The outcome of every patient whose outcome was set aside
+        (``min_outcome_patients``), ``None`` for the others.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            A table with the outcome column.
+
+        Returns
+        -------
+        ndarray of object
+        """
+        out = np.full(len(df), None, dtype=object)
+        if not getattr(self, "rare_outcomes_", {}) or self.label_column not in df.columns:
+            return out
+        text = self._outcome_text(df[self.label_column])
+        aside = self._aside(text)
+        out[aside] = text[aside]
+        return out
+
+    def _outcome_text(self, lab: pd.Series) -> np.ndarray:
+        """The outcome column as text, each outcome in one spelling."""
         text = cell_text(lab)
         spelled = getattr(self, "label_spellings_", None)
         if spelled:  # "READMITTED" and "readmitted" are one outcome
             keys = cell_keys(text)
             text = text.where(~keys.isin(list(spelled)), keys.map(spelled))
-        out = text.to_numpy(dtype=object)
-        out[self._label_missing(lab)] = None
+        return text.to_numpy(dtype=object)
+
+    def _set_aside_rare_outcomes(self, df: pd.DataFrame, labels: np.ndarray | None,
+                                 report: ValidationReport) -> np.ndarray | None:
+        """Set ``rare_outcomes_`` (outcomes held by fewer than ``min_outcome_patients`` of
+        the patients kept), note them and return ``labels`` without them."""
+        if labels is None or self.min_outcome_patients <= 1:
+            return labels
+        vals = pd.Series(labels, dtype=object)
+        counts = vals[self.keep_patients_ & vals.notna().to_numpy()].value_counts()
+        rare = counts[counts < self.min_outcome_patients]
+        if not len(rare) or len(rare) == len(counts):
+            return labels
+        self.rare_outcomes_ = {str(k): int(v) for k, v in rare.items()}
+        aside = self._aside(labels)
+        rows = [int(i) + 2 for i in np.flatnonzero(aside)[:5]]
+        named = ", ".join(f"{_q(k, 40)!r} ({v:,} patient{'s' if v != 1 else ''})"
+                          for k, v in list(self.rare_outcomes_.items())[:5])
+        report.notes.append(
+            f"Outcome {_q(self.label_column)!r}: {named} set aside (fewer than "
+            f"{self.min_outcome_patients} patients; CSV {csv_lines(rows)}"
+            f"{' …' if aside.sum() > 5 else ''}): read as not recorded, so "
+            f"{'its patients are' if aside.sum() != 1 else 'the patient is'} left out of "
+            "training and shown on the map as such. An outcome this rare cannot be learned "
+            "or checked.")
+        out = labels.copy()
+        out[aside] = None
         return out
 
     def _learn_label_spellings(self, df: pd.DataFrame, report: ValidationReport) -> None:
@@ -1368,6 +1460,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         keep = self.keep_patients_.copy()
         if self.label_column is not None:
             keep &= ~self._label_missing(df[self.label_column])
+            if getattr(self, "rare_outcomes_", {}):
+                keep &= pd.notna(pd.Series(self.labels(df), dtype=object)).to_numpy()
         return keep
 
     # ------------------------------------------------------------------ serialisation
@@ -1390,7 +1484,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                            "drop_constant": self.drop_constant,
                            "merge_duplicates": self.merge_duplicates,
                            "numeric_threshold": self.numeric_threshold,
-                           "max_levels": self.max_levels},
+                           "max_levels": self.max_levels,
+                           "min_outcome_patients": self.min_outcome_patients},
                 "roles": self.roles_, "table": self.table_.to_dict(),
                 "ordered": {c: self.table_.is_ordered(c) for c in self.table_.columns()},
                 "missing_tokens": self.table_.missing_tokens,
@@ -1399,6 +1494,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "thousands_dot": list(getattr(self, "thousands_dot_", [])),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
+                "rare_outcomes": dict(getattr(self, "rare_outcomes_", {})),
                 "encoded_columns": self.encoded_columns_,
                 "feature_names_out": self.feature_names_out_}
 
@@ -1455,6 +1551,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not isinstance(spelled, dict):
             raise ValueError("label_spellings must be {key: spelling}")
         enc.label_spellings_ = {str(k): str(v) for k, v in spelled.items()}
+        rare = state.get("rare_outcomes") or {}
+        if not isinstance(rare, dict) or not all(isinstance(v, int) for v in rare.values()):
+            raise ValueError("rare_outcomes must be {outcome: patients}")
+        enc.rare_outcomes_ = {str(k): v for k, v in rare.items()}
         enc.encoded_columns_ = [str(c) for c in state["encoded_columns"]]
         enc.feature_names_out_ = [str(c) for c in state["feature_names_out"]]
         if not set(enc.feature_names_out_) <= set(enc.encoded_columns_):

@@ -33,6 +33,9 @@ INBAG_MAX_PATIENTS = BOOTSTRAP_MAX
 #: What the trees may split on (``forest_inputs``): the biomarkers alone, or next to the
 #: completion's low-rank scores (round 9).
 FOREST_INPUTS = ("features", "features+completion")
+#: A supervised model gets a forest part from this many training patients on, and when
+#: every outcome has at least ``MIN_PER_OUTCOME`` of them.
+MIN_PATIENTS, MIN_PER_OUTCOME = 20, 2
 #: Forest weights tried by ``forest_weight="auto"`` (0: the embedding alone).
 FOREST_WEIGHTS = (0.0, 0.5, 1.0, 1.5, 2.0, 4.0)
 #: The weight ``"auto"`` keeps unless held-out patients show another one is better.
@@ -122,7 +125,8 @@ def fit_forest_part(Xs: np.ndarray, y_idx: np.ndarray | None, embedding: np.ndar
     """
     notify = notify or (lambda stage, **info: None)
     fw = forest_weight
-    if y_idx is None or fw == 0 or len(y_idx) < 20 or np.bincount(y_idx).min() < 2:
+    if y_idx is None or fw == 0 or len(y_idx) < MIN_PATIENTS or \
+            np.bincount(y_idx).min() < MIN_PER_OUTCOME:
         return ForestPart()
     has_heldout = heldout is not None and heldout_rows is not None and heldout_rows.size
     if isinstance(fw, str) and not has_heldout:

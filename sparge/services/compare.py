@@ -207,8 +207,11 @@ def compare_classifiers(
         raise DataError("The comparison needs an outcome with at least 2 classes.")
     n_test = int(np.ceil(test_size * len(y)))
     if counts.min() < 2 or n_test < classes.size or len(y) - n_test < classes.size:
-        raise DataError(f"Too few patients per outcome class for {test_size:.0%} test splits "
-                        f"(smallest class: {counts.min()} patients).")
+        small, c = classes[np.argmin(counts)], int(counts.min())
+        raise DataError(f"Too few patients per outcome for {test_size:.0%} test splits: "
+                        f"the outcome '{small}' has {c} patient{'s' if c != 1 else ''}. Set "
+                        "such outcomes aside on the Data page ('Set aside outcomes with "
+                        "fewer than 3 patients') and train again.")
     # the rarest outcome's patients in a training split: at most that many folds
     rarest = int(np.floor(counts.min() * (1 - test_size)))
     clfs = classifiers or paper_classifiers(random_state, max(2, min(5, rarest)))

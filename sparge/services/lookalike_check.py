@@ -87,8 +87,11 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
         raise DataError("The held-out check needs an outcome with at least 2 classes.")
     if counts.min() < 3:
         small = classes[np.argmin(counts)]
-        raise DataError(f"The outcome '{small}' has only {counts.min()} patient(s); the "
-                        "held-out check needs at least 3 per outcome.")
+        c = int(counts.min())
+        raise DataError(f"The outcome '{small}' has only {c} patient{'s' if c != 1 else ''};"
+                        " the held-out check needs at least 3 per outcome. Set such outcomes "
+                        "aside on the Data page ('Set aside outcomes with fewer than 3 "
+                        "patients') and train again.")
     params = {k: v for k, v in (sparge_params or {}).items()
               if k not in ("callback", "random_state", "verbose")}
     splits = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size,

@@ -15,6 +15,7 @@ import pandas as pd
 from sparge.data.encoder import Encoder
 from sparge.data.safe_text import csv_lines, plain_text, quoted_names
 from sparge.errors import DataError
+from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
 from sparge.estimator.model import SparGE
 from sparge.method.preprocess import PAPER_MAX_MISSING, missing_fraction_per_row
 from sparge.services.display import format_number
@@ -179,8 +180,11 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
             reasons[i] = (f"{100 * miss[i]:.0f}% of values missing (the training threshold "
                           f"is {100 * thr:.0f}%)")
     if cohort.labels is not None:
+        aside = enc.set_aside(cohort.df)
         for i in np.flatnonzero(pd.isna(pd.Series(cohort.labels, dtype=object)).to_numpy()):
-            reasons[i] = "; ".join(r for r in (reasons[i], "no outcome recorded") if r)
+            why = ("no outcome recorded" if aside[i] is None else
+                   f"its outcome '{aside[i]}' was set aside (too few patients to learn it)")
+            reasons[i] = "; ".join(r for r in (reasons[i], why) if r)
     return reasons
 
 
@@ -195,15 +199,34 @@ def fit_sample_note(model: SparGE) -> str | None:
 
 
 def forest_note(model: SparGE) -> str | None:
-    """The forest part of a model's look-alike metric in a few words (``None``: none)."""
+    """The forest part of a model's look-alike metric in a few words; why a supervised
+    model has none (walk-through 18: one patient with a rare outcome dropped it, and
+    nothing said so); ``None`` for an unsupervised model or a forest weight of 0."""
     forest = getattr(model, "forest_", None)
     if forest is None:
-        return None
+        return _no_forest_reason(model)
     leaf = getattr(model, "forest_min_leaf_", None)
     leaves = f", leaves of at least {leaf}" if leaf else ""
     counted = {"in-bag": ", in-bag proximity"}.get(getattr(model, "forest_proximity_", None), "")
     return (f"forest part: {forest.offsets.size} trees{leaves}{counted}, "
             f"weight {float(model.forest_weight_):g}")
+
+
+def _no_forest_reason(model: SparGE) -> str | None:
+    y = getattr(model, "y_", None)
+    if getattr(model, "classes_", None) is None or y is None or model.forest_weight == 0:
+        return None
+    if len(y) < MIN_PATIENTS:
+        return (f"no forest part (it needs {MIN_PATIENTS} training patients; this model has "
+                f"{len(y)})")
+    values, counts = np.unique(np.asarray(y).astype(str), return_counts=True)
+    few = [f"'{v}' ({c} patient{'s' if c != 1 else ''})"
+           for v, c in zip(values, counts, strict=True) if c < MIN_PER_OUTCOME]
+    if not few:
+        return None
+    return (f"no forest part: it needs {MIN_PER_OUTCOME} training patients per outcome, and "
+            f"{', '.join(few)} {'has' if len(few) == 1 else 'have'} fewer (set such "
+            "outcomes aside on the Data page and train again)")
 
 
 def not_learned_reason(model: SparGE) -> str:

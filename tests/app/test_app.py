@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
+import pandas as pd
 import pytest
 from app_support import APP, start
 from helpers import SAMPLES
@@ -101,6 +104,27 @@ def test_upload_a_csv_and_encode_it():
     assert cohort.encoder.max_patient_missing == 0.5
     assert "small.csv" in at.session_state["cohort_name"]
     assert any("Table encoded" in s.value for s in at.success)
+
+
+def test_an_upload_sets_a_one_patient_outcome_aside_untouched():
+    """Walk-through 18: a single "ESKD" patient dropped the forest part and stopped the
+    held-out check; untouched, a new table's setup sets such an outcome aside and the
+    report says so; unticked, the report names it."""
+    df = pd.read_csv(io.BytesIO(SMALL))
+    df.loc[0, "Outcome"] = "ESKD"
+    blob = df.to_csv(index=False).encode()
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(("rare.csv", blob, "text/csv")).run()
+    assert at.checkbox(key="setup_rare").value is True
+    at.button(key="setup_go").click().run()
+    assert not at.exception
+    assert at.session_state["cohort"].encoder.rare_outcomes_ == {"ESKD": 1}
+    assert any("'ESKD' (1 patient) set aside" in t.value for t in at.text)
+    at.checkbox(key="setup_rare").uncheck()
+    at.button(key="setup_go").click().run()
+    assert at.session_state["cohort"].encoder.rare_outcomes_ == {}
+    assert at.checkbox(key="setup_rare").value is False  # the current table's own setting
+    assert "'ESKD' (1 patient) has fewer than 3 patients" in texts(at)
 
 
 def test_a_wrong_upload_can_be_cancelled():

@@ -295,6 +295,46 @@ def test_forest_note_names_trees_leaf_and_weight(cohort):
     assert forest_note(train(cohort, {"max_iter": 0, "forest_weight": 0})) is None
 
 
+def test_a_rare_outcome_is_set_aside_or_named(table):
+    """Walk-through 18: one patient with its own outcome dropped the model's forest part
+    without a word and stopped the held-out check. Set aside, its patient is left out of
+    training (and said why); kept, the missing forest part is named."""
+    import json
+
+    from sparge.data.encoder import Encoder
+    from sparge.services.lookalike_check import lookalike_check
+    from sparge.services.workflow import forest_note
+
+    df = table.copy()
+    i = int(encode_cohort(df, id_column=ID, label_column=OUTCOME).train_rows[3])
+    df.loc[df.index[i], OUTCOME] = "ESKD"
+    kept = encode_cohort(df, id_column=ID, label_column=OUTCOME)
+    assert any("'ESKD' (1 patient) has fewer than 3 patients" in w
+               for w in kept.encoder.report_.warnings)
+    model = train(kept, {"max_iter": 0})
+    assert model.forest_ is None
+    assert forest_note(model) == (
+        "no forest part: it needs 2 training patients per outcome, and 'ESKD' (1 patient) "
+        "has fewer (set such outcomes aside on the Data page and train again)")
+    rows = kept.train_rows
+    with pytest.raises(DataError, match="'ESKD' has only 1 patient; the held-out check"):
+        lookalike_check(kept.X[rows], kept.labels[rows].astype(str), n_splits=2)
+
+    aside = encode_cohort(df, id_column=ID, label_column=OUTCOME, min_outcome_patients=3)
+    assert aside.encoder.rare_outcomes_ == {"ESKD": 1}
+    assert len(aside.train_rows) == len(kept.train_rows) - 1
+    assert i not in set(aside.train_rows) and aside.labels[i] is None
+    assert not any("ESKD" in w for w in aside.encoder.report_.warnings)
+    assert any("'ESKD' (1 patient) set aside" in n for n in aside.encoder.report_.notes)
+    model = train(aside, {"max_iter": 0})
+    assert model.forest_ is not None and "ESKD" not in set(model.classes_)
+    index = cohort_patients(model, aside)
+    assert index.reason[i] == "its outcome 'ESKD' was set aside (too few patients to learn it)"
+    # saved and loaded with the model, the encoder reads the outcome as set aside again
+    again = Encoder.from_dict(json.loads(json.dumps(aside.encoder.to_dict())))
+    assert again.labels(df)[i] is None and again.set_aside(df)[i] == "ESKD"
+
+
 def test_values_far_outside_the_training_patients_are_named():
     from sparge.services.workflow import out_of_range_values
 
