@@ -69,10 +69,18 @@ _UNIT_SPELLINGS = {
 }
 
 
+#: Superscripts and powers written out: "kg/m²", "kg/m2" and "kg/m^2" are one unit (a
+#: walk-through's 65 BMI values written "kg/m2" in a "BMI (kg/m²)" column were set to
+#: missing as another unit).
+_POWERS = str.maketrans({"\u00b2": "2", "\u00b3": "3"})
+
+
 def _unit_key(text: str) -> str:
-    """Normalised key of a unit: case, spaces and the micro sign ignored ("mm Hg" and
-    "mmHg", "µmol/l" and "umol/L" are one unit), short spellings merged ("yrs", "y")."""
+    """Normalised key of a unit: case, spaces, the micro sign and how a power is written
+    ignored ("mm Hg" and "mmHg", "µmol/l" and "umol/L", "kg/m²" and "kg/m2" are one
+    unit), short spellings merged ("yrs", "y")."""
     key = re.sub(r"\s+", "", str(text)).lower().replace("\u00b5", "u").replace("\u03bc", "u")
+    key = re.sub(r"\^([23])(?!\d)", r"\1", key.translate(_POWERS))
     return _UNIT_SPELLINGS.get(key, key)
 
 

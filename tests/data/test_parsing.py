@@ -218,6 +218,13 @@ def test_cells_written_with_the_columns_unit_read_as_numbers():
     assert with_unit("39 y", years) == 39 and with_unit("39 yrs", years) == 39
     assert with_unit("18 mo", header_unit("Follow-up (months)")) == 18
     assert with_unit("39 d", years) is None  # days are not years
+    # a power written three ways is one unit (walk-through 18: 65 BMIs "kg/m2" in a
+    # "BMI (kg/m²)" column were set to missing as another unit)
+    bmi = header_unit("BMI (kg/m²)")
+    assert bmi == header_unit("BMI (kg/m2)") == header_unit("BMI [kg/m^2]")
+    assert with_unit("24.1 kg/m2", bmi) == 24.1 and with_unit("31 kg/m²", bmi) == 31
+    assert with_unit("31 kg/m^2", header_unit("BMI (kg/m2)")) == 31
+    assert header_unit("Platelets (x10^9/L)") != header_unit("Platelets (x109/L)")
     cells = pd.Series(["1420 g", "1200", "1.4 kg", "n/a", " 990 g "] + ["1000"] * 70)
     out, info = parse_numeric(cells, unit="g")
     assert out[0] == 1420 and out[4] == 990 and np.isnan(out[2]) and np.isnan(out[3])
