@@ -164,7 +164,7 @@ if query is not None:
         xq = Xq.to_numpy(dtype=float)  # the patient's encoded values, read once
         far = out_of_range_values(xq[0], training_values(), encoder)
         if far:
-            st.warning("Please check these values, far outside those of the patients the "
+            st.warning("Please check these values, outside those of the patients the "
                        "model learned from (a typo, or other units?): "
                        + md_escape("; ".join(far), 1500) + ". The look-alikes below use "
                        "them as given.")

@@ -333,9 +333,11 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
     """Words for the values of one new patient far outside the training patients' values.
 
     A number more than ``margin`` times the training range below its minimum or above its
-    maximum is named with that range; categories (chosen from the table) are never
-    questioned. The look-alikes are still found from the value as given: this only asks
-    the user to check it.
+    maximum is named with that range, and so is a negative number in a column where no
+    training patient has one (walk-through 18: an eGFR of -5 passed, within the slack
+    below a minimum of 5); categories (chosen from the table) are never questioned. The
+    look-alikes are still found from the value as given: this only asks the user to check
+    it.
 
     Parameters
     ----------
@@ -358,10 +360,12 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
             continue
         lo, hi = float(seen.min()), float(seen.max())
         slack = margin * max(hi - lo, abs(hi) * 1e-9)
-        if v[j] < lo - slack or v[j] > hi + slack:
+        negative = v[j] < 0 <= lo
+        if v[j] < lo - slack or v[j] > hi + slack or negative:
             # "12,000", not "1.2e+04": read by a clinician at the bedside
-            out.append(f"{plain_text(col, 80)} = {format_number(v[j])} (training patients: "
-                       f"{format_number(lo)} to {format_number(hi)})")
+            out.append(f"{plain_text(col, 80)} = {format_number(v[j])} ("
+                       + ("negative, and no training patient's is; " if negative else "")
+                       + f"training patients: {format_number(lo)} to {format_number(hi)})")
     return out
 
 

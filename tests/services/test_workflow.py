@@ -347,3 +347,9 @@ def test_values_far_outside_the_training_patients_are_named():
                    "kind = 9 (training patients: 0 to 2)"]
     assert out_of_range_values([20.0, np.nan, np.nan], ref) == [
         "age = 20 (training patients: 40 to 80)"]
+    # negative where no training patient is: questioned even within the margin (an eGFR
+    # of -5 against a minimum of 5 passed)
+    assert out_of_range_values([np.nan, -1.0, np.nan], ref) == [
+        "sbp = -1 (negative, and no training patient's is; training patients: 10 to 18)"]
+    signed = ref.assign(sbp=[-3.0, 4.0, 1.0, 2.0])
+    assert out_of_range_values([np.nan, -4.0, np.nan], signed) == []
