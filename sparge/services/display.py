@@ -43,7 +43,9 @@ LOOKALIKE_HEADERS = {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",
 def category_words(encoder, column: str) -> dict[int, str] | None:
     """``{code: word}`` of a categorical column, or ``None`` for a numeric column.
 
-    The first level written for a code wins when several spellings share it.
+    When several spellings share a code, the longest is shown (the first written of
+    equally long ones): "No", not "N" (walk-through 18 quoted a patient's "No" as "N"),
+    "Female" once "f" is merged into it.
     """
     if encoder is None or getattr(encoder, "roles_", {}).get(column) != "categorical":
         return None
@@ -53,8 +55,8 @@ def category_words(encoder, column: str) -> dict[int, str] | None:
     words: dict[int, str] = {}
     for level, code in table.levels(column).items():
         c = float(code)
-        if c.is_integer():
-            words.setdefault(int(c), str(level))
+        if c.is_integer() and len(str(level)) > len(words.get(int(c), "")):
+            words[int(c)] = str(level)
     return words
 
 

@@ -63,6 +63,18 @@ def test_categories_are_decoded_to_their_words(encoder):
     assert decode_column([1.0, 2.0], "Age", encoder).dtype == float
 
 
+def test_a_code_with_several_spellings_shows_the_longest():
+    """Walk-through 18: "Y"/"Yes" and "No"/"N" shared codes, and a patient's "No" was
+    quoted as "N"."""
+    df = pd.DataFrame({"id": [f"P{i}" for i in range(40)], "age": np.arange(40.0),
+                       "ACEi": (["Y", "N", "Yes", "No"] * 10)})
+    enc = Encoder(id_column="id").fit(df)
+    codes = enc.table_.levels("ACEi")
+    assert codes["Y"] == codes["Yes"] and codes["N"] == codes["No"]
+    assert format_value(codes["N"], "ACEi", enc) == "No"
+    assert format_value(codes["Y"], "ACEi", enc) == "Yes"
+
+
 def test_display_frame_never_shows_codes_for_categories(encoder):
     X = pd.DataFrame(encoder.transform(pd.DataFrame({
         "id": ["A", "B"], "Age": ["41", ""], "Diabetes": ["No", "Yes"],
