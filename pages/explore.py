@@ -112,10 +112,10 @@ if pending is not None and pending.strip():
     if row is None:
         shown = ss.get("selected")
         st.warning(f"No patient has the ID '{md_escape(pending)}' in the current data "
-                   f"({len(index.ids)} patients)."
+                   f"({len(index.ids):,} patients)."
                    + (" IDs containing it: " + ", ".join(md_escape(i) for i in near)
                       + (" …" if len(near) == 8 else ".") if near else
-                      " IDs are matched whole, ignoring case.")
+                      " No ID contains it either (case is ignored).")
                    + (f" Still showing {md_escape(shown)} below." if shown else ""))
     else:
         ss.selected = str(index.ids[row])
