@@ -195,13 +195,6 @@ with current:
         ["Validation report", "Column roles", "Encoding table", "Missing values"],
         key="data_tabs", on_change="rerun")
     with tab_rep:
-        for line in str(rep).splitlines():
-            if line.startswith("PROBLEM"):
-                st.error(md_escape(line, max_len=2000))
-            elif line.startswith("Warning"):
-                st.warning(md_escape(line, max_len=2000))
-            else:
-                st.text(line)
         guessed_label = guess_columns(cohort.df)[1]
         if enc.label_column is None and enc.roles_.get(guessed_label) in ("numeric", "categorical"):
             st.warning(f"No outcome column is set, and '{md_escape(guessed_label)}' looks like an "
@@ -214,6 +207,15 @@ with current:
                        "learn from it, so the table is used without an outcome (the model "
                        "learns unsupervised, and look-alikes are not checked against an "
                        "outcome). Does the export hold every patient?")
+        # the report after the outcome's warnings above: they decide what the model learns
+        # (the one-answer outcome's stood below "Nothing blocks training"; walk-through 18)
+        for line in str(rep).splitlines():
+            if line.startswith("PROBLEM"):
+                st.error(md_escape(line, max_len=2000))
+            elif line.startswith("Warning"):
+                st.warning(md_escape(line, max_len=2000))
+            else:
+                st.text(line)
         if rep.patients_dropped:
             # one threshold control (the setup's, above); the report already says how many
             st.caption("The threshold is **Leave out patients missing more than (%)** above; "

@@ -173,8 +173,12 @@ class ValidationReport:
         lines = [f"Read {self.n_rows:,} patients × {self.n_columns:,} columns; "
                  f"{self.n_features:,} features go to the model."]
         by_role: dict[str, list[str]] = {}
+        # a column the filters dropped has its own line below, not a role (walk-through 18:
+        # a constant outcome was listed among the categories and "was dropped")
+        dropped = {d.column for d in self.dropped_columns}
         for col, role in self.roles.items():
-            by_role.setdefault(role, []).append(_t(col, 60))
+            if col not in dropped:
+                by_role.setdefault(role, []).append(_t(col, 60))
         words = {"id": "patient ID", "label": "outcome", "numeric": "numbers",
                  "categorical": "categories", "ignore": "ignored"}  # plain, not role codes
         for role in ("id", "label", "numeric", "categorical", "ignore"):

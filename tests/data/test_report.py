@@ -139,3 +139,14 @@ def test_patients_left_out_of_a_table_without_ids_are_named_by_their_row():
     df = pd.DataFrame(X, columns=list("abcdef")).assign(y=["p", "q"] * 15)
     text = str(Encoder(label_column="y").fit(df).report_)
     assert "e.g. row 2 (17% missing), row 3 (17% missing)." in text
+
+
+def test_a_dropped_column_is_not_also_listed_under_its_role():
+    """Walk-through 18: a one-answer outcome (no outcome column set) was listed among the
+    categories and, lines below, "was dropped"."""
+    df = pd.DataFrame({"id": [f"P{i}" for i in range(30)], "age": np.arange(30.0),
+                       "sex": ["F", "M"] * 15, "outcome": ["stable"] * 30})
+    text = str(Encoder(id_column="id").fit(df).report_)
+    roles = text.split("\n")[1:4]
+    assert not any("outcome" in line for line in roles), roles
+    assert "Column 'outcome' was dropped" in text
