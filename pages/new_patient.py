@@ -36,6 +36,7 @@ from sparge.services.workflow import (
     encode_new_patients,
     lookalike_table,
     out_of_range_values,
+    patients_to_check,
 )
 
 init_state()  # also when a deep link runs this page before app.py
@@ -171,9 +172,19 @@ if query is not None:
         # unlike every training patient (a typo, other units, another population)?
         reference = session_cache("residual_reference", (ss.get("model_token"),),
                                   lambda: residual_reference(model))
-        odd = atypical_message(float(atypicality(model, xq, reference)[0]))
+        shares = atypicality(model, X_all.to_numpy(dtype=float), reference)
+        odd = atypical_message(float(shares[pick]))
         if odd:
             st.warning(odd)
+        if len(query) > 1:  # the file's other patients, before one is picked
+            others = patients_to_check(X_all, [str(q) for q in qids], training_values(),
+                                       encoder, shares, skip=pick)
+            if others:
+                st.warning("Other patients of the file with values to check (pick them "
+                           "above to see their look-alikes):\n\n"
+                           + "\n".join(f"- {md_escape(o, 600)}" for o in others[:10])
+                           + (f"\n- … and {len(others) - 10} more" if len(others) > 10
+                              else ""))
         observed = int(np.isfinite(xq).sum())
         few = few_values_message(observed, Xq.shape[1],
                                  anchored=model.anchor_weight != 0)

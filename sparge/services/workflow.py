@@ -369,6 +369,43 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
     return out
 
 
+def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
+                      encoder: Encoder | None = None, atypical=None,
+                      skip: int | None = None) -> list[str]:
+    """Words for each patient of a several-patient file whose values need a look: values
+    outside the training patients' (:func:`out_of_range_values`) or a patient unlike
+    them (``atypical``: its :func:`sparge.services.typicality.atypicality` share, flagged
+    from ``ATYPICAL_SHARE``). Walk-through 18's file held a systolic BP of 1,450, said only
+    once that patient was picked.
+
+    Parameters
+    ----------
+    X : DataFrame of shape (n, m)
+        The file's patients, encoded in ``reference``'s columns.
+    ids : sequence of str
+        How each patient is named.
+    reference : DataFrame
+        Training patients in original units.
+    encoder : Encoder, optional
+    atypical : array-like of shape (n,), optional
+    skip : int, optional
+        A patient left out (the one whose look-alikes are shown, checked on its own).
+    """
+    from sparge.services.typicality import ATYPICAL_SHARE
+
+    out = []
+    values = X.to_numpy(dtype=float)
+    for i, row in enumerate(values):
+        if i == skip:
+            continue
+        said = out_of_range_values(row, reference, encoder)
+        if atypical is not None and np.isfinite(atypical[i]) and atypical[i] >= ATYPICAL_SHARE:
+            said.append("unlike the training patients")
+        if said:
+            out.append(f"{plain_text(ids[i], 40)}: {'; '.join(said)}")
+    return out
+
+
 def unknown_answer_message(encoder: Encoder, unknown) -> str:
     """Words for a categorical column's answers that the model does not know: which
     answers, on which CSV lines, and the answers it accepts."""

@@ -525,14 +525,19 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
     second = row.split(",")
     second[names.index("Subject ID")] = "NEW0002"
     second[names.index("Age (years)")] = "abc"
-    table = "\n".join([head, row, ",".join(second)]) + "\n"
+    third = row.split(",")  # walk-through 18: a typo said only once its patient was picked
+    third[names.index("Subject ID")] = "NEW0003"
+    third[names.index("Systolic BP (mmHg)")] = "1450"
+    table = "\n".join([head, row, ",".join(second), ",".join(third)]) + "\n"
     at.file_uploader(key="np_upload").set_value(("two.csv", table.encode(), "text/csv")).run()
     assert not at.exception
     pick = at.selectbox(key="np_pick")
-    assert pick.options == ["line 2 · NEW0001", "line 3 · NEW0002"]
+    assert pick.options == ["line 2 · NEW0001", "line 3 · NEW0002", "line 4 · NEW0003"]
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "Please check these values" in said
     assert "'Age (years)'" in said and "'abc'" in said and "line 3" in said
+    assert "Other patients of the file with values to check" in said
+    assert "NEW0003: Systolic BP (mmHg) = 1,450" in said
     assert "Look-alikes of NEW0001" in texts(at)
     pick.set_value(1).run()
     assert not at.exception and "Look-alikes of NEW0002" in texts(at)

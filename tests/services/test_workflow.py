@@ -295,6 +295,18 @@ def test_forest_note_names_trees_leaf_and_weight(cohort):
     assert forest_note(train(cohort, {"max_iter": 0, "forest_weight": 0})) is None
 
 
+def test_the_other_patients_of_a_file_with_values_to_check_are_named():
+    from sparge.services.workflow import patients_to_check
+
+    ref = pd.DataFrame({"age": [40.0, 60.0, 80.0], "sbp": [100.0, 140.0, 180.0]})
+    X = pd.DataFrame({"age": [50.0, 61.0, 70.0, 45.0], "sbp": [120.0, 1450.0, 130.0, 150.0]})
+    said = patients_to_check(X, ["A", "B", "C", "D"], ref,
+                             atypical=np.array([0.2, 0.5, 0.995, np.nan]))
+    assert said == ["B: sbp = 1,450 (training patients: 100 to 180)",
+                    "C: unlike the training patients"]
+    assert patients_to_check(X, ["A", "B", "C", "D"], ref, skip=1) == []
+
+
 def test_a_rare_outcome_is_set_aside_or_named(table):
     """Walk-through 18: one patient with its own outcome dropped the model's forest part
     without a word and stopped the held-out check. Set aside, its patient is left out of
