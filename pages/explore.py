@@ -134,7 +134,7 @@ def _resolve(selected) -> int | None:
 sel_row = _resolve(ss.get("selected"))
 if ss.get("selected") is not None and sel_row is None:
     st.warning(f"No patient has the ID '{md_escape(ss.selected)}' in the current data "
-               f"({len(index.ids)} patients).")
+               f"({len(index.ids):,} patients).")
     ss.selected = None
 
 # The selected patient's look-alikes, found before the map so that the map rings them.

@@ -93,9 +93,12 @@ if mode == "CSV file":
             # every row is checked below; the look-alikes are those of the one chosen (a
             # walk-through's 3-row file was cut to its first row, its bad rows unchecked)
             labels = csv_patient_labels(query, encoder.id_column if encoder else None)
-            pick = st.selectbox(f"{md_escape(up.name)} holds {len(query)} patients; "
-                                "look-alikes of", range(len(query)),
-                                format_func=labels.__getitem__, key="np_pick")
+            # the file's name (user text, escaped) in a caption: as the select box's label
+            # its escapes were read out by screen readers
+            st.caption(f"{md_escape(up.name)} holds {len(query):,} patients; look-alikes of:")
+            pick = st.selectbox("Patient of the file", range(len(query)),
+                                format_func=labels.__getitem__, key="np_pick",
+                                label_visibility="collapsed")
             pick = min(int(pick or 0), len(query) - 1)
 else:
     features = model.feature_names()

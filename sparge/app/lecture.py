@@ -257,7 +257,7 @@ def show_data(ctx: Context) -> None:
     fig = pt.data_heatmap(info["Xs"][np.ix_(rows, cols)], names, ctx.ids[rows],
                           highlight=int(np.flatnonzero(rows == ctx.patient)[0]),
                           hidden=hidden, font_size=ctx.font,
-                          title=f"The table: {len(rows)} of {info['Xs'].shape[0]} patients"
+                          title=f"The table: {len(rows):,} of {info['Xs'].shape[0]:,} patients"
                                 f" × {len(cols)} of {info['Xs'].shape[1]} biomarkers")
     figure(fig, "data", ctx)
     cap = info["caption"] + f" Boxed: patient {ctx.pid}."

@@ -430,13 +430,13 @@ def graph_step(model, patient: int, max_patients: int = 60, graphs=None) -> dict
     deg_p, deg_n = int(Wp[patient].nnz), int(Wn[patient].nnz)
     supervised = getattr(model, "classes_", None) is not None and model.supervised
     if supervised:
-        text = (f"k₁ = {model.k1}, k₂ = {model.k2}: {n_plus} same-outcome edges (green, "
-                f"pulled together) and {n_minus} other-outcome edges (red, pushed apart). "
+        text = (f"k₁ = {model.k1}, k₂ = {model.k2}: {n_plus:,} same-outcome edges (green, "
+                f"pulled together) and {n_minus:,} other-outcome edges (red, pushed apart). "
                 f"Patient {pid} has {deg_p} green and {deg_n} red edges (an edge counts when "
                 "either end picks the other).")
     else:
-        text = (f"Unsupervised: {n_plus} local edges (green, each patient's {model.k1} nearest"
-                f" neighbours) and {n_minus} sampled non-local edges (red).")
+        text = (f"Unsupervised: {n_plus:,} local edges (green, each patient's {model.k1} nearest"
+                f" neighbours) and {n_minus:,} sampled non-local edges (red).")
     if n > max_patients:
         text += (f" With {n} patients only patient {pid}'s own "
                  f"{_plural(int(sp.triu(Wp_s + Wn_s, 1).nnz), 'edge')} are drawn.")
