@@ -1199,10 +1199,15 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
                                 "with thousands separators (e.g. '1.234,5' or '1 234,5') "
                                 "were read as numbers (1234.5).")
+        if cens:
+            report.notes.append(
+                f"Column '{_q(col)}': {len(cens):,} value{'s' if len(cens) != 1 else ''} "
+                f"written as a limit ({quoted_names([c for _, c in cens[:3]], width=20)}; "
+                f"CSV {csv_lines([r + 2 for r, _ in cens[:3]])}"
+                f"{' …' if len(cens) > 3 else ''}) read as the limit itself: the true value "
+                "lies beyond it.")
         for cells, hint in ((bad, "expected numbers; these cells (CSV {lines}) were set "
                                   "to missing."),
-                            (cens, "values below/above a detection limit (like '<0.1') were "
-                                   "set to missing; enter a number to keep them."),
                             (inf, "infinite values were set to missing.")):
             if cells:
                 report.stray_text.append(StrayText(

@@ -368,7 +368,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     Returns
     -------
     numbers : ndarray of float
-        One value per cell; ``NaN`` for missing, unparsable, censored and infinite cells.
+        One value per cell; ``NaN`` for missing, unparsable and infinite cells; a value
+        written as a limit (``<15``, ``>90``) reads as the limit (walk-through 18: set to
+        missing, an eGFR of "<15" took the value away from the sickest patients).
     info : dict
         What was read: the unparsable cells (``bad``: list of (row, text)), decimal-comma
         cells converted (``decimal_comma``: count), cells with thousands separators
@@ -436,7 +438,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif _DECIMAL_COMMA.match(s):
             out[i] = float(s.replace(",", "."))
             info["decimal_comma"] += 1
-        elif _CENSORED.match(s):
+        elif m := _CENSORED.match(s):  # "<15", ">90": the limit (the value lies beyond)
+            out[i] = float(m.group(2))
             info["censored"].append((int(i), s))
         elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
             info["infinite"].append((int(i), s))

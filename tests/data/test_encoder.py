@@ -173,9 +173,11 @@ def test_numeric_column_with_stray_text():
     X = enc.fit_transform(df)
     assert enc.roles_["crp"] == "numeric"
     assert X[1, 0] == 12.5
-    assert np.isnan(X[2, 0]) and np.isnan(X[3, 0]) and np.isnan(X[4, 0])
+    assert X[2, 0] == 0.1  # written as a limit: the limit (walk-through 18's "<15" eGFR)
+    assert np.isnan(X[3, 0]) and np.isnan(X[4, 0])
     text = str(enc.report_)
-    assert "'high'" in text and "<0.1" in text and "decimal comma" in text
+    assert "'high'" in text and "decimal comma" in text
+    assert "1 value written as a limit ('<0.1'; CSV line 4) read as the limit itself" in text
     assert "line" in text  # the CSV line is named
 
 

@@ -58,8 +58,8 @@ def test_min_category_count_is_one_percent_and_at_least_two():
 def test_parse_numeric_reads_every_accepted_form_and_says_what_it_did():
     cells = pd.Series(["1", "2,5", "<0.1", "high", "NA", "na", "", "inf", "1 234,5"])
     out, info = parse_numeric(cells)
-    np.testing.assert_array_equal(out, [1, 2.5, np.nan, np.nan, np.nan, np.nan, np.nan,
-                                        np.nan, 1234.5])
+    np.testing.assert_array_equal(out, [1, 2.5, 0.1, np.nan, np.nan, np.nan, np.nan,
+                                        np.nan, 1234.5])  # "<0.1": its limit
     assert info["bad"] == [(3, "high")]
     assert info["censored"] == [(2, "<0.1")]
     assert info["infinite"] == [(7, "inf")]
