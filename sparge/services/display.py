@@ -499,7 +499,7 @@ def numeric_patients(df: pd.DataFrame, features: Sequence[str]
 
     Columns are matched to the model's features by name (case and spacing ignored).
     Empty cells and the usual "not available" spellings are missing values; "12,5" reads as
-    12.5; a value under a detection limit ("<0.1") is set to missing with a note. A text
+    12.5; a value written as a limit ("<0.1") reads as the limit, with a note. A text
     cell in a feature column is refused with a message naming the column and CSV line.
 
     Returns
@@ -526,11 +526,14 @@ def numeric_patients(df: pd.DataFrame, features: Sequence[str]
                 f"Column '{plain_text(f, 80)}' holds text ('{plain_text(text, 40)}', CSV line "
                 f"{row + 2}) but this model has no encoder: every value must be a number "
                 "(leave the cell empty when it was not measured).")
-        for kind, what in (("censored", "values below/above a detection limit"),
-                           ("infinite", "infinite values")):
-            if info[kind]:
-                msgs.append(f"Column '{plain_text(f, 80)}': {len(info[kind])} {what} (e.g. "
-                            f"'{plain_text(info[kind][0][1], 40)}') were set to missing.")
+        if info["censored"]:
+            msgs.append(f"Column '{plain_text(f, 80)}': {len(info['censored'])} value(s) "
+                        f"written as a limit (e.g. '{plain_text(info['censored'][0][1], 40)}')"
+                        " were read as the limit itself.")
+        if info["infinite"]:
+            msgs.append(f"Column '{plain_text(f, 80)}': {len(info['infinite'])} infinite "
+                        f"value(s) (e.g. '{plain_text(info['infinite'][0][1], 40)}') were set "
+                        "to missing.")
         if info["decimal_comma"]:
             msgs.append(f"Column '{plain_text(f, 80)}': values written with a decimal comma "
                         "were read as decimals (12,5 = 12.5).")
