@@ -369,9 +369,12 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
     if diff.empty:
         return ""
     ahead = int((diff > 0).sum())
-    clear = sum(1 for clf in diff.index
-                if np.isfinite(stats[clf][1]) and diff[clf] > 0
-                and diff[clf] >= 2 * stats[clf][1])
+
+    def beyond_noise(sign: int) -> int:
+        return sum(1 for clf in diff.index if np.isfinite(stats[clf][1])
+                   and sign * diff[clf] > 0 and sign * diff[clf] >= 2 * stats[clf][1])
+
+    clear, behind = beyond_noise(1), beyond_noise(-1)
 
     def named(clf) -> str:
         return f"{CLASSIFIER_NAMES.get(clf, clf)} {diff[clf]:+.3f}"
@@ -386,6 +389,9 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
     elif ahead > 1:
         head += (f"; {clear} of them {beyond}" if clear else
                  f"; none of them {beyond}, so the gains may be noise")
+    if behind:  # walk-through 18: two clear losses went unsaid beside the gains
+        head += (f". The raw data is ahead {beyond} with {behind} of the {len(diff)} "
+                 "classifiers")
     head += "."
     if chance is not None and np.isfinite(chance):
         scores = wide[["raw", "SparGE"]].groupby(level="classifier", sort=False).mean()

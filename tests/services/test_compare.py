@@ -143,6 +143,9 @@ def test_the_verdict_counts_the_classifiers_and_says_what_the_page_does_not_meas
                            "(best: k-nearest neighbours +0.050; worst: random forest "
                            "-0.160); 2 of them by more than twice the standard error of "
                            "the difference.")
+    # a clear loss is said too (walk-through 18: two went unsaid beside the gains)
+    assert ("The raw data is ahead by more than twice the standard error of the difference "
+            "with 1 of the 3 classifiers.") in said
     assert "Model page's held-out check" in said
     assert "points of chance" not in comparison_verdict(pd.DataFrame(rows),
                                                         "balanced_accuracy", chance=0.5)
