@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from sparge.services.display import plot_text
+from sparge.services.display import format_number, plot_text
 from sparge.services.maps import (
     DENSE_MAP,
     MAX_MAP_POINTS,
@@ -97,6 +97,20 @@ def _density_layer(df: pd.DataFrame, bins: int) -> go.Heatmap:
 #: outcomes (1000 + their order) and before the patients left out (2000); they stood
 #: between the outcomes in a walk-through's legend ("low, selected, high").
 MARKS_RANK = 1500
+
+
+def nice_ticks(lo: float, hi: float, n: int = 4) -> list[float]:
+    """About ``n`` round numbers (steps of 1, 2 or 5 times a power of ten) strictly
+    between ``lo`` and ``hi``, away from both ends by a fifth of a step."""
+    span = float(hi - lo)
+    if not np.isfinite(span) or span <= 0:
+        return []
+    raw = span / max(n, 1)
+    power = 10.0 ** np.floor(np.log10(raw))
+    step = min((m * power for m in (1, 2, 5, 10)), key=lambda st: abs(np.log(st / raw)))
+    ticks = np.arange(np.ceil(lo / step) * step, hi, step)
+    keep = (ticks > lo + step / 5) & (ticks < hi - step / 5)
+    return [round(float(np.round(t / step) * step), 12) for t in ticks[keep]]
 
 
 def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
@@ -236,13 +250,14 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         # percentile with nothing to say so)
         ends = {}
         if np.nanmin(values) < lo or np.nanmax(values) > hi:
-            ticks = np.linspace(lo, hi, 5)
-            text = [f"{v:.4g}" for v in ticks]
+            # round numbers between the ends (five even steps read "6.56, 12.2, 17.9")
+            ticks = [lo, *nice_ticks(lo, hi), hi]
+            text = [format_number(v) for v in ticks]
             if np.nanmin(values) < lo:
                 text[0] = "≤ " + text[0]
             if np.nanmax(values) > hi:
                 text[-1] = "≥ " + text[-1]
-            ends = {"tickmode": "array", "tickvals": list(ticks), "ticktext": text}
+            ends = {"tickmode": "array", "tickvals": ticks, "ticktext": text}
         add(inside_df, "patients", {"size": size, "color": colour, **scale,
                                     "showscale": True, "opacity": alpha,
                                     "colorbar": {"title": plot_text(color_title, 30),
