@@ -71,6 +71,11 @@ section.main .block-container, [data-testid="stMainBlockContainer"] {
 .st-key-teach_step_cols [data-testid="stColumn"]:last-child {
   flex: 3 1 30rem !important; min-width: min(100%, 30rem) !important;
 }
+/* on a narrow screen the two wrap: the pictures first, the formulas and controls below
+   (at 800 px no picture of any slide was on the first screen) */
+@media (max-width: 1250px) {
+  .st-key-teach_step_cols [data-testid="stColumn"]:last-child { order: -1; }
+}
 /* Back / Next keep their words on a narrow screen */
 .st-key-teach_nav p { font-size: 1rem !important; }
 </style>
@@ -226,7 +231,8 @@ def step_text(step: tc.Step, present: bool = False) -> None:
     """Title, formulas and words; in the presentation the words and the correction fold
     into "What to say" (a slide is one screen: the words in large type ran a slide to
     1,200-2,400 pixels at 1400 x 900)."""
-    st.header(step.title)
+    if not present:  # the presentation writes the title above the slide's columns
+        st.header(step.title)
     for f in step.formulas:
         st.latex(f)
     notes = st.expander("What to say", icon=":material/record_voice_over:") if present \
@@ -495,7 +501,8 @@ def step_controls(step: tc.Step, ctx: Context) -> None:
 def render_step(step: tc.Step, ctx: Context, *, present: bool) -> None:
     """Formulas and words next to the pictures (presentation) or above them (reading)."""
     if present:
-        with st.container(key="teach_step_cols"):
+        st.header(step.title)  # above both columns: the slide's title stays on top when
+        with st.container(key="teach_step_cols"):  # a narrow screen puts the pictures first
             left, right = st.columns([2, 3], gap="medium")
         with left:
             step_text(step, present=True)
