@@ -88,10 +88,15 @@ def _move_slider(page, label: str) -> None:
     """Move a slider one step right (every control starts below its maximum), or press the
     key given after "|" (``Home``: its minimum)."""
     label, _, key = label.partition("|")
+    in_settings = label == "Look-alikes per patient"  # the header's, in the popover
+    if in_settings:
+        _settings(page)
     box = page.locator("[data-testid='stSlider']").filter(has_text=label).first
     thumb = box.get_by_role("slider").first
     thumb.focus()
     thumb.press(key or "ArrowRight")
+    if in_settings:
+        _close_settings(page)
 
 
 def _step_title(page, i: int) -> None:
@@ -146,15 +151,26 @@ def test_lecture_presentation_in_chromium(server):
             page.get_by_role("button", name="Back").click()
             time.sleep(0.3)
         _step_title(page, 0)
-        _changes(page, lambda: page.get_by_text("Current model", exact=True).click(),
-                 "source")
+        def current_model() -> None:
+            _settings(page)
+            page.get_by_text("Current model", exact=True).click()
+            _close_settings(page)
+
+        _changes(page, current_model, "source")
         _walk(page, "model", move_controls=False)
     shots = sorted(ARTIFACTS.glob("*.png"))
     assert len(shots) >= 2 * len(STEPS) + 1
     assert all(s.stat().st_size > 10_000 for s in shots)
 
 
+def _settings(page) -> None:
+    """Open the presentation's Settings popover (source, followed patient, look-alikes)."""
+    page.get_by_role("button", name="Settings").first.click()
+    page.get_by_text("Show the steps on").first.wait_for(timeout=30_000)
+
+
 def _choose_patient(page) -> None:
+    _settings(page)
     box = page.locator("[data-testid='stSelectbox']").filter(has_text="Followed patient")
     combo = box.first.get_by_role("combobox")
     combo.click()
@@ -163,3 +179,12 @@ def _choose_patient(page) -> None:
     if not option.is_visible():
         combo.press("ArrowDown")
     option.click()
+    _close_settings(page)
+
+
+def _close_settings(page) -> None:
+    page.keyboard.press("Escape")
+    shown = page.get_by_text("Show the steps on").first
+    if shown.is_visible():
+        page.get_by_role("button", name="Settings").first.click()
+    shown.wait_for(state="hidden", timeout=30_000)
