@@ -91,17 +91,6 @@ HEADER_CSS = """
   [data-testid="stMainBlockContainer"] [data-testid="stColumn"] {
     flex: 1 1 100% !important; min-width: 100% !important;
   }
-  .st-key-teach_nav [data-testid="stColumn"] { flex: 1 1 0 !important; min-width: 0 !important; }
-  .st-key-teach_nav [data-testid="stColumn"]:nth-child(2) { flex-grow: 2 !important; }
-  .st-key-teach_header .st-key-teach_nav [data-testid="stHorizontalBlock"] {
-  flex-wrap: nowrap !important;
-}
-.st-key-teach_header .st-key-teach_nav [data-testid="stColumn"] {
-  flex: 1 1 0 !important; min-width: 0 !important;
-}
-.st-key-teach_header .st-key-teach_nav [data-testid="stColumn"]:nth-child(2) {
-  flex-grow: 2 !important;
-}
 }
 .st-key-teach_header [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
 .st-key-teach_header [data-testid="stColumn"] {
