@@ -69,7 +69,11 @@ _ID_NAMES = re.compile(
     r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
     r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)\.?$", re.IGNORECASE)  # "Patient No."
 _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
-                  "mortality", "diagnosis", "status")
+                  "mortality",
+                  # walk-through 19: "MACE at 1 year" became an input feature, unsaid
+                  "dead", "deceased", "survived", "alive", "expire", "expired", "mace",
+                  "readmitted", "readmission", "relapse", "recurrence", "response",
+                  "diagnosis", "status")
 #: "status", "class" and "diagnosis" name features too (Marital Status, NYHA class, a
 #: walk-through's "Cardiovascular diagnosis" chosen over "Vital status"): they mark an
 #: outcome only alone or with one of these words ("Vital status", "Target class").
@@ -139,8 +143,9 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
     ID: the first column named like an identifier ("Subject ID", "patient id", "id",
     "MRN", ...) whose values are unique, else the first text column whose values are all
     present and unique. Outcome: among the other columns, one named like outcome / target /
-    label / class / event / death / mortality / diagnosis / status (in that order of
-    preference, then left to right) with 2 to 10 distinct values; a yes/no column named
+    label / class / event / death / mortality / dead / survived / MACE / readmission /
+    relapse / response (and the like) / diagnosis / status (in that order of preference,
+    then left to right) with 2 to 10 distinct values; a yes/no column named
     like an event counts. "status", "class" and "diagnosis" count only alone or with words
     such as vital / survival / disease / target / final ("Vital status", "Final
     diagnosis"), not in "Marital Status", "NYHA class" or "Cardiovascular diagnosis".

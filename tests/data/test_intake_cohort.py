@@ -263,6 +263,16 @@ def test_guess_columns_on_the_cohort(cohort):
     ({"x": [1.0, 2, 3, 4], "y": [1.0, 2, 3, 4]}, (None, None)),
     ({"Hospital ID": ["h1", "h1", "h2", "h2"], "Subject": ["s1", "s2", "s3", "s4"],
       "diagnosis": [f"d{i}" for i in range(4)]}, ("Subject", "diagnosis")),
+    # walk-through 19: "MACE at 1 year" became an input feature; other common names
+    ({"MRN": ["m1", "m2", "m3", "m4"], "Killip class": ["I", "II", "I", "III"],
+      "MACE at 1 year": ["Yes", "No", "No", "Yes"]}, ("MRN", "MACE at 1 year")),
+    ({"id": [1, 2, 3, 4], "hospital_expire_flag": [0, 1, 0, 0]}, ("id", "hospital_expire_flag")),
+    ({"id": [1, 2, 3, 4], "30-day readmission": ["y", "n", "n", "y"]},
+     ("id", "30-day readmission")),
+    ({"id": [1, 2, 3, 4], "Alive at discharge": ["yes", "no", "yes", "yes"]},
+     ("id", "Alive at discharge")),
+    ({"id": list(range(40)), "Response time (s)": [0.5 * i for i in range(40)]},
+     ("id", None)),
 ])
 def test_guess_columns(frame, expected):
     assert guess_columns(pd.DataFrame(frame)) == expected
