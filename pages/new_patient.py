@@ -19,13 +19,14 @@ from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.safe_text import label_text, md_escape
 from sparge.services.display import (
+    category_words,
     csv_patient_labels,
     input_format,
     numeric_patients,
     outcome_name,
     outcome_order,
 )
-from sparge.services.maps import map_frame, map_title
+from sparge.services.maps import map_frame, map_title, place_among_lookalikes
 from sparge.services.typicality import (
     atypical_message,
     atypicality,
@@ -110,10 +111,11 @@ else:
     categorical = {f"np_f_{j}" for j, col in enumerate(features)
                    if encoder is not None and encoder.roles_.get(col) == "categorical"}
     st.button("Clear the form", key="np_clear", on_click=empty_form, args=(categorical,),
-              help="Empty every field (a walk-through's second patient silently kept a "
-                   "value of the first).")
+              help="Empty every field and forget the last patient, so that none of its "
+                   "values is carried over to the next one.")
     with st.form("np_form"):
-        pid = st.text_input("Patient ID", value="NEW", key="np_id")
+        ss.setdefault("np_id", "NEW")  # set here, not as the widget's default: the Clear
+        pid = st.text_input("Patient ID", key="np_id")  # button sets it (Streamlit warns)
         values = {}
         for gi, (group, cols) in enumerate(groups.items()):
             with st.expander(f"{md_escape(group)} ({len(cols)})", expanded=gi == 0):
@@ -122,7 +124,11 @@ else:
                     target = grid[j % 2]
                     key = f"np_f_{features.index(col)}"
                     if encoder is not None and encoder.roles_.get(col) == "categorical":
-                        levels = list(encoder.table_.levels(col))
+                        # one answer per code, as the pages show it ("Yes", not also
+                        # "Y"; walk-through 19's form offered Y, Yes, No, N)
+                        words = category_words(encoder, col)
+                        levels = ([words[c] for c in sorted(words)] if words else
+                                  list(encoder.table_.levels(col)))
                         values[col] = target.selectbox(label_text(col), ["(missing)"] + levels,
                                                        key=key)
                     else:
@@ -203,8 +209,13 @@ if query is not None:
         show_lookalikes(model, table, xq[0], qid, encoder, key="np")
         method = map_select("np_map", "Where the patient lands")
         proj = projector(method)
-        where = proj.place(model, X=Xq)
         frame = map_frame(model, proj)
+        if few:  # its embedding keeps only the direction of the few values given
+            where = place_among_lookalikes(frame, table)[None, :]
+            st.caption("With so few values given, the star is placed among its look-alikes "
+                       "(similarity-weighted), as they were found.")
+        else:
+            where = proj.place(model, X=Xq)
         color = frame["outcome"] if "outcome" in frame else None
         st.plotly_chart(cohort_map(frame, color, new_points=pd.DataFrame(
             {"x": where[:, 0], "y": where[:, 1], "ID": [qid]}),

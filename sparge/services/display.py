@@ -45,7 +45,8 @@ def category_words(encoder, column: str) -> dict[int, str] | None:
 
     When several spellings share a code, the longest is shown (the first written of
     equally long ones): "No", not "N" (walk-through 18 quoted a patient's "No" as "N"),
-    "Female" once "f" is merged into it.
+    "Female" once "f" is merged into it; a word written all in lower case starts with a
+    capital ("no" -> "No").
     """
     if encoder is None or getattr(encoder, "roles_", {}).get(column) != "categorical":
         return None
@@ -57,7 +58,10 @@ def category_words(encoder, column: str) -> dict[int, str] | None:
         c = float(code)
         if c.is_integer() and len(str(level)) > len(words.get(int(c), "")):
             words[int(c)] = str(level)
-    return words
+    # "no" beside "Yes" on one page (walk-through 19): a word written all in lower case
+    # starts with a capital, as the others do
+    return {c: w[:1].upper() + w[1:] if w[:1].islower() and w == w.lower() else w
+            for c, w in words.items()}
 
 
 def level_order(column: str, encoder=None) -> list[str] | None:

@@ -6,6 +6,7 @@ import ast
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 from helpers import ROOT, SAMPLES
 
@@ -210,3 +211,29 @@ def test_umap_of_many_patients_is_fitted_on_a_sample_and_places_the_others(small
     assert map_title(whole, model) == "UMAP of the 16-D SparGE embedding"
     assert "all 43 training" in umap_note(43) and "random 10,000 of the 100,000" in \
         umap_note(100_000)
+
+
+def test_a_patient_with_one_value_is_placed_among_its_lookalikes(small):
+    """Walk-through 19: eGFR 30, 40 and 50 entered alone landed on one point of the map
+    (the embedding keeps only the direction of a single value), while their look-alikes,
+    anchored on the value, differed. Placed among the look-alikes, the stars differ too."""
+    from sparge.services.maps import place_among_lookalikes
+    from sparge.services.workflow import lookalike_table
+
+    cohort, model = small
+    proj = MapProjector("pca").fit(model)
+    frame = map_frame(model, proj)
+    col = cohort.features.index("Age (years)")
+    stars, embedded = [], []
+    for age in (35.0, 55.0, 80.0):
+        x = np.full((1, len(cohort.features)), np.nan)
+        x[0, col] = age
+        q = pd.DataFrame(x, columns=cohort.features)
+        table = lookalike_table(model, q, n_neighbors=10)
+        star = place_among_lookalikes(frame, table)
+        xy = frame.set_index("training_index").loc[table["training_index"], ["x", "y"]]
+        assert xy.min().le(star + 1e-9).all() and xy.max().ge(star - 1e-9).all()
+        stars.append(star)
+        embedded.append(proj.place(model, X=q)[0])
+    # 55 and 80, both above the mean: (nearly) one point when embedded; apart as placed
+    assert np.linalg.norm(stars[1] - stars[2]) > 5 * np.linalg.norm(embedded[1] - embedded[2])
