@@ -35,7 +35,11 @@ from sparge.services.maps import (
     map_hint,
     map_title,
 )
-from sparge.services.workflow import lookalike_table, training_patient_caveat
+from sparge.services.workflow import (
+    cohort_outcomes,
+    lookalike_table,
+    training_patient_caveat,
+)
 
 NO_COLOUR = "(no colour)"  # not "None": that is also a clinical answer
 init_state()  # also when a deep link runs this page before app.py
@@ -163,7 +167,7 @@ def _lookalike_rows() -> np.ndarray | None:
 frame = None
 with guard("Drawing the map"):
     proj = projector(method)
-    labels = ss.cohort.labels if index.compatible else None
+    labels = cohort_outcomes(ss.cohort) if index.compatible else None
     frame = cohort_frame(method, proj, index, labels)
     dense = is_dense(len(frame))
     order = None

@@ -1205,9 +1205,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                                 "with thousands separators (e.g. '1.234,5' or '1 234,5') "
                                 "were read as numbers (1234.5).")
         if cens:
+            seen = list(dict.fromkeys(c for _, c in cens))[:3]  # '>90' once, not thrice
             report.notes.append(
                 f"Column '{_q(col)}': {len(cens):,} value{'s' if len(cens) != 1 else ''} "
-                f"written as a limit ({quoted_names([c for _, c in cens[:3]], width=20)}; "
+                f"written as a limit ({quoted_names(seen, width=20)}; "
                 f"CSV {csv_lines([r + 2 for r, _ in cens[:3]])}"
                 f"{' …' if len(cens) > 3 else ''}) read as the limit itself: the true value "
                 "lies beyond it.")
@@ -1396,6 +1397,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not len(rare) or len(rare) == len(counts):
             return labels
         self.rare_outcomes_ = {str(k): int(v) for k, v in rare.items()}
+        report.outcomes_set_aside = {_q(k, 60): v for k, v in self.rare_outcomes_.items()}
         aside = self._aside(labels)
         rows = [int(i) + 2 for i in np.flatnonzero(aside)[:5]]
         named = ", ".join(f"{_q(k, 40)!r} ({v:,} patient{'s' if v != 1 else ''})"

@@ -120,6 +120,9 @@ class ValidationReport:
     label_column : str or None
     label_balance : dict
         ``{outcome: number of patients}`` among the patients kept for training.
+    outcomes_set_aside : dict
+        ``{outcome: number of patients}`` of the outcomes set aside
+        (``Encoder.min_outcome_patients``).
     n_features : int
         Number of features that go to the model.
     blocking, warnings, notes : list of str
@@ -142,6 +145,7 @@ class ValidationReport:
     patients_dropped: list[DroppedPatient] = field(default_factory=list)
     label_column: str | None = None
     label_balance: dict[str, int] = field(default_factory=dict)
+    outcomes_set_aside: dict[str, int] = field(default_factory=dict)
     n_features: int = 0
     blocking: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -217,7 +221,10 @@ class ValidationReport:
             lines.append(f"Outcome '{_t(self.label_column)}' among the {who} kept "
                          "for training: " +
                          ", ".join(f"{_t(k, 40)}: {v:,}"
-                                   for k, v in self.label_balance.items()))
+                                   for k, v in self.label_balance.items())
+                         + ("; set aside (too few to learn): " + ", ".join(
+                             f"{_t(k, 40)}: {v:,}" for k, v in self.outcomes_set_aside.items())
+                            if self.outcomes_set_aside else ""))
         for u in self.unknown_values:
             lines.append(f"Column '{_t(u.column)}': {u.count} value(s) not in the "
                          "encoding table were set to missing, e.g. "

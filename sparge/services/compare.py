@@ -211,7 +211,7 @@ def compare_classifiers(
         raise DataError(f"Too few patients per outcome for {test_size:.0%} test splits: "
                         f"the outcome '{small}' has {c} patient{'s' if c != 1 else ''}. Set "
                         "such outcomes aside on the Data page ('Set aside outcomes with "
-                        "fewer than 3 patients') and train again.")
+                        "fewer than 3 patients'), encode again and train again.")
     # the rarest outcome's patients in a training split: at most that many folds
     rarest = int(np.floor(counts.min() * (1 - test_size)))
     clfs = classifiers or paper_classifiers(random_state, max(2, min(5, rarest)))

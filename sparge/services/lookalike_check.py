@@ -91,7 +91,7 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
         raise DataError(f"The outcome '{small}' has only {c} patient{'s' if c != 1 else ''};"
                         " the held-out check needs at least 3 per outcome. Set such outcomes "
                         "aside on the Data page ('Set aside outcomes with fewer than 3 "
-                        "patients') and train again.")
+                        "patients'), encode again and train again.")
     params = {k: v for k, v in (sparge_params or {}).items()
               if k not in ("callback", "random_state", "verbose")}
     splits = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size,

@@ -168,6 +168,20 @@ class PatientIndex:
         return pd.DataFrame(self.X[[row]], columns=self.features)
 
 
+def cohort_outcomes(cohort: Cohort) -> np.ndarray | None:
+    """Every patient's outcome as the pages show it: ``None`` where none is recorded, an
+    outcome set aside (``Encoder.min_outcome_patients``) as "ESKD (set aside)" (walk-through
+    19's set-aside patient read "outcome: unknown" above the note saying it was set aside).
+    ``None`` for a cohort without an outcome."""
+    if cohort.labels is None:
+        return None
+    out = np.asarray(cohort.labels, dtype=object).copy()
+    aside = cohort.encoder.set_aside(cohort.df)
+    has = np.asarray([v is not None for v in aside], dtype=bool)
+    out[has] = [f"{v} (set aside)" for v in aside[has]]
+    return out
+
+
 def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
     enc = cohort.encoder
     n = len(cohort.ids)
@@ -226,7 +240,7 @@ def _no_forest_reason(model: SparGE) -> str | None:
         return None
     return (f"no forest part: it needs {MIN_PER_OUTCOME} training patients per outcome, and "
             f"{', '.join(few)} {'has' if len(few) == 1 else 'have'} fewer (set such "
-            "outcomes aside on the Data page and train again)")
+            "outcomes aside on the Data page, encode again and train again)")
 
 
 def not_learned_reason(model: SparGE) -> str:

@@ -327,7 +327,7 @@ def test_a_rare_outcome_is_set_aside_or_named(table):
     assert model.forest_ is None
     assert forest_note(model) == (
         "no forest part: it needs 2 training patients per outcome, and 'ESKD' (1 patient) "
-        "has fewer (set such outcomes aside on the Data page and train again)")
+        "has fewer (set such outcomes aside on the Data page, encode again and train again)")
     rows = kept.train_rows
     with pytest.raises(DataError, match="'ESKD' has only 1 patient; the held-out check"):
         lookalike_check(kept.X[rows], kept.labels[rows].astype(str), n_splits=2)
@@ -338,10 +338,15 @@ def test_a_rare_outcome_is_set_aside_or_named(table):
     assert i not in set(aside.train_rows) and aside.labels[i] is None
     assert not any("ESKD" in w for w in aside.encoder.report_.warnings)
     assert any("'ESKD' (1 patient) set aside" in n for n in aside.encoder.report_.notes)
+    assert "; set aside (too few to learn): ESKD: 1" in str(aside.encoder.report_)
     model = train(aside, {"max_iter": 0})
     assert model.forest_ is not None and "ESKD" not in set(model.classes_)
     index = cohort_patients(model, aside)
     assert index.reason[i] == "its outcome 'ESKD' was set aside (too few patients to learn it)"
+    from sparge.services.workflow import cohort_outcomes
+
+    shown = cohort_outcomes(aside)
+    assert shown[i] == "ESKD (set aside)" and shown[0] == aside.labels[0]
     # saved and loaded with the model, the encoder reads the outcome as set aside again
     again = Encoder.from_dict(json.loads(json.dumps(aside.encoder.to_dict())))
     assert again.labels(df)[i] is None and again.set_aside(df)[i] == "ESKD"
