@@ -163,3 +163,18 @@ def write_paired(rows: list[dict], out: str, tag: str, compared: tuple[str, ...]
     for k in compared:
         d = df[f"{tag}_{k}"] - df[f"base_{k}"]
         print(f"{k} paired: {d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}")
+
+
+def value_match(model: SparGE, Xq: np.ndarray, X_true: np.ndarray, idx: np.ndarray
+                ) -> tuple[float, float]:
+    """The look-alikes' mean absolute gap on the query's given values, and the error of
+    their mean on its hidden ones (standardised units)."""
+    Q, T = model.standardize(Xq), model.standardize(X_true)
+    nb = np.asarray(model.training_data_, dtype=float)[idx]
+    given = np.isfinite(Q)
+    gap = float(np.nanmean(np.where(given[:, None, :], np.abs(nb - Q[:, None, :]), np.nan)))
+    hidden = np.isfinite(T) & ~given
+    if not hidden.any():
+        return gap, float("nan")
+    with np.errstate(all="ignore"):
+        return gap, float(np.nanmean(np.abs(np.nanmean(nb, axis=1) - T)[hidden]))

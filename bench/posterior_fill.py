@@ -23,27 +23,12 @@ import numpy as np
 import pandas as pd
 
 from bench.common import hide_values
-from bench.inner import inner_outcomes, tuning_args, tuning_splits
+from bench.inner import inner_outcomes, tuning_args, tuning_splits, value_match
 from bench.report import to_markdown
 from bench.scores import neighbor_scores
 from sparge import SparGE
 
 HIDDEN = (0.0, 0.5, 0.7)
-
-
-def value_match(model: SparGE, Xq: np.ndarray, X_true: np.ndarray, idx: np.ndarray
-                ) -> tuple[float, float]:
-    """The look-alikes' mean absolute gap on the query's given values, and the error of
-    their mean on its hidden ones (standardised units)."""
-    Q, T = model.standardize(Xq), model.standardize(X_true)
-    nb = np.asarray(model.training_data_, dtype=float)[idx]
-    given = np.isfinite(Q)
-    gap = float(np.nanmean(np.where(given[:, None, :], np.abs(nb - Q[:, None, :]), np.nan)))
-    hidden = np.isfinite(T) & ~given
-    if not hidden.any():
-        return gap, float("nan")
-    with np.errstate(all="ignore"):
-        return gap, float(np.nanmean(np.abs(np.nanmean(nb, axis=1) - T)[hidden]))
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ normalisation neutral on complete patients; here both are scored on the inner sp
 the sixteen tuning cohorts with the validation patients' values hidden (0, 50, 70 %) as
 the New patient page sees them (the model's own ``kneighbors``, anchored as shipped):
 the outcome score, the look-alikes' distance on the values given and their error on the
-hidden ones (``bench.posterior_fill.value_match``).
+hidden ones (``bench.inner.value_match``).
 
     python -m bench.row_norm OUT.csv [--max-rows N] [--cohorts ...]
 """
@@ -20,8 +20,7 @@ import numpy as np
 import pandas as pd
 
 from bench.common import hide_values
-from bench.inner import inner_outcomes, tuning_args, tuning_splits
-from bench.posterior_fill import value_match
+from bench.inner import inner_outcomes, tuning_args, tuning_splits, value_match
 from bench.report import to_markdown
 from bench.scores import neighbor_scores
 from sparge import SparGE
