@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
+from bench.common import hide_values
+from bench.scores import neighbor_scores
 from bench.splits import inner_split, stratified_splits
 from sparge import SparGE
 from sparge.estimator.forest_part import class_weights, heldout_values
@@ -178,3 +180,20 @@ def value_match(model: SparGE, Xq: np.ndarray, X_true: np.ndarray, idx: np.ndarr
         return gap, float("nan")
     with np.errstate(all="ignore"):
         return gap, float(np.nanmean(np.abs(np.nanmean(nb, axis=1) - T)[hidden]))
+
+
+def hidden_value_scores(model: SparGE, X_val: np.ndarray, y_tr: np.ndarray,
+                        y_q: np.ndarray, seed: int, hidden=(0.0, 0.5, 0.7)) -> list[dict]:
+    """The validation patients scored with a share of their measured values hidden (as a
+    new patient entered with fewer values), once per share in ``hidden``: the outcome
+    score of the tuning rounds (kNN(5) balanced accuracy and class-balanced precision@10,
+    their mean) of the model's own ``kneighbors``, and :func:`value_match`'s two errors."""
+    rows = []
+    for share in hidden:
+        Xq = hide_values(X_val, share, seed=seed)
+        idx = model.kneighbors(Xq, 10)[1]
+        ba, p10 = neighbor_scores(idx, y_tr, y_q)
+        gap, err = value_match(model, Xq, X_val, idx)
+        rows.append({"hidden": share, "score": (ba + p10) / 2, "given_mad": gap,
+                     "hidden_mae": err})
+    return rows

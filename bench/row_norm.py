@@ -9,7 +9,7 @@ normalisation neutral on complete patients; here both are scored on the inner sp
 the sixteen tuning cohorts with the validation patients' values hidden (0, 50, 70 %) as
 the New patient page sees them (the model's own ``kneighbors``, anchored as shipped):
 the outcome score, the look-alikes' distance on the values given and their error on the
-hidden ones (``bench.inner.value_match``).
+hidden ones (``bench.inner.hidden_value_scores``).
 
     python -m bench.row_norm OUT.csv [--max-rows N] [--cohorts ...]
 """
@@ -19,10 +19,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from bench.common import hide_values
-from bench.inner import inner_outcomes, tuning_args, tuning_splits, value_match
+from bench.inner import hidden_value_scores, inner_outcomes, tuning_args, tuning_splits
 from bench.report import to_markdown
-from bench.scores import neighbor_scores
 from sparge import SparGE
 
 HIDDEN = (0.0, 0.5, 0.7)
@@ -36,13 +34,8 @@ def main() -> None:
         y_tr, y_q = inner_outcomes(y_text, itr, iva)
         for way, params in WAYS.items():
             m = SparGE(random_state=0, **params).fit(X[itr], y_text[itr])
-            for share in HIDDEN:
-                Xq = hide_values(X[iva], share, seed=s)
-                idx = m.kneighbors(Xq, 10)[1]
-                ba, p10 = neighbor_scores(idx, y_tr, y_q)
-                gap, err = value_match(m, Xq, X[iva], idx)
-                rows.append({"cohort": cohort, "split": s, "way": way, "hidden": share,
-                             "score": (ba + p10) / 2, "given_mad": gap, "hidden_mae": err})
+            rows += [{"cohort": cohort, "split": s, "way": way, **r}
+                     for r in hidden_value_scores(m, X[iva], y_tr, y_q, s, HIDDEN)]
         print(f"{cohort} split {s} done", flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(args.out, index=False)
