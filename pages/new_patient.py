@@ -19,7 +19,7 @@ from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.safe_text import label_text, md_escape
 from sparge.services.display import (
-    category_words,
+    answers_by_code,
     csv_patient_labels,
     input_format,
     numeric_patients,
@@ -126,9 +126,7 @@ else:
                     if encoder is not None and encoder.roles_.get(col) == "categorical":
                         # one answer per code, as the pages show it ("Yes", not also
                         # "Y"; walk-through 19's form offered Y, Yes, No, N)
-                        words = category_words(encoder, col)
-                        levels = ([words[c] for c in sorted(words)] if words else
-                                  list(encoder.table_.levels(col)))
+                        levels = list((answers_by_code(encoder, col) or {}).values())
                         values[col] = target.selectbox(label_text(col), ["(missing)"] + levels,
                                                        key=key)
                     else:

@@ -41,27 +41,35 @@ LOOKALIKE_HEADERS = {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",
 
 # ---------------------------------------------------------------------------- categories
 def category_words(encoder, column: str) -> dict[int, str] | None:
-    """``{code: word}`` of a categorical column, or ``None`` for a numeric column.
+    """``{code: word}`` of a categorical column's whole-number codes, or ``None`` for a
+    numeric column (the words of :func:`answers_by_code`)."""
+    answers = answers_by_code(encoder, column)
+    if answers is None:
+        return None
+    return {int(c): w for c, w in answers.items() if float(c).is_integer()}
+
+
+def answers_by_code(encoder, column: str) -> dict[float, str] | None:
+    """``{code: answer}`` of a categorical column in code order, one answer per code, or
+    ``None`` for a numeric column.
 
     When several spellings share a code, the longest is shown (the first written of
-    equally long ones): "No", not "N" (walk-through 18 quoted a patient's "No" as "N"),
-    "Female" once "f" is merged into it; a word written all in lower case starts with a
-    capital ("no" -> "No").
+    equally long ones): "No", not "N" (walk-through 18 quoted a patient's "No" as "N";
+    walk-through 19's form offered Y, Yes, No, N), "Female" once "f" is merged into it; a
+    word written all in lower case starts with a capital ("no" beside "Yes" on one page).
     """
     if encoder is None or getattr(encoder, "roles_", {}).get(column) != "categorical":
         return None
     table = getattr(encoder, "table_", None)
     if table is None or not table.has(column):
         return None
-    words: dict[int, str] = {}
+    words: dict[float, str] = {}
     for level, code in table.levels(column).items():
         c = float(code)
-        if c.is_integer() and len(str(level)) > len(words.get(int(c), "")):
-            words[int(c)] = str(level)
-    # "no" beside "Yes" on one page (walk-through 19): a word written all in lower case
-    # starts with a capital, as the others do
+        if len(str(level)) > len(words.get(c, "")):
+            words[c] = str(level)
     return {c: w[:1].upper() + w[1:] if w[:1].islower() and w == w.lower() else w
-            for c, w in words.items()}
+            for c, w in sorted(words.items())}
 
 
 def level_order(column: str, encoder=None) -> list[str] | None:
@@ -602,7 +610,7 @@ def _quiet():
 
 
 __all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "model_filename", "outcome_name",
-           "LOOKALIKE_HEADERS", "category_words",
+           "LOOKALIKE_HEADERS", "category_words", "answers_by_code",
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
            "standardize", "top_biomarkers", "typical_deviation",
            "lookalike_comparison",

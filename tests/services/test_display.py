@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sparge import Encoder
+from sparge import Encoder, EncodingTable
 from sparge.errors import DataError
 from sparge.services.display import (
     SPARSE_WEIGHT_HELP,
@@ -73,6 +73,15 @@ def test_a_code_with_several_spellings_shows_the_longest():
     assert codes["Y"] == codes["Yes"] and codes["N"] == codes["No"]
     assert format_value(codes["N"], "ACEi", enc) == "No"
     assert format_value(codes["Y"], "ACEi", enc) == "Yes"
+    # the form's answers: one per code, any code (an edited table may hold 1.5)
+    from sparge.services.display import answers_by_code
+
+    assert list(answers_by_code(enc, "ACEi").values()) == ["Yes", "No"]
+    table = enc.table_.to_frame().astype({"code": "Float64"})
+    table.loc[(table["column"] == "ACEi") & (table["value"] == "N"), "code"] = 1.5
+    edited = Encoder(id_column="id", encoding_table=EncodingTable.from_frame(table)).fit(df)
+    assert list(answers_by_code(edited, "ACEi").values()) == ["Yes", "N", "No"]
+    assert answers_by_code(edited, "age") is None
 
 
 def test_display_frame_never_shows_codes_for_categories(encoder):
