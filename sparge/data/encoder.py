@@ -290,8 +290,9 @@ def abbreviation_note(df: pd.DataFrame, table: EncodingTable, cols: list[str]
     shown = "; ".join(found[:4]) + (f"; … (+{len(found) - 4} columns)" if len(found) > 4
                                     else "")
     return ("These answers may be one answer written two ways (patients in brackets); they "
-            f"are coded as different answers: {shown}. If they mean the same, give them the "
-            "same code on the Encoding table tab and apply.")
+            f"are coded as different answers, so patients who gave them are not look-alikes "
+            f"on that column: {shown}. If they mean the same, give them the same code on the "
+            "Encoding table tab and apply.")
 
 
 def _columns(n: int) -> str:
@@ -921,8 +922,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.insert(note_at, note)
         short = abbreviation_note(df, self.table_, [c for c in self.feature_names_out_
                                                     if self.roles_[c] == "categorical"])
-        if short:
-            report.notes.append(short)
+        if short:  # a warning: each pair splits look-alikes (walk-through 20's "Male"
+            report.warnings.append(short)  # patient got "Female" look-alikes)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
         given = labels

@@ -56,7 +56,7 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
     When several spellings share a code, the longest is shown (the first written of
     equally long ones): "No", not "N" (walk-through 18 quoted a patient's "No" as "N";
     walk-through 19's form offered Y, Yes, No, N), "Female" once "f" is merged into it; a
-    word written all in lower case starts with a capital ("no" beside "Yes" on one page).
+    word starts with a capital ("no" beside "Yes" on one page, "mod NPDR").
     """
     if encoder is None or getattr(encoder, "roles_", {}).get(column) != "categorical":
         return None
@@ -68,7 +68,7 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
         c = float(code)
         if len(str(level)) > len(words.get(c, "")):
             words[c] = str(level)
-    return {c: w[:1].upper() + w[1:] if w[:1].islower() and w == w.lower() else w
+    return {c: w[:1].upper() + w[1:] if w[:1].islower() else w
             for c, w in sorted(words.items())}
 
 
