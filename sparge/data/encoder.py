@@ -263,9 +263,12 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
     if inferred["other"]:
         parts.append("coded 1, 2, 3 … in natural (alphabetical or numeric) order, which "
                      "need not be a clinical order: " + some(inferred["other"], 4, True))
-    head = (f"column '{names[0]}' has no encoding table entry; its levels were inferred"
-            if len(names) == 1 else f"{len(names)} categorical columns have no encoding "
-                                    "table entry; their levels were inferred")
+    # "fits": a column named like a table entry whose answers are not its own is listed
+    # too (walk-through 20 read "not those of the built-in table" and "no entry" as a
+    # contradiction)
+    head = (f"column '{names[0]}': no encoding table entry fits it; its levels were inferred"
+            if len(names) == 1 else f"{len(names)} categorical columns: no encoding table "
+                                    "entry fits them; their levels were inferred")
     return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
 
 

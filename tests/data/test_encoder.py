@@ -196,7 +196,7 @@ def test_report_notes_follow_the_fitting_steps():
     df = read_table(data.replace(b",12,5", b',"12,5"'))
     enc = Encoder(id_column="id", max_patient_missing=0.0).fit(df)
     notes = enc.report_.notes
-    order = ["trailing delimiter", "'Stage' has no encoding table entry", "decimal comma",
+    order = ["trailing delimiter", "'Stage': no encoding table entry fits it", "decimal comma",
              "patients miss more than 0%"]
     found = [next(i for i, n in enumerate(notes) if key in n) for key in order]
     assert found == sorted(found) and len(notes) == len(order)
@@ -398,7 +398,7 @@ def test_inferred_levels_are_one_note_grouped_by_kind():
     inferred = [n for n in notes if "no encoding table entry" in n]
     assert len(inferred) == 1
     note = inferred[0]
-    assert note.startswith("5 categorical columns have no encoding table entry")
+    assert note.startswith("5 categorical columns: no encoding table entry fits them")
     assert "two levels, whose order does not matter: 'sex' (f 1, m 2)" in note
     assert ("coded Yes 1, No 2, Unknown 0 as in the paper's table (other answers from 3): "
             "'flag_a', 'flag_b'") in note
