@@ -760,7 +760,7 @@ class SparGE(TransformerMixin, BaseEstimator):
         if fill is None:  # a file written before round 16: today's fill, for the values
             own = project_observed(data, V, 1e-6)  # shown (its look-alikes stay as trained)
             first = fill_gaps(data, V, posterior_ridge(data, own, V), self._fill_bounds)
-            fill = gap_fill_ridge(data, V, first)[0]
+            fill = gap_fill_ridge(data, V, first, own)[0]
         self._fill_ridge = np.asarray(fill, dtype=float)
         self._fill_noise = None  # computed when first needed (:meth:`misfit`)
         # their gaps filled in standardised units (``completed_`` holds unit-norm scores)

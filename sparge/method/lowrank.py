@@ -318,8 +318,7 @@ def ppca_misfit(X: np.ndarray, components: np.ndarray, ridge: np.ndarray) -> np.
 
 
 def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
-                    floor: float = 1e-3, variance_scores: np.ndarray | None = None
-                    ) -> np.ndarray:
+                    floor: float = 1e-3) -> np.ndarray:
     """Per-component ridge ``sigma^2 / lambda_k`` of the probabilistic-PCA posterior.
 
     Under ``x = V a + e`` with ``a_k ~ N(0, lambda_k)`` and ``e ~ N(0, sigma^2 I)``, the
@@ -338,19 +337,17 @@ def posterior_ridge(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
     components : ndarray of shape (r, m)
     floor : float
         Smallest ``sigma^2``.
-    variance_scores : ndarray of shape (n, r), optional
-        Scores ``lambda_k`` is taken from instead of ``scores`` (round 17: the scores of
-        the completed table; a row's own least-squares scores are ill-determined in the
-        weak directions when it has a few gaps and the basis nearly as many components
-        as columns, which made weak components look strong and filled gaps at -34 SD).
 
     Returns
     -------
     ndarray of shape (r,)
     """
-    sigma2 = noise_variance(X, scores, components, floor)
-    lam = np.mean(np.asarray(scores if variance_scores is None else variance_scores,
-                             dtype=float) ** 2, axis=0)
+    return _ridge(noise_variance(X, scores, components, floor), scores)
+
+
+def _ridge(sigma2: float, scores: np.ndarray) -> np.ndarray:
+    """``sigma^2 / lambda_k`` with ``lambda_k`` the mean square of ``scores[:, k]``."""
+    lam = np.mean(np.asarray(scores, dtype=float) ** 2, axis=0)
     return sigma2 / np.maximum(lam, 1e-12)
 
 
@@ -365,12 +362,15 @@ def noise_variance(X: np.ndarray, scores: np.ndarray, components: np.ndarray,
     return max(float(np.sum(resid**2) / max(observed.sum(), 1)), floor)
 
 
-def gap_fill_ridge(X: np.ndarray, components: np.ndarray, filled: np.ndarray
-                   ) -> tuple[np.ndarray, float]:
+def gap_fill_ridge(X: np.ndarray, components: np.ndarray, filled: np.ndarray,
+                   fit: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """The ridge of the gap fill (:func:`fill_gaps`) and its noise variance.
 
     The noise comes from the rows' own least-squares fit on the basis (round 16), each
-    component's variance from the scores of the completed table ``filled`` (round 17).
+    component's variance from the scores of the completed table ``filled`` (round 17: a
+    row's own least-squares scores are ill-determined in the weak directions when it has
+    a few gaps and the basis nearly as many components as columns, which made weak
+    components look strong and filled gaps at -34 SD).
 
     Parameters
     ----------
@@ -379,15 +379,19 @@ def gap_fill_ridge(X: np.ndarray, components: np.ndarray, filled: np.ndarray
     components : ndarray of shape (r, m)
     filled : ndarray of shape (n, m)
         ``X`` with its gaps completed.
+    fit : ndarray of shape (n, r), optional
+        The rows' least-squares scores (``project_observed(X, components, 1e-6)``) when
+        already computed.
 
     Returns
     -------
     ridge : ndarray of shape (r,)
     sigma2 : float
     """
-    fit = project_observed(X, components, 1e-6)
+    if fit is None:
+        fit = project_observed(X, components, 1e-6)
     sigma2 = noise_variance(X, fit, components)
-    return posterior_ridge(X, fit, components, variance_scores=filled @ components.T), sigma2
+    return _ridge(sigma2, filled @ np.asarray(components, dtype=float).T), sigma2
 
 
 def cross_fitted_misfit(X: np.ndarray, lam: float, rank: int, *, max_rank: int,
