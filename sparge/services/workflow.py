@@ -17,8 +17,10 @@ from sparge.data.safe_text import csv_lines, plain_text, quoted_names
 from sparge.errors import DataError
 from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
 from sparge.estimator.model import SparGE
+from sparge.method.lowrank import column_bounds
 from sparge.method.preprocess import PAPER_MAX_MISSING, missing_fraction_per_row
-from sparge.services.display import format_number
+from sparge.services.display import answers_by_code, format_number
+from sparge.services.typicality import ATYPICAL_SHARE
 
 
 @dataclass
@@ -342,8 +344,15 @@ def far_lookalikes_message(table: pd.DataFrame, threshold: float = FAR_LOOKALIKE
 OUT_OF_RANGE_MARGIN = 0.25
 
 
+def training_ranges(reference: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each column's lowest and highest training value, and whether it has any."""
+    X = reference.to_numpy(dtype=float)
+    lo, hi = column_bounds(X)
+    return lo, hi, np.isfinite(X).any(axis=0)
+
+
 def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None = None,
-                        margin: float = OUT_OF_RANGE_MARGIN) -> list[str]:
+                        margin: float = OUT_OF_RANGE_MARGIN, ranges=None) -> list[str]:
     """Words for the values of one new patient far outside the training patients' values.
 
     A number more than ``margin`` times the training range below its minimum or above its
@@ -361,18 +370,18 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
         Training patients in original units (``SparGE.training_values``).
     encoder : Encoder, optional
         Its roles tell categories apart.
+    ranges : tuple, optional
+        :func:`training_ranges` of ``reference`` when already computed (a file of many
+        patients).
     """
     v = np.asarray(values, dtype=float).ravel()
+    lows, highs, measured = ranges if ranges is not None else training_ranges(reference)
     out = []
     for j, col in enumerate(reference.columns):
-        if not np.isfinite(v[j]) or (encoder is not None
-                                     and encoder.roles_.get(col) == "categorical"):
+        if not np.isfinite(v[j]) or not measured[j] or (
+                encoder is not None and encoder.roles_.get(col) == "categorical"):
             continue
-        seen = reference[col].to_numpy(dtype=float)
-        seen = seen[np.isfinite(seen)]
-        if seen.size == 0:
-            continue
-        lo, hi = float(seen.min()), float(seen.max())
+        lo, hi = float(lows[j]), float(highs[j])
         slack = margin * max(hi - lo, abs(hi) * 1e-9)
         negative = v[j] < 0 <= lo
         if v[j] < lo - slack or v[j] > hi + slack or negative:
@@ -405,14 +414,13 @@ def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
     skip : int, optional
         A patient left out (the one whose look-alikes are shown, checked on its own).
     """
-    from sparge.services.typicality import ATYPICAL_SHARE
-
     out = []
     values = X.to_numpy(dtype=float)
+    ranges = training_ranges(reference)  # once for the file, not once per patient
     for i, row in enumerate(values):
         if i == skip:
             continue
-        said = out_of_range_values(row, reference, encoder)
+        said = out_of_range_values(row, reference, encoder, ranges=ranges)
         if atypical is not None and np.isfinite(atypical[i]) and atypical[i] >= ATYPICAL_SHARE:
             said.append("unlike the training patients")
         if said:
@@ -426,7 +434,8 @@ def unknown_answer_message(encoder: Encoder, unknown) -> str:
     lines = unknown.rows
     where = (f" (CSV {csv_lines(lines)}" + (" …" if unknown.count > len(lines) else "")
              + ")") if lines else ""
-    known = list(encoder.table_.levels(unknown.column))
+    # one spelling per answer, as the form offers them ("Yes", not also "Y")
+    known = list((answers_by_code(encoder, unknown.column) or {}).values())
     return (f"Column '{plain_text(unknown.column, 80)}': "
             f"{quoted_names(unknown.examples, width=40)}{where} is not one of its answers "
             "and was read as missing"
