@@ -929,11 +929,9 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.warnings.append(short)  # patient got "Female" look-alikes)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
-        given = labels
-        labels = self._set_aside_rare_outcomes(df, labels, report)
-        aside = None if labels is None else pd.isna(pd.Series(labels, dtype=object)
-                                                     ).to_numpy() & pd.notna(
-            pd.Series(given, dtype=object)).to_numpy()
+        aside = None if labels is None else self._set_aside_rare_outcomes(labels, report)
+        if aside is not None and aside.any():
+            labels = np.where(aside, None, labels)
         self._label_checks(labels, report, aside)
         self._check_training_size(report)
         self.report_ = report
@@ -1389,17 +1387,18 @@ class Encoder(TransformerMixin, BaseEstimator):
             text = text.where(~keys.isin(list(spelled)), keys.map(spelled))
         return text.to_numpy(dtype=object)
 
-    def _set_aside_rare_outcomes(self, df: pd.DataFrame, labels: np.ndarray | None,
-                                 report: ValidationReport) -> np.ndarray | None:
+    def _set_aside_rare_outcomes(self, labels: np.ndarray, report: ValidationReport
+                                 ) -> np.ndarray:
         """Set ``rare_outcomes_`` (outcomes held by fewer than ``min_outcome_patients`` of
-        the patients kept), note them and return ``labels`` without them."""
-        if labels is None or self.min_outcome_patients <= 1:
-            return labels
+        the patients kept) and note them; which patients' outcomes are set aside."""
+        none = np.zeros(len(labels), bool)
+        if self.min_outcome_patients <= 1:
+            return none
         vals = pd.Series(labels, dtype=object)
         counts = vals[self.keep_patients_ & vals.notna().to_numpy()].value_counts()
         rare = counts[counts < self.min_outcome_patients]
         if not len(rare) or len(rare) == len(counts):
-            return labels
+            return none
         self.rare_outcomes_ = {str(k): int(v) for k, v in rare.items()}
         report.outcomes_set_aside = {_q(k, 60): v for k, v in self.rare_outcomes_.items()}
         aside = self._aside(labels)
@@ -1413,9 +1412,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             f"{'its patients are' if aside.sum() != 1 else 'the patient is'} left out of "
             "training and shown on the map as such. An outcome this rare cannot be learned "
             "or checked.")
-        out = labels.copy()
-        out[aside] = None
-        return out
+        return aside
 
     def _learn_label_spellings(self, df: pd.DataFrame, report: ValidationReport) -> None:
         """One spelling per outcome: answers that differ only in case or spaces read as
