@@ -15,7 +15,9 @@ import scipy.sparse as sp
 from sparge.app.plots import PALETTE, category_colours, wrap_title
 from sparge.services.display import plot_text
 
-PULL, PUSH = "#2ca02c", "#d62728"
+# pulled together / pushed apart: Okabe & Ito's bluish green and vermillion, which a
+# deuteranope tells apart (plotly's green and red are one colour to them)
+PULL, PUSH = "#009E73", "#D55E00"
 TOOLBAR = 28  # height of plotly's toolbar row at the top of a chart
 SELECTED = "black"
 
