@@ -17,8 +17,13 @@ from sparge.services.maps import (
     point_style,
 )
 
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf"]
+# Categories (outcomes first of all): Okabe & Ito's colour-blind-safe colours and their
+# like, without a red or a grey. Red marks *this* patient (the crimson star and diamond,
+# the threshold line) and grey the patients left out of training; plotly's default order
+# drew a 4-outcome table's "stable" in red, and its green and red are one colour to a
+# deuteranope.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#8C564B", "#999933",
+           "#332288", "#44AA99", "#AA4499"]
 
 
 def wrap_title(text: str, width: int = 48) -> str:
@@ -113,6 +118,69 @@ def nice_ticks(lo: float, hi: float, n: int = 4) -> list[float]:
     return [round(float(np.round(t / step) * step), 12) for t in ticks[keep]]
 
 
+def log_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """Round numbers (1, 2 or 5 times a power of ten) strictly between ``lo`` and ``hi``
+    (both > 0), thinned to at most about ``n`` that are evenly spread on a log axis."""
+    if not (lo > 0 and hi > lo):
+        return []
+    powers = np.arange(np.floor(np.log10(lo)), np.ceil(np.log10(hi)) + 1)
+    for mantissas in ((1, 2, 5), (1, 3), (1,)):
+        ticks = [m * 10.0 ** p for p in powers for m in mantissas]
+        ticks = [round(t, 12) for t in ticks if lo * 1.15 < t < hi / 1.15]
+        if len(ticks) <= n:
+            return ticks
+    return ticks[:: int(np.ceil(len(ticks) / n))]
+
+
+def numeric_colour_scale(values) -> dict:
+    """How a number column colours the map: its colour values, ends and colour-bar ticks.
+
+    The ends are the 1st and 99th percentiles (a few unit slips no longer make the whole
+    map one colour), marked "≤" / "≥" when values lie beyond them. A strongly right-skewed
+    positive column (albumin-to-creatinine ratio, CRP, triglycerides: the 99th percentile
+    at least 20 times the 1st and the median in the lowest tenth of a linear scale, where
+    most patients would share one colour) is coloured on a log scale, its ticks in the
+    column's own units.
+
+    Returns
+    -------
+    dict with ``color`` (per value; log10 on a log scale, NaN kept), ``cmin``, ``cmax``,
+    ``log`` (bool) and ``colorbar`` (tick settings, possibly empty).
+    """
+    v = np.asarray(values, dtype=float)
+    finite = v[np.isfinite(v)]
+    if not len(finite):
+        return {"color": v, "cmin": 0.0, "cmax": 1.0, "log": False, "colorbar": {}}
+    lo, hi = np.percentile(finite, [1, 99])
+    if not hi > lo:
+        lo, hi = float(finite.min()), float(finite.max())
+    med = float(np.median(finite))
+    log = bool(finite.min() > 0 and lo > 0 and hi >= 20 * lo
+               and (med - lo) < 0.1 * (hi - lo))
+    clipped_lo, clipped_hi = finite.min() < lo, finite.max() > hi
+    if log:
+        ticks = [lo, *log_ticks(lo, hi), hi]
+        colour = np.log10(np.where(v > 0, v, np.nan))
+        out = {"color": colour, "cmin": float(np.log10(lo)), "cmax": float(np.log10(hi)),
+               "log": True}
+        vals = [float(np.log10(t)) for t in ticks]
+    elif clipped_lo or clipped_hi:
+        # round numbers between the ends (five even steps read "6.56, 12.2, 17.9")
+        ticks = [lo, *nice_ticks(lo, hi), hi]
+        out = {"color": v, "cmin": float(lo), "cmax": float(hi), "log": False}
+        vals = ticks
+    else:
+        return {"color": v, "cmin": float(lo), "cmax": float(hi), "log": False,
+                "colorbar": {}}
+    text = [format_number(t) for t in ticks]
+    if clipped_lo:
+        text[0] = "≤ " + text[0]
+    if clipped_hi:
+        text[-1] = "≥ " + text[-1]
+    out["colorbar"] = {"tickmode": "array", "tickvals": vals, "ticktext": text}
+    return out
+
+
 def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                hover: pd.DataFrame | None = None, highlight: int | None = None,
                lookalikes=None, new_points: pd.DataFrame | None = None, title: str = "",
@@ -196,6 +264,8 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         text = "<b>%{hovertext}</b>" if dense else "%{hovertext}"  # bold once, not per ID
         legend = {"showlegend": False, "legendgroup": name} if dense else \
             {"legendrank": 2000 if name == NOT_TRAINED else 1000 + rank}  # listed in order
+        if "_text" in sub:  # a value to read in the hover (the colour is its log)
+            xy["text"] = sub["_text"].to_numpy(dtype=object)
         fig.add_trace(go.Scattergl(**xy, mode="markers", name=name,
                                    hovertext=sub["_hover"],
                                    hovertemplate=f"{text}{extra}<extra></extra>",
@@ -238,33 +308,26 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         add(inside_df, "patients", {"size": size, "color": PALETTE[0],
                                     "opacity": 0.75 if not dense else alpha})
     elif numeric:
-        # the 1st to 99th percentile: four albumins of 29 g/dL (a unit slip in the export)
-        # made a 0-29 scale and the whole map one colour; the rest share the end colours
-        lo, hi = np.nanpercentile(df["_color"].to_numpy(float), [1, 99])
-        if not hi > lo:
-            lo, hi = np.nanmin(df["_color"]), np.nanmax(df["_color"])
-        scale = {"colorscale": "Viridis", "cmin": lo, "cmax": hi}
-        colour = inside_df["_color"].to_numpy(np.float32) if dense else inside_df["_color"]
-        values = df["_color"].to_numpy(float)
-        # the clipped ends are marked "≤" / "≥" (a CD4 scale stopped at its 99th
-        # percentile with nothing to say so)
-        ends = {}
-        if np.nanmin(values) < lo or np.nanmax(values) > hi:
-            # round numbers between the ends (five even steps read "6.56, 12.2, 17.9")
-            ticks = [lo, *nice_ticks(lo, hi), hi]
-            text = [format_number(v) for v in ticks]
-            if np.nanmin(values) < lo:
-                text[0] = "≤ " + text[0]
-            if np.nanmax(values) > hi:
-                text[-1] = "≥ " + text[-1]
-            ends = {"tickmode": "array", "tickvals": ticks, "ticktext": text}
+        cs = numeric_colour_scale(df["_color"])
+        df["_shade"] = cs["color"]
+        inside_df, outside_df = df[~outside], df[outside]
+        scale = {"colorscale": "Viridis", "cmin": cs["cmin"], "cmax": cs["cmax"]}
+        colour = inside_df["_shade"].to_numpy(np.float32) if dense else inside_df["_shade"]
+        title = plot_text(color_title, 30) if color_title else ""
+        if cs["log"]:
+            title = f"{title}<br>(log scale)" if title else "log scale"
+        # on a log scale the colour is log10 of the value: the hover reads the value itself
+        value_hover = "%{text}" if cs["log"] else "%{marker.color:.4g}"
+        if cs["log"]:
+            df["_text"] = [format_number(t) if np.isfinite(t) else "–"
+                           for t in df["_color"].to_numpy(float)]
+            inside_df, outside_df = df[~outside], df[outside]
         add(inside_df, "patients", {"size": size, "color": colour, **scale,
                                     "showscale": True, "opacity": alpha,
-                                    "colorbar": {"title": plot_text(color_title, 30),
-                                                 **ends}},
-            said("%{marker.color:.4g}"))
-        out_colour = outside_df["_color"].to_numpy(np.float32) if dense else \
-            outside_df["_color"]
+                                    "colorbar": {"title": title, **cs["colorbar"]}},
+            said(value_hover))
+        out_colour = outside_df["_shade"].to_numpy(np.float32) if dense else \
+            outside_df["_shade"]
         out_marker = {**out_marker, "color": out_colour, **scale}
     else:
         values = inside_df["_color"].astype(str)
@@ -274,7 +337,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                 add(inside_df[values == v], plot_text(v, 40),
                     {"size": size, "color": colour, "opacity": alpha}, said(plot_text(v, 40)))
     if len(outside_df):
-        add(outside_df, NOT_TRAINED, out_marker, said("%{marker.color:.4g}") if numeric else
+        add(outside_df, NOT_TRAINED, out_marker, said(value_hover) if numeric else
             ("" if not dense else f"<br><i>{NOT_TRAINED}</i>"))
     draw_all()
     # Highlights go on the WebGL canvas like the points (an SVG trace sits under the

@@ -11,9 +11,11 @@ from sparge.app.plots import (
     lookalike_comparison,
     missing_bars,
     missingness_heatmap,
+    numeric_colour_scale,
     outcome_share_bar,
     wrap_title,
 )
+from sparge.services.display import format_number
 
 
 def _frame(n=12):
@@ -78,6 +80,30 @@ def test_numeric_colours_share_one_scale_with_left_out_patients():
     # "≤ 6.56, 12.2, 17.9, 23.5, ≥ 29.17")
     assert marker.colorbar.ticktext[-1] == "≥ 4.5" and marker.colorbar.ticktext[0] == "≤ 2.52"
     assert list(marker.colorbar.ticktext[1:-1]) == ["3", "3.5", "4"]
+
+
+def test_a_strongly_skewed_column_is_coloured_on_a_log_scale():
+    # albumin-to-creatinine ratios: most patients under 30 mg/g, a tail into the
+    # thousands; a linear scale drew nearly the whole map in its lowest colour
+    rng = np.random.default_rng(0)
+    uacr = pd.Series(np.exp(rng.normal(3, 1.5, 600)), name="UACR")
+    scale = numeric_colour_scale(uacr)
+    assert scale["log"]
+    assert scale["cmin"] == pytest.approx(np.log10(np.percentile(uacr, 1)))
+    assert scale["colorbar"]["ticktext"][1:-1] == ["1", "10", "100"]  # the units, not logs
+    assert scale["colorbar"]["tickvals"][1:-1] == pytest.approx([0.0, 1.0, 2.0])
+    frame = _frame(600)
+    fig = cohort_map(frame, uacr, color_title="UACR", dense_threshold=100)
+    inside = next(t for t in fig.data if t.name == "patients")
+    assert "log scale" in inside.marker.colorbar.title.text
+    # the hover reads the value (the marker's colour is its log)
+    assert "%{text}" in inside.hovertemplate
+    row = int(np.asarray(inside.customdata)[0])
+    assert inside.text[0] == format_number(uacr.iloc[row])
+    # an ordinary column, a column with zeros and a narrow positive one stay linear
+    assert not numeric_colour_scale(rng.normal(60, 10, 600))["log"]
+    assert not numeric_colour_scale(np.r_[0.0, np.exp(rng.normal(3, 1.5, 599))])["log"]
+    assert not numeric_colour_scale(rng.uniform(0.5, 8.0, 600))["log"]
 
 
 def test_long_titles_wrap_instead_of_being_clipped():
