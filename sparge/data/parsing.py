@@ -669,6 +669,25 @@ def spellings(text: pd.Series) -> tuple[dict[str, str], dict[str, int]]:
 _SHORT = re.compile(r"^(?:[a-z]|[a-z]{4,})\.?$")
 
 
+_ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5", "vi": "6", "vii": "7",
+          "viii": "8", "ix": "9", "x": "10"}
+
+
+def _numeral_key(key: str) -> str:
+    """A level's key with Roman numerals read as digits and spaces, hyphens and full
+    stops dropped: "Type II", "type 2" and "Type-2" give "type2"; "Stage IIIa" and
+    "stage 3a" give "stage3a" (a Roman numeral is a word of its own, or one ending in a
+    single sub-stage letter)."""
+    words = re.findall(r"[a-z]+|\d+|[^\sa-z\d.\-_]", key)
+    out = []
+    for w in words:
+        m = re.fullmatch(r"(i{1,3}|iv|vi{0,3}|ix|x)([a-c]?)", w)
+        alone = len(words) == 1  # "x" alone is not ten, "via" is not 6a
+        out.append(_ROMAN[m.group(1)] + m.group(2)
+                   if m and not (alone and (m.group(2) or w == "x")) else w)
+    return "".join(out)
+
+
 def abbreviated_levels(levels: list[str]) -> list[tuple[str, str]]:
     """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
     abbreviation of ``full``: "f" and "female", "M" and "Male", "Cardio" and "cardiology".
@@ -678,7 +697,9 @@ def abbreviated_levels(levels: list[str]) -> list[tuple[str, str]]:
     short level is paired only when exactly one longer level is it continued by letters
     (not "NYHA II" and "NYHA III", not "never" and "never smoked"), and a stem needs 4
     letters ("no" is not "normal"). In a yes/no column, "1" and "0" are paired with its
-    yes and no (an export that joins two systems).
+    yes and no (an export that joins two systems). Levels equal but for Roman numerals,
+    spaces, hyphens or full stops are paired too: "Type II" and "Type 2", "NYHA-3" and
+    "NYHA III" (grade "I" is not an abbreviation of grade "II").
 
     Parameters
     ----------
@@ -699,13 +720,22 @@ def abbreviated_levels(levels: list[str]) -> list[tuple[str, str]]:
             lv = next((lv for lv, k in keys.items() if k == digit), None)
             if lv is not None and code in first:
                 out.append((lv, first[code]))
+    # one answer in two number systems or punctuations ("Type II" / "Type 2",
+    # "NYHA-3" / "NYHA III"), when the column has both spellings
+    canon: dict[str, str] = {}
+    for lv, k in keys.items():
+        c = _numeral_key(k)
+        if c in canon and keys[canon[c]] != k and any(ch.isalnum() for ch in c):
+            out.append((lv, canon[c]))
+        canon.setdefault(c, lv)
     for short, k in keys.items():
         if not _SHORT.match(k):
             continue
         stem = k.rstrip(".")
         longer = [lv for lv, other in keys.items()
                   if len(other) > len(stem) and other.startswith(stem)
-                  and other[len(stem):].isalpha()]
+                  and other[len(stem):].isalpha()
+                  and not (stem in _ROMAN and other in _ROMAN)]  # grade I is not II
         if len(longer) == 1:
             out.append((short, longer[0]))
     return out

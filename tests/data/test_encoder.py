@@ -696,10 +696,17 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
     # a yes/no column with 1 and 0 from another system
     assert abbreviated_levels(["Y", "yes", "No", "1", "0"])[:2] == [("1", "yes"), ("0", "No")]
     assert abbreviated_levels(["0", "1", "2"]) == []
+    # one answer in two number systems or punctuations
+    assert abbreviated_levels(["Type 2", "Type II", "Type I", "type 1"]) == [
+        ("Type II", "Type 2"), ("type 1", "Type I")]
+    assert abbreviated_levels(["NYHA II", "NYHA-2", "Stage IIIa", "stage 3a"]) == [
+        ("NYHA-2", "NYHA II"), ("stage 3a", "Stage IIIa")]
+    assert abbreviated_levels(["I", "II", "1", "2"]) == [("1", "I"), ("2", "II")]
     # not: a short word ("no"/"normal"), two candidates ("m": male or mild), a grade
     # ("NYHA II"/"NYHA III"), a longer answer ("never"/"never smoked"), numbers
     for levels in (["no", "normal"], ["m", "male", "mild"], ["NYHA II", "NYHA III"],
-                   ["never", "never smoked"], ["1", "10"]):
+                   ["never", "never smoked"], ["1", "10"], ["I", "II"], ["x", "10"],
+                   ["via", "6a"]):
         assert abbreviated_levels(levels) == []
     df = pd.DataFrame({"Sex": ["Female"] * 40 + ["Male"] * 40 + ["f"] * 5 + ["M"] * 3,
                        "Ward": ["Cardio", "cardiology", "Cardiology", "Neuro"] * 22,
