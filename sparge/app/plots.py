@@ -313,9 +313,9 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         inside_df, outside_df = df[~outside], df[outside]
         scale = {"colorscale": "Viridis", "cmin": cs["cmin"], "cmax": cs["cmax"]}
         colour = inside_df["_shade"].to_numpy(np.float32) if dense else inside_df["_shade"]
-        title = plot_text(color_title, 30) if color_title else ""
+        bar_title = plot_text(color_title, 30) if color_title else ""
         if cs["log"]:
-            title = f"{title}<br>(log scale)" if title else "log scale"
+            bar_title = f"{bar_title}<br>(log scale)" if bar_title else "log scale"
         # on a log scale the colour is log10 of the value: the hover reads the value itself
         value_hover = "%{text}" if cs["log"] else "%{marker.color:.4g}"
         if cs["log"]:
@@ -324,7 +324,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
             inside_df, outside_df = df[~outside], df[outside]
         add(inside_df, "patients", {"size": size, "color": colour, **scale,
                                     "showscale": True, "opacity": alpha,
-                                    "colorbar": {"title": title, **cs["colorbar"]}},
+                                    "colorbar": {"title": bar_title, **cs["colorbar"]}},
             said(value_hover))
         out_colour = outside_df["_shade"].to_numpy(np.float32) if dense else \
             outside_df["_shade"]

@@ -93,9 +93,10 @@ def test_a_strongly_skewed_column_is_coloured_on_a_log_scale():
     assert scale["colorbar"]["ticktext"][1:-1] == ["1", "10", "100"]  # the units, not logs
     assert scale["colorbar"]["tickvals"][1:-1] == pytest.approx([0.0, 1.0, 2.0])
     frame = _frame(600)
-    fig = cohort_map(frame, uacr, color_title="UACR", dense_threshold=100)
+    fig = cohort_map(frame, uacr, color_title="UACR", dense_threshold=100, title="The map")
     inside = next(t for t in fig.data if t.name == "patients")
     assert "log scale" in inside.marker.colorbar.title.text
+    assert "The map" in fig.layout.title.text and "UACR" not in fig.layout.title.text
     # the hover reads the value (the marker's colour is its log)
     assert "%{text}" in inside.hovertemplate
     row = int(np.asarray(inside.customdata)[0])
