@@ -10,14 +10,15 @@ other parameters (e.g. the previous defaults). Same protocol as ``bench.quality`
 (stratified 70/30 splits, everything fitted on the training split).
 
     python -m bench.broad_check [--splits 5] [--max-rows 3000]
-        [--compare '{"forest_min_leaf": 5}' ...] [--quick] [--fresh | --third]
+        [--compare '{"forest_min_leaf": 5}' ...] [--quick] [--fresh | --third | --fourth]
         [--from-csv bench/results/broad_check_third.csv]
         [--methods "forest proximity (balanced)" --merge bench/results/broad_check_third.csv]
 
 ``--fresh`` scores ``bench.cohorts.FRESH_COHORTS`` instead: ten more SurvSet cohorts that
 no decision has used, neither their training nor their test splits; ``--third`` scores
 ``bench.cohorts.THIRD_COHORTS``, ten more chosen when the fresh set had been looked at
-three times. ``--from-csv`` rewrites the report from a run's recorded rows (its CSV)
+three times; ``--fourth`` scores ``bench.cohorts.FOURTH_COHORTS``, thirteen small and
+narrow ones chosen by a rule when the third had served a diagnosis. ``--from-csv`` rewrites the report from a run's recorded rows (its CSV)
 without fitting anything; ``--methods`` with ``--merge`` scores only the named methods
 and reports them beside another run's recorded rows (the splits are seeded, so split ``s``
 is the same patients in both). The report ends with the paired differences of SparGE against
@@ -32,7 +33,7 @@ import time
 
 import pandas as pd
 
-from bench.cohorts import BROAD_COHORTS, FRESH_COHORTS, THIRD_COHORTS
+from bench.cohorts import BROAD_COHORTS, FOURTH_COHORTS, FRESH_COHORTS, THIRD_COHORTS
 from bench.paired import paired_differences, paired_markdown
 from bench.protocol import evaluate
 from bench.report import RESULTS, publish, to_markdown
@@ -73,6 +74,9 @@ def main() -> None:
     which.add_argument("--third", action="store_true",
                        help="the third set (bench.cohorts.THIRD_COHORTS) instead, kept as "
                             "broad_check_third.md")
+    which.add_argument("--fourth", action="store_true",
+                       help="the fourth set (bench.cohorts.FOURTH_COHORTS) instead, kept as "
+                            "broad_check_fourth.md")
     ap.add_argument("--from-csv", default=None,
                     help="rewrite the report from this run's recorded rows; fits nothing")
     ap.add_argument("--methods", nargs="*", default=METHODS,
@@ -85,6 +89,8 @@ def main() -> None:
         args.cohorts = FRESH_COHORTS
     if args.third:
         args.cohorts = THIRD_COHORTS
+    if args.fourth:
+        args.cohorts = FOURTH_COHORTS
     if args.quick:
         args.cohorts, args.splits, args.max_rows = args.cohorts[4:7], 2, 800
     t0 = time.perf_counter()
@@ -131,7 +137,7 @@ def main() -> None:
             + paired_markdown(paired_differences(
                 df, "SparGE", [m for m in methods if m != "SparGE"], MEASURES)) + "\n")
     name = ("broad_check_fresh.md" if args.fresh else "broad_check_third.md" if args.third
-            else "broad_check.md")
+            else "broad_check_fourth.md" if args.fourth else "broad_check.md")
     if args.merge and not args.from_csv:  # the recorded run's report stays as it was
         name = name.replace(".md", "_merged.md")
     publish(text, name, args.quick)

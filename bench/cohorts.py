@@ -97,3 +97,13 @@ FRESH_COHORTS = ["survset:" + n for n in (
 THIRD_COHORTS = ["survset:" + n for n in (
     "d.oropha.rec", "dataDIVAT1", "dataDIVAT3", "cancer", "pbc", "Melanoma", "grace", "ova",
     "follic", "dataOvarian1")]
+
+#: A fourth confirmation set (``bench.broad_check --fourth``), chosen in session 16 when the
+#: third had been used for a diagnosis (round 13): by a rule, every remaining SurvSet
+#: cohort of patients (not hard drives, the unemployed or marriages) with one row per
+#: patient, a binary event with both outcomes, 4-100 columns and at least 100 patients.
+#: Small and narrow: the shapes where round 13 found SparGE below raw. No decision has
+#: used them.
+FOURTH_COHORTS = ["survset:" + n for n in (
+    "Dialysis", "Aids2", "dataDIVAT2", "rdata", "diabetes", "burn", "stagec", "nki70",
+    "veteran", "cgd", "pharmacoSmoking", "micro.censure", "breast")]
