@@ -18,10 +18,11 @@ other parameters (e.g. the previous defaults). Same protocol as ``bench.quality`
 no decision has used, neither their training nor their test splits; ``--third`` scores
 ``bench.cohorts.THIRD_COHORTS``, ten more chosen when the fresh set had been looked at
 three times; ``--fourth`` scores ``bench.cohorts.FOURTH_COHORTS``, thirteen small and
-narrow ones chosen by a rule when the third had served a diagnosis. ``--from-csv`` rewrites the report from a run's recorded rows (its CSV)
-without fitting anything; ``--methods`` with ``--merge`` scores only the named methods
-and reports them beside another run's recorded rows (the splits are seeded, so split ``s``
-is the same patients in both). The report ends with the paired differences of SparGE against
+narrow ones chosen by a rule when the third had served a diagnosis. ``--from-csv``
+rewrites the report from a run's recorded rows (its CSV) without fitting anything;
+``--methods`` with ``--merge`` scores only the named methods and reports them beside
+another run's recorded rows (the splits are seeded, so split ``s`` is the same patients in
+both). The report ends with the paired differences of SparGE against
 every other method, with Nadeau–Bengio corrected standard errors (``bench.paired``).
 """
 
