@@ -23,6 +23,7 @@ from sparge.services.display import (
     display_frame,
     group_summary,
     level_order,
+    limits_as_written,
     outcome_name,
     outcome_order,
     snap_precision,
@@ -257,7 +258,10 @@ if sel_row is not None:
         with guard("Showing the look-alikes"):
             query = training_values().iloc[tix].to_numpy() if tix >= 0 else \
                 values.iloc[sel_row].to_numpy()
-            show_lookalikes(model, table, query, pid, encoder, key="explore")
+            # the patient's own cells, for values written as a limit ("<15")
+            row = ss.cohort.df.iloc[sel_row] if index.compatible else {}
+            show_lookalikes(model, table, query, pid, encoder, key="explore",
+                            written=limits_as_written(row, model.feature_names()))
 else:
     if "patient" in st.query_params:
         del st.query_params["patient"]

@@ -22,6 +22,7 @@ from sparge.services.display import (
     answers_by_code,
     csv_patient_labels,
     input_format,
+    limits_as_written,
     numeric_patients,
     outcome_name,
     outcome_order,
@@ -204,7 +205,8 @@ if query is not None:
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
         table = lookalike_table(model, Xq, n_neighbors=k)
         st.subheader(f"Look-alikes of {md_escape(qid)}")
-        show_lookalikes(model, table, xq[0], qid, encoder, key="np")
+        show_lookalikes(model, table, xq[0], qid, encoder, key="np",
+                        written=limits_as_written(query.iloc[pick], model.feature_names()))
         method = map_select("np_map", "Where the patient lands")
         proj = projector(method)
         frame = map_frame(model, proj)

@@ -172,7 +172,7 @@ def wrapped_table(frame: pd.DataFrame, columns: list[str], headers: dict[str, st
 
 
 def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder=None,
-                    *, key: str = "la") -> None:
+                    *, key: str = "la", written: dict[str, str] | None = None) -> None:
     """A look-alike table (plain headers, the sparse weight explained), its download, the
     outcomes among the look-alikes and a comparison of the biomarkers in clinical units.
 
@@ -184,6 +184,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     name : the patient's ID (user text: shown escaped, file name sanitised)
     encoder : the model's encoder (decodes categories) or None (numbers shown)
     key : prefix of the widget keys (one per page)
+    written : the patient's values written as a limit in its table ("<15"), by feature
+        (:func:`sparge.services.display.limits_as_written`): compared as written
     """
     config = {
         "rank": st.column_config.NumberColumn(LOOKALIKE_HEADERS["rank"], width=40),
@@ -244,7 +246,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     flags = session_cache("flag_columns", _model_key(),
                           lambda: flag_columns(training_values()))
     comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
-                                model.scale_, encoder, flags)
+                                model.scale_, encoder, flags, written)
     # a table that wraps its cells: a long category answer ("1 - restricted: 8, 2 -
     # ambulatory, no work: 1 · 9 of 10 measured") was cut, and at 800 px the SD column
     # scrolled out of sight, in a fixed-width data grid
@@ -267,7 +269,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         pick = st.selectbox("Look-alike", ids, key=f"{key}_explain")
         nb = int(table["training_index"].to_numpy()[ids.index(pick)])
         pair = pair_comparison(query_values, training_values().iloc[nb].to_numpy(), chosen,
-                               names, model.mean_, model.scale_, encoder, flags)
+                               names, model.mean_, model.scale_, encoder, flags, written)
         # the verdict right after the name; wrapped cells, nothing scrolls out of sight
         wrapped_table(pair, ["Biomarker", "Verdict", "This patient", "Look-alike",
                              "Difference"], {"This patient": "Patient"})

@@ -345,6 +345,18 @@ def token_counts(text: pd.Series) -> dict[str, int]:
     return out
 
 
+def limit_text(cell: object) -> str | None:
+    """The cell as written when it is a limit ("<15", ">= 90"), tidied ("<15", "≥90");
+    None otherwise. :func:`parse_numeric` reads such a cell as its limit."""
+    if cell is None or isinstance(cell, float | int | np.number):
+        return None
+    m = _CENSORED.match(str(cell))
+    if not m:
+        return None
+    sign = {"<": "<", ">": ">", "<=": "≤", ">=": "≥"}[m.group(1)]
+    return sign + m.group(2)
+
+
 def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                   unit: str | None = None, thousands_dot: bool = False
                   ) -> tuple[np.ndarray, dict[str, Any]]:

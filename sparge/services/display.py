@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from sparge.data.parsing import parse_numeric
+from sparge.data.parsing import limit_text, parse_numeric
 from sparge.data.safe_text import plain_text
 from sparge.data.tables import norm_key, scale_codes, scale_of
 from sparge.errors import DataError
@@ -307,9 +307,35 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
     return f"{format_number(med)} ({format_number(q1)}–{format_number(q3)})" + suffix
 
 
+def limits_as_written(row, features: Sequence[str]) -> dict[str, str]:
+    """A patient's values written as a limit in its table ("<15", ">90"), by feature:
+    they read as the limit, and the comparison shows them as written beside it (a
+    walk-through's ">70" showed as a plain "70").
+
+    Parameters
+    ----------
+    row : Series (or mapping) of the patient's cells as read from its CSV, by column.
+    features : the model's feature names (cells of other columns are ignored).
+    """
+    get = row.get if hasattr(row, "get") else dict(row).get
+    out = {}
+    for f in features:
+        text = limit_text(get(f))
+        if text is not None:
+            out[str(f)] = text
+    return out
+
+
+def _as_written(shown: str, feature: str, written: dict[str, str] | None) -> str:
+    """A value, with the limit it was read from when it was written as one."""
+    text = (written or {}).get(str(feature))
+    return shown if text is None or shown == MISSING else f"{text} (read as {shown})"
+
+
 def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str],
                          names: Sequence[str], mean, scale, encoder=None,
-                         flags: frozenset[str] = frozenset()) -> pd.DataFrame:
+                         flags: frozenset[str] = frozenset(),
+                         written: dict[str, str] | None = None) -> pd.DataFrame:
     """A patient next to its look-alikes, biomarker by biomarker, in clinical units.
 
     Parameters
@@ -322,6 +348,8 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
     names : all feature names of the model; ``mean``/``scale`` are the model's
         ``mean_``/``scale_`` (for the SD cue only).
     flags : the 0/1 columns (:func:`flag_columns` of the training patients): no SD cue.
+    written : the patient's values written as a limit (:func:`limits_as_written`): shown
+        as written, "<15 (read as 15)".
 
     Returns
     -------
@@ -347,7 +375,8 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
         if not has_sd_scale(f, encoder, flags):  # yes/no, flags, labels: no SD to show
             zq[t] = zmed[t] = zq1[t] = zq3[t] = np.nan
         rows.append({"Biomarker": plain_text(f, 80),
-                     "This patient": format_value(q[j[t]], f, encoder),
+                     "This patient": _as_written(format_value(q[j[t]], f, encoder), f,
+                                                 written),
                      "Look-alikes": _summary_of(nb[:, t], f, encoder),
                      "Patient (SD)": format_sd(zq[t]),
                      "Look-alikes (SD)": format_sd(zmed[t]),
@@ -374,15 +403,15 @@ def agreement(z_difference: float) -> str:
 
 
 def pair_comparison(query, other, features: Sequence[str], names: Sequence[str], mean,
-                    scale, encoder=None, flags: frozenset[str] = frozenset()
-                    ) -> pd.DataFrame:
+                    scale, encoder=None, flags: frozenset[str] = frozenset(),
+                    written: dict[str, str] | None = None) -> pd.DataFrame:
     """Why two patients are alike: the chosen biomarkers side by side in clinical units.
 
     Returns ``Biomarker``, ``This patient``, ``Look-alike``, ``Difference`` (this patient
     minus the look-alike in the column's units, then the same difference in SD: "-18
     (-1.8 SD)"; "same"/"different" for categories and 0/1 flags) and ``Verdict`` (agree /
     borderline / differ / missing: not measured in one of them or both; short words that
-    fit a narrow screen).
+    fit a narrow screen). ``written``: as in :func:`lookalike_comparison`.
     """
     names = [str(c) for c in names]
     pos = {c: j for j, c in enumerate(names)}
@@ -404,7 +433,8 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
             if scaled:
                 diff += f" ({format_sd(dz[t])})"
         rows.append({"Biomarker": plain_text(f, 80),
-                     "This patient": format_value(q[t], f, encoder),
+                     "This patient": _as_written(format_value(q[t], f, encoder), f,
+                                                 written),
                      "Look-alike": format_value(o[t], f, encoder),
                      "Difference": diff,
                      "Verdict": ("missing" if not both else
@@ -613,6 +643,6 @@ __all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "model_filename", "outcome_name",
            "LOOKALIKE_HEADERS", "category_words", "answers_by_code",
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
            "standardize", "top_biomarkers", "typical_deviation",
-           "lookalike_comparison",
+           "limits_as_written", "lookalike_comparison",
            "agreement", "pair_comparison", "group_summary", "lookalike_display", "plot_text",
            "safe_filename", "numeric_patients", "snap_precision"]

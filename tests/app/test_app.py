@@ -511,6 +511,14 @@ def test_new_patient_one_row_csv():
     at.file_uploader(key="np_upload").set_value(("t.csv", typo, "text/csv")).run()
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "Age (years) = 610" in said and "unlike the patients the model learned from" in said
+    # a value written as a limit is compared as written (a walk-through's ">70" read "70")
+    cells[head.split(",").index("Age (years)")] = ">85"
+    limit = (head + "\n" + ",".join(cells) + "\n").encode()
+    at.file_uploader(key="np_upload").set_value(("l.csv", limit, "text/csv")).run()
+    at.multiselect(key="np_features").set_value(["Age (years)"]).run()
+    assert not at.exception
+    compared = next(t.value for t in at.table if "This patient" in t.value.columns)
+    assert compared.loc["Age (years)", "This patient"] == ">85 (read as 85)"
     at.file_uploader(key="np_upload").set_value(("p.csv", b"", "text/csv")).run()
     assert any("empty" in e.value for e in at.error)
 

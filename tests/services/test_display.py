@@ -123,6 +123,37 @@ def test_lookalike_comparison_in_units_with_sd_as_a_cue(encoder):
     assert np.isnan(dia["patient_sd"])
 
 
+def test_a_value_written_as_a_limit_is_compared_as_written(encoder):
+    """A walk-through's ">70" read as 70 and showed as a plain "70" beside the
+    look-alikes: the comparison now says how it was written."""
+    from sparge.data.parsing import limit_text
+    from sparge.services.display import limits_as_written
+
+    assert [limit_text(c) for c in ("<15", " >= 90 ", "<=0.5", "15", 15.0, None, "<a")] == \
+        ["<15", "≥90", "≤0.5", None, None, None, None]
+    names = encoder.feature_names_out_
+    row = pd.Series({"Age": ">70", "Diabetes": "Yes", "Not a feature": "<3"})
+    written = limits_as_written(row, names)
+    assert written == {"Age": ">70"}
+    q = np.full(len(names), np.nan)
+    q[names.index("Age")] = 70.0
+    nb = pd.DataFrame(np.nan, index=range(3), columns=names)
+    nb["Age"] = [60.0, 64.0, 68.0]
+    mean, scale = np.zeros(len(names)), np.ones(len(names))
+    comp = lookalike_comparison(q, nb, ["Age"], names, mean, scale, encoder,
+                                written=written).set_index("Biomarker")
+    assert comp.loc["Age", "This patient"] == ">70 (read as 70)"
+    pair = pair_comparison(q, nb.iloc[0].to_numpy(), ["Age"], names, mean, scale, encoder,
+                           written=written).set_index("Biomarker")
+    assert pair.loc["Age", "This patient"] == ">70 (read as 70)"
+    # without it, or for a gap, the value alone
+    plain = lookalike_comparison(q, nb, ["Age"], names, mean, scale, encoder)
+    assert plain["This patient"].iloc[0] == "70"
+    gap = lookalike_comparison(np.full(len(names), np.nan), nb, ["Age"], names, mean, scale,
+                               encoder, written=written)
+    assert gap["This patient"].iloc[0] == "—"
+
+
 def test_a_0_1_column_without_words_is_counted_not_quartiled():
     from sparge.services.display import _summary_of
 
