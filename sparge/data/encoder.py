@@ -33,6 +33,7 @@ from sparge.data.parsing import (
     column_units,
     header_unit,
     infer_levels,
+    loose_key,
     min_category_count,
     numeric_share,
     parse_numeric,
@@ -1382,8 +1383,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         """The outcome column as text, each outcome in one spelling."""
         text = cell_text(lab)
         spelled = getattr(self, "label_spellings_", None)
-        if spelled:  # "READMITTED" and "readmitted" are one outcome
-            keys = cell_keys(text)
+        if spelled:  # "READMITTED", "readmitted" and "Re-admitted" are one outcome
+            spelled = {loose_key(k): s for k, s in spelled.items()}  # older files: norm keys
+            keys = cell_keys(text).map(loose_key)
             text = text.where(~keys.isin(list(spelled)), keys.map(spelled))
         return text.to_numpy(dtype=object)
 
@@ -1415,27 +1417,34 @@ class Encoder(TransformerMixin, BaseEstimator):
         return aside
 
     def _learn_label_spellings(self, df: pd.DataFrame, report: ValidationReport) -> None:
-        """One spelling per outcome: answers that differ only in case or spaces read as
-        their most common spelling (``label_spellings_``: ``{key: spelling}`` of the
-        outcomes written more than one way), as the encoding table matches levels. A
-        walk-through's "Readmitted / readmitted / READMITTED" had become three outcomes."""
+        """One spelling per outcome: answers that differ only in case, spaces, hyphens,
+        underscores or full stops read as their most common spelling
+        (``label_spellings_``: ``{key: spelling}`` of the outcomes written more than one
+        way, keys by :func:`~sparge.data.parsing.loose_key`). A walk-through's
+        "Readmitted / readmitted / READMITTED" had become three outcomes, and another's
+        "Event-free / event free" two; the outcome has no encoding table entry where the
+        user could merge them."""
         self.label_spellings_ = {}
         if self.label_column is None or self.label_column not in df.columns:
             return
         text = cell_text(df[self.label_column])
-        keys = cell_keys(text)
-        variants = pd.DataFrame({"k": keys, "s": text})[text != ""].drop_duplicates()
+        keys = cell_keys(text).map(loose_key)
+        cells = pd.DataFrame({"k": keys, "s": text})[(text != "") & (keys != "")]
+        counts = cells.value_counts()  # most common spelling first within each key
+        variants = cells.drop_duplicates()
         many = variants.groupby("k")["s"].nunique()
         many = many[many > 1].index
         if not len(many):
             return
-        spelled = spellings(text)[0]
-        self.label_spellings_ = {k: spelled[k] for k in many}
+        first = {}
+        for (k, s), _ in counts.items():
+            first.setdefault(k, s)
+        self.label_spellings_ = {k: first[k] for k in many}
         merged = "; ".join(
             f"{', '.join(repr(_q(v, 30)) for v in variants.s[variants.k == k] if v != s)} "
             f"as {_q(s, 30)!r}" for k, s in list(self.label_spellings_.items())[:5])
         report.notes.append(f"Outcome {_q(self.label_column)!r}: answers that differ only "
-                            f"in case or spaces are one outcome: read {merged}"
+                            f"in case, spaces or hyphens are one outcome: read {merged}"
                             f"{' …' if len(self.label_spellings_) > 5 else ''}.")
 
     def ids(self, df: pd.DataFrame) -> np.ndarray:

@@ -303,6 +303,13 @@ def cell_text(values: pd.Series) -> pd.Series:
         .reset_index(drop=True)
 
 
+def loose_key(key: str) -> str:
+    """A normalised key (:func:`sparge.data.tables.norm_key`) without spaces, hyphens,
+    underscores and full stops: "Event-free", "event free" and "EVENT_FREE" give
+    "eventfree" (one outcome written three ways)."""
+    return re.sub(r"[\s\-_.]+", "", key)
+
+
 def cell_keys(text: pd.Series) -> pd.Series:
     """Normalised key of every cell, for case- and space-insensitive comparisons.
 

@@ -103,6 +103,17 @@ def test_outcomes_written_in_other_cases_are_one_outcome(tmp_path):
     assert "'readmitted', 'READMITTED' as 'Readmitted'" in note
     again = Encoder.from_dict(json.loads(json.dumps(enc.to_dict())))
     np.testing.assert_array_equal(again.labels(df), labels)
+    # walk-through 21: "Event-free" and "event free" were two outcomes, with no way to
+    # merge them in the app (the outcome has no encoding table entry)
+    out = ["Event-free"] * 15 + ["event free"] * 8 + ["EVENT_FREE"] * 2 + ["Died"] * 15
+    df = pd.DataFrame({"Outcome": out, "Age": range(40)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert enc.report_.label_balance == {"Event-free": 25, "Died": 15}
+    note = next(n for n in enc.report_.notes if "case, spaces or hyphens" in n)
+    assert "'event free', 'EVENT_FREE' as 'Event-free'" in note
+    # a model file of an older version keyed its spellings by case only: still read
+    enc.label_spellings_ = {"event free": "Event-free", "event-free": "Event-free"}
+    assert set(enc.labels(df)) == {"Event-free", "Died"}
 
 
 def test_inferred_tables_roles_and_overrides():
