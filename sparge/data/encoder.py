@@ -282,13 +282,17 @@ def abbreviation_note(df: pd.DataFrame, table: EncodingTable, cols: list[str]
     found = []
     for col in cols:
         codes = table.levels(col)
-        pairs = [(a, b) for a, b in abbreviated_levels(list(codes)) if codes[a] != codes[b]]
+        pairs = [(a, b) for a, b in abbreviated_levels(list(codes), col)
+                 if codes[a] != codes[b]]
         if not pairs:
             continue
         n = spellings(df[col])[1]
+        # every pair up to 8 (three hid "iv"/"4" and "NYHA-3"/"NYHA III" in
+        # walk-through 21), and how many more
         found.append(f"'{_q(col)}': " + ", ".join(
             f"'{_q(a, 20)}' ({n.get(norm_key(a), 0):,}) and "
-            f"'{_q(b, 30)}' ({n.get(norm_key(b), 0):,})" for a, b in pairs[:3]))
+            f"'{_q(b, 30)}' ({n.get(norm_key(b), 0):,})" for a, b in pairs[:8])
+            + (f" and {len(pairs) - 8} more pairs" if len(pairs) > 8 else ""))
     if not found:
         return None
     shown = "; ".join(found[:4]) + (f"; … (+{len(found) - 4} columns)" if len(found) > 4

@@ -707,7 +707,8 @@ def _numeral_key(key: str) -> str:
     return "".join(out)
 
 
-def abbreviated_levels(levels: list[str]) -> list[tuple[str, str]]:
+def abbreviated_levels(levels: list[str], column: str | None = None
+                       ) -> list[tuple[str, str]]:
     """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
     abbreviation of ``full``: "f" and "female", "M" and "Male", "Cardio" and "cardiology".
 
@@ -724,6 +725,9 @@ def abbreviated_levels(levels: list[str]) -> list[tuple[str, str]]:
     ----------
     levels : list of str
         The column's levels as spelled (compared case- and space-insensitively).
+    column : str, optional
+        The column's name: a level that starts with one of its words reads without it
+        ("NYHA III" in column "NYHA class" is "III", and so "3").
 
     Returns
     -------
@@ -741,9 +745,13 @@ def abbreviated_levels(levels: list[str]) -> list[tuple[str, str]]:
                 out.append((lv, first[code]))
     # one answer in two number systems or punctuations ("Type II" / "Type 2",
     # "NYHA-3" / "NYHA III"), when the column has both spellings
+    named = set(re.findall(r"[a-z]{2,}", norm_key(column))) if column else set()
     canon: dict[str, str] = {}
     for lv, k in keys.items():
-        c = _numeral_key(k)
+        words = re.split(r"[\s\-_.:]+", k, maxsplit=1)
+        # "nyha iii" in "NYHA class" reads "iii"
+        bare = words[1] if len(words) == 2 and words[0] in named and words[1] else k
+        c = _numeral_key(bare)
         if c in canon and keys[canon[c]] != k and any(ch.isalnum() for ch in c):
             out.append((lv, canon[c]))
         canon.setdefault(c, lv)

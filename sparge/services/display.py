@@ -68,8 +68,17 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
         c = float(code)
         if len(str(level)) > len(words.get(c, "")):
             words[c] = str(level)
-    return {c: w[:1].upper() + w[1:] if w[:1].islower() else w
-            for c, w in sorted(words.items())}
+    return {c: _capitalised(w) for c, w in sorted(words.items())}
+
+
+_ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
+
+
+def _capitalised(word: str) -> str:
+    """An answer as shown: its first letter a capital, a Roman numeral in capitals
+    ("iii" showed as "Iii", "nyha iv" as "Nyha iv" in walk-through 21)."""
+    word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
+    return word[:1].upper() + word[1:] if word[:1].islower() else word
 
 
 def level_order(column: str, encoder=None) -> list[str] | None:

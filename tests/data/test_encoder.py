@@ -713,6 +713,11 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
     assert abbreviated_levels(["NYHA II", "NYHA-2", "Stage IIIa", "stage 3a"]) == [
         ("NYHA-2", "NYHA II"), ("stage 3a", "Stage IIIa")]
     assert abbreviated_levels(["I", "II", "1", "2"]) == [("1", "I"), ("2", "II")]
+    # a level that starts with a word of the column's name (walk-through 21's NYHA class
+    # held 1, I, NYHA I, ..., NYHA-3: thirteen answers for four classes)
+    assert abbreviated_levels(["3", "iii", "NYHA III", "NYHA-3", "Class A"], "NYHA class") == [
+        ("iii", "3"), ("NYHA III", "3"), ("NYHA-3", "3")]
+    assert abbreviated_levels(["3", "NYHA III"]) == []
     # not: a short word ("no"/"normal"), two candidates ("m": male or mild), a grade
     # ("NYHA II"/"NYHA III"), a longer answer ("never"/"never smoked"), numbers
     for levels in (["no", "normal"], ["m", "male", "mild"], ["NYHA II", "NYHA III"],

@@ -82,6 +82,11 @@ def test_a_code_with_several_spellings_shows_the_longest():
     edited = Encoder(id_column="id", encoding_table=EncodingTable.from_frame(table)).fit(df)
     assert list(answers_by_code(edited, "ACEi").values()) == ["Yes", "N", "No"]
     assert answers_by_code(edited, "age") is None
+    # a Roman numeral in capitals (walk-through 21 read "Iii" and "Iv" for NYHA classes)
+    nyha = pd.DataFrame({"id": [f"P{i}" for i in range(40)], "age": np.arange(40.0),
+                         "NYHA": ["iii", "iv", "nyha ii", "mild"] * 10})
+    words = answers_by_code(Encoder(id_column="id").fit(nyha), "NYHA").values()
+    assert sorted(words) == ["III", "IV", "Mild", "Nyha II"]
 
 
 def test_display_frame_never_shows_codes_for_categories(encoder):
