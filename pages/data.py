@@ -216,6 +216,25 @@ with current:
                 st.warning(md_escape(line, max_len=2000))
             else:
                 st.text(line)
+        if rep.answers_two_ways:  # the warning above lists them; one click merges them
+            n_pairs = sum(len(p) for p in rep.answers_two_ways.values())
+            if st.button(f"Merge the answers written two ways ({n_pairs:,} "
+                         f"pair{'s' if n_pairs != 1 else ''})", key="merge_two_ways",
+                         help="Each pair listed in the warning takes the code of its second "
+                              "answer ('f' that of 'Female'), and the table is encoded "
+                              "again. To undo, give them different codes on the Encoding "
+                              "table tab."):
+                with guard("Merging the answers"):
+                    new = encode_cohort(cohort.df, id_column=enc.id_column,
+                                        label_column=enc.label_column, roles=enc.roles,
+                                        encoding_table=enc.table_.with_merged_levels(
+                                            rep.answers_two_ways),
+                                        max_patient_missing=enc.max_patient_missing,
+                                        min_outcome_patients=enc.min_outcome_patients)
+                    set_cohort(new, ss.cohort_name)
+                    flash("success", f"{n_pairs:,} pairs of answers merged and the table "
+                                     "encoded again (see the Encoding table tab).")
+                    st.rerun()
         if rep.patients_dropped:
             # one threshold control (the setup's, above); the report already says how many
             st.caption("The threshold is **Leave out patients missing more than (%)** above; "

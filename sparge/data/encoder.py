@@ -273,19 +273,28 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
     return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
 
 
-def abbreviation_note(df: pd.DataFrame, table: EncodingTable, cols: list[str]
-                      ) -> str | None:
-    """A note on answers that look like abbreviations of another answer of the same column
-    ("f" and "Female") with different codes: one answer would be split in two. Only
-    pointed out (:func:`~sparge.data.parsing.abbreviated_levels`); merged by giving both
-    the same code in the encoding table."""
-    found = []
+def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[str]]]:
+    """Per column, the answers that look like one answer written two ways ("f" and
+    "Female", "iii" and "3") and are coded apart: ``{column: [[short, full], ...]}``
+    (:func:`~sparge.data.parsing.abbreviated_levels`)."""
+    out = {}
     for col in cols:
         codes = table.levels(col)
-        pairs = [(a, b) for a, b in abbreviated_levels(list(codes), col)
+        pairs = [[a, b] for a, b in abbreviated_levels(list(codes), col)
                  if codes[a] != codes[b]]
-        if not pairs:
-            continue
+        if pairs:
+            out[col] = pairs
+    return out
+
+
+def abbreviation_note(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]]
+                      ) -> str | None:
+    """A note on answers that look like abbreviations of another answer of the same column
+    ("f" and "Female") with different codes (:func:`two_way_pairs`): one answer would be
+    split in two. Only pointed out; merged by giving both the same code in the encoding
+    table (the Data page's button does, :meth:`EncodingTable.with_merged_levels`)."""
+    found = []
+    for col, pairs in pairs_by_column.items():
         n = spellings(df[col])[1]
         # every pair up to 8 (three hid "iv"/"4" and "NYHA-3"/"NYHA III" in
         # walk-through 21), and how many more
@@ -299,8 +308,9 @@ def abbreviation_note(df: pd.DataFrame, table: EncodingTable, cols: list[str]
                                     else "")
     return ("These answers may be one answer written two ways (patients in brackets); they "
             f"are coded as different answers, so patients who gave them are not look-alikes "
-            f"on that column: {shown}. If they mean the same, give them the same code on the "
-            "Encoding table tab and apply.")
+            f"on that column: {shown}. If they mean the same, merge them (each pair takes "
+            "the code of its second answer), or give them the same code on the Encoding "
+            "table tab and apply.")
 
 
 def _columns(n: int) -> str:
@@ -928,8 +938,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                                for kind, cs in inferred.items()})
         if note:
             report.notes.insert(note_at, note)
-        short = abbreviation_note(df, self.table_, [c for c in self.feature_names_out_
-                                                    if self.roles_[c] == "categorical"])
+        report.answers_two_ways = two_way_pairs(
+            self.table_, [c for c in self.feature_names_out_
+                          if self.roles_[c] == "categorical"])
+        short = abbreviation_note(df, report.answers_two_ways)
         if short:  # a warning: each pair splits look-alikes (walk-through 20's "Male"
             report.warnings.append(short)  # patient got "Female" look-alikes)
         self._summarise_features(X, report)

@@ -133,6 +133,9 @@ class ValidationReport:
         Categorical features with 3 or more codes that follow no recognised order.
     absent_columns : list of str
         ``transform``: the model's columns the table does not hold (treated as missing).
+    answers_two_ways : dict
+        ``{column: [[short, full], ...]}``: answers that look like one answer written two
+        ways and are coded apart (:func:`sparge.data.encoder.two_way_pairs`).
     """
 
     n_rows: int = 0
@@ -156,6 +159,8 @@ class ValidationReport:
     unordered_columns: list[str] = field(default_factory=list)
     #: transform: the model's columns that the table does not hold (treated as missing)
     absent_columns: list[str] = field(default_factory=list)
+    #: answers that look like one answer written two ways, coded apart: {column: [[a, b]]}
+    answers_two_ways: dict[str, list[list[str]]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

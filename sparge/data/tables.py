@@ -38,7 +38,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 
@@ -384,6 +384,46 @@ class EncodingTable:
         self._ordered.pop(norm_key(column), None)
         if ordered is not None:
             self.set_ordered(column, ordered)
+
+    def with_merged_levels(self, pairs_by_column: Mapping[str, Iterable[Sequence[str]]]
+                           ) -> EncodingTable:
+        """A copy where each pair ``(a, b)`` of a column's levels shares ``b``'s code.
+
+        For answers written two ways ("f" and "Female", "iii" and "3"; the encoder's
+        ``report_.answers_two_ways``). Chains follow through: with ``("NYHA III", "iii")``
+        and ``("iii", "3")`` both take the code of "3". Levels not named keep their codes,
+        and the column keeps its order flag.
+
+        Parameters
+        ----------
+        pairs_by_column : dict
+            ``{column: [(level, level whose code it takes), ...]}``; unknown columns and
+            levels are ignored.
+
+        Returns
+        -------
+        EncodingTable
+        """
+        out = self.copy()
+        for col, pairs in pairs_by_column.items():
+            if not out.has(col):
+                continue
+            levels = out.levels(col)
+            by_key = {norm_key(lv): lv for lv in levels}
+            target = {}
+            for a, b in pairs:
+                if norm_key(a) in by_key and norm_key(b) in by_key:
+                    target[norm_key(a)] = norm_key(b)
+            codes = {}
+            for lv in levels:
+                k, seen = norm_key(lv), set()
+                while k in target and k not in seen:  # follow a chain, never a loop
+                    seen.add(k)
+                    k = target[k]
+                codes[lv] = levels[by_key[k]]
+            ordered = out.is_ordered(col) if norm_key(col) in out._ordered else None
+            out.set_column(col, codes, ordered=ordered)
+        return out
 
     def has(self, column: str) -> bool:
         """Whether the table has levels for a column.

@@ -127,6 +127,31 @@ def test_an_upload_sets_a_one_patient_outcome_aside_untouched():
     assert "'ESKD' (1 patient) has fewer than 3 patients" in texts(at)
 
 
+def test_answers_written_two_ways_are_merged_in_one_click():
+    """Walk-through 21: NYHA class held 13 answers for 4 classes and Sex F/Female/M/Male;
+    merging them meant editing codes one by one on the Encoding table tab."""
+    df = pd.read_csv(io.BytesIO(SMALL))
+    df = pd.concat([df, pd.DataFrame({
+        "NYHA class": (["I", "1", "NYHA II", "2", "iii", "3"] * 10)[:len(df)],
+        "Sex": (["F", "Female", "M", "Male"] * 15)[:len(df)]})], axis=1)
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("nyha.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.slider(key="setup_missing").set_value(50)
+    at.button(key="setup_go").click().run()
+    assert any("written two ways" in w.value for w in at.warning)
+    assert at.session_state["cohort"].encoder.report_.answers_two_ways["Sex"] == [
+        ["F", "Female"], ["M", "Male"]]
+    at.button(key="merge_two_ways").click().run()
+    assert not at.exception
+    cohort = at.session_state["cohort"]
+    j = cohort.features.index("NYHA class")
+    assert len(np.unique(cohort.X[:, j][np.isfinite(cohort.X[:, j])])) == 3
+    assert cohort.encoder.report_.answers_two_ways == {}
+    assert not any("written two ways" in w.value for w in at.warning)
+    assert any("pairs of answers merged" in s.value for s in at.success)
+
+
 def test_a_wrong_upload_can_be_cancelled():
     """A walk-through uploaded another table by mistake: removing the file did not cancel
     the pending setup, which stayed for good. Cancel keeps the current table, empties the

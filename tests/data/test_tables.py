@@ -137,3 +137,18 @@ def test_scales_and_natural_order_helpers():
     assert codes["absent"] < codes["possible"] < codes["definite"]
     assert sorted(["10", "9", "Stage 10", "Stage 9", "b", "a"], key=natural_key) == \
         ["9", "10", "a", "b", "Stage 9", "Stage 10"]
+
+
+def test_merged_levels_follow_chains_and_keep_the_order_flag():
+    table = EncodingTable({"NYHA": {"1": 1, "2": 2, "3": 3, "iii": 4, "NYHA III": 5},
+                           "Sex": {"F": 1, "Female": 2}})
+    table.set_ordered("NYHA", True)
+    merged = table.with_merged_levels({"NYHA": [("NYHA III", "iii"), ("iii", "3")],
+                                       "Sex": [("f", "FEMALE")], "Absent": [("a", "b")]})
+    assert merged.levels("NYHA") == {"1": 1, "2": 2, "3": 3, "iii": 3, "NYHA III": 3}
+    assert merged.levels("Sex") == {"F": 2, "Female": 2}  # matched like cells
+    assert merged.is_ordered("NYHA")
+    assert table.levels("Sex") == {"F": 1, "Female": 2}  # a copy: the table is unchanged
+    # a loop of pairs ends
+    loop = table.with_merged_levels({"Sex": [("F", "Female"), ("Female", "F")]})
+    assert set(loop.levels("Sex").values()) <= {1, 2}
