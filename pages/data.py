@@ -164,7 +164,8 @@ if st.button("Encode this table", type="primary", key="setup_go"):
                             roles=roles or None,
                             encoding_table=enc.encoding_table if same else None,
                             max_patient_missing=max_missing / 100,
-                            min_outcome_patients=RARE_OUTCOME if rare_aside else 1)
+                            min_outcome_patients=RARE_OUTCOME if rare_aside else 1,
+                            clear_far=same and ss.cohort.clear_far)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
@@ -216,6 +217,32 @@ with current:
                 st.warning(md_escape(line, max_len=2000))
             else:
                 st.text(line)
+        if rep.values_to_check:  # the warning above lists them; one click clears them
+            n_far = len(rep.values_to_check)
+            if cohort.clear_far:
+                st.info(f"The {n_far:,} value{'s' if n_far != 1 else ''} far from the rest of "
+                        "their column (listed above) are set to missing for training: the "
+                        "model completes them like any gap. The table itself is unchanged.")
+            label = ("Use them as given" if cohort.clear_far else
+                     f"Set {'these' if n_far != 1 else 'this'} {n_far:,} "
+                     f"value{'s' if n_far != 1 else ''} to missing for training")
+            if st.button(label, key="far_values",
+                         help="A typo or a value in another unit pulls its patient's "
+                              "look-alikes and shrinks how much the column counts for "
+                              "everyone. Set to missing, the model completes it from the "
+                              "patient's other values. Train again afterwards."):
+                with guard("Encoding again"):
+                    new = encode_cohort(cohort.df, id_column=enc.id_column,
+                                        label_column=enc.label_column, roles=enc.roles,
+                                        encoding_table=enc.encoding_table,
+                                        max_patient_missing=enc.max_patient_missing,
+                                        min_outcome_patients=enc.min_outcome_patients,
+                                        clear_far=not cohort.clear_far)
+                    set_cohort(new, ss.cohort_name)
+                    flash("success", ("Values set to missing" if new.clear_far else
+                                      "Values used as given") + " and the table encoded "
+                                      "again. Train a model on the Model page.")
+                    st.rerun()
         if rep.answers_two_ways:  # the warning above lists them; one click merges them
             n_pairs = sum(len(p) for p in rep.answers_two_ways.values())
             if st.button(f"Merge the answers written two ways ({n_pairs:,} "
@@ -230,7 +257,8 @@ with current:
                                         encoding_table=enc.table_.with_merged_levels(
                                             rep.answers_two_ways),
                                         max_patient_missing=enc.max_patient_missing,
-                                        min_outcome_patients=enc.min_outcome_patients)
+                                        min_outcome_patients=enc.min_outcome_patients,
+                                        clear_far=cohort.clear_far)
                     set_cohort(new, ss.cohort_name)
                     flash("success", f"{n_pairs:,} pairs of answers merged and the table "
                                      "encoded again (see the Encoding table tab).")
@@ -254,7 +282,8 @@ with current:
                 new = encode_cohort(cohort.df, id_column=new_id, label_column=new_label,
                                     roles=overrides, encoding_table=enc.encoding_table,
                                     max_patient_missing=enc.max_patient_missing,
-                                    min_outcome_patients=enc.min_outcome_patients)
+                                    min_outcome_patients=enc.min_outcome_patients,
+                                    clear_far=cohort.clear_far)
                 set_cohort(new, ss.cohort_name)
                 ss.pop("setup_for", None)  # the setup controls follow the new roles
                 for note in notes:
@@ -294,7 +323,8 @@ with current:
                                     label_column=enc.label_column, roles=enc.roles,
                                     encoding_table=table,
                                     max_patient_missing=enc.max_patient_missing,
-                                    min_outcome_patients=enc.min_outcome_patients)
+                                    min_outcome_patients=enc.min_outcome_patients,
+                                    clear_far=cohort.clear_far)
                 set_cohort(new, ss.cohort_name)
                 flash("success", "Encoding table applied and the table encoded again.")
                 st.rerun()

@@ -24,6 +24,7 @@ from sparge.data.column_kinds import (
     looks_like_follow_up,
     looks_like_free_text,
 )
+from sparge.data.far_values import far_mask
 from sparge.data.parsing import (
     NUMBER_PATTERN,
     ColumnUnits,
@@ -271,6 +272,13 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
             if len(names) == 1 else f"{len(names)} categorical columns: no encoding table "
                                     "entry fits them; their levels were inferred")
     return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
+
+
+def _number(v: float) -> str:
+    """A number for a message: "1,380", "712", "0.628" (never "1.38e+03")."""
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    return f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}"
 
 
 def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[str]]]:
@@ -944,6 +952,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         short = abbreviation_note(df, report.answers_two_ways)
         if short:  # a warning: each pair splits look-alikes (walk-through 20's "Male"
             report.warnings.append(short)  # patient got "Female" look-alikes)
+        self._far_values(X, report)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
         aside = None if labels is None else self._set_aside_rare_outcomes(labels, report)
@@ -954,6 +963,41 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.report_ = report
         self.n_features_in_ = len(cols)
         return X
+
+    def _far_values(self, X: np.ndarray, report: ValidationReport) -> None:
+        """List the numbers far from the rest of their column (a typo or another unit,
+        :mod:`sparge.data.far_values`) in ``report.values_to_check`` and a warning. They
+        are used as given: :func:`sparge.services.workflow.encode_cohort` can set them to
+        missing (walk-through 21: a sodium of 1380 went unremarked, made its patient a top
+        look-alike and widened the range the New patient page checks against)."""
+        names = self.feature_names_out_
+        num = [j for j, c in enumerate(names) if self.roles_[c] == "numeric"]
+        if not num:
+            return
+        far = far_mask(X[:, num])
+        rows, cols = np.nonzero(far)
+        if not len(rows):
+            return
+        order = np.lexsort((rows, cols))
+        report.values_to_check = [[names[num[c]], int(r), float(X[r, num[c]])]
+                                  for r, c in zip(rows[order], cols[order], strict=True)]
+        parts = []
+        for c in np.unique(cols):
+            col = X[:, num[c]]
+            lo, hi = np.nanpercentile(col, [5, 95])
+            hits = rows[cols == c]
+            shown = ", ".join(f"{_number(col[r])} (CSV line {r + 2})"
+                              for r in hits[:3])
+            more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
+            parts.append(f"'{_q(names[num[c]])}' {shown}{more}; most patients "
+                         f"{_number(lo)}–{_number(hi)}")
+        n = len(rows)
+        report.warnings.append(
+            f"{n:,} value{'s' if n != 1 else ''} far from the rest of "
+            f"{'its' if n == 1 else 'their'} column (a typo or another unit?): "
+            + "; ".join(parts[:8])
+            + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "")
+            + ". They are used as given: correct the file, or set them to missing.")
 
     def _learn_units(self, df: pd.DataFrame, roles: dict[str, str], base: EncodingTable,
                      units: dict[str, ColumnUnits], reasons: dict[str, list[str]],

@@ -136,6 +136,10 @@ class ValidationReport:
     answers_two_ways : dict
         ``{column: [[short, full], ...]}``: answers that look like one answer written two
         ways and are coded apart (:func:`sparge.data.encoder.two_way_pairs`).
+    values_to_check : list
+        ``[[feature, row, value], ...]``: numbers far from the rest of their column (a
+        typo or another unit, :mod:`sparge.data.far_values`); ``row`` counts the table's
+        rows from 0 (CSV line ``row + 2``).
     """
 
     n_rows: int = 0
@@ -161,6 +165,8 @@ class ValidationReport:
     absent_columns: list[str] = field(default_factory=list)
     #: answers that look like one answer written two ways, coded apart: {column: [[a, b]]}
     answers_two_ways: dict[str, list[list[str]]] = field(default_factory=dict)
+    #: numbers far from the rest of their column: [[feature, row (from 0), value], ...]
+    values_to_check: list[list] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.encoder import Encoder
+from sparge.data.far_values import far_mask
 from sparge.data.safe_text import csv_lines, plain_text, quoted_names
 from sparge.errors import DataError
 from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
@@ -33,6 +34,9 @@ class Cohort:
     ids: np.ndarray
     labels: np.ndarray | None  # outcome per row (None entries when missing)
     train_rows: np.ndarray  # indices of the rows used for training
+    #: whether the encoder's values to check (far from the rest of their column) were set
+    #: to missing in ``X`` (:func:`encode_cohort`'s ``clear_far``)
+    clear_far: bool = False
 
     @property
     def features(self) -> list[str]:
@@ -58,12 +62,28 @@ def default_missing_threshold(n_feature_columns: int) -> int:
 
 
 def encode_cohort(df: pd.DataFrame, *, id_column: str | None = None,
-                  label_column: str | None = None, **encoder_params) -> Cohort:
-    """Fit an :class:`Encoder` on a table; the report is ``cohort.encoder.report_``."""
+                  label_column: str | None = None, clear_far: bool = False,
+                  **encoder_params) -> Cohort:
+    """Fit an :class:`Encoder` on a table; the report is ``cohort.encoder.report_``.
+
+    Parameters
+    ----------
+    clear_far : bool
+        Set the values the report lists as far from the rest of their column
+        (``report_.values_to_check``: a typo or another unit, a sodium of 1380) to missing
+        in ``cohort.X``, which the model trains on; the model completes them like any gap.
+        The table itself is not changed, and the report still lists them.
+    **encoder_params : the :class:`Encoder`'s parameters.
+    """
     enc = Encoder(id_column=id_column, label_column=label_column, **encoder_params)
     X = enc.fit_transform(df)
+    if clear_far and enc.report_.values_to_check:
+        pos = {f: j for j, f in enumerate(enc.feature_names_out_)}
+        for feature, row, _ in enc.report_.values_to_check:
+            X[int(row), pos[feature]] = np.nan
     labels = enc.labels(df) if label_column else None
-    return Cohort(df, enc, X, enc.ids(df), labels, np.flatnonzero(enc.training_rows(df)))
+    return Cohort(df, enc, X, enc.ids(df), labels, np.flatnonzero(enc.training_rows(df)),
+                  clear_far=clear_far)
 
 
 def train(cohort: Cohort, params: dict | None = None,
@@ -345,8 +365,14 @@ OUT_OF_RANGE_MARGIN = 0.25
 
 
 def training_ranges(reference: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each column's lowest and highest training value, and whether it has any."""
-    X = reference.to_numpy(dtype=float)
+    """Each column's lowest and highest training value, and whether it has any.
+
+    Values far from the rest of their column (:func:`sparge.data.far_values.far_mask`: a
+    typo or another unit) do not count: walk-through 21's training sodium of 1380 let a
+    new patient's 1290 pass unquestioned.
+    """
+    X = reference.to_numpy(dtype=float, copy=True)
+    X[far_mask(X)] = np.nan
     lo, hi = column_bounds(X)
     return lo, hi, np.isfinite(X).any(axis=0)
 

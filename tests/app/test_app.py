@@ -152,6 +152,35 @@ def test_answers_written_two_ways_are_merged_in_one_click():
     assert any("pairs of answers merged" in s.value for s in at.success)
 
 
+def test_values_far_from_their_column_are_listed_and_set_to_missing_on_request():
+    """Walk-through 21: a sodium of 1380 went unremarked, and its patient became a new
+    patient's top look-alike."""
+    df = pd.read_csv(io.BytesIO(SMALL))
+    col = next(c for c in df.columns if c.startswith("Age"))
+    df[col] = df[col].astype(float)
+    df.loc[4, col] = df[col].median() * 10  # a slipped decimal point
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("far.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.slider(key="setup_missing").set_value(50)
+    at.button(key="setup_go").click().run()
+    assert any("far from the rest of" in w.value and "CSV line 6" in w.value
+               for w in at.warning)
+    cohort = at.session_state["cohort"]
+    j = cohort.features.index(col)
+    assert cohort.X[4, j] > 200 and not cohort.clear_far
+    at.button(key="far_values").click().run()
+    assert not at.exception
+    cohort = at.session_state["cohort"]
+    assert np.isnan(cohort.X[4, j]) and cohort.clear_far
+    assert any("set to missing for training" in i.value for i in at.info)
+    # kept through another encoding of the same table, and undone on request
+    at.button(key="setup_go").click().run()
+    assert at.session_state["cohort"].clear_far
+    at.button(key="far_values").click().run()
+    assert at.session_state["cohort"].X[4, j] > 200
+
+
 def test_a_wrong_upload_can_be_cancelled():
     """A walk-through uploaded another table by mistake: removing the file did not cancel
     the pending setup, which stayed for good. Cancel keeps the current table, empties the
