@@ -22,12 +22,14 @@ from sparge.services.display import (
     LOOKALIKE_HEADERS,
     SPARSE_WEIGHT_HELP,
     flag_columns,
+    has_sd_scale,
     lookalike_comparison,
     lookalike_display,
     outcome_order,
     pair_comparison,
     safe_filename,
     snap_precision,
+    standardize,
     top_biomarkers,
     typical_deviation,
 )
@@ -81,14 +83,15 @@ def patient_index():
                          lambda: cohort_patients(ss.model, ss.cohort))
 
 
-def default_biomarkers(n: int = 8, measured=None) -> list[str]:
+def default_biomarkers(n: int = 8, measured=None, unusual=None) -> list[str]:
     """The biomarkers that most separate typical patients in the learned similarity (with
-    ``measured``, the patient's values: those it has first)."""
+    ``measured``, the patient's values: those it has first; with ``unusual``, its values
+    in SD from the cohort's mean: those where it stands out rank higher)."""
     model = st.session_state.model
     typical = session_cache("typical_deviation", _model_key(),
                             lambda: typical_deviation(model.training_data_))
     return top_biomarkers(importance(), model.feature_names(), n, measured=measured,
-                          typical=typical)
+                          typical=typical, unusual=unusual)
 
 
 def warn_data_model_mismatch() -> None:
@@ -233,18 +236,23 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     ss = st.session_state
     measured = np.isfinite(np.asarray(query_values, dtype=float).ravel())
     whose = (ss.get("model_token"), str(name), measured.tobytes())
+    flags = session_cache("flag_columns", _model_key(),
+                          lambda: flag_columns(training_values()))
     if ss.get(f"{key}_features_for") != whose or f"{key}_features" not in ss:
-        ss[f"{key}_features"] = default_biomarkers(measured=query_values)
+        q = np.asarray(query_values, dtype=float).ravel()
+        z = standardize(q, np.arange(len(q)), model.mean_, model.scale_)
+        scaled = np.asarray([has_sd_scale(f, encoder, flags) for f in names])
+        ss[f"{key}_features"] = default_biomarkers(measured=query_values,
+                                                   unusual=np.where(scaled, z, np.nan))
         ss[f"{key}_features_for"] = whose
     chosen = st.multiselect(
         "Biomarkers to compare", names, key=f"{key}_features",
         help="Starts with the patient's measured biomarkers that the learned similarity "
-             "weighs most (their weight in the learned metric); add or remove any.")
+             "weighs most (their weight in the learned metric), the more so where the "
+             "patient is far from the cohort's mean; add or remove any.")
     if not chosen:
         st.info("Pick at least one biomarker to compare.")
         return
-    flags = session_cache("flag_columns", _model_key(),
-                          lambda: flag_columns(training_values()))
     comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
                                 model.scale_, encoder, flags, written)
     # a table that wraps its cells: a long category answer ("1 - restricted: 8, 2 -

@@ -264,20 +264,27 @@ def typical_deviation(standardized) -> np.ndarray:
 
 
 def top_biomarkers(importance, names: Sequence[str], n: int = 8,
-                   measured=None, typical=None) -> list[str]:
+                   measured=None, typical=None, unusual=None) -> list[str]:
     """The ``n`` features with the largest weight in the learned metric (ties: table order).
 
     With ``typical`` (:func:`typical_deviation` of the training patients) features are
     ranked by weight times typical deviation: what typically separates two patients in the
     learned space, so a rare 0/1 flag (heavy per standard deviation, but 0 for nearly every
-    patient) no longer leads the comparison. With ``measured`` (the patient's values,
-    ``NaN`` = not measured) the patient's measured features come first, by that rank, then
-    the others: a new patient with four values sees those four compared, not eight
-    biomarkers it has no value for.
+    patient) no longer leads the comparison. With ``unusual`` (the patient's distance from
+    the cohort's mean in standard deviations, NaN where that means nothing) a feature
+    counts by the larger of the two: what sets *this* patient apart comes first
+    (walk-through 21's patient with an eGFR of 13 was compared on eight yes/no answers,
+    six of which differed from its nearest look-alike, and never on its kidneys). With
+    ``measured`` (the patient's values, ``NaN`` = not measured) the patient's measured
+    features come first, by that rank, then the others: a new patient with four values
+    sees those four compared, not eight biomarkers it has no value for.
     """
     w = np.asarray(importance, dtype=float)
     if typical is not None:
-        w = w * np.asarray(typical, dtype=float)
+        spread = np.asarray(typical, dtype=float)
+        if unusual is not None:
+            spread = np.fmax(spread, np.abs(np.asarray(unusual, dtype=float).ravel()))
+        w = w * spread
     w = np.nan_to_num(w, nan=-1.0)
     order = np.argsort(-w, kind="stable")
     if measured is not None:

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from sparge import read_table
 from sparge.data.synthetic import make_singheart_like
-from sparge.services.display import typical_deviation
+from sparge.services.display import flag_columns, has_sd_scale, typical_deviation
 from sparge.services.workflow import encode_cohort, train
 
 UNESCAPED_IMAGE = re.compile(r"!\[[^\]]*\]\(")
@@ -109,10 +109,15 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
     assert table.value["sparse_weight"].sum() == pytest.approx(1.0, abs=1e-6)
     model = at.session_state["model"]
     # the compared biomarkers are those that most separate typical patients in the learned
-    # metric (weight x typical deviation), the patient's measured ones first
+    # metric (weight x typical deviation, or the patient's own distance from the mean in
+    # SD where larger), the patient's measured ones first
     row = list(model.train_ids_).index("SH0001")
     measured = np.isfinite(model.training_data_[row])
-    rank = model.feature_importance() * typical_deviation(model.training_data_)
+    encoder = at.session_state["cohort"].encoder
+    flags = flag_columns(model.training_values())
+    scaled = np.asarray([has_sd_scale(f, encoder, flags) for f in model.feature_names()])
+    z = np.where(scaled, np.abs(model.training_data_[row]), np.nan)
+    rank = model.feature_importance() * np.fmax(typical_deviation(model.training_data_), z)
     order = np.argsort(-rank, kind="stable")
     order = np.concatenate([order[measured[order]], order[~measured[order]]])
     top = list(np.asarray(model.feature_names())[order[:8]])

@@ -280,6 +280,17 @@ def test_a_rare_flag_does_not_lead_the_comparison():
                                                                           "gone"]
 
 
+def test_what_sets_the_patient_apart_comes_first():
+    """Walk-through 21: a patient with an eGFR of 13 was compared on eight yes/no answers
+    and never on its kidneys; where the patient stands out, a biomarker counts by how far."""
+    names = ["Diabetes", "Age", "eGFR"]
+    w, typical = [0.04, 0.03, 0.03], [1.0, 0.8, 0.8]
+    assert top_biomarkers(w, names, 2, typical=typical) == ["Diabetes", "Age"]
+    unusual = [np.nan, 0.2, -3.1]  # yes/no: no SD; an ordinary age; a failing kidney
+    assert top_biomarkers(w, names, 2, typical=typical, unusual=unusual) == ["eGFR",
+                                                                            "Diabetes"]
+
+
 def test_snap_precision_removes_float32_round_off():
     df = pd.DataFrame({"a": [-6.06e-7, 12.3400001], "b": [1.9999999924, 1.0]})
     out = snap_precision(df, mean=[100.0, 1.5], scale=[50.0, 0.5])
