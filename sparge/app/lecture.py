@@ -12,6 +12,7 @@ Session state (all keys start with ``teach_``): ``teach_source`` (toy / current 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import streamlit as st
@@ -224,7 +225,10 @@ def step_text(step: tc.Step, present: bool = False) -> None:
         st.header(step.title)
     for f in step.formulas:
         st.latex(f)
-    notes = st.expander("What to say", icon=":material/record_voice_over:") if present \
+    # one open/closed state per slide (unkeyed, slide 3's state carried over to slide 4
+    # and one click there closed what looked closed; walk-through 21)
+    notes = st.expander("What to say", icon=":material/record_voice_over:",
+                        key="teach_say_" + re.sub(r"\W+", "_", step.title)[:60]) if present \
         else st.container()
     with notes:
         st.markdown(step.words)
