@@ -681,9 +681,13 @@ class Encoder(TransformerMixin, BaseEstimator):
                     seen = ", ".join(repr(_q(v, 30)) for v in
                                      pd.unique(text[answers.index[~answers.isin(known)]])[:4])
                     table = ", ".join(_q(v, 20) for v in base.levels(col))
-                    notes.append(f"Column {_q(col)!r}: its answers ({seen} …) are not those "
-                                 f"of the built-in encoding table for this name ({table}); "
-                                 "its levels were read from the file instead.")
+                    share = 1 - answers.isin(known).mean()
+                    # "some", with the share: walk-through 21 read "its answers are not
+                    # those of the table (Unknown, Yes, No)" beside a column of yes and no
+                    notes.append(f"Column {_q(col)!r}: {share:.0%} of its answers ({seen} "
+                                 f"…) are not in the built-in encoding table's entry for this "
+                                 f"name ({table}); its levels were read from the file "
+                                 "instead.")
         return base.without(misfits)
 
     @staticmethod
@@ -942,7 +946,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             X = self._leave_out_leaks(X, labels, report)
         # the columns still in the model (a leak left out was counted among 7 inferred
         # columns of a report listing 6 categories)
-        note = _inferred_note({kind: [c for c in cs if self.roles_[c[0]] == "categorical"]
+        # nor a column dropped as constant (walk-through 21: a one-answer outcome made
+        # "10 categorical columns" beside a report listing 9)
+        kept = set(self.feature_names_out_)
+        note = _inferred_note({kind: [c for c in cs if self.roles_[c[0]] == "categorical"
+                                      and c[0] in kept]
                                for kind, cs in inferred.items()})
         if note:
             report.notes.insert(note_at, note)

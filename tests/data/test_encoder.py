@@ -404,7 +404,7 @@ def test_inferred_levels_are_one_note_grouped_by_kind():
                        "flag_a": ["Yes", "No"] * 3, "flag_b": ["no", "yes", "no"] * 2,
                        "alb": ["None", "Micro", "Macro"] * 2,
                        "site": ["lung", "colon", "breast"] * 2, "x": range(6),
-                       "sex": ["f", "m"] * 3})
+                       "sex": ["f", "m", "m"] * 2})  # ["f", "m"] * 3 copies flag_a
     notes = Encoder(id_column="id", max_patient_missing=None).fit(df).report_.notes
     inferred = [n for n in notes if "no encoding table entry" in n]
     assert len(inferred) == 1
