@@ -96,7 +96,10 @@ def describe_settings(params: dict) -> str:
     """One line naming the settings of a SparGE representation."""
     p = {**SparGE().get_params(), **params}
     atoms = "automatic number of atoms" if p["n_atoms"] is None else f"{p['n_atoms']} atoms"
-    rank = {None: "all", "auto": "above the noise level"}.get(p["rank"], p["rank"])
+    # "rank all" beside the Model page's "completion rank 25" read as a contradiction
+    # (walk-through 21): the rank is what the nuclear norm leaves, up to its cap
+    rank = {None: f"set by the nuclear norm (at most {p['max_rank']})",
+            "auto": "above the noise level"}.get(p["rank"], p["rank"])
     return (f"{p['n_components']}-D embedding of {p['representation']}, {atoms}, completion "
             f"rank {rank}, k1 = {p['k1']}, k2 = {p['k2']}, {p['max_iter']} refinement "
             "iterations")
