@@ -391,7 +391,7 @@ def _touching(W, i: int):
 def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
                  highlight: int | None = None, shown=None, totals=None, order=None,
                  font_size: int = 14, height: int = 520) -> go.Figure:
-    """The intrinsic (green, pull) and penalty (red, push) graphs on a 2D picture.
+    """The intrinsic (green, pull) and penalty (orange-red, push) graphs on a 2D picture.
 
     ``order``: the outcomes in the order of the app's colours (``outcome_order``).
 

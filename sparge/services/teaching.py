@@ -431,12 +431,12 @@ def graph_step(model, patient: int, max_patients: int = 60, graphs=None) -> dict
     supervised = getattr(model, "classes_", None) is not None and model.supervised
     if supervised:
         text = (f"k₁ = {model.k1}, k₂ = {model.k2}: {n_plus:,} same-outcome edges (green, "
-                f"pulled together) and {n_minus:,} other-outcome edges (red, pushed apart). "
-                f"Patient {pid} has {deg_p} green and {deg_n} red edges (an edge counts when "
-                "either end picks the other).")
+                f"pulled together) and {n_minus:,} other-outcome edges (orange-red, pushed "
+                f"apart). Patient {pid} has {deg_p} green and {deg_n} orange-red edges (an "
+                "edge counts when either end picks the other).")
     else:
         text = (f"Unsupervised: {n_plus:,} local edges (green, each patient's {model.k1} nearest"
-                f" neighbours) and {n_minus:,} sampled non-local edges (red).")
+                f" neighbours) and {n_minus:,} sampled non-local edges (orange-red).")
     if n > max_patients:
         text += (f" With {n} patients only patient {pid}'s own "
                  f"{_plural(int(sp.triu(Wp_s + Wn_s, 1).nnz), 'edge')} are drawn.")
@@ -717,9 +717,10 @@ STEPS: tuple[Step, ...] = (
          "U projects every patient's representation f_i (its completed scores next to its "
          "code) to l dimensions. Its columns are orthonormal (UᵀU = I): the set of such U is "
          "the Stiefel manifold, so the projection rotates and drops directions but never "
-         "stretches them. J is small when green edges become short and red edges long. The "
-         "iterative trace-ratio algorithm (Wang et al. 2007) alternates two updates until J "
-         "stops falling: λ takes the current ratio, then U takes the l eigenvectors of "
+         "stretches them. J is small when green edges become short and orange-red edges "
+         "long. The iterative trace-ratio algorithm (Wang et al. 2007) alternates two "
+         "updates until J stops falling: λ takes the current ratio, then U takes the l "
+         "eigenvectors of "
          "S⁺ − λS⁻ with the smallest eigenvalues. Distances in the new space are the patient "
          "similarity.",
          "Differs from the paper: it embeds the codes alone; here f_i holds the completed "
