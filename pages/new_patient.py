@@ -26,6 +26,7 @@ from sparge.services.display import (
     numeric_patients,
     outcome_name,
     outcome_order,
+    typical_range,
 )
 from sparge.services.maps import map_frame, map_title, place_among_lookalikes
 from sparge.services.typicality import (
@@ -132,8 +133,9 @@ else:
                                                        key=key)
                     else:
                         fmt, step = input_format(training_values()[col])
-                        values[col] = target.number_input(label_text(col), value=None,
-                                                          key=key, format=fmt, step=step)
+                        values[col] = target.number_input(
+                            label_text(col), value=None, key=key, format=fmt, step=step,
+                            placeholder=typical_range(training_values()[col]))
         submitted = st.form_submit_button("Find look-alikes", type="primary")
     if submitted:
         row = {c: (None if v in ("(missing)", None) else v) for c, v in values.items()}

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from sparge.data.far_values import far_mask
 from sparge.data.parsing import limit_text, parse_numeric
 from sparge.data.safe_text import plain_text
 from sparge.data.tables import norm_key, scale_codes, scale_of
@@ -188,6 +189,24 @@ def input_format(values) -> tuple[str, float]:
     decimals as the column is written with ("45", not "45.000", for an age in years)."""
     d = data_decimals(values, most=3)
     return f"%.{d}f", float(10.0 ** -d)
+
+
+def typical_range(values) -> str:
+    """Where most patients lie, for an empty form field: "most 132–144" (the 5th to 95th
+    percentile of the measured values, far values left out, at the column's precision);
+    "" for a column without values. A walk-through filled a form without a hint of a
+    column's scale or units."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if len(v) < 2:
+        return ""
+    v = v[~far_mask(v[:, None])[:, 0]]
+    lo, hi = np.percentile(v, [5, 95])
+    d = data_decimals(v, most=3)
+    lo, hi = round(lo, d), round(hi, d)
+    if lo == hi:
+        return f"most {format_number(lo)}"
+    return f"most {format_number(lo)}–{format_number(hi)}"
 
 
 def format_value(value: object, column: str, encoder=None) -> str:
