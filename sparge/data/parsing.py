@@ -765,7 +765,32 @@ def abbreviated_levels(levels: list[str], column: str | None = None
                   and not (stem in _ROMAN and other in _ROMAN)]  # grade I is not II
         if len(longer) == 1:
             out.append((short, longer[0]))
+    # the same answer in other words, for the answers clinic exports most often spell
+    # several ways (walk-through 21's smoking column: former, Ex, ex-smoker; never,
+    # non-smoker); the first word of a group that the column holds is the pair's target
+    paired = {a for a, _ in out}
+    for group in SYNONYMS:
+        present = [lv for lv, k in keys.items() if loose_key(k) in group
+                   # one letter is read so only when no other answer starts with it
+                   # ("m" beside "mild" may mean either)
+                   and (len(loose_key(k)) > 1 or not any(
+                       o.startswith(loose_key(k)) and loose_key(o) not in group
+                       for o in keys.values()))]
+        target = min(present, default=None, key=lambda lv: (
+            len(loose_key(keys[lv])) == 1, group.index(loose_key(keys[lv]))))
+        out += [(lv, target) for lv in present if lv != target and lv not in paired]
     return out
+
+
+#: Groups of answers that mean the same (loose keys, :func:`loose_key`), the preferred
+#: first: smoking status and sex, as clinic exports write them.
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("former", "exsmoker", "ex", "formersmoker", "past", "previous", "quit", "stopped"),
+    ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
+    ("current", "currentsmoker", "smoker", "active", "activesmoker"),
+    ("female", "f", "woman", "w", "fem"),
+    ("male", "m", "man", "masc"),
+)
 
 
 def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS

@@ -720,9 +720,15 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
     assert abbreviated_levels(["3", "NYHA III"]) == []
     # not: a short word ("no"/"normal"), two candidates ("m": male or mild), a grade
     # ("NYHA II"/"NYHA III"), a longer answer ("never"/"never smoked"), numbers
+    # the same answer in other words: smoking status and sex as exports write them
+    assert abbreviated_levels(["current", "Ex", "ex-smoker", "former", "never",
+                               "non-smoker", "never smoked"], "Smoking") == [
+        ("Ex", "former"), ("ex-smoker", "former"), ("non-smoker", "never"),
+        ("never smoked", "never")]
+    assert abbreviated_levels(["Woman", "Man", "F", "M"]) == [("M", "Man"), ("F", "Woman")]
     for levels in (["no", "normal"], ["m", "male", "mild"], ["NYHA II", "NYHA III"],
-                   ["never", "never smoked"], ["1", "10"], ["I", "II"], ["x", "10"],
-                   ["via", "6a"]):
+                   ["never", "never again"], ["1", "10"], ["I", "II"], ["x", "10"],
+                   ["via", "6a"], ["Ex", "Exercise"]):
         assert abbreviated_levels(levels) == []
     df = pd.DataFrame({"Sex": ["Female"] * 40 + ["Male"] * 40 + ["f"] * 5 + ["M"] * 3,
                        "Ward": ["Cardio", "cardiology", "Cardiology", "Neuro"] * 22,
