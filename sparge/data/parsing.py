@@ -707,6 +707,12 @@ def _numeral_key(key: str) -> str:
     return "".join(out)
 
 
+def _spelling_key(key: str) -> str:
+    """A level's key without spaces and punctuation, with British "ae" and "oe" read as
+    "e": "Ischaemic", "ischemic" and "ISCHEMIC " give "ischemic"; "ACE-I" gives "acei"."""
+    return re.sub(r"[ao]e(?=[a-z])", "e", loose_key(key))
+
+
 def abbreviated_levels(levels: list[str], column: str | None = None
                        ) -> list[tuple[str, str]]:
     """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
@@ -751,10 +757,15 @@ def abbreviated_levels(levels: list[str], column: str | None = None
         words = re.split(r"[\s\-_.:]+", k, maxsplit=1)
         # "nyha iii" in "NYHA class" reads "iii"
         bare = words[1] if len(words) == 2 and words[0] in named and words[1] else k
-        c = _numeral_key(bare)
-        if c in canon and keys[canon[c]] != k and any(ch.isalnum() for ch in c):
-            out.append((lv, canon[c]))
-        canon.setdefault(c, lv)
+        # the same word in British and American spelling: "ischaemic" / "ischemic";
+        # punctuation alone: "ACE-I" / "ACEi" (whose "I" is not a numeral)
+        forms = {_numeral_key(bare), _spelling_key(bare)}
+        hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k
+                    and any(ch.isalnum() for ch in c)), None)
+        if hit is not None:
+            out.append((lv, hit))
+        for c in forms:
+            canon.setdefault(c, lv)
     for short, k in keys.items():
         if not _SHORT.match(k):
             continue

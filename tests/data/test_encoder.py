@@ -726,6 +726,11 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
         ("Ex", "former"), ("ex-smoker", "former"), ("non-smoker", "never"),
         ("never smoked", "never")]
     assert abbreviated_levels(["Woman", "Man", "F", "M"]) == [("M", "Man"), ("F", "Woman")]
+    # British and American spelling, and punctuation around a letter that is no numeral
+    assert abbreviated_levels(["Ischemic", "ISCHAEMIC", "non ischemic", "non-ischaemic",
+                               "ACE-I", "ACEi", "Oedema", "Edema"]) == [
+        ("ISCHAEMIC", "Ischemic"), ("non-ischaemic", "non ischemic"), ("ACEi", "ACE-I"),
+        ("Edema", "Oedema")]
     for levels in (["no", "normal"], ["m", "male", "mild"], ["NYHA II", "NYHA III"],
                    ["never", "never again"], ["1", "10"], ["I", "II"], ["x", "10"],
                    ["via", "6a"], ["Ex", "Exercise"]):
