@@ -759,7 +759,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
         bare = words[1] if len(words) == 2 and words[0] in named and words[1] else k
         # the same word in British and American spelling: "ischaemic" / "ischemic";
         # punctuation alone: "ACE-I" / "ACEi" (whose "I" is not a numeral)
-        forms = {_numeral_key(bare), _spelling_key(bare)}
+        forms = (_numeral_key(bare), _spelling_key(bare))  # in this order: deterministic
         hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k
                     and any(ch.isalnum() for ch in c)), None)
         if hit is not None:
