@@ -26,6 +26,8 @@ from sparge.app.shell import (
     show_flashes,
 )
 from sparge.data.encoder import (
+    FAR_VALUES_ADVICE,
+    FAR_VALUES_CLEARED,
     ROLES,
     guess_columns,
     guess_feature_count,
@@ -213,17 +215,18 @@ with current:
         for line in str(rep).splitlines():
             if line.startswith("PROBLEM"):
                 st.error(md_escape(line, max_len=2000))
+            elif line.startswith("Warning") and cohort.clear_far and FAR_VALUES_ADVICE in line:
+                # the far values, set to missing: no longer a warning, and not "used as given"
+                st.info(md_escape(line.removeprefix("Warning: ").replace(
+                    FAR_VALUES_ADVICE, FAR_VALUES_CLEARED), max_len=2000))
             elif line.startswith("Warning"):
                 st.warning(md_escape(line, max_len=2000))
             else:
                 st.text(line)
         if rep.values_to_check:  # the warning above lists them; one click clears them
             n_far = len(rep.values_to_check)
-            if cohort.clear_far:
-                st.info(f"The {n_far:,} value{'s' if n_far != 1 else ''} far from the rest of "
-                        "their column (listed above) are set to missing for training: the "
-                        "model completes them like any gap. The table itself is unchanged.")
-            label = ("Use them as given" if cohort.clear_far else
+            label = (f"Use the {n_far:,} far value{'s' if n_far != 1 else ''} as given"
+                     if cohort.clear_far else
                      f"Set {'these' if n_far != 1 else 'this'} {n_far:,} "
                      f"value{'s' if n_far != 1 else ''} to missing for training")
             if st.button(label, key="far_values",

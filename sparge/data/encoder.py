@@ -274,6 +274,13 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
     return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
 
 
+#: The far values' warning ends so; with them set to missing (``encode_cohort``'s
+#: ``clear_far``) a page says :data:`FAR_VALUES_CLEARED` instead.
+FAR_VALUES_ADVICE = "used as given (correct the file, or set them to missing)"
+FAR_VALUES_CLEARED = ("set to missing for training (the model completes them like any gap; "
+                      "the table itself is unchanged)")
+
+
 def _number(v: float) -> str:
     """A number for a message: "1,380", "712", "0.628" (never "1.38e+03")."""
     if abs(v) >= 1000:
@@ -1000,12 +1007,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             parts.append(f"'{_q(names[num[c]])}' {shown}{more}; most patients "
                          f"{_number(lo)}–{_number(hi)}")
         n = len(rows)
+        # the advice first: a long list is cut at the report's 600 characters
         report.warnings.append(
             f"{n:,} value{'s' if n != 1 else ''} far from the rest of "
-            f"{'its' if n == 1 else 'their'} column (a typo or another unit?): "
-            + "; ".join(parts[:8])
-            + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "")
-            + ". They are used as given: correct the file, or set them to missing.")
+            f"{'its' if n == 1 else 'their'} column (a typo or another unit?), "
+            f"{FAR_VALUES_ADVICE}: " + "; ".join(parts[:8])
+            + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "") + ".")
 
     def _learn_units(self, df: pd.DataFrame, roles: dict[str, str], base: EncodingTable,
                      units: dict[str, ColumnUnits], reasons: dict[str, list[str]],

@@ -67,9 +67,16 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
     words: dict[float, str] = {}
     for level, code in table.levels(column).items():
         c = float(code)
-        if len(str(level)) > len(words.get(c, "")):
+        if c not in words or _shown_rank(str(level)) > _shown_rank(words[c]):
             words[c] = str(level)
     return {c: _capitalised(w) for c, w in sorted(words.items())}
+
+
+def _shown_rank(word: str) -> tuple[bool, int]:
+    """Which spelling of an answer is shown: not shouted (a word of more than four letters
+    in capitals: "ISCHAEMIC" beside "Ischemic" in walk-through 21), then the longest."""
+    shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
+    return not shouted, len(word)
 
 
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")

@@ -174,7 +174,9 @@ def test_values_far_from_their_column_are_listed_and_set_to_missing_on_request()
     assert not at.exception
     cohort = at.session_state["cohort"]
     assert np.isnan(cohort.X[4, j]) and cohort.clear_far
-    assert any("set to missing for training" in i.value for i in at.info)
+    assert any("set to missing for training" in i.value and "CSV line 6" in i.value
+               for i in at.info)
+    assert not any("far from the rest of" in w.value for w in at.warning)
     # kept through another encoding of the same table, and undone on request
     at.button(key="setup_go").click().run()
     assert at.session_state["cohort"].clear_far

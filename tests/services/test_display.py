@@ -87,6 +87,15 @@ def test_a_code_with_several_spellings_shows_the_longest():
                          "NYHA": ["iii", "iv", "nyha ii", "mild"] * 10})
     words = answers_by_code(Encoder(id_column="id").fit(nyha), "NYHA").values()
     assert sorted(words) == ["III", "IV", "Mild", "Nyha II"]
+    # a spelling in capitals is not the one shown ("ISCHAEMIC" beside "Ischemic")
+    caps = pd.DataFrame({"id": [f"P{i}" for i in range(40)], "age": np.arange(40.0),
+                         "Aetiology": ["ISCHAEMIC", "Dilated"] * 20})
+    table = Encoder(id_column="id").fit(caps).table_.to_frame()
+    extra = pd.DataFrame([{**table[table["value"] == "ISCHAEMIC"].iloc[0].to_dict(),
+                           "value": "Ischemic"}])
+    edited = Encoder(id_column="id", encoding_table=EncodingTable.from_frame(
+        pd.concat([table, extra], ignore_index=True))).fit(caps)
+    assert sorted(answers_by_code(edited, "Aetiology").values()) == ["Dilated", "Ischemic"]
 
 
 def test_display_frame_never_shows_codes_for_categories(encoder):
