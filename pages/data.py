@@ -36,7 +36,7 @@ from sparge.data.encoder import (
     single_value_outcome,
 )
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
-from sparge.services.workflow import default_missing_threshold, encode_cohort
+from sparge.services.workflow import default_missing_threshold, encode_again, encode_cohort
 
 NONE = "(none)"
 #: Outcomes with fewer patients can be set aside (``Encoder.min_outcome_patients``).
@@ -235,12 +235,7 @@ with current:
                               "everyone. Set to missing, the model completes it from the "
                               "patient's other values. Train again afterwards."):
                 with guard("Encoding again"):
-                    new = encode_cohort(cohort.df, id_column=enc.id_column,
-                                        label_column=enc.label_column, roles=enc.roles,
-                                        encoding_table=enc.encoding_table,
-                                        max_patient_missing=enc.max_patient_missing,
-                                        min_outcome_patients=enc.min_outcome_patients,
-                                        clear_far=not cohort.clear_far)
+                    new = encode_again(cohort, clear_far=not cohort.clear_far)
                     set_cohort(new, ss.cohort_name)
                     flash("success", ("Values set to missing" if new.clear_far else
                                       "Values used as given") + " and the table encoded "
@@ -255,13 +250,8 @@ with current:
                               "again. To undo, give them different codes on the Encoding "
                               "table tab."):
                 with guard("Merging the answers"):
-                    new = encode_cohort(cohort.df, id_column=enc.id_column,
-                                        label_column=enc.label_column, roles=enc.roles,
-                                        encoding_table=enc.table_.with_merged_levels(
-                                            rep.answers_two_ways),
-                                        max_patient_missing=enc.max_patient_missing,
-                                        min_outcome_patients=enc.min_outcome_patients,
-                                        clear_far=cohort.clear_far)
+                    new = encode_again(cohort, encoding_table=enc.table_.with_merged_levels(
+                        rep.answers_two_ways))
                     set_cohort(new, ss.cohort_name)
                     flash("success", f"{n_pairs:,} pairs of answers merged and the table "
                                      "encoded again (see the Encoding table tab).")
@@ -282,11 +272,8 @@ with current:
                 new_id, new_label, overrides, notes = role_edits(
                     dict(zip(edited["column"], edited["role"])), enc.id_column, enc.label_column,
                     fitted=enc.roles_, user_roles=enc.roles)
-                new = encode_cohort(cohort.df, id_column=new_id, label_column=new_label,
-                                    roles=overrides, encoding_table=enc.encoding_table,
-                                    max_patient_missing=enc.max_patient_missing,
-                                    min_outcome_patients=enc.min_outcome_patients,
-                                    clear_far=cohort.clear_far)
+                new = encode_again(cohort, id_column=new_id, label_column=new_label,
+                                   roles=overrides)
                 set_cohort(new, ss.cohort_name)
                 ss.pop("setup_for", None)  # the setup controls follow the new roles
                 for note in notes:
@@ -322,12 +309,7 @@ with current:
         if d3.button("Apply edited table", key="apply_table"):
             with guard("Applying the table"):
                 table = EncodingTable.from_frame(edited_t.dropna(how="all"))
-                new = encode_cohort(cohort.df, id_column=enc.id_column,
-                                    label_column=enc.label_column, roles=enc.roles,
-                                    encoding_table=table,
-                                    max_patient_missing=enc.max_patient_missing,
-                                    min_outcome_patients=enc.min_outcome_patients,
-                                    clear_far=cohort.clear_far)
+                new = encode_again(cohort, encoding_table=table)
                 set_cohort(new, ss.cohort_name)
                 flash("success", "Encoding table applied and the table encoded again.")
                 st.rerun()

@@ -86,6 +86,20 @@ def encode_cohort(df: pd.DataFrame, *, id_column: str | None = None,
                   clear_far=clear_far)
 
 
+def encode_again(cohort: Cohort, **changes) -> Cohort:
+    """The cohort's table encoded again with its settings, ``changes`` overriding some
+    (``id_column``, ``label_column``, ``roles``, ``encoding_table``,
+    ``max_patient_missing``, ``min_outcome_patients``, ``clear_far``): what the Data
+    page's apply, merge and set-to-missing buttons do."""
+    enc = cohort.encoder
+    settings = {"id_column": enc.id_column, "label_column": enc.label_column,
+                "roles": enc.roles, "encoding_table": enc.encoding_table,
+                "max_patient_missing": enc.max_patient_missing,
+                "min_outcome_patients": enc.min_outcome_patients,
+                "clear_far": cohort.clear_far}
+    return encode_cohort(cohort.df, **{**settings, **changes})
+
+
 def train(cohort: Cohort, params: dict | None = None,
           callback: Callable[[str, dict], None] | None = None) -> SparGE:
     """Fit SparGE on the cohort's training rows (supervised when it has outcomes)."""

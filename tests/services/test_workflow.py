@@ -16,6 +16,7 @@ from sparge import SparGE, read_table
 from sparge.errors import DataError
 from sparge.services.workflow import (
     cohort_patients,
+    encode_again,
     encode_cohort,
     encode_new_patients,
     far_lookalikes_message,
@@ -61,6 +62,17 @@ def test_encode_cohort_keeps_every_row_and_marks_the_training_rows(table, cohort
     frame = cohort.frame(cohort.train_rows[:3])
     assert list(frame.columns) == cohort.features
     np.testing.assert_array_equal(frame.to_numpy(), cohort.X[cohort.train_rows[:3]])
+
+
+def test_encode_again_keeps_the_settings_it_is_not_given(table):
+    first = encode_cohort(table, id_column=ID, label_column=OUTCOME,
+                          max_patient_missing=0.5, min_outcome_patients=3, clear_far=True)
+    again = encode_again(first, roles={"Smoking": "ignore"})
+    enc = again.encoder
+    assert (enc.id_column, enc.label_column, enc.max_patient_missing,
+            enc.min_outcome_patients, again.clear_far) == (ID, OUTCOME, 0.5, 3, True)
+    assert "Smoking" not in again.features and "Smoking" in first.features
+    assert encode_again(again, clear_far=False).encoder.roles == {"Smoking": "ignore"}
 
 
 def test_encode_cohort_passes_encoder_settings(table):
