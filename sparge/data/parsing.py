@@ -721,11 +721,14 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     An export that mixes them codes one answer as two (a walk-through's heart-failure
     table); they are only pointed out, never merged, since "m" may also mean "mild". A
     short level is paired only when exactly one longer level is it continued by letters
-    (not "NYHA II" and "NYHA III", not "never" and "never smoked"), and a stem needs 4
+    (not "NYHA II" and "NYHA III", not "never" and "never again"), and a stem needs 4
     letters ("no" is not "normal"). In a yes/no column, "1" and "0" are paired with its
     yes and no (an export that joins two systems). Levels equal but for Roman numerals,
-    spaces, hyphens or full stops are paired too: "Type II" and "Type 2", "NYHA-3" and
-    "NYHA III" (grade "I" is not an abbreviation of grade "II").
+    spaces, hyphens, full stops or British spelling are paired too: "Type II" and "Type
+    2", "NYHA-3" and "NYHA III" (grade "I" is not an abbreviation of grade "II"),
+    "ischaemic" and "ischemic". In a smoking or sex column, the same answer in other words
+    (:data:`SYNONYMS`): "Ex", "ex-smoker" and "former"; "never smoked" and "never"; "W"
+    and "woman".
 
     Parameters
     ----------
@@ -780,7 +783,9 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # several ways (walk-through 21's smoking column: former, Ex, ex-smoker; never,
     # non-smoker); the first word of a group that the column holds is the pair's target
     paired = {a for a, _ in out}
-    for group in SYNONYMS:
+    name = norm_key(column) if column else ""
+    groups = [g for words, gs in SYNONYMS for g in gs if any(w in name for w in words)]
+    for group in groups:
         present = [lv for lv, k in keys.items() if loose_key(k) in group
                    # one letter is read so only when no other answer starts with it
                    # ("m" beside "mild" may mean either)
@@ -793,14 +798,18 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     return out
 
 
-#: Groups of answers that mean the same (loose keys, :func:`loose_key`), the preferred
-#: first: smoking status and sex, as clinic exports write them.
-SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("former", "exsmoker", "ex", "formersmoker", "past", "previous", "quit", "stopped"),
-    ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
-    ("current", "currentsmoker", "smoker", "active", "activesmoker"),
-    ("female", "f", "woman", "w", "fem"),
-    ("male", "m", "man", "masc"),
+#: Answers that mean the same in a column whose name holds one of the words (loose keys,
+#: :func:`loose_key`; the preferred answer first): smoking status and sex, as clinic
+#: exports write them. Only there: "active" and "current" need not mean the same
+#: elsewhere.
+SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
+    (("smok", "tobacco", "cigar"), (
+        ("former", "exsmoker", "ex", "formersmoker", "past", "previous", "quit", "stopped"),
+        ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
+        ("current", "currentsmoker", "smoker", "active", "activesmoker"))),
+    (("sex", "gender"), (
+        ("female", "f", "woman", "w", "fem"),
+        ("male", "m", "man", "masc"))),
 )
 
 

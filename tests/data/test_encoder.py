@@ -725,7 +725,10 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
                                "non-smoker", "never smoked"], "Smoking") == [
         ("Ex", "former"), ("ex-smoker", "former"), ("non-smoker", "never"),
         ("never smoked", "never")]
-    assert abbreviated_levels(["Woman", "Man", "F", "M"]) == [("M", "Man"), ("F", "Woman")]
+    assert abbreviated_levels(["Woman", "Man", "F", "M"], "Sex") == [("M", "Man"),
+                                                                      ("F", "Woman")]
+    # only in such a column: "active" and "current" need not mean the same elsewhere
+    assert abbreviated_levels(["active", "current"], "Disease status") == []
     # British and American spelling, and punctuation around a letter that is no numeral
     assert abbreviated_levels(["Ischemic", "ISCHAEMIC", "non ischemic", "non-ischaemic",
                                "ACE-I", "ACEi", "Oedema", "Edema"]) == [
