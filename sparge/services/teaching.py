@@ -616,7 +616,10 @@ def lookalike_step(model, patient: int, n_neighbors: int = 5) -> dict:
                           "similarity": model.similarity(dist[0]), "sparse_weight": w,
                           "training_index": idx[0]})
     same = int(np.sum(y[idx[0]] == y[patient]))
-    used = int(np.sum(w > 1e-9))
+    # weights that read 0.00 at two decimals are not counted (walk-through 21: "from 2
+    # look-alikes" beside bars of 1.00 and 0.00, the second weight 0.001)
+    used = int(np.sum(w >= 0.005))
+    tiny = int(np.sum((w > 1e-9) & (w < 0.005)))
     if getattr(model, "y_", None) is None:
         text = f"Patient {ids[patient]}: {len(table)} look-alikes (a model without outcomes)."
     else:
@@ -626,7 +629,8 @@ def lookalike_step(model, patient: int, n_neighbors: int = 5) -> dict:
     text += (f" Distance: {forest}." if forest else
              " Distance: Euclidean in the learned space.")
     text += (" The sparse weights rebuild the patient's point from "
-             f"{_plural(used, 'look-alike')} (weights ≥ 0, summing to {w.sum():.2f}); a zero "
+             f"{_plural(used, 'look-alike')} (weights ≥ 0, summing to {w.sum():.2f}"
+             + (f"; {tiny} more under 0.01" if tiny else "") + "); a zero "
              "weight means the other look-alikes together already rebuild the patient (this "
              "can happen to the closest one).")
     return {"table": table, "caption": text}

@@ -209,6 +209,10 @@ def test_lookalikes_of_the_followed_patient_with_sparse_weights(toy, real):
         assert (t["sparse_weight"] >= 0).all()
         same = int((t["outcome"] == tc.outcomes(model)[2]).sum())
         assert f"{same} of 6 look-alikes" in info["caption"]
+        # the look-alikes counted are those whose weight reads at least 0.01 (walk-through
+        # 21 read "from 2 look-alikes" beside bars of 1.00 and 0.00)
+        used = int((t["sparse_weight"] >= 0.005).sum())
+        assert f"point from {used} look-alike" in info["caption"]
 
 
 def test_matrix_view_keeps_the_patient_and_its_gaps(real, toy):
