@@ -22,3 +22,19 @@ def start(page: str | None = None, query: dict | None = None, **state) -> AppTes
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def shown_table(at: AppTest, column: str):
+    """The first static table (``st.table``) with ``column``, as read: its cells and row
+    names are Markdown-escaped for display (a ">90" became a quote), so the escapes are
+    taken out here."""
+    import re
+
+    frame = next(t.value for t in at.table if column in t.value.columns)
+
+    def plain(v):
+        return re.sub(r"\\(.)", r"\1", v) if isinstance(v, str) else v
+
+    out = frame.map(plain)
+    out.index = type(frame.index)([plain(v) for v in frame.index], name=frame.index.name)
+    return out

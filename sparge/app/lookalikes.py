@@ -171,6 +171,11 @@ def wrapped_table(frame: pd.DataFrame, columns: list[str], headers: dict[str, st
     names and ``headers`` renaming the others: for short tables of text that must be read
     whole at 800 px (a data grid cuts every cell at its column's width)."""
     shown = frame[columns].rename(columns=headers).set_index(columns[0])
+    # st.table reads its cells as Markdown: a patient's ">90" became a quote, "90"
+    # (walk-through 22); the cells and row names are shown as written
+    shown = shown.map(lambda v: md_escape(v, 400) if isinstance(v, str) else v)
+    shown.index = pd.Index([md_escape(v, 200) if isinstance(v, str) else v
+                            for v in shown.index], name=shown.index.name)
     st.table(shown)
 
 

@@ -26,6 +26,11 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#8C564B", "#9
            "#332288", "#44AA99", "#AA4499"]
 
 
+#: A category column's gaps on the map (:func:`sparge.services.display.level_order`) and
+#: their colour.
+MISSING_CATEGORY, MISSING_COLOUR = "missing", "#C8C8C8"
+
+
 def wrap_title(text: str, width: int = 48) -> str:
     """A plot title broken into lines of about ``width`` characters (plotly never wraps)."""
     lines, line = [], ""
@@ -293,8 +298,10 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                                        legendrank=2000 if name == NOT_TRAINED else 1000,
                                        marker={**solid, "size": 8, "opacity": 1}))
 
-    def said(value: str) -> str:  # the colour's value in a dense map's hover
-        if not dense or color is None:
+    def said(value: str, always: bool = False) -> str:
+        """The colour's value in the hover: on a dense map, and on any map for a number
+        (walk-through 22 hovered a map coloured by NT-proBNP and read no NT-proBNP)."""
+        if color is None or not (dense or always):
             return ""
         label = plot_text(color_title or "colour", 30)
         return f"<br>{label}: {value}"
@@ -316,16 +323,16 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         bar_title = plot_text(color_title, 30) if color_title else ""
         if cs["log"]:
             bar_title = f"{bar_title}<br>(log scale)" if bar_title else "log scale"
-        # on a log scale the colour is log10 of the value: the hover reads the value itself
-        value_hover = "%{text}" if cs["log"] else "%{marker.color:.4g}"
-        if cs["log"]:
-            df["_text"] = [format_number(t) if np.isfinite(t) else "–"
-                           for t in df["_color"].to_numpy(float)]
-            inside_df, outside_df = df[~outside], df[outside]
+        # the hover reads the value as the pages write numbers ("25,000", not d3's
+        # "2.500e+4"), and on a log scale the colour is the value's log anyway
+        value_hover = "%{text}"
+        df["_text"] = [format_number(t) if np.isfinite(t) else "–"
+                       for t in df["_color"].to_numpy(float)]
+        inside_df, outside_df = df[~outside], df[outside]
         add(inside_df, "patients", {"size": size, "color": colour, **scale,
                                     "showscale": True, "opacity": alpha,
                                     "colorbar": {"title": bar_title, **cs["colorbar"]}},
-            said(value_hover))
+            said(value_hover, always=True))
         out_colour = outside_df["_shade"].to_numpy(np.float32) if dense else \
             outside_df["_shade"]
         out_marker = {**out_marker, "color": out_colour, **scale}
@@ -337,7 +344,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                 add(inside_df[values == v], plot_text(v, 40),
                     {"size": size, "color": colour, "opacity": alpha}, said(plot_text(v, 40)))
     if len(outside_df):
-        add(outside_df, NOT_TRAINED, out_marker, said(value_hover) if numeric else
+        add(outside_df, NOT_TRAINED, out_marker, said(value_hover, always=True) if numeric else
             ("" if not dense else f"<br><i>{NOT_TRAINED}</i>"))
     draw_all()
     # Highlights go on the WebGL canvas like the points (an SVG trace sits under the
@@ -523,7 +530,13 @@ def category_colours(values, order=None) -> dict[str, str]:
     present = [str(v) for v in pd.unique(pd.Series(values).astype(str))]
     order = [str(v) for v in order] if order is not None else sorted(present)
     order += sorted(v for v in present if v not in order)
-    return {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(order)}
+    # "missing" is no answer: a pale grey, not the next colour (walk-through 22 read it in
+    # pink as if an answer)
+    answers = [v for v in order if v != MISSING_CATEGORY]
+    out = {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(answers)}
+    if MISSING_CATEGORY in order:
+        out[MISSING_CATEGORY] = MISSING_COLOUR
+    return out
 
 
 def outcome_share_bar(shares: pd.Series, order=None) -> go.Figure:

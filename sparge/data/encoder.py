@@ -321,11 +321,12 @@ def abbreviation_note(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str
         return None
     shown = "; ".join(found[:4]) + (f"; … (+{len(found) - 4} columns)" if len(found) > 4
                                     else "")
-    return ("These answers may be one answer written two ways (patients in brackets); they "
-            f"are coded as different answers, so patients who gave them are not look-alikes "
-            f"on that column: {shown}. If they mean the same, merge them (each pair takes "
-            "the code of its second answer), or give them the same code on the Encoding "
-            "table tab and apply.")
+    # what to do first: a long list is cut at the report's length
+    return ("These answers may be one answer written two ways; coded as different answers, "
+            "they keep patients who gave them from being look-alikes on that column. If "
+            "they mean the same, merge them (each pair takes the code of its second "
+            "answer), or give them the same code on the Encoding table tab and apply "
+            f"(patients in brackets): {shown}.")
 
 
 def _columns(n: int) -> str:

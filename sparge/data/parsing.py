@@ -769,6 +769,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             out.append((lv, hit))
         for c in forms:
             canon.setdefault(c, lv)
+    several = {}
     for short, k in keys.items():
         if not _SHORT.match(k):
             continue
@@ -779,6 +780,15 @@ def abbreviated_levels(levels: list[str], column: str | None = None
                   and not (stem in _ROMAN and other in _ROMAN)]  # grade I is not II
         if len(longer) == 1:
             out.append((short, longer[0]))
+        elif longer:
+            several[short] = longer
+    # several candidates that are one answer themselves ("F" beside "Femal" and "Female",
+    # walk-through 22's typo): the short one goes with them
+    target = dict(out)
+    for short, longer in several.items():
+        ends = {target.get(lv, lv) for lv in longer}
+        if len(ends) == 1:
+            out.append((short, ends.pop()))
     # the same answer in other words, for the answers clinic exports most often spell
     # several ways (walk-through 21's smoking column: former, Ex, ex-smoker; never,
     # non-smoker); the first word of a group that the column holds is the pair's target

@@ -19,6 +19,10 @@ def _t(value: object, n: int = 80) -> str:
     return plain_text(value, n)
 
 
+#: A warning or problem is shown up to this many characters (lists end with "…").
+WARNING_CHARS = 1500
+
+
 @dataclass(frozen=True)
 class UnknownValues:
     """Cells of a categorical column whose value is not in the encoding table.
@@ -254,8 +258,10 @@ class ValidationReport:
                          + (f" and {len(self.patients_dropped) - 5:,} more"
                             if len(self.patients_dropped) > 5 else "") + ".")
         lines += [f"Note: {_t(n, 1000)}" for n in self.notes]
-        lines += [f"Warning: {_t(w, 600)}" for w in self.warnings]
-        lines += [f"PROBLEM: {_t(b, 600)}" for b in self.blocking]
+        # 1,500 characters: at 600, walk-through 22's list of answers written two ways lost
+        # its last columns and the sentence on what to do
+        lines += [f"Warning: {_t(w, WARNING_CHARS)}" for w in self.warnings]
+        lines += [f"PROBLEM: {_t(b, WARNING_CHARS)}" for b in self.blocking]
         if not self.blocking:
             lines.append("Nothing blocks training.")
         return "\n".join(lines)

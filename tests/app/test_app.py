@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from app_support import APP, start
+from app_support import APP, shown_table, start
 from helpers import SAMPLES
 from streamlit.testing.v1 import AppTest
 
@@ -498,7 +498,7 @@ def test_new_patient_form():
     assert len(look) == 10
     assert "2 of" in texts(at) or "biomarkers given" in texts(at)
     # the two values given are the first biomarkers compared (not "—" rows only)
-    comp = next(t.value for t in at.table if "This patient" in t.value.columns)
+    comp = shown_table(at, "This patient")
     assert set(comp.index[:2]) == {"Age (years)", "Diabetes"}
     assert (comp["This patient"][:2] != "—").all()
     assert not at.warning or "outside those of the patients" not in texts(at)
@@ -523,7 +523,7 @@ def test_new_patient_form():
         float(np.nanmedian(at.session_state["model"].training_values()[hb])))
     find(at).click().run()
     assert not at.exception
-    comp = next(t.value for t in at.table if "This patient" in t.value.columns)
+    comp = shown_table(at, "This patient")
     assert list(comp.index) == at.multiselect(key="np_features").value
     assert comp.index[0] == hb
     # "Clear the form" empties every field and the last look-alikes
@@ -577,7 +577,7 @@ def test_new_patient_one_row_csv():
     at.file_uploader(key="np_upload").set_value(("l.csv", limit, "text/csv")).run()
     at.multiselect(key="np_features").set_value(["Age (years)"]).run()
     assert not at.exception
-    compared = next(t.value for t in at.table if "This patient" in t.value.columns)
+    compared = shown_table(at, "This patient")
     assert compared.loc["Age (years)", "This patient"] == ">85 (read as 85)"
     at.file_uploader(key="np_upload").set_value(("p.csv", b"", "text/csv")).run()
     assert any("empty" in e.value for e in at.error)

@@ -12,7 +12,7 @@ import uuid
 
 import numpy as np
 import pytest
-from app_support import APP, start
+from app_support import APP, shown_table, start
 from helpers import SAMPLES
 from streamlit.testing.v1 import AppTest
 
@@ -123,17 +123,17 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
     top = list(np.asarray(model.feature_names())[order[:8]])
     assert all(measured[list(model.feature_names()).index(f)] for f in top)
     assert at.multiselect(key="explore_features").value == top
-    comp = next(t.value for t in at.table if "This patient" in t.value.columns)
+    comp = shown_table(at, "This patient")
     assert list(comp.index) == top
     # a categorical biomarker reads as words, the SD is a separate secondary column
     at.multiselect(key="explore_features").set_value(["Diabetes", "Age (years)"]).run()
-    comp = next(t.value for t in at.table if "This patient" in t.value.columns)
+    comp = shown_table(at, "This patient")
     row = comp.loc["Diabetes"]
     assert row["This patient"] in {"Yes", "No", "Unknown", "—"}
     assert re.fullmatch(r"((Yes|No|Unknown): \d+(, )?)+( · \d+ of \d+)?", row["Look-alikes"])
     age = comp.loc["Age (years)"]
     assert re.fullmatch(r"\d+", age["This patient"]) and age["vs mean (SD)"].endswith(" SD")
-    pair = next(t.value for t in at.table if "Verdict" in t.value.columns)
+    pair = shown_table(at, "Verdict")
     assert pair.loc["Diabetes", "Look-alike"] in {"Yes", "No", "Unknown", "—"}
 
 
@@ -152,7 +152,7 @@ def test_group_summary_in_units():
     at = run(lasso=list(range(40)))
     assert "Selected group: 40 patients" in texts(at)
     # a static table whose cells wrap (a data grid cut them at 800 px), biomarkers as rows
-    feats = next(t.value for t in at.table if "Group" in t.value.columns)
+    feats = shown_table(at, "Group")
     assert list(feats.columns) == ["Group", "Rest", "Difference", "Measured"]
     assert feats.index.name == "Biomarker"
     assert feats["Difference"].str.contains(r" SD$| points$").all()

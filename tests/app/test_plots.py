@@ -242,7 +242,14 @@ def test_a_numeric_colour_on_a_dense_map_keeps_one_scale():
                t.customdata is not None)
     assert inside.marker.cmin == out.marker.cmin == pytest.approx(0.5)
     assert inside.marker.cmax == pytest.approx(49.5)
-    assert "Age: %{marker.color" in inside.hovertemplate
+    # the hover reads each point's value as the pages write numbers
+    assert "Age: %{text}" in inside.hovertemplate and "Age: %{text}" in out.hovertemplate
+    row = int(np.asarray(inside.customdata)[3])
+    assert inside.text[3] == format_number(np.linspace(0, 50, 2000)[row])
+    # on a sparse map too (walk-through 22 hovered a coloured map and read no value)
+    small = cohort_map(_frame(30), pd.Series(np.linspace(0, 25000, 30)), color_title="BNP")
+    pts = next(t for t in small.data if t.name == "patients")
+    assert "BNP: %{text}" in pts.hovertemplate and pts.text[1] == "862"
 
 
 def test_a_100000_patient_map_is_sent_as_typed_arrays():

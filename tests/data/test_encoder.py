@@ -727,6 +727,9 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
         ("never smoked", "never")]
     assert abbreviated_levels(["Woman", "Man", "F", "M"], "Sex") == [("M", "Man"),
                                                                       ("F", "Woman")]
+    # a short answer beside a typo of the long one (walk-through 22's F, Femal, Female)
+    assert abbreviated_levels(["F", "Femal", "Female"]) == [("Femal", "Female"),
+                                                          ("F", "Female")]
     # only in such a column: "active" and "current" need not mean the same elsewhere
     assert abbreviated_levels(["active", "current"], "Disease status") == []
     # British and American spelling, and punctuation around a letter that is no numeral
