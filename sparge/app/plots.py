@@ -269,7 +269,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         text = "<b>%{hovertext}</b>" if dense else "%{hovertext}"  # bold once, not per ID
         legend = {"showlegend": False, "legendgroup": name} if dense else \
             {"legendrank": 2000 if name == NOT_TRAINED else 1000 + rank}  # listed in order
-        if "_text" in sub:  # a value to read in the hover (the colour is its log)
+        if "_text" in sub:  # the colour's value as written, for the hover
             xy["text"] = sub["_text"].to_numpy(dtype=object)
         fig.add_trace(go.Scattergl(**xy, mode="markers", name=name,
                                    hovertext=sub["_hover"],
@@ -317,18 +317,17 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     elif numeric:
         cs = numeric_colour_scale(df["_color"])
         df["_shade"] = cs["color"]
+        # the hover reads the value as the pages write numbers ("25,000", not d3's
+        # "2.500e+4"), and on a log scale the colour is the value's log anyway
+        df["_text"] = [format_number(t) if np.isfinite(t) else "–"
+                       for t in df["_color"].to_numpy(float)]
+        value_hover = "%{text}"
         inside_df, outside_df = df[~outside], df[outside]
         scale = {"colorscale": "Viridis", "cmin": cs["cmin"], "cmax": cs["cmax"]}
         colour = inside_df["_shade"].to_numpy(np.float32) if dense else inside_df["_shade"]
         bar_title = plot_text(color_title, 30) if color_title else ""
         if cs["log"]:
             bar_title = f"{bar_title}<br>(log scale)" if bar_title else "log scale"
-        # the hover reads the value as the pages write numbers ("25,000", not d3's
-        # "2.500e+4"), and on a log scale the colour is the value's log anyway
-        value_hover = "%{text}"
-        df["_text"] = [format_number(t) if np.isfinite(t) else "–"
-                       for t in df["_color"].to_numpy(float)]
-        inside_df, outside_df = df[~outside], df[outside]
         add(inside_df, "patients", {"size": size, "color": colour, **scale,
                                     "showscale": True, "opacity": alpha,
                                     "colorbar": {"title": bar_title, **cs["colorbar"]}},
