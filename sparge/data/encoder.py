@@ -24,7 +24,7 @@ from sparge.data.column_kinds import (
     looks_like_follow_up,
     looks_like_free_text,
 )
-from sparge.data.far_values import far_mask
+from sparge.data.far_values import far_mask, typical_bounds
 from sparge.data.parsing import (
     NUMBER_PATTERN,
     ColumnUnits,
@@ -1000,7 +1000,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         parts = []
         for c in np.unique(cols):
             col = X[:, num[c]]
-            lo, hi = np.nanpercentile(col, [5, 95])
+            lo, hi = typical_bounds(col)  # as the New patient form says it
             hits = rows[cols == c]
             shown = ", ".join(f"{_number(col[r])} (CSV line {r + 2})"
                               for r in hits[:3])

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sparge.data.parsing import data_decimals
+
 #: A value is far only beyond this factor from its column's median (a unit slip is x10).
 FOLD = 5.0
 #: ... and beyond this many interquartile ranges of the column's logs from the median.
@@ -151,3 +153,19 @@ def far_mask(X: np.ndarray, reference: np.ndarray | None = None, *, fold: float 
             inside = np.r_[inside, np.zeros(len(extra), bool)]
         out[rows, j] = _cut_off(values, inside, gap)[len(bulk):len(bulk) + len(rows)]
     return out
+
+
+def typical_bounds(values) -> tuple[float, float] | None:
+    """Where most patients lie: the 5th and 95th percentiles of a column's measured
+    values, its far values left out (:func:`far_mask`), rounded to the decimals the
+    column is written with; None with fewer than two values. The report's list of far
+    values and the New patient form's empty fields say the same range (walk-through 22
+    read "0.628–2.75" in one and "0.62–2.74" in the other)."""
+    v = np.asarray(values, dtype=float).ravel()
+    v = v[np.isfinite(v)]
+    if len(v) < 2:
+        return None
+    v = v[~far_mask(v[:, None])[:, 0]]
+    lo, hi = np.percentile(v, [5, 95])
+    d = data_decimals(v, most=3)
+    return float(round(lo, d)), float(round(hi, d))

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from sparge.data.far_values import far_mask
-from sparge.data.parsing import limit_text, parse_numeric
+from sparge.data.far_values import typical_bounds
+from sparge.data.parsing import data_decimals, limit_text, parse_numeric
 from sparge.data.safe_text import plain_text
 from sparge.data.tables import norm_key, scale_codes, scale_of
 from sparge.errors import DataError
@@ -180,17 +180,6 @@ def format_number(value: object) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def data_decimals(values: np.ndarray, most: int = 4) -> int:
-    """The decimals a column's values are written with (0 for whole numbers, at most
-    ``most``): the precision its summaries should keep."""
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    for d in range(most):
-        if np.all(np.abs(v * 10**d - np.round(v * 10**d)) < 1e-6 * max(1.0, 10**d)):
-            return d
-    return most
-
-
 def input_format(values) -> tuple[str, float]:
     """``(printf format, step)`` of a number input for a column with these values: as many
     decimals as the column is written with ("45", not "45.000", for an age in years)."""
@@ -203,14 +192,10 @@ def typical_range(values) -> str:
     percentile of the measured values, far values left out, at the column's precision);
     "" for a column without values. A walk-through filled a form without a hint of a
     column's scale or units."""
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if len(v) < 2:
+    bounds = typical_bounds(values)
+    if bounds is None:
         return ""
-    v = v[~far_mask(v[:, None])[:, 0]]
-    lo, hi = np.percentile(v, [5, 95])
-    d = data_decimals(v, most=3)
-    lo, hi = round(lo, d), round(hi, d)
+    lo, hi = bounds
     if lo == hi:
         return f"most {format_number(lo)}"
     return f"most {format_number(lo)}–{format_number(hi)}"

@@ -51,6 +51,10 @@ def test_the_report_lists_them_and_the_cohort_can_set_them_to_missing():
     assert enc.report_.values_to_check == [["Sodium", 17, 1380.0]]
     note = next(w for w in enc.report_.warnings if "far from the rest" in w)
     assert "'Sodium' 1,380 (CSV line 19); most patients" in note
+    # the same range as the New patient form's empty field (walk-through 22 read two)
+    from sparge.services.display import typical_range
+
+    assert typical_range(X[:, 0]).replace("most ", "most patients ") in note
     assert X[17, 0] == 1380.0  # used as given by the encoder
     kept = encode_cohort(df, id_column="id", label_column="Outcome")
     cleared = encode_cohort(df, id_column="id", label_column="Outcome", clear_far=True)
