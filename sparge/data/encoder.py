@@ -25,6 +25,7 @@ from sparge.data.column_kinds import (
     looks_like_free_text,
 )
 from sparge.data.far_values import far_mask, typical_bounds
+from sparge.data.number_format import format_number
 from sparge.data.parsing import (
     NUMBER_PATTERN,
     ColumnUnits,
@@ -279,13 +280,6 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
 FAR_VALUES_ADVICE = "used as given (correct the file, or set them to missing)"
 FAR_VALUES_CLEARED = ("set to missing for training (the model completes them like any gap; "
                       "the table itself is unchanged)")
-
-
-def _number(v: float) -> str:
-    """A number for a message: "1,380", "712", "0.628" (never "1.38e+03")."""
-    if abs(v) >= 1000:
-        return f"{v:,.0f}"
-    return f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}"
 
 
 def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[str]]]:
@@ -1002,11 +996,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             col = X[:, num[c]]
             lo, hi = typical_bounds(col)  # as the New patient form says it
             hits = rows[cols == c]
-            shown = ", ".join(f"{_number(col[r])} (CSV line {r + 2})"
+            shown = ", ".join(f"{format_number(col[r])} (CSV line {r + 2})"
                               for r in hits[:3])
             more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
             parts.append(f"'{_q(names[num[c]])}' {shown}{more}; most patients "
-                         f"{_number(lo)}–{_number(hi)}")
+                         f"{format_number(lo)}–{format_number(hi)}")
         n = len(rows)
         # the advice first: a long list is cut at the report's 600 characters
         report.warnings.append(

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sparge.data.parsing import data_decimals
+from sparge.data.number_format import data_decimals
 
 #: A value is far only beyond this factor from its column's median (a unit slip is x10).
 FOLD = 5.0

@@ -352,17 +352,6 @@ def token_counts(text: pd.Series) -> dict[str, int]:
     return out
 
 
-def data_decimals(values: np.ndarray, most: int = 4) -> int:
-    """The decimals a column's values are written with (0 for whole numbers, at most
-    ``most``): the precision its summaries should keep."""
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    for d in range(most):
-        if np.all(np.abs(v * 10**d - np.round(v * 10**d)) < 1e-6 * max(1.0, 10**d)):
-            return d
-    return most
-
-
 def limit_text(cell: object) -> str | None:
     """The cell as written when it is a limit ("<15", ">= 90"), tidied ("<15", "≥90");
     None otherwise. :func:`parse_numeric` reads such a cell as its limit."""

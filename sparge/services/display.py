@@ -21,12 +21,11 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.far_values import typical_bounds
-from sparge.data.parsing import data_decimals, limit_text, parse_numeric
+from sparge.data.number_format import MISSING, as_float, data_decimals, format_number
+from sparge.data.parsing import limit_text, parse_numeric
 from sparge.data.safe_text import plain_text
 from sparge.data.tables import norm_key, scale_codes, scale_of
 from sparge.errors import DataError
-
-MISSING = "—"
 
 #: Help text of the look-alike table's sparse-weight column (issue 9, point 4).
 SPARSE_WEIGHT_HELP = (
@@ -151,35 +150,6 @@ def has_sd_scale(column: str, encoder=None, flags: frozenset[str] = frozenset())
     return bool(is_ordered is not None and is_ordered(column) and len(words) > 2)
 
 
-def _as_float(value: object) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return math.nan
-
-
-def format_number(value: object) -> str:
-    """A number with about three significant digits, never in scientific notation.
-
-    ``1.9999999924 -> "2"``, ``5.234 -> "5.23"``, ``123.456 -> "123"``,
-    ``12345.6 -> "12,346"``, ``0.001234 -> "0.00123"``; missing -> ``"—"``.
-    """
-    v = _as_float(value)
-    if not math.isfinite(v):
-        return MISSING
-    if v == 0:
-        return "0"
-    mag = math.floor(math.log10(abs(v)))
-    decimals = max(0, 2 - mag)
-    r = round(v, decimals)
-    if abs(r) >= 1000:
-        return f"{r:,.0f}"
-    text = f"{r:.{decimals}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
 def input_format(values) -> tuple[str, float]:
     """``(printf format, step)`` of a number input for a column with these values: as many
     decimals as the column is written with ("45", not "45.000", for an age in years)."""
@@ -203,7 +173,7 @@ def typical_range(values) -> str:
 
 def format_value(value: object, column: str, encoder=None) -> str:
     """One value of ``column`` as shown to a user: a category's word or a number."""
-    v = _as_float(value)
+    v = as_float(value)
     if not math.isfinite(v):
         return MISSING
     words = category_words(encoder, column)
@@ -247,7 +217,7 @@ def snap_precision(values: pd.DataFrame, mean, scale, digits: int = 6) -> pd.Dat
 # ---------------------------------------------------------------------------- SD cues
 def format_sd(z: object) -> str:
     """A standardised value as a secondary cue: ``"+1.2 SD"``; missing -> ``"—"``."""
-    v = _as_float(z)
+    v = as_float(z)
     if not math.isfinite(v):
         return MISSING
     return "0.0 SD" if abs(v) < 0.05 else f"{v:+.1f} SD"  # never "-0.0 SD"
@@ -420,7 +390,7 @@ def agreement(z_difference: float) -> str:
     Judged on the difference as it is shown (one decimal), so "+0.5 SD" never reads
     "agree".
     """
-    d = abs(_as_float(z_difference))
+    d = abs(as_float(z_difference))
     if not math.isfinite(d):
         return "missing"
     d = round(d, 1)

@@ -1,0 +1,52 @@
+"""Numbers as the pages and messages write them: about three significant digits, never
+in scientific notation, at the precision a column is written with."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: How a missing value is shown.
+MISSING = "—"
+
+
+def as_float(value: object) -> float:
+    """``float(value)``, NaN for what is not a number (None, text)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def format_number(value: object) -> str:
+    """A number with about three significant digits, never in scientific notation.
+
+    ``1.9999999924 -> "2"``, ``5.234 -> "5.23"``, ``123.456 -> "123"``,
+    ``12345.6 -> "12,346"``, ``0.001234 -> "0.00123"``; missing -> ``"—"``.
+    """
+    v = as_float(value)
+    if not math.isfinite(v):
+        return MISSING
+    if v == 0:
+        return "0"
+    mag = math.floor(math.log10(abs(v)))
+    decimals = max(0, 2 - mag)
+    r = round(v, decimals)
+    if abs(r) >= 1000:
+        return f"{r:,.0f}"
+    text = f"{r:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def data_decimals(values: np.ndarray, most: int = 4) -> int:
+    """The decimals a column's values are written with (0 for whole numbers, at most
+    ``most``): the precision its summaries should keep."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    for d in range(most):
+        if np.all(np.abs(v * 10**d - np.round(v * 10**d)) < 1e-6 * max(1.0, 10**d)):
+            return d
+    return most
