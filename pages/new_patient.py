@@ -119,6 +119,9 @@ else:
         ss.setdefault("np_id", "NEW")  # set here, not as the widget's default: the Clear
         pid = st.text_input("Patient ID", key="np_id")  # button sets it (Streamlit warns)
         values = {}
+        # once per model: every rerun of the form drew them again
+        ranges = session_cache("typical_ranges", (ss.get("model_token"),), lambda: {
+            c: typical_range(training_values()[c]) for c in training_values().columns})
         for gi, (group, cols) in enumerate(groups.items()):
             with st.expander(f"{md_escape(group)} ({len(cols)})", expanded=gi == 0):
                 grid = st.columns(2)  # 3 clipped the values at 800 px
@@ -135,7 +138,7 @@ else:
                         fmt, step = input_format(training_values()[col])
                         values[col] = target.number_input(
                             label_text(col), value=None, key=key, format=fmt, step=step,
-                            placeholder=typical_range(training_values()[col]))
+                            placeholder=ranges[col])
         submitted = st.form_submit_button("Find look-alikes", type="primary")
     if submitted:
         row = {c: (None if v in ("(missing)", None) else v) for c, v in values.items()}
