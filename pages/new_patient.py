@@ -18,6 +18,7 @@ from sparge.app.lookalikes import (
 from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.safe_text import label_text, md_escape
+from sparge.errors import DataError
 from sparge.services.display import (
     answers_by_code,
     csv_patient_labels,
@@ -176,6 +177,9 @@ if query is not None:
                     + "\n".join(f"- {md_escape(m, 600)}" for m in msgs[:30])
                     + (f"\n- … and {len(msgs) - 30} more" if len(msgs) > 30 else ""))
         xq = Xq.to_numpy(dtype=float)  # the patient's encoded values, read once
+        if not np.isfinite(xq).any():  # an empty row of a file, named above
+            raise DataError(f"{qid} has no value the model knows: pick another patient of "
+                            "the file, or fill in at least one biomarker.")
         far = out_of_range_values(xq[0], training_values(), encoder)
         if far:
             st.warning("Please check these values, outside those of the patients the "

@@ -513,8 +513,15 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
         shown = ", ".join(f"'{c}'" for c in cols[:12])
         more = f" … (+{len(cols) - 12})" if len(cols) > 12 else ""
         msgs.append(f"Read as missing ('{plain_text(tok, 30)}'): {shown}{more}.")
-    if np.isnan(X).all(axis=1).any():
-        bad = int(np.flatnonzero(np.isnan(X).all(axis=1))[0])
+    empty = np.isnan(X).all(axis=1)
+    if empty.any() and not empty.all():
+        # one empty row of a file stopped every patient of it (a re-check's fourth
+        # patient held only a note); it is named, and the others are matched
+        rows = [int(i) + 2 for i in np.flatnonzero(empty)]
+        problems.append(f"CSV {csv_lines(rows[:10])}{' …' if len(rows) > 10 else ''}: no "
+                        "value the model knows, so no look-alikes for "
+                        f"{'this patient' if len(rows) == 1 else 'these patients'}.")
+    elif empty.all():
         names = [str(f) for f in encoder.feature_names_out_]
         id_given = encoder.id_column is not None and encoder.id_column in df.columns
         if len(rep.absent_columns) == len(names) and not id_given:
@@ -525,7 +532,8 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
             raise DataError(f"None of this file's columns is one the model was trained on "
                             f"(it reads {shown}{more}). Is the file from another table, or "
                             "the model trained on another one?")
-        raise DataError(f"Patient row {bad + 1} has no value the model knows; fill in at "
-                        "least one biomarker.")
+        raise DataError(("Patient row 1 has no value" if len(df) == 1 else
+                         "No patient of the file has a value") + " the model knows; fill in "
+                        "at least one biomarker.")
     out = pd.DataFrame(X, columns=encoder.feature_names_out_)
     return (out, problems, msgs) if split else (out, problems + msgs)

@@ -596,19 +596,26 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
     third = row.split(",")  # walk-through 18: a typo said only once its patient was picked
     third[names.index("Subject ID")] = "NEW0003"
     third[names.index("Systolic BP (mmHg)")] = "1450"
-    table = "\n".join([head, row, ",".join(second), ",".join(third)]) + "\n"
+    fourth = [""] * len(names)  # no value at all: named, and the others still matched
+    fourth[names.index("Subject ID")] = "NEW0004"
+    table = "\n".join([head, row, ",".join(second), ",".join(third), ",".join(fourth)]) + "\n"
     at.file_uploader(key="np_upload").set_value(("two.csv", table.encode(), "text/csv")).run()
     assert not at.exception
     pick = at.selectbox(key="np_pick")
-    assert pick.options == ["line 2 · NEW0001", "line 3 · NEW0002", "line 4 · NEW0003"]
+    assert pick.options == ["line 2 · NEW0001", "line 3 · NEW0002", "line 4 · NEW0003",
+                            "line 5 · NEW0004"]
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "Please check these values" in said
     assert "'Age (years)'" in said and "'abc'" in said and "line 3" in said
     assert "Other patients of the file with values to check" in said
     assert "NEW0003: Systolic BP (mmHg) = 1,450" in said
     assert "Look-alikes of NEW0001" in texts(at)
+    assert "CSV line 5: no value the model knows" in said
     pick.set_value(1).run()
     assert not at.exception and "Look-alikes of NEW0002" in texts(at)
+    pick.set_value(3).run()
+    assert not at.exception
+    assert any("NEW0004 has no value the model knows" in e.value for e in at.error)
 
 
 def test_classifier_page_on_a_small_cohort(small_cohort):

@@ -275,6 +275,17 @@ def test_a_new_patient_without_any_known_value_is_refused(table, cohort, trained
     empty = pd.DataFrame({ID: ["X1"], "Shoe size": ["42"]})
     with pytest.raises(DataError, match="Patient row 1 has no value the model knows"):
         encode_new_patients(model, cohort.encoder, empty)
+    # in a file of several, an empty row is named and the others are kept (a re-check's
+    # fourth patient, a note only, stopped the whole file)
+    known = cohort.features[0]
+    several = pd.DataFrame({ID: ["X1", "X2", "X3"], known: [table[known].iloc[0], None,
+                                                           table[known].iloc[1]]})
+    X, problems, _ = encode_new_patients(model, cohort.encoder, several, split=True)
+    assert len(X) == 3 and np.isnan(X.iloc[1]).all()
+    assert "CSV line 3: no value the model knows, so no look-alikes for this patient." \
+        in problems
+    with pytest.raises(DataError, match="No patient of the file has a value"):
+        encode_new_patients(model, cohort.encoder, several.iloc[[1, 1]])
     # another table's patient: the model's own columns are named
     other = pd.DataFrame({"MRN": ["X1"], "Birth weight (g)": ["1200"]})
     with pytest.raises(DataError, match="None of this file's columns is one the model was "
