@@ -122,7 +122,9 @@ else:
         values = {}
         # once per model: every rerun of the form drew them again
         ranges = session_cache("typical_ranges", (ss.get("model_token"),), lambda: {
-            c: typical_range(training_values()[c]) for c in training_values().columns})
+            c: typical_range(training_values()[c],
+                             encoder.cell_unit(c) if encoder is not None else None)
+            for c in training_values().columns})
         for gi, (group, cols) in enumerate(groups.items()):
             with st.expander(f"{md_escape(group)} ({len(cols)})", expanded=gi == 0):
                 grid = st.columns(2)  # 3 clipped the values at 800 px

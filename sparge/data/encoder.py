@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -54,6 +55,7 @@ from sparge.data.report import (
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key, yes_no_codes
+from sparge.data.unit_conversion import UnitPlan, plan_units
 from sparge.errors import DataError
 from sparge.method.preprocess import (
     PAPER_MAX_MISSING,
@@ -358,6 +360,35 @@ def _report_left_out(reasons: dict[str, list[str]], max_levels: int,
             f"{max_levels} different text answers (free text or identifiers).")
 
 
+def _unit_conversions(state: object) -> dict[str, dict[str, tuple[float, float]]]:
+    """``unit_conversions`` of a saved encoder, checked: ``{column: {unit key: [factor,
+    offset]}}`` with finite numbers (ValueError otherwise)."""
+    msg = "unit_conversions must be {column: {unit: [factor, offset]}}"
+    if not isinstance(state, dict):
+        raise ValueError(msg)
+    out: dict[str, dict[str, tuple[float, float]]] = {}
+    for col, conv in state.items():
+        if not isinstance(conv, dict):
+            raise ValueError(msg)
+        out[str(col)] = {}
+        for key, how in conv.items():
+            if not (isinstance(how, list) and len(how) == 2
+                    and all(isinstance(v, int | float) and np.isfinite(v) for v in how)):
+                raise ValueError(msg)
+            out[str(col)][str(key)] = (float(how[0]), float(how[1]))
+    return out
+
+
+def _conversion_note(col: str, plan: UnitPlan) -> str:
+    """The report's words for a column read in one unit after converting its other units
+    (:func:`~sparge.data.unit_conversion.plan_units`)."""
+    plain = (f"; its plain numbers are read as '{_q(plan.plain_as, 20)}', where most of its "
+             f"'{_q(plan.plain_as, 20)}' cells lie" if plan.plain_as else "")
+    return (f"Column '{_q(col)}' is read in '{_q(plan.target, 20)}': "
+            + "; ".join(plan.notes) + plain + ". A new patient's value is read the same "
+            "way, in either unit.")
+
+
 def _mixed_units_message(col: str, units: ColumnUnits, left_out: bool) -> str:
     """The report's words for a column written in two units or more: which units, how
     many cells in each and their first CSV lines, and what was done."""
@@ -595,6 +626,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``{column: unit}`` of the numeric columns whose cells are written with a unit their
         name does not give ("140 mmHg" in "Systolic BP"): those cells read as numbers, in
         ``transform`` too (a new patient's "150 mmHg"). Saved by :meth:`to_dict`.
+    unit_conversions_ : dict
+        ``{column: {unit key: [factor, offset]}}``: cells of a numeric column written in
+        another unit are converted to the column's (:mod:`sparge.data.unit_conversion`:
+        creatinine in mg/dL and µmol/L), in ``transform`` too. Saved by :meth:`to_dict`.
     thousands_dot_ : list of str
         Numeric columns whose "1.527" reads 1527 (dots as thousands separators in a table
         that writes decimals with a comma), in ``transform`` too. Saved by :meth:`to_dict`.
@@ -804,12 +839,15 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _roles(self, df: pd.DataFrame, cols: list[str], base: EncodingTable,
                reasons: dict[str, list[str]] | None = None,
-               units: dict[str, ColumnUnits] | None = None) -> dict[str, str]:
+               units: dict[str, ColumnUnits] | None = None,
+               plans: dict[str, UnitPlan] | None = None) -> dict[str, str]:
         """Every column's role: id and label columns, the user's roles, else inferred.
 
         ``reasons`` (filled when given) lists the columns left out by default per reason
         (:meth:`_left_out_why`); ``units`` (filled when given) the units of the columns
-        whose role was inferred (:func:`~sparge.data.parsing.column_units`)."""
+        whose role was inferred (:func:`~sparge.data.parsing.column_units`); ``plans``
+        (filled when given) how the columns written in several units are read in one
+        (:func:`~sparge.data.unit_conversion.plan_units`): such a column is numeric."""
         overrides = {str(k): v for k, v in (self.roles or {}).items()}
         for col, role in overrides.items():
             if role not in ROLES:
@@ -836,7 +874,13 @@ class Encoder(TransformerMixin, BaseEstimator):
                          column_units(df[col], col, base.missing_keys(col)))
                 if units is not None and found is not None:
                     units[col] = found
-                roles[col] = self._infer_role(col, df[col], base, found)
+                plan = (plan_units(col, df[col], found, base.missing_keys(col))
+                        if found is not None and found.mixed else None)
+                if plan is not None and plans is not None:
+                    plans[col] = plan
+                roles[col] = ("numeric" if plan is not None and found.share_with_units()
+                              >= self.numeric_threshold
+                              else self._infer_role(col, df[col], base, found))
                 why = self._left_out_why(col, df[col], roles[col], base, found)
                 if why is not None:
                     roles[col] = "ignore"
@@ -929,12 +973,14 @@ class Encoder(TransformerMixin, BaseEstimator):
         base = self._fitting_base(df, cols, report.notes)
         reasons: dict[str, list[str]] = {}
         units: dict[str, ColumnUnits] = {}
-        roles = self._roles(df, cols, base, reasons, units)
+        plans: dict[str, UnitPlan] = {}
+        roles = self._roles(df, cols, base, reasons, units, plans)
         _report_left_out(reasons, self.max_levels, report)
         self._check_ids(df)
         self._learn_label_spellings(df, report)
         self.rare_outcomes_ = {}
-        self.units_ = self._learn_units(df, roles, base, units, reasons, report)
+        self.units_, self.unit_conversions_ = self._learn_units(df, roles, base, units,
+                                                                reasons, report, plans)
         self.thousands_dot_ = self._learn_thousands_dot(df, roles)
         self.table_, inferred = self._build_table(df, cols, roles, base)
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
@@ -1011,11 +1057,16 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _learn_units(self, df: pd.DataFrame, roles: dict[str, str], base: EncodingTable,
                      units: dict[str, ColumnUnits], reasons: dict[str, list[str]],
-                     report: ValidationReport) -> dict[str, str]:
+                     report: ValidationReport, plans: dict[str, UnitPlan] | None = None
+                     ) -> tuple[dict[str, str], dict[str, dict[str, list[float]]]]:
         """The unit each numeric column's cells are read with when its name gives none
-        (``{column: unit as most often written}``, e.g. "mmHg"); a warning for each column
-        that mixes units (left out, or numeric with its unit cells set to missing)."""
+        (``{column: unit as most often written}``, e.g. "mmHg") and the cells converted
+        from another unit (``{column: {unit key: [factor, offset]}}``, ``plans``); a note
+        for each conversion, a warning for each column that mixes units it cannot convert
+        (left out, or numeric with those cells set to missing)."""
+        plans = plans or {}
         learned: dict[str, str] = {}
+        converted: dict[str, dict[str, list[float]]] = {}
         left_out = set(reasons.get("mixed units", []))
         for col in df.columns:
             if roles[col] != "numeric" and col not in left_out:
@@ -1023,11 +1074,19 @@ class Encoder(TransformerMixin, BaseEstimator):
             found = units.get(col)
             if found is None:  # a role the user set
                 found = column_units(df[col], col, base.missing_keys(col))
+            plan = plans.get(col) if roles[col] == "numeric" else None
+            if plan is not None:
+                learned[col] = plan.target
+                converted[col] = {k: [float(f), float(o)] for k, (f, o) in plan.converted.items()}
+                report.notes.append(_conversion_note(col, plan))
+                # what is left mixed: the name's unit and the units that cannot be converted
+                found = replace(found, written={k: u for k, u in found.written.items()
+                                                if k not in plan.converted})
             if found.mixed:
                 report.warnings.append(_mixed_units_message(col, found, col in left_out))
-            if roles[col] == "numeric" and found.from_cells:
+            if roles[col] == "numeric" and found.from_cells and col not in learned:
                 learned[col] = found.from_cells
-        return learned
+        return learned, converted
 
     @staticmethod
     def _learn_thousands_dot(df: pd.DataFrame, roles: dict[str, str]) -> list[str]:
@@ -1211,8 +1270,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         for j, col in enumerate(features):
             if self.roles_[col] == "numeric":
                 unit = self._unit(col)
-                X[:, j], info = parse_numeric(df[col], self.table_.missing_keys(col), unit,
-                                              col in getattr(self, "thousands_dot_", ()))
+                X[:, j], info = parse_numeric(
+                    df[col], self.table_.missing_keys(col), unit,
+                    col in getattr(self, "thousands_dot_", ()),
+                    getattr(self, "unit_conversions_", {}).get(col))
                 self._report_numeric(col, info, report, unit)
                 if info["decimal_comma"]:
                     commas[col] = int(info["decimal_comma"])
@@ -1249,6 +1310,14 @@ class Encoder(TransformerMixin, BaseEstimator):
                 examples=sorted(counts, key=lambda k: -counts[k])[:3],
                 rows=[int(i) + 2 for i in np.flatnonzero(unknown)[:5]]))
         return codes
+
+    def cell_unit(self, column: str) -> str | None:
+        """The unit a numeric column's values are in when its name does not say it (learned
+        from its cells, "mg/dL" for a creatinine written in mg/dL and µmol/L), else
+        ``None``: for a form's hint, as the values read do not show it."""
+        if header_unit(column) is not None:
+            return None
+        return getattr(self, "units_", {}).get(column)
 
     def _unit(self, col: str) -> str | None:
         """The unit a numeric column's cells are read with: the one learned from its cells
@@ -1583,6 +1652,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "missing_tokens": self.table_.missing_tokens,
                 "column_missing_tokens": self.table_.column_missing_tokens(),
                 "units": dict(getattr(self, "units_", {})),
+                "unit_conversions": {c: {k: list(v) for k, v in conv.items()} for c, conv
+                                     in getattr(self, "unit_conversions_", {}).items()},
                 "thousands_dot": list(getattr(self, "thousands_dot_", [])),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
@@ -1634,6 +1705,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not isinstance(units, dict) or not all(isinstance(v, str) for v in units.values()):
             raise ValueError("units must be {column: unit text}")
         enc.units_ = {str(k): v for k, v in units.items()}
+        enc.unit_conversions_ = _unit_conversions(state.get("unit_conversions") or {})
         dots = state.get("thousands_dot") or []
         if not isinstance(dots, list) or not all(isinstance(c, str) for c in dots):
             raise ValueError("thousands_dot must be a list of column names")

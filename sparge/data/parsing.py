@@ -75,7 +75,7 @@ _UNIT_SPELLINGS = {
 _POWERS = str.maketrans({"\u00b2": "2", "\u00b3": "3"})
 
 
-def _unit_key(text: str) -> str:
+def unit_key(text: str) -> str:
     """Normalised key of a unit: case, spaces, the micro sign and how a power is written
     ignored ("mm Hg" and "mmHg", "µmol/l" and "umol/L", "kg/m²" and "kg/m2" are one
     unit), short spellings merged ("yrs", "y")."""
@@ -84,7 +84,7 @@ def _unit_key(text: str) -> str:
     return _UNIT_SPELLINGS.get(key, key)
 
 
-#: A unit read from a column's cells (its key, :func:`_unit_key`): "%" or a short word
+#: A unit read from a column's cells (its key, :func:`unit_key`): "%" or a short word
 #: that starts with a letter or "°" ("bpm", "mmhg", "umol/l", "kg/m²", "°c"); one letter only
 #: when it is a unit ("g", "l", "m", "s"): "3a", "3b" are stages, not units.
 _UNIT_LIKE = re.compile(r"^(?:%|°[a-z]{1,2}|[a-z][a-z0-9/^²³·.*°]{1,19}|[glms])$")
@@ -112,7 +112,7 @@ def header_unit(name: object, as_written: bool = False) -> str | None:
     m = _HEADER_UNIT.search(str(name))
     if m is None:
         return None
-    return m.group(1) if as_written else _unit_key(m.group(1))
+    return m.group(1) if as_written else unit_key(m.group(1))
 
 
 def with_unit(cell: str, unit: str | None, thousands_dot: bool = False) -> float | None:
@@ -124,7 +124,7 @@ def with_unit(cell: str, unit: str | None, thousands_dot: bool = False) -> float
     if not unit:
         return None
     m = _NUMBER_THEN_TEXT.match(cell.strip())
-    if m is None or _unit_key(m.group(2)) != _unit_key(unit):
+    if m is None or unit_key(m.group(2)) != unit_key(unit):
         return None
     number = m.group(1)
     if thousands_dot and _DOT_THOUSANDS.match(number):
@@ -139,7 +139,7 @@ class WrittenUnit:
     Attributes
     ----------
     key : str
-        The unit's key (:func:`_unit_key`: "mmhg", "umol/l", "%").
+        The unit's key (:func:`unit_key`: "mmhg", "umol/l", "%").
     shown : str
         Its most common spelling in the column ("mmHg", "µmol/l").
     count : int
@@ -182,7 +182,7 @@ class ColumnUnits:
     @property
     def keys(self) -> list[str]:
         """Every unit of the column: the name's (first), then those of the cells."""
-        head = [_unit_key(self.header)] if self.header else []
+        head = [unit_key(self.header)] if self.header else []
         return head + [k for k in self.written if k not in head]
 
     @property
@@ -259,7 +259,7 @@ def column_units(values: pd.Series, name: object = None,
             m = _NUMBER_THEN_TEXT.match(uniques.iat[i])
             if m is None:
                 continue
-            key = _unit_key(m.group(2))
+            key = unit_key(m.group(2))
             if not _UNIT_LIKE.match(key):
                 continue
             u = found.setdefault(key, {"count": 0, "numbers": set(), "spelled": {},
@@ -365,7 +365,8 @@ def limit_text(cell: object) -> str | None:
 
 
 def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
-                  unit: str | None = None, thousands_dot: bool = False
+                  unit: str | None = None, thousands_dot: bool = False,
+                  convert: dict[str, tuple[float, float]] | None = None
                   ) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
@@ -383,6 +384,10 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         Read "1.527" as 1527 (a dot as thousands separator; never "0.527"): for a column
         whose dotted numbers are all so written in a table that writes decimals with a
         comma (:func:`thousands_dot_column`, :func:`writes_decimal_commas`).
+    convert : dict, optional
+        ``{unit key: (factor, offset)}``: a cell written in one of these units reads as
+        ``factor × number + offset`` (:mod:`sparge.data.unit_conversion`: "2.1 mg/dL" in
+        a creatinine column read in µmol/L).
 
     Returns
     -------
@@ -397,12 +402,13 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         ``1 234,5`` too), censored values (``censored``: (row, text) of cells such as
         ``<0.1``), infinite values (``infinite``: (row, text)), the missing tokens seen
         (``missing_tokens``: {token: count}), the cells written with the unit
-        (``unit``: (row, text)) and those read with ``thousands_dot`` (``thousands_dot``:
-        (row, text, number read)).
+        (``unit``: (row, text)), those read with ``thousands_dot`` (``thousands_dot``:
+        (row, text, number read)) and those converted from another unit (``converted``:
+        (row, text)).
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
-                            "thousands_dot": []}
+                            "thousands_dot": [], "converted": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -468,11 +474,24 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             info["unit"].append((int(i), s))
             if thousands_dot and not eu and v != with_unit(s, unit):  # "1.527 pg/ml"
                 info["thousands_dot"].append((int(i), s, v))
+        elif convert and (v := _converted(s, convert)) is not None:
+            out[i] = v
+            info["converted"].append((int(i), s))
         else:
             info["bad"].append((int(i), s))
     if tokens:
         info["missing_tokens"] = token_counts(pd.Series(tokens, dtype=object))
     return out, info
+
+
+def _converted(cell: str, convert: dict[str, tuple[float, float]]) -> float | None:
+    """The number of a cell written in one of the units of ``convert``, converted; else
+    ``None``."""
+    m = _NUMBER_THEN_TEXT.match(cell.strip())
+    if m is None or (how := convert.get(unit_key(m.group(2)))) is None:
+        return None
+    v = float(m.group(1).replace(",", ".")) * how[0] + how[1]
+    return v if math.isfinite(v) else None
 
 
 #: A unit after a number, as :func:`writes_decimal_commas` and :func:`thousands_dot_column`

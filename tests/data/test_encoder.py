@@ -598,33 +598,41 @@ def test_a_new_patient_reads_the_unit_learned_and_a_saved_encoder_keeps_it():
 def test_two_units_in_one_column_are_never_mixed_and_the_report_says_which():
     rng = np.random.default_rng(3)
     n = 60
-    umol = rng.integers(50, 200, n)
-    creat = [f"{v} µmol/l" if i % 2 else f"{v / 88.4:.1f} mg/dl" for i, v in enumerate(umol)]
+    # a marker in two units no conversion links (U/mL and mg/dL): never mixed
+    u = rng.integers(50, 200, n)
+    marker = [f"{v} U/ml" if i % 2 else f"{v / 8:.1f} mg/dl" for i, v in enumerate(u)]
     kg = rng.integers(50, 100, n)
     weight = [str(v) if i % 5 else f"{round(v * 2.2)} lb" for i, v in enumerate(kg)]
-    df = pd.DataFrame({"Creatinine": creat, "Weight (kg)": weight,
+    temp = [str(v) if i % 5 else f"{v} °F" for i, v in enumerate(rng.integers(36, 39, n))]
+    df = pd.DataFrame({"Marker": marker, "Weight (kg)": weight, "Temperature (°C)": temp,
                        "Age": rng.integers(20, 80, n).astype(str)})
     enc = Encoder(max_patient_missing=None)
     X = enc.fit_transform(df)
     rep = enc.report_
-    # cells in mg/dl and µmol/l: left out, for that reason (not "free text")
-    assert enc.roles_["Creatinine"] == "ignore" and "Creatinine" not in enc.units_
-    said = [w for w in rep.warnings if "'Creatinine' mixes units" in w]
+    # cells in U/ml and mg/dl: left out, for that reason (not "free text")
+    assert enc.roles_["Marker"] == "ignore" and "Marker" not in enc.units_
+    said = [w for w in rep.warnings if "'Marker' mixes units" in w]
     assert len(said) == 1 and "Left out of the model" in said[0]
     assert "'mg/dl' (30 cell(s), CSV line(s) 2, 4, 6" in said[0]
-    assert "'µmol/l' (30 cell(s), CSV line(s) 3, 5, 7" in said[0]
-    assert not any("Creatinine" in n for n in rep.notes)
-    # "lb" in a "(kg)" column: the kg numbers read, the pounds set to missing and named
+    assert "'U/ml' (30 cell(s), CSV line(s) 3, 5, 7" in said[0]
+    assert not any("Marker" in n for n in rep.notes)
+    # "lb" in a "(kg)" column: converted (1 lb = 0.454 kg), and the report says so
     w = X[:, enc.feature_names_out_.index("Weight (kg)")]
-    lb = np.arange(n) % 5 == 0
-    assert np.isnan(w[lb]).all() and np.allclose(w[~lb], kg[~lb])
-    assert any("'Weight (kg)' mixes units: 'kg' (its name's unit) and 'lb'" in m
-               for m in rep.warnings)
+    np.testing.assert_allclose(w, kg, atol=0.5)
+    assert not any("'Weight (kg)' mixes units" in m for m in rep.warnings)
+    assert any(m.startswith("Column 'Weight (kg)' is read in 'kg': 12 cell(s) in 'lb' "
+                            "converted to 'kg' (1 lb = 0.454 kg)") for m in rep.notes)
+    # "°F" in a "(°C)" column whose Fahrenheit cells are Celsius numbers (a unit written
+    # by mistake): the converted cells would lie far from the others, so they are not
+    # converted and are set to missing, as before
+    t = X[:, enc.feature_names_out_.index("Temperature (°C)")]
+    assert np.isnan(t[::5]).all() and not np.isnan(np.delete(t, np.s_[::5])).any()
+    assert any("'Temperature (°C)' mixes units" in m for m in rep.warnings)
     # a user's numeric role reads neither unit
-    forced = Encoder(roles={"Creatinine": "numeric"}, max_patient_missing=None).fit(df)
-    assert ("Creatinine", "no values") in [(d.column, d.reason)
-                                           for d in forced.report_.dropped_columns]
-    assert any("'Creatinine' mixes units" in m and "none of its units was read" in m
+    forced = Encoder(roles={"Marker": "numeric"}, max_patient_missing=None).fit(df)
+    assert ("Marker", "no values") in [(d.column, d.reason)
+                                       for d in forced.report_.dropped_columns]
+    assert any("'Marker' mixes units" in m and "none of its units was read" in m
                for m in forced.report_.warnings)
 
 

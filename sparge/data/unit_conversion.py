@@ -1,0 +1,262 @@
+"""One unit per column: converting the cells a column writes in another, well-known unit.
+
+A clinic export often writes one laboratory value in two units: creatinine in µmol/L and
+in mg/dL, HbA1c in % and in mmol/mol. Numbers in different units cannot be compared, so
+such a column used to be left out, or its cells in the second unit set to missing
+(walk-throughs 18 and 22: the kidney clinic's creatinine, its key biomarker, was lost).
+
+A conversion is used only when it is exact and does not depend on a guess:
+
+* the same quantity with another prefix or an imperial unit, whatever the analyte:
+  g/dL and g/L, mmol/L and µmol/L, ng/mL and µg/L, lb and kg, inches and cm, °F and °C,
+  kPa and mmHg;
+* a mass and an amount concentration (mg/dL and mmol/L) for an analyte named by the
+  column, from its molar mass: creatinine, glucose, cholesterol (total, LDL, HDL),
+  triglycerides, bilirubin, uric acid, urea and blood urea nitrogen, calcium, magnesium,
+  phosphate, iron, lactate;
+* HbA1c between % (NGSP/DCCT) and mmol/mol (IFCC): % = 0.09148 × mmol/mol + 2.152.
+
+:func:`plan_units` then checks that the converted cells lie where the column's other
+cells do (their medians within a factor of 3), which catches a unit written by mistake,
+and decides in which unit the plain numbers of the column are written.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.number_format import format_number
+from sparge.data.parsing import ColumnUnits, parse_numeric, unit_key
+
+#: Converted cells must have a median within this factor of the column's own cells.
+AGREEMENT = 3.0
+#: Plain numbers are in the unit whose cells' median is nearest theirs (in logs), when the
+#: next unit is farther by at least this factor.
+PLAIN_MARGIN = 3.0
+
+_MASS = {"g": 1.0, "mg": 1e-3, "ug": 1e-6, "mcg": 1e-6, "ng": 1e-9, "pg": 1e-12}
+_AMOUNT = {"mol": 1.0, "mmol": 1e-3, "umol": 1e-6, "nmol": 1e-9, "pmol": 1e-12}
+_VOLUME = {"l": 1.0, "dl": 0.1, "ml": 1e-3}
+#: Units of one dimension, by their size in its base unit.
+_SIMPLE = {
+    "weight": {"kg": 1.0, "g": 1e-3, "lb": 0.45359237, "lbs": 0.45359237},
+    "length": {"m": 1.0, "cm": 0.01, "mm": 1e-3, "in": 0.0254, "inch": 0.0254,
+               "inches": 0.0254, "ft": 0.3048},
+    "pressure": {"mmhg": 1.0, "kpa": 7.500617},
+}
+#: Molar masses (g/mol) of analytes reported in mass and in amount concentrations, with
+#: the words that name them in a column (a whole word, or the start of one).
+_ANALYTES = (
+    ("creatinine", 113.12, r"creatinin|\bs?creat\b|\bs?cr\b"),
+    ("glucose", 180.16, r"glucose|glyc(?:a)?emia|\bglu\b|\bfpg\b|\bfbg\b|blood sugar"),
+    ("cholesterol", 386.65, r"cholesterol|\bchol\b|\bldl|\bhdl|\btc\b"),
+    ("triglycerides", 885.7, r"triglycerid|\btg\b|\btgs\b|\btrig\b"),
+    ("bilirubin", 584.66, r"bilirubin|\bbili\b|\bt\.?bil\b"),
+    ("uric acid", 168.11, r"uric acid|\burate\b"),
+    ("blood urea nitrogen", 28.014, r"\bbun\b|urea nitrogen"),
+    ("urea", 60.06, r"\burea\b"),
+    ("calcium", 40.078, r"calcium|\bca\b"),
+    ("magnesium", 24.305, r"magnesium|\bmg\b"),
+    ("phosphate", 30.974, r"phosph|\bpo4\b|\bphos\b"),
+    ("iron", 55.845, r"\biron\b|\bfe\b"),
+    ("lactate", 90.08, r"lactate|lactic"),
+)
+_HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """``value in the target unit = factor × value + offset``, and why."""
+
+    factor: float
+    offset: float = 0.0
+    why: str = ""
+
+    def __call__(self, x):
+        return np.asarray(x, dtype=float) * self.factor + self.offset
+
+
+def _concentration(key: str) -> tuple[str, float] | None:
+    """("mass", g/L) or ("amount", mol/L) of one unit of a concentration key."""
+    m = re.fullmatch(r"([a-z]+)/([a-z]+)", key)
+    if m is None or m.group(2) not in _VOLUME:
+        return None
+    top, per = m.group(1), _VOLUME[m.group(2)]
+    if top in _MASS:
+        return "mass", _MASS[top] / per
+    if top in _AMOUNT:
+        return "amount", _AMOUNT[top] / per
+    return None
+
+
+def analyte(column: str) -> tuple[str, float] | None:
+    """The analyte a column's name names, with its molar mass (g/mol), or ``None``.
+
+    Examples
+    --------
+    >>> analyte("Serum creatinine")
+    ('creatinine', 113.12)
+    >>> analyte("LDL-C (mmol/L)")[0], analyte("Age")
+    ('cholesterol', None)
+    """
+    name = str(column).lower()
+    if _HBA1C.search(name):
+        return None
+    for label, mass, words in _ANALYTES:
+        if re.search(words, name):
+            return label, mass
+    return None
+
+
+def conversion(column: str, source: str, target: str) -> Conversion | None:
+    """How to convert a number written in ``source`` into ``target`` in ``column``.
+
+    Parameters
+    ----------
+    column : str
+        The column's name (it names the analyte, for a mass ↔ amount concentration).
+    source, target : str
+        Units, as written or as keys ("mg/dL", "umol/l").
+
+    Returns
+    -------
+    Conversion or None
+        ``None`` when no exact conversion is known (another analyte, another quantity).
+    """
+    a, b = unit_key(source), unit_key(target)
+    if a == b:
+        return Conversion(1.0, 0.0, "the same unit")
+    if _HBA1C.search(str(column)) and {a, b} == {"%", "mmol/mol"}:
+        if a == "mmol/mol":
+            return Conversion(0.09148, 2.152, "HbA1c: % = 0.09148 × mmol/mol + 2.152 (IFCC to "
+                                              "NGSP)")
+        return Conversion(1 / 0.09148, -2.152 / 0.09148,
+                          "HbA1c: mmol/mol = 10.93 × (% − 2.152) (NGSP to IFCC)")
+    temp = {"°c", "°f"}
+    if {a, b} == temp:
+        if a == "°f":
+            return Conversion(5 / 9, -160 / 9, "°C = (°F − 32) × 5/9")
+        return Conversion(9 / 5, 32.0, "°F = °C × 9/5 + 32")
+    for units in _SIMPLE.values():
+        if a in units and b in units:
+            f = units[a] / units[b]
+            return Conversion(f, 0.0, f"1 {source} = {format_number(f)} {target}")
+    ca, cb = _concentration(a), _concentration(b)
+    if ca is None or cb is None:
+        return None
+    f = ca[1] / cb[1]
+    if ca[0] == cb[0]:
+        return Conversion(f, 0.0, f"1 {source} = {format_number(f)} {target}")
+    named = analyte(column)
+    if named is None:
+        return None
+    label, mass = named
+    f = f * mass if ca[0] == "amount" else f / mass
+    return Conversion(f, 0.0, f"{label}: 1 {source} = {format_number(f)} {target}")
+
+
+@dataclass
+class UnitPlan:
+    """How a column written in several units is read in one (:func:`plan_units`).
+
+    Attributes
+    ----------
+    target : str
+        The unit the column is read in, as written; its plain numbers are read in it too.
+    converted : dict
+        ``{unit key: (factor, offset)}`` of the cells' other units, converted to ``target``.
+    notes : list of str
+        One sentence per converted unit, for the report.
+    left : list of str
+        The other units that cannot be converted (their cells stay missing).
+    plain_as : str or None
+        The unit the plain numbers were found to be in (``None`` when the column's name
+        gives it, or there are none).
+    """
+
+    target: str
+    converted: dict[str, tuple[float, float]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
+    plain_as: str | None = None
+
+
+def _median_log(x: np.ndarray) -> float | None:
+    x = x[np.isfinite(x) & (x > 0)]
+    return float(np.median(np.log(x))) if x.size else None
+
+
+def plan_units(column: str, values: pd.Series, units: ColumnUnits,
+               missing_tokens) -> UnitPlan | None:
+    """Read a column written in several units in one of them, when that is safe.
+
+    The target is the unit of the column's name; else the unit the plain numbers are
+    written in (the unit whose cells' median is nearest theirs, by a factor of
+    :data:`PLAIN_MARGIN` over the next); else the most common unit. Every other unit is
+    converted when :func:`conversion` knows how and the converted cells' median lies
+    within :data:`AGREEMENT` of the target's cells (plain numbers included).
+
+    Parameters
+    ----------
+    column : str
+    values : pandas.Series
+        The column's cells.
+    units : ColumnUnits
+        Its units (:func:`~sparge.data.parsing.column_units`), mixed.
+    missing_tokens : set of str
+
+    Returns
+    -------
+    UnitPlan or None
+        ``None`` when nothing can be converted, or when a column whose name gives no
+        unit keeps a unit that cannot be converted or plain numbers of no clear unit (it
+        stays left out).
+    """
+    if not units.mixed:
+        return None
+    numbers: dict[str, np.ndarray] = {}
+    for key, u in units.written.items():
+        out, info = parse_numeric(values, missing_tokens, u.shown)
+        rows = [r for r, _ in info["unit"]]
+        numbers[key] = out[rows]
+    plain_all, _ = parse_numeric(values, missing_tokens, None)
+    plain = plain_all[np.isfinite(plain_all)]
+    shown = {k: u.shown for k, u in units.written.items()}
+    plain_as = None
+    if units.header:
+        target_key, target = unit_key(units.header), units.header
+    elif plain.size:
+        centre = _median_log(plain)
+        dist = sorted((abs(m - centre), k) for k, x in numbers.items()
+                      if (m := _median_log(x)) is not None and centre is not None)
+        if not dist or (len(dist) > 1 and dist[1][0] - dist[0][0] < math.log(PLAIN_MARGIN)) \
+                or dist[0][0] > math.log(PLAIN_MARGIN):
+            return None
+        target_key = dist[0][1]
+        target = plain_as = shown[target_key]
+    else:
+        target_key = next(iter(units.written))
+        target = shown[target_key]
+    reference = np.concatenate([plain, numbers.get(target_key, np.zeros(0))])
+    centre = _median_log(reference)
+    plan = UnitPlan(target=target, plain_as=plain_as)
+    for key, x in numbers.items():
+        if key == target_key:
+            continue
+        conv = conversion(column, shown[key], target)
+        m = _median_log(conv(x)) if conv is not None else None
+        if conv is None or m is None or (centre is not None
+                                         and abs(m - centre) > math.log(AGREEMENT)):
+            plan.left.append(key)
+            continue
+        plan.converted[key] = (conv.factor, conv.offset)
+        plan.notes.append(f"{x.size:,} cell(s) in '{shown[key]}' converted to '{target}' "
+                          f"({conv.why})")
+    if not plan.converted or (not units.header and plan.left):
+        return None
+    return plan

@@ -1,0 +1,162 @@
+"""One unit per column: exact conversions, the plan for a column, the encoder end to end."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge.data.encoder import Encoder
+from sparge.data.parsing import column_units, parse_numeric
+from sparge.data.tables import DEFAULT_MISSING_TOKENS
+from sparge.data.unit_conversion import analyte, conversion, plan_units
+from sparge.services.display import typical_range
+
+
+@pytest.mark.parametrize("column, source, target, value, expected", [
+    ("Serum creatinine", "mg/dL", "µmol/L", 1.0, 88.40),  # the textbook factors
+    ("Creatinine", "umol/l", "mg/dl", 88.4, 1.0),
+    ("Fasting glucose", "mmol/L", "mg/dL", 1.0, 18.02),
+    ("LDL-C", "mg/dL", "mmol/L", 38.67, 1.0),
+    ("Triglycerides", "mmol/L", "mg/dL", 1.0, 88.57),
+    ("Total bilirubin", "mg/dL", "µmol/L", 1.0, 17.10),
+    ("BUN", "mg/dL", "mmol/L", 2.8, 1.0),
+    ("HbA1c", "mmol/mol", "%", 53.0, 7.0),  # IFCC 53 mmol/mol is NGSP 7.0 %
+    ("HbA1c", "%", "mmol/mol", 6.5, 47.53),  # 48 as the labs round it
+    ("Haemoglobin", "g/dL", "g/L", 13.5, 135.0),  # any analyte: another prefix
+    ("NT-proBNP", "ng/mL", "pg/mL", 1.2, 1200.0),
+    ("Weight", "lbs", "kg", 220.0, 99.79),
+    ("Temperature", "°F", "°C", 98.6, 37.0),
+    ("Arterial pressure", "kPa", "mmHg", 13.3, 99.76),
+])
+def test_conversions_are_the_textbook_ones(column, source, target, value, expected):
+    conv = conversion(column, source, target)
+    assert conv is not None and float(conv(value)) == pytest.approx(expected, abs=0.02)
+    back = conversion(column, target, source)  # and back again
+    assert float(back(conv(value))) == pytest.approx(value, rel=1e-9)
+
+
+def test_no_conversion_that_depends_on_a_guess():
+    assert conversion("Albumin", "g/dL", "mmol/L") is None  # no molar mass known for it
+    assert conversion("Marker", "mg/dL", "mmol/L") is None  # no analyte named
+    assert conversion("Creatinine", "mg/dL", "U/L") is None  # another quantity
+    assert conversion("Weight", "kg", "cm") is None
+    assert conversion("Glucose", "%", "mmol/mol") is None  # only HbA1c has % and mmol/mol
+    assert analyte("Creatine kinase") is None and analyte("Age") is None
+    assert analyte("HbA1c (mmol/mol)") is None  # HbA1c is not glucose
+    assert analyte("LDL-C (mmol/L)")[0] == "cholesterol"
+
+
+def _creatinine(n: int = 300, seed: int = 0, plain: bool = True):
+    """Creatinine in mg/dL (true values), written as plain numbers (mg/dL), 'µmol/L' and
+    'mg/dL' cells, with a few gaps."""
+    rng = np.random.default_rng(seed)
+    mgdl = np.round(np.exp(rng.normal(np.log(1.8), 0.5, n)), 2)
+    cells = []
+    for i, v in enumerate(mgdl):
+        if i % 3 == 0:
+            cells.append(f"{v * 88.42:.0f} µmol/L")
+        elif i % 3 == 1 or not plain:
+            cells.append(f"{v:.2f} mg/dL")
+        else:
+            cells.append(f"{v:.2f}")
+    cells[5] = "NA"
+    return mgdl, pd.Series(cells, dtype=object)
+
+
+def test_plan_reads_plain_numbers_in_the_unit_they_lie_in():
+    truth, cells = _creatinine()
+    units = column_units(cells, "Serum creatinine", DEFAULT_MISSING_TOKENS)
+    plan = plan_units("Serum creatinine", cells, units, DEFAULT_MISSING_TOKENS)
+    assert plan.target == "mg/dL" and plan.plain_as == "mg/dL" and plan.left == []
+    assert list(plan.converted) == ["umol/l"]
+    x, info = parse_numeric(cells, DEFAULT_MISSING_TOKENS, plan.target,
+                            convert=plan.converted)
+    ok = np.arange(len(truth)) != 5
+    np.testing.assert_allclose(x[ok], truth[ok], rtol=0.01, atol=0.006)
+    assert np.isnan(x[5]) and len(info["converted"]) == 100 and not info["bad"]
+
+
+def test_plan_without_plain_numbers_reads_the_most_common_unit():
+    truth, cells = _creatinine(plain=False)  # 200 in mg/dL, 100 in µmol/L
+    plan = plan_units("Creatinine", cells, column_units(cells, "Creatinine"),
+                      DEFAULT_MISSING_TOKENS)
+    assert plan.target == "mg/dL" and plan.plain_as is None
+
+
+def test_plan_refuses_what_it_cannot_be_sure_of():
+    _, cells = _creatinine()
+    # no analyte in the name: mg/dL and µmol/L cannot be linked
+    assert plan_units("Lab 7", cells, column_units(cells, "Lab 7"),
+                      DEFAULT_MISSING_TOKENS) is None
+    # "mg/dL" written on µmol/L numbers: converted, they would not lie with the others
+    wrong = cells.str.replace(r"^(\d+) µmol/L$", r"\1 mg/dL", regex=True)
+    wrong = wrong.where(~wrong.str.fullmatch(r"\d+\.\d+ mg/dL"), wrong + "x")
+    wrong = pd.Series([c if not c.endswith("x") else c[:-1].replace("mg/dL", "mmol/L")
+                       for c in wrong], dtype=object)
+    units = column_units(wrong, "Creatinine")
+    assert units.mixed and plan_units("Creatinine", wrong, units,
+                                      DEFAULT_MISSING_TOKENS) is None
+    # plain numbers between the two units' cells: in which unit? no answer, no plan
+    rng = np.random.default_rng(1)
+    mixed = pd.Series([f"{v:.0f} mg/L" for v in rng.uniform(20, 30, 40)]
+                      + [f"{v:.1f} mg/dL" for v in rng.uniform(2, 3, 40)]
+                      + [f"{v:.1f}" for v in rng.uniform(7, 9, 40)], dtype=object)
+    assert plan_units("CRP", mixed, column_units(mixed, "CRP"),
+                      DEFAULT_MISSING_TOKENS) is None
+
+
+def _kidney_table(n: int = 240, seed: int = 2) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    creat, cells = _creatinine(n, seed)
+    hba1c = np.round(rng.uniform(5.5, 11, n), 1)
+    hb_cells = [f"{(v - 2.152) / 0.09148:.0f} mmol/mol" if i % 4 == 0 else f"{v}"
+                for i, v in enumerate(hba1c)]
+    df = pd.DataFrame({"ID": [f"P{i}" for i in range(n)], "Serum creatinine": cells,
+                       "HbA1c (%)": hb_cells, "Age": rng.integers(40, 90, n),
+                       "Outcome": np.where(creat * rng.lognormal(0, 0.6, n) > 2, "progressed",
+                                           "stable")})
+    return df, creat, hba1c
+
+
+def test_encoder_reads_a_column_written_in_two_units_in_one():
+    df, creat, hba1c = _kidney_table()
+    enc = Encoder(id_column="ID", label_column="Outcome", max_patient_missing=None)
+    X = enc.fit_transform(df)
+    names = enc.feature_names_out_
+    assert enc.roles_["Serum creatinine"] == "numeric"  # kept (it was left out)
+    c = X[:, names.index("Serum creatinine")]
+    ok = np.arange(len(df)) != 5
+    np.testing.assert_allclose(c[ok], creat[ok], rtol=0.01, atol=0.006)
+    np.testing.assert_allclose(X[:, names.index("HbA1c (%)")], hba1c, atol=0.06)
+    rep = enc.report_
+    assert not any("mixes units" in w for w in rep.warnings)
+    note = next(m for m in rep.notes if m.startswith("Column 'Serum creatinine' is read in"))
+    assert ("'mg/dL': 80 cell(s) in 'µmol/L' converted to 'mg/dL' (creatinine: 1 µmol/L = "
+            "0.0113 mg/dL); its plain numbers are read as 'mg/dL'") in note
+    assert any(m.startswith("Column 'HbA1c (%)' is read in '%': 60 cell(s) in 'mmol/mol' "
+                            "converted to '%' (HbA1c: % = 0.09148 × mmol/mol + 2.152")
+               for m in rep.notes)
+    # the form's hint names the unit the name does not give
+    assert enc.cell_unit("Serum creatinine") == "mg/dL" and enc.cell_unit("HbA1c (%)") is None
+    hint = typical_range(c, enc.cell_unit("Serum creatinine"))
+    assert hint.startswith("most 0.") and hint.endswith(" mg/dL")
+    # a new patient in either unit, with the encoder as fitted and as saved
+    new = pd.DataFrame({"ID": ["N1", "N2"], "Serum creatinine": ["141 µmol/L", "1.6"],
+                        "HbA1c (%)": ["53 mmol/mol", "7.1%"], "Age": [60, 70]})
+    back = Encoder.from_dict(json.loads(json.dumps(enc.to_dict())))
+    for e in (enc, back):
+        got = dict(zip(names, e.transform(new).T))
+        np.testing.assert_allclose(got["Serum creatinine"], [1.595, 1.6], atol=0.001)
+        np.testing.assert_allclose(got["HbA1c (%)"], [7.0, 7.1], atol=0.001)
+    # a state saved before conversions existed: the other unit's cells are missing
+    old = Encoder.from_dict({k: v for k, v in enc.to_dict().items()
+                             if k != "unit_conversions"})
+    got = dict(zip(names, old.transform(new).T))
+    assert np.isnan(got["Serum creatinine"][0]) and got["Serum creatinine"][1] == 1.6
+    for bad in ({"Serum creatinine": {"umol/l": ["x", 0]}}, {"Serum creatinine": [1, 2]},
+                {"Serum creatinine": {"umol/l": [float("inf"), 0]}}, ["umol/l"]):
+        with pytest.raises(ValueError, match="unit_conversions"):
+            Encoder.from_dict({**enc.to_dict(), "unit_conversions": bad})
