@@ -43,6 +43,7 @@ from sparge.data.parsing import (
     spellings,
     thousands_dot_column,
     token_counts,
+    unit_key,
     writes_decimal_commas,
 )
 from sparge.data.report import (
@@ -1317,7 +1318,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``None``: for a form's hint, as the values read do not show it."""
         if header_unit(column) is not None:
             return None
-        return getattr(self, "units_", {}).get(column)
+        unit = getattr(self, "units_", {}).get(column)
+        key = unit_key(unit) if unit else None
+        # "y" and "yrs" are years: a hint "most 42–83 y" read oddly
+        return key if key in ("years", "months", "days", "hours") else unit
 
     def _unit(self, col: str) -> str | None:
         """The unit a numeric column's cells are read with: the one learned from its cells

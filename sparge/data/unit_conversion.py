@@ -133,10 +133,10 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
         return Conversion(1.0, 0.0, "the same unit")
     if _HBA1C.search(str(column)) and {a, b} == {"%", "mmol/mol"}:
         if a == "mmol/mol":
-            return Conversion(0.09148, 2.152, "HbA1c: % = 0.09148 × mmol/mol + 2.152 (IFCC to "
-                                              "NGSP)")
+            return Conversion(0.09148, 2.152, "HbA1c: % = 0.09148 × mmol/mol + 2.152, IFCC to "
+                                              "NGSP")
         return Conversion(1 / 0.09148, -2.152 / 0.09148,
-                          "HbA1c: mmol/mol = 10.93 × (% − 2.152) (NGSP to IFCC)")
+                          "HbA1c: mmol/mol = 10.93 × (% − 2.152), NGSP to IFCC")
     temp = {"°c", "°f"}
     if {a, b} == temp:
         if a == "°f":

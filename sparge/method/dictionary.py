@@ -71,8 +71,12 @@ def ksvd(
     n_nonzero: int = 3,
     n_iter: int = 10,
     random_state: int | np.random.Generator | None = 0,
+    init: np.ndarray | None = None,
 ) -> tuple[np.ndarray, list[float]]:
     """Learn ``n_atoms`` unit-norm atoms for the rows of ``Z`` by K-SVD.
+
+    ``init`` (m × n_atoms), when given, is the starting dictionary instead of
+    ``n_atoms`` signals drawn at random.
 
     Returns
     -------
@@ -85,9 +89,12 @@ def ksvd(
     n, m = Z.shape
     if n == 0:
         raise ValueError("K-SVD needs at least one signal")
-    pick = rng.choice(n, size=n_atoms, replace=n < n_atoms)
-    D = Z[pick].T.copy()
-    D += 1e-3 * rng.standard_normal(D.shape) * (np.abs(D).mean() + 1e-12)
+    if init is None:
+        pick = rng.choice(n, size=n_atoms, replace=n < n_atoms)
+        D = Z[pick].T.copy()
+        D += 1e-3 * rng.standard_normal(D.shape) * (np.abs(D).mean() + 1e-12)
+    else:
+        D = np.array(init, dtype=float)
     D = normalize_atoms(D)
     norm_z = max(np.linalg.norm(Z), 1e-12)
     errors: list[float] = []
@@ -150,3 +157,4 @@ def classwise_ksvd(
         blocks.append(Dc)
         owner.append(np.full(int(k_c), c))
     return np.hstack(blocks), np.concatenate(owner)
+

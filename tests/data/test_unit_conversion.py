@@ -137,10 +137,14 @@ def test_encoder_reads_a_column_written_in_two_units_in_one():
     assert ("'mg/dL': 80 cell(s) in 'µmol/L' converted to 'mg/dL' (creatinine: 1 µmol/L = "
             "0.0113 mg/dL); its plain numbers are read as 'mg/dL'") in note
     assert any(m.startswith("Column 'HbA1c (%)' is read in '%': 60 cell(s) in 'mmol/mol' "
-                            "converted to '%' (HbA1c: % = 0.09148 × mmol/mol + 2.152")
+                            "converted to '%' (HbA1c: % = 0.09148 × mmol/mol + 2.152, IFCC "
+                            "to NGSP)")
                for m in rep.notes)
     # the form's hint names the unit the name does not give
     assert enc.cell_unit("Serum creatinine") == "mg/dL" and enc.cell_unit("HbA1c (%)") is None
+    aged = Encoder().fit(pd.DataFrame({"Age": [f"{a} y" if a % 3 else str(a)
+                                               for a in range(40, 90)]}))
+    assert aged.cell_unit("Age") == "years" and aged.cell_unit("Nothing") is None
     hint = typical_range(c, enc.cell_unit("Serum creatinine"))
     assert hint.startswith("most 0.") and hint.endswith(" mg/dL")
     # a new patient in either unit, with the encoder as fitted and as saved

@@ -18,6 +18,9 @@ def test_ksvd_atoms_unit_norm_and_error_decreases():
     # most planted atoms are recovered (|cos| > 0.95)
     cos = np.abs(D_true.T @ D).max(axis=1)
     assert (cos > 0.95).mean() >= 0.7
+    # started from the planted atoms (scaled), K-SVD keeps them: every one recovered
+    D0, err0 = ksvd(Z, 10, n_nonzero=2, n_iter=3, random_state=0, init=3 * D_true)
+    assert (np.abs(D_true.T @ D0).max(axis=1) > 0.99).all() and err0[-1] < 0.05
 
 
 def test_omp_sparsity():
