@@ -32,6 +32,7 @@ from sparge.data.encoder import (
     guess_columns,
     guess_feature_count,
     id_guess_note,
+    merge_answers,
     outcome_named_columns,
     single_value_outcome,
 )
@@ -250,8 +251,8 @@ with current:
                               "again. To undo, give them different codes on the Encoding "
                               "table tab."):
                 with guard("Merging the answers"):
-                    new = encode_again(cohort, encoding_table=enc.table_.with_merged_levels(
-                        rep.answers_two_ways))
+                    new = encode_again(cohort, encoding_table=merge_answers(
+                        enc.table_, rep.answers_two_ways))
                     set_cohort(new, ss.cohort_name)
                     flash("success", f"{n_pairs:,} pairs of answers merged and the table "
                                      "encoded again (see the Encoding table tab).")

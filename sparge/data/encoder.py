@@ -299,12 +299,42 @@ def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[
     return out
 
 
+def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[str]]]
+                  ) -> EncodingTable:
+    """The table with each pair of answers written two ways sharing one code
+    (:meth:`EncodingTable.with_merged_levels`), and a column's order found again.
+
+    A column written many ways is coded in no order (walk-through 21's NYHA class: "1",
+    "I", "iii", "NYHA III", "NYHA-3" …). Once merged, the answers that keep their codes
+    can follow a recognised scale or their own numbers ("1" to "4"): the column is then
+    ordered, as if it had been written one way. Codes never change here.
+    """
+    out = table.with_merged_levels(pairs_by_column)
+    for col in pairs_by_column:
+        if not out.has(col) or out.is_ordered(col):
+            continue
+        before, after = table.levels(col), out.levels(col)
+        kept: dict[int, str] = {}  # code -> an answer that kept it
+        for level, code in after.items():
+            if before.get(level) == code:
+                kept.setdefault(code, level)
+        if len(kept) < 3 or len(kept) != len(set(after.values())):
+            continue
+        found, ordered, _ = infer_levels(pd.Series(list(kept.values()), dtype=object),
+                                         table.missing_keys(col))
+        ranks = {norm_key(k): v for k, v in found.items()}
+        order = [ranks.get(norm_key(kept[c])) for c in sorted(kept)]
+        if ordered and None not in order and all(a < b for a, b in zip(order, order[1:])):
+            out.set_column(col, after, ordered=True)
+    return out
+
+
 def abbreviation_note(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]]
                       ) -> str | None:
     """A note on answers that look like abbreviations of another answer of the same column
     ("f" and "Female") with different codes (:func:`two_way_pairs`): one answer would be
     split in two. Only pointed out; merged by giving both the same code in the encoding
-    table (the Data page's button does, :meth:`EncodingTable.with_merged_levels`)."""
+    table (the Data page's button does, :func:`merge_answers`)."""
     found = []
     for col, pairs in pairs_by_column.items():
         n = spellings(df[col])[1]

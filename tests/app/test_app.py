@@ -148,6 +148,9 @@ def test_answers_written_two_ways_are_merged_in_one_click():
     cohort = at.session_state["cohort"]
     j = cohort.features.index("NYHA class")
     assert len(np.unique(cohort.X[:, j][np.isfinite(cohort.X[:, j])])) == 3
+    # merged, the classes follow their numbers: NYHA class is ordered again
+    assert cohort.encoder.table_.is_ordered("NYHA class")
+    assert "NYHA class" not in cohort.encoder.report_.unordered_columns
     assert cohort.encoder.report_.answers_two_ways == {}
     assert not any("written two ways" in w.value for w in at.warning)
     assert any("pairs of answers merged" in s.value for s in at.success)

@@ -703,6 +703,31 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     assert id_guess_note(pd.DataFrame({"Age": [1, 2]}), None) is None
 
 
+def test_merged_answers_find_the_order_of_a_column_written_many_ways():
+    """Walk-through 22: NYHA class, written 1, I, iii, NYHA III …, stayed "unordered"
+    once merged into its four classes."""
+    from sparge.data.encoder import merge_answers
+
+    nyha = ["1", "I", "2", "NYHA II", "iii", "3", "4", "iv"]
+    df = pd.DataFrame({"NYHA class": nyha * 10,
+                       "Aetiology": ["dilated", "Ischemic", "ISCHAEMIC", "valvular"] * 20,
+                       "Outcome": np.random.default_rng(0).choice(["a", "b"], 80)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    pairs = enc.report_.answers_two_ways
+    assert not enc.table_.is_ordered("NYHA class") and "NYHA class" in pairs
+    merged = merge_answers(enc.table_, pairs)
+    assert merged.is_ordered("NYHA class")
+    codes = merged.levels("NYHA class")
+    assert [codes[a] for a in ("1", "2", "3", "4")] == sorted(codes[a] for a in "1234")
+    assert codes["iii"] == codes["3"] and codes["NYHA II"] == codes["2"]
+    assert merged.levels("Aetiology") == enc.table_.with_merged_levels(pairs).levels(
+        "Aetiology")  # codes never change
+    assert not merged.is_ordered("Aetiology")  # dilated, ischemic, valvular: no order
+    again = Encoder(label_column="Outcome", encoding_table=merged).fit(df)
+    assert "NYHA class" not in again.report_.unordered_columns
+    assert "Aetiology" in again.report_.unordered_columns
+
+
 def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
     """A walk-through's export wrote 'f' and 'Female', 'Cardio' and 'cardiology': coded
     as different answers, one answer was split in two without a word."""
