@@ -86,14 +86,15 @@ def inner_score(D: np.ndarray, y_ref: np.ndarray, y_q: np.ndarray) -> float:
 
 
 def metric_parts(X: np.ndarray, y_text: np.ndarray, itr: np.ndarray, iva: np.ndarray,
-                 params: dict | None = None) -> dict:
-    """Scores of every part of the metric for one inner split (SparGE with ``params``).
+                 params: dict | None = None, model=SparGE) -> dict:
+    """Scores of every part of the metric for one inner split (``model``, SparGE or a
+    variant's factory, with ``params``).
 
     The model's own pieces: the embedding distance from ``ensemble_sqdist`` and the
     forest proximity from ``shared_leaf_share`` (in-bag: each training patient's own
     trees), so ``combined`` is exactly the model's look-alike distance.
     """
-    m = SparGE(random_state=0, **(params or {})).fit(X[itr], y_text[itr])
+    m = model(random_state=0, **(params or {})).fit(X[itr], y_text[itr])
     y_tr, y_q = inner_outcomes(y_text, itr, iva)
     Y_q, L_q = m.lookalike_parts(X[iva])
     d2 = ensemble_sqdist(Y_q, m.embedding_)
