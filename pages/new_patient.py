@@ -39,7 +39,7 @@ from sparge.services.typicality import (
 from sparge.services.workflow import (
     encode_new_patients,
     lookalike_table,
-    out_of_range_values,
+    out_of_range,
     patients_to_check,
 )
 
@@ -182,12 +182,23 @@ if query is not None:
         if not np.isfinite(xq).any():  # an empty row of a file, named above
             raise DataError(f"{qid} has no value the model knows: pick another patient of "
                             "the file, or fill in at least one biomarker.")
-        far = out_of_range_values(xq[0], training_values(), encoder)
+        far = out_of_range(xq[0], training_values(), encoder)
         if far:
             st.warning("Please check these values, outside those of the patients the "
                        "model learned from (a typo, or other units?): "
-                       + md_escape("; ".join(far), 1500) + ". The look-alikes below use "
-                       "them as given.")
+                       + md_escape("; ".join(far.values()), 1500) + ".")
+            # a walk-through could only edit the field or the file to see the look-alikes
+            # without a mistyped value
+            if st.checkbox("Find the look-alikes without "
+                           + ("this value" if len(far) == 1 else f"these {len(far)} values")
+                           + " (as if not measured)", key=f"np_leave_far_{qid}"):
+                Xq.iloc[0, list(far)] = np.nan
+                xq = Xq.to_numpy(dtype=float)
+                if not np.isfinite(xq).any():
+                    raise DataError(f"{qid} has no other value the model knows: fill in "
+                                    "at least one biomarker within the training range.")
+            else:
+                st.caption("The look-alikes below use these values as given.")
         # unlike every training patient (a typo, other units, another population)?
         reference = session_cache("residual_reference", (ss.get("model_token"),),
                                   lambda: residual_reference(model))

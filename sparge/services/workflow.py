@@ -393,7 +393,15 @@ def training_ranges(reference: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np
 
 def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None = None,
                         margin: float = OUT_OF_RANGE_MARGIN, ranges=None) -> list[str]:
-    """Words for the values of one new patient far outside the training patients' values.
+    """Words for the values of one new patient far outside the training patients' values
+    (those of :func:`out_of_range`, in column order)."""
+    return list(out_of_range(values, reference, encoder, margin, ranges).values())
+
+
+def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None,
+                 margin: float = OUT_OF_RANGE_MARGIN, ranges=None) -> dict[int, str]:
+    """The values of one new patient far outside the training patients' values, by the
+    index of their column, with words for each.
 
     A number more than ``margin`` times the training range below its minimum or above its
     maximum is named with that range, and so is a negative number in a column where no
@@ -416,7 +424,7 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
     """
     v = np.asarray(values, dtype=float).ravel()
     lows, highs, measured = ranges if ranges is not None else training_ranges(reference)
-    out = []
+    out: dict[int, str] = {}
     for j, col in enumerate(reference.columns):
         if not np.isfinite(v[j]) or not measured[j] or (
                 encoder is not None and encoder.roles_.get(col) == "categorical"):
@@ -426,9 +434,9 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
         negative = v[j] < 0 <= lo
         if v[j] < lo - slack or v[j] > hi + slack or negative:
             # "12,000", not "1.2e+04": read by a clinician at the bedside
-            out.append(f"{plain_text(col, 80)} = {format_number(v[j])} ("
-                       + ("negative, and no training patient's is; " if negative else "")
-                       + f"training patients: {format_number(lo)} to {format_number(hi)})")
+            out[j] = (f"{plain_text(col, 80)} = {format_number(v[j])} ("
+                      + ("negative, and no training patient's is; " if negative else "")
+                      + f"training patients: {format_number(lo)} to {format_number(hi)})")
     return out
 
 

@@ -514,7 +514,18 @@ def test_new_patient_form():
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "outside those of the patients" in said
     assert "Age (years) = 610 (training patients:" in said
-    assert len(next(d.value for d in at.dataframe if "similarity" in d.value.columns)) == 10
+    before = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
+    assert len(before) == 10
+    assert "use these values as given" in texts(at)
+    # one click finds the look-alikes as if the age had not been measured
+    at.checkbox(key="np_leave_far_NEW").check().run()
+    assert not at.exception, [e.value for e in at.exception]
+    comp = shown_table(at, "This patient")
+    assert comp.loc["Age (years)", "This patient"] == "—"
+    assert comp.loc["Diabetes", "This patient"] == "Yes"
+    assert "Only 1 of 467 biomarkers is" in texts(at)
+    at.checkbox(key="np_leave_far_NEW").uncheck().run()
+    assert shown_table(at, "This patient").loc["Age (years)", "This patient"] == "610"
     # another patient (other values measured) is compared on its own biomarkers: the box
     # and the table agree (the box used to show the new defaults, the table the old list)
     at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(None)
