@@ -745,9 +745,9 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     yes and no (an export that joins two systems). Levels equal but for Roman numerals,
     spaces, hyphens, full stops or British spelling are paired too: "Type II" and "Type
     2", "NYHA-3" and "NYHA III" (grade "I" is not an abbreviation of grade "II"),
-    "ischaemic" and "ischemic". In a smoking or sex column, the same answer in other words
-    (:data:`SYNONYMS`): "Ex", "ex-smoker" and "former"; "never smoked" and "never"; "W"
-    and "woman".
+    "ischaemic" and "ischemic". In a smoking, sex or diabetes column, the same answer in
+    other words (:data:`SYNONYMS`): "Ex", "ex-smoker" and "former"; "never smoked" and
+    "never"; "W" and "woman"; "T2DM", "T2" and "Type 2".
 
     Parameters
     ----------
@@ -828,8 +828,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None
 
 
 #: Answers that mean the same in a column whose name holds one of the words (loose keys,
-#: :func:`loose_key`; the preferred answer first): smoking status and sex, as clinic
-#: exports write them. Only there: "active" and "current" need not mean the same
+#: :func:`loose_key`; the preferred answer first): smoking status, sex and the type of
+#: diabetes, as clinic exports write them. Only there: "active" and "current" need not mean the same
 #: elsewhere.
 SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     (("smok", "tobacco", "cigar"), (
@@ -839,6 +839,12 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     (("sex", "gender"), (
         ("female", "f", "woman", "w", "fem"),
         ("male", "m", "man", "masc"))),
+    # walk-through 22's diabetes clinic: T2, T2DM, Type 2 and Type II for one answer
+    (("diabet", "dm type", "type of dm"), (
+        ("type2", "t2dm", "t2", "t2d", "dm2", "dmii", "dmtype2", "typeii", "type2dm",
+         "type2diabetes", "niddm"),
+        ("type1", "t1dm", "t1", "t1d", "dm1", "dmi", "dmtype1", "typei", "type1dm",
+         "type1diabetes", "iddm"))),
 )
 
 

@@ -765,6 +765,11 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
                                                           ("F", "Female")]
     # only in such a column: "active" and "current" need not mean the same elsewhere
     assert abbreviated_levels(["active", "current"], "Disease status") == []
+    # the type of diabetes (walk-through 22: T2, T2DM, Type 2, Type II); never a stage
+    assert abbreviated_levels(["Type 2", "T2DM", "T2", "Type II", "type 1", "IDDM", "No"],
+                              "Diabetes type") == [
+        ("Type II", "Type 2"), ("T2DM", "Type 2"), ("T2", "Type 2"), ("IDDM", "type 1")]
+    assert abbreviated_levels(["T1", "T2", "T3"], "Tumour stage") == []
     # British and American spelling, and punctuation around a letter that is no numeral
     assert abbreviated_levels(["Ischemic", "ISCHAEMIC", "non ischemic", "non-ischaemic",
                                "ACE-I", "ACEi", "Oedema", "Edema"]) == [
