@@ -173,6 +173,14 @@ def typical_range(values, unit: str | None = None) -> str:
     return f"most {format_number(lo)}–{format_number(hi)}{tail}"
 
 
+def biomarker_name(column: str, encoder=None) -> str:
+    """A column's name as a comparison table shows it, followed by the unit its values are
+    in when the name does not say it ("Serum creatinine (mg/dL)": written in mg/dL and
+    µmol/L, read in mg/dL; :meth:`~sparge.data.encoder.Encoder.cell_unit`)."""
+    unit = encoder.cell_unit(column) if hasattr(encoder, "cell_unit") else None
+    return plain_text(column, 80) + (f" ({plain_text(unit, 20)})" if unit else "")
+
+
 def format_value(value: object, column: str, encoder=None) -> str:
     """One value of ``column`` as shown to a user: a category's word or a number."""
     v = as_float(value)
@@ -373,7 +381,7 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
     for t, f in enumerate(features):
         if not has_sd_scale(f, encoder, flags):  # yes/no, flags, labels: no SD to show
             zq[t] = zmed[t] = zq1[t] = zq3[t] = np.nan
-        rows.append({"Biomarker": plain_text(f, 80),
+        rows.append({"Biomarker": biomarker_name(f, encoder),
                      "This patient": _as_written(format_value(q[j[t]], f, encoder), f,
                                                  written),
                      "Look-alikes": _summary_of(nb[:, t], f, encoder),
@@ -431,7 +439,7 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
             diff = "0" if d == 0 else ("+" if d > 0 else "") + format_number(d)
             if scaled:
                 diff += f" ({format_sd(dz[t])})"
-        rows.append({"Biomarker": plain_text(f, 80),
+        rows.append({"Biomarker": biomarker_name(f, encoder),
                      "This patient": _as_written(format_value(q[t], f, encoder), f,
                                                  written),
                      "Look-alike": format_value(o[t], f, encoder),
@@ -495,7 +503,7 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
                 pooled = (pg * len(g) + pr * len(r)) / (len(g) + len(r))
                 score = abs(pg - pr) / max(math.sqrt(pooled * (1 - pooled)), 1e-9)
                 word = format_value(top, f, encoder)
-                rows.append((score, {"Biomarker": plain_text(f, 80),
+                rows.append((score, {"Biomarker": biomarker_name(f, encoder),
                                      "Group": f"{word} {100 * pg:.0f}%",
                                      "Rest": f"{word} {100 * pr:.0f}%",
                                      "Difference": _points(100 * (pg - pr)),
@@ -503,7 +511,7 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
             else:
                 s = float(np.asarray(scale, dtype=float)[j]) or 1.0
                 d = (g.mean() - r.mean()) / s
-                rows.append((abs(d), {"Biomarker": plain_text(f, 80),
+                rows.append((abs(d), {"Biomarker": biomarker_name(f, encoder),
                                       "Group": format_number(g.mean()),
                                       "Rest": format_number(r.mean()),
                                       "Difference": format_sd(d),

@@ -12,7 +12,7 @@ from sparge.data.encoder import Encoder
 from sparge.data.parsing import column_units, parse_numeric
 from sparge.data.tables import DEFAULT_MISSING_TOKENS
 from sparge.data.unit_conversion import analyte, conversion, plan_units
-from sparge.services.display import typical_range
+from sparge.services.display import biomarker_name, typical_range
 
 
 @pytest.mark.parametrize("column, source, target, value, expected", [
@@ -147,6 +147,9 @@ def test_encoder_reads_a_column_written_in_two_units_in_one():
     assert aged.cell_unit("Age") == "years" and aged.cell_unit("Nothing") is None
     hint = typical_range(c, enc.cell_unit("Serum creatinine"))
     assert hint.startswith("most 0.") and hint.endswith(" mg/dL")
+    # and so do the comparison tables' rows
+    assert biomarker_name("Serum creatinine", enc) == "Serum creatinine (mg/dL)"
+    assert biomarker_name("HbA1c (%)", enc) == "HbA1c (%)" == biomarker_name("HbA1c (%)")
     # a new patient in either unit, with the encoder as fitted and as saved
     new = pd.DataFrame({"ID": ["N1", "N2"], "Serum creatinine": ["141 µmol/L", "1.6"],
                         "HbA1c (%)": ["53 mmol/mol", "7.1%"], "Age": [60, 70]})
