@@ -19,6 +19,7 @@ from sparge.app.plots import cohort_map
 from sparge.app.shell import guard, init_state
 from sparge.data.safe_text import md_escape, to_csv
 from sparge.services.display import (
+    biomarker_name,
     decode_column,
     display_frame,
     group_summary,
@@ -184,7 +185,8 @@ with guard("Drawing the map"):
     hover = None if dense else display_frame(values[default_biomarkers(3)], encoder)
     fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
                      lookalikes=_lookalike_rows(), title=map_title(proj, model),
-                     color_title=(outcome_name(encoder) if color_by == "Outcome" else color_by)
+                     color_title=(outcome_name(encoder) if color_by == "Outcome"
+                                  else biomarker_name(color_by, encoder))
                      if color is not None else "", order=order)
     st.plotly_chart(fig, key="explore_map", on_select=_picked_from_map,
                     selection_mode=("points", "box", "lasso"), width="stretch")
