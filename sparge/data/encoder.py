@@ -1106,6 +1106,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             if found is None:  # a role the user set
                 found = column_units(df[col], col, base.missing_keys(col))
             plan = plans.get(col) if roles[col] == "numeric" else None
+            if plan is None and roles[col] == "numeric" and found.mixed:  # the user's role
+                plan = plan_units(col, df[col], found, base.missing_keys(col))
             if plan is not None:
                 learned[col] = plan.target
                 converted[col] = {k: [float(f), float(o)] for k, (f, o) in plan.converted.items()}

@@ -150,6 +150,10 @@ def test_encoder_reads_a_column_written_in_two_units_in_one():
     # and so do the comparison tables' rows
     assert biomarker_name("Serum creatinine", enc) == "Serum creatinine (mg/dL)"
     assert biomarker_name("HbA1c (%)", enc) == "HbA1c (%)" == biomarker_name("HbA1c (%)")
+    # the user's numeric role converts as the inferred one does
+    forced = Encoder(id_column="ID", label_column="Outcome", max_patient_missing=None,
+                     roles={"Serum creatinine": "numeric"}).fit(df)
+    assert forced.unit_conversions_ == enc.unit_conversions_
     # a new patient in either unit, with the encoder as fitted and as saved
     new = pd.DataFrame({"ID": ["N1", "N2"], "Serum creatinine": ["141 µmol/L", "1.6"],
                         "HbA1c (%)": ["53 mmol/mol", "7.1%"], "Age": [60, 70]})
