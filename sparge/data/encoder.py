@@ -56,7 +56,7 @@ from sparge.data.report import (
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key, yes_no_codes
-from sparge.data.unit_conversion import UnitPlan, plan_units
+from sparge.data.unit_conversion import KnownConversions, UnitPlan, plan_units
 from sparge.errors import DataError
 from sparge.method.preprocess import (
     PAPER_MAX_MISSING,
@@ -1296,18 +1296,29 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ encode
     def _encode(self, df: pd.DataFrame, features: list[str],
-                report: ValidationReport) -> np.ndarray:
-        """Encode ``features`` of ``df`` with the fitted roles and table (read-only)."""
+                report: ValidationReport, new: bool = False) -> np.ndarray:
+        """Encode ``features`` of ``df`` with the fitted roles and table (read-only).
+
+        ``new`` (patients after the fit): a value written in another unit than its
+        column's is converted when the conversion is exact (:class:`KnownConversions`),
+        even if no training patient used that unit, and the report says so."""
         X = np.full((len(df), len(features)), np.nan)
         commas: dict[str, int] = {}
         for j, col in enumerate(features):
             if self.roles_[col] == "numeric":
                 unit = self._unit(col)
+                learned = getattr(self, "unit_conversions_", {}).get(col)
+                convert = KnownConversions(col, unit, learned) if new and unit else learned
                 X[:, j], info = parse_numeric(
                     df[col], self.table_.missing_keys(col), unit,
-                    col in getattr(self, "thousands_dot_", ()),
-                    getattr(self, "unit_conversions_", {}).get(col))
+                    col in getattr(self, "thousands_dot_", ()), convert)
                 self._report_numeric(col, info, report, unit)
+                if new and info["converted"]:
+                    r, cell = info["converted"][0]
+                    report.notes.append(
+                        f"Column '{_q(col)}': {len(info['converted'])} value(s) in another "
+                        f"unit converted to '{_q(unit, 20)}' (e.g. '{_q(cell, 30)}' read "
+                        f"as {format_number(X[r, j])}).")
                 if info["decimal_comma"]:
                     commas[col] = int(info["decimal_comma"])
             else:
@@ -1441,7 +1452,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = self._check_frame(X)
         report = self._start_report(df)
         df = self._align_columns(df.set_axis([str(c) for c in df.columns], axis=1), report)
-        X_all = self._encode(df, self.encoded_columns_, report)
+        X_all = self._encode(df, self.encoded_columns_, report, new=True)
         keep = [self.encoded_columns_.index(f) for f in self.feature_names_out_]
         out = X_all[:, keep]
         self._summarise_features(out, report)

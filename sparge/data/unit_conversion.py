@@ -160,6 +160,35 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
     return Conversion(f, 0.0, f"{label}: 1 {source} = {format_number(f)} {target}")
 
 
+class KnownConversions(dict):
+    """``{unit key: (factor, offset)}`` into a column's unit that also knows every exact
+    conversion (:func:`conversion`): what :func:`~sparge.data.parsing.parse_numeric`
+    takes for a new patient's table, whose values may come from another laboratory
+    ("141 µmol/L" for a model read in mg/dL that never saw µmol/L).
+
+    Parameters
+    ----------
+    column : str
+    unit : str
+        The column's unit.
+    learned : dict, optional
+        The conversions found at fit (:class:`UnitPlan`), used first.
+    """
+
+    def __init__(self, column: str, unit: str, learned: dict | None = None) -> None:
+        super().__init__(learned or {})
+        self.column, self.unit = column, unit
+
+    def get(self, key, default=None):  # noqa: D102 (dict.get)
+        if key in self:
+            return self[key]
+        conv = conversion(self.column, key, self.unit)
+        return default if conv is None else (conv.factor, conv.offset)
+
+    def __bool__(self) -> bool:
+        return True
+
+
 @dataclass
 class UnitPlan:
     """How a column written in several units is read in one (:func:`plan_units`).

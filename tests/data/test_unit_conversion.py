@@ -162,12 +162,36 @@ def test_encoder_reads_a_column_written_in_two_units_in_one():
         got = dict(zip(names, e.transform(new).T))
         np.testing.assert_allclose(got["Serum creatinine"], [1.595, 1.6], atol=0.001)
         np.testing.assert_allclose(got["HbA1c (%)"], [7.0, 7.1], atol=0.001)
-    # a state saved before conversions existed: the other unit's cells are missing
+    # a state saved before conversions existed reads new patients the same way (every
+    # exact conversion applies to new patients)
     old = Encoder.from_dict({k: v for k, v in enc.to_dict().items()
                              if k != "unit_conversions"})
+    assert old.unit_conversions_ == {}
     got = dict(zip(names, old.transform(new).T))
-    assert np.isnan(got["Serum creatinine"][0]) and got["Serum creatinine"][1] == 1.6
+    np.testing.assert_allclose(got["Serum creatinine"], [1.595, 1.6], atol=0.001)
     for bad in ({"Serum creatinine": {"umol/l": ["x", 0]}}, {"Serum creatinine": [1, 2]},
                 {"Serum creatinine": {"umol/l": [float("inf"), 0]}}, ["umol/l"]):
         with pytest.raises(ValueError, match="unit_conversions"):
             Encoder.from_dict({**enc.to_dict(), "unit_conversions": bad})
+
+
+def test_a_new_patient_from_another_laboratory_is_read_in_the_columns_unit():
+    """The training table wrote one unit; a new patient's file comes from a laboratory
+    that writes another: its exact conversions apply, and the report says so."""
+    rng = np.random.default_rng(0)
+    n = 100
+    df = pd.DataFrame({"Creatinine (mg/dL)": np.round(rng.uniform(0.6, 4, n), 2),
+                       "Weight (kg)": rng.integers(50, 100, n),
+                       "CRP": np.round(rng.uniform(1, 50, n), 1),
+                       "Outcome": rng.choice(["a", "b"], n)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert enc.unit_conversions_ == {}
+    new = pd.DataFrame({"Creatinine (mg/dL)": ["141 µmol/L", "1.2"],
+                        "Weight (kg)": ["176 lb", "80"], "CRP": ["2 mg/dL", "5"]})
+    X, rep = enc.transform_with_report(new)
+    np.testing.assert_allclose(X[:, :2], [[1.595, 79.83], [1.2, 80.0]], atol=0.005)
+    assert ("Column 'Creatinine (mg/dL)': 1 value(s) in another unit converted to "
+            "'mg/dL' (e.g. '141 µmol/L' read as 1.59).") in rep.notes
+    # a column whose unit is not known: nothing to convert to, the cell is questioned
+    assert np.isnan(X[0, 2]) and X[1, 2] == 5.0
+    assert [(s.column, s.examples) for s in rep.stray_text] == [("CRP", ["2 mg/dL"])]
