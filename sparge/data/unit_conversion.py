@@ -160,6 +160,29 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
     return Conversion(f, 0.0, f"{label}: 1 {source} = {format_number(f)} {target}")
 
 
+#: Units a value may have been given in by mistake, tried in this order by
+#: :func:`unit_guess` (those :func:`conversion` links to the column's unit).
+COMMON_UNITS = ("mg/dL", "µmol/L", "mmol/L", "mg/L", "g/dL", "g/L", "µg/L", "ng/mL",
+                "pg/mL", "mmol/mol", "%", "lb", "kg", "g", "°F", "°C", "kPa", "mmHg", "cm",
+                "in", "m")
+
+
+def unit_guess(column: str, unit: str | None, value: float, low: float, high: float
+               ) -> tuple[str, float] | None:
+    """The unit a value far outside its column's range was probably given in: the first
+    of :data:`COMMON_UNITS` from which it converts exactly into ``[low, high]`` (a
+    creatinine of 1.6 in a µmol/L column: "mg/dL", 141), or ``None``."""
+    if not unit or not np.isfinite(value):
+        return None
+    for source in COMMON_UNITS:
+        if unit_key(source) == unit_key(unit):
+            continue
+        conv = conversion(column, source, unit)
+        if conv is not None and low <= float(conv(value)) <= high:
+            return source, float(conv(value))
+    return None
+
+
 class KnownConversions(dict):
     """``{unit key: (factor, offset)}`` into a column's unit that also knows every exact
     conversion (:func:`conversion`): what :func:`~sparge.data.parsing.parse_numeric`

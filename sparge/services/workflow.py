@@ -14,7 +14,9 @@ import pandas as pd
 
 from sparge.data.encoder import Encoder
 from sparge.data.far_values import far_mask
+from sparge.data.parsing import header_unit
 from sparge.data.safe_text import csv_lines, plain_text, quoted_names
+from sparge.data.unit_conversion import unit_guess
 from sparge.errors import DataError
 from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
 from sparge.estimator.model import SparGE
@@ -399,7 +401,8 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
 
 
 def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None,
-                 margin: float = OUT_OF_RANGE_MARGIN, ranges=None) -> dict[int, str]:
+                 margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None
+                 ) -> dict[int, str]:
     """The values of one new patient far outside the training patients' values, by the
     index of their column, with words for each.
 
@@ -421,9 +424,20 @@ def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None
     ranges : tuple, optional
         :func:`training_ranges` of ``reference`` when already computed (a file of many
         patients).
+    far : array-like of bool, shape (m,), optional
+        The patient's values far from their column on the log scale
+        (:func:`~sparge.data.far_values.far_mask` with ``reference``), when already
+        computed: a value a factor of 10 or 100 below the training patients' lowest (a
+        creatinine of 1.6 mg/dL typed in a µmol/L field, walk-through 23) lies within the
+        linear margin of a column that starts near zero, and is questioned all the same.
+
+    A value that converts exactly from another unit into the training range is said to be
+    perhaps in that unit (:func:`~sparge.data.unit_conversion.unit_guess`).
     """
     v = np.asarray(values, dtype=float).ravel()
     lows, highs, measured = ranges if ranges is not None else training_ranges(reference)
+    if far is None:
+        far = far_mask(v[None, :], reference.to_numpy(dtype=float))[0]
     out: dict[int, str] = {}
     for j, col in enumerate(reference.columns):
         if not np.isfinite(v[j]) or not measured[j] or (
@@ -432,11 +446,17 @@ def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None
         lo, hi = float(lows[j]), float(highs[j])
         slack = margin * max(hi - lo, abs(hi) * 1e-9)
         negative = v[j] < 0 <= lo
-        if v[j] < lo - slack or v[j] > hi + slack or negative:
+        if v[j] < lo - slack or v[j] > hi + slack or negative or far[j]:
+            unit = header_unit(col, as_written=True) or (
+                encoder.cell_unit(col) if encoder is not None else None)
+            guess = unit_guess(col, unit, v[j], lo, hi)
             # "12,000", not "1.2e+04": read by a clinician at the bedside
             out[j] = (f"{plain_text(col, 80)} = {format_number(v[j])} ("
                       + ("negative, and no training patient's is; " if negative else "")
-                      + f"training patients: {format_number(lo)} to {format_number(hi)})")
+                      + f"training patients: {format_number(lo)} to {format_number(hi)}"
+                      + (f"; in {plain_text(guess[0], 20)}? that would be "
+                         f"{format_number(guess[1])} {plain_text(unit, 20)}" if guess else "")
+                      + ")")
     return out
 
 
@@ -465,10 +485,11 @@ def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
     out = []
     values = X.to_numpy(dtype=float)
     ranges = training_ranges(reference)  # once for the file, not once per patient
+    far = far_mask(values, reference.to_numpy(dtype=float))
     for i, row in enumerate(values):
         if i == skip:
             continue
-        said = out_of_range_values(row, reference, encoder, ranges=ranges)
+        said = list(out_of_range(row, reference, encoder, ranges=ranges, far=far[i]).values())
         if atypical is not None and np.isfinite(atypical[i]) and atypical[i] >= ATYPICAL_SHARE:
             said.append("unlike the training patients")
         if said:

@@ -13,6 +13,7 @@ import pytest
 from helpers import SAMPLES
 
 from sparge import SparGE, read_table
+from sparge.data.number_format import format_number
 from sparge.errors import DataError
 from sparge.services.workflow import (
     cohort_patients,
@@ -393,3 +394,25 @@ def test_values_far_outside_the_training_patients_are_named():
         "sbp = -1 (negative, and no training patient's is; training patients: 10 to 18)"]
     signed = ref.assign(sbp=[-3.0, 4.0, 1.0, 2.0])
     assert out_of_range_values([np.nan, -4.0, np.nan], signed) == []
+
+
+def test_a_value_in_another_unit_is_questioned_and_its_unit_guessed():
+    """Walk-through 23: a creatinine of 1.6 (mg/dL) typed in a µmol/L field passed, as
+    the linear margin below a column that starts near 40 reaches below zero."""
+    from sparge.services.workflow import out_of_range_values, patients_to_check
+
+    rng = np.random.default_rng(0)
+    ref = pd.DataFrame({"Creatinine (µmol/L)": np.exp(rng.normal(np.log(160), 0.5, 300)),
+                        "Age": rng.integers(20, 90, 300).astype(float)})
+    lo = ref["Creatinine (µmol/L)"].min()
+    said = out_of_range_values([1.6, 50.0], ref)
+    assert said == [f"Creatinine (µmol/L) = 1.6 (training patients: {format_number(lo)} to "
+                    f"{format_number(ref['Creatinine (µmol/L)'].max())}; in mg/dL? that "
+                    "would be 141 µmol/L)"]
+    # an age of 2 in an adult clinic, cut off from the youngest (20) on the log scale
+    assert out_of_range_values([141.0, 2.0], ref) == ["Age = 2 (training patients: 20 to 89)"]
+    # a low value that runs on from the column's bulk is not questioned
+    assert out_of_range_values([0.8 * lo, 19.0], ref) == []
+    # in a file: the same words, once per patient
+    X = pd.DataFrame([[1.6, 50.0], [141.0, 60.0]], columns=ref.columns)
+    assert patients_to_check(X, ["A", "B"], ref) == [f"A: {said[0]}"]
