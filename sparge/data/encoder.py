@@ -306,8 +306,9 @@ def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[
 
     A column written many ways is coded in no order (walk-through 21's NYHA class: "1",
     "I", "iii", "NYHA III", "NYHA-3" …). Once merged, the answers that keep their codes
-    can follow a recognised scale or their own numbers ("1" to "4"): the column is then
-    ordered, as if it had been written one way. Codes never change here.
+    can follow a recognised scale or their own numbers ("1" to "4"; walk-through 23's CKD
+    stages "1", "2", "3a", "3b", "4", "5"): the column is then ordered, and coded in that
+    order, as if it had been written one way.
     """
     out = table.with_merged_levels(pairs_by_column)
     for col in pairs_by_column:
@@ -323,9 +324,13 @@ def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[
         found, ordered, _ = infer_levels(pd.Series(list(kept.values()), dtype=object),
                                          table.missing_keys(col))
         ranks = {norm_key(k): v for k, v in found.items()}
-        order = [ranks.get(norm_key(kept[c])) for c in sorted(kept)]
-        if ordered and None not in order and all(a < b for a, b in zip(order, order[1:])):
-            out.set_column(col, after, ordered=True)
+        rank_of = {c: ranks.get(norm_key(kept[c])) for c in kept}
+        if not ordered or None in rank_of.values():
+            continue
+        # coded by rank on the order found, the codes' own range kept ("1" stays 1)
+        base = min(kept) - 1
+        out.set_column(col, {lv: base + rank_of[c] for lv, c in after.items()},
+                       ordered=True)
     return out
 
 

@@ -711,19 +711,38 @@ _ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5", "vi": "6", "vii"
           "viii": "8", "ix": "9", "x": "10"}
 
 
-def _numeral_key(key: str) -> str:
+def _numeral_key(key: str, alone: bool = False) -> str:
     """A level's key with Roman numerals read as digits and spaces, hyphens and full
     stops dropped: "Type II", "type 2" and "Type-2" give "type2"; "Stage IIIa" and
     "stage 3a" give "stage3a" (a Roman numeral is a word of its own, or one ending in a
-    single sub-stage letter)."""
+    single sub-stage letter). A level that is one such word ("x", "IIIa", "via") is read
+    so only with ``alone`` (a column that also holds "3a")."""
     words = re.findall(r"[a-z]+|\d+|[^\sa-z\d.\-_]", key)
     out = []
     for w in words:
         m = re.fullmatch(r"(i{1,3}|iv|vi{0,3}|ix|x)([a-c]?)", w)
-        alone = len(words) == 1  # "x" alone is not ten, "via" is not 6a
+        single = len(words) == 1 and not alone  # "x" alone is not ten, "via" is not 6a
         out.append(_ROMAN[m.group(1)] + m.group(2)
-                   if m and not (alone and (m.group(2) or w == "x")) else w)
+                   if m and not (single and (m.group(2) or w == "x")) else w)
     return "".join(out)
+
+
+def _stage_forms(key: str, named: set[str]) -> list[str]:
+    """What a stage-like level may be written as without its decoration: "ckd4" in
+    column "CKD stage" without the column's word written on to it, "g3a" (KDIGO) and
+    "t2" without the single letter before the number, "eskd (5)" as what its brackets
+    hold. Keys; the level itself first."""
+    forms = [key]
+    for w in named:
+        if key.startswith(w) and key[len(w):len(w) + 1].isdigit():
+            forms.append(key[len(w):])
+    m = re.fullmatch(r"[a-z](\d+[a-c]?)", key)
+    if m:
+        forms.append(m.group(1))
+    m = re.fullmatch(r"[^()]+\(\s*([^()]+?)\s*\)", key)
+    if m:
+        forms.append(m.group(1))
+    return forms
 
 
 def _spelling_key(key: str) -> str:
@@ -788,6 +807,21 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             out.append((lv, hit))
         for c in forms:
             canon.setdefault(c, lv)
+    # a stage without its decoration, beside the stage written plainly (walk-through 23's
+    # CKD stage: "G3a", "CKD4", "ESKD (5)", "IIIa" beside "3a", "4", "5")
+    # only in a column of stages: three or more levels a number, with or without a
+    # sub-stage letter ("via" is not "6a" in a column of words)
+    plain_stages = sum(bool(re.fullmatch(r"\d+[a-c]?", k)) for k in keys.values())
+    paired = {a for a, _ in out}
+    for lv, k in keys.items():
+        if lv in paired or plain_stages < 3:
+            continue
+        forms = [_numeral_key(f, alone=True) for f in _stage_forms(k, named)[1:]]
+        if re.fullmatch(r"(i{1,3}|iv|vi{0,3}|ix)[a-c]", k):
+            forms.append(_numeral_key(k, alone=True))
+        hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k), None)
+        if hit is not None:
+            out.append((lv, hit))
     several = {}
     for short, k in keys.items():
         if not _SHORT.match(k):
@@ -900,7 +934,8 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
 
 
 #: A level that starts with its number ("0 - fully active", "Grade 2", "Stage 3b").
-_NUMBERED = re.compile(r"^\s*([A-Za-z]+\s*)?([-+]?\d+(?:\.\d+)?)(?![\d.])")
+_NUMBERED = re.compile(r"^\s*([A-Za-z]+\s*)?([-+]?\d+(?:\.\d+)?)([a-cA-C](?![A-Za-z]))?"
+                       r"(?![\d.])")
 
 
 def numbered_levels(levels: list[str]) -> bool:
@@ -916,6 +951,8 @@ def numbered_levels(levels: list[str]) -> bool:
     True
     >>> numbered_levels(["Grade 1", "Grade 2"]), numbered_levels(["Male", "Female"])
     (True, False)
+    >>> numbered_levels(["1", "2", "3a", "3b", "4"])
+    True
     """
     if len(levels) < 2:
         return False
@@ -923,6 +960,7 @@ def numbered_levels(levels: list[str]) -> bool:
     if not all(found):
         return False
     prefixes = {norm_key(m.group(1) or "") for m in found}
-    numbers = [float(m.group(2)) for m in found]
+    # a sub-stage letter makes another level: "3a" and "3b" (walk-through 23)
+    numbers = [(float(m.group(2)), (m.group(3) or "").lower()) for m in found]
     return len(prefixes) == 1 and len(set(numbers)) == len(numbers)
 

@@ -180,6 +180,10 @@ def is_missing_token(value: object, tokens: Iterable[str] = DEFAULT_MISSING_TOKE
     return norm_key(value) in tokens
 
 
+#: A stage with a sub-stage letter: "3a", "3B".
+_SUB_STAGE = re.compile(r"(\d+)([a-c])")
+
+
 def natural_key(text: object) -> tuple:
     """Sort key for levels in natural order.
 
@@ -191,15 +195,19 @@ def natural_key(text: object) -> tuple:
     Returns
     -------
     tuple
-        A key that sorts numbers first and numerically ("2" < "10"), then text
+        A key that sorts numbers first and numerically ("2" < "10"), a number with a
+        sub-stage letter after its number ("2" < "3a" < "3b" < "4"), then text
         case-insensitively with the numbers inside compared numerically
         ("Stage 2" < "Stage 10").
     """
     s = norm_key(text)
     try:
-        return (0, float(s.replace(",", ".")), ())
+        return (0, float(s.replace(",", ".")), "")
     except ValueError:
         pass
+    m = _SUB_STAGE.fullmatch(s)
+    if m:  # walk-through 23's CKD stages 1, 2, 4, 5, 3a, 3b
+        return (0, float(m.group(1)), m.group(2))
     parts = re.split(r"(\d+(?:\.\d+)?)", s)
     return (1, 0.0, tuple((1, float(p), "") if i % 2 else (0, 0.0, p)
                           for i, p in enumerate(parts)))

@@ -728,6 +728,33 @@ def test_merged_answers_find_the_order_of_a_column_written_many_ways():
     assert "Aetiology" in again.report_.unordered_columns
 
 
+def test_stages_written_many_ways_merge_into_their_clinical_order():
+    """Walk-through 23: CKD stage written 30 ways (1, G3a, Stage 3A, IIIa, CKD4, ESKD (5)
+    …) stayed 16 unordered codes after the merge, stage 4 before stage 3a."""
+    from sparge.data.encoder import merge_answers
+
+    forms = {1: ["1", "G1", "Stage 1", "I", "CKD 1"], 2: ["2", "G2", "Stage 2", "II"],
+             3: ["3a", "G3a", "Stage 3A", "IIIa", "CKD 3a"],
+             4: ["3b", "G3b", "Stage 3B", "IIIb"], 5: ["4", "G4", "CKD4", "IV", "Stage 4"],
+             6: ["5", "G5", "ESKD (5)", "V", "Stage 5"]}
+    rng = np.random.default_rng(4)
+    stage = rng.integers(1, 7, 300)
+    df = pd.DataFrame({"CKD stage": [forms[s][rng.integers(len(forms[s]))] for s in stage],
+                       "Outcome": rng.choice(["a", "b"], 300)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    merged = merge_answers(enc.table_, enc.report_.answers_two_ways)
+    codes = merged.levels("CKD stage")
+    assert merged.is_ordered("CKD stage")
+    for s, written in forms.items():
+        assert {codes[w] for w in written} == {s}, (s, {w: codes[w] for w in written})
+    # read one way, the stages are ordered by their numbers and sub-stage letters
+    one_way = Encoder(label_column="Outcome").fit(df.assign(
+        **{"CKD stage": [forms[s][0] for s in stage]}))
+    assert one_way.table_.levels("CKD stage") == {"1": 1, "2": 2, "3a": 3, "3b": 4, "4": 5,
+                                                  "5": 6}
+    assert one_way.table_.is_ordered("CKD stage")
+
+
 def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
     """A walk-through's export wrote 'f' and 'Female', 'Cardio' and 'cardiology': coded
     as different answers, one answer was split in two without a word."""

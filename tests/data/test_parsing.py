@@ -199,7 +199,10 @@ def test_levels_that_start_with_their_number_are_ordered():
     assert infer_levels(pd.Series(["Grade 10", "Grade 2", "Grade 1"]))[1]
     # names, a repeated number, two different words: not an order
     assert not infer_levels(pd.Series(["placebo", "5.0 mg estrogen", "1.0 mg estrogen"]))[1]
-    assert not infer_levels(pd.Series(["Stage 3a", "Stage 3b"]))[1]
+    assert not infer_levels(pd.Series(["Stage 3 left", "Stage 3 right"]))[1]
+    # a sub-stage letter makes another, later level (CKD stages 3a and 3b)
+    assert infer_levels(pd.Series(["Stage 3b", "Stage 3a", "Stage 4"])) == (
+        {"Stage 3a": 1, "Stage 3b": 2, "Stage 4": 3}, True, None)
     assert not infer_levels(pd.Series(["Grade 1", "Stage 2"]))[1]
 
 
