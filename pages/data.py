@@ -33,6 +33,7 @@ from sparge.data.encoder import (
     guess_feature_count,
     id_guess_note,
     merge_answers,
+    merged_summary,
     outcome_named_columns,
     single_value_outcome,
 )
@@ -254,8 +255,8 @@ with current:
                     new = encode_again(cohort, encoding_table=merge_answers(
                         enc.table_, rep.answers_two_ways))
                     set_cohort(new, ss.cohort_name)
-                    flash("success", f"{n_pairs:,} pairs of answers merged and the table "
-                                     "encoded again (see the Encoding table tab).")
+                    flash("success", merged_summary(rep.answers_two_ways)
+                          + " The table was encoded again.")
                     st.rerun()
         if rep.patients_dropped:
             # one threshold control (the setup's, above); the report already says how many
