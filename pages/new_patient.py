@@ -21,6 +21,7 @@ from sparge.data.safe_text import label_text, md_escape
 from sparge.errors import DataError
 from sparge.services.display import (
     answers_by_code,
+    biomarker_name,
     csv_patient_labels,
     input_format,
     limits_as_written,
@@ -122,9 +123,7 @@ else:
         values = {}
         # once per model: every rerun of the form drew them again
         ranges = session_cache("typical_ranges", (ss.get("model_token"),), lambda: {
-            c: typical_range(training_values()[c],
-                             encoder.cell_unit(c) if encoder is not None else None)
-            for c in training_values().columns})
+            c: typical_range(training_values()[c]) for c in training_values().columns})
         for gi, (group, cols) in enumerate(groups.items()):
             with st.expander(f"{md_escape(group)} ({len(cols)})", expanded=gi == 0):
                 grid = st.columns(2)  # 3 clipped the values at 800 px
@@ -139,9 +138,11 @@ else:
                                                        key=key)
                     else:
                         fmt, step = input_format(training_values()[col])
+                        # the unit in the label: a hint's was cut at 800 px and went
+                        # once a value was typed (walk-through 23)
                         values[col] = target.number_input(
-                            label_text(col), value=None, key=key, format=fmt, step=step,
-                            placeholder=ranges[col])
+                            label_text(biomarker_name(col, encoder)), value=None, key=key,
+                            format=fmt, step=step, placeholder=ranges[col])
         submitted = st.form_submit_button("Find look-alikes", type="primary")
     if submitted:
         row = {c: (None if v in ("(missing)", None) else v) for c, v in values.items()}

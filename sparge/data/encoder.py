@@ -1375,7 +1375,8 @@ class Encoder(TransformerMixin, BaseEstimator):
     def cell_unit(self, column: str) -> str | None:
         """The unit a numeric column's values are in when its name does not say it (learned
         from its cells, "mg/dL" for a creatinine written in mg/dL and µmol/L), else
-        ``None``: for a form's hint, as the values read do not show it."""
+        ``None``: for a form's label and the comparison tables, as the values read do not
+        show it."""
         if header_unit(column) is not None:
             return None
         unit = getattr(self, "units_", {}).get(column)

@@ -157,20 +157,19 @@ def input_format(values) -> tuple[str, float]:
     return f"%.{d}f", float(10.0 ** -d)
 
 
-def typical_range(values, unit: str | None = None) -> str:
+def typical_range(values) -> str:
     """Where most patients lie, for an empty form field: "most 132–144" (the 5th to 95th
-    percentile of the measured values, far values left out, at the column's precision),
-    followed by ``unit`` when given ("most 1.2–4.1 mg/dL": the unit the cells were read
-    in, which the column's name does not give); "" for a column without values. A
-    walk-through filled a form without a hint of a column's scale or units."""
+    percentile of the measured values, far values left out, at the column's precision);
+    "" for a column without values. A walk-through filled a form without a hint of a
+    column's scale or units (the field's label names a unit its column's name does not
+    give: :func:`biomarker_name`)."""
     bounds = typical_bounds(values)
     if bounds is None:
         return ""
     lo, hi = bounds
-    tail = f" {unit}" if unit else ""
     if lo == hi:
-        return f"most {format_number(lo)}{tail}"
-    return f"most {format_number(lo)}–{format_number(hi)}{tail}"
+        return f"most {format_number(lo)}"
+    return f"most {format_number(lo)}–{format_number(hi)}"
 
 
 def biomarker_name(column: str, encoder=None) -> str:
