@@ -547,8 +547,12 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
         # one empty row of a file stopped every patient of it (a re-check's fourth
         # patient held only a note); it is named, and the others are matched
         rows = [int(i) + 2 for i in np.flatnonzero(empty)]
-        problems.append(f"CSV {csv_lines(rows[:10])}{' …' if len(rows) > 10 else ''}: no "
-                        "value the model knows, so no look-alikes for "
+        # named by their IDs too, as the picker names them (walk-through 23)
+        ids = (encoder.ids(df).astype(str)[empty] if encoder.id_column is not None
+               and encoder.id_column in df.columns else None)
+        who = f" ({quoted_names(list(ids[:10]), width=30)})" if ids is not None else ""
+        problems.append(f"CSV {csv_lines(rows[:10])}{' …' if len(rows) > 10 else ''}{who}: "
+                        "no value the model knows, so no look-alikes for "
                         f"{'this patient' if len(rows) == 1 else 'these patients'}.")
     elif empty.all():
         names = [str(f) for f in encoder.feature_names_out_]

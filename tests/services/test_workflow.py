@@ -283,8 +283,8 @@ def test_a_new_patient_without_any_known_value_is_refused(table, cohort, trained
                                                            table[known].iloc[1]]})
     X, problems, _ = encode_new_patients(model, cohort.encoder, several, split=True)
     assert len(X) == 3 and np.isnan(X.iloc[1]).all()
-    assert "CSV line 3: no value the model knows, so no look-alikes for this patient." \
-        in problems
+    assert ("CSV line 3 ('X2'): no value the model knows, so no look-alikes for this "
+            "patient.") in problems
     with pytest.raises(DataError, match="No patient of the file has a value"):
         encode_new_patients(model, cohort.encoder, several.iloc[[1, 1]])
     # another table's patient: the model's own columns are named
