@@ -427,14 +427,33 @@ def _unit_conversions(state: object) -> dict[str, dict[str, tuple[float, float]]
     return out
 
 
-def _conversion_note(col: str, plan: UnitPlan) -> str:
+def _conversion_note(col: str, plan: UnitPlan) -> str | None:
     """The report's words for a column read in one unit after converting its other units
-    (:func:`~sparge.data.unit_conversion.plan_units`)."""
-    plain = (f"; its plain numbers are read as '{_q(plan.plain_as, 20)}', where most of its "
-             f"'{_q(plan.plain_as, 20)}' cells lie" if plan.plain_as else "")
-    return (f"Column '{_q(col)}' is read in '{_q(plan.target, 20)}': "
-            + "; ".join(plan.notes) + plain + ". A new patient's value is read the same "
-            "way, in either unit.")
+    (:func:`~sparge.data.unit_conversion.plan_units`); ``None`` when there is nothing to
+    say beyond the warning on the cells left out."""
+    parts = list(plan.notes)
+    if plan.plain_as:
+        parts.append(f"its plain numbers are read as '{_q(plan.plain_as, 20)}', where most "
+                     f"of its '{_q(plan.plain_as, 20)}' cells lie")
+    if not parts:
+        return None
+    return (f"Column '{_q(col)}' is read in '{_q(plan.target, 20)}': " + "; ".join(parts)
+            + "." + (" A new patient's value is read the same way, in either unit."
+                     if plan.converted else ""))
+
+
+def _unconverted_message(col: str, plan: UnitPlan, units: ColumnUnits) -> str:
+    """The report's words for a column read in its plain numbers' unit whose cells in
+    another unit cannot be converted (set to missing)."""
+    left = [units.written[k] for k in plan.left if k in units.written]
+    shown = " and ".join(
+        f"'{_q(u.shown, 20)}' ({u.count} cell(s), CSV line(s) "
+        + ", ".join(str(r + 2) for r in u.rows[:3]) + (" …" if u.count > 3 else "")
+        + f"; e.g. '{_q(u.examples[0], 30)}')" for u in left)
+    return (f"Column '{_q(col)}' mixes units: it is read in '{_q(plan.target, 20)}', the "
+            f"unit of its plain numbers, and its cells in {shown} were set to missing: no "
+            f"exact conversion to '{_q(plan.target, 20)}' is known for them. Convert them "
+            "and load the file again to keep them.")
 
 
 def _mixed_units_message(col: str, units: ColumnUnits, left_out: bool) -> str:
@@ -1128,10 +1147,15 @@ class Encoder(TransformerMixin, BaseEstimator):
             if plan is not None:
                 learned[col] = plan.target
                 converted[col] = {k: [float(f), float(o)] for k, (f, o) in plan.converted.items()}
-                report.notes.append(_conversion_note(col, plan))
+                note = _conversion_note(col, plan)
+                if note:
+                    report.notes.append(note)
                 # what is left mixed: the name's unit and the units that cannot be converted
                 found = replace(found, written={k: u for k, u in found.written.items()
                                                 if k not in plan.converted})
+                if plan.left and not found.header:  # read in the plain numbers' unit
+                    report.warnings.append(_unconverted_message(col, plan, found))
+                    found = replace(found, written={})
             if found.mixed:
                 report.warnings.append(_mixed_units_message(col, found, col in left_out))
             if roles[col] == "numeric" and found.from_cells and col not in learned:

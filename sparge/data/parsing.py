@@ -66,6 +66,7 @@ _UNIT_SPELLINGS = {
     "days": "days", "day": "days", "d": "days",
     "hours": "hours", "hour": "hours", "hrs": "hours", "hr": "hours", "h": "hours",
     "%": "%", "percent": "%",
+    "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "kgs": "kg",
 }
 
 

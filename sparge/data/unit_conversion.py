@@ -44,7 +44,7 @@ _AMOUNT = {"mol": 1.0, "mmol": 1e-3, "umol": 1e-6, "nmol": 1e-9, "pmol": 1e-12}
 _VOLUME = {"l": 1.0, "dl": 0.1, "ml": 1e-3}
 #: Units of one dimension, by their size in its base unit.
 _SIMPLE = {
-    "weight": {"kg": 1.0, "g": 1e-3, "lb": 0.45359237, "lbs": 0.45359237},
+    "weight": {"kg": 1.0, "g": 1e-3, "lb": 0.45359237},
     "length": {"m": 1.0, "cm": 0.01, "mm": 1e-3, "in": 0.0254, "inch": 0.0254,
                "inches": 0.0254, "ft": 0.3048},
     "pressure": {"mmhg": 1.0, "kpa": 7.500617},
@@ -265,9 +265,12 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
     Returns
     -------
     UnitPlan or None
-        ``None`` when nothing can be converted, or when a column whose name gives no
-        unit keeps a unit that cannot be converted or plain numbers of no clear unit (it
-        stays left out).
+        ``None`` when the column's unit is unclear: its name gives none, and its plain
+        numbers lie in no clear unit, or it has none and a unit cannot be converted (it
+        stays left out). When the unit is known (the name's, or the plain numbers'), the
+        cells of a unit that cannot be converted are listed in ``left`` (they are set to
+        missing), and the rest is read: walk-through 23's albumin, plain numbers and
+        "g/dL" cells beside "µmol/L" ones, was left out whole.
     """
     if not units.mixed:
         return None
@@ -309,6 +312,6 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
         plan.converted[key] = (conv.factor, conv.offset)
         plan.notes.append(f"{x.size:,} cell(s) in '{shown[key]}' converted to '{target}' "
                           f"({conv.why})")
-    if not plan.converted or (not units.header and plan.left):
-        return None
-    return plan
+    if units.header or plan.plain_as:  # the column's unit is known: keep what reads in it
+        return plan if plan.converted or plan.left else None
+    return None if plan.left else plan

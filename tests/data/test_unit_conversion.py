@@ -88,8 +88,13 @@ def test_plan_without_plain_numbers_reads_the_most_common_unit():
 
 def test_plan_refuses_what_it_cannot_be_sure_of():
     _, cells = _creatinine()
-    # no analyte in the name: mg/dL and µmol/L cannot be linked
-    assert plan_units("Lab 7", cells, column_units(cells, "Lab 7"),
+    # no analyte in the name: mg/dL and µmol/L cannot be linked; the plain numbers' unit
+    # is read, the other left out
+    plan = plan_units("Lab 7", cells, column_units(cells, "Lab 7"), DEFAULT_MISSING_TOKENS)
+    assert (plan.target, plan.converted, plan.left) == ("mg/dL", {}, ["umol/l"])
+    # without plain numbers, no unit is the column's: no plan
+    tagged = cells[cells.str.contains("[a-z]", regex=True)]
+    assert plan_units("Lab 7", tagged, column_units(tagged, "Lab 7"),
                       DEFAULT_MISSING_TOKENS) is None
     # "mg/dL" written on µmol/L numbers: converted, they would not lie with the others
     wrong = cells.str.replace(r"^(\d+) µmol/L$", r"\1 mg/dL", regex=True)
@@ -97,8 +102,8 @@ def test_plan_refuses_what_it_cannot_be_sure_of():
     wrong = pd.Series([c if not c.endswith("x") else c[:-1].replace("mg/dL", "mmol/L")
                        for c in wrong], dtype=object)
     units = column_units(wrong, "Creatinine")
-    assert units.mixed and plan_units("Creatinine", wrong, units,
-                                      DEFAULT_MISSING_TOKENS) is None
+    plan = plan_units("Creatinine", wrong, units, DEFAULT_MISSING_TOKENS)
+    assert units.mixed and plan.converted == {} and plan.left == ["mg/dl"]
     # plain numbers between the two units' cells: in which unit? no answer, no plan
     rng = np.random.default_rng(1)
     mixed = pd.Series([f"{v:.0f} mg/L" for v in rng.uniform(20, 30, 40)]
@@ -193,3 +198,29 @@ def test_a_new_patient_from_another_laboratory_is_read_in_the_columns_unit():
     # a column whose unit is not known: nothing to convert to, the cell is questioned
     assert np.isnan(X[0, 2]) and X[1, 2] == 5.0
     assert [(s.column, s.examples) for s in rep.stray_text] == [("CRP", ["2 mg/dL"])]
+
+
+def test_a_unit_without_conversion_is_set_to_missing_and_the_rest_read():
+    """Walk-through 23's albumin: plain numbers and 'g/dL' cells beside 'µmol/L' ones
+    (no exact conversion without a molar mass) was left out whole."""
+    rng = np.random.default_rng(0)
+    n = 200
+    alb = np.round(rng.normal(3.8, 0.5, n), 1)
+    cells = [f"{v} g/dL" if i % 4 == 0 else f"{v * 151:.0f} µmol/L" if i % 4 == 1 else str(v)
+             for i, v in enumerate(alb)]
+    df = pd.DataFrame({"Albumin": cells, "Age": rng.integers(20, 90, n),
+                       "Outcome": rng.choice(["a", "b"], n)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert enc.roles_["Albumin"] == "numeric" and enc.cell_unit("Albumin") == "g/dL"
+    x = enc.transform(df)[:, enc.feature_names_out_.index("Albumin")]
+    other = np.arange(n) % 4 == 1
+    assert np.isnan(x[other]).all() and np.allclose(x[~other], alb[~other])
+    said = [w for w in enc.report_.warnings if "'Albumin'" in w]
+    assert said == ["Column 'Albumin' mixes units: it is read in 'g/dL', the unit of its "
+                    "plain numbers, and its cells in 'µmol/L' (50 cell(s), CSV line(s) 3, 7, "
+                    "11 …; e.g. '559 µmol/L') were set to missing: no exact conversion to "
+                    "'g/dL' is known for them. Convert them and load the file again to keep "
+                    "them."]
+    assert [m for m in enc.report_.notes if "is read in" in m] == [
+        "Column 'Albumin' is read in 'g/dL': its plain numbers are read as 'g/dL', where "
+        "most of its 'g/dL' cells lie."]
