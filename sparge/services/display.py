@@ -71,11 +71,13 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
     return {c: _capitalised(w) for c, w in sorted(words.items())}
 
 
-def _shown_rank(word: str) -> tuple[bool, int]:
+def _shown_rank(word: str) -> tuple[bool, bool, int]:
     """Which spelling of an answer is shown: not shouted (a word of more than four letters
-    in capitals: "ISCHAEMIC" beside "Ischemic" in walk-through 21), then the longest."""
+    in capitals: "ISCHAEMIC" beside "Ischemic" in walk-through 21), then "yes" or "no",
+    then the longest."""
     shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
-    return not shouted, len(word)
+    # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
+    return not shouted, word.strip().lower() in ("yes", "no"), len(word)
 
 
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")

@@ -82,6 +82,10 @@ def test_a_code_with_several_spellings_shows_the_longest():
     edited = Encoder(id_column="id", encoding_table=EncodingTable.from_frame(table)).fit(df)
     assert list(answers_by_code(edited, "ACEi").values()) == ["Yes", "N", "No"]
     assert answers_by_code(edited, "age") is None
+    # "Yes" and "No", not "True" and "False" (walk-through 23's yes/Y/1/true column)
+    tf = df.assign(ACEi=["yes", "no", "true", "false"] * 10)
+    assert list(answers_by_code(Encoder(id_column="id").fit(tf), "ACEi").values()) == [
+        "Yes", "No"]
     # a Roman numeral in capitals (walk-through 21 read "Iii" and "Iv" for NYHA classes)
     nyha = pd.DataFrame({"id": [f"P{i}" for i in range(40)], "age": np.arange(40.0),
                          "NYHA": ["iii", "iv", "nyha ii", "mild"] * 10})
