@@ -210,13 +210,19 @@ def role_edits(roles: dict[str, str], id_column: str | None, label_column: str |
     return chosen["id"], chosen["label"], overrides, notes
 
 
+#: The share of a model's features that must be the bundled sample's for the form to use
+#: the sample's groups.
+SAMPLE_GROUPS_SHARE = 0.9
+
+
 def biomarker_groups(features: list[str]) -> dict[str, list[str]]:
-    """Groups of the bundled sample when the features are mostly the sample's (at least
-    half of them), else one group: a sample group's name means nothing on another cohort
-    that happens to share a few column names (Age, Systolic BP)."""
+    """Groups of the bundled sample when the features are the sample's (at least 90 % of
+    them), else one group: a sample group's name means nothing on another cohort that
+    shares some column names (walk-through 23: half of a renal clinic's 20 columns, and a
+    "Proforma" group held its Hypertension, Height and Weight)."""
     groups = _sample_groups(str(samples().groups_json))
     known = {f for cols in groups.values() for f in cols}
-    if sum(f in known for f in features) < 0.5 * max(len(features), 1):
+    if sum(f in known for f in features) < SAMPLE_GROUPS_SHARE * max(len(features), 1):
         return {"Biomarkers": list(features)}
     out = {g: [c for c in cols if c in features] for g, cols in groups.items()}
     out = {g: c for g, c in out.items() if c}

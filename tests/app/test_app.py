@@ -818,3 +818,21 @@ def test_setup_choices_survive_a_visit_to_another_page(small_cohort):
     new = at.session_state["cohort"].encoder
     assert (new.id_column, new.label_column) == (enc.id_column, enc.label_column)
     assert new.max_patient_missing == 0.4
+
+
+def test_the_form_groups_a_foreign_cohorts_biomarkers_in_one_group(monkeypatch):
+    """Walk-through 23: half of a renal clinic's 20 columns shared the sample's names,
+    and the form showed the sample's "Proforma" group holding Height and Weight."""
+    import json
+
+    from sparge.app.shell import biomarker_groups
+
+    monkeypatch.setenv("SPARGE_SAMPLES", str(SAMPLES))
+
+    groups = json.loads((SAMPLES / "biomarker_groups.json").read_text())
+    sample = [c for cols in groups.values() for c in cols]
+    assert biomarker_groups(sample) == {g: c for g, c in groups.items() if c}
+    extra = sample + [f"new marker {i}" for i in range(len(sample) // 20)]
+    assert biomarker_groups(extra)["Other biomarkers"] == extra[len(sample):]
+    foreign = sample[:10] + [f"lab {i}" for i in range(10)]
+    assert biomarker_groups(foreign) == {"Biomarkers": foreign}
