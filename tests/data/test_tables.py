@@ -152,3 +152,18 @@ def test_merged_levels_follow_chains_and_keep_the_order_flag():
     # a loop of pairs ends
     loop = table.with_merged_levels({"Sex": [("F", "Female"), ("Female", "F")]})
     assert set(loop.levels("Sex").values()) <= {1, 2}
+
+
+def test_one_and_zero_beside_yes_and_no_are_yes_and_no():
+    """Walk-through 23: a column written yes/Y/1/true coded its 1 and 0 apart from yes and
+    no until the user merged them."""
+    from sparge.data.tables import yes_no_codes
+
+    assert yes_no_codes(["yes", "Y", "1", "true", "no", "0", "N", "unknown"]) == {
+        "yes": 1, "Y": 1, "1": 1, "true": 1, "no": 2, "0": 2, "N": 2, "unknown": 0}
+    assert yes_no_codes(["1", "0"]) is None  # numbers alone are not yes and no
+    enc = Encoder().fit(pd.DataFrame({"ACEi": ["yes", "no", "1", "0"] * 10,
+                                      "Age": np.arange(40.0)}))
+    codes = enc.table_.levels("ACEi")
+    assert codes["1"] == codes["yes"] and codes["0"] == codes["no"]
+    assert enc.report_.answers_two_ways == {}
