@@ -626,7 +626,7 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
     assert "Other patients of the file with values to check" in said
     assert "NEW0003: Systolic BP (mmHg) = 1,450" in said
     assert "Look-alikes of NEW0001" in texts(at)
-    assert "CSV line 5: no value the model knows" in said
+    assert "CSV line 5 ('NEW0004'): no value the model knows" in said
     pick.set_value(1).run()
     assert not at.exception and "Look-alikes of NEW0002" in texts(at)
     pick.set_value(3).run()
