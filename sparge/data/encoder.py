@@ -56,7 +56,7 @@ from sparge.data.report import (
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key, yes_no_codes
-from sparge.data.unit_conversion import KnownConversions, UnitPlan, plan_units
+from sparge.data.unit_conversion import KnownConversions, UnitPlan, plan_units, unit_guess
 from sparge.errors import DataError
 from sparge.method.preprocess import (
     PAPER_MAX_MISSING,
@@ -1113,7 +1113,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                               for r in hits[:3])
             more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
             parts.append(f"'{_q(names[num[c]])}' {shown}{more}; most patients "
-                         f"{format_number(lo)}–{format_number(hi)}")
+                         f"{format_number(lo)}–{format_number(hi)}"
+                         + self._unit_guess_words(names[num[c]], col[hits[:3]], lo, hi))
         n = len(rows)
         # the advice first: a long list is cut at the report's 600 characters
         report.warnings.append(
@@ -1121,6 +1122,18 @@ class Encoder(TransformerMixin, BaseEstimator):
             f"{'its' if n == 1 else 'their'} column (a typo or another unit?), "
             f"{FAR_VALUES_ADVICE}: " + "; ".join(parts[:8])
             + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "") + ".")
+
+    def _unit_guess_words(self, column: str, values: np.ndarray, low: float, high: float
+                          ) -> str:
+        """" (in 'mmol/mol'? 7.6, 6.8 %)" when the far values of a column all convert
+        exactly from one other unit into where most patients lie (walk-through 22's HbA1c
+        in mmol/mol among % values); "" otherwise."""
+        unit = header_unit(column, as_written=True) or self.cell_unit(column)
+        guesses = [unit_guess(column, unit, float(v), low, high) for v in values]
+        if not guesses or None in guesses or len({g[0] for g in guesses}) != 1:
+            return ""
+        shown = ", ".join(format_number(g[1]) for g in guesses)
+        return f" (in '{_q(guesses[0][0], 20)}'? {shown} {_q(unit or '', 20)})"
 
     def _learn_units(self, df: pd.DataFrame, roles: dict[str, str], base: EncodingTable,
                      units: dict[str, ColumnUnits], reasons: dict[str, list[str]],

@@ -161,10 +161,11 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
 
 
 #: Units a value may have been given in by mistake, tried in this order by
-#: :func:`unit_guess` (those :func:`conversion` links to the column's unit).
-COMMON_UNITS = ("mg/dL", "µmol/L", "mmol/L", "mg/L", "g/dL", "g/L", "µg/L", "ng/mL",
-                "pg/mL", "mmol/mol", "%", "lb", "kg", "g", "°F", "°C", "kPa", "mmHg", "cm",
-                "in", "m")
+#: :func:`unit_guess` (those :func:`conversion` links to the column's unit): the pairs
+#: clinical laboratories and charts actually mix. Not µg/L or ng/mL: a creatinine typed
+#: ×100 would read as µg/L.
+COMMON_UNITS = ("mg/dL", "µmol/L", "mmol/L", "mg/L", "g/dL", "g/L", "mmol/mol", "%", "lb",
+                "kg", "°F", "°C", "kPa", "mmHg", "cm", "in")
 
 
 def unit_guess(column: str, unit: str | None, value: float, low: float, high: float

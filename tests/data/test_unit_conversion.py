@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from sparge.data.encoder import Encoder
+from sparge.data.number_format import format_number
 from sparge.data.parsing import column_units, parse_numeric
 from sparge.data.tables import DEFAULT_MISSING_TOKENS
 from sparge.data.unit_conversion import analyte, conversion, plan_units
@@ -224,3 +225,24 @@ def test_a_unit_without_conversion_is_set_to_missing_and_the_rest_read():
     assert [m for m in enc.report_.notes if "is read in" in m] == [
         "Column 'Albumin' is read in 'g/dL': its plain numbers are read as 'g/dL', where "
         "most of its 'g/dL' cells lie."]
+
+
+def test_far_values_say_which_unit_they_were_probably_written_in():
+    """Walk-through 22: HbA1c values written in mmol/mol among % values (60, 51, 69)
+    were listed as far values without a word on the unit."""
+    from sparge.data.unit_conversion import unit_guess
+
+    assert unit_guess("Creatinine (µmol/L)", "µmol/L", 1.6, 44, 574) == pytest.approx(
+        ("mg/dL", 141.4), abs=0.1)
+    assert unit_guess("Creatinine", "µmol/L", 23600, 44, 574) is None  # a typo ×100
+    assert unit_guess("Age", None, 640, 40, 84) is None
+    rng = np.random.default_rng(5)
+    hba1c = np.round(rng.uniform(5.5, 10, 200), 1)
+    cells = [str(v) for v in hba1c]
+    for i in (3, 50, 120):
+        cells[i] = f"{(hba1c[i] - 2.152) / 0.09148:.0f}"  # mmol/mol, written plainly
+    enc = Encoder().fit(pd.DataFrame({"HbA1c (%)": cells, "Age": rng.integers(30, 80, 200)}))
+    said = next(w for w in enc.report_.warnings if "far from the rest" in w)
+    shown = ", ".join(format_number(float(c) * 0.09148 + 2.152) for c in
+                      (cells[3], cells[50], cells[120]))
+    assert f"(in 'mmol/mol'? {shown} %)" in said
