@@ -29,6 +29,7 @@ from sparge.data.encoder import (
     FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
     ROLES,
+    far_values_button,
     guess_columns,
     guess_feature_count,
     id_guess_note,
@@ -226,22 +227,20 @@ with current:
             else:
                 st.text(line)
         if rep.values_to_check:  # the warning above lists them; one click clears them
-            n_far = len(rep.values_to_check)
-            label = (f"Use the {n_far:,} far value{'s' if n_far != 1 else ''} as given"
-                     if cohort.clear_far else
-                     f"Set {'these' if n_far != 1 else 'this'} {n_far:,} "
-                     f"value{'s' if n_far != 1 else ''} to missing for training")
+            label = far_values_button(rep.values_to_check, cohort.clear_far)
             if st.button(label, key="far_values",
                          help="A typo or a value in another unit pulls its patient's "
                               "look-alikes and shrinks how much the column counts for "
                               "everyone. Set to missing, the model completes it from the "
-                              "patient's other values. Train again afterwards."):
+                              "patient's other values; a value in a probable other unit "
+                              "(named in the warning) is converted from it. Train again "
+                              "afterwards."):
                 with guard("Encoding again"):
                     new = encode_again(cohort, clear_far=not cohort.clear_far)
                     set_cohort(new, ss.cohort_name)
-                    flash("success", ("Values set to missing" if new.clear_far else
-                                      "Values used as given") + " and the table encoded "
-                                      "again. Train a model on the Model page.")
+                    flash("success", ("Values set to missing or converted" if new.clear_far
+                                      else "Values used as given") + " and the table "
+                                      "encoded again. Train a model on the Model page.")
                     st.rerun()
         if rep.answers_two_ways:  # the warning above lists them; one click merges them
             n_pairs = sum(len(p) for p in rep.answers_two_ways.values())

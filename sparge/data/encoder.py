@@ -281,8 +281,28 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
 #: The far values' warning ends so; with them set to missing (``encode_cohort``'s
 #: ``clear_far``) a page says :data:`FAR_VALUES_CLEARED` instead.
 FAR_VALUES_ADVICE = "used as given (correct the file, or set them to missing)"
-FAR_VALUES_CLEARED = ("set to missing for training (the model completes them like any gap; "
-                      "the table itself is unchanged)")
+FAR_VALUES_CLEARED = ("set to missing for training, or converted where a probable unit is "
+                      "named (the model completes the missing ones like any gap; the table "
+                      "itself is unchanged)")
+
+
+def far_values_button(values_to_check: list, cleared: bool) -> str:
+    """The Data page's button for the far values (``report_.values_to_check``): what a
+    click does, converting those written in a probable other unit and setting the
+    others to missing (or, once done, using them all as given)."""
+    n = len(values_to_check)
+    if cleared:
+        return f"Use the {n:,} far value{'s' if n != 1 else ''} as given"
+    conv = sum(v[4] is not None for v in values_to_check)
+    rest = n - conv
+    words = []
+    if conv:
+        words.append(f"convert the {conv:,} in a probable other unit")
+    if rest:
+        words.append(f"set {'the other ' if conv else ''}{rest:,} "
+                     f"{'value' if rest == 1 else 'values'} to missing")
+    text = " and ".join(words) + " for training"
+    return text[0].upper() + text[1:]
 
 
 def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[str]]]:
@@ -1101,20 +1121,26 @@ class Encoder(TransformerMixin, BaseEstimator):
         rows, cols = np.nonzero(far)
         if not len(rows):
             return
-        order = np.lexsort((rows, cols))
-        report.values_to_check = [[names[num[c]], int(r), float(X[r, num[c]])]
-                                  for r, c in zip(rows[order], cols[order], strict=True)]
+        report.values_to_check = []
         parts = []
         for c in np.unique(cols):
             col = X[:, num[c]]
             lo, hi = typical_bounds(col)  # as the New patient form says it
-            hits = rows[cols == c]
+            hits = np.sort(rows[cols == c])
+            name = names[num[c]]
+            unit, fixed = self._unit_guess(name, col[hits], lo, hi)
+            converted = fixed if fixed is not None else [None] * len(hits)
+            report.values_to_check += [[name, int(r), float(col[r]), unit, v]
+                                       for r, v in zip(hits, converted, strict=True)]
             shown = ", ".join(f"{format_number(col[r])} (CSV line {r + 2})"
                               for r in hits[:3])
             more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
+            said = ("" if fixed is None else f" (in '{_q(unit, 20)}'? "
+                    + ", ".join(format_number(v) for v in fixed[:3])
+                    + (" …" if len(fixed) > 3 else "")
+                    + f" {_q(self._shown_unit(name) or '', 20)})")
             parts.append(f"'{_q(names[num[c]])}' {shown}{more}; most patients "
-                         f"{format_number(lo)}–{format_number(hi)}"
-                         + self._unit_guess_words(names[num[c]], col[hits[:3]], lo, hi))
+                         f"{format_number(lo)}–{format_number(hi)}{said}")
         n = len(rows)
         # the advice first: a long list is cut at the report's 600 characters
         report.warnings.append(
@@ -1123,17 +1149,21 @@ class Encoder(TransformerMixin, BaseEstimator):
             f"{FAR_VALUES_ADVICE}: " + "; ".join(parts[:8])
             + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "") + ".")
 
-    def _unit_guess_words(self, column: str, values: np.ndarray, low: float, high: float
-                          ) -> str:
-        """" (in 'mmol/mol'? 7.6, 6.8 %)" when the far values of a column all convert
-        exactly from one other unit into where most patients lie (walk-through 22's HbA1c
-        in mmol/mol among % values); "" otherwise."""
-        unit = header_unit(column, as_written=True) or self.cell_unit(column)
+    def _shown_unit(self, column: str) -> str | None:
+        """A numeric column's unit: its name's, else the one learned from its cells."""
+        return header_unit(column, as_written=True) or self.cell_unit(column)
+
+    def _unit_guess(self, column: str, values: np.ndarray, low: float, high: float
+                    ) -> tuple[str | None, list[float] | None]:
+        """The unit a column's far values were probably written in and the values
+        converted from it, when they all convert exactly from that one unit into where
+        most patients lie (walk-through 22's HbA1c in mmol/mol among % values:
+        ``("mmol/mol", [7.64, 6.82, …])``); ``(None, None)`` otherwise."""
+        unit = self._shown_unit(column)
         guesses = [unit_guess(column, unit, float(v), low, high) for v in values]
         if not guesses or None in guesses or len({g[0] for g in guesses}) != 1:
-            return ""
-        shown = ", ".join(format_number(g[1]) for g in guesses)
-        return f" (in '{_q(guesses[0][0], 20)}'? {shown} {_q(unit or '', 20)})"
+            return None, None
+        return guesses[0][0], [g[1] for g in guesses]
 
     def _learn_units(self, df: pd.DataFrame, roles: dict[str, str], base: EncodingTable,
                      units: dict[str, ColumnUnits], reasons: dict[str, list[str]],

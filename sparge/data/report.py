@@ -141,9 +141,12 @@ class ValidationReport:
         ``{column: [[short, full], ...]}``: answers that look like one answer written two
         ways and are coded apart (:func:`sparge.data.encoder.two_way_pairs`).
     values_to_check : list
-        ``[[feature, row, value], ...]``: numbers far from the rest of their column (a
-        typo or another unit, :mod:`sparge.data.far_values`); ``row`` counts the table's
-        rows from 0 (CSV line ``row + 2``).
+        ``[[feature, row, value, unit, converted], ...]``: numbers far from the rest of
+        their column (a typo or another unit, :mod:`sparge.data.far_values`); ``row``
+        counts the table's rows from 0 (CSV line ``row + 2``); ``unit`` and ``converted``
+        the unit the value was probably written in and the value converted from it, when
+        all of the column's far values convert from one unit into where most patients lie
+        (else ``None``).
     """
 
     n_rows: int = 0

@@ -48,7 +48,7 @@ def test_the_report_lists_them_and_the_cohort_can_set_them_to_missing():
     df.loc[17, "Sodium"] = "1380"
     enc = Encoder(id_column="id", label_column="Outcome")
     X = enc.fit_transform(df)
-    assert enc.report_.values_to_check == [["Sodium", 17, 1380.0]]
+    assert enc.report_.values_to_check == [["Sodium", 17, 1380.0, None, None]]
     note = next(w for w in enc.report_.warnings if "far from the rest" in w)
     assert "'Sodium' 1,380 (CSV line 19); most patients" in note
     # the same range as the New patient form's empty field (walk-through 22 read two)

@@ -246,3 +246,19 @@ def test_far_values_say_which_unit_they_were_probably_written_in():
     shown = ", ".join(format_number(float(c) * 0.09148 + 2.152) for c in
                       (cells[3], cells[50], cells[120]))
     assert f"(in 'mmol/mol'? {shown} %)" in said
+    # one click converts them for training (and sets the others to missing)
+    from sparge.data.encoder import far_values_button
+    from sparge.services.workflow import encode_cohort
+
+    df = pd.DataFrame({"HbA1c (%)": cells, "Age": rng.integers(30, 80, 200)})
+    df.loc[7, "Age"] = 800
+    kept = encode_cohort(df)
+    checks = kept.encoder.report_.values_to_check
+    assert far_values_button(checks, cleared=False) == (
+        "Convert the 3 in a probable other unit and set the other 1 value to missing for "
+        "training")
+    assert far_values_button(checks, cleared=True) == "Use the 4 far values as given"
+    cleared = encode_cohort(df, clear_far=True)
+    j = cleared.features.index("HbA1c (%)")
+    np.testing.assert_allclose(cleared.X[[3, 50, 120], j], hba1c[[3, 50, 120]], atol=0.06)
+    assert np.isnan(cleared.X[7, cleared.features.index("Age")])
