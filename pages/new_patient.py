@@ -70,6 +70,7 @@ if ss.get("np_for") != ss.get("model_token"):
     # (a walk-through's empty form re-ran the old patient on the new model, and the fields
     # are numbered by the old model's biomarkers)
     clear_form()
+    ss.pop("np_file_kept", None)
     ss.np_for = ss.get("model_token")
 st.title("Look-alikes for a new patient")
 warn_data_model_mismatch()
@@ -89,22 +90,36 @@ ss.np_mode_kept = mode
 query = None
 pick = 0  # the patient of a CSV whose look-alikes are shown
 if mode == "CSV file":
+    # Streamlit forgets an uploaded file when its page is left: it is kept aside for this
+    # model (walk-through 23 came back to an empty uploader), until the user removes it
+    # from the uploader (whose state exists then, unlike on a return to the page)
+    returning = "np_upload" not in ss
     up = st.file_uploader("Patient CSV (a header and one row per patient)",
                           type=["csv", "txt"], key="np_upload")
     if up is not None:
+        ss.np_file_kept = (up.name, up.getvalue())
+    elif not returning:
+        ss.pop("np_file_kept", None)
+    elif ss.get("np_file_kept") is not None:
+        st.caption(f"Using {md_escape(ss.np_file_kept[0])}, uploaded earlier; upload "
+                   "another file to replace it.")
+    kept = ss.get("np_file_kept")
+    if kept is not None:
         with guard("Reading the patients"):
-            query = read_table(up.getvalue())
+            query = read_table(kept[1])
         if query is not None and len(query) > 1:
             # every row is checked below; the look-alikes are those of the one chosen (a
             # walk-through's 3-row file was cut to its first row, its bad rows unchecked)
             labels = csv_patient_labels(query, encoder.id_column if encoder else None)
             # the file's name (user text, escaped) in a caption: as the select box's label
             # its escapes were read out by screen readers
-            st.caption(f"{md_escape(up.name)} holds {len(query):,} patients; look-alikes of:")
+            st.caption(f"{md_escape(kept[0])} holds {len(query):,} patients; look-alikes of:")
+            ss.setdefault("np_pick", min(ss.get("np_pick_kept", 0), len(query) - 1))
             pick = st.selectbox("Patient of the file", range(len(query)),
                                 format_func=labels.__getitem__, key="np_pick",
                                 label_visibility="collapsed")
             pick = min(int(pick or 0), len(query) - 1)
+            ss.np_pick_kept = pick
 else:
     features = model.feature_names()
     groups = biomarker_groups(features)

@@ -632,6 +632,18 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
     pick.set_value(3).run()
     assert not at.exception
     assert any("NEW0004 has no value the model knows" in e.value for e in at.error)
+    # away and back: Streamlit drops the page's widget states (AppTest keeps them, so
+    # they are dropped here); the file and the patient picked are kept (walk-through 23
+    # found them gone)
+    pick.set_value(1).run()
+    del at.session_state["np_upload"]
+    at.run()
+    assert not at.exception
+    assert "Using two.csv, uploaded earlier" in texts(at).replace("\\", "")
+    assert at.selectbox(key="np_pick").value == 1 and "Look-alikes of NEW0002" in texts(at)
+    # removed from the uploader, it is gone
+    at.file_uploader(key="np_upload").set_value(None).run()
+    assert not at.exception and "Look-alikes of" not in texts(at)
 
 
 def test_classifier_page_on_a_small_cohort(small_cohort):
