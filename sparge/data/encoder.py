@@ -453,8 +453,8 @@ def _conversion_note(col: str, plan: UnitPlan) -> str | None:
     say beyond the warning on the cells left out."""
     parts = list(plan.notes)
     if plan.plain_as:
-        parts.append(f"its plain numbers are read as '{_q(plan.plain_as, 20)}', where most "
-                     f"of its '{_q(plan.plain_as, 20)}' cells lie")
+        parts.append(f"its plain numbers are read as '{_q(plan.plain_as, 20)}': its cells "
+                     "written with a unit lie there once in it")
     if not parts:
         return None
     return (f"Column '{_q(col)}' is read in '{_q(plan.target, 20)}': " + "; ".join(parts)
@@ -962,7 +962,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 if units is not None and found is not None:
                     units[col] = found
                 plan = (plan_units(col, df[col], found, base.missing_keys(col))
-                        if found is not None and found.mixed else None)
+                        if found is not None and found.written else None)
                 if plan is not None and plans is not None:
                     plans[col] = plan
                 roles[col] = ("numeric" if plan is not None and found.share_with_units()
@@ -1185,7 +1185,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             if found is None:  # a role the user set
                 found = column_units(df[col], col, base.missing_keys(col))
             plan = plans.get(col) if roles[col] == "numeric" else None
-            if plan is None and roles[col] == "numeric" and found.mixed:  # the user's role
+            if plan is None and roles[col] == "numeric" and found.written:  # the user's role
                 plan = plan_units(col, df[col], found, base.missing_keys(col))
             if plan is not None:
                 learned[col] = plan.target

@@ -67,6 +67,9 @@ _UNIT_SPELLINGS = {
     "hours": "hours", "hour": "hours", "hrs": "hours", "hr": "hours", "h": "hours",
     "%": "%", "percent": "%",
     "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "kgs": "kg",
+    # a temperature written "97.8 F" or "37 ºC" (walk-through 24 lost 30 such cells)
+    "f": "°f", "ºf": "°f", "degf": "°f", "fahrenheit": "°f",
+    "c": "°c", "ºc": "°c", "degc": "°c", "celsius": "°c",
 }
 
 

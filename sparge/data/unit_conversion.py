@@ -35,9 +35,6 @@ from sparge.data.parsing import ColumnUnits, parse_numeric, unit_key
 
 #: Converted cells must have a median within this factor of the column's own cells.
 AGREEMENT = 3.0
-#: Plain numbers are in the unit whose cells' median is nearest theirs (in logs), when the
-#: next unit is farther by at least this factor.
-PLAIN_MARGIN = 3.0
 
 _MASS = {"g": 1.0, "mg": 1e-3, "ug": 1e-6, "mcg": 1e-6, "ng": 1e-9, "pg": 1e-12}
 _AMOUNT = {"mol": 1.0, "mmol": 1e-3, "umol": 1e-6, "nmol": 1e-9, "pmol": 1e-12}
@@ -244,15 +241,49 @@ def _median_log(x: np.ndarray) -> float | None:
     return float(np.median(np.log(x))) if x.size else None
 
 
+def _plain_unit(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
+                shown: dict[str, str]) -> str | None:
+    """The unit a column's plain numbers are written in, from its cells written with a
+    unit: the unit (one of theirs, or of :data:`COMMON_UNITS`) into which those cells,
+    converted, lie nearest the plain numbers (mean distance of the medians' logs,
+    weighted by cells), within :data:`AGREEMENT` and at most half as far as the next.
+
+    Walk-through 24's plain creatinines near 1 beside "198 µmol/L" cells are mg/dL, its
+    plain temperatures near 37 beside "98 °F" cells are °C: a factor 2.7 from °F, within
+    a plain factor-3 tolerance, yet 0.01 from the °F cells converted to °C."""
+    centre = _median_log(plain)
+    if centre is None:
+        return None
+    candidates = dict(shown)
+    for unit in COMMON_UNITS:
+        candidates.setdefault(unit_key(unit), unit)
+    scores = []
+    for key, unit in candidates.items():
+        dist, weight = 0.0, 0
+        for written, x in numbers.items():
+            conv = conversion(column, shown[written], unit)
+            m = _median_log(conv(x)) if conv is not None else None
+            if m is not None:
+                dist += abs(m - centre) * x.size
+                weight += x.size
+        if weight:
+            scores.append((dist / weight, key))
+    scores.sort()
+    if not scores or scores[0][0] > math.log(AGREEMENT) or (
+            len(scores) > 1 and scores[0][0] > scores[1][0] / 2):
+        return None
+    return candidates[scores[0][1]]
+
+
 def plan_units(column: str, values: pd.Series, units: ColumnUnits,
                missing_tokens) -> UnitPlan | None:
     """Read a column written in several units in one of them, when that is safe.
 
     The target is the unit of the column's name; else the unit the plain numbers are
-    written in (the unit whose cells' median is nearest theirs, by a factor of
-    :data:`PLAIN_MARGIN` over the next); else the most common unit. Every other unit is
-    converted when :func:`conversion` knows how and the converted cells' median lies
-    within :data:`AGREEMENT` of the target's cells (plain numbers included).
+    written in (:func:`_plain_unit`: possibly a unit no cell names, as the plain
+    creatinines in mg/dL beside cells in µmol/L); else the most common unit. Every other
+    unit is converted when :func:`conversion` knows how and the converted cells' median
+    lies within :data:`AGREEMENT` of the target's cells (plain numbers included).
 
     Parameters
     ----------
@@ -260,20 +291,21 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
     values : pandas.Series
         The column's cells.
     units : ColumnUnits
-        Its units (:func:`~sparge.data.parsing.column_units`), mixed.
+        Its units (:func:`~sparge.data.parsing.column_units`).
     missing_tokens : set of str
 
     Returns
     -------
     UnitPlan or None
-        ``None`` when the column's unit is unclear: its name gives none, and its plain
+        ``None`` when there is nothing to convert (one unit, and the plain numbers in
+        it), or when the column's unit is unclear: its name gives none, and its plain
         numbers lie in no clear unit, or it has none and a unit cannot be converted (it
         stays left out). When the unit is known (the name's, or the plain numbers'), the
         cells of a unit that cannot be converted are listed in ``left`` (they are set to
         missing), and the rest is read: walk-through 23's albumin, plain numbers and
         "g/dL" cells beside "µmol/L" ones, was left out whole.
     """
-    if not units.mixed:
+    if not units.written or (not units.mixed and (units.header or not units.n_numbers)):
         return None
     numbers: dict[str, np.ndarray] = {}
     for key, u in units.written.items():
@@ -285,19 +317,14 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
     shown = {k: u.shown for k, u in units.written.items()}
     plain_as = None
     if units.header:
-        target_key, target = unit_key(units.header), units.header
+        target = units.header
     elif plain.size:
-        centre = _median_log(plain)
-        dist = sorted((abs(m - centre), k) for k, x in numbers.items()
-                      if (m := _median_log(x)) is not None and centre is not None)
-        if not dist or (len(dist) > 1 and dist[1][0] - dist[0][0] < math.log(PLAIN_MARGIN)) \
-                or dist[0][0] > math.log(PLAIN_MARGIN):
-            return None
-        target_key = dist[0][1]
-        target = plain_as = shown[target_key]
+        target = plain_as = _plain_unit(column, plain, numbers, shown)
+        if target is None or (not units.mixed and unit_key(target) in numbers):
+            return None  # no clear unit; or one unit, the plain numbers' own
     else:
-        target_key = next(iter(units.written))
-        target = shown[target_key]
+        target = shown[next(iter(units.written))]
+    target_key = unit_key(target)
     reference = np.concatenate([plain, numbers.get(target_key, np.zeros(0))])
     centre = _median_log(reference)
     plan = UnitPlan(target=target, plain_as=plain_as)

@@ -103,8 +103,8 @@ def test_plan_refuses_what_it_cannot_be_sure_of():
     wrong = pd.Series([c if not c.endswith("x") else c[:-1].replace("mg/dL", "mmol/L")
                        for c in wrong], dtype=object)
     units = column_units(wrong, "Creatinine")
-    plan = plan_units("Creatinine", wrong, units, DEFAULT_MISSING_TOKENS)
-    assert units.mixed and plan.converted == {} and plan.left == ["mg/dl"]
+    assert units.mixed and plan_units("Creatinine", wrong, units,
+                                      DEFAULT_MISSING_TOKENS) is None
     # plain numbers between the two units' cells: in which unit? no answer, no plan
     rng = np.random.default_rng(1)
     mixed = pd.Series([f"{v:.0f} mg/L" for v in rng.uniform(20, 30, 40)]
@@ -223,8 +223,8 @@ def test_a_unit_without_conversion_is_set_to_missing_and_the_rest_read():
                     "'g/dL' is known for them. Convert them and load the file again to keep "
                     "them."]
     assert [m for m in enc.report_.notes if "is read in" in m] == [
-        "Column 'Albumin' is read in 'g/dL': its plain numbers are read as 'g/dL', where "
-        "most of its 'g/dL' cells lie."]
+        "Column 'Albumin' is read in 'g/dL': its plain numbers are read as 'g/dL': its "
+        "cells written with a unit lie there once in it."]
 
 
 def test_far_values_say_which_unit_they_were_probably_written_in():
@@ -262,3 +262,53 @@ def test_far_values_say_which_unit_they_were_probably_written_in():
     j = cleared.features.index("HbA1c (%)")
     np.testing.assert_allclose(cleared.X[[3, 50, 120], j], hba1c[[3, 50, 120]], atol=0.06)
     assert np.isnan(cleared.X[7, cleared.features.index("Age")])
+
+
+@pytest.mark.parametrize("column, plain, written, unit, expected", [
+    # plain creatinines in mg/dL beside cells in µmol/L only (walk-through 24)
+    ("Creatinine", lambda r: np.round(r.lognormal(0, 0.4, 300), 2),
+     lambda v: f"{v * 88.42:.0f} µmol/L", "µmol/L", "mg/dL"),
+    # plain temperatures in °C beside "98 °F" cells: a factor 2.7, within a plain 3
+    ("Temperature", lambda r: np.round(r.normal(37, 0.4, 300), 1),
+     lambda v: f"{v * 9 / 5 + 32:.1f} °F", "°F", "°C"),
+])
+def test_plain_numbers_in_a_unit_no_cell_names(column, plain, written, unit, expected):
+    rng = np.random.default_rng(9)
+    truth = plain(rng)
+    cells = [written(v) if i % 8 == 0 else str(v) for i, v in enumerate(truth)]
+    df = pd.DataFrame({column: cells, "Age": rng.integers(30, 80, 300)})
+    enc = Encoder().fit(df)
+    assert enc.cell_unit(column) == expected
+    x = enc.transform(df)[:, enc.feature_names_out_.index(column)]
+    np.testing.assert_allclose(x, truth, rtol=0.01, atol=0.06)
+    assert any(m.startswith(f"Column '{column}' is read in '{expected}': 38 cell(s) in "
+                            f"'{unit}' converted") for m in enc.report_.notes)
+
+
+def test_plain_kilograms_beside_kilogram_and_pound_cells():
+    """Walk-through 24: 'Weight' held plain kg, '67.2 kg' and '170 lbs' cells; every cell
+    with a unit was dropped (kg and lb differ by 2.2, within a plain factor of 3)."""
+    rng = np.random.default_rng(10)
+    kg = np.round(rng.normal(78, 12, 300), 1)
+    cells = [f"{v} kg" if i % 10 == 1 else f"{v / 0.45359237:.0f} lbs" if i % 10 == 2
+             else str(v) for i, v in enumerate(kg)]
+    enc = Encoder().fit(pd.DataFrame({"Weight": cells, "Age": rng.integers(30, 80, 300)}))
+    x = enc.transform(pd.DataFrame({"Weight": cells}))[:, enc.feature_names_out_.index(
+        "Weight")]
+    np.testing.assert_allclose(x, kg, atol=0.5)
+    assert enc.cell_unit("Weight") == "kg"
+    assert not any("mixes units" in w for w in enc.report_.warnings)
+
+
+def test_a_temperature_written_with_a_bare_f_is_in_fahrenheit():
+    """Walk-through 24: '97.8 F' cells were read as text and set to missing."""
+    from sparge.data.parsing import unit_key
+
+    assert unit_key("F") == unit_key("°F") == unit_key("ºF") == unit_key("Fahrenheit")
+    rng = np.random.default_rng(1)
+    t = np.round(rng.normal(37, 0.4, 200), 1)
+    cells = [f"{v * 9 / 5 + 32:.1f} F" if i % 9 == 0 else str(v) for i, v in enumerate(t)]
+    enc = Encoder().fit(pd.DataFrame({"Temperature": cells, "Age": rng.integers(30, 80, 200)}))
+    x = enc.transform(pd.DataFrame({"Temperature": cells}))[:, 0]
+    np.testing.assert_allclose(x, t, atol=0.03)
+    assert enc.cell_unit("Temperature") == "°C"
