@@ -30,6 +30,7 @@ from sparge.data.encoder import (
     FAR_VALUES_CLEARED,
     ROLES,
     far_values_button,
+    far_values_done,
     guess_columns,
     guess_feature_count,
     id_guess_note,
@@ -238,8 +239,8 @@ with current:
                 with guard("Encoding again"):
                     new = encode_again(cohort, clear_far=not cohort.clear_far)
                     set_cohort(new, ss.cohort_name)
-                    flash("success", ("Values set to missing or converted" if new.clear_far
-                                      else "Values used as given") + " and the table "
+                    flash("success", (far_values_done(rep.values_to_check) if new.clear_far
+                                      else "Values used as given") + "; the table was "
                                       "encoded again. Train a model on the Model page.")
                     st.rerun()
         if rep.answers_two_ways:  # the warning above lists them; one click merges them

@@ -281,9 +281,26 @@ def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
 #: The far values' warning ends so; with them set to missing (``encode_cohort``'s
 #: ``clear_far``) a page says :data:`FAR_VALUES_CLEARED` instead.
 FAR_VALUES_ADVICE = "used as given (correct the file, or set them to missing)"
+#: A column's far values are converted from a probable other unit only when at least this
+#: many of them all fit it (fewer are named with it, and set to missing).
+MIN_UNIT_SLIPS = 3
 FAR_VALUES_CLEARED = ("set to missing for training, or converted where a probable unit is "
                       "named (the model completes the missing ones like any gap; the table "
                       "itself is unchanged)")
+
+
+def far_values_done(values_to_check: list) -> str:
+    """What the far-values button did, for its success message: "2 values set to
+    missing and 25 converted from a probable other unit"."""
+    conv = sum(v[4] is not None for v in values_to_check)
+    rest = len(values_to_check) - conv
+    words = []
+    if rest:
+        words.append(f"{rest:,} value{'s' if rest != 1 else ''} set to missing")
+    if conv:
+        words.append(f"{conv:,} converted from a probable other unit")
+    text = " and ".join(words)
+    return text[0].upper() + text[1:]
 
 
 def far_values_button(values_to_check: list, cleared: bool) -> str:
@@ -1129,7 +1146,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             hits = np.sort(rows[cols == c])
             name = names[num[c]]
             unit, fixed = self._unit_guess(name, col[hits], lo, hi)
-            converted = fixed if fixed is not None else [None] * len(hits)
+            # converted on the user's click only when the unit slip repeats: one value
+            # that fits another unit may as well be a typo (walk-through 24's bilirubin
+            # of 80 for 0.8 read as µmol/L: 4.68 mg/dL)
+            converted = (fixed if fixed is not None and len(hits) >= MIN_UNIT_SLIPS
+                         else [None] * len(hits))
             report.values_to_check += [[name, int(r), float(col[r]), unit, v]
                                        for r, v in zip(hits, converted, strict=True)]
             shown = ", ".join(f"{format_number(col[r])} (CSV line {r + 2})"

@@ -247,7 +247,7 @@ def test_far_values_say_which_unit_they_were_probably_written_in():
                       (cells[3], cells[50], cells[120]))
     assert f"(in 'mmol/mol'? {shown} %)" in said
     # one click converts them for training (and sets the others to missing)
-    from sparge.data.encoder import far_values_button
+    from sparge.data.encoder import far_values_button, far_values_done
     from sparge.services.workflow import encode_cohort
 
     df = pd.DataFrame({"HbA1c (%)": cells, "Age": rng.integers(30, 80, 200)})
@@ -258,10 +258,21 @@ def test_far_values_say_which_unit_they_were_probably_written_in():
         "Convert the 3 in a probable other unit and set the other 1 value to missing for "
         "training")
     assert far_values_button(checks, cleared=True) == "Use the 4 far values as given"
+    assert far_values_done(checks) == ("1 value set to missing and 3 converted from a "
+                                       "probable other unit")
     cleared = encode_cohort(df, clear_far=True)
     j = cleared.features.index("HbA1c (%)")
     np.testing.assert_allclose(cleared.X[[3, 50, 120], j], hba1c[[3, 50, 120]], atol=0.06)
     assert np.isnan(cleared.X[7, cleared.features.index("Age")])
+    # one value that fits another unit may be a typo: named with the unit, not converted
+    one = df.assign(**{"HbA1c (%)": [c if i not in (50, 120) else str(hba1c[i])
+                                    for i, c in enumerate(cells)]})
+    alone = encode_cohort(one, clear_far=True)
+    said = next(w for w in alone.encoder.report_.warnings if "far from the rest" in w)
+    assert "(in 'mmol/mol'? " in said
+    assert np.isnan(alone.X[3, j])
+    assert far_values_button(alone.encoder.report_.values_to_check, cleared=False) == (
+        "Set 2 values to missing for training")
 
 
 @pytest.mark.parametrize("column, plain, written, unit, expected", [
