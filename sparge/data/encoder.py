@@ -344,8 +344,9 @@ def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[
     A column written many ways is coded in no order (walk-through 21's NYHA class: "1",
     "I", "iii", "NYHA III", "NYHA-3" …). Once merged, the answers that keep their codes
     can follow a recognised scale or their own numbers ("1" to "4"; walk-through 23's CKD
-    stages "1", "2", "3a", "3b", "4", "5"): the column is then ordered, and coded in that
-    order, as if it had been written one way.
+    stages "1", "2", "3a", "3b", "4", "5"), or be the letters A, B, C … of a column named
+    a class, grade or stage (Child-Pugh class): the column is then ordered, and coded in
+    that order, as if it had been written one way.
     """
     out = table.with_merged_levels(pairs_by_column)
     for col in pairs_by_column:
@@ -360,6 +361,11 @@ def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[
             continue
         found, ordered, _ = infer_levels(pd.Series(list(kept.values()), dtype=object),
                                          table.missing_keys(col))
+        letters = sorted(norm_key(v) for v in kept.values())
+        if not ordered and re.search(r"class|grade|stage", norm_key(col)) and \
+                "".join(letters) == "abcde"[:len(letters)]:
+            # Child-Pugh class A < B < C (walk-through 24); letters in a class column
+            found, ordered = {v: letters.index(norm_key(v)) + 1 for v in kept.values()}, True
         ranks = {norm_key(k): v for k, v in found.items()}
         rank_of = {c: ranks.get(norm_key(kept[c])) for c in kept}
         if not ordered or None in rank_of.values():

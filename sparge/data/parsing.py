@@ -731,21 +731,48 @@ def _numeral_key(key: str, alone: bool = False) -> str:
     return "".join(out)
 
 
+#: Words a stage or class is written after, read without them: "Stage 2", "grade 3-4",
+#: "class A".
+_STAGE_WORDS = frozenset({"stage", "grade", "class", "type", "category", "level", "score"})
+
+
+def _initials(column: str | None) -> set[str]:
+    """The initials of a column's words, from the first two: "cp" and "cpc" for
+    "Child-Pugh class" ("CP-A" is class A)."""
+    words = re.findall(r"[a-z]+", norm_key(column)) if column else []
+    letters = "".join(w[0] for w in words)
+    return {letters[:n] for n in range(2, len(letters) + 1)}
+
+
+def _without_words(key: str, words: set[str]) -> str:
+    """A level's key without the leading words of ``words`` ("child pugh a" -> "a"); the
+    key itself when nothing is left."""
+    rest = key
+    while (m := re.match(r"([a-z]+)[\s\-_.:]*", rest)) and m.group(1) in words \
+            and rest[m.end():]:
+        rest = rest[m.end():]
+    return rest
+
+
 def _stage_forms(key: str, named: set[str]) -> list[str]:
     """What a stage-like level may be written as without its decoration: "ckd4" in
     column "CKD stage" without the column's word written on to it, "g3a" (KDIGO) and
     "t2" without the single letter before the number, "eskd (5)" as what its brackets
-    hold. Keys; the level itself first."""
+    hold, "f4 (cirrhosis)" without them. Keys; the level itself first."""
     forms = [key]
+    inner = re.fullmatch(r"[^()]+\(\s*([^()]+?)\s*\)", key)
+    base = re.sub(r"\s*\([^()]*\)$", "", key)
+    if base != key and base:
+        forms.append(base)
+        key = base
     for w in named:
         if key.startswith(w) and key[len(w):len(w) + 1].isdigit():
             forms.append(key[len(w):])
     m = re.fullmatch(r"[a-z](\d+[a-c]?)", key)
     if m:
         forms.append(m.group(1))
-    m = re.fullmatch(r"[^()]+\(\s*([^()]+?)\s*\)", key)
-    if m:
-        forms.append(m.group(1))
+    if inner:
+        forms.append(inner.group(1))
     return forms
 
 
@@ -797,14 +824,16 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # one answer in two number systems or punctuations ("Type II" / "Type 2",
     # "NYHA-3" / "NYHA III"), when the column has both spellings
     named = set(re.findall(r"[a-z]{2,}", norm_key(column))) if column else set()
+    strip = named | _STAGE_WORDS | _initials(column)
     canon: dict[str, str] = {}
     for lv, k in keys.items():
-        words = re.split(r"[\s\-_.:]+", k, maxsplit=1)
-        # "nyha iii" in "NYHA class" reads "iii"
-        bare = words[1] if len(words) == 2 and words[0] in named and words[1] else k
+        # "nyha iii" in "NYHA class" reads "iii"; "Child-Pugh A", "class A" and "CP-A" in
+        # "Child-Pugh class" read "a"; "grade 3-4" reads "3-4" (walk-through 24)
+        bare = _without_words(k, strip)
         # the same word in British and American spelling: "ischaemic" / "ischemic";
         # punctuation alone: "ACE-I" / "ACEi" (whose "I" is not a numeral)
-        forms = (_numeral_key(bare), _spelling_key(bare))  # in this order: deterministic
+        forms = list(dict.fromkeys((_numeral_key(bare), _spelling_key(bare), _numeral_key(k),
+                                    _spelling_key(k))))  # in this order: deterministic
         hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k
                     and any(ch.isalnum() for ch in c)), None)
         if hit is not None:
@@ -815,8 +844,11 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # CKD stage: "G3a", "CKD4", "ESKD (5)", "IIIa" beside "3a", "4", "5")
     # only in a column of stages: three or more levels a number, with or without a
     # sub-stage letter ("via" is not "6a" in a column of words)
-    plain_stages = sum(bool(re.fullmatch(r"\d+[a-c]?", k)) for k in keys.values())
+    plain_stages = sum(bool(re.fullmatch(r"\d+[a-c]?|[a-e]", k)) for k in keys.values())
     paired = {a for a, _ in out}
+    # "cirrhosis" beside "F4 (cirrhosis)": the answer its brackets hold
+    held = {m.group(1): lv for lv, k in keys.items()
+            if (m := re.fullmatch(r"[^()]+\(\s*([^()]+?)\s*\)", k))}
     for lv, k in keys.items():
         if lv in paired or plain_stages < 3:
             continue
@@ -824,6 +856,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None
         if re.fullmatch(r"(i{1,3}|iv|vi{0,3}|ix)[a-c]", k):
             forms.append(_numeral_key(k, alone=True))
         hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k), None)
+        if hit is None and held.get(k, lv) != lv and not re.fullmatch(r"\d+[a-c]?|[a-e]", k):
+            hit = held[k]  # a word ("cirrhosis"), not a plain stage ("5" of "ESKD (5)")
         if hit is not None:
             out.append((lv, hit))
     several = {}

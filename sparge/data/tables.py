@@ -266,16 +266,19 @@ def yes_no_codes(levels: Iterable[str]) -> dict[str, int] | None:
     Returns
     -------
     dict or None
-        ``{level: code}``: Yes 1, No 2, Unknown 0; "1" and "0" beside a yes and a no are
-        yes and no (an export joining two systems: walk-through 23's yes/Y/1/true column
-        coded its 1 and 0 apart until merged); any other levels follow in natural order
-        from 3. ``None`` when the levels lack a yes or a no.
+        ``{level: code}``: Yes 1, No 2, Unknown 0; "1" and "0", "present" and "absent",
+        "positive" and "negative" beside a yes and a no are yes and no (an export joining
+        two systems: walk-through 23's yes/Y/1/true column coded its 1 and 0 apart until
+        merged); any other levels follow in natural order from 3. ``None`` when the
+        levels lack a yes or a no.
     """
     levels = list(levels)
     keys = {norm_key(lv) for lv in levels}
     if not (keys & _YES and keys & _NO):
         return None
-    fixed = {**_SCALE_CODES["yes/no"], "1": 1, "0": 2}
+    # "present" / "absent" and "positive" / "negative" too (walk-through 24's ascites)
+    fixed = {**_SCALE_CODES["yes/no"], "1": 1, "0": 2, "present": 1, "absent": 2,
+             "positive": 1, "negative": 2, "pos": 1, "neg": 2}
     out = {lv: fixed[norm_key(lv)] for lv in levels if norm_key(lv) in fixed}
     others = sorted((lv for lv in levels if norm_key(lv) not in fixed), key=natural_key)
     out.update({lv: 3 + i for i, lv in enumerate(others)})

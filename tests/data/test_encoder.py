@@ -853,3 +853,37 @@ def test_nearly_empty_columns_that_leave_patients_out_are_named():
     full = pd.DataFrame({f"lab {j}": rng.normal(size=50) for j in range(4)})
     full.iloc[0, :3] = np.nan
     assert columns_that_lose_patients(full.to_numpy(), 0.10) == ([], 49)
+
+
+def test_hepatology_answers_written_many_ways_merge_into_their_classes():
+    """Walk-through 24: Child-Pugh class (A, Child A, class A, Child-Pugh A, CP-A) kept 12
+    codes for 3 classes, fibrosis 'F4 (cirrhosis)' and 'cirrhosis' a sixth stage,
+    encephalopathy 'III-IV' beside 'grade 3-4', ascites 'present' beside 'yes'."""
+    from sparge.data.encoder import merge_answers
+
+    rng = np.random.default_rng(24)
+    n = 400
+    cp = {1: ["A", "Child A", "class A", "Child-Pugh A", "CP-A"],
+          2: ["B", "Child B", "class B", "Child-Pugh B", "CP-B"],
+          3: ["C", "Child C", "class C", "Child-Pugh C", "CP-C"]}
+    fib = {0: ["F0", "0"], 1: ["F1", "1", "stage 1"], 2: ["F2", "2", "Stage 2"],
+           3: ["F3", "3"], 4: ["F4 (cirrhosis)", "4", "cirrhosis"]}
+    enc_grades = {0: ["none"], 1: ["grade 1-2", "I-II"], 2: ["grade 3-4", "III-IV"]}
+    true = {"Child-Pugh class": rng.integers(1, 4, n), "Fibrosis stage": rng.integers(0, 5, n),
+            "Encephalopathy": rng.integers(0, 3, n), "Ascites": rng.integers(0, 2, n)}
+    written = {"Child-Pugh class": cp, "Fibrosis stage": fib, "Encephalopathy": enc_grades,
+               "Ascites": {0: ["no", "absent", "N"], 1: ["yes", "present", "Y"]}}
+    df = pd.DataFrame({c: [written[c][v][rng.integers(len(written[c][v]))] for v in true[c]]
+                       for c in true})
+    df["Outcome"] = rng.choice(["stable", "decompensated"], n)
+    enc = Encoder(label_column="Outcome").fit(df)
+    merged = merge_answers(enc.table_, enc.report_.answers_two_ways)
+    for col, spelled in written.items():
+        codes = merged.levels(col)
+        got = {v: {codes[w] for w in words} for v, words in spelled.items()}
+        assert all(len(c) == 1 for c in got.values()), (col, got)  # one code per class
+        assert len({next(iter(c)) for c in got.values()}) == len(spelled), (col, got)
+    for col in ("Child-Pugh class", "Fibrosis stage"):  # and in clinical order
+        codes = merged.levels(col)
+        order = [codes[words[0]] for _, words in sorted(written[col].items())]
+        assert merged.is_ordered(col) and order == sorted(order), (col, codes)

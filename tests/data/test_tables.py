@@ -162,6 +162,9 @@ def test_one_and_zero_beside_yes_and_no_are_yes_and_no():
     assert yes_no_codes(["yes", "Y", "1", "true", "no", "0", "N", "unknown"]) == {
         "yes": 1, "Y": 1, "1": 1, "true": 1, "no": 2, "0": 2, "N": 2, "unknown": 0}
     assert yes_no_codes(["1", "0"]) is None  # numbers alone are not yes and no
+    assert yes_no_codes(["Yes", "No", "present", "Absent"]) == {  # walk-through 24
+        "Yes": 1, "No": 2, "present": 1, "Absent": 2}
+    assert yes_no_codes(["present", "absent"]) is None  # a column of its own words
     enc = Encoder().fit(pd.DataFrame({"ACEi": ["yes", "no", "1", "0"] * 10,
                                       "Age": np.arange(40.0)}))
     codes = enc.table_.levels("ACEi")
