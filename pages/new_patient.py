@@ -103,6 +103,9 @@ if mode == "CSV file":
     elif ss.get("np_file_kept") is not None:
         st.caption(f"Using {md_escape(ss.np_file_kept[0])}, uploaded earlier; upload "
                    "another file to replace it.")
+        if st.button("Forget this file", key="np_forget_file"):
+            ss.pop("np_file_kept", None)
+            st.rerun()
     kept = ss.get("np_file_kept")
     if kept is not None:
         with guard("Reading the patients"):

@@ -13,7 +13,7 @@ A conversion is used only when it is exact and does not depend on a guess:
 * a mass and an amount concentration (mg/dL and mmol/L) for an analyte named by the
   column, from its molar mass: creatinine, glucose, cholesterol (total, LDL, HDL),
   triglycerides, bilirubin, uric acid, urea and blood urea nitrogen, calcium, magnesium,
-  phosphate, iron, lactate;
+  phosphate, iron, lactate, albumin;
 * HbA1c between % (NGSP/DCCT) and mmol/mol (IFCC): % = 0.09148 × mmol/mol + 2.152.
 
 :func:`plan_units` then checks that the converted cells lie where the column's other
@@ -62,6 +62,8 @@ _ANALYTES = (
     ("phosphate", 30.974, r"phosph|\bpo4\b|\bphos\b"),
     ("iron", 55.845, r"\biron\b|\bfe\b"),
     ("lactate", 90.08, r"lactate|lactic"),
+    # human serum albumin, 66.4 kDa: 1 g/dL = 150.5 µmol/L (walk-through 24)
+    ("albumin", 66438.0, r"albumin|\balb\b"),
 )
 _HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
 

@@ -641,6 +641,10 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
     assert not at.exception
     assert "Using two.csv, uploaded earlier" in texts(at).replace("\\", "")
     assert at.selectbox(key="np_pick").value == 1 and "Look-alikes of NEW0002" in texts(at)
+    at.button(key="np_forget_file").click().run()  # forgotten on request
+    assert not at.exception and "Look-alikes of" not in texts(at)
+    at.file_uploader(key="np_upload").set_value(("two.csv", table.encode(), "text/csv")).run()
+    assert "Look-alikes of" in texts(at)
     # removed from the uploader, it is gone
     at.file_uploader(key="np_upload").set_value(None).run()
     assert not at.exception and "Look-alikes of" not in texts(at)

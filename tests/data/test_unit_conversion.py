@@ -27,6 +27,7 @@ from sparge.services.display import biomarker_name
     ("HbA1c", "mmol/mol", "%", 53.0, 7.0),  # IFCC 53 mmol/mol is NGSP 7.0 %
     ("HbA1c", "%", "mmol/mol", 6.5, 47.53),  # 48 as the labs round it
     ("Haemoglobin", "g/dL", "g/L", 13.5, 135.0),  # any analyte: another prefix
+    ("Albumin", "g/dL", "µmol/L", 3.5, 526.8),  # 66.4 kDa
     ("NT-proBNP", "ng/mL", "pg/mL", 1.2, 1200.0),
     ("Weight", "lbs", "kg", 220.0, 99.79),
     ("Temperature", "°F", "°C", 98.6, 37.0),
@@ -40,7 +41,7 @@ def test_conversions_are_the_textbook_ones(column, source, target, value, expect
 
 
 def test_no_conversion_that_depends_on_a_guess():
-    assert conversion("Albumin", "g/dL", "mmol/L") is None  # no molar mass known for it
+    assert conversion("Total protein", "g/dL", "mmol/L") is None  # no molar mass for it
     assert conversion("Marker", "mg/dL", "mmol/L") is None  # no analyte named
     assert conversion("Creatinine", "mg/dL", "U/L") is None  # another quantity
     assert conversion("Weight", "kg", "cm") is None
@@ -202,28 +203,29 @@ def test_a_new_patient_from_another_laboratory_is_read_in_the_columns_unit():
 
 
 def test_a_unit_without_conversion_is_set_to_missing_and_the_rest_read():
-    """Walk-through 23's albumin: plain numbers and 'g/dL' cells beside 'µmol/L' ones
-    (no exact conversion without a molar mass) was left out whole."""
+    """Walk-through 23's albumin: plain numbers and 'g/dL' cells beside 'µmol/L' ones was
+    left out whole (here a protein without a molar mass listed, so no exact
+    conversion)."""
     rng = np.random.default_rng(0)
     n = 200
     alb = np.round(rng.normal(3.8, 0.5, n), 1)
     cells = [f"{v} g/dL" if i % 4 == 0 else f"{v * 151:.0f} µmol/L" if i % 4 == 1 else str(v)
              for i, v in enumerate(alb)]
-    df = pd.DataFrame({"Albumin": cells, "Age": rng.integers(20, 90, n),
+    df = pd.DataFrame({"Serum protein": cells, "Age": rng.integers(20, 90, n),
                        "Outcome": rng.choice(["a", "b"], n)})
     enc = Encoder(label_column="Outcome").fit(df)
-    assert enc.roles_["Albumin"] == "numeric" and enc.cell_unit("Albumin") == "g/dL"
-    x = enc.transform(df)[:, enc.feature_names_out_.index("Albumin")]
+    assert enc.roles_["Serum protein"] == "numeric" and enc.cell_unit("Serum protein") == "g/dL"
+    x = enc.transform(df)[:, enc.feature_names_out_.index("Serum protein")]
     other = np.arange(n) % 4 == 1
     assert np.isnan(x[other]).all() and np.allclose(x[~other], alb[~other])
-    said = [w for w in enc.report_.warnings if "'Albumin'" in w]
-    assert said == ["Column 'Albumin' mixes units: it is read in 'g/dL', the unit of its "
+    said = [w for w in enc.report_.warnings if "'Serum protein'" in w]
+    assert said == ["Column 'Serum protein' mixes units: it is read in 'g/dL', the unit of its "
                     "plain numbers, and its cells in 'µmol/L' (50 cell(s), CSV line(s) 3, 7, "
                     "11 …; e.g. '559 µmol/L') were set to missing: no exact conversion to "
                     "'g/dL' is known for them. Convert them and load the file again to keep "
                     "them."]
     assert [m for m in enc.report_.notes if "is read in" in m] == [
-        "Column 'Albumin' is read in 'g/dL': its plain numbers are read as 'g/dL': its "
+        "Column 'Serum protein' is read in 'g/dL': its plain numbers are read as 'g/dL': its "
         "cells written with a unit lie there once in it."]
 
 
