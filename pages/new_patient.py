@@ -40,8 +40,8 @@ from sparge.services.typicality import (
 from sparge.services.workflow import (
     encode_new_patients,
     lookalike_table,
-    out_of_range,
     patients_to_check,
+    questioned_values,
 )
 
 init_state()  # also when a deep link runs this page before app.py
@@ -201,23 +201,32 @@ if query is not None:
         if not np.isfinite(xq).any():  # an empty row of a file, named above
             raise DataError(f"{qid} has no value the model knows: pick another patient of "
                             "the file, or fill in at least one biomarker.")
-        far = out_of_range(xq[0], training_values(), encoder)
+        far = questioned_values(xq[0], training_values(), encoder)
         if far:
             st.warning("Please check these values, outside those of the patients the "
                        "model learned from (a typo, or other units?): "
-                       + md_escape("; ".join(far.values()), 1500) + ".")
+                       + md_escape("; ".join(q.words for q in far.values()), 1500) + ".")
             # a walk-through could only edit the field or the file to see the look-alikes
-            # without a mistyped value
-            if st.checkbox("Find the look-alikes without "
-                           + ("this value" if len(far) == 1 else f"these {len(far)} values")
-                           + " (as if not measured)", key=f"np_leave_far_{qid}"):
+            # without a mistyped value, or with a value typed in another unit converted
+            these = "this value" if len(far) == 1 else f"these {len(far)} values"
+            choices = {"given": f"Use {these} as given",
+                       "left out": f"Leave {these} out (as if not measured)"}
+            slips = {j: q.converted for j, q in far.items() if q.converted is not None}
+            if slips:
+                choices["converted"] = ("Use the converted value" if len(slips) == 1 else
+                                        f"Use the {len(slips)} converted values") + \
+                    (" (the others left out)" if len(slips) < len(far) else "")
+            how = st.radio("Find the look-alikes", list(choices), format_func=choices.get,
+                           key=f"np_far_{qid}", horizontal=True)
+            if how != "given":
                 Xq.iloc[0, list(far)] = np.nan
+                if how == "converted":
+                    for j, v in slips.items():
+                        Xq.iloc[0, j] = v
                 xq = Xq.to_numpy(dtype=float)
                 if not np.isfinite(xq).any():
                     raise DataError(f"{qid} has no other value the model knows: fill in "
                                     "at least one biomarker within the training range.")
-            else:
-                st.caption("The look-alikes below use these values as given.")
         # unlike every training patient (a typo, other units, another population)?
         reference = session_cache("residual_reference", (ss.get("model_token"),),
                                   lambda: residual_reference(model))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -402,11 +403,30 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
     return list(out_of_range(values, reference, encoder, margin, ranges).values())
 
 
+class Questioned(NamedTuple):
+    """A new patient's value outside the training patients' (:func:`questioned_values`):
+    words for it, and the unit it was probably given in with the value converted from it
+    (``None`` when no unit fits)."""
+
+    words: str
+    source_unit: str | None = None
+    converted: float | None = None
+
+
 def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None,
                  margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None
                  ) -> dict[int, str]:
+    """Words for the values of one new patient far outside the training patients' values,
+    by the index of their column (those of :func:`questioned_values`)."""
+    return {j: q.words for j, q in questioned_values(values, reference, encoder, margin,
+                                                       ranges, far).items()}
+
+
+def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None = None,
+                      margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None
+                      ) -> dict[int, Questioned]:
     """The values of one new patient far outside the training patients' values, by the
-    index of their column, with words for each.
+    index of their column, with words for each and the unit each was probably given in.
 
     A number more than ``margin`` times the training range below its minimum or above its
     maximum is named with that range, and so is a negative number in a column where no
@@ -440,7 +460,7 @@ def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None
     lows, highs, measured = ranges if ranges is not None else training_ranges(reference)
     if far is None:
         far = far_mask(v[None, :], reference.to_numpy(dtype=float))[0]
-    out: dict[int, str] = {}
+    out: dict[int, Questioned] = {}
     for j, col in enumerate(reference.columns):
         if not np.isfinite(v[j]) or not measured[j] or (
                 encoder is not None and encoder.roles_.get(col) == "categorical"):
@@ -453,12 +473,13 @@ def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None
                 encoder.cell_unit(col) if encoder is not None else None)
             guess = unit_guess(col, unit, v[j], lo, hi)
             # "12,000", not "1.2e+04": read by a clinician at the bedside
-            out[j] = (f"{plain_text(col, 80)} = {format_number(v[j])} ("
-                      + ("negative, and no training patient's is; " if negative else "")
-                      + f"training patients: {format_number(lo)} to {format_number(hi)}"
-                      + (f"; in {plain_text(guess[0], 20)}? that would be "
-                         f"{format_number(guess[1])} {plain_text(unit, 20)}" if guess else "")
-                      + ")")
+            words = (f"{plain_text(col, 80)} = {format_number(v[j])} ("
+                     + ("negative, and no training patient's is; " if negative else "")
+                     + f"training patients: {format_number(lo)} to {format_number(hi)}"
+                     + (f"; in {plain_text(guess[0], 20)}? that would be "
+                        f"{format_number(guess[1])} {plain_text(unit, 20)}" if guess else "")
+                     + ")")
+            out[j] = Questioned(words, *(guess or (None, None)))
     return out
 
 

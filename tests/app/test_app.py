@@ -518,16 +518,31 @@ def test_new_patient_form():
     assert "Age (years) = 610 (training patients:" in said
     before = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
     assert len(before) == 10
-    assert "use these values as given" in texts(at)
+    far = at.radio(key="np_far_NEW")
+    assert far.options == ["Use this value as given", "Leave this value out (as if not "
+                           "measured)"] and far.value == "given"
     # one click finds the look-alikes as if the age had not been measured
-    at.checkbox(key="np_leave_far_NEW").check().run()
+    far.set_value("left out").run()
     assert not at.exception, [e.value for e in at.exception]
     comp = shown_table(at, "This patient")
     assert comp.loc["Age (years)", "This patient"] == "—"
     assert comp.loc["Diabetes", "This patient"] == "Yes"
     assert "Only 1 of 467 biomarkers is" in texts(at)
-    at.checkbox(key="np_leave_far_NEW").uncheck().run()
+    at.radio(key="np_far_NEW").set_value("given").run()
     assert shown_table(at, "This patient").loc["Age (years)", "This patient"] == "610"
+    # a glucose typed in mg/dL in a mmol/L field: its converted value in one click
+    glucose = "Fasting glucose (mmol/L)"
+    at.number_input(key=f"np_f_{names.index(glucose)}").set_value(100.0)
+    find(at).click().run()
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "Fasting glucose (mmol/L) = 100 (training patients:" in said
+    assert "in mg/dL? that would be 5.55 mmol/L" in said
+    at.radio(key="np_far_NEW").set_value("converted").run()
+    assert not at.exception, [e.value for e in at.exception]
+    comp = shown_table(at, "This patient")
+    assert comp.loc[glucose, "This patient"] == "5.55"
+    assert comp.loc["Age (years)", "This patient"] == "—"  # no unit fits: left out
+    at.number_input(key=f"np_f_{names.index(glucose)}").set_value(None)
     # another patient (other values measured) is compared on its own biomarkers: the box
     # and the table agree (the box used to show the new defaults, the table the old list)
     at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(None)
