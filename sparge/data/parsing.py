@@ -916,7 +916,9 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("type2", "t2dm", "t2", "t2d", "dm2", "dmii", "dmtype2", "typeii", "type2dm",
          "type2diabetes", "niddm"),
         ("type1", "t1dm", "t1", "t1d", "dm1", "dmi", "dmtype1", "typei", "type1dm",
-         "type1diabetes", "iddm"))),
+         "type1diabetes", "iddm"),
+        # walk-throughs 23 and 24: "None" beside "No diabetes"
+        ("none", "nodiabetes", "nondiabetic", "nodm", "notdiabetic"))),
 )
 
 

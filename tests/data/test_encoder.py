@@ -797,6 +797,8 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
                               "Diabetes type") == [
         ("Type II", "Type 2"), ("T2DM", "Type 2"), ("T2", "Type 2"), ("IDDM", "type 1")]
     assert abbreviated_levels(["T1", "T2", "T3"], "Tumour stage") == []
+    assert abbreviated_levels(["Type 2", "None", "No diabetes"], "Diabetes type") == [
+        ("No diabetes", "None")]
     # British and American spelling, and punctuation around a letter that is no numeral
     assert abbreviated_levels(["Ischemic", "ISCHAEMIC", "non ischemic", "non-ischaemic",
                                "ACE-I", "ACEi", "Oedema", "Edema"]) == [
