@@ -42,6 +42,7 @@ from sparge.services.workflow import (
     lookalike_table,
     patients_to_check,
     questioned_values,
+    training_ranges,
 )
 
 init_state()  # also when a deep link runs this page before app.py
@@ -201,7 +202,10 @@ if query is not None:
         if not np.isfinite(xq).any():  # an empty row of a file, named above
             raise DataError(f"{qid} has no value the model knows: pick another patient of "
                             "the file, or fill in at least one biomarker.")
-        far = questioned_values(xq[0], training_values(), encoder)
+        # once per model, not on every rerun of the page
+        bounds = session_cache("training_ranges", (ss.get("model_token"),),
+                               lambda: training_ranges(training_values()))
+        far = questioned_values(xq[0], training_values(), encoder, ranges=bounds)
         if far:
             st.warning("Please check these values, outside those of the patients the "
                        "model learned from (a typo, or other units?): "
@@ -236,7 +240,7 @@ if query is not None:
             st.warning(odd)
         if len(query) > 1:  # the file's other patients, before one is picked
             others = patients_to_check(X_all, [str(q) for q in qids], training_values(),
-                                       encoder, shares, skip=pick)
+                                       encoder, shares, skip=pick, ranges=bounds)
             if others:
                 st.warning("Other patients of the file with values to check (pick them "
                            "above to see their look-alikes):\n\n"

@@ -289,11 +289,16 @@ FAR_VALUES_CLEARED = ("set to missing for training, or converted where a probabl
                       "itself is unchanged)")
 
 
+def _far_counts(values_to_check: list) -> tuple[int, int]:
+    """How many far values are converted from a probable other unit, and how many not."""
+    conv = sum(v[4] is not None for v in values_to_check)
+    return conv, len(values_to_check) - conv
+
+
 def far_values_done(values_to_check: list) -> str:
     """What the far-values button did, for its success message: "2 values set to
     missing and 25 converted from a probable other unit"."""
-    conv = sum(v[4] is not None for v in values_to_check)
-    rest = len(values_to_check) - conv
+    conv, rest = _far_counts(values_to_check)
     words = []
     if rest:
         words.append(f"{rest:,} value{'s' if rest != 1 else ''} set to missing")
@@ -310,8 +315,7 @@ def far_values_button(values_to_check: list, cleared: bool) -> str:
     n = len(values_to_check)
     if cleared:
         return f"Use the {n:,} far value{'s' if n != 1 else ''} as given"
-    conv = sum(v[4] is not None for v in values_to_check)
-    rest = n - conv
+    conv, rest = _far_counts(values_to_check)
     words = []
     if conv:
         words.append(f"convert the {conv:,} in a probable other unit")
@@ -737,7 +741,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         name does not give ("140 mmHg" in "Systolic BP"): those cells read as numbers, in
         ``transform`` too (a new patient's "150 mmHg"). Saved by :meth:`to_dict`.
     unit_conversions_ : dict
-        ``{column: {unit key: [factor, offset]}}``: cells of a numeric column written in
+        ``{column: {unit key: (factor, offset)}}``: cells of a numeric column written in
         another unit are converted to the column's (:mod:`sparge.data.unit_conversion`:
         creatinine in mg/dL and µmol/L), in ``transform`` too. Saved by :meth:`to_dict`.
     thousands_dot_ : list of str
@@ -1165,7 +1169,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             said = ("" if fixed is None else f" (in '{_q(unit, 20)}'? "
                     + ", ".join(format_number(v) for v in fixed[:3])
                     + (" …" if len(fixed) > 3 else "")
-                    + f" {_q(self._shown_unit(name) or '', 20)})")
+                    + f" {_q(self.unit_of(name) or '', 20)})")
             parts.append(f"'{_q(names[num[c]])}' {shown}{more}; most patients "
                          f"{format_number(lo)}–{format_number(hi)}{said}")
         n = len(rows)
@@ -1176,17 +1180,13 @@ class Encoder(TransformerMixin, BaseEstimator):
             f"{FAR_VALUES_ADVICE}: " + "; ".join(parts[:8])
             + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "") + ".")
 
-    def _shown_unit(self, column: str) -> str | None:
-        """A numeric column's unit: its name's, else the one learned from its cells."""
-        return header_unit(column, as_written=True) or self.cell_unit(column)
-
     def _unit_guess(self, column: str, values: np.ndarray, low: float, high: float
                     ) -> tuple[str | None, list[float] | None]:
         """The unit a column's far values were probably written in and the values
         converted from it, when they all convert exactly from that one unit into where
         most patients lie (walk-through 22's HbA1c in mmol/mol among % values:
         ``("mmol/mol", [7.64, 6.82, …])``); ``(None, None)`` otherwise."""
-        unit = self._shown_unit(column)
+        unit = self.unit_of(column)
         guesses = [unit_guess(column, unit, float(v), low, high) for v in values]
         if not guesses or None in guesses or len({g[0] for g in guesses}) != 1:
             return None, None
@@ -1195,28 +1195,28 @@ class Encoder(TransformerMixin, BaseEstimator):
     def _learn_units(self, df: pd.DataFrame, roles: dict[str, str], base: EncodingTable,
                      units: dict[str, ColumnUnits], reasons: dict[str, list[str]],
                      report: ValidationReport, plans: dict[str, UnitPlan] | None = None
-                     ) -> tuple[dict[str, str], dict[str, dict[str, list[float]]]]:
+                     ) -> tuple[dict[str, str], dict[str, dict[str, tuple[float, float]]]]:
         """The unit each numeric column's cells are read with when its name gives none
         (``{column: unit as most often written}``, e.g. "mmHg") and the cells converted
-        from another unit (``{column: {unit key: [factor, offset]}}``, ``plans``); a note
+        from another unit (``{column: {unit key: (factor, offset)}}``, ``plans``); a note
         for each conversion, a warning for each column that mixes units it cannot convert
         (left out, or numeric with those cells set to missing)."""
         plans = plans or {}
         learned: dict[str, str] = {}
-        converted: dict[str, dict[str, list[float]]] = {}
+        converted: dict[str, dict[str, tuple[float, float]]] = {}
         left_out = set(reasons.get("mixed units", []))
         for col in df.columns:
             if roles[col] != "numeric" and col not in left_out:
                 continue
             found = units.get(col)
-            if found is None:  # a role the user set
-                found = column_units(df[col], col, base.missing_keys(col))
             plan = plans.get(col) if roles[col] == "numeric" else None
-            if plan is None and roles[col] == "numeric" and found.written:  # the user's role
-                plan = plan_units(col, df[col], found, base.missing_keys(col))
+            if found is None:  # a role the user set: planned here, not in _roles
+                found = column_units(df[col], col, base.missing_keys(col))
+                if roles[col] == "numeric" and found.written:
+                    plan = plan_units(col, df[col], found, base.missing_keys(col))
             if plan is not None:
                 learned[col] = plan.target
-                converted[col] = {k: [float(f), float(o)] for k, (f, o) in plan.converted.items()}
+                converted[col] = dict(plan.converted)
                 note = _conversion_note(col, plan)
                 if note:
                     report.notes.append(note)
@@ -1477,6 +1477,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         key = unit_key(unit) if unit else None
         # "y" and "yrs" are years: a hint "most 42–83 y" read oddly
         return key if key in ("years", "months", "days", "hours") else unit
+
+    def unit_of(self, column: str) -> str | None:
+        """A numeric column's unit: its name's, else the one learned from its cells
+        (:meth:`cell_unit`); ``None`` when neither says one."""
+        return header_unit(column, as_written=True) or self.cell_unit(column)
 
     def _unit(self, col: str) -> str | None:
         """The unit a numeric column's cells are read with: the one learned from its cells

@@ -754,13 +754,19 @@ def _without_words(key: str, words: set[str]) -> str:
     return rest
 
 
+#: A level that is a plain stage or class: "3", "3a", "b".
+_PLAIN_STAGE = re.compile(r"\d+[a-c]?|[a-e]")
+#: A level with what its brackets hold: "eskd (5)", "f4 (cirrhosis)".
+_BRACKETED = re.compile(r"[^()]+\(\s*([^()]+?)\s*\)")
+
+
 def _stage_forms(key: str, named: set[str]) -> list[str]:
     """What a stage-like level may be written as without its decoration: "ckd4" in
     column "CKD stage" without the column's word written on to it, "g3a" (KDIGO) and
     "t2" without the single letter before the number, "eskd (5)" as what its brackets
     hold, "f4 (cirrhosis)" without them. Keys; the level itself first."""
     forms = [key]
-    inner = re.fullmatch(r"[^()]+\(\s*([^()]+?)\s*\)", key)
+    inner = _BRACKETED.fullmatch(key)
     base = re.sub(r"\s*\([^()]*\)$", "", key)
     if base != key and base:
         forms.append(base)
@@ -844,11 +850,11 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # CKD stage: "G3a", "CKD4", "ESKD (5)", "IIIa" beside "3a", "4", "5")
     # only in a column of stages: three or more levels a number, with or without a
     # sub-stage letter ("via" is not "6a" in a column of words)
-    plain_stages = sum(bool(re.fullmatch(r"\d+[a-c]?|[a-e]", k)) for k in keys.values())
+    plain_stages = sum(bool(_PLAIN_STAGE.fullmatch(k)) for k in keys.values())
     paired = {a for a, _ in out}
     # "cirrhosis" beside "F4 (cirrhosis)": the answer its brackets hold
     held = {m.group(1): lv for lv, k in keys.items()
-            if (m := re.fullmatch(r"[^()]+\(\s*([^()]+?)\s*\)", k))}
+            if (m := _BRACKETED.fullmatch(k))}
     for lv, k in keys.items():
         if lv in paired or plain_stages < 3:
             continue
@@ -856,7 +862,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
         if re.fullmatch(r"(i{1,3}|iv|vi{0,3}|ix)[a-c]", k):
             forms.append(_numeral_key(k, alone=True))
         hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k), None)
-        if hit is None and held.get(k, lv) != lv and not re.fullmatch(r"\d+[a-c]?|[a-e]", k):
+        if hit is None and held.get(k, lv) != lv and not _PLAIN_STAGE.fullmatch(k):
             hit = held[k]  # a word ("cirrhosis"), not a plain stage ("5" of "ESKD (5)")
         if hit is not None:
             out.append((lv, hit))

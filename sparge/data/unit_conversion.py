@@ -203,10 +203,11 @@ class KnownConversions(dict):
         self.column, self.unit = column, unit
 
     def get(self, key, default=None):  # noqa: D102 (dict.get)
-        if key in self:
-            return self[key]
-        conv = conversion(self.column, key, self.unit)
-        return default if conv is None else (conv.factor, conv.offset)
+        if key not in self:  # looked up once per unit, not once per cell
+            conv = conversion(self.column, key, self.unit)
+            self[key] = None if conv is None else (conv.factor, conv.offset)
+        found = self[key]
+        return default if found is None else found
 
     def __bool__(self) -> bool:
         return True

@@ -469,8 +469,8 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
         slack = margin * max(hi - lo, abs(hi) * 1e-9)
         negative = v[j] < 0 <= lo
         if v[j] < lo - slack or v[j] > hi + slack or negative or far[j]:
-            unit = header_unit(col, as_written=True) or (
-                encoder.cell_unit(col) if encoder is not None else None)
+            unit = (encoder.unit_of(col) if encoder is not None
+                    else header_unit(col, as_written=True))
             guess = unit_guess(col, unit, v[j], lo, hi)
             # "12,000", not "1.2e+04": read by a clinician at the bedside
             words = (f"{plain_text(col, 80)} = {format_number(v[j])} ("
@@ -485,7 +485,7 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
 
 def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
                       encoder: Encoder | None = None, atypical=None,
-                      skip: int | None = None) -> list[str]:
+                      skip: int | None = None, ranges=None) -> list[str]:
     """Words for each patient of a several-patient file whose values need a look: values
     outside the training patients' (:func:`out_of_range_values`) or a patient unlike
     them (``atypical``: its :func:`sparge.services.typicality.atypicality` share, flagged
@@ -504,10 +504,13 @@ def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
     atypical : array-like of shape (n,), optional
     skip : int, optional
         A patient left out (the one whose look-alikes are shown, checked on its own).
+    ranges : tuple, optional
+        :func:`training_ranges` of ``reference`` when already computed.
     """
     out = []
     values = X.to_numpy(dtype=float)
-    ranges = training_ranges(reference)  # once for the file, not once per patient
+    if ranges is None:  # once for the file, not once per patient
+        ranges = training_ranges(reference)
     far = far_mask(values, reference.to_numpy(dtype=float))
     for i, row in enumerate(values):
         if i == skip:
