@@ -35,6 +35,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
+from sparge.services.display import ordered_outcomes
 from sparge.services.resources import duration, estimate_fit
 
 
@@ -221,6 +222,9 @@ def compare_classifiers(
     splitter = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size,
                                       random_state=random_state)
     rows = []
+    # a scale's outcomes in its order ("low, medium, high", not alphabetical)
+    order = {name: i for i, name in enumerate(ordered_outcomes(classes))}
+    classes = classes[np.argsort([order[str(c)] for c in classes], kind="stable")]
     confusion: dict = {"classes": classes}
     # progress: each split is one step for SparGE's fit and one per classifier and
     # representation; the time left is measured once a split is done

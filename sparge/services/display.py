@@ -117,6 +117,12 @@ def outcome_order(model) -> list[str] | None:
         if y is None:
             return None
         classes = sorted({str(v) for v in y})
+    return ordered_outcomes(classes)
+
+
+def ordered_outcomes(classes) -> list[str]:
+    """Outcome names in a recognised scale's order ("low", "medium", "high"), else as
+    given (the confusion matrices read "high, low, medium" before)."""
     names = [str(c) for c in classes]
     keys = [norm_key(c) for c in names]
     scale = scale_of(set(keys)) if len(set(keys)) == len(keys) > 1 else None

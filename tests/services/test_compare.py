@@ -1,6 +1,8 @@
 import numpy as np
 import pytest
 from helpers import planted_classes
+from sklearn.model_selection import StratifiedShuffleSplit
+from sklearn.neighbors import KNeighborsClassifier
 
 from sparge.services.compare import compare_classifiers, summarize, time_table
 
@@ -22,6 +24,25 @@ def test_compare_on_a_small_cohort():
     knn = res[res.classifier == "KNN"].groupby("representation").balanced_accuracy.mean()
     assert knn["SparGE"] > knn["raw"]
     assert np.isfinite(res.fit_time).all()
+
+
+def test_confusion_matrices_follow_a_scales_order():
+    X, y = planted_classes(n=120, missing=0.1)
+    names = np.array(["high", "low", "medium"])[np.searchsorted(np.unique(y), y)]
+    res, conf = compare_classifiers(X, names, n_splits=1, sparge_params={"max_iter": 1},
+                                    classifiers={"KNN": KNeighborsClassifier()})
+    assert list(conf["classes"]) == ["low", "medium", "high"]
+    cm = conf[("raw", "KNN")]
+    # each row is its own true outcome's test patients (the page's split)
+    te = next(StratifiedShuffleSplit(1, test_size=0.3, random_state=0).split(X, names))[1]
+    assert cm.sum(axis=1).tolist() == [int(np.sum(names[te] == c))
+                                       for c in ("low", "medium", "high")]
+    acc = res[(res.representation == "raw")].accuracy.iloc[0]
+    assert np.trace(cm) / cm.sum() == pytest.approx(acc)
+    plain = compare_classifiers(X, np.array(["b", "c", "a"])[np.searchsorted(np.unique(y), y)],
+                                n_splits=1, sparge_params={"max_iter": 1},
+                                classifiers={"KNN": KNeighborsClassifier()})[1]
+    assert list(plain["classes"]) == ["a", "b", "c"]
 
 
 def test_chance_levels_and_normalised_confusion():
