@@ -40,7 +40,12 @@ from sparge.data.encoder import (
     single_value_outcome,
 )
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
-from sparge.services.workflow import default_missing_threshold, encode_again, encode_cohort
+from sparge.services.workflow import (
+    default_missing_threshold,
+    encode_again,
+    encode_cohort,
+    table_choices,
+)
 
 NONE = "(none)"
 #: Outcomes with fewer patients can be set aside (``Encoder.min_outcome_patients``).
@@ -77,12 +82,15 @@ if pending is not None:
     # the columns the encoder will use, not every other one (follow-up, dates and notes
     # are left out: counted, they made one gap exceed the threshold)
     threshold = default_missing_threshold(guess_feature_count(df, id_guess, label_guess))
-    if [str(c) for c in df.columns] == [str(c) for c in cohort.df.columns]:
-        # the same table again (a re-upload): the columns are guessed afresh, but the
-        # threshold chosen for it is kept (it was silently reset to the default)
+    # the same table again (a re-upload)? Its columns are guessed afresh, but the
+    # threshold chosen for it is kept (it was silently reset to the default), and the
+    # choices made for it can be (walk-through 25's were silently undone)
+    again = [str(c) for c in df.columns] == [str(c) for c in cohort.df.columns]
+    if again:
         threshold = 100 if enc.max_patient_missing is None else \
             round(100 * enc.max_patient_missing)
 else:
+    again = False
     df, name, token = cohort.df, ss.cohort_name, f"cohort-{id(cohort)}"
     id_guess, label_guess = enc.id_column, enc.label_column
     threshold = 100 if enc.max_patient_missing is None else round(100 * enc.max_patient_missing)
@@ -157,6 +165,12 @@ elif label_col != NONE:
                 + ("it goes" if len(also) == 1 else "they go")
                 + " to the model as an input feature. If one of them is the outcome, choose "
                   "it above.")
+choices = table_choices(enc, ss.cohort.clear_far) if again else ""
+keep_choices = bool(choices) and st.checkbox(
+    f"Keep the choices made for the current table, which has the same columns: {choices}",
+    value=True, key=f"setup_keep_{token}",
+    help="Untick to encode the new file as it is, without them. A model trained with them "
+         "places this file's patients correctly only when they are kept.")
 with st.expander("Preview: the first rows", expanded=pending is not None):
     st.dataframe(plain_frame(df.head(10)), hide_index=True)
 if st.button("Encode this table", type="primary", key="setup_go"):
@@ -164,14 +178,15 @@ if st.button("Encode this table", type="primary", key="setup_go"):
         id_arg = None if id_col == NONE else id_col
         label_arg = None if label_col == NONE else label_col
         same = pending is None
+        keep = same or keep_choices
         roles = {k: v for k, v in (enc.roles or {}).items()
-                 if same and k not in (id_arg, label_arg)}
+                 if keep and k not in (id_arg, label_arg)}
         new = encode_cohort(df, id_column=id_arg, label_column=label_arg,
                             roles=roles or None,
-                            encoding_table=enc.encoding_table if same else None,
+                            encoding_table=enc.encoding_table if keep else None,
                             max_patient_missing=max_missing / 100,
                             min_outcome_patients=RARE_OUTCOME if rare_aside else 1,
-                            clear_far=same and ss.cohort.clear_far)
+                            clear_far=keep and ss.cohort.clear_far)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1

@@ -321,7 +321,7 @@ def mismatch_message() -> str:
     key = (ss.get("model_token"), id(model), id(cohort))
     slot = ss.get("_mismatch")
     if slot is None or slot[0] != key:
-        slot = (key, data_model_mismatch(model, cohort.features, cohort.ids))
+        slot = (key, data_model_mismatch(model, cohort.features, cohort.ids, cohort.X))
         ss["_mismatch"] = slot
     return slot[1]
 

@@ -404,7 +404,7 @@ def patient_values(model, index=None) -> pd.DataFrame:
     return pd.DataFrame(_frame_values(index.X), columns=model.feature_names())
 
 
-def data_model_mismatch(model, features, ids) -> str:
+def data_model_mismatch(model, features, ids, X=None) -> str:
     """Why the loaded data and the model seem to come from different tables ("" if not).
 
     Parameters
@@ -412,6 +412,10 @@ def data_model_mismatch(model, features, ids) -> str:
     model : fitted SparGE (``train_ids_`` when trained in the app)
     features : the data's encoded feature names
     ids : the data's patient IDs
+    X : the data's encoded values, optional
+        Given, the model's training patients must hold the values they were trained with
+        (:func:`encoding_mismatch`): the same file uploaded again and encoded without the
+        merges and value choices made before training is another table for the model.
     """
     names = model.feature_names()
     if list(features) != names:
@@ -429,7 +433,7 @@ def data_model_mismatch(model, features, ids) -> str:
     have = {str(v).strip() for v in ids}
     found = sum(str(v).strip() in have for v in train_ids)
     if found == len(train_ids):
-        return ""
+        return "" if X is None else encoding_mismatch(model, X, ids)
     if found == 0:
         return ("The data and the model come from different tables: none of the model's "
                 f"{len(train_ids)} training patients is in the data. Look-alikes come from "
@@ -437,6 +441,53 @@ def data_model_mismatch(model, features, ids) -> str:
     return (f"The data and the model come from different tables: only {found} of the "
             f"model's {len(train_ids)} training patients are in the data. Look-alikes come "
             "from the model's training patients.")
+
+
+def encoding_mismatch(model, X, ids) -> str:
+    """Why the data's values of the model's training patients are not those the model was
+    trained on ("" if they are).
+
+    The same patients, encoded another way (answers no longer merged, far values no longer
+    cleared or converted, another encoding table), are another table for the model: their
+    codes mean other things, and the data's other patients are placed with them
+    (walk-through 25 uploaded its file again after training: 29 patients moved by 15 units
+    on the map, one shown at ECOG "+8.6 SD", and nothing said so).
+
+    Parameters
+    ----------
+    model : fitted SparGE with ``train_ids_``
+    X : array-like of shape (n, m)
+        The data's encoded values, the model's features in its order.
+    ids : the data's patient IDs
+    """
+    train_ids = getattr(model, "train_ids_", None)
+    if train_ids is None:
+        return ""
+    X = _frame_values(X)
+    row = {}
+    for r, v in enumerate(ids):
+        row.setdefault(str(v).strip(), r)
+    rows = np.array([row[str(v).strip()] for v in train_ids])
+    ours = np.asarray(model.training_data_, dtype=np.float32)
+    theirs = model.standardize(X[rows]).astype(np.float32)
+    both = np.isfinite(ours) & np.isfinite(theirs)
+    differ = (np.isfinite(ours) != np.isfinite(theirs)) | (
+        both & ~np.isclose(np.where(both, ours, 0), np.where(both, theirs, 0),
+                           rtol=1e-4, atol=1e-4))
+    per_column = differ.sum(axis=0)
+    if not per_column.any():
+        return ""
+    names = model.feature_names()
+    cols = [names[j] for j in np.argsort(-per_column, kind="stable") if per_column[j]]
+    listed = ", ".join(f"'{c}'" for c in cols[:4]) + (
+        f" and {len(cols) - 4} more" if len(cols) > 4 else "")
+    n = int(differ.any(axis=1).sum())
+    return (f"The data's values are not those the model was trained on: {listed} "
+            f"{'differs' if len(cols) == 1 else 'differ'} for {n:,} of its "
+            f"{len(train_ids):,} training patients. The table was encoded again without "
+            "the choices made before training (answers merged, far values cleared or "
+            "converted, an edited encoding table): make them again on the Data page, or "
+            "train a model on the data as it is now.")
 
 
 def map_csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
@@ -447,5 +498,6 @@ def map_csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 __all__ = ["MapProjector", "METHODS", "NOT_TRAINED", "DENSE_MAP", "UMAP_FIT_MAX",
            "map_title", "map_hint", "map_frame", "training_values", "patient_values",
-           "map_csv_frame", "data_model_mismatch", "umap_sample", "umap_note", "is_dense",
+           "map_csv_frame", "data_model_mismatch", "encoding_mismatch", "umap_sample",
+           "umap_note", "is_dense",
            "point_style", "density_grid"]

@@ -105,6 +105,29 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
     return encode_cohort(cohort.df, **{**settings, **changes})
 
 
+def table_choices(encoder, clear_far: bool) -> str:
+    """The choices a user made for an encoded table, in words ("" for none): what a
+    re-upload of the same table keeps (the Data page).
+
+    Parameters
+    ----------
+    encoder : fitted Encoder
+    clear_far : bool
+        Whether the table's far values were set to missing (or converted).
+    """
+    said = []
+    if encoder.encoding_table is not None:
+        said.append("the encoding table as edited (answers merged, codes changed)")
+    roles = {c: r for c, r in (encoder.roles or {}).items()
+             if c not in (encoder.id_column, encoder.label_column)}
+    if roles:
+        names = ", ".join(f"'{c}' {r}" for c, r in list(roles.items())[:3])
+        said.append(f"the column roles set ({names}{' …' if len(roles) > 3 else ''})")
+    if clear_far:
+        said.append("far values set to missing or converted")
+    return "; ".join(said) + "." if said else ""
+
+
 def train(cohort: Cohort, params: dict | None = None,
           callback: Callable[[str, dict], None] | None = None) -> SparGE:
     """Fit SparGE on the cohort's training rows (supervised when it has outcomes)."""

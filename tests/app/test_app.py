@@ -156,6 +156,19 @@ def test_answers_written_two_ways_are_merged_in_one_click():
     said = next(s.value for s in at.success if "pairs of answers merged" in s.value)
     # what was merged stays visible once the warning that listed it is gone
     assert "'Sex' 2 (e.g. 'F' as 'Female')" in said.replace("\\", "")
+    # the same file uploaded again keeps the merge unless asked not to (walk-through 25:
+    # it was silently undone, and a model trained on the merged codes misplaced patients)
+    data = df.to_csv(index=False).encode()
+    at.file_uploader(key="data_upload_1").set_value(("nyha.csv", data, "text/csv")).run()
+    keep = next(c for c in at.checkbox if c.key.startswith("setup_keep_"))
+    assert keep.value and "answers merged" in keep.label
+    at.button(key="setup_go").click().run()
+    assert len(np.unique(at.session_state["cohort"].X[:, j][
+        np.isfinite(at.session_state["cohort"].X[:, j])])) == 3
+    at.file_uploader(key="data_upload_2").set_value(("nyha.csv", data, "text/csv")).run()
+    next(c for c in at.checkbox if c.key.startswith("setup_keep_")).uncheck().run()
+    at.button(key="setup_go").click().run()
+    assert any("written two ways" in w.value for w in at.warning)
 
 
 def test_values_far_from_their_column_are_listed_and_set_to_missing_on_request():

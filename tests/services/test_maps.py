@@ -11,16 +11,18 @@ import pytest
 from helpers import ROOT, SAMPLES
 
 from sparge import read_table
+from sparge.data.encoder import EncodingTable
 from sparge.data.synthetic import make_singheart_like
 from sparge.services.maps import (
     MapProjector,
     data_model_mismatch,
+    encoding_mismatch,
     map_csv_frame,
     map_frame,
     map_hint,
     map_title,
 )
-from sparge.services.workflow import cohort_patients, encode_cohort, train
+from sparge.services.workflow import cohort_patients, encode_again, encode_cohort, train
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +121,26 @@ def test_data_model_mismatch_is_named(small):
     assert "none of the model's 43 training patients" in msg
     half = cohort.ids[:30]
     assert "only" in data_model_mismatch(model, cohort.features, half)
+
+
+def test_the_same_patients_encoded_another_way_are_named(small):
+    """Walk-through 25: the file uploaded again after training, its merges not made
+    again, was taken for the model's own data."""
+    cohort, model = small
+    assert encoding_mismatch(model, cohort.X, cohort.ids) == ""
+    table = cohort.encoder.table_.to_frame()
+    smoking = table["column"] == "Smoking"
+    table.loc[smoking, "code"] = table.loc[smoking, "code"].map({1: 2, 2: 1, 3: 3})
+    swapped = encode_again(cohort, encoding_table=EncodingTable.from_frame(table))
+    msg = data_model_mismatch(model, swapped.features, swapped.ids, swapped.X)
+    j = cohort.features.index("Smoking")
+    n = int(np.isin(cohort.X[cohort.train_rows, j], [1, 2]).sum())  # the codes swapped
+    assert f"'Smoking' differs for {n:,} of its {len(model.train_ids_):,} training patients" \
+        in msg and "Data page" in msg
+    # the data's own other patients, or the same values in another row order: no message
+    shuffled = np.random.default_rng(0).permutation(len(cohort.ids))
+    assert data_model_mismatch(model, cohort.features, cohort.ids[shuffled],
+                               cohort.X[shuffled]) == ""
 
 
 def test_the_pages_and_helpers_use_only_the_public_api():
