@@ -38,6 +38,7 @@ from sparge.data.parsing import (
     infer_levels,
     loose_key,
     min_category_count,
+    not_assessed_levels,
     numeric_share,
     parse_numeric,
     spellings,
@@ -1062,7 +1063,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                           for lv, code in base.levels(col).items()}
                 table.set_column(col, levels, ordered=base.is_ordered(col))
                 continue
-            levels, ordered, scale = infer_levels(df[col], base.missing_keys(col))
+            # "Gx" in a grade column: not assessed, a gap (walk-through 25)
+            gaps = not_assessed_levels(list(spellings(df[col])[0].values()), col)
+            if gaps:
+                table.set_missing_tokens(
+                    [*table.column_missing_tokens().get(col, []), *gaps], column=col)
+            levels, ordered, scale = infer_levels(df[col], table.missing_keys(col))
             levels = dict(sorted(levels.items(), key=lambda kv: kv[1]))
             table.set_column(col, levels, ordered=ordered)
             if levels:

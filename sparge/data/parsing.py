@@ -45,11 +45,14 @@ _EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+$")  # 1.234 (1234 in a 1.
 _DOT_THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:\.\d{3})+$")
 _SPACED = re.compile(r"^[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?$")  # 1 234,5
 _INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
-_CENSORED = re.compile(r"^\s*([<>]=?)\s*([+-]?(\d+\.?\d*|\.\d+))\s*$")
+#: A limit: "<15", ">= 90", "≤5", and with a decimal comma "<0,5" (walk-through 25's
+#: "<0,5" and "≤1" were set to missing while "<5" was read).
+_CENSORED = re.compile(r"^\s*([<>]=?|[≤≥⩽⩾])\s*([+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+))\s*$")
 _NUMERIC_LIKE = re.compile(
     rf"{NUMBER_PATTERN}|[+-]?\d+,\d+|[+-]?\d{{1,3}}(?:\.\d{{3}})+,\d+"
     r"|[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
-    r"|[<>]=?\s*[+-]?(?:\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?", re.IGNORECASE)
+    r"|(?:[<>]=?|[≤≥⩽⩾])\s*[+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?",
+    re.IGNORECASE)
 #: Columns with at most this many cells are parsed cell by cell in plain Python.
 _SMALL_COLUMN = 64
 #: The unit a column's name ends with: "Birth weight (g)", "Platelets [x10^9/L]".
@@ -364,7 +367,8 @@ def limit_text(cell: object) -> str | None:
     m = _CENSORED.match(str(cell))
     if not m:
         return None
-    sign = {"<": "<", ">": ">", "<=": "≤", ">=": "≥"}[m.group(1)]
+    sign = {"<": "<", ">": ">", "<=": "≤", ">=": "≥", "⩽": "≤", "⩾": "≥"}.get(
+        m.group(1), m.group(1))
     return sign + m.group(2)
 
 
@@ -468,7 +472,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             out[i] = float(s.replace(",", "."))
             info["decimal_comma"] += 1
         elif m := _CENSORED.match(s):  # "<15", ">90": the limit (the value lies beyond)
-            out[i] = float(m.group(2))
+            out[i] = float(m.group(2).replace(",", "."))
             info["censored"].append((int(i), s))
         elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
             info["infinite"].append((int(i), s))
@@ -801,7 +805,9 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     yes and no (an export that joins two systems). Levels equal but for Roman numerals,
     spaces, hyphens, full stops or British spelling are paired too: "Type II" and "Type
     2", "NYHA-3" and "NYHA III" (grade "I" is not an abbreviation of grade "II"),
-    "ischaemic" and "ischemic". In a smoking, sex or diabetes column, the same answer in
+    "ischaemic" and "ischemic". A site and the site followed by a word for cancer: "lung
+    ca" and "Lung". In a grade column, a differentiation in words and its grade: "well
+    diff." and "G1" or "1". In a smoking, sex or diabetes column, the same answer in
     other words (:data:`SYNONYMS`): "Ex", "ex-smoker" and "former"; "never smoked" and
     "never"; "W" and "woman"; "T2DM", "T2" and "Type 2".
 
@@ -866,6 +872,27 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             hit = held[k]  # a word ("cirrhosis"), not a plain stage ("5" of "ESKD (5)")
         if hit is not None:
             out.append((lv, hit))
+    # a site with a word for cancer after it, beside the site alone (walk-through 25's
+    # primary site: "lung ca" beside "Lung", "breast cancer" beside "breast")
+    paired = {a for a, _ in out}
+    bare_of = {_spelling_key(k): lv for lv, k in keys.items()}
+    for lv, k in keys.items():
+        m = _CANCER_AFTER.fullmatch(k)
+        hit = bare_of.get(_spelling_key(m.group(1))) if m else None
+        if lv not in paired and hit is not None and hit != lv:
+            out.append((lv, hit))
+    # a tumour's differentiation in words beside its grade (walk-through 25's "well
+    # diff.", "moderately diff.", "poorly diff." beside "G1", "grade I" and "1")
+    if _GRADE_COLUMN.search(norm_key(column) if column else ""):
+        paired = {a for a, _ in out}
+        for lv, k in keys.items():
+            grade = differentiation_grade(k)
+            if lv in paired or grade is None:
+                continue
+            hit = next((canon[c] for c in (grade, "g" + grade)
+                        if c in canon and keys[canon[c]] != k), None)
+            if hit is not None:
+                out.append((lv, hit))
     several = {}
     for short, k in keys.items():
         if not _SHORT.match(k):
@@ -903,6 +930,61 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             len(loose_key(keys[lv])) == 1, group.index(loose_key(keys[lv]))))
         out += [(lv, target) for lv in present if lv != target and lv not in paired]
     return out
+
+
+#: A level that is a site followed by a word for cancer: "lung ca", "breast cancer".
+_CANCER_AFTER = re.compile(
+    r"(.*[a-z].*?)[\s\-]+(?:ca\.?|cancer|carcinoma|tumou?r|malignancy|neoplasm)")
+#: A column of tumour grades: its name says grade or differentiation.
+_GRADE_COLUMN = re.compile(r"grade|grading|differentiat")
+#: A tumour's differentiation in words, with its grade (G1 well, G2 moderately, G3 poorly
+#: differentiated, G4 undifferentiated).
+_DIFFERENTIATION = re.compile(
+    r"(well|moderately|moderate|mod|poorly|poor|un|non)\.?[\s\-]*(diff(?:erentiated|\.)?)?\.?")
+_DIFFERENTIATION_GRADE = {"well": "1", "moderately": "2", "moderate": "2", "mod": "2",
+                          "poorly": "3", "poor": "3", "un": "4", "non": "4"}
+
+
+def differentiation_grade(key: str) -> str | None:
+    """The grade a differentiation written in words means ("well diff." 1, "moderately
+    differentiated" 2, "poorly diff" 3, "undifferentiated" and "anaplastic" 4), as a
+    digit; ``None`` for any other key. A short stem needs "diff" after it ("mod diff",
+    not "mod")."""
+    key = norm_key(key)
+    if key == "anaplastic":
+        return "4"
+    m = _DIFFERENTIATION.fullmatch(key)
+    if m is None or (m.group(2) is None and m.group(1) not in ("well", "moderately",
+                                                                 "poorly")):
+        return None
+    return _DIFFERENTIATION_GRADE[m.group(1)]
+
+
+#: A stage or grade that could not be assessed: "Gx", "TX", "grade x", "x".
+_NOT_ASSESSED = re.compile(r"(?:[gtnm]|grade|stage)?[\s\-]*x")
+#: A column of stages or grades, by its name.
+_STAGED_COLUMN = re.compile(r"grade|grading|stage|staging|differentiat|tnm")
+
+
+def not_assessed_levels(levels: list[str], column: str | None) -> list[str]:
+    """The levels of a stage or grade column that say it could not be assessed ("Gx",
+    "TX", "grade x"): a gap, not a stage (walk-through 25's 41 "Gx" tumours were coded
+    grade 11 and drawn as an island of their own). Only in a column named a stage or
+    grade whose other levels hold a number or a Roman numeral.
+
+    Examples
+    --------
+    >>> not_assessed_levels(["G1", "G2", "Gx"], "Grade")
+    ['Gx']
+    >>> not_assessed_levels(["A", "X"], "Blood group"), not_assessed_levels(["x"], "Grade")
+    ([], [])
+    """
+    if not column or not _STAGED_COLUMN.search(norm_key(column)):
+        return []
+    gaps = [lv for lv in levels if _NOT_ASSESSED.fullmatch(norm_key(lv))]
+    staged = any(re.search(r"\d|\b(?:i{1,3}|iv|vi{0,3})\b", norm_key(lv))
+                 for lv in levels if lv not in gaps)
+    return gaps if staged else []
 
 
 #: Answers that mean the same in a column whose name holds one of the words (loose keys,

@@ -80,6 +80,16 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "certainty": ((1, ("absent", "not present")), (2, ("possible", "suspected", "equivocal")),
                   (3, ("probable", "likely")),
                   (4, ("definite", "present", "confirmed"))),
+    # a tumour's differentiation in words (its grade: G1 well, G2 moderately, G3 poorly,
+    # G4 undifferentiated)
+    "differentiation": (
+        (1, ("well", "well differentiated", "well-differentiated", "well diff.",
+             "well diff")),
+        (2, ("moderately", "moderately differentiated", "moderately-differentiated",
+             "moderately diff.", "moderately diff", "mod diff", "mod. diff.")),
+        (3, ("poorly", "poorly differentiated", "poorly-differentiated", "poorly diff.",
+             "poorly diff")),
+        (4, ("undifferentiated", "anaplastic"))),
     # tumour grades and disease stages written in Roman numerals (GBSG2's tgrade I/II/III)
     "grade/stage": ((1, ("i", "grade i", "stage i")), (2, ("ii", "grade ii", "stage ii")),
                     (3, ("iii", "grade iii", "stage iii")),

@@ -755,6 +755,43 @@ def test_stages_written_many_ways_merge_into_their_clinical_order():
     assert one_way.table_.is_ordered("CKD stage")
 
 
+def test_grades_in_words_and_not_assessed_grades():
+    """Walk-through 25: "well diff.", "moderately diff." and "poorly diff." stayed codes
+    of their own beside G1/grade I/1, and "Gx" (not assessable) was grade 11; the 96
+    patients with them were an island of the map and each other's look-alikes."""
+    from sparge.data.encoder import merge_answers
+    from sparge.data.parsing import abbreviated_levels, not_assessed_levels
+
+    forms = {1: ["1", "G1", "grade I", "well diff.", "Well differentiated"],
+             2: ["2", "G2", "grade II", "moderately diff.", "mod. diff."],
+             3: ["3", "G3", "grade III", "poorly diff.", "Poorly differentiated"]}
+    rng = np.random.default_rng(5)
+    grade = rng.integers(1, 4, 400)
+    cells = [forms[g][rng.integers(5)] for g in grade]
+    gx = rng.random(400) < 0.05
+    cells = ["Gx" if x else c for x, c in zip(gx, cells, strict=True)]
+    df = pd.DataFrame({"Grade": cells, "Outcome": rng.choice(["a", "b"], 400)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    X = enc.transform(df)
+    assert np.isnan(X[gx, 0]).all() and np.isfinite(X[~gx, 0]).all()
+    assert "'Gx' ×" in str(enc.report_)  # said, as every missing token
+    merged = merge_answers(enc.table_, enc.report_.answers_two_ways)
+    codes = merged.levels("Grade")
+    assert merged.is_ordered("Grade")
+    for g, written in forms.items():
+        assert {codes[w] for w in written} == {g}, (g, {w: codes[w] for w in written})
+    # words alone are a scale; "X" elsewhere is an answer; "mod" alone is not a grade
+    assert Encoder().fit(pd.DataFrame({"Differentiation": [
+        "poorly differentiated", "well differentiated", "moderately differentiated"] * 5
+    })).table_.levels("Differentiation") == {"well differentiated": 1,
+                                             "moderately differentiated": 2,
+                                             "poorly differentiated": 3}
+    assert not_assessed_levels(["A", "B", "X"], "Blood group") == []
+    assert not_assessed_levels(["T1", "T2", "TX"], "T stage") == ["TX"]
+    assert abbreviated_levels(["1", "2", "mod"], "Grade") == []
+    assert abbreviated_levels(["well diff.", "1"], "Comorbidity") == []
+
+
 def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
     """A walk-through's export wrote 'f' and 'Female', 'Cardio' and 'cardiology': coded
     as different answers, one answer was split in two without a word."""
@@ -797,6 +834,10 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
                               "Diabetes type") == [
         ("Type II", "Type 2"), ("T2DM", "Type 2"), ("T2", "Type 2"), ("IDDM", "type 1")]
     assert abbreviated_levels(["T1", "T2", "T3"], "Tumour stage") == []
+    # a site with a word for cancer after it (walk-through 25's "lung ca" and "Lung")
+    assert abbreviated_levels(["Lung", "lung ca", "breast cancer", "Breast", "Ca"],
+                              "Primary site") == [("lung ca", "Lung"),
+                                                  ("breast cancer", "Breast")]
     assert abbreviated_levels(["Type 2", "None", "No diabetes"], "Diabetes type") == [
         ("No diabetes", "None")]
     # British and American spelling, and punctuation around a letter that is no numeral
