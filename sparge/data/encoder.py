@@ -25,7 +25,7 @@ from sparge.data.column_kinds import (
     looks_like_follow_up,
     looks_like_free_text,
 )
-from sparge.data.far_values import far_mask, typical_bounds
+from sparge.data.far_values import far_mask, log_bounds, typical_bounds
 from sparge.data.number_format import format_number
 from sparge.data.parsing import (
     NUMBER_PATTERN,
@@ -57,7 +57,12 @@ from sparge.data.report import (
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key, yes_no_codes
-from sparge.data.unit_conversion import KnownConversions, UnitPlan, plan_units, unit_guess
+from sparge.data.unit_conversion import (
+    KnownConversions,
+    UnitPlan,
+    column_unit_guess,
+    plan_units,
+)
 from sparge.errors import DataError
 from sparge.method.preprocess import (
     PAPER_MAX_MISSING,
@@ -1161,7 +1166,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             lo, hi = typical_bounds(col)  # as the New patient form says it
             hits = np.sort(rows[cols == c])
             name = names[num[c]]
-            unit, fixed = self._unit_guess(name, col[hits], lo, hi)
+            # converted into where the column's values are not far (its plausible
+            # bounds): a haemoglobin of 160 g/L is 16 g/dL, above most patients' 15
+            plo, phi = log_bounds(col[:, None])
+            unit, fixed = self._unit_guess(name, col[hits], float(plo[0]), float(phi[0]))
             # converted on the user's click only when the unit slip repeats: one value
             # that fits another unit may as well be a typo (walk-through 24's bilirubin
             # of 80 for 0.8 read as µmol/L: 4.68 mg/dL)
@@ -1192,11 +1200,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         converted from it, when they all convert exactly from that one unit into where
         most patients lie (walk-through 22's HbA1c in mmol/mol among % values:
         ``("mmol/mol", [7.64, 6.82, …])``); ``(None, None)`` otherwise."""
-        unit = self.unit_of(column)
-        guesses = [unit_guess(column, unit, float(v), low, high) for v in values]
-        if not guesses or None in guesses or len({g[0] for g in guesses}) != 1:
-            return None, None
-        return guesses[0][0], [g[1] for g in guesses]
+        found = column_unit_guess(column, self.unit_of(column), values, low, high)
+        return (None, None) if found is None else found
 
     def _learn_units(self, df: pd.DataFrame, roles: dict[str, str], base: EncodingTable,
                      units: dict[str, ColumnUnits], reasons: dict[str, list[str]],

@@ -46,6 +46,28 @@ _SIMPLE = {
                "inches": 0.0254, "ft": 0.3048},
     "pressure": {"mmhg": 1.0, "kpa": 7.500617},
 }
+#: Cell counts: the volume a count is given per, in litres ...
+_COUNT_VOLUME = {"l": 1.0, "dl": 0.1, "ml": 1e-3, "ul": 1e-6, "mm3": 1e-6, "nl": 1e-9}
+#: ... and the multiplier written before it: "x10^9/L", "10^3/µL", "K/µL", "/µL".
+_COUNT = re.compile(
+    r"[x×*]?(?:10\^?(\d{1,2})|10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)|(k))?(?:cells)?/(l|dl|ml|ul|mm3|nl)")
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
+def _count_per_litre(key: str) -> float | None:
+    """Cells per litre of one unit of a cell count ("x10^9/l": 1e9, "/ul": 1e6,
+    "k/ul": 1e9); ``None`` for another unit ("g/l" is grams: no "G/L" for giga)."""
+    m = _COUNT.fullmatch(key)
+    if m is None:
+        return None
+    power, sup, kilo, volume = m.groups()
+    if power is None and sup is None and kilo is None and not key.startswith("/") \
+            and "cells" not in key:
+        return None
+    mult = (10.0 ** int(power) if power is not None else
+            10.0 ** int(sup.translate(_SUPERSCRIPTS)) if sup is not None else
+            1e3 if kilo else 1.0)
+    return mult / _COUNT_VOLUME[volume]
 #: Molar masses (g/mol) of analytes reported in mass and in amount concentrations, with
 #: the words that name them in a column (a whole word, or the start of one).
 _ANALYTES = (
@@ -145,6 +167,10 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
         if a in units and b in units:
             f = units[a] / units[b]
             return Conversion(f, 0.0, f"1 {source} = {format_number(f)} {target}")
+    na, nb = _count_per_litre(a), _count_per_litre(b)
+    if na is not None and nb is not None:  # platelets per µL and ×10^9/L
+        f = na / nb
+        return Conversion(f, 0.0, f"1 {source} = {format_number(f)} {target}")
     ca, cb = _concentration(a), _concentration(b)
     if ca is None or cb is None:
         return None
@@ -164,23 +190,45 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
 #: clinical laboratories and charts actually mix. Not µg/L or ng/mL: a creatinine typed
 #: ×100 would read as µg/L.
 COMMON_UNITS = ("mg/dL", "µmol/L", "mmol/L", "mg/L", "g/dL", "g/L", "mmol/mol", "%", "lb",
-                "kg", "°F", "°C", "kPa", "mmHg", "cm", "in")
+                "kg", "°F", "°C", "kPa", "mmHg", "cm", "in", "m", "/µL", "x10^9/L")
 
 
 def unit_guess(column: str, unit: str | None, value: float, low: float, high: float
                ) -> tuple[str, float] | None:
-    """The unit a value far outside its column's range was probably given in: the first
-    of :data:`COMMON_UNITS` from which it converts exactly into ``[low, high]`` (a
-    creatinine of 1.6 in a µmol/L column: "mg/dL", 141), or ``None``."""
-    if not unit or not np.isfinite(value):
+    """The unit a value far outside its column's range was probably given in: of
+    :data:`COMMON_UNITS`, the one from which it converts exactly into ``[low, high]``
+    nearest the range's middle (a creatinine of 1.6 in a µmol/L column: "mg/dL", 141; a
+    height of 1.65 in a cm column: "m", 165), or ``None``."""
+    found = column_unit_guess(column, unit, np.array([value]), low, high)
+    return None if found is None else (found[0], found[1][0])
+
+
+def column_unit_guess(column: str, unit: str | None, values, low: float, high: float
+                      ) -> tuple[str, list[float]] | None:
+    """The one unit of :data:`COMMON_UNITS` from which every value of ``values``
+    converts exactly into ``[low, high]``, with the values converted; of several such
+    units, the one that brings them nearest the middle of the range on the log scale
+    (walk-through 25's haemoglobins of 147 in a g/dL column: "g/L", 14.7, not a unit
+    that merely lands inside a wide range). ``None`` when none does."""
+    v = np.asarray(values, dtype=float)
+    if not unit or not len(v) or not np.all(np.isfinite(v)):
         return None
+    middle = math.sqrt(low * high) if low > 0 and high > 0 else (low + high) / 2
+    best, best_gap = None, math.inf
     for source in COMMON_UNITS:
         if unit_key(source) == unit_key(unit):
             continue
         conv = conversion(column, source, unit)
-        if conv is not None and low <= float(conv(value)) <= high:
-            return source, float(conv(value))
-    return None
+        if conv is None:
+            continue
+        out = conv(v)
+        if not np.all((out >= low) & (out <= high)):
+            continue
+        gap = (float(np.mean(np.abs(np.log(out / middle)))) if middle > 0 and np.all(out > 0)
+               else float(np.mean(np.abs(out - middle))))
+        if gap < best_gap:
+            best, best_gap = (source, [float(x) for x in out]), gap
+    return best
 
 
 class KnownConversions(dict):

@@ -32,6 +32,11 @@ from sparge.services.display import biomarker_name
     ("Weight", "lbs", "kg", 220.0, 99.79),
     ("Temperature", "°F", "°C", 98.6, 37.0),
     ("Arterial pressure", "kPa", "mmHg", 13.3, 99.76),
+    ("Platelets", "/µL", "x10^9/L", 250_000, 250.0),  # cell counts (walk-through 25)
+    ("Platelets", "K/µL", "×10⁹/L", 250, 250.0),
+    ("WBC", "/mm³", "10^9/L", 7_000, 7.0),
+    ("Red cells", "x10^12/L", "10^6/µL", 4.5, 4.5),
+    ("Height", "m", "cm", 1.65, 165.0),
 ])
 def test_conversions_are_the_textbook_ones(column, source, target, value, expected):
     conv = conversion(column, source, target)
@@ -46,6 +51,8 @@ def test_no_conversion_that_depends_on_a_guess():
     assert conversion("Creatinine", "mg/dL", "U/L") is None  # another quantity
     assert conversion("Weight", "kg", "cm") is None
     assert conversion("Glucose", "%", "mmol/mol") is None  # only HbA1c has % and mmol/mol
+    assert conversion("Albumin", "G/L", "x10^9/L") is None  # "G/L" is grams per litre
+    assert conversion("Platelets", "x10^9/L", "mg/dL") is None
     assert analyte("Creatine kinase") is None and analyte("Age") is None
     assert analyte("HbA1c (mmol/mol)") is None  # HbA1c is not glucose
     assert analyte("LDL-C (mmol/L)")[0] == "cholesterol"
@@ -238,6 +245,10 @@ def test_far_values_say_which_unit_they_were_probably_written_in():
         ("mg/dL", 141.4), abs=0.1)
     assert unit_guess("Creatinine", "µmol/L", 23600, 44, 574) is None  # a typo ×100
     assert unit_guess("Age", None, 640, 40, 84) is None
+    # a height in metres in a cm column; of the units that fit, the one nearest the
+    # middle of the range (walk-through 25's haemoglobins in g/L, not mg/dL)
+    assert unit_guess("Height (cm)", "cm", 1.65, 145, 195) == ("m", 165.0)
+    assert unit_guess("Hb (g/dL)", "g/dL", 147, 2.6, 65) == pytest.approx(("g/L", 14.7))
     rng = np.random.default_rng(5)
     hba1c = np.round(rng.uniform(5.5, 10, 200), 1)
     cells = [str(v) for v in hba1c]
@@ -275,6 +286,35 @@ def test_far_values_say_which_unit_they_were_probably_written_in():
     assert np.isnan(alone.X[3, j])
     assert far_values_button(alone.encoder.report_.values_to_check, cleared=False) == (
         "Set 2 values to missing for training")
+
+
+def test_far_values_in_another_unit_convert_within_the_columns_plausible_range():
+    """Walk-through 25: 25 haemoglobins in g/L among g/dL values and 101 platelet counts
+    per µL among ×10^9/L ones were listed without a unit, and the one click set all 126
+    to missing: a value such as 160 g/L, 16 g/dL, lies above most patients' 15."""
+    from sparge.services.workflow import encode_cohort
+
+    rng = np.random.default_rng(11)
+    n = 300
+    hb = np.round(rng.normal(12.8, 1.6, n), 1)
+    plt = np.round(rng.lognormal(np.log(260), 0.3, n))
+    hb_cells = [f"{v:.1f}" for v in hb]
+    plt_cells = [f"{v:.0f} x10^9/L" if i % 2 else f"{v:.0f}" for i, v in enumerate(plt)]
+    slips = rng.choice(n, 30, replace=False)
+    for i in slips[:15]:
+        hb_cells[i] = f"{hb[i] * 10:.0f}"  # g/L
+    for i in slips[15:]:
+        plt_cells[i] = f"{plt[i] * 1000:.0f}"  # per µL
+    top = int(slips[0])
+    hb_cells[top], hb[top] = "168", 16.8  # 16.8 g/dL: above most patients
+    df = pd.DataFrame({"Hb (g/dL)": hb_cells, "Platelets": plt_cells,
+                       "Age": rng.integers(30, 80, n)})
+    cleared = encode_cohort(df, clear_far=True)
+    for col, truth, rows in (("Hb (g/dL)", hb, slips[:15]), ("Platelets", plt, slips[15:])):
+        j = cleared.features.index(col)
+        np.testing.assert_allclose(cleared.X[rows, j], truth[rows], rtol=1e-6)
+    said = next(w for w in cleared.encoder.report_.warnings if "far from the rest" in w)
+    assert "(in 'g/L'? " in said and "(in '/µL'? " in said
 
 
 @pytest.mark.parametrize("column, plain, written, unit, expected", [
