@@ -43,6 +43,7 @@ from sparge.services.workflow import (
     patients_to_check,
     questioned_values,
     training_ranges,
+    unread_values,
 )
 
 init_state()  # also when a deep link runs this page before app.py
@@ -182,7 +183,8 @@ if query is not None:
     with guard("Finding look-alikes"), st.spinner("Finding look-alikes…"):
         problems: list[str] = []
         if encoder is not None:
-            X_all, problems, msgs = encode_new_patients(model, encoder, query, split=True)
+            X_all, problems, msgs = encode_new_patients(model, encoder, query, split=True,
+                                                        by_row=len(query) > 1)
             has_id = encoder.id_column is not None and encoder.id_column in query.columns
             qids = (encoder.ids(query).astype(str) if has_id else
                     [f"CSV line {i + 2}" if len(query) > 1 else "new patient"
@@ -191,13 +193,23 @@ if query is not None:
             X_all, qids, msgs = numeric_patients(query, model.feature_names())
         Xq = X_all.iloc[[pick]].reset_index(drop=True)
         qid = str(qids[pick])
-        if problems:  # values read as missing: not routine (a walk-through's 'abc')
-            st.warning("Please check these values:\n\n"
-                       + "\n".join(f"- {md_escape(m, 600)}" for m in problems[:10]))
+        # a file's cells read as missing, patient by patient: the picked one's above its
+        # look-alikes, the others' in the list of the file's other patients
+        # (walk-through 25: one box of the melanoma patient's "IIIB" and "Melanoma"
+        # stood above every patient's look-alikes)
+        unread = (unread_values(encoder, query, X_all)
+                  if len(query) > 1 and encoder is not None else None)
+        own = unread[pick] if unread is not None else []
+        if problems or own:  # values read as missing: not routine (a walk-through's 'abc')
+            st.warning(f"Please check these values{' of ' + md_escape(qid, 60) if own else ''}"
+                       ":\n\n" + "\n".join(f"- {md_escape(m, 600)}"
+                                            for m in (own + problems)[:10]))
         if msgs:  # one box: a patient with 16 gaps had 16 boxes above its look-alikes
-            st.info(("For the whole file (all its patients):\n\n" if len(query) > 1 else "")
-                    + "\n".join(f"- {md_escape(m, 600)}" for m in msgs[:30])
-                    + (f"\n- … and {len(msgs) - 30} more" if len(msgs) > 30 else ""))
+            with (st.expander(f"How the file was read ({len(msgs):,} notes on all "
+                              f"{len(query):,} patients)") if len(query) > 1
+                  else st.container()):
+                st.info("\n".join(f"- {md_escape(m, 600)}" for m in msgs[:30])
+                        + (f"\n- … and {len(msgs) - 30} more" if len(msgs) > 30 else ""))
         xq = Xq.to_numpy(dtype=float)  # the patient's encoded values, read once
         if not np.isfinite(xq).any():  # an empty row of a file, named above
             raise DataError(f"{qid} has no value the model knows: pick another patient of "
@@ -240,7 +252,8 @@ if query is not None:
             st.warning(odd)
         if len(query) > 1:  # the file's other patients, before one is picked
             others = patients_to_check(X_all, [str(q) for q in qids], training_values(),
-                                       encoder, shares, skip=pick, ranges=bounds)
+                                       encoder, shares, skip=pick, ranges=bounds,
+                                       unread=unread)
             if others:
                 st.warning("Other patients of the file with values to check (pick them "
                            "above to see their look-alikes):\n\n"

@@ -17,6 +17,7 @@ from sparge.data.encoder import Encoder
 from sparge.data.far_values import far_mask
 from sparge.data.parsing import header_unit
 from sparge.data.safe_text import csv_lines, plain_text, quoted_names
+from sparge.data.tables import norm_key
 from sparge.data.unit_conversion import unit_guess
 from sparge.errors import DataError
 from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
@@ -508,7 +509,8 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
 
 def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
                       encoder: Encoder | None = None, atypical=None,
-                      skip: int | None = None, ranges=None) -> list[str]:
+                      skip: int | None = None, ranges=None,
+                      unread: list[list[str]] | None = None) -> list[str]:
     """Words for each patient of a several-patient file whose values need a look: values
     outside the training patients' (:func:`out_of_range_values`) or a patient unlike
     them (``atypical``: its :func:`sparge.services.typicality.atypicality` share, flagged
@@ -529,6 +531,8 @@ def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
         A patient left out (the one whose look-alikes are shown, checked on its own).
     ranges : tuple, optional
         :func:`training_ranges` of ``reference`` when already computed.
+    unread : list of list of str, optional
+        :func:`unread_values` of the file: each patient's cells read as missing.
     """
     out = []
     values = X.to_numpy(dtype=float)
@@ -538,7 +542,8 @@ def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
     for i, row in enumerate(values):
         if i == skip:
             continue
-        said = list(out_of_range(row, reference, encoder, ranges=ranges, far=far[i]).values())
+        said = list(unread[i]) if unread is not None else []
+        said += out_of_range(row, reference, encoder, ranges=ranges, far=far[i]).values()
         if atypical is not None and np.isfinite(atypical[i]) and atypical[i] >= ATYPICAL_SHARE:
             said.append("unlike the training patients")
         if said:
@@ -560,8 +565,51 @@ def unknown_answer_message(encoder: Encoder, unknown) -> str:
             + (f"; it accepts {quoted_names(known, width=30)}." if known else "."))
 
 
+def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[list[str]]:
+    """For every patient of a file, words for the cells the model could not read and set
+    to missing: an answer it does not know, text in a numeric column. A cell is unread
+    when it is written, is not a missing token of its column ("#N/A", "?"), and its
+    encoded value is missing (walk-through 25's file-wide box repeated the melanoma
+    patient's "IIIB" above every other patient's look-alikes).
+
+    Parameters
+    ----------
+    encoder : fitted Encoder
+    df : DataFrame
+        The file's cells as read, by column.
+    X : DataFrame
+        The file's encoded values, by feature (NaN where missing), rows as ``df``'s.
+
+    Returns
+    -------
+    list of list of str
+        One list per patient, empty when every written cell was read.
+    """
+    out: list[list[str]] = [[] for _ in range(len(df))]
+    for col in X.columns:
+        if col not in df.columns:
+            continue
+        text = df[col].astype("string").fillna("").str.strip()
+        keys = text.map(norm_key)
+        unread = ((text != "") & ~keys.isin(encoder.table_.missing_keys(col))).to_numpy() \
+            & np.isnan(X[col].to_numpy(dtype=float))
+        if not unread.any():
+            continue
+        name = plain_text(col, 80)
+        if encoder.roles_.get(col) == "categorical":
+            known = list((answers_by_code(encoder, col) or {}).values())
+            why = "not one of its answers" + (
+                f" (it accepts {quoted_names(known, width=30)})" if known else "")
+        else:
+            why = "not a number"
+        for i in np.flatnonzero(unread):
+            out[i].append(f"'{name}' = '{plain_text(text.iloc[i], 40)}': {why}, read as "
+                          "missing")
+    return out
+
+
 def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
-                        split: bool = False):
+                        split: bool = False, by_row: bool = False):
     """Encode new patients with a trained model's encoder; returns features and messages.
 
     The report comes back from ``encoder.transform_with_report``: nothing is written on the
@@ -573,14 +621,17 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
     messages : list of str
         What needs the user's eye first (values read as missing because the model does
         not know them), then warnings and notes. With ``split``, two lists: those values,
-        and the rest.
+        and the rest. With ``by_row`` too, the first list leaves out the answers and text
+        the model could not read, which :func:`unread_values` gives patient by patient.
     """
     X, rep = encoder.transform_with_report(df)
     # what needs the user's eye first (a walk-through's 'abc' came 12th of 16, after
     # routine notes), then warnings and notes
-    problems = [unknown_answer_message(encoder, u) for u in rep.unknown_values]
-    problems += [f"Column '{plain_text(s.column, 80)}': "
-                 f"{quoted_names(s.examples, width=30)} — {s.hint}" for s in rep.stray_text]
+    problems = [] if by_row else [unknown_answer_message(encoder, u)
+                                  for u in rep.unknown_values]
+    problems += [] if by_row else [f"Column '{plain_text(s.column, 80)}': "
+                                   f"{quoted_names(s.examples, width=30)} — {s.hint}"
+                                   for s in rep.stray_text]
     msgs = list(rep.warnings) + list(rep.notes)
     # one line per gap word, naming its columns (a patient with 16 gaps had 16 lines)
     by_token: dict[str, list[str]] = {}

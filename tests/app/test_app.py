@@ -650,13 +650,18 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
                             "line 5 · NEW0004"]
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "Please check these values" in said
-    assert "'Age (years)'" in said and "'abc'" in said and "line 3" in said
     assert "Other patients of the file with values to check" in said
+    # another patient's unread cell is said with that patient, not as the picked one's
+    # (walk-through 25)
+    assert "NEW0002: 'Age (years)' = 'abc': not a number, read as missing" in said
+    assert "Please check these values of" not in said
     assert "NEW0003: Systolic BP (mmHg) = 1,450" in said
     assert "Look-alikes of NEW0001" in texts(at)
     assert "CSV line 5 ('NEW0004'): no value the model knows" in said
     pick.set_value(1).run()
     assert not at.exception and "Look-alikes of NEW0002" in texts(at)
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "Please check these values of NEW0002:\n\n- 'Age (years)' = 'abc'" in said
     pick.set_value(3).run()
     assert not at.exception
     assert any("NEW0004 has no value the model knows" in e.value for e in at.error)

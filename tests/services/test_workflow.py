@@ -416,3 +416,23 @@ def test_a_value_in_another_unit_is_questioned_and_its_unit_guessed():
     # in a file: the same words, once per patient
     X = pd.DataFrame([[1.6, 50.0], [141.0, 60.0]], columns=ref.columns)
     assert patients_to_check(X, ["A", "B"], ref) == [f"A: {said[0]}"]
+
+
+def test_unread_values_name_each_patients_cells_read_as_missing():
+    """Walk-through 25: one file-wide box listed the melanoma patient's unknown answers
+    above every other patient's look-alikes."""
+    from sparge.services.workflow import encode_cohort, unread_values
+
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"Site": rng.choice(["Lung", "Breast"], 60),
+                       "Hb": np.round(rng.normal(13, 1, 60), 1).astype(str),
+                       "Outcome": rng.choice(["a", "b"], 60)})
+    enc = encode_cohort(df, label_column="Outcome").encoder
+    new = pd.DataFrame({"Site": ["Melanoma", "Lung", "  ", "?"],
+                        "Hb": ["12", "n.d.", "#N/A", "13"]})
+    X = pd.DataFrame(enc.transform(new), columns=enc.feature_names_out_)
+    said = unread_values(enc, new, X)
+    assert said[0] == ["'Site' = 'Melanoma': not one of its answers (it accepts 'Breast', "
+                       "'Lung'), read as missing"]
+    assert said[1] == ["'Hb' = 'n.d.': not a number, read as missing"]
+    assert said[2] == [] and said[3] == []  # empty, or a missing token: not unread
