@@ -163,8 +163,10 @@ elif label_col != NONE:
         st.info("Also named like an outcome: " + ", ".join(f"'{md_escape(c)}'" for c in also)
                 + f". Only '{md_escape(label_col)}' is the outcome; "
                 + ("it goes" if len(also) == 1 else "they go")
-                + " to the model as an input feature. If one of them is the outcome, choose "
-                  "it above.")
+                + " to the model as an input feature, unless encoding finds that "
+                + ("it gives" if len(also) == 1 else "one gives")
+                + " the outcome away (the report then says it was left out). If one of them "
+                  "is the outcome, choose it above.")
 choices = table_choices(enc, ss.cohort.clear_far) if again else ""
 keep_choices = bool(choices) and st.checkbox(
     f"Keep the choices made for the current table, which has the same columns: {choices}",

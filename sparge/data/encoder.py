@@ -641,7 +641,8 @@ TABLE_FIT_SHARE = 0.9
 
 
 def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
-                  min_class: int = 10, sample: int = 2000) -> dict[str, float]:
+                  min_class: int = 10, sample: int = 2000,
+                  categorical=None) -> dict[str, float]:
     """Features that alone separate the outcomes almost perfectly, with their AUC.
 
     A column named in a way :mod:`sparge.data.column_kinds` does not know ("Days
@@ -653,6 +654,12 @@ def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
     returned with its AUC (the larger of the two directions). Classes under ``min_class``
     patients are not judged; above ``sample`` patients with an outcome, a seeded sample of
     them is.
+
+    ``categorical`` marks the columns whose codes are answers: their codes need not
+    follow the outcome's order (walk-through 25's "12-month outcome", Alive with disease
+    1, Died 2, Remission 3, gave "Vital status last contact" away entirely, and its codes'
+    AUC was far from 1), so each answer is ranked by its share of the outcome judged
+    (answers of fewer than 5 patients at the overall share).
     """
     labels = np.asarray([None if v is None else str(v) for v in labels], dtype=object)
     known = np.asarray([v is not None for v in labels])
@@ -667,9 +674,18 @@ def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
         rows = np.sort(np.random.default_rng(0).choice(rows, sample, replace=False))
     Xk, lab = np.asarray(X, dtype=float)[rows], labels[rows]
     seen = np.isfinite(Xk)
-    R = pd.DataFrame(Xk).rank().to_numpy()
+    cats = (np.flatnonzero(np.asarray(categorical, dtype=bool)) if categorical is not None
+            else np.array([], dtype=int))
+    R = pd.DataFrame(Xk).rank().to_numpy(copy=True)
     best = np.full(len(names), 0.5)
     for level in levels if len(levels) > 2 else levels[:1]:
+        if len(cats):  # each answer ranked by its share of this outcome
+            hit = (lab == level).astype(float)
+            for j in cats:
+                col = pd.Series(Xk[:, j])
+                stats = pd.DataFrame({"c": col, "y": hit})[seen[:, j]].groupby("c")["y"]
+                share = stats.mean().where(stats.size() >= 5, hit[seen[:, j]].mean())
+                R[:, j] = col.map(share).rank().to_numpy()
         pos = seen & (lab == level)[:, None]
         n1 = pos.sum(axis=0).astype(float)
         n0 = seen.sum(axis=0) - n1
@@ -1263,7 +1279,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         chosen = set(self.roles or {})
         judged = [j for j, f in enumerate(self.feature_names_out_) if f not in chosen]
         leaks = outcome_leaks(X[:, judged], [self.feature_names_out_[j] for j in judged],
-                              labels)
+                              labels, categorical=[
+                                  self.roles_[self.feature_names_out_[j]] == "categorical"
+                                  for j in judged])
         if not leaks:
             return X
         if len(leaks) >= X.shape[1]:
@@ -1284,6 +1302,22 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.notes += list(df.attrs.get("sparge_read_notes", []))
         return report
 
+    def _constant_why(self, X: np.ndarray, features: list[str], j: int) -> str:
+        """Why a constant column leaves the model, with its value and, when most patients
+        lack it, how many have it (walk-through 25's 'HIV status', 17 "negative" and 934
+        empty, was said to hold "the same value for every patient")."""
+        col = X[:, j]
+        seen = np.isfinite(col)
+        value = float(col[seen][0])
+        answer = next((lv for lv, code in (self.table_.levels(features[j]) or {}).items()
+                       if code == value), None) if self.table_.has(features[j]) else None
+        shown = _q(answer, 30) if answer is not None else format_number(value)
+        n, k = len(col), int(seen.sum())
+        if k == n:
+            return f"the same value for every patient ('{shown}')"
+        return (f"the same value ('{shown}') for the {k:,} patient{'s' if k != 1 else ''} "
+                f"who have one; {n - k:,} of {n:,} are empty")
+
     def _filter_features(self, X: np.ndarray, features: list[str],
                          report: ValidationReport) -> np.ndarray:
         """Drop all-missing, constant and duplicate features (the paper's column filters)."""
@@ -1292,7 +1326,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                               merge_duplicates=self.merge_duplicates)
         report.dropped_columns += [DroppedColumn(features[j], "no values")
                                    for j in filt.all_missing]
-        report.dropped_columns += [DroppedColumn(features[j], "the same value for every patient")
+        report.dropped_columns += [DroppedColumn(features[j], self._constant_why(X, features, j))
                                    for j in filt.constant]
         report.dropped_columns += [
             DroppedColumn(features[j], f"an exact copy of '{_q(features[k])}' (merged)")

@@ -145,9 +145,14 @@ def test_preprocessing_filters_and_report():
     assert enc.feature_names_out_ == ["a", "b", "c"]
     reasons = {d.column: d.reason for d in enc.report_.dropped_columns}
     assert "copy of 'a'" in reasons["a_copy"]
-    assert reasons["const"].startswith("the same value")
+    assert reasons["const"] == "the same value for every patient ('7')"
     assert reasons["empty"] == "no values"
     assert X.shape == (5, 3)
+    # most patients empty: said so, with the one answer (walk-through 25's 'HIV status')
+    rare = Encoder(max_patient_missing=None).fit(pd.DataFrame({
+        "HIV status": ["negative"] * 17 + [""] * 83, "Age": np.arange(100)}))
+    assert rare.report_.dropped_columns[0].reason == (
+        "the same value ('negative') for the 17 patients who have one; 83 of 100 are empty")
     assert enc.keep_patients_.tolist() == [True, False, False, False, True]
     assert [p.row for p in enc.report_.patients_dropped] == [3, 4, 5]
 
@@ -495,6 +500,28 @@ def test_a_feature_that_alone_separates_the_outcomes_is_left_out():
     labels[:5] = None  # patients without an outcome are left out of the AUC
     leaks = outcome_leaks(X, ["Age", "Visit count"], labels)
     assert list(leaks) == ["Visit count"] and leaks["Visit count"] > 0.98  # both directions
+
+
+def test_an_outcome_rewritten_with_answers_in_another_order_is_a_leak():
+    """Walk-through 25 chose 'Vital status last contact' as the outcome: '12-month
+    outcome' (Alive with disease 1, Died 2, Remission 3) gave it away entirely, and its
+    codes, the dead in the middle, did not show it."""
+    from sparge.data.encoder import outcome_leaks
+
+    rng = np.random.default_rng(2)
+    outcome = rng.choice(["Remission", "Alive with disease", "Died"], 500, p=[.5, .3, .2])
+    df = pd.DataFrame({"12-month outcome": outcome, "Age": rng.normal(60, 10, 500),
+                       "Site": rng.choice(["Lung", "Breast", "Colon"], 500),
+                       "Vital status": np.where(outcome == "Died", "deceased", "alive")})
+    enc = Encoder(label_column="Vital status").fit(df)
+    assert enc.feature_names_out_ == ["Age", "Site"]
+    assert any(w.startswith("Left out of the model: '12-month outcome' (AUC 1.00)")
+               for w in enc.report_.warnings)
+    codes = enc.table_.levels("12-month outcome")
+    X = df[["12-month outcome"]].replace(codes).to_numpy(float)
+    labels = df["Vital status"].to_numpy(object)
+    assert outcome_leaks(X, ["o"], labels) == {}  # as numbers, the dead in the middle
+    assert outcome_leaks(X, ["o"], labels, categorical=[True]) == {"o": 1.0}
 
 
 def test_strong_diagnostic_biomarkers_are_not_taken_for_leaks():
