@@ -1520,6 +1520,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             return None
         unit = getattr(self, "units_", {}).get(column)
         key = unit_key(unit) if unit else None
+        if key is not None and key in {unit_key(w) for w in re.split(r"[\s,;:]+", column)}:
+            return None  # the name says it without brackets: "Neutrophils %" (not "% (%)")
         # "y" and "yrs" are years: a hint "most 42–83 y" read oddly
         return key if key in ("years", "months", "days", "hours") else unit
 

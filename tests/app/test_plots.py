@@ -37,15 +37,21 @@ def test_map_starts_in_zoom_mode_and_keys_points_by_row():
                      title="PCA of the 16-D SparGE embedding")
     assert fig.layout.dragmode == "zoom"  # a click selects; lasso/box stay in the toolbar
     names = [t.name for t in fig.data]
-    # the left-out patients are drawn first (under the outcome colours), listed last; then
     # the larger outcome under the smaller (a rare outcome lay hidden under a common one),
-    # listed in the outcomes' order
-    assert names[:3] == ["not used for training", "low", "high"]
-    assert (len(fig.data[1].x), len(fig.data[2].x)) == (5, 4)
-    assert fig.data[0].legendrank > fig.data[1].legendrank > fig.data[2].legendrank
+    # listed in the outcomes' order; a few left-out patients on top (walk-through 25's 29
+    # among 922 lay hidden), listed last
+    assert names[:3] == ["low", "high", "not used for training"]
+    assert (len(fig.data[0].x), len(fig.data[1].x)) == (5, 4)
+    assert fig.data[2].legendrank > fig.data[0].legendrank > fig.data[1].legendrank
     # the selected patient is listed after the outcomes, not between them
     selected = next(t for t in fig.data if t.name == "selected")
-    assert fig.data[0].legendrank > selected.legendrank > fig.data[1].legendrank
+    assert fig.data[2].legendrank > selected.legendrank > fig.data[0].legendrank
+    # many left out: drawn first, under the outcome colours (1,024 grey crosses hid a
+    # 5,735-patient map's outcomes)
+    many = _frame(200)
+    many["in_training"] = many["row"] < 120
+    many["status"] = np.where(many["in_training"], "training", "not used for training")
+    assert cohort_map(many, many["outcome"]).data[0].name == "not used for training"
     assert "selected" in names
     keys = sorted(int(c[0]) for t in fig.data if t.customdata is not None
                   for c in t.customdata)

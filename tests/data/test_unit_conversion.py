@@ -162,6 +162,12 @@ def test_encoder_reads_a_column_written_in_two_units_in_one():
     # in the form's label and the comparison tables' rows
     assert biomarker_name("Serum creatinine", enc) == "Serum creatinine (mg/dL)"
     assert biomarker_name("HbA1c (%)", enc) == "HbA1c (%)" == biomarker_name("HbA1c (%)")
+    # a name that says its unit without brackets (walk-through 25's "Neutrophils % (%)")
+    pct = Encoder(max_patient_missing=None).fit(pd.DataFrame({
+        "Neutrophils %": [f"{i}%" for i in range(40, 80)],
+        "Sys BP": [f"{i} mmHg" for i in range(100, 140)]}))
+    assert biomarker_name("Neutrophils %", pct) == "Neutrophils %"
+    assert biomarker_name("Sys BP", pct) == "Sys BP (mmHg)"
     # the user's numeric role converts as the inferred one does
     forced = Encoder(id_column="ID", label_column="Outcome", max_patient_missing=None,
                      roles={"Serum creatinine": "numeric"}).fit(df)
