@@ -430,11 +430,14 @@ def out_of_range_values(values, reference: pd.DataFrame, encoder: Encoder | None
 class Questioned(NamedTuple):
     """A new patient's value outside the training patients' (:func:`questioned_values`):
     words for it, and the unit it was probably given in with the value converted from it
-    (``None`` when no unit fits)."""
+    (``None`` when no unit fits); ``far`` when it is far from every training patient's
+    on the log scale (:func:`~sparge.data.far_values.far_mask`: a typo or another unit
+    rather than a rare patient)."""
 
     words: str
     source_unit: str | None = None
     converted: float | None = None
+    far: bool = False
 
 
 def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None,
@@ -503,7 +506,7 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
                      + (f"; in {plain_text(guess[0], 20)}? that would be "
                         f"{format_number(guess[1])} {plain_text(unit, 20)}" if guess else "")
                      + ")")
-            out[j] = Questioned(words, *(guess or (None, None)))
+            out[j] = Questioned(words, *(guess or (None, None)), far=bool(far[j]))
     return out
 
 
