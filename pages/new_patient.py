@@ -23,6 +23,8 @@ from sparge.services.display import (
     answers_by_code,
     biomarker_name,
     csv_patient_labels,
+    file_id_column,
+    file_patient_ids,
     input_format,
     limits_as_written,
     numeric_patients,
@@ -115,7 +117,8 @@ if mode == "CSV file":
         if query is not None and len(query) > 1:
             # every row is checked below; the look-alikes are those of the one chosen (a
             # walk-through's 3-row file was cut to its first row, its bad rows unchecked)
-            labels = csv_patient_labels(query, encoder.id_column if encoder else None)
+            labels = csv_patient_labels(query, file_id_column(
+                query, encoder.id_column if encoder else None, model.feature_names()))
             # the file's name (user text, escaped) in a caption: as the select box's label
             # its escapes were read out by screen readers
             st.caption(f"{md_escape(kept[0])} holds {len(query):,} patients; look-alikes of:")
@@ -185,10 +188,8 @@ if query is not None:
         if encoder is not None:
             X_all, problems, msgs = encode_new_patients(model, encoder, query, split=True,
                                                         by_row=len(query) > 1)
-            has_id = encoder.id_column is not None and encoder.id_column in query.columns
-            qids = (encoder.ids(query).astype(str) if has_id else
-                    [f"CSV line {i + 2}" if len(query) > 1 else "new patient"
-                     for i in range(len(query))])
+            named_by = file_id_column(query, encoder.id_column, model.feature_names())
+            qids = file_patient_ids(query, named_by)
         else:
             X_all, qids, msgs = numeric_patients(query, model.feature_names())
         Xq = X_all.iloc[[pick]].reset_index(drop=True)

@@ -188,6 +188,19 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
     return id_col, (named[0] if named else None)
 
 
+def id_named_column(df: pd.DataFrame) -> str | None:
+    """The first column named like a patient identifier ("Patient ID", "MRN") whose
+    values are all present and unique, or ``None``: what names the patients of a new
+    patients' file whose model has no ID column (unlike :func:`guess_columns`, never an
+    unnamed text column: a file's comments are unique too)."""
+    for c in df.columns:
+        if _ID_NAMES.match(str(c).strip()):
+            t = cell_text(df[c])
+            if bool((t != "").all()) and t.nunique() == len(t):
+                return str(c)
+    return None
+
+
 def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = None
                           ) -> list[str]:
     """Columns named like an outcome (the rule of :func:`guess_columns`) with 2 to 10

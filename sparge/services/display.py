@@ -20,9 +20,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from sparge.data.encoder import id_named_column
 from sparge.data.far_values import typical_bounds
 from sparge.data.number_format import MISSING, as_float, data_decimals, format_number
-from sparge.data.parsing import limit_text, parse_numeric
+from sparge.data.parsing import cell_text, limit_text, parse_numeric
 from sparge.data.safe_text import plain_text
 from sparge.data.tables import norm_key, scale_codes, scale_of
 from sparge.errors import DataError
@@ -537,6 +538,30 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
 
 
 # ---------------------------------------------------------------------------- input
+def file_id_column(df: pd.DataFrame, id_column: str | None = None,
+                   features: Sequence[str] = ()) -> str | None:
+    """The column of a new patients' file that names its patients: the model's ID column
+    when the file has it, else one named and filled like an ID
+    (:func:`~sparge.data.encoder.id_named_column`) that is not a feature of the model
+    (walk-through 25's model had no ID column, and its file's "NEW-001" … were shown as
+    "line 2" …). ``None`` when none is."""
+    by_key = {norm_key(c): str(c) for c in df.columns}
+    if id_column is not None and norm_key(id_column) in by_key:
+        return by_key[norm_key(id_column)]
+    guess = id_named_column(df)
+    if guess is None or norm_key(guess) in {norm_key(f) for f in features}:
+        return None
+    return guess
+
+
+def file_patient_ids(df: pd.DataFrame, named_by: str | None) -> list[str]:
+    """How each patient of a new patients' file is named: by the column ``named_by``
+    (:func:`file_id_column`), else by its CSV line ("new patient" for a single one)."""
+    if named_by is not None:
+        return [plain_text(v, 40) for v in cell_text(df[named_by])]
+    return [f"CSV line {i + 2}" if len(df) > 1 else "new patient" for i in range(len(df))]
+
+
 def csv_patient_labels(df: pd.DataFrame, id_column: str | None = None) -> list[str]:
     """A label for every patient of an uploaded CSV: its CSV line (the header is line 1)
     and, when the file has the ID column, its ID."""

@@ -46,7 +46,7 @@ Column 'Stage': 2 value(s) not in the encoding table were set to missing, e.g. '
 Column 'CRP' is numeric but 1 cell(s) hold text, e.g. 'high': expected numbers; set to \
 missing.
 Column 'Const' was dropped: the same value for every patient.
-Left out of training for missing too many values, e.g. P4 (row 5, 67% missing).
+Left out of training for missing too many values, e.g. P4 (CSV line 5, 67% missing).
 Note: a note
 Warning: check this
 Nothing blocks training."""
@@ -124,7 +124,7 @@ def test_the_encoder_fills_the_records():
     stray = rep.stray_text[0]
     assert (stray.column, stray.count, stray.rows, stray.examples) == ("crp", 1, [3], ["high"])
     assert rep.dropped_columns == [
-        DroppedColumn("const", "the same value for every patient"),
+        DroppedColumn("const", "the same value for every patient ('7')"),
         DroppedColumn("copy", "an exact copy of 'crp' (merged)")]
     assert rep.patients_dropped == [DroppedPatient(row=3, id="P1", missing_pct=100.0),
                                     DroppedPatient(row=6, id="P4", missing_pct=50.0),
@@ -138,7 +138,8 @@ def test_patients_left_out_of_a_table_without_ids_are_named_by_their_row():
     X[:2, 0] = np.nan
     df = pd.DataFrame(X, columns=list("abcdef")).assign(y=["p", "q"] * 15)
     text = str(Encoder(label_column="y").fit(df).report_)
-    assert "e.g. row 2 (17% missing), row 3 (17% missing)." in text
+    assert ("e.g. patient 0 (CSV line 2, 17% missing), patient 1 (CSV line 3, 17% "
+            "missing).") in text
 
 
 def test_a_dropped_column_is_not_also_listed_under_its_role():

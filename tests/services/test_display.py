@@ -407,3 +407,20 @@ def test_the_outcome_is_named_as_the_table_names_it():
         "Died before discharge"
     assert outcome_name(SimpleNamespace(label_column=None)) == "Outcome"
     assert outcome_name(None) == "Outcome"
+
+
+def test_a_new_patients_file_names_its_patients_by_an_id_column():
+    """Walk-through 25: a model trained without an ID column listed its file's NEW-001 …
+    as "line 2" …; a comments column is not an ID, a model's feature never."""
+    from sparge.services.display import csv_patient_labels, file_id_column, file_patient_ids
+
+    q = pd.DataFrame({"Comments": ["a", "b"], "Patient ID": ["NEW-1", "NEW-2"],
+                      "Age": [3, 4]})
+    named = file_id_column(q, None, ["Age"])
+    assert named == "Patient ID" and file_patient_ids(q, named) == ["NEW-1", "NEW-2"]
+    assert csv_patient_labels(q, named) == ["line 2 · NEW-1", "line 3 · NEW-2"]
+    assert file_id_column(q, "patient id", ["Age"]) == "Patient ID"  # the model's own
+    assert file_id_column(q.drop(columns="Patient ID"), None, ["Age"]) is None
+    assert file_id_column(q, None, ["Patient ID"]) is None  # a feature is not a name
+    assert file_patient_ids(q.iloc[:1], None) == ["new patient"]
+    assert file_patient_ids(q, None) == ["CSV line 2", "CSV line 3"]
