@@ -119,6 +119,28 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
     return sum(role in ("numeric", "categorical") for role in roles.values())
 
 
+def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
+    """Words for the IDs a column repeats ("" when none): up to ``shown`` of them with
+    their CSV lines, each said to be an exact copy of the row when every cell repeats
+    (walk-through 25: one of two repeated IDs was named, and an exact duplicate row was
+    not told apart from two patients sharing an ID)."""
+    text = cell_text(df[column])
+    dup = text[(text != "") & text.duplicated(keep=False)]
+    if not len(dup):
+        return ""
+    rows = df.astype(str)
+    parts = []
+    for value in list(dict.fromkeys(dup))[:shown]:
+        where = np.flatnonzero(text == value)
+        copy = len(rows.iloc[where].drop_duplicates()) == 1
+        parts.append(f"{_q(value, 40)!r} on CSV {csv_lines([int(i) + 2 for i in where[:4]])}"
+                     + (" (the same row twice)" if copy and len(where) == 2 else
+                        " (the same row each time)" if copy else ""))
+    n = dup.nunique()
+    return (f"{n:,} {'IDs repeat' if n != 1 else 'ID repeats'}: " + "; ".join(parts)
+            + (f"; … (+{n - shown:,})" if n > shown else ""))
+
+
 def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
     """Why no ID column was guessed although one is named like an ID, or ``None``.
 
@@ -137,15 +159,13 @@ def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
             continue
         why = []
         if len(dup):
-            first = dup.iloc[0]
-            lines = [int(i) + 2 for i in np.flatnonzero(text == first)[:3]]
-            why.append(f"{dup.nunique():,} ID(s) repeat (e.g. {_q(first, 40)!r} on CSV "
-                       f"lines {', '.join(map(str, lines))})")
+            why.append(repeated_ids(df, col))
         if blank:
             why.append(f"{blank:,} row(s) have none")
-        return (f"{_q(col)!r} looks like the patient ID, but {' and '.join(why)}: it was "
-                "not chosen, and patients will be named by their row. Fix the repeats in "
-                "the file (or choose it below to see every repeat).")
+        return (f"{_q(col)!r} looks like the patient ID, but {' and '.join(why)}. It was "
+                "not chosen, and patients will be named by their row. Fix the file (delete "
+                "a row written twice; give two patients sharing an ID their own) and upload "
+                "it again.")
     return None
 
 
@@ -1067,14 +1087,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         """Refuse a table whose ID column repeats an ID."""
         if self.id_column is None:
             return
-        ids = cell_text(df[self.id_column])
-        dup = ids[ids.duplicated(keep=False)]
-        if len(dup):
-            first = dup.iloc[0]
-            rows = [int(i) + 2 for i in np.flatnonzero(ids == first)[:5]]
-            raise DataError(f"Duplicate patient ID {_q(first, 60)!r} in column "
-                            f"{_q(self.id_column)!r} (CSV {csv_lines(rows)}); "
-                            f"{dup.nunique()} ID(s) repeat. Every patient needs a unique ID.")
+        said = repeated_ids(df, self.id_column)
+        if said:
+            raise DataError(f"Duplicate patient IDs in column {_q(self.id_column)!r}: {said}. "
+                            "Every patient needs a unique ID: fix the file (delete a row "
+                            "written twice; give two patients sharing an ID their own), or "
+                            "choose no ID column.")
 
     def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],
                      base: EncodingTable

@@ -166,7 +166,8 @@ def test_one_row_file_reads_and_blocks_training():
 
 def test_duplicate_ids_single_class_and_missing_labels():
     df = pd.DataFrame({"id": ["a", "b", "a"], "x": [1, 2, 3], "y": ["p", "q", "p"]})
-    with pytest.raises(DataError, match="Duplicate patient ID 'a'"):
+    with pytest.raises(DataError, match="Duplicate patient IDs in column 'id': 1 ID "
+                                        "repeats: 'a' on CSV lines 2, 4. Every"):
         Encoder(id_column="id").fit(df)
     df = pd.DataFrame({"id": list("abcd"), "x": [1, 2, 3, 4], "y": ["p", "p", "p", ""]})
     enc = Encoder(id_column="id", label_column="y").fit(df)
@@ -723,8 +724,13 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     guess = guess_columns(df)[0]
     assert guess is None
     note = id_guess_note(df, guess)
-    assert "'Patient No.' looks like the patient ID, but 2 ID(s) repeat" in note
-    assert "'HF-1' on CSV lines 2, 4" in note and "named by their row" in note
+    assert "'Patient No.' looks like the patient ID, but 2 IDs repeat" in note
+    # every repeat named (walk-through 25 saw one of two), and a row written twice told
+    # apart from two patients sharing an ID
+    assert "'HF-1' on CSV lines 2, 4; 'HF-2' on CSV lines 3, 6" in note
+    assert "(the same row" not in note and "named by their row" in note
+    twice = pd.concat([df, df.iloc[[3]]], ignore_index=True)
+    assert "'HF-3' on CSV lines 5, 7 (the same row twice)" in id_guess_note(twice, None)
     ok = df.assign(**{"Patient No.": [f"HF-{i}" for i in range(5)]})
     assert guess_columns(ok)[0] == "Patient No." and id_guess_note(ok, "Patient No.") is None
     assert id_guess_note(pd.DataFrame({"Age": [1, 2]}), None) is None
