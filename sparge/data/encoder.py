@@ -57,6 +57,7 @@ from sparge.data.report import (
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key, yes_no_codes
+from sparge.data.tnm import split_tnm
 from sparge.data.unit_conversion import (
     KnownConversions,
     UnitPlan,
@@ -70,6 +71,9 @@ from sparge.method.preprocess import (
     missing_fraction_per_row,
     patients_to_keep,
 )
+
+#: A sub-stage letter after a stage's number or Roman numeral ("iiib", "t3b", "n1a").
+_SUB_STAGE_OF = re.compile(r"(?<=[\divx])[a-d]$")
 
 #: The roles a column can take.
 ROLES = ("id", "label", "numeric", "categorical", "ignore")
@@ -1001,7 +1005,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         DataError
             When a role, the ID column or the outcome column does not fit the table.
         """
-        df = self._check_frame(df)
+        # a column of TNM stages as its three parts (read_table splits it already; a
+        # DataFrame given directly alike)
+        df = split_tnm(self._check_frame(df))
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
         return self._roles(df, cols, self._fitting_base(df, cols))
@@ -1138,7 +1144,9 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _fit_transform(self, df: pd.DataFrame) -> np.ndarray:
         """Fit on ``df`` and return its encoded features (every row)."""
-        df = self._check_frame(df)
+        # a column of TNM stages as its three parts (read_table splits it already; a
+        # DataFrame given directly alike)
+        df = split_tnm(self._check_frame(df))
         report = self._start_report(df)
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
@@ -1525,13 +1533,30 @@ class Encoder(TransformerMixin, BaseEstimator):
         text = cell_text(values)
         keys = cell_keys(text)
         mapping = {norm_key(lv): float(code) for lv, code in self.table_.levels(col).items()}
-        codes = keys.map(mapping).astype(float).to_numpy()
+        codes = keys.map(mapping).astype(float).to_numpy(copy=True)
         unresolved = np.isnan(codes) & (text != "").to_numpy()
         if not unresolved.any():
             return codes
         is_token = keys.isin(self.table_.missing_keys(col)).to_numpy()
         tokens = unresolved & is_token
         unknown = unresolved & ~is_token
+        if unknown.any() and self.table_.is_ordered(col):
+            # a sub-stage the model did not see, read as its stage (walk-through 25's new
+            # patient's "IIIB" and "T3b" where the training patients had "III" and "T3")
+            parents = keys[unknown].map(lambda k: mapping.get(_SUB_STAGE_OF.sub("", k)))
+            known = parents.notna().to_numpy()
+            if known.any():
+                rows = np.flatnonzero(unknown)[known]
+                codes[rows] = parents[known].to_numpy(dtype=float)
+                unknown[rows] = False
+                spelled = {norm_key(lv): lv for lv in self.table_.levels(col)}
+                seen = dict(zip(text.iloc[rows], keys.iloc[rows], strict=True))
+                report.notes.append(
+                    f"Column '{_q(col)}': " + ", ".join(
+                        f"'{_q(t, 20)}' read as '{_q(spelled[_SUB_STAGE_OF.sub('', k)], 20)}'"
+                        for t, k in list(seen.items())[:4])
+                    + " (the stage without its sub-stage, which the training patients did "
+                      "not have).")
         if tokens.any():
             report.missing_tokens[col] = token_counts(text[tokens])
         if unknown.any():
@@ -1644,7 +1669,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             Missing and extra columns, unknown values, stray text, missing tokens.
         """
         check_is_fitted(self, "feature_names_out_")
-        df = self._check_frame(X)
+        # the TNM columns the model was fitted with, split in a new patients' table
+        # however few its rows (read_table splits a column of 5 stages or more)
+        fitted = set(self.input_columns_)
+        df = split_tnm(self._check_frame(X), known=[
+            c[:-2] for c in self.input_columns_ if c.endswith(" T")
+            and {c[:-2] + " N", c[:-2] + " M"} <= fitted])
         report = self._start_report(df)
         df = self._align_columns(df.set_axis([str(c) for c in df.columns], axis=1), report)
         X_all = self._encode(df, self.encoded_columns_, report, new=True)

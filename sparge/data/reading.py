@@ -22,6 +22,7 @@ import pandas as pd
 
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import norm_key
+from sparge.data.tnm import split_tnm
 from sparge.errors import DataError
 
 #: Memory per byte of CSV for reading it and encoding it (measured with pandas' Arrow-backed
@@ -344,4 +345,4 @@ def read_table(source, *, delimiter: str | None = None,
     if len(df) == 0:
         raise DataError(f"{_q(name)} has a header but no patient rows.")
     df.attrs["sparge_read_notes"] = _read_notes(scan, k)
-    return df
+    return split_tnm(df)  # "pT2N1M0" as three ordered columns

@@ -121,7 +121,8 @@ def test_inferred_tables_roles_and_overrides():
                        "Blood group": ["A", "B", "AB", "O"] * 10,
                        "Note": [f"free text {i}" for i in range(40)],
                        # ["a", "b"] * 20 made Blood group give the outcome away (A/AB: a)
-                       "HbA1c": np.linspace(4, 9, 40), "y": ["a", "a", "b", "b"] * 10})
+                       "HbA1c": np.linspace(4, 9, 40),
+                       "y": ["a", "a", "b", "b", "b", "a", "a", "b"] * 5})
     enc = Encoder(id_column="pid", label_column="y")
     X = enc.fit_transform(df)
     assert enc.roles_ == {"pid": "id", "Blood group": "categorical", "Note": "ignore",
