@@ -231,20 +231,12 @@ with current:
                        "learn from it, so the table is used without an outcome (the model "
                        "learns unsupervised, and look-alikes are not checked against an "
                        "outcome). Does the export hold every patient?")
-        # the report after the outcome's warnings above: they decide what the model learns
-        # (the one-answer outcome's stood below "Nothing blocks training"; walk-through 18)
-        for line in str(rep).splitlines():
-            if line.startswith("PROBLEM"):
-                st.error(md_escape(line, max_len=2000))
-            elif line.startswith("Warning") and cohort.clear_far and FAR_VALUES_ADVICE in line:
-                # the far values, set to missing: no longer a warning, and not "used as given"
-                st.info(md_escape(line.removeprefix("Warning: ").replace(
-                    FAR_VALUES_ADVICE, FAR_VALUES_CLEARED), max_len=2000))
-            elif line.startswith("Warning"):
-                st.warning(md_escape(line, max_len=2000))
-            else:
-                st.text(line)
-        if rep.values_to_check:  # the warning above lists them; one click clears them
+        # the one-click repairs first, the report that explains them below: at the end of
+        # a 40-line report they were 4,400 px down the page (walk-through 25)
+        if rep.values_to_check or rep.answers_two_ways:
+            st.caption("One click repairs what the report below finds (each button's "
+                       "warning says what it does):")
+        if rep.values_to_check:  # the warning below lists them; one click clears them
             label = far_values_button(rep.values_to_check, cohort.clear_far)
             if st.button(label, key="far_values",
                          help="A typo or a value in another unit pulls its patient's "
@@ -260,7 +252,7 @@ with current:
                                       else "Values used as given") + "; the table was "
                                       "encoded again. Train a model on the Model page.")
                     st.rerun()
-        if rep.answers_two_ways:  # the warning above lists them; one click merges them
+        if rep.answers_two_ways:  # the warning below lists them; one click merges them
             n_pairs = sum(len(p) for p in rep.answers_two_ways.values())
             if st.button(f"Merge the answers written two ways ({n_pairs:,} "
                          f"pair{'s' if n_pairs != 1 else ''})", key="merge_two_ways",
@@ -275,6 +267,19 @@ with current:
                     flash("success", merged_summary(rep.answers_two_ways)
                           + " The table was encoded again.")
                     st.rerun()
+        # the report after the outcome's warnings above: they decide what the model learns
+        # (the one-answer outcome's stood below "Nothing blocks training"; walk-through 18)
+        for line in str(rep).splitlines():
+            if line.startswith("PROBLEM"):
+                st.error(md_escape(line, max_len=2000))
+            elif line.startswith("Warning") and cohort.clear_far and FAR_VALUES_ADVICE in line:
+                # the far values, set to missing: no longer a warning, and not "used as given"
+                st.info(md_escape(line.removeprefix("Warning: ").replace(
+                    FAR_VALUES_ADVICE, FAR_VALUES_CLEARED), max_len=2000))
+            elif line.startswith("Warning"):
+                st.warning(md_escape(line, max_len=2000))
+            else:
+                st.text(line)
         if rep.patients_dropped:
             # one threshold control (the setup's, above); the report already says how many
             st.caption("The threshold is **Leave out patients missing more than (%)** above; "

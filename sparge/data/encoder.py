@@ -1627,7 +1627,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             if cells:
                 report.stray_text.append(StrayText(
                     column=col, count=len(cells), rows=[r + 2 for r, _ in cells[:5]],
-                    examples=[_q(s, 40) for _, s in cells[:3]],
+                    # different ones: "e.g. 'n.d.', 'n.d.', 'n.d.'" said one thing thrice
+                    examples=list(dict.fromkeys(_q(s, 40) for _, s in cells))[:3],
                     hint=hint.format(lines=csv_lines([r + 2 for r, _ in cells[:3]]))))
 
     def transform(self, X: pd.DataFrame) -> np.ndarray:

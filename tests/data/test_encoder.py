@@ -964,3 +964,13 @@ def test_hepatology_answers_written_many_ways_merge_into_their_classes():
         codes = merged.levels(col)
         order = [codes[words[0]] for _, words in sorted(written[col].items())]
         assert merged.is_ordered(col) and order == sorted(order), (col, codes)
+
+
+def test_text_in_a_numeric_column_is_shown_by_its_different_cells():
+    """Walk-through 25's report read "e.g. 'n.d.', 'n.d.', 'n.d.'"."""
+    cells = [str(v) for v in np.linspace(10, 16, 40)]
+    cells[2] = cells[5] = cells[9] = "n.d."
+    cells[12] = "pending"
+    enc = Encoder(max_patient_missing=None).fit(pd.DataFrame({"Hb": cells}))
+    stray = enc.report_.stray_text[0]
+    assert stray.count == 4 and stray.examples == ["n.d.", "pending"]
