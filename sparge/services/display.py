@@ -72,13 +72,19 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
     return {c: _capitalised(w) for c, w in sorted(words.items())}
 
 
-def _shown_rank(word: str) -> tuple[bool, bool, int]:
+def _shown_rank(word: str) -> tuple[bool, bool, bool, int]:
     """Which spelling of an answer is shown: not shouted (a word of more than four letters
     in capitals: "ISCHAEMIC" beside "Ischemic" in walk-through 21), then "yes" or "no",
-    then the longest."""
+    then not a site with "ca" after it ("Breast", not "Breast ca", walk-through 25), then
+    the longest."""
     shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
     # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
-    return not shouted, word.strip().lower() in ("yes", "no"), len(word)
+    return (not shouted, word.strip().lower() in ("yes", "no"),
+            not _CA_AFTER.search(word.strip().lower()), len(word))
+
+
+#: A site written with a word for cancer after it: "lung ca", "breast cancer".
+_CA_AFTER = re.compile(r"[a-z][\s\-]+(?:ca\.?|cancer|carcinoma)$")
 
 
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")

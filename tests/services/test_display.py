@@ -91,6 +91,16 @@ def test_a_code_with_several_spellings_shows_the_longest():
                          "NYHA": ["iii", "iv", "nyha ii", "mild"] * 10})
     words = answers_by_code(Encoder(id_column="id").fit(nyha), "NYHA").values()
     assert sorted(words) == ["III", "IV", "Mild", "Nyha II"]
+    # a site merged with its "ca" spelling is shown as the site (walk-through 25's form
+    # offered "Breast ca")
+    from sparge.data.encoder import merge_answers
+
+    site = pd.DataFrame({"id": [f"P{i}" for i in range(40)], "age": np.arange(40.0),
+                         "Primary site": ["Breast", "breast ca", "Lung", "lung cancer"] * 10})
+    fitted = Encoder(id_column="id").fit(site)
+    merged = Encoder(id_column="id", encoding_table=merge_answers(
+        fitted.table_, fitted.report_.answers_two_ways)).fit(site)
+    assert list(answers_by_code(merged, "Primary site").values()) == ["Breast", "Lung"]
     # a spelling in capitals is not the one shown ("ISCHAEMIC" beside "Ischemic")
     caps = pd.DataFrame({"id": [f"P{i}" for i in range(40)], "age": np.arange(40.0),
                          "Aetiology": ["ISCHAEMIC", "Dilated"] * 20})
