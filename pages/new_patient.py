@@ -253,7 +253,10 @@ if query is not None:
         reference = session_cache("residual_reference", (ss.get("model_token"),),
                                   lambda: residual_reference(model))
         shares = atypicality(model, X_all.to_numpy(dtype=float), reference)
-        odd = atypical_message(float(shares[pick]))
+        # the patient as its look-alikes are found: a value left out or converted above
+        # no longer makes it "unlike every training patient"
+        own = float(atypicality(model, xq, reference)[0])
+        odd = atypical_message(own)
         if odd:
             st.warning(odd)
         if len(query) > 1:  # the file's other patients, before one is picked

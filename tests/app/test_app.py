@@ -613,6 +613,11 @@ def test_new_patient_one_row_csv():
     typo = (head + "\n" + ",".join(cells) + "\n").encode()
     at.file_uploader(key="np_upload").set_value(("t.csv", typo, "text/csv")).run()
     said = " ".join(w.value for w in at.warning).replace("\\", "")
+    # left out by default: the patient without it is not unlike the training patients;
+    # used as given, the whole-patient check asks too
+    assert "Age (years) = 610" in said and "unlike the patients the model learned" not in said
+    at.radio(key="np_far_new patient").set_value("given").run()
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "Age (years) = 610" in said and "unlike the patients the model learned from" in said
     # a value written as a limit is compared as written (a walk-through's ">70" read "70")
     cells[head.split(",").index("Age (years)")] = ">85"
