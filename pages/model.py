@@ -303,7 +303,8 @@ def heldout_check() -> None:
             st.caption(f"Over {n_done} split{'s' if n_done != 1 else ''}. Same outcome: the % of "
                        "the 10 look-alikes with the patient's outcome, averaged over "
                        "outcomes. Vote bal. acc.: balanced accuracy of a 5-look-alike vote, in %. "
-                       "± : spread (SD) over the splits.")
+                       "± : spread (SD) over the splits. s/split: seconds to fit the "
+                       "representation and find the look-alikes, per split.")
 
 
 heldout_check()
