@@ -16,12 +16,15 @@ from sparge.app.lookalikes import warn_data_model_mismatch
 from sparge.app.plots import SMALL_CHART
 from sparge.app.plots_setup import objective_figure
 from sparge.app.shell import (
+    flash,
     fmt_number,
     guard,
     init_state,
     mismatch_message,
     model_summary,
+    previous_model_back,
     set_model,
+    show_flashes,
 )
 from sparge.data.safe_text import md_escape
 from sparge.services.display import model_filename
@@ -33,7 +36,9 @@ from sparge.services.workflow import model_params, train
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 st.title("Model")
+show_flashes()
 header = st.empty()  # filled at the end: names the model trained or loaded in this run
+back_box = st.container()  # and offers the model it replaced
 
 # ---------------------------------------------------------------- load (above all else)
 st.subheader("Load a model")
@@ -208,6 +213,15 @@ elif go:
         st.success(f"Fitted in {time.perf_counter() - t0:.1f} s: {model_summary(model)}")
 
 header.caption(f"Current model: {md_escape(ss.model_name)} — {model_summary(ss.model)}")
+if ss.get("previous_model") is not None:
+    # a model trained on a wrong outcome or threshold is one click from the one it replaced
+    back_name = ss.previous_model[2]
+    if back_box.button(f"Go back to the previous model ({md_escape(back_name, 80)})",
+                       key="model_back", help="The model this one replaced, kept for this "
+                                       "session; a second click comes back to this one."):
+        previous_model_back()
+        flash("success", f"Back to the previous model ({md_escape(back_name, 80)}).")
+        st.rerun()
 
 # ---------------------------------------------------------------- the current model
 model = ss.model

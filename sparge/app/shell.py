@@ -141,7 +141,13 @@ def app_navigation():
 
 
 def set_model(model, encoder, name: str) -> None:
+    """Make ``model`` the session's; the one it replaces is kept, one step back
+    (:func:`previous_model_back`): walk-through 25 trained on a wrong outcome and lost the
+    good model with no way back."""
     ss = st.session_state
+    if ss.get("model") is not None:
+        ss.previous_model = (ss.model, ss.get("model_encoder"), ss.get("model_name", ""),
+                             ss.get("maps", {}))
     ss.model = model
     ss.model_encoder = encoder
     ss.model_name = name
@@ -149,6 +155,17 @@ def set_model(model, encoder, name: str) -> None:
     ss.selected = None
     ss.lasso = []
     ss.maps = {}
+
+
+def previous_model_back() -> None:
+    """Swap the session's model with the one it replaced (a second click swaps back)."""
+    ss = st.session_state
+    previous = ss.get("previous_model")
+    if previous is None:
+        return
+    model, encoder, name, maps = previous
+    set_model(model, encoder, name)  # keeps the current one as the previous
+    ss.maps = maps
 
 
 def set_cohort(cohort: Cohort, name: str) -> None:

@@ -404,6 +404,14 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
     assert "atoms" in header[0]
     # the stage bars leave once the model is trained (they stayed at "100%" before)
     assert not at.get("progress")
+    # the model it replaced is one click away, and back again (walk-through 25 trained
+    # on a wrong outcome and lost its good model)
+    at.button(key="model_back").click().run()
+    assert not at.exception
+    assert at.session_state["model_name"].startswith("default model")
+    assert any("Back to the previous model" in s.value for s in at.success)
+    at.button(key="model_back").click().run()
+    assert at.session_state["model"] is model
 
 
 def test_training_past_the_resource_limit_asks_first(small_cohort, monkeypatch):
