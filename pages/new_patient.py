@@ -25,7 +25,6 @@ from sparge.services.display import (
     csv_patient_labels,
     file_id_column,
     file_patient_ids,
-    input_format,
     limits_as_written,
     numeric_patients,
     outcome_name,
@@ -64,7 +63,7 @@ def empty_form(categorical: set[str]) -> None:
     forgotten. Set, not forgotten: the browser kept a forgotten field's value on screen
     and sent it back with the next patient (walk-through 18)."""
     for key in [k for k in ss if str(k).startswith("np_f_")]:
-        ss[key] = "(missing)" if key in categorical else None
+        ss[key] = "(missing)" if key in categorical else ""
     ss["np_id"] = "NEW"
     ss.pop("np_query", None)
 
@@ -160,15 +159,17 @@ else:
                         values[col] = target.selectbox(label_text(col), ["(missing)"] + levels,
                                                        key=key)
                     else:
-                        fmt, step = input_format(training_values()[col])
                         # the unit in the label: a hint's was cut at 800 px and went
-                        # once a value was typed (walk-through 23)
-                        values[col] = target.number_input(
-                            label_text(biomarker_name(col, encoder)), value=None, key=key,
-                            format=fmt, step=step, placeholder=ranges[col])
+                        # once a value was typed (walk-through 23). Text, read as a
+                        # file's cell is: a number field turned a typed "12,5" into 125
+                        # without a word (walk-through 26); "<5" and "1.6 mg/dL" read too
+                        values[col] = target.text_input(
+                            label_text(biomarker_name(col, encoder)), key=key,
+                            placeholder=ranges[col])
         submitted = st.form_submit_button("Find look-alikes", type="primary")
     if submitted:
-        row = {c: (None if v in ("(missing)", None) else v) for c, v in values.items()}
+        row = {c: (None if v is None or str(v).strip() in ("(missing)", "") else v)
+               for c, v in values.items()}
         if all(v is None for v in row.values()):
             st.error("Fill in at least one biomarker.")
         else:

@@ -165,13 +165,6 @@ def has_sd_scale(column: str, encoder=None, flags: frozenset[str] = frozenset())
     return bool(is_ordered is not None and is_ordered(column) and len(words) > 2)
 
 
-def input_format(values) -> tuple[str, float]:
-    """``(printf format, step)`` of a number input for a column with these values: as many
-    decimals as the column is written with ("45", not "45.000", for an age in years)."""
-    d = data_decimals(values, most=3)
-    return f"%.{d}f", float(10.0 ** -d)
-
-
 def typical_range(values) -> str:
     """Where most patients lie, for an empty form field: "most 132–144" (the 5th to 95th
     percentile of the measured values, far values left out, at the column's precision);

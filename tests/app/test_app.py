@@ -514,9 +514,9 @@ def test_new_patient_form():
     at = start("pages/new_patient.py")
     names = at.session_state["model"].feature_names()
     # an empty field says where most patients lie (a walk-through had no hint of a scale)
-    age = at.number_input(key=f"np_f_{names.index('Age (years)')}")
+    age = at.text_input(key=f"np_f_{names.index('Age (years)')}")
     assert re.fullmatch(r"most \d+–\d+", age.proto.placeholder), age.proto.placeholder
-    at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(61.0)
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").input("61")
     at.selectbox(key=f"np_f_{names.index('Diabetes')}").set_value("Yes")
     find(at).click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -533,7 +533,7 @@ def test_new_patient_form():
     # an age of 610 (a typo) is questioned with the training patients' range; far from
     # every training patient's, it is left out until the user says otherwise
     # (walk-through 25: as given, such values chose the look-alikes)
-    at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(610.0)
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").input("610")
     find(at).click().run()
     assert not at.exception
     said = " ".join(w.value for w in at.warning).replace("\\", "")
@@ -552,7 +552,7 @@ def test_new_patient_form():
     assert shown_table(at, "This patient").loc["Age (years)", "This patient"] == "610"
     # a glucose typed in mg/dL in a mmol/L field: its converted value in one click
     glucose = "Fasting glucose (mmol/L)"
-    at.number_input(key=f"np_f_{names.index(glucose)}").set_value(100.0)
+    at.text_input(key=f"np_f_{names.index(glucose)}").input("100")
     find(at).click().run()
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "Fasting glucose (mmol/L) = 100 (training patients:" in said
@@ -562,25 +562,35 @@ def test_new_patient_form():
     comp = shown_table(at, "This patient")
     assert comp.loc[glucose, "This patient"] == "5.55"
     assert comp.loc["Age (years)", "This patient"] == "—"  # no unit fits: left out
-    at.number_input(key=f"np_f_{names.index(glucose)}").set_value(None)
+    at.text_input(key=f"np_f_{names.index(glucose)}").set_value("")
     # another patient (other values measured) is compared on its own biomarkers: the box
     # and the table agree (the box used to show the new defaults, the table the old list)
-    at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(None)
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").set_value("")
     at.selectbox(key=f"np_f_{names.index('Diabetes')}").set_value("(missing)")
-    numeric = {w.key for w in at.number_input}
+    numeric = {w.key for w in at.text_input}
     hb = next(n for n in names if n not in ("Age (years)", "Diabetes")
               and f"np_f_{names.index(n)}" in numeric)
-    at.number_input(key=f"np_f_{names.index(hb)}").set_value(
-        float(np.nanmedian(at.session_state["model"].training_values()[hb])))
+    at.text_input(key=f"np_f_{names.index(hb)}").input(
+        str(float(np.nanmedian(at.session_state["model"].training_values()[hb]))))
     find(at).click().run()
     assert not at.exception
     comp = shown_table(at, "This patient")
     assert list(comp.index) == at.multiselect(key="np_features").value
     assert comp.index[0] == hb
+    # a value typed with a decimal comma, or as a limit, is read as a file's cell is
+    # (walk-through 26: a number field made "12,5" 125 without a word)
+    at.text_input(key=f"np_f_{names.index(hb)}").input("12,5")
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").input(">85")
+    find(at).click().run()
+    assert not at.exception
+    at.multiselect(key="np_features").set_value([hb, "Age (years)"]).run()
+    comp = shown_table(at, "This patient")
+    assert comp.loc[hb, "This patient"] == "12.5"
+    assert comp.loc["Age (years)", "This patient"] == ">85 (read as 85)"
     # "Clear the form" empties every field and the last look-alikes
     at.button(key="np_clear").click().run()
     assert not at.exception
-    assert at.number_input(key=f"np_f_{names.index('Age (years)')}").value is None
+    assert at.text_input(key=f"np_f_{names.index('Age (years)')}").value == ""
     assert at.selectbox(key=f"np_f_{names.index('Diabetes')}").value == "(missing)"
     assert not [d for d in at.dataframe if "similarity" in d.value.columns]
 
@@ -590,14 +600,14 @@ def test_a_new_model_starts_the_new_patient_page_afresh():
     it (the fields are numbered by the old model's biomarkers)."""
     at = start("pages/new_patient.py")
     names = at.session_state["model"].feature_names()
-    at.number_input(key=f"np_f_{names.index('Age (years)')}").set_value(61.0)
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").input("61")
     find(at).click().run()
     assert [d for d in at.dataframe if "similarity" in d.value.columns]
     at.session_state["model_token"] = "another model"
     at.run()
     assert not at.exception
     assert not [d for d in at.dataframe if "similarity" in d.value.columns]
-    assert at.number_input(key=f"np_f_{names.index('Age (years)')}").value is None
+    assert at.text_input(key=f"np_f_{names.index('Age (years)')}").value == ""
 
 
 def find(at):

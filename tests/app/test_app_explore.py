@@ -252,11 +252,11 @@ def test_user_text_is_escaped_in_markdown_and_labels():
     assert not any(UNESCAPED_IMAGE.search(lab) for lab in labels)
     at = run("pages/new_patient.py", **state)
     names = model.feature_names()
-    hostile = at.number_input(key=f"np_f_{names.index('![c](http://127.0.0.1:9/leak/col)')}")
+    hostile = at.text_input(key=f"np_f_{names.index('![c](http://127.0.0.1:9/leak/col)')}")
     # a form label escapes what a label's Markdown can use: no image without brackets
     assert hostile.label.startswith("!\\[c\\](") and "://" not in hostile.label
     assert not UNESCAPED_IMAGE.search(hostile.label)
-    hostile.set_value(61.0)
+    hostile.input("61")
     at.text_input(key="np_id").set_value("![n](http://127.0.0.1:9/leak/new)")
     next(b for b in at.button if b.label == "Find look-alikes").click().run()
     assert not at.exception

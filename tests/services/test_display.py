@@ -368,15 +368,6 @@ def test_0_1_flags_get_counts_and_same_or_different_not_sd():
     assert pair.loc["count", "Difference"] == "-1 (-1.2 SD)"
 
 
-def test_number_inputs_keep_the_columns_own_decimals():
-    """New patient form: an age in years reads "45", not "45.000"."""
-    from sparge.services.display import input_format
-
-    assert input_format(np.array([45.0, 61, np.nan])) == ("%.0f", 1.0)
-    assert input_format(np.array([1.25, 3.5])) == ("%.2f", 0.01)
-    assert input_format(np.array([0.123456])) == ("%.3f", 0.001)  # at most 3 decimals
-
-
 def test_verdict_follows_the_difference_as_shown():
     from sparge.services.display import agreement
 
