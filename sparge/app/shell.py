@@ -21,7 +21,7 @@ import streamlit as st
 from sparge.data.reading import read_table
 from sparge.data.safe_text import md_escape
 from sparge.errors import DataError
-from sparge.services.maps import MapProjector, data_model_mismatch
+from sparge.services.maps import RECODED, MapProjector, data_model_mismatch
 from sparge.services.persistence import load_model
 from sparge.services.samples import SAMPLE_ID, SAMPLE_LABEL, SampleFiles, sample_files
 from sparge.services.workflow import Cohort, encode_cohort, fit_sample_note, forest_note
@@ -352,7 +352,14 @@ def sidebar_status() -> None:
         # the plain line here; completion rank, atoms and the forest are the Model page's
         st.caption(model_brief(ss.model))
         with contextlib.suppress(Exception):  # a status line never breaks a page
-            if mismatch_message():
+            said = mismatch_message()
+            if said.startswith(RECODED):
+                # the same table encoded another way (walk-through 26 read "not trained on
+                # this data" for the model trained on this very file)
+                st.caption(":orange[The data is encoded differently from this model's "
+                           "training (answers merged, values cleared): make the same "
+                           "choices on the Data page, or train again.]")
+            elif said:
                 st.caption(":orange[This model was not trained on this data: train one on "
                            "the Model page.]")
     st.caption(RELOAD_NOTE)

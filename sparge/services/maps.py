@@ -443,6 +443,10 @@ def data_model_mismatch(model, features, ids, X=None) -> str:
             "from the model's training patients.")
 
 
+#: How :func:`encoding_mismatch` starts: the same patients, encoded another way.
+RECODED = "The data's values are not those the model was trained on"
+
+
 def encoding_mismatch(model, X, ids) -> str:
     """Why the data's values of the model's training patients are not those the model was
     trained on ("" if they are).
@@ -467,8 +471,12 @@ def encoding_mismatch(model, X, ids) -> str:
     row = {}
     for r, v in enumerate(ids):
         row.setdefault(str(v).strip(), r)
-    rows = np.array([row[str(v).strip()] for v in train_ids])
-    ours = np.asarray(model.training_data_, dtype=np.float32)
+    found = [(i, row[str(v).strip()]) for i, v in enumerate(train_ids)
+             if str(v).strip() in row]  # those in the data (another table: none)
+    if not found:
+        return ""
+    mine, rows = (np.array(t) for t in zip(*found, strict=True))
+    ours = np.asarray(model.training_data_, dtype=np.float32)[mine]
     theirs = model.standardize(X[rows]).astype(np.float32)
     both = np.isfinite(ours) & np.isfinite(theirs)
     differ = (np.isfinite(ours) != np.isfinite(theirs)) | (
@@ -482,7 +490,7 @@ def encoding_mismatch(model, X, ids) -> str:
     listed = ", ".join(f"'{c}'" for c in cols[:4]) + (
         f" and {len(cols) - 4} more" if len(cols) > 4 else "")
     n = int(differ.any(axis=1).sum())
-    return (f"The data's values are not those the model was trained on: {listed} "
+    return (f"{RECODED}: {listed} "
             f"{'differs' if len(cols) == 1 else 'differ'} for {n:,} of its "
             f"{len(train_ids):,} training patients. The table was encoded again without "
             "the choices made before training (answers merged, far values cleared or "
@@ -498,6 +506,6 @@ def map_csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 __all__ = ["MapProjector", "METHODS", "NOT_TRAINED", "DENSE_MAP", "UMAP_FIT_MAX",
            "map_title", "map_hint", "map_frame", "training_values", "patient_values",
-           "map_csv_frame", "data_model_mismatch", "encoding_mismatch", "umap_sample",
+           "map_csv_frame", "data_model_mismatch", "encoding_mismatch", "RECODED", "umap_sample",
            "umap_note", "is_dense",
            "point_style", "density_grid"]

@@ -25,6 +25,7 @@ from sparge.estimator.model import SparGE
 from sparge.method.lowrank import column_bounds
 from sparge.method.preprocess import PAPER_MAX_MISSING, missing_fraction_per_row
 from sparge.services.display import answers_by_code, format_number
+from sparge.services.maps import encoding_mismatch
 from sparge.services.typicality import ATYPICAL_SHARE
 
 
@@ -345,9 +346,16 @@ def cohort_patients(model: SparGE, cohort: Cohort) -> PatientIndex:
                                    np.asarray([str(j) for j in range(n_train)])), dtype=str)
     features = model.feature_names()
     compatible = list(cohort.features) == features
-    if not compatible:
+    # the same features, its training patients encoded another way (a re-upload without
+    # the merges made before training): the data's codes mean other things, and its
+    # values and patients are not shown with the model's (walk-through 26 read a grade
+    # "6" on a 1-3 scale, "+5.6 SD")
+    recoded = encoding_mismatch(model, cohort.X, cohort.ids) if compatible else ""
+    if not compatible or recoded:
         missing = [f for f in features if f not in set(cohort.features)]
-        msg = ("The current data table is not the one this model was trained on "
+        msg = (recoded.split(". The table")[0] + ": only the model's training patients are "
+               "shown, with their values as the model has them." if recoded else
+               "The current data table is not the one this model was trained on "
                f"({len(cohort.features)} features vs the model's {len(features)}"
                + (f"; e.g. '{missing[0]}' is missing" if missing else "") +
                "): only the model's training patients are shown.")

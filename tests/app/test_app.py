@@ -317,6 +317,27 @@ def test_the_sidebar_says_when_the_model_was_not_trained_on_the_data(small_cohor
     assert not any("not trained on this data" in c.value for c in fresh.sidebar.caption)
     at = start("pages/data.py", cohort=small_cohort, cohort_name="small")
     assert any("not trained on this data" in c.value for c in at.sidebar.caption)
+    # the model's own table encoded another way (walk-through 26: a re-upload without the
+    # merge read "not trained on this data"); Explore shows the model's values only
+    from sparge.data.encoder import EncodingTable
+    from sparge.services.workflow import cohort_patients, encode_again
+
+    model = train(small_cohort, {"max_iter": 1})
+    table = small_cohort.encoder.table_.to_frame()
+    smoking = table["column"] == "Smoking"
+    table.loc[smoking, "code"] = table.loc[smoking, "code"].map({1: 2, 2: 1, 3: 3})
+    recoded = encode_again(small_cohort, encoding_table=EncodingTable.from_frame(table))
+    at = start("pages/explore.py", cohort=recoded, cohort_name="small", model=model,
+               model_encoder=small_cohort.encoder, model_name="trained on small",
+               model_token="t")
+    side = " ".join(c.value for c in at.sidebar.caption)
+    assert "encoded differently from this model's training" in side
+    assert "not trained on this data" not in side
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "'Smoking' differs" in said, said
+    index = cohort_patients(model, recoded)
+    assert not index.compatible and index.in_training.all()
+    assert "only the model's training patients are shown" in index.message
 
 
 def test_report_threshold_and_label_role_are_applied(small_cohort):
