@@ -100,7 +100,13 @@ if mode == "CSV file":
     up = st.file_uploader("Patient CSV (a header and one row per patient)",
                           type=["csv", "txt"], key="np_upload")
     if up is not None:
-        ss.np_file_kept = (up.name, up.getvalue())
+        data = up.getvalue()
+        if ss.get("np_file_kept") is None or ss.np_file_kept[1] != data:
+            # another file starts at its first patient (walk-through 26's opened on the
+            # previous file's third)
+            ss.pop("np_pick", None)
+            ss.pop("np_pick_kept", None)
+        ss.np_file_kept = (up.name, data)
     elif not returning:
         ss.pop("np_file_kept", None)
     elif ss.get("np_file_kept") is not None:

@@ -717,6 +717,16 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
     assert not at.exception
     assert "Using two.csv, uploaded earlier" in texts(at).replace("\\", "")
     assert at.selectbox(key="np_pick").value == 1 and "Look-alikes of NEW0002" in texts(at)
+    # another file starts at its first patient (walk-through 26 opened on the third)
+    at.file_uploader(key="np_upload").set_value(("three.csv", table.encode(),
+                                                  "text/csv")).run()
+    assert at.selectbox(key="np_pick").value == 1  # the same file: the same patient
+    other = table.replace("NEW0002", "NEW0009")
+    at.file_uploader(key="np_upload").set_value(("other.csv", other.encode(),
+                                                  "text/csv")).run()
+    assert at.selectbox(key="np_pick").value == 0
+    del at.session_state["np_upload"]  # away and back again
+    at.run()
     at.button(key="np_forget_file").click().run()  # forgotten on request
     assert not at.exception and "Look-alikes of" not in texts(at)
     at.file_uploader(key="np_upload").set_value(("two.csv", table.encode(), "text/csv")).run()
