@@ -37,6 +37,7 @@ from sparge.data.encoder import (
     merge_answers,
     merged_summary,
     outcome_named_columns,
+    repeated_ids,
     single_value_outcome,
 )
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
@@ -153,6 +154,10 @@ ss.setup_kept = {"setup_id": id_col, "setup_label": label_col, "setup_missing": 
 no_id = id_guess_note(df, id_guess) if pending is not None and id_col == NONE else None
 if no_id:
     st.warning(md_escape(no_id, max_len=600))
+repeats = repeated_ids(df, id_col) if id_col != NONE else ""
+if repeats:  # said before encoding refuses it (walk-through 26 learned it from the refusal)
+    st.warning(md_escape(f"'{id_col}' cannot be the patient ID: {repeats}. Encoding will "
+                         "stop; fix the file, or choose no ID column.", max_len=800))
 if label_col == NONE and label_guess in cols and label_guess != id_col:
     st.warning(f"Column '{md_escape(label_guess)}' looks like an outcome. With the outcome "
                "column at '(none)' it is used as an input feature: choose it as the outcome, "

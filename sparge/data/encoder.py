@@ -132,11 +132,10 @@ def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
     dup = text[(text != "") & text.duplicated(keep=False)]
     if not len(dup):
         return ""
-    rows = df.astype(str)
     parts = []
     for value in list(dict.fromkeys(dup))[:shown]:
         where = np.flatnonzero(text == value)
-        copy = len(rows.iloc[where].drop_duplicates()) == 1
+        copy = len(df.iloc[where].astype(str).drop_duplicates()) == 1
         parts.append(f"{_q(value, 40)!r} on CSV {csv_lines([int(i) + 2 for i in where[:4]])}"
                      + (" (the same row twice)" if copy and len(where) == 2 else
                         " (the same row each time)" if copy else ""))

@@ -202,6 +202,19 @@ def test_values_far_from_their_column_are_listed_and_set_to_missing_on_request()
     assert at.session_state["cohort"].X[4, j] > 200
 
 
+def test_an_id_column_with_repeats_is_questioned_before_encoding():
+    """Walk-through 26 chose the repeated 'Patient ID' and learned it from the refusal."""
+    rows = ["Patient ID,Age,Outcome"] + [f"P{i % 18},{40 + i},{'yes' if i % 3 else 'no'}"
+                                          for i in range(20)]
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("dup.csv", "\n".join(rows).encode(), "text/csv")).run()
+    at.selectbox(key="setup_id").set_value("Patient ID").run()
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "'Patient ID' cannot be the patient ID: 2 IDs repeat: 'P0' on CSV lines 2, 20" \
+        in said and "Encoding will stop" in said
+
+
 def test_a_wrong_upload_can_be_cancelled():
     """A walk-through uploaded another table by mistake: removing the file did not cancel
     the pending setup, which stayed for good. Cancel keeps the current table, empties the
