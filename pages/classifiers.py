@@ -111,7 +111,9 @@ if ss.get("cls_results") is not None:
                        format_func=lambda c: CLASSIFIER_NAMES.get(c, c))
     st.caption(f"Summed over the {splits} test splits, then each row (true outcome) divided by "
                "its total: a row sums to 100 % and the diagonal is each outcome's recall.")
-    c1, c2 = st.columns(2)
+    # side by side for two outcomes; one above the other for more (walk-throughs 25 and
+    # 26: at 800 px three outcomes' cells were 22 px wide, "91%" spilling out of them)
+    c1, c2 = st.columns(2) if len(conf["classes"]) <= 2 else (st.container(), st.container())
     c1.plotly_chart(confusion_heatmap(normalize_confusion(conf[("raw", clf)]), conf["classes"],
                                       "Raw data"), width="stretch", config=SMALL_CHART)
     c2.plotly_chart(confusion_heatmap(normalize_confusion(conf[("SparGE", clf)]),
