@@ -144,6 +144,25 @@ def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
             + (f"; … (+{n - shown:,})" if n > shown else ""))
 
 
+def _warn_copied_rows(df: pd.DataFrame, report: ValidationReport) -> None:
+    """Warn of rows that repeat an earlier row in every column: each copy counts as a
+    patient in training and is the other's look-alike at similarity 1.00 (walk-through
+    26's row written twice, ONC-10399, was its own first look-alike)."""
+    rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
+    copies = pd.Series(rows).duplicated(keep="first").to_numpy()
+    n = int(copies.sum())
+    if not n:
+        return
+    first = int(np.flatnonzero(copies)[0])
+    twin = int(np.flatnonzero(rows == rows[first])[0])
+    report.warnings.append(
+        f"{n:,} {'rows repeat' if n != 1 else 'row repeats'} an earlier row in every column "
+        f"(e.g. CSV "
+        f"lines {twin + 2} and {first + 2}): each copy counts as a patient in training and "
+        "is the other's look-alike, at similarity 1.00. Delete the copies from the file if "
+        "they are one record.")
+
+
 def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
     """Why no ID column was guessed although one is named like an ID, or ``None``.
 
@@ -1149,6 +1168,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         report = self._start_report(df)
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
+        _warn_copied_rows(df, report)
         base = self._fitting_base(df, cols, report.notes)
         reasons: dict[str, list[str]] = {}
         units: dict[str, ColumnUnits] = {}

@@ -974,3 +974,13 @@ def test_text_in_a_numeric_column_is_shown_by_its_different_cells():
     enc = Encoder(max_patient_missing=None).fit(pd.DataFrame({"Hb": cells}))
     stray = enc.report_.stray_text[0]
     assert stray.count == 4 and stray.examples == ["n.d.", "pending"]
+
+
+def test_a_row_written_twice_is_said():
+    """Walk-through 26: a row written twice was its own first look-alike, at 1.00."""
+    df = pd.DataFrame({"Age": ["61", "70", "61", "55"], "Sex": ["F", "M", "F", "M"]})
+    said = Encoder(max_patient_missing=None).fit(df).report_.warnings
+    assert ("1 row repeats an earlier row in every column (e.g. CSV lines 2 and 4): each "
+            "copy counts as a patient in training") in " ".join(said)
+    assert not any("repeat" in w for w in Encoder(max_patient_missing=None).fit(
+        df.iloc[:2]).report_.warnings)
