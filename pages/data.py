@@ -174,7 +174,8 @@ elif label_col != NONE:
                   "is the outcome, choose it above.")
 choices = table_choices(enc, ss.cohort.clear_far) if again else ""
 keep_choices = bool(choices) and st.checkbox(
-    f"Keep the choices made for the current table, which has the same columns: {choices}",
+    "Keep the choices made for the current table, which has the same columns: "
+    + md_escape(choices, max_len=300),
     value=True, key=f"setup_keep_{token}",
     help="Untick to encode the new file as it is, without them. A model trained with them "
          "places this file's patients correctly only when they are kept.")
