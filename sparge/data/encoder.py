@@ -222,7 +222,7 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
         t = texts[c]
         return bool((t != "").all()) and t.nunique() == len(t)
 
-    id_col = next((c for c in cols if _ID_NAMES.match(c.strip()) and unique(c)), None)
+    id_col = id_named_column(frame)
     if id_col is None:
         id_col = next((c for c in cols if unique(c) and len(frame) > 1
                        and not texts[c].str.fullmatch(NUMBER_PATTERN).all()), None)

@@ -877,9 +877,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     paired = {a for a, _ in out}
     bare_of = {_spelling_key(k): lv for lv, k in keys.items()}
     for lv, k in keys.items():
-        m = _CANCER_AFTER.search(k)  # the end only: a search from the start backtracked
-        bare = k[:m.start()] if m else ""  # for minutes on a hostile 100,000-letter cell
-        hit = bare_of.get(_spelling_key(bare)) if re.search("[a-z]", bare) else None
+        bare = site_of(k)
+        hit = bare_of.get(_spelling_key(bare)) if bare else None
         if lv not in paired and hit is not None and hit != lv:
             out.append((lv, hit))
     # a tumour's differentiation in words beside its grade (walk-through 25's "well
@@ -935,6 +934,16 @@ def abbreviated_levels(levels: list[str], column: str | None = None
 
 #: A level that is a site followed by a word for cancer: "lung ca", "breast cancer".
 _CANCER_AFTER = re.compile(r"[\s\-]+(?:ca\.?|cancer|carcinoma|tumou?r|malignancy|neoplasm)$")
+
+
+def site_of(key: str) -> str | None:
+    """The site a level names before a word for cancer ("lung ca": "lung", "breast
+    cancer": "breast"), or ``None`` when it has no such word after a site. The end only
+    is searched: a pattern from the start backtracked for minutes on a hostile
+    100,000-letter cell."""
+    m = _CANCER_AFTER.search(key)
+    bare = key[:m.start()] if m else ""
+    return bare if re.search("[a-z]", bare) else None
 #: A column of tumour grades: its name says grade or differentiation.
 _GRADE_COLUMN = re.compile(r"grade|grading|differentiat")
 #: A tumour's differentiation in words, with its grade (G1 well, G2 moderately, G3 poorly

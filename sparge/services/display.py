@@ -23,7 +23,7 @@ import pandas as pd
 from sparge.data.encoder import id_named_column
 from sparge.data.far_values import typical_bounds
 from sparge.data.number_format import MISSING, as_float, data_decimals, format_number
-from sparge.data.parsing import cell_text, limit_text, parse_numeric
+from sparge.data.parsing import cell_text, limit_text, parse_numeric, site_of
 from sparge.data.safe_text import plain_text
 from sparge.data.tables import norm_key, scale_codes, scale_of
 from sparge.errors import DataError
@@ -80,11 +80,7 @@ def _shown_rank(word: str) -> tuple[bool, bool, bool, int]:
     shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
     # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
     return (not shouted, word.strip().lower() in ("yes", "no"),
-            not _CA_AFTER.search(word.strip().lower()), len(word))
-
-
-#: A site written with a word for cancer after it: "lung ca", "breast cancer".
-_CA_AFTER = re.compile(r"[a-z][\s\-]+(?:ca\.?|cancer|carcinoma)$")
+            site_of(word.strip().lower()) is None, len(word))
 
 
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
