@@ -25,20 +25,20 @@ from sparge.app.shell import (
     set_cohort,
     show_flashes,
 )
-from sparge.data.encoder import (
-    FAR_VALUES_ADVICE,
-    FAR_VALUES_CLEARED,
-    ROLES,
-    far_values_button,
-    far_values_done,
+from sparge.data.answer_merging import merge_answers, merged_summary
+from sparge.data.column_guess import (
     guess_columns,
-    guess_feature_count,
     id_guess_note,
-    merge_answers,
-    merged_summary,
     outcome_named_columns,
     repeated_ids,
     single_value_outcome,
+)
+from sparge.data.encoder import ROLES, guess_feature_count
+from sparge.data.encoding_notes import (
+    FAR_VALUES_ADVICE,
+    FAR_VALUES_CLEARED,
+    far_values_button,
+    far_values_done,
 )
 from sparge.data.safe_text import md_escape, plain_frame, to_csv
 from sparge.services.workflow import (

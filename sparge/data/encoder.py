@@ -5,8 +5,10 @@ gives it) into a float matrix with ``NaN`` for missing values: it infers every c
 role, codes categorical columns through the encoding table (see :mod:`sparge.data.tables`
 for missing tokens and ordered scales, :mod:`sparge.data.parsing` for reading cells),
 applies the paper's column and patient filters and writes a
-:class:`~sparge.data.report.ValidationReport`. :func:`guess_columns` suggests the ID and
-outcome columns.
+:class:`~sparge.data.report.ValidationReport`, worded by :mod:`sparge.data.encoding_notes`.
+:mod:`sparge.data.column_guess` suggests the ID and
+outcome columns, :mod:`sparge.data.answer_merging` merges answers written two ways and
+:mod:`sparge.data.leaks` finds features that give the outcome away.
 """
 
 from __future__ import annotations
@@ -20,17 +22,29 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from sparge.data.answer_merging import abbreviation_note, two_way_pairs
+from sparge.data.column_guess import repeated_ids
 from sparge.data.column_kinds import (
     looks_like_dates,
     looks_like_follow_up,
     looks_like_free_text,
 )
+from sparge.data.encoding_notes import (
+    FAR_VALUES_ADVICE,
+    conversion_note,
+    inferred_note,
+    mixed_units_message,
+    outcome_shift,
+    report_left_out,
+    threshold_to_keep,
+    unconverted_message,
+    warn_copied_rows,
+)
 from sparge.data.far_values import far_mask, log_bounds, typical_bounds
+from sparge.data.leaks import leak_message, outcome_leaks
 from sparge.data.number_format import format_number
 from sparge.data.parsing import (
-    NUMBER_PATTERN,
     ColumnUnits,
-    abbreviated_levels,
     cell_keys,
     cell_text,
     column_units,
@@ -79,34 +93,6 @@ _SUB_STAGE_OF = re.compile(r"(?<=[\divx])[a-d]$")
 ROLES = ("id", "label", "numeric", "categorical", "ignore")
 
 
-# --------------------------------------------------------------------------- guessing
-_ID_NAMES = re.compile(
-    r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client)"
-    r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
-    r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)\.?$", re.IGNORECASE)  # "Patient No."
-_OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
-                  "mortality",
-                  # walk-through 19: "MACE at 1 year" became an input feature, unsaid
-                  "dead", "deceased", "survived", "alive", "expire", "expired", "mace",
-                  "readmitted", "readmission", "relapse", "recurrence", "response",
-                  "diagnosis", "status")
-#: "status", "class" and "diagnosis" name features too (Marital Status, NYHA class, a
-#: walk-through's "Cardiovascular diagnosis" chosen over "Vital status"): they mark an
-#: outcome only alone or with one of these words ("Vital status", "Target class").
-_WEAK_WORDS = {"status", "class", "diagnosis"}
-_WEAK_COMPANIONS = {"vital", "survival", "disease", "final", "discharge", "outcome", "death",
-                    "mortality", "life", "target", "label", "true", "patient", "y",
-                    # "Status at last contact", "Status at end of follow-up"
-                    "at", "last", "contact", "end", "of", "follow", "up", "followup",
-                    "study", "current"}
-
-
-def _words(name: str) -> list[str]:
-    """Lower-case words of a column name (camelCase and punctuation split)."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
-    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
-
-
 def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
                         label_column: str | None = None) -> int:
     """How many columns the encoder would use as features (numeric or categorical), by
@@ -121,399 +107,13 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
     except DataError:  # the encoding will say what is wrong; count the other columns
         return len(cols) - sum(c is not None for c in (id_column, label_column))
     return sum(role in ("numeric", "categorical") for role in roles.values())
-
-
-def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
-    """Words for the IDs a column repeats ("" when none): up to ``shown`` of them with
-    their CSV lines, each said to be an exact copy of the row when every cell repeats
-    (walk-through 25: one of two repeated IDs was named, and an exact duplicate row was
-    not told apart from two patients sharing an ID)."""
-    text = cell_text(df[column])
-    dup = text[(text != "") & text.duplicated(keep=False)]
-    if not len(dup):
-        return ""
-    parts = []
-    for value in list(dict.fromkeys(dup))[:shown]:
-        where = np.flatnonzero(text == value)
-        copy = len(df.iloc[where].astype(str).drop_duplicates()) == 1
-        parts.append(f"{_q(value, 40)!r} on CSV {csv_lines([int(i) + 2 for i in where[:4]])}"
-                     + (" (the same row twice)" if copy and len(where) == 2 else
-                        " (the same row each time)" if copy else ""))
-    n = dup.nunique()
-    return (f"{n:,} {'IDs repeat' if n != 1 else 'ID repeats'}: " + "; ".join(parts)
-            + (f"; … (+{n - shown:,})" if n > shown else ""))
-
-
-def _warn_copied_rows(df: pd.DataFrame, report: ValidationReport) -> None:
-    """Warn of rows that repeat an earlier row in every column: each copy counts as a
-    patient in training and is the other's look-alike at similarity 1.00 (walk-through
-    26's row written twice, ONC-10399, was its own first look-alike)."""
-    rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
-    copies = pd.Series(rows).duplicated(keep="first").to_numpy()
-    n = int(copies.sum())
-    if not n:
-        return
-    first = int(np.flatnonzero(copies)[0])
-    twin = int(np.flatnonzero(rows == rows[first])[0])
-    report.warnings.append(
-        f"{n:,} {'rows repeat' if n != 1 else 'row repeats'} an earlier row in every column "
-        f"(e.g. CSV "
-        f"lines {twin + 2} and {first + 2}): each copy counts as a patient in training and "
-        "is the other's look-alike, at similarity 1.00. Delete the copies from the file if "
-        "they are one record.")
-
-
-def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
-    """Why no ID column was guessed although one is named like an ID, or ``None``.
-
-    A walk-through's export repeated 18 "Patient No." values: the guess fell back to
-    "(none)" without a word, and its patients were named by row number on every page.
-    """
-    if id_guess is not None:
-        return None
-    for col in (str(c) for c in df.columns):
-        if not _ID_NAMES.match(col.strip()):
-            continue
-        text = cell_text(df[col])
-        blank = int((text == "").sum())
-        dup = text[(text != "") & text.duplicated(keep=False)]
-        if not len(dup) and not blank:
-            continue
-        why = []
-        if len(dup):
-            why.append(repeated_ids(df, col))
-        if blank:
-            why.append(f"{blank:,} row(s) have none")
-        return (f"{_q(col)!r} looks like the patient ID, but {' and '.join(why)}. It was "
-                "not chosen, and patients will be named by their row. Fix the file (delete "
-                "a row written twice; give two patients sharing an ID their own) and upload "
-                "it again.")
-    return None
-
-
-def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
-    """Guess the patient-ID and outcome columns of a table (for the setup form).
-
-    ID: the first column named like an identifier ("Subject ID", "patient id", "id",
-    "MRN", ...) whose values are unique, else the first text column whose values are all
-    present and unique. Outcome: among the other columns, one named like outcome / target /
-    label / class / event / death / mortality / dead / survived / MACE / readmission /
-    relapse / response (and the like) / diagnosis / status (in that order of preference,
-    then left to right) with 2 to 10 distinct values; a yes/no column named
-    like an event counts. "status", "class" and "diagnosis" count only alone or with words
-    such as vital / survival / disease / target / final ("Vital status", "Final
-    diagnosis"), not in "Marital Status", "NYHA class" or "Cardiovascular diagnosis".
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table, as :func:`sparge.data.reading.read_table` gives it.
-
-    Returns
-    -------
-    id_column, outcome_column : str or None
-        The guessed columns, each ``None`` when nothing fits.
-    """
-    cols = [str(c) for c in df.columns]
-    frame = df.set_axis(cols, axis=1)
-    texts = {c: cell_text(frame[c]) for c in cols}
-
-    def unique(c: str) -> bool:
-        t = texts[c]
-        return bool((t != "").all()) and t.nunique() == len(t)
-
-    id_col = id_named_column(frame)
-    if id_col is None:
-        id_col = next((c for c in cols if unique(c) and len(frame) > 1
-                       and not texts[c].str.fullmatch(NUMBER_PATTERN).all()), None)
-    named = outcome_named_columns(frame, exclude=[id_col] if id_col else [], texts=texts)
-    return id_col, (named[0] if named else None)
-
-
-def id_named_column(df: pd.DataFrame) -> str | None:
-    """The first column named like a patient identifier ("Patient ID", "MRN") whose
-    values are all present and unique, or ``None``: what names the patients of a new
-    patients' file whose model has no ID column (unlike :func:`guess_columns`, never an
-    unnamed text column: a file's comments are unique too)."""
-    for c in df.columns:
-        if _ID_NAMES.match(str(c).strip()):
-            t = cell_text(df[c])
-            if bool((t != "").all()) and t.nunique() == len(t):
-                return str(c)
-    return None
-
-
-def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = None
-                          ) -> list[str]:
-    """Columns named like an outcome (the rule of :func:`guess_columns`) with 2 to 10
-    distinct answers, the most outcome-like name first (then left to right).
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-    exclude : iterable of str
-        Columns not to consider (the ID column).
-    texts : dict, optional
-        ``{column: cell_text(column)}`` when already computed.
-    """
-    skip = {str(c) for c in exclude}
-    found = []
-    for pos, col in enumerate(df.columns):
-        c = str(col)
-        rank = _outcome_rank(c)
-        if c in skip or rank is None:
-            continue
-        t = texts[c] if texts is not None else cell_text(df[col])
-        n_levels = cell_keys(t[t != ""]).nunique()
-        if 2 <= n_levels <= 10:
-            found.append((rank, pos, c))
-    return [c for _, _, c in sorted(found)]
-
-
-def _outcome_rank(name: str) -> int | None:
-    """How strongly a column's name says "outcome" (0 strongest), ``None`` when it does
-    not (the rule of :func:`guess_columns`)."""
-    words = _words(name)
-    ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS
-             and (w not in _WEAK_WORDS or set(words) - _WEAK_WORDS <= _WEAK_COMPANIONS)]
-    return min(ranks) if ranks else None
-
-
-def single_value_outcome(df: pd.DataFrame) -> tuple[str, str] | None:
-    """A column named like an outcome that holds a single answer for every patient.
-
-    :func:`guess_columns` passes it over (nothing can be learned from one outcome), and
-    without a word the table was encoded without an outcome (a walk-through's export of
-    survivors only, "Died before discharge" all "No").
-
-    Returns
-    -------
-    (column, answer) or None
-    """
-    for c in df.columns:
-        if _outcome_rank(str(c)) is None:
-            continue
-        t = cell_text(df[c])
-        filled = t[t != ""]
-        if len(filled) and cell_keys(filled).nunique() == 1:
-            return str(c), str(filled.iloc[0])
-    return None
-
-
-# --------------------------------------------------------------------------- encoder
-
-def _inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
-    """One note for the categorical columns whose levels were inferred (not one per column).
-
-    ``inferred`` maps "yes/no", "scale", "two" and "other" to ``(column, levels shown)``
-    pairs: yes/no columns, columns on a recognised scale, other two-level columns (order
-    irrelevant), and the others (coded in natural order, which is no clinical order).
-    """
-    names = [_q(name) for group in inferred.values() for name, _ in group]
-    if not names:
-        return ""
-
-    def some(items: list[tuple[str, str]], k: int, detail: bool) -> str:
-        shown = [f"'{_q(name)}'" + (f" ({how})" if detail and how else "")
-                 for name, how in items]
-        return ", ".join(shown[:k]) + (f" … (+{len(shown) - k})" if len(shown) > k else "")
-
-    parts = []
-    if inferred["yes/no"]:
-        parts.append("yes/no, coded Yes 1, No 2, Unknown 0 as in the paper's table (other "
-                     "answers from 3): " + some(inferred["yes/no"], 8, True))
-    if inferred["scale"]:
-        parts.append("in the order of a recognised scale: " + some(inferred["scale"], 5, True))
-    if inferred["two"]:
-        parts.append("two levels, whose order does not matter: "
-                     + some(inferred["two"], 6, True))
-    if inferred["other"]:
-        parts.append("coded 1, 2, 3 … in natural (alphabetical or numeric) order, which "
-                     "need not be a clinical order: " + some(inferred["other"], 4, True))
-    # "fits": a column named like a table entry whose answers are not its own is listed
-    # too (walk-through 20 read "not those of the built-in table" and "no entry" as a
-    # contradiction)
-    head = (f"column '{names[0]}': no encoding table entry fits it; its levels were inferred"
-            if len(names) == 1 else f"{len(names)} categorical columns: no encoding table "
-                                    "entry fits them; their levels were inferred")
-    return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
-
-
-#: The far values' warning ends so; with them set to missing (``encode_cohort``'s
-#: ``clear_far``) a page says :data:`FAR_VALUES_CLEARED` instead.
-FAR_VALUES_ADVICE = "used as given (correct the file, or set them to missing)"
 #: A column's far values are converted from a probable other unit only when at least this
 #: many of them all fit it (fewer are named with it, and set to missing).
 MIN_UNIT_SLIPS = 3
-FAR_VALUES_CLEARED = ("set to missing for training, or converted where a probable unit is "
-                      "named (the model completes the missing ones like any gap; the table "
-                      "itself is unchanged)")
-
-
-def _far_counts(values_to_check: list) -> tuple[int, int]:
-    """How many far values are converted from a probable other unit, and how many not."""
-    conv = sum(v[4] is not None for v in values_to_check)
-    return conv, len(values_to_check) - conv
-
-
-def far_values_done(values_to_check: list) -> str:
-    """What the far-values button did, for its success message: "2 values set to
-    missing and 25 converted from a probable other unit"."""
-    conv, rest = _far_counts(values_to_check)
-    words = []
-    if rest:
-        words.append(f"{rest:,} value{'s' if rest != 1 else ''} set to missing")
-    if conv:
-        words.append(f"{conv:,} converted from a probable other unit")
-    text = " and ".join(words)
-    return text[0].upper() + text[1:]
-
-
-def far_values_button(values_to_check: list, cleared: bool) -> str:
-    """The Data page's button for the far values (``report_.values_to_check``): what a
-    click does, converting those written in a probable other unit and setting the
-    others to missing (or, once done, using them all as given)."""
-    n = len(values_to_check)
-    if cleared:
-        return f"Use the {n:,} far value{'s' if n != 1 else ''} as given"
-    conv, rest = _far_counts(values_to_check)
-    words = []
-    if conv:
-        words.append(f"convert the {conv:,} in a probable other unit")
-    if rest:
-        words.append(f"set {'the other ' if conv else ''}{rest:,} "
-                     f"{'value' if rest == 1 else 'values'} to missing")
-    text = " and ".join(words) + " for training"
-    return text[0].upper() + text[1:]
-
-
-def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[str]]]:
-    """Per column, the answers that look like one answer written two ways ("f" and
-    "Female", "iii" and "3") and are coded apart: ``{column: [[short, full], ...]}``
-    (:func:`~sparge.data.parsing.abbreviated_levels`)."""
-    out = {}
-    for col in cols:
-        codes = table.levels(col)
-        pairs = [[a, b] for a, b in abbreviated_levels(list(codes), col)
-                 if codes[a] != codes[b]]
-        if pairs:
-            out[col] = pairs
-    return out
-
-
-def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[str]]]
-                  ) -> EncodingTable:
-    """The table with each pair of answers written two ways sharing one code
-    (:meth:`EncodingTable.with_merged_levels`), and a column's order found again.
-
-    A column written many ways is coded in no order (walk-through 21's NYHA class: "1",
-    "I", "iii", "NYHA III", "NYHA-3" …). Once merged, the answers that keep their codes
-    can follow a recognised scale or their own numbers ("1" to "4"; walk-through 23's CKD
-    stages "1", "2", "3a", "3b", "4", "5"), or be the letters A, B, C … of a column named
-    a class, grade or stage (Child-Pugh class): the column is then ordered, and coded in
-    that order, as if it had been written one way.
-    """
-    out = table.with_merged_levels(pairs_by_column)
-    for col in pairs_by_column:
-        if not out.has(col) or out.is_ordered(col):
-            continue
-        before, after = table.levels(col), out.levels(col)
-        kept: dict[int, str] = {}  # code -> an answer that kept it
-        for level, code in after.items():
-            if before.get(level) == code:
-                kept.setdefault(code, level)
-        if len(kept) < 3 or len(kept) != len(set(after.values())):
-            continue
-        found, ordered, _ = infer_levels(pd.Series(list(kept.values()), dtype=object),
-                                         table.missing_keys(col))
-        letters = sorted(norm_key(v) for v in kept.values())
-        if not ordered and re.search(r"class|grade|stage", norm_key(col)) and \
-                "".join(letters) == "abcde"[:len(letters)]:
-            # Child-Pugh class A < B < C (walk-through 24); letters in a class column
-            found, ordered = {v: letters.index(norm_key(v)) + 1 for v in kept.values()}, True
-        ranks = {norm_key(k): v for k, v in found.items()}
-        rank_of = {c: ranks.get(norm_key(kept[c])) for c in kept}
-        if not ordered or None in rank_of.values():
-            continue
-        # coded by rank on the order found, the codes' own range kept ("1" stays 1)
-        base = min(kept) - 1
-        out.set_column(col, {lv: base + rank_of[c] for lv, c in after.items()},
-                       ordered=True)
-    return out
-
-
-def merged_summary(pairs_by_column: Mapping[str, list[list[str]]]) -> str:
-    """What a merge of answers written two ways did, column by column: "28 pairs of
-    answers merged: 'Sex' 2, 'CKD stage' 24 (e.g. 'G3a' as '3a'), …" (the warning that
-    listed them is gone once they are merged)."""
-    n = sum(len(p) for p in pairs_by_column.values())
-    parts = [f"'{_q(col, 40)}' {len(pairs)} (e.g. '{_q(pairs[0][0], 20)}' as "
-             f"'{_q(pairs[0][1], 20)}')" for col, pairs in pairs_by_column.items() if pairs]
-    return (f"{n:,} pair{'s' if n != 1 else ''} of answers merged: " + "; ".join(parts)
-            + ". The Encoding table tab lists every answer with its code.")
-
-
-def abbreviation_note(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]]
-                      ) -> str | None:
-    """A note on answers that look like abbreviations of another answer of the same column
-    ("f" and "Female") with different codes (:func:`two_way_pairs`): one answer would be
-    split in two. Only pointed out; merged by giving both the same code in the encoding
-    table (the Data page's button does, :func:`merge_answers`)."""
-    found = []
-    for col, pairs in pairs_by_column.items():
-        n = spellings(df[col])[1]
-        # every pair up to 8 (three hid "iv"/"4" and "NYHA-3"/"NYHA III" in
-        # walk-through 21), and how many more
-        found.append(f"'{_q(col)}': " + ", ".join(
-            f"'{_q(a, 20)}' ({n.get(norm_key(a), 0):,}) and "
-            f"'{_q(b, 30)}' ({n.get(norm_key(b), 0):,})" for a, b in pairs[:8])
-            + (f" and {len(pairs) - 8} more pairs" if len(pairs) > 8 else ""))
-    if not found:
-        return None
-    # 8 columns: at 4, walk-through 23 could not see 17 of the 28 pairs a click merged
-    shown = "; ".join(found[:8]) + (f"; … (+{len(found) - 8} columns)" if len(found) > 8
-                                    else "")
-    # what to do first: a long list is cut at the report's length
-    return ("These answers may be one answer written two ways; coded as different answers, "
-            "they keep patients who gave them from being look-alikes on that column. If "
-            "they mean the same, merge them (each pair takes the code of its second "
-            "answer), or give them the same code on the Encoding table tab and apply "
-            f"(patients in brackets): {shown}.")
 
 
 def _columns(n: int) -> str:
     return f"{n} column" + ("" if n == 1 else "s")
-
-
-def _report_left_out(reasons: dict[str, list[str]], max_levels: int,
-                     report: ValidationReport) -> None:
-    """Say which columns were left out by default, and why (a follow-up time: a warning)."""
-    def verb(cols: list[str], one: str, many: str) -> str:
-        return one if len(cols) == 1 else many
-
-    if "follow-up" in reasons:
-        report.warnings.append(
-            f"Left out of the model: {quoted_names(reasons['follow-up'])}, named like a follow-up, "
-            "time-to-event or length-of-stay column. It is known only after the outcome "
-            "and gives it away (patients who died were followed for less time; a stay's "
-            "length depends on how it ended). Give it the role 'numeric' "
-            "on the Column roles tab only if it is known when you look for look-alikes.")
-    if "dates" in reasons:
-        cols = reasons["dates"]
-        report.notes.append(
-            f"Left out of the model: {quoted_names(cols)}, which {verb(cols, 'holds', 'hold')} "
-            "dates. A date is not a biomarker; turn it into an age or a duration first if "
-            "it matters.")
-    if "free text" in reasons:
-        cols = reasons["free text"]
-        report.notes.append(
-            f"Left out of the model: {quoted_names(cols)}, which {verb(cols, 'looks', 'look')} "
-            "like free text (notes or sentences). Coded as categories they would be "
-            "numbered in an arbitrary order.")
-    if "levels" in reasons:
-        report.notes.append(
-            f"Left out of the model: {quoted_names(reasons['levels'])}, with more than "
-            f"{max_levels} different text answers (free text or identifiers).")
 
 
 def _unit_conversions(state: object) -> dict[str, dict[str, tuple[float, float]]]:
@@ -533,84 +133,6 @@ def _unit_conversions(state: object) -> dict[str, dict[str, tuple[float, float]]
                 raise ValueError(msg)
             out[str(col)][str(key)] = (float(how[0]), float(how[1]))
     return out
-
-
-def _conversion_note(col: str, plan: UnitPlan) -> str | None:
-    """The report's words for a column read in one unit after converting its other units
-    (:func:`~sparge.data.unit_conversion.plan_units`); ``None`` when there is nothing to
-    say beyond the warning on the cells left out."""
-    parts = list(plan.notes)
-    if plan.plain_as:
-        parts.append(f"its plain numbers are read as '{_q(plan.plain_as, 20)}': its cells "
-                     "written with a unit lie there once in it")
-    if not parts:
-        return None
-    return (f"Column '{_q(col)}' is read in '{_q(plan.target, 20)}': " + "; ".join(parts)
-            + "." + (" A new patient's value is read the same way, in either unit."
-                     if plan.converted else ""))
-
-
-def _unconverted_message(col: str, plan: UnitPlan, units: ColumnUnits) -> str:
-    """The report's words for a column read in its plain numbers' unit whose cells in
-    another unit cannot be converted (set to missing)."""
-    left = [units.written[k] for k in plan.left if k in units.written]
-    shown = " and ".join(
-        f"'{_q(u.shown, 20)}' ({u.count} cell(s), CSV line(s) "
-        + ", ".join(str(r + 2) for r in u.rows[:3]) + (" …" if u.count > 3 else "")
-        + f"; e.g. '{_q(u.examples[0], 30)}')" for u in left)
-    return (f"Column '{_q(col)}' mixes units: it is read in '{_q(plan.target, 20)}', the "
-            f"unit of its plain numbers, and its cells in {shown} were set to missing: no "
-            f"exact conversion to '{_q(plan.target, 20)}' is known for them. Convert them "
-            "and load the file again to keep them.")
-
-
-def _mixed_units_message(col: str, units: ColumnUnits, left_out: bool) -> str:
-    """The report's words for a column written in two units or more: which units, how
-    many cells in each and their first CSV lines, and what was done."""
-    parts = []
-    header_key = units.keys[0] if units.header else None
-    if units.header:
-        parts.append(f"'{_q(units.header, 20)}' (its name's unit)")
-    for key, u in units.written.items():
-        if key == header_key:
-            continue
-        lines = ", ".join(str(r + 2) for r in u.rows[:3]) + (" …" if u.count > 3 else "")
-        parts.append(f"'{_q(u.shown, 20)}' ({u.count} cell(s), CSV line(s) {lines}; e.g. "
-                     f"'{_q(u.examples[0], 30)}')")
-    head = (f"column '{_q(col)}' mixes units: " + ", ".join(parts[:-1]) + " and " + parts[-1]
-            + ". Numbers in different units cannot be compared")
-    if left_out:
-        plain = (" (or give it the role 'numeric' on the Column roles tab to keep only its "
-                 f"{units.n_numbers} plain number(s))" if units.n_numbers else "")
-        return ("Left out of the model: " + head + ", so none of its units was read. Convert "
-                f"the column to one unit and load the file again{plain}.")
-    head = "C" + head[1:]
-    if units.header:
-        others = [f"'{_q(u.shown, 20)}'" for k, u in units.written.items() if k != header_key]
-        return (head + f": only numbers in '{_q(units.header, 20)}' were read, the cells in "
-                f"{' and '.join(others)} were set to missing. Convert them to "
-                f"'{_q(units.header, 20)}' and load the file again.")
-    return (head + ", so none of its units was read: the cells written with a unit were set "
-            "to missing. Convert the column to one unit and load the file again.")
-
-
-def _threshold_to_keep(missing: np.ndarray) -> str:
-    """What threshold (%) would keep the patients left out, as a sentence.
-
-    ``missing`` holds their missing fractions. The slider's threshold is a whole percent
-    and keeps a patient missing at most that share, so the smallest one keeping them all
-    is the largest share rounded up. Above half of a patient's values, the model would
-    learn more from the completion than from the patient: then the share kept at 50 %.
-    """
-    pct = 100 * np.asarray(missing, dtype=float)
-    need = int(np.ceil(pct.max() - 1e-9))
-    if need <= 50:
-        return (f" A threshold of {need}% keeps them all (the model completes their "
-                "gaps).")
-    kept = int((pct <= 50 + 1e-9).sum())
-    if kept == 0:
-        return " Every one of them misses more than half of their values."
-    return f" A threshold of 50% keeps {kept} of them; the others miss more than half."
 
 
 def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: int = 3,
@@ -649,126 +171,10 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
         kept = int(keep[best])
         out.append(cols.pop(best))
     return out, kept
-
-
-def _outcome_shift(labels: np.ndarray, keep: np.ndarray) -> str:
-    """A sentence when the patients left out have another outcome mix than those kept.
-
-    ``labels`` hold every patient's outcome (``None`` where missing), ``keep`` the patients
-    kept. The outcome whose share differs most is named when the difference is at least 5
-    percentage points and twice its standard error (two proportions, pooled): a walk-through
-    left 207 of 617 infants out, 22 % of whom died against 15 % of those kept, and the
-    report did not say that the model would learn from a cohort with fewer deaths.
-    """
-    known = np.asarray([v is not None for v in labels])
-    out, kept = known & ~keep, known & keep
-    if out.sum() < 10 or kept.sum() < 10:
-        return ""
-    lab = np.asarray([str(v) for v in labels], dtype=object)
-    best, best_z = None, (0.0, 0.0)
-    for level in sorted(set(lab[known])):
-        p_out, p_kept = np.mean(lab[out] == level), np.mean(lab[kept] == level)
-        pooled = np.mean(lab[known] == level)
-        se = np.sqrt(pooled * (1 - pooled) * (1 / out.sum() + 1 / kept.sum()))
-        z = abs(p_out - p_kept) / se if se > 0 else 0.0
-        # a binary outcome's two levels tie: the rarer one is named (the one of interest)
-        rank = (round(z, 9), -pooled)
-        if abs(p_out - p_kept) >= 0.05 and z >= 2 and (best is None or rank > best_z):
-            best, best_z = (level, p_out, p_kept), rank
-    if best is None:
-        return ""
-    level, p_out, p_kept = best
-    fewer = "fewer" if p_out > p_kept else "more"
-    return (f" They differ in outcome: {_q(level, 40)!r} is {100 * p_out:.0f}% of them against "
-            f"{100 * p_kept:.0f}% of the patients kept, so the model would learn from a "
-            f"cohort with {fewer} {_q(level, 40)!r} than yours.")
-
-
-#: A feature whose values alone rank one outcome above the others with at least this AUC
-#: (or at most 1 − it) is questioned: a value recorded after the outcome gives it away.
-#: Above the best single biomarker of the Wisconsin breast-cancer set (worst perimeter,
-#: 0.975), a diagnostic table where strong biomarkers are expected.
-LEAK_AUC = 0.98
 #: Share of a column's answers the built-in (paper's) encoding table must know for its
 #: levels to be used: a clinic's "Smoking" column answered "never / former / current" had
 #: all 836 answers set to missing by the paper's "Yes / No / Previously".
 TABLE_FIT_SHARE = 0.9
-
-
-def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
-                  min_class: int = 10, sample: int = 2000,
-                  categorical=None) -> dict[str, float]:
-    """Features that alone separate the outcomes almost perfectly, with their AUC.
-
-    A column named in a way :mod:`sparge.data.column_kinds` does not know ("Days
-    followed", "Status at last contact", a discharge code) can still be recorded after the
-    outcome; walk-throughs' exports made every look-alike check read 99.9-100 % that way.
-    For every feature and outcome, the AUC of the feature's values for that outcome
-    against the others (Mann–Whitney, ties averaged, on the patients with a value and an
-    outcome); a feature at or beyond ``threshold`` (or at most ``1 - threshold``) is
-    returned with its AUC (the larger of the two directions). Classes under ``min_class``
-    patients are not judged; above ``sample`` patients with an outcome, a seeded sample of
-    them is.
-
-    ``categorical`` marks the columns whose codes are answers: their codes need not
-    follow the outcome's order (walk-through 25's "12-month outcome", Alive with disease
-    1, Died 2, Remission 3, gave "Vital status last contact" away entirely, and its codes'
-    AUC was far from 1), so each answer is ranked by its share of the outcome judged
-    (answers of fewer than 5 patients at the overall share).
-    """
-    labels = np.asarray([None if v is None else str(v) for v in labels], dtype=object)
-    known = np.asarray([v is not None for v in labels])
-    levels = sorted({v for v in labels[known]})
-    names = list(names)
-    if len(levels) < 2 or not names:
-        return {}
-    # every column ranked at once (ties averaged, gaps left out), one masked sum per
-    # outcome: a 21,000 × 3,600 table is not ranked column by column
-    rows = np.flatnonzero(known)
-    if len(rows) > sample:  # ±0.01 on an AUC from 2,000 patients: enough for a 0.98 line
-        rows = np.sort(np.random.default_rng(0).choice(rows, sample, replace=False))
-    Xk, lab = np.asarray(X, dtype=float)[rows], labels[rows]
-    seen = np.isfinite(Xk)
-    cats = (np.flatnonzero(np.asarray(categorical, dtype=bool)) if categorical is not None
-            else np.array([], dtype=int))
-    R = pd.DataFrame(Xk).rank().to_numpy(copy=True)
-    best = np.full(len(names), 0.5)
-    for level in levels if len(levels) > 2 else levels[:1]:
-        if len(cats):  # each answer ranked by its share of this outcome
-            hit = (lab == level).astype(float)
-            for j in cats:
-                col = pd.Series(Xk[:, j])
-                stats = pd.DataFrame({"c": col, "y": hit})[seen[:, j]].groupby("c")["y"]
-                share = stats.mean().where(stats.size() >= 5, hit[seen[:, j]].mean())
-                R[:, j] = col.map(share).rank().to_numpy()
-        pos = seen & (lab == level)[:, None]
-        n1 = pos.sum(axis=0).astype(float)
-        n0 = seen.sum(axis=0) - n1
-        judged = (n1 >= min_class) & (n0 >= min_class)
-        with np.errstate(all="ignore"):
-            auc = (np.where(pos, R, 0.0).sum(axis=0) - n1 * (n1 + 1) / 2) / (n1 * n0)
-        auc = np.where(judged, auc, 0.5)
-        best = np.maximum(best, np.maximum(auc, 1 - auc))
-    return {names[j]: float(best[j]) for j in np.flatnonzero(best >= threshold)}
-
-
-def leak_message(leaks: dict[str, float], left_out: bool) -> str:
-    """The report's words for :func:`outcome_leaks` (``left_out``: taken out of the model
-    by default, else only questioned)."""
-    shown = ", ".join(f"'{_q(name, 60)}' (AUC {auc:.2f})" for name, auc in
-                      list(leaks.items())[:8]) + (" …" if len(leaks) > 8 else "")
-    one = len(leaks) == 1
-    head = (f"{shown} alone {'separates' if one else 'separate'} the outcomes almost "
-            "perfectly. A value recorded after the outcome (a status at last contact, a "
-            "follow-up time, a length of stay, a discharge code) gives it away and makes "
-            "every look-alike look right.")
-    if left_out:
-        return ("Left out of the model: " + head + f" Give {'it' if one else 'them'} the "
-                "role 'numeric' or 'categorical' on the Column roles tab only if "
-                f"{'it is' if one else 'they are'} known before the outcome (a diagnostic "
-                "test can be this strong).")
-    return head + (f" If {'it is one' if one else 'they are'}, give "
-                   f"{'it' if one else 'them'} the role 'ignore' on the Column roles tab.")
 
 
 class Encoder(TransformerMixin, BaseEstimator):
@@ -1122,7 +528,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                      base: EncodingTable
                      ) -> tuple[EncodingTable, dict[str, list[tuple[str, str]]]]:
         """The encoding table of the categorical columns: the base table's, else inferred;
-        and the inferred columns by kind, for the report's note (:func:`_inferred_note`,
+        and the inferred columns by kind, for the report's note (:func:`inferred_note`,
         written once the columns that leave the model are known)."""
         table = EncodingTable(missing_tokens=base.missing_tokens)
         for col, toks in base.column_missing_tokens().items():
@@ -1168,13 +574,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         report = self._start_report(df)
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
-        _warn_copied_rows(df, report)
+        warn_copied_rows(df, report)
         base = self._fitting_base(df, cols, report.notes)
         reasons: dict[str, list[str]] = {}
         units: dict[str, ColumnUnits] = {}
         plans: dict[str, UnitPlan] = {}
         roles = self._roles(df, cols, base, reasons, units, plans)
-        _report_left_out(reasons, self.max_levels, report)
+        report_left_out(reasons, self.max_levels, report)
         self._check_ids(df)
         self._learn_label_spellings(df, report)
         self.rare_outcomes_ = {}
@@ -1196,7 +602,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         # nor a column dropped as constant (walk-through 21: a one-answer outcome made
         # "10 categorical columns" beside a report listing 9)
         kept = set(self.feature_names_out_)
-        note = _inferred_note({kind: [c for c in cs if self.roles_[c[0]] == "categorical"
+        note = inferred_note({kind: [c for c in cs if self.roles_[c[0]] == "categorical"
                                       and c[0] in kept]
                                for kind, cs in inferred.items()})
         if note:
@@ -1302,17 +708,17 @@ class Encoder(TransformerMixin, BaseEstimator):
             if plan is not None:
                 learned[col] = plan.target
                 converted[col] = dict(plan.converted)
-                note = _conversion_note(col, plan)
+                note = conversion_note(col, plan)
                 if note:
                     report.notes.append(note)
                 # what is left mixed: the name's unit and the units that cannot be converted
                 found = replace(found, written={k: u for k, u in found.written.items()
                                                 if k not in plan.converted})
                 if plan.left and not found.header:  # read in the plain numbers' unit
-                    report.warnings.append(_unconverted_message(col, plan, found))
+                    report.warnings.append(unconverted_message(col, plan, found))
                     found = replace(found, written={})
             if found.mixed:
-                report.warnings.append(_mixed_units_message(col, found, col in left_out))
+                report.warnings.append(mixed_units_message(col, found, col in left_out))
             if roles[col] == "numeric" and found.from_cells and col not in learned:
                 learned[col] = found.from_cells
         return learned, converted
@@ -1331,9 +737,10 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _leave_out_leaks(self, X: np.ndarray, labels, report: ValidationReport) -> np.ndarray:
         """Leave out, like a follow-up time, the features that alone give the outcome
-        away (:func:`outcome_leaks`): a walk-through's "Status at last contact" was only
-        questioned, and every later page read 100 %. A role the user set is not judged
-        (they chose it knowing the column); if every feature leaks, all stay, questioned."""
+        away (:func:`~sparge.data.leaks.outcome_leaks`): a walk-through's "Status at last
+        contact" was only questioned, and every later page read 100 %. A role the user set
+        is not judged (they chose it knowing the column); if every feature leaks, all stay,
+        questioned."""
         chosen = set(self.roles or {})
         judged = [j for j, f in enumerate(self.feature_names_out_) if f not in chosen]
         leaks = outcome_leaks(X[:, judged], [self.feature_names_out_[j] for j in judged],
@@ -1425,7 +832,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if n_features and 1 / n_features > self.max_patient_missing:
             text += (f" With {n_features} features, a single missing value is "
                      f"{100 / n_features:.0f}% of a patient's values.")
-        text += _threshold_to_keep(miss)
+        text += threshold_to_keep(miss)
         cols, kept = columns_that_lose_patients(X, self.max_patient_missing)
         if cols:
             names = self.feature_names_out_
@@ -1435,7 +842,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             text += (f" Or leave out {'this column' if len(cols) == 1 else 'these columns'}"
                      f" (role 'ignore' on the Column roles tab): {shown}; at the same "
                      f"threshold {kept:,} of {len(df):,} patients are kept.")
-        shift = "" if labels is None else _outcome_shift(labels, self.keep_patients_)
+        shift = "" if labels is None else outcome_shift(labels, self.keep_patients_)
         text += shift
         # a note when few are left out; a warning (shown first) from a tenth of the cohort
         # (a walk-through left 90 of 502 patients out with only a note) or when those left

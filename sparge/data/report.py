@@ -139,7 +139,7 @@ class ValidationReport:
         ``transform``: the model's columns the table does not hold (treated as missing).
     answers_two_ways : dict
         ``{column: [[short, full], ...]}``: answers that look like one answer written two
-        ways and are coded apart (:func:`sparge.data.encoder.two_way_pairs`).
+        ways and are coded apart (:func:`sparge.data.answer_merging.two_way_pairs`).
     values_to_check : list
         ``[[feature, row, value, unit, converted], ...]``: numbers far from the rest of
         their column (a typo or another unit, :mod:`sparge.data.far_values`); ``row``

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from sparge.data.encoder import id_named_column
+from sparge.data.column_guess import id_named_column
 from sparge.data.far_values import typical_bounds
 from sparge.data.number_format import MISSING, as_float, data_decimals, format_number
 from sparge.data.parsing import cell_text, limit_text, parse_numeric, site_of
@@ -537,7 +537,7 @@ def file_id_column(df: pd.DataFrame, id_column: str | None = None,
                    features: Sequence[str] = ()) -> str | None:
     """The column of a new patients' file that names its patients: the model's ID column
     when the file has it, else one named and filled like an ID
-    (:func:`~sparge.data.encoder.id_named_column`) that is not a feature of the model
+    (:func:`~sparge.data.column_guess.id_named_column`) that is not a feature of the model
     (walk-through 25's model had no ID column, and its file's "NEW-001" … were shown as
     "line 2" …). ``None`` when none is."""
     by_key = {norm_key(c): str(c) for c in df.columns}

@@ -250,15 +250,15 @@ def test_leaving_out_a_large_share_of_patients_is_a_warning():
 
 
 def test_the_threshold_that_keeps_the_patients_left_out():
-    from sparge.data.encoder import _threshold_to_keep
+    from sparge.data.encoding_notes import threshold_to_keep
 
-    assert _threshold_to_keep(np.array([2 / 14, 1 / 7])).endswith("of 15% keeps them all "
+    assert threshold_to_keep(np.array([2 / 14, 1 / 7])).endswith("of 15% keeps them all "
                                                                   "(the model completes "
                                                                   "their gaps).")
-    assert "of 20% keeps them all" in _threshold_to_keep(np.array([0.2, 0.15]))
-    assert _threshold_to_keep(np.array([0.3, 0.6, 0.75])) == (
+    assert "of 20% keeps them all" in threshold_to_keep(np.array([0.2, 0.15]))
+    assert threshold_to_keep(np.array([0.3, 0.6, 0.75])) == (
         " A threshold of 50% keeps 1 of them; the others miss more than half.")
-    assert "Every one" in _threshold_to_keep(np.array([0.6]))
+    assert "Every one" in threshold_to_keep(np.array([0.6]))
     # a tenth of the cohort is a warning, under it a note
     rng = np.random.default_rng(2)
     X = rng.normal(size=(100, 6))
@@ -463,7 +463,7 @@ def test_a_feature_that_alone_separates_the_outcomes_is_left_out():
     """Walk-throughs' 'Days followed' and 'Status at last contact' (names no rule knew)
     made every look-alike check read 99.9-100 %: such a column is left out by default,
     whatever its name, and the report says how to bring it back."""
-    from sparge.data.encoder import outcome_leaks
+    from sparge.data.leaks import outcome_leaks
 
     rng = np.random.default_rng(0)
     died = rng.random(400) < 0.3
@@ -508,7 +508,7 @@ def test_an_outcome_rewritten_with_answers_in_another_order_is_a_leak():
     """Walk-through 25 chose 'Vital status last contact' as the outcome: '12-month
     outcome' (Alive with disease 1, Died 2, Remission 3) gave it away entirely, and its
     codes, the dead in the middle, did not show it."""
-    from sparge.data.encoder import outcome_leaks
+    from sparge.data.leaks import outcome_leaks
 
     rng = np.random.default_rng(2)
     outcome = rng.choice(["Remission", "Alive with disease", "Died"], 500, p=[.5, .3, .2])
@@ -529,7 +529,7 @@ def test_an_outcome_rewritten_with_answers_in_another_order_is_a_leak():
 def test_strong_diagnostic_biomarkers_are_not_taken_for_leaks():
     from sklearn.datasets import load_breast_cancer
 
-    from sparge.data.encoder import outcome_leaks
+    from sparge.data.leaks import outcome_leaks
 
     data = load_breast_cancer()
     labels = np.where(data.target, "benign", "malignant").astype(object)
@@ -718,7 +718,7 @@ def test_thousands_dots_are_decimals_where_the_table_writes_decimal_points():
 def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     """A walk-through's "Patient No." repeated 18 IDs: the guess fell back to "(none)"
     without a word."""
-    from sparge.data.encoder import guess_columns, id_guess_note
+    from sparge.data.column_guess import guess_columns, id_guess_note
 
     df = pd.DataFrame({"Patient No.": ["HF-1", "HF-2", "HF-1", "HF-3", "HF-2"],
                        "Age": [60, 70, 80, 65, 75]})
@@ -740,7 +740,7 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
 def test_merged_answers_find_the_order_of_a_column_written_many_ways():
     """Walk-through 22: NYHA class, written 1, I, iii, NYHA III …, stayed "unordered"
     once merged into its four classes."""
-    from sparge.data.encoder import merge_answers
+    from sparge.data.answer_merging import merge_answers
 
     nyha = ["1", "I", "2", "NYHA II", "iii", "3", "4", "iv"]
     df = pd.DataFrame({"NYHA class": nyha * 10,
@@ -765,7 +765,7 @@ def test_merged_answers_find_the_order_of_a_column_written_many_ways():
 def test_stages_written_many_ways_merge_into_their_clinical_order():
     """Walk-through 23: CKD stage written 30 ways (1, G3a, Stage 3A, IIIa, CKD4, ESKD (5)
     …) stayed 16 unordered codes after the merge, stage 4 before stage 3a."""
-    from sparge.data.encoder import merge_answers
+    from sparge.data.answer_merging import merge_answers
 
     forms = {1: ["1", "G1", "Stage 1", "I", "CKD 1"], 2: ["2", "G2", "Stage 2", "II"],
              3: ["3a", "G3a", "Stage 3A", "IIIa", "CKD 3a"],
@@ -793,7 +793,7 @@ def test_grades_in_words_and_not_assessed_grades():
     """Walk-through 25: "well diff.", "moderately diff." and "poorly diff." stayed codes
     of their own beside G1/grade I/1, and "Gx" (not assessable) was grade 11; the 96
     patients with them were an island of the map and each other's look-alikes."""
-    from sparge.data.encoder import merge_answers
+    from sparge.data.answer_merging import merge_answers
     from sparge.data.parsing import abbreviated_levels, not_assessed_levels
 
     forms = {1: ["1", "G1", "grade I", "well diff.", "Well differentiated"],
@@ -936,7 +936,7 @@ def test_hepatology_answers_written_many_ways_merge_into_their_classes():
     """Walk-through 24: Child-Pugh class (A, Child A, class A, Child-Pugh A, CP-A) kept 12
     codes for 3 classes, fibrosis 'F4 (cirrhosis)' and 'cirrhosis' a sixth stage,
     encephalopathy 'III-IV' beside 'grade 3-4', ascites 'present' beside 'yes'."""
-    from sparge.data.encoder import merge_answers
+    from sparge.data.answer_merging import merge_answers
 
     rng = np.random.default_rng(24)
     n = 400

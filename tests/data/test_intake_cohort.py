@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from sparge import Encoder, EncodingTable
-from sparge.data.encoder import guess_columns
+from sparge.data.column_guess import guess_columns
 
 GAP_RATE = 0.05
 N_NUMERIC = 30
@@ -303,7 +303,7 @@ def test_guess_columns_skips_outcomes_with_too_many_levels():
 def test_a_diagnosis_feature_is_not_taken_for_the_outcome_and_others_are_listed():
     """Walk-through 16 (an RHC export): "Cardiovascular diagnosis" was guessed as the
     outcome over "Vital status", which then went to the model as a feature, silently."""
-    from sparge.data.encoder import outcome_named_columns
+    from sparge.data.column_guess import outcome_named_columns
 
     df = pd.DataFrame({"Patient ID": ["a", "b", "c", "d"],
                        "Cardiovascular diagnosis": ["CHF", "ARF", "CHF", "MOSF"],

@@ -266,7 +266,7 @@ def test_far_values_say_which_unit_they_were_probably_written_in():
                       (cells[3], cells[50], cells[120]))
     assert f"(in 'mmol/mol'? {shown} %)" in said
     # one click converts them for training (and sets the others to missing)
-    from sparge.data.encoder import far_values_button, far_values_done
+    from sparge.data.encoding_notes import far_values_button, far_values_done
     from sparge.services.workflow import encode_cohort
 
     df = pd.DataFrame({"HbA1c (%)": cells, "Age": rng.integers(30, 80, 200)})

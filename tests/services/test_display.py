@@ -93,7 +93,7 @@ def test_a_code_with_several_spellings_shows_the_longest():
     assert sorted(words) == ["III", "IV", "Mild", "Nyha II"]
     # a site merged with its "ca" spelling is shown as the site (walk-through 25's form
     # offered "Breast ca")
-    from sparge.data.encoder import merge_answers
+    from sparge.data.answer_merging import merge_answers
 
     site = pd.DataFrame({"id": [f"P{i}" for i in range(40)], "age": np.arange(40.0),
                          "Primary site": ["Breast", "breast ca", "Lung", "lung cancer"] * 10})

@@ -1,0 +1,111 @@
+"""Answers of a categorical column written two ways ("f" and "Female", "iii" and "3"):
+finding them, merging them in the encoding table, and saying so (DESIGN.md §3)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import pandas as pd
+
+from sparge.data.parsing import (
+    abbreviated_levels,
+    infer_levels,
+    spellings,
+)
+from sparge.data.safe_text import quote as _q
+from sparge.data.tables import EncodingTable, norm_key
+
+
+def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[str]]]:
+    """Per column, the answers that look like one answer written two ways ("f" and
+    "Female", "iii" and "3") and are coded apart: ``{column: [[short, full], ...]}``
+    (:func:`~sparge.data.parsing.abbreviated_levels`)."""
+    out = {}
+    for col in cols:
+        codes = table.levels(col)
+        pairs = [[a, b] for a, b in abbreviated_levels(list(codes), col)
+                 if codes[a] != codes[b]]
+        if pairs:
+            out[col] = pairs
+    return out
+
+
+def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[str]]]
+                  ) -> EncodingTable:
+    """The table with each pair of answers written two ways sharing one code
+    (:meth:`EncodingTable.with_merged_levels`), and a column's order found again.
+
+    A column written many ways is coded in no order (walk-through 21's NYHA class: "1",
+    "I", "iii", "NYHA III", "NYHA-3" …). Once merged, the answers that keep their codes
+    can follow a recognised scale or their own numbers ("1" to "4"; walk-through 23's CKD
+    stages "1", "2", "3a", "3b", "4", "5"), or be the letters A, B, C … of a column named
+    a class, grade or stage (Child-Pugh class): the column is then ordered, and coded in
+    that order, as if it had been written one way.
+    """
+    out = table.with_merged_levels(pairs_by_column)
+    for col in pairs_by_column:
+        if not out.has(col) or out.is_ordered(col):
+            continue
+        before, after = table.levels(col), out.levels(col)
+        kept: dict[int, str] = {}  # code -> an answer that kept it
+        for level, code in after.items():
+            if before.get(level) == code:
+                kept.setdefault(code, level)
+        if len(kept) < 3 or len(kept) != len(set(after.values())):
+            continue
+        found, ordered, _ = infer_levels(pd.Series(list(kept.values()), dtype=object),
+                                         table.missing_keys(col))
+        letters = sorted(norm_key(v) for v in kept.values())
+        if not ordered and re.search(r"class|grade|stage", norm_key(col)) and \
+                "".join(letters) == "abcde"[:len(letters)]:
+            # Child-Pugh class A < B < C (walk-through 24); letters in a class column
+            found, ordered = {v: letters.index(norm_key(v)) + 1 for v in kept.values()}, True
+        ranks = {norm_key(k): v for k, v in found.items()}
+        rank_of = {c: ranks.get(norm_key(kept[c])) for c in kept}
+        if not ordered or None in rank_of.values():
+            continue
+        # coded by rank on the order found, the codes' own range kept ("1" stays 1)
+        base = min(kept) - 1
+        out.set_column(col, {lv: base + rank_of[c] for lv, c in after.items()},
+                       ordered=True)
+    return out
+
+
+def merged_summary(pairs_by_column: Mapping[str, list[list[str]]]) -> str:
+    """What a merge of answers written two ways did, column by column: "28 pairs of
+    answers merged: 'Sex' 2, 'CKD stage' 24 (e.g. 'G3a' as '3a'), …" (the warning that
+    listed them is gone once they are merged)."""
+    n = sum(len(p) for p in pairs_by_column.values())
+    parts = [f"'{_q(col, 40)}' {len(pairs)} (e.g. '{_q(pairs[0][0], 20)}' as "
+             f"'{_q(pairs[0][1], 20)}')" for col, pairs in pairs_by_column.items() if pairs]
+    return (f"{n:,} pair{'s' if n != 1 else ''} of answers merged: " + "; ".join(parts)
+            + ". The Encoding table tab lists every answer with its code.")
+
+
+def abbreviation_note(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]]
+                      ) -> str | None:
+    """A note on answers that look like abbreviations of another answer of the same column
+    ("f" and "Female") with different codes (:func:`two_way_pairs`): one answer would be
+    split in two. Only pointed out; merged by giving both the same code in the encoding
+    table (the Data page's button does, :func:`merge_answers`)."""
+    found = []
+    for col, pairs in pairs_by_column.items():
+        n = spellings(df[col])[1]
+        # every pair up to 8 (three hid "iv"/"4" and "NYHA-3"/"NYHA III" in
+        # walk-through 21), and how many more
+        found.append(f"'{_q(col)}': " + ", ".join(
+            f"'{_q(a, 20)}' ({n.get(norm_key(a), 0):,}) and "
+            f"'{_q(b, 30)}' ({n.get(norm_key(b), 0):,})" for a, b in pairs[:8])
+            + (f" and {len(pairs) - 8} more pairs" if len(pairs) > 8 else ""))
+    if not found:
+        return None
+    # 8 columns: at 4, walk-through 23 could not see 17 of the 28 pairs a click merged
+    shown = "; ".join(found[:8]) + (f"; … (+{len(found) - 8} columns)" if len(found) > 8
+                                    else "")
+    # what to do first: a long list is cut at the report's length
+    return ("These answers may be one answer written two ways; coded as different answers, "
+            "they keep patients who gave them from being look-alikes on that column. If "
+            "they mean the same, merge them (each pair takes the code of its second "
+            "answer), or give them the same code on the Encoding table tab and apply "
+            f"(patients in brackets): {shown}.")

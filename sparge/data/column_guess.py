@@ -1,0 +1,201 @@
+"""Guessing a table's patient-ID and outcome columns from their names and values, and
+the words for IDs a column repeats (the Data page's setup form; DESIGN.md §3)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.parsing import (
+    NUMBER_PATTERN,
+    cell_keys,
+    cell_text,
+)
+from sparge.data.safe_text import csv_lines
+from sparge.data.safe_text import quote as _q
+
+_ID_NAMES = re.compile(
+    r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client)"
+    r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
+    r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)\.?$", re.IGNORECASE)  # "Patient No."
+_OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
+                  "mortality",
+                  # walk-through 19: "MACE at 1 year" became an input feature, unsaid
+                  "dead", "deceased", "survived", "alive", "expire", "expired", "mace",
+                  "readmitted", "readmission", "relapse", "recurrence", "response",
+                  "diagnosis", "status")
+#: "status", "class" and "diagnosis" name features too (Marital Status, NYHA class, a
+#: walk-through's "Cardiovascular diagnosis" chosen over "Vital status"): they mark an
+#: outcome only alone or with one of these words ("Vital status", "Target class").
+_WEAK_WORDS = {"status", "class", "diagnosis"}
+_WEAK_COMPANIONS = {"vital", "survival", "disease", "final", "discharge", "outcome", "death",
+                    "mortality", "life", "target", "label", "true", "patient", "y",
+                    # "Status at last contact", "Status at end of follow-up"
+                    "at", "last", "contact", "end", "of", "follow", "up", "followup",
+                    "study", "current"}
+
+
+def _words(name: str) -> list[str]:
+    """Lower-case words of a column name (camelCase and punctuation split)."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
+    """Words for the IDs a column repeats ("" when none): up to ``shown`` of them with
+    their CSV lines, each said to be an exact copy of the row when every cell repeats
+    (walk-through 25: one of two repeated IDs was named, and an exact duplicate row was
+    not told apart from two patients sharing an ID)."""
+    text = cell_text(df[column])
+    dup = text[(text != "") & text.duplicated(keep=False)]
+    if not len(dup):
+        return ""
+    parts = []
+    for value in list(dict.fromkeys(dup))[:shown]:
+        where = np.flatnonzero(text == value)
+        copy = len(df.iloc[where].astype(str).drop_duplicates()) == 1
+        parts.append(f"{_q(value, 40)!r} on CSV {csv_lines([int(i) + 2 for i in where[:4]])}"
+                     + (" (the same row twice)" if copy and len(where) == 2 else
+                        " (the same row each time)" if copy else ""))
+    n = dup.nunique()
+    return (f"{n:,} {'IDs repeat' if n != 1 else 'ID repeats'}: " + "; ".join(parts)
+            + (f"; … (+{n - shown:,})" if n > shown else ""))
+
+
+def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
+    """Why no ID column was guessed although one is named like an ID, or ``None``.
+
+    A walk-through's export repeated 18 "Patient No." values: the guess fell back to
+    "(none)" without a word, and its patients were named by row number on every page.
+    """
+    if id_guess is not None:
+        return None
+    for col in (str(c) for c in df.columns):
+        if not _ID_NAMES.match(col.strip()):
+            continue
+        text = cell_text(df[col])
+        blank = int((text == "").sum())
+        dup = text[(text != "") & text.duplicated(keep=False)]
+        if not len(dup) and not blank:
+            continue
+        why = []
+        if len(dup):
+            why.append(repeated_ids(df, col))
+        if blank:
+            why.append(f"{blank:,} row(s) have none")
+        return (f"{_q(col)!r} looks like the patient ID, but {' and '.join(why)}. It was "
+                "not chosen, and patients will be named by their row. Fix the file (delete "
+                "a row written twice; give two patients sharing an ID their own) and upload "
+                "it again.")
+    return None
+
+
+def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
+    """Guess the patient-ID and outcome columns of a table (for the setup form).
+
+    ID: the first column named like an identifier ("Subject ID", "patient id", "id",
+    "MRN", ...) whose values are unique, else the first text column whose values are all
+    present and unique. Outcome: among the other columns, one named like outcome / target /
+    label / class / event / death / mortality / dead / survived / MACE / readmission /
+    relapse / response (and the like) / diagnosis / status (in that order of preference,
+    then left to right) with 2 to 10 distinct values; a yes/no column named
+    like an event counts. "status", "class" and "diagnosis" count only alone or with words
+    such as vital / survival / disease / target / final ("Vital status", "Final
+    diagnosis"), not in "Marital Status", "NYHA class" or "Cardiovascular diagnosis".
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table, as :func:`sparge.data.reading.read_table` gives it.
+
+    Returns
+    -------
+    id_column, outcome_column : str or None
+        The guessed columns, each ``None`` when nothing fits.
+    """
+    cols = [str(c) for c in df.columns]
+    frame = df.set_axis(cols, axis=1)
+    texts = {c: cell_text(frame[c]) for c in cols}
+
+    def unique(c: str) -> bool:
+        t = texts[c]
+        return bool((t != "").all()) and t.nunique() == len(t)
+
+    id_col = id_named_column(frame)
+    if id_col is None:
+        id_col = next((c for c in cols if unique(c) and len(frame) > 1
+                       and not texts[c].str.fullmatch(NUMBER_PATTERN).all()), None)
+    named = outcome_named_columns(frame, exclude=[id_col] if id_col else [], texts=texts)
+    return id_col, (named[0] if named else None)
+
+
+def id_named_column(df: pd.DataFrame) -> str | None:
+    """The first column named like a patient identifier ("Patient ID", "MRN") whose
+    values are all present and unique, or ``None``: what names the patients of a new
+    patients' file whose model has no ID column (unlike :func:`guess_columns`, never an
+    unnamed text column: a file's comments are unique too)."""
+    for c in df.columns:
+        if _ID_NAMES.match(str(c).strip()):
+            t = cell_text(df[c])
+            if bool((t != "").all()) and t.nunique() == len(t):
+                return str(c)
+    return None
+
+
+def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = None
+                          ) -> list[str]:
+    """Columns named like an outcome (the rule of :func:`guess_columns`) with 2 to 10
+    distinct answers, the most outcome-like name first (then left to right).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    exclude : iterable of str
+        Columns not to consider (the ID column).
+    texts : dict, optional
+        ``{column: cell_text(column)}`` when already computed.
+    """
+    skip = {str(c) for c in exclude}
+    found = []
+    for pos, col in enumerate(df.columns):
+        c = str(col)
+        rank = _outcome_rank(c)
+        if c in skip or rank is None:
+            continue
+        t = texts[c] if texts is not None else cell_text(df[col])
+        n_levels = cell_keys(t[t != ""]).nunique()
+        if 2 <= n_levels <= 10:
+            found.append((rank, pos, c))
+    return [c for _, _, c in sorted(found)]
+
+
+def _outcome_rank(name: str) -> int | None:
+    """How strongly a column's name says "outcome" (0 strongest), ``None`` when it does
+    not (the rule of :func:`guess_columns`)."""
+    words = _words(name)
+    ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS
+             and (w not in _WEAK_WORDS or set(words) - _WEAK_WORDS <= _WEAK_COMPANIONS)]
+    return min(ranks) if ranks else None
+
+
+def single_value_outcome(df: pd.DataFrame) -> tuple[str, str] | None:
+    """A column named like an outcome that holds a single answer for every patient.
+
+    :func:`guess_columns` passes it over (nothing can be learned from one outcome), and
+    without a word the table was encoded without an outcome (a walk-through's export of
+    survivors only, "Died before discharge" all "No").
+
+    Returns
+    -------
+    (column, answer) or None
+    """
+    for c in df.columns:
+        if _outcome_rank(str(c)) is None:
+            continue
+        t = cell_text(df[c])
+        filled = t[t != ""]
+        if len(filled) and cell_keys(filled).nunique() == 1:
+            return str(c), str(filled.iloc[0])
+    return None

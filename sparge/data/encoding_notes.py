@@ -1,0 +1,264 @@
+"""The encoding report's words: the notes and warnings :class:`~sparge.data.encoder.Encoder`
+writes about inferred levels, far values, mixed units, columns left out, patients left out
+and rows written twice (pure functions of what the encoder found)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.parsing import (
+    ColumnUnits,
+)
+from sparge.data.report import (
+    ValidationReport,
+)
+from sparge.data.safe_text import quote as _q
+from sparge.data.safe_text import quoted_names
+from sparge.data.unit_conversion import (
+    UnitPlan,
+)
+
+
+def warn_copied_rows(df: pd.DataFrame, report: ValidationReport) -> None:
+    """Warn of rows that repeat an earlier row in every column: each copy counts as a
+    patient in training and is the other's look-alike at similarity 1.00 (walk-through
+    26's row written twice, ONC-10399, was its own first look-alike)."""
+    rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
+    copies = pd.Series(rows).duplicated(keep="first").to_numpy()
+    n = int(copies.sum())
+    if not n:
+        return
+    first = int(np.flatnonzero(copies)[0])
+    twin = int(np.flatnonzero(rows == rows[first])[0])
+    report.warnings.append(
+        f"{n:,} {'rows repeat' if n != 1 else 'row repeats'} an earlier row in every column "
+        f"(e.g. CSV "
+        f"lines {twin + 2} and {first + 2}): each copy counts as a patient in training and "
+        "is the other's look-alike, at similarity 1.00. Delete the copies from the file if "
+        "they are one record.")
+
+
+
+def inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
+    """One note for the categorical columns whose levels were inferred (not one per column).
+
+    ``inferred`` maps "yes/no", "scale", "two" and "other" to ``(column, levels shown)``
+    pairs: yes/no columns, columns on a recognised scale, other two-level columns (order
+    irrelevant), and the others (coded in natural order, which is no clinical order).
+    """
+    names = [_q(name) for group in inferred.values() for name, _ in group]
+    if not names:
+        return ""
+
+    def some(items: list[tuple[str, str]], k: int, detail: bool) -> str:
+        shown = [f"'{_q(name)}'" + (f" ({how})" if detail and how else "")
+                 for name, how in items]
+        return ", ".join(shown[:k]) + (f" … (+{len(shown) - k})" if len(shown) > k else "")
+
+    parts = []
+    if inferred["yes/no"]:
+        parts.append("yes/no, coded Yes 1, No 2, Unknown 0 as in the paper's table (other "
+                     "answers from 3): " + some(inferred["yes/no"], 8, True))
+    if inferred["scale"]:
+        parts.append("in the order of a recognised scale: " + some(inferred["scale"], 5, True))
+    if inferred["two"]:
+        parts.append("two levels, whose order does not matter: "
+                     + some(inferred["two"], 6, True))
+    if inferred["other"]:
+        parts.append("coded 1, 2, 3 … in natural (alphabetical or numeric) order, which "
+                     "need not be a clinical order: " + some(inferred["other"], 4, True))
+    # "fits": a column named like a table entry whose answers are not its own is listed
+    # too (walk-through 20 read "not those of the built-in table" and "no entry" as a
+    # contradiction)
+    head = (f"column '{names[0]}': no encoding table entry fits it; its levels were inferred"
+            if len(names) == 1 else f"{len(names)} categorical columns: no encoding table "
+                                    "entry fits them; their levels were inferred")
+    return head + " (editable on the Encoding table tab): " + "; ".join(parts) + "."
+
+
+#: The far values' warning ends so; with them set to missing (``encode_cohort``'s
+#: ``clear_far``) a page says :data:`FAR_VALUES_CLEARED` instead.
+FAR_VALUES_ADVICE = "used as given (correct the file, or set them to missing)"
+FAR_VALUES_CLEARED = ("set to missing for training, or converted where a probable unit is "
+                      "named (the model completes the missing ones like any gap; the table "
+                      "itself is unchanged)")
+
+
+def _far_counts(values_to_check: list) -> tuple[int, int]:
+    """How many far values are converted from a probable other unit, and how many not."""
+    conv = sum(v[4] is not None for v in values_to_check)
+    return conv, len(values_to_check) - conv
+
+
+def far_values_done(values_to_check: list) -> str:
+    """What the far-values button did, for its success message: "2 values set to
+    missing and 25 converted from a probable other unit"."""
+    conv, rest = _far_counts(values_to_check)
+    words = []
+    if rest:
+        words.append(f"{rest:,} value{'s' if rest != 1 else ''} set to missing")
+    if conv:
+        words.append(f"{conv:,} converted from a probable other unit")
+    text = " and ".join(words)
+    return text[0].upper() + text[1:]
+
+
+def far_values_button(values_to_check: list, cleared: bool) -> str:
+    """The Data page's button for the far values (``report_.values_to_check``): what a
+    click does, converting those written in a probable other unit and setting the
+    others to missing (or, once done, using them all as given)."""
+    n = len(values_to_check)
+    if cleared:
+        return f"Use the {n:,} far value{'s' if n != 1 else ''} as given"
+    conv, rest = _far_counts(values_to_check)
+    words = []
+    if conv:
+        words.append(f"convert the {conv:,} in a probable other unit")
+    if rest:
+        words.append(f"set {'the other ' if conv else ''}{rest:,} "
+                     f"{'value' if rest == 1 else 'values'} to missing")
+    text = " and ".join(words) + " for training"
+    return text[0].upper() + text[1:]
+
+
+def report_left_out(reasons: dict[str, list[str]], max_levels: int,
+                     report: ValidationReport) -> None:
+    """Say which columns were left out by default, and why (a follow-up time: a warning)."""
+    def verb(cols: list[str], one: str, many: str) -> str:
+        return one if len(cols) == 1 else many
+
+    if "follow-up" in reasons:
+        report.warnings.append(
+            f"Left out of the model: {quoted_names(reasons['follow-up'])}, named like a follow-up, "
+            "time-to-event or length-of-stay column. It is known only after the outcome "
+            "and gives it away (patients who died were followed for less time; a stay's "
+            "length depends on how it ended). Give it the role 'numeric' "
+            "on the Column roles tab only if it is known when you look for look-alikes.")
+    if "dates" in reasons:
+        cols = reasons["dates"]
+        report.notes.append(
+            f"Left out of the model: {quoted_names(cols)}, which {verb(cols, 'holds', 'hold')} "
+            "dates. A date is not a biomarker; turn it into an age or a duration first if "
+            "it matters.")
+    if "free text" in reasons:
+        cols = reasons["free text"]
+        report.notes.append(
+            f"Left out of the model: {quoted_names(cols)}, which {verb(cols, 'looks', 'look')} "
+            "like free text (notes or sentences). Coded as categories they would be "
+            "numbered in an arbitrary order.")
+    if "levels" in reasons:
+        report.notes.append(
+            f"Left out of the model: {quoted_names(reasons['levels'])}, with more than "
+            f"{max_levels} different text answers (free text or identifiers).")
+
+
+def conversion_note(col: str, plan: UnitPlan) -> str | None:
+    """The report's words for a column read in one unit after converting its other units
+    (:func:`~sparge.data.unit_conversion.plan_units`); ``None`` when there is nothing to
+    say beyond the warning on the cells left out."""
+    parts = list(plan.notes)
+    if plan.plain_as:
+        parts.append(f"its plain numbers are read as '{_q(plan.plain_as, 20)}': its cells "
+                     "written with a unit lie there once in it")
+    if not parts:
+        return None
+    return (f"Column '{_q(col)}' is read in '{_q(plan.target, 20)}': " + "; ".join(parts)
+            + "." + (" A new patient's value is read the same way, in either unit."
+                     if plan.converted else ""))
+
+
+def unconverted_message(col: str, plan: UnitPlan, units: ColumnUnits) -> str:
+    """The report's words for a column read in its plain numbers' unit whose cells in
+    another unit cannot be converted (set to missing)."""
+    left = [units.written[k] for k in plan.left if k in units.written]
+    shown = " and ".join(
+        f"'{_q(u.shown, 20)}' ({u.count} cell(s), CSV line(s) "
+        + ", ".join(str(r + 2) for r in u.rows[:3]) + (" …" if u.count > 3 else "")
+        + f"; e.g. '{_q(u.examples[0], 30)}')" for u in left)
+    return (f"Column '{_q(col)}' mixes units: it is read in '{_q(plan.target, 20)}', the "
+            f"unit of its plain numbers, and its cells in {shown} were set to missing: no "
+            f"exact conversion to '{_q(plan.target, 20)}' is known for them. Convert them "
+            "and load the file again to keep them.")
+
+
+def mixed_units_message(col: str, units: ColumnUnits, left_out: bool) -> str:
+    """The report's words for a column written in two units or more: which units, how
+    many cells in each and their first CSV lines, and what was done."""
+    parts = []
+    header_key = units.keys[0] if units.header else None
+    if units.header:
+        parts.append(f"'{_q(units.header, 20)}' (its name's unit)")
+    for key, u in units.written.items():
+        if key == header_key:
+            continue
+        lines = ", ".join(str(r + 2) for r in u.rows[:3]) + (" …" if u.count > 3 else "")
+        parts.append(f"'{_q(u.shown, 20)}' ({u.count} cell(s), CSV line(s) {lines}; e.g. "
+                     f"'{_q(u.examples[0], 30)}')")
+    head = (f"column '{_q(col)}' mixes units: " + ", ".join(parts[:-1]) + " and " + parts[-1]
+            + ". Numbers in different units cannot be compared")
+    if left_out:
+        plain = (" (or give it the role 'numeric' on the Column roles tab to keep only its "
+                 f"{units.n_numbers} plain number(s))" if units.n_numbers else "")
+        return ("Left out of the model: " + head + ", so none of its units was read. Convert "
+                f"the column to one unit and load the file again{plain}.")
+    head = "C" + head[1:]
+    if units.header:
+        others = [f"'{_q(u.shown, 20)}'" for k, u in units.written.items() if k != header_key]
+        return (head + f": only numbers in '{_q(units.header, 20)}' were read, the cells in "
+                f"{' and '.join(others)} were set to missing. Convert them to "
+                f"'{_q(units.header, 20)}' and load the file again.")
+    return (head + ", so none of its units was read: the cells written with a unit were set "
+            "to missing. Convert the column to one unit and load the file again.")
+
+
+def threshold_to_keep(missing: np.ndarray) -> str:
+    """What threshold (%) would keep the patients left out, as a sentence.
+
+    ``missing`` holds their missing fractions. The slider's threshold is a whole percent
+    and keeps a patient missing at most that share, so the smallest one keeping them all
+    is the largest share rounded up. Above half of a patient's values, the model would
+    learn more from the completion than from the patient: then the share kept at 50 %.
+    """
+    pct = 100 * np.asarray(missing, dtype=float)
+    need = int(np.ceil(pct.max() - 1e-9))
+    if need <= 50:
+        return (f" A threshold of {need}% keeps them all (the model completes their "
+                "gaps).")
+    kept = int((pct <= 50 + 1e-9).sum())
+    if kept == 0:
+        return " Every one of them misses more than half of their values."
+    return f" A threshold of 50% keeps {kept} of them; the others miss more than half."
+
+
+def outcome_shift(labels: np.ndarray, keep: np.ndarray) -> str:
+    """A sentence when the patients left out have another outcome mix than those kept.
+
+    ``labels`` hold every patient's outcome (``None`` where missing), ``keep`` the patients
+    kept. The outcome whose share differs most is named when the difference is at least 5
+    percentage points and twice its standard error (two proportions, pooled): a walk-through
+    left 207 of 617 infants out, 22 % of whom died against 15 % of those kept, and the
+    report did not say that the model would learn from a cohort with fewer deaths.
+    """
+    known = np.asarray([v is not None for v in labels])
+    out, kept = known & ~keep, known & keep
+    if out.sum() < 10 or kept.sum() < 10:
+        return ""
+    lab = np.asarray([str(v) for v in labels], dtype=object)
+    best, best_z = None, (0.0, 0.0)
+    for level in sorted(set(lab[known])):
+        p_out, p_kept = np.mean(lab[out] == level), np.mean(lab[kept] == level)
+        pooled = np.mean(lab[known] == level)
+        se = np.sqrt(pooled * (1 - pooled) * (1 / out.sum() + 1 / kept.sum()))
+        z = abs(p_out - p_kept) / se if se > 0 else 0.0
+        # a binary outcome's two levels tie: the rarer one is named (the one of interest)
+        rank = (round(z, 9), -pooled)
+        if abs(p_out - p_kept) >= 0.05 and z >= 2 and (best is None or rank > best_z):
+            best, best_z = (level, p_out, p_kept), rank
+    if best is None:
+        return ""
+    level, p_out, p_kept = best
+    fewer = "fewer" if p_out > p_kept else "more"
+    return (f" They differ in outcome: {_q(level, 40)!r} is {100 * p_out:.0f}% of them against "
+            f"{100 * p_kept:.0f}% of the patients kept, so the model would learn from a "
+            f"cohort with {fewer} {_q(level, 40)!r} than yours.")
