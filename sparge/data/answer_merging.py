@@ -8,11 +8,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from sparge.data.parsing import (
-    abbreviated_levels,
-    infer_levels,
-    spellings,
-)
+from sparge.data.levels import abbreviated_levels, infer_levels, spellings
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key
 
@@ -20,7 +16,7 @@ from sparge.data.tables import EncodingTable, norm_key
 def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[str]]]:
     """Per column, the answers that look like one answer written two ways ("f" and
     "Female", "iii" and "3") and are coded apart: ``{column: [[short, full], ...]}``
-    (:func:`~sparge.data.parsing.abbreviated_levels`)."""
+    (:func:`~sparge.data.levels.abbreviated_levels`)."""
     out = {}
     for col in cols:
         codes = table.levels(col)

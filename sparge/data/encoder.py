@@ -42,6 +42,7 @@ from sparge.data.encoding_notes import (
 )
 from sparge.data.far_values import far_mask, log_bounds, typical_bounds
 from sparge.data.leaks import leak_message, outcome_leaks
+from sparge.data.levels import infer_levels, not_assessed_levels, spellings
 from sparge.data.number_format import format_number
 from sparge.data.parsing import (
     ColumnUnits,
@@ -49,13 +50,10 @@ from sparge.data.parsing import (
     cell_text,
     column_units,
     header_unit,
-    infer_levels,
     loose_key,
     min_category_count,
-    not_assessed_levels,
     numeric_share,
     parse_numeric,
-    spellings,
     thousands_dot_column,
     token_counts,
     unit_key,
@@ -187,7 +185,7 @@ class Encoder(TransformerMixin, BaseEstimator):
     encoding_table : EncodingTable, dict, DataFrame or None
         Levels -> codes for categorical columns and the missing tokens; ``None`` uses the
         paper's table. Columns not in it get an inferred table
-        (:func:`~sparge.data.parsing.infer_levels`: recognised scales in their order, yes/no
+        (:func:`~sparge.data.levels.infer_levels`: recognised scales in their order, yes/no
         as Yes 1 No 2 Unknown 0, other levels in natural order).
     roles : dict, optional
         ``{column: role}`` overriding the inferred roles (id, label, numeric, categorical,

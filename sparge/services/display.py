@@ -22,8 +22,9 @@ import pandas as pd
 
 from sparge.data.column_guess import id_named_column
 from sparge.data.far_values import typical_bounds
+from sparge.data.levels import site_of
 from sparge.data.number_format import MISSING, as_float, data_decimals, format_number
-from sparge.data.parsing import cell_text, limit_text, parse_numeric, site_of
+from sparge.data.parsing import cell_text, limit_text, parse_numeric
 from sparge.data.safe_text import plain_text
 from sparge.data.tables import norm_key, scale_codes, scale_of
 from sparge.errors import DataError

@@ -794,7 +794,7 @@ def test_grades_in_words_and_not_assessed_grades():
     of their own beside G1/grade I/1, and "Gx" (not assessable) was grade 11; the 96
     patients with them were an island of the map and each other's look-alikes."""
     from sparge.data.answer_merging import merge_answers
-    from sparge.data.parsing import abbreviated_levels, not_assessed_levels
+    from sparge.data.levels import abbreviated_levels, not_assessed_levels
 
     forms = {1: ["1", "G1", "grade I", "well diff.", "Well differentiated"],
              2: ["2", "G2", "grade II", "moderately diff.", "mod. diff."],
@@ -829,7 +829,7 @@ def test_grades_in_words_and_not_assessed_grades():
 def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
     """A walk-through's export wrote 'f' and 'Female', 'Cardio' and 'cardiology': coded
     as different answers, one answer was split in two without a word."""
-    from sparge.data.parsing import abbreviated_levels
+    from sparge.data.levels import abbreviated_levels
 
     assert abbreviated_levels(["f", "Female", "M", "Male"]) == [("f", "Female"),
                                                                 ("M", "Male")]

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sparge import Encoder, read_table
+from sparge.data.levels import infer_levels
 from sparge.data.parsing import (
     _SMALL_COLUMN,
     CATEGORY_MIN_SHARE,
     cell_keys,
     cell_text,
-    infer_levels,
     min_category_count,
     numeric_share,
     parse_numeric,
