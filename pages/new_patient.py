@@ -42,6 +42,7 @@ from sparge.services.workflow import (
     encode_new_patients,
     lookalike_table,
     patients_to_check,
+    questioned_message,
     questioned_values,
     training_ranges,
     unread_values,
@@ -225,11 +226,11 @@ if query is not None:
         # once per model, not on every rerun of the page
         bounds = session_cache("training_ranges", (ss.get("model_token"),),
                                lambda: training_ranges(training_values()))
-        far = questioned_values(xq[0], training_values(), encoder, ranges=bounds)
+        written = limits_as_written(query.iloc[pick], model.feature_names())
+        far = questioned_values(xq[0], training_values(), encoder, ranges=bounds,
+                                written=written)
         if far:
-            st.warning("Please check these values, outside those of the patients the "
-                       "model learned from (a typo, or other units?): "
-                       + md_escape("; ".join(q.words for q in far.values()), 1500) + ".")
+            st.warning(questioned_message(far.values()))
             # a walk-through could only edit the field or the file to see the look-alikes
             # without a mistyped value, or with a value typed in another unit converted
             these = "this value" if len(far) == 1 else f"these {len(far)} values"
@@ -289,7 +290,7 @@ if query is not None:
         table = lookalike_table(model, Xq, n_neighbors=k)
         st.subheader(f"Look-alikes of {md_escape(qid)}")
         show_lookalikes(model, table, xq[0], qid, encoder, key="np",
-                        written=limits_as_written(query.iloc[pick], model.feature_names()))
+                        written=written)
         method = map_select("np_map", "Where the patient lands")
         proj = projector(method)
         frame = map_frame(model, proj)

@@ -5,7 +5,7 @@ Pure functions over pandas/numpy (no Streamlit), so every page and command is te
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
@@ -16,7 +16,7 @@ import pandas as pd
 from sparge.data.encoder import Encoder
 from sparge.data.far_values import far_mask
 from sparge.data.parsing import header_unit
-from sparge.data.safe_text import csv_lines, plain_text, quoted_names
+from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
 from sparge.data.tables import norm_key
 from sparge.data.unit_conversion import unit_guess
 from sparge.errors import DataError
@@ -440,12 +440,14 @@ class Questioned(NamedTuple):
     words for it, and the unit it was probably given in with the value converted from it
     (``None`` when no unit fits); ``far`` when it is far from every training patient's
     on the log scale (:func:`~sparge.data.far_values.far_mask`: a typo or another unit
-    rather than a rare patient)."""
+    rather than a rare patient); ``limit`` when it was written as a limit (">1000": the
+    lab's measuring range, neither a typo nor another unit)."""
 
     words: str
     source_unit: str | None = None
     converted: float | None = None
     far: bool = False
+    limit: bool = False
 
 
 def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None,
@@ -458,8 +460,8 @@ def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None
 
 
 def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None = None,
-                      margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None
-                      ) -> dict[int, Questioned]:
+                      margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None,
+                      written: Mapping[str, str] | None = None) -> dict[int, Questioned]:
     """The values of one new patient far outside the training patients' values, by the
     index of their column, with words for each and the unit each was probably given in.
 
@@ -487,6 +489,12 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
         computed: a value a factor of 10 or 100 below the training patients' lowest (a
         creatinine of 1.6 mg/dL typed in a µmol/L field, walk-through 23) lies within the
         linear margin of a column that starts near zero, and is questioned all the same.
+    written : mapping, optional
+        The patient's values written as a limit, by column
+        (:func:`~sparge.services.display.limits_as_written`): such a value is named as
+        written (">1000", read as 1000), with no unit guessed and not as far off: a limit
+        is the lab's measuring range, not a typo (walk-through 25 saw ">1000" asked
+        "a typo, or other units?" and offered in another unit).
 
     A value that converts exactly from another unit into the training range is said to be
     perhaps in that unit (:func:`~sparge.data.unit_conversion.unit_guess`).
@@ -506,16 +514,32 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
         if v[j] < lo - slack or v[j] > hi + slack or negative or far[j]:
             unit = (encoder.unit_of(col) if encoder is not None
                     else header_unit(col, as_written=True))
-            guess = unit_guess(col, unit, v[j], lo, hi)
+            limit = (written or {}).get(str(col))
+            guess = None if limit else unit_guess(col, unit, v[j], lo, hi)
             # "12,000", not "1.2e+04": read by a clinician at the bedside
-            words = (f"{plain_text(col, 80)} = {format_number(v[j])} ("
+            shown = (f"{plain_text(limit, 20)}, read as {format_number(v[j])}" if limit
+                     else format_number(v[j]))
+            words = (f"{plain_text(col, 80)} = {shown} ("
                      + ("negative, and no training patient's is; " if negative else "")
                      + f"training patients: {format_number(lo)} to {format_number(hi)}"
                      + (f"; in {plain_text(guess[0], 20)}? that would be "
                         f"{format_number(guess[1])} {plain_text(unit, 20)}" if guess else "")
                      + ")")
-            out[j] = Questioned(words, *(guess or (None, None)), far=bool(far[j]))
+            out[j] = Questioned(words, *(guess or (None, None)),
+                                far=bool(far[j]) and not limit, limit=bool(limit))
     return out
+
+
+def questioned_message(questioned) -> str:
+    """The New patient page's words for :func:`questioned_values`: a typo or another unit
+    is asked about only when a value was not written as a limit (a limit is the lab's
+    measuring range: ">1000" read as 1000)."""
+    questioned = list(questioned)
+    why = ("a typo, or other units?" if any(not q.limit for q in questioned) else
+           "written as a limit, and read as the limit")
+    return ("Please check these values, outside those of the patients the model learned "
+            f"from ({why}): " + md_escape("; ".join(q.words for q in questioned), 1500)
+            + ".")
 
 
 def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,

@@ -418,6 +418,31 @@ def test_a_value_in_another_unit_is_questioned_and_its_unit_guessed():
     assert patients_to_check(X, ["A", "B"], ref) == [f"A: {said[0]}"]
 
 
+def test_a_value_written_as_a_limit_is_named_as_written_and_not_called_a_typo():
+    """Walk-through 25: ">1000" (the lab's measuring range) was asked "a typo, or other
+    units?"; read as 1000 it is still beyond every training patient's value."""
+    from sparge.services.workflow import questioned_message, questioned_values
+
+    rng = np.random.default_rng(1)
+    ref = pd.DataFrame({"Ferritin (ng/mL)": np.exp(rng.normal(np.log(80), 0.4, 300)),
+                        "Creatinine (µmol/L)": np.exp(rng.normal(np.log(90), 0.3, 300))})
+    hi = format_number(ref["Ferritin (ng/mL)"].max())
+    got = questioned_values([3000.0, 90.0], ref, written={"Ferritin (ng/mL)": ">3000"})
+    assert list(got) == [0] and got[0].limit and not got[0].far
+    assert got[0].source_unit is None  # no unit guessed for a limit
+    assert got[0].words.startswith("Ferritin (ng/mL) = >3000, read as 3,000 (training")
+    assert hi in got[0].words
+    assert "written as a limit" in questioned_message(got.values())
+    assert "typo" not in questioned_message(got.values())
+    # the same number typed plainly is far off, and asked about
+    plain = questioned_values([3000.0, 90.0], ref)
+    assert plain[0].far and not plain[0].limit
+    assert "a typo, or other units?" in questioned_message(plain.values())
+    # one plain value among limits: the question stays
+    both = questioned_values([3000.0, 9000.0], ref, written={"Ferritin (ng/mL)": ">3000"})
+    assert "a typo, or other units?" in questioned_message(both.values())
+
+
 def test_unread_values_name_each_patients_cells_read_as_missing():
     """Walk-through 25: one file-wide box listed the melanoma patient's unknown answers
     above every other patient's look-alikes."""
