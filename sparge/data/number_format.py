@@ -19,11 +19,20 @@ def as_float(value: object) -> float:
         return math.nan
 
 
+#: The thousands separator of :func:`format_number`: a no-break space (SI), never a comma
+#: or a dot, which read as decimal marks in one convention or the other.
+THOUSANDS = "\u00a0"
+
+
 def format_number(value: object) -> str:
     """A number with about three significant digits, never in scientific notation.
 
     ``1.9999999924 -> "2"``, ``5.234 -> "5.23"``, ``123.456 -> "123"``,
-    ``12345.6 -> "12,346"``, ``0.001234 -> "0.00123"``; missing -> ``"—"``.
+    ``12345.6 -> "12 346"``, ``0.001234 -> "0.00123"``; missing -> ``"—"``.
+
+    Thousands are grouped with a no-break space, as SI writes them: "317,000" reads as
+    317 where decimals are written with a comma (walk-through 25's European export), and
+    "1,380, 2,450" lists two values or four.
     """
     v = as_float(value)
     if not math.isfinite(v):
@@ -34,7 +43,7 @@ def format_number(value: object) -> str:
     decimals = max(0, 2 - mag)
     r = round(v, decimals)
     if abs(r) >= 1000:
-        return f"{r:,.0f}"
+        return f"{r:,.0f}".replace(",", THOUSANDS)
     text = f"{r:.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
