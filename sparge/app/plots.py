@@ -555,7 +555,9 @@ def outcome_share_bar(shares: pd.Series, order=None) -> go.Figure:
                            hovertemplate="%{y}: %{x:.0f}%<extra></extra>"))
     head, top = _title("Outcomes among the look-alikes")
     fig.update_layout(title=head, xaxis_title="% of look-alikes",
-                      xaxis={"range": [0, 100]}, yaxis={"automargin": True},
+                      xaxis={"range": [0, 100]},
+                      # outcomes written "0" and "1" are names, not a scale
+                      yaxis={"automargin": True, "type": "category"},
                       height=100 + 36 * len(shares),
                       margin={"l": 10, "r": 10, "t": top, "b": 40})
     return fig

@@ -587,5 +587,7 @@ def lookalike_weights_figure(table: pd.DataFrame, patient: str, *, order=None,
     _layout(fig, f"Look-alikes of patient {plot_text(patient, 20)}, nearest first: sparse weights"
             + (" (colour = outcome)" if by_outcome else ""), font_size, height)
     fig.update_yaxes(title="sparse weight", range=[0, 1.05])
-    fig.update_xaxes(title="look-alike (rank. ID)")
+    # a category axis: "1. 851" (a patient ID of numbers) read as 1.851 put the bars at
+    # 1.85, 2.2 and 4.63 and lost ranks and IDs (walk-through 27)
+    fig.update_xaxes(title="look-alike (rank. ID)", type="category")
     return fig

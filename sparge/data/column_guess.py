@@ -43,6 +43,13 @@ def _words(name: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
 
 
+def named_like_id(column: str) -> bool:
+    """Whether a column is named like a patient identifier ("Patient ID", "MRN", "Subject
+    No."): its numbers count records, they measure nothing (walk-through 27's MRN, not
+    chosen as the ID because two MRNs repeat, became a biomarker "+2.1 SD")."""
+    return bool(_ID_NAMES.match(str(column).strip()))
+
+
 def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
     """Words for the IDs a column repeats ("" when none): up to ``shown`` of them with
     their CSV lines, each said to be an exact copy of the row when every cell repeats
@@ -86,7 +93,8 @@ def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
         if blank:
             why.append(f"{blank:,} row(s) have none")
         return (f"{_q(col)!r} looks like the patient ID, but {' and '.join(why)}. It was "
-                "not chosen, and patients will be named by their row. Fix the file (delete "
+                "not chosen: patients will be named by their row, and it is left out of the "
+                "model (an identifier measures nothing). Fix the file (delete "
                 "a row written twice; give two patients sharing an ID their own) and upload "
                 "it again.")
     return None

@@ -23,7 +23,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
-from sparge.data.column_guess import repeated_ids
+from sparge.data.column_guess import named_like_id, repeated_ids
 from sparge.data.column_kinds import (
     looks_like_dates,
     looks_like_follow_up,
@@ -59,6 +59,7 @@ from sparge.data.parsing import (
     unit_key,
     writes_decimal_commas,
 )
+from sparge.data.plausible import unit_from_values, unit_slips
 from sparge.data.report import (
     DroppedColumn,
     DroppedPatient,
@@ -221,6 +222,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``{column: unit}`` of the numeric columns whose cells are written with a unit their
         name does not give ("140 mmHg" in "Systolic BP"): those cells read as numbers, in
         ``transform`` too (a new patient's "150 mmHg"). Saved by :meth:`to_dict`.
+    value_units_ : dict
+        ``{column: unit}`` of the numeric columns whose name and cells give no unit, read
+        from their values (:func:`~sparge.data.plausible.unit_from_values`: "Temp max" of
+        median 100.4 is in °F): shown beside the name, what far values and a new
+        patient's values are checked against, and a new patient's cell written in
+        another unit ("38.9 °C") is converted. Saved by :meth:`to_dict`.
     unit_conversions_ : dict
         ``{column: {unit key: (factor, offset)}}``: cells of a numeric column written in
         another unit are converted to the column's (:mod:`sparge.data.unit_conversion`:
@@ -487,12 +494,14 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _left_out_why(self, col: str, values: pd.Series, role: str,
                       table: EncodingTable, units: ColumnUnits | None = None) -> str | None:
-        """Why a column is left out by default ("follow-up", "mixed units", "dates", "free
-        text", "levels"), or ``None`` for a feature. The user's roles are never
+        """Why a column is left out by default ("follow-up", "identifier", "mixed units",
+        "dates", "free text", "levels"), or ``None`` for a feature. The user's roles are never
         second-guessed. "mixed units": numbers, most of them written with a unit, in two
         units or more ("mg/dl" and "µmol/l"), which cannot be compared as they are."""
         if looks_like_follow_up(col):
             return "follow-up"
+        if named_like_id(col):
+            return "identifier"
         if role == "numeric":
             return None
         if (units is not None and units.mixed
@@ -611,6 +620,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         short = abbreviation_note(df, report.answers_two_ways)
         if short:  # a warning: each pair splits look-alikes (walk-through 20's "Male"
             report.warnings.append(short)  # patient got "Female" look-alikes)
+        self.value_units_ = self._units_from_values(X, report)
         self._far_values(X, report)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
@@ -623,9 +633,32 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.n_features_in_ = len(cols)
         return X
 
+    def _units_from_values(self, X: np.ndarray, report: ValidationReport) -> dict[str, str]:
+        """The units of the numeric columns that neither their name nor their cells give,
+        read from their values (:func:`~sparge.data.plausible.unit_from_values`: a
+        "Creatinine" of median 1.1 is in mg/dL), with a note: what the far values and a
+        new patient's values are checked against (walk-through 27's creatinines in µmol/L
+        could not be converted for want of the column's unit)."""
+        found = {}
+        for j, name in enumerate(self.feature_names_out_):
+            if self.roles_[name] != "numeric" or self.unit_of(name) is not None:
+                continue
+            unit = unit_from_values(name, X[:, j])
+            if unit is not None:
+                found[name] = unit
+        if found:
+            report.notes.append(
+                "No unit in the name of " + quoted_names(list(found)) + ": read as "
+                + ", ".join(f"'{_q(u, 20)}'" for u in found.values())
+                + " from the values most patients have; a value impossible in that unit is "
+                "listed among the values to check.")
+        return found
+
     def _far_values(self, X: np.ndarray, report: ValidationReport) -> None:
         """List the numbers far from the rest of their column (a typo or another unit,
-        :mod:`sparge.data.far_values`) in ``report.values_to_check`` and a warning. They
+        :mod:`sparge.data.far_values`) and those impossible in the column's unit but
+        possible in another (:func:`~sparge.data.plausible.unit_slips`: walk-through 27's
+        temperatures in °C among °F) in ``report.values_to_check`` and a warning. They
         are used as given: :func:`sparge.services.workflow.encode_cohort` can set them to
         missing (walk-through 21: a sodium of 1380 went unremarked, made its patient a top
         look-alike and widened the range the New patient page checks against)."""
@@ -634,43 +667,67 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not num:
             return
         far = far_mask(X[:, num])
-        rows, cols = np.nonzero(far)
+        slips = [unit_slips(names[j], self.unit_of(names[j]), X[:, j]) for j in num]
+        slipped = np.column_stack([s[0] for s in slips])
+        rows, cols = np.nonzero(far | slipped)
         if not len(rows):
             return
         report.values_to_check = []
         parts = []
         for c in np.unique(cols):
             col = X[:, num[c]]
-            lo, hi = typical_bounds(col)  # as the New patient form says it
-            hits = np.sort(rows[cols == c])
             name = names[num[c]]
-            # converted into where the column's values are not far (its plausible
-            # bounds): a haemoglobin of 160 g/L is 16 g/dL, above most patients' 15
-            plo, phi = log_bounds(col[:, None])
-            unit, fixed = self._unit_guess(name, col[hits], float(plo[0]), float(phi[0]))
-            # converted on the user's click only when the unit slip repeats: one value
-            # that fits another unit may as well be a typo (walk-through 24's bilirubin
-            # of 80 for 0.8 read as µmol/L: 4.68 mg/dL)
-            converted = (fixed if fixed is not None and len(hits) >= MIN_UNIT_SLIPS
-                         else [None] * len(hits))
-            report.values_to_check += [[name, int(r), float(col[r]), unit, v]
-                                       for r, v in zip(hits, converted, strict=True)]
-            shown = ", ".join(f"{format_number(col[r])} (CSV line {r + 2})"
-                              for r in hits[:3])
-            more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
-            said = ("" if fixed is None else f" (in '{_q(unit, 20)}'? "
-                    + ", ".join(format_number(v) for v in fixed[:3])
-                    + (" …" if len(fixed) > 3 else "")
-                    + f" {_q(self.unit_of(name) or '', 20)})")
-            parts.append(f"'{_q(names[num[c]])}' {shown}{more}; most patients "
-                         f"{format_number(lo)}–{format_number(hi)}{said}")
+            # as the New patient form says it, without the cells in another unit
+            lo, hi = typical_bounds(np.where(slipped[:, c], np.nan, col))
+            hits = np.sort(rows[cols == c])
+            slip = hits[slipped[hits, c]]
+            odd = hits[~slipped[hits, c]]
+            if len(odd):
+                # converted into where the column's values are not far (its plausible
+                # bounds): a haemoglobin of 160 g/L is 16 g/dL, above most patients' 15
+                plo, phi = log_bounds(col[:, None])
+                unit, fixed = self._unit_guess(name, col[odd], float(plo[0]), float(phi[0]))
+                parts.append(self._far_part(name, col, odd, unit, fixed, lo, hi, report))
+            if len(slip):
+                _, source, conv = slips[c]
+                sources = [source[r] for r in slip]
+                unit = max(set(sources), key=sources.count)
+                same = slip[[u == unit for u in sources]]
+                parts.append(self._far_part(name, col, same, unit, list(conv[same]), lo, hi,
+                                            report))
+                other = slip[[u != unit for u in sources]]
+                if len(other):
+                    parts.append(self._far_part(name, col, other, None, None, lo, hi,
+                                                report))
         n = len(rows)
         # the advice first: a long list is cut at the report's 600 characters
         report.warnings.append(
             f"{n:,} value{'s' if n != 1 else ''} far from the rest of "
-            f"{'its' if n == 1 else 'their'} column (a typo or another unit?), "
-            f"{FAR_VALUES_ADVICE}: " + "; ".join(parts[:8])
+            f"{'its' if n == 1 else 'their'} column or impossible in its unit (a typo or "
+            f"another unit?), {FAR_VALUES_ADVICE}: " + "; ".join(parts[:8])
             + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "") + ".")
+
+    def _far_part(self, name: str, col: np.ndarray, hits: np.ndarray, unit: str | None,
+                  fixed: list[float] | None, lo: float, hi: float,
+                  report: ValidationReport) -> str:
+        """Add a column's values to check (``hits``, rows of ``col``) to
+        ``report.values_to_check``, with their values converted from ``unit`` (``fixed``)
+        when the slip repeats, and return the warning's words for them."""
+        # converted on the user's click only when the unit slip repeats: one value
+        # that fits another unit may as well be a typo (walk-through 24's bilirubin
+        # of 80 for 0.8 read as µmol/L: 4.68 mg/dL)
+        converted = (fixed if fixed is not None and len(hits) >= MIN_UNIT_SLIPS
+                     else [None] * len(hits))
+        report.values_to_check += [[name, int(r), float(col[r]), unit, v]
+                                   for r, v in zip(hits, converted, strict=True)]
+        shown = ", ".join(f"{format_number(col[r])} (CSV line {r + 2})" for r in hits[:3])
+        more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
+        said = ("" if fixed is None or unit is None else f" (in '{_q(unit, 20)}'? "
+                + ", ".join(format_number(v) for v in fixed[:3])
+                + (" …" if len(fixed) > 3 else "")
+                + f" {_q(self.unit_of(name) or '', 20)})")
+        return (f"'{_q(name)}' {shown}{more}; most patients "
+                f"{format_number(lo)}–{format_number(hi)}{said}")
 
     def _unit_guess(self, column: str, values: np.ndarray, low: float, high: float
                     ) -> tuple[str | None, list[float] | None]:
@@ -926,6 +983,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         for j, col in enumerate(features):
             if self.roles_[col] == "numeric":
                 unit = self._unit(col)
+                if new and unit is None:  # a new patient's "38.9 °C" in a °F column
+                    unit = getattr(self, "value_units_", {}).get(col)
                 learned = getattr(self, "unit_conversions_", {}).get(col)
                 convert = KnownConversions(col, unit, learned) if new and unit else learned
                 X[:, j], info = parse_numeric(
@@ -998,7 +1057,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         show it."""
         if header_unit(column) is not None:
             return None
-        unit = getattr(self, "units_", {}).get(column)
+        unit = (getattr(self, "units_", {}).get(column)
+                or getattr(self, "value_units_", {}).get(column))
         key = unit_key(unit) if unit else None
         if key is not None and key in {unit_key(w) for w in re.split(r"[\s,;:]+", column)}:
             return None  # the name says it without brackets: "Neutrophils %" (not "% (%)")
@@ -1033,6 +1093,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) such as "
                                 f"'{_q(cells[0][1], 30)}' read with '.' as thousands separator "
                                 f"({cells[0][2]:.0f}), as the table writes decimals with ','.")
+        if info.get("gcs"):
+            cells = info["gcs"]
+            report.notes.append(
+                f"Column '{_q(col)}': {len(cells):,} cell(s) written as the Glasgow coma "
+                f"scale's parts (e.g. '{_q(cells[0][1], 20)}', CSV line {cells[0][0] + 2}) "
+                "read as their total, eyes + verbal + motor (3–15).")
         if info.get("thousands"):
             report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
                                 "with thousands separators (e.g. '1.234,5' or '1 234,5') "
@@ -1349,6 +1415,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "missing_tokens": self.table_.missing_tokens,
                 "column_missing_tokens": self.table_.column_missing_tokens(),
                 "units": dict(getattr(self, "units_", {})),
+                "value_units": dict(getattr(self, "value_units_", {})),
                 "unit_conversions": {c: {k: list(v) for k, v in conv.items()} for c, conv
                                      in getattr(self, "unit_conversions_", {}).items()},
                 "thousands_dot": list(getattr(self, "thousands_dot_", [])),
@@ -1402,6 +1469,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not isinstance(units, dict) or not all(isinstance(v, str) for v in units.values()):
             raise ValueError("units must be {column: unit text}")
         enc.units_ = {str(k): v for k, v in units.items()}
+        value_units = state.get("value_units") or {}
+        if not isinstance(value_units, dict) or not all(isinstance(v, str)
+                                                        for v in value_units.values()):
+            raise ValueError("value_units must be {column: unit text}")
+        enc.value_units_ = {str(k): v for k, v in value_units.items()}
         enc.unit_conversions_ = _unit_conversions(state.get("unit_conversions") or {})
         dots = state.get("thousands_dot") or []
         if not isinstance(dots, list) or not all(isinstance(c, str) for c in dots):

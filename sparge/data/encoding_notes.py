@@ -135,6 +135,13 @@ def report_left_out(reasons: dict[str, list[str]], max_levels: int,
             "and gives it away (patients who died were followed for less time; a stay's "
             "length depends on how it ended). Give it the role 'numeric' "
             "on the Column roles tab only if it is known when you look for look-alikes.")
+    if "identifier" in reasons:
+        cols = reasons["identifier"]
+        report.notes.append(
+            f"Left out of the model: {quoted_names(cols)}, named like a patient identifier: "
+            f"{verb(cols, 'its', 'their')} values number records and measure nothing. Choose "
+            f"{verb(cols, 'it', 'one')} as the ID column (once every patient has their own), "
+            "or give it a role on the Column roles tab.")
     if "dates" in reasons:
         cols = reasons["dates"]
         report.notes.append(

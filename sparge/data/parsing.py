@@ -43,8 +43,13 @@ _INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infin
 #: A limit: "<15", ">= 90", "≤5", and with a decimal comma "<0,5" (walk-through 25's
 #: "<0,5" and "≤1" were set to missing while "<5" was read).
 _CENSORED = re.compile(r"^\s*([<>]=?|[≤≥⩽⩾])\s*([+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+))\s*$")
+#: The Glasgow coma scale written as its parts, "E3V4M5" or "E3 V4 M5" (eyes 1-4, verbal
+#: 1-5, motor 1-6): read as their total, 12 (walk-through 27's ICU export wrote 435 of
+#: its GCS cells so among totals, and the column was left out as free text).
+_GCS = re.compile(r"E\s*([1-4])[\s,;/-]*V\s*([1-5])[\s,;/-]*M\s*([1-6])", re.IGNORECASE)
 _NUMERIC_LIKE = re.compile(
     rf"{NUMBER_PATTERN}|[+-]?\d+,\d+|[+-]?\d{{1,3}}(?:\.\d{{3}})+,\d+"
+    r"|E\s*[1-4][\s,;/-]*V\s*[1-5][\s,;/-]*M\s*[1-6]"
     r"|[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
     r"|(?:[<>]=?|[≤≥⩽⩾])\s*[+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?",
     re.IGNORECASE)
@@ -406,12 +411,13 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         ``<0.1``), infinite values (``infinite``: (row, text)), the missing tokens seen
         (``missing_tokens``: {token: count}), the cells written with the unit
         (``unit``: (row, text)), those read with ``thousands_dot`` (``thousands_dot``:
-        (row, text, number read)) and those converted from another unit (``converted``:
-        (row, text)).
+        (row, text, number read)), those converted from another unit (``converted``:
+        (row, text)) and the Glasgow coma scales written as their parts, read as their
+        total (``gcs``: (row, text); "E3V4M5" is 12).
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
-                            "thousands_dot": [], "converted": []}
+                            "thousands_dot": [], "converted": [], "gcs": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -469,6 +475,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif m := _CENSORED.match(s):  # "<15", ">90": the limit (the value lies beyond)
             out[i] = float(m.group(2).replace(",", "."))
             info["censored"].append((int(i), s))
+        elif m := _GCS.fullmatch(s):  # "E3V4M5": the Glasgow coma scale's total
+            out[i] = float(sum(int(g) for g in m.groups()))
+            info["gcs"].append((int(i), s))
         elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
             info["infinite"].append((int(i), s))
         elif (v := with_unit(s, unit, thousands_dot and not eu)) is not None \

@@ -30,10 +30,15 @@ from sparge.data.tables import norm_key, scale_codes, scale_of
 from sparge.errors import DataError
 
 #: Help text of the look-alike table's sparse-weight column (issue 9, point 4).
+#: The weights rebuild the patient in the learned space alone: the forest part, which
+#: helps rank the list, has no point to rebuild, so a walk-through saw ranks 1-5 at 0.000
+#: and rank 9 at 0.556 and read the help as a contradiction (walk-through 27).
 SPARSE_WEIGHT_HELP = (
     "share of this look-alike in a sparse, non-negative reconstruction of the patient from "
-    "the listed look-alikes (weights sum to 1); 0 = not needed: the other look-alikes "
-    "together already rebuild the patient, even when this one is the closest")
+    "the listed look-alikes in the learned SparGE space (weights sum to 1); 0 = not needed: "
+    "the other look-alikes together already rebuild the patient there, even when this one "
+    "is the closest. The list's order also counts the random-forest proximity, which the "
+    "weights do not, so a top-ranked look-alike can have weight 0")
 
 #: Plain headers of the look-alike table (internal column -> header).
 LOOKALIKE_HEADERS = {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",

@@ -632,7 +632,10 @@ def lookalike_step(model, patient: int, n_neighbors: int = 5) -> dict:
              f"{_plural(used, 'look-alike')} (weights ≥ 0, summing to {w.sum():.2f}"
              + (f"; {tiny} more under 0.01" if tiny else "") + "); a zero "
              "weight means the other look-alikes together already rebuild the patient (this "
-             "can happen to the closest one).")
+             "can happen to the closest one)."
+             + (" The weights rebuild the point in the learned space alone; the forest "
+                "proximity, which also ranks the list, has no point to rebuild, so weights "
+                "and ranks can disagree." if forest else ""))
     return {"table": table, "caption": text}
 
 
@@ -765,7 +768,9 @@ STEPS: tuple[Step, ...] = (
          "the patient's point from its listed look-alikes (the paper's self-expressive "
          "model): non-negative, summing to one, and mostly zero — a zero says the other "
          "listed look-alikes together already rebuild the patient without that one (even "
-         "the closest one can get a zero).",
+         "the closest one can get a zero). The weights rebuild y_i in the learned space "
+         "alone: the forest term ranks the list but has no coordinates to rebuild from, so "
+         "a look-alike ranked first by the bracket can get a zero weight.",
          "Differs from the paper: the weights are restricted to the listed look-alikes, so "
          "every listed patient has a weight; the forest proximity term is ours.",
          "forest"),

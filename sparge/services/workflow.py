@@ -16,6 +16,7 @@ import pandas as pd
 from sparge.data.encoder import Encoder
 from sparge.data.far_values import far_mask
 from sparge.data.parsing import header_unit
+from sparge.data.plausible import unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
 from sparge.data.tables import norm_key
 from sparge.data.unit_conversion import unit_guess
@@ -511,11 +512,17 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
         lo, hi = float(lows[j]), float(highs[j])
         slack = margin * max(hi - lo, abs(hi) * 1e-9)
         negative = v[j] < 0 <= lo
-        if v[j] < lo - slack or v[j] > hi + slack or negative or far[j]:
-            unit = (encoder.unit_of(col) if encoder is not None
-                    else header_unit(col, as_written=True))
-            limit = (written or {}).get(str(col))
-            guess = None if limit else unit_guess(col, unit, v[j], lo, hi)
+        unit = (encoder.unit_of(col) if encoder is not None
+                else header_unit(col, as_written=True))
+        limit = (written or {}).get(str(col))
+        # impossible in the column's unit, possible in another: a temperature of 38.9 in
+        # a °F column whose training patients include 130 unconverted °C values
+        # (walk-through 27), within their range
+        slipped, source, conv = unit_slips(col, unit, [v[j]])
+        slip = bool(slipped[0]) and not limit
+        if v[j] < lo - slack or v[j] > hi + slack or negative or far[j] or slip:
+            guess = (None if limit else (source[0], float(conv[0])) if slip
+                     else unit_guess(col, unit, v[j], lo, hi))
             # "12,000", not "1.2e+04": read by a clinician at the bedside
             shown = (f"{plain_text(limit, 20)}, read as {format_number(v[j])}" if limit
                      else format_number(v[j]))
@@ -526,7 +533,7 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
                         f"{format_number(guess[1])} {plain_text(unit, 20)}" if guess else "")
                      + ")")
             out[j] = Questioned(words, *(guess or (None, None)),
-                                far=bool(far[j]) and not limit, limit=bool(limit))
+                                far=(bool(far[j]) or slip) and not limit, limit=bool(limit))
     return out
 
 

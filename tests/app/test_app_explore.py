@@ -100,11 +100,12 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
     assert labels == {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",
                       "similarity": "Similarity", "sparse_weight": "Sparse weight",
                       "outcome": "Outcome"}
-    assert config["sparse_weight"]["help"] == (
+    help_text = config["sparse_weight"]["help"]
+    assert help_text.startswith(
         "share of this look-alike in a sparse, non-negative reconstruction of the patient "
-        "from the listed look-alikes (weights sum to 1); 0 = not needed: the other "
-        "look-alikes together already rebuild the patient, even when this one is the "
-        "closest")
+        "from the listed look-alikes in the learned SparGE space (weights sum to 1)")
+    # the forest part ranks the list but not the weights (walk-through 27)
+    assert "a top-ranked look-alike can have weight 0" in help_text
     assert config["training_index"]["hidden"]
     assert table.value["sparse_weight"].sum() == pytest.approx(1.0, abs=1e-6)
     model = at.session_state["model"]

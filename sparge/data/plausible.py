@@ -1,0 +1,178 @@
+"""Values a patient can have, unit by unit: a column's unit from its values, and the
+cells written in another unit that no statistical rule sees.
+
+A US ICU export wrote 130 of 1,100 maximum temperatures in °C (35.6–40.7) among °F
+(94.6–106.7), in a column named "Temp max" (walk-through 27). The far-values rule
+(:mod:`sparge.data.far_values`) looks for a power of ten; °C and °F lie a factor of 2.6
+apart, the °C cells were read as °F, and they alone shaped the cohort map: the top
+band of the map, and 7 of the 10 look-alikes of a patient with 38.5. The same export's
+creatinine had no unit in its name: its 93 values in µmol/L were flagged as far, but no
+unit could be named, so they could only be set to missing.
+
+For a few quantities whose units clinical exports mix, :data:`QUANTITIES` holds the values
+a living patient can have in each unit: wide physiological limits, not reference ranges.
+Then
+
+* :func:`unit_from_values` names a column's unit when its name gives none and its
+  median is possible in exactly one unit (a creatinine of median 1.1: mg/dL);
+* :func:`unit_slips` finds the cells impossible in the column's unit that are possible
+  in another unit and convert exactly (:func:`~sparge.data.unit_conversion.conversion`)
+  into a possible value: 38.5 in a °F column is 101.3 °F.
+
+Both only *suggest*: the encoder lists the slips with the far values, which the user
+converts (or sets to missing) with one click, and a New patient value is questioned.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from sparge.data.far_values import MIN_DISTINCT, MIN_VALUES
+from sparge.data.parsing import unit_key
+from sparge.data.unit_conversion import conversion
+
+#: ``(quantity, words naming it in a column, {unit: (lowest, highest) possible})``. Only
+#: units between which :func:`~sparge.data.unit_conversion.conversion` is exact; ranges
+#: that overlap leave the values in the overlap unjudged.
+QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
+    ("temperature", r"\b(?:temp|temps|temperature|tmax|tmin|tmp)\b",
+     {"°C": (25.0, 45.0), "°F": (77.0, 113.0)}),
+    ("creatinine", r"\b(?:creatinine|creat|crea|scr|s ?creat)\b",
+     {"mg/dL": (0.1, 25.0), "µmol/L": (30.0, 2200.0)}),
+    ("glucose", r"\b(?:glucose|glu|blood sugar|glycaemia|glycemia)\b",
+     {"mg/dL": (20.0, 1500.0), "mmol/L": (1.0, 85.0)}),
+    ("bilirubin", r"\b(?:bilirubin|bili|tbil|t bil)\b",
+     {"mg/dL": (0.05, 50.0), "µmol/L": (1.0, 850.0)}),
+    ("albumin", r"\b(?:albumin|alb)\b", {"g/dL": (1.0, 6.5), "g/L": (10.0, 65.0)}),
+    ("haemoglobin", r"\b(?:haemoglobin|hemoglobin|hgb|hb)\b",
+     {"g/dL": (2.0, 25.0), "g/L": (20.0, 250.0)}),
+    ("lactate", r"\b(?:lactate|lactic acid|lac)\b",
+     {"mmol/L": (0.1, 30.0), "mg/dL": (1.0, 270.0)}),
+    ("height", r"\b(?:height|stature|ht)\b",
+     {"cm": (40.0, 230.0), "m": (0.4, 2.3), "in": (15.0, 90.0)}),
+)
+
+#: A column's unit is named from its values only when at least this share of them is
+#: possible in that unit (a column of two units half and half is not one unit).
+UNIT_SHARE = 0.7
+
+
+def _name_words(column: str) -> str:
+    """A column's name as lower-case words ("TempMax_C" -> "temp max c")."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(column))
+    return " ".join(w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
+
+
+def quantity_of(column: str) -> tuple[str, dict[str, tuple[float, float]]] | None:
+    """The quantity of :data:`QUANTITIES` a column's name names, with its units' possible
+    values, or ``None``.
+
+    Examples
+    --------
+    >>> quantity_of("Temp max")[0], quantity_of("num_temp")[0], quantity_of("Age")
+    ('temperature', 'temperature', None)
+    """
+    words = _name_words(column)
+    if "a1c" in words:  # HbA1c is no haemoglobin
+        return None
+    for name, pattern, units in QUANTITIES:
+        if re.search(pattern, words):
+            return name, units
+    return None
+
+
+def _range_of(units: dict[str, tuple[float, float]], unit: str | None
+              ) -> tuple[str, tuple[float, float]] | None:
+    """The entry of ``units`` for ``unit`` (as a key or as written), or ``None``."""
+    if not unit:
+        return None
+    key = unit_key(unit)
+    return next(((u, r) for u, r in units.items() if unit_key(u) == key), None)
+
+
+def unit_from_values(column: str, values) -> str | None:
+    """The unit a column without one is written in, from its values: the only unit of
+    its quantity (:func:`quantity_of`) in which its median is possible and at least
+    :data:`UNIT_SHARE` of its values are; ``None`` when its name names no quantity, or no
+    unit or several fit (a bilirubin of median 1.2 is possible in mg/dL and in µmol/L),
+    or the column is no measurement (fewer than 20 values, or 10 different ones at most:
+    codes).
+
+    Examples
+    --------
+    >>> unit_from_values("Creatinine", [0.5 + 0.1 * i for i in range(20)] + [214.0])
+    'mg/dL'
+    >>> temps = [97.0 + 0.3 * i for i in range(25)] + [38.2, 37.9]
+    >>> unit_from_values("Temp max", temps), unit_from_values("Temp max", [1, 2, 3] * 9)
+    ('°F', None)
+    """
+    found = quantity_of(column)
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    # a measurement, not a few codes: smarto's "fac_albumin" (albuminuria 1, 2, 3) is no
+    # albumin in g/dL
+    if found is None or len(v) < MIN_VALUES or len(np.unique(v)) <= MIN_DISTINCT:
+        return None
+    median = float(np.median(v))
+    fits = [u for u, (lo, hi) in found[1].items()
+            if lo <= median <= hi and np.mean((v >= lo) & (v <= hi)) >= UNIT_SHARE]
+    return fits[0] if len(fits) == 1 else None
+
+
+def unit_slips(column: str, unit: str | None, values
+               ) -> tuple[np.ndarray, list[str | None], np.ndarray]:
+    """The values impossible in a column's unit that are possible in another unit of its
+    quantity and convert exactly into a possible value of the column's unit.
+
+    Parameters
+    ----------
+    column : str
+        The column's name (its quantity, :func:`quantity_of`).
+    unit : str or None
+        The column's unit (its name's, its cells', or :func:`unit_from_values`).
+    values : array-like of float
+        The column's values (NaN = missing).
+
+    Returns
+    -------
+    slipped : ndarray of bool
+        The values judged written in another unit.
+    source : list of str or None
+        For each value, the unit it was probably written in (``None`` where not slipped).
+    converted : ndarray of float
+        The values converted into ``unit`` (NaN where not slipped). Of several units that
+        fit, the one that brings the value nearest the middle of the possible range.
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    slipped = np.zeros(len(v), bool)
+    source: list[str | None] = [None] * len(v)
+    converted = np.full(len(v), np.nan)
+    found = quantity_of(column)
+    own = _range_of(found[1], unit) if found is not None else None
+    if own is None:
+        return slipped, source, converted
+    lo, hi = own[1]
+    middle = math.sqrt(lo * hi)
+    finite = np.isfinite(v)
+    impossible = finite & ((v < lo) | (v > hi))
+    if not impossible.any():
+        return slipped, source, converted
+    best_gap = np.full(len(v), np.inf)
+    for other, (olo, ohi) in found[1].items():
+        if other == own[0]:
+            continue
+        conv = conversion(column, other, own[0])
+        if conv is None:
+            continue
+        with np.errstate(all="ignore"):
+            out = conv(v)
+            gap = np.abs(np.log(np.where(out > 0, out, np.nan) / middle))
+        fits = impossible & (v >= olo) & (v <= ohi) & (out >= lo) & (out <= hi) & \
+            (gap < best_gap)
+        for i in np.flatnonzero(fits):
+            source[i] = other
+        converted[fits], best_gap[fits], slipped[fits] = out[fits], gap[fits], True
+    return slipped, source, converted

@@ -1,0 +1,128 @@
+"""sparge.data.plausible: a column's unit from its values, and cells written in another
+unit that the far-values rule does not see (walk-through 27's ICU export)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge import Encoder
+from sparge.data.plausible import quantity_of, unit_from_values, unit_slips
+
+
+@pytest.mark.parametrize("name, quantity", [
+    ("Temp max", "temperature"), ("num_temp", "temperature"), ("TempMax", "temperature"),
+    ("Creatinine", "creatinine"), ("s_creat", "creatinine"), ("Hb (g/dL)", "haemoglobin"),
+    ("Albumin", "albumin"), ("Height", "height"), ("Lactate (mmol/L)", "lactate"),
+    ("HbA1c (%)", None), ("CA 19-9", None), ("Temperament score", None), ("Age", None),
+])
+def test_the_quantity_is_named_by_whole_words(name, quantity):
+    found = quantity_of(name)
+    assert (found[0] if found else None) == quantity
+
+
+def test_a_columns_unit_is_read_from_its_values_only_when_one_unit_fits():
+    rng = np.random.default_rng(0)
+    mg = np.exp(rng.normal(np.log(1.1), 0.4, 300))
+    assert unit_from_values("Creatinine", mg) == "mg/dL"
+    assert unit_from_values("Creatinine", mg * 88.42) == "µmol/L"
+    # 12 % in °C among °F: still °F
+    temps = np.r_[rng.normal(100.5, 1.5, 264), rng.normal(38, 0.8, 36)]
+    assert unit_from_values("Temp max", temps) == "°F"
+    # half and half is no unit; a bilirubin of median 1.2 fits mg/dL and µmol/L
+    assert unit_from_values("Temp max", np.r_[temps[:150], temps[:150] * 5 / 9 - 17.8]) \
+        is None
+    assert unit_from_values("Bilirubin", rng.uniform(1.1, 1.3, 100)) is None
+    # codes are no measurement (smarto's albuminuria 1, 2, 3); nor a name of no quantity
+    assert unit_from_values("fac_albumin", rng.integers(1, 4, 300)) is None
+    assert unit_from_values("Age", rng.uniform(20, 90, 300)) is None
+
+
+def test_slips_are_values_impossible_in_the_unit_and_possible_after_an_exact_conversion():
+    slipped, source, conv = unit_slips("Temp max", "°F", [101.1, 38.0, 36.5, 99.1, np.nan,
+                                                          130.0, 20.0])
+    assert slipped.tolist() == [False, True, True, False, False, False, False]
+    assert source[1:3] == ["°C", "°C"]
+    np.testing.assert_allclose(conv[1:3], [100.4, 97.7])
+    assert np.isnan(conv[[0, 3, 4, 5, 6]]).all()  # 130 °F and 20 °F: in no unit
+    slipped, source, conv = unit_slips("Creatinine", "mg/dL", [0.9, 214.0, 27.0])
+    assert slipped.tolist() == [False, True, False]  # 27: neither mg/dL nor µmol/L
+    assert source[1] == "µmol/L" and conv[1] == pytest.approx(214 * 113.12 / 10000)
+    # the other way round, and a haemoglobin in g/L among g/dL
+    assert unit_slips("Creatinine", "µmol/L", [1.6])[2][0] == pytest.approx(141.4, abs=0.1)
+    assert unit_slips("Hb", "g/dL", [147.0])[2][0] == pytest.approx(14.7)
+    # no quantity, no unit, or a unit the quantity does not list: nothing
+    for name, unit in (("Age", "years"), ("Temp max", None), ("Temp max", "K")):
+        assert not unit_slips(name, unit, [38.0, 500.0])[0].any()
+
+
+def _icu(n: int = 300, seed: int = 27) -> pd.DataFrame:
+    """An ICU export's shape: temperatures in °F with 12 % in °C, a creatinine without a
+    unit with a few in µmol/L, GCS written as totals and as parts, and an MRN."""
+    rng = np.random.default_rng(seed)
+    died = rng.random(n) < 0.3
+    temp_f = np.round(rng.normal(100.2, 1.4, n) + 1.0 * died, 1)
+    celsius = rng.random(n) < 0.12
+    temp = np.where(celsius, np.round((temp_f - 32) * 5 / 9, 1), temp_f)
+    creat = np.round(np.exp(rng.normal(np.log(1.1), 0.4, n)) * (1 + died), 2)
+    umol = rng.random(n) < 0.06
+    creat_cell = np.where(umol, np.round(creat * 88.42).astype(int).astype(str),
+                          creat.astype(str))
+    e, v, m = rng.integers(1, 5, n), rng.integers(1, 6, n), rng.integers(1, 7, n)
+    parts = rng.random(n) < 0.4
+    gcs = np.where(parts, [f"E{a}V{b}M{c}" for a, b, c in zip(e, v, m)],
+                   (e + v + m).astype(str))
+    return pd.DataFrame({
+        "MRN": [f"{i:08d}" for i in rng.integers(1, 10**7, n)],
+        "Temp max": temp.astype(str), "Creatinine": creat_cell, "GCS": gcs,
+        "HR": rng.integers(60, 140, n).astype(str),
+        "Outcome": np.where(died, "Died", "Survived")}), celsius, umol, e + v + m, creat, \
+        temp_f
+
+
+def test_the_encoder_lists_the_slips_with_their_unit_and_the_values_converted():
+    df, celsius, umol, total, creat, temp_f = _icu()
+    df.loc[5, "MRN"] = df.loc[6, "MRN"]  # an MRN repeats: not the ID
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    rep = enc.report_
+    assert enc.value_units_ == {"Temp max": "°F", "Creatinine": "mg/dL"}
+    assert enc.cell_unit("Temp max") == "°F" and enc.unit_of("Creatinine") == "mg/dL"
+    assert any("No unit in the name of 'Temp max', 'Creatinine'" in n for n in rep.notes)
+    listed = {(c, r): (u, v) for c, r, _, u, v in rep.values_to_check}
+    assert {r for c, r in listed if c == "Temp max"} == set(np.flatnonzero(celsius))
+    assert {r for c, r in listed if c == "Creatinine"} == set(np.flatnonzero(umol))
+    for (c, r), (u, v) in listed.items():
+        want = temp_f[r] if c == "Temp max" else creat[r]
+        assert u == ("°C" if c == "Temp max" else "µmol/L")
+        assert v == pytest.approx(want, abs=0.1 if c == "Temp max" else 0.01)
+    assert any("impossible in its unit" in w and "(in '°C'? " in w for w in rep.warnings)
+    # the MRN is no biomarker; GCS parts read as their total
+    assert enc.roles_["MRN"] == "ignore" and "MRN" not in enc.feature_names_out_
+    assert any("'MRN', named like a patient identifier" in n for n in rep.notes)
+    g = enc.feature_names_out_.index("GCS")
+    np.testing.assert_array_equal(X[:, g], total)
+    assert any("Glasgow coma scale's parts" in n for n in rep.notes)
+    # saved and loaded, the units from values stay
+    again = Encoder.from_dict(enc.to_dict())
+    assert again.value_units_ == enc.value_units_
+
+
+def test_a_new_patients_cell_in_another_unit_is_converted_and_a_bare_slip_questioned():
+    from sparge.services.workflow import questioned_values
+
+    df, *_ = _icu()
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    new = pd.DataFrame({"Temp max": ["38.9 °C", "38.9"], "Creatinine": ["1.2", "1.3"],
+                        "GCS": ["E4V5M6", "12"], "HR": ["90", "95"]})
+    Xn = enc.transform(new)
+    t = enc.feature_names_out_.index("Temp max")
+    assert Xn[0, t] == pytest.approx(102.02)  # written with its unit: converted
+    assert Xn[1, t] == 38.9  # a bare 38.9 reads as given ...
+    ref = pd.DataFrame(X, columns=enc.feature_names_out_)
+    got = questioned_values(Xn[1], ref, enc)  # ... within the training range, but asked
+    assert t in got and got[t].source_unit == "°C" and got[t].far
+    assert got[t].converted == pytest.approx(102.02)
+    assert "in °C? that would be 102 °F" in got[t].words
