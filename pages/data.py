@@ -40,11 +40,12 @@ from sparge.data.encoding_notes import (
     far_values_button,
     far_values_done,
 )
-from sparge.data.safe_text import md_escape, plain_frame, to_csv
+from sparge.data.safe_text import md_escape, plain_frame, quoted_names, to_csv
 from sparge.services.workflow import (
     default_missing_threshold,
     encode_again,
     encode_cohort,
+    leave_out_button,
     table_choices,
 )
 
@@ -239,7 +240,7 @@ with current:
                        "outcome). Does the export hold every patient?")
         # the one-click repairs first, the report that explains them below: at the end of
         # a 40-line report they were 4,400 px down the page (walk-through 25)
-        if rep.values_to_check or rep.answers_two_ways:
+        if rep.values_to_check or rep.answers_two_ways or rep.columns_losing_patients:
             st.caption("One click repairs what the report below finds (each button's "
                        "warning says what it does):")
         if rep.values_to_check:  # the warning below lists them; one click clears them
@@ -272,6 +273,20 @@ with current:
                     set_cohort(new, ss.cohort_name)
                     flash("success", merged_summary(rep.answers_two_ways)
                           + " The table was encoded again.")
+                    st.rerun()
+        if rep.columns_losing_patients:  # walk-through 27: a 97 %-empty column left 227 out
+            label, new_roles = leave_out_button(enc, rep)
+            if st.button(label, key="leave_out_empty",
+                         help="A column missing for nearly every patient gives each of them "
+                              "a gap, and the threshold then leaves them out of training. "
+                              "Its role becomes 'ignore' (the Column roles tab sets it back)."
+                              " Train again afterwards."):
+                with guard("Encoding again"):
+                    new = encode_again(cohort, roles=new_roles)
+                    set_cohort(new, ss.cohort_name)
+                    flash("success", f"Left out {quoted_names(rep.columns_losing_patients)}; "
+                                     "the table was encoded again. Train a model on the "
+                                     "Model page.")
                     st.rerun()
         # the report after the outcome's warnings above: they decide what the model learns
         # (the one-answer outcome's stood below "Nothing blocks training"; walk-through 18)

@@ -891,6 +891,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         cols, kept = columns_that_lose_patients(X, self.max_patient_missing)
         if cols:
             names = self.feature_names_out_
+            report.columns_losing_patients = [names[j] for j in cols]
+            report.patients_kept_without = kept
             pct = 100 * np.isnan(X[:, cols]).mean(axis=0)
             shown = ", ".join(f"'{_q(names[j], 40)}' ({p:.0f}% missing)"
                               for j, p in zip(cols, pct, strict=True))

@@ -146,7 +146,12 @@ class ValidationReport:
         counts the table's rows from 0 (CSV line ``row + 2``); ``unit`` and ``converted``
         the unit the value was probably written in and the value converted from it, when
         all of the column's far values convert from one unit into where most patients lie
-        (else ``None``).
+        (else ``None``); also the values impossible in their column's unit
+        (:func:`sparge.data.plausible.unit_slips`).
+    columns_losing_patients : list of str
+        The few nearly empty features whose leaving out keeps the most patients at the
+        threshold (:func:`sparge.data.encoder.columns_that_lose_patients`);
+        ``patients_kept_without`` how many would be kept.
     """
 
     n_rows: int = 0
@@ -174,6 +179,9 @@ class ValidationReport:
     answers_two_ways: dict[str, list[list[str]]] = field(default_factory=dict)
     #: numbers far from the rest of their column: [[feature, row (from 0), value], ...]
     values_to_check: list[list] = field(default_factory=list)
+    #: nearly empty features whose leaving out keeps the most patients, and how many
+    columns_losing_patients: list[str] = field(default_factory=list)
+    patients_kept_without: int = 0
 
     @property
     def ok(self) -> bool:

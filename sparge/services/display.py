@@ -78,14 +78,16 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
     return {c: _capitalised(w) for c, w in sorted(words.items())}
 
 
-def _shown_rank(word: str) -> tuple[bool, bool, bool, int]:
-    """Which spelling of an answer is shown: not shouted (a word of more than four letters
-    in capitals: "ISCHAEMIC" beside "Ischemic" in walk-through 21), then "yes" or "no",
+def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, int]:
+    """Which spelling of an answer is shown: more than one character ("WHITE", not the "W"
+    merged into it: walk-through 27's legend named 405 patients "W"), then not shouted (a
+    word of more than four letters in capitals: "ISCHAEMIC" beside "Ischemic" in
+    walk-through 21), then "yes" or "no",
     then not a site with "ca" after it ("Breast", not "Breast ca", walk-through 25), then
     the longest."""
     shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
     # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
-    return (not shouted, word.strip().lower() in ("yes", "no"),
+    return (len(word.strip()) > 1, not shouted, word.strip().lower() in ("yes", "no"),
             site_of(word.strip().lower()) is None, len(word))
 
 

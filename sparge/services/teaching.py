@@ -271,6 +271,12 @@ def completion_caption(model) -> str:
     else:
         text += "; the model keeps it" if kept == 1 else f"; the model keeps all {kept}"
     text += "."
+    if left >= total and kept >= total > 1:
+        # walk-through 27: "close to a low-rank matrix" beside "23 of 23 survived" on a
+        # flat spectrum, and nothing said that the assumption did not hold
+        text += (" This table is not close to a low-rank matrix: every component carries "
+                 "enough to survive, so the completion only shrinks them (it denoises) and "
+                 "fills each gap from all of them; the later steps do the rest.")
     if kept <= 1 and getattr(model, "normalize_rows", False):
         # a walk-through's λ = 0.5 left one component: every later step drew nonsense
         text += (" With one component every patient's completed values lie on one line, "

@@ -108,6 +108,16 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
     return encode_cohort(cohort.df, **{**settings, **changes})
 
 
+def leave_out_button(encoder, report) -> tuple[str, dict[str, str]]:
+    """The Data page's button for the nearly empty columns that cost the most patients
+    (``report.columns_losing_patients``): its label, and the roles that leave them out
+    (the encoder's own roles kept)."""
+    cols = list(report.columns_losing_patients)
+    label = (f"Leave out {quoted_names(cols)}: {report.patients_kept_without:,} of "
+             f"{report.n_rows:,} patients kept")
+    return label, {**(encoder.roles or {}), **{c: "ignore" for c in cols}}
+
+
 def table_choices(encoder, clear_far: bool) -> str:
     """The choices a user made for an encoded table, in words ("" for none): what a
     re-upload of the same table keeps (the Data page).

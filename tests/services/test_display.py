@@ -110,6 +110,15 @@ def test_a_code_with_several_spellings_shows_the_longest():
     edited = Encoder(id_column="id", encoding_table=EncodingTable.from_frame(
         pd.concat([table, extra], ignore_index=True))).fit(caps)
     assert sorted(answers_by_code(edited, "Aetiology").values()) == ["Dilated", "Ischemic"]
+    # but a letter merged into a spelling in capitals is not shown either: "WHITE", not
+    # "W" (walk-through 27's legend named 405 patients "W")
+    race = pd.DataFrame({"id": [f"P{i}" for i in range(40)], "age": np.arange(40.0),
+                         "Race": ["W", "WHITE", "Asian", "WHITE"] * 10})
+    fitted = Encoder(id_column="id").fit(race)
+    assert fitted.report_.answers_two_ways == {"Race": [["W", "WHITE"]]}
+    merged = Encoder(id_column="id", encoding_table=merge_answers(
+        fitted.table_, fitted.report_.answers_two_ways)).fit(race)
+    assert sorted(answers_by_code(merged, "Race").values()) == ["Asian", "WHITE"]
 
 
 def test_display_frame_never_shows_codes_for_categories(encoder):

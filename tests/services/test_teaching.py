@@ -92,6 +92,12 @@ def test_completion_caption_never_claims_that_components_vanished_when_they_did_
     text = tc.completion_caption(m)
     assert "26 of 26 components survived (none vanished)" in text
     assert "keeps 25" in text and "vanish" not in text.replace("none vanished", "")
+    assert "not close to a low-rank matrix" not in text  # the cap kept 25 of 26
+    # every component kept: the lecture's low-rank premise did not hold, and says so
+    # (walk-through 27: "23 of 23 survived; the model keeps all 23", unremarked)
+    m.rank_ = 26
+    text = tc.completion_caption(m)
+    assert "the model keeps all 26" in text and "not close to a low-rank matrix" in text
 
 
 def test_patient_completion_fills_exactly_the_gaps(toy):

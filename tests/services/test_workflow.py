@@ -461,3 +461,25 @@ def test_unread_values_name_each_patients_cells_read_as_missing():
                        "'Lung'), read as missing"]
     assert said[1] == ["'Hb' = 'n.d.': not a number, read as missing"]
     assert said[2] == [] and said[3] == []  # empty, or a missing token: not unread
+
+
+def test_the_leave_out_button_names_the_nearly_empty_columns_and_keeps_the_users_roles():
+    """Walk-through 27: a 97 %-empty Procalcitonin left 227 of 1,100 patients out; the
+    report said which column to leave out, and only the Column roles tab could."""
+    from sparge.services.workflow import encode_again, encode_cohort, leave_out_button
+
+    rng = np.random.default_rng(2)
+    n = 200
+    df = pd.DataFrame({c: np.round(rng.normal(size=n), 2).astype(str) for c in "abcdefgh"})
+    df["PCT"] = np.where(rng.random(n) < 0.95, "", np.round(rng.uniform(0.1, 9, n), 2).astype(str))
+    df["Outcome"] = rng.choice(["x", "y"], n)
+    cohort = encode_cohort(df, label_column="Outcome", roles={"h": "numeric"})
+    rep = cohort.encoder.report_
+    assert rep.columns_losing_patients == ["PCT"] and rep.patients_kept_without == n
+    label, roles = leave_out_button(cohort.encoder, rep)
+    assert label == f"Leave out 'PCT': {n} of {n} patients kept"
+    assert roles == {"h": "numeric", "PCT": "ignore"}
+    again = encode_again(cohort, roles=roles)
+    assert "PCT" not in again.encoder.feature_names_out_
+    assert not again.encoder.report_.patients_dropped
+    assert not again.encoder.report_.columns_losing_patients
