@@ -22,6 +22,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from sparge.data.answer_lists import split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
 from sparge.data.column_guess import named_like_id, repeated_ids
 from sparge.data.column_kinds import (
@@ -228,6 +229,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         median 100.4 is in °F): shown beside the name, what far values and a new
         patient's values are checked against, and a new patient's cell written in
         another unit ("38.9 °C") is converted. Saved by :meth:`to_dict`.
+    answer_lists_ : dict
+        ``{column: answers}`` of the columns of answer lists ("DM, HTN, CKD") read as one
+        yes/no column per answer (:mod:`sparge.data.answer_lists`), in ``transform`` too.
+        Saved by :meth:`to_dict`.
     unit_conversions_ : dict
         ``{column: {unit key: (factor, offset)}}``: cells of a numeric column written in
         another unit are converted to the column's (:mod:`sparge.data.unit_conversion`:
@@ -436,10 +441,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         """
         # a column of TNM stages as its three parts (read_table splits it already; a
         # DataFrame given directly alike)
-        df = split_tnm(self._check_frame(df))
+        df = split_lists(split_tnm(self._check_frame(df)), skip=self._kept_whole())[0]
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
         return self._roles(df, cols, self._fitting_base(df, cols))
+
+    def _kept_whole(self) -> set[str]:
+        """Columns never read as answer lists: the ID, the outcome and those the user gave
+        a role (:func:`~sparge.data.answer_lists.split_lists`)."""
+        return ({str(c) for c in (self.id_column, self.label_column) if c is not None}
+                | {str(c) for c in (self.roles or {})})
 
     def _roles(self, df: pd.DataFrame, cols: list[str], base: EncodingTable,
                reasons: dict[str, list[str]] | None = None,
@@ -579,6 +590,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         # DataFrame given directly alike)
         df = split_tnm(self._check_frame(df))
         report = self._start_report(df)
+        # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
+        df, self.answer_lists_, notes = split_lists(df, skip=self._kept_whole())
+        report.notes += notes
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
         warn_copied_rows(df, report)
@@ -1169,6 +1183,9 @@ class Encoder(TransformerMixin, BaseEstimator):
             c[:-2] for c in self.input_columns_ if c.endswith(" T")
             and {c[:-2] + " N", c[:-2] + " M"} <= fitted])
         report = self._start_report(df)
+        # the model's list columns, with the model's answers ("Comorbidities: CKD")
+        df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
+        report.notes += notes
         df = self._align_columns(df.set_axis([str(c) for c in df.columns], axis=1), report)
         X_all = self._encode(df, self.encoded_columns_, report, new=True)
         keep = [self.encoded_columns_.index(f) for f in self.feature_names_out_]
@@ -1418,6 +1435,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "column_missing_tokens": self.table_.column_missing_tokens(),
                 "units": dict(getattr(self, "units_", {})),
                 "value_units": dict(getattr(self, "value_units_", {})),
+                "answer_lists": {c: list(v) for c, v in
+                                 getattr(self, "answer_lists_", {}).items()},
                 "unit_conversions": {c: {k: list(v) for k, v in conv.items()} for c, conv
                                      in getattr(self, "unit_conversions_", {}).items()},
                 "thousands_dot": list(getattr(self, "thousands_dot_", [])),
@@ -1476,6 +1495,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                                                         for v in value_units.values()):
             raise ValueError("value_units must be {column: unit text}")
         enc.value_units_ = {str(k): v for k, v in value_units.items()}
+        lists = state.get("answer_lists") or {}
+        if not isinstance(lists, dict) or not all(
+                isinstance(v, list) and all(isinstance(i, str) for i in v)
+                for v in lists.values()):
+            raise ValueError("answer_lists must be {column: [answer text]}")
+        enc.answer_lists_ = {str(k): list(v) for k, v in lists.items()}
         enc.unit_conversions_ = _unit_conversions(state.get("unit_conversions") or {})
         dots = state.get("thousands_dot") or []
         if not isinstance(dots, list) or not all(isinstance(c, str) for c in dots):

@@ -1,0 +1,203 @@
+"""Columns of answer lists ("DM, HTN, CKD"), read as one yes/no column per answer.
+
+A clinic export often writes a patient's comorbidities, allergies or medications as a list
+in one cell. As text, "CKD, CHF, COPD" and "CHF, CKD" are two of 188 different answers:
+walk-through 27's "Comorbidities" was left out of the model as free text, and with it the
+cirrhosis and cancer that drove its cohort's mortality. Read apart, each answer is a
+yes/no column the encoder knows: "Comorbidities: CKD" is Yes for a patient whose list
+names it, No for one whose list does not (or who has "None"), and a gap for a patient
+with no list.
+
+A column is read so when it looks like lists, not like answers that contain a comma
+("Bacteremia, unknown source") nor like notes:
+
+* at least :data:`LIST_SHARE` of its written cells hold two answers or more, in at least
+  :data:`MIN_COMBINATIONS` different lists;
+* its answers are few (at most :data:`MAX_ITEMS`), short (at most four words), and each
+  answer of a list is written in at least two different cells (alone, or in another
+  list): the lists recombine a small vocabulary;
+* it is not named like notes, nor written in sentences
+  (:func:`~sparge.data.column_kinds.looks_like_free_text`).
+
+Answers of fewer than :func:`~sparge.data.parsing.min_category_count` patients (and at
+least 5) share one column, ``"<name>: other"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pandas as pd
+
+from sparge.data.column_kinds import looks_like_free_text
+from sparge.data.parsing import cell_text, min_category_count
+from sparge.data.safe_text import quote as _q
+from sparge.data.safe_text import quoted_names
+from sparge.data.tables import DEFAULT_MISSING_TOKENS, is_blank, norm_key
+
+#: What separates the answers of a list ("," ";" "+" "|"; not "/", which joins one
+#: answer's two spellings: "White/Caucasian").
+_SEPARATOR = re.compile(r"\s*[,;+|]\s*")
+_LETTER = re.compile(r"[^\W\d_]")
+#: Share of a column's written cells that must hold two answers or more.
+LIST_SHARE = 0.2
+#: Fewest different lists of two answers or more.
+MIN_COMBINATIONS = 5
+#: Most different answers a list column may have.
+MAX_ITEMS = 30
+#: Most words in one answer.
+MAX_WORDS = 4
+#: Share of the answers written in lists that must also be written in another cell.
+REUSED_SHARE = 0.9
+#: Cells that say the list is empty: no to every answer.
+NONE_WORDS = frozenset({"none", "nil", "no", "nothing", "none known", "no comorbidities",
+                        "no comorbidity", "no history", "nkda", "no known"})
+#: The answers too rare for a column of their own.
+OTHER = "other"
+
+
+def _items(cell: str) -> list[str]:
+    """The answers of one cell, stripped, empty ones dropped."""
+    return [p.strip() for p in _SEPARATOR.split(cell) if p.strip()]
+
+
+def list_vocabulary(values: pd.Series, name: str = "",
+                    missing_keys=DEFAULT_MISSING_TOKENS) -> list[str] | None:
+    """The answers of a column of lists, most frequent first (each in its most common
+    spelling, rare ones as :data:`OTHER` at the end), or ``None`` when the column does
+    not look like lists (the rule in the module's docstring).
+
+    Examples
+    --------
+    >>> cells = ["DM, HTN", "HTN", "CKD, DM", "none", "HTN, CKD", "DM", "CKD",
+    ...          "DM, CKD, HTN", "HTN, DM", "CKD, HTN, DM"] * 3
+    >>> list_vocabulary(pd.Series(cells), "Comorbidities")
+    ['DM', 'HTN', 'CKD']
+    >>> list_vocabulary(pd.Series(["Bacteremia, unknown source", "UTI"] * 10), "Source")
+    """
+    if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        return None
+    text = cell_text(values)
+    # one vectorised look first: most columns hold no separator at all
+    if text.str.contains(_SEPARATOR.pattern, regex=True).sum() < MIN_COMBINATIONS:
+        return None
+    cells = [c for c in text.tolist() if c]
+    cells = [c for c in cells if c and norm_key(c) not in missing_keys
+             and norm_key(c) not in NONE_WORDS]
+    if len(cells) < MIN_COMBINATIONS:
+        return None
+    split = [_items(c) for c in cells]
+    lists = [c for c, parts in zip(cells, split, strict=True) if len(parts) > 1]
+    if len(lists) < LIST_SHARE * len(cells) or len(set(lists)) < MIN_COMBINATIONS:
+        return None
+    distinct = list(dict.fromkeys(cells))
+    if looks_like_free_text(name, distinct):
+        return None
+    count: Counter[str] = Counter()
+    spelled: dict[str, Counter[str]] = {}
+    where: dict[str, set[str]] = {}  # the different cells an answer is written in
+    for cell, parts in zip(cells, split, strict=True):
+        for p in dict.fromkeys(parts):
+            k = norm_key(p)
+            count[k] += 1
+            spelled.setdefault(k, Counter())[p] += 1
+            where.setdefault(k, set()).add(norm_key(cell))
+    # answers are words: "1,5" and "2,0" are numbers written with a decimal comma
+    if len(count) > MAX_ITEMS or len(count) < 2 or \
+            any(len(k.split()) > MAX_WORDS or not _LETTER.search(k) for k in count):
+        return None
+    in_lists = Counter(norm_key(p) for parts in split if len(parts) > 1 for p in parts)
+    reused = sum(n for k, n in in_lists.items() if len(where[k]) >= 2)
+    if reused < REUSED_SHARE * sum(in_lists.values()):
+        return None
+    rare = max(5, min_category_count(len(values)))
+    common = [k for k, n in count.most_common() if n >= rare]
+    if not common:
+        return None
+    shown = [spelled[k].most_common(1)[0][0] for k in common]
+    return shown + ([OTHER] if len(common) < len(count) else [])
+
+
+def list_columns(column: str, items: list[str]) -> list[str]:
+    """The yes/no columns a list column is read as: ``"<column>: <answer>"``."""
+    return [f"{column}: {item}" for item in items]
+
+
+def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
+                skip=()) -> tuple[pd.DataFrame, dict[str, list[str]], list[str]]:
+    """The table with each column of answer lists replaced, in its place, by one yes/no
+    column per answer (:func:`list_columns`).
+
+    Parameters
+    ----------
+    df : DataFrame
+    known : dict, optional
+        ``{column: answers}`` of a fitted encoder: only these columns are split, with
+        these answers (a new patient's table of one row has no vocabulary of its own); an
+        answer it does not list goes to :data:`OTHER` when the model has that column, and
+        is named in a note otherwise.
+    skip : iterable of str
+        Columns never split (the ID, the outcome, those the user gave a role).
+
+    Returns
+    -------
+    table : DataFrame
+    found : dict
+        ``{column: answers}`` of the columns split.
+    notes : list of str
+        What was read, for the report.
+    """
+    skip = {str(c) for c in skip}
+    out, found, notes = df, {}, []
+    for col in [str(c) for c in df.columns]:
+        if col in skip or (known is not None and col not in known):
+            continue
+        items = known[col] if known is not None else list_vocabulary(df[col], col)
+        names = list_columns(col, items or [])
+        if not items or any(n in out.columns for n in names):
+            continue
+        keys = {norm_key(i): i for i in items if i != OTHER}
+        unknown: Counter[str] = Counter()
+        rows = []
+        for v in df[col]:
+            text = "" if is_blank(v) else str(v).strip()
+            key = norm_key(text)
+            if key in NONE_WORDS:  # before the missing tokens: "None" is one
+                rows.append(["No"] * len(items))
+                continue
+            if not text or key in DEFAULT_MISSING_TOKENS:
+                rows.append([""] * len(items))
+                continue
+            parts = _items(text)
+            said = {norm_key(p) for p in parts}
+            other = [p for p in parts if norm_key(p) not in keys]
+            row = ["Yes" if norm_key(i) in said else "No" for i in items]
+            if other and OTHER in items:
+                row[items.index(OTHER)] = "Yes"
+            elif other:
+                unknown.update(other)
+            rows.append(row)
+        new = pd.DataFrame(rows, columns=names, index=df.index, dtype=object)
+        at = list(out.columns).index(col)
+        attrs = dict(out.attrs)
+        out = pd.concat([out.iloc[:, :at], new, out.iloc[:, at + 1:]], axis=1)
+        out.attrs = attrs
+        found[col] = list(items)
+        example = next((str(v) for v in df[col] if not is_blank(v)
+                        and len(_items(str(v))) > 1), None)
+        if known is None:
+            notes.append(
+                f"Column '{_q(col)}' holds lists of answers"
+                + (f" (e.g. '{_q(example, 40)}')" if example else "")
+                + f": read as {len(names)} yes/no columns, {quoted_names(names, limit=4)}; "
+                "'None' is no to each, an empty cell unknown"
+                + (f"; answers of fewer than {max(5, min_category_count(len(df)))} patients "
+                   f"share '{_q(names[-1])}'" if items[-1] == OTHER else "") + ".")
+        if unknown:
+            notes.append(f"Column '{_q(col)}': answers the model does not know, left out: "
+                         + ", ".join(f"'{_q(k, 30)}'" for k in list(unknown)[:5]) + ".")
+    return out, found, notes
+
+
+__all__ = ["LIST_SHARE", "OTHER", "list_columns", "list_vocabulary", "split_lists"]

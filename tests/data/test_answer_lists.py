@@ -1,0 +1,84 @@
+"""sparge.data.answer_lists: a column of answer lists ("DM, HTN, CKD") read as one yes/no
+column per answer (walk-through 27's comorbidities, left out as free text)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparge import Encoder
+from sparge.data.answer_lists import OTHER, list_vocabulary, split_lists
+
+ITEMS = ["DM", "HTN", "CKD", "COPD", "Cirrhosis"]
+
+
+def _lists(n: int = 300, seed: int = 0) -> tuple[pd.Series, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    has = rng.random((n, len(ITEMS))) < [0.3, 0.4, 0.2, 0.15, 0.1]
+    cells = [", ".join(np.array(ITEMS)[row]) or "None" for row in has]
+    gaps = rng.random(n) < 0.1
+    return pd.Series(np.where(gaps, "", cells), dtype=object), np.where(gaps[:, None],
+                                                                        np.nan, has)
+
+
+def test_a_column_of_lists_is_found_and_answers_that_hold_a_comma_are_not():
+    cells, _ = _lists()
+    assert sorted(list_vocabulary(cells, "Comorbidities")) == sorted(ITEMS)
+    rng = np.random.default_rng(1)
+    # one answer with a comma in it, however often
+    source = pd.Series(rng.choice(["Bacteremia, unknown source", "UTI", "Pneumonia"], 300))
+    assert list_vocabulary(source, "Infection source") is None
+    # notes, by their name, and numbers written with a decimal comma
+    assert list_vocabulary(cells, "Nursing note") is None
+    assert list_vocabulary(pd.Series(rng.choice(["1,5", "2,0", "2,5", "3,0"], 300)),
+                           "Score") is None
+    # free text: many different words, each written once
+    words = [f"word{i}, other{i}" for i in range(300)]
+    assert list_vocabulary(pd.Series(words), "Remarks") is None
+
+
+def test_rare_answers_share_one_column_and_none_means_no_to_each():
+    cells, _ = _lists()
+    cells = cells.copy()
+    cells.iloc[:3] = ["DM, Lupus", "Sarcoid", "HTN, Gout"]  # three answers of one patient
+    items = list_vocabulary(cells, "Comorbidities")
+    assert items[-1] == OTHER and set(items[:-1]) == set(ITEMS)
+    out, found, notes = split_lists(pd.DataFrame({"Comorbidities": cells, "Age": "50"}))
+    assert list(out.columns[:-1]) == [f"Comorbidities: {i}" for i in items]
+    assert out.columns[-1] == "Age" and found == {"Comorbidities": items}
+    assert out.loc[0, "Comorbidities: DM"] == "Yes" and out.loc[0, "Comorbidities: other"] \
+        == "Yes" and out.loc[0, "Comorbidities: HTN"] == "No"
+    none = int(np.flatnonzero(cells == "None")[0])
+    assert set(out.iloc[none, :-1]) == {"No"}
+    gap = int(np.flatnonzero(cells == "")[0])
+    assert set(out.iloc[gap, :-1]) == {""}
+    assert "read as 6 yes/no columns" in notes[0] and "share 'Comorbidities: other'" \
+        in notes[0]
+
+
+def test_the_encoder_reads_lists_as_yes_no_features_in_fit_and_transform():
+    cells, has = _lists()
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"id": [f"P{i}" for i in range(len(cells))],
+                       "Age": rng.integers(30, 90, len(cells)).astype(str),
+                       "Comorbidities": cells,
+                       "Outcome": rng.choice(["a", "b"], len(cells))})
+    enc = Encoder(id_column="id", label_column="Outcome")
+    X = enc.fit_transform(df)
+    assert enc.answer_lists_ == {"Comorbidities": list_vocabulary(cells, "Comorbidities")}
+    for k, item in enumerate(ITEMS):
+        j = enc.feature_names_out_.index(f"Comorbidities: {item}")
+        want = np.where(np.isnan(has[:, k]), np.nan, np.where(has[:, k] == 1, 1.0, 2.0))
+        np.testing.assert_array_equal(X[:, j], want)  # Yes 1, No 2, gap
+    # a new patient: the model's answers, an unknown one named
+    new = pd.DataFrame({"Age": ["60"], "Comorbidities": ["ckd; Asthma"]})
+    Xn, rep = enc.transform_with_report(new)
+    got = {f: Xn[0, j] for j, f in enumerate(enc.feature_names_out_) if ":" in f}
+    assert got["Comorbidities: CKD"] == 1.0 and got["Comorbidities: DM"] == 2.0
+    assert any("'Asthma'" in n for n in rep.notes)
+    # saved and loaded; and a role on the list column keeps it whole
+    again = Encoder.from_dict(enc.to_dict())
+    np.testing.assert_array_equal(again.transform(df), X)
+    whole = Encoder(id_column="id", label_column="Outcome",
+                    roles={"Comorbidities": "ignore"}).fit(df)
+    assert whole.answer_lists_ == {} and "Comorbidities" not in whole.feature_names_out_
