@@ -181,6 +181,9 @@ else:
             st.error("Fill in at least one biomarker.")
         else:
             query = pd.DataFrame([row])
+            # the typed ID names the patient even when the model has no ID column
+            # (walk-through 27's "00412233" was shown as "new patient")
+            ss.np_query_name = str(pid or "").strip()
             if encoder is not None and encoder.id_column:
                 query.insert(0, encoder.id_column, pid)
             elif encoder is None:
@@ -201,6 +204,8 @@ if query is not None:
         else:
             X_all, qids, msgs = numeric_patients(query, model.feature_names())
         Xq = X_all.iloc[[pick]].reset_index(drop=True)
+        if mode == "Form" and ss.get("np_query_name"):
+            qids = [ss.np_query_name]
         qid = str(qids[pick])
         # a file's cells read as missing, patient by patient: the picked one's above its
         # look-alikes, the others' in the list of the file's other patients

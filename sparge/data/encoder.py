@@ -86,6 +86,11 @@ from sparge.method.preprocess import (
     patients_to_keep,
 )
 
+#: Words a laboratory writes for a value beyond its range or a critical one ("HI",
+#: "critical"): read as missing, they are said to be extreme values (walk-through 27's
+#: glucoses "critical" were all below 50 mg/dL).
+_EXTREME = re.compile(r"(?:too\s+)?(?:hi|high|lo|low|critical|crit|panic)(?:\s+value)?[!.]*",
+                      re.IGNORECASE)
 #: A sub-stage letter after a stage's number or Roman numeral ("iiib", "t3b", "n1a").
 _SUB_STAGE_OF = re.compile(r"(?<=[\divx])[a-d]$")
 
@@ -1127,8 +1132,13 @@ class Encoder(TransformerMixin, BaseEstimator):
                 f"CSV {csv_lines([r + 2 for r, _ in cens[:3]])}"
                 f"{' …' if len(cens) > 3 else ''}) read as the limit itself: the true value "
                 "lies beyond it.")
+        extreme = sorted({s for _, s in bad if _EXTREME.fullmatch(s.strip())})
         for cells, hint in ((bad, "expected numbers; these cells (CSV {lines}) were set "
-                                  "to missing."),
+                                  "to missing." + (
+                                      f" {quoted_names(extreme[:3], width=20)} may mean a "
+                                      "value beyond the laboratory's range, not an unknown "
+                                      "one: write the value, or a limit such as '>600', to "
+                                      "keep it." if extreme else "")),
                             (inf, "infinite values were set to missing.")):
             if cells:
                 report.stray_text.append(StrayText(

@@ -266,6 +266,21 @@ def test_user_text_is_escaped_in_markdown_and_labels():
     assert "Look-alikes of \\!\\[n\\]" in page and not UNESCAPED_IMAGE.search(page), page
 
 
+def test_the_typed_id_names_the_patient_of_a_model_without_an_id_column():
+    """Walk-through 27: a model whose MRN repeated (no ID column) headed the look-alikes of
+    the typed "00412233" "new patient"."""
+    df = read_table(SAMPLES / "singheart_small.csv").drop(columns=["Subject ID"])
+    cohort = encode_cohort(df, label_column="Outcome")
+    model = train(cohort, {"max_iter": 1})
+    at = run("pages/new_patient.py", cohort=cohort, **model_state(model, cohort.encoder))
+    names = model.feature_names()
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").input("61")
+    at.text_input(key="np_id").set_value("00412233")
+    next(b for b in at.button if b.label == "Find look-alikes").click().run()
+    assert not at.exception
+    assert "Look-alikes of 00412233" in texts(at)
+
+
 # ---------------------------------------------------------------------------- issue 10.13
 def test_a_model_without_encoder_takes_a_csv_with_gaps():
     at = run("pages/new_patient.py")

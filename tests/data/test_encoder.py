@@ -984,3 +984,18 @@ def test_a_row_written_twice_is_said():
             "copy counts as a patient in training") in " ".join(said)
     assert not any("repeat" in w for w in Encoder(max_patient_missing=None).fit(
         df.iloc[:2]).report_.warnings)
+
+
+def test_words_for_extreme_values_are_said_to_be_extreme_not_unknown():
+    """Walk-through 27: 20 glucoses written "critical" (all below 50 mg/dL) were set to
+    missing and completed like any gap, unremarked."""
+    rng = np.random.default_rng(0)
+    g = np.round(rng.normal(120, 30, 100)).astype(int).astype(str).astype(object)
+    g[:3] = ["critical", "HI", "n.d."]
+    df = pd.DataFrame({"Glucose (mg/dL)": g, "Age": rng.integers(20, 90, 100).astype(str),
+                       "y": rng.choice(["a", "b"], 100)})
+    stray = Encoder(label_column="y").fit(df).report_.stray_text[0]
+    assert "'HI', 'critical' may mean a value beyond the laboratory's range" in stray.hint
+    g[:3] = ["abc", "n.d.", "?x"]
+    plain = Encoder(label_column="y").fit(df.assign(**{"Glucose (mg/dL)": g}))
+    assert "beyond the laboratory's range" not in plain.report_.stray_text[0].hint
