@@ -55,6 +55,11 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"cm": (40.0, 230.0), "m": (0.4, 2.3), "in": (15.0, 90.0)}),
 )
 
+#: Words of a quantity derived from one of :data:`QUANTITIES`, or measured elsewhere
+#: than in blood.
+_DERIVED = re.compile(r"\b(?:ratio|index|urine|urinary|csf|acr|pcr|uacr|clearance|"
+                      r"excretion|change|delta|diff|difference|slope|sd|cv|variability|"
+                      r"gradient|pleural|ascites|ascitic|dialysate)\b")
 #: A column's unit is named from its values only when at least this share of them is
 #: possible in that unit (a column of two units half and half is not one unit).
 UNIT_SHARE = 0.7
@@ -76,7 +81,10 @@ def quantity_of(column: str) -> tuple[str, dict[str, tuple[float, float]]] | Non
     ('temperature', 'temperature', None)
     """
     words = _name_words(column)
-    if "a1c" in words:  # HbA1c is no haemoglobin
+    # HbA1c is no haemoglobin; an albumin/creatinine ratio, a urine creatinine or a
+    # change in creatinine is not the quantity itself
+    bare = re.sub(r"[(\[][^()\[\]]*[)\]]", " ", str(column))  # its unit in brackets aside
+    if "a1c" in words or "/" in bare or _DERIVED.search(words):
         return None
     for name, pattern, units in QUANTITIES:
         if re.search(pattern, words):
