@@ -359,3 +359,16 @@ def test_the_new_patient_star_is_labelled_on_a_box():
     assert star.mode == "markers" and star.marker.symbol == "star"
     label = next(a for a in fig.layout.annotations if a.text == "NEW-001")
     assert label.bgcolor and label.x == 0.5 and label.yshift > 0
+
+
+def test_up_to_eighteen_answers_each_get_their_own_colour():
+    """Walk-through 27: a 17-answer race column drew two answers in each of seven colours
+    (the palette started again at 10)."""
+    from sparge.app.plots import MISSING_CATEGORY, MISSING_COLOUR, PALETTE, category_colours
+
+    answers = [f"answer {i:02d}" for i in range(18)] + [MISSING_CATEGORY]
+    colours = category_colours(answers)
+    shown = [colours[a] for a in answers[:-1]]
+    assert len(set(shown)) == 18 and set(shown) <= set(PALETTE)
+    assert colours[MISSING_CATEGORY] == MISSING_COLOUR not in shown
+    assert "#FF0000" not in PALETTE and "crimson" not in PALETTE  # red marks this patient
