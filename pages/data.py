@@ -365,5 +365,6 @@ with current:
             # one above the other: side by side, half of an 800 px page cut the columns'
             # names ("lean blood pressure (mm…")
             st.plotly_chart(missing_bars(rep.missing_pct), width="stretch", config=SMALL_CHART)
-            st.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing),
+            st.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing,
+                                                 enc.feature_weights()),
                             width="stretch", config=SMALL_CHART)

@@ -481,8 +481,13 @@ def missing_bars(missing_pct: dict[str, float], top: int = 40) -> go.Figure:
     return fig
 
 
-def patient_missing_hist(X: np.ndarray, threshold: float | None) -> go.Figure:
-    pct = 100 * np.isnan(np.asarray(X, dtype=float)).mean(axis=1)
+def patient_missing_hist(X: np.ndarray, threshold: float | None, weights=None
+                         ) -> go.Figure:
+    """Patients by their share of missing values (``weights``: a list column's yes/no
+    columns count as one, as the threshold counts them)."""
+    X = np.asarray(X, dtype=float)
+    w = np.ones(X.shape[1]) if weights is None else np.asarray(weights, dtype=float)
+    pct = 100 * (np.isnan(X) @ w) / max(w.sum(), 1e-12)
     fig = go.Figure(go.Histogram(x=pct, nbinsx=40, marker_color=PALETTE[0]))
     if threshold is not None:
         # the label above the plot, right of the line: it sat on the bars before

@@ -22,7 +22,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from sparge.data.answer_lists import split_lists
+from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
 from sparge.data.column_guess import named_like_id, repeated_ids
 from sparge.data.column_kinds import (
@@ -107,11 +107,16 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
     cols = [str(c) for c in df.columns]
     id_column = id_column if id_column in cols else None
     label_column = label_column if label_column in cols else None
+    enc = Encoder(id_column=id_column, label_column=label_column)
     try:
-        roles = Encoder(id_column=id_column, label_column=label_column).roles_of(df)
+        roles = enc.roles_of(df)
     except DataError:  # the encoding will say what is wrong; count the other columns
         return len(cols) - sum(c is not None for c in (id_column, label_column))
-    return sum(role in ("numeric", "categorical") for role in roles.values())
+    # a list column's yes/no columns are one column of the table (as the threshold
+    # counts them, :meth:`Encoder.feature_weights`)
+    lists = split_lists(split_tnm(df), skip=enc._kept_whole())[1]
+    return (sum(role in ("numeric", "categorical") for role in roles.values())
+            - sum(len(items) - 1 for items in lists.values()))
 #: A column's far values are converted from a probable other unit only when at least this
 #: many of them all fit it (fewer are named with it, and set to missing).
 MIN_UNIT_SLIPS = 3
@@ -141,7 +146,8 @@ def _unit_conversions(state: object) -> dict[str, dict[str, tuple[float, float]]
 
 
 def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: int = 3,
-                               min_missing: float = 0.3) -> tuple[list[int], int]:
+                               min_missing: float = 0.3, weights: np.ndarray | None = None
+                               ) -> tuple[list[int], int]:
     """The few columns whose leaving out keeps the most patients at the same threshold.
 
     Greedy: up to ``max_columns`` times, the column whose removal keeps the most patients
@@ -150,6 +156,9 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
     at least ``min_missing`` of the patients is a candidate (a narrow table with a few
     scattered gaps wants a higher threshold, not fewer columns), and it goes only if it
     keeps at least a twentieth of the cohort more.
+
+    ``weights``: each column's share of a table's column
+    (:meth:`Encoder.feature_weights`).
 
     Returns
     -------
@@ -160,15 +169,17 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
     """
     M = np.isnan(np.asarray(X, dtype=float))
     n, m = M.shape
+    w = np.ones(m) if weights is None else np.asarray(weights, dtype=float)
     cols = list(range(m))
     empty = M.mean(axis=0) >= min_missing if n else np.zeros(m, bool)
     out: list[int] = []
-    kept = int((M.sum(axis=1) <= max_missing * m + 1e-9).sum())
+    kept = int((M @ w <= max_missing * w.sum() + 1e-9).sum())
     for _ in range(min(max_columns, m - 1)):
-        counts = M[:, cols].sum(axis=1)
-        left = len(cols) - 1
+        counts = M[:, cols] @ w[cols]
+        left = w[cols].sum() - w[cols]  # the weight left without each candidate
         # patients kept if each candidate column left: one comparison per (patient, column)
-        keep = ((counts[:, None] - M[:, cols]) <= max_missing * left + 1e-9).sum(axis=0)
+        keep = ((counts[:, None] - M[:, cols] * w[cols]) <= max_missing * left + 1e-9
+                ).sum(axis=0)
         keep = np.where(empty[cols], keep, -1)
         best = int(np.argmax(keep))
         if keep[best] < kept + max(1, 0.05 * n):
@@ -176,6 +187,8 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
         kept = int(keep[best])
         out.append(cols.pop(best))
     return out, kept
+
+
 #: Share of a column's answers the built-in (paper's) encoding table must know for its
 #: levels to be used: a clinic's "Smoking" column answered "never / former / current" had
 #: all 836 answers set to missing by the paper's "Yes / No / Previously".
@@ -886,11 +899,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                          labels: np.ndarray | None = None) -> None:
         """Set ``keep_patients_`` (the paper's threshold on missing values); report the rest
         (with ``labels``, the outcomes, whether they differ from those kept)."""
-        self.keep_patients_ = patients_to_keep(X, self.max_patient_missing)
+        weights = self.feature_weights()
+        self.keep_patients_ = patients_to_keep(X, self.max_patient_missing, weights)
         dropped = np.flatnonzero(~self.keep_patients_)
         if len(dropped) == 0:
             return
-        miss = missing_fraction_per_row(X[dropped])
+        miss = missing_fraction_per_row(X[dropped], weights)
         # without an ID column a patient is its CSV line ("0 (row 2 …)" read like a value)
         id_vals = (cell_text(df[self.id_column]).tolist() if self.id_column else
                    [""] * len(df))
@@ -902,12 +916,13 @@ class Encoder(TransformerMixin, BaseEstimator):
                 f"{100 * self.max_patient_missing:.0f}% of their values ("
                 + ("the SparGE paper's threshold" if paper else "the threshold set")
                 + ") and are left out of training; raise the threshold to keep them.")
-        n_features = X.shape[1]
+        n_features = float(weights.sum())  # a list column's yes/no columns count as one
         if n_features and 1 / n_features > self.max_patient_missing:
-            text += (f" With {n_features} features, a single missing value is "
+            text += (f" With {n_features:.0f} features, a single missing value is "
                      f"{100 / n_features:.0f}% of a patient's values.")
         text += threshold_to_keep(miss)
-        cols, kept = columns_that_lose_patients(X, self.max_patient_missing)
+        cols, kept = columns_that_lose_patients(X, self.max_patient_missing,
+                                                weights=weights)
         if cols:
             names = self.feature_names_out_
             report.columns_losing_patients = [names[j] for j in cols]
@@ -925,6 +940,19 @@ class Encoder(TransformerMixin, BaseEstimator):
         # out have another outcome mix
         big = len(dropped) > 0.1 * len(df) or bool(shift)
         (report.warnings if big else report.notes).append(text)
+
+    def feature_weights(self) -> np.ndarray:
+        """How much of a column of the table each feature is, for a patient's share of
+        missing values: 1, or ``1/k`` for each of the ``k`` yes/no columns read from one
+        list column (:mod:`sparge.data.answer_lists`), whose empty cell is one gap."""
+        names = list(self.feature_names_out_)
+        w = np.ones(len(names))
+        for col, items in getattr(self, "answer_lists_", {}).items():
+            group = set(list_columns(col, items))
+            cols = [j for j, n in enumerate(names) if n in group]
+            if cols:
+                w[cols] = 1.0 / len(cols)
+        return w
 
     def _check_training_size(self, report: ValidationReport) -> None:
         """Block training without features or with under 3 patients; warn under 11."""

@@ -14,19 +14,30 @@ import numpy as np
 PAPER_MAX_MISSING = 0.1
 
 
-def missing_fraction_per_row(X: np.ndarray) -> np.ndarray:
-    """Share of missing entries of every patient."""
+def missing_fraction_per_row(X: np.ndarray, weights: np.ndarray | None = None
+                             ) -> np.ndarray:
+    """Share of missing entries of every patient.
+
+    ``weights`` (one per column, positive) count some columns for less than one: the ten
+    yes/no columns read from one list of comorbidities are one column of the table, and
+    its empty cell is one gap, not ten (walk-through 28 lost 84 of 1,100 patients so).
+    """
     X = np.asarray(X, dtype=float)
     if X.shape[1] == 0:
         return np.zeros(X.shape[0])
-    return np.isnan(X).mean(axis=1)
+    if weights is None:
+        return np.isnan(X).mean(axis=1)
+    w = np.asarray(weights, dtype=float)
+    return (np.isnan(X) @ w) / w.sum()
 
 
-def patients_to_keep(X: np.ndarray, max_missing: float | None) -> np.ndarray:
-    """Boolean mask of patients missing at most ``max_missing`` of their values."""
+def patients_to_keep(X: np.ndarray, max_missing: float | None,
+                     weights: np.ndarray | None = None) -> np.ndarray:
+    """Boolean mask of patients missing at most ``max_missing`` of their values
+    (``weights``: as :func:`missing_fraction_per_row`)."""
     if max_missing is None:
         return np.ones(np.asarray(X).shape[0], dtype=bool)
-    return missing_fraction_per_row(X) <= max_missing + 1e-12
+    return missing_fraction_per_row(X, weights) <= max_missing + 1e-12
 
 
 @dataclass

@@ -259,11 +259,19 @@ def cohort_outcomes(cohort: Cohort) -> np.ndarray | None:
     return out
 
 
+def _weights(encoder, m: int) -> np.ndarray | None:
+    """The encoder's :meth:`~sparge.data.encoder.Encoder.feature_weights` when they fit
+    ``m`` features (a model trained outside the app has none)."""
+    w = encoder.feature_weights() if hasattr(encoder, "feature_weights") else None
+    return w if w is not None and len(w) == m else None
+
+
 def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
     enc = cohort.encoder
     n = len(cohort.ids)
     reasons = np.full(n, "", dtype=object)
-    miss = missing_fraction_per_row(cohort.X) if cohort.X.shape[1] else np.zeros(n)
+    miss = (missing_fraction_per_row(cohort.X, _weights(enc, cohort.X.shape[1]))
+            if cohort.X.shape[1] else np.zeros(n))
     thr = enc.max_patient_missing
     if thr is not None:
         too_many = miss > thr + 1e-12

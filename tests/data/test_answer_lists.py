@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sparge import Encoder
 from sparge.data.answer_lists import OTHER, list_vocabulary, split_lists
@@ -82,3 +83,27 @@ def test_the_encoder_reads_lists_as_yes_no_features_in_fit_and_transform():
     whole = Encoder(id_column="id", label_column="Outcome",
                     roles={"Comorbidities": "ignore"}).fit(df)
     assert whole.answer_lists_ == {} and "Comorbidities" not in whole.feature_names_out_
+
+
+def test_an_empty_list_is_one_gap_for_the_threshold_not_one_per_answer():
+    """Walk-through 28: an empty Comorbidities cell made 10 gaps of 33 features, and all 84
+    such patients were left out of training at the 10 % threshold."""
+    from sparge.data.encoder import guess_feature_count
+    from sparge.method.preprocess import missing_fraction_per_row
+
+    cells, _ = _lists(n=300, seed=3)
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({f"x{k}": np.round(rng.normal(size=300), 2).astype(str)
+                       for k in range(11)})
+    df["Comorbidities"] = cells
+    df["Outcome"] = rng.choice(["a", "b"], 300)
+    enc = Encoder(label_column="Outcome", max_patient_missing=0.1).fit(df)
+    w = enc.feature_weights()
+    assert len(w) == 16 and w.sum() == pytest.approx(12.0)  # 11 numbers and one list
+    empty = (cells == "").to_numpy()
+    assert empty.sum() > 10 and enc.keep_patients_[empty].all()  # 1 gap of 12: 8 %
+    X = enc.transform(df)
+    assert missing_fraction_per_row(X, w)[empty] == pytest.approx(1 / 12)
+    assert missing_fraction_per_row(X)[empty] == pytest.approx(5 / 16)  # unweighted
+    # the setup's threshold counts the list as one column too
+    assert guess_feature_count(df, None, "Outcome") == 12
