@@ -344,6 +344,15 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
             outside_df["_shade"]
         out_marker = {**out_marker, "color": out_colour, **scale}
     else:
+        if color is not None and pd.api.types.is_numeric_dtype(df["_color"]):
+            # a score of a few values (GCS 7-15) in its own order, written as the pages
+            # write numbers: the legend read "10.0, 11.0 … 15.0, 7.0, 8.0" (walk-through 28)
+            v = df["_color"].to_numpy(float)
+            steps = sorted(set(v[np.isfinite(v)].tolist()))
+            order = [format_number(t) for t in steps] + [MISSING_CATEGORY]
+            df["_color"] = [format_number(t) if np.isfinite(t) else MISSING_CATEGORY
+                            for t in v]
+            inside_df, outside_df = df[~outside], df[outside]
         values = inside_df["_color"].astype(str)
         colours = category_colours(df["_color"], order)
         for v, colour in colours.items():

@@ -372,3 +372,16 @@ def test_up_to_eighteen_answers_each_get_their_own_colour():
     assert len(set(shown)) == 18 and set(shown) <= set(PALETTE)
     assert colours[MISSING_CATEGORY] == MISSING_COLOUR not in shown
     assert "#FF0000" not in PALETTE and "crimson" not in PALETTE  # red marks this patient
+
+
+def test_a_score_of_few_values_is_coloured_in_its_own_order():
+    """Walk-through 28: GCS (7-15) was a legend "10.0, 11.0 … 15.0, 7.0, 8.0, 9.0"."""
+    frame = _frame(40)
+    gcs = pd.Series([7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, np.nan] * 4,
+                    name="GCS")
+    fig = cohort_map(frame, gcs, color_title="GCS")
+    names = [t.name for t in fig.data if t.name not in ("not used for training",)]
+    shown = [n for n in names if n in {"7", "8", "9", "10", "11", "12", "13", "14", "15",
+                                       "missing"}]
+    assert shown[:9] == ["7", "8", "9", "10", "11", "12", "13", "14", "15"]
+    assert not any(n.endswith(".0") for n in names if n)
