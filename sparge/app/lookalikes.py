@@ -34,6 +34,7 @@ from sparge.services.display import (
     typical_deviation,
 )
 from sparge.services.maps import (
+    RECOLUMNED,
     UMAP_FIT_MAX,
     MapProjector,
     map_frame,
@@ -98,7 +99,10 @@ def warn_data_model_mismatch() -> None:
     """Say so when the data and the model come from different tables."""
     ss = st.session_state
     msg = mismatch_message()
-    if msg:
+    if msg.startswith(RECOLUMNED):  # the model's own patients: train again, nothing else
+        st.warning(f"{md_escape(msg, 600)} Data: {md_escape(ss.get('cohort_name', ''))}. "
+                   f"Model: {md_escape(ss.get('model_name', ''))}.")
+    elif msg:
         st.warning(f"{md_escape(msg, 600)} Data: {md_escape(ss.get('cohort_name', ''))}. "
                    f"Model: {md_escape(ss.get('model_name', ''))}. To see this data's "
                    "own patients, train a model on it (**Model** page, *Train a model*) or "

@@ -21,7 +21,7 @@ import streamlit as st
 from sparge.data.reading import read_table
 from sparge.data.safe_text import md_escape
 from sparge.errors import DataError
-from sparge.services.maps import RECODED, MapProjector, data_model_mismatch
+from sparge.services.maps import RECODED, RECOLUMNED, MapProjector, data_model_mismatch
 from sparge.services.persistence import load_model
 from sparge.services.samples import SAMPLE_ID, SAMPLE_LABEL, SampleFiles, sample_files
 from sparge.services.workflow import Cohort, encode_cohort, fit_sample_note, forest_note
@@ -359,6 +359,9 @@ def sidebar_status() -> None:
                 st.caption(":orange[The data is encoded differently from this model's "
                            "training (answers merged, values cleared): make the same "
                            "choices on the Data page, or train again.]")
+            elif said.startswith(RECOLUMNED):
+                st.caption(":orange[The data is encoded with other columns than this "
+                           "model's (the same patients): train again on the Model page.]")
             elif said:
                 st.caption(":orange[This model was not trained on this data: train one on "
                            "the Model page.]")

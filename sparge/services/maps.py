@@ -424,6 +424,16 @@ def data_model_mismatch(model, features, ids, X=None) -> str:
         detail = (f"; e.g. the model's '{missing[0]}' is not in the data" if missing else
                   f"; e.g. the data's '{extra[0]}' is not in the model" if extra else
                   "; the columns are in another order")
+        train_ids = getattr(model, "train_ids_", None)
+        have = {str(v).strip() for v in ids}
+        if train_ids is not None and len(train_ids) and all(
+                str(v).strip() in have for v in train_ids):
+            # the same patients, encoded with other columns (walk-through 28 left a column
+            # out and read "not trained on this data" for the file it had trained on)
+            return (f"{RECOLUMNED}: the data has {len(features)} biomarkers, the model "
+                    f"{len(names)}{detail}. Train again on the Model page to use the data's "
+                    "columns. Until then look-alikes come from the model's training "
+                    "patients; only they are on the map.")
         return ("The data and the model come from different tables: the data has "
                 f"{len(features)} biomarkers, the model {len(names)}{detail}. Look-alikes "
                 "come from the model's training patients; only they are on the map.")
@@ -443,6 +453,9 @@ def data_model_mismatch(model, features, ids, X=None) -> str:
             "from the model's training patients.")
 
 
+#: How :func:`data_model_mismatch` starts for the model's own patients encoded with other
+#: columns (a column left out or given another role since training).
+RECOLUMNED = "The data is encoded with other columns than the model's, for the same patients"
 #: How :func:`encoding_mismatch` starts: the same patients, encoded another way.
 RECODED = "The data's values are not those the model was trained on"
 

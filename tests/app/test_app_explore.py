@@ -209,7 +209,8 @@ def test_data_and_model_from_different_tables_are_named(small):
     narrow = encode_cohort(read_table(SAMPLES / "singheart_small.csv").iloc[:, :40],
                            id_column="Subject ID", label_column="Outcome")
     at = run(cohort=narrow, cohort_name="narrow", **model_state(model, cohort.encoder))
-    assert "come from different tables" in texts(at)
+    # the same patients with fewer columns: encoded with other columns, not another table
+    assert "encoded with other columns than the model" in texts(at)
     assert len(at.get("plotly_chart")) == 1  # the training patients are still drawn
 
 

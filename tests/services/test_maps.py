@@ -14,6 +14,7 @@ from sparge import read_table
 from sparge.data.encoder import EncodingTable
 from sparge.data.synthetic import make_singheart_like
 from sparge.services.maps import (
+    RECOLUMNED,
     MapProjector,
     data_model_mismatch,
     encoding_mismatch,
@@ -113,7 +114,13 @@ def test_raw_map_places_left_out_patients(small):
 def test_data_model_mismatch_is_named(small):
     cohort, model = small
     assert data_model_mismatch(model, cohort.features, cohort.ids) == ""
-    assert "different tables" in data_model_mismatch(model, cohort.features[:-1], cohort.ids)
+    # the same patients with a column left out since training: said so (walk-through 28
+    # read "not trained on this data" for the file it had trained on)
+    fewer = data_model_mismatch(model, cohort.features[:-1], cohort.ids)
+    assert fewer.startswith(RECOLUMNED) and f"'{cohort.features[-1]}' is not in the data" \
+        in fewer
+    other_ids = [f"Z{i}" for i in range(len(cohort.ids))]
+    assert "different tables" in data_model_mismatch(model, cohort.features[:-1], other_ids)
     other = encode_cohort(make_singheart_like(50, random_state=7)[0].assign(
         **{"Subject ID": [f"Q{i}" for i in range(50)]}), id_column="Subject ID",
         label_column="Outcome")
