@@ -91,6 +91,12 @@ from sparge.method.preprocess import (
 #: glucoses "critical" were all below 50 mg/dL).
 _EXTREME = re.compile(r"(?:too\s+)?(?:hi|high|lo|low|critical|crit|panic)(?:\s+value)?[!.]*",
                       re.IGNORECASE)
+def extreme_word(cell: str) -> bool:
+    """Whether a cell is a laboratory's word for a value beyond its range or a critical
+    one ("HI", "critical", "too low"), not an unknown value."""
+    return bool(_EXTREME.fullmatch(str(cell).strip()))
+
+
 #: A sub-stage letter after a stage's number or Roman numeral ("iiib", "t3b", "n1a").
 _SUB_STAGE_OF = re.compile(r"(?<=[\divx])[a-d]$")
 
@@ -1160,7 +1166,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 f"CSV {csv_lines([r + 2 for r, _ in cens[:3]])}"
                 f"{' …' if len(cens) > 3 else ''}) read as the limit itself: the true value "
                 "lies beyond it.")
-        extreme = sorted({s for _, s in bad if _EXTREME.fullmatch(s.strip())})
+        extreme = sorted({s for _, s in bad if extreme_word(s)})
         for cells, hint in ((bad, "expected numbers; these cells (CSV {lines}) were set "
                                   "to missing." + (
                                       f" {quoted_names(extreme[:3], width=20)} may mean a "

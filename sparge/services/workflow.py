@@ -5,6 +5,7 @@ Pure functions over pandas/numpy (no Streamlit), so every page and command is te
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -13,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from sparge.data.encoder import Encoder
+from sparge.data.encoder import Encoder, extreme_word
 from sparge.data.far_values import far_mask
 from sparge.data.parsing import header_unit
 from sparge.data.plausible import unit_slips
@@ -656,15 +657,24 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
         if not unread.any():
             continue
         name = plain_text(col, 80)
-        if encoder.roles_.get(col) == "categorical":
-            known = list((answers_by_code(encoder, col) or {}).values())
-            why = "not one of its answers" + (
-                f" (it accepts {quoted_names(known, width=30)})" if known else "")
-        else:
-            why = "not a number"
+        categorical = encoder.roles_.get(col) == "categorical"
+        known = list((answers_by_code(encoder, col) or {}).values()) if categorical else []
+        why = ("not one of its answers" + (
+            f" (it accepts {quoted_names(known, width=30)})" if known else "")
+            if categorical else "not a number")
         for i in np.flatnonzero(unread):
-            out[i].append(f"'{name}' = '{plain_text(text.iloc[i], 40)}': {why}, read as "
-                          "missing")
+            cell = str(text.iloc[i])
+            # a misspelt answer ("Pneumonai"), and a lab's word for a value beyond its
+            # range ("HI"): walk-through 28 read both as plain unknowns
+            near = difflib.get_close_matches(cell.lower(), [k.lower() for k in known], n=1,
+                                             cutoff=0.75) \
+                if categorical and len(cell) <= 60 else []
+            hint = ("; did you mean '" + plain_text(
+                next(k for k in known if k.lower() == near[0]), 30) + "'?" if near else
+                "; it may mean a value beyond the laboratory's range: write the value, or a "
+                "limit such as '>600'" if not categorical and extreme_word(cell) else "")
+            out[i].append(f"'{name}' = '{plain_text(cell, 40)}': {why}, read as missing"
+                          + hint)
     return out
 
 

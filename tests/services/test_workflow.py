@@ -461,6 +461,16 @@ def test_unread_values_name_each_patients_cells_read_as_missing():
                        "'Lung'), read as missing"]
     assert said[1] == ["'Hb' = 'n.d.': not a number, read as missing"]
     assert said[2] == [] and said[3] == []  # empty, or a missing token: not unread
+    # a misspelt answer gets the nearest one; a lab's "HI" is said to be beyond its range
+    # (walk-through 28's "Pneumonai" and glucose "HI")
+    new = pd.DataFrame({"Site": ["Lnug", "Lung"], "Hb": ["13", "HI"]})
+    X = pd.DataFrame(enc.transform(new), columns=enc.feature_names_out_)
+    said = unread_values(enc, new, X)
+    assert said[0] == ["'Site' = 'Lnug': not one of its answers (it accepts 'Breast', "
+                       "'Lung'), read as missing; did you mean 'Lung'?"]
+    assert said[1] == ["'Hb' = 'HI': not a number, read as missing; it may mean a value "
+                       "beyond the laboratory's range: write the value, or a limit such as "
+                       "'>600'"]
 
 
 def test_the_leave_out_button_names_the_nearly_empty_columns_and_keeps_the_users_roles():
