@@ -1261,10 +1261,19 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.absent_columns = list(missing_cols)
         if missing_cols:
             one = len(missing_cols) == 1
+            # a list column's yes/no columns, named once as the table's column (walk-through
+            # 28 read 'Comorbidities: CHF' … (+6) among 14 columns)
+            shown, grouped = list(missing_cols), []
+            for col, items in getattr(self, "answer_lists_", {}).items():
+                group = [c for c in list_columns(col, items) if c in missing_cols]
+                if len(group) > 1:
+                    shown = [c for c in shown if c not in group]
+                    grouped.append(f"'{_q(col, 40)}' ({len(group)} yes/no columns)")
             report.warnings.append(
                 f"{_columns(len(missing_cols))} of the model {'is' if one else 'are'} not in "
                 f"this table and {'is' if one else 'are'} treated as missing: "
-                f"{quoted_names(missing_cols, width=40)}.")
+                + ", ".join([*grouped, *([quoted_names(shown, width=40)] if shown else [])])
+                + ".")
         if extra:
             report.notes.append(f"{_columns(len(extra))} unknown to the model "
                                 f"{'is' if len(extra) == 1 else 'are'} ignored: "

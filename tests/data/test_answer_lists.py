@@ -77,6 +77,10 @@ def test_the_encoder_reads_lists_as_yes_no_features_in_fit_and_transform():
     got = {f: Xn[0, j] for j, f in enumerate(enc.feature_names_out_) if ":" in f}
     assert got["Comorbidities: CKD"] == 1.0 and got["Comorbidities: DM"] == 2.0
     assert any("'Asthma'" in n for n in rep.notes)
+    # a file without the list column: named once, not as five yes/no columns
+    _, rep = enc.transform_with_report(new[["Age"]])
+    assert "'Comorbidities' (5 yes/no columns)" in " ".join(rep.warnings)
+    assert "Comorbidities: DM" not in " ".join(rep.warnings)
     # saved and loaded; and a role on the list column keeps it whole
     again = Encoder.from_dict(enc.to_dict())
     np.testing.assert_array_equal(again.transform(df), X)
