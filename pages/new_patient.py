@@ -55,7 +55,8 @@ model, encoder = ss.model, ss.get("model_encoder")
 
 def clear_form(*keys: str) -> None:
     """Forget the form's fields, the last patient and ``keys``."""
-    for key in [k for k in ss if str(k).startswith("np_f_")] + ["np_query", *keys]:
+    for key in [k for k in ss if str(k).startswith("np_f_")] + ["np_query", "np_form_kept",
+                                                                  *keys]:
         ss.pop(key, None)
 
 
@@ -67,6 +68,7 @@ def empty_form(categorical: set[str]) -> None:
         ss[key] = "(missing)" if key in categorical else ""
     ss["np_id"] = "NEW"
     ss.pop("np_query", None)
+    ss.pop("np_form_kept", None)
 
 
 if ss.get("np_for") != ss.get("model_token"):
@@ -146,6 +148,14 @@ else:
     st.button("Clear the form", key="np_clear", on_click=empty_form, args=(categorical,),
               help="Empty every field and forget the last patient, so that none of its "
                    "values is carried over to the next one.")
+    # Streamlit forgets a widget's value when its page is left: the fields the look-alikes
+    # below were found from come back with them (walk-through 28 returned to an empty form
+    # under "Look-alikes of TEST-1")
+    kept_form = ss.get("np_form_kept")
+    if kept_form is not None and kept_form[0] == ss.get("model_token"):
+        for key, value in kept_form[1].items():
+            if key not in ss:
+                ss[key] = value
     with st.form("np_form"):
         ss.setdefault("np_id", "NEW")  # set here, not as the widget's default: the Clear
         pid = st.text_input("Patient ID", key="np_id")  # button sets it (Streamlit warns)
@@ -184,6 +194,8 @@ else:
             # the typed ID names the patient even when the model has no ID column
             # (walk-through 27's "00412233" was shown as "new patient")
             ss.np_query_name = str(pid or "").strip()
+            ss.np_form_kept = (ss.get("model_token"), {
+                k: ss[k] for k in list(ss) if str(k).startswith("np_f_") or k == "np_id"})
             if encoder is not None and encoder.id_column:
                 query.insert(0, encoder.id_column, pid)
             elif encoder is None:
