@@ -23,7 +23,13 @@ import pandas as pd
 from sparge.data.column_guess import id_named_column
 from sparge.data.far_values import typical_bounds
 from sparge.data.levels import site_of
-from sparge.data.number_format import MISSING, as_float, data_decimals, format_number
+from sparge.data.number_format import (
+    MISSING,
+    THOUSANDS,
+    as_float,
+    data_decimals,
+    format_number,
+)
 from sparge.data.parsing import cell_text, limit_text, parse_numeric
 from sparge.data.safe_text import plain_text
 from sparge.data.tables import norm_key, scale_codes, scale_of
@@ -450,16 +456,33 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
             diff = "0" if d == 0 else ("+" if d > 0 else "") + format_number(d)
             if scaled:
                 diff += f" ({format_sd(dz[t])})"
+        shown_q, shown_o = format_value(q[t], f, encoder), format_value(o[t], f, encoder)
+        if both and diff not in ("same", "different"):
+            # the values as precise as their difference: "101 | 100 | +1.3" did not add up
+            # for 101.3 and 100.0 (walk-through 28)
+            k = _decimals(diff.split(" ")[0])
+            if k > min(_decimals(shown_q), _decimals(shown_o)):
+                shown_q, shown_o = _fixed(q[t], k), _fixed(o[t], k)
         rows.append({"Biomarker": biomarker_name(f, encoder),
-                     "This patient": _as_written(format_value(q[t], f, encoder), f,
-                                                 written),
-                     "Look-alike": format_value(o[t], f, encoder),
+                     "This patient": _as_written(shown_q, f, written),
+                     "Look-alike": shown_o,
                      "Difference": diff,
                      "Verdict": ("missing" if not both else
                                  agreement(dz[t]) if scaled else
                                  ("agree" if diff == "same" else "differ"))})
     return pd.DataFrame(rows, columns=["Biomarker", "This patient", "Look-alike",
                                        "Difference", "Verdict"])
+
+
+def _decimals(text: str) -> int:
+    """Decimals a number is written with ("1.25" 2, "+3" 0)."""
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def _fixed(value: float, decimals: int) -> str:
+    """A number with exactly ``decimals`` decimals, thousands grouped as
+    :func:`format_number` groups them ("101.3", "1 450.5")."""
+    return f"{value:,.{decimals}f}".replace(",", THOUSANDS)
 
 
 def _points(value: float) -> str:

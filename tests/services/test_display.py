@@ -226,6 +226,14 @@ def test_pair_comparison_verdicts(encoder):
     assert pair.loc["Diabetes", "Verdict"] == "differ"
     assert pair.loc["Smoking", "Verdict"] == "missing"
     assert format_sd(-0.01) == "0.0 SD" and format_sd(0.26) == "+0.3 SD"
+    # the values as precise as their difference (walk-through 28: "101 | 100 | +1.3")
+    q[names.index("Age")], o[names.index("Age")] = 101.3, 100.0
+    pair = pair_comparison(q, o, ["Age"], names, mean, scale, encoder).iloc[0]
+    assert (pair["This patient"], pair["Look-alike"]) == ("101.3", "100.0")
+    assert pair["Difference"].startswith("+1.3 ")
+    q[names.index("Age")], o[names.index("Age")] = 52.0, 70.0  # whole: left as they are
+    pair = pair_comparison(q, o, ["Age"], names, mean, scale, encoder).iloc[0]
+    assert (pair["This patient"], pair["Look-alike"]) == ("52", "70")
 
 
 def test_group_summary_ranks_by_difference_and_shows_units_and_words(encoder):
