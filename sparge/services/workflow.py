@@ -471,17 +471,18 @@ class Questioned(NamedTuple):
 
 
 def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None,
-                 margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None
+                 margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None, slips=None
                  ) -> dict[int, str]:
     """Words for the values of one new patient far outside the training patients' values,
     by the index of their column (those of :func:`questioned_values`)."""
     return {j: q.words for j, q in questioned_values(values, reference, encoder, margin,
-                                                       ranges, far).items()}
+                                                       ranges, far, slips=slips).items()}
 
 
 def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None = None,
                       margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None,
-                      written: Mapping[str, str] | None = None) -> dict[int, Questioned]:
+                      written: Mapping[str, str] | None = None, slips=None
+                      ) -> dict[int, Questioned]:
     """The values of one new patient far outside the training patients' values, by the
     index of their column, with words for each and the unit each was probably given in.
 
@@ -515,6 +516,8 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
         written (">1000", read as 1000), with no unit guessed and not as far off: a limit
         is the lab's measuring range, not a typo (walk-through 25 saw ">1000" asked
         "a typo, or other units?" and offered in another unit).
+    slips : tuple, optional
+        The patient's row of :func:`unit_slip_table` when already computed (a file).
 
     A value that converts exactly from another unit into the training range is said to be
     perhaps in that unit (:func:`~sparge.data.unit_conversion.unit_guess`).
@@ -523,6 +526,9 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
     lows, highs, measured = ranges if ranges is not None else training_ranges(reference)
     if far is None:
         far = far_mask(v[None, :], reference.to_numpy(dtype=float))[0]
+    if slips is None:
+        slips = tuple(a[0] for a in unit_slip_table(v[None, :], reference, encoder))
+    slipped, source, conv = slips
     out: dict[int, Questioned] = {}
     for j, col in enumerate(reference.columns):
         if not np.isfinite(v[j]) or not measured[j] or (
@@ -531,16 +537,14 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
         lo, hi = float(lows[j]), float(highs[j])
         slack = margin * max(hi - lo, abs(hi) * 1e-9)
         negative = v[j] < 0 <= lo
-        unit = (encoder.unit_of(col) if encoder is not None
-                else header_unit(col, as_written=True))
         limit = (written or {}).get(str(col))
         # impossible in the column's unit, possible in another: a temperature of 38.9 in
         # a °F column whose training patients include 130 unconverted °C values
         # (walk-through 27), within their range
-        slipped, source, conv = unit_slips(col, unit, [v[j]])
-        slip = bool(slipped[0]) and not limit
+        slip = bool(slipped[j]) and not limit
         if v[j] < lo - slack or v[j] > hi + slack or negative or far[j] or slip:
-            guess = (None if limit else (source[0], float(conv[0])) if slip
+            unit = _unit_of(col, encoder)
+            guess = (None if limit else (source[j], float(conv[j])) if slip
                      else unit_guess(col, unit, v[j], lo, hi))
             # "12,000", not "1.2e+04": read by a clinician at the bedside
             shown = (f"{plain_text(limit, 20)}, read as {format_number(v[j])}" if limit
@@ -554,6 +558,31 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
             out[j] = Questioned(words, *(guess or (None, None)),
                                 far=(bool(far[j]) or slip) and not limit, limit=bool(limit))
     return out
+
+
+def _unit_of(column: str, encoder: Encoder | None) -> str | None:
+    """A column's unit: the encoder's (its name's, its cells', its values'), else its
+    name's."""
+    return (encoder.unit_of(column) if encoder is not None
+            else header_unit(column, as_written=True))
+
+
+def unit_slip_table(X: np.ndarray, reference: pd.DataFrame, encoder: Encoder | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`~sparge.data.plausible.unit_slips` of patients ``X`` (n, m), in
+    ``reference``'s columns, column by column (once for a file, not once per patient):
+    ``(slipped, source unit, converted)``, each of shape (n, m). Categories are never
+    slips."""
+    X = np.asarray(X, dtype=float)
+    slipped = np.zeros(X.shape, dtype=bool)
+    source = np.full(X.shape, None, dtype=object)
+    conv = np.full(X.shape, np.nan)
+    for j, col in enumerate(reference.columns):
+        if encoder is not None and encoder.roles_.get(col) == "categorical":
+            continue
+        slipped[:, j], source[:, j], conv[:, j] = unit_slips(col, _unit_of(col, encoder),
+                                                             X[:, j])
+    return slipped, source, conv
 
 
 def questioned_message(questioned) -> str:
@@ -600,11 +629,13 @@ def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
     if ranges is None:  # once for the file, not once per patient
         ranges = training_ranges(reference)
     far = far_mask(values, reference.to_numpy(dtype=float))
+    slips = unit_slip_table(values, reference, encoder)
     for i, row in enumerate(values):
         if i == skip:
             continue
         said = list(unread[i]) if unread is not None else []
-        said += out_of_range(row, reference, encoder, ranges=ranges, far=far[i]).values()
+        said += out_of_range(row, reference, encoder, ranges=ranges, far=far[i],
+                             slips=tuple(a[i] for a in slips)).values()
         if atypical is not None and np.isfinite(atypical[i]) and atypical[i] >= ATYPICAL_SHARE:
             said.append("unlike the training patients")
         if said:
