@@ -113,16 +113,10 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
     cols = [str(c) for c in df.columns]
     id_column = id_column if id_column in cols else None
     label_column = label_column if label_column in cols else None
-    enc = Encoder(id_column=id_column, label_column=label_column)
     try:
-        roles = enc.roles_of(df)
+        return Encoder(id_column=id_column, label_column=label_column).feature_column_count(df)
     except DataError:  # the encoding will say what is wrong; count the other columns
         return len(cols) - sum(c is not None for c in (id_column, label_column))
-    # a list column's yes/no columns are one column of the table (as the threshold
-    # counts them, :meth:`Encoder.feature_weights`)
-    lists = split_lists(split_tnm(df), skip=enc._kept_whole())[1]
-    return (sum(role in ("numeric", "categorical") for role in roles.values())
-            - sum(len(items) - 1 for items in lists.values()))
 #: A column's far values are converted from a probable other unit only when at least this
 #: many of them all fit it (fewer are named with it, and set to missing).
 MIN_UNIT_SLIPS = 3
@@ -463,12 +457,31 @@ class Encoder(TransformerMixin, BaseEstimator):
         DataError
             When a role, the ID column or the outcome column does not fit the table.
         """
+        return self._roles_and_lists(df)[0]
+
+    def feature_column_count(self, df: pd.DataFrame) -> int:
+        """How many columns of ``df`` :meth:`fit` would use as features, a list column
+        (:mod:`sparge.data.answer_lists`) counted once, as the threshold on a patient's
+        gaps counts it (:meth:`feature_weights`), without encoding anything.
+
+        Raises
+        ------
+        DataError
+            As :meth:`roles_of`.
+        """
+        roles, lists = self._roles_and_lists(df)
+        return (sum(role in ("numeric", "categorical") for role in roles.values())
+                - sum(len(items) - 1 for items in lists.values()))
+
+    def _roles_and_lists(self, df: pd.DataFrame
+                         ) -> tuple[dict[str, str], dict[str, list[str]]]:
+        """:meth:`roles_of`, and the list columns read as yes/no columns on the way."""
         # a column of TNM stages as its three parts (read_table splits it already; a
-        # DataFrame given directly alike)
-        df = split_lists(split_tnm(self._check_frame(df)), skip=self._kept_whole())[0]
+        # DataFrame given directly alike), a list column as its answers
+        df, lists, _ = split_lists(split_tnm(self._check_frame(df)), skip=self._kept_whole())
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
-        return self._roles(df, cols, self._fitting_base(df, cols))
+        return self._roles(df, cols, self._fitting_base(df, cols)), lists
 
     def _kept_whole(self) -> set[str]:
         """Columns never read as answer lists: the ID, the outcome and those the user gave
@@ -629,6 +642,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self._check_ids(df)
         self._learn_label_spellings(df, report)
         self.rare_outcomes_ = {}
+        self.value_units_ = {}  # read again below: a refit must not keep the last table's
         self.units_, self.unit_conversions_ = self._learn_units(df, roles, base, units,
                                                                 reasons, report, plans)
         self.thousands_dot_ = self._learn_thousands_dot(df, roles)

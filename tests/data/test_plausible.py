@@ -128,3 +128,16 @@ def test_a_new_patients_cell_in_another_unit_is_converted_and_a_bare_slip_questi
     assert t in got and got[t].source_unit == "°C" and got[t].far
     assert got[t].converted == pytest.approx(102.02)
     assert "in °C? that would be 102 °F" in got[t].words
+
+
+def test_a_refit_reads_the_units_of_its_own_table():
+    """The units read from values belong to the table fitted last: a refit on a table in
+    °C does not keep the °F of the one before."""
+    df, *_ = _icu()
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert enc.value_units_["Temp max"] == "°F"
+    temps = pd.to_numeric(df["Temp max"])
+    celsius = np.where(temps > 50, (temps - 32) * 5 / 9, temps).round(1)
+    enc.fit(df.assign(**{"Temp max": celsius.astype(str)}))
+    assert enc.value_units_["Temp max"] == "°C"
+    assert not any(c == "Temp max" for c, *_ in enc.report_.values_to_check)
