@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from sparge.method.preprocess import missing_fraction_per_row
 from sparge.services.display import format_number, plot_text
 from sparge.services.maps import (
     DENSE_MAP,
@@ -494,9 +495,7 @@ def patient_missing_hist(X: np.ndarray, threshold: float | None, weights=None
                          ) -> go.Figure:
     """Patients by their share of missing values (``weights``: a list column's yes/no
     columns count as one, as the threshold counts them)."""
-    X = np.asarray(X, dtype=float)
-    w = np.ones(X.shape[1]) if weights is None else np.asarray(weights, dtype=float)
-    pct = 100 * (np.isnan(X) @ w) / max(w.sum(), 1e-12)
+    pct = 100 * missing_fraction_per_row(X, weights)
     fig = go.Figure(go.Histogram(x=pct, nbinsx=40, marker_color=PALETTE[0]))
     if threshold is not None:
         # the label above the plot, right of the line: it sat on the bars before

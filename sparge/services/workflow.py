@@ -260,11 +260,11 @@ def cohort_outcomes(cohort: Cohort) -> np.ndarray | None:
     return out
 
 
-def _weights(encoder, m: int) -> np.ndarray | None:
+def _weights(encoder: Encoder, m: int) -> np.ndarray | None:
     """The encoder's :meth:`~sparge.data.encoder.Encoder.feature_weights` when they fit
-    ``m`` features (a model trained outside the app has none)."""
-    w = encoder.feature_weights() if hasattr(encoder, "feature_weights") else None
-    return w if w is not None and len(w) == m else None
+    ``m`` features."""
+    w = encoder.feature_weights()
+    return w if len(w) == m else None
 
 
 def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
