@@ -70,7 +70,7 @@ from sparge.data.report import (
 )
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import EncodingTable, norm_key, yes_no_codes
+from sparge.data.tables import UNKNOWN_WORDS, EncodingTable, norm_key, yes_no_codes
 from sparge.data.tnm import split_tnm
 from sparge.data.unit_conversion import (
     KnownConversions,
@@ -1085,6 +1085,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         text = cell_text(values)
         keys = cell_keys(text)
         mapping = {norm_key(lv): float(code) for lv, code in self.table_.levels(col).items()}
+        # "UNK" where the table codes "Unknown" (the paper's Diabetes Unknown 0) is that
+        # answer, not a gap beside it
+        said = next((mapping[w] for w in sorted(UNKNOWN_WORDS) if w in mapping), None)
+        if said is not None:
+            mapping.update({w: said for w in UNKNOWN_WORDS if w not in mapping})
         codes = keys.map(mapping).astype(float).to_numpy(copy=True)
         unresolved = np.isnan(codes) & (text != "").to_numpy()
         if not unresolved.any():

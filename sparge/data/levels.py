@@ -14,6 +14,7 @@ from sparge.data.parsing import cell_keys, cell_text, loose_key, min_category_co
 from sparge.data.tables import (
     CATEGORY_WORDS,
     DEFAULT_MISSING_TOKENS,
+    UNKNOWN_WORDS,
     natural_key,
     norm_key,
     scale_codes,
@@ -267,7 +268,10 @@ def abbreviated_levels(levels: list[str], column: str | None = None
                        for o in keys.values()))]
         target = min(present, default=None, key=lambda lv: (
             len(loose_key(keys[lv])) == 1, group.index(loose_key(keys[lv]))))
-        out += [(lv, target) for lv in present if lv != target and lv not in paired]
+        for lv in present:  # a pair once, though two groups hold it ("unk" in a race)
+            if lv != target and lv not in paired:
+                out.append((lv, target))
+                paired.add(lv)
     return out
 
 
@@ -355,6 +359,26 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "type1diabetes", "iddm"),
         # walk-throughs 23 and 24: "None" beside "No diabetes"
         ("none", "nodiabetes", "nondiabetic", "nodm", "notdiabetic"))),
+    # walk-through 27's US ICU export wrote race 23 ways ("White", "Caucasian",
+    # "White/Caucasian", "W"; "Black", "AA", "African American" …); the groups are the
+    # US census categories as EHRs spell them. "Declined" and "Unknown" say the same
+    # about the patient's race: not known
+    (("race", "ethnic"), (
+        ("white", "caucasian", "white/caucasian", "caucasian/white", "w", "cauc"),
+        ("black", "africanamerican", "black/africanamerican", "blackorafricanamerican",
+         "africanamerican/black", "aa", "afroamerican", "b", "blk"),
+        ("asian", "asianamerican", "a"),
+        ("hispanic", "latino", "hispanic/latino", "hispanicorlatino", "latina", "latinx",
+         "hispaniclatino", "latino/hispanic", "h"),
+        ("americanindian", "americanindian/alaskanative", "americanindianoralaskanative",
+         "nativeamerican", "ai/an", "aian"),
+        ("nativehawaiian", "pacificislander", "nativehawaiian/pacificislander",
+         "nativehawaiianorotherpacificislander", "nhpi"),
+        ("other", "oth", "otherrace"),
+        ("unknown", "unk", "notknown", "declined", "patientdeclined", "declinedtoanswer",
+         "declinedtospecify", "refused", "notreported"))),
+    # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
+    (("",), (("unknown", "unk", "notknown"),)),
 )
 
 
@@ -391,12 +415,15 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     words = sorted(k for k in spelled if k in missing_keys and k in CATEGORY_WORDS)
     scale = scale_of(values) if values else None
     common = min_category_count(len(text))
+    # "UNK" and "Unknown" count together: both are answers, or both are gaps
+    unknown = sum(counts[w] for w in words if w in UNKNOWN_WORDS)
     if scale is not None:
         values |= {w for w in words if scale_of(values | {w}) is not None
-                   and (w != "unknown" or counts[w] >= common)}
+                   and (w not in UNKNOWN_WORDS or unknown >= common)}
         scale = scale_of(values)
     else:
-        values |= {w for w in words if counts[w] >= common}
+        values |= {w for w in words
+                   if (unknown if w in UNKNOWN_WORDS else counts[w]) >= common}
         scale = scale_of(values) if values else None
     levels = [spelled[k] for k in values]
     if scale is not None:

@@ -57,13 +57,17 @@ MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common
 #: (at least 1 % of the cells, and at least 2 cells) or fit the column's recognised scale
 #: they are a category, not a gap ("None" is the normal Albuminuria value).
-CATEGORY_WORDS = frozenset({"none", "unknown", "nil"})
+CATEGORY_WORDS = frozenset({"none", "unknown", "nil", "unk", "not known"})
+#: The category words that say an answer is not known: "UNK" is kept or read as missing
+#: as "Unknown" is (walk-through 27's race read "Unknown" as an answer and "UNK" as a gap).
+UNKNOWN_WORDS = frozenset({"unknown", "unk", "not known"})
 #: Token meaning "every column" in the ``column`` cell of a CSV table.
 ALL_COLUMNS = "*"
 
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
-    "yes/no": ((0, ("unknown",)), (1, ("yes", "y", "true")), (2, ("no", "n", "false"))),
+    "yes/no": ((0, ("unknown", "unk", "not known")), (1, ("yes", "y", "true")),
+               (2, ("no", "n", "false"))),
     "albuminuria": ((1, ("none", "normal", "normoalbuminuria")),
                     (2, ("micro", "microalbuminuria")),
                     (3, ("macro", "macroalbuminuria"))),

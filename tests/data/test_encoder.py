@@ -868,6 +868,19 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
                               "Diabetes type") == [
         ("Type II", "Type 2"), ("T2DM", "Type 2"), ("T2", "Type 2"), ("IDDM", "type 1")]
     assert abbreviated_levels(["T1", "T2", "T3"], "Tumour stage") == []
+    # race as US EHRs write it (walk-through 27: 23 spellings, "W" shown for 405 white
+    # patients); "Declined" and "UNK" say what "Unknown" says
+    assert abbreviated_levels(["White", "Caucasian", "WHITE/CAUCASIAN", "Black", "AA",
+                               "African American", "Hispanic", "Latino", "Asian",
+                               "Unknown", "UNK", "Declined"], "Race/ethnicity") == [
+        ("Caucasian", "White"), ("WHITE/CAUCASIAN", "White"), ("AA", "Black"),
+        ("African American", "Black"), ("Latino", "Hispanic"), ("UNK", "Unknown"),
+        ("Declined", "Unknown")]
+    # only in a race column: "Declined" elsewhere is an answer of its own
+    assert abbreviated_levels(["Declined", "Unknown", "Accepted"], "Transplant offer") == []
+    # "UNK" is "Unknown" in any column
+    assert abbreviated_levels(["UNK", "Unknown", "A", "B"], "Blood group") == [
+        ("UNK", "Unknown")]
     # a site with a word for cancer after it (walk-through 25's "lung ca" and "Lung")
     assert abbreviated_levels(["Lung", "lung ca", "breast cancer", "Breast", "Ca"],
                               "Primary site") == [("lung ca", "Lung"),

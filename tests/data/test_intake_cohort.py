@@ -178,6 +178,32 @@ def test_rare_unknown_in_an_unordered_column_is_missing_common_is_a_value():
     assert "Eth common" not in enc.report_.missing_tokens
 
 
+def test_unk_counts_with_unknown_and_is_read_as_it():
+    """Walk-through 27's race column read "Unknown" (common) as an answer and "UNK" as a
+    gap: the same answer, two readings. Together they are both answers (paired for a
+    merge) or both gaps; in a yes/no column "UNK" is the paper's Unknown 0."""
+    race = np.asarray(["White", "Black", "Asian"] * 100, dtype=object)
+    race[:4], race[4:6] = "Unknown", "UNK"
+    rare = np.asarray(["White", "Black", "Asian"] * 100, dtype=object)
+    rare[0], rare[1] = "Unknown", "UNK"  # 2 of 300 together: below 1 %, gaps
+    yn = np.asarray(["Yes", "No"] * 150, dtype=object)
+    yn[:3], yn[3:9] = "UNK", "unknown"
+    df = pd.DataFrame({"Race": race, "Race 2": rare, "Diabetes": yn,
+                       "Age": np.arange(300) % 50})
+    enc = Encoder(max_patient_missing=None, merge_duplicates=False)
+    X = enc.fit_transform(df)
+    assert {"Unknown", "UNK"} <= set(enc.table_.levels("Race"))
+    assert enc.report_.answers_two_ways["Race"] == [["UNK", "Unknown"]]
+    assert enc.report_.missing_tokens["Race 2"] == {"Unknown": 1, "UNK": 1}
+    assert enc.table_.levels("Diabetes")["unknown"] == 0  # the paper's table's column
+    assert (X[:9, 2] == 0).all() and "Diabetes" not in enc.report_.missing_tokens
+    # a yes/no column of the file's own: "UNK" is a spelling of the scale's Unknown
+    df2 = df.rename(columns={"Diabetes": "Prior stroke"})
+    enc2 = Encoder(max_patient_missing=None, merge_duplicates=False)
+    X2 = enc2.fit_transform(df2)
+    assert enc2.table_.levels("Prior stroke")["UNK"] == 0 and (X2[:9, 2] == 0).all()
+
+
 def test_rare_unknown_in_a_yes_no_column_is_a_gap_common_is_the_papers_0():
     """GBSG2's horTh had 4 "unknown" in 686: coded 0 (a level) while "unknown" was a gap in
     every other column. Rare, it is a gap now; common (4 %), the paper's Unknown 0 stays."""
