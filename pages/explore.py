@@ -7,6 +7,7 @@ import streamlit as st
 from sparge.app.lookalikes import (
     cohort_frame,
     default_biomarkers,
+    left_out_colours,
     map_select,
     patient_index,
     projector,
@@ -29,6 +30,7 @@ from sparge.services.display import (
     outcome_order,
     snap_precision,
 )
+from sparge.services.left_out_colour import left_out_colour, left_out_title
 from sparge.services.maps import (
     DENSE_MAP,
     MAX_MAP_POINTS,
@@ -102,9 +104,15 @@ c1, c2 = st.columns(2)
 with c1:
     method = map_select("explore_view")
 with c2:
+    # columns the model does not use (a ward, an admission date): is a group one ward?
+    left_out = {f"{c} (not in the model)": c for c in left_out_colours()} \
+        if index.compatible else {}
     color_options = (["Outcome"] if model.y_ is not None else []) + [NO_COLOUR] + \
-        list(index.features)
-    color_by = st.selectbox("Colour by", color_options, key="explore_color")
+        list(index.features) + [o for o in left_out if o not in set(index.features)]
+    color_by = st.selectbox("Colour by", color_options, key="explore_color",
+                            help="The outcome, a biomarker of the model, or a column of "
+                                 "the data that the model does not use (marked *not in "
+                                 "the model*: dates by their year).")
 st.text_input("Find patient by ID", key="explore_search", on_change=_searched,
               placeholder="e.g. " + (str(index.ids[0]) if len(index.ids) else ""))
 pending = ss.pop("explore_pending_search", None)
@@ -182,6 +190,10 @@ with guard("Drawing the map"):
         order = outcome_order(model)
     elif color_by == NO_COLOUR:
         color = None
+    elif color_by in left_out:
+        color, order, kind = left_out_colour(
+            ss.cohort.df[left_out[color_by]],
+            ss.cohort.encoder.table_.missing_keys(left_out[color_by]))
     else:
         color = decode_column(values[color_by], color_by, encoder)
         order = level_order(color_by, encoder)
@@ -190,6 +202,8 @@ with guard("Drawing the map"):
     fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
                      lookalikes=_lookalike_rows(), title=map_title(proj, model),
                      color_title=(outcome_name(encoder) if color_by == "Outcome"
+                                  else left_out_title(left_out[color_by], kind)
+                                  if color_by in left_out
                                   else biomarker_name(color_by, encoder))
                      if color is not None else "", order=order)
     st.plotly_chart(fig, key="explore_map", on_select=_picked_from_map,

@@ -21,6 +21,7 @@ from sparge.data.safe_text import md_escape, to_csv
 from sparge.services.display import (
     LOOKALIKE_HEADERS,
     SPARSE_WEIGHT_HELP,
+    carried_choice,
     flag_columns,
     has_sd_scale,
     lookalike_comparison,
@@ -33,6 +34,7 @@ from sparge.services.display import (
     top_biomarkers,
     typical_deviation,
 )
+from sparge.services.left_out_colour import colourable_left_out
 from sparge.services.maps import (
     RECOLUMNED,
     UMAP_FIT_MAX,
@@ -82,6 +84,15 @@ def patient_index():
     ss = st.session_state
     return session_cache("patient_index", _model_key() + (id(ss.cohort),),
                          lambda: cohort_patients(ss.model, ss.cohort))
+
+
+def left_out_colours() -> list[str]:
+    """The current data's columns that the model does not use and that can colour the map
+    (:func:`sparge.services.left_out_colour.colourable_left_out`; cached per data)."""
+    cohort = st.session_state.cohort
+    enc = cohort.encoder
+    return session_cache("left_out_colours", (id(cohort),), lambda: colourable_left_out(
+        cohort.df, dict(enc.roles_), enc.table_.missing_keys))
 
 
 def default_biomarkers(n: int = 8, measured=None, unusual=None) -> list[str]:
@@ -251,8 +262,16 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         q = np.asarray(query_values, dtype=float).ravel()
         z = standardize(q, np.arange(len(q)), model.mean_, model.scale_)
         scaled = np.asarray([has_sd_scale(f, encoder, flags) for f in names])
-        ss[f"{key}_features"] = default_biomarkers(measured=query_values,
-                                                   unusual=np.where(scaled, z, np.nan))
+        default = default_biomarkers(measured=query_values,
+                                     unusual=np.where(scaled, z, np.nan))
+        last = ss.get(f"{key}_features_for")
+        # another patient of the same model: the user's additions and removals stay
+        ss[f"{key}_features"] = (
+            carried_choice(ss.get(f"{key}_features_default", []),
+                           ss.get(f"{key}_features", []), default, names) or default
+            if last is not None and last[0] == whose[0] and f"{key}_features" in ss
+            else default)
+        ss[f"{key}_features_default"] = default
         ss[f"{key}_features_for"] = whose
     chosen = st.multiselect(
         "Biomarkers to compare", names, key=f"{key}_features",

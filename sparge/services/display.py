@@ -301,6 +301,27 @@ def top_biomarkers(importance, names: Sequence[str], n: int = 8,
     return [str(names[j]) for j in order[:n]]
 
 
+def carried_choice(previous_default: Sequence[str], previous_chosen: Sequence[str],
+                   new_default: Sequence[str], names: Sequence[str]) -> list[str]:
+    """A new patient's biomarkers to compare, with the user's own edits of the last
+    patient's list carried over: the new patient's defaults, less those the user removed,
+    then those the user added (walk-through 28: an added lactate was gone at the next
+    patient). Only names of the model are kept, in the order given.
+
+    Examples
+    --------
+    >>> carried_choice(["Age", "Sodium"], ["Age", "Lactate"], ["Sodium", "GCS"],
+    ...                ["Age", "Sodium", "GCS", "Lactate"])
+    ['GCS', 'Lactate']
+    """
+    known = set(names)
+    removed = set(previous_default) - set(previous_chosen)
+    added = [f for f in previous_chosen if f not in set(previous_default)]
+    out = [f for f in new_default if f not in removed]
+    out += [f for f in added if f not in out]
+    return [f for f in out if f in known]
+
+
 # ---------------------------------------------------------------------------- comparisons
 def _summary_of(values: np.ndarray, column: str, encoder) -> str:
     """Look-alikes' values of one biomarker: median (IQR) or the most common words."""

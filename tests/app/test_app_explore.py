@@ -138,6 +138,53 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
     assert pair.loc["Diabetes", "Look-alike"] in {"Yes", "No", "Unknown", "—"}
 
 
+def test_biomarkers_the_user_adds_or_removes_stay_for_the_next_patient():
+    """Walk-through 28: an added biomarker was gone at the next patient, so a clinician
+    comparing lactate across patients added it again for each one."""
+    at = run(selected="SH0001")
+    first = at.multiselect(key="explore_features").value
+    names = list(at.session_state["model"].feature_names())
+    added = next(f for f in names if f not in first)
+    chosen = [f for f in first if f != first[0]] + [added]
+    at.multiselect(key="explore_features").set_value(chosen).run()
+    at.session_state["selected"] = "SH0002"
+    at.run()
+    assert not at.exception
+    second = at.multiselect(key="explore_features").value
+    assert added in second and first[0] not in second
+    assert list(shown_table(at, "This patient").index) == second
+    # a model trained again starts from the defaults: its biomarkers may differ
+    assert at.session_state["explore_features_for"][1] == "SH0002"
+
+
+def test_the_map_colours_by_a_column_the_model_does_not_use():
+    """A ward or an admission year the model leaves out can colour the map: is a group
+    on the map one ward? (walk-through 27 could not colour by an ignored column)."""
+    df, _ = make_singheart_like(n_patients=150, random_state=1)
+    rng = np.random.default_rng(1)
+    df["Ward"] = rng.choice(["ICU", "Ward 3", "Ward 7"], size=len(df))
+    df["Admitted"] = [f"{d:02d}/03/20{y}" for d, y in
+                      zip(rng.integers(1, 28, len(df)), rng.integers(18, 23, len(df)))]
+    cohort = encode_cohort(df, id_column="Subject ID", label_column="Outcome",
+                           roles={"Ward": "ignore"}, max_patient_missing=0.5)
+    model = train(cohort, {"max_iter": 1})
+    at = run(cohort=cohort, cohort_name="wards.csv", **model_state(model, cohort.encoder))
+    box = at.selectbox(key="explore_color")
+    assert "Ward (not in the model)" in box.options
+    assert "Admitted (not in the model)" in box.options
+    box.set_value("Ward (not in the model)").run()
+    assert not at.exception
+    spec = chart_spec(at)
+    legend = {t.get("name") for t in spec["data"]} - {"not used for training", "selected"}
+    assert legend == {"ICU", "Ward 3", "Ward 7"}
+    at.selectbox(key="explore_color").set_value("Admitted (not in the model)").run()
+    spec = chart_spec(at)
+    assert not at.exception
+    legend = {t.get("name") for t in spec["data"]} - {"not used for training", "selected"}
+    assert legend == {"2018", "2019", "2020", "2021", "2022"}  # dates by their year
+    assert "Admitted (year)" in json.dumps(spec["layout"])
+
+
 def test_hover_and_colours_show_words_and_clinical_values():
     at = run()
     at.selectbox(key="explore_color").set_value("Diabetes").run()
