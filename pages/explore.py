@@ -24,6 +24,7 @@ from sparge.services.display import (
     decode_column,
     display_frame,
     group_summary,
+    hover_as_written,
     level_order,
     limits_as_written,
     outcome_name,
@@ -198,7 +199,9 @@ with guard("Drawing the map"):
         color = decode_column(values[color_by], color_by, encoder)
         order = level_order(color_by, encoder)
     # a dense map's hover shows the ID and the colour only (what a browser takes at 10⁵+)
-    hover = None if dense else display_frame(values[default_biomarkers(3)], encoder)
+    hover = None if dense else hover_as_written(
+        display_frame(values[default_biomarkers(3)], encoder),
+        ss.cohort.df.reset_index(drop=True) if index.compatible else None)
     fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
                      lookalikes=_lookalike_rows(), title=map_title(proj, model),
                      color_title=(outcome_name(encoder) if color_by == "Outcome"

@@ -371,6 +371,28 @@ def limits_as_written(row, features: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def hover_as_written(shown: pd.DataFrame, cells: pd.DataFrame | None) -> pd.DataFrame:
+    """Formatted values (:func:`display_frame`) with the cells written as a limit in the
+    table shown as written: the map's hover read 89 for an age of ">89" (walk-through 27).
+
+    Parameters
+    ----------
+    shown : DataFrame of formatted values, one row per patient of ``cells``.
+    cells : the patients' cells as read from their CSV (same rows), or ``None``.
+    """
+    if cells is None or len(cells) != len(shown):
+        return shown
+    out = shown.copy()
+    for col in shown.columns:
+        if col not in cells.columns:
+            continue
+        limits = cells[col].map(limit_text)
+        has = limits.notna().to_numpy()
+        if has.any():
+            out.loc[has, col] = limits.to_numpy()[has]
+    return out
+
+
 def _as_written(shown: str, feature: str, written: dict[str, str] | None) -> str:
     """A value, with the limit it was read from when it was written as one."""
     text = (written or {}).get(str(feature))

@@ -442,3 +442,16 @@ def test_a_new_patients_file_names_its_patients_by_an_id_column():
     assert file_id_column(q, None, ["Patient ID"]) is None  # a feature is not a name
     assert file_patient_ids(q.iloc[:1], None) == ["new patient"]
     assert file_patient_ids(q, None) == ["CSV line 2", "CSV line 3"]
+
+
+def test_the_map_hover_shows_a_limit_as_written():
+    """Walk-through 27: an age written ">89" read 89 on the map's hover."""
+    from sparge.services.display import hover_as_written
+
+    shown = pd.DataFrame({"Age": ["89", "54", "—"], "Sex": ["F", "M", "F"]})
+    cells = pd.DataFrame({"Age": [">89", "54", ""], "Sex": ["F", "M", "<F"],
+                          "Other": ["<1", "", ""]})
+    out = hover_as_written(shown, cells)
+    assert list(out["Age"]) == [">89", "54", "—"] and list(out["Sex"]) == ["F", "M", "F"]
+    assert hover_as_written(shown, None) is shown
+    assert hover_as_written(shown, cells.iloc[:2]) is shown  # other rows: as they are
