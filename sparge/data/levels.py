@@ -347,7 +347,8 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     (("smok", "tobacco", "cigar"), (
         ("former", "exsmoker", "ex", "formersmoker", "past", "previous", "quit", "stopped"),
         ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
-        ("current", "currentsmoker", "smoker", "active", "activesmoker"))),
+        # "Yes" beside "Current" answers "does the patient smoke?" (walk-through 27)
+        ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y"))),
     (("sex", "gender"), (
         ("female", "f", "woman", "w", "fem"),
         ("male", "m", "man", "masc"))),

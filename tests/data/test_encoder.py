@@ -856,6 +856,10 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
                                "non-smoker", "never smoked"], "Smoking") == [
         ("Ex", "former"), ("ex-smoker", "former"), ("non-smoker", "never"),
         ("never smoked", "never")]
+    # "Yes" beside "Current" in a smoking column; "No" may also be a former smoker
+    assert abbreviated_levels(["Yes", "No", "Former", "Current"], "Smoking status") == [
+        ("Yes", "Current")]
+    assert abbreviated_levels(["Yes", "No"], "Smoker") == []
     assert abbreviated_levels(["Woman", "Man", "F", "M"], "Sex") == [("M", "Man"),
                                                                       ("F", "Woman")]
     # a short answer beside a typo of the long one (walk-through 22's F, Femal, Female)
