@@ -53,6 +53,10 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"mmol/L": (0.1, 30.0), "mg/dL": (1.0, 270.0)}),
     ("height", r"\b(?:height|stature|ht)\b",
      {"cm": (40.0, 230.0), "m": (0.4, 2.3), "in": (15.0, 90.0)}),
+    # a UK practice's export wrote 10 % of its HbA1c in % (DCCT) among mmol/mol (IFCC),
+    # with no unit anywhere (walk-through 29)
+    ("HbA1c", r"\b(?:hb ?a1c|hgb ?a1c|a1c|glycated ha?emoglobin|glycosylated ha?emoglobin)\b",
+     {"mmol/mol": (20.0, 200.0), "%": (3.0, 19.0)}),
 )
 
 #: Words of a quantity derived from one of :data:`QUANTITIES`, or measured elsewhere
@@ -79,14 +83,16 @@ def quantity_of(column: str) -> tuple[str, dict[str, tuple[float, float]]] | Non
     --------
     >>> quantity_of("Temp max")[0], quantity_of("num_temp")[0], quantity_of("Age")
     ('temperature', 'temperature', None)
+    >>> quantity_of("HbA1c")[0], quantity_of("Hb")[0]
+    ('HbA1c', 'haemoglobin')
     """
     words = _name_words(column)
-    # HbA1c is no haemoglobin; an albumin/creatinine ratio, a urine creatinine or a
+    # HbA1c is no haemoglobin (it is read first); an albumin/creatinine ratio, a urine creatinine or a
     # change in creatinine is not the quantity itself
     bare = re.sub(r"[(\[][^()\[\]]*[)\]]", " ", str(column))  # its unit in brackets aside
-    if "a1c" in words or "/" in bare or _DERIVED.search(words):
+    if "/" in bare or _DERIVED.search(words):
         return None
-    for name, pattern, units in QUANTITIES:
+    for name, pattern, units in sorted(QUANTITIES, key=lambda q: q[0] != "HbA1c"):
         if re.search(pattern, words):
             return name, units
     return None

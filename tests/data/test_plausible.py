@@ -15,7 +15,8 @@ from sparge.data.plausible import quantity_of, unit_from_values, unit_slips
     ("Temp max", "temperature"), ("num_temp", "temperature"), ("TempMax", "temperature"),
     ("Creatinine", "creatinine"), ("s_creat", "creatinine"), ("Hb (g/dL)", "haemoglobin"),
     ("Albumin", "albumin"), ("Height", "height"), ("Lactate (mmol/L)", "lactate"),
-    ("HbA1c (%)", None), ("CA 19-9", None), ("Temperament score", None), ("Age", None),
+    ("HbA1c (%)", "HbA1c"), ("HbA1c", "HbA1c"), ("Hb A1c", "HbA1c"),
+    ("Glycated haemoglobin", "HbA1c"), ("Hb", "haemoglobin"), ("CA 19-9", None), ("Temperament score", None), ("Age", None),
     ("Albumin/creatinine ratio", None), ("Urine creatinine", None), ("BUN/Cr", None),
     ("Creatinine change", None), ("Creatinine (mg/dL)", "creatinine"),
 ])
@@ -141,3 +142,34 @@ def test_a_refit_reads_the_units_of_its_own_table():
     enc.fit(df.assign(**{"Temp max": celsius.astype(str)}))
     assert enc.value_units_["Temp max"] == "°C"
     assert not any(c == "Temp max" for c, *_ in enc.report_.values_to_check)
+
+
+def test_hba1c_in_percent_among_mmol_per_mol_is_found_and_converted():
+    """Walk-through 29's practice export wrote 101 of 908 HbA1c in % (DCCT) among
+    mmol/mol (IFCC), no unit anywhere: the far values set them to missing, 12 % of the
+    column, with two real typos (680, 480) among them."""
+    from sparge.services.workflow import questioned_values
+
+    rng = np.random.default_rng(29)
+    ifcc = np.round(rng.normal(58, 12, 400).clip(30, 120))
+    pct = rng.random(400) < 0.1
+    cells = np.where(pct, np.round(ifcc * 0.09148 + 2.152, 1), ifcc)
+    cells[7], cells[50] = 680, 480
+    df = pd.DataFrame({"HbA1c": cells, "Age": rng.integers(30, 90, 400),
+                       "Outcome": rng.integers(0, 2, 400)})
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    assert enc.value_units_ == {"HbA1c": "mmol/mol"}
+    listed = {r: (u, v) for c, r, _, u, v in enc.report_.values_to_check}
+    assert {r for r, (u, _) in listed.items() if u == "%"} == set(np.flatnonzero(pct)) - {7, 50}
+    assert listed[7] == (None, None) and listed[50] == (None, None)  # typos: no unit
+    for r in np.flatnonzero(pct):
+        if r not in (7, 50):
+            assert listed[r][1] == pytest.approx(ifcc[r], abs=0.6)
+    # a new patient: "7.5 %" is converted; a bare 7.5 asked about
+    Xn = enc.transform(pd.DataFrame({"HbA1c": ["7.5 %", "7.5", "58 mmol/mol"],
+                                     "Age": [60, 60, 60]}))
+    assert Xn[0, 0] == pytest.approx(58.5, abs=0.1) and Xn[1, 0] == 7.5 and Xn[2, 0] == 58
+    got = questioned_values(Xn[1], pd.DataFrame(X, columns=enc.feature_names_out_), enc)
+    assert 0 in got and got[0].source_unit == "%"
+    assert "in %? that would be 58.5 mmol/mol" in got[0].words
