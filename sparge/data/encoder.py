@@ -226,6 +226,15 @@ class Encoder(TransformerMixin, BaseEstimator):
         outcome cannot be learned or checked: the model's forest part needs 2 per outcome,
         the held-out check and the classifier comparison 3 (walk-through 18's single
         "ESKD" patient dropped the forest part and stopped both).
+    clear_far : bool
+        In the table fitted (``fit_transform``), the values the report lists as far from
+        the rest of their column (``report_.values_to_check``: a typo or another unit, a
+        sodium of 1380) are converted from their probable other unit (an HbA1c of 8.2 in a
+        mmol/mol column: %), or else set to missing, before the report counts the gaps and
+        the patients kept: its missing shares and ``keep_patients_`` are those of the
+        values the model trains on (walk-through 29's report counted the 111 HbA1c it had
+        cleared as values). The report still lists them. ``transform`` reads new patients
+        as written (the New patient page questions such values).
 
     Attributes
     ----------
@@ -284,7 +293,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                  drop_all_missing: bool = True,
                  drop_constant: bool = True, merge_duplicates: bool = True,
                  numeric_threshold: float = 0.8, max_levels: int = 30,
-                 min_outcome_patients: int = 1):
+                 min_outcome_patients: int = 1, clear_far: bool = False):
         self.id_column = id_column
         self.label_column = label_column
         self.encoding_table = encoding_table
@@ -296,6 +305,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.numeric_threshold = numeric_threshold
         self.max_levels = max_levels
         self.min_outcome_patients = min_outcome_patients
+        self.clear_far = clear_far
 
     # ------------------------------------------------------------------ helpers
     def _user_table(self) -> EncodingTable | None:
@@ -674,6 +684,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.warnings.append(short)  # patient got "Female" look-alikes)
         self.value_units_ = self._units_from_values(X, report)
         self._far_values(X, report)
+        if self.clear_far:
+            X = self._cleared(X, report)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
         aside = None if labels is None else self._set_aside_rare_outcomes(labels, report)
@@ -683,6 +695,15 @@ class Encoder(TransformerMixin, BaseEstimator):
         self._check_training_size(report)
         self.report_ = report
         self.n_features_in_ = len(cols)
+        return X
+
+    def _cleared(self, X: np.ndarray, report: ValidationReport) -> np.ndarray:
+        """``X`` with the values to check converted from their probable unit, or missing
+        (``clear_far``)."""
+        X = X.copy()
+        pos = {f: j for j, f in enumerate(self.feature_names_out_)}
+        for feature, row, _, _, converted in report.values_to_check:
+            X[int(row), pos[feature]] = np.nan if converted is None else converted
         return X
 
     def _units_from_values(self, X: np.ndarray, report: ValidationReport) -> dict[str, str]:
@@ -1500,7 +1521,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                            "merge_duplicates": self.merge_duplicates,
                            "numeric_threshold": self.numeric_threshold,
                            "max_levels": self.max_levels,
-                           "min_outcome_patients": self.min_outcome_patients},
+                           "min_outcome_patients": self.min_outcome_patients,
+                           "clear_far": self.clear_far},
                 "roles": self.roles_, "table": self.table_.to_dict(),
                 "ordered": {c: self.table_.is_ordered(c) for c in self.table_.columns()},
                 "missing_tokens": self.table_.missing_tokens,

@@ -87,8 +87,8 @@ def quantity_of(column: str) -> tuple[str, dict[str, tuple[float, float]]] | Non
     ('HbA1c', 'haemoglobin')
     """
     words = _name_words(column)
-    # HbA1c is no haemoglobin (it is read first); an albumin/creatinine ratio, a urine creatinine or a
-    # change in creatinine is not the quantity itself
+    # HbA1c is no haemoglobin (it is read first); an albumin/creatinine ratio, a urine
+    # creatinine or a change in creatinine is not the quantity itself
     bare = re.sub(r"[(\[][^()\[\]]*[)\]]", " ", str(column))  # its unit in brackets aside
     if "/" in bare or _DERIVED.search(words):
         return None

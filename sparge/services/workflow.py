@@ -81,15 +81,13 @@ def encode_cohort(df: pd.DataFrame, *, id_column: str | None = None,
         in ``cohort.X``, which the model trains on; the model completes them like any gap.
         Those written in a probable other unit (an HbA1c of 60 in a % column: mmol/mol)
         are converted from it instead. The table itself is not changed, and the report
-        still lists them.
+        still lists them; its missing shares and the patients kept count them as the
+        model sees them (:class:`Encoder`'s ``clear_far``).
     **encoder_params : the :class:`Encoder`'s parameters.
     """
-    enc = Encoder(id_column=id_column, label_column=label_column, **encoder_params)
+    enc = Encoder(id_column=id_column, label_column=label_column, clear_far=clear_far,
+                  **encoder_params)
     X = enc.fit_transform(df)
-    if clear_far and enc.report_.values_to_check:
-        pos = {f: j for j, f in enumerate(enc.feature_names_out_)}
-        for feature, row, _, _, converted in enc.report_.values_to_check:
-            X[int(row), pos[feature]] = np.nan if converted is None else converted
     labels = enc.labels(df) if label_column else None
     return Cohort(df, enc, X, enc.ids(df), labels, np.flatnonzero(enc.training_rows(df)),
                   clear_far=clear_far)

@@ -62,6 +62,14 @@ def test_the_report_lists_them_and_the_cohort_can_set_them_to_missing():
     assert np.isnan(cleared.X[17, 0]) and cleared.clear_far
     np.testing.assert_array_equal(np.delete(cleared.X, 17, axis=0),
                                   np.delete(kept.X, 17, axis=0))
+    # the report counts the gaps the model trains on, and so keeps the patients (walk-
+    # through 29's missing shares counted 111 cleared HbA1c as values)
+    assert kept.encoder.report_.missing_pct["Sodium"] == 0
+    assert cleared.encoder.report_.missing_pct["Sodium"] == pytest.approx(100 / 200)
+    strict = encode_cohort(df, id_column="id", label_column="Outcome", clear_far=True,
+                           max_patient_missing=0.4)  # 1 gap of 2 features: 50 %
+    assert 17 not in strict.train_rows and len(strict.train_rows) == 199
+    assert Encoder.from_dict(cleared.encoder.to_dict()).clear_far
     # the New patient page's ranges leave the slip out
     lo, hi, _ = training_ranges(pd.DataFrame(kept.X, columns=kept.features))
     assert hi[0] < 200 and lo[0] > 100

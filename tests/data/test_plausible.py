@@ -16,7 +16,8 @@ from sparge.data.plausible import quantity_of, unit_from_values, unit_slips
     ("Creatinine", "creatinine"), ("s_creat", "creatinine"), ("Hb (g/dL)", "haemoglobin"),
     ("Albumin", "albumin"), ("Height", "height"), ("Lactate (mmol/L)", "lactate"),
     ("HbA1c (%)", "HbA1c"), ("HbA1c", "HbA1c"), ("Hb A1c", "HbA1c"),
-    ("Glycated haemoglobin", "HbA1c"), ("Hb", "haemoglobin"), ("CA 19-9", None), ("Temperament score", None), ("Age", None),
+    ("Glycated haemoglobin", "HbA1c"), ("Hb", "haemoglobin"), ("CA 19-9", None),
+    ("Temperament score", None), ("Age", None),
     ("Albumin/creatinine ratio", None), ("Urine creatinine", None), ("BUN/Cr", None),
     ("Creatinine change", None), ("Creatinine (mg/dL)", "creatinine"),
 ])
