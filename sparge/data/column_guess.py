@@ -179,12 +179,22 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
     return [c for _, _, c in sorted(found)]
 
 
+#: An event in a time window after the data: "Admitted within 12 months", "Stroke at 1
+#: year", "Amputation within 90 days" (walk-through 29's outcome was not guessed, and the
+#: table trained without one). Not the past: "Admissions in previous 12 months".
+_WINDOW = re.compile(r"\b(?:within|at|by)\s+(?:\d+|one|two|three|five|ten)\s*[\s\-]?"
+                     r"(?:days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)\b", re.IGNORECASE)
+
+
 def _outcome_rank(name: str) -> int | None:
     """How strongly a column's name says "outcome" (0 strongest), ``None`` when it does
-    not (the rule of :func:`guess_columns`)."""
+    not (the rule of :func:`guess_columns`): a word of :data:`_OUTCOME_WORDS`, else (the
+    weakest) an event in a time window (:data:`_WINDOW`)."""
     words = _words(name)
     ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS
              and (w not in _WEAK_WORDS or set(words) - _WEAK_WORDS <= _WEAK_COMPANIONS)]
+    if not ranks and _WINDOW.search(str(name)):
+        return len(_OUTCOME_WORDS)
     return min(ranks) if ranks else None
 
 

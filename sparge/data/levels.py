@@ -355,9 +355,11 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # walk-through 22's diabetes clinic: T2, T2DM, Type 2 and Type II for one answer
     (("diabet", "dm type", "type of dm"), (
         ("type2", "t2dm", "t2", "t2d", "dm2", "dmii", "dmtype2", "typeii", "type2dm",
-         "type2diabetes", "niddm"),
+         "type2diabetes", "niddm", "type2diabetesmellitus", "diabetesmellitustype2",
+         "typeiidiabetes", "typeiidiabetesmellitus"),
         ("type1", "t1dm", "t1", "t1d", "dm1", "dmi", "dmtype1", "typei", "type1dm",
-         "type1diabetes", "iddm"),
+         "type1diabetes", "iddm", "type1diabetesmellitus", "diabetesmellitustype1",
+         "typeidiabetes", "typeidiabetesmellitus"),
         # walk-throughs 23 and 24: "None" beside "No diabetes"
         ("none", "nodiabetes", "nondiabetic", "nodm", "notdiabetic"))),
     # walk-through 27's US ICU export wrote race 23 ways ("White", "Caucasian",

@@ -299,6 +299,11 @@ def test_guess_columns_on_the_cohort(cohort):
      ("id", "Alive at discharge")),
     ({"id": list(range(40)), "Response time (s)": [0.5 * i for i in range(40)]},
      ("id", None)),
+    # walk-through 29: an event in a time window; not an event of the past
+    ({"id": [1, 2, 3, 4], "Admissions in previous 12 months": [0, 1, 2, 0],
+      "Admitted within 12 months": ["yes", "no", "no", "yes"]},
+     ("id", "Admitted within 12 months")),
+    ({"id": [1, 2, 3, 4], "Admissions in previous 12 months": [0, 1, 2, 0]}, ("id", None)),
 ])
 def test_guess_columns(frame, expected):
     assert guess_columns(pd.DataFrame(frame)) == expected
