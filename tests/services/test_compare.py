@@ -181,6 +181,15 @@ def test_the_verdict_counts_the_classifiers_and_says_what_the_page_does_not_meas
     said = comparison_verdict(pd.DataFrame(noisy), "balanced_accuracy", chance=0.5)
     assert "1 of 1 classifiers" in said and "; not by more than twice" in said
     assert "the gain may be noise" in said and "within 10 points of chance (0.50)" in said
+    # near chance in balanced accuracy, but the patients ranked well (walk-through 29: a
+    # 15 % outcome, "neither feature set predicts" beside a ROC AUC of 0.76)
+    ranked = [{**r, "roc_auc": 0.76 if r["representation"] == "raw" else 0.7} for r in noisy]
+    said = comparison_verdict(pd.DataFrame(ranked), "balanced_accuracy", chance=0.5)
+    assert "yet the k-nearest neighbours ranks the patients well (ROC AUC 0.76)" in said
+    assert "neither feature set predicts" not in said
+    flat = [{**r, "roc_auc": 0.55} for r in noisy]
+    said = comparison_verdict(pd.DataFrame(flat), "balanced_accuracy", chance=0.5)
+    assert "neither feature set predicts the outcome well" in said
     assert comparison_verdict(pd.DataFrame(rows[:0], columns=list(rows[0])),
                               "balanced_accuracy") == ""
 
