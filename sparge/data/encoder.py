@@ -24,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
+from sparge.data.blood_pressure import pressure_columns, split_pressures
 from sparge.data.column_guess import named_like_id, repeated_ids
 from sparge.data.column_kinds import (
     looks_like_dates,
@@ -194,6 +195,18 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
 #: all 836 answers set to missing by the paper's "Yes / No / Previously".
 TABLE_FIT_SHARE = 0.9
 
+
+
+def split_cells(df: pd.DataFrame, fitted=()) -> pd.DataFrame:
+    """The table with two or three values written in one cell read apart: TNM stages
+    ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`) and blood pressures ("142/88",
+    :func:`~sparge.data.blood_pressure.split_pressures`). ``fitted``: a model's input
+    columns, whose combined columns are split however few the rows (a new patient)."""
+    fitted = [str(c) for c in fitted]
+    have = set(fitted)
+    stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
+              <= have]
+    return split_pressures(split_tnm(df, known=stages), known=pressure_columns(fitted))
 
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
@@ -488,7 +501,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         """:meth:`roles_of`, and the list columns read as yes/no columns on the way."""
         # a column of TNM stages as its three parts (read_table splits it already; a
         # DataFrame given directly alike), a list column as its answers
-        df, lists, _ = split_lists(split_tnm(self._check_frame(df)), skip=self._kept_whole())
+        df, lists, _ = split_lists(split_cells(self._check_frame(df)), skip=self._kept_whole())
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
         return self._roles(df, cols, self._fitting_base(df, cols)), lists
@@ -633,9 +646,9 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _fit_transform(self, df: pd.DataFrame) -> np.ndarray:
         """Fit on ``df`` and return its encoded features (every row)."""
-        # a column of TNM stages as its three parts (read_table splits it already; a
-        # DataFrame given directly alike)
-        df = split_tnm(self._check_frame(df))
+        # a column of TNM stages as its three parts, of blood pressures as its two
+        # (read_table splits them already; a DataFrame given directly alike)
+        df = split_cells(self._check_frame(df))
         report = self._start_report(df)
         # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
         df, self.answer_lists_, notes = split_lists(df, skip=self._kept_whole())
@@ -1260,12 +1273,9 @@ class Encoder(TransformerMixin, BaseEstimator):
             Missing and extra columns, unknown values, stray text, missing tokens.
         """
         check_is_fitted(self, "feature_names_out_")
-        # the TNM columns the model was fitted with, split in a new patients' table
-        # however few its rows (read_table splits a column of 5 stages or more)
-        fitted = set(self.input_columns_)
-        df = split_tnm(self._check_frame(X), known=[
-            c[:-2] for c in self.input_columns_ if c.endswith(" T")
-            and {c[:-2] + " N", c[:-2] + " M"} <= fitted])
+        # the TNM and blood-pressure columns the model was fitted with, split in a new
+        # patients' table however few its rows (read_table splits a column of 5 or more)
+        df = split_cells(self._check_frame(X), fitted=self.input_columns_)
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))

@@ -1,0 +1,127 @@
+"""Blood pressures written in one cell ("142/88"), read as two numeric columns.
+
+A practice export wrote each patient's blood pressure as "systolic/diastolic" in one column
+(walk-through 29): as text, 900 different answers, left out as free text, and with it one
+of the measurements a clinician reads first. Read apart, "<name> systolic" and "<name>
+diastolic" are numbers like any other.
+
+A column is read so when at least :data:`PAIR_SHARE` of its written cells are such pairs
+(an optional "mmHg" after them), and nearly all pairs are possible pressures with the
+systolic above the diastolic: a visual acuity of "6/12" or "20/40", or a score "3/5", is
+not split. Its other cells are gaps in both parts, and the report says how many.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.safe_text import quote as _q
+from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key
+
+#: "142/88", "142 / 88 mmHg", "142/88mm Hg", decimals with a point or comma.
+_PAIR = re.compile(r"\s*(\d{2,3}(?:[.,]\d+)?)\s*/\s*(\d{2,3}(?:[.,]\d+)?)"
+                   r"(?:\s*mm\s*hg)?\s*", re.IGNORECASE)  # linear on a hostile cell
+#: Share of a column's written cells that must be pairs.
+PAIR_SHARE = 0.8
+#: Fewest pairs for a column to be read so.
+PAIR_MIN = 5
+#: Share of the pairs that must be possible pressures (systolic 50-300 above a diastolic
+#: of 20-200).
+POSSIBLE_SHARE = 0.95
+#: The two parts' names, after the column's.
+PARTS = ("systolic", "diastolic")
+
+
+def pressure_parts(cell: object) -> tuple[float, float] | None:
+    """The systolic and diastolic pressure of one cell ("142/88": ``(142.0, 88.0)``), or
+    ``None`` for a cell that is not a pair of numbers.
+
+    Examples
+    --------
+    >>> pressure_parts("142/88"), pressure_parts(" 120 / 80 mmHg"), pressure_parts("high")
+    ((142.0, 88.0), (120.0, 80.0), None)
+    """
+    m = _PAIR.fullmatch(str(cell))
+    if m is None:
+        return None
+    return float(m.group(1).replace(",", ".")), float(m.group(2).replace(",", "."))
+
+
+def _possible(pairs: list[tuple[float, float]]) -> float:
+    """The share of pairs that are possible blood pressures."""
+    if not pairs:
+        return 0.0
+    s, d = np.asarray(pairs, dtype=float).T
+    return float(np.mean((s >= 50) & (s <= 300) & (d >= 20) & (d <= 200) & (s > d)))
+
+
+def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
+    """The table with each column of blood pressures ("142/88") replaced by two numeric
+    columns, ``"<name> systolic"`` and ``"<name> diastolic"``, in its place (a note in
+    ``df.attrs["sparge_read_notes"]`` says so). A table without one is returned as it is;
+    so is a column whose two names are already taken.
+
+    Parameters
+    ----------
+    df : DataFrame
+    known : iterable of str
+        Columns split whatever their cells: those a model was fitted with, in a new
+        patients' table of one or a few rows.
+    """
+    out = df
+    known = {str(c) for c in known}
+    for col in list(df.columns):
+        values = df[col]
+        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        text = values.astype(str).where(values.notna(), "").str.strip()
+        written = text[(text != "") & ~text.map(norm_key).isin(DEFAULT_MISSING_TOKENS)]
+        forced = str(col) in known
+        if len(written) < PAIR_MIN and not forced:
+            continue
+        parts = written.map(pressure_parts)
+        found = parts.dropna().tolist()
+        if not forced and (len(found) < PAIR_MIN or len(found) < PAIR_SHARE * len(written)
+                           or _possible(found) < POSSIBLE_SHARE):
+            continue
+        names = [f"{col} {part}" for part in PARTS]
+        if any(n in out.columns for n in names):
+            continue
+        split = text.map(pressure_parts)
+        new = pd.DataFrame({name: [p[i] if p is not None else np.nan for p in split]
+                            for i, name in enumerate(names)}, index=df.index)
+        at = list(out.columns).index(col)
+        attrs = dict(out.attrs)
+        out = pd.concat([out.iloc[:, :at], new, out.iloc[:, at + 1:]], axis=1)
+        out.attrs = attrs
+        other = len(written) - len(found)
+        # a typed form's cell is no CSV cell: the note names the parts, not lines
+        two = f"'{_q(names[0])}' and '{_q(names[1])}'"
+        if found:
+            example = written[parts.notna()].iloc[0]
+            note = (f"Column '{_q(col)}' holds blood pressures (e.g. '{_q(example, 20)}'): "
+                    f"read as two numeric columns, {two}" + (
+                        f"; its {other:,} other written cell(s) (e.g. "
+                        f"'{_q(written[parts.isna()].iloc[0], 20)}') are gaps there"
+                        if other else "") + ".")
+        else:
+            note = (f"Column '{_q(col)}': {other:,} written cell(s) are not blood pressures "
+                    f"written 'systolic/diastolic' (e.g. '{_q(written.iloc[0], 20)}'): gaps "
+                    f"in {two}." if other else "")
+        out.attrs["sparge_read_notes"] = [*attrs.get("sparge_read_notes", []),
+                                          *([note] if note else [])]
+    return out
+
+
+def pressure_columns(columns) -> list[str]:
+    """The columns split by :func:`split_pressures` among a model's input columns: each
+    ``"<name> systolic"`` beside a ``"<name> diastolic"``, as ``<name>``."""
+    cols = [str(c) for c in columns]
+    return [c[:-len(" systolic")] for c in cols if c.endswith(" systolic")
+            and c[:-len(" systolic")] + " diastolic" in set(cols)]
+
+
+__all__ = ["PAIR_SHARE", "pressure_columns", "pressure_parts", "split_pressures"]
