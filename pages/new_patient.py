@@ -25,6 +25,7 @@ from sparge.services.display import (
     csv_patient_labels,
     file_id_column,
     file_patient_ids,
+    form_words,
     limits_as_written,
     numeric_patients,
     outcome_name,
@@ -216,6 +217,8 @@ if query is not None:
         else:
             X_all, qids, msgs = numeric_patients(query, model.feature_names())
         Xq = X_all.iloc[[pick]].reset_index(drop=True)
+        if mode == "Form":  # typed values: no CSV line to name
+            problems, msgs = [form_words(m) for m in problems], [form_words(m) for m in msgs]
         if mode == "Form" and ss.get("np_query_name"):
             qids = [ss.np_query_name]
         qid = str(qids[pick])

@@ -371,6 +371,27 @@ def limits_as_written(row, features: Sequence[str]) -> dict[str, str]:
     return out
 
 
+#: A file's first patient's line, as the encoder's notes name it ("(CSV line 2)",
+#: "; CSV line 2", "CSV lines 2").
+_FIRST_LINE = re.compile(r"\s*\(CSV lines? 2\)|[;,]\s*CSV lines? 2\b(?![\d,–-])|"
+                         r"\bCSV lines? 2\b(?![\d,–-])")
+
+
+def form_words(message: str) -> str:
+    """A note on a new patient's values, for values typed in the form: without the CSV
+    line a file's note names (walk-through 29 read "'>90'; CSV line 2" under a form).
+
+    Examples
+    --------
+    >>> form_words("'HbA1c': '7.5 %' — these cells (CSV line 2) were set to missing")
+    "'HbA1c': '7.5 %' — these cells were set to missing"
+    >>> form_words("eGFR written as a limit: '>90'; CSV line 2.")
+    "eGFR written as a limit: '>90'."
+    """
+    return _FIRST_LINE.sub(lambda m: "" if m.group(0).lstrip()[:1] in "(;," else "the form",
+                           message)
+
+
 def hover_as_written(shown: pd.DataFrame, cells: pd.DataFrame | None) -> pd.DataFrame:
     """Formatted values (:func:`display_frame`) with the cells written as a limit in the
     table shown as written: the map's hover read 89 for an age of ">89" (walk-through 27).

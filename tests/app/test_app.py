@@ -544,6 +544,20 @@ def test_an_odd_model_never_breaks_the_model_page(small_cohort):
     assert any("good" in c.value for c in at.sidebar.caption)
 
 
+def test_the_forms_notes_name_no_csv_line():
+    """Walk-through 29 read "'>90'; CSV line 2" and "these cells (CSV line 2)" under
+    values typed in the form."""
+    at = start("pages/new_patient.py")
+    names = at.session_state["model"].feature_names()
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").input("abc")
+    at.text_input(key=f"np_f_{names.index('Systolic BP (mmHg)')}").input(">150")
+    find(at).click().run()
+    assert not at.exception
+    said = texts(at) + " ".join(str(w.value) for w in at.warning)
+    assert "abc" in said and ">150" in said.replace("\\", "")
+    assert "CSV line" not in said
+
+
 def test_new_patient_form():
     at = start("pages/new_patient.py")
     names = at.session_state["model"].feature_names()
