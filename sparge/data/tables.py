@@ -51,13 +51,17 @@ DEFAULT_MISSING_TOKENS = frozenset({
     # what hospital exports write for a gap (a walk-through's "not recorded" became an
     # ECOG level after "3 - limited self-care" while numeric columns read it as missing)
     "not recorded", "not known", "not measured", "not assessed", "not stated",
-    "not reported", "not done", "no data", "unk"})
+    "not reported", "not done", "no data", "unk",
+    # a patient who declined the test (walk-through 29's cholesterol and urine ACR read
+    # "declined" as stray text beside "not done", a gap)
+    "declined", "refused", "patient declined", "patient refused"})
 #: Kept for code written against earlier versions: the default tokens.
 MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common
 #: (at least 1 % of the cells, and at least 2 cells) or fit the column's recognised scale
 #: they are a category, not a gap ("None" is the normal Albuminuria value).
-CATEGORY_WORDS = frozenset({"none", "unknown", "nil", "unk", "not known"})
+CATEGORY_WORDS = frozenset({"none", "unknown", "nil", "unk", "not known", "declined",
+                            "refused", "patient declined", "patient refused"})
 #: The category words that say an answer is not known: "UNK" is kept or read as missing
 #: as "Unknown" is (walk-through 27's race read "Unknown" as an answer and "UNK" as a gap).
 UNKNOWN_WORDS = frozenset({"unknown", "unk", "not known"})

@@ -24,7 +24,7 @@ def test_a_column_of_pressures_is_split_in_place_and_others_are_not():
     sys_ = rng.integers(100, 180, 40)
     dia = sys_ - rng.integers(30, 60, 40)
     bp = [f"{s}/{d}" for s, d in zip(sys_, dia)]
-    bp[3], bp[5] = "-", "refused"
+    bp[3], bp[5] = "-", "high"
     df = pd.DataFrame({"Age": rng.integers(40, 80, 40), "BP": bp,
                        "Visual acuity": ["6/12", "6/6", "6/9", "6/18"] * 10,
                        "Score": ["3/5", "4/5"] * 20})
@@ -34,7 +34,7 @@ def test_a_column_of_pressures_is_split_in_place_and_others_are_not():
     assert out["BP systolic"].iloc[0] == sys_[0] and out["BP diastolic"].iloc[0] == dia[0]
     assert np.isnan(out["BP systolic"].iloc[3]) and np.isnan(out["BP diastolic"].iloc[5])
     note = out.attrs["sparge_read_notes"][-1]
-    # the gap word is no stray cell; "refused" is
+    # the gap word is no stray cell; "high" is
     assert "holds blood pressures" in note and "its 1 other written cell(s)" in note
     assert pressure_columns(out.columns) == ["BP"]
 
