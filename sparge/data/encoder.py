@@ -41,6 +41,7 @@ from sparge.data.encoding_notes import (
     threshold_to_keep,
     unconverted_message,
     warn_copied_rows,
+    warn_same_patient_rows,
 )
 from sparge.data.far_values import far_mask, log_bounds, typical_bounds
 from sparge.data.leaks import leak_message, outcome_leaks
@@ -655,7 +656,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.notes += notes
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
-        warn_copied_rows(df, report)
+        copies = warn_copied_rows(df, report)
         base = self._fitting_base(df, cols, report.notes)
         reasons: dict[str, list[str]] = {}
         units: dict[str, ColumnUnits] = {}
@@ -695,6 +696,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         short = abbreviation_note(df, report.answers_two_ways)
         if short:  # a warning: each pair splits look-alikes (walk-through 20's "Male"
             report.warnings.append(short)  # patient got "Female" look-alikes)
+        warn_same_patient_rows(df, X, self.id_column or next(
+            (c for c in cols if named_like_id(c)), None), copies, report)
         self.value_units_ = self._units_from_values(X, report)
         self._far_values(X, report)
         if self.clear_far:

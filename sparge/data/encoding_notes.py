@@ -20,15 +20,16 @@ from sparge.data.unit_conversion import (
 )
 
 
-def warn_copied_rows(df: pd.DataFrame, report: ValidationReport) -> None:
+def warn_copied_rows(df: pd.DataFrame, report: ValidationReport) -> np.ndarray:
     """Warn of rows that repeat an earlier row in every column: each copy counts as a
     patient in training and is the other's look-alike at similarity 1.00 (walk-through
-    26's row written twice, ONC-10399, was its own first look-alike)."""
+    26's row written twice, ONC-10399, was its own first look-alike). Returns the copies
+    (a mask of rows)."""
     rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
     copies = pd.Series(rows).duplicated(keep="first").to_numpy()
     n = int(copies.sum())
     if not n:
-        return
+        return copies
     first = int(np.flatnonzero(copies)[0])
     twin = int(np.flatnonzero(rows == rows[first])[0])
     report.warnings.append(
@@ -37,6 +38,46 @@ def warn_copied_rows(df: pd.DataFrame, report: ValidationReport) -> None:
         f"lines {twin + 2} and {first + 2}): each copy counts as a patient in training and "
         "is the other's look-alike, at similarity 1.00. Delete the copies from the file if "
         "they are one record.")
+    return copies
+
+
+def warn_same_patient_rows(df: pd.DataFrame, X: np.ndarray, id_like: str | None,
+                           copies: np.ndarray, report: ValidationReport) -> None:
+    """Warn of rows of one patient ID that repeat an earlier row of that ID in every
+    feature the model uses, though not in every column (:func:`warn_copied_rows` names
+    those): walk-through 29's three records differed only in a review date the model
+    leaves out, and each was the other's look-alike at distance 0.
+
+    Parameters
+    ----------
+    df : the table, its columns as read.
+    X : its encoded features (NaN = missing), one row per row of ``df``.
+    id_like : the column named like a patient identifier (the ID column or not), or
+        ``None``: without one, two patients alike in every feature are no copy.
+    copies : the exact copies already named.
+    """
+    if id_like is None or id_like not in df.columns or not len(X) or not X.shape[1]:
+        return
+    ids = df[id_like].astype(str).str.strip().to_numpy()
+    keys = pd.util.hash_pandas_object(
+        pd.DataFrame(np.nan_to_num(X, nan=np.inf)).assign(_id=ids), index=False).to_numpy()
+    again = pd.Series(keys).duplicated(keep="first").to_numpy() & ~copies
+    again &= ids != ""
+    n = int(again.sum())
+    if not n:
+        return
+    first = int(np.flatnonzero(again)[0])
+    twin = int(np.flatnonzero(keys == keys[first])[0])
+    differ = [str(c) for c in df.columns
+              if str(df[c].iloc[first]) != str(df[c].iloc[twin])]
+    shown = ", ".join(f"'{_q(c, 40)}'" for c in differ[:3]) + (" …" if len(differ) > 3
+                                                               else "")
+    report.warnings.append(
+        f"{n:,} more {'rows repeat' if n != 1 else 'row repeats'} an earlier row of the "
+        f"same '{_q(id_like, 40)}' in every feature the model uses (e.g. CSV lines "
+        f"{twin + 2} and {first + 2}, which differ only in {shown}, left out of the model): "
+        "each is the other's look-alike at similarity 1.00. Delete the copies from the "
+        "file if they are one record.")
 
 
 

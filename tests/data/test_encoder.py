@@ -1003,6 +1003,25 @@ def test_a_row_written_twice_is_said():
         df.iloc[:2]).report_.warnings)
 
 
+def test_a_patient_written_twice_with_another_date_is_said():
+    """Walk-through 29: three records repeated but for a review date the model leaves
+    out, so no cell-for-cell copy; each was the other's look-alike at distance 0."""
+    df = pd.DataFrame({"Patient ID": ["A1", "A2", "A3", "A1", "A4"],
+                       "Review": ["01/02/2023", "03/02/2023", "04/02/2023", "09/05/2023",
+                                  "10/05/2023"],
+                       "Age": ["61", "70", "61", "61", "55"], "Sex": ["F", "M", "F", "F", "M"]})
+    said = " ".join(Encoder(max_patient_missing=None).fit(df).report_.warnings)
+    assert ("1 more row repeats an earlier row of the same 'Patient ID' in every feature the "
+            "model uses (e.g. CSV lines 2 and 5, which differ only in 'Review', left out of "
+            "the model)") in said
+    # two patients alike in every feature are no copy: A3 is A1's twin, not A1
+    assert "CSV lines 2 and 4" not in said
+    # without a column naming patients, nothing is said of such rows
+    said = " ".join(Encoder(max_patient_missing=None).fit(
+        df.drop(columns="Patient ID")).report_.warnings)
+    assert "more row" not in said
+
+
 def test_words_for_extreme_values_are_said_to_be_extreme_not_unknown():
     """Walk-through 27: 20 glucoses written "critical" (all below 50 mg/dL) were set to
     missing and completed like any gap, unremarked."""
