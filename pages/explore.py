@@ -134,7 +134,8 @@ if pending is not None and pending.strip():
                    # named by their row, a hospital number finds no one (walk-through 26)
                    + (" This table has no ID column: patients are named by their row (0 "
                       "is CSV line 2); choose the ID column on the Data page to search by "
-                      "it." if ss.cohort.encoder.id_column is None else "")
+                      "it." if ss.cohort.encoder.naming_column(ss.cohort.df) is None
+                      else "")
                    + (f" Still showing {md_escape(shown)} below." if shown else ""))
     else:
         ss.selected = str(index.ids[row])

@@ -93,8 +93,9 @@ def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
         if blank:
             why.append(f"{blank:,} row(s) have none")
         return (f"{_q(col)!r} looks like the patient ID, but {' and '.join(why)}. It was "
-                "not chosen: patients will be named by their row, and it is left out of the "
-                "model (an identifier measures nothing). Fix the file (delete "
+                "not chosen: patients are named by it, with their CSV line where it "
+                "repeats or is empty, and it is left out of the model (an identifier "
+                "measures nothing). Fix the file (delete "
                 "a row written twice; give two patients sharing an ID their own) and upload "
                 "it again.")
     return None

@@ -1485,12 +1485,32 @@ class Encoder(TransformerMixin, BaseEstimator):
         Returns
         -------
         ndarray of object
-            The ID column as text, or the row numbers ``"0"``, ``"1"``, ... when the
-            encoder has no ID column or the table does not hold it.
+            The ID column as text. Without one (or when the table does not hold it), a
+            column named like a patient identifier that was not the ID because some of
+            its IDs repeat or are empty (:meth:`naming_column`): its IDs, those repeated
+            or empty with their CSV line ("DM10326 (line 904)", "line 17"), so that a
+            clinician finds the patient in the file (walk-through 29 read row numbers
+            under "Patient ID"). Else the row numbers ``"0"``, ``"1"``, ....
         """
         if self.id_column is not None and self.id_column in df.columns:
             return cell_text(df[self.id_column]).to_numpy(dtype=object)
+        named = self.naming_column(df)
+        if named is not None:
+            text = cell_text(df[named]).reset_index(drop=True)
+            unclear = (text == "") | text.duplicated(keep=False)
+            line = pd.Series([f"line {i + 2}" for i in range(len(text))])
+            return text.where(~unclear, (text + " (" + line + ")").where(
+                text != "", line)).to_numpy(dtype=object)
         return np.asarray([str(i) for i in range(len(df))], dtype=object)
+
+    def naming_column(self, df: pd.DataFrame) -> str | None:
+        """The column that names the patients of ``df``: the ID column, else the first
+        column named like a patient identifier ("Patient ID", "MRN"; its IDs may repeat),
+        else ``None`` (patients are named by their row)."""
+        if self.id_column is not None and self.id_column in df.columns:
+            return str(self.id_column)
+        return next((str(c) for c in df.columns if named_like_id(str(c))
+                     and str(c) != str(self.label_column)), None)
 
     def training_rows(self, df: pd.DataFrame) -> np.ndarray:
         """The patients to train on.

@@ -729,7 +729,14 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     # every repeat named (walk-through 25 saw one of two), and a row written twice told
     # apart from two patients sharing an ID
     assert "'HF-1' on CSV lines 2, 4; 'HF-2' on CSV lines 3, 6" in note
-    assert "(the same row" not in note and "named by their row" in note
+    assert "(the same row" not in note
+    assert "patients are named by it, with their CSV line where it repeats" in note
+    # and so they are (walk-through 29 read row numbers under "Patient ID")
+    enc = Encoder(max_patient_missing=None).fit(df)
+    assert enc.naming_column(df) == "Patient No."
+    assert list(enc.ids(df)) == ["HF-1 (line 2)", "HF-2 (line 3)", "HF-1 (line 4)", "HF-3",
+                                 "HF-2 (line 6)"]
+    assert list(enc.ids(df.drop(columns="Patient No."))) == ["0", "1", "2", "3", "4"]
     twice = pd.concat([df, df.iloc[[3]]], ignore_index=True)
     assert "'HF-3' on CSV lines 5, 7 (the same row twice)" in id_guess_note(twice, None)
     ok = df.assign(**{"Patient No.": [f"HF-{i}" for i in range(5)]})
