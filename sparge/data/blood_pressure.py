@@ -18,8 +18,9 @@ import re
 import numpy as np
 import pandas as pd
 
+from sparge.data.safe_text import first_cells
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key
+from sparge.data.tables import DEFAULT_MISSING_TOKENS
 
 #: "142/88", "142 / 88 mmHg", "142/88mm Hg", decimals with a point or comma.
 _PAIR = re.compile(r"\s*(\d{2,3}(?:[.,]\d+)?)\s*/\s*(\d{2,3}(?:[.,]\d+)?)"
@@ -58,6 +59,19 @@ def _possible(pairs: list[tuple[float, float]]) -> float:
     return float(np.mean((s >= 50) & (s <= 300) & (d >= 20) & (d <= 200) & (s > d)))
 
 
+#: Cells of a column read to judge whether it may hold pressures at all.
+SAMPLE = 200
+
+
+def _may_hold_pairs(values: pd.Series) -> bool:
+    """Whether a column's first :data:`SAMPLE` filled cells are mostly pairs: a quick
+    look before reading every cell (every column of a CSV is text when read)."""
+    head = first_cells(values, SAMPLE)
+    if len(head) < min(PAIR_MIN, len(values)):
+        return False
+    return sum(1 for h in head if "/" in h and _PAIR.fullmatch(h)) >= PAIR_SHARE / 2 * len(head)
+
+
 def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
     """The table with each column of blood pressures ("142/88") replaced by two numeric
     columns, ``"<name> systolic"`` and ``"<name> diastolic"``, in its place (a note in
@@ -77,9 +91,11 @@ def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
         values = df[col]
         if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
             continue
-        text = values.astype(str).where(values.notna(), "").str.strip()
-        written = text[(text != "") & ~text.map(norm_key).isin(DEFAULT_MISSING_TOKENS)]
         forced = str(col) in known
+        if not forced and not _may_hold_pairs(values):
+            continue  # most columns: judged on a sample, without reading every cell
+        text = values.astype(str).where(values.notna(), "").str.strip()
+        written = text[(text != "") & ~text.str.lower().isin(DEFAULT_MISSING_TOKENS)]
         if len(written) < PAIR_MIN and not forced:
             continue
         parts = written.map(pressure_parts)

@@ -220,3 +220,19 @@ def plain_frame(df: pd.DataFrame, max_len: int = 200) -> pd.DataFrame:
 
 
 __all__ = ["plain_text", "md_escape", "csv_cell", "csv_safe", "to_csv", "plain_frame"]
+
+
+def first_cells(values, n: int) -> list[str]:
+    """A column's first ``n`` filled cells as stripped text (for a quick look at a
+    column before reading every cell: a loop over a few cells beats a pandas call per
+    column on a 469-column table)."""
+    out: list[str] = []
+    for v in values.iloc[:4 * n].tolist() if hasattr(values, "iloc") else list(values)[:4 * n]:
+        if v is None or (isinstance(v, float) and v != v):
+            continue
+        t = str(v).strip()
+        if t:
+            out.append(t)
+            if len(out) == n:
+                break
+    return out

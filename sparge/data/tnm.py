@@ -17,6 +17,7 @@ import re
 
 import pandas as pd
 
+from sparge.data.safe_text import first_cells
 from sparge.data.safe_text import quote as _q
 
 #: A TNM classification: an optional prefix (p, c, yp, r …), then T, N and M with their
@@ -47,6 +48,19 @@ def tnm_parts(cell: object) -> tuple[str, str, str] | None:
     return f"T{t}", f"N{n}", f"M{mm}"
 
 
+#: Cells of a column read to judge whether it may hold TNM stages at all.
+SAMPLE = 200
+
+
+def _may_hold_stages(values: pd.Series) -> bool:
+    """Whether a column's first :data:`SAMPLE` filled cells are mostly TNM stages: a
+    quick look before reading every cell (every column of a CSV is text when read)."""
+    head = first_cells(values, SAMPLE)
+    if len(head) < min(TNM_MIN, len(values)):
+        return False
+    return sum(1 for h in head if _TNM.fullmatch(h)) >= TNM_SHARE / 2 * len(head)
+
+
 def split_tnm(df: pd.DataFrame, known=()) -> pd.DataFrame:
     """The table with each column of TNM stages replaced by three columns, ``"<name> T"``,
     ``"<name> N"`` and ``"<name> M"``, in its place (a note in
@@ -66,9 +80,11 @@ def split_tnm(df: pd.DataFrame, known=()) -> pd.DataFrame:
         values = df[col]
         if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
             continue
+        forced = str(col) in known
+        if not forced and not _may_hold_stages(values):
+            continue  # most columns: judged on a sample, without reading every cell
         text = values.astype(str).str.strip()
         written = text[text != ""]
-        forced = str(col) in known
         if len(written) < TNM_MIN and not forced:
             continue
         parts = written.map(tnm_parts)
