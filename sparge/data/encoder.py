@@ -197,7 +197,6 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
 TABLE_FIT_SHARE = 0.9
 
 
-
 def split_cells(df: pd.DataFrame, fitted=()) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`) and blood pressures ("142/88",
@@ -208,6 +207,7 @@ def split_cells(df: pd.DataFrame, fitted=()) -> pd.DataFrame:
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
     return split_pressures(split_tnm(df, known=stages), known=pressure_columns(fitted))
+
 
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
@@ -696,8 +696,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         short = abbreviation_note(df, report.answers_two_ways)
         if short:  # a warning: each pair splits look-alikes (walk-through 20's "Male"
             report.warnings.append(short)  # patient got "Female" look-alikes)
-        warn_same_patient_rows(df, X, self.id_column or next(
-            (c for c in cols if named_like_id(c)), None), copies, report)
+        warn_same_patient_rows(df, X, self.naming_column(df), copies, report)
         self.value_units_ = self._units_from_values(X, report)
         self._far_values(X, report)
         if self.clear_far:
