@@ -18,7 +18,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from sparge.data.safe_text import first_cells
+from sparge.data.combined_cells import mostly, replaced, text_columns
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import DEFAULT_MISSING_TOKENS
 
@@ -59,17 +59,10 @@ def _possible(pairs: list[tuple[float, float]]) -> float:
     return float(np.mean((s >= 50) & (s <= 300) & (d >= 20) & (d <= 200) & (s > d)))
 
 
-#: Cells of a column read to judge whether it may hold pressures at all.
-SAMPLE = 200
-
-
 def _may_hold_pairs(values: pd.Series) -> bool:
-    """Whether a column's first :data:`SAMPLE` filled cells are mostly pairs: a quick
-    look before reading every cell (every column of a CSV is text when read)."""
-    head = first_cells(values, SAMPLE)
-    if len(head) < min(PAIR_MIN, len(values)):
-        return False
-    return sum(1 for h in head if "/" in h and _PAIR.fullmatch(h)) >= PAIR_SHARE / 2 * len(head)
+    """Whether a column's first cells are mostly pairs (:func:`mostly`)."""
+    return mostly(values, lambda h: "/" in h and _PAIR.fullmatch(h), PAIR_SHARE / 2,
+                  PAIR_MIN)
 
 
 def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
@@ -86,14 +79,8 @@ def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
         patients' table of one or a few rows.
     """
     out = df
-    known = {str(c) for c in known}
-    for col in list(df.columns):
+    for col, forced in text_columns(df, known, _may_hold_pairs):
         values = df[col]
-        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-            continue
-        forced = str(col) in known
-        if not forced and not _may_hold_pairs(values):
-            continue  # most columns: judged on a sample, without reading every cell
         text = values.astype(str).where(values.notna(), "").str.strip()
         written = text[(text != "") & ~text.str.lower().isin(DEFAULT_MISSING_TOKENS)]
         if len(written) < PAIR_MIN and not forced:
@@ -109,10 +96,6 @@ def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
         split = text.map(pressure_parts)
         new = pd.DataFrame({name: [p[i] if p is not None else np.nan for p in split]
                             for i, name in enumerate(names)}, index=df.index)
-        at = list(out.columns).index(col)
-        attrs = dict(out.attrs)
-        out = pd.concat([out.iloc[:, :at], new, out.iloc[:, at + 1:]], axis=1)
-        out.attrs = attrs
         other = len(written) - len(found)
         # a typed form's cell is no CSV cell: the note names the parts, not lines
         two = f"'{_q(names[0])}' and '{_q(names[1])}'"
@@ -127,8 +110,7 @@ def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
             note = (f"Column '{_q(col)}': {other:,} written cell(s) are not blood pressures "
                     f"written 'systolic/diastolic' (e.g. '{_q(written.iloc[0], 20)}'): gaps "
                     f"in {two}." if other else "")
-        out.attrs["sparge_read_notes"] = [*attrs.get("sparge_read_notes", []),
-                                          *([note] if note else [])]
+        out = replaced(out, col, new, note)
     return out
 
 

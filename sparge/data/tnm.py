@@ -17,7 +17,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.safe_text import first_cells
+from sparge.data.combined_cells import mostly, replaced, text_columns
 from sparge.data.safe_text import quote as _q
 
 #: A TNM classification: an optional prefix (p, c, yp, r …), then T, N and M with their
@@ -48,17 +48,9 @@ def tnm_parts(cell: object) -> tuple[str, str, str] | None:
     return f"T{t}", f"N{n}", f"M{mm}"
 
 
-#: Cells of a column read to judge whether it may hold TNM stages at all.
-SAMPLE = 200
-
-
 def _may_hold_stages(values: pd.Series) -> bool:
-    """Whether a column's first :data:`SAMPLE` filled cells are mostly TNM stages: a
-    quick look before reading every cell (every column of a CSV is text when read)."""
-    head = first_cells(values, SAMPLE)
-    if len(head) < min(TNM_MIN, len(values)):
-        return False
-    return sum(1 for h in head if _TNM.fullmatch(h)) >= TNM_SHARE / 2 * len(head)
+    """Whether a column's first cells are mostly TNM stages (:func:`mostly`)."""
+    return mostly(values, _TNM.fullmatch, TNM_SHARE / 2, TNM_MIN)
 
 
 def split_tnm(df: pd.DataFrame, known=()) -> pd.DataFrame:
@@ -75,15 +67,8 @@ def split_tnm(df: pd.DataFrame, known=()) -> pd.DataFrame:
         in a new patients' table of one or a few rows.
     """
     out = df
-    known = {str(c) for c in known}
-    for col in list(df.columns):
-        values = df[col]
-        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-            continue
-        forced = str(col) in known
-        if not forced and not _may_hold_stages(values):
-            continue  # most columns: judged on a sample, without reading every cell
-        text = values.astype(str).str.strip()
+    for col, forced in text_columns(df, known, _may_hold_stages):
+        text = df[col].astype(str).str.strip()
         written = text[text != ""]
         if len(written) < TNM_MIN and not forced:
             continue
@@ -98,9 +83,6 @@ def split_tnm(df: pd.DataFrame, known=()) -> pd.DataFrame:
         new = pd.DataFrame({
             name: [p[i] if p is not None else "" for p in split]
             for i, name in enumerate(names)}, index=df.index)
-        at = list(out.columns).index(col)
-        out = pd.concat([out.iloc[:, :at], new, out.iloc[:, at + 1:]], axis=1)
-        out.attrs = dict(df.attrs)
         other = len(written) - found
         three = f"'{_q(names[0])}', '{_q(names[1])}' and '{_q(names[2])}'"
         if found:
@@ -113,9 +95,7 @@ def split_tnm(df: pd.DataFrame, known=()) -> pd.DataFrame:
             note = (f"Column '{_q(col)}': {other:,} written cell(s) are not TNM stages "
                     f"(e.g. '{_q(written.iloc[0], 20)}'): gaps in {three}." if other
                     else "")
-        out.attrs["sparge_read_notes"] = [*df.attrs.get("sparge_read_notes", []),
-                                          *([note] if note else [])]
-        df = out
+        out = replaced(out, col, new, note)
     return out
 
 
