@@ -139,6 +139,11 @@ if pending is not None and pending.strip():
                    + (f" Still showing {md_escape(shown)} below." if shown else ""))
     else:
         ss.selected = str(index.ids[row])
+        same = index.namesakes(pending)
+        if len(same) > 1:  # an ID the file repeats: its patients are told apart by line
+            st.info(f"{len(same)} patients have the ID '{md_escape(pending)}' (the file "
+                    f"repeats it): showing {md_escape(same[0])}; the others: "
+                    + ", ".join(md_escape(i) for i in same[1:8]) + ".")
 
 
 def _resolve(selected) -> int | None:

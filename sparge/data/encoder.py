@@ -962,7 +962,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             return
         miss = missing_fraction_per_row(X[dropped], weights)
         # without an ID column a patient is its CSV line ("0 (row 2 …)" read like a value)
-        id_vals = (cell_text(df[self.id_column]).tolist() if self.id_column else
+        # named as the pages name them (walk-through 30 read "patient 4" for DM10004)
+        id_vals = (list(self.ids(df)) if self.naming_column(df) is not None else
                    [""] * len(df))
         report.patients_dropped = [DroppedPatient(row=int(i) + 2, id=_q(id_vals[i], 60),
                                                   missing_pct=float(100 * m))

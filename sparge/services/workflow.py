@@ -226,9 +226,25 @@ class PatientIndex:
         return np.char.lower(np.char.strip(self.ids.astype(str)))
 
     def find(self, patient_id: str) -> int | None:
-        """Cohort row of a patient ID (case- and space-insensitive), or ``None``."""
+        """Cohort row of a patient ID (case- and space-insensitive), or ``None``. An ID
+        that the table repeats, whose patients are named with their CSV line
+        (:meth:`sparge.data.encoder.Encoder.ids`), finds the first of them
+        (:meth:`namesakes` lists them all)."""
         hits = np.flatnonzero(self.id_keys == str(patient_id).strip().lower())
+        if not hits.size:
+            same = self.namesakes(patient_id)
+            hits = np.flatnonzero(self.id_keys == same[0].lower()) if same else hits
         return int(hits[0]) if hits.size else None
+
+    def namesakes(self, patient_id: str) -> list[str]:
+        """The patients named by an ID that the table repeats, with their CSV lines
+        ("DM10326 (line 328)", "DM10326 (line 902)"; walk-through 30's search for
+        "DM10326" found neither)."""
+        key = str(patient_id).strip().lower()
+        if not key:
+            return []
+        hits = np.flatnonzero(np.char.startswith(self.id_keys.astype(str), key + " (line "))
+        return [str(self.ids[i]) for i in hits]
 
     def containing(self, text: str, limit: int = 8) -> list[str]:
         """Up to ``limit`` IDs that contain ``text`` (case- and space-insensitive), for a

@@ -737,6 +737,10 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     assert list(enc.ids(df)) == ["HF-1 (line 2)", "HF-2 (line 3)", "HF-1 (line 4)", "HF-3",
                                  "HF-2 (line 6)"]
     assert list(enc.ids(df.drop(columns="Patient No."))) == ["0", "1", "2", "3", "4"]
+    # the report names them so too (walk-through 30 read "patient 4" for DM10004)
+    gappy = df.assign(Age=[60, None, 80, 65, 75], Sex=["F", "M", None, "F", "M"])
+    said = str(Encoder(max_patient_missing=0.0).fit(gappy).report_)
+    assert "e.g. HF-2 (line 3) (CSV line 3, 50% missing), HF-1 (line 4) (CSV line 4" in said
     twice = pd.concat([df, df.iloc[[3]]], ignore_index=True)
     assert "'HF-3' on CSV lines 5, 7 (the same row twice)" in id_guess_note(twice, None)
     ok = df.assign(**{"Patient No.": [f"HF-{i}" for i in range(5)]})

@@ -160,6 +160,15 @@ def test_left_out_patients_carry_their_reasons(cohort, trained):
         cohort.X[cohort.train_rows]), atol=1e-8)
     np.testing.assert_allclose(P.embedding[left], model.transform(cohort.X[left]))
     assert P.find(" sh0001 ") == 0 and P.find("nobody") is None
+    # an ID the file repeats names its patients with their CSV line: the ID alone finds
+    # the first, and the others are listed (walk-through 30's search for "DM10326")
+    from dataclasses import replace
+
+    ids = P.ids.copy()
+    ids[:3] = ["DM1 (line 2)", "DM1 (line 3)", "DM1X"]
+    Q = replace(P, ids=ids)
+    assert Q.find("dm1") == 0 and Q.namesakes("DM1") == ["DM1 (line 2)", "DM1 (line 3)"]
+    assert Q.find("DM1 (line 3)") == 1 and Q.namesakes("DM1X") == []
 
 
 def test_a_patient_unknown_to_the_model_is_flagged(table, trained):
