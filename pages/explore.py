@@ -205,16 +205,21 @@ with guard("Drawing the map"):
         color = decode_column(values[color_by], color_by, encoder)
         order = level_order(color_by, encoder)
     # a dense map's hover shows the ID and the colour only (what a browser takes at 10⁵+)
+    cells = ss.cohort.df.reset_index(drop=True) if index.compatible else None
     hover = None if dense else hover_as_written(
-        display_frame(values[default_biomarkers(3)], encoder),
-        ss.cohort.df.reset_index(drop=True) if index.compatible else None)
+        display_frame(values[default_biomarkers(3)], encoder), cells)
+    # a numeric colour's value in the hover as written (walk-through 30: an eGFR of ">90"
+    # read 90)
+    written = (hover_as_written(display_frame(values[[color_by]], encoder), cells)[color_by]
+               .to_numpy() if not dense and color_by in values.columns else None)
     fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
                      lookalikes=_lookalike_rows(), title=map_title(proj, model),
                      color_title=(outcome_name(encoder) if color_by == "Outcome"
                                   else left_out_title(left_out[color_by], kind)
                                   if color_by in left_out
                                   else biomarker_name(color_by, encoder))
-                     if color is not None else "", order=order)
+                     if color is not None else "", order=order,
+                     color_text=written)
     st.plotly_chart(fig, key="explore_map", on_select=_picked_from_map,
                     selection_mode=("points", "box", "lasso"), width="stretch")
     hint = map_hint(proj, model)

@@ -195,7 +195,8 @@ def numeric_colour_scale(values) -> dict:
 def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                hover: pd.DataFrame | None = None, highlight: int | None = None,
                lookalikes=None, new_points: pd.DataFrame | None = None, title: str = "",
-               color_title: str = "", order=None, dense_threshold: int = DENSE_MAP,
+               color_title: str = "", order=None, color_text=None,
+               dense_threshold: int = DENSE_MAP,
                density_bins: int = 120, max_points: int = MAX_MAP_POINTS) -> go.Figure:
     """WebGL scatter of the patients; ``customdata`` holds the patient's key for selection.
 
@@ -214,6 +215,8 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     new_points : DataFrame with ``x``, ``y``, ``ID``: new patients (stars).
     order : categories in their meaning's order (outcome classes, a scale's levels):
         legend order and colours follow it (default: sorted).
+    color_text : per-row numeric colour values as the hover writes them (a value written
+        as a limit, ">90"); default: the numbers formatted.
     dense_threshold : above this many patients the map is dense (see below).
     density_bins : cells per axis of a dense map's density layer.
     max_points : above this many patients a random sample of this many (plus the selected
@@ -330,6 +333,8 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         # "2.500e+4"), and on a log scale the colour is the value's log anyway
         df["_text"] = [format_number(t) if np.isfinite(t) else "–"
                        for t in df["_color"].to_numpy(float)]
+        if color_text is not None and len(color_text) == len(df):
+            df["_text"] = np.asarray(color_text, dtype=object)
         value_hover = "%{text}"
         inside_df, outside_df = df[~outside], df[outside]
         scale = {"colorscale": "Viridis", "cmin": cs["cmin"], "cmax": cs["cmax"]}
@@ -358,8 +363,11 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
         colours = category_colours(df["_color"], order)
         for v, colour in colours.items():
             if (values == v).any():
+                # the answer in the hover on any map (walk-through 30 hovered a map
+                # coloured by the review year and read no year)
                 add(inside_df[values == v], plot_text(v, 40),
-                    {"size": size, "color": colour, "opacity": alpha}, said(plot_text(v, 40)))
+                    {"size": size, "color": colour, "opacity": alpha},
+                    said(plot_text(v, 40), always=True))
     if len(outside_df):
         add(outside_df, NOT_TRAINED, out_marker, said(value_hover, always=True) if numeric else
             ("" if not dense else f"<br><i>{NOT_TRAINED}</i>"))

@@ -147,3 +147,4 @@ def left_out_title(column: str, kind: str) -> str:
     """The colour's title on the map: the column's name, and "(year)" for dates."""
     name = str(column)
     return f"{name} (year)" if kind == "year" else name
+

@@ -68,6 +68,23 @@ def test_map_starts_in_zoom_mode_and_keys_points_by_row():
     assert fig.layout.title.text == "PCA of the 16-D SparGE embedding"
 
 
+def test_the_colours_value_is_in_the_hover_as_written():
+    """Walk-through 30: a map coloured by eGFR read 90 for a ">90", and a map coloured by
+    a review year or a ward had no year or ward in its hover."""
+    frame = _frame(30)
+    egfr = pd.Series(np.linspace(40, 90, 30))
+    written = [format_number(v) for v in egfr]
+    written[-1] = ">90"
+    fig = cohort_map(frame, egfr, color_title="eGFR", color_text=written)
+    texts = [x for t in fig.data if t.name in ("patients", "not used for training")
+             for x in t.text]
+    assert ">90" in texts and "90" not in texts
+    years = pd.Series(["2022", "2023"] * 15)
+    fig = cohort_map(frame, years, color_title="Last review (year)")
+    inside = next(t for t in fig.data if t.name == "2023")
+    assert "<br>Last review (year): 2023" in inside.hovertemplate
+
+
 def test_numeric_colours_share_one_scale_with_left_out_patients():
     frame = _frame(30)
     color = pd.Series(np.linspace(0, 100, 30), name="Age")
