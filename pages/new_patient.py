@@ -17,6 +17,7 @@ from sparge.app.lookalikes import (
 )
 from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
+from sparge.data.blood_pressure import typed_pressures
 from sparge.data.safe_text import label_text, md_escape
 from sparge.errors import DataError
 from sparge.services.display import (
@@ -188,6 +189,7 @@ else:
     if submitted:
         row = {c: (None if v is None or str(v).strip() in ("(missing)", "") else v)
                for c, v in values.items()}
+        row, ss.np_typed_notes = typed_pressures(row)  # "142/88" typed in one field
         if all(v is None for v in row.values()):
             st.error("Fill in at least one biomarker.")
         else:
@@ -219,6 +221,7 @@ if query is not None:
         Xq = X_all.iloc[[pick]].reset_index(drop=True)
         if mode == "Form":  # typed values: no CSV line to name
             problems, msgs = [form_words(m) for m in problems], [form_words(m) for m in msgs]
+            msgs = [*ss.get("np_typed_notes", []), *msgs]
         if mode == "Form" and ss.get("np_query_name"):
             qids = [ss.np_query_name]
         qid = str(qids[pick])

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.combined_cells import mostly, replaced, text_columns
+from sparge.data.number_format import format_number
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import DEFAULT_MISSING_TOKENS
 
@@ -122,4 +123,30 @@ def pressure_columns(columns) -> list[str]:
             and c[:-len(" systolic")] + " diastolic" in set(cols)]
 
 
-__all__ = ["PAIR_SHARE", "pressure_columns", "pressure_parts", "split_pressures"]
+def typed_pressures(row: dict) -> tuple[dict, list[str]]:
+    """A form's values with a pressure typed "142/88" in a systolic field read as its two
+    parts, the diastolic into its own field when that is empty (walk-through 30: a typed
+    "142/88" was set to missing, though the same cell in a file is split); and a note for
+    each.
+
+    Examples
+    --------
+    >>> typed_pressures({"BP systolic": "142/88", "BP diastolic": None})[0]
+    {'BP systolic': 142.0, 'BP diastolic': 88.0}
+    """
+    out = dict(row)
+    notes = []
+    for name in pressure_columns(out):
+        sys_, dia = f"{name} systolic", f"{name} diastolic"
+        pair = pressure_parts(out[sys_]) if out.get(sys_) is not None else None
+        if pair is None or out.get(dia) not in (None, "", pair[1]):
+            continue
+        out[sys_], out[dia] = pair
+        notes.append(f"'{_q(str(row[sys_]), 20)}' typed in '{_q(sys_)}' read as "
+                     f"{format_number(pair[0])} there and {format_number(pair[1])} in "
+                     f"'{_q(dia)}'.")
+    return out, notes
+
+
+__all__ = ["PAIR_SHARE", "pressure_columns", "pressure_parts", "split_pressures",
+           "typed_pressures"]

@@ -59,3 +59,18 @@ def test_the_encoder_reads_them_for_training_and_for_a_new_patient():
     again = Encoder.from_dict(enc.to_dict())
     assert again.transform(pd.DataFrame({"Age": [61], "Blood pressure": ["150/95 mmHg"]}
                                         ))[0, 1:].tolist() == pytest.approx([150.0, 95.0])
+
+
+def test_a_pressure_typed_in_one_form_field_fills_both():
+    """Walk-through 30: "142/88" typed in the systolic field was set to missing."""
+    from sparge.data.blood_pressure import typed_pressures
+
+    row, notes = typed_pressures({"Age": "61", "BP systolic": "142/88", "BP diastolic": None})
+    assert row == {"Age": "61", "BP systolic": 142.0, "BP diastolic": 88.0}
+    assert notes == ["'142/88' typed in 'BP systolic' read as 142 there and 88 in "
+                     "'BP diastolic'."]
+    # a diastolic typed apart and different: left as typed (the form says it is unread)
+    row, notes = typed_pressures({"BP systolic": "142/88", "BP diastolic": "90"})
+    assert row["BP systolic"] == "142/88" and not notes
+    assert typed_pressures({"BP systolic": "142", "BP diastolic": "88"}) == (
+        {"BP systolic": "142", "BP diastolic": "88"}, [])
