@@ -154,7 +154,7 @@ ss.setup_kept = {"setup_id": id_col, "setup_label": label_col, "setup_missing": 
                  "setup_rare": rare_aside}
 no_id = id_guess_note(df, id_guess) if pending is not None and id_col == NONE else None
 if no_id:
-    st.warning(md_escape(no_id, max_len=600))
+    st.warning(md_escape(no_id, max_len=1500))  # 600 cut the advice mid-word
 repeats = repeated_ids(df, id_col) if id_col != NONE else ""
 if repeats:  # said before encoding refuses it (walk-through 26 learned it from the refusal)
     st.warning(md_escape(f"'{id_col}' cannot be the patient ID: {repeats}. Encoding will "

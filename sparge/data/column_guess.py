@@ -59,13 +59,17 @@ def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
     dup = text[(text != "") & text.duplicated(keep=False)]
     if not len(dup):
         return ""
-    parts = []
-    for value in list(dict.fromkeys(dup))[:shown]:
+    found = []
+    for value in list(dict.fromkeys(dup))[:200]:
         where = np.flatnonzero(text == value)
         copy = len(df.iloc[where].astype(str).drop_duplicates()) == 1
-        parts.append(f"{_q(value, 40)!r} on CSV {csv_lines([int(i) + 2 for i in where[:4]])}"
-                     + (" (the same row twice)" if copy and len(where) == 2 else
-                        " (the same row each time)" if copy else ""))
+        found.append((copy, value, where))
+    # the IDs whose rows differ first: walk-through 30's three hid behind "(+3)" after
+    # five rows written twice
+    parts = [f"{_q(value, 40)!r} on CSV {csv_lines([int(i) + 2 for i in where[:4]])}"
+             + (" (the same row twice)" if copy and len(where) == 2 else
+                " (the same row each time)" if copy else "")
+             for copy, value, where in sorted(found, key=lambda f: f[0])[:shown]]
     n = dup.nunique()
     return (f"{n:,} {'IDs repeat' if n != 1 else 'ID repeats'}: " + "; ".join(parts)
             + (f"; … (+{n - shown:,})" if n > shown else ""))

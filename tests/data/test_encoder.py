@@ -743,6 +743,13 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     assert "e.g. HF-2 (line 3) (CSV line 3, 50% missing), HF-1 (line 4) (CSV line 4" in said
     twice = pd.concat([df, df.iloc[[3]]], ignore_index=True)
     assert "'HF-3' on CSV lines 5, 7 (the same row twice)" in id_guess_note(twice, None)
+    # the IDs whose rows differ come first (walk-through 30's hid behind "(+3)")
+    from sparge.data.column_guess import repeated_ids
+
+    first_copy = pd.concat([df.iloc[[3]], twice], ignore_index=True)
+    said = repeated_ids(first_copy, "Patient No.", shown=2)
+    assert said.startswith("3 IDs repeat: 'HF-1' on CSV lines 3, 5; 'HF-2' on CSV lines 4, 7")
+    assert said.endswith("; … (+1)")
     ok = df.assign(**{"Patient No.": [f"HF-{i}" for i in range(5)]})
     assert guess_columns(ok)[0] == "Patient No." and id_guess_note(ok, "Patient No.") is None
     assert id_guess_note(pd.DataFrame({"Age": [1, 2]}), None) is None
