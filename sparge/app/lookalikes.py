@@ -86,6 +86,23 @@ def patient_index():
                          lambda: cohort_patients(ss.model, ss.cohort))
 
 
+def training_cells(training_index) -> pd.DataFrame | None:
+    """The cells of the model's training patients ``training_index`` as read from the
+    current data (for values written as a limit), or ``None`` when the data is not the
+    model's own (:func:`patient_index`)."""
+    index = patient_index()
+    if index is None or not index.compatible:
+        return None
+    tix = np.asarray(index.train_index, dtype=int)
+    want = np.asarray(training_index, dtype=int).ravel()
+    row_of = np.full(max(int(tix.max(initial=-1)), int(want.max(initial=-1))) + 1, -1)
+    row_of[tix[tix >= 0]] = np.flatnonzero(tix >= 0)  # one pass, not a loop per rerun
+    rows = row_of[want]
+    if (rows < 0).any():
+        return None
+    return st.session_state.cohort.df.iloc[rows].reset_index(drop=True)
+
+
 def left_out_colours() -> list[str]:
     """The current data's columns that the model does not use and that can colour the map
     (:func:`sparge.services.left_out_colour.colourable_left_out`; cached per data)."""
@@ -282,7 +299,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         st.info("Pick at least one biomarker to compare.")
         return
     comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
-                                model.scale_, encoder, flags, written)
+                                model.scale_, encoder, flags, written,
+                                lookalikes_written=training_cells(
+                                    table["training_index"].to_numpy()))
     # a table that wraps its cells: a long category answer ("1 - restricted: 8, 2 -
     # ambulatory, no work: 1 · 9 of 10 measured") was cut, and at 800 px the SD column
     # scrolled out of sight, in a fixed-width data grid

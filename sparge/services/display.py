@@ -352,6 +352,18 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
     return f"{format_number(med)} ({format_number(q1)}–{format_number(q3)})" + suffix
 
 
+def _limits_said(cells: pd.DataFrame | None, feature: str) -> str:
+    """How many look-alikes' values of a feature were written as a limit, and the most
+    common limit (" · 8 of 10 written '>90'"), or ""."""
+    if cells is None or feature not in cells.columns:
+        return ""
+    limits = cells[feature].map(limit_text).dropna()
+    if limits.empty:
+        return ""
+    top = limits.value_counts().index[0]
+    return f" · {len(limits)} of {len(cells)} written '{top}'"
+
+
 def limits_as_written(row, features: Sequence[str]) -> dict[str, str]:
     """A patient's values written as a limit in its table ("<15", ">90"), by feature:
     they read as the limit, and the comparison shows them as written beside it (a
@@ -423,7 +435,8 @@ def _as_written(shown: str, feature: str, written: dict[str, str] | None) -> str
 def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str],
                          names: Sequence[str], mean, scale, encoder=None,
                          flags: frozenset[str] = frozenset(),
-                         written: dict[str, str] | None = None) -> pd.DataFrame:
+                         written: dict[str, str] | None = None,
+                         lookalikes_written: pd.DataFrame | None = None) -> pd.DataFrame:
     """A patient next to its look-alikes, biomarker by biomarker, in clinical units.
 
     Parameters
@@ -438,6 +451,10 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
     flags : the 0/1 columns (:func:`flag_columns` of the training patients): no SD cue.
     written : the patient's values written as a limit (:func:`limits_as_written`): shown
         as written, "<15 (read as 15)".
+    lookalikes_written : the look-alikes' cells as read from their table (rows as
+        ``neighbours``), or ``None``: how many of them were written as a limit is said
+        beside their summary ("90 · 8 of 10 written '>90'"; walk-through 30 read a
+        plain 90 for look-alikes of eGFR ">90").
 
     Returns
     -------
@@ -465,7 +482,8 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
         rows.append({"Biomarker": biomarker_name(f, encoder),
                      "This patient": _as_written(format_value(q[j[t]], f, encoder), f,
                                                  written),
-                     "Look-alikes": _summary_of(nb[:, t], f, encoder),
+                     "Look-alikes": _summary_of(nb[:, t], f, encoder)
+                     + _limits_said(lookalikes_written, f),
                      "Patient (SD)": format_sd(zq[t]),
                      "Look-alikes (SD)": format_sd(zmed[t]),
                      "patient_sd": zq[t], "lookalikes_sd_median": zmed[t],

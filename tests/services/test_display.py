@@ -455,3 +455,19 @@ def test_the_map_hover_shows_a_limit_as_written():
     assert list(out["Age"]) == [">89", "54", "—"] and list(out["Sex"]) == ["F", "M", "F"]
     assert hover_as_written(shown, None) is shown
     assert hover_as_written(shown, cells.iloc[:2]) is shown  # other rows: as they are
+
+
+def test_the_lookalikes_values_written_as_a_limit_are_counted():
+    """Walk-through 30: 8 of 10 look-alikes had an eGFR written ">90" and read a plain
+    90 in the comparison."""
+    from sparge.services.display import lookalike_comparison
+
+    names = ["eGFR", "Age"]
+    nb = pd.DataFrame({"eGFR": [90.0] * 8 + [60.0, 75.0], "Age": np.arange(50.0, 60.0)})
+    cells = pd.DataFrame({"eGFR": [">90"] * 8 + ["60", "75"], "Age": nb["Age"].astype(str)})
+    comp = lookalike_comparison([90.0, 55.0], nb, names, names, [70.0, 55.0], [15.0, 5.0],
+                                lookalikes_written=cells)
+    assert comp.loc[0, "Look-alikes"].endswith(" · 8 of 10 written '>90'")
+    assert "written" not in comp.loc[1, "Look-alikes"]
+    plain = lookalike_comparison([90.0, 55.0], nb, names, names, [70.0, 55.0], [15.0, 5.0])
+    assert "written" not in plain.loc[0, "Look-alikes"]
