@@ -211,7 +211,8 @@ with guard("Drawing the map"):
     # a numeric colour's value in the hover as written (walk-through 30: an eGFR of ">90"
     # read 90)
     written = (hover_as_written(display_frame(values[[color_by]], encoder), cells)[color_by]
-               .to_numpy() if not dense and color_by in values.columns else None)
+               .to_numpy() if not dense and color_by in values.columns and order is None
+               else None)  # a category's legend already says its answer
     fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
                      lookalikes=_lookalike_rows(), title=map_title(proj, model),
                      color_title=(outcome_name(encoder) if color_by == "Outcome"

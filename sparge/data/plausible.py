@@ -38,6 +38,10 @@ from sparge.data.unit_conversion import conversion
 #: units between which :func:`~sparge.data.unit_conversion.conversion` is exact; ranges
 #: that overlap leave the values in the overlap unjudged.
 QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
+    # first: HbA1c is no haemoglobin. A UK practice's export wrote 10 % of its HbA1c
+    # in % (DCCT) among mmol/mol (IFCC), with no unit anywhere (walk-through 29)
+    ("HbA1c", r"\b(?:hb ?a1c|hgb ?a1c|a1c|glycated ha?emoglobin|glycosylated ha?emoglobin)\b",
+     {"mmol/mol": (20.0, 200.0), "%": (3.0, 19.0)}),
     ("temperature", r"\b(?:temp|temps|temperature|tmax|tmin|tmp)\b",
      {"°C": (25.0, 45.0), "°F": (77.0, 113.0)}),
     ("creatinine", r"\b(?:creatinine|creat|crea|scr|s ?creat)\b",
@@ -53,10 +57,6 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"mmol/L": (0.1, 30.0), "mg/dL": (1.0, 270.0)}),
     ("height", r"\b(?:height|stature|ht)\b",
      {"cm": (40.0, 230.0), "m": (0.4, 2.3), "in": (15.0, 90.0)}),
-    # a UK practice's export wrote 10 % of its HbA1c in % (DCCT) among mmol/mol (IFCC),
-    # with no unit anywhere (walk-through 29)
-    ("HbA1c", r"\b(?:hb ?a1c|hgb ?a1c|a1c|glycated ha?emoglobin|glycosylated ha?emoglobin)\b",
-     {"mmol/mol": (20.0, 200.0), "%": (3.0, 19.0)}),
 )
 
 #: Words of a quantity derived from one of :data:`QUANTITIES`, or measured elsewhere
@@ -87,12 +87,12 @@ def quantity_of(column: str) -> tuple[str, dict[str, tuple[float, float]]] | Non
     ('HbA1c', 'haemoglobin')
     """
     words = _name_words(column)
-    # HbA1c is no haemoglobin (it is read first); an albumin/creatinine ratio, a urine
+    # HbA1c is no haemoglobin (it is listed first); an albumin/creatinine ratio, a urine
     # creatinine or a change in creatinine is not the quantity itself
     bare = re.sub(r"[(\[][^()\[\]]*[)\]]", " ", str(column))  # its unit in brackets aside
     if "/" in bare or _DERIVED.search(words):
         return None
-    for name, pattern, units in sorted(QUANTITIES, key=lambda q: q[0] != "HbA1c"):
+    for name, pattern, units in QUANTITIES:
         if re.search(pattern, words):
             return name, units
     return None
