@@ -10,6 +10,7 @@ from sparge.services.compare import (
     CLASSIFIER_NAMES,
     MEASURE_HEADERS,
     MEASURE_NAMES,
+    UNWEIGHTED,
     chance_level,
     compare_classifiers,
     comparison_verdict,
@@ -49,6 +50,14 @@ with guard("Reading the current model's settings"):
                   if params else " (the library's defaults)") + ".")
 n_splits = st.slider("Repeated splits", 2, 20, 5, key="cls_splits",
                      help="The paper uses 10; fewer is faster.")
+weighted = st.checkbox(
+    "Weight the outcomes equally", key="cls_weighted",
+    help="Trains the classifiers as if every outcome had as many patients as the others "
+         "(scikit-learn's class_weight='balanced'; gradient boosting by per-patient "
+         "weights). Without it, a classifier seldom predicts a rare outcome and its balanced "
+         "accuracy sits near chance even when it ranks the patients well. "
+         + ", ".join(CLASSIFIER_NAMES[c] for c in UNWEIGHTED).capitalize()
+         + " cannot be weighted.")
 n_rows = len(cohort.train_rows)
 st.caption(f"Estimated time: about "
            f"{duration(max(estimate_comparison(n_rows, cohort.X.shape[1], n_splits), 1.0))}"
@@ -62,19 +71,22 @@ if st.button("Run the comparison", type="primary", key="cls_run"):
         try:
             res, conf = compare_classifiers(
                 cohort.X[rows], cohort.labels[rows].astype(str), n_splits=n_splits,
-                sparge_params=params,
+                sparge_params=params, weighted=weighted,
                 callback=lambda p, msg: bar.progress(p, text=msg))
         except BaseException:  # a failed run leaves no "preparing" bar above its message
             bar.empty()
             raise
         bar.progress(1.0, text="done: 100%")
         ss.cls_results = (res, conf, describe_settings(params), n_splits,
-                          cohort.labels[rows].astype(str))
+                          cohort.labels[rows].astype(str), weighted)
 
 if ss.get("cls_results") is not None:
-    res, conf, described, splits, y = ss.cls_results
+    res, conf, described, splits, y, was_weighted = ss.cls_results
     st.subheader("Results")
-    st.caption(f"SparGE features: {md_escape(described)}; {splits} splits.")
+    st.caption(f"SparGE features: {md_escape(described)}; {splits} splits; "
+               + ("outcomes weighted equally (except in "
+                  + ", ".join(CLASSIFIER_NAMES[c] for c in UNWEIGHTED) + ")."
+                  if was_weighted else "classifiers trained without outcome weights."))
     summary = summarize(res)
     measure = st.selectbox("Measure", list(MEASURE_NAMES), key="cls_measure",
                            format_func=MEASURE_NAMES.get)
@@ -91,7 +103,7 @@ if ss.get("cls_results") is not None:
                "error (a difference within about twice its standard error may be noise). "
                "The classifiers see SparGE's embedding alone, as in the paper; the "
                "look-alikes also use the forest part (the Model page's held-out check).")
-    verdict = comparison_verdict(res, measure, chance)
+    verdict = comparison_verdict(res, measure, chance, weighted=was_weighted)
     if verdict:
         st.info(verdict)
     with st.expander("Every measure"):

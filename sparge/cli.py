@@ -295,7 +295,7 @@ def cmd_compare(args) -> int:
                         f"{total.limits.max_bytes / 1e9:.1f} GB). Use fewer --splits, a random "
                         "sample of patients or fewer columns, or add --force.")
     res, _ = compare_classifiers(cohort.X[rows], cohort.labels[rows].astype(str),
-                                 n_splits=args.splits,
+                                 n_splits=args.splits, weighted=args.weighted,
                                  callback=lambda p, msg: _progress(msg, {"progress": p}))
     summary = summarize(res)
     _emit(summary.round(4), args.format, args.output)
@@ -379,6 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("compare", help="classifiers on raw vs SparGE features")
     data_args(sp, label_required=True)
     sp.add_argument("--splits", type=_positive_int, default=10)
+    sp.add_argument("--weighted", action="store_true",
+                    help="weight the outcomes equally in the classifiers that take weights "
+                         "(all but k-nearest neighbours)")
     sp.add_argument("--format", choices=["table", "csv", "json"], default="table")
     sp.add_argument("-o", "--output")
     sp.set_defaults(func=cmd_compare)

@@ -32,6 +32,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.class_weight import compute_sample_weight
+from sklearn.utils.validation import has_fit_parameter
 
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
@@ -39,21 +41,42 @@ from sparge.services.display import ordered_outcomes
 from sparge.services.resources import duration, estimate_fit
 
 
-def paper_classifiers(random_state: int = 0, calibration_folds: int = 5
-                      ) -> dict[str, object]:
-    """The paper's six baseline classifiers (Table "Baseline classifiers");
-    ``calibration_folds``: the SVM's Platt-scaling folds (fewer for a rare outcome, whose
-    stratified folds otherwise logged scikit-learn's "least populated class" warning)."""
+def paper_classifiers(random_state: int = 0, calibration_folds: int = 5,
+                      weighted: bool = False) -> dict[str, object]:
+    """The paper's six baseline classifiers (Table "Baseline classifiers").
+
+    Parameters
+    ----------
+    random_state : int
+        Seed of the randomised classifiers.
+    calibration_folds : int
+        The SVM's Platt-scaling folds (fewer for a rare outcome, whose stratified folds
+        otherwise logged scikit-learn's "least populated class" warning).
+    weighted : bool
+        Weight the outcomes inversely to their sizes (``class_weight="balanced"``) in the
+        classifiers that take class weights; :func:`compare_classifiers` gives the
+        calibrated SVM (its SVC and its Platt scaling) and gradient boosting the same
+        weights per patient. k-nearest neighbours cannot be weighted.
+    """
+    weight = "balanced" if weighted else None
     return {
         "KNN": KNeighborsClassifier(n_neighbors=5),
-        "LR": LogisticRegression(max_iter=2000),
-        "RF": RandomForestClassifier(n_estimators=100, random_state=random_state, n_jobs=1),
-        "DT": DecisionTreeClassifier(random_state=random_state),
+        "LR": LogisticRegression(max_iter=2000, class_weight=weight),
+        "RF": RandomForestClassifier(n_estimators=100, random_state=random_state, n_jobs=1,
+                                     class_weight=weight),
+        "DT": DecisionTreeClassifier(random_state=random_state, class_weight=weight),
         # probabilities for ROC AUC by Platt scaling (SVC(probability=True) is deprecated)
+        # weighted per patient in compare_classifiers: the weights then reach the Platt
+        # scaling too (class weights in the SVC alone were undone by an unweighted
+        # calibration, which predicted the rare outcome no more often)
         "SVM": CalibratedClassifierCV(SVC(random_state=random_state), ensemble=False,
                                       cv=calibration_folds),
         "GBDT": GradientBoostingClassifier(random_state=random_state),
     }
+
+
+#: The classifiers that cannot weight the outcomes (no class or sample weights).
+UNWEIGHTED = ("KNN",)
 
 
 #: Full names of the paper's classifiers (the results keep the short keys).
@@ -192,8 +215,16 @@ def compare_classifiers(
     classifiers: dict[str, object] | None = None,
     random_state: int = 0,
     callback: Callable[[float, str], None] | None = None,
+    weighted: bool = False,
 ) -> tuple[pd.DataFrame, dict]:
     """Run the comparison.
+
+    With ``weighted``, every outcome weighs as much as the others in the training of the
+    classifiers that can be weighted (:func:`paper_classifiers`; a classifier without
+    ``class_weight`` whose ``fit`` takes ``sample_weight`` gets balanced weights per
+    patient): unweighted, a classifier seldom predicts a rare outcome and its balanced
+    accuracy sits near chance even when it ranks the patients well. ``classifiers``, when
+    given, are used as they are, except for those per-patient weights.
 
     Returns
     -------
@@ -218,7 +249,7 @@ def compare_classifiers(
                         "fewer than 3 patients'), encode again and train again.")
     # the rarest outcome's patients in a training split: at most that many folds
     rarest = int(np.floor(counts.min() * (1 - test_size)))
-    clfs = classifiers or paper_classifiers(random_state, max(2, min(5, rarest)))
+    clfs = classifiers or paper_classifiers(random_state, max(2, min(5, rarest)), weighted)
     splitter = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size,
                                       random_state=random_state)
     rows = []
@@ -258,8 +289,10 @@ def compare_classifiers(
         for rep, (Ztr, Zte, rep_time) in reps.items():
             for name, proto in clfs.items():
                 clf = clone(proto)
+                fit_params = ({"sample_weight": compute_sample_weight("balanced", y[tr])}
+                              if weighted and _weights_per_patient(clf) else {})
                 t0 = time.perf_counter()
-                clf.fit(Ztr, y[tr])
+                clf.fit(Ztr, y[tr], **fit_params)
                 fit_t = time.perf_counter() - t0
                 t0 = time.perf_counter()
                 pred = clf.predict(Zte)
@@ -279,6 +312,13 @@ def compare_classifiers(
                 report(split, f"{CLASSIFIER_NAMES.get(name, name)} on the "
                               f"{'raw data' if rep == 'raw' else 'SparGE features'}")
     return pd.DataFrame(rows), confusion
+
+
+def _weights_per_patient(clf) -> bool:
+    """Whether ``clf`` takes the outcomes' weights per patient (``sample_weight`` in its
+    ``fit``, no ``class_weight`` of its own): gradient boosting and the calibrated SVM."""
+    return ("class_weight" not in clf.get_params(deep=False)
+            and has_fit_parameter(clf, "sample_weight"))
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
@@ -354,7 +394,7 @@ NEAR_CHANCE = 0.10
 
 
 def comparison_verdict(results: pd.DataFrame, measure: str,
-                       chance: float | None = None) -> str:
+                       chance: float | None = None, weighted: bool = False) -> str:
     """The classifier comparison in one plain sentence, and what it does not measure.
 
     Counts the classifiers where SparGE's features beat the raw data (paired mean over the
@@ -364,7 +404,8 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
     read "beat the raw data with 3 of 6 classifiers" where all three gains were noise and
     every score sat within 6 points of chance. Another read "raw data ahead for 4 of 6
     classifiers" here and "SparGE 73 %, raw 61 %" on the Model page's look-alike check as
-    a contradiction: the two pages answer different questions.
+    a contradiction: the two pages answer different questions. ``weighted``: the
+    classifiers were trained with the outcomes weighted (:func:`compare_classifiers`).
     """
     wide = results.pivot_table(index=["classifier", "split"], columns="representation",
                                values=measure, aggfunc="mean", sort=False)
@@ -410,10 +451,14 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
                 # walk-through 29: a 15 % outcome, balanced accuracy 0.55 and "neither
                 # feature set predicts the outcome" where the ROC AUC was 0.76
                 head += (f", yet the {CLASSIFIER_NAMES.get(ranked[0], ranked[0])} ranks the "
-                         f"patients well (ROC AUC {ranked[1]:.2f}): trained without weights "
-                         "for the outcomes' sizes, the classifiers seldom predict the rarer "
-                         "outcome. Read the ROC AUC (choose it above), or the confusion "
-                         "matrices below.")
+                         f"patients well (ROC AUC {ranked[1]:.2f})")
+                head += (": the classifiers rank the patients better than they classify "
+                         "them. Read the ROC AUC (choose it above), or the confusion "
+                         "matrices below." if weighted else
+                         ": trained without weights for the outcomes' sizes, the classifiers "
+                         "seldom predict the rarer outcome. Read the ROC AUC (choose it "
+                         "above) or the confusion matrices below, or run the comparison "
+                         "again with the outcomes weighted.")
             else:
                 head += ": on this cohort neither feature set predicts the outcome well."
     return (head + " This page asks how well a classifier predicts the outcome from each "

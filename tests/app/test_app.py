@@ -783,7 +783,8 @@ def test_classifier_page_on_a_small_cohort(small_cohort):
     at.slider(key="cls_splits").set_value(2)
     at.button(key="cls_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    res, conf, described, splits, y = at.session_state["cls_results"]
+    res, conf, described, splits, y, weighted = at.session_state["cls_results"]
+    assert not weighted and "without outcome weights" in texts(at)
     assert set(res["representation"]) == {"raw", "SparGE"} and len(res) == 2 * 2 * 6
     one, every = (d.value for d in at.dataframe if "Classifier" in d.value.columns)
     # the chosen measure, raw and SparGE side by side (fits 800 px); every measure below
