@@ -33,6 +33,7 @@ from sparge.data.column_guess import (
     repeated_ids,
     single_value_outcome,
 )
+from sparge.data.combined_cells import source_columns
 from sparge.data.encoder import ROLES, guess_feature_count
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
@@ -119,7 +120,7 @@ for key in ("setup_id", "setup_label"):  # a stale choice (another table's colum
 
 if pending is not None:
     st.subheader(f"Set up the new table: {md_escape(name)}")
-    st.caption(f"{len(df):,} rows × {len(cols):,} columns. The ID and outcome columns below are "
+    st.caption(f"{len(df):,} rows × {source_columns(df):,} columns. The ID and outcome columns below are "
                "guesses: check them, then encode; or cancel to keep the current table.")
     # removing the file from the uploader cannot cancel (Streamlit forgets the uploader
     # whenever the page is left): a walk-through's wrong upload stayed pending for good

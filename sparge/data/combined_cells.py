@@ -13,6 +13,8 @@ from sparge.data.safe_text import first_cells
 
 #: Cells of a column read to judge whether it may hold combined values at all.
 SAMPLE = 200
+#: ``df.attrs`` key: how many columns the parts added (a pressure's 2 parts: 1 more).
+ADDED = "sparge_columns_added"
 
 
 def mostly(values: pd.Series, matches: Callable[[str], object], share: float,
@@ -44,11 +46,20 @@ def text_columns(df: pd.DataFrame, known: Iterable[str],
 def replaced(df: pd.DataFrame, column: str, parts: pd.DataFrame, note: str
              ) -> pd.DataFrame:
     """``df`` with ``column`` replaced, in its place, by the columns of ``parts``, and
-    ``note`` added to ``df.attrs["sparge_read_notes"]``."""
+    ``note`` added to ``df.attrs["sparge_read_notes"]`` (and the columns added counted for
+    :func:`source_columns`)."""
     at = list(df.columns).index(column)
     attrs = dict(df.attrs)
     out = pd.concat([df.iloc[:, :at], parts, df.iloc[:, at + 1:]], axis=1)
     out.attrs = attrs
     out.attrs["sparge_read_notes"] = [*attrs.get("sparge_read_notes", []),
                                       *([note] if note else [])]
+    out.attrs[ADDED] = int(attrs.get(ADDED, 0)) + parts.shape[1] - 1
     return out
+
+
+def source_columns(df: pd.DataFrame) -> int:
+    """How many columns the file had: ``df``'s, less those its split cells added
+    (walk-through 30: a 28-column file was said to have 29, its blood pressure read in
+    two)."""
+    return int(df.shape[1]) - int(df.attrs.get(ADDED, 0))

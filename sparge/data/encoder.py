@@ -31,6 +31,7 @@ from sparge.data.column_kinds import (
     looks_like_follow_up,
     looks_like_free_text,
 )
+from sparge.data.combined_cells import source_columns
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     conversion_note,
@@ -906,7 +907,7 @@ class Encoder(TransformerMixin, BaseEstimator):
     @staticmethod
     def _start_report(df: pd.DataFrame) -> ValidationReport:
         """A report of the table's size that starts with the notes of its reading."""
-        report = ValidationReport(n_rows=int(df.shape[0]), n_columns=int(df.shape[1]))
+        report = ValidationReport(n_rows=int(df.shape[0]), n_columns=source_columns(df))
         report.notes += list(df.attrs.get("sparge_read_notes", []))
         return report
 

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from sparge import Encoder
+from sparge import Encoder, read_table
 from sparge.data.blood_pressure import pressure_columns, pressure_parts, split_pressures
+from sparge.data.combined_cells import source_columns
 
 
 def test_a_cell_reads_as_its_two_pressures():
@@ -52,6 +55,11 @@ def test_the_encoder_reads_them_for_training_and_for_a_new_patient():
                                       "Blood pressure diastolic"]
     np.testing.assert_array_equal(X[:, 1], sys_)
     assert any("holds blood pressures" in n for n in enc.report_.notes)
+    # the file's columns are counted, not the parts (walk-through 30: 28 read as 29)
+    assert enc.report_.n_columns == 3 and "× 3 columns" in str(enc.report_)
+    read = read_table(io.StringIO(df.to_csv(index=False)))
+    assert read.shape[1] == 4 and source_columns(read) == 3
+    assert Encoder(label_column="Outcome").fit(read).report_.n_columns == 3
     # one new patient: split however few its rows
     Xn = enc.transform(pd.DataFrame({"Age": [61], "Blood pressure": ["150/95"]}))
     assert Xn[0, 1:].tolist() == [150.0, 95.0]
