@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.column_kinds import looks_like_dates
+from sparge.data.levels import abbreviated_levels, spellings
 from sparge.data.parsing import cell_keys, cell_text, parse_numeric
 from sparge.data.tables import natural_key
 
@@ -30,12 +31,15 @@ MIN_SHOWN_SHARE = 0.5
 NUMERIC_SHARE = 0.9
 OTHER_ANSWERS = "other answers"
 MISSING = "missing"
+#: Answers written two ways are looked for in a column of at most this many answers (a
+#: note column, never shown, has thousands).
+MAX_MERGED = 100
 #: A four-digit year in a date cell, whatever the order of day and month.
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 
 
 def left_out_colour(values: pd.Series, missing_keys: Iterable[str] = (),
-                    max_answers: int = MAX_ANSWERS
+                    max_answers: int = MAX_ANSWERS, column: str | None = None
                     ) -> tuple[pd.Series, list[str] | None, str] | None:
     """A map colour from one column's cells, or ``None`` when the column colours nothing.
 
@@ -48,6 +52,9 @@ def left_out_colour(values: pd.Series, missing_keys: Iterable[str] = (),
     max_answers : int
         Text columns: the most common answers shown; the others share
         :data:`OTHER_ANSWERS`.
+    column : str, optional
+        The column's name (``values.name`` when not given), which tells what answers
+        written two ways may mean (:func:`one_spelling`).
 
     Returns
     -------
@@ -82,6 +89,8 @@ def left_out_colour(values: pd.Series, missing_keys: Iterable[str] = (),
         year = text.where(~gap, "").str.extract(_YEAR, expand=False).astype(float)
         if year.notna().sum() >= NUMERIC_SHARE * filled:
             return (*year_spans(year.to_numpy(), max_answers), "year")
+    text = text.where(gap, one_spelling(text.where(~gap, ""),
+                                        column if column is not None else values.name))
     counts = text[~gap].value_counts()
     top = counts.iloc[:max_answers]
     if top.sum() < MIN_SHOWN_SHARE * filled or len(counts) < 2:
@@ -92,6 +101,48 @@ def left_out_colour(values: pd.Series, missing_keys: Iterable[str] = (),
     order = sorted(shown, key=natural_key)
     order += ([OTHER_ANSWERS] if len(counts) > len(top) else []) + [MISSING]
     return colour, order, "answers"
+
+
+def one_spelling(text: pd.Series, column: object = None) -> pd.Series:
+    """The cells with each answer in one spelling: those equal but for case and spaces
+    ("yes", "Yes ") and those the Data page pairs as one answer written two ways ("Y" and
+    "Yes", "Ex" and "former": :func:`~sparge.data.levels.abbreviated_levels`). An answer
+    is written as its group's most common spelling of more than one letter (walk-through
+    30: a smoking column left out of the model coloured "Y" apart from "Yes"). Empty
+    cells stay empty.
+
+    Examples
+    --------
+    >>> list(one_spelling(pd.Series(["Yes", "Y", "yes", "No", "n", ""]), "Smoker"))
+    ['Yes', 'Yes', 'Yes', 'No', 'No', '']
+    """
+    keys = cell_keys(text)
+    spelled, counts = spellings(text)
+    if len(spelled) < 2:
+        return text
+    group = {k: k for k in spelled}
+
+    def root(k: str) -> str:
+        while group[k] != k:
+            k = group[k]
+        return k
+
+    if len(spelled) <= MAX_MERGED:
+        key_of = {s: k for k, s in spelled.items()}
+        for short, full in abbreviated_levels(list(spelled.values()),
+                                              None if column is None else str(column)):
+            a, b = root(key_of[short]), root(key_of[full])
+            if a != b:
+                group[a] = b
+    members: dict[str, list[str]] = {}
+    for k in spelled:
+        members.setdefault(root(k), []).append(k)
+    shown = {}
+    for ks in members.values():
+        best = max(ks, key=lambda k: (len(spelled[k]) > 1, counts[k]))
+        shown.update({k: spelled[best] for k in ks})
+    return pd.Series(np.where(keys == "", text, keys.map(shown).fillna(text)),
+                     index=text.index, dtype=object)
 
 
 def year_spans(years: np.ndarray, max_spans: int = MAX_ANSWERS

@@ -28,6 +28,21 @@ def test_answers_keep_the_most_common_and_gaps_are_missing():
     assert len(colour) == len(wards)
 
 
+def test_answers_written_two_ways_share_a_colour():
+    """Walk-through 30: a smoking column left out of the model coloured "Y" apart from
+    "Yes"; one answer now reads in its most common spelling of more than one letter."""
+    smoking = pd.Series(["Y"] * 12 + ["Yes"] * 5 + ["yes "] * 3 + ["Current smoker"] * 4
+                        + ["Ex"] * 6 + ["former"] * 9 + ["Never"] * 20 + ["N"] * 2
+                        + ["NA"] * 3, name="Smoking status")
+    colour, order, _ = left_out_colour(smoking, GAPS)
+    got = dict(zip(smoking, colour))
+    assert got["Y"] == got["Yes"] == got["yes "] == got["Current smoker"] == "Yes"
+    assert got["Ex"] == got["former"] == "former" and got["N"] == "Never"
+    assert order == ["former", "Never", "Yes", MISSING]
+    # a ward's "ICU" and "ICU 2" are two answers, and a name is not needed
+    assert set(left_out_colour(pd.Series(["ICU", "ICU 2"] * 5), GAPS)[0]) == {"ICU", "ICU 2"}
+
+
 def test_numbers_are_numbers_and_dates_their_year():
     colour, order, kind = left_out_colour(pd.Series(["12", "14,5", "NA", "30"] * 10), GAPS)
     assert kind == "numbers" and order is None
