@@ -42,6 +42,7 @@ from sparge.data.encoding_notes import (
     far_values_done,
 )
 from sparge.data.safe_text import md_escape, plain_frame, quoted_names, to_csv
+from sparge.services.ages import age_choices, age_name, with_age, without_age
 from sparge.services.workflow import (
     default_missing_threshold,
     encode_again,
@@ -197,13 +198,73 @@ if st.button("Encode this table", type="primary", key="setup_go"):
                             encoding_table=enc.encoding_table if keep else None,
                             max_patient_missing=max_missing / 100,
                             min_outcome_patients=RARE_OUTCOME if rare_aside else 1,
-                            clear_far=keep and ss.cohort.clear_far)
+                            clear_far=keep and ss.cohort.clear_far,
+                            ages=enc.ages if keep else None)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
         ss.pending = None
         flash("success", "Table encoded: its report is below. Train a model on the Model page.")
         st.rerun()
+
+ONE_DATE = "one date for every patient"
+ORDERS = {"as the dates tell (day first when none does)": None, "day/month/year": True,
+          "month/day/year": False}
+
+
+def _age_form(cohort, choices) -> None:
+    """Add an age from a date of birth (the Encoder's ``ages``), or remove one."""
+    enc = cohort.encoder
+    added = dict(getattr(enc, "ages_", {}) or {})
+    title = "Add an age from a date of birth" + (
+        f" ('{md_escape(choices.born)}')" if choices.born and not added else "")
+    with st.expander(title):
+        for name, spec in added.items():
+            a, b = st.columns([4, 1])
+            a.caption(f"'{md_escape(name)}' is in the model: the age in years from "
+                      f"'{md_escape(spec['born'])}' at '{md_escape(spec['at'])}'.")
+            if b.button("Remove", key=f"age_remove_{name}"):
+                with guard("Encoding again"):
+                    set_cohort(encode_again(cohort, ages=without_age(enc.ages, name)),
+                               ss.cohort_name)
+                    flash("success", f"'{md_escape(name)}' removed; the table was encoded "
+                                     "again. Train a model on the Model page.")
+                    st.rerun()
+        a, b = st.columns(2)
+        born = a.selectbox("Date of birth", choices.dates, key="age_born",
+                           index=choices.dates.index(choices.born) if choices.born else 0)
+        others = [c for c in choices.dates if c != born]
+        at_options = [*others, ONE_DATE]
+        at_pick = b.selectbox("Age at", at_options, key="age_at",
+                              index=at_options.index(choices.at) if choices.at in others else 0,
+                              help="Another date of the same patient (an admission, a "
+                                   "visit), or one date for every patient (the export's).")
+        if at_pick == ONE_DATE:
+            when = st.date_input("The date", key="age_day",
+                                 value=(choices.latest or pd.Timestamp.today()).date(),
+                                 min_value=pd.Timestamp(1900, 1, 1).date(),
+                                 max_value=pd.Timestamp(2100, 12, 31).date())
+            at = when.isoformat()
+        else:
+            at = at_pick
+        order = st.radio("Dates written", list(ORDERS), horizontal=True, key="age_order",
+                         help="03/04/1960: the 3rd of April (day/month/year) or the 4th of "
+                              "March (month/day/year). A date such as 25/04/1960 tells; "
+                              "when none does, the report says how they were read.")
+        name = st.text_input("Name of the new column", key=f"age_name_{at}",
+                             value=age_name(at, [str(c) for c in cohort.df.columns]))
+        if st.button("Add the age and encode again", key="age_add"):
+            with guard("Adding the age"):
+                name = name.strip() or age_name(at, [str(c) for c in cohort.df.columns])
+                new = encode_again(cohort, ages=with_age(enc.ages, name, born, at,
+                                                         ORDERS[order]))
+                set_cohort(new, ss.cohort_name)
+                said = next((n for n in new.encoder.report_.notes
+                             if n.startswith(f"'{name}'")), "")
+                flash("success", md_escape(said, max_len=600) + " The table was encoded "
+                      "again. Train a model on the Model page.")
+                st.rerun()
+
 
 # ---------------------------------------------------------------- the current table
 cohort = ss.cohort
@@ -290,6 +351,9 @@ with current:
                                      "the table was encoded again. Train a model on the "
                                      "Model page.")
                     st.rerun()
+        ages_at = age_choices(cohort.df, enc.roles_)
+        if ages_at.dates:  # walk-through 29: a date of birth, and no age in the model
+            _age_form(cohort, ages_at)
         # the report after the outcome's warnings above: they decide what the model learns
         # (the one-answer outcome's stood below "Nothing blocks training"; walk-through 18)
         for line in str(rep).splitlines():

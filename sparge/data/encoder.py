@@ -32,6 +32,7 @@ from sparge.data.column_kinds import (
     looks_like_free_text,
 )
 from sparge.data.combined_cells import source_columns
+from sparge.data.dates import add_ages
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     conversion_note,
@@ -250,6 +251,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         values the model trains on (walk-through 29's report counted the 111 HbA1c it had
         cleared as values). The report still lists them. ``transform`` reads new patients
         as written (the New patient page questions such values).
+    ages : dict, optional
+        Age columns computed from a date of birth (:func:`~sparge.data.dates.add_ages`):
+        ``{"Age at admission": {"born": "Date of birth", "at": "Admission date"}}``, or
+        ``"at": "2024-06-30"`` for one date for every patient; ``"day_first"`` reads
+        03/04/2019 as the 3rd of April when no cell tells. The age is a numeric feature;
+        ``transform`` computes it from a new patient's dates, or keeps an age given in
+        its column. ``ages_`` holds the setting with the order of day and month as read.
 
     Attributes
     ----------
@@ -308,7 +316,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  drop_all_missing: bool = True,
                  drop_constant: bool = True, merge_duplicates: bool = True,
                  numeric_threshold: float = 0.8, max_levels: int = 30,
-                 min_outcome_patients: int = 1, clear_far: bool = False):
+                 min_outcome_patients: int = 1, clear_far: bool = False,
+                 ages: Mapping[str, Mapping] | None = None):
         self.id_column = id_column
         self.label_column = label_column
         self.encoding_table = encoding_table
@@ -321,6 +330,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.max_levels = max_levels
         self.min_outcome_patients = min_outcome_patients
         self.clear_far = clear_far
+        self.ages = ages
 
     # ------------------------------------------------------------------ helpers
     def _user_table(self) -> EncodingTable | None:
@@ -503,7 +513,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         """:meth:`roles_of`, and the list columns read as yes/no columns on the way."""
         # a column of TNM stages as its three parts (read_table splits it already; a
         # DataFrame given directly alike), a list column as its answers
-        df, lists, _ = split_lists(split_cells(self._check_frame(df)), skip=self._kept_whole())
+        df = add_ages(self._check_frame(df), self.ages)[0]
+        df, lists, _ = split_lists(split_cells(df), skip=self._kept_whole())
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
         return self._roles(df, cols, self._fitting_base(df, cols)), lists
@@ -650,7 +661,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         """Fit on ``df`` and return its encoded features (every row)."""
         # a column of TNM stages as its three parts, of blood pressures as its two
         # (read_table splits them already; a DataFrame given directly alike)
-        df = split_cells(self._check_frame(df))
+        df, self.ages_, _ = add_ages(self._check_frame(df), self.ages)
+        df = split_cells(df)
         report = self._start_report(df)
         # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
         df, self.answer_lists_, notes = split_lists(df, skip=self._kept_whole())
@@ -1279,7 +1291,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "feature_names_out_")
         # the TNM and blood-pressure columns the model was fitted with, split in a new
         # patients' table however few its rows (read_table splits a column of 5 or more)
-        df = split_cells(self._check_frame(X), fitted=self.input_columns_)
+        df = add_ages(self._check_frame(X), getattr(self, "ages_", {}), fitted=True)[0]
+        df = split_cells(df, fitted=self.input_columns_)
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
@@ -1556,7 +1569,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                            "numeric_threshold": self.numeric_threshold,
                            "max_levels": self.max_levels,
                            "min_outcome_patients": self.min_outcome_patients,
-                           "clear_far": self.clear_far},
+                           "clear_far": self.clear_far,
+                           "ages": _plain_ages(self.ages)},
+                "ages": _plain_ages(getattr(self, "ages_", {})),
                 "roles": self.roles_, "table": self.table_.to_dict(),
                 "ordered": {c: self.table_.is_ordered(c) for c in self.table_.columns()},
                 "missing_tokens": self.table_.missing_tokens,
@@ -1635,6 +1650,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             raise ValueError("thousands_dot must be a list of column names")
         enc.thousands_dot_ = list(dots)
         enc.input_columns_ = [str(c) for c in state["input_columns"]]
+        enc.ages_ = _checked_ages(state.get("ages") or {})
         spelled = state.get("label_spellings") or {}
         if not isinstance(spelled, dict):
             raise ValueError("label_spellings must be {key: spelling}")
@@ -1650,3 +1666,26 @@ class Encoder(TransformerMixin, BaseEstimator):
         enc.n_features_in_ = len(enc.input_columns_)
         enc.keep_patients_ = np.zeros(0, bool)
         return enc
+
+
+def _plain_ages(ages: Mapping | None) -> dict | None:
+    """The ``ages`` setting as plain data for JSON (``None`` stays ``None``)."""
+    if ages is None:
+        return None
+    return {str(k): {"born": str(v["born"]), "at": str(v["at"]),
+                     "day_first": None if v.get("day_first") is None else bool(v["day_first"])}
+            for k, v in ages.items()}
+
+
+def _checked_ages(ages) -> dict:
+    """A saved ``ages_`` checked: ``{name: {"born": text, "at": text, "day_first": bool or
+    null}}``."""
+    if not isinstance(ages, dict):
+        raise ValueError("ages must be {column: {born, at, day_first}}")
+    for spec in ages.values():
+        if not (isinstance(spec, dict) and isinstance(spec.get("born"), str)
+                and isinstance(spec.get("at"), str)
+                and spec.get("day_first") in (None, True, False)):
+            raise ValueError("ages must be {column: {born: text, at: text, day_first: "
+                             "true/false/null}}")
+    return _plain_ages(ages) or {}

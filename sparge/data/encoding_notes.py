@@ -187,8 +187,9 @@ def report_left_out(reasons: dict[str, list[str]], max_levels: int,
         cols = reasons["dates"]
         report.notes.append(
             f"Left out of the model: {quoted_names(cols)}, which {verb(cols, 'holds', 'hold')} "
-            "dates. A date is not a biomarker; turn it into an age or a duration first if "
-            "it matters.")
+            "dates. A date is not a biomarker: an age can be computed from a date of birth "
+            "(the Data page's 'Add an age from a date of birth', the Encoder's ages); turn "
+            "another date into a duration first if it matters.")
     if "free text" in reasons:
         cols = reasons["free text"]
         report.notes.append(

@@ -1,0 +1,87 @@
+"""The Data page's "Add an age from a date of birth": which columns hold dates, which is
+the date of birth, at which date the age is taken, and the setting it gives the
+:class:`~sparge.data.encoder.Encoder` (``ages``)."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+import pandas as pd
+
+from sparge.data.column_kinds import looks_like_dates
+from sparge.data.dates import read_dates
+from sparge.data.parsing import cell_text
+
+#: A date of birth's column name.
+_BIRTH = re.compile(r"birth|\bdob\b|\bd\.o\.b\b|\bborn\b|geburt|naissance|nacimiento",
+                    re.IGNORECASE)
+#: Dates at which an age is usually taken, the likeliest first: the admission, the
+#: diagnosis, the operation, the visit, the study's start, the referral, a review.
+_AT = [re.compile(p, re.IGNORECASE) for p in (
+    r"admi", r"diagnos", r"surg|operat|procedure", r"visit|encounter|consult|appoint|attend|"
+    r"arrival|presentation|episode", r"enrol|baseline|recruit|randomi|consent|registration|"
+    r"index", r"referr", r"treatment|start", r"exam|review")]
+
+
+class AgeChoices(NamedTuple):
+    """What the Data page offers for an age.
+
+    Attributes
+    ----------
+    dates : list of str
+        The table's columns that hold dates, in the table's order.
+    born : str or None
+        The date of birth guessed among them (its name says birth, DOB, born).
+    at : str or None
+        The other date guessed for the age (an admission, a visit, a diagnosis), else the
+        first other date column.
+    latest : pandas.Timestamp or None
+        The latest date of the table's other date columns (the default of "one date for
+        every patient": the export's date is rarely in the file).
+    """
+
+    dates: list[str]
+    born: str | None
+    at: str | None
+    latest: pd.Timestamp | None
+
+
+def age_choices(df: pd.DataFrame, roles: dict[str, str]) -> AgeChoices:
+    """The date columns of ``df`` left out of the model (``roles``: the encoder's), and
+    the guesses for an age (:class:`AgeChoices`)."""
+    dates = [str(c) for c in df.columns if roles.get(str(c)) == "ignore"
+             and not pd.api.types.is_numeric_dtype(df[c])
+             and looks_like_dates(cell_text(df[c]))]
+    born = next((c for c in dates if _BIRTH.search(c)), None)
+    others = [c for c in dates if c != born]
+    at = next((c for pattern in _AT for c in others if pattern.search(c)),
+              others[0] if others else None)
+    latest = None
+    for c in others:
+        d = read_dates(df[c]).dates.max()
+        if pd.notna(d) and (latest is None or d > latest):
+            latest = d
+    return AgeChoices(dates, born, at, latest)
+
+
+def age_name(at: str, existing: list[str]) -> str:
+    """The new age column's name: "Age at <date column>" or "Age on <date>", numbered
+    when the table has the name already."""
+    base = f"Age on {at}" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", at) else f"Age at {at}"
+    name, k = base, 2
+    while name in existing:
+        name, k = f"{base} ({k})", k + 1
+    return name
+
+
+def with_age(ages: dict | None, name: str, born: str, at: str,
+             day_first: bool | None) -> dict:
+    """The encoder's ``ages`` with one more age (or one replaced)."""
+    return {**(ages or {}), name: {"born": born, "at": at, "day_first": day_first}}
+
+
+def without_age(ages: dict | None, name: str) -> dict | None:
+    """The encoder's ``ages`` without ``name`` (``None`` when none is left)."""
+    rest = {k: v for k, v in (ages or {}).items() if k != name}
+    return rest or None

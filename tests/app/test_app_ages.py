@@ -1,0 +1,70 @@
+"""The Data page adds an age from a date of birth (walk-through 29: the export gave a
+date of birth and no age, and the model never saw the patients' ages)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from app_support import start
+
+from sparge.services.ages import age_choices, age_name, with_age, without_age
+
+
+def _export(n=80, seed=0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    born = pd.Timestamp("1940-01-01") + pd.to_timedelta(rng.integers(0, 20000, n), unit="D")
+    seen = pd.Timestamp("2015-01-01") + pd.to_timedelta(rng.integers(0, 2000, n), unit="D")
+    age = (seen - born).days / 365.2425
+    return pd.DataFrame({
+        "Patient": [f"P{i}" for i in range(n)],
+        "DOB": born.strftime("%d/%m/%Y"),
+        "Last review": seen.strftime("%d/%m/%Y"),
+        "Admission date": seen.strftime("%d/%m/%Y"),
+        "Sodium": rng.normal(140, 3, n).round(1),
+        "Creatinine": rng.normal(90, 20, n).round(0),
+        "Outcome": np.where(age + rng.normal(0, 8, n) > 60, "died", "alive")})
+
+
+def test_the_choices_guess_the_birth_and_the_admission():
+    df = _export()
+    roles = {c: "ignore" for c in ("DOB", "Last review", "Admission date")}
+    got = age_choices(df, {**roles, "Sodium": "numeric", "Patient": "id"})
+    assert got.dates == ["DOB", "Last review", "Admission date"]
+    assert got.born == "DOB" and got.at == "Admission date"
+    assert got.latest == pd.to_datetime(df["Admission date"], dayfirst=True).max()
+    assert age_name("Admission date", []) == "Age at Admission date"
+    assert age_name("2020-01-01", ["Age on 2020-01-01"]) == "Age on 2020-01-01 (2)"
+    ages = with_age(None, "Age", "DOB", "Admission date", None)
+    assert without_age(ages, "Age") is None and without_age(ages, "other") == ages
+
+
+def test_the_data_page_adds_and_removes_an_age():
+    df = _export()
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("export.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.button(key="setup_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Add an age from a date of birth ('DOB')" in [e.label for e in at.expander]
+    assert at.selectbox(key="age_born").value == "DOB"
+    assert at.selectbox(key="age_at").value == "Admission date"
+    at.button(key="age_add").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    cohort = at.session_state["cohort"]
+    assert "Age at Admission date" in cohort.features
+    j = cohort.features.index("Age at Admission date")
+    born = pd.to_datetime(df["DOB"], format="%d/%m/%Y")
+    seen = pd.to_datetime(df["Admission date"], format="%d/%m/%Y")
+    np.testing.assert_array_equal(cohort.X[:, j], ((seen - born).dt.days / 365.2425).round(1))
+    said = " ".join(s.value for s in at.success)
+    assert "computed for 80 of 80 patients" in said and "day/month/year" in said
+    # one date for every patient, as a second age
+    at.selectbox(key="age_at").set_value("one date for every patient").run()
+    at.date_input(key="age_day").set_value(pd.Timestamp(2020, 1, 1).date()).run()
+    at.button(key="age_add").click().run()
+    assert "Age on 2020-01-01" in at.session_state["cohort"].features
+    # removed: out of the model again
+    at.button(key="age_remove_Age at Admission date").click().run()
+    assert not at.exception
+    features = at.session_state["cohort"].features
+    assert "Age at Admission date" not in features and "Age on 2020-01-01" in features
