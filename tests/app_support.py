@@ -2,10 +2,33 @@
 
 from __future__ import annotations
 
-from helpers import ROOT
+import numpy as np
+from helpers import ROOT, SAMPLES
 from streamlit.testing.v1 import AppTest
 
 APP = str(ROOT / "app.py")
+#: The bundled small sample's bytes, as an upload gives them.
+SMALL = (SAMPLES / "singheart_small.csv").read_bytes()
+
+
+def texts(at) -> str:
+    """Every text element of the page and the sidebar's captions, Markdown escapes
+    removed."""
+    parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning",
+                                  "info", "subheader", "title") for e in getattr(at, kind)]
+    parts += [e.value for e in at.sidebar.caption]
+    return "\n".join(str(p) for p in parts).replace("\\", "")
+
+
+def plotly_array(value) -> np.ndarray:
+    """An array of a Plotly JSON spec (plain list or base64 typed array)."""
+    if isinstance(value, dict) and "bdata" in value:
+        import base64
+
+        arr = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        return arr.reshape([int(n) for n in str(shape).split(",")]) if shape else arr
+    return np.asarray(value, dtype=float)
 
 
 def start(page: str | None = None, query: dict | None = None, **state) -> AppTest:
