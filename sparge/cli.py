@@ -20,6 +20,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from sparge.data.column_guess import guess_columns
 from sparge.data.encoder import guess_feature_count
 from sparge.data.reading import read_table
 from sparge.data.safe_text import plain_frame, plain_text, to_csv
@@ -99,6 +100,13 @@ def _cohort(args):
     cohort = encode_cohort(df, id_column=args.id, label_column=args.label,
                            max_patient_missing=max_missing)
     _step(f"encoded {len(cohort.features):,} features")
+    guessed = guess_columns(df)[1] if args.label is None else None
+    if guessed is not None and cohort.encoder.roles_.get(guessed) in ("numeric",
+                                                                      "categorical"):
+        # a library review: `train` without --label used 'Outcome' as an input feature
+        _say(f"Warning: no --label was given, and column '{plain_text(guessed, 80)}' looks "
+             "like the outcome: it is used as an input feature. Add --label "
+             f"'{plain_text(guessed, 80)}' to learn from it.", file=sys.stderr)
     return cohort
 
 

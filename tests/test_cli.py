@@ -57,6 +57,17 @@ def test_train_then_similar_round_trip_in_fresh_processes(tmp_path):
     assert lookalike_table(m, X, n_neighbors=10)["ID"].tolist() == [r["ID"] for r in ta]
 
 
+def test_a_model_learned_without_the_outcome_trains_warns_and_loads(tmp_path):
+    """A library review: `train` without --label used 'Outcome' as a feature without a
+    word, and `similar` on the saved model said "internal error (KeyError)"."""
+    model = tmp_path / "u.sparge"
+    p = run("train", SMALL, "--id", "Subject ID", "--max-missing", "0.5", "-o", str(model),
+            check_rc=0)
+    assert "column 'Outcome' looks like the outcome" in p.stderr
+    p = run("similar", str(model), ONE, "-k", "3", "--format", "json", check_rc=0)
+    assert len(json.loads(p.stdout)) == 3
+
+
 def test_compare_prints_table(tmp_path):
     p = run("compare", SMALL, "--id", "Subject ID", "--label", "Outcome", "--splits", "2",
             "--max-missing", "0.5", "--format", "csv", check_rc=0)

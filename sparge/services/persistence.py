@@ -632,7 +632,9 @@ def _check_dtype(name: str, dtype: np.dtype, meta: dict) -> None:
 
 
 def _dim(shapes: dict, name: str, axis: int) -> int:
-    s = shapes[name]
+    """An array's length along ``axis``; -1 when the file lacks it (a model learned
+    without an outcome has no ``classes_``) or it has fewer axes."""
+    s = shapes.get(name, ())
     return s[axis] if len(s) > axis else -1
 
 

@@ -33,6 +33,20 @@ def test_round_trip_identical_transforms(tmp_path, model_and_data):
     assert loaded.get_params()["n_components"] == model.get_params()["n_components"]
 
 
+@pytest.mark.parametrize("with_y", [False, True])
+def test_a_model_learned_without_the_outcome_round_trips(tmp_path, with_y):
+    """A library review: a model fitted with ``supervised=False`` (with or without y)
+    saved, then failed to load (KeyError 'classes_'); the CLI's ``similar`` said
+    "internal error"."""
+    X, y = planted_classes(n=80, missing=0.1)
+    model = SparGE(supervised=False, max_iter=1, random_state=0).fit(
+        X, y if with_y else None)
+    save_model(tmp_path / "u.sparge", model)
+    loaded = load_model(tmp_path / "u.sparge")[0]
+    np.testing.assert_array_equal(loaded.transform(X[:10]), model.transform(X[:10]))
+    np.testing.assert_array_equal(loaded.kneighbors(X[:5])[1], model.kneighbors(X[:5])[1])
+
+
 def test_posterior_completion_ridge_round_trips(tmp_path):
     X, y = planted_classes(n=120, missing=0.2)
     model = SparGE(max_iter=1, completion_ridge="posterior", random_state=0).fit(X, y)
