@@ -54,11 +54,13 @@ from sparge.data.parsing import (
     cell_keys,
     cell_text,
     column_units,
+    decimal_marks,
     header_unit,
     loose_key,
     min_category_count,
     numeric_share,
     parse_numeric,
+    thousands_comma_column,
     thousands_dot_column,
     token_counts,
     unit_key,
@@ -290,6 +292,13 @@ class Encoder(TransformerMixin, BaseEstimator):
     thousands_dot_ : list of str
         Numeric columns whose "1.527" reads 1527 (dots as thousands separators in a table
         that writes decimals with a comma), in ``transform`` too. Saved by :meth:`to_dict`.
+    thousands_comma_ : list of str
+        Numeric columns whose "362,656" reads 362656 (commas as thousands separators in a
+        table that writes no decimal comma), in ``transform`` too. Saved by
+        :meth:`to_dict`.
+    ages_ : dict
+        The ``ages`` added, with the order of day and month as read. Saved by
+        :meth:`to_dict`.
     feature_names_out_ : list of str
         The features kept by the column filters: the columns of the encoded matrix.
     keep_patients_ : ndarray of bool
@@ -683,6 +692,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.units_, self.unit_conversions_ = self._learn_units(df, roles, base, units,
                                                                 reasons, report, plans)
         self.thousands_dot_ = self._learn_thousands_dot(df, roles)
+        self.thousands_comma_ = self._learn_thousands_comma(df, roles)
         self.table_, inferred = self._build_table(df, cols, roles, base)
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
@@ -890,6 +900,21 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not writes_decimal_commas(df, numeric):  # stops at the first "2.5"
             return []
         return [c for c in numeric if thousands_dot_column(df[c])]
+
+    @staticmethod
+    def _learn_thousands_comma(df: pd.DataFrame, roles: dict[str, str]) -> list[str]:
+        """The numeric columns whose "362,656" reads 362656: their numbers with a comma
+        are all written with commas as thousands separators (:func:`~sparge.data.parsing.
+        thousands_comma_column`) and no other numeric column writes a decimal comma
+        ("5,2"; a library review's US platelets were read 1000 times too small)."""
+        numeric = [c for c in df.columns if roles[c] == "numeric"]
+        found = [c for c in numeric if thousands_comma_column(df[c])]
+        if not found:
+            return []
+        chosen = set(found)
+        if any(decimal_marks(df[c])[0] for c in numeric if c not in chosen):
+            return []
+        return found
 
     def _leave_out_leaks(self, X: np.ndarray, labels, report: ValidationReport) -> np.ndarray:
         """Leave out, like a follow-up time, the features that alone give the outcome
@@ -1108,7 +1133,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 convert = KnownConversions(col, unit, learned) if new and unit else learned
                 X[:, j], info = parse_numeric(
                     df[col], self.table_.missing_keys(col), unit,
-                    col in getattr(self, "thousands_dot_", ()), convert)
+                    col in getattr(self, "thousands_dot_", ()), convert,
+                    col in getattr(self, "thousands_comma_", ()))
                 self._report_numeric(col, info, report, unit)
                 if new and info["converted"]:
                     r, cell = info["converted"][0]
@@ -1217,6 +1243,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) such as "
                                 f"'{_q(cells[0][1], 30)}' read with '.' as thousands separator "
                                 f"({cells[0][2]:.0f}), as the table writes decimals with ','.")
+        if info.get("thousands_comma"):
+            cells = info["thousands_comma"]
+            report.notes.append(f"Column '{_q(col)}': {len(cells):,} cell(s) such as "
+                                f"'{_q(cells[0][1], 30)}' read with ',' as thousands separator "
+                                f"({format_number(cells[0][2])}), as no number of the table "
+                                "is written with a decimal comma.")
         if info.get("gcs"):
             cells = info["gcs"]
             report.notes.append(
@@ -1558,7 +1590,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             keeps the ``{column: {level: code}}`` form of earlier versions; the order flags
             and missing tokens are the added keys ``ordered``, ``missing_tokens`` and
             ``column_missing_tokens``; the units learned from the cells, ``units``; the
-            columns read with dots as thousands separators, ``thousands_dot``.
+            columns read with dots as thousands separators, ``thousands_dot``; with commas,
+            ``thousands_comma``.
         """
         check_is_fitted(self, "feature_names_out_")
         return {"params": {"id_column": self.id_column, "label_column": self.label_column,
@@ -1583,6 +1616,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "unit_conversions": {c: {k: list(v) for k, v in conv.items()} for c, conv
                                      in getattr(self, "unit_conversions_", {}).items()},
                 "thousands_dot": list(getattr(self, "thousands_dot_", [])),
+                "thousands_comma": list(getattr(self, "thousands_comma_", [])),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
                 "rare_outcomes": dict(getattr(self, "rare_outcomes_", {})),
@@ -1649,6 +1683,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not isinstance(dots, list) or not all(isinstance(c, str) for c in dots):
             raise ValueError("thousands_dot must be a list of column names")
         enc.thousands_dot_ = list(dots)
+        commas = state.get("thousands_comma") or []
+        if not isinstance(commas, list) or not all(isinstance(c, str) for c in commas):
+            raise ValueError("thousands_comma must be a list of column names")
+        enc.thousands_comma_ = list(commas)
         enc.input_columns_ = [str(c) for c in state["input_columns"]]
         enc.ages_ = _checked_ages(state.get("ages") or {})
         spelled = state.get("label_spellings") or {}

@@ -38,6 +38,9 @@ _EU_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:\.\d{3})+$")  # 1.234 (1234 in a 1.
 #: 1.527, 12.345.678: dots as thousands separators (never after a leading 0: 0.527 is a
 #: decimal), read so in a column that :func:`thousands_dot_column` finds.
 _DOT_THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:\.\d{3})+$")
+#: 362,656 and 1,234.5: commas as thousands separators, read so in a column that
+#: :func:`thousands_comma_column` finds (a US export's platelets; a library review).
+_COMMA_THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
 _SPACED = re.compile(r"^[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?$")  # 1 234,5
 _INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
 #: A limit: "<15", ">= 90", "≤5", and with a decimal comma "<0,5" (walk-through 25's
@@ -49,6 +52,7 @@ _CENSORED = re.compile(r"^\s*([<>]=?|[≤≥⩽⩾])\s*([+-]?(?:\d+,\d+|\d+\.?\d
 _GCS = re.compile(r"E\s*([1-4])[\s,;/-]*V\s*([1-5])[\s,;/-]*M\s*([1-6])", re.IGNORECASE)
 _NUMERIC_LIKE = re.compile(
     rf"{NUMBER_PATTERN}|[+-]?\d+,\d+|[+-]?\d{{1,3}}(?:\.\d{{3}})+,\d+"
+    r"|[+-]?[1-9]\d{0,2}(?:,\d{3})+\.\d+"
     r"|E\s*[1-4][\s,;/-]*V\s*[1-5][\s,;/-]*M\s*[1-6]"
     r"|[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
     r"|(?:[<>]=?|[≤≥⩽⩾])\s*[+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?",
@@ -374,8 +378,8 @@ def limit_text(cell: object) -> str | None:
 
 def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                   unit: str | None = None, thousands_dot: bool = False,
-                  convert: dict[str, tuple[float, float]] | None = None
-                  ) -> tuple[np.ndarray, dict[str, Any]]:
+                  convert: dict[str, tuple[float, float]] | None = None,
+                  thousands_comma: bool = False) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
     Parameters
@@ -417,7 +421,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
-                            "thousands_dot": [], "converted": [], "gcs": []}
+                            "thousands_dot": [], "converted": [], "gcs": [],
+                            "thousands_comma": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -457,6 +462,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     for i, s in zip(rest, rest_text):
         if norm_key(s) in missing_tokens:
             tokens.append(s)
+        elif thousands_comma and _COMMA_THOUSANDS.match(s):  # 362,656 or 1,234.5
+            out[i] = float(s.replace(",", ""))
+            info["thousands_comma"].append((int(i), s, float(out[i])))
         elif eu and (_EU_FULL.match(s) or _DECIMAL_COMMA.match(s)):
             out[i] = float(s.replace(".", "").replace(",", "."))
             info["thousands"] += 1
@@ -514,6 +522,7 @@ _COMMA_DECIMAL_CELL = re.compile(
 _DOT_DECIMAL_CELL = re.compile(
     rf"\s*(?:[<>]=?\s*)?[+-]?\d*\.\d+(?:[eE][+-]?\d+)?{_TAIL}\s*")
 _DOT_THOUSANDS_CELL = re.compile(rf"\s*[+-]?[1-9]\d{{0,2}}(?:\.\d{{3}})+{_TAIL}\s*")
+_COMMA_THOUSANDS_CELL = re.compile(r"\s*[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?\s*")
 
 
 def _distinct_text(values: pd.Series, marks: str):
@@ -602,6 +611,25 @@ def thousands_dot_column(values: pd.Series) -> bool:
         if _DOT_THOUSANDS_CELL.fullmatch(cell):
             found = True
         elif _DOT_DECIMAL_CELL.fullmatch(cell):
+            return False
+    return found
+
+
+def thousands_comma_column(values: pd.Series) -> bool:
+    """Whether a column's numbers with a comma are all written with commas as thousands
+    separators: some cell is a number such as "362,656" or "1,234.5" (one to three
+    digits, not a lone 0, then groups of exactly three) and no cell another number with a
+    comma ("5,2", "0,527", "12,34").
+
+    Read so only in a table that does not write decimals with a comma (the Encoder
+    checks the other numeric columns): a US export's platelets "362,656" were read as
+    362.656, 1000 times too small, beside decimals written "98.1".
+    """
+    found = False
+    for cell in _distinct_text(values, ","):
+        if _COMMA_THOUSANDS_CELL.fullmatch(cell):
+            found = True
+        elif _COMMA_DECIMAL_CELL.fullmatch(cell):
             return False
     return found
 

@@ -715,6 +715,39 @@ def test_thousands_dots_are_decimals_where_the_table_writes_decimal_points():
     assert not any("thousands separator" in n for n in enc.report_.notes)
 
 
+def test_thousands_commas_read_in_a_table_that_writes_decimal_points():
+    """A library review: a US export's platelets "362,656" were read as 362.656 beside
+    temperatures written "98.1"; a new patient's "250,000" read 250."""
+    rng = np.random.default_rng(0)
+    n = 60
+    platelets = rng.integers(1000, 400000, n)
+    df = pd.DataFrame({"Temp": [f"{t:.1f}" for t in rng.normal(98.1, 1, n)],
+                       "Platelets": [f"{p:,}" for p in platelets],
+                       "Creatinine": [f"{c:,.1f}" for c in rng.normal(1100, 300, n)],
+                       "Outcome": rng.integers(0, 2, n)})
+    enc = Encoder(label_column="Outcome", max_patient_missing=None)
+    X = enc.fit_transform(df)
+    assert enc.thousands_comma_ == ["Platelets", "Creatinine"]
+    np.testing.assert_array_equal(X[:, 1], platelets)
+    np.testing.assert_allclose(X[:, 2], df["Creatinine"].str.replace(",", "").astype(float))
+    assert any(f"'{df['Platelets'][0]}' read with ',' as thousands separator" in n
+               for n in enc.report_.notes)
+    back = Encoder.from_dict(json.loads(json.dumps(enc.to_dict())))
+    one = pd.DataFrame({"Temp": ["98.2"], "Platelets": ["250,000"], "Creatinine": ["1,020"]})
+    for e in (enc, back):
+        assert e.transform(one)[0].tolist() == [98.2, 250000.0, 1020.0]
+    # a table that writes decimal commas elsewhere: "362,656" stays a decimal
+    eu = df.assign(Temp=df["Temp"].str.replace(".", ",", regex=False),
+                   Creatinine=df["Creatinine"].str.replace(",", "", regex=False))
+    enc = Encoder(label_column="Outcome", max_patient_missing=None)
+    X = enc.fit_transform(eu)
+    assert enc.thousands_comma_ == []
+    np.testing.assert_allclose(X[:, 1], platelets / 1000)
+    # one decimal comma ("0,5") anywhere in the table: no column reads thousands commas
+    mixed = df.assign(Platelets=["0,5"] + list(df["Platelets"][1:]))
+    assert Encoder(label_column="Outcome").fit(mixed).thousands_comma_ == []
+
+
 def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     """A walk-through's "Patient No." repeated 18 IDs: the guess fell back to "(none)"
     without a word."""
