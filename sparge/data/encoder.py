@@ -1507,18 +1507,43 @@ class Encoder(TransformerMixin, BaseEstimator):
         variants = cells.drop_duplicates()
         many = variants.groupby("k")["s"].nunique()
         many = many[many > 1].index
-        if not len(many):
-            return
         first = {}
         for (k, s), _ in counts.items():
             first.setdefault(k, s)
         self.label_spellings_ = {k: first[k] for k in many}
-        merged = "; ".join(
-            f"{', '.join(repr(_q(v, 30)) for v in variants.s[variants.k == k] if v != s)} "
-            f"as {_q(s, 30)!r}" for k, s in list(self.label_spellings_.items())[:5])
-        report.notes.append(f"Outcome {_q(self.label_column)!r}: answers that differ only "
-                            f"in case, spaces or hyphens are one outcome: read {merged}"
-                            f"{' …' if len(self.label_spellings_) > 5 else ''}.")
+        if len(many):
+            merged = "; ".join(
+                f"{', '.join(repr(_q(v, 30)) for v in variants.s[variants.k == k] if v != s)} "
+                f"as {_q(s, 30)!r}" for k, s in list(self.label_spellings_.items())[:5])
+            report.notes.append(f"Outcome {_q(self.label_column)!r}: answers that differ "
+                                f"only in case, spaces or hyphens are one outcome: read "
+                                f"{merged}{' …' if len(self.label_spellings_) > 5 else ''}.")
+        self._merge_yes_no_outcomes(first, cells["k"].value_counts(), report)
+
+    def _merge_yes_no_outcomes(self, first: dict[str, str], counts: pd.Series,
+                               report: ValidationReport) -> None:
+        """A yes/no outcome written two ways ("Yes", "Y", "1"; "No", "N", "0") is one
+        outcome per answer, read in its most common spelling of more than one letter
+        (walk-through 31: "NICU admission" held Yes, Y, No and N, learned as four
+        outcomes; the leak check, which needs the real two, then missed a discharge
+        code). ``first``: ``{key: most common spelling}``; ``counts``: cells per key."""
+        codes = yes_no_codes(list(first.values()))
+        if codes is None:
+            return
+        said = []
+        for code in (1, 2):  # yes, no; an "unknown" (0) or another answer stays apart
+            keys = [k for k in first if codes.get(first[k]) == code]
+            if len(keys) < 2:
+                continue
+            best = max(keys, key=lambda k: (len(first[k]) > 1, int(counts.get(k, 0))))
+            shown = self.label_spellings_.get(best, first[best])
+            for k in keys:
+                self.label_spellings_[k] = shown
+            said.append(f"{', '.join(repr(_q(first[k], 30)) for k in keys if k != best)} "
+                        f"as {_q(shown, 30)!r}")
+        if said:
+            report.notes.append(f"Outcome {_q(self.label_column)!r}: the same answer written "
+                                f"two ways is one outcome: read {'; '.join(said)}.")
 
     def ids(self, df: pd.DataFrame) -> np.ndarray:
         """The ID of every patient.

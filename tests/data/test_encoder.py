@@ -116,6 +116,35 @@ def test_outcomes_written_in_other_cases_are_one_outcome(tmp_path):
     assert set(enc.labels(df)) == {"Event-free", "Died"}
 
 
+def test_a_yes_no_outcome_written_two_ways_is_two_outcomes_and_its_leak_is_found():
+    """Walk-through 31: "NICU admission" held Yes, Y, No and N: four outcomes, and the
+    leak check (which needs the two real ones) missed the discharge disposition."""
+    rng = np.random.default_rng(0)
+    n = 200
+    y = rng.integers(0, 2, n)
+    short = rng.random(n) < 0.35
+    out = np.where(y == 1, np.where(short, "Y", "Yes"), np.where(short, "N", "No"))
+    out[:4] = ["YES", "yes", "Unknown", "0"]
+    df = pd.DataFrame({"Birth weight": rng.normal(3000, 500, n) - 400 * y,
+                       "Discharge disposition": np.where(y == 1, "NICU", "Home"),
+                       "NICU admission": out})
+    enc = Encoder(label_column="NICU admission", max_patient_missing=None)
+    enc.fit(df)
+    labels = pd.Series(enc.labels(df)).dropna()
+    assert set(labels) == {"Yes", "No"}
+    assert enc.report_.label_balance == labels.value_counts().to_dict()
+    note = next(n for n in enc.report_.notes if "written two ways is one outcome" in n)
+    assert "'Y', '0'" not in note and "'N', '0' as 'No'" in note
+    assert enc.roles_["Discharge disposition"] == "ignore"
+    assert "'Discharge disposition' (AUC 1.00)" in str(enc.report_)
+    again = Encoder.from_dict(json.loads(json.dumps(enc.to_dict())))
+    np.testing.assert_array_equal(again.labels(df), enc.labels(df))
+    # two answers that are not yes and no are left as they are
+    two = Encoder(label_column="Outcome").fit(
+        pd.DataFrame({"Outcome": ["Died", "D", "Alive", "A"] * 10, "Age": range(40)}))
+    assert two.report_.label_balance == {"Died": 10, "D": 10, "Alive": 10, "A": 10}
+
+
 def test_inferred_tables_roles_and_overrides():
     df = pd.DataFrame({"pid": [f"P{i}" for i in range(40)],
                        "Blood group": ["A", "B", "AB", "O"] * 10,
