@@ -1050,7 +1050,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         return w
 
     def _check_training_size(self, report: ValidationReport) -> None:
-        """Block training without features or with under 3 patients; warn under 11."""
+        """Block training without features, with under 3 patients, or with 10 or fewer
+        kept of a table more than twice as large; warn under 11."""
         n_train = int(self.keep_patients_.sum())
         if report.n_features == 0:
             report.blocking.append("no usable feature columns (all were ignored, empty or "
@@ -1058,6 +1059,15 @@ class Encoder(TransformerMixin, BaseEstimator):
         if n_train < 3:
             report.blocking.append(f"only {n_train} patient(s) left to train on; at least 3 "
                                    "are needed (and more than the number of look-alikes).")
+        elif n_train <= 10 and 2 * n_train < len(self.keep_patients_):
+            # walk-through 31: 4 of 708 patients kept (four nearly empty columns gave
+            # everyone gaps) and "Nothing blocks training"
+            n = len(self.keep_patients_)
+            report.blocking.append(
+                f"only {n_train} of the table's {n:,} patients are kept for training; the "
+                "others miss more than the threshold's share of their values. Leave out "
+                "the nearly empty columns that cost the most patients, or raise the "
+                "threshold ('Leave out patients missing more than'), and encode again.")
         elif n_train <= 10:
             report.warnings.append(f"only {n_train} patients to train on: look-alike lists "
                                    "of 10 will hold most of the cohort.")

@@ -1115,3 +1115,23 @@ def test_words_for_extreme_values_are_said_to_be_extreme_not_unknown():
     g[:3] = ["abc", "n.d.", "?x"]
     plain = Encoder(label_column="y").fit(df.assign(**{"Glucose (mg/dL)": g}))
     assert "beyond the laboratory's range" not in plain.report_.stray_text[0].hint
+
+
+def test_a_threshold_that_keeps_a_handful_of_a_large_table_blocks_training():
+    """Walk-through 31: four nearly empty columns gave 704 of 708 infants a gap above the
+    threshold; 4 were kept and the report said "Nothing blocks training"."""
+    rng = np.random.default_rng(0)
+    n = 120
+    df = pd.DataFrame({"Weight": rng.normal(3000, 400, n), "pH": rng.normal(7.3, 0.05, n),
+                       "Outcome": rng.integers(0, 2, n)})
+    for j in range(4):  # nearly empty: 5 values each, on the same 5 patients
+        df[f"Apgar {j}"] = [8.0] * 5 + [np.nan] * (n - 5)
+        df.loc[:4, f"Apgar {j}"] = [8, 9, 7, 6, 9]
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert int(enc.keep_patients_.sum()) == 5
+    assert any("only 5 of the table's 120 patients are kept" in b for b in enc.report_.blocking)
+    assert "Nothing blocks training" not in str(enc.report_)
+    # a table of 8 patients, all kept: a warning, not a block
+    small = Encoder(label_column="Outcome").fit(df.iloc[:8, :3])
+    assert not small.report_.blocking
+    assert any("only 8 patients to train on" in w for w in small.report_.warnings)
