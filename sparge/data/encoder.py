@@ -24,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
+from sparge.data.apgar import apgar_columns, split_apgars
 from sparge.data.blood_pressure import pressure_columns, split_pressures
 from sparge.data.column_guess import named_like_id, repeated_ids
 from sparge.data.column_kinds import (
@@ -203,14 +204,17 @@ TABLE_FIT_SHARE = 0.9
 
 def split_cells(df: pd.DataFrame, fitted=()) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
-    ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`) and blood pressures ("142/88",
-    :func:`~sparge.data.blood_pressure.split_pressures`). ``fitted``: a model's input
+    ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
+    :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
+    :func:`~sparge.data.apgar.split_apgars`). ``fitted``: a model's input
     columns, whose combined columns are split however few the rows (a new patient)."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
-    return split_pressures(split_tnm(df, known=stages), known=pressure_columns(fitted))
+    return split_apgars(split_pressures(split_tnm(df, known=stages),
+                                        known=pressure_columns(fitted)),
+                        known=apgar_columns(fitted))
 
 
 class Encoder(TransformerMixin, BaseEstimator):

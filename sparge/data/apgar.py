@@ -1,0 +1,112 @@
+"""Apgar scores written in one cell ("8/9": at 1 and 5 minutes), read as numeric columns.
+
+A neonatal export wrote each infant's Apgar scores as "8/9" in one column (walk-through
+31): as text, too many answers, left out as free text, and with it one of the first
+things a neonatologist reads. Read apart, "<name> 1 min", "<name> 5 min" (and "<name> 10
+min" where a cell gives three, "8/9/10") are numbers like any other.
+
+Only a column named like an Apgar score is read so ("a/b" alone may be a ratio, a visual
+acuity or a blood pressure), when at least :data:`SHARE` of its written cells are such
+scores, each from 0 to 10. Its other cells are gaps in every part, and the report says
+how many.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.combined_cells import mostly, replaced, text_columns
+from sparge.data.safe_text import quote as _q
+from sparge.data.tables import DEFAULT_MISSING_TOKENS
+
+#: "8/9", "8 / 9", "8/9/10", "8-9": scores of 0 to 10 (linear on a hostile cell).
+_SCORES = re.compile(r"\s*(10|\d)\s*[/-]\s*(10|\d)(?:\s*[/-]\s*(10|\d))?\s*")
+#: A column named like an Apgar score.
+_NAME = re.compile(r"apgar", re.IGNORECASE)
+#: Share of a column's written cells that must be scores.
+SHARE = 0.8
+#: Fewest scores for a column to be read so.
+FEWEST = 5
+#: The parts' names, after the column's.
+MINUTES = ("1 min", "5 min", "10 min")
+
+
+def apgar_parts(cell: object) -> tuple[float, ...] | None:
+    """The scores of one cell ("8/9": ``(8.0, 9.0)``; "8/9/10": three), or ``None``.
+
+    Examples
+    --------
+    >>> apgar_parts("8/9"), apgar_parts("6/8/9"), apgar_parts("142/88")
+    ((8.0, 9.0), (6.0, 8.0, 9.0), None)
+    """
+    m = _SCORES.fullmatch(str(cell))
+    if m is None:
+        return None
+    return tuple(float(g) for g in m.groups() if g is not None)
+
+
+def split_apgars(df: pd.DataFrame, known: dict[str, int] | None = None) -> pd.DataFrame:
+    """The table with each column of Apgar scores written "8/9" replaced, in its place,
+    by ``"<name> 1 min"`` and ``"<name> 5 min"`` (and ``"<name> 10 min"`` when a cell
+    gives three), with a note in ``df.attrs["sparge_read_notes"]``. A column whose part
+    names are taken is left as it is.
+
+    Parameters
+    ----------
+    df : DataFrame
+    known : dict, optional
+        ``{column: number of parts}`` split whatever their cells, into as many parts
+        (those a model was fitted with, :func:`apgar_columns`, in a new patients' table
+        of a few rows).
+    """
+    known = dict(known or {})
+
+    def may_hold(values: pd.Series) -> bool:
+        return bool(_NAME.search(str(values.name))) and mostly(
+            values, lambda h: _SCORES.fullmatch(h), SHARE / 2, FEWEST)
+
+    out = df
+    for col, forced in text_columns(df, known, may_hold):
+        values = df[col]
+        text = values.astype(str).where(values.notna(), "").str.strip()
+        written = text[(text != "") & ~text.str.lower().isin(DEFAULT_MISSING_TOKENS)]
+        parts = written.map(apgar_parts)
+        found = int(parts.notna().sum())
+        if not forced and (found < FEWEST or found < SHARE * len(written)):
+            continue
+        width = max(known.get(str(col), 2),
+                    3 if any(p is not None and len(p) == 3 for p in parts) else 2)
+        names = [f"{col} {m}" for m in MINUTES[:width]]
+        if any(n in out.columns for n in names):
+            continue
+        split = text.map(apgar_parts)
+        new = pd.DataFrame({name: [p[i] if p is not None and len(p) > i else np.nan
+                                   for p in split] for i, name in enumerate(names)},
+                           index=df.index)
+        other = len(written) - found
+        listed = ", ".join(f"'{_q(n)}'" for n in names)
+        example = written[parts.notna()].iloc[0] if found else ""
+        note = (f"Column '{_q(col)}' holds Apgar scores (e.g. '{_q(example, 12)}'): read as "
+                f"{width} numeric columns, {listed}" + (
+                    f"; its {other:,} other written cell(s) (e.g. "
+                    f"'{_q(written[parts.isna()].iloc[0], 20)}') are gaps there"
+                    if other else "") + ".") if found or other else ""
+        out = replaced(out, col, new, note)
+    return out
+
+
+def apgar_columns(columns) -> dict[str, int]:
+    """The columns split by :func:`split_apgars` among a model's input columns, with
+    their number of parts: ``"<name> 1 min"`` beside ``"<name> 5 min"`` (and ``"<name> 10
+    min"``), for a name like an Apgar score."""
+    cols = [str(c) for c in columns]
+    have = set(cols)
+    out = {}
+    for c in cols:
+        name = c[:-len(" 1 min")]
+        if c.endswith(" 1 min") and _NAME.search(name) and f"{name} 5 min" in have:
+            out[name] = 3 if f"{name} 10 min" in have else 2
+    return out

@@ -1,0 +1,52 @@
+"""Apgar scores written "8/9" in one cell read as numeric columns (walk-through 31: 620 of
+700 infants' scores were left out as free text)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+
+from sparge import Encoder, read_table
+from sparge.data.apgar import apgar_columns, apgar_parts, split_apgars
+
+
+def _infants(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    one = rng.integers(2, 10, n)
+    five = np.minimum(one + rng.integers(0, 3, n), 10)
+    cells = [f"{a}/{b}" for a, b in zip(one, five)]
+    cells[3], cells[7] = "not done", "8 at 5 min"
+    return pd.DataFrame({"Birth weight": rng.normal(3000, 400, n).round(),
+                         "APGAR": cells, "Outcome": rng.integers(0, 2, n)}), one, five
+
+
+def test_a_column_of_scores_is_split_in_place_and_others_are_not():
+    df, one, five = _infants()
+    df["Ratio"] = ["3/5", "4/5"] * 30  # not named like an Apgar score
+    out = split_apgars(df)
+    assert list(out.columns) == ["Birth weight", "APGAR 1 min", "APGAR 5 min", "Outcome",
+                                 "Ratio"]
+    assert out["APGAR 1 min"][0] == one[0] and out["APGAR 5 min"][0] == five[0]
+    assert np.isnan(out["APGAR 1 min"][7])  # "8 at 5 min" is no pair of scores
+    note = out.attrs["sparge_read_notes"][-1]
+    assert "holds Apgar scores" in note
+    assert "its 1 other written cell(s) (e.g. '8 at 5 min')" in note
+    assert apgar_columns(out.columns) == {"APGAR": 2}
+    assert apgar_parts("6/8/9") == (6.0, 8.0, 9.0) and apgar_parts("11/12") is None
+
+
+def test_the_encoder_reads_them_for_training_new_patients_and_saved_models():
+    df, one, five = _infants()
+    enc = Encoder(label_column="Outcome", max_patient_missing=None)
+    X = enc.fit_transform(df)
+    assert enc.feature_names_out_ == ["Birth weight", "APGAR 1 min", "APGAR 5 min"]
+    keep = ~df["APGAR"].isin(["not done", "8 at 5 min"]).to_numpy()
+    np.testing.assert_array_equal(X[keep, 1], one[keep])
+    again = Encoder.from_dict(enc.to_dict())
+    new = pd.DataFrame({"Birth weight": [2500], "APGAR": ["4/7"]})
+    assert again.transform(new)[0].tolist() == [2500.0, 4.0, 7.0]
+    # read_table splits the column as it reads the file
+    read = read_table(io.StringIO(df.to_csv(index=False)))
+    assert "APGAR 5 min" in read.columns
