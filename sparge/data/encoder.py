@@ -1257,6 +1257,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) such as "
                                 f"'{_q(cells[0][1], 30)}' read with '.' as thousands separator "
                                 f"({cells[0][2]:.0f}), as the table writes decimals with ','.")
+        if info.get("gestation"):
+            cells = info["gestation"]
+            report.notes.append(
+                f"Column '{_q(col)}': {len(cells):,} cell(s) written in weeks and days "
+                f"(e.g. '{_q(cells[0][1], 20)}', CSV line {cells[0][0] + 2}) read in weeks "
+                f"({format_number(round(cells[0][2], 2))}: days / 7).")
         if info.get("thousands_comma"):
             cells = info["thousands_comma"]
             report.notes.append(f"Column '{_q(col)}': {len(cells):,} cell(s) such as "

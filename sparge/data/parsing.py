@@ -50,10 +50,16 @@ _CENSORED = re.compile(r"^\s*([<>]=?|[≤≥⩽⩾])\s*([+-]?(?:\d+,\d+|\d+\.?\d
 #: 1-5, motor 1-6): read as their total, 12 (walk-through 27's ICU export wrote 435 of
 #: its GCS cells so among totals, and the column was left out as free text).
 _GCS = re.compile(r"E\s*([1-4])[\s,;/-]*V\s*([1-5])[\s,;/-]*M\s*([1-6])", re.IGNORECASE)
+#: A gestational age written in weeks and days, "38+4", "38+4/7", "40w 5d", "38 weeks 4
+#: days": read in weeks, 38 + 4/7 (walk-through 31: 670 of 700 infants' gestations were
+#: left out as free text). Weeks 20 to 45 only: a parity "2+1" is no gestation.
+_GESTATION = re.compile(r"\s*(2\d|3\d|4[0-5])\s*(?:\+|w(?:ee)?k?s?\s*\+?)\s*([0-6])\s*"
+                        r"(?:/\s*7|d(?:ays?)?)?\s*", re.IGNORECASE)
 _NUMERIC_LIKE = re.compile(
     rf"{NUMBER_PATTERN}|[+-]?\d+,\d+|[+-]?\d{{1,3}}(?:\.\d{{3}})+,\d+"
     r"|[+-]?[1-9]\d{0,2}(?:,\d{3})+\.\d+"
     r"|E\s*[1-4][\s,;/-]*V\s*[1-5][\s,;/-]*M\s*[1-6]"
+    r"|\s*(?:2\d|3\d|4[0-5])\s*(?:\+|w(?:ee)?k?s?\s*\+?)\s*[0-6]\s*(?:/\s*7|d(?:ays?)?)?\s*"
     r"|[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
     r"|(?:[<>]=?|[≤≥⩽⩾])\s*[+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?",
     re.IGNORECASE)
@@ -422,7 +428,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
                             "thousands_dot": [], "converted": [], "gcs": [],
-                            "thousands_comma": []}
+                            "thousands_comma": [], "gestation": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -483,6 +489,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif m := _CENSORED.match(s):  # "<15", ">90": the limit (the value lies beyond)
             out[i] = float(m.group(2).replace(",", "."))
             info["censored"].append((int(i), s))
+        elif m := _GESTATION.fullmatch(s):  # "38+4": weeks and days, in weeks
+            out[i] = int(m.group(1)) + int(m.group(2)) / 7
+            info["gestation"].append((int(i), s, float(out[i])))
         elif m := _GCS.fullmatch(s):  # "E3V4M5": the Glasgow coma scale's total
             out[i] = float(sum(int(g) for g in m.groups()))
             info["gcs"].append((int(i), s))

@@ -332,3 +332,15 @@ def test_dots_as_thousands_separators_in_a_table_with_decimal_commas():
     b, ib = parse_numeric(long, unit="pg/ml", thousands_dot=True)
     np.testing.assert_array_equal(a, b[: len(cells)])
     assert ia["thousands_dot"] == [c for c in ib["thousands_dot"] if c[0] < len(cells)]
+
+
+def test_gestational_ages_in_weeks_and_days_read_in_weeks():
+    """Walk-through 31: "38+4" (weeks+days) left 670 of 700 gestations out as free text,
+    and "40w 5d" was read as a number with the unit "w 5d"."""
+    cells = pd.Series(["38+4", "40w 5d", "38 weeks 4 days", "37+2/7", "39", "NA", "2+1",
+                       "19+3", "38+7"] * 10)
+    out, info = parse_numeric(cells)
+    np.testing.assert_allclose(out[:5], [38 + 4 / 7, 40 + 5 / 7, 38 + 4 / 7, 37 + 2 / 7, 39])
+    assert np.isnan(out[5:9]).all()  # a gap, a parity, too early, not a day of the week
+    assert len(info["gestation"]) == 40 and info["gestation"][0][:2] == (0, "38+4")
+    assert numeric_share(cells.iloc[:5]) == 1.0
