@@ -68,6 +68,7 @@ from sparge.data.parsing import (
     writes_decimal_commas,
 )
 from sparge.data.plausible import unit_from_values, unit_slips
+from sparge.data.pounds_ounces import read_pounds_ounces
 from sparge.data.report import (
     DroppedColumn,
     DroppedPatient,
@@ -206,12 +207,14 @@ def split_cells(df: pd.DataFrame, fitted=()) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
-    :func:`~sparge.data.apgar.split_apgars`). ``fitted``: a model's input
+    :func:`~sparge.data.apgar.split_apgars`); and weights in pounds and ounces in pounds
+    (:func:`~sparge.data.pounds_ounces.read_pounds_ounces`). ``fitted``: a model's input
     columns, whose combined columns are split however few the rows (a new patient)."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
+    df = read_pounds_ounces(df)
     return split_apgars(split_pressures(split_tnm(df, known=stages),
                                         known=pressure_columns(fitted)),
                         known=apgar_columns(fitted))

@@ -208,8 +208,8 @@ def conversion_note(col: str, plan: UnitPlan) -> str | None:
     say beyond the warning on the cells left out."""
     parts = list(plan.notes)
     if plan.plain_as:
-        parts.append(f"its plain numbers are read as '{_q(plan.plain_as, 20)}': its cells "
-                     "written with a unit lie there once in it")
+        parts.append(f"its plain numbers are read as '{_q(plan.plain_as, 20)}', the unit "
+                     "in which its cells written with a unit, once converted, lie among them")
     if not parts:
         return None
     return (f"Column '{_q(col)}' is read in '{_q(plan.target, 20)}': " + "; ".join(parts)

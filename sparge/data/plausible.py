@@ -55,6 +55,9 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"g/dL": (2.0, 25.0), "g/L": (20.0, 250.0)}),
     ("lactate", r"\b(?:lactate|lactic acid|lac)\b",
      {"mmol/L": (0.1, 30.0), "mg/dL": (1.0, 270.0)}),
+    # a neonatal export wrote 61 of 700 birth weights in kg among grams (walk-through 31)
+    ("birth weight", r"\b(?:birth ?weight|birth wt|bw|weight at birth)\b",
+     {"g": (200.0, 7000.0), "kg": (0.2, 7.0), "lb": (0.44, 15.5)}),
     ("height", r"\b(?:height|stature|ht)\b",
      {"cm": (40.0, 230.0), "m": (0.4, 2.3), "in": (15.0, 90.0)}),
 )
@@ -158,7 +161,8 @@ def unit_slips(column: str, unit: str | None, values
         For each value, the unit it was probably written in (``None`` where not slipped).
     converted : ndarray of float
         The values converted into ``unit`` (NaN where not slipped). Of several units that
-        fit, the one that brings the value nearest the middle of the possible range.
+        fit, the one that brings the value nearest the median of the column's possible
+        values (the middle of the possible range when fewer than ``MIN_VALUES``).
     """
     v = np.asarray(values, dtype=float).ravel()
     slipped = np.zeros(len(v), bool)
@@ -169,11 +173,16 @@ def unit_slips(column: str, unit: str | None, values
     if own is None:
         return slipped, source, converted
     lo, hi = own[1]
-    middle = math.sqrt(lo * hi)
     finite = np.isfinite(v)
     impossible = finite & ((v < lo) | (v > hi))
     if not impossible.any():
         return slipped, source, converted
+    # the patients' own values, where there are enough, else the range's middle: a
+    # birth weight of 3.46 among grams is 3,460 g (kg) beside a median of 2,800 g, not
+    # 1,569 g (lb) beside the middle of 200-7,000 g (walk-through 31)
+    possible = v[finite & ~impossible & (v > 0)]
+    middle = float(np.median(possible)) if len(possible) >= MIN_VALUES \
+        else math.sqrt(lo * hi)
     best_gap = np.full(len(v), np.inf)
     for other, (olo, ohi) in found[1].items():
         if other == own[0]:

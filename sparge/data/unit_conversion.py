@@ -41,7 +41,8 @@ _AMOUNT = {"mol": 1.0, "mmol": 1e-3, "umol": 1e-6, "nmol": 1e-9, "pmol": 1e-12}
 _VOLUME = {"l": 1.0, "dl": 0.1, "ml": 1e-3}
 #: Units of one dimension, by their size in its base unit.
 _SIMPLE = {
-    "weight": {"kg": 1.0, "g": 1e-3, "lb": 0.45359237},
+    "weight": {"kg": 1.0, "g": 1e-3, "lb": 0.45359237, "lbs": 0.45359237,
+               "oz": 0.028349523125},
     "length": {"m": 1.0, "cm": 0.01, "mm": 1e-3, "in": 0.0254, "inch": 0.0254,
                "inches": 0.0254, "ft": 0.3048},
     "pressure": {"mmhg": 1.0, "kpa": 7.500617},
@@ -190,7 +191,7 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
 #: clinical laboratories and charts actually mix. Not µg/L or ng/mL: a creatinine typed
 #: ×100 would read as µg/L.
 COMMON_UNITS = ("mg/dL", "µmol/L", "mmol/L", "mg/L", "g/dL", "g/L", "mmol/mol", "%", "lb",
-                "kg", "°F", "°C", "kPa", "mmHg", "cm", "in", "m", "/µL", "x10^9/L")
+                "kg", "g", "°F", "°C", "kPa", "mmHg", "cm", "in", "m", "/µL", "x10^9/L")
 
 
 def unit_guess(column: str, unit: str | None, value: float, low: float, high: float

@@ -238,8 +238,8 @@ def test_a_unit_without_conversion_is_set_to_missing_and_the_rest_read():
                     "'g/dL' is known for them. Convert them and load the file again to keep "
                     "them."]
     assert [m for m in enc.report_.notes if "is read in" in m] == [
-        "Column 'Serum protein' is read in 'g/dL': its plain numbers are read as 'g/dL': its "
-        "cells written with a unit lie there once in it."]
+        "Column 'Serum protein' is read in 'g/dL': its plain numbers are read as 'g/dL', the "
+        "unit in which its cells written with a unit, once converted, lie among them."]
 
 
 def test_far_values_say_which_unit_they_were_probably_written_in():
