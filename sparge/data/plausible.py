@@ -175,8 +175,6 @@ def unit_slips(column: str, unit: str | None, values
     lo, hi = own[1]
     finite = np.isfinite(v)
     impossible = finite & ((v < lo) | (v > hi))
-    if not impossible.any():
-        return slipped, source, converted
     # the patients' own values, where there are enough, else the range's middle: a
     # birth weight of 3.46 among grams is 3,460 g (kg) beside a median of 2,800 g, not
     # 1,569 g (lb) beside the middle of 200-7,000 g (walk-through 31)
@@ -185,7 +183,7 @@ def unit_slips(column: str, unit: str | None, values
         else math.sqrt(lo * hi)
     best_gap = np.full(len(v), np.inf)
     for other, (olo, ohi) in found[1].items():
-        if other == own[0]:
+        if other == own[0] or not impossible.any():
             continue
         conv = conversion(column, other, own[0])
         if conv is None:
@@ -198,4 +196,111 @@ def unit_slips(column: str, unit: str | None, values
         for i in np.flatnonzero(fits):
             source[i] = other
         converted[fits], best_gap[fits], slipped[fits] = out[fits], gap[fits], True
+    # values possible in both units, written in the other one by a share of patients
+    mixed, mixed_source, mixed_out = mixed_unit(column, own[0], v)
+    new = mixed & ~slipped
+    for i in np.flatnonzero(new):
+        source[i] = mixed_source
+    converted[new], slipped[new] = mixed_out[new], True
     return slipped, source, converted
+
+
+#: :func:`mixed_unit`: the fewest values, the largest share in the other unit, how many
+#: standard deviations apart the two units' values must lie, the evidence (log-likelihood
+#: gain over one unit) and the certainty for a value to be listed.
+MIXED_MIN_VALUES = 50
+MIXED_MAX_SHARE = 0.4
+MIXED_SEPARATION = 3.0
+MIXED_EVIDENCE = 20.0
+MIXED_POSTERIOR = 0.99
+
+
+def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
+                                                         np.ndarray]:
+    """The values of a column written in another unit of its quantity where both units
+    are possible: a neonatal export's glucose held 77 values in mg/dL (16-92) among
+    mmol/L (1-8), all possible in either, read as mmol/L without a word (walk-through
+    31; its bilirubin the same, in mg/dL among µmol/L).
+
+    The logarithms of a column's values are modelled as one unit's values, normal, and a
+    share written in another unit: the same normal shifted by the log of the conversion
+    factor (only units a factor apart: not °C and °F). Fitted by EM; a value is listed
+    when the two-unit model explains the column far better than one unit (a
+    log-likelihood gain of :data:`MIXED_EVIDENCE`), the two units' values lie
+    :data:`MIXED_SEPARATION` standard deviations apart, at most :data:`MIXED_MAX_SHARE`
+    of the values are in the other unit, the value is in it with probability
+    :data:`MIXED_POSTERIOR` and its conversion is possible. A skewed column in one unit
+    (bilirubins of 3 to 500 µmol/L) is not split: its spread hides any second unit.
+
+    Returns
+    -------
+    slipped : ndarray of bool
+    source : str or None
+        The other unit (``None`` when nothing is listed).
+    converted : ndarray of float
+        The listed values converted into ``unit`` (NaN elsewhere).
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    none = (np.zeros(len(v), bool), None, np.full(len(v), np.nan))
+    found = quantity_of(column)
+    own = _range_of(found[1], unit) if found is not None else None
+    ok = np.isfinite(v) & (v > 0)
+    if own is None or ok.sum() < MIXED_MIN_VALUES:
+        return none
+    lo, hi = own[1]
+    x = np.log(v[ok])
+    best = None
+    for other, (olo, ohi) in found[1].items():
+        conv = conversion(column, other, own[0])
+        if other == own[0] or conv is None or conv.offset != 0 or conv.factor <= 0:
+            continue
+        shift = -math.log(conv.factor)  # a value's log in the other unit, less its own
+        fit = _two_units(x, shift)
+        if fit is not None and (best is None or fit[0] > best[0]):
+            best = (fit[0], other, conv, fit[1])
+    if best is None:
+        return none
+    _, other, conv, posterior = best
+    out = conv(v)
+    with np.errstate(invalid="ignore"):
+        listed = np.zeros(len(v), bool)
+        listed[ok] = posterior >= MIXED_POSTERIOR
+        listed &= (v >= found[1][other][0]) & (v <= found[1][other][1]) & \
+            (out >= lo) & (out <= hi)
+    if not listed.any():
+        return none
+    return listed, other, np.where(listed, out, np.nan)
+
+
+def _two_units(x: np.ndarray, shift: float, steps: int = 200
+               ) -> tuple[float, np.ndarray] | None:
+    """EM for logs ``x`` as N(μ, σ²) with a share π at N(μ + shift, σ²): the
+    log-likelihood gain over one normal and each value's probability of the shifted part,
+    or ``None`` when the fit does not meet :func:`mixed_unit`'s conditions."""
+    single = float(np.sum(-0.5 * ((x - x.mean()) / max(float(np.std(x)), 1e-3)) ** 2
+                          - math.log(max(float(np.std(x)), 1e-3))))
+    mu, sigma, pi = float(np.median(x)), max(float(np.std(x)), 1e-3), 0.1
+    for _ in range(steps):
+        # E: each value's probability of the other unit
+        a = math.log(1 - pi) - 0.5 * ((x - mu) / sigma) ** 2
+        b = math.log(pi) - 0.5 * ((x - mu - shift) / sigma) ** 2
+        resp = 1.0 / (1.0 + np.exp(np.clip(a - b, -700, 700)))
+        # M: the share, the centre of the own unit's logs, the common spread
+        pi_new = float(np.clip(resp.mean(), 1e-6, 0.5))
+        mu_new = float(np.mean(x - resp * shift))
+        sigma = max(float(np.sqrt(np.mean((1 - resp) * (x - mu_new) ** 2
+                                          + resp * (x - mu_new - shift) ** 2))), 1e-3)
+        done = abs(mu_new - mu) < 1e-8 and abs(pi_new - pi) < 1e-8
+        mu, pi = mu_new, pi_new
+        if done:
+            break
+    a = math.log(1 - pi) - 0.5 * ((x - mu) / sigma) ** 2 - math.log(sigma)
+    b = math.log(pi) - 0.5 * ((x - mu - shift) / sigma) ** 2 - math.log(sigma)
+    m = np.maximum(a, b)
+    total = m + np.log(np.exp(a - m) + np.exp(b - m))
+    resp = np.exp(b - total)
+    gain = float(np.sum(total)) - single
+    if not (gain >= MIXED_EVIDENCE and abs(shift) >= MIXED_SEPARATION * sigma
+            and pi <= MIXED_MAX_SHARE):
+        return None
+    return gain, resp

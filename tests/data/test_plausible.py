@@ -174,3 +174,30 @@ def test_hba1c_in_percent_among_mmol_per_mol_is_found_and_converted():
     got = questioned_values(Xn[1], pd.DataFrame(X, columns=enc.feature_names_out_), enc)
     assert 0 in got and got[0].source_unit == "%"
     assert "in %? that would be 58.5 mmol/mol" in got[0].words
+
+
+def test_a_share_written_in_another_unit_possible_in_both_is_found():
+    """Walk-through 31: 77 glucoses in mg/dL (16-92) among mmol/L, every one possible in
+    either unit, were read as mmol/L without a word; bilirubins in mg/dL among µmol/L
+    the same. A column in one unit, however skewed, is left alone."""
+    from sparge.data.plausible import mixed_unit, unit_slips
+
+    rng = np.random.default_rng(0)
+    mmol = np.exp(rng.normal(np.log(4.0), 0.35, 600))
+    mg = np.zeros(600, bool)
+    mg[rng.choice(600, 70, replace=False)] = True
+    glucose = np.where(mg, mmol * 18.0, mmol).round(1)
+    slipped, source, converted = unit_slips("Glucose", "mmol/L", glucose)
+    assert source[np.flatnonzero(mg)[0]] == "mg/dL"
+    found = slipped & mg
+    assert found.sum() >= 65 and not (slipped & ~mg).any()
+    np.testing.assert_allclose(converted[found], glucose[found] / 18.0, rtol=0.01)
+    umol = np.exp(rng.normal(np.log(110), 0.5, 500))
+    mgdl = np.arange(500) < 40
+    bili = np.where(mgdl, umol / 17.1, umol)
+    assert mixed_unit("Bilirubin", "µmol/L", bili)[0][mgdl].mean() > 0.9
+    # one unit: a skewed liver cohort's bilirubin (0.3 to 30 mg/dL), a plain glucose
+    skewed = np.exp(rng.normal(np.log(1.2), 1.0, 800))
+    assert not mixed_unit("Bilirubin", "mg/dL", skewed)[0].any()
+    assert not mixed_unit("Glucose", "mmol/L", mmol)[0].any()
+    assert not mixed_unit("Glucose", "mmol/L", glucose[:30])[0].any()  # too few values
