@@ -250,7 +250,7 @@ def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
     lo, hi = own[1]
     x = np.log(v[ok])
     best = None
-    for other, (olo, ohi) in found[1].items():
+    for other in found[1]:
         conv = conversion(column, other, own[0])
         if other == own[0] or conv is None or conv.offset != 0 or conv.factor <= 0:
             continue
