@@ -15,6 +15,7 @@ from sparge.data.parsing import (
 )
 from sparge.data.safe_text import csv_lines
 from sparge.data.safe_text import quote as _q
+from sparge.data.tables import yes_no_codes
 
 _ID_NAMES = re.compile(
     r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client)"
@@ -175,10 +176,17 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
     for pos, col in enumerate(df.columns):
         c = str(col)
         rank = _outcome_rank(c)
-        if c in skip or rank is None:
+        event = rank is None and _YES_NO_EVENT.search(c) and not _PAST.search(c)
+        if c in skip or (rank is None and not event):
             continue
         t = texts[c] if texts is not None else cell_text(df[col])
-        n_levels = cell_keys(t[t != ""]).nunique()
+        keys = cell_keys(t[t != ""])
+        n_levels = keys.nunique()
+        if event:  # the weakest: an event named, and answered yes or no
+            codes = yes_no_codes(list(keys.unique())) if n_levels <= 10 else None
+            if codes is None or set(codes.values()) - {0, 1, 2}:
+                continue
+            rank = len(_OUTCOME_WORDS) + 1
         if 2 <= n_levels <= 10:
             found.append((rank, pos, c))
     return [c for _, _, c in sorted(found)]
@@ -189,6 +197,17 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
 #: table trained without one). Not the past: "Admissions in previous 12 months".
 _WINDOW = re.compile(r"\b(?:within|at|by)\s+(?:\d+|one|two|three|five|ten)\s*[\s\-]?"
                      r"(?:days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)\b", re.IGNORECASE)
+
+
+#: An event a yes/no column may record as the outcome: "NICU admission", "Transferred",
+#: "Intubated", "Sepsis" (walk-through 31's "NICU admission" was not guessed) ...
+_YES_NO_EVENT = re.compile(
+    r"admission|admitted|readmit|transfer|\bn?icu\b|intubat|ventilat|complication|"
+    r"infection|sepsis|stroke|amputation|reoperation|reintervention|bpd|\bnec\b",
+    re.IGNORECASE)
+#: ... and not one the patient had before ("Previous admission", "History of stroke").
+_PAST = re.compile(r"previous|prior|history|\bhx\b|past|before|pre-?existing|baseline",
+                   re.IGNORECASE)
 
 
 def _outcome_rank(name: str) -> int | None:

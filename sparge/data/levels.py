@@ -380,6 +380,30 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("other", "oth", "otherrace"),
         ("unknown", "unk", "notknown", "declined", "patientdeclined", "declinedtoanswer",
          "declinedtospecify", "refused", "notreported"))),
+    # walk-through 31's neonatal unit wrote the mode of delivery 18 ways (SVD, NVD,
+    # vaginal; LSCS, C-section, EMCS, El CS …); an emergency and an elective caesarean
+    # stay apart, as do ventouse and forceps
+    (("deliver", "modeofbirth", "birthmode"), (
+        ("vaginal", "svd", "nvd", "svb", "nvb", "normalvaginal", "spontaneousvaginal",
+         "vaginaldelivery", "normalvaginaldelivery", "spontaneousvaginaldelivery",
+         "vaginalbirth", "normaldelivery", "spontaneous", "normal"),
+        ("emergencycs", "emcs", "emlscs", "emergencylscs", "emergencycsection",
+         "emergencycaesarean", "emergencycesarean", "emergencyc/s",
+         "emergencycaesareansection", "emergencycesareansection", "unplannedcs"),
+        ("electivecs", "elcs", "ellscs", "electivelscs", "electivecsection",
+         "electivecaesarean", "electivecesarean", "electivec/s",
+         "electivecaesareansection", "electivecesareansection", "plannedcs"),
+        ("caesarean", "cs", "lscs", "csection", "c/s", "cesarean", "caesareansection",
+         "cesareansection", "csectiondelivery"),
+        ("ventouse", "vacuum", "vacuumextraction", "vacuumassisted", "kiwi"),
+        ("forceps", "forcepsdelivery"))),
+    # the same unit's antenatal steroids: "complete" and "Yes - 2 doses" are a yes
+    (("steroid", "betamethasone", "dexamethasone"), (
+        ("yes", "y", "complete", "completecourse", "fullcourse", "full", "given",
+         "yes2doses", "2doses"),
+        ("no", "n", "notgiven", "none", "nil"),
+        ("partial", "incomplete", "incompletecourse", "partialcourse", "1dose",
+         "yes1dose"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),)),
 )

@@ -965,6 +965,17 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
     # "UNK" is "Unknown" in any column
     assert abbreviated_levels(["UNK", "Unknown", "A", "B"], "Blood group") == [
         ("UNK", "Unknown")]
+    # walk-through 31's neonatal unit: the mode of delivery written 18 ways (an emergency
+    # and an elective caesarean stay apart) and antenatal steroids "complete"
+    assert abbreviated_levels(["SVD", "NVD", "Vaginal", "EMCS", "Em LSCS", "emergency CS",
+                               "El CS", "elective CS", "LSCS", "C-section", "Forceps",
+                               "ventouse"], "Mode of Delivery") == [
+        ("SVD", "Vaginal"), ("NVD", "Vaginal"), ("EMCS", "emergency CS"),
+        ("Em LSCS", "emergency CS"), ("El CS", "elective CS"), ("C-section", "LSCS")]
+    assert abbreviated_levels(["yes", "complete", "Yes - 2 doses", "no", "not given",
+                               "partial", "1 dose"], "Antenatal steroids") == [
+        ("complete", "yes"), ("Yes - 2 doses", "yes"), ("not given", "no"),
+        ("1 dose", "partial")]
     # a site with a word for cancer after it (walk-through 25's "lung ca" and "Lung")
     assert abbreviated_levels(["Lung", "lung ca", "breast cancer", "Breast", "Ca"],
                               "Primary site") == [("lung ca", "Lung"),

@@ -304,6 +304,13 @@ def test_guess_columns_on_the_cohort(cohort):
       "Admitted within 12 months": ["yes", "no", "no", "yes"]},
      ("id", "Admitted within 12 months")),
     ({"id": [1, 2, 3, 4], "Admissions in previous 12 months": [0, 1, 2, 0]}, ("id", None)),
+    # walk-through 31: an event answered yes or no; not a past one, nor a number
+    ({"id": [1, 2, 3, 4], "Mode of Delivery": ["SVD", "LSCS", "SVD", "SVD"],
+      "NICU admission": ["Y", "No", "no", "Yes"]}, ("id", "NICU admission")),
+    ({"id": [1, 2, 3, 4], "Previous ICU admission": ["yes", "no", "no", "yes"]},
+     ("id", None)),
+    ({"id": [1, 2, 3, 4], "ICU stay (days)": [3, 4, 0, 2]}, ("id", None)),
+    ({"id": [1, 2, 3, 4], "Transfer ward": ["A", "B", "C", "A"]}, ("id", None)),
 ])
 def test_guess_columns(frame, expected):
     assert guess_columns(pd.DataFrame(frame)) == expected
