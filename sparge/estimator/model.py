@@ -520,7 +520,18 @@ class SparGE(TransformerMixin, BaseEstimator):
             bad = int(np.flatnonzero(pd.isna(pd.Series(y)))[0])
             raise DataError(f"The outcome is missing for patient row {bad}; every "
                             "training patient needs an outcome.")
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if y.dtype.kind == "f" and len(np.unique(y)) > 0.5 * n and \
+                np.any(y != np.round(y)):
+            # a library review: a continuous y became 183 "classes" without a word
+            raise DataError(f"The outcome looks continuous ({len(np.unique(y)):,} different "
+                            "numbers): SparGE learns look-alikes for outcome classes. Group "
+                            "it into classes first (pandas.cut), or fit with "
+                            "supervised=False.")
+        try:
+            self.classes_, y_idx = np.unique(y, return_inverse=True)
+        except TypeError:  # numbers beside text: np.unique cannot order them
+            raise DataError("The outcome mixes numbers and text (e.g. 1 and 'a'); write "
+                            "every outcome one way (as text: y.astype(str)).") from None
         if self.classes_.size < 2:
             raise DataError(f"The outcome has a single class ({self.classes_[0]!r}); "
                             "supervised training needs at least 2.")

@@ -170,6 +170,10 @@ def unsupervised_graphs(
     F = np.asarray(F, dtype=float)
     n = F.shape[0]
     rng = np.random.default_rng(random_state)
+    # a third of the others at most are local: with k neighbours of 10 patients every
+    # pair was local, the non-local graph empty and the embedding all zero (a library
+    # review); from 31 patients on, k is as given
+    k = min(k, max(1, (n - 1) // 3))
     dist, idx = knn_graph_neighbors(
         F, F, k, exclude_self=True,
         method=resolve_method(neighbors, n, neighbors_threshold),

@@ -127,8 +127,23 @@ def test_unsupervised_mode():
     assert not hasattr(model, "classes_")
 
 
+def test_few_patients_without_the_outcome_get_a_usable_embedding():
+    """A library review: unsupervised fits of 10 or 20 patients gave every patient the
+    same embedding (every pair was a kNN pair; the non-local graph was empty)."""
+    X, _ = planted_classes(n=60, missing=0.0)
+    for n in (10, 20):
+        model = SparGE(supervised=False, random_state=0).fit(X[:n])
+        assert np.ptp(model.embedding_, axis=0).max() > 0.1
+        d, _ = model.kneighbors(n_neighbors=3)
+        assert np.all(np.isfinite(d)) and np.ptp(d) > 0
+
+
 def test_bad_input_messages():
     X, y = planted_classes(n=50)
+    with pytest.raises(DataError, match="looks continuous"):
+        SparGE().fit(X, X[:, 0] * 1.7)
+    with pytest.raises(DataError, match="mixes numbers and text"):
+        SparGE().fit(X, np.array([1, "a"] * 25, dtype=object))
     with pytest.raises(DataError, match="single class"):
         SparGE().fit(X, np.zeros(50))
     Xi = X.copy()
