@@ -930,7 +930,10 @@ class SparGE(TransformerMixin, BaseEstimator):
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
             names = [str(c) for c in X.columns]
             expected = list(self.feature_names_in_)
-            if names != expected:
+            if names != expected and sorted(names) == sorted(expected) \
+                    and len(set(names)) == len(names):
+                X = X[expected]  # the same columns in another order: taken by name
+            elif names != expected:
                 missing = [c for c in expected if c not in names]
                 extra = [c for c in names if c not in expected]
                 raise DataError(
@@ -956,7 +959,12 @@ class SparGE(TransformerMixin, BaseEstimator):
                 "completed_scores": A, "codes": Phi, "embedding": Y}
 
     def transform(self, X) -> np.ndarray:
-        """Embed patients (``NaN`` allowed): shape (n_new, n_components)."""
+        """Embed patients (``NaN`` allowed): shape (n_new, n_components).
+
+        The graph embedding alone: with a forest part, :meth:`kneighbors` ranks
+        look-alikes by more than the Euclidean distance between these vectors
+        (:meth:`lookalike_space` gives vectors whose distances rank as it does).
+        """
         return self._embed(self.standardize(X))[2]
 
     def complete(self, X, units: str = "original") -> np.ndarray:
@@ -1022,10 +1030,24 @@ class SparGE(TransformerMixin, BaseEstimator):
 
         ``X=None`` queries the training patients themselves, each excluding itself.
 
+        Parameters
+        ----------
+        X : array-like of shape (n_query, n_features), optional
+            New patients in original units (``NaN`` for a gap); ``None``: the training
+            patients.
+        n_neighbors : int
+            Look-alikes per patient.
+
         Returns
         -------
         dist, idx : ndarray of shape (n_query, n_neighbors)
-            Euclidean distances in the learned space and training-patient indices.
+            The model's look-alike distances and training-patient indices, nearest first.
+            With a forest part (``forest_weight > 0``, the default of a supervised model)
+            the distance adds the forest's dissimilarity to the embedding's Euclidean
+            distance, so it is not the distance between :meth:`transform` outputs; an
+            external kNN sees the model's metric in :meth:`lookalike_space`. Patients with
+            more gaps than a typical training patient are anchored on their given values
+            (``anchor_weight``).
         """
         check_is_fitted(self, "embedding_")
         n_train = self.embedding_.shape[0]

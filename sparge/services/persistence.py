@@ -213,6 +213,11 @@ def save_model(path_or_file: str | os.PathLike | BinaryIO, model, encoder=None) 
 
     if not isinstance(model, SparGE) or not hasattr(model, "projection_"):
         raise ValueError("save_model needs a fitted SparGE model")
+    if encoder is not None and len(getattr(encoder, "feature_names_out_", ())) \
+            != model.n_features_in_:
+        raise ValueError(f"The encoder gives {len(getattr(encoder, 'feature_names_out_', ()))} "
+                         f"features and the model takes {model.n_features_in_}: save a "
+                         "model with the encoder it was trained on.")
     arrays = _model_arrays_and_meta(model, encoder)
     if isinstance(path_or_file, (str, os.PathLike)):
         _atomic_write(path_or_file, arrays)
@@ -495,7 +500,8 @@ def _check_history(history: Any) -> list[dict[str, float]]:
     return out
 
 
-def _check_encoder(state: Any, feature_names: list[str] | None) -> dict | None:
+def _check_encoder(state: Any, feature_names: list[str] | None, n_features: int
+                   ) -> dict | None:
     from sparge.data.encoder import ROLES
 
     if state is None:
@@ -504,8 +510,12 @@ def _check_encoder(state: Any, feature_names: list[str] | None) -> dict | None:
         raise _bad("encoder", "an object or null", state)
     params = state.get("params")
     if not isinstance(params, dict) or not all(
-            v is None or isinstance(v, (str, bool, int, float)) for v in params.values()):
+            v is None or isinstance(v, (str, bool, int, float)) for k, v in params.items()
+            if k != "ages"):
         raise _bad("encoder.params", "an object of simple values", params)
+    if not (params.get("ages") is None or isinstance(params["ages"], dict)):
+        raise _bad("encoder.params.ages", "an object {column: {born, at, day_first}}",
+                   params["ages"])
     roles = state.get("roles")
     if not isinstance(roles, dict):
         raise _bad("encoder.roles", "an object {column: role}", roles)
@@ -525,6 +535,14 @@ def _check_encoder(state: Any, feature_names: list[str] | None) -> dict | None:
             != feature_names:
         raise ModelFileError("The model file is invalid: field 'encoder.feature_names_out' "
                              "does not match the model's feature names.")
+    if len(state["feature_names_out"]) != n_features:
+        raise ModelFileError(f"The model file is invalid: field 'encoder.feature_names_out' "
+                             f"names {len(state['feature_names_out'])} features; the model "
+                             f"has {n_features}.")
+    unroled = [c for c in state["encoded_columns"] if c not in roles]
+    if unroled:  # a hand-edited file: a KeyError at the first transform
+        raise ModelFileError(f"The model file is invalid: field 'encoder.roles' lacks the "
+                             f"column {str(unroled[0])[:40]!r}.")
     return state
 
 
@@ -559,7 +577,8 @@ def _check_meta(meta: Any) -> dict:
                                                                _MAX_PATIENTS)
     ids = meta.get("train_ids")
     out["train_ids"] = None if ids is None else _str_list(ids, "train_ids")
-    out["encoder"] = _check_encoder(meta.get("encoder"), out["feature_names"])
+    out["encoder"] = _check_encoder(meta.get("encoder"), out["feature_names"],
+                                    out["n_features_in"])
     shapes = meta.get("shapes")
     if shapes is not None:
         if not isinstance(shapes, dict):

@@ -276,3 +276,16 @@ def test_complete_keeps_the_given_values_and_reconstruct_is_not_shrunk():
     assert worse[np.isfinite(Xq[:, 0])].mean() > 0.95
     with pytest.raises(ValueError, match="units"):
         model.reconstruct(Xq, units="percent")
+
+
+def test_a_frame_with_the_columns_in_another_order_is_taken_by_name():
+    """A library review: the same columns reordered read "missing [], unexpected []"."""
+    import pandas as pd
+
+    X, y = planted_classes(n=80)
+    frame = pd.DataFrame(X, columns=[f"c{j}" for j in range(X.shape[1])])
+    model = SparGE(max_iter=1, random_state=0).fit(frame, y)
+    np.testing.assert_array_equal(model.transform(frame.iloc[:5, ::-1]),
+                                  model.transform(frame.iloc[:5]))
+    with pytest.raises(DataError, match="missing \\['c0'\\]"):
+        model.transform(frame.iloc[:5, 1:])

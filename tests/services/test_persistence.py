@@ -376,3 +376,31 @@ def test_kill_during_save_never_leaves_a_broken_file(model_and_data, tmp_path):
         os.utime(tmp_path / name, (time.time() - 7200, time.time() - 7200))
     save_model(path, model)
     assert [p for p in os.listdir(tmp_path) if p.endswith(".tmp")] == []
+
+
+def test_an_encoder_with_an_age_round_trips_and_a_wrong_encoder_is_refused(tmp_path):
+    """An encoder's ``ages`` (a dict among its parameters) loads again; a library review
+    saved a 30-feature model with a 467-feature encoder, and loaded a hand-edited file
+    whose encoder lacked a role (a KeyError at the first transform)."""
+    import pandas as pd
+
+    from sparge import Encoder
+
+    rng = np.random.default_rng(0)
+    n = 80
+    born = pd.Timestamp("1950-01-01") + pd.to_timedelta(rng.integers(0, 15000, n), unit="D")
+    df = pd.DataFrame({"DOB": born.strftime("%d/%m/%Y"), "Na": rng.normal(140, 3, n),
+                       "Outcome": rng.integers(0, 2, n)})
+    enc = Encoder(label_column="Outcome", ages={"Age": {"born": "DOB", "at": "2020-01-01"}})
+    X = enc.fit_transform(df)
+    model = SparGE(max_iter=1, random_state=0).fit(X, enc.labels(df))
+    save_model(tmp_path / "a.sparge", model, encoder=enc)
+    loaded, back = load_model(tmp_path / "a.sparge")
+    np.testing.assert_array_equal(back.transform(df), X)
+    other = Encoder(label_column="Outcome").fit(df.drop(columns=["DOB"]))
+    with pytest.raises(ValueError, match="gives 1 features and the model takes 2"):
+        save_model(tmp_path / "b.sparge", model, encoder=other)
+    edited = enc.to_dict()
+    edited["roles"] = {k: v for k, v in edited["roles"].items() if k != "Na"}
+    with pytest.raises(ModelFileError, match="'encoder.roles' lacks the column 'Na'"):
+        load_model(_rewrite(model_to_bytes(model, enc), _edit_meta("encoder", edited)))
