@@ -1222,10 +1222,32 @@ class SparGE(TransformerMixin, BaseEstimator):
                 n_features: int = 5) -> pd.DataFrame:
         """Features where a query and training patient ``neighbor_index`` agree / differ.
 
-        ``query_row`` is one patient's raw features (or an int: a training patient).
-        Values are in standardised units (0 = cohort mean, 1 = one standard deviation).
+        Parameters
+        ----------
+        query_row : array-like of shape (n_features,) or int
+            One patient's features in original units (a row of the encoded table), or an
+            int: a training patient's index (the order of the training rows, as
+            :meth:`kneighbors` returns them; not a row of the table).
+        neighbor_index : int
+            A training patient's index (``idx`` of :meth:`kneighbors`).
+        feature_names : list of str, optional
+            Names to show (default: the training DataFrame's, else ``x0, x1, ...``).
+        n_features : int
+            Features listed on each side.
+
+        Returns
+        -------
+        DataFrame
+            ``n_features`` rows where the two agree most and ``n_features`` where they
+            differ most, with the values in standardised units (0 = cohort mean, 1 = one
+            standard deviation).
         """
         check_is_fitted(self, "training_data_")
+        n_train = self.training_data_.shape[0]
+        for what, i in (("neighbor_index", neighbor_index), ("query_row", query_row)):
+            if isinstance(i, (int, np.integer)) and not 0 <= int(i) < n_train:
+                raise DataError(f"{what} must be a training patient's index, 0 to "
+                                f"{n_train - 1}; got {int(i)}.")
         if isinstance(query_row, (int, np.integer)):
             q = self.training_data_[int(query_row)].astype(float)
         else:

@@ -289,3 +289,16 @@ def test_a_frame_with_the_columns_in_another_order_is_taken_by_name():
                                   model.transform(frame.iloc[:5]))
     with pytest.raises(DataError, match="missing \\['c0'\\]"):
         model.transform(frame.iloc[:5, 1:])
+
+
+def test_explain_names_a_wrong_index():
+    """A library review: explain(0, 10_000) gave numpy's IndexError, and explain(0, -1)
+    silently used the last patient."""
+    X, y = planted_classes(n=60)
+    model = SparGE(max_iter=1, random_state=0).fit(X, y)
+    with pytest.raises(DataError, match="neighbor_index must be a training patient's index, "
+                                        "0 to 59; got 10000"):
+        model.explain(0, 10_000)
+    with pytest.raises(DataError, match="query_row must be"):
+        model.explain(-1, 3)
+    assert len(model.explain(X[0], 3, n_features=2)) == 4
