@@ -1291,8 +1291,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                 f"{' …' if len(cens) > 3 else ''}) read as the limit itself: the true value "
                 "lies beyond it.")
         extreme = sorted({s for _, s in bad if extreme_word(s)})
-        for cells, hint in ((bad, "expected numbers; these cells (CSV {lines}) were set "
-                                  "to missing." + (
+        these = "this cell" if len(bad) == 1 else "these cells"
+        for cells, hint in ((bad, f"expected numbers; {these} (CSV {{lines}}) "
+                                  f"{'was' if len(bad) == 1 else 'were'} set to missing." + (
                                       f" {quoted_names(extreme[:3], width=20)} may mean a "
                                       "value beyond the laboratory's range, not an unknown "
                                       "one: write the value, or a limit such as '>600', to "
