@@ -30,6 +30,7 @@ SUITE = [
     ("paper_table", ["--splits", "3"]),
     ("scale", []),
     ("broad_check", []),
+    ("reading_truth", []),
 ]
 
 # The hospital-sized benchmarks (issue 14), run with ``--scale``: tens of minutes each in

@@ -62,6 +62,7 @@ def test_robustness_masking():
     ("scale_train", ["--one", "2000", "--fit-samples", "500"]),
     ("distributed", ["--quick"]),
     ("far_values", ["--quick"]),
+    ("reading_truth", ["--quick"]),
     ("split_noise", ["--quick"]),
     ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
 ])
