@@ -199,7 +199,8 @@ if st.button("Encode this table", type="primary", key="setup_go"):
                             max_patient_missing=max_missing / 100,
                             min_outcome_patients=RARE_OUTCOME if rare_aside else 1,
                             clear_far=keep and ss.cohort.clear_far,
-                            ages=enc.ages if keep else None)
+                            ages=enc.ages if keep else None,
+                            leave_out_copies=keep and enc.leave_out_copies)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
@@ -303,7 +304,9 @@ with current:
                        "outcome). Does the export hold every patient?")
         # the one-click repairs first, the report that explains them below: at the end of
         # a 40-line report they were 4,400 px down the page (walk-through 25)
-        if rep.values_to_check or rep.answers_two_ways or rep.columns_losing_patients:
+        copies = rep.copied_rows
+        if rep.values_to_check or rep.answers_two_ways or rep.columns_losing_patients \
+                or copies:
             st.caption("One click repairs what the report below finds (each button's "
                        "warning says what it does):")
         if rep.values_to_check:  # the warning below lists them; one click clears them
@@ -354,6 +357,24 @@ with current:
         ages_at = age_choices(cohort.df, enc.roles_)
         if ages_at.dates:  # walk-through 29: a date of birth, and no age in the model
             _age_form(cohort, ages_at)
+        if copies:  # walk-through 31: eight infants exported twice, each its own twin
+            n = len(copies)
+            label = (f"Train on the {n:,} copied row{'s' if n != 1 else ''} again"
+                     if enc.leave_out_copies else
+                     f"Leave the {n:,} copied row{'s' if n != 1 else ''} out of training")
+            if st.button(label, key="leave_out_copies",
+                         help="Rows that repeat an earlier row in every column (a record "
+                              "exported twice): each copy is the other's look-alike at "
+                              "similarity 1.00. Left out, the first of each is kept; the "
+                              "copies stay on the map. Train again afterwards."):
+                with guard("Encoding again"):
+                    new = encode_again(cohort, leave_out_copies=not enc.leave_out_copies)
+                    set_cohort(new, ss.cohort_name)
+                    flash("success", ("Copies left out of training" if
+                                      new.encoder.leave_out_copies else "Copies trained on "
+                                      "again") + "; the table was encoded again. Train a "
+                                                 "model on the Model page.")
+                    st.rerun()
         # the report after the outcome's warnings above: they decide what the model learns
         # (the one-answer outcome's stood below "Nothing blocks training"; walk-through 18)
         for line in str(rep).splitlines():

@@ -260,6 +260,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         values the model trains on (walk-through 29's report counted the 111 HbA1c it had
         cleared as values). The report still lists them. ``transform`` reads new patients
         as written (the New patient page questions such values).
+    leave_out_copies : bool
+        Rows that repeat an earlier row in every column (a record exported twice) are
+        left out of training, the first kept: each copy was the other's look-alike at
+        similarity 1.00 (walk-through 31's eight). They stay in the table and on the map.
     ages : dict, optional
         Age columns computed from a date of birth (:func:`~sparge.data.dates.add_ages`):
         ``{"Age at admission": {"born": "Date of birth", "at": "Admission date"}}``, or
@@ -333,7 +337,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                  drop_constant: bool = True, merge_duplicates: bool = True,
                  numeric_threshold: float = 0.8, max_levels: int = 30,
                  min_outcome_patients: int = 1, clear_far: bool = False,
-                 ages: Mapping[str, Mapping] | None = None):
+                 ages: Mapping[str, Mapping] | None = None, leave_out_copies: bool = False):
         self.id_column = id_column
         self.label_column = label_column
         self.encoding_table = encoding_table
@@ -347,6 +351,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.min_outcome_patients = min_outcome_patients
         self.clear_far = clear_far
         self.ages = ages
+        self.leave_out_copies = leave_out_copies
 
     # ------------------------------------------------------------------ helpers
     def _user_table(self) -> EncodingTable | None:
@@ -685,7 +690,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.notes += notes
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
-        copies = warn_copied_rows(df, report)
+        copies = warn_copied_rows(df, report, self.leave_out_copies)
         base = self._fitting_base(df, cols, report.notes)
         reasons: dict[str, list[str]] = {}
         units: dict[str, ColumnUnits] = {}
@@ -733,6 +738,15 @@ class Encoder(TransformerMixin, BaseEstimator):
             X = self._cleared(X, report)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
+        report.copied_rows = [int(i) + 2 for i in np.flatnonzero(copies)]
+        if self.leave_out_copies and copies.any():
+            self.keep_patients_ &= ~copies
+            report.copies_left_out = True
+            report.notes.append(
+                f"{int(copies.sum()):,} row(s) repeating an earlier row in every column "
+                f"(CSV {csv_lines(report.copied_rows[:5])}"
+                f"{' …' if copies.sum() > 5 else ''}) left out of training; the first of "
+                "each is kept.")
         aside = None if labels is None else self._set_aside_rare_outcomes(labels, report)
         if aside is not None and aside.any():
             labels = np.where(aside, None, labels)
@@ -1652,7 +1666,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                            "max_levels": self.max_levels,
                            "min_outcome_patients": self.min_outcome_patients,
                            "clear_far": self.clear_far,
-                           "ages": _plain_ages(self.ages)},
+                           "ages": _plain_ages(self.ages),
+                           "leave_out_copies": self.leave_out_copies},
                 "ages": _plain_ages(getattr(self, "ages_", {})),
                 "roles": self.roles_, "table": self.table_.to_dict(),
                 "ordered": {c: self.table_.is_ordered(c) for c in self.table_.columns()},

@@ -20,15 +20,17 @@ from sparge.data.unit_conversion import (
 )
 
 
-def warn_copied_rows(df: pd.DataFrame, report: ValidationReport) -> np.ndarray:
+def warn_copied_rows(df: pd.DataFrame, report: ValidationReport,
+                     left_out: bool = False) -> np.ndarray:
     """Warn of rows that repeat an earlier row in every column: each copy counts as a
     patient in training and is the other's look-alike at similarity 1.00 (walk-through
-    26's row written twice, ONC-10399, was its own first look-alike). Returns the copies
-    (a mask of rows)."""
+    26's row written twice, ONC-10399, was its own first look-alike); not when they are
+    ``left_out`` of training (the encoder's note says so). Returns the copies (a mask of
+    rows)."""
     rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
     copies = pd.Series(rows).duplicated(keep="first").to_numpy()
     n = int(copies.sum())
-    if not n:
+    if not n or left_out:
         return copies
     first = int(np.flatnonzero(copies)[0])
     twin = int(np.flatnonzero(rows == rows[first])[0])
@@ -36,8 +38,9 @@ def warn_copied_rows(df: pd.DataFrame, report: ValidationReport) -> np.ndarray:
         f"{n:,} {'rows repeat' if n != 1 else 'row repeats'} an earlier row in every column "
         f"(e.g. CSV "
         f"lines {twin + 2} and {first + 2}): each copy counts as a patient in training and "
-        "is the other's look-alike, at similarity 1.00. Delete the copies from the file if "
-        "they are one record.")
+        "is the other's look-alike, at similarity 1.00. If they are one record, leave the "
+        "copies out of training (Encoder(leave_out_copies=True); one click on the Data "
+        "page) or delete them from the file.")
     return copies
 
 

@@ -182,6 +182,10 @@ class ValidationReport:
     #: nearly empty features whose leaving out keeps the most patients, and how many
     columns_losing_patients: list[str] = field(default_factory=list)
     patients_kept_without: int = 0
+    #: rows that repeat an earlier row in every column (CSV lines), and whether they were
+    #: left out of training (the Encoder's ``leave_out_copies``)
+    copied_rows: list[int] = field(default_factory=list)
+    copies_left_out: bool = False
 
     @property
     def ok(self) -> bool:

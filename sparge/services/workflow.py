@@ -96,14 +96,16 @@ def encode_cohort(df: pd.DataFrame, *, id_column: str | None = None,
 def encode_again(cohort: Cohort, **changes) -> Cohort:
     """The cohort's table encoded again with its settings, ``changes`` overriding some
     (``id_column``, ``label_column``, ``roles``, ``encoding_table``,
-    ``max_patient_missing``, ``min_outcome_patients``, ``clear_far``, ``ages``): what the
-    Data page's apply, merge, set-to-missing and age buttons do."""
+    ``max_patient_missing``, ``min_outcome_patients``, ``clear_far``, ``ages``,
+    ``leave_out_copies``): what the Data page's apply, merge, set-to-missing, copies and
+    age buttons do."""
     enc = cohort.encoder
     settings = {"id_column": enc.id_column, "label_column": enc.label_column,
                 "roles": enc.roles, "encoding_table": enc.encoding_table,
                 "max_patient_missing": enc.max_patient_missing,
                 "min_outcome_patients": enc.min_outcome_patients,
-                "clear_far": cohort.clear_far, "ages": enc.ages}
+                "clear_far": cohort.clear_far, "ages": enc.ages,
+                "leave_out_copies": enc.leave_out_copies}
     return encode_cohort(cohort.df, **{**settings, **changes})
 
 
@@ -137,6 +139,8 @@ def table_choices(encoder, clear_far: bool) -> str:
         said.append(f"the column roles set ({names}{' …' if len(roles) > 3 else ''})")
     if clear_far:
         said.append("far values set to missing or converted")
+    if encoder.leave_out_copies:
+        said.append("copied rows left out of training")
     if encoder.ages:
         said.append(f"the age{'s' if len(encoder.ages) > 1 else ''} added ("
                     + ", ".join(f"'{name}'" for name in encoder.ages) + ")")

@@ -408,3 +408,24 @@ def test_setup_choices_survive_a_visit_to_another_page(small_cohort):
     new = at.session_state["cohort"].encoder
     assert (new.id_column, new.label_column) == (enc.id_column, enc.label_column)
     assert new.max_patient_missing == 0.4
+
+
+def test_copied_rows_are_left_out_in_one_click():
+    """Walk-through 31: eight rows exported twice; the report's only advice was to fix
+    the file and upload it again."""
+    df = pd.read_csv(io.BytesIO(SMALL))
+    df = pd.concat([df, df.iloc[[1, 2]]], ignore_index=True)
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("copies.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.slider(key="setup_missing").set_value(60)
+    at.selectbox(key="setup_id").set_value("(none)")
+    at.button(key="setup_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    kept = int(at.session_state["cohort"].encoder.keep_patients_.sum())
+    at.button(key="leave_out_copies").click().run()
+    assert not at.exception
+    enc = at.session_state["cohort"].encoder
+    assert enc.leave_out_copies and int(enc.keep_patients_.sum()) == kept - 2
+    assert "Copies left out of training" in texts(at)
+    assert at.button(key="leave_out_copies").label == "Train on the 2 copied rows again"

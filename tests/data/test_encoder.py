@@ -1146,3 +1146,21 @@ def test_a_threshold_that_keeps_a_handful_of_a_large_table_blocks_training():
     small = Encoder(label_column="Outcome").fit(df.iloc[:8, :3])
     assert not small.report_.blocking
     assert any("only 8 patients to train on" in w for w in small.report_.warnings)
+
+
+def test_copied_rows_can_be_left_out_of_training():
+    """Walk-through 31: eight infants exported twice, each its own look-alike at
+    similarity 1.00; the only advice was to fix the file."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"Na": 120 + rng.permutation(40), "Outcome": ["a", "b"] * 20})
+    df = pd.concat([df, df.iloc[[3, 7]]], ignore_index=True)
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert enc.report_.copied_rows == [42, 43] and enc.keep_patients_.all()
+    assert any("leave the copies out of training" in w for w in enc.report_.warnings)
+    out = Encoder(label_column="Outcome", leave_out_copies=True).fit(df)
+    assert out.keep_patients_.sum() == 40 and not out.keep_patients_[40:].any()
+    assert out.report_.copies_left_out
+    assert not any("repeat an earlier row" in w for w in out.report_.warnings)
+    assert any("left out of training; the first of each is kept" in n
+               for n in out.report_.notes)
+    assert Encoder.from_dict(json.loads(json.dumps(out.to_dict()))).leave_out_copies
