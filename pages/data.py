@@ -208,6 +208,15 @@ if st.button("Encode this table", type="primary", key="setup_go"):
         flash("success", "Table encoded: its report is below. Train a model on the Model page.")
         st.rerun()
 
+def _again(said: str, **changes) -> None:
+    """Encode the current table again with ``changes`` (a one-click repair), say
+    ``said`` and open the page afresh."""
+    with guard("Encoding again"):
+        set_cohort(encode_again(ss.cohort, **changes), ss.cohort_name)
+        flash("success", said + " Train a model on the Model page.")
+        st.rerun()
+
+
 ONE_DATE = "one date for every patient"
 ORDERS = {"as the dates tell (day first when none does)": None, "day/month/year": True,
           "month/day/year": False}
@@ -225,12 +234,8 @@ def _age_form(cohort, choices) -> None:
             a.caption(f"'{md_escape(name)}' is in the model: the age in years from "
                       f"'{md_escape(spec['born'])}' at '{md_escape(spec['at'])}'.")
             if b.button("Remove", key=f"age_remove_{name}"):
-                with guard("Encoding again"):
-                    set_cohort(encode_again(cohort, ages=without_age(enc.ages, name)),
-                               ss.cohort_name)
-                    flash("success", f"'{md_escape(name)}' removed; the table was encoded "
-                                     "again. Train a model on the Model page.")
-                    st.rerun()
+                _again(f"'{md_escape(name)}' removed; the table was encoded again.",
+                       ages=without_age(enc.ages, name))
         a, b = st.columns(2)
         born = a.selectbox("Date of birth", choices.dates, key="age_born",
                            index=choices.dates.index(choices.born) if choices.born else 0)
@@ -318,13 +323,9 @@ with current:
                               "patient's other values; a value in a probable other unit "
                               "(named in the warning) is converted from it. Train again "
                               "afterwards."):
-                with guard("Encoding again"):
-                    new = encode_again(cohort, clear_far=not cohort.clear_far)
-                    set_cohort(new, ss.cohort_name)
-                    flash("success", (far_values_done(rep.values_to_check) if new.clear_far
-                                      else "Values used as given") + "; the table was "
-                                      "encoded again. Train a model on the Model page.")
-                    st.rerun()
+                _again((far_values_done(rep.values_to_check) if not cohort.clear_far
+                        else "Values used as given") + "; the table was encoded again.",
+                       clear_far=not cohort.clear_far)
         if rep.answers_two_ways:  # the warning below lists them; one click merges them
             n_pairs = sum(len(p) for p in rep.answers_two_ways.values())
             if st.button(f"Merge the answers written two ways ({n_pairs:,} "
@@ -347,13 +348,8 @@ with current:
                               "a gap, and the threshold then leaves them out of training. "
                               "Its role becomes 'ignore' (the Column roles tab sets it back)."
                               " Train again afterwards."):
-                with guard("Encoding again"):
-                    new = encode_again(cohort, roles=new_roles)
-                    set_cohort(new, ss.cohort_name)
-                    flash("success", f"Left out {quoted_names(rep.columns_losing_patients)}; "
-                                     "the table was encoded again. Train a model on the "
-                                     "Model page.")
-                    st.rerun()
+                _again(f"Left out {quoted_names(rep.columns_losing_patients)}; the table "
+                       "was encoded again.", roles=new_roles)
         ages_at = age_choices(cohort.df, enc.roles_)
         if ages_at.dates:  # walk-through 29: a date of birth, and no age in the model
             _age_form(cohort, ages_at)
@@ -367,14 +363,9 @@ with current:
                               "exported twice): each copy is the other's look-alike at "
                               "similarity 1.00. Left out, the first of each is kept; the "
                               "copies stay on the map. Train again afterwards."):
-                with guard("Encoding again"):
-                    new = encode_again(cohort, leave_out_copies=not enc.leave_out_copies)
-                    set_cohort(new, ss.cohort_name)
-                    flash("success", ("Copies left out of training" if
-                                      new.encoder.leave_out_copies else "Copies trained on "
-                                      "again") + "; the table was encoded again. Train a "
-                                                 "model on the Model page.")
-                    st.rerun()
+                _again(("Copies trained on again" if enc.leave_out_copies else
+                        "Copies left out of training") + "; the table was encoded again.",
+                       leave_out_copies=not enc.leave_out_copies)
         # the report after the outcome's warnings above: they decide what the model learns
         # (the one-answer outcome's stood below "Nothing blocks training"; walk-through 18)
         for line in str(rep).splitlines():

@@ -1269,23 +1269,21 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) written with the "
                                 f"unit '{_q(unit or '', 20)}' read as numbers (e.g. "
                                 f"'{_q(cells[0][1], 30)}').")
-        if info.get("thousands_dot"):
-            cells = info["thousands_dot"]
-            report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) such as "
-                                f"'{_q(cells[0][1], 30)}' read with '.' as thousands separator "
-                                f"({cells[0][2]:.0f}), as the table writes decimals with ','.")
+        for key, mark, why in (("thousands_dot", ".", "the table writes decimals with ','"),
+                               ("thousands_comma", ",", "no number of the table is written "
+                                                        "with a decimal comma")):
+            if info.get(key):
+                cells = info[key]
+                value = np.format_float_positional(cells[0][2], trim="-")
+                report.notes.append(f"Column '{_q(col)}': {len(cells):,} cell(s) such as "
+                                    f"'{_q(cells[0][1], 30)}' read with '{mark}' as thousands "
+                                    f"separator ({value}), as {why}.")
         if info.get("gestation"):
             cells = info["gestation"]
             report.notes.append(
                 f"Column '{_q(col)}': {len(cells):,} cell(s) written in weeks and days "
                 f"(e.g. '{_q(cells[0][1], 20)}', CSV line {cells[0][0] + 2}) read in weeks "
                 f"({format_number(round(cells[0][2], 2))}: days / 7).")
-        if info.get("thousands_comma"):
-            cells = info["thousands_comma"]
-            report.notes.append(f"Column '{_q(col)}': {len(cells):,} cell(s) such as "
-                                f"'{_q(cells[0][1], 30)}' read with ',' as thousands separator "
-                                f"({format_number(cells[0][2])}), as no number of the table "
-                                "is written with a decimal comma.")
         if info.get("gcs"):
             cells = info["gcs"]
             report.notes.append(

@@ -615,13 +615,7 @@ def thousands_dot_column(values: pd.Series) -> bool:
     times too small. The search stops at the first other decimal point (a column of
     decimals costs little).
     """
-    found = False
-    for cell in _distinct_text(values, "."):
-        if _DOT_THOUSANDS_CELL.fullmatch(cell):
-            found = True
-        elif _DOT_DECIMAL_CELL.fullmatch(cell):
-            return False
-    return found
+    return _grouped_only(values, ".", _DOT_THOUSANDS_CELL, _DOT_DECIMAL_CELL)
 
 
 def thousands_comma_column(values: pd.Series) -> bool:
@@ -634,11 +628,19 @@ def thousands_comma_column(values: pd.Series) -> bool:
     checks the other numeric columns): a US export's platelets "362,656" were read as
     362.656, 1000 times too small, beside decimals written "98.1".
     """
+    return _grouped_only(values, ",", _COMMA_THOUSANDS_CELL, _COMMA_DECIMAL_CELL)
+
+
+def _grouped_only(values: pd.Series, mark: str, grouped: re.Pattern, other: re.Pattern
+                  ) -> bool:
+    """Whether some distinct cell with ``mark`` is a ``grouped`` number (thousands
+    separators) and none an ``other`` number with that mark (a decimal); stops at the
+    first other."""
     found = False
-    for cell in _distinct_text(values, ","):
-        if _COMMA_THOUSANDS_CELL.fullmatch(cell):
+    for cell in _distinct_text(values, mark):
+        if grouped.fullmatch(cell):
             found = True
-        elif _COMMA_DECIMAL_CELL.fullmatch(cell):
+        elif other.fullmatch(cell):
             return False
     return found
 
