@@ -1278,18 +1278,18 @@ class Encoder(TransformerMixin, BaseEstimator):
                 report.notes.append(f"Column '{_q(col)}': {len(cells):,} cell(s) such as "
                                     f"'{_q(cells[0][1], 30)}' read with '{mark}' as thousands "
                                     f"separator ({value}), as {why}.")
-        if info.get("gestation"):
-            cells = info["gestation"]
-            report.notes.append(
-                f"Column '{_q(col)}': {len(cells):,} cell(s) written in weeks and days "
-                f"(e.g. '{_q(cells[0][1], 20)}', CSV line {cells[0][0] + 2}) read in weeks "
-                f"({format_number(round(cells[0][2], 2))}: days / 7).")
-        if info.get("gcs"):
-            cells = info["gcs"]
-            report.notes.append(
-                f"Column '{_q(col)}': {len(cells):,} cell(s) written as the Glasgow coma "
-                f"scale's parts (e.g. '{_q(cells[0][1], 20)}', CSV line {cells[0][0] + 2}) "
-                "read as their total, eyes + verbal + motor (3–15).")
+        # one value written in parts: a gestation "38+4", a Glasgow coma scale "E3V4M5"
+        for key, written, read in (
+                ("gestation", "in weeks and days", lambda c: "in weeks "
+                 f"({format_number(round(c[2], 2))}: days / 7)"),
+                ("gcs", "as the Glasgow coma scale's parts",
+                 lambda c: "as their total, eyes + verbal + motor (3–15)")):
+            if info.get(key):
+                cells = info[key]
+                report.notes.append(
+                    f"Column '{_q(col)}': {len(cells):,} cell(s) written {written} (e.g. "
+                    f"'{_q(cells[0][1], 20)}', CSV line {cells[0][0] + 2}) read "
+                    f"{read(cells[0])}.")
         if info.get("thousands"):
             report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
                                 "with thousands separators (e.g. '1.234,5' or '1 234,5') "
