@@ -139,7 +139,7 @@ def unit_from_values(column: str, values) -> str | None:
     return fits[0] if len(fits) == 1 else None
 
 
-def unit_slips(column: str, unit: str | None, values
+def unit_slips(column: str, unit: str | None, values, middle: float | None = None
                ) -> tuple[np.ndarray, list[str | None], np.ndarray]:
     """The values impossible in a column's unit that are possible in another unit of its
     quantity and convert exactly into a possible value of the column's unit.
@@ -152,6 +152,9 @@ def unit_slips(column: str, unit: str | None, values
         The column's unit (its name's, its cells', or :func:`unit_from_values`).
     values : array-like of float
         The column's values (NaN = missing).
+    middle : float, optional
+        The column's typical value, for a few new patients' values (the training
+        patients' median); by default their own median, or the possible range's middle.
 
     Returns
     -------
@@ -179,8 +182,9 @@ def unit_slips(column: str, unit: str | None, values
     # birth weight of 3.46 among grams is 3,460 g (kg) beside a median of 2,800 g, not
     # 1,569 g (lb) beside the middle of 200-7,000 g (walk-through 31)
     possible = v[finite & ~impossible & (v > 0)]
-    middle = float(np.median(possible)) if len(possible) >= MIN_VALUES \
-        else math.sqrt(lo * hi)
+    if middle is None or not np.isfinite(middle) or middle <= 0:
+        middle = float(np.median(possible)) if len(possible) >= MIN_VALUES \
+            else math.sqrt(lo * hi)
     best_gap = np.full(len(v), np.inf)
     for other, (olo, ohi) in found[1].items():
         if other == own[0] or not impossible.any():

@@ -601,8 +601,13 @@ def unit_slip_table(X: np.ndarray, reference: pd.DataFrame, encoder: Encoder | N
     for j, col in enumerate(reference.columns):
         if encoder is not None and encoder.roles_.get(col) == "categorical":
             continue
-        slipped[:, j], source[:, j], conv[:, j] = unit_slips(col, _unit_of(col, encoder),
-                                                             X[:, j])
+        # a new patient's bare 3.2 g of birth weight is 3.2 kg beside a cohort of
+        # 2,800 g, not 3.2 lb beside the middle of what is possible (walk-through 32)
+        typical = reference[col].to_numpy(dtype=float)
+        typical = typical[np.isfinite(typical) & (typical > 0)]
+        slipped[:, j], source[:, j], conv[:, j] = unit_slips(
+            col, _unit_of(col, encoder), X[:, j],
+            middle=float(np.median(typical)) if typical.size else None)
     return slipped, source, conv
 
 

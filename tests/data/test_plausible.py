@@ -201,3 +201,15 @@ def test_a_share_written_in_another_unit_possible_in_both_is_found():
     assert not mixed_unit("Bilirubin", "mg/dL", skewed)[0].any()
     assert not mixed_unit("Glucose", "mmol/L", mmol)[0].any()
     assert not mixed_unit("Glucose", "mmol/L", glucose[:30])[0].any()  # too few values
+
+
+def test_a_new_patients_bare_weight_is_read_in_the_unit_nearest_the_cohort():
+    """Walk-through 32: a bare birth weight of 3.2 on the New patient page was offered
+    as 3.2 lb (1,451 g), though the cohort's bare 3.46 had been read as kg."""
+    from sparge.services.workflow import unit_slip_table
+
+    assert unit_slips("Birth Weight", "g", [3.2])[1] == ["lb"]  # alone: the range's middle
+    reference = pd.DataFrame({"Birth Weight (g)": np.random.default_rng(0).normal(3000, 400,
+                                                                              200)})
+    slipped, source, converted = unit_slip_table(np.array([[3.2]]), reference)
+    assert slipped[0, 0] and source[0, 0] == "kg" and converted[0, 0] == 3200.0
