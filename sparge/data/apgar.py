@@ -75,27 +75,54 @@ def split_apgars(df: pd.DataFrame, known: dict[str, int] | None = None) -> pd.Da
         written = text[(text != "") & ~text.str.lower().isin(DEFAULT_MISSING_TOKENS)]
         parts = written.map(apgar_parts)
         found = int(parts.notna().sum())
-        if not forced and (found < FEWEST or found < SHARE * len(written)):
+        # a few rows (a new patient's file) need not hold FEWEST: the name says Apgar
+        if not forced and (found < min(FEWEST, len(written)) or found < SHARE * len(written)
+                           or not found):
             continue
         width = max(known.get(str(col), 2),
                     3 if any(p is not None and len(p) == 3 for p in parts) else 2)
         names = [f"{col} {m}" for m in MINUTES[:width]]
-        if any(n in out.columns for n in names):
-            continue
         split = text.map(apgar_parts)
         new = pd.DataFrame({name: [p[i] if p is not None and len(p) > i else np.nan
                                    for p in split] for i, name in enumerate(names)},
                            index=df.index)
+        # the export's own columns of the same scores ("Apgar 1 min" beside "APGAR"):
+        # one measure, filled where they are empty, not a second column with gaps
+        # (walk-through 32: every infant had two gaps more, and 0 of 708 were kept)
+        own = _own_columns(out, col, names)
+        if own is None and any(n in out.columns for n in names):
+            continue
         other = len(written) - found
-        listed = ", ".join(f"'{_q(n)}'" for n in names)
         example = written[parts.notna()].iloc[0] if found else ""
+        stray = (f"; its {other:,} other written cell(s) (e.g. "
+                 f"'{_q(written[parts.isna()].iloc[0], 20)}') are gaps there" if other else "")
+        if own is not None:
+            out = out.copy() if out is df else out
+            for name, target in zip(names, own, strict=True):
+                empty = out[target].isna() | (out[target].astype(str).str.strip().str.lower()
+                                              .isin(DEFAULT_MISSING_TOKENS | {""}))
+                out[target] = out[target].where(~empty, new[name])
+            listed = ", ".join(f"'{_q(n)}'" for n in own)
+            note = (f"Column '{_q(col)}' holds Apgar scores (e.g. '{_q(example, 12)}'): read "
+                    f"into the table's {listed} where those are empty{stray}.")
+            out = replaced(out, col, new.iloc[:, :0], note)
+            continue
+        listed = ", ".join(f"'{_q(n)}'" for n in names)
         note = (f"Column '{_q(col)}' holds Apgar scores (e.g. '{_q(example, 12)}'): read as "
-                f"{width} numeric columns, {listed}" + (
-                    f"; its {other:,} other written cell(s) (e.g. "
-                    f"'{_q(written[parts.isna()].iloc[0], 20)}') are gaps there"
-                    if other else "") + ".") if found or other else ""
+                f"{width} numeric columns, {listed}{stray}.") if found or other else ""
         out = replaced(out, col, new, note)
     return out
+
+
+def _own_columns(df: pd.DataFrame, col: str, names: list[str]) -> list[str] | None:
+    """The table's columns named as ``names`` but for case and spaces ("Apgar 1 min" for
+    "APGAR 1 min"), one per name, or ``None`` when it lacks one."""
+    def key(name: object) -> str:
+        return " ".join(str(name).lower().split())
+
+    found = {key(c): str(c) for c in df.columns if str(c) != str(col)}
+    own = [found.get(key(n)) for n in names]
+    return None if any(o is None for o in own) else own
 
 
 def apgar_columns(columns) -> dict[str, int]:

@@ -50,3 +50,31 @@ def test_the_encoder_reads_them_for_training_new_patients_and_saved_models():
     # read_table splits the column as it reads the file
     read = read_table(io.StringIO(df.to_csv(index=False)))
     assert "APGAR 5 min" in read.columns
+
+
+def test_scores_fill_the_tables_own_columns_of_them():
+    """Walk-through 32: "APGAR" ("8/9") beside the export's own, nearly empty "Apgar 1
+    min" and "Apgar 5 min" made two more columns of the same scores, and every infant
+    two more gaps (0 of 708 were kept for training)."""
+    df, one, five = _infants()
+    df["Apgar 1 min"] = [np.nan] * 50 + [7.0] * 10
+    df["Apgar 5 min"] = ["NA"] * 50 + [9.0] * 10
+    df.loc[50:, "APGAR"] = ""
+    out = split_apgars(df)
+    assert "APGAR" not in out.columns and "APGAR 1 min" not in out.columns
+    assert out["Apgar 1 min"][0] == one[0] and out["Apgar 5 min"][0] == five[0]
+    assert out["Apgar 1 min"][55] == 7.0 and out["Apgar 5 min"][55] == 9.0
+    assert "read into the table's 'Apgar 1 min', 'Apgar 5 min'" in \
+        out.attrs["sparge_read_notes"][-1]
+    enc = Encoder(label_column="Outcome", max_patient_missing=None).fit(df)
+    assert "Apgar 1 min" in enc.feature_names_out_ and enc.report_.n_columns == 5
+
+
+def test_a_new_patients_scores_in_one_cell_reach_the_models_own_columns():
+    df, one, five = _infants()
+    df["Apgar 1 min"], df["Apgar 5 min"] = np.nan, np.nan
+    enc = Encoder(label_column="Outcome", max_patient_missing=None).fit(df)
+    new = pd.DataFrame({"Birth weight": [2500], "APGAR": ["4/7"]})
+    X = enc.transform(new)
+    assert X[0, enc.feature_names_out_.index("Apgar 1 min")] == 4.0
+    assert X[0, enc.feature_names_out_.index("Apgar 5 min")] == 7.0
