@@ -231,8 +231,16 @@ def _age_form(cohort, choices) -> None:
     with st.expander(title):
         for name, spec in added.items():
             a, b = st.columns([4, 1])
-            a.caption(f"'{md_escape(name)}' is in the model: the age in years from "
-                      f"'{md_escape(spec['born'])}' at '{md_escape(spec['at'])}'.")
+            what = (f"the age in {spec.get('unit', 'years')} from '{md_escape(spec['born'])}' "
+                    f"at '{md_escape(spec['at'])}'")
+            why = next((d.reason for d in enc.report_.dropped_columns if d.column == name),
+                       None)
+            a.caption(f"'{md_escape(name)}' is in the model: {what}." if why is None else
+                      f"'{md_escape(name)}', {what}, was added but left out of the model: "
+                      f"{md_escape(why)}. Newborns' ages in years are all 0: add it in "
+                      "days." if spec.get("unit", "years") == "years" else
+                      f"'{md_escape(name)}', {what}, was added but left out of the model: "
+                      f"{md_escape(why)}.")
             if b.button("Remove", key=f"age_remove_{name}"):
                 _again(f"'{md_escape(name)}' removed; the table was encoded again.",
                        ages=without_age(enc.ages, name))
@@ -257,13 +265,17 @@ def _age_form(cohort, choices) -> None:
                          help="03/04/1960: the 3rd of April (day/month/year) or the 4th of "
                               "March (month/day/year). A date such as 25/04/1960 tells; "
                               "when none does, the report says how they were read.")
-        name = st.text_input("Name of the new column", key=f"age_name_{at}",
-                             value=age_name(at, [str(c) for c in cohort.df.columns]))
+        unit = st.radio("Age in", ["years", "months", "days"], horizontal=True,
+                        key="age_unit", help="Years with one decimal; a newborn's or an "
+                                             "infant's age is better in days or months.")
+        name = st.text_input("Name of the new column", key=f"age_name_{at}_{unit}",
+                             value=age_name(at, [str(c) for c in cohort.df.columns], unit))
         if st.button("Add the age and encode again", key="age_add"):
             with guard("Adding the age"):
-                name = name.strip() or age_name(at, [str(c) for c in cohort.df.columns])
+                name = name.strip() or age_name(at, [str(c) for c in cohort.df.columns],
+                                                unit)
                 new = encode_again(cohort, ages=with_age(enc.ages, name, born, at,
-                                                         ORDERS[order]))
+                                                         ORDERS[order], unit))
                 set_cohort(new, ss.cohort_name)
                 said = next((n for n in new.encoder.report_.notes
                              if n.startswith(f"'{name}'")), "")

@@ -166,15 +166,20 @@ def read_dates(values: pd.Series, day_first: bool | None = None,
         if n else DateReading(dates, None, True, 0)
 
 
-def age_in_years(born: pd.Series, at: pd.Series) -> tuple[np.ndarray, int]:
-    """Ages in years (one decimal) between two date columns, and how many were impossible
-    (negative, or above :data:`MAX_AGE`): those are ``NaN``, as are ages with a date
-    missing."""
+#: Days per unit of an age (``ages``' ``"unit"``): newborns' ages are days, not 0 years.
+AGE_UNITS = {"years": DAYS_PER_YEAR, "months": DAYS_PER_YEAR / 12, "days": 1.0}
+
+
+def age_in_years(born: pd.Series, at: pd.Series, unit: str = "years"
+                 ) -> tuple[np.ndarray, int]:
+    """Ages between two date columns in ``unit`` (:data:`AGE_UNITS`; years and months
+    with one decimal, days whole), and how many were impossible (negative, or above
+    :data:`MAX_AGE` years): those are ``NaN``, as are ages with a date missing."""
     days = (pd.to_datetime(at) - pd.to_datetime(born)).dt.days.to_numpy(dtype=float)
-    years = np.round(days / DAYS_PER_YEAR, 1)
-    impossible = np.isfinite(years) & ((years < 0) | (years > MAX_AGE))
-    years[impossible] = np.nan
-    return years, int(impossible.sum())
+    ages = np.round(days / AGE_UNITS[unit], 0 if unit == "days" else 1)
+    impossible = np.isfinite(days) & ((days < 0) | (days > MAX_AGE * DAYS_PER_YEAR))
+    ages[impossible] = np.nan
+    return ages, int(impossible.sum())
 
 
 def fixed_date(text: str) -> pd.Timestamp:
@@ -203,9 +208,10 @@ def add_ages(df: pd.DataFrame, ages: dict | None, fitted: bool = False,
         The patient table.
     ages : dict or None
         ``{new column: {"born": date-of-birth column, "at": a date column or a date
-        written YYYY-MM-DD, "day_first": bool or None}}``. ``day_first`` reads dates such
-        as 03/04/2019 when no cell tells (:func:`read_dates`); ``None`` lets the cells
-        decide, and reads them day first when they cannot.
+        written YYYY-MM-DD, "day_first": bool or None, "unit": "years", "months" or
+        "days"}}``. ``day_first`` reads dates such as 03/04/2019 when no cell tells
+        (:func:`read_dates`); ``None`` lets the cells decide, and reads them day first
+        when they cannot. ``unit``: years by default (a newborn's age is days).
     fitted : bool
         ``ages`` come from a fitted encoder (a new patient's rows): a missing date column
         leaves the age as given, or missing, instead of stopping; an age column already
@@ -255,7 +261,11 @@ def add_ages(df: pd.DataFrame, ages: dict | None, fitted: bool = False,
         else:
             at_values = pd.Series(fixed_date(at), index=born.dates.index)
             at_dates = None
-        years, impossible = age_in_years(born.dates, at_values)
+        unit = spec.get("unit") or "years"
+        if unit not in AGE_UNITS:
+            raise DataError(f"The age '{name}' has the unit '{str(unit)[:20]}'; expected "
+                            "years, months or days.")
+        years, impossible = age_in_years(born.dates, at_values, unit)
         column = pd.Series(years, index=out.index, name=name)
         if name in out.columns and fitted:  # typed on a form: kept where given
             given = pd.to_numeric(out[name], errors="coerce")
@@ -269,12 +279,12 @@ def add_ages(df: pd.DataFrame, ages: dict | None, fitted: bool = False,
         out[name] = column.to_numpy()
         read_first = born.day_first if born.day_first is not None else (
             at_dates.day_first if at_dates is not None else None)
-        resolved[name] = {"born": born_col, "at": at,
+        resolved[name] = {"born": born_col, "at": at, "unit": unit,
                           "day_first": day_first if read_first is None else read_first}
         if fitted:
             continue
         when = f"'{at}'" if at_is_column else f"{at}"
-        note = (f"'{name}': the age in years at {when} from '{born_col}', computed for "
+        note = (f"'{name}': the age in {unit} at {when} from '{born_col}', computed for "
                 f"{int(np.isfinite(years).sum()):,} of {len(years):,} patients")
         if read_first is not None:
             decided = born.decided and (at_dates is None or at_dates.decided)

@@ -1773,7 +1773,8 @@ def _plain_ages(ages: Mapping | None) -> dict | None:
     if ages is None:
         return None
     return {str(k): {"born": str(v["born"]), "at": str(v["at"]),
-                     "day_first": None if v.get("day_first") is None else bool(v["day_first"])}
+                     "day_first": None if v.get("day_first") is None else bool(v["day_first"]),
+                     "unit": str(v.get("unit") or "years")}
             for k, v in ages.items()}
 
 
@@ -1785,7 +1786,8 @@ def _checked_ages(ages) -> dict:
     for spec in ages.values():
         if not (isinstance(spec, dict) and isinstance(spec.get("born"), str)
                 and isinstance(spec.get("at"), str)
-                and spec.get("day_first") in (None, True, False)):
+                and spec.get("day_first") in (None, True, False)
+                and spec.get("unit", "years") in ("years", "months", "days")):
             raise ValueError("ages must be {column: {born: text, at: text, day_first: "
                              "true/false/null}}")
     return _plain_ages(ages) or {}

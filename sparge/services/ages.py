@@ -65,10 +65,11 @@ def age_choices(df: pd.DataFrame, roles: dict[str, str]) -> AgeChoices:
     return AgeChoices(dates, born, at, latest)
 
 
-def age_name(at: str, existing: list[str]) -> str:
-    """The new age column's name: "Age at <date column>" or "Age on <date>", numbered
-    when the table has the name already."""
+def age_name(at: str, existing: list[str], unit: str = "years") -> str:
+    """The new age column's name: "Age at <date column>" or "Age on <date>" (with its
+    unit when not years: "(days)"), numbered when the table has the name already."""
     base = f"Age on {at}" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", at) else f"Age at {at}"
+    base += "" if unit == "years" else f" ({unit})"
     name, k = base, 2
     while name in existing:
         name, k = f"{base} ({k})", k + 1
@@ -76,9 +77,10 @@ def age_name(at: str, existing: list[str]) -> str:
 
 
 def with_age(ages: dict | None, name: str, born: str, at: str,
-             day_first: bool | None) -> dict:
+             day_first: bool | None, unit: str = "years") -> dict:
     """The encoder's ``ages`` with one more age (or one replaced)."""
-    return {**(ages or {}), name: {"born": born, "at": at, "day_first": day_first}}
+    return {**(ages or {}), name: {"born": born, "at": at, "day_first": day_first,
+                                   "unit": unit}}
 
 
 def without_age(ages: dict | None, name: str) -> dict | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from app_support import start
+from app_support import start, texts
 
 from sparge.services.ages import age_choices, age_name, with_age, without_age
 
@@ -34,6 +34,7 @@ def test_the_choices_guess_the_birth_and_the_admission():
     assert got.latest == pd.to_datetime(df["Admission date"], dayfirst=True).max()
     assert age_name("Admission date", []) == "Age at Admission date"
     assert age_name("2020-01-01", ["Age on 2020-01-01"]) == "Age on 2020-01-01 (2)"
+    assert age_name("Admission date", [], "days") == "Age at Admission date (days)"
     ages = with_age(None, "Age", "DOB", "Admission date", None)
     assert without_age(ages, "Age") is None and without_age(ages, "other") == ages
 
@@ -68,3 +69,31 @@ def test_the_data_page_adds_and_removes_an_age():
     assert not at.exception
     features = at.session_state["cohort"].features
     assert "Age at Admission date" not in features and "Age on 2020-01-01" in features
+
+
+def test_newborns_age_in_days_and_a_dropped_age_is_said():
+    """Walk-through 32: a neonatal unit's age at admission in years was 0.0 for every
+    infant, dropped as constant, and the expander still said it was in the model."""
+    rng = np.random.default_rng(1)
+    n = 60
+    born = pd.Timestamp("2023-01-01") + pd.to_timedelta(rng.integers(0, 300, n), unit="D")
+    seen = born + pd.to_timedelta(rng.integers(0, 15, n), unit="D")
+    df = pd.DataFrame({"MRN": [f"N{i}" for i in range(n)],
+                       "DOB": born.strftime("%d/%m/%Y"),
+                       "Admission date": seen.strftime("%d/%m/%Y"),
+                       "Weight": rng.normal(3000, 400, n).round(),
+                       "NICU admission": ["Yes", "No"] * 30})
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("nicu.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.button(key="setup_go").click().run()
+    at.button(key="age_add").click().run()
+    assert not at.exception
+    said = texts(at)
+    assert "was added but left out of the model" in said and "add it in days" in said
+    at.radio(key="age_unit").set_value("days").run()
+    at.button(key="age_add").click().run()
+    cohort = at.session_state["cohort"]
+    assert "Age at Admission date (days)" in cohort.features
+    j = cohort.features.index("Age at Admission date (days)")
+    np.testing.assert_array_equal(cohort.X[:, j], (seen - born).days.to_numpy())
