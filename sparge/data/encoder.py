@@ -1077,10 +1077,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if report.n_features == 0:
             report.blocking.append("no usable feature columns (all were ignored, empty or "
                                    "constant).")
-        if n_train < 3:
-            report.blocking.append(f"only {n_train} patient(s) left to train on; at least 3 "
-                                   "are needed (and more than the number of look-alikes).")
-        elif n_train <= 10 and 2 * n_train < len(self.keep_patients_):
+        if n_train <= 10 and 2 * n_train < len(self.keep_patients_):
             # walk-through 31: 4 of 708 patients kept (four nearly empty columns gave
             # everyone gaps) and "Nothing blocks training"
             n = len(self.keep_patients_)
@@ -1089,6 +1086,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "others miss more than the threshold's share of their values. Leave out "
                 "the nearly empty columns that cost the most patients, or raise the "
                 "threshold ('Leave out patients missing more than'), and encode again.")
+        elif n_train < 3:
+            report.blocking.append(f"only {n_train} patient(s) left to train on; at least 3 "
+                                   "are needed (and more than the number of look-alikes).")
         elif n_train <= 10:
             report.warnings.append(f"only {n_train} patients to train on: look-alike lists "
                                    "of 10 will hold most of the cohort.")
@@ -1127,12 +1127,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                                    f"{csv_lines(rows)}{' …' if n > 5 else ''}); "
                                    f"{'it is' if n == 1 else 'they are'} left out of "
                                    "supervised training.")
-        if len(report.label_balance) < 2:
+        if len(report.label_balance) < 2 and keep.any():  # none kept: said by the size
             report.blocking.append(
                 f"the outcome column '{_q(self.label_column)}' has "
                 f"{len(report.label_balance)} class(es) among the patients kept; supervised "
                 "training needs at least 2 (or train unsupervised).")
-        elif min(report.label_balance.values()) < 3:
+        elif len(report.label_balance) >= 2 and min(report.label_balance.values()) < 3:
             few = {k: v for k, v in report.label_balance.items() if v < 3}
             named = ", ".join(f"'{k}' ({v} patient{'s' if v != 1 else ''})"
                               for k, v in list(few.items())[:5])

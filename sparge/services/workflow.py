@@ -152,7 +152,8 @@ def train(cohort: Cohort, params: dict | None = None,
     """Fit SparGE on the cohort's training rows (supervised when it has outcomes)."""
     rep = cohort.encoder.report_
     if rep.blocking:
-        raise DataError("Cannot train: " + "; ".join(rep.blocking))
+        raise DataError("Cannot train: " + "; ".join(b.rstrip(".") for b in rep.blocking)
+                        + ".")
     params = dict(params or {})
     supervised = params.pop("supervised", cohort.labels is not None)
     rows = cohort.train_rows

@@ -1142,6 +1142,12 @@ def test_a_threshold_that_keeps_a_handful_of_a_large_table_blocks_training():
     assert int(enc.keep_patients_.sum()) == 5
     assert any("only 5 of the table's 120 patients are kept" in b for b in enc.report_.blocking)
     assert "Nothing blocks training" not in str(enc.report_)
+    # none kept: the way out, and not "(or train unsupervised)" (walk-through 32)
+    none = Encoder(label_column="Outcome", max_patient_missing=0.0).fit(
+        df.assign(Weight=[np.nan] * 5 + list(df["Weight"][5:])))
+    said = " ".join(none.report_.blocking)
+    assert "only 0 of the table's 120 patients are kept" in said
+    assert "train unsupervised" not in said
     # a table of 8 patients, all kept: a warning, not a block
     small = Encoder(label_column="Outcome").fit(df.iloc[:8, :3])
     assert not small.report_.blocking
