@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from sparge import EncodingTable, read_table
+from sparge.app.lookalikes import session_cache
 from sparge.app.plots import (
     SMALL_CHART,
     missing_bars,
@@ -362,7 +363,9 @@ with current:
                               " Train again afterwards."):
                 _again(f"Left out {quoted_names(rep.columns_losing_patients)}; the table "
                        "was encoded again.", roles=new_roles)
-        ages_at = age_choices(cohort.df, enc.roles_)
+        # once per encoded table, not on every rerun (it reads every date column)
+        ages_at = session_cache("age_choices", (id(cohort),),
+                                lambda: age_choices(cohort.df, enc.roles_))
         if ages_at.dates:  # walk-through 29: a date of birth, and no age in the model
             _age_form(cohort, ages_at)
         if copies:  # walk-through 31: eight infants exported twice, each its own twin

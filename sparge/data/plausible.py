@@ -217,6 +217,8 @@ MIXED_MAX_SHARE = 0.4
 MIXED_SEPARATION = 3.0
 MIXED_EVIDENCE = 20.0
 MIXED_POSTERIOR = 0.99
+#: The most values the two-unit model is fitted on (an even sample of a larger column).
+MIXED_FIT_VALUES = 20_000
 
 
 def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
@@ -253,18 +255,22 @@ def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
         return none
     lo, hi = own[1]
     x = np.log(v[ok])
+    # fitted on an even sample of a large column (a hospital's million rows), then every
+    # value's probability from the fit: one pass, not 200 EM steps over all of them
+    step = max(1, len(x) // MIXED_FIT_VALUES)
     best = None
     for other in found[1]:
         conv = conversion(column, other, own[0])
         if other == own[0] or conv is None or conv.offset != 0 or conv.factor <= 0:
             continue
         shift = -math.log(conv.factor)  # a value's log in the other unit, less its own
-        fit = _two_units(x, shift)
+        fit = _two_units(x[::step], shift)
         if fit is not None and (best is None or fit[0] > best[0]):
-            best = (fit[0], other, conv, fit[1])
+            best = (fit[0], other, conv, shift, fit[1:])
     if best is None:
         return none
-    _, other, conv, posterior = best
+    _, other, conv, shift, params = best
+    posterior = _other_unit_share(x, shift, *params)
     out = conv(v)
     with np.errstate(invalid="ignore"):
         listed = np.zeros(len(v), bool)
@@ -277,10 +283,10 @@ def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
 
 
 def _two_units(x: np.ndarray, shift: float, steps: int = 200
-               ) -> tuple[float, np.ndarray] | None:
+               ) -> tuple[float, float, float, float] | None:
     """EM for logs ``x`` as N(μ, σ²) with a share π at N(μ + shift, σ²): the
-    log-likelihood gain over one normal and each value's probability of the shifted part,
-    or ``None`` when the fit does not meet :func:`mixed_unit`'s conditions."""
+    log-likelihood gain over one normal, μ, σ and π, or ``None`` when the fit does not
+    meet :func:`mixed_unit`'s conditions."""
     single = float(np.sum(-0.5 * ((x - x.mean()) / max(float(np.std(x)), 1e-3)) ** 2
                           - math.log(max(float(np.std(x)), 1e-3))))
     mu, sigma, pi = float(np.median(x)), max(float(np.std(x)), 1e-3), 0.1
@@ -301,10 +307,17 @@ def _two_units(x: np.ndarray, shift: float, steps: int = 200
     a = math.log(1 - pi) - 0.5 * ((x - mu) / sigma) ** 2 - math.log(sigma)
     b = math.log(pi) - 0.5 * ((x - mu - shift) / sigma) ** 2 - math.log(sigma)
     m = np.maximum(a, b)
-    total = m + np.log(np.exp(a - m) + np.exp(b - m))
-    resp = np.exp(b - total)
-    gain = float(np.sum(total)) - single
+    gain = float(np.sum(m + np.log(np.exp(a - m) + np.exp(b - m)))) - single
     if not (gain >= MIXED_EVIDENCE and abs(shift) >= MIXED_SEPARATION * sigma
             and pi <= MIXED_MAX_SHARE):
         return None
-    return gain, resp
+    return gain, mu, sigma, pi
+
+
+def _other_unit_share(x: np.ndarray, shift: float, mu: float, sigma: float, pi: float
+                      ) -> np.ndarray:
+    """Each log value's probability of the shifted (other-unit) part of a fitted
+    :func:`_two_units` model."""
+    a = math.log(1 - pi) - 0.5 * ((x - mu) / sigma) ** 2
+    b = math.log(pi) - 0.5 * ((x - mu - shift) / sigma) ** 2
+    return 1.0 / (1.0 + np.exp(np.clip(a - b, -700, 700)))
