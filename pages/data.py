@@ -255,10 +255,11 @@ def _age_form(cohort, choices) -> None:
                               help="Another date of the same patient (an admission, a "
                                    "visit), or one date for every patient (the export's).")
         if at_pick == ONE_DATE:
-            when = st.date_input("The date", key="age_day",
-                                 value=(choices.latest or pd.Timestamp.today()).date(),
-                                 min_value=pd.Timestamp(1900, 1, 1).date(),
-                                 max_value=pd.Timestamp(2100, 12, 31).date())
+            first, last = pd.Timestamp(1900, 1, 1), pd.Timestamp(2100, 12, 31)
+            # a typo's year 2901 in the file is no date the picker can show
+            start = min(max(choices.latest or pd.Timestamp.today(), first), last)
+            when = st.date_input("The date", key="age_day", value=start.date(),
+                                 min_value=first.date(), max_value=last.date())
             at = when.isoformat()
         else:
             at = at_pick

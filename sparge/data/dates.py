@@ -31,6 +31,8 @@ from sparge.errors import DataError
 DAYS_PER_YEAR = 365.2425
 #: The oldest age read as possible; older (and negative) ages are set to missing.
 MAX_AGE = 120.0
+#: The years read as dates; others (a typo's 2901, a 0001) are not dates.
+MIN_YEAR, MAX_YEAR = 1800, 2200
 
 _TIME = r"(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?[AaPp][Mm])?)?\s*$"
 _ISO = re.compile(r"^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})" + _TIME)
@@ -157,6 +159,9 @@ def read_dates(values: pd.Series, day_first: bool | None = None,
 
     parts = pd.DataFrame({"year": year, "month": month, "day": day})
     dates = pd.Series(pd.NaT, index=text.index, dtype="datetime64[ns]")
+    # a typo's year 2901 is no date (and beyond what a timestamp holds: pandas raised
+    # OutOfBoundsDatetime whatever errors= says, and the Data page stopped)
+    have &= year.between(MIN_YEAR, MAX_YEAR)
     if have.any():
         dates[have] = pd.to_datetime(parts[have], errors="coerce")
     filled = text != ""

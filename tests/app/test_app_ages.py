@@ -97,3 +97,16 @@ def test_newborns_age_in_days_and_a_dropped_age_is_said():
     assert "Age at Admission date (days)" in cohort.features
     j = cohort.features.index("Age at Admission date (days)")
     np.testing.assert_array_equal(cohort.X[:, j], (seen - born).days.to_numpy())
+
+
+def test_a_date_beyond_the_pickers_range_does_not_break_the_form():
+    df = _export()
+    df.loc[0, "Last review"] = "01/01/2150"  # a typo's year, beyond the picker's
+    df.loc[1, "Last review"] = "01/01/2901"  # beyond a timestamp: no date (it stopped)
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("typo.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.button(key="setup_go").click().run()
+    at.selectbox(key="age_at").set_value("one date for every patient").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert str(at.date_input(key="age_day").value) == "2100-12-31"

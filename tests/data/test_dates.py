@@ -116,6 +116,12 @@ def test_us_dates_and_dates_read_the_same_way_in_both_columns():
     assert list(out.columns).index("Age") == 2  # right after the date of birth
 
 
+def test_a_year_beyond_a_timestamp_is_no_date():
+    """A typo's year 2901 made pandas raise OutOfBoundsDatetime, and the Data page stop."""
+    r = read_dates(pd.Series(["01/01/2901", "25/12/2019", "1/1/0001"]))
+    assert _iso(r) == [None, "2019-12-25", None] and r.unread == 2
+
+
 def test_hostile_cells_are_not_dates():
     """Long cells of digits and separators (the patterns are anchored and their
     repetitions bounded: no backtracking blow-up; pytest-timeout would stop one)."""
