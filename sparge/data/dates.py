@@ -188,10 +188,11 @@ def age_in_years(born: pd.Series, at: pd.Series, unit: str = "years"
 
 
 def fixed_date(text: str) -> pd.Timestamp:
-    """One date for every patient, written ``YYYY-MM-DD``."""
+    """One date for every patient, written ``YYYY-MM-DD`` (years :data:`MIN_YEAR` to
+    :data:`MAX_YEAR`)."""
     m = _ISO.match(str(text))
     try:
-        if m is None:
+        if m is None or not MIN_YEAR <= int(m[1]) <= MAX_YEAR:  # 9999: no timestamp
             raise ValueError
         return pd.Timestamp(int(m[1]), int(m[2]), int(m[3]))
     except ValueError:

@@ -52,6 +52,8 @@ def test_ages_are_exact_and_impossible_ones_are_missing():
     assert fixed_date("2024-06-30") == pd.Timestamp(2024, 6, 30)
     with pytest.raises(DataError, match="YYYY-MM-DD"):
         fixed_date("last week")
+    with pytest.raises(DataError, match="YYYY-MM-DD"):  # beyond a timestamp: it raised
+        fixed_date("9999-01-01")
 
 
 def _cohort(n=90, seed=0, fmt="%d/%m/%Y"):
