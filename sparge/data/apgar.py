@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.combined_cells import mostly, replaced, text_columns
+from sparge.data.parsing import cell_keys, cell_text
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import DEFAULT_MISSING_TOKENS
 
@@ -99,8 +100,8 @@ def split_apgars(df: pd.DataFrame, known: dict[str, int] | None = None) -> pd.Da
         if own is not None:
             out = out.copy() if out is df else out
             for name, target in zip(names, own, strict=True):
-                empty = out[target].isna() | (out[target].astype(str).str.strip().str.lower()
-                                              .isin(DEFAULT_MISSING_TOKENS | {""}))
+                keys = cell_keys(cell_text(out[target])).to_numpy()
+                empty = (keys == "") | np.isin(keys, list(DEFAULT_MISSING_TOKENS))
                 out[target] = out[target].where(~empty, new[name])
             listed = ", ".join(f"'{_q(n)}'" for n in own)
             note = (f"Column '{_q(col)}' holds Apgar scores (e.g. '{_q(example, 12)}'): read "

@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from sparge.data.combined_cells import ADDED
 from sparge.data.parsing import cell_text
 from sparge.errors import DataError
 
@@ -115,7 +116,6 @@ def read_dates(values: pd.Series, day_first: bool | None = None,
         return DateReading(dates.reset_index(drop=True), None, True, 0)
     today = today or date.today()
     text = cell_text(pd.Series(values).reset_index(drop=True))
-    n = len(text)
     year = pd.Series(np.nan, index=text.index)
     month = year.copy()
     day = year.copy()
@@ -166,9 +166,7 @@ def read_dates(values: pd.Series, day_first: bool | None = None,
         dates[have] = pd.to_datetime(parts[have], errors="coerce")
     filled = text != ""
     unread = int((filled & dates.isna()).sum())
-    any_num = bool(is_num.any())
-    return DateReading(dates, read_day_first if any_num else None, decided, unread) \
-        if n else DateReading(dates, None, True, 0)
+    return DateReading(dates, read_day_first if is_num.any() else None, decided, unread)
 
 
 #: Days per unit of an age (``ages``' ``"unit"``): newborns' ages are days, not 0 years.
@@ -237,8 +235,6 @@ def add_ages(df: pd.DataFrame, ages: dict | None, fitted: bool = False,
     """
     if not ages:
         return df, {}, []
-    from sparge.data.combined_cells import ADDED  # the count of added columns
-
     out = df.copy()
     out.attrs = dict(df.attrs)
     resolved: dict = {}

@@ -17,7 +17,7 @@ import pandas as pd
 from sparge.data.encoder import Encoder, extreme_word
 from sparge.data.far_values import far_mask
 from sparge.data.parsing import header_unit
-from sparge.data.plausible import unit_slips
+from sparge.data.plausible import quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
 from sparge.data.tables import norm_key
 from sparge.data.unit_conversion import unit_guess
@@ -601,6 +601,8 @@ def unit_slip_table(X: np.ndarray, reference: pd.DataFrame, encoder: Encoder | N
     conv = np.full(X.shape, np.nan)
     for j, col in enumerate(reference.columns):
         if encoder is not None and encoder.roles_.get(col) == "categorical":
+            continue
+        if quantity_of(col) is None:  # no unit to slip into: no median to take
             continue
         # a new patient's bare 3.2 g of birth weight is 3.2 kg beside a cohort of
         # 2,800 g, not 3.2 lb beside the middle of what is possible (walk-through 32)
