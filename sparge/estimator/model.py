@@ -261,7 +261,10 @@ class SparGE(TransformerMixin, BaseEstimator):
         every other patient is embedded with :meth:`transform` like any new patient.
         10,000 keeps a 100,000-patient fit (and embedding everyone) under a minute on 2
         cores (bench.scale_train); ``None``: always all patients.
-    random_state : int or None
+    random_state : int, numpy RandomState or Generator, or None
+        An integer gives the same model on every fit. A ``RandomState`` or ``Generator``
+        (scikit-learn's convention) gives one integer seed per fit, drawn from it; a
+        saved model keeps that integer, so it loads as fitted.
     callback : callable, optional
         ``callback(stage, info)`` called at every stage and iteration (progress bars).
     verbose : int
@@ -409,9 +412,28 @@ class SparGE(TransformerMixin, BaseEstimator):
         if self.verbose:
             print(f"[SparGE] {stage}: {info}")
 
+    def _entropy(self) -> int | None:
+        """What the random steps of this fit derive from: ``random_state`` itself when
+        an integer or ``None``, else one integer drawn from the given generator (fixed
+        for the whole fit, and the saved model's ``random_state``)."""
+        drawn = getattr(self, "_drawn_state", None)
+        if drawn is not None and drawn[0] is self.random_state:
+            return drawn[1]
+        return self.random_state
+
+    def _draw_state(self) -> None:
+        """Draw this fit's integer from a ``RandomState`` or ``Generator``."""
+        rs = self.random_state
+        if isinstance(rs, np.random.RandomState):
+            self._drawn_state = (rs, int(rs.randint(0, 2**31 - 1)))
+        elif isinstance(rs, np.random.Generator):
+            self._drawn_state = (rs, int(rs.integers(2**31 - 1)))
+        else:
+            self._drawn_state = None
+
     def _seed(self) -> int:
         """The integer seed every random step of ``fit`` derives from ``random_state``."""
-        return int(np.random.default_rng(self.random_state).integers(2**31 - 1))
+        return int(np.random.default_rng(self._entropy()).integers(2**31 - 1))
 
     def _pipeline(self) -> Pipeline:
         """The representation steps with this estimator's settings."""
@@ -440,9 +462,10 @@ class SparGE(TransformerMixin, BaseEstimator):
         t0 = time.perf_counter()
         X, names = _as_float_array(X)
         self.validate_params(X.shape[0])
+        self._draw_state()
         X, y, ids = self._fit_sample(X, y, ids)
         y_idx = self._set_targets(X, names, y, ids)
-        rng = np.random.default_rng(self.random_state)
+        rng = np.random.default_rng(self._entropy())
         seed = self._seed()
         rng.integers(2**31 - 1)  # keep the generator's stream as before (reproducibility)
         Xs, A = self._fit_completion(X, seed, rng)
@@ -671,6 +694,7 @@ class SparGE(TransformerMixin, BaseEstimator):
             "n_samples_seen": int(getattr(self, "n_samples_seen_", len(self.embedding_))),
         }
         params = {k: v for k, v in self.get_params().items() if k != "callback"}
+        params["random_state"] = self._entropy()
         return ModelState(params=params, arrays=arrays, values=values)
 
     @classmethod

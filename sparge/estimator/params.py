@@ -13,6 +13,8 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from sparge.errors import DataError
 from sparge.estimator.forest_part import FOREST_INPUTS, FOREST_PROXIMITIES
 
@@ -85,8 +87,9 @@ PARAMETER_CONSTRAINTS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "validation_fraction": (lambda v: _is_number(v) and 0 <= v < 1, "a number in [0, 1)"),
     "n_iter_no_change": (_int_in(1, 10**6), "an integer >= 1"),
     "max_fit_samples": (_int_or_none(10), "an integer >= 10 or null"),
-    "random_state": (lambda v: v is None or (_is_int(v) and 0 <= v < 2**32),
-                     "an integer >= 0 or null"),
+    "random_state": (lambda v: v is None or (_is_int(v) and 0 <= v < 2**32)
+                     or isinstance(v, (np.random.RandomState, np.random.Generator)),
+                     "an integer >= 0, a numpy RandomState or Generator, or null"),
     "callback": (lambda v: v is None or callable(v), "a callable or null"),
     "verbose": (_int_in(0, 100), "an integer >= 0"),
 }

@@ -65,6 +65,28 @@ def test_deterministic_under_random_state():
     np.testing.assert_array_equal(a, b)
 
 
+def test_a_random_state_generator_draws_one_seed_per_fit_and_the_file_keeps_it():
+    """scikit-learn's convention: a RandomState (or Generator) is accepted; two fits from
+    the same generator differ, two generators seeded alike give the same model, and the
+    model's state carries the integer drawn, so a saved model loads as fitted."""
+    X, y = planted_classes(n=120, m=20, noise_dims=14, missing=0.1)
+    small = {"max_iter": 2, "forest_trees": 20}
+    a = SparGE(random_state=np.random.RandomState(5), **small).fit(X, y)
+    b = SparGE(random_state=np.random.RandomState(5), **small).fit(X, y)
+    np.testing.assert_array_equal(a.transform(X[:10]), b.transform(X[:10]))
+    first = a.get_state().params["random_state"]
+    assert isinstance(first, int) and first == b.get_state().params["random_state"]
+    second = a.fit(X, y).get_state().params["random_state"]
+    assert isinstance(second, int) and second != first
+    back = SparGE.from_state(a.get_state())
+    assert back.random_state == second
+    np.testing.assert_array_equal(back.kneighbors(X[:10])[1], a.kneighbors(X[:10])[1])
+    g = SparGE(random_state=np.random.default_rng(1), **small).fit(X, y)
+    assert isinstance(g.get_state().params["random_state"], int)
+    with pytest.raises(ValueError, match="RandomState or Generator"):
+        SparGE(random_state="seven").fit(X, y)
+
+
 def test_nan_handling_and_missing_columns_for_new_patients(fitted):
     model, X, _ = fitted
     Xq = X[300:310].copy()
