@@ -88,12 +88,19 @@ def test_samples_found_by_path_or_environment(monkeypatch, tmp_path):
     monkeypatch.setenv(ENV_VAR, str(tmp_path))
     assert sample_files().root == tmp_path
     monkeypatch.delenv(ENV_VAR)
-    try:  # no sample directory given and none installed: a clear error, not a guess
-        found = sample_files()
-    except FileNotFoundError as exc:
-        assert "SPARGE_SAMPLES" in str(exc)
-    else:
-        assert found.default_model.exists()
+    # not installed (this checkout on the path): the checkout's own samples
+    assert sample_files().default_model.exists()
+
+
+def test_without_samples_the_error_names_the_ways_to_give_them(monkeypatch, tmp_path):
+    from sparge.services import samples
+
+    monkeypatch.delenv(samples.ENV_VAR, raising=False)
+    monkeypatch.setattr(samples, "_checkout_samples", lambda: None)
+    monkeypatch.setattr(samples.resources, "files", lambda name: (_ for _ in ()).throw(
+        ModuleNotFoundError(name)))
+    with pytest.raises(FileNotFoundError, match="SPARGE_SAMPLES"):
+        samples.sample_files()
 
 
 def test_tests_mirror_the_layers():

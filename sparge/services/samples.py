@@ -1,9 +1,10 @@
 """Where the bundled sample cohort and the pre-trained default model live.
 
-The library never guesses the location from its own file path (that breaks for an
-installed package): the caller passes the directory (``app.py`` passes its own
-``data_samples/``), or sets ``SPARGE_SAMPLES``, or the files come from an installed
-``sparge.samples`` package data directory through :mod:`importlib.resources`.
+The caller passes the directory (``app.py`` passes its own ``data_samples/``), or sets
+``SPARGE_SAMPLES``, or the files come from an installed ``sparge.samples`` package data
+directory through :mod:`importlib.resources`. In a source checkout that is not installed
+(a clone on ``PYTHONPATH``), the checkout's own ``data_samples/`` beside the package is
+used when it holds the default model; nothing else is guessed from the package's path.
 """
 
 from __future__ import annotations
@@ -94,7 +95,16 @@ def sample_files(root: str | os.PathLike | None = None) -> SampleFiles:
             member = resources.files("sparge.samples") / "default_model.sparge"
             root = Path(str(member)).parent
         except ModuleNotFoundError:
+            root = _checkout_samples()
+        if root is None:
             raise FileNotFoundError(
                 "No sample directory: pass its path, set SPARGE_SAMPLES, or install the "
-                "package with its sample data.") from None
+                "package with its sample data.")
     return SampleFiles(Path(root))
+
+
+def _checkout_samples() -> Path | None:
+    """A source checkout's ``data_samples/`` (beside the ``sparge`` package), when it
+    holds the default model; ``None`` otherwise."""
+    here = Path(__file__).resolve().parents[2] / "data_samples"
+    return here if SampleFiles(here).default_model.is_file() else None
