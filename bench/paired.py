@@ -16,29 +16,7 @@ import numpy as np
 import pandas as pd
 
 from bench.splits import TEST_SIZE as TEST_FRACTION
-
-
-def corrected_se(diff, test_fraction: float = TEST_FRACTION) -> float:
-    """Nadeau–Bengio corrected standard error of the mean of resampled differences.
-
-    Parameters
-    ----------
-    diff : array-like of shape (J,)
-        One paired difference per split (same split, two methods).
-    test_fraction : float
-        Share of the patients in each split's test set.
-
-    Returns
-    -------
-    float
-        ``sqrt((1/J + n_test/n_train) · var(diff))`` (sample variance); NaN below 2 splits.
-    """
-    d = np.asarray(diff, dtype=float)
-    d = d[np.isfinite(d)]
-    if len(d) < 2:
-        return float("nan")
-    ratio = test_fraction / (1.0 - test_fraction)
-    return float(np.sqrt((1.0 / len(d) + ratio) * d.var(ddof=1)))
+from sparge.services.split_errors import corrected_se
 
 
 def paired_differences(rows: pd.DataFrame, method: str, against: list[str],

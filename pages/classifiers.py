@@ -48,7 +48,7 @@ with guard("Reading the current model's settings"):
     st.caption(f"SparGE features compared: {md_escape(describe_settings(params))}"
                + (f" (settings of the current model, {md_escape(ss.model_name)})"
                   if params else " (the library's defaults)") + ".")
-n_splits = st.slider("Repeated splits", 2, 20, 5, key="cls_splits",
+n_splits = st.slider("Repeated splits", 3, 20, 5, key="cls_splits",
                      help="The paper uses 10; fewer is faster.")
 weighted = st.checkbox(
     "Weight the outcomes equally", key="cls_weighted",
@@ -100,7 +100,8 @@ if ss.get("cls_results") is not None:
                  column_config={"Classifier": st.column_config.TextColumn(pinned=True)})
     st.caption(f"{MEASURE_HEADERS[measure]}: mean ± SD over the {splits} test splits; "
                "SparGE − raw: the mean of the difference on the same split ± its standard "
-               "error (a difference within about twice its standard error may be noise). "
+               "error, widened because the splits share patients (Nadeau–Bengio); a "
+               "difference within about twice it may be noise. "
                "The classifiers see SparGE's embedding alone, as in the paper; the "
                "look-alikes also use the forest part (the Model page's held-out check).")
     verdict = comparison_verdict(res, measure, chance, weighted=was_weighted)

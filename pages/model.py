@@ -275,7 +275,7 @@ def heldout_check() -> None:
                "5-look-alike vote and the share of the 10 look-alikes with the patient's "
                "outcome (averaged over outcomes; chance is about 1 / number of outcomes).")
     c_left, c_right = st.columns([1, 2])
-    n_check = c_left.slider("Splits", 2, 10, 3, key="check_splits",
+    n_check = c_left.slider("Splits", 3, 10, 3, key="check_splits",
                             help="More splits: a steadier estimate, a longer wait.")
     run = c_right.button("Run the held-out check", key="check_run")
     out = st.empty()  # replaces the previous results at once when a new check starts

@@ -39,6 +39,7 @@ from sparge.errors import DataError
 from sparge.estimator.model import SparGE
 from sparge.services.display import ordered_outcomes
 from sparge.services.resources import duration, estimate_fit
+from sparge.services.split_errors import paired_difference, split_test_fraction
 
 
 def paper_classifiers(random_state: int = 0, calibration_folds: int = 5,
@@ -311,7 +312,9 @@ def compare_classifiers(
                 done += 1
                 report(split, f"{CLASSIFIER_NAMES.get(name, name)} on the "
                               f"{'raw data' if rep == 'raw' else 'SparGE features'}")
-    return pd.DataFrame(rows), confusion
+    out = pd.DataFrame(rows)
+    out.attrs["test_size"] = test_size  # the verdicts' standard errors depend on it
+    return out, confusion
 
 
 def _weights_per_patient(clf) -> bool:
@@ -351,18 +354,12 @@ def readable_summary(summary: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def paired_difference(a: pd.Series, b: pd.Series) -> tuple[float, float, int]:
-    """Mean of ``a - b`` over the splits both have, its standard error (NaN with one split)
-    and the number of splits: how far apart two methods scored on the same splits."""
-    diff = (a - b).dropna()
-    se = float(diff.std(ddof=1) / np.sqrt(len(diff))) if len(diff) > 1 else np.nan
-    return (float(diff.mean()) if len(diff) else np.nan), se, len(diff)
-
-
 def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
     """One measure, classifier by classifier: raw data and SparGE side by side ("mean ±
     SD" over the splits) and SparGE's paired difference (mean over the splits of SparGE −
-    raw on the same split ± its standard error). Four columns: it fits a narrow screen.
+    raw on the same split ± its standard error, corrected for the splits' shared patients:
+    :func:`~sparge.services.split_errors.paired_difference`). Four columns: it fits a
+    narrow screen.
 
     Parameters
     ----------
@@ -370,6 +367,7 @@ def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
         representation).
     measure : one of :data:`MEASURE_NAMES`.
     """
+    fraction = split_test_fraction(results)
     wide = results.pivot_table(index=["classifier", "split"], columns="representation",
                                values=measure, aggfunc="mean", sort=False)
     rows = []
@@ -379,7 +377,7 @@ def measure_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
             v = part[rep].dropna() if rep in part else pd.Series(dtype=float)
             row[REPRESENTATION_NAMES[rep]] = (
                 "—" if v.empty else f"{v.mean():.3f} ± {v.std(ddof=1) if len(v) > 1 else 0:.3f}")
-        mean, se, n = (paired_difference(part["SparGE"], part["raw"])
+        mean, se, n = (paired_difference(part["SparGE"], part["raw"], fraction)
                        if {"raw", "SparGE"} <= set(part) else (np.nan, np.nan, 0))
         row["SparGE − raw"] = ("—" if n == 0 else f"{mean:+.3f}"
                                + (f" ± {se:.3f}" if np.isfinite(se) else ""))
@@ -407,11 +405,12 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
     a contradiction: the two pages answer different questions. ``weighted``: the
     classifiers were trained with the outcomes weighted (:func:`compare_classifiers`).
     """
+    fraction = split_test_fraction(results)
     wide = results.pivot_table(index=["classifier", "split"], columns="representation",
                                values=measure, aggfunc="mean", sort=False)
     if not {"raw", "SparGE"} <= set(wide.columns):
         return ""
-    stats = {clf: paired_difference(part["SparGE"], part["raw"])
+    stats = {clf: paired_difference(part["SparGE"], part["raw"], fraction)
              for clf, part in wide.groupby(level="classifier", sort=False)}
     diff = pd.Series({clf: m for clf, (m, _, _) in stats.items()}, dtype=float).dropna()
     if diff.empty:

@@ -24,7 +24,8 @@ from sparge.estimator.model import SparGE
 from sparge.method.proximity import ForestProximity
 from sparge.method.similarity import precision_at_k
 from sparge.services.compare import NEAR_CHANCE as COMPARE_NEAR_CHANCE
-from sparge.services.compare import paired_difference, raw_representation
+from sparge.services.compare import raw_representation
+from sparge.services.split_errors import paired_difference, split_test_fraction
 
 METHODS = ("SparGE", "forest proximity", "raw features")
 
@@ -112,7 +113,9 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
             done += 1
     if callback is not None:
         callback(1.0, "done")
-    return pd.DataFrame(rows).drop(columns="sparse")
+    out = pd.DataFrame(rows).drop(columns="sparse")
+    out.attrs["test_size"] = test_size  # the verdict's standard error depends on it
+    return out
 
 
 def summarize_check(results: pd.DataFrame) -> pd.DataFrame:
@@ -194,7 +197,7 @@ def check_verdict(results: pd.DataFrame,
                 "clear": True, "sentence": f"{best}: {share:.1f} % of the 10 look-alikes "
                                            "share the patient's outcome."}
     wide = results.pivot_table(index="split", columns="method", values=measure)
-    mean, se, _ = paired_difference(wide[best], wide[runner])
+    mean, se, _ = paired_difference(wide[best], wide[runner], split_test_fraction(results))
     clear = bool(np.isfinite(se) and mean >= 2 * se and mean > 0)
     chance = (f"; chance: {100 / n_classes:.0f} %" if n_classes and n_classes > 1
               else "")
@@ -215,7 +218,8 @@ def check_verdict(results: pd.DataFrame,
                     "look-alikes share the patient's outcome (averaged over "
                     f"outcomes{chance}). The difference, "
                     f"{100 * mean:{fmt}} points, is less than twice its standard error"
-                    + (f" ({100 * se:{fmt}})" if np.isfinite(se) else " (one split)")
+                    + (f" ({100 * se:{fmt}}, widened for the splits' shared patients)"
+                       if np.isfinite(se) else " (one split)")
                     + "; more splits could show whether they really differ.")
     others = [f"{m} {100 * v:.1f} %" for m, v in zip(summ["method"].iloc[2:],
                                                       summ[measure].iloc[2:])]

@@ -443,12 +443,13 @@ def test_classifier_page_on_a_small_cohort(small_cohort):
     model = at.session_state["model"]
     assert f"{model.embedding_.shape[1]}-D embedding" in texts(at)
     assert "current model" in texts(at)
-    at.slider(key="cls_splits").set_value(2)
+    assert at.slider(key="cls_splits").min == 3  # an error from 2 splits says little
+    at.slider(key="cls_splits").set_value(3)
     at.button(key="cls_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
     res, conf, described, splits, y, weighted = at.session_state["cls_results"]
     assert not weighted and "without outcome weights" in texts(at)
-    assert set(res["representation"]) == {"raw", "SparGE"} and len(res) == 2 * 2 * 6
+    assert set(res["representation"]) == {"raw", "SparGE"} and len(res) == 3 * 2 * 6
     one, every = (d.value for d in at.dataframe if "Classifier" in d.value.columns)
     # the chosen measure, raw and SparGE side by side (fits 800 px); every measure below
     assert list(one.columns) == ["Classifier", "raw data", "SparGE", "SparGE − raw"]
@@ -467,7 +468,8 @@ def test_classifier_page_on_a_small_cohort(small_cohort):
     for chart in charts[1:3]:
         rows = plotly_array(json.loads(chart.proto.spec)["data"][0]["z"]).sum(axis=1)
         assert np.allclose(rows, 100) and len(rows) == n_classes, rows
-    assert "Summed over the 2 test splits" in texts(at)
+    assert "Summed over the 3 test splits" in texts(at)
+    assert "the splits share patients (Nadeau–Bengio)" in texts(at)
     at.selectbox(key="cls_measure").set_value("roc_auc").run()
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert any(abs(s["y0"] - 0.5) < 1e-9 for s in bars["layout"]["shapes"])
@@ -507,7 +509,7 @@ def test_how_it_works_draws_a_posterior_ridge_model(small_cohort):
 def test_held_out_check_compares_sparge_forest_and_raw_on_the_users_cohort(small_cohort):
     """Issue 12.3: the Model page tells a clinician which representation wins on their data."""
     at = start("pages/model.py", cohort=small_cohort, cohort_name="small test cohort")
-    at.slider(key="check_splits").set_value(2)
+    assert at.slider(key="check_splits").min == 3 == at.slider(key="check_splits").value
     at.button(key="check_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
     table = next(d.value for d in at.dataframe if "Representation" in d.value.columns)
@@ -521,7 +523,7 @@ def test_held_out_check_compares_sparge_forest_and_raw_on_the_users_cohort(small
     # a winner is named only when it is ahead by more than the noise, else a tie is said
     said = texts(at)
     assert ("gives the best look-alikes" in said) != ("cannot be told apart" in said)
-    assert "Over 2 splits." in " ".join(c.value for c in at.caption)
+    assert "Over 3 splits." in " ".join(c.value for c in at.caption)
     assert "chance: " in said
 
 

@@ -320,6 +320,13 @@ def test_check_verdict_names_a_winner_only_beyond_the_noise():
     tie = check_verdict(_two_methods([0.66, 0.65, 0.66], [0.65, 0.66, 0.645]))
     assert not tie["clear"] and "cannot be told apart" in tie["sentence"]
     assert tie["se"] > 0
+    # 0.02 ahead, 2.8 plain standard errors: the splits share patients, so the corrected
+    # error (Nadeau–Bengio, 1.8 times the plain one at 5 splits) makes it a tie
+    shared = check_verdict(_two_methods([0.73, 0.71, 0.72, 0.74, 0.70],
+                                        [0.70, 0.70, 0.70, 0.70, 0.70]))
+    assert not shared["clear"] and "cannot be told apart" in shared["sentence"]
+    assert shared["se"] > 1.7 * np.std([0.03, 0.01, 0.02, 0.04, 0.0], ddof=1) / np.sqrt(5)
+    assert "shared patients" in shared["sentence"]
     # the order follows the means, whichever method is first in the table
     flip = check_verdict(_two_methods([0.60, 0.61, 0.60], [0.70, 0.72, 0.71]))
     assert flip["best"] == "forest proximity" and flip["runner_up"] == "SparGE"
@@ -377,6 +384,6 @@ def test_check_verdict_small_numbers_and_near_perfect_shares():
     assert not tie["clear"]
     said = tie["sentence"]
     number = float(said.split("The difference, ")[1].split(" points")[0])
-    se = float(said.split("standard error (")[1].split(")")[0])
+    se = float(said.split("standard error (")[1].split(",")[0])
     assert number < 2 * se  # what is written agrees with what is said
     assert "recorded after the outcome" in said and "99.9\u00a0%" in said

@@ -133,17 +133,22 @@ def test_progress_reports_every_step_and_the_time_left():
     assert duration(3) == "3 s" and duration(150) == "2 min"
 
 
-def test_paired_difference_uses_the_splits_both_methods_have():
+def test_paired_difference_uses_the_splits_both_methods_have_and_the_corrected_error():
+    """The pages' verdicts: overlapping 70/30 splits share patients, so the error of a
+    mean difference is Nadeau–Bengio's sqrt((1/J + 0.3/0.7) s²), not s / sqrt(J)."""
     import pandas as pd
 
-    from sparge.services.compare import paired_difference
+    from sparge.services.split_errors import paired_difference
 
     a = pd.Series([0.70, 0.72, 0.71, np.nan])
     b = pd.Series([0.67, 0.69, 0.69, 0.60])
     mean, se, n = paired_difference(a, b)
     d = np.array([0.03, 0.03, 0.02])
     assert n == 3 and np.isclose(mean, d.mean())
-    assert np.isclose(se, d.std(ddof=1) / np.sqrt(3))
+    assert np.isclose(se, np.sqrt((1 / 3 + 0.3 / 0.7) * d.var(ddof=1)))
+    assert se > 1.5 * d.std(ddof=1) / np.sqrt(3)
+    # a 50/50 split: the correction is larger
+    assert paired_difference(a, b, test_fraction=0.5)[1] > se
     assert np.isnan(paired_difference(a[:1], b[:1])[1])  # one split: no standard error
 
 

@@ -1,0 +1,76 @@
+"""Honest standard errors for scores over repeated train/test splits of one cohort.
+
+The Classifiers page and the Model page's held-out check score two representations on
+the same repeated 70/30 splits. The splits' training sets overlap, so the scores of two
+splits are correlated and the plain standard error of a mean difference (``sd / sqrt(J)``)
+is too small: a verdict built on it calls noise a win. Nadeau & Bengio (2003, "Inference
+for the generalization error", Machine Learning 52) correct the variance of the mean of
+``J`` resampled differences to ``(1/J + n_test/n_train) · s²``; at 5 splits of 70/30 that
+makes the standard error 1.8 times the plain one, at 10 splits 2.3 times.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+#: The test share of the splits when a caller does not say (the paper's 70/30).
+TEST_FRACTION = 0.3
+
+
+def corrected_se(diff, test_fraction: float = TEST_FRACTION) -> float:
+    """Nadeau–Bengio corrected standard error of the mean of resampled differences.
+
+    Parameters
+    ----------
+    diff : array-like of shape (J,)
+        One paired difference per split (same split, two methods); NaN are dropped.
+    test_fraction : float
+        Share of the patients in each split's test set, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``sqrt((1/J + n_test/n_train) · var(diff))`` (sample variance); NaN below 2 splits.
+    """
+    d = np.asarray(diff, dtype=float)
+    d = d[np.isfinite(d)]
+    if len(d) < 2:
+        return float("nan")
+    ratio = test_fraction / (1.0 - test_fraction)
+    return float(np.sqrt((1.0 / len(d) + ratio) * d.var(ddof=1)))
+
+
+def paired_difference(a: pd.Series, b: pd.Series, test_fraction: float = TEST_FRACTION
+                      ) -> tuple[float, float, int]:
+    """How far apart two methods scored on the same splits.
+
+    Parameters
+    ----------
+    a, b : Series indexed by split
+        The two methods' scores.
+    test_fraction : float
+        Share of the patients in each split's test set.
+
+    Returns
+    -------
+    mean : float
+        Mean of ``a - b`` over the splits both have (NaN with none).
+    se : float
+        Its corrected standard error (:func:`corrected_se`; NaN with one split).
+    n : int
+        The number of splits both have.
+    """
+    diff = (a - b).dropna()
+    return ((float(diff.mean()) if len(diff) else np.nan),
+            corrected_se(diff.to_numpy(), test_fraction), len(diff))
+
+
+def split_test_fraction(results: pd.DataFrame) -> float:
+    """The test share recorded with a comparison's results (``attrs["test_size"]``), or
+    :data:`TEST_FRACTION`."""
+    value = results.attrs.get("test_size", TEST_FRACTION)
+    return float(value) if 0 < float(value) < 1 else TEST_FRACTION
+
+
+__all__ = ["TEST_FRACTION", "corrected_se", "paired_difference", "split_test_fraction"]
