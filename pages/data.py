@@ -349,10 +349,10 @@ with current:
                               "again. To undo, give them different codes on the Encoding "
                               "table tab."):
                 with guard("Merging the answers"):
-                    new = encode_again(cohort, encoding_table=merge_answers(
-                        enc.table_, rep.answers_two_ways))
+                    merged = merge_answers(enc.table_, rep.answers_two_ways)
+                    new = encode_again(cohort, encoding_table=merged)
                     set_cohort(new, ss.cohort_name)
-                    flash("success", merged_summary(rep.answers_two_ways)
+                    flash("success", merged_summary(rep.answers_two_ways, merged)
                           + " The table was encoded again.")
                     st.rerun()
         if rep.columns_losing_patients:  # walk-through 27: a 97 %-empty column left 227 out

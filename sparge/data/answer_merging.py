@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from sparge.data.levels import abbreviated_levels, infer_levels, spellings
+from sparge.data.levels import abbreviated_levels, infer_levels, shown_answer, spellings
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key
 
@@ -68,13 +68,32 @@ def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[
     return out
 
 
-def merged_summary(pairs_by_column: Mapping[str, list[list[str]]]) -> str:
+def merged_summary(pairs_by_column: Mapping[str, list[list[str]]],
+                   merged: EncodingTable | None = None) -> str:
     """What a merge of answers written two ways did, column by column: "28 pairs of
     answers merged: 'Sex' 2, 'CKD stage' 24 (e.g. 'G3a' as '3a'), …" (the warning that
-    listed them is gone once they are merged)."""
+    listed them is gone once they are merged).
+
+    ``merged``, the table after the merge (:func:`merge_answers`), names each example by
+    the word the pages show for the merged answer (:func:`~sparge.data.levels.shown_answer`):
+    walk-through 32 read "'vag' as 'SVD'" and then "Normal vaginal" in the legend."""
     n = sum(len(p) for p in pairs_by_column.values())
-    parts = [f"'{_q(col, 40)}' {len(pairs)} (e.g. '{_q(pairs[0][0], 20)}' as "
-             f"'{_q(pairs[0][1], 20)}')" for col, pairs in pairs_by_column.items() if pairs]
+
+    def example(col: str, pair: list[str]) -> str:
+        a, b = (_q(pair[0], 20), _q(pair[1], 30))
+        if merged is None or not merged.has(col):
+            return f"'{a}' as '{b}'"
+        codes = merged.levels(col)
+        same = [lv for lv, c in codes.items() if c == codes.get(pair[1])]
+        word = _q(shown_answer(same), 30) if same else b
+        if word.lower() == b.lower():
+            return f"'{a}' as '{word}'"
+        if word.lower() == a.lower():
+            return f"'{_q(pair[1], 20)}' as '{word}'"
+        return f"'{a}' and '{_q(pair[1], 20)}' as '{word}'"
+
+    parts = [f"'{_q(col, 40)}' {len(pairs)} (e.g. {example(col, pairs[0])})"
+             for col, pairs in pairs_by_column.items() if pairs]
     return (f"{n:,} pair{'s' if n != 1 else ''} of answers merged: " + "; ".join(parts)
             + ". The Encoding table tab lists every answer with its code.")
 

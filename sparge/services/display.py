@@ -22,7 +22,7 @@ import pandas as pd
 
 from sparge.data.column_guess import id_named_column
 from sparge.data.far_values import typical_bounds
-from sparge.data.levels import site_of
+from sparge.data.levels import shown_answer
 from sparge.data.number_format import (
     MISSING,
     THOUSANDS,
@@ -76,35 +76,10 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
     table = getattr(encoder, "table_", None)
     if table is None or not table.has(column):
         return None
-    words: dict[float, str] = {}
+    spellings_of: dict[float, list[str]] = {}
     for level, code in table.levels(column).items():
-        c = float(code)
-        if c not in words or _shown_rank(str(level)) > _shown_rank(words[c]):
-            words[c] = str(level)
-    return {c: _capitalised(w) for c, w in sorted(words.items())}
-
-
-def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, int]:
-    """Which spelling of an answer is shown: more than one character ("WHITE", not the "W"
-    merged into it: walk-through 27's legend named 405 patients "W"), then not shouted (a
-    word of more than four letters in capitals: "ISCHAEMIC" beside "Ischemic" in
-    walk-through 21), then "yes" or "no",
-    then not a site with "ca" after it ("Breast", not "Breast ca", walk-through 25), then
-    the longest."""
-    shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
-    # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
-    return (len(word.strip()) > 1, not shouted, word.strip().lower() in ("yes", "no"),
-            site_of(word.strip().lower()) is None, len(word))
-
-
-_ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
-
-
-def _capitalised(word: str) -> str:
-    """An answer as shown: its first letter a capital, a Roman numeral in capitals
-    ("iii" showed as "Iii", "nyha iv" as "Nyha iv" in walk-through 21)."""
-    word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
-    return word[:1].upper() + word[1:] if word[:1].islower() else word
+        spellings_of.setdefault(float(code), []).append(str(level))
+    return {c: shown_answer(words) for c, words in sorted(spellings_of.items())}
 
 
 def level_order(column: str, encoder=None) -> list[str] | None:

@@ -842,6 +842,29 @@ def test_merged_answers_find_the_order_of_a_column_written_many_ways():
     assert "Aetiology" in again.report_.unordered_columns
 
 
+def test_the_merge_message_names_the_word_the_pages_show():
+    """Walk-through 32: the message named one spelling of a merged answer and the map's
+    legend showed another (the pages show the longest spelling of the code)."""
+    from sparge.data.answer_merging import merge_answers, merged_summary
+    from sparge.data.levels import shown_answer
+    from sparge.services.display import answers_by_code
+
+    df = pd.DataFrame({"Delivery": ["SVD", "Normal vaginal", "svd", "CS", "Caesarean"] * 16,
+                       "Outcome": np.random.default_rng(0).choice(["a", "b"], 80)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    pairs = enc.report_.answers_two_ways
+    assert "Delivery" in pairs
+    merged = merge_answers(enc.table_, pairs)
+    again = Encoder(label_column="Outcome", encoding_table=merged).fit(df)
+    shown_words = set(answers_by_code(again, "Delivery").values())
+    said = merged_summary(pairs, merged)
+    example = said.split(" as '")[1].split("'")[0]
+    assert example in shown_words, (said, shown_words)
+    assert merged_summary(pairs).split(" as '")[1].split("'")[0] == pairs["Delivery"][0][1]
+    assert shown_answer(["W", "WHITE", "White"]) == "White"
+    assert shown_answer(["nyha iv", "4"]) == "Nyha IV"
+
+
 def test_stages_written_many_ways_merge_into_their_clinical_order():
     """Walk-through 23: CKD stage written 30 ways (1, G3a, Stage 3A, IIIa, CKD4, ESKD (5)
     …) stayed 16 unordered codes after the merge, stage 4 before stage 3a."""
