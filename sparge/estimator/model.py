@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsClassifier
@@ -129,7 +129,7 @@ def _as_float_array(X, n_features: int | None = None) -> tuple[np.ndarray, list[
     return arr, names
 
 
-class SparGE(TransformerMixin, BaseEstimator):
+class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Sparse coding + graph embedding patient similarity (SparGE).
 
     Parameters
@@ -434,6 +434,12 @@ class SparGE(TransformerMixin, BaseEstimator):
     def _seed(self) -> int:
         """The integer seed every random step of ``fit`` derives from ``random_state``."""
         return int(np.random.default_rng(self._entropy()).integers(2**31 - 1))
+
+    @property
+    def _n_features_out(self) -> int:
+        """The embedding's dimensions (``get_feature_names_out`` names them ``sparge0``,
+        ``sparge1``, …; ``set_output(transform="pandas")`` uses those names)."""
+        return int(self.embedding_.shape[1])
 
     def _pipeline(self) -> Pipeline:
         """The representation steps with this estimator's settings."""

@@ -182,6 +182,25 @@ def test_bad_input_messages():
         SparGE().fit(df, [0, 1, 0])
 
 
+def test_feature_names_out_and_pandas_output():
+    """A data scientist's review: no get_feature_names_out, so set_output and a
+    Pipeline's feature names failed. The embedding's dimensions are sparge0, sparge1, …"""
+    X, y = planted_classes(n=120, m=20, noise_dims=14, missing=0.1)
+    df = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])],
+                      index=[f"P{i}" for i in range(len(X))])
+    model = SparGE(max_iter=1, forest_trees=20, n_components=5).fit(df, y)
+    assert list(model.get_feature_names_out()) == [f"sparge{j}" for j in range(5)]
+    plain = model.transform(df.iloc[:4])
+    model.set_output(transform="pandas")
+    out = model.transform(df.iloc[:4])
+    assert isinstance(out, pd.DataFrame) and list(out.index) == ["P0", "P1", "P2", "P3"]
+    np.testing.assert_array_equal(out.to_numpy(), plain)
+    assert isinstance(model.kneighbors(df.iloc[:4])[1], np.ndarray)  # queries unchanged
+    pipe = make_pipeline(StandardScaler(), SparGE(max_iter=1, forest_trees=20,
+                                                  n_components=3)).fit(df, y)
+    assert list(pipe.get_feature_names_out()) == ["sparge0", "sparge1", "sparge2"]
+
+
 def test_pipeline_and_grid_search():
     X, y = planted_classes(n=150)
     pipe = make_pipeline(SparGE(max_iter=1, random_state=0), KNeighborsClassifier(5))
