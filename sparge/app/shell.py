@@ -76,6 +76,17 @@ def _sample_cohort(path: str) -> Cohort:
     return encode_cohort(read_table(Path(path)), id_column=SAMPLE_ID, label_column=SAMPLE_LABEL)
 
 
+@st.cache_resource(show_spinner=False)
+def _warm_queries() -> threading.Thread:
+    """Once per server: load the look-alike query's compiled code in the background while
+    the first page draws (about half a second that the first click on a patient paid)."""
+    from sparge.method.proximity import warm_up
+
+    thread = threading.Thread(target=warm_up, name="sparge-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 @st.cache_resource(show_spinner="Loading the default model…")
 def _default_model(path: str):
     return load_model(Path(path))
@@ -116,6 +127,7 @@ def init_state() -> None:
             app_script = Path(page_file).resolve().parent.parent / "app.py"
             runpy.run_path(str(app_script), run_name="__main__")
             st.stop()
+    _warm_queries()
     if "cohort" not in ss:
         ss.cohort = _sample_cohort(str(samples().cohort_csv))
         ss.cohort_name = "bundled sample (synthetic SingHEART-style cohort, 683 patients)"

@@ -61,6 +61,16 @@ def _walk_trees():
     return walk
 
 
+def warm_up() -> None:
+    """Load the compiled tree walk now (numba's import and its on-disk cache, about half a
+    second) rather than in a patient's first look-alike query: a one-node tree applied to
+    one row, with the argument types of :meth:`PackedForest.apply`."""
+    stump = PackedForest(left=np.array([-1], np.int64), right=np.array([-1], np.int64),
+                         feature=np.array([-2], np.int64), threshold=np.zeros(1),
+                         missing_left=np.zeros(1, bool), offsets=np.zeros(1, np.int64))
+    stump.apply(np.zeros((1, 1)))
+
+
 @dataclass
 class PackedForest:
     """The trees of a fitted forest as flat arrays, for fast leaf look-ups of a few patients.

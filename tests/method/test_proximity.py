@@ -387,3 +387,15 @@ def test_check_verdict_small_numbers_and_near_perfect_shares():
     se = float(said.split("standard error (")[1].split(",")[0])
     assert number < 2 * se  # what is written agrees with what is said
     assert "recorded after the outcome" in said and "99.9\u00a0%" in said
+
+
+def test_warm_up_loads_the_compiled_walk_once():
+    """The app loads the compiled tree walk at start, not in the first look-alike query."""
+    from sparge.method.proximity import _walk_trees, warm_up
+
+    warm_up()
+    assert _walk_trees.cache_info().currsize == 1
+    walk = _walk_trees()
+    assert walk.signatures  # compiled for apply's argument types
+    warm_up()
+    assert _walk_trees() is walk
