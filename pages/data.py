@@ -30,6 +30,7 @@ from sparge.data.answer_merging import merge_answers, merged_summary
 from sparge.data.column_guess import (
     guess_columns,
     id_guess_note,
+    ids_repeat_only_in_copies,
     outcome_named_columns,
     repeated_ids,
     single_value_outcome,
@@ -160,7 +161,10 @@ no_id = id_guess_note(df, id_guess) if pending is not None and id_col == NONE el
 if no_id:
     st.warning(md_escape(no_id, max_len=1500))  # 600 cut the advice mid-word
 repeats = repeated_ids(df, id_col) if id_col != NONE else ""
-if repeats:  # said before encoding refuses it (walk-through 26 learned it from the refusal)
+if repeats and ids_repeat_only_in_copies(df, id_col):  # walk-through 33's "Visit ID"
+    st.info(md_escape(f"'{id_col}' repeats only on rows copied in every column: {repeats}. "
+                      "The copies will be left out of training.", max_len=800))
+elif repeats:  # said before encoding refuses it (walk-through 26 learned it from the refusal)
     st.warning(md_escape(f"'{id_col}' cannot be the patient ID: {repeats}. Encoding will "
                          "stop; fix the file, or choose no ID column.", max_len=800))
 if label_col == NONE and label_guess in cols and label_guess != id_col:

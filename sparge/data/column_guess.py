@@ -15,10 +15,11 @@ from sparge.data.parsing import (
 )
 from sparge.data.safe_text import csv_lines
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import yes_no_codes
+from sparge.data.tables import norm_key, yes_no_codes
 
 _ID_NAMES = re.compile(
-    r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client)"
+    r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client|"
+    r"visit|encounter|episode|attendance|admission)"
     r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
     r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)\.?$", re.IGNORECASE)  # "Patient No."
 _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
@@ -74,6 +75,23 @@ def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
     n = dup.nunique()
     return (f"{n:,} {'IDs repeat' if n != 1 else 'ID repeats'}: " + "; ".join(parts)
             + (f"; … (+{n - shown:,})" if n > shown else ""))
+
+
+def copied_rows(df: pd.DataFrame) -> np.ndarray:
+    """Rows that repeat an earlier row in every column (a mask; the first of each kept)."""
+    rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
+    return pd.Series(rows).duplicated(keep="first").to_numpy()
+
+
+def ids_repeat_only_in_copies(df: pd.DataFrame, column: str) -> bool:
+    """Whether ``column`` repeats IDs only on rows copied in every column: with the
+    copies left out of training, it is a good ID (walk-through 33's "Visit ID", whose 8
+    repeats were 8 rows exported twice, was refused as the ID)."""
+    text = cell_text(df[column])
+    copies = copied_rows(df)
+    kept = text[~copies]
+    return bool(copies.any() and text.duplicated().any() and (kept != "").all()
+                and not kept.duplicated().any())
 
 
 def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
@@ -138,6 +156,9 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
         return bool((t != "").all()) and t.nunique() == len(t)
 
     id_col = id_named_column(frame)
+    if id_col is None:  # an ID named so, repeated only on rows exported twice
+        id_col = next((c for c in cols if _ID_NAMES.match(c.strip())
+                       and ids_repeat_only_in_copies(frame, c)), None)
     if id_col is None:
         id_col = next((c for c in cols if unique(c) and len(frame) > 1
                        and not texts[c].str.fullmatch(NUMBER_PATTERN).all()), None)
@@ -184,6 +205,8 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
         n_levels = keys.nunique()
         if event:  # the weakest: an event named, and answered yes or no
             codes = yes_no_codes(list(keys.unique())) if n_levels <= 10 else None
+            if codes is not None:  # "admitted" and "discharged" in "Admitted" too
+                codes = {**codes, **event_answer_codes(c, codes, codes)}
             if codes is None or set(codes.values()) - {0, 1, 2}:
                 continue
             rank = len(_OUTCOME_WORDS) + 1
@@ -208,6 +231,53 @@ _YES_NO_EVENT = re.compile(
 #: ... and not one the patient had before ("Previous admission", "History of stroke").
 _PAST = re.compile(r"previous|prior|history|\bhx\b|past|before|pre-?existing|baseline",
                    re.IGNORECASE)
+
+
+#: Events an outcome column may be named after, with the answers that say it happened
+#: (a yes) and that it did not (a no), as normalised keys. Walk-through 33's "Admitted"
+#: held Yes / Y / 1 / "admitted" and No / N / 0 / "discharged": four outcomes.
+_EVENT_ANSWERS: tuple[tuple[re.Pattern, frozenset, frozenset], ...] = (
+    (re.compile(r"readmi", re.IGNORECASE),
+     frozenset({"readmitted", "readmission", "readmit"}),
+     frozenset({"not readmitted", "no readmission", "not readmit"})),
+    (re.compile(r"(?<!re)admi|hospitali[sz]", re.IGNORECASE),
+     frozenset({"admitted", "admit", "admission", "admit to ward", "hospitalised",
+                "hospitalized", "inpatient"}),
+     frozenset({"discharged", "discharge", "discharged home", "home", "sent home",
+                "not admitted", "no admission", "outpatient", "not hospitalised",
+                "not hospitalized"})),
+    (re.compile(r"died|death|dead|deceased|mortality|expired", re.IGNORECASE),
+     frozenset({"died", "dead", "deceased", "death", "expired"}),
+     frozenset({"alive", "survived", "living", "not dead", "not died"})),
+)
+
+
+def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str, int]:
+    """Answers of a yes/no outcome that name its event (a yes, code 1) or the event's
+    opposite (a no, code 2): "admitted" and "discharged" in a column named "Admitted",
+    "died" and "alive" in one named "Death". Only answers ``codes`` (the column's
+    :func:`~sparge.data.tables.yes_no_codes`) left apart are returned; an answer the
+    column's event does not name ("transferred") stays apart.
+
+    Returns
+    -------
+    dict
+        ``{answer as written: 1 or 2}``.
+    """
+    out = {}
+    for pattern, yes, no in _EVENT_ANSWERS:
+        if not pattern.search(str(column)):
+            continue
+        for answer in answers:
+            if codes.get(answer, 0) in (1, 2):
+                continue
+            key = norm_key(answer)
+            if key in yes:
+                out[answer] = 1
+            elif key in no:
+                out[answer] = 2
+        break
+    return out
 
 
 def _outcome_rank(name: str) -> int | None:

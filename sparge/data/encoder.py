@@ -26,7 +26,12 @@ from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
 from sparge.data.apgar import apgar_columns, split_apgars
 from sparge.data.blood_pressure import pressure_columns, split_pressures
-from sparge.data.column_guess import named_like_id, repeated_ids
+from sparge.data.column_guess import (
+    event_answer_codes,
+    ids_repeat_only_in_copies,
+    named_like_id,
+    repeated_ids,
+)
 from sparge.data.column_kinds import (
     looks_like_dates,
     looks_like_follow_up,
@@ -625,16 +630,20 @@ class Encoder(TransformerMixin, BaseEstimator):
             return "free text"
         return None
 
-    def _check_ids(self, df: pd.DataFrame) -> None:
-        """Refuse a table whose ID column repeats an ID."""
-        if self.id_column is None:
-            return
+    def _check_ids(self, df: pd.DataFrame) -> bool:
+        """Refuse a table whose ID column repeats an ID, unless only on rows copied in
+        every column: then ``True``, and the copies are left out of training."""
+        if self.id_column is None or self.id_column not in df.columns:
+            return False
+        if ids_repeat_only_in_copies(df, self.id_column):
+            return True
         said = repeated_ids(df, self.id_column)
         if said:
             raise DataError(f"Duplicate patient IDs in column {_q(self.id_column)!r}: {said}. "
                             "Every patient needs a unique ID: fix the file (delete a row "
                             "written twice; give two patients sharing an ID their own), or "
                             "choose no ID column.")
+        return False
 
     def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],
                      base: EncodingTable
@@ -690,14 +699,15 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.notes += notes
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
-        copies = warn_copied_rows(df, report, self.leave_out_copies)
+        # an ID repeated only on copied rows: the copies leave training, not the ID
+        leave_copies = self._check_ids(df) or self.leave_out_copies
+        copies = warn_copied_rows(df, report, leave_copies)
         base = self._fitting_base(df, cols, report.notes)
         reasons: dict[str, list[str]] = {}
         units: dict[str, ColumnUnits] = {}
         plans: dict[str, UnitPlan] = {}
         roles = self._roles(df, cols, base, reasons, units, plans)
         report_left_out(reasons, self.max_levels, report)
-        self._check_ids(df)
         self._learn_label_spellings(df, report)
         self.rare_outcomes_ = {}
         self.value_units_ = {}  # read again below: a refit must not keep the last table's
@@ -739,14 +749,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels)
         report.copied_rows = [int(i) + 2 for i in np.flatnonzero(copies)]
-        if self.leave_out_copies and copies.any():
+        if leave_copies and copies.any():
             self.keep_patients_ &= ~copies
             report.copies_left_out = True
             report.notes.append(
                 f"{int(copies.sum()):,} row(s) repeating an earlier row in every column "
                 f"(CSV {csv_lines(report.copied_rows[:5])}"
                 f"{' …' if copies.sum() > 5 else ''}) left out of training; the first of "
-                "each is kept.")
+                "each is kept"
+                + (f" (their {_q(self.id_column)!r} repeats only on these copies)."
+                   if not self.leave_out_copies else "."))
         aside = None if labels is None else self._set_aside_rare_outcomes(labels, report)
         if aside is not None and aside.any():
             labels = np.where(aside, None, labels)
@@ -1562,16 +1574,22 @@ class Encoder(TransformerMixin, BaseEstimator):
         outcome per answer, read in its most common spelling of more than one letter
         (walk-through 31: "NICU admission" held Yes, Y, No and N, learned as four
         outcomes; the leak check, which needs the real two, then missed a discharge
-        code). ``first``: ``{key: most common spelling}``; ``counts``: cells per key."""
+        code). An answer naming the column's event or its opposite is a yes or a no
+        too (walk-through 33's "Admitted": Yes, Y, 1, "admitted"; No, N, 0, "discharged":
+        :func:`~sparge.data.column_guess.event_answer_codes`). ``first``: ``{key: most
+        common spelling}``; ``counts``: cells per key."""
         codes = yes_no_codes(list(first.values()))
         if codes is None:
             return
+        codes = {**codes, **event_answer_codes(self.label_column, first.values(), codes)}
         said = []
         for code in (1, 2):  # yes, no; an "unknown" (0) or another answer stays apart
             keys = [k for k in first if codes.get(first[k]) == code]
             if len(keys) < 2:
                 continue
-            best = max(keys, key=lambda k: (len(first[k]) > 1, int(counts.get(k, 0))))
+            # "Yes" / "No" when written so (not "Admitted" beside "discharged")
+            best = max(keys, key=lambda k: (first[k].strip().lower() in ("yes", "no"),
+                                            len(first[k]) > 1, int(counts.get(k, 0))))
             shown = self.label_spellings_.get(best, first[best])
             for k in keys:
                 self.label_spellings_[k] = shown

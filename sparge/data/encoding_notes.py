@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sparge.data.column_guess import copied_rows
 from sparge.data.parsing import (
     ColumnUnits,
 )
@@ -27,11 +28,11 @@ def warn_copied_rows(df: pd.DataFrame, report: ValidationReport,
     26's row written twice, ONC-10399, was its own first look-alike); not when they are
     ``left_out`` of training (the encoder's note says so). Returns the copies (a mask of
     rows)."""
-    rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
-    copies = pd.Series(rows).duplicated(keep="first").to_numpy()
+    copies = copied_rows(df)
     n = int(copies.sum())
     if not n or left_out:
         return copies
+    rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
     first = int(np.flatnonzero(copies)[0])
     twin = int(np.flatnonzero(rows == rows[first])[0])
     report.warnings.append(

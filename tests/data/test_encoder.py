@@ -1193,3 +1193,59 @@ def test_copied_rows_can_be_left_out_of_training():
     assert any("left out of training; the first of each is kept" in n
                for n in out.report_.notes)
     assert Encoder.from_dict(json.loads(json.dumps(out.to_dict()))).leave_out_copies
+
+
+def test_an_outcome_naming_its_event_is_read_as_yes_and_no():
+    """Walk-through 33: "Admitted" held Yes/Y/1/"admitted" and No/N/0/"discharged",
+    learned as four outcomes; the leak check, which needs the two, missed "Disposition"."""
+    from sparge.data.column_guess import event_answer_codes, guess_columns
+
+    rng = np.random.default_rng(0)
+    admitted = rng.random(200) < 0.4
+    said_yes = rng.choice(["Yes", "Y", "1", "admitted", "Admitted"], 200)
+    said_no = rng.choice(["No", "N", "0", "discharged", "Discharged"], 200)
+    df = pd.DataFrame({
+        "Visit ID": [f"V{i}" for i in range(200)],
+        "Lactate": np.round(rng.normal(2 + admitted, 1), 1),
+        "Disposition": np.where(admitted, rng.choice(["Ward 7", "ICU"], 200),
+                                rng.choice(["Home", "Home - GP f/u"], 200)),
+        "Admitted": np.where(admitted, said_yes, said_no)})
+    enc = Encoder(id_column="Visit ID", label_column="Admitted").fit(df)
+    labels = enc.labels(df)
+    assert set(labels) == {"Yes", "No"}
+    assert ((labels == "Yes") == admitted).all()
+    assert "Disposition" not in enc.feature_names_out_
+    assert any("'Disposition' (AUC 1.00)" in w for w in enc.report_.warnings)
+    assert any("'admitted'" in n and "'discharged'" in n for n in enc.report_.notes)
+    assert guess_columns(df) == ("Visit ID", "Admitted")
+    # only the column's own event: "transferred" stays apart, and a death column
+    # reads died / alive
+    codes = {"Yes": 1, "No": 2, "transferred": 3, "admitted": 4}
+    assert event_answer_codes("Admitted", codes, codes) == {"admitted": 1}
+    codes = {"Yes": 1, "No": 2, "died": 3, "alive": 4}
+    assert event_answer_codes("In-hospital death", codes, codes) == {"died": 1, "alive": 2}
+    assert event_answer_codes("Readmitted 30d", {"Yes": 1, "No": 2, "admitted": 3},
+                              {"Yes": 1, "No": 2, "admitted": 3}) == {}
+
+
+def test_an_id_repeated_only_on_copied_rows_is_the_id_and_the_copies_leave_training():
+    """Walk-through 33: "Visit ID" repeated only on 8 rows exported twice; it was refused
+    as the ID ("Encoding will stop") and patients were named by row number."""
+    from sparge.data.column_guess import guess_columns, ids_repeat_only_in_copies
+
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"Visit ID": [f"V{i}" for i in range(60)],
+                       "HR": rng.integers(60, 120, 60).astype(str),
+                       "Outcome": rng.choice(["a", "b"], 60)})
+    df = pd.concat([df, df.iloc[[3, 9]]], ignore_index=True)
+    assert ids_repeat_only_in_copies(df, "Visit ID")
+    assert guess_columns(df)[0] == "Visit ID"
+    enc = Encoder(id_column="Visit ID", label_column="Outcome").fit(df)
+    assert enc.report_.copies_left_out and not enc.keep_patients_[[60, 61]].any()
+    assert any("repeats only on these copies" in n for n in enc.report_.notes)
+    # two patients sharing an ID is still refused
+    other = df.copy()
+    other.loc[5, "Visit ID"] = "V4"
+    assert not ids_repeat_only_in_copies(other, "Visit ID")
+    with pytest.raises(DataError, match="Duplicate patient IDs"):
+        Encoder(id_column="Visit ID", label_column="Outcome").fit(other)
