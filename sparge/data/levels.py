@@ -132,6 +132,47 @@ def _spelling_key(key: str) -> str:
     return re.sub(r"[ao]e(?=[a-z])", "e", loose_key(key))
 
 
+#: A scale's level written with a name before its number or a word after it: "ESI 2",
+#: "Cat 2", "Level 2 - Emergent", "2 - Emergent", "P2 (urgent)".
+_PREFIXED_NUMBER = re.compile(
+    r"(?P<prefix>[a-z][a-z.]{0,11}(?: [a-z][a-z.]{0,11})?)?\s*[-:#]?\s*(?P<n>\d{1,2})"
+    r"(?:\s*[-–:]\s*[a-z][a-z /-]*|\s*\([a-z][a-z /-]*\))?")
+
+
+def _prefixed_numbers(keys: dict[str, str], paired: set[str]) -> list[tuple[str, str]]:
+    """A numbered scale written several ways in one column (walk-through 33's triage:
+    "2", "ESI 2", "Cat 2" and "Level 2 - Emergent", twenty answers for five levels):
+    pairs ``(level, level)``. Each way of writing is a name before the number (or a
+    word after it) that the column uses with two numbers or more, each number once;
+    such a level goes with the plain number ("2"), else with the most used way's
+    level of that number. Numbers of one or two digits only (not "Metformin 500")."""
+    ways: dict[str, dict[str, str]] = {}  # prefix -> {number: level}
+    plain: dict[str, str] = {}
+    for lv, k in keys.items():
+        if lv in paired:
+            continue
+        if re.fullmatch(r"\d{1,2}", k):
+            plain.setdefault(str(int(k)), lv)
+            continue
+        m = _PREFIXED_NUMBER.fullmatch(k)
+        if m is None:
+            continue
+        way = ways.setdefault((m.group("prefix") or "").strip(" .") or "#", {})
+        n = str(int(m.group("n")))
+        way[n] = lv if n not in way else ""  # "" : the number twice in one way
+    ways = {p: w for p, w in ways.items() if len(w) >= 2 and all(w.values())}
+    if not ways or (not plain and len(ways) < 2):
+        return []
+    main = max(ways, key=lambda p: (len(ways[p]), p))
+    out = []
+    for p, way in ways.items():
+        for n, lv in way.items():
+            target = plain.get(n) or (ways[main].get(n) if p != main else None)
+            if target is not None and target != lv:
+                out.append((lv, target))
+    return out
+
+
 def abbreviated_levels(levels: list[str], column: str | None = None
                        ) -> list[tuple[str, str]]:
     """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
@@ -212,6 +253,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             hit = held[k]  # a word ("cirrhosis"), not a plain stage ("5" of "ESKD (5)")
         if hit is not None:
             out.append((lv, hit))
+    out += _prefixed_numbers(keys, {a for a, _ in out})
     # a site with a word for cancer after it, beside the site alone (walk-through 25's
     # primary site: "lung ca" beside "Lung", "breast cancer" beside "breast")
     paired = {a for a, _ in out}
@@ -404,6 +446,15 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("no", "n", "notgiven", "none", "nil"),
         ("partial", "incomplete", "incompletecourse", "partialcourse", "1dose",
          "yes1dose"))),
+    # walk-through 33's emergency department: the arrival by ambulance written five
+    # ways; walk-in and self-presented are one answer (a private car or the police stay
+    # apart)
+    (("arrival", "arrived", "transport", "brought", "presentation"), (
+        ("ambulance", "amb", "ambo", "ems", "paramedic", "paramedics", "byambulance",
+         "ambulancearrival", "ems/ambulance", "ambulance/ems"),
+        ("walkin", "walk-in", "self", "selfpresented", "self-presented", "selfreferral",
+         "selfreferred", "walkedin", "ambulatory"),
+        ("helicopter", "heli", "hems", "airambulance", "air"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),)),
 )

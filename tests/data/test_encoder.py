@@ -1249,3 +1249,39 @@ def test_an_id_repeated_only_on_copied_rows_is_the_id_and_the_copies_leave_train
     assert not ids_repeat_only_in_copies(other, "Visit ID")
     with pytest.raises(DataError, match="Duplicate patient IDs"):
         Encoder(id_column="Visit ID", label_column="Outcome").fit(other)
+
+
+def test_a_numbered_scale_written_several_ways_merges_into_its_order():
+    """Walk-through 33: triage "2", "ESI 2", "Cat 2" and "Level 2 - Emergent" were 20
+    unordered answers for 5 levels; ambulance arrivals were written five ways."""
+    from sparge.data.answer_merging import merge_answers
+    from sparge.data.levels import abbreviated_levels
+
+    rng = np.random.default_rng(2)
+    level = rng.integers(1, 6, 300)
+    names = {1: "Resuscitation", 2: "Emergent", 3: "Urgent", 4: "Less urgent",
+             5: "Non-urgent"}
+    way = rng.integers(0, 4, 300)
+    triage = [(str(n), f"ESI {n}", f"Cat {n}", f"Level {n} - {names[n]}")[w]
+              for n, w in zip(level, way, strict=True)]
+    df = pd.DataFrame({"Triage": triage,
+                       "Arrival mode": rng.choice(["Ambulance", "amb", "Ambo", "EMS",
+                                                   "Walk-in", "self", "Private car"], 300),
+                       "Lactate": np.round(rng.normal(2, 1, 300), 1),
+                       "Outcome": np.where(rng.random(300) < 0.2 * level, "home",
+                                           "admitted")})
+    enc = Encoder(label_column="Outcome").fit(df)
+    pairs = enc.report_.answers_two_ways
+    assert len(pairs["Triage"]) == 15
+    merged = merge_answers(enc.table_, pairs)
+    assert merged.is_ordered("Triage")
+    codes = merged.levels("Triage")
+    for n in range(1, 6):
+        assert codes[f"ESI {n}"] == codes[f"Cat {n}"] == codes[str(n)] \
+            == codes[f"Level {n} - {names[n]}"] == n
+    arrival = merged.levels("Arrival mode")
+    assert arrival["amb"] == arrival["Ambo"] == arrival["EMS"] == arrival["Ambulance"]
+    assert arrival["self"] == arrival["Walk-in"] != arrival["Private car"]
+    # not a scale: doses, or a number written once per way
+    assert abbreviated_levels(["Metformin 500", "Metformin 1000", "500"], "Drug") == []
+    assert abbreviated_levels(["ESI 2", "Cat 3", "2", "3"], "Triage") == []
