@@ -38,6 +38,7 @@ from sparge.data.column_kinds import (
     looks_like_free_text,
 )
 from sparge.data.combined_cells import source_columns
+from sparge.data.compound_units import read_compound_units
 from sparge.data.dates import add_ages
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
@@ -213,13 +214,15 @@ def split_cells(df: pd.DataFrame, fitted=()) -> pd.DataFrame:
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
     :func:`~sparge.data.apgar.split_apgars`); and weights in pounds and ounces in pounds
-    (:func:`~sparge.data.pounds_ounces.read_pounds_ounces`). ``fitted``: a model's input
+    (:func:`~sparge.data.pounds_ounces.read_pounds_ounces`), heights in feet and inches
+    in inches and times in hours and minutes in minutes
+    (:func:`~sparge.data.compound_units.read_compound_units`). ``fitted``: a model's input
     columns, whose combined columns are split however few the rows (a new patient)."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
-    df = read_pounds_ounces(df)
+    df = read_compound_units(read_pounds_ounces(df))
     return split_apgars(split_pressures(split_tnm(df, known=stages),
                                         known=pressure_columns(fitted)),
                         known=apgar_columns(fitted))
@@ -1295,7 +1298,14 @@ class Encoder(TransformerMixin, BaseEstimator):
                 ("gestation", "in weeks and days", lambda c: "in weeks "
                  f"({format_number(round(c[2], 2))}: days / 7)"),
                 ("gcs", "as the Glasgow coma scale's parts",
-                 lambda c: "as their total, eyes + verbal + motor (3–15)")):
+                 lambda c: "as their total, eyes + verbal + motor (3–15)"),
+                ("plain", "as a score out of its maximum, a word or after its name",
+                 lambda c: f"as the number ({format_number(c[2])})"),
+                ("estimated", "as an estimate", lambda c: "as the estimate "
+                 f"({format_number(c[2])})"),
+                ("saturation", "with how the saturation was measured",
+                 lambda c: f"as the saturation ({format_number(c[2])} %); whether the "
+                           "patient was on oxygen is not read")):
             if info.get(key):
                 cells = info[key]
                 report.notes.append(

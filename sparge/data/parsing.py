@@ -55,13 +55,56 @@ _GCS = re.compile(r"E\s*([1-4])[\s,;/-]*V\s*([1-5])[\s,;/-]*M\s*([1-6])", re.IGN
 #: left out as free text). Weeks 20 to 45 only: a parity "2+1" is no gestation.
 _GESTATION = re.compile(r"\s*(2\d|3\d|4[0-5])\s*(?:\+|w(?:ee)?k?s?\s*\+?)\s*([0-6])\s*"
                         r"(?:/\s*7|d(?:ays?)?)?\s*", re.IGNORECASE)
+#: A score written out of its maximum, "7/10", "14/15", "4/5" (pain, GCS, muscle power):
+#: the score. Only these maxima, and the score at most the maximum (a blood pressure
+#: "120/80" is read by :mod:`sparge.data.blood_pressure`).
+_OUT_OF = re.compile(r"\s*(\d{1,2}(?:\.\d)?)\s*/\s*(5|10|15)\s*")
+#: A whole number written in words, "seven" (walk-through 33's pain scores).
+NUMBER_WORDS = {w: i for i, w in enumerate(
+    ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+     "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
+#: A Glasgow coma scale's total after its name, "GCS 14", "GCS: 14/15".
+_GCS_TOTAL = re.compile(r"\s*GCS\s*[:=]?\s*([3-9]|1[0-5])(?:\s*/\s*15)?\s*", re.IGNORECASE)
+#: An oxygen saturation with how it was taken after the "%": "98% RA", "94% on 2L",
+#: "94 % O2", "93% 2L NP" (walk-through 33: 156 such cells were set to missing). The
+#: saturation is read; how much oxygen the patient was on is not.
+_SATURATION = re.compile(
+    r"\s*(\d{2,3}(?:\.\d)?)\s*%\s*(?:on\s+|@\s*|via\s+|with\s+)?"
+    r"(?:RA|room\s*air|air|O2|oxygen|supplemental\s+O2|NP|NC|NRB|HFNC|FM|mask|venturi|"
+    r"\d+(?:\.\d+)?\s*(?:L|l|lpm|L/min)\b(?:\s*(?:O2|NP|NC|FM|NRB|mask|via\s+\w+))?|"
+    r"FiO2\s*\d+\s*%?|\d+\s*%\s*(?:FiO2|O2))\s*", re.IGNORECASE)
+#: A limit with a unit, "<5 ng/L": the comparator, then a cell read as a number.
+_LIMIT_THEN = re.compile(r"\s*([<>]=?|[≤≥⩽⩾])\s*(\d.*)")
+#: A value said to be estimated, "est 67", "~70 kg", "approx. 1.7 m" (walk-through 33's
+#: weights): the value.
+_ESTIMATED = re.compile(r"\s*(?:est(?:imated|\.)?|approx(?:imately|\.)?|about|circa|ca\.|c\.|~)"
+                        r"\s*:?\s*(\d.*)", re.IGNORECASE)
+
+
+def plain_number(cell: str) -> float | None:
+    """A number written in one of the forms a clinic's export uses for a plain number:
+    a score out of its maximum ("7/10": 7), a number in words ("seven": 7), a Glasgow
+    coma scale after its name ("GCS 14": 14); else ``None``."""
+    if m := _OUT_OF.fullmatch(cell):
+        score = float(m.group(1))
+        return score if score <= float(m.group(2)) else None
+    if (n := NUMBER_WORDS.get(cell.strip().lower())) is not None:
+        return float(n)
+    if m := _GCS_TOTAL.fullmatch(cell):
+        return float(m.group(1))
+    return None
+
+
 _NUMERIC_LIKE = re.compile(
     rf"{NUMBER_PATTERN}|[+-]?\d+,\d+|[+-]?\d{{1,3}}(?:\.\d{{3}})+,\d+"
     r"|[+-]?[1-9]\d{0,2}(?:,\d{3})+\.\d+"
     r"|E\s*[1-4][\s,;/-]*V\s*[1-5][\s,;/-]*M\s*[1-6]"
     r"|\s*(?:2\d|3\d|4[0-5])\s*(?:\+|w(?:ee)?k?s?\s*\+?)\s*[0-6]\s*(?:/\s*7|d(?:ays?)?)?\s*"
     r"|[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
-    r"|(?:[<>]=?|[≤≥⩽⩾])\s*[+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?",
+    r"|(?:[<>]=?|[≤≥⩽⩾])\s*[+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?"
+    r"|\s*\d{1,2}(?:\.\d)?\s*/\s*(?:5|10|15)\s*|\s*GCS\s*[:=]?\s*\d{1,2}(?:\s*/\s*15)?\s*"
+    r"|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+    r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty",
     re.IGNORECASE)
 #: Columns with at most this many cells are parsed cell by cell in plain Python.
 _SMALL_COLUMN = 64
@@ -423,12 +466,17 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         (``unit``: (row, text)), those read with ``thousands_dot`` (``thousands_dot``:
         (row, text, number read)), those converted from another unit (``converted``:
         (row, text)) and the Glasgow coma scales written as their parts, read as their
-        total (``gcs``: (row, text); "E3V4M5" is 12).
+        total (``gcs``: (row, text); "E3V4M5" is 12), the numbers written as a score out
+        of its maximum, in words or after "GCS" (``plain``: (row, text, number);
+        :func:`plain_number`) and the oxygen saturations written with how they were taken
+        (``saturation``: (row, text, number); "94% on 2L" is 94), and the estimates
+        (``estimated``: (row, text, number); "est 67" is 67).
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
                             "thousands_dot": [], "converted": [], "gcs": [],
-                            "thousands_comma": [], "gestation": []}
+                            "thousands_comma": [], "gestation": [], "plain": [],
+                            "saturation": [], "estimated": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -495,6 +543,20 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif m := _GCS.fullmatch(s):  # "E3V4M5": the Glasgow coma scale's total
             out[i] = float(sum(int(g) for g in m.groups()))
             info["gcs"].append((int(i), s))
+        elif (v := plain_number(s)) is not None:  # "7/10", "seven", "GCS 14"
+            out[i] = v
+            info["plain"].append((int(i), s, v))
+        elif m := _SATURATION.fullmatch(s):  # "94% on 2L": the saturation
+            out[i] = float(m.group(1))
+            info["saturation"].append((int(i), s, float(out[i])))
+        elif (m := _LIMIT_THEN.fullmatch(s)) and (
+                v := _limit_value(m.group(2), unit, convert)) is not None:
+            out[i] = v  # "<5 ng/L": the limit, in the column's unit
+            info["censored"].append((int(i), s))
+        elif (m := _ESTIMATED.fullmatch(s)) and (
+                v := _limit_value(m.group(1), unit, convert)) is not None:
+            out[i] = v  # "est 67": the estimate
+            info["estimated"].append((int(i), s, v))
         elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
             info["infinite"].append((int(i), s))
         elif (v := with_unit(s, unit, thousands_dot and not eu)) is not None \
@@ -511,6 +573,17 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     if tokens:
         info["missing_tokens"] = token_counts(pd.Series(tokens, dtype=object))
     return out, info
+
+
+def _limit_value(rest: str, unit: str | None,
+                 convert: dict[str, tuple[float, float]] | None) -> float | None:
+    """The number after a limit's comparator ("<5 ng/L") or an estimate's word ("est
+    67"): a plain number, one with the column's unit or one converted from another
+    unit; else ``None``."""
+    v = float(rest) if _NUMBER.match(rest.strip()) else with_unit(rest, unit)
+    if v is None and convert:
+        v = _converted(rest, convert)
+    return v if v is not None and math.isfinite(v) else None
 
 
 def _converted(cell: str, convert: dict[str, tuple[float, float]]) -> float | None:

@@ -60,6 +60,13 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"g": (200.0, 7000.0), "kg": (0.2, 7.0), "lb": (0.44, 15.5)}),
     ("height", r"\b(?:height|stature|ht)\b",
      {"cm": (40.0, 230.0), "m": (0.4, 2.3), "in": (15.0, 90.0)}),
+    # an emergency department's export wrote 48 of 900 white cell counts per µL
+    # ("11,100", "5800") among ×10⁹/L, with no unit (walk-through 33)
+    ("white cell count", r"\b(?:wbc|wcc|tlc|white (?:blood )?cells?(?: count)?|"
+                         r"leu[ck]ocytes?(?: count)?|leu[ck]ocyte count)\b",
+     {"x10^9/L": (0.1, 500.0), "/µL": (100.0, 500_000.0)}),
+    ("platelets", r"\b(?:platelets?|plt|plts|platelet count)\b",
+     {"x10^9/L": (1.0, 2000.0), "/µL": (1000.0, 2_000_000.0)}),
 )
 
 #: Words of a quantity derived from one of :data:`QUANTITIES`, or measured elsewhere

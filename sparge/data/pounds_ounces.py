@@ -14,16 +14,13 @@ import re
 
 import pandas as pd
 
-from sparge.data.combined_cells import SAMPLE, text_columns
-from sparge.data.number_format import format_number
+from sparge.data.combined_cells import SAMPLE
+from sparge.data.compound_units import FEW_ROWS, rewrite_cells
 from sparge.data.safe_text import first_cells
-from sparge.data.safe_text import quote as _q
 
 #: "7 lb 2 oz", "7lbs 2oz", "7 lb, 2.5 oz", "7 pounds 2 ounces" (linear on a hostile cell).
 _LB_OZ = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*(?:lbs?|pounds?)\.?\s*,?\s*"
                     r"(\d{1,2}(?:\.\d+)?)\s*(?:oz|ounces?)\.?\s*", re.IGNORECASE)
-#: A table of at most this many rows is read cell by cell (a new patient's form or file).
-_FEW_ROWS = 64
 
 
 def pounds(cell: object) -> float | None:
@@ -43,7 +40,7 @@ def pounds(cell: object) -> float | None:
 def _may_hold(values: pd.Series) -> bool:
     """Whether a column's first cells hold a weight in pounds and ounces (a few are
     enough: an export mixes them among grams)."""
-    if len(values) <= _FEW_ROWS:
+    if len(values) <= FEW_ROWS:
         return True
     return any(("oz" in h.lower() or "ounce" in h.lower()) and _LB_OZ.fullmatch(h)
                for h in first_cells(values, 4 * SAMPLE))
@@ -53,21 +50,7 @@ def read_pounds_ounces(df: pd.DataFrame) -> pd.DataFrame:
     """The table with every cell written in pounds and ounces rewritten in pounds
     ("6 lb 10 oz" as "6.625 lb"), and a note per column in
     ``df.attrs["sparge_read_notes"]``; a table without one is returned as it is."""
-    out = df
-    for col, _ in text_columns(df, (), _may_hold):
-        values = df[col]
-        read = values.map(lambda v: pounds(v) if isinstance(v, str) else None)
-        found = read.notna()
-        if not found.any():
-            continue
-        if out is df:
-            out = df.copy()
-            out.attrs = dict(df.attrs)
-        example = str(values[found].iloc[0]).strip()
-        out[col] = values.where(~found, read.map(lambda p: f"{p:.6g} lb"))
-        out.attrs["sparge_read_notes"] = [
-            *out.attrs.get("sparge_read_notes", []),
-            f"Column '{_q(col)}': {int(found.sum()):,} weight(s) written in pounds and ounces "
-            f"(e.g. '{_q(example, 20)}') read in pounds "
-            f"({format_number(round(float(read[found].iloc[0]), 3))} lb)."]
-    return out
+    return rewrite_cells(
+        df, _may_hold, lambda v: v.map(lambda c: pounds(c) if isinstance(c, str) else None
+                                       ).astype(object),
+        "lb", "weight(s) written in pounds and ounces", "pounds")

@@ -22,6 +22,7 @@ import pandas as pd
 
 from sparge.data.apgar import split_apgars
 from sparge.data.blood_pressure import split_pressures
+from sparge.data.compound_units import read_compound_units
 from sparge.data.pounds_ounces import read_pounds_ounces
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import norm_key
@@ -349,4 +350,5 @@ def read_table(source, *, delimiter: str | None = None,
         raise DataError(f"{_q(name)} has a header but no patient rows.")
     df.attrs["sparge_read_notes"] = _read_notes(scan, k)
     # "pT2N1M0" as three ordered columns, "142/88" as two numbers
-    return split_apgars(split_pressures(split_tnm(read_pounds_ounces(df))))
+    return split_apgars(split_pressures(split_tnm(read_compound_units(
+        read_pounds_ounces(df)))))

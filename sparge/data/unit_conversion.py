@@ -46,6 +46,11 @@ _SIMPLE = {
     "length": {"m": 1.0, "cm": 0.01, "mm": 1e-3, "in": 0.0254, "inch": 0.0254,
                "inches": 0.0254, "ft": 0.3048},
     "pressure": {"mmhg": 1.0, "kpa": 7.500617},
+    # walk-through 33's times to the doctor: "80 min", "1.5 h" (never "m": metres)
+    "time": {"min": 1.0, "mins": 1.0, "minute": 1.0, "minutes": 1.0, "h": 60.0,
+             "hr": 60.0, "hrs": 60.0, "hour": 60.0, "hours": 60.0, "s": 1 / 60,
+             "sec": 1 / 60, "secs": 1 / 60, "seconds": 1 / 60, "d": 1440.0,
+             "day": 1440.0, "days": 1440.0},
 }
 #: Cell counts: the volume a count is given per, in litres ...
 _COUNT_VOLUME = {"l": 1.0, "dl": 0.1, "ml": 1e-3, "ul": 1e-6, "mm3": 1e-6, "nl": 1e-9}

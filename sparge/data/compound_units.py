@@ -1,0 +1,162 @@
+"""Measures written in two units at once, read in the smaller one: heights in feet and
+inches ("5'7\"", "5 ft 7 in") in inches, and times in hours and minutes ("1h 20m",
+"1 hr 20 min", and "01:20" in a column of such times) in minutes.
+
+An emergency department's export (walk-through 33) wrote 73 of its heights in feet and
+inches among centimetres and half its times to the doctor as "1h 20m", "80 min" or
+"01:20": each height read as a number with the unit "ft 7 in", which no one knows, and
+was set to missing (the report listed "units" such as "'ft 10 in'"); the times left the
+model as free text. A cell written so is rewritten in one unit ("67 in", "80 min") before
+the column's units are read; the column's unit conversions
+(:mod:`sparge.data.unit_conversion`) then take it to the column's unit like any other.
+Weights in pounds and ounces are read the same way (:mod:`sparge.data.pounds_ounces`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pandas as pd
+
+from sparge.data.combined_cells import SAMPLE, text_columns
+from sparge.data.number_format import format_number
+from sparge.data.safe_text import first_cells
+from sparge.data.safe_text import quote as _q
+
+#: A table of at most this many rows is read cell by cell (a new patient's form or file).
+FEW_ROWS = 64
+
+#: "5'7\"", "5' 7", "5 ft 7 in", "5ft 7.5in", "5 feet 7 inches", "6'" (feet 1 to 8).
+_FT_IN = re.compile(r"\s*([1-8])\s*(?:'|’|′|ft\.?|feet|foot)\s*,?\s*"
+                    r"(?:(\d{1,2}(?:\.\d+)?)\s*(?:\"|”|″|''|in\.?|inch(?:es)?)?)?\s*",
+                    re.IGNORECASE)
+#: "1h 20m", "1 hr 20 min", "2 hours 5 minutes", "1h20", "3h" ...
+_H_MIN = re.compile(r"\s*(\d{1,3})\s*(?:h|hrs?|hours?)\.?\s*,?\s*"
+                    r"(?:(\d{1,2})\s*(?:m|mins?|minutes?)?\.?)?\s*", re.IGNORECASE)
+#: ... and "01:20" or "1:20" (hours and minutes), read so only in a column that also
+#: writes times with their units (elsewhere it is a time of day).
+_CLOCK = re.compile(r"\s*(\d{1,2}):([0-5]\d)\s*")
+#: "80 min": a time in minutes.
+_MIN_ONLY = re.compile(r"\s*\d+(?:\.\d+)?\s*(?:mins?|minutes?)\.?\s*", re.IGNORECASE)
+#: A time written with a unit: what makes "01:20" a duration in its column.
+_DURATION = re.compile(r"\s*\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|m|mins?|minutes?)\b.*",
+                       re.IGNORECASE)
+
+
+def inches(cell: object) -> float | None:
+    """A height written in feet and inches, in inches, or ``None``.
+
+    Examples
+    --------
+    >>> inches("5'7\\""), inches("5 ft 7 in"), inches("6'"), inches("170 cm")
+    (67.0, 67.0, 72.0, None)
+    """
+    m = _FT_IN.fullmatch(str(cell))
+    if m is None or (m.group(2) is not None and float(m.group(2)) >= 12):
+        return None
+    return 12 * float(m.group(1)) + float(m.group(2) or 0)
+
+
+def minutes(cell: object) -> float | None:
+    """A time written in hours and minutes ("1h 20m", "1 hr 20 min"), in minutes, or
+    ``None`` ("01:20" is read by :func:`clock_minutes`, in a column of durations only).
+
+    Examples
+    --------
+    >>> minutes("1h 20m"), minutes("2 hours 5 minutes"), minutes("3h"), minutes("80 min")
+    (80.0, 125.0, 180.0, None)
+    """
+    m = _H_MIN.fullmatch(str(cell))
+    if m is None or (m.group(2) is not None and int(m.group(2)) >= 60):
+        return None
+    return 60 * float(m.group(1)) + float(m.group(2) or 0)
+
+
+def clock_minutes(cell: object) -> float | None:
+    """``"01:20"`` as 80 minutes (a duration written as a clock), or ``None``."""
+    m = _CLOCK.fullmatch(str(cell))
+    return None if m is None else 60 * float(m.group(1)) + float(m.group(2))
+
+
+def rewrite_cells(df: pd.DataFrame, may_hold: Callable[[pd.Series], bool],
+                  read: Callable[[pd.Series], pd.Series], unit: str, what: str,
+                  unit_name: str) -> pd.DataFrame:
+    """The table with the cells ``read`` gives a number for rewritten as that number in
+    ``unit`` ("67 in"; ``unit_name`` in the note, "inches"), and a note per column in
+    ``df.attrs["sparge_read_notes"]``; ``may_hold`` picks the text columns worth reading.
+    A table without such a cell is returned as it is."""
+    out = df
+    for col, _ in text_columns(df, (), may_hold):
+        values = df[col]
+        found_values = read(values)
+        found = found_values.notna()
+        if not found.any():
+            continue
+        if out is df:
+            out = df.copy()
+            out.attrs = dict(df.attrs)
+        example = str(values[found].iloc[0]).strip()
+        out[col] = values.where(~found, found_values.map(
+            lambda v: None if v is None or v != v else f"{v:.6g} {unit}"))
+        out.attrs["sparge_read_notes"] = [
+            *out.attrs.get("sparge_read_notes", []),
+            f"Column '{_q(col)}': {int(found.sum()):,} {what} (e.g. '{_q(example, 20)}') "
+            f"read in {unit_name} ({format_number(round(float(found_values[found].iloc[0]), 3))}"
+            f" {unit})."]
+    return out
+
+
+def _cells(values: pd.Series, parse: Callable[[object], float | None]) -> pd.Series:
+    return values.map(lambda v: parse(v) if isinstance(v, str) else None).astype(object)
+
+
+def _sample_has(values: pd.Series, pattern: re.Pattern, marks: tuple[str, ...]) -> bool:
+    """Whether a column's first cells (all of a few rows') hold one of ``marks`` in a
+    cell ``pattern`` reads."""
+    cells = first_cells(values, FEW_ROWS if len(values) <= FEW_ROWS else 4 * SAMPLE)
+    return any(any(m in h.lower() for m in marks) and pattern.fullmatch(h) for h in cells)
+
+
+#: A column whose "5'7" is a height, not 5 minutes 7 seconds: named so, or writing "ft".
+_HEIGHT_NAME = re.compile(r"height|stature|\bht\b|length|tall", re.IGNORECASE)
+
+
+def _may_hold_heights(values: pd.Series) -> bool:
+    if _HEIGHT_NAME.search(str(values.name)):
+        return _sample_has(values, _FT_IN, ("'", "’", "′", "ft", "feet", "foot"))
+    return _sample_has(values, _FT_IN, ("ft", "feet", "foot"))
+
+
+def read_feet_inches(df: pd.DataFrame) -> pd.DataFrame:
+    """Heights written in feet and inches rewritten in inches ("5'7\\"" as "67 in"), in
+    a column named like a height or writing "ft" ("5'7" elsewhere may be a time)."""
+    return rewrite_cells(df, _may_hold_heights, lambda v: _cells(v, inches), "in",
+                         "height(s) written in feet and inches", "inches")
+
+
+def _durations(values: pd.Series) -> pd.Series:
+    """Minutes of the cells in hours and minutes; "01:20" too when the column also writes
+    times with their units."""
+    found = _cells(values, minutes)
+    text = values[values.map(lambda v: isinstance(v, str))]
+    both = text.map(lambda v: bool((m := _H_MIN.fullmatch(v)) and m.group(2)))
+    need = 1 if len(values) <= FEW_ROWS else 2  # a new patient's one "1h 20m" too
+    if int(both.sum()) + int(text.map(lambda v: bool(_MIN_ONLY.fullmatch(v))).sum()) < need:
+        # a ward "4H" is no time: only a column with times in hours and minutes
+        return pd.Series(None, index=values.index, dtype=object)
+    if text.map(lambda v: bool(_DURATION.fullmatch(v))).sum() >= 2:
+        clock = _cells(values, clock_minutes)
+        found = found.where(found.notna(), clock)
+    return found
+
+
+def read_hours_minutes(df: pd.DataFrame) -> pd.DataFrame:
+    """Times written in hours and minutes rewritten in minutes ("1h 20m" as "80 min")."""
+    return rewrite_cells(df, lambda v: _sample_has(v, _H_MIN, ("h",)), _durations, "min",
+                         "time(s) written in hours and minutes", "minutes")
+
+
+def read_compound_units(df: pd.DataFrame) -> pd.DataFrame:
+    """Heights in feet and inches and times in hours and minutes, each in one unit."""
+    return read_hours_minutes(read_feet_inches(df))

@@ -1,0 +1,86 @@
+"""Measures written in two units at once (sparge.data.compound_units), and the other
+forms an emergency department's export wrote numbers in (walk-through 33)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge.data.compound_units import (
+    clock_minutes,
+    inches,
+    minutes,
+    read_compound_units,
+)
+from sparge.data.encoder import Encoder
+from sparge.data.parsing import parse_numeric, plain_number
+
+
+def test_feet_and_inches_and_hours_and_minutes_are_read_in_one_unit():
+    assert inches("5'7\"") == inches("5 ft 7 in") == inches("5'7") == 67.0
+    assert inches("6'") == 72.0 and inches("5'13\"") is None and inches("170") is None
+    assert minutes("1h 20m") == minutes("1 hr 20 min") == 80.0
+    assert minutes("2 hours 5 minutes") == 125.0 and minutes("1h 75m") is None
+    assert clock_minutes("01:20") == 80.0 and clock_minutes("1:75") is None
+
+
+def test_only_heights_and_columns_of_durations_are_rewritten():
+    df = pd.DataFrame({
+        "Height": ["170", "5'7\"", "5 ft 7 in", "160 cm", "5'7"],
+        "Time to doctor": ["80", "1h 20m", "80 min", "01:20", "45"],
+        "Ward": ["4H", "5H", "1A", "2B", "4H"],  # wards, not hours
+        "Arrival": ["14:30", "09:12", "01:20", "22:00", "10:00"],  # times of day
+        "Lap time": ["5'7", "5'9", "6'1", "5'2", "5'5"]})  # minutes and seconds?
+    out = read_compound_units(df)
+    assert list(out["Height"]) == ["170", "67 in", "67 in", "160 cm", "67 in"]
+    assert list(out["Time to doctor"]) == ["80", "80 min", "80 min", "80 min", "45"]
+    for col in ("Ward", "Arrival", "Lap time"):
+        assert list(out[col]) == list(df[col])
+    notes = out.attrs["sparge_read_notes"]
+    assert any("'Height': 3 height(s) written in feet and inches" in n
+               and "read in inches (67 in)" in n for n in notes)
+
+
+def test_a_clinic_exports_plain_numbers_written_other_ways():
+    """Walk-through 33: pain "7/10" and "seven", "GCS 14", SpO2 "94% on 2L", troponin
+    "<5 ng/L" and a weight "est 67" were set to missing, or cost their column."""
+    assert plain_number("7/10") == 7 and plain_number("14/15") == 14
+    assert plain_number("seven") == 7 and plain_number("GCS: 14/15") == 14
+    assert plain_number("12/10") is None and plain_number("120/80") is None
+    cells = pd.Series(["98% RA", "94% on 2L", "94 % O2", "93% 2L NP", "96", "<5 ng/L",
+                       "est 67", "~70 kg", "5% dextrose"])
+    values, info = parse_numeric(cells, unit="ng/L")
+    np.testing.assert_array_equal(values[:8], [98, 94, 94, 93, 96, 5, 67, np.nan])
+    assert np.isnan(values[8])  # not a saturation: left as text
+    assert [c for _, c, _ in info["saturation"]] == list(cells[:4])
+    assert info["censored"] == [(5, "<5 ng/L")]
+    assert [c for _, c, _ in info["estimated"]] == ["est 67"]
+
+
+def test_an_emergency_departments_columns_are_read_and_noted():
+    rng = np.random.default_rng(3)
+    n = 200
+    pain = rng.integers(0, 11, n)
+    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+             "nine", "ten"]
+    df = pd.DataFrame({
+        "Pain": [(str(p), f"{p}/10", words[p])[i % 3] for i, p in enumerate(pain)],
+        "Time to doctor": [f"{t // 60}h {t % 60}m" if i % 2 else f"{t} min"
+                           for i, t in enumerate(rng.integers(5, 300, n))],
+        "Height": [f"{h // 12}'{h % 12}\"" if i % 4 == 0 else f"{h * 2.54:.0f}"
+                   for i, h in enumerate(rng.integers(60, 76, n))],
+        "WBC": [f"{w:.1f}" if i % 10 else f"{w * 1000:,.0f}"
+                for i, w in enumerate(rng.uniform(4, 15, n))],
+        "Outcome": rng.choice(["a", "b"], n)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    X = enc.transform(df)
+    names = list(enc.feature_names_out_)
+    assert {"Pain", "Time to doctor", "Height", "WBC"} <= set(names)
+    np.testing.assert_array_equal(X[:, names.index("Pain")], pain)
+    h = X[:, names.index("Height")]
+    assert np.nanmin(h) > 140 and np.nanmax(h) < 200 and np.isfinite(h).all()
+    wbc = enc.report_.values_to_check
+    listed = [v for v in wbc if v[0] == "WBC"]
+    assert len(listed) == 20 and all(v[3] == "/µL" for v in listed)
+    assert all(v[4] == pytest.approx(v[2] / 1000) for v in listed)
