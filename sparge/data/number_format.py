@@ -50,6 +50,20 @@ def format_number(value: object) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def format_given(value: object) -> str:
+    """A value someone typed, as typed (up to 6 significant digits, never in scientific
+    notation, thousands grouped as :func:`format_number` groups them): a New patient
+    form's "Temp = 101.3" was questioned as "Temp = 101" (walk-through 33)."""
+    v = as_float(value)
+    if not math.isfinite(v):
+        return MISSING
+    text = np.format_float_positional(float(f"{v:.6g}"), trim="-")
+    whole, _, frac = text.lstrip("-").partition(".")
+    if len(whole) > 3:
+        whole = f"{int(whole):,}".replace(",", THOUSANDS)
+    return ("-" if text.startswith("-") else "") + whole + (f".{frac}" if frac else "")
+
+
 def data_decimals(values: np.ndarray, most: int = 4) -> int:
     """The decimals a column's values are written with (0 for whole numbers, at most
     ``most``): the precision its summaries should keep."""

@@ -16,6 +16,7 @@ import pandas as pd
 
 from sparge.data.encoder import Encoder, extreme_word
 from sparge.data.far_values import far_mask
+from sparge.data.number_format import format_given
 from sparge.data.parsing import header_unit
 from sparge.data.plausible import quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
@@ -569,8 +570,8 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
             guess = (None if limit else (source[j], float(conv[j])) if slip
                      else unit_guess(col, unit, v[j], lo, hi))
             # "12,000", not "1.2e+04": read by a clinician at the bedside
-            shown = (f"{plain_text(limit, 20)}, read as {format_number(v[j])}" if limit
-                     else format_number(v[j]))
+            shown = (f"{plain_text(limit, 20)}, read as {format_given(v[j])}" if limit
+                     else format_given(v[j]))
             words = (f"{plain_text(col, 80)} = {shown} ("
                      + ("negative, and no training patient's is; " if negative else "")
                      + f"training patients: {format_number(lo)} to {format_number(hi)}"

@@ -130,6 +130,12 @@ def test_a_new_patients_cell_in_another_unit_is_converted_and_a_bare_slip_questi
     assert t in got and got[t].source_unit == "°C" and got[t].far
     assert got[t].converted == pytest.approx(102.02)
     assert "in °C? that would be 102 °F" in got[t].words
+    # the value as typed (walk-through 33 typed 101.3 and was asked about "101")
+    assert got[t].words.startswith("Temp max = 38.9 (")
+    from sparge.data.number_format import format_given
+
+    assert format_given(101.3) == "101.3" and format_given(12000) == "12\u00a0000"
+    assert format_given(0.000123456) == "0.000123456" and format_given(3.0) == "3"
 
 
 def test_a_refit_reads_the_units_of_its_own_table():
