@@ -132,9 +132,9 @@ if pending is not None and pending.strip():
                       + (" …" if len(near) == 8 else ".") if near else
                       " No ID contains it either (case is ignored).")
                    # named by their row, a hospital number finds no one (walk-through 26)
-                   + (" This table has no ID column: patients are named by their row (0 "
-                      "is CSV line 2); choose the ID column on the Data page to search by "
-                      "it." if ss.cohort.encoder.naming_column(ss.cohort.df) is None
+                   + (" This table has no ID column: patients are named by their CSV line "
+                      "('line 2' is the first patient); choose the ID column on the Data page "
+                      "to search by it." if ss.cohort.encoder.naming_column(ss.cohort.df) is None
                       else "")
                    + (f" Still showing {md_escape(shown)} below." if shown else ""))
     else:

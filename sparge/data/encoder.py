@@ -1625,7 +1625,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             its IDs repeat or are empty (:meth:`naming_column`): its IDs, those repeated
             or empty with their CSV line ("DM10326 (line 904)", "line 17"), so that a
             clinician finds the patient in the file (walk-through 29 read row numbers
-            under "Patient ID"). Else the row numbers ``"0"``, ``"1"``, ....
+            under "Patient ID"). Else the CSV lines ``"line 2"``, ``"line 3"``, ... (walk-
+            through 33 read "809" as an ID: it was the row of CSV line 811).
         """
         if self.id_column is not None and self.id_column in df.columns:
             return cell_text(df[self.id_column]).to_numpy(dtype=object)
@@ -1636,12 +1637,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             line = pd.Series([f"line {i + 2}" for i in range(len(text))])
             return text.where(~unclear, (text + " (" + line + ")").where(
                 text != "", line)).to_numpy(dtype=object)
-        return np.asarray([str(i) for i in range(len(df))], dtype=object)
+        return np.asarray([f"line {i + 2}" for i in range(len(df))], dtype=object)
 
     def naming_column(self, df: pd.DataFrame) -> str | None:
         """The column that names the patients of ``df``: the ID column, else the first
         column named like a patient identifier ("Patient ID", "MRN"; its IDs may repeat),
-        else ``None`` (patients are named by their row)."""
+        else ``None`` (patients are named by their CSV line)."""
         if self.id_column is not None and self.id_column in df.columns:
             return str(self.id_column)
         return next((str(c) for c in df.columns if named_like_id(str(c))

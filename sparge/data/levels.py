@@ -144,8 +144,9 @@ def _prefixed_numbers(keys: dict[str, str], paired: set[str]) -> list[tuple[str,
     "2", "ESI 2", "Cat 2" and "Level 2 - Emergent", twenty answers for five levels):
     pairs ``(level, level)``. Each way of writing is a name before the number (or a
     word after it) that the column uses with two numbers or more, each number once;
-    such a level goes with the plain number ("2"), else with the most used way's
-    level of that number. Numbers of one or two digits only (not "Metformin 500")."""
+    such a level goes with the plain number ("2") when the column writes three numbers
+    or more plainly and every number of that way among them. Numbers of one or two digits
+    only (not "Metformin 500")."""
     ways: dict[str, dict[str, str]] = {}  # prefix -> {number: level}
     plain: dict[str, str] = {}
     for lv, k in keys.items():
@@ -160,17 +161,13 @@ def _prefixed_numbers(keys: dict[str, str], paired: set[str]) -> list[tuple[str,
         way = ways.setdefault((m.group("prefix") or "").strip(" .") or "#", {})
         n = str(int(m.group("n")))
         way[n] = lv if n not in way else ""  # "" : the number twice in one way
-    ways = {p: w for p, w in ways.items() if len(w) >= 2 and all(w.values())}
-    if not ways or (not plain and len(ways) < 2):
+    # a way whose numbers are all among the plain ones ("Ward 2" and "bay 2" of a ward
+    # column without plain numbers stay apart)
+    ways = {p: w for p, w in ways.items() if len(w) >= 2 and all(w.values())
+            and set(w) <= set(plain)}
+    if len(plain) < 3:
         return []
-    main = max(ways, key=lambda p: (len(ways[p]), p))
-    out = []
-    for p, way in ways.items():
-        for n, lv in way.items():
-            target = plain.get(n) or (ways[main].get(n) if p != main else None)
-            if target is not None and target != lv:
-                out.append((lv, target))
-    return out
+    return [(lv, plain[n]) for way in ways.values() for n, lv in way.items()]
 
 
 def abbreviated_levels(levels: list[str], column: str | None = None

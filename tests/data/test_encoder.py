@@ -798,7 +798,8 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     assert enc.naming_column(df) == "Patient No."
     assert list(enc.ids(df)) == ["HF-1 (line 2)", "HF-2 (line 3)", "HF-1 (line 4)", "HF-3",
                                  "HF-2 (line 6)"]
-    assert list(enc.ids(df.drop(columns="Patient No."))) == ["0", "1", "2", "3", "4"]
+    # without such a column, by their CSV line (walk-through 33 read the row "809" as an ID)
+    assert list(enc.ids(df.drop(columns="Patient No."))) == [f"line {i}" for i in range(2, 7)]
     # the report names them so too (walk-through 30 read "patient 4" for DM10004)
     gappy = df.assign(Age=[60, None, 80, 65, 75], Sex=["F", "M", None, "F", "M"])
     said = str(Encoder(max_patient_missing=0.0).fit(gappy).report_)
@@ -1285,3 +1286,4 @@ def test_a_numbered_scale_written_several_ways_merges_into_its_order():
     # not a scale: doses, or a number written once per way
     assert abbreviated_levels(["Metformin 500", "Metformin 1000", "500"], "Drug") == []
     assert abbreviated_levels(["ESI 2", "Cat 3", "2", "3"], "Triage") == []
+    assert abbreviated_levels(["Ward 2", "Ward 10", "bay 1", "bay 2", "bay 3"], "Ward") == []
