@@ -153,7 +153,8 @@ def _durations(values: pd.Series) -> pd.Series:
 
 def read_hours_minutes(df: pd.DataFrame) -> pd.DataFrame:
     """Times written in hours and minutes rewritten in minutes ("1h 20m" as "80 min")."""
-    return rewrite_cells(df, lambda v: _sample_has(v, _H_MIN, ("h",)), _durations, "min",
+    return rewrite_cells(df, lambda v: _sample_has(v, _H_MIN, ("h",))
+                         or _sample_has(v, _MIN_ONLY, ("min",)), _durations, "min",
                          "time(s) written in hours and minutes", "minutes")
 
 

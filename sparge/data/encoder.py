@@ -1536,7 +1536,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.outcomes_set_aside = {_q(k, 60): v for k, v in self.rare_outcomes_.items()}
         aside = self._aside(labels)
         rows = [int(i) + 2 for i in np.flatnonzero(aside)[:5]]
-        named = ", ".join(f"{_q(k, 40)!r} ({v:,} patient{'s' if v != 1 else ''})"
+        total = vals.value_counts()
+
+        def held(k: str, v: int) -> str:
+            # walk-through 33: "(1 patient) set aside … CSV lines 6, 11" counted the
+            # patients kept and listed every patient with the outcome
+            n = int(total.get(k, v))
+            return (f"{v:,} patient{'s' if v != 1 else ''}" if n == v else
+                    f"{n:,} patients, {v:,} of them kept for training")
+
+        named = ", ".join(f"{_q(k, 40)!r} ({held(k, v)})"
                           for k, v in list(self.rare_outcomes_.items())[:5])
         report.notes.append(
             f"Outcome {_q(self.label_column)!r}: {named} set aside (fewer than "

@@ -151,6 +151,14 @@ _UNIT_LIKE = re.compile(r"^(?:%|°[a-z]{1,2}|[a-z][a-z0-9/^²³·.*°]{1,19}|[gl
 #: A text read as a unit follows at least this many different numbers: "0 none", "1 mild",
 #: "2 severe" are a scale's levels, each word with one number, not three units.
 UNIT_MIN_NUMBERS = 2
+#: Unit keys no scale's level is written as: one number is enough ("89.1kg" in a
+#: 15-row export was set to missing for want of a second weight written with "kg").
+KNOWN_UNITS = frozenset({
+    "kg", "g", "mg", "ug", "lb", "oz", "cm", "mm", "m", "in", "ft", "mmol/l", "umol/l",
+    "nmol/l", "pmol/l", "mg/dl", "g/dl", "g/l", "mg/l", "ng/l", "ng/ml", "ug/l", "pg/ml",
+    "iu/l", "u/l", "meq/l", "mmhg", "kpa", "bpm", "/min", "%", "°c", "°f", "mmol/mol",
+    "x10^9/l", "x109/l", "10^9/l", "/ul", "/mm3", "k/ul", "ml", "l", "ml/min",
+    "ml/min/1.73m2", "kg/m2", "min", "years", "months", "days", "hours"})
 
 
 def header_unit(name: object, as_written: bool = False) -> str | None:
@@ -311,12 +319,16 @@ def column_units(values: pd.Series, name: object = None,
         return ColumnUnits(header=header)
     rows_of, uniques, counts, token, number = cells
     found: dict[str, dict[str, Any]] = {}
-    other = np.flatnonzero(~number & ~token)
+    # a limit or an estimate with a unit reads as a number, and tells the unit too
+    limited = np.array([_without_limit(c) != c for c in uniques], dtype=bool)
+    other = np.flatnonzero((~number | limited) & ~token)
     if len(other):
         texts = uniques.iloc[other]
-        maybe = texts.str.match(r"\s*[+-]?(?:\d|\.\d)").to_numpy(dtype=bool)
-        for i in other[maybe]:
-            m = _NUMBER_THEN_TEXT.match(uniques.iat[i])
+        # "<5 ng/L" and "est 67 kg" are written in their unit too
+        bare = texts.map(_without_limit)
+        maybe = bare.str.match(r"\s*[+-]?(?:\d|\.\d)").to_numpy(dtype=bool)
+        for i, cell in zip(other[maybe], bare[maybe], strict=True):
+            m = _NUMBER_THEN_TEXT.match(cell)
             if m is None:
                 continue
             key = unit_key(m.group(2))
@@ -331,7 +343,7 @@ def column_units(values: pd.Series, name: object = None,
             u["cells"].append(i)
     written = {}
     for key, u in sorted(found.items(), key=lambda kv: -kv[1]["count"]):
-        if len(u["numbers"]) < UNIT_MIN_NUMBERS:
+        if len(u["numbers"]) < UNIT_MIN_NUMBERS and key not in KNOWN_UNITS:
             continue
         first = rows_of(u["cells"])[:5]
         shown = max(u["spelled"], key=lambda s: u["spelled"][s])
@@ -476,7 +488,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "infinite": [], "missing_tokens": {}, "unit": [],
                             "thousands_dot": [], "converted": [], "gcs": [],
                             "thousands_comma": [], "gestation": [], "plain": [],
-                            "saturation": [], "estimated": []}
+                            "saturation": [], "estimated": [], "limit_unit": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -553,6 +565,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 v := _limit_value(m.group(2), unit, convert)) is not None:
             out[i] = v  # "<5 ng/L": the limit, in the column's unit
             info["censored"].append((int(i), s))
+            if with_unit(m.group(2), unit) is not None:
+                info["limit_unit"].append((int(i), s))
         elif (m := _ESTIMATED.fullmatch(s)) and (
                 v := _limit_value(m.group(1), unit, convert)) is not None:
             out[i] = v  # "est 67": the estimate
@@ -778,9 +792,27 @@ def _unique_cells(values: pd.Series, missing_tokens):
     other = np.flatnonzero(~number)
     token = np.zeros(len(uniques), bool)
     token[other] = [norm_key(uniques.iat[i]) in missing_tokens for i in other]
-    number[other] = [bool(_NUMERIC_LIKE.fullmatch(uniques.iat[i])) for i in other]
+    number[other] = [_reads_as_number(uniques.iat[i]) for i in other]
     number &= ~token
     return rows_of, uniques, counts, token, number
+
+
+def _without_limit(cell: str) -> str:
+    """A cell without a limit's comparator or an estimate's word before its number
+    ("<5 ng/L" -> "5 ng/L", "est 67 kg" -> "67 kg"); other cells as they are."""
+    m = _LIMIT_THEN.fullmatch(cell) or _ESTIMATED.fullmatch(cell)
+    return m.group(m.lastindex).strip() if m else cell
+
+
+def _reads_as_number(cell: str) -> bool:
+    """Whether :func:`parse_numeric` reads a cell as a number without knowing the
+    column's unit: the plain forms of :data:`_NUMERIC_LIKE`, a saturation with how it was
+    taken ("96% RA"), a limit or an estimate written with a unit ("<5 ng/L", "est 67
+    kg"). A 15-row export's SpO2 and troponin became categories without these."""
+    if _NUMERIC_LIKE.fullmatch(cell) or _SATURATION.fullmatch(cell):
+        return True
+    rest = _without_limit(cell)
+    return rest != cell and bool(_NUMBER.match(rest) or _NUMBER_THEN_TEXT.fullmatch(rest))
 
 
 def min_category_count(n_rows: int) -> int:

@@ -54,7 +54,13 @@ DEFAULT_MISSING_TOKENS = frozenset({
     "not reported", "not done", "no data", "unk",
     # a patient who declined the test (walk-through 29's cholesterol and urine ACR read
     # "declined" as stray text beside "not done", a gap)
-    "declined", "refused", "patient declined", "patient refused"})
+    "declined", "refused", "patient declined", "patient refused",
+    # a result not (yet) there: walk-through 33's emergency department wrote "nd",
+    # "pending" and the like among its results, and a 15-row export turned SpO2, height
+    # and troponin into categories for one "pending" each
+    "nd", "n/d", "pending", "result pending", "awaited", "result awaited", "not sent",
+    "not tested", "cancelled", "canceled", "haemolysed", "hemolysed", "hemolyzed",
+    "sample haemolysed", "sample hemolyzed", "insufficient sample"})
 #: Kept for code written against earlier versions: the default tokens.
 MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common

@@ -367,7 +367,7 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
     numbers: dict[str, np.ndarray] = {}
     for key, u in units.written.items():
         out, info = parse_numeric(values, missing_tokens, u.shown)
-        rows = [r for r, _ in info["unit"]]
+        rows = [r for r, _ in info["unit"]] + [r for r, _ in info["limit_unit"]]
         numbers[key] = out[rows]
     plain_all, _ = parse_numeric(values, missing_tokens, None)
     plain = plain_all[np.isfinite(plain_all)]

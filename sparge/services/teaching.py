@@ -549,8 +549,13 @@ def training_story(model) -> str:
     iterate)."""
     h = pd.DataFrame(getattr(model, "history_", []) or [])
     if len(h) <= 1:
-        return ("The dictionary was not refined (refinement iterations set to 0): the model "
-                "uses the one learned first.")
+        # walk-through 33: "set to 0" was said of an untouched form whose first step
+        # found nothing to lower
+        why = ("refinement iterations set to 0" if not getattr(model, "max_iter", 0)
+               or len(h) == 0 else "its first step found no change that lowered the "
+               "objective")
+        return (f"The dictionary was not refined ({why}): the model uses the one learned "
+                "first.")
     j0, j1 = float(h["J"].iloc[0]), float(h["J"].iloc[-1])
     best = int(getattr(model, "best_iteration_", len(h) - 1))
     what = ("the distance between neighbours with the same outcome relative to that "

@@ -1287,3 +1287,18 @@ def test_a_numbered_scale_written_several_ways_merges_into_its_order():
     assert abbreviated_levels(["Metformin 500", "Metformin 1000", "500"], "Drug") == []
     assert abbreviated_levels(["ESI 2", "Cat 3", "2", "3"], "Triage") == []
     assert abbreviated_levels(["Ward 2", "Ward 10", "bay 1", "bay 2", "bay 3"], "Ward") == []
+
+
+def test_an_outcome_set_aside_counts_its_patients_as_its_lines_list_them():
+    """Walk-through 33: "'admitted' (1 patient) set aside … CSV lines 6, 11": one of
+    its two patients was kept for training, and both were listed."""
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"a": rng.normal(size=40), "b": rng.normal(size=40),
+                       "c": rng.normal(size=40),
+                       "Outcome": ["yes", "no"] * 18 + ["rare", "rare", "no", "yes"]})
+    df.loc[37, ["a", "b"]] = np.nan  # one of the two "rare" patients is not kept
+    enc = Encoder(label_column="Outcome", max_patient_missing=0.1,
+                  min_outcome_patients=3).fit(df)
+    note = next(n for n in enc.report_.notes if "set aside" in n)
+    assert "'rare' (2 patients, 1 of them kept for training)" in note
+    assert "CSV lines 38, 39" in note

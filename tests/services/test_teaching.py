@@ -410,3 +410,19 @@ def test_direction_weights_of_a_flat_direction_are_finite():
     for Lp in (L, sp.identity(30, format="csr") * -1e-18):
         w = pipe.direction_weights(F, Lp, 0.5 * L, np.eye(2))
         assert np.isfinite(w).all() and np.isclose(np.mean(w ** 2), 1.0)
+
+
+def test_the_training_story_says_why_a_dictionary_was_not_refined():
+    """Walk-through 33: an untouched form (8 iterations) read "refinement iterations set
+    to 0" when the first step found nothing to lower."""
+    from types import SimpleNamespace
+
+    from sparge.services.teaching import training_story
+
+    stopped = SimpleNamespace(history_=[{"J": 1.0, "grad_norm": 0.1, "step": 0.0}],
+                              max_iter=8, n_iter_no_change=3, supervised=True)
+    assert "its first step found no change" in training_story(stopped)
+    assert "set to 0" not in training_story(stopped)
+    unset = SimpleNamespace(history_=[{"J": 1.0}], max_iter=0, n_iter_no_change=3,
+                            supervised=True)
+    assert "refinement iterations set to 0" in training_story(unset)
