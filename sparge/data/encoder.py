@@ -1610,6 +1610,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             best = max(keys, key=lambda k: (first[k].strip().lower() in ("yes", "no"),
                                             len(first[k]) > 1, int(counts.get(k, 0))))
             shown = self.label_spellings_.get(best, first[best])
+            if shown.strip().lower() in ("yes", "no"):  # "Yes", not a shouted "YES"
+                shown = shown.strip().capitalize()
             for k in keys:
                 self.label_spellings_[k] = shown
             said.append(f"{', '.join(repr(_q(first[k], 30)) for k in keys if k != best)} "

@@ -58,7 +58,7 @@ DEFAULT_MISSING_TOKENS = frozenset({
     # a result not (yet) there: walk-through 33's emergency department wrote "nd",
     # "pending" and the like among its results, and a 15-row export turned SpO2, height
     # and troponin into categories for one "pending" each
-    "nd", "n/d", "pending", "result pending", "awaited", "result awaited", "not sent",
+    "nd", "n/d", "n.d.", "pending", "result pending", "awaited", "result awaited", "not sent",
     "not tested", "cancelled", "canceled", "haemolysed", "hemolysed", "hemolyzed",
     "sample haemolysed", "sample hemolyzed", "insufficient sample"})
 #: Kept for code written against earlier versions: the default tokens.

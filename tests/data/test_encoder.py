@@ -1101,11 +1101,12 @@ def test_hepatology_answers_written_many_ways_merge_into_their_classes():
 def test_text_in_a_numeric_column_is_shown_by_its_different_cells():
     """Walk-through 25's report read "e.g. 'n.d.', 'n.d.', 'n.d.'"."""
     cells = [str(v) for v in np.linspace(10, 16, 40)]
-    cells[2] = cells[5] = cells[9] = "n.d."
-    cells[12] = "pending"
+    cells[2] = cells[5] = cells[9] = "clotted"
+    cells[12] = "see note"
+    cells[14] = "pending"  # a result not there: a gap (walk-through 33)
     enc = Encoder(max_patient_missing=None).fit(pd.DataFrame({"Hb": cells}))
     stray = enc.report_.stray_text[0]
-    assert stray.count == 4 and stray.examples == ["n.d.", "pending"]
+    assert stray.count == 4 and stray.examples == ["clotted", "see note"]
 
 
 def test_a_row_written_twice_is_said():
