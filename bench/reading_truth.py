@@ -1,14 +1,20 @@
 """How many of a messy export's values the Encoder reads right, against a planted truth.
 
-A generated neonatal-unit export (seeded; not walk-through 31's file, whose findings it
-turns into a measure) writes each infant's true values the ways such exports do:
+Two generated exports (seeded; not the walk-throughs' files, whose findings they turn
+into a measure). A neonatal unit's (walk-through 31) writes each infant's true values the
+ways such exports do:
 gestational age as "38+4", "40w 5d" or weeks; birth weight in grams, "2810g", kg and
 "6 lb 10 oz"; Apgar scores "8/9"; glucose in mmol/L with a share in mg/dL, bilirubin in
 µmol/L with shares in mg/dL written and unwritten, haemoglobin in g/L with a share in
-g/dL; gap words among them. The Encoder reads the file as the Data page does, before
-and after the one-click repair of far values (``clear_far``), and every column is scored
-against the truth: the share of the truth read within 2 %, read wrong (further), and
-lost (missing where the truth has a value)::
+g/dL; gap words among them. An emergency department's (walk-through 33) writes triage
+as "2", "ESI 2", "Cat 2" or "Level 2 - Emergent"; pain as "7", "7/10" or "seven"; SpO2
+as "96", "96%", "96% RA" or "94% on 2L"; heights in cm and feet and inches; times to the
+doctor in minutes, "1h 20m", "80 min" or "01:20"; GCS as "15", "E4V5M6" or "GCS 14";
+troponin in ng/L, "<5 ng/L" and ng/mL; white cell counts per µL among ×10⁹/L; weights
+"est 67". The Encoder reads the file as the Data page does, before and after the one-click
+repairs (far values converted or set to missing, ``clear_far``; answers written two ways
+merged), and every column is scored against the truth: the share of the truth read
+within 2 %, read wrong (further), and lost (missing where the truth has a value)::
 
     python -m bench.reading_truth [--quick] [--seeds 3]
 """
@@ -23,6 +29,7 @@ import pandas as pd
 
 from bench.report import publish, to_markdown
 from sparge import Encoder, read_table
+from sparge.data.answer_merging import merge_answers
 
 LB, OZ = 453.59237, 28.349523125
 GAPS = ["", "NA", "not done", "-", "?"]
@@ -101,17 +108,91 @@ def export(n: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     return df, truth
 
 
-def scores(n: int, seed: int) -> pd.DataFrame:
-    """One export's columns scored before and after the one-click repair."""
-    df, truth = export(n, seed)
+TRIAGE = {1: "Resuscitation", 2: "Emergent", 3: "Urgent", 4: "Less urgent",
+          5: "Non-urgent"}
+WORDS = "zero one two three four five six seven eight nine ten".split()
+
+
+def ed_export(n: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """An emergency department's export: ``(text cells, truth in the columns' units)``."""
+    rng = np.random.default_rng(seed)
+    level = rng.integers(1, 6, n)
+    pain = rng.integers(0, 11, n)
+    spo2 = np.clip(rng.normal(96, 3, n).round(), 80, 100)
+    height = rng.normal(170, 10, n).round()
+    ttd = rng.integers(5, 300, n)
+    gcs = np.clip(15 - rng.poisson(0.4, n), 3, 15)
+    trop = np.exp(rng.normal(np.log(12), 0.9, n)).round()
+    wbc = np.exp(rng.normal(np.log(8.5), 0.3, n)).round(1)
+    weight = rng.normal(78, 15, n).round(1)
+    truth = pd.DataFrame({"Triage": level.astype(float), "Pain": pain.astype(float),
+                          "SpO2": spo2, "Height": height, "Time to doctor": ttd.astype(float),
+                          "GCS": gcs.astype(float), "Troponin": trop, "WBC": wbc,
+                          "Weight": weight})
+    u = rng.random((n, 9))
+    cells: dict[str, list[str]] = {c: [] for c in truth.columns}
+    for i in range(n):
+        lv = int(level[i])
+        cells["Triage"].append((str(lv), f"ESI {lv}", f"Cat {lv}",
+                                f"Level {lv} - {TRIAGE[lv]}")[int(u[i, 0] * 4)])
+        cells["Pain"].append((str(pain[i]), f"{pain[i]}/10", WORDS[pain[i]])[int(u[i, 1] * 3)])
+        s = int(spo2[i])
+        cells["SpO2"].append(str(s) if u[i, 2] < 0.5 else f"{s}%" if u[i, 2] < 0.7
+                             else f"{s}% RA" if u[i, 2] < 0.85 else f"{s}% on 2L")
+        if u[i, 3] < 0.1:  # feet and inches: the truth is what they say
+            ft, inch = divmod(round(height[i] / 2.54), 12)
+            cells["Height"].append(f"{ft}'{inch}\"" if u[i, 3] < 0.05 else f"{ft} ft {inch} in")
+            truth.loc[i, "Height"] = (12 * ft + inch) * 2.54
+        else:
+            cells["Height"].append(f"{height[i]:.0f}")
+        h, m = divmod(int(ttd[i]), 60)
+        cells["Time to doctor"].append(
+            (str(ttd[i]), f"{h}h {m}m", f"{ttd[i]} min", f"{h:02d}:{m:02d}")[int(u[i, 4] * 4)])
+        g = int(gcs[i])
+        mot = min(6, g - 2)
+        verbal = min(5, g - mot - 1)
+        cells["GCS"].append((str(g), f"GCS {g}", f"E{g - mot - verbal}V{verbal}M{mot}")[
+            int(u[i, 5] * 3)])
+        if trop[i] < 5:
+            cells["Troponin"].append("<5 ng/L" if u[i, 6] < 0.5 else "<5")
+            truth.loc[i, "Troponin"] = 5.0
+        else:
+            cells["Troponin"].append(f"{trop[i] / 1000:.3f} ng/mL" if u[i, 6] < 0.15
+                                     else f"{trop[i]:.0f} ng/L" if u[i, 6] < 0.3
+                                     else f"{trop[i]:.0f}")
+        cells["WBC"].append(f"{wbc[i] * 1000:,.0f}" if u[i, 7] < 0.05 else f"{wbc[i]}")
+        cells["Weight"].append(f"est {weight[i]:.0f}" if u[i, 8] < 0.05 else f"{weight[i]}")
+        if u[i, 8] < 0.05:
+            truth.loc[i, "Weight"] = round(weight[i])
+    risk = (3 - level) + (spo2 < 93) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"Visit ID": [f"ED{100000 + i}" for i in range(n)], **cells,
+                       "Admitted": np.where(risk > 0.5, rng.choice(["Yes", "admitted"], n),
+                                            rng.choice(["No", "discharged"], n))})
+    return df, truth
+
+
+EXPORTS = {"neonatal": (export, "MRN", "NICU admission"),
+           "emergency department": (ed_export, "Visit ID", "Admitted")}
+
+
+def scores(n: int, seed: int, kind: str = "neonatal") -> pd.DataFrame:
+    """One export's columns scored before and after the one-click repairs."""
+    make, id_column, label = EXPORTS[kind]
+    df, truth = make(n, seed)
     read = read_table(df.to_csv(index=False).encode())
     rows = []
     for repaired in (False, True):
-        enc = Encoder(id_column="MRN", label_column="NICU admission",
+        enc = Encoder(id_column=id_column, label_column=label,
                       max_patient_missing=None, clear_far=repaired)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             X = enc.fit_transform(read)
+            if repaired and enc.report_.answers_two_ways:  # the merge's one click
+                enc = Encoder(id_column=id_column, label_column=label,
+                              max_patient_missing=None, clear_far=True,
+                              encoding_table=merge_answers(enc.table_,
+                                                           enc.report_.answers_two_ways))
+                X = enc.fit_transform(read)
         for col in truth.columns:
             t = truth[col].to_numpy(float)
             x = (X[:, enc.feature_names_out_.index(col)] if col in enc.feature_names_out_
@@ -119,7 +200,7 @@ def scores(n: int, seed: int) -> pd.DataFrame:
             have = np.isfinite(t)
             ok = have & np.isfinite(x) & (np.abs(x - t) <= 0.02 * np.abs(t))
             lost = have & ~np.isfinite(x)
-            rows.append({"seed": seed, "repaired": repaired, "column": col,
+            rows.append({"export": kind, "seed": seed, "repaired": repaired, "column": col,
                          "right": ok.sum() / have.sum(), "wrong": (have & ~ok & ~lost).sum()
                          / have.sum(), "lost": lost.sum() / have.sum()})
     return pd.DataFrame(rows)
@@ -133,12 +214,14 @@ def main() -> None:
     ap.add_argument("--patients", type=int, default=700)
     args = ap.parse_args()
     n, seeds = (200, 1) if args.quick else (args.patients, args.seeds)
-    res = pd.concat([scores(n, s) for s in range(seeds)], ignore_index=True)
-    table = (res.groupby(["column", "repaired"], sort=False)[["right", "wrong", "lost"]]
-             .mean().reset_index())
-    table["repaired"] = table["repaired"].map({False: "as read", True: "after the repair"})
-    publish(f"Values read within 2 % of the truth ({seeds} export(s) of {n} infants)\n\n"
-            + to_markdown(table), "reading_truth.md", args.quick)
+    res = pd.concat([scores(n, s, kind) for kind in EXPORTS for s in range(seeds)],
+                    ignore_index=True)
+    table = (res.groupby(["export", "column", "repaired"], sort=False)
+             [["right", "wrong", "lost"]].mean().reset_index())
+    table["repaired"] = table["repaired"].map({False: "as read",
+                                               True: "after the repairs"})
+    publish(f"Values read within 2 % of the truth ({seeds} export(s) of {n} patients "
+            "each)\n\n" + to_markdown(table), "reading_truth.md", args.quick)
 
 
 if __name__ == "__main__":
