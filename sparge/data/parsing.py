@@ -319,9 +319,18 @@ def column_units(values: pd.Series, name: object = None,
         return ColumnUnits(header=header)
     rows_of, uniques, counts, token, number = cells
     found: dict[str, dict[str, Any]] = {}
-    # a limit or an estimate with a unit reads as a number, and tells the unit too
+    # a limit or an estimate with a unit reads as a number, and tells the unit too; but
+    # a column whose only numbers are limits holds bands ("<=20mm", ">50mm"): answers
     limited = np.array([_without_limit(c) != c for c in uniques], dtype=bool)
-    other = np.flatnonzero((~number | limited) & ~token)
+    bands = np.array([bool(_CENSORED.match(c) or _LIMIT_THEN.fullmatch(c)) for c in uniques],
+                     dtype=bool)
+    if not ((number & ~bands & ~token).any() or any(
+            _NUMBER_THEN_TEXT.match(c) for c in uniques[~bands & ~token & ~number])):
+        number = number & ~bands
+        limited &= ~bands
+        other = np.flatnonzero(~number & ~token & ~bands)
+    else:
+        other = np.flatnonzero((~number | limited) & ~token)
     if len(other):
         texts = uniques.iloc[other]
         # "<5 ng/L" and "est 67 kg" are written in their unit too
@@ -751,7 +760,8 @@ def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         Between 0 and 1: the non-empty, non-token cells written as a number in any form
         :func:`parse_numeric` accepts (decimal comma, thousands separators, ``<0.1``,
         ``inf``), over all non-empty, non-token cells. 1 for a numeric dtype, 0 for a
-        boolean dtype or a column without such cells.
+        boolean dtype, a column without such cells, or one whose only numbers are
+        limits (size bands "<=20mm", ">50mm" are answers).
     """
     if pd.api.types.is_bool_dtype(values):
         return 0.0
@@ -764,6 +774,12 @@ def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     if unit:
         other = np.flatnonzero(~number & ~token)
         number[other] = [with_unit(uniques.iat[i], unit) is not None for i in other]
+    # a column whose only numbers are limits ("<=20mm", ">50mm"; "<=2cm", ">2cm") holds
+    # bands, answers: read as limits they fell to one or two values (rott2, nki70)
+    limit = np.array([bool(_CENSORED.match(c) or _LIMIT_THEN.fullmatch(c)) for c in uniques],
+                     dtype=bool)
+    if not (number & ~limit).any():
+        return 0.0
     n_all = int(counts[~token].sum())
     return float(counts[number & ~token].sum() / n_all) if n_all else 0.0
 

@@ -84,3 +84,18 @@ def test_an_emergency_departments_columns_are_read_and_noted():
     listed = [v for v in wbc if v[0] == "WBC"]
     assert len(listed) == 20 and all(v[3] == "/µL" for v in listed)
     assert all(v[4] == pytest.approx(v[2] / 1000) for v in listed)
+
+
+def test_a_column_of_bands_written_as_limits_stays_answers():
+    """rott2's tumour size "<=20mm", ">20-50mmm", ">50mm" and nki70's "<=2cm", ">2cm" are
+    bands: read as limits with a unit they fell to one or two values (found by encoding
+    the 49 benchmark cohorts before and after the limits with units were read)."""
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"Size": rng.choice(["<=20mm", ">20-50mmm", ">50mm"], 120),
+                       "Diam": rng.choice(["<=2cm", ">2cm"], 120),
+                       "Troponin": rng.choice(["<5 ng/L", "12", "30", "8 ng/L"], 120),
+                       "Outcome": rng.choice(["a", "b"], 120)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert enc.roles_["Size"] == enc.roles_["Diam"] == "categorical"
+    assert enc.roles_["Troponin"] == "numeric"
+    assert set(enc.table_.levels("Diam")) == {"<=2cm", ">2cm"}
