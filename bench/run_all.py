@@ -31,6 +31,7 @@ SUITE = [
     ("scale", []),
     ("broad_check", []),
     ("reading_truth", []),
+    ("lookalike_stability", []),
 ]
 
 # The hospital-sized benchmarks (issue 14), run with ``--scale``: tens of minutes each in

@@ -328,8 +328,11 @@ with current:
         # the one-click repairs first, the report that explains them below: at the end of
         # a 40-line report they were 4,400 px down the page (walk-through 25)
         copies = rep.copied_rows
+        # an ID repeated only on the copies leaves them out already (walk-through 34:
+        # the button toggled nothing and said it had)
+        forced = bool(copies) and rep.copies_left_out and not enc.leave_out_copies
         if rep.values_to_check or rep.answers_two_ways or rep.columns_losing_patients \
-                or copies:
+                or (copies and not forced):
             st.caption("One click repairs what the report below finds (each button's "
                        "warning says what it does):")
         if rep.values_to_check:  # the warning below lists them; one click clears them
@@ -373,7 +376,7 @@ with current:
                                 lambda: age_choices(cohort.df, enc.roles_))
         if ages_at.dates:  # walk-through 29: a date of birth, and no age in the model
             _age_form(cohort, ages_at)
-        if copies:  # walk-through 31: eight infants exported twice, each its own twin
+        if copies and not forced:  # walk-through 31: eight infants exported twice
             n = len(copies)
             label = (f"Train on the {n:,} copied row{'s' if n != 1 else ''} again"
                      if enc.leave_out_copies else

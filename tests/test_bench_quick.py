@@ -63,6 +63,7 @@ def test_robustness_masking():
     ("distributed", ["--quick"]),
     ("far_values", ["--quick"]),
     ("reading_truth", ["--quick"]),
+    ("lookalike_stability", ["--quick"]),
     ("split_noise", ["--quick"]),
     ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
 ])

@@ -328,7 +328,13 @@ def patient_code_figure(table: pd.DataFrame, patient: str, *, font_size: int = 1
     fig = go.Figure(go.Bar(x=names, y=w, marker_color=[PALETTE[0] if v > 0 else PUSH
                                                        for v in w],
                            text=[f"{v:+.2f}" for v in w], textposition="outside",
-                           cliponaxis=False))
+                           cliponaxis=False, showlegend=False))
+    # what the two colours mean (the bars had no legend)
+    for colour, label, shown in ((PALETTE[0], "adds the atom's pattern", (w > 0).any()),
+                                 (PUSH, "subtracts it", (w < 0).any())):
+        if shown:
+            fig.add_trace(go.Bar(x=[None], y=[None], marker_color=colour, name=label,
+                                 showlegend=True, hoverinfo="skip"))
     _layout(fig, f"Patient {plot_text(patient, 20)}'s code: the atoms it uses", font_size, height)
     fig.update_yaxes(title="weight", zeroline=True)
     # steeper past four bars: "atom 13 (high risk)" names overlapped at -30° with 16 atoms

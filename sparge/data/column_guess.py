@@ -15,7 +15,7 @@ from sparge.data.parsing import (
 )
 from sparge.data.safe_text import csv_lines
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import norm_key, yes_no_codes
+from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key, yes_no_codes
 
 _ID_NAMES = re.compile(
     r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client|"
@@ -62,9 +62,10 @@ def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
     if not len(dup):
         return ""
     found = []
+    hashes = row_hashes(df) if len(dup) else None
     for value in list(dict.fromkeys(dup))[:200]:
         where = np.flatnonzero(text == value)
-        copy = len(df.iloc[where].astype(str).drop_duplicates()) == 1
+        copy = len(set(hashes[where])) == 1
         found.append((copy, value, where))
     # the IDs whose rows differ first: walk-through 30's three hid behind "(+3)" after
     # five rows written twice
@@ -78,9 +79,21 @@ def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
 
 
 def copied_rows(df: pd.DataFrame) -> np.ndarray:
-    """Rows that repeat an earlier row in every column (a mask; the first of each kept)."""
-    rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
-    return pd.Series(rows).duplicated(keep="first").to_numpy()
+    """Rows that repeat an earlier row in every column (a mask; the first of each kept).
+    A gap is a gap however written: walk-through 34's copy wrote "not done" where its
+    original left the cell empty, in a column with no value at all."""
+    return pd.Series(row_hashes(df)).duplicated(keep="first").to_numpy()
+
+
+def row_hashes(df: pd.DataFrame) -> np.ndarray:
+    """One hash per row of its cells as text, the default gap words read as empty."""
+    cells = pd.DataFrame({i: _gaps_empty(df.iloc[:, i]) for i in range(df.shape[1])})
+    return pd.util.hash_pandas_object(cells, index=False).to_numpy()
+
+
+def _gaps_empty(values: pd.Series) -> pd.Series:
+    text = cell_text(values).reset_index(drop=True)
+    return text.where(~cell_keys(text).isin(DEFAULT_MISSING_TOKENS), "")
 
 
 def ids_repeat_only_in_copies(df: pd.DataFrame, column: str) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparge.data.column_guess import copied_rows
+from sparge.data.column_guess import copied_rows, row_hashes
 from sparge.data.parsing import (
     ColumnUnits,
 )
@@ -32,7 +32,7 @@ def warn_copied_rows(df: pd.DataFrame, report: ValidationReport,
     n = int(copies.sum())
     if not n or left_out:
         return copies
-    rows = pd.util.hash_pandas_object(df.astype(str), index=False).to_numpy()
+    rows = row_hashes(df)
     first = int(np.flatnonzero(copies)[0])
     twin = int(np.flatnonzero(rows == rows[first])[0])
     report.warnings.append(

@@ -302,6 +302,10 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
         for i in np.flatnonzero(too_many):
             reasons[i] = (f"{100 * miss[i]:.0f}% of values missing (the training threshold "
                           f"is {100 * thr:.0f}%)")
+    for i in getattr(enc.report_, "copied_rows", []) if getattr(
+            enc.report_, "copies_left_out", False) else []:
+        if 0 <= i - 2 < n:  # CSV lines: a copy of an earlier row, left out of training
+            reasons[i - 2] = "a copy of an earlier row in every column"
     if cohort.labels is not None:
         aside = enc.set_aside(cohort.df)
         for i in np.flatnonzero(pd.isna(pd.Series(cohort.labels, dtype=object)).to_numpy()):
@@ -411,7 +415,17 @@ def cohort_patients(model: SparGE, cohort: Cohort) -> PatientIndex:
         return out
     ids = np.asarray([str(v) for v in cohort.ids], dtype=object)
     pos = {str(v).strip(): j for j, v in enumerate(train_ids)}
-    train_index = np.asarray([pos.get(str(v).strip(), -1) for v in ids], dtype=int)
+    # each training patient is one row: the cohort's training rows first, so a copied
+    # row sharing its ID (left out of training) is not counted as trained (walk-through
+    # 34's map said 632 training patients for a model of 627)
+    train_index = np.full(len(ids), -1, dtype=int)
+    taken: set[int] = set()
+    first = np.asarray(getattr(cohort, "train_rows", ()), dtype=int)
+    for j in [*first, *np.setdiff1d(np.arange(len(ids)), first)]:
+        t = pos.get(str(ids[j]).strip())
+        if t is not None and t not in taken:
+            train_index[j] = t
+            taken.add(t)
     in_training = train_index >= 0
     reasons = _leave_out_reasons(cohort)
     reasons[in_training] = ""

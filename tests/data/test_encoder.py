@@ -1303,3 +1303,15 @@ def test_an_outcome_set_aside_counts_its_patients_as_its_lines_list_them():
     note = next(n for n in enc.report_.notes if "set aside" in n)
     assert "'rare' (2 patients, 1 of them kept for training)" in note
     assert "CSV lines 38, 39" in note
+
+
+def test_a_copy_that_writes_a_gap_another_way_is_a_copy():
+    """Walk-through 34: a row exported twice, "not done" in one and empty in the other
+    (a column without any value), was two patients, each the other's look-alike at 1.0."""
+    from sparge.data.column_guess import copied_rows, ids_repeat_only_in_copies
+
+    df = pd.DataFrame({"Visit ID": ["V1", "V2", "V3", "V2"],
+                       "HR": ["80", "90", "100", "90"],
+                       "Ketones": ["", "not done", "", ""]})
+    assert list(copied_rows(df)) == [False, False, False, True]
+    assert ids_repeat_only_in_copies(df, "Visit ID")

@@ -463,12 +463,12 @@ def test_unread_values_name_each_patients_cells_read_as_missing():
                        "Outcome": rng.choice(["a", "b"], 60)})
     enc = encode_cohort(df, label_column="Outcome").encoder
     new = pd.DataFrame({"Site": ["Melanoma", "Lung", "  ", "?"],
-                        "Hb": ["12", "n.d.", "#N/A", "13"]})
+                        "Hb": ["12", "clotted", "#N/A", "13"]})
     X = pd.DataFrame(enc.transform(new), columns=enc.feature_names_out_)
     said = unread_values(enc, new, X)
     assert said[0] == ["'Site' = 'Melanoma': not one of its answers (it accepts 'Breast', "
                        "'Lung'), read as missing"]
-    assert said[1] == ["'Hb' = 'n.d.': not a number, read as missing"]
+    assert said[1] == ["'Hb' = 'clotted': not a number, read as missing"]
     assert said[2] == [] and said[3] == []  # empty, or a missing token: not unread
     # a misspelt answer gets the nearest one; a lab's "HI" is said to be beyond its range
     # (walk-through 28's "Pneumonai" and glucose "HI")
