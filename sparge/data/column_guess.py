@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from sparge.data.column_kinds import looks_like_dates
 from sparge.data.parsing import (
     NUMBER_PATTERN,
     cell_keys,
@@ -173,8 +174,10 @@ def guess_columns(df: pd.DataFrame) -> tuple[str | None, str | None]:
         id_col = next((c for c in cols if _ID_NAMES.match(c.strip())
                        and ids_repeat_only_in_copies(frame, c)), None)
     if id_col is None:
+        # not a date column: walk-through 34's arrival times were unique
         id_col = next((c for c in cols if unique(c) and len(frame) > 1
-                       and not texts[c].str.fullmatch(NUMBER_PATTERN).all()), None)
+                       and not texts[c].str.fullmatch(NUMBER_PATTERN).all()
+                       and not looks_like_dates(texts[c])), None)
     named = outcome_named_columns(frame, exclude=[id_col] if id_col else [], texts=texts)
     return id_col, (named[0] if named else None)
 

@@ -21,6 +21,7 @@ import pandas as pd
 
 from sparge.data.combined_cells import SAMPLE, text_columns
 from sparge.data.number_format import format_number
+from sparge.data.parsing import header_unit, unit_key
 from sparge.data.safe_text import first_cells
 from sparge.data.safe_text import quote as _q
 
@@ -151,11 +152,23 @@ def _durations(values: pd.Series) -> pd.Series:
     return found
 
 
+def _in_hours(values: pd.Series) -> bool:
+    """Whether a column's name gives its unit as hours ("ED LOS (h)")."""
+    return unit_key(header_unit(str(values.name)) or "") == "hours"
+
+
+def _may_hold_times(values: pd.Series) -> bool:
+    return _sample_has(values, _H_MIN, ("h",)) or _sample_has(values, _MIN_ONLY, ("min",))
+
+
 def read_hours_minutes(df: pd.DataFrame) -> pd.DataFrame:
-    """Times written in hours and minutes rewritten in minutes ("1h 20m" as "80 min")."""
-    return rewrite_cells(df, lambda v: _sample_has(v, _H_MIN, ("h",))
-                         or _sample_has(v, _MIN_ONLY, ("min",)), _durations, "min",
-                         "time(s) written in hours and minutes", "minutes")
+    """Times written in hours and minutes rewritten in minutes ("1h 20m" as "80 min"), or
+    in hours in a column whose name says hours ("ED LOS (h)": "6h 18m" as "6.3 h")."""
+    df = rewrite_cells(df, lambda v: _in_hours(v) and _may_hold_times(v),
+                       lambda v: _durations(v).map(lambda m: None if m is None else m / 60),
+                       "h", "time(s) written in hours and minutes", "hours")
+    return rewrite_cells(df, lambda v: not _in_hours(v) and _may_hold_times(v), _durations,
+                         "min", "time(s) written in hours and minutes", "minutes")
 
 
 def read_compound_units(df: pd.DataFrame) -> pd.DataFrame:

@@ -1615,8 +1615,9 @@ class Encoder(TransformerMixin, BaseEstimator):
             best = max(keys, key=lambda k: (first[k].strip().lower() in ("yes", "no"),
                                             len(first[k]) > 1, int(counts.get(k, 0))))
             shown = self.label_spellings_.get(best, first[best])
-            if shown.strip().lower() in ("yes", "no"):  # "Yes", not a shouted "YES"
-                shown = shown.strip().capitalize()
+            if any(first[k].strip().lower() in ("yes", "no", "y", "n", "1", "0")
+                   for k in keys):  # "Yes" / "No", not "YES" or "Discharged" (walk-
+                shown = "Yes" if code == 1 else "No"  # throughs 33, 34)
             for k in keys:
                 self.label_spellings_[k] = shown
             said.append(f"{', '.join(repr(_q(first[k], 30)) for k in keys if k != best)} "

@@ -267,13 +267,11 @@ class ValidationReport:
             lines.append(f"Column '{_t(d.column)}' was dropped: {_t(d.reason, 200)}.")
         if self.patients_dropped:  # how many: in the warning below; here which ones
             lines.append("Left out of training for missing too many values, e.g. " +
-                         # without an ID column, named as the map and the search name
-                         # it ("patient 0") and by its CSV line (walk-through 25 searched
-                         # "2" for the report's "row 2" and opened another patient)
+                         # without an ID column, by its CSV line, as the map and the
+                         # search name it ("line 3"; walk-through 34 read "patient 1")
                          ", ".join(f"{_t(p.id, 40)} (CSV line {p.row}, {p.missing_pct:.0f}% "
                                    "missing)" if p.id else
-                                   f"patient {p.row - 2} (CSV line {p.row}, "
-                                   f"{p.missing_pct:.0f}% missing)"
+                                   f"line {p.row} ({p.missing_pct:.0f}% missing)"
                                    for p in self.patients_dropped[:5])
                          + (f" and {len(self.patients_dropped) - 5:,} more"
                             if len(self.patients_dropped) > 5 else "") + ".")

@@ -1315,3 +1315,13 @@ def test_a_copy_that_writes_a_gap_another_way_is_a_copy():
                        "Ketones": ["", "not done", "", ""]})
     assert list(copied_rows(df)) == [False, False, False, True]
     assert ids_repeat_only_in_copies(df, "Visit ID")
+
+
+def test_a_column_of_unique_dates_is_not_guessed_as_the_id():
+    """Walk-through 34: without "Visit ID", the unique arrival times were the ID."""
+    from sparge.data.column_guess import guess_columns
+
+    df = pd.DataFrame({"Arrival": [f"1{i % 9}/11/2024 {10 + i % 12}:{i % 60:02d}"
+                                   for i in range(40)],
+                       "Code": [f"X{i}" for i in range(40)], "HR": range(40)})
+    assert guess_columns(df)[0] == "Code"

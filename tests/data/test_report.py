@@ -131,15 +131,15 @@ def test_the_encoder_fills_the_records():
                                     DroppedPatient(row=7, id="P5", missing_pct=100.0)]
 
 
-def test_patients_left_out_of_a_table_without_ids_are_named_by_their_row():
+def test_patients_left_out_of_a_table_without_ids_are_named_by_their_line():
     """Walk-through 17: without an ID column the report read "e.g. 0 (row 2, 25% missing),
-    1 (row 3 …)", the row index looking like a value."""
+    1 (row 3 …)", the row index looking like a value; walk-through 34 read "patient 1"
+    where the map names the patient "line 3"."""
     X = np.random.default_rng(0).normal(size=(30, 6))
     X[:2, 0] = np.nan
     df = pd.DataFrame(X, columns=list("abcdef")).assign(y=["p", "q"] * 15)
     text = str(Encoder(label_column="y").fit(df).report_)
-    assert ("e.g. patient 0 (CSV line 2, 17% missing), patient 1 (CSV line 3, 17% "
-            "missing).") in text
+    assert "e.g. line 2 (17% missing), line 3 (17% missing)." in text
 
 
 def test_a_dropped_column_is_not_also_listed_under_its_role():
