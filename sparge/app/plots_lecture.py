@@ -335,7 +335,8 @@ def patient_code_figure(table: pd.DataFrame, patient: str, *, font_size: int = 1
         if shown:
             fig.add_trace(go.Bar(x=[None], y=[None], marker_color=colour, name=label,
                                  showlegend=True, hoverinfo="skip"))
-    _layout(fig, f"Patient {plot_text(patient, 20)}'s code: the atoms it uses", font_size, height)
+    _layout(fig, f"Patient {plot_text(patient, 20)}'s code: the atoms it uses", font_size, height,
+            legend="top")  # inside, the legend lay over the first bar
     fig.update_yaxes(title="weight", zeroline=True)
     # steeper past four bars: "atom 13 (high risk)" names overlapped at -30° with 16 atoms
     fig.update_xaxes(title="atom", tickangle=-60 if len(names) > 4 else -30)
