@@ -1,5 +1,6 @@
 """Measures written in two units at once, read in the smaller one: heights in feet and
-inches ("5'7\"", "5 ft 7 in") in inches, and times in hours and minutes ("1h 20m",
+inches ("5'7\"", "5 ft 7 in") in inches, weights in stones and pounds ("12st 4lb") in
+pounds, and times in hours and minutes ("1h 20m",
 "1 hr 20 min", and "01:20" in a column of such times) in minutes.
 
 An emergency department's export (walk-through 33) wrote 73 of its heights in feet and
@@ -171,6 +172,33 @@ def read_hours_minutes(df: pd.DataFrame) -> pd.DataFrame:
                          "min", "time(s) written in hours and minutes", "minutes")
 
 
+#: "12st 4lb", "12 st 4", "12 stone 4 pounds", "12st" (a British adult's weight).
+_ST_LB = re.compile(r"\s*(\d{1,2})\s*(?:st|stone)\.?\s*,?\s*"
+                    r"(?:(\d{1,2}(?:\.\d+)?)\s*(?:lbs?|pounds?)?\.?)?\s*", re.IGNORECASE)
+
+
+def pounds_of_stones(cell: object) -> float | None:
+    """A weight written in stones and pounds, in pounds, or ``None``.
+
+    Examples
+    --------
+    >>> pounds_of_stones("12st 4lb"), pounds_of_stones("11 stone"), pounds_of_stones("80")
+    (172.0, 154.0, None)
+    """
+    m = _ST_LB.fullmatch(str(cell))
+    if m is None or (m.group(2) is not None and float(m.group(2)) >= 14):
+        return None
+    return 14 * float(m.group(1)) + float(m.group(2) or 0)
+
+
+def read_stones_pounds(df: pd.DataFrame) -> pd.DataFrame:
+    """Weights written in stones and pounds rewritten in pounds ("12st 4lb" as "172 lb")."""
+    return rewrite_cells(df, lambda v: _sample_has(v, _ST_LB, ("st",)),
+                         lambda v: _cells(v, pounds_of_stones), "lb",
+                         "weight(s) written in stones and pounds", "pounds")
+
+
 def read_compound_units(df: pd.DataFrame) -> pd.DataFrame:
-    """Heights in feet and inches and times in hours and minutes, each in one unit."""
-    return read_hours_minutes(read_feet_inches(df))
+    """Heights in feet and inches, weights in stones and pounds and times in hours and
+    minutes, each in one unit."""
+    return read_hours_minutes(read_stones_pounds(read_feet_inches(df)))

@@ -55,16 +55,24 @@ _GCS = re.compile(r"E\s*([1-4])[\s,;/-]*V\s*([1-5])[\s,;/-]*M\s*([1-6])", re.IGN
 #: left out as free text). Weeks 20 to 45 only: a parity "2+1" is no gestation.
 _GESTATION = re.compile(r"\s*(2\d|3\d|4[0-5])\s*(?:\+|w(?:ee)?k?s?\s*\+?)\s*([0-6])\s*"
                         r"(?:/\s*7|d(?:ays?)?)?\s*", re.IGNORECASE)
-#: A score written out of its maximum, "7/10", "14/15", "4/5" (pain, GCS, muscle power):
-#: the score. Only these maxima, and the score at most the maximum (a blood pressure
-#: "120/80" is read by :mod:`sparge.data.blood_pressure`).
-_OUT_OF = re.compile(r"\s*(\d{1,2}(?:\.\d)?)\s*/\s*(5|10|15)\s*")
+#: A score written out of its maximum, "7/10", "14/27", "18/40" (pain, PHQ-9, AUDIT):
+#: the score, when every such cell of the column has the same maximum
+#: (:func:`score_maximum`; Snellen acuities "6/9", "6/12" have several, and a blood
+#: pressure "120/80" is read by :mod:`sparge.data.blood_pressure`).
+_FRACTION = re.compile(r"\s*(\d{1,3}(?:\.\d)?)\s*/\s*(\d{1,3})\s*")
 #: A whole number written in words, "seven" (walk-through 33's pain scores).
 NUMBER_WORDS = {w: i for i, w in enumerate(
     ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
      "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
-#: A Glasgow coma scale's total after its name, "GCS 14", "GCS: 14/15".
-_GCS_TOTAL = re.compile(r"\s*GCS\s*[:=]?\s*([3-9]|1[0-5])(?:\s*/\s*15)?\s*", re.IGNORECASE)
+#: A rating scale's total after its name, "GCS 14", "GCS: 14/15", "PHQ9: 14", "AUDIT
+#: 18/40" (walk-throughs 33 and 35).
+_SCALE_TOTAL = re.compile(
+    r"\s*(?:GCS|PHQ[\s-]?9?|GAD[\s-]?7?|AUDIT(?:[\s-]?C)?|MMSE|MoCA|HADS(?:[\s-]?[AD])?|EPDS|"
+    r"NEWS\s?2?|HoNOS|K10|CIWA(?:[\s-]?Ar)?|BPRS|PANSS|MADRS|HAM[\s-]?[AD]|YMRS|CGI[\s-]?[SI]?)"
+    r"\s*(?:total|score)?\s*[:=]?\s*(\d{1,3})(?:\s*/\s*\d{1,3})?\s*", re.IGNORECASE)
+#: A score with its severity in words after it, "14 (moderate)", "22 (severe)".
+_WITH_SEVERITY = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*[(\[]\s*([A-Za-z][A-Za-z \-]{0,24})"
+                            r"\s*[)\]]\s*")
 #: An oxygen saturation with how it was taken after the "%": "98% RA", "94% on 2L",
 #: "94 % O2", "93% 2L NP" (walk-through 33: 156 such cells were set to missing). The
 #: saturation is read; how much oxygen the patient was on is not.
@@ -81,16 +89,34 @@ _ESTIMATED = re.compile(r"\s*(?:est(?:imated|\.)?|approx(?:imately|\.)?|about|ci
                         r"\s*:?\s*(\d.*)", re.IGNORECASE)
 
 
-def plain_number(cell: str) -> float | None:
-    """A number written in one of the forms a clinic's export uses for a plain number:
-    a score out of its maximum ("7/10": 7), a number in words ("seven": 7), a Glasgow
-    coma scale after its name ("GCS 14": 14); else ``None``."""
-    if m := _OUT_OF.fullmatch(cell):
-        score = float(m.group(1))
-        return score if score <= float(m.group(2)) else None
+def score_maximum(cells) -> int | None:
+    """The one maximum a column's scores are written out of ("14/27", "9/27": 27), or
+    ``None``: no such cell, several maxima (Snellen acuities "6/9", "6/12"), or a
+    score above its maximum (a blood pressure "120/80")."""
+    found = None
+    for cell in cells:
+        m = _FRACTION.fullmatch(str(cell))
+        if m is None:
+            continue
+        top = int(m.group(2))
+        if top < 2 or float(m.group(1)) > top or found not in (None, top):
+            return None
+        found = top
+    return found
+
+
+def plain_number(cell: str, out_of: int | None = None) -> float | None:
+    """A number written in one of the forms a clinic's export uses for a plain number: a
+    score out of ``out_of`` ("14/27": 14; the column's :func:`score_maximum`), a number
+    in words ("seven": 7), a rating scale's total after its name ("GCS 14", "PHQ9: 14"),
+    a score with its severity in words ("14 (moderate)"); else ``None``."""
+    if out_of is not None and (m := _FRACTION.fullmatch(cell)) and int(m.group(2)) == out_of:
+        return float(m.group(1))
     if (n := NUMBER_WORDS.get(cell.strip().lower())) is not None:
         return float(n)
-    if m := _GCS_TOTAL.fullmatch(cell):
+    if m := _SCALE_TOTAL.fullmatch(cell):
+        return float(m.group(1))
+    if (m := _WITH_SEVERITY.fullmatch(cell)) and unit_key(m.group(2)) not in KNOWN_UNITS:
         return float(m.group(1))
     return None
 
@@ -102,7 +128,6 @@ _NUMERIC_LIKE = re.compile(
     r"|\s*(?:2\d|3\d|4[0-5])\s*(?:\+|w(?:ee)?k?s?\s*\+?)\s*[0-6]\s*(?:/\s*7|d(?:ays?)?)?\s*"
     r"|[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
     r"|(?:[<>]=?|[≤≥⩽⩾])\s*[+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?"
-    r"|\s*\d{1,2}(?:\.\d)?\s*/\s*(?:5|10|15)\s*|\s*GCS\s*[:=]?\s*\d{1,2}(?:\s*/\s*15)?\s*"
     r"|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
     r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty",
     re.IGNORECASE)
@@ -126,6 +151,14 @@ _UNIT_SPELLINGS = {
     # a temperature written "97.8 F" or "37 ºC" (walk-through 24 lost 30 such cells)
     "f": "°f", "ºf": "°f", "degf": "°f", "fahrenheit": "°f",
     "c": "°c", "ºc": "°c", "degc": "°c", "celsius": "°c",
+    # alcohol and tobacco as a mental health or primary care export writes them
+    # (walk-through 35): "20 units/wk", "20u/w"; "10/day", "10 cpd"
+    "units/wk": "units/wk", "u/w": "units/wk", "u/wk": "units/wk", "units/week": "units/wk",
+    "units/w": "units/wk", "unitsperweek": "units/wk", "upw": "units/wk",
+    "unitsaweek": "units/wk", "units/wk.": "units/wk",
+    "/day": "perday", "perday": "perday", "aday": "perday", "cpd": "perday",
+    "cigs/day": "perday", "cigarettes/day": "perday", "cig/day": "perday",
+    "cigsperday": "perday", "cigarettesperday": "perday", "/d": "perday",
 }
 
 
@@ -534,6 +567,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 out[i] = float(cells[i].replace(".", ""))
                 info["thousands_dot"].append((int(i), cells[i], float(out[i])))
     tokens: list[str] = []
+    out_of = score_maximum(rest_text)
     for i, s in zip(rest, rest_text):
         if norm_key(s) in missing_tokens:
             tokens.append(s)
@@ -564,7 +598,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif m := _GCS.fullmatch(s):  # "E3V4M5": the Glasgow coma scale's total
             out[i] = float(sum(int(g) for g in m.groups()))
             info["gcs"].append((int(i), s))
-        elif (v := plain_number(s)) is not None:  # "7/10", "seven", "GCS 14"
+        elif (v := plain_number(s, out_of)) is not None:  # "7/10", "seven", "GCS 14"
             out[i] = v
             info["plain"].append((int(i), s, v))
         elif m := _SATURATION.fullmatch(s):  # "94% on 2L": the saturation
@@ -809,6 +843,9 @@ def _unique_cells(values: pd.Series, missing_tokens):
     token = np.zeros(len(uniques), bool)
     token[other] = [norm_key(uniques.iat[i]) in missing_tokens for i in other]
     number[other] = [_reads_as_number(uniques.iat[i]) for i in other]
+    out_of = score_maximum(uniques.iloc[other])  # "14/27" when every fraction is out of 27
+    if out_of is not None:
+        number[other] |= [bool(_FRACTION.fullmatch(uniques.iat[i])) for i in other]
     number &= ~token
     return rows_of, uniques, counts, token, number
 
@@ -825,7 +862,8 @@ def _reads_as_number(cell: str) -> bool:
     column's unit: the plain forms of :data:`_NUMERIC_LIKE`, a saturation with how it was
     taken ("96% RA"), a limit or an estimate written with a unit ("<5 ng/L", "est 67
     kg"). A 15-row export's SpO2 and troponin became categories without these."""
-    if _NUMERIC_LIKE.fullmatch(cell) or _SATURATION.fullmatch(cell):
+    if _NUMERIC_LIKE.fullmatch(cell) or _SATURATION.fullmatch(cell) or \
+            plain_number(cell) is not None:
         return True
     rest = _without_limit(cell)
     return rest != cell and bool(_NUMBER.match(rest) or _NUMBER_THEN_TEXT.fullmatch(rest))

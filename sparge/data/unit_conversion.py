@@ -49,6 +49,7 @@ _SIMPLE = {
     # walk-through 33's times to the doctor: "80 min", "1.5 h" (never "m": metres)
     "time": {"min": 1.0, "mins": 1.0, "minute": 1.0, "minutes": 1.0, "h": 60.0,
              "hr": 60.0, "hrs": 60.0, "hour": 60.0, "hours": 60.0, "s": 1 / 60,
+             "ms": 1 / 60_000, "msec": 1 / 60_000,
              "sec": 1 / 60, "secs": 1 / 60, "seconds": 1 / 60, "d": 1440.0,
              "day": 1440.0, "days": 1440.0},
 }

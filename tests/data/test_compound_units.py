@@ -14,7 +14,7 @@ from sparge.data.compound_units import (
     read_compound_units,
 )
 from sparge.data.encoder import Encoder
-from sparge.data.parsing import parse_numeric, plain_number
+from sparge.data.parsing import parse_numeric, plain_number, score_maximum
 
 
 def test_feet_and_inches_and_hours_and_minutes_are_read_in_one_unit():
@@ -45,9 +45,14 @@ def test_only_heights_and_columns_of_durations_are_rewritten():
 def test_a_clinic_exports_plain_numbers_written_other_ways():
     """Walk-through 33: pain "7/10" and "seven", "GCS 14", SpO2 "94% on 2L", troponin
     "<5 ng/L" and a weight "est 67" were set to missing, or cost their column."""
-    assert plain_number("7/10") == 7 and plain_number("14/15") == 14
+    assert plain_number("7/10", 10) == 7 and plain_number("14/27", 27) == 14
+    assert plain_number("7/10") is None  # a fraction alone says nothing of its maximum
     assert plain_number("seven") == 7 and plain_number("GCS: 14/15") == 14
-    assert plain_number("12/10") is None and plain_number("120/80") is None
+    assert plain_number("PHQ9: 14") == 14 and plain_number("AUDIT 18/40") == 18
+    assert plain_number("14 (moderate)") == 14 and plain_number("5 (mg)") is None
+    assert score_maximum(["7/10", "3", "10/10"]) == 10
+    assert score_maximum(["6/9", "6/12"]) is None  # Snellen acuities
+    assert score_maximum(["120/80"]) is None
     cells = pd.Series(["98% RA", "94% on 2L", "94 % O2", "93% 2L NP", "96", "<5 ng/L",
                        "est 67", "~70 kg", "5% dextrose"])
     values, info = parse_numeric(cells, unit="ng/L")
@@ -99,3 +104,50 @@ def test_a_column_of_bands_written_as_limits_stays_answers():
     assert enc.roles_["Size"] == enc.roles_["Diam"] == "categorical"
     assert enc.roles_["Troponin"] == "numeric"
     assert set(enc.table_.levels("Diam")) == {"<=2cm", ">2cm"}
+
+
+def test_scales_out_of_any_maximum_are_read_and_acuities_are_not():
+    """Walk-through 35's mental health unit: PHQ-9 "14/27", "PHQ9: 14", "14 (moderate)";
+    a Snellen acuity column ("6/9", "6/12") is no score."""
+    rng = np.random.default_rng(6)
+    phq = rng.integers(0, 28, 150)
+    df = pd.DataFrame({
+        "PHQ-9": [(str(p), f"{p}/27", f"PHQ9: {p}", f"{p} (moderate)")[i % 4]
+                  for i, p in enumerate(phq)],
+        "Acuity": rng.choice(["6/6", "6/9", "6/12", "6/18"], 150),
+        "Outcome": rng.choice(["a", "b"], 150)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    np.testing.assert_array_equal(enc.transform(df)[:, enc.feature_names_out_.index("PHQ-9")],
+                                  phq)
+    assert enc.roles_["Acuity"] == "categorical"
+
+
+def test_stones_milliseconds_and_units_of_alcohol_and_tobacco_are_read():
+    """Walk-through 35's forms: weights "12st 4lb" among kg, QTc "440ms" and "0.44 s",
+    alcohol "20 units/wk" / "20u/w", smoking "10/day" / "10 cpd"."""
+    from sparge.data.compound_units import pounds_of_stones
+
+    assert pounds_of_stones("12st 4lb") == 172 and pounds_of_stones("12 stone") == 168
+    assert pounds_of_stones("12st 15lb") is None
+    rng = np.random.default_rng(7)
+    n = 120
+    kg = rng.normal(80, 10, n).round(1)
+    q = rng.integers(380, 480, n)
+    alcohol, cigs = rng.integers(0, 60, n), rng.integers(0, 30, n)
+    stones = [divmod(round(w / 0.45359237), 14) for w in kg]
+    df = pd.DataFrame({
+        "Weight (kg)": [f"{st}st {lb}lb" if i % 5 == 0 else str(w)
+                        for i, (w, (st, lb)) in enumerate(zip(kg, stones, strict=True))],
+        "QTc": [f"{v / 1000:.3f} s" if i % 7 == 0 else f"{v}ms" if i % 3 == 0 else str(v)
+                for i, v in enumerate(q)],
+        "Alcohol": [(f"{v} units/wk", f"{v}u/w", str(v))[i % 3] for i, v in enumerate(alcohol)],
+        "Smoking": [(f"{v}/day", f"{v} cpd", str(v))[i % 3] for i, v in enumerate(cigs)],
+        "Outcome": rng.choice(["a", "b"], n)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    X = pd.DataFrame(enc.transform(df), columns=enc.feature_names_out_)
+    true_kg = [(14 * st + lb) * 0.45359237 if i % 5 == 0 else w
+               for i, (w, (st, lb)) in enumerate(zip(kg, stones, strict=True))]
+    np.testing.assert_allclose(X["Weight (kg)"], true_kg, atol=1e-6)
+    np.testing.assert_allclose(X["QTc"], q, atol=1e-6)
+    np.testing.assert_array_equal(X["Alcohol"], alcohol)
+    np.testing.assert_array_equal(X["Smoking"], cigs)
