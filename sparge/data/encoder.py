@@ -53,7 +53,14 @@ from sparge.data.encoding_notes import (
     warn_same_patient_rows,
 )
 from sparge.data.far_values import far_mask, log_bounds, typical_bounds
-from sparge.data.leaks import leak_message, outcome_leaks
+from sparge.data.leaks import (
+    END_OF_STAY,
+    LEAK_AUC,
+    NAMED_LEAK_AUC,
+    leak_message,
+    named_leak_message,
+    outcome_leaks,
+)
 from sparge.data.levels import infer_levels, not_assessed_levels, spellings
 from sparge.data.number_format import format_number
 from sparge.data.parsing import (
@@ -961,10 +968,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         questioned."""
         chosen = set(self.roles or {})
         judged = [j for j, f in enumerate(self.feature_names_out_) if f not in chosen]
-        leaks = outcome_leaks(X[:, judged], [self.feature_names_out_[j] for j in judged],
-                              labels, categorical=[
-                                  self.roles_[self.feature_names_out_[j]] == "categorical"
-                                  for j in judged])
+        strong = outcome_leaks(X[:, judged], [self.feature_names_out_[j] for j in judged],
+                               labels, threshold=NAMED_LEAK_AUC, categorical=[
+                                   self.roles_[self.feature_names_out_[j]] == "categorical"
+                                   for j in judged])
+        leaks = {c: a for c, a in strong.items() if a >= LEAK_AUC}
+        # weaker, but named like what is written at the end of a stay (walk-through 35's
+        # "Discharge destination", AUC 0.91, held "Home (readmitted)"): questioned
+        named = {c: a for c, a in strong.items() if a < LEAK_AUC and END_OF_STAY.search(c)}
+        if named:
+            report.warnings.append(named_leak_message(named))
         if not leaks:
             return X
         if len(leaks) >= X.shape[1]:
@@ -1306,6 +1319,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  lambda c: "as their total, eyes + verbal + motor (3–15)"),
                 ("plain", "as a score out of its maximum, a word or after its name",
                  lambda c: f"as the number ({format_number(c[2])})"),
+                ("none_as_zero", "as a word for none", lambda c: "as 0, which the column "
+                 "also writes"),
                 ("estimated", "as an estimate", lambda c: "as the estimate "
                  f"({format_number(c[2])})"),
                 ("saturation", "with how the saturation was measured",

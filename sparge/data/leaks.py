@@ -3,6 +3,8 @@ last contact, a discharge code) separates the outcomes almost perfectly (DESIGN.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -13,6 +15,13 @@ from sparge.data.safe_text import quote as _q
 #: Above the best single biomarker of the Wisconsin breast-cancer set (worst perimeter,
 #: 0.975), a diagnostic table where strong biomarkers are expected.
 LEAK_AUC = 0.98
+#: A feature named like what is written at the end of a stay (:data:`END_OF_STAY`) is
+#: questioned, not left out, from this AUC on.
+NAMED_LEAK_AUC = 0.9
+#: Names of what a record writes when the stay (or the follow-up) ends.
+END_OF_STAY = re.compile(r"discharg|disposition|destination|discharged to|left department|"
+                         r"\bdied\b|death|deceased|status at|final status|outcome",
+                         re.IGNORECASE)
 
 
 def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
@@ -89,3 +98,17 @@ def leak_message(leaks: dict[str, float], left_out: bool) -> str:
                 "test can be this strong).")
     return head + (f" If {'it is one' if one else 'they are'}, give "
                    f"{'it' if one else 'them'} the role 'ignore' on the Column roles tab.")
+
+
+def named_leak_message(leaks: dict[str, float]) -> str:
+    """The report's words for features below :data:`LEAK_AUC` that separate the
+    outcomes well and are named like what is written at the end of a stay."""
+    shown = ", ".join(f"'{_q(name, 60)}' (AUC {auc:.2f})" for name, auc in
+                      list(leaks.items())[:8])
+    one = len(leaks) == 1
+    return (f"{shown} {'is' if one else 'are'} named like what is written when a stay ends "
+            f"and alone {'separates' if one else 'separate'} the outcomes well. If "
+            f"{'it is' if one else 'they are'} known only after the outcome (or "
+            f"{'it names' if one else 'they name'} it: \"Home (readmitted)\"), give "
+            f"{'it' if one else 'them'} the role 'ignore' on the Column roles tab: "
+            "otherwise every look-alike check reads too well.")

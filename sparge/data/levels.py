@@ -452,6 +452,17 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("walkin", "walk-in", "self", "selfpresented", "self-presented", "selfreferral",
          "selfreferred", "walkedin", "ambulatory"),
         ("helicopter", "heli", "hems", "airambulance", "air"))),
+    # walk-through 35's mental health unit: the Mental Health Act status written "S2",
+    # "Section 2", "s.2 MHA" (England and Wales' sections; a CTO recall stays apart)
+    (("mha", "mentalhealthact", "mental health act", "section", "legal status",
+      "detention", "detained"), tuple(
+        (f"section{n}", f"s{n}", f"sec{n}", f"s{n}mha", f"section{n}mha", f"mhas{n}",
+         f"sec{n}mha", f"section{n}ofthemha", f"s{n}ofthemha", f"detainedunders{n}",
+         f"detainedundersection{n}") for n in ("2", "3", "4", "35", "36", "37", "37/41",
+                                                "38", "47", "47/49", "48", "136", "135",
+                                                "5(2)", "5(4)"))
+     + (("informal", "voluntary", "informalpatient", "notdetained"),
+        ("cto", "communitytreatmentorder"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),)),
 )

@@ -61,9 +61,17 @@ _GESTATION = re.compile(r"\s*(2\d|3\d|4[0-5])\s*(?:\+|w(?:ee)?k?s?\s*\+?)\s*([0-
 #: pressure "120/80" is read by :mod:`sparge.data.blood_pressure`).
 _FRACTION = re.compile(r"\s*(\d{1,3}(?:\.\d)?)\s*/\s*(\d{1,3})\s*")
 #: A whole number written in words, "seven" (walk-through 33's pain scores).
-NUMBER_WORDS = {w: i for i, w in enumerate(
-    ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-     "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
+_UNITS_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve "
+                "thirteen fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_TENS_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+#: ... up to ninety-nine ("twenty-one", "twenty one": walk-through 35's PHQ-9)
+NUMBER_WORDS = {**{w: i for i, w in enumerate(_UNITS_WORDS)},
+                **{t: 20 + 10 * i for i, t in enumerate(_TENS_WORDS)},
+                **{f"{t}{sep}{u}": 20 + 10 * i + j for i, t in enumerate(_TENS_WORDS)
+                   for j, u in enumerate(_UNITS_WORDS[1:10], start=1) for sep in ("-", " ")}}
+#: Words for none of something ("Alcohol: nil", "Prior admissions: none"): 0 in a column
+#: that also writes 0, else a gap (walk-through 35 lost 160 alcohol intakes of "nil").
+NONE_WORDS = frozenset({"none", "nil", "nil.", "no", "never"})
 #: A rating scale's total after its name, "GCS 14", "GCS: 14/15", "PHQ9: 14", "AUDIT
 #: 18/40" (walk-throughs 33 and 35).
 _SCALE_TOTAL = re.compile(
@@ -129,7 +137,9 @@ _NUMERIC_LIKE = re.compile(
     r"|[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
     r"|(?:[<>]=?|[≤≥⩽⩾])\s*[+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+)|[+-]?inf(?:inity)?"
     r"|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
-    r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty",
+    r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+    r"|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?",
     re.IGNORECASE)
 #: Columns with at most this many cells are parsed cell by cell in plain Python.
 _SMALL_COLUMN = 64
@@ -530,7 +540,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "infinite": [], "missing_tokens": {}, "unit": [],
                             "thousands_dot": [], "converted": [], "gcs": [],
                             "thousands_comma": [], "gestation": [], "plain": [],
-                            "saturation": [], "estimated": [], "limit_unit": []}
+                            "saturation": [], "estimated": [], "limit_unit": [],
+                            "none_as_zero": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -568,8 +579,13 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 info["thousands_dot"].append((int(i), cells[i], float(out[i])))
     tokens: list[str] = []
     out_of = score_maximum(rest_text)
+    # "nil" and "none" are 0 where the column writes 0 too (alcohol, prior admissions)
+    zero = bool(np.any(out[fast] == 0))
     for i, s in zip(rest, rest_text):
-        if norm_key(s) in missing_tokens:
+        if zero and norm_key(s) in NONE_WORDS:
+            out[i] = 0.0
+            info["none_as_zero"].append((int(i), s))
+        elif norm_key(s) in missing_tokens:
             tokens.append(s)
         elif thousands_comma and _COMMA_THOUSANDS.match(s):  # 362,656 or 1,234.5
             out[i] = float(s.replace(",", ""))

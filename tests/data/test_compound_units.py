@@ -151,3 +151,15 @@ def test_stones_milliseconds_and_units_of_alcohol_and_tobacco_are_read():
     np.testing.assert_allclose(X["QTc"], q, atol=1e-6)
     np.testing.assert_array_equal(X["Alcohol"], alcohol)
     np.testing.assert_array_equal(X["Smoking"], cigs)
+
+
+def test_none_is_zero_where_the_column_writes_zero_and_number_words_reach_ninety_nine():
+    """Walk-through 35: alcohol "nil" / "none" (160 cells) and prior admissions "none"
+    were gaps; PHQ-9 "twenty-one" was lost."""
+    cells = pd.Series(["0", "12", "nil", "none", "30", "twenty-one", "forty two", "never"])
+    values, info = parse_numeric(cells)
+    np.testing.assert_array_equal(values, [0, 12, 0, 0, 30, 21, 42, 0])
+    assert len(info["none_as_zero"]) == 3
+    # a column without a 0 (a lab value): "none" stays a gap
+    values, _ = parse_numeric(pd.Series(["4.1", "none", "5.0"]))
+    assert np.isnan(values[1])
