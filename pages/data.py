@@ -38,7 +38,6 @@ from sparge.data.column_guess import (
 from sparge.data.combined_cells import source_columns
 from sparge.data.encoder import ROLES, guess_feature_count
 from sparge.data.encoding_notes import (
-    FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
     far_values_button,
     far_values_done,
@@ -394,10 +393,9 @@ with current:
         for line in str(rep).splitlines():
             if line.startswith("PROBLEM"):
                 st.error(md_escape(line, max_len=2000))
-            elif line.startswith("Warning") and cohort.clear_far and FAR_VALUES_ADVICE in line:
+            elif line.startswith("Warning") and FAR_VALUES_CLEARED in line:
                 # the far values, set to missing: no longer a warning, and not "used as given"
-                st.info(md_escape(line.removeprefix("Warning: ").replace(
-                    FAR_VALUES_ADVICE, FAR_VALUES_CLEARED), max_len=2000))
+                st.info(md_escape(line.removeprefix("Warning: "), max_len=2000))
             elif line.startswith("Warning"):
                 st.warning(md_escape(line, max_len=2000))
             else:

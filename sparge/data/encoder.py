@@ -42,6 +42,7 @@ from sparge.data.compound_units import read_compound_units
 from sparge.data.dates import add_ages
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
+    FAR_VALUES_CLEARED,
     conversion_note,
     inferred_note,
     mixed_units_message,
@@ -859,7 +860,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.warnings.append(
             f"{n:,} value{'s' if n != 1 else ''} far from the rest of "
             f"{'its' if n == 1 else 'their'} column or impossible in its unit (a typo or "
-            f"another unit?), {FAR_VALUES_ADVICE}: " + "; ".join(parts[:8])
+            f"another unit?), "
+            # walk-through 35: a library caller's clear_far=True report said "used as given"
+            f"{FAR_VALUES_CLEARED if self.clear_far else FAR_VALUES_ADVICE}: "
+            + "; ".join(parts[:8])
             + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "") + ".")
 
     def _far_part(self, name: str, col: np.ndarray, hits: np.ndarray, unit: str | None,

@@ -60,6 +60,10 @@ def test_the_report_lists_them_and_the_cohort_can_set_them_to_missing():
     cleared = encode_cohort(df, id_column="id", label_column="Outcome", clear_far=True)
     assert kept.X[17, 0] == 1380.0 and not kept.clear_far
     assert np.isnan(cleared.X[17, 0]) and cleared.clear_far
+    # the library's report says what was done (walk-through 35 read "used as given")
+    said = " ".join(cleared.encoder.report_.warnings)
+    assert "set to missing for training" in said and "used as given" not in said
+    assert "used as given" in " ".join(kept.encoder.report_.warnings)
     np.testing.assert_array_equal(np.delete(cleared.X, 17, axis=0),
                                   np.delete(kept.X, 17, axis=0))
     # the report counts the gaps the model trains on, and so keeps the patients (walk-
