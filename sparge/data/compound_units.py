@@ -46,6 +46,18 @@ _DURATION = re.compile(r"\s*\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|m|mins?|minutes?)\b
                        re.IGNORECASE)
 
 
+def two_parts(pattern: re.Pattern, cell: object, limit: float
+              ) -> tuple[float, float] | None:
+    """The larger and the smaller unit's numbers of a cell ``pattern`` reads (its groups 1
+    and 2; an absent second is 0), or ``None``: no match, or a smaller number of ``limit``
+    or more ("5'13\"")."""
+    m = pattern.fullmatch(str(cell))
+    if m is None:
+        return None
+    small = float(m.group(2) or 0)
+    return None if small >= limit else (float(m.group(1)), small)
+
+
 def inches(cell: object) -> float | None:
     """A height written in feet and inches, in inches, or ``None``.
 
@@ -54,10 +66,8 @@ def inches(cell: object) -> float | None:
     >>> inches("5'7\\""), inches("5 ft 7 in"), inches("6'"), inches("170 cm")
     (67.0, 67.0, 72.0, None)
     """
-    m = _FT_IN.fullmatch(str(cell))
-    if m is None or (m.group(2) is not None and float(m.group(2)) >= 12):
-        return None
-    return 12 * float(m.group(1)) + float(m.group(2) or 0)
+    parts = two_parts(_FT_IN, cell, 12)
+    return None if parts is None else 12 * parts[0] + parts[1]
 
 
 def minutes(cell: object) -> float | None:
@@ -69,10 +79,8 @@ def minutes(cell: object) -> float | None:
     >>> minutes("1h 20m"), minutes("2 hours 5 minutes"), minutes("3h"), minutes("80 min")
     (80.0, 125.0, 180.0, None)
     """
-    m = _H_MIN.fullmatch(str(cell))
-    if m is None or (m.group(2) is not None and int(m.group(2)) >= 60):
-        return None
-    return 60 * float(m.group(1)) + float(m.group(2) or 0)
+    parts = two_parts(_H_MIN, cell, 60)
+    return None if parts is None else 60 * parts[0] + parts[1]
 
 
 def clock_minutes(cell: object) -> float | None:
@@ -185,10 +193,8 @@ def pounds_of_stones(cell: object) -> float | None:
     >>> pounds_of_stones("12st 4lb"), pounds_of_stones("11 stone"), pounds_of_stones("80")
     (172.0, 154.0, None)
     """
-    m = _ST_LB.fullmatch(str(cell))
-    if m is None or (m.group(2) is not None and float(m.group(2)) >= 14):
-        return None
-    return 14 * float(m.group(1)) + float(m.group(2) or 0)
+    parts = two_parts(_ST_LB, cell, 14)
+    return None if parts is None else 14 * parts[0] + parts[1]
 
 
 def read_stones_pounds(df: pd.DataFrame) -> pd.DataFrame:

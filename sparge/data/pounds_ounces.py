@@ -15,7 +15,7 @@ import re
 import pandas as pd
 
 from sparge.data.combined_cells import SAMPLE
-from sparge.data.compound_units import FEW_ROWS, rewrite_cells
+from sparge.data.compound_units import FEW_ROWS, rewrite_cells, two_parts
 from sparge.data.safe_text import first_cells
 
 #: "7 lb 2 oz", "7lbs 2oz", "7 lb, 2.5 oz", "7 pounds 2 ounces" (linear on a hostile cell).
@@ -31,10 +31,8 @@ def pounds(cell: object) -> float | None:
     >>> pounds("6 lb 10 oz"), pounds("7lbs 2oz"), pounds("3.2 kg")
     (6.625, 7.125, None)
     """
-    m = _LB_OZ.fullmatch(str(cell))
-    if m is None or float(m.group(2)) >= 16:
-        return None
-    return float(m.group(1)) + float(m.group(2)) / 16
+    parts = two_parts(_LB_OZ, cell, 16)
+    return None if parts is None else parts[0] + parts[1] / 16
 
 
 def _may_hold(values: pd.Series) -> bool:
