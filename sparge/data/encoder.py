@@ -323,6 +323,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         Numeric columns whose "362,656" reads 362656 (commas as thousands separators in a
         table that writes no decimal comma), in ``transform`` too. Saved by
         :meth:`to_dict`.
+    score_maxima_ : dict
+        ``{column: maximum}`` of the numeric columns whose scores are written out of one
+        maximum ("14/27"); a new patient's fraction is read only out of it. Saved by
+        :meth:`to_dict`.
     ages_ : dict
         The ``ages`` added, with the order of day and month as read. Saved by
         :meth:`to_dict`.
@@ -726,6 +730,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                                                                 reasons, report, plans)
         self.thousands_dot_ = self._learn_thousands_dot(df, roles)
         self.thousands_comma_ = self._learn_thousands_comma(df, roles)
+        self.score_maxima_: dict[str, int] = {}  # learned as the columns are read
         self.table_, inferred = self._build_table(df, cols, roles, base)
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
@@ -1199,10 +1204,15 @@ class Encoder(TransformerMixin, BaseEstimator):
                     unit = getattr(self, "value_units_", {}).get(col)
                 learned = getattr(self, "unit_conversions_", {}).get(col)
                 convert = KnownConversions(col, unit, learned) if new and unit else learned
+                maxima = getattr(self, "score_maxima_", None)
                 X[:, j], info = parse_numeric(
                     df[col], self.table_.missing_keys(col), unit,
                     col in getattr(self, "thousands_dot_", ()), convert,
-                    col in getattr(self, "thousands_comma_", ()))
+                    col in getattr(self, "thousands_comma_", ()),
+                    # a new patient's "14/21" is read out of the training column's maximum
+                    maxima.get(col, 0) if new and maxima is not None else None)
+                if not new and info.get("out_of"):
+                    self.score_maxima_[col] = int(info["out_of"])
                 self._report_numeric(col, info, report, unit)
                 if new and info["converted"]:
                     r, cell = info["converted"][0]
@@ -1744,6 +1754,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                                      in getattr(self, "unit_conversions_", {}).items()},
                 "thousands_dot": list(getattr(self, "thousands_dot_", [])),
                 "thousands_comma": list(getattr(self, "thousands_comma_", [])),
+                "score_maxima": dict(getattr(self, "score_maxima_", {})),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
                 "rare_outcomes": dict(getattr(self, "rare_outcomes_", {})),
@@ -1814,6 +1825,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not isinstance(commas, list) or not all(isinstance(c, str) for c in commas):
             raise ValueError("thousands_comma must be a list of column names")
         enc.thousands_comma_ = list(commas)
+        maxima = state.get("score_maxima")
+        if maxima is not None and (not isinstance(maxima, dict) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 999
+                for v in maxima.values())):
+            raise ValueError("score_maxima must be {column: the maximum a score is out of}")
+        if maxima is not None:  # older files: each column's own, as before
+            enc.score_maxima_ = {str(k): int(v) for k, v in maxima.items()}
         enc.input_columns_ = [str(c) for c in state["input_columns"]]
         enc.ages_ = _checked_ages(state.get("ages") or {})
         spelled = state.get("label_spellings") or {}

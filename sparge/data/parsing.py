@@ -492,7 +492,8 @@ def limit_text(cell: object) -> str | None:
 def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                   unit: str | None = None, thousands_dot: bool = False,
                   convert: dict[str, tuple[float, float]] | None = None,
-                  thousands_comma: bool = False) -> tuple[np.ndarray, dict[str, Any]]:
+                  thousands_comma: bool = False, out_of: int | None = None
+                  ) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
     Parameters
@@ -513,6 +514,10 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         ``{unit key: (factor, offset)}``: a cell written in one of these units reads as
         ``factor × number + offset`` (:mod:`sparge.data.unit_conversion`: "2.1 mg/dL" in
         a creatinine column read in µmol/L).
+    out_of : int, optional
+        The maximum a score written "14/27" is out of: by default the column's own
+        (:func:`score_maximum`); 0 reads no such cell (a model whose training column
+        wrote none: walk-through 36's "14/21" in a PHQ-9 field was read as 14).
 
     Returns
     -------
@@ -578,7 +583,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 out[i] = float(cells[i].replace(".", ""))
                 info["thousands_dot"].append((int(i), cells[i], float(out[i])))
     tokens: list[str] = []
-    out_of = score_maximum(rest_text)
+    if out_of is None:  # the column's own maximum; a fitted model's, for new patients
+        out_of = score_maximum(rest_text)
+    info["out_of"] = out_of or None
     # "nil" and "none" are 0 where the column writes 0 too (alcohol, prior admissions)
     zero = bool(np.any(out[fast] == 0))
     for i, s in zip(rest, rest_text):

@@ -163,3 +163,22 @@ def test_none_is_zero_where_the_column_writes_zero_and_number_words_reach_ninety
     # a column without a 0 (a lab value): "none" stays a gap
     values, _ = parse_numeric(pd.Series(["4.1", "none", "5.0"]))
     assert np.isnan(values[1])
+
+
+def test_a_new_patients_score_is_read_out_of_the_training_columns_maximum():
+    """Walk-through 36: a PHQ-9 typed "14/21" (GAD-7's maximum) on the New patient page
+    was read as 14 without a word."""
+    rng = np.random.default_rng(9)
+    phq = rng.integers(0, 28, 120)
+    df = pd.DataFrame({"PHQ-9": [f"{p}/27" if i % 3 == 0 else str(p)
+                                 for i, p in enumerate(phq)],
+                       "HR": rng.integers(50, 100, 120), "Outcome": rng.choice(["a", "b"], 120)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert enc.score_maxima_ == {"PHQ-9": 27}
+    back = Encoder.from_dict(enc.to_dict())
+    new = pd.DataFrame({"PHQ-9": ["14/27", "14/21", "14"], "HR": ["80"] * 3})
+    got = back.transform(new)[:, back.feature_names_out_.index("PHQ-9")]
+    assert got[0] == 14 and np.isnan(got[1]) and got[2] == 14
+    # a column that wrote no score out of a maximum reads none for a new patient
+    plain = Encoder(label_column="Outcome").fit(df.assign(**{"PHQ-9": phq.astype(str)}))
+    assert np.isnan(plain.transform(new.iloc[[0]])[0, 0])
