@@ -24,6 +24,7 @@ from sparge.services.compare import (
     summarize,
 )
 from sparge.services.resources import duration
+from sparge.services.workflow import leak_caution
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -107,6 +108,9 @@ if ss.get("cls_results") is not None:
     verdict = comparison_verdict(res, measure, chance, weighted=was_weighted)
     if verdict:
         st.info(verdict)
+    caution = leak_caution(cohort.encoder, cohort.features)
+    if caution:  # walk-through 36: raw scores of 0.90 on a questioned column, unsaid
+        st.warning(md_escape(caution, max_len=800))
     with st.expander("Every measure"):
         table = readable_summary(summary)
         st.dataframe(table, hide_index=True, height=35 * (len(table) + 1) + 3,

@@ -31,7 +31,7 @@ from sparge.services.display import model_filename
 from sparge.services.persistence import model_file_holds
 from sparge.services.resources import estimate_fit
 from sparge.services.teaching import training_story
-from sparge.services.workflow import model_params, train
+from sparge.services.workflow import leak_caution, model_params, train
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -303,6 +303,9 @@ def heldout_check() -> None:
             n_classes = len(set(cohort.labels[cohort.train_rows].astype(str)))
             st.write(md_escape(check_verdict(res, n_classes=n_classes)["sentence"],
                                max_len=600))
+            caution = leak_caution(cohort.encoder, cohort.features)
+            if caution:
+                st.warning(md_escape(caution, max_len=800))
             table = pd.DataFrame({
                 "Representation": summ["method"],
                 "Same outcome (% of 10)": [f"{100 * m:.1f} ± {100 * d:.1f}" for m, d in zip(

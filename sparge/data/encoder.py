@@ -987,10 +987,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         named = {c: a for c, a in strong.items() if a < LEAK_AUC and END_OF_STAY.search(c)}
         if named:
             report.warnings.append(named_leak_message(named))
+            report.questioned_leaks.update(named)
         if not leaks:
             return X
         if len(leaks) >= X.shape[1]:
             report.warnings.append(leak_message(leaks, left_out=False))
+            report.questioned_leaks.update(leaks)
             return X
         report.warnings.append(leak_message(leaks, left_out=True))
         for col in leaks:

@@ -117,7 +117,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
     """A number written in one of the forms a clinic's export uses for a plain number: a
     score out of ``out_of`` ("14/27": 14; the column's :func:`score_maximum`), a number
     in words ("seven": 7), a rating scale's total after its name ("GCS 14", "PHQ9: 14"),
-    a score with its severity in words ("14 (moderate)"); else ``None``."""
+    a score with its severity in words ("14 (moderate)"), a count with its word ("5
+    previous"); else ``None``."""
     if out_of is not None and (m := _FRACTION.fullmatch(cell)) and int(m.group(2)) == out_of:
         return float(m.group(1))
     if (n := NUMBER_WORDS.get(cell.strip().lower())) is not None:
@@ -126,6 +127,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
         return float(m.group(1))
     if (m := _WITH_SEVERITY.fullmatch(cell)) and unit_key(m.group(2)) not in KNOWN_UNITS:
         return float(m.group(1))
+    if (m := _NUMBER_THEN_TEXT.match(cell.strip())) and unit_key(m.group(2)) in _NOT_UNITS:
+        return float(m.group(1).replace(",", "."))  # "5 previous": a count
     return None
 
 
@@ -194,6 +197,10 @@ _UNIT_LIKE = re.compile(r"^(?:%|°[a-z]{1,2}|[a-z][a-z0-9/^²³·.*°]{1,19}|[gl
 #: A text read as a unit follows at least this many different numbers: "0 none", "1 mild",
 #: "2 severe" are a scale's levels, each word with one number, not three units.
 UNIT_MIN_NUMBERS = 2
+#: Words after a number that count, not measure: "5 previous", "3 times" (walk-through
+#: 36's "Prior admissions (previous)").
+_NOT_UNITS = frozenset({"previous", "prior", "times", "x", "episodes", "admissions",
+                        "total", "only", "approx", "each", "occasions", "attempts"})
 #: Unit keys no scale's level is written as: one number is enough ("89.1kg" in a
 #: 15-row export was set to missing for want of a second weight written with "kg").
 KNOWN_UNITS = frozenset({
@@ -384,7 +391,7 @@ def column_units(values: pd.Series, name: object = None,
             if m is None:
                 continue
             key = unit_key(m.group(2))
-            if not _UNIT_LIKE.match(key):
+            if not _UNIT_LIKE.match(key) or key in _NOT_UNITS:
                 continue
             u = found.setdefault(key, {"count": 0, "numbers": set(), "spelled": {},
                                        "cells": []})

@@ -186,6 +186,9 @@ class ValidationReport:
     #: left out of training (the Encoder's ``leave_out_copies``)
     copied_rows: list[int] = field(default_factory=list)
     copies_left_out: bool = False
+    #: features questioned as giving the outcome away but kept in the model (named like
+    #: the end of a stay, or every feature leaking): {feature: AUC}
+    questioned_leaks: dict[str, float] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

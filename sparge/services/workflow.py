@@ -120,6 +120,24 @@ def leave_out_button(encoder, report) -> tuple[str, dict[str, str]]:
     return label, {**(encoder.roles or {}), **{c: "ignore" for c in cols}}
 
 
+def leak_caution(encoder, features) -> str | None:
+    """The words a page that scores the outcome shows when the table keeps a feature the
+    Data page questioned as giving the outcome away (``report_.questioned_leaks``), or
+    ``None``. Walk-through 36's Classifiers page scored the raw data 0.90 on a
+    "Discharge destination" that named the readmission, and blamed the method."""
+    questioned = getattr(getattr(encoder, "report_", None), "questioned_leaks", {}) or {}
+    kept = {c: a for c, a in questioned.items() if c in set(features)}
+    if not kept:
+        return None
+    names = ", ".join(f"'{c}' (AUC {a:.2f})" for c, a in list(kept.items())[:4])
+    one = len(kept) == 1
+    return (f"{names} {'is' if one else 'are'} still among the features, and the Data page "
+            f"questioned {'it' if one else 'them'}: {'it' if one else 'they'} alone "
+            "separate the outcomes well and may be written after them. These scores may "
+            "read too well; set " + ("its" if one else "their") + " role to 'ignore' on the "
+            "Data page's Column roles tab and compare again.")
+
+
 def table_choices(encoder, clear_far: bool) -> str:
     """The choices a user made for an encoded table, in words ("" for none): what a
     re-upload of the same table keeps (the Data page).

@@ -182,3 +182,12 @@ def test_a_new_patients_score_is_read_out_of_the_training_columns_maximum():
     # a column that wrote no score out of a maximum reads none for a new patient
     plain = Encoder(label_column="Outcome").fit(df.assign(**{"PHQ-9": phq.astype(str)}))
     assert np.isnan(plain.transform(new.iloc[[0]])[0, 0])
+
+
+def test_a_count_with_its_word_is_a_number_not_a_unit():
+    """Walk-through 36: "5 previous" made "previous" the unit of 'Prior admissions'."""
+    from sparge.data.parsing import column_units
+
+    cells = pd.Series(["5 previous", "2 previous", "3", "0", "none"])
+    assert column_units(cells, "Prior admissions").written == {}
+    np.testing.assert_array_equal(parse_numeric(cells)[0], [5, 2, 3, 0, 0])
