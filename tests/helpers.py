@@ -49,3 +49,19 @@ def planted_classes(n: int = 300, m: int = 64, n_classes: int = 3, seed: int = 0
     if missing:
         X[rng.random(X.shape) < missing] = np.nan
     return X, y
+
+
+def discharge_leak_table(n: int = 300, seed: int = 8):
+    """A readmission table whose "Discharge destination" names the outcome for most
+    readmitted patients ("Home (readmitted)"; AUC about 0.91, walk-through 35)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.35
+    dest = np.where(y, rng.choice(["Home (readmitted)", "Crisis house", "Home"], n,
+                                  p=[0.7, 0.2, 0.1]),
+                    rng.choice(["Home", "Crisis house"], n, p=[0.9, 0.1]))
+    return pd.DataFrame({"PHQ-9": rng.integers(0, 28, n), "Discharge destination": dest,
+                         "Ward": rng.choice(["A", "B"], n),
+                         "Readmitted": np.where(y, "Yes", "No")})
+

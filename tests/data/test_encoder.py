@@ -1330,14 +1330,9 @@ def test_a_column_of_unique_dates_is_not_guessed_as_the_id():
 def test_a_strong_column_named_like_the_end_of_a_stay_is_questioned():
     """Walk-through 35: "Discharge destination" ("Home (readmitted)") separated the
     outcome with AUC 0.91, under the 0.98 line, and stayed in the model unsaid."""
-    rng = np.random.default_rng(8)
-    y = rng.random(300) < 0.35
-    dest = np.where(y, rng.choice(["Home (readmitted)", "Crisis house", "Home"], 300,
-                                  p=[0.7, 0.2, 0.1]),
-                    rng.choice(["Home", "Crisis house"], 300, p=[0.9, 0.1]))
-    df = pd.DataFrame({"PHQ-9": rng.integers(0, 28, 300), "Discharge destination": dest,
-                       "Ward": rng.choice(["A", "B"], 300),
-                       "Readmitted": np.where(y, "Yes", "No")})
+    from helpers import discharge_leak_table
+
+    df = discharge_leak_table()
     enc = Encoder(label_column="Readmitted").fit(df)
     said = " ".join(enc.report_.warnings)
     assert "'Discharge destination' (AUC 0.9" in said and "when a stay ends" in said

@@ -507,15 +507,11 @@ def test_the_leave_out_button_names_the_nearly_empty_columns_and_keeps_the_users
 def test_pages_that_score_the_outcome_repeat_a_questioned_leak():
     """Walk-through 36: the Classifiers page scored the raw data 0.90 on a "Discharge
     destination" the Data page had questioned, and said nothing of it."""
+    from helpers import discharge_leak_table
+
     from sparge.services.workflow import encode_cohort, leak_caution
 
-    rng = np.random.default_rng(8)
-    y = rng.random(300) < 0.35
-    dest = np.where(y, rng.choice(["Home (readmitted)", "Crisis house", "Home"], 300,
-                                  p=[0.7, 0.2, 0.1]),
-                    rng.choice(["Home", "Crisis house"], 300, p=[0.9, 0.1]))
-    df = pd.DataFrame({"PHQ-9": rng.integers(0, 28, 300), "Discharge destination": dest,
-                       "Readmitted": np.where(y, "Yes", "No")})
+    df = discharge_leak_table().drop(columns="Ward")
     cohort = encode_cohort(df, label_column="Readmitted")
     said = leak_caution(cohort.encoder, cohort.features)
     assert said.startswith("'Discharge destination' (AUC 0.9") and "'ignore'" in said
