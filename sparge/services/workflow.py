@@ -133,7 +133,8 @@ def leak_caution(encoder, features) -> str | None:
     one = len(kept) == 1
     return (f"{names} {'is' if one else 'are'} still among the features, and the Data page "
             f"questioned {'it' if one else 'them'}: {'it' if one else 'they'} alone "
-            "separate the outcomes well and may be written after them. These scores may "
+            f"{'separates' if one else 'separate'} the outcomes well and may be written "
+            "after the outcome. These scores may "
             "read too well; set " + ("its" if one else "their") + " role to 'ignore' on the "
             "Data page's Column roles tab and compare again.")
 

@@ -515,6 +515,7 @@ def test_pages_that_score_the_outcome_repeat_a_questioned_leak():
     cohort = encode_cohort(df, label_column="Readmitted")
     said = leak_caution(cohort.encoder, cohort.features)
     assert said.startswith("'Discharge destination' (AUC 0.9") and "'ignore'" in said
+    assert "it alone separates the outcomes" in said
     ignored = encode_cohort(df, label_column="Readmitted",
                             roles={"Discharge destination": "ignore"})
     assert leak_caution(ignored.encoder, ignored.features) is None
