@@ -31,7 +31,7 @@ from sparge.services.display import model_filename
 from sparge.services.persistence import model_file_holds
 from sparge.services.resources import estimate_fit
 from sparge.services.teaching import training_story
-from sparge.services.workflow import leak_caution, model_params, train
+from sparge.services.workflow import few_kept_caution, leak_caution, model_params, train
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -73,6 +73,9 @@ with st.form("train_form"):
     st.write(f"Train on **{md_escape(ss.cohort_name)}**: {n_train:,} patients kept for "
              f"training × {n_feat:,} features. Estimated fit: "
              f"{estimate.summary().split(': ', 1)[-1]}.")
+    few = few_kept_caution(n_train, len(cohort.ids))
+    if few:
+        st.warning(few)
     supervised = st.checkbox("Use the outcome (supervised)",
                              value=has_labels and defaults["supervised"],
                              disabled=not has_labels,

@@ -555,3 +555,16 @@ def test_the_form_groups_a_foreign_cohorts_biomarkers_in_one_group(monkeypatch):
     assert biomarker_groups(extra)["Other biomarkers"] == extra[len(sample):]
     foreign = sample[:10] + [f"lab {i}" for i in range(10)]
     assert biomarker_groups(foreign) == {"Biomarkers": foreign}
+
+
+def test_the_model_page_says_when_few_patients_are_kept():
+    """Walk-through 35: 26 of 805 patients kept, and the Model page trained without a
+    word about it."""
+    strict = encode_cohort(read_table(SMALL), id_column="Subject ID",
+                           label_column="Outcome", max_patient_missing=0.0)
+    at = start("pages/model.py", cohort=strict, cohort_name="strict")
+    assert not at.exception
+    n_kept, n_rows = len(strict.train_rows), len(strict.ids)
+    assert n_kept < 0.25 * n_rows
+    assert any(f"Only {n_kept:,} of the table's {n_rows:,} patients" in w.value
+               for w in at.warning)

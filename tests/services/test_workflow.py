@@ -519,3 +519,12 @@ def test_pages_that_score_the_outcome_repeat_a_questioned_leak():
     ignored = encode_cohort(df, label_column="Readmitted",
                             roles={"Discharge destination": "ignore"})
     assert leak_caution(ignored.encoder, ignored.features) is None
+
+
+def test_the_model_page_says_when_few_patients_are_kept_for_training():
+    """Walk-through 35 trained on 26 of 805 patients without a word on the Model page."""
+    from sparge.services.workflow import few_kept_caution
+
+    said = few_kept_caution(26, 805)
+    assert said.startswith("Only 26 of the table's 805 patients (3 %) are kept")
+    assert few_kept_caution(300, 805) is None and few_kept_caution(0, 0) is None
