@@ -63,10 +63,9 @@ def repeated_ids(df: pd.DataFrame, column: str, shown: int = 5) -> str:
     if not len(dup):
         return ""
     found = []
-    hashes = row_hashes(df) if len(dup) else None
     for value in list(dict.fromkeys(dup))[:200]:
         where = np.flatnonzero(text == value)
-        copy = len(set(hashes[where])) == 1
+        copy = len(set(row_hashes(df.iloc[where]))) == 1  # its rows alike in every cell
         found.append((copy, value, where))
     # the IDs whose rows differ first: walk-through 30's three hid behind "(+3)" after
     # five rows written twice
@@ -101,11 +100,13 @@ def ids_repeat_only_in_copies(df: pd.DataFrame, column: str) -> bool:
     """Whether ``column`` repeats IDs only on rows copied in every column: with the
     copies left out of training, it is a good ID (walk-through 33's "Visit ID", whose 8
     repeats were 8 rows exported twice, was refused as the ID)."""
-    text = cell_text(df[column])
-    copies = copied_rows(df)
-    kept = text[~copies]
-    return bool(copies.any() and text.duplicated().any() and (kept != "").all()
-                and not kept.duplicated().any())
+    text = cell_text(df[column]).reset_index(drop=True)
+    dup = text.duplicated(keep=False).to_numpy()
+    if (text == "").any() or not dup.any():
+        return False
+    # only the rows whose ID repeats are hashed (the Data page asks on every rerun)
+    hashes = pd.Series(row_hashes(df.iloc[np.flatnonzero(dup)]), index=text[dup].to_numpy())
+    return bool((hashes.groupby(level=0).nunique() == 1).all())
 
 
 def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:

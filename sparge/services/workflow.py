@@ -455,14 +455,12 @@ def cohort_patients(model: SparGE, cohort: Cohort) -> PatientIndex:
     # each training patient is one row: the cohort's training rows first, so a copied
     # row sharing its ID (left out of training) is not counted as trained (walk-through
     # 34's map said 632 training patients for a model of 627)
-    train_index = np.full(len(ids), -1, dtype=int)
-    taken: set[int] = set()
     first = np.asarray(getattr(cohort, "train_rows", ()), dtype=int)
-    for j in [*first, *np.setdiff1d(np.arange(len(ids)), first)]:
-        t = pos.get(str(ids[j]).strip())
-        if t is not None and t not in taken:
-            train_index[j] = t
-            taken.add(t)
+    order = np.concatenate([first, np.setdiff1d(np.arange(len(ids)), first)])
+    found = pd.Series(ids[order]).astype(str).str.strip().map(pos)
+    found[found.duplicated()] = np.nan  # a later row with a training patient's ID
+    train_index = np.full(len(ids), -1, dtype=int)
+    train_index[order] = found.fillna(-1).to_numpy(dtype=int)
     in_training = train_index >= 0
     reasons = _leave_out_reasons(cohort)
     reasons[in_training] = ""
