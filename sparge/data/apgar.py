@@ -21,7 +21,7 @@ import pandas as pd
 from sparge.data.combined_cells import mostly, replaced, text_columns
 from sparge.data.parsing import cell_keys, cell_text
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import DEFAULT_MISSING_TOKENS
+from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key
 
 #: "8/9", "8 / 9", "8/9/10", "8-9": scores of 0 to 10 (linear on a hostile cell).
 _SCORES = re.compile(r"\s*(10|\d)\s*[/-]\s*(10|\d)(?:\s*[/-]\s*(10|\d))?\s*")
@@ -118,11 +118,8 @@ def split_apgars(df: pd.DataFrame, known: dict[str, int] | None = None) -> pd.Da
 def _own_columns(df: pd.DataFrame, col: str, names: list[str]) -> list[str] | None:
     """The table's columns named as ``names`` but for case and spaces ("Apgar 1 min" for
     "APGAR 1 min"), one per name, or ``None`` when it lacks one."""
-    def key(name: object) -> str:
-        return " ".join(str(name).lower().split())
-
-    found = {key(c): str(c) for c in df.columns if str(c) != str(col)}
-    own = [found.get(key(n)) for n in names]
+    found = {norm_key(c): str(c) for c in df.columns if str(c) != str(col)}
+    own = [found.get(norm_key(n)) for n in names]
     return None if any(o is None for o in own) else own
 
 

@@ -339,10 +339,9 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
         for i in np.flatnonzero(too_many):
             reasons[i] = (f"{100 * miss[i]:.0f}% of values missing (the training threshold "
                           f"is {100 * thr:.0f}%)")
-    for i in getattr(enc.report_, "copied_rows", []) if getattr(
-            enc.report_, "copies_left_out", False) else []:
-        if 0 <= i - 2 < n:  # CSV lines: a copy of an earlier row, left out of training
-            reasons[i - 2] = "a copy of an earlier row in every column"
+    if enc.report_.copies_left_out:  # CSV lines of copies of an earlier row
+        rows = np.asarray(enc.report_.copied_rows, dtype=int) - 2
+        reasons[rows[(rows >= 0) & (rows < n)]] = "a copy of an earlier row in every column"
     if cohort.labels is not None:
         aside = enc.set_aside(cohort.df)
         for i in np.flatnonzero(pd.isna(pd.Series(cohort.labels, dtype=object)).to_numpy()):
