@@ -247,3 +247,19 @@ def test_typicality_bench_on_one_split():
     assert now["flagged"] <= res[res.way == "misfit (round 17)"].iloc[0]["flagged"]
     assert 0 <= now["flagged"] < 0.1 < now["typo x10"]  # a slipped decimal is flagged
     assert now["hidden rmse"] < now["mean rmse"]
+
+
+def test_sample_overlap_compares_lookalikes_both_samples_hold():
+    """The second stability measure: look-alikes outside the other fit's sample are
+    skipped, so two fits that rank the shared patients alike share all of them."""
+    from bench import lookalike_stability as ls
+
+    k = ls.K
+    rows_a = np.arange(0, 30)  # fit a saw patients 0..29
+    rows_b = np.arange(5, 35)  # fit b saw 5..34; both saw 5..29
+    # a ranks 0..4 (not in b) first, then 5..; b ranks 30..34 (not in a) first, then 5..
+    idx_a = np.arange(0, 20)[None, :]
+    idx_b = np.r_[np.arange(25, 30), np.arange(0, 15)][None, :]
+    assert ls.sample_overlap([(rows_a, idx_a), (rows_b, idx_b)]) == [1.0]
+    shifted = np.r_[np.arange(25, 30), np.arange(5, 20)][None, :]  # b's shared: 10..24
+    assert ls.sample_overlap([(rows_a, idx_a), (rows_b, shifted)]) == [(k - 5) / k]
