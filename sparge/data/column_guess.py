@@ -219,9 +219,12 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
             continue
         t = texts[c] if texts is not None else cell_text(df[col])
         keys = cell_keys(t[t != ""])
-        n_levels = keys.nunique()
-        if event:  # the weakest: an event named, and answered yes or no
-            codes = yes_no_codes(list(keys.unique())) if n_levels <= 10 else None
+        # gap words are no answers (walk-through 37's outcome, Yes / No written eight ways
+        # beside "pending", "unk", "-" and "n/a", was not guessed: 13 levels)
+        n_levels = keys[~keys.isin(DEFAULT_MISSING_TOKENS)].nunique()
+        if event:  # the weakest: an event named, and answered yes or no (and nothing
+            # else: a comorbidity "Stroke" with its gap words "-" is no outcome)
+            codes = yes_no_codes(list(keys.unique())) if keys.nunique() <= 10 else None
             if codes is not None:  # "admitted" and "discharged" in "Admitted" too
                 codes = {**codes, **event_answer_codes(c, codes, codes)}
             if codes is None or set(codes.values()) - {0, 1, 2}:
@@ -266,7 +269,22 @@ _EVENT_ANSWERS: tuple[tuple[re.Pattern, frozenset, frozenset], ...] = (
     (re.compile(r"died|death|dead|deceased|mortality|expired", re.IGNORECASE),
      frozenset({"died", "dead", "deceased", "death", "expired"}),
      frozenset({"alive", "survived", "living", "not dead", "not died"})),
+    # walk-through 37's "Virological failure at 12 months": Yes / No / "failure" /
+    # "suppressed" were four outcomes
+    (re.compile(r"fail", re.IGNORECASE),
+     frozenset({"failure", "failed", "fail", "treatment failure", "virological failure",
+                "virologic failure", "not suppressed", "unsuppressed"}),
+     frozenset({"success", "successful", "suppressed", "virally suppressed",
+                "suppression", "not failed", "no failure", "responder", "response"})),
+    (re.compile(r"relapse|recurr", re.IGNORECASE),
+     frozenset({"relapse", "relapsed", "recurrence", "recurred", "recurrent"}),
+     frozenset({"no relapse", "not relapsed", "no recurrence", "remission",
+                "disease free", "ned"})),
 )
+#: Words of a column's name that name no event ("Sepsis at 30 days": "at", "days").
+_NOT_EVENTS = frozenset({"at", "by", "within", "after", "before", "in", "of", "the", "to",
+                         "and", "or", "day", "days", "week", "weeks", "month", "months",
+                         "year", "years", "outcome", "status", "any", "new", "yes", "no"})
 
 
 def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str, int]:
@@ -281,19 +299,24 @@ def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str,
     dict
         ``{answer as written: 1 or 2}``.
     """
+    named = {w for w in _words(column) if len(w) > 3 and w not in _NOT_EVENTS}
+    yes, no = set(), set()
+    for pattern, y, n in _EVENT_ANSWERS:
+        if pattern.search(str(column)):
+            yes, no = set(y), set(n)
+            break
+    # the event as the column names it: "sepsis" / "no sepsis" in a column "Sepsis"
+    yes |= named
+    no |= {f"{neg} {w}" for w in named for neg in ("no", "not", "without")}
     out = {}
-    for pattern, yes, no in _EVENT_ANSWERS:
-        if not pattern.search(str(column)):
+    for answer in answers:
+        if codes.get(answer, 0) in (1, 2):
             continue
-        for answer in answers:
-            if codes.get(answer, 0) in (1, 2):
-                continue
-            key = norm_key(answer)
-            if key in yes:
-                out[answer] = 1
-            elif key in no:
-                out[answer] = 2
-        break
+        key = norm_key(answer)
+        if key in yes:
+            out[answer] = 1
+        elif key in no:
+            out[answer] = 2
     return out
 
 

@@ -13,6 +13,7 @@ outcome columns, :mod:`sparge.data.answer_merging` merges answers written two wa
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -63,7 +64,7 @@ from sparge.data.leaks import (
     outcome_leaks,
 )
 from sparge.data.levels import infer_levels, not_assessed_levels, spellings
-from sparge.data.number_format import format_number
+from sparge.data.number_format import format_given, format_number
 from sparge.data.parsing import (
     ColumnUnits,
     cell_keys,
@@ -327,6 +328,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``{column: maximum}`` of the numeric columns whose scores are written out of one
         maximum ("14/27"); a new patient's fraction is read only out of it. Saved by
         :meth:`to_dict`.
+    detection_limits_ : dict
+        ``{column: limit}`` of the numeric columns whose "not detected" cells were read as
+        the column's most common lower limit ("TND" as 50 beside "<50"); a new patient's
+        is read so only in these columns. Saved by :meth:`to_dict`.
     ages_ : dict
         The ``ages`` added, with the order of day and month as read. Saved by
         :meth:`to_dict`.
@@ -731,6 +736,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.thousands_dot_ = self._learn_thousands_dot(df, roles)
         self.thousands_comma_ = self._learn_thousands_comma(df, roles)
         self.score_maxima_: dict[str, int] = {}  # learned as the columns are read
+        self.detection_limits_: dict[str, float] = {}
         self.table_, inferred = self._build_table(df, cols, roles, base)
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
@@ -1207,14 +1213,19 @@ class Encoder(TransformerMixin, BaseEstimator):
                 learned = getattr(self, "unit_conversions_", {}).get(col)
                 convert = KnownConversions(col, unit, learned) if new and unit else learned
                 maxima = getattr(self, "score_maxima_", None)
+                limits = getattr(self, "detection_limits_", None)
                 X[:, j], info = parse_numeric(
                     df[col], self.table_.missing_keys(col), unit,
                     col in getattr(self, "thousands_dot_", ()), convert,
                     col in getattr(self, "thousands_comma_", ()),
                     # a new patient's "14/21" is read out of the training column's maximum
-                    maxima.get(col, 0) if new and maxima is not None else None)
+                    maxima.get(col, 0) if new and maxima is not None else None,
+                    # ... and a "not detected" as the training column's detection limit
+                    limits.get(col, math.nan) if new and limits is not None else None)
                 if not new and info.get("out_of"):
                     self.score_maxima_[col] = int(info["out_of"])
+                if not new and info.get("detection_limit") is not None:
+                    self.detection_limits_[col] = float(info["detection_limit"])
                 self._report_numeric(col, info, report, unit)
                 if new and info["converted"]:
                     r, cell = info["converted"][0]
@@ -1223,16 +1234,17 @@ class Encoder(TransformerMixin, BaseEstimator):
                         f"unit converted to '{_q(unit, 20)}' (e.g. '{_q(cell, 30)}' read "
                         f"as {format_number(X[r, j])}).")
                 if info["decimal_comma"]:
-                    commas[col] = int(info["decimal_comma"])
+                    commas[col] = (int(info["decimal_comma"]), info["decimal_comma_cell"])
             else:
                 X[:, j] = self._encode_categorical(col, df[col], report)
         if commas:  # one note: a walk-through's export had 17 of them above its warnings
             shown = ", ".join(f"'{_q(c)}'" for c in list(commas)[:8])
             more = f" … (+{len(commas) - 8})" if len(commas) > 8 else ""
+            cell, value = next(iter(commas.values()))[1]
             report.notes.append(
-                f"{sum(commas.values()):,} value(s) written with a decimal comma (e.g. "
-                f"'12,5') were read as decimals (12.5), in {_columns(len(commas))}: "
-                f"{shown}{more}.")
+                f"{sum(n for n, _ in commas.values()):,} value(s) written with a decimal "
+                f"comma (e.g. '{_q(cell, 20)}' read as {format_given(value)}) were read as "
+                f"decimals, in {_columns(len(commas))}: {shown}{more}.")
         return X
 
     def _encode_categorical(self, col: str, values: pd.Series,
@@ -1337,6 +1349,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                  lambda c: f"as the number ({format_number(c[2])})"),
                 ("none_as_zero", "as a word for none", lambda c: "as 0, which the column "
                  "also writes"),
+                ("not_detected", "as below the detection limit", lambda c: "as the "
+                 f"column's most common lower limit, {format_number(info['detection_limit'])}"
+                 " (as its limits are read: the true value lies below)"),
                 ("estimated", "as an estimate", lambda c: "as the estimate "
                  f"({format_number(c[2])})"),
                 ("saturation", "with how the saturation was measured",
@@ -1757,6 +1772,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "thousands_dot": list(getattr(self, "thousands_dot_", [])),
                 "thousands_comma": list(getattr(self, "thousands_comma_", [])),
                 "score_maxima": dict(getattr(self, "score_maxima_", {})),
+                "detection_limits": dict(getattr(self, "detection_limits_", {})),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
                 "rare_outcomes": dict(getattr(self, "rare_outcomes_", {})),
@@ -1834,6 +1850,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             raise ValueError("score_maxima must be {column: the maximum a score is out of}")
         if maxima is not None:  # older files: each column's own, as before
             enc.score_maxima_ = {str(k): int(v) for k, v in maxima.items()}
+        limits = state.get("detection_limits")
+        if limits is not None and (not isinstance(limits, dict) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in limits.values())):
+            raise ValueError("detection_limits must be {column: a finite number}")
+        enc.detection_limits_ = {str(k): float(v) for k, v in (limits or {}).items()}
         enc.input_columns_ = [str(c) for c in state["input_columns"]]
         enc.ages_ = _checked_ages(state.get("ages") or {})
         spelled = state.get("label_spellings") or {}

@@ -72,6 +72,15 @@ NUMBER_WORDS = {**{w: i for i, w in enumerate(_UNITS_WORDS)},
 #: Words for none of something ("Alcohol: nil", "Prior admissions: none"): 0 in a column
 #: that also writes 0, else a gap (walk-through 35 lost 160 alcohol intakes of "nil").
 NONE_WORDS = frozenset({"none", "nil", "nil.", "no", "never"})
+#: Words for a result below the assay's detection limit ("TND", "target not detected"):
+#: a viral load's "suppressed" answer. Read as the column's most common lower limit (its
+#: "<50" cells read as 50) where the column writes such limits, else a gap (walk-through
+#: 37 lost 139 viral loads so, a fifth of the column and the outcome's best predictor).
+NOT_DETECTED_WORDS = frozenset({
+    "tnd", "target not detected", "not detected", "undetectable", "undetected", "ud",
+    "below detection", "below detection limit", "below limit of detection",
+    "below the limit of detection", "below lod", "<lod", "< lod", "bdl", "ldl not detected",
+    "nondetectable", "non detectable", "non-detectable", "not detectable"})
 #: A rating scale's total after its name, "GCS 14", "GCS: 14/15", "PHQ9: 14", "AUDIT
 #: 18/40" (walk-throughs 33 and 35).
 _SCALE_TOTAL = re.compile(
@@ -233,20 +242,30 @@ def header_unit(name: object, as_written: bool = False) -> str | None:
     return m.group(1) if as_written else unit_key(m.group(1))
 
 
-def with_unit(cell: str, unit: str | None, thousands_dot: bool = False) -> float | None:
+def with_unit(cell: str, unit: str | None, thousands_dot: bool = False,
+              thousands_comma: bool = False) -> float | None:
     """The number of a cell written with its column's unit ("1420 g" in a "(g)" column),
     else ``None``: a cell in another unit ("1.4 kg") is not converted.
 
     ``unit`` may be a key or a spelling of the unit ("mmHg", "mm Hg" and "mmhg" are one);
-    with ``thousands_dot``, "1.527 pg/ml" reads 1527 (:func:`thousands_dot_column`)."""
+    with ``thousands_dot``, "1.527 pg/ml" reads 1527 (:func:`thousands_dot_column`); with
+    ``thousands_comma``, "7,673 copies/mL" reads 7673 (:func:`thousands_comma_column`)."""
     if not unit:
         return None
     m = _NUMBER_THEN_TEXT.match(cell.strip())
     if m is None or unit_key(m.group(2)) != unit_key(unit):
         return None
-    number = m.group(1)
+    return _written_number(m.group(1), thousands_dot, thousands_comma)
+
+
+def _written_number(number: str, thousands_dot: bool = False,
+                    thousands_comma: bool = False) -> float:
+    """A number as written before a unit: "1.527" with dots as thousands separators,
+    "7,673" with commas as thousands separators, else "2,5" with a decimal comma."""
     if thousands_dot and _DOT_THOUSANDS.match(number):
         return float(number.replace(".", ""))
+    if thousands_comma and _COMMA_THOUSANDS.match(number):
+        return float(number.replace(",", ""))
     return float(number.replace(",", "."))
 
 
@@ -499,7 +518,8 @@ def limit_text(cell: object) -> str | None:
 def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                   unit: str | None = None, thousands_dot: bool = False,
                   convert: dict[str, tuple[float, float]] | None = None,
-                  thousands_comma: bool = False, out_of: int | None = None
+                  thousands_comma: bool = False, out_of: int | None = None,
+                  detection_limit: float | None = None
                   ) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
@@ -525,6 +545,10 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         The maximum a score written "14/27" is out of: by default the column's own
         (:func:`score_maximum`); 0 reads no such cell (a model whose training column
         wrote none: walk-through 36's "14/21" in a PHQ-9 field was read as 14).
+    detection_limit : float, optional
+        What "not detected" (:data:`NOT_DETECTED_WORDS`) reads as: by default the most
+        common lower limit the column writes ("<50": 50); NaN reads none (a fitted
+        model's column that wrote no limit).
 
     Returns
     -------
@@ -546,14 +570,17 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         of its maximum, in words or after "GCS" (``plain``: (row, text, number);
         :func:`plain_number`) and the oxygen saturations written with how they were taken
         (``saturation``: (row, text, number); "94% on 2L" is 94), and the estimates
-        (``estimated``: (row, text, number); "est 67" is 67).
+        (``estimated``: (row, text, number); "est 67" is 67), and the results below
+        the detection limit (``not_detected``: (row, text); ``detection_limit``: the
+        limit they read as, or ``None``).
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
                             "thousands_dot": [], "converted": [], "gcs": [],
                             "thousands_comma": [], "gestation": [], "plain": [],
                             "saturation": [], "estimated": [], "limit_unit": [],
-                            "none_as_zero": []}
+                            "none_as_zero": [], "not_detected": [],
+                            "detection_limit": None}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -619,6 +646,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif _DECIMAL_COMMA.match(s):
             out[i] = float(s.replace(",", "."))
             info["decimal_comma"] += 1
+            info.setdefault("decimal_comma_cell", (s, out[i]))
         elif m := _CENSORED.match(s):  # "<15", ">90": the limit (the value lies beyond)
             out[i] = float(m.group(2).replace(",", "."))
             info["censored"].append((int(i), s))
@@ -646,20 +674,44 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             info["estimated"].append((int(i), s, v))
         elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
             info["infinite"].append((int(i), s))
-        elif (v := with_unit(s, unit, thousands_dot and not eu)) is not None \
+        elif (v := with_unit(s, unit, thousands_dot and not eu, thousands_comma)) is not None \
                 and math.isfinite(v):
             out[i] = v
             info["unit"].append((int(i), s))
             if thousands_dot and not eu and v != with_unit(s, unit):  # "1.527 pg/ml"
                 info["thousands_dot"].append((int(i), s, v))
-        elif convert and (v := _converted(s, convert)) is not None:
+        elif convert and (v := _converted(s, convert, thousands_comma)) is not None:
             out[i] = v
             info["converted"].append((int(i), s))
         else:
             info["bad"].append((int(i), s))
     if tokens:
         info["missing_tokens"] = token_counts(pd.Series(tokens, dtype=object))
+    if any(norm_key(c) in NOT_DETECTED_WORDS for _, c in info["bad"]):
+        _read_not_detected(out, info, detection_limit)
     return out, info
+
+
+def _read_not_detected(out: np.ndarray, info: dict[str, Any],
+                       limit: float | None) -> None:
+    """Read the cells saying a result was not detected as the detection limit: ``limit``,
+    or the column's most common lower limit ("<50"); they stay bad without one."""
+    if limit is None:
+        lower = [out[i] for i, c in info["censored"]
+                 if c.lstrip()[:1] in "<≤⩽" and math.isfinite(out[i])]
+        if lower:
+            values, counts = np.unique(lower, return_counts=True)
+            limit = float(values[np.argmax(counts)])  # ties: the smallest
+    if limit is None or not math.isfinite(limit):
+        return
+    keep = []
+    for i, c in info["bad"]:
+        if norm_key(c) in NOT_DETECTED_WORDS:
+            out[i] = limit
+            info["not_detected"].append((i, c))
+        else:
+            keep.append((i, c))
+    info["bad"], info["detection_limit"] = keep, limit
 
 
 def _limit_value(rest: str, unit: str | None,
@@ -673,13 +725,14 @@ def _limit_value(rest: str, unit: str | None,
     return v if v is not None and math.isfinite(v) else None
 
 
-def _converted(cell: str, convert: dict[str, tuple[float, float]]) -> float | None:
+def _converted(cell: str, convert: dict[str, tuple[float, float]],
+               thousands_comma: bool = False) -> float | None:
     """The number of a cell written in one of the units of ``convert``, converted; else
     ``None``."""
     m = _NUMBER_THEN_TEXT.match(cell.strip())
     if m is None or (how := convert.get(unit_key(m.group(2)))) is None:
         return None
-    v = float(m.group(1).replace(",", ".")) * how[0] + how[1]
+    v = _written_number(m.group(1), thousands_comma=thousands_comma) * how[0] + how[1]
     return v if math.isfinite(v) else None
 
 
@@ -691,7 +744,9 @@ _COMMA_DECIMAL_CELL = re.compile(
 _DOT_DECIMAL_CELL = re.compile(
     rf"\s*(?:[<>]=?\s*)?[+-]?\d*\.\d+(?:[eE][+-]?\d+)?{_TAIL}\s*")
 _DOT_THOUSANDS_CELL = re.compile(rf"\s*[+-]?[1-9]\d{{0,2}}(?:\.\d{{3}})+{_TAIL}\s*")
-_COMMA_THOUSANDS_CELL = re.compile(r"\s*[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?\s*")
+# a unit may follow: "7,673 copies/mL" beside "67,811" (walk-through 37's viral loads were
+# read 1000 times too small)
+_COMMA_THOUSANDS_CELL = re.compile(rf"\s*[+-]?[1-9]\d{{0,2}}(?:,\d{{3}})+(?:\.\d+)?{_TAIL}\s*")
 
 
 def _distinct_text(values: pd.Series, marks: str):
@@ -873,6 +928,10 @@ def _unique_cells(values: pd.Series, missing_tokens):
     token = np.zeros(len(uniques), bool)
     token[other] = [norm_key(uniques.iat[i]) in missing_tokens for i in other]
     number[other] = [_reads_as_number(uniques.iat[i]) for i in other]
+    # "TND" beside "<50" reads as the detection limit (:func:`parse_numeric`)
+    nd = [i for i in other if norm_key(uniques.iat[i]) in NOT_DETECTED_WORDS]
+    if nd and any(number[i] and uniques.iat[i].lstrip()[:1] in "<≤⩽" for i in other):
+        number[nd] = True
     out_of = score_maximum(uniques.iloc[other])  # "14/27" when every fraction is out of 27
     if out_of is not None:
         number[other] |= [bool(_FRACTION.fullmatch(uniques.iat[i])) for i in other]

@@ -31,7 +31,12 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.number_format import format_number
-from sparge.data.parsing import ColumnUnits, parse_numeric, unit_key
+from sparge.data.parsing import (
+    ColumnUnits,
+    parse_numeric,
+    thousands_comma_column,
+    unit_key,
+)
 
 #: Converted cells must have a median within this factor of the column's own cells.
 AGREEMENT = 3.0
@@ -51,8 +56,16 @@ _SIMPLE = {
              "hr": 60.0, "hrs": 60.0, "hour": 60.0, "hours": 60.0, "s": 1 / 60,
              "ms": 1 / 60_000, "msec": 1 / 60_000,
              "sec": 1 / 60, "secs": 1 / 60, "seconds": 1 / 60, "d": 1440.0,
-             "day": 1440.0, "days": 1440.0},
+             "day": 1440.0, "days": 1440.0, "weeks": 10080.0},
+    # walk-through 37's "91 months" in a column of years on treatment; a month is a
+    # twelfth of a year by definition (not a number of days: no days here)
+    "years": {"years": 12.0, "months": 1.0},
 }
+#: An eGFR is given per 1.73 m² of body surface: "mL/min" is its short form (walk-through
+#: 37 set 86 eGFRs in "mL/min/1.73m2" to missing beside plain ones read in "mL/min").
+#: Not a creatinine clearance, which is not normalised.
+_EGFR = re.compile(r"\be?gfr\b|glomerular filtration", re.IGNORECASE)
+_EGFR_UNITS = {"ml/min", "ml/min/1.73m2"}
 #: Cell counts: the volume a count is given per, in litres ...
 _COUNT_VOLUME = {"l": 1.0, "dl": 0.1, "ml": 1e-3, "ul": 1e-6, "mm3": 1e-6, "nl": 1e-9}
 #: ... and the multiplier written before it: "x10^9/L", "10^3/µL", "K/µL", "/µL".
@@ -165,6 +178,8 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
                                               "NGSP")
         return Conversion(1 / 0.09148, -2.152 / 0.09148,
                           "HbA1c: mmol/mol = 10.93 × (% − 2.152), NGSP to IFCC")
+    if {a, b} == _EGFR_UNITS and _EGFR.search(str(column)):
+        return Conversion(1.0, 0.0, "an eGFR in 'mL/min' is per 1.73 m²")
     temp = {"°c", "°f"}
     if {a, b} == temp:
         if a == "°f":
@@ -325,8 +340,17 @@ def _plain_unit(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
                 dist += abs(m - centre) * x.size
                 weight += x.size
         if weight:
-            scores.append((dist / weight, key))
-    scores.sort()
+            scores.append((dist / weight, key, weight))
+    # of the units the plain numbers may be in, the one that reads the most cells: walk-
+    # through 37's viral loads, 120 cells in copies/mL and 13 in IU/mL (no exact
+    # conversion between them), were read in IU/mL and the 120 set to missing
+    most = max((w for d, _, w in scores if d <= math.log(AGREEMENT)), default=0)
+    scores = sorted(t[:2] for t in scores if t[2] == most)
+    if scores:  # another name of the best unit ("mL/min" for an eGFR) is no rival
+        best = candidates[scores[0][1]]
+        scores = scores[:1] + [t for t in scores[1:] if (
+            conv := conversion(column, candidates[t[1]], best)) is None
+            or (conv.factor, conv.offset) != (1.0, 0.0)]
     if not scores or scores[0][0] > math.log(AGREEMENT) or (
             len(scores) > 1 and scores[0][0] > scores[1][0] / 2):
         return None
@@ -366,11 +390,12 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
     if not units.written or (not units.mixed and (units.header or not units.n_numbers)):
         return None
     numbers: dict[str, np.ndarray] = {}
+    commas = thousands_comma_column(values)  # "7,673 copies/mL" is 7673 beside "67,811"
     for key, u in units.written.items():
-        out, info = parse_numeric(values, missing_tokens, u.shown)
+        out, info = parse_numeric(values, missing_tokens, u.shown, thousands_comma=commas)
         rows = [r for r, _ in info["unit"]] + [r for r, _ in info["limit_unit"]]
         numbers[key] = out[rows]
-    plain_all, _ = parse_numeric(values, missing_tokens, None)
+    plain_all, _ = parse_numeric(values, missing_tokens, None, thousands_comma=commas)
     plain = plain_all[np.isfinite(plain_all)]
     shown = {k: u.shown for k, u in units.written.items()}
     plain_as = None

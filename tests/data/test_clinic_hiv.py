@@ -1,0 +1,139 @@
+"""Walk-through 37, an HIV clinic's export: viral loads with thousands separators and a
+unit, "not detected" results, units written two ways, HTML character references, and an
+outcome written with its event's words."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.column_guess import event_answer_codes, guess_columns
+from sparge.data.encoder import Encoder
+from sparge.data.parsing import column_units, parse_numeric
+from sparge.data.reading import read_table
+from sparge.data.tables import DEFAULT_MISSING_TOKENS
+from sparge.data.unit_conversion import conversion, plan_units
+
+
+def _clinic(n: int = 120, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """A small HIV clinic table (as :func:`read_table` reads it: no HTML references); the
+    true viral loads (NaN: not detected)."""
+    rng = np.random.default_rng(seed)
+    failed = rng.random(n) < 0.4
+    vl = np.where(failed, rng.integers(2_000, 300_000, n), np.nan)
+    cells = []
+    for i, v in enumerate(vl):
+        if np.isnan(v):
+            cells.append(["<50", "TND", "target not detected", "<50"][i % 4])
+        else:
+            v = int(v)
+            cells.append([f"{v:,}", f"{v:,} copies/mL", str(v)][i % 3])
+    df = pd.DataFrame({
+        "Patient ID": [f"H{i:04d}" for i in range(n)],
+        "Age": rng.integers(20, 70, n).astype(str),
+        "Viral load": cells,
+        "eGFR": [["&gt;90", f"{e} mL/min/1.73m2", f"{e}", f"{e} mL/min"][i % 4]
+                 for i, e in enumerate(rng.integers(40, 89, n))],
+        "Virological failure at 12 months": [
+            (["Yes", "failure", "Y"] if f else ["No", "suppressed", "N", "pending"])[i % 3]
+            for i, f in enumerate(failed ^ (rng.random(n) < 0.25))],  # no perfect leak
+    })
+    return df.assign(eGFR=df["eGFR"].str.replace("&gt;", ">")), vl
+
+
+def test_thousands_separators_beside_a_unit_are_read_in_full():
+    df, vl = _clinic()
+    enc = Encoder(id_column="Patient ID", label_column="Virological failure at 12 months")
+    X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
+    detected = ~np.isnan(vl)
+    np.testing.assert_allclose(X["Viral load"].to_numpy()[detected], vl[detected])
+    assert enc.thousands_comma_ == ["Viral load"]
+    assert not any("were read as decimals" in n for n in enc.report_.notes)
+
+
+def test_not_detected_reads_as_the_columns_detection_limit():
+    df, vl = _clinic()
+    enc = Encoder(id_column="Patient ID", label_column="Virological failure at 12 months")
+    X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
+    np.testing.assert_array_equal(X["Viral load"].to_numpy()[np.isnan(vl)], 50.0)
+    assert enc.detection_limits_ == {"Viral load": 50.0}
+    note = next(n for n in enc.report_.notes if "detection limit" in n)
+    assert "'TND'" in note and ", 50 " in note
+    # a new patient's "TND" is read as the training column's limit, also after saving
+    again = Encoder.from_dict(enc.to_dict())
+    new = df.iloc[:1].assign(**{"Viral load": "not detected"})
+    for e in (enc, again):
+        got = pd.DataFrame(e.transform(new), columns=e.feature_names_out_)
+        assert got["Viral load"].iloc[0] == 50.0
+    # without a lower limit in the column, "TND" stays a value that cannot be read
+    out, info = parse_numeric(pd.Series(["1200", "TND", "300"]), DEFAULT_MISSING_TOKENS)
+    assert np.isnan(out[1]) and info["bad"] == [(1, "TND")]
+    out, info = parse_numeric(pd.Series(["<20", "<50", "<20", "undetectable"]),
+                              DEFAULT_MISSING_TOKENS)
+    assert out[3] == 20.0 and info["detection_limit"] == 20.0
+
+
+def test_the_plain_numbers_unit_is_the_one_that_reads_most_cells():
+    """120 cells in copies/mL, 13 in IU/mL (no exact conversion): copies/mL."""
+    rng = np.random.default_rng(3)
+    cells = pd.Series([f"{v} copies/mL" for v in rng.integers(1000, 90000, 120)]
+                      + [f"{v} IU/mL" for v in rng.integers(1000, 90000, 13)]
+                      + [str(v) for v in rng.integers(1000, 90000, 200)], dtype=object)
+    plan = plan_units("Viral load", cells, column_units(cells, "Viral load"),
+                      DEFAULT_MISSING_TOKENS)
+    assert plan.target == "copies/mL" and plan.left == ["iu/ml"]
+
+
+def test_egfr_per_173_m2_and_months_in_years_are_the_same_quantity():
+    assert (conversion("eGFR", "mL/min/1.73m2", "mL/min").factor,
+            conversion("eGFR (CKD-EPI)", "mL/min", "mL/min/1.73 m²").factor) == (1.0, 1.0)
+    assert conversion("Creatinine clearance", "mL/min/1.73m2", "mL/min") is None
+    assert conversion("Years on ART", "91 months".split()[1], "yrs").factor == 1 / 12
+    assert conversion("Time", "months", "days") is None  # a month has no fixed days
+    df, _ = _clinic()
+    enc = Encoder(id_column="Patient ID", label_column="Virological failure at 12 months")
+    X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
+    egfr = df["eGFR"].str.extract(r"(\d+)")[0].astype(float)
+    np.testing.assert_array_equal(X["eGFR"], egfr)
+
+
+def test_html_character_references_are_read_as_their_characters(tmp_path):
+    df, _ = _clinic()
+    path = tmp_path / "clinic.csv"
+    df.assign(eGFR=df["eGFR"].str.replace(">", "&gt;")).to_csv(path, index=False)
+    read = read_table(str(path))
+    assert read["eGFR"].iloc[0] == ">90" and (read["eGFR"] == "&gt;90").sum() == 0
+    note = next(n for n in read.attrs["sparge_read_notes"] if "HTML" in n)
+    assert "'&gt;90' in 'eGFR' as '>90'" in note and "30 cell(s)" in note
+    # an ampersand that is no reference stays as written
+    path.write_text("id,Ward\n1,A&E\n2,Oncology & Haematology\n3,&gt; &amp;\n")
+    assert read_table(str(path))["Ward"].tolist() == ["A&E", "Oncology & Haematology",
+                                                       "> &"]
+
+
+def test_an_outcome_written_with_its_events_words_is_yes_or_no():
+    col = "Virological failure at 12 months"
+    codes = {"Yes": 1, "No": 2, "failure": 3, "suppressed": 4}
+    assert event_answer_codes(col, codes, codes) == {"failure": 1, "suppressed": 2}
+    codes = {"Yes": 1, "No": 2, "sepsis": 3, "no sepsis": 4, "transferred": 5}
+    assert event_answer_codes("Sepsis at 30 days", codes, codes) == {
+        "sepsis": 1, "no sepsis": 2}
+    df, _ = _clinic()
+    assert guess_columns(df) == ("Patient ID", col)  # gap words are no answers
+    enc = Encoder(id_column="Patient ID", label_column=col)
+    enc.fit(df)
+    assert sorted(pd.Series(enc.labels(df)).dropna().unique()) == ["No", "Yes"]
+
+
+def test_the_decimal_comma_note_quotes_a_cell_of_the_table():
+    """Its example was a fixed "'12,5'", a cell of no column (walk-through 37)."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"id": range(60),
+                       "Creatinine": [f"{v:.1f}".replace(".", ",")
+                                      for v in rng.uniform(0.6, 3, 60)],
+                       "Outcome": ["a", "b"] * 30})
+    enc = Encoder(id_column="id", label_column="Outcome").fit(df)
+    note = next(n for n in enc.report_.notes if "decimal comma" in n)
+    cell = df["Creatinine"].iloc[0]
+    value = float(cell.replace(",", "."))
+    assert f"e.g. '{cell}' read as {value:g})" in note
