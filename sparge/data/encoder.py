@@ -60,6 +60,7 @@ from sparge.data.leaks import (
     LEAK_AUC,
     NAMED_LEAK_AUC,
     leak_message,
+    named_after_outcome,
     named_leak_message,
     outcome_leaks,
 )
@@ -994,6 +995,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         if named:
             report.warnings.append(named_leak_message(named))
             report.questioned_leaks.update(named)
+        # ... or named as what follows the outcome's event (walk-through 37's "Switched
+        # regimen after failure", AUC 0.93, beside "Virological failure at 12 months")
+        after = {c: a for c, a in strong.items() if a < LEAK_AUC and c not in named
+                 and named_after_outcome(c, self.label_column)}
+        if after:
+            report.warnings.append(named_leak_message(after, after_outcome=True))
+            report.questioned_leaks.update(after)
         if not leaks:
             return X
         if len(leaks) >= X.shape[1]:
@@ -1345,7 +1353,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  f"({format_number(round(c[2], 2))}: days / 7)"),
                 ("gcs", "as the Glasgow coma scale's parts",
                  lambda c: "as their total, eyes + verbal + motor (3–15)"),
-                ("plain", "as a score out of its maximum, a word or after its name",
+                ("plain", "as a score out of its maximum, a word, after its name or with its "
+                 "share in brackets",
                  lambda c: f"as the number ({format_number(c[2])})"),
                 ("none_as_zero", "as a word for none", lambda c: "as 0, which the column "
                  "also writes"),

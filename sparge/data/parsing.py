@@ -90,6 +90,12 @@ _SCALE_TOTAL = re.compile(
 #: A score with its severity in words after it, "14 (moderate)", "22 (severe)".
 _WITH_SEVERITY = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*[(\[]\s*([A-Za-z][A-Za-z \-]{0,24})"
                             r"\s*[)\]]\s*")
+#: A count with its share of a total in brackets after it, "350 (22%)": a CD4 count and
+#: its percentage of lymphocytes (walk-through 37 lost 127 CD4 counts so).
+_WITH_SHARE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*[(\[]\s*\d{1,3}(?:\.\d+)?\s*%\s*[)\]]\s*")
+#: A lymphocyte count after its name, "CD4 350", "CD4 count: 350" (walk-through 37).
+_NAMED_COUNT = re.compile(r"\s*CD[348](?:\s*\+)?(?:\s*(?:count|abs(?:olute)?))?\s*[:=]?\s*"
+                          r"(\d+(?:\.\d+)?)\s*", re.IGNORECASE)
 #: An oxygen saturation with how it was taken after the "%": "98% RA", "94% on 2L",
 #: "94 % O2", "93% 2L NP" (walk-through 33: 156 such cells were set to missing). The
 #: saturation is read; how much oxygen the patient was on is not.
@@ -127,7 +133,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
     score out of ``out_of`` ("14/27": 14; the column's :func:`score_maximum`), a number
     in words ("seven": 7), a rating scale's total after its name ("GCS 14", "PHQ9: 14"),
     a score with its severity in words ("14 (moderate)"), a count with its word ("5
-    previous"); else ``None``."""
+    previous"), a count with its share in brackets ("350 (22%)": 350) or after its name
+    ("CD4 350"); else ``None``."""
     if out_of is not None and (m := _FRACTION.fullmatch(cell)) and int(m.group(2)) == out_of:
         return float(m.group(1))
     if (n := NUMBER_WORDS.get(cell.strip().lower())) is not None:
@@ -135,6 +142,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
     if m := _SCALE_TOTAL.fullmatch(cell):
         return float(m.group(1))
     if (m := _WITH_SEVERITY.fullmatch(cell)) and unit_key(m.group(2)) not in KNOWN_UNITS:
+        return float(m.group(1))
+    if m := _WITH_SHARE.fullmatch(cell) or _NAMED_COUNT.fullmatch(cell):
         return float(m.group(1))
     if (m := _NUMBER_THEN_TEXT.match(cell.strip())) and unit_key(m.group(2)) in _NOT_UNITS:
         return float(m.group(1).replace(",", "."))  # "5 previous": a count

@@ -279,6 +279,22 @@ def scale_codes(levels: Iterable[str], scale: str) -> dict[str, int]:
     return {lv: codes[norm_key(lv)] for lv in levels}
 
 
+#: A test's name and its result: "hbsag+", "anti-hcv neg", "hiv ab positive".
+_TEST_RESULT = re.compile(
+    r"[a-z][a-z0-9\-]*[a-z0-9](?:\s[a-z0-9][a-z0-9\-]*[a-z0-9])?"
+    r"(?:\s*(?P<sign>[+-])|\s+(?P<word>pos|positive|reactive|neg|negative|non-?reactive))")
+
+
+def _test_result(key: str) -> int | None:
+    """1 for a positive test result written after the test's name, 2 for a negative one,
+    else ``None``."""
+    m = _TEST_RESULT.fullmatch(key)
+    if m is None or len(key) > 32:
+        return None
+    result = m.group("sign") or m.group("word")
+    return 1 if result in ("+", "pos", "positive", "reactive") else 2
+
+
 def yes_no_codes(levels: Iterable[str]) -> dict[str, int] | None:
     """Code a yes/no column in the paper's direction.
 
@@ -304,7 +320,11 @@ def yes_no_codes(levels: Iterable[str]) -> dict[str, int] | None:
     fixed = {**_SCALE_CODES["yes/no"], "1": 1, "0": 2, "present": 1, "absent": 2,
              "positive": 1, "negative": 2, "pos": 1, "neg": 2}
     out = {lv: fixed[norm_key(lv)] for lv in levels if norm_key(lv) in fixed}
-    others = sorted((lv for lv in levels if norm_key(lv) not in fixed), key=natural_key)
+    # a test's result after its name, "HBsAg+", "anti-HCV neg" (walk-through 37's
+    # hepatitis columns coded them apart from Yes and No)
+    out.update({lv: code for lv in levels if lv not in out
+                and (code := _test_result(norm_key(lv))) is not None})
+    others = sorted((lv for lv in levels if lv not in out), key=natural_key)
     out.update({lv: 3 + i for i, lv in enumerate(others)})
     return out
 

@@ -137,3 +137,55 @@ def test_the_decimal_comma_note_quotes_a_cell_of_the_table():
     cell = df["Creatinine"].iloc[0]
     value = float(cell.replace(",", "."))
     assert f"e.g. '{cell}' read as {value:g})" in note
+
+
+def test_a_column_named_as_what_follows_the_outcome_is_questioned():
+    from sparge.data.leaks import named_after_outcome
+
+    outcome = "Virological failure at 12 months"
+    assert named_after_outcome("Switched regimen after failure", outcome)
+    assert named_after_outcome("Therapy following virological failure", outcome)
+    assert named_after_outcome("Post-relapse therapy", "Relapse within 2 years")
+    assert not named_after_outcome("Regimen switched after 6 months", outcome)
+    assert not named_after_outcome("Failure of first-line ART before enrolment", outcome)
+    assert not named_after_outcome("Weight after diagnosis", outcome)
+    assert not named_after_outcome("Switched regimen after failure", None)
+    df, _ = _clinic(300)
+    label = df["Virological failure at 12 months"]
+    yes = label.isin(["Yes", "failure", "Y"])
+    rng = np.random.default_rng(5)
+    switched = np.where(yes ^ (rng.random(len(df)) < 0.08), "Yes", "No")  # AUC ~0.92
+    df = df.assign(**{"Switched regimen after failure": switched,
+                      "Switched regimen (any)": switched})
+    enc = Encoder(id_column="Patient ID", label_column=outcome).fit(df)
+    assert set(enc.report_.questioned_leaks) == {"Switched regimen after failure"}
+    warning = next(w for w in enc.report_.warnings if "after the outcome" in w)
+    assert "named as what happens after the outcome" in warning
+
+
+def test_cd4_counts_with_their_share_name_or_unit_are_read():
+    rng = np.random.default_rng(2)
+    true = rng.integers(50, 1200, 200)
+    forms = [lambda v: f"{v} ({v // 40}%)", lambda v: f"CD4 {v}", lambda v: f"{v} cells/mm3",
+             lambda v: f"{v} cells/µL", lambda v: f"{v / 1000:.3f} x10^9/L", str]
+    cells = pd.Series([forms[i % len(forms)](v) for i, v in enumerate(true)], dtype=object)
+    df = pd.DataFrame({"id": range(200), "CD4 count": cells,
+                       "Outcome": rng.choice(["a", "b"], 200)})
+    enc = Encoder(id_column="id", label_column="Outcome")
+    X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
+    np.testing.assert_allclose(X["CD4 count"], true)
+    # a new patient's, as typed
+    new = pd.DataFrame({"id": ["q"], "CD4 count": ["350 (22%)"], "Outcome": [None]})
+    assert enc.transform(new)[0, 0] == 350.0
+
+
+def test_a_tests_result_after_its_name_is_a_yes_or_a_no():
+    from sparge.data.tables import yes_no_codes
+
+    codes = yes_no_codes(["Yes", "No", "HBsAg+", "HBsAg -", "anti-HCV neg",
+                          "HCV Ab non-reactive", "hbsag reactive", "unk"])
+    assert codes == {"Yes": 1, "No": 2, "unk": 0, "HBsAg+": 1, "HBsAg -": 2,
+                     "anti-HCV neg": 2, "HCV Ab non-reactive": 2, "hbsag reactive": 1}
+    # blood groups are no test results, and a column without a yes and a no is no yes/no
+    assert yes_no_codes(["A+", "B-", "O+"]) is None
+    assert yes_no_codes(["Yes", "No", "A+"])["A+"] == 3
