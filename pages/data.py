@@ -87,13 +87,16 @@ if pending is not None:
     # the columns the encoder will use, not every other one (follow-up, dates and notes
     # are left out: counted, they made one gap exceed the threshold)
     threshold = default_missing_threshold(guess_feature_count(df, id_guess, label_guess))
-    # the same table again (a re-upload)? Its columns are guessed afresh, but the
-    # threshold chosen for it is kept (it was silently reset to the default), and the
-    # choices made for it can be (walk-through 25's were silently undone)
+    # the same table again (a re-upload)? The threshold chosen for it is kept (it was
+    # silently reset to the default), and the choices made for it can be (walk-through
+    # 25's were silently undone)
     again = [str(c) for c in df.columns] == [str(c) for c in cohort.df.columns]
     if again:
         threshold = 100 if enc.max_patient_missing is None else \
             round(100 * enc.max_patient_missing)
+        # ... and so are its ID and outcome columns where none is guessed (walk-through
+        # 37's re-upload of the full table set the outcome to "(none)" without a word)
+        id_guess, label_guess = id_guess or enc.id_column, label_guess or enc.label_column
 else:
     again = False
     df, name, token = cohort.df, ss.cohort_name, f"cohort-{id(cohort)}"

@@ -787,6 +787,35 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
     return out
 
 
+def unused_columns_message(encoder: Encoder, df: pd.DataFrame) -> str | None:
+    """Words for a file's columns that hold values the model does not use: left out when
+    it was trained (free text, a leak, a column set aside), or not in its training table.
+    Walk-through 37's new patient gave viral load, CD4 and adherence, and the page said
+    "14 of 15 biomarkers given" without a word that three were not read."""
+    used = set(map(str, encoder.feature_names_out_)) | {
+        str(c) for c in (encoder.id_column, encoder.label_column) if c is not None}
+    left, unknown = [], []
+    for col in df.columns:
+        name = str(col)
+        if name in used:
+            continue
+        text = df[col].astype("string").fillna("").str.strip()
+        keys = text.map(norm_key)
+        if not ((text != "") & ~keys.isin(encoder.table_.missing_keys(name))).any():
+            continue
+        (left if name in encoder.roles_ else unknown).append(name)
+    if not left and not unknown:
+        return None
+    parts = []
+    if left:
+        parts.append(f"{quoted_names(left, width=40)} (left out of the model when it was "
+                     "trained: the Data page's report says why)")
+    if unknown:
+        parts.append(f"{quoted_names(unknown, width=40)} (not a column of the table the "
+                     "model was trained on)")
+    return "Values not used by the model, so not read: " + "; ".join(parts) + "."
+
+
 def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
                         split: bool = False, by_row: bool = False):
     """Encode new patients with a trained model's encoder; returns features and messages.
@@ -811,7 +840,8 @@ def encode_new_patients(model: SparGE, encoder: Encoder, df: pd.DataFrame, *,
     problems += [] if by_row else [f"Column '{plain_text(s.column, 80)}': "
                                    f"{quoted_names(s.examples, width=30)} — {s.hint}"
                                    for s in rep.stray_text]
-    msgs = list(rep.warnings) + list(rep.notes)
+    unused = unused_columns_message(encoder, df)
+    msgs = ([unused] if unused else []) + list(rep.warnings) + list(rep.notes)
     # one line per gap word, naming its columns (a patient with 16 gaps had 16 lines)
     by_token: dict[str, list[str]] = {}
     for col, toks in rep.missing_tokens.items():

@@ -429,3 +429,19 @@ def test_copied_rows_are_left_out_in_one_click():
     assert enc.leave_out_copies and int(enc.keep_patients_.sum()) == kept - 2
     assert "Copies left out of training" in texts(at)
     assert at.button(key="leave_out_copies").label == "Train on the 2 copied rows again"
+
+
+def test_a_re_upload_keeps_the_outcome_chosen_when_none_is_guessed():
+    """Walk-through 37: the full table uploaded again after its outcome was chosen by
+    hand came back with the outcome at "(none)", and encoding made it an input."""
+    df = pd.read_csv(io.BytesIO(SMALL)).rename(columns={"Outcome": "Group"})
+    data = df.to_csv(index=False).encode()
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(("g.csv", data, "text/csv")).run()
+    assert at.selectbox(key="setup_label").value == "(none)"  # "Group" is not guessed
+    at.selectbox(key="setup_label").set_value("Group").run()
+    at.button(key="setup_go").click().run()
+    assert at.session_state["cohort"].encoder.label_column == "Group"
+    at.file_uploader(key="data_upload_1").set_value(("g.csv", data, "text/csv")).run()
+    assert any("Set up the new table" in h.value for h in at.subheader)
+    assert at.selectbox(key="setup_label").value == "Group"

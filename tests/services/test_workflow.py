@@ -528,3 +528,23 @@ def test_the_model_page_says_when_few_patients_are_kept_for_training():
     said = few_kept_caution(26, 805)
     assert said.startswith("Only 26 of the table's 805 patients (3 %) are kept")
     assert few_kept_caution(300, 805) is None and few_kept_caution(0, 0) is None
+
+
+def test_a_new_patients_values_the_model_does_not_use_are_named(table, cohort, trained):
+    """Walk-through 37: viral load and CD4 given, not in the model, and not a word."""
+    left = cohort.features[0]
+    aside = encode_cohort(table, id_column=ID, label_column=OUTCOME,
+                          roles={left: "ignore"})
+    model = train(aside, {"max_iter": 0, "random_state": 0})
+    row = table.iloc[:1].copy()
+    row["Viral load"] = "<50"
+    row["Comment"] = "  "  # an empty cell is no value
+    _, _, msgs = encode_new_patients(model, aside.encoder, row, split=True)
+    note = next(m for m in msgs if m.startswith("Values not used by the model"))
+    assert "'Viral load' (not a column of the table the model was trained on)" in note
+    assert f"'{left}' (left out of the model when it was trained" in note
+    assert "Comment" not in note and ID not in note and OUTCOME not in note
+    # a patient of the training table's own columns: no such note
+    model, _ = trained
+    _, _, msgs = encode_new_patients(model, cohort.encoder, table.iloc[:1], split=True)
+    assert not any(m.startswith("Values not used") for m in msgs)
