@@ -502,6 +502,13 @@ def test_the_leave_out_button_names_the_nearly_empty_columns_and_keeps_the_users
     assert "PCT" not in again.encoder.feature_names_out_
     assert not again.encoder.report_.patients_dropped
     assert not again.encoder.report_.columns_losing_patients
+    # patients without an outcome do not train: the button does not count them
+    # (walk-through 37's "578 of 706 patients kept" trained 568)
+    df.loc[:9, "Outcome"] = ""
+    cohort = encode_cohort(df, label_column="Outcome", roles={"h": "numeric"})
+    label, roles = leave_out_button(cohort.encoder, cohort.encoder.report_)
+    assert label == f"Leave out 'PCT': {n - 10} of {n} patients kept"
+    assert len(encode_again(cohort, roles=roles).train_rows) == n - 10
 
 
 def test_pages_that_score_the_outcome_repeat_a_questioned_leak():
