@@ -39,7 +39,11 @@ from sparge.errors import DataError
 from sparge.estimator.model import SparGE
 from sparge.services.display import ordered_outcomes
 from sparge.services.resources import duration, estimate_fit
-from sparge.services.split_errors import paired_difference, split_test_fraction
+from sparge.services.split_errors import (
+    few_test_patients,
+    paired_difference,
+    split_test_fraction,
+)
 
 
 def paper_classifiers(random_state: int = 0, calibration_folds: int = 5,
@@ -314,6 +318,7 @@ def compare_classifiers(
                               f"{'raw data' if rep == 'raw' else 'SparGE features'}")
     out = pd.DataFrame(rows)
     out.attrs["test_size"] = test_size  # the verdicts' standard errors depend on it
+    out.attrs["n_test"] = len(te)  # and whether they can say anything
     return out, confusion
 
 
@@ -421,7 +426,8 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
         return sum(1 for clf in diff.index if np.isfinite(stats[clf][1])
                    and sign * diff[clf] > 0 and sign * diff[clf] >= 2 * stats[clf][1])
 
-    clear, behind = beyond_noise(1), beyond_noise(-1)
+    few = few_test_patients(results)
+    clear, behind = (0, 0) if few else (beyond_noise(1), beyond_noise(-1))
 
     def named(clf) -> str:
         return f"{CLASSIFIER_NAMES.get(clf, clf)} {diff[clf]:+.3f}"
@@ -431,7 +437,9 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
     head = (f"SparGE's features beat the raw data with {ahead} of {len(diff)} classifiers "
             f"({ends})")
     beyond = "by more than twice the standard error of the difference"
-    if ahead == 1:
+    if few:
+        head += "." + few[:-1]
+    elif ahead == 1:
         head += f"; {beyond}" if clear else f"; not {beyond}, so the gain may be noise"
     elif ahead > 1:
         head += (f"; {clear} of them {beyond}" if clear else

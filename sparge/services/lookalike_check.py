@@ -25,7 +25,11 @@ from sparge.method.proximity import ForestProximity
 from sparge.method.similarity import precision_at_k
 from sparge.services.compare import NEAR_CHANCE as COMPARE_NEAR_CHANCE
 from sparge.services.compare import raw_representation
-from sparge.services.split_errors import paired_difference, split_test_fraction
+from sparge.services.split_errors import (
+    few_test_patients,
+    paired_difference,
+    split_test_fraction,
+)
 
 METHODS = ("SparGE", "forest proximity", "raw features")
 
@@ -115,6 +119,7 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
         callback(1.0, "done")
     out = pd.DataFrame(rows).drop(columns="sparse")
     out.attrs["test_size"] = test_size  # the verdict's standard error depends on it
+    out.attrs["n_test"] = len(te)  # and whether it can say anything
     return out
 
 
@@ -198,7 +203,8 @@ def check_verdict(results: pd.DataFrame,
                                            "share the patient's outcome."}
     wide = results.pivot_table(index="split", columns="method", values=measure)
     mean, se, _ = paired_difference(wide[best], wide[runner], split_test_fraction(results))
-    clear = bool(np.isfinite(se) and mean >= 2 * se and mean > 0)
+    few = few_test_patients(results)
+    clear = bool(np.isfinite(se) and mean >= 2 * se and mean > 0) and not few
     chance = (f"; chance: {100 / n_classes:.0f} %" if n_classes and n_classes > 1
               else "")
     # two decimals for small numbers: "0.2 points, less than twice its standard error
@@ -225,7 +231,7 @@ def check_verdict(results: pd.DataFrame,
                                                       summ[measure].iloc[2:])]
     if others:
         sentence += f" Next: {', '.join(others)}."
-    sentence += _hedges(summ, best, share, n_classes, measure)
+    sentence += _hedges(summ, best, share, n_classes, measure) + few
     sentence = sentence.replace(" %", "\u00a0%")  # "100 / %" was wrapped apart at 800 px
     return {"best": best, "runner_up": runner, "difference": mean, "se": se,
             "clear": clear, "sentence": sentence}

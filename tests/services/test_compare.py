@@ -256,3 +256,35 @@ def test_weighted_outcomes_raise_a_rare_outcomes_recall():
     weighted = paper_classifiers(weighted=True)
     assert [c for c in weighted if _weights_per_patient(weighted[c])] == ["SVM", "GBDT"]
     assert all(weighted[c].get_params().get("class_weight") is None for c in UNWEIGHTED)
+
+
+def test_few_test_patients_per_split_make_no_difference_more_than_noise():
+    """Walk-through 37: a 15-row table (3 test patients per split) read "1 of them by
+    more than twice the standard error" from six scores of 0.850."""
+    import pandas as pd
+
+    from sparge.services.compare import comparison_verdict
+    from sparge.services.lookalike_check import check_verdict
+
+    rows = []
+    for split in range(3):
+        for clf, gain in (("KNN", 0.6), ("RF", 0.3)):
+            rows += [{"classifier": clf, "split": split, "representation": "raw",
+                      "balanced_accuracy": 0.25 + 0.01 * split},
+                     {"classifier": clf, "split": split, "representation": "SparGE",
+                      "balanced_accuracy": 0.25 + gain}]
+    results = pd.DataFrame(rows)
+    assert "2 of them by more than twice" in comparison_verdict(results, "balanced_accuracy")
+    results.attrs["n_test"] = 3
+    said = comparison_verdict(results, "balanced_accuracy")
+    assert "twice the standard error" not in said
+    assert "With 3 test patients per split, no difference here can be told from chance" \
+        in said
+    check = pd.DataFrame([{"split": s, "method": m, "knn_balanced_accuracy": v,
+                           "precision_at_10_balanced": v, "seconds": 1.0}
+                          for s in range(3) for m, v in (("SparGE", 0.9 + 0.01 * s),
+                                                         ("raw features", 0.5))])
+    assert check_verdict(check)["clear"]
+    check.attrs["n_test"] = 3
+    verdict = check_verdict(check)
+    assert not verdict["clear"] and "can be told from chance" in verdict["sentence"]
