@@ -10,6 +10,7 @@ import re
 
 import pandas as pd
 
+from sparge.data.drug_combinations import combination_pairs
 from sparge.data.parsing import cell_keys, cell_text, loose_key, min_category_count
 from sparge.data.tables import (
     CATEGORY_WORDS,
@@ -311,6 +312,38 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             if lv != target and lv not in paired:
                 out.append((lv, target))
                 paired.add(lv)
+    # one regimen named drug by drug, by its brand or in another order (walk-through 37)
+    out += [(a, b) for a, b in combination_pairs(levels, column) if a not in paired]
+    out += [(a, b) for a, b in _history_pairs(keys, name) if a not in paired]
+    return out
+
+
+#: A column asking whether something happened before: "TB history", "Previous MI".
+_HISTORY_COLUMN = re.compile(r"history|previous|prior|ever|hx|past")
+#: An answer saying it did, and naming what: "previous TB", "history of TB", "past MI".
+_HAD_BEFORE = re.compile(r"(?:previous|prior|past|old|history of|hx of|h/o)\s+(.+)")
+
+
+def _history_pairs(keys: dict[str, str], name: str) -> list[tuple[str, str]]:
+    """In a yes/no column asking about the past ("TB history"), "never" is its no and
+    "previous TB" (naming the column's own word) its yes (walk-through 37 coded them
+    apart from Yes and No)."""
+    if not _HISTORY_COLUMN.search(name):
+        return []
+    yes = min((lv for lv, k in keys.items() if k in ("yes", "y")), default=None,
+              key=lambda lv: keys[lv] != "yes")  # "Yes" before "Y"
+    no = min((lv for lv, k in keys.items() if k in ("no", "n")), default=None,
+             key=lambda lv: keys[lv] != "no")
+    if yes is None or no is None:
+        return []
+    words = {w for w in re.findall(r"[a-z0-9]+", name) if len(w) > 1}
+    out = []
+    for lv, k in keys.items():
+        if k == "never":
+            out.append((lv, no))
+        elif (m := _HAD_BEFORE.fullmatch(k)) and set(re.findall(r"[a-z0-9]+",
+                                                                  m.group(1))) <= words:
+            out.append((lv, yes))
     return out
 
 

@@ -1,0 +1,163 @@
+"""Drug combinations written several ways: "TDF/FTC/EFV", "EFV + Truvada" and "Atripla" are
+one regimen (walk-through 37's HIV clinic wrote its 6 regimens 22 ways, and the look-alike
+summary counted "TDF/FTC/EFV: 3, Atripla: 2" as two regimens).
+
+An answer is read as the set of drugs it names: its parts (split at "/", "+", ",", "and",
+"with") are each a drug's generic name, a standard abbreviation or a brand name for one or
+more drugs (antiretrovirals, whose abbreviations and fixed-dose brands clinic exports mix
+most). Two answers naming the same set are one answer. So are two answers whose parts are
+the same words in another order ("A/B" and "B + A"), whatever the drugs. Only in a column
+named like a regimen or a treatment: elsewhere "A/B" may be a ratio or a choice.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sparge.data.tables import norm_key
+
+#: A column that lists a patient's drugs.
+REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b|medication|"
+                            r"\bdrugs?\b|therapy|treatment|\bmeds?\b|combination",
+                            re.IGNORECASE)
+
+_TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
+#: Generic names and standard abbreviations of one drug (keys as :func:`norm_key` writes
+#: them, spaces removed).
+_DRUGS: dict[str, str] = {
+    **dict.fromkeys(("tdf", "tenofovir", "tenofovirdisoproxil", "tenofovirdf",
+                     "tenofovirdisoproxilfumarate"), _TDF),
+    **dict.fromkeys(("taf", "tenofoviralafenamide"), _TAF),
+    **dict.fromkeys(("ftc", "emtricitabine"), "emtricitabine"),
+    **dict.fromkeys(("3tc", "lamivudine"), "lamivudine"),
+    **dict.fromkeys(("dtg", "dolutegravir"), "dolutegravir"),
+    **dict.fromkeys(("bic", "bictegravir"), "bictegravir"),
+    **dict.fromkeys(("efv", "efavirenz"), "efavirenz"),
+    **dict.fromkeys(("abc", "abacavir"), "abacavir"),
+    **dict.fromkeys(("drv", "darunavir"), "darunavir"),
+    **dict.fromkeys(("r", "rtv", "ritonavir"), "ritonavir"),
+    **dict.fromkeys(("c", "cobi", "cobicistat"), "cobicistat"),
+    **dict.fromkeys(("azt", "zdv", "zidovudine"), "zidovudine"),
+    **dict.fromkeys(("nvp", "nevirapine"), "nevirapine"),
+    **dict.fromkeys(("ral", "raltegravir"), "raltegravir"),
+    **dict.fromkeys(("evg", "elvitegravir"), "elvitegravir"),
+    **dict.fromkeys(("rpv", "rilpivirine"), "rilpivirine"),
+    **dict.fromkeys(("atv", "atazanavir"), "atazanavir"),
+    **dict.fromkeys(("lpv", "lopinavir"), "lopinavir"),
+    **dict.fromkeys(("cab", "cabotegravir"), "cabotegravir"),
+    **dict.fromkeys(("dor", "doravirine"), "doravirine"),
+    **dict.fromkeys(("etr", "etv", "etravirine"), "etravirine"),
+    **dict.fromkeys(("d4t", "stavudine"), "stavudine"),
+    **dict.fromkeys(("ddi", "didanosine"), "didanosine"),
+    **dict.fromkeys(("mvc", "maraviroc"), "maraviroc"),
+}
+#: Brand names and the short names of fixed-dose combinations: the drugs they hold.
+_COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
+    "biktarvy": ("bictegravir", "emtricitabine", _TAF),
+    "b/f/taf": ("bictegravir", "emtricitabine", _TAF),
+    "truvada": (_TDF, "emtricitabine"),
+    "descovy": ("emtricitabine", _TAF),
+    "atripla": ("efavirenz", "emtricitabine", _TDF),
+    "triumeq": ("abacavir", "lamivudine", "dolutegravir"),
+    "dovato": ("dolutegravir", "lamivudine"),
+    "juluca": ("dolutegravir", "rilpivirine"),
+    "tld": (_TDF, "lamivudine", "dolutegravir"),
+    "tle": (_TDF, "lamivudine", "efavirenz"),
+    "combivir": ("zidovudine", "lamivudine"),
+    "kivexa": ("abacavir", "lamivudine"),
+    "epzicom": ("abacavir", "lamivudine"),
+    "trizivir": ("abacavir", "zidovudine", "lamivudine"),
+    "genvoya": ("elvitegravir", "cobicistat", "emtricitabine", _TAF),
+    "e/c/f/taf": ("elvitegravir", "cobicistat", "emtricitabine", _TAF),
+    "stribild": ("elvitegravir", "cobicistat", "emtricitabine", _TDF),
+    "e/c/f/tdf": ("elvitegravir", "cobicistat", "emtricitabine", _TDF),
+    "odefsey": ("rilpivirine", "emtricitabine", _TAF),
+    "complera": ("rilpivirine", "emtricitabine", _TDF),
+    "eviplera": ("rilpivirine", "emtricitabine", _TDF),
+    "symtuza": ("darunavir", "cobicistat", "emtricitabine", _TAF),
+    "delstrigo": ("doravirine", "lamivudine", _TDF),
+    "symfi": ("efavirenz", "lamivudine", _TDF),
+    "cimduo": ("lamivudine", _TDF),
+    "kaletra": ("lopinavir", "ritonavir"),
+    "lpv/r": ("lopinavir", "ritonavir"),
+    "drv/r": ("darunavir", "ritonavir"),
+    "atv/r": ("atazanavir", "ritonavir"),
+    "prezcobix": ("darunavir", "cobicistat"),
+    "rezolsta": ("darunavir", "cobicistat"),
+    "evotaz": ("atazanavir", "cobicistat"),
+    "cabenuva": ("cabotegravir", "rilpivirine"),
+    "prezista": ("darunavir",), "isentress": ("raltegravir",), "tivicay": ("dolutegravir",),
+    "sustiva": ("efavirenz",), "stocrin": ("efavirenz",), "viread": (_TDF,),
+    "emtriva": ("emtricitabine",), "epivir": ("lamivudine",), "ziagen": ("abacavir",),
+    "retrovir": ("zidovudine",), "viramune": ("nevirapine",), "edurant": ("rilpivirine",),
+    "norvir": ("ritonavir",), "reyataz": ("atazanavir",), "pifeltro": ("doravirine",),
+    "vocabria": ("cabotegravir",), "intelence": ("etravirine",),
+}.items()}
+#: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus".
+_SPLIT = re.compile(r"\s*(?:[/+,;&]|\band\b|\bwith\b|\bplus\b)\s*")
+#: Answers this long are free text, not a regimen.
+_MAX_LENGTH = 120
+
+
+def _part_drugs(part: str) -> frozenset[str] | None:
+    key = part.replace(" ", "").replace("-", "")
+    if key in _COMBINATIONS:
+        return _COMBINATIONS[key]
+    return frozenset({_DRUGS[key]}) if key in _DRUGS else None
+
+
+def drug_set(answer: str) -> frozenset[str] | None:
+    """The drugs an answer names (``None`` when a part is no drug known here)."""
+    key = norm_key(answer)
+    if not key or len(key) > _MAX_LENGTH:
+        return None
+    if key.replace(" ", "") in _COMBINATIONS:  # "B/F/TAF", "DRV/r": one name
+        return _COMBINATIONS[key.replace(" ", "")]
+    drugs: set[str] = set()
+    # "DRV/r + TDF/FTC": the boosted pairs first, as their own names
+    for boosted in ("lpv/r", "drv/r", "atv/r"):
+        if boosted in key.replace(" ", ""):
+            drugs |= _COMBINATIONS[boosted]
+            key = re.sub(rf"{boosted[:3]}\s*/\s*r\b", " + ", key)
+    for part in _SPLIT.split(key):
+        if not part:
+            continue
+        found = _part_drugs(part)
+        if found is None:
+            return None
+        drugs |= found
+    return frozenset(drugs) if drugs else None
+
+
+def _word_set(answer: str) -> frozenset[str] | None:
+    """The words of an answer split at its combination marks, when it has two or more."""
+    parts = [p for p in _SPLIT.split(norm_key(answer)) if p]
+    return frozenset(parts) if len(parts) >= 2 and len(set(parts)) == len(parts) else None
+
+
+def _target_rank(answer: str) -> tuple[int, bool, int, str]:
+    """The answer a group's others are paired with: the most parts, each a drug's own
+    name or abbreviation ("BIC/FTC/TAF", not "B/F/TAF" or "Biktarvy"), then the shortest."""
+    parts = [p.replace(" ", "").replace("-", "") for p in _SPLIT.split(norm_key(answer)) if p]
+    return (-len(parts), not all(p in _DRUGS for p in parts), len(answer), answer)
+
+
+def combination_pairs(levels: list[str], column: str | None) -> list[tuple[str, str]]:
+    """Pairs ``(answer, target)`` of a regimen column's answers that name the same drugs
+    (:func:`drug_set`) or the same parts in another order; the target of each group is
+    its answer written drug by drug (:func:`_target_rank`)."""
+    if not column or not REGIMEN_COLUMN.search(str(column)):
+        return []
+    groups: dict[frozenset[str], list[str]] = {}
+    for lv in levels:
+        found = drug_set(lv)
+        key = found if found is not None else _word_set(lv)
+        if key is not None:
+            groups.setdefault(key, []).append(lv)
+    out = []
+    for answers in groups.values():
+        if len(answers) < 2:
+            continue
+        target = min(answers, key=_target_rank)
+        out += [(a, target) for a in answers if a != target]
+    return out
