@@ -67,6 +67,7 @@ from sparge.data.leaks import (
 from sparge.data.levels import infer_levels, not_assessed_levels, spellings
 from sparge.data.number_format import format_given, format_number
 from sparge.data.parsing import (
+    VIRAL_LOAD,
     ColumnUnits,
     cell_keys,
     cell_text,
@@ -1233,7 +1234,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                     # a new patient's "14/21" is read out of the training column's maximum
                     maxima.get(col, 0) if new and maxima is not None else None,
                     # ... and a "not detected" as the training column's detection limit
-                    limits.get(col, math.nan) if new and limits is not None else None)
+                    limits.get(col, math.nan) if new and limits is not None else None,
+                    log_counts=VIRAL_LOAD.search(str(col)) is not None)
                 if not new and info.get("out_of"):
                     self.score_maxima_[col] = int(info["out_of"])
                 if not new and info.get("detection_limit") is not None:
@@ -1362,6 +1364,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  lambda c: f"as the number ({format_number(c[2])})"),
                 ("none_as_zero", "as a word for none", lambda c: "as 0, which the column "
                  "also writes"),
+                ("log10", "as the load's base-10 logarithm", lambda c: "as the load "
+                 f"({format_number(c[2])}, in the column's unit)"),
                 ("not_detected", "as below the detection limit", lambda c: "as the "
                  f"column's most common lower limit, {format_number(info['detection_limit'])}"
                  " (as its limits are read: the true value lies below)"),

@@ -81,6 +81,26 @@ NOT_DETECTED_WORDS = frozenset({
     "below detection", "below detection limit", "below limit of detection",
     "below the limit of detection", "below lod", "<lod", "< lod", "bdl", "ldl not detected",
     "nondetectable", "non detectable", "non-detectable", "not detectable"})
+#: A column of viral loads (copies of a virus's genome per mL), which clinics also write
+#: as their base-10 logarithm: "log 4.1", "4.1 log" (walk-through 37 lost 42 so).
+VIRAL_LOAD = re.compile(r"viral\s*load|\bvl\b|\b(?:hiv|hbv|hcv|cmv|ebv)[\s-]*1?[\s-]*"
+                        r"(?:rna|dna|pcr)\b|\bcopies\b", re.IGNORECASE)
+#: ... a load written as its logarithm (0-12), a unit may follow.
+_LOG_COUNT = re.compile(r"\s*(?:log\s*(?:10)?\s*[:=]?\s*(\d{1,2}(?:\.\d+)?)|"
+                        r"(\d{1,2}(?:\.\d+)?)\s*log\s*(?:10)?)"
+                        r"(?:\s*(?:copies|cp|iu)(?:\s*/\s*ml)?)?\s*", re.IGNORECASE)
+
+
+def log_count(cell: str) -> float | None:
+    """A load written as its base-10 logarithm ("log 4.1", "4.1 log10 copies/mL"), as the
+    load (12,589); else ``None``."""
+    m = _LOG_COUNT.fullmatch(cell)
+    if m is None:
+        return None
+    power = float(m.group(1) or m.group(2))
+    return 10.0 ** power if power <= 12 else None
+
+
 #: A rating scale's total after its name, "GCS 14", "GCS: 14/15", "PHQ9: 14", "AUDIT
 #: 18/40" (walk-throughs 33 and 35).
 _SCALE_TOTAL = re.compile(
@@ -396,6 +416,10 @@ def column_units(values: pd.Series, name: object = None,
     if cells is None:
         return ColumnUnits(header=header)
     rows_of, uniques, counts, token, number = cells
+    if name is not None and VIRAL_LOAD.search(str(name)):  # "4.1 log": a load, no unit
+        logs = [i for i in np.flatnonzero(~number & ~token)
+                if log_count(uniques.iat[i]) is not None]
+        number[logs] = True
     found: dict[str, dict[str, Any]] = {}
     # a limit or an estimate with a unit reads as a number, and tells the unit too; but
     # a column whose only numbers are limits holds bands ("<=20mm", ">50mm"): answers
@@ -528,7 +552,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                   unit: str | None = None, thousands_dot: bool = False,
                   convert: dict[str, tuple[float, float]] | None = None,
                   thousands_comma: bool = False, out_of: int | None = None,
-                  detection_limit: float | None = None
+                  detection_limit: float | None = None, log_counts: bool = False
                   ) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
@@ -558,6 +582,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         What "not detected" (:data:`NOT_DETECTED_WORDS`) reads as: by default the most
         common lower limit the column writes ("<50": 50); NaN reads none (a fitted
         model's column that wrote no limit).
+    log_counts : bool
+        Read a load written as its logarithm, "log 4.1", as 10 ** 4.1 (a column of viral
+        loads, :data:`VIRAL_LOAD`).
 
     Returns
     -------
@@ -589,7 +616,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "thousands_comma": [], "gestation": [], "plain": [],
                             "saturation": [], "estimated": [], "limit_unit": [],
                             "none_as_zero": [], "not_detected": [],
-                            "detection_limit": None}
+                            "detection_limit": None, "log10": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -692,6 +719,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif convert and (v := _converted(s, convert, thousands_comma)) is not None:
             out[i] = v
             info["converted"].append((int(i), s))
+        elif log_counts and (v := log_count(s)) is not None:  # "log 4.1": 12,589
+            out[i] = v
+            info["log10"].append((int(i), s, v))
         else:
             info["bad"].append((int(i), s))
     if tokens:

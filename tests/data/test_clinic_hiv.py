@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sparge.data.column_guess import event_answer_codes, guess_columns
 from sparge.data.encoder import Encoder
@@ -189,3 +190,26 @@ def test_a_tests_result_after_its_name_is_a_yes_or_a_no():
     # blood groups are no test results, and a column without a yes and a no is no yes/no
     assert yes_no_codes(["A+", "B-", "O+"]) is None
     assert yes_no_codes(["Yes", "No", "A+"])["A+"] == 3
+
+
+def test_a_viral_load_written_as_its_logarithm_is_read_as_the_load():
+    df, vl = _clinic()
+    detected = np.flatnonzero(~np.isnan(vl))
+    logs = {int(i): f"{np.log10(vl[i]):.2f} log" if k % 2 else f"log {np.log10(vl[i]):.2f}"
+            for k, i in enumerate(detected[:12])}
+    cells = df["Viral load"].copy()
+    for i, c in logs.items():
+        cells.iloc[i] = c
+    enc = Encoder(id_column="Patient ID", label_column="Virological failure at 12 months")
+    X = pd.DataFrame(enc.fit_transform(df.assign(**{"Viral load": cells})),
+                     columns=enc.feature_names_out_)
+    got = X["Viral load"].to_numpy()[list(logs)]
+    np.testing.assert_allclose(got, vl[list(logs)], rtol=0.012)  # two decimals of a log
+    assert not any("mixes units" in w for w in enc.report_.warnings)
+    assert any("base-10 logarithm (e.g. '" in n for n in enc.report_.notes)
+    new = df.iloc[:1].assign(**{"Viral load": "4.1 log10 copies/mL"})
+    assert enc.transform(new)[0, list(enc.feature_names_out_).index("Viral load")] == \
+        pytest.approx(10 ** 4.1)
+    # only in a column of loads: elsewhere "2.1 log" is no number
+    out, info = parse_numeric(pd.Series(["2.1 log", "3"]), DEFAULT_MISSING_TOKENS)
+    assert np.isnan(out[0]) and info["log10"] == []
