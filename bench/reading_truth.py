@@ -11,10 +11,14 @@ as "2", "ESI 2", "Cat 2" or "Level 2 - Emergent"; pain as "7", "7/10" or "seven"
 as "96", "96%", "96% RA" or "94% on 2L"; heights in cm and feet and inches; times to the
 doctor in minutes, "1h 20m", "80 min" or "01:20"; GCS as "15", "E4V5M6" or "GCS 14";
 troponin in ng/L, "<5 ng/L" and ng/mL; white cell counts per µL among ×10⁹/L; weights
-"est 67". The Encoder reads the file as the Data page does, before and after the one-click
-repairs (far values converted or set to missing, ``clear_far``; answers written two ways
-merged), and every column is scored against the truth: the share of the truth read
-within 2 %, read wrong (further), and lost (missing where the truth has a value)::
+"est 67". An HIV clinic's (walk-through 37) writes viral loads with thousands
+separators and a unit, as their logarithm ("log 4.1") or not detected ("TND", "<50"); CD4
+counts "350 (22%)", "CD4 350", per mm³, per µL and ×10⁹/L; eGFRs in "mL/min/1.73m2"
+and "&gt;90"; years on treatment in months. The Encoder reads the file as the Data page
+does, before and after the one-click repairs (far values converted or set to missing,
+``clear_far``; answers written two ways merged), and every column is scored against the
+truth: the share of the truth read within 2 %, read wrong (further), and lost (missing
+where the truth has a value)::
 
     python -m bench.reading_truth [--quick] [--seeds 3]
 """
@@ -171,8 +175,58 @@ def ed_export(n: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     return df, truth
 
 
+NOT_DETECTED = ["<50", "TND", "not detected", "target not detected"]
+
+
+def hiv_export(n: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """An HIV clinic's export (walk-through 37): ``(text cells, truth)``. A viral load not
+    detected is true at the clinic's limit, 50 copies/mL, as its "<50" reads."""
+    rng = np.random.default_rng(seed)
+    failed = rng.random(n) < 0.3
+    load = np.where(failed, np.exp(rng.normal(np.log(20_000), 1.5, n)), np.nan).round()
+    load = np.where(load < 200, 200, load)
+    cd4 = np.clip(rng.normal(480, 200, n), 20, 1500).round()
+    egfr = np.clip(rng.normal(85, 20, n), 15, 130).round()
+    years = rng.uniform(0.5, 15, n).round(1)
+    truth = pd.DataFrame({"Viral load": np.where(failed, load, 50.0), "CD4 count": cd4,
+                          "eGFR": np.minimum(egfr, 90), "Years on ART": years})
+    u = rng.random((n, 4))
+    cells: dict[str, list[str]] = {c: [] for c in truth.columns}
+    for i in range(n):
+        if failed[i]:
+            v = int(load[i])
+            k = int(u[i, 0] * 5)
+            cells["Viral load"].append((f"{v:,}", f"{v:,} copies/mL", str(v),
+                                        f"log {np.log10(v):.3f}",
+                                        f"{np.log10(v):.3f} log")[k])
+            if k >= 3:  # three decimals of a logarithm: the load they say
+                truth.loc[i, "Viral load"] = 10 ** round(np.log10(v), 3)
+        else:
+            cells["Viral load"].append(NOT_DETECTED[int(u[i, 0] * 4)])
+        c = int(cd4[i])
+        cells["CD4 count"].append((str(c), f"{c} ({max(1, c // 25)}%)", f"CD4 {c}",
+                                   f"{c} cells/mm3", f"{c} cells/µL",
+                                   f"{c / 1000:.3f} x10^9/L")[int(u[i, 1] * 6)])
+        e = int(egfr[i])
+        cells["eGFR"].append((">90" if u[i, 2] < 0.5 else "&gt;90") if e >= 90 else
+                             (str(e), f"{e} mL/min/1.73m2", f"{e} mL/min")[int(u[i, 2] * 3)])
+        if u[i, 3] < 0.2:  # in months: the truth is what they say
+            months = round(12 * years[i])
+            cells["Years on ART"].append(f"{months} months")
+            truth.loc[i, "Years on ART"] = months / 12
+        else:
+            cells["Years on ART"].append(f"{years[i]}" if u[i, 3] < 0.6 else f"{years[i]} yrs")
+    outcome = failed ^ (rng.random(n) < 0.15)
+    df = pd.DataFrame({"Patient ID": [f"HIV-{10000 + i}" for i in range(n)], **cells,
+                       "Virological failure at 12 months": np.where(
+                           outcome, rng.choice(["Yes", "failure"], n),
+                           rng.choice(["No", "suppressed"], n))})
+    return df, truth
+
+
 EXPORTS = {"neonatal": (export, "MRN", "NICU admission"),
-           "emergency department": (ed_export, "Visit ID", "Admitted")}
+           "emergency department": (ed_export, "Visit ID", "Admitted"),
+           "HIV clinic": (hiv_export, "Patient ID", "Virological failure at 12 months")}
 
 
 def scores(n: int, seed: int, kind: str = "neonatal") -> pd.DataFrame:

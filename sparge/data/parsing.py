@@ -187,7 +187,9 @@ _SMALL_COLUMN = 64
 #: The unit a column's name ends with: "Birth weight (g)", "Platelets [x10^9/L]".
 _HEADER_UNIT = re.compile(r"[(\[]\s*([^()\[\]]{1,15}?)\s*[)\]]\s*$")
 #: A number followed by text: "1420 g", "7,2 mmol/L".
-_NUMBER_THEN_TEXT = re.compile(rf"^([+-]?\d+,\d+|{NUMBER_PATTERN})\s*([^\d\s,.].*)$")
+_NUMBER_THEN_TEXT = re.compile(
+    rf"^([+-]?\d{{1,3}}(?:,\d{{3}}){{2,}}(?:\.\d+)?|[+-]?\d+,\d+|{NUMBER_PATTERN})\s*"
+    r"([^\d\s,.].*)$")
 
 
 #: Spellings of one unit, by its normalised key: "39 y" in an "Age (years)" column is an
@@ -293,8 +295,8 @@ def _written_number(number: str, thousands_dot: bool = False,
     "7,673" with commas as thousands separators, else "2,5" with a decimal comma."""
     if thousands_dot and _DOT_THOUSANDS.match(number):
         return float(number.replace(".", ""))
-    if thousands_comma and _COMMA_THOUSANDS.match(number):
-        return float(number.replace(",", ""))
+    if (thousands_comma or number.count(",") > 1) and _COMMA_THOUSANDS.match(number):
+        return float(number.replace(",", ""))  # "1,222,402": thousands, whatever the table
     return float(number.replace(",", "."))
 
 

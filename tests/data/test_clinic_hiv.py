@@ -213,3 +213,15 @@ def test_a_viral_load_written_as_its_logarithm_is_read_as_the_load():
     # only in a column of loads: elsewhere "2.1 log" is no number
     out, info = parse_numeric(pd.Series(["2.1 log", "3"]), DEFAULT_MISSING_TOKENS)
     assert np.isnan(out[0]) and info["log10"] == []
+
+
+def test_a_number_with_several_thousands_separators_and_a_unit_is_read_in_full():
+    """A viral load of "1,222,402 copies/mL" was lost (the unit's number allowed one
+    comma), and "1,222,402" can only be thousands whatever the table writes."""
+    from sparge.data.parsing import with_unit
+
+    assert with_unit("1,222,402 copies/mL", "copies/mL") == 1222402.0
+    assert with_unit("1,5 mg", "mg") == 1.5  # one comma: a decimal comma, as before
+    out, _ = parse_numeric(pd.Series(["1,222,402 copies/mL", "22,402 copies/mL", "900"]),
+                           DEFAULT_MISSING_TOKENS, "copies/mL", thousands_comma=True)
+    assert out.tolist() == [1222402.0, 22402.0, 900.0]
