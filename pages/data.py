@@ -49,6 +49,7 @@ from sparge.services.workflow import (
     encode_again,
     encode_cohort,
     leave_out_button,
+    table_as_read,
     table_choices,
 )
 
@@ -308,6 +309,15 @@ with current:
     # the cohort's name ends with its number of patients ("colon.csv (929 patients)")
     st.caption(f"{md_escape(ss.cohort_name)} · {rep.n_columns:,} columns · {rep.n_features:,} "
                f"features · {len(cohort.train_rows):,} patients kept for training")
+    # walk-through 37 rebuilt the app's reading with the library to check it against the
+    # export: every value as read, in the column's unit, and why a row does not train
+    st.download_button(
+        "Download the table as read (CSV)",
+        lambda: to_csv(table_as_read(cohort)), "table_as_read.csv", "text/csv",
+        key="data_as_read",
+        help="One row per patient: every value as the model reads it (numbers in the unit "
+             "named in the header, answers as merged), the outcome, and why a row does not "
+             "train. Compare it with your file.")
 
     # keyed: the first edit of a role after encoding re-ran the page and the tabs came back
     # on the report, the edit hidden behind them

@@ -351,6 +351,35 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
     return reasons
 
 
+def table_as_read(cohort: Cohort) -> pd.DataFrame:
+    """Every row of the table as the model reads it, for the Data page's download: the
+    patient's name, each feature's value (a number in the unit the column is read in, named
+    in the header; a category's answer as the pages show it, merged spellings as one), the
+    outcome, and why a row does not train. A data manager compares it with the export
+    (walk-through 37 had to rebuild the app's reading with the library to check it)."""
+    from sparge.services.display import answers_by_code, biomarker_name
+
+    enc = cohort.encoder
+    name = enc.id_column if enc.id_column is not None else "Patient"
+    columns: dict[str, object] = {name: [str(i) for i in cohort.ids]}
+    for j, col in enumerate(cohort.features):
+        values = cohort.X[:, j]
+        answers = answers_by_code(enc, col)
+        if answers is not None:
+            shown = pd.Series(values).map(answers)
+            columns[plain_text(col, 200)] = shown.where(pd.notna(values), "").to_numpy()
+        else:
+            columns[biomarker_name(col, enc)] = values
+    if cohort.labels is not None:
+        columns[plain_text(enc.label_column, 200)] = [
+            "" if pd.isna(v) else str(v) for v in cohort.labels]
+    trains = np.zeros(len(cohort.ids), dtype=bool)
+    trains[cohort.train_rows] = True
+    columns["Trains the model"] = np.where(trains, "yes", "no")
+    columns["Why not"] = np.where(trains, "", _leave_out_reasons(cohort))
+    return pd.DataFrame(columns)
+
+
 def fit_sample_note(model: SparGE) -> str | None:
     """What a model learned from, when it learned from a sample of a larger cohort."""
     seen = int(getattr(model, "n_samples_seen_", 0) or 0)

@@ -445,3 +445,10 @@ def test_a_re_upload_keeps_the_outcome_chosen_when_none_is_guessed():
     at.file_uploader(key="data_upload_1").set_value(("g.csv", data, "text/csv")).run()
     assert any("Set up the new table" in h.value for h in at.subheader)
     assert at.selectbox(key="setup_label").value == "Group"
+
+
+def test_the_table_as_read_can_be_downloaded():
+    at = start("pages/data.py")
+    assert not at.exception
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Download the table as read (CSV)" in labels

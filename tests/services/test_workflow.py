@@ -555,3 +555,27 @@ def test_a_new_patients_values_the_model_does_not_use_are_named(table, cohort, t
     model, _ = trained
     _, _, msgs = encode_new_patients(model, cohort.encoder, table.iloc[:1], split=True)
     assert not any(m.startswith("Values not used") for m in msgs)
+
+
+def test_the_table_as_read_gives_every_value_its_unit_and_why_a_row_does_not_train(
+        table, cohort):
+    from sparge.services.display import answers_by_code
+    from sparge.services.workflow import table_as_read
+
+    got = table_as_read(cohort)
+    enc = cohort.encoder
+    assert len(got) == len(table) and got[ID].tolist() == [str(i) for i in cohort.ids]
+    assert got[OUTCOME].tolist() == ["" if pd.isna(v) else str(v) for v in cohort.labels]
+    trains = got["Trains the model"] == "yes"
+    assert trains.sum() == len(cohort.train_rows)
+    assert (got.loc[trains, "Why not"] == "").all()
+    assert got.loc[~trains, "Why not"].str.contains("missing").all()
+    for j, col in enumerate(cohort.features):
+        answers = answers_by_code(enc, col)
+        header = next(h for h in got.columns if h == col or h.startswith(f"{col} ("))
+        if answers is None:  # numbers as read
+            np.testing.assert_array_equal(got[header].to_numpy(float), cohort.X[:, j])
+        else:  # the answer of every code, empty where missing
+            known = ~np.isnan(cohort.X[:, j])
+            assert got.loc[known, header].tolist() == [answers[v] for v in cohort.X[known, j]]
+            assert (got.loc[~known, header] == "").all()
