@@ -65,76 +65,82 @@ st.caption(f"Estimated time: about "
            f" for {n_splits} splits of {n_rows:,} patients (SparGE's fit and the six "
            "classifiers on both feature sets, every split); the progress bar gives the time "
            "left once the first split is done.")
-if st.button("Run the comparison", type="primary", key="cls_run"):
-    bar = st.progress(0.0, text="split 1: preparing")
-    with guard("The comparison"):
-        rows = cohort.train_rows
-        try:
-            res, conf = compare_classifiers(
-                cohort.X[rows], cohort.labels[rows].astype(str), n_splits=n_splits,
-                sparge_params=params, weighted=weighted,
-                callback=lambda p, msg: bar.progress(p, text=msg))
-        except BaseException:  # a failed run leaves no "preparing" bar above its message
-            bar.empty()
-            raise
-        bar.progress(1.0, text="done: 100%")
-        ss.cls_results = (res, conf, describe_settings(params), n_splits,
-                          cohort.labels[rows].astype(str), weighted)
+run = st.button("Run the comparison", type="primary", key="cls_run")
+# everything below in one slot: a new run replaces the last run's results at once (walk-
+# through 37 saw the previous outcome's chance line under the progress bar)
+below = st.empty()
+with below.container():
+    if run:
+        bar = st.progress(0.0, text="split 1: preparing")
+        with guard("The comparison"):
+            rows = cohort.train_rows
+            try:
+                res, conf = compare_classifiers(
+                    cohort.X[rows], cohort.labels[rows].astype(str), n_splits=n_splits,
+                    sparge_params=params, weighted=weighted,
+                    callback=lambda p, msg: bar.progress(p, text=msg))
+            except BaseException:  # a failed run leaves no "preparing" bar above its message
+                bar.empty()
+                raise
+            bar.progress(1.0, text="done: 100%")
+            ss.cls_results = (res, conf, describe_settings(params), n_splits,
+                              cohort.labels[rows].astype(str), weighted)
 
-if ss.get("cls_results") is not None:
-    res, conf, described, splits, y, was_weighted = ss.cls_results
-    st.subheader("Results")
-    st.caption(f"SparGE features: {md_escape(described)}; {splits} splits; "
-               + ("outcomes weighted equally (except in "
-                  + ", ".join(CLASSIFIER_NAMES[c] for c in UNWEIGHTED) + ")."
-                  if was_weighted else "classifiers trained without outcome weights."))
-    summary = summarize(res)
-    measure = st.selectbox("Measure", list(MEASURE_NAMES), key="cls_measure",
-                           format_func=MEASURE_NAMES.get)
-    chance = chance_level(measure, y)
-    st.plotly_chart(classifier_bars_with_chance(summary, measure, chance), width="stretch",
-                    config=SMALL_CHART)
-    st.caption(f"Bars: mean ± SD over the splits. Dashed line: chance ({chance:.2f}), the score "
-               "of a classifier that ignores the data.")
-    one = measure_table(res, measure)
-    st.dataframe(one, hide_index=True, height=35 * (len(one) + 1) + 3,
-                 column_config={"Classifier": st.column_config.TextColumn(pinned=True)})
-    st.caption(f"{MEASURE_HEADERS[measure]}: mean ± SD over the {splits} test splits; "
-               "SparGE − raw: the mean of the difference on the same split ± its standard "
-               "error, widened because the splits share patients (Nadeau–Bengio); a "
-               "difference within about twice it may be noise. "
-               "The classifiers see SparGE's embedding alone, as in the paper; the "
-               "look-alikes also use the forest part (the Model page's held-out check).")
-    verdict = comparison_verdict(res, measure, chance, weighted=was_weighted)
-    if verdict:
-        st.info(verdict)
-    caution = leak_caution(cohort.encoder, cohort.features)
-    if caution:  # walk-through 36: raw scores of 0.90 on a questioned column, unsaid
-        st.warning(md_escape(caution, max_len=800))
-    with st.expander("Every measure"):
-        table = readable_summary(summary)
-        st.dataframe(table, hide_index=True, height=35 * (len(table) + 1) + 3,
+    if ss.get("cls_results") is not None:
+        res, conf, described, splits, y, was_weighted = ss.cls_results
+        st.subheader("Results")
+        st.caption(f"SparGE features: {md_escape(described)}; {splits} splits; "
+                   + ("outcomes weighted equally (except in "
+                      + ", ".join(CLASSIFIER_NAMES[c] for c in UNWEIGHTED) + ")."
+                      if was_weighted else "classifiers trained without outcome weights."))
+        summary = summarize(res)
+        measure = st.selectbox("Measure", list(MEASURE_NAMES), key="cls_measure",
+                               format_func=MEASURE_NAMES.get)
+        chance = chance_level(measure, y)
+        st.plotly_chart(classifier_bars_with_chance(summary, measure, chance), width="stretch",
+                        config=SMALL_CHART)
+        st.caption(f"Bars: mean ± SD over the splits. Dashed line: chance ({chance:.2f}), "
+                   "the score of a classifier that ignores the data.")
+        one = measure_table(res, measure)
+        st.dataframe(one, hide_index=True, height=35 * (len(one) + 1) + 3,
                      column_config={"Classifier": st.column_config.TextColumn(pinned=True)})
-    st.subheader("Mean time per split (seconds)")
-    st.caption("First row: building each feature set once per split (raw data: imputation "
-               "and scaling; SparGE: its fit and the test patients' embedding). Then each "
-               "classifier's fit + predict on that feature set.")
-    times = readable_times(res)
-    st.dataframe(times, column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                       for c in times.columns})
-    st.subheader("Confusion matrices")
-    clf = st.selectbox("Classifier", [c for c in CLASSIFIER_NAMES if c in set(res["classifier"])],
-                       key="cls_cm",
-                       format_func=lambda c: CLASSIFIER_NAMES.get(c, c))
-    st.caption(f"Summed over the {splits} test splits, then each row (true outcome) divided by "
-               "its total: a row sums to 100 % and the diagonal is each outcome's recall.")
-    # side by side for two outcomes; one above the other for more (walk-throughs 25 and
-    # 26: at 800 px three outcomes' cells were 22 px wide, "91%" spilling out of them)
-    c1, c2 = st.columns(2) if len(conf["classes"]) <= 2 else (st.container(), st.container())
-    c1.plotly_chart(confusion_heatmap(normalize_confusion(conf[("raw", clf)]), conf["classes"],
-                                      "Raw data"), width="stretch", config=SMALL_CHART)
-    c2.plotly_chart(confusion_heatmap(normalize_confusion(conf[("SparGE", clf)]),
-                                      conf["classes"], "SparGE features"), width="stretch",
-                    config=SMALL_CHART)
-    st.download_button("Download all results (CSV)", to_csv(res),
-                       file_name="classifier_comparison.csv", mime="text/csv")
+        st.caption(f"{MEASURE_HEADERS[measure]}: mean ± SD over the {splits} test splits; "
+                   "SparGE − raw: the mean of the difference on the same split ± its standard "
+                   "error, widened because the splits share patients (Nadeau–Bengio); a "
+                   "difference within about twice it may be noise. "
+                   "The classifiers see SparGE's embedding alone, as in the paper; the "
+                   "look-alikes also use the forest part (the Model page's held-out check).")
+        verdict = comparison_verdict(res, measure, chance, weighted=was_weighted)
+        if verdict:
+            st.info(verdict)
+        caution = leak_caution(cohort.encoder, cohort.features)
+        if caution:  # walk-through 36: raw scores of 0.90 on a questioned column, unsaid
+            st.warning(md_escape(caution, max_len=800))
+        with st.expander("Every measure"):
+            table = readable_summary(summary)
+            st.dataframe(table, hide_index=True, height=35 * (len(table) + 1) + 3,
+                         column_config={"Classifier": st.column_config.TextColumn(pinned=True)})
+        st.subheader("Mean time per split (seconds)")
+        st.caption("First row: building each feature set once per split (raw data: imputation "
+                   "and scaling; SparGE: its fit and the test patients' embedding). Then each "
+                   "classifier's fit + predict on that feature set.")
+        times = readable_times(res)
+        st.dataframe(times, column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                           for c in times.columns})
+        st.subheader("Confusion matrices")
+        clf = st.selectbox("Classifier",
+                           [c for c in CLASSIFIER_NAMES if c in set(res["classifier"])],
+                           key="cls_cm",
+                           format_func=lambda c: CLASSIFIER_NAMES.get(c, c))
+        st.caption(f"Summed over the {splits} test splits, then each row (true outcome) divided by "
+                   "its total: a row sums to 100 % and the diagonal is each outcome's recall.")
+        # side by side for two outcomes; one above the other for more (walk-throughs 25 and
+        # 26: at 800 px three outcomes' cells were 22 px wide, "91%" spilling out of them)
+        c1, c2 = st.columns(2) if len(conf["classes"]) <= 2 else (st.container(), st.container())
+        c1.plotly_chart(confusion_heatmap(normalize_confusion(conf[("raw", clf)]), conf["classes"],
+                                          "Raw data"), width="stretch", config=SMALL_CHART)
+        c2.plotly_chart(confusion_heatmap(normalize_confusion(conf[("SparGE", clf)]),
+                                          conf["classes"], "SparGE features"), width="stretch",
+                        config=SMALL_CHART)
+        st.download_button("Download all results (CSV)", to_csv(res),
+                           file_name="classifier_comparison.csv", mime="text/csv")
