@@ -32,6 +32,7 @@ SUITE = [
     ("broad_check", []),
     ("reading_truth", []),
     ("lookalike_stability", []),
+    ("log_scale", []),
 ]
 
 # The hospital-sized benchmarks (issue 14), run with ``--scale``: tens of minutes each in

@@ -93,7 +93,7 @@ if index is None:
 ss._explore_ids = index.ids
 warn_data_model_mismatch()
 values = snap_precision(pd.DataFrame(np.asarray(index.X, dtype=float), columns=index.features),
-                        model.mean_, model.scale_)
+                        model.value_mean_, model.value_scale_)
 
 # A link with ?patient=ID opens that patient (once per new value in the URL).
 url_pid = st.query_params.get("patient")
@@ -254,8 +254,8 @@ if group and frame is not None:
     with guard("Summarising the group"):
         outcomes = frame["outcome"].where(frame["outcome"] != "unknown", None) \
             if "outcome" in frame else None
-        summ = group_summary(values, np.asarray(group), model.mean_, model.scale_, encoder,
-                             outcomes=outcomes)
+        summ = group_summary(values, np.asarray(group), model.value_mean_,
+                             model.value_scale_, encoder, outcomes=outcomes)
         if len(summ["outcome_mix"]):
             st.markdown("**Outcomes in the group**")
             st.dataframe(summ["outcome_mix"], width="content")

@@ -64,6 +64,7 @@ def test_robustness_masking():
     ("far_values", ["--quick"]),
     ("reading_truth", ["--quick"]),
     ("lookalike_stability", ["--quick"]),
+    ("log_scale", ["--quick"]),
     ("split_noise", ["--quick"]),
     ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
 ])

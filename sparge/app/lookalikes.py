@@ -76,7 +76,7 @@ def training_values() -> pd.DataFrame:
     """The current model's training patients in original units, cached."""
     model = st.session_state.model
     return session_cache("training_values", _model_key(), lambda: snap_precision(
-        model.training_values(), model.mean_, model.scale_))
+        model.training_values(), model.value_mean_, model.value_scale_))
 
 
 def patient_index():
@@ -277,7 +277,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                           lambda: flag_columns(training_values()))
     if ss.get(f"{key}_features_for") != whose or f"{key}_features" not in ss:
         q = np.asarray(query_values, dtype=float).ravel()
-        z = standardize(q, np.arange(len(q)), model.mean_, model.scale_)
+        z = standardize(q, np.arange(len(q)), model.value_mean_, model.value_scale_)
         scaled = np.asarray([has_sd_scale(f, encoder, flags) for f in names])
         default = default_biomarkers(measured=query_values,
                                      unusual=np.where(scaled, z, np.nan))
@@ -298,8 +298,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     if not chosen:
         st.info("Pick at least one biomarker to compare.")
         return
-    comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
-                                model.scale_, encoder, flags, written,
+    comp = lookalike_comparison(query_values, neighbours, chosen, names, model.value_mean_,
+                                model.value_scale_, encoder, flags, written,
                                 lookalikes_written=training_cells(
                                     table["training_index"].to_numpy()))
     # a table that wraps its cells: a long category answer ("1 - restricted: 8, 2 -
@@ -324,7 +324,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         pick = st.selectbox("Look-alike", ids, key=f"{key}_explain")
         nb = int(table["training_index"].to_numpy()[ids.index(pick)])
         pair = pair_comparison(query_values, training_values().iloc[nb].to_numpy(), chosen,
-                               names, model.mean_, model.scale_, encoder, flags, written)
+                               names, model.value_mean_, model.value_scale_, encoder, flags,
+                               written)
         # the verdict right after the name; wrapped cells, nothing scrolls out of sight
         wrapped_table(pair, ["Biomarker", "Verdict", "This patient", "Look-alike",
                              "Difference"], {"This patient": "Patient"})

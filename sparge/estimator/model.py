@@ -47,7 +47,12 @@ from sparge.method.lowrank import (
     project_observed,
 )
 from sparge.method.neighbors import LookalikeIndex
-from sparge.method.preprocess import standardize
+from sparge.method.preprocess import (
+    fit_standardizer,
+    log_columns,
+    standardize,
+    wide_range_columns,
+)
 from sparge.method.proximity import PackedForest, onehot_leaves, reference_leaves
 from sparge.method.similarity import (
     ensemble_sqdist,
@@ -173,6 +178,12 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         alike (-0.002 +- 0.002).
     normalize_rows : bool
         Scale every completed patient vector to unit norm (the paper's normalisation).
+    log_scale : {"auto", "none"}
+        "auto" (default, round 26): a feature of positive values spanning at least three
+        orders of magnitude (:func:`sparge.method.preprocess.wide_range_columns`: a viral
+        load, a titre) is standardised as its base-10 logarithm, so that 50 and 7,673
+        copies/mL are far apart; every value shown stays in its own units. "none": every
+        feature on its own scale (the paper's).
     r1, r2 : float
         Elastic-net weights of the sparse codes.
     n_nonzero : int
@@ -272,7 +283,13 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     Attributes
     ----------
     mean_, scale_ : ndarray of shape (m,)
-        Standardisation learned on the training patients.
+        Standardisation learned on the training patients (of the logarithm, for the
+        features in ``log_columns_``).
+    log_columns_ : ndarray of int
+        The features standardised as their base-10 logarithm (``log_scale``).
+    value_mean_, value_scale_ : ndarray of shape (m,)
+        Mean and standard deviation of every feature in its own units, as the pages
+        describe a value ("+1.2 SD"): ``mean_`` and ``scale_`` but for ``log_columns_``.
     completion_components_ : ndarray of shape (r, m)
         Orthonormal right basis of the low-rank completion.
     completion_lambda_ : float
@@ -341,6 +358,7 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         completion_ridge: float = 1.0,
         completion_fill: str = "posterior",
         normalize_rows: bool = True,
+        log_scale: str = "auto",
         r1: float = 0.15,
         r2: float = 0.01,
         n_nonzero: int = 3,
@@ -378,6 +396,7 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.completion_ridge = completion_ridge
         self.completion_fill = completion_fill
         self.normalize_rows = normalize_rows
+        self.log_scale = log_scale
         self.r1 = r1
         self.r2 = r2
         self.n_nonzero = n_nonzero
@@ -474,7 +493,10 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         rng = np.random.default_rng(self._entropy())
         seed = self._seed()
         rng.integers(2**31 - 1)  # keep the generator's stream as before (reproducibility)
-        Xs, A = self._fit_completion(X, seed, rng)
+        self.log_columns_ = (wide_range_columns(X) if self.log_scale == "auto"
+                             else np.zeros(0, dtype=np.int64))
+        Xs, A = self._fit_completion(log_columns(X, self.log_columns_), seed, rng)
+        self._set_value_stats(X)
         Dr = self._fit_dictionary(A, y_idx, seed)
         d = Dr.shape[1] if self.representation == "codes" else A.shape[1] + Dr.shape[1]
         l = int(min(self.n_components or 16, d))
@@ -698,6 +720,7 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             else None,
             "forest": forest,
             "n_samples_seen": int(getattr(self, "n_samples_seen_", len(self.embedding_))),
+            "log_columns": [int(j) for j in getattr(self, "log_columns_", [])],
         }
         params = {k: v for k, v in self.get_params().items() if k != "callback"}
         params["random_state"] = self._entropy()
@@ -758,6 +781,14 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.fit_time_ = v.get("fit_time")
         self.history_ = v.get("history") or []
         self.n_samples_seen_ = int(v.get("n_samples_seen") or len(self.embedding_))
+        logs = v.get("log_columns") or []  # older files: every feature on its own scale
+        if not all(isinstance(j, (int, np.integer)) and not isinstance(j, bool)
+                   and 0 <= j < self.n_features_in_ for j in logs) or \
+                len(set(logs)) != len(logs):
+            raise ValueError(f"log_columns must hold distinct feature indices below "
+                             f"{self.n_features_in_}")
+        self.log_columns_ = np.asarray(sorted(int(j) for j in logs), dtype=np.int64)
+        self._set_value_stats()
         self.fit_sample_rows_ = None  # which rows is not saved, only how many were seen
         if v.get("train_ids") is not None:
             self.train_ids_ = np.asarray(v["train_ids"], dtype=object)
@@ -898,7 +929,7 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def training_values(self) -> pd.DataFrame:
         """Training patients' features in original units (``NaN`` where missing)."""
         check_is_fitted(self, "training_data_")
-        data = np.asarray(self.training_data_, dtype=float) * self.scale_ + self.mean_
+        data = self._original_units(np.asarray(self.training_data_, dtype=float))
         return pd.DataFrame(data, columns=self.feature_names())
 
     def feature_importance(self, n_patients: int = 200, eps: float = 1e-3) -> np.ndarray:
@@ -970,7 +1001,40 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                     f"The columns do not match the trained model: missing {missing[:5]}, "
                     f"unexpected {extra[:5]}. Use Encoder.transform to align a table.")
         Xa, _ = _as_float_array(X, self.n_features_in_)
-        return standardize(Xa, self.mean_, self.scale_)
+        return self._standardize_array(Xa)
+
+    def _standardize_array(self, Xa: np.ndarray) -> np.ndarray:
+        """Encoded features in original units to the model's standardised units (the
+        logarithm first for ``log_columns_``; a value <= 0 there is floored at the
+        smallest training patient's)."""
+        cols = getattr(self, "log_columns_", None)
+        if cols is None or not len(cols):
+            return standardize(Xa, self.mean_, self.scale_)
+        Z = standardize(log_columns(Xa, cols), self.mean_, self.scale_)
+        floor = np.nanmin(np.asarray(self.training_data_[:, cols], dtype=float), axis=0)
+        Z[:, cols] = np.where(Z[:, cols] < floor, floor, Z[:, cols])
+        return Z
+
+    def _original_units(self, Z: np.ndarray) -> np.ndarray:
+        """The model's standardised units back to each feature's own units."""
+        X = np.asarray(Z, dtype=float) * self.scale_ + self.mean_
+        cols = getattr(self, "log_columns_", None)
+        if cols is not None and len(cols):
+            X[:, cols] = 10.0 ** X[:, cols]
+        return X
+
+    def _set_value_stats(self, X: np.ndarray | None = None) -> None:
+        """``value_mean_`` and ``value_scale_``: the standardisation for the features on
+        their own scale; for ``log_columns_``, from ``X`` (the training patients in their
+        units; by default as :meth:`training_values` gives them)."""
+        self.value_mean_ = np.array(self.mean_, dtype=float, copy=True)
+        self.value_scale_ = np.array(self.scale_, dtype=float, copy=True)
+        cols = getattr(self, "log_columns_", None)
+        if cols is None or not len(cols):
+            return
+        raw = self.training_values().to_numpy(dtype=float) if X is None else X
+        mean, scale = fit_standardizer(np.asarray(raw, dtype=float)[:, cols])
+        self.value_mean_[cols], self.value_scale_[cols] = mean, scale
 
     def _embed(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Completed scores, codes and embedding of standardised patients."""
@@ -1012,7 +1076,7 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         Xs = self._standardized(X, units)
         Z = fill_gaps(Xs, self.completion_components_, self._fill_ridge, self._fill_bounds)
-        return Z if units == "standardized" else Z * self.scale_ + self.mean_
+        return Z if units == "standardized" else self._original_units(Z)
 
     def reconstruct(self, X, units: str = "original") -> np.ndarray:
         """The low-rank (denoised) reconstruction of every value, shape (n, m).
@@ -1028,7 +1092,7 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Xs = self._standardized(X, units)
         V = self.completion_components_
         Z = np.clip(project_observed(Xs, V, self._fill_ridge) @ V, *self._fill_bounds)
-        return Z if units == "standardized" else Z * self.scale_ + self.mean_
+        return Z if units == "standardized" else self._original_units(Z)
 
     def misfit(self, X) -> np.ndarray:
         """How badly each patient's measured values fit the completion's patterns: the

@@ -33,7 +33,8 @@ FOREST_ARRAYS = FOREST_INT + FOREST_FLOAT
 FOREST_OPTIONAL = ("forest_counted_",)
 #: The values next to the arrays.
 VALUE_FIELDS = ("n_features_in", "feature_names", "completion_lambda", "best_iteration",
-                "objective", "fit_time", "history", "train_ids", "forest", "n_samples_seen")
+                "objective", "fit_time", "history", "train_ids", "forest", "n_samples_seen",
+                "log_columns")
 
 
 @dataclass
@@ -55,7 +56,8 @@ class ModelState:
         str or None), ``forest`` (``{"weight", "scale", "selection", "min_leaf",
         "inputs"}`` or None),
         ``n_samples_seen`` (int: patients given to ``fit``, more than the training
-        patients when it learned from a sample).
+        patients when it learned from a sample), ``log_columns`` (list of int: the
+        features standardised as their logarithm; older files: none).
     """
 
     params: dict[str, Any]

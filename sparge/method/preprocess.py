@@ -108,3 +108,40 @@ def unit_norm_rows(Z: np.ndarray) -> np.ndarray:
     """Scale every row to unit Euclidean norm (zero rows stay zero)."""
     norms = np.linalg.norm(Z, axis=1, keepdims=True)
     return Z / np.where(norms > 1e-12, norms, 1.0)
+
+
+#: A quantity whose values span at least this many orders of magnitude (from its 1st to
+#: its 99th percentile) is compared by its logarithm: a viral load of 7,673 copies/mL is as
+#: far from 50 as 1.2 million is from 7,673, not 0.08 of a standard deviation away
+#: (walk-through 38: every look-alike of a failing patient sat at 50 copies/mL).
+WIDE_RANGE_DECADES = 3.0
+
+
+def wide_range_columns(X: np.ndarray, decades: float = WIDE_RANGE_DECADES,
+                       min_distinct: int = 20) -> np.ndarray:
+    """Columns of strictly positive values spanning at least ``decades`` orders of
+    magnitude between their 1st and 99th percentiles, with at least ``min_distinct``
+    distinct values (indices, ascending)."""
+    X = np.asarray(X, dtype=float)
+    out = []
+    for j in range(X.shape[1]):
+        v = X[:, j]
+        v = v[np.isfinite(v)]
+        if v.size < min_distinct or v.min() <= 0 or np.unique(v).size < min_distinct:
+            continue
+        low, high = np.quantile(v, [0.01, 0.99])
+        if np.log10(high / low) >= decades:
+            out.append(j)
+    return np.asarray(out, dtype=np.int64)
+
+
+def log_columns(X: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """``X`` with ``columns`` in base-10 logarithms; a value <= 0 there becomes -inf
+    (below every positive value; the caller floors it), ``NaN`` stays ``NaN``."""
+    X = np.array(X, dtype=float, copy=True)
+    if len(columns):
+        v = X[:, columns]
+        with np.errstate(all="ignore"):
+            X[:, columns] = np.where(v > 0, np.log10(np.where(v > 0, v, 1.0)),
+                                     np.where(np.isnan(v), np.nan, -np.inf))
+    return X

@@ -575,6 +575,11 @@ def _check_meta(meta: Any) -> dict:
     seen = meta.get("n_samples_seen")
     out["n_samples_seen"] = None if seen is None else _integer(seen, "n_samples_seen", 1,
                                                                _MAX_PATIENTS)
+    logs = meta.get("log_columns")
+    if logs is not None and (not isinstance(logs, list) or len(logs) > m or not all(
+            isinstance(j, int) and not isinstance(j, bool) and 0 <= j < m for j in logs)):
+        raise _bad("log_columns", f"a list of feature indices below {m:,}", logs)
+    out["log_columns"] = logs or []  # older files: every feature on its own scale
     ids = meta.get("train_ids")
     out["train_ids"] = None if ids is None else _str_list(ids, "train_ids")
     out["encoder"] = _check_encoder(meta.get("encoder"), out["feature_names"],

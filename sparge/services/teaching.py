@@ -322,7 +322,7 @@ def patient_completion(model, patient: int) -> pd.DataFrame:
     gap = np.isnan(z_obs)
     z_done = np.where(gap, model.complete(raw, units="standardized")[0],
                       model.reconstruct(raw, units="standardized")[0])
-    done = z_done * model.scale_ + model.mean_
+    done = np.where(gap, model.complete(raw)[0], model.reconstruct(raw)[0])
     return pd.DataFrame({"biomarker": names, "observed_sd": z_obs, "completed_sd": z_done,
                          "observed": raw.to_numpy(dtype=float)[0], "completed": done,
                          "was_gap": np.isnan(z_obs)})

@@ -17,7 +17,7 @@ BAD = {"n_atoms": 0, "n_components": 0, "supervised": "yes", "representation": "
        "ksvd_iter": -1, "k1": 0, "k2": 2.5, "graph_weight": "gauss", "neighbor_search": "fast",
        "class_balance": None,
        "trace_ratio_reg": -1, "metric_weighting": "sqrt", "forest_weight": -2,
-       "anchor_weight": "high", "completion_fill": "mean",
+       "anchor_weight": "high", "completion_fill": "mean", "log_scale": "ln",
        "forest_trees": 0, "forest_min_leaf": True, "forest_inputs": "trees",
        "forest_proximity": "oob", "max_iter": -1,
        "step_size": "big",

@@ -1,0 +1,101 @@
+"""A feature spanning orders of magnitude (a viral load) is compared by its logarithm
+(``log_scale="auto"``; walk-through 38: every look-alike of a failing patient sat at 50
+copies/mL, the linear scale putting 50 and 7,673 0.08 SD apart)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from sparge import SparGE
+from sparge.method.preprocess import log_columns, wide_range_columns
+from sparge.services.persistence import load_model, save_model
+
+
+def _clinic(n: int = 300, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Viral load (log-normal, 50 to ~10^6) decides the outcome; four other features."""
+    rng = np.random.default_rng(seed)
+    failing = rng.random(n) < 0.4
+    log_vl = np.where(failing, rng.normal(4.3, 0.8, n), rng.normal(1.9, 0.25, n))
+    X = np.column_stack([10 ** log_vl, rng.normal(500, 150, n), rng.normal(40, 12, n),
+                         rng.normal(13, 1.5, n), rng.normal(80, 15, n)])
+    X[rng.random(X.shape) < 0.05] = np.nan
+    return X, np.where(failing, "Yes", "No")
+
+
+def test_the_wide_range_columns_are_those_of_positive_values_over_three_decades():
+    X, _ = _clinic()
+    assert wide_range_columns(X).tolist() == [0]
+    assert wide_range_columns(np.column_stack([X[:, 0], -X[:, 0]])).tolist() == [0]
+    assert wide_range_columns(X, decades=10).tolist() == []
+    few = np.tile([1.0, 10.0, 1e4, 1e6], 10)[:, None]  # four distinct values: a code
+    assert wide_range_columns(few).tolist() == []
+    logged = log_columns(np.array([[100.0, 3.0], [0.0, 4.0], [np.nan, 5.0]]), [0])
+    assert logged[0, 0] == 2.0 and logged[1, 0] == -np.inf and np.isnan(logged[2, 0])
+    assert logged[:, 1].tolist() == [3.0, 4.0, 5.0]
+
+
+def test_the_model_standardises_the_logarithm_and_shows_values_in_their_units():
+    X, y = _clinic()
+    m = SparGE(max_iter=0, random_state=0).fit(X, y)
+    assert m.log_columns_.tolist() == [0]
+    # the model's units: the logarithm, standardised
+    z = m.standardize(X)[:, 0]
+    ok = ~np.isnan(X[:, 0])
+    expect = (np.log10(X[ok, 0]) - np.log10(X[ok, 0]).mean()) / np.log10(X[ok, 0]).std()
+    np.testing.assert_allclose(z[ok], expect, atol=1e-9)
+    # every value shown stays in its own units
+    np.testing.assert_allclose(m.training_values().to_numpy()[:, 0][ok], X[ok, 0],
+                               rtol=1e-5)
+    assert np.all(m.complete(X[:5])[:, 0] > 0)
+    np.testing.assert_allclose(m.value_mean_[0], np.nanmean(X[:, 0]))
+    np.testing.assert_allclose(m.value_scale_[0], np.nanstd(X[:, 0]))
+    np.testing.assert_array_equal(m.value_mean_[1:], m.mean_[1:])
+    # a value <= 0 (a typed "0") is floored at the smallest training patient's
+    q = X[:2].copy()
+    q[:, 0] = [0.0, -5.0]
+    assert np.all(m.standardize(q)[:, 0] == np.nanmin(m.training_data_[:, 0]))
+    none = SparGE(max_iter=0, random_state=0, log_scale="none").fit(X, y)
+    assert none.log_columns_.tolist() == []
+    np.testing.assert_array_equal(none.value_mean_, none.mean_)
+
+
+def test_look_alikes_follow_the_logarithm_of_a_viral_load():
+    """A patient at 7,673 copies/mL is nearer 20,000 than 50 on the log scale."""
+    X, y = _clinic(400, seed=1)
+    tr, te = np.arange(300), np.arange(300, 400)
+    gaps = {}
+    for how in ("auto", "none"):
+        m = SparGE(max_iter=0, random_state=0, log_scale=how, forest_weight=0).fit(X[tr],
+                                                                                  y[tr])
+        idx = m.kneighbors(np.nan_to_num(X[te], nan=np.nanmedian(X[tr], axis=0)),
+                           n_neighbors=10)[1]
+        lx = np.log10(X[tr, 0])
+        q = np.log10(np.nan_to_num(X[te, 0], nan=np.nanmedian(X[tr, 0])))
+        gaps[how] = float(np.nanmedian(np.abs(lx[idx] - q[:, None])))
+    assert gaps["auto"] < 0.6 * gaps["none"], gaps
+
+
+def test_the_log_columns_are_saved_and_checked():
+    X, y = _clinic()
+    m = SparGE(max_iter=0, random_state=0).fit(X, y)
+    again = SparGE.from_state(m.get_state())
+    assert again.log_columns_.tolist() == [0]
+    np.testing.assert_allclose(again.transform(X[:20]), m.transform(X[:20]))
+    np.testing.assert_allclose(again.value_mean_, m.value_mean_, rtol=1e-6)
+    buf = io.BytesIO()
+    save_model(buf, m)
+    loaded, _ = load_model(io.BytesIO(buf.getvalue()))
+    np.testing.assert_allclose(loaded.transform(X[:20]), m.transform(X[:20]), rtol=1e-6)
+    # an older file: no log columns, every feature on its own scale
+    state = m.get_state()
+    del state.values["log_columns"]
+    assert SparGE.from_state(state).log_columns_.tolist() == []
+    state.values["log_columns"] = [0, 0]
+    with pytest.raises(ValueError, match="log_columns"):
+        SparGE.from_state(state)
+    state.values["log_columns"] = [7]
+    with pytest.raises(ValueError, match="log_columns"):
+        SparGE.from_state(state)
