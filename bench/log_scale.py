@@ -23,8 +23,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from bench.cohorts import encoded
 from bench.clinic_exports import hiv_export
+from bench.cohorts import encoded
 from bench.report import publish, to_markdown
 from bench.scores import neighbor_scores
 from bench.splits import stratified_splits

@@ -42,7 +42,12 @@ from sparge.services.maps import (
     map_frame,
     umap_note,
 )
-from sparge.services.workflow import cohort_patients, far_lookalikes_message, outcome_shares
+from sparge.services.workflow import (
+    cohort_patients,
+    far_lookalikes_message,
+    leak_caution,
+    outcome_shares,
+)
 
 #: Map choices shown to the user -> MapProjector method.
 MAP_CHOICES = {"SparGE · PCA (instant)": "pca",
@@ -258,6 +263,10 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     far = far_lookalikes_message(table)
     if far:
         st.warning(far)
+    caution = leak_caution(encoder, model.feature_names(), lookalikes=True) \
+        if encoder is not None else None
+    if caution:
+        st.warning(md_escape(caution, max_len=800))
     if len(shares):
         st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model)),
                         width="stretch", key=f"{key}_outcomes",

@@ -138,17 +138,28 @@ def few_kept_caution(n_kept: int, n_rows: int) -> str | None:
             "missing values there); the model completes the gaps of the patients kept.")
 
 
-def leak_caution(encoder, features) -> str | None:
+def leak_caution(encoder, features, lookalikes: bool = False) -> str | None:
     """The words a page that scores the outcome shows when the table keeps a feature the
     Data page questioned as giving the outcome away (``report_.questioned_leaks``), or
     ``None``. Walk-through 36's Classifiers page scored the raw data 0.90 on a
-    "Discharge destination" that named the readmission, and blamed the method."""
+    "Discharge destination" that named the readmission, and blamed the method. With
+    ``lookalikes``, the words for a page of look-alikes: walk-through 38's new patient
+    had 10 of 10 look-alikes with one outcome or the other as its "Switched regimen after
+    failure" was Yes or No, and Explore and New patient said nothing."""
     questioned = getattr(getattr(encoder, "report_", None), "questioned_leaks", {}) or {}
     kept = {c: a for c, a in questioned.items() if c in set(features)}
     if not kept:
         return None
     names = ", ".join(f"'{c}' (AUC {a:.2f})" for c, a in list(kept.items())[:4])
     one = len(kept) == 1
+    if lookalikes:
+        return (f"The model learned from {names}, which the Data page questioned: "
+                f"{'it' if one else 'they'} alone {'separates' if one else 'separate'} the "
+                "outcomes well and may be written after the outcome. These look-alikes may "
+                f"share {'it' if one else 'them'} rather than the patient's condition, and "
+                "their outcomes may read too well; if so, set "
+                + ("its" if one else "their") + " role to 'ignore' on the Data page's "
+                "Column roles tab and train again.")
     return (f"{names} {'is' if one else 'are'} still among the features, and the Data page "
             f"questioned {'it' if one else 'them'}: {'it' if one else 'they'} alone "
             f"{'separates' if one else 'separate'} the outcomes well and may be written "

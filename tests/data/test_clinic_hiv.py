@@ -225,3 +225,18 @@ def test_a_number_with_several_thousands_separators_and_a_unit_is_read_in_full()
     out, _ = parse_numeric(pd.Series(["1,222,402 copies/mL", "22,402 copies/mL", "900"]),
                            DEFAULT_MISSING_TOKENS, "copies/mL", thousands_comma=True)
     assert out.tolist() == [1222402.0, 22402.0, 900.0]
+
+
+def test_a_count_or_load_unit_written_once_in_a_small_table_is_read():
+    """Walk-through 38's 15-row export: one "687 cells/mm3" and one "<20 copies/mL" were
+    set to missing (a unit needs several cells unless it is a known one)."""
+    df = pd.DataFrame({"id": range(12),
+                       "CD4 count": ["432", "274", "687 cells/mm3", "441", "567", "342",
+                                     "164", "304", "145", "330", "184", "254"],
+                       "Viral load": ["<50", "67811", "<20 copies/mL", "52593", "<50",
+                                      "286101", "73029", "<50", "37523", "6678", "<50",
+                                      "15880"],
+                       "Outcome": ["a", "b"] * 6})
+    enc = Encoder(id_column="id", label_column="Outcome")
+    X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
+    assert X["CD4 count"].iloc[2] == 687.0 and X["Viral load"].iloc[2] == 20.0

@@ -523,6 +523,10 @@ def test_pages_that_score_the_outcome_repeat_a_questioned_leak():
     said = leak_caution(cohort.encoder, cohort.features)
     assert said.startswith("'Discharge destination' (AUC 0.9") and "'ignore'" in said
     assert "it alone separates the outcomes" in said
+    # the words above look-alikes (Explore, New patient; walk-through 38)
+    said = leak_caution(cohort.encoder, cohort.features, lookalikes=True)
+    assert said.startswith("The model learned from 'Discharge destination' (AUC 0.9")
+    assert "These look-alikes may share it rather than the patient's condition" in said
     ignored = encode_cohort(df, label_column="Readmitted",
                             roles={"Discharge destination": "ignore"})
     assert leak_caution(ignored.encoder, ignored.features) is None
