@@ -58,6 +58,7 @@ from sparge.data.far_values import far_mask, log_bounds, typical_bounds
 from sparge.data.leaks import (
     END_OF_STAY,
     LEAK_AUC,
+    LEAK_MIN_CLASS,
     NAMED_LEAK_AUC,
     leak_message,
     named_after_outcome,
@@ -1003,6 +1004,17 @@ class Encoder(TransformerMixin, BaseEstimator):
         if after:
             report.warnings.append(named_leak_message(after, after_outcome=True))
             report.questioned_leaks.update(after)
+        # too few patients per outcome to measure a column (a 15-row table): its name alone
+        # is questioned (walk-through 38's "Switched regimen after failure" went unsaid)
+        counts = pd.Series([v for v in labels if v is not None and v == v]).value_counts()
+        if len(counts) >= 2 and counts.iloc[1] < LEAK_MIN_CLASS:  # no outcome measurable
+            by_name = {c: math.nan for c in (self.feature_names_out_[j] for j in judged)
+                       if c not in strong and (END_OF_STAY.search(c) or named_after_outcome(
+                           c, self.label_column))}
+            if by_name:
+                report.warnings.append(named_leak_message(by_name, after_outcome=any(
+                    named_after_outcome(c, self.label_column) for c in by_name)))
+                report.questioned_leaks.update(by_name)
         if not leaks:
             return X
         if len(leaks) >= X.shape[1]:

@@ -46,8 +46,12 @@ def named_after_outcome(column: str, outcome: str | None) -> bool:
                      str(column).lower()) is not None
 
 
+#: Patients of each outcome below which a feature's AUC is not measured.
+LEAK_MIN_CLASS = 10
+
+
 def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
-                  min_class: int = 10, sample: int = 2000,
+                  min_class: int = LEAK_MIN_CLASS, sample: int = 2000,
                   categorical=None) -> dict[str, float]:
     """Features that alone separate the outcomes almost perfectly, with their AUC.
 
@@ -126,11 +130,18 @@ def named_leak_message(leaks: dict[str, float], after_outcome: bool = False) -> 
     """The report's words for features below :data:`LEAK_AUC` that separate the
     outcomes well and are named like what is written at the end of a stay (or, with
     ``after_outcome``, as written after the outcome's event: :func:`named_after_outcome`)."""
-    shown = ", ".join(f"'{_q(name, 60)}' (AUC {auc:.2f})" for name, auc in
-                      list(leaks.items())[:8])
+    shown = ", ".join(f"'{_q(name, 60)}'" + (f" (AUC {auc:.2f})" if auc == auc else "")
+                      for name, auc in list(leaks.items())[:8])
     one = len(leaks) == 1
     named = ("named as what happens after the outcome" if after_outcome else
              "named like what is written when a stay ends")
+    if all(auc != auc for auc in leaks.values()):  # NaN: too few patients to measure
+        return (f"{shown} {'is' if one else 'are'} {named}; with under {LEAK_MIN_CLASS} "
+                "patients of an outcome, how well "
+                f"{'it separates' if one else 'they separate'} the outcomes cannot be "
+                f"measured. If {'it is' if one else 'they are'} known only after the "
+                f"outcome, give {'it' if one else 'them'} the role 'ignore' on the Column "
+                "roles tab: otherwise every look-alike check reads too well.")
     names_it = "" if after_outcome else (
         f" (or {'it names' if one else 'they name'} it: \"Home (readmitted)\")")
     return (f"{shown} {'is' if one else 'are'} {named} "

@@ -150,7 +150,8 @@ def leak_caution(encoder, features, lookalikes: bool = False) -> str | None:
     kept = {c: a for c, a in questioned.items() if c in set(features)}
     if not kept:
         return None
-    names = ", ".join(f"'{c}' (AUC {a:.2f})" for c, a in list(kept.items())[:4])
+    names = ", ".join(f"'{c}'" + (f" (AUC {a:.2f})" if a == a else "")
+                      for c, a in list(kept.items())[:4])
     one = len(kept) == 1
     if lookalikes:
         return (f"The model learned from {names}, which the Data page questioned: "

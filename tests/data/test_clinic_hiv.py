@@ -240,3 +240,27 @@ def test_a_count_or_load_unit_written_once_in_a_small_table_is_read():
     enc = Encoder(id_column="id", label_column="Outcome")
     X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
     assert X["CD4 count"].iloc[2] == 687.0 and X["Viral load"].iloc[2] == 20.0
+
+
+def test_a_small_tables_column_named_after_the_outcome_is_questioned_by_its_name():
+    """Walk-through 38's 15-row export: too few patients per outcome to measure the leak's
+    AUC, and "Switched regimen after failure" was not questioned at all."""
+    df, _ = _clinic(15)
+    outcome = "Virological failure at 12 months"
+    df = df.assign(**{"Switched regimen after failure": np.where(
+        df[outcome].isin(["Yes", "failure", "Y"]), "Yes", "No")})
+    enc = Encoder(id_column="Patient ID", label_column=outcome).fit(df)
+    assert set(enc.report_.questioned_leaks) == {"Switched regimen after failure"}
+    assert np.isnan(enc.report_.questioned_leaks["Switched regimen after failure"])
+    said = next(w for w in enc.report_.warnings if "Switched" in w)
+    assert "cannot be measured" in said and "AUC" not in said
+    from sparge.services.workflow import leak_caution
+
+    caution = leak_caution(enc, enc.feature_names_out_, lookalikes=True)
+    assert caution.startswith("The model learned from 'Switched regimen after failure',")
+    # a large table measures it: not questioned by name alone
+    big, _ = _clinic(300)
+    big = big.assign(**{"Switched regimen after failure": np.random.default_rng(0).choice(
+        ["Yes", "No"], 300)})
+    assert not Encoder(id_column="Patient ID",
+                       label_column=outcome).fit(big).report_.questioned_leaks
