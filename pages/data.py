@@ -127,8 +127,9 @@ for key in ("setup_id", "setup_label"):  # a stale choice (another table's colum
 if pending is not None:
     st.subheader(f"Set up the new table: {md_escape(name)}")
     st.caption(f"{len(df):,} rows × {source_columns(df):,} columns. The ID and outcome "
-               "columns below are guesses: check them, then encode; or cancel to keep the "
-               "current table.")
+               "columns below are guesses" + (" (or the current table's, where none is "
+                                              "guessed)" if again else "")
+               + ": check them, then encode; or cancel to keep the current table.")
     # removing the file from the uploader cannot cancel (Streamlit forgets the uploader
     # whenever the page is left): a walk-through's wrong upload stayed pending for good
     if st.button("Cancel: keep the current table", key="setup_cancel"):

@@ -6,6 +6,7 @@ Pure functions over pandas/numpy (no Streamlit), so every page and command is te
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,7 +18,7 @@ import pandas as pd
 from sparge.data.encoder import Encoder, extreme_word
 from sparge.data.far_values import far_mask
 from sparge.data.number_format import format_given
-from sparge.data.parsing import header_unit
+from sparge.data.parsing import header_unit, unit_key
 from sparge.data.plausible import quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
 from sparge.data.tables import norm_key
@@ -776,6 +777,10 @@ def unknown_answer_message(encoder: Encoder, unknown) -> str:
             + (f"; it accepts {quoted_names(known, width=30)}." if known else "."))
 
 
+#: A number followed by a unit (its text, without a limit's comparator): "45776 IU/mL".
+_NUMBER_UNIT = re.compile(r"\s*[<>]?=?\s*[+-]?\d[\d,]*(?:\.\d+)?\s*([A-Za-z%µ/][^\d]{0,24})")
+
+
 def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[list[str]]:
     """For every patient of a file, words for the cells the model could not read and set
     to missing: an answer it does not know, text in a numeric column. A cell is unread
@@ -812,8 +817,19 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
         why = ("not one of its answers" + (
             f" (it accepts {quoted_names(known, width=30)})" if known else "")
             if categorical else "not a number")
+        own = (getattr(encoder, "units_", {}).get(col) or header_unit(col, as_written=True)
+               or getattr(encoder, "value_units_", {}).get(col))
         for i in np.flatnonzero(unread):
             cell = str(text.iloc[i])
+            # a number in a unit the column cannot be converted from (walk-through 38:
+            # "'45776 IU/mL': not a number" where the Data page said why)
+            m = _NUMBER_UNIT.fullmatch(cell) if not categorical else None
+            if m is not None and own and unit_key(m.group(1)) != unit_key(own):
+                out[i].append(f"'{name}' = '{plain_text(cell, 40)}': in "
+                              f"'{plain_text(m.group(1).strip(), 20)}', which has no exact "
+                              f"conversion to the column's '{plain_text(own, 20)}', read as "
+                              "missing")
+                continue
             # a misspelt answer ("Pneumonai"), and a lab's word for a value beyond its
             # range ("HI"): walk-through 28 read both as plain unknowns
             near = difflib.get_close_matches(cell.lower(), [k.lower() for k in known], n=1,

@@ -583,3 +583,23 @@ def test_the_table_as_read_gives_every_value_its_unit_and_why_a_row_does_not_tra
             known = ~np.isnan(cohort.X[:, j])
             assert got.loc[known, header].tolist() == [answers[v] for v in cohort.X[known, j]]
             assert (got.loc[~known, header] == "").all()
+
+
+def test_a_new_patients_value_in_a_unit_the_column_cannot_convert_is_named_so():
+    """Walk-through 38: "'45776 IU/mL': not a number" on New patient, where the Data page
+    said the column has no exact conversion from IU/mL."""
+    from sparge import Encoder
+    from sparge.services.workflow import unread_values
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"id": range(60), "Viral load": [f"{v} copies/mL" if i % 3 else str(v)
+                                                       for i, v in enumerate(
+                                                           rng.integers(100, 90000, 60))],
+                       "Outcome": ["a", "b"] * 30})
+    enc = Encoder(id_column="id", label_column="Outcome").fit(df)
+    new = pd.DataFrame({"id": ["q", "r"], "Viral load": ["45776 IU/mL", "abc"]})
+    X = pd.DataFrame(enc.transform(new), columns=enc.feature_names_out_)
+    said = unread_values(enc, new, X)
+    assert said == [["'Viral load' = '45776 IU/mL': in 'IU/mL', which has no exact "
+                     "conversion to the column's 'copies/mL', read as missing"],
+                    ["'Viral load' = 'abc': not a number, read as missing"]]
