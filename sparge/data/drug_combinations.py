@@ -94,7 +94,7 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "vocabria": ("cabotegravir",), "intelence": ("etravirine",),
 }.items()}
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus".
-_SPLIT = re.compile(r"\s*(?:[/+,;&]|\band\b|\bwith\b|\bplus\b)\s*")
+_SPLIT = re.compile(r" ?(?:[/+,;&]|\band\b|\bwith\b|\bplus\b) ?")
 #: Answers this long are free text, not a regimen.
 _MAX_LENGTH = 120
 
@@ -131,7 +131,10 @@ def drug_set(answer: str) -> frozenset[str] | None:
 
 def _word_set(answer: str) -> frozenset[str] | None:
     """The words of an answer split at its combination marks, when it has two or more."""
-    parts = [p for p in _SPLIT.split(norm_key(answer)) if p]
+    key = norm_key(answer)
+    if len(key) > _MAX_LENGTH:
+        return None
+    parts = [p for p in _SPLIT.split(key) if p]
     return frozenset(parts) if len(parts) >= 2 and len(set(parts)) == len(parts) else None
 
 

@@ -86,15 +86,15 @@ NOT_DETECTED_WORDS = frozenset({
 VIRAL_LOAD = re.compile(r"viral\s*load|\bvl\b|\b(?:hiv|hbv|hcv|cmv|ebv)[\s-]*1?[\s-]*"
                         r"(?:rna|dna|pcr)\b|\bcopies\b", re.IGNORECASE)
 #: ... a load written as its logarithm (0-12), a unit may follow.
-_LOG_COUNT = re.compile(r"\s*(?:log\s*(?:10)?\s*[:=]?\s*(\d{1,2}(?:\.\d+)?)|"
-                        r"(\d{1,2}(?:\.\d+)?)\s*log\s*(?:10)?)"
-                        r"(?:\s*(?:copies|cp|iu)(?:\s*/\s*ml)?)?\s*", re.IGNORECASE)
+_LOG_COUNT = re.compile(r"(?:log ?(?:10)?[ :=]{0,3}(\d{1,2}(?:\.\d{1,4})?)|"
+                        r"(\d{1,2}(?:\.\d{1,4})?) ?log ?(?:10)?)"
+                        r"(?: {0,3}(?:copies|cp|iu)(?: ?/ ?ml)?)?", re.IGNORECASE)
 
 
 def log_count(cell: str) -> float | None:
     """A load written as its base-10 logarithm ("log 4.1", "4.1 log10 copies/mL"), as the
     load (12,589); else ``None``."""
-    m = _LOG_COUNT.fullmatch(cell)
+    m = _LOG_COUNT.fullmatch(cell.strip()) if len(cell) <= 40 else None
     if m is None:
         return None
     power = float(m.group(1) or m.group(2))
@@ -112,10 +112,10 @@ _WITH_SEVERITY = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*[(\[]\s*([A-Za-z][A-Za-z 
                             r"\s*[)\]]\s*")
 #: A count with its share of a total in brackets after it, "350 (22%)": a CD4 count and
 #: its percentage of lymphocytes (walk-through 37 lost 127 CD4 counts so).
-_WITH_SHARE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*[(\[]\s*\d{1,3}(?:\.\d+)?\s*%\s*[)\]]\s*")
+_WITH_SHARE = re.compile(r" ?(\d{1,7}(?:\.\d{1,4})?) ?[(\[] ?\d{1,3}(?:\.\d{1,2})? ?% ?[)\]] ?")
 #: A lymphocyte count after its name, "CD4 350", "CD4 count: 350" (walk-through 37).
-_NAMED_COUNT = re.compile(r"\s*CD[348](?:\s*\+)?(?:\s*(?:count|abs(?:olute)?))?\s*[:=]?\s*"
-                          r"(\d+(?:\.\d+)?)\s*", re.IGNORECASE)
+_NAMED_COUNT = re.compile(r" ?CD[348]\+?(?: ?(?:count|abs(?:olute)?))?[ :=]{0,3}"
+                          r"(\d{1,7}(?:\.\d{1,4})?) ?", re.IGNORECASE)
 #: An oxygen saturation with how it was taken after the "%": "98% RA", "94% on 2L",
 #: "94 % O2", "93% 2L NP" (walk-through 33: 156 such cells were set to missing). The
 #: saturation is read; how much oxygen the patient was on is not.

@@ -288,8 +288,8 @@ _TEST_RESULT = re.compile(
 def _test_result(key: str) -> int | None:
     """1 for a positive test result written after the test's name, 2 for a negative one,
     else ``None``."""
-    m = _TEST_RESULT.fullmatch(key)
-    if m is None or len(key) > 32:
+    m = _TEST_RESULT.fullmatch(key) if len(key) <= 32 else None
+    if m is None:
         return None
     result = m.group("sign") or m.group("word")
     return 1 if result in ("+", "pos", "positive", "reactive") else 2

@@ -778,7 +778,7 @@ def unknown_answer_message(encoder: Encoder, unknown) -> str:
 
 
 #: A number followed by a unit (its text, without a limit's comparator): "45776 IU/mL".
-_NUMBER_UNIT = re.compile(r"\s*[<>]?=?\s*[+-]?\d[\d,]*(?:\.\d+)?\s*([A-Za-z%µ/][^\d]{0,24})")
+_NUMBER_UNIT = re.compile(r"[<>]?=? ?[+-]?\d[\d,]{0,15}(?:\.\d{1,6})? ?([A-Za-z%µ/][^\d]{0,24})")
 
 
 def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[list[str]]:
@@ -823,7 +823,7 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
             cell = str(text.iloc[i])
             # a number in a unit the column cannot be converted from (walk-through 38:
             # "'45776 IU/mL': not a number" where the Data page said why)
-            m = _NUMBER_UNIT.fullmatch(cell) if not categorical else None
+            m = _NUMBER_UNIT.fullmatch(cell) if not categorical and len(cell) <= 48 else None
             if m is not None and own and unit_key(m.group(1)) != unit_key(own):
                 out[i].append(f"'{name}' = '{plain_text(cell, 40)}': in "
                               f"'{plain_text(m.group(1).strip(), 20)}', which has no exact "

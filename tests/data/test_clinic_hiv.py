@@ -264,3 +264,25 @@ def test_a_small_tables_column_named_after_the_outcome_is_questioned_by_its_name
         ["Yes", "No"], 300)})
     assert not Encoder(id_column="Patient ID",
                        label_column=outcome).fit(big).report_.questioned_leaks
+
+
+def test_hostile_cells_in_the_new_forms_are_read_in_one_pass():
+    """Long runs of spaces and letters in a viral load, CD4, regimen and yes/no column:
+    every pattern added for walk-throughs 37 and 38 is bounded or anchored, so a cell of
+    40,000 characters is refused at once (a pattern with adjacent unbounded repeats
+    backtracked for minutes on such cells before)."""
+    from sparge.data.drug_combinations import combination_pairs
+    from sparge.data.parsing import log_count, plain_number
+    from sparge.data.tables import yes_no_codes
+
+    n = 40_000
+    hostile = ["log" + " " * n + "x", "CD4" + " " * n + "x", "3" + " " * n + "(",
+               "a-" * (n // 2) + "+", "a " * (n // 2) + "+", "1" + "," * n + "x"]
+    for cell in hostile:
+        assert log_count(cell) is None
+        assert plain_number(cell) is None
+    assert yes_no_codes(["Yes", "No", *hostile])["Yes"] == 1
+    assert combination_pairs(["TDF/FTC", *hostile], "ART regimen") == []
+    out, _ = parse_numeric(pd.Series(hostile + ["350 (22%)"]), DEFAULT_MISSING_TOKENS,
+                           log_counts=True)
+    assert np.isnan(out[:-1]).all() and out[-1] == 350.0
