@@ -83,8 +83,8 @@ NOT_DETECTED_WORDS = frozenset({
     "nondetectable", "non detectable", "non-detectable", "not detectable"})
 #: A column of viral loads (copies of a virus's genome per mL), which clinics also write
 #: as their base-10 logarithm: "log 4.1", "4.1 log" (walk-through 37 lost 42 so).
-VIRAL_LOAD = re.compile(r"viral\s*load|\bvl\b|\b(?:hiv|hbv|hcv|cmv|ebv)[\s-]*1?[\s-]*"
-                        r"(?:rna|dna|pcr)\b|\bcopies\b", re.IGNORECASE)
+VIRAL_LOAD = re.compile(r"viral[\s_-]{0,3}load|\bvl\b|\b(?:hiv|hbv|hcv|cmv|ebv)[\s_-]{0,3}1?"
+                        r"[\s_-]{0,3}(?:rna|dna|pcr)\b|\bcopies\b", re.IGNORECASE)
 #: ... a load written as its logarithm (0-12), a unit may follow.
 _LOG_COUNT = re.compile(r"(?:log ?(?:10)?[ :=]{0,3}(\d{1,2}(?:\.\d{1,4})?)|"
                         r"(\d{1,2}(?:\.\d{1,4})?) ?log ?(?:10)?)"
