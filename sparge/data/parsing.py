@@ -540,11 +540,16 @@ def token_counts(text: pd.Series) -> dict[str, int]:
 
 
 def limit_text(cell: object) -> str | None:
-    """The cell as written when it is a limit ("<15", ">= 90"), tidied ("<15", "≥90");
-    None otherwise. :func:`parse_numeric` reads such a cell as its limit."""
+    """The cell as written when it is a limit ("<15", ">= 90"), tidied ("<15", "≥90"),
+    or a result below the detection limit ("TND"; walk-through 38's New patient showed it
+    as a plain "50" beside "<50 (read as 50)"); None otherwise. :func:`parse_numeric`
+    reads such a cell as its limit."""
     if cell is None or isinstance(cell, float | int | np.number):
         return None
-    m = _CENSORED.match(str(cell))
+    text = str(cell).strip()
+    if len(text) <= 40 and norm_key(text) in NOT_DETECTED_WORDS:
+        return text
+    m = _CENSORED.match(text)
     if not m:
         return None
     sign = {"<": "<", ">": ">", "<=": "≤", ">=": "≥", "⩽": "≤", "⩾": "≥"}.get(

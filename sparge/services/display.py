@@ -422,7 +422,7 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
         The look-alikes' values in original units, columns = ``names``.
     features : the biomarkers to compare (a subset of ``names``, in display order).
     names : all feature names of the model; ``mean``/``scale`` are the model's
-        ``mean_``/``scale_`` (for the SD cue only).
+        ``value_mean_``/``value_scale_``, each feature's own (for the SD cue only).
     flags : the 0/1 columns (:func:`flag_columns` of the training patients): no SD cue.
     written : the patient's values written as a limit (:func:`limits_as_written`): shown
         as written, "<15 (read as 15)".

@@ -168,6 +168,10 @@ def test_a_value_written_as_a_limit_is_compared_as_written(encoder):
 
     assert [limit_text(c) for c in ("<15", " >= 90 ", "<=0.5", "15", 15.0, None, "<a")] == \
         ["<15", "≥90", "≤0.5", None, None, None, None]
+    # a result below the detection limit is shown as written too (walk-through 38's
+    # "TND" showed as a plain "50" beside "<50 (read as 50)")
+    assert [limit_text(c) for c in ("TND", " target not detected ", "T" * 50)] == \
+        ["TND", "target not detected", None]
     names = encoder.feature_names_out_
     row = pd.Series({"Age": ">70", "Diabetes": "Yes", "Not a feature": "<3"})
     written = limits_as_written(row, names)
