@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import warnings
 
 import numpy as np
@@ -43,9 +44,14 @@ SAMPLE = 0.85
 LISTED = 5 * K
 
 
+#: SparGE's parameters (``--params``; the defaults by default).
+PARAMS: dict = {}
+
+
 def _sparge(Xtr, ytr, Xte, seed: int, k: int = K) -> np.ndarray:
     """The test patients' ``k`` look-alikes among the training patients (row indices)."""
-    return SparGE(random_state=seed).fit(Xtr, ytr).kneighbors(Xte, n_neighbors=k)[1]
+    return SparGE(random_state=seed, **PARAMS).fit(Xtr, ytr).kneighbors(
+        Xte, n_neighbors=k)[1]
 
 
 def _forest(Xtr, ytr, Xte, seed: int, k: int = K) -> np.ndarray:
@@ -144,7 +150,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="one small cohort")
     ap.add_argument("--cohorts", nargs="*", default=list(COHORTS))
     ap.add_argument("--max-rows", type=int, default=None)
+    ap.add_argument("--params", default="{}",
+                    help="SparGE parameters as JSON (results in lookalike_stability_params.md)")
     args = ap.parse_args()
+    PARAMS.update(json.loads(args.params))
     cohorts, max_rows = ((["breast_cancer"], 200) if args.quick
                          else (args.cohorts, args.max_rows))
     rows = [r for c in cohorts for r in stability(c, max_rows)]
@@ -154,7 +163,9 @@ def main() -> None:
             "share of the 10 look-alikes with the patient's outcome, not class-balanced); "
             f"and that two fits (seed 0) on different {SAMPLE:.0%} samples of the training "
             "patients have in common, among the patients both samples hold"
-            "\n\n" + to_markdown(table), "lookalike_stability.md", args.quick)
+            + (f"; SparGE with {json.dumps(PARAMS)}" if PARAMS else "")
+            + "\n\n" + to_markdown(table),
+            "lookalike_stability_params.md" if PARAMS else "lookalike_stability.md", args.quick)
 
 
 if __name__ == "__main__":
