@@ -987,6 +987,14 @@ def _unique_cells(values: pd.Series, missing_tokens):
     return rows_of, uniques, counts, token, number
 
 
+def written_unit(cell: str) -> str | None:
+    """The unit a number (or a limit) is written with, as written ("45776 IU/mL":
+    "IU/mL"; "<40 IU/mL": "IU/mL"), or ``None``."""
+    text = str(cell).strip()
+    m = _NUMBER_THEN_TEXT.match(_without_limit(text)) if len(text) <= 48 else None
+    return m.group(2).strip() if m else None
+
+
 def _without_limit(cell: str) -> str:
     """A cell without a limit's comparator or an estimate's word before its number
     ("<5 ng/L" -> "5 ng/L", "est 67 kg" -> "67 kg"); other cells as they are."""

@@ -6,7 +6,6 @@ Pure functions over pandas/numpy (no Streamlit), so every page and command is te
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -18,7 +17,7 @@ import pandas as pd
 from sparge.data.encoder import Encoder, extreme_word
 from sparge.data.far_values import far_mask
 from sparge.data.number_format import format_given
-from sparge.data.parsing import header_unit, unit_key
+from sparge.data.parsing import header_unit, unit_key, written_unit
 from sparge.data.plausible import quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
 from sparge.data.tables import norm_key
@@ -777,8 +776,12 @@ def unknown_answer_message(encoder: Encoder, unknown) -> str:
             + (f"; it accepts {quoted_names(known, width=30)}." if known else "."))
 
 
-#: A number followed by a unit (its text, without a limit's comparator): "45776 IU/mL".
-_NUMBER_UNIT = re.compile(r"[<>]?=? ?[+-]?\d[\d,]{0,15}(?:\.\d{1,6})? ?([A-Za-z%µ/][^\d]{0,24})")
+def _written_cells(encoder: Encoder, df: pd.DataFrame, col) -> tuple[pd.Series, np.ndarray]:
+    """A file's column as stripped text, and which cells hold a value (written, and not a
+    missing token of the column: "#N/A", "?")."""
+    text = df[col].astype("string").fillna("").str.strip()
+    written = (text != "") & ~text.map(norm_key).isin(encoder.table_.missing_keys(str(col)))
+    return text, written.to_numpy()
 
 
 def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[list[str]]:
@@ -805,10 +808,8 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
     for col in X.columns:
         if col not in df.columns:
             continue
-        text = df[col].astype("string").fillna("").str.strip()
-        keys = text.map(norm_key)
-        unread = ((text != "") & ~keys.isin(encoder.table_.missing_keys(col))).to_numpy() \
-            & np.isnan(X[col].to_numpy(dtype=float))
+        text, written = _written_cells(encoder, df, col)
+        unread = written & np.isnan(X[col].to_numpy(dtype=float))
         if not unread.any():
             continue
         name = plain_text(col, 80)
@@ -823,10 +824,10 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
             cell = str(text.iloc[i])
             # a number in a unit the column cannot be converted from (walk-through 38:
             # "'45776 IU/mL': not a number" where the Data page said why)
-            m = _NUMBER_UNIT.fullmatch(cell) if not categorical and len(cell) <= 48 else None
-            if m is not None and own and unit_key(m.group(1)) != unit_key(own):
+            unit = written_unit(cell) if not categorical and own else None
+            if unit is not None and unit_key(unit) != unit_key(own):
                 out[i].append(f"'{name}' = '{plain_text(cell, 40)}': in "
-                              f"'{plain_text(m.group(1).strip(), 20)}', which has no exact "
+                              f"'{plain_text(unit, 20)}', which has no exact "
                               f"conversion to the column's '{plain_text(own, 20)}', read as "
                               "missing")
                 continue
@@ -856,9 +857,7 @@ def unused_columns_message(encoder: Encoder, df: pd.DataFrame) -> str | None:
         name = str(col)
         if name in used:
             continue
-        text = df[col].astype("string").fillna("").str.strip()
-        keys = text.map(norm_key)
-        if not ((text != "") & ~keys.isin(encoder.table_.missing_keys(name))).any():
+        if not _written_cells(encoder, df, col)[1].any():
             continue
         (left if name in encoder.roles_ else unknown).append(name)
     if not left and not unknown:
