@@ -1011,7 +1011,7 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if cols is None or not len(cols):
             return standardize(Xa, self.mean_, self.scale_)
         Z = standardize(log_columns(Xa, cols), self.mean_, self.scale_)
-        floor = np.nanmin(np.asarray(self.training_data_[:, cols], dtype=float), axis=0)
+        floor = self._log_floor  # once per fit: a query does not scan the training data
         Z[:, cols] = np.where(Z[:, cols] < floor, floor, Z[:, cols])
         return Z
 
@@ -1026,12 +1026,15 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def _set_value_stats(self, X: np.ndarray | None = None) -> None:
         """``value_mean_`` and ``value_scale_``: the standardisation for the features on
         their own scale; for ``log_columns_``, from ``X`` (the training patients in their
-        units; by default as :meth:`training_values` gives them)."""
+        units; by default as :meth:`training_values` gives them). Also the floor of the
+        ``log_columns_`` in standardised units (the smallest training patient's)."""
         self.value_mean_ = np.array(self.mean_, dtype=float, copy=True)
         self.value_scale_ = np.array(self.scale_, dtype=float, copy=True)
         cols = getattr(self, "log_columns_", None)
         if cols is None or not len(cols):
             return
+        self._log_floor = np.nanmin(np.asarray(self.training_data_[:, cols], dtype=float),
+                                    axis=0)
         raw = self.training_values().to_numpy(dtype=float) if X is None else X
         mean, scale = fit_standardizer(np.asarray(raw, dtype=float)[:, cols])
         self.value_mean_[cols], self.value_scale_[cols] = mean, scale
