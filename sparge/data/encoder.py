@@ -992,29 +992,26 @@ class Encoder(TransformerMixin, BaseEstimator):
                                    for j in judged])
         leaks = {c: a for c, a in strong.items() if a >= LEAK_AUC}
         # weaker, but named like what is written at the end of a stay (walk-through 35's
-        # "Discharge destination", AUC 0.91, held "Home (readmitted)"): questioned
-        named = {c: a for c, a in strong.items() if a < LEAK_AUC and END_OF_STAY.search(c)}
-        if named:
-            report.warnings.append(named_leak_message(named))
-            report.questioned_leaks.update(named)
-        # ... or named as what follows the outcome's event (walk-through 37's "Switched
-        # regimen after failure", AUC 0.93, beside "Virological failure at 12 months")
-        after = {c: a for c, a in strong.items() if a < LEAK_AUC and c not in named
-                 and named_after_outcome(c, self.label_column)}
-        if after:
-            report.warnings.append(named_leak_message(after, after_outcome=True))
-            report.questioned_leaks.update(after)
-        # too few patients per outcome to measure a column (a 15-row table): its name alone
-        # is questioned (walk-through 38's "Switched regimen after failure" went unsaid)
+        # "Discharge destination", AUC 0.91, held "Home (readmitted)") or as what follows
+        # the outcome's event (walk-through 37's "Switched regimen after failure", AUC
+        # 0.93): questioned. With too few patients per outcome to measure any column (a
+        # 15-row table), the name alone is (walk-through 38's went unsaid)
         counts = pd.Series([v for v in labels if v is not None and v == v]).value_counts()
-        if len(counts) >= 2 and counts.iloc[1] < LEAK_MIN_CLASS:  # no outcome measurable
-            by_name = {c: math.nan for c in (self.feature_names_out_[j] for j in judged)
-                       if c not in strong and (END_OF_STAY.search(c) or named_after_outcome(
-                           c, self.label_column))}
-            if by_name:
-                report.warnings.append(named_leak_message(by_name, after_outcome=any(
-                    named_after_outcome(c, self.label_column) for c in by_name)))
-                report.questioned_leaks.update(by_name)
+        unmeasured = len(counts) >= 2 and counts.iloc[1] < LEAK_MIN_CLASS
+        for after in (False, True):
+            named = {}
+            for j in judged:
+                c = self.feature_names_out_[j]
+                auc = strong.get(c, math.nan if unmeasured else None)
+                if auc is None or auc >= LEAK_AUC:
+                    continue
+                stay = END_OF_STAY.search(c) is not None
+                if (not after and stay) or (after and not stay
+                                            and named_after_outcome(c, self.label_column)):
+                    named[c] = auc
+            if named:
+                report.warnings.append(named_leak_message(named, after_outcome=after))
+                report.questioned_leaks.update(named)
         if not leaks:
             return X
         if len(leaks) >= X.shape[1]:
