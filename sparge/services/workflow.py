@@ -27,7 +27,7 @@ from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
 from sparge.estimator.model import SparGE
 from sparge.method.lowrank import column_bounds
 from sparge.method.preprocess import PAPER_MAX_MISSING, missing_fraction_per_row
-from sparge.services.display import answers_by_code, format_number
+from sparge.services.display import answers_by_code, biomarker_name, format_number
 from sparge.services.maps import encoding_mismatch
 from sparge.services.typicality import ATYPICAL_SHARE
 
@@ -369,7 +369,6 @@ def table_as_read(cohort: Cohort) -> pd.DataFrame:
     in the header; a category's answer as the pages show it, merged spellings as one), the
     outcome, and why a row does not train. A data manager compares it with the export
     (walk-through 37 had to rebuild the app's reading with the library to check it)."""
-    from sparge.services.display import answers_by_code, biomarker_name
 
     enc = cohort.encoder
     name = enc.id_column if enc.id_column is not None else "Patient"
