@@ -254,13 +254,14 @@ if group and frame is not None:
     with guard("Summarising the group"):
         outcomes = frame["outcome"].where(frame["outcome"] != "unknown", None) \
             if "outcome" in frame else None
-        summ = group_summary(values, np.asarray(group), model.value_mean_,
-                             model.value_scale_, encoder, outcomes=outcomes)
+        summ = group_summary(values, np.asarray(group), model.mean_, model.scale_,
+                             encoder, outcomes=outcomes, log=model.log_floors())
         if len(summ["outcome_mix"]):
             st.markdown("**Outcomes in the group**")
             st.dataframe(summ["outcome_mix"], width="content")
         st.markdown("**Biomarkers that set the group apart from the other patients** "
-                    "(means in each biomarker's units, categories as the group's most common "
+                    "(means in each biomarker's units, geometric means for one compared "
+                    "by its logarithm, categories as the group's most common "
                     "answer, both among the patients with a value; the difference in "
                     "standard deviations or percentage points; *Measured*: the share of "
                     "the group / of the other patients with a value)")

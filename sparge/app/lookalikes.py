@@ -24,6 +24,7 @@ from sparge.services.display import (
     carried_choice,
     flag_columns,
     has_sd_scale,
+    log_scale_note,
     lookalike_comparison,
     lookalike_display,
     outcome_order,
@@ -286,7 +287,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                           lambda: flag_columns(training_values()))
     if ss.get(f"{key}_features_for") != whose or f"{key}_features" not in ss:
         q = np.asarray(query_values, dtype=float).ravel()
-        z = standardize(q, np.arange(len(q)), model.value_mean_, model.value_scale_)
+        z = standardize(q, np.arange(len(q)), model.mean_, model.scale_,
+                        model.log_floors())
         scaled = np.asarray([has_sd_scale(f, encoder, flags) for f in names])
         default = default_biomarkers(measured=query_values,
                                      unusual=np.where(scaled, z, np.nan))
@@ -307,17 +309,19 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     if not chosen:
         st.info("Pick at least one biomarker to compare.")
         return
-    comp = lookalike_comparison(query_values, neighbours, chosen, names, model.value_mean_,
-                                model.value_scale_, encoder, flags, written,
+    logs = model.log_floors()
+    comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
+                                model.scale_, encoder, flags, written,
                                 lookalikes_written=training_cells(
-                                    table["training_index"].to_numpy()))
+                                    table["training_index"].to_numpy()), log=logs)
     # a table that wraps its cells: a long category answer ("1 - restricted: 8, 2 -
     # ambulatory, no work: 1 · 9 of 10 measured") was cut, and at 800 px the SD column
     # scrolled out of sight, in a fixed-width data grid
     wrapped_table(comp, ["Biomarker", "This patient", "Look-alikes", "Patient (SD)"],
                   {"Patient (SD)": "vs mean (SD)"})
     st.caption("vs mean (SD): the patient's value in standard deviations from the cohort "
-               "mean; the look-alikes' are in the chart below.")
+               "mean; the look-alikes' are in the chart below." + log_scale_note(
+                   chosen, names, logs, encoder))
     with st.expander("The same biomarkers on one scale (standard deviations)"):
         if comp["patient_sd"].notna().any() or comp["lookalikes_sd_median"].notna().any():
             st.plotly_chart(comparison_plot(comp), width="stretch", key=f"{key}_comp_plot",
@@ -333,8 +337,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         pick = st.selectbox("Look-alike", ids, key=f"{key}_explain")
         nb = int(table["training_index"].to_numpy()[ids.index(pick)])
         pair = pair_comparison(query_values, training_values().iloc[nb].to_numpy(), chosen,
-                               names, model.value_mean_, model.value_scale_, encoder, flags,
-                               written)
+                               names, model.mean_, model.scale_, encoder, flags,
+                               written, log=logs)
         # the verdict right after the name; wrapped cells, nothing scrolls out of sight
         wrapped_table(pair, ["Biomarker", "Verdict", "This patient", "Look-alike",
                              "Difference"], {"This patient": "Patient"})

@@ -288,8 +288,10 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     log_columns_ : ndarray of int
         The features standardised as their base-10 logarithm (``log_scale``).
     value_mean_, value_scale_ : ndarray of shape (m,)
-        Mean and standard deviation of every feature in its own units, as the pages
-        describe a value ("+1.2 SD"): ``mean_`` and ``scale_`` but for ``log_columns_``.
+        Mean and standard deviation of every feature in its own units (the precision
+        values are shown at): ``mean_`` and ``scale_`` but for ``log_columns_``. The
+        pages' SD cue ("+1.2 SD") uses ``mean_``, ``scale_`` and :meth:`log_floors`, the
+        scale the model compares on.
     completion_components_ : ndarray of shape (r, m)
         Orthonormal right basis of the low-rank completion.
     completion_lambda_ : float
@@ -1014,6 +1016,20 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         floor = self._log_floor  # once per fit: a query does not scan the training data
         Z[:, cols] = np.where(Z[:, cols] < floor, floor, Z[:, cols])
         return Z
+
+    def log_floors(self) -> dict[int, float]:
+        """The features compared by their base-10 logarithm (``log_columns_``), each with
+        the smallest training value in its own units: a value below it is compared as it.
+        Empty for a model that compares every feature on its own scale. With ``mean_`` and
+        ``scale_``, what a page needs to say how far apart two values are as the model
+        sees them (:func:`sparge.services.display.standardize`)."""
+        check_is_fitted(self, "projection_")
+        cols = getattr(self, "log_columns_", None)
+        if cols is None or not len(cols):
+            return {}
+        floors = 10.0 ** (np.asarray(self._log_floor, dtype=float) * self.scale_[cols]
+                          + self.mean_[cols])
+        return {int(j): float(v) for j, v in zip(cols, floors, strict=True)}
 
     def _original_units(self, Z: np.ndarray) -> np.ndarray:
         """The model's standardised units back to each feature's own units."""

@@ -15,7 +15,7 @@ import html
 import math
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -225,12 +225,42 @@ def format_sd(z: object) -> str:
     return "0.0 SD" if abs(v) < 0.05 else f"{v:+.1f} SD"  # never "-0.0 SD"
 
 
-def standardize(values, column_index: Sequence[int] | np.ndarray, mean, scale) -> np.ndarray:
-    """Values of the given feature columns in SD from the cohort mean (model's mean_/scale_)."""
+def standardize(values, column_index: Sequence[int] | np.ndarray, mean, scale,
+                log: Mapping[int, float] | None = None) -> np.ndarray:
+    """Values of the given feature columns in SD from the cohort mean, as the model
+    compares them (its ``mean_``/``scale_``).
+
+    ``log`` maps the columns the model compares by their base-10 logarithm (a viral
+    load: :meth:`sparge.SparGE.log_floors`) to their smallest training value, below which
+    a value counts as it; ``mean``/``scale`` are then those of the logarithm. A walk-through
+    read 50 and 7,673 copies/mL as "agree", 0.08 SD apart on the linear scale, while the
+    model keeps them 1.6 SD apart.
+    """
     j = np.asarray(column_index, dtype=int)
     m = np.asarray(mean, dtype=float)[j]
     s = np.asarray(scale, dtype=float)[j]
-    return (np.asarray(values, dtype=float) - m) / np.where(s > 0, s, 1.0)
+    v = np.array(values, dtype=float, copy=True)
+    for t, c in enumerate(j.tolist()):
+        if log and c in log:
+            with np.errstate(invalid="ignore"):
+                v[..., t] = np.log10(np.maximum(v[..., t], log[c]))
+    return (v - m) / np.where(s > 0, s, 1.0)
+
+
+def log_scale_note(features: Sequence[str], names: Sequence[str],
+                   log: Mapping[int, float] | None, encoder=None) -> str:
+    """A sentence (with a leading space) naming the ``features`` the model compares by
+    their logarithm, whose SDs are of the logarithm; "" when there are none."""
+    pos = {str(c): j for j, c in enumerate(names)}
+    shown = [biomarker_name(f, encoder) for f in features
+             if log and pos.get(str(f)) in log]
+    if not shown:
+        return ""
+    which = ", ".join(shown)
+    verb = "spans" if len(shown) == 1 else "span"
+    return (f" {which} {verb} orders of magnitude: the model compares "
+            f"{'it' if len(shown) == 1 else 'them'} by the logarithm, and so do "
+            "the SDs (50 and 5,000 are as far apart as 5,000 and 500,000).")
 
 
 # ---------------------------------------------------------------------------- choice
@@ -411,7 +441,8 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
                          names: Sequence[str], mean, scale, encoder=None,
                          flags: frozenset[str] = frozenset(),
                          written: dict[str, str] | None = None,
-                         lookalikes_written: pd.DataFrame | None = None) -> pd.DataFrame:
+                         lookalikes_written: pd.DataFrame | None = None,
+                         log: Mapping[int, float] | None = None) -> pd.DataFrame:
     """A patient next to its look-alikes, biomarker by biomarker, in clinical units.
 
     Parameters
@@ -422,7 +453,8 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
         The look-alikes' values in original units, columns = ``names``.
     features : the biomarkers to compare (a subset of ``names``, in display order).
     names : all feature names of the model; ``mean``/``scale`` are the model's
-        ``value_mean_``/``value_scale_``, each feature's own (for the SD cue only).
+        ``mean_``/``scale_`` and ``log`` its :meth:`~sparge.SparGE.log_floors` (for the SD
+        cue only, on the scale the model compares: see :func:`standardize`).
     flags : the 0/1 columns (:func:`flag_columns` of the training patients): no SD cue.
     written : the patient's values written as a limit (:func:`limits_as_written`): shown
         as written, "<15 (read as 15)".
@@ -445,8 +477,8 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
     q = np.asarray(query, dtype=float).ravel()
     nb = neighbours[list(features)].to_numpy(dtype=float) if len(features) else \
         np.zeros((len(neighbours), 0))
-    zq = standardize(q[j], j, mean, scale)
-    zn = standardize(nb, j, mean, scale)
+    zq = standardize(q[j], j, mean, scale, log)
+    zn = standardize(nb, j, mean, scale, log)
     with np.errstate(all="ignore"), _quiet():
         zq1, zmed, zq3 = (np.nanpercentile(zn, [25, 50, 75], axis=0) if len(zn)
                           else np.full((3, len(j)), np.nan))
@@ -485,21 +517,24 @@ def agreement(z_difference: float) -> str:
 
 def pair_comparison(query, other, features: Sequence[str], names: Sequence[str], mean,
                     scale, encoder=None, flags: frozenset[str] = frozenset(),
-                    written: dict[str, str] | None = None) -> pd.DataFrame:
+                    written: dict[str, str] | None = None,
+                    log: Mapping[int, float] | None = None) -> pd.DataFrame:
     """Why two patients are alike: the chosen biomarkers side by side in clinical units.
 
     Returns ``Biomarker``, ``This patient``, ``Look-alike``, ``Difference`` (this patient
     minus the look-alike in the column's units, then the same difference in SD: "-18
     (-1.8 SD)"; "same"/"different" for categories and 0/1 flags) and ``Verdict`` (agree /
     borderline / differ / missing: not measured in one of them or both; short words that
-    fit a narrow screen). ``written``: as in :func:`lookalike_comparison`.
+    fit a narrow screen). ``written``, ``mean``, ``scale`` and ``log``: as in
+    :func:`lookalike_comparison` (a feature compared by its logarithm has its difference in
+    SD of the logarithm: 50 and 7,673 copies/mL differ).
     """
     names = [str(c) for c in names]
     pos = {c: j for j, c in enumerate(names)}
     j = np.asarray([pos[f] for f in features], dtype=int)
     q = np.asarray(query, dtype=float).ravel()[j]
     o = np.asarray(other, dtype=float).ravel()[j]
-    dz = standardize(q, j, mean, scale) - standardize(o, j, mean, scale)
+    dz = standardize(q, j, mean, scale, log) - standardize(o, j, mean, scale, log)
     rows = []
     for t, f in enumerate(features):
         both = np.isfinite(q[t]) and np.isfinite(o[t])
@@ -549,7 +584,8 @@ def _points(value: float) -> str:
 
 
 def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
-                  outcomes=None, n_features: int = 10) -> dict:
+                  outcomes=None, n_features: int = 10,
+                  log: Mapping[int, float] | None = None) -> dict:
     """What sets a group of patients apart from the rest, in clinical units.
 
     Parameters
@@ -559,6 +595,9 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
     members : indices of the group's rows in ``values``.
     mean, scale : the model's ``mean_`` and ``scale_`` (to rank and for the SD cue).
     outcomes : array-like of outcome labels per row (None / NaN when unknown), optional.
+    log : the model's :meth:`~sparge.SparGE.log_floors`: a feature compared by its
+        logarithm is summarised by its geometric mean, its difference in SD of the
+        logarithm (a few patients at a million copies/mL do not make a group's mean).
 
     Returns
     -------
@@ -601,10 +640,17 @@ def group_summary(values: pd.DataFrame, members, mean, scale, encoder=None,
                                      "Measured": measured}))
             else:
                 s = float(np.asarray(scale, dtype=float)[j]) or 1.0
-                d = (g.mean() - r.mean()) / s
+                if log and j in log:  # the geometric mean, the mean of the logarithm
+                    lg, lr = (np.log10(np.maximum(v, log[j])) for v in (g, r))
+                    d = (lg.mean() - lr.mean()) / s
+                    shown = [f"{format_number(10.0 ** v.mean())} (geometric)"
+                             for v in (lg, lr)]
+                else:
+                    d = (g.mean() - r.mean()) / s
+                    shown = [format_number(g.mean()), format_number(r.mean())]
                 rows.append((abs(d), {"Biomarker": biomarker_name(f, encoder),
-                                      "Group": format_number(g.mean()),
-                                      "Rest": format_number(r.mean()),
+                                      "Group": shown[0],
+                                      "Rest": shown[1],
                                       "Difference": format_sd(d),
                                       "Measured": measured}))
     rows.sort(key=lambda t: -t[0])

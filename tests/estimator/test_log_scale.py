@@ -99,3 +99,53 @@ def test_the_log_columns_are_saved_and_checked():
     state.values["log_columns"] = [7]
     with pytest.raises(ValueError, match="log_columns"):
         SparGE.from_state(state)
+
+
+def test_the_pages_sd_cue_is_on_the_scale_the_model_compares():
+    """Walk-through 38's follow-up: on the linear scale 50 and 7,673 copies/mL are 0.08 SD
+    apart, so "Why are they alike?" called them "agree" while the model, comparing the
+    logarithm, keeps them far apart. The SD cue, the verdict and a group's summary now
+    use the model's scale: the logarithm, floored at the smallest training value."""
+    from sparge.services.display import (
+        group_summary,
+        log_scale_note,
+        pair_comparison,
+        standardize,
+    )
+
+    X, y = _clinic()
+    m = SparGE(max_iter=0, random_state=0).fit(X, y)
+    floors = m.log_floors()
+    assert list(floors) == [0]
+    assert floors[0] == pytest.approx(np.nanmin(X[:, 0]), rel=1e-6)  # stored as float32
+    # the model's own standardisation, a value below the floor counted as it
+    q = np.array([[50.0, 500, 40, 13, 80], [7673.0, 500, 40, 13, 80],
+                  [0.0, 500, 40, 13, 80], [np.nan, 500, 40, 13, 80]])
+    z = standardize(q, np.arange(5), m.mean_, m.scale_, floors)
+    np.testing.assert_allclose(z[:3], m.standardize(q)[:3], atol=1e-9)
+    assert np.isnan(z[3, 0])
+    names = [f"x{j}" for j in range(5)]
+    pair = pair_comparison(q[0], q[1], ["x0", "x1"], names, m.mean_, m.scale_, log=floors)
+    assert pair["Verdict"].tolist() == ["differ", "agree"]
+    assert float(z[1, 0] - z[0, 0]) > 1.0
+    # without the model's scale (its own SD) they would "agree": what the pages said
+    linear = pair_comparison(q[0], q[1], ["x0"], names, m.value_mean_, m.value_scale_)
+    assert linear["Verdict"].tolist() == ["agree"]
+    # a group is summarised by its geometric mean, its difference in SD of the logarithm
+    values = m.training_values()
+    values.columns = names
+    assert len(values) == len(y)
+    failing = np.flatnonzero(y == "Yes")
+    summ = group_summary(values, failing, m.mean_, m.scale_, log=floors)["features"]
+    row = summ.set_index("Biomarker").loc["x0"]
+    vl = values["x0"].to_numpy()
+    g = vl[failing][np.isfinite(vl[failing])]
+    geo = 10 ** np.log10(g).mean()
+    assert row["Group"].endswith("(geometric)")
+    assert float(row["Group"].split(" (")[0].replace("\xa0", "")) == \
+        pytest.approx(geo, rel=0.01)
+    assert row["Difference"].startswith("+") and float(row["Difference"].split()[0]) > 1.5
+    assert log_scale_note(["x1"], names, floors) == ""
+    assert "x0 spans orders of magnitude" in log_scale_note(["x0", "x1"], names, floors)
+    # a model comparing every feature on its own scale has no floors
+    assert SparGE(max_iter=0, random_state=0, log_scale="none").fit(X, y).log_floors() == {}
