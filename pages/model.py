@@ -298,11 +298,16 @@ def heldout_check() -> None:
             ss.check_results = (ss.cohort_name, len(rows), res)
     if ss.get("check_results") is not None and ss.check_results[:2] == (
             ss.cohort_name, len(cohort.train_rows)):
-        from sparge.services.lookalike_check import check_verdict, summarize_check
+        from sparge.services.lookalike_check import (
+            check_verdict,
+            lookalikes_scored,
+            summarize_check,
+        )
 
         with out.container(), guard("Showing the held-out check"):
             res = ss.check_results[2]
             summ = summarize_check(res)
+            k, k_vote = lookalikes_scored(res)
             n_classes = len(set(cohort.labels[cohort.train_rows].astype(str)))
             st.write(md_escape(check_verdict(res, n_classes=n_classes)["sentence"],
                                max_len=600))
@@ -311,7 +316,7 @@ def heldout_check() -> None:
                 st.warning(md_escape(caution, max_len=800))
             table = pd.DataFrame({
                 "Representation": summ["method"],
-                "Same outcome (% of 10)": [f"{100 * m:.1f} ± {100 * d:.1f}" for m, d in zip(
+                f"Same outcome (% of {k})": [f"{100 * m:.1f} ± {100 * d:.1f}" for m, d in zip(
                     summ["precision_at_10_balanced"], summ["precision_at_10_balanced_sd"],
                     strict=True)],
                 "Vote bal. acc. (%)": [f"{100 * m:.1f} ± {100 * d:.1f}" for m, d in zip(
@@ -321,8 +326,11 @@ def heldout_check() -> None:
             st.dataframe(table, hide_index=True)
             n_done = int(summ["splits"].min())
             st.caption(f"Over {n_done} split{'s' if n_done != 1 else ''}. Same outcome: the % of "
-                       "the 10 look-alikes with the patient's outcome, averaged over "
-                       "outcomes. Vote bal. acc.: balanced accuracy of a 5-look-alike vote, in %. "
+                       f"the {k} look-alikes with the patient's outcome, averaged over "
+                       f"outcomes. Vote bal. acc.: balanced accuracy of a {k_vote}-look-alike "
+                       "vote, in %. "
+                       + (f"Each split trains on {k} patients: the look-alikes are all of "
+                          "them. " if k < 10 else "") +
                        "± : spread (SD) over the splits. s/split: seconds to fit the "
                        "representation and find the look-alikes, per split.")
 

@@ -120,6 +120,8 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
     out = pd.DataFrame(rows).drop(columns="sparse")
     out.attrs["test_size"] = test_size  # the verdict's standard error depends on it
     out.attrs["n_test"] = len(te)  # and whether it can say anything
+    # a cohort of 15 trains on 10 patients a split: "the 10 look-alikes" were all of them
+    out.attrs["k"], out.attrs["k_vote"] = min(10, len(tr)), min(5, len(tr))
     return out
 
 
@@ -149,7 +151,7 @@ NEAR_PERFECT = 98
 
 
 def _hedges(summ: pd.DataFrame, best: str, share: float, n_classes: int | None,
-            measure: str) -> str:
+            measure: str, k_vote: int = 5) -> str:
     """What the verdict's measure does not tell: another ranking by the vote, and shares
     near chance (a walk-through read "the best look-alikes" where the vote put the
     forest ahead and every share was near 50 %)."""
@@ -161,7 +163,7 @@ def _hedges(summ: pd.DataFrame, best: str, share: float, n_classes: int | None,
         if top != best and vote[top] - vote[best] > 0.005:
             # one decimal when whole percents would read the same ("15 %, raw 15 %")
             d = 0 if round(100 * vote[top]) != round(100 * vote[best]) else 1
-            out += (f" The 5-look-alike vote ranks them differently: {top} "
+            out += (f" The {k_vote}-look-alike vote ranks them differently: {top} "
                     f"{100 * vote[top]:.{d}f} % balanced accuracy, {best} "
                     f"{100 * vote[best]:.{d}f} %.")
     if n_classes and n_classes > 1 and share - 100 / n_classes < NEAR_CHANCE:
@@ -172,6 +174,13 @@ def _hedges(summ: pd.DataFrame, best: str, share: float, n_classes: int | None,
                 "that no column is recorded after the outcome (a status at last contact, "
                 "a follow-up time, a discharge code), which gives it away.")
     return out
+
+
+def lookalikes_scored(results: pd.DataFrame) -> tuple[int, int]:
+    """How many look-alikes each held-out patient was scored on, and how many voted: 10
+    and 5, fewer when a split trains on fewer patients (results of :func:`lookalike_check`;
+    10 and 5 for results without the record)."""
+    return int(results.attrs.get("k", 10)), int(results.attrs.get("k_vote", 5))
 
 
 def check_verdict(results: pd.DataFrame,
@@ -197,9 +206,10 @@ def check_verdict(results: pd.DataFrame,
     summ = summarize_check(results)
     best, runner = summ["method"].iloc[0], summ["method"].iloc[min(1, len(summ) - 1)]
     share = 100 * summ[measure].iloc[0]
+    k, k_vote = lookalikes_scored(results)
     if best == runner:
         return {"best": best, "runner_up": runner, "difference": 0.0, "se": np.nan,
-                "clear": True, "sentence": f"{best}: {share:.1f} % of the 10 look-alikes "
+                "clear": True, "sentence": f"{best}: {share:.1f} % of the {k} look-alikes "
                                            "share the patient's outcome."}
     wide = results.pivot_table(index="split", columns="method", values=measure)
     mean, se, _ = paired_difference(wide[best], wide[runner], split_test_fraction(results))
@@ -214,13 +224,19 @@ def check_verdict(results: pd.DataFrame,
         # shares with the table's decimal (a verdict of "66 %, 2.26 points more" stood
         # beside 66.5 and 64.2)
         sentence = (f"On this cohort {best} gives the best look-alikes: {share:.1f} % of the "
-                    f"10 look-alikes share the patient's outcome (averaged over "
+                    f"{k} look-alikes share the patient's outcome (averaged over "
                     f"outcomes{chance}), "
                     f"{100 * mean:{fmt}} points more than {runner} (standard error of "
                     f"the split-by-split difference {100 * se:{fmt}}).")
+    elif np.isfinite(se) and se == 0 and mean == 0:
+        # a tiny cohort's splits can score both alike on every split: "The difference,
+        # 0.00 points, is less than twice its standard error (0.00)" said nothing
+        sentence = (f"On this cohort {best} and {runner} cannot be told apart: on every "
+                    f"split {share:.1f} % of the {k} look-alikes share the patient's "
+                    f"outcome with either (averaged over outcomes{chance}).")
     else:
         sentence = (f"On this cohort {best} and {runner} cannot be told apart: "
-                    f"{share:.1f} % and {100 * summ[measure].iloc[1]:.1f} % of the 10 "
+                    f"{share:.1f} % and {100 * summ[measure].iloc[1]:.1f} % of the {k} "
                     "look-alikes share the patient's outcome (averaged over "
                     f"outcomes{chance}). The difference, "
                     f"{100 * mean:{fmt}} points, is less than twice its standard error"
@@ -231,7 +247,7 @@ def check_verdict(results: pd.DataFrame,
                                                       summ[measure].iloc[2:])]
     if others:
         sentence += f" Next: {', '.join(others)}."
-    sentence += _hedges(summ, best, share, n_classes, measure) + few
+    sentence += _hedges(summ, best, share, n_classes, measure, k_vote) + few
     sentence = sentence.replace(" %", "\u00a0%")  # "100 / %" was wrapped apart at 800 px
     return {"best": best, "runner_up": runner, "difference": mean, "se": se,
             "clear": clear, "sentence": sentence}

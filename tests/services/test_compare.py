@@ -288,3 +288,32 @@ def test_few_test_patients_per_split_make_no_difference_more_than_noise():
     check.attrs["n_test"] = 3
     verdict = check_verdict(check)
     assert not verdict["clear"] and "can be told from chance" in verdict["sentence"]
+
+
+def test_a_tiny_cohorts_check_says_how_many_look_alikes_it_scored():
+    """Walk-through 38's 15-row table: each split trained on 10 patients, and the check
+    spoke of "the 10 look-alikes" (all of them) and of "0.00 points, less than twice its
+    standard error (0.00)" where both representations scored alike on every split."""
+    import pandas as pd
+
+    from sparge.services.lookalike_check import (
+        check_verdict,
+        lookalike_check,
+        lookalikes_scored,
+    )
+
+    rng = np.random.default_rng(0)
+    y = np.array(["Yes"] * 6 + ["No"] * 6)
+    X = rng.normal(size=(12, 3)) + (y == "Yes")[:, None]
+    res = lookalike_check(X, y, n_splits=2, methods=("raw features",))
+    assert lookalikes_scored(res) == (8, 5)  # 70 % of 12 train
+    assert "of the 8 look-alikes" in check_verdict(res)["sentence"]
+    same = pd.DataFrame([{"split": s, "method": m, "knn_balanced_accuracy": 0.5,
+                          "precision_at_10_balanced": 0.6, "seconds": 1.0}
+                         for s in range(3) for m in ("SparGE", "raw features")])
+    same.attrs.update(k=7, k_vote=5, n_test=30)
+    said = check_verdict(same)["sentence"]
+    assert "on every split 60.0\u00a0% of the 7 look-alikes" in said
+    assert "0.00" not in said and "standard error" not in said
+    # a check recorded before the count was kept reads as 10 and 5
+    assert lookalikes_scored(pd.DataFrame(same.to_dict("records"))) == (10, 5)
