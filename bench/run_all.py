@@ -33,6 +33,7 @@ SUITE = [
     ("reading_truth", []),
     ("lookalike_stability", []),
     ("log_scale", []),
+    ("fit_estimate", []),
 ]
 
 # The hospital-sized benchmarks (issue 14), run with ``--scale``: tens of minutes each in

@@ -65,6 +65,7 @@ def test_robustness_masking():
     ("reading_truth", ["--quick"]),
     ("lookalike_stability", ["--quick"]),
     ("log_scale", ["--quick"]),
+    ("fit_estimate", ["--quick"]),
     ("split_noise", ["--quick"]),
     ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
 ])
