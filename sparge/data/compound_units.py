@@ -16,8 +16,9 @@ Weights in pounds and ounces are read the same way (:mod:`sparge.data.pounds_oun
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
+import numpy as np
 import pandas as pd
 
 from sparge.data.combined_cells import SAMPLE, text_columns
@@ -109,6 +110,10 @@ def rewrite_cells(df: pd.DataFrame, may_hold: Callable[[pd.Series], bool],
         example = str(values[found].iloc[0]).strip()
         out[col] = values.where(~found, found_values.map(
             lambda v: None if v is None or v != v else f"{v:.6g} {unit}"))
+        # the rewritten cells, by position: their unit is ours, not a unit the user wrote
+        # (walk-through 39 read "528 cell(s) written with the unit 'min'" of 195)
+        out.attrs["sparge_rewritten"] = {**out.attrs.get("sparge_rewritten", {}),
+                                         str(col): frozenset(np.flatnonzero(found.to_numpy()))}
         out.attrs["sparge_read_notes"] = [
             *out.attrs.get("sparge_read_notes", []),
             f"Column '{_q(col)}': {int(found.sum()):,} {what} (e.g. '{_q(example, 20)}') "
@@ -145,10 +150,14 @@ def read_feet_inches(df: pd.DataFrame) -> pd.DataFrame:
                          "height(s) written in feet and inches", "inches")
 
 
-def _durations(values: pd.Series) -> pd.Series:
+def _durations(values: pd.Series, known: bool = False) -> pd.Series:
     """Minutes of the cells in hours and minutes; "01:20" too when the column also writes
-    times with their units."""
+    times with their units, or is ``known`` to hold durations (a model's column of times,
+    in a new patient's one-row file: walk-through 39's "02:15" was set to missing there
+    while the training table read 333 such cells)."""
     found = _cells(values, minutes)
+    if known:
+        return found.where(found.notna(), _cells(values, clock_minutes))
     text = values[values.map(lambda v: isinstance(v, str))]
     both = text.map(lambda v: bool((m := _H_MIN.fullmatch(v)) and m.group(2)))
     need = 1 if len(values) <= FEW_ROWS else 2  # a new patient's one "1h 20m" too
@@ -170,13 +179,23 @@ def _may_hold_times(values: pd.Series) -> bool:
     return _sample_has(values, _H_MIN, ("h",)) or _sample_has(values, _MIN_ONLY, ("min",))
 
 
-def read_hours_minutes(df: pd.DataFrame) -> pd.DataFrame:
+def read_hours_minutes(df: pd.DataFrame, durations: Collection[str] = ()) -> pd.DataFrame:
     """Times written in hours and minutes rewritten in minutes ("1h 20m" as "80 min"), or
-    in hours in a column whose name says hours ("ED LOS (h)": "6h 18m" as "6.3 h")."""
-    df = rewrite_cells(df, lambda v: _in_hours(v) and _may_hold_times(v),
-                       lambda v: _durations(v).map(lambda m: None if m is None else m / 60),
+    in hours in a column whose name says hours ("ED LOS (h)": "6h 18m" as "6.3 h").
+    ``durations``: columns known to hold times (a fitted model's), read however few
+    their cells ("02:15" alone in a new patient's file)."""
+    known = {str(c) for c in durations}
+
+    def may_hold(v: pd.Series) -> bool:
+        return str(v.name) in known or _may_hold_times(v)
+
+    def read(v: pd.Series) -> pd.Series:
+        return _durations(v, str(v.name) in known)
+
+    df = rewrite_cells(df, lambda v: _in_hours(v) and may_hold(v),
+                       lambda v: read(v).map(lambda m: None if m is None else m / 60),
                        "h", "time(s) written in hours and minutes", "hours")
-    return rewrite_cells(df, lambda v: not _in_hours(v) and _may_hold_times(v), _durations,
+    return rewrite_cells(df, lambda v: not _in_hours(v) and may_hold(v), read,
                          "min", "time(s) written in hours and minutes", "minutes")
 
 
@@ -204,7 +223,7 @@ def read_stones_pounds(df: pd.DataFrame) -> pd.DataFrame:
                          "weight(s) written in stones and pounds", "pounds")
 
 
-def read_compound_units(df: pd.DataFrame) -> pd.DataFrame:
+def read_compound_units(df: pd.DataFrame, durations: Collection[str] = ()) -> pd.DataFrame:
     """Heights in feet and inches, weights in stones and pounds and times in hours and
-    minutes, each in one unit."""
-    return read_hours_minutes(read_stones_pounds(read_feet_inches(df)))
+    minutes, each in one unit (``durations``: as in :func:`read_hours_minutes`)."""
+    return read_hours_minutes(read_stones_pounds(read_feet_inches(df)), durations)

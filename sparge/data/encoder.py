@@ -221,7 +221,12 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
 TABLE_FIT_SHARE = 0.9
 
 
-def split_cells(df: pd.DataFrame, fitted=()) -> pd.DataFrame:
+#: The units of a column of times (:attr:`Encoder.units_`): a new patient's "02:15" there
+#: is a duration, however few its cells.
+_TIME_UNITS = frozenset({"min", "mins", "minutes", "hours"})
+
+
+def split_cells(df: pd.DataFrame, fitted=(), durations=()) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
@@ -229,12 +234,13 @@ def split_cells(df: pd.DataFrame, fitted=()) -> pd.DataFrame:
     (:func:`~sparge.data.pounds_ounces.read_pounds_ounces`), heights in feet and inches
     in inches and times in hours and minutes in minutes
     (:func:`~sparge.data.compound_units.read_compound_units`). ``fitted``: a model's input
-    columns, whose combined columns are split however few the rows (a new patient)."""
+    columns, whose combined columns are split however few the rows (a new patient);
+    ``durations``: its columns of times, whose "02:15" is read as one."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
-    df = read_compound_units(read_pounds_ounces(df))
+    df = read_compound_units(read_pounds_ounces(df), durations)
     return split_apgars(split_pressures(split_tnm(df, known=stages),
                                         known=pressure_columns(fitted)),
                         known=apgar_columns(fitted))
@@ -1249,7 +1255,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                     self.score_maxima_[col] = int(info["out_of"])
                 if not new and info.get("detection_limit") is not None:
                     self.detection_limits_[col] = float(info["detection_limit"])
-                self._report_numeric(col, info, report, unit)
+                self._report_numeric(col, info, report, unit,
+                                     df.attrs.get("sparge_rewritten", {}).get(col, ()))
                 if new and info["converted"]:
                     r, cell = info["converted"][0]
                     report.notes.append(
@@ -1342,14 +1349,16 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _report_numeric(col: str, info: dict, report: ValidationReport,
-                        unit: str | None = None) -> None:
+                        unit: str | None = None, rewritten=()) -> None:
         """Report what :func:`parse_numeric` found in one numeric column (``unit``: the
-        unit its cells were read with, as written)."""
+        unit its cells were read with, as written; ``rewritten``: the positions of cells
+        the reading rewrote with a unit, "1h 20m" as "80 min", not counted as written
+        with it)."""
         bad, cens, inf = info["bad"], info["censored"], info["infinite"]
         if info.get("missing_tokens"):
             report.missing_tokens[col] = dict(info["missing_tokens"])
-        if info.get("unit"):
-            cells = info["unit"]
+        cells = [c for c in info.get("unit") or () if c[0] not in rewritten]
+        if cells:
             report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) written with the "
                                 f"unit '{_q(unit or '', 20)}' read as numbers (e.g. "
                                 f"'{_q(cells[0][1], 30)}').")
@@ -1459,7 +1468,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         # the TNM and blood-pressure columns the model was fitted with, split in a new
         # patients' table however few its rows (read_table splits a column of 5 or more)
         df = add_ages(self._check_frame(X), getattr(self, "ages_", {}), fitted=True)[0]
-        df = split_cells(df, fitted=self.input_columns_)
+        units = getattr(self, "units_", {})
+        df = split_cells(df, fitted=self.input_columns_, durations=[
+            c for c in self.input_columns_ if self.roles_.get(c) == "numeric"
+            and unit_key(str(units.get(c) or header_unit(c) or "")) in _TIME_UNITS])
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))

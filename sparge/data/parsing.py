@@ -102,11 +102,19 @@ def log_count(cell: str) -> float | None:
 
 
 #: A rating scale's total after its name, "GCS 14", "GCS: 14/15", "PHQ9: 14", "AUDIT
-#: 18/40" (walk-throughs 33 and 35).
+#: 18/40" (walk-throughs 33 and 35), "NIHSS 14", "mRS 2", "EDSS 3.5" (walk-through 39's
+#: stroke unit lost its NIHSS, the strongest predictor, as free text). Whitespace runs are
+#: bounded: three adjacent unbounded ones took 22 s on a cell of 2,000 spaces after "GCS".
 _SCALE_TOTAL = re.compile(
-    r"\s*(?:GCS|PHQ[\s-]?9?|GAD[\s-]?7?|AUDIT(?:[\s-]?C)?|MMSE|MoCA|HADS(?:[\s-]?[AD])?|EPDS|"
-    r"NEWS\s?2?|HoNOS|K10|CIWA(?:[\s-]?Ar)?|BPRS|PANSS|MADRS|HAM[\s-]?[AD]|YMRS|CGI[\s-]?[SI]?)"
-    r"\s*(?:total|score)?\s*[:=]?\s*(\d{1,3})(?:\s*/\s*\d{1,3})?\s*", re.IGNORECASE)
+    r"\s{0,3}(?:GCS|PHQ[\s-]?9?|GAD[\s-]?7?|AUDIT(?:[\s-]?C)?|MMSE|MoCA|HADS(?:[\s-]?[AD])?|"
+    r"EPDS|NEWS\s?2?|HoNOS|K10|CIWA(?:[\s-]?Ar)?|BPRS|PANSS|MADRS|HAM[\s-]?[AD]|YMRS|"
+    r"CGI[\s-]?[SI]?|NIH\s?SS|m\.?RS|(?:modified\s)?Rankin(?:\sscale)?|ASPECTS?|"
+    r"CHA2?DS2?[\s-]?VASc|HAS[\s-]?BLED|Barthel|ECOG|WHO\sPS|KPS|Karnofsky|EDSS|q?SOFA|"
+    r"APACHE(?:\s?(?:II|2))?|CURB[\s-]?65|CRB[\s-]?65|TIMI|GRACE|Wells|Braden|Waterlow|"
+    r"MUST|Apgar|P?MEWS|PEWS|FIM|AMTS?|4AT|CFS|Rockwood|Charlson|CCI|MELD|Child[\s-]?Pugh|"
+    r"HEART|ABCD2?|ICH)"
+    r"\s{0,3}(?:total|score)?\s{0,3}[:=]?\s{0,3}(\d{1,3}(?:\.\d)?)(?:\s{0,3}/\s{0,3}\d{1,3})?"
+    r"\s{0,3}", re.IGNORECASE)
 #: A score with its severity in words after it, "14 (moderate)", "22 (severe)".
 _WITH_SEVERITY = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*[(\[]\s*([A-Za-z][A-Za-z \-]{0,24})"
                             r"\s*[)\]]\s*")
@@ -148,6 +156,11 @@ def score_maximum(cells) -> int | None:
     return found
 
 
+#: The longest cell :func:`plain_number` reads; a longer one is text (and the patterns
+#: below need not be tried on a pasted note).
+_PLAIN_MAX = 60
+
+
 def plain_number(cell: str, out_of: int | None = None) -> float | None:
     """A number written in one of the forms a clinic's export uses for a plain number: a
     score out of ``out_of`` ("14/27": 14; the column's :func:`score_maximum`), a number
@@ -159,6 +172,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
         return float(m.group(1))
     if (n := NUMBER_WORDS.get(cell.strip().lower())) is not None:
         return float(n)
+    if len(cell) > _PLAIN_MAX:  # no plain number is written in more than 60 characters
+        return None
     if m := _SCALE_TOTAL.fullmatch(cell):
         return float(m.group(1))
     if (m := _WITH_SEVERITY.fullmatch(cell)) and unit_key(m.group(2)) not in KNOWN_UNITS:

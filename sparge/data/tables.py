@@ -60,7 +60,14 @@ DEFAULT_MISSING_TOKENS = frozenset({
     # and troponin into categories for one "pending" each
     "nd", "n/d", "n.d.", "pending", "result pending", "awaited", "result awaited", "not sent",
     "not tested", "cancelled", "canceled", "haemolysed", "hemolysed", "hemolyzed",
-    "sample haemolysed", "sample hemolyzed", "insufficient sample"})
+    "sample haemolysed", "sample hemolyzed", "insufficient sample",
+    # "N/A" written out (walk-through 39's TOAST read "N/A" as a gap and "not applicable"
+    # as an answer, coded 10, in one column)
+    "not applicable", "n/app", "inapplicable",
+    # a patient whose outcome (or value) was never learned: walk-through 39's stroke unit
+    # trained on "lost to follow-up" as a third outcome beside good and poor
+    "lost to follow-up", "lost to follow up", "lost to followup", "lost to f/u",
+    "lost to fu", "ltfu"})
 #: Kept for code written against earlier versions: the default tokens.
 MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common

@@ -1,0 +1,109 @@
+"""A stroke unit's export (walk-through 39): scores after their name, "lost to follow-up"
+outcomes, "not applicable" gaps, and clock times in a one-row file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparge import Encoder
+
+
+def test_a_stroke_scale_after_its_name_is_read_as_its_total():
+    """Walk-through 39 lost the NIHSS, the strongest predictor of a stroke's outcome: "NIHSS
+    14" was not among the scale names, so the column was left out as free text."""
+    from sparge.data.parsing import plain_number
+
+    said = {"NIHSS 14": 14, "NIHSS: 7": 7, "nihss=22": 22, "NIH SS 3": 3, "mRS 2": 2,
+            "MRS 3": 3, "modified Rankin 4": 4, "EDSS 3.5": 3.5, "CHA2DS2-VASc 4": 4,
+            "APACHE II 18": 18, "CURB-65 2": 2, "ECOG 1": 1, "GCS 14/15": 14}
+    assert {c: plain_number(c) for c in said} == said
+    assert plain_number("Metformin 500") is None and plain_number("mRS") is None
+    rng = np.random.default_rng(0)
+    v = rng.integers(0, 42, 300)
+    cells = [f"NIHSS {x}" if i % 3 == 0 else f"{x}/42" if i % 3 == 1 else str(x)
+             for i, x in enumerate(v)]
+    mrs = rng.integers(0, 6, 300)
+    df = pd.DataFrame({"NIHSS admission": cells,
+                       "Pre-stroke mRS": [f"mRS {x}" if i % 2 else str(x)
+                                          for i, x in enumerate(mrs)],
+                       "Outcome": rng.choice(["good", "poor"], 300)})
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    assert enc.roles_["NIHSS admission"] == enc.roles_["Pre-stroke mRS"] == "numeric"
+    np.testing.assert_array_equal(X[:, 0], v)
+    np.testing.assert_array_equal(X[:, 1], mrs)
+
+
+def test_a_hostile_cell_after_a_scale_name_is_refused_at_once():
+    """The scale pattern had three adjacent unbounded whitespace runs: "GCS", 2,000 spaces
+    and a letter took 22 s (40,000 would take days). Its runs are bounded now, and no
+    cell longer than 60 characters is tried as a plain number."""
+    from sparge.data.parsing import _SCALE_TOTAL, plain_number
+
+    for cell in ("GCS" + " " * 40_000 + "x", "NIHSS" + "\t" * 40_000 + "=",
+                 "mRS " * 10_000 + "2"):
+        assert _SCALE_TOTAL.fullmatch(cell) is None
+        assert plain_number(cell) is None
+
+
+def test_lost_to_follow_up_is_no_outcome_and_not_applicable_is_a_gap():
+    """Walk-through 39: 20 "lost to follow-up" outcomes became a third class (its own
+    cluster on the map, "chance: 33 %", a row in every confusion matrix), and TOAST read
+    "N/A" as a gap but "not applicable" as an answer."""
+    rng = np.random.default_rng(0)
+    y = list(rng.choice(["Good (mRS 0-2)", "Poor (mRS 3-6)"], 200))
+    y[:10] = ["lost to follow-up"] * 10
+    y[10:13] = ["LTFU", "Lost to follow up", "lost to f/u"]
+    df = pd.DataFrame({"Age": rng.normal(70, 10, 200),
+                       "TOAST": rng.choice(["LAA", "CE", "N/A", "not applicable"], 200),
+                       "90-day outcome": y})
+    enc = Encoder(label_column="90-day outcome")
+    X = enc.fit_transform(df)
+    labels = pd.Series(enc.labels(df))
+    assert set(labels.dropna()) == {"Good (mRS 0-2)", "Poor (mRS 3-6)"}
+    assert labels.isna().sum() == 13
+    assert set(enc.table_.levels("TOAST")) == {"LAA", "CE"}
+    gaps = df["TOAST"].isin(["N/A", "not applicable"]).to_numpy()
+    assert np.isnan(X[gaps, 1]).all() and not np.isnan(X[~gaps, 1]).any()
+
+
+def _times(n: int = 200, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    m = rng.integers(20, 300, n)
+    cells = [f"{x // 60}h {x % 60}m" if i % 3 == 0 else f"{x} min" if i % 3 == 1
+             else f"{x // 60:02d}:{x % 60:02d}" for i, x in enumerate(m)]
+    needle = [f"0:{x % 60:02d}" if i % 4 == 0 else f"{x % 60} min" for i, x in enumerate(m)]
+    return pd.DataFrame({"Onset to door": cells, "Door to needle (min)": needle,
+                         "Outcome": rng.choice(["good", "poor"], n)}), m
+
+
+def test_a_new_patients_clock_time_is_read_as_the_training_column_reads_it():
+    """Walk-through 39: "02:15" and "0:52" were read in the training table (a column of
+    times) and set to missing in a one-row New patient file, where one cell cannot show
+    that the column holds durations; the model's column does."""
+    df, m = _times()
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    np.testing.assert_array_equal(X[:, 0], m)
+    np.testing.assert_array_equal(X[:, 1], m % 60)
+    new, report = enc.transform_with_report(pd.DataFrame(
+        {"Onset to door": ["02:15"], "Door to needle (min)": ["0:52"]}))
+    assert new.tolist() == [[135.0, 52.0]]
+    assert not report.stray_text
+
+
+def test_times_rewritten_in_minutes_are_not_counted_as_written_with_the_unit():
+    """Walk-through 39's report read "528 cell(s) written with the unit 'min'" where the
+    export wrote 195: the times in hours and minutes, rewritten as "135 min", were counted
+    again, and a New patient's "1h 30m" was quoted as "e.g. '90 min'"."""
+    df, _ = _times()
+    enc = Encoder(label_column="Outcome").fit(df)
+    onset = [n for n in enc.report_.notes if n.startswith("Column 'Onset to door'")]
+    written = sum(c.endswith(" min") for c in df["Onset to door"])
+    assert any(f"{len(df) - written} time(s) written in hours and minutes" in n
+               for n in onset)
+    assert any(f"{written} cell(s) written with the unit 'min'" in n for n in onset)
+    _, report = enc.transform_with_report(pd.DataFrame({"Onset to door": ["1h 30m"]}))
+    assert not [n for n in report.notes if "written with the unit" in n]
+    assert any("'1h 30m'" in n for n in report.notes)
