@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from sparge.data.encoder import Encoder, extreme_word
+from sparge.data.encoder import Encoder, extreme_word, split_cells
 from sparge.data.far_values import far_mask
 from sparge.data.number_format import format_given
 from sparge.data.parsing import header_unit, unit_key, written_unit
@@ -851,6 +851,13 @@ def unused_columns_message(encoder: Encoder, df: pd.DataFrame) -> str | None:
     "14 of 15 biomarkers given" without a word that three were not read."""
     used = set(map(str, encoder.feature_names_out_)) | {
         str(c) for c in (encoder.id_column, encoder.label_column) if c is not None}
+    # a column read apart ("BP on arrival" as its systolic and diastolic) or dates an age
+    # is computed from: walk-through 39 read "'BP on arrival' (not a column of the table
+    # the model was trained on)" above the diastolic it had read from it
+    ages = getattr(encoder, "ages_", None) or {}
+    columns = {str(c) for c in df.columns}
+    used |= {str(v.get(k)) for v in ages.values() for k in ("born", "at")} & columns
+    used |= columns - {str(c) for c in split_cells(df, fitted=encoder.input_columns_).columns}
     left, unknown = [], []
     for col in df.columns:
         name = str(col)

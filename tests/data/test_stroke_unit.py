@@ -107,3 +107,34 @@ def test_times_rewritten_in_minutes_are_not_counted_as_written_with_the_unit():
     _, report = enc.transform_with_report(pd.DataFrame({"Onset to door": ["1h 30m"]}))
     assert not [n for n in report.notes if "written with the unit" in n]
     assert any("'1h 30m'" in n for n in report.notes)
+
+
+def test_a_new_patients_columns_read_apart_or_into_an_age_are_not_called_unused():
+    """Walk-through 39: New patient said "'BP on arrival' (not a column of the table the
+    model was trained on)" and listed "DOB" and "Admission date" as not read, above the
+    diastolic 96 and the age 79.1 it had read from them."""
+    from sparge.services.workflow import encode_cohort, encode_new_patients, train
+
+    rng = np.random.default_rng(1)
+    n = 120
+    born = pd.Timestamp("1940-01-01") + pd.to_timedelta(rng.integers(0, 15000, n), "D")
+    df = pd.DataFrame({
+        "MRN": [f"M{i}" for i in range(n)],
+        "DOB": born.strftime("%d/%m/%Y"),
+        "Admission date": "2024-03-01",
+        "BP on arrival": [f"{s}/{d}" for s, d in zip(rng.integers(120, 200, n),
+                                                      rng.integers(60, 110, n),
+                                                      strict=True)],
+        "Glucose": rng.normal(7, 2, n).round(1),
+        "Outcome": rng.choice(["good", "poor"], n)})
+    ages = {"Age at Admission date": {"born": "DOB", "at": "Admission date"}}
+    cohort = encode_cohort(df, id_column="MRN", label_column="Outcome", ages=ages)
+    assert {"BP on arrival systolic", "Age at Admission date"} <= set(cohort.features)
+    model = train(cohort, {"max_iter": 0, "random_state": 0})
+    row = df.iloc[:1].copy()
+    row["Discharge note"] = "home"
+    X, _, msgs = encode_new_patients(model, cohort.encoder, row, split=True)
+    note = next(m for m in msgs if m.startswith("Values not used by the model"))
+    assert "'Discharge note'" in note
+    assert "BP on arrival" not in note and "DOB" not in note and "Admission" not in note
+    assert np.isfinite(np.asarray(X, dtype=float)).all()
