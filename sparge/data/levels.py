@@ -587,17 +587,18 @@ def numbered_levels(levels: list[str]) -> bool:
     return len(prefixes) == 1 and len(set(numbers)) == len(numbers)
 
 
-def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, int]:
+def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, int, bool]:
     """Which spelling of an answer is shown: more than one character ("WHITE", not the "W"
     merged into it: walk-through 27's legend named 405 patients "W"), then not shouted (a
     word of more than four letters in capitals: "ISCHAEMIC" beside "Ischemic" in
     walk-through 21), then "yes" or "no",
     then not a site with "ca" after it ("Breast", not "Breast ca", walk-through 25), then
-    the longest."""
+    the longest, then one with a capital ("TIA", not "tia": walk-through 39 read "Tia")."""
     shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
     # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
     return (len(word.strip()) > 1, not shouted, word.strip().lower() in ("yes", "no"),
-            site_of(word.strip().lower()) is None, len(word))
+            site_of(word.strip().lower()) is None, len(word),
+            any(c.isupper() for c in word))
 
 
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
@@ -610,4 +611,7 @@ def shown_answer(spellings: list[str]) -> str:
     iv" in walk-through 21). The Data page's merge message names this word too."""
     word = max((str(w) for w in spellings), key=_shown_rank)
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
+    first = word.split(" ", 1)[0]
+    if any(c.isupper() for c in first[1:]):  # "mRS 0", "eGFR low": written as meant
+        return word
     return word[:1].upper() + word[1:] if word[:1].islower() else word

@@ -138,3 +138,15 @@ def test_a_new_patients_columns_read_apart_or_into_an_age_are_not_called_unused(
     assert "'Discharge note'" in note
     assert "BP on arrival" not in note and "DOB" not in note and "Admission" not in note
     assert np.isfinite(np.asarray(X, dtype=float)).all()
+
+
+def test_an_abbreviation_is_shown_as_written():
+    """Walk-through 39: "mRS 0" showed as "MRS 0" (in the merge message and on the New
+    patient form) and "TIA" / "tia" as "Tia"."""
+    from sparge.data.levels import shown_answer
+
+    assert shown_answer(["mRS 0", "0"]) == "mRS 0"
+    assert shown_answer(["tia", "TIA"]) == shown_answer(["TIA", "tia"]) == "TIA"
+    assert shown_answer(["eGFR low"]) == "eGFR low"
+    # as before: a first letter in capitals, Roman numerals in capitals
+    assert (shown_answer(["ischaemic"]), shown_answer(["nyha iv"])) == ("Ischaemic", "Nyha IV")
