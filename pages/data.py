@@ -479,5 +479,5 @@ with current:
             # names ("lean blood pressure (mm…")
             st.plotly_chart(missing_bars(rep.missing_pct), width="stretch", config=SMALL_CHART)
             st.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing,
-                                                 enc.feature_weights()),
+                                                 enc.patient_weights(cohort.X)),
                             width="stretch", config=SMALL_CHART)

@@ -65,7 +65,7 @@ from sparge.data.leaks import (
     named_leak_message,
     outcome_leaks,
 )
-from sparge.data.levels import infer_levels, not_assessed_levels, spellings
+from sparge.data.levels import infer_levels, not_assessed_levels, shown_answer, spellings
 from sparge.data.number_format import format_given, format_number
 from sparge.data.parsing import (
     VIRAL_LOAD,
@@ -96,6 +96,7 @@ from sparge.data.report import (
 )
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
+from sparge.data.structural_gaps import find_structural_gaps, structural_mask
 from sparge.data.tables import UNKNOWN_WORDS, EncodingTable, norm_key, yes_no_codes
 from sparge.data.tnm import split_tnm
 from sparge.data.unit_conversion import (
@@ -184,7 +185,8 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
     keeps at least a twentieth of the cohort more.
 
     ``weights``: each column's share of a table's column
-    (:meth:`Encoder.feature_weights`).
+    (:meth:`Encoder.feature_weights`), or each patient's (:meth:`Encoder.patient_weights`,
+    0 where a value does not apply).
 
     Returns
     -------
@@ -196,15 +198,20 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
     M = np.isnan(np.asarray(X, dtype=float))
     n, m = M.shape
     w = np.ones(m) if weights is None else np.asarray(weights, dtype=float)
+    if w.ndim == 2:  # each patient's weights: a gap by design (weight 0) is no gap
+        M = M & (w > 0)
+    W = w if w.ndim == 2 else w[None, :]
     cols = list(range(m))
     empty = M.mean(axis=0) >= min_missing if n else np.zeros(m, bool)
     out: list[int] = []
-    kept = int((M @ w <= max_missing * w.sum() + 1e-9).sum())
+    kept = int(((M * W).sum(axis=1) <= max_missing * W.sum(axis=1) + 1e-9).sum())
     for _ in range(min(max_columns, m - 1)):
-        counts = M[:, cols] @ w[cols]
-        left = w[cols].sum() - w[cols]  # the weight left without each candidate
+        Wc = W[:, cols]
+        counts = (M[:, cols] * Wc).sum(axis=1)
+        # the weight left without each candidate (per patient with a patient's weights)
+        left = Wc.sum(axis=1, keepdims=True) - Wc
         # patients kept if each candidate column left: one comparison per (patient, column)
-        keep = ((counts[:, None] - M[:, cols] * w[cols]) <= max_missing * left + 1e-9
+        keep = ((counts[:, None] - M[:, cols] * Wc) <= max_missing * left + 1e-9
                 ).sum(axis=0)
         keep = np.where(empty[cols], keep, -1)
         best = int(np.argmax(keep))
@@ -1087,12 +1094,18 @@ class Encoder(TransformerMixin, BaseEstimator):
         (with ``labels``, the outcomes, whether they differ from those kept). ``copies``:
         rows that leave training as copies, not counted among the patients a column's
         removal would keep."""
-        weights = self.feature_weights()
+        names = list(self.feature_names_out_)
+        self.structural_gaps_ = {
+            names[j]: (names[d], codes) for j, (d, codes) in find_structural_gaps(
+                X, [self.roles_.get(f) == "categorical" for f in names]).items()}
+        self._report_structural_gaps(X, report)
+        weights = self.patient_weights(X)
         self.keep_patients_ = patients_to_keep(X, self.max_patient_missing, weights)
         dropped = np.flatnonzero(~self.keep_patients_)
         if len(dropped) == 0:
             return
-        miss = missing_fraction_per_row(X[dropped], weights)
+        miss = missing_fraction_per_row(X[dropped], weights[dropped] if weights.ndim == 2
+                                        else weights)
         # without an ID column a patient is its CSV line ("0 (row 2 …)" read like a value)
         # named as the pages name them (walk-through 30 read "patient 4" for DM10004)
         id_vals = (list(self.ids(df)) if self.naming_column(df) is not None else
@@ -1105,7 +1118,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 f"{100 * self.max_patient_missing:.0f}% of their values ("
                 + ("the SparGE paper's threshold" if paper else "the threshold set")
                 + ") and are left out of training; raise the threshold to keep them.")
-        n_features = float(weights.sum())  # a list column's yes/no columns count as one
+        n_features = float(self.feature_weights().sum())  # a list's yes/no columns: one
         if n_features and 1 / n_features > self.max_patient_missing:
             text += (f" With {n_features:.0f} features, a single missing value is "
                      f"{100 / n_features:.0f}% of a patient's values.")
@@ -1115,8 +1128,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         trains = np.ones(len(X), bool) if copies is None else ~copies
         if labels is not None:
             trains &= ~pd.isna(pd.Series(labels)).to_numpy()
-        cols, kept = columns_that_lose_patients(X[trains], self.max_patient_missing,
-                                                weights=weights)
+        cols, kept = columns_that_lose_patients(
+            X[trains], self.max_patient_missing,
+            weights=weights[trains] if weights.ndim == 2 else weights)
         if cols:
             names = self.feature_names_out_
             report.columns_losing_patients = [names[j] for j in cols]
@@ -1134,6 +1148,39 @@ class Encoder(TransformerMixin, BaseEstimator):
         # out have another outcome mix
         big = len(dropped) > 0.1 * len(df) or bool(shift)
         (report.warnings if big else report.notes).append(text)
+
+    def patient_weights(self, X: np.ndarray) -> np.ndarray:
+        """Each patient's :meth:`feature_weights`, 0 where a value does not apply to the
+        patient (``structural_gaps_``: a door-to-needle time without thrombolysis), for
+        the patient's share of missing values. ``X``: the encoded table, the features in
+        ``feature_names_out_`` order (as :meth:`transform` gives them)."""
+        X = np.asarray(X, dtype=float)
+        w = self.feature_weights()
+        gaps = getattr(self, "structural_gaps_", None) or {}
+        if not gaps or X.shape[1] != len(w):
+            return w
+        pos = {f: j for j, f in enumerate(self.feature_names_out_)}
+        by_index = {pos[f]: (pos[d], codes) for f, (d, codes) in gaps.items()
+                    if f in pos and d in pos}
+        return np.where(structural_mask(X, by_index), 0.0, w[None, :])
+
+    def _report_structural_gaps(self, X: np.ndarray, report: ValidationReport) -> None:
+        """A note per column whose gaps another column's answers explain."""
+        pos = {f: j for j, f in enumerate(self.feature_names_out_)}
+        for f, (d, codes) in self.structural_gaps_.items():
+            n = int(structural_mask(X, {pos[f]: (pos[d], codes)}).sum())
+            by_code: dict[float, list[str]] = {}
+            for level, code in (self.table_.levels(d) if self.table_.has(d) else {}).items():
+                by_code.setdefault(float(code), []).append(level)
+            answers = [_q(shown_answer(by_code[c]) if c in by_code else format_number(c), 30)
+                       for c in codes]
+            quoted = [f"'{a}'" for a in answers]
+            said = (", ".join(quoted[:-1]) + " or " if len(quoted) > 1 else "") + quoted[-1]
+            report.notes.append(
+                f"Column '{_q(f)}' is empty for the {n:,} patients whose '{_q(d)}' is "
+                f"{said}: a value that does not apply to them, not a gap. Those cells do "
+                "not count against a patient's share of missing values (the model "
+                "completes them like any gap).")
 
     def feature_weights(self) -> np.ndarray:
         """How much of a column of the table each feature is, for a patient's share of

@@ -21,6 +21,8 @@ def missing_fraction_per_row(X: np.ndarray, weights: np.ndarray | None = None
     ``weights`` (one per column, positive) count some columns for less than one: the ten
     yes/no columns read from one list of comorbidities are one column of the table, and
     its empty cell is one gap, not ten (walk-through 28 lost 84 of 1,100 patients so).
+    Weights of shape ``X.shape`` are each patient's own: 0 where a value does not apply
+    to the patient (:mod:`sparge.data.structural_gaps`), neither a gap nor a value.
     """
     X = np.asarray(X, dtype=float)
     if X.shape[1] == 0:
@@ -28,6 +30,9 @@ def missing_fraction_per_row(X: np.ndarray, weights: np.ndarray | None = None
     if weights is None:
         return np.isnan(X).mean(axis=1)
     w = np.asarray(weights, dtype=float)
+    if w.ndim == 2:
+        total = w.sum(axis=1)
+        return (np.isnan(X) * w).sum(axis=1) / np.where(total > 0, total, 1.0)
     return (np.isnan(X) @ w) / w.sum()
 
 

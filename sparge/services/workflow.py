@@ -332,18 +332,18 @@ def cohort_outcomes(cohort: Cohort) -> np.ndarray | None:
     return out
 
 
-def _weights(encoder: Encoder, m: int) -> np.ndarray | None:
-    """The encoder's :meth:`~sparge.data.encoder.Encoder.feature_weights` when they fit
-    ``m`` features."""
-    w = encoder.feature_weights()
-    return w if len(w) == m else None
+def _weights(encoder: Encoder, X: np.ndarray) -> np.ndarray | None:
+    """The encoder's :meth:`~sparge.data.encoder.Encoder.patient_weights` of ``X`` when
+    they fit its features."""
+    w = encoder.patient_weights(X)
+    return w if w.shape[-1] == X.shape[1] else None
 
 
 def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
     enc = cohort.encoder
     n = len(cohort.ids)
     reasons = np.full(n, "", dtype=object)
-    miss = (missing_fraction_per_row(cohort.X, _weights(enc, cohort.X.shape[1]))
+    miss = (missing_fraction_per_row(cohort.X, _weights(enc, cohort.X))
             if cohort.X.shape[1] else np.zeros(n))
     thr = enc.max_patient_missing
     if thr is not None:

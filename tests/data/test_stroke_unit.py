@@ -150,3 +150,84 @@ def test_an_abbreviation_is_shown_as_written():
     assert shown_answer(["eGFR low"]) == "eGFR low"
     # as before: a first letter in capitals, Roman numerals in capitals
     assert (shown_answer(["ischaemic"]), shown_answer(["nyha iv"])) == ("Ischaemic", "Nyha IV")
+
+
+def _stroke(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    """Door-to-needle times exist for thrombolysed patients only; TOAST for ischaemic
+    strokes only; every column also has 8 % random gaps."""
+    rng = np.random.default_rng(seed)
+    lysed = rng.random(n) < 0.3
+    bleed = rng.random(n) < 0.2
+    df = pd.DataFrame({
+        "Age": rng.normal(72, 12, n).round(),
+        "NIHSS": rng.integers(0, 30, n).astype(float),
+        "Glucose": rng.normal(7, 2, n).round(1),
+        "Stroke type": np.where(bleed, "Haemorrhagic", "Ischaemic"),
+        "TOAST": np.where(bleed, "not applicable", rng.choice(["LAA", "CE", "SVD"], n)),
+        "Thrombolysis": np.where(lysed & ~bleed, "Yes", "No"),
+        "Door to needle (min)": np.where(lysed & ~bleed, rng.integers(20, 90, n), np.nan),
+        "Sex": rng.choice(["F", "M"], n),
+        "Outcome": rng.choice(["good", "poor"], n)})
+    for col in ("Age", "NIHSS", "Glucose", "Sex", "Stroke type", "Thrombolysis"):
+        df.loc[rng.random(n) < 0.08, col] = None
+    return df
+
+
+def test_gaps_another_column_explains_are_found_and_random_gaps_are_not():
+    from sparge.data.structural_gaps import find_structural_gaps, structural_mask
+
+    df = _stroke()
+    enc = Encoder(label_column="Outcome", max_patient_missing=None)
+    X = enc.fit_transform(df)
+    names = enc.feature_names_out_
+    cat = [enc.roles_.get(f) == "categorical" for f in names]
+    found = find_structural_gaps(X, cat)
+    j = {f: i for i, f in enumerate(names)}
+    assert set(found) == {j["Door to needle (min)"], j["TOAST"]}
+    d, codes = found[j["Door to needle (min)"]]
+    assert d == j["Thrombolysis"]
+    assert codes == (float(enc.table_.levels("Thrombolysis")["No"]),)
+    assert found[j["TOAST"]][0] == j["Stroke type"]
+    mask = structural_mask(X, found)
+    no = (df["Thrombolysis"] == "No").to_numpy()
+    np.testing.assert_array_equal(mask[:, j["Door to needle (min)"]], no)
+    # a gap where the explaining answer is itself missing is an ordinary gap
+    unknown = df["Thrombolysis"].isna().to_numpy()
+    assert not mask[unknown, j["Door to needle (min)"]].any()
+    # random gaps, however many, are explained by nothing
+    rng = np.random.default_rng(1)
+    R = rng.normal(size=(500, 12))
+    R[:, 6:] = rng.integers(0, 3, size=(500, 6))
+    R[rng.random(R.shape) < 0.3] = np.nan
+    assert find_structural_gaps(R, [False] * 6 + [True] * 6) == {}
+
+
+def test_gaps_by_design_do_not_leave_patients_out_of_training():
+    """Walk-through 39: door-to-needle times (thrombolysed patients only) left 502 of 726
+    patients out of training at the paper's 10 %, and the Data page offered to leave the
+    column out, throwing away its 157 real values."""
+    from sparge.method.preprocess import missing_fraction_per_row
+
+    df = _stroke()
+    enc = Encoder(label_column="Outcome", max_patient_missing=0.15)
+    X = enc.fit_transform(df)
+    names = enc.feature_names_out_
+    assert set(enc.structural_gaps_) == {"Door to needle (min)", "TOAST"}
+    note = next(n for n in enc.report_.notes if n.startswith("Column 'Door to needle"))
+    assert f"empty for the {(df['Thrombolysis'] == 'No').sum()} patients whose " \
+           "'Thrombolysis' is 'No'" in note
+    assert "Door to needle (min)" not in enc.report_.columns_losing_patients
+    # a patient's share counts only the values that apply to them
+    W = enc.patient_weights(X)
+    share = missing_fraction_per_row(X, W)
+    np.testing.assert_array_equal(enc.keep_patients_, share <= 0.15 + 1e-12)
+    by_hand = []
+    for i in range(len(df)):
+        applies = [f for f in names if not (
+            (f == "Door to needle (min)" and df["Thrombolysis"].iloc[i] == "No")
+            or (f == "TOAST" and df["Stroke type"].iloc[i] == "Haemorrhagic"))]
+        gaps = sum(np.isnan(X[i, names.index(f)]) for f in applies)
+        by_hand.append(gaps / len(applies))
+    np.testing.assert_allclose(share, by_hand)
+    plain = missing_fraction_per_row(X, enc.feature_weights())
+    assert enc.keep_patients_.sum() > (plain <= 0.15 + 1e-12).sum() + 0.2 * len(df)
