@@ -18,7 +18,8 @@ from sparge.data.tables import norm_key
 
 #: A column that lists a patient's drugs.
 REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b|medication|"
-                            r"\bdrugs?\b|therapy|treatment|\bmeds?\b|combination",
+                            r"\bdrugs?\b|therapy|treatment|\bmeds?\b|combination|"
+                            r"anti[\s-]?coag|antiplatelet|\b[dn]oacs?\b|statin",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -50,6 +51,27 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("d4t", "stavudine"), "stavudine"),
     **dict.fromkeys(("ddi", "didanosine"), "didanosine"),
     **dict.fromkeys(("mvc", "maraviroc"), "maraviroc"),
+    # anticoagulants, antiplatelets, thrombolytics and statins, which a stroke unit's or a
+    # cardiology export names by generic or brand (walk-through 39: "Eliquis", "apixaban"
+    # and "apixaban 5mg bd" were three answers)
+    **dict.fromkeys(("apixaban",), "apixaban"),
+    **dict.fromkeys(("rivaroxaban",), "rivaroxaban"),
+    **dict.fromkeys(("dabigatran", "dabigatranetexilate"), "dabigatran"),
+    **dict.fromkeys(("edoxaban",), "edoxaban"),
+    **dict.fromkeys(("warfarin", "warfarinsodium"), "warfarin"),
+    **dict.fromkeys(("heparin", "ufh", "unfractionatedheparin"), "heparin"),
+    **dict.fromkeys(("enoxaparin", "lmwh"), "enoxaparin"),
+    **dict.fromkeys(("aspirin", "asa", "acetylsalicylicacid"), "aspirin"),
+    **dict.fromkeys(("clopidogrel",), "clopidogrel"),
+    **dict.fromkeys(("ticagrelor",), "ticagrelor"),
+    **dict.fromkeys(("prasugrel",), "prasugrel"),
+    **dict.fromkeys(("dipyridamole",), "dipyridamole"),
+    **dict.fromkeys(("alteplase", "tpa", "rtpa", "ivtpa"), "alteplase"),
+    **dict.fromkeys(("tenecteplase", "tnk"), "tenecteplase"),
+    **dict.fromkeys(("atorvastatin",), "atorvastatin"),
+    **dict.fromkeys(("simvastatin",), "simvastatin"),
+    **dict.fromkeys(("rosuvastatin",), "rosuvastatin"),
+    **dict.fromkeys(("pravastatin",), "pravastatin"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -92,7 +114,24 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "retrovir": ("zidovudine",), "viramune": ("nevirapine",), "edurant": ("rilpivirine",),
     "norvir": ("ritonavir",), "reyataz": ("atazanavir",), "pifeltro": ("doravirine",),
     "vocabria": ("cabotegravir",), "intelence": ("etravirine",),
+    "eliquis": ("apixaban",), "xarelto": ("rivaroxaban",), "pradaxa": ("dabigatran",),
+    "lixiana": ("edoxaban",), "savaysa": ("edoxaban",), "coumadin": ("warfarin",),
+    "jantoven": ("warfarin",), "marevan": ("warfarin",), "lovenox": ("enoxaparin",),
+    "clexane": ("enoxaparin",), "plavix": ("clopidogrel",), "brilinta": ("ticagrelor",),
+    "brilique": ("ticagrelor",), "effient": ("prasugrel",), "persantine": ("dipyridamole",),
+    "aggrenox": ("aspirin", "dipyridamole"), "asasantin": ("aspirin", "dipyridamole"),
+    "actilyse": ("alteplase",), "activase": ("alteplase",), "tnkase": ("tenecteplase",),
+    "metalyse": ("tenecteplase",), "lipitor": ("atorvastatin",), "zocor": ("simvastatin",),
+    "crestor": ("rosuvastatin",), "pravachol": ("pravastatin",), "dapt": ("aspirin",
+                                                                          "clopidogrel"),
 }.items()}
+#: An answer saying the patient takes none of the column's drugs: "none", "nil", "no".
+_NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant",
+                      "no anticoagulation", "not anticoagulated", "no antiplatelet"})
+#: A dose and how often after a drug's name: "apixaban 5mg bd", "warfarin 3 mg od",
+#: "enoxaparin 40 mg sc daily" (bounded runs: no backtracking on a hostile cell).
+_DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml)\b"
+                   r"[a-z0-9 ./]{0,40}$")
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus".
 _SPLIT = re.compile(r" ?(?:[/+,;&]|\band\b|\bwith\b|\bplus\b) ?")
 #: Answers this long are free text, not a regimen.
@@ -103,7 +142,10 @@ def _part_drugs(part: str) -> frozenset[str] | None:
     key = part.replace(" ", "").replace("-", "")
     if key in _COMBINATIONS:
         return _COMBINATIONS[key]
-    return frozenset({_DRUGS[key]}) if key in _DRUGS else None
+    if key in _DRUGS:
+        return frozenset({_DRUGS[key]})
+    bare = _DOSE.sub("", part) if len(part) <= 80 else part
+    return _part_drugs(bare) if bare != part and bare else None
 
 
 def drug_set(answer: str) -> frozenset[str] | None:
@@ -111,6 +153,8 @@ def drug_set(answer: str) -> frozenset[str] | None:
     key = norm_key(answer)
     if not key or len(key) > _MAX_LENGTH:
         return None
+    if key in _NO_DRUG:  # "None", "nil" and "No": one answer, no drug
+        return frozenset({"(no drug)"})
     if key.replace(" ", "") in _COMBINATIONS:  # "B/F/TAF", "DRV/r": one name
         return _COMBINATIONS[key.replace(" ", "")]
     drugs: set[str] = set()

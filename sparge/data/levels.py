@@ -496,6 +496,48 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
                                                 "5(2)", "5(4)"))
      + (("informal", "voluntary", "informalpatient", "notdetained"),
         ("cto", "communitytreatmentorder"))),
+    # walk-through 39's stroke unit: atrial fibrillation written AF, known AF, paroxysmal
+    # AF (yes) and no AF, sinus rhythm (no); the stroke type, its TOAST class, a
+    # thrombectomy or thrombolysis, and the discharge destination each several ways
+    (("atrial fib", "atrialfib", "afib", "a fib", "a-fib"), (
+        ("yes", "y", "af", "knownaf", "paroxysmalaf", "persistentaf", "permanentaf", "paf",
+         "afib", "atrialfibrillation", "historyofaf", "h/oaf", "inaf", "afpresent"),
+        ("no", "n", "noaf", "sinusrhythm", "sr", "nsr", "sinus", "noknownaf", "noafib",
+         "nohistoryofaf", "afabsent"))),
+    (("stroke",), (
+        ("ischaemic", "ischemic", "ischaemicstroke", "ischemicstroke", "infarct",
+         "infarction", "cerebralinfarction", "cerebralinfarct", "ais",
+         "acuteischaemicstroke", "acuteischemicstroke"),
+        ("haemorrhagic", "hemorrhagic", "haemorrhage", "hemorrhage", "haemorrhagicstroke",
+         "hemorrhagicstroke", "ich", "intracerebralhaemorrhage", "intracerebralhemorrhage",
+         "bleed", "primaryich"),
+        ("tia", "transientischaemicattack", "transientischemicattack"),
+        ("sah", "subarachnoidhaemorrhage", "subarachnoidhemorrhage"))),
+    (("toast", "aetiolog", "etiolog", "stroke subtype", "stroke mechanism"), (
+        ("largearteryatherosclerosis", "laa", "largeartery", "largevessel",
+         "largevesseldisease", "largearterydisease", "atherothrombotic"),
+        ("cardioembolic", "cardioembolism", "ce", "cardioembolicstroke", "cardioembolus"),
+        ("smallvesselocclusion", "smallvessel", "svd", "smallvesseldisease", "lacunar",
+         "lacunarinfarct", "lacunarstroke", "sao", "svo"),
+        ("otherdeterminedcause", "otherdetermined", "otherdeterminedetiology",
+         "otherdeterminedaetiology", "odc"),
+        ("undeterminedcause", "undetermined", "cryptogenic", "undeterminedetiology",
+         "undeterminedaetiology", "udc", "unknowncause"))),
+    (("thrombectomy", "endovascular"), (
+        ("yes", "y", "evt", "mt", "mechanicalthrombectomy", "endovascularthrombectomy",
+         "endovasculartherapy", "done", "performed"),
+        ("no", "n", "notdone", "notperformed"))),
+    (("thromboly", "lysis"), (
+        ("yes", "y", "given", "thrombolysed", "ivt", "lysed", "alteplase", "tpa", "rtpa",
+         "ivtpa", "tenecteplase", "tnk"),
+        ("no", "n", "notgiven", "notthrombolysed", "nolysis"))),
+    (("discharge", "destination", "disposition"), (
+        ("home", "ownhome", "usualresidence", "dischargedhome", "hometousualresidence"),
+        ("nursinghome", "nh", "carehome", "residentialcare", "residentialhome",
+         "nursingfacility", "snf", "skillednursingfacility", "longtermcare", "ltc"),
+        ("rehab", "rehabilitation", "inpatientrehab", "inpatientrehabilitation",
+         "rehabunit", "rehabilitationunit", "irf"),
+        ("died", "deceased", "dead", "death", "expired", "diedinhospital"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),)),
 )

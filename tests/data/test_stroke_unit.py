@@ -231,3 +231,42 @@ def test_gaps_by_design_do_not_leave_patients_out_of_training():
     np.testing.assert_allclose(share, by_hand)
     plain = missing_fraction_per_row(X, enc.feature_weights())
     assert enc.keep_patients_.sum() > (plain <= 0.15 + 1e-12).sum() + 0.2 * len(df)
+
+
+def test_a_stroke_units_answers_written_several_ways_are_offered_as_one():
+    """Walk-through 39: anticoagulants by brand, generic and dose; AF as "known AF" /
+    "sinus rhythm"; stroke types, TOAST classes, thrombolysis by its drug, "EVT" and
+    discharge destinations each stayed apart, and "Why are they alike?" called "No AF"
+    and "No" different."""
+    from sparge.data.drug_combinations import combination_pairs, drug_set
+    from sparge.data.levels import abbreviated_levels
+
+    assert dict(combination_pairs(
+        ["Eliquis", "Apixaban", "apixaban 5mg bd", "Coumadin", "warfarin", "none", "nil",
+         "No", "DAPT", "aspirin + clopidogrel"], "Anticoagulant")) == {
+        "Eliquis": "Apixaban", "apixaban 5mg bd": "Apixaban", "Coumadin": "warfarin",
+        "none": "No", "nil": "No", "DAPT": "aspirin + clopidogrel"}
+    assert drug_set("enoxaparin 40 mg sc daily") == frozenset({"enoxaparin"})
+    assert drug_set("apixaban " + "5" * 40_000 + "mg") is None  # bounded, and refused
+    assert combination_pairs(["Eliquis", "Apixaban"], "Ward") == []
+
+    def merged(column: str, answers: list[str]) -> dict[str, str]:
+        """Each answer's group once the offered pairs are merged."""
+        target = dict(abbreviated_levels(answers, column))
+        return {a: target.get(a, a) for a in answers}
+
+    af = merged("Atrial fibrillation", ["Yes", "No", "AF", "known AF", "paroxysmal AF",
+                                        "no AF", "sinus rhythm"])
+    assert af["known AF"] == af["Yes"] and af["sinus rhythm"] == af["no AF"] == af["No"]
+    assert af["Yes"] != af["No"]
+    kind = merged("Stroke type", ["Ischaemic", "infarct", "ICH", "Haemorrhage", "TIA"])
+    assert kind["infarct"] == kind["Ischaemic"] and kind["ICH"] == kind["Haemorrhage"]
+    assert len(set(kind.values())) == 3
+    toast = merged("TOAST", ["LAA", "large-artery atherosclerosis", "CE", "Cardioembolic",
+                             "lacunar", "SVD", "cryptogenic", "Undetermined"])
+    assert len(set(toast.values())) == 4
+    lysis = merged("Thrombolysis", ["Yes", "No", "alteplase", "TNK", "not given"])
+    assert lysis["TNK"] == lysis["alteplase"] == lysis["Yes"] != lysis["not given"]
+    where = merged("Discharge destination", ["Home", "NH", "Nursing home", "Deceased",
+                                             "Died", "Rehab"])
+    assert len(set(where.values())) == 4
