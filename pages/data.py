@@ -43,7 +43,7 @@ from sparge.data.encoding_notes import (
     far_values_done,
 )
 from sparge.data.safe_text import md_escape, plain_frame, quoted_names, to_csv
-from sparge.services.ages import age_choices, age_name, with_age, without_age
+from sparge.services.ages import age_choices, age_name, table_ages, with_age, without_age
 from sparge.services.workflow import (
     default_missing_threshold,
     encode_again,
@@ -280,12 +280,21 @@ def _age_form(cohort, choices) -> None:
                                              "infant's age is better in days or months.")
         name = st.text_input("Name of the new column", key=f"age_name_{at}_{unit}",
                              value=age_name(at, [str(c) for c in cohort.df.columns], unit))
+        own = table_ages(cohort.features, enc.roles_, added)
+        replace = bool(own) and st.checkbox(
+            f"Leave out the table's own {md_escape(quoted_names(own))}: the new age "
+            "replaces it",
+            value=True, key="age_replace",
+            help="Both would be features, and the look-alikes would weigh age twice. "
+                 "Any column's role can be changed back on the Column roles tab.")
         if st.button("Add the age and encode again", key="age_add"):
             with guard("Adding the age"):
                 name = name.strip() or age_name(at, [str(c) for c in cohort.df.columns],
                                                 unit)
+                roles = {**(enc.roles or {}), **dict.fromkeys(own, "ignore")} \
+                    if replace else enc.roles
                 new = encode_again(cohort, ages=with_age(enc.ages, name, born, at,
-                                                         ORDERS[order], unit))
+                                                         ORDERS[order], unit), roles=roles)
                 set_cohort(new, ss.cohort_name)
                 said = next((n for n in new.encoder.report_.notes
                              if n.startswith(f"'{name}'")), "")

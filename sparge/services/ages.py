@@ -76,6 +76,20 @@ def age_name(at: str, existing: list[str], unit: str = "years") -> str:
     return name
 
 
+#: A column holding an age already ("Age", "Age (years)", "Patient age", "age_yrs").
+_AGE_COLUMN = re.compile(r"(?:^|[\s_])age(?:$|[\s_(])", re.IGNORECASE)
+
+
+def table_ages(features: list[str], roles: dict[str, str], ages: dict | None = None
+               ) -> list[str]:
+    """The model's own columns of ages: numeric features named like an age that no date
+    of birth gave (``ages``: the encoder's). Walk-through 39 added "Age at Admission
+    date" beside the export's "Age", and the form then asked for both."""
+    added = set(ages or {})
+    return [f for f in features if f not in added and roles.get(f) == "numeric"
+            and _AGE_COLUMN.search(f) and not _BIRTH.search(f)]
+
+
 def with_age(ages: dict | None, name: str, born: str, at: str,
              day_first: bool | None, unit: str = "years") -> dict:
     """The encoder's ``ages`` with one more age (or one replaced)."""

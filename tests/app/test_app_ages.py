@@ -110,3 +110,31 @@ def test_a_date_beyond_the_pickers_range_does_not_break_the_form():
     at.selectbox(key="age_at").set_value("one date for every patient").run()
     assert not at.exception, [e.value for e in at.exception]
     assert str(at.date_input(key="age_day").value) == "2100-12-31"
+
+
+def test_an_age_from_the_date_of_birth_replaces_the_tables_own_age():
+    """Walk-through 39: "Age at Admission date" was added beside the export's "Age", both
+    stayed features (the look-alikes weighed age twice) and the form asked for both."""
+    from sparge.services.ages import table_ages
+
+    assert table_ages(["Age", "Age (years)", "Patient age", "Stage", "Age at X", "Page",
+                       "DOB age"], {f: "numeric" for f in ["Age", "Age (years)",
+                                                           "Patient age", "Stage",
+                                                           "Age at X", "Page"]},
+                      {"Age at X": {}}) == ["Age", "Age (years)", "Patient age"]
+    df = _export()
+    df.insert(1, "Age", ((pd.to_datetime(df["Admission date"], dayfirst=True)
+                          - pd.to_datetime(df["DOB"], dayfirst=True)).dt.days
+                         / 365.2425).round())
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("export.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.button(key="setup_go").click().run()
+    assert "Age" in at.session_state["cohort"].features
+    box = at.checkbox(key="age_replace")
+    assert box.value and "table's own \\'Age\\'" in box.label  # escaped for Markdown
+    at.button(key="age_add").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    cohort = at.session_state["cohort"]
+    assert "Age at Admission date" in cohort.features and "Age" not in cohort.features
+    assert cohort.encoder.roles_["Age"] == "ignore"
