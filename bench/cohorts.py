@@ -107,3 +107,7 @@ THIRD_COHORTS = ["survset:" + n for n in (
 FOURTH_COHORTS = ["survset:" + n for n in (
     "Dialysis", "Aids2", "dataDIVAT2", "rdata", "diabetes", "burn", "stagec", "nki70",
     "veteran", "cgd", "pharmacoSmoking", "micro.censure", "breast")]
+
+#: Every benchmark cohort: the four development cohorts and the four confirmation sets
+#: (49; ``bench.far_values`` and ``bench.fit_estimate`` go through them all).
+ALL_COHORTS = COHORTS + BROAD_COHORTS + FRESH_COHORTS + THIRD_COHORTS + FOURTH_COHORTS

@@ -16,14 +16,7 @@ import warnings
 
 import numpy as np
 
-from bench.cohorts import (
-    BROAD_COHORTS,
-    COHORTS,
-    FOURTH_COHORTS,
-    FRESH_COHORTS,
-    THIRD_COHORTS,
-    load_cohort,
-)
+from bench.cohorts import ALL_COHORTS, load_cohort
 from sparge import Encoder
 from sparge.data.far_values import far_mask
 
@@ -53,7 +46,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="three cohorts")
     args = ap.parse_args()
-    cohorts = COHORTS + BROAD_COHORTS + FRESH_COHORTS + THIRD_COHORTS + FOURTH_COHORTS
+    cohorts = ALL_COHORTS
     if args.quick:
         cohorts = ["whas500", "breast_cancer", "survset:rhc"]
     print("| cohort | values | far, first condition alone | far (the rule) | examples |")

@@ -21,14 +21,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from bench.cohorts import (
-    BROAD_COHORTS,
-    COHORTS,
-    FOURTH_COHORTS,
-    FRESH_COHORTS,
-    THIRD_COHORTS,
-    load_cohort,
-)
+from bench.cohorts import ALL_COHORTS, load_cohort
 from bench.report import publish, to_markdown
 from sparge.errors import DataError
 
@@ -81,8 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="four cohorts, printed only")
     args = ap.parse_args(argv)
-    names = QUICK if args.quick else (COHORTS + BROAD_COHORTS + FRESH_COHORTS
-                                      + THIRD_COHORTS + FOURTH_COHORTS)
+    names = QUICK if args.quick else ALL_COHORTS
     warm_up()
     rows = []
     for name in names:
