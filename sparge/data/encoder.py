@@ -204,10 +204,14 @@ def columns_that_lose_patients(X: np.ndarray, max_missing: float, max_columns: i
     cols = list(range(m))
     empty = M.mean(axis=0) >= min_missing if n else np.zeros(m, bool)
     out: list[int] = []
-    kept = int(((M * W).sum(axis=1) <= max_missing * W.sum(axis=1) + 1e-9).sum())
+
+    def weighted(Mc: np.ndarray, Wc: np.ndarray) -> np.ndarray:  # one BLAS call when shared
+        return Mc @ Wc[0] if Wc.shape[0] == 1 else (Mc * Wc).sum(axis=1)
+
+    kept = int((weighted(M, W) <= max_missing * W.sum(axis=1) + 1e-9).sum())
     for _ in range(min(max_columns, m - 1)):
         Wc = W[:, cols]
-        counts = (M[:, cols] * Wc).sum(axis=1)
+        counts = weighted(M[:, cols], Wc)
         # the weight left without each candidate (per patient with a patient's weights)
         left = Wc.sum(axis=1, keepdims=True) - Wc
         # patients kept if each candidate column left: one comparison per (patient, column)
