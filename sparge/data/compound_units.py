@@ -112,8 +112,10 @@ def rewrite_cells(df: pd.DataFrame, may_hold: Callable[[pd.Series], bool],
             lambda v: None if v is None or v != v else f"{v:.6g} {unit}"))
         # the rewritten cells, by position: their unit is ours, not a unit the user wrote
         # (walk-through 39 read "528 cell(s) written with the unit 'min'" of 195)
+        # (plain ints: Streamlit serialises a frame's attrs, and a frozenset of numpy
+        # integers filled the server's log with warnings)
         out.attrs["sparge_rewritten"] = {**out.attrs.get("sparge_rewritten", {}),
-                                         str(col): frozenset(np.flatnonzero(found.to_numpy()))}
+                                         str(col): np.flatnonzero(found.to_numpy()).tolist()}
         out.attrs["sparge_read_notes"] = [
             *out.attrs.get("sparge_read_notes", []),
             f"Column '{_q(col)}': {int(found.sum()):,} {what} (e.g. '{_q(example, 20)}') "

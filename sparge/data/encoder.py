@@ -1307,7 +1307,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 if not new and info.get("detection_limit") is not None:
                     self.detection_limits_[col] = float(info["detection_limit"])
                 self._report_numeric(col, info, report, unit,
-                                     df.attrs.get("sparge_rewritten", {}).get(col, ()))
+                                     set(df.attrs.get("sparge_rewritten", {}).get(col, ())))
                 if new and info["converted"]:
                     r, cell = info["converted"][0]
                     report.notes.append(

@@ -204,9 +204,14 @@ def plain_frame(df: pd.DataFrame, max_len: int = 200) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        A copy whose text cells, column names and index went through :func:`plain_text`.
+        A copy whose text cells, column names and index went through :func:`plain_text`,
+        without ``attrs``.
     """
     out = df.copy()
+    # no reading metadata (notes quoting cells, positions of rewritten cells): a display
+    # copy's attrs would travel to the browser with the table (walk-through 40's server
+    # log held 45 warnings that Streamlit could not serialise them)
+    out.attrs = {}
     out.columns = [plain_text(c, max_len) for c in out.columns]
     for i in range(out.shape[1]):  # by position: names may repeat
         col = out.iloc[:, i]

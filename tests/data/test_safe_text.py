@@ -77,6 +77,10 @@ def test_plain_frame_cleans_names_cells_and_index():
     text = out.to_string()
     assert CONTROL.search(text) is None
     assert out.iloc[1, 0] == 3  # numbers untouched
+    # the reading's notes and rewritten positions stay with the table, not its display copy
+    df.attrs["sparge_read_notes"] = ["Column 'x': 2 times (e.g. '1h 20m')"]
+    df.attrs["sparge_rewritten"] = {"x": [0, 1]}
+    assert plain_frame(df).attrs == {} and df.attrs["sparge_rewritten"] == {"x": [0, 1]}
 
 
 def test_md_escape_disarms_images_links_and_html():
