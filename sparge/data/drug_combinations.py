@@ -148,6 +148,21 @@ def _part_drugs(part: str) -> frozenset[str] | None:
     return _part_drugs(bare) if bare != part and bare else None
 
 
+def brand_or_dose(answer: str) -> bool:
+    """Whether an answer names a drug by a brand ("Coumadin") or with its dose
+    ("apixaban 5mg bd"): a merged answer is shown by its generic name instead
+    (walk-through 40 read "Apixaban 5mg bd: 1" among the look-alikes)."""
+    key = norm_key(answer)
+    if not key or len(key) > _MAX_LENGTH:
+        return False
+    bare = key.replace(" ", "").replace("-", "")
+    if bare in _DRUGS:
+        return False
+    if bare in _COMBINATIONS and len(_COMBINATIONS[bare]) == 1:
+        return True
+    return _DOSE.search(key) is not None and drug_set(key) is not None
+
+
 def drug_set(answer: str) -> frozenset[str] | None:
     """The drugs an answer names (``None`` when a part is no drug known here)."""
     key = norm_key(answer)

@@ -10,7 +10,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.drug_combinations import combination_pairs
+from sparge.data.drug_combinations import brand_or_dose, combination_pairs
 from sparge.data.parsing import cell_keys, cell_text, loose_key, min_category_count
 from sparge.data.tables import (
     CATEGORY_WORDS,
@@ -481,7 +481,10 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # apart)
     (("arrival", "arrived", "transport", "brought", "presentation"), (
         ("ambulance", "amb", "ambo", "ems", "paramedic", "paramedics", "byambulance",
-         "ambulancearrival", "ems/ambulance", "ambulance/ems"),
+         "ambulancearrival", "ems/ambulance", "ambulance/ems", "999ambulance", "999",
+         "911", "911ambulance", "000"),
+        ("transfer", "interhospitaltransfer", "iht", "transferred", "interhospital",
+         "transferin", "hospitaltransfer", "transferfromanotherhospital"),
         ("walkin", "walk-in", "self", "selfpresented", "self-presented", "selfreferral",
          "selfreferred", "walkedin", "ambulatory"),
         ("helicopter", "heli", "hems", "airambulance", "air"))),
@@ -503,7 +506,7 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("yes", "y", "af", "knownaf", "paroxysmalaf", "persistentaf", "permanentaf", "paf",
          "afib", "atrialfibrillation", "historyofaf", "h/oaf", "inaf", "afpresent"),
         ("no", "n", "noaf", "sinusrhythm", "sr", "nsr", "sinus", "noknownaf", "noafib",
-         "nohistoryofaf", "afabsent"))),
+         "nohistoryofaf", "afabsent", "none"))),
     (("stroke",), (
         ("ischaemic", "ischemic", "ischaemicstroke", "ischemicstroke", "infarct",
          "infarction", "cerebralinfarction", "cerebralinfarct", "ais",
@@ -520,7 +523,7 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("smallvesselocclusion", "smallvessel", "svd", "smallvesseldisease", "lacunar",
          "lacunarinfarct", "lacunarstroke", "sao", "svo"),
         ("otherdeterminedcause", "otherdetermined", "otherdeterminedetiology",
-         "otherdeterminedaetiology", "odc"),
+         "otherdeterminedaetiology", "odc", "other"),
         ("undeterminedcause", "undetermined", "cryptogenic", "undeterminedetiology",
          "undeterminedaetiology", "udc", "unknowncause"))),
     (("thrombectomy", "endovascular"), (
@@ -629,17 +632,18 @@ def numbered_levels(levels: list[str]) -> bool:
     return len(prefixes) == 1 and len(set(numbers)) == len(numbers)
 
 
-def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, int, bool]:
+def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, int, bool]:
     """Which spelling of an answer is shown: more than one character ("WHITE", not the "W"
     merged into it: walk-through 27's legend named 405 patients "W"), then not shouted (a
     word of more than four letters in capitals: "ISCHAEMIC" beside "Ischemic" in
     walk-through 21), then "yes" or "no",
     then not a site with "ca" after it ("Breast", not "Breast ca", walk-through 25), then
-    the longest, then one with a capital ("TIA", not "tia": walk-through 39 read "Tia")."""
+    not a drug's brand or dose ("Apixaban", not "Apixaban 5mg bd" or "Eliquis":
+    walk-through 40), then the longest, then one with a capital ("TIA", not "tia")."""
     shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
     # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
     return (len(word.strip()) > 1, not shouted, word.strip().lower() in ("yes", "no"),
-            site_of(word.strip().lower()) is None, len(word),
+            site_of(word.strip().lower()) is None, not brand_or_dose(word), len(word),
             any(c.isupper() for c in word))
 
 

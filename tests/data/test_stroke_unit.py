@@ -270,3 +270,26 @@ def test_a_stroke_units_answers_written_several_ways_are_offered_as_one():
     where = merged("Discharge destination", ["Home", "NH", "Nursing home", "Deceased",
                                              "Died", "Rehab"])
     assert len(set(where.values())) == 4
+
+
+def test_a_merged_drug_is_shown_by_its_generic_name_and_more_spellings_merge():
+    """Walk-through 40: the merged apixaban answers were shown as "Apixaban 5mg bd", the
+    warfarin ones as "Coumadin"; AF "none", TOAST "other", "999 ambulance" and "IHT"
+    stayed apart."""
+    from sparge.data.drug_combinations import brand_or_dose
+    from sparge.data.levels import abbreviated_levels, shown_answer
+
+    assert shown_answer(["Apixaban", "apixaban 5mg bd", "Eliquis"]) == "Apixaban"
+    assert shown_answer(["Coumadin", "warfarin"]) == "Warfarin"
+    assert [brand_or_dose(a) for a in ("Eliquis", "apixaban 5 mg od", "apixaban",
+                                       "Aggrenox", "5mg", "Ward 5")] == \
+        [True, True, False, False, False, False]
+    assert dict(abbreviated_levels(["Yes", "No", "none"], "Atrial fibrillation")) == \
+        {"none": "No"}
+    assert dict(abbreviated_levels(["Other determined", "other"], "TOAST")) == \
+        {"other": "Other determined"}
+    assert dict(abbreviated_levels(["Ambulance", "999 ambulance", "IHT",
+                                    "Inter-hospital transfer", "Transfer"],
+                                   "Arrival mode")) == {
+        "999 ambulance": "Ambulance", "IHT": "Transfer",
+        "Inter-hospital transfer": "Transfer"}
