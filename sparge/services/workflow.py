@@ -150,23 +150,40 @@ def leak_caution(encoder, features, lookalikes: bool = False) -> str | None:
     kept = {c: a for c, a in questioned.items() if c in set(features)}
     if not kept:
         return None
-    names = ", ".join(f"'{c}'" + (f" (AUC {a:.2f})" if a == a else "")
-                      for c, a in list(kept.items())[:4])
+    shown = list(kept.items())[:4]
+    names = ", ".join(f"'{c}'" + (f" (AUC {a:.2f})" if a == a else "") for c, a in shown)
     one = len(kept) == 1
+    why = _leak_reason(shown, one)
     if lookalikes:
-        return (f"The model learned from {names}, which the Data page questioned: "
-                f"{'it' if one else 'they'} alone {'separates' if one else 'separate'} the "
-                "outcomes well and may be written after the outcome. These look-alikes may "
-                f"share {'it' if one else 'them'} rather than the patient's condition, and "
-                "their outcomes may read too well; if so, set "
+        return (f"The model learned from {names}, which the Data page questioned: {why}. "
+                f"These look-alikes may share {'it' if one else 'them'} rather than the "
+                "patient's condition, and their outcomes may read too well; if so, set "
                 + ("its" if one else "their") + " role to 'ignore' on the Data page's "
                 "Column roles tab and train again.")
     return (f"{names} {'is' if one else 'are'} still among the features, and the Data page "
-            f"questioned {'it' if one else 'them'}: {'it' if one else 'they'} alone "
-            f"{'separates' if one else 'separate'} the outcomes well and may be written "
-            "after the outcome. These scores may "
+            f"questioned {'it' if one else 'them'}: {why}. These scores may "
             "read too well; set " + ("its" if one else "their") + " role to 'ignore' on the "
             "Data page's Column roles tab and compare again.")
+
+
+def _leak_reason(questioned: list[tuple[str, float]], one: bool) -> str:
+    """Why the Data page questioned the leaks: how well they separate the outcomes when
+    it could measure it (an AUC), else their names. Walk-through 40's 15-row table read
+    "it alone separates the outcomes well" on the Model page where the Data page had said
+    it could not be measured."""
+    measured = [c for c, a in questioned if a == a]
+    named = [c for c, a in questioned if a != a]
+    if not named:
+        return (f"{'it' if one else 'they'} alone {'separates' if one else 'separate'} the "
+                "outcomes well and may be written after the outcome")
+    said = ("named like a value written at the end of the stay or after the outcome (too "
+            "few patients to measure how well it separates the outcomes)")
+    if not measured:
+        return f"{'it is' if one else 'they are'} {said}"
+    return (", ".join(f"'{c}'" for c in measured) + " alone separate"
+            + ("s" if len(measured) == 1 else "") + " the outcomes well; "
+            + ", ".join(f"'{c}'" for c in named) + (" is " if len(named) == 1 else " are ")
+            + said)
 
 
 def table_choices(encoder, clear_far: bool) -> str:

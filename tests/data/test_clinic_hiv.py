@@ -258,6 +258,12 @@ def test_a_small_tables_column_named_after_the_outcome_is_questioned_by_its_name
 
     caution = leak_caution(enc, enc.feature_names_out_, lookalikes=True)
     assert caution.startswith("The model learned from 'Switched regimen after failure',")
+    # ... said as the Data page said it: by its name, not "alone separates the outcomes
+    # well" (walk-through 40: the Model page contradicted the Data page so)
+    assert "it is named like a value written at the end of the stay or after the " \
+           "outcome (too few patients to measure" in caution
+    assert "alone separates" not in caution
+    assert "alone separates" not in leak_caution(enc, enc.feature_names_out_)
     # a large table measures it: not questioned by name alone
     big, _ = _clinic(300)
     big = big.assign(**{"Switched regimen after failure": np.random.default_rng(0).choice(
