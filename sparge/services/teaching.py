@@ -562,14 +562,18 @@ def training_story(model) -> str:
             "between neighbours with different outcomes" if model.supervised else
             "the distance between close neighbours relative to that between distant "
             "patients: the model learned without the outcome")
+    a, b = _apart(j0, j1)
     text = (f"The dictionary was refined for {_plural(len(h) - 1, 'step')}. The chart's "
-            f"objective ({what}; lower is better) went from {j0:.3g} to {j1:.3g}. ")
+            f"objective ({what}; lower is better) went from {a} to {b}. ")
     if "heldout_score" in h and h["heldout_score"].notna().any():
         s = h["heldout_score"].to_numpy(dtype=float)
         kept = "the first dictionary" if best == 0 else f"the dictionary of step {best}"
         if model.supervised:
+            # a 13-patient model fits on 10 and sets 3 aside: not "their 10 look-alikes"
+            n = len(getattr(model, "training_data_", ()))
+            k = min(10, n - int(round(model.validation_fraction * n))) if n else 10
             text += (f"Each step was also checked on training patients set aside from it: "
-                     f"{100 * s[0]:.0f} % of their 10 look-alikes shared their outcome at "
+                     f"{100 * s[0]:.0f} % of their {k} look-alikes shared their outcome at "
                      f"the start, {100 * np.nanmax(s):.0f} % at best (averaged over "
                      "outcomes). ")
         else:  # minus the held-out objective: no outcome to share
@@ -591,6 +595,16 @@ def training_story(model) -> str:
                  "training patients; the chart's is on the part the refinement fitted on, "
                  "so the two differ.")
     return text
+
+
+def _apart(a: float, b: float) -> tuple[str, str]:
+    """Two numbers with the fewest significant digits (3 to 8) that tell them apart:
+    walk-through 40 read "went from 4.08e-05 to 4.08e-05" beside a falling line."""
+    for digits in range(3, 9):
+        x, y = f"{a:.{digits}g}", f"{b:.{digits}g}"
+        if x != y or a == b:
+            return x, y
+    return x, y
 
 
 def stop_reason(model) -> str:

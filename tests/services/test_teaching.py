@@ -426,3 +426,28 @@ def test_the_training_story_says_why_a_dictionary_was_not_refined():
     unset = SimpleNamespace(history_=[{"J": 1.0}], max_iter=0, n_iter_no_change=3,
                             supervised=True)
     assert "refinement iterations set to 0" in training_story(unset)
+
+
+def test_a_tiny_models_training_story_and_chart_tell_its_numbers_apart():
+    """Walk-through 40's 13-patient model: "went from 4.08e-05 to 4.08e-05" beside a
+    falling line, four y ticks of "0.0000408", and "their 10 look-alikes" where each
+    set-aside patient had 10 fitting patients at most."""
+    from types import SimpleNamespace
+
+    from sparge.app.plots_setup import objective_figure, tick_format
+
+    history = [{"iteration": i, "J": 4.0801e-05 - 2e-9 * i, "heldout_score": 0.5}
+               for i in range(3)]
+    model = SimpleNamespace(history_=history, best_iteration_=2, supervised=True,
+                            max_iter=2, n_iter_no_change=5, objective_=np.nan,
+                            training_data_=np.zeros((13, 4)), validation_fraction=0.2)
+    story = tc.training_story(model)
+    assert "went from 4.0801e-05 to 4.0797e-05" in story
+    assert "% of their 10 look-alikes" in story  # 13 - round(2.6) = 10 fit
+    model.training_data_ = np.zeros((8, 4))
+    assert "% of their 6 look-alikes" in tc.training_story(model)  # 8 - 2 = 6 fit
+    fmt = tick_format([h["J"] for h in history])
+    assert fmt == objective_figure(history).layout.yaxis.tickformat
+    ticks = np.linspace(4.0797e-05, 4.0801e-05, 5)
+    assert len({format(float(t), fmt) for t in ticks}) == 5
+    assert tick_format([0.41, 0.39, 0.35]) == ".3g"
