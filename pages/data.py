@@ -26,7 +26,7 @@ from sparge.app.shell import (
     set_cohort,
     show_flashes,
 )
-from sparge.data.answer_merging import merge_answers, merged_summary
+from sparge.data.answer_merging import merge_answers, merged_summary, pairs_table
 from sparge.data.column_guess import (
     guess_columns,
     id_guess_note,
@@ -384,6 +384,9 @@ with current:
                     flash("success", merged_summary(rep.answers_two_ways, merged)
                           + " The table was encoded again.")
                     st.rerun()
+            with st.expander(f"The {n_pairs:,} pair{'s' if n_pairs != 1 else ''} it merges"):
+                st.dataframe(plain_frame(pairs_table(cohort.df, rep.answers_two_ways)),
+                             hide_index=True)
         if rep.columns_losing_patients:  # walk-through 27: a 97 %-empty column left 227 out
             label, new_roles = leave_out_button(enc, rep)
             if st.button(label, key="leave_out_empty",

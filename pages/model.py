@@ -276,7 +276,8 @@ def heldout_check() -> None:
                "random-forest proximity and the raw features are fitted on 70 % and the "
                "look-alikes of the other 30 % are scored: the balanced accuracy of a "
                "5-look-alike vote and the share of the 10 look-alikes with the patient's "
-               "outcome (averaged over outcomes; chance is about 1 / number of outcomes).")
+               "outcome (averaged over outcomes; chance is about 1 / number of outcomes; "
+               "fewer look-alikes when a split trains on fewer patients).")
     c_left, c_right = st.columns([1, 2])
     n_check = c_left.slider("Splits", 3, 10, 3, key="check_splits",
                             help="More splits: a steadier estimate, a longer wait.")

@@ -67,8 +67,15 @@ def test_answers_written_two_ways_are_merged_in_one_click():
     at.slider(key="setup_missing").set_value(50)
     at.button(key="setup_go").click().run()
     assert any("written two ways" in w.value for w in at.warning)
-    assert at.session_state["cohort"].encoder.report_.answers_two_ways["Sex"] == [
-        ["F", "Female"], ["M", "Male"]]
+    pairs = at.session_state["cohort"].encoder.report_.answers_two_ways
+    assert pairs["Sex"] == [["F", "Female"], ["M", "Male"]]
+    # every pair the button merges is listed beside it (walk-through 40: the warning was
+    # cut before 10 of 39 pairs)
+    listed = next(d.value for d in at.dataframe if "Merged into" in d.value.columns)
+    assert len(listed) == sum(len(p) for p in pairs.values())
+    row = listed[listed["Answer"] == "F"].iloc[0]
+    assert (row["Column"], row["Merged into"], row["Patients"]) == (
+        "Sex", "Female", (df["Sex"] == "F").sum())
     at.button(key="merge_two_ways").click().run()
     assert not at.exception
     cohort = at.session_state["cohort"]
