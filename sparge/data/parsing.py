@@ -118,6 +118,9 @@ _SCALE_TOTAL = re.compile(
 #: A score with its severity in words after it, "14 (moderate)", "22 (severe)".
 _WITH_SEVERITY = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*[(\[]\s*([A-Za-z][A-Za-z \-]{0,24})"
                             r"\s*[)\]]\s*")
+#: A scale's total with its severity in words after it, "NIHSS 14 (moderate)": the part
+#: before the brackets (letters only inside them, bounded).
+_SEVERITY_AFTER = re.compile(r"(.{1,40}?\d) ?[(\[] ?[A-Za-z][A-Za-z \-]{0,24}[)\]] ?")
 #: A count with its share of a total in brackets after it, "350 (22%)": a CD4 count and
 #: its percentage of lymphocytes (walk-through 37 lost 127 CD4 counts so).
 _WITH_SHARE = re.compile(r" ?(\d{1,7}(?:\.\d{1,4})?) ?[(\[] ?\d{1,3}(?:\.\d{1,2})? ?% ?[)\]] ?")
@@ -176,6 +179,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
         return None
     if m := _SCALE_TOTAL.fullmatch(cell):
         return float(m.group(1))
+    if (m := _SEVERITY_AFTER.fullmatch(cell)) and (s := _SCALE_TOTAL.fullmatch(m.group(1))):
+        return float(s.group(1))  # "NIHSS 14 (moderate)": a scale's total and its severity
     if (m := _WITH_SEVERITY.fullmatch(cell)) and unit_key(m.group(2)) not in KNOWN_UNITS:
         return float(m.group(1))
     if m := _WITH_SHARE.fullmatch(cell) or _NAMED_COUNT.fullmatch(cell):

@@ -16,9 +16,12 @@ def test_a_stroke_scale_after_its_name_is_read_as_its_total():
 
     said = {"NIHSS 14": 14, "NIHSS: 7": 7, "nihss=22": 22, "NIH SS 3": 3, "mRS 2": 2,
             "MRS 3": 3, "modified Rankin 4": 4, "EDSS 3.5": 3.5, "CHA2DS2-VASc 4": 4,
-            "APACHE II 18": 18, "CURB-65 2": 2, "ECOG 1": 1, "GCS 14/15": 14}
+            "APACHE II 18": 18, "CURB-65 2": 2, "ECOG 1": 1, "GCS 14/15": 14,
+            # with its severity after it (walk-through 39's leftover)
+            "NIHSS 14 (moderate)": 14, "mRS 2 (slight disability)": 2}
     assert {c: plain_number(c) for c in said} == said
     assert plain_number("Metformin 500") is None and plain_number("mRS") is None
+    assert plain_number("NIHSS 14 (7 mg)") is None
     rng = np.random.default_rng(0)
     v = rng.integers(0, 42, 300)
     cells = [f"NIHSS {x}" if i % 3 == 0 else f"{x}/42" if i % 3 == 1 else str(x)
