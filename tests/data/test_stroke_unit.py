@@ -42,11 +42,13 @@ def test_a_hostile_cell_after_a_scale_name_is_refused_at_once():
     """The scale pattern had three adjacent unbounded whitespace runs: "GCS", 2,000 spaces
     and a letter took 22 s (40,000 would take days). Its runs are bounded now, and no
     cell longer than 60 characters is tried as a plain number."""
-    from sparge.data.parsing import _SCALE_TOTAL, plain_number
+    from sparge.data.parsing import _SCALE_TOTAL, _SEVERITY_AFTER, plain_number
 
     for cell in ("GCS" + " " * 40_000 + "x", "NIHSS" + "\t" * 40_000 + "=",
-                 "mRS " * 10_000 + "2"):
+                 "mRS " * 10_000 + "2", "NIHSS " + "1 " * 20_000 + "(a",
+                 "1" * 40_000 + " (mild"):
         assert _SCALE_TOTAL.fullmatch(cell) is None
+        assert _SEVERITY_AFTER.fullmatch(cell) is None
         assert plain_number(cell) is None
 
 
