@@ -23,7 +23,7 @@ import pandas as pd
 
 from sparge.data.combined_cells import SAMPLE, text_columns
 from sparge.data.number_format import format_number
-from sparge.data.parsing import header_unit, unit_key
+from sparge.data.parsing import header_unit, ordinal_number, unit_key
 from sparge.data.safe_text import first_cells
 from sparge.data.safe_text import quote as _q
 
@@ -206,22 +206,34 @@ _ST_LB = re.compile(r"\s*(\d{1,2})\s*(?:st|stone)\.?\s*,?\s*"
                     r"(?:(\d{1,2}(?:\.\d+)?)\s*(?:lbs?|pounds?)?\.?)?\s*", re.IGNORECASE)
 
 
-def pounds_of_stones(cell: object) -> float | None:
-    """A weight written in stones and pounds, in pounds, or ``None``.
+def pounds_of_stones(cell: object, weight: bool = False) -> float | None:
+    """A weight written in stones and pounds, in pounds, or ``None`` (an ordinal such as
+    "21st" too, unless the column is known to hold ``weight``s).
 
     Examples
     --------
     >>> pounds_of_stones("12st 4lb"), pounds_of_stones("11 stone"), pounds_of_stones("80")
     (172.0, 154.0, None)
     """
+    if not weight and ordinal_number(cell) is not None:  # "41st" (a centile), not 41 st
+        return None
     parts = two_parts(_ST_LB, cell, 14)
     return None if parts is None else 14 * parts[0] + parts[1]
 
 
+#: A column of weights, whose "21st" is 21 stone.
+_WEIGHT_NAME = re.compile(r"weight|\bwt\b|\bmass\b", re.IGNORECASE)
+#: A column of centiles or ranks, whose "41st" is never a weight.
+_CENTILE_NAME = re.compile(r"centile|percentile|rank|\bpctl?\b|%ile", re.IGNORECASE)
+
+
 def read_stones_pounds(df: pd.DataFrame) -> pd.DataFrame:
-    """Weights written in stones and pounds rewritten in pounds ("12st 4lb" as "172 lb")."""
-    return rewrite_cells(df, lambda v: _sample_has(v, _ST_LB, ("st",)),
-                         lambda v: _cells(v, pounds_of_stones), "lb",
+    """Weights written in stones and pounds rewritten in pounds ("12st 4lb" as "172 lb");
+    not in a column named like centiles."""
+    return rewrite_cells(df, lambda v: not _CENTILE_NAME.search(str(v.name))
+                         and _sample_has(v, _ST_LB, ("st",)),
+                         lambda v: _cells(v, lambda c: pounds_of_stones(
+                             c, _WEIGHT_NAME.search(str(v.name)) is not None)), "lb",
                          "weight(s) written in stones and pounds", "pounds")
 
 

@@ -159,6 +159,32 @@ def score_maximum(cells) -> int | None:
     return found
 
 
+#: An ordinal, "41st", "72nd", "3rd", "16th", "99.6th", with "centile" or "percentile"
+#: after it or not (walk-through 41's BMI centiles: "41st" was read as 41 stone, 574 lb).
+_ORDINAL = re.compile(r" ?(\d{1,3}(?:\.\d{1,2})?)(st|nd|rd|th) ?(?:(?:per)?centile|%ile|pctl?)? ?",
+                      re.IGNORECASE)
+
+
+def ordinal_number(cell: object) -> float | None:
+    """The number of an ordinal written with its own suffix ("41st", "72nd", "3rd",
+    "16th centile", "99.6th"), or ``None`` ("12st" is 12 stone: twelve is "12th").
+
+    Examples
+    --------
+    >>> ordinal_number("41st"), ordinal_number("16th centile"), ordinal_number("12st")
+    (41.0, 16.0, None)
+    """
+    m = _ORDINAL.fullmatch(str(cell)) if len(str(cell)) <= 30 else None
+    if m is None:
+        return None
+    number, suffix = m.group(1), m.group(2).lower()
+    if "." in number:
+        return float(number) if suffix == "th" else None
+    n = int(number)
+    own = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return float(n) if suffix == own else None
+
+
 #: The longest cell :func:`plain_number` reads; a longer one is text (and the patterns
 #: below need not be tried on a pasted note).
 _PLAIN_MAX = 60
@@ -179,6 +205,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
         return None
     if m := _SCALE_TOTAL.fullmatch(cell):
         return float(m.group(1))
+    if (n := ordinal_number(cell)) is not None:  # "41st", "16th centile" (walk-through 41)
+        return n
     if (m := _SEVERITY_AFTER.fullmatch(cell)) and (s := _SCALE_TOTAL.fullmatch(m.group(1))):
         return float(s.group(1))  # "NIHSS 14 (moderate)": a scale's total and its severity
     if (m := _WITH_SEVERITY.fullmatch(cell)) and unit_key(m.group(2)) not in KNOWN_UNITS:

@@ -1,0 +1,42 @@
+"""A child-health clinic's export (walk-through 41): centiles written as ordinals, ages in
+years and months, outcomes awaiting review."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparge import Encoder
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}" + ("th" if n % 100 in (11, 12, 13) else
+                     {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
+
+
+def test_centiles_written_as_ordinals_are_numbers_not_stones():
+    """Walk-through 41: "41st" and "91st" BMI centiles were read as 41 and 91 stone (574
+    and 1274 lb) and then set to missing; "16th centile", "72nd" and "3rd" were lost."""
+    from sparge.data.compound_units import pounds_of_stones
+    from sparge.data.parsing import ordinal_number, plain_number
+
+    assert [ordinal_number(c) for c in ("41st", "72nd", "3rd", "16th centile", "99.6th",
+                                        "1st percentile", "12st", "11st", "2th")] == \
+        [41, 72, 3, 16, 99.6, 1, None, None, None]
+    assert plain_number("91st") == 91 and plain_number("12st") is None
+    # a weight column's "21st" is 21 stone; elsewhere an ordinal is no weight
+    assert pounds_of_stones("21st", weight=True) == 294 and pounds_of_stones("21st") is None
+    assert pounds_of_stones("12st 4lb") == 172
+    rng = np.random.default_rng(0)
+    v = rng.integers(1, 99, 300)
+    cells = [_ordinal(x) if i % 3 == 0 else f"{_ordinal(x)} centile" if i % 3 == 1
+             else str(x) for i, x in enumerate(v)]
+    stones = rng.integers(8, 20, 300)
+    df = pd.DataFrame({"BMI centile": cells,
+                       "Weight": [f"{s}st" for s in stones],
+                       "Outcome": rng.choice(["Yes", "No"], 300)})
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    np.testing.assert_array_equal(X[:, 0], v)
+    np.testing.assert_array_equal(X[:, 1], 14 * stones)
+    assert not [n for n in enc.report_.notes if "BMI centile" in n and "stones" in n]
