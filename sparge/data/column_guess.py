@@ -22,7 +22,10 @@ _ID_NAMES = re.compile(
     r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client|"
     r"visit|encounter|episode|attendance|admission)"
     r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
-    r"(?:number|no)|.*[\s_.\-]mrn|patient|subject)\.?$", re.IGNORECASE)  # "Patient No."
+    r"(?:number|no)|.*[\s_.\-]mrn|patient|subject|"
+    # national and hospital numbers (walk-through 41's "NHS Number" was not guessed)
+    r"(?:nhs|chi|nhi|hospital|unit|case[\s_.\-]*note)[\s_.\-]*(?:number|no|num|id)|"
+    r"nhs|urn|pid)\.?$", re.IGNORECASE)  # "Patient No."
 _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
                   "mortality",
                   # walk-through 19: "MACE at 1 year" became an input feature, unsaid
@@ -238,8 +241,9 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
 #: An event in a time window after the data: "Admitted within 12 months", "Stroke at 1
 #: year", "Amputation within 90 days" (walk-through 29's outcome was not guessed, and the
 #: table trained without one). Not the past: "Admissions in previous 12 months".
-_WINDOW = re.compile(r"\b(?:within|at|by)\s+(?:\d+|one|two|three|five|ten)\s*[\s\-]?"
-                     r"(?:days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)\b", re.IGNORECASE)
+_WINDOW = re.compile(r"\b(?:within|at|by)\s{1,3}(?:(?:\d{1,3}|one|two|three|five|ten)\s{0,3}"
+                     r"[\s\-]?(?:days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)|age\s{1,3}\d{1,3})"
+                     r"\b", re.IGNORECASE)
 
 
 #: An event a yes/no column may record as the outcome: "NICU admission", "Transferred",
@@ -281,6 +285,11 @@ _EVENT_ANSWERS: tuple[tuple[re.Pattern, frozenset, frozenset], ...] = (
      frozenset({"no relapse", "not relapsed", "no recurrence", "remission",
                 "disease free", "ned"})),
 )
+#: A yes/no outcome's answers saying a diagnosis was made, or was not.
+_CONFIRMED = frozenset({"confirmed", "diagnosed", "confirmed diagnosis", "yes - confirmed",
+                        "yes confirmed", "positive"})
+_RULED_OUT = frozenset({"not confirmed", "ruled out", "excluded", "not diagnosed",
+                        "no diagnosis", "negative", "no - ruled out"})
 #: Words of a column's name that name no event ("Sepsis at 30 days": "at", "days").
 _NOT_EVENTS = frozenset({"at", "by", "within", "after", "before", "in", "of", "the", "to",
                          "and", "or", "day", "days", "week", "weeks", "month", "months",
@@ -305,6 +314,10 @@ def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str,
         if pattern.search(str(column)):
             yes, no = set(y), set(n)
             break
+    # a diagnosis confirmed or ruled out, whatever the event (walk-through 41's "Asthma
+    # diagnosis by age 6": "confirmed" beside "Yes" was a third outcome)
+    yes |= _CONFIRMED
+    no |= _RULED_OUT
     # the event as the column names it: "sepsis" / "no sepsis" in a column "Sepsis"
     yes |= named
     no |= {f"{neg} {w}" for w in named for neg in ("no", "not", "without")}

@@ -67,7 +67,10 @@ DEFAULT_MISSING_TOKENS = frozenset({
     # a patient whose outcome (or value) was never learned: walk-through 39's stroke unit
     # trained on "lost to follow-up" as a third outcome beside good and poor
     "lost to follow-up", "lost to follow up", "lost to followup", "lost to f/u",
-    "lost to fu", "ltfu"})
+    "lost to fu", "ltfu",
+    # not known yet (walk-through 41's "awaiting review" was a fourth asthma outcome)
+    "awaiting review", "under review", "awaiting", "awaiting results", "awaiting result",
+    "to be confirmed", "tbc", "not yet known", "not yet available"})
 #: Kept for code written against earlier versions: the default tokens.
 MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common

@@ -40,3 +40,25 @@ def test_centiles_written_as_ordinals_are_numbers_not_stones():
     np.testing.assert_array_equal(X[:, 0], v)
     np.testing.assert_array_equal(X[:, 1], 14 * stones)
     assert not [n for n in enc.report_.notes if "BMI centile" in n and "stones" in n]
+
+
+def test_a_diagnosis_outcome_confirmed_or_awaiting_review_and_an_nhs_number():
+    """Walk-through 41: "confirmed" and "awaiting review" were a third and a fourth asthma
+    outcome ("chance: 25 %"); neither "Asthma diagnosis by age 6" nor "NHS Number" was
+    guessed, and the untouched form trained on 37 of 626 children with the outcome as a
+    feature."""
+    from sparge.data.column_guess import guess_columns
+
+    rng = np.random.default_rng(0)
+    y = list(rng.choice(["Y", "Yes", "confirmed", "No", "not asthma", "N"], 300))
+    y[:8] = ["awaiting review"] * 4 + ["TBC", "to be confirmed", "under review", "awaiting"]
+    df = pd.DataFrame({"NHS Number": [f"{i:010d}" for i in range(300)],
+                       "Wheeze episodes": rng.integers(0, 5, 300),
+                       "Asthma diagnosis by age 6": y})
+    assert guess_columns(df) == ("NHS Number", "Asthma diagnosis by age 6")
+    enc = Encoder(id_column="NHS Number", label_column="Asthma diagnosis by age 6").fit(df)
+    labels = pd.Series(enc.labels(df))
+    assert set(labels.dropna()) == {"Yes", "No"} and labels.isna().sum() == 8
+    want = pd.Series(y).map(lambda a: "Yes" if a in ("Y", "Yes", "confirmed") else
+                            "No" if a in ("No", "not asthma", "N") else None)
+    assert labels.tolist() == [None if v is None else v for v in want.tolist()]
