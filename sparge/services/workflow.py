@@ -874,6 +874,9 @@ def unused_columns_message(encoder: Encoder, df: pd.DataFrame) -> str | None:
     ages = getattr(encoder, "ages_", None) or {}
     columns = {str(c) for c in df.columns}
     used |= {str(v.get(k)) for v in ages.values() for k in ("born", "at")} & columns
+    # a list of answers read as one yes/no column per answer (walk-through 41's
+    # "Allergies: egg, peanut" was "not a column of the table the model was trained on")
+    used |= {str(c) for c in getattr(encoder, "answer_lists_", {})} & columns
     used |= columns - {str(c) for c in split_cells(df, fitted=encoder.input_columns_).columns}
     left, unknown = [], []
     for col in df.columns:

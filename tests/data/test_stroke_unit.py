@@ -298,3 +298,25 @@ def test_a_merged_drug_is_shown_by_its_generic_name_and_more_spellings_merge():
                                    "Arrival mode")) == {
         "999 ambulance": "Ambulance", "IHT": "Transfer",
         "Inter-hospital transfer": "Transfer"}
+
+
+def test_a_new_patients_list_of_answers_is_not_called_unused():
+    """Walk-through 41: "Allergies" (egg, peanut) was read as one yes/no column per
+    allergen and listed as "not a column of the table the model was trained on"."""
+    from sparge.services.workflow import encode_cohort, encode_new_patients, train
+
+    rng = np.random.default_rng(2)
+    n = 120
+    foods = ["egg", "peanut", "milk", "nil known"]
+    df = pd.DataFrame({
+        "Age": rng.integers(1, 10, n).astype(float),
+        "Allergies": [", ".join(rng.choice(foods, rng.integers(1, 3), replace=False))
+                      for _ in range(n)],
+        "Outcome": rng.choice(["Yes", "No"], n)})
+    cohort = encode_cohort(df, label_column="Outcome")
+    assert "Allergies" in getattr(cohort.encoder, "answer_lists_", {})
+    model = train(cohort, {"max_iter": 0, "random_state": 0})
+    row = df.iloc[:1].drop(columns="Outcome").assign(Note="x")
+    _, _, msgs = encode_new_patients(model, cohort.encoder, row, split=True)
+    note = next(m for m in msgs if m.startswith("Values not used by the model"))
+    assert "'Note'" in note and "Allergies" not in note
