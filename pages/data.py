@@ -43,7 +43,14 @@ from sparge.data.encoding_notes import (
     far_values_done,
 )
 from sparge.data.safe_text import md_escape, plain_frame, quoted_names, to_csv
-from sparge.services.ages import age_choices, age_name, table_ages, with_age, without_age
+from sparge.services.ages import (
+    age_choices,
+    age_name,
+    replaces_table_age,
+    table_ages,
+    with_age,
+    without_age,
+)
 from sparge.services.workflow import (
     default_missing_threshold,
     encode_again,
@@ -281,12 +288,15 @@ def _age_form(cohort, choices) -> None:
         name = st.text_input("Name of the new column", key=f"age_name_{at}_{unit}",
                              value=age_name(at, [str(c) for c in cohort.df.columns], unit))
         own = table_ages(cohort.features, enc.roles_, added)
+        by_default, has = replaces_table_age(cohort.df, born, cohort.X, cohort.features, own)
         replace = bool(own) and st.checkbox(
             f"Leave out the table's own {md_escape(quoted_names(own))}: the new age "
             "replaces it",
-            value=True, key="age_replace",
+            value=by_default, key=f"age_replace_{born}",
             help="Both would be features, and the look-alikes would weigh age twice. "
-                 "Any column's role can be changed back on the Column roles tab.")
+                 f"Ticked when the date of birth gives at least as many ages as the "
+                 f"table's own ({has:,} patients have one). Any column's role can be "
+                 "changed back on the Column roles tab.")
         if st.button("Add the age and encode again", key="age_add"):
             with guard("Adding the age"):
                 name = name.strip() or age_name(at, [str(c) for c in cohort.df.columns],

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from sparge.data.column_kinds import looks_like_dates
@@ -88,6 +89,19 @@ def table_ages(features: list[str], roles: dict[str, str], ages: dict | None = N
     added = set(ages or {})
     return [f for f in features if f not in added and roles.get(f) == "numeric"
             and _AGE_COLUMN.search(f) and not _BIRTH.search(f)]
+
+
+def replaces_table_age(df: pd.DataFrame, born: str, X, features: list[str],
+                       own: list[str]) -> tuple[bool, int]:
+    """Whether an age from the date of birth ``born`` should replace the table's own age
+    columns ``own`` (:func:`table_ages`) by default, and how many patients have one of
+    those: it should when the dates give at least as many ages. ``X``, ``features``: the
+    encoded table. Walk-through 41's dates of birth were filled for 200 of 626 children,
+    the replaced "Age" for 396."""
+    X = np.asarray(X, dtype=float)
+    cols = [features.index(c) for c in own if c in features]
+    has = int(np.isfinite(X[:, cols]).any(axis=1).sum()) if cols else 0
+    return int(read_dates(df[born]).dates.notna().sum()) >= has, has
 
 
 def with_age(ages: dict | None, name: str, born: str, at: str,

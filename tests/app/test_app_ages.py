@@ -131,10 +131,30 @@ def test_an_age_from_the_date_of_birth_replaces_the_tables_own_age():
         ("export.csv", df.to_csv(index=False).encode(), "text/csv")).run()
     at.button(key="setup_go").click().run()
     assert "Age" in at.session_state["cohort"].features
-    box = at.checkbox(key="age_replace")
+    box = at.checkbox(key="age_replace_DOB")
     assert box.value and "table's own \\'Age\\'" in box.label  # escaped for Markdown
     at.button(key="age_add").click().run()
     assert not at.exception, [e.value for e in at.exception]
     cohort = at.session_state["cohort"]
     assert "Age at Admission date" in cohort.features and "Age" not in cohort.features
     assert cohort.encoder.roles_["Age"] == "ignore"
+
+
+def test_a_sparse_date_of_birth_does_not_replace_the_tables_age_by_default():
+    """Walk-through 41: dates of birth for 200 of 626 children replaced an "Age" filled
+    for 396 (the ticked box), and the next one-click fix left age out altogether."""
+    from sparge.services.ages import replaces_table_age
+
+    df = _export()
+    df.insert(1, "Age", np.arange(len(df)) % 40 + 30.0)
+    df.loc[df.index[:60], "DOB"] = ""  # 20 of 80 dates of birth
+    X = np.column_stack([df["Age"].to_numpy(), np.full(len(df), np.nan)])
+    assert replaces_table_age(df, "DOB", X, ["Age", "Other"], ["Age"]) == (False, 80)
+    X[:70, 0] = np.nan  # 10 ages in the table, 20 from the dates: replace
+    assert replaces_table_age(df, "DOB", X, ["Age", "Other"], ["Age"]) == (True, 10)
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("export.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.button(key="setup_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.checkbox(key="age_replace_DOB").value is False
