@@ -20,7 +20,9 @@ LEAK_AUC = 0.98
 NAMED_LEAK_AUC = 0.9
 #: Names of what a record writes when the stay (or the follow-up) ends.
 END_OF_STAY = re.compile(r"discharg|disposition|destination|discharged to|left department|"
-                         r"\bdied\b|death|deceased|status at|final status|outcome",
+                         r"\bdied\b|death|deceased|status at|final status|outcome|"
+                         # walk-through 41's "Inhaler prescribed at follow-up" (AUC 0.95)
+                         r"\b(?:at|on|by) follow[\s-]?up\b|\bat (?:last )?review\b",
                          re.IGNORECASE)
 
 
