@@ -422,8 +422,17 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         # "Yes" beside "Current" answers "does the patient smoke?" (walk-through 27)
         ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y"))),
     (("sex", "gender"), (
-        ("female", "f", "woman", "w", "fem"),
-        ("male", "m", "man", "masc"))),
+        ("female", "f", "woman", "w", "fem", "girl"),
+        ("male", "m", "man", "masc", "boy"))),
+    # walk-through 41's child-health clinic: immunisations up to date written UTD,
+    # complete; partial and incomplete one answer
+    (("immunis", "immuniz", "vaccin", "jabs"), (
+        ("uptodate", "utd", "complete", "completed", "fullyimmunised", "fullyimmunized",
+         "fullyvaccinated", "uptodatewithimmunisations", "yes"),
+        ("incomplete", "partial", "partiallyimmunised", "partiallyimmunized",
+         "partiallyvaccinated", "behind", "notuptodate", "overdue"),
+        ("none", "unimmunised", "unimmunized", "unvaccinated", "notimmunised",
+         "notimmunized", "notvaccinated", "no"))),
     # walk-through 22's diabetes clinic: T2, T2DM, Type 2 and Type II for one answer
     (("diabet", "dm type", "type of dm"), (
         ("type2", "t2dm", "t2", "t2d", "dm2", "dmii", "dmtype2", "typeii", "type2dm",

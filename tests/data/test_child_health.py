@@ -101,3 +101,15 @@ def test_a_column_recorded_at_follow_up_is_questioned():
                        "Asthma diagnosis by age 6": y})
     enc = Encoder(label_column="Asthma diagnosis by age 6").fit(df)
     assert set(enc.report_.questioned_leaks) == {"Inhaler prescribed at follow-up"}
+
+
+def test_a_child_health_clinics_answers_written_several_ways_are_offered_as_one():
+    """Walk-through 41: "boy" / "girl" beside Male / Female, and immunisations "UTD",
+    "Up to date", "Complete" and "partial" / "incomplete" were never offered to merge."""
+    from sparge.data.levels import abbreviated_levels
+
+    assert dict(abbreviated_levels(["Male", "boy", "Female", "girl"], "Sex")) == {
+        "boy": "Male", "girl": "Female"}
+    assert dict(abbreviated_levels(["Up to date", "UTD", "Complete", "partial",
+                                    "incomplete"], "Immunisations")) == {
+        "UTD": "Up to date", "Complete": "Up to date", "partial": "incomplete"}
