@@ -1100,7 +1100,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         removal would keep."""
         names = list(self.feature_names_out_)
         self.structural_gaps_ = {
-            names[j]: (names[d], codes) for j, (d, codes) in find_structural_gaps(
+            names[j]: (names[d], kind, values) for j, (d, kind, values) in find_structural_gaps(
                 X, [self.roles_.get(f) == "categorical" for f in names]).items()}
         self._report_structural_gaps(X, report)
         weights = self.patient_weights(X)
@@ -1164,24 +1164,28 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not gaps or X.shape[1] != len(w):
             return w
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
-        by_index = {pos[f]: (pos[d], codes) for f, (d, codes) in gaps.items()
+        by_index = {pos[f]: (pos[d], kind, values) for f, (d, kind, values) in gaps.items()
                     if f in pos and d in pos}
         return np.where(structural_mask(X, by_index), 0.0, w[None, :])
 
     def _report_structural_gaps(self, X: np.ndarray, report: ValidationReport) -> None:
-        """A note per column whose gaps another column's answers explain."""
+        """A note per column whose gaps another column explains."""
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
-        for f, (d, codes) in self.structural_gaps_.items():
-            n = int(structural_mask(X, {pos[f]: (pos[d], codes)}).sum())
-            by_code: dict[float, list[str]] = {}
-            for level, code in (self.table_.levels(d) if self.table_.has(d) else {}).items():
-                by_code.setdefault(float(code), []).append(level)
-            answers = [_q(shown_answer(by_code[c]) if c in by_code else format_number(c), 30)
-                       for c in codes]
-            quoted = [f"'{a}'" for a in answers]
-            said = (", ".join(quoted[:-1]) + " or " if len(quoted) > 1 else "") + quoted[-1]
+        for f, (d, kind, values) in self.structural_gaps_.items():
+            n = int(structural_mask(X, {pos[f]: (pos[d], kind, values)}).sum())
+            if kind == "in":
+                by_code: dict[float, list[str]] = {}
+                for level, code in (self.table_.levels(d) if self.table_.has(d)
+                                    else {}).items():
+                    by_code.setdefault(float(code), []).append(level)
+                quoted = [f"'{_q(shown_answer(by_code[c]), 30)}'" if c in by_code
+                          else format_number(c) for c in values]
+                said = "is " + (", ".join(quoted[:-1]) + " or " if len(quoted) > 1
+                                else "") + quoted[-1]
+            else:  # a threshold: "whose 'Age' is above 2.1"
+                said = f"is {kind} {format_number(values[0])}"
             report.notes.append(
-                f"Column '{_q(f)}' is empty for the {n:,} patients whose '{_q(d)}' is "
+                f"Column '{_q(f)}' is empty for the {n:,} patients whose '{_q(d)}' "
                 f"{said}: a value that does not apply to them, not a gap. Those cells do "
                 "not count against a patient's share of missing values (the model "
                 "completes them like any gap).")

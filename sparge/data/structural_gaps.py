@@ -39,23 +39,64 @@ MAX_ROWS = 5_000
 MAX_CHECKS = 5_000
 
 
-def find_structural_gaps(X: np.ndarray, categorical: Sequence[bool]
-                         ) -> dict[int, tuple[int, tuple[float, ...]]]:
-    """Columns whose gaps another column's answers explain.
+#: A rule saying where a column's values do not apply: ``(explaining column, kind,
+#: values)``, kind "in" (the explaining column holds one of the ``values``, answer codes),
+#: "above" or "below" (it is above or below the one value in ``values``: a child's age).
+Rule = tuple[int, str, tuple[float, ...]]
+#: Thresholds tried on a numeric explaining column (its quantiles).
+N_THRESHOLDS = 19
+
+
+#: Patient-set x patient x column products the search may spend (about half a second on
+#: 2 cores): a table thousands of columns wide tries its first explaining columns only.
+WORK_BUDGET = 2e9
+
+
+def _candidates(X: np.ndarray, M: np.ndarray, categorical: Sequence[bool], n_targets: int):
+    """The explaining columns' sets of patients, ``(column, kind, values, sets)``: a
+    categorical column's answers (disjoint; these first, the fewest answers first), then
+    a numeric one's patients above (and, separately, below) each of its quantiles
+    (nested), within :data:`WORK_BUDGET`."""
+    cat = np.asarray(categorical, dtype=bool)
+    budget = WORK_BUDGET / max(X.shape[0] * n_targets, 1)  # sets that may be tried
+    found = 0
+    by_answers = sorted((len(np.unique(X[~M[:, d], d])), d) for d in np.flatnonzero(cat))
+    for k, d in by_answers[:MAX_EXPLAINING_COLUMNS]:
+        if 2 <= k <= MAX_ANSWERS and found + k <= budget:
+            values = np.unique(X[~M[:, d], d])
+            found += k
+            yield d, "in", values, np.stack([X[:, d] == v for v in values])
+    for d in np.flatnonzero(~cat)[:MAX_EXPLAINING_COLUMNS]:
+        if found + 2 * N_THRESHOLDS > budget:
+            return
+        known = X[~M[:, d], d]
+        if len(np.unique(known)) < 10:
+            continue
+        cuts = np.unique(np.quantile(known, np.linspace(0.05, 0.95, N_THRESHOLDS)))
+        found += 2 * len(cuts)
+        with np.errstate(invalid="ignore"):
+            yield d, "above", cuts, np.stack([X[:, d] > t for t in cuts])
+            yield d, "below", cuts, np.stack([X[:, d] < t for t in cuts])
+
+
+def find_structural_gaps(X: np.ndarray, categorical: Sequence[bool]) -> dict[int, Rule]:
+    """Columns whose gaps another column explains.
 
     Parameters
     ----------
     X : ndarray of shape (n, m)
         Encoded features, ``NaN`` = missing; categorical columns hold answer codes.
     categorical : sequence of bool, length m
-        Which columns are categorical (the candidates to explain gaps).
+        Which columns are categorical. Those explain gaps by their answers
+        ("Thrombolysis" No); the numeric ones by a threshold (a head circumference
+        measured under the age of 2 only, a peak flow over 5: walk-through 41).
 
     Returns
     -------
     dict
-        ``{column: (explaining column, codes)}``: the column's cells are gaps by design
-        where the explaining column holds one of ``codes`` (see :func:`structural_mask`).
-        For each column the explaining column that explains the most of its gaps.
+        ``{column: rule}`` (:data:`Rule`): the column's cells are gaps by design where the
+        rule holds (see :func:`structural_mask`). For each column the rule that explains
+        the most of its gaps.
     """
     X = np.asarray(X, dtype=float)[:MAX_ROWS]
     n, m = X.shape
@@ -64,30 +105,26 @@ def find_structural_gaps(X: np.ndarray, categorical: Sequence[bool]
     targets = np.flatnonzero((share >= MIN_GAP_SHARE) & (share <= MAX_GAP_SHARE))
     if not len(targets) or n < 2 * MIN_PATIENTS:
         return {}
-    explaining = []
-    for d in np.flatnonzero(np.asarray(categorical, dtype=bool)):
-        codes = np.unique(X[~M[:, d], d])
-        if 2 <= len(codes) <= MAX_ANSWERS:
-            explaining.append((int(d), codes))
-    explaining.sort(key=lambda t: len(t[1]))
-    best: dict[int, tuple[int, tuple[float, ...], int]] = {}
+    best: dict[int, tuple[Rule, int]] = {}
     Mt = M[:, targets].astype(np.float32)
     checked = 0
-    for d, codes in explaining[:MAX_EXPLAINING_COLUMNS]:
-        col = X[:, d]
+    for d, kind, values, under in _candidates(X, M, categorical, len(targets)):
         known = ~M[:, d]
-        # the share of each target column empty under each answer: one product for all
-        under = np.stack([col == c for c in codes])  # (answers, n)
+        # the share of each target column empty in each set: one product for all
         counts = under.sum(axis=1)
         why_all = ((under.astype(np.float32) @ Mt) / np.maximum(counts, 1)[:, None]
                    >= EXPLAINING_SHARE) & (counts >= 5)[:, None]
         some = why_all.any(axis=0) & ~why_all.all(axis=0) & (targets != d)
-        for t in np.flatnonzero(some):  # the few columns an answer may explain
+        for t in np.flatnonzero(some):  # the few columns a set may explain
             checked += 1
             if checked > MAX_CHECKS:  # a very wide table: enough has been looked at
-                return {j: (dd, cc) for j, (dd, cc, _) in best.items()}
+                return {j: rule for j, (rule, _) in best.items()}
             j, why = targets[t], why_all[:, t]
-            rows = under[why].any(axis=0)
+            if kind == "in":
+                rows, rule_values = under[why].any(axis=0), values[why]
+            else:  # nested sets: the largest that holds (the lowest or highest threshold)
+                k = int(np.flatnonzero(why)[0 if kind == "above" else -1])
+                rows, rule_values = under[k], values[k:k + 1]
             others = known & ~rows
             if rows.sum() < MIN_PATIENTS or others.sum() < MIN_PATIENTS:
                 continue
@@ -96,20 +133,30 @@ def find_structural_gaps(X: np.ndarray, categorical: Sequence[bool]
             explained = int((M[:, j] & rows).sum())
             if explained < EXPLAINED_SHARE * M[:, j].sum():
                 continue
-            if explained > best.get(int(j), (0, (), -1))[2]:
-                best[int(j)] = (d, tuple(float(c) for c in codes[why]), explained)
-    return {j: (d, codes) for j, (d, codes, _) in best.items()}
+            if explained > best.get(int(j), (None, -1))[1]:
+                best[int(j)] = ((d, kind, tuple(float(v) for v in rule_values)), explained)
+    return {j: rule for j, (rule, _) in best.items()}
 
 
-def structural_mask(X: np.ndarray, gaps: dict[int, tuple[int, tuple[float, ...]]]
-                    ) -> np.ndarray:
+def rule_holds(column: np.ndarray, kind: str, values: Sequence[float]) -> np.ndarray:
+    """Where a rule's explaining ``column`` says the value does not apply."""
+    column = np.asarray(column, dtype=float)
+    with np.errstate(invalid="ignore"):
+        if kind == "above":
+            return column > values[0]
+        if kind == "below":
+            return column < values[0]
+    return np.isin(column, values)
+
+
+def structural_mask(X: np.ndarray, gaps: dict[int, Rule]) -> np.ndarray:
     """Which cells of ``X`` are gaps by design (``gaps``: :func:`find_structural_gaps`)."""
     X = np.asarray(X, dtype=float)
     out = np.zeros(X.shape, dtype=bool)
-    for j, (d, codes) in gaps.items():
+    for j, (d, kind, values) in gaps.items():
         if j < X.shape[1] and d < X.shape[1]:
-            out[:, j] = np.isnan(X[:, j]) & np.isin(X[:, d], codes)
+            out[:, j] = np.isnan(X[:, j]) & rule_holds(X[:, d], kind, values)
     return out
 
 
-__all__ = ["find_structural_gaps", "structural_mask"]
+__all__ = ["Rule", "find_structural_gaps", "rule_holds", "structural_mask"]

@@ -113,3 +113,37 @@ def test_a_child_health_clinics_answers_written_several_ways_are_offered_as_one(
     assert dict(abbreviated_levels(["Up to date", "UTD", "Complete", "partial",
                                     "incomplete"], "Immunisations")) == {
         "UTD": "Up to date", "Complete": "Up to date", "partial": "incomplete"}
+
+
+def test_a_value_measured_only_below_or_above_an_age_is_a_gap_by_design():
+    """Walk-through 41: head circumference (measured under 2) and peak flow (over 5) were
+    88 % and 52 % empty; counted as gaps they left children out of training, and the Data
+    page offered to leave both columns out."""
+    from sparge.data.structural_gaps import find_structural_gaps, structural_mask
+
+    rng = np.random.default_rng(3)
+    n = 500
+    age = rng.uniform(0.2, 10, n)
+    head = np.where(age < 2, 35 + 5 * age, np.nan)
+    peak = np.where(age > 5, 150 + 20 * age, np.nan)
+    df = pd.DataFrame({"Age": age.round(2), "Head circumference (cm)": head.round(1),
+                       "Peak flow (L/min)": peak.round(), "Weight (kg)": 3 + 2 * age,
+                       "Outcome": rng.choice(["Yes", "No"], n)})
+    for col in ("Age", "Weight (kg)"):
+        df.loc[rng.random(n) < 0.05, col] = np.nan
+    enc = Encoder(label_column="Outcome", max_patient_missing=0.1)
+    X = enc.fit_transform(df)
+    names = enc.feature_names_out_
+    found = find_structural_gaps(X, [False] * len(names))
+    j = {f: i for i, f in enumerate(names)}
+    d, kind, (cut,) = found[j["Head circumference (cm)"]]
+    assert (d, kind) == (j["Age"], "above") and 1.5 <= cut <= 2.5
+    d, kind, (cut,) = found[j["Peak flow (L/min)"]]
+    assert (d, kind) == (j["Age"], "below") and 4.5 <= cut <= 5.5
+    mask = structural_mask(X, found)
+    assert mask[:, j["Head circumference (cm)"]].sum() >= 0.9 * np.isnan(head).sum() * 0.95
+    note = next(m for m in enc.report_.notes if m.startswith("Column 'Head"))
+    assert "whose 'Age' is above" in note
+    # children measured as their age allows all train: only random gaps leave some out
+    assert enc.keep_patients_.mean() > 0.85
+    assert not enc.report_.columns_losing_patients

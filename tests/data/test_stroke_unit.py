@@ -189,8 +189,8 @@ def test_gaps_another_column_explains_are_found_and_random_gaps_are_not():
     found = find_structural_gaps(X, cat)
     j = {f: i for i, f in enumerate(names)}
     assert set(found) == {j["Door to needle (min)"], j["TOAST"]}
-    d, codes = found[j["Door to needle (min)"]]
-    assert d == j["Thrombolysis"]
+    d, kind, codes = found[j["Door to needle (min)"]]
+    assert (d, kind) == (j["Thrombolysis"], "in")
     assert codes == (float(enc.table_.levels("Thrombolysis")["No"]),)
     assert found[j["TOAST"]][0] == j["Stroke type"]
     mask = structural_mask(X, found)
