@@ -199,7 +199,11 @@ keep_choices = bool(choices) and st.checkbox(
     value=True, key=f"setup_keep_{token}",
     help="Untick to encode the new file as it is, without them. A model trained with them "
          "places this file's patients correctly only when they are kept.")
-with st.expander("Preview: the first rows", expanded=pending is not None):
+with st.expander("Preview: the first rows, as read", expanded=pending is not None):
+    # walk-through 41 read "40 in" where its file wrote 3'4": the reading has run
+    st.caption("Values written in two units are shown in one (a height 3'4\" as 40 in, "
+               "a time 1h 20m as 80 min), and a blood pressure or TNM stage in one cell "
+               "as its parts: the report below says what was read so.")
     st.dataframe(plain_frame(df.head(10)), hide_index=True)
 if st.button("Encode this table", type="primary", key="setup_go"):
     with guard("Encoding"):
