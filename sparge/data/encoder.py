@@ -1432,8 +1432,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  f"({format_number(round(c[2], 2))}: days / 7)"),
                 ("gcs", "as the Glasgow coma scale's parts",
                  lambda c: "as their total, eyes + verbal + motor (3–15)"),
-                ("plain", "as a score out of its maximum, a word, after its name or with its "
-                 "share in brackets",
+                ("plain", "as a score out of its maximum, a word, an ordinal, after its name "
+                 "or with its share in brackets",
                  lambda c: f"as the number ({format_number(c[2])})"),
                 ("none_as_zero", "as a word for none", lambda c: "as 0, which the column "
                  "also writes"),

@@ -195,7 +195,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
     score out of ``out_of`` ("14/27": 14; the column's :func:`score_maximum`), a number
     in words ("seven": 7), a rating scale's total after its name ("GCS 14", "PHQ9: 14"),
     a score with its severity in words ("14 (moderate)"), a count with its word ("5
-    previous"), a count with its share in brackets ("350 (22%)": 350) or after its name
+    previous"), an ordinal ("41st", "16th centile": a centile), a count with its share
+    in brackets ("350 (22%)": 350) or after its name
     ("CD4 350"); else ``None``."""
     if out_of is not None and (m := _FRACTION.fullmatch(cell)) and int(m.group(2)) == out_of:
         return float(m.group(1))
