@@ -52,7 +52,11 @@ MAX_WORDS = 4
 REUSED_SHARE = 0.9
 #: Cells that say the list is empty: no to every answer.
 NONE_WORDS = frozenset({"none", "nil", "no", "nothing", "none known", "no comorbidities",
-                        "no comorbidity", "no history", "nkda", "no known"})
+                        "no comorbidity", "no history", "nkda", "no known",
+                        # walk-through 42's "nil known" became an allergen of its own
+                        "nil known", "nka", "nkfa", "no known allergies",
+                        "no known allergy", "no known drug allergies", "no allergies",
+                        "none reported", "nil of note", "nad"})
 #: The answers too rare for a column of their own.
 OTHER = "other"
 

@@ -147,3 +147,21 @@ def test_a_value_measured_only_below_or_above_an_age_is_a_gap_by_design():
     # children measured as their age allows all train: only random gaps leave some out
     assert enc.keep_patients_.mean() > 0.85
     assert not enc.report_.columns_losing_patients
+
+
+def test_nil_known_in_a_list_of_allergies_is_no_allergy():
+    """Walk-through 42: "nil known" became a column "Allergies: nil known" (85 children
+    Yes there and No to every allergen), while "none" and "NKDA" read as No to each."""
+    rng = np.random.default_rng(2)
+    n = 200
+    foods = ["egg", "peanut", "milk"]
+    cells = ["nil known" if i % 4 == 0 else "no known allergies" if i % 4 == 1 else
+             ", ".join(rng.choice(foods, rng.integers(1, 3), replace=False))
+             for i in range(n)]
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(pd.DataFrame({"Allergies": cells,
+                                        "Outcome": rng.choice(["Yes", "No"], n)}))
+    assert sorted(enc.feature_names_out_) == ["Allergies: egg", "Allergies: milk",
+                                              "Allergies: peanut"]
+    no = enc.table_.levels(enc.feature_names_out_[0])["No"]
+    assert (X[::4] == no).all() and (X[1::4] == no).all()
