@@ -1169,10 +1169,18 @@ class Encoder(TransformerMixin, BaseEstimator):
         return np.where(structural_mask(X, by_index), 0.0, w[None, :])
 
     def _report_structural_gaps(self, X: np.ndarray, report: ValidationReport) -> None:
-        """A note per column whose gaps another column explains."""
+        """A note per column whose gaps another column explains; its missing share
+        counted among the patients it applies to (walk-through 42's summary and chart
+        still read head circumference 88 % missing)."""
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
+        report.not_applicable = {}
         for f, (d, kind, values) in self.structural_gaps_.items():
             n = int(structural_mask(X, {pos[f]: (pos[d], kind, values)}).sum())
+            applies = len(X) - n
+            if applies > 0 and f in report.missing_pct:
+                gaps = int(np.isnan(X[:, pos[f]]).sum()) - n
+                report.missing_pct[f] = float(100 * gaps / applies)
+            report.not_applicable[f] = n
             if kind == "in":
                 by_code: dict[float, list[str]] = {}
                 for level, code in (self.table_.levels(d) if self.table_.has(d)

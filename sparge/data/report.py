@@ -116,7 +116,12 @@ class ValidationReport:
     roles : dict
         ``{column: role}`` (id, label, numeric, categorical, ignore).
     missing_pct : dict
-        ``{feature: percentage of missing values}`` of the features kept.
+        ``{feature: percentage of missing values}`` of the features kept; for a feature
+        with gaps by design, among the patients it applies to
+        (:mod:`sparge.data.structural_gaps`).
+    not_applicable : dict
+        ``{feature: patients it does not apply to}``, the gaps by design (not counted in
+        ``missing_pct``).
     unknown_values : list of UnknownValues
     stray_text : list of StrayText
     dropped_columns : list of DroppedColumn
@@ -158,6 +163,7 @@ class ValidationReport:
     n_columns: int = 0
     roles: dict[str, str] = field(default_factory=dict)
     missing_pct: dict[str, float] = field(default_factory=dict)
+    not_applicable: dict[str, int] = field(default_factory=dict)
     unknown_values: list[UnknownValues] = field(default_factory=list)
     stray_text: list[StrayText] = field(default_factory=list)
     dropped_columns: list[DroppedColumn] = field(default_factory=list)
@@ -234,7 +240,12 @@ class ValidationReport:
                                                key=lambda kv: -kv[1])[:5] if p > 0]
             lines.append(f"Missing values: {total:.1f}% on average; " + (
                 "most missing: " + ", ".join(f"{_t(c, 60)} ({p:.0f}%)" for c, p in worst)
-                if worst else "no gaps in any feature."))
+                if worst else "no gaps in any feature.") + (
+                ("; v" if worst else " V") + "alues that do not apply to a patient are not "
+                "counted as missing ("
+                + ", ".join(f"{_t(c, 60)}: {n:,} patients" for c, n in
+                            list(self.not_applicable.items())[:5]) + ")."
+                if self.not_applicable else ""))
         if self.missing_tokens:
             items = list(self.missing_tokens.items())
             shown = "; ".join(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sparge import Encoder
 
@@ -147,6 +148,15 @@ def test_a_value_measured_only_below_or_above_an_age_is_a_gap_by_design():
     # children measured as their age allows all train: only random gaps leave some out
     assert enc.keep_patients_.mean() > 0.85
     assert not enc.report_.columns_losing_patients
+    # the missing shares count the children a value applies to (walk-through 42's
+    # summary and chart still read head circumference 88 % missing)
+    rep = enc.report_
+    applies = ~mask[:, j["Head circumference (cm)"]]
+    gaps = np.isnan(X[applies, j["Head circumference (cm)"]]).mean()
+    assert rep.missing_pct["Head circumference (cm)"] == pytest.approx(100 * gaps)
+    assert rep.missing_pct["Head circumference (cm)"] < 0.3 * 100 * np.isnan(head).mean()
+    assert rep.not_applicable["Head circumference (cm)"] == int((~applies).sum())
+    assert "values that do not apply to a patient are not counted as missing" in str(rep)
 
 
 def test_nil_known_in_a_list_of_allergies_is_no_allergy():
