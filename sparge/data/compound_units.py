@@ -15,6 +15,7 @@ Weights in pounds and ounces are read the same way (:mod:`sparge.data.pounds_oun
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Callable, Collection
 
@@ -110,18 +111,34 @@ def rewrite_cells(df: pd.DataFrame, may_hold: Callable[[pd.Series], bool],
         example = str(values[found].iloc[0]).strip()
         out[col] = values.where(~found, found_values.map(
             lambda v: None if v is None or v != v else f"{v:.6g} {unit}"))
-        # the rewritten cells, by position: their unit is ours, not a unit the user wrote
-        # (walk-through 39 read "528 cell(s) written with the unit 'min'" of 195)
-        # (plain ints: Streamlit serialises a frame's attrs, and a frozenset of numpy
-        # integers filled the server's log with warnings)
+        # the rewritten cells: their unit is ours, not a unit the user wrote (walk-through
+        # 39 read "528 cell(s) written with the unit 'min'" of 195)
         out.attrs["sparge_rewritten"] = {**out.attrs.get("sparge_rewritten", {}),
-                                         str(col): np.flatnonzero(found.to_numpy()).tolist()}
+                                         str(col): pack_rows(found.to_numpy())}
         out.attrs["sparge_read_notes"] = [
             *out.attrs.get("sparge_read_notes", []),
             f"Column '{_q(col)}': {int(found.sum()):,} {what} (e.g. '{_q(example, 20)}') "
             f"read in {unit_name} ({format_number(round(float(found_values[found].iloc[0]), 3))}"
             f" {unit})."]
     return out
+
+
+def pack_rows(mask: np.ndarray) -> str:
+    """Rows of a table as a short text (a bit per row, base64): what ``attrs`` keeps of
+    the cells the reading rewrote. pandas copies a frame's ``attrs`` on every operation,
+    and a list of 100,000 row numbers made each one 100 times slower (19 ms); a text is
+    not copied, and Streamlit can serialise it."""
+    bits = np.asarray(mask, dtype=bool)
+    return f"{len(bits)}:" + base64.b64encode(np.packbits(bits).tobytes()).decode("ascii")
+
+
+def unpack_rows(packed: str | None, n: int) -> np.ndarray:
+    """The rows :func:`pack_rows` packed, as a mask of ``n`` rows (none when ``packed``
+    is empty or was made for another number of rows)."""
+    if not packed or not str(packed).startswith(f"{n}:"):
+        return np.zeros(n, dtype=bool)
+    raw = np.frombuffer(base64.b64decode(str(packed).split(":", 1)[1]), dtype=np.uint8)
+    return np.unpackbits(raw)[:n].astype(bool)
 
 
 def _cells(values: pd.Series, parse: Callable[[object], float | None]) -> pd.Series:

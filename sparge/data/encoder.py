@@ -39,7 +39,7 @@ from sparge.data.column_kinds import (
     looks_like_free_text,
 )
 from sparge.data.combined_cells import source_columns
-from sparge.data.compound_units import read_compound_units
+from sparge.data.compound_units import read_compound_units, unpack_rows
 from sparge.data.dates import add_ages
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
@@ -1318,8 +1318,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                     self.score_maxima_[col] = int(info["out_of"])
                 if not new and info.get("detection_limit") is not None:
                     self.detection_limits_[col] = float(info["detection_limit"])
-                self._report_numeric(col, info, report, unit,
-                                     set(df.attrs.get("sparge_rewritten", {}).get(col, ())))
+                self._report_numeric(col, info, report, unit, unpack_rows(
+                    df.attrs.get("sparge_rewritten", {}).get(col), len(df)))
                 if new and info["converted"]:
                     r, cell = info["converted"][0]
                     report.notes.append(
@@ -1412,7 +1412,8 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _report_numeric(col: str, info: dict, report: ValidationReport,
-                        unit: str | None = None, rewritten=()) -> None:
+                        unit: str | None = None, rewritten: np.ndarray | None = None
+                        ) -> None:
         """Report what :func:`parse_numeric` found in one numeric column (``unit``: the
         unit its cells were read with, as written; ``rewritten``: the positions of cells
         the reading rewrote with a unit, "1h 20m" as "80 min", not counted as written
@@ -1420,7 +1421,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         bad, cens, inf = info["bad"], info["censored"], info["infinite"]
         if info.get("missing_tokens"):
             report.missing_tokens[col] = dict(info["missing_tokens"])
-        cells = [c for c in info.get("unit") or () if c[0] not in rewritten]
+        cells = [c for c in info.get("unit") or ()
+                 if rewritten is None or not rewritten[c[0]]]
         if cells:
             report.notes.append(f"Column '{_q(col)}': {len(cells)} cell(s) written with the "
                                 f"unit '{_q(unit or '', 20)}' read as numbers (e.g. "

@@ -79,8 +79,8 @@ def test_plain_frame_cleans_names_cells_and_index():
     assert out.iloc[1, 0] == 3  # numbers untouched
     # the reading's notes and rewritten positions stay with the table, not its display copy
     df.attrs["sparge_read_notes"] = ["Column 'x': 2 times (e.g. '1h 20m')"]
-    df.attrs["sparge_rewritten"] = {"x": [0, 1]}
-    assert plain_frame(df).attrs == {} and df.attrs["sparge_rewritten"] == {"x": [0, 1]}
+    df.attrs["sparge_rewritten"] = {"x": "2:wA=="}
+    assert plain_frame(df).attrs == {} and df.attrs["sparge_rewritten"] == {"x": "2:wA=="}
 
 
 def test_md_escape_disarms_images_links_and_html():
