@@ -60,11 +60,11 @@ def _candidates(X: np.ndarray, M: np.ndarray, categorical: Sequence[bool], n_tar
     cat = np.asarray(categorical, dtype=bool)
     budget = WORK_BUDGET / max(X.shape[0] * n_targets, 1)  # sets that may be tried
     found = 0
-    by_answers = sorted((len(np.unique(X[~M[:, d], d])), d) for d in np.flatnonzero(cat))
-    for k, d in by_answers[:MAX_EXPLAINING_COLUMNS]:
-        if 2 <= k <= MAX_ANSWERS and found + k <= budget:
-            values = np.unique(X[~M[:, d], d])
-            found += k
+    answers = {int(d): np.unique(X[~M[:, d], d]) for d in np.flatnonzero(cat)}
+    for d in sorted(answers, key=lambda d: len(answers[d]))[:MAX_EXPLAINING_COLUMNS]:
+        values = answers[d]
+        if 2 <= len(values) <= MAX_ANSWERS and found + len(values) <= budget:
+            found += len(values)
             yield d, "in", values, np.stack([X[:, d] == v for v in values])
     for d in np.flatnonzero(~cat)[:MAX_EXPLAINING_COLUMNS]:
         if found + 2 * N_THRESHOLDS > budget:
