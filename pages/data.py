@@ -292,7 +292,10 @@ def _age_form(cohort, choices) -> None:
         name = st.text_input("Name of the new column", key=f"age_name_{at}_{unit}",
                              value=age_name(at, [str(c) for c in cohort.df.columns], unit))
         own = table_ages(cohort.features, enc.roles_, added)
-        by_default, has = replaces_table_age(cohort.df, born, cohort.X, cohort.features, own)
+        # once per table and date of birth: reading every date on each rerun was slow
+        by_default, has = session_cache(
+            "age_replaces", (id(cohort), born, tuple(own)),
+            lambda: replaces_table_age(cohort.df, born, cohort.X, cohort.features, own))
         replace = bool(own) and st.checkbox(
             f"Leave out the table's own {md_escape(quoted_names(own))}: the new age "
             "replaces it",
