@@ -846,10 +846,15 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         d2 = ensemble_sqdist(Y, Y, L, self._reference_leaves(rows), self.forest_scale_)
         self.anchor_scale_ = anchor_scale(d2, self._anchor_rows[rows])
 
-    def _search(self, Yq: np.ndarray, k: int, leaves_q: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
-        """The model's look-alike search (exact below its size threshold, else NN-descent)."""
-        return self._index.query(Yq, k, leaves_q)
+    def _search(self, Yq: np.ndarray, k: int, leaves_q: np.ndarray | None = None,
+                allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The model's look-alike search (exact below its size threshold, else NN-descent;
+        an exact scan of the ``allowed`` training patients when given)."""
+        return self._index.query(Yq, k, leaves_q, allowed=allowed)
+
+    def _candidates(self, candidates) -> np.ndarray | None:
+        """``candidates`` (a mask or indices of training patients) as sorted indices."""
+        return None if candidates is None else self._index.allowed_indices(candidates)
 
     def _training_leaves(self, rows) -> np.ndarray | None:
         """Training patients' leaves in every tree (as queries)."""
@@ -863,16 +868,19 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         counted = getattr(self, "forest_counted_", None)
         return L if L is None or counted is None else reference_leaves(L, counted[rows])
 
-    def training_neighbors(self, n_neighbors: int = 10, rows=None
+    def training_neighbors(self, n_neighbors: int = 10, rows=None, candidates=None
                            ) -> tuple[np.ndarray, np.ndarray]:
         """Look-alikes of training patients among the training patients, each without itself.
 
         Parameters
         ----------
         n_neighbors : int
-            Capped at ``n_train - 1``.
+            Capped at ``n_train - 1`` (at the number of ``candidates`` less one).
         rows : array-like of int, optional
             Training indices to query (default: all).
+        candidates : array-like, optional
+            The training patients that may be look-alikes (a boolean mask or indices), as
+            in :meth:`lookalikes`.
 
         Returns
         -------
@@ -880,12 +888,16 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "embedding_")
         n = self.embedding_.shape[0]
-        k = int(min(n_neighbors, n - 1))
+        allowed = self._candidates(candidates)
+        k = int(max(min(n_neighbors, (n if allowed is None else allowed.size) - 1), 0))
         rows = np.arange(n) if rows is None else np.atleast_1d(np.asarray(rows, dtype=int))
         if rows.size and (rows.min() < 0 or rows.max() >= n):
             raise IndexError(f"training rows must lie in [0, {n}); got {rows.min()}.."
                              f"{rows.max()}")
-        d, idx = self._search(self.embedding_[rows], k + 1, self._training_leaves(rows))
+        d, idx = self._search(self.embedding_[rows], k + 1, self._training_leaves(rows),
+                              allowed)
+        if idx.shape[1] == 0:  # no candidate at all
+            return d, idx
         keep = idx != rows[:, None]
         # drop the patient itself (or the farthest when duplicates hide it)
         drop_last = keep.all(axis=1)
@@ -1138,7 +1150,8 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return self.standardize(X)
 
     # ------------------------------------------------------------------ queries
-    def kneighbors(self, X=None, n_neighbors: int = 10) -> tuple[np.ndarray, np.ndarray]:
+    def kneighbors(self, X=None, n_neighbors: int = 10, candidates=None
+                   ) -> tuple[np.ndarray, np.ndarray]:
         """Look-alikes among the training patients.
 
         ``X=None`` queries the training patients themselves, each excluding itself.
@@ -1150,6 +1163,8 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             patients.
         n_neighbors : int
             Look-alikes per patient.
+        candidates : array-like, optional
+            The training patients that may be look-alikes, as in :meth:`lookalikes`.
 
         Returns
         -------
@@ -1163,19 +1178,20 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             (``anchor_weight``).
         """
         check_is_fitted(self, "embedding_")
-        n_train = self.embedding_.shape[0]
         if X is None:
-            return self.training_neighbors(n_neighbors)
-        return self._lookup(X, min(n_neighbors, n_train))[2:]
+            return self.training_neighbors(n_neighbors, candidates=candidates)
+        return self._lookup(X, n_neighbors, self._candidates(candidates))[2:]
 
-    def _lookup(self, X, k: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray,
-                                          np.ndarray]:
-        """New patients' embedding, leaves and ``k`` look-alikes (distances, indices);
+    def _lookup(self, X, k: int, allowed: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]:
+        """New patients' embedding, leaves and ``k`` look-alikes (distances, indices;
+        among the ``allowed`` training indices when given, ``k`` capped at their number);
         those with more gaps than a typical training patient anchored on their given
         values (:mod:`sparge.method.anchoring`)."""
+        k = int(min(k, self.embedding_.shape[0] if allowed is None else allowed.size))
         Xs = self.standardize(X)
         Yq, leaves = self._query_standardized(Xs)
-        dist, idx = self._search(Yq, k, leaves)
+        dist, idx = self._search(Yq, k, leaves, allowed)
         c = self.anchor_weight
         if c == "auto":
             c = 0.5 if self.supervised and getattr(self, "y_", None) is not None else 2.0
@@ -1189,7 +1205,8 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                                                        self._anchor_rows[refs])
 
             dist[rows], idx[rows] = self._index.query(
-                Yq[rows], k, None if leaves is None else leaves[rows], extra_d2=extra)
+                Yq[rows], k, None if leaves is None else leaves[rows], extra_d2=extra,
+                allowed=allowed)
         return Yq, leaves, dist, idx
 
     def similarity(self, dist: np.ndarray) -> np.ndarray:
@@ -1208,7 +1225,7 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         return self.lookalikes(X, n_neighbors=n_neighbors, rows=rows)[2]
 
-    def lookalikes(self, X=None, n_neighbors: int = 10, rows=None
+    def lookalikes(self, X=None, n_neighbors: int = 10, rows=None, candidates=None
                    ) -> tuple[np.ndarray, np.ndarray, sp.csr_matrix]:
         """Look-alikes of patients with their distances and sparse weights.
 
@@ -1220,6 +1237,12 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         n_neighbors : int
         rows : array-like of int, optional
             Training indices, with ``X=None``.
+        candidates : array-like, optional
+            The training patients that may be look-alikes: a boolean mask over the
+            training patients or their indices (the patients of the same sex and age band,
+            say). The metric is unchanged; the search is an exact scan of these patients
+            and ``n_neighbors`` is capped at their number (less one for a training
+            patient, who is never its own look-alike).
 
         Returns
         -------
@@ -1236,12 +1259,13 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if X is None:
             rows_a = (np.arange(self.embedding_.shape[0]) if rows is None
                       else np.atleast_1d(np.asarray(rows, dtype=int)))
-            dist, idx = self.training_neighbors(n_neighbors, rows=rows_a)
+            dist, idx = self.training_neighbors(n_neighbors, rows=rows_a,
+                                                candidates=candidates)
             Yq = self.embedding_[rows_a]
         else:
             if rows is not None:
                 raise ValueError("give X (new patients) or rows (training patients), not both")
-            Yq, _, dist, idx = self._lookup(X, min(n_neighbors, self.embedding_.shape[0]))
+            Yq, _, dist, idx = self._lookup(X, n_neighbors, self._candidates(candidates))
         # The weights express the query in the learned embedding (the paper's self-
         # expressive model). The forest part of the metric chooses the list but is left
         # out here: in its leaf-code space every look-alike is unique, so the weights

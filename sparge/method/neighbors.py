@@ -437,7 +437,8 @@ class LookalikeIndex:
         return Yq, Lq
 
     def query(self, Y_query: np.ndarray, k: int, leaves_query: np.ndarray | None = None,
-              *, chunk: int = 1024, extra_d2=None) -> tuple[np.ndarray, np.ndarray]:
+              *, chunk: int = 1024, extra_d2=None, allowed=None
+              ) -> tuple[np.ndarray, np.ndarray]:
         """The ``k`` nearest reference patients of every query under the look-alike metric.
 
         Parameters
@@ -452,9 +453,15 @@ class LookalikeIndex:
         extra_d2 : callable, optional
             ``extra_d2(queries, refs)`` (two slices) returns squared distances of shape
             (queries, refs) to add to the metric (a query-dependent term such as the
-            anchoring of :mod:`sparge.method.anchoring`). The search is then an exact scan
-            of every reference patient, whatever the index's method (at most 32 queries
-            per block).
+            anchoring of :mod:`sparge.method.anchoring`); with ``allowed``, ``refs`` is
+            an array of reference indices. The search is then an exact scan of every
+            reference patient, whatever the index's method (at most 32 queries per
+            block).
+        allowed : array-like, optional
+            The reference patients that may be returned: a boolean mask of length
+            ``n_ref`` or their indices (a user's "same sex, age within 5 years"). The
+            search is then an exact scan of those patients only, and ``k`` is capped at
+            their number.
 
         Returns
         -------
@@ -463,9 +470,10 @@ class LookalikeIndex:
         if not hasattr(self, "method_"):
             raise RuntimeError("LookalikeIndex is not fitted: call fit first")
         Yq, Lq = self._check_query(Y_query, leaves_query)
-        k = int(min(k, self.n_ref_))
-        if extra_d2 is not None:
-            return self._scan(Yq, Lq, k, extra_d2, chunk=min(chunk, 32))
+        subset = None if allowed is None else self.allowed_indices(allowed)
+        k = int(min(k, self.n_ref_ if subset is None else subset.size))
+        if extra_d2 is not None or subset is not None:
+            return self._scan(Yq, Lq, k, extra_d2, chunk=min(chunk, 32), subset=subset)
         if self.method_ == "exact":
             extra = None
             if self.forest_:
@@ -499,14 +507,33 @@ class LookalikeIndex:
             dist[start:stop] = np.sqrt(np.take_along_axis(d2, order, axis=1))
         return dist, idx
 
+    def allowed_indices(self, allowed) -> np.ndarray:
+        """The sorted indices of the reference patients ``allowed`` names (a boolean mask
+        of length ``n_ref`` or indices), checked."""
+        a = np.asarray(allowed)
+        if a.dtype == bool:
+            if a.shape != (self.n_ref_,):
+                raise ValueError(f"a mask of allowed patients needs {self.n_ref_} entries, "
+                                 f"got shape {a.shape}")
+            return np.flatnonzero(a)
+        a = np.unique(a.astype(np.intp).ravel())
+        if a.size and (a[0] < 0 or a[-1] >= self.n_ref_):
+            raise IndexError(f"allowed patients must lie in [0, {self.n_ref_})")
+        return a
+
     def _scan(self, Yq: np.ndarray, Lq: np.ndarray | None, k: int, extra_d2,
-              chunk: int = 32, cells: int = 2**24) -> tuple[np.ndarray, np.ndarray]:
-        """Exact ``k`` nearest under the metric plus ``extra_d2``: every reference patient
-        scored, for chunks of queries and blocks of reference patients (one matrix product
-        and one leaf comparison per block, at most ``cells`` leaf pairs at a time)."""
-        q, n = Yq.shape[0], self.n_ref_
+              chunk: int = 32, cells: int = 2**24, subset: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """Exact ``k`` nearest under the metric plus ``extra_d2`` (optional): every
+        reference patient (or those of ``subset``) scored, for chunks of queries and blocks
+        of reference patients (one matrix product and one leaf comparison per block, at
+        most ``cells`` leaf pairs at a time)."""
+        q = Yq.shape[0]
+        n = self.n_ref_ if subset is None else subset.size
         dist = np.empty((q, k))
         idx = np.empty((q, k), dtype=np.intp)
+        if k == 0:
+            return dist, idx
         trees = 1 if Lq is None else max(Lq.shape[1], 1)
         for s in range(0, q, chunk):
             rows = slice(s, min(s + chunk, q))
@@ -514,7 +541,8 @@ class LookalikeIndex:
             block = max(1, cells // (len(Y) * trees))
             d2 = np.empty((len(Y), n))
             for start in range(0, n, block):
-                refs = slice(start, min(start + block, n))
+                cols = slice(start, min(start + block, n))
+                refs = cols if subset is None else subset[cols]
                 R = self.Y_[refs]
                 part = (np.einsum("ij,ij->i", Y, Y)[:, None] - 2.0 * (Y @ R.T)
                         + np.einsum("ij,ij->i", R, R)[None, :])
@@ -523,12 +551,12 @@ class LookalikeIndex:
                     same = np.count_nonzero(self.leaves_[refs][None] == Lq[rows][:, None, :],
                                             axis=2)
                     part += self.forest_scale_ * (1.0 - same / self.counted_[refs])
-                d2[:, refs] = part + extra_d2(rows, refs)
+                d2[:, cols] = part if extra_d2 is None else part + extra_d2(rows, refs)
             top = np.argpartition(d2, k - 1, axis=1)[:, :k] if k < n else \
                 np.tile(np.arange(n), (len(Y), 1))
             order = np.take_along_axis(top, np.argsort(np.take_along_axis(d2, top, axis=1),
                                                        axis=1, kind="stable"), axis=1)
-            idx[rows] = order
+            idx[rows] = order if subset is None else subset[order]
             dist[rows] = np.sqrt(np.maximum(np.take_along_axis(d2, order, axis=1), 0.0))
         return dist, idx
 

@@ -102,3 +102,34 @@ def test_anchor_weight_is_checked_before_fitting():
     X, y = low_rank_cohort(n=60)
     with pytest.raises(ValueError, match="anchor_weight"):
         SparGE(anchor_weight=-1).fit(X, y)
+
+
+def test_lookalikes_among_candidates_are_the_first_candidates_of_the_full_list(models):
+    """Restricting the look-alikes to some training patients (the same sex, an age band)
+    keeps the metric: the list is the full ranking's first candidates, for new patients
+    with few values (anchored) or typical gaps and for training patients (never
+    themselves), with weights over the listed look-alikes only."""
+    X, _, sup, _ = models
+    n = len(sup.embedding_)
+    mask = np.random.default_rng(5).random(n) < 0.25
+    Xq = np.vstack([X[300:304], hide(X[304:307], keep=3)])
+    d_all, i_all = sup.kneighbors(Xq, n)
+    d, i, W = sup.lookalikes(Xq, 6, candidates=mask)
+    for r in range(len(Xq)):
+        ok = mask[i_all[r]]
+        assert np.array_equal(i[r], i_all[r][ok][:6]), r
+        np.testing.assert_allclose(d[r], d_all[r][ok][:6])
+        assert set(W[r].indices) <= set(i[r]) and abs(W[r].sum() - 1) < 1e-9
+    rows = np.array([3, 40, 41])
+    mask[rows] = True  # each is among the candidates, never its own look-alike
+    d_all, i_all = sup.training_neighbors(n - 1, rows=rows)
+    d, i = sup.training_neighbors(6, rows=rows, candidates=mask)
+    for r in range(len(rows)):
+        ok = mask[i_all[r]]
+        assert np.array_equal(i[r], i_all[r][ok][:6]) and rows[r] not in i[r]
+    # fewer candidates than asked: all of them; none: an empty list
+    two = np.flatnonzero(mask)[:2]
+    assert sup.lookalikes(Xq[:1], 10, candidates=two)[1].shape == (1, 2)
+    d, i, W = sup.lookalikes(Xq[:1], 10, candidates=np.zeros(n, bool))
+    assert i.shape == (1, 0) and W.nnz == 0
+    assert sup.lookalikes(None, 10, rows=[two[0]], candidates=two)[1].tolist() == [[two[1]]]

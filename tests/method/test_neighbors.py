@@ -145,6 +145,45 @@ def test_index_checks_its_queries():
     assert d.shape == (10, 300) and np.array_equal(np.sort(i[0]), np.arange(300))
 
 
+@pytest.mark.parametrize("inbag", [False, True])
+def test_allowed_patients_are_the_nearest_of_the_full_ranking(inbag):
+    """A search among allowed patients (a user's "same sex, age within 5 years") returns
+    the first allowed ones of the full ranking under the same metric, whatever the
+    index's method, with or without an extra query-dependent term."""
+    Y, L, Yq, Lq, s = forest_parts(n=400, nq=12, trees=20, inbag=inbag)
+    mask = np.random.default_rng(3).random(400) < 0.2
+    D = ensemble_sqdist(Yq, Y, Lq, L, s)
+    for index in (LookalikeIndex().fit(Y, L, s),
+                  LookalikeIndex(method="approximate").fit(Y, L, s)):
+        d, i = index.query(Yq, 7, Lq, allowed=mask)
+        assert mask[i].all() and i.shape == (12, 7)
+        want = np.argsort(np.where(mask, D, np.inf), axis=1, kind="stable")[:, :7]
+        assert np.array_equal(i, want)
+        np.testing.assert_allclose(d**2, np.take_along_axis(D, i, axis=1), atol=1e-10)
+        # indices name the same patients as the mask
+        d2, i2 = index.query(Yq, 7, Lq, allowed=np.flatnonzero(mask)[::-1])
+        assert np.array_equal(i2, i) and np.array_equal(d2, d)
+    # with an extra term, as the anchoring adds: the allowed patients under the sum
+    index = LookalikeIndex().fit(Y, L, s)
+    bump = np.random.default_rng(4).random((12, 400))
+
+    def extra(rows, refs):
+        return bump[rows][:, refs]
+    d, i = index.query(Yq, 5, Lq, allowed=mask, extra_d2=extra)
+    want = np.argsort(np.where(mask, D + bump, np.inf), axis=1, kind="stable")[:, :5]
+    assert np.array_equal(i, want)
+    # k is capped at the allowed patients; none allowed: nothing found
+    few = np.zeros(400, bool)
+    few[[5, 17, 200]] = True
+    assert index.query(Yq, 10, Lq, allowed=few)[1].shape == (12, 3)
+    d, i = index.query(Yq, 10, Lq, allowed=np.zeros(400, bool))
+    assert d.shape == i.shape == (12, 0)
+    with pytest.raises(ValueError, match="400 entries"):
+        index.query(Yq, 5, Lq, allowed=mask[:10])
+    with pytest.raises(IndexError):
+        index.query(Yq, 5, Lq, allowed=[0, 400])
+
+
 # ------------------------------------------------------------------ approximate paths
 
 
