@@ -8,7 +8,9 @@ from sparge.app.lookalikes import (
     cohort_frame,
     default_biomarkers,
     left_out_colours,
+    lookalike_match,
     map_select,
+    match_controls,
     patient_index,
     projector,
     show_lookalikes,
@@ -163,15 +165,22 @@ if ss.get("selected") is not None and sel_row is None:
     ss.selected = None
 
 # The selected patient's look-alikes, found before the map so that the map rings them.
-table = None
+table = match = None
 if sel_row is not None:
     tix = int(index.train_index[sel_row])
     with guard("Finding look-alikes"):
         k = int(ss.get("explore_k", 10))
+        # among the patients matching it on the biomarkers chosen below (same sex, …)
+        match = lookalike_match("explore", training_values().iloc[tix].to_numpy()
+                                if tix >= 0 else values.iloc[sel_row].to_numpy(),
+                                own=tix if tix >= 0 else None)
+        among = None if match.none_match else match.candidates
         if tix >= 0:
-            table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=tix)
+            table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=tix,
+                                    candidates=among)
         else:
-            table = lookalike_table(model, index.query_row(sel_row), n_neighbors=k)
+            table = lookalike_table(model, index.query_row(sel_row), n_neighbors=k,
+                                    candidates=among)
 
 
 def _lookalike_rows() -> np.ndarray | None:
@@ -290,6 +299,8 @@ if sel_row is not None:
         st.caption(caveat)
     st.slider("Number of look-alikes", 3, 50, 10, key="explore_k",
               help="Also ringed on the map.")
+    if match is not None:
+        match_controls("explore", match, int(ss.get("explore_k", 10)))
     if table is not None:
         with guard("Showing the look-alikes"):
             query = training_values().iloc[tix].to_numpy() if tix >= 0 else \

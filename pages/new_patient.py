@@ -8,7 +8,9 @@ import streamlit as st
 from sparge import read_table
 from sparge.app.cohort_search import search_embedded_cohort
 from sparge.app.lookalikes import (
+    lookalike_match,
     map_select,
+    match_controls,
     projector,
     session_cache,
     show_lookalikes,
@@ -310,7 +312,11 @@ if query is not None:
                        f"{observed} of {Xq.shape[1]} biomarkers given; the rest are "
                        "completed.")
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
-        table = lookalike_table(model, Xq, n_neighbors=k)
+        # among the patients matching it on the biomarkers chosen there (same sex, …)
+        match = lookalike_match("np", xq[0])
+        match_controls("np", match, k)
+        table = lookalike_table(model, Xq, n_neighbors=k,
+                                candidates=None if match.none_match else match.candidates)
         st.subheader(f"Look-alikes of {md_escape(qid)}")
         show_lookalikes(model, table, xq[0], qid, encoder, key="np",
                         written=written)
@@ -330,4 +336,4 @@ if query is not None:
             color_title=outcome_name(encoder) if color is not None else "",
             order=outcome_order(model)),
             width="stretch", key="np_map_chart")
-        search_embedded_cohort(model, Xq, qid, k)
+        search_embedded_cohort(model, Xq, qid, k, matched=match.active)

@@ -39,19 +39,22 @@ def cohort_index(folder: str, model) -> CohortIndex:
     return index
 
 
-def search_embedded_cohort(model, Xq: pd.DataFrame, qid: str, k: int) -> None:
+def search_embedded_cohort(model, Xq: pd.DataFrame, qid: str, k: int,
+                           matched: bool = False) -> None:
     """The look-alikes of one patient among every patient of an embedded cohort folder.
 
     Folded away: it needs a folder that a data team prepared on the server, which most
     users of the page do not have (a walk-through read the open section as developer text).
+    ``matched``: the look-alikes above are matched exactly on some biomarkers, which this
+    search does not do (said).
     """
     opened = bool(st.session_state.get("np_cohort_dir", "").strip())
     with st.expander("Optional: search a whole cohort prepared by your data team",
                      expanded=opened):
-        _embedded_search(model, Xq, qid, k)
+        _embedded_search(model, Xq, qid, k, matched)
 
 
-def _embedded_search(model, Xq: pd.DataFrame, qid: str, k: int) -> None:
+def _embedded_search(model, Xq: pd.DataFrame, qid: str, k: int, matched: bool) -> None:
     st.caption("A cohort too large to train on or to upload can be embedded once on this "
                "machine or a cluster by your data team (`python -m sparge embed MODEL "
                "SOURCE -o FOLDER`, see the README's *Beyond one machine*). Give that folder "
@@ -70,7 +73,9 @@ def _embedded_search(model, Xq: pd.DataFrame, qid: str, k: int) -> None:
         table, shares = index.lookalikes(Xq, n_neighbors=k, query_ids=[qid])
         how = "exact search" if index.method_ == "exact" else "approximate search (NN-descent)"
         st.caption(f"{index.n_patients_:,} embedded patients · {how} · index built in "
-                   f"{index.build_seconds_:.1f} s")
+                   f"{index.build_seconds_:.1f} s"
+                   + (" · not matched on the biomarkers chosen above: every embedded "
+                      "patient is searched" if matched else ""))
         shown = table.drop(columns=["query"]).rename(columns={
             "rank": "#", "distance": "distance", "similarity": "similarity",
             "sparse_weight": "sparse weight"})

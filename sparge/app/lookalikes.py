@@ -17,10 +17,11 @@ import streamlit as st
 from sparge.app.plots import SMALL_CHART, outcome_share_bar
 from sparge.app.plots import lookalike_comparison as comparison_plot
 from sparge.app.shell import mismatch_message
-from sparge.data.safe_text import md_escape, to_csv
+from sparge.data.safe_text import label_text, md_escape, to_csv
 from sparge.services.display import (
     LOOKALIKE_HEADERS,
     SPARSE_WEIGHT_HELP,
+    biomarker_name,
     carried_choice,
     flag_columns,
     has_sd_scale,
@@ -43,6 +44,7 @@ from sparge.services.maps import (
     map_frame,
     umap_note,
 )
+from sparge.services.matching import Match, default_within, match_patients, matched_on_answer
 from sparge.services.workflow import (
     cohort_patients,
     far_lookalikes_message,
@@ -201,6 +203,81 @@ def cohort_frame(method: str, proj: MapProjector, index, labels=None) -> pd.Data
     key = _model_key() + (id(ss.get("cohort")), id(index), method, id(proj))
     return session_cache("map_frame", key,
                          lambda: map_frame(ss.model, proj, index, labels))
+
+
+# ---------------------------------------------------------------------------- matching
+def _within_key(key: str, j: int) -> str:
+    return f"{key}_within_{j}"
+
+
+def lookalike_match(key: str, query_values, own: int | None = None) -> Match:
+    """The training patients that match the patient on the biomarkers chosen in this
+    page's *Match exactly on* controls (:func:`match_controls`, which may be drawn later
+    in the page: the choice is read from the session). A new model starts with no
+    condition; the choice is kept aside across patients and pages (Streamlit forgets a
+    widget's value when its page is left).
+
+    Parameters
+    ----------
+    key : the page's widget prefix
+    query_values : the patient's values in original units (category codes), NaN gaps
+    own : the patient's training index, for a training patient
+    """
+    ss = st.session_state
+    model = ss.model
+    names = model.feature_names()
+    if ss.get(f"{key}_match_for") != ss.get("model_token"):
+        for k in [k for k in ss if str(k).startswith((f"{key}_match", f"{key}_within_"))]:
+            ss.pop(k, None)
+        ss[f"{key}_match_for"] = ss.get("model_token")
+    kept = ss.get(f"{key}_match_kept", {})
+    if f"{key}_match" not in ss:
+        ss[f"{key}_match"] = [f for f in kept.get("features", []) if f in names]
+    chosen = [f for f in ss[f"{key}_match"] if f in names]
+    values = training_values()
+    within = {}
+    for f in chosen:
+        wk = _within_key(key, names.index(f))
+        if wk not in ss:
+            ss[wk] = float(kept.get("within", {}).get(f, default_within(values[f])))
+        within[f] = float(ss[wk])
+    ss[f"{key}_match_kept"] = {"features": chosen, "within": within}
+    flags = session_cache("flag_columns", _model_key(), lambda: flag_columns(values))
+    return match_patients(values, query_values, chosen, within,
+                          st.session_state.get("model_encoder"), flags, own)
+
+
+def match_controls(key: str, match: Match, n_neighbors: int) -> None:
+    """The *Match exactly on* controls (an expander, open while a condition applies) and,
+    outside it, what the look-alike list is drawn from."""
+    ss = st.session_state
+    model, encoder = ss.model, ss.get("model_encoder")
+    names = model.feature_names()
+    flags = session_cache("flag_columns", _model_key(),
+                          lambda: flag_columns(training_values()))
+    chosen = ss.get(f"{key}_match", [])
+    label = "Match exactly on some biomarkers (optional)"
+    if chosen:
+        label = f"Matched exactly on {len(chosen)} biomarker{'s' if len(chosen) > 1 else ''}"
+    with st.expander(label, expanded=bool(chosen)):
+        st.multiselect(
+            "Look-alikes only among the patients with the same answer (categories) or a "
+            "close value (numbers) of", names, key=f"{key}_match",
+            format_func=lambda f: biomarker_name(f, encoder),
+            help="The learned similarity weighs what tells the outcomes apart; choose the "
+                 "biomarkers that must also match (the same sex, an age band). The "
+                 "look-alikes are the nearest of the matching patients under the same "
+                 "similarity.")
+        numbers = [f for f in chosen if not matched_on_answer(f, encoder, flags)]
+        if numbers:
+            grid = st.columns(2)
+            for i, f in enumerate(numbers):
+                grid[i % 2].number_input(label_text(f"{biomarker_name(f, encoder)}: "
+                                                    "within ±", 100), min_value=0.0, format="%g",
+                                         key=_within_key(key, names.index(f)))
+    said = match.message(n_neighbors)
+    if said:
+        (st.warning if match.none_match else st.info)(md_escape(said, 900))
 
 
 # ---------------------------------------------------------------------------- look-alikes

@@ -245,7 +245,8 @@ def model_params(model: SparGE) -> dict:
 
 
 def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
-                    exclude_training_index: int | None = None) -> pd.DataFrame:
+                    exclude_training_index: int | None = None,
+                    candidates=None) -> pd.DataFrame:
     """Look-alikes of one patient as a table.
 
     Parameters
@@ -253,6 +254,10 @@ def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
     X_query : array-like of shape (1, m) or None
         One patient's encoded features; ``None`` with ``exclude_training_index`` for a
         training patient (who is then not its own look-alike).
+    candidates : array-like, optional
+        The training patients that may be look-alikes (a boolean mask or indices; see
+        :mod:`sparge.services.matching`); the table may then be shorter than
+        ``n_neighbors``.
 
     Returns
     -------
@@ -262,9 +267,11 @@ def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
         if exclude_training_index is None:
             raise ValueError("give X_query or exclude_training_index")
         dd, ii, W = model.lookalikes(None, n_neighbors=n_neighbors,
-                                     rows=[int(exclude_training_index)])
+                                     rows=[int(exclude_training_index)],
+                                     candidates=candidates)
     else:
-        dd, ii, W = model.lookalikes(X_query, n_neighbors=n_neighbors)
+        dd, ii, W = model.lookalikes(X_query, n_neighbors=n_neighbors,
+                                     candidates=candidates)
     d, idx = dd[0], ii[0]
     w = np.asarray(W[0, idx].todense()).ravel()
     ids = getattr(model, "train_ids_", np.asarray([str(j) for j in range(len(model.embedding_))]))

@@ -18,7 +18,12 @@ from streamlit.testing.v1 import AppTest
 
 from sparge import read_table
 from sparge.data.synthetic import make_singheart_like
-from sparge.services.display import flag_columns, has_sd_scale, typical_deviation
+from sparge.services.display import (
+    flag_columns,
+    has_sd_scale,
+    snap_precision,
+    typical_deviation,
+)
 from sparge.services.workflow import encode_cohort, train
 
 UNESCAPED_IMAGE = re.compile(r"!\[[^\]]*\]\(")
@@ -366,3 +371,76 @@ def test_new_patient_map_is_fast_pca_by_default_after_training(small):
         "<br>", " ")
     star = next(t for t in spec["data"] if t.get("name") == "new patient")
     assert star["text"] == ["NEW0001"]
+
+
+def test_lookalikes_matched_exactly_on_chosen_biomarkers():
+    """Walk-through 42: a 2-year-old's look-alikes were 3 to 10 years old under the
+    supervised metric. A user can ask for look-alikes of the same answer (a category) and
+    within a distance (a number); the list is the nearest matching patients, the choice
+    stays for the next patient and across pages, and what it is drawn from is said."""
+    at = run(selected="SH0001")
+    model = at.session_state["model"]
+    # as the pages show them (the precision the values were written with)
+    values = snap_precision(model.training_values(), model.value_mean_, model.value_scale_)
+    sex = "Diabetes"
+    assert at.multiselect(key="explore_match").value == []
+    at.multiselect(key="explore_match").set_value([sex, "Age (years)"]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.number_input(key=f"explore_within_{model.feature_names().index('Age (years)')}"
+                           ).value == 5.0  # half an adult cohort's SD, rounded down
+    at.number_input(key=f"explore_within_{model.feature_names().index('Age (years)')}"
+                    ).set_value(3.0).run()
+    row = list(model.train_ids_).index("SH0001")
+    table = lookalikes(at).value
+    assert len(table) == 10 and "SH0001" not in set(table["ID"])
+    got = values.iloc[table["training_index"].to_numpy()]
+    assert (got[sex] == values[sex].iloc[row]).all()
+    assert (np.abs(got["Age (years)"] - values["Age (years)"].iloc[row]) <= 3).all()
+    # the nearest of the matching patients under the same metric
+    ok = (values[sex] == values[sex].iloc[row]) & \
+        (np.abs(values["Age (years)"] - values["Age (years)"].iloc[row]) <= 3)
+    _, idx = model.training_neighbors(len(values) - 1, rows=[row])
+    want = [i for i in idx[0] if ok.iloc[i]][:10]
+    assert table["training_index"].tolist() == want
+    said = " ".join(i.value for i in at.info).replace("\\", "")
+    n_ok = int(ok.sum()) - 1
+    assert f"Look-alikes only among the {n_ok:,} of {len(values) - 1:,} training " in said
+    assert f"Age (years): {values['Age (years)'].iloc[row] - 3:g} to" in said
+    # the next patient keeps the conditions; so does a return to the page
+    at.session_state["selected"] = "SH0002"
+    at.run()
+    assert at.multiselect(key="explore_match").value == [sex, "Age (years)"]
+    row2 = list(model.train_ids_).index("SH0002")
+    got = values.iloc[lookalikes(at).value["training_index"].to_numpy()]
+    assert (np.abs(got["Age (years)"] - values["Age (years)"].iloc[row2]) <= 3).all()
+    at.switch_page("pages/data.py").run()
+    for key in [k for k in at.session_state.keys()
+                if str(k).startswith(("explore_match", "explore_within_"))
+                and not str(k).endswith(("_kept", "_for"))]:
+        del at.session_state[key]  # as the browser's session forgets them with the page
+    at.switch_page("pages/explore.py").run()
+    assert at.multiselect(key="explore_match").value == [sex, "Age (years)"]
+    assert at.number_input(key=f"explore_within_{model.feature_names().index('Age (years)')}"
+                           ).value == 3.0
+    # nobody of the same age and total cholesterol to the digit: said, and the list is
+    # from everyone
+    chol = "Total cholesterol (mmol/L)"
+    at.multiselect(key="explore_match").set_value([sex, "Age (years)", chol]).run()
+    for f in ("Age (years)", chol):
+        at.number_input(key=f"explore_within_{model.feature_names().index(f)}"
+                        ).set_value(0.0).run()
+    assert not ((values["Age (years)"] == values["Age (years)"].iloc[row2])
+                & (values[chol] == values[chol].iloc[row2])).sum() > 1
+    assert any("No other training patient matches" in w.value for w in at.warning)
+    assert len(lookalikes(at).value) == 10
+    # a new patient: matched on the values typed
+    at.switch_page("pages/new_patient.py").run()
+    names = model.feature_names()
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").input("61")
+    at.button[[b.label for b in at.button].index("Find look-alikes")].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.multiselect(key="np_match").set_value(["Age (years)", sex]).run()
+    got = values.iloc[lookalikes(at).value["training_index"].to_numpy()]
+    assert (np.abs(got["Age (years)"] - 61) <= 5).all()
+    said = " ".join(i.value for i in at.info).replace("\\", "")
+    assert "Not matched on Diabetes: this patient has no value for it." in said
