@@ -308,7 +308,8 @@ if sel_row is not None:
             # the patient's own cells, for values written as a limit ("<15")
             row = ss.cohort.df.iloc[sel_row] if index.compatible else {}
             show_lookalikes(model, table, query, pid, encoder, key="explore",
-                            written=limits_as_written(row, model.feature_names()))
+                            written=limits_as_written(row, model.feature_names()),
+                            match=match)
 else:
     if "patient" in st.query_params:
         del st.query_params["patient"]

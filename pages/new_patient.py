@@ -319,7 +319,7 @@ if query is not None:
                                 candidates=None if match.none_match else match.candidates)
         st.subheader(f"Look-alikes of {md_escape(qid)}")
         show_lookalikes(model, table, xq[0], qid, encoder, key="np",
-                        written=written)
+                        written=written, match=match)
         method = map_select("np_map", "Where the patient lands")
         proj = projector(method)
         frame = map_frame(model, proj)

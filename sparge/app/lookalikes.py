@@ -295,7 +295,8 @@ def wrapped_table(frame: pd.DataFrame, columns: list[str], headers: dict[str, st
 
 
 def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder=None,
-                    *, key: str = "la", written: dict[str, str] | None = None) -> None:
+                    *, key: str = "la", written: dict[str, str] | None = None,
+                    match: Match | None = None) -> None:
     """A look-alike table (plain headers, the sparse weight explained), its download, the
     outcomes among the look-alikes and a comparison of the biomarkers in clinical units.
 
@@ -309,6 +310,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     key : prefix of the widget keys (one per page)
     written : the patient's values written as a limit in its table ("<15"), by feature
         (:func:`sparge.services.display.limits_as_written`): compared as written
+    match : the conditions the look-alikes were drawn under (:func:`lookalike_match`),
+        named in the download
     """
     config = {
         "rank": st.column_config.NumberColumn(LOOKALIKE_HEADERS["rank"], width=40),
@@ -334,7 +337,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                  width="stretch", key=f"{key}_table")
     if "sparse_weight" in table.columns:
         st.caption(f"Sparse weight: the {SPARSE_WEIGHT_HELP}.")
-    st.download_button("Download look-alikes (CSV)", to_csv(lookalike_display(table)),
+    matched = match.conditions if match is not None and match.active \
+        and not match.none_match else ()
+    st.download_button("Download look-alikes (CSV)", to_csv(lookalike_display(table, matched)),
                        file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
                        key=f"{key}_download")
     shares = outcome_shares(table)

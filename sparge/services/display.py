@@ -771,10 +771,16 @@ def numeric_patients(df: pd.DataFrame, features: Sequence[str]
 
 
 # ---------------------------------------------------------------------------- tables
-def lookalike_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The look-alike table with plain headers and without internal columns (for download)."""
+def lookalike_display(table: pd.DataFrame, matched: Sequence[str] = ()) -> pd.DataFrame:
+    """The look-alike table with plain headers and without internal columns (for download);
+    with ``matched`` (the conditions the look-alikes were matched on exactly, see
+    :mod:`sparge.services.matching`) a last column names them, so that a file read later
+    still says the list was drawn from some patients only."""
     keep = [c for c in LOOKALIKE_HEADERS if c in table.columns]
-    return table[keep].rename(columns=LOOKALIKE_HEADERS)
+    out = table[keep].rename(columns=LOOKALIKE_HEADERS)
+    if matched:
+        out["Matched on"] = "; ".join(str(m) for m in matched)
+    return out
 
 
 def plot_text(value: object, max_len: int = 60) -> str:

@@ -362,6 +362,9 @@ def test_lookalike_headers_help_and_safe_text():
                           "similarity": [0.9], "sparse_weight": [1.0], "outcome": ["low"]})
     assert list(lookalike_display(table).columns) == [
         "Rank", "Patient ID", "Distance", "Similarity", "Sparse weight", "Outcome"]
+    # look-alikes matched exactly on some biomarkers: the file says on what
+    shown = lookalike_display(table, ["Sex: Female", "Age (years): 45 to 55"])
+    assert shown["Matched on"].tolist() == ["Sex: Female; Age (years): 45 to 55"]
     assert "sum to 1" in SPARSE_WEIGHT_HELP and "not needed" in SPARSE_WEIGHT_HELP
     assert plot_text("<img src=x>") == "&lt;img src=x&gt;"
     assert safe_filename("![x](http://h/leak)") == "x_http_h_leak"
