@@ -247,6 +247,8 @@ _UNIT_SPELLINGS = {
     "years": "years", "year": "years", "yrs": "years", "yr": "years", "y": "years",
     "months": "months", "month": "months", "mo": "months", "mos": "months",
     "days": "days", "day": "days", "d": "days",
+    # walk-through 41's breastfeeding "6 weeks" in a column of months
+    "weeks": "weeks", "week": "weeks", "wks": "weeks", "wk": "weeks",
     "hours": "hours", "hour": "hours", "hrs": "hours", "hr": "hours", "h": "hours",
     "%": "%", "percent": "%",
     "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "kgs": "kg",
@@ -297,7 +299,7 @@ KNOWN_UNITS = frozenset({
     "nmol/l", "pmol/l", "mg/dl", "g/dl", "g/l", "mg/l", "ng/l", "ng/ml", "ug/l", "pg/ml",
     "iu/l", "u/l", "meq/l", "mmhg", "kpa", "bpm", "/min", "%", "°c", "°f", "mmol/mol",
     "x10^9/l", "x109/l", "10^9/l", "/ul", "/mm3", "k/ul", "ml", "l", "ml/min",
-    "ml/min/1.73m2", "kg/m2", "min", "years", "months", "days", "hours",
+    "ml/min/1.73m2", "kg/m2", "min", "years", "months", "weeks", "days", "hours",
     # walk-through 38's 15-row HIV export: one "687 cells/mm3" and one "<20 copies/mL"
     "cells/mm3", "cells/ul", "copies/ml", "iu/ml", "cp/ml"})
 

@@ -58,9 +58,20 @@ _SIMPLE = {
              "sec": 1 / 60, "secs": 1 / 60, "seconds": 1 / 60, "d": 1440.0,
              "day": 1440.0, "days": 1440.0, "weeks": 10080.0},
     # walk-through 37's "91 months" in a column of years on treatment; a month is a
-    # twelfth of a year by definition (not a number of days: no days here)
-    "years": {"years": 12.0, "months": 1.0},
+    # twelfth of a year by definition. Weeks and days in a column of months or years
+    # (walk-through 41's breastfeeding "6 weeks") by the mean year of 365.25 days: said
+    # in the conversion's note (:data:`_MEAN_YEAR`)
+    "years": {"years": 12.0, "months": 1.0, "weeks": 12 * 7 / 365.25,
+              "days": 12 / 365.25},
 }
+#: Pairs of units whose conversion takes a year as 365.25 days (not exact for a given
+#: month or year): their conversion says so.
+_MEAN_YEAR = frozenset({"weeks", "days"}), frozenset({"months", "years"})
+#: Units of a duration: a value written with one of them is converted into another
+#: whatever the column's other values, since a duration's unit follows its size (a short
+#: breastfeeding in weeks, a long one in months: walk-through 41's medians lay a factor 4
+#: apart, and the weeks were set to missing).
+_DURATIONS = frozenset(_SIMPLE["time"]) | frozenset(_SIMPLE["years"])
 #: An eGFR is given per 1.73 m² of body surface: "mL/min" is its short form (walk-through
 #: 37 set 86 eGFRs in "mL/min/1.73m2" to missing beside plain ones read in "mL/min").
 #: Not a creatinine clearance, which is not normalised.
@@ -188,7 +199,9 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
     for units in _SIMPLE.values():
         if a in units and b in units:
             f = units[a] / units[b]
-            return Conversion(f, 0.0, f"1 {source} = {format_number(f)} {target}")
+            mean = ({a, b} & _MEAN_YEAR[0]) and ({a, b} & _MEAN_YEAR[1])
+            return Conversion(f, 0.0, f"1 {source} = {format_number(f)} {target}"
+                              + (", a year taken as 365.25 days" if mean else ""))
     na, nb = _count_per_litre(a), _count_per_litre(b)
     if na is not None and nb is not None:  # platelets per µL and ×10^9/L
         f = na / nb
@@ -416,7 +429,8 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
             continue
         conv = conversion(column, shown[key], target)
         m = _median_log(conv(x)) if conv is not None else None
-        if conv is None or m is None or (centre is not None
+        duration = {key, target_key} <= _DURATIONS
+        if conv is None or m is None or (centre is not None and not duration
                                          and abs(m - centre) > math.log(AGREEMENT)):
             plan.left.append(key)
             continue

@@ -175,3 +175,26 @@ def test_nil_known_in_a_list_of_allergies_is_no_allergy():
                                               "Allergies: peanut"]
     no = enc.table_.levels(enc.feature_names_out_[0])["No"]
     assert (X[::4] == no).all() and (X[1::4] == no).all()
+
+
+def test_durations_in_weeks_or_days_in_a_column_of_months_are_converted():
+    """Walk-through 41: a breastfeeding column of months held short durations in weeks
+    ("6 weeks"); their median lay a factor 4 from the months', and they were set to
+    missing. A duration's unit follows its size: weeks and days are converted (a year of
+    365.25 days, said), whatever the other cells' values."""
+    n = 90
+    rng = np.random.default_rng(2)
+    cells = [f"{rng.integers(6, 24)} months" if i % 3 else f"{rng.integers(1, 8)} wks"
+             for i in range(n)]
+    cells[4] = "10 days"
+    df = pd.DataFrame({"ID": [f"C{i}" for i in range(n)], "Breastfeeding (months)": cells,
+                       "Age": rng.integers(1, 10, n), "y": rng.integers(0, 2, n)})
+    enc = Encoder(id_column="ID", label_column="y")
+    X = enc.fit_transform(df)
+    j = list(enc.feature_names_out_).index("Breastfeeding (months)")
+    want = [float(c.split()[0]) * {"months": 1.0, "wks": 12 * 7 / 365.25,
+                                   "days": 12 / 365.25}[c.split()[1]] for c in cells]
+    np.testing.assert_allclose(X[:, j], want, rtol=1e-9)
+    text = str(enc.report_)
+    assert "converted to 'months' (1 wks = 0.23 months, a year taken as 365.25 days)" in text
+    assert "set to missing" not in text
