@@ -1454,6 +1454,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  " (as its limits are read: the true value lies below)"),
                 ("estimated", "as an estimate", lambda c: "as the estimate "
                  f"({format_number(c[2])})"),
+                ("range", "as a range", lambda c: "as its middle "
+                 f"({format_number(c[2])})"),
                 ("saturation", "with how the saturation was measured",
                  lambda c: f"as the saturation ({format_number(c[2])} %); whether the "
                            "patient was on oxygen is not read")):

@@ -141,6 +141,24 @@ _LIMIT_THEN = re.compile(r"\s*([<>]=?|[≤≥⩽⩾])\s*(\d.*)")
 #: weights): the value.
 _ESTIMATED = re.compile(r"\s*(?:est(?:imated|\.)?|approx(?:imately|\.)?|about|circa|ca\.|c\.|~)"
                         r"\s*:?\s*(\d.*)", re.IGNORECASE)
+#: A narrow range in a column of numbers, "2-3", "5 to 10" (walk-through 41's wheeze
+#: episodes): its middle. Bounded runs; only in a column already read as numbers (a
+#: column of bands, "40-49", stays answers: :func:`numeric_share` does not count them).
+_RANGE = re.compile(r"\s{0,3}(\d{1,6}(?:\.\d{1,4})?)\s{0,3}(?:-|–|—|to)\s{0,3}"
+                    r"(\d{1,6}(?:\.\d{1,4})?)\s{0,3}", re.IGNORECASE)
+
+
+def range_middle(cell: str) -> float | None:
+    """The middle of a narrow range written in a cell ("2-3": 2.5; "5 to 10": 7.5), or
+    ``None``: not a range, its bounds reversed or equal ("120-80" is no range), or a wide
+    one (its upper bound above 3 × the lower + 3: "1-100" says too little)."""
+    m = _RANGE.fullmatch(cell) if len(cell) <= 40 else None
+    if m is None:
+        return None
+    lo, hi = float(m.group(1)), float(m.group(2))
+    if not lo < hi <= 3 * lo + 3:
+        return None
+    return (lo + hi) / 2
 
 
 def score_maximum(cells) -> int | None:
@@ -668,7 +686,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         (``saturation``: (row, text, number); "94% on 2L" is 94), and the estimates
         (``estimated``: (row, text, number); "est 67" is 67), and the results below
         the detection limit (``not_detected``: (row, text); ``detection_limit``: the
-        limit they read as, or ``None``).
+        limit they read as, or ``None``), and the narrow ranges read as their middle
+        (``range``: (row, text, number); :func:`range_middle`).
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
@@ -676,7 +695,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "thousands_comma": [], "gestation": [], "plain": [],
                             "saturation": [], "estimated": [], "limit_unit": [],
                             "none_as_zero": [], "not_detected": [],
-                            "detection_limit": None, "log10": []}
+                            "detection_limit": None, "log10": [], "range": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -768,6 +787,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 v := _limit_value(m.group(1), unit, convert)) is not None:
             out[i] = v  # "est 67": the estimate
             info["estimated"].append((int(i), s, v))
+        elif (v := range_middle(s)) is not None:  # "2-3": its middle
+            out[i] = v
+            info["range"].append((int(i), s, v))
         elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
             info["infinite"].append((int(i), s))
         elif (v := with_unit(s, unit, thousands_dot and not eu, thousands_comma)) is not None \

@@ -198,3 +198,31 @@ def test_durations_in_weeks_or_days_in_a_column_of_months_are_converted():
     text = str(enc.report_)
     assert "converted to 'months' (1 wks = 0.23 months, a year taken as 365.25 days)" in text
     assert "set to missing" not in text
+
+
+def test_a_narrow_range_in_a_column_of_numbers_reads_as_its_middle():
+    """Walk-through 41: wheeze episodes "2-3" were set to missing. A narrow range in a
+    column of numbers reads as its middle, said; a wide or reversed one stays unread, and
+    a column of bands ("40-49") stays answers."""
+    from sparge.data.parsing import range_middle
+
+    assert range_middle("2-3") == 2.5 and range_middle("5 to 10") == 7.5
+    assert range_middle("2 – 3") == 2.5 and range_middle("0-1") == 0.5
+    for cell in ("120-80", "1-100", "3-3", "10-20 cigs", "-2-3", "2-3-4", "1" * 50):
+        assert range_middle(cell) is None, cell
+    n = 60
+    rng = np.random.default_rng(3)
+    counts = [str(rng.integers(0, 6)) for _ in range(n)]
+    counts[7], counts[9], counts[11] = "2-3", "1 to 2", "1-20"
+    df = pd.DataFrame({"ID": [f"C{i}" for i in range(n)], "Wheeze episodes": counts,
+                       "Age band": [("40-49", "50-59", "60-69")[i % 3] for i in range(n)],
+                       "y": rng.integers(0, 2, n)})
+    enc = Encoder(id_column="ID", label_column="y")
+    X = enc.fit_transform(df)
+    j = list(enc.feature_names_out_).index("Wheeze episodes")
+    assert X[7, j] == 2.5 and X[9, j] == 1.5 and np.isnan(X[11, j])
+    assert enc.roles_["Age band"] == "categorical"
+    text = str(enc.report_)
+    assert "Column 'Wheeze episodes': 2 cell(s) written as a range (e.g. '2-3', CSV line 9) " \
+           "read as its middle (2.5)." in text
+    assert "'1-20'" in text  # set to missing, named
