@@ -51,6 +51,9 @@ _SIMPLE = {
     "length": {"m": 1.0, "cm": 0.01, "mm": 1e-3, "in": 0.0254, "inch": 0.0254,
                "inches": 0.0254, "ft": 0.3048},
     "pressure": {"mmhg": 1.0, "kpa": 7.500617},
+    # walk-through 43's blood losses: "2.02 L" in a column of mL (the largest bleeds)
+    "volume": {"l": 1.0, "dl": 0.1, "ml": 1e-3, "litre": 1.0, "litres": 1.0,
+               "liter": 1.0, "liters": 1.0, "cc": 1e-3},
     # walk-through 33's times to the doctor: "80 min", "1.5 h" (never "m": metres)
     "time": {"min": 1.0, "mins": 1.0, "minute": 1.0, "minutes": 1.0, "h": 60.0,
              "hr": 60.0, "hrs": 60.0, "hour": 60.0, "hours": 60.0, "s": 1 / 60,
@@ -72,6 +75,15 @@ _MEAN_YEAR = frozenset({"weeks", "days"}), frozenset({"months", "years"})
 #: breastfeeding in weeks, a long one in months: walk-through 41's medians lay a factor 4
 #: apart, and the weeks were set to missing).
 _DURATIONS = frozenset(_SIMPLE["time"]) | frozenset(_SIMPLE["years"])
+
+
+def _exact_dimension(a: str, b: str) -> bool:
+    """Whether unit keys ``a`` and ``b`` are of one :data:`_SIMPLE` dimension (or both
+    durations): a value written with its unit then converts exactly, whatever the
+    column's other values. Its unit also follows its size: walk-through 43's blood losses
+    in 'L' were the largest bleeds, a factor 4 above the column's mL, and were set to
+    missing. (A concentration's conversion depends on the analyte, and stays checked.)"""
+    return {a, b} <= _DURATIONS or any(a in u and b in u for u in _SIMPLE.values())
 #: An eGFR is given per 1.73 m² of body surface: "mL/min" is its short form (walk-through
 #: 37 set 86 eGFRs in "mL/min/1.73m2" to missing beside plain ones read in "mL/min").
 #: Not a creatinine clearance, which is not normalised.
@@ -429,8 +441,8 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
             continue
         conv = conversion(column, shown[key], target)
         m = _median_log(conv(x)) if conv is not None else None
-        duration = {key, target_key} <= _DURATIONS
-        if conv is None or m is None or (centre is not None and not duration
+        exact = _exact_dimension(key, target_key)
+        if conv is None or m is None or (centre is not None and not exact
                                          and abs(m - centre) > math.log(AGREEMENT)):
             plan.left.append(key)
             continue

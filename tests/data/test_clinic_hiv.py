@@ -90,7 +90,9 @@ def test_egfr_per_173_m2_and_months_in_years_are_the_same_quantity():
             conversion("eGFR (CKD-EPI)", "mL/min", "mL/min/1.73 m²").factor) == (1.0, 1.0)
     assert conversion("Creatinine clearance", "mL/min/1.73m2", "mL/min") is None
     assert conversion("Years on ART", "91 months".split()[1], "yrs").factor == 1 / 12
-    assert conversion("Time", "months", "days") is None  # a month has no fixed days
+    # a month has no fixed days: the conversion takes a mean year, and says so
+    month = conversion("Time", "months", "days")
+    assert month.factor == 365.25 / 12 and month.why.endswith("a year taken as 365.25 days")
     df, _ = _clinic()
     enc = Encoder(id_column="Patient ID", label_column="Virological failure at 12 months")
     X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
