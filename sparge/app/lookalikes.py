@@ -20,10 +20,10 @@ from sparge.app.shell import mismatch_message
 from sparge.data.safe_text import label_text, md_escape, to_csv
 from sparge.services.display import (
     LOOKALIKE_HEADERS,
-    SPARSE_WEIGHT_HELP,
     biomarker_name,
     carried_choice,
     flag_columns,
+    has_forest_part,
     has_sd_scale,
     log_scale_note,
     lookalike_comparison,
@@ -32,6 +32,7 @@ from sparge.services.display import (
     pair_comparison,
     safe_filename,
     snap_precision,
+    sparse_weight_help,
     standardize,
     top_biomarkers,
     typical_deviation,
@@ -313,20 +314,22 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     match : the conditions the look-alikes were drawn under (:func:`lookalike_match`),
         named in the download
     """
+    weight_help = sparse_weight_help(model)
+    forest = has_forest_part(model)
     config = {
         "rank": st.column_config.NumberColumn(LOOKALIKE_HEADERS["rank"], width=40),
         "ID": st.column_config.TextColumn(LOOKALIKE_HEADERS["ID"]),
         "distance": st.column_config.NumberColumn(
             LOOKALIKE_HEADERS["distance"], format="%.3f", width=64,
             help="Look-alike distance (smaller = more alike): in the learned SparGE "
-                 "space, plus random-forest proximity when the model has a forest part"),
+                 "space" + (", plus the random-forest dissimilarity" if forest else "")),
         "similarity": st.column_config.ProgressColumn(
             LOOKALIKE_HEADERS["similarity"], min_value=0.0, max_value=1.0, format="%.2f",
             width=84,
             help="1 = identical in the learned space; a typical look-alike scores 0.6 or more"),
         "sparse_weight": st.column_config.NumberColumn(
             LOOKALIKE_HEADERS["sparse_weight"], format="%.3f", width=92,
-            help=SPARSE_WEIGHT_HELP),
+            help=weight_help),
         "outcome": st.column_config.TextColumn(LOOKALIKE_HEADERS["outcome"]),
         "training_index": None,
     }
@@ -336,7 +339,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     st.dataframe(table, hide_index=True, column_config=config, column_order=order,
                  width="stretch", key=f"{key}_table")
     if "sparse_weight" in table.columns:
-        st.caption(f"Sparse weight: the {SPARSE_WEIGHT_HELP}.")
+        st.caption(f"Sparse weight: the {weight_help}.")
     matched = match.conditions if match is not None and match.active \
         and not match.none_match else ()
     st.download_button("Download look-alikes (CSV)", to_csv(lookalike_display(table, matched)),

@@ -45,6 +45,20 @@ SPARSE_WEIGHT_HELP = (
     "the other look-alikes together already rebuild the patient there, even when this one "
     "is the closest. The list's order also counts the random-forest proximity, which the "
     "weights do not, so a top-ranked look-alike can have weight 0")
+#: The same without a forest part (an unsupervised model): walk-through 43 read of a
+#: random forest the Model page said this model did not have.
+_SPARSE_WEIGHT_PLAIN = SPARSE_WEIGHT_HELP.split(". The list's order")[0]
+
+
+def has_forest_part(model) -> bool:
+    """Whether ``model``'s look-alike metric counts a random-forest proximity."""
+    return float(getattr(model, "forest_scale_", 0.0) or 0.0) > 0
+
+
+def sparse_weight_help(model) -> str:
+    """The sparse weight's help for ``model``'s look-alikes: the random-forest proximity
+    named only when its look-alike metric has a forest part."""
+    return SPARSE_WEIGHT_HELP if has_forest_part(model) else _SPARSE_WEIGHT_PLAIN
 
 #: Plain headers of the look-alike table (internal column -> header).
 LOOKALIKE_HEADERS = {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",
@@ -813,7 +827,8 @@ def _quiet():
         yield
 
 
-__all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "model_filename", "outcome_name",
+__all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "sparse_weight_help", "has_forest_part",
+           "model_filename", "outcome_name",
            "LOOKALIKE_HEADERS", "category_words", "answers_by_code",
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
            "standardize", "top_biomarkers", "typical_deviation",

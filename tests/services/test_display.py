@@ -366,6 +366,15 @@ def test_lookalike_headers_help_and_safe_text():
     shown = lookalike_display(table, ["Sex: Female", "Age (years): 45 to 55"])
     assert shown["Matched on"].tolist() == ["Sex: Female; Age (years): 45 to 55"]
     assert "sum to 1" in SPARSE_WEIGHT_HELP and "not needed" in SPARSE_WEIGHT_HELP
+    # the random forest is named only for a model whose metric has a forest part
+    # (walk-through 43 read of one on an unsupervised model)
+    from types import SimpleNamespace
+
+    from sparge.services.display import sparse_weight_help
+    assert sparse_weight_help(SimpleNamespace(forest_scale_=2.0)) == SPARSE_WEIGHT_HELP
+    plain = sparse_weight_help(SimpleNamespace(forest_scale_=0.0))
+    assert "forest" not in plain and plain.endswith("even when this one is the closest")
+    assert sparse_weight_help(object()) == plain
     assert plot_text("<img src=x>") == "&lt;img src=x&gt;"
     assert safe_filename("![x](http://h/leak)") == "x_http_h_leak"
     assert safe_filename("../..") == "patient"
