@@ -44,6 +44,7 @@ from sparge.data.encoding_notes import (
 )
 from sparge.data.safe_text import md_escape, plain_frame, quoted_names, to_csv
 from sparge.services.ages import (
+    AGREE_YEARS,
     age_choices,
     age_name,
     replaces_table_age,
@@ -265,8 +266,15 @@ def _age_form(cohort, choices) -> None:
                 _again(f"'{md_escape(name)}' removed; the table was encoded again.",
                        ages=without_age(enc.ages, name))
         a, b = st.columns(2)
+        # no column named as a date of birth: none is guessed (walk-through 43's only date
+        # column, the delivery date, gave every mother an "age" of 0 to 1 year)
         born = a.selectbox("Date of birth", choices.dates, key="age_born",
-                           index=choices.dates.index(choices.born) if choices.born else 0)
+                           index=choices.dates.index(choices.born) if choices.born else None,
+                           placeholder="Choose the column of dates of birth")
+        if born is None:
+            st.caption("No column is named as a date of birth (DOB, born, birth): choose "
+                       "the one that holds them, if any.")
+            return
         others = [c for c in choices.dates if c != born]
         at_options = [*others, ONE_DATE]
         at_pick = b.selectbox("Age at", at_options, key="age_at",
@@ -294,16 +302,18 @@ def _age_form(cohort, choices) -> None:
         own = table_ages(cohort.features, enc.roles_, added)
         # once per table and date of birth: reading every date on each rerun was slow
         by_default, has = session_cache(
-            "age_replaces", (id(cohort), born, tuple(own)),
-            lambda: replaces_table_age(cohort.df, born, cohort.X, cohort.features, own))
+            "age_replaces", (id(cohort), born, tuple(own), at, ORDERS[order]),
+            lambda: replaces_table_age(cohort.df, born, cohort.X, cohort.features, own,
+                                       at, ORDERS[order]))
         replace = bool(own) and st.checkbox(
             f"Leave out the table's own {md_escape(quoted_names(own))}: the new age "
             "replaces it",
             value=by_default, key=f"age_replace_{born}",
             help="Both would be features, and the look-alikes would weigh age twice. "
                  f"Ticked when the date of birth gives at least as many ages as the "
-                 f"table's own ({has:,} patients have one). Any column's role can be "
-                 "changed back on the Column roles tab.")
+                 f"table's own ({has:,} patients have one) and the two agree (within "
+                 f"{AGREE_YEARS:g} years for most patients with both). Any column's role "
+                 "can be changed back on the Column roles tab.")
         if st.button("Add the age and encode again", key="age_add"):
             with guard("Adding the age"):
                 name = name.strip() or age_name(at, [str(c) for c in cohort.df.columns],

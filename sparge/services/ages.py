@@ -11,8 +11,9 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.column_kinds import looks_like_dates
-from sparge.data.dates import read_dates
+from sparge.data.dates import add_ages, read_dates
 from sparge.data.parsing import cell_text
+from sparge.errors import DataError
 
 #: A date of birth's column name.
 _BIRTH = re.compile(r"birth|\bdob\b|\bd\.o\.b\b|\bborn\b|geburt|naissance|nacimiento",
@@ -91,17 +92,46 @@ def table_ages(features: list[str], roles: dict[str, str], ages: dict | None = N
             and _AGE_COLUMN.search(f) and not _BIRTH.search(f)]
 
 
+#: Patients with both ages needed to tell whether they agree.
+AGREE_MIN = 5
+#: Median difference (years) within which the two ages agree.
+AGREE_YEARS = 2.0
+
+
 def replaces_table_age(df: pd.DataFrame, born: str, X, features: list[str],
-                       own: list[str]) -> tuple[bool, int]:
-    """Whether an age from the date of birth ``born`` should replace the table's own age
-    columns ``own`` (:func:`table_ages`) by default, and how many patients have one of
-    those: it should when the dates give at least as many ages. ``X``, ``features``: the
-    encoded table. Walk-through 41's dates of birth were filled for 200 of 626 children,
-    the replaced "Age" for 396."""
+                       own: list[str], at: str | None = None,
+                       day_first: bool | None = None) -> tuple[bool, int]:
+    """Whether an age from the date of birth ``born`` at ``at`` should replace the
+    table's own age columns ``own`` (:func:`table_ages`) by default, and how many
+    patients have one of those.
+
+    It should when the dates give at least as many ages, and, with ``at`` (a date column
+    or a date written YYYY-MM-DD), when the two ages agree: a median difference of at
+    most :data:`AGREE_YEARS` over the (at least :data:`AGREE_MIN`) patients with both.
+    Walk-through 41's dates of birth were filled for 200 of 626 children, the replaced
+    "Age" for 396; walk-through 43's only date column was the delivery date, whose
+    "ages" of 0 to 1 year replaced every mother's. ``X``, ``features``: the encoded
+    table; ``day_first`` as in :func:`~sparge.data.dates.add_ages`.
+    """
     X = np.asarray(X, dtype=float)
     cols = [features.index(c) for c in own if c in features]
     has = int(np.isfinite(X[:, cols]).any(axis=1).sum()) if cols else 0
-    return int(read_dates(df[born]).dates.notna().sum()) >= has, has
+    if int(read_dates(df[born]).dates.notna().sum()) < has:
+        return False, has
+    if at is None or not cols:
+        return True, has
+    try:
+        spec = {"born": born, "at": at, "day_first": day_first}
+        aged, _, _ = add_ages(df[[c for c in (born, at) if c in df.columns]],
+                              {"__age__": spec})
+    except DataError:
+        return False, has
+    new = pd.to_numeric(aged["__age__"], errors="coerce").to_numpy(dtype=float)
+    table = X[:, cols[0]]
+    both = np.isfinite(new) & np.isfinite(table)
+    if both.sum() < AGREE_MIN:
+        return False, has
+    return bool(np.median(np.abs(new[both] - table[both])) <= AGREE_YEARS), has
 
 
 def with_age(ages: dict | None, name: str, born: str, at: str,

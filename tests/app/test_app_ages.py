@@ -146,15 +146,46 @@ def test_a_sparse_date_of_birth_does_not_replace_the_tables_age_by_default():
     from sparge.services.ages import replaces_table_age
 
     df = _export()
-    df.insert(1, "Age", np.arange(len(df)) % 40 + 30.0)
+    true_age = ((pd.to_datetime(df["Admission date"], dayfirst=True)
+                 - pd.to_datetime(df["DOB"], dayfirst=True)).dt.days / 365.2425).round()
+    df.insert(1, "Age", true_age)
     df.loc[df.index[:60], "DOB"] = ""  # 20 of 80 dates of birth
     X = np.column_stack([df["Age"].to_numpy(), np.full(len(df), np.nan)])
     assert replaces_table_age(df, "DOB", X, ["Age", "Other"], ["Age"]) == (False, 80)
     X[:70, 0] = np.nan  # 10 ages in the table, 20 from the dates: replace
     assert replaces_table_age(df, "DOB", X, ["Age", "Other"], ["Age"]) == (True, 10)
+    # ... when the two ages agree where both are given (at the admission they do)
+    assert replaces_table_age(df, "DOB", X, ["Age", "Other"], ["Age"],
+                              "Admission date") == (True, 10)
+    # walk-through 43: the "date of birth" was the delivery date, its ages 0 to 1 year
+    # against mothers of 20 to 40: never replaced by default
+    baby = df.assign(DOB=df["Admission date"])
+    assert replaces_table_age(baby, "DOB", X, ["Age", "Other"], ["Age"],
+                              "Admission date") == (False, 10)
+    assert replaces_table_age(df, "DOB", X, ["Age", "Other"], ["Age"],
+                              "2100-01-01") == (False, 10)
+    X[74:, 0] = np.nan  # fewer than 5 patients with both: cannot tell, not replaced
+    assert replaces_table_age(df, "DOB", X, ["Age", "Other"], ["Age"],
+                              "Admission date") == (False, 4)
     at = start("pages/data.py")
     at.file_uploader(key="data_upload").set_value(
         ("export.csv", df.to_csv(index=False).encode(), "text/csv")).run()
     at.button(key="setup_go").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.checkbox(key="age_replace_DOB").value is False
+
+
+def test_no_column_named_as_a_date_of_birth_is_not_guessed():
+    """Walk-through 43: the only date column, "Delivery date", was offered as the date of
+    birth, and its "ages" of 0 to 1 year replaced every mother's age."""
+    df = _export().drop(columns=["DOB", "Last review"]).rename(
+        columns={"Admission date": "Delivery date"})
+    df.insert(1, "Maternal age", np.arange(len(df)) % 20 + 20.0)
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("maternity.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.button(key="setup_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="age_born").value is None
+    assert "No column is named as a date of birth" in texts(at)
+    assert not [b for b in at.button if b.key == "age_add"]
