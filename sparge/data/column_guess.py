@@ -217,7 +217,9 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
     for pos, col in enumerate(df.columns):
         c = str(col)
         rank = _outcome_rank(c)
-        event = rank is None and _YES_NO_EVENT.search(c) and not _PAST.search(c)
+        threshold = bool(_THRESHOLD_NAMED.search(c))
+        event = rank is None and (_YES_NO_EVENT.search(c) or threshold) \
+            and not _PAST.search(c)
         if c in skip or (rank is None and not event):
             continue
         t = texts[c] if texts is not None else cell_text(df[col])
@@ -232,7 +234,7 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
                 codes = {**codes, **event_answer_codes(c, codes, codes)}
             if codes is None or set(codes.values()) - {0, 1, 2}:
                 continue
-            rank = len(_OUTCOME_WORDS) + 1
+            rank = len(_OUTCOME_WORDS) + (0.5 if threshold else 1)
         if 2 <= n_levels <= 10:
             found.append((rank, pos, c))
     return [c for _, _, c in sorted(found)]
@@ -250,8 +252,14 @@ _WINDOW = re.compile(r"\b(?:within|at|by)\s{1,3}(?:(?:\d{1,3}|one|two|three|five
 #: "Intubated", "Sepsis" (walk-through 31's "NICU admission" was not guessed) ...
 _YES_NO_EVENT = re.compile(
     r"admission|admitted|readmit|transfer|\bn?icu\b|intubat|ventilat|complication|"
-    r"infection|sepsis|stroke|amputation|reoperation|reintervention|bpd|\bnec\b",
+    r"infection|sepsis|stroke|amputation|reoperation|reintervention|bpd|\bnec\b|"
+    # walk-through 43's "Postpartum haemorrhage (>=1000 mL)" was not guessed
+    r"ha?emorrhage|\bbleed|\bpph\b|eclampsia|thrombo|embolism|infarction|delirium|"
+    r"kidney injury|\baki\b",
     re.IGNORECASE)
+#: A yes/no column defined by a threshold, "(>=1000 mL)", "> 7 days": a derived
+#: outcome, preferred to a plain event (the export's "NICU admission" came first).
+_THRESHOLD_NAMED = re.compile(r"(?:[<>]=?|[≤≥])\s{0,3}\d")
 #: ... and not one the patient had before ("Previous admission", "History of stroke").
 _PAST = re.compile(r"previous|prior|history|\bhx\b|past|before|pre-?existing|baseline",
                    re.IGNORECASE)
@@ -296,6 +304,22 @@ _NOT_EVENTS = frozenset({"at", "by", "within", "after", "before", "in", "of", "t
                          "year", "years", "outcome", "status", "any", "new", "yes", "no"})
 
 
+#: Prefixes a compound medical word's initials split off: "postpartum" is P-P.
+_PREFIX = re.compile(r"^(post|pre|peri|ante|intra|sub|hyper|hypo|neo|endo)(?=[a-z]{4})")
+
+
+def event_initials(column: str) -> set[str]:
+    """The initials an event's name is abbreviated to: "Postpartum haemorrhage (>=1000
+    mL)" gives "ph" and "pph", "Acute kidney injury" "aki" (the name before any bracket,
+    without the words of :data:`_NOT_EVENTS`; two letters at least)."""
+    name = str(column).split("(", 1)[0].lower()
+    words = [w for w in re.findall(r"[a-z]+", name) if w not in _NOT_EVENTS]
+    plain = "".join(w[0] for w in words)
+    split = "".join(m.group(1)[0] + w[m.end()] if (m := _PREFIX.match(w)) else w[0]
+                    for w in words)
+    return {i for i in (plain, split) if 2 <= len(i) <= 6}
+
+
 def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str, int]:
     """Answers of a yes/no outcome that name its event (a yes, code 1) or the event's
     opposite (a no, code 2): "admitted" and "discharged" in a column named "Admitted",
@@ -318,7 +342,10 @@ def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str,
     # diagnosis by age 6": "confirmed" beside "Yes" was a third outcome)
     yes |= _CONFIRMED
     no |= _RULED_OUT
-    # the event as the column names it: "sepsis" / "no sepsis" in a column "Sepsis"
+    # the event as the column names it: "sepsis" / "no sepsis" in a column "Sepsis", or
+    # by its initials: "PPH" in "Postpartum haemorrhage" (walk-through 43: a third
+    # outcome), "AKI" in "Acute kidney injury"
+    named |= event_initials(column)
     yes |= named
     no |= {f"{neg} {w}" for w in named for neg in ("no", "not", "without")}
     out = {}

@@ -56,13 +56,17 @@ from sparge.data.encoding_notes import (
 )
 from sparge.data.far_values import far_mask, log_bounds, typical_bounds
 from sparge.data.leaks import (
+    DEFINES_AGREEMENT,
     END_OF_STAY,
     LEAK_AUC,
     LEAK_MIN_CLASS,
     NAMED_LEAK_AUC,
+    defines_message,
+    defining_agreement,
     leak_message,
     named_after_outcome,
     named_leak_message,
+    named_threshold,
     outcome_leaks,
 )
 from sparge.data.levels import infer_levels, not_assessed_levels, shown_answer, spellings
@@ -1008,6 +1012,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                                    self.roles_[self.feature_names_out_[j]] == "categorical"
                                    for j in judged])
         leaks = {c: a for c, a in strong.items() if a >= LEAK_AUC}
+        # a feature the outcome's name defines it by: "Postpartum haemorrhage (>=1000 mL)"
+        # is an estimated blood loss of 1000 mL or more (walk-through 43: AUC 0.93, kept)
+        defining = self._defining_features(X, judged, labels)
         # weaker, but named like what is written at the end of a stay (walk-through 35's
         # "Discharge destination", AUC 0.91, held "Home (readmitted)") or as what follows
         # the outcome's event (walk-through 37's "Switched regimen after failure", AUC
@@ -1029,19 +1036,46 @@ class Encoder(TransformerMixin, BaseEstimator):
             if named:
                 report.warnings.append(named_leak_message(named, after_outcome=after))
                 report.questioned_leaks.update(named)
-        if not leaks:
+        for c in defining:
+            leaks.pop(c, None)
+        if not leaks and not defining:
             return X
-        if len(leaks) >= X.shape[1]:
-            report.warnings.append(leak_message(leaks, left_out=False))
-            report.questioned_leaks.update(leaks)
+        if len(leaks) + len(defining) >= X.shape[1]:
+            if leaks:
+                report.warnings.append(leak_message(leaks, left_out=False))
+            report.questioned_leaks.update({**leaks, **defining})
             return X
-        report.warnings.append(leak_message(leaks, left_out=True))
+        if leaks:
+            report.warnings.append(leak_message(leaks, left_out=True))
+        if defining:
+            report.warnings.append(defines_message(defining, str(self.label_column)))
+            leaks.update(defining)
         for col in leaks:
             self.roles_[col] = "ignore"
         self.encoded_columns_ = [c for c in self.encoded_columns_ if c not in leaks]
         keep = [f not in leaks for f in self.feature_names_out_]
         self.feature_names_out_ = [f for f, k in zip(self.feature_names_out_, keep) if k]
         return X[:, np.asarray(keep)]
+
+    def _defining_features(self, X: np.ndarray, judged: list[int], labels
+                           ) -> dict[str, float]:
+        """The numeric features (of ``judged``) in the unit the outcome's name gives a
+        threshold in, whose values beyond it give the outcome for at least
+        :data:`~sparge.data.leaks.DEFINES_AGREEMENT` of the patients, with that share."""
+        named = named_threshold(self.label_column)
+        if named is None or named[2] is None:
+            return {}
+        op, t, unit = named
+        out = {}
+        for j in judged:
+            c = self.feature_names_out_[j]
+            own = self.unit_of(c) if self.roles_.get(c) == "numeric" else None
+            if own is None or unit_key(own) != unit_key(unit):
+                continue
+            share = defining_agreement(X[:, j], labels, op, t)
+            if share is not None and share >= DEFINES_AGREEMENT:
+                out[c] = share
+        return out
 
     @staticmethod
     def _start_report(df: pd.DataFrame) -> ValidationReport:

@@ -51,6 +51,57 @@ def named_after_outcome(column: str, outcome: str | None) -> bool:
 #: Patients of each outcome below which a feature's AUC is not measured.
 LEAK_MIN_CLASS = 10
 
+#: A threshold in an outcome's name, "(>=1000 mL)", "≥ 7 days": comparator, number, unit.
+_NAMED_THRESHOLD = re.compile(r"([<>]=?|[≤≥])\s{0,3}(\d{1,9}(?:\.\d{1,6})?)\s{0,3}"
+                              r"([a-zµ%/][a-z0-9µ/.²³]{0,14})?", re.IGNORECASE)
+#: Share of patients whose outcome a feature's value beyond the named threshold gives,
+#: from which the feature defines the outcome.
+DEFINES_AGREEMENT = 0.9
+
+
+def named_threshold(outcome: str | None) -> tuple[str, float, str | None] | None:
+    """The threshold an outcome's name defines it by: ``(comparator, number, unit as
+    written or None)`` for "Postpartum haemorrhage (>=1000 mL)"; ``None`` without one."""
+    m = _NAMED_THRESHOLD.search(str(outcome or "")[:200])
+    if m is None:
+        return None
+    op = {"≥": ">=", "≤": "<="}.get(m.group(1), m.group(1))
+    return op, float(m.group(2)), m.group(3)
+
+
+def defining_agreement(values: np.ndarray, labels, op: str, threshold: float,
+                       min_class: int = LEAK_MIN_CLASS) -> float | None:
+    """How well ``values`` beyond a threshold give a two-outcome label: the largest share,
+    over the two outcomes, of patients (with a value and an outcome) whose value is beyond
+    ``threshold`` exactly when their outcome is that one; ``None`` with another number of
+    outcomes or under ``min_class`` patients of one."""
+    x = np.asarray(values, dtype=float)
+    lab = np.asarray([None if v is None or v != v else str(v) for v in labels], dtype=object)
+    ok = np.isfinite(x) & np.asarray([v is not None for v in lab], dtype=bool)
+    levels, counts = np.unique(lab[ok].astype(str), return_counts=True)
+    if len(levels) != 2 or counts.min() < min_class:
+        return None
+    beyond = {">": x > threshold, ">=": x >= threshold, "<": x < threshold,
+              "<=": x <= threshold}[op][ok]
+    return float(max(np.mean(beyond == (lab[ok] == level)) for level in levels))
+
+
+def defines_message(found: dict[str, float], outcome: str) -> str:
+    """The report's words for features that define the outcome by the threshold its name
+    gives (left out of the model)."""
+    op, t, unit = named_threshold(outcome)
+    sign = {">=": "≥", "<=": "≤"}.get(op, op)
+    one = len(found) == 1
+    shown = ", ".join(f"'{_q(name, 60)}'" for name in list(found)[:8])
+    shares = ", ".join(f"{share:.0%}" for share in list(found.values())[:8])
+    return (f"Left out of the model: {shown}, which {'defines' if one else 'define'} the "
+            f"outcome: '{_q(outcome, 60)}' follows {'its' if one else 'their'} value "
+            f"{sign} {t:g}{' ' + _q(unit, 15) if unit else ''} for {shares} of patients. "
+            f"{'It is' if one else 'They are'} measured with the outcome, not before it, "
+            "and would make every look-alike look right. Give "
+            f"{'it' if one else 'them'} the role 'numeric' on the Column roles tab only if "
+            f"{'it is' if one else 'they are'} known when you look for look-alikes.")
+
 
 def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
                   min_class: int = LEAK_MIN_CLASS, sample: int = 2000,

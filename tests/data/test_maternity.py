@@ -29,3 +29,73 @@ def test_blood_losses_in_litres_in_a_column_of_ml_are_converted():
     # a new patient's "1.8 L" too
     new = df.iloc[:1].assign(**{"Estimated blood loss (mL)": "1.8 L"})
     assert enc.transform(new)[0, 0] == 1800.0
+
+
+def _maternity(n: int = 300, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    ebl = rng.lognormal(np.log(500), 0.5, n).round()
+    pph = np.where(ebl >= 1000, "Yes", "No")
+    flip = rng.random(n) < 0.04
+    pph[flip] = np.where(pph[flip] == "Yes", "No", "Yes")
+    pph = pph.astype(object)
+    pph[rng.random(n) < 0.05] = "PPH"  # the outcome written as its own abbreviation
+    pph[:3] = ["Y", "confirmed", ""]
+    return pd.DataFrame({
+        "MRN": [f"RX{i:05d}" for i in range(n)],
+        "Maternal age": rng.integers(18, 44, n),
+        "NICU admission": rng.choice(["Yes", "No"], n),
+        "Previous caesarean": rng.choice(["Y", "N"], n),
+        "Hb (g/L)": rng.normal(120, 12, n).round(),
+        "Estimated blood loss (mL)": ebl,
+        "Postpartum haemorrhage (>=1000 mL)": pph})
+
+
+def test_the_outcome_is_guessed_and_its_abbreviation_is_a_yes():
+    """Walk-through 43: "Postpartum haemorrhage (>=1000 mL)" was not guessed as the
+    outcome, and once chosen its "PPH" was a third outcome (chance 33 %)."""
+    from sparge.data.column_guess import event_initials, guess_columns
+
+    assert event_initials("Postpartum haemorrhage (>=1000 mL)") >= {"pph"}
+    assert event_initials("Acute kidney injury at 7 days") == {"aki"}
+    assert event_initials("Death") == set()
+    df = _maternity()
+    assert guess_columns(df) == ("MRN", "Postpartum haemorrhage (>=1000 mL)")
+    enc = Encoder(id_column="MRN", label_column="Postpartum haemorrhage (>=1000 mL)")
+    enc.fit_transform(df)
+    labels = pd.Series(enc.labels(df))
+    assert set(labels.dropna()) == {"Yes", "No"}
+    assert (labels[df["Postpartum haemorrhage (>=1000 mL)"] == "PPH"] == "Yes").all()
+    assert "'PPH'" in str(enc.report_)
+
+
+def test_a_feature_the_outcomes_name_defines_it_by_is_left_out():
+    """Walk-through 43: "Estimated blood loss" is the outcome's definition (≥ 1000 mL in
+    its name; AUC 0.93, under the leak threshold) and stayed a feature, unsaid."""
+    from sparge.data.leaks import defining_agreement, named_threshold
+
+    assert named_threshold("Postpartum haemorrhage (>=1000 mL)") == (">=", 1000.0, "mL")
+    assert named_threshold("Length of stay ≥ 7 days") == (">=", 7.0, "days")
+    assert named_threshold("Died in hospital") is None
+    x = np.array([100, 1200, 300, 1500] * 10, dtype=float)
+    assert defining_agreement(x, ["No", "Yes"] * 20, ">=", 1000) == 1.0
+    assert defining_agreement(x, ["Yes", "No"] * 20, ">=", 1000) == 1.0  # either way
+    assert defining_agreement(x[:8], ["No", "Yes"] * 4, ">=", 1000) is None  # too few
+    df = _maternity()
+    enc = Encoder(id_column="MRN", label_column="Postpartum haemorrhage (>=1000 mL)")
+    enc.fit_transform(df)
+    assert "Estimated blood loss (mL)" not in enc.feature_names_out_
+    assert enc.roles_["Estimated blood loss (mL)"] == "ignore"
+    said = next(w for w in enc.report_.warnings if "defines the outcome" in w)
+    assert said.startswith("Left out of the model: 'Estimated blood loss (mL)', which "
+                           "defines the outcome: 'Postpartum haemorrhage (>=1000 mL)' "
+                           "follows its value ≥ 1000 mL for 9")
+    # the user's role keeps it (they chose it knowing the column); a column in another
+    # unit is not judged by the name's threshold
+    kept = Encoder(id_column="MRN", label_column="Postpartum haemorrhage (>=1000 mL)",
+                   roles={"Estimated blood loss (mL)": "numeric"}).fit(df)
+    assert "Estimated blood loss (mL)" in kept.feature_names_out_
+    other = df.rename(columns={"Estimated blood loss (mL)": "Blood loss (L)"})
+    other["Blood loss (L)"] /= 1000
+    enc = Encoder(id_column="MRN", label_column="Postpartum haemorrhage (>=1000 mL)")
+    enc.fit(other)
+    assert "Blood loss (L)" in enc.feature_names_out_
