@@ -1065,7 +1065,8 @@ def written_unit(cell: str) -> str | None:
     "IU/mL"; "<40 IU/mL": "IU/mL"), or ``None``."""
     text = str(cell).strip()
     m = _NUMBER_THEN_TEXT.match(_without_limit(text)) if len(text) <= 48 else None
-    return m.group(2).strip() if m else None
+    # a unit, not the rest of a date: "19/11/1985" is no 19 in "/11/1985" (walk-through 43)
+    return m.group(2).strip() if m and _UNIT_LIKE.match(unit_key(m.group(2))) else None
 
 
 def _without_limit(cell: str) -> str:

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from sparge.data.dates import read_dates
 from sparge.data.encoder import Encoder, extreme_word, split_cells
 from sparge.data.far_values import far_mask
 from sparge.data.number_format import format_given
@@ -863,6 +864,10 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
                 next(k for k in known if k.lower() == near[0]), 30) + "'?" if near else
                 "; it may mean a value beyond the laboratory's range: write the value, or a "
                 "limit such as '>600'" if not categorical and extreme_word(cell) else "")
+            if not categorical and len(cell) <= 40 and \
+                    read_dates(pd.Series([cell])).dates.notna().iloc[0]:
+                # walk-through 43's date of birth in an age column
+                hint = "; a date (of birth?): write the number the column holds"
             out[i].append(f"'{name}' = '{plain_text(cell, 40)}': {why}, read as missing"
                           + hint)
     return out

@@ -597,9 +597,14 @@ def test_a_new_patients_value_in_a_unit_the_column_cannot_convert_is_named_so():
                                                            rng.integers(100, 90000, 60))],
                        "Outcome": ["a", "b"] * 30})
     enc = Encoder(id_column="id", label_column="Outcome").fit(df)
-    new = pd.DataFrame({"id": ["q", "r"], "Viral load": ["45776 IU/mL", "abc"]})
+    new = pd.DataFrame({"id": ["q", "r", "s"],
+                        "Viral load": ["45776 IU/mL", "abc", "19/11/1985"]})
     X = pd.DataFrame(enc.transform(new), columns=enc.feature_names_out_)
     said = unread_values(enc, new, X)
+    # walk-through 43's date of birth in an age column read "in '/11/1985', which has no
+    # exact conversion to the column's 'y'"
     assert said == [["'Viral load' = '45776 IU/mL': in 'IU/mL', which has no exact "
                      "conversion to the column's 'copies/mL', read as missing"],
-                    ["'Viral load' = 'abc': not a number, read as missing"]]
+                    ["'Viral load' = 'abc': not a number, read as missing"],
+                    ["'Viral load' = '19/11/1985': not a number, read as missing; a date "
+                     "(of birth?): write the number the column holds"]]
