@@ -23,8 +23,13 @@ from sparge.data.parsing import cell_keys, cell_text
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key
 
-#: "8/9", "8 / 9", "8/9/10", "8-9": scores of 0 to 10 (linear on a hostile cell).
-_SCORES = re.compile(r"\s*(10|\d)\s*[/-]\s*(10|\d)(?:\s*[/-]\s*(10|\d))?\s*")
+#: "8/9", "8 / 9", "8/9/10", "8-9", "8, 9": scores of 0 to 10 (linear on a hostile cell).
+_SCORES = re.compile(r"\s*(10|\d)\s*[/,;-]\s*(10|\d)(?:\s*[/,;-]\s*(10|\d))?\s*")
+#: One score at a named minute, "9 at 5 min", "9 @ 5 mins", "9 (5 min)", "5 min: 9", "5': 9"
+#: (walk-through 43: 12 % of an export's Apgars were written so, and the column was lost).
+_ONE_AT = re.compile(
+    r"\s{0,3}(?:(10|\d)\s{0,3}(?:at|@|\()?\s{0,3}(10|5|1)\s{0,3}(?:min(?:ute)?s?|')\.?\)?|"
+    r"(10|5|1)\s{0,3}(?:min(?:ute)?s?|')\.?\s{0,3}[:=-]?\s{0,3}(10|\d))\s{0,3}", re.IGNORECASE)
 #: A column named like an Apgar score.
 _NAME = re.compile(r"apgar", re.IGNORECASE)
 #: Share of a column's written cells that must be scores.
@@ -42,11 +47,22 @@ def apgar_parts(cell: object) -> tuple[float, ...] | None:
     --------
     >>> apgar_parts("8/9"), apgar_parts("6/8/9"), apgar_parts("142/88")
     ((8.0, 9.0), (6.0, 8.0, 9.0), None)
+    >>> apgar_parts("8, 9"), apgar_parts("9 at 5 min")
+    ((8.0, 9.0), (nan, 9.0))
     """
-    m = _SCORES.fullmatch(str(cell))
+    text = str(cell)
+    if len(text) > 40:
+        return None
+    m = _SCORES.fullmatch(text)
+    if m is not None:
+        return tuple(float(g) for g in m.groups() if g is not None)
+    m = _ONE_AT.fullmatch(text)
     if m is None:
         return None
-    return tuple(float(g) for g in m.groups() if g is not None)
+    score, minute = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(4),
+                                                                             m.group(3))
+    at = {"1": 0, "5": 1, "10": 2}[minute]
+    return tuple(float(score) if i == at else np.nan for i in range(max(at + 1, 2)))
 
 
 def split_apgars(df: pd.DataFrame, known: dict[str, int] | None = None) -> pd.DataFrame:
@@ -67,7 +83,7 @@ def split_apgars(df: pd.DataFrame, known: dict[str, int] | None = None) -> pd.Da
 
     def may_hold(values: pd.Series) -> bool:
         return bool(_NAME.search(str(values.name))) and mostly(
-            values, lambda h: _SCORES.fullmatch(h), SHARE / 2, FEWEST)
+            values, lambda h: apgar_parts(h) is not None, SHARE / 2, FEWEST)
 
     out = df
     for col, forced in text_columns(df, known, may_hold):
