@@ -71,6 +71,7 @@ from sparge.data.leaks import (
 )
 from sparge.data.levels import infer_levels, not_assessed_levels, shown_answer, spellings
 from sparge.data.number_format import format_given, format_number
+from sparge.data.obstetric import read_obstetric
 from sparge.data.parsing import (
     VIRAL_LOAD,
     ColumnUnits,
@@ -255,7 +256,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=()) -> pd.DataFrame:
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
-    df = read_compound_units(read_pounds_ounces(df), durations)
+    df = read_obstetric(read_compound_units(read_pounds_ounces(df), durations))
     return split_apgars(split_pressures(split_tnm(df, known=stages),
                                         known=pressure_columns(fitted)),
                         known=apgar_columns(fitted))

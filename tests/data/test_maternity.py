@@ -99,3 +99,56 @@ def test_a_feature_the_outcomes_name_defines_it_by_is_left_out():
     enc = Encoder(id_column="MRN", label_column="Postpartum haemorrhage (>=1000 mL)")
     enc.fit(other)
     assert "Blood loss (L)" in enc.feature_names_out_
+
+
+def test_parity_and_an_early_gestation_written_as_a_maternity_export_writes_them():
+    """Walk-through 43: "G2P1", "P1+0" and "para 2" left Parity out as free text, and a
+    booking's "11+3" (before the 20 weeks a gestation is read from anywhere) left
+    Gestation at booking out."""
+    from sparge.data.obstetric import parity_of, read_obstetric, weeks_of
+
+    for cell, want in (("G2P1", 1), ("G3 P1+1", 1), ("gravida 3 para 2", 2), ("P1+0", 1),
+                       ("para 2", 2), ("Para 1+1", 1), ("1+0", 1), ("multip (3)", 3),
+                       ("nulliparous", 0), ("P0", 0), ("2", 2)):
+        assert parity_of(cell) == want, cell
+    for cell in ("G2", "unknown", "P1+0" + " " * 40, "Pending"):
+        assert parity_of(cell) is None, cell
+    assert weeks_of("11+3") == 11 + 3 / 7 and weeks_of("8w 2d") == 8 + 2 / 7
+    assert weeks_of("12 weeks 6 days") == 12 + 6 / 7 and weeks_of("3+1") is None
+    rng = np.random.default_rng(1)
+    n = 80
+    para = rng.integers(0, 4, n)
+    booking = rng.integers(6 * 7, 20 * 7, n)
+    df = pd.DataFrame({
+        "Hospital number": [f"H{i}" for i in range(n)],
+        "Parity": [[f"G{p + 1}P{p}", f"P{p}+0", f"para {p}", str(p)][i % 4]
+                   for i, p in enumerate(para)],
+        "Gestation at booking": [f"{b // 7}+{b % 7}" if i % 2 else f"{b // 7}w {b % 7}d"
+                                 for i, b in enumerate(booking)],
+        "Comorbidity": ["2+1"] * n,  # no parity, no gestation: as written
+        "y": rng.integers(0, 2, n)})
+    out = read_obstetric(df)
+    assert out["Comorbidity"].eq("2+1").all()
+    enc = Encoder(id_column="Hospital number", label_column="y")
+    X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
+    np.testing.assert_array_equal(X["Parity"], para)
+    np.testing.assert_allclose(X["Gestation at booking"], booking / 7)
+    text = str(enc.report_)
+    assert "Column 'Parity': 60 parities written in obstetric notation (e.g. 'G" in text
+    assert "read as the parity, the number of births" in text
+    # a new patient's row is read the same way
+    new = df.iloc[:1].assign(Parity="G4P2", **{"Gestation at booking": "9+5"})
+    got = pd.DataFrame(enc.transform(new), columns=enc.feature_names_out_)
+    assert got["Parity"][0] == 2 and got["Gestation at booking"][0] == 9 + 5 / 7
+
+
+def test_the_outcome_is_guessed_beside_its_gap_words():
+    """Walk-through 43's outcome held "awaiting" and "not recorded" beside Yes / No /
+    "PPH": counted as answers, they made it no yes/no column."""
+    from sparge.data.column_guess import guess_columns
+
+    df = _maternity()
+    col = "Postpartum haemorrhage (>=1000 mL)"
+    df.loc[5:9, col] = "awaiting"
+    df.loc[10:14, col] = "not recorded"
+    assert guess_columns(df)[1] == col
