@@ -229,7 +229,10 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
         n_levels = keys[~keys.isin(DEFAULT_MISSING_TOKENS)].nunique()
         if event:  # the weakest: an event named, and answered yes or no (and nothing
             # else: a comorbidity "Stroke" with its gap words "-" is no outcome)
-            answers = keys[~keys.isin(DEFAULT_MISSING_TOKENS)].unique()
+            # ... a threshold-defined one with its gap words too (walk-through 43's
+            # "awaiting" and "not recorded" beside Yes / No)
+            answers = (keys[~keys.isin(DEFAULT_MISSING_TOKENS)] if threshold else keys
+                       ).unique()
             codes = yes_no_codes(list(answers)) if len(answers) <= 10 else None
             if codes is not None:  # "admitted" and "discharged" in "Admitted" too
                 codes = {**codes, **event_answer_codes(c, codes, codes)}
