@@ -412,8 +412,8 @@ with current:
                           + " The table was encoded again.")
                     st.rerun()
             with st.expander(f"The {n_pairs:,} pair{'s' if n_pairs != 1 else ''} it merges"):
-                st.dataframe(plain_frame(pairs_table(cohort.df, rep.answers_two_ways)),
-                             hide_index=True)
+                st.dataframe(plain_frame(pairs_table(cohort.df, rep.answers_two_ways,
+                                                     enc.table_)), hide_index=True)
         if rep.columns_losing_patients:  # walk-through 27: a 97 %-empty column left 227 out
             label, new_roles = leave_out_button(enc, rep)
             if st.button(label, key="leave_out_empty",

@@ -98,19 +98,30 @@ def merged_summary(pairs_by_column: Mapping[str, list[list[str]]],
             + ". The Encoding table tab lists every answer with its code.")
 
 
-def pairs_table(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]]
-                ) -> pd.DataFrame:
+def pairs_table(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]],
+                table: EncodingTable | None = None) -> pd.DataFrame:
     """Every pair the merge button merges, one row each: ``Column``, ``Answer`` and its
-    ``Patients``, ``Merged into`` and its ``Patients (into)``. The report's warning is cut
-    at its length: walk-through 40 could not see 10 of 39 pairs before the click."""
+    ``Patients``, ``Merged into`` and its ``Patients (into)``, and with the encoding
+    ``table`` the merge starts from, ``Shown as``: the word the pages show for the merged
+    answer (:func:`~sparge.data.levels.shown_answer` of every spelling of its code after
+    :func:`merge_answers`). The report's warning is cut at its length: walk-through 40
+    could not see 10 of 39 pairs before the click; walk-through 43's table said "Yes"
+    merged into "Current", and the pages then showed "Yes"."""
     rows = []
+    merged = merge_answers(table, pairs_by_column) if table is not None else None
     for col, pairs in pairs_by_column.items():
         n = spellings(df[col])[1] if col in df.columns else {}
-        rows += [{"Column": str(col), "Answer": str(a), "Patients": n.get(norm_key(a), 0),
-                  "Merged into": str(b), "Patients (into)": n.get(norm_key(b), 0)}
-                 for a, b in pairs]
+        codes = merged.levels(col) if merged is not None and merged.has(col) else {}
+        for a, b in pairs:
+            row = {"Column": str(col), "Answer": str(a), "Patients": n.get(norm_key(a), 0),
+                   "Merged into": str(b), "Patients (into)": n.get(norm_key(b), 0)}
+            same = [lv for lv, c in codes.items() if c == codes.get(b)]
+            if merged is not None:
+                row["Shown as"] = shown_answer(same) if same else str(b)
+            rows.append(row)
     return pd.DataFrame(rows, columns=["Column", "Answer", "Patients", "Merged into",
-                                       "Patients (into)"])
+                                       "Patients (into)"]
+                        + (["Shown as"] if merged is not None else []))
 
 
 def abbreviation_note(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]]

@@ -656,6 +656,10 @@ def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, int, bool]:
             any(c.isupper() for c in word))
 
 
+#: Spellings of a yes or a no that say nothing more.
+_BOOLEAN_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "t", "f", "1", "0",
+                            "yes.", "no.", "positive", "negative", "pos", "neg", "+", "-"})
+
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
 
 
@@ -664,7 +668,11 @@ def shown_answer(spellings: list[str]) -> str:
     code): the best by :func:`_shown_rank` (the first written of equals), its first letter
     a capital and a Roman numeral in capitals ("iii" showed as "Iii", "nyha iv" as "Nyha
     iv" in walk-through 21). The Data page's merge message names this word too."""
-    word = max((str(w) for w in spellings), key=_shown_rank)
+    words = [str(w) for w in spellings]
+    # "Yes" before "True" or "1", not before a word that says more: walk-through 43's
+    # smoking "Yes" merged into "Current" showed as "Yes" beside "Never" and "Former"
+    plain = [w for w in words if w.strip().lower() not in _BOOLEAN_WORDS]
+    word = max(plain or words, key=_shown_rank)
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     first = word.split(" ", 1)[0]
     if any(c.isupper() for c in first[1:]):  # "mRS 0", "eGFR low": written as meant

@@ -79,6 +79,11 @@ def test_answers_written_two_ways_are_merged_in_one_click():
     at.button(key="merge_two_ways").click().run()
     assert not at.exception
     cohort = at.session_state["cohort"]
+    # each pair's "Shown as" is the word the pages show once merged (walk-through 43)
+    from sparge.services.display import answers_by_code
+    for col in ("Sex", "NYHA class"):
+        assert set(listed.loc[listed["Column"] == col, "Shown as"]) <= set(
+            answers_by_code(cohort.encoder, col).values())
     j = cohort.features.index("NYHA class")
     assert len(np.unique(cohort.X[:, j][np.isfinite(cohort.X[:, j])])) == 3
     # merged, the classes follow their numbers: NYHA class is ordered again

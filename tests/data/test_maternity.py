@@ -152,3 +152,30 @@ def test_the_outcome_is_guessed_beside_its_gap_words():
     df.loc[5:9, col] = "awaiting"
     df.loc[10:14, col] = "not recorded"
     assert guess_columns(df)[1] == col
+
+
+def test_the_merge_preview_names_the_word_the_pages_show():
+    """Walk-through 43: the pairs table said "Yes" was merged into "Current", and the
+    pages then showed every current smoker as "Yes"."""
+    from sparge.data.answer_merging import merge_answers, pairs_table
+    from sparge.data.levels import shown_answer
+    from sparge.services.display import answers_by_code
+
+    assert shown_answer(["Yes", "Y", "true"]) == "Yes"
+    assert shown_answer(["Yes", "Current"]) == "Current"
+    assert shown_answer(["F", "Female"]) == "Female"
+    rng = np.random.default_rng(0)
+    n = 200
+    smoking = rng.choice(["Never", "never smoked", "Current", "current smoker", "Yes",
+                          "Former", "ex smoker", "Ex-smoker"], n)
+    df = pd.DataFrame({"ID": [f"M{i}" for i in range(n)], "Smoking status": smoking,
+                       "Age": rng.integers(18, 44, n), "y": rng.integers(0, 2, n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    pairs = enc.report_.answers_two_ways
+    assert pairs.get("Smoking status")
+    table = pairs_table(df, pairs, enc.table_)
+    after = Encoder(id_column="ID", label_column="y",
+                    encoding_table=merge_answers(enc.table_, pairs)).fit(df)
+    shown = set(answers_by_code(after, "Smoking status").values())
+    assert set(table["Shown as"]) <= shown, (set(table["Shown as"]), shown)
+    assert "Yes" not in shown
