@@ -69,7 +69,13 @@ from sparge.data.leaks import (
     named_threshold,
     outcome_leaks,
 )
-from sparge.data.levels import infer_levels, not_assessed_levels, shown_answer, spellings
+from sparge.data.levels import (
+    DECLINED_WORDS,
+    infer_levels,
+    not_assessed_levels,
+    shown_answer,
+    spellings,
+)
 from sparge.data.number_format import format_given, format_number
 from sparge.data.obstetric import read_obstetric
 from sparge.data.parsing import (
@@ -729,6 +735,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                 how = (f"{scale} scale: {' < '.join(shown)}" if kind == "scale" else
                        ", ".join(shown[:4]) + (" …" if len(shown) > 4 else "")
                        if kind != "yes/no" or max(levels.values()) > 2 else "")
+                # a declined treatment read as a no is said (walk-through 43)
+                declined = [lv for lv in levels if norm_key(lv) in DECLINED_WORDS]
+                if declined:
+                    how = (how + "; " if how else "") + ", ".join(
+                        f"'{_q(lv, 20)}'" for lv in declined) + " read as No: not given"
                 inferred[kind].append((col, how))
         return table, inferred
 

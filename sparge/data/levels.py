@@ -15,6 +15,7 @@ from sparge.data.parsing import cell_keys, cell_text, loose_key, min_category_co
 from sparge.data.tables import (
     CATEGORY_WORDS,
     DEFAULT_MISSING_TOKENS,
+    SCALES,
     UNKNOWN_WORDS,
     natural_key,
     norm_key,
@@ -555,6 +556,16 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
 )
 
 
+#: Answers saying an offered treatment was not taken.
+DECLINED_WORDS = frozenset({"declined", "refused", "patient declined", "patient refused"})
+#: Names of a column holding a test's result or a status, where "declined" says the test
+#: was not done (a gap), not a no.
+_RESULT_NAME = re.compile(r"test|result|status|screen|serolog|swab|culture|level|\bhiv\b|"
+                          r"hbsag|hcv|antibod|antigen|scan|biopsy", re.IGNORECASE)
+#: The No code of the yes/no scale.
+_YES_NO_NO = next(code for code, words in SCALES["yes/no"] if "no" in words)
+
+
 def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
                  ) -> tuple[dict[str, int], bool, str | None]:
     """Levels and codes of a text column that is not in the encoding table.
@@ -599,6 +610,13 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
                    if (unknown if w in UNKNOWN_WORDS else counts[w]) >= common}
         scale = scale_of(values) if values else None
     levels = [spelled[k] for k in values]
+    if scale == "yes/no" and not _RESULT_NAME.search(str(text.name or "")):
+        # a treatment declined was not given: a no (walk-through 43's epidural "declined"
+        # x 58 read as a gap left 31 mothers out of training), not in a test's column
+        declined = [w for w in words if w in DECLINED_WORDS and counts[w] >= common]
+        if declined:
+            codes = scale_codes(levels, scale)
+            return {**codes, **{spelled[w]: _YES_NO_NO for w in declined}}, True, scale
     if scale is not None:
         return scale_codes(levels, scale), True, scale
     yn = yes_no_codes(levels)

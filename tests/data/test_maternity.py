@@ -179,3 +179,20 @@ def test_the_merge_preview_names_the_word_the_pages_show():
     shown = set(answers_by_code(after, "Smoking status").values())
     assert set(table["Shown as"]) <= shown, (set(table["Shown as"]), shown)
     assert "Yes" not in shown
+
+
+def test_a_declined_treatment_is_a_no_and_a_declined_test_a_gap():
+    """Walk-through 43: "declined" x 58 in "Epidural" was read as a gap, and 31 mothers
+    were left out of training; a declined test still says nothing of its result."""
+    rng = np.random.default_rng(0)
+    n = 200
+    epidural = rng.choice(["Yes", "No", "declined", "Y", "N"], n, p=[.4, .3, .1, .1, .1])
+    hiv = rng.choice(["Yes", "No", "declined"], n, p=[.1, .8, .1])
+    df = pd.DataFrame({"ID": [f"M{i}" for i in range(n)], "Epidural": epidural,
+                       "HIV test positive": hiv, "Age": rng.integers(18, 44, n),
+                       "y": rng.integers(0, 2, n)})
+    enc = Encoder(id_column="ID", label_column="y")
+    X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
+    assert (X["Epidural"][epidural == "declined"] == 2).all()  # the No code
+    assert X["HIV test positive"][hiv == "declined"].isna().all()
+    assert "'Epidural' ('declined' read as No: not given)" in str(enc.report_)
