@@ -512,7 +512,8 @@ with current:
                 st.rerun()
     with tab_miss:
         with guard("Drawing the missing values"):
-            st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids),
+            st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids,
+                                                weights=enc.patient_weights(cohort.X)),
                             width="stretch", config=SMALL_CHART)
             # one above the other: side by side, half of an 800 px page cut the columns'
             # names ("lean blood pressure (mm…")

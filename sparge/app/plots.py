@@ -432,27 +432,40 @@ def _ordinal(k: int) -> str:
 
 def missingness_heatmap(X: np.ndarray, feature_names: list[str], ids=None,
                         max_rows: int = 400, max_cols: int = 300,
-                        max_labels: int = 60) -> go.Figure:
-    """Patients × columns, dark where missing (subsampled evenly for large tables).
+                        max_labels: int = 60, weights=None) -> go.Figure:
+    """Patients × columns, dark where missing (subsampled evenly for large tables); with
+    ``weights`` (the encoder's ``patient_weights``: 0 where a value does not apply to the
+    patient), those gaps light grey: walk-through 43 read the columns the report said do
+    not apply to most patients as solid dark.
 
     Every column is named below the map when there are at most ``max_labels`` of them
     (Plotly would otherwise skip every other name on a narrow screen); more columns are
     named on hover only.
     """
-    miss = np.isnan(np.asarray(X, dtype=float)).astype(np.int8)
+    gaps = np.isnan(np.asarray(X, dtype=float))
+    w = None if weights is None else np.broadcast_to(np.asarray(weights, dtype=float),
+                                                     gaps.shape)
+    apart = gaps & (w == 0) if w is not None else np.zeros_like(gaps)
+    miss = np.where(apart, 1, 2 * gaps).astype(np.int8)  # 0 given, 1 not applicable, 2 gap
     rows = np.linspace(0, miss.shape[0] - 1, min(max_rows, miss.shape[0])).astype(int)
     cols = np.linspace(0, miss.shape[1] - 1, min(max_cols, miss.shape[1])).astype(int)
     y = [plot_text(ids[i]) for i in rows] if ids is not None else [str(i) for i in rows]
     names = [plot_text(feature_names[j], 24) for j in cols]
     x = list(range(len(cols)))  # positions: two names cut to the same text stay apart
-    fig = go.Figure(go.Heatmap(z=miss[np.ix_(rows, cols)], x=x, y=y, customdata=[
-        names] * len(rows), colorscale=[[0, "#e8f0fa"], [1, "#1b2a49"]], showscale=False,
-        hovertemplate="%{y} · %{customdata}<br>missing: %{z}<extra></extra>"))
+    z = miss[np.ix_(rows, cols)]
+    said = np.array(["given", "does not apply", "missing"], dtype=object)[z]
+    fig = go.Figure(go.Heatmap(
+        z=z, x=x, y=y, zmin=0, zmax=2, customdata=np.dstack(
+            [np.tile(np.asarray(names, dtype=object), (len(rows), 1)), said]),
+        colorscale=[[0, "#e8f0fa"], [0.25, "#e8f0fa"], [0.25, "#b4bfcc"], [0.75, "#b4bfcc"],
+                    [0.75, "#1b2a49"], [1, "#1b2a49"]], showscale=False,
+        hovertemplate="%{y} · %{customdata[0]}<br>%{customdata[1]}<extra></extra>"))
     labelled = len(cols) <= max_labels
     # every name up to 30 columns; past that every k-th (53 upright names still touched at
     # 800 px), the others on hover
     step = 1 if len(cols) <= 30 else int(np.ceil(len(cols) / 30))
-    head, top = _title("Missing values (dark = missing)")
+    head, top = _title("Missing values (dark = missing" + (
+        ", grey = does not apply to the patient)" if apart.any() else ")"))
     longest = max((len(n) for n in names), default=0) if labelled else 0
     bottom = 40 + (min(longest, 24) * 6 if labelled else 0)
     title = ("biomarkers" if step == 1 else

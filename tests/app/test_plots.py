@@ -313,7 +313,17 @@ def test_missing_value_charts_name_every_column_at_any_width():
     names = [f"biomarker {j}" for j in range(14)]
     fig = missingness_heatmap(X, names, ids=[f"P{i}" for i in range(30)])
     assert fig.layout.xaxis.showticklabels and list(fig.layout.xaxis.ticktext) == names
-    assert int(np.asarray(fig.data[0].z).sum()) == 10
+    assert int(np.asarray(fig.data[0].z).sum()) == 20  # 2 for each of the 10 gaps
+    assert fig.layout.title.text.startswith("Missing values (dark = missing)")
+    # gaps that do not apply to the patient (weight 0) are grey, said in the title
+    w = np.ones_like(X)
+    w[::6, 2] = 0.0
+    apart = missingness_heatmap(X, names, ids=[f"P{i}" for i in range(30)], weights=w)
+    z = np.asarray(apart.data[0].z)
+    assert (z[::6, 2] == 1).all() and (z[3::6, 2] == 2).all() and z.sum() == 5 + 2 * 5
+    assert "grey = does not apply to the patient" in apart.layout.title.text.replace(
+        "<br>", " ")
+    assert apart.data[0].customdata[0][2][1] == "does not apply"
     many = missingness_heatmap(np.ones((5, 80)), [f"c{j}" for j in range(80)])
     assert not many.layout.xaxis.showticklabels  # 80 names would not fit: on hover
     # 54 slanted names overlapped at 800 px: past 30 they stand upright, one font size less
