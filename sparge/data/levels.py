@@ -469,16 +469,44 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("vaginal", "svd", "nvd", "svb", "nvb", "normalvaginal", "spontaneousvaginal",
          "vaginaldelivery", "normalvaginaldelivery", "spontaneousvaginaldelivery",
          "vaginalbirth", "normaldelivery", "spontaneous", "normal"),
+        # walk-through 43: the UK's categories of urgency, 1 to 3 an emergency and 4 an
+        # elective caesarean (NICE)
         ("emergencycs", "emcs", "emlscs", "emergencylscs", "emergencycsection",
          "emergencycaesarean", "emergencycesarean", "emergencyc/s",
-         "emergencycaesareansection", "emergencycesareansection", "unplannedcs"),
+         "emergencycaesareansection", "emergencycesareansection", "unplannedcs",
+         "cat1cs", "cat2cs", "cat3cs", "category1cs", "category2cs", "category3cs",
+         "cat1lscs", "cat2lscs", "cat3lscs", "cat1caesarean", "cat2caesarean",
+         "cat3caesarean"),
         ("electivecs", "elcs", "ellscs", "electivelscs", "electivecsection",
          "electivecaesarean", "electivecesarean", "electivec/s",
-         "electivecaesareansection", "electivecesareansection", "plannedcs"),
+         "electivecaesareansection", "electivecesareansection", "plannedcs",
+         "cat4cs", "category4cs", "cat4lscs", "cat4caesarean"),
         ("caesarean", "cs", "lscs", "csection", "c/s", "cesarean", "caesareansection",
          "cesareansection", "csectiondelivery"),
-        ("ventouse", "vacuum", "vacuumextraction", "vacuumassisted", "kiwi"),
-        ("forceps", "forcepsdelivery"))),
+        ("ventouse", "vacuum", "vacuumextraction", "vacuumassisted", "kiwi",
+         "ventousedelivery", "kiwiventouse"),
+        ("forceps", "forcepsdelivery", "nevillebarnesforceps", "nevillebarnes",
+         "kiellands", "kiellandsforceps", "kiellandforceps", "lowcavityforceps",
+         "outletforceps", "midcavityforceps", "rotationalforceps", "wrigleysforceps"))),
+    # walk-through 43's maternity unit: labour's onset (induced, IOL, induction;
+    # spontaneous, SOL, spont; no labour before a planned caesarean), a baby admitted to
+    # a neonatal unit, and a transfusion of some units
+    (("onset", "labouronset", "laboronset"), (
+        ("spontaneous", "sol", "spont", "spontaneousonset", "spontaneouslabour",
+         "spontaneouslabor", "spontaneousonsetoflabour"),
+        ("induced", "iol", "induction", "inductionoflabour", "inductionoflabor",
+         "inducedlabour", "inducedlabor"),
+        ("nolabour", "prelabourcs", "prelabourcaesarean", "prelaborcs", "prelaborcesarean",
+         "nolabourelcs", "nolaborelcs", "nolabour(elcs)", "elcsnolabour", "prelabour",
+         "nolabor"))),
+    (("nicu", "scbu", "neonatalunit", "neonatal unit", "nnu"), (
+        ("yes", "y", "scbu", "nnu", "nicu", "admitted", "specialcare", "admittedtoscbu",
+         "admittedtonnu", "admittedtonicu"),
+        ("no", "n", "notadmitted", "none"))),
+    (("transfus", "bloodproducts", "blood products"), (
+        ("yes",) + tuple(f"{w}{n}unit{'s' if n > 1 else ''}{c}" for n in range(1, 11)
+                         for w, c in (("yes", ""), ("yes(", ")"), ("", ""))),
+        ("no", "n", "none", "nil", "notransfusion"))),
     # the same unit's antenatal steroids: "complete" and "Yes - 2 doses" are a yes
     (("steroid", "betamethasone", "dexamethasone"), (
         ("yes", "y", "complete", "completecourse", "fullcourse", "full", "given",

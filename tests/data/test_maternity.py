@@ -196,3 +196,27 @@ def test_a_declined_treatment_is_a_no_and_a_declined_test_a_gap():
     assert (X["Epidural"][epidural == "declined"] == 2).all()  # the No code
     assert X["HIV test positive"][hiv == "declined"].isna().all()
     assert "'Epidural' ('declined' read as No: not given)" in str(enc.report_)
+
+
+def test_a_maternity_units_answers_written_several_ways_are_offered_as_one():
+    """Walk-through 43: after the merge click, IOL / induction / Induced, SOL /
+    Spontaneous, Cat 1-3 CS / EMCS, Kiwi / Ventouse, SCBU / NNU / Yes and "Yes - 2
+    units" / Yes were still apart."""
+    from sparge.data.levels import abbreviated_levels
+
+    def merged(column, answers):
+        return dict(abbreviated_levels(answers, column))
+
+    onset = merged("Onset of labour", ["Spontaneous", "spont", "SOL", "Induced", "IOL",
+                                       "induction", "Pre-labour CS", "No labour - ELCS"])
+    assert onset == {"spont": "Spontaneous", "SOL": "Spontaneous", "IOL": "Induced",
+                     "induction": "Induced", "No labour - ELCS": "Pre-labour CS"}
+    mode = merged("Mode of delivery", ["SVD", "EMCS", "ELCS", "Cat 1 CS", "Cat 2 CS",
+                                       "Cat 4 CS", "Ventouse", "Kiwi", "Forceps",
+                                       "Neville-Barnes forceps"])
+    assert mode == {"Cat 1 CS": "EMCS", "Cat 2 CS": "EMCS", "Cat 4 CS": "ELCS",
+                    "Kiwi": "Ventouse", "Neville-Barnes forceps": "Forceps"}
+    assert merged("NICU admission", ["Yes", "No", "SCBU", "NNU"]) == {"SCBU": "Yes",
+                                                                        "NNU": "Yes"}
+    assert merged("Transfusion given", ["Yes", "No", "Yes - 2 units", "Yes (1 unit)"]) == {
+        "Yes - 2 units": "Yes", "Yes (1 unit)": "Yes"}
