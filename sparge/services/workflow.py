@@ -6,6 +6,7 @@ Pure functions over pandas/numpy (no Streamlit), so every page and command is te
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -860,6 +861,9 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
             near = difflib.get_close_matches(cell.lower(), [k.lower() for k in known], n=1,
                                              cutoff=0.75) \
                 if categorical and len(cell) <= 60 else []
+            # never a suggestion with other numbers: "Yes - 4 units" is no misspelt "Yes
+            # - 2 units" (walk-through 43)
+            near = [k for k in near if re.findall(r"\d+", k) == re.findall(r"\d+", cell)]
             hint = ("; did you mean '" + plain_text(
                 next(k for k in known if k.lower() == near[0]), 30) + "'?" if near else
                 "; it may mean a value beyond the laboratory's range: write the value, or a "

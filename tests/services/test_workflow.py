@@ -480,6 +480,15 @@ def test_unread_values_name_each_patients_cells_read_as_missing():
     assert said[1] == ["'Hb' = 'HI': not a number, read as missing; it may mean a value "
                        "beyond the laboratory's range: write the value, or a limit such as "
                        "'>600'"]
+    # never an answer with other numbers (walk-through 43: "Yes - 4 units", did you mean
+    # "Yes - 2 units"?)
+    df = pd.DataFrame({"Transfusion": rng.choice(["Yes - 2 units", "No"], 60),
+                       "Outcome": rng.choice(["a", "b"], 60)})
+    enc = encode_cohort(df, label_column="Outcome").encoder
+    new = pd.DataFrame({"Transfusion": ["Yes - 4 units", "Yes - 2 unit"]})
+    X = pd.DataFrame(enc.transform(new), columns=enc.feature_names_out_)
+    said = unread_values(enc, new, X)
+    assert not said[0][0].endswith("?") and said[1][0].endswith("did you mean 'Yes - 2 units'?")
 
 
 def test_the_leave_out_button_names_the_nearly_empty_columns_and_keeps_the_users_roles():
