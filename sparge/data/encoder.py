@@ -23,6 +23,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from sparge.data.age_dates import read_dates_in_age_columns
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
 from sparge.data.apgar import apgar_columns, split_apgars
@@ -262,7 +263,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=()) -> pd.DataFrame:
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
-    df = read_obstetric(read_compound_units(read_pounds_ounces(df), durations))
+    df = read_dates_in_age_columns(read_obstetric(read_compound_units(
+        read_pounds_ounces(df), durations)))
     return split_apgars(split_pressures(split_tnm(df, known=stages),
                                         known=pressure_columns(fitted)),
                         known=apgar_columns(fitted))

@@ -10,20 +10,17 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from sparge.data.age_dates import AGE_NAME, BIRTH_NAME, EVENT_NAMES
 from sparge.data.column_kinds import looks_like_dates
 from sparge.data.dates import add_ages, read_dates
 from sparge.data.parsing import cell_text
 from sparge.errors import DataError
 
 #: A date of birth's column name.
-_BIRTH = re.compile(r"birth|\bdob\b|\bd\.o\.b\b|\bborn\b|geburt|naissance|nacimiento",
-                    re.IGNORECASE)
-#: Dates at which an age is usually taken, the likeliest first: the admission, the
-#: diagnosis, the operation, the visit, the study's start, the referral, a review.
-_AT = [re.compile(p, re.IGNORECASE) for p in (
-    r"admi", r"diagnos", r"surg|operat|procedure", r"visit|encounter|consult|appoint|attend|"
-    r"arrival|presentation|episode", r"enrol|baseline|recruit|randomi|consent|registration|"
-    r"index", r"referr", r"treatment|start", r"exam|review")]
+_BIRTH = BIRTH_NAME
+#: Dates at which an age is usually taken, the likeliest first (an admission, a delivery,
+#: a diagnosis, ...).
+_AT = EVENT_NAMES
 
 
 class AgeChoices(NamedTuple):
@@ -79,7 +76,7 @@ def age_name(at: str, existing: list[str], unit: str = "years") -> str:
 
 
 #: A column holding an age already ("Age", "Age (years)", "Patient age", "age_yrs").
-_AGE_COLUMN = re.compile(r"(?:^|[\s_])age(?:$|[\s_(])", re.IGNORECASE)
+_AGE_COLUMN = AGE_NAME
 
 
 def table_ages(features: list[str], roles: dict[str, str], ages: dict | None = None

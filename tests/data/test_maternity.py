@@ -220,3 +220,40 @@ def test_a_maternity_units_answers_written_several_ways_are_offered_as_one():
                                                                         "NNU": "Yes"}
     assert merged("Transfusion given", ["Yes", "No", "Yes - 2 units", "Yes (1 unit)"]) == {
         "Yes - 2 units": "Yes", "Yes (1 unit)": "Yes"}
+
+
+def test_dates_of_birth_in_a_column_of_ages_are_read_as_the_age_at_the_event():
+    """Walk-through 43: 104 of 700 mothers' ages were written as a date of birth and set
+    to missing; the page then offered the delivery date as a date of birth."""
+    from sparge.data.age_dates import event_date_column, read_dates_in_age_columns
+
+    rng = np.random.default_rng(4)
+    n = 60
+    born = pd.Timestamp("1980-01-01") + pd.to_timedelta(rng.integers(0, 7000, n), unit="D")
+    delivered = pd.Timestamp("2023-01-01") + pd.to_timedelta(rng.integers(0, 300, n),
+                                                             unit="D")
+    age = ((delivered - born).days / 365.2425).to_numpy()
+    cells = [f"{int(a)}" for a in age]
+    as_date = np.arange(n) % 4 == 0
+    for i in np.flatnonzero(as_date):
+        cells[i] = born[i].strftime("%d/%m/%Y")
+    df = pd.DataFrame({"MRN": [f"M{i}" for i in range(n)], "Maternal age": cells,
+                       "Delivery date": delivered.strftime("%d/%m/%Y"),
+                       "Hb": rng.normal(120, 10, n).round(), "y": rng.integers(0, 2, n)})
+    assert event_date_column(df) == "Delivery date"
+    out = read_dates_in_age_columns(df)
+    got = pd.to_numeric(out["Maternal age"], errors="coerce").to_numpy()
+    np.testing.assert_allclose(got[as_date], age[as_date], atol=0.06)
+    assert (out["Maternal age"][~as_date] == df["Maternal age"][~as_date]).all()
+    note = out.attrs["sparge_read_notes"][-1]
+    assert note.startswith("Column 'Maternal age': 15 date(s) of birth (e.g. '")
+    assert "read as the age in years at 'Delivery date'" in note
+    enc = Encoder(id_column="MRN", label_column="y")
+    X = pd.DataFrame(enc.fit_transform(df), columns=enc.feature_names_out_)
+    assert X["Maternal age"].notna().all()
+    # no date of the event: not read, and said why
+    alone = read_dates_in_age_columns(df.drop(columns=["Delivery date"]))
+    assert (alone["Maternal age"] == df["Maternal age"]).all()
+    assert "no date of the patient's event" in alone.attrs["sparge_read_notes"][-1]
+    # a column of dates of birth is never the event
+    assert event_date_column(df.rename(columns={"Delivery date": "Date of birth"})) is None
