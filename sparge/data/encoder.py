@@ -77,6 +77,7 @@ from sparge.data.levels import (
     shown_answer,
     spellings,
 )
+from sparge.data.not_applicable import read_not_applicable
 from sparge.data.number_format import format_given, format_number
 from sparge.data.obstetric import read_obstetric
 from sparge.data.parsing import (
@@ -264,7 +265,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=()) -> pd.DataFrame:
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
     df = read_dates_in_age_columns(read_obstetric(read_compound_units(
-        read_pounds_ounces(df), durations)))
+        read_pounds_ounces(read_not_applicable(df)), durations)))
     return split_apgars(split_pressures(split_tnm(df, known=stages),
                                         known=pressure_columns(fitted)),
                         known=apgar_columns(fitted))

@@ -25,6 +25,7 @@ from sparge.data.age_dates import read_dates_in_age_columns
 from sparge.data.apgar import split_apgars
 from sparge.data.blood_pressure import split_pressures
 from sparge.data.compound_units import read_compound_units
+from sparge.data.not_applicable import read_not_applicable
 from sparge.data.obstetric import read_obstetric
 from sparge.data.pounds_ounces import read_pounds_ounces
 from sparge.data.safe_text import quote as _q
@@ -380,4 +381,4 @@ def read_table(source, *, delimiter: str | None = None,
     df.attrs["sparge_read_notes"] = _read_notes(scan, k) + _unescape_html(df)
     # "pT2N1M0" as three ordered columns, "142/88" as two numbers
     return split_apgars(split_pressures(split_tnm(read_dates_in_age_columns(read_obstetric(
-        read_compound_units(read_pounds_ounces(df)))))))
+        read_compound_units(read_pounds_ounces(read_not_applicable(df))))))))

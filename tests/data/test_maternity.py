@@ -257,3 +257,27 @@ def test_dates_of_birth_in_a_column_of_ages_are_read_as_the_age_at_the_event():
     assert "no date of the patient's event" in alone.attrs["sparge_read_notes"][-1]
     # a column of dates of birth is never the event
     assert event_date_column(df.rename(columns={"Delivery date": "Date of birth"})) is None
+
+
+def test_not_applicable_with_its_reason_is_a_gap_and_the_design_is_found():
+    """Walk-through 43: "N/A - CS" was an answer of its own beside "n/a", and perineal
+    trauma was not seen as a column that does not apply to caesareans."""
+    from sparge.data.not_applicable import read_not_applicable
+
+    rng = np.random.default_rng(6)
+    n = 200
+    mode = rng.choice(["SVD", "Forceps", "EMCS", "ELCS"], n, p=[.6, .1, .15, .15])
+    cs = np.isin(mode, ["EMCS", "ELCS"])
+    trauma = np.where(cs, np.where(np.arange(n) % 2, "N/A - CS", "n/a"),
+                      rng.choice(["Intact", "1st degree", "2nd degree", "Episiotomy"], n))
+    df = pd.DataFrame({"MRN": [f"M{i}" for i in range(n)], "Mode of delivery": mode,
+                       "Perineal trauma": trauma, "Sodium": rng.normal(140, 3, n).round(),
+                       "Nausea": rng.choice(["Nausea, vomiting", "None"], n),
+                       "y": rng.integers(0, 2, n)})
+    out = read_not_applicable(df)
+    assert (out["Perineal trauma"][cs].isin(["N/A", "n/a"])).all()
+    assert (out["Nausea"] == df["Nausea"]).all()  # no gap word with a reason
+    enc = Encoder(id_column="MRN", label_column="y").fit(df)
+    assert "N/A - CS" not in enc.table_.levels("Perineal trauma")
+    assert any(note.startswith("Column 'Perineal trauma' is empty for the")
+               for note in enc.report_.notes)
