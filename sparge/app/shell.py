@@ -368,9 +368,12 @@ def sidebar_status() -> None:
             if said.startswith(RECODED):
                 # the same table encoded another way (walk-through 26 read "not trained on
                 # this data" for the model trained on this very file)
+                # "answers merged, values cleared" was read as what had happened, after
+                # a merge alone (walk-through 43)
                 st.caption(":orange[The data is encoded differently from this model's "
-                           "training (answers merged, values cleared): make the same "
-                           "choices on the Data page, or train again.]")
+                           "training (a change on the Data page, such as answers merged or "
+                           "values cleared): make the same choices there, or train "
+                           "again.]")
             elif said.startswith(RECOLUMNED):
                 st.caption(":orange[The data is encoded with other columns than this "
                            "model's (the same patients): train again on the Model page.]")
