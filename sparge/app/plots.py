@@ -63,7 +63,7 @@ def _title(text: str, width: int = 48) -> tuple[dict, int]:
     overlap on a narrow screen) and the top margin it needs."""
     wrapped = wrap_title(text, width) if text else ""
     n_lines = wrapped.count("<br>") + 1 if wrapped else 0
-    pad = 30 if wrapped else 0
+    pad = 40 if wrapped else 0  # 30 left the toolbar over its first line at 800 px
     return ({"text": wrapped, "x": 0.01, "xanchor": "left", "yref": "container", "y": 1,
              "yanchor": "top", "pad": {"t": pad}, "font": {"size": 15}},
             pad + 14 + 20 * n_lines)
