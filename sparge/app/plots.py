@@ -24,12 +24,13 @@ from sparge.services.maps import (
 # drew a 4-outcome table's "stable" in red, and its green and red are one colour to a
 # deuteranope.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#8C564B", "#999933",
-           "#332288", "#44AA99", "#AA4499",
-           # then Tol's sand, wine, green, cyan, brown, lime, steel blue and rose: a
+           "#332288", "#44AA99",
+           # then Tol's sand, purple, wine, green, cyan, brown, lime, steel blue and rose: a
            # 17-answer column (walk-through 27's race) drew two answers in each of seven
-           # colours when the palette started again at 10
-           "#DDCC77", "#882255", "#117733", "#88CCEE", "#661100", "#BBCC33", "#6699CC",
-           "#FFAABB"]
+           # colours when the palette started again at 10; the purple came 10th, beside the
+           # 4th's pink (walk-through 43's "Cat 4 CS" and "Normal vaginal delivery")
+           "#DDCC77", "#882255", "#AA4499", "#117733", "#88CCEE", "#661100", "#BBCC33",
+           "#6699CC", "#FFAABB"]
 
 
 #: A category column's gaps on the map (:func:`sparge.services.display.level_order`) and
