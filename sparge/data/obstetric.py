@@ -85,7 +85,8 @@ def _rewrite(df: pd.DataFrame, named: re.Pattern, read, what: str, unit: str
             values, lambda h: read(h) is not None, 0.05, 1)
 
     out = df
-    for col, _ in text_columns(df, (), may_hold):
+    named_cols = [c for c in df.columns if named.search(str(c))]  # the name first: cheap
+    for col, _ in text_columns(df[named_cols], (), may_hold) if named_cols else ():
         values = df[col]
         found = values.map(lambda v: None if pd.isna(v) else read(v))
         # a plain number is read as it is: only the notation is rewritten
