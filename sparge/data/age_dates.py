@@ -36,8 +36,11 @@ EVENT_NAMES = [re.compile(p, re.IGNORECASE) for p in (
     r"surg|operat|procedure", r"visit|encounter|consult|appoint|attend|arrival|"
     r"presentation|episode|booking", r"enrol|baseline|recruit|randomi|consent|"
     r"registration|index", r"referr", r"treatment|start", r"exam|review")]
-#: Fewest dates in an age column to read them (fewer when the column has fewer cells).
+#: Fewest dates in an age column to read them, in a table of more than
+#: :data:`SMALL_TABLE` rows (a new patients' file reads any: walk-through 44's one date of
+#: birth in a three-patient file was set to missing).
 MIN_DATES = 5
+SMALL_TABLE = 64
 
 
 def event_date_column(df: pd.DataFrame, exclude=()) -> str | None:
@@ -65,8 +68,7 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
             continue
         text = cell_text(df[col])
         dated = text.str.strip().str.match(DATE_CELL).to_numpy()
-        filled = int((text != "").sum())
-        if dated.sum() < min(MIN_DATES, filled) or not dated.any():
+        if not dated.any() or (dated.sum() < MIN_DATES and len(df) > SMALL_TABLE):
             continue
         at = event_date_column(df, exclude=[col])
         notes = list(out.attrs.get("sparge_read_notes", []))

@@ -85,7 +85,7 @@ def merged_summary(pairs_by_column: Mapping[str, list[list[str]]],
             return f"'{a}' as '{b}'"
         codes = merged.levels(col)
         same = [lv for lv, c in codes.items() if c == codes.get(pair[1])]
-        word = _q(shown_answer(same), 30) if same else b
+        word = _q(shown_answer(same, col), 30) if same else b
         if word.lower() == b.lower():
             return f"'{a}' as '{word}'"
         if word.lower() == a.lower():
@@ -117,7 +117,7 @@ def pairs_table(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]],
                    "Merged into": str(b), "Patients (into)": n.get(norm_key(b), 0)}
             same = [lv for lv, c in codes.items() if c == codes.get(b)]
             if merged is not None:
-                row["Shown as"] = shown_answer(same) if same else str(b)
+                row["Shown as"] = shown_answer(same, col) if same else str(b)
             rows.append(row)
     return pd.DataFrame(rows, columns=["Column", "Answer", "Patients", "Merged into",
                                        "Patients (into)"]

@@ -1235,7 +1235,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for level, code in (self.table_.levels(d) if self.table_.has(d)
                                     else {}).items():
                     by_code.setdefault(float(code), []).append(level)
-                quoted = [f"'{_q(shown_answer(by_code[c]), 30)}'" if c in by_code
+                quoted = [f"'{_q(shown_answer(by_code[c], d), 30)}'" if c in by_code
                           else format_number(c) for c in values]
                 said = "is " + (", ".join(quoted[:-1]) + " or " if len(quoted) > 1
                                 else "") + quoted[-1]

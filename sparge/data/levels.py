@@ -418,7 +418,9 @@ def not_assessed_levels(levels: list[str], column: str | None) -> list[str]:
 #: elsewhere.
 SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     (("smok", "tobacco", "cigar"), (
-        ("former", "exsmoker", "ex", "formersmoker", "past", "previous", "quit", "stopped"),
+        ("former", "exsmoker", "ex", "formersmoker", "past", "previous", "quit", "stopped",
+         "stoppedinpregnancy", "stoppedduringpregnancy", "quitinpregnancy",
+         "gaveupinpregnancy"),
         ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
         # "Yes" beside "Current" answers "does the patient smoke?" (walk-through 27)
         ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y"))),
@@ -503,6 +505,30 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("yes", "y", "scbu", "nnu", "nicu", "admitted", "specialcare", "admittedtoscbu",
          "admittedtonnu", "admittedtonicu"),
         ("no", "n", "notadmitted", "none"))),
+    # walk-through 44: perineal tears by degree (3a, 3b, 3c stay apart), induction
+    # methods, twins and an oxytocin augmentation by the drug's name
+    (("perine", "tear"), (
+        ("intact", "intactperineum", "notear", "notrauma", "nil", "none"),
+        ("1stdegree", "1stdeg", "firstdegree", "firstdegreetear", "1stdegreetear", "1st"),
+        ("2nddegree", "2nddeg", "seconddegree", "seconddegreetear", "2nddegreetear", "2nd"),
+        ("3rddegree", "3rddeg", "thirddegree", "thirddegreetear", "3rddegreetear", "3rd"),
+        ("4thdegree", "4thdeg", "fourthdegree", "fourthdegreetear", "4thdegreetear", "4th"),
+        ("episiotomy", "epis", "episio"))),
+    (("induction", "inductionmethod", "methodofinduction", "iolmethod"), (
+        ("amniotomy", "arm", "arm(amniotomy)", "amniotomy(arm)",
+         "artificialruptureofmembranes"),
+        ("balloon", "crb", "cervicalripeningballoon", "foley", "foleycatheter",
+         "foleyballoon", "cooksballoon", "doubleballoon", "balloon(crb)"),
+        ("propess", "propesspessary", "propess10mg"),
+        ("prostin", "prostingel", "prostine2", "prostine2gel"),
+        ("oxytocin", "syntocinon", "synto", "oxytocininfusion", "ivoxytocin"))),
+    (("multiplepregnancy", "multiple pregnancy", "plurality", "multiplicity"), (
+        ("singleton", "single", "no", "n"),
+        ("twins", "twin", "twinpregnancy", "twingestation"),
+        ("triplets", "triplet", "tripletpregnancy"))),
+    (("oxytocin", "syntocinon", "augmentation"), (
+        ("yes", "y", "syntocinon", "synto", "oxytocin", "augmented", "given"),
+        ("no", "n", "none", "notaugmented", "notgiven"))),
     (("transfus", "bloodproducts", "blood products"), (
         ("yes",) + tuple(f"{w}{n}unit{'s' if n > 1 else ''}{c}" for n in range(1, 11)
                          for w, c in (("yes", ""), ("yes(", ")"), ("", ""))),
@@ -709,15 +735,35 @@ _BOOLEAN_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "t", "f", "1
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
 
 
-def shown_answer(spellings: list[str]) -> str:
+def shown_answer(spellings: list[str], column: str | None = None) -> str:
     """The one word shown for an answer written several ways (the spellings sharing a
     code): the best by :func:`_shown_rank` (the first written of equals), its first letter
     a capital and a Roman numeral in capitals ("iii" showed as "Iii", "nyha iv" as "Nyha
-    iv" in walk-through 21). The Data page's merge message names this word too."""
+    iv" in walk-through 21). The Data page's merge message names this word too.
+
+    With the ``column`` named, spellings of one of its groups of :data:`SYNONYMS` are
+    shown by the group's own first word among them: walk-through 44's emergency
+    caesareans (Cat 1, 2 and 3 CS, Em LSCS, EMCS) all showed as "Cat 1 CS", every
+    neonatal admission as "SCBU" and every transfusion as "Yes - 2 units"."""
     words = [str(w) for w in spellings]
+    if column and len(words) > 1:
+        name = norm_key(column)
+        for words_of, groups in SYNONYMS:
+            if not any(w in name for w in words_of):
+                continue
+            for group in groups:
+                inside = [w for w in words if loose_key(norm_key(w)) in group]
+                if len(inside) > 1:
+                    words = [min(inside, key=lambda w: group.index(loose_key(norm_key(w))))]
+                    break
+            else:
+                continue
+            break
     # "Yes" before "True" or "1", not before a word that says more: walk-through 43's
-    # smoking "Yes" merged into "Current" showed as "Yes" beside "Never" and "Former"
-    plain = [w for w in words if w.strip().lower() not in _BOOLEAN_WORDS]
+    # smoking "Yes" merged into "Current" showed as "Yes" beside "Never" and "Former";
+    # nor "Declined" before "No" (walk-through 44: every mother without an epidural)
+    plain = [w for w in words if w.strip().lower() not in _BOOLEAN_WORDS
+             and norm_key(w) not in DECLINED_WORDS]
     word = max(plain or words, key=_shown_rank)
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     first = word.split(" ", 1)[0]

@@ -93,7 +93,7 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
     spellings_of: dict[float, list[str]] = {}
     for level, code in table.levels(column).items():
         spellings_of.setdefault(float(code), []).append(str(level))
-    return {c: shown_answer(words) for c, words in sorted(spellings_of.items())}
+    return {c: shown_answer(words, column) for c, words in sorted(spellings_of.items())}
 
 
 def level_order(column: str, encoder=None) -> list[str] | None:

@@ -281,3 +281,54 @@ def test_not_applicable_with_its_reason_is_a_gap_and_the_design_is_found():
     assert "N/A - CS" not in enc.table_.levels("Perineal trauma")
     assert any(note.startswith("Column 'Perineal trauma' is empty for the")
                for note in enc.report_.notes)
+
+
+def test_a_merged_answer_is_shown_by_its_groups_own_word():
+    """Walk-through 44: merged, every emergency caesarean showed as "Cat 1 CS", every
+    neonatal admission as "SCBU", every transfusion as "Yes - 2 units", and every mother
+    without an epidural as "Declined"."""
+    from sparge.data.levels import shown_answer
+
+    assert shown_answer(["Cat 1 CS", "Cat 2 CS", "Em LSCS", "EMCS"],
+                        "Mode of delivery") == "EMCS"
+    assert shown_answer(["Forceps", "Kiellands forceps", "Neville-Barnes forceps"],
+                        "Mode of delivery") == "Forceps"
+    assert shown_answer(["SCBU", "NNU", "Yes"], "NICU admission") == "Yes"
+    assert shown_answer(["Yes - 2 units", "Yes (1 unit)", "yes"],
+                        "Transfusion given") == "Yes"
+    assert shown_answer(["No", "N", "declined"], "Epidural") == "No"
+    # without the column, or outside its groups, the longest as before
+    assert shown_answer(["Cat 1 CS", "EMCS"]) == "Cat 1 CS"
+    assert shown_answer(["Female", "F"], "Sex") == "Female"
+    rng = np.random.default_rng(0)
+    n = 200
+    df = pd.DataFrame({"ID": [f"M{i}" for i in range(n)],
+                       "Mode of delivery": rng.choice(["SVD", "EMCS", "Cat 1 CS", "Cat 2 CS",
+                                                       "Em LSCS", "ELCS"], n),
+                       "Epidural": rng.choice(["Yes", "No", "N", "declined"], n),
+                       "Age": rng.integers(18, 44, n), "y": rng.integers(0, 2, n)})
+    from sparge.data.answer_merging import merge_answers
+    from sparge.services.display import answers_by_code
+
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    after = Encoder(id_column="ID", label_column="y", encoding_table=merge_answers(
+        enc.table_, enc.report_.answers_two_ways)).fit(df)
+    assert set(answers_by_code(after, "Mode of delivery").values()) == {"SVD", "EMCS",
+                                                                         "ELCS"}
+    assert set(answers_by_code(after, "Epidural").values()) == {"Yes", "No"}
+
+
+def test_a_new_patients_date_of_birth_in_the_age_column_is_read_too():
+    """Walk-through 44: the training table read its dates of birth as ages, a three-
+    patient file's one date of birth was set to missing."""
+    rng = np.random.default_rng(2)
+    n = 80
+    df = pd.DataFrame({"MRN": [f"M{i}" for i in range(n)],
+                       "Maternal age": rng.integers(18, 44, n).astype(str),
+                       "Delivery date": "01/06/2023", "Hb": rng.normal(120, 9, n).round(),
+                       "y": rng.integers(0, 2, n)})
+    enc = Encoder(id_column="MRN", label_column="y").fit(df)
+    new = pd.DataFrame({"MRN": ["N1", "N2", "N3"], "Maternal age": ["30", "19/11/1985", ""],
+                        "Delivery date": ["01/06/2023"] * 3, "Hb": [120, 110, 100]})
+    X = pd.DataFrame(enc.transform(new), columns=enc.feature_names_out_)
+    assert X["Maternal age"].tolist()[:2] == [30.0, 37.5] and np.isnan(X["Maternal age"][2])
