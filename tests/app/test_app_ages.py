@@ -25,6 +25,16 @@ def _export(n=80, seed=0) -> pd.DataFrame:
         "Outcome": np.where(age + rng.normal(0, 8, n) > 60, "died", "alive")})
 
 
+def _encoded(df: pd.DataFrame, name: str):
+    """The Data page with ``df`` uploaded as ``name`` and encoded with the untouched
+    setup form."""
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        (name, df.to_csv(index=False).encode(), "text/csv")).run()
+    at.button(key="setup_go").click().run()
+    return at
+
+
 def test_the_choices_guess_the_birth_and_the_admission():
     df = _export()
     roles = {c: "ignore" for c in ("DOB", "Last review", "Admission date")}
@@ -41,10 +51,7 @@ def test_the_choices_guess_the_birth_and_the_admission():
 
 def test_the_data_page_adds_and_removes_an_age():
     df = _export()
-    at = start("pages/data.py")
-    at.file_uploader(key="data_upload").set_value(
-        ("export.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.button(key="setup_go").click().run()
+    at = _encoded(df, "export.csv")
     assert not at.exception, [e.value for e in at.exception]
     assert "Add an age from a date of birth ('DOB')" in [e.label for e in at.expander]
     assert at.selectbox(key="age_born").value == "DOB"
@@ -83,10 +90,7 @@ def test_newborns_age_in_days_and_a_dropped_age_is_said():
                        "Admission date": seen.strftime("%d/%m/%Y"),
                        "Weight": rng.normal(3000, 400, n).round(),
                        "NICU admission": ["Yes", "No"] * 30})
-    at = start("pages/data.py")
-    at.file_uploader(key="data_upload").set_value(
-        ("nicu.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.button(key="setup_go").click().run()
+    at = _encoded(df, "nicu.csv")
     at.button(key="age_add").click().run()
     assert not at.exception
     said = texts(at)
@@ -103,10 +107,7 @@ def test_a_date_beyond_the_pickers_range_does_not_break_the_form():
     df = _export()
     df.loc[0, "Last review"] = "01/01/2150"  # a typo's year, beyond the picker's
     df.loc[1, "Last review"] = "01/01/2901"  # beyond a timestamp: no date (it stopped)
-    at = start("pages/data.py")
-    at.file_uploader(key="data_upload").set_value(
-        ("typo.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.button(key="setup_go").click().run()
+    at = _encoded(df, "typo.csv")
     at.selectbox(key="age_at").set_value("one date for every patient").run()
     assert not at.exception, [e.value for e in at.exception]
     assert str(at.date_input(key="age_day").value) == "2100-12-31"
@@ -126,10 +127,7 @@ def test_an_age_from_the_date_of_birth_replaces_the_tables_own_age():
     df.insert(1, "Age", ((pd.to_datetime(df["Admission date"], dayfirst=True)
                           - pd.to_datetime(df["DOB"], dayfirst=True)).dt.days
                          / 365.2425).round())
-    at = start("pages/data.py")
-    at.file_uploader(key="data_upload").set_value(
-        ("export.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.button(key="setup_go").click().run()
+    at = _encoded(df, "export.csv")
     assert "Age" in at.session_state["cohort"].features
     box = at.checkbox(key="age_replace_DOB")
     assert box.value and "table's own \\'Age\\'" in box.label  # escaped for Markdown
@@ -167,10 +165,7 @@ def test_a_sparse_date_of_birth_does_not_replace_the_tables_age_by_default():
     X[74:, 0] = np.nan  # fewer than 5 patients with both: cannot tell, not replaced
     assert replaces_table_age(df, "DOB", X, ["Age", "Other"], ["Age"],
                               "Admission date") == (False, 4)
-    at = start("pages/data.py")
-    at.file_uploader(key="data_upload").set_value(
-        ("export.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.button(key="setup_go").click().run()
+    at = _encoded(df, "export.csv")
     assert not at.exception, [e.value for e in at.exception]
     assert at.checkbox(key="age_replace_DOB").value is False
 
@@ -181,10 +176,7 @@ def test_no_column_named_as_a_date_of_birth_is_not_guessed():
     df = _export().drop(columns=["DOB", "Last review"]).rename(
         columns={"Admission date": "Delivery date"})
     df.insert(1, "Maternal age", np.arange(len(df)) % 20 + 20.0)
-    at = start("pages/data.py")
-    at.file_uploader(key="data_upload").set_value(
-        ("maternity.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.button(key="setup_go").click().run()
+    at = _encoded(df, "maternity.csv")
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key="age_born").value is None
     assert "No column is named as a date of birth" in texts(at)
