@@ -6,8 +6,6 @@ root); pytest puts the root on ``sys.path``, so the tests import ``bench.*`` dir
 
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 from helpers import ROOT
@@ -54,28 +52,6 @@ def test_robustness_masking():
     Xg = mask(X, "groups", [[0, 1], [5, 6, 7]], rng)
     lost = np.isnan(Xg[:, 0])
     assert np.array_equal(lost, np.isnan(Xg[:, 1])) and 0.15 < lost.mean() < 0.45
-
-
-@pytest.mark.parametrize("script, args", [
-    ("core_speed", ["--quick"]),
-    ("scale", ["--one", "300", "20", "fit"]),
-    ("scale_train", ["--one", "2000", "--fit-samples", "500"]),
-    ("distributed", ["--quick"]),
-    ("far_values", ["--quick"]),
-    ("reading_truth", ["--quick"]),
-    ("lookalike_stability", ["--quick"]),
-    ("log_scale", ["--quick"]),
-    ("fit_estimate", ["--quick"]),
-    ("split_noise", ["--quick"]),
-    ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
-])
-def test_scripts_run(script, args):
-    from bench.run_all import command
-
-    out = subprocess.run(command(script, args), capture_output=True, text=True, timeout=300,
-                         cwd=ROOT)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip()
 
 
 def test_method_budget_skips_later_splits():
