@@ -107,4 +107,5 @@ def test_tests_mirror_the_layers():
     for layer in LAYERS:
         assert list((ROOT / "tests" / layer).glob("test_*.py")), layer
     loose = {p.name for p in (ROOT / "tests").glob("test_*.py")}
-    assert loose == {"test_architecture.py", "test_bench_quick.py", "test_cli.py"}, loose
+    assert loose == {"test_architecture.py", "test_bench_quick.py", "test_bench_scripts.py",
+                     "test_cli.py"}, loose
