@@ -174,13 +174,12 @@ if sel_row is not None:
         match = lookalike_match("explore", training_values().iloc[tix].to_numpy()
                                 if tix >= 0 else values.iloc[sel_row].to_numpy(),
                                 own=tix if tix >= 0 else None)
-        among = None if match.none_match else match.candidates
         if tix >= 0:
             table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=tix,
-                                    candidates=among)
+                                    candidates=match.restriction)
         else:
             table = lookalike_table(model, index.query_row(sel_row), n_neighbors=k,
-                                    candidates=among)
+                                    candidates=match.restriction)
 
 
 def _lookalike_rows() -> np.ndarray | None:

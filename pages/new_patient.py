@@ -315,8 +315,7 @@ if query is not None:
         # among the patients matching it on the biomarkers chosen there (same sex, …)
         match = lookalike_match("np", xq[0])
         match_controls("np", match, k)
-        table = lookalike_table(model, Xq, n_neighbors=k,
-                                candidates=None if match.none_match else match.candidates)
+        table = lookalike_table(model, Xq, n_neighbors=k, candidates=match.restriction)
         st.subheader(f"Look-alikes of {md_escape(qid)}")
         show_lookalikes(model, table, xq[0], qid, encoder, key="np",
                         written=written, match=match)

@@ -299,7 +299,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # non-smoker); the first word of a group that the column holds is the pair's target
     paired = {a for a, _ in out}
     name = norm_key(column) if column else ""
-    groups = [g for words, gs in SYNONYMS for g in gs if any(w in name for w in words)]
+    groups = synonym_groups(column)
     for group in groups:
         present = [lv for lv, k in keys.items() if loose_key(k) in group
                    # one letter is read so only when no other answer starts with it
@@ -493,7 +493,7 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # walk-through 43's maternity unit: labour's onset (induced, IOL, induction;
     # spontaneous, SOL, spont; no labour before a planned caesarean), a baby admitted to
     # a neonatal unit, and a transfusion of some units
-    (("onset", "labouronset", "laboronset"), (
+    (("onset of labour", "onset of labor", "labour onset", "labor onset", "onsetoflabour"), (
         ("spontaneous", "sol", "spont", "spontaneousonset", "spontaneouslabour",
          "spontaneouslabor", "spontaneousonsetoflabour"),
         ("induced", "iol", "induction", "inductionoflabour", "inductionoflabor",
@@ -507,7 +507,7 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("no", "n", "notadmitted", "none"))),
     # walk-through 44: perineal tears by degree (3a, 3b, 3c stay apart), induction
     # methods, twins and an oxytocin augmentation by the drug's name
-    (("perine", "tear"), (
+    (("perine", "degree tear", "obstetric tear"), (
         ("intact", "intactperineum", "notear", "notrauma", "nil", "none"),
         ("1stdegree", "1stdeg", "firstdegree", "firstdegreetear", "1stdegreetear", "1st"),
         ("2nddegree", "2nddeg", "seconddegree", "seconddegreetear", "2nddegreetear", "2nd"),
@@ -608,6 +608,13 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),)),
 )
+
+
+def synonym_groups(column: str | None) -> list[tuple[str, ...]]:
+    """The groups of :data:`SYNONYMS` for a column, by its name (those of every column
+    only, without one)."""
+    name = norm_key(column) if column else ""
+    return [g for words, gs in SYNONYMS for g in gs if any(w in name for w in words)]
 
 
 #: Answers saying an offered treatment was not taken.
@@ -746,18 +753,10 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     caesareans (Cat 1, 2 and 3 CS, Em LSCS, EMCS) all showed as "Cat 1 CS", every
     neonatal admission as "SCBU" and every transfusion as "Yes - 2 units"."""
     words = [str(w) for w in spellings]
-    if column and len(words) > 1:
-        name = norm_key(column)
-        for words_of, groups in SYNONYMS:
-            if not any(w in name for w in words_of):
-                continue
-            for group in groups:
-                inside = [w for w in words if loose_key(norm_key(w)) in group]
-                if len(inside) > 1:
-                    words = [min(inside, key=lambda w: group.index(loose_key(norm_key(w))))]
-                    break
-            else:
-                continue
+    for group in synonym_groups(column) if len(words) > 1 else ():
+        inside = [w for w in words if loose_key(norm_key(w)) in group]
+        if len(inside) > 1:
+            words = [min(inside, key=lambda w: group.index(loose_key(norm_key(w))))]
             break
     # "Yes" before "True" or "1", not before a word that says more: walk-through 43's
     # smoking "Yes" merged into "Current" showed as "Yes" beside "Never" and "Former";

@@ -48,15 +48,16 @@ def read_not_applicable(df: pd.DataFrame) -> pd.DataFrame:
     for j in np.asarray(text_cols)[starts.any(axis=0)]:
         col = df.columns[j]
         values = df.iloc[:, j]
-        found = pd.Series([_WITH_REASON.fullmatch(c) is not None if len(c) <= 40 else False
-                           for c in cell_text(values)], index=values.index)
+        text = cell_text(values)
+        found = pd.Series([len(c) <= 40 and _WITH_REASON.fullmatch(c) is not None
+                           for c in text], index=values.index)
         if not found.any():
             continue
         if out is df:
             out = df.copy()
             out.attrs = dict(df.attrs)
         out[col] = values.where(~found.to_numpy(), "N/A")
-        example = str(cell_text(values)[found].iloc[0]).strip()
+        example = str(text[found].iloc[0]).strip()
         out.attrs["sparge_read_notes"] = [
             *out.attrs.get("sparge_read_notes", []),
             f"Column '{_q(col)}': {int(found.sum()):,} cell(s) saying it does not apply, with "

@@ -16,12 +16,6 @@ from sparge.data.dates import add_ages, read_dates
 from sparge.data.parsing import cell_text
 from sparge.errors import DataError
 
-#: A date of birth's column name.
-_BIRTH = BIRTH_NAME
-#: Dates at which an age is usually taken, the likeliest first (an admission, a delivery,
-#: a diagnosis, ...).
-_AT = EVENT_NAMES
-
 
 class AgeChoices(NamedTuple):
     """What the Data page offers for an age.
@@ -52,9 +46,9 @@ def age_choices(df: pd.DataFrame, roles: dict[str, str]) -> AgeChoices:
     dates = [str(c) for c in df.columns if roles.get(str(c)) == "ignore"
              and not pd.api.types.is_numeric_dtype(df[c])
              and looks_like_dates(cell_text(df[c]))]
-    born = next((c for c in dates if _BIRTH.search(c)), None)
+    born = next((c for c in dates if BIRTH_NAME.search(c)), None)
     others = [c for c in dates if c != born]
-    at = next((c for pattern in _AT for c in others if pattern.search(c)),
+    at = next((c for pattern in EVENT_NAMES for c in others if pattern.search(c)),
               others[0] if others else None)
     latest = None
     for c in others:
@@ -75,10 +69,6 @@ def age_name(at: str, existing: list[str], unit: str = "years") -> str:
     return name
 
 
-#: A column holding an age already ("Age", "Age (years)", "Patient age", "age_yrs").
-_AGE_COLUMN = AGE_NAME
-
-
 def table_ages(features: list[str], roles: dict[str, str], ages: dict | None = None
                ) -> list[str]:
     """The model's own columns of ages: numeric features named like an age that no date
@@ -86,7 +76,7 @@ def table_ages(features: list[str], roles: dict[str, str], ages: dict | None = N
     date" beside the export's "Age", and the form then asked for both."""
     added = set(ages or {})
     return [f for f in features if f not in added and roles.get(f) == "numeric"
-            and _AGE_COLUMN.search(f) and not _BIRTH.search(f)]
+            and AGE_NAME.search(f) and not BIRTH_NAME.search(f)]
 
 
 #: Patients with both ages needed to tell whether they agree.

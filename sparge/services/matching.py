@@ -85,6 +85,18 @@ class Match:
         """Conditions apply and no other training patient meets them."""
         return self.active and self.n_candidates == 0
 
+    @property
+    def restriction(self) -> np.ndarray | None:
+        """The ``candidates`` to search among, or ``None`` to search every training
+        patient (no condition, or nobody else meets them)."""
+        return None if self.none_match else self.candidates
+
+    @property
+    def applied(self) -> list[str]:
+        """The conditions the look-alikes were drawn under (none when nobody matched and
+        every training patient was searched)."""
+        return [] if self.restriction is None else list(self.conditions)
+
     def message(self, n_neighbors: int) -> str:
         """What the look-alike list below is drawn from, in one paragraph (plain text)."""
         said = []
@@ -172,11 +184,6 @@ def match_patients(values: pd.DataFrame, query, features: Sequence[str],
     n_train = n - (own is not None)
     if not conditions:
         return Match(None, [], skipped, n_train, n_train)
-    if own is not None:
-        keep = keep.copy()
-        mine = bool(keep[own])
-        keep[own] = False
-        candidates = keep.copy()
-        candidates[own] = mine  # the search drops the patient itself
-        return Match(candidates, conditions, skipped, int(keep.sum()), n_train)
-    return Match(keep, conditions, skipped, int(keep.sum()), n_train)
+    # the patient itself stays a candidate (the search drops it) but is not counted
+    others = int(keep.sum()) - int(own is not None and keep[own])
+    return Match(keep, conditions, skipped, others, n_train)

@@ -92,3 +92,12 @@ def test_default_distance_is_about_half_an_sd_rounded_down_and_bad_input_is_name
         match_patients(VALUES, [0, 50], ["Sex"])
     with pytest.raises(ValueError, match="'Age' within must be a number >= 0"):
         match_patients(VALUES, [0, 50, 1], ["Age"], {"Age": -1})
+
+
+def test_the_restriction_searched_and_the_conditions_applied():
+    enc = _Encoder()
+    m = match_patients(VALUES, [0, 50, 1], ["Sex"], encoder=enc)
+    assert m.restriction is m.candidates and m.applied == ["Sex: Female"]
+    none = match_patients(VALUES, [1, 52, 0], ["Sex", "Age"], {"Age": 1}, enc, own=1)
+    assert none.none_match and none.restriction is None and none.applied == []
+    assert match_patients(VALUES, [0, 50, 1], []).restriction is None
