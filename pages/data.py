@@ -227,6 +227,10 @@ if st.button("Encode this table", type="primary", key="setup_go"):
             ss.upload_generation = gen + 1
         ss.pending = None
         flash("success", "Table encoded: its report is below. Train a model on the Model page.")
+        if not same and keep_choices:  # walk-through 44 saw them only in the ticked box
+            flash("info", "The choices made for the previous table were kept: "
+                  + md_escape(choices, max_len=300) + ". To read this file without them, "
+                  "upload it again and untick \"Keep the choices\".")
         st.rerun()
 
 def _again(said: str, **changes) -> None:

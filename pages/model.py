@@ -56,10 +56,25 @@ if up is not None and ss.get("model_upload_seen") != (up.name, up.size):
 
 # ---------------------------------------------------------------- train
 cohort = ss.cohort
-defaults = SparGE().get_params()  # the form starts from the library's defaults
+defaults = SparGE().get_params()  # the form starts from the library's defaults ...
+# ... or from the settings last trained with on this table (by its name, which its
+# one-click repairs keep): walk-through 44 unticked "Use
+# the outcome", trained, came back from another page and found it ticked again
+kept = ss.get("train_form_kept")
+start = {**defaults, **kept[1]} if kept and kept[0] == ss.get("cohort_name") else defaults
 has_labels = cohort.labels is not None
 n_train, n_feat = len(cohort.train_rows), len(cohort.features)
 estimate = estimate_fit(n_train, n_feat)
+
+
+FORM_LABELS = {"supervised": "Use the outcome", "n_components": "Embedding dimensions",
+               "representation": "What is embedded", "n_atoms": "Dictionary patterns",
+               "r1": "Code sparsity", "rank": "Gap filling", "k1": "Same-outcome neighbours",
+               "k2": "Other-outcome neighbours", "max_iter": "Refinement iterations",
+               "forest_weight": "Forest weight", "forest_proximity": "Forest proximity",
+               "forest_min_leaf": "Forest leaf size", "max_fit_samples": "Training sample",
+               "neighbor_search": "Neighbour search",
+               "anchor_weight": "Few values: match the values given"}
 
 
 def _options(options: list, default) -> tuple[list, int]:
@@ -69,7 +84,17 @@ def _options(options: list, default) -> tuple[list, int]:
 
 
 st.subheader("Train a model")
-with st.form("train_form"):
+if start is not defaults:
+    changed = [FORM_LABELS.get(k, k) for k in defaults
+               if k in FORM_LABELS and start[k] != defaults[k]]
+    st.caption("The form shows the settings of your last training on this table"
+               + (f" ({', '.join(changed)} changed from the defaults)." if changed else "."))
+    if changed and st.button("Back to the benchmarked defaults", key="train_form_reset"):
+        ss.pop("train_form_kept", None)
+        # a new form: its widgets start afresh (the browser would send the values set)
+        ss.train_form_gen = ss.get("train_form_gen", 0) + 1
+        st.rerun()
+with st.form(f"train_form_{ss.get('train_form_gen', 0)}"):
     st.write(f"Train on **{md_escape(ss.cohort_name)}**: {n_train:,} patients kept for "
              f"training × {n_feat:,} features. Estimated fit: "
              f"{estimate.summary().split(': ', 1)[-1]}.")
@@ -77,7 +102,7 @@ with st.form("train_form"):
     if few:
         st.warning(few)
     supervised = st.checkbox("Use the outcome (supervised)",
-                             value=has_labels and defaults["supervised"],
+                             value=has_labels and start["supervised"],
                              disabled=not has_labels,
                              help="Pull patients with the same outcome together (marginal "
                                   "Fisher analysis graphs). Off: neighbourhoods only."
@@ -89,12 +114,12 @@ with st.form("train_form"):
     advanced = st.expander("Method settings (optional: the defaults gave the best "
                            "look-alikes on our benchmark cohorts)")
     c1, c2 = advanced.columns(2)  # two columns: labels and values stay readable at 800 px
-    n_components = c1.slider("Embedding dimensions", 2, max(40, defaults["n_components"]),
-                             defaults["n_components"],
+    n_components = c1.slider("Embedding dimensions", 2, max(40, start["n_components"]),
+                             start["n_components"],
                              help="Size of the learned space where distance = similarity. "
                                   "10-20 works best in our benchmarks; 2 loses most of the "
                                   "look-alike quality.")
-    rep_opts, rep_i = _options(["codes+completed", "codes"], defaults["representation"])
+    rep_opts, rep_i = _options(["codes+completed", "codes"], start["representation"])
     representation = c2.selectbox(
         "What is embedded", rep_opts, index=rep_i,
         # short: "sparse codes + completed values" was cut at 800 px
@@ -103,29 +128,29 @@ with st.form("train_form"):
              "keeps the gap-filled biomarker values themselves (better look-alikes in our "
              "benchmarks).")
     n_atoms = c1.slider("Dictionary patterns, atoms (0 = auto)", 0,
-                        max(128, defaults["n_atoms"] or 0), defaults["n_atoms"] or 0,
+                        max(128, start["n_atoms"] or 0), start["n_atoms"] or 0,
                         help="Number of prototypical patterns the sparse codes use. Auto: "
                              "a tenth of the patients, between 16 and 64.")
-    r1 = c2.number_input("Code sparsity r1", 0.0, 1.0, float(defaults["r1"]), 0.01,
+    r1 = c2.number_input("Code sparsity r1", 0.0, 1.0, float(start["r1"]), 0.01,
                          help="Larger: fewer atoms per patient (sparser codes).")
-    rank_default = "all" if defaults["rank"] is None else defaults["rank"]
+    rank_default = "all" if start["rank"] is None else start["rank"]
     rank_opts, rank_i = _options(["all", "auto", 2, 5, 10, 20, 50], rank_default)
     rank = c2.selectbox("Gap filling: components kept (rank)", rank_opts, index=rank_i,
                         help="How many patterns of the low-rank table fill the gaps. 'all': "
                              "every component the nuclear norm keeps (best in our "
                              "benchmarks); 'auto': only those above the noise level "
                              "(Gavish-Donoho threshold).")
-    k1 = c1.slider("Same-outcome neighbours k1", 2, max(60, defaults["k1"]), defaults["k1"],
+    k1 = c1.slider("Same-outcome neighbours k1", 2, max(60, start["k1"]), start["k1"],
                    help="Each training patient is pulled towards this many nearest "
                         "patients with the same outcome.")
-    k2 = c1.slider("Other-outcome neighbours k2", 2, max(60, defaults["k2"]), defaults["k2"],
+    k2 = c1.slider("Other-outcome neighbours k2", 2, max(60, start["k2"]), start["k2"],
                    help="Each training patient is pushed away from this many nearest "
                         "patients with another outcome.")
-    max_iter = c2.slider("Refinement iterations", 0, max(30, defaults["max_iter"]),
-                         defaults["max_iter"],
+    max_iter = c2.slider("Refinement iterations", 0, max(30, start["max_iter"]),
+                         start["max_iter"],
                          help="Joint dictionary refinement; the iterate with the best held-out "
                               "look-alike quality is kept.")
-    fw_opts, fw_i = _options(["auto", 0.0, 0.5, 1.0, 1.5, 2.0, 4.0], defaults["forest_weight"])
+    fw_opts, fw_i = _options(["auto", 0.0, 0.5, 1.0, 1.5, 2.0, 4.0], start["forest_weight"])
     forest_weight = c2.selectbox(
         "Forest weight", fw_opts, index=fw_i,
         format_func=lambda v: v if isinstance(v, str) else (
@@ -136,7 +161,7 @@ with st.form("train_form"):
              "0.5, 1, 2 and 4 against 1.5 on patients held out from training (out-of-bag "
              "proximities) and moves away from 1.5 only when one is clearly better; the map "
              "and the codes are the embedding's either way.")
-    fp_opts, fp_i = _options(["in-bag", "shared-leaf"], defaults["forest_proximity"])
+    fp_opts, fp_i = _options(["in-bag", "shared-leaf"], start["forest_proximity"])
     forest_proximity = c2.selectbox(
         "Forest proximity", fp_opts, index=fp_i,
         format_func={"in-bag": "in-bag trees", "shared-leaf": "all trees"}.get,
@@ -146,7 +171,7 @@ with st.form("train_form"):
              "forest's own vote is made. All trees: the share of every tree (Breiman's "
              "proximity). In-bag gave better look-alikes on 12 of 16 benchmark cohorts. "
              "Above 20,000 training patients every tree counts.")
-    ml_opts, ml_i = _options(["auto", 1, 5, 20], defaults["forest_min_leaf"])
+    ml_opts, ml_i = _options(["auto", 1, 5, 20], start["forest_min_leaf"])
     forest_min_leaf = c1.selectbox(
         "Forest leaf size", ml_opts, index=ml_i,
         format_func=lambda v: "auto" if v == "auto" else f"{v} patient{'s' if v != 1 else ''}",
@@ -155,19 +180,19 @@ with st.form("train_form"):
              "proximity where an outcome is rare; 'auto' tries 1, 5 and 20 on 30 % of the "
              "training patients and keeps the best (the model's summary line shows the leaf "
              "used).")
-    sample_default = defaults["max_fit_samples"] or 0
+    sample_default = start["max_fit_samples"] or 0
     max_fit_samples = c2.number_input(
         "Training sample (0 = all)", 0, 10_000_000, int(sample_default), 1000,
         help="A larger cohort is learned from a stratified sample of this size (the "
              "dictionary, graphs and projection); every patient is then embedded. The "
              "Explore page and the report show the sample size.")
-    ns_opts, ns_i = _options(["auto", "exact", "approximate"], defaults["neighbor_search"])
+    ns_opts, ns_i = _options(["auto", "exact", "approximate"], start["neighbor_search"])
     neighbor_search = c1.selectbox(
         "Neighbour search", ns_opts, index=ns_i,
         help="'auto': exact below 50,000 patients per graph and 200,000 look-alike "
              "candidates, approximate (NN-descent, recall ≥ 0.95 in our benchmarks) above. "
              "'exact' is slower on large cohorts; 'approximate' is for testing.")
-    aw_opts, aw_i = _options(["auto", 0.0, 0.5, 1.0, 2.0, 4.0], defaults["anchor_weight"])
+    aw_opts, aw_i = _options(["auto", 0.0, 0.5, 1.0, 2.0, 4.0], start["anchor_weight"])
     anchor_weight = c1.selectbox(
         "Few values: match the values given", aw_opts, index=aw_i,
         format_func=lambda v: "auto" if isinstance(v, str) else (
@@ -196,6 +221,7 @@ elif go:
               "forest_proximity": forest_proximity,
               "max_fit_samples": int(max_fit_samples) or None,
               "neighbor_search": neighbor_search, "anchor_weight": anchor_weight}
+    ss.train_form_kept = (ss.get("cohort_name"), params)  # kept through a re-encoding
     stages = ["completion", "dictionary", "codes", "refinement", "forest", "embedding"]
     progress_box = st.empty()  # the bars go once training has ended
     with progress_box.container():

@@ -340,7 +340,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                  width="stretch", key=f"{key}_table")
     if "sparse_weight" in table.columns:
         st.caption(f"Sparse weight: the {weight_help}.")
-    matched = match.applied if match is not None else ()
+    matched = match.file_note if match is not None else ""
     st.download_button("Download look-alikes (CSV)", to_csv(lookalike_display(table, matched)),
                        file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
                        key=f"{key}_download")

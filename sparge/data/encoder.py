@@ -76,6 +76,7 @@ from sparge.data.levels import (
     not_assessed_levels,
     shown_answer,
     spellings,
+    synonym_groups,
 )
 from sparge.data.not_applicable import read_not_applicable
 from sparge.data.number_format import format_given, format_number
@@ -1424,6 +1425,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                         for t, k in list(seen.items())[:4])
                     + " (the stage without its sub-stage, which the training patients did "
                       "not have).")
+        if unknown.any():
+            unknown = self._synonym_answers(col, text, keys, mapping, codes, unknown, report)
         if tokens.any():
             report.missing_tokens[col] = token_counts(text[tokens])
         if unknown.any():
@@ -1433,6 +1436,48 @@ class Encoder(TransformerMixin, BaseEstimator):
                 examples=sorted(counts, key=lambda k: -counts[k])[:3],
                 rows=[int(i) + 2 for i in np.flatnonzero(unknown)[:5]]))
         return codes
+
+    def _synonym_answers(self, col: str, text: pd.Series, keys: pd.Series,
+                         mapping: dict[str, float], codes: np.ndarray, unknown: np.ndarray,
+                         report: ValidationReport) -> np.ndarray:
+        """Answers the model did not see that are spellings of a known answer by the
+        column's groups of synonyms, coded as it (in place, with a note); returns the
+        answers still unknown. Walk-through 44's new mother had "Yes - 4 units" of
+        transfusion where the training mothers had "Yes" and "Yes - 2 units": read as
+        missing. A group whose known spellings have several codes (split by the user), or
+        whose only known spelling is not its first word, reads nothing."""
+        groups = synonym_groups(col)
+        if not groups:
+            return unknown
+        by_loose: dict[str, set[float]] = {}
+        for k, c in mapping.items():
+            by_loose.setdefault(loose_key(k), set()).add(c)
+        spelled = {loose_key(norm_key(lv)): lv for lv in self.table_.levels(col)}
+        found: dict[str, tuple[float, str]] = {}
+        for k in set(keys[unknown]):
+            lk = loose_key(k)
+            group = next((g for g in groups if lk in g), None)
+            if group is None:
+                continue
+            known = [w for w in group if w in by_loose]
+            got = set().union(*(by_loose[w] for w in known)) if known else set()
+            # the code stands for the group: its own first word ("Yes"), or spellings
+            # merged into it; "Yes - 2 units" alone says 2 units (not "Yes - 4 units")
+            if len(got) == 1 and (group[0] in known or len(known) > 1):
+                found[k] = (got.pop(), spelled.get(known[0], known[0]))
+        if not found:
+            return unknown
+        rows = np.flatnonzero(unknown & keys.isin(list(found)).to_numpy())
+        codes[rows] = [found[k][0] for k in keys.iloc[rows]]
+        seen = dict(zip(text.iloc[rows], keys.iloc[rows], strict=True))
+        report.notes.append(
+            f"Column '{_q(col)}': " + ", ".join(
+                f"'{_q(t, 20)}' read as '{_q(found[k][1], 20)}'"
+                for t, k in list(seen.items())[:4])
+            + " (another spelling of that answer, which the training patients did not have).")
+        out = unknown.copy()
+        out[rows] = False
+        return out
 
     def cell_unit(self, column: str) -> str | None:
         """The unit a numeric column's values are in when its name does not say it (learned

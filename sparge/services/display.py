@@ -785,15 +785,16 @@ def numeric_patients(df: pd.DataFrame, features: Sequence[str]
 
 
 # ---------------------------------------------------------------------------- tables
-def lookalike_display(table: pd.DataFrame, matched: Sequence[str] = ()) -> pd.DataFrame:
+def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = ()) -> pd.DataFrame:
     """The look-alike table with plain headers and without internal columns (for download);
-    with ``matched`` (the conditions the look-alikes were matched on exactly, see
-    :mod:`sparge.services.matching`) a last column names them, so that a file read later
-    still says the list was drawn from some patients only."""
+    with ``matched`` (the conditions the look-alikes were matched on exactly, or a note
+    such as :attr:`sparge.services.matching.Match.file_note`) a last column says it, so that
+    a file read later still says what the list was drawn from."""
     keep = [c for c in LOOKALIKE_HEADERS if c in table.columns]
     out = table[keep].rename(columns=LOOKALIKE_HEADERS)
     if matched:
-        out["Matched on"] = "; ".join(str(m) for m in matched)
+        out["Matched on"] = (matched if isinstance(matched, str)
+                             else "; ".join(str(m) for m in matched))
     return out
 
 

@@ -97,6 +97,18 @@ class Match:
         every training patient was searched)."""
         return [] if self.restriction is None else list(self.conditions)
 
+    @property
+    def file_note(self) -> str:
+        """What a downloaded look-alike list was drawn under, for its *Matched on* column:
+        the conditions applied, or that nobody matched them and every training patient was
+        searched (walk-through 44's file of that case said nothing), or ``""``."""
+        if not self.active:
+            return ""
+        said = "; ".join(self.conditions)
+        if self.none_match:
+            return f"nobody matched ({said}): drawn from all training patients"
+        return said
+
     def message(self, n_neighbors: int) -> str:
         """What the look-alike list below is drawn from, in one paragraph (plain text)."""
         said = []

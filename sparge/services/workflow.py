@@ -407,6 +407,11 @@ def table_as_read(cohort: Cohort) -> pd.DataFrame:
             columns[plain_text(col, 200)] = shown.where(pd.notna(values), "").to_numpy()
         else:
             columns[biomarker_name(col, enc)] = values
+    # the columns the model leaves out, as written: walk-through 44 could not see its blood
+    # loss (left out as the outcome's definition) in the download at all
+    for col in _left_out_columns(cohort):
+        text = cohort.df[col].astype("string").fillna("").str.strip()
+        columns[f"{plain_text(col, 200)} (not used, as written)"] = text.to_numpy(dtype=object)
     if cohort.labels is not None:
         columns[plain_text(enc.label_column, 200)] = [
             "" if pd.isna(v) else str(v) for v in cohort.labels]
@@ -415,6 +420,13 @@ def table_as_read(cohort: Cohort) -> pd.DataFrame:
     columns["Trains the model"] = np.where(trains, "yes", "no")
     columns["Why not"] = np.where(trains, "", _leave_out_reasons(cohort))
     return pd.DataFrame(columns)
+
+
+def _left_out_columns(cohort: Cohort) -> list:
+    """The table's columns that are not features, the ID or the outcome (set aside, left
+    out as free text, a leak or a copy, or empty), in the table's order."""
+    used = used_columns(cohort.encoder, cohort.df)
+    return [c for c in cohort.df.columns if str(c) not in used]
 
 
 def fit_sample_note(model: SparGE) -> str | None:
@@ -877,11 +889,9 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
     return out
 
 
-def unused_columns_message(encoder: Encoder, df: pd.DataFrame) -> str | None:
-    """Words for a file's columns that hold values the model does not use: left out when
-    it was trained (free text, a leak, a column set aside), or not in its training table.
-    Walk-through 37's new patient gave viral load, CD4 and adherence, and the page said
-    "14 of 15 biomarkers given" without a word that three were not read."""
+def used_columns(encoder: Encoder, df: pd.DataFrame) -> set[str]:
+    """The names of ``df``'s columns the encoder reads: its features, ID and outcome, and
+    the columns read apart or into others."""
     used = set(map(str, encoder.feature_names_out_)) | {
         str(c) for c in (encoder.id_column, encoder.label_column) if c is not None}
     # a column read apart ("BP on arrival" as its systolic and diastolic) or dates an age
@@ -894,6 +904,15 @@ def unused_columns_message(encoder: Encoder, df: pd.DataFrame) -> str | None:
     # "Allergies: egg, peanut" was "not a column of the table the model was trained on")
     used |= {str(c) for c in getattr(encoder, "answer_lists_", {})} & columns
     used |= columns - {str(c) for c in split_cells(df, fitted=encoder.input_columns_).columns}
+    return used
+
+
+def unused_columns_message(encoder: Encoder, df: pd.DataFrame) -> str | None:
+    """Words for a file's columns that hold values the model does not use: left out when
+    it was trained (free text, a leak, a column set aside), or not in its training table.
+    Walk-through 37's new patient gave viral load, CD4 and adherence, and the page said
+    "14 of 15 biomarkers given" without a word that three were not read."""
+    used = used_columns(encoder, df)
     left, unknown = [], []
     for col in df.columns:
         name = str(col)

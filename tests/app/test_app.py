@@ -111,6 +111,41 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
     assert at.session_state["model"] is model
 
 
+def test_the_training_form_keeps_the_settings_last_trained_with(small_cohort):
+    """Walk-through 44 unticked "Use the outcome", trained, changed page and came back to
+    find it ticked again: the form now starts from the settings last trained with on this
+    table, says so, and goes back to the defaults in one click."""
+    at = start("pages/model.py", cohort=small_cohort, cohort_name="small cohort")
+    box = next(c for c in at.checkbox if c.label.startswith("Use the outcome"))
+    assert box.value is True
+    box.uncheck()
+    next(s for s in at.slider if s.label == "Refinement iterations").set_value(0)
+    train_button(at).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["model"].supervised is False
+    at.switch_page("pages/explore.py").run()
+    at.switch_page("pages/model.py").run()  # back from another page: the form is drawn anew
+    box = next(c for c in at.checkbox if c.label.startswith("Use the outcome"))
+    assert box.value is False
+    assert next(s for s in at.slider if s.label == "Refinement iterations").value == 0
+    said = " ".join(c.value for c in at.caption)
+    assert "settings of your last training on this table" in said
+    assert "Use the outcome" in said and "Refinement iterations" in said
+    at.button(key="train_form_reset").click().run()
+    box = next(c for c in at.checkbox if c.label.startswith("Use the outcome"))
+    assert box.value is True
+    assert next(s for s in at.slider if s.label == "Refinement iterations").value == \
+        SparGE().max_iter
+    # another table starts from the defaults
+    next(c for c in at.checkbox if c.label.startswith("Use the outcome")).uncheck()
+    next(s for s in at.slider if s.label == "Refinement iterations").set_value(0)
+    train_button(at).click().run()
+    at.switch_page("pages/data.py").run()
+    at.session_state["cohort_name"] = "another table"
+    at.switch_page("pages/model.py").run()
+    assert next(c for c in at.checkbox if c.label.startswith("Use the outcome")).value
+
+
 def test_training_past_the_resource_limit_asks_first(small_cohort, monkeypatch):
     """Issue 10.7: past the limit the form names it and trains only when confirmed."""
     import sparge.services.resources as resources

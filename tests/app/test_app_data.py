@@ -103,6 +103,9 @@ def test_answers_written_two_ways_are_merged_in_one_click():
     at.button(key="setup_go").click().run()
     assert len(np.unique(at.session_state["cohort"].X[:, j][
         np.isfinite(at.session_state["cohort"].X[:, j])])) == 3
+    # and says so once encoded (walk-through 44 saw it only in the ticked box)
+    assert any("choices made for the previous table were kept" in i.value
+               and "answers merged" in i.value for i in at.info)
     at.file_uploader(key="data_upload_2").set_value(("nyha.csv", data, "text/csv")).run()
     next(c for c in at.checkbox if c.key.startswith("setup_keep_")).uncheck().run()
     at.button(key="setup_go").click().run()

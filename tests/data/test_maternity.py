@@ -332,3 +332,34 @@ def test_a_new_patients_date_of_birth_in_the_age_column_is_read_too():
                         "Delivery date": ["01/06/2023"] * 3, "Hb": [120, 110, 100]})
     X = pd.DataFrame(enc.transform(new), columns=enc.feature_names_out_)
     assert X["Maternal age"].tolist()[:2] == [30.0, 37.5] and np.isnan(X["Maternal age"][2])
+
+
+def test_a_new_patients_other_spelling_of_a_merged_answer_is_read_as_it():
+    """Walk-through 44's new mother had "Yes - 4 units" of transfusion where the training
+    mothers, once merged, had "Yes" and "Yes - 2 units": it was read as missing. A
+    spelling of the column's group of synonyms is read as the answer its known spellings
+    share, with a note; an answer kept apart by the user, or no synonym, stays unknown."""
+    from sparge.data.answer_merging import merge_answers
+
+    rng = np.random.default_rng(0)
+    n = 60
+    df = pd.DataFrame({"ID": range(n), "Age": rng.integers(20, 40, n),
+                       "Transfusion given": rng.choice(["Yes", "No", "Yes - 2 units", "No"], n),
+                       "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    assert enc.report_.answers_two_ways == {"Transfusion given": [["Yes - 2 units", "Yes"]]}
+    new = pd.DataFrame({"ID": [1, 2, 3, 4], "Age": [30, 31, 32, 33],
+                        "Transfusion given": ["Yes - 4 units", "yes (3 units)", "maybe", "NO"]})
+    # kept apart (the user did not merge): neither "Yes" nor "Yes - 2 units" is guessed
+    X, report = enc.transform_with_report(new)
+    assert np.isnan(X[:3, 1]).all()
+    assert report.unknown_values[0].count == 3
+    merged = Encoder(id_column="ID", label_column="y",
+                     encoding_table=merge_answers(enc.table_, enc.report_.answers_two_ways))
+    merged.fit(df)
+    X, report = merged.transform_with_report(new)
+    yes, no = merged.table_.levels("Transfusion given")["Yes"], 2.0
+    assert X[:, 1].tolist()[:2] == [yes, yes] and np.isnan(X[2, 1]) and X[3, 1] == no
+    assert ("'Yes - 4 units' read as 'Yes', 'yes (3 units)' read as 'Yes' (another "
+            "spelling of that answer" in " ".join(report.notes))
+    assert [u.examples for u in report.unknown_values] == [["maybe"]]

@@ -365,6 +365,7 @@ def test_lookalike_headers_help_and_safe_text():
     # look-alikes matched exactly on some biomarkers: the file says on what
     shown = lookalike_display(table, ["Sex: Female", "Age (years): 45 to 55"])
     assert shown["Matched on"].tolist() == ["Sex: Female; Age (years): 45 to 55"]
+    assert lookalike_display(table, "nobody matched")["Matched on"].tolist() == ["nobody matched"]
     assert "sum to 1" in SPARSE_WEIGHT_HELP and "not needed" in SPARSE_WEIGHT_HELP
     # the random forest is named only for a model whose metric has a forest part
     # (walk-through 43 read of one on an unsupervised model)

@@ -100,4 +100,9 @@ def test_the_restriction_searched_and_the_conditions_applied():
     assert m.restriction is m.candidates and m.applied == ["Sex: Female"]
     none = match_patients(VALUES, [1, 52, 0], ["Sex", "Age"], {"Age": 1}, enc, own=1)
     assert none.none_match and none.restriction is None and none.applied == []
+    # the downloaded list says either (walk-through 44: the nobody-matched file was silent)
+    assert m.file_note == "Sex: Female"
+    assert none.file_note.startswith("nobody matched (Sex: Male; Age (years): 51 to 53)")
+    assert none.file_note.endswith("drawn from all training patients")
+    assert match_patients(VALUES, [0, 50, 1], []).file_note == ""
     assert match_patients(VALUES, [0, 50, 1], []).restriction is None

@@ -594,6 +594,28 @@ def test_the_table_as_read_gives_every_value_its_unit_and_why_a_row_does_not_tra
             assert (got.loc[~known, header] == "").all()
 
 
+def test_the_table_as_read_keeps_the_columns_the_model_leaves_out_as_written():
+    """Walk-through 44 could not find its blood loss (left out as the outcome's definition)
+    in the download. Columns the model leaves out follow the features, as written; those
+    read apart ("BP" as systolic and diastolic) are not among them."""
+    from sparge.services.workflow import table_as_read
+
+    rng = np.random.default_rng(1)
+    n = 80
+    df = pd.DataFrame({"ID": [f"P{i}" for i in range(n)], "Age": rng.integers(30, 80, n),
+                       "Notes": [f"seen on ward {i} by Dr {chr(65 + i % 26)}" for i in range(n)],
+                       "BP": [f"{rng.integers(100, 160)}/{rng.integers(60, 95)}"
+                              for _ in range(n)],
+                       "Empty": [""] * n, "y": rng.choice(["a", "b"], n)})
+    cohort = encode_cohort(df, id_column="ID", label_column="y")
+    assert "Notes" not in cohort.features and "Age" in cohort.features
+    got = table_as_read(cohort)
+    left = [c for c in got.columns if c.endswith("(not used, as written)")]
+    assert left == ["Notes (not used, as written)", "Empty (not used, as written)"]
+    assert got["Notes (not used, as written)"].tolist() == df["Notes"].tolist()
+    assert list(got.columns[-3:]) == ["y", "Trains the model", "Why not"]
+
+
 def test_a_new_patients_value_in_a_unit_the_column_cannot_convert_is_named_so():
     """Walk-through 38: "'45776 IU/mL': not a number" on New patient, where the Data page
     said the column has no exact conversion from IU/mL."""
