@@ -740,6 +740,19 @@ _BOOLEAN_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "t", "f", "1
                             "yes.", "no.", "positive", "negative", "pos", "neg", "+", "-"})
 
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
+#: Clinical initials written in lower case, shown in capitals ("tia" showed as "Tia"):
+#: only those that are no English word or title ("arm" for an amniotomy, "pad", "mrs",
+#: "ms", "pe" stay).
+_INITIALS = frozenset({
+    "tia", "copd", "ckd", "aki", "af", "mi", "dvt", "hiv", "aids", "cva", "ihd", "cabg",
+    "pci", "stemi", "nstemi", "ards", "icu", "hdu", "nicu", "scbu", "nnu", "ecg", "mri",
+    "ct", "lscs", "emcs", "elcs", "svd", "nvd", "iol", "pph", "uti", "gord", "ibd", "ibs",
+    "sle", "hfref", "hfpef", "ccf", "lvf", "niv", "cpap", "ltot", "ics", "laba", "lama",
+    "saba", "sama", "ocs", "nsaid", "ssri", "ace", "arb", "ppi", "dka", "hhs", "pvd",
+    "tb", "mrsa", "cdiff", "ptsd", "adhd", "ocd", "gad", "bpd", "ptca", "ecmo", "gcs",
+    "nihss", "nyha", "mmrc", "bmi", "egfr", "hba1c", "bp", "hr", "rr"})
+_INITIALS_WORD = re.compile(r"(?<![\w'])(" + "|".join(sorted(_INITIALS, key=len, reverse=True))
+                            + r")(?![\w'])")
 
 
 def shown_answer(spellings: list[str], column: str | None = None) -> str:
@@ -765,6 +778,8 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
              and norm_key(w) not in DECLINED_WORDS]
     word = max(plain or words, key=_shown_rank)
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
+    if len(word) <= 60:
+        word = _INITIALS_WORD.sub(lambda m: m.group(1).upper(), word)
     first = word.split(" ", 1)[0]
     if any(c.isupper() for c in first[1:]):  # "mRS 0", "eGFR low": written as meant
         return word

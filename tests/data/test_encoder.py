@@ -863,7 +863,13 @@ def test_the_merge_message_names_the_word_the_pages_show():
     assert example in shown_words, (said, shown_words)
     assert merged_summary(pairs).split(" as '")[1].split("'")[0] == pairs["Delivery"][0][1]
     assert shown_answer(["W", "WHITE", "White"]) == "White"
-    assert shown_answer(["nyha iv", "4"]) == "Nyha IV"
+    assert shown_answer(["nyha iv", "4"]) == "NYHA IV"
+    # clinical initials written in lower case are shown in capitals ("tia" showed as
+    # "Tia"); English words and titles are not
+    assert [shown_answer([w]) for w in ("tia", "known af", "ct head", "copd, mild")] == [
+        "TIA", "Known AF", "CT head", "COPD, mild"]
+    assert [shown_answer([w]) for w in ("arm", "pad", "mrs smith", "hospital")] == [
+        "Arm", "Pad", "Mrs smith", "Hospital"]
 
 
 def test_stages_written_many_ways_merge_into_their_clinical_order():
