@@ -11,6 +11,24 @@ APP = str(ROOT / "app.py")
 SMALL = (SAMPLES / "singheart_small.csv").read_bytes()
 
 
+def _narrow(blob: bytes, numeric: int = 30) -> bytes:
+    """The table's text columns, its age and its first ``numeric`` other numeric columns:
+    for the Data page's tests of what a table's width does not change (each encoding of
+    the 469-column sample cost an AppTest run seconds)."""
+    import io
+
+    import pandas as pd
+
+    df = pd.read_csv(io.BytesIO(blob))
+    numbers = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c])]
+    keep = {c for c in df.columns if c not in numbers} | {"Age (years)"} | set(numbers[:numeric])
+    return df[[c for c in df.columns if c in keep]].to_csv(index=False).encode()
+
+
+#: The small sample narrowed to 51 columns (its 60 patients, outcome and answers kept).
+NARROW = _narrow(SMALL)
+
+
 def texts(at) -> str:
     """Every text element of the page and the sidebar's captions, Markdown escapes
     removed."""

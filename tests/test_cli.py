@@ -1,4 +1,5 @@
-"""The command-line interface end to end, in fresh processes."""
+"""The command-line interface: end to end in fresh processes (a round trip, an exit
+code), the rest in process (each fresh process paid seconds of imports)."""
 
 import json
 import subprocess
@@ -21,19 +22,20 @@ def run(*args, check_rc=None):
     return proc
 
 
-def test_validate_text_and_json():
-    p = run("validate", SMALL, "--id", "Subject ID", "--label", "Outcome", check_rc=0)
-    assert "Read 60 patients" in p.stdout and "Nothing blocks training" in p.stdout
-    p = run("validate", SMALL, "--id", "Subject ID", "--label", "Outcome", "--json",
-            check_rc=0)
-    rep = json.loads(p.stdout)
-    assert rep["n_rows"] == 60 and rep["roles"]["Outcome"] == "label"
+def test_validate_text_and_json(capsys):
+    rc, out, _ = main_in(capsys, "validate", SMALL, "--id", "Subject ID", "--label", "Outcome")
+    assert rc == 0 and "Read 60 patients" in out and "Nothing blocks training" in out
+    rc, out, _ = main_in(capsys, "validate", SMALL, "--id", "Subject ID", "--label", "Outcome",
+                         "--json")
+    rep = json.loads(out)
+    assert rc == 0 and rep["n_rows"] == 60 and rep["roles"]["Outcome"] == "label"
 
 
-def test_encode_writes_numbers_and_table(tmp_path):
+def test_encode_writes_numbers_and_table(tmp_path, capsys):
     out, table = tmp_path / "enc.csv", tmp_path / "table.csv"
-    run("encode", SMALL, "--id", "Subject ID", "--label", "Outcome", "-o", str(out),
-        "--table", str(table), check_rc=0)
+    rc, _, err = main_in(capsys, "encode", SMALL, "--id", "Subject ID", "--label", "Outcome",
+                         "-o", out, "--table", table)
+    assert rc == 0, err
     enc = pd.read_csv(out)
     assert enc.shape[0] == 60 and "Outcome" not in enc.columns
     assert enc.drop(columns=["Subject ID"]).dtypes.map(lambda d: d.kind == "f").all()
@@ -57,32 +59,38 @@ def test_train_then_similar_round_trip_in_fresh_processes(tmp_path):
     assert lookalike_table(m, X, n_neighbors=10)["ID"].tolist() == [r["ID"] for r in ta]
 
 
-def test_a_model_learned_without_the_outcome_trains_warns_and_loads(tmp_path):
+def test_a_model_learned_without_the_outcome_trains_warns_and_loads(tmp_path, capsys):
     """A library review: `train` without --label used 'Outcome' as a feature without a
     word, and `similar` on the saved model said "internal error (KeyError)"."""
     model = tmp_path / "u.sparge"
-    p = run("train", SMALL, "--id", "Subject ID", "--max-missing", "0.5", "-o", str(model),
-            check_rc=0)
-    assert "column 'Outcome' looks like the outcome" in p.stderr
-    p = run("similar", str(model), ONE, "-k", "3", "--format", "json", check_rc=0)
-    assert len(json.loads(p.stdout)) == 3
+    rc, _, err = main_in(capsys, "train", SMALL, "--id", "Subject ID", "--max-missing", "0.5",
+                         "-o", model)
+    assert rc == 0 and "column 'Outcome' looks like the outcome" in err
+    rc, out, err = main_in(capsys, "similar", model, ONE, "-k", "3", "--format", "json")
+    assert rc == 0 and len(json.loads(out)) == 3, err
 
 
-def test_compare_prints_table(tmp_path):
-    p = run("compare", SMALL, "--id", "Subject ID", "--label", "Outcome", "--splits", "2",
-            "--max-missing", "0.5", "--format", "csv", check_rc=0)
-    assert "SparGE" in p.stdout and "raw" in p.stdout and "GBDT" in p.stdout
+def test_compare_prints_table(capsys):
+    rc, out, err = main_in(capsys, "compare", SMALL, "--id", "Subject ID", "--label", "Outcome",
+                           "--splits", "2", "--max-missing", "0.5", "--format", "csv")
+    assert rc == 0, err
+    assert "SparGE" in out and "raw" in out and "GBDT" in out
+
+
+def test_bad_input_exits_with_code_2_in_a_fresh_process():
+    p = run("validate", "does_not_exist.csv")
+    assert p.returncode == 2
+    assert "File not found" in p.stderr and "Traceback" not in p.stderr
 
 
 @pytest.mark.parametrize("args, message", [
-    (["validate", "does_not_exist.csv"], "File not found"),
     (["validate", SMALL, "--label", "Nope"], "not in the table"),
     (["similar", SMALL, ONE], "not a SparGE model"),
 ])
-def test_bad_input_exit_code_2(args, message):
-    p = run(*args)
-    assert p.returncode == 2
-    assert message in p.stderr and "Traceback" not in p.stderr
+def test_bad_input_exit_code_2(capsys, args, message):
+    rc, _, err = main_in(capsys, *args)
+    assert rc == 2
+    assert message in err and "Traceback" not in err
 
 
 # ---------------------------------------------------------------- issue 10 (in process: fast)

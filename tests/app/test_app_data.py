@@ -8,7 +8,7 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
-from app_support import SMALL, start, texts
+from app_support import NARROW, SMALL, start, texts
 
 from sparge import read_table
 from sparge.services.workflow import train
@@ -17,7 +17,7 @@ from sparge.services.workflow import train
 def test_upload_a_csv_and_encode_it():
     at = start("pages/data.py")
     before = at.session_state["cohort"]
-    at.file_uploader(key="data_upload").set_value(("small.csv", SMALL, "text/csv")).run()
+    at.file_uploader(key="data_upload").set_value(("small.csv", NARROW, "text/csv")).run()
     # guessed, shown for confirmation, with a preview of the first rows
     assert at.selectbox(key="setup_id").value == "Subject ID"
     assert at.selectbox(key="setup_label").value == "Outcome"
@@ -37,7 +37,7 @@ def test_an_upload_sets_a_one_patient_outcome_aside_untouched():
     """Walk-through 18: a single "ESKD" patient dropped the forest part and stopped the
     held-out check; untouched, a new table's setup sets such an outcome aside and the
     report says so; unticked, the report names it."""
-    df = pd.read_csv(io.BytesIO(SMALL))
+    df = pd.read_csv(io.BytesIO(NARROW))
     df.loc[0, "Outcome"] = "ESKD"
     blob = df.to_csv(index=False).encode()
     at = start("pages/data.py")
@@ -57,7 +57,7 @@ def test_an_upload_sets_a_one_patient_outcome_aside_untouched():
 def test_answers_written_two_ways_are_merged_in_one_click():
     """Walk-through 21: NYHA class held 13 answers for 4 classes and Sex F/Female/M/Male;
     merging them meant editing codes one by one on the Encoding table tab."""
-    df = pd.read_csv(io.BytesIO(SMALL))
+    df = pd.read_csv(io.BytesIO(NARROW))
     df = pd.concat([df, pd.DataFrame({
         "NYHA class": (["I", "1", "NYHA II", "2", "iii", "3"] * 10)[:len(df)],
         "Sex": (["F", "Female", "M", "Male"] * 15)[:len(df)]})], axis=1)
@@ -115,7 +115,7 @@ def test_answers_written_two_ways_are_merged_in_one_click():
 def test_values_far_from_their_column_are_listed_and_set_to_missing_on_request():
     """Walk-through 21: a sodium of 1380 went unremarked, and its patient became a new
     patient's top look-alike."""
-    df = pd.read_csv(io.BytesIO(SMALL))
+    df = pd.read_csv(io.BytesIO(NARROW))
     col = next(c for c in df.columns if c.startswith("Age"))
     df[col] = df[col].astype(float)
     df.loc[4, col] = df[col].median() * 10  # a slipped decimal point
@@ -162,7 +162,7 @@ def test_a_wrong_upload_can_be_cancelled():
     uploader, and the same file can be chosen again."""
     at = start("pages/data.py")
     before, name = at.session_state["cohort"], at.session_state["cohort_name"]
-    at.file_uploader(key="data_upload").set_value(("wrong.csv", SMALL, "text/csv")).run()
+    at.file_uploader(key="data_upload").set_value(("wrong.csv", NARROW, "text/csv")).run()
     assert at.session_state["pending"] is not None
     at.button(key="setup_cancel").click().run()
     assert not at.exception
@@ -170,7 +170,7 @@ def test_a_wrong_upload_can_be_cancelled():
     assert at.session_state["cohort_name"] == name
     assert any("wrong.csv was not encoded" in i.value.replace("\\", "") for i in at.info)
     assert not any(b.key == "setup_cancel" for b in at.button)
-    at.file_uploader(key="data_upload_1").set_value(("wrong.csv", SMALL, "text/csv")).run()
+    at.file_uploader(key="data_upload_1").set_value(("wrong.csv", NARROW, "text/csv")).run()
     assert at.session_state["pending"]["name"] == "wrong.csv"
 
 
@@ -428,7 +428,7 @@ def test_setup_choices_survive_a_visit_to_another_page(small_cohort):
 def test_copied_rows_are_left_out_in_one_click():
     """Walk-through 31: eight rows exported twice; the report's only advice was to fix
     the file and upload it again."""
-    df = pd.read_csv(io.BytesIO(SMALL))
+    df = pd.read_csv(io.BytesIO(NARROW))
     df = pd.concat([df, df.iloc[[1, 2]]], ignore_index=True)
     at = start("pages/data.py")
     at.file_uploader(key="data_upload").set_value(
@@ -449,7 +449,7 @@ def test_copied_rows_are_left_out_in_one_click():
 def test_a_re_upload_keeps_the_outcome_chosen_when_none_is_guessed():
     """Walk-through 37: the full table uploaded again after its outcome was chosen by
     hand came back with the outcome at "(none)", and encoding made it an input."""
-    df = pd.read_csv(io.BytesIO(SMALL)).rename(columns={"Outcome": "Group"})
+    df = pd.read_csv(io.BytesIO(NARROW)).rename(columns={"Outcome": "Group"})
     data = df.to_csv(index=False).encode()
     at = start("pages/data.py")
     at.file_uploader(key="data_upload").set_value(("g.csv", data, "text/csv")).run()

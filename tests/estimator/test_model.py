@@ -261,24 +261,6 @@ def test_large_cohort_is_learned_from_a_stratified_sample():
     assert SparGE.from_state(m.get_state()).n_samples_seen_ == 400
 
 
-def test_approximate_search_finds_the_exact_lookalikes():
-    """neighbor_search="approximate" (NN-descent) against the exact search, same model."""
-    X, y = planted_classes(n=600, m=20, noise_dims=14)
-    from sparge.method.neighbors import LookalikeIndex
-
-    approx = SparGE(max_iter=0, forest_trees=20, neighbor_search="approximate").fit(
-        X[:500], y[:500])
-
-    Y, L = approx.lookalike_parts(reference=True)
-    ref = LookalikeIndex(method="exact").fit(Y, L, approx.forest_scale_)
-    Yq, Lq = approx.lookalike_parts(X[500:])
-    truth = ref.query(Yq, 10, Lq)[1]
-    found = approx.kneighbors(X[500:], n_neighbors=10)[1]
-    recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(found, truth)])
-    assert recall >= 0.95, recall
-    assert SparGE().neighbor_search == "auto"
-
-
 def test_complete_keeps_the_given_values_and_reconstruct_is_not_shrunk():
     """Round 17: ``complete`` returned the representation's shared-ridge projection, which
     halves a complete patient's values on an orthonormal basis (the teaching page drew

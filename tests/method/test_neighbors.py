@@ -279,3 +279,25 @@ def test_approximate_index_recall_without_a_forest_part():
     np.testing.assert_allclose(d, np.linalg.norm(Y[i] - Yq[:, None], axis=2), atol=1e-12)
     d1, i1 = index.query(Yq[:1], 1)
     assert i1.shape == (1, 1)
+
+
+def test_approximate_search_finds_the_exact_lookalikes():
+    """neighbor_search="approximate" (NN-descent) against the exact search, same model
+    (here beside the index's own tests: one process compiles NN-descent once)."""
+    from helpers import planted_classes
+
+    from sparge import SparGE
+
+    X, y = planted_classes(n=600, m=20, noise_dims=14)
+
+    approx = SparGE(max_iter=0, forest_trees=20, neighbor_search="approximate").fit(
+        X[:500], y[:500])
+
+    Y, L = approx.lookalike_parts(reference=True)
+    ref = LookalikeIndex(method="exact").fit(Y, L, approx.forest_scale_)
+    Yq, Lq = approx.lookalike_parts(X[500:])
+    truth = ref.query(Yq, 10, Lq)[1]
+    found = approx.kneighbors(X[500:], n_neighbors=10)[1]
+    recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(found, truth)])
+    assert recall >= 0.95, recall
+    assert SparGE().neighbor_search == "auto"
