@@ -154,7 +154,8 @@ def test_an_abbreviation_is_shown_as_written():
     assert shown_answer(["tia", "TIA"]) == shown_answer(["TIA", "tia"]) == "TIA"
     assert shown_answer(["eGFR low"]) == "eGFR low"
     # as before: a first letter in capitals, Roman numerals in capitals
-    assert (shown_answer(["ischaemic"]), shown_answer(["nyha iv"])) == ("Ischaemic", "Nyha IV")
+    assert (shown_answer(["ischaemic"]), shown_answer(["nyha iv"])) == ("Ischaemic", "NYHA IV")
+    assert shown_answer(["tia"]) == "TIA"  # clinical initials in capitals
 
 
 def _stroke(n: int = 400, seed: int = 0) -> pd.DataFrame:
