@@ -367,6 +367,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``{column: limit}`` of the numeric columns whose "not detected" cells were read as
         the column's most common lower limit ("TND" as 50 beside "<50"); a new patient's
         is read so only in these columns. Saved by :meth:`to_dict`.
+    zero_columns_ : list of str
+        The numeric columns whose cells write 0, where "none" and "nil" read as 0; a new
+        patient's too (walk-through 45: "none" exacerbations were missing for a new
+        patient, 0 for the training patients). Saved by :meth:`to_dict`.
     ages_ : dict
         The ``ages`` added, with the order of day and month as read. Saved by
         :meth:`to_dict`.
@@ -504,6 +508,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         n_levels = keys.nunique()
         if n_levels == 0:
             return "numeric"  # all missing: dropped later as an all-missing column
+        if n_levels > self.max_levels and (groups := synonym_groups(col)):
+            # spellings of one answer count once: walk-through 45's smoking status, "quit
+            # 2015", "quit 2009" …, was left out as free text
+            first = {w: g[0] for g in groups for w in g}
+            n_levels = len({first.get(loose_key(k), k) for k in keys.unique()})
         if n_levels > self.max_levels:
             return "ignore"
         return "categorical"
@@ -777,6 +786,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.thousands_comma_ = self._learn_thousands_comma(df, roles)
         self.score_maxima_: dict[str, int] = {}  # learned as the columns are read
         self.detection_limits_: dict[str, float] = {}
+        self.zero_columns_: list[str] = []
         self.table_, inferred = self._build_table(df, cols, roles, base)
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
@@ -1355,6 +1365,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 convert = KnownConversions(col, unit, learned) if new and unit else learned
                 maxima = getattr(self, "score_maxima_", None)
                 limits = getattr(self, "detection_limits_", None)
+                zeros = getattr(self, "zero_columns_", None)
                 X[:, j], info = parse_numeric(
                     df[col], self.table_.missing_keys(col), unit,
                     col in getattr(self, "thousands_dot_", ()), convert,
@@ -1363,11 +1374,15 @@ class Encoder(TransformerMixin, BaseEstimator):
                     maxima.get(col, 0) if new and maxima is not None else None,
                     # ... and a "not detected" as the training column's detection limit
                     limits.get(col, math.nan) if new and limits is not None else None,
-                    log_counts=VIRAL_LOAD.search(str(col)) is not None)
+                    log_counts=VIRAL_LOAD.search(str(col)) is not None,
+                    # ... and "none" as 0 where the training column wrote 0
+                    writes_zero=(col in zeros) if new and zeros is not None else None)
                 if not new and info.get("out_of"):
                     self.score_maxima_[col] = int(info["out_of"])
                 if not new and info.get("detection_limit") is not None:
                     self.detection_limits_[col] = float(info["detection_limit"])
+                if not new and info.get("writes_zero"):
+                    self.zero_columns_.append(col)
                 self._report_numeric(col, info, report, unit, unpack_rows(
                     df.attrs.get("sparge_rewritten", {}).get(col), len(df)))
                 if new and info["converted"]:
@@ -1972,6 +1987,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "thousands_comma": list(getattr(self, "thousands_comma_", [])),
                 "score_maxima": dict(getattr(self, "score_maxima_", {})),
                 "detection_limits": dict(getattr(self, "detection_limits_", {})),
+                "zero_columns": list(getattr(self, "zero_columns_", [])),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
                 "rare_outcomes": dict(getattr(self, "rare_outcomes_", {})),
@@ -2055,6 +2071,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for v in limits.values())):
             raise ValueError("detection_limits must be {column: a finite number}")
         enc.detection_limits_ = {str(k): float(v) for k, v in (limits or {}).items()}
+        zeros = state.get("zero_columns")
+        if zeros is not None and (not isinstance(zeros, list)
+                                  or not all(isinstance(c, str) for c in zeros)):
+            raise ValueError("zero_columns must be a list of column names")
+        if zeros is not None:  # older files: each column's own cells, as before
+            enc.zero_columns_ = list(zeros)
         enc.input_columns_ = [str(c) for c in state["input_columns"]]
         enc.ages_ = _checked_ages(state.get("ages") or {})
         spelled = state.get("label_spellings") or {}

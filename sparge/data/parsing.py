@@ -208,6 +208,28 @@ def ordinal_number(cell: object) -> float | None:
 _PLAIN_MAX = 60
 
 
+#: Initials that name a class, not a score: "NYHA 3", "GOLD 3", "ESI 2" stay answers
+#: (merged into their order), not numbers of a column named by them.
+_CLASS_INITIALS = frozenset({"NYHA", "GOLD", "ESI", "ASA", "CKD", "TNM", "WHO", "CTCAE",
+                             "ASIA", "KDIGO", "BCLC", "ATS", "CTAS", "MTS", "CCS", "FIGO",
+                             "BI", "RADS", "BIRADS", "TI", "ISS", "MRC", "MMRC"})
+
+
+def named_total(column: object) -> re.Pattern | None:
+    """A number after the initials a column is named by: "CAT 26", "CAT: 26/40" in a
+    column "CAT score" (walk-through 45's COPD Assessment Test lost 93 such cells, where
+    :data:`_SCALE_TOTAL` reads only the scales it lists). Only a name starting with
+    initials in capitals (2 to 8 characters), not those of a class (:data:`_CLASS_INITIALS`);
+    ``None`` otherwise."""
+    first = re.match(r"\s*([A-Z][A-Z0-9]{1,7})(?![A-Za-z0-9])", str(column or "")[:60])
+    if first is None or first.group(1).upper() in _CLASS_INITIALS:
+        return None
+    word = re.escape(first.group(1))
+    return re.compile(rf"\s{{0,3}}{word}\s{{0,3}}(?:total|score)?\s{{0,3}}[:=]?\s{{0,3}}"
+                      r"(\d{1,4}(?:\.\d{1,3})?)(?:\s{0,3}/\s{0,3}\d{1,4})?\s{0,3}",
+                      re.IGNORECASE)
+
+
 def plain_number(cell: str, out_of: int | None = None) -> float | None:
     """A number written in one of the forms a clinic's export uses for a plain number: a
     score out of ``out_of`` ("14/27": 14; the column's :func:`score_maximum`), a number
@@ -281,6 +303,10 @@ _UNIT_SPELLINGS = {
     "/day": "perday", "perday": "perday", "aday": "perday", "cpd": "perday",
     "cigs/day": "perday", "cigarettes/day": "perday", "cig/day": "perday",
     "cigsperday": "perday", "cigarettesperday": "perday", "/d": "perday",
+    # walk-through 45's respiratory clinic: "40 pack yrs" and "24 py" are one unit
+    **dict.fromkeys(("packyrs", "packyears", "pack-years", "pack-yrs", "packyear",
+                     "pack-year", "packyr", "pkyrs", "pk/yrs", "pk-yrs", "py", "pys",
+                     "p/y", "p.y.", "pyrs"), "packyears"),
 }
 
 
@@ -630,8 +656,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                   unit: str | None = None, thousands_dot: bool = False,
                   convert: dict[str, tuple[float, float]] | None = None,
                   thousands_comma: bool = False, out_of: int | None = None,
-                  detection_limit: float | None = None, log_counts: bool = False
-                  ) -> tuple[np.ndarray, dict[str, Any]]:
+                  detection_limit: float | None = None, log_counts: bool = False,
+                  writes_zero: bool | None = None) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
     Parameters
@@ -663,6 +689,10 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     log_counts : bool
         Read a load written as its logarithm, "log 4.1", as 10 ** 4.1 (a column of viral
         loads, :data:`VIRAL_LOAD`).
+    writes_zero : bool, optional
+        Whether "none" and "nil" (:data:`NONE_WORDS`) read as 0: by default where the
+        column writes 0 too; a fitted model's column for new patients (walk-through 45's
+        new patient's "none" exacerbations were missing, the training patients' 0).
 
     Returns
     -------
@@ -687,7 +717,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         (``estimated``: (row, text, number); "est 67" is 67), and the results below
         the detection limit (``not_detected``: (row, text); ``detection_limit``: the
         limit they read as, or ``None``), and the narrow ranges read as their middle
-        (``range``: (row, text, number); :func:`range_middle`).
+        (``range``: (row, text, number); :func:`range_middle`), and whether "none" reads
+        as 0 (``writes_zero``).
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
@@ -700,6 +731,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
         out[np.isinf(out)] = np.nan
+        info["writes_zero"] = bool(np.any(out == 0))
         return out, info
     if len(values) <= _SMALL_COLUMN:
         # A few patients (a new-patient query): plain Python per cell beats pandas' string
@@ -732,11 +764,13 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 out[i] = float(cells[i].replace(".", ""))
                 info["thousands_dot"].append((int(i), cells[i], float(out[i])))
     tokens: list[str] = []
+    named = named_total(values.name)
     if out_of is None:  # the column's own maximum; a fitted model's, for new patients
         out_of = score_maximum(rest_text)
     info["out_of"] = out_of or None
     # "nil" and "none" are 0 where the column writes 0 too (alcohol, prior admissions)
-    zero = bool(np.any(out[fast] == 0))
+    zero = bool(np.any(out[fast] == 0)) if writes_zero is None else bool(writes_zero)
+    info["writes_zero"] = zero
     for i, s in zip(rest, rest_text):
         if zero and norm_key(s) in NONE_WORDS:
             out[i] = 0.0
@@ -774,6 +808,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif (v := plain_number(s, out_of)) is not None:  # "7/10", "seven", "GCS 14"
             out[i] = v
             info["plain"].append((int(i), s, v))
+        elif named is not None and (m := named.fullmatch(s)):  # "CAT 26" in "CAT score"
+            out[i] = float(m.group(1))
+            info["plain"].append((int(i), s, float(out[i])))
         elif m := _SATURATION.fullmatch(s):  # "94% on 2L": the saturation
             out[i] = float(m.group(1))
             info["saturation"].append((int(i), s, float(out[i])))
@@ -1049,6 +1086,10 @@ def _unique_cells(values: pd.Series, missing_tokens):
     token = np.zeros(len(uniques), bool)
     token[other] = [norm_key(uniques.iat[i]) in missing_tokens for i in other]
     number[other] = [_reads_as_number(uniques.iat[i]) for i in other]
+    named = named_total(values.name)
+    if named is not None:  # "CAT 26" in a column named "CAT score"
+        number[other] |= np.array([bool(named.fullmatch(uniques.iat[i])) for i in other],
+                                  dtype=bool)
     # "TND" beside "<50" reads as the detection limit (:func:`parse_numeric`)
     nd = [i for i in other if norm_key(uniques.iat[i]) in NOT_DETECTED_WORDS]
     if nd and any(number[i] and uniques.iat[i].lstrip()[:1] in "<≤⩽" for i in other):
