@@ -67,12 +67,32 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"x10^9/L": (0.1, 500.0), "/µL": (100.0, 500_000.0)}),
     ("platelets", r"\b(?:platelets?|plt|plts|platelet count)\b",
      {"x10^9/L": (1.0, 2000.0), "/µL": (1000.0, 2_000_000.0)}),
+    # walk-through 45's FEV1 in mL ("1310") among litres
+    ("lung volume", r"\b(?:fev1|fev 1|fvc)\b", {"L": (0.1, 8.0), "mL": (100.0, 8000.0)}),
 )
 
+#: Shares written as a percentage or a fraction (walk-through 45's respiratory clinic
+#: wrote its FEV1/FVC 0.62 and 62 % in one column): a ratio by name, so looked for before
+#: the ratios of :data:`_DERIVED` are set aside.
+SHARES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
+    ("FEV1/FVC", r"\b(?:fev1 fvc|fev 1 fvc|tiffeneau)\b",
+     {"%": (20.0, 100.0), "fraction": (0.2, 1.0)}),
+    ("ejection fraction", r"\b(?:lvef|ef|ejection fraction)\b",
+     {"%": (5.0, 90.0), "fraction": (0.05, 0.9)}),
+    ("oxygen saturation", r"\b(?:sp ?o2|sa ?o2|sats?|o2 sats?|oxygen saturation|"
+                          r"saturations?)\b",
+     {"%": (40.0, 100.0), "fraction": (0.4, 1.0)}),
+    ("haematocrit", r"\b(?:haematocrit|hematocrit|hct|pcv)\b",
+     {"%": (10.0, 75.0), "L/L": (0.1, 0.75)}),
+)
+#: Words of a share's change, not the share.
+_SHARE_DERIVED = re.compile(r"\b(?:change|delta|diff|difference|slope|sd|cv|variability|"
+                            r"predicted|pred)\b")
 #: Words of a quantity derived from one of :data:`QUANTITIES`, or measured elsewhere
 #: than in blood.
 _DERIVED = re.compile(r"\b(?:ratio|index|urine|urinary|csf|acr|pcr|uacr|clearance|"
                       r"excretion|change|delta|diff|difference|slope|sd|cv|variability|"
+                      r"predicted|pred|percent|reversibility|"
                       r"gradient|pleural|ascites|ascitic|dialysate)\b")
 #: A column's unit is named from its values only when at least this share of them is
 #: possible in that unit (a column of two units half and half is not one unit).
@@ -97,6 +117,10 @@ def quantity_of(column: str) -> tuple[str, dict[str, tuple[float, float]]] | Non
     ('HbA1c', 'haemoglobin')
     """
     words = _name_words(column)
+    if not _SHARE_DERIVED.search(words):
+        for name, pattern, units in SHARES:
+            if re.search(pattern, words):
+                return name, units
     # HbA1c is no haemoglobin (it is listed first); an albumin/creatinine ratio, a urine
     # creatinine or a change in creatinine is not the quantity itself
     bare = re.sub(r"[(\[][^()\[\]]*[)\]]", " ", str(column))  # its unit in brackets aside

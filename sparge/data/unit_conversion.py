@@ -66,6 +66,8 @@ _SIMPLE = {
     # in the conversion's note (:data:`_MEAN_YEAR`)
     "years": {"years": 12.0, "months": 1.0, "weeks": 12 * 7 / 365.25,
               "days": 12 / 365.25},
+    # walk-through 45's FEV1/FVC: 0.62 and 62 % in one column; a haematocrit in L/L
+    "share": {"%": 0.01, "fraction": 1.0, "l/l": 1.0},
 }
 #: Pairs of units whose conversion takes a year as 365.25 days (not exact for a given
 #: month or year): their conversion says so.
