@@ -309,6 +309,9 @@ def abbreviated_levels(levels: list[str], column: str | None = None
                        for o in keys.values()))]
         target = min(present, default=None, key=lambda lv: (
             len(loose_key(keys[lv])) == 1, group.index(loose_key(keys[lv]))))
+        # a target already paired goes where its pair goes ("Group B" with "B" by the
+        # rules above: "B" is no pair of it again)
+        target = dict(out).get(target, target)
         for lv in present:  # a pair once, though two groups hold it ("unk" in a race)
             if lv != target and lv not in paired:
                 out.append((lv, target))
@@ -420,7 +423,15 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     (("smok", "tobacco", "cigar"), (
         ("former", "exsmoker", "ex", "formersmoker", "past", "previous", "quit", "stopped",
          "stoppedinpregnancy", "stoppedduringpregnancy", "quitinpregnancy",
-         "gaveupinpregnancy"),
+         "gaveupinpregnancy",
+         # walk-through 45: "quit 2015", "ex (quit 2009)": a year per patient made the
+         # column's answers more than 30, and it was left out as free text
+         *(f"{w}{y}" for y in range(1940, 2031)
+           for w in ("quit", "quitin", "stopped", "stoppedin", "gaveup", "gaveupin",
+                     "ex(quit", "exquit", "exsmoker(quit", "exsince", "exsmokersince",
+                     "formersince", "formersmokersince", "quitsince")),
+         *(f"{w}{y})" for y in range(1940, 2031)
+           for w in ("ex(quit", "exsmoker(quit", "ex(stopped", "former(quit"))),
         ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
         # "Yes" beside "Current" answers "does the patient smoke?" (walk-through 27)
         ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y"))),
@@ -445,7 +456,38 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "type1diabetes", "iddm", "type1diabetesmellitus", "diabetesmellitustype1",
          "typeidiabetes", "typeidiabetesmellitus"),
         # walk-throughs 23 and 24: "None" beside "No diabetes"
-        ("none", "nodiabetes", "nondiabetic", "nodm", "notdiabetic"))),
+        ("none", "nodiabetes", "nondiabetic", "nodm", "notdiabetic", "nil"))),
+    # walk-through 45's respiratory clinic: heart failure written HF, CCF, CHF (its types,
+    # HFrEF and HFpEF, stay apart); long-term oxygen with its hours; pulmonary rehab
+    (("heart failure", "heartfailure", "cardiac failure", "ccf", "chf"), (
+        ("yes", "y", "hf", "ccf", "chf", "heartfailure", "congestiveheartfailure",
+         "congestivecardiacfailure", "knownhf", "cardiacfailure", "lvf"),
+        ("no", "n", "none", "nil", "nohf", "noheartfailure"))),
+    (("ltot", "long term oxygen", "longtermoxygen", "long-term oxygen", "home oxygen",
+      "homeoxygen", "domiciliary oxygen"), (
+        ("yes", "y", "ltot", "onltot", "homeoxygen", "onhomeoxygen", "onoxygen",
+         *(f"{w}{h}{u}" for h in range(12, 25) for w in ("ltot", "yes", "yes(", "ltot(")
+           for u in ("h", "hrs", "h/day", "hrs/day", "hperday", "hoursperday", "h)",
+                     "hrs)", "h/day)", "hrs/day)"))),
+        ("no", "n", "none", "nil", "noltot", "notonltot", "nooxygen", "roomair"))),
+    (("rehab", "pulmonary rehabilitation", "pulmonaryrehabilitation"), (
+        ("completed", "complete", "done", "finished", "attended", "completedpr",
+         "prcompleted"),
+        ("declined", "ptdeclined", "patientdeclined", "refused", "ptrefused"),
+        ("referred", "onwaitinglist", "waitinglist", "waitlisted", "referredawaiting"),
+        ("notoffered", "notreferred", "notindicated"))),
+    # the COPD grades by their names (GOLD 1 mild to 4 very severe) and the 2023 groups,
+    # where C and D became E
+    (("gold stage", "goldstage", "gold grade", "goldgrade", "spirometric grade"), (
+        ("gold1", "1", "i", "goldi", "mild", "gold1mild", "stage1", "grade1"),
+        ("gold2", "2", "ii", "goldii", "moderate", "gold2moderate", "stage2", "grade2"),
+        ("gold3", "3", "iii", "goldiii", "severe", "gold3severe", "stage3", "grade3"),
+        ("gold4", "4", "iv", "goldiv", "verysevere", "gold4verysevere", "stage4",
+         "grade4"))),
+    (("gold group", "goldgroup", "abe group", "gold abe", "goldabe"), (
+        ("a", "groupa", "golda"),
+        ("b", "groupb", "goldb"),
+        ("e", "groupe", "golde", "c", "groupc", "goldc", "d", "groupd", "goldd"))),
     # walk-through 27's US ICU export wrote race 23 ways ("White", "Caucasian",
     # "White/Caucasian", "W"; "Black", "AA", "African American" …); the groups are the
     # US census categories as EHRs spell them. "Declined" and "Unknown" say the same
