@@ -299,7 +299,9 @@ if query is not None:
             if others:
                 st.warning("Other patients of the file with values to check (pick them "
                            "above to see their look-alikes):\n\n"
-                           + "\n".join(f"- {md_escape(o, 600)}" for o in others[:10])
+                           # a patient's whole line (walk-through 45's was cut at 600
+                           # characters, mid-answer)
+                           + "\n".join(f"- {md_escape(o, 2000)}" for o in others[:10])
                            + (f"\n- … and {len(others) - 10} more" if len(others) > 10
                               else ""))
         observed = int(np.isfinite(xq).sum())
