@@ -58,8 +58,8 @@ if up is not None and ss.get("model_upload_seen") != (up.name, up.size):
 cohort = ss.cohort
 defaults = SparGE().get_params()  # the form starts from the library's defaults ...
 # ... or from the settings last trained with on this table (by its name, which its
-# one-click repairs keep): walk-through 44 unticked "Use
-# the outcome", trained, came back from another page and found it ticked again
+# one-click repairs keep): walk-through 44 unticked "Use the outcome", trained, came back
+# from another page and found it ticked again
 kept = ss.get("train_form_kept")
 start = {**defaults, **kept[1]} if kept and kept[0] == ss.get("cohort_name") else defaults
 has_labels = cohort.labels is not None
