@@ -354,7 +354,9 @@ with current:
     # export: every value as read, in the column's unit, and why a row does not train
     st.download_button(
         "Download the table as read (CSV)",
-        lambda: to_csv(table_as_read(cohort)), "table_as_read.csv", "text/csv",
+        # 12 significant digits: a converted 950 mL read "0.9500000000000001" (walk-through 46)
+        lambda: to_csv(table_as_read(cohort), float_format="%.12g"), "table_as_read.csv",
+        "text/csv",
         key="data_as_read",
         help="One row per patient: every value as the model reads it (numbers in the unit "
              "named in the header, answers as merged), the outcome, and why a row does not "

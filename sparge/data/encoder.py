@@ -1440,8 +1440,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                         for t, k in list(seen.items())[:4])
                     + " (the stage without its sub-stage, which the training patients did "
                       "not have).")
-        if unknown.any():
-            unknown = self._synonym_answers(col, text, keys, mapping, codes, unknown, report)
+        if unknown.any() or tokens.any():
+            # a gap word that is a spelling of a known answer is that answer too
+            # (walk-through 46's new patient's Diabetes "nil" beside the training "none")
+            still = self._synonym_answers(col, text, keys, mapping, codes, unknown | tokens,
+                                          report)
+            tokens, unknown = tokens & still, unknown & still
         if tokens.any():
             report.missing_tokens[col] = token_counts(text[tokens])
         if unknown.any():
@@ -1461,7 +1465,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         transfusion where the training mothers had "Yes" and "Yes - 2 units": read as
         missing. A group whose known spellings have several codes (split by the user), or
         whose only known spelling is not its first word, reads nothing."""
-        groups = synonym_groups(col)
+        # "unk" for an "Unknown" answer is read before (UNKNOWN_WORDS), else it is a gap
+        groups = [g for g in synonym_groups(col) if "unknown" not in g]
         if not groups:
             return unknown
         by_loose: dict[str, set[float]] = {}

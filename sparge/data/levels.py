@@ -456,7 +456,8 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "type1diabetes", "iddm", "type1diabetesmellitus", "diabetesmellitustype1",
          "typeidiabetes", "typeidiabetesmellitus"),
         # walk-throughs 23 and 24: "None" beside "No diabetes"
-        ("none", "nodiabetes", "nondiabetic", "nodm", "notdiabetic", "nil"))),
+        # walk-through 46: "No" beside "None" (a yes/no column's no comes first)
+        ("no", "n", "none", "nodiabetes", "nondiabetic", "nodm", "notdiabetic", "nil"))),
     # walk-through 45's respiratory clinic: heart failure written HF, CCF, CHF (its types,
     # HFrEF and HFpEF, stay apart); long-term oxygen with its hours; pulmonary rehab
     (("heart failure", "heartfailure", "cardiac failure", "ccf", "chf"), (
@@ -792,9 +793,12 @@ _INITIALS = frozenset({
     "sle", "hfref", "hfpef", "ccf", "lvf", "niv", "cpap", "ltot", "ics", "laba", "lama",
     "saba", "sama", "ocs", "nsaid", "ssri", "ace", "arb", "ppi", "dka", "hhs", "pvd",
     "tb", "mrsa", "cdiff", "ptsd", "adhd", "ocd", "gad", "bpd", "ptca", "ecmo", "gcs",
-    "nihss", "nyha", "mmrc", "bmi", "egfr", "hba1c", "bp", "hr", "rr"})
-_INITIALS_WORD = re.compile(r"(?<![\w'])(" + "|".join(sorted(_INITIALS, key=len, reverse=True))
-                            + r")(?![\w'])")
+    "nihss", "nyha", "bmi", "bp", "hr", "rr"})
+#: ... and those written in mixed case (walk-through 46 read "HFREF" and "MMRC 2").
+_MIXED_INITIALS = {"hfref": "HFrEF", "hfpef": "HFpEF", "hfmref": "HFmrEF", "mmrc": "mMRC",
+                   "egfr": "eGFR", "hba1c": "HbA1c", "hf": "HF"}
+_INITIALS_WORD = re.compile(r"(?<![\w'])(" + "|".join(sorted(
+    _INITIALS | set(_MIXED_INITIALS), key=len, reverse=True)) + r")(?![\w'])")
 
 
 def shown_answer(spellings: list[str], column: str | None = None) -> str:
@@ -821,7 +825,8 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     word = max(plain or words, key=_shown_rank)
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     if len(word) <= 60:
-        word = _INITIALS_WORD.sub(lambda m: m.group(1).upper(), word)
+        word = _INITIALS_WORD.sub(
+            lambda m: _MIXED_INITIALS.get(m.group(1), m.group(1).upper()), word)
     first = word.split(" ", 1)[0]
     if any(c.isupper() for c in first[1:]):  # "mRS 0", "eGFR low": written as meant
         return word

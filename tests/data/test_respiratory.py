@@ -125,3 +125,29 @@ def test_a_respiratory_clinics_answers_written_several_ways_are_offered_as_one()
         ("HF", "Yes"), ("CCF", "Yes"), ("nil", "No")]
     assert abbreviated_levels(["Yes", "No", "LTOT 16h", "on LTOT", "nil"], "LTOT") == [
         ("LTOT 16h", "Yes"), ("on LTOT", "Yes"), ("nil", "No")]
+
+
+def test_a_new_patients_gap_word_that_spells_a_merged_answer_is_that_answer():
+    """Walk-through 46: a new patient's Diabetes "nil" was "read as missing" where the
+    training patients' "none" and "No" were merged; merged, it is the no (a gap word of
+    no group, "n/a", stays a gap; unmerged, "nil" could be either and stays a gap)."""
+    from sparge.data.answer_merging import merge_answers
+    from sparge.data.levels import shown_answer
+
+    rng = np.random.default_rng(0)
+    n = 100
+    df = pd.DataFrame({"ID": range(n), "Diabetes": rng.choice(["Yes", "No", "none", "T2DM"], n),
+                       "Age": rng.integers(40, 80, n), "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    assert enc.report_.answers_two_ways == {"Diabetes": [["none", "No"]]}
+    new = pd.DataFrame({"ID": [1, 2], "Diabetes": ["nil", "n/a"], "Age": [50, 60]})
+    assert np.isnan(enc.transform(new)[:, 0]).all()
+    merged = Encoder(id_column="ID", label_column="y", encoding_table=merge_answers(
+        enc.table_, enc.report_.answers_two_ways)).fit(df)
+    X, report = merged.transform_with_report(new)
+    assert X[0, 0] == merged.table_.levels("Diabetes")["No"] and np.isnan(X[1, 0])
+    assert "'nil' read as 'No'" in " ".join(report.notes)
+    assert report.missing_tokens == {"Diabetes": {"n/a": 1}}
+    # initials written in mixed case keep it (walk-through 46 read "HFREF", "MMRC 2")
+    assert [shown_answer([w]) for w in ("hfref", "mmrc 2", "hf", "egfr low")] == [
+        "HFrEF", "mMRC 2", "HF", "eGFR low"]
