@@ -84,12 +84,12 @@ def _options(options: list, default) -> tuple[list, int]:
 
 
 st.subheader("Train a model")
-if start is not defaults:
-    changed = [FORM_LABELS.get(k, k) for k in defaults
-               if k in FORM_LABELS and start[k] != defaults[k]]
-    st.caption("The form shows the settings of your last training on this table"
-               + (f" ({', '.join(changed)} changed from the defaults)." if changed else "."))
-    if changed and st.button("Back to the benchmarked defaults", key="train_form_reset"):
+changed = [FORM_LABELS.get(k, k) for k in defaults
+           if k in FORM_LABELS and start[k] != defaults[k]]
+if changed:  # said only when they are not the defaults
+    st.caption("The form shows the settings of your last training on this table ("
+               + ", ".join(changed) + " changed from the defaults).")
+    if st.button("Back to the benchmarked defaults", key="train_form_reset"):
         ss.pop("train_form_kept", None)
         # a new form: its widgets start afresh (the browser would send the values set)
         ss.train_form_gen = ss.get("train_form_gen", 0) + 1

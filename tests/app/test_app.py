@@ -101,6 +101,9 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
     assert "atoms" in header[0]
     # the stage bars leave once the model is trained (they stayed at "100%" before)
     assert not at.get("progress")
+    # trained with the defaults, the form has nothing to say of its settings
+    at.run()
+    assert not any("settings of your last training" in c.value for c in at.caption)
     # the model it replaced is one click away, and back again (walk-through 25 trained
     # on a wrong outcome and lost its good model)
     at.button(key="model_back").click().run()
