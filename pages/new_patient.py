@@ -46,6 +46,7 @@ from sparge.services.workflow import (
     encode_new_patients,
     lookalike_table,
     patients_to_check,
+    questioned_choice,
     questioned_message,
     questioned_values,
     training_ranges,
@@ -268,11 +269,12 @@ if query is not None:
                     (" (the others left out)" if len(slips) < len(far) else "")
             # a value far from every training patient's (a typo or another unit) is left
             # out until the user says otherwise: as given, walk-through 25's platelets of
-            # 410,000 (+5,629 SD) and weight in lb chose the look-alikes
-            far_off = any(q.far or q.converted is not None for q in far.values())
+            # 410,000 (+5,629 SD) and weight in lb chose the look-alikes; values that all
+            # convert exactly start converted (services.workflow.questioned_choice)
+            start = questioned_choice(far.values())
             how = st.radio("Find the look-alikes", list(choices), format_func=choices.get,
                            key=f"np_far_{qid}", horizontal=True,
-                           index=list(choices).index("left out") if far_off else 0)
+                           index=list(choices).index(start))
             if how != "given":
                 Xq.iloc[0, list(far)] = np.nan
                 if how == "converted":

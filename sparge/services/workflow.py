@@ -753,6 +753,22 @@ def questioned_message(questioned) -> str:
             + ".")
 
 
+def questioned_choice(questioned) -> str:
+    """How the New patient page reads a patient's questioned values until the user says
+    otherwise: ``"converted"`` when every one is impossible in its column's unit and has
+    an exact conversion from another (walk-through 46: an FEV1/FVC of 0.63 among
+    percentages was left out, where training had converted 306 such fractions);
+    ``"left out"`` when one is far from every training patient's or could be another unit
+    (walk-through 25: as given, platelets of 410,000 chose the look-alikes); else
+    ``"given"`` (a rare value, or a limit)."""
+    questioned = list(questioned)
+    if questioned and all(q.converted is not None for q in questioned):
+        return "converted"
+    if any(q.far or q.converted is not None for q in questioned):
+        return "left out"
+    return "given"
+
+
 def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
                       encoder: Encoder | None = None, atypical=None,
                       skip: int | None = None, ranges=None,

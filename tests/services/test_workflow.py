@@ -639,3 +639,18 @@ def test_a_new_patients_value_in_a_unit_the_column_cannot_convert_is_named_so():
                     ["'Viral load' = 'abc': not a number, read as missing"],
                     ["'Viral load' = '19/11/1985': not a number, read as missing; a date "
                      "(of birth?): write the number the column holds"]]
+
+
+def test_questioned_values_start_converted_only_when_all_convert_exactly():
+    """Walk-through 46: an FEV1/FVC of 0.63 among percentages was left out by default,
+    where training had converted such fractions; a value far from every training
+    patient's with no unit that fits is still left out, and a rare one used as given."""
+    from sparge.services.workflow import Questioned, questioned_choice
+
+    slip = Questioned("FEV1/FVC = 0.63", "fraction", 63.0, far=True)
+    typo = Questioned("Age = 610", far=True)
+    rare = Questioned("Hb = 19.5")
+    assert questioned_choice([slip]) == "converted"
+    assert questioned_choice([slip, typo]) == "left out"
+    assert questioned_choice([typo]) == "left out"
+    assert questioned_choice([rare]) == "given" and questioned_choice([]) == "given"
