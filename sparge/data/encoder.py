@@ -74,6 +74,7 @@ from sparge.data.levels import (
     DECLINED_WORDS,
     infer_levels,
     not_assessed_levels,
+    numeral_key,
     shown_answer,
     spellings,
     synonym_groups,
@@ -1464,27 +1465,31 @@ class Encoder(TransformerMixin, BaseEstimator):
         answers still unknown. Walk-through 44's new mother had "Yes - 4 units" of
         transfusion where the training mothers had "Yes" and "Yes - 2 units": read as
         missing. A group whose known spellings have several codes (split by the user), or
-        whose only known spelling is not its first word, reads nothing."""
+        whose only known spelling is not its first word, reads nothing. An answer with
+        Roman numerals written as digits ("Grade IV" beside "Grade 4") is read as it."""
         # "unk" for an "Unknown" answer is read before (UNKNOWN_WORDS), else it is a gap
         groups = [g for g in synonym_groups(col) if "unknown" not in g]
-        if not groups:
-            return unknown
         by_loose: dict[str, set[float]] = {}
+        by_numeral: dict[str, set[float]] = {}
         for k, c in mapping.items():
             by_loose.setdefault(loose_key(k), set()).add(c)
+            by_numeral.setdefault(numeral_key(k), set()).add(c)
         spelled = {loose_key(norm_key(lv)): lv for lv in self.table_.levels(col)}
+        numbered = {numeral_key(norm_key(lv)): lv for lv in self.table_.levels(col)}
         found: dict[str, tuple[float, str]] = {}
         for k in set(keys[unknown]):
             lk = loose_key(k)
             group = next((g for g in groups if lk in g), None)
-            if group is None:
-                continue
-            known = [w for w in group if w in by_loose]
+            known = [w for w in group if w in by_loose] if group is not None else []
             got = set().union(*(by_loose[w] for w in known)) if known else set()
             # the code stands for the group: its own first word ("Yes"), or spellings
             # merged into it; "Yes - 2 units" alone says 2 units (not "Yes - 4 units")
             if len(got) == 1 and (group[0] in known or len(known) > 1):
                 found[k] = (got.pop(), spelled.get(known[0], known[0]))
+            # ... or its Roman numerals as digits (walk-through 46's mMRC "Grade IV"
+            # beside "Grade 4")
+            elif len(by_numeral.get(nk := numeral_key(k), ())) == 1 and nk != k:
+                found[k] = (next(iter(by_numeral[nk])), numbered.get(nk, nk))
         if not found:
             return unknown
         rows = np.flatnonzero(unknown & keys.isin(list(found)).to_numpy())

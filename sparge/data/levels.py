@@ -61,7 +61,7 @@ _ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5", "vi": "6", "vii"
           "viii": "8", "ix": "9", "x": "10"}
 
 
-def _numeral_key(key: str, alone: bool = False) -> str:
+def numeral_key(key: str, alone: bool = False) -> str:
     """A level's key with Roman numerals read as digits and spaces, hyphens and full
     stops dropped: "Type II", "type 2" and "Type-2" give "type2"; "Stage IIIa" and
     "stage 3a" give "stage3a" (a Roman numeral is a word of its own, or one ending in a
@@ -224,7 +224,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
         bare = _without_words(k, strip)
         # the same word in British and American spelling: "ischaemic" / "ischemic";
         # punctuation alone: "ACE-I" / "ACEi" (whose "I" is not a numeral)
-        forms = list(dict.fromkeys((_numeral_key(bare), _spelling_key(bare), _numeral_key(k),
+        forms = list(dict.fromkeys((numeral_key(bare), _spelling_key(bare), numeral_key(k),
                                     _spelling_key(k))))  # in this order: deterministic
         hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k
                     and any(ch.isalnum() for ch in c)), None)
@@ -244,9 +244,9 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     for lv, k in keys.items():
         if lv in paired or plain_stages < 3:
             continue
-        forms = [_numeral_key(f, alone=True) for f in _stage_forms(k, named)[1:]]
+        forms = [numeral_key(f, alone=True) for f in _stage_forms(k, named)[1:]]
         if re.fullmatch(r"(i{1,3}|iv|vi{0,3}|ix)[a-c]", k):
-            forms.append(_numeral_key(k, alone=True))
+            forms.append(numeral_key(k, alone=True))
         hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k), None)
         if hit is None and held.get(k, lv) != lv and not _PLAIN_STAGE.fullmatch(k):
             hit = held[k]  # a word ("cirrhosis"), not a plain stage ("5" of "ESKD (5)")
@@ -477,6 +477,26 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("declined", "ptdeclined", "patientdeclined", "refused", "ptrefused"),
         ("referred", "onwaitinglist", "waitinglist", "waitlisted", "referredawaiting"),
         ("notoffered", "notreferred", "notindicated"))),
+    # walk-through 45's inhaler regimens by class, brand or drug (Trelegy, Trimbow and
+    # Trixeo are triple therapy; Anoro, Ultibro, Spiolto LAMA/LABA; Symbicort, Seretide,
+    # Fostair, Relvar ICS/LABA; Spiriva, Incruse, Seebri LAMA)
+    (("inhaler", "inhaled therapy", "inhaledtherapy"), (
+        ("triple", "tripletherapy", "ics/laba/lama", "ics+laba+lama", "laba/lama/ics",
+         "lama/laba/ics", "ics/lama/laba", "triple(ics/laba/lama)", "trelegy",
+         "trelegyellipta", "trimbow", "trixeo", "trixeoaerosphere", "singleinhalertriple"),
+        ("laba/lama", "lama/laba", "laba+lama", "lama+laba", "labalama", "lamalaba",
+         "anoro", "anoroellipta", "ultibro", "ultibrobreezhaler", "spiolto",
+         "spioltorespimat", "duaklir", "bevespi"),
+        ("ics/laba", "laba/ics", "ics+laba", "laba+ics", "icslaba", "symbicort", "seretide",
+         "fostair", "relvar", "relvarellipta", "flutiform", "advair", "breo", "duoresp"),
+        ("lama", "tiotropium", "spiriva", "spirivarespimat", "spirivahandihaler",
+         "incruse", "incruseellipta", "umeclidinium", "glycopyrronium", "seebri",
+         "aclidinium", "eklira"),
+        ("laba", "salmeterol", "serevent", "formoterol", "indacaterol", "onbrez",
+         "olodaterol", "striverdi"),
+        ("saba", "salbutamol", "ventolin", "albuterol", "salbutamolprn", "sabaprn",
+         "terbutaline", "bricanyl"),
+        ("none", "no", "n", "nil", "noinhalers", "noinhaler"))),
     # the COPD grades by their names (GOLD 1 mild to 4 very severe) and the 2023 groups,
     # where C and D became E
     (("gold stage", "goldstage", "gold grade", "goldgrade", "spirometric grade"), (

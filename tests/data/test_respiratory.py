@@ -151,3 +151,26 @@ def test_a_new_patients_gap_word_that_spells_a_merged_answer_is_that_answer():
     # initials written in mixed case keep it (walk-through 46 read "HFREF", "MMRC 2")
     assert [shown_answer([w]) for w in ("hfref", "mmrc 2", "hf", "egfr low")] == [
         "HFrEF", "mMRC 2", "HF", "eGFR low"]
+
+
+def test_inhalers_by_brand_and_a_grade_in_roman_numerals_are_read():
+    """Walk-through 46: "Triple" beside "triple therapy", Trelegy or Anoro were never
+    offered as one regimen (inhaler regimen read 42 % right); a new patient's mMRC "Grade
+    IV" was refused beside the training patients' "Grade 4"."""
+    assert abbreviated_levels(["Triple", "triple therapy", "Trelegy", "Anoro", "LABA/LAMA",
+                               "LAMA", "Spiriva", "ICS/LABA", "Symbicort", "None"],
+                              "Inhaler regimen") == [
+        ("triple therapy", "Triple"), ("Trelegy", "Triple"), ("Anoro", "LABA/LAMA"),
+        ("Symbicort", "ICS/LABA"), ("Spiriva", "LAMA")]
+    rng = np.random.default_rng(0)
+    n = 100
+    df = pd.DataFrame({"ID": range(n), "mMRC": rng.choice([f"Grade {g}" for g in range(5)], n),
+                       "Age": rng.integers(40, 80, n), "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    levels = enc.table_.levels("mMRC")
+    new = pd.DataFrame({"ID": [1, 2, 3], "mMRC": ["Grade IV", "grade ii", "Grade V"],
+                        "Age": [50, 60, 70]})
+    X, report = enc.transform_with_report(new)
+    assert X[:2, 0].tolist() == [levels["Grade 4"], levels["Grade 2"]] and np.isnan(X[2, 0])
+    assert "'Grade IV' read as 'Grade 4'" in " ".join(report.notes)
+    assert [u.examples for u in report.unknown_values] == [["Grade V"]]
