@@ -1499,7 +1499,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             f"Column '{_q(col)}': " + ", ".join(
                 f"'{_q(t, 20)}' read as '{_q(found[k][1], 20)}'"
                 for t, k in list(seen.items())[:4])
-            + " (another spelling of that answer, which the training patients did not have).")
+            + " (another spelling of that answer).")
         out = unknown.copy()
         out[rows] = False
         return out
