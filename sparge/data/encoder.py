@@ -1492,6 +1492,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                 found[k] = (next(iter(by_numeral[nk])), numbered.get(nk, nk))
         if not found:
             return unknown
+        # named as the pages show the answer ("Former", not the "former" first spelled)
+        by_code: dict[float, list[str]] = {}
+        for lv, c in self.table_.levels(col).items():
+            by_code.setdefault(float(c), []).append(str(lv))
+        found = {k: (c, shown_answer(by_code[c], col) if c in by_code else w)
+                 for k, (c, w) in found.items()}
         rows = np.flatnonzero(unknown & keys.isin(list(found)).to_numpy())
         codes[rows] = [found[k][0] for k in keys.iloc[rows]]
         seen = dict(zip(text.iloc[rows], keys.iloc[rows], strict=True))
