@@ -238,7 +238,10 @@ elif go:
             model = train(cohort, params, callback=progress)
         finally:  # a failed training leaves no "waiting" bars behind its message
             progress_box.empty()
-        set_model(model, cohort.encoder, f"trained on {ss.cohort_name}")
+        # an unsupervised model says so in its name: walk-through 46's "Go back to the
+        # previous model (trained on copd_export.csv …)" named two models alike
+        set_model(model, cohort.encoder, f"trained on {ss.cohort_name}"
+                  + ("" if model.supervised else ", without the outcome"))
         st.success(f"Fitted in {time.perf_counter() - t0:.1f} s: {model_summary(model)}")
 
 header.caption(f"Current model: {md_escape(ss.model_name)} — {model_summary(ss.model)}")
