@@ -497,6 +497,43 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("saba", "salbutamol", "ventolin", "albuterol", "salbutamolprn", "sabaprn",
          "terbutaline", "bricanyl"),
         ("none", "no", "n", "nil", "noinhalers", "noinhaler"))),
+    # walk-through 47's frailty clinic: where a patient lives, the dementia's type,
+    # continence and the walking aid, each written several ways
+    (("living", "lives", "residence", "accommodation", "social situation",
+      "socialsituation"), (
+        ("livesalone", "alone", "livingalone", "livealone"),
+        ("withspouse", "liveswithspouse", "spouse", "withpartner", "liveswithpartner",
+         "withwife", "withhusband", "liveswithwife", "liveswithhusband"),
+        ("withfamily", "liveswithfamily", "family", "withdaughter", "withson",
+         "withchildren", "liveswithdaughter", "liveswithson"),
+        ("nursinghome", "nh", "nursing", "nursinghomeresident"),
+        ("residentialhome", "rh", "residential", "residentialcare", "carehome",
+         "carehomeresident", "residentialcarehome"),
+        ("shelteredhousing", "sheltered", "shelteredaccommodation", "extracarehousing"))),
+    (("dementia", "cognitive diagnosis", "cognitivediagnosis"), (
+        ("alzheimer's", "alzheimers", "ad", "alzheimersdisease", "alzheimer'sdisease",
+         "alzheimer", "alzheimersdementia", "alzheimer'sdementia", "dementiaalzheimerstype",
+         "alzheimerstypedementia"),
+        ("vascular", "vad", "vasculardementia", "vascdementia", "multiinfarctdementia"),
+        ("mixed", "mixeddementia", "mixedad/vad", "mixedalzheimers/vascular"),
+        ("lewybody", "dlb", "lewy", "dementiawithlewybodies", "lewybodydementia"),
+        ("frontotemporal", "ftd", "frontotemporaldementia"),
+        ("mci", "mildcognitiveimpairment"),
+        ("no", "n", "none", "nil", "nodementia"))),
+    (("continence", "incontinence", "continent"), (
+        ("continent", "fullycontinent"),
+        ("urinaryincontinence", "ui", "incontinentofurine", "urinary",
+         "urineincontinence", "urinaryincontinent"),
+        ("faecalincontinence", "fi", "faecal", "fecalincontinence", "fecal",
+         "bowelincontinence", "incontinentoffaeces"),
+        ("doublyincontinent", "double", "doubleincontinence", "doublyincontinence"))),
+    (("mobility aid", "walking aid", "mobilityaid", "walkingaid", "mobility"), (
+        ("none", "nil", "no", "noaid", "unaided", "noaids"),
+        ("stick", "walkingstick", "ws", "cane", "walkingcane", "onestick", "1stick"),
+        ("frame", "zimmerframe", "zf", "zimmer", "walkingframe", "pickupframe"),
+        ("rollator", "4ww", "fourwheeledwalker", "4wheeledwalker"),
+        ("wheelchair", "w/c", "wc", "wheelchairuser"),
+        ("crutches", "crutch", "elbowcrutches"))),
     # the COPD grades by their names (GOLD 1 mild to 4 very severe) and the 2023 groups,
     # where C and D became E
     (("gold stage", "goldstage", "gold grade", "goldgrade", "spirometric grade"), (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,7 +113,7 @@ _SCALE_TOTAL = re.compile(
     r"CHA2?DS2?[\s-]?VASc|HAS[\s-]?BLED|Barthel|ECOG|WHO\sPS|KPS|Karnofsky|EDSS|q?SOFA|"
     r"APACHE(?:\s?(?:II|2))?|CURB[\s-]?65|CRB[\s-]?65|TIMI|GRACE|Wells|Braden|Waterlow|"
     r"MUST|Apgar|P?MEWS|PEWS|FIM|AMTS?|4AT|CFS|Rockwood|Charlson|CCI|MELD|Child[\s-]?Pugh|"
-    r"HEART|ABCD2?|ICH)"
+    r"HEART|ABCD2?|ICH|ACB)"
     r"\s{0,3}(?:total|score)?\s{0,3}[:=]?\s{0,3}(\d{1,3}(?:\.\d)?)(?:\s{0,3}/\s{0,3}\d{1,3})?"
     r"\s{0,3}", re.IGNORECASE)
 #: A score with its severity in words after it, "14 (moderate)", "22 (severe)".
@@ -213,6 +214,46 @@ _PLAIN_MAX = 60
 _CLASS_INITIALS = frozenset({"NYHA", "GOLD", "ESI", "ASA", "CKD", "TNM", "WHO", "CTCAE",
                              "ASIA", "KDIGO", "BCLC", "ATS", "CTAS", "MTS", "CCS", "FIGO",
                              "BI", "RADS", "BIRADS", "TI", "ISS", "MRC", "MMRC"})
+
+
+#: A scale's levels by their words, in a column named for it: the Clinical Frailty Scale
+#: (Rockwood; 2007 and 2020 wording) wrote "moderately frail", "6 - moderately frail" and
+#: "vi" beside 6 in walk-through 47's frailty clinic, and was left out as free text.
+_SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
+    (re.compile(r"\bcfs\b|clinical frailty|frailty scale|rockwood", re.IGNORECASE), {
+        "veryfit": 1, "fit": 2, "well": 2, "managingwell": 3, "vulnerable": 4,
+        "verymildfrailty": 4, "livingwithverymildfrailty": 4, "verymildlyfrail": 4,
+        "mildlyfrail": 5, "mildfrailty": 5, "livingwithmildfrailty": 5,
+        "moderatelyfrail": 6, "moderatefrailty": 6, "livingwithmoderatefrailty": 6,
+        "severelyfrail": 7, "severefrailty": 7, "livingwithseverefrailty": 7,
+        "veryseverefrailty": 8, "veryseverelyfrail": 8,
+        "livingwithveryseverefrailty": 8, "terminallyill": 9,
+        **{r: float(i) for i, r in enumerate(
+            ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"), start=1)}}),
+)
+#: A scale's level written with its words after a dash or colon, "6 - moderately frail",
+#: "3: managing well" (the number is read; letters only after it, bounded).
+_WITH_LABEL = re.compile(r"\s{0,3}(\d{1,2})\s{0,3}[-–:]\s{0,3}[A-Za-z][A-Za-z '\-]{0,40}")
+
+
+def scale_level(column: object) -> Callable[[str], float | None] | None:
+    """How a column named for a scale of :data:`_SCALE_WORDS` reads a level written in
+    words, as a Roman numeral or with its words after it ("6 - moderately frail"), or
+    ``None`` for another column."""
+    name = str(column or "")[:80]
+    words = next((w for pattern, w in _SCALE_WORDS if pattern.search(name)), None)
+    if words is None:
+        return None
+
+    def level(cell: str) -> float | None:
+        if len(cell) > _PLAIN_MAX:
+            return None
+        if (m := _WITH_LABEL.fullmatch(cell)) is not None:
+            return float(m.group(1))
+        v = words.get(re.sub(r"[\s\-_.]+", "", cell.lower()))
+        return None if v is None else float(v)
+
+    return level
 
 
 def named_total(column: object) -> re.Pattern | None:
@@ -335,7 +376,9 @@ UNIT_MIN_NUMBERS = 2
 #: Words after a number that count, not measure: "5 previous", "3 times" (walk-through
 #: 36's "Prior admissions (previous)").
 _NOT_UNITS = frozenset({"previous", "prior", "times", "x", "episodes", "admissions",
-                        "total", "only", "approx", "each", "occasions", "attempts"})
+                        "total", "only", "approx", "each", "occasions", "attempts",
+                        # walk-through 47's "12 meds" named a unit "meds"
+                        "meds", "medications", "medicines", "drugs", "items", "falls"})
 #: Unit keys no scale's level is written as: one number is enough ("89.1kg" in a
 #: 15-row export was set to missing for want of a second weight written with "kg").
 KNOWN_UNITS = frozenset({
@@ -764,7 +807,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 out[i] = float(cells[i].replace(".", ""))
                 info["thousands_dot"].append((int(i), cells[i], float(out[i])))
     tokens: list[str] = []
-    named = named_total(values.name)
+    named, level = named_total(values.name), scale_level(values.name)
     if out_of is None:  # the column's own maximum; a fitted model's, for new patients
         out_of = score_maximum(rest_text)
     info["out_of"] = out_of or None
@@ -811,6 +854,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif named is not None and (m := named.fullmatch(s)):  # "CAT 26" in "CAT score"
             out[i] = float(m.group(1))
             info["plain"].append((int(i), s, float(out[i])))
+        elif level is not None and (v := level(s)) is not None:  # "moderately frail": 6
+            out[i] = v
+            info["plain"].append((int(i), s, v))
         elif m := _SATURATION.fullmatch(s):  # "94% on 2L": the saturation
             out[i] = float(m.group(1))
             info["saturation"].append((int(i), s, float(out[i])))
@@ -1089,6 +1135,10 @@ def _unique_cells(values: pd.Series, missing_tokens):
     named = named_total(values.name)
     if named is not None:  # "CAT 26" in a column named "CAT score"
         number[other] |= np.array([bool(named.fullmatch(uniques.iat[i])) for i in other],
+                                  dtype=bool)
+    level = scale_level(values.name)
+    if level is not None:  # "moderately frail" in a Clinical Frailty Scale
+        number[other] |= np.array([level(str(uniques.iat[i])) is not None for i in other],
                                   dtype=bool)
     # "TND" beside "<50" reads as the detection limit (:func:`parse_numeric`)
     nd = [i for i in other if norm_key(uniques.iat[i]) in NOT_DETECTED_WORDS]

@@ -67,6 +67,9 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"x10^9/L": (0.1, 500.0), "/µL": (100.0, 500_000.0)}),
     ("platelets", r"\b(?:platelets?|plt|plts|platelet count)\b",
      {"x10^9/L": (1.0, 2000.0), "/µL": (1000.0, 2_000_000.0)}),
+    # walk-through 47's gait speeds in cm/s ("109") among m/s
+    ("gait speed", r"\b(?:gait speed|walking speed|walk speed|gaitspeed|usual gait speed)\b",
+     {"m/s": (0.02, 2.5), "cm/s": (2.0, 250.0)}),
     # walk-through 45's FEV1 in mL ("1310") among litres
     ("lung volume", r"\b(?:fev1|fev 1|fvc)\b", {"L": (0.1, 8.0), "mL": (100.0, 8000.0)}),
 )

@@ -68,6 +68,8 @@ _SIMPLE = {
               "days": 12 / 365.25},
     # walk-through 45's FEV1/FVC: 0.62 and 62 % in one column; a haematocrit in L/L
     "share": {"%": 0.01, "fraction": 1.0, "l/l": 1.0},
+    # walk-through 47's gait speeds in cm/s among m/s
+    "speed": {"m/s": 1.0, "cm/s": 0.01, "km/h": 1 / 3.6},
 }
 #: Pairs of units whose conversion takes a year as 365.25 days (not exact for a given
 #: month or year): their conversion says so.

@@ -1,0 +1,86 @@
+"""A frailty and falls clinic's export (walk-through 47): the Clinical Frailty Scale in
+words and Roman numerals, gait speeds in cm/s among m/s, "12 meds", "ACB 2", and where a
+patient lives, the dementia's type, continence and the walking aid written several ways."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import pandas as pd
+
+from sparge import Encoder
+from sparge.data.levels import abbreviated_levels
+from sparge.services.workflow import encode_cohort
+
+WORDS = {3: "managing well", 4: "vulnerable", 5: "mildly frail", 6: "moderately frail",
+         7: "severely frail", 8: "very severely frail", 9: "terminally ill"}
+ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"]
+
+
+def test_the_clinical_frailty_scale_in_words_and_numerals_is_read_as_its_level():
+    """Walk-through 47: "moderately frail", "6 - moderately frail" and "vi" beside 6 made
+    the frailty clinic's core measure more than 30 text answers, left out as free text."""
+    rng = np.random.default_rng(0)
+    n = 200
+    cfs = rng.integers(1, 10, n)
+    cells = [str(c) if i % 5 == 0 else f"CFS {c}" if i % 5 == 1 else
+             f"{c} - {WORDS.get(c, 'fit')}" if i % 5 == 2 else ROMAN[c - 1] if i % 5 == 3
+             else WORDS.get(c, str(c)) for i, c in enumerate(cfs)]
+    meds = rng.integers(1, 15, n)
+    acb = rng.integers(0, 6, n)
+    df = pd.DataFrame({"ID": range(n), "Clinical Frailty Scale": cells,
+                       "Number of medications": [f"{m} meds" if i % 2 else str(m)
+                                                 for i, m in enumerate(meds)],
+                       "Anticholinergic burden": [f"ACB {a}" if i % 2 else str(a)
+                                                  for i, a in enumerate(acb)],
+                       "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    assert enc.roles_["Clinical Frailty Scale"] == "numeric"
+    X = enc.transform(df)
+    np.testing.assert_array_equal(X[:, 0], cfs)
+    np.testing.assert_array_equal(X[:, 1], meds)
+    np.testing.assert_array_equal(X[:, 2], acb)
+    # "meds" counts, it is no unit the column is named with
+    assert "Number of medications" not in getattr(enc, "units_", {})
+    # a number with words after a dash is read only in a scale's column
+    other = pd.DataFrame({"ID": range(n), "Ward": [f"{i % 3} - east" for i in range(n)],
+                          "y": df["y"]})
+    assert Encoder(id_column="ID", label_column="y").fit(other).roles_["Ward"] == "categorical"
+
+
+def test_gait_speeds_in_cm_per_second_are_listed_and_converted():
+    """Walk-through 47: "75 cm/s" among m/s was set to missing ("no exact conversion"),
+    and bare 109 or 68 were set to missing by the one-click fix."""
+    rng = np.random.default_rng(1)
+    n = 200
+    speed = rng.uniform(0.3, 1.4, n)
+    cells = [f"{100 * v:.0f} cm/s" if i % 10 == 0 else f"{100 * v:.0f}" if i % 10 == 1
+             else f"{v:.2f}" for i, v in enumerate(speed)]
+    df = pd.DataFrame({"ID": range(n), "Gait speed (m/s)": cells,
+                       "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    assert collections.Counter(v[3] for v in enc.report_.values_to_check) == {"cm/s": 20}
+    cohort = encode_cohort(df, id_column="ID", label_column="y", clear_far=True)
+    np.testing.assert_allclose(cohort.X[:, 0], speed, atol=0.006)
+
+
+def test_a_frailty_clinics_answers_written_several_ways_are_offered_as_one():
+    """Walk-through 47: only Sex was offered; NH / Nursing Home, AD / Alzheimer's, UI /
+    Urinary incontinence and ZF / Zimmer frame stayed apart, and a patient's look-alikes
+    read "Continent: 3, Incontinent of urine: 3, UI: 2"."""
+    assert abbreviated_levels(["NH", "Nursing Home", "RH", "Residential home", "care home",
+                               "alone", "Lives alone"], "Living situation") == [
+        ("alone", "Lives alone"), ("NH", "Nursing Home"), ("RH", "Residential home"),
+        ("care home", "Residential home")]
+    assert abbreviated_levels(["AD", "Alzheimer's", "Alzheimers", "VaD", "Vascular dementia",
+                               "Vascular", "None", "No"], "Dementia diagnosis") == [
+        ("AD", "Alzheimer's"), ("Alzheimers", "Alzheimer's"), ("VaD", "Vascular"),
+        ("Vascular dementia", "Vascular"), ("None", "No")]
+    assert abbreviated_levels(["Continent", "UI", "Urinary incontinence",
+                               "Incontinent of urine"], "Continence") == [
+        ("UI", "Urinary incontinence"), ("Incontinent of urine", "Urinary incontinence")]
+    assert abbreviated_levels(["ZF", "Zimmer frame", "Frame", "Walking stick", "Stick",
+                               "4WW", "Rollator", "Nil", "None"], "Mobility aid") == [
+        ("Nil", "None"), ("Walking stick", "Stick"), ("ZF", "Frame"),
+        ("Zimmer frame", "Frame"), ("4WW", "Rollator")]
