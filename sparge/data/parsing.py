@@ -230,6 +230,9 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
         "livingwithveryseverefrailty": 8, "terminallyill": 9,
         **{r: float(i) for i, r in enumerate(
             ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"), start=1)}}),
+    # the Barthel index out of 20 (the 10-item form) or of 100: "13/20" is 65 of 100
+    # (walk-through 47 lost both, a column of two maxima)
+    (re.compile(r"barthel", re.IGNORECASE), {"/20": 5.0, "/100": 1.0}),
 )
 #: A scale's level written with its words after a dash or colon, "6 - moderately frail",
 #: "3: managing well" (the number is read; letters only after it, bounded).
@@ -250,6 +253,11 @@ def scale_level(column: object) -> Callable[[str], float | None] | None:
             return None
         if (m := _WITH_LABEL.fullmatch(cell)) is not None:
             return float(m.group(1))
+        if (m := _FRACTION.fullmatch(cell)) is not None:  # "13/20": out of a maximum
+            factor = words.get(f"/{int(m.group(2))}")
+            top = float(m.group(2))
+            return None if factor is None or float(m.group(1)) > top else \
+                float(m.group(1)) * factor
         v = words.get(re.sub(r"[\s\-_.]+", "", cell.lower()))
         return None if v is None else float(v)
 

@@ -49,6 +49,23 @@ def test_the_clinical_frailty_scale_in_words_and_numerals_is_read_as_its_level()
     assert Encoder(id_column="ID", label_column="y").fit(other).roles_["Ward"] == "categorical"
 
 
+def test_a_barthel_index_out_of_20_or_of_100_is_read_out_of_100():
+    """Walk-through 47: "13/20" and "70/100" in one column (two maxima) were both set to
+    missing; the 10-item form's 13 of 20 is 65 of 100."""
+    rng = np.random.default_rng(2)
+    n = 200
+    barthel = rng.integers(0, 21, n) * 5
+    cells = [f"{v // 5}/20" if i % 3 == 0 else f"{v}/100" if i % 3 == 1 else
+             f"Barthel {v}" if i % 2 else str(v) for i, v in enumerate(barthel)]
+    df = pd.DataFrame({"ID": range(n), "Barthel index": cells, "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    assert enc.roles_["Barthel index"] == "numeric"
+    np.testing.assert_array_equal(enc.transform(df)[:, 0], barthel)
+    new = pd.DataFrame({"ID": [1, 2], "Barthel index": ["13/20", "21/20"]})
+    got = enc.transform(new)[:, 0]
+    assert got[0] == 65 and np.isnan(got[1])  # above its maximum: no score
+
+
 def test_gait_speeds_in_cm_per_second_are_listed_and_converted():
     """Walk-through 47: "75 cm/s" among m/s was set to missing ("no exact conversion"),
     and bare 109 or 68 were set to missing by the one-click fix."""
