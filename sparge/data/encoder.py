@@ -46,6 +46,7 @@ from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
     conversion_note,
+    feature_shift,
     inferred_note,
     mixed_units_message,
     outcome_shift,
@@ -1210,6 +1211,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                      f" (role 'ignore' on the Column roles tab): {shown}; at the same "
                      f"threshold {kept:,} of {len(df):,} patients are kept.")
         shift = "" if labels is None else outcome_shift(labels, self.keep_patients_)
+        # ... and in a measure (walk-through 47: the frailest patients were the ones left)
+        shift += feature_shift(X, self.keep_patients_, list(names), np.asarray(
+            [self.roles_.get(f) == "numeric" for f in self.feature_names_out_]))
         text += shift
         # a note when few are left out; a warning (shown first) from a tenth of the cohort
         # (a walk-through left 90 of 502 patients out with only a note) or when those left

@@ -101,3 +101,29 @@ def test_a_frailty_clinics_answers_written_several_ways_are_offered_as_one():
                                "4WW", "Rollator", "Nil", "None"], "Mobility aid") == [
         ("Nil", "None"), ("Walking stick", "Stick"), ("ZF", "Frame"),
         ("Zimmer frame", "Frame"), ("4WW", "Rollator")]
+
+
+def test_the_report_says_when_the_patients_left_out_differ_in_a_measure():
+    """Walk-through 47: those "unable" to walk have no gait speed or timed up-and-go, so
+    the default threshold left out most of the frailest; the report said how many, not
+    that they were the frailest."""
+    rng = np.random.default_rng(0)
+    n = 300
+    cfs = rng.integers(1, 10, n)
+    unable = cfs >= 8
+    df = pd.DataFrame({"ID": range(n), "CFS": cfs,
+                       "Gait speed (m/s)": np.where(unable, np.nan, rng.uniform(0.3, 1.2, n)),
+                       "TUG (s)": np.where(unable, np.nan, rng.uniform(8, 30, n)),
+                       "Age": rng.integers(70, 95, n), "Hb": rng.normal(120, 15, n),
+                       "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y", max_patient_missing=0.1).fit(df)
+    said = " ".join(enc.report_.warnings)
+    assert f"{unable.sum()} of 300 patients miss more than 10%" in said
+    assert "They differ most in 'CFS': median 9 against 4 of the patients kept" in said
+    # left out at random, nothing is said
+    gaps = rng.random(n) < 0.25
+    rand = df.assign(**{"Gait speed (m/s)": np.where(gaps, np.nan, rng.uniform(0.3, 1.2, n)),
+                        "TUG (s)": np.where(gaps, np.nan, rng.uniform(8, 30, n))})
+    said = " ".join(Encoder(id_column="ID", label_column="y",
+                            max_patient_missing=0.1).fit(rand).report_.warnings)
+    assert "patients miss more than 10%" in said and "They differ most" not in said
