@@ -10,6 +10,7 @@ scales themselves live in :mod:`sparge.data.tables`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -243,7 +244,11 @@ def scale_level(column: object) -> Callable[[str], float | None] | None:
     """How a column named for a scale of :data:`_SCALE_WORDS` reads a level written in
     words, as a Roman numeral or with its words after it ("6 - moderately frail"), or
     ``None`` for another column."""
-    name = str(column or "")[:80]
+    return _scale_level(str(column or "")[:80])
+
+
+@functools.lru_cache(maxsize=4096)  # per column name: every read of every column asks
+def _scale_level(name: str) -> Callable[[str], float | None] | None:
     words = next((w for pattern, w in _SCALE_WORDS if pattern.search(name)), None)
     if words is None:
         return None
@@ -270,7 +275,12 @@ def named_total(column: object) -> re.Pattern | None:
     :data:`_SCALE_TOTAL` reads only the scales it lists). Only a name starting with
     initials in capitals (2 to 8 characters), not those of a class (:data:`_CLASS_INITIALS`);
     ``None`` otherwise."""
-    first = re.match(r"\s*([A-Z][A-Z0-9]{1,7})(?![A-Za-z0-9])", str(column or "")[:60])
+    return _named_total(str(column or "")[:60])
+
+
+@functools.lru_cache(maxsize=4096)  # per column name, as :func:`scale_level`
+def _named_total(name: str) -> re.Pattern | None:
+    first = re.match(r"\s*([A-Z][A-Z0-9]{1,7})(?![A-Za-z0-9])", name)
     if first is None or first.group(1).upper() in _CLASS_INITIALS:
         return None
     word = re.escape(first.group(1))
