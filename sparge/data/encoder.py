@@ -373,6 +373,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         The numeric columns whose cells write 0, where "none" and "nil" read as 0; a new
         patient's too (walk-through 45: "none" exacerbations were missing for a new
         patient, 0 for the training patients). Saved by :meth:`to_dict`.
+    unable_values_ : dict
+        ``{column: value}`` of the performance tests' columns (a timed up-and-go, a gait
+        speed): the worst result each writes, which a cell saying the patient could not
+        do the test ("unable") reads as, a new patient's too (walk-through 47: "unable"
+        was a gap, and the missing-values threshold left out most of the frailest).
+        Saved by :meth:`to_dict`.
     ages_ : dict
         The ``ages`` added, with the order of day and month as read. Saved by
         :meth:`to_dict`.
@@ -789,6 +795,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.score_maxima_: dict[str, int] = {}  # learned as the columns are read
         self.detection_limits_: dict[str, float] = {}
         self.zero_columns_: list[str] = []
+        self.unable_values_: dict[str, float] = {}
         self.table_, inferred = self._build_table(df, cols, roles, base)
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
@@ -1384,13 +1391,18 @@ class Encoder(TransformerMixin, BaseEstimator):
                     limits.get(col, math.nan) if new and limits is not None else None,
                     log_counts=VIRAL_LOAD.search(str(col)) is not None,
                     # ... and "none" as 0 where the training column wrote 0
-                    writes_zero=(col in zeros) if new and zeros is not None else None)
+                    writes_zero=(col in zeros) if new and zeros is not None else None,
+                    # ... and "unable" as the training column's worst result
+                    unable=getattr(self, "unable_values_", {}).get(col, math.nan)
+                    if new else None)
                 if not new and info.get("out_of"):
                     self.score_maxima_[col] = int(info["out_of"])
                 if not new and info.get("detection_limit") is not None:
                     self.detection_limits_[col] = float(info["detection_limit"])
                 if not new and info.get("writes_zero"):
                     self.zero_columns_.append(col)
+                if not new and info.get("unable_value") is not None:
+                    self.unable_values_[col] = float(info["unable_value"])
                 self._report_numeric(col, info, report, unit, unpack_rows(
                     df.attrs.get("sparge_rewritten", {}).get(col), len(df)))
                 if new and info["converted"]:
@@ -1579,6 +1591,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                  lambda c: f"as the number ({format_number(c[2])})"),
                 ("none_as_zero", "as a word for none", lambda c: "as 0, which the column "
                  "also writes"),
+                ("unable", "as unable to do the test", lambda c: "as the worst result "
+                 f"the column writes, {format_number(c[2])}{' ' + unit if unit else ''} "
+                 "(not being able to do the test is a result, the worst, not an unknown "
+                 "value)"),
                 ("log10", "as the load's base-10 logarithm", lambda c: "as the load "
                  f"({format_number(c[2])}, in the column's unit)"),
                 ("not_detected", "as below the detection limit", lambda c: "as the "
@@ -2011,6 +2027,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "score_maxima": dict(getattr(self, "score_maxima_", {})),
                 "detection_limits": dict(getattr(self, "detection_limits_", {})),
                 "zero_columns": list(getattr(self, "zero_columns_", [])),
+                "unable_values": dict(getattr(self, "unable_values_", {})),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
                 "rare_outcomes": dict(getattr(self, "rare_outcomes_", {})),
@@ -2094,6 +2111,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for v in limits.values())):
             raise ValueError("detection_limits must be {column: a finite number}")
         enc.detection_limits_ = {str(k): float(v) for k, v in (limits or {}).items()}
+        worst = state.get("unable_values") or {}
+        if not isinstance(worst, dict) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in worst.values()):
+            raise ValueError("unable_values must be {column: a finite number}")
+        enc.unable_values_ = {str(k): float(v) for k, v in worst.items()}
         zeros = state.get("zero_columns")
         if zeros is not None and (not isinstance(zeros, list)
                                   or not all(isinstance(c, str) for c in zeros)):

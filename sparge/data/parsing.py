@@ -26,6 +26,7 @@ from sparge.data.tables import (
     is_blank,
     norm_key,
 )
+from sparge.data.unable import is_unable, performance_direction, worst_result
 
 #: A word that is also a missing token (``None``, ``Unknown``) is a category of a text
 #: column when it fills at least this share of the column's cells (and at least 2 cells).
@@ -718,7 +719,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                   convert: dict[str, tuple[float, float]] | None = None,
                   thousands_comma: bool = False, out_of: int | None = None,
                   detection_limit: float | None = None, log_counts: bool = False,
-                  writes_zero: bool | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+                  writes_zero: bool | None = None, unable: float | None = None
+                  ) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
     Parameters
@@ -754,6 +756,11 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         Whether "none" and "nil" (:data:`NONE_WORDS`) read as 0: by default where the
         column writes 0 too; a fitted model's column for new patients (walk-through 45's
         new patient's "none" exacerbations were missing, the training patients' 0).
+    unable : float, optional
+        What "unable" (:func:`~sparge.data.unable.is_unable`) reads as in a performance
+        test's column (:func:`~sparge.data.unable.performance_direction`): by default the
+        worst result the column writes (:func:`~sparge.data.unable.worst_result`); NaN
+        reads none (a fitted model's column that is no such test).
 
     Returns
     -------
@@ -779,7 +786,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         the detection limit (``not_detected``: (row, text); ``detection_limit``: the
         limit they read as, or ``None``), and the narrow ranges read as their middle
         (``range``: (row, text, number); :func:`range_middle`), and whether "none" reads
-        as 0 (``writes_zero``).
+        as 0 (``writes_zero``), and the cells saying the patient could not do a
+        performance test (``unable``: (row, text, number)) with the worst result they read
+        as (``unable_value``: a number, or ``None`` in a column that is no such test).
     """
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
@@ -787,12 +796,15 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "thousands_comma": [], "gestation": [], "plain": [],
                             "saturation": [], "estimated": [], "limit_unit": [],
                             "none_as_zero": [], "not_detected": [],
-                            "detection_limit": None, "log10": [], "range": []}
+                            "detection_limit": None, "log10": [], "range": [],
+                            "unable": [], "unable_value": None}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
         out[np.isinf(out)] = np.nan
         info["writes_zero"] = bool(np.any(out == 0))
+        if unable is None:
+            info["unable_value"] = worst_result(out, performance_direction(values.name))
         return out, info
     if len(values) <= _SMALL_COLUMN:
         # A few patients (a new-patient query): plain Python per cell beats pandas' string
@@ -832,6 +844,10 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     # "nil" and "none" are 0 where the column writes 0 too (alcohol, prior admissions)
     zero = bool(np.any(out[fast] == 0)) if writes_zero is None else bool(writes_zero)
     info["writes_zero"] = zero
+    # "unable" in a performance test's column: the worst result (set after the loop)
+    test = performance_direction(values.name) if unable is None else \
+        int(not math.isnan(unable))
+    cannot: list[int] = []
     for i, s in zip(rest, rest_text):
         if zero and norm_key(s) in NONE_WORDS:
             out[i] = 0.0
@@ -905,8 +921,18 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif log_counts and (v := log_count(s)) is not None:  # "log 4.1": 12,589
             out[i] = v
             info["log10"].append((int(i), s, v))
+        elif test and is_unable(s):  # the worst result, once the column is read
+            cannot.append(int(i))
         else:
             info["bad"].append((int(i), s))
+    if test:
+        worst = worst_result(out, test) if unable is None else unable
+        info["unable_value"] = worst
+        if worst is None:  # too few results to say which is the worst: a gap, as before
+            info["bad"] = sorted(info["bad"] + [(i, cells[i]) for i in cannot])
+        else:
+            out[cannot] = worst
+            info["unable"] = [(i, cells[i], worst) for i in cannot]
     if tokens:
         info["missing_tokens"] = token_counts(pd.Series(tokens, dtype=object))
     if any(norm_key(c) in NOT_DETECTED_WORDS for _, c in info["bad"]):
@@ -1158,6 +1184,8 @@ def _unique_cells(values: pd.Series, missing_tokens):
     if level is not None:  # "moderately frail" in a Clinical Frailty Scale
         number[other] |= np.array([level(str(uniques.iat[i])) is not None for i in other],
                                   dtype=bool)
+    if performance_direction(values.name):  # "unable" in a timed up-and-go: its worst
+        number[other] |= np.array([is_unable(uniques.iat[i]) for i in other], dtype=bool)
     # "TND" beside "<50" reads as the detection limit (:func:`parse_numeric`)
     nd = [i for i in other if norm_key(uniques.iat[i]) in NOT_DETECTED_WORDS]
     if nd and any(number[i] and uniques.iat[i].lstrip()[:1] in "<≤⩽" for i in other):

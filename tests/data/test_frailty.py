@@ -127,3 +127,56 @@ def test_the_report_says_when_the_patients_left_out_differ_in_a_measure():
     said = " ".join(Encoder(id_column="ID", label_column="y",
                             max_patient_missing=0.1).fit(rand).report_.warnings)
     assert "patients miss more than 10%" in said and "They differ most" not in said
+
+
+def test_unable_in_a_performance_test_is_its_worst_result_not_a_gap():
+    """Walk-through 47: "unable" in the timed up-and-go and gait speed was a gap, so the
+    missing-values threshold left out most of the frailest and the completion gave the
+    rest a typical time. It is the worst result: the slowest time, the slowest speed."""
+    rng = np.random.default_rng(0)
+    n = 300
+    cfs = rng.integers(1, 10, n)
+    unable = cfs >= 8
+    tug = np.round(rng.uniform(8, 30, n), 1)
+    tug[5] = 300.0  # a typo (or minutes) is no worst result
+    unable[5] = False
+    speed = np.round(rng.uniform(0.3, 1.2, n), 2)
+    df = pd.DataFrame({
+        "ID": range(n), "CFS": cfs,
+        "Gait speed (m/s)": np.where(unable, "unable", speed.astype(str)),
+        "TUG (s)": [("Unable to complete" if i % 2 else "unable - pain") if u else str(t)
+                    for i, (u, t) in enumerate(zip(unable, tug))],
+        "Peak flow": np.where(unable & (np.arange(n) % 9 == 0), "unable",
+                              rng.integers(200, 600, n).astype(str)),
+        "Age": rng.integers(70, 95, n), "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y", max_patient_missing=0.1).fit(df)
+    assert enc.roles_["TUG (s)"] == enc.roles_["Gait speed (m/s)"] == "numeric"
+    slowest = tug[~unable & (np.arange(n) != 5)].max()
+    assert enc.unable_values_ == {"Gait speed (m/s)": speed[~unable].min(),
+                                  "TUG (s)": slowest}
+    X = enc.transform(df)
+    names = enc.feature_names_out_
+    np.testing.assert_array_equal(X[unable, names.index("TUG (s)")], slowest)
+    np.testing.assert_array_equal(X[unable, names.index("Gait speed (m/s)")],
+                                  speed[~unable].min())
+    # a peak flow the patient could not blow is no test of walking: a gap, as before
+    blown = unable & (np.arange(n) % 9 == 0)
+    assert blown.sum() > 3 and np.isnan(X[blown, names.index("Peak flow")]).all()
+    notes = " ".join(enc.report_.notes)
+    assert (f"Column 'TUG (s)': {unable.sum()} cell(s) written as unable to do the test "
+            "(e.g. 'unable - pain', CSV line 2)") in notes
+    assert f"read as the worst result the column writes, {slowest:g} s (not being" in notes
+    # the frailest are kept
+    assert "They differ most" not in " ".join(enc.report_.warnings)
+    # a new patient's "could not stand" reads as the training column's worst, saved too
+    new = df.head(2).assign(**{"TUG (s)": ["could not stand", "12"],
+                               "Gait speed (m/s)": ["non-ambulant", "0.8"]})
+    for model in (enc, Encoder.from_dict(enc.to_dict())):
+        got = model.transform(new)
+        assert got[0, names.index("TUG (s)")] == slowest
+        assert got[0, names.index("Gait speed (m/s)")] == speed[~unable].min()
+        assert got[1, names.index("TUG (s)")] == 12
+    # a model saved before: "unable" stays a gap for a new patient
+    old = enc.to_dict()
+    del old["unable_values"]
+    assert np.isnan(Encoder.from_dict(old).transform(new)[0, names.index("TUG (s)")])
