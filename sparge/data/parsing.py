@@ -52,6 +52,10 @@ _CENSORED = re.compile(r"^\s*([<>]=?|[≤≥⩽⩾])\s*([+-]?(?:\d+,\d+|\d+\.?\d
 #: The Glasgow coma scale written as its parts, "E3V4M5" or "E3 V4 M5" (eyes 1-4, verbal
 #: 1-5, motor 1-6): read as their total, 12 (walk-through 27's ICU export wrote 435 of
 #: its GCS cells so among totals, and the column was left out as free text).
+#: A count written as its least value, "10+" (walk-through 47's medications and falls):
+#: read as a limit in a numeric column, never counted towards a column's numbers (a urine
+#: dipstick's "2+" is a grade among "neg" and "trace").
+_AT_LEAST = re.compile(r"\s{0,3}(\d{1,6}(?:\.\d{1,4})?)\s{0,3}\+\s{0,3}")
 _GCS = re.compile(r"E\s*([1-4])[\s,;/-]*V\s*([1-5])[\s,;/-]*M\s*([1-6])", re.IGNORECASE)
 #: A gestational age written in weeks and days, "38+4", "38+4/7", "40w 5d", "38 weeks 4
 #: days": read in weeks, 38 + 4/7 (walk-through 31: 670 of 700 infants' gestations were
@@ -879,6 +883,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif m := _GESTATION.fullmatch(s):  # "38+4": weeks and days, in weeks
             out[i] = int(m.group(1)) + int(m.group(2)) / 7
             info["gestation"].append((int(i), s, float(out[i])))
+        elif m := _AT_LEAST.fullmatch(s):  # "10+": at least 10, read as the limit
+            out[i] = float(m.group(1))
+            info["censored"].append((int(i), s))
         elif m := _GCS.fullmatch(s):  # "E3V4M5": the Glasgow coma scale's total
             out[i] = float(sum(int(g) for g in m.groups()))
             info["gcs"].append((int(i), s))

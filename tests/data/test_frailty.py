@@ -180,3 +180,30 @@ def test_unable_in_a_performance_test_is_its_worst_result_not_a_gap():
     old = enc.to_dict()
     del old["unable_values"]
     assert np.isnan(Encoder.from_dict(old).transform(new)[0, names.index("TUG (s)")])
+
+
+def test_a_count_written_as_its_least_value_is_read_as_a_limit():
+    """Walk-through 47: "10+" medications and "3+" falls were set to missing; they say at
+    least 10 and at least 3, read as limits are ("<5": 5). A urine dipstick's "2+" among
+    "neg" and "trace" stays a grade."""
+    rng = np.random.default_rng(3)
+    n = 200
+    meds = rng.integers(0, 15, n)
+    falls = rng.poisson(1.2, n)
+    df = pd.DataFrame({
+        "ID": range(n),
+        "Number of medications": [f"{m}+" if m >= 10 and i % 3 == 0 else str(m)
+                                  for i, m in enumerate(meds)],
+        "Falls in last year": [("4+" if i % 2 else "4 +") if f >= 4 else str(f)
+                               for i, f in enumerate(falls)],
+        "Urine protein": rng.choice(["neg", "trace", "1+", "2+", "3+"], n),
+        "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    assert enc.roles_["Urine protein"] == "categorical"
+    X = enc.transform(df)
+    names = enc.feature_names_out_
+    np.testing.assert_array_equal(X[:, names.index("Number of medications")], meds)
+    np.testing.assert_array_equal(X[:, names.index("Falls in last year")], falls.clip(max=4))
+    notes = " ".join(enc.report_.notes)
+    assert "Column 'Falls in last year': 1 value written as a limit ('4 +'; CSV line 10) read " \
+        "as the limit itself: the true value lies beyond it." in notes
