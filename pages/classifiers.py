@@ -10,6 +10,7 @@ from sparge.services.compare import (
     CLASSIFIER_NAMES,
     MEASURE_HEADERS,
     MEASURE_NAMES,
+    RARE_OUTCOME_SHARE,
     UNWEIGHTED,
     chance_level,
     compare_classifiers,
@@ -22,6 +23,7 @@ from sparge.services.compare import (
     readable_times,
     sparge_settings,
     summarize,
+    weight_by_default,
 )
 from sparge.services.resources import duration
 from sparge.services.workflow import leak_caution
@@ -51,14 +53,19 @@ with guard("Reading the current model's settings"):
                   if params else " (the library's defaults)") + ".")
 n_splits = st.slider("Repeated splits", 3, 20, 5, key="cls_splits",
                      help="The paper uses 10; fewer is faster.")
+rare = weight_by_default(cohort.labels[cohort.train_rows])
 weighted = st.checkbox(
-    "Weight the outcomes equally", key="cls_weighted",
+    "Weight the outcomes equally", key="cls_weighted", value=rare,
     help="Trains the classifiers as if every outcome had as many patients as the others "
          "(scikit-learn's class_weight='balanced'; gradient boosting by per-patient "
          "weights). Without it, a classifier seldom predicts a rare outcome and its balanced "
          "accuracy sits near chance even when it ranks the patients well. "
          + ", ".join(CLASSIFIER_NAMES[c] for c in UNWEIGHTED).capitalize()
-         + " cannot be weighted.")
+         + " cannot be weighted. Ticked at first when the rarest outcome is under "
+         f"{RARE_OUTCOME_SHARE:.0%} of the patients.")
+if rare and weighted:
+    st.caption(f"Ticked because the rarest outcome is under {RARE_OUTCOME_SHARE:.0%} of the "
+               "patients: unweighted, a classifier seldom predicts it.")
 n_rows = len(cohort.train_rows)
 st.caption(f"Estimated time: about "
            f"{duration(max(estimate_comparison(n_rows, cohort.X.shape[1], n_splits), 1.0))}"

@@ -134,11 +134,11 @@ if mode == "CSV file":
                 query, encoder.id_column if encoder else None, model.feature_names()))
             # the file's name (user text, escaped) in a caption: as the select box's label
             # its escapes were read out by screen readers
-            st.caption(f"{md_escape(kept[0])} holds {len(query):,} patients; look-alikes of:")
+            st.caption(f"{md_escape(kept[0])} holds {len(query):,} patients.")
             ss.setdefault("np_pick", min(ss.get("np_pick_kept", 0), len(query) - 1))
-            pick = st.selectbox("Patient of the file", range(len(query)),
-                                format_func=labels.__getitem__, key="np_pick",
-                                label_visibility="collapsed")
+            # a visible label (walk-through 47 found the picker unlabelled)
+            pick = st.selectbox("Look-alikes of the file's patient", range(len(query)),
+                                format_func=labels.__getitem__, key="np_pick")
             pick = min(int(pick or 0), len(query) - 1)
             ss.np_pick_kept = pick
 else:

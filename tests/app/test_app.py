@@ -428,6 +428,8 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
     at.file_uploader(key="np_upload").set_value(("two.csv", table.encode(), "text/csv")).run()
     assert not at.exception
     pick = at.selectbox(key="np_pick")
+    assert pick.label == "Look-alikes of the file's patient"
+    assert "two.csv holds 4 patients." in texts(at)
     assert pick.options == ["line 2 · NEW0001", "line 3 · NEW0002", "line 4 · NEW0003",
                             "line 5 · NEW0004"]
     said = " ".join(w.value for w in at.warning).replace("\\", "")
@@ -487,7 +489,9 @@ def test_classifier_page_on_a_small_cohort(small_cohort):
     at.button(key="cls_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
     res, conf, described, splits, y, weighted = at.session_state["cls_results"]
-    assert not weighted and "without outcome weights" in texts(at)
+    # "high" is 11 of 60: the outcomes are weighted equally unless the user unticks it
+    assert weighted and "outcomes weighted equally" in texts(at)
+    assert "Ticked because the rarest outcome is under 25%" in texts(at)
     assert set(res["representation"]) == {"raw", "SparGE"} and len(res) == 3 * 2 * 6
     one, every = (d.value for d in at.dataframe if "Classifier" in d.value.columns)
     # the chosen measure, raw and SparGE side by side (fits 800 px); every measure below

@@ -4,7 +4,12 @@ from helpers import planted_classes
 from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.neighbors import KNeighborsClassifier
 
-from sparge.services.compare import compare_classifiers, summarize, time_table
+from sparge.services.compare import (
+    compare_classifiers,
+    summarize,
+    time_table,
+    weight_by_default,
+)
 
 
 def test_compare_on_a_small_cohort():
@@ -317,3 +322,13 @@ def test_a_tiny_cohorts_check_says_how_many_look_alikes_it_scored():
     assert "0.00" not in said and "standard error" not in said
     # a check recorded before the count was kept reads as 10 and 5
     assert lookalikes_scored(pd.DataFrame(same.to_dict("records"))) == (10, 5)
+
+
+def test_the_outcomes_are_weighted_by_default_when_one_is_rare():
+    """Walk-through 47: with 14 % events the box was off, and k-nearest neighbours on the
+    raw data predicted "No" for 99 % of the "Yes" patients."""
+    assert weight_by_default(["No"] * 86 + ["Yes"] * 14)
+    assert not weight_by_default(["No"] * 70 + ["Yes"] * 30)
+    assert weight_by_default(["low"] * 30 + ["medium"] * 19 + ["high"] * 11)
+    assert not weight_by_default(["a"] * 10)
+    assert weight_by_default(np.array([0] * 90 + [1] * 10))
