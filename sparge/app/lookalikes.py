@@ -341,9 +341,18 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     if "sparse_weight" in table.columns:
         st.caption(f"Sparse weight: the {weight_help}.")
     matched = match.file_note if match is not None else ""
-    st.download_button("Download look-alikes (CSV)", to_csv(lookalike_display(table, matched)),
+    neighbours = training_values().iloc[table["training_index"].to_numpy()]
+    lookalike_cells = training_cells(table["training_index"].to_numpy())
+    # the patient's and the look-alikes' values follow (walk-throughs 45 and 47), written
+    # when the button is clicked: a wide table is not formatted on every rerun
+    st.download_button("Download look-alikes (CSV)", lambda: to_csv(lookalike_display(
+                           table, matched, values=neighbours, patient=query_values,
+                           name=name, encoder=encoder, cells=lookalike_cells,
+                           written=written)),
                        file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
-                       key=f"{key}_download")
+                       key=f"{key}_download",
+                       help="The look-alikes with their similarity, then this patient's "
+                            "and their values of every biomarker (the patient first).")
     shares = outcome_shares(table)
     far = far_lookalikes_message(table)
     if far:
@@ -356,7 +365,6 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model)),
                         width="stretch", key=f"{key}_outcomes",
                         config=SMALL_CHART)
-    neighbours = training_values().iloc[table["training_index"].to_numpy()]
     names = model.feature_names()
     st.markdown("**This patient and the look-alikes, biomarker by biomarker** (values in "
                 "each biomarker's own units; look-alikes: median and interquartile range, "
@@ -396,8 +404,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     logs = model.log_floors()
     comp = lookalike_comparison(query_values, neighbours, chosen, names, model.mean_,
                                 model.scale_, encoder, flags, written,
-                                lookalikes_written=training_cells(
-                                    table["training_index"].to_numpy()), log=logs)
+                                lookalikes_written=lookalike_cells, log=logs)
     # a table that wraps its cells: a long category answer ("1 - restricted: 8, 2 -
     # ambulatory, no work: 1 · 9 of 10 measured") was cut, and at 800 px the SD column
     # scrolled out of sight, in a fixed-width data grid

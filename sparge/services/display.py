@@ -785,13 +785,70 @@ def numeric_patients(df: pd.DataFrame, features: Sequence[str]
 
 
 # ---------------------------------------------------------------------------- tables
-def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = ()) -> pd.DataFrame:
+def file_values(values: pd.DataFrame, encoder=None,
+                cells: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Patients' values for a downloaded file: answers as their words, numbers as numbers
+    (a spreadsheet computes with them; gaps empty), a value written as a limit in the
+    patient's table as written ("<15"), and each column named with its unit when its name
+    gives none (:func:`biomarker_name`).
+
+    Parameters
+    ----------
+    values : DataFrame of values in original units (categories as codes), one column per
+        feature.
+    encoder : the model's encoder (decodes categories) or None.
+    cells : the same patients' cells as read from their table (same rows), or None.
+    """
+    out = {}
+    for col in values.columns:
+        x = values[col].to_numpy(dtype=float)
+        column: pd.Series = pd.Series(x)
+        if category_words(encoder, col):
+            column = pd.Series([format_value(v, col, encoder) if math.isfinite(v) else ""
+                                for v in x], dtype=object)
+        if cells is not None and len(cells) == len(values) and col in cells.columns:
+            limits = cells[col].map(limit_text).to_numpy()
+            if any(t is not None for t in limits):
+                column = pd.Series([t if t is not None else v
+                                    for t, v in zip(limits, column)], dtype=object)
+        out[biomarker_name(col, encoder)] = column
+    return pd.DataFrame(out)
+
+
+def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = (), *,
+                      values: pd.DataFrame | None = None, patient=None, name: object = None,
+                      encoder=None, cells: pd.DataFrame | None = None,
+                      written: dict[str, str] | None = None) -> pd.DataFrame:
     """The look-alike table with plain headers and without internal columns (for download);
     with ``matched`` (the conditions the look-alikes were matched on exactly, or a note
     such as :attr:`sparge.services.matching.Match.file_note`) a last column says it, so that
-    a file read later still says what the list was drawn from."""
+    a file read later still says what the list was drawn from.
+
+    With ``values`` (the look-alikes' values, one row each, in the table's order) every
+    biomarker follows as a column (:func:`file_values`; walk-throughs 45 and 47 opened the
+    file and found no values to compare), and with ``patient`` (the patient's values in
+    the same columns) a first row gives the patient's own, named ``name`` ("(the
+    patient)"), with ``written`` its values written as a limit, by feature.
+    """
     keep = [c for c in LOOKALIKE_HEADERS if c in table.columns]
-    out = table[keep].rename(columns=LOOKALIKE_HEADERS)
+    out = table[keep].rename(columns=LOOKALIKE_HEADERS).reset_index(drop=True)
+    if values is not None:
+        biomarkers = file_values(values.reset_index(drop=True), encoder, cells)
+        # a biomarker named like a column of the list ("Distance") is said to be one
+        biomarkers.columns = [f"{c} (value)" if c in out.columns or c == "Matched on" else c
+                              for c in biomarkers.columns]
+        if patient is not None:
+            own = file_values(pd.DataFrame([np.asarray(patient, dtype=float).ravel()],
+                                           columns=values.columns), encoder,
+                              pd.DataFrame([{**dict(written or {})}])
+                              if written else None)
+            own.columns = biomarkers.columns
+            first = pd.DataFrame({c: [None] for c in out.columns})
+            if LOOKALIKE_HEADERS["ID"] in first.columns:
+                first[LOOKALIKE_HEADERS["ID"]] = f"{plain_text(name, 80)} (the patient)"
+            out = pd.concat([first, out], ignore_index=True)
+            biomarkers = pd.concat([own, biomarkers], ignore_index=True)
+        out = pd.concat([out, biomarkers], axis=1)
     if matched:
         out["Matched on"] = (matched if isinstance(matched, str)
                              else "; ".join(str(m) for m in matched))

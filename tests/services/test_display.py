@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from sparge import Encoder, EncodingTable
+from sparge.data.safe_text import to_csv
 from sparge.errors import DataError
 from sparge.services.display import (
     SPARSE_WEIGHT_HELP,
@@ -488,3 +489,32 @@ def test_the_lookalikes_values_written_as_a_limit_are_counted():
     assert "written" not in comp.loc[1, "Look-alikes"]
     plain = lookalike_comparison([90.0, 55.0], nb, names, names, [70.0, 55.0], [15.0, 5.0])
     assert "written" not in plain.loc[0, "Look-alikes"]
+
+
+def test_the_lookalike_file_carries_the_patient_and_the_lookalikes_values(encoder):
+    """Walk-throughs 45 and 47: the downloaded look-alikes had IDs and similarities but
+    no values to compare; the patient's come first, then each look-alike's, answers as
+    words, numbers as numbers, a limit as written."""
+    codes = encoder.table_.levels("Diabetes")
+    table = pd.DataFrame({"rank": [1, 2], "training_index": [4, 1], "ID": ["P4", "P1"],
+                          "distance": [0.1, 0.2], "similarity": [0.9, 0.8],
+                          "sparse_weight": [0.7, 0.3], "outcome": ["a", "b"]})
+    values = pd.DataFrame({"Age": [45.0, np.nan], "Diabetes": [codes["No"], codes["Yes"]],
+                           "Distance": [3.0, 4.0]})
+    cells = pd.DataFrame({"Age": [">44", ""], "Diabetes": ["No", "Yes"], "Distance": ["3", "4"]})
+    out = lookalike_display(table, "Sex: Female", values=values,
+                            patient=[61.0, codes["Yes"], np.nan], name="NEW1",
+                            encoder=encoder, cells=cells, written={"Age": ">60"})
+    assert list(out.columns) == ["Rank", "Patient ID", "Distance", "Similarity",
+                                 "Sparse weight", "Outcome", "Age", "Diabetes",
+                                 "Distance (value)", "Matched on"]
+    assert out["Patient ID"].tolist() == ["NEW1 (the patient)", "P4", "P1"]
+    assert out["Rank"].tolist()[1:] == [1, 2] and pd.isna(out["Rank"].iloc[0])
+    assert out["Age"].tolist()[:2] == [">60", ">44"] and pd.isna(out["Age"].iloc[2])
+    assert out["Diabetes"].tolist() == ["Yes", "No", "Yes"]
+    assert out["Distance (value)"].tolist()[1:] == [3.0, 4.0]
+    assert out["Matched on"].tolist() == ["Sex: Female"] * 3
+    # a gap in an answer column is an empty cell in the file, not a dash
+    text = to_csv(lookalike_display(table, values=values.assign(Diabetes=[np.nan, 1.0]),
+                                    encoder=encoder))
+    assert text.splitlines()[1].endswith(",45.0,,3.0")
