@@ -70,6 +70,8 @@ from sparge.data.leaks import (
     named_leak_message,
     named_threshold,
     outcome_leaks,
+    presence_leak_message,
+    presence_leaks,
 )
 from sparge.data.levels import (
     DECLINED_WORDS,
@@ -1050,6 +1052,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                                    self.roles_[self.feature_names_out_[j]] == "categorical"
                                    for j in judged])
         leaks = {c: a for c, a in strong.items() if a >= LEAK_AUC}
+        # a column written only once the outcome happened (walk-through 48's "Days to
+        # admission", blank for every patient not admitted)
+        present = {c: v for c, v in presence_leaks(
+            X[:, judged], [self.feature_names_out_[j] for j in judged], labels).items()
+            if c not in leaks}
         # a feature the outcome's name defines it by: "Postpartum haemorrhage (>=1000 mL)"
         # is an estimated blood loss of 1000 mL or more (walk-through 43: AUC 0.93, kept)
         defining = self._defining_features(X, judged, labels)
@@ -1076,15 +1083,20 @@ class Encoder(TransformerMixin, BaseEstimator):
                 report.questioned_leaks.update(named)
         for c in defining:
             leaks.pop(c, None)
-        if not leaks and not defining:
+            present.pop(c, None)
+        if not leaks and not defining and not present:
             return X
-        if len(leaks) + len(defining) >= X.shape[1]:
+        if len(leaks) + len(defining) + len(present) >= X.shape[1]:
             if leaks:
                 report.warnings.append(leak_message(leaks, left_out=False))
-            report.questioned_leaks.update({**leaks, **defining})
+            report.questioned_leaks.update(
+                {**leaks, **defining, **{c: v[0] for c, v in present.items()}})
             return X
         if leaks:
             report.warnings.append(leak_message(leaks, left_out=True))
+        if present:
+            report.warnings.append(presence_leak_message(present))
+            leaks.update({c: v[0] for c, v in present.items()})
         if defining:
             report.warnings.append(defines_message(defining, str(self.label_column)))
             leaks.update(defining)

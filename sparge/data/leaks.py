@@ -160,6 +160,68 @@ def outcome_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
     return {names[j]: float(best[j]) for j in np.flatnonzero(best >= threshold)}
 
 
+def presence_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
+                   min_class: int = LEAK_MIN_CLASS) -> dict[str, tuple[float, str, float, float]]:
+    """Features whose being written at all gives the outcome away.
+
+    Walk-through 48's GP export wrote "Days to admission" only for the patients admitted:
+    its values ranked nothing (:func:`outcome_leaks` judges the patients with a value), yet
+    whether a patient had one was the outcome. For every feature with at least
+    ``min_class`` patients with a value and as many without, and every outcome, the AUC
+    of the feature's presence for that outcome against the others: ``(p1 − p0 + 1) / 2``,
+    ``p1`` and ``p0`` the shares of the outcome's patients and of the others with a value.
+
+    Returns
+    -------
+    dict
+        ``{feature: (AUC, outcome, p1, p0)}`` for the features at or beyond ``threshold``
+        (or at most ``1 − threshold``), with the outcome whose patients have (or lack) a
+        value and the two shares.
+    """
+    labels = np.asarray([None if v is None or v != v else str(v) for v in labels],
+                        dtype=object)
+    known = np.asarray([v is not None for v in labels], dtype=bool)
+    seen = np.isfinite(np.asarray(X, dtype=float)[known])
+    lab = labels[known]
+    levels, counts = np.unique(lab.astype(str), return_counts=True) if known.any() else \
+        (np.array([]), np.array([]))
+    n_seen = seen.sum(axis=0)
+    cols = np.flatnonzero((n_seen >= min_class) & (len(lab) - n_seen >= min_class))
+    if len(levels) < 2 or not len(cols):
+        return {}
+    found: dict[str, tuple[float, str, float, float]] = {}
+    for level, n in zip(levels, counts):
+        if n < min_class or len(lab) - n < min_class:
+            continue
+        hit = lab == level
+        p1 = seen[hit][:, cols].mean(axis=0)
+        p0 = seen[~hit][:, cols].mean(axis=0)
+        auc = (p1 - p0 + 1) / 2
+        for k in np.flatnonzero(np.maximum(auc, 1 - auc) >= threshold):
+            name = names[cols[k]]
+            a = float(max(auc[k], 1 - auc[k]))
+            # of two outcomes' equal AUCs, the one whose patients have the value is named
+            if name not in found or a > found[name][0] + 1e-12 or (
+                    a > found[name][0] - 1e-12 and p1[k] > p0[k]):
+                found[name] = (a, str(level), float(p1[k]), float(p0[k]))
+    return found
+
+
+def presence_leak_message(leaks: dict[str, tuple[float, str, float, float]]) -> str:
+    """The report's words for :func:`presence_leaks` (left out of the model)."""
+    parts = []
+    for name, (_, level, p1, p0) in list(leaks.items())[:8]:
+        parts.append(f"'{_q(name, 60)}' is written for {p1:.0%} of the patients whose "
+                     f"outcome is '{_q(level, 40)}' and {p0:.0%} of the others")
+    one = len(leaks) == 1
+    return ("Left out of the model: " + "; ".join(parts) + (" …" if len(leaks) > 8 else "")
+            + f". Whether {'it is' if one else 'they are'} written at all gives the outcome "
+            "away: a value recorded only once the outcome happened (a time to the event, "
+            "the event's date) makes every look-alike look right. Give "
+            f"{'it' if one else 'them'} a role on the Column roles tab only if "
+            f"{'it is' if one else 'they are'} known before the outcome.")
+
+
 def leak_message(leaks: dict[str, float], left_out: bool) -> str:
     """The report's words for :func:`outcome_leaks` (``left_out``: taken out of the model
     by default, else only questioned)."""
