@@ -103,7 +103,7 @@ from sparge.data.parsing import (
     unit_key,
     writes_decimal_commas,
 )
-from sparge.data.plausible import unit_from_values, unit_slips
+from sparge.data.plausible import impossible_values, unit_from_values, unit_slips
 from sparge.data.pounds_ounces import read_pounds_ounces
 from sparge.data.report import (
     DroppedColumn,
@@ -894,7 +894,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         num = [j for j, c in enumerate(names) if self.roles_[c] == "numeric"]
         if not num:
             return
-        far = far_mask(X[:, num])
+        # and values no patient can have (walk-through 48's ages of 167)
+        far = far_mask(X[:, num]) | np.column_stack(
+            [impossible_values(names[j], X[:, j]) for j in num])
         slips = [unit_slips(names[j], self.unit_of(names[j]), X[:, j]) for j in num]
         slipped = np.column_stack([s[0] for s in slips])
         rows, cols = np.nonzero(far | slipped)

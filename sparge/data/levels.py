@@ -323,7 +323,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
 
 
 #: A column asking whether something happened before: "TB history", "Previous MI".
-_HISTORY_COLUMN = re.compile(r"history|previous|prior|ever|hx|past")
+_HISTORY_COLUMN = re.compile(r"history|previous|prior|\bever\b|\bhx\b|\bpast\b")
 #: An answer saying it did, and naming what: "previous TB", "history of TB", "past MI".
 _HAD_BEFORE = re.compile(r"(?:previous|prior|past|old|history of|hx of|h/o)\s+(.+)")
 

@@ -239,6 +239,14 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
     # the Barthel index out of 20 (the 10-item form) or of 100: "13/20" is 65 of 100
     # (walk-through 47 lost both, a column of two maxima)
     (re.compile(r"barthel", re.IGNORECASE), {"/20": 5.0, "/100": 1.0}),
+    # the electronic frailty index's categories (Clegg 2016: fit up to 0.12, mild to 0.24,
+    # moderate to 0.36, severe beyond) as their band's middle, the open band as its limit,
+    # as ranges and limits are read (walk-through 48's GP export wrote "Moderate frailty"
+    # and "mild" among 0.19, and the column was left out as free text)
+    (re.compile(r"\befi\b|electronic frailty", re.IGNORECASE), {
+        "fit": 0.06, "mild": 0.18, "mildfrailty": 0.18, "mildlyfrail": 0.18,
+        "moderate": 0.30, "moderatefrailty": 0.30, "moderatelyfrail": 0.30,
+        "severe": 0.36, "severefrailty": 0.36, "severelyfrail": 0.36}),
 )
 #: A scale's level written with its words after a dash or colon, "6 - moderately frail",
 #: "3: managing well" (the number is read; letters only after it, bounded).
@@ -276,7 +284,8 @@ def _scale_level(name: str) -> Callable[[str], float | None] | None:
 
 def named_total(column: object) -> re.Pattern | None:
     """A number after the initials a column is named by: "CAT 26", "CAT: 26/40" in a
-    column "CAT score" (walk-through 45's COPD Assessment Test lost 93 such cells, where
+    column "CAT score", "eGFR >90" (a limit: group 1 the comparator, group 2 the number;
+    walk-through 45's COPD Assessment Test lost 93 such cells, where
     :data:`_SCALE_TOTAL` reads only the scales it lists). Only a name starting with
     initials in capitals (2 to 8 characters), not those of a class (:data:`_CLASS_INITIALS`);
     ``None`` otherwise."""
@@ -285,12 +294,15 @@ def named_total(column: object) -> re.Pattern | None:
 
 @functools.lru_cache(maxsize=4096)  # per column name, as :func:`scale_level`
 def _named_total(name: str) -> re.Pattern | None:
-    first = re.match(r"\s*([A-Z][A-Z0-9]{1,7})(?![A-Za-z0-9])", name)
-    if first is None or first.group(1).upper() in _CLASS_INITIALS:
+    # initials with at least two capitals: "CAT", "eGFR", "QRISK3", "HbA1c" (walk-through
+    # 48 read "BMI 31" and set "eGFR 88" and "QRISK3 16.7%" to missing); not "Age 65"
+    first = re.match(r"\s*([A-Za-z][A-Za-z0-9]{1,7})(?![A-Za-z0-9])", name)
+    if first is None or sum(ch.isupper() for ch in first.group(1)) < 2 \
+            or first.group(1).upper() in _CLASS_INITIALS:
         return None
     word = re.escape(first.group(1))
     return re.compile(rf"\s{{0,3}}{word}\s{{0,3}}(?:total|score)?\s{{0,3}}[:=]?\s{{0,3}}"
-                      r"(\d{1,4}(?:\.\d{1,3})?)(?:\s{0,3}/\s{0,3}\d{1,4})?\s{0,3}",
+                      r"([<>]=?|[≤≥])?\s{0,3}(\d{1,4}(?:\.\d{1,3})?)(?:\s{0,3}/\s{0,3}\d{1,4})?\s{0,3}%?\s{0,3}",
                       re.IGNORECASE)
 
 
@@ -893,8 +905,11 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             out[i] = v
             info["plain"].append((int(i), s, v))
         elif named is not None and (m := named.fullmatch(s)):  # "CAT 26" in "CAT score"
-            out[i] = float(m.group(1))
-            info["plain"].append((int(i), s, float(out[i])))
+            out[i] = float(m.group(2))
+            if m.group(1):  # "eGFR >90": the limit, as ">90" is read
+                info["censored"].append((int(i), s))
+            else:
+                info["plain"].append((int(i), s, float(out[i])))
         elif level is not None and (v := level(s)) is not None:  # "moderately frail": 6
             out[i] = v
             info["plain"].append((int(i), s, v))

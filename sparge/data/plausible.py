@@ -355,3 +355,49 @@ def _other_unit_share(x: np.ndarray, shift: float, mu: float, sigma: float, pi: 
     a = math.log(1 - pi) - 0.5 * ((x - mu) / sigma) ** 2
     b = math.log(pi) - 0.5 * ((x - mu - shift) / sigma) ** 2
     return 1.0 / (1.0 + np.exp(np.clip(a - b, -700, 700)))
+
+
+#: Values no patient can have, whatever their column's spread: ``(name pattern, lowest,
+#: highest)``. Walk-through 48's GP export held two ages of 167 (a typo for 67 or 76)
+#: that no rule of :mod:`sparge.data.far_values` flagged: 167 is not 5 times the median.
+HARD_LIMITS: tuple[tuple[str, float, float], ...] = (
+    (r"\bage\b", 0.0, 122.0),  # in years: the oldest recorded person was 122
+)
+#: A column of ages in another unit than years (a gestational age, an age in months).
+_NOT_YEARS = re.compile(r"\b(?:months?|mo|mths?|weeks?|wks?|days?|hours?|hrs?|"
+                        r"gestation(?:al)?|ga|corrected|postmenstrual|pma)\b")
+#: The share of a column's values within its limits for the column to be in that unit
+#: ... and how near the limit its values may run: SurvSet's nwtco wrote ages in months
+#: under "age" (median 37), 2.6 % of them above 122, running on from the bulk.
+HARD_LIMIT_SHARE = 0.99
+HARD_LIMIT_GAP = 0.9
+
+
+def impossible_values(column: str, values) -> np.ndarray:
+    """The values outside a column's :data:`HARD_LIMITS`, in a column whose values are
+    otherwise in that unit: at least :data:`HARD_LIMIT_SHARE` of them inside, and none
+    of those beyond :data:`HARD_LIMIT_GAP` of the limit (an "Age" in months or days is
+    judged by nothing).
+
+    Examples
+    --------
+    >>> ages = [67, 54, 80, 71, 45, 38, 90, 62, 59, 49] * 10 + [167]
+    >>> impossible_values("Age", ages).nonzero()[0].tolist()
+    [100]
+    >>> bool(impossible_values("Age (months)", ages).any())
+    False
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    out = np.zeros(len(v), bool)
+    words = _name_words(column)
+    if _NOT_YEARS.search(words):
+        return out
+    finite = np.isfinite(v)
+    for pattern, lo, hi in HARD_LIMITS:
+        if re.search(pattern, words):
+            bad = finite & ((v < lo) | (v > hi))
+            inside = v[finite & ~bad]
+            if len(inside) and len(inside) / finite.sum() >= HARD_LIMIT_SHARE and \
+                    inside.max() <= lo + HARD_LIMIT_GAP * (hi - lo):
+                out |= bad
+    return out

@@ -50,3 +50,57 @@ def test_presence_leaks_name_the_outcome_whose_patients_have_the_value():
     y3 = ["a", "b", "c", "c"] * 15
     X3 = np.array([[1.0], [np.nan], [np.nan], [np.nan]] * 15)
     assert presence_leaks(X3, ["x"], y3)["x"][1] == "a"
+
+
+def test_a_score_after_its_mixed_case_name_a_limit_after_it_and_efi_words_are_read():
+    """Walk-through 48: "BMI 31" was read, "eGFR 88", "eGFR >90" and "QRISK3 16.7%" were
+    set to missing, and the electronic frailty index ("Moderate frailty", "mild" among
+    0.19) and QRISK3 were left out as free text."""
+    rng = np.random.default_rng(1)
+    n = 300
+    egfr = rng.integers(20, 90, n)
+    qrisk = np.round(rng.uniform(1, 40, n), 1)
+    efi = np.round(rng.uniform(0, 0.35, n), 2)
+    bands = np.select([efi <= 0.12, efi <= 0.24], ["Fit", "Mild frailty"], "Moderate frailty")
+    df = pd.DataFrame({
+        "ID": range(n),
+        "eGFR": [">90" if i % 7 == 0 else "eGFR >90" if i % 7 == 1 else
+                 f"eGFR {e}" if i % 3 == 0 else str(e) for i, e in enumerate(egfr)],
+        "QRISK3": [f"QRISK3 {q}%" if i % 3 == 0 else f"{q}%" if i % 3 == 1 else str(q)
+                   for i, q in enumerate(qrisk)],
+        "eFI": [bands[i] if i % 4 == 0 else f"{e:.2f}" for i, e in enumerate(efi)],
+        "Age": rng.integers(40, 90, n), "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    assert enc.roles_["QRISK3"] == enc.roles_["eFI"] == enc.roles_["eGFR"] == "numeric"
+    X = enc.transform(df)
+    names = enc.feature_names_out_
+    i = np.arange(n)
+    want = np.where(i % 7 < 2, 90, egfr)
+    np.testing.assert_array_equal(X[:, names.index("eGFR")], want)
+    np.testing.assert_allclose(X[:, names.index("QRISK3")], qrisk)
+    middle = {"Fit": 0.06, "Mild frailty": 0.18, "Moderate frailty": 0.30}
+    np.testing.assert_allclose(X[:, names.index("eFI")],
+                               np.where(i % 4 == 0, [middle[b] for b in bands], efi))
+    # an "Age 65" is no score after initials: a column named "Age" reads no such cells
+    from sparge.data.parsing import named_total
+    assert named_total("Age") is None and named_total("eGFR") is not None
+    assert named_total("NYHA class") is None
+
+
+def test_an_age_no_patient_can_have_is_listed_to_check():
+    """Walk-through 48: two ages of 167 (a typo) were used as given; 167 is not five
+    times the median, so the far-value rule let it pass. SurvSet's nwtco writes its
+    children's ages in months under "age": nothing is listed there."""
+    rng = np.random.default_rng(2)
+    ages = rng.integers(20, 95, 300).astype(float)
+    ages[[18, 402 % 300]] = 167
+    df = pd.DataFrame({"ID": range(300), "Age": ages, "y": rng.choice(["a", "b"], 300)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    listed = [v for v in enc.report_.values_to_check if v[0] == "Age"]
+    assert sorted(v[1] for v in listed) == [18, 102] and {v[2] for v in listed} == {167.0}
+    months = rng.gamma(2.0, 25.0, 3000)  # children's ages in months: a tail runs past 122
+    kids = pd.DataFrame({"ID": range(3000), "age": months, "y": rng.choice(["a", "b"], 3000)})
+    assert (months > 122).sum() > 10
+    enc = Encoder(id_column="ID", label_column="y").fit(kids)
+    assert not any(v[0] == "age" and v[2] > 122 and v[2] < 200
+                   for v in enc.report_.values_to_check)
