@@ -37,6 +37,19 @@ POSSIBLE_SHARE = 0.95
 PARTS = ("systolic", "diastolic")
 
 
+#: A column of blood pressures by its name: its values are in mmHg.
+_PRESSURE_NAME = re.compile(r"\b(?:systolic|diastolic|sbp|dbp|blood pressure|bp|"
+                            r"mean arterial(?: pressure)?|map)\b", re.IGNORECASE)
+
+
+def pressure_unit(column: object) -> str | None:
+    """"mmHg" for a column named for a blood pressure (a part of one written in one cell,
+    "Blood pressure systolic", or "SBP"), else ``None``: a new patient's "150 mmHg" in
+    the systolic field was set to missing (walk-through 48), the training file's
+    "142/88 mmHg" read."""
+    return "mmHg" if _PRESSURE_NAME.search(str(column)[:120]) else None
+
+
 def pressure_parts(cell: object) -> tuple[float, float] | None:
     """The systolic and diastolic pressure of one cell ("142/88": ``(142.0, 88.0)``), or
     ``None`` for a cell that is not a pair of numbers.

@@ -27,7 +27,7 @@ from sparge.data.age_dates import read_dates_in_age_columns
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
 from sparge.data.apgar import apgar_columns, split_apgars
-from sparge.data.blood_pressure import pressure_columns, split_pressures
+from sparge.data.blood_pressure import pressure_columns, pressure_unit, split_pressures
 from sparge.data.column_guess import (
     event_answer_codes,
     ids_repeat_only_in_copies,
@@ -1389,7 +1389,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             if self.roles_[col] == "numeric":
                 unit = self._unit(col)
                 if new and unit is None:  # a new patient's "38.9 °C" in a °F column
-                    unit = getattr(self, "value_units_", {}).get(col)
+                    unit = getattr(self, "value_units_", {}).get(col) or pressure_unit(col)
                 learned = getattr(self, "unit_conversions_", {}).get(col)
                 convert = KnownConversions(col, unit, learned) if new and unit else learned
                 maxima = getattr(self, "score_maxima_", None)

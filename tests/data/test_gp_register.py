@@ -104,3 +104,18 @@ def test_an_age_no_patient_can_have_is_listed_to_check():
     enc = Encoder(id_column="ID", label_column="y").fit(kids)
     assert not any(v[0] == "age" and v[2] > 122 and v[2] < 200
                    for v in enc.report_.values_to_check)
+
+
+def test_a_new_patients_pressure_with_its_unit_is_read_in_a_split_column():
+    """Walk-through 48: "150 mmHg" typed in the systolic field was set to missing, while
+    the training file's "142/88 mmHg" was read."""
+    rng = np.random.default_rng(0)
+    n = 100
+    bp = [f"{a}/{b}" + (" mmHg" if i % 2 else "") for i, (a, b) in
+          enumerate(zip(rng.integers(110, 170, n), rng.integers(60, 95, n)))]
+    df = pd.DataFrame({"ID": range(n), "Blood pressure": bp, "Age": rng.integers(40, 90, n),
+                       "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    new = pd.DataFrame({"ID": [1], "Blood pressure systolic": ["150 mmHg"],
+                        "Blood pressure diastolic": ["85 mm Hg"], "Age": ["70"]})
+    np.testing.assert_array_equal(enc.transform(new), [[150, 85, 70]])
