@@ -758,8 +758,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                 how = (f"{scale} scale: {' < '.join(shown)}" if kind == "scale" else
                        ", ".join(shown[:4]) + (" …" if len(shown) > 4 else "")
                        if kind != "yes/no" or max(levels.values()) > 2 else "")
-                # a declined treatment read as a no is said (walk-through 43)
-                declined = [lv for lv in levels if norm_key(lv) in DECLINED_WORDS]
+                # a declined treatment read as a no is said (walk-through 43); only where
+                # it is (walk-through 48's smoking "declined" was an answer of its own)
+                declined = [lv for lv in levels if norm_key(lv) in DECLINED_WORDS
+                            and kind == "yes/no" and levels[lv] == 2]
                 if declined:
                     how = (how + "; " if how else "") + ", ".join(
                         f"'{_q(lv, 20)}'" for lv in declined) + " read as No: not given"

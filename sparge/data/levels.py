@@ -319,7 +319,119 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # one regimen named drug by drug, by its brand or in another order (walk-through 37)
     out += [(a, b) for a, b in combination_pairs(levels, column) if a not in paired]
     out += [(a, b) for a, b in _history_pairs(keys, name) if a not in paired]
+    # walk-through 48's GP register: "Asthma" in an Asthma column, "HTN" in Hypertension;
+    # "British (White)" beside "White - British"; "Curent smoker" beside "Current smoker"
+    paired = {a for a, _ in out}
+    if yes_no is not None:
+        out += [(a, b) for a, b in _own_name_pairs(keys, yes_no, column) if a not in paired]
+        paired = {a for a, _ in out}
+    out += [(a, b) for a, b in _reordered_pairs(keys) if a not in paired]
+    paired = {a for a, _ in out}
+    out += [(a, b) for a, b in _typo_pairs(keys) if a not in paired]
     return out
+
+
+#: Words of a register column's name that do not name its condition ("Asthma register",
+#: "Known AF", "COPD (Y/N)").
+_REGISTER_WORDS = re.compile(r"\((?:[^()]{0,20})\)|\b(?:register|registered|on|known|dx|"
+                             r"diagnosis|diagnosed|history|of|status|flag|yes|no|y|n|"
+                             r"qof|present|recorded|coded)\b")
+#: Answers that name a register column's condition by another name, by the condition's
+#: loose key (:func:`~sparge.data.parsing.loose_key`).
+_CONDITION_NAMES = {
+    "hypertension": ("htn", "ht", "hbp", "highbloodpressure", "hypertensive", "essentialhtn",
+                     "essentialhypertension"),
+    "atrialfibrillation": ("af", "afib", "knownaf", "paroxysmalaf", "persistentaf",
+                           "permanentaf", "paf"),
+    "af": ("atrialfibrillation", "afib", "knownaf", "paf"),
+    # its types (HFrEF, HFpEF, LVSD) stay apart, as a diabetes' types do
+    "heartfailure": ("hf", "ccf", "chf", "lvf", "congestivecardiacfailure",
+                     "congestiveheartfailure"),
+    "copd": ("chronicobstructivepulmonarydisease", "emphysema", "chronicbronchitis"),
+    "asthma": ("asthmatic",),
+    "diabetes": ("dm", "diabetic", "diabetesmellitus"),
+    "chronickidneydisease": ("ckd",),
+    "ckd": ("chronickidneydisease",),
+    "ischaemicheartdisease": ("ihd", "chd", "cad", "coronaryheartdisease"),
+    "ischemicheartdisease": ("ihd", "chd", "cad", "coronaryheartdisease"),
+    "coronaryheartdisease": ("chd", "ihd", "cad"),
+    "stroke": ("cva", "strokeortia", "stroke/tia"),
+    "depression": ("depressed", "depressiveillness", "depressivedisorder"),
+    "epilepsy": ("epileptic",),
+    "dementia": ("demented",),
+}
+#: Answers that negate the condition they name ("No asthma", "non-diabetic").
+_NEGATED = re.compile(r"(?:no|non|not|nil|never|without|free|absent|negative|neg)\b")
+
+
+def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | None
+                    ) -> list[tuple[str, str]]:
+    """In a yes/no register column, the answers that name its own condition, paired with
+    its yes: "Asthma" and "Asthma - mild" in "Asthma", "HTN" in "Hypertension"."""
+    if not column:
+        return []
+    name = loose_key(_REGISTER_WORDS.sub(" ", norm_key(column)))
+    if len(name) < 2:
+        return []
+    names = {name, *_CONDITION_NAMES.get(name, ())}
+    yes = [lv for lv, code in yes_no.items() if code == 1]
+    if not yes:
+        return []
+    target = max(yes, key=lambda lv: (norm_key(lv) == "yes", lv[:1].isupper(), len(lv)))
+    out = []
+    for lv, k in keys.items():
+        if yes_no.get(lv, 3) in (0, 1, 2) or _NEGATED.match(k):
+            continue
+        loose = loose_key(k)
+        if loose in names or any(len(n) >= 4 and loose.startswith(n) and
+                                 not loose[len(n):len(n) + 1].isdigit() for n in names):
+            out.append((lv, target))
+    return out
+
+
+def _reordered_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
+    """Answers of the same two or more words in another order, "British (White)" and
+    "White - British": the later one with the first."""
+    first: dict[tuple[str, ...], str] = {}
+    out = []
+    for lv, k in keys.items():
+        words = tuple(sorted(re.findall(r"[a-z]+", k)))
+        if len(words) < 2 or re.search(r"\d", k):
+            continue
+        if words in first and keys[first[words]] != k:
+            out.append((lv, first[words]))
+        else:
+            first.setdefault(words, lv)
+    return out
+
+
+def _typo_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
+    """Answers equal but for a doubled letter written once, or two neighbouring letters
+    swapped, in words of at least 6 letters and no digits: "Curent smoker" and "Current
+    smoker", "Carribean" and "Caribbean". The answer with more letters is the target."""
+    def undoubled(k: str) -> str:
+        return re.sub(r"([a-z])\1", r"\1", loose_key(k))
+
+    def swaps(k: str) -> set[str]:
+        return {k[:i] + k[i + 1] + k[i] + k[i + 2:] for i in range(len(k) - 1)
+                if k[i] != k[i + 1]}
+
+    plain = {lv: k for lv, k in keys.items()
+             if len(re.sub(r"[^a-z]", "", k)) >= 6 and not re.search(r"\d", k)}
+    by_form: dict[str, str] = {}
+    out = []
+    for lv, k in sorted(plain.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        loose = loose_key(k)
+        forms = [undoubled(k)] + sorted(swaps(loose))
+        hit = next((by_form[f] for f in forms if f in by_form
+                    and loose_key(keys[by_form[f]]) != loose), None)
+        if hit is not None:
+            out.append((lv, hit))
+        else:
+            by_form.setdefault(undoubled(k), lv)
+            by_form.setdefault(loose, lv)
+    order = {lv: i for i, lv in enumerate(keys)}
+    return sorted(out, key=lambda ab: order[ab[0]])
 
 
 #: A column asking whether something happened before: "TB history", "Previous MI".
@@ -431,10 +543,17 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
                      "ex(quit", "exquit", "exsmoker(quit", "exsince", "exsmokersince",
                      "formersince", "formersmokersince", "quitsince")),
          *(f"{w}{y})" for y in range(1940, 2031)
-           for w in ("ex(quit", "exsmoker(quit", "ex(stopped", "former(quit"))),
+           for w in ("ex(quit", "exsmoker(quit", "ex(stopped", "former(quit")),
+         # walk-through 48: "ex smoker 2010"
+         *(f"{w}{y}" for y in range(1940, 2031) for w in ("exsmoker", "ex", "formersmoker"))),
         ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
         # "Yes" beside "Current" answers "does the patient smoke?" (walk-through 27)
-        ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y"))),
+        ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y",
+         # walk-through 48: "Smoker - 10/day", "current 20/day"
+         *(f"{w}{n}{u}" for n in range(1, 81)
+           for w in ("smoker", "current", "currentsmoker", "smoker(", "current(", "")
+           for u in ("/day", "perday", "/d", "aday", "cigs/day", "cigarettes/day",
+                     "/day)", "perday)", "cigs/day)"))))),
     (("sex", "gender"), (
         ("female", "f", "woman", "w", "fem", "girl"),
         ("male", "m", "man", "masc", "boy"))),
@@ -706,7 +825,9 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "rehabunit", "rehabilitationunit", "irf"),
         ("died", "deceased", "dead", "death", "expired", "diedinhospital"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
-    (("",), (("unknown", "unk", "notknown"),)),
+    (("",), (("unknown", "unk", "notknown"),
+             # walk-through 48's CKD stage: "N", "No" and "None" for one answer
+             ("no", "none", "nil", "n"))),
 )
 
 
@@ -820,19 +941,21 @@ def numbered_levels(levels: list[str]) -> bool:
     return len(prefixes) == 1 and len(set(numbers)) == len(numbers)
 
 
-def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, int, bool]:
+def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, bool]:
     """Which spelling of an answer is shown: more than one character ("WHITE", not the "W"
     merged into it: walk-through 27's legend named 405 patients "W"), then not shouted (a
     word of more than four letters in capitals: "ISCHAEMIC" beside "Ischemic" in
     walk-through 21), then "yes" or "no",
     then not a site with "ca" after it ("Breast", not "Breast ca", walk-through 25), then
     not a drug's brand or dose ("Apixaban", not "Apixaban 5mg bd" or "Eliquis":
-    walk-through 40), then the longest, then one with a capital ("TIA", not "tia")."""
+    walk-through 40), then without a note in brackets ("Decile 6", not "6 (most
+    deprived=1)": walk-through 48 read every decile as the most deprived), then the
+    longest, then one with a capital ("TIA", not "tia")."""
     shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
     # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
     return (len(word.strip()) > 1, not shouted, word.strip().lower() in ("yes", "no"),
-            site_of(word.strip().lower()) is None, not brand_or_dose(word), len(word),
-            any(c.isupper() for c in word))
+            site_of(word.strip().lower()) is None, not brand_or_dose(word),
+            "(" not in word, len(word), any(c.isupper() for c in word))
 
 
 #: Spellings of a yes or a no that say nothing more.

@@ -648,7 +648,8 @@ def test_a_new_patient_reads_the_unit_learned_and_a_saved_encoder_keeps_it():
     old = Encoder.from_dict({k: v for k, v in enc.to_dict().items() if k != "units"})
     assert old.units_ == {}
     x = dict(zip(old.feature_names_out_, old.transform(one)[0]))
-    assert np.isnan(x["Systolic BP"]) and x["Age (years)"] == 70
+    # (a pressure's mmHg is known by its name: walk-through 48's "150 mmHg")
+    assert np.isnan(x["Heart rate"]) and x["Systolic BP"] == 150 and x["Age (years)"] == 70
     with pytest.raises(ValueError):
         Encoder.from_dict({**enc.to_dict(), "units": ["mmHg"]})
 

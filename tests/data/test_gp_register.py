@@ -119,3 +119,51 @@ def test_a_new_patients_pressure_with_its_unit_is_read_in_a_split_column():
     new = pd.DataFrame({"ID": [1], "Blood pressure systolic": ["150 mmHg"],
                         "Blood pressure diastolic": ["85 mm Hg"], "Age": ["70"]})
     np.testing.assert_array_equal(enc.transform(new), [[150, 85, 70]])
+
+
+def test_a_gp_registers_answers_written_several_ways_are_offered_as_one():
+    """Walk-through 48: after the merge, "Asthma" stayed apart from "Yes" in the Asthma
+    register column, "HTN" in Hypertension, "Curent smoker" from "Current smoker", "Smoker
+    - 10/day" and "ex smoker 2010" from current and former, "British (White)" from "White
+    - British", and CKD stage's "N", "No" and "None" were three answers."""
+    from sparge.data.levels import abbreviated_levels, shown_answer
+
+    assert abbreviated_levels(["Yes", "No", "N", "Asthma", "Asthma - mild", "No asthma"],
+                              "Asthma register") == [
+        ("N", "No"), ("Asthma", "Yes"), ("Asthma - mild", "Yes")]
+    assert abbreviated_levels(["yes", "Yes", "No", "HTN"], "Hypertension") == [("HTN", "Yes")]
+    # a condition's types stay apart from its yes, as a diabetes' do
+    assert abbreviated_levels(["Yes", "No", "HFrEF", "CCF"], "Heart failure") == [
+        ("CCF", "Yes")]
+    assert abbreviated_levels(["Yes", "No", "Type 2", "T2DM"], "Diabetes") == [
+        ("T2DM", "Type 2")]
+    assert abbreviated_levels(["Current smoker", "Curent smoker", "Smoker - 10/day",
+                               "ex smoker 2010", "Ex-smoker", "Never"], "Smoking status") == [
+        ("ex smoker 2010", "Ex-smoker"), ("Smoker - 10/day", "Current smoker"),
+        ("Curent smoker", "Current smoker")]
+    assert abbreviated_levels(["White - British", "British (White)", "Black Caribbean"],
+                              "Ethnicity") == [("British (White)", "White - British")]
+    assert abbreviated_levels(["3a", "G3a", "N", "No", "None"], "CKD stage")[-2:] == [
+        ("N", "No"), ("None", "No")]
+    # typos only in words of six letters, without digits: grades and short words stay
+    assert abbreviated_levels(["Stage 3a", "Stage 3b", "mild", "mid"], "Stage") == []
+    # a decile written with a note in brackets is shown without it
+    assert shown_answer(["6", "6 (most deprived=1)", "Decile 6"], "IMD decile") == "Decile 6"
+
+
+def test_declined_is_said_to_read_as_no_only_where_it_does():
+    """Walk-through 48: "'declined' read as No: not given" was said of a smoking column
+    where "declined" was an answer of its own (coded 4)."""
+    rng = np.random.default_rng(4)
+    n = 200
+    df = pd.DataFrame({"ID": range(n),
+                       "Smoking status": rng.choice(["Current", "Former", "Never", "declined"],
+                                                    n),
+                       "Statin": rng.choice(["Yes", "No", "declined"], n),
+                       "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    said = str(enc.report_)
+    assert "'Statin' (" in said and "'declined' read as No: not given" in said
+    assert said.count("read as No: not given") == 1
+    assert enc.table_.levels("Smoking status")["declined"] not in (
+        enc.table_.levels("Smoking status")["Never"],)
