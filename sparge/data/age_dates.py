@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.column_kinds import DATE_CELL, looks_like_dates
-from sparge.data.dates import AGE_UNITS, add_ages
+from sparge.data.dates import AGE_UNITS, add_ages, read_dates
 from sparge.data.number_format import format_number
 from sparge.data.parsing import cell_text, header_unit, unit_key
 from sparge.data.safe_text import quote as _q
@@ -36,6 +36,8 @@ EVENT_NAMES = [re.compile(p, re.IGNORECASE) for p in (
     r"surg|operat|procedure", r"visit|encounter|consult|appoint|attend|arrival|"
     r"presentation|episode|booking", r"enrol|baseline|recruit|randomi|consent|"
     r"registration|index", r"referr", r"treatment|start", r"exam|review")]
+#: A date column named as the latest of several ("Date of last review"): no event.
+LAST_NAME = re.compile(r"\b(?:last|latest|most recent|previous)\b", re.IGNORECASE)
 #: Fewest dates in an age column to read them, in a table of more than
 #: :data:`SMALL_TABLE` rows (a new patients' file reads any: walk-through 44's one date of
 #: birth in a three-patient file was set to missing).
@@ -85,7 +87,15 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
         unit = unit if unit in AGE_UNITS else "years"
         born = text.where(dated, "")
         pair = pd.DataFrame({"__born__": born.to_numpy(), "__at__": df[at].to_numpy()})
-        aged, _, _ = add_ages(pair, {"__age__": {"born": "__born__", "at": "__at__",
+        # a "last review" is no event the ages were taken at: the table's latest date of
+        # it (its export, or near it) is, for every patient (walk-through 48's GP register
+        # read ages up to two years young at old reviews, and none without a review)
+        when = "__at__"
+        if LAST_NAME.search(at):
+            latest = read_dates(df[at]).dates.max()
+            if pd.notna(latest):
+                when = latest.strftime("%Y-%m-%d")
+        aged, _, _ = add_ages(pair, {"__age__": {"born": "__born__", "at": when,
                                                  "day_first": None, "unit": unit}})
         ages = pd.to_numeric(aged["__age__"], errors="coerce").to_numpy(dtype=float)
         read = dated & np.isfinite(ages)
@@ -98,9 +108,11 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
         column[read] = [repr(float(a)) for a in ages[read]]
         out[col] = column
         first = int(np.flatnonzero(read)[0])
+        at_said = (f"'{_q(at)}'" if when == "__at__" else
+                   f"{when}, the latest date of '{_q(at)}' (the export's, or near it)")
         out.attrs["sparge_read_notes"] = [*notes, (
             f"Column '{_q(col)}': {int(read.sum()):,} date(s) of birth (e.g. "
-            f"'{_q(text.iloc[first], 20)}') read as the age in {unit} at '{_q(at)}' "
+            f"'{_q(text.iloc[first], 20)}') read as the age in {unit} at {at_said} "
             f"({format_number(ages[first])})"
             + (f"; {int((dated & ~read).sum()):,} other date(s) gave no possible age"
                if (dated & ~read).any() else "") + ".")]

@@ -167,3 +167,26 @@ def test_declined_is_said_to_read_as_no_only_where_it_does():
     assert said.count("read as No: not given") == 1
     assert enc.table_.levels("Smoking status")["declined"] not in (
         enc.table_.levels("Smoking status")["Never"],)
+
+
+def test_dates_of_birth_in_an_age_column_beside_a_last_review_are_ages_at_the_export():
+    """Walk-through 48: a GP register's dates of birth among its ages were read at each
+    patient's "Date of last review" (up to two years young), and those without a review
+    date were not read. A "last review" is no event: its latest date (the export's, or
+    near it) is the date for everyone."""
+    from sparge.data.reading import read_table
+
+    rows = ["Patient ID,Age,Date of last review,y"]
+    for i in range(70):
+        age = "24/02/1956" if i == 0 else "08/05/1963" if i == 1 else str(40 + i % 40)
+        review = "" if i == 1 else ("2023-01-10" if i % 2 else "2025-01-04")
+        rows.append(f"{i},{age},{review},{'a' if i % 2 else 'b'}")
+    rows[6] = "5,01/01/1950,2024-06-01,a"
+    rows += [f"{70 + k},0{k + 1}/03/1970,2024-01-0{k + 1},b" for k in range(3)]
+    df = read_table("\n".join(rows).encode())
+    ages = pd.to_numeric(df["Age"], errors="coerce")
+    assert ages.iloc[0] == 68.9  # at 2025-01-04, not at its review
+    assert ages.iloc[1] == 61.7  # no review date: still read
+    said = " ".join(df.attrs["sparge_read_notes"])
+    assert "read as the age in years at 2025-01-04, the latest date of 'Date of last " \
+        "review' (the export's, or near it)" in said
