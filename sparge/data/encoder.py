@@ -75,6 +75,7 @@ from sparge.data.leaks import (
 )
 from sparge.data.levels import (
     DECLINED_WORDS,
+    abbreviated_levels,
     infer_levels,
     not_assessed_levels,
     numeral_key,
@@ -96,6 +97,7 @@ from sparge.data.parsing import (
     loose_key,
     min_category_count,
     numeric_share,
+    ordinal_number,
     parse_numeric,
     thousands_comma_column,
     thousands_dot_column,
@@ -1525,6 +1527,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             # beside "Grade 4")
             elif len(by_numeral.get(nk := numeral_key(k), ())) == 1 and nk != k:
                 found[k] = (next(iter(by_numeral[nk])), numbered.get(nk, nk))
+            # ... or paired with one known answer by the rules that offer answers written
+            # two ways to merge (walk-through 48's new patient: "CKD G3b" beside "G3b",
+            # "COPD - moderate" in a COPD register column, "Smoker - 15/day", "2nd")
+            elif (hit := self._paired_answer(col, k, mapping)) is not None:
+                found[k] = hit
         if not found:
             return unknown
         # named as the pages show the answer ("Former", not the "former" first spelled)
@@ -1544,6 +1551,34 @@ class Encoder(TransformerMixin, BaseEstimator):
         out = unknown.copy()
         out[rows] = False
         return out
+
+    def _paired_answer(self, col: str, key: str, mapping: dict[str, float]
+                       ) -> tuple[float, str] | None:
+        """The code and answer of the one known answer a new patient's unseen spelling
+        ``key`` is paired with by :func:`~sparge.data.levels.abbreviated_levels` (either
+        way), or of the number it writes as an ordinal ("2nd": "2"); ``None`` otherwise."""
+        levels = [str(lv) for lv in self.table_.levels(col)]
+        if len(key) > 60 or len(levels) > 200:
+            return None
+        code_of = {norm_key(lv): mapping.get(norm_key(lv)) for lv in levels}
+        if (n := ordinal_number(key)) is not None and n == int(n) and \
+                code_of.get(str(int(n))) is not None:
+            return code_of[str(int(n))], str(int(n))
+        # the answers joined with it by pairs, chains followed: all of one code (a group
+        # the user kept split, "none" apart from "No", reads nothing)
+        pairs = [(norm_key(a), norm_key(b)) for a, b in abbreviated_levels([*levels, key], col)]
+        joined, grew = {key}, True
+        while grew:
+            more = {b for a, b in pairs if a in joined} | {a for a, b in pairs if b in joined}
+            grew = not more <= joined
+            joined |= more
+        codes = {code_of[k] for k in joined if code_of.get(k) is not None}
+        if len(codes) != 1:
+            return None
+        direct = [b if a == key else a for a, b in pairs if key in (a, b)]
+        shown = next((lv for lv in levels if norm_key(lv) in direct), None) or next(
+            lv for lv in levels if norm_key(lv) in joined)
+        return codes.pop(), shown
 
     def cell_unit(self, column: str) -> str | None:
         """The unit a numeric column's values are in when its name does not say it (learned

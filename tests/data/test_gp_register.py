@@ -190,3 +190,50 @@ def test_dates_of_birth_in_an_age_column_beside_a_last_review_are_ages_at_the_ex
     said = " ".join(df.attrs["sparge_read_notes"])
     assert "read as the age in years at 2025-01-04, the latest date of 'Date of last " \
         "review' (the export's, or near it)" in said
+
+
+def test_a_new_patients_unseen_spelling_paired_with_one_known_answer_is_read_as_it():
+    """Walk-through 48: a new patient's "CKD G3b", "HT", "COPD - moderate", "Smoker -
+    15/day" and IMD "2nd" were read as missing; the pairing rules the Data page offers to
+    merge with read them as the known answer, said in a note. An answer paired with two
+    known codes, or with none, stays unknown."""
+    rng = np.random.default_rng(5)
+    n = 240
+    df = pd.DataFrame({
+        "ID": range(n),
+        "CKD stage": rng.choice(["G3a", "G3b", "G4", "None"], n),
+        "Hypertension": rng.choice(["Yes", "No"], n),
+        "COPD": rng.choice(["Yes", "No"], n),
+        "Smoking status": rng.choice(["Current smoker", "Ex-smoker", "Never"], n),
+        "IMD decile": rng.choice([str(d) for d in range(1, 11)], n),
+        "Heart failure": rng.choice(["Yes", "No"], n),
+        "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    assert enc.roles_["IMD decile"] == "numeric"  # read as numbers: "2nd" is 2 there
+    levels = {c: enc.table_.levels(c) for c in df.columns[1:-1] if c != "IMD decile"}
+    new = pd.DataFrame({"ID": [1], "CKD stage": ["CKD G3b"], "Hypertension": ["HT"],
+                        "COPD": ["COPD - moderate"], "Smoking status": ["Smoker - 15/day"],
+                        "IMD decile": ["2nd"], "Heart failure": ["LVSD"]})
+    x, rep = enc.transform_with_report(new)
+    got = dict(zip(enc.feature_names_out_, x[0]))
+    assert got["CKD stage"] == levels["CKD stage"]["G3b"]
+    assert got["Hypertension"] == levels["Hypertension"]["Yes"]
+    assert got["COPD"] == levels["COPD"]["Yes"]
+    assert got["Smoking status"] == levels["Smoking status"]["Current smoker"]
+    assert got["IMD decile"] == 2
+    assert np.isnan(got["Heart failure"])  # a type of heart failure is no spelling of yes
+    # joined with answers of two codes (the user kept "HTN" apart from "Yes"): unread
+    apart = Encoder(id_column="ID", label_column="y").fit(
+        df.assign(Hypertension=rng.choice(["Yes", "No", "HTN"], n)))
+    assert np.isnan(apart.transform(new)[0, apart.feature_names_out_.index("Hypertension")])
+    said = " ".join(rep.notes)
+    assert "'CKD G3b' read as 'G3b' (another spelling of that answer)" in said
+    # an ordinal among answers: an IMD written "Decile 2", "Decile 3" …
+    dec = df.assign(**{"IMD decile": [f"Decile {v}" if i % 2 else v
+                                      for i, v in enumerate(df["IMD decile"])]})
+    enc = Encoder(id_column="ID", label_column="y").fit(dec)
+    assert enc.roles_["IMD decile"] == "categorical"
+    x, rep = enc.transform_with_report(new[["ID", "IMD decile"]])
+    assert x[0, enc.feature_names_out_.index("IMD decile")] == \
+        enc.table_.levels("IMD decile")["2"]
+    assert "'2nd' read as '2'" in " ".join(rep.notes)
