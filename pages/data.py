@@ -26,7 +26,13 @@ from sparge.app.shell import (
     set_cohort,
     show_flashes,
 )
-from sparge.data.answer_merging import merge_answers, merged_summary, pairs_table
+from sparge.data.answer_merging import (
+    chosen_pairs,
+    merge_answers,
+    merged_summary,
+    pair_label,
+    pairs_table,
+)
 from sparge.data.column_guess import (
     guess_columns,
     id_guess_note,
@@ -403,23 +409,38 @@ with current:
                         else "Values used as given") + "; the table was encoded again.",
                        clear_far=not cohort.clear_far)
         if rep.answers_two_ways:  # the warning below lists them; one click merges them
-            n_pairs = sum(len(p) for p in rep.answers_two_ways.values())
+            n_all = sum(len(p) for p in rep.answers_two_ways.values())
+            # pairs the user keeps apart (chosen in the list below, read before it is
+            # drawn): walk-through 48 could merge all 55 pairs or none
+            apart_key = f"merge_apart_{id(cohort)}"
+            pairs = chosen_pairs(rep.answers_two_ways, ss.get(apart_key, []))
+            n_pairs = sum(len(p) for p in pairs.values())
             if st.button(f"Merge the answers written two ways ({n_pairs:,} "
-                         f"pair{'s' if n_pairs != 1 else ''})", key="merge_two_ways",
-                         help="Each pair listed in the warning takes the code of its second "
-                              "answer ('f' that of 'Female'), and the table is encoded "
-                              "again. To undo, give them different codes on the Encoding "
-                              "table tab."):
+                         f"pair{'s' if n_pairs != 1 else ''}"
+                         + (f" of {n_all:,})" if n_pairs < n_all else ")"),
+                         key="merge_two_ways", disabled=not n_pairs,
+                         help="Each pair listed below takes the code of its second answer "
+                              "('f' that of 'Female'), and the table is encoded again. "
+                              "Keep any pair apart in the list below. To undo, give them "
+                              "different codes on the Encoding table tab."):
                 with guard("Merging the answers"):
-                    merged = merge_answers(enc.table_, rep.answers_two_ways)
+                    merged = merge_answers(enc.table_, pairs)
                     new = encode_again(cohort, encoding_table=merged)
                     set_cohort(new, ss.cohort_name)
-                    flash("success", merged_summary(rep.answers_two_ways, merged)
+                    flash("success", merged_summary(pairs, merged)
                           + " The table was encoded again.")
                     st.rerun()
-            with st.expander(f"The {n_pairs:,} pair{'s' if n_pairs != 1 else ''} it merges"):
-                st.dataframe(plain_frame(pairs_table(cohort.df, rep.answers_two_ways,
-                                                     enc.table_)), hide_index=True)
+            with st.expander(f"The {n_all:,} pair{'s' if n_all != 1 else ''} it merges"
+                             + (f" ({n_all - n_pairs:,} kept apart)" if n_pairs < n_all
+                                else "")):
+                st.multiselect(
+                    "Keep apart (not merged)",
+                    [pair_label(c, a, b) for c, ps in rep.answers_two_ways.items()
+                     for a, b in ps], key=apart_key,
+                    help="Pairs that are not one answer written two ways: they keep their "
+                         "own codes when the others are merged.")
+                st.dataframe(plain_frame(pairs_table(cohort.df, pairs, enc.table_)),
+                             hide_index=True)
         if rep.columns_losing_patients:  # walk-through 27: a 97 %-empty column left 227 out
             label, new_roles = leave_out_button(enc, rep)
             if st.button(label, key="leave_out_empty",

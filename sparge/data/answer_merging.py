@@ -27,6 +27,37 @@ def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[
     return out
 
 
+def pair_label(column: str, answer: str, into: str) -> str:
+    """One pair as a choice names it: "Sex: 'F' into 'Female'" (user text, one line)."""
+    return f"{_q(column, 40)}: '{_q(answer, 30)}' into '{_q(into, 30)}'"
+
+
+def chosen_pairs(pairs_by_column: Mapping[str, list[list[str]]], kept_apart
+                 ) -> dict[str, list[list[str]]]:
+    """The pairs to merge once the user keeps some apart (their :func:`pair_label`):
+    walk-through 48 could merge all 55 pairs the page offered or none, and one wrong
+    pair ("Type 2" into "Yes" was not offered; others may be) meant editing codes by hand.
+
+    Parameters
+    ----------
+    pairs_by_column : ``{column: [[answer, into], ...]}`` (the report's
+        ``answers_two_ways``).
+    kept_apart : the labels of the pairs not to merge.
+
+    Returns
+    -------
+    dict
+        The same mapping without those pairs (and without columns left with none).
+    """
+    skip = set(kept_apart or ())
+    out = {}
+    for col, pairs in pairs_by_column.items():
+        kept = [list(p) for p in pairs if pair_label(col, p[0], p[1]) not in skip]
+        if kept:
+            out[col] = kept
+    return out
+
+
 def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[str]]]
                   ) -> EncodingTable:
     """The table with each pair of answers written two ways sharing one code

@@ -54,6 +54,32 @@ def test_an_upload_sets_a_one_patient_outcome_aside_untouched():
     assert "'ESKD' (1 patient) has fewer than 3 patients" in texts(at)
 
 
+def test_a_pair_kept_apart_is_not_merged():
+    """Walk-through 48: the 55 pairs offered were merged all or none; a pair that is no
+    one answer written two ways is kept apart in the list, and the rest merge."""
+    df = pd.read_csv(io.BytesIO(NARROW))
+    df = pd.concat([df, pd.DataFrame({
+        "Sex": (["F", "Female", "M", "Male"] * 15)[:len(df)]})], axis=1)
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("sex.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.slider(key="setup_missing").set_value(50)
+    at.button(key="setup_go").click().run()
+    assert at.session_state["cohort"].encoder.report_.answers_two_ways["Sex"] == [
+        ["F", "Female"], ["M", "Male"]]
+    apart = next(m for m in at.multiselect if m.key.startswith("merge_apart_"))
+    assert "Sex: 'M' into 'Male'" in apart.options
+    apart.set_value(["Sex: 'M' into 'Male'"]).run()
+    assert not at.exception
+    assert "(1 pair of 2)" in at.button(key="merge_two_ways").label
+    listed = next(d.value for d in at.dataframe if "Merged into" in d.value.columns)
+    assert listed["Answer"].tolist() == ["F"]
+    at.button(key="merge_two_ways").click().run()
+    assert not at.exception
+    levels = at.session_state["cohort"].encoder.table_.levels("Sex")
+    assert levels["F"] == levels["Female"] and levels["M"] != levels["Male"]
+
+
 def test_answers_written_two_ways_are_merged_in_one_click():
     """Walk-through 21: NYHA class held 13 answers for 4 classes and Sex F/Female/M/Male;
     merging them meant editing codes one by one on the Encoding table tab."""

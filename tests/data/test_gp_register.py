@@ -237,3 +237,13 @@ def test_a_new_patients_unseen_spelling_paired_with_one_known_answer_is_read_as_
     assert x[0, enc.feature_names_out_.index("IMD decile")] == \
         enc.table_.levels("IMD decile")["2"]
     assert "'2nd' read as '2'" in " ".join(rep.notes)
+
+
+def test_pairs_kept_apart_are_not_merged():
+    from sparge.data.answer_merging import chosen_pairs, pair_label
+
+    pairs = {"Sex": [["F", "Female"], ["M", "Male"]], "Diabetes": [["T2DM", "Type 2"]]}
+    assert pair_label("Sex", "M", "Male") == "Sex: 'M' into 'Male'"
+    assert chosen_pairs(pairs, ["Sex: 'M' into 'Male'", "Diabetes: 'T2DM' into 'Type 2'"]) \
+        == {"Sex": [["F", "Female"]]}
+    assert chosen_pairs(pairs, []) == pairs
