@@ -81,8 +81,8 @@ def merge_answers(table: EncodingTable, pairs_by_column: Mapping[str, list[list[
                 kept.setdefault(code, level)
         if len(kept) < 3 or len(kept) != len(set(after.values())):
             continue
-        found, ordered, _ = infer_levels(pd.Series(list(kept.values()), dtype=object),
-                                         table.missing_keys(col))
+        found, ordered, _ = infer_levels(pd.Series(list(kept.values()), dtype=object,
+                                                   name=col), table.missing_keys(col))
         letters = sorted(norm_key(v) for v in kept.values())
         if not ordered and re.search(r"class|grade|stage", norm_key(col)) and \
                 "".join(letters) == "abcde"[:len(letters)]:

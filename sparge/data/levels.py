@@ -904,9 +904,49 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     yn = yes_no_codes(levels)
     if yn is not None:
         return yn, False, None
+    staged = staged_order(levels, text.name)
+    if staged is not None:
+        return {lv: i + 1 for i, lv in enumerate(staged)}, True, None
     ordered_levels = sorted(levels, key=natural_key)
     return ({lv: i + 1 for i, lv in enumerate(ordered_levels)}, numbered_levels(levels),
             None)
+
+
+#: Answers saying a stage column's condition is absent: before its first stage.
+_NO_STAGE = frozenset({"no", "none", "nil", "n", "nockd", "nodisease", "absent"})
+
+
+def staged_order(levels: list[str], column: object) -> list[str] | None:
+    """The levels of a stage or grade column in the order of their stages, when every
+    level is a stage's number (with a sub-stage letter, after a stage word, a letter or a
+    word of the column's name: "Stage 3", "G3a", "CKD 4") or says the condition is absent
+    ("No", "None": first); ``None`` otherwise. Walk-through 48's CKD stage, merged, kept
+    "No" and "Stage 3" beside "3a" … "5" and was left unordered.
+
+    Examples
+    --------
+    >>> staged_order(["3b", "No", "Stage 3", "4", "3a"], "CKD stage")
+    ['No', 'Stage 3', '3a', '3b', '4']
+    >>> staged_order(["3b", "No", "4"], "Ward"), staged_order(["No", "Yes", "3"], "Stage")
+    (None, None)
+    """
+    name = norm_key(column) if column is not None else ""
+    if not _STAGED_COLUMN.search(name) or len(levels) < 3:
+        return None
+    allowed = _STAGE_WORDS | set(re.findall(r"[a-z]+", name))
+    absent = [lv for lv in levels if loose_key(norm_key(lv)) in _NO_STAGE]
+    staged: dict[str, tuple[float, str]] = {}
+    for lv in levels:
+        if lv in absent:
+            continue
+        m = _NUMBERED.fullmatch(str(lv).strip())
+        prefix = norm_key(m.group(1) or "") if m else None
+        if m is None or not (prefix == "" or len(prefix) == 1 or prefix in allowed):
+            return None
+        staged[lv] = (float(m.group(2)), (m.group(3) or "").lower())
+    if len(staged) < 2 or len(set(staged.values())) != len(staged) or len(absent) > 1:
+        return None
+    return absent + sorted(staged, key=staged.get)
 
 
 #: A level that starts with its number ("0 - fully active", "Grade 2", "Stage 3b").

@@ -247,3 +247,23 @@ def test_pairs_kept_apart_are_not_merged():
     assert chosen_pairs(pairs, ["Sex: 'M' into 'Male'", "Diabetes: 'T2DM' into 'Type 2'"]) \
         == {"Sex": [["F", "Female"]]}
     assert chosen_pairs(pairs, []) == pairs
+
+
+def test_a_merged_ckd_stage_with_no_ckd_and_a_bare_stage_3_is_ordered():
+    """Walk-through 48: merged, CKD stage kept "No" and "Stage 3" beside "3a" … "5" and
+    stayed unordered ("CKD stage 4: 5, 3b: 3, 3a: 2" with no order). No CKD comes first,
+    a stage 3 of no sub-stage before 3a."""
+    from sparge.data.answer_merging import merge_answers
+
+    rng = np.random.default_rng(6)
+    n = 300
+    df = pd.DataFrame({"ID": range(n), "CKD stage": rng.choice(
+        ["N", "No", "None", "Stage 3", "G3a", "3a", "CKD 3B", "3b", "G4", "Stage 4", "4", "5"],
+        n),
+        "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    merged = merge_answers(enc.table_, enc.report_.answers_two_ways)
+    assert merged.is_ordered("CKD stage")
+    codes = merged.levels("CKD stage")
+    assert codes["No"] == codes["None"] == codes["N"] < codes["Stage 3"] < codes["3a"] \
+        == codes["G3a"] < codes["3b"] == codes["CKD 3B"] < codes["G4"] == codes["Stage 4"]
