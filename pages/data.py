@@ -59,6 +59,7 @@ from sparge.services.ages import (
     without_age,
 )
 from sparge.services.workflow import (
+    blank_as_no_button,
     default_missing_threshold,
     encode_again,
     encode_cohort,
@@ -227,7 +228,8 @@ if st.button("Encode this table", type="primary", key="setup_go"):
                             min_outcome_patients=RARE_OUTCOME if rare_aside else 1,
                             clear_far=keep and ss.cohort.clear_far,
                             ages=enc.ages if keep else None,
-                            leave_out_copies=keep and enc.leave_out_copies)
+                            leave_out_copies=keep and enc.leave_out_copies,
+                            blank_as_no=enc.blank_as_no if keep else None)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
@@ -441,6 +443,25 @@ with current:
                          "own codes when the others are merged.")
                 st.dataframe(plain_frame(pairs_table(cohort.df, pairs, enc.table_)),
                              hide_index=True)
+        blank = blank_as_no_button(enc, rep)
+        if blank is not None:  # walk-through 48: a GP register writes nothing for "no"
+            label, cols = blank
+            # in an expander: a gap is the likelier reading of most tables' empty cells
+            box = st.expander(f"Empty cells in {len(rep.blank_no_candidates)} yes/no "
+                              f"column{'s' if len(rep.blank_no_candidates) != 1 else ''}: "
+                              "gaps, or 'not on the register'?")
+            box.caption("They are read as gaps (the model completes them). A register "
+                        "export leaves a cell empty for a patient not on the register: "
+                        "only then read them as No.")
+            if box.button(label, key="blank_as_no",
+                         help="A register export (a GP practice's asthma, COPD or "
+                              "hypertension columns) often writes nothing for a patient not "
+                              "on the register. Only if yours does: an empty cell that means "
+                              "'not known' would become a No. Cells such as 'not recorded' "
+                              "stay gaps. New patients' empty cells in these columns read as "
+                              "No too. Train again afterwards."):
+                _again(f"Empty cells read as No in {quoted_names(cols)}; the table was "
+                       "encoded again.", blank_as_no=cols)
         if rep.columns_losing_patients:  # walk-through 27: a 97 %-empty column left 227 out
             label, new_roles = leave_out_button(enc, rep)
             if st.button(label, key="leave_out_empty",

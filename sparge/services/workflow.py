@@ -100,16 +100,28 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
     """The cohort's table encoded again with its settings, ``changes`` overriding some
     (``id_column``, ``label_column``, ``roles``, ``encoding_table``,
     ``max_patient_missing``, ``min_outcome_patients``, ``clear_far``, ``ages``,
-    ``leave_out_copies``): what the Data page's apply, merge, set-to-missing, copies and
-    age buttons do."""
+    ``leave_out_copies``, ``blank_as_no``): what the Data page's apply, merge,
+    set-to-missing, copies, age and empty-as-No buttons do."""
     enc = cohort.encoder
     settings = {"id_column": enc.id_column, "label_column": enc.label_column,
                 "roles": enc.roles, "encoding_table": enc.encoding_table,
                 "max_patient_missing": enc.max_patient_missing,
                 "min_outcome_patients": enc.min_outcome_patients,
                 "clear_far": cohort.clear_far, "ages": enc.ages,
-                "leave_out_copies": enc.leave_out_copies}
+                "leave_out_copies": enc.leave_out_copies, "blank_as_no": enc.blank_as_no}
     return encode_cohort(cohort.df, **{**settings, **changes})
+
+
+def blank_as_no_button(encoder, report) -> tuple[str, list[str]] | None:
+    """The Data page's button for yes/no columns whose empty cells may mean No (a
+    register export: ``report.blank_no_candidates``): its label and the columns it reads
+    so (the encoder's own kept), or ``None`` without candidates."""
+    cols = list(report.blank_no_candidates)
+    if not cols:
+        return None
+    label = (f"Read empty cells as No in {len(cols)} yes/no column"
+             f"{'s' if len(cols) != 1 else ''} ({quoted_names(cols)})")
+    return label, [*(encoder.blank_as_no or []), *cols]
 
 
 def leave_out_button(encoder, report) -> tuple[str, dict[str, str]]:
@@ -210,6 +222,10 @@ def table_choices(encoder, clear_far: bool) -> str:
         said.append("far values set to missing or converted")
     if encoder.leave_out_copies:
         said.append("copied rows left out of training")
+    if encoder.blank_as_no:
+        said.append("empty cells read as No in " + ", ".join(
+            f"'{c}'" for c in list(encoder.blank_as_no)[:3])
+            + (" …" if len(encoder.blank_as_no) > 3 else ""))
     if encoder.ages:
         said.append(f"the age{'s' if len(encoder.ages) > 1 else ''} added ("
                     + ", ".join(f"'{name}'" for name in encoder.ages) + ")")

@@ -80,6 +80,29 @@ def test_a_pair_kept_apart_is_not_merged():
     assert levels["F"] == levels["Female"] and levels["M"] != levels["Male"]
 
 
+def test_empty_register_cells_are_read_as_no_in_one_click():
+    """Walk-through 48: a GP register's yes/no columns left empty for "not on the
+    register" were gaps; one click reads them as No, and says so."""
+    df = pd.read_csv(io.BytesIO(NARROW))
+    asthma = (["Yes", "No", "", "No", "No"] * 20)[:len(df)]
+    df = pd.concat([df, pd.DataFrame({"Asthma register": asthma})], axis=1)
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("gp.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.slider(key="setup_missing").set_value(50)
+    at.button(key="setup_go").click().run()
+    button = at.button(key="blank_as_no")
+    assert button.label.startswith("Read empty cells as No in ")
+    button.click().run()
+    assert not at.exception
+    cohort = at.session_state["cohort"]
+    j = cohort.features.index("Asthma register")
+    assert not np.isnan(cohort.X[:, j]).any()
+    assert "Asthma register" in cohort.encoder.blank_as_no
+    assert any("Empty cells read as No in " in s.value for s in at.success)
+    assert not any(b.key == "blank_as_no" for b in at.button)
+
+
 def test_answers_written_two_ways_are_merged_in_one_click():
     """Walk-through 21: NYHA class held 13 answers for 4 classes and Sex F/Female/M/Male;
     merging them meant editing codes one by one on the Encoding table tab."""

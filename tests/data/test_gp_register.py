@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sparge import Encoder
 from sparge.data.leaks import presence_leaks
@@ -267,3 +268,46 @@ def test_a_merged_ckd_stage_with_no_ckd_and_a_bare_stage_3_is_ordered():
     codes = merged.levels("CKD stage")
     assert codes["No"] == codes["None"] == codes["N"] < codes["Stage 3"] < codes["3a"] \
         == codes["G3a"] < codes["3b"] == codes["CKD 3B"] < codes["G4"] == codes["Stage 4"]
+
+
+def test_empty_cells_of_register_columns_are_read_as_no_when_asked():
+    """Walk-through 48: a GP register writes nothing for a patient not on it; 13–21 % of
+    each register column was a gap, and the missing-values threshold left out 587 of 702
+    patients. The report offers reading them as No; a missing token stays a gap."""
+    from sparge.services.workflow import (
+        blank_as_no_button,
+        encode_again,
+        encode_cohort,
+        table_choices,
+    )
+
+    rng = np.random.default_rng(7)
+    n = 200
+    asthma = np.where(rng.random(n) < 0.2, "", rng.choice(["Yes", "No"], n))
+    copd = np.where(rng.random(n) < 0.1, "not recorded", rng.choice(["Y", "N"], n))
+    df = pd.DataFrame({"ID": range(n), "Asthma": asthma, "COPD": copd,
+                       "Ward": np.where(rng.random(n) < 0.3, "", rng.choice(["A", "B"], n)),
+                       "Age": rng.integers(30, 90, n), "y": rng.choice(["a", "b"], n)})
+    cohort = encode_cohort(df, id_column="ID", label_column="y")
+    rep = cohort.encoder.report_
+    assert rep.blank_no_candidates == ["Asthma"]  # COPD's gaps are words; Ward has no No
+    assert "'Asthma': yes/no column with at least 5% of its cells empty" in " ".join(rep.notes)
+    label, cols = blank_as_no_button(cohort.encoder, rep)
+    assert label == "Read empty cells as No in 1 yes/no column ('Asthma')" and cols == ["Asthma"]
+    again = encode_again(cohort, blank_as_no=cols)
+    j = again.features.index("Asthma")
+    no = again.encoder.table_.levels("Asthma")["No"]
+    assert (again.X[asthma == "", j] == no).all() and not np.isnan(again.X[:, j]).any()
+    assert np.isnan(again.X[copd == "not recorded", again.features.index("COPD")]).all()
+    assert "Empty cells read as 'No' (not on the register), as asked: 'Asthma' " in " ".join(
+        again.encoder.report_.notes)
+    assert again.encoder.report_.blank_no_candidates == []
+    assert "empty cells read as No in 'Asthma'" in table_choices(again.encoder, False)
+    # kept by a further re-encoding, saved with the model, and a new patient's empty cell
+    assert encode_again(again).encoder.blank_as_no == ["Asthma"]
+    back = Encoder.from_dict(again.encoder.to_dict())
+    new = pd.DataFrame({"ID": [1], "Asthma": [""], "COPD": ["Y"], "Ward": ["A"], "Age": [50]})
+    assert back.transform(new)[0, j] == no
+    with pytest.raises(ValueError, match="blank_as_no"):
+        Encoder.from_dict({**back.to_dict(), "params": {
+            **back.to_dict()["params"], "blank_as_no": "Asthma"}})
