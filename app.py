@@ -15,6 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from sparge.app.shell import (
+    NARROW_SIDEBAR_CSS,
     app_navigation,
     configure_samples,
     init_state,
@@ -38,6 +39,7 @@ pages = {name: st.Page(f"pages/{name}.py", title=title, icon=f":material/{icon}:
          for i, (name, title, icon) in enumerate(PAGES)}
 nav = st.navigation(list(pages.values()), position="hidden")
 with st.sidebar:
+    st.markdown(NARROW_SIDEBAR_CSS, unsafe_allow_html=True)
     st.markdown("**SparGE Explorer** finds look-alike patients with sparse coding and "
                 "graph embedding.")
     for p in pages.values():

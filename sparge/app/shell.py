@@ -27,6 +27,18 @@ from sparge.services.samples import SAMPLE_ID, SAMPLE_LABEL, SampleFiles, sample
 from sparge.services.workflow import Cohort, encode_cohort, fit_sample_note, forest_note
 
 _samples: SampleFiles | None = None  # set once by app.py (configure_samples)
+#: A static style block (no user text): on a narrow screen the sidebar takes less of it
+#: (walk-through 48 at 800 px: the open sidebar kept about 300 px and the Data page's
+#: outcome select was cut to "Unplanned admission within 1").
+NARROW_SIDEBAR_CSS = """
+<style>
+@media (max-width: 1000px) {
+  section[data-testid="stSidebar"] { width: 14rem !important; min-width: 14rem !important; }
+}
+</style>
+"""
+
+
 #: What a reload or a typed link does to the session (said in the sidebar and on Data).
 RELOAD_NOTE = ("A browser reload or a typed link starts a new session: uploaded data, trained "
                "models and results are cleared (download what you want to keep).")
