@@ -61,7 +61,18 @@ defaults = SparGE().get_params()  # the form starts from the library's defaults 
 # one-click repairs keep): walk-through 44 unticked "Use the outcome", trained, came back
 # from another page and found it ticked again
 kept = ss.get("train_form_kept")
-start = {**defaults, **kept[1]} if kept and kept[0] == ss.get("cohort_name") else defaults
+# ... drawn from them once per visit: a form whose defaults change between two runs is a
+# new form, and walk-through 48's "Use the outcome", ticked again right after an
+# unsupervised training, trained without the outcome once (its tick went to the old form)
+form_gen = ss.get("train_form_gen", 0)
+frozen = ss.get("train_form_start")
+if f"train_supervised_{form_gen}" in ss and frozen is not None and \
+        frozen[0] == (form_gen, ss.get("cohort_name")):
+    start = frozen[1]  # the user is on this form: it keeps the defaults it was drawn with
+else:
+    start = ({**defaults, **kept[1]} if kept and kept[0] == ss.get("cohort_name")
+             else defaults)
+    ss.train_form_start = ((form_gen, ss.get("cohort_name")), start)
 has_labels = cohort.labels is not None
 n_train, n_feat = len(cohort.train_rows), len(cohort.features)
 estimate = estimate_fit(n_train, n_feat)
@@ -94,7 +105,7 @@ if changed:  # said only when they are not the defaults
         # a new form: its widgets start afresh (the browser would send the values set)
         ss.train_form_gen = ss.get("train_form_gen", 0) + 1
         st.rerun()
-with st.form(f"train_form_{ss.get('train_form_gen', 0)}"):
+with st.form(f"train_form_{form_gen}"):
     st.write(f"Train on **{md_escape(ss.cohort_name)}**: {n_train:,} patients kept for "
              f"training × {n_feat:,} features. Estimated fit: "
              f"{estimate.summary().split(': ', 1)[-1]}.")
@@ -103,6 +114,7 @@ with st.form(f"train_form_{ss.get('train_form_gen', 0)}"):
         st.warning(few)
     supervised = st.checkbox("Use the outcome (supervised)",
                              value=has_labels and start["supervised"],
+                             key=f"train_supervised_{form_gen}",
                              disabled=not has_labels,
                              help="Pull patients with the same outcome together (marginal "
                                   "Fisher analysis graphs). Off: neighbourhoods only."

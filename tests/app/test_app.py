@@ -127,6 +127,14 @@ def test_the_training_form_keeps_the_settings_last_trained_with(small_cohort):
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["model"].supervised is False
     assert at.session_state["model_name"] == "trained on small cohort, without the outcome"
+    # ticked again at once, it is used (walk-through 48: the tick went to the form drawn
+    # before the training, and the model trained without the outcome once more)
+    next(c for c in at.checkbox if c.label.startswith("Use the outcome")).check()
+    train_button(at).click().run()
+    assert not at.exception and at.session_state["model"].supervised is True
+    next(c for c in at.checkbox if c.label.startswith("Use the outcome")).uncheck()
+    train_button(at).click().run()
+    assert at.session_state["model"].supervised is False
     at.switch_page("pages/explore.py").run()
     at.switch_page("pages/model.py").run()  # back from another page: the form is drawn anew
     box = next(c for c in at.checkbox if c.label.startswith("Use the outcome"))
