@@ -412,7 +412,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                            font={"size": 11, "color": "#555555"})
     head, top = _title(title)
     fig.update_layout(title=head, dragmode="zoom", clickmode="event+select", height=560,
-                      legend={"title": {"text": f"{plot_text(color_title, 30)}:"
+                      legend={"title": {"text": f"{plot_text(color_title, 44)}:"
                                         if color_title else ""},
                               "orientation": "h", "yanchor": "top",
                               "y": -0.02, "x": 0},
