@@ -147,6 +147,9 @@ def extreme_word(cell: str) -> bool:
 #: A sub-stage letter after a stage's number or Roman numeral ("iiib", "t3b", "n1a").
 _SUB_STAGE_OF = re.compile(r"(?<=[\divx])[a-d]$")
 
+#: A new patients' file's distinct unseen answers per column tried against the known ones
+#: by the pairing rules (:meth:`Encoder._paired_answer`); the others are said unknown.
+PAIRED_LOOKUPS = 100
 #: The share of a yes/no column's cells that must be empty for the report to offer
 #: reading them as No (a register export's "not on the register").
 BLANK_NO_SHARE = 0.05
@@ -1573,7 +1576,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         spelled = {loose_key(norm_key(lv)): lv for lv in self.table_.levels(col)}
         numbered = {numeral_key(norm_key(lv)): lv for lv in self.table_.levels(col)}
         found: dict[str, tuple[float, str]] = {}
-        for k in set(keys[unknown]):
+        paired_left = PAIRED_LOOKUPS  # ~3 ms each: a file of free text is not paired
+        for k in sorted(set(keys[unknown])):
             lk = loose_key(k)
             group = next((g for g in groups if lk in g), None)
             known = [w for w in group if w in by_loose] if group is not None else []
@@ -1589,8 +1593,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             # ... or paired with one known answer by the rules that offer answers written
             # two ways to merge (walk-through 48's new patient: "CKD G3b" beside "G3b",
             # "COPD - moderate" in a COPD register column, "Smoker - 15/day", "2nd")
-            elif (hit := self._paired_answer(col, k, mapping)) is not None:
-                found[k] = hit
+            elif paired_left > 0:
+                paired_left -= 1
+                if (hit := self._paired_answer(col, k, mapping)) is not None:
+                    found[k] = hit
         if not found:
             return unknown
         # named as the pages show the answer ("Former", not the "former" first spelled)
