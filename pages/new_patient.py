@@ -55,6 +55,8 @@ from sparge.services.workflow import (
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
+#: The empty choice of a yes/no column whose empty cells the model reads as No.
+EMPTY_AS_NO = "(empty: read as No)"
 model, encoder = ss.model, ss.get("model_encoder")
 
 
@@ -178,7 +180,10 @@ else:
                         # one answer per code, as the pages show it ("Yes", not also
                         # "Y"; walk-through 19's form offered Y, Yes, No, N)
                         levels = list((answers_by_code(encoder, col) or {}).values())
-                        values[col] = target.selectbox(label_text(col), ["(missing)"] + levels,
+                        # a column whose empty cells the model reads as No says so
+                        empty = EMPTY_AS_NO if col in (encoder.blank_as_no or ()) else \
+                            "(missing)"
+                        values[col] = target.selectbox(label_text(col), [empty] + levels,
                                                        key=key)
                     else:
                         # the unit in the label: a hint's was cut at 800 px and went
@@ -190,8 +195,8 @@ else:
                             placeholder=ranges[col])
         submitted = st.form_submit_button("Find look-alikes", type="primary")
     if submitted:
-        row = {c: (None if v is None or str(v).strip() in ("(missing)", "") else v)
-               for c, v in values.items()}
+        row = {c: (None if v is None or str(v).strip() in ("(missing)", EMPTY_AS_NO, "")
+                   else v) for c, v in values.items()}
         row, ss.np_typed_notes = typed_pressures(row)  # "142/88" typed in one field
         if all(v is None for v in row.values()):
             st.error("Fill in at least one biomarker.")

@@ -383,6 +383,26 @@ def find(at):
     return next(b for b in at.button if b.label == "Find look-alikes")
 
 
+def test_the_form_says_when_an_empty_answer_reads_as_no():
+    """A model whose encoder reads a register column's empty cells as No (walk-through
+    48's GP register) offers "(empty: read as No)", not "(missing)", for that column."""
+    at = start("pages/new_patient.py")
+    names = at.session_state["model"].feature_names()
+    encoder = at.session_state["model_encoder"]
+    encoder.blank_as_no = ["Hypertension"]
+    at.run()
+    box = at.selectbox(key=f"np_f_{names.index('Hypertension')}")
+    assert box.options[0] == "(empty: read as No)" and box.value == "(empty: read as No)"
+    assert at.selectbox(key=f"np_f_{names.index('Diabetes')}").options[0] == "(missing)"
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").input("61")
+    find(at).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    x = encoder.transform(at.session_state["np_query"])
+    no = encoder.table_.levels("Hypertension")
+    assert x[0, encoder.feature_names_out_.index("Hypertension")] == next(
+        c for lv, c in no.items() if lv.lower() in ("no", "n"))
+
+
 def test_new_patient_one_row_csv():
     at = start("pages/new_patient.py")
     at.radio(key="np_mode").set_value("CSV file").run()
