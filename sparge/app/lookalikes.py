@@ -348,7 +348,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     st.download_button("Download look-alikes (CSV)", lambda: to_csv(lookalike_display(
                            table, matched, values=neighbours, patient=query_values,
                            name=name, encoder=encoder, cells=lookalike_cells,
-                           written=written)),
+                           written=written), float_format="%.10g"),
                        file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
                        key=f"{key}_download",
                        help="The look-alikes with their similarity, then this patient's "

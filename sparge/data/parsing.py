@@ -712,17 +712,26 @@ def token_counts(text: pd.Series) -> dict[str, int]:
     return out
 
 
+#: A test's initials before its value ("eGFR >90").
+_LEADING_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]{1,7}\s{0,3}[:=]?\s{0,3}(?=[<>≤≥⩽⩾])")
+
+
 def limit_text(cell: object) -> str | None:
-    """The cell as written when it is a limit ("<15", ">= 90"), tidied ("<15", "≥90"),
-    or a result below the detection limit ("TND"; walk-through 38's New patient showed it
-    as a plain "50" beside "<50 (read as 50)"); None otherwise. :func:`parse_numeric`
-    reads such a cell as its limit."""
+    """The cell as written when it is a limit ("<15", ">= 90", "eGFR >90", "10+"), tidied
+    ("<15", "≥90", ">90", "≥10"), or a result below the detection limit ("TND";
+    walk-through 38's New patient showed it as a plain "50" beside "<50 (read as 50)");
+    None otherwise. :func:`parse_numeric` reads such a cell as its limit."""
     if cell is None or isinstance(cell, float | int | np.number):
         return None
     text = str(cell).strip()
     if len(text) <= 40 and norm_key(text) in NOT_DETECTED_WORDS:
         return text
-    m = _CENSORED.match(text)
+    if len(text) > 40:
+        return None
+    if (least := _AT_LEAST.fullmatch(text)) is not None:  # "10+": at least 10
+        return "≥" + least.group(1)
+    # a limit after its test's initials, "eGFR >90" (walk-through 49 saw "90")
+    m = _CENSORED.match(text) or _CENSORED.match(_LEADING_NAME.sub("", text, count=1))
     if not m:
         return None
     sign = {"<": "<", ">": ">", "<=": "≤", ">=": "≥", "⩽": "≤", "⩾": "≥"}.get(

@@ -802,12 +802,21 @@ def file_values(values: pd.DataFrame, encoder=None,
     out = {}
     for col in values.columns:
         x = values[col].to_numpy(dtype=float)
+        # 6 significant digits: a converted HbA1c was written 65.01967643200699
+        with np.errstate(divide="ignore", invalid="ignore"):
+            digits = 5 - np.floor(np.log10(np.abs(x)))
+        ok = np.isfinite(digits) & (digits > 0)
+        x = np.where(ok, [round(v, int(d)) if k else v
+                          for v, d, k in zip(x, np.where(ok, digits, 0), ok)], x) \
+            if ok.any() else x
         column: pd.Series = pd.Series(x)
         if category_words(encoder, col):
             column = pd.Series([format_value(v, col, encoder) if math.isfinite(v) else ""
                                 for v in x], dtype=object)
         if cells is not None and len(cells) == len(values) and col in cells.columns:
-            limits = cells[col].map(limit_text).to_numpy()
+            # a list, not Series.map: pandas made the None of a cell without a limit NaN,
+            # and every other look-alike's number went blank (walk-through 49)
+            limits = [limit_text(c) for c in cells[col].tolist()]
             if any(t is not None for t in limits):
                 column = pd.Series([t if t is not None else v
                                     for t, v in zip(limits, column)], dtype=object)
@@ -847,6 +856,8 @@ def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = (), *,
             if LOOKALIKE_HEADERS["ID"] in first.columns:
                 first[LOOKALIKE_HEADERS["ID"]] = f"{plain_text(name, 80)} (the patient)"
             out = pd.concat([first, out], ignore_index=True)
+            if LOOKALIKE_HEADERS["rank"] in out.columns:  # 1, 2 … not 1.0, 2.0
+                out[LOOKALIKE_HEADERS["rank"]] = out[LOOKALIKE_HEADERS["rank"]].astype("Int64")
             biomarkers = pd.concat([own, biomarkers], ignore_index=True)
         out = pd.concat([out, biomarkers], axis=1)
     if matched:

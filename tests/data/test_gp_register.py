@@ -311,3 +311,11 @@ def test_empty_cells_of_register_columns_are_read_as_no_when_asked():
     with pytest.raises(ValueError, match="blank_as_no"):
         Encoder.from_dict({**back.to_dict(), "params": {
             **back.to_dict()["params"], "blank_as_no": "Asthma"}})
+
+
+def test_limits_after_a_name_and_counts_at_least_are_shown_as_written():
+    """Walk-through 49: a new patient's "eGFR >90" was compared as "90", "10+" as "10"."""
+    from sparge.data.parsing import limit_text
+
+    assert [limit_text(c) for c in ("eGFR >90", "10+", "<0.5", "eGFR 88", "Stage 3", 5.0)] \
+        == [">90", "≥10", "<0.5", None, None, None]
