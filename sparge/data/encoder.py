@@ -1577,6 +1577,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         numbered = {numeral_key(norm_key(lv)): lv for lv in self.table_.levels(col)}
         found: dict[str, tuple[float, str]] = {}
         paired_left = PAIRED_LOOKUPS  # ~3 ms each: a file of free text is not paired
+        # a gap word stays a gap unless a group of synonyms spells the answer with it
+        # (walk-through 49: "Not stated" became the answer "Ethnicity not stated")
+        gaps = self.table_.missing_keys(col)
         for k in sorted(set(keys[unknown])):
             lk = loose_key(k)
             group = next((g for g in groups if lk in g), None)
@@ -1593,7 +1596,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             # ... or paired with one known answer by the rules that offer answers written
             # two ways to merge (walk-through 48's new patient: "CKD G3b" beside "G3b",
             # "COPD - moderate" in a COPD register column, "Smoker - 15/day", "2nd")
-            elif paired_left > 0:
+            elif paired_left > 0 and k not in gaps:
                 paired_left -= 1
                 if (hit := self._paired_answer(col, k, mapping)) is not None:
                     found[k] = hit

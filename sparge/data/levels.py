@@ -368,25 +368,34 @@ def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | 
                     ) -> list[tuple[str, str]]:
     """In a yes/no register column, the answers that name its own condition, paired with
     its yes: "Asthma" and "Asthma - mild" in "Asthma", "HTN" in "Hypertension"."""
-    if not column:
-        return []
-    name = loose_key(_REGISTER_WORDS.sub(" ", norm_key(column)))
-    if len(name) < 2:
-        return []
-    names = {name, *_CONDITION_NAMES.get(name, ())}
+    names = _condition_names(column)
     yes = [lv for lv, code in yes_no.items() if code == 1]
-    if not yes:
+    if not names or not yes:
         return []
     target = max(yes, key=lambda lv: (norm_key(lv) == "yes", lv[:1].isupper(), len(lv)))
-    out = []
-    for lv, k in keys.items():
-        if yes_no.get(lv, 3) in (0, 1, 2) or _NEGATED.match(k):
-            continue
-        loose = loose_key(k)
-        if loose in names or any(len(n) >= 4 and loose.startswith(n) and
-                                 not loose[len(n):len(n) + 1].isdigit() for n in names):
-            out.append((lv, target))
-    return out
+    return [(lv, target) for lv, k in keys.items()
+            if yes_no.get(lv, 3) not in (0, 1, 2) and names_condition(k, names)]
+
+
+def _condition_names(column: str | None) -> frozenset[str]:
+    """The loose keys naming a register column's condition: its name without register
+    words ("Asthma register": "asthma") and the condition's other names
+    (:data:`_CONDITION_NAMES`); empty without a name."""
+    if not column:
+        return frozenset()
+    name = loose_key(_REGISTER_WORDS.sub(" ", norm_key(column)))
+    return frozenset({name, *_CONDITION_NAMES.get(name, ())}) if len(name) >= 2 \
+        else frozenset()
+
+
+def names_condition(key: str, names: frozenset[str]) -> bool:
+    """Whether an answer (a normalised key) names the condition of ``names`` (and does
+    not negate it): "Asthma", "Asthma - mild", "HTN"; not "No asthma" or "CKD 3"."""
+    if not names or _NEGATED.match(key):
+        return False
+    loose = loose_key(key)
+    return loose in names or any(len(n) >= 4 and loose.startswith(n)
+                                 and not loose[len(n):len(n) + 1].isdigit() for n in names)
 
 
 def _reordered_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
@@ -1040,8 +1049,13 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # "Yes" before "True" or "1", not before a word that says more: walk-through 43's
     # smoking "Yes" merged into "Current" showed as "Yes" beside "Never" and "Former";
     # nor "Declined" before "No" (walk-through 44: every mother without an epidural)
+    # ... nor the register column's condition before its "Yes" (walk-through 49's Asthma
+    # register showed the merged yes as "Asthma")
+    own = _condition_names(column)
     plain = [w for w in words if w.strip().lower() not in _BOOLEAN_WORDS
-             and norm_key(w) not in DECLINED_WORDS]
+             and norm_key(w) not in DECLINED_WORDS
+             and not (own and names_condition(norm_key(w), own)
+                      and any(v.strip().lower() in ("yes", "y") for v in words))]
     word = max(plain or words, key=_shown_rank)
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     if len(word) <= 60:

@@ -319,3 +319,20 @@ def test_limits_after_a_name_and_counts_at_least_are_shown_as_written():
 
     assert [limit_text(c) for c in ("eGFR >90", "10+", "<0.5", "eGFR 88", "Stage 3", 5.0)] \
         == [">90", "≥10", "<0.5", None, None, None]
+
+
+def test_a_merged_register_yes_is_shown_as_yes_and_a_gap_word_stays_a_gap():
+    """Walk-through 49: the merged yes of an Asthma register showed as "Asthma" (and
+    Hypertension's as "HTN"); "Not stated" became the answer "Ethnicity not stated"."""
+    from sparge.data.levels import shown_answer
+
+    assert shown_answer(["Y", "yes", "HTN"], "Hypertension") == "Yes"
+    assert shown_answer(["Yes", "Asthma", "Asthma - mild"], "Asthma register") == "Yes"
+    assert shown_answer(["Current", "Yes", "Smoker"], "Smoking status") == "Current"
+    rng = np.random.default_rng(8)
+    n = 200
+    df = pd.DataFrame({"ID": range(n), "Ethnicity": rng.choice(
+        ["White British", "Pakistani", "Ethnicity not stated"], n), "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    x, rep = enc.transform_with_report(pd.DataFrame({"ID": [1], "Ethnicity": ["Not stated"]}))
+    assert np.isnan(x[0, 0]) and "read as" not in " ".join(rep.notes)
