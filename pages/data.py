@@ -415,7 +415,12 @@ with current:
             # pairs the user keeps apart (chosen in the list below, read before it is
             # drawn): walk-through 48 could merge all 55 pairs or none
             apart_key = f"merge_apart_{id(cohort)}"
-            pairs = chosen_pairs(rep.answers_two_ways, ss.get(apart_key, []))
+            labels = [pair_label(c, a, b) for c, ps in rep.answers_two_ways.items()
+                      for a, b in ps]
+            if apart_key not in ss:  # kept apart before a merge: still (walk-through 49)
+                remembered = ss.get("merge_kept_apart", {}).get(ss.cohort_name, [])
+                ss[apart_key] = [lb for lb in remembered if lb in labels]
+            pairs = chosen_pairs(rep.answers_two_ways, ss[apart_key])
             n_pairs = sum(len(p) for p in pairs.values())
             if st.button(f"Merge the answers written two ways ({n_pairs:,} "
                          f"pair{'s' if n_pairs != 1 else ''}"
@@ -426,6 +431,7 @@ with current:
                               "Keep any pair apart in the list below. To undo, give them "
                               "different codes on the Encoding table tab."):
                 with guard("Merging the answers"):
+                    ss.setdefault("merge_kept_apart", {})[ss.cohort_name] = list(ss[apart_key])
                     merged = merge_answers(enc.table_, pairs)
                     new = encode_again(cohort, encoding_table=merged)
                     set_cohort(new, ss.cohort_name)
@@ -436,9 +442,7 @@ with current:
                              + (f" ({n_all - n_pairs:,} kept apart)" if n_pairs < n_all
                                 else "")):
                 st.multiselect(
-                    "Keep apart (not merged)",
-                    [pair_label(c, a, b) for c, ps in rep.answers_two_ways.items()
-                     for a, b in ps], key=apart_key,
+                    "Keep apart (not merged)", labels, key=apart_key,
                     help="Pairs that are not one answer written two ways: they keep their "
                          "own codes when the others are merged.")
                 st.dataframe(plain_frame(pairs_table(cohort.df, pairs, enc.table_)),

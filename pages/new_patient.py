@@ -245,8 +245,9 @@ if query is not None:
                        ":\n\n" + "\n".join(f"- {md_escape(m, 600)}"
                                             for m in (own + problems)[:10]))
         if msgs:  # one box: a patient with 16 gaps had 16 boxes above its look-alikes
-            with (st.expander(f"How the file was read ({len(msgs):,} notes on all "
-                              f"{len(query):,} patients)") if len(query) > 1
+            whom = "both patients" if len(query) == 2 else f"all {len(query):,} patients"
+            with (st.expander(f"How the file was read ({len(msgs):,} notes on {whom})")
+                  if len(query) > 1
                   else st.container()):
                 st.info("\n".join(f"- {md_escape(m, 600)}" for m in msgs[:30])
                         + (f"\n- … and {len(msgs) - 30} more" if len(msgs) > 30 else ""))

@@ -78,6 +78,11 @@ def test_a_pair_kept_apart_is_not_merged():
     assert not at.exception
     levels = at.session_state["cohort"].encoder.table_.levels("Sex")
     assert levels["F"] == levels["Female"] and levels["M"] != levels["Male"]
+    # the pair kept apart stays so: not offered to merge again (walk-through 49)
+    apart = next(m for m in at.multiselect if m.key.startswith("merge_apart_"))
+    assert apart.value == ["Sex: 'M' into 'Male'"]
+    button = at.button(key="merge_two_ways")
+    assert "(0 pairs of 1)" in button.label and button.disabled
 
 
 def test_empty_register_cells_are_read_as_no_in_one_click():
