@@ -1587,7 +1587,9 @@ class Encoder(TransformerMixin, BaseEstimator):
             got = set().union(*(by_loose[w] for w in known)) if known else set()
             # the code stands for the group: its own first word ("Yes"), or spellings
             # merged into it; "Yes - 2 units" alone says 2 units (not "Yes - 4 units")
-            if len(got) == 1 and (group[0] in known or len(known) > 1):
+            # (or a spelling without a number: "Current smoker" stands for current)
+            if len(got) == 1 and (group[0] in known or len(known) > 1
+                                  or not any(ch.isdigit() for ch in known[0])):
                 found[k] = (got.pop(), spelled.get(known[0], known[0]))
             # ... or its Roman numerals as digits (walk-through 46's mMRC "Grade IV"
             # beside "Grade 4")
@@ -1627,6 +1629,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         way), or of the number it writes as an ordinal ("2nd": "2"); ``None`` otherwise."""
         levels = [str(lv) for lv in self.table_.levels(col)]
         if len(key) > 60 or len(levels) > 200:
+            return None
+        # a spelling of a group of synonyms is read by the group's own rule (a lone "Yes -
+        # 2 units" does not stand for "Yes - 4 units")
+        if any(loose_key(key) in g for g in synonym_groups(col)):
             return None
         code_of = {norm_key(lv): mapping.get(norm_key(lv)) for lv in levels}
         if (n := ordinal_number(key)) is not None and n == int(n) and \
