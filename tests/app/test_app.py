@@ -3,6 +3,7 @@ with streamlit.testing.v1.AppTest."""
 
 from __future__ import annotations
 
+import copy
 import re
 
 import numpy as np
@@ -388,8 +389,10 @@ def test_the_form_says_when_an_empty_answer_reads_as_no():
     48's GP register) offers "(empty: read as No)", not "(missing)", for that column."""
     at = start("pages/new_patient.py")
     names = at.session_state["model"].feature_names()
-    encoder = at.session_state["model_encoder"]
+    # a copy: the bundled model's encoder is shared by every test of this process
+    encoder = copy.deepcopy(at.session_state["model_encoder"])
     encoder.blank_as_no = ["Hypertension"]
+    at.session_state["model_encoder"] = encoder
     at.run()
     box = at.selectbox(key=f"np_f_{names.index('Hypertension')}")
     assert box.options[0] == "(empty: read as No)" and box.value == "(empty: read as No)"
