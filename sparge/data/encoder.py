@@ -39,7 +39,7 @@ from sparge.data.column_kinds import (
     looks_like_follow_up,
     looks_like_free_text,
 )
-from sparge.data.combined_cells import source_columns
+from sparge.data.combined_cells import shared_looks, source_columns
 from sparge.data.compound_units import read_compound_units, unpack_rows
 from sparge.data.dates import add_ages
 from sparge.data.encoding_notes import (
@@ -277,11 +277,12 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=()) -> pd.DataFrame:
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
-    df = read_dates_in_age_columns(read_obstetric(read_compound_units(
-        read_pounds_ounces(read_not_applicable(df)), durations)))
-    return split_apgars(split_pressures(split_tnm(df, known=stages),
-                                        known=pressure_columns(fitted)),
-                        known=apgar_columns(fitted))
+    with shared_looks():  # a small table's cells looked at once for every reader
+        df = read_dates_in_age_columns(read_obstetric(read_compound_units(
+            read_pounds_ounces(read_not_applicable(df)), durations)))
+        return split_apgars(split_pressures(split_tnm(df, known=stages),
+                                            known=pressure_columns(fitted)),
+                            known=apgar_columns(fitted))
 
 
 class Encoder(TransformerMixin, BaseEstimator):
