@@ -31,7 +31,9 @@ _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died
                   # walk-through 19: "MACE at 1 year" became an input feature, unsaid
                   "dead", "deceased", "survived", "alive", "expire", "expired", "mace",
                   "readmitted", "readmission", "relapse", "recurrence", "response",
-                  "diagnosis", "status")
+                  "diagnosis", "status",
+                  # walk-through 50: "Admitted" was not guessed as the outcome
+                  "admitted", "hospitalised", "hospitalized")
 #: "status", "class" and "diagnosis" name features too (Marital Status, NYHA class, a
 #: walk-through's "Cardiovascular diagnosis" chosen over "Vital status"): they mark an
 #: outcome only alone or with one of these words ("Vital status", "Target class").
@@ -278,7 +280,11 @@ _EVENT_ANSWERS: tuple[tuple[re.Pattern, frozenset, frozenset], ...] = (
      frozenset({"not readmitted", "no readmission", "not readmit"})),
     (re.compile(r"(?<!re)admi|hospitali[sz]", re.IGNORECASE),
      frozenset({"admitted", "admit", "admission", "admit to ward", "hospitalised",
-                "hospitalized", "inpatient"}),
+                "hospitalized", "inpatient",
+                # walk-through 50's paediatric ED: "PICU" and "admitted to ward" beside
+                # "Yes" were two more outcomes; the unit a child is admitted to
+                "ward", "picu", "icu", "nicu", "hdu", "phdu", "ccu", "itu", "intensive care",
+                "high dependency", "paediatric ward", "pediatric ward", "theatre", "or"}),
      frozenset({"discharged", "discharge", "discharged home", "home", "sent home",
                 "not admitted", "no admission", "outpatient", "not hospitalised",
                 "not hospitalized"})),
@@ -361,6 +367,12 @@ def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str,
             out[answer] = 1
         elif key in no:
             out[answer] = 2
+        # ... or starts with one, more words after it ("admitted to ward", "discharged
+        # home with advice", "died in hospital"), a no's words first ("not admitted …")
+        elif any(key.startswith(w + " ") for w in no if len(w) > 3):
+            out[answer] = 2
+        elif any(key.startswith(w + " ") for w in yes if len(w) > 3):
+            out[answer] = 1
     return out
 
 

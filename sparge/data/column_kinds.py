@@ -32,6 +32,11 @@ FOLLOW_UP_NAME = re.compile(
     r"\b(?:hospital|icu|nicu|picu|ward|inpatient)[\s_.\-]*(?:stay|days?|los)\b|"
     r"\bdays?[\s_.\-]*(?:in|of)[\s_.\-]*(?:hospital|icu|nicu|picu|ward|stay)\b|"
     r"\b(?:time|days?)[\s_.\-]*(?:to|until|till)[\s_.\-]*discharge|"
+    # ... and of a stay in the emergency department, known when it ends (walk-through
+    # 50's "Time in department": 300 min for the admitted against 170)
+    r"\b(?:time|hours?|minutes?|mins?)[\s_.\-]*(?:in|spent[\s_.\-]*in)[\s_.\-]*(?:the[\s_.\-]*)?"
+    r"(?:department|dept|ed|a&e|ae|emergency(?:[\s_.\-]*department)?|hospital)\b|"
+    r"\bed[\s_.\-]*(?:los|length[\s_.\-]*of[\s_.\-]*stay)\b|"
     # "Days followed", "Months followed", "Followed for (days)"
     rf"\b{_SPAN}[\s_.\-]*followed\b|\bfollowed[\s_.\-]*(?:for|up)?[\s_.\-]*\(?\s*{_SPAN}\b",
     re.IGNORECASE)

@@ -11,7 +11,7 @@ import re
 import pandas as pd
 
 from sparge.data.drug_combinations import brand_or_dose, combination_pairs
-from sparge.data.parsing import cell_keys, cell_text, loose_key, min_category_count
+from sparge.data.parsing import cell_keys, cell_text, gcs_total, loose_key, min_category_count
 from sparge.data.tables import (
     CATEGORY_WORDS,
     DEFAULT_MISSING_TOKENS,
@@ -328,6 +328,17 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     out += [(a, b) for a, b in _reordered_pairs(keys) if a not in paired]
     paired = {a for a, _ in out}
     out += [(a, b) for a, b in _typo_pairs(keys) if a not in paired]
+    # a Glasgow coma scale's parts beside its total (walk-through 50's "E4V5M6" and
+    # "GCS 15" in one column)
+    paired = {a for a, _ in out}
+    by_total = {k: lv for lv, k in keys.items()}
+    for lv, k in keys.items():
+        total = gcs_total(k)
+        hit = next((by_total[t] for t in (str(total), f"gcs {total}", f"gcs{total}",
+                                          f"gcs: {total}") if t in by_total), None) \
+            if total is not None else None
+        if hit is not None and lv not in paired and hit != lv:
+            out.append((lv, dict(out).get(hit, hit)))
     return out
 
 
@@ -833,10 +844,45 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("rehab", "rehabilitation", "inpatientrehab", "inpatientrehabilitation",
          "rehabunit", "rehabilitationunit", "irf"),
         ("died", "deceased", "dead", "death", "expired", "diedinhospital"))),
+    # walk-through 50's paediatric ED: Manchester triage's colours and names beside its
+    # numbers ("Orange" and "2 - very urgent"); ESI and CTAS names agree on 1, 3 and 5
+    (("triage", "acuity", "manchester", "mts"), tuple(
+        (str(n), *(f"{w}{n}" for w in ("cat", "category", "level", "triage", "mts", "esi",
+                                      "ctas", "ats", "triagecategory", "priority", "p")),
+         *(f"{n}{w}" for w in names), *names)
+        for n, names in (
+            (1, ("red", "immediate", "resuscitation", "resus")),
+            (2, ("orange", "veryurgent", "emergent", "emergency")),
+            (3, ("yellow", "urgent")),
+            (4, ("green", "standard", "lessurgent", "semiurgent")),
+            (5, ("blue", "nonurgent"))))),
+    # ... its presenting complaints, consciousness (AVPU) and arrival written several ways
+    (("complaint", "presenting", "reason for attendance", "reasonforattendance"), (
+        ("fever", "pyrexia", "pyrexial", "febrile", "temp", "hightemp", "hightemperature"),
+        ("breathingdifficulty", "difficultybreathing", "difficultyinbreathing", "sob",
+         "shortnessofbreath", "breathless", "breathlessness", "respdistress",
+         "respiratorydistress", "dib", "increasedworkofbreathing"),
+        ("diarrhoeaandvomiting", "d&v", "d+v", "dandv", "diarrhoea&vomiting",
+         "diarrhoea+vomiting", "diarrheaandvomiting", "diarrhea&vomiting",
+         "vomitinganddiarrhoea", "vomiting&diarrhoea", "v&d", "v+d"),
+        ("headinjury", "headinj", "headinj.", "hi"),
+        ("seizure", "seizures", "fit", "fits", "fitting", "convulsion", "convulsions"),
+        ("abdominalpain", "abdopain", "abdpain", "tummypain", "tummyache"),
+        ("limbinjury", "limbinj", "injury-limb", "injurylimb", "limbinj."))),
+    (("avpu", "conscious", "responsiveness"), (
+        ("alert", "a"), ("voice", "v", "respondstovoice", "verbal"),
+        ("pain", "p", "respondstopain"), ("unresponsive", "u", "unrousable"))),
+    (("arrival", "mode of arrival", "modeofarrival", "transport"), (
+        ("ambulance", "amb", "999", "byambulance", "emergencyambulance"),
+        ("gpreferral", "refbygp", "gp", "referredbygp", "gpref", "gpreferred"),
+        ("selfpresented", "self", "selfreferral", "selfreferred", "walkedin", "walkin",
+         "walk-in"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),
-             # walk-through 48's CKD stage: "N", "No" and "None" for one answer
-             ("no", "none", "nil", "n"))),
+             # walk-through 48's CKD stage: "N", "No" and "None" for one answer; walk-
+             # through 50's known conditions "nil PMH", "No PMH"
+             ("no", "none", "nil", "n", "nilpmh", "nopmh", "nopastmedicalhistory",
+              "nosignificantpmh"))),
 )
 
 

@@ -98,6 +98,13 @@ _LOG_COUNT = re.compile(r"(?:log ?(?:10)?[ :=]{0,3}(\d{1,2}(?:\.\d{1,4})?)|"
                         r"(?: {0,3}(?:copies|cp|iu)(?: ?/ ?ml)?)?", re.IGNORECASE)
 
 
+def gcs_total(cell: str) -> int | None:
+    """A Glasgow coma scale written as its parts, "E4V5M6", as its total (15); ``None``
+    otherwise."""
+    m = _GCS.fullmatch(str(cell).strip()) if len(str(cell)) <= 30 else None
+    return None if m is None else sum(int(g) for g in m.groups())
+
+
 def log_count(cell: str) -> float | None:
     """A load written as its base-10 logarithm ("log 4.1", "4.1 log10 copies/mL"), as the
     load (12,589); else ``None``."""
@@ -138,7 +145,10 @@ _NAMED_COUNT = re.compile(r" ?CD[348]\+?(?: ?(?:count|abs(?:olute)?))?[ :=]{0,3}
 #: "94 % O2", "93% 2L NP" (walk-through 33: 156 such cells were set to missing). The
 #: saturation is read; how much oxygen the patient was on is not.
 _SATURATION = re.compile(
-    r"\s*(\d{2,3}(?:\.\d)?)\s*%\s*(?:on\s+|@\s*|via\s+|with\s+)?"
+    # "94% on 2L", and without its % before how it was taken: "96 on air", "97% in air"
+    # (walk-through 50's paediatric ED set 111 such saturations to missing)
+    r"\s*(\d{2,3}(?:\.\d)?)\s*(?:%\s*(?:(?:on|in)\s+|@\s*|via\s+|with\s+)?|"
+    r"(?:on|in)\s+|@\s*|via\s+|with\s+)"
     r"(?:RA|room\s*air|air|O2|oxygen|supplemental\s+O2|NP|NC|NRB|HFNC|FM|mask|venturi|"
     r"\d+(?:\.\d+)?\s*(?:L|l|lpm|L/min)\b(?:\s*(?:O2|NP|NC|FM|NRB|mask|via\s+\w+))?|"
     r"FiO2\s*\d+\s*%?|\d+\s*%\s*(?:FiO2|O2))\s*", re.IGNORECASE)
@@ -282,6 +292,60 @@ def _scale_level(name: str) -> Callable[[str], float | None] | None:
     return level
 
 
+#: A rate's column by its name: a heart or breathing rate, a pulse.
+_RATE_NAME = re.compile(r"\brate\b|\bpulse\b|\bhr\b|\brr\b|\bbpm\b|\bresp", re.IGNORECASE)
+#: A rate written with its unit before or after it: "39/min", "bpm 165", "58 breaths/min".
+_PER_MINUTE = re.compile(
+    r"\s{0,3}(?:(?:bpm|b/min)\s{0,3}(\d{1,3}(?:\.\d)?)|(\d{1,3}(?:\.\d)?)\s{0,3}"
+    r"(?:/\s{0,2}min(?:ute)?|bpm|b/min|per\s{1,2}min(?:ute)?|(?:breaths?|beats?)\s{0,2}"
+    r"(?:/|per)\s{0,2}min(?:ute)?))\s{0,3}", re.IGNORECASE)
+
+
+_BPM_AFTER = re.compile(r"\s{0,3}\d{1,3}(?:\.\d)?\s{0,3}bpm\s{0,3}", re.IGNORECASE)
+
+
+def per_minute(column: object, cell: str) -> float | None:
+    """A rate written with its unit ("39/min", "bpm 165") in a column named for a rate
+    (walk-through 50's paediatric ED set 43 such heart and breathing rates to missing);
+    ``None`` otherwise."""
+    if len(cell) > 40 or not _RATE_NAME.search(str(column or "")[:80]):
+        return None
+    m = _PER_MINUTE.fullmatch(cell)
+    return None if m is None else float(m.group(1) or m.group(2))
+
+
+#: A column of ages by its name ("Age", "Age (years)", "age_yrs").
+_AGE_COLUMN = re.compile(r"(?:^|[\s_])age(?:$|[\s_(])", re.IGNORECASE)
+#: An age in months, weeks or days in a column of ages: "10m", "21 mths", "6 wks", "3d"
+#: ("m" is months here, not metres or minutes).
+_AGE_IN = re.compile(r"\s{0,3}(\d{1,3}(?:\.\d{1,2})?)\s{0,3}(m|mo|mos|mth|mths|mnth|mnths|"
+                     r"months?|w|wk|wks|weeks?|d|dys?|days?)\.?\s{0,3}", re.IGNORECASE)
+#: ... or as paediatric notes write it: "16/12" (months), "7/52" (weeks), "3/7" (days).
+_AGE_PART = re.compile(r"\s{0,3}(\d{1,2})\s{0,2}/\s{0,2}(12|52|7)\s{0,3}")
+_DAYS_IN = {"m": 365.25 / 12, "w": 7.0, "d": 1.0, "12": 365.25 / 12, "52": 7.0, "7": 1.0}
+_AGE_UNIT_DAYS = {"years": 365.25, "months": 365.25 / 12, "weeks": 7.0, "days": 1.0}
+
+
+def age_part(column: object, cell: str) -> float | None:
+    """An age written in months, weeks or days ("10m", "21 mths", "16/12", "7/52") in a
+    column of ages, in the column's unit (its name's; years by default, a year of 365.25
+    days); ``None`` otherwise. Walk-through 50's paediatric ED set 161 of its infants'
+    ages to missing while reading "3y 2m"."""
+    name = str(column or "")[:80]
+    if len(cell) > 20 or not _AGE_COLUMN.search(name):
+        return None
+    m = _AGE_IN.fullmatch(cell)
+    if m is not None:
+        n, per = float(m.group(1)), _DAYS_IN[m.group(2)[0].lower()]
+    elif (m := _AGE_PART.fullmatch(cell)) is not None and int(m.group(1)) < int(m.group(2)) * (
+            2 if m.group(2) == "12" else 1):
+        n, per = float(m.group(1)), _DAYS_IN[m.group(2)]
+    else:
+        return None
+    unit = unit_key(header_unit(name) or "years")
+    return n * per / _AGE_UNIT_DAYS.get(unit, 365.25)
+
+
 def named_total(column: object) -> re.Pattern | None:
     """A number after the initials a column is named by: "CAT 26", "CAT: 26/40" in a
     column "CAT score", "eGFR >90" (a limit: group 1 the comparator, group 2 the number;
@@ -297,10 +361,22 @@ def _named_total(name: str) -> re.Pattern | None:
     # initials with at least two capitals: "CAT", "eGFR", "QRISK3", "HbA1c" (walk-through
     # 48 read "BMI 31" and set "eGFR 88" and "QRISK3 16.7%" to missing); not "Age 65"
     first = re.match(r"\s*([A-Za-z][A-Za-z0-9]{1,7})(?![A-Za-z0-9])", name)
-    if first is None or sum(ch.isupper() for ch in first.group(1)) < 2 \
-            or first.group(1).upper() in _CLASS_INITIALS:
+    if first is not None and first.group(1).upper() in _CLASS_INITIALS:
+        return None  # "NYHA class": a class's answers, not a score
+    names = []
+    if first is not None and sum(ch.isupper() for ch in first.group(1)) >= 2 \
+            and first.group(1).upper() not in _CLASS_INITIALS:
+        names.append(re.escape(first.group(1)))
+    # ... or the initials of its words: "HR 170" in "Heart rate", "RR 39" in "Resp rate"
+    # (walk-through 50's paediatric ED)
+    words = re.findall(r"[A-Za-z]+", re.sub(r"[(\[].*", "", name))
+    if 2 <= len(words) <= 4 and all(len(w) > 2 for w in words):
+        initials = "".join(w[0] for w in words).upper()
+        if initials not in _CLASS_INITIALS:
+            names.append(initials)
+    if not names:
         return None
-    word = re.escape(first.group(1))
+    word = "(?:" + "|".join(names) + ")"
     return re.compile(rf"\s{{0,3}}{word}\s{{0,3}}(?:total|score)?\s{{0,3}}[:=]?\s{{0,3}}"
                       r"([<>]=?|[≤≥])?\s{0,3}(\d{1,4}(?:\.\d{1,3})?)(?:\s{0,3}/\s{0,3}\d{1,4})?\s{0,3}%?\s{0,3}",
                       re.IGNORECASE)
@@ -901,6 +977,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif m := _CENSORED.match(s):  # "<15", ">90": the limit (the value lies beyond)
             out[i] = float(m.group(2).replace(",", "."))
             info["censored"].append((int(i), s))
+        elif (v := age_part(values.name, s)) is not None:  # "10m", "16/12" in an Age
+            out[i] = v
+            info["plain"].append((int(i), s, v))
         elif m := _GESTATION.fullmatch(s):  # "38+4": weeks and days, in weeks
             out[i] = int(m.group(1)) + int(m.group(2)) / 7
             info["gestation"].append((int(i), s, float(out[i])))
@@ -952,6 +1031,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif log_counts and (v := log_count(s)) is not None:  # "log 4.1": 12,589
             out[i] = v
             info["log10"].append((int(i), s, v))
+        elif (v := per_minute(values.name, s)) is not None:  # "39/min" in a resp rate
+            out[i] = v
+            info["plain"].append((int(i), s, v))
         elif test and is_unable(s):  # the worst result, once the column is read
             cannot.append(int(i))
         else:
@@ -1215,6 +1297,14 @@ def _unique_cells(values: pd.Series, missing_tokens):
     if level is not None:  # "moderately frail" in a Clinical Frailty Scale
         number[other] |= np.array([level(str(uniques.iat[i])) is not None for i in other],
                                   dtype=bool)
+    if _AGE_COLUMN.search(str(values.name or "")[:80]):  # "10m", "16/12" in an Age
+        number[other] |= np.array([age_part(values.name, str(uniques.iat[i])) is not None
+                                   for i in other], dtype=bool)
+    if _RATE_NAME.search(str(values.name or "")[:80]):  # "39/min" in a rate's column
+        # ("90 bpm" is a unit's cell: the column's unit is learned from it)
+        number[other] |= np.array([per_minute(values.name, str(uniques.iat[i])) is not None
+                                   and not _BPM_AFTER.fullmatch(str(uniques.iat[i]))
+                                   for i in other], dtype=bool)
     if performance_direction(values.name):  # "unable" in a timed up-and-go: its worst
         number[other] |= np.array([is_unable(uniques.iat[i]) for i in other], dtype=bool)
     # "TND" beside "<50" reads as the detection limit (:func:`parse_numeric`)

@@ -649,7 +649,9 @@ def test_a_new_patient_reads_the_unit_learned_and_a_saved_encoder_keeps_it():
     assert old.units_ == {}
     x = dict(zip(old.feature_names_out_, old.transform(one)[0]))
     # (a pressure's mmHg is known by its name: walk-through 48's "150 mmHg")
-    assert np.isnan(x["Heart rate"]) and x["Systolic BP"] == 150 and x["Age (years)"] == 70
+    # (and a rate's "BPM" by its name: walk-through 50's "39/min", "bpm 165")
+    assert x["Heart rate"] == 90 and x["Systolic BP"] == 150 and x["Age (years)"] == 70
+    assert np.isnan([x["LVEF"], x["Creatinine"], x["HbA1c"]]).all()
     with pytest.raises(ValueError):
         Encoder.from_dict({**enc.to_dict(), "units": ["mmHg"]})
 
@@ -1293,7 +1295,12 @@ def test_a_numbered_scale_written_several_ways_merges_into_its_order():
     assert arrival["self"] == arrival["Walk-in"] != arrival["Private car"]
     # not a scale: doses, or a number written once per way
     assert abbreviated_levels(["Metformin 500", "Metformin 1000", "500"], "Drug") == []
-    assert abbreviated_levels(["ESI 2", "Cat 3", "2", "3"], "Triage") == []
+    assert abbreviated_levels(["ESI 2", "Cat 3", "2", "3"], "Score") == []
+    # in a triage column they are its levels (walk-through 50's Manchester colours too)
+    joined = abbreviated_levels(["ESI 2", "Cat 3", "2", "3", "Orange"], "Triage")
+    assert {frozenset(p) for p in joined} == {frozenset({"2", "ESI 2"}),
+                                              frozenset({"3", "Cat 3"}),
+                                              frozenset({"Orange", dict(joined)["2"]})}
     assert abbreviated_levels(["Ward 2", "Ward 10", "bay 1", "bay 2", "bay 3"], "Ward") == []
 
 
