@@ -308,7 +308,7 @@ if sel_row is not None:
             row = ss.cohort.df.iloc[sel_row] if index.compatible else {}
             show_lookalikes(model, table, query, pid, encoder, key="explore",
                             written=limits_as_written(row, model.feature_names()),
-                            match=match)
+                            match=match, outcome=outcome)
 else:
     if "patient" in st.query_params:
         del st.query_params["patient"]

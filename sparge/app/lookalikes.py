@@ -297,7 +297,7 @@ def wrapped_table(frame: pd.DataFrame, columns: list[str], headers: dict[str, st
 
 def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder=None,
                     *, key: str = "la", written: dict[str, str] | None = None,
-                    match: Match | None = None) -> None:
+                    match: Match | None = None, outcome: object = None) -> None:
     """A look-alike table (plain headers, the sparse weight explained), its download, the
     outcomes among the look-alikes and a comparison of the biomarkers in clinical units.
 
@@ -313,6 +313,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         (:func:`sparge.services.display.limits_as_written`): compared as written
     match : the conditions the look-alikes were drawn under (:func:`lookalike_match`),
         named in the download
+    outcome : the patient's own outcome, when known (a training patient's), in the
+        download's first row
     """
     weight_help = sparse_weight_help(model)
     forest = has_forest_part(model)
@@ -348,7 +350,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     st.download_button("Download look-alikes (CSV)", lambda: to_csv(lookalike_display(
                            table, matched, values=neighbours, patient=query_values,
                            name=name, encoder=encoder, cells=lookalike_cells,
-                           written=written), float_format="%.10g"),
+                           written=written, outcome=outcome), float_format="%.10g"),
                        file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
                        key=f"{key}_download",
                        help="The look-alikes with their similarity, then this patient's "

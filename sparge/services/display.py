@@ -827,7 +827,8 @@ def file_values(values: pd.DataFrame, encoder=None,
 def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = (), *,
                       values: pd.DataFrame | None = None, patient=None, name: object = None,
                       encoder=None, cells: pd.DataFrame | None = None,
-                      written: dict[str, str] | None = None) -> pd.DataFrame:
+                      written: dict[str, str] | None = None,
+                      outcome: object = None) -> pd.DataFrame:
     """The look-alike table with plain headers and without internal columns (for download);
     with ``matched`` (the conditions the look-alikes were matched on exactly, or a note
     such as :attr:`sparge.services.matching.Match.file_note`) a last column says it, so that
@@ -837,7 +838,8 @@ def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = (), *,
     biomarker follows as a column (:func:`file_values`; walk-throughs 45 and 47 opened the
     file and found no values to compare), and with ``patient`` (the patient's values in
     the same columns) a first row gives the patient's own, named ``name`` ("(the
-    patient)"), with ``written`` its values written as a limit, by feature.
+    patient)"), with ``written`` its values written as a limit, by feature, and its
+    ``outcome`` when known (a training patient's; walk-through 50 found it empty).
     """
     keep = [c for c in LOOKALIKE_HEADERS if c in table.columns]
     out = table[keep].rename(columns=LOOKALIKE_HEADERS).reset_index(drop=True)
@@ -855,6 +857,8 @@ def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = (), *,
             first = pd.DataFrame({c: [None] for c in out.columns})
             if LOOKALIKE_HEADERS["ID"] in first.columns:
                 first[LOOKALIKE_HEADERS["ID"]] = f"{plain_text(name, 80)} (the patient)"
+            if outcome is not None and LOOKALIKE_HEADERS["outcome"] in first.columns:
+                first[LOOKALIKE_HEADERS["outcome"]] = plain_text(outcome, 80)  # when known
             out = pd.concat([first, out], ignore_index=True)
             if LOOKALIKE_HEADERS["rank"] in out.columns:  # 1, 2 … not 1.0, 2.0
                 out[LOOKALIKE_HEADERS["rank"]] = out[LOOKALIKE_HEADERS["rank"]].astype("Int64")

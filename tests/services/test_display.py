@@ -524,3 +524,7 @@ def test_the_lookalike_file_carries_the_patient_and_the_lookalikes_values(encode
     noisy = lookalike_display(table, values=values, patient=[65.01967643200699, 1.0, 2.0],
                               name="N", encoder=encoder)
     assert noisy["Age"].iloc[0] == 65.0197 and str(noisy["Rank"].dtype) == "Int64"
+    assert pd.isna(noisy["Outcome"].iloc[0])  # a new patient's is not known
+    known = lookalike_display(table, values=values, patient=[61.0, 1.0, 2.0], name="P9",
+                              encoder=encoder, outcome="low")
+    assert known["Outcome"].tolist() == ["low", "a", "b"]
