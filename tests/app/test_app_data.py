@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from app_support import NARROW, SMALL, start, texts
+from streamlit.testing.v1 import AppTest
 
 from sparge import read_table
 from sparge.services.workflow import train
@@ -54,17 +55,25 @@ def test_an_upload_sets_a_one_patient_outcome_aside_untouched():
     assert "'ESKD' (1 patient) has fewer than 3 patients" in texts(at)
 
 
+def _encoded_with(name: str, **columns) -> tuple[AppTest, pd.DataFrame]:
+    """The Data page after encoding the narrow sample with ``columns`` added (each a list
+    of answers, repeated to the sample's length), at a 50 % missing-values threshold, and
+    the table uploaded."""
+    df = pd.read_csv(io.BytesIO(NARROW))
+    df = pd.concat([df, pd.DataFrame({c: (v * len(df))[:len(df)]
+                                      for c, v in columns.items()})], axis=1)
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        (name, df.to_csv(index=False).encode(), "text/csv")).run()
+    at.slider(key="setup_missing").set_value(50)
+    at.button(key="setup_go").click().run()
+    return at, df
+
+
 def test_a_pair_kept_apart_is_not_merged():
     """Walk-through 48: the 55 pairs offered were merged all or none; a pair that is no
     one answer written two ways is kept apart in the list, and the rest merge."""
-    df = pd.read_csv(io.BytesIO(NARROW))
-    df = pd.concat([df, pd.DataFrame({
-        "Sex": (["F", "Female", "M", "Male"] * 15)[:len(df)]})], axis=1)
-    at = start("pages/data.py")
-    at.file_uploader(key="data_upload").set_value(
-        ("sex.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.slider(key="setup_missing").set_value(50)
-    at.button(key="setup_go").click().run()
+    at, _ = _encoded_with("sex.csv", Sex=["F", "Female", "M", "Male"])
     assert at.session_state["cohort"].encoder.report_.answers_two_ways["Sex"] == [
         ["F", "Female"], ["M", "Male"]]
     apart = next(m for m in at.multiselect if m.key.startswith("merge_apart_"))
@@ -88,14 +97,7 @@ def test_a_pair_kept_apart_is_not_merged():
 def test_empty_register_cells_are_read_as_no_in_one_click():
     """Walk-through 48: a GP register's yes/no columns left empty for "not on the
     register" were gaps; one click reads them as No, and says so."""
-    df = pd.read_csv(io.BytesIO(NARROW))
-    asthma = (["Yes", "No", "", "No", "No"] * 20)[:len(df)]
-    df = pd.concat([df, pd.DataFrame({"Asthma register": asthma})], axis=1)
-    at = start("pages/data.py")
-    at.file_uploader(key="data_upload").set_value(
-        ("gp.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.slider(key="setup_missing").set_value(50)
-    at.button(key="setup_go").click().run()
+    at, _ = _encoded_with("gp.csv", **{"Asthma register": ["Yes", "No", "", "No", "No"]})
     button = at.button(key="blank_as_no")
     assert button.label.startswith("Read empty cells as No in ")
     button.click().run()
@@ -111,15 +113,8 @@ def test_empty_register_cells_are_read_as_no_in_one_click():
 def test_answers_written_two_ways_are_merged_in_one_click():
     """Walk-through 21: NYHA class held 13 answers for 4 classes and Sex F/Female/M/Male;
     merging them meant editing codes one by one on the Encoding table tab."""
-    df = pd.read_csv(io.BytesIO(NARROW))
-    df = pd.concat([df, pd.DataFrame({
-        "NYHA class": (["I", "1", "NYHA II", "2", "iii", "3"] * 10)[:len(df)],
-        "Sex": (["F", "Female", "M", "Male"] * 15)[:len(df)]})], axis=1)
-    at = start("pages/data.py")
-    at.file_uploader(key="data_upload").set_value(
-        ("nyha.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.slider(key="setup_missing").set_value(50)
-    at.button(key="setup_go").click().run()
+    at, df = _encoded_with("nyha.csv", **{"NYHA class": ["I", "1", "NYHA II", "2", "iii", "3"],
+                                          "Sex": ["F", "Female", "M", "Male"]})
     assert any("written two ways" in w.value for w in at.warning)
     pairs = at.session_state["cohort"].encoder.report_.answers_two_ways
     assert pairs["Sex"] == [["F", "Female"], ["M", "Male"]]
