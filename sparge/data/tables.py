@@ -458,8 +458,9 @@ class EncodingTable:
 
         For answers written two ways ("f" and "Female", "iii" and "3"; the encoder's
         ``report_.answers_two_ways``). Chains follow through: with ``("NYHA III", "iii")``
-        and ``("iii", "3")`` both take the code of "3". Levels not named keep their codes,
-        and the column keeps its order flag.
+        and ``("iii", "3")`` both take the code of "3". A level sharing a merged level's
+        code goes with it (a yes/no column's "Y" with its "yes"); other levels keep their
+        codes, and the column keeps its order flag.
 
         Parameters
         ----------
@@ -488,6 +489,15 @@ class EncodingTable:
                     seen.add(k)
                     k = target[k]
                 codes[lv] = levels[by_key[k]]
+            # the spellings that shared a merged answer's code go with it (walk-through
+            # 50: "yes" merged into "up to date" left its "Y" behind, a second round)
+            moved: dict = {}
+            for lv in levels:
+                if codes[lv] != levels[lv]:
+                    moved.setdefault(levels[lv], codes[lv])
+            for lv in levels:
+                if codes[lv] == levels[lv] and levels[lv] in moved:
+                    codes[lv] = moved[levels[lv]]
             ordered = out.is_ordered(col) if norm_key(col) in out._ordered else None
             out.set_column(col, codes, ordered=ordered)
         return out

@@ -90,3 +90,22 @@ def test_an_admission_outcome_written_with_its_ward_is_yes_and_the_time_in_ed_a_
     assert set(enc.report_.label_balance) == {"Yes", "No"}
     assert enc.report_.label_balance["Yes"] == admitted.sum()
     assert "Time in department (min)" not in enc.feature_names_out_
+
+
+def test_a_merged_answer_takes_the_spellings_that_shared_its_code():
+    """Walk-through 50: "yes" merged into "up to date" left its "Y" (the same code) behind,
+    and the page offered a second round of merges ("Y" / "yes", "N" / "No")."""
+    from sparge.data.answer_merging import merge_answers
+
+    rng = np.random.default_rng(51)
+    n = 300
+    df = pd.DataFrame({"ID": range(n), "Immunisations up to date": rng.choice(
+        ["yes", "Y", "UTD", "up to date", "No", "N", "not immunised", "partial", "behind",
+         "incomplete"], n), "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    merged = merge_answers(enc.table_, enc.report_.answers_two_ways)
+    codes = merged.levels("Immunisations up to date")
+    assert codes["Y"] == codes["yes"] == codes["UTD"] == codes["up to date"]
+    assert codes["N"] == codes["No"] == codes["not immunised"]
+    again = Encoder(id_column="ID", label_column="y", encoding_table=merged).fit(df)
+    assert again.report_.answers_two_ways == {}
