@@ -253,6 +253,10 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
     # moderate to 0.36, severe beyond) as their band's middle, the open band as its limit,
     # as ranges and limits are read (walk-through 48's GP export wrote "Moderate frailty"
     # and "mild" among 0.19, and the column was left out as free text)
+    # a capillary refill written "normal" or "brisk": under 2 s, read as that limit as
+    # "<2s" is (walk-through 50's paediatric ED set 90 to missing)
+    (re.compile(r"capillary refill|cap(?:illary)? refill|\bcrt\b|\bcrt\s*\(", re.IGNORECASE),
+     {"normal": 2.0, "brisk": 2.0, "<2": 2.0}),
     (re.compile(r"\befi\b|electronic frailty", re.IGNORECASE), {
         "fit": 0.06, "mild": 0.18, "mildfrailty": 0.18, "mildlyfrail": 0.18,
         "moderate": 0.30, "moderatefrailty": 0.30, "moderatelyfrail": 0.30,

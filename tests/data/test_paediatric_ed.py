@@ -109,3 +109,11 @@ def test_a_merged_answer_takes_the_spellings_that_shared_its_code():
     assert codes["N"] == codes["No"] == codes["not immunised"]
     again = Encoder(id_column="ID", label_column="y", encoding_table=merged).fit(df)
     assert again.report_.answers_two_ways == {}
+
+
+def test_a_normal_capillary_refill_is_read_as_its_limit():
+    """Walk-through 50: 90 capillary refills written "normal" were set to missing beside
+    "<2s", read as 2 (a limit is read as the limit)."""
+    got, info = parse_numeric(pd.Series(["normal", "Brisk", "2", "3"], name="Capillary refill"))
+    assert got.tolist() == [2, 2, 2, 3] and not info["bad"]
+    assert np.isnan(parse_numeric(pd.Series(["normal"], name="Heart rate"))[0][0])
