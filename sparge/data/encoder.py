@@ -1717,6 +1717,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                  lambda c: f"as the number ({format_number(c[2])})"),
                 ("none_as_zero", "as a word for none", lambda c: "as 0, which the column "
                  "also writes"),
+                ("age_part", "in months, weeks or days", lambda c: "in the column's unit "
+                 f"({format_number(c[2])}{' ' + unit if unit else ' years'}; n/12 is months, "
+                 "n/52 weeks, n/7 days)"),
+                ("per_minute", "with a rate's unit", lambda c: "as the rate "
+                 f"({format_number(c[2])} per minute)"),
                 ("unable", "as unable to do the test", lambda c: "as the worst result "
                  f"the column writes, {format_number(c[2])}{' ' + unit if unit else ''} "
                  "(not being able to do the test is a result, the worst, not an unknown "

@@ -339,6 +339,28 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             if total is not None else None
         if hit is not None and lv not in paired and hit != lv:
             out.append((lv, dict(out).get(hit, hit)))
+    return _without_cycles(out)
+
+
+def _without_cycles(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The pairs without those joining answers already joined by earlier pairs: two
+    rules pairing one answer both ways ("Injury - limb" into "Limb injury" by a synonym
+    group, "Limb injury" into "Injury - limb" by word order) made a loop that no merge
+    resolved, and the button came back after every click (walk-through 51)."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    out = []
+    for a, b in pairs:
+        ra, rb = root(a), root(b)
+        if ra == rb:
+            continue
+        parent[ra] = rb
+        out.append((a, b))
     return out
 
 

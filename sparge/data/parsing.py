@@ -902,7 +902,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "saturation": [], "estimated": [], "limit_unit": [],
                             "none_as_zero": [], "not_detected": [],
                             "detection_limit": None, "log10": [], "range": [],
-                            "unable": [], "unable_value": None}
+                            "unable": [], "unable_value": None, "age_part": [],
+                            "per_minute": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -983,7 +984,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             info["censored"].append((int(i), s))
         elif (v := age_part(values.name, s)) is not None:  # "10m", "16/12" in an Age
             out[i] = v
-            info["plain"].append((int(i), s, v))
+            info["age_part"].append((int(i), s, v))
         elif m := _GESTATION.fullmatch(s):  # "38+4": weeks and days, in weeks
             out[i] = int(m.group(1)) + int(m.group(2)) / 7
             info["gestation"].append((int(i), s, float(out[i])))
@@ -1037,7 +1038,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             info["log10"].append((int(i), s, v))
         elif (v := per_minute(values.name, s)) is not None:  # "39/min" in a resp rate
             out[i] = v
-            info["plain"].append((int(i), s, v))
+            info["per_minute"].append((int(i), s, v))
         elif test and is_unable(s):  # the worst result, once the column is read
             cannot.append(int(i))
         else:

@@ -423,11 +423,12 @@ def table_as_read(cohort: Cohort) -> pd.DataFrame:
             columns[plain_text(col, 200)] = shown.where(pd.notna(values), "").to_numpy()
         else:
             columns[biomarker_name(col, enc)] = values
-    # the columns the model leaves out, as written: walk-through 44 could not see its blood
+    # the columns the model leaves out, as read ("4h 17m" as "257 min"; walk-through 51
+    # read "as written" over such cells): walk-through 44 could not see its blood
     # loss (left out as the outcome's definition) in the download at all
     for col in _left_out_columns(cohort):
         text = cohort.df[col].astype("string").fillna("").str.strip()
-        columns[f"{plain_text(col, 200)} (not used, as written)"] = text.to_numpy(dtype=object)
+        columns[f"{plain_text(col, 200)} (not used, as read)"] = text.to_numpy(dtype=object)
     if cohort.labels is not None:
         columns[plain_text(enc.label_column, 200)] = [
             "" if pd.isna(v) else str(v) for v in cohort.labels]

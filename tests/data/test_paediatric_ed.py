@@ -117,3 +117,12 @@ def test_a_normal_capillary_refill_is_read_as_its_limit():
     got, info = parse_numeric(pd.Series(["normal", "Brisk", "2", "3"], name="Capillary refill"))
     assert got.tolist() == [2, 2, 2, 3] and not info["bad"]
     assert np.isnan(parse_numeric(pd.Series(["normal"], name="Heart rate"))[0][0])
+
+
+def test_an_answer_is_never_paired_both_ways():
+    """Walk-through 51: "Injury - limb" into "Limb injury" (a synonym group) and "Limb
+    injury" into "Injury - limb" (word order) made a loop no merge resolved; the button
+    came back after every click."""
+    pairs = abbreviated_levels(["Limb injury", "Injury - limb", "limb inj"],
+                               "Complaint (coded)")
+    assert pairs == [("Injury - limb", "Limb injury"), ("limb inj", "Limb injury")]

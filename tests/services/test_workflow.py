@@ -610,9 +610,9 @@ def test_the_table_as_read_keeps_the_columns_the_model_leaves_out_as_written():
     cohort = encode_cohort(df, id_column="ID", label_column="y")
     assert "Notes" not in cohort.features and "Age" in cohort.features
     got = table_as_read(cohort)
-    left = [c for c in got.columns if c.endswith("(not used, as written)")]
-    assert left == ["Notes (not used, as written)", "Empty (not used, as written)"]
-    assert got["Notes (not used, as written)"].tolist() == df["Notes"].tolist()
+    left = [c for c in got.columns if c.endswith("(not used, as read)")]
+    assert left == ["Notes (not used, as read)", "Empty (not used, as read)"]
+    assert got["Notes (not used, as read)"].tolist() == df["Notes"].tolist()
     assert list(got.columns[-3:]) == ["y", "Trains the model", "Why not"]
 
 
