@@ -49,13 +49,13 @@ _INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infin
 #: A limit: "<15", ">= 90", "≤5", and with a decimal comma "<0,5" (walk-through 25's
 #: "<0,5" and "≤1" were set to missing while "<5" was read).
 _CENSORED = re.compile(r"^\s*([<>]=?|[≤≥⩽⩾])\s*([+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+))\s*$")
-#: The Glasgow coma scale written as its parts, "E3V4M5" or "E3 V4 M5" (eyes 1-4, verbal
-#: 1-5, motor 1-6): read as their total, 12 (walk-through 27's ICU export wrote 435 of
-#: its GCS cells so among totals, and the column was left out as free text).
 #: A count written as its least value, "10+" (walk-through 47's medications and falls):
 #: read as a limit in a numeric column, never counted towards a column's numbers (a urine
 #: dipstick's "2+" is a grade among "neg" and "trace").
 _AT_LEAST = re.compile(r"\s{0,3}(\d{1,6}(?:\.\d{1,4})?)\s{0,3}\+\s{0,3}")
+#: The Glasgow coma scale written as its parts, "E3V4M5" or "E3 V4 M5" (eyes 1-4, verbal
+#: 1-5, motor 1-6): read as their total, 12 (walk-through 27's ICU export wrote 435 of
+#: its GCS cells so among totals, and the column was left out as free text).
 _GCS = re.compile(r"E\s*([1-4])[\s,;/-]*V\s*([1-5])[\s,;/-]*M\s*([1-6])", re.IGNORECASE)
 #: A gestational age written in weeks and days, "38+4", "38+4/7", "40w 5d", "38 weeks 4
 #: days": read in weeks, 38 + 4/7 (walk-through 31: 670 of 700 infants' gestations were
@@ -249,14 +249,14 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
     # the Barthel index out of 20 (the 10-item form) or of 100: "13/20" is 65 of 100
     # (walk-through 47 lost both, a column of two maxima)
     (re.compile(r"barthel", re.IGNORECASE), {"/20": 5.0, "/100": 1.0}),
+    # a capillary refill written "normal" or "brisk": under 2 s, read as that limit as
+    # "<2s" is (walk-through 50's paediatric ED set 90 to missing)
+    (re.compile(r"cap(?:illary)? refill|\bcrt\b", re.IGNORECASE),
+     {"normal": 2.0, "brisk": 2.0}),
     # the electronic frailty index's categories (Clegg 2016: fit up to 0.12, mild to 0.24,
     # moderate to 0.36, severe beyond) as their band's middle, the open band as its limit,
     # as ranges and limits are read (walk-through 48's GP export wrote "Moderate frailty"
     # and "mild" among 0.19, and the column was left out as free text)
-    # a capillary refill written "normal" or "brisk": under 2 s, read as that limit as
-    # "<2s" is (walk-through 50's paediatric ED set 90 to missing)
-    (re.compile(r"capillary refill|cap(?:illary)? refill|\bcrt\b|\bcrt\s*\(", re.IGNORECASE),
-     {"normal": 2.0, "brisk": 2.0, "<2": 2.0}),
     (re.compile(r"\befi\b|electronic frailty", re.IGNORECASE), {
         "fit": 0.06, "mild": 0.18, "mildfrailty": 0.18, "mildlyfrail": 0.18,
         "moderate": 0.30, "moderatefrailty": 0.30, "moderatelyfrail": 0.30,
@@ -305,17 +305,21 @@ _PER_MINUTE = re.compile(
     r"(?:/|per)\s{0,2}min(?:ute)?))\s{0,3}", re.IGNORECASE)
 
 
+#: "90 bpm": a cell of the column's unit, from which the unit is learned (not counted as a
+#: number before the units are: :func:`_unique_cells`).
 _BPM_AFTER = re.compile(r"\s{0,3}\d{1,3}(?:\.\d)?\s{0,3}bpm\s{0,3}", re.IGNORECASE)
 
 
-def per_minute(column: object, cell: str) -> float | None:
-    """A rate written with its unit ("39/min", "bpm 165") in a column named for a rate
-    (walk-through 50's paediatric ED set 43 such heart and breathing rates to missing);
-    ``None`` otherwise."""
-    if len(cell) > 40 or not _RATE_NAME.search(str(column or "")[:80]):
-        return None
-    m = _PER_MINUTE.fullmatch(cell)
+def _per_minute(cell: str) -> float | None:
+    m = _PER_MINUTE.fullmatch(cell) if len(cell) <= 40 else None
     return None if m is None else float(m.group(1) or m.group(2))
+
+
+def rate_reader(column: object) -> Callable[[str], float | None] | None:
+    """How a column named for a rate reads a rate written with its unit ("39/min", "bpm
+    165"; walk-through 50's paediatric ED set 43 such heart and breathing rates to
+    missing), or ``None`` for another column: asked once per column, not per cell."""
+    return _per_minute if _RATE_NAME.search(str(column or "")[:80]) else None
 
 
 #: A column of ages by its name ("Age", "Age (years)", "age_yrs").
@@ -330,24 +334,32 @@ _DAYS_IN = {"m": 365.25 / 12, "w": 7.0, "d": 1.0, "12": 365.25 / 12, "52": 7.0, 
 _AGE_UNIT_DAYS = {"years": 365.25, "months": 365.25 / 12, "weeks": 7.0, "days": 1.0}
 
 
-def age_part(column: object, cell: str) -> float | None:
-    """An age written in months, weeks or days ("10m", "21 mths", "16/12", "7/52") in a
-    column of ages, in the column's unit (its name's; years by default, a year of 365.25
-    days); ``None`` otherwise. Walk-through 50's paediatric ED set 161 of its infants'
-    ages to missing while reading "3y 2m"."""
-    name = str(column or "")[:80]
-    if len(cell) > 20 or not _AGE_COLUMN.search(name):
+def age_reader(column: object) -> Callable[[str], float | None] | None:
+    """How a column of ages reads an age written in months, weeks or days ("10m", "21
+    mths", "16/12", "7/52"), in the column's unit (its name's; years by default, a year of
+    365.25 days), or ``None`` for another column: asked once per column, not per cell.
+    Walk-through 50's paediatric ED set 161 of its infants' ages to missing while reading
+    "3y 2m"."""
+    return _age_reader(str(column or "")[:80])
+
+
+@functools.lru_cache(maxsize=4096)  # per column name, as :func:`scale_level`
+def _age_reader(name: str) -> Callable[[str], float | None] | None:
+    if not _AGE_COLUMN.search(name):
         return None
-    m = _AGE_IN.fullmatch(cell)
-    if m is not None:
-        n, per = float(m.group(1)), _DAYS_IN[m.group(2)[0].lower()]
-    elif (m := _AGE_PART.fullmatch(cell)) is not None and int(m.group(1)) < int(m.group(2)) * (
-            2 if m.group(2) == "12" else 1):
-        n, per = float(m.group(1)), _DAYS_IN[m.group(2)]
-    else:
-        return None
-    unit = unit_key(header_unit(name) or "years")
-    return n * per / _AGE_UNIT_DAYS.get(unit, 365.25)
+    per_unit = _AGE_UNIT_DAYS.get(unit_key(header_unit(name) or "years"), 365.25)
+
+    def read(cell: str) -> float | None:
+        if len(cell) > 20:
+            return None
+        if (m := _AGE_IN.fullmatch(cell)) is not None:
+            return float(m.group(1)) * _DAYS_IN[m.group(2)[0].lower()] / per_unit
+        m = _AGE_PART.fullmatch(cell)  # "16/12" (up to 23 months), "7/52", "3/7"
+        if m is None or int(m.group(1)) >= int(m.group(2)) * (2 if m.group(2) == "12" else 1):
+            return None
+        return float(m.group(1)) * _DAYS_IN[m.group(2)] / per_unit
+
+    return read
 
 
 def named_total(column: object) -> re.Pattern | None:
@@ -368,8 +380,7 @@ def _named_total(name: str) -> re.Pattern | None:
     if first is not None and first.group(1).upper() in _CLASS_INITIALS:
         return None  # "NYHA class": a class's answers, not a score
     names = []
-    if first is not None and sum(ch.isupper() for ch in first.group(1)) >= 2 \
-            and first.group(1).upper() not in _CLASS_INITIALS:
+    if first is not None and sum(ch.isupper() for ch in first.group(1)) >= 2:
         names.append(re.escape(first.group(1)))
     # ... or the initials of its words: "HR 170" in "Heart rate", "RR 39" in "Resp rate"
     # (walk-through 50's paediatric ED)
@@ -944,6 +955,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 info["thousands_dot"].append((int(i), cells[i], float(out[i])))
     tokens: list[str] = []
     named, level = named_total(values.name), scale_level(values.name)
+    aged, rate = age_reader(values.name), rate_reader(values.name)
     if out_of is None:  # the column's own maximum; a fitted model's, for new patients
         out_of = score_maximum(rest_text)
     info["out_of"] = out_of or None
@@ -982,7 +994,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif m := _CENSORED.match(s):  # "<15", ">90": the limit (the value lies beyond)
             out[i] = float(m.group(2).replace(",", "."))
             info["censored"].append((int(i), s))
-        elif (v := age_part(values.name, s)) is not None:  # "10m", "16/12" in an Age
+        elif aged is not None and (v := aged(s)) is not None:  # "10m", "16/12" in an Age
             out[i] = v
             info["age_part"].append((int(i), s, v))
         elif m := _GESTATION.fullmatch(s):  # "38+4": weeks and days, in weeks
@@ -1036,7 +1048,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif log_counts and (v := log_count(s)) is not None:  # "log 4.1": 12,589
             out[i] = v
             info["log10"].append((int(i), s, v))
-        elif (v := per_minute(values.name, s)) is not None:  # "39/min" in a resp rate
+        elif rate is not None and (v := rate(s)) is not None:  # "39/min" in a resp rate
             out[i] = v
             info["per_minute"].append((int(i), s, v))
         elif test and is_unable(s):  # the worst result, once the column is read
@@ -1302,12 +1314,12 @@ def _unique_cells(values: pd.Series, missing_tokens):
     if level is not None:  # "moderately frail" in a Clinical Frailty Scale
         number[other] |= np.array([level(str(uniques.iat[i])) is not None for i in other],
                                   dtype=bool)
-    if _AGE_COLUMN.search(str(values.name or "")[:80]):  # "10m", "16/12" in an Age
-        number[other] |= np.array([age_part(values.name, str(uniques.iat[i])) is not None
-                                   for i in other], dtype=bool)
-    if _RATE_NAME.search(str(values.name or "")[:80]):  # "39/min" in a rate's column
+    if (aged := age_reader(values.name)) is not None:  # "10m", "16/12" in an Age
+        number[other] |= np.array([aged(str(uniques.iat[i])) is not None for i in other],
+                                  dtype=bool)
+    if (rate := rate_reader(values.name)) is not None:  # "39/min" in a rate's column
         # ("90 bpm" is a unit's cell: the column's unit is learned from it)
-        number[other] |= np.array([per_minute(values.name, str(uniques.iat[i])) is not None
+        number[other] |= np.array([rate(str(uniques.iat[i])) is not None
                                    and not _BPM_AFTER.fullmatch(str(uniques.iat[i]))
                                    for i in other], dtype=bool)
     if performance_direction(values.name):  # "unable" in a timed up-and-go: its worst
