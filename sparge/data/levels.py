@@ -320,26 +320,28 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     out += [(a, b) for a, b in combination_pairs(levels, column) if a not in paired]
     out += [(a, b) for a, b in _history_pairs(keys, name) if a not in paired]
     # walk-through 48's GP register: "Asthma" in an Asthma column, "HTN" in Hypertension;
-    # "British (White)" beside "White - British"; "Curent smoker" beside "Current smoker"
-    paired = {a for a, _ in out}
-    if yes_no is not None:
-        out += [(a, b) for a, b in _own_name_pairs(keys, yes_no, column) if a not in paired]
+    # "British (White)" beside "White - British"; "Curent smoker" beside "Current smoker";
+    # walk-through 50's "E4V5M6" beside "GCS 15"
+    for more in (_own_name_pairs(keys, yes_no, column) if yes_no is not None else [],
+                 _reordered_pairs(keys), _typo_pairs(keys), _gcs_pairs(keys)):
         paired = {a for a, _ in out}
-    out += [(a, b) for a, b in _reordered_pairs(keys) if a not in paired]
-    paired = {a for a, _ in out}
-    out += [(a, b) for a, b in _typo_pairs(keys) if a not in paired]
-    # a Glasgow coma scale's parts beside its total (walk-through 50's "E4V5M6" and
-    # "GCS 15" in one column)
-    paired = {a for a, _ in out}
-    by_total = {k: lv for lv, k in keys.items()}
+        out += [(a, b) for a, b in more if a not in paired]
+    return _without_cycles(out)
+
+
+def _gcs_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
+    """A Glasgow coma scale's parts beside its total in one column: "E4V5M6" with "GCS
+    15" or "15"."""
+    by_key = {k: lv for lv, k in keys.items()}
+    out = []
     for lv, k in keys.items():
         total = gcs_total(k)
-        hit = next((by_total[t] for t in (str(total), f"gcs {total}", f"gcs{total}",
-                                          f"gcs: {total}") if t in by_total), None) \
-            if total is not None else None
-        if hit is not None and lv not in paired and hit != lv:
-            out.append((lv, dict(out).get(hit, hit)))
-    return _without_cycles(out)
+        hit = None if total is None else next(
+            (by_key[t] for t in (str(total), f"gcs {total}", f"gcs{total}", f"gcs: {total}")
+             if t in by_key), None)
+        if hit is not None and hit != lv:
+            out.append((lv, hit))
+    return out
 
 
 def _without_cycles(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
