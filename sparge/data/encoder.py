@@ -57,6 +57,7 @@ from sparge.data.encoding_notes import (
     warn_same_patient_rows,
 )
 from sparge.data.far_values import far_mask, log_bounds, typical_bounds
+from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
 from sparge.data.leaks import (
     DEFINES_AGREEMENT,
     END_OF_STAY,
@@ -84,7 +85,7 @@ from sparge.data.levels import (
     synonym_groups,
 )
 from sparge.data.not_applicable import read_not_applicable
-from sparge.data.number_format import format_given, format_number
+from sparge.data.number_format import data_decimals, format_given, format_number
 from sparge.data.obstetric import read_obstetric
 from sparge.data.parsing import (
     VIRAL_LOAD,
@@ -916,8 +917,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not num:
             return
         # and values no patient can have (walk-through 48's ages of 167)
-        far = far_mask(X[:, num]) | np.column_stack(
+        plain = far_mask(X[:, num]) | np.column_stack(
             [impossible_values(names[j], X[:, j]) for j in num])
+        # and a child's weight far from the cohort's children of that age (walk-through
+        # 50's 221 kg at 5 years, among weights of 3 to 80 kg)
+        by_age, trends = self._far_for_age(X, num)
+        far = plain | by_age
         slips = [unit_slips(names[j], self.unit_of(names[j]), X[:, j]) for j in num]
         slipped = np.column_stack([s[0] for s in slips])
         rows, cols = np.nonzero(far | slipped)
@@ -925,6 +930,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             return
         report.values_to_check = []
         parts = []
+        aged_any = False
         for c in np.unique(cols):
             col = X[:, num[c]]
             name = names[num[c]]
@@ -933,6 +939,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             hits = np.sort(rows[cols == c])
             slip = hits[slipped[hits, c]]
             odd = hits[~slipped[hits, c]]
+            aged = odd[by_age[odd, c] & ~plain[odd, c]]
+            if len(aged):
+                aged_any = True
+                parts.append(self._far_for_age_part(name, col, aged, trends[c], report))
+                odd = np.setdiff1d(odd, aged)
             if len(odd):
                 # converted into where the column's values are not far (its plausible
                 # bounds): a haemoglobin of 160 g/L is 16 g/dL, above most patients' 15
@@ -954,12 +965,53 @@ class Encoder(TransformerMixin, BaseEstimator):
         # the advice first: a long list is cut at the report's 600 characters
         report.warnings.append(
             f"{n:,} value{'s' if n != 1 else ''} far from the rest of "
-            f"{'its' if n == 1 else 'their'} column or impossible in its unit (a typo or "
-            f"another unit?), "
+            f"{'its' if n == 1 else 'their'} column"
+            + (", from those of the patients of the same age," if aged_any else "")
+            + " or impossible in its unit (a typo or another unit?), "
             # walk-through 35: a library caller's clear_far=True report said "used as given"
             f"{FAR_VALUES_CLEARED if self.clear_far else FAR_VALUES_ADVICE}: "
             + "; ".join(parts[:8])
             + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "") + ".")
+
+    def _far_for_age(self, X: np.ndarray, num: list[int]
+                     ) -> tuple[np.ndarray, dict[int, tuple[AgeTrend, np.ndarray]]]:
+        """Which values of the numeric columns ``num`` are far from those of the patients
+        of the same age (:mod:`sparge.data.for_age`), and for each column judged so (by
+        its place in ``num``) its trend and the ages."""
+        names = self.feature_names_out_
+        out = np.zeros((X.shape[0], len(num)), bool)
+        trends: dict[int, tuple[AgeTrend, np.ndarray]] = {}
+        age = age_column([names[j] for j in num])
+        if age is None:
+            return out, trends
+        ages = X[:, names.index(age)]
+        for c, j in enumerate(num):
+            if names[j] == age or not is_growth(names[j]):
+                continue
+            trend = age_trend(X[:, j], ages)
+            if trend is not None:
+                out[:, c] = far_for_age(X[:, j], ages, trend)
+                trends[c] = (trend, ages)
+        return out, trends
+
+    def _far_for_age_part(self, name: str, col: np.ndarray, hits: np.ndarray,
+                          found: tuple[AgeTrend, np.ndarray], report: ValidationReport
+                          ) -> str:
+        """Add a column's values far from those of the patients of the same age to
+        ``report.values_to_check`` (never converted: a lost decimal point is no unit) and
+        return the warning's words for them, each with where its age's patients lie."""
+        trend, ages = found
+        report.values_to_check += [[name, int(r), float(col[r]), None, None] for r in hits]
+        shown = []
+        for r in hits[:3]:
+            lo, hi = typical_at(trend, float(ages[r]))
+            d = data_decimals(col[np.isfinite(col)], most=1)
+            shown.append(f"{format_number(col[r])} (CSV line {r + 2}, age "
+                         f"{format_number(round(float(ages[r]), 1))}: most patients of "
+                         f"that age {format_number(round(lo, d))}–"
+                         f"{format_number(round(hi, d))})")
+        more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
+        return f"'{_q(name)}' " + ", ".join(shown) + more
 
     def _far_part(self, name: str, col: np.ndarray, hits: np.ndarray, unit: str | None,
                   fixed: list[float] | None, lo: float, hi: float,

@@ -18,6 +18,7 @@ import pandas as pd
 from sparge.data.dates import read_dates
 from sparge.data.encoder import Encoder, extreme_word, split_cells
 from sparge.data.far_values import far_mask
+from sparge.data.for_age import AgeTrend, far_for_age_table, typical_at
 from sparge.data.number_format import format_given
 from sparge.data.parsing import header_unit, unit_key, written_unit
 from sparge.data.plausible import quantity_of, unit_slips
@@ -637,17 +638,19 @@ class Questioned(NamedTuple):
 
 
 def out_of_range(values, reference: pd.DataFrame, encoder: Encoder | None = None,
-                 margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None, slips=None
-                 ) -> dict[int, str]:
+                 margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None, slips=None,
+                 by_age=None) -> dict[int, str]:
     """Words for the values of one new patient far outside the training patients' values,
     by the index of their column (those of :func:`questioned_values`)."""
     return {j: q.words for j, q in questioned_values(values, reference, encoder, margin,
-                                                       ranges, far, slips=slips).items()}
+                                                       ranges, far, slips=slips,
+                                                       by_age=by_age).items()}
 
 
 def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None = None,
                       margin: float = OUT_OF_RANGE_MARGIN, ranges=None, far=None,
-                      written: Mapping[str, str] | None = None, slips=None
+                      written: Mapping[str, str] | None = None, slips=None,
+                      by_age: tuple[dict[int, AgeTrend], int | None] | None = None
                       ) -> dict[int, Questioned]:
     """The values of one new patient far outside the training patients' values, by the
     index of their column, with words for each and the unit each was probably given in.
@@ -684,14 +687,21 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
         "a typo, or other units?" and offered in another unit).
     slips : tuple, optional
         The patient's row of :func:`unit_slip_table` when already computed (a file).
+    by_age : tuple, optional
+        The growth columns judged by age and the age column's index, of
+        :func:`far_values_of`, when already computed (a file): a child's weight far from
+        the training children's of its age is named with theirs (walk-through 50's 221
+        kg at 5 years).
 
     A value that converts exactly from another unit into the training range is said to be
     perhaps in that unit (:func:`~sparge.data.unit_conversion.unit_guess`).
     """
     v = np.asarray(values, dtype=float).ravel()
     lows, highs, measured = ranges if ranges is not None else training_ranges(reference)
-    if far is None:
-        far = far_mask(v[None, :], reference.to_numpy(dtype=float))[0]
+    if far is None or by_age is None:
+        far_all, by_age = far_values_of(v[None, :], reference)
+        far = far_all[0] if far is None else far
+    trends, age = by_age
     if slips is None:
         slips = tuple(a[0] for a in unit_slip_table(v[None, :], reference, encoder))
     slipped, source, conv = slips
@@ -710,20 +720,54 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
         slip = bool(slipped[j]) and not limit
         if v[j] < lo - slack or v[j] > hi + slack or negative or far[j] or slip:
             unit = _unit_of(col, encoder)
+            # into where the patients of its age lie, when judged by age: 160 lb is
+            # 72.6 kg, no 5-year-old's weight
             guess = (None if limit else (source[j], float(conv[j])) if slip
-                     else unit_guess(col, unit, v[j], lo, hi))
+                     else unit_guess(col, unit, v[j], *_age_band(v, j, trends, age, lo, hi)))
             # "12,000", not "1.2e+04": read by a clinician at the bedside
             shown = (f"{plain_text(limit, 20)}, read as {format_given(v[j])}" if limit
                      else format_given(v[j]))
             words = (f"{plain_text(col, 80)} = {shown} ("
                      + ("negative, and no training patient's is; " if negative else "")
                      + f"training patients: {format_number(lo)} to {format_number(hi)}"
+                     + _age_words(v, j, trends, age)
                      + (f"; in {plain_text(guess[0], 20)}? that would be "
                         f"{format_number(guess[1])} {plain_text(unit, 20)}" if guess else "")
                      + ")")
             out[j] = Questioned(words, *(guess or (None, None)),
                                 far=(bool(far[j]) or slip) and not limit, limit=bool(limit))
     return out
+
+
+def far_values_of(values, reference: pd.DataFrame
+                  ) -> tuple[np.ndarray, tuple[dict[int, AgeTrend], int | None]]:
+    """Which of new patients' values (n, m) are far from the training patients' on the log
+    scale (:func:`~sparge.data.far_values.far_mask`) or from those of the training
+    patients of the same age (:mod:`sparge.data.for_age`: a child's weight), and the
+    columns judged by age with the age column's index."""
+    X = np.asarray(values, dtype=float)
+    ref = reference.to_numpy(dtype=float)
+    aged, trends, age = far_for_age_table(X, ref, reference.columns)
+    return far_mask(X, ref) | aged, (trends, age)
+
+
+def _age_band(v: np.ndarray, j: int, trends: dict[int, AgeTrend], age: int | None,
+              lo: float, hi: float) -> tuple[float, float]:
+    """Where most training patients of a new patient's age lie in column ``j`` when it is
+    judged by age and the age is known, else ``(lo, hi)``."""
+    if j not in trends or age is None or not np.isfinite(v[age]):
+        return lo, hi
+    return typical_at(trends[j], float(v[age]))
+
+
+def _age_words(v: np.ndarray, j: int, trends: dict[int, AgeTrend], age: int | None) -> str:
+    """Where the training patients of a new patient's age lie in column ``j``, when the
+    column is judged by age and the patient's age is known."""
+    if j not in trends or age is None or not np.isfinite(v[age]):
+        return ""
+    lo, hi = _age_band(v, j, trends, age, np.nan, np.nan)
+    return (f"; those of age {format_number(round(float(v[age]), 1))}: mostly "
+            f"{format_number(lo)} to {format_number(hi)}")
 
 
 def _unit_of(column: str, encoder: Encoder | None) -> str | None:
@@ -817,14 +861,14 @@ def patients_to_check(X: pd.DataFrame, ids, reference: pd.DataFrame,
     values = X.to_numpy(dtype=float)
     if ranges is None:  # once for the file, not once per patient
         ranges = training_ranges(reference)
-    far = far_mask(values, reference.to_numpy(dtype=float))
+    far, by_age = far_values_of(values, reference)
     slips = unit_slip_table(values, reference, encoder)
     for i, row in enumerate(values):
         if i == skip:
             continue
         said = list(unread[i]) if unread is not None else []
         said += out_of_range(row, reference, encoder, ranges=ranges, far=far[i],
-                             slips=tuple(a[i] for a in slips)).values()
+                             slips=tuple(a[i] for a in slips), by_age=by_age).values()
         if atypical is not None and np.isfinite(atypical[i]) and atypical[i] >= ATYPICAL_SHARE:
             said.append("unlike the training patients")
         if said:
