@@ -323,7 +323,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # "British (White)" beside "White - British"; "Curent smoker" beside "Current smoker";
     # walk-through 50's "E4V5M6" beside "GCS 15"
     for more in (_own_name_pairs(keys, yes_no, column) if yes_no is not None else [],
-                 _reordered_pairs(keys), _typo_pairs(keys), _gcs_pairs(keys)):
+                 _reordered_pairs(keys), _typo_pairs(keys), _gcs_pairs(keys),
+                 _acronym_pairs(keys)):
         paired = {a for a, _ in out}
         out += [(a, b) for a, b in more if a not in paired]
     return _without_cycles(out)
@@ -463,19 +464,87 @@ def _typo_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
     plain = {lv: k for lv, k in keys.items()
              if len(re.sub(r"[^a-z]", "", k)) >= 6 and not re.search(r"\d", k)}
     by_form: dict[str, str] = {}
+    # a letter left out inside a long answer: "breathing diffculty" (walk-through 50);
+    # never its first or last letter (a plural, a prefix), and only where one answer has
+    # that form
+    dropped: dict[str, set[str]] = {}
+    for lv, k in plain.items():
+        loose = loose_key(k)
+        if len(loose) >= _DROPPED_MIN:
+            for i in range(1, len(loose) - 1):
+                dropped.setdefault(loose[:i] + loose[i + 1:], set()).add(lv)
     out = []
     for lv, k in sorted(plain.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         loose = loose_key(k)
         forms = [undoubled(k)] + sorted(swaps(loose))
         hit = next((by_form[f] for f in forms if f in by_form
                     and loose_key(keys[by_form[f]]) != loose), None)
-        if hit is not None:
+        fuller = dropped.get(loose, set()) - {lv}
+        if hit is None and len(fuller) == 1:
+            hit = next(iter(fuller))
+            hit = dict(out).get(hit, hit)
+        if hit is not None and hit != lv:
             out.append((lv, hit))
         else:
             by_form.setdefault(undoubled(k), lv)
             by_form.setdefault(loose, lv)
     order = {lv: i for i, lv in enumerate(keys)}
     return sorted(out, key=lambda ab: order[ab[0]])
+
+
+#: The fewest letters of an answer read as another with a letter left out.
+_DROPPED_MIN = 8
+#: Small words an acronym may leave out ("SOB": shortness of breath; "UTI": urinary tract
+#: infection) ...
+_ACRONYM_SMALL = frozenset({"of", "and", "the", "with", "in", "on", "to", "a", "an", "for"})
+#: ... and words an answer may leave implicit that its acronym spells ("T1DM": type 1
+#: diabetes).
+_ACRONYM_IMPLICIT = {"diabetes": ("diabetes", "mellitus")}
+
+
+def _acronym_forms(key: str) -> set[str]:
+    """The acronyms an answer of two or more words may be written as: its words' first
+    letters and its numbers ("type 1 diabetes": "t1d", "t1dm"), with or without its small
+    words ("shortness of breath": "sob", "sb")."""
+    words = re.findall(r"[a-z]+|\d+", key)
+    if len(words) < 2 or sum(w.isalpha() for w in words) < 2:
+        return set()
+    forms = set()
+    for keep_small in (True, False):
+        for implicit in (False, True):
+            letters = []
+            for w in words:
+                if not keep_small and w in _ACRONYM_SMALL:
+                    continue
+                spelled = _ACRONYM_IMPLICIT.get(w, (w,)) if implicit else (w,)
+                letters += [x if x.isdigit() else x[0] for x in spelled]
+            forms.add("".join(letters))
+    return {f for f in forms if len(f) >= 2}
+
+
+def _acronym_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
+    """An answer written as its acronym beside the answer in words: "CP" and "Cerebral
+    palsy", "T1DM" and "Type 1 diabetes", "UTI" and "urinary tract infection"
+    (walk-through 50's past medical history). The acronym is 2 to 6 letters or digits,
+    at least two letters, in capitals where the export writes capitals; it is paired only
+    when exactly one answer of the column spells it."""
+    spelled: dict[str, set[str]] = {}
+    for lv, k in keys.items():
+        for form in _acronym_forms(k):
+            spelled.setdefault(form, set()).add(lv)
+    out = []
+    for lv, k in keys.items():
+        short = loose_key(k)
+        if not (2 <= len(short) <= 6 and short.isalnum()
+                and sum(c.isalpha() for c in short) >= 2):
+            continue
+        # "cp" in a column of lower-case words may be a word; "CP" is an acronym
+        if not any(c.isupper() for c in lv) and len(short) > 4:
+            continue
+        full = spelled.get(short, set()) - {lv}
+        if len(full) == 1:
+            out.append((lv, next(iter(full))))
+    return out
 
 
 #: A column asking whether something happened before: "TB history", "Previous MI".

@@ -126,3 +126,26 @@ def test_an_answer_is_never_paired_both_ways():
     pairs = abbreviated_levels(["Limb injury", "Injury - limb", "limb inj"],
                                "Complaint (coded)")
     assert pairs == [("Injury - limb", "Limb injury"), ("limb inj", "Limb injury")]
+
+
+def test_acronyms_and_a_letter_left_out_are_offered_as_one_answer():
+    """Walk-through 50's past medical history wrote "CP" and "Cerebral palsy", "T1DM" and
+    "Type 1 diabetes", "breathing diffculty" and "Breathing difficulty": four answers
+    that were two."""
+    pairs = abbreviated_levels(
+        ["None", "CP", "Cerebral palsy", "T1DM", "Type 1 diabetes", "breathing diffculty",
+         "Breathing difficulty", "UTI", "urinary tract infection", "SOB",
+         "Shortness of breath"], "PMH")
+    assert sorted(pairs) == sorted([
+        ("CP", "Cerebral palsy"), ("T1DM", "Type 1 diabetes"),
+        ("breathing diffculty", "Breathing difficulty"), ("UTI", "urinary tract infection"),
+        ("SOB", "Shortness of breath")])
+
+
+def test_an_acronym_two_answers_spell_and_words_a_letter_apart_stay_apart():
+    """"MS" may be multiple sclerosis or mitral stenosis; answers a letter apart that are
+    other words stay apart, and so do short ones."""
+    assert abbreviated_levels(["MS", "Multiple sclerosis", "Mitral stenosis"], "PMH") == []
+    assert abbreviated_levels(["Hypertension", "Hypotension"], "Diagnosis") == []
+    # a letter dropped in an answer of fewer than 8 letters is not read as a typo
+    assert abbreviated_levels(["Asthma", "Astma", "Cardiac", "Cardic"], "Diagnosis") == []
