@@ -373,7 +373,15 @@ def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str,
             out[answer] = 2
         elif any(key.startswith(w + " ") for w in yes if len(w) > 3):
             out[answer] = 1
+        # ... or a plain yes or no with a note after a dash, colon or bracket ("Y - S3",
+        # "Yes (informal)", "N: discharged"; walk-through 52 lost 25 readmissions)
+        elif (m := _NOTED_YES_NO.match(key)) is not None:
+            out[answer] = 1 if m.group(1) in ("y", "yes") else 2
     return out
+
+
+#: A yes or no with a note: "y - s3", "yes (informal)", "no: discharged" (never "n/a").
+_NOTED_YES_NO = re.compile(r"(y|yes|n|no)\s*(?:-|–|:|\()\s*[a-z0-9].*")
 
 
 def _outcome_rank(name: str) -> int | None:

@@ -53,6 +53,103 @@ DATE_SHARE = 0.8
 DATE_SAMPLE = 2000
 
 
+#: A later time point in a column's name: "at 3/12 review", "at 6 months", "12-month",
+#: "week 12", "at discharge", "at follow-up" (bounded runs).
+_LATER = re.compile(
+    r"\b(?:at|after)[\s_.\-]{1,3}\d{1,3}[\s_.]{0,2}/[\s_.]{0,2}(?:12|52)\b|"
+    r"\b\d{1,3}[\s_.]{0,2}/[\s_.]{0,2}(?:12|52)[\s_.\-]{1,3}(?:review|follow[\s_.\-]?up|f/?u)\b|"
+    r"\b(?:at|after)?[\s_.\-]{0,3}\d{1,3}[\s_.\-]{0,2}(?:months?|mo|mths?|m|weeks?|wks?|w|"
+    r"years?|yrs?|y)\b(?:[\s_.\-]{1,3}(?:review|follow[\s_.\-]?up|f/?u|visit|post))?|"
+    r"\b(?:month|week|year|wk|mo)[\s_.\-]{0,2}\d{1,3}\b|"
+    r"\b(?:at|on)[\s_.\-]{1,3}(?:discharge|review|follow[\s_.\-]?up|exit|end of study)\b|"
+    r"\b(?:post[\s_.\-]?discharge|follow[\s_.\-]?up|final)\b", re.IGNORECASE)
+#: Words that name no measurement: a time point's, a baseline's.
+_NO_MEASURE = frozenset({"at", "on", "after", "review", "follow", "up", "followup", "fu",
+                         "visit", "total", "score", "baseline", "initial", "first", "the",
+                         "of", "bl", "t0", "entry", "referral", "assessment", "time",
+                         "point", "timepoint", "current"})
+
+
+def _measure_words(name: str) -> tuple[str, ...]:
+    """The words of a column's name that name what it measures, lower case."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name)[:120])
+    return tuple(w for w in re.findall(r"[a-z][a-z0-9]*", spaced.lower())
+                 if w not in _NO_MEASURE)
+
+
+def later_measurement_of(name: str, columns) -> str | None:
+    """The column of which ``name`` is a later measurement, or ``None``: walk-through
+    52's "HoNOS at 3/12 review" beside "HoNOS total" (measured three months after the
+    first visit, it gives a 90-day outcome away: AUC 0.91), "Weight at 6 months" beside
+    "Weight". Both names must measure the same once their time points and words such as
+    "total", "score" and "baseline" are set aside; a time point without a baseline
+    column beside it is not judged.
+
+    Examples
+    --------
+    >>> later_measurement_of("HoNOS at 3/12 review", ["Age", "HoNOS total"])
+    'HoNOS total'
+    >>> later_measurement_of("PHQ-9 at 6 months", ["PHQ-9 (baseline)"])
+    'PHQ-9 (baseline)'
+    >>> later_measurement_of("Weight at 6 months", ["Age"]) is None
+    True
+    """
+    text = str(name)[:120]
+    if not _LATER.search(text):
+        return None
+    stem = _measure_words(_LATER.sub(" ", text))
+    if not stem:
+        return None
+    for other in columns:
+        if str(other) != text and not _LATER.search(str(other)) \
+                and _measure_words(other) == stem:
+            return str(other)
+    return None
+
+
+#: The roles of staff a patient is with (lower-case words; two-word roles joined).
+_STAFF_ROLES = frozenset({
+    "coordinator", "carecoordinator", "consultant", "clinician", "keyworker", "nurse",
+    "namednurse", "practitioner", "therapist", "psychiatrist", "psychologist",
+    "socialworker", "gp", "doctor", "surgeon", "physician", "midwife", "staff", "cpn",
+    "caseholder", "casemanager", "manager", "author", "user", "seenby", "enteredby",
+    "recordedby", "reviewedby"})
+#: Words that may stand beside a staff role in such a column's name.
+_STAFF_FILLER = frozenset({"name", "names", "initials", "allocated", "current", "named",
+                           "lead", "responsible", "assigned", "the", "of", "patient",
+                           "patients", "usual", "main", "primary", "care", "case",
+                           "key", "social", "seen", "entered", "recorded", "reviewed",
+                           "by", "mental", "health", "community", "team"})
+#: Two-word roles read as one.
+_STAFF_PAIRS = re.compile(r"\b(care) (co ?ordinator)\b|\b(key) (worker)\b|"
+                          r"\b(named) (nurse)\b|\b(social) (worker)\b|\b(case) "
+                          r"(holder|manager)\b|\b(seen|entered|recorded|reviewed) (by)\b")
+
+
+def names_staff(name: str) -> bool:
+    """Whether a column names the member of staff a patient is with: its name is a staff
+    role, with at most words such as "name", "allocated" or "lead" beside it (walk-through
+    52's "Care coordinator" made look-alikes of a caseload's patients who shared one; their
+    names are no biomarker).
+
+    Examples
+    --------
+    >>> names_staff("Care coordinator"), names_staff("Consultant"), names_staff("GP name")
+    (True, True, True)
+    >>> names_staff("Physician global assessment"), names_staff("Nurse-led clinic")
+    (False, False)
+    >>> names_staff("Seen by"), names_staff("Seen by physio (Y/N)")
+    (True, False)
+    """
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name)[:120]).lower()
+    text = " ".join(re.findall(r"[a-z]+", text))
+    text = _STAFF_PAIRS.sub(lambda m: "".join(g for g in m.groups() if g).replace(" ", ""),
+                            text)
+    words = text.split()
+    return (any(w in _STAFF_ROLES for w in words)
+            and all(w in _STAFF_ROLES or w in _STAFF_FILLER for w in words))
+
+
 def looks_like_follow_up(name: str) -> bool:
     """Whether a column is named like a follow-up, time-to-event or length-of-stay column.
 

@@ -35,9 +35,11 @@ from sparge.data.column_guess import (
     repeated_ids,
 )
 from sparge.data.column_kinds import (
+    later_measurement_of,
     looks_like_dates,
     looks_like_follow_up,
     looks_like_free_text,
+    names_staff,
 )
 from sparge.data.combined_cells import shared_looks, source_columns
 from sparge.data.compound_units import read_compound_units, unpack_rows
@@ -100,6 +102,7 @@ from sparge.data.parsing import (
     numeric_share,
     ordinal_number,
     parse_numeric,
+    reads_bands,
     thousands_comma_column,
     thousands_dot_column,
     token_counts,
@@ -264,7 +267,28 @@ TABLE_FIT_SHARE = 0.9
 _TIME_UNITS = frozenset({"min", "mins", "minutes", "hours"})
 
 
-def split_cells(df: pd.DataFrame, fitted=(), durations=()) -> pd.DataFrame:
+#: A text column of up to this many times ``max_levels`` answers is judged by its answers
+#: once those the pairing rules offer to merge count as one (:func:`_paired_count`).
+_PAIRED_LEVELS = 3
+
+
+def _paired_count(text: pd.Series, keys: pd.Series, column: str) -> int:
+    """How many answers a column's cells (``text``, its filled cells, and their ``keys``)
+    give when the answers :func:`~sparge.data.levels.abbreviated_levels` pairs count as
+    one."""
+    spelled = list(dict.fromkeys(text[keys.drop_duplicates().index]))
+    target = dict(abbreviated_levels(spelled, column))
+    roots = set()
+    for lv in spelled:
+        seen = {lv}
+        while lv in target and target[lv] not in seen:
+            lv = target[lv]
+            seen.add(lv)
+        roots.add(lv)
+    return len(roots)
+
+
+def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
@@ -273,14 +297,16 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=()) -> pd.DataFrame:
     in inches and times in hours and minutes in minutes
     (:func:`~sparge.data.compound_units.read_compound_units`). ``fitted``: a model's input
     columns, whose combined columns are split however few the rows (a new patient);
-    ``durations``: its columns of times, whose "02:15" is read as one."""
+    ``durations``: its columns of times, whose "02:15" is read as one; ``answers``: its
+    answers by column, a "not applicable" whose reason is one of them is that answer
+    (:func:`~sparge.data.not_applicable.read_not_applicable`)."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_dates_in_age_columns(read_obstetric(read_compound_units(
-            read_pounds_ounces(read_not_applicable(df)), durations)))
+            read_pounds_ounces(read_not_applicable(df, answers)), durations)))
         return split_apgars(split_pressures(split_tnm(df, known=stages),
                                             known=pressure_columns(fitted)),
                             known=apgar_columns(fitted))
@@ -542,6 +568,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             # 2015", "quit 2009" …, was left out as free text
             first = {w: g[0] for g in groups for w in g}
             n_levels = len({first.get(loose_key(k), k) for k in keys.unique()})
+        if self.max_levels < n_levels <= _PAIRED_LEVELS * self.max_levels:
+            # ... and so do answers the pairing rules offer to merge: walk-through 52's
+            # care cluster, 14 clusters in 63 spellings ("8", "cl 8", "Cluster 8", "C8",
+            # "8 - Non-psychotic"), was left out as free text
+            n_levels = _paired_count(text[keys.index], keys, col)
         if n_levels > self.max_levels:
             return "ignore"
         return "categorical"
@@ -689,6 +720,13 @@ class Encoder(TransformerMixin, BaseEstimator):
                               >= self.numeric_threshold
                               else self._infer_role(col, df[col], base, found))
                 why = self._left_out_why(col, df[col], roles[col], base, found)
+                # a later measurement of another column (walk-through 52's "HoNOS at 3/12
+                # review" beside "HoNOS total"), and the staff a patient is with
+                if why is None and later_measurement_of(col, cols) is not None:
+                    why = "later measurement"
+                if why is None and roles[col] == "categorical" and names_staff(col) and \
+                        yes_no_codes(list(spellings(df[col])[0].values())) is None:
+                    why = "staff"
                 if why is not None:
                     roles[col] = "ignore"
                     if reasons is not None:
@@ -807,7 +845,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         units: dict[str, ColumnUnits] = {}
         plans: dict[str, UnitPlan] = {}
         roles = self._roles(df, cols, base, reasons, units, plans)
-        report_left_out(reasons, self.max_levels, report)
+        report_left_out(reasons, self.max_levels, report, cols)
         self._learn_label_spellings(df, report)
         self.rare_outcomes_ = {}
         self.value_units_ = {}  # read again below: a refit must not keep the last table's
@@ -1767,6 +1805,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                 ("plain", "as a score out of its maximum, a word, an ordinal, after its name "
                  "or with its share in brackets",
                  lambda c: f"as the number ({format_number(c[2])})"),
+                ("scale_word", "as a level of its scale in words", lambda c: "as that "
+                 f"level's value ({format_number(c[2])}"
+                 + ("; a band of scores as its middle)" if reads_bands(col) else ")")),
                 ("none_as_zero", "as a word for none", lambda c: "as 0, which the column "
                  "also writes"),
                 ("age_part", "in months, weeks or days", lambda c: "in the column's unit "
@@ -1869,7 +1910,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         units = getattr(self, "units_", {})
         df = split_cells(df, fitted=self.input_columns_, durations=[
             c for c in self.input_columns_ if self.roles_.get(c) == "numeric"
-            and unit_key(str(units.get(c) or header_unit(c) or "")) in _TIME_UNITS])
+            and unit_key(str(units.get(c) or header_unit(c) or "")) in _TIME_UNITS],
+            answers={c: {norm_key(k): k for k in self.table_.levels(c)}
+                     for c in self.input_columns_ if self.roles_.get(c) == "categorical"
+                     and self.table_.has(c)})
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
@@ -2036,7 +2080,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                           for k, v in list(self.rare_outcomes_.items())[:5])
         report.notes.append(
             f"Outcome {_q(self.label_column)!r}: {named} set aside (fewer than "
-            f"{self.min_outcome_patients} patients; CSV {csv_lines(rows)}"
+            f"{self.min_outcome_patients} patients"
+            # walk-through 52: "(25 patients, 1 of them kept …) set aside (fewer than 3"
+            + (" kept for training" if any(int(total.get(k, v)) != v
+                                           for k, v in self.rare_outcomes_.items()) else "")
+            + f"; CSV {csv_lines(rows)}"
             f"{' …' if aside.sum() > 5 else ''}): read as not recorded, so "
             f"{'its patients are' if aside.sum() != 1 else 'the patient is'} left out of "
             "training and shown on the map as such. An outcome this rare cannot be learned "

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.column_guess import copied_rows, row_hashes
+from sparge.data.column_kinds import later_measurement_of
 from sparge.data.number_format import format_number
 from sparge.data.parsing import (
     ColumnUnits,
@@ -169,8 +170,9 @@ def far_values_button(values_to_check: list, cleared: bool) -> str:
 
 
 def report_left_out(reasons: dict[str, list[str]], max_levels: int,
-                     report: ValidationReport) -> None:
-    """Say which columns were left out by default, and why (a follow-up time: a warning)."""
+                     report: ValidationReport, all_columns=()) -> None:
+    """Say which columns were left out by default, and why (a follow-up time: a warning);
+    ``all_columns``: the table's, which a later measurement is named beside."""
     def verb(cols: list[str], one: str, many: str) -> str:
         return one if len(cols) == 1 else many
 
@@ -181,6 +183,25 @@ def report_left_out(reasons: dict[str, list[str]], max_levels: int,
             "and gives it away (patients who died were followed for less time; a stay's "
             "length depends on how it ended). Give it the role 'numeric' "
             "on the Column roles tab only if it is known when you look for look-alikes.")
+    if "later measurement" in reasons:
+        cols = reasons["later measurement"]
+        report.warnings.append(
+            "Left out of the model: "
+            + ", ".join(f"'{_q(c, 40)}' (a later measurement of "
+                        f"'{_q(later_measurement_of(c, all_columns) or '', 40)}')"
+                        for c in cols[:4])
+            + (f" and {len(cols) - 4} more" if len(cols) > 4 else "")
+            + f", named as a review or follow-up after the first visit. "
+            f"{verb(cols, 'It is', 'They are')} known only later, and can give the "
+            "outcome away. Give " + verb(cols, "it", "them") + " the role 'numeric' on the "
+            "Column roles tab only if known when you look for look-alikes.")
+    if "staff" in reasons:
+        cols = reasons["staff"]
+        report.notes.append(
+            f"Left out of the model: {quoted_names(cols)}, which "
+            f"{verb(cols, 'names', 'name')} the member of staff a patient is with: patients "
+            "who share one are not alike for it. Give it a role on the Column roles tab to "
+            "use it.")
     if "identifier" in reasons:
         cols = reasons["identifier"]
         report.notes.append(

@@ -152,10 +152,10 @@ def _prefixed_numbers(keys: dict[str, str], paired: set[str]) -> list[tuple[str,
     ways: dict[str, dict[str, str]] = {}  # prefix -> {number: level}
     plain: dict[str, str] = {}
     for lv, k in keys.items():
-        if lv in paired:
-            continue
-        if re.fullmatch(r"\d{1,2}", k):
+        if re.fullmatch(r"\d{1,2}", k):  # a plain number, paired or not, is a target
             plain.setdefault(str(int(k)), lv)
+            continue
+        if lv in paired:
             continue
         m = _PREFIXED_NUMBER.fullmatch(k)
         if m is None:
@@ -640,6 +640,16 @@ def not_assessed_levels(levels: list[str], column: str | None) -> list[str]:
     return gaps if staged else []
 
 
+#: A section of the Mental Health Act written with what it is (walk-through 52's
+#: "Section 37 (hospital order)", "37/41 restricted").
+_SECTION_NOTES = {
+    "37": ("section37(hospitalorder)", "s37(hospitalorder)", "section37hospitalorder",
+           "hospitalorder", "hospitalorder(s37)"),
+    "37/41": ("37/41restricted", "s37/41restricted", "section37/41restricted",
+              "restrictedhospitalorder", "section37/41(restricted)", "s37/41(restricted)",
+              "37/41"),
+}
+
 #: Answers that mean the same in a column whose name holds one of the words (loose keys,
 #: :func:`loose_key`; the preferred answer first): smoking status, sex and the type of
 #: diabetes, as clinic exports write them. Only there: "active" and "current" need not mean the same
@@ -796,6 +806,40 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("other", "oth", "otherrace"),
         ("unknown", "unk", "notknown", "declined", "patientdeclined", "declinedtoanswer",
          "declinedtospecify", "refused", "notreported"))),
+    # walk-through 52's NHS trust wrote the NHS ethnic categories with their letter ("A -
+    # White British", "H - Indian"), the 2011 census codes ("WBRI") and in words; the
+    # groups are the NHS Data Dictionary's categories
+    (("ethnic",), (
+        ("whitebritish", "awhitebritish", "wbri", "white(british)", "britishwhite",
+         "whiteenglish/welsh/scottish/northernirish/british", "whiteuk"),
+        ("whiteirish", "bwhiteirish", "wiri", "irish"),
+        ("whiteother", "anyotherwhitebackground", "canyotherwhitebackground",
+         "whiteanyotherwhitebackground", "whiteanyother", "woth", "otherwhite",
+         "whiteotherwhitebackground", "whiteanyotherbackground"),
+        ("mixedwhiteandblackcaribbean", "dmixedwhiteandblackcaribbean",
+         "whiteandblackcaribbean", "mwbc"),
+        ("mixedwhiteandblackafrican", "emixedwhiteandblackafrican", "whiteandblackafrican",
+         "mwba"),
+        ("mixedwhiteandasian", "fmixedwhiteandasian", "whiteandasian", "mwas"),
+        ("mixedother", "anyothermixedbackground", "ganyothermixedbackground",
+         "mixedanyothermixedbackground", "mixedanyother", "othermixed", "moth"),
+        ("indian", "asianindian", "hindian", "aind", "asianorasianbritishindian",
+         "asianbritishindian"),
+        ("pakistani", "asianpakistani", "jpakistani", "apkn",
+         "asianorasianbritishpakistani", "asianbritishpakistani"),
+        ("bangladeshi", "asianbangladeshi", "kbangladeshi", "aban",
+         "asianorasianbritishbangladeshi", "asianbritishbangladeshi"),
+        ("asianother", "anyotherasianbackground", "lanyotherasianbackground", "otherasian",
+         "asianorasianbritishanyotherasianbackground", "aoth"),
+        ("blackcaribbean", "caribbean", "mcaribbean", "bcrb", "blackorblackbritishcaribbean",
+         "blackbritishcaribbean"),
+        ("blackafrican", "african", "nafrican", "bafr", "blackorblackbritishafrican",
+         "blackbritishafrican"),
+        ("blackother", "anyotherblackbackground", "panyotherblackbackground", "otherblack",
+         "blackorblackbritishanyotherblackbackground", "both"),
+        ("chinese", "rchinese", "chne", "otherethnicgroupchinese"),
+        ("other", "anyotherethnicgroup", "sanyotherethnicgroup", "sother", "otherethnicgroup",
+         "ooth", "anyother"))),
     # walk-through 31's neonatal unit wrote the mode of delivery 18 ways (SVD, NVD,
     # vaginal; LSCS, C-section, EMCS, El CS …); an emergency and an elective caesarean
     # stay apart, as do ventouse and forceps
@@ -890,11 +934,13 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
       "detention", "detained"), tuple(
         (f"section{n}", f"s{n}", f"sec{n}", f"s{n}mha", f"section{n}mha", f"mhas{n}",
          f"sec{n}mha", f"section{n}ofthemha", f"s{n}ofthemha", f"detainedunders{n}",
-         f"detainedundersection{n}") for n in ("2", "3", "4", "35", "36", "37", "37/41",
-                                                "38", "47", "47/49", "48", "136", "135",
-                                                "5(2)", "5(4)"))
+         f"detainedundersection{n}", *_SECTION_NOTES.get(n, ()))
+        for n in ("2", "3", "4", "35", "36", "37", "37/41", "38", "47", "47/49", "48", "136",
+                  "135", "5(2)", "5(4)"))
+     # walk-through 52: "S17A CTO", "on CTO"; "N/A - informal" is read as "informal"
      + (("informal", "voluntary", "informalpatient", "notdetained"),
-        ("cto", "communitytreatmentorder"))),
+        ("cto", "communitytreatmentorder", "oncto", "s17a", "s17acto", "section17a",
+         "section17acto", "cto(s17a)", "communitytreatmentorder(s17a)"))),
     # walk-through 39's stroke unit: atrial fibrillation written AF, known AF, paroxysmal
     # AF (yes) and no AF, sinus rhythm (no); the stroke type, its TOAST class, a
     # thrombectomy or thrombolysis, and the discharge destination each several ways
@@ -1130,9 +1176,9 @@ def numbered_levels(levels: list[str]) -> bool:
 
 
 def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, bool]:
-    """Which spelling of an answer is shown: more than one character ("WHITE", not the "W"
-    merged into it: walk-through 27's legend named 405 patients "W"), then not shouted (a
-    word of more than four letters in capitals: "ISCHAEMIC" beside "Ischemic" in
+    """Which spelling of an answer is shown: more than one character or a digit ("WHITE",
+    not the "W" merged into it: walk-through 27's legend named 405 patients "W"), then not
+    shouted (a word of more than four letters in capitals: "ISCHAEMIC" beside "Ischemic" in
     walk-through 21), then "yes" or "no",
     then not a site with "ca" after it ("Breast", not "Breast ca", walk-through 25), then
     not a drug's brand or dose ("Apixaban", not "Apixaban 5mg bd" or "Eliquis":
@@ -1141,7 +1187,10 @@ def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, boo
     longest, then one with a capital ("TIA", not "tia")."""
     shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
     # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
-    return (len(word.strip()) > 1, not shouted, word.strip().lower() in ("yes", "no"),
+    # a single digit is a whole answer ("1", not the "1 (last 2021)" merged into it:
+    # walk-through 52's merge wrote the note on 97 patients who had none)
+    return (len(word.strip()) > 1 or word.strip().isdigit(), not shouted,
+            word.strip().lower() in ("yes", "no"),
             site_of(word.strip().lower()) is None, not brand_or_dose(word),
             "(" not in word, len(word), any(c.isupper() for c in word))
 
@@ -1150,6 +1199,8 @@ def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, boo
 _BOOLEAN_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "t", "f", "1", "0",
                             "yes.", "no.", "positive", "negative", "pos", "neg", "+", "-"})
 
+#: A note in brackets: "(last 2021)", "[see plan]".
+_BRACKET_NOTE = re.compile(r"\s{0,3}[(\[][^()\[\]]{0,60}[)\]]")
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
 #: Clinical initials written in lower case, shown in capitals ("tia" showed as "Tia"):
 #: only those that are no English word or title ("arm" for an amniotomy, "pad", "mrs",
@@ -1195,6 +1246,9 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
              and norm_key(w) not in DECLINED_WORDS
              and not (own and names_condition(norm_key(w), own)
                       and any(v.strip().lower() in ("yes", "y") for v in words))]
+    # nor a word with a note in brackets before the same word without it
+    bare = {w.strip().lower() for w in words if w not in plain}
+    plain = [w for w in plain if _BRACKET_NOTE.sub("", w).strip().lower() not in bare]
     word = max(plain or words, key=_shown_rank)
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     if len(word) <= 60:

@@ -11,16 +11,18 @@ applicable" followed by a short reason is that gap word; the reason is said in t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
 from sparge.data.parsing import cell_text
 from sparge.data.safe_text import quote as _q
+from sparge.data.tables import norm_key
 
 #: "N/A - CS", "NA (CS)", "n/a: elective", "not applicable - no labour" (bounded runs).
 _WITH_REASON = re.compile(
-    r" {0,3}(n/a|n\.a\.|na|not applicable) {0,3}(?:[-–:,;]|\() {0,3}[^()]{1,30}\)? {0,3}",
+    r" {0,3}(n/a|n\.a\.|na|not applicable) {0,3}(?:[-–:,;]|\() {0,3}([^()]{1,30}?)\)? {0,3}",
     re.IGNORECASE)
 
 
@@ -31,9 +33,13 @@ def _starts_like_na(value: object) -> bool:
 _STARTS_LIKE_NA = np.frompyfunc(_starts_like_na, 1, 1)
 
 
-def read_not_applicable(df: pd.DataFrame) -> pd.DataFrame:
+def read_not_applicable(df: pd.DataFrame, answers: Mapping[str, Iterable[str]] | None = None
+                        ) -> pd.DataFrame:
     """The table with each cell "not applicable" with a reason rewritten as "N/A" (a gap
-    in every column), and a note per column in ``df.attrs["sparge_read_notes"]``.
+    in every column), or as the reason where the reason is one of the column's answers
+    ("N/A - informal" beside "Informal"), and a note per column in
+    ``df.attrs["sparge_read_notes"]``. ``answers``: a fitted model's answers by column
+    (``{normalised key: answer as written}``), for a new patient's row.
 
     One pass over every text cell finds the columns with a cell starting like the gap
     word (a pandas call per column cost 125 ms on a one-patient row of 468 columns); only
@@ -49,17 +55,36 @@ def read_not_applicable(df: pd.DataFrame) -> pd.DataFrame:
         col = df.columns[j]
         values = df.iloc[:, j]
         text = cell_text(values)
-        found = pd.Series([len(c) <= 40 and _WITH_REASON.fullmatch(c) is not None
-                           for c in text], index=values.index)
+        matches = [_WITH_REASON.fullmatch(c) if len(c) <= 40 else None for c in text]
+        found = pd.Series([m is not None for m in matches], index=values.index)
         if not found.any():
             continue
         if out is df:
             out = df.copy()
             out.attrs = dict(df.attrs)
-        out[col] = values.where(~found.to_numpy(), "N/A")
-        example = str(text[found].iloc[0]).strip()
-        out.attrs["sparge_read_notes"] = [
-            *out.attrs.get("sparge_read_notes", []),
-            f"Column '{_q(col)}': {int(found.sum()):,} cell(s) saying it does not apply, with "
-            f"the reason (e.g. '{_q(example, 20)}'), read as not applicable (a gap)."]
+        # a reason that is one of the column's own answers is that answer: walk-through
+        # 52's "N/A - informal" beside 224 "Informal" in a Mental Health Act status
+        # each answer as the column writes it most often ("Informal", not the reason's
+        # "informal")
+        own = {k: k for k in (answers or {}).get(str(col), ())}
+        counts = text[~found & (text != "")].value_counts()
+        for spelled in counts.index[::-1]:  # the most common last: it wins
+            own[norm_key(spelled)] = spelled
+        named = pd.Series([own.get(norm_key(m.group(2).strip())) if m is not None else None
+                           for m in matches], index=values.index)
+        gap = found & named.isna()
+        out[col] = values.where(~gap.to_numpy(), "N/A").where(named.isna(), named)
+        notes = []
+        if gap.any():
+            example = str(text[gap].iloc[0]).strip()
+            notes.append(
+                f"Column '{_q(col)}': {int(gap.sum()):,} cell(s) saying it does not apply, "
+                f"with the reason (e.g. '{_q(example, 20)}'), read as not applicable (a gap).")
+        if named.notna().any():
+            example = str(text[named.notna()].iloc[0]).strip()
+            notes.append(
+                f"Column '{_q(col)}': {int(named.notna().sum()):,} cell(s) saying it does not "
+                f"apply with a reason that is one of its answers (e.g. '{_q(example, 20)}'), "
+                f"read as that answer ('{_q(str(named.dropna().iloc[0]), 20)}').")
+        out.attrs["sparge_read_notes"] = [*out.attrs.get("sparge_read_notes", []), *notes]
     return out

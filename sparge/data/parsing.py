@@ -129,9 +129,10 @@ _SCALE_TOTAL = re.compile(
     r"HEART|ABCD2?|ICH|ACB)"
     r"\s{0,3}(?:total|score)?\s{0,3}[:=]?\s{0,3}(\d{1,3}(?:\.\d)?)(?:\s{0,3}/\s{0,3}\d{1,3})?"
     r"\s{0,3}", re.IGNORECASE)
-#: A score with its severity in words after it, "14 (moderate)", "22 (severe)".
-_WITH_SEVERITY = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*[(\[]\s*([A-Za-z][A-Za-z \-]{0,24})"
-                            r"\s*[)\]]\s*")
+#: A score with its severity in words after it, "14 (moderate)", "22 (severe)"; a count
+#: with a note and a year, "2 (last 2021)" (walk-through 52's previous admissions).
+_WITH_SEVERITY = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*[(\[]\s*([A-Za-z][A-Za-z \-]{0,24}"
+                            r"(?:\s?(?:19|20)\d\d)?)\s*[)\]]\s*")
 #: A scale's total with its severity in words after it, "NIHSS 14 (moderate)": the part
 #: before the brackets (letters only inside them, bounded).
 _SEVERITY_AFTER = re.compile(r"(.{1,40}?\d) ?[(\[] ?[A-Za-z][A-Za-z \-]{0,24}[)\]] ?")
@@ -261,10 +262,29 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
         "fit": 0.06, "mild": 0.18, "mildfrailty": 0.18, "mildlyfrail": 0.18,
         "moderate": 0.30, "moderatefrailty": 0.30, "moderatelyfrail": 0.30,
         "severe": 0.36, "severefrailty": 0.36, "severelyfrail": 0.36}),
+    # the PHQ-9's and GAD-7's severity bands (Kroenke 2001, Spitzer 2006) as their
+    # middle, as the eFI's are (walk-through 52's trust wrote "moderate" among totals)
+    (re.compile(r"\bphq[\s\-_]?9\b|patient health questionnaire", re.IGNORECASE), {
+        "minimal": 2.0, "mild": 7.0, "moderate": 12.0, "moderatelysevere": 17.0,
+        "modsevere": 17.0, "moderatesevere": 17.0, "severe": 23.5}),
+    (re.compile(r"\bgad[\s\-_]?7\b|generali[sz]ed anxiety disorder", re.IGNORECASE), {
+        "minimal": 2.0, "mild": 7.0, "moderate": 12.0, "severe": 18.0}),
 )
 #: A scale's level written with its words after a dash or colon, "6 - moderately frail",
 #: "3: managing well" (the number is read; letters only after it, bounded).
 _WITH_LABEL = re.compile(r"\s{0,3}(\d{1,2})\s{0,3}[-–:]\s{0,3}[A-Za-z][A-Za-z '\-]{0,40}")
+
+
+#: The scales of :data:`_SCALE_WORDS` whose words name bands of scores, read as the
+#: band's middle (the eFI's, the PHQ-9's, the GAD-7's), by their place there.
+_BANDED = frozenset({3, 4, 5})
+
+
+def reads_bands(column: object) -> bool:
+    """Whether a column's scale words (:func:`scale_level`) name bands of scores."""
+    name = str(column or "")[:80]
+    return next((i in _BANDED for i, (pattern, _) in enumerate(_SCALE_WORDS)
+                 if pattern.search(name)), False)
 
 
 def scale_level(column: object) -> Callable[[str], float | None] | None:
@@ -362,6 +382,12 @@ def _age_reader(name: str) -> Callable[[str], float | None] | None:
     return read
 
 
+#: The chemical symbols clinicians write a level after, by the element's name.
+_ELEMENTS = {"lithium": "Li", "sodium": "Na", "potassium": "K", "calcium": "Ca",
+             "magnesium": "Mg", "iron": "Fe", "chloride": "Cl", "zinc": "Zn",
+             "copper": "Cu", "phosphate": "PO4", "bicarbonate": "HCO3"}
+
+
 def named_total(column: object) -> re.Pattern | None:
     """A number after the initials a column is named by: "CAT 26", "CAT: 26/40" in a
     column "CAT score", "eGFR >90" (a limit: group 1 the comparator, group 2 the number;
@@ -389,6 +415,11 @@ def _named_total(name: str) -> re.Pattern | None:
         initials = "".join(w[0] for w in words).upper()
         if initials not in _CLASS_INITIALS:
             names.append(initials)
+    # ... or the chemical symbol of the element it measures: "Li 0.8" in "Lithium level"
+    # (walk-through 52's mental-health trust), "Na 138" in "Sodium"
+    element = _ELEMENTS.get(words[0].lower()) if words else None
+    if element is not None:
+        names.append(element)
     if not names:
         return None
     word = "(?:" + "|".join(names) + ")"
@@ -909,7 +940,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     info: dict[str, Any] = {"bad": [], "decimal_comma": 0, "thousands": 0, "censored": [],
                             "infinite": [], "missing_tokens": {}, "unit": [],
                             "thousands_dot": [], "converted": [], "gcs": [],
-                            "thousands_comma": [], "gestation": [], "plain": [],
+                            "thousands_comma": [], "gestation": [], "plain": [], "scale_word": [],
                             "saturation": [], "estimated": [], "limit_unit": [],
                             "none_as_zero": [], "not_detected": [],
                             "detection_limit": None, "log10": [], "range": [],
@@ -1017,7 +1048,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 info["plain"].append((int(i), s, float(out[i])))
         elif level is not None and (v := level(s)) is not None:  # "moderately frail": 6
             out[i] = v
-            info["plain"].append((int(i), s, v))
+            info["scale_word" if re.search(r"[a-z]{3}", s.lower()) and not
+                 _WITH_LABEL.fullmatch(s) else "plain"].append((int(i), s, v))
         elif m := _SATURATION.fullmatch(s):  # "94% on 2L": the saturation
             out[i] = float(m.group(1))
             info["saturation"].append((int(i), s, float(out[i])))

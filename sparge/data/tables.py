@@ -52,6 +52,11 @@ DEFAULT_MISSING_TOKENS = frozenset({
     # ECOG level after "3 - limited self-care" while numeric columns read it as missing)
     "not recorded", "not known", "not measured", "not assessed", "not stated",
     "not reported", "not done", "no data", "unk",
+    # "not known" as NHS exports abbreviate it (walk-through 52's mental-health trust
+    # wrote "NK" in eight columns, its outcome's among them)
+    "nk", "n/k", "n.k.", "n.k",
+    # ... and the NHS ethnic category "Z - Not stated"
+    "z - not stated", "z not stated", "z-not stated", "z: not stated",
     # a patient who declined the test (walk-through 29's cholesterol and urine ACR read
     # "declined" as stray text beside "not done", a gap)
     "declined", "refused", "patient declined", "patient refused",
@@ -76,17 +81,30 @@ MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common
 #: (at least 1 % of the cells, and at least 2 cells) or fit the column's recognised scale
 #: they are a category, not a gap ("None" is the normal Albuminuria value).
-CATEGORY_WORDS = frozenset({"none", "unknown", "nil", "unk", "not known", "declined",
+CATEGORY_WORDS = frozenset({"none", "unknown", "nil", "unk", "not known", "nk", "n/k",
+                            "n.k.", "n.k", "declined",
                             "refused", "patient declined", "patient refused"})
 #: The category words that say an answer is not known: "UNK" is kept or read as missing
 #: as "Unknown" is (walk-through 27's race read "Unknown" as an answer and "UNK" as a gap).
-UNKNOWN_WORDS = frozenset({"unknown", "unk", "not known"})
+UNKNOWN_WORDS = frozenset({"unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k"})
 #: Token meaning "every column" in the ``column`` cell of a CSV table.
 ALL_COLUMNS = "*"
 
+#: A risk or priority level's spellings (``norm_key``), and the bands between them.
+_LOW = ("low", "l", "lo", "low risk")
+_MEDIUM = ("medium", "moderate", "intermediate", "med", "mod", "m", "medium risk",
+           "moderate risk")
+_HIGH = ("high", "h", "hi", "high risk")
+_LOW_MEDIUM = tuple(f"{a}{sep}{b}" for a in ("low", "l", "lo")
+                    for b in ("medium", "moderate", "med", "mod", "m")
+                    for sep in ("-", " - ", "/", " / ", " to ", "–"))
+_MEDIUM_HIGH = tuple(f"{a}{sep}{b}" for a in ("medium", "moderate", "med", "mod", "m")
+                     for b in ("high", "h", "hi")
+                     for sep in ("-", " - ", "/", " / ", " to ", "–"))
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
-    "yes/no": ((0, ("unknown", "unk", "not known")), (1, ("yes", "y", "true")),
+    "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
+               (1, ("yes", "y", "true")),
                (2, ("no", "n", "false"))),
     "albuminuria": ((1, ("none", "normal", "normoalbuminuria")),
                     (2, ("micro", "microalbuminuria")),
@@ -95,8 +113,11 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
                   (2, ("sometimes", "occasionally")),
                   (3, ("often", "most of the times", "most of the time", "usually")),
                   (4, ("always",))),
-    "low/medium/high": ((1, ("low",)), (2, ("medium", "moderate", "intermediate")),
-                        (3, ("high",))),
+    # walk-through 52's risk levels: "L", "Med", "mod", "M", "H" beside the words
+    "low/medium/high": ((1, _LOW), (2, _MEDIUM), (3, _HIGH)),
+    # ... and the bands between them ("low-moderate", "Low/Med", "L-M"): one level each
+    "low/medium/high (banded)": ((1, _LOW), (2, _LOW_MEDIUM), (3, _MEDIUM),
+                                 (4, _MEDIUM_HIGH), (5, _HIGH)),
     "severity": ((1, ("none",)), (2, ("mild",)), (3, ("moderate",)), (4, ("severe",))),
     "normal/abnormal": ((1, ("normal",)), (2, ("borderline",)), (3, ("abnormal",))),
     # how certain a finding is (a NICU export's haemorrhage grades read absent 1,
@@ -265,9 +286,26 @@ def scale_of(levels: Iterable[str]) -> str | None:
     if not keys:
         return None
     for name, codes in _SCALE_CODES.items():
-        if keys <= codes.keys():
+        # a yes or no with a note ("Yes - 2 units") is offered to merge, not read as one
+        if all(_scale_key(k, codes, notes=name != "yes/no") is not None for k in keys):
             return name
     return None
+
+
+#: A level with a note after it: "high - see plan", "low (reviewed)", "medium: stable".
+_LEVEL_NOTE = re.compile(r"(.{1,30}?)\s{0,3}(?:\s-\s|\s–\s|\(|:\s).{1,60}")
+
+
+def _scale_key(key: str, codes: dict[str, int], notes: bool = True) -> str | None:
+    """``key`` (a ``norm_key``) as a spelling of a scale with ``codes``: itself, or (with
+    ``notes``) its part before a note (walk-through 52's "HIGH - see plan"); ``None`` when
+    neither is."""
+    if key in codes:
+        return key
+    if not notes:
+        return None
+    m = _LEVEL_NOTE.fullmatch(key)
+    return m.group(1).strip() if m is not None and m.group(1).strip() in codes else None
 
 
 def scale_codes(levels: Iterable[str], scale: str) -> dict[str, int]:
@@ -286,7 +324,7 @@ def scale_codes(levels: Iterable[str], scale: str) -> dict[str, int]:
         ``{level: rank code}``, the levels as written.
     """
     codes = _SCALE_CODES[scale]
-    return {lv: codes[norm_key(lv)] for lv in levels}
+    return {lv: codes[_scale_key(norm_key(lv), codes)] for lv in levels}
 
 
 #: A test's name and its result: "hbsag+", "anti-hcv neg", "hiv ab positive".
@@ -345,7 +383,7 @@ def _monotone_on_scale(levels: Mapping[str, float]) -> bool:
     if scale is None:
         return False
     rank = _SCALE_CODES[scale]
-    pairs = [(rank[norm_key(lv)], code) for lv, code in levels.items()]
+    pairs = [(rank[_scale_key(norm_key(lv), rank)], code) for lv, code in levels.items()]
     if len({r for r, _ in pairs}) < 2:
         return False
     up = all(c1 < c2 for r1, c1 in pairs for r2, c2 in pairs if r1 < r2)
