@@ -461,8 +461,9 @@ def _typo_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
         return {k[:i] + k[i + 1] + k[i] + k[i + 2:] for i in range(len(k) - 1)
                 if k[i] != k[i + 1]}
 
-    plain = {lv: k for lv, k in keys.items()
-             if len(re.sub(r"[^a-z]", "", k)) >= 6 and not re.search(r"\d", k)}
+    # answers of a few words: a 5 MB cell is no typo of another (each form is a copy)
+    plain = {lv: k for lv, k in keys.items() if len(k) <= _TYPO_MAX
+             and len(re.sub(r"[^a-z]", "", k)) >= 6 and not re.search(r"\d", k)}
     by_form: dict[str, str] = {}
     # a letter left out inside a long answer: "breathing diffculty" (walk-through 50);
     # never its first or last letter (a plural, a prefix), and only where one answer has
@@ -492,6 +493,8 @@ def _typo_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
     return sorted(out, key=lambda ab: order[ab[0]])
 
 
+#: The longest answer (characters) read as another's typo.
+_TYPO_MAX = 80
 #: The fewest letters of an answer read as another with a letter left out.
 _DROPPED_MIN = 8
 #: Small words an acronym may leave out ("SOB": shortness of breath; "UTI": urinary tract
@@ -530,6 +533,8 @@ def _acronym_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
     when exactly one answer of the column spells it."""
     spelled: dict[str, set[str]] = {}
     for lv, k in keys.items():
+        if len(k) > _TYPO_MAX:
+            continue
         for form in _acronym_forms(k):
             spelled.setdefault(form, set()).add(lv)
     out = []
