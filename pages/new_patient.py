@@ -128,7 +128,7 @@ if mode == "CSV file":
     kept = ss.get("np_file_kept")
     if kept is not None:
         with guard("Reading the patients"):
-            query = read_table(kept[1])
+            query = read_table(kept[1], answers=encoder.answers() if encoder else None)
         if query is not None and len(query) > 1:
             # every row is checked below; the look-alikes are those of the one chosen (a
             # walk-through's 3-row file was cut to its first row, its bad rows unchecked)

@@ -1353,6 +1353,15 @@ class Encoder(TransformerMixin, BaseEstimator):
         big = len(dropped) > 0.1 * len(df) or bool(shift)
         (report.warnings if big else report.notes).append(text)
 
+    def answers(self) -> dict[str, dict[str, str]]:
+        """The answers of each categorical input column, ``{column: {normalised key:
+        answer as written}}``: what a new patient's "N/A - informal" may name
+        (:func:`~sparge.data.not_applicable.read_not_applicable`)."""
+        check_is_fitted(self, "feature_names_out_")
+        return {c: {norm_key(k): k for k in self.table_.levels(c)}
+                for c in self.input_columns_ if self.roles_.get(c) == "categorical"
+                and self.table_.has(c)}
+
     def patient_weights(self, X: np.ndarray) -> np.ndarray:
         """Each patient's :meth:`feature_weights`, 0 where a value does not apply to the
         patient (``structural_gaps_``: a door-to-needle time without thrombolysis), for
@@ -1803,7 +1812,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 ("gcs", "as the Glasgow coma scale's parts",
                  lambda c: "as their total, eyes + verbal + motor (3–15)"),
                 ("plain", "as a score out of its maximum, a word, an ordinal, after its name "
-                 "or with its share in brackets",
+                 "or with its share or a note in brackets",
                  lambda c: f"as the number ({format_number(c[2])})"),
                 ("scale_word", "as a level of its scale in words", lambda c: "as that "
                  f"level's value ({format_number(c[2])}"
@@ -1911,9 +1920,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = split_cells(df, fitted=self.input_columns_, durations=[
             c for c in self.input_columns_ if self.roles_.get(c) == "numeric"
             and unit_key(str(units.get(c) or header_unit(c) or "")) in _TIME_UNITS],
-            answers={c: {norm_key(k): k for k in self.table_.levels(c)}
-                     for c in self.input_columns_ if self.roles_.get(c) == "categorical"
-                     and self.table_.has(c)})
+            answers=self.answers())
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))

@@ -679,12 +679,16 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y",
          # walk-through 48: "Smoker - 10/day", "current 20/day"
          *(f"{w}{n}{u}" for n in range(1, 81)
-           for w in ("smoker", "current", "currentsmoker", "smoker(", "current(", "")
+           # walk-through 53: "Yes - 20/day"
+           for w in ("smoker", "current", "currentsmoker", "smoker(", "current(", "",
+                     "yes", "y", "yes(")
            for u in ("/day", "perday", "/d", "aday", "cigs/day", "cigarettes/day",
                      "/day)", "perday)", "cigs/day)"))))),
     (("sex", "gender"), (
         ("female", "f", "woman", "w", "fem", "girl"),
-        ("male", "m", "man", "masc", "boy"))),
+        ("male", "m", "man", "masc", "boy"),
+        # walk-through 53: "NB" beside "Non-binary"
+        ("nonbinary", "nb", "enby", "genderqueer", "nonbinary/genderqueer"))),
     # walk-through 41's child-health clinic: immunisations up to date written UTD,
     # complete; partial and incomplete one answer
     (("immunis", "immuniz", "vaccin", "jabs"), (
@@ -943,7 +947,9 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         for n in ("2", "3", "4", "35", "36", "37", "37/41", "38", "47", "47/49", "48", "136",
                   "135", "5(2)", "5(4)"))
      # walk-through 52: "S17A CTO", "on CTO"; "N/A - informal" is read as "informal"
-     + (("informal", "voluntary", "informalpatient", "notdetained"),
+     # ... and "nil" (no section: walk-through 53's 104 patients)
+     + (("informal", "voluntary", "informalpatient", "notdetained", "nil", "none",
+         "nosection", "notsectioned", "notondetention"),
         ("cto", "communitytreatmentorder", "oncto", "s17a", "s17acto", "section17a",
          "section17acto", "cto(s17a)", "communitytreatmentorder(s17a)"))),
     # walk-through 39's stroke unit: atrial fibrillation written AF, known AF, paroxysmal
@@ -1180,7 +1186,7 @@ def numbered_levels(levels: list[str]) -> bool:
     return len(prefixes) == 1 and len(set(numbers)) == len(numbers)
 
 
-def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, bool]:
+def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, bool, bool]:
     """Which spelling of an answer is shown: more than one character or a digit ("WHITE",
     not the "W" merged into it: walk-through 27's legend named 405 patients "W"), then not
     shouted (a word of more than four letters in capitals: "ISCHAEMIC" beside "Ischemic" in
@@ -1189,7 +1195,8 @@ def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, boo
     not a drug's brand or dose ("Apixaban", not "Apixaban 5mg bd" or "Eliquis":
     walk-through 40), then without a note in brackets ("Decile 6", not "6 (most
     deprived=1)": walk-through 48 read every decile as the most deprived), then the
-    longest, then one with a capital ("TIA", not "tia")."""
+    longest, then one in title case ("Low", not "LOW" or "low"), then one with a capital
+    ("TIA", not "tia")."""
     shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
     # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
     # a single digit is a whole answer ("1", not the "1 (last 2021)" merged into it:
@@ -1197,13 +1204,17 @@ def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, boo
     return (len(word.strip()) > 1 or word.strip().isdigit(), not shouted,
             word.strip().lower() in ("yes", "no"),
             site_of(word.strip().lower()) is None, not brand_or_dose(word),
-            "(" not in word, len(word), any(c.isupper() for c in word))
+            "(" not in word, len(word),
+            # "Low", not "LOW" or "low" (walk-through 53); "CTO", not "cto"
+            word[:1].isupper() and not word.isupper(), any(c.isupper() for c in word))
 
 
 #: Spellings of a yes or a no that say nothing more.
 _BOOLEAN_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "t", "f", "1", "0",
                             "yes.", "no.", "positive", "negative", "pos", "neg", "+", "-"})
 
+#: An answer with a note after a dash or colon: "HIGH - see plan", "Yes: 2 units".
+_DASH_NOTE = re.compile(r"(.{1,40}?)\s{0,3}(?:\s[-–]\s|:\s).{1,60}")
 #: A note in brackets: "(last 2021)", "[see plan]".
 _BRACKET_NOTE = re.compile(r"\s{0,3}[(\[][^()\[\]]{0,60}[)\]]")
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
@@ -1251,9 +1262,13 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
              and norm_key(w) not in DECLINED_WORDS
              and not (own and names_condition(norm_key(w), own)
                       and any(v.strip().lower() in ("yes", "y") for v in words))]
-    # nor a word with a note in brackets before the same word without it
+    # nor a word with a note before the same word without it: "1" (a boolean word), not
+    # "1 (last 2021)"; "High", not "HIGH - see plan" (walk-through 53)
     bare = {w.strip().lower() for w in words if w not in plain}
     plain = [w for w in plain if _BRACKET_NOTE.sub("", w).strip().lower() not in bare]
+    written = {w.strip().lower() for w in plain}
+    plain = [w for w in plain if not ((m := _DASH_NOTE.fullmatch(w.strip())) is not None
+                                      and m.group(1).lower() in written)] or plain
     word = max(plain or words, key=_shown_rank)
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     if len(word) <= 60:

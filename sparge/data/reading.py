@@ -16,6 +16,7 @@ import html
 import io
 import os
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -290,7 +291,8 @@ def _unescape_html(df: pd.DataFrame) -> list[str]:
 
 
 def read_table(source, *, delimiter: str | None = None,
-               max_memory: int | None = DEFAULT_MAX_READ_MEMORY) -> pd.DataFrame:
+               max_memory: int | None = DEFAULT_MAX_READ_MEMORY,
+               answers: Mapping[str, Mapping[str, str]] | None = None) -> pd.DataFrame:
     """Read a patient table as text cells.
 
     Parameters
@@ -303,6 +305,10 @@ def read_table(source, *, delimiter: str | None = None,
         Largest estimated memory (bytes, see :func:`estimate_read_memory`) the reading may
         take; larger input is refused before it is parsed. Default
         :data:`DEFAULT_MAX_READ_MEMORY` (4 GiB, a CSV of about 400 MB); ``None``: no limit.
+    answers : mapping, optional
+        A fitted model's answers by column (:meth:`~sparge.data.encoder.Encoder.answers`),
+        for a file of new patients: "N/A - informal" reads "Informal" where the model
+        knows that answer, as its training table did (walk-through 53).
 
     Returns
     -------
@@ -381,4 +387,4 @@ def read_table(source, *, delimiter: str | None = None,
     df.attrs["sparge_read_notes"] = _read_notes(scan, k) + _unescape_html(df)
     # "pT2N1M0" as three ordered columns, "142/88" as two numbers
     return split_apgars(split_pressures(split_tnm(read_dates_in_age_columns(read_obstetric(
-        read_compound_units(read_pounds_ounces(read_not_applicable(df))))))))
+        read_compound_units(read_pounds_ounces(read_not_applicable(df, answers))))))))

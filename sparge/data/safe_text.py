@@ -189,7 +189,17 @@ def to_csv(df: pd.DataFrame, **kwargs) -> str:
         ``df.to_csv`` after :func:`csv_safe`.
     """
     kwargs.setdefault("index", False)
-    return csv_safe(df).to_csv(**kwargs)
+    out = csv_safe(df)
+    fmt = kwargs.get("float_format")
+    if isinstance(fmt, str):
+        # numbers among text (a column of values and limits, "2" beside "≥3") as the
+        # format writes the others, not "2.0" (walk-through 53)
+        for col in [c for c, dt in out.dtypes.items() if dt == "object"]:
+            values = out[col]
+            if any(isinstance(v, float) for v in values):
+                out[col] = [fmt % v if isinstance(v, float) and v == v else
+                            "" if isinstance(v, float) else v for v in values]
+    return out.to_csv(**kwargs)
 
 
 def plain_frame(df: pd.DataFrame, max_len: int = 200) -> pd.DataFrame:

@@ -223,3 +223,48 @@ def test_a_coded_column_of_many_spellings_is_kept_when_they_pair_into_few_answer
     enc = Encoder(label_column="Out")
     enc.fit_transform(df)
     assert enc.roles_["Care cluster"] == "ignore"
+
+
+def test_a_new_patients_file_reads_not_applicable_with_an_answer_as_training_did():
+    """Walk-through 53: the New patient page's file read "N/A - informal" as a gap (its
+    reader knew nothing of the model's answers), where the Data page read "Informal"."""
+    from sparge.data.reading import read_table
+    df = _caseload()
+    enc = Encoder(label_column=OUTCOME, max_patient_missing=None)
+    enc.fit_transform(df)
+    csv = b"Age,MHA status\n40,N/A - informal\n50,N/A - not detained\n"
+    assert read_table(csv)["MHA status"].tolist() == ["N/A", "N/A"]
+    read = read_table(csv, answers=enc.answers())
+    assert [v.lower() for v in read["MHA status"]] == ["informal", "n/a"]
+    j = enc.feature_names_out_.index("MHA status")
+    assert enc.transform(read)[0, j] == enc.table_.lookup("MHA status", "Informal")
+
+
+def test_the_shown_answer_is_the_plain_word_in_title_case():
+    """Risk level showed "HIGH - see plan" for every high patient and "LOW" for low."""
+    assert shown_answer(["H", "high", "HIGH - see plan", "High"]) == "High"
+    assert shown_answer(["LOW", "L", "low", "Low"]) == "Low"
+    assert shown_answer(["tia", "TIA"]) == "TIA"
+    assert shown_answer(["CTO", "on CTO", "S17A CTO"], "MHA status") == "CTO"
+
+
+def test_smoking_yes_per_day_non_binary_and_nil_sections_are_offered():
+    pairs = dict(abbreviated_levels(["Y", "N", "Current", "Never", "Yes - 20/day"],
+                                    "Smoking status"))
+    assert pairs["Y"] == pairs["Yes - 20/day"] == "Current" and pairs["N"] == "Never"
+    assert dict(abbreviated_levels(["Male", "NB", "Non-binary"], "Gender"))["NB"] == \
+        "Non-binary"
+    assert dict(abbreviated_levels(["Informal", "nil", "S3"], "MHA status"))["nil"] == \
+        "Informal"
+
+
+def test_a_downloaded_count_beside_a_limit_is_written_as_a_whole_number():
+    """The look-alike CSV wrote "2.0" beside "≥3" (a column of numbers and limits)."""
+    from sparge.data.safe_text import to_csv
+    from sparge.services.display import file_values
+    values = pd.DataFrame({"Previous admissions": [2.0, 3.0, 0.0, np.nan]})
+    cells = pd.DataFrame({"Previous admissions": ["2 (last 2021)", "3+", "none", ""]})
+    out = file_values(values, None, cells)
+    assert out["Previous admissions"].tolist()[:3] == [2.0, "≥3", 0.0]
+    assert to_csv(out, float_format="%.10g").splitlines() == [
+        "Previous admissions", "2", "≥3", "0", '""']
