@@ -1213,6 +1213,9 @@ def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, boo
 _BOOLEAN_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "t", "f", "1", "0",
                             "yes.", "no.", "positive", "negative", "pos", "neg", "+", "-"})
 
+#: Every recognised scale's words (not "unknown" and its short forms).
+_SCALE_WORDS_ALL = frozenset(w for ranks in SCALES.values() for _, ws in ranks for w in ws
+                             if w not in UNKNOWN_WORDS and re.fullmatch(r"[a-z ]+", w))
 #: An answer with a note after a dash or colon: "HIGH - see plan", "Yes: 2 units".
 _DASH_NOTE = re.compile(r"(.{1,40}?)\s{0,3}(?:\s[-–]\s|:\s).{1,60}")
 #: A note in brackets: "(last 2021)", "[see plan]".
@@ -1270,6 +1273,10 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     plain = [w for w in plain if not ((m := _DASH_NOTE.fullmatch(w.strip())) is not None
                                       and m.group(1).lower() in written)] or plain
     word = max(plain or words, key=_shown_rank)
+    # a scale's word written in capitals, the only spelling kept of it ("LOW" for low,
+    # Low and LOW: walk-through 53), in title case; not initials ("CTO", "NK")
+    if word.isupper() and len(word) > 2 and norm_key(word) in _SCALE_WORDS_ALL:
+        word = word.title()
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     if len(word) <= 60:
         word = _INITIALS_WORD.sub(
