@@ -358,6 +358,9 @@ def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str,
     named |= event_initials(column)
     yes |= named
     no |= {f"{neg} {w}" for w in named for neg in ("no", "not", "without")}
+    # "none" and "nil" beside Yes and No: no event (walk-through 54's febrile
+    # neutropenia, 89 "none" a third outcome)
+    no |= {"none", "nil", "nil known"}
     out = {}
     for answer in answers:
         if codes.get(answer, 0) in (1, 2):

@@ -288,6 +288,20 @@ def _paired_count(text: pd.Series, keys: pd.Series, column: str) -> int:
     return len(roots)
 
 
+def _decimal_shift(values: np.ndarray, lo: float, hi: float) -> list[float] | None:
+    """``values`` with their decimal point moved by one to three places into where most
+    patients lie (``lo`` to ``hi``), when every one has exactly one such place: a weight of
+    724 kg is 72.4 (walk-through 54); ``None`` otherwise."""
+    out = []
+    for v in np.asarray(values, dtype=float):
+        fits = [v * 10.0 ** k for k in (-3, -2, -1, 1, 2, 3)
+                if lo <= v * 10.0 ** k <= hi]
+        if len(fits) != 1:
+            return None
+        out.append(float(round(fits[0], 6)))
+    return out or None
+
+
 def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
@@ -985,9 +999,14 @@ class Encoder(TransformerMixin, BaseEstimator):
             if len(odd):
                 # converted into where the column's values are not far (its plausible
                 # bounds): a haemoglobin of 160 g/L is 16 g/dL, above most patients' 15
+                # ... and not far from where most patients lie: 724 kg in lb is 328 kg, no
+                # adult's weight (walk-through 54: a lost decimal point, 72.4)
                 plo, phi = log_bounds(col[:, None])
-                unit, fixed = self._unit_guess(name, col[odd], float(plo[0]), float(phi[0]))
-                parts.append(self._far_part(name, col, odd, unit, fixed, lo, hi, report))
+                unit, fixed = self._unit_guess(name, col[odd], max(float(plo[0]), lo / 1.5),
+                                               min(float(phi[0]), hi * 1.5))
+                parts.append(self._far_part(name, col, odd, unit, fixed, lo, hi, report,
+                                            decimal=None if unit else _decimal_shift(
+                                                col[odd], lo, hi)))
             if len(slip):
                 _, source, conv = slips[c]
                 sources = [source[r] for r in slip]
@@ -1053,7 +1072,7 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _far_part(self, name: str, col: np.ndarray, hits: np.ndarray, unit: str | None,
                   fixed: list[float] | None, lo: float, hi: float,
-                  report: ValidationReport) -> str:
+                  report: ValidationReport, decimal: list[float] | None = None) -> str:
         """Add a column's values to check (``hits``, rows of ``col``) to
         ``report.values_to_check``, with their values converted from ``unit`` (``fixed``)
         when the slip repeats, and return the warning's words for them."""
@@ -1069,7 +1088,15 @@ class Encoder(TransformerMixin, BaseEstimator):
         said = ("" if fixed is None or unit is None else f" (in '{_q(unit, 20)}'? "
                 + ", ".join(format_number(v) for v in fixed[:3])
                 + (" …" if len(fixed) > 3 else "")
-                + f" {_q(self.unit_of(name) or '', 20)})")
+                + f" {_q(self.unit_of(name) or '', 20)}"
+                # walk-through 54: named, and then set to missing by the click
+                + ("" if len(hits) >= MIN_UNIT_SLIPS else
+                   f"; fewer than {MIN_UNIT_SLIPS}, so not converted by the click")
+                + ")")
+        if decimal is not None:  # said only: the click sets them to missing
+            said = (" (a misplaced decimal point? " + ", ".join(
+                format_number(v) for v in decimal[:3]) + (" …" if len(decimal) > 3 else "")
+                + ")")
         # "most patients" only when they are: walk-through 46's 306 fractions of 577
         # FEV1/FVC were the most
         most = "most patients" if 2 * len(hits) < np.isfinite(col).sum() else "the others"

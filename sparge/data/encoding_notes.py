@@ -127,9 +127,9 @@ def inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
 #: The far values' warning ends so; with them set to missing (``encode_cohort``'s
 #: ``clear_far``) a page says :data:`FAR_VALUES_CLEARED` instead.
 FAR_VALUES_ADVICE = "used as given (correct the file, or set them to missing)"
-FAR_VALUES_CLEARED = ("set to missing for training, or converted where a probable unit is "
-                      "named (the model completes the missing ones like any gap; the table "
-                      "itself is unchanged)")
+FAR_VALUES_CLEARED = ("set to missing for training, or converted where at least 3 of a "
+                      "column's fit one probable unit (the model completes the missing ones "
+                      "like any gap; the table itself is unchanged)")
 
 
 def _far_counts(values_to_check: list) -> tuple[int, int]:

@@ -323,6 +323,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # "British (White)" beside "White - British"; "Curent smoker" beside "Current smoker";
     # walk-through 50's "E4V5M6" beside "GCS 15"
     for more in (_own_name_pairs(keys, yes_no, column) if yes_no is not None else [],
+                 _noted_yes_no_pairs(keys, yes_no) if yes_no is not None else [],
                  _reordered_pairs(keys), _typo_pairs(keys), _gcs_pairs(keys),
                  _acronym_pairs(keys)):
         paired = {a for a, _ in out}
@@ -411,6 +412,31 @@ def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | 
     target = max(yes, key=lambda lv: (norm_key(lv) == "yes", lv[:1].isupper(), len(lv)))
     return [(lv, target) for lv, k in keys.items()
             if yes_no.get(lv, 3) not in (0, 1, 2) and names_condition(k, names)]
+
+
+#: A yes or no with a note: "yes - chest wall", "yes (2019)", "no: declined".
+_NOTED_YES_NO = re.compile(r"(y|yes|n|no)\s{0,3}(?:\s-\s|–|:|\()\s{0,3}[a-z0-9].{0,60}")
+
+
+def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]
+                        ) -> list[tuple[str, str]]:
+    """In a yes/no column, a yes or no with a note after it, paired with the column's yes
+    or no: walk-through 54's "yes - chest wall" and "yes (2019)" beside "Yes" in a
+    previous radiotherapy column (offered to merge: the note may matter)."""
+    plain = {}
+    for lv, code in yes_no.items():
+        if code in (1, 2) and keys.get(lv) in ("yes", "y", "no", "n"):
+            best = plain.get(code)
+            if best is None or (keys[lv] in ("yes", "no"), lv[:1].isupper()) > \
+                    (keys[best] in ("yes", "no"), best[:1].isupper()):
+                plain[code] = lv
+    out = []
+    for lv, k in keys.items():
+        m = _NOTED_YES_NO.fullmatch(k)
+        code = None if m is None else 1 if m.group(1) in ("y", "yes") else 2
+        if code in plain and plain[code] != lv:
+            out.append((lv, plain[code]))
+    return out
 
 
 def _condition_names(column: str | None) -> frozenset[str]:

@@ -526,7 +526,9 @@ def unit_key(text: str) -> str:
 #: A unit read from a column's cells (its key, :func:`unit_key`): "%" or a short word
 #: that starts with a letter or "°" ("bpm", "mmhg", "umol/l", "kg/m²", "°c"); one letter only
 #: when it is a unit ("g", "l", "m", "s"): "3a", "3b" are stages, not units.
-_UNIT_LIKE = re.compile(r"^(?:%|°[a-z]{1,2}|[a-z][a-z0-9/^²³·.*°]{1,19}|[glms])$")
+_UNIT_LIKE = re.compile(r"^(?:%|°[a-z]{1,2}|[a-z][a-z0-9/^²³·.*°]{1,19}|[glms]|"
+                        # a count per volume: walk-through 54's neutrophils "3000 /uL"
+                        r"/(?:ul|mm3|l|dl|ml|nl|hpf))$")
 #: A text read as a unit follows at least this many different numbers: "0 none", "1 mild",
 #: "2 severe" are a scale's levels, each word with one number, not three units.
 UNIT_MIN_NUMBERS = 2

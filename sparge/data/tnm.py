@@ -22,9 +22,11 @@ from sparge.data.safe_text import quote as _q
 
 #: A TNM classification: an optional prefix (p, c, yp, r …), then T, N and M with their
 #: categories, spaces or commas between them.
+#: The M part may be missing ("pT3 N0": walk-through 54's resected tumours, 33 of them
+#: read as gaps in T and N too): T and N are read, M is a gap.
 _TNM = re.compile(
     r"\s*(?:[pcyra]{1,2})?T(is|x|[0-4][a-d]?)\s*[,;/]?\s*"
-    r"(?:[pc])?N(x|[0-3][a-c]?)\s*[,;/]?\s*(?:[pc])?M(x|[01][a-c]?)\s*",
+    r"(?:[pc])?N(x|[0-3][a-c]?)(?:\s*[,;/]?\s*(?:[pc])?M(x|[01][a-c]?))?\s*",
     re.IGNORECASE)
 #: Share of a column's written cells that must be TNM stages.
 TNM_SHARE = 0.8
@@ -34,18 +36,21 @@ TNM_MIN = 5
 
 def tnm_parts(cell: object) -> tuple[str, str, str] | None:
     """The T, N and M categories of one cell ("pT2N1aM0": ``("T2", "N1a", "M0")``), in
-    one spelling; ``None`` for a cell that is not a TNM stage.
+    one spelling (``""`` for an M part not written); ``None`` for a cell that is not a
+    TNM stage.
 
     Examples
     --------
     >>> tnm_parts("pT3b N1a M0"), tnm_parts("T2N0Mx"), tnm_parts("stage II")
     (('T3b', 'N1a', 'M0'), ('T2', 'N0', 'Mx'), None)
+    >>> tnm_parts("pT3 N0")  # no M part: a gap
+    ('T3', 'N0', '')
     """
     m = _TNM.fullmatch(str(cell))
     if m is None:
         return None
-    t, n, mm = (g.lower() for g in m.groups())
-    return f"T{t}", f"N{n}", f"M{mm}"
+    t, n, mm = ((g or "").lower() for g in m.groups())
+    return f"T{t}", f"N{n}", f"M{mm}" if mm else ""
 
 
 def _may_hold_stages(values: pd.Series) -> bool:

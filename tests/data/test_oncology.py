@@ -1,0 +1,107 @@
+"""A medical oncology day unit's export (walk-through 54): a febrile neutropenia outcome
+written "none", TNM stages without their M part, neutrophils per µL among ×10⁹/L, weights
+with a lost decimal point, comorbidity lists among single answers, and "yes - chest wall"
+for previous radiotherapy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparge import Encoder
+from sparge.data.answer_lists import list_vocabulary
+from sparge.data.levels import abbreviated_levels
+from sparge.data.tnm import tnm_parts
+
+OUTCOME = "Febrile neutropenia within 30 days"
+
+
+def _unit(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    fn = rng.random(n) < 0.15
+    neut = rng.lognormal(np.log(3.5), 0.3, n).round(1)
+    cells = [f"{int(v * 1000)} /uL" if i % 9 == 0 else f"{v}" for i, v in enumerate(neut)]
+    weight = rng.normal(72, 12, n).round(1)
+    df = pd.DataFrame({
+        "Age": rng.integers(30, 85, n).astype(str),
+        "Neutrophils": cells,
+        "Weight (kg)": weight.astype(str),
+        "TNM": rng.choice(["cT2N1M0", "pT3 N0", "T2 N1", "pT1N0M1", "cT4b N1 M1b"], n),
+        OUTCOME: np.where(fn, rng.choice(["Yes", "FN", "yes - admitted"], n),
+                          rng.choice(["No", "N", "none", "no FN"], n))})
+    df.loc[7, "Weight (kg)"] = "724"
+    df.loc[8, "Weight (kg)"] = "655"
+    return df
+
+
+def test_none_is_no_febrile_neutropenia():
+    """89 "none" were a third outcome: chance read 33 % and classes were faked."""
+    df = _unit()
+    enc = Encoder(label_column=OUTCOME)
+    enc.fit_transform(df)
+    labels = pd.Series(enc.labels(df))
+    assert set(labels.dropna()) == {"Yes", "No"}
+    assert (labels[df[OUTCOME] == "none"] == "No").all()
+
+
+def test_a_tnm_stage_without_its_m_part_reads_t_and_n():
+    """"pT3 N0" (33 resected tumours) was a gap in T, N and M."""
+    assert tnm_parts("pT3 N0") == ("T3", "N0", "")
+    assert tnm_parts("T2 N1") == ("T2", "N1", "")
+    enc = Encoder(label_column=OUTCOME)
+    X = enc.fit_transform(_unit())
+    t = enc.feature_names_out_.index("TNM T")
+    m = enc.feature_names_out_.index("TNM M")
+    rows = (_unit()["TNM"] == "pT3 N0").to_numpy()
+    assert np.isfinite(X[rows, t]).all() and np.isnan(X[rows, m]).all()
+
+
+def test_neutrophils_per_microlitre_are_converted_in_training():
+    """38 "4600 /uL" were set to missing in training, and read on the New patient page."""
+    df = _unit()
+    enc = Encoder(label_column=OUTCOME)
+    X = enc.fit_transform(df)
+    j = enc.feature_names_out_.index("Neutrophils")
+    per_ul = df["Neutrophils"].str.endswith("/uL").to_numpy()
+    expected = [float(c.split()[0]) / 1000 for c in df["Neutrophils"][per_ul]]
+    np.testing.assert_allclose(X[per_ul, j], expected)
+    assert any("in '/uL' converted to" in n for n in enc.report_.notes)
+
+
+def test_a_lost_decimal_point_is_said_and_no_absurd_unit_offered():
+    """724 and 655 kg were offered "in 'lb'? 328, 297 kg"; they are 72.4 and 65.5."""
+    enc = Encoder(label_column=OUTCOME)
+    enc.fit_transform(_unit())
+    said = next(w for w in enc.report_.warnings if "'Weight (kg)'" in w)
+    assert "a misplaced decimal point? 72.4, 65.5" in said and "'lb'" not in said
+    assert [c[3:] for c in enc.report_.values_to_check if c[0] == "Weight (kg)"] == [
+        [None, None], [None, None]]
+
+
+def test_a_unit_named_for_too_few_values_says_the_click_does_not_convert_them():
+    df = _unit()
+    df.loc[5, "Neutrophils"] = "4100"
+    df.loc[6, "Neutrophils"] = "2600"
+    enc = Encoder(label_column=OUTCOME)
+    enc.fit_transform(df)
+    said = next(w for w in enc.report_.warnings if "'Neutrophils'" in w)
+    assert "in '/µL'? 4.1, 2.6" in said and "fewer than 3, so not converted by the click" in said
+
+
+def test_comorbidity_lists_among_single_answers_are_read_as_lists():
+    """56 lists among 325 answers (17 %) were left out as free text."""
+    rng = np.random.default_rng(1)
+    single = rng.choice(["HTN", "DM", "CKD", "COPD", "IHD"], 280).tolist()
+    lists = rng.choice(["HTN, DM", "HTN; CKD", "COPD, IHD", "DM, CKD", "HTN, COPD",
+                        "DM; IHD"], 50).tolist()
+    cells = pd.Series(rng.permutation(single + lists + ["none"] * 100))
+    assert list_vocabulary(cells, "Comorbidities") is not None
+    # a column of answers holding a comma stays one answer per cell
+    assert list_vocabulary(pd.Series(["Bacteremia, unknown source", "UTI"] * 20),
+                           "Source") is None
+
+
+def test_a_yes_with_a_note_is_offered_with_yes():
+    pairs = dict(abbreviated_levels(["No", "N", "Yes", "Y", "yes (2019)",
+                                     "yes - chest wall"], "Previous RT"))
+    assert pairs["yes (2019)"] == pairs["yes - chest wall"] == "Yes"
