@@ -31,6 +31,7 @@ from collections import Counter
 import pandas as pd
 
 from sparge.data.column_kinds import looks_like_free_text
+from sparge.data.levels import CONDITION_NAMES
 from sparge.data.parsing import cell_text, min_category_count
 from sparge.data.safe_text import first_cells, quoted_names
 from sparge.data.safe_text import quote as _q
@@ -60,6 +61,28 @@ NONE_WORDS = frozenset({"none", "nil", "no", "nothing", "none known", "no comorb
                         "none reported", "nil of note", "nad"})
 #: The answers too rare for a column of their own.
 OTHER = "other"
+
+
+def _same_condition() -> dict[str, str]:
+    """Each other name of a condition (loose key) -> the condition's first name, from
+    :data:`sparge.data.levels.CONDITION_NAMES`: "htn" and "hypertension" are one answer
+    of a list (walk-through 54's comorbidities listed both, as two yes/no columns)."""
+    roots: dict[str, str] = {}
+    for name, others in CONDITION_NAMES.items():
+        root = roots.get(name, name)
+        for k in (name, *others):
+            roots.setdefault(k, root)
+    return roots
+
+
+_ROOTS = _same_condition()
+
+
+def item_key(item: str) -> str:
+    """A list answer's key: its normalised text, or the first name of the condition it
+    names ("HTN" and "hypertension": "hypertension")."""
+    k = norm_key(item)
+    return _ROOTS.get(re.sub(r"[\s\-_.]+", "", k), k)
 
 
 def _items(cell: str) -> list[str]:
@@ -108,7 +131,7 @@ def list_vocabulary(values: pd.Series, name: str = "",
     where: dict[str, set[str]] = {}  # the different cells an answer is written in
     for cell, parts in zip(cells, split, strict=True):
         for p in dict.fromkeys(parts):
-            k = norm_key(p)
+            k = item_key(p)
             count[k] += 1
             spelled.setdefault(k, Counter())[p] += 1
             where.setdefault(k, set()).add(norm_key(cell))
@@ -116,7 +139,7 @@ def list_vocabulary(values: pd.Series, name: str = "",
     if len(count) > MAX_ITEMS or len(count) < 2 or \
             any(len(k.split()) > MAX_WORDS or not _LETTER.search(k) for k in count):
         return None
-    in_lists = Counter(norm_key(p) for parts in split if len(parts) > 1 for p in parts)
+    in_lists = Counter(item_key(p) for parts in split if len(parts) > 1 for p in parts)
     reused = sum(n for k, n in in_lists.items() if len(where[k]) >= 2)
     if reused < REUSED_SHARE * sum(in_lists.values()):
         return None
@@ -166,7 +189,7 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
         names = list_columns(col, items or [])
         if not items or any(n in out.columns for n in names):
             continue
-        keys = {norm_key(i): i for i in items if i != OTHER}
+        keys = {item_key(i): i for i in items if i != OTHER}
         unknown: Counter[str] = Counter()
         rows = []
         for v in df[col]:
@@ -179,9 +202,9 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
                 rows.append([""] * len(items))
                 continue
             parts = _items(text)
-            said = {norm_key(p) for p in parts}
-            other = [p for p in parts if norm_key(p) not in keys]
-            row = ["Yes" if norm_key(i) in said else "No" for i in items]
+            said = {item_key(p) for p in parts}
+            other = [p for p in parts if item_key(p) not in keys]
+            row = ["Yes" if item_key(i) in said else "No" for i in items]
             if other and OTHER in items:
                 row[items.index(OTHER)] = "Yes"
             elif other:

@@ -375,7 +375,7 @@ _REGISTER_WORDS = re.compile(r"\((?:[^()]{0,20})\)|\b(?:register|registered|on|k
                              r"qof|present|recorded|coded)\b")
 #: Answers that name a register column's condition by another name, by the condition's
 #: loose key (:func:`~sparge.data.parsing.loose_key`).
-_CONDITION_NAMES = {
+CONDITION_NAMES = {
     "hypertension": ("htn", "ht", "hbp", "highbloodpressure", "hypertensive", "essentialhtn",
                      "essentialhypertension"),
     "atrialfibrillation": ("af", "afib", "knownaf", "paroxysmalaf", "persistentaf",
@@ -442,11 +442,11 @@ def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]
 def _condition_names(column: str | None) -> frozenset[str]:
     """The loose keys naming a register column's condition: its name without register
     words ("Asthma register": "asthma") and the condition's other names
-    (:data:`_CONDITION_NAMES`); empty without a name."""
+    (:data:`CONDITION_NAMES`); empty without a name."""
     if not column:
         return frozenset()
     name = loose_key(_REGISTER_WORDS.sub(" ", norm_key(column)))
-    return frozenset({name, *_CONDITION_NAMES.get(name, ())}) if len(name) >= 2 \
+    return frozenset({name, *CONDITION_NAMES.get(name, ())}) if len(name) >= 2 \
         else frozenset()
 
 

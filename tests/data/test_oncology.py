@@ -105,3 +105,26 @@ def test_a_yes_with_a_note_is_offered_with_yes():
     pairs = dict(abbreviated_levels(["No", "N", "Yes", "Y", "yes (2019)",
                                      "yes - chest wall"], "Previous RT"))
     assert pairs["yes (2019)"] == pairs["yes - chest wall"] == "Yes"
+
+
+def test_a_conditions_other_names_in_lists_are_one_answer():
+    """"HTN" and "hypertension" were two yes/no columns of one comorbidity list, each
+    No for the other's patients."""
+    from sparge.data.answer_lists import split_lists
+    rng = np.random.default_rng(2)
+    cells = rng.permutation(
+        rng.choice(["HTN", "hypertension", "DM", "diabetes", "COPD"], 300).tolist()
+        + rng.choice(["HTN, DM", "hypertension; COPD", "diabetes, COPD", "HTN, diabetes",
+                      "DM, hypertension"], 60).tolist() + ["none"] * 80)
+    df = pd.DataFrame({"Comorbidities": cells})
+    out, found, _ = split_lists(df)
+    assert len(found["Comorbidities"]) == 3  # hypertension, diabetes, COPD
+    htn = next(c for c in out.columns if c.endswith(("HTN", "hypertension")))
+    both = df["Comorbidities"].str.contains("HTN|hypertension")
+    assert (out.loc[both, htn] == "Yes").all() and (out.loc[~both & (df["Comorbidities"]
+                                                                    != "none"), htn]
+                                                      == "No").all()
+    # a new patient's other name reads the same column
+    new, _, _ = split_lists(pd.DataFrame({"Comorbidities": ["hypertension, diabetes"]}),
+                            known=found)
+    assert (new.iloc[0] == "Yes").sum() == 2
