@@ -408,6 +408,11 @@ def _named_total(name: str) -> re.Pattern | None:
     names = []
     if first is not None and sum(ch.isupper() for ch in first.group(1)) >= 2:
         names.append(re.escape(first.group(1)))
+    # ... with a number joined to them: "CA-125 197" in "CA-125" (walk-through 54's
+    # oncology export), "CA 19-9", "NT-proBNP" is a word
+    joined = re.match(r"\s*([A-Z]{2,5})[-\s]?(\d{1,3}(?:-\d{1,2})?)(?![A-Za-z0-9])", name)
+    if joined is not None:
+        names.insert(0, re.escape(joined.group(1)) + r"[-\s]?" + re.escape(joined.group(2)))
     # ... or the initials of its words: "HR 170" in "Heart rate", "RR 39" in "Resp rate"
     # (walk-through 50's paediatric ED)
     words = re.findall(r"[A-Za-z]+", re.sub(r"[(\[].*", "", name))

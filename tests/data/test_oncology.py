@@ -128,3 +128,13 @@ def test_a_conditions_other_names_in_lists_are_one_answer():
     new, _, _ = split_lists(pd.DataFrame({"Comorbidities": ["hypertension, diabetes"]}),
                             known=found)
     assert (new.iloc[0] == "Yes").sum() == 2
+
+
+def test_a_marker_named_with_its_number_is_read_after_its_name():
+    """CA-125 ("CA-125 197", "1,234", ">1000", "245 kU/L") was left out as free text."""
+    from sparge.data.parsing import parse_numeric
+    values, info = parse_numeric(pd.Series(["CA-125 197", "121", "CA125 35", "CA-125: 40"],
+                                           name="CA-125"))
+    assert values.tolist() == [197, 121, 35, 40] and not info["bad"]
+    values, _ = parse_numeric(pd.Series(["CA 19-9 37", "12"], name="CA 19-9 (U/mL)"))
+    assert values.tolist() == [37, 12]
