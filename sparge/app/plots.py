@@ -362,13 +362,17 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
             inside_df, outside_df = df[~outside], df[outside]
         values = inside_df["_color"].astype(str)
         colours = category_colours(df["_color"], order)
+        # ... not twice: a map coloured by the outcome says it as "Outcome" already
+        # (walk-through 54 read "Outcome: Yes" and "Febrile neutropenia within 30…: Yes")
+        outcome = "outcome" in df and bool(
+            (df["_color"].astype(str) == df["outcome"].astype(str)).all())
         for v, colour in colours.items():
             if (values == v).any():
                 # the answer in the hover on any map (walk-through 30 hovered a map
                 # coloured by the review year and read no year)
                 add(inside_df[values == v], plot_text(v, 40),
                     {"size": size, "color": colour, "opacity": alpha},
-                    said(plot_text(v, 40), always=True))
+                    "" if outcome and not dense else said(plot_text(v, 40), always=True))
     if len(outside_df):
         add(outside_df, NOT_TRAINED, out_marker, said(value_hover, always=True) if numeric else
             ("" if not dense else f"<br><i>{NOT_TRAINED}</i>"))

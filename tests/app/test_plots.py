@@ -83,6 +83,11 @@ def test_the_colours_value_is_in_the_hover_as_written():
     fig = cohort_map(frame, years, color_title="Last review (year)")
     inside = next(t for t in fig.data if t.name == "2023")
     assert "<br>Last review (year): 2023" in inside.hovertemplate
+    # a map coloured by the outcome says it once, as "Outcome" (walk-through 54)
+    fig = cohort_map(frame, frame["outcome"], color_title="Febrile neutropenia")
+    high = next(t for t in fig.data if t.name == "high")
+    assert "Febrile neutropenia" not in high.hovertemplate
+    assert any("Outcome: high" in h for h in high.hovertext)
 
 
 def test_numeric_colours_share_one_scale_with_left_out_patients():
