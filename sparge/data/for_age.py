@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sparge.data.far_values import far_mask
+from sparge.data.plausible import name_words
 
 #: A growth measurement's column name (its words in lower case).
 GROWTH_NAME = re.compile(r"\b(?:weight|wt|weighed|kg|kgs|body mass|height|ht|length|"
@@ -72,11 +73,6 @@ class AgeTrend(NamedTuple):
         return np.exp(np.interp(np.asarray(ages, dtype=float), self.ages, self.log_medians))
 
 
-def _words(column: object) -> str:
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(column))
-    return " ".join(w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
-
-
 def is_growth(column: object) -> bool:
     """Whether a column's name names a growth measurement.
 
@@ -87,7 +83,7 @@ def is_growth(column: object) -> bool:
     >>> is_growth("Birth weight"), is_growth("Weight loss (%)"), is_growth("BMI")
     (False, False, False)
     """
-    words = _words(column)
+    words = name_words(column)
     return bool(GROWTH_NAME.search(words)) and not _NOT_GROWTH.search(words)
 
 
@@ -104,7 +100,7 @@ def age_column(columns, values: dict | None = None) -> object | None:
     True
     """
     found = [c for c in columns
-             if _AGE.search(_words(c)) and not _NOT_AGE.search(_words(c))]
+             if _AGE.search(name_words(c)) and not _NOT_AGE.search(name_words(c))]
     if not found:
         return None
     if values is None:

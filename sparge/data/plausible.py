@@ -102,7 +102,7 @@ _DERIVED = re.compile(r"\b(?:ratio|index|urine|urinary|csf|acr|pcr|uacr|clearanc
 UNIT_SHARE = 0.7
 
 
-def _name_words(column: str) -> str:
+def name_words(column: str) -> str:
     """A column's name as lower-case words ("TempMax_C" -> "temp max c")."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(column))
     return " ".join(w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
@@ -119,7 +119,7 @@ def quantity_of(column: str) -> tuple[str, dict[str, tuple[float, float]]] | Non
     >>> quantity_of("HbA1c")[0], quantity_of("Hb")[0]
     ('HbA1c', 'haemoglobin')
     """
-    words = _name_words(column)
+    words = name_words(column)
     if not _SHARE_DERIVED.search(words):
         for name, pattern, units in SHARES:
             if re.search(pattern, words):
@@ -389,7 +389,7 @@ def impossible_values(column: str, values) -> np.ndarray:
     """
     v = np.asarray(values, dtype=float).ravel()
     out = np.zeros(len(v), bool)
-    words = _name_words(column)
+    words = name_words(column)
     if _NOT_YEARS.search(words):
         return out
     finite = np.isfinite(v)
