@@ -23,6 +23,9 @@ _ID_NAMES = re.compile(
     r"visit|encounter|episode|attendance|admission)"
     r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
     r"(?:number|no)|.*[\s_.\-]mrn|patient|subject|"
+    # a system's own ID (walk-through 52's "RiO ID", beside its NHS Number)
+    r"(?!(?:ward|bed|bay|site|team|practice|clinic|drug|device|batch|lot|room|theatre|"
+    r"centre|center|region|trust|gp|consultant)[\s_.\-])[a-z]{2,12}[\s_.\-]id|"
     # national and hospital numbers (walk-through 41's "NHS Number" was not guessed)
     r"(?:nhs|chi|nhi|hospital|unit|case[\s_.\-]*note)[\s_.\-]*(?:number|no|num|id)|"
     r"nhs|urn|pid)\.?$", re.IGNORECASE)  # "Patient No."

@@ -268,3 +268,15 @@ def test_a_downloaded_count_beside_a_limit_is_written_as_a_whole_number():
     assert out["Previous admissions"].tolist()[:3] == [2.0, "≥3", 0.0]
     assert to_csv(out, float_format="%.10g").splitlines() == [
         "Previous admissions", "2", "≥3", "0", '""']
+
+
+def test_a_systems_own_id_is_guessed_before_the_national_number():
+    """Walk-through 52's "RiO ID" was not named like an ID; "NHS Number" (written two ways,
+    "410 614 2598" and "6254570352") named the patients."""
+    from sparge.data.column_guess import guess_columns, named_like_id
+    df = pd.DataFrame({"RiO ID": [f"RIO{i}" for i in range(30)],
+                       "NHS Number": [f"{4000000000 + i}" for i in range(30)],
+                       "Age": [str(40 + i) for i in range(30)],
+                       OUTCOME: ["Y", "N"] * 15})
+    assert guess_columns(df)[0] == "RiO ID"
+    assert named_like_id("EMIS_ID") and not named_like_id("Ward ID")
