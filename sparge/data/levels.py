@@ -875,6 +875,43 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("chinese", "rchinese", "chne", "otherethnicgroupchinese"),
         ("other", "anyotherethnicgroup", "sanyotherethnicgroup", "sother", "otherethnicgroup",
          "ooth", "anyother"))),
+    # walk-through 54's oncology day unit: the line of systemic therapy written "1L",
+    # "1st line", "first line"; "adj" and "Adjuvant" (a palliative first line stays apart)
+    (("line of therapy", "line of treatment", "treatment line", "therapy line",
+      "lineoftherapy", "line of tx", "tx line", "intent"), (
+        ("firstline", "1stline", "1l", "line1", "1st", "first", "l1"),
+        ("secondline", "2ndline", "2l", "line2", "2nd", "second", "l2"),
+        ("thirdline", "3rdline", "3l", "line3", "3rd", "third", "l3"),
+        ("fourthline", "4thline", "4l", "line4", "4th", "fourth", "l4"),
+        ("adjuvant", "adj", "adjuvanttherapy"),
+        ("neoadjuvant", "neoadj", "neo-adj", "neoadjuvanttherapy", "preoperative"),
+        ("palliative", "pall", "palliativeintent"),
+        ("curative", "radical", "curativeintent"))),
+    # ... and its primary sites: "NSCLC", "Ca lung", "lung ca" beside "Lung"; a colon and
+    # a rectum stay apart (each is treated its own way), "CRC" is colorectal
+    (("primary site", "tumour site", "tumor site", "cancer site", "primary tumour",
+      "primary tumor", "primary cancer", "cancer type", "tumour type", "tumor type",
+      "tumour group", "tumor group", "disease site"), tuple(
+        (site, *(f"{a}{site}{b}" for a, b in (("ca", ""), ("", "ca"), ("", "cancer"),
+                                                 ("cancerof", ""), ("carcinomaof", ""),
+                                                 ("", "carcinoma"))), *more)
+        for site, *more in (
+            ("lung", "nsclc", "sclc", "nsclcadeno", "nsclcsquamous", "smallcelllung",
+             "nonsmallcelllung", "bronchus", "bronchial"),
+            ("breast", "lbreast", "rbreast", "leftbreast", "rightbreast", "bilateralbreast"),
+            ("colorectal", "crc", "bowel", "largebowel"),
+            ("colon", "sigmoid", "sigmoidcolon", "caecum", "cecum", "ascendingcolon",
+             "descendingcolon", "sigmoidca", "caecalca"),
+            ("rectum", "rectal", "rectalca"),
+            ("ovary", "ovarian", "hgsoc", "ovariancancer", "highgradeserousovarian"),
+            ("prostate", "prostatic"),
+            ("pancreas", "pancreatic"),
+            ("stomach", "gastric"),
+            ("oesophagus", "esophagus", "oesophageal", "esophageal"),
+            ("bladder", "urothelial"),
+            ("kidney", "renal", "rcc"),
+            ("melanoma", "skinmelanoma", "cutaneousmelanoma"),
+            ("headandneck", "hn", "h&n", "headneck")))),
     # walk-through 31's neonatal unit wrote the mode of delivery 18 ways (SVD, NVD,
     # vaginal; LSCS, C-section, EMCS, El CS …); an emergency and an elective caesarean
     # stay apart, as do ventouse and forceps

@@ -138,3 +138,22 @@ def test_a_marker_named_with_its_number_is_read_after_its_name():
     assert values.tolist() == [197, 121, 35, 40] and not info["bad"]
     values, _ = parse_numeric(pd.Series(["CA 19-9 37", "12"], name="CA 19-9 (U/mL)"))
     assert values.tolist() == [37, 12]
+
+
+def test_lines_of_therapy_and_primary_sites_written_every_way_are_offered():
+    pairs = dict(abbreviated_levels(
+        ["first line", "1L", "1st line", "second line", "2L", "Adjuvant", "adj",
+         "neoadjuvant", "neo-adj", "palliative 1st line"], "Line of therapy"))
+    assert pairs["1L"] == pairs["1st line"] == "first line"
+    assert pairs["2L"] == "second line" and pairs["adj"] == "Adjuvant"
+    assert pairs["neo-adj"] == "neoadjuvant" and "palliative 1st line" not in pairs
+    sites = dict(abbreviated_levels(
+        ["Lung", "NSCLC", "Ca lung", "Colorectal", "CRC", "Colon", "Sigmoid ca", "Rectum",
+         "ovary", "HGSOC"], "Primary site"))
+    assert sites["NSCLC"] == sites["Ca lung"] == "Lung"
+    assert sites["CRC"] == "Colorectal" and sites["Sigmoid ca"] == "Colon"
+    # a colon and a rectum are treated their own way: apart
+    assert "Rectum" not in sites and "Colon" not in sites
+    assert sites["HGSOC"] == "ovary"
+    # elsewhere "baseline" is no line of therapy
+    assert abbreviated_levels(["1", "2", "first"], "Baseline visit") == []
