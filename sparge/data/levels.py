@@ -912,6 +912,30 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
             ("kidney", "renal", "rcc"),
             ("melanoma", "skinmelanoma", "cutaneousmelanoma"),
             ("headandneck", "hn", "h&n", "headneck")))),
+    # ... its receptor statuses: ER "ER+", "ER positive", "Allred 8" (Allred 3-8 is
+    # positive); HER2 "3+" and "FISH amplified" positive, "0" negative, and HER2-low (1+,
+    # or 2+ without amplification) apart, as treatment now tells it apart
+    (("er status", "oestrogen", "estrogen", "er receptor", "er/pr", "hormone receptor",
+      "pr status", "progesterone"), (
+        ("positive", "pos", "er+", "erpositive", "erpos", "pr+", "prpositive", "prpos",
+         "+ve", "er+ve", "pr+ve", "strongpositive", "weaklypositive", "weakpositive",
+         *(f"allred{n}" for n in range(3, 9)), *(f"allred{n}/8" for n in range(3, 9)),
+         *(f"er+({n}/8)" for n in range(3, 9)), *(f"pr+({n}/8)" for n in range(3, 9)),
+         *(f"{n}/8" for n in range(3, 9))),
+        ("negative", "neg", "erneg", "ernegative", "prneg", "prnegative", "ve",
+         *(f"allred{n}" for n in range(3)), *(f"allred{n}/8" for n in range(3)),
+         # "ER- (2/8)": the hyphen goes with the spaces of a loose key
+         *(f"er({n}/8)" for n in range(3)), *(f"pr({n}/8)" for n in range(3)),
+         *(f"{n}/8" for n in range(3))))),
+    (("her2", "her 2", "her-2", "erbb2", "cerbb2"), (
+        ("positive", "pos", "her2+", "her2positive", "her2pos", "+ve", "her2+ve", "3+",
+         "her23+", "ihc3+", "fishamplified", "amplified", "fishpos", "fishpositive",
+         "ishpositive", "2+fishamplified", "2+fishpos", "2+fishpositive", "2+amplified",
+         "her2amplified", "2+fishamp", "fishamp", "amp", "2+ishamp", "2+ishamplified"),
+        ("low", "her2low", "1+", "her21+", "ihc1+", "2+fishneg", "2+fishnegative",
+         "2+ishneg", "2+ishnegative", "2+notamplified", "2+nonamplified"),
+        ("negative", "neg", "her2neg", "her2negative", "0", "her20", "ihc0", "notamplified",
+         "nonamplified", "fishneg", "fishnegative"))),
     # walk-through 31's neonatal unit wrote the mode of delivery 18 ways (SVD, NVD,
     # vaginal; LSCS, C-section, EMCS, El CS …); an emergency and an elective caesarean
     # stay apart, as do ventouse and forceps

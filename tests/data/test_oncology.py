@@ -157,3 +157,16 @@ def test_lines_of_therapy_and_primary_sites_written_every_way_are_offered():
     assert sites["HGSOC"] == "ovary"
     # elsewhere "baseline" is no line of therapy
     assert abbreviated_levels(["1", "2", "first"], "Baseline visit") == []
+
+
+def test_receptor_statuses_written_every_way_are_offered_and_her2_low_apart():
+    er = dict(abbreviated_levels(["pos", "ER+", "ER positive", "Allred 8", "ER+ (6/8)",
+                                  "negative", "ER neg", "ER- (2/8)", "0/8"], "ER status"))
+    assert {er[x] for x in ("ER+", "ER positive", "Allred 8", "ER+ (6/8)")} == {"pos"}
+    assert {er[x] for x in ("ER neg", "ER- (2/8)", "0/8")} == {"negative"}
+    her2 = dict(abbreviated_levels(["positive", "3+", "FISH amplified", "2+ FISH amp",
+                                    "1+", "2+ FISH neg", "negative", "0", "HER2 neg"],
+                                   "HER2"))
+    assert {her2[x] for x in ("3+", "FISH amplified", "2+ FISH amp")} == {"positive"}
+    assert her2["2+ FISH neg"] == "1+"  # HER2-low, neither positive nor negative
+    assert {her2[x] for x in ("0", "HER2 neg")} == {"negative"} and "1+" not in her2
