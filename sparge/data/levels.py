@@ -915,8 +915,9 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # ... its receptor statuses: ER "ER+", "ER positive", "Allred 8" (Allred 3-8 is
     # positive); HER2 "3+" and "FISH amplified" positive, "0" negative, and HER2-low (1+,
     # or 2+ without amplification) apart, as treatment now tells it apart
-    (("er status", "oestrogen", "estrogen", "er receptor", "er/pr", "hormone receptor",
-      "pr status", "progesterone"), (
+    # ("^": at a word's start; "er status" is in "cancer status" and "smoker status")
+    (("^er status", "oestrogen", "estrogen", "^er receptor", "^er/pr", "hormone receptor",
+      "^pr status", "progesterone"), (
         ("positive", "pos", "er+", "erpositive", "erpos", "pr+", "prpositive", "prpos",
          "+ve", "er+ve", "pr+ve", "strongpositive", "weaklypositive", "weakpositive",
          *(f"allred{n}" for n in range(3, 9)), *(f"allred{n}/8" for n in range(3, 9)),
@@ -927,7 +928,7 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          # "ER- (2/8)": the hyphen goes with the spaces of a loose key
          *(f"er({n}/8)" for n in range(3)), *(f"pr({n}/8)" for n in range(3)),
          *(f"{n}/8" for n in range(3))))),
-    (("her2", "her 2", "her-2", "erbb2", "cerbb2"), (
+    (("^her2", "^her 2", "^her-2", "erbb2"), (
         ("positive", "pos", "her2+", "her2positive", "her2pos", "+ve", "her2+ve", "3+",
          "her23+", "ihc3+", "fishamplified", "amplified", "fishpos", "fishpositive",
          "ishpositive", "2+fishamplified", "2+fishpos", "2+fishpositive", "2+amplified",
@@ -1127,7 +1128,9 @@ def synonym_groups(column: str | None) -> list[tuple[str, ...]]:
     """The groups of :data:`SYNONYMS` for a column, by its name (those of every column
     only, without one)."""
     name = norm_key(column) if column else ""
-    return [g for words, gs in SYNONYMS for g in gs if any(w in name for w in words)]
+    return [g for words, gs in SYNONYMS for g in gs if any(
+        re.search(r"(?<![a-z0-9])" + re.escape(w[1:]), name) if w.startswith("^")
+        else w in name for w in words)]
 
 
 #: Answers saying an offered treatment was not taken.
