@@ -1545,7 +1545,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                 X[:, j], info = parse_numeric(
                     df[col], self.table_.missing_keys(col), unit,
                     col in getattr(self, "thousands_dot_", ()), convert,
-                    col in getattr(self, "thousands_comma_", ()),
+                    # a new patient's "2,400 /uL" in a table that writes thousands so
+                    # (and no decimal comma), whatever the column (walk-through 55 read
+                    # 0.0024 in a column with no comma in training)
+                    col in getattr(self, "thousands_comma_", ()) or (
+                        new and bool(getattr(self, "thousands_comma_", ()))),
                     # a new patient's "14/21" is read out of the training column's maximum
                     maxima.get(col, 0) if new and maxima is not None else None,
                     # ... and a "not detected" as the training column's detection limit

@@ -1359,9 +1359,11 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # "1 (last 2021)"; "High", not "HIGH - see plan" (walk-through 53)
     bare = {w.strip().lower() for w in words if w not in plain}
     plain = [w for w in plain if _BRACKET_NOTE.sub("", w).strip().lower() not in bare]
-    written = {w.strip().lower() for w in plain}
+    # ... the same word among any spellings: "Yes", not "Yes - chest wall" (walk-through
+    # 55: every patient's radiotherapy read "chest wall")
+    written = {w.strip().lower() for w in words}
     plain = [w for w in plain if not ((m := _DASH_NOTE.fullmatch(w.strip())) is not None
-                                      and m.group(1).lower() in written)] or plain
+                                      and m.group(1).lower() in written)]
     word = max(plain or words, key=_shown_rank)
     # a scale's word written in capitals, the only spelling kept of it ("LOW" for low,
     # Low and LOW: walk-through 53), in title case; not initials ("CTO", "NK")

@@ -429,7 +429,8 @@ def _named_total(name: str) -> re.Pattern | None:
         return None
     word = "(?:" + "|".join(names) + ")"
     return re.compile(rf"\s{{0,3}}{word}\s{{0,3}}(?:total|score)?\s{{0,3}}[:=]?\s{{0,3}}"
-                      r"([<>]=?|[≤≥])?\s{0,3}(\d{1,4}(?:\.\d{1,3})?)(?:\s{0,3}/\s{0,3}\d{1,4})?\s{0,3}%?\s{0,3}",
+                      r"([<>]=?|[≤≥])?\s{0,3}(\d{1,3}(?:,\d{3})+|\d{1,4}(?:\.\d{1,3})?)"
+                      r"(?:\s{0,3}/\s{0,3}\d{1,4})?\s{0,3}%?\s{0,3}",
                       re.IGNORECASE)
 
 
@@ -1048,7 +1049,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             out[i] = v
             info["plain"].append((int(i), s, v))
         elif named is not None and (m := named.fullmatch(s)):  # "CAT 26" in "CAT score"
-            out[i] = float(m.group(2))
+            out[i] = float(m.group(2).replace(",", ""))
             if m.group(1):  # "eGFR >90": the limit, as ">90" is read
                 info["censored"].append((int(i), s))
             else:

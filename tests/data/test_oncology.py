@@ -170,3 +170,22 @@ def test_receptor_statuses_written_every_way_are_offered_and_her2_low_apart():
     assert {her2[x] for x in ("3+", "FISH amplified", "2+ FISH amp")} == {"positive"}
     assert her2["2+ FISH neg"] == "1+"  # HER2-low, neither positive nor negative
     assert {her2[x] for x in ("0", "HER2 neg")} == {"negative"} and "1+" not in her2
+
+
+def test_walk_through_55_a_marker_with_thousands_and_a_new_patients_comma_count():
+    """"CA-125 4,827" was set to missing; a new patient's "2,400 /uL" read 0.0024 in a
+    table that writes "2,920" and no decimal comma."""
+    from sparge.data.levels import shown_answer
+    from sparge.data.parsing import parse_numeric
+    values, info = parse_numeric(pd.Series(["CA-125 4,827", "CA-125 197"], name="CA-125"))
+    assert values.tolist() == [4827, 197] and not info["bad"]
+    df = _unit()
+    df["CA-125"] = [f"{1000 + 37 * i:,}" if i % 4 == 0 else str(10 + i) for i in range(len(df))]
+    enc = Encoder(label_column=OUTCOME)
+    enc.fit_transform(df)
+    new = df.drop(columns=OUTCOME).iloc[[0]].copy()
+    new["Neutrophils"] = "2,400 /uL"
+    x = enc.transform(new)
+    assert x[0, enc.feature_names_out_.index("Neutrophils")] == 2.4
+    # a merged yes is shown "Yes", not one patient's note
+    assert shown_answer(["Yes", "Y", "yes (2019)", "yes - chest wall"]) == "Yes"
