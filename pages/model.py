@@ -110,6 +110,12 @@ with st.form(f"train_form_{form_gen}"):
              f"training × {n_feat:,} features. Estimated fit: "
              f"{estimate.summary().split(': ', 1)[-1]}.")
     few = few_kept_caution(n_train, len(cohort.ids))
+    blocking = list(cohort.encoder.report_.blocking)
+    if blocking:  # walk-through 53 clicked an active Train to read "Cannot train"
+        st.error("Training cannot start: " + md_escape("; ".join(
+            b.rstrip(".") for b in blocking), 600) + ". The Data page's report says how "
+                 "to proceed (a one-click button leaves out the columns that cost the most "
+                 "patients, or raise the threshold on missing values there).")
     if few:
         st.warning(few)
     supervised = st.checkbox("Use the outcome (supervised)",
@@ -220,7 +226,7 @@ with st.form(f"train_form_{form_gen}"):
     if estimate.too_big:
         st.warning(estimate.message())
         confirmed = st.checkbox("I understand; train here anyway", key="train_confirm")
-    go = st.form_submit_button("Train", type="primary")
+    go = st.form_submit_button("Train", type="primary", disabled=bool(blocking))
 
 if go and not confirmed:
     st.error("Training was not started: tick \"train here anyway\" above, or follow one of "

@@ -181,9 +181,11 @@ def test_failed_training_keeps_the_previous_model():
                         label_column="Outcome")
     at = start("pages/model.py", cohort=one, cohort_name="one row")
     token = at.session_state["model_token"]
-    train_button(at).click().run()
+    # the page says it cannot train before a click, and offers none (walk-through 53)
+    assert any("Training cannot start" in e.value for e in at.error)
+    assert train_button(at).disabled
+    at.run()
     assert not at.exception
-    assert any("Cannot train" in e.value for e in at.error)
     assert at.session_state["model_token"] == token
     assert not at.get("progress")  # no "completion: waiting" bars left behind
     # the download says the file is patient data (IDs, values, outcomes)
@@ -642,3 +644,17 @@ def test_the_model_page_says_when_few_patients_are_kept():
     assert n_kept < 0.25 * n_rows
     assert any(f"Only {n_kept:,} of the table's {n_rows:,} patients" in w.value
                for w in at.warning)
+
+
+def test_the_model_page_does_not_offer_training_it_cannot_do():
+    """Walk-through 53: with 10 of 700 patients kept, "Train" was active and answered
+    "Training did not work: Cannot train: only 10 …"."""
+    df = read_table(SMALL)
+    blocked = encode_cohort(df.iloc[:2], id_column="Subject ID", label_column="Outcome",
+                            max_patient_missing=1.0)
+    assert blocked.encoder.report_.blocking
+    at = start("pages/model.py", cohort=blocked, cohort_name="two rows")
+    assert not at.exception
+    assert any(e.value.startswith("Training cannot start: ") for e in at.error)
+    train_button = next(b for b in at.button if b.label == "Train")
+    assert train_button.disabled
