@@ -16,7 +16,7 @@ from sparge.data.parsing import (
 )
 from sparge.data.safe_text import csv_lines
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key, yes_no_codes
+from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key, note_head, yes_no_codes
 
 _ID_NAMES = re.compile(
     r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client|"
@@ -381,13 +381,9 @@ def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str,
             out[answer] = 1
         # ... or a plain yes or no with a note after a dash, colon or bracket ("Y - S3",
         # "Yes (informal)", "N: discharged"; walk-through 52 lost 25 readmissions)
-        elif (m := _NOTED_YES_NO.match(key)) is not None:
-            out[answer] = 1 if m.group(1) in ("y", "yes") else 2
+        elif (head := note_head(key)) in ("y", "yes", "n", "no"):
+            out[answer] = 1 if head in ("y", "yes") else 2
     return out
-
-
-#: A yes or no with a note: "y - s3", "yes (informal)", "no: discharged" (never "n/a").
-_NOTED_YES_NO = re.compile(r"(y|yes|n|no)\s*(?:-|–|:|\()\s*[a-z0-9].*")
 
 
 def _outcome_rank(name: str) -> int | None:

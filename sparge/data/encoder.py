@@ -1951,7 +1951,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = split_cells(df, fitted=self.input_columns_, durations=[
             c for c in self.input_columns_ if self.roles_.get(c) == "numeric"
             and unit_key(str(units.get(c) or header_unit(c) or "")) in _TIME_UNITS],
-            answers=self.answers())
+            answers=self.answers)
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))

@@ -19,6 +19,7 @@ from sparge.data.tables import (
     UNKNOWN_WORDS,
     natural_key,
     norm_key,
+    note_head,
     scale_codes,
     scale_of,
     yes_no_codes,
@@ -414,10 +415,6 @@ def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | 
             if yes_no.get(lv, 3) not in (0, 1, 2) and names_condition(k, names)]
 
 
-#: A yes or no with a note: "yes - chest wall", "yes (2019)", "no: declined".
-_NOTED_YES_NO = re.compile(r"(y|yes|n|no)\s{0,3}(?:\s-\s|–|:|\()\s{0,3}[a-z0-9].{0,60}")
-
-
 def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]
                         ) -> list[tuple[str, str]]:
     """In a yes/no column, a yes or no with a note after it, paired with the column's yes
@@ -432,8 +429,8 @@ def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]
                 plain[code] = lv
     out = []
     for lv, k in keys.items():
-        m = _NOTED_YES_NO.fullmatch(k)
-        code = None if m is None else 1 if m.group(1) in ("y", "yes") else 2
+        head = note_head(k)  # "yes - chest wall", "yes (2019)", "no: declined"
+        code = 1 if head in ("y", "yes") else 2 if head in ("n", "no") else None
         if code in plain and plain[code] != lv:
             out.append((lv, plain[code]))
     return out
@@ -1306,8 +1303,6 @@ _BOOLEAN_WORDS = frozenset({"yes", "no", "y", "n", "true", "false", "t", "f", "1
 #: Every recognised scale's words (not "unknown" and its short forms).
 _SCALE_WORDS_ALL = frozenset(w for ranks in SCALES.values() for _, ws in ranks for w in ws
                              if w not in UNKNOWN_WORDS and re.fullmatch(r"[a-z ]+", w))
-#: An answer with a note after a dash or colon: "HIGH - see plan", "Yes: 2 units".
-_DASH_NOTE = re.compile(r"(.{1,40}?)\s{0,3}(?:\s[-–]\s|:\s).{1,60}")
 #: A note in brackets: "(last 2021)", "[see plan]".
 _BRACKET_NOTE = re.compile(r"\s{0,3}[(\[][^()\[\]]{0,60}[)\]]")
 _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
@@ -1362,8 +1357,7 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # ... the same word among any spellings: "Yes", not "Yes - chest wall" (walk-through
     # 55: every patient's radiotherapy read "chest wall")
     written = {w.strip().lower() for w in words}
-    plain = [w for w in plain if not ((m := _DASH_NOTE.fullmatch(w.strip())) is not None
-                                      and m.group(1).lower() in written)]
+    plain = [w for w in plain if (note_head(w.strip()) or "").lower() not in written]
     word = max(plain or words, key=_shown_rank)
     # a scale's word written in capitals, the only spelling kept of it ("LOW" for low,
     # Low and LOW: walk-through 53), in title case; not initials ("CTO", "NK")

@@ -11,7 +11,7 @@ applicable" followed by a short reason is that gap word; the reason is said in t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -33,13 +33,15 @@ def _starts_like_na(value: object) -> bool:
 _STARTS_LIKE_NA = np.frompyfunc(_starts_like_na, 1, 1)
 
 
-def read_not_applicable(df: pd.DataFrame, answers: Mapping[str, Iterable[str]] | None = None
+def read_not_applicable(df: pd.DataFrame,
+                        answers: Mapping | Callable[[], Mapping] | None = None
                         ) -> pd.DataFrame:
     """The table with each cell "not applicable" with a reason rewritten as "N/A" (a gap
     in every column), or as the reason where the reason is one of the column's answers
     ("N/A - informal" beside "Informal"), and a note per column in
     ``df.attrs["sparge_read_notes"]``. ``answers``: a fitted model's answers by column
-    (``{normalised key: answer as written}``), for a new patient's row.
+    (``{normalised key: answer as written}``), for a new patient's row; or a function
+    giving them, asked only when a cell gives a reason (a query's hot path).
 
     One pass over every text cell finds the columns with a cell starting like the gap
     word (a pandas call per column cost 125 ms on a one-patient row of 468 columns); only
@@ -66,7 +68,9 @@ def read_not_applicable(df: pd.DataFrame, answers: Mapping[str, Iterable[str]] |
         # 52's "N/A - informal" beside 224 "Informal" in a Mental Health Act status
         # each answer as the column writes it most often ("Informal", not the reason's
         # "informal")
-        own = {k: k for k in (answers or {}).get(str(col), ())}
+        if callable(answers):
+            answers = answers()
+        own = dict((answers or {}).get(str(col), {}))
         counts = text[~found & (text != "")].value_counts()
         for spelled in counts.index[::-1]:  # the most common last: it wins
             own[norm_key(spelled)] = spelled

@@ -292,8 +292,15 @@ def scale_of(levels: Iterable[str]) -> str | None:
     return None
 
 
-#: A level with a note after it: "high - see plan", "low (reviewed)", "medium: stable".
-_LEVEL_NOTE = re.compile(r"(.{1,30}?)\s{0,3}(?:\s-\s|\s–\s|\(|:\s).{1,60}")
+#: An answer with a note after a dash, colon or bracket: "high - see plan", "yes (2019)",
+#: "no: discharged" (not "n/a", not "non-smoker").
+_WITH_NOTE = re.compile(r"(.{1,40}?)\s{0,3}(?:\s[-–]\s|\s?\(|:\s).{1,60}")
+
+
+def note_head(text: str) -> str | None:
+    """The answer before a note ("HIGH - see plan": "HIGH"), or ``None`` without one."""
+    m = _WITH_NOTE.fullmatch(text)
+    return None if m is None else m.group(1).strip()
 
 
 def _scale_key(key: str, codes: dict[str, int], notes: bool = True) -> str | None:
@@ -304,8 +311,8 @@ def _scale_key(key: str, codes: dict[str, int], notes: bool = True) -> str | Non
         return key
     if not notes:
         return None
-    m = _LEVEL_NOTE.fullmatch(key)
-    return m.group(1).strip() if m is not None and m.group(1).strip() in codes else None
+    head = note_head(key)
+    return head if head in codes else None
 
 
 def scale_codes(levels: Iterable[str], scale: str) -> dict[str, int]:
