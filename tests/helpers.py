@@ -65,3 +65,27 @@ def discharge_leak_table(n: int = 300, seed: int = 8):
                          "Ward": rng.choice(["A", "B"], n),
                          "Readmitted": np.where(y, "Yes", "No")})
 
+
+
+def tumour_sites_table(n: int = 400, seed: int = 0):
+    """An oncology day unit's patients: four tumour sites, each with its own markers (an
+    ER status for breast, a CA-125 for ovary, a CEA for colon, blank elsewhere), an
+    ethnicity that decides nothing, and a febrile neutropenia outcome that depends on the
+    performance status and the neutrophils, not on the site."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    site = rng.choice(["Lung", "Breast", "Ovary", "Colon"], n, p=[.3, .3, .2, .2])
+    er = np.where(site == "Breast", rng.choice(["Positive", "Negative"], n), "")
+    ca125 = np.where(site == "Ovary", np.round(rng.lognormal(4, 1, n)), np.nan)
+    cea = np.where(site == "Colon", np.round(rng.lognormal(1.5, .8, n), 1), np.nan)
+    neut = rng.lognormal(1.3, .5, n).round(1)
+    ps = rng.integers(0, 4, n)
+    risk = 0.8 * (ps - 1.5) - 0.3 * (neut - 4) + rng.normal(0, 1, n)
+    return pd.DataFrame({
+        "ID": [f"P{i:03d}" for i in range(n)], "Age": rng.normal(62, 11, n).round(),
+        "Primary site": site, "ER status": er, "CA-125": ca125, "CEA": cea,
+        "Ethnicity": rng.choice(["White", "Asian", "Black", "Mixed", "Other"], n),
+        "Neutrophils": neut, "PS": ps,
+        "Febrile neutropenia": np.where(risk > 0.3, "Yes", "No")})

@@ -18,6 +18,7 @@ from sparge.app.plots import SMALL_CHART, outcome_share_bar
 from sparge.app.plots import lookalike_comparison as comparison_plot
 from sparge.app.shell import mismatch_message
 from sparge.data.safe_text import label_text, md_escape, to_csv
+from sparge.services.defining_answers import defining_columns, other_kinds, other_kinds_message
 from sparge.services.display import (
     LOOKALIKE_HEADERS,
     biomarker_name,
@@ -282,6 +283,36 @@ def match_controls(key: str, match: Match, n_neighbors: int) -> None:
 
 
 # ---------------------------------------------------------------------------- look-alikes
+def _match_on(key: str, feature: str) -> None:
+    """Button callback: add ``feature`` to the page's *Match exactly on* choice (a
+    callback runs before the multiselect is drawn again, so its value may change)."""
+    ss = st.session_state
+    chosen = list(ss.get(f"{key}_match", []))
+    if feature not in chosen:
+        ss[f"{key}_match"] = chosen + [feature]
+
+
+def other_kind_note(key: str, query_values, neighbours: pd.DataFrame, encoder) -> None:
+    """Say when most look-alikes differ from the patient on a column that sorts the
+    cohort into kinds (a tumour site, :mod:`sparge.services.defining_answers`), with a
+    button per column to match on it."""
+    if encoder is None:
+        return
+    columns = session_cache("defining_columns", _model_key(),
+                            lambda: defining_columns(training_values(), encoder))
+    found = other_kinds(query_values, neighbours, columns, encoder,
+                        matched=st.session_state.get(f"{key}_match", []))
+    if not found:
+        return
+    st.warning(md_escape(other_kinds_message(found), 1500))
+    grid = st.columns(len(found))
+    for i, o in enumerate(found):
+        grid[i].button(label_text(f"Match on {o.name}", 60), key=f"{key}_kind_{o.feature}",
+                       on_click=_match_on, args=(key, o.feature),
+                       help=md_escape(f"Look-alikes only among the patients whose "
+                                      f"{o.name} is {o.answer}.", 300))
+
+
 def wrapped_table(frame: pd.DataFrame, columns: list[str], headers: dict[str, str]) -> None:
     """``frame[columns]`` as a static table whose cells wrap, the first column as its row
     names and ``headers`` renaming the others: for short tables of text that must be read
@@ -359,6 +390,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     far = far_lookalikes_message(table)
     if far:
         st.warning(far)
+    other_kind_note(key, query_values, neighbours, encoder)
     caution = leak_caution(encoder, model.feature_names(), lookalikes=True) \
         if encoder is not None else None
     if caution:

@@ -444,3 +444,35 @@ def test_lookalikes_matched_exactly_on_chosen_biomarkers():
     assert (np.abs(got["Age (years)"] - 61) <= 5).all()
     said = " ".join(i.value for i in at.info).replace("\\", "")
     assert "Not matched on Diabetes: this patient has no value for it." in said
+
+
+def test_lookalikes_of_another_tumour_site_are_said_and_one_click_matches_on_it():
+    """Walk-through 54: a lung patient's look-alikes included breast and ovary patients
+    and nothing said so. The page names the site the look-alikes mostly differ on, and its
+    button draws them from the patients of the same site."""
+    from helpers import tumour_sites_table
+
+    from sparge.services.defining_answers import other_kinds
+
+    cohort = encode_cohort(tumour_sites_table(), id_column="ID",
+                           label_column="Febrile neutropenia")
+    model = train(cohort, {"max_iter": 2})
+    values = snap_precision(model.training_values(), model.value_mean_, model.value_scale_)
+    _, idx = model.training_neighbors(10)
+    differ = [i for i in range(len(values))
+              if other_kinds(values.iloc[i].to_numpy(), values.iloc[idx[i]],
+                             ["Primary site"], cohort.encoder)]
+    assert differ, "the planted cohort has no patient of mixed look-alikes"
+    pid = str(model.train_ids_[differ[0]])
+    at = run(cohort=cohort, cohort_name="sites",
+             **(model_state(model, cohort.encoder) | {"selected": pid}))
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "Most look-alikes differ from this patient in a column that sorts the cohort " \
+           "into kinds of patients: 'Primary site'" in said
+    at.button(key="explore_kind_Primary site").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.multiselect(key="explore_match").value == ["Primary site"]
+    got = values.iloc[lookalikes(at).value["training_index"].to_numpy()]
+    mine = values["Primary site"].iloc[differ[0]]
+    assert (got["Primary site"] == mine).all()
+    assert "sorts the cohort into kinds" not in " ".join(w.value for w in at.warning)
