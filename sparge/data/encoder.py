@@ -1855,6 +1855,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  "n/52 weeks, n/7 days)"),
                 ("per_minute", "with a rate's unit", lambda c: "as the rate "
                  f"({format_number(c[2])} per minute)"),
+                ("cycle", "as a treatment cycle (and day)", lambda c: "as the cycle "
+                 f"({format_number(c[2])}; the day is not read)"),
                 ("unable", "as unable to do the test", lambda c: "as the worst result "
                  f"the column writes, {format_number(c[2])}{' ' + unit if unit else ''} "
                  "(not being able to do the test is a result, the worst, not an unknown "

@@ -374,6 +374,8 @@ def _without_cycles(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 _REGISTER_WORDS = re.compile(r"\((?:[^()]{0,20})\)|\b(?:register|registered|on|known|dx|"
                              r"diagnosis|diagnosed|history|of|status|flag|yes|no|y|n|"
                              r"qof|present|recorded|coded)\b")
+#: Words of a column's name asking about the past ("Previous RT", "Prior MI").
+_PAST_WORDS = re.compile(r"\b(?:previous|prior|past|ever|hx|h/o)\b")
 #: Answers that name a register column's condition by another name, by the condition's
 #: loose key (:func:`~sparge.data.parsing.loose_key`).
 CONDITION_NAMES = {
@@ -398,6 +400,9 @@ CONDITION_NAMES = {
     "epilepsy": ("epileptic",),
     "dementia": ("demented",),
 }
+#: Words saying a treatment or condition named first was not had: "RT declined".
+_NOT_HAD = re.compile(r"\b(?:declined|refused|planned|awaiting|offered|deferred|not|no|"
+                      r"never|contraindicated|cancelled|ruled out|query|\?)\b")
 #: Answers that negate the condition they name ("No asthma", "non-diabetic").
 _NEGATED = re.compile(r"(?:no|non|not|nil|never|without|free|absent|negative|neg)\b")
 
@@ -442,9 +447,14 @@ def _condition_names(column: str | None) -> frozenset[str]:
     (:data:`CONDITION_NAMES`); empty without a name."""
     if not column:
         return frozenset()
-    name = loose_key(_REGISTER_WORDS.sub(" ", norm_key(column)))
-    return frozenset({name, *CONDITION_NAMES.get(name, ())}) if len(name) >= 2 \
-        else frozenset()
+    said = _REGISTER_WORDS.sub(" ", norm_key(column))
+    names = set()
+    # ... and without the words asking about the past: "RT" of "Previous RT" (walk-through
+    # 54's "RT to breast"), "MI" of "Prior MI"
+    for name in {loose_key(said), loose_key(_PAST_WORDS.sub(" ", said))}:
+        if len(name) >= 2:
+            names |= {name, *CONDITION_NAMES.get(name, ())}
+    return frozenset(names)
 
 
 def names_condition(key: str, names: frozenset[str]) -> bool:
@@ -453,8 +463,13 @@ def names_condition(key: str, names: frozenset[str]) -> bool:
     if not names or _NEGATED.match(key):
         return False
     loose = loose_key(key)
-    return loose in names or any(len(n) >= 4 and loose.startswith(n)
-                                 and not loose[len(n):len(n) + 1].isdigit() for n in names)
+    if loose in names or any(len(n) >= 4 and loose.startswith(n)
+                             and not loose[len(n):len(n) + 1].isdigit() for n in names):
+        return True
+    # a short name as the answer's first word, with a note: "RT to breast" in "Previous
+    # RT", "MI - 2015" in "Prior MI" (not "RT3", "CKD 3")
+    first = re.match(r"([a-z0-9]{2,3})[\s\-:,(]+(?:[a-z]|(?:19|20)\d\d\b)", key)
+    return first is not None and first.group(1) in names and not _NOT_HAD.search(key)
 
 
 def _reordered_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:

@@ -123,7 +123,7 @@ _SCALE_TOTAL = re.compile(
     r"\s{0,3}(?:GCS|PHQ[\s-]?9?|GAD[\s-]?7?|AUDIT(?:[\s-]?C)?|MMSE|MoCA|HADS(?:[\s-]?[AD])?|"
     r"EPDS|NEWS\s?2?|HoNOS|K10|CIWA(?:[\s-]?Ar)?|BPRS|PANSS|MADRS|HAM[\s-]?[AD]|YMRS|"
     r"CGI[\s-]?[SI]?|NIH\s?SS|m\.?RS|(?:modified\s)?Rankin(?:\sscale)?|ASPECTS?|"
-    r"CHA2?DS2?[\s-]?VASc|HAS[\s-]?BLED|Barthel|ECOG|WHO\sPS|KPS|Karnofsky|EDSS|q?SOFA|"
+    r"CHA2?DS2?[\s-]?VASc|HAS[\s-]?BLED|Barthel|ECOG|WHO(?:\s?PS)?|KPS|Karnofsky|EDSS|q?SOFA|"
     r"APACHE(?:\s?(?:II|2))?|CURB[\s-]?65|CRB[\s-]?65|TIMI|GRACE|Wells|Braden|Waterlow|"
     r"MUST|Apgar|P?MEWS|PEWS|FIM|AMTS?|4AT|CFS|Rockwood|Charlson|CCI|MELD|Child[\s-]?Pugh|"
     r"HEART|ABCD2?|ICH|ACB)"
@@ -340,6 +340,26 @@ def rate_reader(column: object) -> Callable[[str], float | None] | None:
     165"; walk-through 50's paediatric ED set 43 such heart and breathing rates to
     missing), or ``None`` for another column: asked once per column, not per cell."""
     return _per_minute if _RATE_NAME.search(str(column or "")[:80]) else None
+
+
+#: A column of treatment cycles by its name ("Cycle", "Cycle no.", "Current cycle").
+_CYCLE_NAME = re.compile(r"\bcycles?\b", re.IGNORECASE)
+#: A cycle written as a day unit writes it: "C3", "C3D8", "cycle 4", "Cycle 2 Day 1".
+_CYCLE = re.compile(r"\s{0,3}(?:C|cyc|cycle)\.?\s{0,2}(\d{1,2})(?:\s{0,2}[,;/]?\s{0,2}"
+                    r"(?:D|day)\.?\s{0,2}\d{1,2})?\s{0,3}", re.IGNORECASE)
+
+
+def _cycle(cell: str) -> float | None:
+    m = _CYCLE.fullmatch(cell) if len(cell) <= 30 else None
+    return None if m is None else float(m.group(1))
+
+
+def cycle_reader(column: object) -> Callable[[str], float | None] | None:
+    """How a column of treatment cycles reads a cycle as a chemotherapy day unit writes it
+    ("C3", "C3D8", "cycle 4", "Cycle 2 Day 1": the cycle's number, the day not read), or
+    ``None`` for another column: asked once per column. Walk-through 54's oncology export
+    kept "C1D1" and "C1" as two answers of an unordered column."""
+    return _cycle if _CYCLE_NAME.search(str(column or "")[:80]) else None
 
 
 #: A column of ages by its name ("Age", "Age (years)", "age_yrs").
@@ -953,7 +973,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "none_as_zero": [], "not_detected": [],
                             "detection_limit": None, "log10": [], "range": [],
                             "unable": [], "unable_value": None, "age_part": [],
-                            "per_minute": []}
+                            "per_minute": [], "cycle": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -995,6 +1015,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     tokens: list[str] = []
     named, level = named_total(values.name), scale_level(values.name)
     aged, rate = age_reader(values.name), rate_reader(values.name)
+    cycle = cycle_reader(values.name)
     if out_of is None:  # the column's own maximum; a fitted model's, for new patients
         out_of = score_maximum(rest_text)
     info["out_of"] = out_of or None
@@ -1091,6 +1112,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif rate is not None and (v := rate(s)) is not None:  # "39/min" in a resp rate
             out[i] = v
             info["per_minute"].append((int(i), s, v))
+        elif cycle is not None and (v := cycle(s)) is not None:  # "C3D8" in a Cycle
+            out[i] = v
+            info["cycle"].append((int(i), s, v))
         elif test and is_unable(s):  # the worst result, once the column is read
             cannot.append(int(i))
         else:
@@ -1362,6 +1386,9 @@ def _unique_cells(values: pd.Series, missing_tokens):
         number[other] |= np.array([rate(str(uniques.iat[i])) is not None
                                    and not _BPM_AFTER.fullmatch(str(uniques.iat[i]))
                                    for i in other], dtype=bool)
+    if (cycle := cycle_reader(values.name)) is not None:  # "C3D8" in a column of cycles
+        number[other] |= np.array([cycle(str(uniques.iat[i])) is not None for i in other],
+                                  dtype=bool)
     if performance_direction(values.name):  # "unable" in a timed up-and-go: its worst
         number[other] |= np.array([is_unable(uniques.iat[i]) for i in other], dtype=bool)
     # "TND" beside "<50" reads as the detection limit (:func:`parse_numeric`)

@@ -189,3 +189,42 @@ def test_walk_through_55_a_marker_with_thousands_and_a_new_patients_comma_count(
     assert x[0, enc.feature_names_out_.index("Neutrophils")] == 2.4
     # a merged yes is shown "Yes", not one patient's note
     assert shown_answer(["Yes", "Y", "yes (2019)", "yes - chest wall"]) == "Yes"
+
+
+def test_radiotherapy_named_with_its_site_is_offered_with_yes_a_declined_one_is_not():
+    """Walk-through 54: "RT to breast" stayed an answer of its own beside "Yes" in a
+    previous radiotherapy column."""
+    pairs = dict(abbreviated_levels(["No", "Yes", "RT to breast", "RT - chest wall",
+                                     "Previous RT to chest", "RT declined", "RT3",
+                                     "none"], "Previous RT"))
+    assert pairs["RT to breast"] == pairs["RT - chest wall"] == "Yes"
+    assert pairs["Previous RT to chest"] == "Yes" and pairs["none"] == "No"
+    assert "RT declined" not in pairs and "RT3" not in pairs
+    # a prior event named without the word for the past, "MI" in "Prior MI"
+    assert dict(abbreviated_levels(["No", "Yes", "MI - 2015"], "Prior MI"))["MI - 2015"] \
+        == "Yes"
+
+
+def test_cycles_as_a_day_unit_writes_them_read_as_the_cycle_and_who_ps():
+    """"C1D1" and "C1" were two answers of an unordered column; "WHO 1" in a performance
+    status was set to missing beside "ECOG 2"."""
+    n = 120
+    df = pd.DataFrame({
+        "Cycle": (["C1", "C1D1", "C3D8", "cycle 4", "Cycle 2 Day 1", "2"] * 20)[:n],
+        "PS": (["0", "1", "ECOG 2", "WHO 1", "WHO PS 3", "PS 1"] * 20)[:n],
+        OUTCOME: (["Yes", "No", "No"] * 40)[:n]})
+    enc = Encoder(label_column=OUTCOME)
+    X = pd.DataFrame(np.asarray(enc.fit_transform(df), float),
+                     columns=enc.feature_names_out_)
+    assert enc.roles_["Cycle"] == enc.roles_["PS"] == "numeric"
+    assert X["Cycle"][:6].tolist() == [1, 1, 3, 4, 2, 2]
+    assert X["PS"][:6].tolist() == [0, 1, 2, 1, 3, 1]
+    notes = " ".join(enc.report_.notes)
+    assert "Column 'Cycle': 100 cell(s) written as a treatment cycle (and day) (e.g. 'C1'" \
+        in notes and "read as the cycle (1; the day is not read)" in notes
+    # not in another column: "C3" in a complement level stays an answer
+    other = pd.DataFrame({"Complement": (["C3", "C4", "C3D8"] * 40)[:n],
+                          OUTCOME: df[OUTCOME]})
+    enc = Encoder(label_column=OUTCOME)
+    enc.fit_transform(other)
+    assert enc.roles_["Complement"] != "numeric"
