@@ -23,6 +23,7 @@ from sparge.services.display import (
     LOOKALIKE_HEADERS,
     biomarker_name,
     carried_choice,
+    column_decimals,
     flag_columns,
     has_forest_part,
     has_sd_scale,
@@ -376,12 +377,16 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     matched = match.file_note if match is not None else ""
     neighbours = training_values().iloc[table["training_index"].to_numpy()]
     lookalike_cells = training_cells(table["training_index"].to_numpy())
+    # a value converted from another unit as its column writes them (71.7, not 71.6676)
+    decimals = session_cache("decimals", _model_key(),
+                             lambda: column_decimals(training_values()))
     # the patient's and the look-alikes' values follow (walk-throughs 45 and 47), written
     # when the button is clicked: a wide table is not formatted on every rerun
     st.download_button("Download look-alikes (CSV)", lambda: to_csv(lookalike_display(
                            table, matched, values=neighbours, patient=query_values,
                            name=name, encoder=encoder, cells=lookalike_cells,
-                           written=written, outcome=outcome), float_format="%.10g"),
+                           written=written, outcome=outcome, decimals=decimals),
+                                               float_format="%.10g"),
                        file_name=f"lookalikes_{safe_filename(name)}.csv", mime="text/csv",
                        key=f"{key}_download",
                        help="The look-alikes with their similarity, then this patient's "

@@ -73,3 +73,35 @@ def data_decimals(values: np.ndarray, most: int = 4) -> int:
         if np.all(np.abs(v * 10**d - np.round(v * 10**d)) < 1e-6 * max(1.0, 10**d)):
             return d
     return most
+
+
+def typical_decimals(values, share: float = 0.9, most: int = 4) -> int | None:
+    """The decimals most of a column's values are written with: the fewest that ``share``
+    of its measured values need (0 for a column of whole numbers), or ``None`` for a
+    column of no value or whose values need more than ``most``. A few converted values
+    ("158 lb": 71.6676 kg) do not change it, where :func:`data_decimals` counts them."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return None
+    for d in range(most + 1):
+        whole = np.abs(v * 10**d - np.round(v * 10**d)) < 1e-6 * max(1.0, 10**d)
+        if whole.mean() >= share:
+            return d
+    return None
+
+
+def round_computed(values, decimals: int | None) -> np.ndarray:
+    """``values`` with those written with more than one decimal beyond ``decimals`` (a
+    column's :func:`typical_decimals`) rounded to ``decimals``: a value converted from
+    another unit (71.6676 kg from 158 lb) is shown as its column writes its values (71.7),
+    one written with a decimal more than the rest (72.45) as written."""
+    x = np.array(values, dtype=float, copy=True)
+    if decimals is None:
+        return x
+    d = decimals + 1
+    with np.errstate(invalid="ignore"):
+        extra = np.isfinite(x) & (np.abs(x * 10**d - np.round(x * 10**d))
+                                  >= 1e-6 * max(1.0, 10**d))
+    x[extra] = np.round(x[extra], decimals)
+    return x

@@ -29,6 +29,8 @@ from sparge.data.number_format import (
     as_float,
     data_decimals,
     format_number,
+    round_computed,
+    typical_decimals,
 )
 from sparge.data.parsing import cell_text, limit_text, parse_numeric
 from sparge.data.safe_text import plain_text
@@ -785,8 +787,15 @@ def numeric_patients(df: pd.DataFrame, features: Sequence[str]
 
 
 # ---------------------------------------------------------------------------- tables
+def column_decimals(values: pd.DataFrame) -> dict[str, int | None]:
+    """The decimals each column of ``values`` (the training patients') is mostly written
+    with (:func:`~sparge.data.number_format.typical_decimals`), for :func:`file_values`."""
+    return {str(c): typical_decimals(values[c].to_numpy(dtype=float)) for c in values.columns}
+
+
 def file_values(values: pd.DataFrame, encoder=None,
-                cells: pd.DataFrame | None = None) -> pd.DataFrame:
+                cells: pd.DataFrame | None = None,
+                decimals: Mapping[str, int | None] | None = None) -> pd.DataFrame:
     """Patients' values for a downloaded file: answers as their words, numbers as numbers
     (a spreadsheet computes with them; gaps empty), a value written as a limit in the
     patient's table as written ("<15"), and each column named with its unit when its name
@@ -798,10 +807,16 @@ def file_values(values: pd.DataFrame, encoder=None,
         feature.
     encoder : the model's encoder (decodes categories) or None.
     cells : the same patients' cells as read from their table (same rows), or None.
+    decimals : the decimals each column's training values are mostly written with
+        (:func:`~sparge.data.number_format.typical_decimals`): a value converted from
+        another unit is rounded to them (:func:`~sparge.data.number_format.round_computed`;
+        walk-through 54's file showed a weight of 71.6676 kg).
     """
     out = {}
     for col in values.columns:
         x = values[col].to_numpy(dtype=float)
+        if decimals and not category_words(encoder, col):
+            x = round_computed(x, decimals.get(str(col)))
         # 6 significant digits: a converted HbA1c was written 65.01967643200699
         with np.errstate(divide="ignore", invalid="ignore"):
             digits = 5 - np.floor(np.log10(np.abs(x)))
@@ -828,7 +843,8 @@ def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = (), *,
                       values: pd.DataFrame | None = None, patient=None, name: object = None,
                       encoder=None, cells: pd.DataFrame | None = None,
                       written: dict[str, str] | None = None,
-                      outcome: object = None) -> pd.DataFrame:
+                      outcome: object = None,
+                      decimals: Mapping[str, int | None] | None = None) -> pd.DataFrame:
     """The look-alike table with plain headers and without internal columns (for download);
     with ``matched`` (the conditions the look-alikes were matched on exactly, or a note
     such as :attr:`sparge.services.matching.Match.file_note`) a last column says it, so that
@@ -840,11 +856,12 @@ def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = (), *,
     the same columns) a first row gives the patient's own, named ``name`` ("(the
     patient)"), with ``written`` its values written as a limit, by feature, and its
     ``outcome`` when known (a training patient's; walk-through 50 found it empty).
+    ``decimals`` as for :func:`file_values`.
     """
     keep = [c for c in LOOKALIKE_HEADERS if c in table.columns]
     out = table[keep].rename(columns=LOOKALIKE_HEADERS).reset_index(drop=True)
     if values is not None:
-        biomarkers = file_values(values.reset_index(drop=True), encoder, cells)
+        biomarkers = file_values(values.reset_index(drop=True), encoder, cells, decimals)
         # a biomarker named like a column of the list ("Distance") is said to be one
         biomarkers.columns = [f"{c} (value)" if c in out.columns or c == "Matched on" else c
                               for c in biomarkers.columns]
@@ -852,7 +869,7 @@ def lookalike_display(table: pd.DataFrame, matched: Sequence[str] | str = (), *,
             own = file_values(pd.DataFrame([np.asarray(patient, dtype=float).ravel()],
                                            columns=values.columns), encoder,
                               pd.DataFrame([{**dict(written or {})}])
-                              if written else None)
+                              if written else None, decimals)
             own.columns = biomarkers.columns
             first = pd.DataFrame({c: [None] for c in out.columns})
             if LOOKALIKE_HEADERS["ID"] in first.columns:

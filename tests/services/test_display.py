@@ -11,6 +11,7 @@ from sparge.data.safe_text import to_csv
 from sparge.errors import DataError
 from sparge.services.display import (
     SPARSE_WEIGHT_HELP,
+    column_decimals,
     decode_column,
     display_frame,
     format_number,
@@ -525,6 +526,14 @@ def test_the_lookalike_file_carries_the_patient_and_the_lookalikes_values(encode
                               name="N", encoder=encoder)
     assert noisy["Age"].iloc[0] == 65.0197 and str(noisy["Rank"].dtype) == "Int64"
     assert pd.isna(noisy["Outcome"].iloc[0])  # a new patient's is not known
+    # ... and a value converted from another unit as its column writes its values
+    # (walk-through 54's 71.6676 kg, from 158 lb); one decimal more than the rest stays
+    weights = values.assign(Age=[71.6676, 72.45])
+    shown = lookalike_display(table, values=weights, patient=[65.01967643200699, 1.0, 2.0],
+                              name="N", encoder=encoder,
+                              decimals=column_decimals(pd.DataFrame(
+                                  {"Age": [70.1, 64.0, 80.5, 55.2] * 5 + [71.6676]})))
+    assert shown["Age"].tolist() == [65.0, 71.7, 72.45]
     known = lookalike_display(table, values=values, patient=[61.0, 1.0, 2.0], name="P9",
                               encoder=encoder, outcome="low")
     assert known["Outcome"].tolist() == ["low", "a", "b"]
