@@ -24,7 +24,9 @@ from sparge.data.safe_text import quote as _q
 from sparge.data.tables import DEFAULT_MISSING_TOKENS
 
 #: "142/88", "142 / 88 mmHg", "142/88mm Hg", decimals with a point or comma.
-_PAIR = re.compile(r"\s*(\d{2,3}(?:[.,]\d+)?)\s*/\s*(\d{2,3}(?:[.,]\d+)?)"
+# ... after "BP" as a note writes it ("BP 138/89", "BP: 140/80": walk-through 56's dialysis
+# unit lost 55 pressures so)
+_PAIR = re.compile(r"\s*(?:(?:NI)?BP\s?:?\s*)?(\d{2,3}(?:[.,]\d+)?)\s*/\s*(\d{2,3}(?:[.,]\d+)?)"
                    r"(?:\s*mm\s*hg)?\s*", re.IGNORECASE)  # linear on a hostile cell
 #: Share of a column's written cells that must be pairs.
 PAIR_SHARE = 0.8

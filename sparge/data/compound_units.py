@@ -248,10 +248,10 @@ def read_years_months(df: pd.DataFrame) -> pd.DataFrame:
     df = rewrite_cells(df, lambda v: _in_months(v) and _sample_has(v, _Y_M, ("y",)),
                        lambda v: _cells(v, years_of).map(
                            lambda y: None if y is None else 12 * y),
-                       "months", "age(s) written in years and months", "months")
+                       "months", "value(s) written in years and months", "months")
     return rewrite_cells(df, lambda v: not _in_months(v) and _sample_has(v, _Y_M, ("y",)),
                          lambda v: _cells(v, years_of), "years",
-                         "age(s) written in years and months", "years")
+                         "value(s) written in years and months", "years")
 
 
 #: "12st 4lb", "12 st 4", "12 stone 4 pounds", "12st" (a British adult's weight).

@@ -19,7 +19,8 @@ from sparge.data.tables import norm_key
 #: A column that lists a patient's drugs.
 REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b|medication|"
                             r"\bdrugs?\b|therapy|treatment|\bmeds?\b|combination|"
-                            r"anti[\s-]?coag|antiplatelet|\b[dn]oacs?\b|statin",
+                            r"anti[\s-]?coag|antiplatelet|\b[dn]oacs?\b|statin|\besas?\b|"
+                            r"erythropoie|\bepo\b",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -72,6 +73,16 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("simvastatin",), "simvastatin"),
     **dict.fromkeys(("rosuvastatin",), "rosuvastatin"),
     **dict.fromkeys(("pravastatin",), "pravastatin"),
+    # erythropoiesis-stimulating agents, as a dialysis unit writes them (walk-through 56:
+    # "Aranesp 40mcg weekly", "darbepoetin 20 mcg fortnightly", "EPO 3000 u tiw",
+    # "Binocrit", "Eprex"): the epoetins (alfa, beta, zeta) one answer, darbepoetin and
+    # methoxy polyethylene glycol-epoetin beta (Mircera, monthly) each another
+    **dict.fromkeys(("epoetin", "epo", "epoetinalfa", "epoetinalpha", "epoetinbeta",
+                     "epoetinzeta", "erythropoietin", "rhuepo"), "epoetin"),
+    **dict.fromkeys(("darbepoetin", "darbepoetinalfa", "darbepoetinalpha", "darbe",
+                     "nesp"), "darbepoetin"),
+    **dict.fromkeys(("mircera", "cera", "methoxypolyethyleneglycolepoetinbeta",
+                     "pegepoetinbeta"), "methoxy polyethylene glycol-epoetin beta"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -124,14 +135,20 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "metalyse": ("tenecteplase",), "lipitor": ("atorvastatin",), "zocor": ("simvastatin",),
     "crestor": ("rosuvastatin",), "pravachol": ("pravastatin",), "dapt": ("aspirin",
                                                                           "clopidogrel"),
+    "aranesp": ("darbepoetin",), "eprex": ("epoetin",), "epogen": ("epoetin",),
+    "procrit": ("epoetin",), "binocrit": ("epoetin",), "retacrit": ("epoetin",),
+    "neorecormon": ("epoetin",), "abseamed": ("epoetin",), "silapo": ("epoetin",),
 }.items()}
 #: An answer saying the patient takes none of the column's drugs: "none", "nil", "no".
 _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant",
-                      "no anticoagulation", "not anticoagulated", "no antiplatelet"})
+                      "no anticoagulation", "not anticoagulated", "no antiplatelet",
+                      "no esa", "not on esa", "no epo", "not on epo"})
 #: A dose and how often after a drug's name: "apixaban 5mg bd", "warfarin 3 mg od",
 #: "enoxaparin 40 mg sc daily" (bounded runs: no backtracking on a hostile cell).
 _DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml)\b"
                    r"[a-z0-9 ./]{0,40}$")
+#: How often, with a slash: "3x/wk", "1/7", "2/52", "once/day".
+_PER_TIME = re.compile(r"/ ?(?:wk|wks|week|weeks|day|days|d|7|52|12|month|months|mo)\b")
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus".
 _SPLIT = re.compile(r" ?(?:[/+,;&]|\band\b|\bwith\b|\bplus\b) ?")
 #: Answers this long are free text, not a regimen.
@@ -172,6 +189,11 @@ def drug_set(answer: str) -> frozenset[str] | None:
         return frozenset({"(no drug)"})
     if key.replace(" ", "") in _COMBINATIONS:  # "B/F/TAF", "DRV/r": one name
         return _COMBINATIONS[key.replace(" ", "")]
+    # a dose whose frequency has a slash, "epoetin alfa 4000u 3x/wk" (not a combination)
+    dose = _DOSE.search(key)
+    if dose is not None and dose.start() > 0 and "/" in dose.group() and \
+            dose.group().count("/") == len(_PER_TIME.findall(dose.group())):
+        key = key[:dose.start()]
     drugs: set[str] = set()
     # "DRV/r + TDF/FTC": the boosted pairs first, as their own names
     for boosted in ("lpv/r", "drv/r", "atv/r"):

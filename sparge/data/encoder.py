@@ -1821,6 +1821,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         bad, cens, inf = info["bad"], info["censored"], info["infinite"]
         if info.get("missing_tokens"):
             report.missing_tokens[col] = dict(info["missing_tokens"])
+        if info.get("invalid_sample"):
+            cells = info["invalid_sample"]
+            report.notes.append(
+                f"Column '{_q(col)}': {len(cells):,} result(s) marked as from a haemolysed, "
+                f"clotted or insufficient sample (e.g. '{_q(cells[0][1], 40)}', CSV line "
+                f"{cells[0][0] + 2}) set to missing: such a sample does not give the "
+                "patient's value.")
         cells = [c for c in info.get("unit") or ()
                  if rewritten is None or not rewritten[c[0]]]
         if cells:

@@ -10,7 +10,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.drug_combinations import brand_or_dose, combination_pairs
+from sparge.data.drug_combinations import brand_or_dose, combination_pairs, drug_set
 from sparge.data.parsing import cell_keys, cell_text, gcs_total, loose_key, min_category_count
 from sparge.data.tables import (
     CATEGORY_WORDS,
@@ -924,6 +924,75 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
             ("kidney", "renal", "rcc"),
             ("melanoma", "skinmelanoma", "cutaneousmelanoma"),
             ("headandneck", "hn", "h&n", "headneck")))),
+    # walk-through 56's renal unit: the dialysis modality written "HD", "Haemodialysis",
+    # "hemodialysis"; haemodiafiltration, home HD, APD, CAPD and a plain "PD" stay apart
+    (("modality", "dialysis type", "type of dialysis", "^rrt", "renal replacement",
+      "dialysis mode"), (
+        ("haemodialysis", "hd", "hemodialysis", "ihd", "incentrehd", "incentrehaemodialysis",
+         "incentrehemodialysis", "hospitalhd", "satellitehd", "unithd"),
+        ("haemodiafiltration", "hdf", "onlinehdf", "olhdf", "hemodiafiltration",
+         "onlinehaemodiafiltration", "onlinehemodiafiltration"),
+        ("homehaemodialysis", "homehd", "hhd", "homehemodialysis"),
+        ("apd", "automatedpd", "automatedperitonealdialysis", "ccpd"),
+        ("capd", "continuousambulatorypd", "continuousambulatoryperitonealdialysis"),
+        ("pd", "peritonealdialysis", "peritoneal"),
+        ("transplant", "tx", "transplanted", "renaltransplant", "kidneytransplant", "ktx",
+         "functioningtransplant", "functioninggraft", "rtx", "ltx"),
+        ("conservative", "conservativecare", "conservativemanagement", "cm",
+         "supportivecare", "maximumconservativemanagement", "mcm"))),
+    # ... its vascular access, a fistula written with its side and site ("L RC AVF", "R BC
+    # fistula"), a graft, a tunnelled line by brand ("Permcath", "Tesio"), a PD catheter
+    (("^access", "vascular access", "dialysis access"), (
+        ("avf", *(f"{side}{site}{kind}" for side in ("", "l", "r", "lt", "rt", "left",
+                                                     "right")
+                  for site in ("", "rc", "bc", "bb", "bbt", "radiocephalic",
+                               "brachiocephalic", "brachiobasilic", "forearm", "upperarm",
+                               "wrist", "elbow")
+                  for kind in ("avf", "fistula", "avfistula", "arteriovenousfistula"))),
+        ("avg", *(f"{side}{site}{kind}" for side in ("", "l", "r", "lt", "rt", "left",
+                                                     "right")
+                  for site in ("", "forearm", "upperarm", "thigh", "loop", "ptfe")
+                  for kind in ("avg", "graft", "avgraft", "arteriovenousgraft"))),
+        ("tunnelledline", "tcl", "tunneledline", "tunnelledcatheter", "tunneledcatheter",
+         "tunnelledcvc", "tunneledcvc", "tunnelledcvl", "permcath", "tesio", "tesioline",
+         "tunnelleddialysiscatheter", "tunneleddialysiscatheter", "tunnelledhdline",
+         "tdc", "tunnelledijline", "tunnelledijcatheter"),
+        ("pdcatheter", "tenckhoff", "tenckhoffcatheter", "pdcath", "pdtube",
+         "peritonealcatheter", "peritonealdialysiscatheter"))),
+    # ... its primary renal diseases (the ERA's groups: diabetic kidney disease, IgA
+    # nephropathy, polycystic kidneys, hypertensive nephrosclerosis, reflux; a named
+    # glomerulonephritis, FSGS, stays apart from an unbiopsied one)
+    (("primary renal disease", "^prd", "cause of esrd", "cause of eskd", "cause of ckd",
+      "renal diagnosis", "cause of kidney failure", "primary kidney disease",
+      "aetiology of ckd", "etiology of ckd", "renal disease", "kidney disease"), (
+        ("diabeticnephropathy", "dn", "dkd", "diabetickidneydisease", "diabetes",
+         "diabeticrenaldisease", "diabetic", "dmnephropathy"),
+        ("iganephropathy", "igan", "iga", "igagn", "igaglomerulonephritis", "bergers"),
+        ("polycystickidneys", "pkd", "apkd", "adpkd", "polycystickidneydisease",
+         "polycystic", "polycystickidney", "adultpolycystickidneydisease",
+         "autosomaldominantpolycystickidneydisease"),
+        ("hypertensivenephrosclerosis", "htnnephrosclerosis", "htn", "hypertension",
+         "hypertensive", "hypertensivenephropathy", "hypertensivekidneydisease",
+         "renovascular", "nephrosclerosis"),
+        ("glomerulonephritis", "gn", "gnnotbiopsied", "glomerulonephritisnotbiopsied",
+         "chronicgn", "chronicglomerulonephritis"),
+        ("refluxnephropathy", "reflux", "vur", "chronicpyelonephritis", "pyelonephritis",
+         "refluxnephropathy/chronicpyelonephritis"),
+        ("unknown", "uncertainaetiology", "uncertainetiology", "unknowncause",
+         "aetiologyuncertain", "etiologyuncertain", "notknown", "uncertain"))),
+    # ... and its transplant waiting list status
+    (("transplant list", "transplant status", "listing status", "waiting list",
+      "^tx list", "transplant waiting", "tx status", "transplant listing"), (
+        ("active", "onlist", "listed", "activeonlist", "activelisted", "activelylisted"),
+        ("suspended", "susp", "temporarilysuspended", "onhold", "suspendedfromlist"),
+        ("notsuitable", "unsuitable", "ns", "notsuitableforlisting", "notfit",
+         *(f"{w}{r}" for w in ("ns", "notsuitable", "unsuitable")
+           for r in ("frailty", "comorbidity", "comorbidities", "age", "patientchoice",
+                     "cardiac", "malignancy", "obesity", "bmi"))),
+        ("workup", "inworkup", "workingup", "beingworkedup", "underassessment",
+         "assessment", "inassessment"),
+        ("transplanted", "functioninggraft", "tx", "transplant", "hastransplant",
+         "functioningtransplant", "posttransplant"))),
     # ... its receptor statuses: ER "ER+", "ER positive", "Allred 8" (Allred 3-8 is
     # positive); HER2 "3+" and "FISH amplified" positive, "0" negative, and HER2-low (1+,
     # or 2+ without amplification) apart, as treatment now tells it apart
@@ -1374,6 +1443,13 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     written = {w.strip().lower() for w in words}
     plain = [w for w in plain if (note_head(w.strip()) or "").lower() not in written]
     word = max(plain or words, key=_shown_rank)
+    # every spelling a brand or a dose of one drug: its generic name ("Darbepoetin" for
+    # "Aranesp 20 mcg" and "darbepoetin 40 mcg fortnightly", walk-through 56, not one
+    # patient's dose on every patient)
+    if len(words) > 1 and brand_or_dose(word):
+        drugs = {drug_set(w) for w in words}
+        if len(drugs) == 1 and None not in drugs:
+            word = " + ".join(sorted(next(iter(drugs))))
     # a scale's word written in capitals, the only spelling kept of it ("LOW" for low,
     # Low and LOW: walk-through 53), in title case; not initials ("CTO", "NK")
     if word.isupper() and len(word) > 2 and norm_key(word) in _SCALE_WORDS_ALL:

@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from sparge.data.parsing import cell_text
+from sparge.data.levels import synonym_groups
+from sparge.data.parsing import cell_text, loose_key
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import norm_key
 
@@ -31,6 +32,13 @@ def _starts_like_na(value: object) -> bool:
 
 
 _STARTS_LIKE_NA = np.frompyfunc(_starts_like_na, 1, 1)
+
+
+def _answer(own: Mapping[str, str], reason: str) -> str | None:
+    """The answer of ``own`` (``{normalised or loose key: answer}``) a reason names."""
+    key = norm_key(reason.strip())
+    found = own.get(key)
+    return found if found is not None else own.get(loose_key(key))
 
 
 def read_not_applicable(df: pd.DataFrame,
@@ -74,7 +82,15 @@ def read_not_applicable(df: pd.DataFrame,
         counts = text[~found & (text != "")].value_counts()
         for spelled in counts.index[::-1]:  # the most common last: it wins
             own[norm_key(spelled)] = spelled
-        named = pd.Series([own.get(norm_key(m.group(2).strip())) if m is not None else None
+        # ... or another name of one (walk-through 56's "n/a - Tx" beside "transplanted"
+        # in a transplant list status)
+        groups = synonym_groups(str(col))
+        for group in groups:
+            spelled = [own[k] for k in own if loose_key(k) in group]
+            if spelled:
+                for word in group:
+                    own.setdefault(word, spelled[-1])
+        named = pd.Series([_answer(own, m.group(2)) if m is not None else None
                            for m in matches], index=values.index)
         gap = found & named.isna()
         out[col] = values.where(~gap.to_numpy(), "N/A").where(named.isna(), named)

@@ -394,12 +394,18 @@ def _age_reader(name: str) -> Callable[[str], float | None] | None:
             return None
         if (m := _AGE_IN.fullmatch(cell)) is not None:
             return float(m.group(1)) * _DAYS_IN[m.group(2)[0].lower()] / per_unit
-        m = _AGE_PART.fullmatch(cell)  # "16/12" (up to 23 months), "7/52", "3/7"
-        if m is None or int(m.group(1)) >= int(m.group(2)) * (2 if m.group(2) == "12" else 1):
-            return None
-        return float(m.group(1)) * _DAYS_IN[m.group(2)] / per_unit
+        return _time_part(cell, per_unit)
 
     return read
+
+
+def _time_part(cell: str, per_unit: float) -> float | None:
+    """A time written as paediatric notes write it, "16/12" (months, up to 23), "7/52"
+    (weeks), "3/7" (days), in a unit of ``per_unit`` days; ``None`` for another cell."""
+    m = _AGE_PART.fullmatch(cell) if len(cell) <= 20 else None
+    if m is None or int(m.group(1)) >= int(m.group(2)) * (2 if m.group(2) == "12" else 1):
+        return None
+    return float(m.group(1)) * _DAYS_IN[m.group(2)] / per_unit
 
 
 #: The chemical symbols clinicians write a level after, by the element's name.
@@ -433,6 +439,13 @@ def _named_total(name: str) -> re.Pattern | None:
     joined = re.match(r"\s*([A-Z]{2,5})[-\s]?(\d{1,3}(?:-\d{1,2})?)(?![A-Za-z0-9])", name)
     if joined is not None:
         names.insert(0, re.escape(joined.group(1)) + r"[-\s]?" + re.escape(joined.group(2)))
+    # ... or its whole short name with a symbol, after a qualifier of up to three letters:
+    # "spKt/V 1.25" and "Kt/V 1.3" in "Kt/V" (walk-through 56 lost 40 of its dialysis
+    # adequacies so)
+    whole = re.sub(r"\s*[(\[].*", "", name).strip()
+    if 3 <= len(whole) <= 10 and re.search(r"[/\-.]", whole) and \
+            sum(ch.isupper() for ch in whole) >= 2 and re.fullmatch(r"[\w/\-. ]+", whole):
+        names.append(r"[a-z]{0,3}" + re.escape(whole))
     # ... or the initials of its words: "HR 170" in "Heart rate", "RR 39" in "Resp rate"
     # (walk-through 50's paediatric ED)
     words = re.findall(r"[A-Za-z]+", re.sub(r"[(\[].*", "", name))
@@ -973,7 +986,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "none_as_zero": [], "not_detected": [],
                             "detection_limit": None, "log10": [], "range": [],
                             "unable": [], "unable_value": None, "age_part": [],
-                            "per_minute": [], "cycle": []}
+                            "per_minute": [], "cycle": [], "invalid_sample": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -1016,6 +1029,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     named, level = named_total(values.name), scale_level(values.name)
     aged, rate = age_reader(values.name), rate_reader(values.name)
     cycle = cycle_reader(values.name)
+    # "5/12" (5 months) in a column of durations in years (walk-through 56's dialysis
+    # vintage read it as 5 years): as a column of ages reads it
+    per_unit = _AGE_UNIT_DAYS.get(unit_key(unit)) if unit and aged is None else None
     if out_of is None:  # the column's own maximum; a fitted model's, for new patients
         out_of = score_maximum(rest_text)
     info["out_of"] = out_of or None
@@ -1032,6 +1048,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             info["none_as_zero"].append((int(i), s))
         elif norm_key(s) in missing_tokens:
             tokens.append(s)
+        elif invalid_sample(s):  # "7.0 haemolysed": not the patient's value
+            info["invalid_sample"].append((int(i), s))
         elif thousands_comma and _COMMA_THOUSANDS.match(s):  # 362,656 or 1,234.5
             out[i] = float(s.replace(",", ""))
             info["thousands_comma"].append((int(i), s, float(out[i])))
@@ -1066,6 +1084,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif m := _GCS.fullmatch(s):  # "E3V4M5": the Glasgow coma scale's total
             out[i] = float(sum(int(g) for g in m.groups()))
             info["gcs"].append((int(i), s))
+        elif per_unit and (v := _time_part(s, per_unit)) is not None:  # "5/12" years
+            out[i] = v
+            info["age_part"].append((int(i), s, v))
         elif (v := plain_number(s, out_of)) is not None:  # "7/10", "seven", "GCS 14"
             out[i] = v
             info["plain"].append((int(i), s, v))
@@ -1368,7 +1389,8 @@ def _unique_cells(values: pd.Series, missing_tokens):
     number = pd.to_numeric(uniques, errors="coerce").notna().to_numpy().copy()
     other = np.flatnonzero(~number)
     token = np.zeros(len(uniques), bool)
-    token[other] = [norm_key(uniques.iat[i]) in missing_tokens for i in other]
+    token[other] = [norm_key(uniques.iat[i]) in missing_tokens or invalid_sample(uniques.iat[i])
+                    for i in other]
     number[other] = [_reads_as_number(uniques.iat[i]) for i in other]
     named = named_total(values.name)
     if named is not None:  # "CAT 26" in a column named "CAT score"
@@ -1400,6 +1422,22 @@ def _unique_cells(values: pd.Series, missing_tokens):
         number[other] |= [bool(_FRACTION.fullmatch(uniques.iat[i])) for i in other]
     number &= ~token
     return rows_of, uniques, counts, token, number
+
+
+#: A result marked as from a sample that cannot give the patient's value: haemolysed (a
+#: potassium raised by the burst cells), clotted, too little to test (walk-through 56's
+#: "7.0 haemolysed", "6.1 (haemolysed - repeat)" were read as potassiums, the column
+#: named "Potassium (haemolysed)").
+_INVALID_SAMPLE = re.compile(r"ha?emoly[sz]ed|\bclotted\b|insufficient\s(?:sample|volume)|"
+                             r"\bQNS\b|sample\s(?:leaked|error)|wrong\s(?:tube|sample)",
+                             re.IGNORECASE)
+
+
+def invalid_sample(cell: object) -> bool:
+    """Whether a cell marks its result as from a sample that cannot give the patient's
+    value ("7.0 haemolysed", "clotted", "QNS"): a gap, whatever number it holds."""
+    text = str(cell)
+    return len(text) <= 80 and _INVALID_SAMPLE.search(text) is not None
 
 
 def written_unit(cell: str) -> str | None:

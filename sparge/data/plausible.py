@@ -55,6 +55,10 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"g/dL": (2.0, 25.0), "g/L": (20.0, 250.0)}),
     ("lactate", r"\b(?:lactate|lactic acid|lac)\b",
      {"mmol/L": (0.1, 30.0), "mg/dL": (1.0, 270.0)}),
+    # walk-through 56's dialysis unit wrote 25 phosphates in mg/dL without a unit ("6.9")
+    # beside 39 written "4.8 mg/dL", among mmol/L
+    ("phosphate", r"\b(?:phosphate|phos|po4|phosphorus|inorganic phosphate)\b",
+     {"mmol/L": (0.1, 6.0), "mg/dL": (0.3, 18.6)}),
     # a neonatal export wrote 61 of 700 birth weights in kg among grams (walk-through 31)
     ("birth weight", r"\b(?:birth ?weight|birth wt|bw|weight at birth)\b",
      {"g": (200.0, 7000.0), "kg": (0.2, 7.0), "lb": (0.44, 15.5)}),
@@ -87,6 +91,11 @@ SHARES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"%": (40.0, 100.0), "fraction": (0.4, 1.0)}),
     ("haematocrit", r"\b(?:haematocrit|hematocrit|hct|pcv)\b",
      {"%": (10.0, 75.0), "L/L": (0.1, 0.75)}),
+    # walk-through 56's dialysis unit wrote 23 of its URRs as 0.69 among "69%"
+    ("urea reduction ratio", r"\b(?:urr|urea reduction ratio)\b",
+     {"%": (30.0, 95.0), "fraction": (0.3, 0.95)}),
+    ("transferrin saturation", r"\b(?:tsat|transferrin saturation|tf sat)\b",
+     {"%": (2.0, 100.0), "fraction": (0.02, 1.0)}),
 )
 #: Words of a share's change, not the share.
 _SHARE_DERIVED = re.compile(r"\b(?:change|delta|diff|difference|slope|sd|cv|variability|"

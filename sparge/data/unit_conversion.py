@@ -133,6 +133,9 @@ _ANALYTES = (
     ("lactate", 90.08, r"lactate|lactic"),
     # human serum albumin, 66.4 kDa: 1 g/dL = 150.5 µmol/L (walk-through 24)
     ("albumin", 66438.0, r"albumin|\balb\b"),
+    # intact parathyroid hormone (PTH 1-84), 9,425 Da: 1 pmol/L = 9.43 pg/mL (walk-through
+    # 56's dialysis unit wrote pg/mL and pmol/L in one column)
+    ("parathyroid hormone", 9425.0, r"\bi?pth\b|parathyroid hormone|parathormone"),
 )
 _HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
 

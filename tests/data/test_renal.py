@@ -1,0 +1,160 @@
+"""A haemodialysis unit's export (walk-through 56): haemolysed potassiums, "5/12" in a
+dialysis vintage in years, URRs written as fractions, PTH in pg/mL beside pmol/L,
+phosphates in mg/dL without a unit, "BP 138/89" and "spKt/V 1.25", and the unit's
+modalities, accesses, primary renal diseases, transplant list statuses and ESAs written
+every way."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparge import Encoder
+from sparge.data.drug_combinations import drug_set
+from sparge.data.levels import abbreviated_levels, shown_answer
+from sparge.data.not_applicable import read_not_applicable
+from sparge.data.parsing import invalid_sample, parse_numeric
+from sparge.data.unit_conversion import conversion
+
+OUT = "Hospitalised within 12 months"
+
+
+def _unit(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    k = rng.normal(4.8, 0.6, n).round(1)
+    potassium = [f"{v + 1.5:.1f} haemolysed" if i % 20 == 0 else
+                 f"{v + 1.2:.1f} (haemolysed - repeat)" if i % 20 == 1 else str(v)
+                 for i, v in enumerate(k)]
+    years = rng.integers(1, 12, n)
+    vintage = ["5/12" if i % 50 == 0 else f"{y} yrs" for i, y in enumerate(years)]
+    urr = rng.normal(69, 4, n).round()
+    urr_cells = [f"{v / 100:.2f}" if i % 15 == 0 else f"{v:.0f}%" for i, v in enumerate(urr)]
+    phos = rng.lognormal(np.log(1.6), 0.25, n).round(2)
+    phos_cells = [f"{v / 0.3229:.1f}" if i % 25 == 0 else
+                  f"{v / 0.3229:.1f} mg/dL" if i % 25 == 1 else str(v)
+                  for i, v in enumerate(phos)]
+    pth = rng.lognormal(np.log(30), 0.5, n).round(1)
+    pth_cells = [f"{v * 9.43:.0f} pg/mL" if i % 3 == 0 else f"{v} pmol/L"
+                 for i, v in enumerate(pth)]
+    bp = [f"{'BP ' if i % 10 == 0 else ''}{s}/{d}" for i, (s, d) in
+          enumerate(zip(rng.integers(110, 170, n), rng.integers(60, 95, n)))]
+    ktv = [f"spKt/V {v:.2f}" if i % 8 == 0 else f"{v:.2f}"
+           for i, v in enumerate(rng.normal(1.4, 0.15, n))]
+    return pd.DataFrame({"Potassium": potassium, "Dialysis vintage": vintage, "URR": urr_cells,
+                         "Phosphate": phos_cells, "PTH": pth_cells, "BP pre": bp, "Kt/V": ktv,
+                         OUT: rng.choice(["Y", "N"], n)})
+
+
+def _encoded(df):
+    enc = Encoder(label_column=OUT, max_patient_missing=None)
+    X = pd.DataFrame(np.asarray(enc.fit_transform(df), float), columns=enc.feature_names_out_)
+    return enc, X
+
+
+def test_a_haemolysed_result_is_a_gap_and_never_a_unit():
+    """"7.0 haemolysed" was read as a potassium of 7.0, and the column was named
+    "Potassium (haemolysed)"."""
+    df = _unit()
+    enc, X = _encoded(df)
+    assert "Potassium" in enc.feature_names_out_
+    assert X["Potassium"][df["Potassium"].str.contains("haemolysed")].isna().all()
+    assert X["Potassium"][~df["Potassium"].str.contains("haemolysed")].notna().all()
+    notes = " ".join(enc.report_.notes)
+    assert "Column 'Potassium': 40 result(s) marked as from a haemolysed, clotted or " \
+           f"insufficient sample (e.g. '{df['Potassium'][0]}', CSV line 2) set to " \
+           "missing" in notes
+    assert all(invalid_sample(c) for c in ("clotted", "K 6.1 hemolyzed", "QNS",
+                                          "insufficient sample"))
+    assert not any(invalid_sample(c) for c in ("5.1", "not haem", "see note"))
+    # a new patient's cell the same
+    got, info = parse_numeric(pd.Series(["5.8 (haemolysed - repeat)", "4.2"]))
+    assert np.isnan(got[0]) and got[1] == 4.2 and info["invalid_sample"][0][0] == 0
+
+
+def test_months_written_n_over_12_in_a_column_of_years():
+    df = _unit()
+    _, X = _encoded(df)
+    rows = df.index[df["Dialysis vintage"] == "5/12"]
+    assert np.allclose(X["Dialysis vintage"][rows], 5 / 12)
+
+
+def test_urr_as_a_fraction_is_offered_as_its_percentage():
+    df = _unit()
+    enc, _ = _encoded(df)
+    checks = [v for v in enc.report_.values_to_check if v[0] == "URR"]
+    rows = df.index[~df["URR"].str.endswith("%")]
+    assert sorted(v[1] for v in checks) == list(rows)
+    assert all(v[3] == "fraction" and abs(v[4] - 100 * v[2]) < 1e-9 for v in checks)
+
+
+def test_pth_in_pg_per_ml_converted_and_plain_phosphates_in_mg_per_dl_listed():
+    assert abs(conversion("PTH", "pg/mL", "pmol/L").factor - 1 / 9.425) < 1e-12
+    assert abs(conversion("iPTH (pmol/L)", "ng/L", "pmol/L").factor - 1 / 9.425) < 1e-12
+    df = _unit()
+    enc, X = _encoded(df)
+    pg = df["PTH"].str.endswith("pg/mL")
+    want = df["PTH"][pg].str.split().str[0].astype(float) / 9.425
+    assert np.allclose(X["PTH"][pg], want)
+    listed = {v[1] for v in enc.report_.values_to_check
+              if v[0] == "Phosphate" and v[3] == "mg/dL"}
+    plain_mg = set(np.flatnonzero(np.arange(len(df)) % 25 == 0))
+    # those possible in either unit (3.2 mg/dL is 1.03 mmol/L) are not all told apart
+    assert len(listed) >= len(plain_mg) / 2 and listed <= plain_mg
+
+
+def test_bp_and_kt_v_after_their_names_are_read():
+    df = _unit()
+    _, X = _encoded(df)
+    assert X[["BP pre systolic", "BP pre diastolic", "Kt/V"]].notna().all().all()
+    assert X["BP pre systolic"][0] == float(df["BP pre"][0].split()[1].split("/")[0])
+
+
+def test_a_renal_units_answers_written_every_way_are_offered():
+    pairs = dict(abbreviated_levels(["HD", "Haemodialysis", "hemodialysis", "HDF",
+                                     "online HDF", "APD", "CAPD", "PD", "Tx", "transplant"],
+                                    "Modality"))
+    assert pairs["HD"] == pairs["hemodialysis"] == "Haemodialysis"
+    assert pairs["online HDF"] == "HDF" and pairs["Tx"] == "transplant"
+    assert not {"APD", "CAPD", "PD"} & set(pairs)
+    pairs = dict(abbreviated_levels(["AVF", "fistula", "L RC AVF", "R BC fistula", "AVG",
+                                     "graft", "TCL", "tunnelled line", "permcath",
+                                     "PD catheter", "Tenckhoff"], "Access"))
+    assert pairs["fistula"] == pairs["L RC AVF"] == pairs["R BC fistula"] == "AVF"
+    assert pairs["graft"] == "AVG" and pairs["Tenckhoff"] == "PD catheter"
+    assert pairs["TCL"] == pairs["permcath"] == "tunnelled line"
+    pairs = dict(abbreviated_levels(["Diabetic nephropathy", "DKD", "DN", "IgA nephropathy",
+                                     "IgAN", "APKD", "polycystic kidneys", "FSGS",
+                                     "glomerulonephritis", "GN - not biopsied"],
+                                    "Primary renal disease"))
+    assert pairs["DKD"] == pairs["DN"] == "Diabetic nephropathy"
+    assert pairs["APKD"] == "polycystic kidneys" and pairs["IgAN"] == "IgA nephropathy"
+    assert pairs["GN - not biopsied"] == "glomerulonephritis" and "FSGS" not in pairs
+    pairs = dict(abbreviated_levels(["Active", "on list", "suspended", "susp.",
+                                     "Not suitable", "NS - frailty", "unsuitable",
+                                     "work-up", "in work up", "transplanted",
+                                     "functioning graft"], "Transplant list status"))
+    assert pairs["on list"] == "Active" and pairs["susp."] == "suspended"
+    assert pairs["NS - frailty"] == pairs["unsuitable"] == "Not suitable"
+    assert pairs["functioning graft"] == "transplanted"
+    # "n/a - Tx" is another name of one of the column's answers: that answer
+    read = read_not_applicable(pd.DataFrame({"Transplant list status": [
+        "transplanted", "Active", "n/a - Tx", "n/a - PD"]}))
+    assert read["Transplant list status"].tolist() == ["transplanted", "Active",
+                                                       "transplanted", "N/A"]
+
+
+def test_esas_by_brand_and_dose_are_one_answer_each_shown_by_generic_name():
+    assert drug_set("Aranesp 40mcg weekly") == drug_set("darbepoetin 20 mcg fortnightly")
+    assert drug_set("epoetin alfa 4000u 3x/wk") == drug_set("Binocrit 2000 u tiw") == \
+        drug_set("EPO 3000 u tiw") == drug_set("Eprex 4000 units weekly")
+    assert drug_set("Mircera 50 mcg monthly") != drug_set("EPO 3000 u tiw")
+    # a combination with a dose each stays a combination
+    assert len(drug_set("EFV 600mg/TDF 300mg")) == 2
+    assert shown_answer(["Aranesp 20 mcg", "darbepoetin 40 mcg fortnightly"], "ESA") == \
+        "Darbepoetin"
+    pairs = dict(abbreviated_levels(["Nil", "no ESA", "Aranesp 20 mcg",
+                                     "darbepoetin 40 mcg fortnightly", "EPO 3000 u tiw",
+                                     "Eprex 4000 units weekly"], "ESA"))
+    assert pairs["darbepoetin 40 mcg fortnightly"] == "Aranesp 20 mcg"
+    assert pairs["Eprex 4000 units weekly"] == "EPO 3000 u tiw"
+    assert pairs["no ESA"] in ("Nil", "none")
