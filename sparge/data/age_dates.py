@@ -6,12 +6,14 @@ page offered to add an age from a date of birth, whose only date column was the 
 date. A date in a column named like an age is a date of birth; the age is taken at the
 table's date of the patient's event (an admission, a delivery, a visit: the first column
 of dates named so, :data:`EVENT_NAMES` in order) and written in the column's unit, the
-way :func:`~sparge.data.dates.add_ages` computes it. Without such a date column, the cells
-stay as written and a note says why they are not read.
+way :func:`~sparge.data.dates.add_ages` computes it. Without such a date column, the age is
+taken at the table's latest date (its export's, or near it: :func:`latest_date`); without
+any date, the cells stay as written and a note says why they are not read.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -59,6 +61,61 @@ def event_date_column(df: pd.DataFrame, exclude=()) -> str | None:
     return None
 
 
+#: A date column named for what happens after the export's patients were seen: a death,
+#: a follow-up, a discharge (walk-through 56's dates of death ran a year past the export).
+AFTER_NAME = re.compile(r"death|died|deceased|\bdod\b|follow|\bf/?u\b|censor|"
+                        r"last (?:contact|seen|known)|outcome|discharg|\bend\b|exit|"
+                        r"withdr|transplant(?:ed)? date|date of transplant", re.IGNORECASE)
+
+
+def latest_date(df: pd.DataFrame, exclude=()) -> tuple[str, pd.Timestamp] | None:
+    """The table's latest date not after today, and its column, among the columns of
+    dates not named as a date of birth nor for what comes later (:data:`AFTER_NAME`);
+    ``None`` without one."""
+    skip = {str(c) for c in exclude}
+    today = pd.Timestamp.today().normalize()
+    best: tuple[str, pd.Timestamp] | None = None
+    for c in df.columns:
+        if str(c) in skip or BIRTH_NAME.search(str(c).split(" of ", 1)[0]) or \
+                AFTER_NAME.search(str(c)) or pd.api.types.is_numeric_dtype(df[c]) or \
+                not looks_like_dates(cell_text(df[c])):
+            continue
+        dates = read_dates(df[c]).dates
+        dates = dates[dates <= today]
+        if len(dates) and pd.notna(top := dates.max()) and (best is None or top > best[1]):
+            best = (str(c), top)
+    return best
+
+
+#: How much nearer (in years, as medians) to the ages a column writes the ages at the
+#: table's latest date must lie to be taken instead of those at the event's date.
+MEDIAN_GAP = 2.0
+#: The number a cell of an age starts with ("67", "67 yrs", "23y").
+_LEADING_NUMBER = re.compile(r"^\s*(\d{1,3}(?:\.\d+)?)")
+
+
+def _ages_at(pair: pd.DataFrame, when: str, unit: str) -> np.ndarray:
+    """The ages of ``pair``'s ``__born__`` at ``when`` (a date, or ``"__at__"``: its
+    column), in ``unit``."""
+    aged, _, _ = add_ages(pair, {"__age__": {"born": "__born__", "at": when,
+                                             "day_first": None, "unit": unit}})
+    return pd.to_numeric(aged["__age__"], errors="coerce").to_numpy(dtype=float)
+
+
+def _nearer(other: np.ndarray, ages: np.ndarray, written: np.ndarray,
+            days_per_unit: float) -> bool:
+    """Whether ``other``'s median lies nearer ``written``'s than ``ages``' does, by more
+    than :data:`MEDIAN_GAP` years (too few values of either: no)."""
+    def median(x):
+        x = x[np.isfinite(x)]
+        return float(np.median(x)) if x.size >= MIN_DATES else math.nan
+
+    w, a, o = median(written), median(ages), median(other)
+    if not all(math.isfinite(v) for v in (w, a, o)):
+        return False
+    return (abs(a - w) - abs(o - w)) * days_per_unit / AGE_UNITS["years"] > MEDIAN_GAP
+
+
 def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
     """The table with the dates written in a column of ages rewritten as the age at the
     event's date (:func:`event_date_column`), in the column's unit (years unless its name
@@ -74,6 +131,12 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
             continue
         at = event_date_column(df, exclude=[col])
         notes = list(out.attrs.get("sparge_read_notes", []))
+        latest_at = latest_date(df, exclude=[col]) if at is None else None
+        if at is None and latest_at is not None:
+            # no event's date: the table's latest date, its export's or near it
+            # (walk-through 56's dialysis unit: 37 dates of birth in "Age" beside a start
+            # of dialysis and a date of death)
+            at = latest_at[0]
         if at is None:
             if out is df:
                 out = df.copy()
@@ -91,13 +154,27 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
         # it (its export, or near it) is, for every patient (walk-through 48's GP register
         # read ages up to two years young at old reviews, and none without a review)
         when = "__at__"
-        if LAST_NAME.search(at):
+        if latest_at is not None:
+            when = latest_at[1].strftime("%Y-%m-%d")
+        elif LAST_NAME.search(at):
             latest = read_dates(df[at]).dates.max()
             if pd.notna(latest):
                 when = latest.strftime("%Y-%m-%d")
-        aged, _, _ = add_ages(pair, {"__age__": {"born": "__born__", "at": when,
-                                                 "day_first": None, "unit": unit}})
-        ages = pd.to_numeric(aged["__age__"], errors="coerce").to_numpy(dtype=float)
+        ages = _ages_at(pair, when, unit)
+        switched = None
+        # the ages the column writes are perhaps not those at the event: walk-through 56's
+        # dialysis unit wrote its patients' ages today beside a start of dialysis up to 12
+        # years back. The table's latest date is taken instead when the ages it gives lie
+        # far nearer those written (by more than MEDIAN_GAP years, as medians)
+        if latest_at is None and when == "__at__" and \
+                (later := latest_date(df, exclude=[col])) is not None:
+            written = pd.to_numeric(text[~dated].str.extract(_LEADING_NUMBER)[0],
+                                    errors="coerce").to_numpy(dtype=float)
+            other = _ages_at(pair, later[1].strftime("%Y-%m-%d"), unit)
+            if _nearer(other, ages, written, AGE_UNITS[unit]):
+                switched = at
+                latest_at, at, when, ages = later, later[0], later[1].strftime("%Y-%m-%d"), \
+                    other
         read = dated & np.isfinite(ages)
         if not read.any():
             continue
@@ -109,7 +186,14 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
         out[col] = column
         first = int(np.flatnonzero(read)[0])
         at_said = (f"'{_q(at)}'" if when == "__at__" else
-                   f"{when}, the latest date of '{_q(at)}' (the export's, or near it)")
+                   f"{when}, the latest date of '{_q(at)}' (the export's, or near it)"
+                   if latest_at is None else
+                   f"{when}, the table's latest date (in '{_q(at)}'; no admission or "
+                   "other event's date is named: the export's date, or near it)"
+                   if switched is None else
+                   f"{when}, the table's latest date (in '{_q(at)}': the export's date, or "
+                   f"near it; the ages at each patient's own '{_q(switched)}' lay far from "
+                   "those the column writes)")
         out.attrs["sparge_read_notes"] = [*notes, (
             f"Column '{_q(col)}': {int(read.sum()):,} date(s) of birth (e.g. "
             f"'{_q(text.iloc[first], 20)}') read as the age in {unit} at {at_said} "

@@ -40,6 +40,8 @@ _ISO = re.compile(r"^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})" + _TIME)
 _NUMERIC = re.compile(r"^\s*(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})" + _TIME)
 _DAY_MONTH = re.compile(r"^\s*(\d{1,2})[\s\-]([A-Za-z]{3,9})\.?[\s\-,]+(\d{4}|\d{2})" + _TIME)
 _MONTH_DAY = re.compile(r"^\s*([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4}|\d{2})" + _TIME)
+#: A month and a year, "Jan 2018", "September 2023": read as the month's 15th, its middle.
+_MONTH_YEAR = re.compile(r"^\s*([A-Za-z]{3,9})\.?[\s\-,]+(\d{4})\s*$")
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
 
@@ -156,6 +158,15 @@ def read_dates(values: pd.Series, day_first: bool | None = None,
             year[rows_ok] = _full_year(named.loc[rows_ok, 2], named.loc[rows_ok, 2].str.len()
                                        == 2, today)
             have[rows_ok] = True
+
+    named = text.str.extract(_MONTH_YEAR)
+    rows = named[0].notna() & ~have
+    if rows.any():
+        mo = _month(named.loc[rows, 0])
+        rows_ok = mo[mo.notna()].index
+        day[rows_ok], month[rows_ok] = 15.0, mo[mo.notna()]
+        year[rows_ok] = named.loc[rows_ok, 1].astype(float)
+        have[rows_ok] = True
 
     parts = pd.DataFrame({"year": year, "month": month, "day": day})
     dates = pd.Series(pd.NaT, index=text.index, dtype="datetime64[ns]")

@@ -400,6 +400,18 @@ CONDITION_NAMES = {
     "epilepsy": ("epileptic",),
     "dementia": ("demented",),
 }
+#: A condition's types and treatments (loose keys), which say "yes" in its yes/no column
+#: (walk-through 56's "Diabetes": Yes, No, "T2DM", "type 2", "insulin treated", "diet
+#: controlled"): offered to merge with its yes there; kept apart in lists and registers,
+#: where the type is the answer (:data:`CONDITION_NAMES`).
+CONDITION_KINDS = {
+    "diabetes": ("t2dm", "t2", "t2d", "type2", "type2dm", "type2diabetes", "dm2", "dmtype2",
+                 "typeii", "niddm", "t1dm", "t1", "t1d", "type1", "type1dm", "type1diabetes",
+                 "dm1", "dmtype1", "typei", "iddm", "insulintreated", "oninsulin", "insulin",
+                 "insulindependent", "dietcontrolled", "diet", "dietonly", "tablets",
+                 "tabletcontrolled", "tablettreated", "oha", "oralhypoglycaemics",
+                 "oralhypoglycemics", "metformin"),
+}
 #: Words saying a treatment or condition named first was not had: "RT declined".
 _NOT_HAD = re.compile(r"\b(?:declined|refused|planned|awaiting|offered|deferred|not|no|"
                       r"never|contraindicated|cancelled|ruled out|query|\?)\b")
@@ -416,8 +428,10 @@ def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | 
     if not names or not yes:
         return []
     target = max(yes, key=lambda lv: (norm_key(lv) == "yes", lv[:1].isupper(), len(lv)))
+    kinds = {w for n in names for w in CONDITION_KINDS.get(n, ())}
     return [(lv, target) for lv, k in keys.items()
-            if yes_no.get(lv, 3) not in (0, 1, 2) and names_condition(k, names)]
+            if yes_no.get(lv, 3) not in (0, 1, 2)
+            and (names_condition(k, names) or loose_key(k) in kinds)]
 
 
 def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]

@@ -136,7 +136,12 @@ def test_a_gp_registers_answers_written_several_ways_are_offered_as_one():
     # a condition's types stay apart from its yes, as a diabetes' do
     assert abbreviated_levels(["Yes", "No", "HFrEF", "CCF"], "Heart failure") == [
         ("CCF", "Yes")]
+    # ... but a diabetes' types and treatments in its yes/no column are offered with its
+    # yes (walk-through 56: five codes for the diabetics, "No" between "Yes" and "T2DM";
+    # the user keeps any pair apart), and kept apart in a column of types
     assert abbreviated_levels(["Yes", "No", "Type 2", "T2DM"], "Diabetes") == [
+        ("T2DM", "Type 2"), ("Type 2", "Yes")]
+    assert abbreviated_levels(["Type 1", "Type 2", "T2DM"], "Diabetes type") == [
         ("T2DM", "Type 2")]
     assert abbreviated_levels(["Current smoker", "Curent smoker", "Smoker - 10/day",
                                "ex smoker 2010", "Ex-smoker", "Never"], "Smoking status") == [

@@ -158,3 +158,60 @@ def test_esas_by_brand_and_dose_are_one_answer_each_shown_by_generic_name():
     assert pairs["darbepoetin 40 mcg fortnightly"] == "Aranesp 20 mcg"
     assert pairs["Eprex 4000 units weekly"] == "EPO 3000 u tiw"
     assert pairs["no ESA"] in ("Nil", "none")
+
+
+def _aged(n: int = 200, seed: int = 1, start: bool = True) -> pd.DataFrame:
+    """Ages today written as numbers, a few as dates of birth, beside a start of dialysis
+    up to 12 years back (some written "Jan 2018") and dates of death after the export."""
+    rng = np.random.default_rng(seed)
+    export = pd.Timestamp("2024-06-30")
+    age = rng.integers(30, 85, n)
+    born = [export - pd.Timedelta(days=int(a * 365.25 + 100)) for a in age]
+    cells = [b.strftime("%d/%m/%Y") if i % 10 == 0 else f"{a} yrs"
+             for i, (a, b) in enumerate(zip(age, born))]
+    began = [export - pd.Timedelta(days=int(d)) for d in rng.integers(30, 12 * 365, n)]
+    df = pd.DataFrame({"Age": cells, "Hb": rng.normal(110, 10, n).round(),
+                       "Date of death": [(export + pd.Timedelta(days=200)).strftime("%d/%m/%Y")
+                                         if i % 7 == 0 else "" for i in range(n)],
+                       OUT: rng.choice(["Y", "N"], n)})
+    if start:
+        df["Date started dialysis"] = [b.strftime("%b %Y") if i % 4 == 0 else
+                                       b.strftime("%d/%m/%Y") for i, b in enumerate(began)]
+    return df, age
+
+
+def test_dates_of_birth_among_ages_today_are_read_at_the_exports_date():
+    """Walk-through 56: "DOB 06/03/1977" among ages today could not be read (no admission
+    date), and read at each patient's start of dialysis they would be years too young;
+    the table's latest date (not a date of death, after the export) is taken."""
+    from sparge.data.dates import read_dates
+
+    got = read_dates(pd.Series(["Jan 2018", "September 2023", "Eprex 2000"])).dates
+    assert got[:2].tolist() == [pd.Timestamp("2018-01-15"), pd.Timestamp("2023-09-15")]
+    assert pd.isna(got[2])
+    df, age = _aged()
+    enc, X = _encoded(df)
+    rows = np.arange(len(df)) % 10 == 0
+    # the latest start of dialysis lies within a month of the export
+    assert np.all(np.abs(X["Age"][rows] - (age[rows] + 100 / 365.25)) < 0.25)
+    note = next(n for n in enc.report_.notes if n.startswith("Column 'Age': 20 date(s)"))
+    assert "the table's latest date (in 'Date started dialysis'" in note
+    assert "the ages at each patient's own 'Date started dialysis' lay far" in note
+    # no date but a date of death (after the export): not read, and said
+    df, _ = _aged(start=False)
+    enc, X = _encoded(df)
+    assert X["Age"][rows].isna().all()
+    assert any("hold a date (of birth?)" in n for n in enc.report_.notes)
+
+
+def test_a_diabetes_type_or_treatment_in_a_yes_no_column_is_offered_with_yes():
+    """Walk-through 56's "Diabetes": "T2DM", "type 2", "insulin treated", "diet
+    controlled" beside Yes and No split the diabetics five ways."""
+    pairs = dict(abbreviated_levels(["no", "Yes", "insulin treated", "T2DM", "T1DM",
+                                     "diet controlled", "type 2"], "Diabetes"))
+    assert {pairs[k] for k in ("insulin treated", "T1DM", "diet controlled", "type 2")} == \
+        {"Yes"}
+    assert pairs["T2DM"] in ("type 2", "Yes")
+    # a column of diabetes types keeps them apart
+    assert "Yes" not in dict(abbreviated_levels(["T2DM", "T1DM", "type 2", "None"],
+                                                "Diabetes type")).values()

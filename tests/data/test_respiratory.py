@@ -148,7 +148,8 @@ def test_a_new_patients_gap_word_that_spells_a_merged_answer_is_that_answer():
     df = pd.DataFrame({"ID": range(n), "Diabetes": rng.choice(["Yes", "No", "none", "T2DM"], n),
                        "Age": rng.integers(40, 80, n), "y": rng.choice(["a", "b"], n)})
     enc = Encoder(id_column="ID", label_column="y").fit(df)
-    assert enc.report_.answers_two_ways == {"Diabetes": [["none", "No"]]}
+    # (T2DM offered with Yes: walk-through 56)
+    assert enc.report_.answers_two_ways == {"Diabetes": [["none", "No"], ["T2DM", "Yes"]]}
     new = pd.DataFrame({"ID": [1, 2], "Diabetes": ["nil", "n/a"], "Age": [50, 60]})
     assert np.isnan(enc.transform(new)[:, 0]).all()
     merged = Encoder(id_column="ID", label_column="y", encoding_table=merge_answers(
