@@ -182,7 +182,8 @@ if no_id:
 repeats = repeated_ids(df, id_col) if id_col != NONE else ""
 if repeats and ids_repeat_only_in_copies(df, id_col):  # walk-through 33's "Visit ID"
     st.info(md_escape(f"'{id_col}' repeats only on rows copied in every column: {repeats}. "
-                      "The copies will be left out of training.", max_len=800))
+                      "The copies " + ("will be" if pending is not None else "are")
+                      + " left out of training.", max_len=800))
 elif repeats:  # said before encoding refuses it (walk-through 26 learned it from the refusal)
     st.warning(md_escape(f"'{id_col}' cannot be the patient ID: {repeats}. Encoding will "
                          "stop; fix the file, or choose no ID column.", max_len=800))
@@ -213,7 +214,10 @@ with st.expander("Preview: the first rows, as read", expanded=pending is not Non
                "a time 1h 20m as 80 min), and a blood pressure or TNM stage in one cell "
                "as its parts: the report below says what was read so.")
     st.dataframe(plain_frame(df.head(10)), hide_index=True)
-if st.button("Encode this table", type="primary", key="setup_go"):
+# the current table is encoded: encoding it again is no pending step (walk-through 56 read
+# a red button above the encoded table as work still to do)
+if st.button("Encode this table", type="primary" if pending is not None else "secondary",
+             key="setup_go"):
     with guard("Encoding"):
         id_arg = None if id_col == NONE else id_col
         label_arg = None if label_col == NONE else label_col

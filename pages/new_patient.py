@@ -40,6 +40,7 @@ from sparge.services.typicality import (
     atypical_message,
     atypicality,
     few_values_message,
+    given_message,
     residual_reference,
 )
 from sparge.services.workflow import (
@@ -318,9 +319,8 @@ if query is not None:
         if few:
             st.warning(few)
         else:
-            st.caption(f"All {observed} biomarkers given." if observed == Xq.shape[1] else
-                       f"{observed} of {Xq.shape[1]} biomarkers given; the rest are "
-                       "completed.")
+            st.caption(md_escape(given_message(xq[0], model.feature_names(), encoder),
+                                 2000))
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
         # among the patients matching it on the biomarkers chosen there (same sex, …)
         match = lookalike_match("np", xq[0])

@@ -94,7 +94,9 @@ def md_escape(value: object, max_len: int = 200) -> str:
 
 #: What a widget label's Markdown (inline only: emphasis, code, links, images, Streamlit's
 #: ``:color[...]``, ``:icon:`` and ``$math$``) can use anywhere in the text.
-_LABEL_SPECIAL = re.compile(r"([\\`*_{}\[\]<>~:$&|])")
+#: A colon only where a directive can start (":red[", ":smile:"): not before a space, so
+#: "Comorbidities: DM" is read aloud without a backslash (walk-through 56).
+_LABEL_SPECIAL = re.compile(r"([\\`*_{}\[\]<>~$&|]|:(?=\S))")
 #: Block markers that a label unwraps, dropping the marker ("# of visits", "- Sodium",
 #: "1. Age") at its start.
 _LABEL_START = re.compile(r"^(\s*)(#|>|\+|-|=|\d+(?=[.)]))")

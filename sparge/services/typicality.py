@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from sparge.method.lowrank import cross_fitted_misfit
+from sparge.services.display import biomarker_name
 
 #: Share of training patients a new patient's misfit must exceed to be flagged. On the test
 #: patients of five benchmark cohorts 0.6-1.1 % were flagged at 0.99 against the
@@ -118,6 +119,21 @@ def few_values_message(n_given: int, n_features: int,
                "below).")
     return (f"{given}. {how} Read their similarity as rough; each value you add sharpens "
             "them.")
+
+
+def given_message(values, names, encoder=None, shown: int = 12) -> str:
+    """How many of a patient's biomarkers are given, and which are not (the first
+    ``shown``, by name): walk-through 56 typed an answer in a form's box without picking
+    it and read only "18 of 36 biomarkers given", not which 18 were left out."""
+    x = np.asarray(values, dtype=float).ravel()
+    missing = [biomarker_name(str(n), encoder) for n, v in zip(names, x, strict=True)
+               if not np.isfinite(v)]
+    if not missing:
+        return f"All {len(x)} biomarkers given."
+    listed = ", ".join(missing[:shown]) + (f" and {len(missing) - shown} more"
+                                           if len(missing) > shown else "")
+    return (f"{len(x) - len(missing)} of {len(x)} biomarkers given; the rest are completed. "
+            f"Not given: {listed}.")
 
 
 def atypical_message(share: float, threshold: float = ATYPICAL_SHARE) -> str | None:

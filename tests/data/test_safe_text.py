@@ -100,7 +100,7 @@ def test_md_escape_leaves_nothing_for_the_autolinker():
 
 
 @pytest.mark.parametrize("name", ["Birth weight (g)", "Na+ (mmol/L)", "IL-6 (pg/mL)",
-                                  "Hb A1c. (%)", "O2 sat. = 90!"])
+                                  "Hb A1c. (%)", "O2 sat. = 90!", "Comorbidities: DM"])
 def test_a_label_keeps_what_its_markdown_cannot_use(name):
     """A widget's accessible name is its label as written: "Birth weight \\(g\\)" was read
     aloud with its escapes (a walk-through's screen-reader check)."""

@@ -89,3 +89,16 @@ def test_a_patient_with_few_values_is_told_its_similarities_are_rough():
     # without anchoring it never promises that they match
     unanchored = few_values_message(6, 22, anchored=False)
     assert "differ even on the values given" in unanchored and "rough" in unanchored
+
+
+def test_the_biomarkers_not_given_are_named():
+    """Walk-through 56 read "18 of 36 biomarkers given", not which were left out (an
+    answer typed in a form's box without picking it)."""
+    from sparge.services.typicality import given_message
+
+    names = [f"B{i}" for i in range(20)]
+    x = np.r_[np.ones(5), np.full(15, np.nan)]
+    said = given_message(x, names)
+    assert said.startswith("5 of 20 biomarkers given; the rest are completed. Not given: "
+                           "B5, B6,") and said.endswith("B16 and 3 more.")
+    assert given_message(np.ones(3), names[:3]) == "All 3 biomarkers given."
