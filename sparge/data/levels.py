@@ -938,6 +938,53 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
             ("kidney", "renal", "rcc"),
             ("melanoma", "skinmelanoma", "cutaneousmelanoma"),
             ("headandneck", "hn", "h&n", "headneck")))),
+    # walk-through 52's mental-health trust: employment written "FT employed", "Employed
+    # (PT)", "On ESA" (long-term sick), with the MHSDS codes ("01 - Employed")
+    (("employ", "occupational status", "work status", "economic status",
+      "economic activity", "working status"), tuple(
+        (*words, *(f"{c}{w}" for c in codes for w in words[:2]), *codes)
+        for codes, words in (
+            # a bare "FT" and "PT" stay apart: SurvSet's pharmacoSmoking writes only them
+            (("01",), ("employed", "inemployment", "ftemployed", "ptemployed", "employedft",
+                       "employedpt",
+                       "employed(ft)", "employed(pt)", "employedfulltime",
+                       "employedparttime", "fulltimeemployed", "parttimeemployed",
+                       "fulltimeemployment", "parttimeemployment", "inwork", "working",
+                       "paidemployment", "inpaidemployment", "selfemployed")),
+            (("02",), ("unemployed", "unemployedandseekingwork", "unemployedseekingwork",
+                       "jobseeker", "jobseeking", "seekingwork", "jsa", "onjsa",
+                       "lookingforwork")),
+            (("03",), ("student", "ftstudent", "ptstudent", "studentft", "studentpt",
+                       "ineducation", "fulltimestudent", "parttimestudent",
+                       "studentineducation", "studying")),
+            (("04",), ("longtermsick", "longtermsickordisabled", "ltsick", "ltsd",
+                       "longtermsick/disabled", "sick/disabled", "onesa", "esa",
+                       "incapacitybenefit", "onincapacitybenefit", "unabletowork",
+                       "notworkingduetoillhealth", "sickness", "disabled")),
+            (("05",), ("homemaker", "lookingafterfamily", "lookingafterhome",
+                       "lookingafterthefamilyorhome", "housewife", "househusband")),
+            (("07",), ("voluntarywork", "unpaidvoluntarywork", "volunteer", "volunteering",
+                       "voluntary")),
+            (("08",), ("retired", "pensioner", "retiredfromwork", "onpension"))))),
+    # ... and its accommodation: homeless written "NFA" or "no fixed abode", a care home,
+    # supported housing; living with family and living alone stay apart
+    (("accommodation", "housing", "living situation", "living arrangement",
+      "residential status", "residence type", "settled"), (
+        ("homeless", "nfa", "nofixedabode", "roughsleeping", "roughsleeper",
+         "streethomeless", "sofasurfing", "nfa/homeless", "homeless(nfa)"),
+        ("supportedaccommodation", "supported", "supportedhousing", "supportedliving",
+         "supportedlivingscheme", "supportedaccom"),
+        ("carehome", "residentialhome", "residentialcare", "rh", "careh",
+         "residentialcarehome", "carehomewithoutnursing"),
+        ("nursinghome", "nh", "nursingcarehome", "carehomewithnursing"),
+        ("temporaryaccommodation", "temporary", "tempaccommodation", "tempaccom",
+         "hostel", "b&b", "bandb", "bedandbreakfast", "emergencyaccommodation"),
+        ("prison", "custody", "hmp", "inprison", "incustody", "remand"),
+        ("settledmainstreamhousing", "settled", "mainstreamhousing", "ownhome",
+         "ownaccommodation", "owneroccupier", "homeowner", "ownedhome", "rented",
+         "privaterented", "privaterental", "councilhousing", "councilhouse",
+         "socialhousing", "housingassociation", "tenant", "ownflat", "independent",
+         "livesindependently", "independentliving"))),
     # walk-through 56's renal unit: the dialysis modality written "HD", "Haemodialysis",
     # "hemodialysis"; haemodiafiltration, home HD, APD, CAPD and a plain "PD" stay apart
     (("modality", "dialysis type", "type of dialysis", "^rrt", "renal replacement",

@@ -281,3 +281,21 @@ def test_a_systems_own_id_is_guessed_before_the_national_number():
                        OUTCOME: ["Y", "N"] * 15})
     assert guess_columns(df)[0] == "RiO ID"
     assert named_like_id("EMIS_ID") and not named_like_id("Ward ID")
+
+
+def test_employment_and_accommodation_written_every_way_are_offered():
+    """Walk-through 52: "FT employed" and "Employed (PT)" beside "Employed", "On ESA" beside
+    "Long-term sick", "NFA" beside "Homeless" stayed apart."""
+    pairs = dict(abbreviated_levels(
+        ["Employed", "FT employed", "Employed (PT)", "On ESA", "Long-term sick",
+         "Unemployed", "JSA", "Student", "Retired", "01 - Employed",
+         "04 - Long term sick or disabled"], "Employment status"))
+    assert pairs["FT employed"] == pairs["Employed (PT)"] == pairs["01 - Employed"] == \
+        "Employed"
+    assert pairs["On ESA"] == pairs["04 - Long term sick or disabled"] == "Long-term sick"
+    assert pairs["JSA"] == "Unemployed" and not {"Student", "Retired"} & set(pairs)
+    pairs = dict(abbreviated_levels(
+        ["Settled", "Own home", "NFA", "Homeless", "Supported accommodation", "Supported",
+         "Care home", "Nursing home", "With family", "Lives alone"], "Accommodation"))
+    assert pairs == {"NFA": "Homeless", "Supported": "Supported accommodation",
+                     "Own home": "Settled"}
