@@ -318,9 +318,9 @@ if query is not None:
                                  anchored=model.anchor_weight != 0)
         if few:
             st.warning(few)
-        else:
-            st.caption(md_escape(given_message(xq[0], model.feature_names(), encoder),
-                                 2000))
+        # which were given, also when few were (walk-through 57: typed in a box, not
+        # picked, an answer is not given, and the warning named none)
+        st.caption(md_escape(given_message(xq[0], model.feature_names(), encoder), 2000))
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
         # among the patients matching it on the biomarkers chosen there (same sex, …)
         match = lookalike_match("np", xq[0])

@@ -306,12 +306,12 @@ def other_kind_note(key: str, query_values, neighbours: pd.DataFrame, encoder) -
     if not found:
         return
     st.warning(md_escape(other_kinds_message(found), 1500))
-    grid = st.columns(len(found))
-    for i, o in enumerate(found):
-        grid[i].button(label_text(f"Match on {o.name}", 60), key=f"{key}_kind_{o.feature}",
-                       on_click=_match_on, args=(key, o.feature),
-                       help=md_escape(f"Look-alikes only among the patients whose "
-                                      f"{o.name} is {o.answer}.", 300))
+    # one under the other: side by side, "Match on Primary ren…" was cut at 800 px
+    for o in found:
+        st.button(label_text(f"Match on {o.name}", 80), key=f"{key}_kind_{o.feature}",
+                  on_click=_match_on, args=(key, o.feature),
+                  help=md_escape(f"Look-alikes only among the patients whose {o.name} is "
+                                 f"{o.answer}.", 300))
 
 
 def wrapped_table(frame: pd.DataFrame, columns: list[str], headers: dict[str, str]) -> None:

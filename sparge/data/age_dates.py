@@ -38,6 +38,9 @@ EVENT_NAMES = [re.compile(p, re.IGNORECASE) for p in (
     r"surg|operat|procedure", r"visit|encounter|consult|appoint|attend|arrival|"
     r"presentation|episode|booking", r"enrol|baseline|recruit|randomi|consent|"
     r"registration|index", r"referr", r"treatment|start", r"exam|review")]
+#: Words naming a date of birth before it in a cell: "DOB 06/03/1977", "born: 1/2/1950".
+_BORN_WORDS = re.compile(r"^\s{0,3}(?:d\.?o\.?b\.?|born|date of birth|birth date)\s{0,3}[:\-]?"
+                         r"\s{0,3}", re.IGNORECASE)
 #: A date column named as the latest of several ("Date of last review"): no event.
 LAST_NAME = re.compile(r"\b(?:last|latest|most recent|previous)\b", re.IGNORECASE)
 #: Fewest dates in an age column to read them, in a table of more than
@@ -125,7 +128,9 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
         if not AGE_NAME.search(str(col)) or BIRTH_NAME.search(str(col)) or \
                 pd.api.types.is_numeric_dtype(df[col]):
             continue
-        text = cell_text(df[col])
+        # ... after the words naming it, "DOB 06/03/1977" (walk-through 57's 15 cells)
+        raw = cell_text(df[col])
+        text = raw.str.replace(_BORN_WORDS, "", regex=True)
         dated = text.str.strip().str.match(DATE_CELL).to_numpy()
         if not dated.any() or (dated.sum() < MIN_DATES and len(df) > SMALL_TABLE):
             continue
@@ -143,7 +148,7 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
                 out.attrs = dict(df.attrs)
             out.attrs["sparge_read_notes"] = [*notes, (
                 f"Column '{_q(col)}': {int(dated.sum()):,} cell(s) hold a date (of birth?), "
-                f"e.g. '{_q(text[dated].iloc[0], 20)}': no date of the patient's event "
+                f"e.g. '{_q(raw[dated].iloc[0], 20)}': no date of the patient's event "
                 "(an admission, a delivery) to take the age at, so they are not read.")]
             continue
         unit = unit_key(header_unit(str(col)) or "")
@@ -196,7 +201,7 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
                    "those the column writes)")
         out.attrs["sparge_read_notes"] = [*notes, (
             f"Column '{_q(col)}': {int(read.sum()):,} date(s) of birth (e.g. "
-            f"'{_q(text.iloc[first], 20)}') read as the age in {unit} at {at_said} "
+            f"'{_q(raw.iloc[first], 20)}') read as the age in {unit} at {at_said} "
             f"({format_number(ages[first])})"
             + (f"; {int((dated & ~read).sum()):,} other date(s) gave no possible age"
                if (dated & ~read).any() else "") + ".")]

@@ -1746,11 +1746,15 @@ class Encoder(TransformerMixin, BaseEstimator):
         rows = np.flatnonzero(unknown & keys.isin(list(found)).to_numpy())
         codes[rows] = [found[k][0] for k in keys.iloc[rows]]
         seen = dict(zip(text.iloc[rows], keys.iloc[rows], strict=True))
-        report.notes.append(
-            f"Column '{_q(col)}': " + ", ".join(
-                f"'{_q(t, 20)}' read as '{_q(found[k][1], 20)}'"
-                for t, k in list(seen.items())[:4])
-            + " (another spelling of that answer).")
+        # the answer as the pages show it, chosen in a form ("Darbepoetin", the generic
+        # name of merged brands and doses): nothing to say (walk-through 57)
+        seen = {t: k for t, k in seen.items() if norm_key(t) != norm_key(found[k][1])}
+        if seen:
+            report.notes.append(
+                f"Column '{_q(col)}': " + ", ".join(
+                    f"'{_q(t, 20)}' read as '{_q(found[k][1], 20)}'"
+                    for t, k in list(seen.items())[:4])
+                + " (another spelling of that answer).")
         out = unknown.copy()
         out[rows] = False
         return out

@@ -1480,6 +1480,14 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     caesareans (Cat 1, 2 and 3 CS, Em LSCS, EMCS) all showed as "Cat 1 CS", every
     neonatal admission as "SCBU" and every transfusion as "Yes - 2 units"."""
     words = [str(w) for w in spellings]
+    # a condition's yes merged with its types and treatments is shown as the yes
+    # (walk-through 57: a diabetes' Yes with T2DM, type 2 and T1DM showed every diabetic
+    # as "Type 2")
+    yes = [w for w in words if w.strip().lower() in ("yes", "y")]
+    if yes and len(words) > len(yes):
+        kinds = {k for n in _condition_names(column) for k in CONDITION_KINDS.get(n, ())}
+        if any(loose_key(norm_key(w)) in kinds for w in words):
+            words = yes
     for group in synonym_groups(column) if len(words) > 1 else ():
         inside = [w for w in words if loose_key(norm_key(w)) in group]
         if len(inside) > 1:

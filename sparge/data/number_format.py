@@ -93,15 +93,20 @@ def typical_decimals(values, share: float = 0.9, most: int = 4) -> int | None:
 
 def round_computed(values, decimals: int | None) -> np.ndarray:
     """``values`` with those written with more than one decimal beyond ``decimals`` (a
-    column's :func:`typical_decimals`) rounded to ``decimals``: a value converted from
-    another unit (71.6676 kg from 158 lb) is shown as its column writes its values (71.7),
-    one written with a decimal more than the rest (72.45) as written."""
+    column's :func:`typical_decimals`) rounded to ``decimals``, or to three significant
+    digits where that keeps more: a value converted from another unit (71.6676 kg from
+    158 lb) is shown as its column writes its values (71.7), 5/12 of a year in a column of
+    whole years as 0.417 (not 0), one written with a decimal more than the rest (72.45)
+    as written."""
     x = np.array(values, dtype=float, copy=True)
     if decimals is None:
         return x
     d = decimals + 1
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):
         extra = np.isfinite(x) & (np.abs(x * 10**d - np.round(x * 10**d))
-                                  >= 1e-6 * max(1.0, 10**d))
-    x[extra] = np.round(x[extra], decimals)
+                                  >= 1e-6 * max(1.0, 10**d)) & (x != 0)
+        keep = np.maximum(decimals, 2 - np.floor(np.log10(np.abs(np.where(extra, x, 1.0)))))
+    for k in np.unique(keep[extra]).astype(int):
+        at = extra & (keep == k)
+        x[at] = np.round(x[at], k)
     return x

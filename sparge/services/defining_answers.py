@@ -18,6 +18,13 @@ ethnicity or a referral source decides nothing of the sort (η² below 0.05 on S
 and the bundled sample's columns) and is never named, whatever the look-alikes' answers.
 Only unordered categories of three or more answers are judged: a yes/no or an ordered
 scale is already compared in the biomarker table, in counts or standard deviations.
+
+Answers are compared by *kind*, not as words (walk-through 57: a dialysis unit's warning
+fired for every patient, haemodiafiltration against haemodialysis, a transplant waiting
+list's "work up" against "active"): two answers are of one kind when their patients are
+measured alike on every biomarker the column decides, and alike in it (:func:`_kinds`);
+and of two columns whose answers go together (a dialysis access and the modality) only
+the one whose look-alikes differ most is named.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ MIN_DECIDED = 2
 #: show a difference of kind).
 MIN_GROUP = 5
 #: Most columns named for one patient's look-alikes.
-MAX_NAMED = 3
+MAX_NAMED = 2
 
 
 def _eta2(codes: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -74,9 +81,101 @@ def _eta2(codes: np.ndarray, Y: np.ndarray) -> np.ndarray:
     return out
 
 
-def defining_columns(values: pd.DataFrame, encoder=None) -> list[str]:
+@dataclass(frozen=True)
+class DefiningColumn:
+    """A column that sorts the cohort into kinds of patients.
+
+    Attributes
+    ----------
+    feature : the column
+    kinds : ``{answer code: kind}``: answers of one kind decide alike what else is
+        measured and its level (haemodialysis and haemodiafiltration; peritoneal dialysis
+        and its APD and CAPD), answers of too few patients have none
+    linked : the other such columns whose answers go with this one's (Cramér's V of at
+        least :data:`LINKED_V`: a dialysis access with its modality), named only once
+    """
+
+    feature: str
+    kinds: dict[int, int]
+    linked: tuple[str, ...] = ()
+
+
+#: Two answers are of one kind when, on every biomarker the column decides, the shares
+#: of their patients measured differ by less than this ...
+KIND_MEASURED = 0.5
+#: ... their means by less than this many standard deviations (a number) ...
+KIND_SD = 1.0
+#: ... and their answers' distributions by less than this total variation (a category).
+KIND_TV = 0.5
+#: Columns whose answers go together this much (Cramér's V) are named once.
+LINKED_V = 0.5
+
+
+def _kinds(codes: np.ndarray, k: int, Y: np.ndarray, categorical: np.ndarray,
+           on_measured: np.ndarray, on_values: np.ndarray) -> np.ndarray:
+    """A kind for each of the ``k`` answer groups (``codes`` 0..k-1, -1 none), by the
+    decided biomarkers ``Y`` (their columns: ``categorical`` or not, and whether each is
+    decided by being measured or by its values)."""
+    parent = list(range(k))
+
+    def root(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    seen = np.isfinite(Y)
+    members = [codes == g for g in range(k)]
+    share = np.array([seen[m].mean(axis=0) for m in members])        # (k, d)
+    sd = np.nanstd(Y, axis=0)
+    profile = []
+    for t in range(Y.shape[1]):
+        col = Y[:, t]
+        if categorical[t]:
+            answers = np.unique(col[np.isfinite(col)])
+            dist = np.array([[np.mean(col[m & seen[:, t]] == a) if (m & seen[:, t]).sum()
+                              >= MIN_GROUP else np.nan for a in answers] for m in members])
+            profile.append(dist)
+        else:
+            mean = np.array([np.mean(col[m & seen[:, t]]) if (m & seen[:, t]).sum()
+                             >= MIN_GROUP else np.nan for m in members])
+            profile.append(mean / sd[t] if sd[t] > 0 else np.full(k, np.nan))
+    for a in range(k):
+        for b in range(a + 1, k):
+            same = True
+            for t in range(Y.shape[1]):
+                if on_measured[t] and abs(share[a, t] - share[b, t]) >= KIND_MEASURED:
+                    same = False
+                elif on_values[t]:
+                    pa, pb = profile[t][a], profile[t][b]
+                    gap = (0.5 * np.sum(np.abs(pa - pb)) if categorical[t]
+                           else abs(float(pa - pb)))
+                    if np.isfinite(gap) and gap >= (KIND_TV if categorical[t] else KIND_SD):
+                        same = False
+                if not same:
+                    break
+            if same:
+                parent[root(b)] = root(a)
+    return np.array([root(g) for g in range(k)])
+
+
+def _cramers_v(a: np.ndarray, b: np.ndarray) -> float:
+    """Cramér's V of two columns of codes over the rows where both are given."""
+    ok = np.isfinite(a) & np.isfinite(b)
+    if ok.sum() < 2 * MIN_GROUP:
+        return 0.0
+    table = pd.crosstab(a[ok], b[ok]).to_numpy(dtype=float)
+    if min(table.shape) < 2:
+        return 0.0
+    expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True) / table.sum()
+    chi2 = float(np.sum((table - expected) ** 2 / expected))
+    return float(np.sqrt(chi2 / (table.sum() * (min(table.shape) - 1))))
+
+
+def defining_columns(values: pd.DataFrame, encoder=None) -> list[DefiningColumn]:
     """The unordered category columns of ``values`` (the training patients' values, codes
-    for categories) that sort the cohort into kinds of patients (module docstring).
+    for categories) that sort the cohort into kinds of patients (module docstring), with
+    their answers' kinds.
 
     Parameters
     ----------
@@ -89,7 +188,8 @@ def defining_columns(values: pd.DataFrame, encoder=None) -> list[str]:
         return []
     X = values.to_numpy(dtype=float)
     measured = np.isfinite(X).astype(float)
-    found = []
+    is_category = np.array([bool(category_words(encoder, str(c))) for c in values.columns])
+    found: list[tuple[int, DefiningColumn]] = []
     for j, col in enumerate(values.columns):
         words = category_words(encoder, str(col))
         if not words or len(words) < 3 or scale_of(words.values()) == "yes/no":
@@ -105,27 +205,39 @@ def defining_columns(values: pd.DataFrame, encoder=None) -> list[str]:
             continue
         relabel = np.where(big, np.cumsum(big) - 1, -1)
         codes[ok] = relabel[inverse]
-        others = np.arange(X.shape[1]) != j
-        on_values = _eta2(codes, X[:, others])
-        on_measured = _eta2(codes, measured[:, others])
-        decided = np.fmax(on_values, on_measured) >= DECIDES_ETA2
-        if int(decided.sum()) >= MIN_DECIDED:
-            found.append(str(col))
-    return found
+        others = np.flatnonzero(np.arange(X.shape[1]) != j)
+        on_values = _eta2(codes, X[:, others]) >= DECIDES_ETA2
+        on_measured = _eta2(codes, measured[:, others]) >= DECIDES_ETA2
+        decided = on_values | on_measured
+        if int(decided.sum()) < MIN_DECIDED:
+            continue
+        kind = _kinds(codes, int(big.sum()), X[:, others[decided]],
+                      is_category[others[decided]], on_measured[decided], on_values[decided])
+        if len(set(kind.tolist())) < 2:
+            continue  # its answers differ, not in what else is measured
+        kinds = {int(a): int(kind[relabel[i]]) for i, a in enumerate(answers) if big[i]}
+        found.append((j, DefiningColumn(str(col), kinds)))
+    out = []
+    for j, column in found:
+        linked = tuple(other.feature for i, other in found if i != j
+                       and _cramers_v(X[:, j], X[:, i]) >= LINKED_V)
+        out.append(DefiningColumn(column.feature, column.kinds, linked))
+    return out
 
 
 @dataclass(frozen=True)
 class OtherKind:
-    """Look-alikes of whom most give another answer than the patient's.
+    """Look-alikes of whom most are of another kind than the patient on a column.
 
     Attributes
     ----------
     feature : the column
     name : its name as shown
     answer : the patient's answer
-    same : look-alikes with the patient's answer
-    measured : look-alikes with an answer
-    others : the look-alikes' other answers, most common first, with their counts
+    same : look-alikes of the patient's kind (its answer or one of the same kind)
+    measured : look-alikes with an answer of a known kind
+    others : the look-alikes' answers of another kind, most common first, with counts
+    alike : the other answers of the patient's kind (none: its own answer only)
     """
 
     feature: str
@@ -134,23 +246,28 @@ class OtherKind:
     same: int
     measured: int
     others: tuple[tuple[str, int], ...]
+    alike: tuple[str, ...] = ()
 
     def sentence(self) -> str:
-        """One line (plain text): "'Primary site' Lung: 3 of the 10 look-alikes; the
-        others Breast 4, Ovary 3"."""
+        """One line (plain text): "'Primary site' Lung: 3 of the 10 look-alikes with an
+        answer; the others Breast 4, Ovary 3"."""
         rest = ", ".join(f"{w} {c}" for w, c in self.others[:4])
         if len(self.others) > 4:
-            rest += ", …"
+            rest += f" and {len(self.others) - 4} other answer(s)"
+        kind = (f" ({' or '.join((self.answer, *self.alike))})" if 0 < len(self.alike) <= 2
+                else f" ({self.answer} or {len(self.alike)} answers of its kind)"
+                if self.alike else "")
         return (f"'{self.name}' {self.answer}: {self.same} of the {self.measured} "
-                f"look-alikes with an answer; the others {rest}")
+                f"look-alikes with an answer{kind}; the others {rest}")
 
 
-def other_kinds(query, neighbours: pd.DataFrame, columns: Sequence[str], encoder=None,
-                matched: Sequence[str] = ()) -> list[OtherKind]:
+def other_kinds(query, neighbours: pd.DataFrame, columns: Sequence[DefiningColumn],
+                encoder=None, matched: Sequence[str] = ()) -> list[OtherKind]:
     """The ``columns`` (:func:`defining_columns`) on which fewer than half of the
-    look-alikes with an answer share the patient's, most differing first, at most
-    :data:`MAX_NAMED`; those already matched on (``matched``) and those the patient has
-    no answer for are skipped.
+    look-alikes with an answer are of the patient's kind, most differing first, at most
+    :data:`MAX_NAMED`, a column linked to one named (or matched on) not named again;
+    those matched on (``matched``) and those the patient has no answer of a known kind
+    for are skipped.
 
     Parameters
     ----------
@@ -161,30 +278,41 @@ def other_kinds(query, neighbours: pd.DataFrame, columns: Sequence[str], encoder
     q = np.asarray(query, dtype=float).ravel()
     names = [str(c) for c in neighbours.columns]
     found = []
-    for col in columns:
-        if col in matched or col not in names:
+    for column in columns:
+        col = column.feature
+        if col in matched or col not in names or set(column.linked) & set(matched):
             continue
         j = names.index(col)
-        if not np.isfinite(q[j]):
+        if not np.isfinite(q[j]) or int(np.rint(q[j])) not in column.kinds:
             continue
+        mine = int(np.rint(q[j]))
         x = np.rint(neighbours.iloc[:, j].to_numpy(dtype=float))
-        x = x[np.isfinite(x)]
+        x = x[np.isfinite(x)].astype(int)
+        x = x[[int(v) in column.kinds for v in x]]
         if x.size == 0:
             continue
-        mine = float(np.rint(q[j]))
-        same = int(np.sum(x == mine))
+        own_kind = column.kinds[mine]
+        alike = np.array([column.kinds[int(v)] == own_kind for v in x], dtype=bool)
+        same = int(alike.sum())
         if 2 * same >= x.size:
             continue
         words = category_words(encoder, col) or {}
-        codes, counts = np.unique(x[x != mine], return_counts=True)
+        codes, counts = np.unique(x[~alike], return_counts=True)
         order = np.lexsort((codes, -counts))
-        others = tuple((words.get(int(codes[i]), f"{codes[i]:g}"), int(counts[i]))
+        others = tuple((words.get(int(codes[i]), f"{codes[i]}"), int(counts[i]))
                        for i in order)
-        found.append(OtherKind(col, biomarker_name(col, encoder),
-                               words.get(int(mine), f"{mine:g}"), same, int(x.size),
-                               others))
-    found.sort(key=lambda o: (o.same / o.measured, -o.measured))
-    return found[:MAX_NAMED]
+        kin = tuple(words.get(c, str(c)) for c in sorted(column.kinds)
+                    if c != mine and column.kinds[c] == own_kind)
+        found.append((OtherKind(col, biomarker_name(col, encoder),
+                                words.get(mine, str(mine)), same, int(x.size), others, kin),
+                      column.linked))
+    found.sort(key=lambda f: (f[0].same / f[0].measured, -f[0].measured))
+    out: list[OtherKind] = []
+    for o, linked in found:
+        if any(n.feature in linked for n in out):
+            continue  # its answers go with a column named already
+        out.append(o)
+    return out[:MAX_NAMED]
 
 
 def other_kinds_message(found: Sequence[OtherKind]) -> str:
@@ -192,7 +320,7 @@ def other_kinds_message(found: Sequence[OtherKind]) -> str:
     if not found:
         return ""
     lines = "; ".join(o.sentence() for o in found)
-    return ("Most look-alikes differ from this patient in a column that sorts the cohort "
-            f"into kinds of patients: {lines}. The similarity weighs what tells the "
-            "outcomes apart, not the kind of patient; to see only patients with the same "
-            "answer, match on it.")
+    return ("Most look-alikes are another kind of patient than this one, in a column whose "
+            f"answers decide what else is measured: {lines}. The similarity weighs what "
+            "tells the outcomes apart, not the kind of patient; to see only patients with "
+            "the same answer, match on it.")

@@ -126,14 +126,17 @@ def given_message(values, names, encoder=None, shown: int = 12) -> str:
     ``shown``, by name): walk-through 56 typed an answer in a form's box without picking
     it and read only "18 of 36 biomarkers given", not which 18 were left out."""
     x = np.asarray(values, dtype=float).ravel()
-    missing = [biomarker_name(str(n), encoder) for n, v in zip(names, x, strict=True)
-               if not np.isfinite(v)]
+    named = [biomarker_name(str(n), encoder) for n in names]
+    missing = [n for n, v in zip(named, x, strict=True) if not np.isfinite(v)]
     if not missing:
         return f"All {len(x)} biomarkers given."
-    listed = ", ".join(missing[:shown]) + (f" and {len(missing) - shown} more"
-                                           if len(missing) > shown else "")
-    return (f"{len(x) - len(missing)} of {len(x)} biomarkers given; the rest are completed. "
-            f"Not given: {listed}.")
+    # the shorter list: those not given, or (a few values typed) those given
+    given = [n for n, v in zip(named, x, strict=True) if np.isfinite(v)]
+    which, words = (missing, "Not given") if len(missing) <= len(given) else (given, "Given")
+    listed = ", ".join(which[:shown]) + (f" and {len(which) - shown} more"
+                                         if len(which) > shown else "")
+    return (f"{len(given)} of {len(x)} biomarkers given; the rest are completed. "
+            f"{words}: {listed}.")
 
 
 def atypical_message(share: float, threshold: float = ATYPICAL_SHARE) -> str | None:

@@ -19,7 +19,7 @@ from sparge.data.dates import read_dates
 from sparge.data.encoder import Encoder, extreme_word, split_cells
 from sparge.data.far_values import far_mask
 from sparge.data.for_age import AgeTrend, far_for_age_table, typical_at
-from sparge.data.number_format import format_given
+from sparge.data.number_format import format_given, round_computed, typical_decimals
 from sparge.data.parsing import header_unit, unit_key, written_unit
 from sparge.data.plausible import quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
@@ -423,7 +423,10 @@ def table_as_read(cohort: Cohort) -> pd.DataFrame:
             shown = pd.Series(values).map(answers)
             columns[plain_text(col, 200)] = shown.where(pd.notna(values), "").to_numpy()
         else:
-            columns[biomarker_name(col, enc)] = values
+            # a value converted or computed as its column writes its values (walk-through
+            # 57 read 8.9124668435 pmol/L from "84 pg/mL")
+            columns[biomarker_name(col, enc)] = round_computed(values,
+                                                               typical_decimals(values))
     # the columns the model leaves out, as read ("4h 17m" as "257 min"; walk-through 51
     # read "as written" over such cells): walk-through 44 could not see its blood
     # loss (left out as the outcome's definition) in the download at all

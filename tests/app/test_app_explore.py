@@ -452,27 +452,28 @@ def test_lookalikes_of_another_tumour_site_are_said_and_one_click_matches_on_it(
     button draws them from the patients of the same site."""
     from helpers import tumour_sites_table
 
-    from sparge.services.defining_answers import other_kinds
+    from sparge.services.defining_answers import defining_columns, other_kinds
 
     cohort = encode_cohort(tumour_sites_table(), id_column="ID",
                            label_column="Febrile neutropenia")
     model = train(cohort, {"max_iter": 2})
     values = snap_precision(model.training_values(), model.value_mean_, model.value_scale_)
     _, idx = model.training_neighbors(10)
+    sites = defining_columns(values, cohort.encoder)
     differ = [i for i in range(len(values))
-              if other_kinds(values.iloc[i].to_numpy(), values.iloc[idx[i]],
-                             ["Primary site"], cohort.encoder)]
+              if other_kinds(values.iloc[i].to_numpy(), values.iloc[idx[i]], sites,
+                             cohort.encoder)]
     assert differ, "the planted cohort has no patient of mixed look-alikes"
     pid = str(model.train_ids_[differ[0]])
     at = run(cohort=cohort, cohort_name="sites",
              **(model_state(model, cohort.encoder) | {"selected": pid}))
     said = " ".join(w.value for w in at.warning).replace("\\", "")
-    assert "Most look-alikes differ from this patient in a column that sorts the cohort " \
-           "into kinds of patients: 'Primary site'" in said
+    assert "Most look-alikes are another kind of patient than this one, in a column whose " \
+           "answers decide what else is measured: 'Primary site'" in said
     at.button(key="explore_kind_Primary site").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.multiselect(key="explore_match").value == ["Primary site"]
     got = values.iloc[lookalikes(at).value["training_index"].to_numpy()]
     mine = values["Primary site"].iloc[differ[0]]
     assert (got["Primary site"] == mine).all()
-    assert "sorts the cohort into kinds" not in " ".join(w.value for w in at.warning)
+    assert "another kind of patient" not in " ".join(w.value for w in at.warning)

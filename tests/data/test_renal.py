@@ -215,3 +215,30 @@ def test_a_diabetes_type_or_treatment_in_a_yes_no_column_is_offered_with_yes():
     # a column of diabetes types keeps them apart
     assert "Yes" not in dict(abbreviated_levels(["T2DM", "T1DM", "type 2", "None"],
                                                 "Diabetes type")).values()
+
+
+def test_walk_through_57_a_merged_diabetes_yes_is_shown_yes_and_dob_after_its_name():
+    """Walk-through 57: after the merge every diabetic (T1DM too) showed as "Type 2";
+    "DOB 06/03/1977" in "Age" was set to missing; a form's "Darbepoetin" was said to be
+    read as "Darbepoetin"."""
+    assert shown_answer(["Yes", "Y", "T2DM", "type 2", "T1DM", "insulin treated"],
+                        "Diabetes") == "Yes"
+    assert shown_answer(["T2DM", "type 2"], "Diabetes") == "Type 2"
+    assert shown_answer(["No", "none", "nil"], "Diabetes") == "No"
+    assert shown_answer(["Yes", "current", "Smoker - 10/day"], "Smoking") == "Current"
+    df, age = _aged()
+    df.loc[::10, "Age"] = "DOB " + df.loc[::10, "Age"]
+    enc, X = _encoded(df)
+    rows = np.arange(len(df)) % 10 == 0
+    assert np.all(np.abs(X["Age"][rows] - (age[rows] + 100 / 365.25)) < 0.25)
+    assert any("(e.g. 'DOB " in n for n in enc.report_.notes)
+    from sparge.data.answer_merging import merge_answers
+
+    esa = pd.DataFrame({"ESA": ["Aranesp 20 mcg", "darbepoetin 40 mcg fortnightly",
+                                "EPO 3000 u tiw", "Nil"] * 30, OUT: ["Y", "N", "N"] * 40})
+    enc = Encoder(label_column=OUT).fit(esa)
+    merged = Encoder(label_column=OUT, encoding_table=merge_answers(
+        enc.table_, enc.report_.answers_two_ways)).fit(esa)
+    X, report = merged.transform_with_report(pd.DataFrame({"ESA": ["Darbepoetin",
+                                                                  "Aranesp 20 mcg"]}))
+    assert X[0, 0] == X[1, 0] and not any("read as 'Darbepoetin'" in n for n in report.notes)

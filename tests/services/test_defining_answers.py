@@ -8,7 +8,6 @@ import pytest
 from helpers import tumour_sites_table
 
 from sparge.services.defining_answers import (
-    MAX_NAMED,
     _eta2,
     defining_columns,
     other_kinds,
@@ -47,7 +46,10 @@ def test_correlation_ratio_is_the_share_of_variance_between_groups():
 
 def test_a_tumour_site_sorts_the_cohort_into_kinds_an_ethnicity_does_not(sites):
     cohort, _, values = sites
-    assert defining_columns(values, cohort.encoder) == ["Primary site"]
+    found = defining_columns(values, cohort.encoder)
+    assert [c.feature for c in found] == ["Primary site"]
+    # each site its own kind: each has its own markers
+    assert len(set(found[0].kinds.values())) == 4
     assert defining_columns(values, None) == []
     # a column shuffled across patients decides nothing
     shuffled = values.copy()
@@ -65,8 +67,9 @@ def test_lookalikes_mostly_of_another_site_are_named_with_their_answers(sites):
     others = np.flatnonzero(~np.isclose(site, lung))
     same = np.flatnonzero(np.isclose(site, lung))[1:4]
     picked = np.r_[same, others[:7]]
-    found = other_kinds(values.iloc[patient].to_numpy(), values.iloc[picked],
-                        ["Primary site"], cohort.encoder)
+    sites = defining_columns(values, cohort.encoder)
+    found = other_kinds(values.iloc[patient].to_numpy(), values.iloc[picked], sites,
+                        cohort.encoder)
     assert len(found) == 1
     o = found[0]
     assert (o.feature, o.answer, o.same, o.measured) == ("Primary site", "Lung", 3, 10)
@@ -74,40 +77,72 @@ def test_lookalikes_mostly_of_another_site_are_named_with_their_answers(sites):
     assert dict(o.others) == want.to_dict()
     assert [c for _, c in o.others] == sorted(want.to_list(), reverse=True)
     said = other_kinds_message(found)
-    assert "'Primary site' Lung: 3 of the 10 look-alikes with an answer; the others" in said
+    assert said.startswith("Most look-alikes are another kind of patient than this one, in "
+                           "a column whose answers decide what else is measured: "
+                           "'Primary site' Lung: 3 of the 10 look-alikes with an answer; "
+                           "the others")
     assert "match on it" in said
     # half or more share it: nothing said; matched on it already, or the patient has no
     # answer: nothing said
     assert other_kinds(values.iloc[patient].to_numpy(), values.iloc[np.r_[same, same[:2],
-                       others[:5]]], ["Primary site"], cohort.encoder) == []
+                       others[:5]]], sites, cohort.encoder) == []
     assert other_kinds(values.iloc[patient].to_numpy(), values.iloc[picked],
-                       ["Primary site"], cohort.encoder, matched=["Primary site"]) == []
+                       sites, cohort.encoder, matched=["Primary site"]) == []
     q = values.iloc[patient].to_numpy().copy()
     q[list(values.columns).index("Primary site")] = np.nan
-    assert other_kinds(q, values.iloc[picked], ["Primary site"], cohort.encoder) == []
+    assert other_kinds(q, values.iloc[picked], sites, cohort.encoder) == []
     assert other_kinds_message([]) == ""
 
 
-def test_at_most_three_columns_are_named_most_differing_first():
-    class _Table:
-        def has(self, c):
-            return True
+def _dialysis_unit(n: int = 600, seed: int = 0) -> pd.DataFrame:
+    """Modalities of three kinds (haemodialysis and HDF with a Kt/V and URR; PD, APD and
+    CAPD with neither; transplant with neither and a functioning graft's eGFR), an access
+    that goes with the modality, a waiting list status that decides nothing."""
+    rng = np.random.default_rng(seed)
+    modality = rng.choice(["HD", "HDF", "PD", "APD", "CAPD", "Tx"], n,
+                          p=[.3, .2, .1, .1, .1, .2])
+    hd = np.isin(modality, ["HD", "HDF"])
+    pd_ = np.isin(modality, ["PD", "APD", "CAPD"])
+    access = np.where(hd, rng.choice(["AVF", "AVG", "Line"], n),
+                      np.where(pd_, "PD catheter", "None"))
+    return pd.DataFrame({
+        "ID": [f"R{i}" for i in range(n)], "Modality": modality, "Access": access,
+        "Kt/V": np.where(hd, rng.normal(1.4, 0.2, n).round(2), np.nan),
+        "URR": np.where(hd, rng.normal(70, 4, n).round(), np.nan),
+        "eGFR": np.where(modality == "Tx", rng.normal(45, 10, n).round(), np.nan),
+        "Hb": rng.normal(110, 12, n).round(),
+        "List status": rng.choice(["Active", "Suspended", "Work up", "Not suitable"], n),
+        "Admitted": rng.choice(["Y", "N"], n)})
 
-        def levels(self, c):
-            return {"a": 0, "b": 1, "c": 2}
 
-        def is_ordered(self, c):
-            return False
-
-    class _Enc:
-        roles_ = {f"C{i}": "categorical" for i in range(5)}
-        table_ = _Table()
-
-        def cell_unit(self, c):
-            return None
-
-    nb = pd.DataFrame({f"C{i}": [0.0] * (i + 1) + [1.0] * (9 - i) for i in range(5)})
-    found = other_kinds(np.zeros(5), nb, list(nb.columns), _Enc())
-    assert len(found) == MAX_NAMED == 3
-    assert [o.feature for o in found] == ["C0", "C1", "C2"]
-    assert [o.same for o in found] == [1, 2, 3]
+def test_answers_are_compared_by_kind_and_linked_columns_named_once():
+    """Walk-through 57: HDF against haemodialysis, "work up" against "active" and a
+    transplant patient's access "None" each fired the warning."""
+    cohort = encode_cohort(_dialysis_unit(), id_column="ID", label_column="Admitted")
+    model = train(cohort, {"max_iter": 2})
+    values = model.training_values()
+    found = {c.feature: c for c in defining_columns(values, cohort.encoder)}
+    assert set(found) == {"Modality", "Access"}  # the list status decides nothing
+    codes = cohort.encoder.table_.levels("Modality")
+    kind = {w: found["Modality"].kinds[int(codes[w])] for w in codes}
+    assert kind["HD"] == kind["HDF"] and kind["PD"] == kind["APD"] == kind["CAPD"]
+    assert len({kind["HD"], kind["PD"], kind["Tx"]}) == 3
+    assert found["Modality"].linked == ("Access",) and found["Access"].linked == ("Modality",)
+    mod = values["Modality"].round().to_numpy()
+    hd, hdf, apd = (np.flatnonzero(mod == codes[w]) for w in ("HD", "HDF", "APD"))
+    cols = list(found.values())
+    # an HD patient among HDF look-alikes: one kind, nothing said
+    assert other_kinds(values.iloc[hd[0]].to_numpy(), values.iloc[hdf[:10]], cols,
+                       cohort.encoder) == []
+    # ... among PD look-alikes: said once (Access goes with Modality), the others named
+    said = other_kinds(values.iloc[hd[0]].to_numpy(), values.iloc[np.r_[hdf[:3], apd[:7]]],
+                       cols, cohort.encoder)
+    assert len(said) == 1 and said[0].same == 3 and said[0].measured == 10
+    assert said[0].feature in ("Modality", "Access")
+    if said[0].feature == "Modality":
+        assert said[0].others == (("APD", 7),) and said[0].alike == ("HDF",)
+        assert "'Modality' HD: 3 of the 10 look-alikes with an answer (HD or HDF); the " \
+               "others APD 7" == said[0].sentence()
+    # matched on the modality: its access is not named either
+    assert other_kinds(values.iloc[hd[0]].to_numpy(), values.iloc[apd[:10]], cols,
+                       cohort.encoder, matched=["Modality"]) == []

@@ -93,12 +93,22 @@ def test_a_patient_with_few_values_is_told_its_similarities_are_rough():
 
 def test_the_biomarkers_not_given_are_named():
     """Walk-through 56 read "18 of 36 biomarkers given", not which were left out (an
-    answer typed in a form's box without picking it)."""
+    answer typed in a form's box without picking it); walk-through 57: with few given,
+    the warning named none."""
     from sparge.services.typicality import given_message
 
     names = [f"B{i}" for i in range(20)]
-    x = np.r_[np.ones(5), np.full(15, np.nan)]
-    said = given_message(x, names)
-    assert said.startswith("5 of 20 biomarkers given; the rest are completed. Not given: "
-                           "B5, B6,") and said.endswith("B16 and 3 more.")
+    x = np.r_[np.ones(15), np.full(5, np.nan)]
+    assert given_message(x, names) == ("15 of 20 biomarkers given; the rest are completed. "
+                                       "Not given: B15, B16, B17, B18, B19.")
+    # a few given: those given are named, the shorter list
+    few = given_message(np.r_[np.full(15, np.nan), np.ones(5)], names)
+    assert few == ("5 of 20 biomarkers given; the rest are completed. Given: B15, B16, "
+                   "B17, B18, B19.")
+    none_given = given_message(np.r_[np.full(19, np.nan), 1.0], names)
+    assert none_given.endswith("Given: B19.")
+    long = given_message(np.r_[np.ones(2), np.full(18, np.nan)], names * 1, shown=3)
+    assert long.endswith("Given: B0, B1.")
+    assert given_message(np.r_[np.ones(4), np.full(16, np.nan)][::-1], names,
+                         shown=3).endswith("Given: B16, B17, B18 and 1 more.")
     assert given_message(np.ones(3), names[:3]) == "All 3 biomarkers given."
