@@ -243,6 +243,11 @@ def unit_slips(column: str, unit: str | None, values, middle: float | None = Non
         for i in np.flatnonzero(fits):
             source[i] = other
         converted[fits], best_gap[fits], slipped[fits] = out[fits], gap[fits], True
+    # a column most of whose values no unit of its quantity explains is not that quantity
+    # in those units (the bundled sample's "Phosphate (mmol/L)" of 15 to 42): nothing is
+    # judged
+    if not explained_by_units(v, impossible, slipped):
+        return np.zeros(len(v), bool), [None] * len(v), np.full(len(v), np.nan)
     # values possible in both units, written in the other one by a share of patients
     mixed, mixed_source, mixed_out = mixed_unit(column, own[0], v)
     new = mixed & ~slipped
@@ -250,6 +255,43 @@ def unit_slips(column: str, unit: str | None, values, middle: float | None = Non
         source[i] = mixed_source
     converted[new], slipped[new] = mixed_out[new], True
     return slipped, source, converted
+
+
+#: A column whose values are impossible in its unit and in every other unit of its
+#: quantity, this share of them or more, is not judged as that quantity.
+UNEXPLAINED_SHARE = 0.5
+
+
+def explained_by_units(values, impossible: np.ndarray, slipped: np.ndarray) -> bool:
+    """Whether a column's values are its quantity's: fewer than :data:`UNEXPLAINED_SHARE`
+    of its measured values are impossible in its unit without a slip from another unit
+    (a column of too few values, fewer than :data:`MIN_VALUES`, is taken to be)."""
+    v = np.asarray(values, dtype=float).ravel()
+    finite = np.isfinite(v)
+    if finite.sum() < MIN_VALUES:
+        return True
+    return float(np.mean((impossible & ~slipped)[finite])) < UNEXPLAINED_SHARE
+
+
+def judged_column(column: str, unit: str | None, values) -> bool:
+    """Whether a column's values are judged by its quantity's units (:func:`unit_slips`
+    finds it explained by them, :func:`explained_by_units`): asked of the training
+    patients' column before a new patient's values are."""
+    found = quantity_of(column)
+    own = _range_of(found[1], unit) if found is not None else None
+    if own is None:
+        return False
+    v = np.asarray(values, dtype=float).ravel()
+    lo, hi = own[1]
+    impossible = np.isfinite(v) & ((v < lo) | (v > hi))
+    slipped = np.zeros(len(v), bool)
+    for other, (olo, ohi) in found[1].items():  # as unit_slips, without the two-unit fit
+        conv = conversion(column, other, own[0]) if other != own[0] else None
+        if conv is not None:
+            with np.errstate(all="ignore"):
+                out = conv(v)
+            slipped |= impossible & (v >= olo) & (v <= ohi) & (out >= lo) & (out <= hi)
+    return explained_by_units(v, impossible, slipped)
 
 
 #: :func:`mixed_unit`: the fewest values, the largest share in the other unit, how many

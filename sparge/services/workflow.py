@@ -21,7 +21,7 @@ from sparge.data.far_values import far_mask
 from sparge.data.for_age import AgeTrend, far_for_age_table, typical_at
 from sparge.data.number_format import format_given, round_computed, typical_decimals
 from sparge.data.parsing import header_unit, unit_key, written_unit
-from sparge.data.plausible import quantity_of, unit_slips
+from sparge.data.plausible import judged_column, quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
 from sparge.data.tables import norm_key
 from sparge.data.unit_conversion import unit_guess
@@ -798,6 +798,9 @@ def unit_slip_table(X: np.ndarray, reference: pd.DataFrame, encoder: Encoder | N
         # a new patient's bare 3.2 g of birth weight is 3.2 kg beside a cohort of
         # 2,800 g, not 3.2 lb beside the middle of what is possible (walk-through 32)
         typical = reference[col].to_numpy(dtype=float)
+        # the training column's values not of its quantity in its units: nothing judged
+        if not judged_column(col, _unit_of(col, encoder), typical):
+            continue
         typical = typical[np.isfinite(typical) & (typical > 0)]
         slipped[:, j], source[:, j], conv[:, j] = unit_slips(
             col, _unit_of(col, encoder), X[:, j],

@@ -242,3 +242,20 @@ def test_walk_through_57_a_merged_diabetes_yes_is_shown_yes_and_dob_after_its_na
     X, report = merged.transform_with_report(pd.DataFrame({"ESA": ["Darbepoetin",
                                                                   "Aranesp 20 mcg"]}))
     assert X[0, 0] == X[1, 0] and not any("read as 'Darbepoetin'" in n for n in report.notes)
+
+
+def test_a_column_no_unit_of_its_quantity_explains_is_not_judged():
+    """The bundled sample's "Phosphate (mmol/L)" holds 15 to 42: no phosphate in mmol/L
+    or mg/dL; a new patient's 16.9 was asked "in mg/dL? that would be 5.47 mmol/L"."""
+    from sparge.data.plausible import judged_column, unit_slips
+
+    rng = np.random.default_rng(0)
+    odd = rng.uniform(15, 42, 300)
+    assert not judged_column("Phosphate (mmol/L)", "mmol/L", odd)
+    assert not unit_slips("Phosphate (mmol/L)", "mmol/L", odd)[0].any()
+    # mostly mmol/L, with some in mg/dL (14 to 25: impossible in mmol/L)
+    usual = np.r_[rng.lognormal(np.log(1.5), 0.25, 280), rng.uniform(14, 18, 20)]
+    assert judged_column("Phosphate (mmol/L)", "mmol/L", usual)
+    # fractions of a share among percentages are its quantity's, in another unit
+    shares = np.r_[rng.uniform(60, 80, 140), rng.uniform(0.6, 0.8, 160)]
+    assert judged_column("URR (%)", "%", shares)
