@@ -58,7 +58,12 @@ NONE_WORDS = frozenset({"none", "nil", "no", "nothing", "none known", "no comorb
                         # walk-through 42's "nil known" became an allergen of its own
                         "nil known", "nka", "nkfa", "no known allergies",
                         "no known allergy", "no known drug allergies", "no allergies",
-                        "none reported", "nil of note", "nad"})
+                        "none reported", "nil of note", "nad",
+                        # no past medical history (walk-through 58's "NKMH" became a
+                        # comorbidity)
+                        "nkmh", "no pmh", "nil pmh", "pmh nil", "no known pmh",
+                        "no past medical history", "no known medical history",
+                        "no significant pmh", "nil significant", "no medical history"})
 #: The answers too rare for a column of their own.
 OTHER = "other"
 

@@ -291,9 +291,13 @@ _EVENT_ANSWERS: tuple[tuple[re.Pattern, frozenset, frozenset], ...] = (
      frozenset({"discharged", "discharge", "discharged home", "home", "sent home",
                 "not admitted", "no admission", "outpatient", "not hospitalised",
                 "not hospitalized"})),
-    (re.compile(r"died|death|dead|deceased|mortality|expired", re.IGNORECASE),
-     frozenset({"died", "dead", "deceased", "death", "expired"}),
-     frozenset({"alive", "survived", "living", "not dead", "not died"})),
+    # walk-through 58's "ICU mortality": "D" and "A" for died and alive
+    (re.compile(r"died|death|dead|deceased|mortality|expired|surviv|vital status",
+                re.IGNORECASE),
+     frozenset({"died", "dead", "deceased", "death", "expired", "d", "non-survivor",
+                "nonsurvivor", "did not survive"}),
+     frozenset({"alive", "survived", "living", "not dead", "not died", "a", "survivor",
+                "discharged alive", "alive at discharge"})),
     # walk-through 37's "Virological failure at 12 months": Yes / No / "failure" /
     # "suppressed" were four outcomes
     (re.compile(r"fail", re.IGNORECASE),

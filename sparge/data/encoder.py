@@ -56,6 +56,7 @@ from sparge.data.encoding_notes import (
     threshold_to_keep,
     unconverted_message,
     warn_copied_rows,
+    warn_rows_under_another_id,
     warn_same_patient_rows,
 )
 from sparge.data.far_values import far_mask, log_bounds, typical_bounds
@@ -898,6 +899,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if short:  # a warning: each pair splits look-alikes (walk-through 20's "Male"
             report.warnings.append(short)  # patient got "Female" look-alikes)
         warn_same_patient_rows(df, X, self.naming_column(df), copies, report)
+        warn_rows_under_another_id(df, X, self.naming_column(df), copies, report)
         self.value_units_ = self._units_from_values(X, report)
         self._blank_as_no_notes(df, report)
         self._far_values(X, report)
@@ -1834,6 +1836,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                 f"clotted or insufficient sample (e.g. '{_q(cells[0][1], 40)}', CSV line "
                 f"{cells[0][0] + 2}) set to missing: such a sample does not give the "
                 "patient's value.")
+        if info.get("gcs_untestable"):
+            cells = info["gcs_untestable"]
+            report.notes.append(
+                f"Column '{_q(col)}': {len(cells):,} Glasgow coma scale(s) without their "
+                f"verbal part (e.g. '{_q(cells[0][1], 20)}', CSV line {cells[0][0] + 2}: "
+                "T, intubated) read as missing: no total can be read without it.")
         cells = [c for c in info.get("unit") or ()
                  if rewritten is None or not rewritten[c[0]]]
         if cells:
@@ -2187,8 +2195,18 @@ class Encoder(TransformerMixin, BaseEstimator):
         common spelling}``; ``counts``: cells per key."""
         codes = yes_no_codes(list(first.values()))
         if codes is None:
-            return
-        codes = {**codes, **event_answer_codes(self.label_column, first.values(), codes)}
+            # no yes and no written, but the event's words and its opposite's, with 1
+            # and 0 (walk-through 58's "ICU mortality": Alive, A, survived, 0; Died, D,
+            # dead, 1 were eight outcomes)
+            event = event_answer_codes(self.label_column, first.values(), {})
+            if not ({1, 2} <= set(event.values())):
+                return
+            codes = {**event, **{v: 1 if norm_key(v) in ("1", "true") else 2
+                                 for v in first.values()
+                                 if norm_key(v) in ("1", "0", "true", "false")}}
+        else:
+            codes = {**codes, **event_answer_codes(self.label_column, first.values(),
+                                                   codes)}
         said = []
         for code in (1, 2):  # yes, no; an "unknown" (0) or another answer stays apart
             keys = [k for k in first if codes.get(first[k]) == code]
@@ -2198,9 +2216,16 @@ class Encoder(TransformerMixin, BaseEstimator):
             best = max(keys, key=lambda k: (first[k].strip().lower() in ("yes", "no"),
                                             len(first[k]) > 1, int(counts.get(k, 0))))
             shown = self.label_spellings_.get(best, first[best])
-            if any(first[k].strip().lower() in ("yes", "no", "y", "n", "1", "0")
-                   for k in keys):  # "Yes" / "No", not "YES" or "Discharged" (walk-
-                shown = "Yes" if code == 1 else "No"  # throughs 33, 34)
+            written = {first[k].strip().lower() for k in keys}
+            named = [k for k in keys if not first[k].strip().isdigit()
+                     and len(first[k].strip()) > 1]
+            if written & {"yes", "no", "y", "n"} or (written & {"1", "0"} and not named):
+                shown = "Yes" if code == 1 else "No"  # "Yes" / "No", not "YES" or
+            elif written & {"1", "0"}:  # "Discharged" (walk-throughs 33, 34); the event's
+                # word beside 1 and 0 ("Died", "Alive"), its most common spelling
+                best = max(named, key=lambda k: int(counts.get(k, 0)))
+                shown = self.label_spellings_.get(best, first[best])
+                shown = shown[:1].upper() + shown[1:] if shown[:1].islower() else shown
             for k in keys:
                 self.label_spellings_[k] = shown
             said.append(f"{', '.join(repr(_q(first[k], 30)) for k in keys if k != best)} "

@@ -87,6 +87,42 @@ def warn_same_patient_rows(df: pd.DataFrame, X: np.ndarray, id_like: str | None,
 
 
 
+#: Values a row must have for its repeat under another ID to be named: two patients
+#: alike in a handful of features may be two patients.
+MIN_REPEATED_VALUES = 8
+
+
+def warn_rows_under_another_id(df: pd.DataFrame, X: np.ndarray, id_like: str | None,
+                               copies: np.ndarray, report: ValidationReport) -> None:
+    """Warn of rows that repeat an earlier row in every feature the model uses, with at
+    least :data:`MIN_REPEATED_VALUES` values, under another ID: walk-through 58's
+    admission re-entered under a new admission ID was its original's first look-alike,
+    at similarity 1.00, unsaid (:func:`warn_copied_rows` and
+    :func:`warn_same_patient_rows` name the copies of one ID). ``id_like`` as there."""
+    if id_like is None or id_like not in df.columns or not len(X) or not X.shape[1]:
+        return
+    ids = df[id_like].astype(str).str.strip().to_numpy()
+    keys = pd.util.hash_pandas_object(pd.DataFrame(np.nan_to_num(X, nan=np.inf)),
+                                      index=False).to_numpy()
+    full = np.isfinite(X).sum(axis=1) >= MIN_REPEATED_VALUES
+    seen: dict[int, int] = {}
+    pairs = []
+    for i in np.flatnonzero(full & ~copies):
+        j = seen.setdefault(int(keys[i]), int(i))
+        if j != i and ids[j] != ids[i]:
+            pairs.append((j, int(i)))
+    if not pairs:
+        return
+    j, i = pairs[0]
+    n = len(pairs)
+    report.warnings.append(
+        f"{n:,} {'rows repeat' if n != 1 else 'row repeats'} an earlier row in every "
+        f"feature the model uses under another '{_q(id_like, 40)}' (e.g. CSV lines {j + 2} "
+        f"and {i + 2}, '{_q(ids[j], 30)}' and '{_q(ids[i], 30)}'): each is the other's "
+        "look-alike at similarity 1.00. If one patient was entered twice, delete the copy "
+        "from the file.")
+
+
 def inferred_note(inferred: dict[str, list[tuple[str, str]]]) -> str:
     """One note for the categorical columns whose levels were inferred (not one per column).
 

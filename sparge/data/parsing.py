@@ -57,6 +57,19 @@ _AT_LEAST = re.compile(r"\s{0,3}(\d{1,6}(?:\.\d{1,4})?)\s{0,3}\+\s{0,3}")
 #: 1-5, motor 1-6): read as their total, 12 (walk-through 27's ICU export wrote 435 of
 #: its GCS cells so among totals, and the column was left out as free text).
 _GCS = re.compile(r"E\s*([1-4])[\s,;/-]*V\s*([1-5])[\s,;/-]*M\s*([1-6])", re.IGNORECASE)
+#: A Glasgow coma scale whose verbal part could not be tested (T: intubated), "E1VTM4",
+#: "GCS 6T": no total can be read, a gap (walk-through 58's 250 sedated patients made
+#: its column free text, left out).
+_GCS_T = re.compile(r"\s{0,3}(?:E\s?[1-4][\s,;/-]{0,2}V\s?(?:T|NT|1T|ET)[\s,;/-]{0,2}"
+                    r"M\s?[1-6]|(?:GCS\s{0,2})?(?:[2-9]|1[01])\s?T)\s{0,3}", re.IGNORECASE)
+
+
+def gcs_untestable(cell: object) -> bool:
+    """Whether a cell is a Glasgow coma scale without its verbal part (intubated)."""
+    text = str(cell)
+    return len(text) <= 20 and _GCS_T.fullmatch(text) is not None
+
+
 #: A gestational age written in weeks and days, "38+4", "38+4/7", "40w 5d", "38 weeks 4
 #: days": read in weeks, 38 + 4/7 (walk-through 31: 670 of 700 infants' gestations were
 #: left out as free text). Weeks 20 to 45 only: a parity "2+1" is no gestation.
@@ -78,7 +91,9 @@ NUMBER_WORDS = {**{w: i for i, w in enumerate(_UNITS_WORDS)},
                    for j, u in enumerate(_UNITS_WORDS[1:10], start=1) for sep in ("-", " ")}}
 #: Words for none of something ("Alcohol: nil", "Prior admissions: none"): 0 in a column
 #: that also writes 0, else a gap (walk-through 35 lost 160 alcohol intakes of "nil").
-NONE_WORDS = frozenset({"none", "nil", "nil.", "no", "never"})
+NONE_WORDS = frozenset({"none", "nil", "nil.", "no", "never",
+                        # an infusion switched off (walk-through 58's noradrenaline)
+                        "off"})
 #: Words for a result below the assay's detection limit ("TND", "target not detected"):
 #: a viral load's "suppressed" answer. Read as the column's most common lower limit (its
 #: "<50" cells read as 50) where the column writes such limits, else a gap (walk-through
@@ -124,7 +139,7 @@ _SCALE_TOTAL = re.compile(
     r"EPDS|NEWS\s?2?|HoNOS|K10|CIWA(?:[\s-]?Ar)?|BPRS|PANSS|MADRS|HAM[\s-]?[AD]|YMRS|"
     r"CGI[\s-]?[SI]?|NIH\s?SS|m\.?RS|(?:modified\s)?Rankin(?:\sscale)?|ASPECTS?|"
     r"CHA2?DS2?[\s-]?VASc|HAS[\s-]?BLED|Barthel|ECOG|WHO(?:\s?PS)?|KPS|Karnofsky|EDSS|q?SOFA|"
-    r"APACHE(?:\s?(?:II|2))?|CURB[\s-]?65|CRB[\s-]?65|TIMI|GRACE|Wells|Braden|Waterlow|"
+    r"APACHE(?:\s?(?:II|2)(?![\d.]))?|CURB[\s-]?65|CRB[\s-]?65|TIMI|GRACE|Wells|Braden|Waterlow|"
     r"MUST|Apgar|P?MEWS|PEWS|FIM|AMTS?|4AT|CFS|Rockwood|Charlson|CCI|MELD|Child[\s-]?Pugh|"
     r"HEART|ABCD2?|ICH|ACB)"
     r"\s{0,3}(?:total|score)?\s{0,3}[:=]?\s{0,3}(\d{1,3}(?:\.\d)?)(?:\s{0,3}/\s{0,3}\d{1,3})?"
@@ -461,8 +476,9 @@ def _named_total(name: str) -> re.Pattern | None:
     if not names:
         return None
     word = "(?:" + "|".join(names) + ")"
+    # a sign too: "RASS -2" (walk-through 58 lost 132 sedation scores)
     return re.compile(rf"\s{{0,3}}{word}\s{{0,3}}(?:total|score)?\s{{0,3}}[:=]?\s{{0,3}}"
-                      r"([<>]=?|[≤≥])?\s{0,3}(\d{1,3}(?:,\d{3})+|\d{1,4}(?:\.\d{1,3})?)"
+                      r"([<>]=?|[≤≥])?\s{0,3}([+-]?\d{1,3}(?:,\d{3})+|[+-]?\d{1,4}(?:\.\d{1,3})?)"
                       r"(?:\s{0,3}/\s{0,3}\d{1,4})?\s{0,3}%?\s{0,3}",
                       re.IGNORECASE)
 
@@ -544,6 +560,10 @@ _UNIT_SPELLINGS = {
     **dict.fromkeys(("packyrs", "packyears", "pack-years", "pack-yrs", "packyear",
                      "pack-year", "packyr", "pkyrs", "pk/yrs", "pk-yrs", "py", "pys",
                      "p/y", "p.y.", "pyrs"), "packyears"),
+    # an infusion's rate (walk-through 58's vasopressin "0.03 U/min", "0.04 units/min")
+    **dict.fromkeys(("u/min", "units/min", "unit/min", "iu/min", "unitsperminute"), "u/min"),
+    **dict.fromkeys(("mcg/kg/min", "ug/kg/min", "microg/kg/min", "mcg/kg/minute"),
+                    "ug/kg/min"),
 }
 
 
@@ -986,7 +1006,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "none_as_zero": [], "not_detected": [],
                             "detection_limit": None, "log10": [], "range": [],
                             "unable": [], "unable_value": None, "age_part": [],
-                            "per_minute": [], "cycle": [], "invalid_sample": []}
+                            "per_minute": [], "cycle": [], "invalid_sample": [],
+                            "gcs_untestable": []}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -1050,6 +1071,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             tokens.append(s)
         elif invalid_sample(s):  # "7.0 haemolysed": not the patient's value
             info["invalid_sample"].append((int(i), s))
+        elif gcs_untestable(s):  # "E1VTM4": no total without the verbal part
+            info["gcs_untestable"].append((int(i), s))
         elif thousands_comma and _COMMA_THOUSANDS.match(s):  # 362,656 or 1,234.5
             out[i] = float(s.replace(",", ""))
             info["thousands_comma"].append((int(i), s, float(out[i])))
@@ -1390,8 +1413,14 @@ def _unique_cells(values: pd.Series, missing_tokens):
     other = np.flatnonzero(~number)
     token = np.zeros(len(uniques), bool)
     token[other] = [norm_key(uniques.iat[i]) in missing_tokens or invalid_sample(uniques.iat[i])
-                    for i in other]
+                    or gcs_untestable(uniques.iat[i]) for i in other]
     number[other] = [_reads_as_number(uniques.iat[i]) for i in other]
+    # "nil", "none", "off" where the column writes 0 read as 0 (parse_numeric): numbers
+    # (walk-through 58's vasopressin, 0 and "nil" and "no" beside its doses, was coded as
+    # answers)
+    if bool(np.any(pd.to_numeric(uniques[number], errors="coerce") == 0)):
+        number[other] |= np.array([norm_key(uniques.iat[i]) in NONE_WORDS for i in other],
+                                  dtype=bool)
     named = named_total(values.name)
     if named is not None:  # "CAT 26" in a column named "CAT score"
         number[other] |= np.array([bool(named.fullmatch(uniques.iat[i])) for i in other],

@@ -55,6 +55,14 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"g/dL": (2.0, 25.0), "g/L": (20.0, 250.0)}),
     ("lactate", r"\b(?:lactate|lactic acid|lac)\b",
      {"mmol/L": (0.1, 30.0), "mg/dL": (1.0, 270.0)}),
+    # walk-through 58's intensive care unit wrote 60 arterial oxygen tensions in mmHg
+    # ("76") without a unit among kPa
+    ("arterial oxygen", r"\b(?:pao2|pa o2|po2|p o2|arterial oxygen|partial pressure of "
+                        r"oxygen|oxygen tension)\b",
+     {"kPa": (2.0, 80.0), "mmHg": (15.0, 600.0)}),
+    ("arterial carbon dioxide", r"\b(?:paco2|pa co2|pco2|p co2|arterial carbon dioxide|"
+                                r"carbon dioxide tension)\b",
+     {"kPa": (1.0, 25.0), "mmHg": (7.5, 190.0)}),
     # walk-through 56's dialysis unit wrote 25 phosphates in mg/dL without a unit ("6.9")
     # beside 39 written "4.8 mg/dL", among mmol/L
     ("phosphate", r"\b(?:phosphate|phos|po4|phosphorus|inorganic phosphate)\b",
@@ -91,6 +99,13 @@ SHARES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"%": (40.0, 100.0), "fraction": (0.4, 1.0)}),
     ("haematocrit", r"\b(?:haematocrit|hematocrit|hct|pcv)\b",
      {"%": (10.0, 75.0), "L/L": (0.1, 0.75)}),
+    # a ratio of two pressures' units: walk-through 58's P/F ratios in mmHg (179) among
+    # kPa (24), looked for before the ratios of _DERIVED are set aside
+    ("P/F ratio", r"\b(?:p f ratio|pf ratio|p f|pa ?o2 fi ?o2(?: ratio)?|pfr)\b",
+     {"kPa": (3.0, 90.0), "mmHg": (20.0, 680.0)}),
+    # walk-through 58's intensive care unit wrote its FiO2 0.4, 40% and 40
+    ("inspired oxygen", r"\b(?:fio2|fi o2|inspired oxygen|fraction of inspired oxygen)\b",
+     {"%": (21.0, 100.0), "fraction": (0.21, 1.0)}),
     # walk-through 56's dialysis unit wrote 23 of its URRs as 0.69 among "69%"
     ("urea reduction ratio", r"\b(?:urr|urea reduction ratio)\b",
      {"%": (30.0, 95.0), "fraction": (0.3, 0.95)}),

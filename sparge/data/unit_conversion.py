@@ -346,6 +346,10 @@ def _median_log(x: np.ndarray) -> float | None:
     return float(np.median(np.log(x))) if x.size else None
 
 
+#: Cells a unit must be written in to tell the unit of a column's plain numbers.
+MIN_UNIT_CELLS = 3
+
+
 def _plain_unit(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
                 shown: dict[str, str]) -> str | None:
     """The unit a column's plain numbers are written in, from its cells written with a
@@ -360,12 +364,18 @@ def _plain_unit(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
     if centre is None:
         return None
     candidates = dict(shown)
-    for unit in COMMON_UNITS:
+    # a share's plain fractions, the most of its cells, beside "40%" (walk-through 58's
+    # FiO2); a few fractions among percentages are far values instead (a URR's 0.69)
+    most_plain = plain.size >= sum(x.size for x in numbers.values())
+    for unit in (*COMMON_UNITS, *(("fraction",) if most_plain else ())):
         candidates.setdefault(unit_key(unit), unit)
+    # a unit written once or twice (walk-through 58's one "0.4l" among 184 "40%" made a
+    # column of FiO2 litres) is no evidence of the plain numbers' unit
+    counted = {k: x for k, x in numbers.items() if x.size >= MIN_UNIT_CELLS} or numbers
     scores = []
     for key, unit in candidates.items():
         dist, weight = 0.0, 0
-        for written, x in numbers.items():
+        for written, x in counted.items():
             conv = conversion(column, shown[written], unit)
             m = _median_log(conv(x)) if conv is not None else None
             if m is not None:

@@ -266,6 +266,10 @@ def compare_classifiers(
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     classes, counts = np.unique(y, return_counts=True)
+    # the classifiers learn the outcomes' indices: scikit-learn 1.9's forests with
+    # class_weight="balanced" refused the outcomes "0" and "1" as text (walk-through 58:
+    # "The classes, [0, 1], are not in class_weight"); predictions are read back
+    sorted_classes, y_code = np.unique(y, return_inverse=True)
     if classes.size < 2:
         raise DataError("The comparison needs an outcome with at least 2 classes.")
     n_test = int(np.ceil(test_size * len(y)))
@@ -317,20 +321,21 @@ def compare_classifiers(
         for rep, (Ztr, Zte, rep_time) in reps.items():
             for name, proto in clfs.items():
                 clf = clone(proto)
-                fit_params = ({"sample_weight": compute_sample_weight("balanced", y[tr])}
+                fit_params = ({"sample_weight": compute_sample_weight("balanced",
+                                                                      y_code[tr])}
                               if weighted and _weights_per_patient(clf) else {})
                 t0 = time.perf_counter()
-                clf.fit(Ztr, y[tr], **fit_params)
+                clf.fit(Ztr, y_code[tr], **fit_params)
                 fit_t = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                pred = clf.predict(Zte)
+                pred = sorted_classes[np.asarray(clf.predict(Zte), dtype=int)]
                 pred_t = time.perf_counter() - t0
                 rows.append({
                     "split": split, "representation": rep, "classifier": name,
                     "accuracy": accuracy_score(y[te], pred),
                     "balanced_accuracy": balanced_accuracy_score(y[te], pred),
                     "f1_macro": f1_score(y[te], pred, average="macro"),
-                    "roc_auc": _auc(clf, Zte, y[te], classes),
+                    "roc_auc": _auc(clf, Zte, y_code[te], classes),
                     "fit_time": fit_t, "predict_time": pred_t,
                     "representation_time": rep_time})
                 cm = confusion_matrix(y[te], pred, labels=classes)

@@ -45,13 +45,20 @@ def test_a_share_written_as_a_fraction_and_a_percentage_is_listed_and_converted(
     assert listed == {("FEV1/FVC", "fraction"): 100, ("FEV1 (L)", "mL"): 25}
     said = " ".join(enc.report_.warnings)
     assert "'FEV1 (L)' " in said and "most patients" in said
-    # the fractions are a third here: the others are "most patients"; when the fractions
-    # are the most, the others are said so (walk-through 46)
+    # the fractions are a third here: the others are "most patients"; when the plain
+    # fractions are the most (walk-through 46), the column is read as a fraction and its
+    # cells written "62%" are converted exactly (walk-through 58's FiO2)
     assert said.count("most patients") == 2 and "the others" not in said
     most = df.assign(**{"FEV1/FVC": [f"{r:.2f}" if i % 3 else f"{100 * r:.0f}%"
                                      for i, r in enumerate(ratio)]})
-    said = " ".join(Encoder(id_column="ID", label_column="y").fit(most).report_.warnings)
-    assert "'FEV1/FVC' " in said and "the others " in said
+    enc = Encoder(id_column="ID", label_column="y").fit(most)
+    assert enc.units_["FEV1/FVC"] == "fraction"
+    assert "'FEV1/FVC' " not in " ".join(enc.report_.warnings)
+    assert any(n.startswith("Column 'FEV1/FVC' is read in 'fraction'") and "in '%' converted"
+               in n for n in enc.report_.notes)
+    X = enc.transform(most)
+    np.testing.assert_allclose(X[:, enc.feature_names_out_.index("FEV1/FVC")], ratio,
+                               atol=0.006)
     # the one-click fix converts them: one scale, one unit
     cohort = encode_cohort(df, id_column="ID", label_column="y", clear_far=True)
     got = cohort.X[:, cohort.features.index("FEV1/FVC")]

@@ -332,3 +332,17 @@ def test_the_outcomes_are_weighted_by_default_when_one_is_rare():
     assert weight_by_default(["low"] * 30 + ["medium"] * 19 + ["high"] * 11)
     assert not weight_by_default(["a"] * 10)
     assert weight_by_default(np.array([0] * 90 + [1] * 10))
+
+
+def test_outcomes_written_as_digits_with_weights_run():
+    """Walk-through 58: the Classifiers page stopped with "The classes, [0, 1], are not in
+    class_weight" (scikit-learn's forests refused "0" and "1" written as text)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 4))
+    y = np.where(X[:, 0] + rng.normal(0, 0.5, 120) > 0, "1", "0")
+    res, conf = compare_classifiers(X, y, n_splits=2, weighted=True,
+                                    sparge_params={"max_iter": 1})
+    assert set(res["classifier"]) >= {"RF", "LR", "KNN"} and res["roc_auc"].notna().all()
+    assert list(conf["classes"]) == ["0", "1"]
+    rf = res[(res["classifier"] == "RF") & (res["representation"] == "raw")]
+    assert (rf["balanced_accuracy"] > 0.7).all()  # predictions read back as "0" and "1"
