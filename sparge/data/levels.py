@@ -985,6 +985,65 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "privaterented", "privaterental", "councilhousing", "councilhouse",
          "socialhousing", "housingassociation", "tenant", "ownflat", "independent",
          "livesindependently", "independentliving"))),
+    # walk-through 58's intensive care unit: where a patient was admitted from
+    (("admission source", "admitted from", "source of admission", "referral source",
+      "admission route", "location before", "admit source"), (
+        ("emergencydepartment", "ed", "a&e", "ae", "emergencydept", "emergency",
+         "casualty", "er", "edresus", "resus", "emergencyroom", "a+e"),
+        ("theatre", "theatres", "postop", "postoperative", "recovery", "or", "pacu",
+         "fromtheatre", "operatingtheatre", "operatingroom", "surgery", "theatre/recovery"),
+        ("ward", "wards", "ward(deteriorating)", "generalward", "fromward",
+         *(f"ward{w}" for w in (*map(str, range(1, 40)),
+                                *(f"{n}{c}" for n in range(1, 40) for c in "abcdef")))),
+        ("transfer", "exttransfer", "externaltransfer", "oohtransfer", "oohospitaltransfer",
+         "transferotherhospital", "transfer-otherhospital", "otherhospital",
+         "interhospitaltransfer", "interhospital", "tertiarytransfer", "repatriation"))),
+    # ... its admission diagnoses: "OOHCA" and "OHCA" one out-of-hospital arrest (an
+    # in-hospital one and a bare "cardiac arrest" apart); sepsis, septic shock (a
+    # severity) and urosepsis (a source) apart
+    (("admission diagnosis", "diagnosis category", "reason for admission",
+      "admitting diagnosis", "primary diagnosis", "admission reason", "diagnostic category"),
+     (
+        ("respiratoryfailure", "respfailure", "resp.failure", "t2rf", "t1rf",
+         "type2respiratoryfailure", "type1respiratoryfailure", "respiratory", "resp"),
+        ("elective surgery", "electivesurgery", "postopelective", "electivepostop",
+         "postop(elective)", "elective", "postoperativeelective", "electivepostoperative"),
+        ("outofhospitalcardiacarrest", "oohca", "ohca", "ooharrest", "outofhospitalarrest"),
+        ("inhospitalcardiacarrest", "ihca", "inhospitalarrest"),
+        ("sepsis", "sepsiss", "sespis", "septic"),
+        ("diabeticketoacidosis", "dka"),
+        ("gibleed", "gib", "ugib", "upperbleed", "gihaemorrhage",
+         "gihemorrhage", "uppergibleed", "lowergibleed", "lgib", "bleedinggi"),
+        ("trauma", "majortrauma", "polytrauma"))),
+    # ... a patient on a ventilator: invasive ventilation written "IPPV", "Intubated";
+    # non-invasive ventilation and high-flow oxygen stay apart from it and each other
+    (("mechanical ventilation", "ventilated", "ventilation", "^imv", "^ippv",
+      "respiratory support", "resp support"), (
+        ("yes", "y", "ippv", "intubated", "invasive", "imv", "invasiveventilation",
+         "ett", "ventilated", "mv", "mechanicallyventilated", "intubatedandventilated",
+         "tracheostomy", "trache", "trachy"),
+        ("niv", "bipap", "cpap", "noninvasive", "noninvasiveventilation", "nippv"),
+        ("hfno", "hfnc", "optiflow", "highflow", "highflownasaloxygen",
+         "highflownasalcannula", "airvo"),
+        ("no", "n", "none", "nil", "noventilation", "selfventilating", "sv"))),
+    # ... kidney replacement: continuous therapies one answer, intermittent apart
+    (("rrt", "renal replacement", "kidney replacement", "^crrt", "haemofiltration",
+      "hemofiltration", "dialysis"), (
+        ("crrt", "cvvh", "cvvhdf", "cvvhd", "continuousrrt", "haemofiltration",
+         "hemofiltration", "haemodiafiltration", "onfilter", "filter", "cvvhf",
+         "continuousvenovenoushaemofiltration", "continuousvenovenoushemofiltration"),
+        ("ihd", "intermittenthaemodialysis", "intermittenthemodialysis", "intermittenthd",
+         "sled"),
+        ("no", "n", "none", "nil", "norrt"))),
+    # ... and resuscitation status: "DNAR in place" a DNACPR, "For CPR" and "Full
+    # escalation" not
+    (("dnacpr", "dnar", "dnr", "resuscitation status", "cpr status", "resus status",
+      "treatment escalation", "code status"), (
+        ("yes", "y", "dnacpr", "dnar", "dnr", "dnarinplace", "dnacprinplace",
+         "notforcpr", "notforresus", "notforresuscitation", "dnacprsigned", "nfr",
+         "dnrinplace"),
+        ("no", "n", "forcpr", "forresus", "forresuscitation", "fullescalation",
+         "fullcode", "fullactive", "fullactivetreatment", "fortotalcare", "forfullcare"))),
     # walk-through 56's renal unit: the dialysis modality written "HD", "Haemodialysis",
     # "hemodialysis"; haemodiafiltration, home HD, APD, CAPD and a plain "PD" stay apart
     (("modality", "dialysis type", "type of dialysis", "^rrt", "renal replacement",

@@ -105,3 +105,32 @@ def test_an_admission_re_entered_under_another_id_is_said():
     assert (f"1 row repeats an earlier row in every feature the model uses under another "
             f"'Admission ID' (e.g. CSV lines 5 and {len(df) + 1}, 'ICU0003' and "
             f"'ICU{len(df) - 1:04d}')") in said
+
+
+def test_an_icus_answers_written_every_way_are_offered():
+    from sparge.data.levels import abbreviated_levels
+
+    pairs = dict(abbreviated_levels(["ED", "A&E", "Emergency Dept", "Theatres", "post-op",
+                                     "Recovery", "Ward 7B", "Ward", "OOH Transfer",
+                                     "Ext transfer"], "Admission source"))
+    assert pairs["A&E"] == pairs["Emergency Dept"] == "ED"
+    assert pairs["post-op"] == pairs["Recovery"] == "Theatres"
+    assert pairs["Ward 7B"] == "Ward" and pairs["OOH Transfer"] == "Ext transfer"
+    pairs = dict(abbreviated_levels(["Respiratory failure", "T2RF", "OOHCA", "OHCA",
+                                     "cardiac arrest", "DKA", "Diabetic ketoacidosis",
+                                     "UGIB", "GI bleed", "Septic shock", "sepsis"],
+                                    "Admission diagnosis"))
+    assert pairs["T2RF"] == "Respiratory failure" and pairs["OHCA"] == "OOHCA"
+    assert pairs["DKA"] == "Diabetic ketoacidosis" and pairs["UGIB"] == "GI bleed"
+    assert not {"cardiac arrest", "Septic shock", "sepsis"} & set(pairs)
+    pairs = dict(abbreviated_levels(["Yes", "No", "IPPV", "Intubated", "NIV", "BiPAP",
+                                     "HFNO", "Optiflow", "none"], "Mechanical ventilation"))
+    assert pairs["IPPV"] == pairs["Intubated"] == "Yes" and pairs["BiPAP"] == "NIV"
+    assert pairs["Optiflow"] == "HFNO" and pairs["none"] == "No" and "NIV" not in pairs
+    pairs = dict(abbreviated_levels(["no", "CRRT", "CVVH", "CVVHDF", "IHD"], "RRT"))
+    assert {pairs["CVVH"], pairs.get("CVVHDF", "CRRT")} <= {"CRRT", "CVVHDF"}
+    assert "IHD" not in pairs
+    pairs = dict(abbreviated_levels(["Yes", "No", "DNAR in place", "For CPR",
+                                     "Full escalation", "not discussed"], "DNACPR"))
+    assert pairs["DNAR in place"] == "Yes" and pairs["For CPR"] == pairs["Full escalation"] \
+        == "No" and "not discussed" not in pairs
