@@ -64,6 +64,7 @@ from sparge.services.workflow import (
     encode_again,
     encode_cohort,
     leave_out_button,
+    roles_frame,
     table_as_read,
     table_choices,
 )
@@ -516,10 +517,14 @@ with current:
     with tab_roles:
         st.caption("Change a column's role and apply: 'label' makes it the outcome column, 'id' "
                    "the patient ID, 'ignore' leaves it out.")
-        roles = pd.DataFrame({"column": list(enc.roles_), "role": list(enc.roles_.values())})
-        edited = st.data_editor(roles, key="roles_editor", hide_index=True, disabled=["column"],
+        roles = roles_frame(enc)
+        edited = st.data_editor(roles, key="roles_editor", hide_index=True,
+                                disabled=["column", "why"],
                                 column_config={"role": st.column_config.SelectboxColumn(
-                                    "role", options=list(ROLES), required=True)})
+                                    "role", options=list(ROLES), required=True),
+                                    "why": st.column_config.TextColumn(
+                                        "why", help="Why the column has this role (as "
+                                        "encoded; the report says more)")})
         if st.button("Apply roles", key="apply_roles"):
             with guard("Re-encoding"):
                 new_id, new_label, overrides, notes = role_edits(

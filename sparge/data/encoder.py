@@ -327,6 +327,18 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
                             known=apgar_columns(fitted))
 
 
+#: Why a column is left out by default (:meth:`Encoder._left_out_why`), in a few words.
+LEFT_OUT_WORDS = {
+    "follow-up": "named like a follow-up or a length of stay: known after the outcome",
+    "later measurement": "a later measurement: known after the first visit",
+    "staff": "names the member of staff a patient is with",
+    "identifier": "named like an identifier",
+    "dates": "dates",
+    "free text": "free text",
+    "mixed units": "numbers in units that cannot be converted",
+}
+
+
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
 
@@ -861,6 +873,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         plans: dict[str, UnitPlan] = {}
         roles = self._roles(df, cols, base, reasons, units, plans)
         report_left_out(reasons, self.max_levels, report, cols)
+        # why each column left out by default is, for the Column roles tab (walk-through
+        # 58 scrolled the report to learn why its GCS was 'ignore')
+        self.left_out_why_ = {
+            c: (f"more than {self.max_levels} different text answers" if why == "levels"
+                else LEFT_OUT_WORDS.get(why, why)) for why, cs in reasons.items() for c in cs}
         self._learn_label_spellings(df, report)
         self.rare_outcomes_ = {}
         self.value_units_ = {}  # read again below: a refit must not keep the last table's
@@ -1244,6 +1261,9 @@ class Encoder(TransformerMixin, BaseEstimator):
             leaks.update(defining)
         for col in leaks:
             self.roles_[col] = "ignore"
+            self.left_out_why_[col] = (f"alone separates the outcomes (AUC {leaks[col]:.2f})"
+                                       if col not in defining else
+                                       "defines the outcome")
         self.encoded_columns_ = [c for c in self.encoded_columns_ if c not in leaks]
         keep = [f not in leaks for f in self.feature_names_out_]
         self.feature_names_out_ = [f for f, k in zip(self.feature_names_out_, keep) if k]

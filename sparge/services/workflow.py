@@ -20,7 +20,7 @@ from sparge.data.encoder import Encoder, extreme_word, split_cells
 from sparge.data.far_values import far_mask
 from sparge.data.for_age import AgeTrend, far_for_age_table, typical_at
 from sparge.data.number_format import format_given, round_computed, typical_decimals
-from sparge.data.parsing import header_unit, unit_key, written_unit
+from sparge.data.parsing import KNOWN_UNITS, header_unit, unit_key, written_unit
 from sparge.data.plausible import judged_column, quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
 from sparge.data.tables import norm_key
@@ -404,6 +404,38 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
                    f"its outcome '{aside[i]}' was set aside (too few patients to learn it)")
             reasons[i] = "; ".join(r for r in (reasons[i], why) if r)
     return reasons
+
+
+def roles_frame(encoder: Encoder) -> pd.DataFrame:
+    """The Column roles tab's table: each column, its role and why, in a few words (a
+    column left out by default says why: walk-through 58 scrolled a long report to learn
+    why its GCS was 'ignore')."""
+    why_out = dict(getattr(encoder, "left_out_why_", {}) or {})
+    dropped = {d.column: d.reason for d in getattr(encoder.report_, "dropped_columns", [])}
+    chosen = set(encoder.roles or {})
+    rows = []
+    for col, role in encoder.roles_.items():
+        if role == "id":
+            why = "the patient ID"
+        elif role == "label":
+            why = "the outcome"
+        elif col in dropped:
+            why = f"left out: {dropped[col]}"
+        elif role == "ignore":
+            why = ("your choice" if col in chosen and col not in why_out
+                   else why_out.get(col, "left out"))
+        elif role == "numeric":
+            unit = encoder.unit_of(col)
+            # a unit, not any bracket of the name ("SOFA (day 1)")
+            known = unit and (unit_key(unit) in KNOWN_UNITS or col in
+                              (getattr(encoder, "units_", None) or {}))
+            why = "numbers" + (f" in {unit}" if known else "")
+        else:
+            n = len(set(encoder.table_.levels(col).values())) if encoder.table_.has(col) \
+                else 0
+            why = f"{n} answers" if n else "answers"
+        rows.append({"column": col, "role": role, "why": why})
+    return pd.DataFrame(rows, columns=["column", "role", "why"])
 
 
 def table_as_read(cohort: Cohort) -> pd.DataFrame:

@@ -654,3 +654,30 @@ def test_questioned_values_start_converted_only_when_all_convert_exactly():
     assert questioned_choice([slip, typo]) == "left out"
     assert questioned_choice([typo]) == "left out"
     assert questioned_choice([rare]) == "given" and questioned_choice([]) == "given"
+
+
+def test_the_column_roles_say_why():
+    """Walk-through 58 scrolled a long report to learn why its GCS was 'ignore'."""
+    import pandas as pd
+
+    from sparge import Encoder
+    from sparge.services.workflow import roles_frame
+
+    rng = np.random.default_rng(0)
+    n = 120
+    df = pd.DataFrame({"ID": [f"P{i}" for i in range(n)],
+                       "Hb (g/L)": rng.normal(120, 10, n).round(),
+                       "SOFA (day 1)": rng.integers(0, 15, n),
+                       "Sex": rng.choice(["F", "M"], n),
+                       "Consultant": rng.choice(["Dr A", "Dr B", "Dr C"], n),
+                       "Length of stay (days)": rng.integers(1, 30, n),
+                       "Notes": [f"seen on day {i}, improving." for i in range(n)],
+                       "Outcome": rng.choice(["Yes", "No"], n)})
+    enc = Encoder(id_column="ID", label_column="Outcome", roles={"Sex": "ignore"}).fit(df)
+    why = dict(zip(*roles_frame(enc)[["column", "why"]].to_numpy().T))
+    assert why["ID"] == "the patient ID" and why["Outcome"] == "the outcome"
+    assert why["Hb (g/L)"] == "numbers in g/L" and why["SOFA (day 1)"] == "numbers"
+    assert why["Sex"] == "your choice"
+    assert why["Consultant"] == "names the member of staff a patient is with"
+    assert why["Length of stay (days)"].startswith("named like a follow-up")
+    assert why["Notes"] in ("free text", "more than 30 different text answers")
