@@ -48,7 +48,7 @@ from sparge.data.encoding_notes import (
     far_values_button,
     far_values_done,
 )
-from sparge.data.safe_text import md_escape, plain_frame, quoted_names, to_csv
+from sparge.data.safe_text import cut_between, md_escape, plain_frame, quoted_names, to_csv
 from sparge.services.ages import (
     AGREE_YEARS,
     age_choices,
@@ -63,6 +63,7 @@ from sparge.services.workflow import (
     default_missing_threshold,
     encode_again,
     encode_cohort,
+    kept_change,
     leave_out_button,
     roles_frame,
     table_as_read,
@@ -209,11 +210,14 @@ keep_choices = bool(choices) and st.checkbox(
     value=True, key=f"setup_keep_{token}",
     help="Untick to encode the new file as it is, without them. A model trained with them "
          "places this file's patients correctly only when they are kept.")
-with st.expander("Preview: the first rows, as read", expanded=pending is not None):
-    # walk-through 41 read "40 in" where its file wrote 3'4": the reading has run
-    st.caption("Values written in two units are shown in one (a height 3'4\" as 40 in, "
-               "a time 1h 20m as 80 min), and a blood pressure or TNM stage in one cell "
-               "as its parts: the report below says what was read so.")
+with st.expander("Preview: the first rows, as written", expanded=pending is not None):
+    # walk-through 41 read "40 in" where its file wrote 3'4": the reading has run; and
+    # walk-through 59 read "as read" over cells as written ("APACHE 20", "NA")
+    st.caption("The cells as written, except that values written in two units are shown "
+               "in one (a height 3'4\" as 40 in, a time 1h 20m as 80 min), a date of birth "
+               "in a column of ages as the age, and a blood pressure or TNM stage in one "
+               "cell as its parts. The table as the model reads it is the download below "
+               "(Download the table as read).")
     st.dataframe(plain_frame(df.head(10)), hide_index=True)
 # the current table is encoded: encoding it again is no pending step (walk-through 56 read
 # a red button above the encoded table as work still to do)
@@ -250,8 +254,11 @@ def _again(said: str, **changes) -> None:
     """Encode the current table again with ``changes`` (a one-click repair), say
     ``said`` and open the page afresh."""
     with guard("Encoding again"):
-        set_cohort(encode_again(ss.cohort, **changes), ss.cohort_name)
-        flash("success", said + " Train a model on the Model page.")
+        before = len(ss.cohort.train_rows)
+        new = encode_again(ss.cohort, **changes)
+        set_cohort(new, ss.cohort_name)
+        flash("success", said + kept_change(before, len(new.train_rows))
+              + " Train a model on the Model page.")
         st.rerun()
 
 
@@ -507,7 +514,7 @@ with current:
                 # the far values, set to missing: no longer a warning, and not "used as given"
                 st.info(md_escape(line.removeprefix("Warning: "), max_len=2000))
             elif line.startswith("Warning"):
-                st.warning(md_escape(line, max_len=2000))
+                st.warning(md_escape(cut_between(line, 2000), max_len=2100))
             else:
                 st.text(line)
         if rep.patients_dropped:

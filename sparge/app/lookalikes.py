@@ -51,6 +51,7 @@ from sparge.services.matching import Match, default_within, match_patients, matc
 from sparge.services.workflow import (
     cohort_patients,
     far_lookalikes_message,
+    identical_lookalikes_message,
     leak_caution,
     outcome_shares,
 )
@@ -395,6 +396,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     far = far_lookalikes_message(table)
     if far:
         st.warning(far)
+    same = identical_lookalikes_message(table, query_values, neighbours)
+    if same:
+        st.warning(md_escape(same, 800))
     other_kind_note(key, query_values, neighbours, encoder)
     caution = leak_caution(encoder, model.feature_names(), lookalikes=True) \
         if encoder is not None else None

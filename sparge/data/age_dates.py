@@ -199,6 +199,10 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
                    f"{when}, the table's latest date (in '{_q(at)}': the export's date, or "
                    f"near it; the ages at each patient's own '{_q(switched)}' lay far from "
                    "those the column writes)")
+        # the date column read for it: a new patient's file did not say it was read
+        # (walk-through 59: "not used by the model, so not read: 'ICU admission date'")
+        out.attrs["sparge_age_dates_from"] = [*out.attrs.get("sparge_age_dates_from", []),
+                                              str(at)]
         out.attrs["sparge_read_notes"] = [*notes, (
             f"Column '{_q(col)}': {int(read.sum()):,} date(s) of birth (e.g. "
             f"'{_q(raw.iloc[first], 20)}') read as the age in {unit} at {at_said} "

@@ -99,8 +99,8 @@ def round_computed(values, decimals: int | None) -> np.ndarray:
     whole years as 0.417 (not 0), one written with a decimal more than the rest (72.45)
     as written."""
     x = np.array(values, dtype=float, copy=True)
-    if decimals is None:
-        return x
+    if decimals is None:  # no precision most values share: only float noise is cut
+        decimals = 4
     d = decimals + 1
     with np.errstate(invalid="ignore", divide="ignore"):
         extra = np.isfinite(x) & (np.abs(x * 10**d - np.round(x * 10**d))

@@ -606,7 +606,9 @@ KNOWN_UNITS = frozenset({
     "x10^9/l", "x109/l", "10^9/l", "/ul", "/mm3", "k/ul", "ml", "l", "ml/min",
     "ml/min/1.73m2", "kg/m2", "min", "years", "months", "weeks", "days", "hours",
     # walk-through 38's 15-row HIV export: one "687 cells/mm3" and one "<20 copies/mL"
-    "cells/mm3", "cells/ul", "copies/ml", "iu/ml", "cp/ml"})
+    "cells/mm3", "cells/ul", "copies/ml", "iu/ml", "cp/ml",
+    # an infusion's rate (walk-through 58's noradrenaline and vasopressin)
+    "ug/kg/min", "u/min"})
 
 
 def header_unit(name: object, as_written: bool = False) -> str | None:

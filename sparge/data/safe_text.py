@@ -253,3 +253,13 @@ def first_cells(values, n: int) -> list[str]:
             if len(out) == n:
                 break
     return out
+
+
+def cut_between(text: str, max_len: int, sep: str = "; ") -> str:
+    """``text`` cut to ``max_len`` characters between two of its parts (at the last
+    ``sep`` before the limit), "…" after, rather than mid-word or mid-quote (walk-through
+    59's report ended "'DNACPR': '…"); as it is when short enough."""
+    if len(text) <= max_len:
+        return text
+    at = text.rfind(sep, 0, max_len - 2)
+    return (text[:at] if at > max_len // 2 else text[:max_len - 2]) + " …"

@@ -790,7 +790,8 @@ def numeric_patients(df: pd.DataFrame, features: Sequence[str]
 def column_decimals(values: pd.DataFrame) -> dict[str, int | None]:
     """The decimals each column of ``values`` (the training patients') is mostly written
     with (:func:`~sparge.data.number_format.typical_decimals`), for :func:`file_values`."""
-    return {str(c): typical_decimals(values[c].to_numpy(dtype=float)) for c in values.columns}
+    return {str(c): typical_decimals(values[c].to_numpy(dtype=float), share=0.5)
+            for c in values.columns}
 
 
 def file_values(values: pd.DataFrame, encoder=None,

@@ -406,6 +406,19 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
     return reasons
 
 
+def kept_change(before: int, after: int) -> str:
+    """What a one-click repair did to the patients kept for training, said after it
+    (walk-through 59: values set to missing put 2 patients past the threshold, unsaid);
+    ``""`` when it did nothing to them."""
+    if before == after:
+        return ""
+    more = after > before
+    n = abs(after - before)
+    return (f" Patients kept for training: {before:,} → {after:,} ({n:,} "
+            + ("more" if more else "fewer, now past the threshold of missing values")
+            + ").")
+
+
 def roles_frame(encoder: Encoder) -> pd.DataFrame:
     """The Column roles tab's table: each column, its role and why, in a few words (a
     column left out by default says why: walk-through 58 scrolled a long report to learn
@@ -457,8 +470,10 @@ def table_as_read(cohort: Cohort) -> pd.DataFrame:
         else:
             # a value converted or computed as its column writes its values (walk-through
             # 57 read 8.9124668435 pmol/L from "84 pg/mL")
-            columns[biomarker_name(col, enc)] = round_computed(values,
-                                                               typical_decimals(values))
+            # (the precision most values share: converted by the far-values click, a
+            # sixth of walk-through 59's PaO2 were written 10.1324997664)
+            columns[biomarker_name(col, enc)] = round_computed(
+                values, typical_decimals(values, share=0.5))
     # the columns the model leaves out, as read ("4h 17m" as "257 min"; walk-through 51
     # read "as written" over such cells): walk-through 44 could not see its blood
     # loss (left out as the outcome's definition) in the download at all
@@ -630,6 +645,37 @@ def far_lookalikes_message(table: pd.DataFrame, threshold: float = FAR_LOOKALIKE
     return (f"These look-alikes are not close to the patient (median similarity {med:.2f}; "
             "a typical look-alike scores 0.6 or more): the patient is unlike the training "
             "patients, and the outcomes below say little about them.")
+
+
+def identical_lookalikes_message(table: pd.DataFrame, query=None,
+                                 neighbours: pd.DataFrame | None = None) -> str | None:
+    """A caution when look-alikes hold every value the model uses as the patient does
+    (``query`` and ``neighbours``, the values in the model's columns; without them, a
+    distance of 0): the same patient entered twice, perhaps under another ID
+    (walk-through 59's admission re-entered under a new ID was look-alike #1 at 1.00,
+    unsaid on the page). ``None`` otherwise."""
+    if not len(table) or "ID" not in table:
+        return None
+    if query is not None and neighbours is not None and len(neighbours) == len(table):
+        q = np.asarray(query, dtype=float).ravel()
+        V = neighbours.to_numpy(dtype=float)
+        seen = np.isfinite(q)
+        same = (np.isfinite(V) == seen[None, :]).all(axis=1) & \
+            np.all(np.where(seen[None, :], np.isclose(V, q[None, :], rtol=1e-6, atol=1e-9),
+                            True), axis=1) & (seen.sum() > 0)
+    elif "distance" in table:
+        same = np.asarray(table["distance"], dtype=float) <= 1e-9
+    else:
+        return None
+    ids = [str(i) for i in np.asarray(table["ID"])[same]]
+    if not ids:
+        return None
+    named = ", ".join(f"'{i}'" for i in ids[:3]) + (f" and {len(ids) - 3} more"
+                                                    if len(ids) > 3 else "")
+    return (f"{named} {'has' if len(ids) == 1 else 'have'} every value the model uses as this "
+            "patient has, gaps included: the same patient entered twice (under another ID)? "
+            "If so, delete the copy from the file: a copy is every patient's best look-alike "
+            "and counts twice in training.")
 
 
 #: How far beyond the training patients' range (a share of that range) a new patient's
@@ -1015,6 +1061,8 @@ def used_columns(encoder: Encoder, df: pd.DataFrame) -> set[str]:
     ages = getattr(encoder, "ages_", None) or {}
     columns = {str(c) for c in df.columns}
     used |= {str(v.get(k)) for v in ages.values() for k in ("born", "at")} & columns
+    # ... or dates of birth in a column of ages are read at (walk-through 59)
+    used |= set(df.attrs.get("sparge_age_dates_from", [])) & columns
     # a list of answers read as one yes/no column per answer (walk-through 41's
     # "Allergies: egg, peanut" was "not a column of the table the model was trained on")
     used |= {str(c) for c in getattr(encoder, "answer_lists_", {})} & columns

@@ -19,4 +19,4 @@ def test_typical_decimals_ignore_a_few_converted_values_and_round_computed_round
     assert got[4:].tolist() == [0.05, 0.0]
     assert round_computed([5 / 12, 6 + 10 / 12, 1234.5678, 7], 0).tolist() == [
         0.417, 6.83, 1235.0, 7.0]
-    assert round_computed([71.6676], None).tolist() == [71.6676]
+    assert round_computed([71.6676, 10.1324912], None).tolist() == [71.6676, 10.1325]

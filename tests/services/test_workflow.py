@@ -681,3 +681,51 @@ def test_the_column_roles_say_why():
     assert why["Consultant"] == "names the member of staff a patient is with"
     assert why["Length of stay (days)"].startswith("named like a follow-up")
     assert why["Notes"] in ("free text", "more than 30 different text answers")
+
+
+def test_a_repair_says_what_it_did_to_the_patients_kept():
+    from sparge.services.workflow import kept_change
+
+    assert kept_change(638, 638) == ""
+    assert kept_change(638, 636) == (" Patients kept for training: 638 → 636 (2 fewer, now "
+                                     "past the threshold of missing values).")
+    assert kept_change(10, 518) == " Patients kept for training: 10 → 518 (508 more)."
+
+
+def test_a_lookalike_with_every_value_of_the_patient_is_said():
+    """Walk-through 59: an admission re-entered under a new ID was look-alike #1 at
+    similarity 1.00, and the page said nothing."""
+    import pandas as pd
+
+    from sparge.services.workflow import identical_lookalikes_message
+
+    table = pd.DataFrame({"ID": ["A9", "B2", "C3"], "distance": [0.0, 0.3, 0.4]})
+    q = np.array([1.0, np.nan, 3.0])
+    nb = pd.DataFrame([[1.0, np.nan, 3.0], [1.0, 2.0, 3.0], [1.0, np.nan, 3.1]])
+    said = identical_lookalikes_message(table, q, nb)
+    assert said.startswith("'A9' has every value the model uses as this patient has, gaps "
+                           "included: the same patient entered twice")
+    # a value where the patient has a gap, or another value: not the same
+    assert identical_lookalikes_message(table.iloc[1:], q, nb.iloc[1:]) is None
+    # without the values, a distance of 0
+    assert identical_lookalikes_message(table)[:4] == "'A9'"
+    assert identical_lookalikes_message(table.assign(distance=[0.1, 0.2, 0.3])) is None
+
+
+def test_a_date_read_for_an_age_is_not_said_to_be_unread():
+    """Walk-through 59's new patient: "not used by the model, so not read: 'ICU admission
+    date'", then its date of birth read as the age at that date."""
+    import pandas as pd
+
+    from sparge import Encoder, read_table
+    from sparge.services.workflow import unused_columns_message
+
+    rng = np.random.default_rng(0)
+    train = pd.DataFrame({"Age": rng.integers(30, 90, 80).astype(str),
+                          "Hb": rng.normal(120, 10, 80).round(),
+                          "Admission date": "01/03/2024", "y": rng.choice(["a", "b"], 80)})
+    enc = Encoder(label_column="y").fit(train)
+    assert enc.roles_["Admission date"] == "ignore"
+    new = read_table(b"Age,Hb,Admission date\nDOB 02/02/1948,118,01/03/2024\n")
+    said = unused_columns_message(enc, new) or ""
+    assert "Admission date" not in said
