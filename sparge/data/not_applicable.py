@@ -86,7 +86,8 @@ def read_not_applicable(df: pd.DataFrame,
         # in a transplant list status)
         groups = synonym_groups(str(col))
         for group in groups:
-            spelled = [own[k] for k in own if loose_key(k) in group]
+            members = set(group)
+            spelled = [own[k] for k in own if loose_key(k) in members]
             if spelled:
                 for word in group:
                     own.setdefault(word, spelled[-1])

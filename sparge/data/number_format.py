@@ -68,11 +68,10 @@ def data_decimals(values: np.ndarray, most: int = 4) -> int:
     """The decimals a column's values are written with (0 for whole numbers, at most
     ``most``): the precision its summaries should keep."""
     v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    for d in range(most):
-        if np.all(np.abs(v * 10**d - np.round(v * 10**d)) < 1e-6 * max(1.0, 10**d)):
-            return d
-    return most
+    if not np.isfinite(v).any():
+        return 0
+    found = typical_decimals(v, share=1.0, most=most)
+    return most if found is None else found
 
 
 def typical_decimals(values, share: float = 0.9, most: int = 4) -> int | None:

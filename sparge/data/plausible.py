@@ -197,6 +197,45 @@ def unit_from_values(column: str, values) -> str | None:
     return fits[0] if len(fits) == 1 else None
 
 
+def _impossible_slips(column: str, units: dict[str, tuple[float, float]],
+                      own: tuple[str, tuple[float, float]], v: np.ndarray,
+                      middle: float | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, list[str | None], np.ndarray]:
+    """The values impossible in the column's unit ``own`` and, of those, the ones that
+    are possible in another of its quantity's ``units`` and convert into a possible value
+    (:func:`unit_slips`, without the two-unit fit): ``(impossible, slipped, source,
+    converted)``."""
+    slipped = np.zeros(len(v), bool)
+    source: list[str | None] = [None] * len(v)
+    converted = np.full(len(v), np.nan)
+    lo, hi = own[1]
+    finite = np.isfinite(v)
+    impossible = finite & ((v < lo) | (v > hi))
+    # the patients' own values, where there are enough, else the range's middle: a
+    # birth weight of 3.46 among grams is 3,460 g (kg) beside a median of 2,800 g, not
+    # 1,569 g (lb) beside the middle of 200-7,000 g (walk-through 31)
+    possible = v[finite & ~impossible & (v > 0)]
+    if middle is None or not np.isfinite(middle) or middle <= 0:
+        middle = float(np.median(possible)) if len(possible) >= MIN_VALUES \
+            else math.sqrt(lo * hi)
+    best_gap = np.full(len(v), np.inf)
+    for other, (olo, ohi) in units.items():
+        if other == own[0] or not impossible.any():
+            continue
+        conv = conversion(column, other, own[0])
+        if conv is None:
+            continue
+        with np.errstate(all="ignore"):
+            out = conv(v)
+            gap = np.abs(np.log(np.where(out > 0, out, np.nan) / middle))
+        fits = impossible & (v >= olo) & (v <= ohi) & (out >= lo) & (out <= hi) & \
+            (gap < best_gap)
+        for i in np.flatnonzero(fits):
+            source[i] = other
+        converted[fits], best_gap[fits], slipped[fits] = out[fits], gap[fits], True
+    return impossible, slipped, source, converted
+
+
 def unit_slips(column: str, unit: str | None, values, middle: float | None = None
                ) -> tuple[np.ndarray, list[str | None], np.ndarray]:
     """The values impossible in a column's unit that are possible in another unit of its
@@ -233,31 +272,8 @@ def unit_slips(column: str, unit: str | None, values, middle: float | None = Non
     own = _range_of(found[1], unit) if found is not None else None
     if own is None:
         return slipped, source, converted
-    lo, hi = own[1]
-    finite = np.isfinite(v)
-    impossible = finite & ((v < lo) | (v > hi))
-    # the patients' own values, where there are enough, else the range's middle: a
-    # birth weight of 3.46 among grams is 3,460 g (kg) beside a median of 2,800 g, not
-    # 1,569 g (lb) beside the middle of 200-7,000 g (walk-through 31)
-    possible = v[finite & ~impossible & (v > 0)]
-    if middle is None or not np.isfinite(middle) or middle <= 0:
-        middle = float(np.median(possible)) if len(possible) >= MIN_VALUES \
-            else math.sqrt(lo * hi)
-    best_gap = np.full(len(v), np.inf)
-    for other, (olo, ohi) in found[1].items():
-        if other == own[0] or not impossible.any():
-            continue
-        conv = conversion(column, other, own[0])
-        if conv is None:
-            continue
-        with np.errstate(all="ignore"):
-            out = conv(v)
-            gap = np.abs(np.log(np.where(out > 0, out, np.nan) / middle))
-        fits = impossible & (v >= olo) & (v <= ohi) & (out >= lo) & (out <= hi) & \
-            (gap < best_gap)
-        for i in np.flatnonzero(fits):
-            source[i] = other
-        converted[fits], best_gap[fits], slipped[fits] = out[fits], gap[fits], True
+    impossible, slipped, source, converted = _impossible_slips(column, found[1], own, v,
+                                                               middle)
     # a column most of whose values no unit of its quantity explains is not that quantity
     # in those units (the bundled sample's "Phosphate (mmol/L)" of 15 to 42): nothing is
     # judged
@@ -297,15 +313,7 @@ def judged_column(column: str, unit: str | None, values) -> bool:
     if own is None:
         return False
     v = np.asarray(values, dtype=float).ravel()
-    lo, hi = own[1]
-    impossible = np.isfinite(v) & ((v < lo) | (v > hi))
-    slipped = np.zeros(len(v), bool)
-    for other, (olo, ohi) in found[1].items():  # as unit_slips, without the two-unit fit
-        conv = conversion(column, other, own[0]) if other != own[0] else None
-        if conv is not None:
-            with np.errstate(all="ignore"):
-                out = conv(v)
-            slipped |= impossible & (v >= olo) & (v <= ohi) & (out >= lo) & (out <= hi)
+    impossible, slipped, _, _ = _impossible_slips(column, found[1], own, v)
     return explained_by_units(v, impossible, slipped)
 
 

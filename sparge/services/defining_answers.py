@@ -34,6 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+from scipy.stats.contingency import association
 
 from sparge.data.tables import scale_of
 from sparge.services.display import biomarker_name, category_words
@@ -116,14 +119,6 @@ def _kinds(codes: np.ndarray, k: int, Y: np.ndarray, categorical: np.ndarray,
     """A kind for each of the ``k`` answer groups (``codes`` 0..k-1, -1 none), by the
     decided biomarkers ``Y`` (their columns: ``categorical`` or not, and whether each is
     decided by being measured or by its values)."""
-    parent = list(range(k))
-
-    def root(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
     seen = np.isfinite(Y)
     members = [codes == g for g in range(k)]
     share = np.array([seen[m].mean(axis=0) for m in members])        # (k, d)
@@ -140,6 +135,7 @@ def _kinds(codes: np.ndarray, k: int, Y: np.ndarray, categorical: np.ndarray,
             mean = np.array([np.mean(col[m & seen[:, t]]) if (m & seen[:, t]).sum()
                              >= MIN_GROUP else np.nan for m in members])
             profile.append(mean / sd[t] if sd[t] > 0 else np.full(k, np.nan))
+    alike = np.eye(k, dtype=bool)
     for a in range(k):
         for b in range(a + 1, k):
             same = True
@@ -154,9 +150,9 @@ def _kinds(codes: np.ndarray, k: int, Y: np.ndarray, categorical: np.ndarray,
                         same = False
                 if not same:
                     break
-            if same:
-                parent[root(b)] = root(a)
-    return np.array([root(g) for g in range(k)])
+            alike[a, b] = same
+    # kinds: the answers joined by "of one kind", directly or through another
+    return connected_components(csr_matrix(alike), directed=False)[1]
 
 
 def _cramers_v(a: np.ndarray, b: np.ndarray) -> float:
@@ -164,12 +160,10 @@ def _cramers_v(a: np.ndarray, b: np.ndarray) -> float:
     ok = np.isfinite(a) & np.isfinite(b)
     if ok.sum() < 2 * MIN_GROUP:
         return 0.0
-    table = pd.crosstab(a[ok], b[ok]).to_numpy(dtype=float)
+    table = pd.crosstab(a[ok], b[ok]).to_numpy()
     if min(table.shape) < 2:
         return 0.0
-    expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True) / table.sum()
-    chi2 = float(np.sum((table - expected) ** 2 / expected))
-    return float(np.sqrt(chi2 / (table.sum() * (min(table.shape) - 1))))
+    return float(association(table, method="cramer"))
 
 
 def defining_columns(values: pd.DataFrame, encoder=None) -> list[DefiningColumn]:
