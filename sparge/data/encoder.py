@@ -1849,19 +1849,18 @@ class Encoder(TransformerMixin, BaseEstimator):
         bad, cens, inf = info["bad"], info["censored"], info["infinite"]
         if info.get("missing_tokens"):
             report.missing_tokens[col] = dict(info["missing_tokens"])
-        if info.get("invalid_sample"):
-            cells = info["invalid_sample"]
-            report.notes.append(
-                f"Column '{_q(col)}': {len(cells):,} result(s) marked as from a haemolysed, "
-                f"clotted or insufficient sample (e.g. '{_q(cells[0][1], 40)}', CSV line "
-                f"{cells[0][0] + 2}) set to missing: such a sample does not give the "
-                "patient's value.")
-        if info.get("gcs_untestable"):
-            cells = info["gcs_untestable"]
-            report.notes.append(
-                f"Column '{_q(col)}': {len(cells):,} Glasgow coma scale(s) without their "
-                f"verbal part (e.g. '{_q(cells[0][1], 20)}', CSV line {cells[0][0] + 2}: "
-                "T, intubated) read as missing: no total can be read without it.")
+        # cells that hold no value of the patient's, whatever number they hold
+        for key, what, done in (
+                ("invalid_sample", "result(s) marked as from a haemolysed, clotted or "
+                 "insufficient sample", "set to missing: such a sample does not give the "
+                 "patient's value"),
+                ("gcs_untestable", "Glasgow coma scale(s) without their verbal part (T: "
+                 "intubated)", "read as missing: no total can be read without it")):
+            if info.get(key):
+                cells = info[key]
+                report.notes.append(
+                    f"Column '{_q(col)}': {len(cells):,} {what} (e.g. "
+                    f"'{_q(cells[0][1], 40)}', CSV line {cells[0][0] + 2}) {done}.")
         cells = [c for c in info.get("unit") or ()
                  if rewritten is None or not rewritten[c[0]]]
         if cells:
