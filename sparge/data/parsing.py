@@ -70,6 +70,17 @@ def gcs_untestable(cell: object) -> bool:
     return len(text) <= 20 and _GCS_T.fullmatch(text) is not None
 
 
+#: A column of Glasgow coma scales, by its name.
+_GCS_NAME = re.compile(r"\bgcs\b|glasgow|\bcoma\b", re.IGNORECASE)
+#: A bare "8T": a Glasgow coma scale only in a column named so ("3T" is also a magnet).
+_BARE_T = re.compile(r"\s{0,3}\d{1,2}\s?T\s{0,3}", re.IGNORECASE)
+
+
+def _gcs_gap(cell: str, gcs_column: bool) -> bool:
+    """:func:`gcs_untestable`, a bare "8T" only in a column of Glasgow coma scales."""
+    return gcs_untestable(cell) and (gcs_column or _BARE_T.fullmatch(cell) is None)
+
+
 #: A gestational age written in weeks and days, "38+4", "38+4/7", "40w 5d", "38 weeks 4
 #: days": read in weeks, 38 + 4/7 (walk-through 31: 670 of 700 infants' gestations were
 #: left out as free text). Weeks 20 to 45 only: a parity "2+1" is no gestation.
@@ -1052,6 +1063,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     named, level = named_total(values.name), scale_level(values.name)
     aged, rate = age_reader(values.name), rate_reader(values.name)
     cycle = cycle_reader(values.name)
+    gcs_column = _GCS_NAME.search(str(values.name)[:80]) is not None
     # "5/12" (5 months) in a column of durations in years (walk-through 56's dialysis
     # vintage read it as 5 years): as a column of ages reads it
     per_unit = _AGE_UNIT_DAYS.get(unit_key(unit)) if unit and aged is None else None
@@ -1073,7 +1085,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             tokens.append(s)
         elif invalid_sample(s):  # "7.0 haemolysed": not the patient's value
             info["invalid_sample"].append((int(i), s))
-        elif gcs_untestable(s):  # "E1VTM4": no total without the verbal part
+        elif _gcs_gap(s, gcs_column):  # "E1VTM4": no total without the verbal part
             info["gcs_untestable"].append((int(i), s))
         elif thousands_comma and _COMMA_THOUSANDS.match(s):  # 362,656 or 1,234.5
             out[i] = float(s.replace(",", ""))
@@ -1414,9 +1426,16 @@ def _unique_cells(values: pd.Series, missing_tokens):
     number = pd.to_numeric(uniques, errors="coerce").notna().to_numpy().copy()
     other = np.flatnonzero(~number)
     token = np.zeros(len(uniques), bool)
-    token[other] = [norm_key(uniques.iat[i]) in missing_tokens or invalid_sample(uniques.iat[i])
-                    or gcs_untestable(uniques.iat[i]) for i in other]
+    gcs_column = _GCS_NAME.search(str(values.name)[:80]) is not None
+    token[other] = [norm_key(uniques.iat[i]) in missing_tokens
+                    or _gcs_gap(uniques.iat[i], gcs_column) for i in other]
     number[other] = [_reads_as_number(uniques.iat[i]) for i in other]
+    # a sample that gives no value ("7.0 haemolysed"), with its number, or bare in a
+    # column of numbers ("clotted" is an answer of a filter's status, not a gap there)
+    mostly_numbers = counts[number].sum() >= 0.5 * counts.sum()
+    token[other] |= np.array([invalid_sample(u := uniques.iat[i])
+                              and (mostly_numbers or any(ch.isdigit() for ch in str(u)))
+                              for i in other], dtype=bool)
     # "nil", "none", "off" where the column writes 0 read as 0 (parse_numeric): numbers
     # (walk-through 58's vasopressin, 0 and "nil" and "no" beside its doses, was coded as
     # answers)

@@ -134,3 +134,12 @@ def test_an_icus_answers_written_every_way_are_offered():
                                      "Full escalation", "not discussed"], "DNACPR"))
     assert pairs["DNAR in place"] == "Yes" and pairs["For CPR"] == pairs["Full escalation"] \
         == "No" and "not discussed" not in pairs
+
+
+def test_a_bare_t_is_a_coma_scale_only_in_a_column_named_so():
+    """"3T" is a magnet's strength too: only a column of Glasgow coma scales reads a
+    bare "8T" as one without its verbal part."""
+    got, info = parse_numeric(pd.Series(["8T", "E1VTM4", "15"], name="GCS"))
+    assert np.isnan(got[:2]).all() and got[2] == 15 and len(info["gcs_untestable"]) == 2
+    _, info = parse_numeric(pd.Series(["3T", "E1VTM4", "1.5"], name="MRI field"))
+    assert [c for _, c in info["bad"]] == ["3T"] and len(info["gcs_untestable"]) == 1

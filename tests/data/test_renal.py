@@ -259,3 +259,17 @@ def test_a_column_no_unit_of_its_quantity_explains_is_not_judged():
     # fractions of a share among percentages are its quantity's, in another unit
     shares = np.r_[rng.uniform(60, 80, 140), rng.uniform(0.6, 0.8, 160)]
     assert judged_column("URR (%)", "%", shares)
+
+
+def test_clotted_is_a_gap_among_numbers_and_an_answer_among_answers():
+    """A bare "clotted" is a sample that gave no value in a column of results, and an
+    answer in a filter's status."""
+    rng = np.random.default_rng(0)
+    n = 80
+    k = [f"{v:.1f}" for v in rng.normal(4.5, 0.5, n)]
+    k[3], k[7], k[9] = "5.0 haemolysed", "clotted", "QNS"
+    df = pd.DataFrame({"Filter status": (["running", "clotted", "changed"] * 30)[:n],
+                       "K": k, OUT: (["Y", "N"] * 40)})
+    enc, X = _encoded(df)
+    assert enc.roles_["K"] == "numeric" and X["K"][[3, 7, 9]].isna().all()
+    assert "clotted" in enc.table_.levels("Filter status")
