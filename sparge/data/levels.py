@@ -6,6 +6,7 @@ numbered levels; DESIGN.md §3). The missing tokens and scales themselves live i
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pandas as pd
@@ -455,6 +456,7 @@ def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]
     return out
 
 
+@functools.lru_cache(maxsize=4096)  # per column name: asked for every answer shown
 def _condition_names(column: str | None) -> frozenset[str]:
     """The loose keys naming a register column's condition: its name without register
     words ("Asthma register": "asthma") and the condition's other names
@@ -1539,12 +1541,13 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     caesareans (Cat 1, 2 and 3 CS, Em LSCS, EMCS) all showed as "Cat 1 CS", every
     neonatal admission as "SCBU" and every transfusion as "Yes - 2 units"."""
     words = [str(w) for w in spellings]
+    own = _condition_names(column)
     # a condition's yes merged with its types and treatments is shown as the yes
     # (walk-through 57: a diabetes' Yes with T2DM, type 2 and T1DM showed every diabetic
     # as "Type 2")
     yes = [w for w in words if w.strip().lower() in ("yes", "y")]
     if yes and len(words) > len(yes):
-        kinds = {k for n in _condition_names(column) for k in CONDITION_KINDS.get(n, ())}
+        kinds = {k for n in own for k in CONDITION_KINDS.get(n, ())}
         if any(loose_key(norm_key(w)) in kinds for w in words):
             words = yes
     for group in synonym_groups(column) if len(words) > 1 else ():
@@ -1557,7 +1560,6 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # nor "Declined" before "No" (walk-through 44: every mother without an epidural)
     # ... nor the register column's condition before its "Yes" (walk-through 49's Asthma
     # register showed the merged yes as "Asthma")
-    own = _condition_names(column)
     plain = [w for w in words if w.strip().lower() not in _BOOLEAN_WORDS
              and norm_key(w) not in DECLINED_WORDS
              and not (own and names_condition(norm_key(w), own)
