@@ -581,11 +581,11 @@ with current:
     with tab_miss:
         with guard("Drawing the missing values"):
             st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids,
-                                                weights=enc.patient_weights(cohort.X)),
+                                                weights=enc.patient_weights(cohort.X, cohort.df)),
                             width="stretch", config=SMALL_CHART)
             # one above the other: side by side, half of an 800 px page cut the columns'
             # names ("lean blood pressure (mm…")
             st.plotly_chart(missing_bars(rep.missing_pct), width="stretch", config=SMALL_CHART)
             st.plotly_chart(patient_missing_hist(cohort.X, enc.max_patient_missing,
-                                                 enc.patient_weights(cohort.X)),
+                                                 enc.patient_weights(cohort.X, cohort.df)),
                             width="stretch", config=SMALL_CHART)

@@ -44,6 +44,7 @@ from sparge.data.column_kinds import (
 from sparge.data.combined_cells import shared_looks, source_columns
 from sparge.data.compound_units import read_compound_units, unpack_rows
 from sparge.data.dates import add_ages
+from sparge.data.drug_levels import drug_level_mask, drug_names_said, find_drug_level_gaps
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
@@ -858,6 +859,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         # (read_table splits them already; a DataFrame given directly alike)
         df, self.ages_, _ = add_ages(self._check_frame(df), self.ages)
         df = split_cells(df)
+        whole = df  # a list's column as written: it may name the drug of a level
         report = self._start_report(df)
         # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
         df, self.answer_lists_, notes = split_lists(df, skip=self._kept_whole())
@@ -924,7 +926,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             X = self._cleared(X, report)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels,
-                              copies if leave_copies and copies.any() else None)
+                              copies if leave_copies and copies.any() else None, whole)
         report.copied_rows = [int(i) + 2 for i in np.flatnonzero(copies)]
         if leave_copies and copies.any():
             self.keep_patients_ &= ~copies
@@ -1341,17 +1343,28 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _select_patients(self, df: pd.DataFrame, X: np.ndarray, report: ValidationReport,
                          labels: np.ndarray | None = None,
-                         copies: np.ndarray | None = None) -> None:
+                         copies: np.ndarray | None = None,
+                         whole: pd.DataFrame | None = None) -> None:
         """Set ``keep_patients_`` (the paper's threshold on missing values); report the rest
         (with ``labels``, the outcomes, whether they differ from those kept). ``copies``:
         rows that leave training as copies, not counted among the patients a column's
-        removal would keep."""
+        removal would keep. ``whole``: the table with its lists unsplit, whose text
+        columns may name the drug of a drug's level."""
         names = list(self.feature_names_out_)
         self.structural_gaps_ = {
             names[j]: (names[d], kind, values) for j, (d, kind, values) in find_structural_gaps(
                 X, [self.roles_.get(f) == "categorical" for f in names]).items()}
-        self._report_structural_gaps(X, report)
-        weights = self.patient_weights(X)
+        whole = df if whole is None else whole
+        own = {self.id_column, self.label_column}
+        texts = [c for c in map(str, whole.columns) if c not in own
+                 and self.roles_.get(c, "categorical") in ("categorical", "ignore")
+                 and not pd.api.types.is_numeric_dtype(whole[c])]
+        self.drug_level_gaps_ = find_drug_level_gaps(
+            whole.set_axis(list(map(str, whole.columns)), axis=1),
+            {f: X[:, j] for j, f in enumerate(names) if self.roles_.get(f) == "numeric"
+             and f not in self.structural_gaps_}, texts)
+        self._report_structural_gaps(X, report, whole)
+        weights = self.patient_weights(X, whole)
         self.keep_patients_ = patients_to_keep(X, self.max_patient_missing, weights)
         dropped = np.flatnonzero(~self.keep_patients_)
         if len(dropped) == 0:
@@ -1413,35 +1426,57 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for c in self.input_columns_ if self.roles_.get(c) == "categorical"
                 and self.table_.has(c)}
 
-    def patient_weights(self, X: np.ndarray) -> np.ndarray:
+    def patient_weights(self, X: np.ndarray, df: pd.DataFrame | None = None) -> np.ndarray:
         """Each patient's :meth:`feature_weights`, 0 where a value does not apply to the
-        patient (``structural_gaps_``: a door-to-needle time without thrombolysis), for
-        the patient's share of missing values. ``X``: the encoded table, the features in
-        ``feature_names_out_`` order (as :meth:`transform` gives them)."""
+        patient (``structural_gaps_``: a door-to-needle time without thrombolysis; with
+        ``df``, the table ``X`` was encoded from, ``drug_level_gaps_``: a lithium level of
+        a patient whose medication names no lithium), for the patient's share of missing
+        values. ``X``: the encoded table, the features in ``feature_names_out_`` order (as
+        :meth:`transform` gives them)."""
         X = np.asarray(X, dtype=float)
         w = self.feature_weights()
+        mask = self._not_applicable(X, df)
+        return w if mask is None else np.where(mask, 0.0, w[None, :])
+
+    def _not_applicable(self, X: np.ndarray, df: pd.DataFrame | None = None
+                        ) -> np.ndarray | None:
+        """Where ``X``'s gaps are values that do not apply (:meth:`patient_weights`), or
+        ``None`` when no rule is learned (or ``X`` has other features)."""
         gaps = getattr(self, "structural_gaps_", None) or {}
-        if not gaps or X.shape[1] != len(w):
-            return w
+        drugs = getattr(self, "drug_level_gaps_", None) or {}
+        if df is None or len(df) != len(X):
+            drugs = {}
+        if not (gaps or drugs) or X.shape[1] != len(self.feature_names_out_):
+            return None
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
         by_index = {pos[f]: (pos[d], kind, values) for f, (d, kind, values) in gaps.items()
                     if f in pos and d in pos}
-        return np.where(structural_mask(X, by_index), 0.0, w[None, :])
+        mask = structural_mask(X, by_index)
+        for f, (col, drug) in drugs.items():
+            if f in pos:
+                mask[:, pos[f]] |= np.isnan(X[:, pos[f]]) & drug_level_mask(df, col, drug)
+        return mask
 
-    def _report_structural_gaps(self, X: np.ndarray, report: ValidationReport) -> None:
+    def _report_structural_gaps(self, X: np.ndarray, report: ValidationReport,
+                                df: pd.DataFrame) -> None:
         """A note per column whose gaps another column explains; its missing share
         counted among the patients it applies to (walk-through 42's summary and chart
         still read head circumference 88 % missing)."""
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
         report.not_applicable = {}
-        for f, (d, kind, values) in self.structural_gaps_.items():
-            n = int(structural_mask(X, {pos[f]: (pos[d], kind, values)}).sum())
+        mask = self._not_applicable(X, df)
+        rules = {**self.structural_gaps_,
+                 **{f: (c, "lacks", (drug,)) for f, (c, drug) in self.drug_level_gaps_.items()}}
+        for f, (d, kind, values) in rules.items():
+            n = int(mask[:, pos[f]].sum()) if mask is not None else 0
             applies = len(X) - n
             if applies > 0 and f in report.missing_pct:
                 gaps = int(np.isnan(X[:, pos[f]]).sum()) - n
                 report.missing_pct[f] = float(100 * gaps / applies)
             report.not_applicable[f] = n
-            if kind == "in":
+            if kind == "lacks":  # a drug's level: "whose 'Medication' names no lithium"
+                said = f"names no {drug_names_said(values[0])}"
+            elif kind == "in":
                 by_code: dict[float, list[str]] = {}
                 for level, code in (self.table_.levels(d) if self.table_.has(d)
                                     else {}).items():

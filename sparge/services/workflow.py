@@ -375,10 +375,11 @@ def cohort_outcomes(cohort: Cohort) -> np.ndarray | None:
     return out
 
 
-def _weights(encoder: Encoder, X: np.ndarray) -> np.ndarray | None:
-    """The encoder's :meth:`~sparge.data.encoder.Encoder.patient_weights` of ``X`` when
-    they fit its features."""
-    w = encoder.patient_weights(X)
+def _weights(encoder: Encoder, X: np.ndarray, df: pd.DataFrame | None = None
+             ) -> np.ndarray | None:
+    """The encoder's :meth:`~sparge.data.encoder.Encoder.patient_weights` of ``X`` (encoded
+    from ``df``) when they fit its features."""
+    w = encoder.patient_weights(X, df)
     return w if w.shape[-1] == X.shape[1] else None
 
 
@@ -386,7 +387,7 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
     enc = cohort.encoder
     n = len(cohort.ids)
     reasons = np.full(n, "", dtype=object)
-    miss = (missing_fraction_per_row(cohort.X, _weights(enc, cohort.X))
+    miss = (missing_fraction_per_row(cohort.X, _weights(enc, cohort.X, cohort.df))
             if cohort.X.shape[1] else np.zeros(n))
     thr = enc.max_patient_missing
     if thr is not None:

@@ -1,0 +1,195 @@
+"""A drug's blood level, measured only for the patients who take the drug.
+
+A mental health export's "Lithium level (mmol/L)" is empty for every patient not on
+lithium, and its "Clozapine level" for every patient not on clozapine: values that do not
+exist, not values someone forgot. Walk-through 35 trained on 26 of 805 patients for them
+(the paper's threshold on missing values left the others out), and a table of three such
+levels had none of 400 patients left. The column that says who takes the drug is often
+free text ("Priadel 800mg nocte", "sertraline 50mg"), with too many answers to be a
+feature, so :mod:`sparge.data.structural_gaps` (which reads encoded answers) cannot see
+it. Here a numeric column named for a drug's level (therapeutic drug monitoring: lithium,
+clozapine, valproate, tacrolimus, vancomycin, digoxin, …) is matched against the text
+columns that name the drug, by its generic or a brand name; where a column names the
+drug for the patients the level is measured for, and not for nearly all the others, the
+others' gaps do not apply to them.
+
+Pure functions on a raw table (text cells as written).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.structural_gaps import (
+    EXPLAINED_SHARE,
+    EXPLAINING_SHARE,
+    MAX_GAP_SHARE,
+    MAX_ROWS,
+    MIN_GAP_SHARE,
+    MIN_PATIENTS,
+    OTHER_SHARE,
+)
+
+#: Drugs whose blood level clinics measure, by the names a column or a cell may give them
+#: (the generic name first: the one the report says).
+DRUG_NAMES: dict[str, tuple[str, ...]] = {
+    "lithium": ("lithium", "priadel", "camcolit", "liskonum", "li-liquid", "li liquid"),
+    "clozapine": ("clozapine", "clozaril", "denzapine", "zaponex"),
+    "valproate": ("valproate", "valproic", "epilim", "depakote", "depakine", "convulex",
+                  "episenta", "dyzantil"),
+    "carbamazepine": ("carbamazepine", "tegretol", "carbagen"),
+    "phenytoin": ("phenytoin", "epanutin", "dilantin"),
+    "phenobarbital": ("phenobarbital", "phenobarbitone"),
+    "levetiracetam": ("levetiracetam", "keppra"),
+    "lamotrigine": ("lamotrigine", "lamictal"),
+    "digoxin": ("digoxin", "lanoxin"),
+    "theophylline": ("theophylline", "aminophylline", "uniphyllin", "phyllocontin"),
+    "vancomycin": ("vancomycin", "vancocin"),
+    "gentamicin": ("gentamicin", "gentamycin", "cidomycin"),
+    "amikacin": ("amikacin",),
+    "tobramycin": ("tobramycin",),
+    "teicoplanin": ("teicoplanin", "targocid"),
+    "tacrolimus": ("tacrolimus", "prograf", "advagraf", "adoport", "envarsus", "modigraf"),
+    "ciclosporin": ("ciclosporin", "cyclosporin", "cyclosporine", "neoral", "sandimmun"),
+    "sirolimus": ("sirolimus", "rapamune"),
+    "everolimus": ("everolimus", "certican"),
+    "mycophenolate": ("mycophenolate", "mycophenolic", "cellcept", "myfortic"),
+    "methotrexate": ("methotrexate",),
+    "busulfan": ("busulfan", "busulphan", "busilvex"),
+    "infliximab": ("infliximab", "remicade", "inflectra", "remsima"),
+    "adalimumab": ("adalimumab", "humira", "amgevita", "imraldi", "hyrimoz"),
+}
+
+#: A column named for a drug's level: "Lithium level (mmol/L)", "Vanc trough",
+#: "Serum clozapine conc", "Tacrolimus" (a number: the level).
+_LEVEL_WORDS = re.compile(r"\b(?:levels?|troughs?|peaks?|conc(?:entration)?s?|serum|plasma|"
+                          r"blood|random|pre[\s-]?dose|post[\s-]?dose|tdm)\b", re.IGNORECASE)
+#: Abbreviations a level's column may be named by.
+_ABBREVIATIONS = {"li": "lithium", "vanc": "vancomycin", "vanco": "vancomycin",
+                  "gent": "gentamicin", "tac": "tacrolimus", "tacro": "tacrolimus",
+                  "csa": "ciclosporin", "dig": "digoxin", "cbz": "carbamazepine",
+                  "vpa": "valproate", "ifx": "infliximab", "ada": "adalimumab"}
+#: Columns whose cells are looked at, at most (the text columns, first ones first).
+MAX_TEXT_COLUMNS = 60
+#: A cell this long is read up to here.
+_MAX_CELL = 300
+
+
+@lru_cache(maxsize=4096)
+def level_drug(column: str) -> str | None:
+    """The drug a column is named for as its level ("Lithium level (mmol/L)": lithium;
+    "Li level": lithium; "Vanc trough": vancomycin), or ``None``. A column named only by
+    the drug ("Tacrolimus", "Clozapine (ng/mL)") counts when it holds numbers (the caller
+    knows)."""
+    name = re.sub(r"\(.*?\)|\[.*?\]", " ", str(column)[:120]).lower()
+    words = re.findall(r"[a-z][a-z\-]*", name)
+    for word in words:
+        for drug, names in DRUG_NAMES.items():
+            if any(word == n or word.startswith(n) for n in names if " " not in n):
+                return drug
+    if _LEVEL_WORDS.search(name):
+        for word in words:
+            if word in _ABBREVIATIONS:
+                return _ABBREVIATIONS[word]
+    return None
+
+
+@lru_cache(maxsize=64)
+def _mention(drug: str) -> re.Pattern[str]:
+    names = sorted(DRUG_NAMES[drug], key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")",
+                      re.IGNORECASE)
+
+
+def names_drug(cells: pd.Series, drug: str) -> np.ndarray:
+    """Whether each cell names ``drug`` (generic or brand; "Priadel 800mg nocte" names
+    lithium). Missing cells are ``False``."""
+    text = cells.astype("string").str.slice(0, _MAX_CELL)
+    return text.str.contains(_mention(drug), na=False).to_numpy(dtype=bool)
+
+
+def find_drug_level_gaps(df: pd.DataFrame, levels: dict[str, np.ndarray],
+                         text_columns: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """The drug levels whose gaps a text column explains: the patients it does not name
+    the drug for.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table as written (text cells).
+    levels : dict
+        ``{column: values}``: numeric columns (``NaN`` = missing), one value per row of
+        ``df``. Those named for a drug's level (:func:`level_drug`) are looked at.
+    text_columns : sequence of str
+        The columns of ``df`` that may name the drugs patients take (free text too: a
+        column left out for its many answers still says who takes lithium).
+
+    Returns
+    -------
+    dict
+        ``{level column: (text column, drug)}``: the level does not apply where the text
+        column holds an answer that does not name the drug (:func:`drug_level_mask`).
+    """
+    out: dict[str, tuple[str, str]] = {}
+    rows = slice(0, MAX_ROWS)
+    texts = [c for c in text_columns if c in df.columns][:MAX_TEXT_COLUMNS]
+    for col, values in levels.items():
+        drug = level_drug(col)
+        if drug is None or not texts:
+            continue
+        missing = np.isnan(np.asarray(values, dtype=float)[rows])
+        n = len(missing)
+        if not n or not MIN_GAP_SHARE <= missing.mean() <= MAX_GAP_SHARE:
+            continue
+        best: tuple[int, str] | None = None
+        for text in texts:
+            if text == col:
+                continue
+            cells = df[text].iloc[rows]
+            known = cells.notna().to_numpy() & (cells.astype("string").str.strip() != "")\
+                .fillna(False).to_numpy(dtype=bool)
+            takes = names_drug(cells, drug)
+            others = known & ~takes
+            if takes.sum() < MIN_PATIENTS // 2 or others.sum() < MIN_PATIENTS:
+                continue
+            if missing[others].mean() < EXPLAINING_SHARE or missing[takes].mean() > OTHER_SHARE:
+                continue
+            explained = int((missing & others).sum())
+            if explained < EXPLAINED_SHARE * missing.sum():
+                continue
+            if best is None or explained > best[0]:
+                best = (explained, text)
+        if best is not None:
+            out[col] = (best[1], drug)
+    return out
+
+
+def drug_names_said(drug: str) -> str:
+    """The drug as the report names it: "lithium (nor Priadel, Camcolit or Liskonum)"."""
+    stem = drug[:6]
+    brands = [b.capitalize() for b in DRUG_NAMES.get(drug, ())[1:]
+              if not b.startswith(stem) and " " not in b][:3]
+    if not brands:
+        return drug
+    return f"{drug} (nor " + (", ".join(brands[:-1]) + " or " if len(brands) > 1
+                              else "") + f"{brands[-1]})"
+
+
+def drug_level_mask(df: pd.DataFrame, column: str, drug: str) -> np.ndarray:
+    """Where a text ``column`` of ``df`` holds an answer that does not name ``drug``: a
+    level of the drug does not apply to those patients."""
+    if column not in df.columns:
+        return np.zeros(len(df), dtype=bool)
+    cells = df[column]
+    known = cells.notna().to_numpy() & (cells.astype("string").str.strip() != "")\
+        .fillna(False).to_numpy(dtype=bool)
+    return known & ~names_drug(cells, drug)
+
+
+__all__ = ["DRUG_NAMES", "drug_level_mask", "drug_names_said", "find_drug_level_gaps", "level_drug",
+           "names_drug"]
