@@ -62,6 +62,7 @@ from sparge.data.encoding_notes import (
 )
 from sparge.data.far_values import far_mask, log_bounds, typical_bounds
 from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
+from sparge.data.icd_codes import read_icd_codes
 from sparge.data.leaks import (
     DEFINES_AGREEMENT,
     END_OF_STAY,
@@ -321,8 +322,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
     with shared_looks():  # a small table's cells looked at once for every reader
-        df = read_dates_in_age_columns(read_obstetric(read_compound_units(
-            read_pounds_ounces(read_not_applicable(df, answers)), durations)))
+        df = read_icd_codes(read_dates_in_age_columns(read_obstetric(read_compound_units(
+            read_pounds_ounces(read_not_applicable(df, answers)), durations))), known=fitted)
         return split_apgars(split_pressures(split_tnm(df, known=stages),
                                             known=pressure_columns(fitted)),
                             known=apgar_columns(fitted))

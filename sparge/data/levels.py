@@ -12,6 +12,7 @@ import re
 import pandas as pd
 
 from sparge.data.drug_combinations import brand_or_dose, combination_pairs, drug_set
+from sparge.data.icd_codes import icd_source
 from sparge.data.parsing import cell_keys, cell_text, gcs_total, loose_key, min_category_count
 from sparge.data.tables import (
     CATEGORY_WORDS,
@@ -1406,8 +1407,9 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     if staged is not None:
         return {lv: i + 1 for i, lv in enumerate(staged)}, True, None
     ordered_levels = sorted(levels, key=natural_key)
-    return ({lv: i + 1 for i, lv in enumerate(ordered_levels)}, numbered_levels(levels),
-            None)
+    # ICD-10 groups ("F20 (…)", "F31 (…)") are numbered, and follow no order
+    return ({lv: i + 1 for i, lv in enumerate(ordered_levels)},
+            numbered_levels(levels) and icd_source(str(text.name or "")) is None, None)
 
 
 #: Answers saying a stage column's condition is absent: before its first stage.
