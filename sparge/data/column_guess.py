@@ -3,6 +3,7 @@ the words for IDs a column repeats (the Data page's setup form; DESIGN.md §3)."
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -245,8 +246,12 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
                 continue
             rank = len(_OUTCOME_WORDS) + (0.5 if threshold else 1)
         if 2 <= n_levels <= 10:
-            found.append((rank, pos, c))
-    return [c for _, _, c in sorted(found)]
+            # an outcome answered for fewer than half the patients comes after those
+            # answered for most (walk-through 60's readmission, 79 % empty, was guessed
+            # before its "PICU transfer / escalation", answered for all)
+            sparse = bool((t != "").mean() < 0.5) if len(t) else False
+            found.append((sparse, rank, pos, c))
+    return [c for *_, c in sorted(found)]
 
 
 #: An event in a time window after the data: "Admitted within 12 months", "Stroke at 1
@@ -260,7 +265,8 @@ _WINDOW = re.compile(r"\b(?:within|at|by)\s{1,3}(?:(?:\d{1,3}|one|two|three|five
 #: An event a yes/no column may record as the outcome: "NICU admission", "Transferred",
 #: "Intubated", "Sepsis" (walk-through 31's "NICU admission" was not guessed) ...
 _YES_NO_EVENT = re.compile(
-    r"admission|admitted|readmit|transfer|\bn?icu\b|intubat|ventilat|complication|"
+    r"admission|admitted|readmit|transfer|\b[np]?icu\b|\bhdu\b|escalat|intubat|ventilat|"
+    r"complication|"
     r"infection|sepsis|stroke|amputation|reoperation|reintervention|bpd|\bnec\b|"
     # walk-through 43's "Postpartum haemorrhage (>=1000 mL)" was not guessed
     r"ha?emorrhage|\bbleed|\bpph\b|eclampsia|thrombo|embolism|infarction|delirium|"
@@ -387,7 +393,52 @@ def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str,
         # "Yes (informal)", "N: discharged"; walk-through 52 lost 25 readmissions)
         elif (head := note_head(key)) in ("y", "yes", "n", "no"):
             out[answer] = 1 if head in ("y", "yes") else 2
+        # ... or another form of a word of the column's name: "transferred" and
+        # "escalated" in "PICU transfer / escalation" (walk-through 60: four outcomes),
+        # "not transferred" a no
+        elif (form := _named_form(key, named)) is not None:
+            out[answer] = form
     return out
+
+
+#: Letters two forms of one word share at the least ("transfer"/"transferred"), and the
+#: share of the shorter form ("escalat": 7 of "escalated"'s 9).
+_FORM_PREFIX = 6
+_FORM_SHARE = 0.75
+
+
+def _named_form(key: str, named: set[str]) -> int | None:
+    """1 when an answer (a normalised key of one word) is another form of a word of
+    its column's name (``named``), 2 when it is one negated ("not transferred"),
+    else ``None``."""
+    words = key.split()
+    negated = len(words) == 2 and words[0] in ("no", "not", "non", "without")
+    if not (len(words) == 1 or negated) or len(key) > 40:
+        return None
+    word = words[-1]
+    for w in named:
+        n = len(os.path.commonprefix([word, w]))
+        if n >= _FORM_PREFIX and n >= _FORM_SHARE * min(len(word), len(w)):
+            return 2 if negated else 1
+    return None
+
+
+#: Words naming an outcome that happens after the look-alikes are sought (not "status",
+#: "class", "diagnosis" or "response", which name what is known at the visit too).
+_LATER_WORDS = frozenset({"death", "died", "mortality", "dead", "deceased", "survived",
+                          "expire", "expired", "mace", "readmitted", "readmission",
+                          "relapse", "recurrence", "escalation", "escalated"})
+
+
+def later_outcome_named(name: str) -> bool:
+    """Whether a column is named like an outcome that happens later ("Readmitted <30d",
+    "Death within 1 year", "Relapse at 2 years"): beside another outcome, it is known
+    only after the look-alikes are sought, and gives the outcome away (walk-through 60's
+    readmission, 79 % empty, went to the model and the New patient form)."""
+    words = set(_words(name))
+    if words & _LATER_WORDS and not _PAST.search(str(name)):
+        return True
+    return bool(_WINDOW.search(str(name))) and _YES_NO_EVENT.search(str(name)) is not None
 
 
 def _outcome_rank(name: str) -> int | None:

@@ -31,6 +31,7 @@ from sparge.data.blood_pressure import pressure_columns, pressure_unit, split_pr
 from sparge.data.column_guess import (
     event_answer_codes,
     ids_repeat_only_in_copies,
+    later_outcome_named,
     named_like_id,
     repeated_ids,
 )
@@ -89,6 +90,7 @@ from sparge.data.levels import (
     spellings,
     synonym_groups,
 )
+from sparge.data.named_values import read_named_values
 from sparge.data.not_applicable import read_not_applicable
 from sparge.data.number_format import data_decimals, format_given, format_number
 from sparge.data.obstetric import read_obstetric
@@ -323,7 +325,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
               <= have]
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_icd_codes(read_dates_in_age_columns(read_obstetric(read_compound_units(
-            read_pounds_ounces(read_not_applicable(df, answers)), durations))), known=fitted)
+            read_pounds_ounces(read_not_applicable(read_named_values(df), answers)),
+            durations))), known=fitted)
         return split_apgars(split_pressures(split_tnm(df, known=stages),
                                             known=pressure_columns(fitted)),
                             known=apgar_columns(fitted))
@@ -333,6 +336,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
 LEFT_OUT_WORDS = {
     "follow-up": "named like a follow-up or a length of stay: known after the outcome",
     "later measurement": "a later measurement: known after the first visit",
+    "other outcome": "named like another outcome: known after the look-alikes are sought",
     "staff": "names the member of staff a patient is with",
     "identifier": "named like an identifier",
     "dates": "dates",
@@ -770,6 +774,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         units or more ("mg/dl" and "µmol/l"), which cannot be compared as they are."""
         if looks_like_follow_up(col):
             return "follow-up"
+        if self.label_column is not None and col != str(self.label_column) and \
+                later_outcome_named(col):
+            return "other outcome"
         if named_like_id(col):
             return "identifier"
         if role == "numeric":
@@ -1518,10 +1525,13 @@ class Encoder(TransformerMixin, BaseEstimator):
             # walk-through 31: 4 of 708 patients kept (four nearly empty columns gave
             # everyone gaps) and "Nothing blocks training"
             n = len(self.keep_patients_)
+            # the columns to leave out only when leaving them out keeps patients
+            # (walk-through 60 read the advice, and no button came: none would)
+            cols = ("Leave out the nearly empty columns that cost the most patients, or "
+                    "raise" if report.columns_losing_patients else "Raise")
             report.blocking.append(
                 f"only {n_train} of the table's {n:,} patients are kept for training; the "
-                "others miss more than the threshold's share of their values. Leave out "
-                "the nearly empty columns that cost the most patients, or raise the "
+                f"others miss more than the threshold's share of their values. {cols} the "
                 "threshold ('Leave out patients missing more than'), and encode again.")
         elif n_train < 3:
             report.blocking.append(f"only {n_train} patient(s) left to train on; at least 3 "
@@ -1571,6 +1581,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "training needs at least 2 (or train unsupervised).")
         elif len(report.label_balance) >= 2 and min(report.label_balance.values()) < 3:
             few = {k: v for k, v in report.label_balance.items() if v < 3}
+            overall = {_q(k, 60): int(v) for k, v in vals[~missing].value_counts().items()}
+            if all(overall.get(k, 0) >= 3 for k in few):
+                # rare only among the few patients kept (walk-through 60: 3 of 602 kept,
+                # and "set them aside" would have set every outcome aside): the threshold
+                # on missing values is the cause, and the report says so
+                return
             named = ", ".join(f"'{k}' ({v} patient{'s' if v != 1 else ''})"
                               for k, v in list(few.items())[:5])
             report.warnings.append(

@@ -219,6 +219,14 @@ def report_left_out(reasons: dict[str, list[str]], max_levels: int,
             "and gives it away (patients who died were followed for less time; a stay's "
             "length depends on how it ended). Give it the role 'numeric' "
             "on the Column roles tab only if it is known when you look for look-alikes.")
+    if "other outcome" in reasons:
+        cols = reasons["other outcome"]
+        report.warnings.append(
+            f"Left out of the model: {quoted_names(cols)}, named like an outcome that "
+            "happens later (a readmission, a death, a relapse) "
+            "beside the outcome chosen. It is known only after the look-alikes are sought "
+            "and can give the outcome away. Give it a role on the Column roles tab only if "
+            "it is known when you look for look-alikes, or choose it as the outcome.")
     if "later measurement" in reasons:
         cols = reasons["later measurement"]
         report.warnings.append(

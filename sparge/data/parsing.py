@@ -175,7 +175,7 @@ _SATURATION = re.compile(
     # "94% on 2L", and without its % before how it was taken: "96 on air", "97% in air"
     # (walk-through 50's paediatric ED set 111 such saturations to missing)
     r"\s*(\d{2,3}(?:\.\d)?)\s*(?:%\s*(?:(?:on|in)\s+|@\s*|via\s+|with\s+)?|"
-    r"(?:on|in)\s+|@\s*|via\s+|with\s+)"
+    r"(?:on|in)\s+|@\s*|via\s+|with\s+|\s(?=RA\b|room\s*air\b|air\b))"
     r"(?:RA|room\s*air|air|O2|oxygen|supplemental\s+O2|NP|NC|NRB|HFNC|FM|mask|venturi|"
     r"\d+(?:\.\d+)?\s*(?:L|l|lpm|L/min)\b(?:\s*(?:O2|NP|NC|FM|NRB|mask|via\s+\w+))?|"
     r"FiO2\s*\d+\s*%?|\d+\s*%\s*(?:FiO2|O2))\s*", re.IGNORECASE)
@@ -254,7 +254,7 @@ _PLAIN_MAX = 60
 
 #: Initials that name a class, not a score: "NYHA 3", "GOLD 3", "ESI 2" stay answers
 #: (merged into their order), not numbers of a column named by them.
-_CLASS_INITIALS = frozenset({"NYHA", "GOLD", "ESI", "ASA", "CKD", "TNM", "WHO", "CTCAE",
+CLASS_INITIALS = frozenset({"NYHA", "GOLD", "ESI", "ASA", "CKD", "TNM", "WHO", "CTCAE",
                              "ASIA", "KDIGO", "BCLC", "ATS", "CTAS", "MTS", "CCS", "FIGO",
                              "BI", "RADS", "BIRADS", "TI", "ISS", "MRC", "MMRC"})
 
@@ -445,7 +445,7 @@ def named_total(column: object) -> re.Pattern | None:
     column "CAT score", "eGFR >90" (a limit: group 1 the comparator, group 2 the number;
     walk-through 45's COPD Assessment Test lost 93 such cells, where
     :data:`_SCALE_TOTAL` reads only the scales it lists). Only a name starting with
-    initials in capitals (2 to 8 characters), not those of a class (:data:`_CLASS_INITIALS`);
+    initials in capitals (2 to 8 characters), not those of a class (:data:`CLASS_INITIALS`);
     ``None`` otherwise."""
     return _named_total(str(column or "")[:60])
 
@@ -455,7 +455,7 @@ def _named_total(name: str) -> re.Pattern | None:
     # initials with at least two capitals: "CAT", "eGFR", "QRISK3", "HbA1c" (walk-through
     # 48 read "BMI 31" and set "eGFR 88" and "QRISK3 16.7%" to missing); not "Age 65"
     first = re.match(r"\s*([A-Za-z][A-Za-z0-9]{1,7})(?![A-Za-z0-9])", name)
-    if first is not None and first.group(1).upper() in _CLASS_INITIALS:
+    if first is not None and first.group(1).upper() in CLASS_INITIALS:
         return None  # "NYHA class": a class's answers, not a score
     names = []
     if first is not None and sum(ch.isupper() for ch in first.group(1)) >= 2:
@@ -477,7 +477,7 @@ def _named_total(name: str) -> re.Pattern | None:
     words = re.findall(r"[A-Za-z]+", re.sub(r"[(\[].*", "", name))
     if 2 <= len(words) <= 4 and all(len(w) > 2 for w in words):
         initials = "".join(w[0] for w in words).upper()
-        if initials not in _CLASS_INITIALS:
+        if initials not in CLASS_INITIALS:
             names.append(initials)
     # ... or the chemical symbol of the element it measures: "Li 0.8" in "Lithium level"
     # (walk-through 52's mental-health trust), "Na 138" in "Sodium"

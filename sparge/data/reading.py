@@ -27,6 +27,7 @@ from sparge.data.apgar import split_apgars
 from sparge.data.blood_pressure import split_pressures
 from sparge.data.compound_units import read_compound_units
 from sparge.data.icd_codes import read_icd_codes
+from sparge.data.named_values import read_named_values
 from sparge.data.not_applicable import read_not_applicable
 from sparge.data.obstetric import read_obstetric
 from sparge.data.pounds_ounces import read_pounds_ounces
@@ -389,4 +390,4 @@ def read_table(source, *, delimiter: str | None = None,
     # "pT2N1M0" as three ordered columns, "142/88" as two numbers
     return split_apgars(split_pressures(split_tnm(read_icd_codes(read_dates_in_age_columns(
         read_obstetric(read_compound_units(read_pounds_ounces(read_not_applicable(
-            df, answers)))))))))
+            read_named_values(df), answers)))))))))

@@ -1,0 +1,138 @@
+"""A value written after the name of what it measures: "Na 134" in a column "Na", "sats
+96 on air" in "SpO2", "HCO3 18" in "Bicarb", "BM 4.2" in "Glucose".
+
+A ward's export writes a fifth of such cells with the test's name in front (walk-through
+60): as text they made SpO2, sodium, bicarbonate and glucose columns of more than 30
+answers, left out as free text, and with them the signs a registrar looks at first. The
+name is the column's own (its whole name, its first word, the initials of its words), its
+element's symbol or name ("Na" and "sodium"), or a name clinicians write for the same
+measurement (:data:`SAME_MEASUREMENT`). The name is read off where a number follows it;
+the rest of the cell ("134 mmol/L", "96 on air") is read as every cell of the column is.
+
+Pure functions on a table of text cells.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import pandas as pd
+
+from sparge.data.column_guess import named_like_id
+from sparge.data.parsing import CLASS_INITIALS, cycle_reader
+from sparge.data.safe_text import quote as _q
+
+#: Names clinicians write for one measurement (lower case; a cell's name is matched
+#: without regard to case).
+SAME_MEASUREMENT: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
+    {"spo2", "sao2", "sats", "sat", "o2 sats", "o2 sat", "saturation", "saturations",
+     "oxygen saturation", "sp02"},
+    {"bicarb", "bicarbonate", "hco3", "hco3-", "tco2"},
+    {"glucose", "gluc", "bm", "bms", "cbg", "bg", "blood glucose", "blood sugar"},
+    {"na", "na+", "sodium"}, {"k", "k+", "potassium"}, {"cl", "chloride"},
+    {"ca", "calcium"}, {"mg", "magnesium"}, {"li", "lithium"},
+    {"hb", "hgb", "haemoglobin", "hemoglobin"},
+    {"wcc", "wbc", "white cell count", "white cells"},
+    {"plt", "plts", "platelets", "platelet count"},
+    {"cr", "creat", "creatinine"}, {"ur", "urea", "bun"},
+    {"crp", "c-reactive protein"}, {"lac", "lact", "lactate"},
+    {"temp", "temperature", "t"}, {"hr", "pulse", "heart rate", "p"},
+    {"rr", "resp rate", "respiratory rate", "resps"},
+    {"crt", "cap refill", "capillary refill", "capillary refill time"},
+    {"alb", "albumin"}, {"bili", "bilirubin"}, {"inr"}, {"pews"}, {"gcs"},
+))
+#: A column of classes or stages ("CKD 3b", "NYHA 2", "Grade 2"): its answers, with
+#: their name, are read as answers are (merged with "3b" when written both ways).
+_CLASSES = re.compile(r"stage|grade|class|type|categor|status|level of|\bband",
+                      re.IGNORECASE)
+#: Words for the sample a measurement is made on, before its name.
+_SAMPLES = frozenset({"serum", "plasma", "venous", "arterial", "capillary", "blood", "cap"})
+#: Cells that may start with a name and hold a number: a letter, later a digit.
+_MAYBE = re.compile(r"\s*[A-Za-z].{0,30}?\d")
+#: Names of one or two letters are read before a number only with a space or a colon
+#: after them ("K 4.1", "T: 38.2"), never joined to it ("T2", "P1", "K3").
+_SHORT = 2
+
+
+def _words(name: str) -> list[str]:
+    return re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", name)
+
+
+@lru_cache(maxsize=4096)
+def _names(column: str) -> tuple[str, ...]:
+    """The names a column's cells may write before its value, longest first."""
+    bare = re.sub(r"\s*[(\[].*", "", column).strip().lower()
+    words = [w.lower() for w in _words(bare)]
+    names = {bare} if 0 < len(bare) <= 24 else set()
+    if words:
+        names.add(words[0])
+    if 2 <= len(words) <= 4 and all(len(w) > 2 for w in words):
+        names.add("".join(w[0] for w in words))  # "hr" for "Heart rate"
+    # the name itself, or its measurement after a sample's word ("Serum sodium")
+    own = {bare} | ({words[-1]} if len(words) == 2 and words[0] in _SAMPLES else set())
+    for group in SAME_MEASUREMENT:
+        if own & group:
+            names |= group
+    return tuple(sorted((n for n in names if n), key=len, reverse=True))
+
+
+@lru_cache(maxsize=4096)
+def name_prefix(column: object) -> re.Pattern[str] | None:
+    """The pattern of a column's name before a number at the start of a cell (group 1:
+    the name), or ``None`` for a column never read so (an ID; a cycle's "Cycle 2 Day 1",
+    which its own reader reads)."""
+    column = str(column or "")[:80]
+    if not column or named_like_id(column) or cycle_reader(column) is not None or \
+            _CLASSES.search(column) or {w.upper() for w in _words(column)} & CLASS_INITIALS:
+        return None
+    names = _names(column)
+    if not names:
+        return None
+    long = [re.escape(n) for n in names if len(n) > _SHORT]
+    short = [re.escape(n) for n in names if len(n) <= _SHORT]
+    parts = []
+    if long:
+        parts.append(rf"(?:{'|'.join(long)})\s{{0,3}}[:=\-]?\s{{0,3}}")
+    if short:
+        parts.append(rf"(?:{'|'.join(short)})(?:\s{{1,3}}|\s{{0,3}}[:=]\s{{0,3}})")
+    return re.compile(rf"\s*({'|'.join(parts)})(?=[<>≤≥~]?\s{{0,2}}[+-]?\d)", re.IGNORECASE)
+
+
+def read_named_values(df: pd.DataFrame) -> pd.DataFrame:
+    """The table with each cell that writes its column's name before a number rewritten
+    as what follows the name ("Na 134 mmol/L": "134 mmol/L"), and a note per column in
+    ``df.attrs["sparge_read_notes"]``. A table without such a cell is returned as it is."""
+    out = df
+    said = []
+    for col in df.columns:
+        values = df[col]
+        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        pattern = name_prefix(col)
+        if pattern is None:
+            continue
+        cells = values.to_numpy(dtype=object)
+        rows = [i for i, v in enumerate(cells) if isinstance(v, str) and len(v) <= 80
+                and _MAYBE.match(v) and pattern.match(v)]
+        if not rows:
+            continue
+        if out is df:
+            out = df.copy()
+            out.attrs = dict(df.attrs)
+        new = cells.copy()
+        for i in rows:
+            new[i] = pattern.sub("", new[i], count=1).strip()
+        out[col] = pd.Series(new, index=values.index, dtype=object)
+        said.append(f"'{_q(col, 40)}' {len(rows):,} (e.g. '{_q(cells[rows[0]], 24)}' as "
+                    f"'{_q(new[rows[0]], 24)}')")
+    if said:
+        out.attrs["sparge_read_notes"] = [
+            *out.attrs.get("sparge_read_notes", []),
+            "Cells that write the name of what is measured before the value are read as "
+            "the value: " + "; ".join(said[:8]) + (f"; and {len(said) - 8} more columns"
+                                                  if len(said) > 8 else "") + "."]
+    return out
+
+
+__all__ = ["SAME_MEASUREMENT", "name_prefix", "read_named_values"]
