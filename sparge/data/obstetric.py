@@ -58,8 +58,19 @@ _GESTATION_NAME = re.compile(r"gestation|\bga\b|\bgest\b|weeks? (?:of|pregnant)|
                              re.IGNORECASE)
 #: "11+3", "11+3/7", "11w3d", "11w 3d", "11 weeks 3 days", "11 wks + 3": weeks and days
 #: from 4 weeks (a booking), bounded runs.
-_WEEKS_DAYS = re.compile(r" {0,3}([4-9]|[1-3]\d|4[0-5]) {0,3}(?:\+|w(?:ee)?k?s?\.? {0,3}\+?)"
-                         r" {0,3}([0-6]) {0,3}(?:/ {0,2}7|d(?:ays?)?)? {0,3}", re.IGNORECASE)
+#: Before a gestation, how the baby was born: "prem 32/40", "ex-33/40", "ex 34+4".
+_BORN = r"(?:(?:prem(?:ature)?|preterm|ex[\s-]{0,2}(?:prem)?|born\s{1,2}at)\s{0,2}[-:]?\s{0,2})?"
+_WEEKS_DAYS = re.compile(r" {0,3}" + _BORN + r"([4-9]|[1-3]\d|4[0-5]) {0,3}"
+                         r"(?:\+|w(?:ee)?k?s?\.? {0,3}\+?) {0,3}([0-6]) {0,3}"
+                         r"(?:/ {0,2}7|d(?:ays?)?)?(?: {0,2}/ {0,2}40)? {0,3}", re.IGNORECASE)
+#: Whole weeks with their mark: "38/40" (the UK's weeks of 40), "38w", "38 weeks".
+_WEEKS = re.compile(r" {0,3}" + _BORN + r"([4-9]|[1-3]\d|4[0-5]) {0,2}"
+                    r"(?:/ {0,2}40|w|wks?|weeks?)\.? {0,3}", re.IGNORECASE)
+#: Born at term, its weeks not written: "term", "FT", "T", "term (SVD)": the middle of
+#: term's 37 to 42 weeks, as a range is read.
+_TERM = re.compile(r" {0,3}(?:full[\s-]{0,2}term|term|ft|t|at term)(?: {0,2}\([a-z ]{1,20}\))?"
+                   r" {0,3}", re.IGNORECASE)
+TERM_WEEKS = 39.5
 
 
 def weeks_of(cell: object) -> float | None:
@@ -69,10 +80,17 @@ def weeks_of(cell: object) -> float | None:
     --------
     >>> round(weeks_of("11+3"), 4), round(weeks_of("8w 2d"), 4), weeks_of("2")
     (11.4286, 8.2857, None)
+    >>> weeks_of("prem 32/40"), weeks_of("39+5/40") == 39 + 5 / 7, weeks_of("term (SVD)")
+    (32.0, True, 39.5)
     """
     text = str(cell)
-    m = _WEEKS_DAYS.fullmatch(text) if len(text) <= 30 else None
-    return None if m is None else int(m.group(1)) + int(m.group(2)) / 7
+    if len(text) > 30:
+        return None
+    if m := _WEEKS_DAYS.fullmatch(text):
+        return int(m.group(1)) + int(m.group(2)) / 7
+    if m := _WEEKS.fullmatch(text):  # "38/40", "prem 32/40", "40w" (walk-through 60)
+        return float(m.group(1))
+    return TERM_WEEKS if _TERM.fullmatch(text) else None
 
 
 def _rewrite(df: pd.DataFrame, named: re.Pattern, read, what: str, unit: str
@@ -112,5 +130,6 @@ def read_obstetric(df: pd.DataFrame) -> pd.DataFrame:
     gestation (however few its cells: a new patient's row is read as the table's)."""
     df = _rewrite(df, _PARITY_NAME, parity_of, "parities written in obstetric notation",
                   "the parity, the number of births")
-    return _rewrite(df, _GESTATION_NAME, weeks_of, "gestation(s) in weeks and days",
+    return _rewrite(df, _GESTATION_NAME, weeks_of, "gestation(s) in weeks and days, as "
+                    "weeks of 40 ('38/40') or as term (the middle of 37 to 42 weeks: 39.5)",
                     "weeks")
