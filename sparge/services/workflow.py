@@ -135,6 +135,24 @@ def leave_out_button(encoder, report) -> tuple[str, dict[str, str]]:
     return label, {**(encoder.roles or {}), **{c: "ignore" for c in cols}}
 
 
+def threshold_button(report) -> tuple[str, float] | None:
+    """The Data page's button raising the threshold on missing values when it leaves out
+    most of the table (walk-through 60: 3 of 602 patients kept at the paper's 10 %, and
+    the report's "a threshold of 46 % keeps them all" asked for the setup's slider and a
+    second encoding): its label and the threshold (a share), or ``None`` when the
+    threshold keeps at least half the table. The smallest whole percent keeping every
+    patient left out, at most 50 % (above half a patient's values the model would learn
+    from its own completion)."""
+    dropped = [d.missing_pct for d in report.patients_dropped]
+    n = int(report.n_rows)
+    if not dropped or n - len(dropped) >= 0.5 * n:
+        return None
+    need = min(50, int(np.ceil(max(dropped) - 1e-9)))
+    kept = n - len(dropped) + sum(p <= need + 1e-9 for p in dropped)
+    return (f"Raise the threshold on missing values to {need}%: {kept:,} of {n:,} patients "
+            "kept for training", need / 100)
+
+
 #: Below this share of a table's patients kept for training, the Model page says so.
 FEW_KEPT_SHARE = 0.25
 
