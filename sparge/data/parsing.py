@@ -171,14 +171,20 @@ _NAMED_COUNT = re.compile(r" ?CD[348]\+?(?: ?(?:count|abs(?:olute)?))?[ :=]{0,3}
 #: An oxygen saturation with how it was taken after the "%": "98% RA", "94% on 2L",
 #: "94 % O2", "93% 2L NP" (walk-through 33: 156 such cells were set to missing). The
 #: saturation is read; how much oxygen the patient was on is not.
+#: How oxygen is given, as a saturation's note writes it: "RA", "2L NP", "HF 2L/kg",
+#: "1L NCO2", "CPAP", "LFO2", "FiO2 40%" (walk-through 60's ward lost 60 saturations
+#: taken on CPAP or high flow).
+_O2_HOW = (r"(?:RA|room\s*air|air|O2|oxygen|supplemental\s+O2|NP|NC|NCO2|LFO2|LF|HF|HFNC|"
+           r"HHFNC|HFO|NRB|FM|mask|venturi|CPAP|BiPAP|NIV|optiflow|high\s*flow|low\s*flow|"
+           r"nasal\s*(?:specs|cannulae?|prongs)|headbox|"
+           r"\d+(?:\.\d+)?\s*(?:L|l|lpm|L/min|l/min|L/kg|l/kg)\b|"
+           r"FiO2\s*\d+\s*%?|\d+\s*%\s*(?:FiO2|O2))")
 _SATURATION = re.compile(
     # "94% on 2L", and without its % before how it was taken: "96 on air", "97% in air"
-    # (walk-through 50's paediatric ED set 111 such saturations to missing)
+    # (walk-through 50's paediatric ED set 111 such saturations to missing), "100 CPAP"
     r"\s*(\d{2,3}(?:\.\d)?)\s*(?:%\s*(?:(?:on|in)\s+|@\s*|via\s+|with\s+)?|"
-    r"(?:on|in)\s+|@\s*|via\s+|with\s+|\s(?=RA\b|room\s*air\b|air\b))"
-    r"(?:RA|room\s*air|air|O2|oxygen|supplemental\s+O2|NP|NC|NRB|HFNC|FM|mask|venturi|"
-    r"\d+(?:\.\d+)?\s*(?:L|l|lpm|L/min)\b(?:\s*(?:O2|NP|NC|FM|NRB|mask|via\s+\w+))?|"
-    r"FiO2\s*\d+\s*%?|\d+\s*%\s*(?:FiO2|O2))\s*", re.IGNORECASE)
+    r"(?:on|in)\s+|@\s*|via\s+|with\s+|\s(?=" + _O2_HOW + r"))"
+    + _O2_HOW + r"(?:\s{0,2}(?:via\s+|on\s+)?" + _O2_HOW + r"){0,3}\s*", re.IGNORECASE)
 #: A limit with a unit, "<5 ng/L": the comparator, then a cell read as a number.
 _LIMIT_THEN = re.compile(r"\s*([<>]=?|[≤≥⩽⩾])\s*(\d.*)")
 #: A value said to be estimated, "est 67", "~70 kg", "approx. 1.7 m" (walk-through 33's
@@ -277,9 +283,11 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
     # (walk-through 47 lost both, a column of two maxima)
     (re.compile(r"barthel", re.IGNORECASE), {"/20": 5.0, "/100": 1.0}),
     # a capillary refill written "normal" or "brisk": under 2 s, read as that limit as
-    # "<2s" is (walk-through 50's paediatric ED set 90 to missing)
+    # "<2s" is (walk-through 50's paediatric ED set 90 to missing); "prolonged" or
+    # "delayed": over 2 s, read as 3 s, the first whole second past it, as a ward writes
+    # "3s" (walk-through 60 set 16 to missing)
     (re.compile(r"cap(?:illary)? refill|\bcrt\b", re.IGNORECASE),
-     {"normal": 2.0, "brisk": 2.0}),
+     {"normal": 2.0, "brisk": 2.0, "prolonged": 3.0, "delayed": 3.0, "sluggish": 3.0}),
     # the electronic frailty index's categories (Clegg 2016: fit up to 0.12, mild to 0.24,
     # moderate to 0.36, severe beyond) as their band's middle, the open band as its limit,
     # as ranges and limits are read (walk-through 48's GP export wrote "Moderate frailty"

@@ -117,3 +117,25 @@ def test_a_gestation_written_as_a_ward_writes_it(cell, weeks):
     from sparge.data.obstetric import read_obstetric
     assert read_obstetric(df)["Gestation"].iloc[:4].astype(float).tolist() == \
         pytest.approx([38, 39.5, 32, 40 + 4 / 7])
+
+
+@pytest.mark.parametrize("cell, read", [
+    ("100 on CPAP", 100), ("100 CPAP", 100), ("sats 98 on HF 2L/kg", 98),
+    ("97 on LFO2", 97), ("sats 99 on 1L NCO2", 99), ("92 RA", 92), ("94% on 2L", 94),
+    ("5 mg", None)])
+def test_a_saturation_on_any_oxygen_a_ward_gives(cell, read):
+    from sparge.data.parsing import parse_numeric
+    values, _ = parse_numeric(pd.Series(["97", "98%", strip(cell)], name="SpO2"))
+    assert (np.isnan(values[2]) and read is None) or values[2] == read
+
+
+def strip(cell: str) -> str:
+    frame = read_named_values(pd.DataFrame({"SpO2": [cell]}))
+    return frame["SpO2"].iloc[0]
+
+
+def test_a_prolonged_capillary_refill_is_past_the_normal_limit():
+    from sparge.data.parsing import parse_numeric
+    values, _ = parse_numeric(pd.Series(["brisk", "prolonged", "<2s", "3 secs", "CRT 4s"],
+                                        name="CRT"))
+    assert values[0] == 2 and values[1] == 3
