@@ -28,6 +28,7 @@ from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
 from sparge.data.apgar import apgar_columns, split_apgars
 from sparge.data.blood_pressure import pressure_columns, pressure_unit, split_pressures
+from sparge.data.centiles import read_centiles
 from sparge.data.column_guess import (
     event_answer_codes,
     ids_repeat_only_in_copies,
@@ -324,9 +325,10 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
     with shared_looks():  # a small table's cells looked at once for every reader
-        df = read_icd_codes(read_dates_in_age_columns(read_obstetric(read_compound_units(
-            read_pounds_ounces(read_not_applicable(read_named_values(df), answers)),
-            durations))), known=fitted)
+        df = read_compound_units(read_pounds_ounces(read_not_applicable(
+            read_named_values(df), answers)), durations)
+        df = read_icd_codes(read_dates_in_age_columns(read_centiles(read_obstetric(df))),
+                            known=fitted)
         return split_apgars(split_pressures(split_tnm(df, known=stages),
                                             known=pressure_columns(fitted)),
                             known=apgar_columns(fitted))

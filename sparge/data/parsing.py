@@ -563,6 +563,8 @@ _UNIT_SPELLINGS = {
     "weeks": "weeks", "week": "weeks", "wks": "weeks", "wk": "weeks",
     "hours": "hours", "hour": "hours", "hrs": "hours", "hr": "hours", "h": "hours",
     "%": "%", "percent": "%",
+    # a standard deviation score written "SD", "SDS" or "z" (walk-through 60: "two units")
+    "sd": "sds", "sds": "sds", "zscore": "sds", "z-score": "sds",
     "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "kgs": "kg",
     # a temperature written "97.8 F" or "37 ºC" (walk-through 24 lost 30 such cells)
     "f": "°f", "ºf": "°f", "degf": "°f", "fahrenheit": "°f",

@@ -25,6 +25,7 @@ import pandas as pd
 from sparge.data.age_dates import read_dates_in_age_columns
 from sparge.data.apgar import split_apgars
 from sparge.data.blood_pressure import split_pressures
+from sparge.data.centiles import read_centiles
 from sparge.data.compound_units import read_compound_units
 from sparge.data.icd_codes import read_icd_codes
 from sparge.data.named_values import read_named_values
@@ -388,6 +389,7 @@ def read_table(source, *, delimiter: str | None = None,
         raise DataError(f"{_q(name)} has a header but no patient rows.")
     df.attrs["sparge_read_notes"] = _read_notes(scan, k) + _unescape_html(df)
     # "pT2N1M0" as three ordered columns, "142/88" as two numbers
+    df = read_compound_units(read_pounds_ounces(read_not_applicable(read_named_values(df),
+                                                                    answers)))
     return split_apgars(split_pressures(split_tnm(read_icd_codes(read_dates_in_age_columns(
-        read_obstetric(read_compound_units(read_pounds_ounces(read_not_applicable(
-            read_named_values(df), answers)))))))))
+        read_centiles(read_obstetric(df)))))))

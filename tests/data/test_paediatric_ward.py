@@ -139,3 +139,20 @@ def test_a_prolonged_capillary_refill_is_past_the_normal_limit():
     values, _ = parse_numeric(pd.Series(["brisk", "prolonged", "<2s", "3 secs", "CRT 4s"],
                                         name="CRT"))
     assert values[0] == 2 and values[1] == 3
+
+
+def test_scores_bands_and_limits_in_a_centile_column_are_centiles():
+    """Walk-through 60's "Wt centile" was left out as mixing the units "SD" and "SDS"."""
+    from sparge.data.centiles import centile_of_sds, read_centiles, sds_of_centile
+    assert centile_of_sds(0) == pytest.approx(50)
+    assert centile_of_sds(-2) == pytest.approx(2.275, abs=1e-3)  # the 2nd centile line
+    assert sds_of_centile(centile_of_sds(-0.67)) == pytest.approx(-0.67)
+    cells = ["50th", "-1.2 SD", "0.4SDS", "25th-50th", "<0.4th", "9th centile", "", "z -2"]
+    out = read_centiles(pd.DataFrame({"Wt centile": cells * 5, "BMI SDS": ["9th", "-1.2"] * 20}))
+    col = out["Wt centile"].iloc[:8].tolist()
+    assert col[0] == "50th" and col[5] == "9th centile" and col[6] == ""  # as written
+    assert float(col[1]) == pytest.approx(11.507) and float(col[2]) == pytest.approx(65.542)
+    assert col[3] == "37.5" and col[4] == "<0.4" and float(col[7]) == pytest.approx(2.275)
+    assert float(out["BMI SDS"].iloc[0]) == pytest.approx(-1.341)
+    enc = Encoder().fit(pd.DataFrame({"Wt centile": cells * 5}))
+    assert enc.roles_["Wt centile"] == "numeric"
