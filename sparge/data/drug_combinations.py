@@ -20,7 +20,7 @@ from sparge.data.tables import norm_key
 REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b|medication|"
                             r"\bdrugs?\b|therapy|treatment|\bmeds?\b|combination|"
                             r"anti[\s-]?coag|antiplatelet|\b[dn]oacs?\b|statin|\besas?\b|"
-                            r"erythropoie|\bepo\b",
+                            r"erythropoie|\bepo\b|antibiotic|\babx\b|antimicrob",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -83,6 +83,30 @@ _DRUGS: dict[str, str] = {
                      "nesp"), "darbepoetin"),
     **dict.fromkeys(("mircera", "cera", "methoxypolyethyleneglycolepoetinbeta",
                      "pegepoetinbeta"), "methoxy polyethylene glycol-epoetin beta"),
+    # antibiotics as a ward writes them (walk-through 60: "Augmentin", "co-amox",
+    # "co-amoxiclav 30mg/kg tds"; "Claforan", "cefotax"; "BP/gent", "benpen + gent")
+    **dict.fromkeys(("amoxicillin", "amoxycillin", "amox", "amoxil"), "amoxicillin"),
+    **dict.fromkeys(("coamoxiclav", "coamox", "augmentin", "amoxiclav",
+                     "amoxicillinclavulanate", "amoxicillinclavulanicacid"), "co-amoxiclav"),
+    **dict.fromkeys(("ceftriaxone", "rocephin"), "ceftriaxone"),
+    **dict.fromkeys(("cefotaxime", "cefotax", "claforan"), "cefotaxime"),
+    **dict.fromkeys(("cefalexin", "cephalexin", "keflex"), "cefalexin"),
+    **dict.fromkeys(("cefuroxime", "zinacef", "zinnat"), "cefuroxime"),
+    **dict.fromkeys(("benzylpenicillin", "benpen", "bp", "penicilling", "peng"),
+                    "benzylpenicillin"),
+    **dict.fromkeys(("gentamicin", "gentamycin", "gent", "genta", "cidomycin"),
+                    "gentamicin"),
+    **dict.fromkeys(("flucloxacillin", "fluclox", "floxapen"), "flucloxacillin"),
+    **dict.fromkeys(("clarithromycin", "clari", "klaricid"), "clarithromycin"),
+    **dict.fromkeys(("azithromycin", "azithro", "zithromax"), "azithromycin"),
+    **dict.fromkeys(("metronidazole", "metro", "flagyl"), "metronidazole"),
+    **dict.fromkeys(("vancomycin", "vanc", "vanco", "vancocin"), "vancomycin"),
+    **dict.fromkeys(("meropenem", "mero", "meronem"), "meropenem"),
+    **dict.fromkeys(("piperacillintazobactam", "piptaz", "piptazo", "tazocin"),
+                    "piperacillin-tazobactam"),
+    **dict.fromkeys(("ciprofloxacin", "cipro", "ciproxin"), "ciprofloxacin"),
+    **dict.fromkeys(("trimethoprim",), "trimethoprim"),
+    **dict.fromkeys(("nitrofurantoin", "macrobid", "macrodantin"), "nitrofurantoin"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -135,6 +159,7 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "metalyse": ("tenecteplase",), "lipitor": ("atorvastatin",), "zocor": ("simvastatin",),
     "crestor": ("rosuvastatin",), "pravachol": ("pravastatin",), "dapt": ("aspirin",
                                                                           "clopidogrel"),
+    "pip/taz": ("piperacillin-tazobactam",), "pip-taz": ("piperacillin-tazobactam",),
     "aranesp": ("darbepoetin",), "eprex": ("epoetin",), "epogen": ("epoetin",),
     "procrit": ("epoetin",), "binocrit": ("epoetin",), "retacrit": ("epoetin",),
     "neorecormon": ("epoetin",), "abseamed": ("epoetin",), "silapo": ("epoetin",),
@@ -142,13 +167,16 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
 #: An answer saying the patient takes none of the column's drugs: "none", "nil", "no".
 _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant",
                       "no anticoagulation", "not anticoagulated", "no antiplatelet",
-                      "no esa", "not on esa", "no epo", "not on epo"})
+                      "no esa", "not on esa", "no epo", "not on epo", "no abx",
+                      "nil abx", "no antibiotics", "not on antibiotics", "none given"})
 #: A dose and how often after a drug's name: "apixaban 5mg bd", "warfarin 3 mg od",
 #: "enoxaparin 40 mg sc daily" (bounded runs: no backtracking on a hostile cell).
 _DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml)\b"
                    r"[a-z0-9 ./]{0,40}$")
 #: How often, with a slash: "3x/wk", "1/7", "2/52", "once/day".
 _PER_TIME = re.compile(r"/ ?(?:wk|wks|week|weeks|day|days|d|7|52|12|month|months|mo)\b")
+#: A dose per kilogram, "30mg/kg" (a child's): no combination.
+_PER_KG = re.compile(r"/ ?kg\b")
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus".
 _SPLIT = re.compile(r" ?(?:[/+,;&]|\band\b|\bwith\b|\bplus\b) ?")
 #: Answers this long are free text, not a regimen.
@@ -192,7 +220,8 @@ def drug_set(answer: str) -> frozenset[str] | None:
     # a dose whose frequency has a slash, "epoetin alfa 4000u 3x/wk" (not a combination)
     dose = _DOSE.search(key)
     if dose is not None and dose.start() > 0 and "/" in dose.group() and \
-            dose.group().count("/") == len(_PER_TIME.findall(dose.group())):
+            dose.group().count("/") == len(_PER_TIME.findall(dose.group())) + \
+            len(_PER_KG.findall(dose.group())):
         key = key[:dose.start()]
     drugs: set[str] = set()
     # "DRV/r + TDF/FTC": the boosted pairs first, as their own names
@@ -219,11 +248,20 @@ def _word_set(answer: str) -> frozenset[str] | None:
     return frozenset(parts) if len(parts) >= 2 and len(set(parts)) == len(parts) else None
 
 
-def _target_rank(answer: str) -> tuple[int, bool, int, str]:
+def _target_rank(answer: str) -> tuple[int, bool, bool, int, str]:
     """The answer a group's others are paired with: the most parts, each a drug's own
-    name or abbreviation ("BIC/FTC/TAF", not "B/F/TAF" or "Biktarvy"), then the shortest."""
-    parts = [p.replace(" ", "").replace("-", "") for p in _SPLIT.split(norm_key(answer)) if p]
-    return (-len(parts), not all(p in _DRUGS for p in parts), len(answer), answer)
+    name or abbreviation ("BIC/FTC/TAF", not "B/F/TAF" or "Biktarvy"); one drug by its
+    generic name ("amoxicillin", not "amox" or "Amoxil": walk-through 60); then the
+    shortest."""
+    key = norm_key(answer)
+    dose = _DOSE.search(key) if len(key) <= _MAX_LENGTH else None
+    if dose is not None and dose.start() > 0:  # "co-amoxiclav 30mg/kg tds": one drug
+        key = key[:dose.start()]
+    parts = [p.replace(" ", "").replace("-", "") for p in _SPLIT.split(key) if p]
+    generic = len(parts) == 1 and parts[0] in _DRUGS and \
+        parts[0] == _DRUGS[parts[0]].replace(" ", "").replace("-", "")
+    return (-len(parts), not all(p in _DRUGS for p in parts), not generic, len(answer),
+            answer)
 
 
 def combination_pairs(levels: list[str], column: str | None) -> list[tuple[str, str]]:

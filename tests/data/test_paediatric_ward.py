@@ -156,3 +156,21 @@ def test_scores_bands_and_limits_in_a_centile_column_are_centiles():
     assert float(out["BMI SDS"].iloc[0]) == pytest.approx(-1.341)
     enc = Encoder().fit(pd.DataFrame({"Wt centile": cells * 5}))
     assert enc.roles_["Wt centile"] == "numeric"
+
+
+def test_antibiotics_by_brand_abbreviation_and_dose_per_kg_are_one_answer_each():
+    """Walk-through 60: "Augmentin", "co-amox" and "co-amoxiclav 30mg/kg tds" were three
+    answers; "Rocephin" and "ceftriaxone" two. The generic name's answer is the target."""
+    from sparge.data.drug_combinations import combination_pairs, drug_set
+    assert drug_set("co-amoxiclav 30mg/kg tds") == drug_set("Augmentin") == \
+        drug_set("co-amox") == frozenset({"co-amoxiclav"})
+    assert drug_set("BP/gent") == drug_set("benpen + gent") == \
+        frozenset({"benzylpenicillin", "gentamicin"})
+    assert drug_set("no abx") == drug_set("nil")
+    pairs = dict(combination_pairs(["amox", "Amoxil", "amoxicillin 40mg/kg", "amoxicillin",
+                                    "Rocephin", "ceftriaxone", "keflex", "cephalexin",
+                                    "cefalexin"], "Antibiotics"))
+    assert pairs == {"amox": "amoxicillin", "Amoxil": "amoxicillin",
+                     "amoxicillin 40mg/kg": "amoxicillin", "Rocephin": "ceftriaxone",
+                     "keflex": "cefalexin", "cephalexin": "cefalexin"}
+    assert combination_pairs(["amox", "amoxicillin"], "Feeds") == []  # not a drug column
