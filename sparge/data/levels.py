@@ -710,6 +710,18 @@ _SECTION_NOTES = {
               "37/41"),
 }
 
+#: A breathing support's settings as written after it: pressures (cmH2O) and flows
+#: (L/min, L/kg/min), as loose keys (:func:`loose_key` drops the point: "0.5" is "05").
+_PRESSURES = tuple(str(p) for p in range(3, 13))
+_FLOWS = ("01", "02", "025", "03", "04", "05", "075", "1", "15", "2", "25", "3", "4", "5",
+          "6", "8", "10", "12", "15")
+
+
+def _settings(names, values, units) -> tuple[str, ...]:
+    """Every ``name`` + ``value`` + ``unit`` key, with and without a space's worth."""
+    return tuple(f"{n}{v}{u}" for n in names for v in values for u in units)
+
+
 #: Answers that mean the same in a column whose name holds one of the words (loose keys,
 #: :func:`loose_key`; the preferred answer first): smoking status, sex and the type of
 #: diabetes, as clinic exports write them. Only there: "active" and "current" need not mean the same
@@ -992,7 +1004,14 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     (("admission source", "admitted from", "source of admission", "referral source",
       "admission route", "location before", "admit source"), (
         ("emergencydepartment", "ed", "a&e", "ae", "emergencydept", "emergency",
-         "casualty", "er", "edresus", "resus", "emergencyroom", "a+e"),
+         "casualty", "er", "edresus", "resus", "emergencyroom", "a+e",
+         # a children's hospital's own (walk-through 60)
+         "ped", "paedsed", "paediatriced", "childrensed", "ced", "pem",
+         "paediatricemergencydepartment", "childrensemergencydepartment"),
+        ("gp", "gpreferral", "gpletter", "referredbygp", "generalpractitioner", "gpreferred"),
+        ("assessmentunit", "pau", "cau", "paediatricassessmentunit",
+         "childrensassessmentunit", "sau", "mau", "amu", "acuteassessmentunit"),
+        ("clinic", "opd", "outpatients", "outpatient", "outpatientclinic", "fromclinic"),
         ("theatre", "theatres", "postop", "postoperative", "recovery", "or", "pacu",
          "fromtheatre", "operatingtheatre", "operatingroom", "surgery", "theatre/recovery"),
         ("ward", "wards", "ward(deteriorating)", "generalward", "fromward",
@@ -1000,7 +1019,49 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
                                 *(f"{n}{c}" for n in range(1, 40) for c in "abcdef")))),
         ("transfer", "exttransfer", "externaltransfer", "oohtransfer", "oohospitaltransfer",
          "transferotherhospital", "transfer-otherhospital", "otherhospital",
-         "interhospitaltransfer", "interhospital", "tertiarytransfer", "repatriation"))),
+         "interhospitaltransfer", "interhospital", "tertiarytransfer", "repatriation",
+         "transferdgh", "dghtransfer", "txfromdgh", "transferfromdgh", "fromdgh",
+         *(f"txfrom{h}" for h in ("royal", "general", "district", "another hospital",
+                                  "anotherhospital", "otherhospital", "dgh"))))),
+    # walk-through 60's paediatric ward: how a child is fed
+    (("feed", "feeding", "nutrition route", "enteral"), (
+        ("oral", "po", "fulloral", "normaldiet", "diet", "eatinganddrinking", "eating",
+         "orally", "oralfeeds", "oraladlib", "adlib", "fulldiet", "warddiet"),
+        ("breastfed", "bf", "bfadlib", "breastfeeding", "breastfeeds", "breastmilk",
+         "breast", "bfondemand"),
+        ("ng", "ngt", "ngfeeds", "ngfeed", "ngtube", "nasogastric", "nasogastricfeeds",
+         "ngtfeeds", "50%ng", "ng2/3", "ng1/2", "ng50%", "ng100%", "fullng", "ng2/3feeds",
+         "ngbolus", "ngcontinuous"),
+        ("ivf", "ivfluids", "iv", "ivfluid", "iv100%", "ivf2/3maint", "ivf2/3", "iv2/3",
+         "ivfullmaint", "ivmaintenance", "maintenancefluids", "fullmaintenance",
+         "09%+5%gluc", "09%saline+5%glucose", "09%nacl+5%glucose", "ivf100%"),
+        ("nbm", "nilbymouth", "nilbymouthnbm", "npo"))),
+    # ... a respiratory virus swab's result
+    (("npa", "virology", "viral swab", "respiratory swab", "viral pcr", "nasopharyn",
+      "resp virus", "respiratory virus", "^rsv"), (
+        ("rsv", "rsvpos", "rsvpositive", "rsv+", "rsv+ve", "rsvdetected", "rsva", "rsvb",
+         "rsvve+"),
+        ("rhinovirus", "rhino", "rhino+", "rhino+ve", "rhinoviruspositive", "hrv",
+         "rhino/enterovirus", "rhinovirusdetected"),
+        ("hmpv", "hmpv+", "hmpv+ve", "metapneumovirus", "humanmetapneumovirus",
+         "hmpvpositive", "hmpvdetected"),
+        ("influenza", "flu", "flua", "flub", "influenzaa", "influenzab", "flu+",
+         "influenzapositive"),
+        ("negative", "neg", "-ve", "notdetected", "nonedetected", "novirusdetected",
+         "novirus", "nil", "nildetected"))),
+    # ... a blood culture's result
+    (("blood culture", "blood cultures", "^bc", "^bcs", "culture result"), (
+        ("nogrowth", "ngtd", "ngat48h", "ngat48hrs", "ngat48hours", "ngat36h", "ng48h",
+         "ng48hrs", "ngat5days", "nogrowthtodate", "nogrowthat48h", "nogrowthat48hrs",
+         "negative", "neg", "sterile", "ng", "nogrowthat5days", "nogrowth48h"),
+        ("contaminant", "contaminant(cons)", "cons-contam", "cons(contaminant)",
+         "conscontaminant", "contaminated", "skincontaminant", "cons", "contam",
+         "probablecontaminant", "coagulasenegativestaph", "conscontam", "contam(cons)"),
+        ("ecoli", "e.coli", "escherichiacoli"),
+        ("gbs", "groupbstrep", "groupbstreptococcus", "streptococcusagalactiae",
+         "sagalactiae"),
+        ("pneumococcus", "spneumoniae", "streptococcuspneumoniae", "streppneumo",
+         "streppneumoniae", "pneumo"))),
     # ... its admission diagnoses: "OOHCA" and "OHCA" one out-of-hospital arrest (an
     # in-hospital one and a bare "cardiac arrest" apart); sepsis, septic shock (a
     # severity) and urosepsis (a source) apart
@@ -1020,15 +1081,27 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("trauma", "majortrauma", "polytrauma"))),
     # ... a patient on a ventilator: invasive ventilation written "IPPV", "Intubated";
     # non-invasive ventilation and high-flow oxygen stay apart from it and each other
+    # (walk-through 60's paediatric ward: CPAP apart from bilevel NIV, and each support
+    # written with its setting, "CPAP +6", "HFNC 2L/kg", "nasal specs 0.5L", "LF 2L/min")
     (("mechanical ventilation", "ventilated", "ventilation", "^imv", "^ippv",
-      "respiratory support", "resp support"), (
+      "respiratory support", "resp support", "oxygen therapy", "o2 therapy"), (
         ("yes", "y", "ippv", "intubated", "invasive", "imv", "invasiveventilation",
          "ett", "ventilated", "mv", "mechanicallyventilated", "intubatedandventilated",
          "tracheostomy", "trache", "trachy"),
-        ("niv", "bipap", "cpap", "noninvasive", "noninvasiveventilation", "nippv"),
+        ("niv", "bipap", "noninvasive", "noninvasiveventilation", "nippv", "bilevel"),
+        ("cpap", *_settings(("cpap", "cpap+", "cpapof", "cpap@"), _PRESSURES, ("", "cmh2o"))),
         ("hfno", "hfnc", "optiflow", "highflow", "highflownasaloxygen",
-         "highflownasalcannula", "airvo"),
-        ("no", "n", "none", "nil", "noventilation", "selfventilating", "sv"))),
+         "highflownasalcannula", "airvo", "hhfnc", "hfnco2", "hf",
+         *_settings(("hfnc", "hhfnc", "highflow", "hf", "optiflow", "hfno"), _FLOWS,
+                    ("l/kg", "l/kg/min", "lkg", "l/min", "l", "lpm"))),
+        ("lowflow", "lowflowo2", "lowflowoxygen", "lfo2", "lf", "nco2", "nasalspecs",
+         "nasalcannula", "nasalcannulae", "nasalprongs", "nasalo2", "o2", "oxygen",
+         "supplementaryo2", "supplementaloxygen", "headboxo2", "headbox",
+         *_settings(("lf", "lfo2", "lowflow", "nco2", "nasalspecs", "nasalcannula",
+                     "nasalprongs", "o2", "nc", "np", "lowflowo2"), _FLOWS,
+                    ("l", "l/min", "lpm", "lmin"))),
+        ("no", "n", "none", "nil", "noventilation", "selfventilating", "sv", "ra",
+         "roomair", "air", "inair", "onair", "nooxygen", "noo2", "nosupport"))),
     # ... kidney replacement: continuous therapies one answer, intermittent apart
     (("rrt", "renal replacement", "kidney replacement", "^crrt", "haemofiltration",
       "hemofiltration", "dialysis"), (

@@ -174,3 +174,22 @@ def test_antibiotics_by_brand_abbreviation_and_dose_per_kg_are_one_answer_each()
                      "amoxicillin 40mg/kg": "amoxicillin", "Rocephin": "ceftriaxone",
                      "keflex": "cefalexin", "cephalexin": "cefalexin"}
     assert combination_pairs(["amox", "amoxicillin"], "Feeds") == []  # not a drug column
+
+
+@pytest.mark.parametrize("column, pairs", [
+    ("Resp support", {"CPAP +6": "CPAP", "HFNC 2L/kg": "HFNC", "nasal specs 0.5L": "low flow",
+                      "LF 2L/min": "low flow", "RA": "none", "room air": "none"}),
+    ("Feeds", {"PO": "oral", "NGT": "NG", "IV fluids": "IVF", "nil by mouth": "NBM"}),
+    ("NPA", {"RSV +ve": "RSV", "rhino +": "rhinovirus", "neg": "negative"}),
+    ("Blood culture", {"NGTD": "no growth", "NG at 48h": "no growth",
+                       "CoNS - contam": "contaminant"}),
+    ("Admitted from", {"PED": "ED", "GP letter": "GP", "PAU": "assessment unit"})])
+def test_a_wards_answers_written_several_ways(column, pairs):
+    """Walk-through 60: CPAP was merged into NIV, and most of the ward's spellings were
+    not offered."""
+    from sparge.data.levels import abbreviated_levels
+    levels = [*pairs, *set(pairs.values())]
+    found = dict(abbreviated_levels(levels, column))
+    assert {a: found.get(a) for a in pairs} == pairs
+    assert dict(abbreviated_levels(["CPAP", "NIV", "BiPAP"], "Resp support")) == \
+        {"BiPAP": "NIV"}  # CPAP stays apart from bilevel
