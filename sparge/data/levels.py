@@ -1023,6 +1023,37 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "transferdgh", "dghtransfer", "txfromdgh", "transferfromdgh", "fromdgh",
          *(f"txfrom{h}" for h in ("royal", "general", "district", "another hospital",
                                   "anotherhospital", "otherhospital", "dgh"))))),
+    # walk-through 60's paediatric ward: a child's diagnosis as a ward writes it, the
+    # virus, the day of the illness or a query after it ("RSV bronch", "bronchiolitis
+    # day 3", "Bronchiolitis ?apnoea"); a queried diagnosis alone ("?sepsis") stays apart
+    (("^diagnosis", "working diagnosis", "^dx", "presenting problem", "admission diagnosis",
+      "primary diagnosis"), (
+        ("bronchiolitis", "bronch", "rsvbronch", "rsvbronchiolitis", "bronchiolitis(rsv+)",
+         "bronchiolitis(rsv)", "bronchiolitisrsv+", "bronchiolitis-rsv", "rsv+bronchiolitis",
+         "bronchiolitis?apnoea", "bronchiolitis?apnea", "bronchiolitiswithapnoea",
+         "bronchiolitis(hmpv)", "bronchiolitis(rhino)", "bronchiolits", "bronchiolitus",
+         "brochiolitis", "bronchiolitis/rsv", "viralbronchiolitis",
+         *(f"bronchiolitisday{d}" for d in range(1, 11)),
+         *(f"bronchiolitis(day{d})" for d in range(1, 11))),
+        ("viralinducedwheeze", "viw", "viralwheeze", "wheeze", "viral-inducedwheeze",
+         "?asthma/viw", "viw/?asthma", "viw?asthma", "episodicviralwheeze", "evw",
+         "preschoolwheeze"),
+        ("asthma", "acuteasthma", "asthmaexacerbation", "exacerbationofasthma",
+         "acuteasthmaattack", "lifethreateningasthma", "severeasthma"),
+        ("gastroenteritis", "age", "acutegastroenteritis", "gastro", "d&v", "dandv",
+         "diarrhoeaandvomiting", "diarrheaandvomiting", "vomitinganddiarrhoea",
+         "gastroenteritis+dehydration", "gastroenteritiswithdehydration",
+         "viralgastroenteritis", "gastroenteritis(dehydrated)"),
+        ("uti", "urinarytractinfection", "uti?pyelo", "pyelonephritis", "pyelo",
+         "uti/pyelonephritis", "febrileuti", "upperuti", "loweruti"),
+        ("pneumonia", "cap", "communityacquiredpneumonia", "pnuemonia", "pneumoina",
+         "rllpneumonia", "lllpneumonia", "rulpneumonia", "lulpneumonia", "rmlpneumonia",
+         "chestinfection", "lrti", "lowerrespiratorytractinfection", "lrti/pneumonia"),
+        ("croup", "ltb", "laryngotracheobronchitis", "viralcroup"),
+        ("febrileneonate", "neonatalfever", "febrileinfant<3m", "febrileinfant",
+         "feverinneonate", "febrileinfantunder3months", "fever<3m", "neonatalsepsisscreen"),
+        ("febrileseizure", "febrileconvulsion", "fs", "simplefebrileseizure",
+         "complexfebrileseizure", "febrilefit"))),
     # walk-through 60's paediatric ward: how a child is fed
     (("feed", "feeding", "nutrition route", "enteral"), (
         ("oral", "po", "fulloral", "normaldiet", "diet", "eatinganddrinking", "eating",

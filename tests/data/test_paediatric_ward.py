@@ -193,3 +193,24 @@ def test_a_wards_answers_written_several_ways(column, pairs):
     assert {a: found.get(a) for a in pairs} == pairs
     assert dict(abbreviated_levels(["CPAP", "NIV", "BiPAP"], "Resp support")) == \
         {"BiPAP": "NIV"}  # CPAP stays apart from bilevel
+
+
+def test_a_wards_diagnoses_in_free_text_are_kept_with_their_spellings_offered():
+    """Walk-through 60's 118 ways of writing 12 diagnoses left the column out."""
+    from sparge.data.levels import abbreviated_levels
+    rng = np.random.default_rng(7)
+    written = ["Bronchiolitis", "RSV bronch", "bronchiolits", "bronchiolitis day 3",
+               "Bronchiolitis ?apnoea", "bronchiolitis (RSV+)", "viral wheeze", "VIW",
+               "?asthma / VIW", "gastroenteritis", "AGE", "D&V", "UTI", "UTI ?pyelo",
+               "urinary tract infection", "pneumonia", "CAP", "pnuemonia", "croup", "LTB",
+               "febrile convulsion", "FS", "?sepsis", "Febrile neonate", "neonatal fever",
+               *(f"bronchiolitis day {d}" for d in range(1, 8)),
+               *(f"other {k}" for k in range(6))]
+    df = pd.DataFrame({"Diagnosis": rng.choice(written, 400),
+                       "HR": rng.integers(90, 180, 400).astype(str)})
+    enc = Encoder().fit(df)
+    assert enc.roles_["Diagnosis"] == "categorical"
+    pairs = dict(abbreviated_levels(written, "Diagnosis"))
+    assert pairs["RSV bronch"] == pairs["bronchiolitis day 3"] == "Bronchiolitis"
+    assert pairs["LTB"] == "croup" and pairs["AGE"] == "gastroenteritis"
+    assert "?sepsis" not in pairs  # a query alone is not a diagnosis
