@@ -762,7 +762,11 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("uptodate", "utd", "complete", "completed", "fullyimmunised", "fullyimmunized",
          "fullyvaccinated", "uptodatewithimmunisations", "yes"),
         ("incomplete", "partial", "partiallyimmunised", "partiallyimmunized",
-         "partiallyvaccinated", "behind", "notuptodate", "overdue"),
+         "partiallyvaccinated", "behind", "notuptodate", "overdue", "notutd", "nonutd"),
+        # walk-through 60: "declined MMR" beside "declined"
+        ("declined", "refused", "parentsdeclined", "parentdeclined", "declinedmmr",
+         "declinedvaccination", "declinedvaccinations", "declinedimmunisations",
+         "declinedimmunizations", "refusedmmr"),
         ("none", "unimmunised", "unimmunized", "unvaccinated", "notimmunised",
          "notimmunized", "notvaccinated", "no"))),
     # walk-through 22's diabetes clinic: T2, T2DM, Type 2 and Type II for one answer

@@ -404,6 +404,7 @@ _AGE_IN = re.compile(r"\s{0,3}(\d{1,3}(?:\.\d{1,2})?)\s{0,3}(m|mo|mos|mth|mths|m
                      r"months?|w|wk|wks|weeks?|d|dys?|days?)\.?\s{0,3}", re.IGNORECASE)
 #: ... or as paediatric notes write it: "16/12" (months), "7/52" (weeks), "3/7" (days).
 _AGE_PART = re.compile(r"\s{0,3}(\d{1,2})\s{0,2}/\s{0,2}(12|52|7)\s{0,3}")
+_PART_TIMES = {"12": 2, "7": 4}
 _DAYS_IN = {"m": 365.25 / 12, "w": 7.0, "d": 1.0, "12": 365.25 / 12, "52": 7.0, "7": 1.0}
 _AGE_UNIT_DAYS = {"years": 365.25, "months": 365.25 / 12, "weeks": 7.0, "days": 1.0}
 
@@ -437,7 +438,9 @@ def _time_part(cell: str, per_unit: float) -> float | None:
     """A time written as paediatric notes write it, "16/12" (months, up to 23), "7/52"
     (weeks), "3/7" (days), in a unit of ``per_unit`` days; ``None`` for another cell."""
     m = _AGE_PART.fullmatch(cell) if len(cell) <= 20 else None
-    if m is None or int(m.group(1)) >= int(m.group(2)) * (2 if m.group(2) == "12" else 1):
+    # up to 23/12 (a toddler's months) and 27/7 (a neonate's days, walk-through 60's
+    # "24/7"); weeks under 52
+    if m is None or int(m.group(1)) >= int(m.group(2)) * _PART_TIMES.get(m.group(2), 1):
         return None
     return float(m.group(1)) * _DAYS_IN[m.group(2)] / per_unit
 

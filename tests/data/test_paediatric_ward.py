@@ -214,3 +214,13 @@ def test_a_wards_diagnoses_in_free_text_are_kept_with_their_spellings_offered():
     assert pairs["RSV bronch"] == pairs["bronchiolitis day 3"] == "Bronchiolitis"
     assert pairs["LTB"] == "croup" and pairs["AGE"] == "gastroenteritis"
     assert "?sepsis" not in pairs  # a query alone is not a diagnosis
+
+
+def test_a_neonates_age_in_days_of_the_week_and_immunisations_declined():
+    from sparge.data.levels import abbreviated_levels
+    from sparge.data.parsing import age_reader
+    read = age_reader("Age")
+    assert read("24/7") == pytest.approx(24 / 365.25) and read("28/7") is None
+    pairs = dict(abbreviated_levels(["UTD", "not UTD", "behind", "declined",
+                                     "declined MMR"], "Immunisations"))
+    assert pairs == {"not UTD": "behind", "declined MMR": "declined"}
