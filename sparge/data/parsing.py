@@ -620,7 +620,11 @@ UNIT_MIN_NUMBERS = 2
 _NOT_UNITS = frozenset({"previous", "prior", "times", "x", "episodes", "admissions",
                         "total", "only", "approx", "each", "occasions", "attempts",
                         # walk-through 47's "12 meds" named a unit "meds"
-                        "meds", "medications", "medicines", "drugs", "items", "falls"})
+                        "meds", "medications", "medicines", "drugs", "items", "falls",
+                        # the sample a result was measured on: "1.2 venous" (walk-through
+                        # 60 named a lactate's unit "venous")
+                        "venous", "arterial", "capillary", "vbg", "abg", "cbg", "ven",
+                        "art"})
 #: Unit keys no scale's level is written as: one number is enough ("89.1kg" in a
 #: 15-row export was set to missing for want of a second weight written with "kg").
 KNOWN_UNITS = frozenset({

@@ -224,3 +224,12 @@ def test_a_neonates_age_in_days_of_the_week_and_immunisations_declined():
     pairs = dict(abbreviated_levels(["UTD", "not UTD", "behind", "declined",
                                      "declined MMR"], "Immunisations"))
     assert pairs == {"not UTD": "behind", "declined MMR": "declined"}
+
+
+def test_the_sample_a_result_was_measured_on_is_no_unit():
+    """Walk-through 60: "1.2 venous" named the lactate's unit "venous"."""
+    df = pd.DataFrame({"Lactate": ["1.2 venous", "1.9", "0.8", "2.1 venous", "1.1 VBG"] * 20})
+    enc = Encoder()
+    X = enc.fit_transform(df)
+    assert enc.roles_["Lactate"] == "numeric" and "Lactate" not in enc.units_
+    np.testing.assert_allclose(X[:5, 0], [1.2, 1.9, 0.8, 2.1, 1.1])
