@@ -148,9 +148,12 @@ def threshold_button(report) -> tuple[str, float] | None:
     if not dropped or n - len(dropped) >= 0.5 * n:
         return None
     need = min(50, int(np.ceil(max(dropped) - 1e-9)))
-    kept = n - len(dropped) + sum(p <= need + 1e-9 for p in dropped)
-    return (f"Raise the threshold on missing values to {need}%: {kept:,} of {n:,} patients "
-            "kept for training", need / 100)
+    more = sum(p <= need + 1e-9 for p in dropped)
+    # the patients the threshold gives back, not a total: copies and patients without an
+    # outcome stay out (walk-through 34 read a total that training did not reach)
+    said = (f"the {more:,} patients it leaves out are kept" if more == len(dropped) else
+            f"{more:,} of the {len(dropped):,} patients it leaves out are kept")
+    return f"Raise the threshold on missing values to {need}%: {said}", need / 100
 
 
 #: Below this share of a table's patients kept for training, the Model page says so.
