@@ -114,6 +114,7 @@ from sparge.data.parsing import (
     token_counts,
     unit_key,
     writes_decimal_commas,
+    written_unit,
 )
 from sparge.data.plausible import impossible_values, unit_from_values, unit_slips
 from sparge.data.pounds_ounces import read_pounds_ounces
@@ -1155,6 +1156,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         plans = plans or {}
         learned: dict[str, str] = {}
         converted: dict[str, dict[str, tuple[float, float]]] = {}
+        self._left_units: dict[str, set[str]] = {}  # said by the warning, not as text
         left_out = set(reasons.get("mixed units", []))
         for col in df.columns:
             if roles[col] != "numeric" and col not in left_out:
@@ -1176,6 +1178,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                                                 if k not in plan.converted})
                 if plan.left and not found.header:  # read in the plain numbers' unit
                     report.warnings.append(unconverted_message(col, plan, found))
+                    self._left_units[col] = {unit_key(u) for u in plan.left}
                     found = replace(found, written={})
             if found.mixed:
                 report.warnings.append(mixed_units_message(col, found, col in left_out))
@@ -1646,6 +1649,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                     self.zero_columns_.append(col)
                 if not new and info.get("unable_value") is not None:
                     self.unable_values_[col] = float(info["unable_value"])
+                left = getattr(self, "_left_units", {}).get(col) if not new else None
+                if left:  # cells in a unit the fit's warning names once (walk-through
+                    # 59: "0.4l" was said twice, as text and as a unit not converted)
+                    info = {**info, "bad": [(r, c) for r, c in info["bad"]
+                                            if unit_key(written_unit(c) or "") not in left]}
                 self._report_numeric(col, info, report, unit, unpack_rows(
                     df.attrs.get("sparge_rewritten", {}).get(col), len(df)))
                 if new and info["converted"]:

@@ -93,6 +93,10 @@ def test_fio2_pao2_and_pf_ratios_in_two_units():
     enc = Encoder(id_column="Admission ID", label_column=OUT).fit(df)
     # one "0.4l" does not make a column of litres: its plain fractions are the most
     assert enc.units_["FiO2"] == "fraction"
+    # ... and the cell is said once, by the warning on the unit not converted
+    assert sum("0.4l" in line for line in str(enc.report_).splitlines()) == 1
+    # a new patient's "0.4l" is said as text (no warning on units there)
+    assert enc.transform_with_report(df.iloc[5:6])[1].stray_text
     listed = {v[1] for v in enc.report_.values_to_check
               if v[0] == "PaO2 (kPa)" and v[3] == "mmHg"}
     assert listed == set(range(0, len(df) - 1, 10))
