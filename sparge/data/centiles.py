@@ -19,7 +19,7 @@ import re
 import pandas as pd
 from scipy.stats import norm
 
-from sparge.data.combined_cells import mostly, text_columns
+from sparge.data.combined_cells import rewrite_named
 from sparge.data.parsing import ordinal_number
 from sparge.data.safe_text import quote as _q
 
@@ -88,29 +88,10 @@ def _as_score(cell: object) -> str | None:
 
 
 def _rewrite(df: pd.DataFrame, named: re.Pattern, read, what: str) -> pd.DataFrame:
-    def may_hold(values: pd.Series) -> bool:
-        return bool(named.search(str(values.name))) and mostly(
-            values, lambda h: read(h) is not None, 0.02, 1)
-
-    out = df
-    named_cols = [c for c in df.columns if named.search(str(c))]
-    for col, _ in text_columns(df[named_cols], (), may_hold) if named_cols else ():
-        values = df[col]
-        found = values.map(lambda v: None if pd.isna(v) else read(v))
-        other = found.notna()
-        if not other.any():
-            continue
-        if out is df:
-            out = df.copy()
-            out.attrs = dict(df.attrs)
-        out[col] = values.where(~other, found)
-        example = str(values[other].iloc[0]).strip()
-        out.attrs["sparge_read_notes"] = [
-            *out.attrs.get("sparge_read_notes", []),
-            f"Column '{_q(col)}': {int(other.sum()):,} {what} (e.g. '{_q(example, 20)}' "
-            f"as {found[other].iloc[0]}): a centile is the share of the standard normal "
-            "distribution below the score (the growth charts' own relation)."]
-    return out
+    return rewrite_named(df, named, read, lambda col, n, example, new: (
+        f"Column '{_q(col)}': {n:,} {what} (e.g. '{_q(example, 20)}' as {new}): a centile "
+        "is the share of the standard normal distribution below the score (the growth "
+        "charts' own relation)."), share=0.02)
 
 
 def read_centiles(df: pd.DataFrame) -> pd.DataFrame:

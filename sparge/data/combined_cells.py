@@ -97,6 +97,38 @@ def text_columns(df: pd.DataFrame, known: Iterable[str],
             yield col, forced
 
 
+def rewrite_named(df: pd.DataFrame, named: re.Pattern, read: Callable[[str], str | None],
+                  note: Callable[[str, int, str, str], str], share: float = 0.05
+                  ) -> pd.DataFrame:
+    """The columns named by ``named`` with each cell ``read`` gives a rewriting for
+    rewritten so (a plain number is read as it is), and a note per column,
+    ``note(column, cells rewritten, first cell as written, its rewriting)``: an obstetric
+    gestation "38/40" as 38, a centile column's "-1.2 SD" as its centile. A column is
+    looked at when at least ``share`` of its first cells are read so."""
+
+    def may_hold(values: pd.Series) -> bool:
+        return bool(named.search(str(values.name))) and mostly(
+            values, lambda h: read(h) is not None, share, 1)
+
+    out = df
+    named_cols = [c for c in df.columns if named.search(str(c))]  # the name first: cheap
+    for col, _ in text_columns(df[named_cols], (), may_hold) if named_cols else ():
+        values = df[col]
+        found = values.map(lambda v: None if pd.isna(v) else read(v))
+        rewritten = found.notna() & ~pd.to_numeric(values, errors="coerce").notna()
+        if not rewritten.any():
+            continue
+        if out is df:
+            out = df.copy()
+            out.attrs = dict(df.attrs)
+        out[col] = values.where(~rewritten, found)
+        out.attrs["sparge_read_notes"] = [
+            *out.attrs.get("sparge_read_notes", []),
+            note(str(col), int(rewritten.sum()), str(values[rewritten].iloc[0]).strip(),
+                 str(found[rewritten].iloc[0]))]
+    return out
+
+
 def replaced(df: pd.DataFrame, column: str, parts: pd.DataFrame, note: str
              ) -> pd.DataFrame:
     """``df`` with ``column`` replaced, in its place, by the columns of ``parts``, and

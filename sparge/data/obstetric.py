@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.combined_cells import mostly, text_columns
+from sparge.data.combined_cells import rewrite_named
 from sparge.data.number_format import format_number
 from sparge.data.safe_text import quote as _q
 
@@ -98,30 +98,13 @@ def _rewrite(df: pd.DataFrame, named: re.Pattern, read, what: str, unit: str
     """The columns named by ``named`` whose cells ``read`` gives a number for, those cells
     rewritten as the number; a note per column."""
 
-    def may_hold(values: pd.Series) -> bool:
-        return bool(named.search(str(values.name))) and mostly(
-            values, lambda h: read(h) is not None, 0.05, 1)
+    def as_text(cell: str) -> str | None:
+        v = read(cell)
+        return None if v is None else repr(float(v))
 
-    out = df
-    named_cols = [c for c in df.columns if named.search(str(c))]  # the name first: cheap
-    for col, _ in text_columns(df[named_cols], (), may_hold) if named_cols else ():
-        values = df[col]
-        found = values.map(lambda v: None if pd.isna(v) else read(v))
-        # a plain number is read as it is: only the notation is rewritten
-        notation = found.notna() & ~pd.to_numeric(values, errors="coerce").notna()
-        if not notation.any():
-            continue
-        if out is df:
-            out = df.copy()
-            out.attrs = dict(df.attrs)
-        out[col] = values.where(~notation, found.map(
-            lambda v: None if v is None else repr(float(v))))
-        example = str(values[notation].iloc[0]).strip()
-        out.attrs["sparge_read_notes"] = [
-            *out.attrs.get("sparge_read_notes", []),
-            f"Column '{_q(col)}': {int(notation.sum()):,} {what} (e.g. '{_q(example, 20)}') "
-            f"read as {unit} ({format_number(round(float(found[notation].iloc[0]), 3))})."]
-    return out
+    return rewrite_named(df, named, as_text, lambda col, n, example, new: (
+        f"Column '{_q(col)}': {n:,} {what} (e.g. '{_q(example, 20)}') read as {unit} "
+        f"({format_number(round(float(new), 3))})."))
 
 
 def read_obstetric(df: pd.DataFrame) -> pd.DataFrame:
