@@ -37,7 +37,6 @@ from sparge.data.column_guess import (
     guess_columns,
     id_guess_note,
     ids_repeat_only_in_copies,
-    outcome_named_columns,
     repeated_ids,
     single_value_outcome,
 )
@@ -59,6 +58,7 @@ from sparge.services.ages import (
     without_age,
 )
 from sparge.services.workflow import (
+    also_outcome_message,
     blank_as_no_button,
     default_missing_threshold,
     encode_again,
@@ -195,15 +195,9 @@ if label_col == NONE and label_guess in cols and label_guess != id_col:
                "column at '(none)' it is used as an input feature: choose it as the outcome, "
                "or set its role to 'ignore' after encoding.")
 elif label_col != NONE:
-    also = outcome_named_columns(df, exclude=[id_col, label_col])[:3]
+    also = also_outcome_message(df, id_col, label_col)
     if also:  # a wrong guess made the real outcome an input feature, silently
-        st.info("Also named like an outcome: " + ", ".join(f"'{md_escape(c)}'" for c in also)
-                + f". Only '{md_escape(label_col)}' is the outcome; "
-                + ("it goes" if len(also) == 1 else "they go")
-                + " to the model as an input feature, unless encoding finds that "
-                + ("it gives" if len(also) == 1 else "one gives")
-                + " the outcome away (the report then says it was left out). If one of them "
-                  "is the outcome, choose it above.")
+        st.info(md_escape(also, max_len=1200))
 choices = table_choices(enc, ss.cohort.clear_far) if again else ""
 keep_choices = bool(choices) and st.checkbox(
     "Keep the choices made for the current table, which has the same columns: "

@@ -58,7 +58,7 @@ def shared_looks():
         _LOOKS.reset(token)
 
 
-def _plain_columns(df: pd.DataFrame) -> list[bool] | None:
+def plain_columns(df: pd.DataFrame) -> list[bool] | None:
     """For a small table (:data:`SMALL_ROWS`), whether each column's cells are all plain
     numbers or empty; ``None`` for a larger one."""
     if not 0 < len(df) <= SMALL_ROWS or not len(df.columns):
@@ -85,7 +85,7 @@ def text_columns(df: pd.DataFrame, known: Iterable[str],
     In a small table, a column whose cells are all plain numbers or empty is not one."""
     known = {str(c) for c in known}
     cols = list(df.columns)
-    plain = _plain_columns(df)
+    plain = plain_columns(df)
     for j, col in enumerate(cols):
         forced = str(col) in known
         if plain is not None and plain[j] and not forced:

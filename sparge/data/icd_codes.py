@@ -336,10 +336,11 @@ def read_icd_codes(df: pd.DataFrame, known=(), skip=()) -> pd.DataFrame:
     levels = dict(s for s in map(icd_source, known) if s is not None)
     skip = {str(c) for c in skip}
     out = df
-    for col, forced in text_columns(df, levels, _may_hold_codes):
+    # the names first (cheap): a column named like a diagnosis or a model's
+    named = [c for c in df.columns if str(c) not in skip
+             and (str(c) in levels or _NAMED.search(str(c)) is not None)]
+    for col, forced in text_columns(df[named], levels, _may_hold_codes) if named else ():
         col = str(col)
-        if col in skip or (not forced and _NAMED.search(col) is None):
-            continue
         text = df[col].astype("string").str.strip().fillna("").astype(object)
         codes = text.map(icd_code)
         written = text != ""

@@ -17,9 +17,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import numpy as np
 import pandas as pd
 
 from sparge.data.column_guess import named_like_id
+from sparge.data.combined_cells import plain_columns
 from sparge.data.parsing import CLASS_INITIALS, cycle_reader
 from sparge.data.safe_text import quote as _q
 
@@ -105,24 +107,34 @@ def read_named_values(df: pd.DataFrame) -> pd.DataFrame:
     ``df.attrs["sparge_read_notes"]``. A table without such a cell is returned as it is."""
     out = df
     said = []
-    for col in df.columns:
-        values = df[col]
-        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+    plain = plain_columns(df)  # a small table's columns of plain numbers, looked at once
+    for j, col in enumerate(df.columns):
+        if plain is not None and plain[j]:
             continue
         pattern = name_prefix(col)
         if pattern is None:
             continue
-        cells = values.to_numpy(dtype=object)
-        rows = [i for i, v in enumerate(cells) if isinstance(v, str) and len(v) <= 80
-                and _MAYBE.match(v) and pattern.match(v)]
-        if not rows:
+        values = df[col]
+        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
             continue
+        if plain is not None and not any(  # a small table's row: its cells, at once
+                isinstance(v, str) and _MAYBE.match(v) for v in values.tolist()):
+            continue
+        # each distinct cell looked at once (a 100,000-row column holds a few thousand)
+        codes, uniques = pd.factorize(values)
+        found = np.flatnonzero([isinstance(u, str) and len(u) <= 80 and _MAYBE.match(u)
+                                is not None and pattern.match(u) is not None
+                                for u in uniques])
+        if not len(found):
+            continue
+        rows = np.flatnonzero(np.isin(codes, found))
+        cells = values.to_numpy(dtype=object)
         if out is df:
             out = df.copy()
             out.attrs = dict(df.attrs)
+        stripped = {int(k): pattern.sub("", uniques[k], count=1).strip() for k in found}
         new = cells.copy()
-        for i in rows:
-            new[i] = pattern.sub("", new[i], count=1).strip()
+        new[rows] = [stripped[int(k)] for k in codes[rows]]
         out[col] = pd.Series(new, index=values.index, dtype=object)
         said.append(f"'{_q(col, 40)}' {len(rows):,} (e.g. '{_q(cells[rows[0]], 24)}' as "
                     f"'{_q(new[rows[0]], 24)}')")

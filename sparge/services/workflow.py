@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from sparge.data.column_guess import later_outcome_named, outcome_named_columns
 from sparge.data.dates import read_dates
 from sparge.data.encoder import Encoder, extreme_word, split_cells
 from sparge.data.far_values import far_mask
@@ -133,6 +134,31 @@ def leave_out_button(encoder, report) -> tuple[str, dict[str, str]]:
     label = (f"Leave out {quoted_names(cols)}: {report.patients_kept_without:,} of "
              f"{report.n_rows:,} patients kept")
     return label, {**(encoder.roles or {}), **{c: "ignore" for c in cols}}
+
+
+def also_outcome_message(df: pd.DataFrame, id_column: str | None, label_column: str
+                         ) -> str | None:
+    """The setup's words on the other columns named like an outcome (at most 3), or
+    ``None``: a later outcome (a readmission, a death) is left out by encoding; the others
+    go to the model unless they give the outcome away (walk-through 61 read "it goes to the
+    model" above a readmission the report left out)."""
+    named = outcome_named_columns(df, exclude=[id_column, label_column])[:3]
+    if not named:
+        return None
+    later = [c for c in named if later_outcome_named(c)]
+    also = [c for c in named if c not in later]
+    parts = []
+    if later:
+        parts.append(f"{quoted_names(later)} {'is' if len(later) == 1 else 'are'} left out "
+                     "of the model, as known only after the look-alikes are sought")
+    if also:
+        one = len(also) == 1
+        gives = "it gives" if one else "one gives"
+        parts.append(f"{quoted_names(also)} {'goes' if one else 'go'} to the model as an "
+                     f"input feature, unless encoding finds that {gives} the outcome away "
+                     "(the report then says it was left out)")
+    return (f"Also named like an outcome: {quoted_names(named)}. Only '{label_column}' is the "
+            f"outcome; {'; '.join(parts)}. If one of them is the outcome, choose it above.")
 
 
 def threshold_button(report) -> tuple[str, float] | None:

@@ -729,3 +729,16 @@ def test_a_date_read_for_an_age_is_not_said_to_be_unread():
     new = read_table(b"Age,Hb,Admission date\nDOB 02/02/1948,118,01/03/2024\n")
     said = unused_columns_message(enc, new) or ""
     assert "Admission date" not in said
+
+
+def test_the_setup_says_which_other_outcome_columns_go_to_the_model():
+    """Walk-through 61: "it goes to the model as an input feature" stood above a
+    readmission the report had left out as a later outcome."""
+    from sparge.services.workflow import also_outcome_message
+    df = pd.DataFrame({"ID": ["a", "b", "c", "d"], "PICU transfer": ["Y", "N", "N", "Y"],
+                       "Readmitted <30d": ["Y", "N", "", ""],
+                       "Vital status": ["Alive", "Dead", "Alive", "Alive"]})
+    said = also_outcome_message(df, "ID", "PICU transfer")
+    assert "'Readmitted <30d' is left out of the model" in said
+    assert "'Vital status' goes to the model as an input feature" in said
+    assert also_outcome_message(df[["ID", "PICU transfer"]], "ID", "PICU transfer") is None
