@@ -86,6 +86,7 @@ from sparge.data.levels import (
     abbreviated_levels,
     infer_levels,
     not_assessed_levels,
+    not_taken_levels,
     numeral_key,
     shown_answer,
     spellings,
@@ -837,7 +838,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                 table.set_column(col, levels, ordered=base.is_ordered(col))
                 continue
             # "Gx" in a grade column: not assessed, a gap (walk-through 25)
-            gaps = not_assessed_levels(list(spellings(df[col])[0].values()), col)
+            answers = list(spellings(df[col])[0].values())
+            # ... and a test "not taken" in its results' column (walk-through 61)
+            gaps = not_assessed_levels(answers, col) + not_taken_levels(answers, col)
             if gaps:
                 table.set_missing_tokens(
                     [*table.column_missing_tokens().get(col, []), *gaps], column=col)

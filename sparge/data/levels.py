@@ -1025,23 +1025,22 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "transferotherhospital", "transfer-otherhospital", "otherhospital",
          "interhospitaltransfer", "interhospital", "tertiarytransfer", "repatriation",
          "transferdgh", "dghtransfer", "txfromdgh", "transferfromdgh", "fromdgh",
-         *(f"txfrom{h}" for h in ("royal", "general", "district", "another hospital",
-                                  "anotherhospital", "otherhospital", "dgh"))))),
+         *(f"txfrom{h}" for h in ("royal", "general", "district", "anotherhospital",
+                                  "otherhospital", "dgh"))))),
     # walk-through 60's paediatric ward: a child's diagnosis as a ward writes it, the
     # virus, the day of the illness or a query after it ("RSV bronch", "bronchiolitis
     # day 3", "Bronchiolitis ?apnoea"); a queried diagnosis alone ("?sepsis") stays apart
     (("^diagnosis", "working diagnosis", "^dx", "presenting problem", "admission diagnosis",
       "primary diagnosis"), (
         ("bronchiolitis", "bronch", "rsvbronch", "rsvbronchiolitis", "bronchiolitis(rsv+)",
-         "bronchiolitis(rsv)", "bronchiolitisrsv+", "bronchiolitis-rsv", "rsv+bronchiolitis",
+         "bronchiolitis(rsv)", "bronchiolitisrsv+", "rsv+bronchiolitis",
          "bronchiolitis?apnoea", "bronchiolitis?apnea", "bronchiolitiswithapnoea",
          "bronchiolitis(hmpv)", "bronchiolitis(rhino)", "bronchiolits", "bronchiolitus",
          "brochiolitis", "bronchiolitis/rsv", "viralbronchiolitis",
          *(f"bronchiolitisday{d}" for d in range(1, 11)),
          *(f"bronchiolitis(day{d})" for d in range(1, 11))),
-        ("viralinducedwheeze", "viw", "viralwheeze", "wheeze", "viral-inducedwheeze",
-         "?asthma/viw", "viw/?asthma", "viw?asthma", "episodicviralwheeze", "evw",
-         "preschoolwheeze"),
+        ("viralinducedwheeze", "viw", "viralwheeze", "wheeze", "?asthma/viw", "viw/?asthma",
+         "viw?asthma", "episodicviralwheeze", "evw", "preschoolwheeze"),
         ("asthma", "acuteasthma", "asthmaexacerbation", "exacerbationofasthma",
          "acuteasthmaattack", "lifethreateningasthma", "severeasthma"),
         ("gastroenteritis", "age", "acutegastroenteritis", "gastro", "d&v", "dandv",
@@ -1055,7 +1054,12 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "chestinfection", "lrti", "lowerrespiratorytractinfection", "lrti/pneumonia"),
         ("croup", "ltb", "laryngotracheobronchitis", "viralcroup"),
         ("febrileneonate", "neonatalfever", "febrileinfant<3m", "febrileinfant",
-         "feverinneonate", "febrileinfantunder3months", "fever<3m", "neonatalsepsisscreen"),
+         "feverinneonate", "febrileinfantunder3months", "fever<3m", "neonatalsepsisscreen",
+         "fever<3/12", "febrile<3/12", "febrile<3m", "fever<3months"),
+        ("sepsis", "septic", "sepsis(confirmed)"),
+        # a query is no diagnosis: "?sepsis", "query sepsis", "sepsis ?" one answer, apart
+        ("?sepsis", "querysepsis", "sepsis?", "possiblesepsis", "suspectedsepsis",
+         "?septic", "sepsis(query)", "qsepsis"),
         ("febrileseizure", "febrileconvulsion", "fs", "simplefebrileseizure",
          "complexfebrileseizure", "febrilefit"))),
     # walk-through 60's paediatric ward: how a child is fed
@@ -1071,6 +1075,26 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "ivfullmaint", "ivmaintenance", "maintenancefluids", "fullmaintenance",
          "09%+5%gluc", "09%saline+5%glucose", "09%nacl+5%glucose", "ivf100%"),
         ("nbm", "nilbymouth", "nilbymouthnbm", "npo"))),
+    # ... safeguarding: "no concerns" a no; "known to SS", "Y - SW aware", on a child
+    # protection plan a yes (walk-through 61)
+    (("safeguard", "child protection", "social services", "social care"), (
+        ("yes", "y", "knowntoss", "knowntosocialservices", "knowntosocialcare",
+         "yswaware", "swaware", "socialworkeraware", "cpplan", "childprotectionplan",
+         "oncpplan", "onaplan", "concerns", "safeguardingconcerns", "cpconcerns",
+         "referredtoss", "mashreferral"),
+        ("no", "n", "nil", "none", "noconcerns", "nilconcerns", "noconcern",
+         "nosafeguardingconcerns", "noissues", "nocpconcerns", "notknowntoss"))),
+    # ... dehydration by its clinical band or its estimated share of body weight (mild
+    # under 5 %, moderate 5 to 10 %, severe over 10 %)
+    (("dehydrat", "hydration status"), (
+        ("none", "no", "nil", "nilclinical", "0%", "0", "notdehydrated", "nodehydration",
+         "normal", "hydrated", "wellhydrated", "noclinicaldehydration", "nodehydrationclinically"),
+        ("mild", "mild(<5%)", "<5%", "1%", "2%", "3%", "4%", "mild<5%", "mild(3%)",
+         "mild(35%)", "35%", "<5", "mild(<5)", "minimal"),
+        ("moderate", "mod", "5%", "6%", "7%", "8%", "9%", "10%", "510%", "moderate(510%)",
+         "mod(510%)", "mod(510)", "some", "somedehydration", "clinicaldehydration"),
+        ("severe", ">10%", "11%", "12%", "15%", "severe(>10%)", "shock", "shocked",
+         "severedehydration", ">10"))),
     # ... a respiratory virus swab's result
     (("npa", "virology", "viral swab", "respiratory swab", "viral pcr", "nasopharyn",
       "resp virus", "respiratory virus", "^rsv"), (
@@ -1082,17 +1106,17 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "hmpvpositive", "hmpvdetected"),
         ("influenza", "flu", "flua", "flub", "influenzaa", "influenzab", "flu+",
          "influenzapositive"),
-        ("negative", "neg", "-ve", "notdetected", "nonedetected", "novirusdetected",
+        ("negative", "neg", "ve", "notdetected", "nonedetected", "novirusdetected",
          "novirus", "nil", "nildetected"))),
     # ... a blood culture's result
     (("blood culture", "blood cultures", "^bc", "^bcs", "culture result"), (
         ("nogrowth", "ngtd", "ngat48h", "ngat48hrs", "ngat48hours", "ngat36h", "ng48h",
          "ng48hrs", "ngat5days", "nogrowthtodate", "nogrowthat48h", "nogrowthat48hrs",
          "negative", "neg", "sterile", "ng", "nogrowthat5days", "nogrowth48h"),
-        ("contaminant", "contaminant(cons)", "cons-contam", "cons(contaminant)",
+        ("contaminant", "contaminant(cons)", "cons(contaminant)",
          "conscontaminant", "contaminated", "skincontaminant", "cons", "contam",
          "probablecontaminant", "coagulasenegativestaph", "conscontam", "contam(cons)"),
-        ("ecoli", "e.coli", "escherichiacoli"),
+        ("ecoli", "escherichiacoli"),
         ("gbs", "groupbstrep", "groupbstreptococcus", "streptococcusagalactiae",
          "sagalactiae"),
         ("pneumococcus", "spneumoniae", "streptococcuspneumoniae", "streppneumo",
@@ -1436,6 +1460,12 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
 )
 
 
+# every answer as its loose key, the form an answer is compared in ("elective surgery",
+# "resp.failure" and "-ve" were written otherwise and never matched)
+SYNONYMS = tuple((words, tuple(tuple(dict.fromkeys(loose_key(w) for w in g)) for g in groups))
+                 for words, groups in SYNONYMS)
+
+
 def synonym_groups(column: str | None) -> list[tuple[str, ...]]:
     """The groups of :data:`SYNONYMS` for a column, by its name (those of every column
     only, without one)."""
@@ -1451,6 +1481,30 @@ DECLINED_WORDS = frozenset({"declined", "refused", "patient declined", "patient 
 #: was not done (a gap), not a no.
 _RESULT_NAME = re.compile(r"test|result|status|screen|serolog|swab|culture|level|\bhiv\b|"
                           r"hbsag|hcv|antibod|antigen|scan|biopsy", re.IGNORECASE)
+#: Answers saying a test was not done, in a column of its results: a gap, not a result
+#: (walk-through 61's blood culture "not taken", 141 patients made alike for it).
+_NOT_TAKEN = frozenset({"nottaken", "samplenottaken", "notobtained", "notcollected",
+                        "notchecked", "notperformed", "notsentoff", "nosample",
+                        "noculturetaken", "notaken", "notindicated"})
+
+
+def not_taken_levels(levels: list[str], column: str | None) -> list[str]:
+    """A test's answers that say it was not done ("not taken", "not checked"), in a
+    column named for a test or its result (a culture, a swab, a screen); ``[]`` in
+    another column, where "not taken" may say a drug is not taken (a no).
+
+    Examples
+    --------
+    >>> not_taken_levels(["No growth", "Not taken", "E. coli"], "Blood culture")
+    ['Not taken']
+    >>> not_taken_levels(["Yes", "not taken"], "Aspirin")
+    []
+    """
+    if not column or not _RESULT_NAME.search(str(column)):
+        return []
+    return [lv for lv in levels if loose_key(norm_key(lv)) in _NOT_TAKEN]
+
+
 #: The No code of the yes/no scale.
 _YES_NO_NO = next(code for code, words in SCALES["yes/no"] if "no" in words)
 

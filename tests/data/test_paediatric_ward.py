@@ -233,3 +233,36 @@ def test_the_sample_a_result_was_measured_on_is_no_unit():
     X = enc.fit_transform(df)
     assert enc.roles_["Lactate"] == "numeric" and "Lactate" not in enc.units_
     np.testing.assert_allclose(X[:5, 0], [1.2, 1.9, 0.8, 2.1, 1.1])
+
+
+@pytest.mark.parametrize("column, pairs", [
+    ("Safeguarding", {"no concerns": "no", "known to SS": "yes", "Y - SW aware": "yes",
+                      "CP plan": "yes"}),
+    ("Dehydration", {"nil clinical": "none", "0%": "none", "<5%": "mild",
+                     "mild (<5%)": "mild", "mod": "moderate", "5-10%": "moderate",
+                     "7%": "moderate", "shocked": "severe"}),
+    ("Diagnosis", {"Septic": "Sepsis", "Query sepsis": "?sepsis", "Sepsis ?": "?sepsis",
+                   "Fever <3/12": "Febrile neonate"})])
+def test_walk_through_61s_answers_written_several_ways(column, pairs):
+    from sparge.data.levels import abbreviated_levels
+    levels = [*pairs, *dict.fromkeys(pairs.values())]
+    found = dict(abbreviated_levels(levels, column))
+    assert {a: found.get(a) for a in pairs} == pairs
+
+
+def test_a_test_not_taken_is_a_gap_in_its_results_column_only():
+    """Walk-through 61: 141 blood cultures "not taken" made those children alike."""
+    from sparge.data.levels import not_taken_levels
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"Blood culture": rng.choice(["no growth", "not taken", "E. coli"], 300),
+                       "Aspirin": rng.choice(["Yes", "not taken"], 300)})
+    enc = Encoder().fit(df)
+    assert "not taken" not in enc.table_.levels("Blood culture")
+    assert "not taken" in enc.table_.levels("Aspirin")  # a drug not taken: an answer
+    assert not_taken_levels(["Not checked", "UTD"], "Immunisation status") == ["Not checked"]
+
+
+def test_every_synonym_is_written_as_the_key_answers_are_compared_by():
+    from sparge.data.levels import SYNONYMS
+    from sparge.data.parsing import loose_key
+    assert all(loose_key(w) == w for _, groups in SYNONYMS for g in groups for w in g)
