@@ -2258,14 +2258,17 @@ class Encoder(TransformerMixin, BaseEstimator):
         for (k, s), _ in counts.items():
             first.setdefault(k, s)
         self.label_spellings_ = {k: first[k] for k in many}
-        if len(many):
+        at = len(report.notes)
+        self._merge_yes_no_outcomes(first, cells["k"].value_counts(), report)
+        if len(many):  # said in the spelling the outcome is shown in after both merges
+            # (walk-through 61 read "'Yes' as 'yes'" beside outcomes shown "Yes")
+            shown = [(k, self.label_spellings_.get(k, first[k])) for k in many][:5]
             merged = "; ".join(
                 f"{', '.join(repr(_q(v, 30)) for v in variants.s[variants.k == k] if v != s)} "
-                f"as {_q(s, 30)!r}" for k, s in list(self.label_spellings_.items())[:5])
-            report.notes.append(f"Outcome {_q(self.label_column)!r}: answers that differ "
+                f"as {_q(s, 30)!r}" for k, s in shown)
+            report.notes.insert(at, f"Outcome {_q(self.label_column)!r}: answers that differ "
                                 f"only in case, spaces or hyphens are one outcome: read "
-                                f"{merged}{' …' if len(self.label_spellings_) > 5 else ''}.")
-        self._merge_yes_no_outcomes(first, cells["k"].value_counts(), report)
+                                f"{merged}{' …' if len(many) > 5 else ''}.")
 
     def _merge_yes_no_outcomes(self, first: dict[str, str], counts: pd.Series,
                                report: ValidationReport) -> None:
