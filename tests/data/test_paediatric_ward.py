@@ -52,6 +52,9 @@ def test_answers_naming_the_outcomes_event_in_another_form_are_a_yes():
     enc = Encoder(label_column=OUTCOME, id_column="Episode No")
     enc.fit(df)
     assert set(pd.Series(enc.labels(df)).dropna()) == {"Yes", "No"}
+    # the case note names the spelling shown ("'no' as 'No'", never "'Yes' as 'yes'")
+    case = next(n for n in enc.report_.notes if "differ only in case" in n)
+    assert "as 'No'" in case and "as 'no'" not in case
 
 
 def test_the_outcome_answered_for_most_patients_is_guessed_and_a_later_one_left_out():
