@@ -50,16 +50,24 @@ MIN_DATES = 5
 SMALL_TABLE = 64
 
 
+#: Share of the patients an event's date must be written for: a date written for a few
+#: is an outcome's (walk-through 62 took ages at "Date of care home admission", written
+#: only for the patients admitted: having an age gave the outcome away).
+EVENT_FILLED = 0.5
+
+
 def event_date_column(df: pd.DataFrame, exclude=()) -> str | None:
     """The table's column of the date a patient's age is taken at (:data:`EVENT_NAMES`),
-    or ``None``: a column of dates, not named as a date of birth."""
+    or ``None``: a column of dates, not named as a date of birth, written for at least
+    :data:`EVENT_FILLED` of the patients."""
     skip = {str(c) for c in exclude}
     candidates = [str(c) for c in df.columns if str(c) not in skip
                   and not BIRTH_NAME.search(str(c).split(" of ", 1)[0])
                   and not pd.api.types.is_numeric_dtype(df[c])]
     for pattern in EVENT_NAMES:
         for c in candidates:
-            if pattern.search(c) and looks_like_dates(cell_text(df[c])):
+            if pattern.search(c) and looks_like_dates(text := cell_text(df[c])) and \
+                    (text != "").mean() >= EVENT_FILLED:
                 return c
     return None
 

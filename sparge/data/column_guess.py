@@ -245,6 +245,17 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
             if codes is None or set(codes.values()) - {0, 1, 2}:
                 continue
             rank = len(_OUTCOME_WORDS) + (0.5 if threshold else 1)
+        if rank is not None and _WINDOW.search(c) and n_levels <= 10:
+            # an event in a time window answered yes or no is a study's outcome, before a
+            # column merely named "outcome" (walk-through 62 guessed "Clinic outcome", a
+            # discharge status, over "Care home admission within 2 years")
+            answers = list(keys[~keys.isin(DEFAULT_MISSING_TOKENS)].unique())
+            codes = yes_no_codes(answers)
+            if codes is not None:
+                codes = {**codes, **event_answer_codes(c, answers, codes)}
+                if {1, 2} <= set(codes.values()) and \
+                        sum(v in (1, 2) for v in codes.values()) >= 0.8 * len(answers):
+                    rank = -1
         if 2 <= n_levels <= 10:
             # an outcome answered for fewer than half the patients comes after those
             # answered for most (walk-through 60's readmission, 79 % empty, was guessed

@@ -116,17 +116,19 @@ _STAFF_ROLES = frozenset({
     "namednurse", "practitioner", "therapist", "psychiatrist", "psychologist",
     "socialworker", "gp", "doctor", "surgeon", "physician", "midwife", "staff", "cpn",
     "caseholder", "casemanager", "manager", "author", "user", "seenby", "enteredby",
-    "recordedby", "reviewedby"})
+    "recordedby", "reviewedby", "assessor", "assessedby"})
 #: Words that may stand beside a staff role in such a column's name.
 _STAFF_FILLER = frozenset({"name", "names", "initials", "allocated", "current", "named",
                            "lead", "responsible", "assigned", "the", "of", "patient",
                            "patients", "usual", "main", "primary", "care", "case",
                            "key", "social", "seen", "entered", "recorded", "reviewed",
-                           "by", "mental", "health", "community", "team"})
+                           "by", "mental", "health", "community", "team",
+                           # walk-through 62's "Assessing clinician"
+                           "assessing", "treating", "referring", "reviewing", "attending"})
 #: Two-word roles read as one.
 _STAFF_PAIRS = re.compile(r"\b(care) (co ?ordinator)\b|\b(key) (worker)\b|"
                           r"\b(named) (nurse)\b|\b(social) (worker)\b|\b(case) "
-                          r"(holder|manager)\b|\b(seen|entered|recorded|reviewed) (by)\b")
+                          r"(holder|manager)\b|\b(seen|entered|recorded|reviewed|assessed) (by)\b")
 
 
 def names_staff(name: str) -> bool:

@@ -20,7 +20,9 @@ from sparge.data.tables import norm_key
 REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b|medication|"
                             r"\bdrugs?\b|therapy|treatment|\bmeds?\b|combination|"
                             r"anti[\s-]?coag|antiplatelet|\b[dn]oacs?\b|statin|\besas?\b|"
-                            r"erythropoie|\bepo\b|antibiotic|\babx\b|antimicrob",
+                            r"erythropoie|\bepo\b|antibiotic|\babx\b|antimicrob|"
+                            r"antipsychotic|antidepressant|cognitive enhancer|achei|"
+                            r"cholinesterase",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -107,6 +109,19 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("ciprofloxacin", "cipro", "ciproxin"), "ciprofloxacin"),
     **dict.fromkeys(("trimethoprim",), "trimethoprim"),
     **dict.fromkeys(("nitrofurantoin", "macrobid", "macrodantin"), "nitrofurantoin"),
+    # a memory clinic's cognitive enhancers and antipsychotics (walk-through 62: "Aricept",
+    # "Donepezil 10mg", "DONEPEZIL 10 MG" were three answers)
+    **dict.fromkeys(("donepezil", "aricept"), "donepezil"),
+    **dict.fromkeys(("rivastigmine", "exelon", "rivastigminepatch", "exelonpatch",
+                     "rivastigminecapsules"), "rivastigmine"),
+    **dict.fromkeys(("galantamine", "reminyl", "reminylxl", "galantaminexl", "galantaminemr"),
+                    "galantamine"),
+    **dict.fromkeys(("memantine", "ebixa", "namenda"), "memantine"),
+    **dict.fromkeys(("quetiapine", "seroquel", "quetiapinemr", "seroquelxl"), "quetiapine"),
+    **dict.fromkeys(("risperidone", "risperdal"), "risperidone"),
+    **dict.fromkeys(("haloperidol", "haldol"), "haloperidol"),
+    **dict.fromkeys(("olanzapine", "zyprexa"), "olanzapine"),
+    **dict.fromkeys(("aripiprazole", "abilify"), "aripiprazole"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -175,6 +190,8 @@ _DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml)
                    r"[a-z0-9 ./]{0,40}$")
 #: How often, with a slash: "3x/wk", "1/7", "2/52", "once/day".
 _PER_TIME = re.compile(r"/ ?(?:wk|wks|week|weeks|day|days|d|7|52|12|month|months|mo)\b")
+#: A dose written without its unit after a drug's name: "Exelon patch 4.6".
+_BARE_DOSE = re.compile(r" \d{1,4}(?:\.\d{1,2})?$")
 #: A dose per kilogram, "30mg/kg" (a child's): no combination.
 _PER_KG = re.compile(r"/ ?kg\b")
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus".
@@ -190,6 +207,8 @@ def _part_drugs(part: str) -> frozenset[str] | None:
     if key in _DRUGS:
         return frozenset({_DRUGS[key]})
     bare = _DOSE.sub("", part) if len(part) <= 80 else part
+    if bare == part:  # a dose without its unit: "Exelon patch 4.6" (walk-through 62)
+        bare = _BARE_DOSE.sub("", part) if len(part) <= 80 else part
     return _part_drugs(bare) if bare != part and bare else None
 
 

@@ -28,7 +28,6 @@ import pandas as pd
 from sparge.data.structural_gaps import (
     EXPLAINED_SHARE,
     EXPLAINING_SHARE,
-    MAX_GAP_SHARE,
     MAX_ROWS,
     MIN_GAP_SHARE,
     MIN_PATIENTS,
@@ -74,6 +73,9 @@ _ABBREVIATIONS = {"li": "lithium", "vanc": "vancomycin", "vanco": "vancomycin",
                   "gent": "gentamicin", "tac": "tacrolimus", "tacro": "tacrolimus",
                   "csa": "ciclosporin", "dig": "digoxin", "cbz": "carbamazepine",
                   "vpa": "valproate", "ifx": "infliximab", "ada": "adalimumab"}
+#: A drug few patients take leaves its level nearly empty: up to this share (the name
+#: says why; :data:`~sparge.data.structural_gaps.MAX_GAP_SHARE` is for any column).
+MAX_LEVEL_GAP_SHARE = 0.995
 #: Columns whose cells are looked at, at most (the text columns, first ones first).
 MAX_TEXT_COLUMNS = 60
 #: A cell this long is read up to here.
@@ -144,7 +146,7 @@ def find_drug_level_gaps(df: pd.DataFrame, levels: dict[str, np.ndarray],
             continue
         missing = np.isnan(np.asarray(values, dtype=float)[rows])
         n = len(missing)
-        if not n or not MIN_GAP_SHARE <= missing.mean() <= MAX_GAP_SHARE:
+        if not n or not MIN_GAP_SHARE <= missing.mean() <= MAX_LEVEL_GAP_SHARE:
             continue
         best: tuple[int, str] | None = None
         for text in texts:

@@ -42,6 +42,8 @@ SAME_MEASUREMENT: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     {"temp", "temperature", "t"}, {"hr", "pulse", "heart rate", "p"},
     {"rr", "resp rate", "respiratory rate", "resps"},
     {"crt", "cap refill", "capillary refill", "capillary refill time"},
+    {"barthel", "bi", "barthel index", "barthel adl"}, {"mmse", "mini-mental", "mms"},
+    {"moca", "montreal cognitive assessment"}, {"ace-iii", "ace iii", "ace-3", "ace3", "ace"},
     {"alb", "albumin"}, {"bili", "bilirubin"}, {"inr"}, {"pews"}, {"gcs"},
 ))
 #: A column of classes or stages ("CKD 3b", "NYHA 2", "Grade 2"): its answers, with

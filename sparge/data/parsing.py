@@ -211,20 +211,33 @@ def range_middle(cell: str) -> float | None:
     return (lo + hi) / 2
 
 
+#: Share of a column's fractions out of one maximum above which it is the column's.
+_ONE_MAXIMUM = 0.9
+
+
 def score_maximum(cells) -> int | None:
     """The one maximum a column's scores are written out of ("14/27", "9/27": 27), or
     ``None``: no such cell, several maxima (Snellen acuities "6/9", "6/12"), or a
-    score above its maximum (a blood pressure "120/80")."""
-    found = None
+    score above its maximum (a blood pressure "120/80"). A maximum that at least
+    :data:`_ONE_MAXIMUM` of the fractions share, the others out of less, is the
+    column's ("24/27" beside 30 MMSEs out of 30: those few are left unread)."""
+    tops: dict[int, int] = {}
     for cell in cells:
         m = _FRACTION.fullmatch(str(cell))
         if m is None:
             continue
         top = int(m.group(2))
-        if top < 2 or float(m.group(1)) > top or found not in (None, top):
+        if top < 2 or float(m.group(1)) > top:
             return None
-        found = top
-    return found
+        tops[top] = tops.get(top, 0) + 1
+    if len(tops) <= 1:
+        return next(iter(tops), None)
+    # a test scored out of fewer items for a few patients (walk-through 62's MMSE "24/27",
+    # 8 of 400 fractions out of 30): the column's maximum; those few are no score of it
+    top = max(tops, key=tops.get)
+    if tops[top] >= _ONE_MAXIMUM * sum(tops.values()) and max(tops) == top:
+        return top
+    return None
 
 
 #: An ordinal, "41st", "72nd", "3rd", "16th", "99.6th", with "centile" or "percentile"
@@ -282,6 +295,12 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
     # the Barthel index out of 20 (the 10-item form) or of 100: "13/20" is 65 of 100
     # (walk-through 47 lost both, a column of two maxima)
     (re.compile(r"barthel", re.IGNORECASE), {"/20": 5.0, "/100": 1.0}),
+    # the Clinical Dementia Rating's global score by its words (walk-through 62 set 102
+    # "mild", "moderate" and "questionable" to missing, and read "none" as 0)
+    (re.compile(r"\bcdr\b|clinical dementia rating", re.IGNORECASE),
+     {"none": 0.0, "normal": 0.0, "nodementia": 0.0, "questionable": 0.5, "verymild": 0.5,
+      "questionabledementia": 0.5, "mild": 1.0, "milddementia": 1.0, "moderate": 2.0,
+      "moderatedementia": 2.0, "severe": 3.0, "severedementia": 3.0}),
     # a capillary refill written "normal" or "brisk": under 2 s, read as that limit as
     # "<2s" is (walk-through 50's paediatric ED set 90 to missing); "prolonged" or
     # "delayed": over 2 s, read as 3 s, the first whole second past it, as a ward writes
@@ -374,6 +393,26 @@ def rate_reader(column: object) -> Callable[[str], float | None] | None:
     165"; walk-through 50's paediatric ED set 43 such heart and breathing rates to
     missing), or ``None`` for another column: asked once per column, not per cell."""
     return _per_minute if _RATE_NAME.search(str(column or "")[:80]) else None
+
+
+#: A cognitive test that adds a point for 12 years of education or fewer: the MoCA.
+_ADDED_POINT_NAME = re.compile(r"\bmoca\b|montreal cognitive", re.IGNORECASE)
+#: Its score with the point written beside it: "20+1", "25 (+1 edu)", "18 + 1 for
+#: education" (walk-through 62 read "20+1" as 20 weeks and 1 day).
+_ADDED_POINT = re.compile(r"\s{0,3}(\d{1,2})\s{0,2}(?:\(\s{0,2})?\+\s{0,2}(1)\s{0,2}"
+                          r"(?:pt|point)?\s{0,2}(?:(?:for\s{1,2})?(?:edu|education|educ|ed)\.?)?"
+                          r"\s{0,2}\)?\s{0,3}", re.IGNORECASE)
+
+
+def _added_point(cell: str) -> float | None:
+    m = _ADDED_POINT.fullmatch(cell) if len(cell) <= 40 else None
+    return None if m is None else float(int(m.group(1)) + int(m.group(2)))
+
+
+def added_point_reader(column: object) -> Callable[[str], float | None] | None:
+    """How a MoCA column reads a score with its education point beside it ("20+1": 21,
+    "25 (+1 edu)": 26), or ``None`` for another column: asked once per column."""
+    return _added_point if _ADDED_POINT_NAME.search(str(column or "")[:80]) else None
 
 
 #: A column of treatment cycles by its name ("Cycle", "Cycle no.", "Current cycle").
@@ -1080,6 +1119,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     named, level = named_total(values.name), scale_level(values.name)
     aged, rate = age_reader(values.name), rate_reader(values.name)
     cycle = cycle_reader(values.name)
+    plus = added_point_reader(values.name)
     gcs_column = _GCS_NAME.search(str(values.name)[:80]) is not None
     # "5/12" (5 months) in a column of durations in years (walk-through 56's dialysis
     # vintage read it as 5 years): as a column of ages reads it
@@ -1129,6 +1169,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif aged is not None and (v := aged(s)) is not None:  # "10m", "16/12" in an Age
             out[i] = v
             info["age_part"].append((int(i), s, v))
+        elif plus is not None and (v := plus(s)) is not None:  # "20+1" in a MoCA
+            out[i] = v
+            info["plain"].append((int(i), s, v))
         elif m := _GESTATION.fullmatch(s):  # "38+4": weeks and days, in weeks
             out[i] = int(m.group(1)) + int(m.group(2)) / 7
             info["gestation"].append((int(i), s, float(out[i])))
@@ -1470,6 +1513,9 @@ def _unique_cells(values: pd.Series, missing_tokens):
     if (aged := age_reader(values.name)) is not None:  # "10m", "16/12" in an Age
         number[other] |= np.array([aged(str(uniques.iat[i])) is not None for i in other],
                                   dtype=bool)
+    if (plus := added_point_reader(values.name)) is not None:  # "20+1" in a MoCA
+        number[other] |= np.array([plus(str(uniques.iat[i])) is not None for i in other],
+                                  dtype=bool)
     if (rate := rate_reader(values.name)) is not None:  # "39/min" in a rate's column
         # ("90 bpm" is a unit's cell: the column's unit is learned from it)
         number[other] |= np.array([rate(str(uniques.iat[i])) is not None
@@ -1484,9 +1530,12 @@ def _unique_cells(values: pd.Series, missing_tokens):
     nd = [i for i in other if norm_key(uniques.iat[i]) in NOT_DETECTED_WORDS]
     if nd and any(number[i] and uniques.iat[i].lstrip()[:1] in "<≤⩽" for i in other):
         number[nd] = True
-    out_of = score_maximum(uniques.iloc[other])  # "14/27" when every fraction is out of 27
+    # "14/27" when (nearly) every fraction is out of 27: each cell counted, not each answer
+    fractions = [i for i in other if _FRACTION.fullmatch(uniques.iat[i])]
+    out_of = score_maximum([uniques.iat[i] for i in fractions for _ in range(counts[i])])
     if out_of is not None:
-        number[other] |= [bool(_FRACTION.fullmatch(uniques.iat[i])) for i in other]
+        number[fractions] |= [int(_FRACTION.fullmatch(uniques.iat[i]).group(2)) == out_of
+                              for i in fractions]
     number &= ~token
     return rows_of, uniques, counts, token, number
 

@@ -73,6 +73,9 @@ DEFAULT_MISSING_TOKENS = frozenset({
     # trained on "lost to follow-up" as a third outcome beside good and poor
     "lost to follow-up", "lost to follow up", "lost to followup", "lost to f/u",
     "lost to fu", "ltfu",
+    # ... or moved where the clinic cannot follow them (walk-through 62: a third outcome)
+    "moved away", "moved out of area", "moved area", "left area", "left the area",
+    "emigrated",
     # not known yet (walk-through 41's "awaiting review" was a fourth asthma outcome)
     "awaiting review", "under review", "awaiting", "awaiting results", "awaiting result",
     "to be confirmed", "tbc", "not yet known", "not yet available"})

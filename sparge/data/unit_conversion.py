@@ -136,6 +136,11 @@ _ANALYTES = (
     # intact parathyroid hormone (PTH 1-84), 9,425 Da: 1 pmol/L = 9.43 pg/mL (walk-through
     # 56's dialysis unit wrote pg/mL and pmol/L in one column)
     ("parathyroid hormone", 9425.0, r"\bi?pth\b|parathyroid hormone|parathormone"),
+    # vitamin B12 (cyanocobalamin, 1,355.4 g/mol): 1 pmol/L = 1.355 ng/L (walk-through 62's
+    # memory clinic wrote pmol/L among ng/L)
+    ("vitamin B12", 1355.37, r"\bb12\b|\bb-12\b|cobalamin|vitamin b12"),
+    # folate (folic acid, 441.4 g/mol): 1 nmol/L = 0.441 µg/L
+    ("folate", 441.4, r"folate|folic acid|\bfol\b"),
 )
 _HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
 

@@ -25,7 +25,9 @@ DRUGS = ["lithium 400mg", "Priadel 800mg nocte", "Lithium carbonate 600 mg", "se
          "Depakote 750mg", "Epilim 1g", "risperidone 2mg", "venlafaxine 75mg",
          "citalopram 20mg", "escitalopram 10mg", "lamotrigine 100mg", "haloperidol 5mg",
          "paliperidone depot", "zopiclone 7.5mg", "promethazine 25mg", "pregabalin 75mg",
-         "duloxetine 60mg", "amitriptyline 10mg", "trazodone 50mg", "none"]
+         "duloxetine 60mg", "amitriptyline 10mg", "trazodone 50mg", "none",
+         # free text no drug table merges: the column stays more than 30 answers
+         *(f"study medication {k} (see notes)" for k in range(20))]
 
 
 def _caseload(n: int = 400, seed: int = 0) -> pd.DataFrame:

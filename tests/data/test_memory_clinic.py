@@ -1,0 +1,85 @@
+"""A memory clinic's export (walk-through 62): an MMSE out of 27 for a few patients, a
+MoCA with its education point ("20+1"), a CDR in words, dementia drugs by brand and dose,
+B12 in two units, a "Clinic outcome" beside the study's outcome in a time window, "moved
+away" beside Yes and No, and a care-home admission's date written only for those
+admitted."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge import Encoder
+from sparge.data.age_dates import event_date_column
+from sparge.data.column_guess import guess_columns
+from sparge.data.column_kinds import names_staff
+from sparge.data.drug_combinations import combination_pairs
+from sparge.data.parsing import parse_numeric, score_maximum
+from sparge.data.unit_conversion import conversion
+
+OUTCOME = "Care home admission within 2 years"
+
+
+def _clinic(n: int = 300, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    admitted = rng.random(n) < 0.2
+    mmse = rng.integers(12, 31, n)
+    return pd.DataFrame({
+        "NHS number": [f"{4000000000 + i}" for i in range(n)],
+        "Referral date": [f"{rng.integers(1, 28)}/0{rng.integers(1, 9)}/2022"
+                          for _ in range(n)],
+        "Assessing clinician": rng.choice(["Dr Patel", "Sister Jones (CNS)", "Dr Ahmed"], n),
+        "MMSE": [f"{m}/30" if i % 3 == 0 else ("24/27" if i % 40 == 1 else str(m))
+                 for i, m in enumerate(mmse)],
+        "MoCA": [f"{m - 6}+1" if i % 5 == 0 else str(m - 5) for i, m in enumerate(mmse)],
+        "CDR": rng.choice(["0.5", "1", "mild", "moderate", "questionable", "2"], n),
+        "Clinic outcome": np.where(admitted, "discharged to care home",
+                                   rng.choice(["discharged to GP", "ongoing follow-up",
+                                               "died", "transferred to CMHT"], n)),
+        OUTCOME: np.where(admitted, rng.choice(["Yes", "Y", "Yes - nursing home"], n),
+                          rng.choice(["No", "N", "no", "moved away"], n,
+                                     p=[0.4, 0.3, 0.28, 0.02])),
+        "Date of care home admission": [f"1{rng.integers(0, 9)}/03/2024" if a else ""
+                                        for a in admitted]})
+
+
+def test_an_mmse_out_of_27_for_a_few_patients_keeps_the_column():
+    """Nine "24/27" among 230 scores out of 30 left the whole MMSE out."""
+    assert score_maximum(["24/30"] * 95 + ["24/27"] * 5) == 30
+    assert score_maximum(["6/6"] * 95 + ["6/9"] * 5) is None  # Snellen: not a score
+    assert score_maximum(["24/30"] * 80 + ["24/27"] * 20) is None
+    enc = Encoder(label_column=OUTCOME, id_column="NHS number").fit(_clinic())
+    assert enc.roles_["MMSE"] == "numeric"
+
+
+def test_a_moca_with_its_education_point_and_a_cdr_in_words():
+    values, info = parse_numeric(pd.Series(["20+1", "25 (+1 edu)", "18 + 1", "22"],
+                                           name="MoCA"))
+    assert values.tolist() == [21, 26, 19, 22] and not info["gestation"]
+    values, _ = parse_numeric(pd.Series(["0.5", "questionable", "mild", "moderate",
+                                         "severe"], name="CDR"))
+    assert values.tolist() == [0.5, 0.5, 1, 2, 3]
+    gestation, _ = parse_numeric(pd.Series(["38+4", "40"], name="Gestation"))
+    assert gestation[0] == pytest.approx(38 + 4 / 7)
+
+
+def test_the_study_outcome_in_a_time_window_is_guessed_and_moved_away_is_a_gap():
+    df = _clinic()
+    assert guess_columns(df)[1] == OUTCOME
+    enc = Encoder(label_column=OUTCOME, id_column="NHS number").fit(df)
+    assert set(pd.Series(enc.labels(df)).dropna()) == {"Yes", "No"}
+    assert enc.roles_["Assessing clinician"] == "ignore" and names_staff("Assessed by")
+    # an event's date written only for the patients admitted is no date to age them at
+    assert event_date_column(df) == "Referral date"
+
+
+def test_dementia_drugs_by_brand_and_dose_and_b12_in_two_units():
+    pairs = dict(combination_pairs(["Aricept", "Donepezil 10mg", "DONEPEZIL 10 MG",
+                                    "donepezil", "Ebixa 20mg", "memantine",
+                                    "Exelon patch 4.6", "rivastigmine", "Reminyl XL 24mg",
+                                    "galantamine"], "Dementia medication"))
+    assert pairs == {"Aricept": "donepezil", "Donepezil 10mg": "donepezil",
+                     "DONEPEZIL 10 MG": "donepezil", "Ebixa 20mg": "memantine",
+                     "Exelon patch 4.6": "rivastigmine", "Reminyl XL 24mg": "galantamine"}
+    assert conversion("B12", "pmol/L", "ng/L").factor == pytest.approx(1.355, abs=1e-3)
