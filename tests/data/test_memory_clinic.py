@@ -83,3 +83,23 @@ def test_dementia_drugs_by_brand_and_dose_and_b12_in_two_units():
                      "DONEPEZIL 10 MG": "donepezil", "Ebixa 20mg": "memantine",
                      "Exelon patch 4.6": "rivastigmine", "Reminyl XL 24mg": "galantamine"}
     assert conversion("B12", "pmol/L", "ng/L").factor == pytest.approx(1.355, abs=1e-3)
+
+
+def test_a_memory_clinics_diagnoses_and_living_situations_written_several_ways():
+    """Walk-through 62's 60 spellings of 12 diagnoses left the column out."""
+    from sparge.data.levels import abbreviated_levels
+    pairs = dict(abbreviated_levels(
+        ["Alzheimer's", "DAT", "LOAD", "Alz dementia", "?AD", "query AD", "vascular", "SIVD",
+         "mixed", "AD + CVD", "Lewy body", "LBD", "PDD", "Parkinson's disease dementia",
+         "FTD", "bvFTD", "amnestic MCI", "aMCI", "MCI - amnestic", "MCI", "SCD",
+         "worried well", "no dementia", "NAD"], "Diagnosis"))
+    assert pairs["DAT"] == pairs["LOAD"] == pairs["Alz dementia"] == "Alzheimer's"
+    assert pairs["query AD"] == "?AD" and pairs["SIVD"] == "vascular"
+    assert pairs["aMCI"] == pairs["MCI - amnestic"] == "amnestic MCI" and "MCI" not in pairs
+    assert pairs["PDD"] == "Parkinson's disease dementia" and "Lewy body" not in pairs
+    assert pairs["worried well"] == "SCD" and pairs["NAD"] == "no dementia"
+    living = dict(abbreviated_levels(["with spouse", "wife", "husband", "LA", "lives alone",
+                                      "Sheltered accom", "sheltered housing"],
+                                     "Living situation"))
+    assert living == {"wife": "with spouse", "husband": "with spouse", "LA": "lives alone",
+                      "Sheltered accom": "sheltered housing"}
