@@ -328,10 +328,28 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     for more in (_own_name_pairs(keys, yes_no, column) if yes_no is not None else [],
                  _noted_yes_no_pairs(keys, yes_no) if yes_no is not None else [],
                  _reordered_pairs(keys), _typo_pairs(keys), _gcs_pairs(keys),
-                 _acronym_pairs(keys)):
+                 _acronym_pairs(keys), _noted_pairs(keys)):
         paired = {a for a, _ in out}
         out += [(a, b) for a, b in more if a not in paired]
     return _without_cycles(out)
+
+
+def _noted_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
+    """An answer with a note after it, paired with the column's answer before the note
+    (walk-through 62's DaTSCAN "Abnormal - reduced uptake" beside "Abnormal"; "Lives alone
+    (widowed)" beside "Lives alone"): offered, the note may matter."""
+    by_key = {k: lv for lv, k in keys.items()}
+    out = []
+    for lv, k in keys.items():
+        # a note of two words or more after a dash: a bracket's single word often names
+        # another state ("CTO (recalled)" is no "CTO": walk-through 52)
+        m = _DASH_NOTE.fullmatch(k) if len(k) <= 80 else None
+        if m and m.group(1) in by_key and by_key[m.group(1)] != lv:
+            out.append((lv, by_key[m.group(1)]))
+    return out
+
+
+_DASH_NOTE = re.compile(r"(.{1,40}?) [-–] ([a-z]+(?: [a-z/]+){1,6})")
 
 
 def _gcs_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:

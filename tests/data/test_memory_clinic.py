@@ -103,3 +103,14 @@ def test_a_memory_clinics_diagnoses_and_living_situations_written_several_ways()
                                      "Living situation"))
     assert living == {"wife": "with spouse", "husband": "with spouse", "LA": "lives alone",
                       "Sheltered accom": "sheltered housing"}
+
+
+def test_an_answer_with_a_note_after_a_dash_is_offered_with_the_answer():
+    """Walk-through 62's DaTSCAN "Abnormal - reduced uptake" beside "abnormal"; a
+    bracket's single word may name another state ("CTO (recalled)")."""
+    from sparge.data.levels import abbreviated_levels
+    assert dict(abbreviated_levels(["positive", "Abnormal - reduced uptake", "normal",
+                                    "abnormal"], "DaTSCAN")) == {
+        "Abnormal - reduced uptake": "abnormal"}
+    assert "CTO (recalled)" not in dict(abbreviated_levels(["CTO", "CTO (recalled)"],
+                                                           "MHA status"))
