@@ -104,7 +104,10 @@ NUMBER_WORDS = {**{w: i for i, w in enumerate(_UNITS_WORDS)},
 #: that also writes 0, else a gap (walk-through 35 lost 160 alcohol intakes of "nil").
 NONE_WORDS = frozenset({"none", "nil", "nil.", "no", "never",
                         # an infusion switched off (walk-through 58's noradrenaline)
-                        "off"})
+                        "off",
+                        # no alcohol (walk-through 62's memory clinic: 57 "teetotal")
+                        "teetotal", "abstinent", "abstains", "does not drink",
+                        "doesn't drink", "non drinker", "non-drinker", "nondrinker"})
 #: Words for a result below the assay's detection limit ("TND", "target not detected"):
 #: a viral load's "suppressed" answer. Read as the column's most common lower limit (its
 #: "<50" cells read as 50) where the column writes such limits, else a gap (walk-through

@@ -114,3 +114,9 @@ def test_an_answer_with_a_note_after_a_dash_is_offered_with_the_answer():
         "Abnormal - reduced uptake": "abnormal"}
     assert "CTO (recalled)" not in dict(abbreviated_levels(["CTO", "CTO (recalled)"],
                                                            "MHA status"))
+
+
+def test_teetotal_is_no_alcohol_where_the_column_writes_0():
+    values, _ = parse_numeric(pd.Series(["teetotal", "0", "4", "non-drinker"],
+                                        name="Alcohol (units/wk)"))
+    assert values.tolist() == [0, 0, 4, 0]
