@@ -1070,6 +1070,18 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "transferdgh", "dghtransfer", "txfromdgh", "transferfromdgh", "fromdgh",
          *(f"txfrom{h}" for h in ("royal", "general", "district", "anotherhospital",
                                   "otherhospital", "dgh"))))),
+    # walk-through 62's memory clinic: a first language abbreviated, and driving
+    (("first language", "main language", "language spoken", "preferred language",
+      "^language"), (
+        ("english", "eng", "en", "englishfirstlanguage"),
+        ("welsh", "cymraeg"))),
+    (("driving", "drives", "driver"), (
+        ("yes", "y", "stilldriving", "drives", "currentlydriving", "driving"),
+        ("stopped", "gaveup", "stoppeddriving", "nolongerdrives", "nolongerdriving",
+         "givenup", "gaveupdriving", *(f"nostopped{y}" for y in range(1980, 2031)),
+         *(f"stopped{y}" for y in range(1980, 2031))),
+        ("never", "neverdrove", "n/aneverdrove", "nondriver", "neverdriven",
+         "neverhaddrivinglicence", "nolicence"))),
     # walk-through 60's paediatric ward: a child's diagnosis as a ward writes it, the
     # virus, the day of the illness or a query after it ("RSV bronch", "bronchiolitis
     # day 3", "Bronchiolitis ?apnoea"); a queried diagnosis alone ("?sepsis") stays apart

@@ -108,7 +108,8 @@ _MEDIUM_HIGH = tuple(f"{a}{sep}{b}" for a in ("medium", "moderate", "med", "mod"
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
                (1, ("yes", "y", "true")),
-               (2, ("no", "n", "false"))),
+               # walk-through 62's interpreter "not required" (112 of 654) beside No
+               (2, ("no", "n", "false", "not required", "not needed"))),
     "albuminuria": ((1, ("none", "normal", "normoalbuminuria")),
                     (2, ("micro", "microalbuminuria")),
                     (3, ("macro", "macroalbuminuria"))),

@@ -120,3 +120,17 @@ def test_teetotal_is_no_alcohol_where_the_column_writes_0():
     values, _ = parse_numeric(pd.Series(["teetotal", "0", "4", "non-drinker"],
                                         name="Alcohol (units/wk)"))
     assert values.tolist() == [0, 0, 4, 0]
+
+
+def test_an_interpreter_not_required_driving_and_a_first_language_abbreviated():
+    from sparge.data.levels import abbreviated_levels, infer_levels
+    levels, _, _ = infer_levels(pd.Series(["no", "N", "not required", "Yes", "Y"] * 10,
+                                          name="Interpreter"))
+    assert levels["not required"] == levels["no"] != levels["Yes"]
+    driving = dict(abbreviated_levels(["yes", "still driving", "stopped", "gave up",
+                                       "No - stopped 2019", "Never", "never drove"],
+                                      "Driving"))
+    assert driving == {"still driving": "yes", "gave up": "stopped",
+                       "No - stopped 2019": "stopped", "never drove": "Never"}
+    assert dict(abbreviated_levels(["English", "Eng", "Welsh"], "First language")) == {
+        "Eng": "English"}
