@@ -205,7 +205,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     Returns
     -------
     list of (str, str)
-        The pairs, as spelled, in the order of ``levels``.
+        The pairs, as spelled, in the order of ``levels`` (an answer written with full
+        stops or slashes after the plainer spelling it joins).
     """
     keys = {lv: norm_key(lv) for lv in levels}
     out = []
@@ -221,7 +222,10 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     named = set(re.findall(r"[a-z]{2,}", norm_key(column))) if column else set()
     strip = named | _STAGE_WORDS | _initials(column)
     canon: dict[str, str] = {}
-    for lv, k in keys.items():
+    # the plainest spelling first, the one the others join: "GP" before "G.P." (walk-
+    # through 62 showed 250 GP referrals as "G.P."); otherwise in the levels' order
+    plainest = sorted(keys.items(), key=lambda kv: sum(ch in "./" for ch in kv[1]))
+    for lv, k in plainest:
         # "nyha iii" in "NYHA class" reads "iii"; "Child-Pugh A", "class A" and "CP-A" in
         # "Child-Pugh class" read "a"; "grade 3-4" reads "3-4" (walk-through 24)
         bare = _without_words(k, strip)

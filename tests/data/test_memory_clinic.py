@@ -134,3 +134,11 @@ def test_an_interpreter_not_required_driving_and_a_first_language_abbreviated():
                        "No - stopped 2019": "stopped", "never drove": "Never"}
     assert dict(abbreviated_levels(["English", "Eng", "Welsh"], "First language")) == {
         "Eng": "English"}
+
+
+def test_the_plainest_spelling_is_the_one_the_others_join():
+    """Walk-through 62 showed 250 GP referrals as "G.P." (70)."""
+    from sparge.data.levels import abbreviated_levels
+    assert dict(abbreviated_levels(["G.P.", "GP", "General Practitioner"],
+                                   "Referral source")) == {
+        "G.P.": "GP", "General Practitioner": "GP"}
