@@ -189,7 +189,8 @@ _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant"
 _DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml)\b"
                    r"[a-z0-9 ./]{0,40}$")
 #: How often, with a slash: "3x/wk", "1/7", "2/52", "once/day".
-_PER_TIME = re.compile(r"/ ?(?:wk|wks|week|weeks|day|days|d|7|52|12|month|months|mo)\b")
+_PER_TIME = re.compile(r"/ ?(?:wk|wks|week|weeks|day|days|d|7|52|12|month|months|mo|"
+                       r"24 ?h|24 ?hrs?|24 ?hours)\b")
 #: A dose written without its unit after a drug's name: "Exelon patch 4.6".
 _BARE_DOSE = re.compile(r" \d{1,4}(?:\.\d{1,2})?$")
 #: A dose per kilogram, "30mg/kg" (a child's): no combination.

@@ -42,14 +42,18 @@ SAME_MEASUREMENT: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     {"temp", "temperature", "t"}, {"hr", "pulse", "heart rate", "p"},
     {"rr", "resp rate", "respiratory rate", "resps"},
     {"crt", "cap refill", "capillary refill", "capillary refill time"},
-    {"barthel", "bi", "barthel index", "barthel adl"}, {"mmse", "mini-mental", "mms"},
+    {"mmse", "mini-mental", "mms"},
     {"moca", "montreal cognitive assessment"}, {"ace-iii", "ace iii", "ace-3", "ace3", "ace"},
     {"alb", "albumin"}, {"bili", "bilirubin"}, {"inr"}, {"pews"}, {"gcs"},
 ))
 #: A column of classes or stages ("CKD 3b", "NYHA 2", "Grade 2"): its answers, with
-#: their name, are read as answers are (merged with "3b" when written both ways).
-_CLASSES = re.compile(r"stage|grade|class|type|categor|status|level of|\bband",
-                      re.IGNORECASE)
+#: their name, are read as answers are (merged with "3b" when written both ways). And a
+#: score whose maximum a bare number does not say (a Barthel index).
+_CLASSES = re.compile(r"stage|grade|class|type|categor|status|level of|\bband|"
+                      # a Barthel index out of 20 or of 100: "BI 16" says not which
+                      # (walk-through 63 read 41 such out of 100, patients independent
+                      # matched as severely dependent); left to the column's own reading
+                      r"barthel", re.IGNORECASE)
 #: Words for the sample a measurement is made on, before its name.
 _SAMPLES = frozenset({"serum", "plasma", "venous", "arterial", "capillary", "blood", "cap"})
 #: Cells that may start with a name and hold a number: a letter, later a digit.

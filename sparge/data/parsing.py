@@ -402,19 +402,27 @@ def rate_reader(column: object) -> Callable[[str], float | None] | None:
 _ADDED_POINT_NAME = re.compile(r"\bmoca\b|montreal cognitive", re.IGNORECASE)
 #: Its score with the point written beside it: "20+1", "25 (+1 edu)", "18 + 1 for
 #: education" (walk-through 62 read "20+1" as 20 weeks and 1 day).
-_ADDED_POINT = re.compile(r"\s{0,3}(\d{1,2})\s{0,2}(?:\(\s{0,2})?\+\s{0,2}(1)\s{0,2}"
+_ADDED_POINT = re.compile(r"\s{0,3}(\d{1,2})\s{0,2}(\()?\s{0,2}\+\s{0,2}(1)\s{0,2}"
                           r"(?:pt|point)?\s{0,2}(?:(?:for\s{1,2})?(?:edu|education|educ|ed)\.?)?"
                           r"\s{0,2}\)?\s{0,3}", re.IGNORECASE)
+#: The MoCA's maximum, the education point included.
+_MOCA_MAX = 30
 
 
 def _added_point(cell: str) -> float | None:
+    """"20+1": 21 (the point added); "25 (+1 edu)": 25, a note that the score includes
+    it (walk-through 63 read "30 (+1 edu)" as 31); at most 30."""
     m = _ADDED_POINT.fullmatch(cell) if len(cell) <= 40 else None
-    return None if m is None else float(int(m.group(1)) + int(m.group(2)))
+    if m is None:
+        return None
+    score = int(m.group(1)) + (0 if m.group(2) else int(m.group(3)))
+    return float(min(score, _MOCA_MAX))
 
 
 def added_point_reader(column: object) -> Callable[[str], float | None] | None:
-    """How a MoCA column reads a score with its education point beside it ("20+1": 21,
-    "25 (+1 edu)": 26), or ``None`` for another column: asked once per column."""
+    """How a MoCA column reads a score with its education point beside it ("20+1": 21;
+    "25 (+1 edu)": 25, the point noted as included), or ``None`` for another column:
+    asked once per column."""
     return _added_point if _ADDED_POINT_NAME.search(str(column or "")[:80]) else None
 
 

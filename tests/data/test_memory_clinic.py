@@ -54,9 +54,10 @@ def test_an_mmse_out_of_27_for_a_few_patients_keeps_the_column():
 
 
 def test_a_moca_with_its_education_point_and_a_cdr_in_words():
-    values, info = parse_numeric(pd.Series(["20+1", "25 (+1 edu)", "18 + 1", "22"],
-                                           name="MoCA"))
-    assert values.tolist() == [21, 26, 19, 22] and not info["gestation"]
+    values, info = parse_numeric(pd.Series(["20+1", "25 (+1 edu)", "18 + 1", "22",
+                                            "30 (+1 edu)", "30+1"], name="MoCA"))
+    # the bracket notes a point included (walk-through 63); a MoCA is at most 30
+    assert values.tolist() == [21, 25, 19, 22, 30, 30] and not info["gestation"]
     values, _ = parse_numeric(pd.Series(["0.5", "questionable", "mild", "moderate",
                                          "severe"], name="CDR"))
     assert values.tolist() == [0.5, 0.5, 1, 2, 3]
@@ -83,6 +84,16 @@ def test_dementia_drugs_by_brand_and_dose_and_b12_in_two_units():
                      "DONEPEZIL 10 MG": "donepezil", "Ebixa 20mg": "memantine",
                      "Exelon patch 4.6": "rivastigmine", "Reminyl XL 24mg": "galantamine"}
     assert conversion("B12", "pmol/L", "ng/L").factor == pytest.approx(1.355, abs=1e-3)
+    assert combination_pairs(["Exelon 9.5mg/24h", "rivastigmine"], "Dementia medication") \
+        == [("Exelon 9.5mg/24h", "rivastigmine")]
+
+
+def test_a_barthel_after_its_initials_is_not_read_on_a_scale_it_does_not_name():
+    """Walk-through 63: "BI 16" (out of 20) read as 16 out of 100."""
+    from sparge.data.named_values import read_named_values
+    out = read_named_values(pd.DataFrame({"Barthel": ["BI 16", "95"], "MMSE": ["MMSE 24",
+                                                                              "20"]}))
+    assert out["Barthel"].tolist() == ["BI 16", "95"] and out["MMSE"].iloc[0] == "24"
 
 
 def test_a_memory_clinics_diagnoses_and_living_situations_written_several_ways():
