@@ -1079,6 +1079,11 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
       "^language"), (
         ("english", "eng", "en", "englishfirstlanguage"),
         ("welsh", "cymraeg"))),
+    (("falls", "fallen", "fall history", "history of falls"), (
+        ("yes", "y", "fall", "falls", "multiple", "multiplefalls", "recurrent",
+         "recurrentfalls", "frequent", "frequentfalls", "several", "severalfalls",
+         *(f"{n}{w}" for n in range(1, 21) for w in ("falls", "fall", "x", "falls/yr"))),
+        ("no", "n", "nil", "none", "nofalls", "nilfalls", "nofall", "0falls"))),
     (("driving", "drives", "driver"), (
         ("yes", "y", "stilldriving", "drives", "currentlydriving", "driving"),
         ("stopped", "gaveup", "stoppeddriving", "nolongerdrives", "nolongerdriving",

@@ -153,3 +153,10 @@ def test_the_plainest_spelling_is_the_one_the_others_join():
     assert dict(abbreviated_levels(["G.P.", "GP", "General Practitioner"],
                                    "Referral source")) == {
         "G.P.": "GP", "General Practitioner": "GP"}
+
+
+def test_falls_written_as_counts_or_words_beside_yes_and_no():
+    from sparge.data.levels import abbreviated_levels
+    pairs = dict(abbreviated_levels(["No", "nil", "2 falls", "Yes", "multiple"],
+                                    "Falls (last 12m)"))
+    assert pairs == {"nil": "No", "2 falls": "Yes", "multiple": "Yes"}
