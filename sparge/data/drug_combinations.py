@@ -213,6 +213,14 @@ def _part_drugs(part: str) -> frozenset[str] | None:
     return _part_drugs(bare) if bare != part and bare else None
 
 
+def names_of(drug: str) -> tuple[str, ...]:
+    """The keys this module reads as ``drug`` alone (its generic name, abbreviations and
+    brands, as :func:`norm_key` writes them without spaces): "vancomycin", "vanc",
+    "vancocin"."""
+    return (tuple(k for k, g in _DRUGS.items() if g == drug)
+            + tuple(k for k, held in _COMBINATIONS.items() if held == frozenset({drug})))
+
+
 def brand_or_dose(answer: str) -> bool:
     """Whether an answer names a drug by a brand ("Coumadin") or with its dose
     ("apixaban 5mg bd"): a merged answer is shown by its generic name instead

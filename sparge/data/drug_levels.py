@@ -25,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from sparge.data.drug_combinations import names_of
 from sparge.data.structural_gaps import (
     EXPLAINED_SHARE,
     EXPLAINING_SHARE,
@@ -48,8 +49,9 @@ DRUG_NAMES: dict[str, tuple[str, ...]] = {
     "lamotrigine": ("lamotrigine", "lamictal"),
     "digoxin": ("digoxin", "lanoxin"),
     "theophylline": ("theophylline", "aminophylline", "uniphyllin", "phyllocontin"),
-    "vancomycin": ("vancomycin", "vancocin"),
-    "gentamicin": ("gentamicin", "gentamycin", "cidomycin"),
+    # (their abbreviations and brands are those drug_combinations reads: "vanc", "gent")
+    "vancomycin": ("vancomycin",),
+    "gentamicin": ("gentamicin",),
     "amikacin": ("amikacin",),
     "tobramycin": ("tobramycin",),
     "teicoplanin": ("teicoplanin", "targocid"),
@@ -69,8 +71,7 @@ DRUG_NAMES: dict[str, tuple[str, ...]] = {
 _LEVEL_WORDS = re.compile(r"\b(?:levels?|troughs?|peaks?|conc(?:entration)?s?|serum|plasma|"
                           r"blood|random|pre[\s-]?dose|post[\s-]?dose|tdm)\b", re.IGNORECASE)
 #: Abbreviations a level's column may be named by.
-_ABBREVIATIONS = {"li": "lithium", "vanc": "vancomycin", "vanco": "vancomycin",
-                  "gent": "gentamicin", "tac": "tacrolimus", "tacro": "tacrolimus",
+_ABBREVIATIONS = {"li": "lithium", "tac": "tacrolimus", "tacro": "tacrolimus",
                   "csa": "ciclosporin", "dig": "digoxin", "cbz": "carbamazepine",
                   "vpa": "valproate", "ifx": "infliximab", "ada": "adalimumab"}
 #: A drug few patients take leaves its level nearly empty: up to this share (the name
@@ -91,8 +92,8 @@ def level_drug(column: str) -> str | None:
     name = re.sub(r"\(.*?\)|\[.*?\]", " ", str(column)[:120]).lower()
     words = re.findall(r"[a-z][a-z\-]*", name)
     for word in words:
-        for drug, names in DRUG_NAMES.items():
-            if any(word == n or word.startswith(n) for n in names if " " not in n):
+        for drug in DRUG_NAMES:
+            if any(word == n or word.startswith(n) for n in _names(drug) if " " not in n):
                 return drug
     if _LEVEL_WORDS.search(name):
         for word in words:
@@ -102,8 +103,15 @@ def level_drug(column: str) -> str | None:
 
 
 @lru_cache(maxsize=64)
+def _names(drug: str) -> tuple[str, ...]:
+    """A drug's names: this module's and those :mod:`sparge.data.drug_combinations` reads
+    (one table of a drug's brands and abbreviations, not two)."""
+    return tuple(dict.fromkeys((*DRUG_NAMES[drug], *names_of(drug))))
+
+
+@lru_cache(maxsize=64)
 def _mention(drug: str) -> re.Pattern[str]:
-    names = sorted(DRUG_NAMES[drug], key=len, reverse=True)
+    names = sorted(_names(drug), key=len, reverse=True)
     return re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")",
                       re.IGNORECASE)
 

@@ -1379,8 +1379,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             whole.set_axis(list(map(str, whole.columns)), axis=1),
             {f: X[:, j] for j, f in enumerate(names) if self.roles_.get(f) == "numeric"
              and f not in self.structural_gaps_}, texts)
-        self._report_structural_gaps(X, report, whole)
-        weights = self.patient_weights(X, whole)
+        mask = self._not_applicable(X, whole)  # once: a drug's level reads the text
+        self._report_structural_gaps(X, report, mask)
+        w = self.feature_weights()
+        weights = w if mask is None else np.where(mask, 0.0, w[None, :])
         self.keep_patients_ = patients_to_keep(X, self.max_patient_missing, weights)
         dropped = np.flatnonzero(~self.keep_patients_)
         if len(dropped) == 0:
@@ -1474,13 +1476,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         return mask
 
     def _report_structural_gaps(self, X: np.ndarray, report: ValidationReport,
-                                df: pd.DataFrame) -> None:
+                                mask: np.ndarray | None) -> None:
         """A note per column whose gaps another column explains; its missing share
         counted among the patients it applies to (walk-through 42's summary and chart
-        still read head circumference 88 % missing)."""
+        still read head circumference 88 % missing). ``mask``: :meth:`_not_applicable`
+        of ``X``."""
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
         report.not_applicable = {}
-        mask = self._not_applicable(X, df)
         rules = {**self.structural_gaps_,
                  **{f: (c, "lacks", (drug,)) for f, (c, drug) in self.drug_level_gaps_.items()}}
         for f, (d, kind, values) in rules.items():
