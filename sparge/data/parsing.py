@@ -626,7 +626,8 @@ _UNIT_SPELLINGS = {
     # (walk-through 35): "20 units/wk", "20u/w"; "10/day", "10 cpd"
     "units/wk": "units/wk", "u/w": "units/wk", "u/wk": "units/wk", "units/week": "units/wk",
     "units/w": "units/wk", "unitsperweek": "units/wk", "upw": "units/wk",
-    "unitsaweek": "units/wk", "units/wk.": "units/wk",
+    "unitsaweek": "units/wk", "units/wk.": "units/wk", "unitspw": "units/wk",
+    "units/pw": "units/wk", "u/pw": "units/wk",
     "/day": "perday", "perday": "perday", "aday": "perday", "cpd": "perday",
     "cigs/day": "perday", "cigarettes/day": "perday", "cig/day": "perday",
     "cigsperday": "perday", "cigarettesperday": "perday", "/d": "perday",
@@ -689,6 +690,26 @@ KNOWN_UNITS = frozenset({
     "ug/kg/min", "u/min"})
 
 
+#: What a rate counts, written alone in a column named with the rate: "6 units" in an
+#: "Alcohol (units/wk)" column is 6 units a week (walk-through 62 set 51 such cells to
+#: missing as another unit), "10 cigs" in a "Smoking (cigs/day)" column 10 a day.
+_RATE_COUNTS = {
+    "units/wk": frozenset({"units", "unit", "u"}),
+    "perday": frozenset({"cigs", "cig", "cigarettes", "cigarette", "cigs/d"}),
+}
+
+
+def cell_unit_key(text: str, header: str | None) -> str:
+    """The key of a unit written after a number in a cell (:func:`unit_key`), the column's
+    own (``header``, its name's unit) when the cell writes only what that rate counts."""
+    key = unit_key(text)
+    if header:
+        head = unit_key(header)
+        if key in _RATE_COUNTS.get(head, ()):
+            return head
+    return key
+
+
 def header_unit(name: object, as_written: bool = False) -> str | None:
     """The unit written at the end of a column's name, normalised ("g", "mg/dl"), or
     ``None``.
@@ -722,7 +743,7 @@ def with_unit(cell: str, unit: str | None, thousands_dot: bool = False,
     if not unit:
         return None
     m = _NUMBER_THEN_TEXT.match(cell.strip())
-    if m is None or unit_key(m.group(2)) != unit_key(unit):
+    if m is None or cell_unit_key(m.group(2), unit) != unit_key(unit):
         return None
     return _written_number(m.group(1), thousands_dot, thousands_comma)
 
@@ -882,7 +903,7 @@ def column_units(values: pd.Series, name: object = None,
             m = _NUMBER_THEN_TEXT.match(cell)
             if m is None:
                 continue
-            key = unit_key(m.group(2))
+            key = cell_unit_key(m.group(2), header)
             if not _UNIT_LIKE.match(key) or key in _NOT_UNITS:
                 continue
             u = found.setdefault(key, {"count": 0, "numbers": set(), "spelled": {},

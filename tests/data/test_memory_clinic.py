@@ -160,3 +160,26 @@ def test_falls_written_as_counts_or_words_beside_yes_and_no():
     pairs = dict(abbreviated_levels(["No", "nil", "2 falls", "Yes", "multiple"],
                                     "Falls (last 12m)"))
     assert pairs == {"nil": "No", "2 falls": "Yes", "multiple": "Yes"}
+
+
+def test_a_count_written_alone_in_a_column_named_with_its_rate():
+    """51 "6 units" in an "Alcohol (units/wk)" column were set to missing as another
+    unit (walk-through 62); "10 cigs" in "(cigs/day)" likewise."""
+    df = pd.DataFrame({
+        "Alcohol (units/wk)": ["6 units", "10", "14 units/wk", "teetotal", "0", "21",
+                               "4", "8 units", "12 u", "3"] * 3,
+        "Smoking (cigs/day)": ["10 cigs", "20", "5 cigarettes", "0", "15", "10", "3",
+                               "20 cigs", "0", "2"] * 3,
+        "Insulin (units)": ["6 units", "10", "14", "20", "8", "12", "4", "8 units",
+                            "12", "3"] * 3,
+        OUTCOME: ["Yes", "No"] * 15})
+    enc = Encoder(label_column=OUTCOME).fit(df)
+    X = enc.transform(df)
+    names = enc.feature_names_out_
+    alcohol = X[:10, names.index("Alcohol (units/wk)")]
+    assert alcohol.tolist() == [6, 10, 14, 0, 0, 21, 4, 8, 12, 3]
+    smoking = X[:10, names.index("Smoking (cigs/day)")]
+    assert smoking.tolist() == [10, 20, 5, 0, 15, 10, 3, 20, 0, 2]
+    # a unit that is a count but no rate is the column's own only when spelled so
+    assert X[:10, names.index("Insulin (units)")].tolist() == [6, 10, 14, 20, 8, 12, 4,
+                                                               8, 12, 3]
