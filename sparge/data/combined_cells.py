@@ -11,6 +11,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 
+import numpy as np
 import pandas as pd
 
 from sparge.data.safe_text import first_cells
@@ -114,7 +115,9 @@ def rewrite_named(df: pd.DataFrame, named: re.Pattern, read: Callable[[str], str
     named_cols = [c for c in df.columns if named.search(str(c))]  # the name first: cheap
     for col, _ in text_columns(df[named_cols], (), may_hold) if named_cols else ():
         values = df[col]
-        found = values.map(lambda v: None if pd.isna(v) else read(v))
+        codes, uniques = pd.factorize(values)  # each distinct cell read once
+        read_once = np.asarray([read(u) for u in uniques] + [None], dtype=object)
+        found = pd.Series(read_once[codes], index=values.index, dtype=object)
         rewritten = found.notna() & ~pd.to_numeric(values, errors="coerce").notna()
         if not rewritten.any():
             continue

@@ -24,6 +24,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from sparge.data.age_dates import read_dates_in_age_columns
+from sparge.data.alcohol import read_alcohol
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
 from sparge.data.apgar import apgar_columns, split_apgars
@@ -329,8 +330,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_named_values(df), answers)), durations)
-        df = read_icd_codes(read_dates_in_age_columns(read_centiles(read_obstetric(df))),
-                            known=fitted)
+        df = read_icd_codes(read_dates_in_age_columns(read_centiles(read_alcohol(
+            read_obstetric(df)))), known=fitted)
         return split_apgars(split_pressures(split_tnm(df, known=stages),
                                             known=pressure_columns(fitted)),
                             known=apgar_columns(fitted))
@@ -560,8 +561,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                     # those of the table (Unknown, Yes, No)" beside a column of yes and no
                     notes.append(f"Column {_q(col)!r}: {share:.0%} of its answers ({seen} "
                                  f"…) are not in the built-in encoding table's entry for this "
-                                 f"name ({table}); its levels were read from the file "
-                                 "instead.")
+                                 f"name ({table}); it was read from the file as a column "
+                                 "the table does not know.")
         return base.without(misfits)
 
     @staticmethod
