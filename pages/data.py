@@ -65,6 +65,7 @@ from sparge.services.workflow import (
     encode_cohort,
     kept_change,
     leave_out_button,
+    left_out_lines,
     roles_frame,
     table_as_read,
     table_choices,
@@ -534,10 +535,15 @@ with current:
         edited = st.data_editor(roles, key="roles_editor", hide_index=True,
                                 disabled=["column", "why"],
                                 column_config={"role": st.column_config.SelectboxColumn(
-                                    "role", options=list(ROLES), required=True),
+                                    "role", options=list(ROLES), required=True,
+                                    width="small"),
                                     "why": st.column_config.TextColumn(
-                                        "why", help="Why the column has this role (as "
-                                        "encoded; the report says more)")})
+                                        "why", width="large", help="Why the column has "
+                                        "this role (as encoded; the report says more)")})
+        if left := left_out_lines(roles):
+            # the grid cuts a long reason at a narrow width (walk-through 63, 800 px)
+            with st.expander(f"Why {len(left)} column(s) are left out", expanded=False):
+                st.markdown("\n".join(f"- {md_escape(line, max_len=400)}" for line in left))
         if st.button("Apply roles", key="apply_roles"):
             with guard("Re-encoding"):
                 new_id, new_label, overrides, notes = role_edits(

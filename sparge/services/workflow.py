@@ -499,6 +499,15 @@ def roles_frame(encoder: Encoder) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["column", "role", "why"])
 
 
+def left_out_lines(roles: pd.DataFrame) -> list[str]:
+    """The Column roles tab's left-out columns with their reasons in full, one line each
+    ("'Readmitted <30d': named like another outcome: …"), for a list under the table,
+    whose cells cut a long reason at a narrow width."""
+    out = roles[(roles["role"] == "ignore")]
+    return [f"{str(c)[:60]}: {str(w).removeprefix('left out: ')}"
+            for c, w in zip(out["column"], out["why"], strict=True)]
+
+
 def table_as_read(cohort: Cohort) -> pd.DataFrame:
     """Every row of the table as the model reads it, for the Data page's download: the
     patient's name, each feature's value (a number in the unit the column is read in, named

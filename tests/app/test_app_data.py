@@ -543,3 +543,25 @@ def test_a_threshold_that_leaves_most_patients_out_is_raised_in_one_click():
     assert at.slider(key="setup_missing").value == \
         round(100 * cohort.encoder.max_patient_missing)
     assert not any(b.key == "raise_threshold" for b in at.button)
+
+
+def test_the_roles_tab_lists_every_left_out_column_with_its_whole_reason():
+    """At 800 px the grid cut the 'why' of a left-out column (walk-through 63): the tab
+    lists each with its reason in full under the table."""
+    from sparge.services.workflow import left_out_lines, roles_frame
+
+    at, _ = _encoded_with("left.csv", **{"Length of stay (days)": ["3", "12", "7", "30"],
+                                         "Consultant": ["Dr A", "Dr B", "Dr C"]})
+    assert not at.exception
+    roles = roles_frame(at.session_state["cohort"].encoder)
+    lines = left_out_lines(roles)
+    ignored = roles[roles["role"] == "ignore"]
+    assert len(lines) == len(ignored) >= 2
+    assert all(line.startswith(f"{c}: ") for line, c in zip(lines, ignored["column"],
+                                                              strict=True))
+    assert any("known after the outcome" in line for line in lines)
+    box = next(e for e in at.expander if "are left out" in e.label)
+    assert box.label == f"Why {len(lines)} column(s) are left out"
+    shown = box.markdown[0].value  # escaped for markdown: "Length of stay \\(days\\)"
+    assert shown.startswith("- ") and shown.count("\n- ") == len(lines) - 1
+    assert "Consultant\\: names the member of staff" in shown
