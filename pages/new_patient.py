@@ -23,7 +23,7 @@ from sparge.data.blood_pressure import typed_pressures
 from sparge.data.safe_text import label_text, md_escape
 from sparge.errors import DataError
 from sparge.services.display import (
-    answers_by_code,
+    answer_labels,
     biomarker_name,
     csv_patient_labels,
     file_id_column,
@@ -180,12 +180,15 @@ else:
                     if encoder is not None and encoder.roles_.get(col) == "categorical":
                         # one answer per code, as the pages show it ("Yes", not also
                         # "Y"; walk-through 19's form offered Y, Yes, No, N)
-                        levels = list((answers_by_code(encoder, col) or {}).values())
+                        labels = answer_labels(encoder, col)
                         # a column whose empty cells the model reads as No says so
                         empty = EMPTY_AS_NO if col in (encoder.blank_as_no or ()) else \
                             "(missing)"
-                        values[col] = target.selectbox(label_text(col), [empty] + levels,
-                                                       key=key)
+                        # the merged spellings shown, so typing "Aricept" finds
+                        # Donepezil (walk-through 63)
+                        values[col] = target.selectbox(
+                            label_text(col), [empty, *labels], key=key,
+                            format_func=lambda a, lab=labels: lab.get(a, a))
                     else:
                         # the unit in the label: a hint's was cut at 800 px and went
                         # once a value was typed (walk-through 23). Text, read as a

@@ -229,11 +229,13 @@ def brand_or_dose(answer: str) -> bool:
     if not key or len(key) > _MAX_LENGTH:
         return False
     bare = key.replace(" ", "").replace("-", "")
-    if bare in _DRUGS:
-        return False
+    if bare in _DRUGS:  # a brand or an abbreviation ("Aricept"), not the generic name
+        return _DRUGS[bare].replace(" ", "").replace("-", "") != bare
     if bare in _COMBINATIONS and len(_COMBINATIONS[bare]) == 1:
         return True
-    return _DOSE.search(key) is not None and drug_set(key) is not None
+    # a dose, with its unit or bare after the name ("rivastigmine 4.6", walk-through 63)
+    return (_DOSE.search(key) is not None or _BARE_DOSE.search(key) is not None) and \
+        drug_set(key) is not None
 
 
 def drug_set(answer: str) -> frozenset[str] | None:

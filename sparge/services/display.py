@@ -98,6 +98,35 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
     return {c: shown_answer(words, column) for c, words in sorted(spellings_of.items())}
 
 
+def answer_labels(encoder, column: str, most: int = 3) -> dict[str, str]:
+    """``{answer: label}`` of a categorical column's answers (:func:`answers_by_code`),
+    each labelled with the other spellings merged into it: "Donepezil (also Aricept,
+    donepezil 10mg od)". A form's list is searched by what it shows, and walk-through
+    63's clinician typed "Aricept" and found nothing. At most ``most`` spellings are
+    named (then "+ N more"); those that differ only in case, spaces or punctuation are
+    not."""
+    shown = answers_by_code(encoder, column) or {}
+    spellings: dict[float, list[str]] = {}
+    for level, code in encoder.table_.levels(column).items():
+        spellings.setdefault(float(code), []).append(str(level))
+    out = {}
+    for code, answer in shown.items():
+        seen = {re.sub(r"[\W_]+", "", answer.lower())}
+        others = []
+        for word in spellings.get(code, []):
+            key = re.sub(r"[\W_]+", "", word.lower())
+            if key and key not in seen:
+                seen.add(key)
+                others.append(word)
+        label = answer
+        if others:
+            more = f", + {len(others) - most} more" if len(others) > most else ""
+            label = f"{answer} (also {', '.join(plain_text(o, 30) for o in others[:most])}" \
+                    f"{more})"
+        out[answer] = label
+    return out
+
+
 def level_order(column: str, encoder=None) -> list[str] | None:
     """A categorical column's words in code order (a scale's clinical order), then
     ``"missing"``; ``None`` for a numeric column."""

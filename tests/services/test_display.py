@@ -537,3 +537,29 @@ def test_the_lookalike_file_carries_the_patient_and_the_lookalikes_values(encode
     known = lookalike_display(table, values=values, patient=[61.0, 1.0, 2.0], name="P9",
                               encoder=encoder, outcome="low")
     assert known["Outcome"].tolist() == ["low", "a", "b"]
+
+
+def test_a_form_answer_is_labelled_with_the_spellings_merged_into_it():
+    """Walk-through 63 typed "Aricept" in the New patient form's list and found nothing:
+    it offered "Donepezil" only."""
+    from sparge.data.answer_merging import merge_answers
+    from sparge.services.display import answer_labels, answers_by_code
+
+    rng = np.random.default_rng(0)
+    drugs = ["Donepezil", "Aricept", "donepezil 10mg od", "DONEPEZIL", "Memantine",
+             "Ebixa", "None", "Rivastigmine", "Exelon patch", "rivastigmine 4.6",
+             "Exelon", "rivastigmine 9.5mg/24h"]
+    df = pd.DataFrame({"id": [f"P{i}" for i in range(120)], "age": rng.normal(75, 6, 120),
+                       "Drug": rng.choice(drugs, 120)})
+    enc = Encoder(id_column="id").fit(df)
+    pairs = enc.report_.answers_two_ways["Drug"]
+    merged = Encoder(id_column="id",
+                     encoding_table=merge_answers(enc.table_, {"Drug": pairs})).fit(df)
+    labels = answer_labels(merged, "Drug")
+    assert list(labels) == list(answers_by_code(merged, "Drug").values())
+    donepezil = next(v for k, v in labels.items() if k.lower() == "donepezil")
+    assert "Aricept" in donepezil and "donepezil 10mg od" in donepezil
+    assert "DONEPEZIL" not in donepezil  # the same word in capitals is not named again
+    riva = next(v for k, v in labels.items() if k.lower().startswith("rivastigmine"))
+    assert riva.count(",") == 3 and riva.endswith("+ 1 more)")  # at most three named
+    assert labels["None"] == "None"
