@@ -245,7 +245,7 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
             if codes is None or set(codes.values()) - {0, 1, 2}:
                 continue
             rank = len(_OUTCOME_WORDS) + (0.5 if threshold else 1)
-        if rank is not None and _WINDOW.search(c) and n_levels <= 10:
+        if rank is not None and _windowed(c) and n_levels <= 10:
             # an event in a time window answered yes or no is a study's outcome, before a
             # column merely named "outcome" (walk-through 62 guessed "Clinic outcome", a
             # discharge status, over "Care home admission within 2 years")
@@ -271,6 +271,23 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
 _WINDOW = re.compile(r"\b(?:within|at|by)\s{1,3}(?:(?:\d{1,3}|one|two|three|five|ten)\s{0,3}"
                      r"[\s\-]?(?:days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)|age\s{1,3}\d{1,3})"
                      r"\b", re.IGNORECASE)
+
+
+#: A window written after an event without "within": "Admission DKA/HHS/severe hypo
+#: 12m", "Readmission 30d", "Amputation (1 yr)" (walk-through 64 guessed a status at last
+#: contact before it). Only beside an event's name (:func:`_windowed`): "12m" alone
+#: names no outcome.
+_BARE_WINDOW = re.compile(r"(?<![\d.,/<>=≤≥])\b\d{1,3}\s?(?:days?|d|weeks?|wks?|w|months?|mths?|mo|"
+                          r"m|years?|yrs?|yr|y)\b(?!\s?(?:ago|before|prior|previous))",
+                          re.IGNORECASE)
+
+
+def _windowed(name: str) -> bool:
+    """Whether a column's name says a time window after the data: "within 12 months",
+    or a bare "12m" after an event ("Admission DKA/HHS/severe hypo 12m")."""
+    return bool(_WINDOW.search(name)) or (
+        _BARE_WINDOW.search(name) is not None and _YES_NO_EVENT.search(name) is not None
+        and not _PAST.search(name))
 
 
 #: An event a yes/no column may record as the outcome: "NICU admission", "Transferred",
@@ -441,6 +458,15 @@ _LATER_WORDS = frozenset({"death", "died", "mortality", "dead", "deceased", "sur
                           "relapse", "recurrence", "escalation", "escalated"})
 
 
+#: A status written when the patient was last seen, or at the end of follow-up ("Status
+#: at last contact": walk-through 64's "Post-DKA follow-up", "Inpatient" beside the
+#: chosen outcome separated it at AUC 0.97, just under the leak test's cut).
+_LATER_STATUS = re.compile(
+    r"\bstatus\b.{0,12}\b(?:last\s+(?:contact|seen|visit|review|follow[\s-]?up)|end\s+of|"
+    r"final)|\blast\s+known\s+status|\bstatus\s+at\s+(?:follow[\s-]?up|censor)",
+    re.IGNORECASE)
+
+
 def later_outcome_named(name: str) -> bool:
     """Whether a column is named like an outcome that happens later ("Readmitted <30d",
     "Death within 1 year", "Relapse at 2 years"): beside another outcome, it is known
@@ -449,7 +475,9 @@ def later_outcome_named(name: str) -> bool:
     words = set(_words(name))
     if words & _LATER_WORDS and not _PAST.search(str(name)):
         return True
-    return bool(_WINDOW.search(str(name))) and _YES_NO_EVENT.search(str(name)) is not None
+    if _LATER_STATUS.search(str(name)):
+        return True
+    return _windowed(str(name)) and _YES_NO_EVENT.search(str(name)) is not None
 
 
 def _outcome_rank(name: str) -> int | None:

@@ -65,6 +65,7 @@ from sparge.data.encoding_notes import (
 )
 from sparge.data.far_values import far_mask, log_bounds, typical_bounds
 from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
+from sparge.data.frequencies import read_frequencies
 from sparge.data.icd_codes import read_icd_codes
 from sparge.data.leaks import (
     DEFINES_AGREEMENT,
@@ -331,7 +332,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_named_values(df), answers)), durations)
         df = read_icd_codes(read_dates_in_age_columns(read_centiles(read_alcohol(
-            read_obstetric(df)))), known=fitted)
+            read_frequencies(read_obstetric(df))))), known=fitted)
         return split_apgars(split_pressures(split_tnm(df, known=stages),
                                             known=pressure_columns(fitted)),
                             known=apgar_columns(fitted))

@@ -1525,6 +1525,12 @@ def _unique_cells(values: pd.Series, missing_tokens):
     # a sample that gives no value ("7.0 haemolysed"), with its number, or bare in a
     # column of numbers ("clotted" is an answer of a filter's status, not a gap there)
     mostly_numbers = counts[number].sum() >= 0.5 * counts.sum()
+    if mostly_numbers:
+        # a narrow range among numbers ("2-6" among alcohol units a week, walk-through
+        # 64) is read as its middle, so it counts; a column mostly of bands ("40-49")
+        # does not get here and stays answers
+        maybe = np.flatnonzero(~number & ~token)
+        number[maybe] = [range_middle(str(uniques.iat[i])) is not None for i in maybe]
     token[other] |= np.array([invalid_sample(u := uniques.iat[i])
                               and (mostly_numbers or any(ch.isdigit() for ch in str(u)))
                               for i in other], dtype=bool)

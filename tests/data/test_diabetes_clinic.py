@@ -1,0 +1,97 @@
+"""A diabetes clinic's export (walk-through 64): an outcome named with a bare window
+("Admission DKA/HHS/severe hypo 12m") beside a "Status at last contact", hypos per month
+written "weekly", alcohol units with ranges ("2-6") among numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge import Encoder
+from sparge.data.column_guess import guess_columns, later_outcome_named
+from sparge.data.frequencies import per_day, read_frequencies
+from sparge.data.parsing import numeric_share
+
+OUTCOME = "Admission DKA/HHS/severe hypo 12m"
+
+
+def _clinic(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    admitted = rng.random(n) < 0.2
+    return pd.DataFrame({
+        "NHS Number": [f"{6000000000 + 7 * i}" for i in range(n)],
+        "HbA1c": rng.normal(60, 12, n).round(),
+        "Hypos per month": rng.choice(["0", "1", "nil", "2-3", "weekly", "2", "daily",
+                                       "twice a week", "4"], n),
+        "Alcohol (units/wk)": rng.choice(["0", "3", "5", "10", "14", "1-5", "8-12", "2-6",
+                                          "occasional", "teetotal", "7", "1", "2"], n,
+                                         p=[.2, .1, .1, .1, .1, .05, .05, .05, .05, .05,
+                                            .05, .05, .05]),
+        OUTCOME: np.where(admitted, rng.choice(["Y", "Yes", "Y - DKA", "Y (hypo)"], n),
+                          rng.choice(["N", "No", "no"], n)),
+        "Status at last contact": np.where(
+            admitted, rng.choice(["Post-DKA follow-up", "Inpatient", "Active"], n),
+            rng.choice(["Active", "Discharged to GP", "DNA", "Under DSN review"], n))})
+
+
+def test_an_event_with_a_bare_window_is_guessed_before_a_status_at_last_contact():
+    """Walk-through 64 was offered 'Status at last contact' as the outcome."""
+    assert guess_columns(_clinic()) == ("NHS Number", OUTCOME)
+    # a window after an event, not a window alone nor one in the past
+    assert later_outcome_named("Amputation (1 yr)")
+    assert later_outcome_named("Hospital admission 30 days")
+    assert not later_outcome_named("HbA1c 12m")
+    assert not later_outcome_named("Admissions in previous 12m")
+
+
+def test_a_status_at_last_contact_beside_the_outcome_is_left_out():
+    """It separated the outcome at AUC 0.97, under the leak test's 0.98, and stayed."""
+    for name in ("Status at last contact", "Status at end of follow-up", "Last known status"):
+        assert later_outcome_named(name)
+    for name in ("Vital status", "Current status", "Marital status", "Smoking status"):
+        assert not later_outcome_named(name)
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(_clinic())
+    assert enc.roles_["Status at last contact"] == "ignore"
+    assert "another outcome" in enc.left_out_why_["Status at last contact"]
+
+
+@pytest.mark.parametrize(("cell", "month"), [
+    ("weekly", 4.35), ("daily", 30.44), ("twice a week", 8.7), ("2x/week", 8.7),
+    ("3 times per month", 3.0), ("once a fortnight", 2.17), ("every 2 weeks", 2.17),
+    ("every other day", 15.22), ("monthly", 1.0), ("2-3 a week", 10.87)])
+def test_how_often_in_words_is_a_count_a_month(cell, month):
+    assert per_day(cell) * 365.25 / 12 == pytest.approx(month, abs=0.01)
+
+
+def test_only_a_column_counting_events_in_a_period_reads_how_often():
+    assert per_day("5") is None and per_day("most days") is None
+    df = pd.DataFrame({"Hypos per month": ["weekly", "1", "0"] * 5,
+                       "Falls (/yr)": ["monthly", "2", "0"] * 5,
+                       "Alcohol units per week": ["daily", "14", "0"] * 5,
+                       "Hypos": ["weekly", "1", "0"] * 5})
+    out = read_frequencies(df)
+    assert out["Hypos per month"].tolist()[:3] == ["4.35", "1", "0"]
+    assert out["Falls (/yr)"].tolist()[:3] == ["12.0", "2", "0"]
+    assert out["Alcohol units per week"].equals(df["Alcohol units per week"])  # an amount
+    assert out["Hypos"].equals(df["Hypos"])  # no period named
+    assert any("'Hypos per month': 5 cell(s)" in n for n in out.attrs["sparge_read_notes"])
+
+
+def test_narrow_ranges_among_numbers_count_as_numbers_and_bands_stay_answers():
+    """Walk-through 64's alcohol column (80 % numbers, "2-6", "8-12", "occasional") was
+    left out as more than 30 answers."""
+    df = _clinic()
+    assert numeric_share(df["Alcohol (units/wk)"]) >= 0.9
+    bands = pd.Series(["40-49", "50-59", "60-69", "70-79", "80+", "45"] * 10)
+    assert numeric_share(bands) < 0.5
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    assert enc.roles_["Alcohol (units/wk)"] == "numeric"
+    X = enc.transform(df)
+    got = dict(zip(df["Alcohol (units/wk)"],
+                   X[:, enc.feature_names_out_.index("Alcohol (units/wk)")], strict=True))
+    assert got["8-12"] == 10 and got["2-6"] == 4 and got["teetotal"] == 0
+    assert np.isnan(got["occasional"])
+    hypos = dict(zip(df["Hypos per month"],
+                     X[:, enc.feature_names_out_.index("Hypos per month")], strict=True))
+    assert hypos["weekly"] == pytest.approx(4.35) and hypos["2-3"] == 2.5
