@@ -51,6 +51,7 @@ from sparge.data.safe_text import cut_between, md_escape, plain_frame, quoted_na
 from sparge.services.ages import (
     AGREE_YEARS,
     age_choices,
+    age_left_out_why,
     age_name,
     replaces_table_age,
     table_ages,
@@ -274,8 +275,7 @@ def _age_form(cohort, choices) -> None:
             a, b = st.columns([4, 1])
             what = (f"the age in {spec.get('unit', 'years')} from '{md_escape(spec['born'])}' "
                     f"at '{md_escape(spec['at'])}'")
-            why = next((d.reason for d in enc.report_.dropped_columns if d.column == name),
-                       None)
+            why = age_left_out_why(enc, name)
             a.caption(f"'{md_escape(name)}' is in the model: {what}." if why is None else
                       f"'{md_escape(name)}', {what}, was added but left out of the model: "
                       f"{md_escape(why)}. Newborns' ages in years are all 0: add it in "

@@ -35,7 +35,7 @@ BIRTH_NAME = re.compile(r"birth|\bdob\b|\bd\.o\.b\b|\bborn\b|geburt|naissance|na
 #: review.
 EVENT_NAMES = [re.compile(p, re.IGNORECASE) for p in (
     r"admi", r"deliver|birth of (?:the )?baby|date of (?:the )?birth of", r"diagnos",
-    r"surg|operat|procedure", r"visit|encounter|consult|appoint|attend|arrival|"
+    r"surg|operat|procedure", r"visit|encounter|consult|appoint|attend|arrival|clinic|"
     r"presentation|episode|booking", r"enrol|baseline|recruit|randomi|consent|"
     r"registration|index", r"referr", r"treatment|start", r"exam|review")]
 #: Words naming a date of birth before it in a cell: "DOB 06/03/1977", "born: 1/2/1950".

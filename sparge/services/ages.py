@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from sparge.data.age_dates import AGE_NAME, BIRTH_NAME, EVENT_NAMES
+from sparge.data.age_dates import AFTER_NAME, AGE_NAME, BIRTH_NAME, EVENT_FILLED, EVENT_NAMES
 from sparge.data.column_kinds import looks_like_dates
 from sparge.data.dates import add_ages, read_dates
 from sparge.data.parsing import cell_text
@@ -48,14 +48,32 @@ def age_choices(df: pd.DataFrame, roles: dict[str, str]) -> AgeChoices:
              and looks_like_dates(cell_text(df[c]))]
     born = next((c for c in dates if BIRTH_NAME.search(c)), None)
     others = [c for c in dates if c != born]
-    at = next((c for pattern in EVENT_NAMES for c in others if pattern.search(c)),
-              others[0] if others else None)
+    # a date written for most patients, not one after the visit: walk-through 64's
+    # "Date of admission" (the outcome's, for the 133 admitted) was offered first, and
+    # its ages were then left out as giving the outcome away
+    filled = {c: float((cell_text(df[c]) != "").mean()) for c in others}
+    usable = [c for c in others if filled[c] >= EVENT_FILLED and not AFTER_NAME.search(c)]
+    at = next((c for pattern in EVENT_NAMES for c in usable if pattern.search(c)),
+              max(usable, key=lambda c: filled[c]) if usable else
+              (others[0] if others else None))
     latest = None
     for c in others:
         d = read_dates(df[c]).dates.max()
         if pd.notna(d) and (latest is None or d > latest):
             latest = d
     return AgeChoices(dates, born, at, latest)
+
+
+def age_left_out_why(encoder, name: str) -> str | None:
+    """Why an age the user added is not in the model (it gives the outcome away, it is
+    nearly empty, …), or ``None`` when it is in it. Walk-through 64's age at the outcome's
+    date was left out as a leak, and the Data page still said it was in the model."""
+    why = next((d.reason for d in encoder.report_.dropped_columns if d.column == name),
+               None)
+    if why is None and encoder.roles_.get(name) == "ignore":
+        why = (getattr(encoder, "left_out_why_", {}) or {}).get(name) or \
+            "see the report"
+    return why
 
 
 def age_name(at: str, existing: list[str], unit: str = "years") -> str:

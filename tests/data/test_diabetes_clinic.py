@@ -95,3 +95,31 @@ def test_narrow_ranges_among_numbers_count_as_numbers_and_bands_stay_answers():
     hypos = dict(zip(df["Hypos per month"],
                      X[:, enc.feature_names_out_.index("Hypos per month")], strict=True))
     assert hypos["weekly"] == pytest.approx(4.35) and hypos["2-3"] == 2.5
+
+
+def test_an_age_is_offered_at_a_date_written_for_most_patients_and_said_left_out():
+    """Walk-through 64: "Age at" defaulted to "Date of admission" (the outcome's date,
+    written for the admitted only); the age was left out as a leak, and the Data page
+    still said it was in the model."""
+    from sparge.services.ages import age_choices, age_left_out_why, with_age
+
+    df = _clinic()
+    rng = np.random.default_rng(1)
+    df["DOB"] = [f"{rng.integers(1, 28):02d}/0{rng.integers(1, 9)}/19{rng.integers(40, 90)}"
+                 for _ in range(len(df))]
+    admitted = ~df[OUTCOME].str.lower().str.startswith("n")
+    df["Date of admission"] = np.where(admitted, "12/03/2024", "")
+    df["Clinic date"] = [f"{rng.integers(1, 28):02d}/0{rng.integers(1, 9)}/2023"
+                         for _ in range(len(df))]
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    choices = age_choices(df, enc.roles_)
+    assert choices.born == "DOB" and choices.at == "Clinic date"
+    leak = "Age at Date of admission"
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number",
+                  ages=with_age(None, leak, "DOB", "Date of admission", None)).fit(df)
+    assert enc.roles_[leak] == "ignore"
+    assert "separates the outcomes" in age_left_out_why(enc, leak)
+    ok = Encoder(label_column=OUTCOME, id_column="NHS Number",
+                 ages=with_age(None, "Age at Clinic date", "DOB", "Clinic date",
+                               None)).fit(df)
+    assert age_left_out_why(ok, "Age at Clinic date") is None
