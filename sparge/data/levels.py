@@ -93,13 +93,18 @@ def _initials(column: str | None) -> set[str]:
     return {letters[:n] for n in range(2, len(letters) + 1)}
 
 
-def _without_words(key: str, words: set[str]) -> str:
-    """A level's key without the leading words of ``words`` ("child pugh a" -> "a"); the
-    key itself when nothing is left."""
+def _without_words(key: str, words: set[str], last: str | None = None) -> str:
+    """A level's key without the leading words of ``words`` ("child pugh a" -> "a"), and
+    without the column name's ``last`` word after a word ("low risk" in "Foot risk" ->
+    "low": walk-through 64's "Low risk" beside "low"); the key itself when nothing is
+    left."""
     rest = key
     while (m := re.match(r"([a-z]+)[\s\-_.:]*", rest)) and m.group(1) in words \
             and rest[m.end():]:
         rest = rest[m.end():]
+    if last and last not in _STAGE_WORDS and (
+            m := re.fullmatch(r"([a-z]{3,})[\s\-_.:]+([a-z]+)", rest)) and m.group(2) == last:
+        rest = m.group(1)
     return rest
 
 
@@ -221,6 +226,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # "NYHA-3" / "NYHA III"), when the column has both spellings
     named = set(re.findall(r"[a-z]{2,}", norm_key(column))) if column else set()
     strip = named | _STAGE_WORDS | _initials(column)
+    last = (re.findall(r"[a-z]{2,}", norm_key(column)) or [None])[-1] if column else None
     canon: dict[str, str] = {}
     # the plainest spelling first, the one the others join: "GP" before "G.P." (walk-
     # through 62 showed 250 GP referrals as "G.P."); otherwise in the levels' order
@@ -228,7 +234,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     for lv, k in plainest:
         # "nyha iii" in "NYHA class" reads "iii"; "Child-Pugh A", "class A" and "CP-A" in
         # "Child-Pugh class" read "a"; "grade 3-4" reads "3-4" (walk-through 24)
-        bare = _without_words(k, strip)
+        bare = _without_words(k, strip, last)
         # the same word in British and American spelling: "ischaemic" / "ischemic";
         # punctuation alone: "ACE-I" / "ACEi" (whose "I" is not a numeral)
         forms = list(dict.fromkeys((numeral_key(bare), _spelling_key(bare), numeral_key(k),
@@ -282,6 +288,11 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             if hit is not None:
                 out.append((lv, hit))
     several = {}
+    # the words of the column's synonym groups are the right spellings: a typo of one
+    # ("Femlae") joins it, not it the typo (walk-through 64's "f" beside "female" and
+    # "Femlae" was offered with neither)
+    groups = synonym_groups(column)
+    typos = dict(_typo_pairs(keys, {w for g in groups for w in g}))
     for short, k in keys.items():
         if not _SHORT.match(k):
             continue
@@ -296,7 +307,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             several[short] = longer
     # several candidates that are one answer themselves ("F" beside "Femal" and "Female",
     # walk-through 22's typo): the short one goes with them
-    target = dict(out)
+    target = {**typos, **dict(out)}
     for short, longer in several.items():
         ends = {target.get(lv, lv) for lv in longer}
         if len(ends) == 1:
@@ -306,7 +317,6 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # non-smoker); the first word of a group that the column holds is the pair's target
     paired = {a for a, _ in out}
     name = norm_key(column) if column else ""
-    groups = synonym_groups(column)
     for group in groups:
         present = [lv for lv, k in keys.items() if loose_key(k) in group
                    # one letter is read so only when no other answer starts with it
@@ -331,7 +341,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # walk-through 50's "E4V5M6" beside "GCS 15"
     for more in (_own_name_pairs(keys, yes_no, column) if yes_no is not None else [],
                  _noted_yes_no_pairs(keys, yes_no) if yes_no is not None else [],
-                 _reordered_pairs(keys), _typo_pairs(keys), _gcs_pairs(keys),
+                 _reordered_pairs(keys), list(typos.items()), _gcs_pairs(keys),
                  _acronym_pairs(keys), _noted_pairs(keys)):
         paired = {a for a, _ in out}
         out += [(a, b) for a, b in more if a not in paired]
@@ -436,6 +446,38 @@ CONDITION_KINDS = {
                  "tabletcontrolled", "tablettreated", "oha", "oralhypoglycaemics",
                  "oralhypoglycemics", "metformin"),
 }
+#: The drugs of a class a yes/no column is named for ("Statin", "Insulin"), by their
+#: loose keys' starts: an answer naming one ("atorvastatin 20mg", "Atorva 40", "Lantus
+#: 20u nocte") says yes there (walk-through 64's statin column held 307 such answers
+#: beside its Y and N).
+DRUG_CLASS_MEMBERS = {
+    "statin": ("atorvastatin", "atorva", "simvastatin", "simva", "rosuvastatin", "rosuva",
+               "pravastatin", "prava", "fluvastatin", "pitavastatin", "lipitor", "zocor",
+               "crestor"),
+    "insulin": ("lantus", "levemir", "tresiba", "toujeo", "abasaglar", "semglee",
+                "humulin", "insulatard", "novorapid", "humalog", "apidra", "fiasp",
+                "lyumjev", "novomix", "humalogmix", "insulinpump", "pump", "basalbolus",
+                "glargine", "detemir", "degludec", "aspart", "lispro", "isophane"),
+}
+DRUG_CLASS_MEMBERS["statins"] = DRUG_CLASS_MEMBERS["statin"]
+DRUG_CLASS_MEMBERS["oninsulin"] = DRUG_CLASS_MEMBERS["insulin"]
+#: An answer naming a drug of the class as not taken: "simvastatin - stopped".
+_NOT_ON_DRUG = re.compile(r"stop|intoleran|allerg|declin|refus|not|never|previous|prior|"
+                        r"no|c/?i", re.IGNORECASE)
+
+
+def names_class_drug(key: str, names: frozenset[str]) -> bool:
+    """Whether an answer (a normalised key) names a drug of the class its column is named
+    for (:data:`DRUG_CLASS_MEMBERS`), as taken: "atorvastatin 20mg" in "Statin"."""
+    members = [m for n in names for m in DRUG_CLASS_MEMBERS.get(n, ())]
+    if not members or _NOT_ON_DRUG.search(key):
+        return False
+    loose = loose_key(key)
+    first = loose_key(re.split(r"[\s,;/+(]", key.strip(), maxsplit=1)[0])
+    return any((loose.startswith(m) and not loose[len(m):len(m) + 1].isalpha())
+               or first == m for m in members)
+
+
 #: Words saying a treatment or condition named first was not had: "RT declined".
 _NOT_HAD = re.compile(r"\b(?:declined|refused|planned|awaiting|offered|deferred|not|no|"
                       r"never|contraindicated|cancelled|ruled out|query|\?)\b")
@@ -455,7 +497,8 @@ def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | 
     kinds = {w for n in names for w in CONDITION_KINDS.get(n, ())}
     return [(lv, target) for lv, k in keys.items()
             if yes_no.get(lv, 3) not in (0, 1, 2)
-            and (names_condition(k, names) or loose_key(k) in kinds)]
+            and (names_condition(k, names) or loose_key(k) in kinds
+                 or names_class_drug(k, names))]
 
 
 def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]
@@ -527,10 +570,13 @@ def _reordered_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
     return out
 
 
-def _typo_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
+def _typo_pairs(keys: dict[str, str], known: set[str] | frozenset[str] = frozenset()
+                ) -> list[tuple[str, str]]:
     """Answers equal but for a doubled letter written once, or two neighbouring letters
     swapped, in words of at least 6 letters and no digits: "Curent smoker" and "Current
-    smoker", "Carribean" and "Caribbean". The answer with more letters is the target."""
+    smoker", "Carribean" and "Caribbean". The answer with more letters is the target;
+    of two as long, the one ``known`` (loose keys of the right spellings) holds
+    ("female", not "Femlae")."""
     def undoubled(k: str) -> str:
         return re.sub(r"([a-z])\1", r"\1", loose_key(k))
 
@@ -566,6 +612,10 @@ def _typo_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
         else:
             by_form.setdefault(undoubled(k), lv)
             by_form.setdefault(loose, lv)
+    # a known word is no typo of an unknown one: the pair turns round
+    out = [(b, a) if loose_key(keys[a]) in known and loose_key(keys[b]) not in known
+           and len(loose_key(keys[a])) == len(loose_key(keys[b])) else (a, b)
+           for a, b in out]
     order = {lv: i for i, lv in enumerate(keys)}
     return sorted(out, key=lambda ab: order[ab[0]])
 
@@ -622,6 +672,9 @@ def _acronym_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
             continue
         # "cp" in a column of lower-case words may be a word; "CP" is an acronym
         if not any(c.isupper() for c in lv) and len(short) > 4:
+            continue
+        # "No" is no acronym of "not offered" (walk-through 64 was offered to merge them)
+        if short in _BOOLEAN_WORDS or short in ("na", "nil", "none", "nk", "unk"):
             continue
         full = spelled.get(short, set()) - {lv}
         if len(full) == 1:
@@ -795,10 +848,20 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     (("diabet", "dm type", "type of dm"), (
         ("type2", "t2dm", "t2", "t2d", "dm2", "dmii", "dmtype2", "typeii", "type2dm",
          "type2diabetes", "niddm", "type2diabetesmellitus", "diabetesmellitustype2",
-         "typeiidiabetes", "typeiidiabetesmellitus"),
+         "typeiidiabetes", "typeiidiabetesmellitus",
+         # walk-through 64: a type 2 with a past gestational diabetes noted
+         "type2(prevgdm)", "t2dm(prevgdm)", "t2dm(previousgdm)", "t2dm(hxgdm)",
+         "type2-hxgdm", "type2(hxgdm)", "t2(prevgdm)", "t2dmprevgdm"),
         ("type1", "t1dm", "t1", "t1d", "dm1", "dmi", "dmtype1", "typei", "type1dm",
          "type1diabetes", "iddm", "type1diabetesmellitus", "diabetesmellitustype1",
          "typeidiabetes", "typeidiabetesmellitus"),
+        # walk-through 64: a monogenic diabetes with its gene, an autoimmune one in
+        # adults with its antibody, and a type 2 with a past gestational diabetes
+        ("mody", *(f"mody{n}" for n in range(1, 15)), "mody3(hnf1a)", "mody(hnf1a)",
+         "mody2(gck)", "mody(gck)", "mody1(hnf4a)", "mody5(hnf1b)", "hnf1amody",
+         "gckmody", "hnf1a", "gck", "monogenic", "monogenicdiabetes"),
+        ("lada", "lada(gad+)", "lada(gadpositive)", "ladagad+", "lada(gad+ve)",
+         "latentautoimmunediabetesinadults", "type1.5"),
         # walk-throughs 23 and 24: "None" beside "No diabetes"
         # walk-through 46: "No" beside "None" (a yes/no column's no comes first)
         ("no", "n", "none", "nodiabetes", "nondiabetic", "nodm", "notdiabetic", "nil"))),
@@ -1515,6 +1578,38 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("gpreferral", "refbygp", "gp", "referredbygp", "gpref", "gpreferred"),
         ("selfpresented", "self", "selfreferral", "selfreferred", "walkedin", "walkin",
          "walk-in"))),
+    # walk-through 64's diabetes clinic: the foot's risk as NICE grades it (low,
+    # moderate or increased, high, active), the 10 g monofilament, glucose monitoring
+    # and the structured education courses
+    (("foot risk", "footrisk", "foot status", "diabetic foot"), (
+        ("low", "lowrisk", "low-risk", "lowrisk(nice)"),
+        ("moderate", "mod", "moderaterisk", "modrisk", "increased", "increasedrisk",
+         "medium", "mediumrisk"),
+        ("high", "highrisk", "high-risk"),
+        ("active", "activeulcer", "activefootdisease", "activefootproblem", "ulcer",
+         "activeulceration"))),
+    (("monofilament", "10g", "protective sensation"), (
+        ("intact", "normal", "10/10", "present", "sensationintact", "nad", "felt",
+         "allsitesfelt"),
+        ("reduced", "diminished", "impaired", "partial", "decreased",
+         *(f"{n}/10" for n in range(1, 10))),
+        ("absent", "0/10", "lost", "nonefelt", "notfelt"))),
+    (("cgm", "flash glucose", "flashglucose", "glucose monitor", "glucosemonitor",
+      "libre"), (
+        ("yes", "y", "libre", "libre2", "libre3", "freestylelibre", "freestylelibre2",
+         "freestylelibre3", "flash", "fgm", "dexcom", "dexcomg6", "dexcomg7", "dexcomone",
+         "guardian", "guardian4", "medtronicguardian", "cgm", "isCGM", "rtcgm"),
+        ("no", "n", "fingerprick", "fingerpricks", "fingerprickonly", "smbg", "cbg",
+         "meter", "bloodglucosemeter", "none"))),
+    (("structured education", "structurededucation", "education programme",
+      "diabetes education"), (
+        ("desmond", "yes(desmond)", "yes-desmond", "yesdesmond", "desmondcourse",
+         *(f"desmond{y}" for y in range(1995, 2031))),
+        ("dafne", "yes(dafne)", "yes-dafne", "yesdafne", "dafnecourse",
+         *(f"dafne{y}" for y in range(1995, 2031))),
+        ("x-pert", "xpert", "yes(xpert)", "yes(x-pert)", "yes-xpert", "yes-x-pert",
+         *(f"xpert{y}" for y in range(1995, 2031))),
+        ("no", "n", "none", "notattended", "notdone", "nil"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),
              # walk-through 48's CKD stage: "N", "No" and "None" for one answer; walk-
@@ -1776,7 +1871,8 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     yes = [w for w in words if w.strip().lower() in ("yes", "y")]
     if yes and len(words) > len(yes):
         kinds = {k for n in own for k in CONDITION_KINDS.get(n, ())}
-        if any(loose_key(norm_key(w)) in kinds for w in words):
+        if any(loose_key(norm_key(w)) in kinds or names_class_drug(norm_key(w), own)
+               for w in words):
             words = yes
     for group in synonym_groups(column) if len(words) > 1 else ():
         inside = [w for w in words if loose_key(norm_key(w)) in group]

@@ -123,3 +123,48 @@ def test_an_age_is_offered_at_a_date_written_for_most_patients_and_said_left_out
                  ages=with_age(None, "Age at Clinic date", "DOB", "Clinic date",
                                None)).fit(df)
     assert age_left_out_why(ok, "Age at Clinic date") is None
+
+
+def test_a_diabetes_clinics_answers_written_several_ways_are_offered_as_one():
+    """Walk-through 64: "f" beside "female" and a typo "Femlae" was offered with neither;
+    foot risk, monofilament, CGM, statins by drug, structured education and diabetes
+    types were not offered; "No" was offered into "not offered" as its acronym."""
+    from sparge.data.levels import abbreviated_levels, shown_answer
+
+    got = dict(abbreviated_levels(["f", "female", "Femlae", "M", "male", "Woman"], "Sex"))
+    assert got["f"] == got["Femlae"] == got["Woman"] == "female"
+    foot = dict(abbreviated_levels(["low", "Low risk", "Mod", "moderate risk", "moderate",
+                                    "increased", "HIGH", "High risk", "active",
+                                    "active ulcer"], "Foot risk"))
+    assert foot["Low risk"] == "low" and foot["High risk"] == "HIGH"
+    assert foot["Mod"] == foot["increased"] == foot["moderate"] == "moderate risk"
+    assert foot["active ulcer"] == "active"
+    assert shown_answer(["moderate risk", "Mod", "moderate", "increased"],
+                        "Foot risk") == "Moderate"
+    mono = dict(abbreviated_levels(["intact", "10/10", "normal", "Reduced", "6/10",
+                                    "absent"], "Monofilament"))
+    assert mono == {"10/10": "intact", "normal": "intact", "6/10": "Reduced"}
+    cgm = dict(abbreviated_levels(["no", "N", "fingerprick", "Libre", "Dexcom G7", "yes",
+                                   "Libre 2"], "CGM"))
+    assert cgm == {"N": "no", "Libre": "yes", "Dexcom G7": "yes", "Libre 2": "yes",
+                   "fingerprick": "no"}
+    statin = dict(abbreviated_levels(["atorvastatin 20mg", "Y", "Atorva 40", "yes",
+                                      "rosuvastatin 10", "no", "intolerant",
+                                      "simvastatin - stopped", "N"], "Statin"))
+    assert statin == {"Y": "yes", "N": "no", "atorvastatin 20mg": "yes",
+                      "Atorva 40": "yes", "rosuvastatin 10": "yes"}
+    assert shown_answer(["Y", "yes", "atorvastatin 20mg"], "Statin") == "Yes"
+    insulin = dict(abbreviated_levels(["Yes", "No", "Lantus 20u nocte",
+                                       "NovoRapid sliding scale"], "Insulin"))
+    assert insulin == {"Lantus 20u nocte": "Yes", "NovoRapid sliding scale": "Yes"}
+    education = dict(abbreviated_levels(["yes (DESMOND)", "Desmond", "No", "not offered",
+                                         "Dafne 2019", "yes - DAFNE", "DAFNE", "Xpert",
+                                         "X-PERT"], "Structured education"))
+    assert education["yes (DESMOND)"] == "Desmond" and "No" not in education
+    assert education["Dafne 2019"] == education["yes - DAFNE"] == "DAFNE"
+    types = dict(abbreviated_levels(["T2DM", "LADA", "MODY 3 (HNF1A)", "T2DM (prev GDM)",
+                                     "LADA (GAD+)", "MODY", "MODY3", "Type 2",
+                                     "pancreatogenic"], "Diabetes type"))
+    assert types["MODY3"] == types["MODY 3 (HNF1A)"] == "MODY"
+    assert types["LADA (GAD+)"] == "LADA" and types["T2DM (prev GDM)"] == "Type 2"
+    assert "pancreatogenic" not in types
