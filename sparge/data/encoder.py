@@ -128,6 +128,7 @@ from sparge.data.report import (
     UnknownValues,
     ValidationReport,
 )
+from sparge.data.retinopathy import split_retinopathy
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.structural_gaps import find_structural_gaps, structural_mask
@@ -333,9 +334,10 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
             read_named_values(df), answers)), durations)
         df = read_icd_codes(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_obstetric(df))))), known=fitted)
-        return split_apgars(split_pressures(split_tnm(df, known=stages),
-                                            known=pressure_columns(fitted)),
-                            known=apgar_columns(fitted))
+        graded = [c for c in fitted if f"{c} maculopathy" in have]
+        return split_apgars(split_pressures(split_tnm(
+            split_retinopathy(df, known=graded), known=stages),
+            known=pressure_columns(fitted)), known=apgar_columns(fitted))
 
 
 #: Why a column is left out by default (:meth:`Encoder._left_out_why`), in a few words.

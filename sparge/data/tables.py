@@ -139,6 +139,9 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
         (3, ("poorly", "poorly differentiated", "poorly-differentiated", "poorly diff.",
              "poorly diff")),
         (4, ("undifferentiated", "anaplastic"))),
+    # diabetic eye screening grades (walk-through 64: sparge.data.retinopathy)
+    "retinopathy": ((1, ("r0",)), (2, ("r1",)), (3, ("r2",)), (4, ("r3s",)), (5, ("r3a",))),
+    "maculopathy": ((1, ("m0",)), (2, ("m1",))),
     # tumour grades and disease stages written in Roman numerals (GBSG2's tgrade I/II/III)
     "grade/stage": ((1, ("i", "grade i", "stage i")), (2, ("ii", "grade ii", "stage ii")),
                     (3, ("iii", "grade iii", "stage iii")),

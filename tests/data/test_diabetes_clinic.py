@@ -168,3 +168,41 @@ def test_a_diabetes_clinics_answers_written_several_ways_are_offered_as_one():
     assert types["MODY3"] == types["MODY 3 (HNF1A)"] == "MODY"
     assert types["LADA (GAD+)"] == "LADA" and types["T2DM (prev GDM)"] == "Type 2"
     assert "pancreatogenic" not in types
+
+
+@pytest.mark.parametrize(("cell", "parts"), [
+    ("R1M0", ("R1", "M0")), ("R0 M0 + maculopathy", ("R0", "M1")), ("R3sM1", ("R3s", "M1")),
+    ("R3A", ("R3a", "M0")), ("background DR", ("R1", "M0")), ("no DR", ("R0", "M0")),
+    ("pre-proliferative + maculopathy", ("R2", "M1")), ("stable treated PDR", ("R3s", "M0")),
+    ("R3S (stable, treated)", ("R3s", "M0")), ("active proliferative", ("R3a", "M0")),
+    ("ungradable", ("", "")), ("cataract", None)])
+def test_an_eye_screening_grade_is_its_retinopathy_and_maculopathy(cell, parts):
+    from sparge.data.retinopathy import grade_parts
+
+    assert grade_parts(cell) == parts
+
+
+def test_a_column_of_eye_screening_grades_is_read_as_two_ordered_columns():
+    """Walk-through 64's "Retinopathy grade" (R0M0, background, R3s …: 40 answers) was
+    left out as free text."""
+    rng = np.random.default_rng(2)
+    df = _clinic()
+    df["Retinopathy grade"] = rng.choice(["R0M0", "no DR", "R1 M0", "background",
+                                          "R2M1", "R3s", "R3A", "None + maculopathy",
+                                          "ungradable", ""], len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    assert enc.roles_["Retinopathy grade"] == "categorical"
+    assert enc.table_.levels("Retinopathy grade") == {"R0": 1, "R1": 2, "R2": 3, "R3s": 4,
+                                                      "R3a": 5}
+    assert enc.table_.levels("Retinopathy grade maculopathy") == {"M0": 1, "M1": 2}
+    assert any("eye screening grades" in n for n in enc.report_.notes)
+    # a new patient's one cell is read so too
+    one = enc.transform(pd.DataFrame({"Retinopathy grade": ["background + maculopathy"]}))
+    at = enc.feature_names_out_.index("Retinopathy grade")
+    assert one[0, at] == 2 and one[0, enc.feature_names_out_.index(
+        "Retinopathy grade maculopathy")] == 2
+    # a column of other answers named so is not read as grades
+    other = _clinic().assign(**{"Retinopathy grade": rng.choice(
+        ["seen", "letter sent", "R1", "referred", "unknown"], len(df))})
+    assert "Retinopathy grade maculopathy" not in Encoder(
+        label_column=OUTCOME, id_column="NHS Number").fit(other).roles_
