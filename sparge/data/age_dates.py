@@ -218,3 +218,67 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
             + (f"; {int((dated & ~read).sum()):,} other date(s) gave no possible age"
                if (dated & ~read).any() else "") + ".")]
     return out
+
+
+#: A column of how long a patient has had a condition ("Duration (yrs)", "Years since
+#: diagnosis", "Diabetes duration").
+DURATION_NAME = re.compile(r"duration|years?\s+since|yrs?\s+since|time\s+since|"
+                           r"since\s+(?:dx|diagnosis)|years?\s+(?:with|of)\s+(?:dm|diabetes|"
+                           r"hiv|disease)|disease\s+length", re.IGNORECASE)
+#: The year a condition began, written in such a column: "dx 2010", "diagnosed 2010",
+#: "since 2010", "2010".
+_SINCE_YEAR = re.compile(r"\s{0,3}(?:(?:dx|diag(?:nosed|nosis)?|since|from|onset|in|"
+                         r"started|yr\s+of\s+dx)\.?\s{0,3}[:\-]?\s{0,3})?"
+                         r"(19\d\d|20\d\d)\s{0,3}", re.IGNORECASE)
+
+
+def read_years_since(df: pd.DataFrame) -> pd.DataFrame:
+    """The table with the years written in a column of durations in years
+    (:data:`DURATION_NAME`: "dx 2010" in "Duration (yrs)") rewritten as the years from
+    that year to the patient's visit: the year of the event's date
+    (:func:`event_date_column`), else of the table's latest date, else this year; and a
+    note per column. Walk-through 64 lost 98 such cells (15 %) of a diabetes' duration."""
+    out = df
+    for col in list(df.columns):
+        name = str(col)
+        if not DURATION_NAME.search(name) or pd.api.types.is_numeric_dtype(df[col]):
+            continue
+        unit = unit_key(header_unit(name) or "")
+        if unit not in ("", "years") or re.search(r"month|week|day|hour|min", name,
+                                                  re.IGNORECASE):
+            continue
+        text = cell_text(df[col])
+        codes, uniques = pd.factorize(text)  # each distinct cell read once
+        found = np.array([float(m.group(1)) if len(u) <= 40 and
+                          (m := _SINCE_YEAR.fullmatch(u)) else np.nan for u in uniques]
+                         + [np.nan])
+        year = found[codes]
+        if not np.isfinite(year).any():
+            continue
+        at = event_date_column(df, exclude=[col])
+        if at is not None:
+            ref = read_dates(df[at]).dates.dt.year.to_numpy(dtype=float)
+            said = f"the year of '{_q(at)}'"
+        else:
+            latest = latest_date(df, exclude=[col])
+            this = float(latest[1].year if latest is not None else pd.Timestamp.today().year)
+            ref = np.full(len(df), this)
+            said = (f"the table's latest year ({int(this)})" if latest is not None
+                    else f"this year ({int(this)})")
+        years = ref - year
+        read = np.isfinite(years) & (years >= 0) & (years <= 100)
+        if not read.any():
+            continue
+        if out is df:
+            out = df.copy()
+            out.attrs = dict(df.attrs)
+        column = out[col].astype(object).copy()
+        column[read] = [repr(float(y)) for y in years[read]]
+        out[col] = column
+        first = int(np.flatnonzero(read)[0])
+        out.attrs["sparge_read_notes"] = [
+            *out.attrs.get("sparge_read_notes", []),
+            f"Column '{_q(name)}': {int(read.sum()):,} cell(s) write the year it began "
+            f"(e.g. '{_q(text.iat[first], 20)}' as {format_number(years[first])}): read as "
+            f"the years from it to {said}."]
+    return out

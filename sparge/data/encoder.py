@@ -23,7 +23,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from sparge.data.age_dates import read_dates_in_age_columns
+from sparge.data.age_dates import read_dates_in_age_columns, read_years_since
 from sparge.data.alcohol import read_alcohol
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
@@ -332,8 +332,9 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_named_values(df), answers)), durations)
-        df = read_icd_codes(read_dates_in_age_columns(read_centiles(read_alcohol(
-            read_frequencies(read_obstetric(df))))), known=fitted)
+        df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
+            read_frequencies(read_obstetric(df))))))
+        df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         return split_apgars(split_pressures(split_tnm(
             split_retinopathy(df, known=graded), known=stages),

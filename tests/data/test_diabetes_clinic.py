@@ -206,3 +206,26 @@ def test_a_column_of_eye_screening_grades_is_read_as_two_ordered_columns():
         ["seen", "letter sent", "R1", "referred", "unknown"], len(df))})
     assert "Retinopathy grade maculopathy" not in Encoder(
         label_column=OUTCOME, id_column="NHS Number").fit(other).roles_
+
+
+def test_a_duration_written_as_the_year_it_began_is_the_years_to_the_visit():
+    """Walk-through 64: "dx 2010" in "Duration (yrs)" (15 % of the cells) was missing."""
+    from sparge.data.age_dates import read_years_since
+
+    df = pd.DataFrame({"Duration (yrs)": ["9", "dx 2010", "since 2017", "2015", "4 yrs",
+                                          "diagnosed 2020"],
+                       "Clinic date": ["19/02/2024", "2023-10-17", "16 May 2023",
+                                       "2024-03-15", "2024-01-01", "2023-06-01"],
+                       "Duration of stay (days)": ["3", "2010", "4", "5", "6", "7"]})
+    out = read_years_since(df)
+    assert out["Duration (yrs)"].tolist() == ["9", "13.0", "6.0", "9.0", "4 yrs", "3.0"]
+    assert out["Duration of stay (days)"].equals(df["Duration of stay (days)"])
+    assert "to the year of 'Clinic date'" in out.attrs["sparge_read_notes"][0]
+    # without a visit's date: the table's latest year, said
+    alone = read_years_since(df[["Duration (yrs)"]])
+    assert alone["Duration (yrs)"].iat[1] == repr(float(pd.Timestamp.today().year - 2010))
+    assert "this year" in alone.attrs["sparge_read_notes"][0]
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(
+        _clinic().assign(**{"Duration (yrs)": ["dx 2010", "12", "3", "dx 2019"] * 100,
+                            "Clinic date": "2024-05-01"}))
+    assert enc.roles_["Duration (yrs)"] == "numeric"
