@@ -155,6 +155,29 @@ def names_staff(name: str) -> bool:
             and all(w in _STAFF_ROLES or w in _STAFF_FILLER for w in words))
 
 
+#: A column naming the practice or site a patient is registered or seen at ("GP
+#: practice", "Practice code", "Hospital site"): walk-through 64's "GP practice" (seven
+#: codes) made look-alikes of the patients of one practice, as a consultant's name would.
+_SITE_NAME = re.compile(
+    r"\s*(?:(?:registered|usual|patient'?s?)\s+)?(?:gp\s+)?(?:practice|gp\s+surgery)"
+    r"(?:\s+(?:code|name|id|ods(?:\s+code)?|no\.?|number))?\s*|"
+    r"\s*(?:pcn|ccg|icb|(?:hospital|clinic|study|recruiting|treating|trust)\s+site|"
+    r"site\s+(?:code|id|name))\s*", re.IGNORECASE)
+
+
+def names_site(name: str) -> bool:
+    """Whether a column names the practice or site a patient is registered or seen at.
+
+    Examples
+    --------
+    >>> names_site("GP practice"), names_site("Practice code"), names_site("Hospital site")
+    (True, True, True)
+    >>> names_site("Primary site"), names_site("Previous surgery"), names_site("Site")
+    (False, False, False)
+    """
+    return _SITE_NAME.fullmatch(str(name)[:80]) is not None
+
+
 def looks_like_follow_up(name: str) -> bool:
     """Whether a column is named like a follow-up, time-to-event or length-of-stay column.
 

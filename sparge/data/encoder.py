@@ -42,6 +42,7 @@ from sparge.data.column_kinds import (
     looks_like_dates,
     looks_like_follow_up,
     looks_like_free_text,
+    names_site,
     names_staff,
 )
 from sparge.data.combined_cells import shared_looks, source_columns
@@ -347,6 +348,7 @@ LEFT_OUT_WORDS = {
     "later measurement": "a later measurement: known after the first visit",
     "other outcome": "named like another outcome: known after the look-alikes are sought",
     "staff": "names the member of staff a patient is with",
+    "site": "names the practice or site a patient is registered or seen at",
     "identifier": "named like an identifier",
     "dates": "dates",
     "free text": "free text",
@@ -766,9 +768,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                 # review" beside "HoNOS total"), and the staff a patient is with
                 if why is None and later_measurement_of(col, cols) is not None:
                     why = "later measurement"
-                if why is None and roles[col] == "categorical" and names_staff(col) and \
+                if why is None and roles[col] == "categorical" and \
+                        (names_staff(col) or names_site(col)) and \
                         yes_no_codes(list(spellings(df[col])[0].values())) is None:
-                    why = "staff"
+                    why = "staff" if names_staff(col) else "site"
                 if why is not None:
                     roles[col] = "ignore"
                     if reasons is not None:

@@ -246,6 +246,13 @@ def report_left_out(reasons: dict[str, list[str]], max_levels: int,
             f"{verb(cols, 'names', 'name')} the member of staff a patient is with: patients "
             "who share one are not alike for it. Give it a role on the Column roles tab to "
             "use it.")
+    if "site" in reasons:
+        cols = reasons["site"]
+        report.notes.append(
+            f"Left out of the model: {quoted_names(cols)}, which "
+            f"{verb(cols, 'names', 'name')} the practice or site a patient is registered or "
+            "seen at: patients of one practice are not alike for it. Give it a role on the "
+            "Column roles tab to use it.")
     if "identifier" in reasons:
         cols = reasons["identifier"]
         report.notes.append(

@@ -32,6 +32,10 @@ SAME_MEASUREMENT: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
      "oxygen saturation", "sp02"},
     {"bicarb", "bicarbonate", "hco3", "hco3-", "tco2"},
     {"glucose", "gluc", "bm", "bms", "cbg", "bg", "blood glucose", "blood sugar"},
+    # walk-through 64's "FBG 6.6" in "Fasting glucose (mmol/L)"
+    {"fasting glucose", "fbg", "fpg", "fasting blood glucose", "fasting plasma glucose",
+     "fbs", "fasting bg", "fasting blood sugar", "fg"},
+    {"hba1c", "a1c", "hb a1c", "glycated haemoglobin", "glycated hemoglobin"},
     {"na", "na+", "sodium"}, {"k", "k+", "potassium"}, {"cl", "chloride"},
     {"ca", "calcium"}, {"mg", "magnesium"}, {"li", "lithium"},
     {"hb", "hgb", "haemoglobin", "hemoglobin"},

@@ -229,3 +229,27 @@ def test_a_duration_written_as_the_year_it_began_is_the_years_to_the_visit():
         _clinic().assign(**{"Duration (yrs)": ["dx 2010", "12", "3", "dx 2019"] * 100,
                             "Clinic date": "2024-05-01"}))
     assert enc.roles_["Duration (yrs)"] == "numeric"
+
+
+def test_a_gp_practice_is_left_out_and_a_fasting_glucose_after_its_initials_is_read():
+    """Walk-through 64: "GP practice" (seven codes) matched the patients of one practice,
+    while "Consultant" was left out; "FBG 6.6" was set to missing."""
+    from sparge.data.column_kinds import names_site
+
+    assert names_site("GP practice") and names_site("Practice code")
+    assert not names_site("Primary site") and not names_site("Previous surgery")
+    rng = np.random.default_rng(3)
+    df = _clinic().assign(**{
+        "GP practice": rng.choice(["B82033", "B82100", "B82099", "B82018"], 400),
+        "Fasting glucose (mmol/L)": rng.choice(["FBG 6.6", "5.4", "7.2", "fpg: 7.1",
+                                                "6.0"], 400)})
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    assert enc.roles_["GP practice"] == "ignore"
+    assert "practice or site" in enc.left_out_why_["GP practice"]
+    assert any("'GP practice'" in n and "registered or seen at" in n
+               for n in enc.report_.notes)
+    X = enc.transform(df)
+    got = dict(zip(df["Fasting glucose (mmol/L)"],
+                   X[:, enc.feature_names_out_.index("Fasting glucose (mmol/L)")],
+                   strict=True))
+    assert got["FBG 6.6"] == 6.6 and got["fpg: 7.1"] == 7.1
