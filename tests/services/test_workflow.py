@@ -742,3 +742,24 @@ def test_the_setup_says_which_other_outcome_columns_go_to_the_model():
     assert "'Readmitted <30d' is left out of the model" in said
     assert "'Vital status' goes to the model as an input feature" in said
     assert also_outcome_message(df[["ID", "PICU transfer"]], "ID", "PICU transfer") is None
+
+
+def test_the_threshold_is_offered_raised_when_it_leaves_out_a_fifth_of_the_table():
+    """Walk-through 64: after the blank-as-No click, 295 of 645 patients were left out
+    and the button had gone (it came only when most were); none when no threshold up to
+    50 % keeps any of them."""
+    from types import SimpleNamespace
+
+    from sparge.services.workflow import RAISE_SHARE, threshold_button
+
+    def report(n, missing):
+        return SimpleNamespace(n_rows=n, patients_dropped=[
+            SimpleNamespace(missing_pct=p) for p in missing])
+
+    assert RAISE_SHARE == 0.2
+    label, share = threshold_button(report(645, [12.0] * 200 + [24.5] * 95))
+    assert share == 0.25 and "the 295 patients it leaves out are kept" in label
+    assert threshold_button(report(645, [12.0] * 100)) is None  # under a fifth
+    assert threshold_button(report(100, [60.0] * 40)) is None  # none kept by 50 %
+    label, share = threshold_button(report(100, [60.0] * 20 + [30.0] * 20))
+    assert share == 0.5 and "20 of the 40 patients it leaves out are kept" in label
