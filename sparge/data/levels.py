@@ -357,13 +357,17 @@ def _noted_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
     for lv, k in keys.items():
         # a note of two words or more after a dash: a bracket's single word often names
         # another state ("CTO (recalled)" is no "CTO": walk-through 52)
-        m = _DASH_NOTE.fullmatch(k) if len(k) <= 80 else None
+        # ... or of three words or more in brackets ("Active (ulcer R hallux)" beside
+        # "active": walk-through 64)
+        m = (_DASH_NOTE.fullmatch(k) or _BRACKET_WORDS.fullmatch(k)) if len(k) <= 80 \
+            else None
         if m and m.group(1) in by_key and by_key[m.group(1)] != lv:
             out.append((lv, by_key[m.group(1)]))
     return out
 
 
 _DASH_NOTE = re.compile(r"(.{1,40}?) [-–] ([a-z]+(?: [a-z/]+){1,6})")
+_BRACKET_WORDS = re.compile(r"(.{1,40}?) ?\(([a-z]+(?: [a-z/,.]+){2,6})\)")
 
 
 def _gcs_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:

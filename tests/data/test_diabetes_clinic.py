@@ -135,10 +135,12 @@ def test_a_diabetes_clinics_answers_written_several_ways_are_offered_as_one():
     assert got["f"] == got["Femlae"] == got["Woman"] == "female"
     foot = dict(abbreviated_levels(["low", "Low risk", "Mod", "moderate risk", "moderate",
                                     "increased", "HIGH", "High risk", "active",
-                                    "active ulcer"], "Foot risk"))
+                                    "active ulcer", "Active (ulcer R hallux)"], "Foot risk"))
     assert foot["Low risk"] == "low" and foot["High risk"] == "HIGH"
     assert foot["Mod"] == foot["increased"] == foot["moderate"] == "moderate risk"
-    assert foot["active ulcer"] == "active"
+    assert foot["active ulcer"] == foot["Active (ulcer R hallux)"] == "active"
+    # a bracket of one word names another state: apart (walk-through 52's CTO)
+    assert abbreviated_levels(["CTO", "CTO (recalled)"], "MHA status") == []
     assert shown_answer(["moderate risk", "Mod", "moderate", "increased"],
                         "Foot risk") == "Moderate"
     mono = dict(abbreviated_levels(["intact", "10/10", "normal", "Reduced", "6/10",
