@@ -31,6 +31,7 @@ from collections import Counter
 import pandas as pd
 
 from sparge.data.column_kinds import looks_like_free_text
+from sparge.data.drug_combinations import REGIMEN_COLUMN, drug_set
 from sparge.data.levels import CONDITION_NAMES
 from sparge.data.parsing import cell_text, min_category_count
 from sparge.data.safe_text import first_cells, quoted_names
@@ -63,7 +64,11 @@ NONE_WORDS = frozenset({"none", "nil", "no", "nothing", "none known", "no comorb
                         # comorbidity)
                         "nkmh", "no pmh", "nil pmh", "pmh nil", "no known pmh",
                         "no past medical history", "no known medical history",
-                        "no significant pmh", "nil significant", "no medical history"})
+                        "no significant pmh", "nil significant", "no medical history",
+                        # a diabetes' treatment without drugs (walk-through 64)
+                        "diet only", "diet controlled", "diet", "lifestyle",
+                        "diet and exercise", "lifestyle only", "no medication",
+                        "no medications", "no meds", "nil meds"})
 #: The answers too rare for a column of their own.
 OTHER = "other"
 
@@ -83,11 +88,30 @@ def _same_condition() -> dict[str, str]:
 _ROOTS = _same_condition()
 
 
-def item_key(item: str) -> str:
+def item_key(item: str, drugs: bool = False) -> str:
     """A list answer's key: its normalised text, or the first name of the condition it
-    names ("HTN" and "hypertension": "hypertension")."""
+    names ("HTN" and "hypertension": "hypertension"); with ``drugs`` (a column named for
+    medication), the generic names of the drugs it names ("Metformin 500mg BD", "MF 1g
+    bd" and "Glucophage": "metformin"; "Janumet": "metformin + sitagliptin")."""
     k = norm_key(item)
+    if drugs and (found := drug_set(k)) is not None and "(no drug)" not in found:
+        return " + ".join(sorted(found))
     return _ROOTS.get(re.sub(r"[\s\-_.]+", "", k), k)
+
+
+def _shown(key: str, spellings: Counter, drugs: bool) -> str:
+    """How a list answer is shown in its column's name: a drug by its generic name
+    ("metformin", not one patient's "Metformin 500mg BD"), else its commonest spelling."""
+    if drugs and key != norm_key(spellings.most_common(1)[0][0]) and \
+            drug_set(key) is not None:
+        return key
+    return spellings.most_common(1)[0][0]
+
+
+def reads_drugs(name: object) -> bool:
+    """Whether a list column's answers are read as drugs: it is named for medication or
+    treatment (:data:`~sparge.data.drug_combinations.REGIMEN_COLUMN`)."""
+    return bool(REGIMEN_COLUMN.search(str(name)[:80]))
 
 
 def _items(cell: str) -> list[str]:
@@ -134,9 +158,10 @@ def list_vocabulary(values: pd.Series, name: str = "",
     count: Counter[str] = Counter()
     spelled: dict[str, Counter[str]] = {}
     where: dict[str, set[str]] = {}  # the different cells an answer is written in
+    drugs = reads_drugs(name)
     for cell, parts in zip(cells, split, strict=True):
         for p in dict.fromkeys(parts):
-            k = item_key(p)
+            k = item_key(p, drugs)
             count[k] += 1
             spelled.setdefault(k, Counter())[p] += 1
             where.setdefault(k, set()).add(norm_key(cell))
@@ -144,7 +169,8 @@ def list_vocabulary(values: pd.Series, name: str = "",
     if len(count) > MAX_ITEMS or len(count) < 2 or \
             any(len(k.split()) > MAX_WORDS or not _LETTER.search(k) for k in count):
         return None
-    in_lists = Counter(item_key(p) for parts in split if len(parts) > 1 for p in parts)
+    in_lists = Counter(item_key(p, drugs) for parts in split if len(parts) > 1
+                       for p in parts)
     reused = sum(n for k, n in in_lists.items() if len(where[k]) >= 2)
     if reused < REUSED_SHARE * sum(in_lists.values()):
         return None
@@ -152,7 +178,7 @@ def list_vocabulary(values: pd.Series, name: str = "",
     common = [k for k, n in count.most_common() if n >= rare]
     if not common:
         return None
-    shown = [spelled[k].most_common(1)[0][0] for k in common]
+    shown = [_shown(k, spelled[k], drugs) for k in common]
     return shown + ([OTHER] if len(common) < len(count) else [])
 
 
@@ -194,7 +220,8 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
         names = list_columns(col, items or [])
         if not items or any(n in out.columns for n in names):
             continue
-        keys = {item_key(i): i for i in items if i != OTHER}
+        drugs = reads_drugs(col)
+        keys = {item_key(i, drugs): i for i in items if i != OTHER}
         unknown: Counter[str] = Counter()
         rows = []
         for v in df[col]:
@@ -207,9 +234,11 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
                 rows.append([""] * len(items))
                 continue
             parts = _items(text)
-            said = {item_key(p) for p in parts}
-            other = [p for p in parts if item_key(p) not in keys]
-            row = ["Yes" if item_key(i) in said else "No" for i in items]
+            said = {item_key(p, drugs) for p in parts}
+            if drugs:  # a fixed-dose tablet's drugs each ("Janumet": metformin too)
+                said |= {d for k in said if " + " in k for d in k.split(" + ")}
+            other = [p for p in parts if item_key(p, drugs) not in keys]
+            row = ["Yes" if item_key(i, drugs) in said else "No" for i in items]
             if other and OTHER in items:
                 row[items.index(OTHER)] = "Yes"
             elif other:

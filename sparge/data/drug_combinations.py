@@ -122,9 +122,57 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("haloperidol", "haldol"), "haloperidol"),
     **dict.fromkeys(("olanzapine", "zyprexa"), "olanzapine"),
     **dict.fromkeys(("aripiprazole", "abilify"), "aripiprazole"),
+    # a diabetes clinic's tablets, injectables and insulins (walk-through 64: "Metformin
+    # 500mg BD", "MF 1g bd", "metformin MR 1g" beside "Forxiga" and "Ozempic 1mg", 38
+    # answers in a treatment column left out as free text)
+    **dict.fromkeys(("metformin", "mf", "glucophage", "metforminmr", "metforminsr",
+                     "metforminxl", "glucophagesr"), "metformin"),
+    **dict.fromkeys(("gliclazide", "diamicron", "gliclazidemr"), "gliclazide"),
+    **dict.fromkeys(("glimepiride", "amaryl"), "glimepiride"),
+    **dict.fromkeys(("glipizide", "minodiab"), "glipizide"),
+    **dict.fromkeys(("pioglitazone", "actos", "pio"), "pioglitazone"),
+    **dict.fromkeys(("dapagliflozin", "forxiga", "dapa"), "dapagliflozin"),
+    **dict.fromkeys(("empagliflozin", "jardiance", "empa"), "empagliflozin"),
+    **dict.fromkeys(("canagliflozin", "invokana", "cana"), "canagliflozin"),
+    **dict.fromkeys(("ertugliflozin", "steglatro"), "ertugliflozin"),
+    **dict.fromkeys(("sitagliptin", "januvia"), "sitagliptin"),
+    **dict.fromkeys(("linagliptin", "trajenta"), "linagliptin"),
+    **dict.fromkeys(("alogliptin", "vipidia"), "alogliptin"),
+    **dict.fromkeys(("saxagliptin", "onglyza"), "saxagliptin"),
+    **dict.fromkeys(("vildagliptin", "galvus"), "vildagliptin"),
+    **dict.fromkeys(("semaglutide", "ozempic", "rybelsus", "wegovy"), "semaglutide"),
+    **dict.fromkeys(("dulaglutide", "trulicity"), "dulaglutide"),
+    **dict.fromkeys(("liraglutide", "victoza", "saxenda"), "liraglutide"),
+    **dict.fromkeys(("exenatide", "byetta", "bydureon"), "exenatide"),
+    **dict.fromkeys(("lixisenatide", "lyxumia"), "lixisenatide"),
+    **dict.fromkeys(("tirzepatide", "mounjaro"), "tirzepatide"),
+    **dict.fromkeys(("insulinglargine", "glargine", "lantus", "toujeo", "abasaglar",
+                     "semglee"), "insulin glargine"),
+    **dict.fromkeys(("insulindetemir", "detemir", "levemir"), "insulin detemir"),
+    **dict.fromkeys(("insulindegludec", "degludec", "tresiba"), "insulin degludec"),
+    **dict.fromkeys(("insulinaspart", "aspart", "novorapid", "fiasp", "novolog"),
+                    "insulin aspart"),
+    **dict.fromkeys(("insulinlispro", "lispro", "humalog", "lyumjev", "admelog"),
+                    "insulin lispro"),
+    **dict.fromkeys(("insulinglulisine", "glulisine", "apidra"), "insulin glulisine"),
+    **dict.fromkeys(("isophaneinsulin", "isophane", "humulini", "insulatard", "nph"),
+                    "isophane insulin"),
+    **dict.fromkeys(("biphasicinsulinaspart", "novomix", "novomix30"),
+                    "biphasic insulin aspart"),
+    **dict.fromkeys(("biphasicinsulinlispro", "humalogmix", "humalogmix25",
+                     "humalogmix50"), "biphasic insulin lispro"),
+    **dict.fromkeys(("humulinm3",), "biphasic isophane insulin"),
+    **dict.fromkeys(("insulinpump", "csii", "pump", "omnipod", "medtronic780g",
+                     "tandem", "t:slim"), "insulin pump"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
+    # a diabetes clinic's fixed-dose tablets
+    "janumet": ("sitagliptin", "metformin"), "synjardy": ("empagliflozin", "metformin"),
+    "xigduo": ("dapagliflozin", "metformin"), "jentadueto": ("linagliptin", "metformin"),
+    "eucreas": ("vildagliptin", "metformin"), "vipdomet": ("alogliptin", "metformin"),
+    "competact": ("pioglitazone", "metformin"), "xultophy": ("insulin degludec",
+                                                             "liraglutide"),
     "biktarvy": ("bictegravir", "emtricitabine", _TAF),
     "b/f/taf": ("bictegravir", "emtricitabine", _TAF),
     "truvada": (_TDF, "emtricitabine"),
@@ -197,8 +245,17 @@ _BARE_DOSE = re.compile(r" \d{1,4}(?:\.\d{1,2})?$")
 _PER_KG = re.compile(r"/ ?kg\b")
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus".
 _SPLIT = re.compile(r" ?(?:[/+,;&]|\band\b|\bwith\b|\bplus\b) ?")
+#: The strengths of a fixed-dose tablet's drugs: " 50/1000", " 200/245 mg".
+_STRENGTHS = re.compile(r"(?<=[a-z]) \d{1,4}(?:\.\d{1,2})?/\d{1,4}(?:\.\d{1,2})?(?: ?mg)?(?= |$)")
 #: Answers this long are free text, not a regimen.
 _MAX_LENGTH = 120
+
+
+#: How often, how and when after a drug's name: "Levemir bd", "NovoRapid sliding scale",
+#: "metformin MR", "insulin pump (Omnipod)", "CSII - Medtronic 780G" (walk-through 64).
+_TAIL = re.compile(r" (?:od|bd|bid|tds|tid|qds|qid|nocte|mane|on|om|prn|daily|weekly|"
+                   r"once weekly|sc|po|ss|sliding scale|mr|sr|xl|m/r|s/r|tabs?|tablets?|"
+                   r"with meals|at night|in the morning|\([^()]{1,30}\)|- [a-z0-9 ]{1,30})$")
 
 
 def _part_drugs(part: str) -> frozenset[str] | None:
@@ -207,10 +264,14 @@ def _part_drugs(part: str) -> frozenset[str] | None:
         return _COMBINATIONS[key]
     if key in _DRUGS:
         return frozenset({_DRUGS[key]})
-    bare = _DOSE.sub("", part) if len(part) <= 80 else part
+    if len(part) > 80:
+        return None
+    bare = _DOSE.sub("", part)
+    if bare == part:  # a frequency or a form after the name: "Levemir bd"
+        bare = _TAIL.sub("", part)
     if bare == part:  # a dose without its unit: "Exelon patch 4.6" (walk-through 62)
-        bare = _BARE_DOSE.sub("", part) if len(part) <= 80 else part
-    return _part_drugs(bare) if bare != part and bare else None
+        bare = _BARE_DOSE.sub("", part)
+    return _part_drugs(bare.strip()) if bare != part and bare.strip() else None
 
 
 def names_of(drug: str) -> tuple[str, ...]:
@@ -253,6 +314,9 @@ def drug_set(answer: str) -> frozenset[str] | None:
             dose.group().count("/") == len(_PER_TIME.findall(dose.group())) + \
             len(_PER_KG.findall(dose.group())):
         key = key[:dose.start()]
+    key = key.replace(" with meals", "")  # "Fiasp with meals": no second drug
+    # a fixed-dose tablet's strengths, "Janumet 50/1000 bd": no second drug
+    key = _STRENGTHS.sub("", key)
     drugs: set[str] = set()
     # "DRV/r + TDF/FTC": the boosted pairs first, as their own names
     for boosted in ("lpv/r", "drv/r", "atv/r"):

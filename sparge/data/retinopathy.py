@@ -34,7 +34,7 @@ _WORDS = {
     "R0": ("none", "no dr", "nil", "no retinopathy", "normal", "nad", "no", "r0",
            "no diabetic retinopathy"),
     "R1": ("background", "background dr", "bdr", "mild npdr", "background retinopathy",
-           "mild", "r1"),
+           "r1"),
     "R2": ("pre-proliferative", "preproliferative", "pre proliferative", "ppdr",
            "moderate npdr", "severe npdr", "pre-proliferative dr", "r2"),
     "R3s": ("stable treated pdr", "stable pdr", "treated pdr", "stable proliferative",
@@ -47,6 +47,10 @@ _GRADE_OF = {w: g for g, ws in _WORDS.items() for w in ws}
 _CODED = re.compile(r"r\s?([0-2]|3\s?[as]?)\s*(?:[,/]?\s*m\s?([01]))?")
 _MACULOPATHY = re.compile(r"\s*(?:\+|with|and|&)\s*(?:maculopathy|m1|dmo|cmo|macular oedema)"
                           r"\s*$")
+#: Words that say no retinopathy in any scale: a column of only these and a severity's
+#: words ("None", "Mild", "Moderate") is no screening grade.
+_PLAIN = frozenset({"none", "no dr", "nil", "no retinopathy", "normal", "nad", "no",
+                    "no diabetic retinopathy"})
 #: Cells that are no grade but a gap in both columns.
 GAPS = frozenset({"ungradable", "ungraded", "not screened", "dna", "did not attend",
                   "not done", "awaiting", "u", "ug", "unassessable", "declined"})
@@ -102,8 +106,13 @@ def split_retinopathy(df: pd.DataFrame, known=()) -> pd.DataFrame:
         written = text[text.str.strip() != ""]
         parts = written.map(grade_parts)
         graded = int(parts.map(lambda p: p is not None and p[0] != "").sum())
+        # the screening's own codes or words, not only "none" (a severity column)
+        own = int(written.map(lambda c: re.sub(r"\s+", " ", str(c).strip().lower())
+                              not in _PLAIN and grade_parts(c) not in (None, ("", ""))
+                              ).sum())
         filled = int(parts.map(lambda p: p is None or p[0] != "").sum())
-        if not forced and (graded < GRADE_MIN or graded < GRADE_SHARE * filled):
+        if not forced and (graded < GRADE_MIN or graded < GRADE_SHARE * filled
+                           or own < GRADE_MIN):
             continue
         names = [str(col), f"{col} maculopathy"]
         if names[1] in out.columns:

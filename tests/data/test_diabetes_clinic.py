@@ -255,3 +255,39 @@ def test_a_gp_practice_is_left_out_and_a_fasting_glucose_after_its_initials_is_r
                    X[:, enc.feature_names_out_.index("Fasting glucose (mmol/L)")],
                    strict=True))
     assert got["FBG 6.6"] == 6.6 and got["fpg: 7.1"] == 7.1
+
+
+def test_a_treatment_list_is_read_as_one_yes_no_column_per_drug():
+    """Walk-through 64's "Current treatment" ("Metformin 500mg BD, Forxiga", "MF 1g bd",
+    "Janumet 50/1000 bd", "Lantus 20u nocte + NovoRapid") was left out as free text."""
+    from sparge.data.answer_lists import list_vocabulary
+    from sparge.data.drug_combinations import drug_set
+
+    assert drug_set("Janumet 50/1000 bd") == {"sitagliptin", "metformin"}
+    assert drug_set("NovoRapid sliding scale") == {"insulin aspart"}
+    assert drug_set("insulin pump (Omnipod)") == drug_set("CSII - Medtronic 780G")
+    assert drug_set("Humulin I 30u bd") == {"isophane insulin"}
+    rng = np.random.default_rng(5)
+    cells = ["Metformin 500mg BD, Forxiga", "MF 1g bd, dapagliflozin 10mg",
+             "metformin MR 1g + Jardiance", "empagliflozin 10mg, metformin 1g bd",
+             "Janumet 50/1000 bd", "sitagliptin/metformin", "Lantus 20u nocte + NovoRapid",
+             "Levemir bd, NovoRapid sliding scale", "Toujeo 24 units + novorapid ss",
+             "Lantus 20u nocte", "diet only", "gliclazide 80mg bd, metformin 1g bd",
+             "Gliclazide", "Ozempic 1mg, MF 1g bd", "semaglutide 1mg weekly", "Levemir bd",
+             "MF 1g bd", ""]
+    df = _clinic().assign(**{"Current treatment": rng.choice(cells, 400)})
+    assert list_vocabulary(df["Current treatment"], "Current treatment")[:2] == [
+        "metformin", "insulin aspart"]
+    # the same cells in a column not named for drugs are not read as drugs
+    assert list_vocabulary(df["Current treatment"], "Notes") != list_vocabulary(
+        df["Current treatment"], "Current treatment")
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    X = enc.transform(df)
+    metformin = X[:, enc.feature_names_out_.index("Current treatment: metformin")]
+    got = dict(zip(df["Current treatment"], metformin, strict=True))
+    yes, no = enc.table_.levels("Current treatment: metformin")["Yes"], \
+        enc.table_.levels("Current treatment: metformin")["No"]
+    assert got["MF 1g bd"] == got["Janumet 50/1000 bd"] == got["Ozempic 1mg, MF 1g bd"] \
+        == yes  # a fixed-dose tablet's metformin too
+    assert got["diet only"] == got["Lantus 20u nocte + NovoRapid"] == no
+    assert np.isnan(got[""])

@@ -1296,7 +1296,11 @@ def test_a_numbered_scale_written_several_ways_merges_into_its_order():
     assert arrival["amb"] == arrival["Ambo"] == arrival["EMS"] == arrival["Ambulance"]
     assert arrival["self"] == arrival["Walk-in"] != arrival["Private car"]
     # not a scale: doses, or a number written once per way
-    assert abbreviated_levels(["Metformin 500", "Metformin 1000", "500"], "Drug") == []
+    # ("500" is no level of the doses; the two doses of one drug the drug table knows
+    # are one answer, as every drug's are: walk-through 64 taught it metformin)
+    assert abbreviated_levels(["Metformin 500", "Metformin 1000", "500"], "Drug") == [
+        ("Metformin 1000", "Metformin 500")]
+    assert abbreviated_levels(["Fooxamine 500", "Fooxamine 1000", "500"], "Drug") == []
     assert abbreviated_levels(["ESI 2", "Cat 3", "2", "3"], "Score") == []
     # in a triage column they are its levels (walk-through 50's Manchester colours too)
     joined = abbreviated_levels(["ESI 2", "Cat 3", "2", "3", "Orange"], "Triage")
