@@ -102,15 +102,16 @@ def split_retinopathy(df: pd.DataFrame, known=()) -> pd.DataFrame:
     """
     out = df
     for col, forced in text_columns(df, known, _may_hold):
-        text = df[col].map(lambda v: "" if pd.isna(v) else str(v))
-        written = text[text.str.strip() != ""]
-        parts = written.map(grade_parts)
-        graded = int(parts.map(lambda p: p is not None and p[0] != "").sum())
+        text = df[col].map(lambda v: "" if pd.isna(v) else str(v)).astype(object)
+        written = text[text.map(lambda t: t.strip() != "").astype(bool)]
+        # plain sums: a new patient's one empty cell leaves an empty object column, whose
+        # pandas sum is "" (walk-through 65's New patient page failed on it)
+        parts = [grade_parts(c) for c in written]
+        graded = sum(p is not None and p[0] != "" for p in parts)
         # the screening's own codes or words, not only "none" (a severity column)
-        own = int(written.map(lambda c: re.sub(r"\s+", " ", str(c).strip().lower())
-                              not in _PLAIN and grade_parts(c) not in (None, ("", ""))
-                              ).sum())
-        filled = int(parts.map(lambda p: p is None or p[0] != "").sum())
+        own = sum(re.sub(r"\s+", " ", str(c).strip().lower()) not in _PLAIN
+                  and p not in (None, ("", "")) for c, p in zip(written, parts, strict=True))
+        filled = sum(p is None or p[0] != "" for p in parts)
         if not forced and (graded < GRADE_MIN or graded < GRADE_SHARE * filled
                            or own < GRADE_MIN):
             continue
@@ -123,7 +124,8 @@ def split_retinopathy(df: pd.DataFrame, known=()) -> pd.DataFrame:
         other = filled - graded
         note = ""
         if graded:
-            example = written[parts.map(lambda p: p is not None and p[0] != "")].iloc[0]
+            example = next(c for c, p in zip(written, parts, strict=True)
+                           if p is not None and p[0] != "")
             note = (f"Column '{_q(col)}' holds eye screening grades (e.g. '{_q(example, 24)}'"
                     f"): read as two ordered columns, '{_q(names[0])}' (R0 < R1 < R2 < R3s <"
                     f" R3a) and '{_q(names[1])}' (M0 < M1; a grade written without it is "

@@ -291,3 +291,28 @@ def test_a_treatment_list_is_read_as_one_yes_no_column_per_drug():
         == yes  # a fixed-dose tablet's metformin too
     assert got["diet only"] == got["Lantus 20u nocte + NovoRapid"] == no
     assert np.isnan(got[""])
+
+
+def test_a_new_patient_with_any_cell_left_empty_is_read():
+    """Walk-through 65: the New patient page failed ("invalid literal for int()") for a
+    patient whose retinopathy grade was left empty, as the form starts. Every reader of
+    this export is given a one-row table with each cell empty, None or missing."""
+    rng = np.random.default_rng(6)
+    df = _clinic().assign(**{
+        "Retinopathy grade": rng.choice(["R0M0", "R1", "R2M1", "background"], 400),
+        "Duration (yrs)": rng.choice(["dx 2010", "4", "12"], 400),
+        "Current treatment": rng.choice(["Metformin 500mg BD, Forxiga", "MF 1g bd",
+                                         "Lantus 20u nocte + NovoRapid", "diet only",
+                                         "Ozempic 1mg, MF 1g bd", "gliclazide 80mg bd",
+                                         "gliclazide 80mg bd, metformin 1g bd",
+                                         "Lantus 20u nocte", "NovoRapid, Levemir bd",
+                                         "Levemir bd", "Forxiga"], 400),
+        "Clinic date": "2024-05-01"})
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    inputs = [c for c in df.columns if c not in (OUTCOME, "NHS Number")]
+    for empty in ("", None, np.nan):
+        X = enc.transform(pd.DataFrame({c: [empty] for c in inputs}))
+        assert X.shape == (1, len(enc.feature_names_out_)) and np.isnan(X).all()
+    for c in inputs:
+        X = enc.transform(pd.DataFrame({c: [None]}))
+        assert np.isnan(X).all(), c
