@@ -54,6 +54,7 @@ from sparge.services.ages import (
     age_left_out_why,
     age_name,
     replaces_table_age,
+    sparse_date_caution,
     table_ages,
     with_age,
     without_age,
@@ -276,12 +277,14 @@ def _age_form(cohort, choices) -> None:
             what = (f"the age in {spec.get('unit', 'years')} from '{md_escape(spec['born'])}' "
                     f"at '{md_escape(spec['at'])}'")
             why = age_left_out_why(enc, name)
+            # the newborns' hint only for ages that are all one value (0 years), not for
+            # an age left out as giving the outcome away (walk-through 65)
+            newborns = why is not None and why.startswith("the same value") and \
+                spec.get("unit", "years") == "years"
             a.caption(f"'{md_escape(name)}' is in the model: {what}." if why is None else
                       f"'{md_escape(name)}', {what}, was added but left out of the model: "
-                      f"{md_escape(why)}. Newborns' ages in years are all 0: add it in "
-                      "days." if spec.get("unit", "years") == "years" else
-                      f"'{md_escape(name)}', {what}, was added but left out of the model: "
-                      f"{md_escape(why)}.")
+                      f"{md_escape(why)}." + (" Newborns' ages in years are all 0: add it "
+                                              "in days." if newborns else ""))
             if b.button("Remove", key=f"age_remove_{name}"):
                 _again(f"'{md_escape(name)}' removed; the table was encoded again.",
                        ages=without_age(enc.ages, name))
@@ -310,6 +313,8 @@ def _age_form(cohort, choices) -> None:
             at = when.isoformat()
         else:
             at = at_pick
+            if caution := sparse_date_caution(cohort.df, at):
+                st.warning(md_escape(caution, max_len=600))
         order = st.radio("Dates written", list(ORDERS), horizontal=True, key="age_order",
                          help="03/04/1960: the 3rd of April (day/month/year) or the 4th of "
                               "March (month/day/year). A date such as 25/04/1960 tells; "

@@ -127,6 +127,7 @@ if mode == "CSV file":
             ss.pop("np_file_kept", None)
             st.rerun()
     kept = ss.get("np_file_kept")
+    ss.np_read_as_no = []  # a file's empty cells are its own, not the form's
     if kept is not None:
         with guard("Reading the patients"):
             query = read_table(kept[1], answers=encoder.answers() if encoder else None)
@@ -201,6 +202,7 @@ else:
     if submitted:
         row = {c: (None if v is None or str(v).strip() in ("(missing)", EMPTY_AS_NO, "")
                    else v) for c, v in values.items()}
+        ss.np_read_as_no = [c for c, v in values.items() if v == EMPTY_AS_NO]
         row, ss.np_typed_notes = typed_pressures(row)  # "142/88" typed in one field
         if all(v is None for v in row.values()):
             st.error("Fill in at least one biomarker.")
@@ -323,7 +325,8 @@ if query is not None:
             st.warning(few)
         # which were given, also when few were (walk-through 57: typed in a box, not
         # picked, an answer is not given, and the warning named none)
-        st.caption(md_escape(given_message(xq[0], model.feature_names(), encoder), 2000))
+        st.caption(md_escape(given_message(xq[0], model.feature_names(), encoder,
+                                           read_as_no=ss.get("np_read_as_no", ())), 2000))
         k = st.slider("Number of look-alikes", 3, 50, 10, key="np_k")
         # among the patients matching it on the biomarkers chosen there (same sex, …)
         match = lookalike_match("np", xq[0])

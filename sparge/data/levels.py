@@ -866,6 +866,9 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "gckmody", "hnf1a", "gck", "monogenic", "monogenicdiabetes"),
         ("lada", "lada(gad+)", "lada(gadpositive)", "ladagad+", "lada(gad+ve)",
          "latentautoimmunediabetesinadults", "type1.5"),
+        # walk-through 65: a diabetes of the exocrine pancreas written two ways
+        ("type3c", "type3c(pancreatic)", "pancreatogenic", "pancreatogenicdiabetes",
+         "pancreaticdiabetes", "t3cdm", "type3cdiabetes", "3c", "pancreatic"),
         # walk-throughs 23 and 24: "None" beside "No diabetes"
         # walk-through 46: "No" beside "None" (a yes/no column's no comes first)
         ("no", "n", "none", "nodiabetes", "nondiabetic", "nodm", "notdiabetic", "nil"))),

@@ -139,6 +139,13 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
         (3, ("poorly", "poorly differentiated", "poorly-differentiated", "poorly diff.",
              "poorly diff")),
         (4, ("undifferentiated", "anaplastic"))),
+    # a diabetic foot's risk as NICE grades it (walk-through 65: coded alphabetically,
+    # "active" first); a foot in remission after an ulcer is at the highest risk of one
+    "foot risk": ((1, ("low", "low risk")),
+                  (2, ("moderate", "mod", "moderate risk", "increased", "increased risk")),
+                  (3, ("high", "high risk")), (4, ("in remission", "remission")),
+                  (5, ("active", "active ulcer", "active foot disease",
+                       "active foot problem"))),
     # diabetic eye screening grades (walk-through 64: sparge.data.retinopathy)
     "retinopathy": ((1, ("r0",)), (2, ("r1",)), (3, ("r2",)), (4, ("r3s",)), (5, ("r3a",))),
     "maculopathy": ((1, ("m0",)), (2, ("m1",))),

@@ -98,13 +98,13 @@ def answers_by_code(encoder, column: str) -> dict[float, str] | None:
     return {c: shown_answer(words, column) for c, words in sorted(spellings_of.items())}
 
 
-def answer_labels(encoder, column: str, most: int = 3) -> dict[str, str]:
+def answer_labels(encoder, column: str, most: int = 12) -> dict[str, str]:
     """``{answer: label}`` of a categorical column's answers (:func:`answers_by_code`),
     each labelled with the other spellings merged into it: "Donepezil (also Aricept,
     donepezil 10mg od)". A form's list is searched by what it shows, and walk-through
-    63's clinician typed "Aricept" and found nothing. At most ``most`` spellings are
-    named (then "+ N more"); those that differ only in case, spaces or punctuation are
-    not."""
+    63's clinician typed "Aricept" and found nothing; walk-through 65's "simva" found
+    nothing among "+ 2 more". At most ``most`` spellings are named (then "+ N more");
+    those that differ only in case, spaces or punctuation are not."""
     shown = answers_by_code(encoder, column) or {}
     spellings: dict[float, list[str]] = {}
     for level, code in encoder.table_.levels(column).items():

@@ -382,8 +382,15 @@ class PatientIndex:
         selected patient up on every rerun)."""
         return np.char.lower(np.char.strip(self.ids.astype(str)))
 
+    @cached_property
+    def id_squashed(self) -> np.ndarray:
+        """The IDs lower-cased without spaces, hyphens and full stops: an NHS number is
+        typed "5540216407" and written "554 021 6407" (walk-through 65 found no one)."""
+        return np.asarray([_squashed(i) for i in self.id_keys.tolist()], dtype=object)
+
     def find(self, patient_id: str) -> int | None:
-        """Cohort row of a patient ID (case- and space-insensitive), or ``None``. An ID
+        """Cohort row of a patient ID (case- and space-insensitive, and without regard to
+        the spaces or hyphens inside it when that names one patient), or ``None``. An ID
         that the table repeats, whose patients are named with their CSV line
         (:meth:`sparge.data.encoder.Encoder.ids`), finds the first of them
         (:meth:`namesakes` lists them all)."""
@@ -391,6 +398,9 @@ class PatientIndex:
         if not hits.size:
             same = self.namesakes(patient_id)
             hits = np.flatnonzero(self.id_keys == same[0].lower()) if same else hits
+        if not hits.size and (key := _squashed(patient_id)):
+            loose = np.flatnonzero(self.id_squashed == key)
+            hits = loose if loose.size == 1 else hits
         return int(hits[0]) if hits.size else None
 
     def namesakes(self, patient_id: str) -> list[str]:
@@ -410,11 +420,18 @@ class PatientIndex:
         if not key:
             return []
         hits = np.flatnonzero(np.char.find(self.id_keys, key) >= 0)
+        if not hits.size and (loose := _squashed(text)):
+            hits = np.flatnonzero([loose in i for i in self.id_squashed])
         return [str(self.ids[i]) for i in hits[:limit]]
 
     def query_row(self, row: int) -> pd.DataFrame:
         """One patient's encoded features as a one-row frame (for ``lookalike_table``)."""
         return pd.DataFrame(self.X[[row]], columns=self.features)
+
+
+def _squashed(patient_id: object) -> str:
+    """An ID lower-cased without spaces, hyphens, full stops and slashes."""
+    return re.sub(r"[\s\-./]+", "", str(patient_id)[:200].lower())
 
 
 def cohort_outcomes(cohort: Cohort) -> np.ndarray | None:

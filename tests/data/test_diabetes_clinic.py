@@ -123,6 +123,13 @@ def test_an_age_is_offered_at_a_date_written_for_most_patients_and_said_left_out
                  ages=with_age(None, "Age at Clinic date", "DOB", "Clinic date",
                                None)).fit(df)
     assert age_left_out_why(ok, "Age at Clinic date") is None
+    # chosen by hand, the sparse date is questioned before the age is added
+    from sparge.services.ages import sparse_date_caution
+
+    said = sparse_date_caution(df, "Date of admission")
+    assert said.startswith(f"'Date of admission' is written for {int(admitted.sum())} of "
+                           "400 patients")
+    assert sparse_date_caution(df, "Clinic date") is None
 
 
 def test_a_diabetes_clinics_answers_written_several_ways_are_offered_as_one():

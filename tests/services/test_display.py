@@ -561,5 +561,8 @@ def test_a_form_answer_is_labelled_with_the_spellings_merged_into_it():
     assert "Aricept" in donepezil and "donepezil 10mg od" in donepezil
     assert "DONEPEZIL" not in donepezil  # the same word in capitals is not named again
     riva = next(v for k, v in labels.items() if k.lower().startswith("rivastigmine"))
+    assert "rivastigmine 9.5mg/24h" in riva  # all named, so any is found by typing
+    riva = next(v for k, v in answer_labels(merged, "Drug", most=3).items()
+                if k.lower().startswith("rivastigmine"))
     assert riva.count(",") == 3 and riva.endswith("+ 1 more)")  # at most three named
     assert labels["None"] == "None"

@@ -112,3 +112,18 @@ def test_the_biomarkers_not_given_are_named():
     assert given_message(np.r_[np.ones(4), np.full(16, np.nan)][::-1], names,
                          shown=3).endswith("Given: B16, B17, B18 and 1 more.")
     assert given_message(np.ones(3), names[:3]) == "All 3 biomarkers given."
+
+
+def test_a_form_answer_left_empty_and_read_as_no_is_not_counted_as_given():
+    """Walk-through 65 typed 6 values and read "8 of 31 biomarkers given": Insulin and
+    CGM, left empty, were read as No (the Data page's choice) and counted."""
+    from sparge.services.typicality import given_message
+
+    names = ["HbA1c", "Age", "Insulin", "CGM", "BMI"]
+    x = np.array([70.0, 24.0, 2.0, 2.0, np.nan])
+    said = given_message(x, names, read_as_no=["Insulin", "CGM"])
+    assert said.startswith("2 of 5 biomarkers given")
+    assert "Left empty and read as No: Insulin, CGM (change it in the form if not known)." \
+        in said
+    assert given_message(x, names).startswith("4 of 5 biomarkers given")
+    assert given_message(np.ones(3), ["a", "b", "c"]) == "All 3 biomarkers given."

@@ -169,6 +169,12 @@ def test_left_out_patients_carry_their_reasons(cohort, trained):
     Q = replace(P, ids=ids)
     assert Q.find("dm1") == 0 and Q.namesakes("DM1") == ["DM1 (line 2)", "DM1 (line 3)"]
     assert Q.find("DM1 (line 3)") == 1 and Q.namesakes("DM1X") == []
+    # an NHS number typed without its spaces (walk-through 65 found no one)
+    ids[3:6] = ["554 021 6407", "554-021-6408", "554 021 6408"]
+    R = replace(P, ids=ids)
+    assert R.find("5540216407") == 3 and R.find("554 021 6407") == 3
+    assert R.find("5540216408") is None  # two patients: none is guessed
+    assert R.containing("5540216408") == ["554-021-6408", "554 021 6408"]
 
 
 def test_a_patient_unknown_to_the_model_is_flagged(table, trained):
