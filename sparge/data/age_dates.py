@@ -191,12 +191,7 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
         read = dated & np.isfinite(ages)
         if not read.any():
             continue
-        if out is df:
-            out = df.copy()
-            out.attrs = dict(df.attrs)
-        column = out[col].astype(object).copy()
-        column[read] = [repr(float(a)) for a in ages[read]]
-        out[col] = column
+        out = _rewritten(out, df, col, read, ages)
         first = int(np.flatnonzero(read)[0])
         at_said = (f"'{_q(at)}'" if when == "__at__" else
                    f"{when}, the latest date of '{_q(at)}' (the export's, or near it)"
@@ -217,6 +212,19 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
             f"({format_number(ages[first])})"
             + (f"; {int((dated & ~read).sum()):,} other date(s) gave no possible age"
                if (dated & ~read).any() else "") + ".")]
+    return out
+
+
+def _rewritten(out: pd.DataFrame, df: pd.DataFrame, col, read: np.ndarray,
+               values: np.ndarray) -> pd.DataFrame:
+    """``out`` (``df`` or its copy) with the cells ``read`` of ``col`` written as
+    ``values`` (a copy of ``df`` made once, its notes kept)."""
+    if out is df:
+        out = df.copy()
+        out.attrs = dict(df.attrs)
+    column = out[col].astype(object).copy()
+    column[read] = [repr(float(v)) for v in values[read]]
+    out[col] = column
     return out
 
 
@@ -269,12 +277,7 @@ def read_years_since(df: pd.DataFrame) -> pd.DataFrame:
         read = np.isfinite(years) & (years >= 0) & (years <= 100)
         if not read.any():
             continue
-        if out is df:
-            out = df.copy()
-            out.attrs = dict(df.attrs)
-        column = out[col].astype(object).copy()
-        column[read] = [repr(float(y)) for y in years[read]]
-        out[col] = column
+        out = _rewritten(out, df, col, read, years)
         first = int(np.flatnonzero(read)[0])
         out.attrs["sparge_read_notes"] = [
             *out.attrs.get("sparge_read_notes", []),
