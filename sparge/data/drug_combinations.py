@@ -22,7 +22,8 @@ REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b
                             r"anti[\s-]?coag|antiplatelet|\b[dn]oacs?\b|statin|\besas?\b|"
                             r"erythropoie|\bepo\b|antibiotic|\babx\b|antimicrob|"
                             r"antipsychotic|antidepressant|cognitive enhancer|achei|"
-                            r"cholinesterase",
+                            r"cholinesterase|dmard|biologic|\bjak|steroid|"
+                            r"immunosuppress",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -164,6 +165,47 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("humulinm3",), "biphasic isophane insulin"),
     **dict.fromkeys(("insulinpump", "csii", "pump", "omnipod", "medtronic780g",
                      "tandem", "t:slim"), "insulin pump"),
+    # a rheumatology clinic's conventional, biologic and targeted DMARDs and steroids,
+    # by generic name, abbreviation, brand and biosimilar
+    **dict.fromkeys(("methotrexate", "mtx", "metoject", "methotrexatesc", "mtxsc",
+                     "methotrexateoral", "nordimet", "zlatal"), "methotrexate"),
+    **dict.fromkeys(("sulfasalazine", "sulphasalazine", "ssz", "salazopyrin",
+                     "salazopyrinen", "salazopyrinentabs"), "sulfasalazine"),
+    **dict.fromkeys(("hydroxychloroquine", "hcq", "plaquenil", "quinoric"),
+                    "hydroxychloroquine"),
+    **dict.fromkeys(("leflunomide", "lef", "arava"), "leflunomide"),
+    **dict.fromkeys(("azathioprine", "aza", "imuran"), "azathioprine"),
+    **dict.fromkeys(("mycophenolate", "mmf", "cellcept", "mycophenolatemofetil"),
+                    "mycophenolate"),
+    **dict.fromkeys(("adalimumab", "humira", "amgevita", "imraldi", "hyrimoz", "idacio",
+                     "yuflyma", "hulio", "biosimilaradalimumab", "adalimumabbiosimilar",
+                     "ada"), "adalimumab"),
+    **dict.fromkeys(("etanercept", "enbrel", "benepali", "erelzi", "eta", "etn",
+                     "biosimilaretanercept"), "etanercept"),
+    **dict.fromkeys(("infliximab", "remicade", "inflectra", "remsima", "flixabi", "ifx",
+                     "zessly"), "infliximab"),
+    **dict.fromkeys(("certolizumab", "certolizumabpegol", "cimzia", "czp"), "certolizumab"),
+    **dict.fromkeys(("golimumab", "simponi", "gol"), "golimumab"),
+    **dict.fromkeys(("tocilizumab", "roactemra", "actemra", "tcz", "toci"), "tocilizumab"),
+    **dict.fromkeys(("sarilumab", "kevzara"), "sarilumab"),
+    **dict.fromkeys(("abatacept", "orencia", "aba"), "abatacept"),
+    **dict.fromkeys(("rituximab", "mabthera", "truxima", "rixathon", "ruxience", "rtx"),
+                    "rituximab"),
+    **dict.fromkeys(("baricitinib", "olumiant", "bari"), "baricitinib"),
+    **dict.fromkeys(("tofacitinib", "xeljanz", "tofa"), "tofacitinib"),
+    **dict.fromkeys(("upadacitinib", "rinvoq", "upa"), "upadacitinib"),
+    **dict.fromkeys(("filgotinib", "jyseleca"), "filgotinib"),
+    **dict.fromkeys(("secukinumab", "cosentyx"), "secukinumab"),
+    **dict.fromkeys(("ixekizumab", "taltz"), "ixekizumab"),
+    **dict.fromkeys(("ustekinumab", "stelara"), "ustekinumab"),
+    **dict.fromkeys(("guselkumab", "tremfya"), "guselkumab"),
+    **dict.fromkeys(("apremilast", "otezla"), "apremilast"),
+    **dict.fromkeys(("prednisolone", "pred", "pred.", "prednisone"), "prednisolone"),
+    **dict.fromkeys(("methylprednisolone", "depomedrone", "depo-medrone", "medrone",
+                     "solumedrol", "solu-medrol", "ivmp"), "methylprednisolone"),
+    **dict.fromkeys(("colchicine",), "colchicine"),
+    **dict.fromkeys(("allopurinol", "zyloric"), "allopurinol"),
+    **dict.fromkeys(("febuxostat", "adenuric"), "febuxostat"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -245,6 +287,10 @@ _BARE_DOSE = re.compile(r" \d{1,4}(?:\.\d{1,2})?$")
 _PER_KG = re.compile(r"/ ?kg\b")
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus".
 _SPLIT = re.compile(r" ?(?:[/+,;&]|\band\b|\bwith\b|\bplus\b) ?")
+#: A route or form written with a slash: "s/c", "i/v", "m/r".
+_ROUTE_SLASH = re.compile(r"\b([simp])/([cvmro])\b")
+#: A rate written with a slash after a dose: "20mg/wk", "5mg/day".
+_RATE_SLASH = re.compile(r"(?<=[a-z0-9])\s?/\s?(wk|wks|week|weeks|day|days|d|month|mo)\b")
 #: The strengths of a fixed-dose tablet's drugs: " 50/1000", " 200/245 mg".
 _STRENGTHS = re.compile(r"(?<=[a-z]) \d{1,4}(?:\.\d{1,2})?/\d{1,4}(?:\.\d{1,2})?(?: ?mg)?(?= |$)")
 #: Answers this long are free text, not a regimen.
@@ -254,7 +300,10 @@ _MAX_LENGTH = 120
 #: How often, how and when after a drug's name: "Levemir bd", "NovoRapid sliding scale",
 #: "metformin MR", "insulin pump (Omnipod)", "CSII - Medtronic 780G" (walk-through 64).
 _TAIL = re.compile(r" (?:od|bd|bid|tds|tid|qds|qid|nocte|mane|on|om|prn|daily|weekly|"
-                   r"once weekly|sc|po|ss|sliding scale|mr|sr|xl|m/r|s/r|tabs?|tablets?|"
+                   r"once weekly|sc|s/c|sub ?cut|subcut|po|oral|im|iv|ss|sliding scale|"
+                   r"mr|sr|xl|m/r|s/r|tabs?|tablets?|pen|injection|inj|infusion|"
+                   r"every (?:2|two|4|four|8|eight) weeks|fortnightly|monthly|eow|"
+                   r"q2w|q4w|q8w|per wk|per week|a week|weekly sc|x ?\d|"
                    r"with meals|at night|in the morning|\([^()]{1,30}\)|- [a-z0-9 ]{1,30})$")
 
 
@@ -315,6 +364,10 @@ def drug_set(answer: str) -> frozenset[str] | None:
             len(_PER_KG.findall(dose.group())):
         key = key[:dose.start()]
     key = key.replace(" with meals", "")  # "Fiasp with meals": no second drug
+    # a route or a rate with a slash is no second drug: "MTX 15mg/wk s/c" (the "c" of
+    # "s/c" read as cobicistat), "20mg/wk"
+    key = _ROUTE_SLASH.sub(lambda m: m.group(1) + m.group(2), key)
+    key = _RATE_SLASH.sub(r" per \1", key)
     # a fixed-dose tablet's strengths, "Janumet 50/1000 bd": no second drug
     key = _STRENGTHS.sub("", key)
     drugs: set[str] = set()

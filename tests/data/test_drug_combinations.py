@@ -43,3 +43,25 @@ def test_never_and_previous_are_no_and_yes_in_a_history_column():
     assert ("never", "No") in pairs and ("previous TB", "Yes") in pairs
     assert not any(a == "previous MI" for a, _ in pairs)  # not this column's event
     assert not any(a == "never" for a, _ in abbreviated_levels(levels, "TB at 6 months"))
+
+
+def test_a_rheumatology_clinics_dmards_by_abbreviation_brand_route_and_rate():
+    """A csDMARD list or a biologic is written by abbreviation ("MTX", "SSZ", "HCQ"),
+    brand or biosimilar ("Humira", "Amgevita", "Benepali"), with a route and a rate with
+    slashes ("15mg/wk s/c": the "c" was read as cobicistat)."""
+    from sparge.data.drug_combinations import drug_set
+
+    assert drug_set("MTX 15mg/wk s/c") == drug_set("methotrexate 20mg weekly") == {
+        "methotrexate"}
+    assert drug_set("RoActemra 162mg s/c weekly") == {"tocilizumab"}
+    assert drug_set("methotrexate 20mg/wk, SSZ 1g bd, HCQ 200mg") == {
+        "methotrexate", "sulfasalazine", "hydroxychloroquine"}
+    assert drug_set("Humira 40mg eow") == drug_set("Amgevita 40mg fortnightly") == \
+        drug_set("biosimilar adalimumab") == {"adalimumab"}
+    assert drug_set("Benepali 50mg weekly") == {"etanercept"}
+    assert drug_set("Depo-Medrone 120mg IM") == {"methylprednisolone"}
+    assert drug_set("pred 5mg od") == {"prednisolone"}
+    # the HIV and kidney clinics' regimens read as before
+    assert drug_set("epoetin alfa 4000u 3x/wk") == {"epoetin"}
+    assert drug_set("DRV/r + TDF/FTC") == {"darunavir", "ritonavir", "emtricitabine",
+                                           "tenofovir disoproxil"}
