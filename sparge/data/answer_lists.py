@@ -88,15 +88,22 @@ def _same_condition() -> dict[str, str]:
 _ROOTS = _same_condition()
 
 
-def item_key(item: str, drugs: bool = False) -> str:
+def item_key(item: str) -> str:
     """A list answer's key: its normalised text, or the first name of the condition it
-    names ("HTN" and "hypertension": "hypertension"); with ``drugs`` (a column named for
-    medication), the generic names of the drugs it names ("Metformin 500mg BD", "MF 1g
-    bd" and "Glucophage": "metformin"; "Janumet": "metformin + sitagliptin")."""
+    names ("HTN" and "hypertension": "hypertension")."""
     k = norm_key(item)
-    if drugs and (found := drug_set(k)) is not None and "(no drug)" not in found:
-        return " + ".join(sorted(found))
     return _ROOTS.get(re.sub(r"[\s\-_.]+", "", k), k)
+
+
+def item_keys(item: str, drugs: bool = False) -> list[str]:
+    """The keys of a list answer (:func:`item_key`); with ``drugs`` (a column named for
+    medication), the generic name of each drug it names ("Metformin 500mg BD", "MF 1g
+    bd" and "Glucophage": metformin; "Janumet" and "MTX + HCQ": two drugs, each its own
+    answer)."""
+    if drugs and (found := drug_set(norm_key(item))) is not None and \
+            "(no drug)" not in found:
+        return sorted(found)
+    return [item_key(item)]
 
 
 def _shown(key: str, spellings: Counter, drugs: bool) -> str:
@@ -160,8 +167,11 @@ def list_vocabulary(values: pd.Series, name: str = "",
     where: dict[str, set[str]] = {}  # the different cells an answer is written in
     drugs = reads_drugs(name)
     for cell, parts in zip(cells, split, strict=True):
-        for p in dict.fromkeys(parts):
-            k = item_key(p, drugs)
+        said: dict[str, str] = {}  # each answer once a cell, as first written
+        for part in parts:
+            for k in item_keys(part, drugs):
+                said.setdefault(k, part)
+        for k, p in said.items():
             count[k] += 1
             spelled.setdefault(k, Counter())[p] += 1
             where.setdefault(k, set()).add(norm_key(cell))
@@ -169,8 +179,8 @@ def list_vocabulary(values: pd.Series, name: str = "",
     if len(count) > MAX_ITEMS or len(count) < 2 or \
             any(len(k.split()) > MAX_WORDS or not _LETTER.search(k) for k in count):
         return None
-    in_lists = Counter(item_key(p, drugs) for parts in split if len(parts) > 1
-                       for p in parts)
+    in_lists = Counter(k for parts in split if len(parts) > 1 for p in parts
+                       for k in item_keys(p, drugs))
     reused = sum(n for k, n in in_lists.items() if len(where[k]) >= 2)
     if reused < REUSED_SHARE * sum(in_lists.values()):
         return None
@@ -221,7 +231,7 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
         if not items or any(n in out.columns for n in names):
             continue
         drugs = reads_drugs(col)
-        keys = {item_key(i, drugs): i for i in items if i != OTHER}
+        keys = {item_keys(i, drugs)[0]: i for i in items if i != OTHER}
         unknown: Counter[str] = Counter()
         rows = []
         for v in df[col]:
@@ -234,11 +244,9 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
                 rows.append([""] * len(items))
                 continue
             parts = _items(text)
-            said = {item_key(p, drugs) for p in parts}
-            if drugs:  # a fixed-dose tablet's drugs each ("Janumet": metformin too)
-                said |= {d for k in said if " + " in k for d in k.split(" + ")}
-            other = [p for p in parts if item_key(p, drugs) not in keys]
-            row = ["Yes" if item_key(i, drugs) in said else "No" for i in items]
+            said = {k for p in parts for k in item_keys(p, drugs)}
+            other = [p for p in parts if not set(item_keys(p, drugs)) <= set(keys)]
+            row = ["Yes" if item_keys(i, drugs)[0] in said else "No" for i in items]
             if other and OTHER in items:
                 row[items.index(OTHER)] = "Yes"
             elif other:
