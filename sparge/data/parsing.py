@@ -615,6 +615,9 @@ _UNIT_SPELLINGS = {
     # walk-through 41's breastfeeding "6 weeks" in a column of months
     "weeks": "weeks", "week": "weeks", "wks": "weeks", "wk": "weeks",
     "hours": "hours", "hour": "hours", "hrs": "hours", "hr": "hours", "h": "hours",
+    # an erythrocyte sedimentation rate (walk-through 66: "10mm/h" beside "mm/hr")
+    "mm/h": "mm/hr", "mm/hour": "mm/hr", "mmhr": "mm/hr", "mm/1sthr": "mm/hr",
+    "mm/1hr": "mm/hr", "mmph": "mm/hr",
     "%": "%", "percent": "%",
     # a standard deviation score written "SD", "SDS" or "z" (walk-through 60: "two units")
     "sd": "sds", "sds": "sds", "zscore": "sds", "z-score": "sds",
@@ -695,6 +698,9 @@ KNOWN_UNITS = frozenset({
 #: missing as another unit), "10 cigs" in a "Smoking (cigs/day)" column 10 a day.
 _RATE_COUNTS = {
     "units/wk": frozenset({"units", "unit", "u"}),
+    # "25m" in a column of minutes (walk-through 66's morning stiffness): minutes, not
+    # metres, where the column's unit says so
+    "min": frozenset({"m"}), "mins": frozenset({"m"}), "minutes": frozenset({"m"}),
     "perday": frozenset({"cigs", "cig", "cigarettes", "cigarette", "cigs/d"}),
 }
 

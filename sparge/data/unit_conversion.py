@@ -87,7 +87,12 @@ def _exact_dimension(a: str, b: str) -> bool:
     column's other values. Its unit also follows its size: walk-through 43's blood losses
     in 'L' were the largest bleeds, a factor 4 above the column's mL, and were set to
     missing. (A concentration's conversion depends on the analyte, and stays checked.)"""
-    return {a, b} <= _DURATIONS or any(a in u and b in u for u in _SIMPLE.values())
+    if {a, b} <= _DURATIONS or any(a in u and b in u for u in _SIMPLE.values()):
+        return True
+    # two mass (or two amount) concentrations: "1.6 mg/dL" in a CRP column of mg/L is 16
+    # whatever the analyte (walk-through 66's 13 were set to missing)
+    ca, cb = _concentration(a), _concentration(b)
+    return ca is not None and cb is not None and ca[0] == cb[0]
 #: An eGFR is given per 1.73 m² of body surface: "mL/min" is its short form (walk-through
 #: 37 set 86 eGFRs in "mL/min/1.73m2" to missing beside plain ones read in "mL/min").
 #: Not a creatinine clearance, which is not normalised.
@@ -462,8 +467,13 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
         if key == target_key:
             continue
         conv = conversion(column, shown[key], target)
-        m = _median_log(conv(x)) if conv is not None else None
         exact = _exact_dimension(key, target_key)
+        if conv is None and key == "m" and target_key in ("min", "mins", "minutes"):
+            # "25m" among minutes (walk-through 66's morning stiffness): minutes, not
+            # metres; checked against the column's numbers as a guess is
+            conv = Conversion(1.0, 0.0, "'m' after a number in a column of minutes")
+            exact = False
+        m = _median_log(conv(x)) if conv is not None else None
         if conv is None or m is None or (centre is not None and not exact
                                          and abs(m - centre) > math.log(AGREEMENT)):
             plan.left.append(key)

@@ -1,0 +1,78 @@
+"""A rheumatology clinic's export (walk-through 66): csDMARD lists by abbreviation with
+routes and rates ("MTX 15mg/wk s/c + HCQ 200mg"), biologics by brand and biosimilar,
+an ESR in "mm/h" beside "mm/hr", a CRP in mg/dL beside mg/L, morning stiffness in "25m"
+among minutes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge import Encoder
+
+OUTCOME = "Flare within 6 months"
+
+
+def _clinic(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    flare = rng.random(n) < 0.3
+    return pd.DataFrame({
+        "NHS Number": [f"{8000000000 + 11 * i}" for i in range(n)],
+        "ESR (mm/hr)": [f"{v}mm/h" if i % 4 == 0 else (f"{v} mm/hr" if i % 4 == 1
+                                                         else str(v))
+                        for i, v in enumerate(rng.integers(2, 60, n))],
+        "CRP": [f"{v / 10:.1f} mg/dL" if i % 15 == 0 else (f"{v} mg/L" if i % 3 == 0
+                                                           else str(v))
+                for i, v in enumerate(rng.integers(3, 40, n))],
+        "Morning stiffness": [f"{v}m" if i % 5 == 0 else (f"{v} mins" if i % 5 == 1
+                                                          else str(v))
+                              for i, v in enumerate(rng.choice([10, 15, 20, 30, 45, 60],
+                                                               n))],
+        "csDMARDs": rng.choice(["MTX 15mg/wk s/c + HCQ 200mg", "methotrexate 20mg weekly",
+                                "SSZ 1g bd", "HCQ 200mg od", "none", "MTX 10mg, SSZ 1g bd",
+                                "LEF 10mg", "Plaquenil; metoject 17.5mg",
+                                "Methotrexate and hydroxychloroquine and "
+                                "Sulphasalazine 2g/day", "leflunomide, HCQ",
+                                "SSZ + HCQ", "MTX 25mg; SSZ", ""], n),
+        "Biologic/targeted therapy": rng.choice(
+            ["Humira", "Amgevita", "adalimumab", "biosimilar adalimumab",
+             "Adalimumab 40mg EOW", "Enbrel", "Benepali", "ETN 50mg weekly", "none",
+             "RoActemra", "TCZ 162mg s/c weekly", "tocilizumab"], n),
+        OUTCOME: np.where(flare, rng.choice(["Y", "Yes"], n), rng.choice(["N", "No"], n))})
+
+
+def test_an_esr_a_crp_and_a_stiffness_in_two_spellings_or_units_are_read():
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(_clinic())
+    df = _clinic()
+    X = enc.transform(df)
+    col = enc.feature_names_out_.index
+    for name in ("ESR (mm/hr)", "CRP", "Morning stiffness"):
+        assert np.isfinite(X[:, col(name)]).all(), name
+    assert X[0, col("ESR (mm/hr)")] == float(df["ESR (mm/hr)"][0].removesuffix("mm/h"))
+    assert X[0, col("CRP")] == pytest.approx(10 * float(df["CRP"][0].split()[0]))
+    assert X[0, col("Morning stiffness")] == float(df["Morning stiffness"][0][:-1])
+    said = " ".join(enc.report_.notes + enc.report_.warnings)
+    assert "1 mg/dL = 10 mg/L" in said and "in a column of minutes" in said
+
+
+def test_a_dmard_list_and_biologic_brands_are_read_by_drug():
+    df = _clinic()
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    names = enc.feature_names_out_
+    drugs = {n.removeprefix("csDMARDs: ").lower() for n in names
+             if n.startswith("csDMARDs: ")}
+    assert drugs == {"methotrexate", "hydroxychloroquine", "sulfasalazine", "leflunomide"}
+    X = enc.transform(df)
+    mtx = X[:, names.index(next(n for n in names if n.lower() == "csdmards: methotrexate"))]
+    got = dict(zip(df["csDMARDs"], mtx, strict=True))
+    yes = enc.table_.levels(next(n for n in names if n.lower() == "csdmards: methotrexate"))
+    assert got["MTX 15mg/wk s/c + HCQ 200mg"] == got["Plaquenil; metoject 17.5mg"] == \
+        yes["Yes"] and got["SSZ 1g bd"] == got["none"] == yes["No"]
+    pairs = dict(enc.report_.answers_two_ways["Biologic/targeted therapy"])
+    targets = {pairs.get(a, a) for a in ("Humira", "Amgevita", "biosimilar adalimumab",
+                                          "Adalimumab 40mg EOW", "adalimumab")}
+    assert len(targets) == 1
+    assert len({pairs.get(a, a) for a in ("Enbrel", "Benepali", "ETN 50mg weekly")}) == 1
+    assert len({pairs.get(a, a) for a in ("RoActemra", "TCZ 162mg s/c weekly",
+                                          "tocilizumab")}) == 1
