@@ -76,3 +76,45 @@ def test_a_dmard_list_and_biologic_brands_are_read_by_drug():
     assert len({pairs.get(a, a) for a in ("Enbrel", "Benepali", "ETN 50mg weekly")}) == 1
     assert len({pairs.get(a, a) for a in ("RoActemra", "TCZ 162mg s/c weekly",
                                           "tocilizumab")}) == 1
+
+
+@pytest.mark.parametrize(("cell", "count"), [
+    ("TJC 4", "4"), ("4/28", "4"), ("4 (28 jt)", "4"), ("SJC: 0", "0"), ("12 of 28", "12"),
+    ("4", None), ("many", None), ("4/10", None)])
+def test_a_joint_count_with_its_name_or_the_joints_examined(cell, count):
+    from sparge.data.scales_written import joint_count
+
+    assert joint_count(cell) == count
+
+
+@pytest.mark.parametrize(("cell", "top", "mark"), [
+    ("4.5/10", 100, "45.0"), ("45/100", 100, "45.0"), ("45mm", 100, "45.0"),
+    ("4.5 cm", 100, "45.0"), ("60mm", 10, "6.0"), ("6/10", 10, "6.0"), ("45", 100, None),
+    ("11/10", 10, None)])
+def test_a_mark_on_an_analogue_scale_is_read_on_the_columns_scale(cell, top, mark):
+    from sparge.data.scales_written import scale_mark
+
+    assert scale_mark(cell, top) == mark
+
+
+def test_joint_counts_and_analogue_scales_written_several_ways_are_numbers():
+    """Walk-through 66: TJC28 and both VAS columns were left out as more than 30 text
+    answers; SJC28 was 47 unordered answers."""
+    rng = np.random.default_rng(1)
+    n = 400
+    tjc = rng.integers(0, 12, n)
+    vas = rng.integers(0, 100, n)
+    df = _clinic().assign(**{
+        "TJC28": [(str(t), f"TJC {t}", f"{t}/28", f"{t} (28 jt)")[i % 4]
+                  for i, t in enumerate(tjc)],
+        "Patient global VAS (mm)": [(str(v), f"{v}mm", f"{v / 10:g}/10", f"{v}/100")[i % 4]
+                                    for i, v in enumerate(vas)],
+        "Fatigue (0-10)": [(str(v // 10), f"{v // 10}/10", f"{v}mm")[i % 3]
+                           for i, v in enumerate(vas)]})
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    X = enc.transform(df)
+    col = enc.feature_names_out_.index
+    np.testing.assert_array_equal(X[:, col("TJC28")], tjc)
+    np.testing.assert_allclose(X[:, col("Patient global VAS (mm)")], vas)
+    fatigue = np.where(np.arange(n) % 3 == 2, vas / 10, vas // 10)
+    np.testing.assert_allclose(X[:, col("Fatigue (0-10)")], fatigue)
