@@ -1617,6 +1617,49 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("x-pert", "xpert", "yes(xpert)", "yes(x-pert)", "yes-xpert", "yes-x-pert",
          *(f"xpert{y}" for y in range(1995, 2031))),
         ("no", "n", "none", "notattended", "notdone", "nil"))),
+    # walk-through 66's rheumatology clinic: its five diagnoses written 24 ways ("AS"
+    # stays apart: an aortic stenosis elsewhere), erosions, the TB screen, clinic types
+    # and an autoantibody's result
+    (("diagnosis", "^dx", "condition", "arthritis type", "rheum"), (
+        ("ra", "rheumatoidarthritis", "seropositivera", "seronegativera",
+         "seropositiverheumatoidarthritis", "seronegativerheumatoidarthritis", "ra(seropos)",
+         "ra(seroneg)", "ra-seroneg", "ra-seropos", "ra(seropositive)", "ra(seronegative)",
+         "rheumatoid"),
+        ("psa", "psoriaticarthritis", "psa(oligo)", "psa(poly)", "psa(axial)",
+         "psoriaticarthropathy"),
+        ("axspa", "axialspa", "nr-axspa", "nraxspa", "r-axspa", "ankylosingspondylitis",
+         "axialspondyloarthritis", "axialspondyloarthropathy", "nonradiographicaxspa"),
+        ("gout", "tophaceousgout", "goutyarthritis", "chronicgout", "chronictophaceousgout"),
+        ("uia", "undifferentiatedia", "undiffinflammatoryarthritis", "undiffia",
+         "undifferentiatedinflammatoryarthritis", "undifferentiatedarthritis"))),
+    (("erosion", "erosive"), (
+        ("yes", "y", "erosive", "erosions", "erosivechanges", "erosivechangesmcps",
+         "erosivechangesmtps", "erosivedisease", "erosionspresent", "present"),
+        ("no", "n", "non-erosive", "nonerosive", "noerosions", "noerosivechange",
+         "noerosivechanges", "absent", "none"))),
+    (("tb screen", "tbscreen", "igra", "quantiferon", "qft", "t-spot", "tspot",
+      "latent tb"), (
+        ("negative", "neg", "-ve", "qftnegative", "igranegative", "tspotnegative",
+         "quantiferonnegative", "qft-ve", "negve"),
+        ("positive", "pos", "+ve", "qftpositive", "igrapositive", "tspotpositive",
+         "quantiferonpositive", "qft+ve", "posve", "positive-treated",
+         "positive(treated)", "positivetreated"),
+        ("indeterminate", "qftindeterminate", "igraindeterminate", "equivocal",
+         "borderline"))),
+    (("clinic type", "clinictype", "appointment type", "appointmenttype", "visit type",
+      "visittype", "clinic"), (
+        ("followup", "f/u", "fu", "follow-up", "followupappointment", "fup", "review"),
+        ("newpatient", "new", "np", "newreferral", "newappointment"),
+        ("nurseled", "nurse-led", "cns", "nurseclinic", "cnsclinic", "nurseledclinic",
+         "nursespecialist"),
+        ("biologicclinic", "biologicsreview", "biologicreview", "biologicsclinic",
+         "biologics"))),
+    (("^rf", "rheumatoid factor", "rheumatoidfactor", "ccp", "acpa", "^ana",
+      "antinuclear", "dsdna", "^ena", "anca", "serology", "antibod"), (
+        ("positive", "pos", "+ve", "+", "posve", "pos.", "weakpositive", "weaklypositive",
+         "stronglypositive", "positive(>340iu/ml)", "positive(>340)"),
+        ("negative", "neg", "-ve", "-", "negve", "neg.", "negative(<14)", "negative(<7)",
+         "negative(<20)", "negative(<10)", "negative(<5)"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),
              # walk-through 48's CKD stage: "N", "No" and "None" for one answer; walk-

@@ -118,3 +118,39 @@ def test_joint_counts_and_analogue_scales_written_several_ways_are_numbers():
     np.testing.assert_allclose(X[:, col("Patient global VAS (mm)")], vas)
     fatigue = np.where(np.arange(n) % 3 == 2, vas / 10, vas // 10)
     np.testing.assert_allclose(X[:, col("Fatigue (0-10)")], fatigue)
+
+
+def test_a_rheumatology_clinics_answers_written_several_ways_are_offered_as_one():
+    """Walk-through 66: 19 answers for 5 diagnoses; erosions, the TB screen, the clinic
+    type and an autoantibody's result written several ways were not offered."""
+    from sparge.data.levels import abbreviated_levels
+
+    dx = dict(abbreviated_levels(["RA", "Seropositive rheumatoid arthritis", "RA - seroneg",
+                                  "PsA", "PsA (oligo)", "psoriatic arthritis", "axSpA",
+                                  "nr-axSpA", "Ankylosing spondylitis", "AS", "Gout",
+                                  "Tophaceous gout", "UIA", "undifferentiated IA"],
+                                 "Diagnosis"))
+    assert dx["Seropositive rheumatoid arthritis"] == dx["RA - seroneg"] == "RA"
+    assert dx["PsA (oligo)"] == dx["psoriatic arthritis"] == "PsA"
+    assert dx["nr-axSpA"] == dx["Ankylosing spondylitis"] == "axSpA"
+    # "AS" joins by the acronym of the answer spelled out beside it, not by the group
+    # (an aortic stenosis in another clinic's diagnoses)
+    assert dx["AS"] == "Ankylosing spondylitis"
+    assert "AS" not in dict(abbreviated_levels(["axSpA", "AS", "nr-axSpA"], "Diagnosis"))
+    assert dx["Tophaceous gout"] == "Gout" and dx["undifferentiated IA"] == "UIA"
+    ero = dict(abbreviated_levels(["Yes", "No", "erosive", "non-erosive", "no erosions",
+                                   "erosive changes MCPs"], "Erosions (XR)"))
+    assert ero == {"erosive": "Yes", "erosive changes MCPs": "Yes", "non-erosive": "No",
+                   "no erosions": "No"}
+    tb = dict(abbreviated_levels(["Negative", "neg", "QFT negative", "QFT positive", "pos",
+                                  "QFT indeterminate", "indeterminate"], "TB screen (IGRA)"))
+    assert tb["QFT negative"] == "Negative" and tb["QFT positive"] == "pos"
+    assert tb["QFT indeterminate"] == "indeterminate"
+    rf = dict(abbreviated_levels(["Negative", "-ve", "neg", "Negative (<14)", "Positive",
+                                  "+ve", "pos"], "RF"))
+    assert rf == {"-ve": "Negative", "neg": "Negative", "Negative (<14)": "Negative",
+                  "+ve": "Positive", "pos": "Positive"}
+    visit = dict(abbreviated_levels(["Follow up", "FU", "f/u", "New patient", "NEW",
+                                     "Nurse-led", "CNS"], "Clinic type"))
+    assert visit == {"FU": "Follow up", "f/u": "Follow up", "NEW": "New patient",
+                     "CNS": "Nurse-led"}
