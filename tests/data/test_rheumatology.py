@@ -154,3 +154,18 @@ def test_a_rheumatology_clinics_answers_written_several_ways_are_offered_as_one(
                                      "Nurse-led", "CNS"], "Clinic type"))
     assert visit == {"FU": "Follow up", "f/u": "Follow up", "NEW": "New patient",
                      "CNS": "Nurse-led"}
+
+
+def test_a_score_outside_its_fixed_range_is_a_value_to_check():
+    """Walk-through 66's HAQ-DI of 10, 16.25 and 20 (lost decimal points on a 0-3 index,
+    1.7 % of the column) were used as given and shown among look-alikes."""
+    from sparge.data.plausible import impossible_values
+
+    haq = np.r_[np.tile([0.0, 0.5, 1.25, 1.875, 2.5, 3.0], 20), [10.0, 16.25]]
+    assert impossible_values("HAQ-DI", haq).nonzero()[0].tolist() == [120, 121]
+    assert impossible_values("GCS", [15, 14, 3, 8, 15, 13] * 20 + [1]).sum() == 1
+    # a column mostly outside the range is another scale: nothing is judged
+    assert not impossible_values("HAQ-DI", np.tile([10.0, 20.0, 1.0], 20)).any()
+    df = _clinic().assign(**{"HAQ-DI": np.r_[np.tile([0.5, 1.25, 1.875], 133), [16.25]]})
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    assert ["HAQ-DI", 399, 16.25] in [v[:3] for v in enc.report_.values_to_check]
