@@ -611,6 +611,8 @@ _NUMBER_THEN_TEXT = re.compile(
 _UNIT_SPELLINGS = {
     "years": "years", "year": "years", "yrs": "years", "yr": "years", "y": "years",
     "months": "months", "month": "months", "mo": "months", "mos": "months",
+    # walk-through 66's "23 mths" in a disease duration of years
+    "mths": "months", "mth": "months", "mnths": "months", "mnth": "months",
     "days": "days", "day": "days", "d": "days",
     # walk-through 41's breastfeeding "6 weeks" in a column of months
     "weeks": "weeks", "week": "weeks", "wks": "weeks", "wk": "weeks",

@@ -76,6 +76,23 @@ def scale_mark(cell: object, top: float) -> str | None:
     return repr(round(value / of * top, 2))
 
 
+#: A DAS28 column, and its EULAR activity bands in words: remission below 2.6, low
+#: activity 2.6-3.2, moderate 3.2-5.1, high above 5.1 (a band read as its middle, a
+#: limit as a limit, as written numbers are).
+_DAS_NAME = re.compile(r"\bdas\s?-?28", re.IGNORECASE)
+_DAS_WORDS = {"remission": "<2.6", "in remission": "<2.6", "clinical remission": "<2.6",
+              "low": "2.9", "low disease activity": "2.9", "lda": "2.9",
+              "moderate": "4.15", "mod": "4.15", "moderate disease activity": "4.15",
+              "mda": "4.15", "high": ">5.1", "high disease activity": ">5.1",
+              "hda": ">5.1"}
+
+
+def das28_band(cell: object) -> str | None:
+    """A DAS28 written as its activity band ("remission": "<2.6"), or ``None``."""
+    text = re.sub(r"\s+", " ", str(cell).strip().lower())
+    return _DAS_WORDS.get(text) if len(text) <= 30 else None
+
+
 def read_written_scales(df: pd.DataFrame) -> pd.DataFrame:
     """The table with its joint counts (:func:`joint_count`) and its scale marks
     (:func:`scale_mark`) written as numbers, and a note per column."""
@@ -83,6 +100,10 @@ def read_written_scales(df: pd.DataFrame) -> pd.DataFrame:
         f"Column '{_q(col)}': {n:,} joint count(s) written with the count's name or the "
         f"joints examined (e.g. '{_q(example, 20)}') read as the number of joints "
         f"({new})."), share=0.02)
+    df = rewrite_named(df, _DAS_NAME, das28_band, lambda col, n, example, new: (
+        f"Column '{_q(col)}': {n:,} DAS28 written as its activity band (e.g. "
+        f"'{_q(example, 20)}') read by EULAR's bands ({new}: remission below 2.6, low "
+        "2.6-3.2, moderate 3.2-5.1, high above 5.1; a band as its middle)."), share=0.005)
     out = df
     for col in df.columns:
         name = str(col)[:80]
@@ -101,4 +122,4 @@ def read_written_scales(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-__all__ = ["joint_count", "read_written_scales", "scale_mark"]
+__all__ = ["das28_band", "joint_count", "read_written_scales", "scale_mark"]

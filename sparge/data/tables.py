@@ -78,7 +78,9 @@ DEFAULT_MISSING_TOKENS = frozenset({
     "emigrated",
     # not known yet (walk-through 41's "awaiting review" was a fourth asthma outcome)
     "awaiting review", "under review", "awaiting", "awaiting results", "awaiting result",
-    "to be confirmed", "tbc", "not yet known", "not yet available"})
+    "to be confirmed", "tbc", "not yet known", "not yet available",
+    # a question not put (walk-through 66's fatigue score "not asked", 39 cells)
+    "not asked", "not examined", "xr requested", "x-ray requested"})
 #: Kept for code written against earlier versions: the default tokens.
 MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common

@@ -169,3 +169,21 @@ def test_a_score_outside_its_fixed_range_is_a_value_to_check():
     df = _clinic().assign(**{"HAQ-DI": np.r_[np.tile([0.5, 1.25, 1.875], 133), [16.25]]})
     enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
     assert ["HAQ-DI", 399, 16.25] in [v[:3] for v in enc.report_.values_to_check]
+
+
+def test_a_das28_band_a_duration_in_mths_and_not_asked_are_read():
+    """Walk-through 66: DAS28 "remission" (12 cells), a disease duration of "23 mths" and
+    a fatigue score "not asked" (read as text) were set to missing or questioned."""
+    from sparge.data.scales_written import das28_band
+    from sparge.data.tables import DEFAULT_MISSING_TOKENS
+
+    assert das28_band("In remission") == "<2.6" and das28_band("HDA") == ">5.1"
+    assert das28_band("low") == "2.9" and das28_band("4.2") is None
+    assert "not asked" in DEFAULT_MISSING_TOKENS
+    df = _clinic().assign(**{"DAS28-CRP": ["Remission", "3.4", "5.6", "2.2"] * 100,
+                             "Disease duration (yrs)": ["2", "23 mths", "10", "4"] * 100})
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    X = enc.transform(df)
+    assert X[0, enc.feature_names_out_.index("DAS28-CRP")] == 2.6  # read as the limit
+    assert X[1, enc.feature_names_out_.index("Disease duration (yrs)")] == \
+        pytest.approx(23 / 12)
