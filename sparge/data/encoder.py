@@ -133,6 +133,7 @@ from sparge.data.retinopathy import split_retinopathy
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.scales_written import read_written_scales
+from sparge.data.serology import read_serology
 from sparge.data.structural_gaps import find_structural_gaps, structural_mask
 from sparge.data.tables import UNKNOWN_WORDS, EncodingTable, norm_key, yes_no_codes
 from sparge.data.tnm import split_tnm
@@ -335,7 +336,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_named_values(df), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
-            read_frequencies(read_written_scales(read_obstetric(df)))))))
+            read_frequencies(read_serology(read_written_scales(read_obstetric(df))))))))
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         return split_apgars(split_pressures(split_tnm(

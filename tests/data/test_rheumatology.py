@@ -187,3 +187,32 @@ def test_a_das28_band_a_duration_in_mths_and_not_asked_are_read():
     assert X[0, enc.feature_names_out_.index("DAS28-CRP")] == 2.6  # read as the limit
     assert X[1, enc.feature_names_out_.index("Disease duration (yrs)")] == \
         pytest.approx(23 / 12)
+
+
+def test_an_autoantibody_written_as_words_and_titres_is_positive_or_negative():
+    """Walk-through 66's RF and anti-CCP ("+ve", "neg", "Negative (<14)", "86 IU/mL",
+    "<14", ">340 IU/mL") were left out as more than 30 answers."""
+    from sparge.data.serology import cut_off, read_serology
+
+    assert cut_off(["neg", "Negative (<14)", "86", "<7"]) == 14  # the word's bracket
+    assert cut_off(["neg"] * 3 + ["<7 U/mL"] * 6 + ["3"]) == 7  # a limit most written
+    assert cut_off(["neg", "pos", "86"]) is None
+    rng = np.random.default_rng(3)
+    cells = ["+ve", "-ve", "POS", "neg", "Negative (<14)", "86 IU/mL", ">340 IU/mL", "<14",
+             "9 IU/mL", "Positive", "8", "", "not done"]
+    df = pd.DataFrame({"RF": rng.choice(cells, 300), "Milk": rng.choice(cells, 300)})
+    out = read_serology(df)
+    got = dict(zip(df["RF"], out["RF"], strict=True))
+    assert got == {"+ve": "Positive", "-ve": "Negative", "POS": "Positive",
+                   "neg": "Negative", "Negative (<14)": "Negative",
+                   "86 IU/mL": "Positive", ">340 IU/mL": "Positive", "<14": "Negative",
+                   "9 IU/mL": "Negative", "Positive": "Positive", "8": "Negative",
+                   "": "", "not done": "not done"}
+    assert out["Milk"].equals(df["Milk"])  # a column not named for an antibody
+    assert "cut-off the column names (14" in out.attrs["sparge_read_notes"][0]
+    # titres alone, no cut-off named: as written
+    titres = pd.DataFrame({"Anti-CCP": ["3", "86", "12", "neg"] * 20})
+    assert read_serology(titres)["Anti-CCP"].equals(titres["Anti-CCP"])
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(
+        _clinic().assign(RF=rng.choice(cells, 400)))
+    assert set(enc.table_.levels("RF")) == {"Positive", "Negative"}

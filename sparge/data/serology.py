@@ -1,0 +1,127 @@
+"""An autoantibody's result written as a word or as a titre, read as positive or negative.
+
+A rheumatology export writes a rheumatoid factor "positive", "+ve", "neg", "Negative
+(<14)", or as the laboratory reported it: "86 IU/mL", "<14", ">340 IU/mL". Walk-through
+66's RF and anti-CCP columns were left out as more than 30 answers (every titre one),
+and with them seropositivity, which decides a rheumatoid arthritis' course. A titre is
+positive at or above the laboratory's cut-off, and the column says it: "Negative (<14)"
+names 14, and a limit written for many patients ("<14", the cut-off the laboratory
+reports below) names it too. With a cut-off known, each titre is read as the word it
+stands for; without one the titres stay as written (and the column may be left out).
+
+Pure functions on a table of text cells.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.safe_text import quote as _q
+
+#: A column of an autoantibody's results, by its name.
+_NAMED = re.compile(r"\brf\b|rheumatoid factor|\bccp\b|anti[\s-]?ccp|\bacpa\b|\bana\b|"
+                    r"antinuclear|ds[\s-]?dna|\banca\b|\bena\b|autoantibod", re.IGNORECASE)
+_POSITIVE = re.compile(r"\s*(?:positive|pos\.?|\+ve|\+|posve|weakly positive|weak positive|"
+                       r"strongly positive|detected)\s*(?:\(.{0,30}\))?\s*", re.IGNORECASE)
+_NEGATIVE = re.compile(r"\s*(?:negative|neg\.?|-ve|-|negve|not detected)\s*"
+                       r"(?:\(.{0,30}\))?\s*", re.IGNORECASE)
+#: The cut-off a word's bracket names: "Negative (<14)", "neg (< 7 U/mL)".
+_BRACKET_CUT = re.compile(r"\(\s*<\s*=?\s*(\d{1,4}(?:\.\d{1,2})?)")
+#: A titre: a number, or a limit, with an optional unit.
+_TITRE = re.compile(r"\s*([<>]=?)?\s*(\d{1,5}(?:\.\d{1,2})?)\s*(?:[a-z]{1,4}/m?l|iu|u|"
+                    r"ku/l|au/ml)?\s*", re.IGNORECASE)
+#: Fewest results in words for a column to be read so, as a share of its written cells.
+WORD_SHARE = 0.4
+
+
+def _word(cell: str) -> str | None:
+    if len(cell) > 48:
+        return None
+    if _NEGATIVE.fullmatch(cell):
+        return "Negative"
+    if _POSITIVE.fullmatch(cell):
+        return "Positive"
+    return None
+
+
+def cut_off(cells) -> float | None:
+    """The laboratory's cut-off a column of results names: in a negative word's bracket
+    ("Negative (<14)"), else the upper limit written most often below it ("<14", by at
+    least 5 cells); ``None`` without either."""
+    bracketed = Counter()
+    limits = Counter()
+    for cell in cells:
+        text = str(cell)
+        if len(text) > 48:
+            continue
+        if _word(text) == "Negative" and (m := _BRACKET_CUT.search(text)):
+            bracketed[float(m.group(1))] += 1
+        elif (m := _TITRE.fullmatch(text)) and m.group(1) in ("<", "<="):
+            limits[float(m.group(2))] += 1
+    if bracketed:
+        return bracketed.most_common(1)[0][0]
+    if limits and (top := limits.most_common(1)[0])[1] >= 5:
+        return top[0]
+    return None
+
+
+def _reading(cell: str, cut: float) -> str | None:
+    word = _word(cell)
+    if word is not None:
+        return word
+    m = _TITRE.fullmatch(cell) if len(cell) <= 24 else None
+    if m is None:
+        return None
+    sign, value = m.group(1), float(m.group(2))
+    if sign in ("<", "<="):
+        return "Negative" if value <= cut else None
+    if sign in (">", ">="):
+        return "Positive" if value >= cut else None
+    return "Positive" if value >= cut else "Negative"
+
+
+def read_serology(df: pd.DataFrame) -> pd.DataFrame:
+    """The table with each autoantibody column (:data:`_NAMED`) written mostly as
+    positive or negative, and whose cut-off it names (:func:`cut_off`), read as
+    "Positive" and "Negative" (a titre at or above the cut-off is positive), and a note
+    per column. Other tables are returned as they are."""
+    out = df
+    for col in df.columns:
+        if not _NAMED.search(str(col)[:80]) or pd.api.types.is_numeric_dtype(df[col]):
+            continue
+        values = df[col]
+        codes, uniques = pd.factorize(values)
+        cells = [str(u).strip() for u in uniques]
+        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        written = int(counts.sum())
+        worded = sum(int(n) for c, n in zip(cells, counts, strict=True) if _word(c))
+        if not written or worded < WORD_SHARE * written:
+            continue
+        cut = cut_off(c for c, n in zip(cells, counts, strict=True) for _ in range(int(n)))
+        if cut is None:
+            continue
+        read = [_reading(c, cut) for c in cells]
+        titres = sum(int(n) for c, r, n in zip(cells, read, counts, strict=True)
+                     if r is not None and _word(c) is None)
+        if out is df:
+            out = df.copy()
+            out.attrs = dict(df.attrs)
+        new = np.asarray([r if r is not None else c for c, r in zip(cells, read,
+                                                                     strict=True)]
+                         + [None], dtype=object)
+        out[col] = pd.Series(new[codes], index=values.index, dtype=object).where(
+            codes >= 0, values)
+        if titres:
+            out.attrs["sparge_read_notes"] = [
+                *out.attrs.get("sparge_read_notes", []),
+                f"Column '{_q(col)}': {titres:,} titre(s) read as positive or negative by "
+                f"the laboratory's cut-off the column names ({cut:g}: positive at or above "
+                "it), beside its results in words."]
+    return out
+
+
+__all__ = ["cut_off", "read_serology"]
