@@ -121,8 +121,20 @@ def reads_drugs(name: object) -> bool:
     return bool(REGIMEN_COLUMN.search(str(name)[:80]))
 
 
-def _items(cell: str) -> list[str]:
-    """The answers of one cell, stripped, empty ones dropped."""
+#: A column listing conditions or drugs, whose " / " (a slash with spaces) separates
+#: answers too (walk-through 66's "hypertension / Osteoporosis (on AA)"); elsewhere a
+#: slash joins one answer's two spellings ("White / Caucasian").
+_LISTS_NAME = re.compile(r"comorbid|co-morbid|pmh|medical history|past history|"
+                         r"conditions|diagnoses|allerg|medication|meds|drugs|"
+                         r"treatments|dmards?", re.IGNORECASE)
+_SPACED_SLASH = re.compile(r"\s+/\s+")
+
+
+def _items(cell: str, slash: bool = False) -> list[str]:
+    """The answers of one cell, stripped, empty ones dropped; with ``slash``, split at a
+    slash with spaces around it too."""
+    if slash:
+        cell = _SPACED_SLASH.sub(", ", cell)
     return [p.strip() for p in _SEPARATOR.split(cell) if p.strip()]
 
 
@@ -144,18 +156,21 @@ def list_vocabulary(values: pd.Series, name: str = "",
         return None
     # a quick look at the first cells first: most columns hold no separator at all, and a
     # pandas call per column cost half a second on a 469-column table
-    if not any(_SEPARATOR.search(c) for c in first_cells(values, 200)):
+    slash = bool(_LISTS_NAME.search(str(name)[:80]))
+    separator = re.compile(f"{_SEPARATOR.pattern}|{_SPACED_SLASH.pattern}") if slash \
+        else _SEPARATOR
+    if not any(separator.search(c) for c in first_cells(values, 200)):
         return None
     text = cell_text(values)
     # one vectorised look first: most columns hold no separator at all
-    if text.str.contains(_SEPARATOR.pattern, regex=True).sum() < MIN_COMBINATIONS:
+    if text.str.contains(separator.pattern, regex=True).sum() < MIN_COMBINATIONS:
         return None
     cells = [c for c in text.tolist() if c]
     cells = [c for c in cells if c and norm_key(c) not in missing_keys
              and norm_key(c) not in NONE_WORDS]
     if len(cells) < MIN_COMBINATIONS:
         return None
-    split = [_items(c) for c in cells]
+    split = [_items(c, slash) for c in cells]
     lists = [c for c, parts in zip(cells, split, strict=True) if len(parts) > 1]
     if len(lists) < LIST_SHARE * len(cells) or len(set(lists)) < MIN_COMBINATIONS:
         return None
@@ -231,6 +246,7 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
         if not items or any(n in out.columns for n in names):
             continue
         drugs = reads_drugs(col)
+        slash = bool(_LISTS_NAME.search(col[:80]))
         keys = {item_keys(i, drugs)[0]: i for i in items if i != OTHER}
         unknown: Counter[str] = Counter()
         rows = []
@@ -243,7 +259,7 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
             if not text or key in DEFAULT_MISSING_TOKENS:
                 rows.append([""] * len(items))
                 continue
-            parts = _items(text)
+            parts = _items(text, slash)
             said = {k for p in parts for k in item_keys(p, drugs)}
             other = [p for p in parts if not set(item_keys(p, drugs)) <= set(keys)]
             row = ["Yes" if item_keys(i, drugs)[0] in said else "No" for i in items]
@@ -259,7 +275,7 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
         out.attrs = attrs
         found[col] = list(items)
         example = next((str(v) for v in df[col] if not is_blank(v)
-                        and len(_items(str(v))) > 1), None)
+                        and len(_items(str(v), slash)) > 1), None)
         if known is None:
             notes.append(
                 f"Column '{_q(col)}' holds lists of answers"

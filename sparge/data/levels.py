@@ -418,7 +418,11 @@ _PAST_WORDS = re.compile(r"\b(?:previous|prior|past|ever|hx|h/o)\b")
 #: loose key (:func:`~sparge.data.parsing.loose_key`).
 CONDITION_NAMES = {
     "hypertension": ("htn", "ht", "hbp", "highbloodpressure", "hypertensive", "essentialhtn",
-                     "essentialhypertension"),
+                     "essentialhypertension", "highbp", "raisedbp", "raisedbloodpressure"),
+    # walk-through 66's comorbidity lists
+    "osteoporosis": ("op", "osteoporosis(onaa)", "osteoporotic", "osteoporosis(onbisphosph"
+                     "onate)"),
+    "interstitiallungdisease": ("ild", "ra-ild", "raild", "ild(ra)", "pulmonaryfibrosis"),
     "atrialfibrillation": ("af", "afib", "knownaf", "paroxysmalaf", "persistentaf",
                            "permanentaf", "paf"),
     "af": ("atrialfibrillation", "afib", "knownaf", "paf"),
@@ -427,14 +431,15 @@ CONDITION_NAMES = {
                      "congestiveheartfailure"),
     "copd": ("chronicobstructivepulmonarydisease", "emphysema", "chronicbronchitis"),
     "asthma": ("asthmatic",),
-    "diabetes": ("dm", "diabetic", "diabetesmellitus"),
+    "diabetes": ("dm", "diabetic", "diabetesmellitus", "t2dm", "dm2", "type2diabetes", "t2d",
+                 "t1dm", "dm1", "type1diabetes", "t1d", "niddm", "iddm"),
     "chronickidneydisease": ("ckd",),
     "ckd": ("chronickidneydisease",),
     "ischaemicheartdisease": ("ihd", "chd", "cad", "coronaryheartdisease"),
     "ischemicheartdisease": ("ihd", "chd", "cad", "coronaryheartdisease"),
     "coronaryheartdisease": ("chd", "ihd", "cad"),
     "stroke": ("cva", "strokeortia", "stroke/tia"),
-    "depression": ("depressed", "depressiveillness", "depressivedisorder"),
+    "depression": ("depressed", "depressiveillness", "depressivedisorder", "lowmood"),
     "epilepsy": ("epileptic",),
     "dementia": ("demented",),
 }

@@ -216,3 +216,20 @@ def test_an_autoantibody_written_as_words_and_titres_is_positive_or_negative():
     enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(
         _clinic().assign(RF=rng.choice(cells, 400)))
     assert set(enc.table_.levels("RF")) == {"Positive", "Negative"}
+
+
+def test_a_comorbidity_list_separated_by_spaced_slashes_is_read_as_lists():
+    """Walk-through 66's "hypertension / Osteoporosis (on AA)", "HTN", "High BP": left out
+    as more than 30 answers; a slash with spaces separates a list's answers in a column
+    named for conditions or drugs (not in an ethnicity's "White / Caucasian")."""
+    from sparge.data.answer_lists import list_vocabulary
+
+    rng = np.random.default_rng(4)
+    cells = ["hypertension", "HTN", "High BP", "osteoporosis", "OP", "low mood",
+             "depression", "hypertension / osteoporosis", "HTN / low mood",
+             "High BP, depression", "OP / depression", "T2DM", "type 2 diabetes",
+             "hypertension / T2DM", "DM2, OP", "none", ""]
+    col = pd.Series(rng.choice(cells, 400))
+    words = list_vocabulary(col, "Comorbidities")
+    assert len(words) == 4  # hypertension, osteoporosis, depression, diabetes
+    assert list_vocabulary(col, "Ethnicity") is None
