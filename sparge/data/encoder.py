@@ -132,7 +132,7 @@ from sparge.data.report import (
 from sparge.data.retinopathy import split_retinopathy
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
-from sparge.data.scales_written import read_written_scales
+from sparge.data.scales_written import SCALES_ATTR, read_written_scales
 from sparge.data.serology import read_serology
 from sparge.data.structural_gaps import find_structural_gaps, structural_mask
 from sparge.data.tables import UNKNOWN_WORDS, EncodingTable, norm_key, yes_no_codes
@@ -316,7 +316,8 @@ def _decimal_shift(values: np.ndarray, lo: float, hi: float) -> list[float] | No
     return out or None
 
 
-def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.DataFrame:
+def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
+                scales=None) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
@@ -327,7 +328,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
     columns, whose combined columns are split however few the rows (a new patient);
     ``durations``: its columns of times, whose "02:15" is read as one; ``answers``: its
     answers by column, a "not applicable" whose reason is one of them is that answer
-    (:func:`~sparge.data.not_applicable.read_not_applicable`)."""
+    (:func:`~sparge.data.not_applicable.read_not_applicable`); ``scales``: its analogue
+    scales' tops (:func:`~sparge.data.scales_written.read_written_scales`)."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
@@ -336,7 +338,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None) -> pd.D
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_named_values(df), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
-            read_frequencies(read_serology(read_written_scales(read_obstetric(df))))))))
+            read_frequencies(read_serology(read_written_scales(read_obstetric(df),
+                                                               scales)))))))
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         return split_apgars(split_pressures(split_tnm(
@@ -456,6 +459,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``{column: maximum}`` of the numeric columns whose scores are written out of one
         maximum ("14/27"); a new patient's fraction is read only out of it. Saved by
         :meth:`to_dict`.
+    scales_ : dict
+        ``{column: 10 or 100}``: the top of each analogue or rating scale column, a new
+        patient's "45mm" or "4.5/10" read on it. Saved by :meth:`to_dict`.
     detection_limits_ : dict
         ``{column: limit}`` of the numeric columns whose "not detected" cells were read as
         the column's most common lower limit ("TND" as 50 beside "<50"); a new patient's
@@ -883,6 +889,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         # (read_table splits them already; a DataFrame given directly alike)
         df, self.ages_, _ = add_ages(self._check_frame(df), self.ages)
         df = split_cells(df)
+        # the analogue scales' tops, a new patient's "45mm" read on them
+        self.scales_ = dict(df.attrs.get(SCALES_ATTR, {}))
         whole = df  # a list's column as written: it may name the drug of a level
         report = self._start_report(df)
         # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
@@ -2070,7 +2078,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = split_cells(df, fitted=self.input_columns_, durations=[
             c for c in self.input_columns_ if self.roles_.get(c) == "numeric"
             and unit_key(str(units.get(c) or header_unit(c) or "")) in _TIME_UNITS],
-            answers=self.answers)
+            answers=self.answers, scales=getattr(self, "scales_", {}))
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
@@ -2434,6 +2442,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "thousands_dot": list(getattr(self, "thousands_dot_", [])),
                 "thousands_comma": list(getattr(self, "thousands_comma_", [])),
                 "score_maxima": dict(getattr(self, "score_maxima_", {})),
+                "scales": dict(getattr(self, "scales_", {})),
                 "detection_limits": dict(getattr(self, "detection_limits_", {})),
                 "zero_columns": list(getattr(self, "zero_columns_", [])),
                 "unable_values": dict(getattr(self, "unable_values_", {})),
@@ -2518,6 +2527,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             raise ValueError("score_maxima must be {column: the maximum a score is out of}")
         if maxima is not None:  # older files: each column's own, as before
             enc.score_maxima_ = {str(k): int(v) for k, v in maxima.items()}
+        scales = state.get("scales") or {}
+        if not isinstance(scales, dict) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and v in (10, 100)
+                for v in scales.values()):
+            raise ValueError("scales must be {column: 10 or 100}")
+        enc.scales_ = {str(k): float(v) for k, v in scales.items()}
         limits = state.get("detection_limits")
         if limits is not None and (not isinstance(limits, dict) or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

@@ -93,9 +93,19 @@ def das28_band(cell: object) -> str | None:
     return _DAS_WORDS.get(text) if len(text) <= 30 else None
 
 
-def read_written_scales(df: pd.DataFrame) -> pd.DataFrame:
+#: Where :func:`read_written_scales` records each scale column's top (10 or 100) in a
+#: table's ``attrs``: a fitted encoder keeps them, and reads a new patient's "45mm" on
+#: the training patients' scale (walk-through 67's new patient's Pain VAS "45mm" was read
+#: on a 0-10 scale from its one cell, as 4.5, beside training values of 0-100).
+SCALES_ATTR = "sparge_scales"
+
+
+def read_written_scales(df: pd.DataFrame, scales: dict[str, float] | None = None
+                        ) -> pd.DataFrame:
     """The table with its joint counts (:func:`joint_count`) and its scale marks
-    (:func:`scale_mark`) written as numbers, and a note per column."""
+    (:func:`scale_mark`) written as numbers, and a note per column. ``scales``: a fitted
+    encoder's ``{column: top}`` (a new patient's table is read on them); each scale
+    column's top is recorded in ``attrs[SCALES_ATTR]``."""
     df = rewrite_named(df, _JOINT_NAME, joint_count, lambda col, n, example, new: (
         f"Column '{_q(col)}': {n:,} joint count(s) written with the count's name or the "
         f"joints examined (e.g. '{_q(example, 20)}') read as the number of joints "
@@ -105,21 +115,28 @@ def read_written_scales(df: pd.DataFrame) -> pd.DataFrame:
         f"'{_q(example, 20)}') read by EULAR's bands ({new}: remission below 2.6, low "
         "2.6-3.2, moderate 3.2-5.1, high above 5.1; a band as its middle)."), share=0.005)
     out = df
+    tops: dict[str, float] = {}
     for col in df.columns:
         name = str(col)[:80]
         if not _SCALE_NAME.search(name) or _JOINT_NAME.search(name):
             continue
         values = df[col]
+        top = (scales or {}).get(str(col)) or _scale_of(name, values)
+        tops[str(col)] = float(top)
         if pd.api.types.is_numeric_dtype(values):
             continue
-        top = _scale_of(name, values)
         out = rewrite_named(out, re.compile(f"^{re.escape(str(col))}$"),
                             lambda c, t=top: scale_mark(c, t),
                             lambda c, n, example, new, t=top: (
                                 f"Column '{_q(c)}': {n:,} mark(s) written out of 10 or 100 "
                                 f"or in mm or cm of a 100 mm line (e.g. '{_q(example, 20)}')"
                                 f" read on the column's 0-{t:g} scale ({new})."), share=0.02)
+    if tops:
+        if out is df:
+            out = df.copy()
+            out.attrs = dict(df.attrs)
+        out.attrs[SCALES_ATTR] = tops
     return out
 
 
-__all__ = ["das28_band", "joint_count", "read_written_scales", "scale_mark"]
+__all__ = ["SCALES_ATTR", "das28_band", "joint_count", "read_written_scales", "scale_mark"]

@@ -233,3 +233,25 @@ def test_a_comorbidity_list_separated_by_spaced_slashes_is_read_as_lists():
     words = list_vocabulary(col, "Comorbidities")
     assert len(words) == 4  # hypertension, osteoporosis, depression, diabetes
     assert list_vocabulary(col, "Ethnicity") is None
+
+
+def test_a_new_patients_mark_is_read_on_the_training_patients_scale():
+    """Walk-through 67: a new patient's Pain VAS "45mm" was read on a 0-10 scale from its
+    one cell (4.5), beside training values on 0-100; the scale is kept, and saved."""
+    from sparge.data.encoder import Encoder as Enc
+
+    rng = np.random.default_rng(2)
+    vas = rng.integers(0, 100, 400)
+    df = _clinic().assign(**{"Pain VAS": [str(v) if i % 3 else f"{v}mm"
+                                          for i, v in enumerate(vas)],
+                             "Fatigue": [str(v // 10) for v in vas]})
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    assert enc.scales_ == {"Pain VAS": 100.0, "Fatigue": 10.0}
+    col = enc.feature_names_out_.index
+    for cell in ("45mm", "4.5/10", "45/100", "45"):
+        one = enc.transform(pd.DataFrame({"Pain VAS": [cell]}))
+        assert one[0, col("Pain VAS")] == 45, cell
+    assert enc.transform(pd.DataFrame({"Fatigue": ["60mm"]}))[0, col("Fatigue")] == 6
+    again = Enc.from_dict(enc.to_dict())
+    assert again.scales_ == enc.scales_
+    assert again.transform(pd.DataFrame({"Pain VAS": ["45mm"]}))[0, col("Pain VAS")] == 45
