@@ -318,7 +318,11 @@ if query is not None:
                            + "\n".join(f"- {md_escape(o, 2000)}" for o in others[:10])
                            + (f"\n- … and {len(others) - 10} more" if len(others) > 10
                               else ""))
-        observed = int(np.isfinite(xq).sum())
+        # the fields left empty and read as No are not given (walk-through 67 read "16
+        # of 34 given" above "11 of 34 given")
+        as_no = set(ss.get("np_read_as_no", ()))
+        observed = int(sum(np.isfinite(v) and str(n) not in as_no
+                           for n, v in zip(model.feature_names(), xq[0], strict=True)))
         few = few_values_message(observed, Xq.shape[1],
                                  anchored=model.anchor_weight != 0)
         if few:

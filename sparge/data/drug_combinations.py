@@ -357,6 +357,11 @@ def drug_set(answer: str) -> frozenset[str] | None:
         return frozenset({"(no drug)"})
     if key.replace(" ", "") in _COMBINATIONS:  # "B/F/TAF", "DRV/r": one name
         return _COMBINATIONS[key.replace(" ", "")]
+    # a route or a rate with a slash is no second drug: "MTX 15mg/wk s/c" (the "c" of
+    # "s/c" read as cobicistat), "20mg/wk"; nor does it end the answer ("mtx 25 mg po
+    # weekly and Sulphasalazine 2g/day" lost its second drug as one dose)
+    key = _ROUTE_SLASH.sub(lambda m: m.group(1) + m.group(2), key)
+    key = _RATE_SLASH.sub(r" per \1", key)
     # a dose whose frequency has a slash, "epoetin alfa 4000u 3x/wk" (not a combination)
     dose = _DOSE.search(key)
     if dose is not None and dose.start() > 0 and "/" in dose.group() and \
@@ -364,10 +369,6 @@ def drug_set(answer: str) -> frozenset[str] | None:
             len(_PER_KG.findall(dose.group())):
         key = key[:dose.start()]
     key = key.replace(" with meals", "")  # "Fiasp with meals": no second drug
-    # a route or a rate with a slash is no second drug: "MTX 15mg/wk s/c" (the "c" of
-    # "s/c" read as cobicistat), "20mg/wk"
-    key = _ROUTE_SLASH.sub(lambda m: m.group(1) + m.group(2), key)
-    key = _RATE_SLASH.sub(r" per \1", key)
     # a fixed-dose tablet's strengths, "Janumet 50/1000 bd": no second drug
     key = _STRENGTHS.sub("", key)
     drugs: set[str] = set()

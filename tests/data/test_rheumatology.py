@@ -255,3 +255,13 @@ def test_a_new_patients_mark_is_read_on_the_training_patients_scale():
     again = Enc.from_dict(enc.to_dict())
     assert again.scales_ == enc.scales_
     assert again.transform(pd.DataFrame({"Pain VAS": ["45mm"]}))[0, col("Pain VAS")] == 45
+
+
+def test_a_drug_list_with_and_and_a_rate_keeps_its_second_drug():
+    """Walk-through 67: "mtx 25 mg po weekly and Sulphasalazine 2g/day" read as
+    methotrexate alone (the rate's slash ended the answer as one dose)."""
+    from sparge.data.drug_combinations import drug_set
+
+    assert drug_set("mtx 25 mg po weekly and Sulphasalazine 2g/day") == {
+        "methotrexate", "sulfasalazine"}
+    assert drug_set("epoetin alfa 4000u 3x/wk") == {"epoetin"}
