@@ -460,16 +460,25 @@ with current:
                          "own codes when the others are merged.")
                 st.dataframe(plain_frame(pairs_table(cohort.df, pairs, enc.table_)),
                              hide_index=True)
-        blank = blank_as_no_button(enc, rep)
-        if blank is not None:  # walk-through 48: a GP register writes nothing for "no"
-            label, cols = blank
+        candidates = list(rep.blank_no_candidates)
+        if candidates:  # walk-through 48: a GP register writes nothing for "no"
             # in an expander: a gap is the likelier reading of most tables' empty cells
-            box = st.expander(f"Empty cells in {len(rep.blank_no_candidates)} yes/no "
-                              f"column{'s' if len(rep.blank_no_candidates) != 1 else ''}: "
+            box = st.expander(f"Empty cells in {len(candidates)} yes/no "
+                              f"column{'s' if len(candidates) != 1 else ''}: "
                               "gaps, or 'not on the register'?")
             box.caption("They are read as gaps (the model completes them). A register "
                         "export leaves a cell empty for a patient not on the register: "
                         "only then read them as No.")
+            # one column at a time (walk-through 67: a psoriasis column went with four
+            # drug columns whose empty cells did mean No)
+            chosen = box.multiselect("Columns whose empty cells mean No", candidates,
+                                     default=candidates,
+                                     key=f"blank_as_no_cols_{hash(tuple(candidates))}")
+            blank = blank_as_no_button(enc, rep, chosen)
+        else:
+            blank = None
+        if blank is not None:
+            label, cols = blank
             if box.button(label, key="blank_as_no",
                          help="A register export (a GP practice's asthma, COPD or "
                               "hypertension columns) often writes nothing for a patient not "

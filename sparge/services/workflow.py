@@ -114,11 +114,13 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
     return encode_cohort(cohort.df, **{**settings, **changes})
 
 
-def blank_as_no_button(encoder, report) -> tuple[str, list[str]] | None:
+def blank_as_no_button(encoder, report, chosen=None) -> tuple[str, list[str]] | None:
     """The Data page's button for yes/no columns whose empty cells may mean No (a
     register export: ``report.blank_no_candidates``): its label and the columns it reads
-    so (the encoder's own kept), or ``None`` without candidates."""
-    cols = list(report.blank_no_candidates)
+    so (the encoder's own kept), or ``None`` without candidates. ``chosen``: the
+    candidates the user picked (walk-through 67: one button read a psoriasis column's
+    empty cells as No with the four drug columns whose empty cells meant it)."""
+    cols = [c for c in report.blank_no_candidates if chosen is None or c in set(chosen)]
     if not cols:
         return None
     label = (f"Read empty cells as No in {len(cols)} yes/no column"

@@ -565,3 +565,19 @@ def test_the_roles_tab_lists_every_left_out_column_with_its_whole_reason():
     shown = box.markdown[0].value  # escaped for markdown: "Length of stay \\(days\\)"
     assert shown.startswith("- ") and shown.count("\n- ") == len(lines) - 1
     assert "Consultant\\: names the member of staff" in shown
+
+
+def test_empty_cells_are_read_as_no_only_in_the_columns_chosen():
+    """Walk-through 67: one button read a psoriasis column's empty cells as No with the
+    drug columns whose empty cells meant No; the columns are chosen one by one."""
+    at, _ = _encoded_with("gp2.csv", **{"Asthma register": ["Yes", "No", "", "No", "No"],
+                                        "COPD register": ["Yes", "", "No", "No"]})
+    pick = next(m for m in at.multiselect if m.key.startswith("blank_as_no_cols_"))
+    assert {"Asthma register", "COPD register"} <= set(pick.value)  # all, untouched
+    pick.set_value(["COPD register"]).run()
+    button = at.button(key="blank_as_no")
+    assert "COPD register" in button.label and "Asthma register" not in button.label
+    button.click().run()
+    assert not at.exception
+    enc = at.session_state["cohort"].encoder
+    assert list(enc.blank_as_no) == ["COPD register"]
