@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.column_kinds import DATE_CELL, looks_like_dates
+from sparge.data.combined_cells import named_columns
 from sparge.data.dates import AGE_UNITS, add_ages, read_dates
 from sparge.data.number_format import format_number
 from sparge.data.parsing import cell_text, header_unit, unit_key
@@ -247,9 +248,9 @@ def read_years_since(df: pd.DataFrame) -> pd.DataFrame:
     (:func:`event_date_column`), else of the table's latest date, else this year; and a
     note per column. Walk-through 64 lost 98 such cells (15 %) of a diabetes' duration."""
     out = df
-    for col in list(df.columns):
+    for col in named_columns(df, DURATION_NAME):
         name = str(col)
-        if not DURATION_NAME.search(name) or pd.api.types.is_numeric_dtype(df[col]):
+        if pd.api.types.is_numeric_dtype(df[col]):
             continue
         unit = unit_key(header_unit(name) or "")
         if unit not in ("", "years") or re.search(r"month|week|day|hour|min", name,

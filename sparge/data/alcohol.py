@@ -18,7 +18,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.combined_cells import rewrite_named
+from sparge.data.combined_cells import named_columns, rewrite_named
 from sparge.data.safe_text import quote as _q
 
 #: UK units (10 mL of pure alcohol) in one drink, the NHS's reckoning: a pint of 4 % beer
@@ -110,7 +110,7 @@ def read_alcohol(df: pd.DataFrame) -> pd.DataFrame:
     (:func:`drink_units`) rewritten as the UK units they come to, a week (a day when the
     column's name says so), and a note per column. Other tables are returned as they
     are."""
-    names = [str(c) for c in df.columns if _ALCOHOL_NAME.search(str(c))]
+    names = [str(c) for c in named_columns(df, _ALCOHOL_NAME)]
     if not names:
         return df
     daily = re.compile("|".join(f"^{re.escape(c)}$" for c in names

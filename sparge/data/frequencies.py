@@ -16,7 +16,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.combined_cells import rewrite_named
+from sparge.data.combined_cells import named_columns, rewrite_named
 from sparge.data.safe_text import quote as _q
 
 #: Days in a period, by the words a column's name or a cell writes it with.
@@ -91,7 +91,7 @@ def read_frequencies(df: pd.DataFrame) -> pd.DataFrame:
     column counting events in a period (:data:`_COUNT_NAME`) rewritten as the count in
     that period, and a note per column. Other tables are returned as they are."""
     out = df
-    for col in df.columns:
+    for col in named_columns(df, _COUNT_NAME):
         name = str(col)[:80]
         m = _COUNT_NAME.search(name)
         if m is None or _AMOUNT_NAME.search(name):

@@ -18,7 +18,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.combined_cells import rewrite_named
+from sparge.data.combined_cells import named_columns, rewrite_named
 from sparge.data.safe_text import quote as _q
 
 #: A joint count's column: "TJC28", "SJC", "Tender joint count", "Swollen joints (28)".
@@ -116,9 +116,9 @@ def read_written_scales(df: pd.DataFrame, scales: dict[str, float] | None = None
         "2.6-3.2, moderate 3.2-5.1, high above 5.1; a band as its middle)."), share=0.005)
     out = df
     tops: dict[str, float] = {}
-    for col in df.columns:
+    for col in named_columns(df, _SCALE_NAME):
         name = str(col)[:80]
-        if not _SCALE_NAME.search(name) or _JOINT_NAME.search(name):
+        if _JOINT_NAME.search(name):
             continue
         values = df[col]
         top = (scales or {}).get(str(col)) or _scale_of(name, values)

@@ -20,6 +20,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
+from sparge.data.combined_cells import named_columns
 from sparge.data.safe_text import quote as _q
 
 #: A column of an autoantibody's results, by its name.
@@ -90,8 +91,8 @@ def read_serology(df: pd.DataFrame) -> pd.DataFrame:
     "Positive" and "Negative" (a titre at or above the cut-off is positive), and a note
     per column. Other tables are returned as they are."""
     out = df
-    for col in df.columns:
-        if not _NAMED.search(str(col)[:80]) or pd.api.types.is_numeric_dtype(df[col]):
+    for col in named_columns(df, _NAMED):
+        if pd.api.types.is_numeric_dtype(df[col]):
             continue
         values = df[col]
         codes, uniques = pd.factorize(values)
