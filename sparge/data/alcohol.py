@@ -19,6 +19,7 @@ import re
 import pandas as pd
 
 from sparge.data.combined_cells import named_columns, rewrite_named
+from sparge.data.frequencies import PERIOD_DAYS
 from sparge.data.safe_text import quote as _q
 
 #: UK units (10 mL of pure alcohol) in one drink, the NHS's reckoning: a pint of 4 % beer
@@ -46,12 +47,8 @@ _DRINKS = {
                     "bottle of spirits"),
     **dict.fromkeys(("unit", "units", "u"), "unit"),
 }
-#: Drinks of a period, by the days in it.
-_PERIODS = {
-    **dict.fromkeys(("day", "d", "daily", "night", "nightly", "evening", "dy"), 1.0),
-    **dict.fromkeys(("week", "wk", "w", "weekly", "wkly"), 7.0),
-    **dict.fromkeys(("month", "mo", "mth", "monthly"), 365.25 / 12),
-}
+#: Drinks of a period, by the days in it (the words a count per period is read by).
+_PERIODS = {w: d for w, d in PERIOD_DAYS.items() if d in (1.0, 7.0, 365.25 / 12)}
 _DRINK = "|".join(sorted((re.escape(d) for d in _DRINKS), key=len, reverse=True))
 _PERIOD = "|".join(sorted((re.escape(p) for p in _PERIODS), key=len, reverse=True))
 #: "2 bottles wine/wk", "4 pints a week", "2-3 glasses of wine per night", "8 units a
@@ -113,10 +110,8 @@ def read_alcohol(df: pd.DataFrame) -> pd.DataFrame:
     names = [str(c) for c in named_columns(df, _ALCOHOL_NAME)]
     if not names:
         return df
-    daily = re.compile("|".join(f"^{re.escape(c)}$" for c in names
-                                if _DAILY_NAME.search(c)) or r"(?!)")
-    weekly = re.compile("|".join(f"^{re.escape(c)}$" for c in names
-                                 if not _DAILY_NAME.search(c)) or r"(?!)")
+    daily = [c for c in names if _DAILY_NAME.search(c)]
+    weekly = [c for c in names if c not in daily]
     df = rewrite_named(df, weekly, _reader(7.0), _note("week"), share=0.02)
     return rewrite_named(df, daily, _reader(1.0), _note("day"), share=0.02)
 

@@ -111,23 +111,25 @@ def named_columns(df: pd.DataFrame, named: re.Pattern) -> list:
     return [df.columns[j] for j in _named_positions(named, tuple(map(str, df.columns)))]
 
 
-def rewrite_named(df: pd.DataFrame, named: re.Pattern, read: Callable[[str], str | None],
+def rewrite_named(df: pd.DataFrame, named: re.Pattern | Iterable,
+                  read: Callable[[str], str | None],
                   note: Callable[[str, int, str, str], str], share: float = 0.05
                   ) -> pd.DataFrame:
     """The columns named by ``named`` with each cell ``read`` gives a rewriting for
     rewritten so (a plain number is read as it is), and a note per column,
     ``note(column, cells rewritten, first cell as written, its rewriting)``: an obstetric
     gestation "38/40" as 38, a centile column's "-1.2 SD" as its centile. A column is
-    looked at when at least ``share`` of its first cells are read so."""
+    looked at when at least ``share`` of its first cells are read so. ``named`` is a
+    pattern of the columns' names, or the columns themselves."""
 
     def may_hold(values: pd.Series) -> bool:
-        return bool(named.search(str(values.name))) and mostly(
-            values, lambda h: read(h) is not None, share, 1)
+        return mostly(values, lambda h: read(h) is not None, share, 1)
 
     out = df
     # the name first: cheap, and once per table's columns (a new patient's 469-column
     # row asked it of every column eleven times)
-    named_cols = named_columns(df, named)
+    named_cols = named_columns(df, named) if isinstance(named, re.Pattern) else \
+        [c for c in named if c in df.columns]
     for col, _ in text_columns(df[named_cols], (), may_hold) if named_cols else ():
         values = df[col]
         codes, uniques = pd.factorize(values)  # each distinct cell read once

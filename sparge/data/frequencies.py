@@ -20,8 +20,8 @@ from sparge.data.combined_cells import named_columns, rewrite_named
 from sparge.data.safe_text import quote as _q
 
 #: Days in a period, by the words a column's name or a cell writes it with.
-_DAYS = {
-    **dict.fromkeys(("day", "d", "daily", "night", "nightly", "dy"), 1.0),
+PERIOD_DAYS = {
+    **dict.fromkeys(("day", "d", "daily", "night", "nightly", "evening", "dy"), 1.0),
     **dict.fromkeys(("week", "wk", "w", "weekly", "wkly", "wks", "weeks"), 7.0),
     **dict.fromkeys(("fortnight", "fortnightly"), 14.0),
     **dict.fromkeys(("month", "mth", "mo", "monthly", "months", "mths"), 365.25 / 12),
@@ -67,7 +67,7 @@ def per_day(cell: object) -> float | None:
         k = {"other": 2, "two": 2, "three": 3}.get((n or "").lower(), None)
         k = k if k is not None else (int(n) if n else 1)
         period = m.group(2).lower()
-        days = _DAYS.get(period, _DAYS.get(period.rstrip("s")))
+        days = PERIOD_DAYS.get(period, PERIOD_DAYS.get(period.rstrip("s")))
         return None if not k or days is None else 1 / (k * days)
     if m := _RATE.fullmatch(text):
         lo = _TIMES.get(m.group(1).lower())
@@ -75,7 +75,7 @@ def per_day(cell: object) -> float | None:
         hi = float(m.group(2)) if m.group(2) else lo
         if hi < lo or hi > 3 * lo + 3:
             return None
-        return (lo + hi) / 2 / _DAYS[m.group(3).lower()]
+        return (lo + hi) / 2 / PERIOD_DAYS[m.group(3).lower()]
     return None
 
 
@@ -96,10 +96,10 @@ def read_frequencies(df: pd.DataFrame) -> pd.DataFrame:
         m = _COUNT_NAME.search(name)
         if m is None or _AMOUNT_NAME.search(name):
             continue
-        days = _DAYS[m.group(1).lower()]
+        days = PERIOD_DAYS[m.group(1).lower()]
         period = {1.0: "a day", 7.0: "a week", 14.0: "a fortnight",
                   365.25: "a year"}.get(days, "a month")
-        out = rewrite_named(out, re.compile(f"^{re.escape(str(col))}$"), _reader(days),
+        out = rewrite_named(out, [col], _reader(days),
                             lambda c, n, example, new, p=period: (
                                 f"Column '{_q(c)}': {n:,} cell(s) that say how often read "
                                 f"as a count {p} (e.g. '{_q(example, 20)}' as {new}; a "
@@ -107,4 +107,4 @@ def read_frequencies(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-__all__ = ["per_day", "read_frequencies"]
+__all__ = ["PERIOD_DAYS", "per_day", "read_frequencies"]

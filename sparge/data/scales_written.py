@@ -125,7 +125,7 @@ def read_written_scales(df: pd.DataFrame, scales: dict[str, float] | None = None
         tops[str(col)] = float(top)
         if pd.api.types.is_numeric_dtype(values):
             continue
-        out = rewrite_named(out, re.compile(f"^{re.escape(str(col))}$"),
+        out = rewrite_named(out, [col],
                             lambda c, t=top: scale_mark(c, t),
                             lambda c, n, example, new, t=top: (
                                 f"Column '{_q(c)}': {n:,} mark(s) written out of 10 or 100 "

@@ -49,20 +49,21 @@ def _word(cell: str) -> str | None:
     return None
 
 
-def cut_off(cells) -> float | None:
+def cut_off(cells, counts=None) -> float | None:
     """The laboratory's cut-off a column of results names: in a negative word's bracket
     ("Negative (<14)"), else the upper limit written most often below it ("<14", by at
-    least 5 cells); ``None`` without either."""
+    least 5 cells); ``None`` without either. ``counts``: how many times each of the
+    (distinct) ``cells`` is written, once each by default."""
     bracketed = Counter()
     limits = Counter()
-    for cell in cells:
+    for cell, n in zip(cells, counts if counts is not None else iter(lambda: 1, None)):
         text = str(cell)
         if len(text) > 48:
             continue
         if _word(text) == "Negative" and (m := _BRACKET_CUT.search(text)):
-            bracketed[float(m.group(1))] += 1
+            bracketed[float(m.group(1))] += int(n)
         elif (m := _TITRE.fullmatch(text)) and m.group(1) in ("<", "<="):
-            limits[float(m.group(2))] += 1
+            limits[float(m.group(2))] += int(n)
     if bracketed:
         return bracketed.most_common(1)[0][0]
     if limits and (top := limits.most_common(1)[0])[1] >= 5:
@@ -102,7 +103,7 @@ def read_serology(df: pd.DataFrame) -> pd.DataFrame:
         worded = sum(int(n) for c, n in zip(cells, counts, strict=True) if _word(c))
         if not written or worded < WORD_SHARE * written:
             continue
-        cut = cut_off(c for c, n in zip(cells, counts, strict=True) for _ in range(int(n)))
+        cut = cut_off(cells, counts)  # each distinct cell once, with its count
         if cut is None:
             continue
         read = [_reading(c, cut) for c in cells]
