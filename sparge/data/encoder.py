@@ -1411,8 +1411,14 @@ class Encoder(TransformerMixin, BaseEstimator):
         # named as the pages name them (walk-through 30 read "patient 4" for DM10004)
         id_vals = (list(self.ids(df)) if self.naming_column(df) is not None else
                    [""] * len(df))
+        # walk-through 34: "632 of 908 patients kept" gave 627, its 5 copies left out;
+        # walk-through 37: "578 of 706" gave 568, its patients without an outcome left out
+        trains = np.ones(len(X), bool) if copies is None else ~copies
+        if labels is not None:
+            trains &= ~pd.isna(pd.Series(labels)).to_numpy()
         report.patients_dropped = [DroppedPatient(row=int(i) + 2, id=_q(id_vals[i], 60),
-                                                  missing_pct=float(100 * m))
+                                                  missing_pct=float(100 * m),
+                                                  trains=bool(trains[i]))
                                    for i, m in zip(dropped, miss)]
         paper = abs(self.max_patient_missing - PAPER_MAX_MISSING) < 1e-9
         text = (f"{len(report.patients_dropped):,} of {len(df):,} patients miss more than "
@@ -1424,11 +1430,6 @@ class Encoder(TransformerMixin, BaseEstimator):
             text += (f" With {n_features:.0f} features, a single missing value is "
                      f"{100 / n_features:.0f}% of a patient's values.")
         text += threshold_to_keep(miss)
-        # walk-through 34: "632 of 908 patients kept" gave 627, its 5 copies left out;
-        # walk-through 37: "578 of 706" gave 568, its patients without an outcome left out
-        trains = np.ones(len(X), bool) if copies is None else ~copies
-        if labels is not None:
-            trains &= ~pd.isna(pd.Series(labels)).to_numpy()
         cols, kept = columns_that_lose_patients(
             X[trains], self.max_patient_missing,
             weights=weights[trains] if weights.ndim == 2 else weights)

@@ -98,11 +98,16 @@ class DroppedPatient:
         The patient's ID (empty when there is no ID column: the row says who it is).
     missing_pct : float
         Percentage of the patient's feature values that are missing.
+    trains : bool
+        Whether the patient would train once kept: False for a copy of an earlier row
+        left out and for a patient without an outcome (a walk-through: the threshold's
+        button promised 344 patients, and 326 trained).
     """
 
     row: int
     id: str
     missing_pct: float
+    trains: bool = True
 
 
 @dataclass

@@ -769,3 +769,29 @@ def test_the_threshold_is_offered_raised_when_it_leaves_out_a_fifth_of_the_table
     assert threshold_button(report(100, [60.0] * 40)) is None  # none kept by 50 %
     label, share = threshold_button(report(100, [60.0] * 20 + [30.0] * 20))
     assert share == 0.5 and "20 of the 40 patients it leaves out are kept" in label
+
+
+def test_the_threshold_button_counts_only_the_patients_who_would_train():
+    """The raise button counted copies of a row and patients without an outcome among
+    the patients it keeps, and training then reached fewer: its count now equals the
+    patients training gains, and says how many stay out."""
+    from sparge.data.encoder import Encoder
+    from sparge.services.workflow import threshold_button
+    rng = np.random.default_rng(0)
+    n = 60
+    df = pd.DataFrame({"ID": [f"P{i}" for i in range(n)],
+                       "Outcome": rng.choice(["yes", "no"], n).astype(object)})
+    for j in range(8):
+        df[f"lab{j}"] = rng.normal(size=n).round(2)
+    gappy = np.arange(0, 30)  # 2 of 8 values missing: 25 %
+    df.loc[gappy, ["lab0", "lab1"]] = np.nan
+    df.loc[[3, 4], "Outcome"] = None  # two of them without an outcome
+    df = pd.concat([df, df.iloc[[5, 6]]], ignore_index=True)  # two copies of gappy rows
+    enc = Encoder(id_column="ID", label_column="Outcome").fit(df)
+    before = int(enc.training_rows(df).sum())
+    label, share = threshold_button(enc.report_)
+    assert share == 0.25
+    assert "the 28 patients it leaves out are kept" in label
+    assert "(4 more without an outcome or copying a row stay out of training)" in label
+    again = Encoder(id_column="ID", label_column="Outcome", max_patient_missing=share).fit(df)
+    assert int(again.training_rows(df).sum()) - before == 28
