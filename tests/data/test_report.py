@@ -78,7 +78,8 @@ def test_json_form_keeps_the_record_keys():
                                     "hint": "expected numbers; set to missing."}]
     assert state["dropped_columns"] == [{"column": "Const",
                                          "reason": "the same value for every patient"}]
-    assert state["patients_dropped"] == [{"row": 5, "id": "P4", "missing_pct": 66.66}]
+    assert state["patients_dropped"] == [{"row": 5, "id": "P4", "missing_pct": 66.66,
+                                          "trains": True}]
     assert list(state) == [f.name for f in dataclasses.fields(ValidationReport)]
 
 
