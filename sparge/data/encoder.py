@@ -304,15 +304,27 @@ def _paired_count(text: pd.Series, keys: pd.Series, column: str) -> int:
 
 def _decimal_shift(values: np.ndarray, lo: float, hi: float) -> list[float] | None:
     """``values`` with their decimal point moved by one to three places into where most
-    patients lie (``lo`` to ``hi``), when every one has exactly one such place: a weight of
-    724 kg is 72.4 (walk-through 54); ``None`` otherwise."""
+    patients lie (``lo`` to ``hi``), when every one has exactly one such place, or one
+    place of a single step (one decimal point lost or added, the commonest slip): a weight
+    of 724 kg is 72.4 (walk-through 54); a HAQ-DI of 16.25 on a 0-3 index is 1.625, not
+    0.1625 (walk-through 66). ``None`` otherwise.
+
+    Examples
+    --------
+    >>> _decimal_shift(np.array([16.25, 20.0]), 0.125, 2.75)
+    [1.625, 2.0]
+    >>> _decimal_shift(np.array([3000.0]), 1.0, 150.0) is None  # 30 or 3: no one place
+    True
+    """
     out = []
     for v in np.asarray(values, dtype=float):
-        fits = [v * 10.0 ** k for k in (-3, -2, -1, 1, 2, 3)
-                if lo <= v * 10.0 ** k <= hi]
+        fits = [k for k in (-3, -2, -1, 1, 2, 3) if lo <= v * 10.0 ** k <= hi]
+        step = [k for k in fits if abs(k) == 1]
+        if len(step) == 1:
+            fits = step
         if len(fits) != 1:
             return None
-        out.append(float(round(fits[0], 6)))
+        out.append(float(round(v * 10.0 ** fits[0], 6)))
     return out or None
 
 
@@ -1136,7 +1148,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                      else [None] * len(hits))
         report.values_to_check += [[name, int(r), float(col[r]), unit, v]
                                    for r, v in zip(hits, converted, strict=True)]
-        shown = ", ".join(f"{format_number(col[r])} (CSV line {r + 2})" for r in hits[:3])
+        # as written: "16.2" for a HAQ-DI of 16.25 is not in the file (walk-through 66)
+        shown = ", ".join(f"{format_given(col[r])} (CSV line {r + 2})" for r in hits[:3])
         more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
         said = ("" if fixed is None or unit is None else f" (in '{_q(unit, 20)}'? "
                 + ", ".join(format_number(v) for v in fixed[:3])
@@ -1148,7 +1161,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 + ")")
         if decimal is not None:  # said only: the click sets them to missing
             said = (" (a misplaced decimal point? " + ", ".join(
-                format_number(v) for v in decimal[:3]) + (" …" if len(decimal) > 3 else "")
+                format_given(v) for v in decimal[:3]) + (" …" if len(decimal) > 3 else "")
                 + ")")
         # "most patients" only when they are: walk-through 46's 306 fractions of 577
         # FEV1/FVC were the most

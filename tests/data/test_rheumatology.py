@@ -169,6 +169,9 @@ def test_a_score_outside_its_fixed_range_is_a_value_to_check():
     df = _clinic().assign(**{"HAQ-DI": np.r_[np.tile([0.5, 1.25, 1.875], 133), [16.25]]})
     enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
     assert ["HAQ-DI", 399, 16.25] in [v[:3] for v in enc.report_.values_to_check]
+    # the lost decimal point is said: 1.625 (one place) rather than 0.1625 (two)
+    said = " ".join(enc.report_.warnings)
+    assert "a misplaced decimal point? 1.625" in said, said
 
 
 def test_a_das28_band_a_duration_in_mths_and_not_asked_are_read():
