@@ -133,7 +133,7 @@ from sparge.data.retinopathy import split_retinopathy
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.scales_written import SCALES_ATTR, read_written_scales
-from sparge.data.serology import read_serology
+from sparge.data.serology import CUT_OFFS_ATTR, read_serology
 from sparge.data.structural_gaps import find_structural_gaps, structural_mask
 from sparge.data.tables import UNKNOWN_WORDS, EncodingTable, norm_key, yes_no_codes
 from sparge.data.tnm import split_tnm
@@ -329,7 +329,7 @@ def _decimal_shift(values: np.ndarray, lo: float, hi: float) -> list[float] | No
 
 
 def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
-                scales=None) -> pd.DataFrame:
+                scales=None, cut_offs=None) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
@@ -341,7 +341,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     ``durations``: its columns of times, whose "02:15" is read as one; ``answers``: its
     answers by column, a "not applicable" whose reason is one of them is that answer
     (:func:`~sparge.data.not_applicable.read_not_applicable`); ``scales``: its analogue
-    scales' tops (:func:`~sparge.data.scales_written.read_written_scales`)."""
+    scales' tops (:func:`~sparge.data.scales_written.read_written_scales`); ``cut_offs``:
+    its autoantibodies' cut-offs (:func:`~sparge.data.serology.read_serology`)."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
@@ -351,7 +352,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
             read_named_values(df), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(df),
-                                                               scales)))))))
+                                                               scales), cut_offs))))))
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         return split_apgars(split_pressures(split_tnm(
@@ -474,6 +475,10 @@ class Encoder(TransformerMixin, BaseEstimator):
     scales_ : dict
         ``{column: 10 or 100}``: the top of each analogue or rating scale column, a new
         patient's "45mm" or "4.5/10" read on it. Saved by :meth:`to_dict`.
+    cut_offs_ : dict
+        ``{column: cut-off}``: the laboratory's cut-off of each autoantibody column read
+        as positive or negative, a new patient's titre ("86 IU/mL") read by it. Saved by
+        :meth:`to_dict`.
     detection_limits_ : dict
         ``{column: limit}`` of the numeric columns whose "not detected" cells were read as
         the column's most common lower limit ("TND" as 50 beside "<50"); a new patient's
@@ -903,6 +908,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = split_cells(df)
         # the analogue scales' tops, a new patient's "45mm" read on them
         self.scales_ = dict(df.attrs.get(SCALES_ATTR, {}))
+        # the autoantibodies' cut-offs, a new patient's "86 IU/mL" read by them
+        self.cut_offs_ = dict(df.attrs.get(CUT_OFFS_ATTR, {}))
         whole = df  # a list's column as written: it may name the drug of a level
         report = self._start_report(df)
         # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
@@ -2092,7 +2099,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = split_cells(df, fitted=self.input_columns_, durations=[
             c for c in self.input_columns_ if self.roles_.get(c) == "numeric"
             and unit_key(str(units.get(c) or header_unit(c) or "")) in _TIME_UNITS],
-            answers=self.answers, scales=getattr(self, "scales_", {}))
+            answers=self.answers, scales=getattr(self, "scales_", {}),
+            cut_offs=getattr(self, "cut_offs_", {}))
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
@@ -2457,6 +2465,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "thousands_comma": list(getattr(self, "thousands_comma_", [])),
                 "score_maxima": dict(getattr(self, "score_maxima_", {})),
                 "scales": dict(getattr(self, "scales_", {})),
+                "cut_offs": dict(getattr(self, "cut_offs_", {})),
                 "detection_limits": dict(getattr(self, "detection_limits_", {})),
                 "zero_columns": list(getattr(self, "zero_columns_", [])),
                 "unable_values": dict(getattr(self, "unable_values_", {})),
@@ -2547,6 +2556,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for v in scales.values()):
             raise ValueError("scales must be {column: 10 or 100}")
         enc.scales_ = {str(k): float(v) for k, v in scales.items()}
+        cuts = state.get("cut_offs") or {}
+        if not isinstance(cuts, dict) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                and v > 0 for v in cuts.values()):
+            raise ValueError("cut_offs must be {column: a positive number}")
+        enc.cut_offs_ = {str(k): float(v) for k, v in cuts.items()}
         limits = state.get("detection_limits")
         if limits is not None and (not isinstance(limits, dict) or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

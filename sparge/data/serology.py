@@ -86,12 +86,21 @@ def _reading(cell: str, cut: float) -> str | None:
     return "Positive" if value >= cut else "Negative"
 
 
-def read_serology(df: pd.DataFrame) -> pd.DataFrame:
+#: Where :func:`read_serology` records each column's cut-off: ``attrs[CUT_OFFS_ATTR]``.
+CUT_OFFS_ATTR = "sparge_cut_offs"
+
+
+def read_serology(df: pd.DataFrame, cut_offs: dict[str, float] | None = None
+                  ) -> pd.DataFrame:
     """The table with each autoantibody column (:data:`_NAMED`) written mostly as
     positive or negative, and whose cut-off it names (:func:`cut_off`), read as
     "Positive" and "Negative" (a titre at or above the cut-off is positive), and a note
-    per column. Other tables are returned as they are."""
+    per column. Other tables are returned as they are. ``cut_offs``: a fitted encoder's
+    ``{column: cut-off}``, on which a new patient's titre is read however few its cells
+    (a one-row table names no cut-off: "86 IU/mL" was left unread). Each column read
+    records its cut-off in ``attrs[CUT_OFFS_ATTR]``."""
     out = df
+    found: dict[str, float] = {}
     for col in named_columns(df, _NAMED):
         if pd.api.types.is_numeric_dtype(df[col]):
             continue
@@ -99,13 +108,16 @@ def read_serology(df: pd.DataFrame) -> pd.DataFrame:
         codes, uniques = pd.factorize(values)
         cells = [str(u).strip() for u in uniques]
         counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
-        written = int(counts.sum())
-        worded = sum(int(n) for c, n in zip(cells, counts, strict=True) if _word(c))
-        if not written or worded < WORD_SHARE * written:
-            continue
-        cut = cut_off(cells, counts)  # each distinct cell once, with its count
+        cut = (cut_offs or {}).get(str(col))
         if cut is None:
-            continue
+            written = int(counts.sum())
+            worded = sum(int(n) for c, n in zip(cells, counts, strict=True) if _word(c))
+            if not written or worded < WORD_SHARE * written:
+                continue
+            cut = cut_off(cells, counts)  # each distinct cell once, with its count
+            if cut is None:
+                continue
+        found[str(col)] = float(cut)
         read = [_reading(c, cut) for c in cells]
         titres = sum(int(n) for c, r, n in zip(cells, read, counts, strict=True)
                      if r is not None and _word(c) is None)
@@ -123,7 +135,12 @@ def read_serology(df: pd.DataFrame) -> pd.DataFrame:
                 f"Column '{_q(col)}': {titres:,} titre(s) read as positive or negative by "
                 f"the laboratory's cut-off the column names ({cut:g}: positive at or above "
                 "it), beside its results in words."]
+    if found:
+        if out is df:
+            out = df.copy()
+            out.attrs = dict(df.attrs)
+        out.attrs[CUT_OFFS_ATTR] = found
     return out
 
 
-__all__ = ["cut_off", "read_serology"]
+__all__ = ["CUT_OFFS_ATTR", "cut_off", "read_serology"]

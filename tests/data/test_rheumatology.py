@@ -219,6 +219,19 @@ def test_an_autoantibody_written_as_words_and_titres_is_positive_or_negative():
     enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(
         _clinic().assign(RF=rng.choice(cells, 400)))
     assert set(enc.table_.levels("RF")) == {"Positive", "Negative"}
+    # a new patient's titre is read by the training table's cut-off, which a one-row
+    # table does not name (it was left unread), and the cut-off is saved with the model
+    assert enc.cut_offs_ == {"RF": 14.0}
+    rf = enc.table_.levels("RF")
+    col = enc.feature_names_out_.index("RF")
+    again = Encoder.from_dict(enc.to_dict())
+    assert again.cut_offs_ == enc.cut_offs_
+    for model in (enc, again):
+        for cell, word in (("86 IU/mL", "Positive"), ("9", "Negative"), ("<14", "Negative"),
+                           ("neg", "Negative"), (">340", "Positive")):
+            one, said = model.transform_with_report(pd.DataFrame({"RF": [cell]}))
+            assert one[0, col] == rf[word], cell
+            assert not said.unknown_values and not said.stray_text, cell
 
 
 def test_a_comorbidity_list_separated_by_spaced_slashes_is_read_as_lists():
