@@ -88,10 +88,41 @@ def _same_condition() -> dict[str, str]:
 _ROOTS = _same_condition()
 
 
+#: A year written after an answer ("MI 2015", "CVA (2012)", "stroke in 2010", "MI - 2019"):
+#: when it happened, not another answer (walk-through 66's "Comorbidities: MI 2015").
+_YEAR_AFTER = re.compile(r"(.{0,60}?[a-z].{0,60}?)\s*(?:[-,:]\s*|\bin\s+|\()?\s*"
+                         r"(?:19|20)\d\d\s*\)?", re.IGNORECASE)
+#: A history word before an answer ("h/o MI", "previous CVA", "known HTN"): in a list
+#: of conditions every answer is the patient's history.
+_HISTORY_BEFORE = re.compile(r"(?:h/o|hx of|hx|history of|previous|prev\.?|past|old|known)"
+                             r"\s+(.{2,80})", re.IGNORECASE)
+
+
+def bare_item(item: str) -> str:
+    """A list answer without a year written after it or a history word before it, as
+    written otherwise ("MI 2015", "h/o MI": "MI")."""
+    text = str(item).strip()
+    if len(text) <= 120:
+        if m := _YEAR_AFTER.fullmatch(text):
+            text = m.group(1).strip()
+        if m := _HISTORY_BEFORE.fullmatch(text):
+            text = m.group(1).strip()
+    return text
+
+
 def item_key(item: str) -> str:
     """A list answer's key: its normalised text, or the first name of the condition it
-    names ("HTN" and "hypertension": "hypertension")."""
-    k = norm_key(item)
+    names ("HTN" and "hypertension": "hypertension"), without a year written after it or
+    a history word before it (:func:`bare_item`).
+
+    Examples
+    --------
+    >>> [item_key(c) for c in ("MI 2015", "MI (2019)", "h/o MI", "previous MI", "MI")]
+    ['mi', 'mi', 'mi', 'mi', 'mi']
+    >>> item_key("CKD stage 3"), item_key("2015")
+    ('ckd stage 3', '2015')
+    """
+    k = norm_key(bare_item(item))
     return _ROOTS.get(re.sub(r"[\s\-_.]+", "", k), k)
 
 
@@ -112,7 +143,11 @@ def _shown(key: str, spellings: Counter, drugs: bool) -> str:
     if drugs and key != norm_key(spellings.most_common(1)[0][0]) and \
             drug_set(key) is not None:
         return key
-    return spellings.most_common(1)[0][0]
+    # "MI", not one patient's "MI 2015"
+    bare: Counter[str] = Counter()
+    for spelled, n in spellings.items():
+        bare[bare_item(spelled)] += n
+    return bare.most_common(1)[0][0]
 
 
 def reads_drugs(name: object) -> bool:

@@ -3,6 +3,8 @@ column per answer (walk-through 27's comorbidities, left out as free text)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -111,3 +113,26 @@ def test_an_empty_list_is_one_gap_for_the_threshold_not_one_per_answer():
     assert missing_fraction_per_row(X)[empty] == pytest.approx(5 / 16)  # unweighted
     # the setup's threshold counts the list as one column too
     assert guess_feature_count(df, None, "Outcome") == 12
+
+
+def test_a_year_after_an_answer_or_a_history_word_before_it_is_the_same_answer():
+    """Walk-through 66's "Comorbidities: MI 2015" was a column of its own beside "MI"; "h/o
+    MI" and "MI (2019)" say the same condition, and so does a new patient's "MI 2021"."""
+    rng = np.random.default_rng(0)
+    n = 400
+    items = ["HTN", "MI", "MI 2015", "MI (2019)", "h/o MI", "COPD", "T2DM", "asthma", "AF",
+             "stroke 2012", "CVA", "CKD 3"]
+    cells = [", ".join(rng.choice(items, rng.integers(1, 4), replace=False))
+             for _ in range(n)]
+    df = pd.DataFrame({"ID": range(n), "Comorbidities": cells, "x": rng.normal(size=n),
+                       "y": rng.choice(["a", "b"], n)})
+    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    names = [f for f in enc.feature_names_out_ if f.startswith("Comorbidities: ")]
+    assert "Comorbidities: MI" in names
+    assert len({"Comorbidities: stroke", "Comorbidities: CVA"} & set(names)) == 1, names
+    assert not any(re.search(r"\d{4}|h/o", f) for f in names), names
+    assert "Comorbidities: CKD 3" in names  # a stage is no year
+    X = enc.transform(pd.DataFrame({"Comorbidities": ["MI 2021, HTN", "asthma"]}))
+    mi = X[:, enc.feature_names_out_.index("Comorbidities: MI")]
+    yes = enc.table_.levels("Comorbidities: MI")
+    assert mi.tolist() == [yes["Yes"], yes["No"]]
