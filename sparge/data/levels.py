@@ -454,7 +454,15 @@ CONDITION_KINDS = {
                  "insulindependent", "dietcontrolled", "diet", "dietonly", "tablets",
                  "tabletcontrolled", "tablettreated", "oha", "oralhypoglycaemics",
                  "oralhypoglycemics", "metformin"),
+    # walk-through 68's perianal Crohn's disease: a fistula, a seton or an abscess says
+    # yes in "Perianal disease"
+    "perianal": ("fistula", "perianalfistula", "activefistula", "activefistula+seton",
+                 "fistula+seton", "fistulawithseton", "seton", "setoninsitu",
+                 "complexfistula", "simplefistula", "abscess", "perianalabscess",
+                 "previousabscess", "previousfistula", "fistulaandabscess",
+                 "recurrentabscess", "perianalcrohns", "perianalcrohn's"),
 }
+CONDITION_KINDS["perianaldisease"] = CONDITION_KINDS["perianal"]
 #: The drugs of a class a yes/no column is named for ("Statin", "Insulin"), by their
 #: loose keys' starts: an answer naming one ("atorvastatin 20mg", "Atorva 40", "Lantus
 #: 20u nocte") says yes there (walk-through 64's statin column held 307 such answers
@@ -824,10 +832,15 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          *(f"{w}{y})" for y in range(1940, 2031)
            for w in ("ex(quit", "exsmoker(quit", "ex(stopped", "former(quit")),
          # walk-through 48: "ex smoker 2010"
-         *(f"{w}{y}" for y in range(1940, 2031) for w in ("exsmoker", "ex", "formersmoker"))),
+         *(f"{w}{y}" for y in range(1940, 2031) for w in ("exsmoker", "ex", "formersmoker")),
+         # walk-through 68: "ex (quit 10y ago)"
+         *(f"{w}{n}{u}" for n in range(1, 61) for w in ("ex(quit", "quit", "exquit",
+                                                         "ex(stopped", "stopped")
+           for u in ("yago)", "yearsago)", "yrsago)", "yago", "yearsago", "yrsago"))),
         ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
         # "Yes" beside "Current" answers "does the patient smoke?" (walk-through 27)
         ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y",
+         "smokes", "stillsmoking", "stillsmokes",
          # walk-through 48: "Smoker - 10/day", "current 20/day"
          *(f"{w}{n}{u}" for n in range(1, 81)
            # walk-through 53: "Yes - 20/day"
@@ -1636,7 +1649,26 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "axialspondyloarthritis", "axialspondyloarthropathy", "nonradiographicaxspa"),
         ("gout", "tophaceousgout", "goutyarthritis", "chronicgout", "chronictophaceousgout"),
         ("uia", "undifferentiatedia", "undiffinflammatoryarthritis", "undiffia",
-         "undifferentiatedinflammatoryarthritis", "undifferentiatedarthritis"))),
+         "undifferentiatedinflammatoryarthritis", "undifferentiatedarthritis"),
+        # walk-through 68's IBD clinic: three diagnoses written 20 ways, a typo among them
+        # ("Ulcerative colitits" was shown for 105 patients who wrote it right); "CD" is
+        # here only beside Crohn's spelled out (the stem rule pairs it so), not alone
+        ("crohn'sdisease", "crohnsdisease", "crohns", "crohn's", "crohn’s",
+         "crohn’sdisease", "chrons", "chronsdisease", "crohnsdisease(ileal)",
+         "crohn'sdisease(ileal)", "crohn'sdisease(colonic)", "crohn'sdisease(ileocolonic)",
+         "crohn'scolitis", "crohnscolitis", "ileal crohn's", "ilealcrohns"),
+        ("ulcerativecolitis", "uc", "u.c.", "ulcerativecolitits", "ulcerativecolits",
+         "ulcerativecollitis", "proctitis(uc)", "ucproctitis", "ulcerativeproctitis",
+         "ulcerativecolitis-leftsided", "ulcerativecolitis-pancolitis",
+         "ulcerativecolitis(leftsided)", "ulcerativecolitis(pancolitis)", "pancolitis",
+         "left-sideduc", "leftsideduc", "ucpancolitis", "ucleftsided"),
+        ("ibd-u", "ibdu", "ibdunclassified", "ibd-unclassified", "ibdunclassified(ibdu)",
+         "indeterminatecolitis", "ibd-u?crohn's", "ibdu?crohns", "ibd-u?crohns",
+         "unclassifiedibd"))),
+    # walk-through 68: "No PR bleeding" (per rectum) beside "no" in "Rectal bleeding"
+    (("rectal bleed", "pr bleed", "bleeding pr", "blood pr"), (
+        ("no", "n", "none", "nil", "noprbleeding", "nobleeding", "norectalbleeding",
+         "noblood", "nobloodpr", "nilpr"),)),
     (("erosion", "erosive"), (
         ("yes", "y", "erosive", "erosions", "erosivechanges", "erosivechangesmcps",
          "erosivechangesmtps", "erosivedisease", "erosionspresent", "present"),
@@ -1932,7 +1964,11 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     for group in synonym_groups(column) if len(words) > 1 else ():
         inside = [w for w in words if loose_key(norm_key(w)) in group]
         if len(inside) > 1:
-            words = [min(inside, key=lambda w: group.index(loose_key(norm_key(w))))]
+            # the group's first word; of its spellings the best shown ("Crohn's
+            # disease", not "crohns disease": walk-through 68)
+            first = min(group.index(loose_key(norm_key(w))) for w in inside)
+            words = [max((w for w in inside if group.index(loose_key(norm_key(w))) == first),
+                         key=_shown_rank)]
             break
     # "Yes" before "True" or "1", not before a word that says more: walk-through 43's
     # smoking "Yes" merged into "Current" showed as "Yes" beside "Never" and "Former";

@@ -25,7 +25,11 @@ from sparge.data.safe_text import quote as _q
 
 #: A column of an autoantibody's results, by its name.
 _NAMED = re.compile(r"\brf\b|rheumatoid factor|\bccp\b|anti[\s-]?ccp|\bacpa\b|\bana\b|"
-                    r"antinuclear|ds[\s-]?dna|\banca\b|\bena\b|autoantibod", re.IGNORECASE)
+                    r"antinuclear|ds[\s-]?dna|\banca\b|\bena\b|autoantibod|"
+                    # a biologic's anti-drug antibodies (walk-through 68: "<10", "not
+                    # detected", "positive (113)" beside Negative and Positive)
+                    r"anti[\s-]?drug antibod|drug antibod|antibodies to",
+                    re.IGNORECASE)
 _POSITIVE = re.compile(r"\s*(?:positive|pos\.?|\+ve|\+|posve|weakly positive|weak positive|"
                        r"strongly positive|detected)\s*(?:\(.{0,30}\))?\s*", re.IGNORECASE)
 _NEGATIVE = re.compile(r"\s*(?:negative|neg\.?|-ve|-|negve|not detected)\s*"
