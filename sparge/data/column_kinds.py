@@ -116,7 +116,11 @@ _STAFF_ROLES = frozenset({
     "namednurse", "practitioner", "therapist", "psychiatrist", "psychologist",
     "socialworker", "gp", "doctor", "surgeon", "physician", "midwife", "staff", "cpn",
     "caseholder", "casemanager", "manager", "author", "user", "seenby", "enteredby",
-    "recordedby", "reviewedby", "assessor", "assessedby"})
+    "recordedby", "reviewedby", "assessor", "assessedby", "cns"})
+#: The roles a specialty's word may stand before ("IBD nurse"), not "Drug user".
+_CLINICAL_ROLES = frozenset({"nurse", "consultant", "physician", "surgeon", "doctor",
+                             "clinician", "therapist", "practitioner", "psychiatrist",
+                             "psychologist", "midwife", "keyworker", "cns"})
 #: Words that may stand beside a staff role in such a column's name.
 _STAFF_FILLER = frozenset({"name", "names", "initials", "allocated", "current", "named",
                            "lead", "responsible", "assigned", "the", "of", "patient",
@@ -145,12 +149,22 @@ def names_staff(name: str) -> bool:
     (False, False)
     >>> names_staff("Seen by"), names_staff("Seen by physio (Y/N)")
     (True, False)
+    >>> names_staff("IBD nurse"), names_staff("Respiratory consultant")
+    (True, True)
+    >>> names_staff("Nurse review"), names_staff("Diabetes nurse review")
+    (False, False)
+    >>> names_staff("IV drug user")
+    False
     """
     text = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name)[:120]).lower()
     text = " ".join(re.findall(r"[a-z]+", text))
     text = _STAFF_PAIRS.sub(lambda m: "".join(g for g in m.groups() if g).replace(" ", ""),
                             text)
     words = text.split()
+    # one word of a specialty before the role that ends the name: walk-through 68's "IBD
+    # nurse" (a nurse's name per patient) matched patients by their nurse
+    if len(words) >= 2 and words[-1] in _CLINICAL_ROLES and words[-2] not in _STAFF_ROLES:
+        words = [w for i, w in enumerate(words) if i != len(words) - 2]
     return (any(w in _STAFF_ROLES for w in words)
             and all(w in _STAFF_ROLES or w in _STAFF_FILLER for w in words))
 

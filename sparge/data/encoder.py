@@ -23,7 +23,11 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from sparge.data.age_dates import read_dates_in_age_columns, read_years_since
+from sparge.data.age_dates import (
+    read_dates_in_age_columns,
+    read_year_columns,
+    read_years_since,
+)
 from sparge.data.alcohol import read_alcohol
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
@@ -302,12 +306,15 @@ def _paired_count(text: pd.Series, keys: pd.Series, column: str) -> int:
     return len(roots)
 
 
-def _decimal_shift(values: np.ndarray, lo: float, hi: float) -> list[float] | None:
+def _decimal_shift(values: np.ndarray, lo: float, hi: float, decimals: int = 6
+                   ) -> list[float] | None:
     """``values`` with their decimal point moved by one to three places into where most
     patients lie (``lo`` to ``hi``), when every one has exactly one such place, or one
     place of a single step (one decimal point lost or added, the commonest slip): a weight
     of 724 kg is 72.4 (walk-through 54); a HAQ-DI of 16.25 on a 0-3 index is 1.625, not
-    0.1625 (walk-through 66). ``None`` otherwise.
+    0.1625 (walk-through 66). ``decimals``: the most the column writes; a shift needing
+    more is no lost decimal point (a partial Mayo of 16 among whole scores is not 1.6:
+    walk-through 68). ``None`` otherwise.
 
     Examples
     --------
@@ -318,7 +325,8 @@ def _decimal_shift(values: np.ndarray, lo: float, hi: float) -> list[float] | No
     """
     out = []
     for v in np.asarray(values, dtype=float):
-        fits = [k for k in (-3, -2, -1, 1, 2, 3) if lo <= v * 10.0 ** k <= hi]
+        fits = [k for k in (-3, -2, -1, 1, 2, 3) if lo <= v * 10.0 ** k <= hi
+                and abs(round(v * 10.0 ** k, decimals) - v * 10.0 ** k) < 1e-9]
         step = [k for k in fits if abs(k) == 1]
         if len(step) == 1:
             fits = step
@@ -353,6 +361,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(df),
                                                                scales), cut_offs))))))
+        df = read_year_columns(df)
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         return split_apgars(split_pressures(split_tnm(
@@ -1078,7 +1087,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                                                min(float(phi[0]), hi * 1.5))
                 parts.append(self._far_part(name, col, odd, unit, fixed, lo, hi, report,
                                             decimal=None if unit else _decimal_shift(
-                                                col[odd], lo, hi)))
+                                                col[odd], lo, hi, data_decimals(
+                                                    np.delete(col, odd), most=3))))
             if len(slip):
                 _, source, conv = slips[c]
                 sources = [source[r] for r in slip]

@@ -49,6 +49,12 @@ SAME_MEASUREMENT: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     {"mmse", "mini-mental", "mms"},
     {"moca", "montreal cognitive assessment"}, {"ace-iii", "ace iii", "ace-3", "ace3", "ace"},
     {"alb", "albumin"}, {"bili", "bilirubin"}, {"inr"}, {"pews"}, {"gcs"},
+    # walk-through 68's IBD clinic: "FCP 432", "pMayo 2", "PMS 4"
+    {"faecal calprotectin", "fecal calprotectin", "calprotectin", "fcp", "fcal", "f-cal",
+     "f cal", "calpro", "stool calprotectin", "fc"},
+    {"partial mayo", "pmayo", "p-mayo", "p mayo", "pms", "partial mayo score", "pmss"},
+    {"hbi", "harvey-bradshaw", "harvey bradshaw", "harvey-bradshaw index",
+     "harvey bradshaw index"},
 ))
 #: A column of classes or stages ("CKD 3b", "NYHA 2", "Grade 2"): its answers, with
 #: their name, are read as answers are (merged with "3b" when written both ways). And a

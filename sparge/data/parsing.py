@@ -168,6 +168,8 @@ _SEVERITY_AFTER = re.compile(r"(.{1,40}?\d) ?[(\[] ?[A-Za-z][A-Za-z \-]{0,24}[)\
 #: A count with its share of a total in brackets after it, "350 (22%)": a CD4 count and
 #: its percentage of lymphocytes (walk-through 37 lost 127 CD4 counts so).
 _WITH_SHARE = re.compile(r" ?(\d{1,7}(?:\.\d{1,4})?) ?[(\[] ?\d{1,3}(?:\.\d{1,2})? ?% ?[)\]] ?")
+#: A count written as times, "x2", "× 3" (walk-through 68 lost 82 steroid courses so).
+_TIMES_BEFORE = re.compile(r" {0,3}[x×] {0,3}(\d{1,3}) {0,3}")
 #: A lymphocyte count after its name, "CD4 350", "CD4 count: 350" (walk-through 37).
 _NAMED_COUNT = re.compile(r" ?CD[348]\+?(?: ?(?:count|abs(?:olute)?))?[ :=]{0,3}"
                           r"(\d{1,7}(?:\.\d{1,4})?) ?", re.IGNORECASE)
@@ -560,9 +562,9 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
     score out of ``out_of`` ("14/27": 14; the column's :func:`score_maximum`), a number
     in words ("seven": 7), a rating scale's total after its name ("GCS 14", "PHQ9: 14"),
     a score with its severity in words ("14 (moderate)"), a count with its word ("5
-    previous"), an ordinal ("41st", "16th centile": a centile), a count with its share
-    in brackets ("350 (22%)": 350) or after its name
-    ("CD4 350"); else ``None``."""
+    previous") or as times ("x2"), an ordinal ("41st", "16th centile": a centile), a
+    count with its share in brackets ("350 (22%)": 350) or after its name ("CD4 350");
+    else ``None``."""
     if out_of is not None and (m := _FRACTION.fullmatch(cell)) and int(m.group(2)) == out_of:
         return float(m.group(1))
     if (n := NUMBER_WORDS.get(cell.strip().lower())) is not None:
@@ -577,7 +579,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
         return float(s.group(1))  # "NIHSS 14 (moderate)": a scale's total and its severity
     if (m := _WITH_SEVERITY.fullmatch(cell)) and unit_key(m.group(2)) not in KNOWN_UNITS:
         return float(m.group(1))
-    if m := _WITH_SHARE.fullmatch(cell) or _NAMED_COUNT.fullmatch(cell):
+    if m := _WITH_SHARE.fullmatch(cell) or _NAMED_COUNT.fullmatch(cell) or \
+            _TIMES_BEFORE.fullmatch(cell):
         return float(m.group(1))
     if (m := _NUMBER_THEN_TEXT.match(cell.strip())) and unit_key(m.group(2)) in _NOT_UNITS:
         return float(m.group(1).replace(",", "."))  # "5 previous": a count
@@ -600,6 +603,14 @@ _NUMERIC_LIKE = re.compile(
 _SMALL_COLUMN = 64
 #: The unit a column's name ends with: "Birth weight (g)", "Platelets [x10^9/L]".
 _HEADER_UNIT = re.compile(r"[(\[]\s*([^()\[\]]{1,15}?)\s*[)\]]\s*$")
+#: Words in brackets at the end of a name that say which value, not its unit: walk-
+#: through 68's "Drug level (trough)" read "trough" as a unit and set every "3.8 ug/mL"
+#: to missing as another one.
+_NOT_HEADER_UNITS = frozenset({"trough", "peak", "random", "pre-dose", "predose", "post-dose",
+                               "latest", "last", "first", "baseline", "current", "worst",
+                               "best", "mean", "median", "average", "max", "min", "maximum",
+                               "minimum", "total", "fasting", "on admission", "admission",
+                               "at diagnosis"})
 #: A number followed by text: "1420 g", "7,2 mmol/L".
 _NUMBER_THEN_TEXT = re.compile(
     rf"^([+-]?\d{{1,3}}(?:,\d{{3}}){{2,}}(?:\.\d+)?|[+-]?\d+,\d+|{NUMBER_PATTERN})\s*"
@@ -735,7 +746,7 @@ def header_unit(name: object, as_written: bool = False) -> str | None:
     ('g', 'x10^9/l', None)
     """
     m = _HEADER_UNIT.search(str(name))
-    if m is None:
+    if m is None or m.group(1).strip().lower() in _NOT_HEADER_UNITS:
         return None
     return m.group(1) if as_written else unit_key(m.group(1))
 

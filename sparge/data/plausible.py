@@ -445,7 +445,11 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\bhaq\b", 0.0, 3.0), (r"\bdas ?28\b", 0.0, 10.0), (r"\bbas(?:dai|fi)\b", 0.0, 10.0),
     (r"\bmmse\b", 0.0, 30.0), (r"\bmoca\b", 0.0, 30.0), (r"\bgcs\b|glasgow coma", 3.0, 15.0),
     (r"\bnihss\b", 0.0, 42.0), (r"\bphq ?9\b", 0.0, 27.0), (r"\bgad ?7\b", 0.0, 21.0),
-    (r"\bapgar\b", 0.0, 10.0), (r"\bcdai\b", 0.0, 76.0), (r"\bsdai\b", 0.0, 86.0))
+    (r"\bapgar\b", 0.0, 10.0), (r"\bcdai\b", 0.0, 76.0), (r"\bsdai\b", 0.0, 86.0),
+    # walk-through 68's IBD activity: a partial Mayo of 17 (its top is 9), an SCCAI of 35
+    (r"partial mayo|\bp ?mayo\b|\bpms\b", 0.0, 9.0),
+    (r"mayo endoscopic|endoscopic mayo|\bmes\b", 0.0, 3.0), (r"\bmayo\b", 0.0, 12.0),
+    (r"\bsccai\b", 0.0, 19.0), (r"\bses ?cd\b", 0.0, 56.0))
 SCORE_SHARE = 0.9
 #: A column of ages in another unit than years (a gestational age, an age in months).
 _NOT_YEARS = re.compile(r"\b(?:months?|mo|mths?|weeks?|wks?|days?|hours?|hrs?|"

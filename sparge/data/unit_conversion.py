@@ -102,7 +102,8 @@ _EGFR_UNITS = {"ml/min", "ml/min/1.73m2"}
 _COUNT_VOLUME = {"l": 1.0, "dl": 0.1, "ml": 1e-3, "ul": 1e-6, "mm3": 1e-6, "nl": 1e-9}
 #: ... and the multiplier written before it: "x10^9/L", "10^3/µL", "K/µL", "/µL".
 _COUNT = re.compile(
-    r"[x×*]?(?:10\^?(\d{1,2})|10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)|(k))?(?:cells)?/(l|dl|ml|ul|mm3|nl)")
+    r"[x×*]?(?:10(?:\^|\*\*?|e)?(\d{1,2})|10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)|(k))?(?:cells)?"
+    r"(?:/(l|dl|ml|ul|mm3|nl))?")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
@@ -113,6 +114,12 @@ def _count_per_litre(key: str) -> float | None:
     if m is None:
         return None
     power, sup, kilo, volume = m.groups()
+    if volume is None:
+        # a power of ten alone is per litre where counts are written so: walk-through
+        # 68's platelets "284x10*9" (x10^9/L), and x10^12 of red cells; not x10^3
+        if power not in ("9", "12") or not key.startswith(("x", "×", "*")):
+            return None
+        volume = "l"
     if power is None and sup is None and kilo is None and not key.startswith("/") \
             and "cells" not in key:
         return None

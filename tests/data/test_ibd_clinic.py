@@ -72,3 +72,45 @@ def test_smoking_perianal_disease_and_anti_drug_antibodies_written_as_clinics_wr
         shown["Perianal disease"]["Yes"])
     assert set(enc.table_.levels("Anti-drug antibodies")) == {"Positive", "Negative"}
     assert enc.cut_offs_ == {"Anti-drug antibodies": 10.0}
+
+
+def test_values_written_with_their_name_unit_times_or_short_year_are_read():
+    """Walk-through 68 lost "pMayo 2" and "PMS 4", "FCP 432", platelets "284x10*9",
+    steroid courses "x2", years of diagnosis "'21" and "2016 (age 10)", and every drug
+    level in ug/mL (its name's "(trough)" read as a unit); the IBD nurse went to the model
+    as a feature, and a partial Mayo of 17 (its top is 9) went unremarked."""
+    rng = np.random.default_rng(1)
+    n = 300
+    df = _clinic(n).assign(**{
+        "Partial Mayo": [f"pMayo {v}" if i % 7 == 0 else (f"PMS {v}" if i % 7 == 1
+                                                          else str(v))
+                         for i, v in enumerate(rng.integers(0, 9, n))],
+        "Faecal calprotectin": [f"FCP {v}" if i % 6 == 0 else str(v)
+                                for i, v in enumerate(rng.integers(20, 1500, n))],
+        "Platelets": [f"{v}x10*9" if i % 9 == 0 else str(v)
+                      for i, v in enumerate(rng.integers(150, 450, n))],
+        "Steroid courses (12m)": [f"x{v}" if i % 4 == 0 else str(v)
+                                  for i, v in enumerate(rng.integers(0, 4, n))],
+        "Year of diagnosis": [f"'{v % 100:02d}" if i % 5 == 0 else
+                              (f"{v} (age 10)" if i % 11 == 0 else str(v))
+                              for i, v in enumerate(rng.integers(1995, 2024, n))],
+        "Drug level (trough)": [f"{v / 10:.1f} ug/mL" if i % 3 == 0 else f"{v / 10:.1f}"
+                                for i, v in enumerate(rng.integers(5, 120, n))],
+        "IBD nurse": rng.choice(["Sarah B", "Jo Harris", "J. Harris", "Tom W"], n)})
+    df.loc[7, "Partial Mayo"] = "17"
+    enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(df)
+    X = enc.transform(df)
+    col = enc.feature_names_out_.index
+    for name in ("Partial Mayo", "Faecal calprotectin", "Platelets", "Steroid courses (12m)",
+                 "Year of diagnosis", "Drug level (trough)"):
+        assert np.isfinite(X[:, col(name)]).all(), name
+    assert X[0, col("Partial Mayo")] == float(df["Partial Mayo"][0].split()[1])
+    assert X[0, col("Steroid courses (12m)")] == float(df["Steroid courses (12m)"][0][1:])
+    assert X[0, col("Year of diagnosis")] == 2000 + int(df["Year of diagnosis"][0][1:]) \
+        or X[0, col("Year of diagnosis")] == 1900 + int(df["Year of diagnosis"][0][1:])
+    assert X[11, col("Year of diagnosis")] == float(df["Year of diagnosis"][11][:4])
+    assert X[0, col("Drug level (trough)")] == float(df["Drug level (trough)"][0].split()[0])
+    assert enc.roles_["IBD nurse"] == "ignore"
+    assert ["Partial Mayo", 7, 17.0] in [v[:3] for v in enc.report_.values_to_check]
+    said = " ".join(enc.report_.warnings)
+    assert "decimal point? 1.7" not in said  # whole scores: no lost decimal point
