@@ -32,7 +32,8 @@ def format_number(value: object) -> str:
 
     Thousands are grouped with a no-break space, as SI writes them: "317,000" reads as
     317 where decimals are written with a comma (walk-through 25's European export), and
-    "1,380, 2,450" lists two values or four.
+    "1,380, 2,450" lists two values or four. Four digits stay together, as SI allows: a
+    year of diagnosis read "2 014 (2 013–2 016)" (walk-through 68).
     """
     v = as_float(value)
     if not math.isfinite(v):
@@ -42,8 +43,10 @@ def format_number(value: object) -> str:
     mag = math.floor(math.log10(abs(v)))
     decimals = max(0, 2 - mag)
     r = round(v, decimals)
-    if abs(r) >= 1000:
+    if abs(r) >= 10_000:
         return f"{r:,.0f}".replace(",", THOUSANDS)
+    if abs(r) >= 1000:
+        return f"{r:.0f}"
     text = f"{r:.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
@@ -59,7 +62,7 @@ def format_given(value: object) -> str:
         return MISSING
     text = np.format_float_positional(float(f"{v:.6g}"), trim="-")
     whole, _, frac = text.lstrip("-").partition(".")
-    if len(whole) > 3:
+    if len(whole) > 4:  # four digits together, as format_number writes them
         whole = f"{int(whole):,}".replace(",", THOUSANDS)
     return ("-" if text.startswith("-") else "") + whole + (f".{frac}" if frac else "")
 

@@ -472,7 +472,7 @@ def test_new_patient_csv_with_several_patients_checks_every_row():
     # (walk-through 25)
     assert "NEW0002: 'Age (years)' = 'abc': not a number, read as missing" in said
     assert "Please check these values of" not in said
-    assert "NEW0003: Systolic BP (mmHg) = 1\u00a0450" in said
+    assert "NEW0003: Systolic BP (mmHg) = 1450" in said
     assert "Look-alikes of NEW0001" in texts(at)
     assert "CSV line 5 ('NEW0004'): no value the model knows" in said
     pick.set_value(1).run()

@@ -50,7 +50,7 @@ def test_the_report_lists_them_and_the_cohort_can_set_them_to_missing():
     X = enc.fit_transform(df)
     assert enc.report_.values_to_check == [["Sodium", 17, 1380.0, None, None]]
     note = next(w for w in enc.report_.warnings if "far from the rest" in w)
-    assert "'Sodium' 1\u00a0380 (CSV line 19); most patients" in note
+    assert "'Sodium' 1380 (CSV line 19); most patients" in note
     # the same range as the New patient form's empty field (walk-through 22 read two)
     from sparge.services.display import typical_range
 

@@ -25,7 +25,7 @@ def test_blood_losses_in_litres_in_a_column_of_ml_are_converted():
     want = [float(c.split()[0]) * 1000 if c.endswith("L") else float(c) for c in ebl]
     np.testing.assert_allclose(X[:, 0], want)
     text = str(enc.report_).replace("\u202f", " ").replace("\xa0", " ")
-    assert "10 cell(s) in 'L' converted to 'mL' (1 L = 1 000 mL)" in text
+    assert "10 cell(s) in 'L' converted to 'mL' (1 L = 1000 mL)" in text
     # a new patient's "1.8 L" too
     new = df.iloc[:1].assign(**{"Estimated blood loss (mL)": "1.8 L"})
     assert enc.transform(new)[0, 0] == 1800.0

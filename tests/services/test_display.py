@@ -45,6 +45,7 @@ def encoder():
 
 @pytest.mark.parametrize("value, text", [
     (1.9999999924, "2"), (5.234, "5.23"), (123.456, "123"), (12345.6, "12\u00a0346"),
+    (2014.0, "2014"), (1380.4, "1380"),
     (0.001234, "0.00123"), (61.0, "61"), (-0.5, "-0.5"), (0, "0"), (np.nan, "—"),
     (None, "—"), ("abc", "—")])
 def test_format_number_reads_like_a_clinical_value(value, text):
