@@ -41,6 +41,7 @@ from sparge.services.display import ordered_outcomes
 from sparge.services.resources import duration, estimate_fit
 from sparge.services.split_errors import (
     few_test_patients,
+    noise_margin,
     paired_difference,
     split_test_fraction,
 )
@@ -428,15 +429,17 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
                        chance: float | None = None, weighted: bool = False) -> str:
     """The classifier comparison in one plain sentence, and what it does not measure.
 
-    Counts the classifiers where SparGE's features beat the raw data (paired mean over the
-    splits above zero), how many of those are beyond twice the standard error of the
-    paired difference, and names the largest gap; with ``chance`` (the measure's chance
-    level) it says when every score is within :data:`NEAR_CHANCE` of it. A walk-through
-    read "beat the raw data with 3 of 6 classifiers" where all three gains were noise and
-    every score sat within 6 points of chance. Another read "raw data ahead for 4 of 6
-    classifiers" here and "SparGE 73 %, raw 61 %" on the Model page's look-alike check as
-    a contradiction: the two pages answer different questions. ``weighted``: the
-    classifiers were trained with the outcomes weighted (:func:`compare_classifiers`).
+    Counts the classifiers where SparGE's features beat the raw data (paired mean over
+    the splits above zero), how many of those are beyond
+    :func:`~sparge.services.split_errors.noise_margin` standard errors of the paired
+    difference (Student's t for the splits), and names the largest gap; with ``chance``
+    (the measure's chance level) it says when every score is within :data:`NEAR_CHANCE`
+    of it. A walk-through read "beat the raw data with 3 of 6 classifiers" where all
+    three gains were noise and every score sat within 6 points of chance. Another read
+    "raw data ahead for 4 of 6 classifiers" here and "SparGE 73 %, raw 61 %" on the
+    Model page's look-alike check as a contradiction: the two pages answer different
+    questions. ``weighted``: the classifiers were trained with the outcomes weighted
+    (:func:`compare_classifiers`).
     """
     fraction = split_test_fraction(results)
     wide = results.pivot_table(index=["classifier", "split"], columns="representation",
@@ -452,7 +455,9 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
 
     def beyond_noise(sign: int) -> int:
         return sum(1 for clf in diff.index if np.isfinite(stats[clf][1])
-                   and sign * diff[clf] > 0 and sign * diff[clf] >= 2 * stats[clf][1])
+                   and np.isfinite(noise_margin(stats[clf][2]))
+                   and sign * diff[clf] > 0
+                   and sign * diff[clf] >= noise_margin(stats[clf][2]) * stats[clf][1])
 
     few = few_test_patients(results)
     clear, behind = (0, 0) if few else (beyond_noise(1), beyond_noise(-1))
@@ -464,7 +469,10 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
             else named(diff.index[0]))
     head = (f"SparGE's features beat the raw data with {ahead} of {len(diff)} classifiers "
             f"({ends})")
-    beyond = "by more than twice the standard error of the difference"
+    n_splits = max((n for _, _, n in stats.values()), default=0)
+    margin = noise_margin(n_splits)
+    beyond = ("by more than " + (f"{margin:.1f} times" if np.isfinite(margin) else "twice")
+              + " the standard error of the difference")
     if few:
         head += "." + few[:-1]
     elif ahead == 1:

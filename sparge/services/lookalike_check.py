@@ -27,6 +27,7 @@ from sparge.services.compare import NEAR_CHANCE as COMPARE_NEAR_CHANCE
 from sparge.services.compare import raw_representation
 from sparge.services.split_errors import (
     few_test_patients,
+    noise_margin,
     paired_difference,
     split_test_fraction,
 )
@@ -190,7 +191,8 @@ def check_verdict(results: pd.DataFrame,
 
     The two best methods by ``measure`` are compared split by split (they share the
     splits): the best one is called the winner only when its mean paired difference is at
-    least twice that difference's standard error; otherwise they are a tie. The others
+    least :func:`~sparge.services.split_errors.noise_margin` times that difference's
+    standard error (Student's t for the splits); otherwise they are a tie. The others
     follow with their shares.
 
     ``n_classes`` (the number of outcomes), when given, adds the chance level of the
@@ -212,9 +214,12 @@ def check_verdict(results: pd.DataFrame,
                 "clear": True, "sentence": f"{best}: {share:.1f} % of the {k} look-alikes "
                                            "share the patient's outcome."}
     wide = results.pivot_table(index="split", columns="method", values=measure)
-    mean, se, _ = paired_difference(wide[best], wide[runner], split_test_fraction(results))
+    mean, se, n_pairs = paired_difference(wide[best], wide[runner],
+                                          split_test_fraction(results))
     few = few_test_patients(results)
-    clear = bool(np.isfinite(se) and mean >= 2 * se and mean > 0) and not few
+    margin = noise_margin(n_pairs)
+    clear = bool(np.isfinite(se) and mean >= margin * se and mean > 0) and not few
+    times = f"{margin:.1f} times" if np.isfinite(margin) else "twice"
     chance = (f"; chance: {100 / n_classes:.0f} %" if n_classes and n_classes > 1
               else "")
     # two decimals for small numbers: "0.2 points, less than twice its standard error
@@ -239,9 +244,10 @@ def check_verdict(results: pd.DataFrame,
                     f"{share:.1f} % and {100 * summ[measure].iloc[1]:.1f} % of the {k} "
                     "look-alikes share the patient's outcome (averaged over "
                     f"outcomes{chance}). The difference, "
-                    f"{100 * mean:{fmt}} points, is less than twice its standard error"
+                    f"{100 * mean:{fmt}} points, is less than {times} its standard error"
                     + (f" ({100 * se:{fmt}}, widened for the splits' shared patients)"
                        if np.isfinite(se) else " (one split)")
+                    + (f", the margin of {n_pairs} splits" if np.isfinite(margin) else "")
                     + "; more splits could show whether they really differ.")
     others = [f"{m} {100 * v:.1f} %" for m, v in zip(summ["method"].iloc[2:],
                                                       summ[measure].iloc[2:])]

@@ -172,11 +172,13 @@ def test_the_verdict_counts_the_classifiers_and_says_what_the_page_does_not_meas
     said = comparison_verdict(pd.DataFrame(rows), "balanced_accuracy")
     assert said.startswith("SparGE's features beat the raw data with 2 of 3 classifiers "
                            "(best: k-nearest neighbours +0.050; worst: random forest "
-                           "-0.160); 2 of them by more than twice the standard error of "
+                           "-0.160); 2 of them by more than 4.3 times the standard error of "
                            "the difference.")
     # a clear loss is said too (walk-through 18: two went unsaid beside the gains)
-    assert ("The raw data is ahead by more than twice the standard error of the difference "
-            "with 1 of the 3 classifiers.") in said
+    # over 3 splits a difference is clear beyond Student's t (4.3 standard errors), not
+    # twice (walk-through 68: a 3-split verdict that 10 splits did not keep)
+    assert ("The raw data is ahead by more than 4.3 times the standard error of the "
+            "difference with 1 of the 3 classifiers.") in said
     assert "Model page's held-out check" in said
     assert "points of chance" not in comparison_verdict(pd.DataFrame(rows),
                                                         "balanced_accuracy", chance=0.5)
@@ -189,7 +191,7 @@ def test_the_verdict_counts_the_classifiers_and_says_what_the_page_does_not_meas
                   {"classifier": "KNN", "split": split, "representation": "SparGE",
                    "balanced_accuracy": 0.52 + gain}]
     said = comparison_verdict(pd.DataFrame(noisy), "balanced_accuracy", chance=0.5)
-    assert "1 of 1 classifiers" in said and "; not by more than twice" in said
+    assert "1 of 1 classifiers" in said and "; not by more than 4.3 times" in said
     assert "the gain may be noise" in said and "within 10 points of chance (0.50)" in said
     # near chance in balanced accuracy, but the patients ranked well (walk-through 29: a
     # 15 % outcome, "neither feature set predicts" beside a ROC AUC of 0.76)
@@ -279,10 +281,11 @@ def test_few_test_patients_per_split_make_no_difference_more_than_noise():
                      {"classifier": clf, "split": split, "representation": "SparGE",
                       "balanced_accuracy": 0.25 + gain}]
     results = pd.DataFrame(rows)
-    assert "2 of them by more than twice" in comparison_verdict(results, "balanced_accuracy")
+    assert "2 of them by more than 4.3 times" in comparison_verdict(results,
+                                                                     "balanced_accuracy")
     results.attrs["n_test"] = 3
     said = comparison_verdict(results, "balanced_accuracy")
-    assert "twice the standard error" not in said
+    assert "times the standard error" not in said
     assert "With 3 test patients per split, no difference here can be told from chance" \
         in said
     check = pd.DataFrame([{"split": s, "method": m, "knn_balanced_accuracy": v,
@@ -346,3 +349,28 @@ def test_outcomes_written_as_digits_with_weights_run():
     assert list(conf["classes"]) == ["0", "1"]
     rf = res[(res["classifier"] == "RF") & (res["representation"] == "raw")]
     assert (rf["balanced_accuracy"] > 0.7).all()  # predictions read back as "0" and "1"
+
+
+def test_a_three_split_verdict_needs_students_t_not_twice_the_standard_error():
+    """Walk-through 68: over 3 splits the check said "SparGE gives the best look-alikes
+    … 4.0 points more (standard error 2.0)"; 10 splits of the same table could not tell
+    them apart. With 2 degrees of freedom a difference is clear beyond 4.3 standard
+    errors."""
+    import pandas as pd
+
+    from sparge.services.lookalike_check import check_verdict
+
+    def results(diffs):
+        return pd.DataFrame([{"split": s, "method": m, "knn_balanced_accuracy": v,
+                              "precision_at_10_balanced": v, "seconds": 1.0}
+                             for s, d in enumerate(diffs)
+                             for m, v in (("SparGE", 0.66 + d), ("forest proximity", 0.66))])
+
+    three = check_verdict(results([0.02, 0.04, 0.06]))
+    assert not three["clear"] and 2 * three["se"] < three["difference"]
+    assert "cannot be told apart" in three["sentence"]
+    assert "less than 4.3 times its standard error" in three["sentence"]
+    assert "the margin of 3 splits" in three["sentence"]
+    ten = check_verdict(results([0.02, 0.04, 0.06, 0.05, 0.03, 0.04, 0.05, 0.03, 0.04,
+                                 0.04]))
+    assert ten["clear"] and "gives the best look-alikes" in ten["sentence"]
