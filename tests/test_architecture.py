@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -109,3 +110,16 @@ def test_tests_mirror_the_layers():
     loose = {p.name for p in (ROOT / "tests").glob("test_*.py")}
     assert loose == {"test_architecture.py", "test_bench_quick.py", "test_bench_scripts.py",
                      "test_cli.py"}, loose
+
+
+def test_no_source_file_holds_a_control_character():
+    """A regular expression edited through an unescaped string held backspaces where its
+    word boundaries were ("\\bmeds\\b" as BS-meds-BS): the pattern matched nothing, and
+    no test said so. No source file may hold a control character but tab and newline."""
+    bad = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+    found = [f"{p.relative_to(ROOT)}:{n}"
+             for folder in ("sparge", "pages", "tests", "bench")
+             for p in sorted((ROOT / folder).rglob("*.py"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if bad.search(line)]
+    assert not found, found

@@ -40,7 +40,7 @@ from sparge.data.tables import DEFAULT_MISSING_TOKENS, is_blank, norm_key
 
 #: What separates the answers of a list ("," ";" "+" "|"; not "/", which joins one
 #: answer's two spellings: "White/Caucasian").
-_SEPARATOR = re.compile(r"\s*[,;+|]\s*")
+_SEPARATOR = re.compile(r"\s*[,;+|\n]\s*")
 _LETTER = re.compile(r"[^\W\d_]")
 #: Share of a column's written cells that must hold two answers or more (walk-through
 #: 54's comorbidities: 56 lists among 325 answers, 17 %, were left out as free text).
@@ -68,7 +68,12 @@ NONE_WORDS = frozenset({"none", "nil", "no", "nothing", "none known", "no comorb
                         # a diabetes' treatment without drugs (walk-through 64)
                         "diet only", "diet controlled", "diet", "lifestyle",
                         "diet and exercise", "lifestyle only", "no medication",
-                        "no medications", "no meds", "nil meds"})
+                        "no medications", "no meds", "nil meds",
+                        # walk-through 68's "No IBD meds"
+                        "no ibd meds", "no ibd medication", "no ibd medications",
+                        "no ibd treatment", "nil ibd meds", "no current meds",
+                        "no current medication", "no regular meds",
+                        "no regular medication"})
 #: The answers too rare for a column of their own.
 OTHER = "other"
 
@@ -159,9 +164,9 @@ def reads_drugs(name: object) -> bool:
 #: A column listing conditions or drugs, whose " / " (a slash with spaces) separates
 #: answers too (walk-through 66's "hypertension / Osteoporosis (on AA)"); elsewhere a
 #: slash joins one answer's two spellings ("White / Caucasian").
-_LISTS_NAME = re.compile(r"comorbid|co-morbid|pmh|medical history|past history|"
-                         r"conditions|diagnoses|allerg|medication|meds|drugs|"
-                         r"treatments|dmards?", re.IGNORECASE)
+_LISTS_NAME = re.compile(r"comorbid|co-morbid|\bpmh\b|medical history|past history|"
+                         r"conditions|diagnoses|allerg|medication|\bmeds\b|\bdrugs\b|"
+                         r"treatments|dmards?\b", re.IGNORECASE)
 _SPACED_SLASH = re.compile(r"\s+/\s+")
 
 

@@ -206,6 +206,27 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("colchicine",), "colchicine"),
     **dict.fromkeys(("allopurinol", "zyloric"), "allopurinol"),
     **dict.fromkeys(("febuxostat", "adenuric"), "febuxostat"),
+    # an inflammatory bowel disease clinic's aminosalicylates, thiopurines, steroids and
+    # biologics (walk-through 68's "Current medications" was left out as free text)
+    **dict.fromkeys(("mesalazine", "mesalamine", "5asa", "5-asa", "asacol", "pentasa",
+                     "octasa", "mezavant", "mezavantxl", "salofalk", "lialda", "ipocol",
+                     "zintasa"), "mesalazine"),
+    **dict.fromkeys(("balsalazide", "colazide"), "balsalazide"),
+    **dict.fromkeys(("olsalazine", "dipentum"), "olsalazine"),
+    **dict.fromkeys(("mercaptopurine", "6mp", "6-mp", "purinethol", "xaluprine"),
+                    "mercaptopurine"),
+    **dict.fromkeys(("tioguanine", "thioguanine", "6tg", "6-tg"), "tioguanine"),
+    **dict.fromkeys(("budesonide", "entocort", "budenofalk", "cortiment"), "budesonide"),
+    **dict.fromkeys(("hydrocortisone", "ivhydrocortisone", "predfoam", "colifoam"),
+                    "hydrocortisone"),
+    **dict.fromkeys(("vedolizumab", "entyvio", "vedo"), "vedolizumab"),
+    **dict.fromkeys(("ust", "ustek"), "ustekinumab"),
+    **dict.fromkeys(("risankizumab", "skyrizi", "risa"), "risankizumab"),
+    **dict.fromkeys(("mirikizumab", "omvoh"), "mirikizumab"),
+    **dict.fromkeys(("ozanimod", "zeposia"), "ozanimod"),
+    **dict.fromkeys(("etrasimod", "velsipity"), "etrasimod"),
+    **dict.fromkeys(("ciclosporin", "cyclosporin", "cyclosporine", "neoral"), "ciclosporin"),
+    **dict.fromkeys(("folicacid", "folate"), "folic acid"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -277,7 +298,7 @@ _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant"
 #: A dose and how often after a drug's name: "apixaban 5mg bd", "warfarin 3 mg od",
 #: "enoxaparin 40 mg sc daily" (bounded runs: no backtracking on a hostile cell).
 _DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml)\b"
-                   r"[a-z0-9 ./]{0,40}$")
+                   r"[a-z0-9 ./]{0,40}(?:-week(?:ly)?[a-z0-9 ./]{0,20})?$")
 #: How often, with a slash: "3x/wk", "1/7", "2/52", "once/day".
 _PER_TIME = re.compile(r"/ ?(?:wk|wks|week|weeks|day|days|d|7|52|12|month|months|mo|"
                        r"24 ?h|24 ?hrs?|24 ?hours)\b")
@@ -304,6 +325,11 @@ _TAIL = re.compile(r" (?:od|bd|bid|tds|tid|qds|qid|nocte|mane|on|om|prn|daily|we
                    r"mr|sr|xl|m/r|s/r|tabs?|tablets?|pen|injection|inj|infusion|"
                    r"every (?:2|two|4|four|8|eight) weeks|fortnightly|monthly|eow|"
                    r"q2w|q4w|q8w|per wk|per week|a week|weekly sc|x ?\d|"
+                   # walk-through 68: "8-weekly", "8 wkly", "q8w", "supp", a steroid's
+                   # taper ("reducing", "tapering 5mg/wk")
+                   r"\d{1,2}[ -]?(?:weekly|wkly)|q\d{1,2}w|\d (?:tabs?|caps?)|supps?|"
+                   r"suppositor(?:y|ies)|enemas?|foam|granules|"
+                   r"reducing|taper(?:ing)?(?: [0-9.]{1,4} ?mg(?: per wk| ?/wk)?)?|"
                    r"with meals|at night|in the morning|\([^()]{1,30}\)|- [a-z0-9 ]{1,30})$")
 
 
@@ -362,9 +388,12 @@ def drug_set(answer: str) -> frozenset[str] | None:
     # weekly and Sulphasalazine 2g/day" lost its second drug as one dose)
     key = _ROUTE_SLASH.sub(lambda m: m.group(1) + m.group(2), key)
     key = _RATE_SLASH.sub(r" per \1", key)
+    # a dose per kilogram in a list: "infliximab 5mg/kg 8-weekly" (walk-through 68)
+    key = re.sub(r"(?<=[a-z0-9])\s?/\s?kg\b", " per kg", key)
     # a dose whose frequency has a slash, "epoetin alfa 4000u 3x/wk" (not a combination)
     dose = _DOSE.search(key)
     if dose is not None and dose.start() > 0 and "/" in dose.group() and \
+            not re.search(r"\b(?:and|with|plus)\b|[+,;&]", dose.group()) and \
             dose.group().count("/") == len(_PER_TIME.findall(dose.group())) + \
             len(_PER_KG.findall(dose.group())):
         key = key[:dose.start()]

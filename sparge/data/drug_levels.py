@@ -64,7 +64,15 @@ DRUG_NAMES: dict[str, tuple[str, ...]] = {
     "busulfan": ("busulfan", "busulphan", "busilvex"),
     "infliximab": ("infliximab", "remicade", "inflectra", "remsima"),
     "adalimumab": ("adalimumab", "humira", "amgevita", "imraldi", "hyrimoz"),
+    # a biologic's trough level in one column for whichever anti-TNF a patient takes
+    # (walk-through 68's "Drug level (trough)", filled for the patients on infliximab or
+    # adalimumab)
+    "anti-TNF": ("anti-tnf", "infliximab", "remicade", "inflectra", "remsima", "ifx",
+                 "adalimumab", "ada", "humira", "amgevita", "imraldi", "hyrimoz", "golimumab",
+                 "simponi", "certolizumab", "cimzia"),
 }
+#: A column named for a drug's level without naming the drug: "Drug level (trough)".
+_ANY_DRUG_LEVEL = re.compile(r"\bdrug levels?\b|\btroughs?\b|\btdm\b", re.IGNORECASE)
 
 #: A column named for a drug's level: "Lithium level (mmol/L)", "Vanc trough",
 #: "Serum clozapine conc", "Tacrolimus" (a number: the level).
@@ -150,37 +158,57 @@ def find_drug_level_gaps(df: pd.DataFrame, levels: dict[str, np.ndarray],
     texts = [c for c in text_columns if c in df.columns][:MAX_TEXT_COLUMNS]
     for col, values in levels.items():
         drug = level_drug(col)
-        if drug is None or not texts:
+        if not texts:
             continue
-        missing = np.isnan(np.asarray(values, dtype=float)[rows])
-        n = len(missing)
-        if not n or not MIN_GAP_SHARE <= missing.mean() <= MAX_LEVEL_GAP_SHARE:
+        if drug is None:
+            # a level of no named drug: the drug a text column explains it by, if any
+            if not _ANY_DRUG_LEVEL.search(str(col)[:120]):
+                continue
+            found = [(hit, d) for d in DRUG_NAMES
+                     if (hit := _explaining(df, col, values, d, texts, rows)) is not None]
+            if found:
+                (_, text), drug = max(found, key=lambda f: f[0][0])
+                out[col] = (text, drug)
             continue
-        best: tuple[int, str] | None = None
-        for text in texts:
-            if text == col:
-                continue
-            cells = df[text].iloc[rows]
-            known = cells.notna().to_numpy() & (cells.astype("string").str.strip() != "")\
-                .fillna(False).to_numpy(dtype=bool)
-            takes = names_drug(cells, drug)
-            others = known & ~takes
-            if takes.sum() < MIN_PATIENTS // 2 or others.sum() < MIN_PATIENTS:
-                continue
-            if missing[others].mean() < EXPLAINING_SHARE or missing[takes].mean() > OTHER_SHARE:
-                continue
-            explained = int((missing & others).sum())
-            if explained < EXPLAINED_SHARE * missing.sum():
-                continue
-            if best is None or explained > best[0]:
-                best = (explained, text)
+        best = _explaining(df, col, values, drug, texts, rows)
         if best is not None:
             out[col] = (best[1], drug)
     return out
 
 
+def _explaining(df: pd.DataFrame, col: str, values: np.ndarray, drug: str,
+                texts: Sequence[str], rows: slice) -> tuple[int, str] | None:
+    """The text column explaining most of a level's gaps by ``drug`` (and how many), or
+    ``None`` (the rule of :func:`find_drug_level_gaps`)."""
+    missing = np.isnan(np.asarray(values, dtype=float)[rows])
+    n = len(missing)
+    if not n or not MIN_GAP_SHARE <= missing.mean() <= MAX_LEVEL_GAP_SHARE:
+        return None
+    best: tuple[int, str] | None = None
+    for text in texts:
+        if text == col:
+            continue
+        cells = df[text].iloc[rows]
+        known = cells.notna().to_numpy() & (cells.astype("string").str.strip() != "")\
+            .fillna(False).to_numpy(dtype=bool)
+        takes = names_drug(cells, drug)
+        others = known & ~takes
+        if takes.sum() < MIN_PATIENTS // 2 or others.sum() < MIN_PATIENTS:
+            continue
+        if missing[others].mean() < EXPLAINING_SHARE or missing[takes].mean() > OTHER_SHARE:
+            continue
+        explained = int((missing & others).sum())
+        if explained < EXPLAINED_SHARE * missing.sum():
+            continue
+        if best is None or explained > best[0]:
+            best = (explained, text)
+    return best
+
+
 def drug_names_said(drug: str) -> str:
     """The drug as the report names it: "lithium (nor Priadel, Camcolit or Liskonum)"."""
+    if drug == "anti-TNF":
+        return "anti-TNF drug (infliximab, adalimumab, golimumab or certolizumab)"
     stem = drug[:6]
     brands = [b.capitalize() for b in DRUG_NAMES.get(drug, ())[1:]
               if not b.startswith(stem) and " " not in b][:3]

@@ -480,7 +480,7 @@ DRUG_CLASS_MEMBERS["statins"] = DRUG_CLASS_MEMBERS["statin"]
 DRUG_CLASS_MEMBERS["oninsulin"] = DRUG_CLASS_MEMBERS["insulin"]
 #: An answer naming a drug of the class as not taken: "simvastatin - stopped".
 _NOT_ON_DRUG = re.compile(r"stop|intoleran|allerg|declin|refus|not|never|previous|prior|"
-                        r"no|c/?i", re.IGNORECASE)
+                        r"\bno\b|\bc/?i\b", re.IGNORECASE)
 
 
 def names_class_drug(key: str, names: frozenset[str]) -> bool:

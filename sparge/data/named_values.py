@@ -95,6 +95,26 @@ def _names(column: str) -> tuple[str, ...]:
     return tuple(sorted((n for n in names if n), key=len, reverse=True))
 
 
+#: A column of a biologic's drug levels ("Drug level (trough)", "Trough level"): its
+#: cells may write the drug and the kind of level first, "IFX trough 3.2", "ADA 8.1"
+#: (walk-through 68 left 72 such cells, and the column, out).
+_DRUG_LEVEL = re.compile(r"drug levels?|\btrough\b|\btherapeutic drug", re.IGNORECASE)
+#: The drugs whose trough levels a clinic measures.
+_LEVEL_DRUGS = ("infliximab", "adalimumab", "vedolizumab", "ustekinumab", "golimumab",
+                "certolizumab", "etanercept", "tocilizumab")
+
+
+@lru_cache(maxsize=1)
+def _level_names() -> frozenset[str]:
+    """The drug names, alone or with "trough" or "level", written before a level."""
+    from sparge.data.drug_combinations import names_of
+
+    drugs = {n for d in _LEVEL_DRUGS for n in names_of(d) if len(n) >= 3}
+    kinds = ("trough", "level", "trough level", "tl", "drug level")
+    return frozenset({*drugs, *kinds, *(f"{d} {k}" for d in drugs for k in kinds),
+                      *(f"{d}: {k}" for d in drugs for k in kinds)})
+
+
 @lru_cache(maxsize=4096)
 def name_prefix(column: object) -> re.Pattern[str] | None:
     """The pattern of a column's name before a number at the start of a cell (group 1:
@@ -105,6 +125,8 @@ def name_prefix(column: object) -> re.Pattern[str] | None:
             _CLASSES.search(column) or {w.upper() for w in _words(column)} & CLASS_INITIALS:
         return None
     names = _names(column)
+    if _DRUG_LEVEL.search(column):
+        names = tuple(sorted(set(names) | _level_names(), key=len, reverse=True))
     if not names:
         return None
     long = [re.escape(n) for n in names if len(n) > _SHORT]

@@ -114,3 +114,57 @@ def test_values_written_with_their_name_unit_times_or_short_year_are_read():
     assert ["Partial Mayo", 7, 17.0] in [v[:3] for v in enc.report_.values_to_check]
     said = " ".join(enc.report_.warnings)
     assert "decimal point? 1.7" not in said  # whole scores: no lost decimal point
+
+
+def test_an_ibd_medication_list_is_read_by_drug_and_a_trough_level_applies_to_anti_tnf():
+    """Walk-through 68's "Current medications" ("Pentasa 2g bd\\nImuran 125mg", "vedo SC
+    108mg and Imuran 125mg", "Prednisolone 20mg and infliximab 5mg/kg 8-weekly", "No IBD
+    meds") was left out as free text, with it who was on steroids; its "Drug level
+    (trough)", written for the patients on infliximab or adalimumab ("IFX trough 3.2",
+    "ADA 8.1"), counted 75 % of gaps against the others."""
+    rng = np.random.default_rng(4)
+    n = 400
+    anti_tnf = ["IFX (Remsima) 5mg/kg q8w", "Humira 40mg EOW", "ADA 40mg fortnightly",
+                "Prednisolone 20mg and infliximab 5mg/kg 8-weekly", "Amgevita 40mg eow"]
+    other = ["Pentasa 2g bd\nImuran 125mg", "vedo SC 108mg and Imuran 125mg",
+             "mesalazine 2.4g od", "No IBD meds", "6-MP 75mg od", "budesonide 9mg",
+             "Octasa 800mg 3 tabs tds", "pred 40mg reducing", "Entyvio 300mg 8 wkly"]
+    on = rng.random(n) < 0.3
+    seps = [", ", "; ", "\n", " + "]
+    meds = np.array([(rng.choice(anti_tnf) if o else rng.choice(other))
+                     for o in on], dtype=object)
+    paired = (rng.random(n) < 0.4) & (meds != "No IBD meds")
+    meds[paired] = [m + rng.choice(seps) + rng.choice(other[:3] + other[4:])
+                    for m in meds[paired]]
+    level = [(f"IFX trough {v / 10:.1f}" if i % 4 == 0 else f"{v / 10:.1f}") if o else ""
+             for i, (o, v) in enumerate(zip(on, rng.integers(5, 120, n), strict=True))]
+    df = _clinic(n).assign(**{"Current medications": meds, "Drug level (trough)": level})
+    enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(df)
+    drugs = {f.removeprefix("Current medications: ") for f in enc.feature_names_out_
+             if f.startswith("Current medications: ")}
+    assert {"mesalazine", "azathioprine", "vedolizumab", "mercaptopurine", "budesonide",
+            "prednisolone", "infliximab", "adalimumab"} <= drugs, drugs
+    X = enc.transform(df)
+    col = enc.feature_names_out_.index
+    yes = enc.table_.levels("Current medications: prednisolone")["Yes"]
+    pred = X[:, col("Current medications: prednisolone")]
+    row = int(np.flatnonzero(meds == "Prednisolone 20mg and infliximab 5mg/kg 8-weekly")[0])
+    none = int(np.flatnonzero(meds == "No IBD meds")[0])
+    assert X[none, col("Current medications: mesalazine")] != yes
+    assert pred[row] == yes
+    assert X[row, col("Current medications: infliximab")] == yes
+    assert np.isfinite(X[on, col("Drug level (trough)")]).all()
+    assert enc.drug_level_gaps_ == {"Drug level (trough)": ("Current medications",
+                                                            "anti-TNF")}
+    assert enc.report_.not_applicable["Drug level (trough)"] == int((~on).sum())
+
+
+def test_list_names_and_a_class_drug_not_taken_match_whole_words():
+    """Their patterns held backspaces where word boundaries were meant: a "Meds" column's
+    " / " never separated answers, and "simvastatin - no" in a statin column read yes."""
+    from sparge.data.answer_lists import _LISTS_NAME
+    from sparge.data.levels import _NOT_ON_DRUG
+
+    assert _LISTS_NAME.search("Meds") and _LISTS_NAME.search("PMH")
+    assert not _LISTS_NAME.search("Timeds")
+    assert _NOT_ON_DRUG.search("simvastatin no") and not _NOT_ON_DRUG.search("atorvastatin")
