@@ -151,6 +151,11 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     # diabetic eye screening grades (walk-through 64: sparge.data.retinopathy)
     "retinopathy": ((1, ("r0",)), (2, ("r1",)), (3, ("r2",)), (4, ("r3s",)), (5, ("r3a",))),
     "maculopathy": ((1, ("m0",)), (2, ("m1",))),
+    # the Montreal classification's ordered parts (walk-through 68: sparge.data.montreal)
+    "montreal age": ((1, ("a1",)), (2, ("a2",)), (3, ("a3",))),
+    "montreal behaviour": ((1, ("b1",)), (2, ("b2",)), (3, ("b3",))),
+    "montreal extent": ((1, ("e1",)), (2, ("e2",)), (3, ("e3",))),
+    "montreal severity": ((0, ("s0",)), (1, ("s1",)), (2, ("s2",)), (3, ("s3",))),
     # tumour grades and disease stages written in Roman numerals (GBSG2's tgrade I/II/III)
     "grade/stage": ((1, ("i", "grade i", "stage i")), (2, ("ii", "grade ii", "stage ii")),
                     (3, ("iii", "grade iii", "stage iii")),

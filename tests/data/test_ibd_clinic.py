@@ -168,3 +168,41 @@ def test_list_names_and_a_class_drug_not_taken_match_whole_words():
     assert _LISTS_NAME.search("Meds") and _LISTS_NAME.search("PMH")
     assert not _LISTS_NAME.search("Timeds")
     assert _NOT_ON_DRUG.search("simvastatin no") and not _NOT_ON_DRUG.search("atorvastatin")
+
+
+def test_a_montreal_classification_is_read_as_its_parts_for_the_table_and_a_new_patient():
+    """Walk-through 68's "Montreal" ("A2 L3 B2p", "A2L3B1", "E2 left-sided", "Extensive
+    (E3), S2", "proctitis") was left out as free text, with the behaviour that predicts
+    surgery."""
+    from sparge.data.montreal import montreal_parts
+
+    assert montreal_parts("A2 L3+L4 B3p") == {"age": "A2", "location": "ileocolonic",
+                                              "upper GI": "Yes", "behaviour": "B3",
+                                              "perianal": "Yes"}
+    assert montreal_parts("proctitis") == {"extent": "E1"}
+    assert montreal_parts("E2 left-sided S0") == {"extent": "E2", "severity": "S0"}
+    assert montreal_parts("A2 L3 B2 see letter") is None
+    rng = np.random.default_rng(5)
+    n = 300
+    crohns = ["A2 L3 B1", "A2L3B1", "A3 L1 B1", "A2 L3 B2p", "A1 L2 B3", "L3+L4 B2",
+              "A2, L1, B1", "A3 L3 B2 p"]
+    uc = ["E2", "E3 extensive", "left sided", "Extensive (E3), S2", "proctitis", "E2 S1",
+          "pancolitis S1"]
+    cd = rng.random(n) < 0.5
+    df = _clinic(n).assign(
+        Diagnosis=np.where(cd, "Crohn's disease", "Ulcerative colitis"),
+        Montreal=np.where(cd, rng.choice(crohns, n), rng.choice(uc, n)))
+    enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(df)
+    names = [f for f in enc.feature_names_out_ if f.startswith("Montreal ")]
+    assert names == ["Montreal age", "Montreal location", "Montreal upper GI",
+                     "Montreal behaviour", "Montreal perianal", "Montreal extent",
+                     "Montreal severity"]
+    assert enc.table_.is_ordered("Montreal behaviour")
+    assert not enc.table_.is_ordered("Montreal location")
+    # a part of the other diagnosis does not apply, and is no gap
+    assert enc.report_.not_applicable["Montreal behaviour"] == int((~cd).sum())
+    one = enc.transform(pd.DataFrame({"Montreal": ["A2 L3 B3p"]}))
+    col = enc.feature_names_out_.index
+    assert one[0, col("Montreal behaviour")] == enc.table_.levels("Montreal behaviour")["B3"]
+    assert one[0, col("Montreal perianal")] == enc.table_.levels("Montreal perianal")["Yes"]
+    assert np.isnan(one[0, col("Montreal extent")])
