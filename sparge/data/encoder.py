@@ -373,7 +373,9 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
 
 #: Why a column is left out by default (:meth:`Encoder._left_out_why`), in a few words.
 LEFT_OUT_WORDS = {
-    "follow-up": "named like a follow-up or a length of stay: known after the outcome",
+    # walk-through 68: a next appointment ("6/12", "PRN") is no outcome
+    "follow-up": ("named like a follow-up (the next appointment or the time followed) or "
+                  "a length of stay: known after the visit or the outcome"),
     "later measurement": "a later measurement: known after the first visit",
     "other outcome": "named like another outcome: known after the look-alikes are sought",
     "staff": "names the member of staff a patient is with",

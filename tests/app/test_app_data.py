@@ -559,7 +559,7 @@ def test_the_roles_tab_lists_every_left_out_column_with_its_whole_reason():
     assert len(lines) == len(ignored) >= 2
     assert all(line.startswith(f"{c}: ") for line, c in zip(lines, ignored["column"],
                                                               strict=True))
-    assert any("known after the outcome" in line for line in lines)
+    assert any("known after the visit or the outcome" in line for line in lines)
     box = next(e for e in at.expander if "are left out" in e.label)
     assert box.label == f"Why {len(lines)} column(s) are left out"
     shown = box.markdown[0].value  # escaped for markdown: "Length of stay \\(days\\)"
