@@ -54,12 +54,36 @@ _RATE = re.compile(rf"\s{{0,3}}(\d{{1,3}}(?:\.\d)?|{'|'.join(_TIMES)})"
                    rf"({_PERIOD})\s{{0,3}}", re.IGNORECASE)
 
 
+#: A count before or after how often, with "x" or "times": "x6 daily", "5x daily",
+#: "twice daily", "3 times weekly" (walk-through 68's stool frequency).
+_TIMES_ADVERB = re.compile(rf"\s{{0,3}}(?:x\s?(\d{{1,3}})|(\d{{1,3}}|{'|'.join(_TIMES)})"
+                           r"\s?(?:x|times)?)\s{1,2}(daily|nightly|weekly|fortnightly|"
+                           r"monthly|yearly|annually)\s{0,3}", re.IGNORECASE)
+#: What a bowel habit's cell may write first: "BO 5x/day" (bowels open).
+_COUNTED_FIRST = re.compile(r"\s{0,3}(?:bo|bowels open|bowels opened|stools?|bms?|bowel "
+                            r"actions?)\s{1,2}", re.IGNORECASE)
+
+
 def per_day(cell: object) -> float | None:
     """How many times a day a cell says something happens ("weekly": 1/7; "twice a
-    month"), or ``None`` for a cell that writes no rate (a plain count is the column's)."""
+    month"; "x6 daily", "BO 5x/day", "10+ per day": at least 10), or ``None`` for a cell
+    that writes no rate (a plain count is the column's).
+
+    Examples
+    --------
+    >>> [per_day(c) for c in ("x6 daily", "BO 5x/day", "10+ per day", "twice daily")]
+    [6.0, 5.0, 10.0, 2.0]
+    """
     text = str(cell)
     if len(text) > 32:
         return None
+    text = _COUNTED_FIRST.sub("", text, count=1) if _COUNTED_FIRST.match(text) else text
+    text = re.sub(r"(?<=\d)\+", "", text, count=1)  # "10+": at least 10
+    if m := _TIMES_ADVERB.fullmatch(text):
+        n = m.group(1) or m.group(2)
+        k = _TIMES.get(n.lower())
+        k = float(n) if k is None else float(k)
+        return k / _ADVERB_DAYS[m.group(3).lower()]
     if m := _ADVERB.fullmatch(text):
         return 1 / _ADVERB_DAYS[m.group(1).lower()]
     if m := _EVERY.fullmatch(text):
@@ -79,6 +103,36 @@ def per_day(cell: object) -> float | None:
     return None
 
 
+#: A column named for how often something happens, without a period ("Stool
+#: frequency", "Bowel frequency"): its cells say the period ("6/day", "x4 daily").
+_FREQUENCY_NAME = re.compile(r"\bfrequency\b|\bfreq\b", re.IGNORECASE)
+_COUNTED = re.compile(f"{_COUNT_NAME.pattern}|{_FREQUENCY_NAME.pattern}", re.IGNORECASE)
+#: The period a cell writes: "6/day", "5 per day", "x4 daily", "twice a week".
+_CELL_PERIOD = re.compile(rf"(?:/|\bper\s|\ba\s|\ban\s)\s?({_PERIOD})\b|"
+                          r"\b(daily|nightly|weekly|fortnightly|monthly|yearly|annually)\b",
+                          re.IGNORECASE)
+
+
+def _cells_period(values: pd.Series) -> float | None:
+    """The days of the period a column's cells write most ("6/day": 1), when at least a
+    fifth of its written cells write one; ``None`` otherwise."""
+    text = values.dropna().astype(str)
+    if text.empty:
+        return None
+    counts = text.str.slice(0, 32).value_counts()
+    found: dict[float, int] = {}
+    for cell, n in counts.items():
+        m = _CELL_PERIOD.search(cell)
+        if m is not None:
+            word = (m.group(1) or m.group(2)).lower()
+            days = PERIOD_DAYS.get(word, _ADVERB_DAYS.get(word))
+            if days is not None:
+                found[days] = found.get(days, 0) + int(n)
+    if not found or sum(found.values()) < 0.2 * len(text):
+        return None
+    return max(found, key=found.get)
+
+
 def _reader(days: float):
     def read(cell: str) -> str | None:
         v = per_day(cell)
@@ -91,12 +145,14 @@ def read_frequencies(df: pd.DataFrame) -> pd.DataFrame:
     column counting events in a period (:data:`_COUNT_NAME`) rewritten as the count in
     that period, and a note per column. Other tables are returned as they are."""
     out = df
-    for col in named_columns(df, _COUNT_NAME):
+    for col in named_columns(df, _COUNTED):
         name = str(col)[:80]
         m = _COUNT_NAME.search(name)
-        if m is None or _AMOUNT_NAME.search(name):
+        if _AMOUNT_NAME.search(name):
             continue
-        days = PERIOD_DAYS[m.group(1).lower()]
+        days = PERIOD_DAYS[m.group(1).lower()] if m is not None else _cells_period(df[col])
+        if days is None:
+            continue
         period = {1.0: "a day", 7.0: "a week", 14.0: "a fortnight",
                   365.25: "a year"}.get(days, "a month")
         out = rewrite_named(out, [col], _reader(days),

@@ -206,3 +206,23 @@ def test_a_montreal_classification_is_read_as_its_parts_for_the_table_and_a_new_
     assert one[0, col("Montreal behaviour")] == enc.table_.levels("Montreal behaviour")["B3"]
     assert one[0, col("Montreal perianal")] == enc.table_.levels("Montreal perianal")["Yes"]
     assert np.isnan(one[0, col("Montreal extent")])
+
+
+def test_a_stool_frequency_written_as_clinics_write_it_is_a_count_a_day():
+    """Walk-through 68's "Stool frequency" ("6/day", "x6 daily", "BO 5x/day", "10+ per
+    day", "three times a day", "6-7") was left out as more than 30 answers."""
+    rng = np.random.default_rng(6)
+    n = 300
+    forms = ["{}", "{}/day", "x{} daily", "BO {}x/day", "{} per day", "{}-{}"]
+    counts = rng.integers(1, 9, n)
+    cells = [forms[i % len(forms)].format(*([v] if i % len(forms) < 5 else [v, v + 1]))
+             for i, v in enumerate(counts)]
+    cells[0], cells[1] = "10+ per day", "three times a day"
+    df = _clinic(n).assign(**{"Stool frequency": cells})
+    enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(df)
+    X = enc.transform(df)
+    got = X[:, enc.feature_names_out_.index("Stool frequency")]
+    want = np.array([v + 0.5 if i % len(forms) == 5 else v for i, v in enumerate(counts)],
+                    dtype=float)
+    want[:2] = [10, 3]
+    assert np.allclose(got, want)
