@@ -100,6 +100,7 @@ from sparge.data.levels import (
     synonym_groups,
 )
 from sparge.data.montreal import montreal_columns, split_montreal
+from sparge.data.named_scores import named_score_columns, split_named_scores
 from sparge.data.named_values import read_named_values
 from sparge.data.not_applicable import read_not_applicable
 from sparge.data.number_format import data_decimals, format_given, format_number
@@ -366,8 +367,9 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         return split_apgars(split_pressures(split_tnm(
-            split_montreal(split_retinopathy(df, known=graded),
-                           known=montreal_columns(fitted)), known=stages),
+            split_named_scores(split_montreal(split_retinopathy(df, known=graded),
+                                              known=montreal_columns(fitted)),
+                               known=named_score_columns(fitted)), known=stages),
             known=pressure_columns(fitted)), known=apgar_columns(fitted))
 
 

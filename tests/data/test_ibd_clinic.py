@@ -226,3 +226,27 @@ def test_a_stool_frequency_written_as_clinics_write_it_is_a_count_a_day():
                     dtype=float)
     want[:2] = [10, 3]
     assert np.allclose(got, want)
+
+
+def test_an_endoscopy_column_of_two_scores_is_read_as_one_column_per_score():
+    """Walk-through 68's "Endoscopy (latest)" wrote the SES-CD of a Crohn's disease and
+    the Mayo endoscopic subscore of an ulcerative colitis ("SES-CD 8", "MES 2", "moderate
+    (Mayo 2)", "UCEIS 3 / Mayo 1") and was left out as free text."""
+    rng = np.random.default_rng(7)
+    n = 300
+    cd = rng.random(n) < 0.5
+    ses, mayo = rng.integers(0, 20, n), rng.integers(0, 4, n)
+    forms = ["Mayo {}", "MES {}", "Mayo endoscopic {}", "moderate (Mayo {})"]
+    cells = [(f"SES-CD {s}" if i % 2 else f"SESCD: {s}") if c else forms[i % 4].format(m)
+             for i, (c, s, m) in enumerate(zip(cd, ses, mayo, strict=True))]
+    df = _clinic(n).assign(**{"Endoscopy (latest)": cells})
+    enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(df)
+    names = [f for f in enc.feature_names_out_ if f.startswith("Endoscopy")]
+    assert names == ["Endoscopy (latest) SES-CD", "Endoscopy (latest) Mayo endoscopic"]
+    X = enc.transform(df)
+    col = enc.feature_names_out_.index
+    assert np.array_equal(X[cd, col("Endoscopy (latest) SES-CD")], ses[cd])
+    assert np.array_equal(X[~cd, col("Endoscopy (latest) Mayo endoscopic")], mayo[~cd])
+    one = enc.transform(pd.DataFrame({"Endoscopy (latest)": ["MES 3"]}))
+    assert one[0, col("Endoscopy (latest) Mayo endoscopic")] == 3
+    assert np.isnan(one[0, col("Endoscopy (latest) SES-CD")])
