@@ -42,11 +42,7 @@ from sparge.data.column_guess import (
 )
 from sparge.data.combined_cells import source_columns
 from sparge.data.encoder import ROLES, guess_feature_count
-from sparge.data.encoding_notes import (
-    FAR_VALUES_CLEARED,
-    far_values_button,
-    far_values_done,
-)
+from sparge.data.encoding_notes import FAR_VALUES_CLEARED, far_values_click
 from sparge.data.safe_text import cut_between, md_escape, plain_frame, quoted_names, to_csv
 from sparge.services.ages import (
     AGREE_YEARS,
@@ -236,7 +232,8 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
                             clear_far=keep and ss.cohort.clear_far,
                             ages=enc.ages if keep else None,
                             leave_out_copies=keep and enc.leave_out_copies,
-                            blank_as_no=enc.blank_as_no if keep else None)
+                            blank_as_no=enc.blank_as_no if keep else None,
+                            convert_slips=getattr(enc, "convert_slips", True) or not keep)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
@@ -412,7 +409,8 @@ with current:
             st.caption("One click repairs what the report below finds (each button's "
                        "warning says what it does):")
         if rep.values_to_check:  # the warning below lists them; one click clears them
-            label = far_values_button(rep.values_to_check, cohort.clear_far)
+            label, changes, done = far_values_click(
+                rep.values_to_check, cohort.clear_far, getattr(enc, "convert_slips", False))
             if st.button(label, key="far_values",
                          help="A typo or a value in another unit pulls its patient's "
                               "look-alikes and shrinks how much the column counts for "
@@ -420,9 +418,7 @@ with current:
                               "patient's other values; a value in a probable other unit "
                               "(named in the warning) is converted from it. Train again "
                               "afterwards."):
-                _again((far_values_done(rep.values_to_check) if not cohort.clear_far
-                        else "Values used as given") + "; the table was encoded again.",
-                       clear_far=not cohort.clear_far)
+                _again(done + "; the table was encoded again.", **changes)
         if rep.answers_two_ways:  # the warning below lists them; one click merges them
             n_all = sum(len(p) for p in rep.answers_two_ways.values())
             # pairs the user keeps apart (chosen in the list below, read before it is

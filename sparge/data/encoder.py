@@ -56,6 +56,7 @@ from sparge.data.drug_levels import drug_level_mask, drug_names_said, find_drug_
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
+    FAR_VALUES_CONVERTED,
     conversion_note,
     feature_shift,
     inferred_note,
@@ -429,6 +430,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         values the model trains on (walk-through 29's report counted the 111 HbA1c it had
         cleared as values). The report still lists them. ``transform`` reads new patients
         as written (the New patient page questions such values).
+    convert_slips : bool
+        Without ``clear_far``, the far values written in a probable other unit, where at
+        least :data:`MIN_UNIT_SLIPS` of a column's all convert from that one unit into
+        where its other patients lie (132 haemoglobins in g/dL among g/L), are converted
+        in the table fitted, and the others used as given (walk-through 68: a look-alike's
+        Hb showed as "61.6 (11.9–137)" until the user clicked). False: all as given.
     blank_as_no : list of str, optional
         Yes/no columns whose empty cells are their No answer: a register export (a GP
         practice's asthma, COPD, hypertension columns) writes nothing for a patient not on
@@ -539,7 +546,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                  numeric_threshold: float = 0.8, max_levels: int = 30,
                  min_outcome_patients: int = 1, clear_far: bool = False,
                  ages: Mapping[str, Mapping] | None = None, leave_out_copies: bool = False,
-                 blank_as_no: Sequence[str] | None = None):
+                 blank_as_no: Sequence[str] | None = None, convert_slips: bool = True):
         self.id_column = id_column
         self.label_column = label_column
         self.encoding_table = encoding_table
@@ -555,6 +562,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.ages = ages
         self.leave_out_copies = leave_out_copies
         self.blank_as_no = blank_as_no
+        self.convert_slips = convert_slips
 
     # ------------------------------------------------------------------ helpers
     def _user_table(self) -> EncodingTable | None:
@@ -990,6 +998,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         self._far_values(X, report)
         if self.clear_far:
             X = self._cleared(X, report)
+        elif self.convert_slips:
+            X = self._cleared(X, report, converted_only=True)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels,
                               copies if leave_copies and copies.any() else None, whole)
@@ -1013,13 +1023,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.n_features_in_ = len(cols)
         return X
 
-    def _cleared(self, X: np.ndarray, report: ValidationReport) -> np.ndarray:
+    def _cleared(self, X: np.ndarray, report: ValidationReport,
+                 converted_only: bool = False) -> np.ndarray:
         """``X`` with the values to check converted from their probable unit, or missing
-        (``clear_far``)."""
+        (``clear_far``); with ``converted_only``, the converted ones only
+        (``convert_slips``)."""
         X = X.copy()
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
         for feature, row, _, _, converted in report.values_to_check:
-            X[int(row), pos[feature]] = np.nan if converted is None else converted
+            if converted is not None or not converted_only:
+                X[int(row), pos[feature]] = np.nan if converted is None else converted
         return X
 
     def _units_from_values(self, X: np.ndarray, report: ValidationReport) -> dict[str, str]:
@@ -1114,7 +1127,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             + (", from those of the patients of the same age," if aged_any else "")
             + " or impossible in its unit (a typo or another unit?), "
             # walk-through 35: a library caller's clear_far=True report said "used as given"
-            f"{FAR_VALUES_CLEARED if self.clear_far else FAR_VALUES_ADVICE}: "
+            + (f"{FAR_VALUES_CLEARED}: " if self.clear_far else
+               f"{FAR_VALUES_CONVERTED}: " if self.convert_slips and any(
+                   v[4] is not None for v in report.values_to_check) else
+               f"{FAR_VALUES_ADVICE}: ")
             + "; ".join(parts[:8])
             + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "") + ".")
 
@@ -2463,6 +2479,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                            "max_levels": self.max_levels,
                            "min_outcome_patients": self.min_outcome_patients,
                            "clear_far": self.clear_far,
+                           "convert_slips": self.convert_slips,
                            "ages": _plain_ages(self.ages),
                            "leave_out_copies": self.leave_out_copies,
                            "blank_as_no": list(self.blank_as_no or []) or None},

@@ -166,6 +166,10 @@ FAR_VALUES_ADVICE = "used as given (correct the file, or set them to missing)"
 FAR_VALUES_CLEARED = ("set to missing for training, or converted where at least 3 of a "
                       "column's fit one probable unit (the model completes the missing ones "
                       "like any gap; the table itself is unchanged)")
+#: ... and by default (the Encoder's ``convert_slips``), with some converted.
+FAR_VALUES_CONVERTED = ("converted for training where at least 3 of a column's fit one "
+                        "probable unit (the table itself is unchanged), the others used as "
+                        "given (correct the file, or set them to missing)")
 
 
 def _far_counts(values_to_check: list) -> tuple[int, int]:
@@ -187,14 +191,23 @@ def far_values_done(values_to_check: list) -> str:
     return text[0].upper() + text[1:]
 
 
-def far_values_button(values_to_check: list, cleared: bool) -> str:
+def far_values_button(values_to_check: list, cleared: bool, converted: bool = False
+                      ) -> str:
     """The Data page's button for the far values (``report_.values_to_check``): what a
     click does, converting those written in a probable other unit and setting the
-    others to missing (or, once done, using them all as given)."""
+    others to missing (or, once done, using them all as given). ``converted``: those in
+    a probable other unit are converted already (the Encoder's ``convert_slips``): the
+    click sets the others to missing, or, without others, uses them as given."""
     n = len(values_to_check)
     if cleared:
         return f"Use the {n:,} far value{'s' if n != 1 else ''} as given"
     conv, rest = _far_counts(values_to_check)
+    if converted and conv:
+        if not rest:
+            return (f"Use the {conv:,} value{'s' if conv != 1 else ''} converted from a "
+                    "probable other unit as given")
+        return (f"Set the other {rest:,} far value{'s' if rest != 1 else ''} to missing "
+                "for training")
     words = []
     if conv:
         words.append(f"convert the {conv:,} in a probable other unit")
@@ -203,6 +216,22 @@ def far_values_button(values_to_check: list, cleared: bool) -> str:
                      f"{'value' if rest == 1 else 'values'} to missing")
     text = " and ".join(words) + " for training"
     return text[0].upper() + text[1:]
+
+
+def far_values_click(values_to_check: list, cleared: bool, converted: bool
+                     ) -> tuple[str, dict[str, bool], str]:
+    """The Data page's far-values button: its label (:func:`far_values_button`), the
+    encoder's settings a click sets (``clear_far``, ``convert_slips``), and what it says
+    it did."""
+    label = far_values_button(values_to_check, cleared, converted)
+    conv, rest = _far_counts(values_to_check)
+    if cleared:
+        return label, {"clear_far": False, "convert_slips": False}, "Values used as given"
+    if converted and conv and not rest:
+        return label, {"convert_slips": False}, "Converted values used as given"
+    done = (f"{rest:,} value{'s' if rest != 1 else ''} set to missing" if converted and conv
+            else far_values_done(values_to_check))
+    return label, {"clear_far": True, "convert_slips": True}, done
 
 
 def report_left_out(reasons: dict[str, list[str]], max_levels: int,

@@ -102,7 +102,7 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
     """The cohort's table encoded again with its settings, ``changes`` overriding some
     (``id_column``, ``label_column``, ``roles``, ``encoding_table``,
     ``max_patient_missing``, ``min_outcome_patients``, ``clear_far``, ``ages``,
-    ``leave_out_copies``, ``blank_as_no``): what the Data page's apply, merge,
+    ``leave_out_copies``, ``blank_as_no``, ``convert_slips``): what the Data page's apply, merge,
     set-to-missing, copies, age and empty-as-No buttons do."""
     enc = cohort.encoder
     settings = {"id_column": enc.id_column, "label_column": enc.label_column,
@@ -110,7 +110,8 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
                 "max_patient_missing": enc.max_patient_missing,
                 "min_outcome_patients": enc.min_outcome_patients,
                 "clear_far": cohort.clear_far, "ages": enc.ages,
-                "leave_out_copies": enc.leave_out_copies, "blank_as_no": enc.blank_as_no}
+                "leave_out_copies": enc.leave_out_copies, "blank_as_no": enc.blank_as_no,
+                "convert_slips": getattr(enc, "convert_slips", True)}
     return encode_cohort(cohort.df, **{**settings, **changes})
 
 
@@ -286,6 +287,8 @@ def table_choices(encoder, clear_far: bool) -> str:
         said.append(f"the column roles set ({names}{' …' if len(roles) > 3 else ''})")
     if clear_far:
         said.append("far values set to missing or converted")
+    elif not getattr(encoder, "convert_slips", True):
+        said.append("values in a probable other unit used as given")
     if encoder.leave_out_copies:
         said.append("copied rows left out of training")
     if encoder.blank_as_no:

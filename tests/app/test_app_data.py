@@ -192,6 +192,37 @@ def test_values_far_from_their_column_are_listed_and_set_to_missing_on_request()
     assert at.session_state["cohort"].X[4, j] > 200
 
 
+def test_values_in_another_unit_are_converted_and_the_click_uses_them_as_given():
+    """Walk-through 68: haemoglobins in g/dL among g/L were used as g/L until a click.
+    They are converted when encoded; the page's click uses them as given, and a second
+    encoding of the table keeps that choice."""
+    df = pd.read_csv(io.BytesIO(NARROW))
+    rng = np.random.default_rng(3)
+    hb = np.round(rng.normal(128, 14, len(df)))
+    cells = [f"{v:.0f}" for v in hb]
+    slips = np.arange(0, len(df), 7)[:8]
+    for i in slips:
+        cells[i] = f"{hb[i] / 10:.1f}"
+    df["Hb (g/L)"] = cells
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("hb.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.slider(key="setup_missing").set_value(50)
+    at.button(key="setup_go").click().run()
+    assert not at.exception
+    cohort = at.session_state["cohort"]
+    j = cohort.features.index("Hb (g/L)")
+    np.testing.assert_allclose(cohort.X[slips, j], hb[slips], atol=0.51)
+    button = at.button(key="far_values")
+    assert button.label == "Use the 8 values converted from a probable other unit as given"
+    button.click().run()
+    assert not at.exception
+    cohort = at.session_state["cohort"]
+    np.testing.assert_allclose(cohort.X[slips, j], hb[slips] / 10, atol=0.051)
+    at.button(key="setup_go").click().run()
+    assert not at.session_state["cohort"].encoder.convert_slips
+
+
 def test_an_id_column_with_repeats_is_questioned_before_encoding():
     """Walk-through 26 chose the repeated 'Patient ID' and learned it from the refusal."""
     rows = ["Patient ID,Age,Outcome"] + [f"P{i % 18},{40 + i},{'yes' if i % 3 else 'no'}"

@@ -371,3 +371,51 @@ def test_a_temperature_written_with_a_bare_f_is_in_fahrenheit():
     x = enc.transform(pd.DataFrame({"Temperature": cells}))[:, 0]
     np.testing.assert_allclose(x, t, atol=0.03)
     assert enc.cell_unit("Temperature") == "°C"
+
+
+def test_values_in_a_probable_other_unit_are_converted_by_default_and_the_click_undoes_it():
+    """Walk-through 68: 132 haemoglobins in g/dL among g/L were used as g/L unless the
+    user clicked; a look-alike's Hb showed as "61.6 (11.9–137)". Three or more far
+    values all converting from one unit are converted by default, the others used as
+    given; the Data page's click sets the others to missing, or uses the converted ones
+    as given."""
+    from sparge.data.encoding_notes import FAR_VALUES_CONVERTED, far_values_click
+    from sparge.services.workflow import encode_again, encode_cohort
+
+    rng = np.random.default_rng(12)
+    n = 300
+    hb = np.round(rng.normal(128, 16, n))
+    cells = [f"{v:.0f}" for v in hb]
+    slips = rng.choice(n, 40, replace=False)
+    for i in slips:
+        cells[i] = f"{hb[i] / 10:.1f}"  # g/dL in a g/L column
+    df = pd.DataFrame({"Hb (g/L)": cells, "Age": rng.integers(30, 80, n)})
+    df.loc[int(np.setdiff1d(np.arange(n), slips)[0]), "Age"] = 700  # a typo: as given
+    cohort = encode_cohort(df)
+    j = cohort.features.index("Hb (g/L)")
+    np.testing.assert_allclose(cohort.X[slips, j], hb[slips], atol=0.51)
+    assert np.nanmax(cohort.X[:, cohort.features.index("Age")]) == 700
+    said = next(w for w in cohort.encoder.report_.warnings if "far from the rest" in w)
+    assert FAR_VALUES_CONVERTED in said
+    checks = cohort.encoder.report_.values_to_check
+    label, changes, done = far_values_click(checks, cleared=False, converted=True)
+    assert label == "Set the other 1 far value to missing for training"
+    assert changes == {"clear_far": True, "convert_slips": True}
+    assert done == "1 value set to missing"
+    cleared = encode_again(cohort, **changes)
+    assert np.nanmax(cleared.X[:, cleared.features.index("Age")]) < 700
+    np.testing.assert_allclose(cleared.X[slips, j], hb[slips], atol=0.51)
+    label, changes, done = far_values_click(checks, cleared=True, converted=True)
+    assert label == "Use the 41 far values as given" and changes == {
+        "clear_far": False, "convert_slips": False}
+    given = encode_again(cleared, **changes)
+    np.testing.assert_allclose(given.X[slips, j], hb[slips] / 10, atol=0.051)
+    # without another far value the click uses the converted ones as given
+    only = encode_cohort(df.assign(Age=rng.integers(30, 80, n)))
+    label, changes, _ = far_values_click(only.encoder.report_.values_to_check,
+                                         cleared=False, converted=True)
+    assert label == "Use the 40 values converted from a probable other unit as given"
+    assert changes == {"convert_slips": False}
+    # the library's own switch, saved with the model
+    assert Encoder(convert_slips=False).get_params()["convert_slips"] is False
+    assert Encoder.from_dict(given.encoder.to_dict()).convert_slips is False
