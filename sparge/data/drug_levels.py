@@ -72,7 +72,14 @@ DRUG_NAMES: dict[str, tuple[str, ...]] = {
                  "simponi", "certolizumab", "cimzia"),
 }
 #: A column named for a drug's level without naming the drug: "Drug level (trough)".
-_ANY_DRUG_LEVEL = re.compile(r"\bdrug levels?\b|\btroughs?\b|\btdm\b", re.IGNORECASE)
+_ANY_DRUG_LEVEL = re.compile(r"\bdrug levels?\b|\btroughs?\b|\btdm\b|"
+                             # ... or the antibodies to it, measured with the level
+                             # (walk-through 68's "Anti-drug antibodies", 75 % empty)
+                             r"anti[\s-]?drug antibod|\bdrug antibod|\bantibodies to\b",
+                             re.IGNORECASE)
+#: A column of the antibodies to a drug: a level's companion, encoded as answers.
+DRUG_ANTIBODIES = re.compile(r"anti[\s-]?drug antibod|\bdrug antibod|\bantibodies to\b",
+                             re.IGNORECASE)
 
 #: A column named for a drug's level: "Lithium level (mmol/L)", "Vanc trough",
 #: "Serum clozapine conc", "Tacrolimus" (a number: the level).
@@ -229,5 +236,5 @@ def drug_level_mask(df: pd.DataFrame, column: str, drug: str) -> np.ndarray:
     return known & ~names_drug(cells, drug)
 
 
-__all__ = ["DRUG_NAMES", "drug_level_mask", "drug_names_said", "find_drug_level_gaps", "level_drug",
-           "names_drug"]
+__all__ = ["DRUG_ANTIBODIES", "DRUG_NAMES", "drug_level_mask", "drug_names_said",
+           "find_drug_level_gaps", "level_drug", "names_drug"]

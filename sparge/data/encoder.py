@@ -52,7 +52,12 @@ from sparge.data.column_kinds import (
 from sparge.data.combined_cells import shared_looks, source_columns
 from sparge.data.compound_units import read_compound_units, unpack_rows
 from sparge.data.dates import add_ages
-from sparge.data.drug_levels import drug_level_mask, drug_names_said, find_drug_level_gaps
+from sparge.data.drug_levels import (
+    DRUG_ANTIBODIES,
+    drug_level_mask,
+    drug_names_said,
+    find_drug_level_gaps,
+)
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
@@ -994,7 +999,6 @@ class Encoder(TransformerMixin, BaseEstimator):
         warn_same_patient_rows(df, X, self.naming_column(df), copies, report)
         warn_rows_under_another_id(df, X, self.naming_column(df), copies, report)
         self.value_units_ = self._units_from_values(X, report)
-        self._blank_as_no_notes(df, report)
         self._far_values(X, report)
         if self.clear_far:
             X = self._cleared(X, report)
@@ -1003,6 +1007,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels,
                               copies if leave_copies and copies.any() else None, whole)
+        # after the gaps by design are known: a Montreal part's gaps for the other
+        # diagnosis are no register's No (walk-through 68)
+        self._blank_as_no_notes(df, report)
         report.copied_rows = [int(i) + 2 for i in np.flatnonzero(copies)]
         if leave_copies and copies.any():
             self.keep_patients_ &= ~copies
@@ -1447,7 +1454,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  and not pd.api.types.is_numeric_dtype(whole[c])]
         self.drug_level_gaps_ = find_drug_level_gaps(
             whole.set_axis(list(map(str, whole.columns)), axis=1),
-            {f: X[:, j] for j, f in enumerate(names) if self.roles_.get(f) == "numeric"
+            {f: X[:, j] for j, f in enumerate(names) if (
+                self.roles_.get(f) == "numeric" or DRUG_ANTIBODIES.search(f[:120]))
              and f not in self.structural_gaps_}, texts)
         mask = self._not_applicable(X, whole)  # once: a drug's level reads the text
         self._report_structural_gaps(X, report, mask)
@@ -1816,6 +1824,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 continue
             n_blank = int((cell_text(df[col]) == "").sum())
             if not n_blank or self._no_code(col) is None:
+                continue
+            if col in getattr(self, "structural_gaps_", {}) and col not in chosen:
                 continue
             if col in chosen:
                 done[col] = n_blank

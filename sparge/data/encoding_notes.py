@@ -168,8 +168,8 @@ FAR_VALUES_CLEARED = ("set to missing for training, or converted where at least 
                       "like any gap; the table itself is unchanged)")
 #: ... and by default (the Encoder's ``convert_slips``), with some converted.
 FAR_VALUES_CONVERTED = ("converted for training where at least 3 of a column's fit one "
-                        "probable unit (the table itself is unchanged), the others used as "
-                        "given (correct the file, or set them to missing)")
+                        "probable unit (the table itself is unchanged), any not converted "
+                        "used as given (correct the file, or set them to missing)")
 
 
 def _far_counts(values_to_check: list) -> tuple[int, int]:

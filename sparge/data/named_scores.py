@@ -40,8 +40,11 @@ _FOUND = re.compile(r"(?<![a-z])(" + "|".join(
 _NAMED = re.compile(r"endoscop|colonoscop|sigmoidoscop|\bscope\b|\bscore", re.IGNORECASE)
 #: Share of a column's written cells that must write a named score.
 NAMED_SHARE = 0.5
-#: Fewest cells writing a named score for a column to be read so.
+#: Fewest cells writing a named score for a column to be read so, and for a score to be
+#: a column of its own ...
 NAMED_MIN = 10
+#: ... with at least this share of the cells that write a score.
+SCORE_SHARE = 0.1
 
 
 def named_scores(cell: object) -> dict[str, float]:
@@ -99,7 +102,15 @@ def split_named_scores(df: pd.DataFrame, known: dict[str, list[str]] | None = No
         if not forced and (scored < NAMED_MIN or scored < NAMED_SHARE * written
                            or len(found) < 2):
             continue
-        names = known.get(str(col)) or [s for s, _ in SCORES if s in found]
+        # a score written for a handful only is no column of its own (walk-through 68's
+        # five "UCEIS 3 / Mayo 1": 98 % gaps); its cells' other scores are read
+        often = {s: sum(int(n) for cell, n in counts.items() if s in read[cell])
+                 for s in found}
+        names = known.get(str(col)) or [
+            s for s, _ in SCORES
+            if often.get(s, 0) >= max(NAMED_MIN, SCORE_SHARE * scored)]
+        if not forced and len(names) < 2:
+            continue
         if any(f"{col} {s}" in out.columns for s in names):
             continue
         new = pd.DataFrame({f"{col} {s}": [repr(r[s]) if s in (r := read.get(t, {}))

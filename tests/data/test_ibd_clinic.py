@@ -139,7 +139,11 @@ def test_an_ibd_medication_list_is_read_by_drug_and_a_trough_level_applies_to_an
     level = [(f"IFX trough {v / 10:.1f}" if i % 4 == 0 else f"{v / 10:.1f}") if o else ""
              for i, (o, v) in enumerate(zip(on, rng.integers(5, 120, n), strict=True))]
     df = _clinic(n).assign(**{"Current medications": meds, "Drug level (trough)": level})
+    df["Anti-drug antibodies"] = [rng.choice(["Negative", "<10", "positive (113)"]) if o
+                                  else "" for o in on]
     enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(df)
+    # the antibodies to the drug are measured with its level: no gap for the others
+    assert enc.report_.not_applicable["Anti-drug antibodies"] == int((~on).sum())
     drugs = {f.removeprefix("Current medications: ") for f in enc.feature_names_out_
              if f.startswith("Current medications: ")}
     assert {"mesalazine", "azathioprine", "vedolizumab", "mercaptopurine", "budesonide",
@@ -154,8 +158,9 @@ def test_an_ibd_medication_list_is_read_by_drug_and_a_trough_level_applies_to_an
     assert pred[row] == yes
     assert X[row, col("Current medications: infliximab")] == yes
     assert np.isfinite(X[on, col("Drug level (trough)")]).all()
-    assert enc.drug_level_gaps_ == {"Drug level (trough)": ("Current medications",
-                                                            "anti-TNF")}
+    assert enc.drug_level_gaps_ == {
+        "Drug level (trough)": ("Current medications", "anti-TNF"),
+        "Anti-drug antibodies": ("Current medications", "anti-TNF")}
     assert enc.report_.not_applicable["Drug level (trough)"] == int((~on).sum())
 
 
@@ -201,6 +206,9 @@ def test_a_montreal_classification_is_read_as_its_parts_for_the_table_and_a_new_
     assert not enc.table_.is_ordered("Montreal location")
     # a part of the other diagnosis does not apply, and is no gap
     assert enc.report_.not_applicable["Montreal behaviour"] == int((~cd).sum())
+    # ... nor a register's No: empty cells as No is not offered for them
+    assert not {"Montreal perianal", "Montreal upper GI"} & set(
+        enc.report_.blank_no_candidates)
     one = enc.transform(pd.DataFrame({"Montreal": ["A2 L3 B3p"]}))
     col = enc.feature_names_out_.index
     assert one[0, col("Montreal behaviour")] == enc.table_.levels("Montreal behaviour")["B3"]
@@ -239,6 +247,10 @@ def test_an_endoscopy_column_of_two_scores_is_read_as_one_column_per_score():
     forms = ["Mayo {}", "MES {}", "Mayo endoscopic {}", "moderate (Mayo {})"]
     cells = [(f"SES-CD {s}" if i % 2 else f"SESCD: {s}") if c else forms[i % 4].format(m)
              for i, (c, s, m) in enumerate(zip(cd, ses, mayo, strict=True))]
+    # a score a handful write is no column of its own: 98 % gaps (its Mayo is read)
+    uceis = np.flatnonzero(~cd)[:12]
+    for i in uceis:
+        cells[i] = f"UCEIS {mayo[i] + 2} / Mayo {mayo[i]}"
     df = _clinic(n).assign(**{"Endoscopy (latest)": cells})
     enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(df)
     names = [f for f in enc.feature_names_out_ if f.startswith("Endoscopy")]
