@@ -515,8 +515,18 @@ def context(source: str, n_neighbors: int, font: int) -> Context:
     toy = source == TOY
     if toy:
         cohort = toy_cohort()
-        model = toy_model(params())
-        token = f"toy:{params()}"
+        try:
+            model = toy_model(params())
+            token = f"toy:{params()}"
+        except (ValueError, np.linalg.LinAlgError) as exc:
+            # settings that give no model keep the page and its controls: the default
+            # toy is drawn, and the sliders stay to move back (walk-through 69 lost every
+            # control to one error until the browser reloaded)
+            st.warning("These settings give no model on the toy cohort "
+                       f"({md_escape(str(exc), max_len=160)}); the default toy model is "
+                       "shown. Move the last control back.")
+            model = toy_model(tc.ToyParams())
+            token = f"toy:{tc.ToyParams()}"
     else:
         cohort, model = None, ss.model
         token = f"model:{ss.get('model_token', id(model))}"

@@ -95,10 +95,17 @@ def trace_ratio(
         U = np.linalg.qr(init)[0]
     lam = trace_ratio_value(U, A, B)
     it = 0
+    # a representation collapsed to (nearly) nothing (a completion shrunk to zero: the
+    # lecture's lambda of 0.5 with two atoms) leaves S- without a positive direction: the
+    # ratio is infinite, and the start is kept rather than an eigenproblem of infinities
+    if not np.isfinite(lam):
+        return U, lam, it
     for it in range(1, max_iter + 1):  # noqa: B007 (returned)
         _, V = robust_eigh(A - lam * B)
+        new = trace_ratio_value(V[:, :l], A, B)
+        if not np.isfinite(new):
+            break
         U = V[:, :l]
-        new = trace_ratio_value(U, A, B)
         if abs(lam - new) <= tol * max(abs(lam), 1e-12):
             lam = new
             break

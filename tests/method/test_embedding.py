@@ -94,3 +94,18 @@ def test_robust_eigh_falls_back_when_lapack_does_not_converge(monkeypatch):
     M2[0, 0] = np.nan
     with pytest.raises(ValueError, match="non-finite"):
         embedding.robust_eigh(M2)
+
+
+def test_a_collapsed_representation_gives_an_orthonormal_projection_not_an_error():
+    """Walk-through 69: the lecture's toy with a completion lambda of 0.5 and two atoms
+    shrank the representation to nearly nothing; S- had no positive direction (a trace of
+    -4e-16), the ratio was infinite and the eigenproblem of infinities failed the page."""
+    from sparge.method.embedding import trace_ratio
+
+    rng = np.random.default_rng(0)
+    F = 1e-9 * rng.normal(size=(30, 5))
+    S_plus = F.T @ F
+    S_minus = -1e-16 * np.eye(5)  # round-off: no positive direction
+    U, value, _ = trace_ratio(S_plus, S_minus, 2)
+    assert U.shape == (5, 2) and np.all(np.isfinite(U))
+    np.testing.assert_allclose(U.T @ U, np.eye(2), atol=1e-10)

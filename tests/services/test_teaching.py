@@ -451,3 +451,18 @@ def test_a_tiny_models_training_story_and_chart_tell_its_numbers_apart():
     ticks = np.linspace(4.0797e-05, 4.0801e-05, 5)
     assert len({format(float(t), fmt) for t in ticks}) == 5
     assert tick_format([0.41, 0.39, 0.35]) == ".3g"
+
+
+@pytest.mark.parametrize("change", [dict(completion_lambda=0.5, n_atoms=2),
+                                    dict(completion_lambda=0.5, r1=0.6),
+                                    dict(completion_lambda=0.5, k2=1)])
+def test_the_toys_extreme_settings_fit_and_draw(change):
+    """Walk-through 69: two sliders at their ends ("λ" 0.5 with "Atoms k" 2) replaced the
+    whole lecture, controls included, by an error until the browser reloaded."""
+    from sparge.services import teaching as tc
+
+    model = tc.fit_toy(tc.toy_cohort(), tc.ToyParams(**{**tc.params_dict(tc.ToyParams()),
+                                                       **change}))
+    assert np.all(np.isfinite(model.embedding_))
+    tc.embedding_step(model, 5)
+    tc.lookalike_step(model, 0, 5)
