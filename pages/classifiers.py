@@ -91,10 +91,16 @@ with below.container():
                 raise
             bar.progress(1.0, text="done: 100%")
             ss.cls_results = (res, conf, describe_settings(params), n_splits,
-                              cohort.labels[rows].astype(str), weighted)
+                              cohort.labels[rows].astype(str), weighted,
+                              (ss.get("model_token"), ss.get("cohort_name"),
+                               len(cohort.train_rows)))
 
-    if ss.get("cls_results") is not None:
-        res, conf, described, splits, y, was_weighted = ss.cls_results
+    # the current model's and cohort's results only: walk-through 69 read a 569-patient
+    # cohort's scores under "the current model, trained on breast_cancer_30.csv"
+    current = (ss.get("model_token"), ss.get("cohort_name"), len(cohort.train_rows))
+    if ss.get("cls_results") is not None and len(ss.cls_results) == 7 \
+            and ss.cls_results[6] == current:
+        res, conf, described, splits, y, was_weighted, _ = ss.cls_results
         st.subheader("Results")
         st.caption(f"SparGE features: {md_escape(described)}; {splits} splits; "
                    + ("outcomes weighted equally (except in "

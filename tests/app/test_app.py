@@ -521,7 +521,9 @@ def test_classifier_page_on_a_small_cohort(small_cohort):
     at.slider(key="cls_splits").set_value(3)
     at.button(key="cls_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    res, conf, described, splits, y, weighted = at.session_state["cls_results"]
+    res, conf, described, splits, y, weighted, whose = at.session_state["cls_results"]
+    assert whose == (at.session_state["model_token"], "small",
+                     len(at.session_state["cohort"].train_rows))
     # "high" is 11 of 60: the outcomes are weighted equally unless the user unticks it
     assert weighted and "outcomes weighted equally" in texts(at)
     assert "Ticked because the rarest outcome is under 25%" in texts(at)
@@ -549,6 +551,12 @@ def test_classifier_page_on_a_small_cohort(small_cohort):
     at.selectbox(key="cls_measure").set_value("roc_auc").run()
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert any(abs(s["y0"] - 0.5) < 1e-9 for s in bars["layout"]["shapes"])
+    # another model (a retrain): the last model's results are not shown as this one's
+    # (walk-through 69 read a 569-patient cohort's scores under a 30-patient cohort)
+    assert "Results" in [h.value for h in at.subheader]
+    at.session_state["model_token"] = "another model"
+    at.run()
+    assert not at.exception and "Results" not in [h.value for h in at.subheader]
 
 
 def test_classifier_page_with_the_library_defaults(small_cohort):
@@ -601,6 +609,11 @@ def test_held_out_check_compares_sparge_forest_and_raw_on_the_users_cohort(small
     assert ("gives the best look-alikes" in said) != ("cannot be told apart" in said)
     assert "Over 3 splits." in " ".join(c.value for c in at.caption)
     assert "chance: " in said
+    # retrained: the last model's check is not shown as this one's (walk-through 69)
+    at.session_state["model_token"] = "a retrained model"
+    at.run()
+    assert not at.exception
+    assert not [d for d in at.dataframe if "Representation" in d.value.columns]
 
 
 def test_the_held_out_check_without_an_outcome_says_why_it_cannot_run():
