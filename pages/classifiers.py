@@ -121,8 +121,10 @@ with below.container():
                    "SparGE − raw: the mean of the difference on the same split ± its standard "
                    "error, widened because the splits share patients (Nadeau–Bengio); a "
                    "difference within about twice it may be noise. "
-                   "The classifiers see SparGE's embedding alone, as in the paper; the "
-                   "look-alikes also use the forest part (the Model page's held-out check).")
+                   "The classifiers see SparGE's embedding alone, as in the paper"
+                   + ("; the look-alikes also use the forest part (the Model page's "
+                      "held-out check)." if float(getattr(ss.model, "forest_weight_", 0.0)
+                                                  or 0.0) > 0 else "."))
         verdict = comparison_verdict(res, measure, chance, weighted=was_weighted)
         if verdict:
             st.info(verdict)

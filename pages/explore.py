@@ -82,8 +82,14 @@ def _searched() -> None:
 
 
 st.title("Explore the cohort")
-st.caption("Each point is a patient; close points are similar in the learned SparGE space. "
-           "Click a point (or search an ID) to see that patient's look-alikes. To summarise "
+# walk-through 69: with a forest part the look-alikes are not the map's nearest points
+_forest = float(getattr(ss.get("model"), "forest_weight_", 0.0) or 0.0) > 0
+st.caption("Each point is a patient, placed by the learned SparGE space"
+           + ("; a patient's look-alikes are found in that whole space together with the "
+              "model's forest proximity (patients the outcome's trees group together), so "
+              "they need not be the nearest points of this 2-D picture. " if _forest else
+              ": close points are similar. ")
+           + "Click a point (or search an ID) to see that patient's look-alikes. To summarise "
            "a group, choose Lasso or Box select in the map's toolbar (top right) and draw. "
            "× marks patients not used for training.")
 

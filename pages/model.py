@@ -135,16 +135,20 @@ with st.form(f"train_form_{form_gen}"):
     n_components = c1.slider("Embedding dimensions", 2, max(40, start["n_components"]),
                              start["n_components"],
                              help="Size of the learned space where distance = similarity. "
-                                  "10-20 works best in our benchmarks; 2 loses most of the "
-                                  "look-alike quality.")
+                                  "10-20 works best in our benchmarks; 2 can lose look-alike "
+                                  "quality where outcomes or subgroups need more directions "
+                                  "(with two outcomes it may not: the held-out check below "
+                                  "says).")
     rep_opts, rep_i = _options(["codes+completed", "codes"], start["representation"])
     representation = c2.selectbox(
         "What is embedded", rep_opts, index=rep_i,
         # short: "sparse codes + completed values" was cut at 800 px
         format_func={"codes+completed": "codes + values", "codes": "codes only (paper)"}.get,
+        # walk-through 69: not the values themselves, their scores on the r patterns
         help="Codes only: the paper's method, the sparse codes alone. Codes + values also "
-             "keeps the gap-filled biomarker values themselves (better look-alikes in our "
-             "benchmarks).")
+             "keeps each patient's gap-filled values, summarised by their scores on the "
+             "few patterns (components) of the low-rank completion, each patient's row "
+             "scaled to length one (better look-alikes in our benchmarks).")
     n_atoms = c1.slider("Dictionary patterns, atoms (0 = auto)", 0,
                         max(128, start["n_atoms"] or 0), start["n_atoms"] or 0,
                         help="Number of prototypical patterns the sparse codes use. Auto: "

@@ -144,7 +144,8 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         atoms per class.
     n_components : int
         Embedding dimension ``l`` (capped by the representation size). 10-20 works best in
-        our benchmarks; 2 loses most of the look-alike quality.
+        our benchmarks; 2 can lose look-alike quality where outcomes or subgroups need
+        more directions (with two outcomes it may not).
     supervised : bool
         Use the outcome ``y`` (MFA graphs, class-wise K-SVD). ``False``: the unsupervised
         local / non-local graphs.
