@@ -710,7 +710,11 @@ STEPS: tuple[Step, ...] = (
          "survive. A patient's gaps are then filled from its measured values through the kept "
          "basis, strong components trusted and weak ones barely (the probabilistic-PCA "
          "posterior), and the filled row is projected on the basis by a ridge regression — "
-         "the same rule for the training patients and for a new one.",
+         "the same rule for the training patients and for a new one. Each patient's "
+         "projected row is then scaled to length one (normalize_rows, the default): its "
+         "pattern counts, not its size, so "
+         "a patient 2.5 SD from the mean and one 0.3 SD from it in the same direction are "
+         "alike (this is why patients sit on a ring in the pictures below).",
          "Not in the paper: the kept basis, its posterior fill and its ridge rule, so that "
          "training and new patients are completed the same way (Eq. 1 there has no ½, which "
          "only rescales λ).",
@@ -756,20 +760,24 @@ STEPS: tuple[Step, ...] = (
     Step("embedding", "5 · The embedding: trace ratio on the Stiefel manifold",
          (r"\min_{U^\top U = I_l}\ J(U) = "
           r"\frac{\mathrm{tr}(U^\top S^+ U)}{\mathrm{tr}(U^\top S^- U)}",
-          r"y_i = U^\top f_i,\qquad U \in \mathbb{R}^{d \times l}",
+          r"y_i = W\,U^\top f_i,\qquad U \in \mathbb{R}^{d \times l},\ "
+          r"W = \mathrm{diag}(w_1, \dots, w_l)",
           r"\lambda \leftarrow J(U),\qquad U \leftarrow \mathrm{eig}_{\,l\ \mathrm{smallest}}"
           r"\big(S^+ - \lambda S^-\big)"),
          "U projects every patient's representation f_i (its completed scores next to its "
          "code) to l dimensions. Its columns are orthonormal (UᵀU = I): the set of such U is "
-         "the Stiefel manifold, so the projection rotates and drops directions but never "
-         "stretches them. J is small when green edges become short and orange-red edges "
-         "long. The iterative trace-ratio algorithm (Wang et al. 2007) alternates two "
+         "the Stiefel manifold, so U itself rotates and drops directions but never "
+         "stretches them; each kept direction is then weighted (w, from its own trace "
+         "ratio: the better it separates the outcomes, the more it counts). J is small "
+         "when green edges become short and orange-red edges long. The iterative "
+         "trace-ratio algorithm (Wang et al. 2007) alternates two "
          "updates until J stops falling: λ takes the current ratio, then U takes the l "
          "eigenvectors of "
          "S⁺ − λS⁻ with the smallest eigenvalues. Distances in the new space are the patient "
          "similarity.",
-         "Differs from the paper: it embeds the codes alone; here f_i holds the completed "
-         "scores next to the code, and each direction is weighted by its own trace ratio.",
+         "Differs from the paper: it embeds the codes alone (y = Uᵀf); here f_i holds the "
+         "completed scores next to the code, and each direction is weighted (W) by its own "
+         "trace ratio.",
          "dimensions"),
     Step("refinement", "6 · Joint refinement with early stopping",
          (r"\frac{\partial J}{\partial F} = \frac{2\,L^+ F U U^\top}{\mathrm{den}} - "
