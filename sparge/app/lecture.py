@@ -540,6 +540,14 @@ def context(source: str, n_neighbors: int, font: int) -> Context:
                    order=outcome_order(model))
 
 
+#: The header's choices kept across pages.
+_KEPT = ("teach_source", "teach_k", "teach_present")
+
+
+def _keep(name: str) -> None:
+    st.session_state[f"_kept_{name}"] = st.session_state[name]
+
+
 def header_controls(build) -> tuple[bool, Context, object | None]:
     """One row: source, followed patient, look-alikes, presentation mode.
 
@@ -550,6 +558,11 @@ def header_controls(build) -> tuple[bool, Context, object | None]:
     the presentation, the place for :func:`presentation_nav`.
     """
     st.markdown(HEADER_CSS, unsafe_allow_html=True)
+    # Streamlit forgets a widget's value on another page: the choices are kept apart and
+    # given back (walk-through 69's "Current model" went back to the toy on every visit)
+    for name in _KEPT:
+        if name not in st.session_state and f"_kept_{name}" in st.session_state:
+            st.session_state[name] = st.session_state[f"_kept_{name}"]
     on = bool(st.session_state.get("teach_present", False))
     nav = None
     with st.container(key="teach_header"):
@@ -562,12 +575,14 @@ def header_controls(build) -> tuple[bool, Context, object | None]:
             c1, c2, c3, c4 = st.columns([3, 3, 2, 2], vertical_alignment="bottom")
     with c1:
         source = st.radio("Show the steps on", (TOY, REAL), key="teach_source",
-                          horizontal=True)
+                          horizontal=True, on_change=_keep, args=("teach_source",))
     with c3:
         k = st.slider("Look-alikes per patient", 2, 10, 5, key="teach_k",
+                      on_change=_keep, args=("teach_k",),
                       help="Used on the maps, for the precision and in the last step.")
     with c4:
         present = st.toggle("Presentation mode", key="teach_present",
+                            on_change=_keep, args=("teach_present",),
                             help="One step per slide with Back / Next, in large type: its "
                                  "pictures in tabs, its words folded into 'What to say'; "
                                  "the other settings under 'Settings'.")

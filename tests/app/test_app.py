@@ -574,6 +574,19 @@ def test_how_it_works_page():
     assert f"k₁ = {model.k1}, k₂ = {model.k2}" in texts(at)
 
 
+def test_the_lectures_source_is_kept_when_another_page_forgets_it():
+    """Walk-through 69: "Current model" went back to the toy after every other page
+    (Streamlit drops a widget's value on a page that does not draw it)."""
+    at = start("pages/how_it_works.py")
+    at.radio(key="teach_source").set_value("Current model").run()
+    assert not at.exception
+    assert at.session_state["_kept_teach_source"] == "Current model"
+    # a visit to another page drops the widget's own key; the kept choice gives it back
+    again = start("pages/how_it_works.py", _kept_teach_source="Current model")
+    assert not again.exception
+    assert again.radio(key="teach_source").value == "Current model"
+
+
 def test_how_it_works_draws_a_posterior_ridge_model(small_cohort):
     """Issue 9.12: the page uses the fitted completion_ridge_ (a 'posterior' model failed)
     and the model's own graphs (its k1, not the default)."""
