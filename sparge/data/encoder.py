@@ -82,6 +82,7 @@ from sparge.data.leaks import (
     DEFINES_AGREEMENT,
     END_OF_STAY,
     LEAK_AUC,
+    LEAK_LEAVE_OUT_CLASS,
     LEAK_MIN_CLASS,
     NAMED_LEAK_AUC,
     defines_message,
@@ -1338,6 +1339,14 @@ class Encoder(TransformerMixin, BaseEstimator):
         for c in defining:
             leaks.pop(c, None)
             present.pop(c, None)
+        few = int(counts.min()) if len(counts) >= 2 else 0
+        if leaks and len(counts) >= 2 and few < LEAK_LEAVE_OUT_CLASS:
+            report.warnings.append(
+                leak_message(leaks, left_out=False) + f" With {few} patients of the rarer "
+                "outcome a biomarker known before it can separate them this well by chance: "
+                f"{'it stays' if len(leaks) == 1 else 'they stay'} in the model, questioned.")
+            report.questioned_leaks.update(leaks)
+            leaks = {}
         if not leaks and not defining and not present:
             return X
         if len(leaks) + len(defining) + len(present) >= X.shape[1]:

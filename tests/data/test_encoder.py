@@ -1367,3 +1367,27 @@ def test_mental_health_act_sections_written_several_ways_are_paired():
                                   "MHA status"))
     assert got["S2"] == got["s.2 MHA"] == "Section 2" and got["S3"] == "Section 3"
     assert got["Voluntary"] == "Informal" and "CTO (recalled)" not in got
+
+
+def test_a_small_cohorts_separating_biomarker_is_questioned_not_left_out():
+    """Walk-through 69: a 30-patient breast-cancer table (15 of each) lost "mean radius"
+    as a leak (AUC 0.99 there, 0.94 on the 569 patients). Under 30 patients of the rarer
+    outcome it is questioned and stays; with more it is left out as before."""
+    from sparge.data.leaks import LEAK_LEAVE_OUT_CLASS
+
+    def table(n_each: int) -> pd.DataFrame:
+        rng = np.random.default_rng(n_each)
+        y = np.repeat(["benign", "malignant"], n_each)
+        radius = np.where(y == "malignant", 17.0, 12.0) + rng.normal(0, 0.3, 2 * n_each)
+        return pd.DataFrame({"diagnosis": y, "mean radius": radius.round(2),
+                             "texture": rng.normal(19, 4, 2 * n_each).round(1),
+                             "smoothness": rng.normal(0.1, 0.01, 2 * n_each).round(3)})
+
+    assert LEAK_LEAVE_OUT_CLASS == 30
+    small = Encoder(label_column="diagnosis").fit(table(15))
+    assert "mean radius" in small.feature_names_out_
+    assert "mean radius" in small.report_.questioned_leaks
+    said = " ".join(small.report_.warnings)
+    assert "With 15 patients of the rarer outcome" in said and "questioned" in said
+    large = Encoder(label_column="diagnosis").fit(table(60))
+    assert "mean radius" not in large.feature_names_out_
