@@ -86,9 +86,10 @@ MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common
 #: (at least 1 % of the cells, and at least 2 cells) or fit the column's recognised scale
 #: they are a category, not a gap ("None" is the normal Albuminuria value).
-CATEGORY_WORDS = frozenset({"none", "unknown", "nil", "unk", "not known", "nk", "n/k",
-                            "n.k.", "n.k", "declined",
+CATEGORY_WORDS = frozenset({"none", "unknown", "nil", "unk", "declined",
                             "refused", "patient declined", "patient refused"})
+# ("n/k", "nk", "not known" are a clinician's gap, whatever their share: three walk-
+# throughs read them so, and 68's TPMT kept 40 "n/k" as an answer of its own.)
 #: The category words that say an answer is not known: "UNK" is kept or read as missing
 #: as "Unknown" is (walk-through 27's race read "Unknown" as an answer and "UNK" as a gap).
 UNKNOWN_WORDS = frozenset({"unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k"})

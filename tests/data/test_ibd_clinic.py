@@ -262,3 +262,16 @@ def test_an_endoscopy_column_of_two_scores_is_read_as_one_column_per_score():
     one = enc.transform(pd.DataFrame({"Endoscopy (latest)": ["MES 3"]}))
     assert one[0, col("Endoscopy (latest) Mayo endoscopic")] == 3
     assert np.isnan(one[0, col("Endoscopy (latest) SES-CD")])
+
+
+def test_not_known_written_n_k_is_a_gap_however_often():
+    """Walk-through 68's TPMT kept 40 "n/k" (7 %) as an answer "N/k"; "Unknown" in a
+    column where it is common stays an answer (a registry's race)."""
+    rng = np.random.default_rng(8)
+    n = 300
+    df = _clinic(n).assign(
+        TPMT=rng.choice(["Normal", "Intermediate", "n/k", "NK"], n, p=[.7, .2, .07, .03]),
+        Ethnicity=rng.choice(["White", "Asian", "Unknown"], n, p=[.6, .3, .1]))
+    enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(df)
+    assert set(enc.table_.levels("TPMT")) == {"Normal", "Intermediate"}
+    assert "Unknown" in enc.table_.levels("Ethnicity")
