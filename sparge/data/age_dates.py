@@ -217,15 +217,17 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _rewritten(out: pd.DataFrame, df: pd.DataFrame, col, read: np.ndarray,
-               values: np.ndarray) -> pd.DataFrame:
+               values: np.ndarray, note: str | None = None) -> pd.DataFrame:
     """``out`` (``df`` or its copy) with the cells ``read`` of ``col`` written as
-    ``values`` (a copy of ``df`` made once, its notes kept)."""
+    ``values`` (a copy of ``df`` made once, its notes kept), and ``note`` added to them."""
     if out is df:
         out = df.copy()
         out.attrs = dict(df.attrs)
     column = out[col].astype(object).copy()
     column[read] = [repr(float(v)) for v in values[read]]
     out[col] = column
+    if note:
+        out.attrs["sparge_read_notes"] = [*out.attrs.get("sparge_read_notes", []), note]
     return out
 
 
@@ -281,13 +283,10 @@ def read_year_columns(df: pd.DataFrame) -> pd.DataFrame:
         read = np.isfinite(year)
         if not read.any():
             continue
-        out = _rewritten(out, df, col, read, year)
         first = int(np.flatnonzero(read)[0])
-        out.attrs["sparge_read_notes"] = [
-            *out.attrs.get("sparge_read_notes", []),
+        out = _rewritten(out, df, col, read, year, note=(
             f"Column '{_q(col)}': {int(read.sum()):,} year(s) written short or with a note "
-            f"(e.g. '{_q(text.iat[first], 20)}') read as four digits "
-            f"({int(year[first])})."]
+            f"(e.g. '{_q(text.iat[first], 20)}') read as four digits ({int(year[first])})."))
     return out
 
 
@@ -328,11 +327,9 @@ def read_years_since(df: pd.DataFrame) -> pd.DataFrame:
         read = np.isfinite(years) & (years >= 0) & (years <= 100)
         if not read.any():
             continue
-        out = _rewritten(out, df, col, read, years)
         first = int(np.flatnonzero(read)[0])
-        out.attrs["sparge_read_notes"] = [
-            *out.attrs.get("sparge_read_notes", []),
+        out = _rewritten(out, df, col, read, years, note=(
             f"Column '{_q(name)}': {int(read.sum()):,} cell(s) write the year it began "
             f"(e.g. '{_q(text.iat[first], 20)}' as {format_number(years[first])}): read as "
-            f"the years from it to {said}."]
+            f"the years from it to {said}."))
     return out
