@@ -32,6 +32,7 @@ from sparge.services.display import (
     lookalike_display,
     outcome_order,
     pair_comparison,
+    pair_summary,
     safe_filename,
     snap_precision,
     sparse_weight_help,
@@ -473,6 +474,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         pair = pair_comparison(query_values, training_values().iloc[nb].to_numpy(), chosen,
                                names, model.mean_, model.scale_, encoder, flags,
                                written, log=logs)
+        st.markdown(pair_summary(pair, len(names)))  # counts and fixed words only
         # the verdict right after the name; wrapped cells, nothing scrolls out of sight
         wrapped_table(pair, ["Biomarker", "Verdict", "This patient", "Look-alike",
                              "Difference"], {"This patient": "Patient"})

@@ -611,6 +611,22 @@ def pair_comparison(query, other, features: Sequence[str], names: Sequence[str],
                                        "Difference", "Verdict"])
 
 
+def pair_summary(pair: pd.DataFrame, n_features: int) -> str:
+    """The verdicts of :func:`pair_comparison` counted, in a sentence, and how many of the
+    model's ``n_features`` biomarkers they are: walk-through 69's pair read "differ" on 4
+    of 8 biomarkers with no word of how many agreed, or that the look-alike was chosen on
+    all of them."""
+    counts = pair["Verdict"].value_counts()
+    parts = [f"{int(counts[v])} {v}" for v in ("agree", "borderline", "differ", "missing")
+             if v in counts]
+    shown = len(pair)
+    return (f"Of the {shown} biomarker{'s' if shown != 1 else ''} shown: "
+            + ", ".join(parts) + "."
+            + (f" The look-alike was chosen on all {n_features} of the model's biomarkers "
+               "together, not on these alone: choose others above to compare them."
+               if n_features > shown else ""))
+
+
 def _decimals(text: str) -> int:
     """Decimals a number is written with ("1.25" 2, "+3" 0)."""
     return len(text.split(".", 1)[1]) if "." in text else 0
@@ -953,5 +969,6 @@ __all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "sparse_weight_help", "has_forest_pa
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
            "standardize", "top_biomarkers", "typical_deviation",
            "limits_as_written", "lookalike_comparison",
-           "agreement", "pair_comparison", "group_summary", "lookalike_display", "plot_text",
+           "agreement", "pair_comparison", "pair_summary", "group_summary", "lookalike_display",
+           "plot_text",
            "safe_filename", "numeric_patients", "snap_precision"]

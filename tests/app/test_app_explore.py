@@ -99,6 +99,10 @@ def test_left_out_patients_are_on_the_map_and_get_lookalikes():
 # ---------------------------------------------------------------------------- points 4, 7
 def test_lookalike_table_headers_weight_help_and_values_in_units():
     at = run(selected="SH0001")
+    # "Why are they alike?" counts its verdicts and says the look-alike was chosen on
+    # all the model's biomarkers (walk-through 69)
+    assert "biomarkers shown:" in texts(at)
+    assert "of the model's biomarkers together" in texts(at)
     table = lookalikes(at)
     config = json.loads(table.proto.columns)
     labels = {c: v.get("label") for c, v in config.items() if "label" in v}

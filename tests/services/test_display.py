@@ -232,6 +232,13 @@ def test_pair_comparison_verdicts(encoder):
     # yes/no: same/different decides the verdict, no SD
     assert pair.loc["Diabetes", "Verdict"] == "differ"
     assert pair.loc["Smoking", "Verdict"] == "missing"
+    # counted in a sentence, with how many of the model's biomarkers they are (walk-
+    # through 69 read 4 "differ" of 8 with no count and no word of the other 459)
+    from sparge.services.display import pair_summary
+    said = pair_summary(pair.reset_index(), 46)
+    assert said.startswith("Of the 3 biomarkers shown: 2 differ, 1 missing.")
+    assert "chosen on all 46 of the model's biomarkers" in said
+    assert "chosen on all" not in pair_summary(pair.reset_index(), 3)
     assert format_sd(-0.01) == "0.0 SD" and format_sd(0.26) == "+0.3 SD"
     # the values as precise as their difference (walk-through 28: "101 | 100 | +1.3")
     q[names.index("Age")], o[names.index("Age")] = 101.3, 100.0
