@@ -41,6 +41,7 @@ from sparge.services.maps import (
     map_csv_frame,
     map_hint,
     map_title,
+    stretch_note,
 )
 from sparge.services.workflow import (
     cohort_outcomes,
@@ -240,6 +241,9 @@ with guard("Drawing the map"):
     hint = map_hint(proj, model)
     if hint:
         st.caption(hint)
+    stretched = stretch_note(frame[["x", "y"]].to_numpy())
+    if stretched:  # walk-through 69: a 21:1 embedding drawn 2.4:1, unsaid
+        st.caption(stretched)
     n_out = int((~frame["in_training"]).sum())
     if n_out:
         st.caption(f"{len(frame) - n_out:,} training patients and {n_out:,} "

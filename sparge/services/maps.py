@@ -211,6 +211,37 @@ def map_hint(proj: MapProjector, model) -> str:
             "on every map: they come from the full embedding, not from the picture.")
 
 
+#: Beyond this ratio of a map's two spans, the page says its axes are not on one scale.
+MAP_STRETCH = 4.0
+
+
+def stretch_note(coords: np.ndarray) -> str:
+    """Words when a map's two axes span very different ranges (more than
+    :data:`MAP_STRETCH` apart): the picture fills its frame, so distances along the
+    shorter axis look larger than they are (walk-through 69's 2-D embedding spanned 0.80
+    by 0.037 and was drawn about 2.4 by 1); "" otherwise.
+
+    Examples
+    --------
+    >>> stretch_note(np.array([[0.0, 0.0], [0.8, 0.037]]))[:40]
+    'The map fills its frame: its horizontal '
+    >>> stretch_note(np.array([[0.0, 0.0], [1.0, 0.6]]))
+    ''
+    """
+    c = np.asarray(coords, dtype=float)
+    c = c[np.isfinite(c).all(axis=1)] if c.ndim == 2 else c
+    if c.ndim != 2 or len(c) < 2:
+        return ""
+    span = np.ptp(c[:, :2], axis=0)
+    if span.min() <= 0 or span.max() / span.min() <= MAP_STRETCH:
+        return ""
+    wide = "horizontal" if span[0] > span[1] else "vertical"
+    narrow = "vertical" if wide == "horizontal" else "horizontal"
+    return (f"The map fills its frame: its {wide} axis spans {span.max() / span.min():,.0f}× "
+            f"the {narrow} one, so {narrow} distances look larger than they are. The "
+            "look-alikes come from distances in the learned space, not in this picture.")
+
+
 def umap_sample(n: int, max_fit: int = UMAP_FIT_MAX, random_state: int = 0) -> np.ndarray:
     """Sorted rows of the training patients a UMAP is fitted on: all ``n`` up to
     ``max_fit``, else a random sample of ``max_fit`` (reproducible under

@@ -266,3 +266,19 @@ def test_a_patient_with_one_value_is_placed_among_its_lookalikes(small):
         embedded.append(proj.place(model, X=q)[0])
     # 55 and 80, both above the mean: (nearly) one point when embedded; apart as placed
     assert np.linalg.norm(stars[1] - stars[2]) > 5 * np.linalg.norm(embedded[1] - embedded[2])
+
+
+def test_a_map_whose_axes_span_very_different_ranges_says_so():
+    """Walk-through 69: a 2-D embedding spanning 0.80 by 0.037 was drawn about 2.4 by 1,
+    its vertical distances exaggerated some 9 times, and Explore said nothing."""
+    from sparge.services.maps import MAP_STRETCH, stretch_note
+
+    rng = np.random.default_rng(0)
+    flat = np.column_stack([rng.uniform(0, 0.8, 200), rng.uniform(0, 0.037, 200)])
+    said = stretch_note(flat)
+    assert "horizontal axis spans 22× the vertical one" in said
+    assert "vertical distances look larger than they are" in said
+    round_map = np.column_stack([rng.normal(size=200), rng.normal(size=200)])
+    assert stretch_note(round_map) == "" and MAP_STRETCH == 4.0
+    assert stretch_note(flat[:, ::-1]).startswith("The map fills its frame: its vertical")
+    assert stretch_note(np.zeros((1, 2))) == ""
