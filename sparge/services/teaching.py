@@ -363,6 +363,15 @@ def dictionary_caption(model) -> str:
     text += (f". The {'biomarker' if len(leaders) == 1 else 'biomarkers'} weighed most by "
              f"the most atoms: {shown} ({_plural(int(common.iloc[0]), 'atom')}"
              f"{'' if len(leaders) == 1 else ' each'}).")
+    # walk-through 69: s was never given a value, and two near-identical atoms labelled
+    # "high" and "low" risk read as opposite patterns
+    s_max = getattr(model, "n_nonzero", None)
+    if s_max is not None:
+        text += f" K-SVD writes each patient with at most s = {int(s_max)} atoms."
+    if cls is not None and classes is not None:
+        text += (" An atom's outcome names the sub-dictionary it was learned in, not a "
+                 "pattern only that outcome has: atoms of two outcomes can be near-identical, "
+                 "and an atom and its opposite (every sign flipped) are the same atom.")
     return text
 
 
