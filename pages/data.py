@@ -233,7 +233,7 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
                             ages=enc.ages if keep else None,
                             leave_out_copies=keep and enc.leave_out_copies,
                             blank_as_no=enc.blank_as_no if keep else None,
-                            convert_slips=getattr(enc, "convert_slips", True) or not keep)
+                            convert_slips=enc.convert_slips or not keep)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
@@ -410,7 +410,7 @@ with current:
                        "warning says what it does):")
         if rep.values_to_check:  # the warning below lists them; one click clears them
             label, changes, done = far_values_click(
-                rep.values_to_check, cohort.clear_far, getattr(enc, "convert_slips", False))
+                rep.values_to_check, cohort.clear_far, enc.convert_slips)
             if st.button(label, key="far_values",
                          help="A typo or a value in another unit pulls its patient's "
                               "look-alikes and shrinks how much the column counts for "

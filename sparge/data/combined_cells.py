@@ -111,6 +111,16 @@ def named_columns(df: pd.DataFrame, named: re.Pattern) -> list:
     return [df.columns[j] for j in _named_positions(named, tuple(map(str, df.columns)))]
 
 
+def own_copy(out: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+    """``out`` itself when a reader has copied ``df`` already, else ``df``'s copy with
+    its notes (``attrs``) kept: a reader copies a table once, on its first change."""
+    if out is not df:
+        return out
+    copy = df.copy()
+    copy.attrs = dict(df.attrs)
+    return copy
+
+
 def rewrite_named(df: pd.DataFrame, named: re.Pattern | Iterable,
                   read: Callable[[str], str | None],
                   note: Callable[[str, int, str, str], str], share: float = 0.05

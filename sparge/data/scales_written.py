@@ -18,7 +18,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.combined_cells import named_columns, rewrite_named
+from sparge.data.combined_cells import named_columns, own_copy, rewrite_named
 from sparge.data.safe_text import quote as _q
 
 #: A joint count's column: "TJC28", "SJC", "Tender joint count", "Swollen joints (28)".
@@ -132,9 +132,7 @@ def read_written_scales(df: pd.DataFrame, scales: dict[str, float] | None = None
                                 f"or in mm or cm of a 100 mm line (e.g. '{_q(example, 20)}')"
                                 f" read on the column's 0-{t:g} scale ({new})."), share=0.02)
     if tops:
-        if out is df:
-            out = df.copy()
-            out.attrs = dict(df.attrs)
+        out = own_copy(out, df)
         out.attrs[SCALES_ATTR] = tops
     return out
 

@@ -20,7 +20,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from sparge.data.combined_cells import named_columns
+from sparge.data.combined_cells import named_columns, own_copy
 from sparge.data.safe_text import quote as _q
 
 #: A column of an autoantibody's results, by its name.
@@ -125,9 +125,7 @@ def read_serology(df: pd.DataFrame, cut_offs: dict[str, float] | None = None
         read = [_reading(c, cut) for c in cells]
         titres = sum(int(n) for c, r, n in zip(cells, read, counts, strict=True)
                      if r is not None and _word(c) is None)
-        if out is df:
-            out = df.copy()
-            out.attrs = dict(df.attrs)
+        out = own_copy(out, df)
         new = np.asarray([r if r is not None else c for c, r in zip(cells, read,
                                                                      strict=True)]
                          + [None], dtype=object)
@@ -140,9 +138,7 @@ def read_serology(df: pd.DataFrame, cut_offs: dict[str, float] | None = None
                 f"the laboratory's cut-off the column names ({cut:g}: positive at or above "
                 "it), beside its results in words."]
     if found:
-        if out is df:
-            out = df.copy()
-            out.attrs = dict(df.attrs)
+        out = own_copy(out, df)
         out.attrs[CUT_OFFS_ATTR] = found
     return out
 

@@ -111,7 +111,7 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
                 "min_outcome_patients": enc.min_outcome_patients,
                 "clear_far": cohort.clear_far, "ages": enc.ages,
                 "leave_out_copies": enc.leave_out_copies, "blank_as_no": enc.blank_as_no,
-                "convert_slips": getattr(enc, "convert_slips", True)}
+                "convert_slips": enc.convert_slips}
     return encode_cohort(cohort.df, **{**settings, **changes})
 
 
@@ -287,7 +287,7 @@ def table_choices(encoder, clear_far: bool) -> str:
         said.append(f"the column roles set ({names}{' …' if len(roles) > 3 else ''})")
     if clear_far:
         said.append("far values set to missing or converted")
-    elif not getattr(encoder, "convert_slips", True):
+    elif not encoder.convert_slips:
         said.append("values in a probable other unit used as given")
     if encoder.leave_out_copies:
         said.append("copied rows left out of training")
