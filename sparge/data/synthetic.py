@@ -166,7 +166,16 @@ def _numeric(spec, F, rng, noise=0.5) -> np.ndarray:
     if lognormal and floor == 0:
         v = np.where(z < -0.3, 0.0, v - np.exp(mean + sd * -0.3))  # many zero CAC scores
     v = np.maximum(v, floor)
+    if _is_share(name):
+        v = np.minimum(v, 100.0)
     return np.round(v, int(dec))
+
+
+def _is_share(name: str) -> bool:
+    """A percentage that cannot pass 100 (oxygen saturation, sleep efficiency, a
+    fraction in %); strains and changes written in % can."""
+    return name.startswith(("APB SpO2", "APB Sleep efficiency")) or (
+        "(%)" in name and "strain" not in name)
 
 
 def _generic_specs(group: str, count: int, rng) -> list[tuple]:
@@ -197,9 +206,21 @@ def _generic_specs(group: str, count: int, rng) -> list[tuple]:
             "sd",
             "median",
         ]
+        # A summary period moves the metric's typical value: the lowest and highest day
+        # sit 1.5 SD from the mean, a day-to-day SD is a fraction of the metric's SD,
+        # and nobody walks thousands of steps at night.
+        shift = {"min": (-1.5, 0.8), "max": (1.5, 0.8)}
         for p in periods:
             for mname, mean, sd, load in metrics:
-                specs.append((f"APB {mname} ({p})", mean, sd, 1, 0, False, load))
+                m, s = mean, sd
+                if p in shift:
+                    m, s = mean + shift[p][0] * sd, sd * shift[p][1]
+                elif p == "sd":
+                    m, s = 0.4 * sd, 0.15 * sd
+                elif p == "night" and mname in ("Steps", "Activity index"):
+                    m, s = 0.05 * mean, 0.05 * sd
+                floor = 0 if p == "sd" else round(0.1 * m, 1)
+                specs.append((f"APB {mname} ({p})", m, s, 1, floor, False, load))
     elif group == "General Questionnaire":
         domains = [
             ("Stress", {"lifestyle": 0.5}),
@@ -226,64 +247,67 @@ def _generic_specs(group: str, count: int, rng) -> list[tuple]:
             )
             i += 1
     elif group == "Lab Tests":
+        # (name, mean, sd, decimals, floor, log-normal?): adult reference ranges, so a
+        # clinician reading the sample sees values a laboratory could report.
         extra = [
-            "Sodium (mmol/L)",
-            "Potassium (mmol/L)",
-            "Chloride (mmol/L)",
-            "Urea (mmol/L)",
-            "Albumin (g/L)",
-            "Total protein (g/L)",
-            "Bilirubin (umol/L)",
-            "ALP (U/L)",
-            "GGT (U/L)",
-            "White cell count (10^9/L)",
-            "Platelets (10^9/L)",
-            "Haematocrit (%)",
-            "MCV (fL)",
-            "Ferritin (ug/L)",
-            "TSH (mIU/L)",
-            "Free T4 (pmol/L)",
-            "Vitamin D (nmol/L)",
-            "Calcium (mmol/L)",
-            "Phosphate (mmol/L)",
-            "Magnesium (mmol/L)",
-            "Lipoprotein(a) (nmol/L)",
-            "ApoB (g/L)",
-            "Insulin (mU/L)",
-            "Cortisol (nmol/L)",
+            ("Sodium (mmol/L)", 140, 2.5, 0, 125, False),
+            ("Potassium (mmol/L)", 4.2, 0.35, 1, 2.8, False),
+            ("Chloride (mmol/L)", 102, 2.5, 0, 90, False),
+            ("Urea (mmol/L)", 5.0, 1.3, 1, 1.5, False),
+            ("Albumin (g/L)", 44, 3, 0, 30, False),
+            ("Total protein (g/L)", 72, 4.5, 0, 55, False),
+            ("Bilirubin (umol/L)", 2.3, 0.4, 0, 2, True),
+            ("ALP (U/L)", 75, 20, 0, 25, False),
+            ("GGT (U/L)", 3.2, 0.5, 0, 5, True),
+            ("White cell count (10^9/L)", 6.5, 1.6, 1, 2.5, False),
+            ("Platelets (10^9/L)", 260, 55, 0, 100, False),
+            ("Haematocrit (%)", 42, 3.5, 1, 28, False),
+            ("MCV (fL)", 89, 4.5, 0, 70, False),
+            ("Ferritin (ug/L)", 4.8, 0.7, 0, 5, True),
+            ("TSH (mIU/L)", 0.6, 0.45, 2, 0.1, True),
+            ("Free T4 (pmol/L)", 15, 2, 1, 8, False),
+            ("Vitamin D (nmol/L)", 55, 20, 0, 10, False),
+            ("Calcium (mmol/L)", 2.35, 0.09, 2, 2.0, False),
+            ("Phosphate (mmol/L)", 1.1, 0.15, 2, 0.6, False),
+            ("Magnesium (mmol/L)", 0.85, 0.07, 2, 0.6, False),
+            ("Lipoprotein(a) (nmol/L)", 3.7, 1.0, 0, 3, True),
+            ("ApoB (g/L)", 0.95, 0.22, 2, 0.3, False),
+            ("Insulin (mU/L)", 2.1, 0.5, 1, 1, True),
+            ("Cortisol (nmol/L)", 350, 100, 0, 80, False),
         ]
-        for j, n in enumerate(extra):
+        for j, (n, mean, sd, dec, floor, lognormal) in enumerate(extra):
             load = {FACTORS[j % 5]: 0.3 + 0.1 * (j % 3)} if j % 2 == 0 else {}
-            specs.append((n, 10 + 5 * (j % 7), 2 + (j % 4), 2, 0, False, load))
+            specs.append((n, mean, sd, dec, floor, lognormal, load))
     elif group == "MRI Features":
+        # (name, mean, sd, decimals, floor): healthy-adult cardiac MRI values.
         parts = [
-            "RV end-diastolic volume (mL)",
-            "RV end-systolic volume (mL)",
-            "RV ejection fraction (%)",
-            "LV wall thickness septal (mm)",
-            "LV wall thickness lateral (mm)",
-            "Global longitudinal strain (%)",
-            "Global circumferential strain (%)",
-            "Global radial strain (%)",
-            "Native T1 (ms)",
-            "ECV (%)",
-            "Aortic root diameter (mm)",
-            "Ascending aorta diameter (mm)",
-            "Descending aorta diameter (mm)",
-            "Pulse wave velocity (m/s)",
-            "RA volume (mL)",
-            "LV stroke volume (mL)",
-            "Cardiac output (L/min)",
-            "Cardiac index (L/min/m2)",
-            "LV mass index (g/m2)",
-            "LVEDV index (mL/m2)",
-            "LA ejection fraction (%)",
-            "E/A ratio",
-            "Peak filling rate (mL/s)",
+            ("RV end-diastolic volume (mL)", 145, 30, 0, 70),
+            ("RV end-systolic volume (mL)", 62, 16, 0, 20),
+            ("RV ejection fraction (%)", 58, 6, 0, 35),
+            ("LV wall thickness septal (mm)", 9, 1.6, 1, 5),
+            ("LV wall thickness lateral (mm)", 8, 1.4, 1, 5),
+            ("Global longitudinal strain (%)", -19, 2.2, 1, -30),
+            ("Global circumferential strain (%)", -20, 2.5, 1, -35),
+            ("Global radial strain (%)", 38, 8, 1, 10),
+            ("Native T1 (ms)", 1000, 35, 0, 850),
+            ("ECV (%)", 26, 3, 1, 18),
+            ("Aortic root diameter (mm)", 32, 3.5, 0, 22),
+            ("Ascending aorta diameter (mm)", 31, 4, 0, 20),
+            ("Descending aorta diameter (mm)", 23, 3, 0, 15),
+            ("Pulse wave velocity (m/s)", 6.5, 1.8, 1, 3),
+            ("RA volume (mL)", 60, 16, 0, 20),
+            ("LV stroke volume (mL)", 88, 17, 0, 35),
+            ("Cardiac output (L/min)", 5.8, 1.1, 1, 2.5),
+            ("Cardiac index (L/min/m2)", 3.2, 0.5, 2, 1.5),
+            ("LV mass index (g/m2)", 62, 12, 0, 30),
+            ("LVEDV index (mL/m2)", 80, 13, 0, 40),
+            ("LA ejection fraction (%)", 58, 8, 0, 25),
+            ("E/A ratio", 1.3, 0.4, 2, 0.4),
+            ("Peak filling rate (mL/s)", 450, 110, 0, 150),
         ]
-        for j, n in enumerate(parts):
+        for j, (n, mean, sd, dec, floor) in enumerate(parts):
             load = {"cardiac_structure": 0.6} if j % 3 else {"vascular_age": 0.5}
-            specs.append((n, 20 + 7 * (j % 9), 3 + (j % 5), 1, 0, False, load))
+            specs.append((n, mean, sd, dec, floor, False, load))
     elif group == "Proforma":
         i = 0
         while len(specs) < count:

@@ -96,3 +96,34 @@ def test_partitioned_writer_refuses_bad_arguments(tmp_path):
         write_partitioned_cohort(tmp_path / "b", 10, 5, columns=["nope"])
     with pytest.raises(ValueError, match=">= 1"):
         write_partitioned_cohort(tmp_path / "c", 0, 5)
+
+
+#: Values a laboratory or a scanner can report for an adult (wide, not reference ranges):
+#: the bundled sample once had sodium near 10 mmol/L and native T1 near 76 ms.
+_ADULT_LIMITS = {
+    "Sodium (mmol/L)": (120, 160), "Potassium (mmol/L)": (2.5, 7.0),
+    "Chloride (mmol/L)": (85, 120), "Urea (mmol/L)": (1, 40),
+    "Albumin (g/L)": (20, 60), "Total protein (g/L)": (45, 100),
+    "Bilirubin (umol/L)": (1, 100), "ALP (U/L)": (20, 500),
+    "White cell count (10^9/L)": (1, 30), "Platelets (10^9/L)": (50, 800),
+    "Haematocrit (%)": (20, 60), "MCV (fL)": (60, 120), "Free T4 (pmol/L)": (5, 40),
+    "Calcium (mmol/L)": (1.8, 3.0), "Phosphate (mmol/L)": (0.4, 2.5),
+    "Magnesium (mmol/L)": (0.4, 1.5), "Native T1 (ms)": (850, 1300),
+    "RV ejection fraction (%)": (20, 85), "Cardiac index (L/min/m2)": (1.2, 6),
+    "Global longitudinal strain (%)": (-35, -5), "Pulse wave velocity (m/s)": (2, 20),
+    "APB Heart rate (sd)": (0, 20), "APB Steps (night)": (0, 2000),
+}
+
+
+def test_bundled_sample_values_are_ones_a_clinic_could_report():
+    df = pd.read_csv(SAMPLES / "singheart_synthetic.csv")
+    for col, (lo, hi) in _ADULT_LIMITS.items():
+        v = df[col].dropna()
+        assert len(v) > 50, col
+        assert lo <= v.min() and v.max() <= hi, (col, v.min(), v.max())
+    shares = [c for c in df.columns
+              if ("(%)" in c and "strain" not in c) or c.startswith("APB SpO2")]
+    assert len(shares) >= 10
+    assert (df[shares].max() <= 100).all(), df[shares].max().idxmax()
+    wearable = df.filter(like="APB").drop(columns=df.filter(like="(sd)").columns)
+    assert (wearable.min() > 0).all(), wearable.min().idxmin()
