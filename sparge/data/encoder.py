@@ -1082,9 +1082,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         # and a child's weight far from the cohort's children of that age (walk-through
         # 50's 221 kg at 5 years, among weights of 3 to 80 kg)
         by_age, trends = self._far_for_age(X, num)
-        far = plain | by_age
         slips = [unit_slips(names[j], self.unit_of(names[j]), X[:, j]) for j in num]
         slipped = np.column_stack([s[0] for s in slips])
+        for c, j in enumerate(num):
+            # a column mostly in another unit: far is judged on it converted (its few
+            # g/L haemoglobins among g/dL ones are not far; a 0.22 mg/dL creatinine is)
+            if slipped[:, c].sum() > np.isfinite(X[:, j]).sum() / 2:
+                fixed = np.where(slipped[:, c], slips[c][2], X[:, j])
+                plain[:, c] = (far_mask(fixed[:, None])[:, 0]
+                               | impossible_values(names[j], fixed)) & ~slipped[:, c]
+        far = plain | by_age
         rows, cols = np.nonzero(far | slipped)
         if not len(rows):
             return
@@ -1094,8 +1101,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         for c in np.unique(cols):
             col = X[:, num[c]]
             name = names[num[c]]
-            # as the New patient form says it, without the cells in another unit
-            lo, hi = typical_bounds(np.where(slipped[:, c], np.nan, col))
+            # as the New patient form says it, without the cells in another unit; when
+            # most cells are in another unit (a whole column of g/dL haemoglobins under
+            # "(g/L)"), from all of them converted
+            conv = slips[c][2]
+            most = slipped[:, c].sum() > np.isfinite(col).sum() / 2
+            lo, hi = typical_bounds(np.where(slipped[:, c], conv if most else np.nan, col))
+            first = len(parts)
             hits = np.sort(rows[cols == c])
             slip = hits[slipped[hits, c]]
             odd = hits[~slipped[hits, c]]
@@ -1109,7 +1121,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 # bounds): a haemoglobin of 160 g/L is 16 g/dL, above most patients' 15
                 # ... and not far from where most patients lie: 724 kg in lb is 328 kg, no
                 # adult's weight (walk-through 54: a lost decimal point, 72.4)
-                plo, phi = log_bounds(col[:, None])
+                plo, phi = log_bounds((np.where(slipped[:, c], conv, col) if most
+                                       else col)[:, None])
                 unit, fixed = self._unit_guess(name, col[odd], max(float(plo[0]), lo / 1.5),
                                                min(float(phi[0]), hi * 1.5))
                 parts.append(self._far_part(name, col, odd, unit, fixed, lo, hi, report,
@@ -1117,12 +1130,14 @@ class Encoder(TransformerMixin, BaseEstimator):
                                                 col[odd], lo, hi, data_decimals(
                                                     np.delete(col, odd), most=3))))
             if len(slip):
-                _, source, conv = slips[c]
+                source = slips[c][1]
                 sources = [source[r] for r in slip]
                 unit = max(set(sources), key=sources.count)
                 same = slip[[u == unit for u in sources]]
-                parts.append(self._far_part(name, col, same, unit, list(conv[same]), lo, hi,
-                                            report))
+                # the column's unit first, then its values far from the rest
+                parts.insert(first if most else len(parts),
+                             self._far_part(name, col, same, unit, list(conv[same]), lo,
+                                            hi, report, whole=most))
                 other = slip[[u != unit for u in sources]]
                 if len(other):
                     parts.append(self._far_part(name, col, other, None, None, lo, hi,
@@ -1184,10 +1199,13 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _far_part(self, name: str, col: np.ndarray, hits: np.ndarray, unit: str | None,
                   fixed: list[float] | None, lo: float, hi: float,
-                  report: ValidationReport, decimal: list[float] | None = None) -> str:
+                  report: ValidationReport, decimal: list[float] | None = None,
+                  whole: bool = False) -> str:
         """Add a column's values to check (``hits``, rows of ``col``) to
         ``report.values_to_check``, with their values converted from ``unit`` (``fixed``)
-        when the slip repeats, and return the warning's words for them."""
+        when the slip repeats, and return the warning's words for them; with ``whole``,
+        words for a column most of whose values are in ``unit``, not the unit its name
+        says (``lo``–``hi`` are then where the converted values lie)."""
         # converted on the user's click only when the unit slip repeats: one value
         # that fits another unit may as well be a typo (walk-through 24's bilirubin
         # of 80 for 0.8 read as µmol/L: 4.68 mg/dL)
@@ -1196,6 +1214,14 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.values_to_check += [[name, int(r), float(col[r]), unit, v]
                                    for r, v in zip(hits, converted, strict=True)]
         # as written: "16.2" for a HAQ-DI of 16.25 is not in the file (walk-through 66)
+        if whole and unit is not None and fixed is not None:
+            given = typical_bounds(col[hits])
+            return (f"'{_q(name)}' {len(hits):,} of its {int(np.isfinite(col).sum()):,} "
+                    f"values read as '{_q(unit, 20)}', not the "
+                    f"'{_q(self.unit_of(name) or '', 20)}' its name says (most "
+                    f"{format_number(given[0])}–{format_number(given[1])}, that is "
+                    f"{format_number(lo)}–{format_number(hi)} "
+                    f"{_q(self.unit_of(name) or '', 20)})")
         shown = ", ".join(f"{format_given(col[r])} (CSV line {r + 2})" for r in hits[:3])
         more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
         said = ("" if fixed is None or unit is None else f" (in '{_q(unit, 20)}'? "

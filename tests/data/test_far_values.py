@@ -78,3 +78,55 @@ def test_the_report_lists_them_and_the_cohort_can_set_them_to_missing():
     lo, hi, _ = training_ranges(pd.DataFrame(kept.X, columns=kept.features))
     assert hi[0] < 200 and lo[0] > 100
     assert hi[1] == pytest.approx(np.nanmax(kept.X[:, 1]))
+
+
+def _one_lab(name, values, seed=0):
+    rng = np.random.default_rng(seed)
+    n = len(values)
+    return pd.DataFrame({"ID": range(n), name: values, "Age": rng.integers(20, 90, n),
+                         "Outcome": rng.choice(["Yes", "No"], n)})
+
+
+def test_a_whole_column_in_the_other_unit_is_read_in_it_not_a_crash():
+    """An export whose albumin column says g/L and holds g/dL throughout once stopped
+    the encoder (no value was left in the named unit to say where patients lie)."""
+    rng = np.random.default_rng(1)
+    alb = rng.normal(4.2, 0.4, 200).round(1)
+    df = _one_lab("Albumin (g/L)", alb)
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    j = enc.feature_names_out_.index("Albumin (g/L)")
+    np.testing.assert_allclose(X[:, j], alb * 10)  # converted for training
+    said = " ".join(enc.report_.warnings)
+    assert "200 of its 200 values read as 'g/dL', not the 'g/L' its name says" in said
+    assert "CSV line" not in said  # no value-by-value list for a whole column
+    # the table itself is as written: a new patient in g/dL is read the same way
+    assert len(enc.report_.values_to_check) == 200
+    enc_off = Encoder(label_column="Outcome", convert_slips=False)
+    np.testing.assert_allclose(enc_off.fit_transform(df)[:, j], alb)
+
+
+def test_the_few_values_in_the_named_unit_are_not_far_when_most_are_not():
+    rng = np.random.default_rng(2)
+    hb = rng.normal(13.5, 1.4, 200).round(1)
+    hb[:10] = rng.normal(135, 14, 10).round(0)  # these ten are the g/L the name says
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(_one_lab("Haemoglobin (g/L)", hb))
+    listed = {row for _, row, *_ in enc.report_.values_to_check}
+    assert listed == set(range(10, 200))
+    j = enc.feature_names_out_.index("Haemoglobin (g/L)")
+    assert 80 < X[:, j].min() and X[:, j].max() < 200
+    said = " ".join(enc.report_.warnings)
+    assert "190 of its 200 values read as 'g/dL'" in said and "most 1" in said
+
+
+def test_a_value_far_from_a_converted_column_is_listed():
+    rng = np.random.default_rng(3)
+    creat = rng.normal(1.0, 0.15, 200).round(2)  # mg/dL under a µmol/L name
+    creat[50] = 0.05  # far below the rest once they are in µmol/L
+    enc = Encoder(label_column="Outcome")
+    enc.fit_transform(_one_lab("Creatinine (umol/L)", creat))
+    listed = {row: conv for _, row, _, _, conv in enc.report_.values_to_check}
+    assert 50 in listed
+    said = " ".join(enc.report_.warnings)
+    assert said.index("values read as 'mg/dL'") < said.index("(CSV line 52)")
