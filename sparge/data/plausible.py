@@ -275,8 +275,8 @@ def unit_slips(column: str, unit: str | None, values, middle: float | None = Non
     impossible, slipped, source, converted = _impossible_slips(column, found[1], own, v,
                                                                middle)
     # a column most of whose values no unit of its quantity explains is not that quantity
-    # in those units (the bundled sample's "Phosphate (mmol/L)" of 15 to 42): nothing is
-    # judged
+    # in those units (a "Phosphate (mmol/L)" of 15 to 42, as the bundled sample once
+    # had): nothing is judged
     if not explained_by_units(v, impossible, slipped):
         return np.zeros(len(v), bool), [None] * len(v), np.full(len(v), np.nan)
     # values possible in both units, written in the other one by a share of patients
