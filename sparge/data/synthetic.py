@@ -63,7 +63,7 @@ _MRI = [
     ("LV ejection fraction (%)", 62, 6, 0, 25, False, {"cardiac_structure": -0.5}),
     ("LV mass (g)", 110, 25, 0, 40, False, {"cardiac_structure": 0.7, "metabolic": 0.3}),
     ("LA volume (mL)", 60, 14, 0, 20, False, {"cardiac_structure": 0.6, "vascular_age": 0.3}),
-    ("Aortic distensibility (10-3/mmHg)", 4.0, 1.4, 2, 0.5, False, {"vascular_age": -0.8}),
+    ("Aortic distensibility (10-3/mmHg)", 4.0, 1.4, 2, 1.2, False, {"vascular_age": -0.8}),
 ]
 _PROFORMA = [
     ("Age (years)", 45, 12, 0, 21, False, {"vascular_age": 0.9}),
@@ -216,10 +216,12 @@ def _generic_specs(group: str, count: int, rng) -> list[tuple]:
                 if p in shift:
                     m, s = mean + shift[p][0] * sd, sd * shift[p][1]
                 elif p == "sd":
-                    m, s = 0.4 * sd, 0.15 * sd
+                    m, s = 0.4 * sd, 0.1 * sd
                 elif p == "night" and mname in ("Steps", "Activity index"):
-                    m, s = 0.05 * mean, 0.05 * sd
-                floor = 0 if p == "sd" else round(0.1 * m, 1)
+                    m, s = 0.1 * mean, 0.03 * sd
+                # a floor no nearer the bulk than a quarter of it: a patient piled up at a
+                # floor far below the rest would be a value to check
+                floor = round(0.25 * m, 1)
                 specs.append((f"APB {mname} ({p})", m, s, 1, floor, False, load))
     elif group == "General Questionnaire":
         domains = [
@@ -312,7 +314,7 @@ def _generic_specs(group: str, count: int, rng) -> list[tuple]:
         i = 0
         while len(specs) < count:
             load = {FACTORS[i % 5]: 0.4} if i % 3 else {}
-            specs.append((f"Clinical exam item {i + 1:02d}", 50, 10, 1, 0, False, load))
+            specs.append((f"Clinical exam item {i + 1:02d}", 50, 10, 1, 20, False, load))
             i += 1
     elif group == "Lifestyle Questionnaire":
         i = 0
