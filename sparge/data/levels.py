@@ -1665,6 +1665,40 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("ibd-u", "ibdu", "ibdunclassified", "ibd-unclassified", "ibdunclassified(ibdu)",
          "indeterminatecolitis", "ibd-u?crohn's", "ibdu?crohns", "ibd-u?crohns",
          "unclassifiedibd"))),
+    # walk-through 70's liver clinic: ten aetiologies in 49 spellings, the column left
+    # out as free text; the metabolic one renamed twice (NAFLD, MAFLD, MASLD) and the
+    # alcohol one written as a drink ("EtOH"). "Mixed" alone is left as written.
+    (("aetiolog", "etiolog", "cause of liver", "liver disease", "diagnosis", "^dx"), (
+        ("masld", "nafld", "nash", "mash", "mafld", "nafl", "fattyliver", "fattyliver(nafld)",
+         "fattyliverdisease", "nafld/nash", "nash/nafld", "masld/mash", "steatosis",
+         "non-alcoholicfattyliverdisease", "nonalcoholicfattyliverdisease",
+         "non-alcoholicsteatohepatitis", "nonalcoholicsteatohepatitis",
+         "metabolicdysfunction-associatedsteatoticliverdisease"),
+        ("arld", "ald", "alcohol", "alcohol-relatedliverdisease", "alcoholrelatedliverdisease",
+         "alcoholicliverdisease", "alcohol-related", "alcoholrelated", "etoh", "alcoholic",
+         "alchol", "alcoholiccirrhosis", "alcohol-relatedcirrhosis"),
+        ("metald", "mixed(ald+nafld)", "mixed(nafld+ald)", "nafld+alcohol", "ald+nafld",
+         "nafld+ald", "masld+alcohol", "masld+ald", "mixed(metabolic+alcohol)"),
+        ("hcv", "hepatitisc", "hepc", "chronichepatitisc", "chronichcv", "hcvgenotype1",
+         "hcvgenotype2", "hcvgenotype3", "hcvgenotype4", "hcv-svr", "hcv(svr)",
+         "hepc(treated,svr)", "hepc(treated)", "hcv(treated)", "hepatitisc(svr)"),
+        ("hbv", "hepatitisb", "hepb", "chronichepatitisb", "chronichbv", "hbv(eagneg)",
+         "hbv(eagpos)", "hbv(eag-)", "hbv(eag+)", "hbv-eagneg", "hbv-eagpos"),
+        ("aih", "autoimmunehepatitis", "autoimmunehep", "autoimmune"),
+        ("pbc", "primarybiliarycholangitis", "primarybiliarycirrhosis", "pbc(ama+)",
+         "pbc(amapositive)", "pbc(ama-)"),
+        ("psc", "primarysclerosingcholangitis", "psc/uc", "psc(uc)", "psc+uc", "psc/ibd"),
+        ("haemochromatosis", "hemochromatosis", "hh", "hfehaemochromatosis",
+         "hfehemochromatosis", "hereditaryhaemochromatosis", "hereditaryhemochromatosis",
+         "geneticHaemochromatosis", "hh(c282yhomozygous)", "c282yhomozygous"),
+        ("wilson'sdisease", "wilsonsdisease", "wilson's", "wilsons", "wilson"))),
+    # ... and its hepatitis C RNA: "TND" (target not detected) and a sustained
+    # virological response (SVR, SVR12) are RNA not detected
+    (("hcv rna", "hcv pcr", "hcvrna", "hcvpcr", "hcv viral", "rna result", "pcr result"), (
+        ("notdetected", "tnd", "targetnotdetected", "undetectable", "undetected",
+         "negative", "neg", "svr", "svr12", "svr24", "sustainedvirologicalresponse",
+         "cleared"),
+        ("detected", "detectable", "positive", "pos"))),
     # walk-through 68: "No PR bleeding" (per rectum) beside "no" in "Rectal bleeding"
     (("rectal bleed", "pr bleed", "bleeding pr", "blood pr"), (
         ("no", "n", "none", "nil", "noprbleeding", "nobleeding", "norectalbleeding",
@@ -1786,18 +1820,18 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     spelled, counts = spellings(text)
     values = {k for k in spelled if k not in missing_keys}
     words = sorted(k for k in spelled if k in missing_keys and k in CATEGORY_WORDS)
-    scale = scale_of(values) if values else None
+    scale = scale_of(values, text.name) if values else None
     common = min_category_count(len(text))
     # "UNK" and "Unknown" count together: both are answers, or both are gaps
     unknown = sum(counts[w] for w in words if w in UNKNOWN_WORDS)
     if scale is not None:
-        values |= {w for w in words if scale_of(values | {w}) is not None
+        values |= {w for w in words if scale_of(values | {w}, text.name) is not None
                    and (w not in UNKNOWN_WORDS or unknown >= common)}
-        scale = scale_of(values)
+        scale = scale_of(values, text.name)
     else:
         values |= {w for w in words
                    if (unknown if w in UNKNOWN_WORDS else counts[w]) >= common}
-        scale = scale_of(values) if values else None
+        scale = scale_of(values, text.name) if values else None
     levels = [spelled[k] for k in values]
     if scale == "yes/no" and not _RESULT_NAME.search(str(text.name or "")):
         # a treatment declined was not given: a no (walk-through 43's epidural "declined"

@@ -80,7 +80,11 @@ DEFAULT_MISSING_TOKENS = frozenset({
     "awaiting review", "under review", "awaiting", "awaiting results", "awaiting result",
     "to be confirmed", "tbc", "not yet known", "not yet available",
     # a question not put (walk-through 66's fatigue score "not asked", 39 cells)
-    "not asked", "not examined", "xr requested", "x-ray requested"})
+    "not asked", "not examined", "xr requested", "x-ray requested",
+    # a test not done at this visit (walk-through 70's varices "not scoped" sat next to
+    # "None", and HCC surveillance "DNA", did not attend, and "not due" were findings)
+    "not scoped", "declined ogd", "declined scope", "declined endoscopy", "not due",
+    "not due yet", "dna", "did not attend", "not attended"})
 #: Kept for code written against earlier versions: the default tokens.
 MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common
@@ -107,6 +111,33 @@ _LOW_MEDIUM = tuple(f"{a}{sep}{b}" for a in ("low", "l", "lo")
 _MEDIUM_HIGH = tuple(f"{a}{sep}{b}" for a in ("medium", "moderate", "med", "mod", "m")
                      for b in ("high", "h", "hi")
                      for sep in ("-", " - ", "/", " / ", " to ", "–"))
+#: Oesophageal varices by size: none, small (F1, grade 1), medium (F2), large (F3), with or
+#: without red signs (walk-through 70: coded alphabetically, "small" farther from F1 than
+#: "large" from "None").
+_VARICES = tuple(
+    (code, tuple(s + tail for s in spellings
+                 for tail in ("", " with red signs", " with red sign", " + red signs",
+                              " with rws", " + rws", " with red wale signs")))
+    for code, spellings in (
+        (0, ("none", "no varices", "nil", "absent", "no", "phg only, no varices",
+              "no varices, phg")),
+        (1, ("small", "f1", "grade 1", "grade i", "small varices", "grade 1 varices",
+             "small (f1)", "f1 small")),
+        (2, ("medium", "f2", "grade 2", "grade ii", "medium varices", "grade 2 varices",
+             "medium (f2)", "f2 medium")),
+        (3, ("large", "f3", "grade 3", "grade iii", "large varices", "grade 3 varices",
+             "large (f3)", "f3 large"))))
+#: Child-Pugh class, with or without its score ("A5", "B 7", "Child C", "CP B9").
+_CHILD_PUGH = tuple(
+    (code, tuple(f"{pre}{cls}{sep}{score}".strip()
+                 for pre in ("", "child ", "child-pugh ", "child pugh ", "cp ", "class ",
+                             "child-pugh class ", "child's ")
+                 for score in ("", *scores)
+                 for sep in (("",) if not score else ("", " ", "-", " (", "("))
+                 ) + tuple(f"{pre}{cls}{sep}{score})" for pre in ("", "child ")
+                           for score in scores for sep in (" (", "(")))
+    for code, cls, scores in ((1, "a", ("5", "6")), (2, "b", ("7", "8", "9")),
+                              (3, "c", ("10", "11", "12", "13", "14", "15"))))
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -161,9 +192,42 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "grade/stage": ((1, ("i", "grade i", "stage i")), (2, ("ii", "grade ii", "stage ii")),
                     (3, ("iii", "grade iii", "stage iii")),
                     (4, ("iv", "grade iv", "stage iv"))),
+    # hepatology's graded findings (walk-through 70: each coded alphabetically)
+    "varices": _VARICES,
+    # a bare "A", "B", "C" is Child-Pugh only in a column named so (_NAMED_ONLY)
+    "child-pugh": tuple((code, tuple(sp for sp in spellings if ("(" not in sp or
+                                     sp.endswith(")")) and len(sp) > 1))
+                        for code, spellings in _CHILD_PUGH),
+    "child-pugh class": tuple((code, tuple(sp for sp in spellings if "(" not in sp or
+                                           sp.endswith(")")))
+                              for code, spellings in _CHILD_PUGH),
+    # ascites as Child-Pugh grades it: controlled by diuretics is mild; large, tense or
+    # needing paracentesis is the top grade
+    "ascites": ((0, ("none", "no ascites", "nil", "absent", "no")),
+                (1, ("mild", "slight", "small", "minimal", "trace", "diuretic-controlled",
+                     "diuretic controlled", "controlled on diuretics",
+                     "controlled with diuretics", "mild (diuretic-controlled)")),
+                (2, ("moderate", "moderate ascites")),
+                (3, ("severe", "large", "tense", "large volume", "large volume (lvp)",
+                     "gross", "refractory", "requiring lvp", "requiring paracentesis"))),
+    # hepatic encephalopathy by West Haven grade; covert (minimal or grade I) is below
+    # overt (grade II and above)
+    "encephalopathy": (
+        (0, ("none", "nil", "absent", "no he", "grade 0", "no")),
+        (1, ("covert", "minimal", "grade 1", "grade i", "he grade 1", "covert he",
+             "minimal he", "mild")),
+        (2, ("grade 2", "grade ii", "overt grade 2", "overt grade ii", "overt", "overt he",
+             "he grade 2", "moderate")),
+        (3, ("grade 3", "grade iii", "overt grade 3", "overt grade iii", "he grade 3",
+             "severe")),
+        (4, ("grade 4", "grade iv", "overt grade 4", "overt grade iv", "he grade 4",
+             "coma"))),
 }
 _SCALE_CODES = {name: {s: code for code, spellings in ranks for s in spellings}
                 for name, ranks in SCALES.items()}
+#: Scales whose spellings are too plain to be recognised without the column's name: a
+#: column of "A", "B" and "C" is an arm or a ward unless it is named Child-Pugh.
+_NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECASE)}
 _YES = frozenset(s for code, sp in SCALES["yes/no"] if code == 1 for s in sp)
 _NO = frozenset(s for code, sp in SCALES["yes/no"] if code == 2 for s in sp)
 
@@ -290,13 +354,16 @@ def natural_key(text: object) -> tuple:
                           for i, p in enumerate(parts)))
 
 
-def scale_of(levels: Iterable[str]) -> str | None:
+def scale_of(levels: Iterable[str], name: object = None) -> str | None:
     """The recognised scale that a set of levels fits.
 
     Parameters
     ----------
     levels : iterable of str
         Levels as written (compared by :func:`norm_key`).
+    name : str, optional
+        The column's name: the scales of :data:`_NAMED_ONLY` are recognised only in a
+        column whose name says them.
 
     Returns
     -------
@@ -307,10 +374,13 @@ def scale_of(levels: Iterable[str]) -> str | None:
     keys = {norm_key(lv) for lv in levels}
     if not keys:
         return None
-    for name, codes in _SCALE_CODES.items():
+    for scale, codes in _SCALE_CODES.items():
+        if scale in _NAMED_ONLY and not (name is not None
+                                         and _NAMED_ONLY[scale].search(str(name))):
+            continue
         # a yes or no with a note ("Yes - 2 units") is offered to merge, not read as one
-        if all(_scale_key(k, codes, notes=name != "yes/no") is not None for k in keys):
-            return name
+        if all(_scale_key(k, codes, notes=scale != "yes/no") is not None for k in keys):
+            return scale
     return None
 
 
