@@ -86,10 +86,30 @@ def drink_units(cell: object, days: float = 7.0) -> float | None:
     return round((low + high) / 2 * UNITS_PER_DRINK[drink] * days / per, 1)
 
 
+#: A patient who does not drink now: 0 units in any period ("teetotal", "ex-drinker",
+#: "abstinent 6/12", "nil - abstinent since 2018": walk-through 70's liver clinic wrote
+#: 124 such cells, and its alcohol column was left out as free text).
+_NONE_NOW = re.compile(
+    r"\s{0,3}(?:nil\s{0,2}[-–:,]\s{0,2})?(?:teetotal|teetotaller|t/?t|abstinent|abstains|"
+    r"abstaining|non[\s-]?drinker|does\s+not\s+drink|doesn'?t\s+drink|never\s+drinks?|"
+    r"ex[\s-]?drinker|former\s+drinker|stopped\s+drinking|no\s+alcohol|nil\s+alcohol)"
+    r"(?:\s{0,3}(?:since|for|x|[-–(])?\s{0,3}[\w/ ]{0,20}\)?)?\s{0,3}", re.IGNORECASE)
+#: A band of units as a form offers it, "0-10", "10-20", "120-130": its middle.
+_BAND = re.compile(r"\s{0,3}(\d{1,3})\s{0,2}[-–]\s{0,2}(\d{1,3})\s{0,3}(?:units?)?\s{0,3}",
+                   re.IGNORECASE)
+
+
 def _reader(days: float):
     def read(cell: str) -> str | None:
         v = drink_units(cell, days)
-        return None if v is None else repr(v)
+        if v is not None:
+            return repr(v)
+        if len(cell) <= 48 and _NONE_NOW.fullmatch(cell):
+            return "0"
+        m = _BAND.fullmatch(cell) if len(cell) <= 20 else None
+        if m and int(m.group(1)) < int(m.group(2)) <= int(m.group(1)) + 20:
+            return repr((int(m.group(1)) + int(m.group(2))) / 2)
+        return None
     return read
 
 
@@ -98,7 +118,9 @@ def _note(period: str):
         return (f"Column '{_q(col)}': {n:,} cell(s) that write drinks read as UK units a "
                 f"{period} (e.g. '{_q(example, 24)}' as {new}), by the NHS's sizes: a "
                 "pint 2.3, a can 2, a glass of wine 2.1, a bottle of wine 9, a single "
-                "measure 1, a bottle of spirits 28.")
+                "measure 1, a bottle of spirits 28; a band of units ('10-20') as its "
+                "middle, and a patient who does not drink now (teetotal, abstinent, an "
+                "ex-drinker) as 0.")
     return note
 
 

@@ -58,6 +58,7 @@ from sparge.data.drug_levels import (
     drug_names_said,
     find_drug_level_gaps,
 )
+from sparge.data.elastography import read_elastography
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
@@ -74,7 +75,7 @@ from sparge.data.encoding_notes import (
     warn_rows_under_another_id,
     warn_same_patient_rows,
 )
-from sparge.data.far_values import far_mask, log_bounds, typical_bounds
+from sparge.data.far_values import RISES_BY_ORDERS, far_mask, log_bounds, typical_bounds
 from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
 from sparge.data.frequencies import read_frequencies
 from sparge.data.icd_codes import read_icd_codes
@@ -366,7 +367,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
               <= have]
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
-            read_named_values(df), answers)), durations)
+            read_elastography(read_named_values(df)), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(df),
                                                                scales), cut_offs))))))
@@ -981,6 +982,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                   and self.label_column in df.columns else None)  # read once for all
         if labels is not None:
             X = self._leave_out_leaks(X, labels, report)
+            self._left_out_leaks(df, labels, report)
         # the columns still in the model (a leak left out was counted among 7 inferred
         # columns of a report listing 6 categories)
         # nor a column dropped as constant (walk-through 21: a one-answer outcome made
@@ -1081,6 +1083,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             [impossible_values(names[j], X[:, j]) for j in num])
         # and a child's weight far from the cohort's children of that age (walk-through
         # 50's 221 kg at 5 years, among weights of 3 to 80 kg)
+        for c, j in enumerate(num):  # a marker's far-high value is the disease
+            if RISES_BY_ORDERS.search(names[j]) and plain[:, c].any():
+                plain[:, c] &= ~(X[:, j] > np.nanmedian(X[:, j])) | impossible_values(
+                    names[j], X[:, j])
         by_age, trends = self._far_for_age(X, num)
         slips = [unit_slips(names[j], self.unit_of(names[j]), X[:, j]) for j in num]
         slipped = np.column_stack([s[0] for s in slips])
@@ -1319,6 +1325,32 @@ class Encoder(TransformerMixin, BaseEstimator):
         if any(decimal_marks(df[c])[0] for c in numeric if c not in chosen):
             return []
         return found
+
+    def _left_out_leaks(self, df: pd.DataFrame, labels, report: ValidationReport) -> None:
+        """Say which columns left out already (dates, free text) give the outcome away
+        by being written at all (:func:`~sparge.data.leaks.presence_leaks`), here and
+        in their reason on the Column roles tab: walk-throughs 68 and 70's date of
+        surgery and of first decompensation, written only for the patients with the
+        outcome, were said to be left out only as dates, and a user could give them a
+        role."""
+        said = (LEFT_OUT_WORDS["dates"], LEFT_OUT_WORDS["free text"])
+        cols = [c for c, why in self.left_out_why_.items()
+                if c in df.columns and c != self.label_column and c not in (self.roles or {})
+                and (why in said or why.startswith(f"more than {self.max_levels}"))]
+        if not cols:
+            return
+        missing = self.table_.missing_keys()
+        written = np.column_stack([
+            ((keys := cell_keys(cell_text(df[c]))) != "").to_numpy()
+            & ~keys.isin(missing).to_numpy() for c in cols])
+        present = presence_leaks(np.where(written, 1.0, np.nan), cols, labels)
+        if not present:
+            return
+        report.warnings.append(presence_leak_message(present, already=True))
+        for c, (_, level, p1, p0) in present.items():
+            self.left_out_why_[c] += (f"; written for {p1:.0%} of the patients whose "
+                                      f"outcome is '{_q(level, 40)}' and {p0:.0%} of the "
+                                      "others: it gives the outcome away")
 
     def _leave_out_leaks(self, X: np.ndarray, labels, report: ValidationReport) -> np.ndarray:
         """Leave out, like a follow-up time, the features that alone give the outcome
@@ -2086,6 +2118,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  "value)"),
                 ("log10", "as the load's base-10 logarithm", lambda c: "as the load "
                  f"({format_number(c[2])}, in the column's unit)"),
+                ("power10", "as a number times a power of ten", lambda c: "as that "
+                 f"number ({format_number(c[2])}, in the column's unit)"),
                 ("not_detected", "as below the detection limit", lambda c: "as the "
                  f"column's most common lower limit, {format_number(info['detection_limit'])}"
                  " (as its limits are read: the true value lies below)"),

@@ -212,14 +212,18 @@ def presence_leaks(X: np.ndarray, names, labels, threshold: float = LEAK_AUC,
     return found
 
 
-def presence_leak_message(leaks: dict[str, tuple[float, str, float, float]]) -> str:
-    """The report's words for :func:`presence_leaks` (left out of the model)."""
+def presence_leak_message(leaks: dict[str, tuple[float, str, float, float]],
+                          already: bool = False) -> str:
+    """The report's words for :func:`presence_leaks` (left out of the model; with
+    ``already``, columns left out already, as dates or free text)."""
     parts = []
     for name, (_, level, p1, p0) in list(leaks.items())[:8]:
         parts.append(f"'{_q(name, 60)}' is written for {p1:.0%} of the patients whose "
                      f"outcome is '{_q(level, 40)}' and {p0:.0%} of the others")
     one = len(leaks) == 1
-    return ("Left out of the model: " + "; ".join(parts) + (" …" if len(leaks) > 8 else "")
+    return (("Left out of the model (already, as dates or free text), and giving the "
+             "outcome away: " if already else "Left out of the model: ")
+            + "; ".join(parts) + (" …" if len(leaks) > 8 else "")
             + f". Whether {'it is' if one else 'they are'} written at all gives the outcome "
             "away: a value recorded only once the outcome happened (a time to the event, "
             "the event's date) makes every look-alike look right. Give "

@@ -127,6 +127,23 @@ _LOG_COUNT = re.compile(r"(?:log ?(?:10)?[ :=]{0,3}(\d{1,2}(?:\.\d{1,4})?)|"
                         r"(?: {0,3}(?:copies|cp|iu)(?: ?/ ?ml)?)?", re.IGNORECASE)
 
 
+#: ... or as a number times a power of ten: "5.8x10^3", "2.0 x 10^4 IU/ml", "1.2×10*5
+#: copies/mL", "3.4E+04" (walk-through 70's HBV DNA lost 7 of its 47 loads, the highest).
+_POWER_COUNT = re.compile(r"(\d{1,3}(?:\.\d{1,4})?) ?(?:[x×*] ?10 ?(?:\^|\*\*?|e)? ?"
+                          r"\+?(\d{1,2})|e\+?(\d{1,2}))"
+                          r"(?: {0,3}(?:copies|cp|iu)(?: ?/ ?ml)?)?", re.IGNORECASE)
+
+
+def power_count(cell: str) -> float | None:
+    """A load written as a number times a power of ten ("5.8x10^3 IU/mL"), as the load
+    (5,800); else ``None``."""
+    m = _POWER_COUNT.fullmatch(cell.strip()) if len(cell) <= 40 else None
+    if m is None:
+        return None
+    power = int(m.group(2) or m.group(3))
+    return float(m.group(1)) * 10.0 ** power if power <= 12 else None
+
+
 def gcs_total(cell: str) -> int | None:
     """A Glasgow coma scale written as its parts, "E4V5M6", as its total (15); ``None``
     otherwise."""
@@ -898,7 +915,8 @@ def column_units(values: pd.Series, name: object = None,
     rows_of, uniques, counts, token, number = cells
     if name is not None and VIRAL_LOAD.search(str(name)):  # "4.1 log": a load, no unit
         logs = [i for i in np.flatnonzero(~number & ~token)
-                if log_count(uniques.iat[i]) is not None]
+                if log_count(uniques.iat[i]) is not None
+                or power_count(uniques.iat[i]) is not None]
         number[logs] = True
     found: dict[str, dict[str, Any]] = {}
     # a limit or an estimate with a unit reads as a number, and tells the unit too; but
@@ -1124,7 +1142,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "thousands_comma": [], "gestation": [], "plain": [], "scale_word": [],
                             "saturation": [], "estimated": [], "limit_unit": [],
                             "none_as_zero": [], "not_detected": [],
-                            "detection_limit": None, "log10": [], "range": [],
+                            "detection_limit": None, "log10": [], "power10": [], "range": [],
                             "unable": [], "unable_value": None, "age_part": [],
                             "per_minute": [], "cycle": [], "invalid_sample": [],
                             "gcs_untestable": []}
@@ -1278,6 +1296,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif log_counts and (v := log_count(s)) is not None:  # "log 4.1": 12,589
             out[i] = v
             info["log10"].append((int(i), s, v))
+        elif log_counts and (v := power_count(s)) is not None:  # "5.8x10^3": 5,800
+            out[i] = v
+            info["power10"].append((int(i), s, v))
         elif rate is not None and (v := rate(s)) is not None:  # "39/min" in a resp rate
             out[i] = v
             info["per_minute"].append((int(i), s, v))
