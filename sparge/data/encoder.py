@@ -1651,11 +1651,17 @@ class Encoder(TransformerMixin, BaseEstimator):
                                 else "") + quoted[-1]
             else:  # a threshold: "whose 'Age' is above 2.1"
                 said = f"is {kind} {format_number(values[0])}"
+            # a threshold is found, not known: walk-through 70's Child-Pugh, written
+            # for cirrhotics, was said not to apply above a platelet count of 143
             report.notes.append(
                 f"Column '{_q(f)}' is empty for the {n:,} patients whose '{_q(d)}' "
-                f"{said}: a value that does not apply to them, not a gap. Those cells do "
-                "not count against a patient's share of missing values (the model "
-                "completes them like any gap).")
+                f"{said}" + (": a value that does not apply to them, not a gap."
+                             if kind in ("lacks", "in") else
+                             ", and written for most of the others: read as a value that "
+                             "probably does not apply to them (the cut-off is where the "
+                             "gaps begin, not a clinical rule), not a gap.")
+                + " Those cells do not count against a patient's share of missing values "
+                "(the model completes them like any gap).")
 
     def feature_weights(self) -> np.ndarray:
         """How much of a column of the table each feature is, for a patient's share of

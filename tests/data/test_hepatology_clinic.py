@@ -144,3 +144,17 @@ def test_alcohol_words_and_bands_are_units_and_aetiology_is_a_category():
     assert why.startswith("dates; written for 100% of the patients whose outcome is 'Yes'")
     assert any(w.startswith("Left out of the model (already, as dates or free text)")
                for w in enc.report_.warnings)
+
+
+def test_a_gap_found_at_a_cut_off_is_said_as_probable_not_as_a_rule():
+    rng = np.random.default_rng(6)
+    n = 400
+    plt = rng.normal(220, 70, n).round()
+    score = np.where(plt < 150, rng.integers(5, 12, n), np.nan)
+    df = pd.DataFrame({"ID": range(n), "Platelets (x10^9/L)": plt,
+                       "MELD": score, "Albumin (g/L)": rng.normal(40, 4, n).round(),
+                       "Outcome": rng.choice(["Yes", "No"], n)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    said = [x for x in enc.report_.notes if x.startswith("Column 'MELD' is empty for the")]
+    assert said and "probably does not apply to them" in said[0]
+    assert "not a clinical rule" in said[0]
