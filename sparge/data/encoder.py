@@ -149,7 +149,13 @@ from sparge.data.safe_text import quote as _q
 from sparge.data.scales_written import SCALES_ATTR, read_written_scales
 from sparge.data.serology import CUT_OFFS_ATTR, read_serology
 from sparge.data.structural_gaps import find_structural_gaps, structural_mask
-from sparge.data.tables import UNKNOWN_WORDS, EncodingTable, norm_key, yes_no_codes
+from sparge.data.tables import (
+    UNKNOWN_WORDS,
+    EncodingTable,
+    norm_key,
+    scale_of,
+    yes_no_codes,
+)
 from sparge.data.tnm import split_tnm
 from sparge.data.unit_conversion import (
     KnownConversions,
@@ -379,6 +385,16 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
                                               known=montreal_columns(fitted)),
                                known=named_score_columns(fitted)), known=stages),
             known=pressure_columns(fitted)), known=apgar_columns(fitted))
+
+
+#: The No answer's code on the yes/no scale (the paper's Yes 1, No 2).
+_YES_NO_NO_CODE = 2
+
+
+def _yes_only(levels: Mapping[str, float]) -> bool:
+    """Whether a column's answers are all spellings of Yes (a register's Yes-or-empty)."""
+    return bool(levels) and scale_of(list(levels)) == "yes/no" and set(
+        float(c) for c in levels.values()) == {1.0}
 
 
 #: Why a column is left out by default (:meth:`Encoder._left_out_why`), in a few words.
@@ -909,6 +925,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                     [*table.column_missing_tokens().get(col, []), *gaps], column=col)
             levels, ordered, scale = infer_levels(df[col], table.missing_keys(col))
             levels = dict(sorted(levels.items(), key=lambda kv: kv[1]))
+            if col in (self.blank_as_no or ()) and _yes_only(levels):
+                # a register's Yes-or-empty column, empty read as No (walk-through 70's
+                # "Hep B vaccinated" was dropped as one value, with no such offer)
+                levels["No"] = _YES_NO_NO_CODE
             table.set_column(col, levels, ordered=ordered)
             if levels:
                 shown = [f"{_q(lv, 30)} {c}" for lv, c in levels.items()]
@@ -1892,11 +1912,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         :data:`BLANK_NO_SHARE` of their cells empty, and a No answer to read them as."""
         done, maybe = {}, []
         chosen = set(self.blank_as_no or ())
-        for col in self.feature_names_out_:
+        features = set(self.feature_names_out_)
+        for col in self.input_columns_:
             if self.roles_.get(col) != "categorical" or col not in df.columns:
                 continue
+            # a feature with a No answer, or a Yes-or-empty column (dropped as one value)
+            yes_only = col not in features and _yes_only(self.table_.levels(col))
+            if col not in features and not yes_only:
+                continue
             n_blank = int((cell_text(df[col]) == "").sum())
-            if not n_blank or self._no_code(col) is None:
+            if not n_blank or (self._no_code(col) is None and not yes_only):
                 continue
             if col in getattr(self, "structural_gaps_", {}) and col not in chosen:
                 continue

@@ -158,3 +158,23 @@ def test_a_gap_found_at_a_cut_off_is_said_as_probable_not_as_a_rule():
     said = [x for x in enc.report_.notes if x.startswith("Column 'MELD' is empty for the")]
     assert said and "probably does not apply to them" in said[0]
     assert "not a clinical rule" in said[0]
+
+
+def test_a_yes_or_empty_column_is_offered_as_a_register_and_read_so():
+    rng = np.random.default_rng(7)
+    n = 200
+    vacc = np.where(rng.random(n) < 0.55, "Yes", None)
+    df = pd.DataFrame({"ID": range(n), "Hep B vaccinated": vacc,
+                       "ALT (IU/L)": rng.normal(40, 10, n).round(),
+                       "Outcome": rng.choice(["Yes", "No"], n)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert "Hep B vaccinated" not in enc.feature_names_out_  # one value: dropped
+    assert enc.report_.blank_no_candidates == ["Hep B vaccinated"]
+    again = Encoder(label_column="Outcome", blank_as_no=["Hep B vaccinated"])
+    X = again.fit_transform(df)
+    col = X[:, again.feature_names_out_.index("Hep B vaccinated")]
+    np.testing.assert_array_equal(col, np.where(vacc == "Yes", 1.0, 2.0))
+    new = again.transform(df.iloc[[0, 1, 2]].assign(**{"Hep B vaccinated": [None, "Yes",
+                                                                             None]}))
+    np.testing.assert_array_equal(new[:, again.feature_names_out_.index(
+        "Hep B vaccinated")], [2.0, 1.0, 2.0])
