@@ -10,7 +10,7 @@ import pandas as pd
 
 from sparge.data.levels import abbreviated_levels, infer_levels, shown_answer, spellings
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import EncodingTable, norm_key
+from sparge.data.tables import EncodingTable, norm_key, scale_of
 
 
 def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[str]]]:
@@ -20,8 +20,11 @@ def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[
     out = {}
     for col in cols:
         codes = table.levels(col)
+        # two ranks of a recognised scale are two answers, however alike written
+        # (walk-through 70 was offered encephalopathy "grade II" into "grade III")
+        ranked = table.is_ordered(col) and scale_of(list(codes), col) is not None
         pairs = [[a, b] for a, b in abbreviated_levels(list(codes), col)
-                 if codes[a] != codes[b]]
+                 if codes[a] != codes[b] and not ranked]
         if pairs:
             out[col] = pairs
     return out

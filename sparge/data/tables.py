@@ -127,17 +127,26 @@ _VARICES = tuple(
              "medium (f2)", "f2 medium")),
         (3, ("large", "f3", "grade 3", "grade iii", "large varices", "grade 3 varices",
              "large (f3)", "f3 large"))))
-#: Child-Pugh class, with or without its score ("A5", "B 7", "Child C", "CP B9").
+#: Child-Pugh score, written with its class ("A5", "B 7", "CP B9"), or the class alone
+#: ("Child C"), coded by the score: a class alone at its scores' middle (A 5.5, B 8,
+#: C 12.5), so that B9 lies next to C10 and a bare "B" among B7 to B9 (walk-through 70:
+#: "Child B" and B8 were said to be other kinds of patient).
+_CP_PREFIXES = ("", "child ", "child-pugh ", "child pugh ", "cp ", "class ",
+                "child-pugh class ", "child's ")
+
+
+def _child_pugh(cls: str, score: int | None) -> tuple[str, ...]:
+    if score is None:
+        return tuple(f"{pre}{cls}".strip() for pre in _CP_PREFIXES)
+    return tuple(f"{pre}{cls}{sep}{score}" for pre in _CP_PREFIXES
+                 for sep in ("", " ", "-")) + tuple(
+        f"{pre}{cls}{sep}{score})" for pre in ("", "child ") for sep in (" (", "("))
+
+
 _CHILD_PUGH = tuple(
-    (code, tuple(f"{pre}{cls}{sep}{score}".strip()
-                 for pre in ("", "child ", "child-pugh ", "child pugh ", "cp ", "class ",
-                             "child-pugh class ", "child's ")
-                 for score in ("", *scores)
-                 for sep in (("",) if not score else ("", " ", "-", " (", "("))
-                 ) + tuple(f"{pre}{cls}{sep}{score})" for pre in ("", "child ")
-                           for score in scores for sep in (" (", "(")))
-    for code, cls, scores in ((1, "a", ("5", "6")), (2, "b", ("7", "8", "9")),
-                              (3, "c", ("10", "11", "12", "13", "14", "15"))))
+    [(score, _child_pugh(cls, score)) for cls, scores in
+     (("a", (5, 6)), ("b", (7, 8, 9)), ("c", (10, 11, 12, 13, 14, 15))) for score in scores]
+    + [(mid, _child_pugh(cls, None)) for cls, mid in (("a", 5.5), ("b", 8), ("c", 12.5))])
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -195,12 +204,9 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     # hepatology's graded findings (walk-through 70: each coded alphabetically)
     "varices": _VARICES,
     # a bare "A", "B", "C" is Child-Pugh only in a column named so (_NAMED_ONLY)
-    "child-pugh": tuple((code, tuple(sp for sp in spellings if ("(" not in sp or
-                                     sp.endswith(")")) and len(sp) > 1))
+    "child-pugh": tuple((code, tuple(sp for sp in spellings if len(sp) > 1))
                         for code, spellings in _CHILD_PUGH),
-    "child-pugh class": tuple((code, tuple(sp for sp in spellings if "(" not in sp or
-                                           sp.endswith(")")))
-                              for code, spellings in _CHILD_PUGH),
+    "child-pugh class": _CHILD_PUGH,
     # ascites as Child-Pugh grades it: controlled by diuretics is mild; large, tense or
     # needing paracentesis is the top grade
     "ascites": ((0, ("none", "no ascites", "nil", "absent", "no")),

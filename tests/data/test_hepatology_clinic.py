@@ -19,7 +19,8 @@ from sparge.data.tables import scale_codes, scale_of
      "varices", {"None": 0, "no": 0, "small": 1, "F1": 1, "F2 with red signs": 2,
                  "large": 3, "Grade III - banded": 3}),
     (["A5", "Child A", "B 7", "B9", "C10", "Child C"], "child-pugh",
-     {"A5": 1, "Child A": 1, "B 7": 2, "B9": 2, "C10": 3, "Child C": 3}),
+     # coded by the score; a class alone at its scores' middle
+     {"A5": 5, "Child A": 5.5, "B 7": 7, "B9": 9, "C10": 10, "Child C": 12.5}),
     (["none", "no", "Mild - on diuretics", "diuretic-controlled", "Moderate",
       "large volume (LVP)"], "ascites",
      {"none": 0, "no": 0, "Mild - on diuretics": 1, "diuretic-controlled": 1,
