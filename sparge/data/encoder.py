@@ -1756,6 +1756,22 @@ class Encoder(TransformerMixin, BaseEstimator):
                                    f"{csv_lines(rows)}{' …' if n > 5 else ''}); "
                                    f"{'it is' if n == 1 else 'they are'} left out of "
                                    "supervised training.")
+        codes = yes_no_codes(list(report.label_balance)) if len(
+            report.label_balance) > 2 else None
+        others = [k for k, c in (codes or {}).items() if c not in (1, 2)]
+        if others:
+            # a yes/no outcome with another answer beside it: walk-through 70's "Died
+            # (non-liver)", a competing event, was learned as a third outcome unsaid
+            report.warnings.append(
+                f"The outcome '{_q(self.label_column)}' is a yes/no with "
+                + ", ".join(f"'{k}' ({report.label_balance[k]} patient"
+                            f"{'s' if report.label_balance[k] != 1 else ''})"
+                            for k in others[:4])
+                + (" …" if len(others) > 4 else "") + " beside Yes and No: the model learns "
+                f"{'it' if len(others) == 1 else 'them'} as another outcome, and a "
+                "look-alike with it counts as not sharing a Yes or a No. If it is another "
+                "event (a death from another cause, a transplant, a move), give those "
+                "patients no outcome in the file, or write the answer it belongs to.")
         if len(report.label_balance) < 2 and keep.any():  # none kept: said by the size
             report.blocking.append(
                 f"the outcome column '{_q(self.label_column)}' has "

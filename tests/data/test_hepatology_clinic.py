@@ -179,3 +179,18 @@ def test_a_yes_or_empty_column_is_offered_as_a_register_and_read_so():
                                                                              None]}))
     np.testing.assert_array_equal(new[:, again.feature_names_out_.index(
         "Hep B vaccinated")], [2.0, 1.0, 2.0])
+
+
+def test_a_third_answer_beside_yes_and_no_in_the_outcome_is_named():
+    rng = np.random.default_rng(8)
+    n = 120
+    out = rng.choice(["Yes", "No"], n).astype(object)
+    out[:6] = "Died (non-liver)"
+    df = pd.DataFrame({"ID": range(n), "ALT (IU/L)": rng.normal(40, 10, n).round(),
+                       "Decompensation": out})
+    enc = Encoder(label_column="Decompensation").fit(df)
+    said = [w for w in enc.report_.warnings if "beside Yes and No" in w]
+    assert said and "'Died (non-liver)' (6 patients)" in said[0]
+    two = df.assign(Decompensation=np.where(out == "Died (non-liver)", "No", out))
+    plain = Encoder(label_column="Decompensation").fit(two)
+    assert not [w for w in plain.report_.warnings if "beside Yes and No" in w]
