@@ -1240,8 +1240,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.values_to_check += [[name, int(r), float(col[r]), unit, v]
                                    for r, v in zip(hits, converted, strict=True)]
         # as written: "16.2" for a HAQ-DI of 16.25 is not in the file (walk-through 66)
-        if whole and unit is not None and fixed is not None:
-            given = typical_bounds(col[hits])
+        given = typical_bounds(col[hits]) if whole else None
+        if given is not None and unit is not None and fixed is not None:
             return (f"'{_q(name)}' {len(hits):,} of its {int(np.isfinite(col).sum()):,} "
                     f"values read as '{_q(unit, 20)}', not the "
                     f"'{_q(self.unit_of(name) or '', 20)}' its name says (most "
