@@ -93,7 +93,10 @@ _NONE_NOW = re.compile(
     r"\s{0,3}(?:nil\s{0,2}[-–:,]\s{0,2})?(?:teetotal|teetotaller|t/?t|abstinent|abstains|"
     r"abstaining|non[\s-]?drinker|does\s+not\s+drink|doesn'?t\s+drink|never\s+drinks?|"
     r"ex[\s-]?drinker|former\s+drinker|stopped\s+drinking|no\s+alcohol|nil\s+alcohol)"
-    r"(?:\s{0,3}(?:since|for|x|[-–(])?\s{0,3}[\w/ ]{0,20}\)?)?\s{0,3}", re.IGNORECASE)
+    # ... and for how long or since when: "since 2018", "6/12", "(5 yrs)", "for 3 months"
+    r"(?:\s{0,3}[-–(,]?\s{0,3}(?:since|for|x)?\s{0,3}\d{1,4}(?:/\d{1,4})?\s{0,2}"
+    r"(?:years?|yrs?|y|months?|mths?|m|weeks?|wks?|w)?(?:\s+ago)?\s{0,2}\)?)?\s{0,3}",
+    re.IGNORECASE)
 #: A band of units as a form offers it, "0-10", "10-20", "120-130": its middle.
 _BAND = re.compile(r"\s{0,3}(\d{1,3})\s{0,2}[-–]\s{0,2}(\d{1,3})\s{0,3}(?:units?)?\s{0,3}",
                    re.IGNORECASE)
