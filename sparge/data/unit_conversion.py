@@ -490,7 +490,7 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
         # 70 read "1 x10^9 = 1 x10^9/L") is read, not said converted
         plan.notes.append(
             f"{x.size:,} cell(s) written '{shown[key]}' read as '{target}', the same unit"
-            if conv.factor == 1 and conv.offset == 0 else
+            if conv.factor == 1 and conv.offset == 0 and conv.why.startswith("1 ") else
             f"{x.size:,} cell(s) in '{shown[key]}' converted to '{target}' ({conv.why})")
     if units.header or plan.plain_as:  # the column's unit is known: keep what reads in it
         return plan if plan.converted or plan.left else None
