@@ -12,6 +12,7 @@ Everything is reproducible from the seed.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -168,7 +169,13 @@ def _numeric(spec, F, rng, noise=0.5) -> np.ndarray:
     v = np.maximum(v, floor)
     if _is_share(name):
         v = np.minimum(v, 100.0)
+    if m := _SCORE_RANGE.search(name):  # a "(score 1-5)" item stops at 5
+        v = np.clip(v, float(m.group(1)), float(m.group(2)))
     return np.round(v, int(dec))
+
+
+#: A questionnaire item's range in its name: "(score 1-5)", "(score 0-10)".
+_SCORE_RANGE = re.compile(r"\(score (\d+)-(\d+)\)")
 
 
 def _is_share(name: str) -> bool:

@@ -127,3 +127,9 @@ def test_bundled_sample_values_are_ones_a_clinic_could_report():
     assert (df[shares].max() <= 100).all(), df[shares].max().idxmax()
     wearable = df.filter(like="APB").drop(columns=df.filter(like="(sd)").columns)
     assert (wearable.min() > 0).all(), wearable.min().idxmin()
+    # a questionnaire item stays within the range its name gives (walk-through 71: 719
+    # cells of "(score 1-5)" items held 6 or 7)
+    for lo, hi in ((1, 5), (0, 10)):
+        items = df.filter(like=f"(score {lo}-{hi})")
+        assert items.shape[1] >= 10
+        assert items.min().min() >= lo and items.max().max() <= hi
