@@ -84,7 +84,10 @@ DEFAULT_MISSING_TOKENS = frozenset({
     # a test not done at this visit (walk-through 70's varices "not scoped" sat next to
     # "None", and HCC surveillance "DNA", did not attend, and "not due" were findings)
     "not scoped", "declined ogd", "declined scope", "declined endoscopy", "not due",
-    "not due yet", "dna", "did not attend", "not attended"})
+    "not due yet", "dna", "did not attend", "not attended",
+    # ... or written elsewhere (walk-through 71's LVEF "see echo report", "awaiting echo")
+    "see echo report", "see echo", "see report", "awaiting echo", "echo awaited",
+    "echo pending", "echo requested"})
 #: Kept for code written against earlier versions: the default tokens.
 MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common
@@ -147,6 +150,26 @@ _CHILD_PUGH = tuple(
     [(score, _child_pugh(cls, score)) for cls, scores in
      (("a", (5, 6)), ("b", (7, 8, 9)), ("c", (10, 11, 12, 13, 14, 15))) for score in scores]
     + [(mid, _child_pugh(cls, None)) for cls, mid in (("a", 5.5), ("b", 8), ("c", 12.5))])
+#: NYHA functional class, I to IV, in Roman or Arabic numerals, after "NYHA" or "class",
+#: and the halfway classes a clinic writes ("II-III", "2/3"): walk-through 71's merge
+#: coded "II-III" 5 and "NYHA II/III" 17, beyond class IV.
+_ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv"}
+_NYHA_PREFIXES = ("", "nyha ", "nyha class ", "class ", "nyha-", "nyha: ", "nyha:",
+                  "functional class ", "fc ")
+
+
+def _nyha(*classes: int) -> tuple[str, ...]:
+    if len(classes) == 1:
+        c = classes[0]
+        return tuple(f"{pre}{n}" for pre in _NYHA_PREFIXES for n in (_ROMAN[c], str(c)))
+    a, b = classes
+    return tuple(f"{pre}{x}{sep}{y}" for pre in _NYHA_PREFIXES
+                 for x, y in ((_ROMAN[a], _ROMAN[b]), (str(a), str(b)))
+                 for sep in ("-", " - ", "/", " / ", " to ", "–"))
+
+
+_NYHA_SCALE = tuple([(c, _nyha(c)) for c in (1, 2, 3, 4)]
+                    + [(c + 0.5, _nyha(c, c + 1)) for c in (1, 2, 3)])
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -201,6 +224,8 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "grade/stage": ((1, ("i", "grade i", "stage i")), (2, ("ii", "grade ii", "stage ii")),
                     (3, ("iii", "grade iii", "stage iii")),
                     (4, ("iv", "grade iv", "stage iv"))),
+    # heart failure's functional class (a column named so: its spellings are numerals)
+    "nyha": _NYHA_SCALE,
     # hepatology's graded findings (walk-through 70: each coded alphabetically)
     "varices": _VARICES,
     # a bare "A", "B", "C" is Child-Pugh only in a column named so (_NAMED_ONLY)
@@ -233,7 +258,9 @@ _SCALE_CODES = {name: {s: code for code, spellings in ranks for s in spellings}
                 for name, ranks in SCALES.items()}
 #: Scales whose spellings are too plain to be recognised without the column's name: a
 #: column of "A", "B" and "C" is an arm or a ward unless it is named Child-Pugh.
-_NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECASE)}
+_NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECASE),
+               "nyha": re.compile(r"nyha|functional\s+class|heart\s+failure\s+class",
+                                  re.IGNORECASE)}
 _YES = frozenset(s for code, sp in SCALES["yes/no"] if code == 1 for s in sp)
 _NO = frozenset(s for code, sp in SCALES["yes/no"] if code == 2 for s in sp)
 

@@ -824,16 +824,21 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
 
 def test_merged_answers_find_the_order_of_a_column_written_many_ways():
     """Walk-through 22: NYHA class, written 1, I, iii, NYHA III …, stayed "unordered"
-    once merged into its four classes."""
+    once merged into its four classes. Since walk-through 71 the class is a recognised
+    scale in a column named for it: ordered at once, each class one code, nothing to
+    merge (a "II-III" between II and III)."""
     from sparge.data.answer_merging import merge_answers
 
-    nyha = ["1", "I", "2", "NYHA II", "iii", "3", "4", "iv"]
-    df = pd.DataFrame({"NYHA class": nyha * 10,
+    nyha = ["1", "I", "2", "NYHA II", "iii", "3", "4", "iv", "II-III", "NYHA II/III"]
+    df = pd.DataFrame({"NYHA class": nyha * 8,
                        "Aetiology": ["dilated", "Ischemic", "ISCHAEMIC", "valvular"] * 20,
                        "Outcome": np.random.default_rng(0).choice(["a", "b"], 80)})
     enc = Encoder(label_column="Outcome").fit(df)
     pairs = enc.report_.answers_two_ways
-    assert not enc.table_.is_ordered("NYHA class") and "NYHA class" in pairs
+    assert enc.table_.is_ordered("NYHA class") and "NYHA class" not in pairs
+    first = enc.table_.levels("NYHA class")
+    assert first["I"] == first["1"] < first["NYHA II"] == first["2"] < first["II-III"] == \
+        first["NYHA II/III"] < first["iii"] < first["iv"] == first["4"]
     merged = merge_answers(enc.table_, pairs)
     assert merged.is_ordered("NYHA class")
     codes = merged.levels("NYHA class")
