@@ -463,6 +463,13 @@ CONDITION_KINDS = {
                  "recurrentabscess", "perianalcrohns", "perianalcrohn's"),
 }
 CONDITION_KINDS["perianaldisease"] = CONDITION_KINDS["perianal"]
+# walk-through 71's heart-failure clinic: AF's kinds say yes in "AF" ("permanent" was coded
+# 5, farther from Yes than No is)
+CONDITION_KINDS["af"] = ("paroxysmal", "persistent", "permanent", "paf", "longstanding",
+                         "longstandingpersistent", "long-standingpersistent",
+                         "paroxysmalaf", "persistentaf", "permanentaf", "atrialflutter",
+                         "flutter")
+CONDITION_KINDS["atrialfibrillation"] = CONDITION_KINDS["af"]
 #: The drugs of a class a yes/no column is named for ("Statin", "Insulin"), by their
 #: loose keys' starts: an answer naming one ("atorvastatin 20mg", "Atorva 40", "Lantus
 #: 20u nocte") says yes there (walk-through 64's statin column held 307 such answers
@@ -1692,6 +1699,49 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "hfehemochromatosis", "hereditaryhaemochromatosis", "hereditaryhemochromatosis",
          "geneticHaemochromatosis", "hh(c282yhomozygous)", "c282yhomozygous"),
         ("wilson'sdisease", "wilsonsdisease", "wilson's", "wilsons", "wilson"))),
+    # walk-through 71's heart-failure clinic: its type by ejection fraction in 16
+    # spellings, coded alphabetically (HFrEF and "HFrEF (systolic)" said to differ)
+    (("hf type", "heart failure type", "hf phenotype", "type of hf", "hf category",
+      "hf classification"), (
+        ("hfref", "reducedef", "hfref(systolic)", "systolichf", "systolicheartfailure",
+         "lvsd", "hfwithreducedef", "hfwithreducedejectionfraction", "hfref(lvsd)"),
+        ("hfmref", "hfmref(mid-range)", "mid-rangeef", "midrangeef", "mildlyreducedef",
+         "hfmildlyreducedef", "hfwithmildlyreducedef", "hfmref(mildlyreduced)"),
+        ("hfpef", "preservedef", "hfpef(diastolic)", "diastolichf", "hfnef",
+         "diastolicheartfailure", "hfwithpreservedef", "hfwithpreservedejectionfraction",
+         "hfnormalef"),
+        ("hfimpef", "hfrecef", "improvedef", "recoveredef", "hfwithimprovedef",
+         "hfwithrecoveredef"))),
+    # ... its aetiology, rhythm, device and revascularisation
+    (("aetiolog", "etiolog", "cause of hf", "cause of heart failure", "hf cause"), (
+        ("ischaemic", "ischemic", "icm", "ihd", "ischaemiccardiomyopathy",
+         "ischemiccardiomyopathy", "ischaemicheartdisease", "coronaryarterydisease", "cad"),
+        ("dcm", "dilatedcardiomyopathy", "idiopathicdcm", "idiopathicdilatedcardiomyopathy",
+         "familialdcm"),
+        ("hypertensive", "htn", "hypertensiveheartdisease", "hhd", "hypertension"),
+        ("valvular", "vhd", "valvularheartdisease", "valvular(as)", "valvular(mr)",
+         "valve disease", "valvedisease"),
+        ("alcoholiccardiomyopathy", "alcoholiccm", "alcohol", "etoh", "alcohol-related",
+         "alcoholrelatedcardiomyopathy"),
+        ("chemotherapy-related", "chemo-related", "chemorelated", "anthracycline",
+         "cardiotoxicity", "chemotherapyrelated"))),
+    (("rhythm", "ecg rhythm", "ecg"), (
+        ("sinusrhythm", "sr", "nsr", "sinus", "normalsinusrhythm"),
+        ("atrialfibrillation", "af", "af(ratecontrolled)", "fastaf", "controlledaf",
+         "ratecontrolledaf", "afib", "af-ratecontrolled"),
+        ("paced", "v-paced", "vpaced", "biv paced", "bivpaced", "a-paced", "apaced",
+         "pacedrhythm", "av-paced", "avpaced", "ventricularpaced"))),
+    (("device", "cied", "implant"), (
+        ("ppm", "pacemaker", "dddppm", "vvippm", "dualchamberppm", "singlechamberppm",
+         "permanentpacemaker", "ddd", "vvi"),
+        ("icd", "singlechambericd", "dualchambericd", "tv-icd", "transvenousicd"),
+        ("crt-d", "crtd", "crt-defibrillator", "crtdefibrillator"),
+        ("crt-p", "crtp", "crt-pacemaker", "crtpacemaker"),
+        ("none", "nil", "no", "nodevice", "n"))),
+    (("revascular", "previous pci", "pci/cabg"), (
+        ("pci", "pcix2", "pcix3", "pcitolad", "pcitorca", "pcitolcx", "pci(stent)",
+         "stent", "stents", "pci-stent", "pcistent", "des"),
+        ("cabg", "cabgx3", "cabgx4", "cabgx2", "bypass", "coronarybypass"))),
     # ... and its hepatitis C RNA: "TND" (target not detected) and a sustained
     # virological response (SVR, SVR12) are RNA not detected
     (("hcv rna", "hcv pcr", "hcvrna", "hcvpcr", "hcv viral", "rna result", "pcr result"), (
