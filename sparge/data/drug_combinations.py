@@ -227,6 +227,45 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("etrasimod", "velsipity"), "etrasimod"),
     **dict.fromkeys(("ciclosporin", "cyclosporin", "cyclosporine", "neoral"), "ciclosporin"),
     **dict.fromkeys(("folicacid", "folate"), "folic acid"),
+    # a heart-failure clinic's treatment (walk-through 71: "bisoprolol 5mg od",
+    # "Entresto 24/26mg BD", "frusemide 80mg" were 80 answers, the list left out as free
+    # text): beta-blockers, ACE inhibitors, ARBs, sacubitril/valsartan, MRAs, SGLT2
+    # inhibitors, loop and thiazide diuretics, digoxin, ivabradine, nitrates
+    **dict.fromkeys(("bisoprolol", "cardicor", "congescor"), "bisoprolol"),
+    **dict.fromkeys(("carvedilol",), "carvedilol"),
+    **dict.fromkeys(("nebivolol", "nebilet"), "nebivolol"),
+    **dict.fromkeys(("metoprolol", "metoprololsuccinate", "metoprololtartrate",
+                     "lopresor", "betaloc"), "metoprolol"),
+    **dict.fromkeys(("atenolol", "tenormin"), "atenolol"),
+    **dict.fromkeys(("ramipril", "tritace"), "ramipril"),
+    **dict.fromkeys(("lisinopril", "zestril"), "lisinopril"),
+    **dict.fromkeys(("perindopril", "coversyl"), "perindopril"),
+    **dict.fromkeys(("enalapril", "innovace"), "enalapril"),
+    **dict.fromkeys(("candesartan", "amias"), "candesartan"),
+    **dict.fromkeys(("losartan", "cozaar"), "losartan"),
+    **dict.fromkeys(("valsartan", "diovan"), "valsartan"),
+    **dict.fromkeys(("irbesartan", "aprovel"), "irbesartan"),
+    **dict.fromkeys(("sacubitrilvalsartan", "sacubitril/valsartan", "sacubitril-valsartan",
+                     "entresto", "arni"), "sacubitril/valsartan"),
+    **dict.fromkeys(("spironolactone", "spiro", "aldactone"), "spironolactone"),
+    **dict.fromkeys(("eplerenone", "inspra"), "eplerenone"),
+    **dict.fromkeys(("empagliflozin", "jardiance", "empa"), "empagliflozin"),
+    **dict.fromkeys(("furosemide", "frusemide", "lasix"), "furosemide"),
+    **dict.fromkeys(("bumetanide", "burinex"), "bumetanide"),
+    **dict.fromkeys(("torasemide", "torsemide"), "torasemide"),
+    **dict.fromkeys(("bendroflumethiazide", "bendroflumethazide", "bfz"),
+                    "bendroflumethiazide"),
+    **dict.fromkeys(("metolazone",), "metolazone"),
+    **dict.fromkeys(("indapamide",), "indapamide"),
+    **dict.fromkeys(("digoxin", "lanoxin"), "digoxin"),
+    **dict.fromkeys(("ivabradine", "procoralan"), "ivabradine"),
+    **dict.fromkeys(("hydralazine",), "hydralazine"),
+    **dict.fromkeys(("isosorbidemononitrate", "ismn", "isosorbidedinitrate", "isdn"),
+                    "isosorbide nitrate"),
+    **dict.fromkeys(("amiodarone",), "amiodarone"),
+    **dict.fromkeys(("simvastatin",), "simvastatin"),
+    **dict.fromkeys(("rosuvastatin",), "rosuvastatin"),
+    **dict.fromkeys(("pravastatin",), "pravastatin"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -398,6 +437,8 @@ def drug_set(answer: str) -> frozenset[str] | None:
             len(_PER_KG.findall(dose.group())):
         key = key[:dose.start()]
     key = key.replace(" with meals", "")  # "Fiasp with meals": no second drug
+    # one tablet of two drugs named by both (walk-through 71's "sacubitril/valsartan")
+    key = re.sub(r"sacubitril\s?[/-]?\s?valsartan", "sacubitrilvalsartan", key)
     # a fixed-dose tablet's strengths, "Janumet 50/1000 bd": no second drug
     key = _STRENGTHS.sub("", key)
     drugs: set[str] = set()
