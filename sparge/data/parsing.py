@@ -220,6 +220,21 @@ _RANGE = re.compile(r"\s{0,3}(\d{1,6}(?:\.\d{1,4})?)\s{0,3}(?:-|–|—|to)\s{0,
                     r"(\d{1,6}(?:\.\d{1,4})?)\s{0,3}", re.IGNORECASE)
 
 
+def _range_with_unit(cell: str, unit: str) -> float | None:
+    """The middle of a narrow range written with its column's unit ("45-50%" in a "%"
+    column: walk-through 71's LVEF), else ``None``."""
+    m = _RANGE_THEN_UNIT.fullmatch(cell) if len(cell) <= 40 else None
+    if m is None or cell_unit_key(m.group(2), unit) != unit_key(unit):
+        return None
+    return range_middle(m.group(1))
+
+
+#: A range, then a unit: "45-50%", "30 - 35 %".
+_RANGE_THEN_UNIT = re.compile(r"\s{0,3}(\d{1,6}(?:\.\d{1,4})?\s{0,3}(?:-|–|to)\s{0,3}"
+                              r"\d{1,6}(?:\.\d{1,4})?)\s{0,3}(%|[a-zµ/]{1,12})\s{0,3}",
+                              re.IGNORECASE)
+
+
 def range_middle(cell: str) -> float | None:
     """The middle of a narrow range written in a cell ("2-3": 2.5; "5 to 10": 7.5), or
     ``None``: not a range, its bounds reversed or equal ("120-80" is no range), or a wide
@@ -344,6 +359,27 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
         "modsevere": 17.0, "moderatesevere": 17.0, "severe": 23.5}),
     (re.compile(r"\bgad[\s\-_]?7\b|generali[sz]ed anxiety disorder", re.IGNORECASE), {
         "minimal": 2.0, "mild": 7.0, "moderate": 12.0, "severe": 18.0}),
+    # the left ventricle's ejection fraction graded in words (the British Society of
+    # Echocardiography's bands: normal 55 % or more, mildly impaired 45-54, moderately
+    # 36-44, severely 35 or less) as the band's middle, an open band as its limit
+    # (walk-through 71's LVEF, "severe LVSD" and "good LV function" among "35%" and
+    # "30-35", was left out as free text)
+    (re.compile(r"\blv\s?ef\b|\bef\b|\blv ejection|left ventric\w* ejection|"
+                r"\blv (?:systolic )?function\b|\blvsf\b", re.IGNORECASE), {
+        **dict.fromkeys(("normal", "good", "preserved", "goodlvfunction", "normallvfunction",
+                         "normallvsystolicfunction", "preservedlvfunction", "preservedef",
+                         "normalef", "normallvef", "goodlvsystolicfunction",
+                         "normallvsf", "goodlvsf", "hyperdynamic"), 55.0),
+        **dict.fromkeys(("mildlyimpaired", "mildlvsd", "mildlyreduced", "mildimpairment",
+                         "mildlyimpairedlvfunction", "mild", "mildlyimpairedlvsf",
+                         "mildlvsystolicdysfunction", "mildlyreducedef"), 49.5),
+        **dict.fromkeys(("moderatelyimpaired", "moderatelvsd", "moderatelyreduced",
+                         "moderateimpairment", "moderatelyimpairedlvfunction", "moderate",
+                         "moderatelyimpairedlvsf", "moderatelvsystolicdysfunction"), 40.0),
+        **dict.fromkeys(("severelyimpaired", "severelvsd", "severelyreduced", "severe",
+                         "severeimpairment", "severelyimpairedlvfunction", "poor",
+                         "poorlvfunction", "severelyimpairedlvsf",
+                         "severelvsystolicdysfunction"), 35.0)}),
 )
 #: A scale's level written with its words after a dash or colon, "6 - moderately frail",
 #: "3: managing well" (the number is read; letters only after it, bounded).
@@ -351,8 +387,8 @@ _WITH_LABEL = re.compile(r"\s{0,3}(\d{1,2})\s{0,3}[-–:]\s{0,3}[A-Za-z][A-Za-z 
 
 
 #: The scales of :data:`_SCALE_WORDS` whose words name bands of scores, read as the
-#: band's middle (the eFI's, the PHQ-9's, the GAD-7's), by their place there.
-_BANDED = frozenset({3, 4, 5})
+#: band's middle (the eFI's, the PHQ-9's, the GAD-7's, an LVEF's), by their place there
+_BANDED = frozenset({4, 5, 6, 7})
 
 
 def reads_bands(column: object) -> bool:
@@ -1279,7 +1315,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                 v := _limit_value(m.group(1), unit, convert)) is not None:
             out[i] = v  # "est 67": the estimate
             info["estimated"].append((int(i), s, v))
-        elif (v := range_middle(s)) is not None:  # "2-3": its middle
+        elif (v := range_middle(s)) is not None or (
+                unit and (v := _range_with_unit(s, unit)) is not None):  # "2-3": its middle
             out[i] = v
             info["range"].append((int(i), s, v))
         elif norm_key(s) in _INF_TOKENS or _NUMBER.match(s):  # inf, or too large (1e999)
