@@ -52,6 +52,7 @@ from sparge.data.column_kinds import (
 from sparge.data.combined_cells import shared_looks, source_columns
 from sparge.data.compound_units import read_compound_units, unpack_rows
 from sparge.data.dates import add_ages
+from sparge.data.diuretic_dose import read_diuretic_doses
 from sparge.data.drug_levels import (
     DRUG_ANTIBODIES,
     drug_level_mask,
@@ -373,7 +374,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
               <= have]
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
-            read_elastography(read_named_values(df)), answers)), durations)
+            read_diuretic_doses(read_elastography(read_named_values(df))), answers)),
+            durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(df),
                                                                scales), cut_offs))))))
@@ -387,6 +389,9 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
             known=pressure_columns(fitted)), known=apgar_columns(fitted))
 
 
+#: How well a column left out already (dates, free text) must give the outcome away by
+#: being written at all to be named as a leak (the AUC of its presence).
+LEFT_OUT_LEAK_AUC = 0.85
 #: The No answer's code on the yes/no scale (the paper's Yes 1, No 2).
 _YES_NO_NO_CODE = 2
 
@@ -914,6 +919,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                 spelled = spellings(df[col])[0]
                 levels = {spelled.get(norm_key(lv), lv): code
                           for lv, code in base.levels(col).items()}
+                if col in (self.blank_as_no or ()) and _yes_only(levels):
+                    # ... also once the user's table has it (walk-through 71: after the
+                    # merge, "COPD" was said read as No and stayed dropped)
+                    levels["No"] = _YES_NO_NO_CODE
                 table.set_column(col, levels, ordered=base.is_ordered(col))
                 continue
             # "Gx" in a grade column: not assessed, a gap (walk-through 25)
@@ -1363,7 +1372,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         written = np.column_stack([
             ((keys := cell_keys(cell_text(df[c]))) != "").to_numpy()
             & ~keys.isin(missing).to_numpy() for c in cols])
-        present = presence_leaks(np.where(written, 1.0, np.nan), cols, labels)
+        # a lower bar than for a feature: nothing leaves the model, a user is warned
+        # (walk-through 71's admission date, written for 80 % of the admitted: AUC 0.90)
+        present = presence_leaks(np.where(written, 1.0, np.nan), cols, labels,
+                                 threshold=LEFT_OUT_LEAK_AUC)
         if not present:
             return
         report.warnings.append(presence_leak_message(present, already=True))
@@ -1926,7 +1938,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         """Say which yes/no columns' empty cells were read as No (``blank_as_no``), and
         list those where they might be (``report.blank_no_candidates``): at least
         :data:`BLANK_NO_SHARE` of their cells empty, and a No answer to read them as."""
-        done, maybe = {}, []
+        done, maybe, tests = {}, [], {}
         chosen = set(self.blank_as_no or ())
         features = set(self.feature_names_out_)
         for col in self.input_columns_:
@@ -1944,8 +1956,19 @@ class Encoder(TransformerMixin, BaseEstimator):
             if col in chosen:
                 done[col] = n_blank
             elif n_blank >= BLANK_NO_SHARE * len(df):
+                if not yes_only and (with_test := self._empty_with(df, col)) is not None:
+                    # a finding written Yes and No, empty where a measurement is: not
+                    # known (walk-through 71's LBBB, empty for the 120 patients with no
+                    # QRS, no ECG), no register's No
+                    tests[col] = with_test
+                    continue
                 maybe.append(col)
         report.blank_no_candidates = maybe
+        if tests:
+            report.notes.append(
+                "Empty where a measurement is, so not offered as No (a test not done): "
+                + ", ".join(f"'{_q(c)}' with '{_q(t)}'" for c, t in list(tests.items())[:6])
+                + ".")
         if maybe:
             report.notes.append(
                 f"{quoted_names(maybe)}: yes/no column{'s' if len(maybe) > 1 else ''} with "
@@ -1963,6 +1986,19 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(
                 "Not read as 'No' (no empty cell, or no No answer, or not a feature): "
                 + quoted_names(sorted(missing)) + ".")
+
+    def _empty_with(self, df: pd.DataFrame, col: str) -> str | None:
+        """A numeric column empty for (nearly) the same patients as ``col``: at least 90 %
+        of each one's empty cells are the other's; ``None`` without one."""
+        blank = (cell_text(df[col]) == "").to_numpy()
+        for other in self.input_columns_:
+            if other == col or self.roles_.get(other) != "numeric" or other not in df:
+                continue
+            gaps = (cell_text(df[other]) == "").to_numpy()
+            both = int((blank & gaps).sum())
+            if both >= 0.9 * blank.sum() and both >= 0.9 * gaps.sum():
+                return other
+        return None
 
     def _no_code(self, col: str) -> float | None:
         """The code of a yes/no column's No answer, or ``None`` without one."""
@@ -2149,7 +2185,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  lambda c: f"as the number ({format_number(c[2])})"),
                 ("scale_word", "as a level of its scale in words", lambda c: "as that "
                  f"level's value ({format_number(c[2])}"
-                 + ("; a band of scores as its middle)" if reads_bands(col) else ")")),
+                 + ("; a band of scores as its middle, an open one as its limit)"
+                    if reads_bands(col) else ")")),
                 ("none_as_zero", "as a word for none", lambda c: "as 0, which the column "
                  "also writes"),
                 ("age_part", "in months, weeks or days", lambda c: "in the column's unit "

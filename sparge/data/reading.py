@@ -177,6 +177,29 @@ def _sniff_delimiter(head: str) -> str:
         return max(counts, key=counts.get) if max(counts.values()) else ","
 
 
+def _check_title_lines(head: str, sep: str, name: str) -> None:
+    """A DataError when a report's title lines come before the header: the first line
+    names one column and a later one of the first ten names several, as do the lines
+    after it (walk-through 71's export, its header on line 3 under a title and a run
+    date, was said to have "a single column")."""
+    try:
+        rows = list(csv.reader(io.StringIO("\n".join(head.splitlines()[:12])),
+                               delimiter=sep))
+    except csv.Error:
+        return
+    named = [sum(1 for f in r if f.strip()) for r in rows]
+    if not rows or named[0] >= 2:
+        return
+    for i in range(1, min(10, len(rows) - 1)):
+        width = len(rows[i])
+        if named[i] >= 3 and named[i] == width and len(rows[i + 1]) == width:
+            shown = ", ".join(f"'{_q(f, 30)}'" for f in rows[i][:3])
+            raise DataError(
+                f"{_q(name)}: line 1 ('{_q(rows[0][0], 60)}') looks like a title, not the "
+                f"column names, which seem to start on line {i + 1} ({shown}, …). Delete "
+                f"the line{'s' if i > 1 else ''} above them and upload the file again.")
+
+
 def _check_header(header: list[str], name: str, sep: str) -> int:
     """Number of named columns (trailing unnamed ones excluded); DataError when bad."""
     k = len(header)
@@ -341,6 +364,7 @@ def read_table(source, *, delimiter: str | None = None,
                         "per patient.")
     sep = delimiter or _sniff_delimiter(head if len(data) <= 65536
                                         else head.rsplit("\n", 1)[0])
+    _check_title_lines(head, sep, name)
     stream = io.TextIOWrapper(io.BytesIO(data), encoding=enc, newline="")
     try:
         scan = _scan_rows(stream, sep, name)

@@ -153,6 +153,10 @@ _ANALYTES = (
     ("vitamin B12", 1355.37, r"\bb12\b|\bb-12\b|cobalamin|vitamin b12"),
     # folate (folic acid, 441.4 g/mol): 1 nmol/L = 0.441 µg/L
     ("folate", 441.4, r"folate|folic acid|\bfol\b"),
+    # NT-proBNP (76 amino acids, 8,457 Da): 1 pmol/L = 8.457 pg/mL (walk-through 71's
+    # heart-failure clinic wrote "189 pmol/L" among ng/L); BNP (32 amino acids, 3,464 Da)
+    ("NT-proBNP", 8457.0, r"nt[\s-]?pro[\s-]?bnp|n[\s-]?terminal pro"),
+    ("BNP", 3464.0, r"(?<![a-z-])bnp\b|b-type natriuretic|brain natriuretic"),
 )
 _HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
 
