@@ -634,7 +634,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             known = {norm_key(lv) for lv in base.levels(col)}
             if len(answers) and answers.isin(known).mean() < TABLE_FIT_SHARE:
                 misfits.append(col)
-                if notes is not None:
+                # a column of numbers under a table's name (walk-through 71's "Alcohol" in
+                # units) is read as numbers; nothing to say about the table's answers
+                numbers = pd.to_numeric(text[answers.index], errors="coerce").notna().mean()
+                if notes is not None and numbers < self.numeric_threshold:
                     seen = ", ".join(repr(_q(v, 30)) for v in
                                      pd.unique(text[answers.index[~answers.isin(known)]])[:4])
                     table = ", ".join(_q(v, 20) for v in base.levels(col))

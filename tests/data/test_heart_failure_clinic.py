@@ -132,3 +132,16 @@ def test_nt_pro_bnp_in_pmol_per_litre_is_converted():
     X = enc.fit_transform(df)
     assert X[0, enc.feature_names_out_.index("NT-proBNP (ng/L)")] == pytest.approx(
         189 * 8.457)
+
+
+def test_a_column_of_numbers_named_like_the_papers_is_read_without_a_note_on_its_answers():
+    rng = np.random.default_rng(3)
+    n = 80
+    df = pd.DataFrame({"ID": range(n), "Alcohol": rng.integers(0, 30, n).astype(float),
+                       "Smoking": rng.choice(["current smoker", "ex", "never smoked"], n),
+                       "Outcome": rng.choice(["Yes", "No"], n)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert enc.roles_["Alcohol"] == "numeric"
+    said = " ".join(enc.report_.notes)
+    assert "Column 'Alcohol'" not in said or "built-in encoding table" not in said
+    assert "Column 'Smoking'" in said  # text answers the table does not know: said
