@@ -1714,7 +1714,7 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "hfwithrecoveredef"))),
     # ... its aetiology, rhythm, device and revascularisation
     (("aetiolog", "etiolog", "cause of hf", "cause of heart failure", "hf cause"), (
-        ("ischaemic", "ischemic", "icm", "ihd", "ischaemiccardiomyopathy",
+        ("ischemic", "ischaemic", "icm", "ihd", "ischaemiccardiomyopathy",
          "ischemiccardiomyopathy", "ischaemicheartdisease", "coronaryarterydisease", "cad"),
         ("dcm", "dilatedcardiomyopathy", "idiopathicdcm", "idiopathicdilatedcardiomyopathy",
          "familialdcm"),
@@ -2024,6 +2024,10 @@ _INITIALS_WORD = re.compile(r"(?<![\w'])(" + "|".join(sorted(
     _INITIALS | set(_MIXED_INITIALS), key=len, reverse=True)) + r")(?![\w'])")
 
 
+#: A Roman numeral written as a word of its own ("III" in "NYHA III").
+_ROMAN_TOKEN = re.compile(r"(?<![A-Za-z])(?:I{1,3}|IV|VI{0,3}|IX|X)(?![A-Za-z])")
+
+
 def shown_answer(spellings: list[str], column: str | None = None) -> str:
     """The one word shown for an answer written several ways (the spellings sharing a
     code): the best by :func:`_shown_rank` (the first written of equals), its first letter
@@ -2081,7 +2085,9 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
             word = " + ".join(sorted(next(iter(drugs))))
     # a scale's word written in capitals, the only spelling kept of it ("LOW" for low,
     # Low and LOW: walk-through 53), in title case; not initials ("CTO", "NK")
-    if word.isupper() and len(word) > 2 and norm_key(word) in _SCALE_WORDS_ALL:
+    # ... but not a class written with its Roman numeral ("NYHA III" showed as "Nyha Iii")
+    if word.isupper() and len(word) > 2 and norm_key(word) in _SCALE_WORDS_ALL and \
+            not _ROMAN_TOKEN.search(word):
         word = word.title()
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     if len(word) <= 60:

@@ -69,13 +69,14 @@ LOOKALIKE_HEADERS = {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",
 
 
 # ---------------------------------------------------------------------------- categories
-def category_words(encoder, column: str) -> dict[int, str] | None:
-    """``{code: word}`` of a categorical column's whole-number codes, or ``None`` for a
-    numeric column (the words of :func:`answers_by_code`)."""
+def category_words(encoder, column: str) -> dict[float, str] | None:
+    """``{code: word}`` of a categorical column's codes (whole numbers as ``int``; a
+    scale's halfway class, NYHA "II-III" 2.5, as it is), or ``None`` for a numeric column
+    (the words of :func:`answers_by_code`)."""
     answers = answers_by_code(encoder, column)
     if answers is None:
         return None
-    return {int(c): w for c, w in answers.items() if float(c).is_integer()}
+    return {int(c) if float(c).is_integer() else float(c): w for c, w in answers.items()}
 
 
 def answers_by_code(encoder, column: str) -> dict[float, str] | None:
@@ -228,6 +229,11 @@ def format_value(value: object, column: str, encoder=None) -> str:
         code = round(v)
         if abs(v - code) < 1e-3 and code in words:
             return plain_text(words[code], 60)
+        # a code between whole numbers: NYHA "II-III" 2.5, a Child-Pugh class alone 5.5
+        half = next((c for c in words if isinstance(c, float) and abs(v - c) < 1e-3),
+                    None)
+        if half is not None:
+            return plain_text(words[half], 60)
         return format_number(v)  # a completed or averaged code: no word fits exactly
     return format_number(v)
 

@@ -145,3 +145,15 @@ def test_a_column_of_numbers_named_like_the_papers_is_read_without_a_note_on_its
     said = " ".join(enc.report_.notes)
     assert "Column 'Alcohol'" not in said or "built-in encoding table" not in said
     assert "Column 'Smoking'" in said  # text answers the table does not know: said
+
+
+def test_a_class_between_two_and_a_roman_numeral_are_shown_as_written():
+    from sparge.data.levels import shown_answer
+    from sparge.services.display import format_value
+
+    df = _clinic()
+    enc = Encoder(id_column="Hospital No", label_column="Outcome").fit(df)
+    assert format_value(2.5, "NYHA", enc) in ("II-III", "NYHA II/III")
+    assert format_value(3.0, "NYHA", enc) == "NYHA III"
+    assert shown_answer(["3", "III", "NYHA III", "class 3"], "NYHA") == "NYHA III"
+    assert shown_answer(["LOW", "low"], "Risk") == "Low"
