@@ -396,6 +396,13 @@ LEFT_OUT_LEAK_AUC = 0.85
 _YES_NO_NO_CODE = 2
 
 
+def _empty_cells(values: pd.Series) -> np.ndarray:
+    """Which cells of a column are empty (a number column's NaN; a text column's blank)."""
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        return values.isna().to_numpy()
+    return (cell_text(values) == "").to_numpy()
+
+
 def _yes_only(levels: Mapping[str, float]) -> bool:
     """Whether a column's answers are all spellings of Yes (a register's Yes-or-empty)."""
     return bool(levels) and scale_of(list(levels)) == "yes/no" and set(
@@ -1942,6 +1949,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         list those where they might be (``report.blank_no_candidates``): at least
         :data:`BLANK_NO_SHARE` of their cells empty, and a No answer to read them as."""
         done, maybe, tests = {}, [], {}
+        numeric: dict[str, np.ndarray] = {}  # empty cells of numeric columns, once
         chosen = set(self.blank_as_no or ())
         features = set(self.feature_names_out_)
         for col in self.input_columns_:
@@ -1959,7 +1967,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             if col in chosen:
                 done[col] = n_blank
             elif n_blank >= BLANK_NO_SHARE * len(df):
-                if not yes_only and (with_test := self._empty_with(df, col)) is not None:
+                if not yes_only and (with_test := self._empty_with(df, col, numeric)) \
+                        is not None:
                     # a finding written Yes and No, empty where a measurement is: not
                     # known (walk-through 71's LBBB, empty for the 120 patients with no
                     # QRS, no ECG), no register's No
@@ -1990,16 +1999,21 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "Not read as 'No' (no empty cell, or no No answer, or not a feature): "
                 + quoted_names(sorted(missing)) + ".")
 
-    def _empty_with(self, df: pd.DataFrame, col: str) -> str | None:
+    def _empty_with(self, df: pd.DataFrame, col: str,
+                    numeric: dict[str, np.ndarray]) -> str | None:
         """A numeric column empty for (nearly) the same patients as ``col``: at least 90 %
-        of each one's empty cells are the other's; ``None`` without one."""
-        blank = (cell_text(df[col]) == "").to_numpy()
-        for other in self.input_columns_:
-            if other == col or self.roles_.get(other) != "numeric" or other not in df:
+        of each one's empty cells are the other's; ``None`` without one. ``numeric``:
+        the numeric columns' empty cells (:func:`_empty_cells`), filled on first use."""
+        if not numeric:
+            numeric.update({c: _empty_cells(df[c]) for c in self.input_columns_
+                            if self.roles_.get(c) == "numeric" and c in df})
+        blank = _empty_cells(df[col])
+        n = int(blank.sum())
+        for other, gaps in numeric.items():
+            if other == col:
                 continue
-            gaps = (cell_text(df[other]) == "").to_numpy()
             both = int((blank & gaps).sum())
-            if both >= 0.9 * blank.sum() and both >= 0.9 * gaps.sum():
+            if both >= 0.9 * n and both >= 0.9 * gaps.sum():
                 return other
         return None
 
