@@ -54,6 +54,7 @@ from sparge.services.workflow import (
     far_lookalikes_message,
     identical_lookalikes_message,
     leak_caution,
+    outcome_share_caption,
     outcome_shares,
 )
 
@@ -409,6 +410,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model)),
                         width="stretch", key=f"{key}_outcomes",
                         config=SMALL_CHART)
+        said = outcome_share_caption(table)
+        if said:
+            st.caption(md_escape(said, 600))
     names = model.feature_names()
     st.markdown("**This patient and the look-alikes, biomarker by biomarker** (values in "
                 "each biomarker's own units; look-alikes: median and interquartile range, "

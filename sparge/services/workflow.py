@@ -6,6 +6,7 @@ Pure functions over pandas/numpy (no Streamlit), so every page and command is te
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -719,6 +720,35 @@ def outcome_shares(table: pd.DataFrame) -> pd.Series:
     if "outcome" not in table:
         return pd.Series(dtype=float)
     return table["outcome"].value_counts(normalize=True)
+
+
+def wilson_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share of ``k`` in ``n`` (95 % by default): where the
+    true share may lie given so few (10 of 10 is 0.72 to 1)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def outcome_share_caption(table: pd.DataFrame) -> str | None:
+    """Words under the look-alikes' outcome bars: how little a share of a few look-alikes
+    says (walk-through 71 read "100 % Yes" for two patients; of held-out patients whose
+    10 look-alikes all had the event, 67 % had it). ``None`` without outcomes."""
+    if "outcome" not in table:
+        return None
+    counts = table["outcome"].dropna().astype(str).value_counts()
+    if counts.empty:
+        return None
+    n, top, k = int(counts.sum()), str(counts.index[0]), int(counts.iloc[0])
+    lo, hi = wilson_interval(k, n)
+    return (f"{k} of {n} look-alikes had '{plain_text(top, 40)}'. So few are a small "
+            f"sample: among patients like this one the share may lie anywhere from "
+            f"{100 * lo:.0f} % to {100 * hi:.0f} % (95 % Wilson interval). The Model "
+            "page's held-out check says how often look-alikes share the outcome on your "
+            "cohort.")
 
 
 #: Median similarity of the look-alikes under which their outcomes are said to say little

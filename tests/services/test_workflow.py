@@ -795,3 +795,17 @@ def test_the_threshold_button_counts_only_the_patients_who_would_train():
     assert "(4 more without an outcome or copying a row stay out of training)" in label
     again = Encoder(id_column="ID", label_column="Outcome", max_patient_missing=share).fit(df)
     assert int(again.training_rows(df).sum()) - before == 28
+
+
+def test_the_look_alikes_outcome_share_is_said_with_its_uncertainty():
+    """Walk-through 71 read "100 % Yes" among 10 look-alikes as a certainty."""
+    from sparge.services.workflow import outcome_share_caption, wilson_interval
+
+    lo, hi = wilson_interval(10, 10)
+    assert round(lo, 3) == 0.722 and hi == 1.0
+    lo, hi = wilson_interval(7, 10)
+    assert round(lo, 3) == 0.397 and round(hi, 3) == 0.892
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    said = outcome_share_caption(pd.DataFrame({"outcome": ["Yes"] * 7 + ["No"] * 3}))
+    assert said.startswith("7 of 10 look-alikes had 'Yes'") and "40 % to 89 %" in said
+    assert outcome_share_caption(pd.DataFrame({"rank": [1, 2]})) is None
