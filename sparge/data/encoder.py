@@ -99,6 +99,7 @@ from sparge.data.leaks import (
 )
 from sparge.data.levels import (
     DECLINED_WORDS,
+    YES_NO_NO,
     abbreviated_levels,
     infer_levels,
     not_assessed_levels,
@@ -392,10 +393,6 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
 #: How well a column left out already (dates, free text) must give the outcome away by
 #: being written at all to be named as a leak (the AUC of its presence).
 LEFT_OUT_LEAK_AUC = 0.85
-#: The No answer's code on the yes/no scale (the paper's Yes 1, No 2).
-_YES_NO_NO_CODE = 2
-
-
 def _empty_cells(values: pd.Series) -> np.ndarray:
     """Which cells of a column are empty (a number column's NaN; a text column's blank)."""
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
@@ -929,11 +926,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 spelled = spellings(df[col])[0]
                 levels = {spelled.get(norm_key(lv), lv): code
                           for lv, code in base.levels(col).items()}
-                if col in (self.blank_as_no or ()) and _yes_only(levels):
-                    # ... also once the user's table has it (walk-through 71: after the
-                    # merge, "COPD" was said read as No and stayed dropped)
-                    levels["No"] = _YES_NO_NO_CODE
-                table.set_column(col, levels, ordered=base.is_ordered(col))
+                table.set_column(col, self._with_register_no(col, levels),
+                                 ordered=base.is_ordered(col))
                 continue
             # "Gx" in a grade column: not assessed, a gap (walk-through 25)
             answers = list(spellings(df[col])[0].values())
@@ -944,11 +938,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                     [*table.column_missing_tokens().get(col, []), *gaps], column=col)
             levels, ordered, scale = infer_levels(df[col], table.missing_keys(col))
             levels = dict(sorted(levels.items(), key=lambda kv: kv[1]))
-            if col in (self.blank_as_no or ()) and _yes_only(levels):
-                # a register's Yes-or-empty column, empty read as No (walk-through 70's
-                # "Hep B vaccinated" was dropped as one value, with no such offer)
-                levels["No"] = _YES_NO_NO_CODE
-            table.set_column(col, levels, ordered=ordered)
+            table.set_column(col, self._with_register_no(col, levels), ordered=ordered)
             if levels:
                 shown = [f"{_q(lv, 30)} {c}" for lv, c in levels.items()]
                 # a yes/no column with other answers too ("Metastatic") is coded the
@@ -1118,21 +1108,21 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not num:
             return
         # and values no patient can have (walk-through 48's ages of 167)
-        plain = far_mask(X[:, num]) | np.column_stack(
-            [impossible_values(names[j], X[:, j]) for j in num])
-        # and a child's weight far from the cohort's children of that age (walk-through
-        # 50's 221 kg at 5 years, among weights of 3 to 80 kg)
+        impossible = np.column_stack([impossible_values(names[j], X[:, j]) for j in num])
+        plain = far_mask(X[:, num]) | impossible
         for c, j in enumerate(num):  # a marker's far-high value is the disease
             if RISES_BY_ORDERS.search(names[j]) and plain[:, c].any():
-                plain[:, c] &= ~(X[:, j] > np.nanmedian(X[:, j])) | impossible_values(
-                    names[j], X[:, j])
+                plain[:, c] &= ~(X[:, j] > np.nanmedian(X[:, j])) | impossible[:, c]
+        # and a child's weight far from the cohort's children of that age (walk-through
+        # 50's 221 kg at 5 years, among weights of 3 to 80 kg)
         by_age, trends = self._far_for_age(X, num)
         slips = [unit_slips(names[j], self.unit_of(names[j]), X[:, j]) for j in num]
         slipped = np.column_stack([s[0] for s in slips])
+        # a column mostly in another unit: far is judged on it converted (its few g/L
+        # haemoglobins among g/dL ones are not far; a 0.22 mg/dL creatinine is)
+        mostly = slipped.sum(axis=0) > np.isfinite(X[:, num]).sum(axis=0) / 2
         for c, j in enumerate(num):
-            # a column mostly in another unit: far is judged on it converted (its few
-            # g/L haemoglobins among g/dL ones are not far; a 0.22 mg/dL creatinine is)
-            if slipped[:, c].sum() > np.isfinite(X[:, j]).sum() / 2:
+            if mostly[c]:
                 fixed = np.where(slipped[:, c], slips[c][2], X[:, j])
                 plain[:, c] = (far_mask(fixed[:, None])[:, 0]
                                | impossible_values(names[j], fixed)) & ~slipped[:, c]
@@ -1150,7 +1140,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             # most cells are in another unit (a whole column of g/dL haemoglobins under
             # "(g/L)"), from all of them converted
             conv = slips[c][2]
-            most = slipped[:, c].sum() > np.isfinite(col).sum() / 2
+            most = bool(mostly[c])
             lo, hi = typical_bounds(np.where(slipped[:, c], conv if most else np.nan, col))
             first = len(parts)
             hits = np.sort(rows[cols == c])
@@ -1998,6 +1988,14 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(
                 "Not read as 'No' (no empty cell, or no No answer, or not a feature): "
                 + quoted_names(sorted(missing)) + ".")
+
+    def _with_register_no(self, col: str, levels: dict) -> dict:
+        """A column's levels with a No added when it is a Yes-or-empty register whose
+        empty cells the user reads as No (walk-through 70's "Hep B vaccinated" was dropped
+        as one value; walk-through 71's "COPD", its table from a merge, too)."""
+        if col in (self.blank_as_no or ()) and _yes_only(levels):
+            return {**levels, "No": YES_NO_NO}
+        return levels
 
     def _empty_with(self, df: pd.DataFrame, col: str,
                     numeric: dict[str, np.ndarray]) -> str | None:

@@ -1836,7 +1836,7 @@ def not_taken_levels(levels: list[str], column: str | None) -> list[str]:
 
 
 #: The No code of the yes/no scale.
-_YES_NO_NO = next(code for code, words in SCALES["yes/no"] if "no" in words)
+YES_NO_NO = next(code for code, words in SCALES["yes/no"] if "no" in words)
 
 
 def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
@@ -1889,7 +1889,7 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
         declined = [w for w in words if w in DECLINED_WORDS and counts[w] >= common]
         if declined:
             codes = scale_codes(levels, scale)
-            return {**codes, **{spelled[w]: _YES_NO_NO for w in declined}}, True, scale
+            return {**codes, **{spelled[w]: YES_NO_NO for w in declined}}, True, scale
     if scale is not None:
         return scale_codes(levels, scale), True, scale
     yn = yes_no_codes(levels)

@@ -6,7 +6,6 @@ Pure functions over pandas/numpy (no Streamlit), so every page and command is te
 from __future__ import annotations
 
 import difflib
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy.stats import binomtest
 
 from sparge.data.column_guess import later_outcome_named, outcome_named_columns
 from sparge.data.dates import read_dates
@@ -722,15 +722,14 @@ def outcome_shares(table: pd.DataFrame) -> pd.Series:
     return table["outcome"].value_counts(normalize=True)
 
 
-def wilson_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a share of ``k`` in ``n`` (95 % by default): where the
-    true share may lie given so few (10 of 10 is 0.72 to 1)."""
+def wilson_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a share of ``k`` in ``n`` (scipy's
+    ``binomtest(...).proportion_ci``): where the true share may lie given so few (10 of
+    10 is 0.72 to 1); (0, 1) without any."""
     if n <= 0:
         return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    ci = binomtest(k, n).proportion_ci(level, method="wilson")
+    return float(ci.low), float(ci.high)
 
 
 def outcome_share_caption(table: pd.DataFrame) -> str | None:
