@@ -1,5 +1,6 @@
-"""Anchoring sparse queries on their given values: the distance, the weights, the unit,
-and the index's exact scan with a query-dependent term."""
+"""Anchoring sparse queries on their given values: the distance, the weights and the unit.
+(The index's exact scan with the query-dependent term it adds is in test_neighbors.py, beside
+the other NN-descent tests: a process pays pynndescent's compilation once.)"""
 
 from __future__ import annotations
 
@@ -7,9 +8,6 @@ import numpy as np
 import pytest
 
 from sparge.method.anchoring import MIN_MEASURED, anchor_levers, anchor_scale, given_sqdist
-from sparge.method.neighbors import LookalikeIndex
-from sparge.method.proximity import fit_leaf_forest, reference_leaves
-from sparge.method.similarity import ensemble_sqdist
 
 
 def test_given_sqdist_is_the_mean_over_the_given_features():
@@ -48,35 +46,3 @@ def test_anchor_scale_is_the_ratio_of_the_medians_over_pairs():
     D = 3.0 * given_sqdist(R, R)
     D[0, 1] = np.inf  # skipped
     assert anchor_scale(D, R) == pytest.approx(3.0)
-
-
-@pytest.mark.parametrize("method", ["exact", "approximate"])
-@pytest.mark.parametrize("forest", [False, True])
-def test_index_scan_with_an_extra_term_is_exact(method, forest):
-    rng = np.random.default_rng(2)
-    n, nq = 300, 5
-    F = rng.standard_normal((n + nq, 6))
-    y = (F[:, 0] > 0).astype(int)
-    leaves_ref = leaves_q = None
-    scale = 0.0
-    if forest:
-        packed, L, oob = fit_leaf_forest(F[:n], y[:n], n_estimators=20, min_samples_leaf=5,
-                                         random_state=0, n_jobs=1)
-        leaves_ref = reference_leaves(L, ~oob)  # in-bag: some trees do not count
-        leaves_q = packed.apply(F[n:])
-        scale = 2.0
-    extra_rows = rng.random((nq, n)) * 5
-    index = LookalikeIndex(method=method, n_neighbors=10, random_state=0, n_jobs=1).fit(
-        F[:n], leaves_ref, scale)
-    dist, idx = index.query(F[n:], 7, leaves_q,
-                            extra_d2=lambda qs, rs: extra_rows[qs, rs])
-    want = ensemble_sqdist(F[n:], F[:n], leaves_q, leaves_ref, scale) + extra_rows
-    order = np.argsort(want, axis=1, kind="stable")[:, :7]
-    np.testing.assert_array_equal(idx, order)
-    np.testing.assert_allclose(dist ** 2, np.take_along_axis(want, order, axis=1),
-                               rtol=1e-9, atol=1e-9)
-    # queries in blocks of two: the same look-alikes
-    d_b, i_b = index.query(F[n:], 7, leaves_q, chunk=2,
-                           extra_d2=lambda qs, rs: extra_rows[qs, rs])
-    np.testing.assert_array_equal(i_b, idx)
-    np.testing.assert_allclose(d_b, dist)

@@ -301,3 +301,35 @@ def test_approximate_search_finds_the_exact_lookalikes():
     recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(found, truth)])
     assert recall >= 0.95, recall
     assert SparGE().neighbor_search == "auto"
+
+
+@pytest.mark.parametrize("method", ["exact", "approximate"])
+@pytest.mark.parametrize("forest", [False, True])
+def test_index_scan_with_an_extra_term_is_exact(method, forest):
+    rng = np.random.default_rng(2)
+    n, nq = 300, 5
+    F = rng.standard_normal((n + nq, 6))
+    y = (F[:, 0] > 0).astype(int)
+    leaves_ref = leaves_q = None
+    scale = 0.0
+    if forest:
+        packed, L, oob = fit_leaf_forest(F[:n], y[:n], n_estimators=20, min_samples_leaf=5,
+                                         random_state=0, n_jobs=1)
+        leaves_ref = reference_leaves(L, ~oob)  # in-bag: some trees do not count
+        leaves_q = packed.apply(F[n:])
+        scale = 2.0
+    extra_rows = rng.random((nq, n)) * 5
+    index = LookalikeIndex(method=method, n_neighbors=10, random_state=0, n_jobs=1).fit(
+        F[:n], leaves_ref, scale)
+    dist, idx = index.query(F[n:], 7, leaves_q,
+                            extra_d2=lambda qs, rs: extra_rows[qs, rs])
+    want = ensemble_sqdist(F[n:], F[:n], leaves_q, leaves_ref, scale) + extra_rows
+    order = np.argsort(want, axis=1, kind="stable")[:, :7]
+    np.testing.assert_array_equal(idx, order)
+    np.testing.assert_allclose(dist ** 2, np.take_along_axis(want, order, axis=1),
+                               rtol=1e-9, atol=1e-9)
+    # queries in blocks of two: the same look-alikes
+    d_b, i_b = index.query(F[n:], 7, leaves_q, chunk=2,
+                           extra_d2=lambda qs, rs: extra_rows[qs, rs])
+    np.testing.assert_array_equal(i_b, idx)
+    np.testing.assert_allclose(d_b, dist)
