@@ -1075,9 +1075,11 @@ _LEADING_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]{1,7}\s{0,3}[:=]?\s{0,3}(?=[<>�
 
 def limit_text(cell: object) -> str | None:
     """The cell as written when it is a limit ("<15", ">= 90", "eGFR >90", "10+"), tidied
-    ("<15", "≥90", ">90", "≥10"), or a result below the detection limit ("TND";
-    walk-through 38's New patient showed it as a plain "50" beside "<50 (read as 50)");
-    None otherwise. :func:`parse_numeric` reads such a cell as its limit."""
+    ("<15", "≥90", ">90", "≥10"), a result below the detection limit ("TND";
+    walk-through 38's New patient showed it as a plain "50" beside "<50 (read as 50)") or
+    a test the patient could not do ("unable - pain": walk-through 71 saw its 6-minute
+    walk's worst result, 111 m, with no mark); None otherwise. :func:`parse_numeric` reads
+    such a cell as its limit, or as the performance test's worst result."""
     if cell is None or isinstance(cell, float | int | np.number):
         return None
     text = str(cell).strip()
@@ -1085,6 +1087,8 @@ def limit_text(cell: object) -> str | None:
         return text
     if len(text) > 40:
         return None
+    if is_unable(text):  # a test not done: read as the column's worst result, or a gap
+        return re.sub(r"\s+", " ", text)
     if (least := _AT_LEAST.fullmatch(text)) is not None:  # "10+": at least 10
         return "≥" + least.group(1)
     # a limit after its test's initials, "eGFR >90" (walk-through 49 saw "90")

@@ -574,3 +574,31 @@ def test_a_form_answer_is_labelled_with_the_spellings_merged_into_it():
                 if k.lower().startswith("rivastigmine"))
     assert riva.count(",") == 3 and riva.endswith("+ 1 more)")  # at most three named
     assert labels["None"] == "None"
+
+
+def test_a_test_the_patient_could_not_do_is_shown_as_written():
+    """Walk-through 71: a 6-minute walk written "unable" reads as the column's worst
+    result (111 m) and showed as a plain "111" on Explore and New patient, as if the
+    patient had walked 111 m. It is shown as written beside the value it reads as."""
+    from sparge.data.encoder import Encoder
+    from sparge.data.parsing import limit_text
+    from sparge.services.display import limits_as_written, lookalike_comparison
+
+    assert [limit_text(c) for c in ("unable", "Unable  - pain", "non-ambulant", "111")] == \
+        ["unable", "Unable - pain", "non-ambulant", None]
+    walks = [str(v) for v in range(111, 111 + 30 * 13, 13)]
+    df = pd.DataFrame({"6MWT (m)": walks[:28] + ["unable", "unable - pain"],
+                       "Age": [str(50 + i) for i in range(30)]})
+    enc = Encoder(max_patient_missing=None).fit(df)
+    X = enc.transform(df)
+    names = enc.feature_names_out_
+    j = names.index("6MWT (m)")
+    assert X[28, j] == X[29, j] == 111.0  # the worst result written
+    written = limits_as_written(df.iloc[28], names)
+    assert written == {"6MWT (m)": "unable"}
+    nb = pd.DataFrame(X[[0, 1, 29]], columns=names)
+    comp = lookalike_comparison(X[28], nb, ["6MWT (m)"], names, X.mean(0), X.std(0), enc,
+                                written=written, lookalikes_written=df.iloc[[0, 1, 29]]
+                                ).set_index("Biomarker")
+    assert comp.iloc[0]["This patient"] == "unable (read as 111)"
+    assert comp.iloc[0]["Look-alikes"].endswith(" · 1 of 3 written 'unable - pain'")
