@@ -50,6 +50,7 @@ from sparge.method.neighbors import LookalikeIndex
 from sparge.method.preprocess import (
     fit_standardizer,
     log_columns,
+    skewed_columns,
     standardize,
     wide_range_columns,
 )
@@ -179,12 +180,16 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         alike (-0.002 +- 0.002).
     normalize_rows : bool
         Scale every completed patient vector to unit norm (the paper's normalisation).
-    log_scale : {"auto", "none"}
-        "auto" (default, round 26): a feature of positive values spanning at least three
-        orders of magnitude (:func:`sparge.method.preprocess.wide_range_columns`: a viral
-        load, a titre) is standardised as its base-10 logarithm, so that 50 and 7,673
-        copies/mL are far apart; every value shown stays in its own units. "none": every
-        feature on its own scale (the paper's).
+    log_scale : {"auto", "wide", "none"}
+        "auto" (default, round 28): a feature of positive values spanning at least three
+        orders of magnitude (a viral load, a titre), or spanning one or more and
+        right-skewed, more symmetric in logarithms (a CRP, a bilirubin, an NT-proBNP;
+        :func:`sparge.method.preprocess.skewed_columns`), is standardised as its base-10
+        logarithm, so that 50 and 7,673 copies/mL are far apart and a CRP of 5 is not
+        next to one of 60 because both are far below 300; every value shown stays in its
+        own units. "wide" (the default of round 26): only the features spanning three
+        orders of magnitude (:func:`sparge.method.preprocess.wide_range_columns`). "none":
+        every feature on its own scale (the paper's).
     r1, r2 : float
         Elastic-net weights of the sparse codes.
     n_nonzero : int
@@ -496,7 +501,8 @@ class SparGE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         rng = np.random.default_rng(self._entropy())
         seed = self._seed()
         rng.integers(2**31 - 1)  # keep the generator's stream as before (reproducibility)
-        self.log_columns_ = (wide_range_columns(X) if self.log_scale == "auto"
+        self.log_columns_ = (skewed_columns(X) if self.log_scale == "auto" else
+                             wide_range_columns(X) if self.log_scale == "wide"
                              else np.zeros(0, dtype=np.int64))
         Xs, A = self._fit_completion(log_columns(X, self.log_columns_), seed, rng)
         self._set_value_stats(X)

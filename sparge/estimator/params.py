@@ -61,7 +61,7 @@ PARAMETER_CONSTRAINTS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "completion_ridge": (_number_or("posterior"), "a number >= 0 or 'posterior'"),
     "completion_fill": (_one_of("posterior", "none"), "'posterior' or 'none'"),
     "normalize_rows": (_bool, "true or false"),
-    "log_scale": (_one_of("auto", "none"), "'auto' or 'none'"),
+    "log_scale": (_one_of("auto", "wide", "none"), "'auto', 'wide' or 'none'"),
     "r1": (_number_or(), "a number >= 0"),
     "r2": (_number_or(), "a number >= 0"),
     "n_nonzero": (_int_in(1, 10**6), "an integer >= 1"),

@@ -140,6 +140,46 @@ def wide_range_columns(X: np.ndarray, decades: float = WIDE_RANGE_DECADES,
     return np.asarray(out, dtype=np.int64)
 
 
+#: A right-skewed quantity (skewness at least this) spanning at least
+#: :data:`SKEWED_DECADES` orders of magnitude is compared by its logarithm when its
+#: logarithm is the more symmetric (:func:`skewed_columns`).
+SKEWED_MIN_SKEW = 1.0
+SKEWED_DECADES = 1.0
+
+
+def _skewness(v: np.ndarray) -> float:
+    """The sample skewness (the third standardised moment) of finite values ``v``."""
+    d = v - v.mean()
+    sd = np.sqrt(np.mean(d ** 2))
+    return float(np.mean(d ** 3) / sd ** 3) if sd > 0 else 0.0
+
+
+def skewed_columns(X: np.ndarray, decades: float = SKEWED_DECADES,
+                   min_skew: float = SKEWED_MIN_SKEW, min_distinct: int = 20
+                   ) -> np.ndarray:
+    """Columns of :func:`wide_range_columns`, and the columns of strictly positive values
+    spanning at least ``decades`` orders of magnitude (1st to 99th percentile) whose
+    distribution is right-skewed (skewness at least ``min_skew``) and more symmetric in
+    logarithms: a CRP, a bilirubin or a triglyceride, whose long upper tail makes a few
+    patients far from all and the rest near-alike on its own scale (indices, ascending)."""
+    X = np.asarray(X, dtype=float)
+    out = set(wide_range_columns(X, min_distinct=min_distinct).tolist())
+    for j in range(X.shape[1]):
+        if j in out:
+            continue
+        v = X[:, j]
+        v = v[np.isfinite(v)]
+        if v.size < min_distinct or v.min() <= 0 or np.unique(v).size < min_distinct:
+            continue
+        low, high = np.quantile(v, [0.01, 0.99])
+        if np.log10(high / low) < decades:
+            continue
+        raw = _skewness(v)
+        if raw >= min_skew and abs(_skewness(np.log10(v))) < raw:
+            out.add(j)
+    return np.asarray(sorted(out), dtype=np.int64)
+
+
 def log_columns(X: np.ndarray, columns: np.ndarray) -> np.ndarray:
     """``X`` with ``columns`` in base-10 logarithms; a value <= 0 there becomes -inf
     (below every positive value; the caller floors it), ``NaN`` stays ``NaN``."""

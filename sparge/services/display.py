@@ -309,9 +309,9 @@ def log_scale_note(features: Sequence[str], names: Sequence[str],
         return ""
     which = ", ".join(shown)
     verb = "spans" if len(shown) == 1 else "span"
-    return (f" {which} {verb} orders of magnitude: the model compares "
-            f"{'it' if len(shown) == 1 else 'them'} by the logarithm, and so do "
-            "the SDs (50 and 5,000 are as far apart as 5,000 and 500,000).")
+    return (f" {which} {verb} one or more orders of magnitude, with a long upper tail: "
+            f"the model compares {'it' if len(shown) == 1 else 'them'} by the logarithm, "
+            "and so do the SDs (5 and 50 are as far apart as 50 and 500).")
 
 
 # ---------------------------------------------------------------------------- choice

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sparge import SparGE
-from sparge.method.preprocess import log_columns, wide_range_columns
+from sparge.method.preprocess import log_columns, skewed_columns, wide_range_columns
 from sparge.services.persistence import load_model, save_model
 
 
@@ -35,6 +35,37 @@ def test_the_wide_range_columns_are_those_of_positive_values_over_three_decades(
     logged = log_columns(np.array([[100.0, 3.0], [0.0, 4.0], [np.nan, 5.0]]), [0])
     assert logged[0, 0] == 2.0 and logged[1, 0] == -np.inf and np.isnan(logged[2, 0])
     assert logged[:, 1].tolist() == [3.0, 4.0, 5.0]
+
+
+def test_right_skewed_lab_values_over_a_decade_are_compared_by_their_logarithm():
+    """Round 28: a CRP or a bilirubin (log-normal, one to two decades) is right-skewed on
+    its own scale and near-symmetric in logarithms; a bell-shaped value, a left-skewed
+    one, a narrow one, a code and a value that can be 0 are kept on their own scale."""
+    rng = np.random.default_rng(0)
+    n = 500
+    crp = np.exp(rng.normal(1.5, 1.1, n))            # ~1 to ~60 mg/L: two decades
+    sodium = rng.normal(139, 3, n)                   # bell-shaped, narrow
+    narrow = np.exp(rng.normal(4.0, 0.15, n))        # log-normal, but under a decade
+    left = 100 - np.exp(rng.normal(2.0, 0.9, n))     # a long lower tail
+    left = left[left > 0].tolist() + [50.0] * int((left <= 0).sum())
+    code = rng.choice([1.0, 2.0, 30.0], n)           # three answers
+    zeros = np.where(rng.random(n) < 0.2, 0.0, crp)  # 0 written: no logarithm
+    vl = 10 ** rng.normal(3, 1.2, n)                 # a viral load: over three decades
+    X = np.column_stack([crp, sodium, narrow, left, code, zeros, vl])
+    X[rng.random(X.shape) < 0.1] = np.nan
+    assert skewed_columns(X).tolist() == [0, 6]
+    assert wide_range_columns(X).tolist() == [6]     # the round-26 rule: only the widest
+    # the logarithm of a right-skewed column is more symmetric: the rule's own test
+    v = X[:, 0][np.isfinite(X[:, 0])]
+    from scipy.stats import skew
+    assert skew(v) > 1 and abs(skew(np.log10(v))) < 0.3
+    # the model's default uses it; "wide" keeps round 26's rule, "none" neither
+    y = np.where(np.nan_to_num(X[:, 0]) > 10, "Yes", "No")
+    fits = {how: SparGE(max_iter=0, random_state=0, log_scale=how).fit(X, y).log_columns_
+            for how in ("auto", "wide", "none")}
+    assert [f.tolist() for f in fits.values()] == [[0, 6], [6], []]
+    with pytest.raises(ValueError, match="log_scale"):
+        SparGE(log_scale="skewed").fit(X, y)
 
 
 def test_the_model_standardises_the_logarithm_and_shows_values_in_their_units():
@@ -146,6 +177,7 @@ def test_the_pages_sd_cue_is_on_the_scale_the_model_compares():
         pytest.approx(geo, rel=0.01)
     assert row["Difference"].startswith("+") and float(row["Difference"].split()[0]) > 1.5
     assert log_scale_note(["x1"], names, floors) == ""
-    assert "x0 spans orders of magnitude" in log_scale_note(["x0", "x1"], names, floors)
+    assert "x0 spans one or more orders of magnitude" in log_scale_note(["x0", "x1"], names,
+                                                                        floors)
     # a model comparing every feature on its own scale has no floors
     assert SparGE(max_iter=0, random_state=0, log_scale="none").fit(X, y).log_floors() == {}

@@ -1,0 +1,64 @@
+"""Right-skewed lab values compared by their logarithm: ``SparGE(log_scale="auto")``
+(the default since DEFAULTS.md round 28) against ``"wide"`` (round 26's rule, the default
+before) on the tuning cohorts' inner splits (training splits only).
+
+``"wide"`` takes the logarithm of a feature only when its 1st and 99th percentiles are
+three orders of magnitude apart (a viral load). ``"auto"`` also takes it for a feature of
+positive values spanning one order of magnitude or more whose distribution is
+right-skewed (skewness at least 1) and more symmetric in logarithms
+(:func:`sparge.method.preprocess.skewed_columns`): a CRP, a bilirubin, a creatinine, an
+NT-proBNP. Only the cohorts with such a feature are fitted (on the others the two are the
+same model). On every inner split ``"wide"`` (``base``), ``"auto"`` (``skewed``) and a
+null (``"wide"`` with another seed: what any change of the fit moves the scores by) are
+fitted and scored with the model's own look-alike metric (``combined``).
+
+    python -m bench.log_skewed OUT.csv [--max-rows N] [--cohorts ...]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
+from bench.inner import metric_parts, paired_row, tuning_args, tuning_splits, write_paired
+from sparge import SparGE
+from sparge.method.preprocess import skewed_columns, wide_range_columns
+
+
+def touched(cohorts: list[str]) -> list[str]:
+    """The cohorts whose encoded table has a feature that ``"skewed"`` adds."""
+    out = []
+    for c in cohorts:
+        X = encoded(c)[0]
+        if len(skewed_columns(X)) > len(wide_range_columns(X)):
+            out.append(c)
+    return out
+
+
+def main() -> None:
+    args = tuning_args(__doc__)
+    cohorts = touched(args.cohorts or COHORTS + BROAD_COHORTS)
+    print("cohorts with a skewed feature:", ", ".join(cohorts), flush=True)
+
+    def other_seed(random_state=0, **params):
+        return SparGE(random_state=random_state + 1, **params)
+
+    rows = []
+    for cohort, s, X, y, itr, iva in tuning_splits(args.max_rows, cohorts):
+        base = metric_parts(X, y, itr, iva, {"log_scale": "wide"})
+        skewed = metric_parts(X, y, itr, iva, {"log_scale": "auto"})
+        null = metric_parts(X, y, itr, iva, {"log_scale": "wide"}, model=other_seed)
+        n_logged = int(len(skewed_columns(X[itr])))
+        rows.append(paired_row(cohort, s, base, skewed, "skewed", logged=n_logged,
+                               **{f"null_{k}": null.get(k) for k in ("emb", "combined")}))
+    write_paired(rows, args.out, "skewed", ("emb", "forest", "combined"))
+    df = pd.DataFrame(rows)
+    for k in ("emb", "combined"):
+        d = df[f"null_{k}"] - df[f"base_{k}"]
+        print(f"{k} null (another seed): {d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}"
+              f"; |null| mean {d.abs().mean():.4f}")
+
+
+if __name__ == "__main__":
+    main()
