@@ -1,7 +1,8 @@
 """Measures written in two units at once, read in the smaller one: heights in feet and
 inches ("5'7\"", "5 ft 7 in") in inches, weights in stones and pounds ("12st 4lb") in
 pounds, and times in hours and minutes ("1h 20m",
-"1 hr 20 min", and "01:20" in a column of such times) in minutes.
+"1 hr 20 min", and "01:20" in a column of such times) or in days and hours ("1 day 4
+hrs", "1d 4h") in minutes.
 
 An emergency department's export (walk-through 33) wrote 73 of its heights in feet and
 inches among centimetres and half its times to the doctor as "1h 20m", "80 min" or
@@ -38,6 +39,10 @@ _FT_IN = re.compile(r"\s*([1-8])\s*(?:'|’|′|ft\.?|feet|foot)\s*,?\s*"
 #: "1h 20m", "1 hr 20 min", "2 hours 5 minutes", "1h20", "3h" ...
 _H_MIN = re.compile(r"\s*(\d{1,3})\s*(?:h|hrs?|hours?)\.?\s*,?\s*"
                     r"(?:(\d{1,2})\s*(?:m|mins?|minutes?)?\.?)?\s*", re.IGNORECASE)
+#: "1 day 4 hrs", "1d 4h", "2 days 11 hrs", "3 days": a time in days and hours
+#: (walk-through 72's time to theatre lost 105 such cells: "no exact conversion to 'h'")
+_D_H = re.compile(r"\s*(\d{1,3})\s*(?:d|days?)\.?\s*,?\s*"
+                  r"(?:(\d{1,2})\s*(?:h|hrs?|hours?)\.?)?\s*", re.IGNORECASE)
 #: ... and "01:20" or "1:20" (hours and minutes), read so only in a column that also
 #: writes times with their units (elsewhere it is a time of day).
 _CLOCK = re.compile(r"\s*(\d{1,2}):([0-5]\d)\s*")
@@ -73,16 +78,28 @@ def inches(cell: object) -> float | None:
 
 
 def minutes(cell: object) -> float | None:
-    """A time written in hours and minutes ("1h 20m", "1 hr 20 min"), in minutes, or
-    ``None`` ("01:20" is read by :func:`clock_minutes`, in a column of durations only).
+    """A time written in hours and minutes ("1h 20m", "1 hr 20 min") or in days and
+    hours ("1 day 4 hrs", "1d 4h"), in minutes, or ``None`` ("01:20" is read by
+    :func:`clock_minutes`, in a column of durations only).
 
     Examples
     --------
     >>> minutes("1h 20m"), minutes("2 hours 5 minutes"), minutes("3h"), minutes("80 min")
     (80.0, 125.0, 180.0, None)
+    >>> minutes("1 day 4 hrs"), minutes("1d 4h"), minutes("2 days"), minutes("1d 30h")
+    (1680.0, 1680.0, 2880.0, None)
     """
     parts = two_parts(_H_MIN, cell, 60)
-    return None if parts is None else 60 * parts[0] + parts[1]
+    if parts is not None:
+        return 60 * parts[0] + parts[1]
+    parts = two_parts(_D_H, cell, 24)
+    return None if parts is None else 60 * (24 * parts[0] + parts[1])
+
+
+def _days_and_hours(cell: str) -> bool:
+    """Whether a cell is a time in days and hours, both written ("1 day 4 hrs")."""
+    m = _D_H.fullmatch(cell)
+    return bool(m and m.group(2))
 
 
 def clock_minutes(cell: object) -> float | None:
@@ -178,7 +195,8 @@ def _durations(values: pd.Series, known: bool = False) -> pd.Series:
     if known:
         return found.where(found.notna(), _cells(values, clock_minutes))
     text = values[values.map(lambda v: isinstance(v, str))]
-    both = text.map(lambda v: bool((m := _H_MIN.fullmatch(v)) and m.group(2)))
+    both = text.map(lambda v: bool((m := _H_MIN.fullmatch(v)) and m.group(2))
+                    or _days_and_hours(v))
     need = 1 if len(values) <= FEW_ROWS else 2  # a new patient's one "1h 20m" too
     if int(both.sum()) + int(text.map(lambda v: bool(_MIN_ONLY.fullmatch(v))).sum()) < need:
         # a ward "4H" is no time: only a column with times in hours and minutes
@@ -195,7 +213,8 @@ def _in_hours(values: pd.Series) -> bool:
 
 
 def _may_hold_times(values: pd.Series) -> bool:
-    return _sample_has(values, _H_MIN, ("h",)) or _sample_has(values, _MIN_ONLY, ("min",))
+    return (_sample_has(values, _H_MIN, ("h",)) or _sample_has(values, _MIN_ONLY, ("min",))
+            or _sample_has(values, _D_H, ("d",)))
 
 
 def read_hours_minutes(df: pd.DataFrame, durations: Collection[str] = ()) -> pd.DataFrame:

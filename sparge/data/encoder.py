@@ -87,6 +87,8 @@ from sparge.data.leaks import (
     LEAK_LEAVE_OUT_CLASS,
     LEAK_MIN_CLASS,
     NAMED_LEAK_AUC,
+    death_answers,
+    death_leak_message,
     defines_message,
     defining_agreement,
     leak_message,
@@ -1391,6 +1393,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         is not judged (they chose it knowing the column); if every feature leaks, all stay,
         questioned."""
         chosen = set(self.roles or {})
+        self._death_answers: dict[str, list[str]] = {}
         judged = [j for j, f in enumerate(self.feature_names_out_) if f not in chosen]
         strong = outcome_leaks(X[:, judged], [self.feature_names_out_[j] for j in judged],
                                labels, threshold=NAMED_LEAK_AUC, categorical=[
@@ -1423,6 +1426,15 @@ class Encoder(TransformerMixin, BaseEstimator):
                 if (not after and stay) or (after and not stay
                                             and named_after_outcome(c, self.label_column)):
                     named[c] = auc
+            # ... and left out when one of its answers is a death (walk-through 72's
+            # "Discharge destination": "Died", AUC 0.97, made the look-alikes of the dead)
+            died = {c: a for c, a in named.items() if not after and a == a
+                    and self.roles_.get(c) == "categorical" and self.table_.has(c)
+                    and death_answers(self.table_.levels(c))}
+            for c in died:
+                named.pop(c)
+                leaks[c] = died[c]
+                self._death_answers[c] = death_answers(self.table_.levels(c))
             if named:
                 report.warnings.append(named_leak_message(named, after_outcome=after))
                 report.questioned_leaks.update(named)
@@ -1445,8 +1457,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.questioned_leaks.update(
                 {**leaks, **defining, **{c: v[0] for c, v in present.items()}})
             return X
-        if leaks:
-            report.warnings.append(leak_message(leaks, left_out=True))
+        if self._death_answers:
+            report.warnings.append(death_leak_message(self._death_answers, leaks))
+        if set(leaks) - set(self._death_answers):
+            report.warnings.append(leak_message(
+                {c: a for c, a in leaks.items() if c not in self._death_answers},
+                left_out=True))
         if present:
             report.warnings.append(presence_leak_message(present))
             leaks.update({c: v[0] for c, v in present.items()})
@@ -1455,9 +1471,13 @@ class Encoder(TransformerMixin, BaseEstimator):
             leaks.update(defining)
         for col in leaks:
             self.roles_[col] = "ignore"
-            self.left_out_why_[col] = (f"alone separates the outcomes (AUC {leaks[col]:.2f})"
-                                       if col not in defining else
-                                       "defines the outcome")
+            self.left_out_why_[col] = (
+                "defines the outcome" if col in defining else
+                f"written when the stay ends and answers "
+                f"{', '.join(repr(_q(a, 30)) for a in self._death_answers[col][:3])}: "
+                f"it gives the outcome away (AUC {leaks[col]:.2f})"
+                if col in self._death_answers else
+                f"alone separates the outcomes (AUC {leaks[col]:.2f})")
         self.encoded_columns_ = [c for c in self.encoded_columns_ if c not in leaks]
         keep = [f not in leaks for f in self.feature_names_out_]
         self.feature_names_out_ = [f for f, k in zip(self.feature_names_out_, keep) if k]

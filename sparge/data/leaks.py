@@ -26,6 +26,20 @@ END_OF_STAY = re.compile(r"discharg|disposition|destination|discharged to|left d
                          re.IGNORECASE)
 
 
+#: Answers that say the patient died ("Died", "Deceased", "died in hospital", "RIP").
+DEATH_ANSWER = re.compile(r"(?:patient |pt )?(?:died|dead|deceased|death|expired|rip|"
+                          r"passed away|mortality|inpatient death|died in hospital|"
+                          r"in-?hospital death|died on (?:the )?ward|died in (?:icu|itu|"
+                          r"theatre|ed|a&e))(?: in hospital| on ward)?",
+                          re.IGNORECASE)
+
+
+def death_answers(answers) -> list[str]:
+    """The answers of a column that say the patient died (:data:`DEATH_ANSWER`)."""
+    return [str(a) for a in answers
+            if DEATH_ANSWER.fullmatch(re.sub(r"\s+", " ", str(a).strip().rstrip(".")))]
+
+
 #: Words of an outcome's name that name no event ("Virological failure at 12 months").
 _NO_EVENT_WORDS = frozenset({"within", "after", "before", "days", "weeks", "months", "years",
                              "outcome", "status", "event", "flag", "with", "from", "year",
@@ -229,6 +243,19 @@ def presence_leak_message(leaks: dict[str, tuple[float, str, float, float]],
             "the event's date) makes every look-alike look right. Give "
             f"{'it' if one else 'them'} a role on the Column roles tab only if "
             f"{'it is' if one else 'they are'} known before the outcome.")
+
+
+def death_leak_message(died: dict[str, list[str]], aucs: dict[str, float]) -> str:
+    """The report's words for columns written when a stay ends whose answers say the
+    patient died (:func:`death_answers`): left out of the model by default."""
+    shown = "; ".join(f"'{_q(c, 60)}' answers " + ", ".join(f"'{_q(a, 30)}'" for a in ans[:3])
+                      + f" (AUC {aucs[c]:.2f})" for c, ans in list(died.items())[:4])
+    one = len(died) == 1
+    return (f"Left out of the model: {shown}. {'It is' if one else 'They are'} written when "
+            "the stay ends, and a death there is the outcome itself: every look-alike of a "
+            "patient who died would be another who died. Give "
+            f"{'it' if one else 'them'} the role 'categorical' on the Column roles tab only "
+            "if the outcome is something else the column cannot tell.")
 
 
 def leak_message(leaks: dict[str, float], left_out: bool) -> str:

@@ -64,6 +64,16 @@ _ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5", "vi": "6", "vii"
           "viii": "8", "ix": "9", "x": "10"}
 
 
+def _numeral_ranks(a: str, b: str) -> bool:
+    """Whether two answers are the same words with another Roman numeral last: two
+    ranks ("Garden I" and "Garden III", walk-through 72's undisplaced and displaced
+    fractures), never one answer abbreviated."""
+    ma, mb = (re.fullmatch(r"(.*?[a-z])[\s.-]*(i{1,3}|iv|vi{0,3}|ix|x)",
+                           re.sub(r"[^a-z]+", " ", str(x).lower()).strip()) for x in (a, b))
+    return bool(ma and mb and ma.group(1).replace(" ", "") == mb.group(1).replace(" ", "")
+                and ma.group(2) != mb.group(2))
+
+
 def numeral_key(key: str, alone: bool = False) -> str:
     """A level's key with Roman numerals read as digits and spaces, hyphens and full
     stops dropped: "Type II", "type 2" and "Type-2" give "type2"; "Stage IIIa" and
@@ -300,7 +310,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None
         longer = [lv for lv, other in keys.items()
                   if len(other) > len(stem) and other.startswith(stem)
                   and other[len(stem):].isalpha()
-                  and not (stem in _ROMAN and other in _ROMAN)]  # grade I is not II
+                  and not (stem in _ROMAN and other in _ROMAN)  # grade I is not II
+                  and not _numeral_ranks(short, lv)]  # nor Garden I Garden III
         if len(longer) == 1:
             out.append((short, longer[0]))
         elif longer:
@@ -594,6 +605,10 @@ def _reordered_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
     return out
 
 
+#: An answer whose last word is a Roman numeral (a rank: "Garden III", "grade ii").
+_RANK_LAST = re.compile(r"(?:^|[^a-z])(?:i{1,3}|iv|vi{0,3}|ix|x)$")
+
+
 def _typo_pairs(keys: dict[str, str], known: set[str] | frozenset[str] = frozenset()
                 ) -> list[tuple[str, str]]:
     """Answers equal but for a doubled letter written once, or two neighbouring letters
@@ -609,8 +624,11 @@ def _typo_pairs(keys: dict[str, str], known: set[str] | frozenset[str] = frozens
                 if k[i] != k[i + 1]}
 
     # answers of a few words: a 5 MB cell is no typo of another (each form is a copy)
+    # ... nor a rank: "Garden III" is no "Garden I" with its letter doubled (walk-through
+    # 72 merged undisplaced fractures into displaced ones)
     plain = {lv: k for lv, k in keys.items() if len(k) <= _TYPO_MAX
-             and len(re.sub(r"[^a-z]", "", k)) >= 6 and not re.search(r"\d", k)}
+             and len(re.sub(r"[^a-z]", "", k)) >= 6 and not re.search(r"\d", k)
+             and not _RANK_LAST.search(k)}
     by_form: dict[str, str] = {}
     # a letter left out inside a long answer: "breathing diffculty" (walk-through 50);
     # never its first or last letter (a plural, a prefix), and only where one answer has
@@ -1572,8 +1590,12 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("no", "n", "notgiven", "notthrombolysed", "nolysis"))),
     (("discharge", "destination", "disposition"), (
         ("home", "ownhome", "usualresidence", "dischargedhome", "hometousualresidence"),
-        ("nursinghome", "nh", "carehome", "residentialcare", "residentialhome",
-         "nursingfacility", "snf", "skillednursingfacility", "longtermcare", "ltc"),
+        # a nursing home and a residential (care) home are two levels of care; "care
+        # home" may be either (walk-through 72 was offered the two as one)
+        ("nursinghome", "nh", "nursingfacility", "snf", "skillednursingfacility",
+         "longtermcare", "ltc", "nursingcarehome", "carehomewithnursing"),
+        ("residentialhome", "residentialcare", "rh", "residentialcarehome",
+         "carehomewithoutnursing", "reshome"),
         ("rehab", "rehabilitation", "inpatientrehab", "inpatientrehabilitation",
          "rehabunit", "rehabilitationunit", "irf"),
         ("died", "deceased", "dead", "death", "expired", "diedinhospital"))),
@@ -2010,7 +2032,7 @@ _ROMAN_WORD = re.compile(r"(?<![\w'])(i{1,3}|iv|vi{0,3}|ix|x)(?![\w'])")
 #: only those that are no English word or title ("arm" for an amniotomy, "pad", "mrs",
 #: "ms", "pe" stay).
 _INITIALS = frozenset({
-    "tia", "copd", "ckd", "aki", "af", "mi", "dvt", "hiv", "aids", "cva", "ihd", "cabg",
+    "tia", "copd", "ckd", "aki", "af", "mi", "dvt", "hiv", "cva", "ihd", "cabg",
     "pci", "stemi", "nstemi", "ards", "icu", "hdu", "nicu", "scbu", "nnu", "ecg", "mri",
     "ct", "lscs", "emcs", "elcs", "svd", "nvd", "iol", "pph", "uti", "gord", "ibd", "ibs",
     "sle", "hfref", "hfpef", "ccf", "lvf", "niv", "cpap", "ltot", "ics", "laba", "lama",
@@ -2093,6 +2115,10 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     if len(word) <= 60:
         word = _INITIALS_WORD.sub(
             lambda m: _MIXED_INITIALS.get(m.group(1), m.group(1).upper()), word)
+        # "aids" is a word too: walking aids were "two AIDS or frame" (walk-through 72);
+        # the syndrome alone or beside HIV
+        if word.strip().lower() == "aids" or re.search(r"(?i)\bhiv\b", word):
+            word = re.sub(r"(?<![\w'])aids(?![\w'])", "AIDS", word)
     first = word.split(" ", 1)[0]
     if any(c.isupper() for c in first[1:]):  # "mRS 0", "eGFR low": written as meant
         return word

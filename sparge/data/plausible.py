@@ -45,7 +45,8 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
     ("temperature", r"\b(?:temp|temps|temperature|tmax|tmin|tmp)\b",
      {"°C": (25.0, 45.0), "°F": (77.0, 113.0)}),
     ("creatinine", r"\b(?:creatinine|creat|crea|scr|s ?creat)\b",
-     {"mg/dL": (0.1, 25.0), "µmol/L": (30.0, 2200.0)}),
+     # a frail woman's 24 µmol/L is low, not 24 mg/dL (walk-through 72 read it as 2,122)
+     {"mg/dL": (0.1, 25.0), "µmol/L": (15.0, 2200.0)}),
     ("glucose", r"\b(?:glucose|glu|blood sugar|glycaemia|glycemia)\b",
      {"mg/dL": (20.0, 1500.0), "mmol/L": (1.0, 85.0)}),
     ("bilirubin", r"\b(?:bilirubin|bili|tbil|t bil)\b",
@@ -197,6 +198,12 @@ def unit_from_values(column: str, values) -> str | None:
     return fits[0] if len(fits) == 1 else None
 
 
+#: A value impossible in its column's unit is read as written in another unit only when
+#: it converts to within this factor of the column's typical value (walk-through 72: a
+#: creatinine of 24 read as mg/dL was 2,122 µmol/L, 25 times the clinic's median).
+SLIP_MAX_FOLD = 20.0
+
+
 def _impossible_slips(column: str, units: dict[str, tuple[float, float]],
                       own: tuple[str, tuple[float, float]], v: np.ndarray,
                       middle: float | None = None
@@ -228,8 +235,10 @@ def _impossible_slips(column: str, units: dict[str, tuple[float, float]],
         with np.errstate(all="ignore"):
             out = conv(v)
             gap = np.abs(np.log(np.where(out > 0, out, np.nan) / middle))
+        # ... and not many times the column's typical value: a lost or a doubled digit
+        # is then likelier than another unit
         fits = impossible & (v >= olo) & (v <= ohi) & (out >= lo) & (out <= hi) & \
-            (gap < best_gap)
+            (gap < best_gap) & (gap <= math.log(SLIP_MAX_FOLD))
         for i in np.flatnonzero(fits):
             source[i] = other
         converted[fits], best_gap[fits], slipped[fits] = out[fits], gap[fits], True

@@ -87,7 +87,10 @@ DEFAULT_MISSING_TOKENS = frozenset({
     "not due yet", "dna", "did not attend", "not attended",
     # ... or written elsewhere (walk-through 71's LVEF "see echo report", "awaiting echo")
     "see echo report", "see echo", "see report", "awaiting echo", "echo awaited",
-    "echo pending", "echo requested"})
+    "echo pending", "echo requested",
+    # ... or in the notes (walk-through 72's anaesthesia, mobility and ASA "see notes")
+    "see notes", "see note", "see comments", "see comment", "see free text", "see letter",
+    "see clinic letter", "see text", "see below", "see above", "in notes"})
 #: Kept for code written against earlier versions: the default tokens.
 MISSING_TOKENS = DEFAULT_MISSING_TOKENS
 #: Missing tokens that are also ordinary words: in a text column where they are common

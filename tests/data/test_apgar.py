@@ -17,7 +17,7 @@ def _infants(n=60, seed=0):
     one = rng.integers(2, 10, n)
     five = np.minimum(one + rng.integers(0, 3, n), 10)
     cells = [f"{a}/{b}" for a, b in zip(one, five)]
-    cells[3], cells[7], cells[9] = "not done", "8 at 5 min", "see notes"
+    cells[3], cells[7], cells[9] = "not done", "8 at 5 min", "see chart"
     return pd.DataFrame({"Birth weight": rng.normal(3000, 400, n).round(),
                          "APGAR": cells, "Outcome": rng.integers(0, 2, n)}), one, five
 
@@ -34,7 +34,7 @@ def test_a_column_of_scores_is_split_in_place_and_others_are_not():
     assert np.isnan(out["APGAR 1 min"][9]) and np.isnan(out["APGAR 5 min"][9])
     note = out.attrs["sparge_read_notes"][-1]
     assert "holds Apgar scores" in note
-    assert "its 1 other written cell(s) (e.g. 'see notes')" in note
+    assert "its 1 other written cell(s) (e.g. 'see chart')" in note
     assert apgar_columns(out.columns) == {"APGAR": 2}
     assert apgar_parts("6/8/9") == (6.0, 8.0, 9.0) and apgar_parts("11/12") is None
 
@@ -44,7 +44,7 @@ def test_the_encoder_reads_them_for_training_new_patients_and_saved_models():
     enc = Encoder(label_column="Outcome", max_patient_missing=None)
     X = enc.fit_transform(df)
     assert enc.feature_names_out_ == ["Birth weight", "APGAR 1 min", "APGAR 5 min"]
-    keep = ~df["APGAR"].isin(["not done", "8 at 5 min", "see notes"]).to_numpy()
+    keep = ~df["APGAR"].isin(["not done", "8 at 5 min", "see chart"]).to_numpy()
     np.testing.assert_array_equal(X[keep, 1], one[keep])
     again = Encoder.from_dict(enc.to_dict())
     new = pd.DataFrame({"Birth weight": [2500], "APGAR": ["4/7"]})

@@ -1117,12 +1117,12 @@ def test_text_in_a_numeric_column_is_shown_by_its_different_cells():
     """Walk-through 25's report read "e.g. 'n.d.', 'n.d.', 'n.d.'"."""
     cells = [str(v) for v in np.linspace(10, 16, 40)]
     cells[2] = cells[5] = cells[9] = "see lab"
-    cells[12] = "see note"
+    cells[12] = "see chart"
     cells[14] = "pending"  # a result not there: a gap (walk-through 33)
     cells[16] = "clotted"  # a sample that gives no value: a gap (walk-through 56)
     enc = Encoder(max_patient_missing=None).fit(pd.DataFrame({"Hb": cells}))
     stray = enc.report_.stray_text[0]
-    assert stray.count == 4 and stray.examples == ["see lab", "see note"]
+    assert stray.count == 4 and stray.examples == ["see lab", "see chart"]
 
 
 def test_a_row_written_twice_is_said():

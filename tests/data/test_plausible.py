@@ -43,6 +43,32 @@ def test_a_columns_unit_is_read_from_its_values_only_when_one_unit_fits():
     assert unit_from_values("Age", rng.uniform(20, 90, 300)) is None
 
 
+def test_a_low_value_is_not_read_as_another_unit_many_times_the_columns_values():
+    """Walk-through 72: a frail patient's creatinine of 24 µmol/L (eGFR >90 beside it)
+    was read as 24 mg/dL, 2,122 µmol/L, for training. 24 µmol/L is possible; and a
+    value impossible in its unit is not read as another unit when that makes it 20 times
+    the column's typical value (a lost or doubled digit is likelier)."""
+    rng = np.random.default_rng(1)
+    umol = np.round(np.exp(rng.normal(np.log(85), 0.35, 200)))
+    col = np.r_[umol, 24.0, 1.1, 9.0]
+    slipped, source, conv = unit_slips("Creatinine", "µmol/L", col)
+    assert not slipped[200]                          # 24 µmol/L: low, possible
+    assert slipped[201] and conv[201] == pytest.approx(97.2, abs=0.1)   # 1.1 mg/dL
+    assert slipped[202] and conv[202] == pytest.approx(795.6, abs=0.5)  # 9 mg/dL
+    # a haemoglobin of 1220 g/L (122.0 with a lost point) is not 1220 g/dL: in no unit;
+    # 14.1 among g/L values is g/dL, 141 g/L
+    hb = np.r_[np.round(rng.normal(125, 15, 200)), 14.1]
+    s2 = unit_slips("Hb", "g/L", hb)
+    assert s2[0][200] and s2[2][200] == pytest.approx(141.0)
+    # the guard itself: among creatinines of median 55 µmol/L, 14.5 (impossible) read as
+    # mg/dL would be 1,282, 23 times the median: left as written, to be checked; 9.0
+    # would be 796, 14 times: read as mg/dL
+    low = np.r_[np.round(np.exp(rng.normal(np.log(55), 0.3, 200))), 14.5, 9.0]
+    s3 = unit_slips("Creatinine", "µmol/L", low)
+    assert np.median(low[:200]) == pytest.approx(55, abs=3)
+    assert not s3[0][200] and s3[0][201]
+
+
 def test_slips_are_values_impossible_in_the_unit_and_possible_after_an_exact_conversion():
     slipped, source, conv = unit_slips("Temp max", "°F", [101.1, 38.0, 36.5, 99.1, np.nan,
                                                           130.0, 20.0])
@@ -50,8 +76,8 @@ def test_slips_are_values_impossible_in_the_unit_and_possible_after_an_exact_con
     assert source[1:3] == ["°C", "°C"]
     np.testing.assert_allclose(conv[1:3], [100.4, 97.7])
     assert np.isnan(conv[[0, 3, 4, 5, 6]]).all()  # 130 °F and 20 °F: in no unit
-    slipped, source, conv = unit_slips("Creatinine", "mg/dL", [0.9, 214.0, 27.0])
-    assert slipped.tolist() == [False, True, False]  # 27: neither mg/dL nor µmol/L
+    slipped, source, conv = unit_slips("Creatinine", "mg/dL", [0.9, 214.0, 3000.0])
+    assert slipped.tolist() == [False, True, False]  # 3000: neither mg/dL nor µmol/L
     assert source[1] == "µmol/L" and conv[1] == pytest.approx(214 * 113.12 / 10000)
     # the other way round, and a haemoglobin in g/L among g/dL
     assert unit_slips("Creatinine", "µmol/L", [1.6])[2][0] == pytest.approx(141.4, abs=0.1)
