@@ -967,7 +967,7 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "withchildren", "liveswithdaughter", "liveswithson"),
         ("nursinghome", "nh", "nursing", "nursinghomeresident"),
         ("residentialhome", "rh", "residential", "residentialcare", "carehome",
-         "carehomeresident", "residentialcarehome"),
+         "carehomeresident", "residentialcarehome", "reshome", "resicare"),
         ("shelteredhousing", "sheltered", "shelteredaccommodation", "extracarehousing",
          "shelteredaccom", "extracare", "assistedliving"))),
     # (walk-through 62's memory clinic wrote its diagnoses in a column named "Diagnosis":
@@ -1803,6 +1803,47 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "stronglypositive", "positive(>340iu/ml)", "positive(>340)"),
         ("negative", "neg", "-ve", "-", "negve", "neg.", "negative(<14)", "negative(<7)",
          "negative(<20)", "negative(<10)", "negative(<5)"))),
+    # walk-through 72's hip-fracture unit: the side, the anaesthetic, the operation and
+    # the nerve block, each written several ways
+    (("^side", "laterality", "^which side"), (
+        ("left", "l", "lt", "lhs", "left side", "l side", "lft"),
+        ("right", "r", "rt", "rhs", "right side", "r side", "rght"),
+        ("bilateral", "both", "bilat", "b/l", "both sides"))),
+    (("anaesth", "anesth", "^ga/"), (
+        ("general", "ga", "general anaesthetic", "general anaesthesia",
+         "general anesthetic", "general anesthesia", "ga + lma", "ga+lma", "ga (lma)",
+         "ga + ett", "ga+ett"),
+        ("spinal", "sab", "spinal anaesthetic", "spinal anaesthesia", "spinal anesthetic",
+         "spinal anesthesia", "subarachnoid block", "sa"),
+        ("spinal + sedation", "sab + sedation", "spinal and sedation", "spinal with sedation",
+         "spinal & sedation", "sab+sedation", "spinal+sedation"),
+        ("ga + fib", "ga+fib", "ga + block", "ga and block", "ga + nerve block"))),
+    (("operation", "procedure", "^surgery", "^fixation", "^implant", "^op type",
+      "^operation type"), (
+        ("sliding hip screw", "dhs", "shs", "dynamic hip screw", "dhs/shs", "shs/dhs",
+         "compression hip screw", "chs"),
+        ("intramedullary nail", "im nail", "imn", "im nailing", "intramedullary nailing",
+         "cephalomedullary nail", "gamma nail", "gamma", "long gamma", "short gamma",
+         "pfna", "pfn", "tfn", "tfna"),
+        ("cannulated screws", "cs", "cannulated screw", "cannulated screws x3",
+         "cannulated screws x 3", "screws", "screw fixation"),
+        ("total hip replacement", "thr", "tha", "total hip arthroplasty",
+         "cemented thr", "total hip"),
+        ("hemiarthroplasty - cemented", "cemented hemiarthroplasty", "cemented hemi",
+         "hemi (cemented)", "hemi cemented", "hemiarthroplasty cemented",
+         "hemiarthroplasty (cemented)", "cemented hemi-arthroplasty"),
+        ("hemiarthroplasty - uncemented", "uncemented hemiarthroplasty", "uncemented hemi",
+         "hemi (uncemented)", "hemi uncemented", "hemiarthroplasty uncemented",
+         "hemiarthroplasty (uncemented)", "austin moore", "austin-moore", "thompsons",
+         "thompson's", "thompson"),
+        ("not operated", "conservative", "non-operative", "nonoperative", "non operative",
+         "conservative management", "managed conservatively", "no surgery",
+         "not for surgery", "no operation", "non-op", "nonop"))),
+    (("nerve block", "^block", "fascia iliaca", "^fib", "regional block"), (
+        ("yes", "y", "given", "done", "fib", "ficb", "fascia iliaca block",
+         "fascia iliaca", "fascia iliaca compartment block", "fib in ed", "fib in a&e",
+         "peng", "peng block", "femoral nerve block", "fnb", "3 in 1 block", "block given"),
+        ("no", "n", "none", "not given", "not done", "no block", "nil"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),
              # walk-through 48's CKD stage: "N", "No" and "None" for one answer; walk-

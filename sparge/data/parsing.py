@@ -48,7 +48,11 @@ _SPACED = re.compile(r"^[+-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?$")  # 
 _INF_TOKENS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
 #: A limit: "<15", ">= 90", "≤5", and with a decimal comma "<0,5" (walk-through 25's
 #: "<0,5" and "≤1" were set to missing while "<5" was read).
-_CENSORED = re.compile(r"^\s*([<>]=?|[≤≥⩽⩾])\s*([+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+))\s*$")
+#: (a screen's verdict after it is the limit's meaning: walk-through 72's 4AT ">=4
+#: positive")
+_CENSORED = re.compile(r"^\s*([<>]=?|[≤≥⩽⩾])\s*([+-]?(?:\d+,\d+|\d+\.?\d*|\.\d+))\s*"
+                       r"(?:[(\[]?\s*(?:positive|negative|pos|neg|\+ve|-ve)\s*[)\]]?\s*)?$",
+                       re.IGNORECASE)
 #: A count written as its least value, "10+" (walk-through 47's medications and falls):
 #: read as a limit in a numeric column, never counted towards a column's numbers (a urine
 #: dipstick's "2+" is a grade among "neg" and "trace").
@@ -663,7 +667,15 @@ _NOT_HEADER_UNITS = frozenset({"trough", "peak", "random", "pre-dose", "predose"
                                "latest", "last", "first", "baseline", "current", "worst",
                                "best", "mean", "median", "average", "max", "min", "maximum",
                                "minimum", "total", "fasting", "on admission", "admission",
-                               "at diagnosis"})
+                               "at diagnosis",
+                               # the analyte's form, not its unit (walk-through 72's
+                               # "Vitamin D (25-OH)": its nmol/L cells were "not
+                               # '25-OH'")
+                               "25-oh", "25oh", "25 oh", "25(oh)", "25-oh d", "25(oh)d",
+                               "25-hydroxy", "serum", "plasma", "venous", "arterial",
+                               "capillary", "whole blood", "adjusted", "corrected",
+                               "calculated", "ionised", "ionized", "free", "poct",
+                               "point of care", "lab", "labs"})
 #: A number followed by text: "1420 g", "7,2 mmol/L".
 _NUMBER_THEN_TEXT = re.compile(
     rf"^([+-]?\d{{1,3}}(?:,\d{{3}}){{2,}}(?:\.\d+)?|[+-]?\d+,\d+|{NUMBER_PATTERN})\s*"
@@ -764,6 +776,11 @@ KNOWN_UNITS = frozenset({
 #: missing as another unit), "10 cigs" in a "Smoking (cigs/day)" column 10 a day.
 _RATE_COUNTS = {
     "units/wk": frozenset({"units", "unit", "u"}),
+    # units of blood in a "Transfusion (units)" column (walk-through 72 lost "2u" and
+    # "3 units RBC", 47 cells, as other units)
+    "units": frozenset({"unit", "u", "units", "unitsrbc", "unitrbc", "unitsprbc",
+                        "unitsofblood", "unitsofrbc", "unitsrcc", "unitsblood", "uprbc",
+                        "urbc"}),
     # "25m" in a column of minutes (walk-through 66's morning stiffness): minutes, not
     # metres, where the column's unit says so
     "min": frozenset({"m"}), "mins": frozenset({"m"}), "minutes": frozenset({"m"}),

@@ -173,6 +173,28 @@ def _nyha(*classes: int) -> tuple[str, ...]:
 
 _NYHA_SCALE = tuple([(c, _nyha(c)) for c in (1, 2, 3, 4)]
                     + [(c + 0.5, _nyha(c, c + 1)) for c in (1, 2, 3)])
+#: The ASA physical status, I to V, in either numerals, after "ASA" or "grade", with its
+#: "E" of an emergency operation (the same grade), and the halfway grades a unit writes
+#: ("ASA II-III"): walk-through 72's hip-fracture unit coded it in alphabetical order,
+#: "3E" and "ASA II-III" answers of their own.
+_ROMAN_5 = {**_ROMAN, 5: "v"}
+_ASA_PREFIXES = ("", "asa ", "asa grade ", "grade ", "asa-", "asa: ", "asa:", "asa class ",
+                 "class ", "asa ps ", "ps ")
+
+
+def _asa(*grades: int) -> tuple[str, ...]:
+    if len(grades) == 1:
+        g = grades[0]
+        return tuple(f"{pre}{n}{e}" for pre in _ASA_PREFIXES for n in (_ROMAN_5[g], str(g))
+                     for e in ("", "e", " e", "(e)", " (e)", "-e"))
+    a, b = grades
+    return tuple(f"{pre}{x}{sep}{y}" for pre in _ASA_PREFIXES
+                 for x, y in ((_ROMAN_5[a], _ROMAN_5[b]), (str(a), str(b)))
+                 for sep in ("-", " - ", "/", " / ", " to ", "–"))
+
+
+_ASA_SCALE = tuple([(g, _asa(g)) for g in (1, 2, 3, 4, 5)]
+                   + [(g + 0.5, _asa(g, g + 1)) for g in (1, 2, 3, 4)])
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -229,6 +251,8 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
                     (4, ("iv", "grade iv", "stage iv"))),
     # heart failure's functional class (a column named so: its spellings are numerals)
     "nyha": _NYHA_SCALE,
+    # an operation's anaesthetic risk (a column named ASA: its spellings are numerals)
+    "asa": _ASA_SCALE,
     # hepatology's graded findings (walk-through 70: each coded alphabetically)
     "varices": _VARICES,
     # a bare "A", "B", "C" is Child-Pugh only in a column named so (_NAMED_ONLY)
@@ -263,7 +287,9 @@ _SCALE_CODES = {name: {s: code for code, spellings in ranks for s in spellings}
 #: column of "A", "B" and "C" is an arm or a ward unless it is named Child-Pugh.
 _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECASE),
                "nyha": re.compile(r"nyha|functional\s+class|heart\s+failure\s+class",
-                                  re.IGNORECASE)}
+                                  re.IGNORECASE),
+               "asa": re.compile(r"\basa\b|physical\s+status|american\s+society\s+of\s+"
+                                 r"an(?:a)?esth", re.IGNORECASE)}
 _YES = frozenset(s for code, sp in SCALES["yes/no"] if code == 1 for s in sp)
 _NO = frozenset(s for code, sp in SCALES["yes/no"] if code == 2 for s in sp)
 

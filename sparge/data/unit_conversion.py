@@ -157,6 +157,10 @@ _ANALYTES = (
     # heart-failure clinic wrote "189 pmol/L" among ng/L); BNP (32 amino acids, 3,464 Da)
     ("NT-proBNP", 8457.0, r"nt[\s-]?pro[\s-]?bnp|n[\s-]?terminal pro"),
     ("BNP", 3464.0, r"(?<![a-z-])bnp\b|b-type natriuretic|brain natriuretic"),
+    # 25-hydroxyvitamin D3 (calcidiol, 400.64 g/mol): 1 ng/mL = 2.496 nmol/L (walk-through
+    # 72's hip-fracture unit wrote ng/mL among nmol/L)
+    ("vitamin D", 400.64, r"vitamin d\b|\bvit\.? ?d\b|\bvitd\b|25[\s-]?oh|"
+                          r"25[\s-]?hydroxy|calcidiol"),
 )
 _HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
 
@@ -461,13 +465,29 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
     plain_all, _ = parse_numeric(values, missing_tokens, None, thousands_comma=commas)
     plain = plain_all[np.isfinite(plain_all)]
     shown = {k: u.shown for k, u in units.written.items()}
+    # a "unit" written once or twice, that converts to none of the others, among many
+    # cells: a typo (walk-through 72's CRP "16l" beside "<5 mg/L" made the column's
+    # units unreadable, and its 11 cells in mg/L were set to missing)
+    stray = _stray_units(column, units)
+    for key in stray:
+        numbers.pop(key, None)
+        shown.pop(key, None)
+    mixed = len(numbers) > 1 or (units.header is not None and any(
+        k != unit_key(units.header) for k in numbers))
     plain_as = None
     if units.header:
         target = units.header
     elif plain.size:
         target = plain_as = _plain_unit(column, plain, numbers, shown)
-        if target is None or (not units.mixed and unit_key(target) in numbers):
+        if target is None or (not mixed and unit_key(target) in numbers):
+            if stray and not mixed and numbers:  # one unit and the typo's cells: the
+                # column is read in that unit, as it is without the typo
+                only = shown[next(iter(numbers))]
+                return UnitPlan(target=only, plain_as=only,
+                                left=[units.written[k].shown for k in stray])
             return None  # no clear unit; or one unit, the plain numbers' own
+    elif numbers:
+        target = shown[next(iter(numbers))]
     else:
         target = shown[next(iter(units.written))]
     target_key = unit_key(target)
@@ -496,6 +516,37 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
             f"{x.size:,} cell(s) written '{shown[key]}' read as '{target}', the same unit"
             if conv.factor == 1 and conv.offset == 0 and conv.why.startswith("1 ") else
             f"{x.size:,} cell(s) in '{shown[key]}' converted to '{target}' ({conv.why})")
+    plan.left += [units.written[k].shown for k in stray]
     if units.header or plan.plain_as:  # the column's unit is known: keep what reads in it
         return plan if plan.converted or plan.left else None
+    if stray and not plan.converted and len(plan.left) == len(stray):
+        return plan  # one unit (the most common) and the typo's cells
     return None if plan.left else plan
+
+
+#: A unit written in at most this many cells can be a typo ("16l") ...
+STRAY_UNIT_CELLS = 2
+#: ... when the column writes at least this many times as many numbers.
+STRAY_UNIT_RATIO = 20
+
+
+def _stray_units(column: str, units) -> list[str]:
+    """The keys of the units a column writes in at most :data:`STRAY_UNIT_CELLS` cells,
+    one :data:`STRAY_UNIT_RATIO`-th of its numbers or fewer, that convert to none of its
+    other units: typos, not units."""
+    if len(units.written) < 2 and not units.header:
+        return []
+    total = sum(u.count for u in units.written.values()) + units.n_numbers
+    others = {k: u.shown for k, u in units.written.items()}
+    if units.header:
+        others.setdefault(unit_key(units.header), units.header)
+    out = []
+    for key, u in units.written.items():
+        if u.count > STRAY_UNIT_CELLS or u.count * STRAY_UNIT_RATIO > total or \
+                (units.header and key == unit_key(units.header)):
+            continue
+        if all(conversion(column, u.shown, o) is None and
+               conversion(column, o, u.shown) is None
+               for k, o in others.items() if k != key):
+            out.append(key)
+    return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sparge.data.compound_units import minutes, read_compound_units
 from sparge.data.encoder import Encoder
@@ -96,3 +97,99 @@ def test_a_discharge_destination_answering_died_is_left_out():
     enc2 = Encoder(label_column="30 day mortality").fit(alive)
     assert "Discharge destination" in enc2.feature_names_out_
     assert "Discharge destination" in enc2.report_.questioned_leaks
+
+
+def _fit(df: pd.DataFrame) -> Encoder:
+    return Encoder(max_patient_missing=None).fit(df)
+
+
+def _notes(enc: Encoder) -> str:
+    return " ".join(enc.report_.notes + enc.report_.warnings)
+
+
+def test_vitamin_d_in_ng_per_ml_is_converted_and_25_oh_is_no_unit():
+    """"Vitamin D (25-OH)": the bracket was taken as the unit, and its 29 "… ng/mL" and
+    16 "< 25 nmol/L" cells were set to missing ("convert them to '25-OH'")."""
+    rng = np.random.default_rng(2)
+    nmol = [f"{v:.0f}" for v in rng.normal(45, 15, 60).clip(10)]
+    cells = nmol + ["18 ng/mL", "22 ng/mL", "30 ng/mL", "<25 nmol/L", "<25", "52 nmol/L"]
+    enc = _fit(pd.DataFrame({"Vitamin D (25-OH)": cells}))
+    X = enc.transform(pd.DataFrame({"Vitamin D (25-OH)": cells}))[:, 0]
+    assert X[60] == pytest.approx(18 * 2.496, abs=0.05)
+    assert X[63] == 25 and X[65] == 52
+    assert enc.unit_of("Vitamin D (25-OH)") == "nmol/L"
+    assert "1 ng/mL = 2.5 nmol/L" in _notes(enc)
+
+
+def test_a_unit_typed_once_does_not_make_the_column_unreadable():
+    """CRP: one "16l" (a typo) beside "<5 mg/L" made the column "mix units", and its 11
+    cells in mg/L were set to missing. The typo's cell alone is."""
+    cells = [str(v) for v in range(5, 65)] + ["<5 mg/L", "12 mg/L", "<5 mg/L", "16l"]
+    df = pd.DataFrame({"CRP": cells})
+    X = _fit(df).transform(df)[:, 0]
+    assert X[60] == 5 and X[61] == 12 and np.isnan(X[63])
+    # two units that convert into each other are no typo: read as before
+    both = pd.DataFrame({"Creatinine": [str(v) for v in range(60, 120)] + ["1.1 mg/dL"]})
+    assert _fit(both).transform(both)[60, 0] == pytest.approx(97.2, abs=0.1)
+
+
+def test_units_of_blood_are_the_columns_units():
+    """"Transfusion (units)": "2u" and "3 units RBC" (47 cells) were other units."""
+    df = pd.DataFrame({"Transfusion (units)": ["2u", "1u", "3 units RBC", "2 units", "nil",
+                                               "1", "0", "none", "2"] * 4})
+    X = _fit(df).transform(df)[:, 0]
+    assert X[:9].tolist() == [2, 1, 3, 2, 0, 1, 0, 0, 2]
+
+
+def test_a_screens_limit_with_its_verdict_is_a_limit():
+    """4AT ">=4 positive" (12 cells) was set to missing."""
+    from sparge.data.parsing import limit_text
+
+    assert limit_text(">=4 positive") == "≥4" and limit_text("<4 (negative)") == "<4"
+    df = pd.DataFrame({"4AT": [">=4 positive", "2", "7", "0", "1"] * 6})
+    assert _fit(df).transform(df)[0, 0] == 4
+
+
+def test_the_asa_grade_is_an_ordered_scale():
+    """ASA written "ASA 3", "III", "3", "3E", "ASA II-III" was coded alphabetically and
+    "3E" (an emergency) and "II-III" were answers of their own."""
+    from sparge.services.display import format_value
+
+    cells = ["ASA 3", "III", "3", "3E", "ASA II-III", "2", "ASA I", "IV", "4E", "ASA 2"] * 5
+    enc = _fit(pd.DataFrame({"ASA grade": cells}))
+    table = enc.table_
+    assert table.is_ordered("ASA grade")
+    codes = table.levels("ASA grade")
+    assert codes["ASA 3"] == codes["III"] == codes["3"] == codes["3E"] == 3
+    assert codes["ASA II-III"] == 2.5 and codes["ASA I"] == 1 and codes["4E"] == 4
+    assert format_value(2.5, "ASA grade", enc) == "ASA II-III"
+    # plain numerals: a column not named for the ASA grade is not read so (a ward)
+    from sparge.data.tables import scale_of
+
+    assert scale_of(["3", "III", "2E", "4E", "1"], "Ward") is None
+    assert scale_of(["3", "III", "2E", "4E", "1"], "ASA grade") == "asa"
+
+
+def test_the_units_spellings_are_offered_as_one_answer():
+    """Side, anaesthetic, operation and nerve block written several ways (L, Left, Lt;
+    GA, General; SAB, Spinal; DHS, SHS, Sliding hip screw; FIB, PENG as a block given)."""
+    def pairs(levels, column):
+        return {a: b for a, b in abbreviated_levels(levels, column)}
+
+    assert pairs(["L", "Left", "Lt", "R", "Right", "Rt"], "Side") == {
+        "L": "Left", "Lt": "Left", "R": "Right", "Rt": "Right"}
+    assert pairs(["GA", "General", "SAB", "Spinal"], "Anaesthesia") == {
+        "GA": "General", "SAB": "Spinal"}
+    op = pairs(["DHS", "SHS", "Sliding hip screw", "IM nail", "Intramedullary nail",
+                "Conservative", "not operated", "Cemented hemi",
+                "Hemiarthroplasty - cemented", "Uncemented hemi"], "Operation")
+    assert op["DHS"] == op["SHS"] == "Sliding hip screw"
+    assert op["IM nail"] == "Intramedullary nail" and op["Conservative"] == "not operated"
+    assert op["Cemented hemi"] == "Hemiarthroplasty - cemented"
+    assert "Uncemented hemi" not in op  # no uncemented answer written otherwise
+    nb = pairs(["Yes", "No", "FIB", "PENG block", "none"], "Nerve block")
+    assert nb == {"FIB": "Yes", "PENG block": "Yes", "none": "No"}
+    # "side" is a word of the column's name, not a part of one: a bedside test's "Lt"
+    # is not offered as "Left" by the side's spellings
+    assert pairs(["Lt", "Left"], "Side") == {"Lt": "Left"}
+    assert pairs(["Lt", "Left"], "Bedside test") == {}
