@@ -58,6 +58,9 @@ init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
 #: The empty choice of a yes/no column whose empty cells the model reads as No.
 EMPTY_AS_NO = "(empty: read as No)"
+#: ... and the answer for a patient whose answer is not known there (walk-through 72:
+#: a post-operative delirium cannot be known at admission, and the form offered only No)
+NOT_KNOWN = "(not known)"
 model, encoder = ss.model, ss.get("model_encoder")
 
 
@@ -188,7 +191,8 @@ else:
                         # the merged spellings shown, so typing "Aricept" finds
                         # Donepezil (walk-through 63)
                         values[col] = target.selectbox(
-                            label_text(col), [empty, *labels], key=key,
+                            label_text(col), [empty, *([NOT_KNOWN] if empty == EMPTY_AS_NO
+                                                       else []), *labels], key=key,
                             format_func=lambda a, lab=labels: lab.get(a, a))
                     else:
                         # the unit in the label: a hint's was cut at 800 px and went
@@ -200,7 +204,9 @@ else:
                             placeholder=ranges[col])
         submitted = st.form_submit_button("Find look-alikes", type="primary")
     if submitted:
-        row = {c: (None if v is None or str(v).strip() in ("(missing)", EMPTY_AS_NO, "")
+        # "not known" is a gap the model does not read as No
+        row = {c: ("not known" if v == NOT_KNOWN else None
+                   if v is None or str(v).strip() in ("(missing)", EMPTY_AS_NO, "")
                    else v) for c, v in values.items()}
         ss.np_read_as_no = [c for c, v in values.items() if v == EMPTY_AS_NO]
         row, ss.np_typed_notes = typed_pressures(row)  # "142/88" typed in one field

@@ -135,7 +135,8 @@ def given_message(values, names, encoder=None, shown: int = 12, read_as_no=()) -
     no = [m for m, n in zip(named, names, strict=True) if str(n) in as_no]
     said_no = (f" Left empty and read as No: {', '.join(no[:shown])}"
                + (f" and {len(no) - shown} more" if len(no) > shown else "")
-               + " (change it in the form if not known)." if no else "")
+               + " (choose '(not known)' there in the form if it is not known)." if no
+               else "")
     if not missing and not no:
         return f"All {len(x)} biomarkers given."
     # the shorter list: those not given, or (a few values typed) those given

@@ -406,6 +406,19 @@ def test_the_form_says_when_an_empty_answer_reads_as_no():
     no = encoder.table_.levels("Hypertension")
     assert x[0, encoder.feature_names_out_.index("Hypertension")] == next(
         c for lv, c in no.items() if lv.lower() in ("no", "n"))
+    # ... and "(not known)" beside it: a gap, not a No (walk-through 72's post-operative
+    # delirium cannot be known at admission)
+    assert box.options[1] == "(not known)" and "(not known)" not in at.selectbox(
+        key=f"np_f_{names.index('Diabetes')}").options
+    at.selectbox(key=f"np_f_{names.index('Hypertension')}").set_value("(not known)")
+    find(at).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    x = encoder.transform(at.session_state["np_query"])
+    # the column's own "Unknown" where it has one (the bundled table's), else a gap
+    unknown = no.get("Unknown", np.nan)
+    got = x[0, encoder.feature_names_out_.index("Hypertension")]
+    assert got == unknown or (np.isnan(got) and np.isnan(unknown))
+    assert got != no.get("No")
 
 
 def test_new_patient_one_row_csv():

@@ -123,7 +123,7 @@ def test_a_form_answer_left_empty_and_read_as_no_is_not_counted_as_given():
     x = np.array([70.0, 24.0, 2.0, 2.0, np.nan])
     said = given_message(x, names, read_as_no=["Insulin", "CGM"])
     assert said.startswith("2 of 5 biomarkers given")
-    assert "Left empty and read as No: Insulin, CGM (change it in the form if not known)." \
-        in said
+    assert ("Left empty and read as No: Insulin, CGM (choose '(not known)' there in the "
+            "form if it is not known).") in said
     assert given_message(x, names).startswith("4 of 5 biomarkers given")
     assert given_message(np.ones(3), ["a", "b", "c"]) == "All 3 biomarkers given."
