@@ -176,7 +176,11 @@ _SITE_NAME = re.compile(
     r"\s*(?:(?:registered|usual|patient'?s?)\s+)?(?:gp\s+)?(?:practice|gp\s+surgery)"
     r"(?:\s+(?:code|name|id|ods(?:\s+code)?|no\.?|number))?\s*|"
     r"\s*(?:pcn|ccg|icb|(?:hospital|clinic|study|recruiting|treating|trust)\s+site|"
-    r"site\s+(?:code|id|name))\s*", re.IGNORECASE)
+    r"site\s+(?:code|id|name))\s*|"
+    # the ward or bed a patient was cared on (walk-through 72's "Ward 7B", kept as a
+    # feature while the consultant was left out as staff)
+    r"\s*(?:admitting|admission|discharging|discharge|current|base)?\s*"
+    r"(?:ward|bed|bay)(?:\s+(?:code|id|name|no\.?|number))?\s*", re.IGNORECASE)
 
 
 def names_site(name: str) -> bool:
@@ -186,6 +190,8 @@ def names_site(name: str) -> bool:
     --------
     >>> names_site("GP practice"), names_site("Practice code"), names_site("Hospital site")
     (True, True, True)
+    >>> names_site("Ward"), names_site("Admitting ward"), names_site("Bed days")
+    (True, True, False)
     >>> names_site("Primary site"), names_site("Previous surgery"), names_site("Site")
     (False, False, False)
     """

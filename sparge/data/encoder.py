@@ -424,6 +424,12 @@ LEFT_OUT_WORDS = {
 }
 
 
+#: An outcome cell that says the outcome is not known, with a note before or after it.
+_OUTCOME_NOT_KNOWN = (r"^(?:unknown|not known|n/?k|outcome unknown|lost to follow[- ]?up)"
+                      r"\s*[-–:(,/]|[-–:(,/]\s*(?:unknown|not known|n/?k|outcome unknown|"
+                      r"lost to follow[- ]?up)\s*\)?$")
+
+
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
 
@@ -713,6 +719,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         text = cell_text(lab)
         keys = cell_keys(text)
         miss = (text == "") | keys.isin(table.missing_keys(self.label_column))
+        # ... or an outcome not known, with where the patient went (walk-through 72's
+        # "Transferred out - not known" and "Unknown (repatriated)" were two more outcomes)
+        miss |= text.str.lower().str.strip().str.contains(_OUTCOME_NOT_KNOWN, regex=True)
         for word in ("none", "nil"):
             hit = keys == word
             if hit.sum() >= min_category_count(len(text)):

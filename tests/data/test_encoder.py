@@ -1031,13 +1031,13 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
                    ["via", "6a"], ["Ex", "Exercise"]):
         assert abbreviated_levels(levels) == []
     df = pd.DataFrame({"Sex": ["Female"] * 40 + ["Male"] * 40 + ["f"] * 5 + ["M"] * 3,
-                       "Ward": ["Cardio", "cardiology", "Cardiology", "Neuro"] * 22,
+                       "Specialty": ["Cardio", "cardiology", "Cardiology", "Neuro"] * 22,
                        "age": np.arange(88.0), "Outcome": ["a", "b"] * 44})
     enc = Encoder(label_column="Outcome")
     X = enc.fit_transform(df)
     note = next(n for n in enc.report_.warnings if "written two ways" in n)
     assert "'Sex': 'f' (5) and 'Female' (40), 'M' (3) and 'Male' (40)" in note
-    assert "'Ward': 'Cardio' (22) and 'cardiology' (44)" in note
+    assert "'Specialty': 'Cardio' (22) and 'cardiology' (44)" in note
     assert "same code on the Encoding table tab" in note
     assert len(np.unique(X[:, 0])) == 4  # not merged
     # merged as the note says: the note is gone
@@ -1045,9 +1045,9 @@ def test_answers_that_look_like_abbreviations_are_pointed_out_not_merged():
     for short, full in (("f", "Female"), ("M", "Male")):
         code = table.loc[(table.column == "Sex") & (table.value == full), "code"].iloc[0]
         table.loc[(table.column == "Sex") & (table.value == short), "code"] = code
-    table = table[table.column != "Ward"]
+    table = table[table.column != "Specialty"]
     again = Encoder(label_column="Outcome", encoding_table=EncodingTable.from_frame(table))
-    X2 = again.fit_transform(df.drop(columns="Ward"))
+    X2 = again.fit_transform(df.drop(columns="Specialty"))
     assert len(np.unique(X2[:, 0])) == 2
     assert not any("written two ways" in n
                    for n in again.report_.notes + again.report_.warnings)

@@ -44,9 +44,9 @@ def test_the_clinical_frailty_scale_in_words_and_numerals_is_read_as_its_level()
     # "meds" counts, it is no unit the column is named with
     assert "Number of medications" not in getattr(enc, "units_", {})
     # a number with words after a dash is read only in a scale's column
-    other = pd.DataFrame({"ID": range(n), "Ward": [f"{i % 3} - east" for i in range(n)],
+    other = pd.DataFrame({"ID": range(n), "Team": [f"{i % 3} - east" for i in range(n)],
                           "y": df["y"]})
-    assert Encoder(id_column="ID", label_column="y").fit(other).roles_["Ward"] == "categorical"
+    assert Encoder(id_column="ID", label_column="y").fit(other).roles_["Team"] == "categorical"
 
 
 def test_a_barthel_index_out_of_20_or_of_100_is_read_out_of_100():

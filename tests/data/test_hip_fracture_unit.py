@@ -193,3 +193,31 @@ def test_the_units_spellings_are_offered_as_one_answer():
     # is not offered as "Left" by the side's spellings
     assert pairs(["Lt", "Left"], "Side") == {"Lt": "Left"}
     assert pairs(["Lt", "Left"], "Bedside test") == {}
+
+
+def test_an_outcome_not_known_with_a_note_is_no_outcome():
+    """"Transferred out - not known" (9) and "Unknown (repatriated)" (7) were learned as
+    two more outcomes beside Yes and No."""
+    rng = np.random.default_rng(0)
+    n = 200
+    y = np.where(rng.random(n) < 0.2, "Yes", "No").astype(object)
+    y[:9], y[9:16] = "Transferred out - not known", "Unknown (repatriated)"
+    df = pd.DataFrame({"Age": rng.normal(80, 5, n).round() + np.arange(n) % 7,
+                       "30 day mortality": y})
+    enc = Encoder(label_column="30 day mortality").fit(df)
+    labels = pd.Series(enc.labels(df))
+    assert set(labels.dropna()) == {"Yes", "No"} and labels.isna().sum() == 16
+    assert any("16 patients have no outcome" in w for w in enc.report_.warnings)
+    # an outcome whose answers merely contain the words is read as written
+    other = df.assign(**{"30 day mortality": np.where(y == "Yes", "Died - cause unknown",
+                                                      "Alive")})
+    assert set(Encoder(label_column="30 day mortality").fit(other).labels(other)) == \
+        {"Died - cause unknown", "Alive"}
+
+
+def test_the_ward_is_left_out_as_a_site():
+    """"Ward" (7B, ASU, 12, Trauma A) was a feature while "Consultant" was left out."""
+    wards = ["7B", "ASU", "12", "Trauma A", "Orthogeriatric unit"] * 12
+    df = pd.DataFrame({"Ward": wards, "Age": [str(70 + i % 25) for i in range(60)]})
+    enc = Encoder(max_patient_missing=None).fit(df)
+    assert enc.roles_["Ward"] == "ignore" and "site" in enc.left_out_why_["Ward"]
