@@ -253,6 +253,38 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "nyha": _NYHA_SCALE,
     # an operation's anaesthetic risk (a column named ASA: its spellings are numerals)
     "asa": _ASA_SCALE,
+    # pre-fracture mobility as the National Hip Fracture Database grades it (walk-through
+    # 72: 16 spellings of its 5 grades, coded alphabetically, "bedbound" first)
+    "mobility": (
+        (1, ("freely mobile", "freely mobile without aids", "freely mobile w/o aids",
+             "freely mobil without aids", "freely mobile no aids", "fully mobile",
+             "independent", "independently mobile", "mobile without aids", "no aids",
+             "walks unaided", "unaided", "mobile independently", "independent without aids",
+             "freely mobile outdoors", "mobile outdoors without aids")),
+        (2, ("mobile outdoors with one aid", "mobile outdoors with 1 aid",
+             "mobile outdoors w/ 1 aid", "mobile outdoors with one aid (stick)",
+             "one aid", "1 aid", "stick", "walking stick", "one stick", "1 stick",
+             "with a stick", "with stick", "mobile with stick", "mobile with one aid",
+             "mobile with 1 aid", "mobile outdoors with a stick", "mobile outdoors one aid",
+             "outdoors w/ stick", "outdoors with stick", "outdoors with one aid",
+             "outdoors with 1 aid", "outdoors with a stick")),
+        (3, ("mobile outdoors with two aids or frame", "mobile outdoors w/ 2 aids or frame",
+             "mobile outdoors with 2 aids or frame", "two aids or frame", "2 aids or frame",
+             "two aids", "2 aids", "frame", "zimmer frame", "zimmer", "wzf",
+             "walking frame", "rollator", "two sticks", "2 sticks", "crutches",
+             "mobile with frame", "mobile with zimmer frame", "with frame",
+             "zimmer frame outdoors", "frame outdoors", "outdoors with frame",
+             "outdoors with two aids or frame", "outdoors w/ frame")),
+        (4, ("some indoor mobility", "some indoor mobility but never goes outside without help",
+             "some indoor mobility, never outside without help", "indoor mobility only",
+             "indoors only", "indoor only", "mobile indoors only", "housebound",
+             "indoors only with frame", "indoors with frame", "indoor only with frame",
+             "indoor mobility with frame")),
+        (5, ("no functional mobility", "no functional mobility (using lower limbs)",
+             "bedbound", "bed bound", "bed-bound", "chairbound", "chair bound",
+             "chair-bound", "wheelchair", "wheelchair bound", "immobile", "hoist",
+             "hoisted", "hoist transfers", "hoist transfer", "non-ambulant",
+             "non ambulant"))),
     # hepatology's graded findings (walk-through 70: each coded alphabetically)
     "varices": _VARICES,
     # a bare "A", "B", "C" is Child-Pugh only in a column named so (_NAMED_ONLY)
@@ -288,6 +320,7 @@ _SCALE_CODES = {name: {s: code for code, spellings in ranks for s in spellings}
 _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECASE),
                "nyha": re.compile(r"nyha|functional\s+class|heart\s+failure\s+class",
                                   re.IGNORECASE),
+               "mobility": re.compile(r"mobility|walking\s+aid|ambulat", re.IGNORECASE),
                "asa": re.compile(r"\basa\b|physical\s+status|american\s+society\s+of\s+"
                                  r"an(?:a)?esth", re.IGNORECASE)}
 _YES = frozenset(s for code, sp in SCALES["yes/no"] if code == 1 for s in sp)

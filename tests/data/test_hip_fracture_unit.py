@@ -221,3 +221,27 @@ def test_the_ward_is_left_out_as_a_site():
     df = pd.DataFrame({"Ward": wards, "Age": [str(70 + i % 25) for i in range(60)]})
     enc = Encoder(max_patient_missing=None).fit(df)
     assert enc.roles_["Ward"] == "ignore" and "site" in enc.left_out_why_["Ward"]
+
+
+def test_pre_fracture_mobility_is_the_nhfd_ordered_scale():
+    """Pre-fracture mobility (the NHFD's five grades) written 16 ways was coded
+    alphabetically ("bedbound" 1, "freely mobile" 2) and used as numbers in that order."""
+    levels = ["bedbound", "freely mobil without aids", "Freely mobile", "Zimmer frame",
+              "Mobile outdoors w/ 2 aids or frame", "mobile outdoors with 1 aid",
+              "Mobile outdoors with one aid (stick)", "some indoor mobility",
+              "Some indoor mobility but never goes outside without help",
+              "No functional mobility (using lower limbs)", "outdoors w/ stick",
+              "hoist transfers", "indoors only with frame"]
+    df = pd.DataFrame({"Pre-fracture mobility": levels * 5})
+    table = _fit(df).table_
+    assert table.is_ordered("Pre-fracture mobility")
+    codes = table.levels("Pre-fracture mobility")
+    assert codes["freely mobil without aids"] == codes["Freely mobile"] == 1
+    assert codes["mobile outdoors with 1 aid"] == codes["outdoors w/ stick"] == 2
+    assert codes["Zimmer frame"] == codes["Mobile outdoors w/ 2 aids or frame"] == 3
+    assert codes["indoors only with frame"] == codes["some indoor mobility"] == 4
+    assert codes["bedbound"] == codes["hoist transfers"] == 5
+    # only in a column named for mobility: "frame", "stick" elsewhere are no grades
+    from sparge.data.tables import scale_of
+
+    assert scale_of(["frame", "stick", "independent"], "Equipment issued") is None
