@@ -199,9 +199,14 @@ def far_values_button(values_to_check: list, cleared: bool, converted: bool = Fa
     a probable other unit are converted already (the Encoder's ``convert_slips``): the
     click sets the others to missing, or, without others, uses them as given."""
     n = len(values_to_check)
+    conv, rest = _far_counts(values_to_check)
+    if cleared and converted and conv:
+        # the conversions stay: the click undoes only what it did (walk-through 72's
+        # "Use the 83 far values as given" undid 78 good g/dL and mg/dL conversions too)
+        return (f"Use the {rest:,} value{'s' if rest != 1 else ''} set to missing as given "
+                f"(the {conv:,} converted stay converted)")
     if cleared:
         return f"Use the {n:,} far value{'s' if n != 1 else ''} as given"
-    conv, rest = _far_counts(values_to_check)
     if converted and conv:
         if not rest:
             return (f"Use the {conv:,} value{'s' if conv != 1 else ''} converted from a "
@@ -225,6 +230,8 @@ def far_values_click(values_to_check: list, cleared: bool, converted: bool
     it did."""
     label = far_values_button(values_to_check, cleared, converted)
     conv, rest = _far_counts(values_to_check)
+    if cleared and converted and conv:
+        return label, {"clear_far": False}, "Values set to missing used as given"
     if cleared:
         return label, {"clear_far": False, "convert_slips": False}, "Values used as given"
     if converted and conv and not rest:

@@ -405,7 +405,16 @@ def test_values_in_a_probable_other_unit_are_converted_by_default_and_the_click_
     cleared = encode_again(cohort, **changes)
     assert np.nanmax(cleared.X[:, cleared.features.index("Age")]) < 700
     np.testing.assert_allclose(cleared.X[slips, j], hb[slips], atol=0.51)
+    # undone, only the value set to missing is used as given: the conversions stay
+    # (walk-through 72's undo also undid 78 good conversions)
     label, changes, done = far_values_click(checks, cleared=True, converted=True)
+    assert label == ("Use the 1 value set to missing as given (the 40 converted stay "
+                     "converted)") and changes == {"clear_far": False}
+    undone = encode_again(cleared, **changes)
+    np.testing.assert_allclose(undone.X[slips, j], hb[slips], atol=0.51)
+    assert np.nanmax(undone.X[:, undone.features.index("Age")]) == 700
+    # without the conversions (the library's switch), every far value as given
+    label, changes, done = far_values_click(checks, cleared=True, converted=False)
     assert label == "Use the 41 far values as given" and changes == {
         "clear_far": False, "convert_slips": False}
     given = encode_again(cleared, **changes)
