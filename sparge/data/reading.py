@@ -316,6 +316,26 @@ def _unescape_html(df: pd.DataFrame) -> list[str]:
             f"'{_q(html.unescape(cell), 20)}'), in {len(found)} column(s)"]
 
 
+def _undecodable(data: bytes, enc: str, name: str, exc: UnicodeDecodeError) -> str:
+    """The message for a file that is not all in the encoding it was read in: the CSV line
+    and the byte (walk-through 72's file began with a UTF-8 mark and held Windows-1252
+    text: "cannot be decoded as utf-8-sig text (invalid start byte)" named neither)."""
+    bom = data.startswith(b"\xef\xbb\xbf") and enc.lower().replace("_", "-") == "utf-8-sig"
+    body = data[3:] if bom else data  # utf-8-sig counts positions after its mark
+    try:
+        body.decode("utf-8" if bom else enc)
+        where, byte = None, None
+    except UnicodeDecodeError as whole:
+        where = body[:whole.start].count(b"\n") + 1
+        byte = body[whole.start:whole.start + 1].hex().upper()
+    said = "UTF-8" if enc.lower().replace("_", "-").startswith("utf-8") else enc
+    at = f": line {where} holds the byte 0x{byte}, which is not {said}" if where else ""
+    mark = (" It starts with a UTF-8 mark, but part of it is in another encoding (such as "
+            "Windows-1252, where 0xE9 is 'é')." if data.startswith(b"\xef\xbb\xbf") else "")
+    return (f"{_q(name)} cannot be read as {said} text{at} ({exc.reason}).{mark} Save it "
+            "again as 'CSV UTF-8' (Excel: File > Save As) and upload it again.")
+
+
 def read_table(source, *, delimiter: str | None = None,
                max_memory: int | None = DEFAULT_MAX_READ_MEMORY,
                answers: Mapping[str, Mapping[str, str]] | None = None) -> pd.DataFrame:
@@ -369,7 +389,7 @@ def read_table(source, *, delimiter: str | None = None,
     try:
         scan = _scan_rows(stream, sep, name)
     except UnicodeDecodeError as exc:
-        raise DataError(f"{_q(name)} cannot be decoded as {enc} text ({exc.reason}).") from exc
+        raise DataError(_undecodable(data, enc, name, exc)) from exc
     if scan["too_many"]:
         bad = scan["too_many"]
         raise DataError(

@@ -245,3 +245,17 @@ def test_pre_fracture_mobility_is_the_nhfd_ordered_scale():
     from sparge.data.tables import scale_of
 
     assert scale_of(["frame", "stick", "independent"], "Equipment issued") is None
+
+
+def test_a_file_with_a_utf8_mark_and_windows_text_names_the_line():
+    """A file starting with a UTF-8 mark and holding Windows-1252 text was refused with
+    "cannot be decoded as utf-8-sig text (invalid start byte)": no line, no advice."""
+    from sparge.data.reading import read_table
+    from sparge.errors import DataError
+
+    data = b"\xef\xbb\xbfMRN,Name,Age\n1,Bob,70\n2,Ren\xe9e,81\n"
+    with pytest.raises(DataError) as err:
+        read_table(data)
+    said = str(err.value)
+    assert "line 3 holds the byte 0xE9, which is not UTF-8" in said
+    assert "UTF-8 mark" in said and "CSV UTF-8" in said
