@@ -93,6 +93,12 @@ def read_not_applicable(df: pd.DataFrame,
                     own.setdefault(word, spelled[-1])
         named = pd.Series([_answer(own, m.group(2)) if m is not None else None
                            for m in matches], index=values.index)
+        # ... but not in a column of numbers, whose stray words are no answers
+        # (walk-through 72's time to theatre: "n/a - not operated" was said read as
+        # "not operated", then set to missing as text)
+        filled = text[~found & (text != "")]
+        if len(filled) and filled.str.match(r"\s*[<>≤≥]?\s*\d").mean() > 0.5:
+            named[:] = None
         gap = found & named.isna()
         out[col] = values.where(~gap.to_numpy(), "N/A").where(named.isna(), named)
         notes = []

@@ -259,3 +259,20 @@ def test_a_file_with_a_utf8_mark_and_windows_text_names_the_line():
     said = str(err.value)
     assert "line 3 holds the byte 0xE9, which is not UTF-8" in said
     assert "UTF-8 mark" in said and "CSV UTF-8" in said
+
+
+def test_not_applicable_with_a_reason_in_a_column_of_numbers_is_a_gap():
+    """Time to theatre: "n/a - not operated" was said "read as that answer ('not
+    operated')" and then listed as text set to missing: in a column of numbers the reason
+    is no answer."""
+    from sparge.data.not_applicable import read_not_applicable
+
+    df = pd.DataFrame({"Time to theatre": ["36h", "20", "n/a - not operated", "not operated",
+                                           "41", "18h", "30"] * 3,
+                       "Status": ["Informal", "N/A - informal", "Detained", "Informal",
+                                  "Detained", "Informal", "Informal"] * 3})
+    out = read_not_applicable(df)
+    assert out["Time to theatre"][2] == "N/A"
+    assert out["Status"][1] == "Informal"  # a column of answers: the reason is one
+    notes = " ".join(out.attrs["sparge_read_notes"])
+    assert "'Time to theatre': 3 cell(s) saying it does not apply, with the reason" in notes
