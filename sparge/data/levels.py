@@ -530,10 +530,16 @@ def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | 
         return []
     target = max(yes, key=lambda lv: (norm_key(lv) == "yes", lv[:1].isupper(), len(lv)))
     kinds = {w for n in names for w in CONDITION_KINDS.get(n, ())}
+    # "known dementia", "h/o AF", "diagnosed diabetes": the condition, said known
+    # (walk-through 72's dementia column)
+    def bare(k: str) -> str:
+        return re.sub(r"^(?:known|diagnosed|confirmed|established|h/o|hx of|history of|"
+                      r"pmh|pmh of)\s+", "", k)
+
     return [(lv, target) for lv, k in keys.items()
             if yes_no.get(lv, 3) not in (0, 1, 2)
-            and (names_condition(k, names) or loose_key(k) in kinds
-                 or names_class_drug(k, names))]
+            and (names_condition(k, names) or names_condition(bare(k), names)
+                 or loose_key(k) in kinds or names_class_drug(k, names))]
 
 
 def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]

@@ -276,3 +276,13 @@ def test_not_applicable_with_a_reason_in_a_column_of_numbers_is_a_gap():
     assert out["Status"][1] == "Informal"  # a column of answers: the reason is one
     notes = " ".join(out.attrs["sparge_read_notes"])
     assert "'Time to theatre': 3 cell(s) saying it does not apply, with the reason" in notes
+
+
+def test_a_condition_said_known_is_the_columns_yes():
+    """Dementia: "known dementia" was not offered as Yes (while "Dementia" was)."""
+    pairs = dict(abbreviated_levels(["Yes", "No", "known dementia", "Dementia"], "Dementia"))
+    assert pairs["known dementia"] == "Yes" and pairs["Dementia"] == "Yes"
+    assert dict(abbreviated_levels(["Yes", "No", "h/o AF"], "Atrial fibrillation")) == \
+        {"h/o AF": "Yes"}
+    # another condition said known is not this column's yes
+    assert abbreviated_levels(["Yes", "No", "known diabetic"], "Dementia") == []
