@@ -542,6 +542,12 @@ def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | 
                  or loose_key(k) in kinds or names_class_drug(k, names))]
 
 
+#: A grade, stage or category written for a finding ("grade 2 sacrum", "stage 3",
+#: "cat 2 heel"): the finding is there.
+_GRADED_YES = re.compile(r"(?:grade|stage|category|cat\.?|gr\.?)\s?(?:[1-4]|i{1,3}|iv)"
+                         r"(?:[ab])?(?:\s?[-,:(]?\s?[a-z][a-z ]{0,30}\)?)?")
+
+
 def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]
                         ) -> list[tuple[str, str]]:
     """In a yes/no column, a yes or no with a note after it, paired with the column's yes
@@ -558,6 +564,10 @@ def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]
     for lv, k in keys.items():
         head = note_head(k)  # "yes - chest wall", "yes (2019)", "no: declined"
         code = 1 if head in ("y", "yes") else 2 if head in ("n", "no") else None
+        # a finding's grade, with or without its site, is a yes (walk-through 72's
+        # pressure ulcer "grade 2 sacrum" beside Y and N)
+        if code is None and _GRADED_YES.fullmatch(k):
+            code = 1
         if code in plain and plain[code] != lv:
             out.append((lv, plain[code]))
     return out

@@ -286,3 +286,12 @@ def test_a_condition_said_known_is_the_columns_yes():
         {"h/o AF": "Yes"}
     # another condition said known is not this column's yes
     assert abbreviated_levels(["Yes", "No", "known diabetic"], "Dementia") == []
+
+
+def test_a_findings_grade_in_a_yes_no_column_is_offered_as_yes():
+    """Pressure ulcer: "grade 2 sacrum" (a grade and a site) beside Y and N was an answer
+    of its own; a column of grades alone is not a yes/no column and is left as it is."""
+    pairs = dict(abbreviated_levels(["Y", "N", "yes", "no", "grade 2 sacrum", "grade 3",
+                                     "Y - heel"], "Pressure ulcer"))
+    assert pairs["grade 2 sacrum"] == pairs["grade 3"] == pairs["Y - heel"] == "yes"
+    assert abbreviated_levels(["grade 1", "grade 2", "grade 3"], "Tumour grade") == []
