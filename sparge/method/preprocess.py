@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.stats import skew
 
 #: The paper's rule: patients missing more than 10 % of their values are left out of training.
 PAPER_MAX_MISSING = 0.1
@@ -122,22 +123,26 @@ def unit_norm_rows(Z: np.ndarray) -> np.ndarray:
 WIDE_RANGE_DECADES = 3.0
 
 
-def wide_range_columns(X: np.ndarray, decades: float = WIDE_RANGE_DECADES,
-                       min_distinct: int = 20) -> np.ndarray:
-    """Columns of strictly positive values spanning at least ``decades`` orders of
-    magnitude between their 1st and 99th percentiles, with at least ``min_distinct``
-    distinct values (indices, ascending)."""
+def _positive_spans(X: np.ndarray, min_distinct: int):
+    """Each column of strictly positive values with at least ``min_distinct`` distinct
+    ones: ``(index, finite values, decades between its 1st and 99th percentiles)``."""
     X = np.asarray(X, dtype=float)
-    out = []
     for j in range(X.shape[1]):
         v = X[:, j]
         v = v[np.isfinite(v)]
         if v.size < min_distinct or v.min() <= 0 or np.unique(v).size < min_distinct:
             continue
         low, high = np.quantile(v, [0.01, 0.99])
-        if np.log10(high / low) >= decades:
-            out.append(j)
-    return np.asarray(out, dtype=np.int64)
+        yield j, v, float(np.log10(high / low))
+
+
+def wide_range_columns(X: np.ndarray, decades: float = WIDE_RANGE_DECADES,
+                       min_distinct: int = 20) -> np.ndarray:
+    """Columns of strictly positive values spanning at least ``decades`` orders of
+    magnitude between their 1st and 99th percentiles, with at least ``min_distinct``
+    distinct values (indices, ascending)."""
+    return np.asarray([j for j, _, span in _positive_spans(X, min_distinct)
+                       if span >= decades], dtype=np.int64)
 
 
 #: A right-skewed quantity (skewness at least this) spanning at least
@@ -145,13 +150,6 @@ def wide_range_columns(X: np.ndarray, decades: float = WIDE_RANGE_DECADES,
 #: logarithm is the more symmetric (:func:`skewed_columns`).
 SKEWED_MIN_SKEW = 1.0
 SKEWED_DECADES = 1.0
-
-
-def _skewness(v: np.ndarray) -> float:
-    """The sample skewness (the third standardised moment) of finite values ``v``."""
-    d = v - v.mean()
-    sd = np.sqrt(np.mean(d ** 2))
-    return float(np.mean(d ** 3) / sd ** 3) if sd > 0 else 0.0
 
 
 def skewed_columns(X: np.ndarray, decades: float = SKEWED_DECADES,
@@ -162,22 +160,15 @@ def skewed_columns(X: np.ndarray, decades: float = SKEWED_DECADES,
     distribution is right-skewed (skewness at least ``min_skew``) and more symmetric in
     logarithms: a CRP, a bilirubin or a triglyceride, whose long upper tail makes a few
     patients far from all and the rest near-alike on its own scale (indices, ascending)."""
-    X = np.asarray(X, dtype=float)
-    out = set(wide_range_columns(X, min_distinct=min_distinct).tolist())
-    for j in range(X.shape[1]):
-        if j in out:
-            continue
-        v = X[:, j]
-        v = v[np.isfinite(v)]
-        if v.size < min_distinct or v.min() <= 0 or np.unique(v).size < min_distinct:
-            continue
-        low, high = np.quantile(v, [0.01, 0.99])
-        if np.log10(high / low) < decades:
-            continue
-        raw = _skewness(v)
-        if raw >= min_skew and abs(_skewness(np.log10(v))) < raw:
-            out.add(j)
-    return np.asarray(sorted(out), dtype=np.int64)
+    out = []
+    for j, v, span in _positive_spans(X, min_distinct):
+        if span >= WIDE_RANGE_DECADES:
+            out.append(j)
+        elif span >= decades:
+            raw = float(skew(v))
+            if raw >= min_skew and abs(float(skew(np.log10(v)))) < raw:
+                out.append(j)
+    return np.asarray(out, dtype=np.int64)
 
 
 def log_columns(X: np.ndarray, columns: np.ndarray) -> np.ndarray:
