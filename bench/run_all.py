@@ -34,6 +34,7 @@ SUITE = [
     ("lookalike_stability", []),
     ("log_scale", []),
     ("fit_estimate", []),
+    ("share_reliability", []),
 ]
 
 # The hospital-sized benchmarks (issue 14), run with ``--scale``: tens of minutes each in

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from sparge import SparGE, load_model, model_to_bytes
-from sparge.app.lookalikes import warn_data_model_mismatch
+from sparge.app.lookalikes import current_check, warn_data_model_mismatch
 from sparge.app.plots import SMALL_CHART
 from sparge.app.plots_setup import objective_figure
 from sparge.app.shell import (
@@ -27,7 +27,7 @@ from sparge.app.shell import (
     show_flashes,
 )
 from sparge.data.safe_text import md_escape
-from sparge.services.display import model_filename
+from sparge.services.display import model_filename, outcome_order
 from sparge.services.persistence import model_file_holds
 from sparge.services.resources import estimate_fit
 from sparge.services.teaching import training_story
@@ -350,17 +350,16 @@ def heldout_check() -> None:
             ss.check_results = (ss.cohort_name, len(rows), res, ss.get("model_token"))
     # the current model's and cohort's check only: walk-through 69 retrained with 16
     # atoms and read the last model's 74.0 % as this one's (it scored 72.3 %)
-    if ss.get("check_results") is not None and tuple(ss.check_results[:2]) + tuple(
-            ss.check_results[3:4]) == (ss.cohort_name, len(cohort.train_rows),
-                                       ss.get("model_token")):
+    if (res := current_check()) is not None:
         from sparge.services.lookalike_check import (
+            check_reliability,
             check_verdict,
             lookalikes_scored,
+            reliability_table,
             summarize_check,
         )
 
         with out.container(), guard("Showing the held-out check"):
-            res = ss.check_results[2]
             summ = summarize_check(res)
             k, k_vote = lookalikes_scored(res)
             n_classes = len(set(cohort.labels[cohort.train_rows].astype(str)))
@@ -388,6 +387,20 @@ def heldout_check() -> None:
                           "them. " if k < 10 else "") +
                        "± : spread (SD) over the splits. s/split: seconds to fit the "
                        "representation and find the look-alikes, per split.")
+            rel = check_reliability(res)
+            if rel is not None:
+                st.markdown("**What a share of SparGE's look-alikes meant for the held-out "
+                            "patients**")
+                shown = reliability_table(rel, outcome_order(model))
+                # every band in view without scrolling the grid (up to 4 outcomes)
+                st.dataframe(shown, hide_index=True,
+                             height=35 * (min(len(shown), 20) + 1) + 3)
+                st.caption(f"Every held-out patient of every split, by how many of its {k} "
+                           "look-alikes had each outcome: how many patients, and the % of "
+                           "them who had that outcome themselves (95 % Wilson interval). "
+                           f"'9 of {k} look-alikes had it' reads as a 90 % chance only "
+                           "where this table says so. The Explore and New patient pages "
+                           "quote it under the look-alikes' outcomes.")
 
 
 heldout_check()

@@ -25,6 +25,7 @@ from helpers import ROOT
     ("log_scale", ["--quick"]),
     ("fit_estimate", ["--quick"]),
     ("split_noise", ["--quick"]),
+    ("share_reliability", ["--quick"]),
     ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
 ])
 def test_scripts_run(script, args):

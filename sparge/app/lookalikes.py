@@ -41,6 +41,7 @@ from sparge.services.display import (
     typical_deviation,
 )
 from sparge.services.left_out_colour import colourable_left_out
+from sparge.services.lookalike_check import check_reliability
 from sparge.services.maps import (
     RECOLUMNED,
     UMAP_FIT_MAX,
@@ -65,6 +66,20 @@ MAP_CHOICES = {"SparGE · PCA (instant)": "pca",
 
 
 # ---------------------------------------------------------------------------- caches
+def current_check() -> pd.DataFrame | None:
+    """The Model page's held-out check results of the current model and cohort, or
+    ``None``: walk-through 69 retrained with 16 atoms and read the last model's 74.0 % as
+    this one's, so another model's (or table's) check is never shown or quoted."""
+    ss = st.session_state
+    got, cohort = ss.get("check_results"), ss.get("cohort")
+    if got is None or cohort is None:
+        return None
+    if (got[0], got[1], got[3]) != (ss.get("cohort_name"), len(cohort.train_rows),
+                                    ss.get("model_token")):
+        return None
+    return got[2]
+
+
 def session_cache(name: str, key: tuple, compute: Callable[[], object]):
     """``compute()`` once per session for ``key`` (e.g. the model token); the latest only."""
     ss = st.session_state
@@ -410,7 +425,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model)),
                         width="stretch", key=f"{key}_outcomes",
                         config=SMALL_CHART)
-        said = outcome_share_caption(table)
+        check = current_check() if match is None or not match.applied else None
+        said = outcome_share_caption(
+            table, check_reliability(check) if check is not None else None)
         if said:
             st.caption(md_escape(said, 600))
     names = model.feature_names()

@@ -35,16 +35,76 @@ from sparge.services.split_errors import (
 METHODS = ("SparGE", "forest proximity", "raw features")
 
 
+def _lookalikes(Ztr, Zte, k: int) -> np.ndarray:
+    """Indices (into the training rows) of every held-out patient's ``k`` look-alikes."""
+    nn = NearestNeighbors(n_neighbors=min(k, Ztr.shape[0]), algorithm="brute").fit(Ztr)
+    return nn.kneighbors(Zte, return_distance=False)
+
+
 def lookalike_scores(Ztr, ytr: np.ndarray, Zte, yte: np.ndarray, k: int = 10,
-                     k_vote: int = 5) -> dict[str, float]:
-    """kNN balanced accuracy and class-balanced precision@k of held-out look-alikes."""
-    k = min(k, Ztr.shape[0])
+                     k_vote: int = 5, idx: np.ndarray | None = None) -> dict[str, float]:
+    """kNN balanced accuracy and class-balanced precision@k of held-out look-alikes
+    (``idx``: the look-alikes of :func:`_lookalikes`, when already found)."""
     k_vote = min(k_vote, Ztr.shape[0])
     knn = KNeighborsClassifier(n_neighbors=k_vote, algorithm="brute").fit(Ztr, ytr)
-    nn = NearestNeighbors(n_neighbors=k, algorithm="brute").fit(Ztr)
-    idx = nn.kneighbors(Zte, return_distance=False)
+    if idx is None:
+        idx = _lookalikes(Ztr, Zte, k)
     return {"knn_balanced_accuracy": float(balanced_accuracy_score(yte, knn.predict(Zte))),
             "precision_at_10_balanced": precision_at_k(ytr[idx], yte, balanced=True)}
+
+
+#: How many bands the share of look-alikes with an outcome is cut into for
+#: :func:`share_reliability`: fifths (of 10 look-alikes: 0-2, 3-4, 5-6, 7-8, 9-10).
+SHARE_BANDS = 5
+
+
+def share_band(count, k: int, bands: int = SHARE_BANDS) -> np.ndarray:
+    """The band of ``count`` look-alikes of ``k``: band ``b`` holds the shares in
+    ``(b / bands, (b + 1) / bands]`` (band 0 also holds none at all), in integer
+    arithmetic (no share falls into its neighbour's band by rounding)."""
+    c = np.asarray(count, dtype=int)
+    return np.maximum((bands * c + k - 1) // k - 1, 0)
+
+
+def share_reliability(neighbor_labels: np.ndarray, truth: np.ndarray,
+                      classes, bands: int = SHARE_BANDS) -> pd.DataFrame:
+    """What a share of look-alikes with an outcome meant for held-out patients.
+
+    Walk-through 72 read "9 of 10 look-alikes died" as a 90 % risk; on its hip-fracture
+    cohort about half of such held-out patients died. For every outcome and every band of
+    the count of look-alikes with it, how many held-out patients fell there and how many
+    of them had that outcome.
+
+    Parameters
+    ----------
+    neighbor_labels : array of shape (q, k)
+        Outcomes of every held-out patient's ``k`` look-alikes.
+    truth : array of shape (q,)
+        The held-out patients' own outcomes.
+    classes : the outcomes to describe.
+
+    Returns
+    -------
+    DataFrame with one row per (outcome, band) that some patient fell in: ``outcome``,
+    ``low``, ``high`` (the band's counts of look-alikes, of ``k``), ``k``, ``patients``,
+    ``had`` (of them, with the outcome). Bands no patient fell in are left out.
+    """
+    lab = np.asarray(neighbor_labels).astype(str)
+    truth = np.asarray(truth).astype(str)
+    k = lab.shape[1]
+    counts = np.arange(k + 1)
+    of_band = share_band(counts, k, bands)
+    rows = []
+    for c in classes:
+        c = str(c)
+        band = share_band((lab == c).sum(axis=1), k, bands)
+        had = truth == c
+        for b in np.unique(band):
+            inside = band == b
+            rows.append({"outcome": c, "low": int(counts[of_band == b].min()),
+                         "high": int(counts[of_band == b].max()), "k": k,
+                         "patients": int(inside.sum()), "had": int(had[inside].sum())})
+    return pd.DataFrame(rows, columns=["outcome", "low", "high", "k", "patients", "had"])
 
 
 def _represent(method: str, Xtr, ytr, Xte, params: dict, seed: int):
@@ -105,13 +165,16 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
     rows = []
     total = n_splits * len(methods)
     done = 0
+    seen: dict[str, list] = {m: [] for m in methods}  # every split's look-alike outcomes
     for s, (tr, te) in enumerate(splits.split(X, y)):
         for method in methods:
             if callback is not None:
                 callback(done / total, f"split {s + 1} of {n_splits}: {method}")
             t0 = time.perf_counter()
             Ztr, Zte = _represent(method, X[tr], y[tr], X[te], params, random_state + s)
-            sc = lookalike_scores(Ztr, y[tr], Zte, y[te])
+            idx = _lookalikes(Ztr, Zte, 10)
+            sc = lookalike_scores(Ztr, y[tr], Zte, y[te], idx=idx)
+            seen[method].append((y[tr][idx], y[te]))
             rows.append({"split": s, "method": method, **sc,
                          "seconds": time.perf_counter() - t0,
                          "sparse": sp.issparse(Ztr)})
@@ -123,7 +186,46 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
     out.attrs["n_test"] = len(te)  # and whether it can say anything
     # a cohort of 15 trains on 10 patients a split: "the 10 look-alikes" were all of them
     out.attrs["k"], out.attrs["k_vote"] = min(10, len(tr)), min(5, len(tr))
+    # what "8 of 10 look-alikes had it" meant for held-out patients, by method
+    out.attrs["reliability"] = pd.concat(
+        [share_reliability(np.vstack([a for a, _ in seen[m]]),
+                           np.concatenate([b for _, b in seen[m]]), classes)
+         .assign(method=m) for m in methods], ignore_index=True)
     return out
+
+
+def reliability_table(reliability: pd.DataFrame, order=None) -> pd.DataFrame:
+    """The Model page's table of :func:`check_reliability`: for every outcome (in
+    ``order`` when given) and band, the held-out patients whose look-alikes fell there and
+    the % of them with the outcome, with its 95 % Wilson interval (plain text)."""
+    from sparge.services.workflow import wilson_interval
+
+    rel = reliability.copy()
+    rel["outcome"] = rel["outcome"].astype(str)
+    if order is not None:
+        rank = {str(o): i for i, o in enumerate(order)}
+        rel["_o"] = rel["outcome"].map(rank).fillna(len(rank))
+        rel = rel.sort_values(["_o", "low"], kind="stable")
+    had = []
+    for h, n in zip(rel["had"], rel["patients"], strict=True):
+        lo, hi = wilson_interval(int(h), int(n))
+        had.append(f"{100 * h / n:.0f} ({100 * lo:.0f}–{100 * hi:.0f})")
+    return pd.DataFrame({
+        "Outcome": rel["outcome"].to_numpy(),
+        "Look-alikes with it": [f"{lo}–{hi} of {k}" if lo != hi else f"{lo} of {k}"
+                                for lo, hi, k in zip(rel["low"], rel["high"], rel["k"],
+                                                     strict=True)],
+        "Held-out patients": rel["patients"].to_numpy(),
+        "Had it (%, 95 % CI)": had})
+
+
+def check_reliability(results: pd.DataFrame, method: str = "SparGE") -> pd.DataFrame | None:
+    """The :func:`share_reliability` table of one method from :func:`lookalike_check`'s
+    results, or ``None`` (results without it, or the method not run)."""
+    rel = results.attrs.get("reliability")
+    if rel is None or not len(rel) or method not in set(rel["method"]):
+        return None
+    return rel[rel["method"] == method].drop(columns="method").reset_index(drop=True)
 
 
 def summarize_check(results: pd.DataFrame) -> pd.DataFrame:

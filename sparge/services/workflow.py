@@ -732,18 +732,50 @@ def wilson_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     return float(ci.low), float(ci.high)
 
 
-def outcome_share_caption(table: pd.DataFrame) -> str | None:
+def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count: int,
+                           n: int, min_patients: int = 10) -> str | None:
+    """What ``count`` of ``n`` look-alikes with ``outcome`` meant for the held-out patients
+    of the Model page's check (``reliability``: :func:`~sparge.services.lookalike_check.
+    check_reliability`), or ``None``: no check, a check of another number of look-alikes,
+    or fewer than ``min_patients`` held-out patients in that band (too few to say)."""
+    if reliability is None or not len(reliability) or n != int(reliability["k"].iloc[0]):
+        return None
+    rel = reliability[reliability["outcome"].astype(str) == str(outcome)]
+    band = rel[(rel["low"] <= count) & (rel["high"] >= count)]
+    if band.empty or int(band["patients"].iloc[0]) < min_patients:
+        return None
+    b = band.iloc[0]
+    had, patients = int(b["had"]), int(b["patients"])
+    base = 100 * rel["had"].sum() / max(int(rel["patients"].sum()), 1)
+    lo, hi = wilson_interval(had, patients)
+    span = f"{b['low']}–{b['high']}" if b["low"] != b["high"] else f"{b['low']}"
+    return (f"What such a share meant in this cohort's held-out check (Model page): "
+            f"{100 * had / patients:.0f} % of the {patients} held-out patients whose {n} "
+            f"look-alikes included {span} with '{plain_text(str(outcome), 40)}' had it "
+            f"themselves (95 % Wilson interval {100 * lo:.0f}–{100 * hi:.0f} %; of all "
+            f"held-out patients, {base:.0f} %).")
+
+
+def outcome_share_caption(table: pd.DataFrame,
+                          reliability: pd.DataFrame | None = None) -> str | None:
     """Words under the look-alikes' outcome bars: how little a share of a few look-alikes
     says (walk-through 71 read "100 % Yes" for two patients; of held-out patients whose
-    10 look-alikes all had the event, 67 % had it). ``None`` without outcomes."""
+    10 look-alikes all had the event, 67 % had it). With the Model page's held-out check
+    of this model (``reliability``), what such a share meant for its held-out patients
+    (walk-through 72 read "9 of 10 died" as a 90 % risk; half of such patients died).
+    ``None`` without outcomes."""
     if "outcome" not in table:
         return None
     counts = table["outcome"].dropna().astype(str).value_counts()
     if counts.empty:
         return None
     n, top, k = int(counts.sum()), str(counts.index[0]), int(counts.iloc[0])
+    said = f"{k} of {n} look-alikes had '{plain_text(top, 40)}'. "
+    heldout = heldout_share_sentence(reliability, top, k, n) if n == len(table) else None
+    if heldout:
+        return said + heldout
     lo, hi = wilson_interval(k, n)
-    return (f"{k} of {n} look-alikes had '{plain_text(top, 40)}'. So few are a small "
+    return (said + "So few are a small "
             f"sample: among patients like this one the share may lie anywhere from "
             f"{100 * lo:.0f} % to {100 * hi:.0f} % (95 % Wilson interval). The Model "
             "page's held-out check says how often look-alikes share the outcome on your "

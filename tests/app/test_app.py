@@ -635,6 +635,12 @@ def test_held_out_check_compares_sparge_forest_and_raw_on_the_users_cohort(small
     assert ("gives the best look-alikes" in said) != ("cannot be told apart" in said)
     assert "Over 3 splits." in " ".join(c.value for c in at.caption)
     assert "chance: " in said
+    # what a share of look-alikes meant for the held-out patients (walk-through 72)
+    rel = next(d.value for d in at.dataframe if "Held-out patients" in d.value.columns)
+    n_test = at.session_state["check_results"][2].attrs["n_test"]
+    assert set(rel["Outcome"]) == set(small_cohort.labels[small_cohort.train_rows])
+    assert (rel.groupby("Outcome")["Held-out patients"].sum() == 3 * n_test).all()
+    assert "reads as a 90 % chance only where this table says so" in texts(at)
     # retrained: the last model's check is not shown as this one's (walk-through 69)
     at.session_state["model_token"] = "a retrained model"
     at.run()

@@ -481,3 +481,34 @@ def test_lookalikes_of_another_tumour_site_are_said_and_one_click_matches_on_it(
     mine = values["Primary site"].iloc[differ[0]]
     assert (got["Primary site"] == mine).all()
     assert "another kind of patient" not in " ".join(w.value for w in at.warning)
+
+
+def test_the_outcome_share_is_read_through_this_models_held_out_check():
+    """Walk-through 72 read "9 of 10 look-alikes died" as a 90 % risk; about half of such
+    held-out patients died. With the Model page's check of this model, the caption under
+    the outcome bars quotes what the share meant for held-out patients; another model's
+    check, or look-alikes drawn under conditions, are not quoted."""
+    import pandas as pd
+
+    at = run(selected="SH0001")
+    table = lookalikes(at).value
+    counts = table["outcome"].astype(str).value_counts()
+    top, n_top = str(counts.index[0]), int(counts.iloc[0])
+    assert "small sample" in texts(at) and "held-out check (Model page)" not in texts(at)
+    res = pd.DataFrame({"split": [0], "method": ["SparGE"], "knn_balanced_accuracy": [0.7],
+                        "precision_at_10_balanced": [0.6], "seconds": [1.0]})
+    res.attrs["reliability"] = pd.DataFrame({
+        "outcome": top, "low": range(11), "high": range(11), "k": 10, "patients": 50,
+        "had": [5 * i for i in range(11)], "method": "SparGE"})
+    ss = at.session_state
+    ss["check_results"] = (ss["cohort_name"], len(ss["cohort"].train_rows), res,
+                           ss["model_token"])
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert (f"{10 * n_top} % of the 50 held-out patients whose 10 look-alikes included "
+            f"{n_top} with '{top}' had it themselves") in said
+    # another model's check is not this one's
+    ss["check_results"] = (ss["cohort_name"], len(ss["cohort"].train_rows), res, "other")
+    at.run()
+    assert "held-out check (Model page)" not in texts(at)

@@ -1,0 +1,96 @@
+"""What a share of look-alikes with an outcome meant for held-out patients (walk-through
+72 read "9 of 10 look-alikes died" as a 90 % risk; about half of such patients died)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge.services.lookalike_check import (
+    check_reliability,
+    lookalike_check,
+    reliability_table,
+    share_band,
+    share_reliability,
+)
+from sparge.services.workflow import heldout_share_sentence, outcome_share_caption
+
+
+def test_bands_are_fifths_of_the_look_alikes_in_integer_arithmetic():
+    assert share_band(np.arange(11), 10).tolist() == [0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    for k in range(1, 31):
+        band = share_band(np.arange(k + 1), k)
+        assert band[0] == 0 and band[-1] == 4 and (np.diff(band) >= 0).all()
+        # band b holds exactly the shares in (b/5, (b+1)/5] (0 in band 0)
+        for c, b in enumerate(band):
+            share = c / k
+            assert (b == 0 and share <= 0.2) or (b / 5 < share <= (b + 1) / 5), (k, c, b)
+
+
+def test_reliability_counts_the_held_out_patients_of_every_band():
+    # 4 patients with 9 of 10 look-alikes 'died' (2 died), 3 with 1 of 10 (none died)
+    lab = np.array([["died"] * 9 + ["alive"]] * 4 + [["died"] + ["alive"] * 9] * 3)
+    truth = np.array(["died", "died", "alive", "alive", "alive", "alive", "alive"])
+    rel = share_reliability(lab, truth, ["alive", "died"])
+    died = rel[rel["outcome"] == "died"].set_index("low")
+    assert died.loc[9, ["high", "k", "patients", "had"]].tolist() == [10, 10, 4, 2]
+    assert died.loc[0, ["high", "patients", "had"]].tolist() == [2, 3, 0]
+    alive = rel[rel["outcome"] == "alive"].set_index("low")
+    assert alive.loc[9, ["patients", "had"]].tolist() == [3, 3]  # 9 of 10 alive
+    assert alive.loc[0, ["patients", "had"]].tolist() == [4, 2]  # 1 of 10 alive
+    # every outcome's bands hold every patient once; empty bands are not rows
+    assert (rel.groupby("outcome")["patients"].sum() == 7).all()
+    assert len(rel) == 4
+
+
+def test_the_check_keeps_every_held_out_patients_look_alike_outcomes():
+    rng = np.random.default_rng(1)
+    y = np.array(["Yes"] * 40 + ["No"] * 60)
+    X = rng.normal(size=(100, 4)) + 0.8 * (y == "Yes")[:, None]
+    res = lookalike_check(X, y, n_splits=2, methods=("raw features",))
+    rel = check_reliability(res, "raw features")
+    assert check_reliability(res, "SparGE") is None  # not run
+    assert set(rel["outcome"]) == {"Yes", "No"} and (rel["k"] == 10).all()
+    n_test = res.attrs["n_test"]
+    assert (rel.groupby("outcome")["patients"].sum() == 2 * n_test).all()
+    # each outcome's held-out patients are counted once per split (stratified: 12 of 30)
+    assert rel.groupby("outcome")["had"].sum().to_dict() == {"No": 36, "Yes": 24}
+    # look-alikes that share the outcome more often are right more often, here
+    yes = rel[rel["outcome"] == "Yes"].sort_values("low")
+    share = yes["had"] / yes["patients"]
+    assert share.iloc[-1] > share.iloc[0]
+    shown = reliability_table(rel, order=["Yes", "No"])
+    assert list(shown.columns) == ["Outcome", "Look-alikes with it", "Held-out patients",
+                                   "Had it (%, 95 % CI)"]
+    assert shown["Outcome"].iloc[0] == "Yes" and shown["Outcome"].iloc[-1] == "No"
+    assert shown["Had it (%, 95 % CI)"].str.fullmatch(r"\d{1,3} \(\d{1,3}–\d{1,3}\)").all()
+    assert "9–10 of 10" in set(shown["Look-alikes with it"])
+
+
+@pytest.fixture
+def reliability():
+    return pd.DataFrame({"outcome": ["died"] * 3, "low": [0, 7, 9], "high": [2, 8, 10],
+                         "k": 10, "patients": [200, 8, 40], "had": [20, 4, 21]})
+
+
+def test_the_share_under_the_bars_is_read_as_what_it_meant_held_out(reliability):
+    table = pd.DataFrame({"outcome": ["died"] * 9 + ["alive"]})
+    said = outcome_share_caption(table, reliability)
+    assert said.startswith("9 of 10 look-alikes had 'died'. What such a share meant in "
+                           "this cohort's held-out check (Model page): 52 % of the 40 "
+                           "held-out patients whose 10 look-alikes included 9–10 with "
+                           "'died' had it themselves (95 % Wilson interval 37–67 %")
+    assert "of all held-out patients, 18 %" in said  # 45 of 248
+    assert "small sample" not in said
+    # too few held-out patients in the band (8): the sampling caution instead
+    eight = pd.DataFrame({"outcome": ["died"] * 8 + ["alive"] * 2})
+    assert heldout_share_sentence(reliability, "died", 8, 10) is None
+    assert "small sample" in outcome_share_caption(eight, reliability)
+    # another number of look-alikes than the check's 10, or an outcome it never saw
+    assert heldout_share_sentence(reliability, "died", 5, 5) is None
+    assert heldout_share_sentence(reliability, "alive", 1, 10) is None
+    assert heldout_share_sentence(None, "died", 9, 10) is None
+    # look-alikes without a recorded outcome are not the check's 10
+    gaps = pd.DataFrame({"outcome": ["died"] * 9 + [None]})
+    assert "small sample" in outcome_share_caption(gaps, reliability)
