@@ -597,7 +597,12 @@ def training_story(model) -> str:
             text += (f"Each step was also checked on training patients set aside from it: "
                      f"{100 * s[0]:.0f} % of their {k} look-alikes shared their outcome at "
                      f"the start, {100 * np.nanmax(s):.0f} % at best (averaged over "
-                     "outcomes). ")
+                     "outcomes" + (
+                         "; in the learned space alone: the look-alikes the app shows also "
+                         "count the forest proximity, and the Model page's held-out check "
+                         "scores those, so its share differs"
+                         if float(getattr(model, "forest_scale_", 0.0) or 0.0) > 0 else
+                         "") + "). ")
         else:  # minus the held-out objective: no outcome to share
             text += (f"Each step was also checked on training patients set aside from it, "
                      f"by the same objective: {-s[0]:.3g} at the start, "

@@ -463,6 +463,12 @@ def test_a_tiny_models_training_story_and_chart_tell_its_numbers_apart():
     assert "% of their 10 look-alikes" in story  # 13 - round(2.6) = 10 fit
     model.training_data_ = np.zeros((8, 4))
     assert "% of their 6 look-alikes" in tc.training_story(model)  # 8 - 2 = 6 fit
+    # the check is in the learned space alone: with a forest part, the Model page's
+    # held-out check scores other look-alikes (its 74 % read against this 67 %)
+    assert "learned space alone" not in tc.training_story(model)
+    model.forest_scale_ = 0.8
+    assert "learned space alone: the look-alikes the app shows also count the forest " \
+        "proximity, and the Model page's held-out check scores those" in tc.training_story(model)
     fmt = tick_format([h["J"] for h in history])
     assert fmt == objective_figure(history).layout.yaxis.tickformat
     ticks = np.linspace(4.0797e-05, 4.0801e-05, 5)
