@@ -254,7 +254,8 @@ def _again(said: str, **changes) -> None:
         before = len(ss.cohort.train_rows)
         new = encode_again(ss.cohort, **changes)
         set_cohort(new, ss.cohort_name)
-        flash("success", said + kept_change(before, len(new.train_rows))
+        fewer = {"fewer": "the copies left out"} if changes.get("leave_out_copies") else {}
+        flash("success", said + kept_change(before, len(new.train_rows), **fewer)
               + " Train a model on the Model page.")
         st.rerun()
 

@@ -31,6 +31,7 @@ from collections import Counter
 import pandas as pd
 
 from sparge.data.column_kinds import looks_like_free_text
+from sparge.data.cytogenetics import CYTOGENETICS_NAME, FINDING_WORDS
 from sparge.data.drug_combinations import REGIMEN_COLUMN, drug_set
 from sparge.data.levels import CONDITION_NAMES
 from sparge.data.parsing import cell_text, min_category_count
@@ -40,7 +41,8 @@ from sparge.data.tables import DEFAULT_MISSING_TOKENS, is_blank, norm_key
 
 #: What separates the answers of a list ("," ";" "+" "|"; not "/", which joins one
 #: answer's two spellings: "White/Caucasian").
-_SEPARATOR = re.compile(r"\s*[,;+|\n]\s*")
+#: Never inside brackets: "t(4;14)" is one finding (walk-through 73's cytogenetics).
+_SEPARATOR = re.compile(r"\s*[,;+|\n]\s*(?![^()\n]*\))")
 _LETTER = re.compile(r"[^\W\d_]")
 #: Share of a column's written cells that must hold two answers or more (walk-through
 #: 54's comorbidities: 56 lists among 325 answers, 17 %, were left out as free text).
@@ -212,10 +214,15 @@ def list_vocabulary(values: pd.Series, name: str = "",
         return None
     split = [_items(c, slash) for c in cells]
     lists = [c for c, parts in zip(cells, split, strict=True) if len(parts) > 1]
-    if len(lists) < LIST_SHARE * len(cells) or len(set(lists)) < MIN_COMBINATIONS:
+    # cytogenetics read as findings (sparge.data.cytogenetics): lists by construction,
+    # however few patients have two (walk-through 73's: 37 of 380)
+    findings = bool(CYTOGENETICS_NAME.search(str(name)[:80])) and all(
+        p in FINDING_WORDS for parts in split for p in parts)
+    if not findings and (len(lists) < LIST_SHARE * len(cells)
+                         or len(set(lists)) < MIN_COMBINATIONS):
         return None
     distinct = list(dict.fromkeys(cells))
-    if looks_like_free_text(name, distinct):
+    if not findings and looks_like_free_text(name, distinct):
         return None
     count: Counter[str] = Counter()
     spelled: dict[str, Counter[str]] = {}

@@ -51,6 +51,7 @@ from sparge.data.column_kinds import (
 )
 from sparge.data.combined_cells import shared_looks, source_columns
 from sparge.data.compound_units import read_compound_units, unpack_rows
+from sparge.data.cytogenetics import read_cytogenetics
 from sparge.data.dates import add_ages
 from sparge.data.diuretic_dose import read_diuretic_doses
 from sparge.data.drug_levels import (
@@ -81,6 +82,7 @@ from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is
 from sparge.data.frequencies import read_frequencies
 from sparge.data.icd_codes import read_icd_codes
 from sparge.data.leaks import (
+    DEATH_NAME,
     DEFINES_AGREEMENT,
     END_OF_STAY,
     LEAK_AUC,
@@ -98,6 +100,8 @@ from sparge.data.leaks import (
     outcome_leaks,
     presence_leak_message,
     presence_leaks,
+    vital_status,
+    vital_status_message,
 )
 from sparge.data.levels import (
     DECLINED_WORDS,
@@ -380,8 +384,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
             read_diuretic_doses(read_elastography(read_named_values(df))), answers)),
             durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
-            read_frequencies(read_serology(read_written_scales(read_obstetric(df),
-                                                               scales), cut_offs))))))
+            read_frequencies(read_serology(read_written_scales(read_obstetric(
+                read_cytogenetics(df)), scales), cut_offs))))))
         df = read_year_columns(df)
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
@@ -1458,9 +1462,17 @@ class Encoder(TransformerMixin, BaseEstimator):
                 f"{'it stays' if len(leaks) == 1 else 'they stay'} in the model, questioned.")
             report.questioned_leaks.update(leaks)
             leaks = {}
-        if not leaks and not defining and not present:
+        # whether the patient is alive at last contact (walk-through 73's "Status" beside
+        # progression within 2 years): known only after the look-alikes are sought,
+        # whatever its AUC
+        vital = self._vital_status(X, judged)
+        for c in vital:
+            for found in (leaks, defining, present):
+                found.pop(c, None)
+            report.questioned_leaks.pop(c, None)
+        if not leaks and not defining and not present and not vital:
             return X
-        if len(leaks) + len(defining) + len(present) >= X.shape[1]:
+        if len(leaks) + len(defining) + len(present) + len(vital) >= X.shape[1]:
             if leaks:
                 report.warnings.append(leak_message(leaks, left_out=False))
             report.questioned_leaks.update(
@@ -1478,10 +1490,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         if defining:
             report.warnings.append(defines_message(defining, str(self.label_column)))
             leaks.update(defining)
+        if vital:
+            report.warnings.append(vital_status_message(vital))
+            leaks.update({c: math.nan for c in vital})
         for col in leaks:
             self.roles_[col] = "ignore"
             self.left_out_why_[col] = (
                 "defines the outcome" if col in defining else
+                "whether the patient is alive, known only at the last contact (answers "
+                f"{', '.join(repr(_q(a, 30)) for a in vital[col][:3])}): after the "
+                "look-alikes are sought" if col in vital else
                 f"written when the stay ends and answers "
                 f"{', '.join(repr(_q(a, 30)) for a in self._death_answers[col][:3])}: "
                 f"it gives the outcome away (AUC {leaks[col]:.2f})"
@@ -1491,6 +1509,23 @@ class Encoder(TransformerMixin, BaseEstimator):
         keep = [f not in leaks for f in self.feature_names_out_]
         self.feature_names_out_ = [f for f, k in zip(self.feature_names_out_, keep) if k]
         return X[:, np.asarray(keep)]
+
+    def _vital_status(self, X: np.ndarray, judged: list[int]) -> dict[str, list[str]]:
+        """The features of ``judged`` that say whether the patient is alive or dead at
+        last contact (:func:`~sparge.data.leaks.vital_status`), with their death answers."""
+        found = {}
+        for j in judged:
+            c = self.feature_names_out_[j]
+            if self.roles_.get(c) == "categorical" and self.table_.has(c):
+                answers = list(self.table_.levels(c))
+            elif DEATH_NAME.fullmatch(str(c)[:80]):
+                seen = X[:, j][np.isfinite(X[:, j])]
+                answers = [f"{v:g}" for v in np.unique(seen)]
+            else:
+                continue
+            if died := vital_status(c, answers):
+                found[c] = died
+        return found
 
     def _defining_features(self, X: np.ndarray, judged: list[int], labels
                            ) -> dict[str, float]:

@@ -40,6 +40,63 @@ def death_answers(answers) -> list[str]:
             if DEATH_ANSWER.fullmatch(re.sub(r"\s+", " ", str(a).strip().rstrip(".")))]
 
 
+#: Answers that say the patient is alive at last contact ("Alive", "living", "A&W").
+ALIVE_ANSWER = re.compile(r"alive|living|alive (?:and|&) well|a ?& ?w|alive with disease|"
+                          r"alive,? (?:no|without) (?:evidence of )?disease|awd|ned|"
+                          r"alive - (?:no|with) disease", re.IGNORECASE)
+#: Names of a column that holds whether the patient died (a yes/no "Died", "Deceased").
+DEATH_NAME = re.compile(r"\s*(?:vital[\s_-]*status|survival[\s_-]*status|died|dead|death|"
+                        r"deceased|alive|mortality)(?:\s*\([^)]{0,30}\))?\s*[?:]?\s*",
+                        re.IGNORECASE)
+
+
+def vital_status(column: str, answers) -> list[str]:
+    """The death answers of a column that says whether the patient is alive or dead at
+    last contact, else ``[]``: answers both alive (:data:`ALIVE_ANSWER`) and dead
+    (:data:`DEATH_ANSWER`), or a yes/no column named as a death (:data:`DEATH_NAME`:
+    its Yes). Walk-through 73's "Status" (Alive / Dead) beside an outcome of progression
+    within 2 years: known only at follow-up, it made the look-alikes of the dead."""
+    answers = [str(a) for a in answers]
+    alive = [a for a in answers if ALIVE_ANSWER.fullmatch(_plain(a))]
+    if alive:
+        died = [a for a in answers if a in death_answers(answers)
+                or _DIED_OF.fullmatch(_plain(a))]
+        if died:
+            return died
+    if DEATH_NAME.fullmatch(str(column)[:80]):
+        if {_plain(a) for a in answers} == {"0", "1"}:  # "Died" coded 0/1
+            return [a for a in answers if _plain(a) == "1"]
+        from sparge.data.tables import yes_no_codes
+
+        codes = yes_no_codes(answers)
+        if codes is not None:  # "Alive: No" is the death
+            dead = 2 if str(column).strip().lower().startswith("alive") else 1
+            return [a for a, c in codes.items() if c == dead]
+    return []
+
+
+#: A death's cause beside alive answers: an oncology follow-up's "DOD", "DOC".
+_DIED_OF = re.compile(r"dod|doc|d\.o\.d|(?:died|dead) (?:of|from|with) .{1,40}",
+                      re.IGNORECASE)
+
+
+def _plain(answer: str) -> str:
+    return re.sub(r"\s+", " ", str(answer).strip().rstrip("."))
+
+
+def vital_status_message(found: dict[str, list[str]]) -> str:
+    """The report's words for the columns of :func:`vital_status`, left out by default."""
+    shown = "; ".join(f"'{_q(c, 60)}' answers " + ", ".join(f"'{_q(a, 30)}'" for a in ans[:3])
+                      for c, ans in list(found.items())[:4])
+    one = len(found) == 1
+    return (f"Left out of the model: {shown}. Whether a patient is alive or dead is known "
+            "only at the last contact, after the look-alikes are sought: as an input it "
+            "makes every look-alike of a patient who died another who died, whatever the "
+            f"outcome. Give {'it' if one else 'them'} the role 'categorical' on the Column "
+            "roles tab only if the status was known when the patients were compared (a "
+            "status at diagnosis).")
+
+
 #: Words of an outcome's name that name no event ("Virological failure at 12 months").
 _NO_EVENT_WORDS = frozenset({"within", "after", "before", "days", "weeks", "months", "years",
                              "outcome", "status", "event", "flag", "with", "from", "year",

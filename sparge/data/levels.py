@@ -859,6 +859,14 @@ def _settings(names, values, units) -> tuple[str, ...]:
 #: :func:`loose_key`; the preferred answer first): smoking status, sex and the type of
 #: diabetes, as clinic exports write them. Only there: "active" and "current" need not mean the same
 #: elsewhere.
+#: A paraprotein's heavy and light chain written as a clinic writes it ("IgG kappa",
+#: "IgG K", "IgGκ", "IgG-k"): one group per isotype.
+_ISOTYPES = tuple(
+    (f"{heavy} {light}", *(f"{heavy}{sep}{form}" for form in forms
+                           for sep in ("", " ", "-", "/")))
+    for heavy in ("igg", "iga", "igd", "igm", "ige")
+    for light, forms in (("kappa", ("kappa", "k", "κ", "kapa")),
+                         ("lambda", ("lambda", "l", "λ", "lamda"))))
 SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     (("smok", "tobacco", "cigar"), (
         ("former", "exsmoker", "ex", "formersmoker", "past", "previous", "quit", "stopped",
@@ -1864,6 +1872,64 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "fascia iliaca", "fascia iliaca compartment block", "fib in ed", "fib in a&e",
          "peng", "peng block", "femoral nerve block", "fnb", "3 in 1 block", "block given"),
         ("no", "n", "none", "not given", "not done", "no block", "nil"))),
+    # a myeloma's paraprotein (walk-through 73: "IgG K" beside "IgG kappa", four spellings
+    # of a kappa light chain, "NSMM" beside "Non-secretory")
+    (("paraprotein", "m-protein", "m protein", "mprotein", "isotype", "monoclonal protein",
+      "heavy chain", "light chain", "myeloma type", "^mm type"), (
+        *_ISOTYPES,
+        ("kappa light chain", "lc kappa", "kappa lc", "bj kappa", "bence jones kappa",
+         "light chain only - kappa", "light chain only kappa", "kappa light chain only",
+         "light chain kappa", "kappa only", "lcmm kappa", "kappa lcmm", "free kappa",
+         "kappa (light chain)", "lc κ", "κ light chain", "lc-kappa"),
+        ("lambda light chain", "lc lambda", "lambda lc", "bj lambda", "bence jones lambda",
+         "light chain only - lambda", "light chain only lambda", "lambda light chain only",
+         "light chain lambda", "lambda only", "lcmm lambda", "lambda lcmm", "free lambda",
+         "lambda (light chain)", "lc λ", "λ light chain", "lc-lambda"),
+        ("non-secretory", "non secretory", "nonsecretory", "nsmm", "non-secreting",
+         "non secreting", "non-secretory myeloma", "ns"))),
+    # myeloma regimens by their letters or drug by drug (walk-through 73: "Bortezomib/
+    # lenalidomide/dex" beside VRd, "Len/dex" beside Rd, "Carfilzomib-Len-Dex" beside KRd)
+    (("regimen", "induction", "^chemo", "first line", "first-line", "1st line",
+      "treatment"), (
+        ("vrd", "rvd", "bortezomib/lenalidomide/dex", "bortezomib/lenalidomide/dexamethasone",
+         "bortezomib lenalidomide dexamethasone", "bortezomib-lenalidomide-dexamethasone",
+         "velcade/revlimid/dex", "velcade revlimid dex", "v-r-d", "bor/len/dex",
+         "bortezomib, lenalidomide, dexamethasone", "len/bor/dex", "vel/rev/dex"),
+        ("dara-vrd", "daravrd", "d-vrd", "dvrd", "dara vrd", "dara-rvd", "dara rvd", "drvd",
+         "daratumumab-vrd", "daratumumab vrd", "daratumumab/bortezomib/lenalidomide/dex",
+         "dara/vrd", "dara + vrd", "dara+vrd"),
+        ("vtd", "bortezomib/thalidomide/dex", "bortezomib thalidomide dexamethasone",
+         "velcade/thalidomide/dex", "v-t-d", "vtdex", "bor/thal/dex"),
+        ("dara-vtd", "daravtd", "d-vtd", "dvtd", "dara vtd", "daratumumab-vtd",
+         "dara/vtd", "dara + vtd", "dara+vtd"),
+        ("cybord", "vcd", "cybor-d", "cyclophosphamide/bortezomib/dex",
+         "cyclophosphamide bortezomib dexamethasone", "cy/bor/dex", "cyclo/bortez/dex",
+         "bortezomib/cyclophosphamide/dex", "vcd (cybord)", "cybord (vcd)"),
+        ("krd", "carfilzomib/lenalidomide/dex", "carfilzomib-len-dex", "carfilzomib/len/dex",
+         "carfilzomib lenalidomide dexamethasone", "kyprolis/revlimid/dex", "k-r-d",
+         "carf/len/dex"),
+        ("rd", "len/dex", "lenalidomide/dex", "lenalidomide dexamethasone",
+         "lenalidomide-dexamethasone", "lenalidomide/dexamethasone", "rev/dex",
+         "revlimid/dex", "len-dex", "r-dex", "lendex"),
+        ("drd", "dara-rd", "darard", "dara rd", "d-rd", "dara/len/dex", "dara-len-dex",
+         "daratumumab/lenalidomide/dex", "daratumumab lenalidomide dexamethasone",
+         "dara + rd", "dara+rd"),
+        ("vmp", "bortezomib/melphalan/prednisone", "bortezomib melphalan prednisone",
+         "velcade/melphalan/prednisone", "v-mp", "mpv"),
+        ("dara-vmp", "daravmp", "d-vmp", "dvmp", "dara vmp", "dara/vmp", "dara + vmp"),
+        ("vd", "bortezomib/dex", "bortezomib dexamethasone", "velcade/dex", "bor/dex",
+         "bortezomib-dexamethasone"),
+        ("mpt", "melphalan/prednisone/thalidomide", "melphalan prednisone thalidomide"))),
+    # a myeloma's bone disease, yes or no (walk-through 73: "Yes - pathological # T12"
+    # was read as Yes by its head, "pathological fracture" and "multiple" were answers)
+    (("bone disease", "lytic", "bone lesion", "skeletal", "myeloma bone"), (
+        ("yes", "y", "present", "lytic lesions", "lytic lesion", "lytics", "lytic",
+         "multiple lytic lesions", "multiple lesions", "multiple", "osteolytic lesions",
+         "osteolytic", "single lytic lesion", "solitary lesion", "pathological fracture",
+         "path fracture", "pathological #", "path #", "pathological fractures",
+         "vertebral collapse", "vertebral fracture", "lytic lesions + fracture"),
+        ("no", "n", "none", "nil", "absent", "no lytic lesions", "no bone disease",
+         "no lesions", "no lytic lesion"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),
              # walk-through 48's CKD stage: "N", "No" and "None" for one answer; walk-

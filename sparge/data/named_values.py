@@ -55,6 +55,9 @@ SAME_MEASUREMENT: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     {"partial mayo", "pmayo", "p-mayo", "p mayo", "pms", "partial mayo score", "pmss"},
     {"hbi", "harvey-bradshaw", "harvey bradshaw", "harvey-bradshaw index",
      "harvey bradshaw index"},
+    # walk-through 73's myeloma clinic: 89 "PS 1" in a column ECOG
+    {"ecog", "ps", "ecog ps", "who ps", "ecog/who", "who/ecog", "zubrod", "ecog score",
+     "who performance status", "ecog performance status"},
 ))
 #: A column of classes or stages ("CKD 3b", "NYHA 2", "Grade 2"): its answers, with
 #: their name, are read as answers are (merged with "3b" when written both ways). And a

@@ -120,7 +120,13 @@ NOT_DETECTED_WORDS = frozenset({
     "tnd", "target not detected", "not detected", "undetectable", "undetected", "ud",
     "below detection", "below detection limit", "below limit of detection",
     "below the limit of detection", "below lod", "<lod", "< lod", "bdl", "ldl not detected",
-    "nondetectable", "non detectable", "non-detectable", "not detectable"})
+    "nondetectable", "non detectable", "non-detectable", "not detectable",
+    # present but below what can be measured: walk-through 73's 18 paraproteins of
+    # "trace" beside "<1" g/L
+    "trace", "traces", "trace only", "trace amount", "faint band", "not quantifiable",
+    "non quantifiable", "non-quantifiable", "unquantifiable", "too small to quantify",
+    "below quantification limit", "below limit of quantification", "bql", "below loq",
+    "<loq", "< loq"})
 #: A column of viral loads (copies of a virus's genome per mL), which clinics also write
 #: as their base-10 logarithm: "log 4.1", "4.1 log" (walk-through 37 lost 42 so).
 VIRAL_LOAD = re.compile(r"viral[\s_-]{0,3}load|\bvl\b|\b(?:hiv|hbv|hcv|cmv|ebv)[\s_-]{0,3}1?"

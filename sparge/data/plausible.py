@@ -68,6 +68,11 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
     # beside 39 written "4.8 mg/dL", among mmol/L
     ("phosphate", r"\b(?:phosphate|phos|po4|phosphorus|inorganic phosphate)\b",
      {"mmol/L": (0.1, 6.0), "mg/dL": (0.3, 18.6)}),
+    # walk-through 73's myeloma clinic wrote 6 calciums in mg/dL without a unit ("10.4")
+    # among mmol/L (2.58); "CA 19-9" and "CA-125" are tumour markers, not calcium
+    ("calcium", r"\b(?:calcium|ca2\+|ca\+\+|(?:corrected|adjusted|corr|adj|ionised|"
+                r"ionized|serum|total) ca)(?![\w-])",
+     {"mmol/L": (0.5, 5.0), "mg/dL": (2.0, 20.0)}),
     # a neonatal export wrote 61 of 700 birth weights in kg among grams (walk-through 31)
     ("birth weight", r"\b(?:birth ?weight|birth wt|bw|weight at birth)\b",
      {"g": (200.0, 7000.0), "kg": (0.2, 7.0), "lb": (0.44, 15.5)}),
@@ -458,7 +463,16 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     # walk-through 68's IBD activity: a partial Mayo of 17 (its top is 9), an SCCAI of 35
     (r"partial mayo|\bp ?mayo\b|\bpms\b", 0.0, 9.0),
     (r"mayo endoscopic|endoscopic mayo|\bmes\b", 0.0, 3.0), (r"\bmayo\b", 0.0, 12.0),
-    (r"\bsccai\b", 0.0, 19.0), (r"\bses ?cd\b", 0.0, 56.0))
+    (r"\bsccai\b", 0.0, 19.0), (r"\bses ?cd\b", 0.0, 56.0),
+    # shares that cannot pass 100 %: walk-through 73's bone marrow plasma cells of 115 %
+    # (a cell count in the column is judged by nothing: see _PERCENT_ONLY)
+    (r"plasma cells?|\bblasts?\b|cellularity", 0.0, 100.0),
+    (r"ejection fraction|\blv ?ef\b", 0.0, 100.0),
+    (r"\bsp ?o2\b|\bsa ?o2\b|oxygen saturation|\bo2 sats?\b", 0.0, 100.0))
+#: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
+#: cells (%)"; "Blasts (x10^9/L)" is a count).
+_PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})
+_PERCENT_NAME = re.compile(r"%|\bper ?cent\b|\bpct\b", re.IGNORECASE)
 SCORE_SHARE = 0.9
 #: A column of ages in another unit than years (a gestational age, an age in months).
 _NOT_YEARS = re.compile(r"\b(?:months?|mo|mths?|weeks?|wks?|days?|hours?|hrs?|"
@@ -498,6 +512,8 @@ def impossible_values(column: str, values) -> np.ndarray:
                     inside.max() <= lo + HARD_LIMIT_GAP * (hi - lo):
                 out |= bad
     for pattern, lo, hi in SCORE_LIMITS:
+        if pattern in _PERCENT_ONLY and not _PERCENT_NAME.search(str(column)[:80]):
+            continue
         if re.search(pattern, words):
             bad = finite & ((v < lo) | (v > hi))
             if finite.sum() and (finite & ~bad).sum() >= SCORE_SHARE * finite.sum():

@@ -195,6 +195,41 @@ def _asa(*grades: int) -> tuple[str, ...]:
 
 _ASA_SCALE = tuple([(g, _asa(g)) for g in (1, 2, 3, 4, 5)]
                    + [(g + 0.5, _asa(g, g + 1)) for g in (1, 2, 3, 4)])
+#: The response of a myeloma (IMWG) or a solid tumour (RECIST) to treatment, worst first:
+#: walk-through 73's "Best response" was coded alphabetically, sCR next to PD, and CR,
+#: "complete response" and "Complete remission" three answers.
+_RESPONSE = (
+    (1, ("pd", "progressive disease", "progression", "progressive", "disease progression",
+         "progressed", "refractory", "primary refractory", "primary progressive")),
+    (2, ("sd", "stable disease", "stable", "nr", "no response", "non-responder",
+         "nonresponder", "non responder")),
+    (3, ("mr", "minimal response", "minor response")),
+    (4, ("pr", "partial response", "partial remission", "partial")),
+    (5, ("vgpr", "very good partial response", "very good partial remission", "vgrp",
+         "v.g.p.r.", "vgpr or better")),
+    # "at least VGPR": between VGPR and CR
+    (5.5, (">vgpr", "≥vgpr", ">=vgpr", "> vgpr", "≥ vgpr")),
+    (6, ("cr", "complete response", "complete remission", "ncr", "near cr",
+         "near complete response", "cr/ncr")),
+    (7, ("scr", "stringent cr", "stringent complete response", "stringent complete remission",
+         "s-cr", "mrd negative cr", "mrd-negative cr", "mrd neg cr", "mrd-neg cr",
+         "cr mrd negative", "cr mrd-negative", "cr (mrd negative)", "cr (mrd-)",
+         "mrd negative", "mrd-negative")))
+#: A myeloma's (Revised) International Staging System stage, I to III, and the R2-ISS's
+#: fourth: walk-through 73's "R-ISS II" (86 patients) beside "II" (196), unordered.
+_ISS_PREFIXES = ("", "iss ", "iss stage ", "r-iss ", "riss ", "r iss ", "r-iss stage ",
+                 "riss stage ", "r2-iss ", "r2iss ", "r2-iss stage ", "stage ", "iss-",
+                 "r-iss-", "r-iss: ", "iss: ")
+_ISS = tuple((c, tuple(f"{pre}{n}" for pre in _ISS_PREFIXES for n in (_ROMAN[c], str(c))))
+             for c in (1, 2, 3, 4))
+#: Fitness for treatment as the IMWG frailty score grades it (walk-through 73: fit 1,
+#: frail 2, "Frail (IMWG)" 3, intermediate 5).
+_FRAILTY = (
+    (1, ("fit", "fit (imwg)", "imwg fit", "fit for treatment", "robust")),
+    (2, ("intermediate", "intermediate fit", "intermediate-fit", "intermediate fitness",
+         "intermediate (imwg)", "imwg intermediate", "int", "intermed", "intermed.",
+         "unfit", "pre-frail", "prefrail", "pre frail")),
+    (3, ("frail", "frail (imwg)", "imwg frail", "very frail", "severely frail")))
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -287,6 +322,10 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
              "non ambulant"))),
     # hepatology's graded findings (walk-through 70: each coded alphabetically)
     "varices": _VARICES,
+    # haematology and oncology (walk-through 73's myeloma clinic)
+    "response": _RESPONSE,
+    "iss": _ISS,
+    "frailty": _FRAILTY,
     # a bare "A", "B", "C" is Child-Pugh only in a column named so (_NAMED_ONLY)
     "child-pugh": tuple((code, tuple(sp for sp in spellings if len(sp) > 1))
                         for code, spellings in _CHILD_PUGH),
@@ -322,7 +361,12 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                                   re.IGNORECASE),
                "mobility": re.compile(r"mobility|walking\s+aid|ambulat", re.IGNORECASE),
                "asa": re.compile(r"\basa\b|physical\s+status|american\s+society\s+of\s+"
-                                 r"an(?:a)?esth", re.IGNORECASE)}
+                                 r"an(?:a)?esth", re.IGNORECASE),
+               "response": re.compile(r"respon|remission|\brecist\b|\bimwg\b",
+                                      re.IGNORECASE),
+               "iss": re.compile(r"\biss\b|r2?-?iss|international\s+staging",
+                                 re.IGNORECASE),
+               "frailty": re.compile(r"frail|fitness|\bimwg\b", re.IGNORECASE)}
 _YES = frozenset(s for code, sp in SCALES["yes/no"] if code == 1 for s in sp)
 _NO = frozenset(s for code, sp in SCALES["yes/no"] if code == 2 for s in sp)
 

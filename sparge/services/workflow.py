@@ -493,17 +493,18 @@ def _leave_out_reasons(cohort: Cohort) -> np.ndarray:
     return reasons
 
 
-def kept_change(before: int, after: int) -> str:
+def kept_change(before: int, after: int,
+                fewer: str = "now past the threshold of missing values") -> str:
     """What a one-click repair did to the patients kept for training, said after it
     (walk-through 59: values set to missing put 2 patients past the threshold, unsaid);
-    ``""`` when it did nothing to them."""
+    ``fewer``: why fewer are kept (walk-through 73's copies left out read "now past the
+    threshold of missing values"). ``""`` when it did nothing to them."""
     if before == after:
         return ""
     more = after > before
     n = abs(after - before)
     return (f" Patients kept for training: {before:,} → {after:,} ({n:,} "
-            + ("more" if more else "fewer, now past the threshold of missing values")
-            + ").")
+            + ("more" if more else f"fewer, {fewer}") + ").")
 
 
 def roles_frame(encoder: Encoder) -> pd.DataFrame:

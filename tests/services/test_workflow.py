@@ -696,6 +696,9 @@ def test_a_repair_says_what_it_did_to_the_patients_kept():
     assert kept_change(638, 636) == (" Patients kept for training: 638 → 636 (2 fewer, now "
                                      "past the threshold of missing values).")
     assert kept_change(10, 518) == " Patients kept for training: 10 → 518 (508 more)."
+    # walk-through 73: copies left out are not "past the threshold"
+    assert kept_change(462, 460, fewer="the copies left out") == \
+        " Patients kept for training: 462 → 460 (2 fewer, the copies left out)."
 
 
 def test_a_lookalike_with_every_value_of_the_patient_is_said():
