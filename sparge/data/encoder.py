@@ -1464,11 +1464,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             leaks = {}
         # whether the patient is alive at last contact (walk-through 73's "Status" beside
         # progression within 2 years): known only after the look-alikes are sought,
-        # whatever its AUC
-        vital = self._vital_status(X, judged)
+        # whatever its AUC (one that alone separates the outcomes is said so, above)
+        vital = {c: a for c, a in self._vital_status(X, judged).items()
+                 if c not in leaks and c not in defining and c not in present}
         for c in vital:
-            for found in (leaks, defining, present):
-                found.pop(c, None)
             report.questioned_leaks.pop(c, None)
         if not leaks and not defining and not present and not vital:
             return X
