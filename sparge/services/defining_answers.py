@@ -96,11 +96,13 @@ class DefiningColumn:
         and its APD and CAPD), answers of too few patients have none
     linked : the other such columns whose answers go with this one's (Cramér's V of at
         least :data:`LINKED_V`: a dialysis access with its modality), named only once
+    decides : the biomarkers whose measured-or-not or values its answers explain
     """
 
     feature: str
     kinds: dict[int, int]
     linked: tuple[str, ...] = ()
+    decides: tuple[str, ...] = ()
 
 
 #: Two answers are of one kind when, on every biomarker the column decides, the shares
@@ -210,12 +212,13 @@ def defining_columns(values: pd.DataFrame, encoder=None) -> list[DefiningColumn]
         if len(set(kind.tolist())) < 2:
             continue  # its answers differ, not in what else is measured
         kinds = {int(a): int(kind[relabel[i]]) for i, a in enumerate(answers) if big[i]}
-        found.append((j, DefiningColumn(str(col), kinds)))
+        decides = tuple(str(values.columns[i]) for i in others[decided])
+        found.append((j, DefiningColumn(str(col), kinds, decides=decides)))
     out = []
     for j, column in found:
         linked = tuple(other.feature for i, other in found if i != j
                        and _cramers_v(X[:, j], X[:, i]) >= LINKED_V)
-        out.append(DefiningColumn(column.feature, column.kinds, linked))
+        out.append(DefiningColumn(column.feature, column.kinds, linked, column.decides))
     return out
 
 
@@ -232,6 +235,7 @@ class OtherKind:
     measured : look-alikes with an answer of a known kind
     others : the look-alikes' answers of another kind, most common first, with counts
     alike : the other answers of the patient's kind (none: its own answer only)
+    decides : the biomarkers the column decides, as shown
     """
 
     feature: str
@@ -241,18 +245,28 @@ class OtherKind:
     measured: int
     others: tuple[tuple[str, int], ...]
     alike: tuple[str, ...] = ()
+    decides: tuple[str, ...] = ()
 
     def sentence(self) -> str:
         """One line (plain text): "'Primary site' Lung: 3 of the 10 look-alikes with an
-        answer; the others Breast 4, Ovary 3"."""
+        answer have it; the others Breast 4, Ovary 3 (its answers go with 'ER status',
+        'CA-125')"."""
         rest = ", ".join(f"{w} {c}" for w, c in self.others[:4])
         if len(self.others) > 4:
             rest += f" and {len(self.others) - 4} other answer(s)"
-        kind = (f" ({' or '.join((self.answer, *self.alike))})" if 0 < len(self.alike) <= 2
-                else f" ({self.answer} or {len(self.alike)} answers of its kind)"
-                if self.alike else "")
+        # walk-through 73 read "3 of the 10 (Dara-VRd or 5 answers of its kind)" as 3
+        # with Dara-VRd, where 1 had it: the answers of its kind are said
+        kind = (f"have it or {' or '.join(self.alike)}, answers of its kind"
+                if 0 < len(self.alike) <= 2
+                else f"have it or one of {len(self.alike)} answers of its kind "
+                     f"({', '.join(self.alike[:3])} …)" if self.alike else "have it")
+        goes = ""
+        if self.decides:
+            shown = ", ".join(f"'{d}'" for d in self.decides[:3])
+            more = f" and {len(self.decides) - 3} more" if len(self.decides) > 3 else ""
+            goes = f" (its answers go with {shown}{more})"
         return (f"'{self.name}' {self.answer}: {self.same} of the {self.measured} "
-                f"look-alikes with an answer{kind}; the others {rest}")
+                f"look-alikes with an answer {kind}; the others {rest}{goes}")
 
 
 def other_kinds(query, neighbours: pd.DataFrame, columns: Sequence[DefiningColumn],
@@ -298,7 +312,8 @@ def other_kinds(query, neighbours: pd.DataFrame, columns: Sequence[DefiningColum
         kin = tuple(words.get(c, str(c)) for c in sorted(column.kinds)
                     if c != mine and column.kinds[c] == own_kind)
         found.append((OtherKind(col, biomarker_name(col, encoder),
-                                words.get(mine, str(mine)), same, int(x.size), others, kin),
+                                words.get(mine, str(mine)), same, int(x.size), others, kin,
+                                tuple(biomarker_name(d, encoder) for d in column.decides)),
                       column.linked))
     found.sort(key=lambda f: (f[0].same / f[0].measured, -f[0].measured))
     out: list[OtherKind] = []
@@ -315,6 +330,7 @@ def other_kinds_message(found: Sequence[OtherKind]) -> str:
         return ""
     lines = "; ".join(o.sentence() for o in found)
     return ("Most look-alikes are another kind of patient than this one, in a column whose "
-            f"answers decide what else is measured: {lines}. The similarity weighs what "
+            f"answers go with what else is measured or its level: {lines}. The similarity "
+            "weighs what "
             "tells the outcomes apart, not the kind of patient; to see only patients with "
             "the same answer, match on it.")

@@ -473,7 +473,7 @@ def test_lookalikes_of_another_tumour_site_are_said_and_one_click_matches_on_it(
              **(model_state(model, cohort.encoder) | {"selected": pid}))
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "Most look-alikes are another kind of patient than this one, in a column whose " \
-           "answers decide what else is measured: 'Primary site'" in said
+           "answers go with what else is measured or its level: 'Primary site'" in said
     at.button(key="explore_kind_Primary site").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.multiselect(key="explore_match").value == ["Primary site"]

@@ -194,7 +194,7 @@ def test_a_cytogenetics_column_is_one_yes_no_column_per_finding():
                  "gain(1q)": ["+1q", "amp 1q", "gain 1q", "1q gain"],
                  "t(11;14)": ["t(11;14)"], "hyperdiploid": ["hyperdiploid"]}
     cells, truth = [], []
-    for i in range(300):
+    for _ in range(300):
         kind = rng.choice(["sr", "none", "failed", "one", "two"], p=[.3, .2, .1, .33, .07])
         if kind == "sr":
             cells.append(rng.choice(["SR", "standard risk", "Standard risk"]))
