@@ -114,7 +114,11 @@ if pending is not None:
             round(100 * enc.max_patient_missing)
         # ... and so are its ID and outcome columns where none is guessed (walk-through
         # 37's re-upload of the full table set the outcome to "(none)" without a word)
-        id_guess, label_guess = id_guess or enc.id_column, label_guess or enc.label_column
+        # ... unless that ID repeats in the new file (walk-through 73's next upload
+        # inherited "Patient ID", re-entered patients and all, and encoding stopped)
+        kept_id = enc.id_column if enc.id_column in df.columns and not repeated_ids(
+            df, enc.id_column) else None
+        id_guess, label_guess = id_guess or kept_id, label_guess or enc.label_column
 else:
     again = False
     df, name, token = cohort.df, ss.cohort_name, f"cohort-{id(cohort)}"
@@ -195,6 +199,13 @@ if label_col == NONE and label_guess in cols and label_guess != id_col:
                "or set its role to 'ignore' after encoding.")
 elif label_col != NONE:
     also = also_outcome_message(df, id_col, label_col)
+    one = single_value_outcome(df) if pending is not None else None
+    if one and one[0] != label_col:  # walk-through 73: "Status" guessed without a word
+        st.warning(f"'{md_escape(one[0])}' looks like the outcome but holds one answer "
+                   f"('{md_escape(one[1], 40)}') for every patient: nothing can be learned "
+                   f"from it, so the outcome guessed is '{md_escape(label_col)}'. Check "
+                   "that it is the outcome you mean, and that the export holds every "
+                   "patient.")
     if also:  # a wrong guess made the real outcome an input feature, silently
         st.info(md_escape(also, max_len=1200))
 choices = table_choices(enc, ss.cohort.clear_far) if again else ""

@@ -503,11 +503,15 @@ def single_value_outcome(df: pd.DataFrame) -> tuple[str, str] | None:
     -------
     (column, answer) or None
     """
+    if len(df) < 3:  # a row or two: every column holds one answer (walk-through 73)
+        return None
     for c in df.columns:
         if _outcome_rank(str(c)) is None:
             continue
         t = cell_text(df[c])
-        filled = t[t != ""]
+        keys = cell_keys(t)
+        # a gap word is no answer ("not done" in a one-row file's "Best response")
+        filled = t[(t != "").to_numpy() & ~keys.isin(DEFAULT_MISSING_TOKENS).to_numpy()]
         if len(filled) and cell_keys(filled).nunique() == 1:
             return str(c), str(filled.iloc[0])
     return None

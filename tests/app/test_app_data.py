@@ -612,3 +612,41 @@ def test_empty_cells_are_read_as_no_only_in_the_columns_chosen():
     assert not at.exception
     enc = at.session_state["cohort"].encoder
     assert list(enc.blank_as_no) == ["COPD register"]
+
+
+def test_a_new_file_is_set_up_without_an_id_that_repeats_in_it_and_names_a_one_answer_outcome():
+    """Walk-through 73: the next upload of a table with the same columns inherited the
+    current table's "Patient ID", which repeated in it, and encoding stopped; a file
+    whose outcome held one answer had another column guessed as the outcome without a
+    word."""
+    rows = ["Patient ID,Age,Status,Progression within 2 years"] + [
+        f"P{i},{40 + i},{'Alive' if i % 3 else 'Dead'},{'Yes' if i % 2 else 'No'}"
+        for i in range(20)]
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("first.csv", "\n".join(rows).encode(), "text/csv")).run()
+    assert at.selectbox(key="setup_id").value == "Patient ID"
+    at.selectbox(key="setup_label").set_value("Progression within 2 years").run()
+    at.button(key="setup_go").click().run()
+    assert not at.exception and at.session_state["cohort"].encoder.id_column == "Patient ID"
+    again = ["Patient ID,Age,Status,Progression within 2 years"] + [
+        f"P{i % 15},{40 + i},{'Alive' if i % 3 else 'Dead'},No" for i in range(20)]
+    at.file_uploader(key="data_upload_1").set_value(
+        ("second.csv", "\n".join(again).encode(), "text/csv")).run()
+    assert at.selectbox(key="setup_id").value == "(none)"
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "'Progression within 2 years' looks like the outcome but holds one answer " \
+           "('No') for every " \
+           "patient: nothing can be learned from it, so the outcome guessed is 'Status'" \
+        in said
+
+
+def test_a_one_answer_outcome_counts_no_gap_word_and_no_tiny_file():
+    import pandas as pd
+
+    from sparge.data.column_guess import single_value_outcome
+
+    df = pd.DataFrame({"Age": [50, 60, 70, 80], "Outcome": ["No", "not done", "No", ""]})
+    assert single_value_outcome(df) == ("Outcome", "No")
+    # one row: every column holds one answer
+    assert single_value_outcome(df.head(1)) is None
