@@ -26,6 +26,7 @@ from sparge.services.compare import (
     weight_by_default,
 )
 from sparge.services.resources import duration
+from sparge.services.split_errors import noise_margin
 from sparge.services.workflow import leak_caution
 
 init_state()  # also when a deep link runs this page before app.py
@@ -120,7 +121,10 @@ with below.container():
         st.caption(f"{MEASURE_HEADERS[measure]}: mean ± SD over the {splits} test splits; "
                    "SparGE − raw: the mean of the difference on the same split ± its standard "
                    "error, widened because the splits share patients (Nadeau–Bengio); a "
-                   "difference within about twice it may be noise. "
+                   "difference within "
+                   + (f"{noise_margin(splits):.1f} times it (the margin of {splits} splits, "
+                      "Student's t)" if splits >= 2 else "about twice it")
+                   + " may be noise. "
                    "The classifiers see SparGE's embedding alone, as in the paper"
                    + ("; the look-alikes also use the forest part (the Model page's "
                       "held-out check)." if float(getattr(ss.model, "forest_weight_", 0.0)

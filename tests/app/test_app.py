@@ -541,6 +541,9 @@ def test_classifier_page_on_a_small_cohort(small_cohort):
     assert weighted and "outcomes weighted equally" in texts(at)
     assert "Ticked because the rarest outcome is under 25%" in texts(at)
     assert set(res["representation"]) == {"raw", "SparGE"} and len(res) == 3 * 2 * 6
+    # the table's caption gives the verdict's margin (walk-through 73 read "about twice"
+    # beside "none of them by more than 4.3 times")
+    assert "within 4.3 times it (the margin of 3 splits" in texts(at)
     one, every = (d.value for d in at.dataframe if "Classifier" in d.value.columns)
     # the chosen measure, raw and SparGE side by side (fits 800 px); every measure below
     assert list(one.columns) == ["Classifier", "raw data", "SparGE", "SparGE − raw"]
