@@ -43,6 +43,7 @@ from sparge.data.column_guess import (
 from sparge.data.combined_cells import source_columns
 from sparge.data.encoder import ROLES, guess_feature_count
 from sparge.data.encoding_notes import FAR_VALUES_CLEARED, far_values_click
+from sparge.data.for_age import age_column
 from sparge.data.safe_text import cut_between, md_escape, plain_frame, quoted_names, to_csv
 from sparge.services.ages import (
     AGREE_YEARS,
@@ -521,7 +522,10 @@ with current:
         # once per encoded table, not on every rerun (it reads every date column)
         ages_at = session_cache("age_choices", (id(cohort),),
                                 lambda: age_choices(cohort.df, enc.roles_))
-        if ages_at.dates:  # walk-through 29: a date of birth, and no age in the model
+        # walk-through 29: a date of birth, and no age in the model; not offered beside
+        # an age already in the model without one (walk-through 73's "Date of diagnosis")
+        if ages_at.dates and (ages_at.born or getattr(enc, "ages_", None)
+                              or age_column(enc.feature_names_out_) is None):
             _age_form(cohort, ages_at)
         if copies and not forced:  # walk-through 31: eight infants exported twice
             n = len(copies)

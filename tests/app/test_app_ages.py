@@ -181,3 +181,15 @@ def test_no_column_named_as_a_date_of_birth_is_not_guessed():
     assert at.selectbox(key="age_born").value is None
     assert "No column is named as a date of birth" in texts(at)
     assert not [b for b in at.button if b.key == "age_add"]
+
+
+def test_no_age_is_offered_beside_an_age_when_no_date_is_a_birth():
+    """Walk-through 73's myeloma export had an Age and a "Date of diagnosis": "Add an age
+    from a date of birth" was offered with no date of birth to add it from."""
+    df = _export().drop(columns=["DOB"]).assign(Age=np.arange(80) % 40 + 40)
+    at = _encoded(df, "with_age.csv")
+    assert not at.exception, [e.value for e in at.exception]
+    assert not any(e.label.startswith("Add an age") for e in at.expander)
+    # without an age in the model, the dates are offered (a birth may be among them)
+    at = _encoded(_export().drop(columns=["DOB"]), "no_age.csv")
+    assert any(e.label.startswith("Add an age") for e in at.expander)
