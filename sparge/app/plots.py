@@ -110,6 +110,9 @@ def _density_layer(df: pd.DataFrame, bins: int) -> go.Heatmap:
                       hovertemplate="%{customdata:,} patients in this cell<extra></extra>")
 
 
+#: Legend entries that fit in rows under the map; more go in a column on its right.
+LEGEND_BELOW_MAX = 10
+
 #: Legend place of the selected patient, its look-alikes and a new patient: after the
 #: outcomes (1000 + their order) and before the patients left out (2000); they stood
 #: between the outcomes in a walk-through's legend ("low, selected, high").
@@ -415,11 +418,17 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                            y=1, xanchor="left", yanchor="bottom", showarrow=False,
                            font={"size": 11, "color": "#555555"})
     head, top = _title(title)
+    # many entries: a column on the right (walk-through 73's 15 cytogenetic answers in
+    # rows under the map were drawn over its lower part)
+    entries = sum(1 for t in fig.data if t.showlegend is not False)
+    side = entries > LEGEND_BELOW_MAX
     fig.update_layout(title=head, dragmode="zoom", clickmode="event+select", height=560,
                       legend={"title": {"text": f"{plot_text(color_title, 44)}:"
                                         if color_title else ""},
-                              "orientation": "h", "yanchor": "top",
-                              "y": -0.02, "x": 0},
+                              **({"orientation": "v", "yanchor": "top", "y": 1,
+                                  "x": 1.01, "xanchor": "left"} if side else
+                                 {"orientation": "h", "yanchor": "top", "y": -0.02,
+                                  "x": 0})},
                       margin={"l": 10, "r": 10, "t": top, "b": 10})
     fig.update_xaxes(showticklabels=False, title="")
     fig.update_yaxes(showticklabels=False, title="")

@@ -417,3 +417,14 @@ def test_a_score_of_few_values_is_coloured_in_its_own_order():
                                        "missing"}]
     assert shown[:9] == ["7", "8", "9", "10", "11", "12", "13", "14", "15"]
     assert not any(n.endswith(".0") for n in names if n)
+
+
+def test_a_legend_of_many_answers_goes_beside_the_map_not_over_it():
+    """Walk-through 73 coloured by a cytogenetics column of 15 answers: the rows of its
+    legend under the map were drawn over the map's lower part."""
+    frame = _frame(40)
+    few = cohort_map(frame, frame["outcome"])
+    assert few.layout.legend.orientation == "h" and few.layout.legend.y < 0
+    many = pd.Series([f"answer {i % 15}" for i in range(40)])
+    fig = cohort_map(frame, many, color_title="Cytogenetics")
+    assert fig.layout.legend.orientation == "v" and fig.layout.legend.x > 1
