@@ -425,9 +425,11 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model)),
                         width="stretch", key=f"{key}_outcomes",
                         config=SMALL_CHART)
-        check = current_check() if match is None or not match.applied else None
+        check = current_check()
+        conditioned = match is not None and bool(match.applied)
         said = outcome_share_caption(
-            table, check_reliability(check) if check is not None else None)
+            table, check_reliability(check) if check is not None and not conditioned
+            else None, conditioned=conditioned and check is not None)
         if said:
             st.caption(md_escape(said, 600))
     names = model.feature_names()

@@ -757,14 +757,16 @@ def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count
             f"held-out patients, {base:.0f} %).")
 
 
-def outcome_share_caption(table: pd.DataFrame,
-                          reliability: pd.DataFrame | None = None) -> str | None:
+def outcome_share_caption(table: pd.DataFrame, reliability: pd.DataFrame | None = None,
+                          conditioned: bool = False) -> str | None:
     """Words under the look-alikes' outcome bars: how little a share of a few look-alikes
     says (walk-through 71 read "100 % Yes" for two patients; of held-out patients whose
     10 look-alikes all had the event, 67 % had it). With the Model page's held-out check
     of this model (``reliability``), what such a share meant for its held-out patients
     (walk-through 72 read "9 of 10 died" as a 90 % risk; half of such patients died).
-    ``None`` without outcomes."""
+    ``conditioned``: the look-alikes were drawn among the patients matching conditions,
+    where the check's reading does not apply (said so: walk-through 73 read the share as
+    a risk there). ``None`` without outcomes."""
     if "outcome" not in table:
         return None
     counts = table["outcome"].dropna().astype(str).value_counts()
@@ -776,11 +778,14 @@ def outcome_share_caption(table: pd.DataFrame,
     if heldout:
         return said + heldout
     lo, hi = wilson_interval(k, n)
+    where = ("The held-out check's reading of such shares (Model page) is for look-alikes "
+             "drawn from every training patient, not among those matching the conditions: "
+             "it does not say what this share means." if conditioned else
+             "The Model page's held-out check says how often look-alikes share the outcome "
+             "on your cohort.")
     return (said + "So few are a small "
             f"sample: among patients like this one the share may lie anywhere from "
-            f"{100 * lo:.0f} % to {100 * hi:.0f} % (95 % Wilson interval). The Model "
-            "page's held-out check says how often look-alikes share the outcome on your "
-            "cohort.")
+            f"{100 * lo:.0f} % to {100 * hi:.0f} % (95 % Wilson interval). " + where)
 
 
 #: Median similarity of the look-alikes under which their outcomes are said to say little

@@ -94,3 +94,13 @@ def test_the_share_under_the_bars_is_read_as_what_it_meant_held_out(reliability)
     # look-alikes without a recorded outcome are not the check's 10
     gaps = pd.DataFrame({"outcome": ["died"] * 9 + [None]})
     assert "small sample" in outcome_share_caption(gaps, reliability)
+
+
+def test_look_alikes_drawn_under_conditions_are_not_read_through_the_check(reliability):
+    """Walk-through 73 matched exactly on some biomarkers: the held-out line went, and the
+    share alone read as a risk."""
+    table = pd.DataFrame({"outcome": ["died"] * 9 + ["alive"]})
+    said = outcome_share_caption(table, None, conditioned=True)
+    assert "not among those matching the conditions" in said and "held-out patients" \
+        not in said
+    assert "not among those matching" not in outcome_share_caption(table)
