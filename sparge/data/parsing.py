@@ -122,9 +122,9 @@ NOT_DETECTED_WORDS = frozenset({
     "below the limit of detection", "below lod", "<lod", "< lod", "bdl", "ldl not detected",
     "nondetectable", "non detectable", "non-detectable", "not detectable",
     # present but below what can be measured: walk-through 73's 18 paraproteins of
-    # "trace" beside "<1" g/L
-    "trace", "traces", "trace only", "trace amount", "faint band", "not quantifiable",
-    "non quantifiable", "non-quantifiable", "unquantifiable", "too small to quantify",
+    # "trace" beside "<1" g/L ("not quantifiable" is not: a light-chain myeloma's serum
+    # paraprotein cannot be measured at all, a gap)
+    "trace", "traces", "trace only", "trace amount", "faint band", "too small to quantify",
     "below quantification limit", "below limit of quantification", "bql", "below loq",
     "<loq", "< loq"})
 #: A column of viral loads (copies of a virus's genome per mL), which clinics also write

@@ -112,8 +112,10 @@ def test_a_trace_paraprotein_reads_as_the_columns_lower_limit():
     cells = pd.Series(["12.5", "30", "<1", "trace", "not quantifiable", "8", "<1", "n/k"],
                       name="Paraprotein (g/L)")
     out, info = parse_numeric(cells)
-    assert out[3] == out[4] == 1.0 and np.isnan(out[7])
-    assert [c for _, c in info["not_detected"]] == ["trace", "not quantifiable"]
+    assert out[3] == 1.0 and np.isnan(out[7])
+    assert [c for _, c in info["not_detected"]] == ["trace"]
+    # a light-chain myeloma's paraprotein "not quantifiable" is not measured: a gap
+    assert np.isnan(out[4])
     # without a limit in the column, "trace" says no number: a gap
     out, _ = parse_numeric(pd.Series(["12.5", "30", "trace", "8"], name="Paraprotein"))
     assert np.isnan(out[2])
