@@ -342,15 +342,18 @@ def check_verdict(results: pd.DataFrame,
                     f"split {share:.1f} % of the {k} look-alikes share the patient's "
                     f"outcome with either (averaged over outcomes{chance}).")
     else:
+        # walk-through 73 found "less than 4.3 times its standard error (1.1, widened
+        # ...), the margin of 3 splits" opaque: the points it would take are said
+        need = (f": with {n_pairs} splits it would take {100 * margin * se:{fmt}} points "
+                f"({times} its standard error of {100 * se:{fmt}}, widened for the splits' "
+                "shared patients) to be more than noise"
+                if np.isfinite(se) and np.isfinite(margin) else " (one split)")
         sentence = (f"On this cohort {best} and {runner} cannot be told apart: "
                     f"{share:.1f} % and {100 * summ[measure].iloc[1]:.1f} % of the {k} "
                     "look-alikes share the patient's outcome (averaged over "
                     f"outcomes{chance}). The difference, "
-                    f"{100 * mean:{fmt}} points, is less than {times} its standard error"
-                    + (f" ({100 * se:{fmt}}, widened for the splits' shared patients)"
-                       if np.isfinite(se) else " (one split)")
-                    + (f", the margin of {n_pairs} splits" if np.isfinite(margin) else "")
-                    + "; more splits could show whether they really differ.")
+                    f"{100 * mean:{fmt}} points, may be noise{need}; more splits could "
+                    "show whether they really differ.")
     others = [f"{m} {100 * v:.1f} %" for m, v in zip(summ["method"].iloc[2:],
                                                       summ[measure].iloc[2:])]
     if others:

@@ -384,7 +384,7 @@ def test_check_verdict_small_numbers_and_near_perfect_shares():
     assert not tie["clear"]
     said = tie["sentence"]
     number = float(said.split("The difference, ")[1].split(" points")[0])
-    se = float(said.split("standard error (")[1].split(",")[0])
+    se = float(said.split("standard error of ")[1].split(",")[0])
     assert number < 2 * se  # what is written agrees with what is said
     assert "recorded after the outcome" in said and "99.9\u00a0%" in said
 
