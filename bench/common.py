@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -66,3 +67,20 @@ def hide_values(X: np.ndarray, share: float, seed: int) -> np.ndarray:
         k = min(int(round(share * len(seen))), len(seen) - 1)
         out[i, rng.choice(seen, k, replace=False)] = np.nan
     return out
+
+
+def split_arguments(doc: str, *, splits: int, cohorts: list[str],
+                    quick_rows: int) -> argparse.Namespace:
+    """The command line of a script that runs stratified splits on cohorts: ``--splits``,
+    ``--cohorts``, ``--max-rows`` (3,000) and ``--quick`` (2 splits of 150-odd rows of
+    the breast-cancer set: ``quick_rows``), its description the first paragraph of
+    ``doc``."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--splits", type=int, default=splits)
+    ap.add_argument("--cohorts", nargs="*", default=cohorts)
+    ap.add_argument("--max-rows", type=int, default=3000)
+    ap.add_argument("--quick", action="store_true", help="2 splits of one small cohort")
+    args = ap.parse_args()
+    if args.quick:
+        args.splits, args.cohorts, args.max_rows = 2, ["breast_cancer"], quick_rows
+    return args

@@ -13,13 +13,13 @@ proximity and raw features. Chooses nothing.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 import pandas as pd
 
 from bench.cohorts import COHORTS, encoded
+from bench.common import split_arguments
 from bench.report import publish, to_markdown
 from sparge.services.lookalike_check import METHODS, check_reliability, lookalike_check
 
@@ -56,14 +56,7 @@ def miscalibration(res: pd.DataFrame, method: str) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--splits", type=int, default=5)
-    ap.add_argument("--cohorts", nargs="*", default=COHORTS)
-    ap.add_argument("--max-rows", type=int, default=3000)
-    ap.add_argument("--quick", action="store_true", help="2 splits of one small cohort")
-    args = ap.parse_args()
-    if args.quick:
-        args.splits, args.cohorts, args.max_rows = 2, ["breast_cancer"], 200
+    args = split_arguments(__doc__, splits=5, cohorts=COHORTS, quick_rows=200)
     t0 = time.perf_counter()
     bands, gaps = [], []
     for cohort in args.cohorts:

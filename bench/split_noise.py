@@ -10,11 +10,11 @@ are those of the recorded runs; the others are new. Chooses nothing.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import pandas as pd
 
+from bench.common import split_arguments
 from bench.paired import paired_differences, paired_markdown
 from bench.protocol import evaluate
 from bench.report import RESULTS, publish, to_markdown
@@ -26,14 +26,7 @@ MEASURES = ["knn_bal_acc", "p@10_balanced"]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--splits", type=int, default=30)
-    ap.add_argument("--cohorts", nargs="*", default=BELOW_RAW)
-    ap.add_argument("--max-rows", type=int, default=3000)
-    ap.add_argument("--quick", action="store_true", help="2 splits of one small cohort")
-    args = ap.parse_args()
-    if args.quick:
-        args.splits, args.cohorts, args.max_rows = 2, ["breast_cancer"], 150
+    args = split_arguments(__doc__, splits=30, cohorts=BELOW_RAW, quick_rows=150)
     t0 = time.perf_counter()
     frames = []
     for cohort in args.cohorts:
