@@ -181,14 +181,28 @@ def patient_key(toy: bool) -> str:
     return "teach_patient_toy" if toy else "teach_patient_model"
 
 
+def clicked_index(customdata) -> int | None:
+    """The training index a clicked point carries (``customdata[0]``), however the
+    browser sent it back (a list, a number, or an object keyed by position); ``None``
+    without one."""
+    if isinstance(customdata, dict):
+        customdata = [customdata[k] for k in sorted(customdata, key=str)]
+    if isinstance(customdata, list | tuple):
+        customdata = customdata[0] if customdata else None
+    try:
+        return int(customdata) if customdata is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
 def _pick_from_map(chart_key: str, state_key: str) -> None:
     """A click on the map follows that patient (``customdata[0]`` is its training index)."""
     sel = st.session_state.get(chart_key)
     points = (sel or {}).get("selection", {}).get("points", []) if sel else []
     for p in points:
-        cd = p.get("customdata")
-        if cd is not None and len(cd):
-            st.session_state[state_key] = int(cd[0])
+        index = clicked_index(p.get("customdata"))
+        if index is not None:
+            st.session_state[state_key] = index
             return
 
 
@@ -411,7 +425,7 @@ def embedding_controls(ctx: Context) -> None:
 def show_embedding(ctx: Context) -> None:
     m = ctx.model
     info = _embedding(ctx.token, ctx.n_neighbors, m)
-    la = m.training_neighbors(ctx.n_neighbors, rows=[ctx.patient])[1][0]
+    la = tc.embedding_neighbors(m, ctx.patient, ctx.n_neighbors)
     c1, c2 = panels(ctx, [1, 1], ["Before", "After"])
     with c1:
         figure(pt.map_figure(info["before"], ctx.labels, ctx.ids, "Before: the representation "
@@ -427,8 +441,11 @@ def show_embedding(ctx: Context) -> None:
                              order=ctx.order, font_size=ctx.font), "map_after", ctx,
                key=chart_key,
                on_select=lambda: _pick_from_map(chart_key, state_key))
-    say(info["caption"] + f" Circled: patient {ctx.pid}; ringed: its {len(la)} look-alikes in "
-        "the learned space (the same patients on both maps).")
+    forest = float(getattr(m, "forest_scale_", 0.0) or 0.0) > 0
+    say(info["caption"] + f" Circled: patient {ctx.pid}; ringed: its {len(la)} nearest "
+        "patients in the learned space alone (the same patients on both maps)"
+        + ("; the look-alikes of step 7 also count the forest proximity, so they can "
+           "differ." if forest else "."))
 
 
 def refinement_controls(ctx: Context) -> None:

@@ -479,7 +479,10 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
         fig.add_trace(go.Scatter(
             x=coords[m, 0], y=coords[m, 1], mode="markers", name=plot_text(v, 30),
             legendrank=1000 + rank[v],
-            customdata=m[:, None], text=[plot_text(s, 20) for s in ids[m]],
+            # a list, not an array: plotly sends a numpy array as a typed array, whose
+            # clicked point came back as a dict (walk-through 74: a click on the map
+            # blanked the page with KeyError 0)
+            customdata=[[int(i)] for i in m], text=[plot_text(s, 20) for s in ids[m]],
             hovertemplate="%{text}<extra></extra>",
             marker={"size": 6 if big else 12, "color": colour, "opacity": 0.85}))
     if lookalikes is not None and len(lookalikes):

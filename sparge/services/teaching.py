@@ -656,6 +656,16 @@ def forest_part(model) -> str:
             f"{model.forest_weight_:g}, {chosen})")
 
 
+def embedding_neighbors(model, patient: int, n_neighbors: int = 5) -> np.ndarray:
+    """A training patient's nearest other training patients in the learned space alone
+    (the embedding step's picture): walk-through 74 ringed the model's look-alikes there,
+    ranked with the forest proximity too, and read them as the embedding's nearest."""
+    E = np.asarray(model.embedding_, dtype=float)
+    k = min(int(n_neighbors) + 1, len(E))
+    idx = knn_search(E, E[[patient]], k)[1][0]
+    return np.asarray([i for i in idx if i != patient][:n_neighbors], dtype=int)
+
+
 # ---------------------------------------------------------------------- 7. look-alikes
 def lookalike_step(model, patient: int, n_neighbors: int = 5) -> dict:
     """The followed patient's look-alikes with distances and sparse weights."""

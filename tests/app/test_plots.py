@@ -428,3 +428,23 @@ def test_a_legend_of_many_answers_goes_beside_the_map_not_over_it():
     many = pd.Series([f"answer {i % 15}" for i in range(40)])
     fig = cohort_map(frame, many, color_title="Cytogenetics")
     assert fig.layout.legend.orientation == "v" and fig.layout.legend.x > 1
+
+
+def test_a_click_on_the_lecture_map_gives_the_followed_patient_back():
+    """Walk-through 74: a click on "After: the learned space (click a patient to follow
+    it)" blanked the page (KeyError 0): the map's customdata went to the browser as a
+    typed array and the clicked point came back as an object."""
+    from sparge.app.lecture import clicked_index
+    from sparge.app.plots_lecture import map_figure
+
+    coords = np.random.default_rng(0).normal(size=(30, 2))
+    fig = map_figure(coords, ["a", "b"] * 15, [f"P{i}" for i in range(30)], "After")
+    sent = fig.to_plotly_json()["data"]
+    for trace in sent:
+        if trace.get("customdata") is not None:
+            assert isinstance(trace["customdata"], list)  # no typed array
+            assert all(isinstance(c, list) and isinstance(c[0], int)
+                       for c in trace["customdata"])
+    assert clicked_index([5]) == 5 and clicked_index({"0": 7}) == 7
+    assert clicked_index(3) == 3 and clicked_index(None) is None
+    assert clicked_index("not a number") is None and clicked_index([]) is None

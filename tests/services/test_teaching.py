@@ -489,3 +489,14 @@ def test_the_toys_extreme_settings_fit_and_draw(change):
     assert np.all(np.isfinite(model.embedding_))
     tc.embedding_step(model, 5)
     tc.lookalike_step(model, 0, 5)
+
+
+def test_the_embedding_step_rings_the_nearest_patients_of_the_learned_space(toy):
+    """Walk-through 74: the ringed "look-alikes in the learned space" were the model's
+    look-alikes, ranked with the forest proximity too, not the map's nearest patients."""
+    E = toy.embedding_
+    got = tc.embedding_neighbors(toy, 3, 5)
+    d = ((E - E[3]) ** 2).sum(axis=1)
+    d[3] = np.inf
+    assert 3 not in got and len(got) == 5
+    assert np.allclose(np.sort(d[got]), np.sort(d)[:5])
