@@ -353,8 +353,9 @@ def _patient_completion(ctx: Context) -> None:
 
 
 def dictionary_controls(ctx: Context) -> None:
-    control("slider", "Atoms k", "n_atoms", "Dictionary size (half per outcome).",
-            min_value=2, max_value=16, step=2)
+    # at least 2 atoms per outcome (the model's rule): "2 atoms" drew 4 (walk-through 74)
+    control("slider", "Atoms k", "n_atoms", "Dictionary size (half per outcome, at least 2 "
+            "per outcome).", min_value=4, max_value=16, step=2)
 
 
 def show_dictionary(ctx: Context) -> None:

@@ -367,7 +367,11 @@ def dictionary_caption(model) -> str:
     # "high" and "low" risk read as opposite patterns
     s_max = getattr(model, "n_nonzero", None)
     if s_max is not None:
-        text += f" K-SVD writes each patient with at most s = {int(s_max)} atoms."
+        # walk-through 74 saw up to 7 atoms in a patient's code beside "at most s = 3"
+        text += (f" While it learns the atoms, K-SVD writes each patient with at most "
+                 f"s = {int(s_max)} of them (the n_nonzero parameter); the sparse codes of "
+                 "the next step are another fit (the elastic net), whose r₁ sets how many "
+                 "atoms a patient uses.")
     if cls is not None and classes is not None:
         text += (" An atom's outcome names the sub-dictionary it was learned in, not a "
                  "pattern only that outcome has: atoms of two outcomes can be near-identical, "

@@ -127,7 +127,7 @@ def test_atoms_change_the_dictionary(cohort, toy):
     # s is given its value, and an atom's outcome is said to be its sub-dictionary's
     # (walk-through 69: near-identical "high" and "low" atoms read as opposites)
     said = tc.dictionary_caption(four)
-    assert f"at most s = {four.n_nonzero} atoms" in said
+    assert f"at most s = {four.n_nonzero} of them (the n_nonzero parameter)" in said
     assert "names the sub-dictionary it was learned in" in said
     assert np.allclose(np.linalg.norm(four.dictionary_, axis=0), 1)
 
