@@ -2304,12 +2304,16 @@ class Encoder(TransformerMixin, BaseEstimator):
                                 "were read as numbers (1234.5).")
         if cens:
             seen = list(dict.fromkeys(c for _, c in cens))[:3]  # '>90' once, not thrice
+            # "below" for "<5" (walk-through 74 read "beyond" as above it)
+            below = {c.strip()[:1] in "<≤⩽" for _, c in cens}  # else "> 90", "4 +"
+            where = ("below it" if below == {True} else "above it" if below == {False}
+                     else "below a '<' limit, above a '>' one")
             report.notes.append(
                 f"Column '{_q(col)}': {len(cens):,} value{'s' if len(cens) != 1 else ''} "
                 f"written as a limit ({quoted_names(seen, width=20)}; "
                 f"CSV {csv_lines([r + 2 for r, _ in cens[:3]])}"
                 f"{' …' if len(cens) > 3 else ''}) read as the limit itself: the true value "
-                "lies beyond it.")
+                f"lies {where}.")
         extreme = sorted({s for _, s in bad if extreme_word(s)})
         these = "this cell" if len(bad) == 1 else "these cells"
         for cells, hint in ((bad, f"expected numbers; {these} (CSV {{lines}}) "

@@ -319,8 +319,18 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # several candidates that are one answer themselves ("F" beside "Femal" and "Female",
     # walk-through 22's typo): the short one goes with them
     target = {**typos, **dict(out)}
+
+    def end(lv: str) -> str:
+        """Where an answer ends up, through chains: "fmale" -> "female" -> "Female"
+        (walk-through 74's "F" was offered with neither)."""
+        for _ in range(8):
+            if target.get(lv, lv) == lv:
+                break
+            lv = target[lv]
+        return lv
+
     for short, longer in several.items():
-        ends = {target.get(lv, lv) for lv in longer}
+        ends = {end(lv) for lv in longer}
         if len(ends) == 1:
             out.append((short, ends.pop()))
     # the same answer in other words, for the answers clinic exports most often spell
@@ -898,8 +908,10 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
            for u in ("/day", "perday", "/d", "aday", "cigs/day", "cigarettes/day",
                      "/day)", "perday)", "cigs/day)"))))),
     (("sex", "gender"), (
-        ("female", "f", "woman", "w", "fem", "girl"),
-        ("male", "m", "man", "masc", "boy"),
+        # and the typos that left "F" unpaired beside them (walk-through 74's "fmale")
+        ("female", "f", "woman", "w", "fem", "girl", "fmale", "femal", "femle", "femail",
+         "femaile", "fenale", "femlae", "famale"),
+        ("male", "m", "man", "masc", "boy", "mael", "mle", "malee", "nale"),
         # walk-through 53: "NB" beside "Non-binary"
         ("nonbinary", "nb", "enby", "genderqueer", "nonbinary/genderqueer"))),
     # walk-through 41's child-health clinic: immunisations up to date written UTD,

@@ -206,4 +206,4 @@ def test_a_count_written_as_its_least_value_is_read_as_a_limit():
     np.testing.assert_array_equal(X[:, names.index("Falls in last year")], falls.clip(max=4))
     notes = " ".join(enc.report_.notes)
     assert "Column 'Falls in last year': 1 value written as a limit ('4 +'; CSV line 10) read " \
-        "as the limit itself: the true value lies beyond it." in notes
+        "as the limit itself: the true value lies above it." in notes
