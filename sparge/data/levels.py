@@ -190,6 +190,20 @@ def _prefixed_numbers(keys: dict[str, str], paired: set[str]) -> list[tuple[str,
     return [(lv, plain[n]) for way in ways.values() for n, lv in way.items()]
 
 
+def _one_edit(a: str, b: str) -> bool:
+    """Whether two words differ by one letter added, dropped, changed, or two neighbours
+    swapped ("fmale" / "female", "femlae" / "female")."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((i for i in range(len(short)) if short[i] != long[i]), len(short))
+    return short[i:] == long[i + 1:]
+
+
 def abbreviated_levels(levels: list[str], column: str | None = None
                        ) -> list[tuple[str, str]]:
     """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
@@ -344,6 +358,9 @@ def abbreviated_levels(levels: list[str], column: str | None = None
                    # ("m" beside "mild" may mean either)
                    and (len(loose_key(k)) > 1 or not any(
                        o.startswith(loose_key(k)) and loose_key(o) not in group
+                       # a typo of the group's words is none (walk-through 74's "fmale"
+                       # left "F" unpaired)
+                       and not any(_one_edit(loose_key(o), w) for w in group if len(w) > 3)
                        for o in keys.values()))]
         target = min(present, default=None, key=lambda lv: (
             len(loose_key(keys[lv])) == 1, group.index(loose_key(keys[lv]))))
@@ -908,10 +925,8 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
            for u in ("/day", "perday", "/d", "aday", "cigs/day", "cigarettes/day",
                      "/day)", "perday)", "cigs/day)"))))),
     (("sex", "gender"), (
-        # and the typos that left "F" unpaired beside them (walk-through 74's "fmale")
-        ("female", "f", "woman", "w", "fem", "girl", "fmale", "femal", "femle", "femail",
-         "femaile", "fenale", "femlae", "famale"),
-        ("male", "m", "man", "masc", "boy", "mael", "mle", "malee", "nale"),
+        ("female", "f", "woman", "w", "fem", "girl"),
+        ("male", "m", "man", "masc", "boy"),
         # walk-through 53: "NB" beside "Non-binary"
         ("nonbinary", "nb", "enby", "genderqueer", "nonbinary/genderqueer"))),
     # walk-through 41's child-health clinic: immunisations up to date written UTD,
