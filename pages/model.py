@@ -397,7 +397,10 @@ def heldout_check() -> None:
                              height=35 * (min(len(shown), 20) + 1) + 3)
                 st.caption(f"Every held-out patient of every split, by how many of its {k} "
                            "look-alikes had each outcome: how many patients, and the % of "
-                           "them who had that outcome themselves (95 % Wilson interval). "
+                           "them who had that outcome themselves (95 % Wilson interval). A "
+                           "patient held out by several splits counts in each; the "
+                           "intervals allow for it (as many patients as there are distinct "
+                           "ones). "
                            f"'9 of {k} look-alikes had it' reads as a 90 % chance only "
                            "where this table says so. The Explore and New patient pages "
                            "quote it under the look-alikes' outcomes.")

@@ -166,7 +166,9 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
     total = n_splits * len(methods)
     done = 0
     seen: dict[str, list] = {m: [] for m in methods}  # every split's look-alike outcomes
+    held = np.zeros(len(y), dtype=int)  # how many splits held each patient out
     for s, (tr, te) in enumerate(splits.split(X, y)):
+        held[te] += 1
         for method in methods:
             if callback is not None:
                 callback(done / total, f"split {s + 1} of {n_splits}: {method}")
@@ -186,7 +188,10 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
     out.attrs["n_test"] = len(te)  # and whether it can say anything
     # a cohort of 15 trains on 10 patients a split: "the 10 look-alikes" were all of them
     out.attrs["k"], out.attrs["k_vote"] = min(10, len(tr)), min(5, len(tr))
-    # what "8 of 10 look-alikes had it" meant for held-out patients, by method
+    # what "8 of 10 look-alikes had it" meant for held-out patients, by method; a patient
+    # held out by several splits counts in each (walk-through 74: the intervals took them
+    # for so many patients), so their intervals are widened by the repeats
+    out.attrs["repeats"] = float(held.sum() / max(int((held > 0).sum()), 1))
     out.attrs["reliability"] = pd.concat(
         [share_reliability(np.vstack([a for a, _ in seen[m]]),
                            np.concatenate([b for _, b in seen[m]]), classes)
@@ -198,9 +203,8 @@ def reliability_table(reliability: pd.DataFrame, order=None) -> pd.DataFrame:
     """The Model page's table of :func:`check_reliability`: for every outcome (in
     ``order`` when given) and band, the held-out patients whose look-alikes fell there and
     the % of them with the outcome, with its 95 % Wilson interval (plain text)."""
-    from sparge.services.workflow import wilson_interval
-
     rel = reliability.copy()
+    repeats = float(rel["repeats"].iloc[0]) if "repeats" in rel and len(rel) else 1.0
     rel["outcome"] = rel["outcome"].astype(str)
     if order is not None:
         rank = {str(o): i for i, o in enumerate(order)}
@@ -208,7 +212,7 @@ def reliability_table(reliability: pd.DataFrame, order=None) -> pd.DataFrame:
         rel = rel.sort_values(["_o", "low"], kind="stable")
     had = []
     for h, n in zip(rel["had"], rel["patients"], strict=True):
-        lo, hi = wilson_interval(int(h), int(n))
+        lo, hi = repeat_interval(int(h), int(n), repeats)
         had.append(f"{100 * h / n:.0f} ({100 * lo:.0f}–{100 * hi:.0f})")
     return pd.DataFrame({
         "Outcome": rel["outcome"].to_numpy(),
@@ -221,11 +225,24 @@ def reliability_table(reliability: pd.DataFrame, order=None) -> pd.DataFrame:
 
 def check_reliability(results: pd.DataFrame, method: str = "SparGE") -> pd.DataFrame | None:
     """The :func:`share_reliability` table of one method from :func:`lookalike_check`'s
-    results, or ``None`` (results without it, or the method not run)."""
+    results, with ``repeats`` (how many splits held out a patient, on average), or
+    ``None`` (results without it, or the method not run)."""
     rel = results.attrs.get("reliability")
     if rel is None or not len(rel) or method not in set(rel["method"]):
         return None
-    return rel[rel["method"] == method].drop(columns="method").reset_index(drop=True)
+    out = rel[rel["method"] == method].drop(columns="method").reset_index(drop=True)
+    return out.assign(repeats=float(results.attrs.get("repeats", 1.0)))
+
+
+def repeat_interval(had: int, patients: int, repeats: float = 1.0) -> tuple[float, float]:
+    """The 95 % Wilson interval of ``had`` in ``patients`` held-out look-ups, where a
+    patient held out by several splits counts ``repeats`` times on average: the interval
+    of as many patients as there are distinct ones (the share kept, the count divided)."""
+    from sparge.services.workflow import wilson_interval
+
+    r = max(float(repeats), 1.0)
+    n = max(int(round(patients / r)), 1)
+    return wilson_interval(int(round(had / patients * n)) if patients else 0, n)
 
 
 def summarize_check(results: pd.DataFrame) -> pd.DataFrame:

@@ -748,7 +748,9 @@ def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count
     b = band.iloc[0]
     had, patients = int(b["had"]), int(b["patients"])
     base = 100 * rel["had"].sum() / max(int(rel["patients"].sum()), 1)
-    lo, hi = wilson_interval(had, patients)
+    from sparge.services.lookalike_check import repeat_interval
+
+    lo, hi = repeat_interval(had, patients, float(b["repeats"]) if "repeats" in b else 1.0)
     span = f"{b['low']}–{b['high']}" if b["low"] != b["high"] else f"{b['low']}"
     return (f"What such a share meant in this cohort's held-out check (Model page): "
             f"{100 * had / patients:.0f} % of the {patients} held-out patients whose {n} "

@@ -104,3 +104,22 @@ def test_look_alikes_drawn_under_conditions_are_not_read_through_the_check(relia
     assert "not among those matching the conditions" in said and "held-out patients" \
         not in said
     assert "not among those matching" not in outcome_share_caption(table)
+
+
+def test_a_patient_held_out_by_several_splits_widens_the_interval():
+    """Walk-through 74: 3 splits of 288 patients gave 261 "held-out patients" in a band
+    table whose Wilson intervals took every split's patient for another patient."""
+    from sparge.services.lookalike_check import repeat_interval
+    from sparge.services.workflow import wilson_interval
+
+    assert repeat_interval(40, 100, 1.0) == wilson_interval(40, 100)
+    lo1, hi1 = repeat_interval(40, 100, 1.0)
+    lo2, hi2 = repeat_interval(40, 100, 2.0)
+    assert lo2 < lo1 and hi2 > hi1 and (lo2, hi2) == wilson_interval(20, 50)
+    rng = np.random.default_rng(2)
+    y = np.array(["Yes"] * 30 + ["No"] * 30)
+    X = rng.normal(size=(60, 3)) + (y == "Yes")[:, None]
+    res = lookalike_check(X, y, n_splits=3, methods=("raw features",))
+    rel = check_reliability(res, "raw features")
+    # 3 splits of 18 held out among 60 patients: some held out twice or more
+    assert 1.0 < rel["repeats"].iloc[0] <= 3.0
