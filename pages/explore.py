@@ -19,7 +19,7 @@ from sparge.app.lookalikes import (
     wrapped_table,
 )
 from sparge.app.plots import cohort_map
-from sparge.app.shell import guard, init_state
+from sparge.app.shell import SAMPLE_NAME, SAMPLE_NOTE, guard, init_state
 from sparge.data.safe_text import md_escape, to_csv
 from sparge.services.display import (
     biomarker_name,
@@ -83,6 +83,8 @@ def _searched() -> None:
 
 
 st.title("Explore the cohort")
+if ss.get("cohort_name") == SAMPLE_NAME:
+    st.info(SAMPLE_NOTE)
 # walk-through 69: with a forest part the look-alikes are not the map's nearest points
 _forest = float(getattr(ss.get("model"), "forest_weight_", 0.0) or 0.0) > 0
 st.caption("Each point is a patient, placed by the learned SparGE space"

@@ -378,7 +378,12 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         "similarity": st.column_config.ProgressColumn(
             LOOKALIKE_HEADERS["similarity"], min_value=0.0, max_value=1.0, format="%.2f",
             width=84,
-            help="1 = identical in the learned space; a typical look-alike scores 0.6 or more"),
+            # walk-through 74: "similarity" was never defined, and read as a percentage
+            help="exp(−d²/h) of the look-alike distance d: 1 = identical in the learned "
+                 "space; h is twice the squared distance within which 90 % of the training "
+                 "patients' look-alikes lie, so a typical look-alike scores 0.6 or more. "
+                 "Not a percentage, and on this model's scale only: compare similarities "
+                 "within one model."),
         "sparse_weight": st.column_config.NumberColumn(
             LOOKALIKE_HEADERS["sparse_weight"], format="%.3f", width=92,
             help=weight_help),

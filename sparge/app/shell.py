@@ -46,6 +46,19 @@ RELOAD_NOTE = ("A browser reload or a typed link starts a new session: uploaded 
 _app_run = threading.local()  # per script thread: is app.py's navigation running this page?
 
 
+#: The bundled sample's name in the sidebar (and the Explore page's note on it).
+SAMPLE_NAME = "bundled sample (synthetic SingHEART-style cohort, 683 patients)"
+#: What a newcomer reads first on Explore with the bundled sample (walk-through 74: the
+#: first screen said nothing of what a look-alike is, nor what the outcome was, and
+#: "synthetic" stood only in the sidebar's small grey text).
+SAMPLE_NOTE = ("**This is a synthetic cohort, not real patients**: 683 made-up adults "
+               "modelled on the SingHEART study, 467 biomarkers (laboratory, cardiac MRI, "
+               "wearable and questionnaire values), the outcome their cardiovascular risk "
+               "(low, medium or high). A patient's **look-alikes** are the training "
+               "patients nearest to them in the space SparGE learned, where patients of one "
+               "outcome lie together. Upload your own table on the Data page.")
+
+
 def page_icon(size: int = 64):
     """The browser tab's icon, drawn here (an RGBA PIL image, ``size`` x ``size``): three
     linked nodes.
@@ -142,7 +155,7 @@ def init_state() -> None:
     _warm_queries()
     if "cohort" not in ss:
         ss.cohort = _sample_cohort(str(samples().cohort_csv))
-        ss.cohort_name = "bundled sample (synthetic SingHEART-style cohort, 683 patients)"
+        ss.cohort_name = SAMPLE_NAME
     if "model" not in ss:
         model, encoder = _default_model(str(samples().default_model))
         set_model(model, encoder, "default model (pre-trained on the bundled sample)")

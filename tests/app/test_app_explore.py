@@ -512,3 +512,16 @@ def test_the_outcome_share_is_read_through_this_models_held_out_check():
     ss["check_results"] = (ss["cohort_name"], len(ss["cohort"].train_rows), res, "other")
     at.run()
     assert "held-out check (Model page)" not in texts(at)
+
+
+def test_the_first_screen_says_the_sample_is_synthetic_and_what_a_look_alike_is():
+    """Walk-through 74: the first screen said nothing of what a look-alike is or what the
+    outcome was, and "synthetic" stood only in the sidebar's small grey text."""
+    at = run()
+    said = " ".join(i.value for i in at.info)
+    assert "synthetic cohort, not real patients" in said
+    assert "cardiovascular risk" in said and "look-alikes" in said
+    # the user's own table: no such note
+    at.session_state["cohort_name"] = "my_table.csv (300 patients)"
+    at.run()
+    assert "not real patients" not in " ".join(i.value for i in at.info)
