@@ -432,11 +432,13 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                         config=SMALL_CHART)
         check = current_check()
         conditioned = match is not None and bool(match.applied)
+        q = np.asarray(query_values, dtype=float).ravel()
         said = outcome_share_caption(
             table, check_reliability(check) if check is not None and not conditioned
-            else None, conditioned=conditioned and check is not None)
+            else None, conditioned=conditioned and check is not None,
+            measured=(int(np.isfinite(q).sum()), int(q.size)))
         if said:
-            st.caption(md_escape(said, 600))
+            st.caption(md_escape(said, 900))
     names = model.feature_names()
     st.markdown("**This patient and the look-alikes, biomarker by biomarker** (values in "
                 "each biomarker's own units; look-alikes: median and interquartile range, "

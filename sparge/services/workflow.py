@@ -760,7 +760,8 @@ def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count
 
 
 def outcome_share_caption(table: pd.DataFrame, reliability: pd.DataFrame | None = None,
-                          conditioned: bool = False) -> str | None:
+                          conditioned: bool = False,
+                          measured: tuple[int, int] | None = None) -> str | None:
     """Words under the look-alikes' outcome bars: how little a share of a few look-alikes
     says (walk-through 71 read "100 % Yes" for two patients; of held-out patients whose
     10 look-alikes all had the event, 67 % had it). With the Model page's held-out check
@@ -768,7 +769,9 @@ def outcome_share_caption(table: pd.DataFrame, reliability: pd.DataFrame | None 
     (walk-through 72 read "9 of 10 died" as a 90 % risk; half of such patients died).
     ``conditioned``: the look-alikes were drawn among the patients matching conditions,
     where the check's reading does not apply (said so: walk-through 73 read the share as
-    a risk there). ``None`` without outcomes."""
+    a risk there). ``measured``: the patient's values given, of the model's; under half,
+    the check's reading is said to be for patients with most of theirs (walk-through 74's
+    new patient had 5 of 18). ``None`` without outcomes."""
     if "outcome" not in table:
         return None
     counts = table["outcome"].dropna().astype(str).value_counts()
@@ -778,6 +781,10 @@ def outcome_share_caption(table: pd.DataFrame, reliability: pd.DataFrame | None 
     said = f"{k} of {n} look-alikes had '{plain_text(top, 40)}'. "
     heldout = heldout_share_sentence(reliability, top, k, n) if n == len(table) else None
     if heldout:
+        if measured is not None and 0 < measured[1] and measured[0] < 0.5 * measured[1]:
+            heldout += (f" This patient has {measured[0]} of the model's {measured[1]} "
+                        "values; the held-out patients had most of theirs, so the reading "
+                        "may not carry over.")
         return said + heldout
     lo, hi = wilson_interval(k, n)
     where = ("The held-out check's reading of such shares (Model page) is for look-alikes "

@@ -123,3 +123,12 @@ def test_a_patient_held_out_by_several_splits_widens_the_interval():
     rel = check_reliability(res, "raw features")
     # 3 splits of 18 held out among 60 patients: some held out twice or more
     assert 1.0 < rel["repeats"].iloc[0] <= 3.0
+
+
+def test_a_patient_with_few_values_is_told_the_check_may_not_carry_over(reliability):
+    """Walk-through 74's new patient had 5 of 18 values and read the check's 97 %."""
+    table = pd.DataFrame({"outcome": ["died"] * 9 + ["alive"]})
+    few = outcome_share_caption(table, reliability, measured=(5, 18))
+    assert "This patient has 5 of the model's 18 values" in few
+    assert "This patient has" not in outcome_share_caption(table, reliability,
+                                                           measured=(12, 18))
