@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.safe_text import quote as _q
+from sparge.data.tables import yes_no_codes
 
 #: A feature whose values alone rank one outcome above the others with at least this AUC
 #: (or at most 1 − it) is questioned: a value recorded after the outcome gives it away.
@@ -34,10 +35,14 @@ DEATH_ANSWER = re.compile(r"(?:patient |pt )?(?:died|dead|deceased|death|expired
                           re.IGNORECASE)
 
 
+def _plain(answer: object) -> str:
+    """An answer with its spaces folded and a final full stop dropped."""
+    return re.sub(r"\s+", " ", str(answer).strip().rstrip("."))
+
+
 def death_answers(answers) -> list[str]:
     """The answers of a column that say the patient died (:data:`DEATH_ANSWER`)."""
-    return [str(a) for a in answers
-            if DEATH_ANSWER.fullmatch(re.sub(r"\s+", " ", str(a).strip().rstrip(".")))]
+    return [str(a) for a in answers if DEATH_ANSWER.fullmatch(_plain(a))]
 
 
 #: Answers that say the patient is alive at last contact ("Alive", "living", "A&W").
@@ -59,15 +64,13 @@ def vital_status(column: str, answers) -> list[str]:
     answers = [str(a) for a in answers]
     alive = [a for a in answers if ALIVE_ANSWER.fullmatch(_plain(a))]
     if alive:
-        died = [a for a in answers if a in death_answers(answers)
-                or _DIED_OF.fullmatch(_plain(a))]
+        died = [a for a in answers
+                if DEATH_ANSWER.fullmatch(_plain(a)) or _DIED_OF.fullmatch(_plain(a))]
         if died:
             return died
     if DEATH_NAME.fullmatch(str(column)[:80]):
         if {_plain(a) for a in answers} == {"0", "1"}:  # "Died" coded 0/1
             return [a for a in answers if _plain(a) == "1"]
-        from sparge.data.tables import yes_no_codes
-
         codes = yes_no_codes(answers)
         if codes is not None:  # "Alive: No" is the death
             dead = 2 if str(column).strip().lower().startswith("alive") else 1
@@ -78,10 +81,6 @@ def vital_status(column: str, answers) -> list[str]:
 #: A death's cause beside alive answers: an oncology follow-up's "DOD", "DOC".
 _DIED_OF = re.compile(r"dod|doc|d\.o\.d|(?:died|dead) (?:of|from|with) .{1,40}",
                       re.IGNORECASE)
-
-
-def _plain(answer: str) -> str:
-    return re.sub(r"\s+", " ", str(answer).strip().rstrip("."))
 
 
 def vital_status_message(found: dict[str, list[str]]) -> str:

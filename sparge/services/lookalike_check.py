@@ -29,6 +29,7 @@ from sparge.services.split_errors import (
     few_test_patients,
     noise_margin,
     paired_difference,
+    repeat_interval,
     split_test_fraction,
 )
 
@@ -232,17 +233,6 @@ def check_reliability(results: pd.DataFrame, method: str = "SparGE") -> pd.DataF
         return None
     out = rel[rel["method"] == method].drop(columns="method").reset_index(drop=True)
     return out.assign(repeats=float(results.attrs.get("repeats", 1.0)))
-
-
-def repeat_interval(had: int, patients: int, repeats: float = 1.0) -> tuple[float, float]:
-    """The 95 % Wilson interval of ``had`` in ``patients`` held-out look-ups, where a
-    patient held out by several splits counts ``repeats`` times on average: the interval
-    of as many patients as there are distinct ones (the share kept, the count divided)."""
-    from sparge.services.workflow import wilson_interval
-
-    r = max(float(repeats), 1.0)
-    n = max(int(round(patients / r)), 1)
-    return wilson_interval(int(round(had / patients * n)) if patients else 0, n)
 
 
 def summarize_check(results: pd.DataFrame) -> pd.DataFrame:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import binomtest
 
 #: The test share of the splits when a caller does not say (the paper's 70/30).
 TEST_FRACTION = 0.3
@@ -111,3 +112,22 @@ def few_test_patients(results: pd.DataFrame) -> str:
 
 __all__ = ["FEW_TEST_PATIENTS", "TEST_FRACTION", "corrected_se", "few_test_patients",
            "noise_margin", "paired_difference", "split_test_fraction"]
+
+
+def wilson_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a share of ``k`` in ``n`` (scipy's
+    ``binomtest(...).proportion_ci``): where the true share may lie given so few (10 of
+    10 is 0.72 to 1); (0, 1) without any."""
+    if n <= 0:
+        return 0.0, 1.0
+    ci = binomtest(k, n).proportion_ci(level, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def repeat_interval(had: int, patients: int, repeats: float = 1.0) -> tuple[float, float]:
+    """The 95 % Wilson interval of ``had`` in ``patients`` held-out look-ups, where a
+    patient held out by several splits counts ``repeats`` times on average: the interval
+    of as many patients as there are distinct ones (the share kept, the count divided)."""
+    r = max(float(repeats), 1.0)
+    n = max(int(round(patients / r)), 1)
+    return wilson_interval(int(round(had / patients * n)) if patients else 0, n)

@@ -14,7 +14,6 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest
 
 from sparge.data.column_guess import later_outcome_named, outcome_named_columns
 from sparge.data.dates import read_dates
@@ -34,6 +33,7 @@ from sparge.method.lowrank import column_bounds
 from sparge.method.preprocess import PAPER_MAX_MISSING, missing_fraction_per_row
 from sparge.services.display import answers_by_code, biomarker_name, format_number
 from sparge.services.maps import encoding_mismatch
+from sparge.services.split_errors import repeat_interval, wilson_interval
 from sparge.services.typicality import ATYPICAL_SHARE
 
 
@@ -723,16 +723,6 @@ def outcome_shares(table: pd.DataFrame) -> pd.Series:
     return table["outcome"].value_counts(normalize=True)
 
 
-def wilson_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    """The Wilson score interval of a share of ``k`` in ``n`` (scipy's
-    ``binomtest(...).proportion_ci``): where the true share may lie given so few (10 of
-    10 is 0.72 to 1); (0, 1) without any."""
-    if n <= 0:
-        return 0.0, 1.0
-    ci = binomtest(k, n).proportion_ci(level, method="wilson")
-    return float(ci.low), float(ci.high)
-
-
 def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count: int,
                            n: int, min_patients: int = 10) -> str | None:
     """What ``count`` of ``n`` look-alikes with ``outcome`` meant for the held-out patients
@@ -748,8 +738,6 @@ def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count
     b = band.iloc[0]
     had, patients = int(b["had"]), int(b["patients"])
     base = 100 * rel["had"].sum() / max(int(rel["patients"].sum()), 1)
-    from sparge.services.lookalike_check import repeat_interval
-
     lo, hi = repeat_interval(had, patients, float(b["repeats"]) if "repeats" in b else 1.0)
     span = f"{b['low']}–{b['high']}" if b["low"] != b["high"] else f"{b['low']}"
     return (f"What such a share meant in this cohort's held-out check (Model page): "
