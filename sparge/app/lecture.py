@@ -30,6 +30,17 @@ def say(text: str) -> None:
 
 TOY, REAL = "Toy cohort (live controls)", "Current model"
 FONT = {"normal": 14, "present": 20}
+#: Screen heights a presentation's slides can be fitted to (pixels the browser shows in
+#: full screen), the first by default: a 1280 x 720 projector (and so a 1024 x 768 one),
+#: 1024 x 768 or a 1366 x 768 laptop, 1440 x 900, full HD.
+SCREENS = (720, 768, 900, 1080)
+#: What a slide shows above its figure (Streamlit's top bar and the page's padding, the
+#: navigation row, the slide's title) and below it (its download button), in pixels.
+SLIDE_TOP, SLIDE_BELOW = 210, 45
+#: The height of a row of tabs (the slide's pictures, one per tab).
+TABS_ROW = 50
+#: No figure of the presentation is made shorter than this (a plot needs some room).
+MIN_FIGURE = 280
 LAMBDAS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
 R1S = (0.0, 0.02, 0.05, 0.1, 0.15, 0.25, 0.4, 0.6)
 #: A static style block written here (no user text): larger type on a projector.
@@ -46,6 +57,10 @@ section.main .block-container, [data-testid="stMainBlockContainer"] {
   font-size: 1.3rem; line-height: 1.45;
 }
 [data-testid="stMainBlockContainer"] h2 { font-size: 1.8rem; padding-top: 0.2rem; }
+/* a slide is the whole screen: no sidebar (the toggle on the slide turns the presentation
+   off and brings the pages back); at 1024 px it took 300 px of the slide */
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"] { display: none !important; }
 [data-testid="stCaptionContainer"] p { font-size: 1.15rem; }
 .katex { font-size: 1.12em; }
 .katex-display { overflow-x: auto; overflow-y: hidden; }
@@ -114,6 +129,20 @@ class Context:
     n_neighbors: int
     token: str
     order: list[str] | None = None  # the outcomes in the order of the app's colours
+    screen: int | None = None  # the presentation's screen height (None: reading)
+    notes: bool = True  # "What to say" under the slide's formulas
+
+    def height(self, default: int, *, legend: bool = True, tabs: bool = False) -> int:
+        """A figure's height (the figure builders' ``height``): ``default`` when reading;
+        in the presentation no taller than what the screen leaves beside the slide's
+        navigation, title, ``tabs`` above the figure, the toolbar strip and, with a
+        ``legend``, its rows at the foot (:mod:`sparge.app.plots_lecture` adds both)."""
+        if self.screen is None:
+            return default
+        room = (self.screen - SLIDE_TOP - SLIDE_BELOW - pt.TOOLBAR
+                - (TABS_ROW if tabs else 0)
+                - (pt.LARGE_LEGEND_ROWS * (self.font + 10) if legend else 0))
+        return int(min(default, max(room, MIN_FIGURE)))
 
     @property
     def toy(self) -> bool:
@@ -231,14 +260,17 @@ def figure(fig, name: str, ctx: Context, *, key: str | None = None, on_select=No
                        on_click="ignore")
 
 
-def step_text(step: tc.Step, present: bool = False) -> None:
+def step_text(step: tc.Step, present: bool = False, notes: bool = True) -> None:
     """Title, formulas and words; in the presentation the words and the correction fold
     into "What to say" (a slide is one screen: the words in large type ran a slide to
-    1,200-2,400 pixels at 1400 x 900)."""
+    1,200-2,400 pixels at 1400 x 900), shown only with the speaker notes on (on a
+    projector the audience read them; walk-through 74)."""
     if not present:  # the presentation writes the title above the slide's columns
         st.header(step.title)
     for f in step.formulas:
         st.latex(f)
+    if present and not notes:
+        return
     # one open/closed state per slide (unkeyed, slide 3's state carried over to slide 4
     # and one click there closed what looked closed; walk-through 21)
     notes = st.expander("What to say", icon=":material/record_voice_over:",
@@ -269,7 +301,7 @@ def show_data(ctx: Context) -> None:
         hidden = ctx.cohort.hidden[np.ix_(rows, cols)]
     fig = pt.data_heatmap(info["Xs"][np.ix_(rows, cols)], names, ctx.ids[rows],
                           highlight=int(np.flatnonzero(rows == ctx.patient)[0]),
-                          hidden=hidden, font_size=ctx.font,
+                          hidden=hidden, font_size=ctx.font, height=ctx.height(560, legend=False),
                           title=f"The table: {len(rows):,} of {info['Xs'].shape[0]:,} patients"
                                 f" × {len(cols)} of {info['Xs'].shape[1]} biomarkers")
     figure(fig, "data", ctx)
@@ -312,13 +344,16 @@ def show_completion(ctx: Context) -> None:
     with c1:
         figure(pt.singular_values_figure(m.filled_singular_values_,
                                          m.completion_singular_values_, m.rank_,
-                                         font_size=ctx.font), "singular_values", ctx)
+                                         font_size=ctx.font,
+                                         height=ctx.height(380, tabs=True)),
+               "singular_values", ctx)
         say(tc.completion_caption(m))
     with c2:
         if ctx.toy:
             err = tc.completion_error(m, ctx.cohort)
             figure(pt.completion_error_figure(err["rmse_lowrank"], err["rmse_mean"],
-                                              err["n_hidden"], font_size=ctx.font),
+                                              err["n_hidden"], font_size=ctx.font,
+                                              height=ctx.height(300, tabs=True)),
                    "completion_error", ctx)
             say(err["caption"])
         else:
@@ -339,7 +374,9 @@ def _patient_completion(ctx: Context) -> None:
         truth = np.where(ctx.cohort.hidden[ctx.patient], T, np.nan)[cols]
     n_gap = int(row["was_gap"].sum())
     figure(pt.completion_row_figure(row.iloc[cols].reset_index(drop=True), ctx.pid,
-                                    truth=truth, font_size=ctx.font), "patient_completion", ctx)
+                                    truth=truth, font_size=ctx.font,
+                                    height=ctx.height(380, tabs=True)),
+           "patient_completion", ctx)
     shown_gaps = int(row["was_gap"].iloc[cols].sum())
     say(f"Patient {ctx.pid}: {n_gap} {'gap' if n_gap == 1 else 'gaps'} filled"
         + ("" if len(cols) == len(row) else
@@ -364,7 +401,9 @@ def show_dictionary(ctx: Context) -> None:
     used = np.flatnonzero(m.codes_[ctx.patient])
     names = [m.feature_names()[j] for j in feats]
     figure(pt.dictionary_figure(m.dictionary_[feats], names, tc.atom_labels(m), used=used,
-                                font_size=ctx.font), "dictionary", ctx)
+                                font_size=ctx.font, height=ctx.height(460, legend=False)),
+           "dictionary",
+           ctx)
     cap = tc.dictionary_caption(m)
     cap += f" Boxed: the {len(used)} atom(s) patient {ctx.pid} uses."
     if len(feats) < m.dictionary_.shape[0]:
@@ -382,17 +421,24 @@ def show_codes(ctx: Context) -> None:
     m = ctx.model
     info = tc.code_step(m, ctx.patient)
     rows, _ = tc.matrix_view(m, ctx.patient, max_rows=40)
-    c1, c2 = panels(ctx, [3, 2], ["Codes", f"Patient {ctx.pid}"])
+    if ctx.screen is not None:  # one figure per tab: two stacked ran below the screen
+        c1, c2, c3 = st.tabs(["Codes", f"Patient {ctx.pid}", "Atoms used"])
+    else:
+        c1, c2 = st.columns([3, 2])
+        c3 = c2
     with c1:
         figure(pt.codes_figure(m.codes_[rows], tc.atom_labels(m), ctx.ids[rows],
                                highlight=int(np.flatnonzero(rows == ctx.patient)[0]),
-                               font_size=ctx.font), "codes", ctx)
+                               font_size=ctx.font,
+                               height=ctx.height(460, legend=False, tabs=True)), "codes", ctx)
         say(info["caption"])
     with c2:
-        figure(pt.patient_code_figure(info["table"], ctx.pid, font_size=ctx.font),
-               "patient_code", ctx)
+        figure(pt.patient_code_figure(info["table"], ctx.pid, font_size=ctx.font,
+                                      height=ctx.height(320, tabs=True)), "patient_code", ctx)
+    with c3:
         figure(pt.atoms_used_figure(info["nnz"], m.n_atoms_, int(info["nnz"][ctx.patient]),
-                                    font_size=ctx.font), "atoms_used", ctx)
+                                    font_size=ctx.font, height=ctx.height(320, tabs=True)),
+               "atoms_used", ctx)
 
 
 def graph_controls(ctx: Context) -> None:
@@ -413,7 +459,7 @@ def show_graphs(ctx: Context) -> None:
     figure(pt.graph_figure(info["coords"], info["W_plus"], info["W_minus"], ctx.labels,
                            ctx.ids, highlight=ctx.patient, shown=info["shown"],
                            totals=(info["n_plus"], info["n_minus"]), order=ctx.order,
-                           font_size=ctx.font),
+                           font_size=ctx.font, height=ctx.height(520)),
            "graphs", ctx)
     say(info["caption"] + f" Bold: patient {ctx.pid}'s own edges; faint: all the others.")
 
@@ -432,14 +478,16 @@ def show_embedding(ctx: Context) -> None:
         figure(pt.map_figure(info["before"], ctx.labels, ctx.ids, "Before: the representation "
                              "(codes + completed scores), first two principal axes",
                              highlight=ctx.patient, lookalikes=la, axis="principal axis",
-                             order=ctx.order, font_size=ctx.font), "map_before", ctx)
+                             order=ctx.order, font_size=ctx.font,
+                             height=ctx.height(440, tabs=True)), "map_before", ctx)
     with c2:
         state_key = patient_key(ctx.toy)
         chart_key = "teach_map_after_" + ("toy" if ctx.toy else "model")
         figure(pt.map_figure(info["after"], ctx.labels, ctx.ids,
                              "After: the learned space (click a patient to follow it)",
                              highlight=ctx.patient, lookalikes=la, axis="learned axis",
-                             order=ctx.order, font_size=ctx.font), "map_after", ctx,
+                             order=ctx.order, font_size=ctx.font,
+                             height=ctx.height(440, tabs=True)), "map_after", ctx,
                key=chart_key,
                on_select=lambda: _pick_from_map(chart_key, state_key))
     forest = float(getattr(m, "forest_scale_", 0.0) or 0.0) > 0
@@ -459,7 +507,8 @@ def show_refinement(ctx: Context) -> None:
     info = tc.refinement_step(m)
     if len(info["history"]) > 1:
         figure(pt.objective_figure(info["history"], getattr(m, "best_iteration_", None),
-                                   supervised=bool(m.supervised), font_size=ctx.font),
+                                   supervised=bool(m.supervised), font_size=ctx.font,
+                                   height=ctx.height(380)),
                "objective", ctx)
     say(info["caption"])
 
@@ -477,7 +526,8 @@ def show_lookalikes(ctx: Context) -> None:
     with c1:
         figure(pt.lookalike_weights_figure(info["table"], ctx.pid, order=ctx.order,
                                            by_outcome=getattr(ctx.model, "y_", None)
-                                           is not None, font_size=ctx.font),
+                                           is not None, font_size=ctx.font,
+                                           height=ctx.height(340, tabs=True)),
                "lookalike_weights", ctx)
         say(info["caption"])
     with c2:
@@ -516,7 +566,7 @@ def render_step(step: tc.Step, ctx: Context, *, present: bool) -> None:
         with st.container(key="teach_step_cols"):  # a narrow screen puts the pictures first
             left, right = st.columns([2, 3], gap="medium")
         with left:
-            step_text(step, present=True)
+            step_text(step, present=True, notes=ctx.notes)
             step_controls(step, ctx)
         with right:
             RENDER[step.key](ctx)
@@ -527,8 +577,10 @@ def render_step(step: tc.Step, ctx: Context, *, present: bool) -> None:
 
 
 # ---------------------------------------------------------------------- the page
-def context(source: str, n_neighbors: int, font: int) -> Context:
-    """The model and followed patient of the chosen source (the toy is fitted here)."""
+def context(source: str, n_neighbors: int, font: int, screen: int | None = None,
+            notes: bool = True) -> Context:
+    """The model and followed patient of the chosen source (the toy is fitted here);
+    ``screen`` and ``notes``: the presentation's screen height and speaker notes."""
     ss = st.session_state
     toy = source == TOY
     if toy:
@@ -555,11 +607,11 @@ def context(source: str, n_neighbors: int, font: int) -> Context:
         ss[key] = 0
     return Context(model=model, patient=int(ss[key]), ids=ids, labels=tc.outcomes(model),
                    cohort=cohort, font=font, n_neighbors=n_neighbors, token=token,
-                   order=outcome_order(model))
+                   order=outcome_order(model), screen=screen, notes=notes)
 
 
 #: The header's choices kept across pages.
-_KEPT = ("teach_source", "teach_k", "teach_present")
+_KEPT = ("teach_source", "teach_k", "teach_present", "teach_screen", "teach_notes")
 
 
 def _keep(name: str) -> None:
@@ -573,7 +625,9 @@ def header_controls(build) -> tuple[bool, Context, object | None]:
     popover beside the toggle (the four controls took 230 px of a 900 px screen, and a
     slide ran below the fold). ``build(source, n_neighbors, font)`` makes the context (the
     picker needs its IDs). Returns whether the presentation is on, the context and, in
-    the presentation, the place for :func:`presentation_nav`.
+    the presentation, the place for :func:`presentation_nav`. The presentation's settings
+    also fit its slides to a screen height (:data:`SCREENS`) and show or hide the speaker
+    notes.
     """
     st.markdown(HEADER_CSS, unsafe_allow_html=True)
     # Streamlit forgets a widget's value on another page: the choices are kept apart and
@@ -601,10 +655,25 @@ def header_controls(build) -> tuple[bool, Context, object | None]:
     with c4:
         present = st.toggle("Presentation mode", key="teach_present",
                             on_change=_keep, args=("teach_present",),
-                            help="One step per slide with Back / Next, in large type: its "
-                                 "pictures in tabs, its words folded into 'What to say'; "
-                                 "the other settings under 'Settings'.")
-    ctx = build(source, k, FONT["present" if present else "normal"])
+                            help="One step per slide with Back / Next, in large type, "
+                                 "fitted to a screen's height, without the sidebar (turn "
+                                 "this off to see the pages again): its pictures in tabs, "
+                                 "its words in the speaker notes; the other settings under "
+                                 "'Settings'.")
+    screen, notes = None, True
+    if present:
+        with c1:
+            screen = st.selectbox("Fit the slides to a screen height of", SCREENS,
+                                  key="teach_screen", format_func=lambda h: f"{h} px",
+                                  on_change=_keep, args=("teach_screen",),
+                                  help="The height of the browser's page in full screen "
+                                       "(F11) on the projector: 720 px for 1280 x 720, 768 "
+                                       "px for 1024 x 768. The figures are drawn to fit it.")
+            notes = st.toggle("Speaker notes ('What to say')", key="teach_notes",
+                              on_change=_keep, args=("teach_notes",),
+                              help="The words to say under each slide's formulas: off "
+                                   "on a projector the audience sees, on to rehearse.")
+    ctx = build(source, k, FONT["present" if present else "normal"], screen, notes)
     with c2:
         st.selectbox("Followed patient", help="Followed through every step; a click on the "
                      "learned map (step 5) follows that patient instead.",

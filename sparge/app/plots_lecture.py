@@ -101,12 +101,27 @@ def scale_fonts(fig: go.Figure, font_size: int) -> go.Figure:
     return fig
 
 
-def _row_ticks(y: list[str], highlight: int | None, height: int, font_size: int
+def _title_lines(title: str, font_size: int) -> int:
+    """Lines of a figure's title as :func:`_layout` wraps it."""
+    return wrap_title(title, 36 if font_size >= LARGE_TYPE else 56).count("<br>") + 1
+
+
+def _plot_px(height: int, font_size: int, title: str, x_labels, angle: float) -> int:
+    """The plot area's height in a figure of ``height`` (:func:`_layout`'s argument):
+    less the title's lines and the x axis's tick labels (``x_labels`` at ``angle``
+    degrees) and title. A slide's short heat map crowded 40 row labels into 100 px."""
+    tick = max(font_size - 3, 10)
+    longest = max((len(str(t)) for t in x_labels), default=0)
+    below = abs(np.sin(np.radians(angle))) * longest * 0.55 * tick + tick + font_size + 24
+    return int(height - 24 - (font_size + 10) * _title_lines(title, font_size) - below)
+
+
+def _row_ticks(y: list[str], highlight: int | None, plot_px: int, font_size: int
                ) -> list[str]:
-    """Row labels that stay readable: as many as the plot's height holds at this type size
-    (the presentation's large labels overlapped at every other row), always with the
-    followed patient's."""
-    max_labels = max(int((height - 140) / (max(font_size - 3, 10) + 6)), 5)
+    """Row labels that stay readable: as many as the plot's height (``plot_px``, see
+    :func:`_plot_px`) holds at this type size (the presentation's large labels overlapped
+    at every other row), always with the followed patient's."""
+    max_labels = max(int(plot_px / (max(font_size - 3, 10) + 6)), 3)
     if len(y) <= max_labels:
         return list(y)
     step = -(-len(y) // max(max_labels, 1))
@@ -180,7 +195,8 @@ def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None 
                      type="category",
                      showgrid=False)
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array", type="category",
-                     tickvals=_row_ticks(y, highlight, height, font_size),
+                     tickvals=_row_ticks(y, highlight,
+                                         _plot_px(height, font_size, title, x, 40), font_size),
                      showgrid=False)
     return fig
 
@@ -311,11 +327,12 @@ def codes_figure(Phi: np.ndarray, atom_names, row_labels, *, highlight: int | No
     if highlight is not None:
         fig.add_shape(type="rect", x0=-0.5, x1=len(x) - 0.5, y0=highlight - 0.5,
                       y1=highlight + 0.5, line={"color": SELECTED, "width": 3})
-    _layout(fig, "Sparse codes (blank = exactly zero)", font_size, height,
-            plot_bgcolor="white")
+    title = "Sparse codes (blank = exactly zero)"
+    _layout(fig, title, font_size, height, plot_bgcolor="white")
     fig.update_xaxes(showgrid=False, **xaxis)
+    plot_px = _plot_px(height, font_size, title, xaxis["tickvals"], xaxis["tickangle"])
     fig.update_yaxes(title="patient", autorange="reversed", tickmode="array", type="category",
-                     tickvals=_row_ticks(y, highlight, height, font_size),
+                     tickvals=_row_ticks(y, highlight, plot_px, font_size),
                      showgrid=False)
     return fig
 

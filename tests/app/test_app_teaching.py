@@ -131,8 +131,8 @@ def test_controls_survive_the_presentation_steps(default_model):
         assert len(at.header) == 1 and at.get("plotly_chart")
     assert at.button(key="teach_next").disabled
     assert "font-size" in at.markdown[0].value          # the large-type style block
-    # a slide: its pictures in tabs, its words folded away, the toolbar off the title
-    assert at.tabs and at.expander[0].label == "What to say"
+    # a slide: its pictures in tabs, its words (speaker notes) off, the toolbar off the title
+    assert at.tabs and not at.expander
     assert all(spec["layout"]["modebar"]["orientation"] == "v"
                for spec in figures(at).values())
     # legends at the figure's foot (above the plot they pushed it below the fold)
@@ -159,6 +159,49 @@ def test_the_presentation_keeps_its_settings_in_one_row(default_model):
     at.toggle(key="teach_present").set_value(False).run()
     ok(at)
     assert not at.get("popover") and len(at.header) == len(STEPS)
+
+
+def test_slides_fit_the_chosen_screen_and_the_notes_are_on_request(default_model):
+    """Walk-through 74: at 1024 x 768 a slide ran to 1,400-1,800 px below its navigation,
+    beside a 300 px sidebar, with the speaker notes for the audience to read. Every figure
+    of every slide is now no taller than the chosen screen leaves (the sidebar is hidden by
+    the slide's style block); 1080 px gives the reading mode's figures; the notes come
+    back with their toggle."""
+    from sparge.app.lecture import SCREENS, SLIDE_BELOW, SLIDE_TOP
+
+    def tallest(at) -> int:
+        return max(spec["layout"]["height"] for spec in figures(at).values())
+
+    at = start(default_model, teach_present=True)
+    assert at.selectbox(key="teach_screen").value == SCREENS[0] == 720
+    assert "stSidebar" in at.markdown[0].value and "display: none" in at.markdown[0].value
+    # a whole figure (its toolbar strip and legend rows included) between the slide's
+    # navigation and title above and its download button below
+    most = SCREENS[0] - SLIDE_TOP - SLIDE_BELOW
+    heights = []
+    for i in range(len(STEPS)):
+        ok(at)
+        heights.append(tallest(at))
+        assert heights[-1] <= most, (STEPS[i].title, heights[-1])
+        assert not at.expander
+        if i < len(STEPS) - 1:
+            at.button(key="teach_next").click().run()
+    at.selectbox(key="teach_screen").set_value(1080).run()  # the last slide stays
+    ok(at)
+    assert at.header[0].value == STEPS[-1].title
+    for _ in range(len(STEPS) - 1):
+        at.button(key="teach_prev").click().run()
+    assert tallest(at) > heights[0]  # the table's heat map as tall as when reading
+    at.toggle(key="teach_notes").set_value(True).run()
+    ok(at)
+    assert [e.label for e in at.expander] == ["What to say"]
+    assert STEPS[0].words[:40] in " ".join(m.value for m in at.markdown)
+    # both kept when the presentation is turned off and on again
+    at.toggle(key="teach_present").set_value(False).run()
+    at.toggle(key="teach_present").set_value(True).run()
+    ok(at)
+    assert at.selectbox(key="teach_screen").value == 1080
+    assert at.toggle(key="teach_notes").value
 
 
 def test_followed_patient_and_lookalike_count(default_model):

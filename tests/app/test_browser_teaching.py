@@ -110,6 +110,14 @@ def _walk(page, prefix: str, move_controls: bool) -> None:
         _settle(page)
         _no_error(page)
         assert page.locator(".js-plotly-plot").count() >= 1, step.key
+        # a slide is the 1280 x 720 screen (the default fit): the figure shown whole, no
+        # sidebar beside it (walk-through 74: 1,400-1,800 px tall beside a 300 px sidebar)
+        bottom = page.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('.js-plotly-plot')]"
+            ".map(e => e.getBoundingClientRect()).filter(r => r.width > 0)"
+            ".map(r => r.bottom))")
+        assert bottom <= 720, (step.key, bottom)
+        assert not page.locator("[data-testid='stSidebar']").first.is_visible()
         page.screenshot(path=str(ARTIFACTS / f"{prefix}_{i + 1}_{step.key}.png"))
         if move_controls:
             for label in CONTROLS.get(step.key, []):
