@@ -313,7 +313,8 @@ def _age_form(cohort, choices) -> None:
         others = [c for c in choices.dates if c != born]
         at_options = [*others, ONE_DATE]
         at_pick = b.selectbox("Age at", at_options, key="age_at",
-                              index=at_options.index(choices.at) if choices.at in others else 0,
+                              index=at_options.index(choices.at if choices.at in others
+                                                     else ONE_DATE),
                               help="Another date of the same patient (an admission, a "
                                    "visit), or one date for every patient (the export's).")
         if at_pick == ONE_DATE:

@@ -60,10 +60,12 @@ EVENT_FILLED = 0.5
 def event_date_column(df: pd.DataFrame, exclude=()) -> str | None:
     """The table's column of the date a patient's age is taken at (:data:`EVENT_NAMES`),
     or ``None``: a column of dates, not named as a date of birth, written for at least
-    :data:`EVENT_FILLED` of the patients."""
+    :data:`EVENT_FILLED` of the patients, nor for what comes later (:data:`AFTER_NAME`:
+    a "Readmission date" matched "admi")."""
     skip = {str(c) for c in exclude}
     candidates = [str(c) for c in df.columns if str(c) not in skip
                   and not BIRTH_NAME.search(str(c).split(" of ", 1)[0])
+                  and not AFTER_NAME.search(str(c))
                   and not pd.api.types.is_numeric_dtype(df[c])]
     for pattern in EVENT_NAMES:
         for c in candidates:
@@ -75,7 +77,7 @@ def event_date_column(df: pd.DataFrame, exclude=()) -> str | None:
 
 #: A date column named for what happens after the export's patients were seen: a death,
 #: a follow-up, a discharge (walk-through 56's dates of death ran a year past the export).
-AFTER_NAME = re.compile(r"death|died|deceased|\bdod\b|follow|\bf/?u\b|censor|"
+AFTER_NAME = re.compile(r"death|died|deceased|\bdod\b|follow|\bf/?u\b|censor|re-?admi|"
                         r"last (?:contact|seen|known)|outcome|discharg|\bend\b|exit|"
                         r"withdr|transplant(?:ed)? date|date of transplant", re.IGNORECASE)
 

@@ -467,17 +467,28 @@ _LATER_STATUS = re.compile(
     re.IGNORECASE)
 
 
+#: A window after the visit that needs no event named: "next 12m", "in the next year",
+#: "during follow-up" (walk-through 75's "Exacerbation_admission_next_12m").
+_NEXT_WINDOW = re.compile(
+    r"\bnext\s{1,3}(?:\d{1,3}\s?(?:days?|d|weeks?|wks?|w|months?|mths?|mo|m|years?|yrs?|y)|"
+    r"year|month|week)\b|\b(?:during|over|throughout)\s{1,3}(?:the\s{1,3})?follow[\s-]?up\b",
+    re.IGNORECASE)
+
+
 def later_outcome_named(name: str) -> bool:
     """Whether a column is named like an outcome that happens later ("Readmitted <30d",
-    "Death within 1 year", "Relapse at 2 years"): beside another outcome, it is known
-    only after the look-alikes are sought, and gives the outcome away (walk-through 60's
-    readmission, 79 % empty, went to the model and the New patient form)."""
-    words = set(_words(name))
-    if words & _LATER_WORDS and not _PAST.search(str(name)):
+    "Death within 1 year", "Relapse at 2 years", "Admission next 12m"): beside another
+    outcome, it is known only after the look-alikes are sought, and gives the outcome
+    away (walk-through 60's readmission, 79 % empty, went to the model and the New
+    patient form). Underscores separate words ("Exacerbation_admission_next_12m" went
+    into walk-through 75's model beside the outcome "Died_during_followup")."""
+    text = re.sub(r"_+", " ", str(name))
+    words = set(_words(text))
+    if words & _LATER_WORDS and not _PAST.search(text):
         return True
-    if _LATER_STATUS.search(str(name)):
+    if _LATER_STATUS.search(text) or (_NEXT_WINDOW.search(text) and not _PAST.search(text)):
         return True
-    return _windowed(str(name)) and _YES_NO_EVENT.search(str(name)) is not None
+    return _windowed(text) and _YES_NO_EVENT.search(text) is not None
 
 
 def _outcome_rank(name: str) -> int | None:

@@ -139,6 +139,7 @@ from sparge.data.parsing import (
     thousands_dot_column,
     token_counts,
     unit_key,
+    wide_range,
     writes_decimal_commas,
     written_unit,
 )
@@ -219,6 +220,12 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
 #: A column's far values are converted from a probable other unit only when at least this
 #: many of them all fit it (fewer are named with it, and set to missing).
 MIN_UNIT_SLIPS = 3
+#: Share of a column's far values that must convert from their probable other unit into
+#: where most patients lie when not all of them do (every one must still convert into
+#: where the column's values are not far). Walk-through 75's 83 eosinophil counts written
+#: in x10^9/L (0.16 for 160 /µL) among counts per µL were all used as given because one
+#: of them, 0.03, is 30 /µL, a real count below most patients' 63.
+UNIT_SLIP_SHARE = 0.9
 
 
 def _columns(n: int) -> str:
@@ -1173,12 +1180,18 @@ class Encoder(TransformerMixin, BaseEstimator):
                 # adult's weight (walk-through 54: a lost decimal point, 72.4)
                 plo, phi = log_bounds((np.where(slipped[:, c], conv, col) if most
                                        else col)[:, None])
-                unit, fixed = self._unit_guess(name, col[odd], max(float(plo[0]), lo / 1.5),
-                                               min(float(phi[0]), hi * 1.5))
-                parts.append(self._far_part(name, col, odd, unit, fixed, lo, hi, report,
-                                            decimal=None if unit else _decimal_shift(
-                                                col[odd], lo, hi, data_decimals(
-                                                    np.delete(col, odd), most=3))))
+                unit, fixed, fits = self._unit_guess(
+                    name, col[odd], max(float(plo[0]), lo / 1.5), min(float(phi[0]), hi * 1.5),
+                    wide=(float(plo[0]), float(phi[0])))
+                if unit is not None:  # those in the unit, then any that are not (a -50)
+                    parts.append(self._far_part(name, col, odd[fits], unit,
+                                                list(np.asarray(fixed)[fits]), lo, hi, report))
+                    odd = odd[~fits]
+                if len(odd):
+                    parts.append(self._far_part(name, col, odd, None, None, lo, hi, report,
+                                                decimal=_decimal_shift(
+                                                    col[odd], lo, hi, data_decimals(
+                                                        np.delete(col, odd), most=3))))
             if len(slip):
                 source = slips[c][1]
                 sources = [source[r] for r in slip]
@@ -1292,14 +1305,36 @@ class Encoder(TransformerMixin, BaseEstimator):
         return (f"'{_q(name)}' {shown}{more}; {most} "
                 f"{format_number(lo)}–{format_number(hi)}{said}")
 
-    def _unit_guess(self, column: str, values: np.ndarray, low: float, high: float
-                    ) -> tuple[str | None, list[float] | None]:
-        """The unit a column's far values were probably written in and the values
-        converted from it, when they all convert exactly from that one unit into where
-        most patients lie (walk-through 22's HbA1c in mmol/mol among % values:
-        ``("mmol/mol", [7.64, 6.82, …])``); ``(None, None)`` otherwise."""
-        found = column_unit_guess(column, self.unit_of(column), values, low, high)
-        return (None, None) if found is None else found
+    def _unit_guess(self, column: str, values: np.ndarray, low: float, high: float,
+                    wide: tuple[float, float] | None = None
+                    ) -> tuple[str | None, list[float] | None, np.ndarray]:
+        """The unit a column's far values were probably written in, the values converted
+        from it and which of them it is for (a mask).
+
+        All of them, when they all convert exactly from that one unit into where most
+        patients lie (walk-through 22's HbA1c in mmol/mol among % values: ``("mmol/mol",
+        [7.64, 6.82, …])``). Else, from :data:`MIN_UNIT_SLIPS` values on, those of the
+        positive values that convert into ``wide`` (where the column's values are not
+        far), when at least :data:`UNIT_SLIP_SHARE` of all the values convert into where
+        most patients lie; the others (an impossible -50) are no slip of that unit.
+        ``(None, None, no value)`` otherwise."""
+        unit = self.unit_of(column)
+        values = np.asarray(values, dtype=float)
+        found = column_unit_guess(column, unit, values, low, high)
+        if found is not None:
+            return found[0], found[1], np.ones(len(values), bool)
+        none = (None, None, np.zeros(len(values), bool))
+        positive = values > 0
+        if wide is None or positive.sum() < MIN_UNIT_SLIPS:
+            return none
+        found = column_unit_guess(column, unit, values[positive], *wide)
+        if found is None:
+            return none
+        out = np.full(len(values), np.nan)
+        out[positive] = found[1]
+        if np.mean((out >= low) & (out <= high)) < UNIT_SLIP_SHARE:
+            return none
+        return found[0], list(out), positive
 
     def _learn_units(self, df: pd.DataFrame, roles: dict[str, str], base: EncodingTable,
                      units: dict[str, ColumnUnits], reasons: dict[str, list[str]],
@@ -1492,6 +1527,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if vital:
             report.warnings.append(vital_status_message(vital))
             leaks.update({c: math.nan for c in vital})
+
         for col in leaks:
             self.roles_[col] = "ignore"
             self.left_out_why_[col] = (
@@ -2315,13 +2351,18 @@ class Encoder(TransformerMixin, BaseEstimator):
                 f"{' …' if len(cens) > 3 else ''}) read as the limit itself: the true value "
                 f"lies {where}.")
         extreme = sorted({s for _, s in bad if extreme_word(s)})
+        # walk-through 75's pack-years "0-10" were said to be text beside "40-50" read as 45
+        wide = list(dict.fromkeys(s.strip() for _, s in bad if wide_range(s)))
         these = "this cell" if len(bad) == 1 else "these cells"
         for cells, hint in ((bad, f"expected numbers; {these} (CSV {{lines}}) "
                                   f"{'was' if len(bad) == 1 else 'were'} set to missing." + (
                                       f" {quoted_names(extreme[:3], width=20)} may mean a "
                                       "value beyond the laboratory's range, not an unknown "
                                       "one: write the value, or a limit such as '>600', to "
-                                      "keep it." if extreme else "")),
+                                      "keep it." if extreme else "") + (
+                                      f" {quoted_names(wide[:3], width=20)}: a range too "
+                                      "wide to stand for one value (a narrow one, such as "
+                                      "'40-50', is read as its middle)." if wide else "")),
                             (inf, "infinite values were set to missing.")):
             if cells:
                 report.stray_text.append(StrayText(

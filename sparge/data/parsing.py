@@ -182,7 +182,9 @@ _SCALE_TOTAL = re.compile(
     r"CHA2?DS2?[\s-]?VASc|HAS[\s-]?BLED|Barthel|ECOG|WHO(?:\s?PS)?|KPS|Karnofsky|EDSS|q?SOFA|"
     r"APACHE(?:\s?(?:II|2)(?![\d.]))?|CURB[\s-]?65|CRB[\s-]?65|TIMI|GRACE|Wells|Braden|Waterlow|"
     r"MUST|Apgar|P?MEWS|PEWS|FIM|AMTS?|4AT|CFS|Rockwood|Charlson|CCI|MELD|Child[\s-]?Pugh|"
-    r"HEART|ABCD2?|ICH|ACB)"
+    r"HEART|ABCD2?|ICH|ACB|"
+    # respiratory (walk-through 75's COPD clinic lost 19 "MRC 3" grades as text)
+    r"m?MRC(?:[\s-]?dyspn(?:o?ea)?)?(?:\s?grade)?|CAT|BODE|GOLD(?:\s?(?:stage|grade))?|ACT)"
     r"\s{0,3}(?:total|score)?\s{0,3}[:=]?\s{0,3}(\d{1,3}(?:\.\d)?)(?:\s{0,3}/\s{0,3}\d{1,3})?"
     r"\s{0,3}", re.IGNORECASE)
 #: A score with its severity in words after it, "14 (moderate)", "22 (severe)"; a count
@@ -256,6 +258,13 @@ def range_middle(cell: str) -> float | None:
     if not lo < hi <= 3 * lo + 3:
         return None
     return (lo + hi) / 2
+
+
+def wide_range(cell: str) -> bool:
+    """Whether a cell writes a range too wide for :func:`range_middle` ("0-10", "1-100")."""
+    m = _RANGE.fullmatch(cell) if len(cell) <= 40 else None
+    return m is not None and float(m.group(1)) < float(m.group(2)) and \
+        range_middle(cell) is None
 
 
 #: Share of a column's fractions out of one maximum above which it is the column's.

@@ -83,6 +83,14 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
     ("white cell count", r"\b(?:wbc|wcc|tlc|white (?:blood )?cells?(?: count)?|"
                          r"leu[ck]ocytes?(?: count)?|leu[ck]ocyte count)\b",
      {"x10^9/L": (0.1, 500.0), "/µL": (100.0, 500_000.0)}),
+    # walk-through 75's COPD clinic wrote a fifth of its eosinophils in x10^9/L without a
+    # unit ("0.16") among counts per µL ("160"): the differential's counts, as the WBC
+    ("eosinophils", r"\b(?:eosinophils?|eos|eosinophil count)\b",
+     {"x10^9/L": (0.0, 60.0), "/µL": (0.0, 60_000.0)}),
+    ("neutrophils", r"\b(?:neutrophils?|neuts?|anc|neutrophil count)\b",
+     {"x10^9/L": (0.0, 300.0), "/µL": (0.0, 300_000.0)}),
+    ("lymphocytes", r"\b(?:lymphocytes?|lymphs?|lymphocyte count)\b",
+     {"x10^9/L": (0.0, 500.0), "/µL": (0.0, 500_000.0)}),
     ("platelets", r"\b(?:platelets?|plt|plts|platelet count)\b",
      {"x10^9/L": (1.0, 2000.0), "/µL": (1000.0, 2_000_000.0)}),
     # walk-through 47's gait speeds in cm/s ("109") among m/s
@@ -455,6 +463,7 @@ HARD_LIMITS: tuple[tuple[str, float, float], ...] = (
 #: :data:`SCORE_SHARE` inside (a score's slips are more frequent than an age's): walk-
 #: through 66's HAQ-DI of 10, 16.25 and 20 (lost decimal points, 1.7 % of the column) on
 #: a 0-3 index went unremarked into the look-alike tables.
+_RATIO = r"\bfev ?1 ?fvc\b|tiffeneau"
 SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\bhaq\b", 0.0, 3.0), (r"\bdas ?28\b", 0.0, 10.0), (r"\bbas(?:dai|fi)\b", 0.0, 10.0),
     (r"\bmmse\b", 0.0, 30.0), (r"\bmoca\b", 0.0, 30.0), (r"\bgcs\b|glasgow coma", 3.0, 15.0),
@@ -468,7 +477,16 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     # (a cell count in the column is judged by nothing: see _PERCENT_ONLY)
     (r"plasma cells?|\bblasts?\b|cellularity", 0.0, 100.0),
     (r"ejection fraction|\blv ?ef\b", 0.0, 100.0),
-    (r"\bsp ?o2\b|\bsa ?o2\b|oxygen saturation|\bo2 sats?\b", 0.0, 100.0))
+    (r"\bsp ?o2\b|\bsa ?o2\b|oxygen saturation|\bo2 sats?\b", 0.0, 100.0),
+    # walk-through 75's COPD clinic: a CAT score of 52 (its top is 40), an MRC grade of 7
+    # (dyspnoea 1-5; a muscle's strength 0-5), an FEV1/FVC of 1.35 (a ratio, at most 1;
+    # or 100 as a percentage: the second limit of the same name), eosinophils of -50
+    (r"\bcat (?:score|total)\b|copd assessment test", 0.0, 40.0),
+    (r"\bm ?mrc\b", 0.0, 4.0),
+    (r"\bmrc (?:dyspn\w* )?(?:grade|scale|score|dyspn\w*)\b", 0.0, 5.0),
+    (_RATIO, 0.0, 1.0), (_RATIO, 0.0, 100.0),
+    (r"\b(?:eosinophils?|eos|neutrophils?|lymphocytes?|monocytes?|basophils?|platelets?|"
+     r"plts?|wbc|white (?:blood )?cells?(?: count)?|leu[ck]ocytes?)\b", 0.0, math.inf))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count).
 _PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})
@@ -511,12 +529,16 @@ def impossible_values(column: str, values) -> np.ndarray:
             if len(inside) and len(inside) / finite.sum() >= HARD_LIMIT_SHARE and \
                     inside.max() <= lo + HARD_LIMIT_GAP * (hi - lo):
                 out |= bad
+    matched = None  # the first score named; its next limits are its other units
     for pattern, lo, hi in SCORE_LIMITS:
+        if matched is not None and pattern != matched:
+            break
         if pattern in _PERCENT_ONLY and not _PERCENT_NAME.search(str(column)[:80]):
             continue
         if re.search(pattern, words):
+            matched = pattern
             bad = finite & ((v < lo) | (v > hi))
             if finite.sum() and (finite & ~bad).sum() >= SCORE_SHARE * finite.sum():
                 out |= bad
-            break
+                break
     return out

@@ -27,11 +27,14 @@ class AgeChoices(NamedTuple):
     born : str or None
         The date of birth guessed among them (its name says birth, DOB, born).
     at : str or None
-        The other date guessed for the age (an admission, a visit, a diagnosis), else the
-        first other date column.
+        The other date guessed for the age (an admission, a visit, a diagnosis, else the
+        one written for the most patients), among those written for at least half of
+        them and not named for what comes later (a readmission, a death); ``None``: one
+        date for every patient.
     latest : pandas.Timestamp or None
-        The latest date of the table's other date columns (the default of "one date for
-        every patient": the export's date is rarely in the file).
+        The latest date of the table's other date columns, those named for what comes
+        later only without another (the default of "one date for every patient": the
+        export's date is rarely in the file).
     """
 
     dates: list[str]
@@ -53,11 +56,13 @@ def age_choices(df: pd.DataFrame, roles: dict[str, str]) -> AgeChoices:
     # its ages were then left out as giving the outcome away
     filled = {c: float((cell_text(df[c]) != "").mean()) for c in others}
     usable = [c for c in others if filled[c] >= EVENT_FILLED and not AFTER_NAME.search(c)]
+    # none usable: no column is guessed (the page offers one date for every patient);
+    # walk-through 75's only other date, "Readmission date", was offered, its latest
+    # date too
     at = next((c for pattern in EVENT_NAMES for c in usable if pattern.search(c)),
-              max(usable, key=lambda c: filled[c]) if usable else
-              (others[0] if others else None))
+              max(usable, key=lambda c: filled[c]) if usable else None)
     latest = None
-    for c in others:
+    for c in [c for c in others if not AFTER_NAME.search(c)] or others:
         d = read_dates(df[c]).dates.max()
         if pd.notna(d) and (latest is None or d > latest):
             latest = d
