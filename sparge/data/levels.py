@@ -352,8 +352,18 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # non-smoker); the first word of a group that the column holds is the pair's target
     paired = {a for a, _ in out}
     name = norm_key(column) if column else ""
+    # a medicine's answers with their dose and how often ("Spiriva 18mcg od", "Symbicort
+    # 200/6", "Trimbow 2 puffs bd": walk-through 75 kept them apart from their class)
+    dosed = _MEDICINE_COLUMN.search(name) is not None
+
+    def word(k: str) -> str:
+        """An answer's key as the groups write it (without its dose, in a medicine)."""
+        bare = loose_key(without_dose(k)) if dosed else ""
+        return bare if bare and bare in group_words else loose_key(k)
+
+    group_words = {w for g in groups for w in g}
     for group in groups:
-        present = [lv for lv, k in keys.items() if loose_key(k) in group
+        present = [lv for lv, k in keys.items() if word(k) in group
                    # one letter is read so only when no other answer starts with it
                    # ("m" beside "mild" may mean either)
                    and (len(loose_key(k)) > 1 or not any(
@@ -363,7 +373,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None
                        and not any(_one_edit(loose_key(o), w) for w in group if len(w) > 3)
                        for o in keys.values()))]
         target = min(present, default=None, key=lambda lv: (
-            len(loose_key(keys[lv])) == 1, group.index(loose_key(keys[lv]))))
+            len(loose_key(keys[lv])) == 1, group.index(word(keys[lv])),
+            word(keys[lv]) != loose_key(keys[lv])))
         # a target already paired goes where its pair goes ("Group B" with "B" by the
         # rules above: "B" is no pair of it again)
         target = dict(out).get(target, target)
@@ -384,6 +395,25 @@ def abbreviated_levels(levels: list[str], column: str | None = None
         paired = {a for a, _ in out}
         out += [(a, b) for a, b in more if a not in paired]
     return _without_cycles(out)
+
+
+#: A column of medicines, whose answers may carry a dose and how often it is taken.
+_MEDICINE_COLUMN = re.compile(r"inhaler|medic|drug|regimen|therap|treatment|prescri|\brx\b")
+#: A dose, a number of puffs, how often, a device: "18mcg", "200/6", "2 puffs", "bd".
+_DOSE = re.compile(
+    r"\b\d+(?:\.\d+)?(?:\s?/\s?\d+(?:\.\d+)?)*\s?(?:mcg|µg|ug|mg|g|micrograms?|units?|iu|"
+    r"ml|puffs?|doses?|inhalations?|x)?\b|\b(?:od|bd|bid|tds|tid|qds|qid|prn|nocte|mane|"
+    r"daily|once|twice|a day|per day|as required|as needed|only|alone|inhaler|ellipta|respimat|"
+    r"handihaler|breezhaler|genuair|turbohaler|accuhaler|evohaler|easyhaler|nexthaler|"
+    r"aerosphere|mdi|dpi)\b")
+
+
+def without_dose(key: str) -> str:
+    """A medicine's answer without its dose, how often and the device (a normalised key):
+    "spiriva 18mcg od" -> "spiriva", "symbicort 200/6" -> "symbicort"; the key itself
+    when nothing else is left."""
+    rest = re.sub(r"\s+", " ", _DOSE.sub(" ", key)).strip(" ,;:-()")
+    return rest or key
 
 
 def _noted_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:

@@ -145,3 +145,20 @@ def test_no_age_is_offered_at_a_readmission_date(export, encoded):
     choices = age_choices(export, enc.roles_)
     assert choices.born == "DOB" and choices.at is None
     assert "Readmission_date" in choices.dates
+
+
+def test_an_inhaler_written_with_its_dose_joins_its_class():
+    """"Spiriva 18mcg od", "Trimbow 2 puffs bd", "Symbicort 200/6" and "Seretide 500"
+    stayed answers of their own beside LAMA, triple therapy and ICS/LABA ("Triple
+    therapy: 8, Trimbow 2 puffs bd: 2" among a patient's look-alikes)."""
+    from sparge.data.levels import abbreviated_levels, without_dose
+
+    levels = ["Triple therapy", "Trimbow 2 puffs bd", "ICS/LABA", "Symbicort 200/6",
+              "Seretide 500", "LAMA", "Spiriva 18mcg od", "Ventolin PRN"]
+    assert dict(abbreviated_levels(levels, "Inhaler_regimen")) == {
+        "Trimbow 2 puffs bd": "Triple therapy", "Symbicort 200/6": "ICS/LABA",
+        "Seretide 500": "ICS/LABA", "Spiriva 18mcg od": "LAMA"}
+    assert without_dose("salbutamol 100mcg 2 puffs prn") == "salbutamol"
+    # outside a medicine's column a number is no dose: "Type 2" is no "type"
+    assert without_dose("type 2") == "type"
+    assert abbreviated_levels(["Stage 2", "Stage"], "Cancer stage") == []
