@@ -252,3 +252,21 @@ def test_sample_overlap_compares_lookalikes_both_samples_hold():
     assert ls.sample_overlap([(rows_a, idx_a), (rows_b, idx_b)]) == [1.0]
     shifted = np.r_[np.arange(25, 30), np.arange(5, 20)][None, :]  # b's shared: 10..24
     assert ls.sample_overlap([(rows_a, idx_a), (rows_b, shifted)]) == [(k - 5) / k]
+
+
+def test_binary_scale_variant_puts_yes_and_no_two_units_apart():
+    """bench.binary_scale (DEFAULTS.md round 30): a rare yes/no's answers 2 units apart,
+    the other features standardised as always, and only while its fit runs."""
+    from bench.binary_scale import BalancedBinaries, balanced_standardizer, binary_columns
+    from sparge.estimator import completion
+    from sparge.method.preprocess import fit_standardizer
+
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=200), (rng.random(200) < 0.09).astype(float)])
+    X[3, 1] = np.nan
+    assert binary_columns(X).tolist() == [1]
+    mean, scale = balanced_standardizer(X)
+    assert scale[1] == 0.5 and scale[0] == fit_standardizer(X)[1][0]
+    y = np.where(X[:, 0] > 0, "a", "b")
+    m = BalancedBinaries(n_atoms=4, max_iter=0, forest_weight=0, random_state=0).fit(X, y)
+    assert m.scale_[1] == 0.5 and completion.fit_standardizer is fit_standardizer
