@@ -10,6 +10,26 @@ from pathlib import Path
 import pytest
 from helpers import SAMPLES, planted_classes
 
+#: Test files run on one worker under ``--dist loadfile`` (``{file: the file whose worker
+#: runs it}``): those whose tests compile pynndescent's search for the look-alike metric
+#: (numba, 30-45 s once per process; on two workers the suite paid it twice).
+SHARED_WORKER = {"tests/services/test_cohort_index.py": "tests/method/test_neighbors.py"}
+
+
+@pytest.hookimpl(optionalhook=True)  # without pytest-xdist the hook is not known
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's file scheduling, with the files of :data:`SHARED_WORKER` as one unit."""
+    if config.getoption("dist", None) != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFiles(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return SHARED_WORKER.get(scope, scope)
+
+    return SharedFiles(config, log)
+
 
 @pytest.fixture
 def planted():
