@@ -26,6 +26,7 @@ import pandas as pd
 
 from sparge.data.combined_cells import ADDED
 from sparge.data.parsing import cell_text
+from sparge.data.safe_text import quote as _q
 from sparge.errors import DataError
 
 #: Days per year (the Gregorian calendar's mean year) for ages in years.
@@ -308,8 +309,14 @@ def add_ages(df: pd.DataFrame, ages: dict | None, fitted: bool = False,
         if unread:
             note += f"; {unread:,} filled date cell(s) not read as a date"
         if impossible:
+            # which patients, with the dates as written (walk-through 75's born "1899"
+            # was said to be "1 impossible age" with no patient to look up)
+            bad = np.flatnonzero(~np.isfinite(years) & born.dates.notna().to_numpy()
+                                 & at_values.notna().to_numpy())
+            shown = ", ".join(f"CSV line {r + 2} (born {_q(str(out[born_col].iloc[r]), 20)})"
+                              for r in bad[:3]) + (" …" if len(bad) > 3 else "")
             note += f"; {impossible:,} impossible age(s) (negative or above " \
-                    f"{MAX_AGE:.0f}) set to missing"
+                    f"{MAX_AGE:.0f}) set to missing: {shown}"
         notes.append(note + ".")
     out.attrs["sparge_read_notes"] = [*out.attrs.get("sparge_read_notes", []), *notes]
     return out, resolved, notes

@@ -162,3 +162,13 @@ def test_an_inhaler_written_with_its_dose_joins_its_class():
     # outside a medicine's column a number is no dose: "Type 2" is no "type"
     assert without_dose("type 2") == "type"
     assert abbreviated_levels(["Stage 2", "Stage"], "Cancer stage") == []
+
+
+def test_an_impossible_age_names_its_patient():
+    """"1 impossible age(s) (negative or above 120) set to missing" named no patient."""
+    from sparge.data.dates import add_ages
+
+    df = pd.DataFrame({"MRN": ["a", "b", "c"], "DOB": ["01/02/1950", "03/04/1899",
+                                                       "05/06/1960"]})
+    notes = add_ages(df, {"Age": {"born": "DOB", "at": "2024-01-01"}})[2]
+    assert "1 impossible age(s)" in notes[0] and "CSV line 3 (born 03/04/1899)" in notes[0]
