@@ -96,7 +96,9 @@ def md_escape(value: object, max_len: int = 200) -> str:
 #: ``:color[...]``, ``:icon:`` and ``$math$``) can use anywhere in the text.
 #: A colon only where a directive can start (":red[", ":smile:"): not before a space, so
 #: "Comorbidities: DM" is read aloud without a backslash (walk-through 56).
-_LABEL_SPECIAL = re.compile(r"([\\`*_{}\[\]<>~$&|]|:(?=\S))")
+#: An underscore inside a word ("FEV1_pct_pred") never starts emphasis (CommonMark): left
+#: as written, a screen reader read walk-through 75's "FEV1 backslash underscore L".
+_LABEL_SPECIAL = re.compile(r"([\\`*{}\[\]<>~$&|]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|:(?=\S))")
 #: Block markers that a label unwraps, dropping the marker ("# of visits", "- Sodium",
 #: "1. Age") at its start.
 _LABEL_START = re.compile(r"^(\s*)(#|>|\+|-|=|\d+(?=[.)]))")
