@@ -1527,7 +1527,6 @@ class Encoder(TransformerMixin, BaseEstimator):
         if vital:
             report.warnings.append(vital_status_message(vital))
             leaks.update({c: math.nan for c in vital})
-
         for col in leaks:
             self.roles_[col] = "ignore"
             self.left_out_why_[col] = (
