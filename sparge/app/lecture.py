@@ -38,7 +38,7 @@ SCREENS = (720, 768, 900, 1080)
 #: navigation row, the slide's title) and below it (its download button), in pixels.
 SLIDE_TOP, SLIDE_BELOW = 210, 45
 #: The height of a row of tabs (the slide's pictures, one per tab).
-TABS_ROW = 50
+TABS_ROW = 60
 #: No figure of the presentation is made shorter than this (a plot needs some room).
 MIN_FIGURE = 280
 LAMBDAS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
@@ -611,7 +611,20 @@ def context(source: str, n_neighbors: int, font: int, screen: int | None = None,
 
 
 #: The header's choices kept across pages.
-_KEPT = ("teach_source", "teach_k", "teach_present", "teach_screen", "teach_notes")
+_KEPT = ("teach_source", "teach_k", "teach_present")
+#: The presentation's own settings, kept apart from their widgets (drawn only in the
+#: presentation's popover): given back through the widget's default, never through its
+#: key (walk-through 76: after another page the popover showed 720 px and notes off while
+#: the slides used 768 px and notes on, and one click reset the height).
+_SLIDE_SETTINGS = {"teach_screen": SCREENS[0], "teach_notes": False}
+
+
+def _keep_setting(name: str) -> None:
+    st.session_state[f"{name}_value"] = st.session_state[name]
+
+
+def _setting(name: str):
+    return st.session_state.get(f"{name}_value", _SLIDE_SETTINGS[name])
 
 
 def _keep(name: str) -> None:
@@ -664,13 +677,16 @@ def header_controls(build) -> tuple[bool, Context, object | None]:
     if present:
         with c1:
             screen = st.selectbox("Fit the slides to a screen height of", SCREENS,
+                                  index=SCREENS.index(_setting("teach_screen")),
                                   key="teach_screen", format_func=lambda h: f"{h} px",
-                                  on_change=_keep, args=("teach_screen",),
+                                  on_change=_keep_setting, args=("teach_screen",),
                                   help="The height of the browser's page in full screen "
                                        "(F11) on the projector: 720 px for 1280 x 720, 768 "
-                                       "px for 1024 x 768. The figures are drawn to fit it.")
+                                       "px for 1024 x 768. The figures are drawn to fit it, "
+                                       "and never taller than when reading.")
             notes = st.toggle("Speaker notes ('What to say')", key="teach_notes",
-                              on_change=_keep, args=("teach_notes",),
+                              value=bool(_setting("teach_notes")),
+                              on_change=_keep_setting, args=("teach_notes",),
                               help="The words to say under each slide's formulas: off "
                                    "on a projector the audience sees, on to rehearse.")
     ctx = build(source, k, FONT["present" if present else "normal"], screen, notes)

@@ -2359,9 +2359,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                                       "value beyond the laboratory's range, not an unknown "
                                       "one: write the value, or a limit such as '>600', to "
                                       "keep it." if extreme else "") + (
-                                      f" {quoted_names(wide[:3], width=20)}: a range too "
-                                      "wide to stand for one value (a narrow one, such as "
-                                      "'40-50', is read as its middle)." if wide else "")),
+                                      f" {quoted_names(wide[:3], width=20)}: a range "
+                                      "whose upper bound is more than three times its lower "
+                                      "one (plus 3) stands for no one value; a narrower one, "
+                                      "such as '40-50', is read as its middle." if wide
+                                      else "")),
                             (inf, "infinite values were set to missing.")):
             if cells:
                 report.stray_text.append(StrayText(

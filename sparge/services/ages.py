@@ -32,9 +32,9 @@ class AgeChoices(NamedTuple):
         them and not named for what comes later (a readmission, a death); ``None``: one
         date for every patient.
     latest : pandas.Timestamp or None
-        The latest date of the table's other date columns, those named for what comes
-        later only without another (the default of "one date for every patient": the
-        export's date is rarely in the file).
+        The latest date of the table's other date columns not named for what comes later
+        (the default of "one date for every patient": the export's date is rarely in the
+        file); ``None`` without one (walk-through 76's default was the latest readmission).
     """
 
     dates: list[str]
@@ -62,7 +62,7 @@ def age_choices(df: pd.DataFrame, roles: dict[str, str]) -> AgeChoices:
     at = next((c for pattern in EVENT_NAMES for c in usable if pattern.search(c)),
               max(usable, key=lambda c: filled[c]) if usable else None)
     latest = None
-    for c in [c for c in others if not AFTER_NAME.search(c)] or others:
+    for c in [c for c in others if not AFTER_NAME.search(c)]:
         d = read_dates(df[c]).dates.max()
         if pd.notna(d) and (latest is None or d > latest):
             latest = d

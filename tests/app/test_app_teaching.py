@@ -202,6 +202,18 @@ def test_slides_fit_the_chosen_screen_and_the_notes_are_on_request(default_model
     ok(at)
     assert at.selectbox(key="teach_screen").value == 1080
     assert at.toggle(key="teach_notes").value
+    # ... and after another page, which forgets the widgets' own state (walk-through 76:
+    # the popover then showed 720 px and notes off while the slides used the others)
+    at.toggle(key="teach_present").set_value(False).run()
+    for key in ("teach_screen", "teach_notes"):
+        if key in at.session_state:
+            del at.session_state[key]
+    at.run()
+    at.toggle(key="teach_present").set_value(True).run()
+    ok(at)
+    assert at.selectbox(key="teach_screen").value == 1080
+    assert at.toggle(key="teach_notes").value and at.expander
+    assert tallest(at) > heights[0]
 
 
 def test_followed_patient_and_lookalike_count(default_model):
