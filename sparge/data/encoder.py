@@ -2370,7 +2370,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                     column=col, count=len(cells), rows=[r + 2 for r, _ in cells[:5]],
                     # different ones: "e.g. 'n.d.', 'n.d.', 'n.d.'" said one thing thrice
                     examples=list(dict.fromkeys(_q(s, 40) for _, s in cells))[:3],
-                    hint=hint.format(lines=csv_lines([r + 2 for r, _ in cells[:3]]))))
+                    # "…" when more cells than the three named (walk-through 76 read "7
+                    # cell(s) … (CSV lines 16, 168, 221)" as the whole list)
+                    hint=hint.format(lines=csv_lines([r + 2 for r, _ in cells[:3]])
+                                     + (" …" if len(cells) > 3 else ""))))
 
     def transform(self, X: pd.DataFrame) -> np.ndarray:
         """Encode a table with the fitted roles and tables (columns aligned by name).

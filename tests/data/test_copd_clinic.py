@@ -118,6 +118,7 @@ def test_a_wide_range_is_named_as_one(encoded):
     assert packs[4] == 45 and np.isnan(packs[3])
     stray = next(s for s in enc.report_.stray_text if s.column == "Pack_years")
     assert "'0-10'" in stray.hint and "more than three times its lower" in stray.hint
+    assert "(CSV lines 5, 32, 62)" in stray.hint  # the three of 3: no "…"
 
 
 @pytest.mark.parametrize("name, later", [
@@ -172,3 +173,12 @@ def test_an_impossible_age_names_its_patient():
                                                        "05/06/1960"]})
     notes = add_ages(df, {"Age": {"born": "DOB", "at": "2024-01-01"}})[2]
     assert "1 impossible age(s)" in notes[0] and "CSV line 3 (born 03/04/1899)" in notes[0]
+
+
+def test_stray_text_says_when_more_cells_than_those_named():
+    """"7 cell(s) hold text … (CSV lines 16, 168, 221)" read as the whole list."""
+    df = pd.DataFrame({"ID": [f"p{i}" for i in range(40)],
+                       "Pack_years": [str(10 + i) for i in range(35)] + ["lots"] * 5})
+    enc = Encoder(id_column="ID").fit(df)
+    stray = next(s for s in enc.report_.stray_text if s.column == "Pack_years")
+    assert stray.count == 5 and "(CSV lines 37, 38, 39 …)" in stray.hint
