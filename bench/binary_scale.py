@@ -22,10 +22,18 @@ from __future__ import annotations
 import contextlib
 
 import numpy as np
-import pandas as pd
 
 from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
-from bench.inner import metric_parts, paired_row, tuning_args, tuning_splits, write_paired
+from bench.inner import (
+    metric_parts,
+    null_fields,
+    other_seed,
+    paired_row,
+    print_null,
+    tuning_args,
+    tuning_splits,
+    write_paired,
+)
 from sparge import SparGE
 from sparge.estimator import completion
 from sparge.method.preprocess import fit_standardizer
@@ -72,10 +80,6 @@ def main() -> None:
     cohorts = [c for c in (args.cohorts or COHORTS + BROAD_COHORTS)
                if len(binary_columns(encoded(c)[0]))]
     print("cohorts with a yes/no feature:", ", ".join(cohorts), flush=True)
-
-    def other_seed(random_state=0, **params):
-        return SparGE(random_state=random_state + 1, **params)
-
     rows = []
     for cohort, s, X, y, itr, iva in tuning_splits(args.max_rows, cohorts):
         base = metric_parts(X, y, itr, iva)
@@ -86,13 +90,9 @@ def main() -> None:
         shares = [np.nanmean(Xt[:, j] == np.nanmax(Xt[:, j])) for j in cols]
         rows.append(paired_row(cohort, s, base, variant, "balanced", binaries=len(cols),
                                rare=int(sum(min(p, 1 - p) < 0.2 for p in shares)),
-                               **{f"null_{k}": null.get(k) for k in ("emb", "combined")}))
+                               **null_fields(null)))
     write_paired(rows, args.out, "balanced", ("emb", "forest", "combined"))
-    df = pd.DataFrame(rows)
-    for k in ("emb", "combined"):
-        d = df[f"null_{k}"] - df[f"base_{k}"]
-        print(f"{k} null (another seed): {d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}"
-              f"; |null| mean {d.abs().mean():.4f}")
+    print_null(rows)
 
 
 if __name__ == "__main__":

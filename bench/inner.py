@@ -155,6 +155,27 @@ def paired_row(cohort: str, split: int, base: dict, variant: dict, tag: str,
     return rec
 
 
+def other_seed(random_state: int = 0, **params) -> SparGE:
+    """The null of a tuning round: the default fitted with the next seed (what any change
+    of the fit moves the scores by)."""
+    return SparGE(random_state=random_state + 1, **params)
+
+
+def null_fields(null: dict, parts: tuple[str, ...] = ("emb", "combined")) -> dict:
+    """A null fit's scores as a paired row's ``null_*`` fields."""
+    return {f"null_{k}": null.get(k) for k in parts}
+
+
+def print_null(rows: list[dict], parts: tuple[str, ...] = ("emb", "combined")) -> None:
+    """How far the null moves each part from the default: mean ± standard error over the
+    splits, and the mean absolute change per split."""
+    df = pd.DataFrame(rows)
+    for k in parts:
+        d = df[f"null_{k}"] - df[f"base_{k}"]
+        print(f"{k} null (another seed): {d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}"
+              f"; |null| mean {d.abs().mean():.4f}")
+
+
 def write_paired(rows: list[dict], out: str, tag: str, compared: tuple[str, ...]) -> None:
     """Save every split's row to ``out`` and print the per-cohort means, their mean, and
     the paired difference of the variant for each part in ``compared``."""

@@ -17,12 +17,17 @@ fitted and scored with the model's own look-alike metric (``combined``).
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
 from bench.cohorts import BROAD_COHORTS, COHORTS, encoded
-from bench.inner import metric_parts, paired_row, tuning_args, tuning_splits, write_paired
-from sparge import SparGE
+from bench.inner import (
+    metric_parts,
+    null_fields,
+    other_seed,
+    paired_row,
+    print_null,
+    tuning_args,
+    tuning_splits,
+    write_paired,
+)
 from sparge.method.preprocess import skewed_columns, wide_range_columns
 
 
@@ -40,10 +45,6 @@ def main() -> None:
     args = tuning_args(__doc__)
     cohorts = touched(args.cohorts or COHORTS + BROAD_COHORTS)
     print("cohorts with a skewed feature:", ", ".join(cohorts), flush=True)
-
-    def other_seed(random_state=0, **params):
-        return SparGE(random_state=random_state + 1, **params)
-
     rows = []
     for cohort, s, X, y, itr, iva in tuning_splits(args.max_rows, cohorts):
         base = metric_parts(X, y, itr, iva, {"log_scale": "wide"})
@@ -51,13 +52,9 @@ def main() -> None:
         null = metric_parts(X, y, itr, iva, {"log_scale": "wide"}, model=other_seed)
         n_logged = int(len(skewed_columns(X[itr])))
         rows.append(paired_row(cohort, s, base, skewed, "skewed", logged=n_logged,
-                               **{f"null_{k}": null.get(k) for k in ("emb", "combined")}))
+                               **null_fields(null)))
     write_paired(rows, args.out, "skewed", ("emb", "forest", "combined"))
-    df = pd.DataFrame(rows)
-    for k in ("emb", "combined"):
-        d = df[f"null_{k}"] - df[f"base_{k}"]
-        print(f"{k} null (another seed): {d.mean():+.4f} ± {d.std() / np.sqrt(len(d)):.4f}"
-              f"; |null| mean {d.abs().mean():.4f}")
+    print_null(rows)
 
 
 if __name__ == "__main__":
