@@ -402,8 +402,7 @@ def show_dictionary(ctx: Context) -> None:
     names = [m.feature_names()[j] for j in feats]
     figure(pt.dictionary_figure(m.dictionary_[feats], names, tc.atom_labels(m), used=used,
                                 font_size=ctx.font, height=ctx.height(460, legend=False)),
-           "dictionary",
-           ctx)
+           "dictionary", ctx)
     cap = tc.dictionary_caption(m)
     cap += f" Boxed: the {len(used)} atom(s) patient {ctx.pid} uses."
     if len(feats) < m.dictionary_.shape[0]:

@@ -355,15 +355,14 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     # a medicine's answers with their dose and how often ("Spiriva 18mcg od", "Symbicort
     # 200/6", "Trimbow 2 puffs bd": walk-through 75 kept them apart from their class)
     dosed = _MEDICINE_COLUMN.search(name) is not None
-
-    def word(k: str) -> str:
-        """An answer's key as the groups write it (without its dose, in a medicine)."""
-        bare = loose_key(without_dose(k)) if dosed else ""
-        return bare if bare and bare in group_words else loose_key(k)
-
     group_words = {w for g in groups for w in g}
+    # every answer's key as the groups write it (without its dose, in a medicine), once
+    word = {}
+    for lv, k in keys.items():
+        bare = loose_key(without_dose(k)) if dosed and groups else ""
+        word[lv] = bare if bare and bare in group_words else loose_key(k)
     for group in groups:
-        present = [lv for lv, k in keys.items() if word(k) in group
+        present = [lv for lv, k in keys.items() if word[lv] in group
                    # one letter is read so only when no other answer starts with it
                    # ("m" beside "mild" may mean either)
                    and (len(loose_key(k)) > 1 or not any(
@@ -373,8 +372,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None
                        and not any(_one_edit(loose_key(o), w) for w in group if len(w) > 3)
                        for o in keys.values()))]
         target = min(present, default=None, key=lambda lv: (
-            len(loose_key(keys[lv])) == 1, group.index(word(keys[lv])),
-            word(keys[lv]) != loose_key(keys[lv])))
+            len(loose_key(keys[lv])) == 1, group.index(word[lv]),
+            word[lv] != loose_key(keys[lv])))
         # a target already paired goes where its pair goes ("Group B" with "B" by the
         # rules above: "B" is no pair of it again)
         target = dict(out).get(target, target)
