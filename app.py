@@ -35,9 +35,23 @@ PAGES = [("explore", "Explore", "map"), ("data", "Data", "table_view"),
          ("model", "Model", "model_training"), ("new_patient", "New patient", "person_add"),
          ("classifiers", "Classifiers", "bar_chart"), ("how_it_works", "How it works", "school")]
 pages = {name: st.Page(f"pages/{name}.py", title=title, icon=f":material/{icon}:",
-                       url_path=name, default=i == 0)
+                       url_path=name if i else "start", default=i == 0)
          for i, (name, title, icon) in enumerate(PAGES)}
-nav = st.navigation(list(pages.values()), position="hidden")
+
+
+def _explore_by_name() -> None:
+    """``/explore`` typed or bookmarked: the default page, which Streamlit serves at ``/``.
+
+    Streamlit serves the default page at the root only; its own name found no page and a
+    "Page not found" dialog showed before the map.
+    """
+    st.switch_page(pages["explore"])
+
+
+# the default page reserves its url_path ("start") without serving it, hence the alias
+explore_alias = st.Page(_explore_by_name, title="Explore", url_path="explore",
+                        visibility="hidden")
+nav = st.navigation([*pages.values(), explore_alias], position="hidden")
 with st.sidebar:
     st.markdown(NARROW_SIDEBAR_CSS, unsafe_allow_html=True)
     st.markdown("**SparGE Explorer** finds look-alike patients with sparse coding and "

@@ -49,9 +49,12 @@ def test_sample_map_and_lookalikes_in_chromium(server, browser):
     page.get_by_text("Fill the gaps").first.wait_for(timeout=60_000)
     assert page.locator("[data-testid='stException']").count() == 0
     assert page.get_by_text("This app has encountered an error").count() == 0
-    page.goto(server, wait_until="domcontentloaded")
+    # the map typed by its name: Streamlit serves the default page at "/" only, and a
+    # "Page not found" dialog showed before it
+    page.goto(f"{server}/explore", wait_until="domcontentloaded")
     page.get_by_text("Explore the cohort").first.wait_for(timeout=90_000)
     page.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
+    assert page.get_by_text("Page not found").count() == 0
     assert page.locator(".js-plotly-plot .scattergl, .js-plotly-plot canvas").count() > 0
     box = page.get_by_label("Find patient by ID")
     box.fill("SH0001")
