@@ -475,18 +475,37 @@ _NEXT_WINDOW = re.compile(
     re.IGNORECASE)
 
 
+#: A response to treatment ("Best response", "Response to induction", "Overall response"):
+#: judged after the treatment, beside another outcome it is a later one (walk-through 73's
+#: "Best response" went to the model as an input). Not a response time, nor an
+#: inflammatory or immune response, which are measured at the visit.
+_TREATMENT_RESPONSE = re.compile(
+    r"\b(?:best|overall|treatment|therapy|therapeutic|tumou?r|clinical|virolog\w*|"
+    r"haematolog\w*|hematolog\w*|molecular|cytogenetic|radiolog\w*|induction|"
+    r"complete|partial)\s{1,3}response\b|\bresponse\s{1,3}(?:to|after|at|post)\b|"
+    r"\bresponse\s{1,3}(?:status|category|grade)\b", re.IGNORECASE)
+#: ... but a response to a test given at the visit is a measurement ("Response to fluid
+#: challenge", "Cortisol response to Synacthen test").
+_TEST_RESPONSE = re.compile(r"challenge|stimulat|\btest\b|bolus|synacthen|bronchodilat|"
+                            r"reversib", re.IGNORECASE)
+
+
 def later_outcome_named(name: str) -> bool:
     """Whether a column is named like an outcome that happens later ("Readmitted <30d",
     "Death within 1 year", "Relapse at 2 years", "Admission next 12m"): beside another
     outcome, it is known only after the look-alikes are sought, and gives the outcome
     away (walk-through 60's readmission, 79 % empty, went to the model and the New
-    patient form). Underscores separate words ("Exacerbation_admission_next_12m" went
-    into walk-through 75's model beside the outcome "Died_during_followup")."""
+    patient form); so is a response to treatment ("Best response"). Underscores separate
+    words ("Exacerbation_admission_next_12m" went into walk-through 75's model beside the
+    outcome "Died_during_followup")."""
     text = re.sub(r"_+", " ", str(name))
     words = set(_words(text))
     if words & _LATER_WORDS and not _PAST.search(text):
         return True
     if _LATER_STATUS.search(text) or (_NEXT_WINDOW.search(text) and not _PAST.search(text)):
+        return True
+    if (_TREATMENT_RESPONSE.search(text) and not _PAST.search(text)
+            and not _TEST_RESPONSE.search(text)):
         return True
     return _windowed(text) and _YES_NO_EVENT.search(text) is not None
 

@@ -70,6 +70,34 @@ def test_a_status_at_last_contact_is_left_out_whatever_its_auc():
     assert own.label_column == "Status" and "Status" not in own.left_out_why_
 
 
+@pytest.mark.parametrize("name, later", [
+    ("Best response", True), ("Best_response", True), ("Response to induction", True),
+    ("Overall response", True), ("Virological response", True),
+    ("Treatment response at 3 months", True),
+    # before the visit, or measured at it
+    ("Response to prior therapy", False), ("Previous best response", False),
+    ("Ambulance response time", False), ("Inflammatory response", False),
+    ("Response to fluid challenge", False), ("Cortisol response to Synacthen test", False)])
+def test_a_response_to_treatment_is_named_like_a_later_outcome(name, later):
+    from sparge.data.column_guess import later_outcome_named
+
+    assert later_outcome_named(name) is later
+
+
+def test_the_best_response_beside_progression_is_left_out():
+    """"Best response" (CR, VGPR, PR, PD) went to the model as an input beside the outcome
+    "Progression within 2 years": a response is judged after the treatment."""
+    df = _myeloma()
+    df["Best response"] = np.where(df["Progression within 2 years"] == "Yes", "PR", "VGPR")
+    df.loc[::7, "Best response"] = "CR"
+    enc = Encoder(id_column="Patient ID", label_column="Progression within 2 years").fit(df)
+    assert "Best response" not in enc.feature_names_out_
+    assert enc.left_out_why_["Best response"].startswith("named like another outcome")
+    own = Encoder(id_column="Patient ID", label_column="Best response").fit(
+        df.drop(columns=["Progression within 2 years", "Status"]))
+    assert own.label_column == "Best response"
+
+
 def test_calcium_in_mg_per_dl_among_mmol_per_l_is_found_and_converted():
     """Six calciums of 9.5-10.5 (mg/dL, no unit) trained as impossible mmol/L values;
     "CA 19-9" and "CA-125" are tumour markers, no calcium."""
