@@ -172,6 +172,7 @@ from sparge.data.unit_conversion import (
     column_unit_guess,
     plan_units,
 )
+from sparge.data.visual_acuity import read_visual_acuity
 from sparge.errors import DataError
 from sparge.method.preprocess import (
     PAPER_MAX_MISSING,
@@ -388,8 +389,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
               <= have]
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
-            read_diuretic_doses(read_elastography(read_named_values(df))), answers)),
-            durations)
+            read_diuretic_doses(read_elastography(read_visual_acuity(read_named_values(
+                df)))), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(
                 read_cytogenetics(df)), scales), cut_offs))))))

@@ -35,6 +35,7 @@ from sparge.data.pounds_ounces import read_pounds_ounces
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import norm_key
 from sparge.data.tnm import split_tnm
+from sparge.data.visual_acuity import read_visual_acuity
 from sparge.errors import DataError
 
 #: Memory per byte of CSV for reading it and encoding it (measured with pandas' Arrow-backed
@@ -433,7 +434,7 @@ def read_table(source, *, delimiter: str | None = None,
         raise DataError(f"{_q(name)} has a header but no patient rows.")
     df.attrs["sparge_read_notes"] = _read_notes(scan, k) + _unescape_html(df)
     # "pT2N1M0" as three ordered columns, "142/88" as two numbers
-    df = read_compound_units(read_pounds_ounces(read_not_applicable(read_named_values(df),
-                                                                    answers)))
+    df = read_compound_units(read_pounds_ounces(read_not_applicable(read_visual_acuity(
+        read_named_values(df)), answers)))
     return split_apgars(split_pressures(split_tnm(read_icd_codes(read_dates_in_age_columns(
         read_centiles(read_obstetric(df)))))))

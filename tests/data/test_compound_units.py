@@ -108,7 +108,7 @@ def test_a_column_of_bands_written_as_limits_stays_answers():
 
 def test_scales_out_of_any_maximum_are_read_and_acuities_are_not():
     """Walk-through 35's mental health unit: PHQ-9 "14/27", "PHQ9: 14", "14 (moderate)";
-    a Snellen acuity column ("6/9", "6/12") is no score."""
+    a Snellen acuity column ("6/9", "6/12") is no score: its logMAR (walk-through 77)."""
     rng = np.random.default_rng(6)
     phq = rng.integers(0, 28, 150)
     df = pd.DataFrame({
@@ -119,7 +119,9 @@ def test_scales_out_of_any_maximum_are_read_and_acuities_are_not():
     enc = Encoder(label_column="Outcome").fit(df)
     np.testing.assert_array_equal(enc.transform(df)[:, enc.feature_names_out_.index("PHQ-9")],
                                   phq)
-    assert enc.roles_["Acuity"] == "categorical"
+    acuity = enc.transform(df)[:, enc.feature_names_out_.index("Acuity")]
+    np.testing.assert_allclose(acuity, np.log10(df["Acuity"].str[2:].astype(float) / 6),
+                               atol=1e-3)
 
 
 def test_stones_milliseconds_and_units_of_alcohol_and_tobacco_are_read():
