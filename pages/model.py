@@ -112,10 +112,13 @@ with st.form(f"train_form_{form_gen}"):
     few = few_kept_caution(n_train, len(cohort.ids))
     blocking = list(cohort.encoder.report_.blocking)
     if blocking:  # walk-through 53 clicked an active Train to read "Cannot train"
+        # the threshold's way out only where the threshold blocks (walk-through 77's
+        # empty outcome read it)
         st.error("Training cannot start: " + md_escape("; ".join(
-            b.rstrip(".") for b in blocking), 600) + ". The Data page's report says how "
-                 "to proceed (a one-click button leaves out the columns that cost the most "
-                 "patients, or raise the threshold on missing values there).")
+            b.rstrip(".") for b in blocking), 600) + "." + (
+                " The Data page's report says how to proceed (a one-click button leaves "
+                "out the columns that cost the most patients, or raise the threshold on "
+                "missing values there)." if any("threshold" in b for b in blocking) else ""))
     if few:
         st.warning(few)
     supervised = st.checkbox("Use the outcome (supervised)",

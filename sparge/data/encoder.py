@@ -1883,7 +1883,17 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "look-alike with it counts as not sharing a Yes or a No. If it is another "
                 "event (a death from another cause, a transplant, a move), give those "
                 "patients no outcome in the file, or write the answer it belongs to.")
-        if len(report.label_balance) < 2 and keep.any():  # none kept: said by the size
+        if not keep.any() and self.keep_patients_.any():
+            # walk-through 77: an empty outcome column, "0 patients kept for training",
+            # "Nothing blocks training", and Train ended in scikit-learn's "Found array with
+            # 0 sample(s)"
+            report.blocking.append(
+                f"no patient kept for training has an outcome in '{_q(self.label_column)}'"
+                + (" (the column is empty or holds only gap words such as 'NA')"
+                   if missing.all() else "")
+                + ": choose the outcome column on the Data page, or '(none)' to train "
+                "without an outcome.")
+        elif len(report.label_balance) < 2 and keep.any():  # none kept: said by the size
             report.blocking.append(
                 f"the outcome column '{_q(self.label_column)}' has "
                 f"{len(report.label_balance)} class(es) among the patients kept; supervised "
