@@ -18,7 +18,13 @@ import re
 import numpy as np
 import pandas as pd
 
-from sparge.data.combined_cells import mostly, replaced, text_columns
+from sparge.data.combined_cells import (
+    mostly,
+    named_columns,
+    own_copy,
+    replaced,
+    text_columns,
+)
 from sparge.data.number_format import format_number
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import DEFAULT_MISSING_TOKENS
@@ -81,6 +87,73 @@ def _may_hold_pairs(values: pd.Series) -> bool:
                   PAIR_MIN)
 
 
+#: A column of one part of the blood pressure, by its name ("systolic_bp", "SBP", "BP
+#: systolic", "Diastolic BP (mmHg)").
+_SYSTOLIC = re.compile(r"systolic|(?<![a-z])sbp(?![a-z])", re.IGNORECASE)
+_DIASTOLIC = re.compile(r"diastolic|(?<![a-z])dbp(?![a-z])", re.IGNORECASE)
+
+
+def _part_columns(df: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (systolic, diastolic) column pairs of a table: names that differ only in the
+    part's word ("systolic_bp" / "diastolic_bp", "SBP" / "DBP"), else the table's only
+    systolic and only diastolic column."""
+    cols = [str(c) for c in df.columns]
+    systolic = [c for c in named_columns(df, _SYSTOLIC) if not _DIASTOLIC.search(str(c))]
+    diastolic = [c for c in named_columns(df, _DIASTOLIC) if not _SYSTOLIC.search(str(c))]
+    if not systolic or not diastolic:
+        return []
+    by_key = {c.lower(): c for c in map(str, diastolic)}
+    pairs = []
+    for c in map(str, systolic):
+        twin = re.sub(r"(?<![a-z])sbp(?![a-z])", "dbp",
+                      re.sub("systolic", "diastolic", c.lower()))
+        if twin in by_key:
+            pairs.append((c, by_key[twin]))
+    if not pairs and len(systolic) == len(diastolic) == 1:
+        pairs = [(str(systolic[0]), str(diastolic[0]))]
+    return [(s_, d) for s_, d in pairs if s_ in cols and d in cols]
+
+
+def read_pairs_in_parts(df: pd.DataFrame) -> pd.DataFrame:
+    """The table with a whole blood pressure ("154/87") written in its systolic or its
+    diastolic column read as its part there, and the other part written into the other
+    column where that is empty (a note per column in ``df.attrs["sparge_read_notes"]``).
+
+    Walk-through 77's clinic wrote "154/87" in 'systolic_bp' for 47 patients and left
+    'diastolic_bp' empty: the cells were set to missing, both measurements lost, and the
+    patients' missing shares left 10 % of them out of training.
+    """
+    out = df
+    for sys_col, dia_col in _part_columns(df):
+        for here, there, i in ((sys_col, dia_col, 0), (dia_col, sys_col, 1)):
+            text = out[here].astype(str).where(out[here].notna(), "")
+            has_slash = text.str.contains("/", regex=False).to_numpy()
+            if not has_slash.any():
+                continue
+            rows = np.flatnonzero(has_slash)
+            parts = {r: pressure_parts(text.iloc[r]) for r in rows}
+            parts = {r: p for r, p in parts.items() if p is not None and _possible([p]) == 1}
+            if not parts:
+                continue
+            other = out[there].astype(str).where(out[there].notna(), "").str.strip()
+            empty = other.str.lower().isin(DEFAULT_MISSING_TOKENS) | (other == "")
+            out = own_copy(out, df)
+            filled = 0
+            for r, p in parts.items():
+                out.iat[r, out.columns.get_loc(here)] = f"{p[i]:g}"
+                if empty.iloc[r]:
+                    out.iat[r, out.columns.get_loc(there)] = f"{p[1 - i]:g}"
+                    filled += 1
+            first = text.iloc[next(iter(parts))]
+            note = (f"Column '{_q(here)}': {len(parts):,} cell(s) hold a whole blood "
+                    f"pressure (e.g. '{_q(first, 20)}'), read as its {PARTS[i]} part there"
+                    + (f" and its {PARTS[1 - i]} part in '{_q(there)}', empty in "
+                       f"{'that row' if filled == 1 else f'those {filled:,} rows'}"
+                       if filled else "") + ".")
+            out.attrs["sparge_read_notes"] = [*out.attrs.get("sparge_read_notes", []), note]
+    return out
+
+
 def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
     """The table with each column of blood pressures ("142/88") replaced by two numeric
     columns, ``"<name> systolic"`` and ``"<name> diastolic"``, in its place (a note in
@@ -94,7 +167,7 @@ def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
         Columns split whatever their cells: those a model was fitted with, in a new
         patients' table of one or a few rows.
     """
-    out = df
+    df = out = read_pairs_in_parts(df)
     for col, forced in text_columns(df, known, _may_hold_pairs):
         values = df[col]
         text = values.astype(str).where(values.notna(), "").str.strip()
@@ -163,5 +236,5 @@ def typed_pressures(row: dict) -> tuple[dict, list[str]]:
     return out, notes
 
 
-__all__ = ["PAIR_SHARE", "pressure_columns", "pressure_parts", "split_pressures",
-           "typed_pressures"]
+__all__ = ["PAIR_SHARE", "pressure_columns", "pressure_parts", "read_pairs_in_parts",
+           "split_pressures", "typed_pressures"]
