@@ -12,7 +12,9 @@ written without its maculopathy is M0, as the screening programme writes only M1
 "Ungradable", "not screened" and "DNA" are gaps in both.
 
 A column named for retinopathy (or eye screening) is read so when at least
-:data:`GRADE_SHARE` of its written cells are grades; the report says how many.
+:data:`GRADE_SHARE` of its written cells are grades; the report says how many. A column
+whose cells write no maculopathy ("R1", "R3a": a clinic with a maculopathy column of its
+own) is read as the ordered retinopathy column alone.
 """
 
 from __future__ import annotations
@@ -84,14 +86,22 @@ def grade_parts(cell: object) -> tuple[str, str] | None:
     return None
 
 
+def _writes_maculopathy(cell: object) -> bool:
+    """Whether a grade's cell writes a maculopathy ("R1M0", "R2 + maculopathy")."""
+    text = re.sub(r"\s+", " ", str(cell).strip().lower())
+    m = _CODED.fullmatch(text)
+    return bool(_MACULOPATHY.search(text)) or (m is not None and m.group(2) is not None)
+
+
 def _may_hold(values: pd.Series) -> bool:
     return bool(_NAMED.search(str(values.name)))
 
 
 def split_retinopathy(df: pd.DataFrame, known=()) -> pd.DataFrame:
     """The table with each column of eye screening grades replaced by two, ``"<name>"``
-    (R0 < R1 < R2 < R3s < R3a) and ``"<name> maculopathy"`` (M0, M1), in its place, and
-    a note in ``df.attrs["sparge_read_notes"]``. Other tables are returned as they are.
+    (R0 < R1 < R2 < R3s < R3a) and ``"<name> maculopathy"`` (M0, M1; not added when no
+    cell writes a maculopathy), in its place, and a note in
+    ``df.attrs["sparge_read_notes"]``. Other tables are returned as they are.
 
     Parameters
     ----------
@@ -118,6 +128,11 @@ def split_retinopathy(df: pd.DataFrame, known=()) -> pd.DataFrame:
         names = [str(col), f"{col} maculopathy"]
         if names[1] in out.columns:
             continue
+        if not forced and not any(map(_writes_maculopathy, written)):
+            # grades alone ("R1", "R3a"; the maculopathy in a column of its own): one
+            # ordered column, no "<name> maculopathy" of M0 only, which was then said
+            # dropped as a column the user never had (walk-through 77)
+            names = names[:1]
         split = text.map(grade_parts)
         new = pd.DataFrame({name: [p[i] if p is not None else "" for p in split]
                             for i, name in enumerate(names)}, index=df.index)
@@ -126,11 +141,14 @@ def split_retinopathy(df: pd.DataFrame, known=()) -> pd.DataFrame:
         if graded:
             example = next(c for c, p in zip(written, parts, strict=True)
                            if p is not None and p[0] != "")
+            read_as = (f"two ordered columns, '{_q(names[0])}' (R0 < R1 < R2 < R3s < R3a) "
+                       f"and '{_q(names[1])}' (M0 < M1; a grade written without it is M0)"
+                       if len(names) == 2 else "an ordered column (R0 < R1 < R2 < R3s < "
+                       "R3a)")
             note = (f"Column '{_q(col)}' holds eye screening grades (e.g. '{_q(example, 24)}'"
-                    f"): read as two ordered columns, '{_q(names[0])}' (R0 < R1 < R2 < R3s <"
-                    f" R3a) and '{_q(names[1])}' (M0 < M1; a grade written without it is "
-                    "M0)" + (f"; its {other:,} other written cell(s) are gaps there"
-                             if other else "") + ".")
+                    f"): read as {read_as}" + (
+                        f"; its {other:,} other written cell(s) are gaps there"
+                        if other else "") + ".")
         out = replaced(out, col, new, note)
     return out
 
