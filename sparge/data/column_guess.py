@@ -35,6 +35,8 @@ _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died
                   # walk-through 19: "MACE at 1 year" became an input feature, unsaid
                   "dead", "deceased", "survived", "alive", "expire", "expired", "mace",
                   "readmitted", "readmission", "relapse", "recurrence", "response",
+                  # walk-through 77: "progressed_to_PDR_or_treatment_within_2y"
+                  "progressed", "progression",
                   "diagnosis", "status",
                   # walk-through 50: "Admitted" was not guessed as the outcome
                   "admitted", "hospitalised", "hospitalized")
@@ -517,7 +519,7 @@ def _outcome_rank(name: str) -> int | None:
     words = _words(name)
     ranks = [_OUTCOME_WORDS.index(w) for w in words if w in _OUTCOME_WORDS
              and (w not in _WEAK_WORDS or set(words) - _WEAK_WORDS <= _WEAK_COMPANIONS)]
-    if not ranks and _WINDOW.search(str(name)):
+    if not ranks and _WINDOW.search(re.sub(r"_+", " ", str(name))):
         return len(_OUTCOME_WORDS)
     return min(ranks) if ranks else None
 
