@@ -40,10 +40,11 @@ FOLLOW_UP_NAME = re.compile(
     # "Days followed", "Months followed", "Followed for (days)"
     rf"\b{_SPAN}[\s_.\-]*followed\b|\bfollowed[\s_.\-]*(?:for|up)?[\s_.\-]*\(?\s*{_SPAN}\b",
     re.IGNORECASE)
-#: Column names of free text.
+#: Column names of free text (words between underscores too: walk-through 77's
+#: "clinician_comment", 12 answers, went to the model and to Explore's comparisons).
 FREE_TEXT_NAME = re.compile(
-    r"\b(?:notes?|comments?|remarks?|free[\s_.\-]*text|narrative|description)\b",
-    re.IGNORECASE)
+    r"(?<![a-z0-9])(?:notes?|comments?|remarks?|free[\s_.\-]*text|narrative|description)"
+    r"(?![a-z0-9])", re.IGNORECASE)
 #: Cells written as dates (ISO, day/month/year, "14 Mar 2019"), optionally with a time.
 DATE_CELL = re.compile(
     r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
