@@ -98,6 +98,10 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"m/s": (0.02, 2.5), "cm/s": (2.0, 250.0)}),
     # walk-through 45's FEV1 in mL ("1310") among litres
     ("lung volume", r"\b(?:fev1|fev 1|fvc)\b", {"L": (0.1, 8.0), "mL": (100.0, 8000.0)}),
+    # walk-through 77's OCT central subfield thicknesses in mm ("0.28") among µm
+    ("retinal thickness", r"\b(?:cst|cmt|crt|csmt|central (?:subfield|macular|retinal) "
+                          r"thickness|(?:retinal|macular) thickness|oct thickness)\b",
+     {"µm": (100.0, 1500.0), "mm": (0.1, 1.5)}),
 )
 
 #: Shares written as a percentage or a fraction (walk-through 45's respiratory clinic
@@ -486,7 +490,12 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\bmrc (?:dyspn\w* )?(?:grade|scale|score|dyspn\w*)\b", 0.0, 5.0),
     (_RATIO, 0.0, 1.0), (_RATIO, 0.0, 100.0),
     (r"\b(?:eosinophils?|eos|neutrophils?|lymphocytes?|monocytes?|basophils?|platelets?|"
-     r"plts?|wbc|white (?:blood )?cells?(?: count)?|leu[ck]ocytes?)\b", 0.0, math.inf))
+     r"plts?|wbc|white (?:blood )?cells?(?: count)?|leu[ck]ocytes?)\b", 0.0, math.inf),
+    # walk-through 77's eye clinic: an eGFR of -5, an intraocular pressure of 150 mmHg
+    # (a lost decimal point: 15), a logMAR acuity beyond no perception of light
+    (r"\b(?:e ?gfr|gfr|crcl|creatinine clearance)\b", 0.0, math.inf),
+    (r"\b(?:iop|intraocular pressure|intra ocular pressure)\b", 0.0, 80.0),
+    (r"\b(?:[bu]?c?va|visual acuity|logmar)\b", -0.5, 3.0))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count).
 _PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})

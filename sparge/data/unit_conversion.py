@@ -48,7 +48,8 @@ _VOLUME = {"l": 1.0, "dl": 0.1, "ml": 1e-3}
 _SIMPLE = {
     "weight": {"kg": 1.0, "g": 1e-3, "lb": 0.45359237, "lbs": 0.45359237,
                "oz": 0.028349523125},
-    "length": {"m": 1.0, "cm": 0.01, "mm": 1e-3, "in": 0.0254, "inch": 0.0254,
+    # walk-through 77's retinal thicknesses: "0.28" (mm) among µm
+    "length": {"m": 1.0, "cm": 0.01, "mm": 1e-3, "um": 1e-6, "in": 0.0254, "inch": 0.0254,
                "inches": 0.0254, "ft": 0.3048},
     "pressure": {"mmhg": 1.0, "kpa": 7.500617},
     # walk-through 43's blood losses: "2.02 L" in a column of mL (the largest bleeds)
