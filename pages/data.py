@@ -254,8 +254,10 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
         ss.pending = None
         flash("success", "Table encoded: its report is below. Train a model on the Model page.")
         if not same and keep_choices:  # walk-through 44 saw them only in the ticked box
+            # the choices end with their own full stop (walk-through 77 read "..")
             flash("info", "The choices made for the previous table were kept: "
-                  + md_escape(choices, max_len=300) + ". To read this file without them, "
+                  + md_escape(choices.rstrip("."), max_len=300) + ". To read this file "
+                  "without them, "
                   "upload it again and untick \"Keep the choices\".")
         st.rerun()
 
