@@ -1,0 +1,192 @@
+"""Walk-through 77: a medical retina clinic's export, progression to proliferative
+retinopathy or treatment within 2 years.
+
+Each test is one finding of the walk-through, on cells written as that export wrote them.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge.data.column_guess import guess_columns
+from sparge.data.encoder import Encoder
+from sparge.data.reading import read_table
+from sparge.data.visual_acuity import logmar_of
+
+N = 200
+OUTCOME = "progressed_to_PDR_or_treatment_within_2y"
+SNELLEN = ["6/6", "6/7.5", "6/9", "6/12", "6/18", "20/20", "20/40", "6/9-2", "6/6+2",
+           "0.30", "-0.10", "CF", "HM", "PL", "NPL", "6/60", "3/60"]
+
+
+@pytest.fixture(scope="module")
+def export() -> pd.DataFrame:
+    rng = np.random.default_rng(77)
+    risk = rng.normal(size=N)
+    sbp = np.round(135 + 10 * risk + rng.normal(0, 10, N)).astype(int)
+    dbp = np.round(80 + 5 * risk + rng.normal(0, 6, N)).astype(int)
+    systolic = sbp.astype(str).astype(object)
+    diastolic = dbp.astype(str).astype(object)
+    whole = rng.random(N) < 0.1  # "154/87" in the systolic column, the diastolic empty
+    systolic[whole] = [f"{s}/{d}" for s, d in zip(sbp[whole], dbp[whole], strict=True)]
+    diastolic[whole] = ""
+    grade = np.clip(np.round(1.2 + risk + rng.normal(0, 0.6, N)), 0, 4).astype(int)
+    va = rng.choice(SNELLEN, N)
+    return pd.DataFrame({
+        "patient_id": [f"MR{100000 + i}" for i in range(N)],
+        "HbA1c": np.round(60 + 12 * risk + rng.normal(0, 8, N)),
+        "systolic_bp": systolic,
+        "diastolic_bp": diastolic,
+        "VA_right": va,
+        "retinopathy_right": np.array(["R0", "R1", "R2", "R3s", "R3a"])[grade],
+        "maculopathy_right": np.where(risk + rng.normal(0, 1, N) > 0.8, "M1", "M0"),
+        OUTCOME: np.where(risk + rng.normal(0, 0.8, N) > 0.7, "yes", "no"),
+    })
+
+
+def _csv(df: pd.DataFrame) -> io.BytesIO:
+    return io.BytesIO(df.to_csv(index=False).encode())
+
+
+@pytest.mark.parametrize("cell, logmar", [
+    ("6/6", 0.0), ("6/12", 0.301), ("20/40", 0.301), ("6/60", 1.0), ("20/200", 1.0),
+    ("3/60", 1.301), ("6/9-2", 0.216), ("6/6+2", -0.04), ("6/7.5", 0.097),
+    ("6/18 ph 6/9", 0.176), ("6/12 (ph)", 0.301), ("CF", 2.0), ("cf @ 1m", 2.0),
+    ("Hand movements", 2.3), ("PL", 2.7), ("LP", 2.7), ("NPL", 3.0), ("NLP", 3.0),
+    ("0.30", 0.3), ("-0.10", -0.1)])
+def test_an_acuity_as_charts_and_clinics_write_it_is_its_logmar(cell, logmar):
+    assert logmar_of(cell) == pytest.approx(logmar, abs=0.001)
+
+
+@pytest.mark.parametrize("cell", ["R2", "not done", "5/2", "6/1000", "7", "1/2/2024", ""])
+def test_what_is_no_acuity_is_left_to_the_columns_own_reading(cell):
+    assert logmar_of(cell) is None
+
+
+def test_visual_acuity_is_a_number_not_free_text(export):
+    """VA_right and VA_left ("6/12", "6/9-2", "20/40", "0.30", "CF", "HM", "PL", "NPL")
+    were left out with "more than 30 different text answers": the clinic's main
+    functional measure was lost."""
+    df = read_table(_csv(export))
+    enc = Encoder(id_column="patient_id", label_column=OUTCOME).fit(df)
+    assert enc.roles_["VA_right"] == "numeric"
+    X = enc.transform(df)
+    va = X[:, enc.feature_names_out_.index("VA_right")]
+    expected = export["VA_right"].map(logmar_of).to_numpy(dtype=float)
+    np.testing.assert_allclose(va, expected, atol=1e-3)
+    said = " ".join(df.attrs["sparge_read_notes"])
+    assert "Column 'VA_right'" in said and "read as logMAR" in said
+    # a decimal acuity is no logMAR: left as written
+    decimal = read_table(_csv(pd.DataFrame({"ID": list("abcdefghi"),
+                                            "VA decimal": ["1.0", "0.5", "6/12"] * 3})))
+    assert decimal["VA decimal"].tolist()[:3] == ["1.0", "0.5", "6/12"]
+
+
+def test_a_new_patients_typed_acuity_is_read_as_in_the_file(export):
+    df = read_table(_csv(export))
+    enc = Encoder(id_column="patient_id", label_column=OUTCOME).fit(df)
+    one = export.iloc[[0]].copy()
+    one["VA_right"] = "6/12"
+    x = enc.transform(one)
+    assert x[0, enc.feature_names_out_.index("VA_right")] == pytest.approx(0.301, abs=1e-3)
+
+
+def test_a_whole_pressure_in_the_systolic_column_is_read_in_both(export):
+    """47 cells of 'systolic_bp' held "154/87" with 'diastolic_bp' empty: set to
+    missing, both measurements lost, and a tenth of the patients left out of training
+    for their missing share."""
+    df = read_table(_csv(export))
+    whole = export["systolic_bp"].str.contains("/")
+    assert whole.sum() >= 5
+    first = int(np.flatnonzero(whole)[0])
+    s, d = export["systolic_bp"][first].split("/")
+    assert df["systolic_bp"][first] == s and df["diastolic_bp"][first] == d
+    said = " ".join(df.attrs["sparge_read_notes"])
+    assert (f"Column 'systolic_bp': {whole.sum()} cell(s) hold a whole blood pressure"
+            in said)
+    assert "its diastolic part in 'diastolic_bp'" in said
+    enc = Encoder(id_column="patient_id", label_column=OUTCOME).fit(df)
+    X = enc.transform(df)
+    assert np.isfinite(X[:, enc.feature_names_out_.index("diastolic_bp")]).all()
+    assert not any("systolic_bp" in w and "hold text" in w for w in enc.report_.warnings)
+
+
+def test_a_written_diastolic_is_kept_and_other_tables_are_unchanged():
+    from sparge.data.blood_pressure import read_pairs_in_parts
+
+    df = pd.DataFrame({"SBP": ["140/90", "120", "150/95"], "DBP": ["88", "70", ""]})
+    out = read_pairs_in_parts(df)
+    assert out["SBP"].tolist() == ["140", "120", "150"]
+    assert out["DBP"].tolist() == ["88", "70", "95"]  # the written 88 stays
+    plain = pd.DataFrame({"Systolic": ["140", "120"], "Diastolic": ["90", "80"]})
+    assert read_pairs_in_parts(plain) is plain
+    acuity = pd.DataFrame({"VA": ["6/12", "6/6"], "Systolic": ["6/12", "120"]})
+    assert read_pairs_in_parts(acuity) is acuity  # no diastolic column to pair with
+
+
+def test_grades_without_a_maculopathy_are_one_column(export):
+    """'retinopathy_right' (R0–R3a; the maculopathy in a column of its own) was split in
+    two, and the report said a column the user never had, 'retinopathy_right
+    maculopathy', was dropped as one value for every patient."""
+    df = read_table(_csv(export))
+    enc = Encoder(id_column="patient_id", label_column=OUTCOME).fit(df)
+    assert "retinopathy_right maculopathy" not in enc.roles_
+    assert enc.table_.is_ordered("retinopathy_right")
+    levels = enc.table_.levels("retinopathy_right")
+    assert levels["R0"] < levels["R1"] < levels["R2"] < levels["R3s"] < levels["R3a"]
+    assert not any("maculopathy'" in w for w in enc.report_.warnings + enc.report_.notes)
+
+
+def test_the_outcome_is_guessed_from_a_name_with_underscores(export):
+    """"progressed_to_PDR_or_treatment_within_2y" was not guessed: the default was
+    "(none)", and a busy user would have trained without the outcome."""
+    assert guess_columns(export) == ("patient_id", OUTCOME)
+
+
+def test_an_empty_outcome_blocks_training_with_its_reason(export):
+    """An empty outcome column: "0 patients kept for training", "Nothing blocks
+    training", and Train ended in scikit-learn's "Found array with 0 sample(s)"."""
+    df = export.assign(**{OUTCOME: ""})
+    enc = Encoder(id_column="patient_id", label_column=OUTCOME).fit(df)
+    assert not enc.report_.ok
+    said = " ".join(enc.report_.blocking)
+    assert f"no patient kept for training has an outcome in '{OUTCOME}'" in said
+    assert "column is empty" in said and "'(none)'" in said
+
+
+def test_impossible_eye_and_kidney_values_are_listed_and_thicknesses_in_mm_converted():
+    """An eGFR of -5 and an intraocular pressure of 150 mmHg went unremarked; 28 OCT
+    thicknesses in mm ("0.28") among µm were only offered to be set to missing."""
+    rng = np.random.default_rng(7)
+    n = 150
+    egfr = np.round(rng.normal(75, 20, n)).clip(8)
+    egfr[3] = -5
+    iop = np.round(rng.normal(16, 3, n)).clip(8)
+    iop[4] = 150
+    cst = np.round(rng.normal(300, 40, n))
+    in_mm = np.arange(10, 25)
+    cst[in_mm] = np.round(cst[in_mm] / 1000, 2)
+    df = pd.DataFrame({"ID": [f"P{i}" for i in range(n)], "eGFR": egfr, "IOP_right": iop,
+                       "OCT_CST_right_um": cst,
+                       "Outcome": np.where(rng.random(n) < 0.4, "Yes", "No")})
+    enc = Encoder(id_column="ID", label_column="Outcome")
+    X = enc.fit_transform(df)  # the table trained on
+    listed = {(c, r): (v, unit, new) for c, r, v, unit, new in enc.report_.values_to_check}
+    assert ("eGFR", 3) in listed and ("IOP_right", 4) in listed
+    assert all(listed[("OCT_CST_right_um", r)][1] == "mm" for r in in_mm)
+    thickness = X[in_mm, enc.feature_names_out_.index("OCT_CST_right_um")]
+    np.testing.assert_allclose(thickness, cst[in_mm] * 1000, rtol=1e-9)
+
+
+def test_a_comment_named_between_underscores_is_free_text(export):
+    """"clinician_comment" (12 answers: "new vessels disc R? -> urgent", "on aflibercept
+    L") went to the model and to Explore's biomarkers to compare."""
+    df = export.assign(clinician_comment=np.resize(
+        ["stable, review 12m", "refer to MR clinic", "on aflibercept L", ""], len(export)))
+    enc = Encoder(id_column="patient_id", label_column=OUTCOME).fit(df)
+    assert enc.left_out_why_["clinician_comment"] == "free text"
+    assert "clinician_comment" not in enc.feature_names_out_
