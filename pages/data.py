@@ -428,7 +428,8 @@ with current:
                        "warning says what it does):")
         if rep.values_to_check:  # the warning below lists them; one click clears them
             label, changes, done = far_values_click(
-                rep.values_to_check, cohort.clear_far, enc.convert_slips)
+                rep.values_to_check, cohort.clear_far, enc.convert_slips,
+                len(rep.impossible))
             if st.button(label, key="far_values",
                          help="A typo or a value in another unit pulls its patient's "
                               "look-alikes and shrinks how much the column counts for "

@@ -64,8 +64,8 @@ from sparge.data.elastography import read_elastography
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
-    FAR_VALUES_CONVERTED,
     conversion_note,
+    far_values_default,
     feature_shift,
     inferred_note,
     mixed_units_message,
@@ -143,7 +143,12 @@ from sparge.data.parsing import (
     writes_decimal_commas,
     written_unit,
 )
-from sparge.data.plausible import impossible_values, unit_from_values, unit_slips
+from sparge.data.plausible import (
+    impossible_in_unit,
+    impossible_values,
+    unit_from_values,
+    unit_slips,
+)
 from sparge.data.pounds_ounces import read_pounds_ounces
 from sparge.data.report import (
     DroppedColumn,
@@ -1088,12 +1093,13 @@ class Encoder(TransformerMixin, BaseEstimator):
     def _cleared(self, X: np.ndarray, report: ValidationReport,
                  converted_only: bool = False) -> np.ndarray:
         """``X`` with the values to check converted from their probable unit, or missing
-        (``clear_far``); with ``converted_only``, the converted ones only
-        (``convert_slips``)."""
+        (``clear_far``); with ``converted_only``, the converted ones and those impossible
+        in their unit or scale (``report.impossible``) only (``convert_slips``)."""
         X = X.copy()
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
+        never = {(f, int(r)) for f, r in report.impossible}
         for feature, row, _, _, converted in report.values_to_check:
-            if converted is not None or not converted_only:
+            if converted is not None or not converted_only or (feature, int(row)) in never:
                 X[int(row), pos[feature]] = np.nan if converted is None else converted
         return X
 
@@ -1206,6 +1212,16 @@ class Encoder(TransformerMixin, BaseEstimator):
                 if len(other):
                     parts.append(self._far_part(name, col, other, None, None, lo, hi,
                                                 report))
+        # of those not converted, the ones no patient can have in the column's unit or
+        # scale (walk-through 77's HbA1c of 640 mmol/mol and eGFR of -5 went into training
+        # as given): set to missing for training by default (``convert_slips``)
+        never = {}
+        for c in np.unique(cols):
+            name = names[num[c]]
+            never[name] = impossible[:, c] | impossible_in_unit(
+                name, self.unit_of(name), X[:, num[c]])
+        report.impossible = [[f, r] for f, r, _, _, conv in report.values_to_check
+                             if conv is None and never[f][r]]
         n = len(rows)
         # the advice first: a long list is cut at the report's 600 characters
         report.warnings.append(
@@ -1215,9 +1231,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             + " or impossible in its unit (a typo or another unit?), "
             # walk-through 35: a library caller's clear_far=True report said "used as given"
             + (f"{FAR_VALUES_CLEARED}: " if self.clear_far else
-               f"{FAR_VALUES_CONVERTED}: " if self.convert_slips and any(
-                   v[4] is not None for v in report.values_to_check) else
-               f"{FAR_VALUES_ADVICE}: ")
+               f"{far_values_default(report.values_to_check, len(report.impossible))}: "
+               if self.convert_slips else f"{FAR_VALUES_ADVICE}: ")
             + "; ".join(parts[:8])
             + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "") + ".")
 

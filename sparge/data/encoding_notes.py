@@ -172,6 +172,29 @@ FAR_VALUES_CONVERTED = ("converted for training where at least 3 of a column's f
                         "used as given (correct the file, or set them to missing)")
 
 
+#: ... with those impossible in their unit or scale set to missing (walk-through 77).
+FAR_VALUES_IMPOSSIBLE = ("those no patient can have (impossible in their unit or scale) set "
+                         "to missing for training")
+_UNCHANGED = "the table itself is unchanged"
+_OTHERS_GIVEN = "any other used as given (correct the file, or set them to missing)"
+
+
+def far_values_default(values_to_check: list, impossible: int = 0) -> str:
+    """What the Encoder does by default (``convert_slips``) with the values to check, for
+    the report's warning: those in a probable other unit converted, those impossible in
+    their unit or scale (``impossible`` of them, ``report_.impossible``) set to missing,
+    the others used as given."""
+    conv, rest = _far_counts(values_to_check)
+    rest -= impossible
+    if not conv and not impossible:
+        return FAR_VALUES_ADVICE
+    if conv and not impossible:
+        return FAR_VALUES_CONVERTED
+    done = ((f"converted for training where at least 3 of a column's fit one probable "
+             f"unit, {FAR_VALUES_IMPOSSIBLE}") if conv else FAR_VALUES_IMPOSSIBLE)
+    return f"{done} ({_UNCHANGED})" + (f", {_OTHERS_GIVEN}" if rest > 0 else "")
+
+
 def _far_counts(values_to_check: list) -> tuple[int, int]:
     """How many far values are converted from a probable other unit, and how many not."""
     conv = sum(v[4] is not None for v in values_to_check)
@@ -191,26 +214,33 @@ def far_values_done(values_to_check: list) -> str:
     return text[0].upper() + text[1:]
 
 
-def far_values_button(values_to_check: list, cleared: bool, converted: bool = False
-                      ) -> str:
+def far_values_button(values_to_check: list, cleared: bool, converted: bool = False,
+                      impossible: int = 0) -> str:
     """The Data page's button for the far values (``report_.values_to_check``): what a
     click does, converting those written in a probable other unit and setting the
     others to missing (or, once done, using them all as given). ``converted``: those in
-    a probable other unit are converted already (the Encoder's ``convert_slips``): the
-    click sets the others to missing, or, without others, uses them as given."""
+    a probable other unit are converted already, and the ``impossible`` ones
+    (``report_.impossible``) set to missing (the Encoder's ``convert_slips``): the click
+    sets the others to missing, or, without others, uses them as given."""
     n = len(values_to_check)
     conv, rest = _far_counts(values_to_check)
-    if cleared and converted and conv:
+    imp = impossible if converted else 0
+    rest -= imp
+    kept = _kept_words(conv, imp)
+    if cleared and converted and (conv or imp):
         # the conversions stay: the click undoes only what it did (walk-through 72's
         # "Use the 83 far values as given" undid 78 good g/dL and mg/dL conversions too)
         return (f"Use the {rest:,} value{'s' if rest != 1 else ''} set to missing as given "
-                f"(the {conv:,} converted stay converted)")
+                f"({kept})")
     if cleared:
         return f"Use the {n:,} far value{'s' if n != 1 else ''} as given"
-    if converted and conv:
+    if converted and (conv or imp):
         if not rest:
-            return (f"Use the {conv:,} value{'s' if conv != 1 else ''} converted from a "
-                    "probable other unit as given")
+            both = conv + imp
+            what = ("converted from a probable other unit" if not imp else
+                    "impossible in their unit or scale" if not conv else
+                    "converted or impossible")
+            return f"Use the {both:,} value{'s' if both != 1 else ''} {what} as given"
         return (f"Set the other {rest:,} far value{'s' if rest != 1 else ''} to missing "
                 "for training")
     words = []
@@ -223,21 +253,34 @@ def far_values_button(values_to_check: list, cleared: bool, converted: bool = Fa
     return text[0].upper() + text[1:]
 
 
-def far_values_click(values_to_check: list, cleared: bool, converted: bool
-                     ) -> tuple[str, dict[str, bool], str]:
+def _kept_words(conv: int, imp: int) -> str:
+    """"the 3 converted stay converted, the 2 impossible missing"."""
+    words = []
+    if conv:
+        words.append(f"the {conv:,} converted stay converted")
+    if imp:
+        words.append(f"the {imp:,} impossible stay missing")
+    return ", ".join(words)
+
+
+def far_values_click(values_to_check: list, cleared: bool, converted: bool,
+                     impossible: int = 0) -> tuple[str, dict[str, bool], str]:
     """The Data page's far-values button: its label (:func:`far_values_button`), the
     encoder's settings a click sets (``clear_far``, ``convert_slips``), and what it says
     it did."""
-    label = far_values_button(values_to_check, cleared, converted)
+    label = far_values_button(values_to_check, cleared, converted, impossible)
     conv, rest = _far_counts(values_to_check)
-    if cleared and converted and conv:
+    imp = impossible if converted else 0
+    rest -= imp
+    if cleared and converted and (conv or imp):
         return label, {"clear_far": False}, "Values set to missing used as given"
     if cleared:
         return label, {"clear_far": False, "convert_slips": False}, "Values used as given"
-    if converted and conv and not rest:
-        return label, {"convert_slips": False}, "Converted values used as given"
-    done = (f"{rest:,} value{'s' if rest != 1 else ''} set to missing" if converted and conv
-            else far_values_done(values_to_check))
+    if converted and (conv or imp) and not rest:
+        return label, {"convert_slips": False}, (
+            "Converted values used as given" if not imp else "Values used as given")
+    done = (f"{rest:,} value{'s' if rest != 1 else ''} set to missing"
+            if converted and (conv or imp) else far_values_done(values_to_check))
     return label, {"clear_far": True, "convert_slips": True}, done
 
 

@@ -330,6 +330,30 @@ def explained_by_units(values, impossible: np.ndarray, slipped: np.ndarray) -> b
     return float(np.mean((impossible & ~slipped)[finite])) < UNEXPLAINED_SHARE
 
 
+def impossible_in_unit(column: str, unit: str | None, values) -> np.ndarray:
+    """The values impossible in a column's unit (outside its quantity's range in that
+    unit, :data:`QUANTITIES`), in a column its quantity explains
+    (:func:`explained_by_units`): an HbA1c of 640 mmol/mol (a typo), or of 7.5 (in %:
+    whether converted is the caller's to say).
+
+    Examples
+    --------
+    >>> hba1c = [48.0, 53, 61, 70, 58, 44, 66, 75, 52, 49] * 3 + [640.0, 7.5]
+    >>> impossible_in_unit("HbA1c", "mmol/mol", hba1c).nonzero()[0].tolist()
+    [30, 31]
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    none = np.zeros(len(v), bool)
+    found = quantity_of(column)
+    own = _range_of(found[1], unit) if found is not None else None
+    if own is None:
+        return none
+    impossible, slipped, _, _ = _impossible_slips(column, found[1], own, v)
+    if not explained_by_units(v, impossible, slipped):
+        return none
+    return impossible
+
+
 def judged_column(column: str, unit: str | None, values) -> bool:
     """Whether a column's values are judged by its quantity's units (:func:`unit_slips`
     finds it explained by them, :func:`explained_by_units`): asked of the training
@@ -468,6 +492,9 @@ HARD_LIMITS: tuple[tuple[str, float, float], ...] = (
 #: through 66's HAQ-DI of 10, 16.25 and 20 (lost decimal points, 1.7 % of the column) on
 #: a 0-3 index went unremarked into the look-alike tables.
 _RATIO = r"\bfev ?1 ?fvc\b|tiffeneau"
+_ARTERIAL = r"(?<!end )(?<!pulmonary artery )(?<!pa )(?<!rv )(?<!ventricular )"
+_NOT_PRESSURE = (r"(?! (?:volume|diameter|dimension|function|dysfunction|murmur|index|"
+                 r"velocity|area|strain|time|flow|wall))")
 SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\bhaq\b", 0.0, 3.0), (r"\bdas ?28\b", 0.0, 10.0), (r"\bbas(?:dai|fi)\b", 0.0, 10.0),
     (r"\bmmse\b", 0.0, 30.0), (r"\bmoca\b", 0.0, 30.0), (r"\bgcs\b|glasgow coma", 3.0, 15.0),
@@ -495,6 +522,11 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     # (a lost decimal point: 15), a logMAR acuity beyond no perception of light
     (r"\b(?:e ?gfr|gfr|crcl|creatinine clearance)\b", 0.0, math.inf),
     (r"\b(?:iop|intraocular pressure|intra ocular pressure)\b", 0.0, 80.0),
+    # and its systolic of 1450 mmHg (a doubled digit)
+    # (a blood pressure's: not an end-systolic volume, a pulmonary artery's or the
+    # right ventricle's systolic pressure, a diastolic dysfunction's grade)
+    (_ARTERIAL + r"\b(?:systolic|sbp)\b" + _NOT_PRESSURE, 30.0, 350.0),
+    (_ARTERIAL + r"\b(?:diastolic|dbp)\b" + _NOT_PRESSURE, 20.0, 250.0),
     (r"\b(?:[bu]?c?va|visual acuity|logmar)\b", -0.5, 3.0))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count).

@@ -158,6 +158,11 @@ class ValidationReport:
         all of the column's far values convert from one unit into where most patients lie
         (else ``None``); also the values impossible in their column's unit
         (:func:`sparge.data.plausible.unit_slips`).
+    impossible : list
+        ``[[feature, row], ...]``: the values to check that no patient can have in their
+        column's unit or scale (:func:`sparge.data.plausible.impossible_values`,
+        :func:`sparge.data.plausible.impossible_in_unit`) and that convert from no other
+        unit: set to missing for training by default (the Encoder's ``convert_slips``).
     columns_losing_patients : list of str
         The few nearly empty features whose leaving out keeps the most patients at the
         threshold (:func:`sparge.data.encoder.columns_that_lose_patients`);
@@ -190,6 +195,9 @@ class ValidationReport:
     answers_two_ways: dict[str, list[list[str]]] = field(default_factory=dict)
     #: numbers far from the rest of their column: [[feature, row (from 0), value], ...]
     values_to_check: list[list] = field(default_factory=list)
+    #: of those, the ones impossible in their column's unit or scale and converted from no
+    #: other unit (an HbA1c of 640 mmol/mol, a negative eGFR): [[feature, row], ...]
+    impossible: list[list] = field(default_factory=list)
     #: nearly empty features whose leaving out keeps the most patients, and how many
     columns_losing_patients: list[str] = field(default_factory=list)
     patients_kept_without: int = 0
