@@ -204,6 +204,15 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long[i + 1:]
 
 
+#: An answer that gives when or which side (a year; right, left, both, the eyes' RE/LE/
+#: OD/OS/OU): beside yes and no, a yes with its detail.
+_YES_DETAIL = re.compile(r"\b(?:19[5-9]\d|20[0-4]\d)\b|\b(?:re|le|od|os|ou|r eye|l eye|"
+                         r"both eyes|both|bilateral|bilat|left|right|lt|rt)\b")
+#: ... unless it says no, or is unsure.
+_NOT_YES = re.compile(r"\b(?:no|not|never|none|nil|neg|negative|declined|refused|unknown|"
+                      r"unsure|awaiting|planned|listed|waiting)\b|\?")
+
+
 def abbreviated_levels(levels: list[str], column: str | None = None
                        ) -> list[tuple[str, str]]:
     """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
@@ -221,7 +230,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None
     ca" and "Lung". In a grade column, a differentiation in words and its grade: "well
     diff." and "G1" or "1". In a smoking, sex or diabetes column, the same answer in
     other words (:data:`SYNONYMS`): "Ex", "ex-smoker" and "former"; "never smoked" and
-    "never"; "W" and "woman"; "T2DM", "T2" and "Type 2".
+    "never"; "W" and "woman"; "T2DM", "T2" and "Type 2". In a yes/no column, an answer
+    that says when or which side ("PRP 2019", "RE 2018", "both eyes") and its yes.
 
     Parameters
     ----------
@@ -246,6 +256,12 @@ def abbreviated_levels(levels: list[str], column: str | None = None
             lv = next((lv for lv, k in keys.items() if k == digit), None)
             if lv is not None and code in first:
                 out.append((lv, first[code]))
+        # a yes written with its detail, when or which side ("PRP 2019", "RE 2018",
+        # "both eyes", "L knee": walk-through 77's previous laser and cataract surgery)
+        if 1 in first:
+            out += [(lv, first[1]) for lv, k in keys.items()
+                    if yes_no.get(lv) not in (1, 2) and _YES_DETAIL.search(k)
+                    and not _NOT_YES.search(k)]
     # one answer in two number systems or punctuations ("Type II" / "Type 2",
     # "NYHA-3" / "NYHA III"), when the column has both spellings
     named = set(re.findall(r"[a-z]{2,}", norm_key(column))) if column else set()

@@ -190,3 +190,62 @@ def test_a_comment_named_between_underscores_is_free_text(export):
     enc = Encoder(id_column="patient_id", label_column=OUTCOME).fit(df)
     assert enc.left_out_why_["clinician_comment"] == "free text"
     assert "clinician_comment" not in enc.feature_names_out_
+
+
+def test_impossible_values_are_missing_for_training_by_default_and_one_click_gives_them():
+    """An HbA1c of 640 mmol/mol, a systolic of 1450 mmHg and an eGFR of -5 went into
+    training as given unless the user clicked; the HbA1c column's scale grew with them.
+    No patient can have them: set to missing for training by default (the table is
+    unchanged, the report lists them); a far value judged by no limit stays as given."""
+    from sparge.data.encoding_notes import far_values_click
+    from sparge.services.workflow import encode_again, encode_cohort
+
+    rng = np.random.default_rng(3)
+    n = 200
+    df = pd.DataFrame({
+        "ID": [f"P{i}" for i in range(n)],
+        "HbA1c": np.round(rng.normal(60, 10, n)), "systolic_bp": np.round(rng.normal(135, 12, n)),
+        "eGFR": np.round(rng.normal(75, 15, n)), "Sodium": np.round(rng.normal(139, 3, n)),
+        "Outcome": rng.choice(["Yes", "No"], n)})
+    df.loc[5, "HbA1c"], df.loc[6, "systolic_bp"], df.loc[7, "eGFR"] = 640, 1450, -5
+    df.loc[8, "Sodium"] = 1380  # far, judged by no limit: the user's to say
+    cohort = encode_cohort(df, id_column="ID", label_column="Outcome")
+    rep = cohort.encoder.report_
+    assert sorted(map(tuple, rep.impossible)) == [("HbA1c", 5), ("eGFR", 7),
+                                                  ("systolic_bp", 6)]
+    X, names = cohort.X, cohort.features
+    assert np.isnan([X[5, names.index("HbA1c")], X[6, names.index("systolic_bp")],
+                     X[7, names.index("eGFR")]]).all()
+    assert X[8, names.index("Sodium")] == 1380
+    said = next(w for w in rep.warnings if "far from the rest" in w)
+    assert ("those no patient can have (impossible in their unit or scale) set to missing "
+            "for training (the table itself is unchanged), any other used as given") in said
+    label, changes, _ = far_values_click(rep.values_to_check, False, True,
+                                         len(rep.impossible))
+    assert label == "Set the other 1 far value to missing for training"
+    # without the possible one, the click gives the impossible ones as written
+    alone = encode_cohort(df.assign(Sodium=139), id_column="ID", label_column="Outcome")
+    label, changes, done = far_values_click(
+        alone.encoder.report_.values_to_check, False, True,
+        len(alone.encoder.report_.impossible))
+    assert label == "Use the 3 values impossible in their unit or scale as given"
+    given = encode_again(alone, **changes)
+    assert given.X[5, given.features.index("HbA1c")] == 640
+
+
+@pytest.mark.parametrize("column, answers, offered", [
+    ("previous_laser", ["no", "yes", "Y", "PRP 2019", "macular laser 2018",
+                        "PRP R eye 2020"],
+     ["PRP 2019", "macular laser 2018", "PRP R eye 2020"]),
+    ("cataract_surgery", ["no", "yes", "LE", "both eyes", "RE 2018", "pseudophakic OU",
+                          "listed RE", "? LE"],
+     ["LE", "both eyes", "RE 2018", "pseudophakic OU"]),
+    ("Smoker", ["Yes", "No", "Ex"], [])])
+def test_a_yes_written_with_when_or_which_side_is_offered_as_yes(column, answers, offered):
+    """"PRP 2019" and "RE 2018" stood as answers of their own beside yes and no: a
+    patient lasered in 2019 was no look-alike of one who answered "yes"."""
+    from sparge.data.levels import abbreviated_levels
+
+    pairs = [a for a, b in abbreviated_levels(answers, column)
+             if b.lower() == "yes" and a != "Y"]  # "Y" is paired as an abbreviation
+    assert pairs == offered
