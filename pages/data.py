@@ -222,10 +222,10 @@ with st.expander("Preview: the first rows, as written", expanded=pending is not 
     st.caption("The cells as written, except that values written in two units are shown "
                "in one (a height 3'4\" as 40 in, a time 1h 20m as 80 min), a date of birth "
                "in a column of ages as the age, a blood pressure or TNM stage in one "
-               "cell as its parts, and a cell that repeats its column's name before a "
-               "number (\"Ward 12\" in a column Ward, \"Na 134\" in a column Na) as the "
-               "number. The table as the model reads it is the download below "
-               "(Download the table as read).")
+               "cell as its parts, a visual acuity (6/12, CF) as its logMAR, and a cell "
+               "that repeats its column's name before a number (\"Ward 12\" in a column "
+               "Ward, \"Na 134\" in a column Na) as the number. The table as the model "
+               "reads it is the download below (Download the table as read).")
     st.dataframe(plain_frame(df.head(10)), hide_index=True)
 # the current table is encoded: encoding it again is no pending step (walk-through 56 read
 # a red button above the encoded table as work still to do)

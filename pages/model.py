@@ -119,7 +119,7 @@ with st.form(f"train_form_{form_gen}"):
                 " The Data page's report says how to proceed (a one-click button leaves "
                 "out the columns that cost the most patients, or raise the threshold on "
                 "missing values there)." if any("threshold" in b for b in blocking) else ""))
-    if few:
+    if few and not blocking:  # the block says why (walk-through 77 read both at once)
         st.warning(few)
     supervised = st.checkbox("Use the outcome (supervised)",
                              value=has_labels and start["supervised"],

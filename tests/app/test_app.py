@@ -690,8 +690,13 @@ def test_the_model_page_says_when_few_patients_are_kept():
     assert not at.exception
     n_kept, n_rows = len(strict.train_rows), len(strict.ids)
     assert n_kept < 0.25 * n_rows
-    assert any(f"Only {n_kept:,} of the table's {n_rows:,} patients" in w.value
-               for w in at.warning)
+    # none kept blocks training, and the block says so (the caution would repeat it)
+    assert any(f"only {n_kept:,} of the table" in e.value for e in at.error)
+    assert not any(f"Only {n_kept:,} of the table" in w.value for w in at.warning)
+    # ... a few kept do not block: the caution says it
+    from sparge.services.workflow import few_kept_caution
+
+    assert few_kept_caution(12, n_rows).startswith(f"Only 12 of the table's {n_rows} patients")
 
 
 def test_the_model_page_does_not_offer_training_it_cannot_do():
@@ -706,3 +711,18 @@ def test_the_model_page_does_not_offer_training_it_cannot_do():
     assert any(e.value.startswith("Training cannot start: ") for e in at.error)
     train_button = next(b for b in at.button if b.label == "Train")
     assert train_button.disabled
+
+
+def test_an_empty_outcome_blocks_training_with_its_own_reason():
+    """Walk-through 77: an empty outcome column, an active Train and scikit-learn's "Found
+    array with 0 sample(s)"; the block now says why, without the threshold's advice or the
+    few-patients caution beside it."""
+    df = read_table(SMALL).assign(Outcome="")
+    empty = encode_cohort(df, id_column="Subject ID", label_column="Outcome")
+    at = start("pages/model.py", cohort=empty, cohort_name="empty outcome")
+    assert not at.exception
+    said = [e.value for e in at.error if e.value.startswith("Training cannot start: ")]
+    assert len(said) == 1 and "has an outcome in" in said[0] and "Outcome" in said[0]
+    assert "threshold" not in said[0]
+    assert not any("are kept for training" in w.value for w in at.warning)
+    assert next(b for b in at.button if b.label == "Train").disabled
