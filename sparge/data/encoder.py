@@ -2687,6 +2687,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         said = []
         for code in (1, 2):  # yes, no; an "unknown" (0) or another answer stays apart
             keys = [k for k in first if codes.get(first[k]) == code]
+            others = [k for k in first if codes.get(first[k]) == 3 - code]
+            if len(keys) == 1 and len(others) > 1 and \
+                    first[keys[0]].strip().lower() in ("yes", "no"):
+                # one spelling beside the other answer's merged "Yes": "No", not "no"
+                # (walk-through 77's legend read "Yes" and "no"); a case, said nowhere
+                self.label_spellings_[keys[0]] = "Yes" if code == 1 else "No"
             if len(keys) < 2:
                 continue
             # "Yes" / "No" when written so (not "Admitted" beside "discharged")

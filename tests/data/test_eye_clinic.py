@@ -249,3 +249,15 @@ def test_a_yes_written_with_when_or_which_side_is_offered_as_yes(column, answers
     pairs = [a for a, b in abbreviated_levels(answers, column)
              if b.lower() == "yes" and a != "Y"]  # "Y" is paired as an abbreviation
     assert pairs == offered
+
+
+def test_a_yes_no_outcome_is_shown_in_one_case(export):
+    """"yes", "Yes" and "Y" were read as "Yes" beside "no": the map's legend read "Yes"
+    and "no"."""
+    df = export.copy()
+    df.loc[:2, OUTCOME] = ["Yes", "Y", "yes"]
+    enc = Encoder(id_column="patient_id", label_column=OUTCOME).fit(df)
+    assert set(enc.labels(df)) == {"Yes", "No"}
+    # a file that writes both in lower case is shown as written
+    plain = export.assign(**{OUTCOME: np.resize(["yes", "no"], len(export))})
+    assert set(Encoder(label_column=OUTCOME).fit(plain).labels(plain)) == {"yes", "no"}
