@@ -139,10 +139,13 @@ def read_pairs_in_parts(df: pd.DataFrame) -> pd.DataFrame:
             empty = other.str.lower().isin(DEFAULT_MISSING_TOKENS) | (other == "")
             out = own_copy(out, df)
             filled = 0
+            # a library caller's numeric diastolic column takes a number, a CSV's text
+            numeric = pd.api.types.is_numeric_dtype(out[there])
             for r, p in parts.items():
                 out.iat[r, out.columns.get_loc(here)] = f"{p[i]:g}"
                 if empty.iloc[r]:
-                    out.iat[r, out.columns.get_loc(there)] = f"{p[1 - i]:g}"
+                    out.iat[r, out.columns.get_loc(there)] = (p[1 - i] if numeric
+                                                              else f"{p[1 - i]:g}")
                     filled += 1
             first = text.iloc[next(iter(parts))]
             note = (f"Column '{_q(here)}': {len(parts):,} cell(s) hold a whole blood "

@@ -527,7 +527,7 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     # right ventricle's systolic pressure, a diastolic dysfunction's grade)
     (_ARTERIAL + r"\b(?:systolic|sbp)\b" + _NOT_PRESSURE, 30.0, 350.0),
     (_ARTERIAL + r"\b(?:diastolic|dbp)\b" + _NOT_PRESSURE, 20.0, 250.0),
-    (r"\b(?:[bu]?c?va|visual acuity|logmar)\b", -0.5, 3.0))
+    (r"\b(?:(?:bc|uc|cc|sc|p)?va|visual acuity|logmar)\b", -0.5, 3.0))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count).
 _PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})

@@ -31,8 +31,8 @@ from sparge.data.number_format import format_number
 from sparge.data.safe_text import quote as _q
 
 #: A column of visual acuity, by its name ("VA_right", "BCVA LE", "Visual acuity (OD)",
-#: "logMAR R", "Snellen"), not "Valproate" nor "Vascular".
-ACUITY_NAME = re.compile(r"(?<![a-z])(?:b|u|p)?c?va(?![a-z])|visual\s?acuity|\bacuity\b|"
+#: "logMAR R", "Snellen"), not "Valproate", "Vascular" nor a "CVA" (a stroke).
+ACUITY_NAME = re.compile(r"(?<![a-z])(?:bc|uc|cc|sc|p)?va(?![a-z])|visual\s?acuity|\bacuity\b|"
                          r"logmar|snellen|\bvision\b", re.IGNORECASE)
 #: A column of decimal acuity (1.0 is 6/6), left as written.
 _DECIMAL_NAME = re.compile(r"decimal", re.IGNORECASE)

@@ -126,6 +126,18 @@ def test_a_written_diastolic_is_kept_and_other_tables_are_unchanged():
     assert read_pairs_in_parts(plain) is plain
     acuity = pd.DataFrame({"VA": ["6/12", "6/6"], "Systolic": ["6/12", "120"]})
     assert read_pairs_in_parts(acuity) is acuity  # no diastolic column to pair with
+    # a library caller's numeric diastolic column
+    typed = pd.DataFrame({"SBP": ["140/90", "120"], "DBP": [np.nan, 70.0]})
+    assert read_pairs_in_parts(typed)["DBP"].tolist() == [90.0, 70.0]
+
+
+def test_a_stroke_is_no_acuity():
+    from sparge.data.visual_acuity import read_visual_acuity
+
+    df = pd.DataFrame({"Prior CVA": ["6/12", "no"] * 5, "BCVA": ["6/12", "CF"] * 5})
+    out = read_visual_acuity(df)
+    assert out["Prior CVA"].tolist()[:2] == ["6/12", "no"]
+    assert out["BCVA"].tolist()[:2] == ["0.301", "2"]
 
 
 def test_grades_without_a_maculopathy_are_one_column(export):
