@@ -298,6 +298,8 @@ _YES_NO_EVENT = re.compile(
     r"admission|admitted|readmit|transfer|\b[np]?icu\b|\bhdu\b|escalat|intubat|ventilat|"
     r"complication|"
     r"infection|sepsis|stroke|amputation|reoperation|reintervention|bpd|\bnec\b|"
+    # walk-through 78's "revision_within_2y" (an implant's) went to the model as an input
+    r"\brevision|\bre-operation|"
     # walk-through 43's "Postpartum haemorrhage (>=1000 mL)" was not guessed
     r"ha?emorrhage|\bbleed|\bpph\b|eclampsia|thrombo|embolism|infarction|delirium|"
     r"kidney injury|\baki\b",

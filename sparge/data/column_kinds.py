@@ -66,12 +66,17 @@ _LATER = re.compile(
     r"years?|yrs?|y)\b(?:[\s_.\-]{1,3}(?:review|follow[\s_.\-]?up|f/?u|visit|post))?|"
     r"\b(?:month|week|year|wk|mo)[\s_.\-]{0,2}\d{1,3}\b|"
     r"\b(?:at|on)[\s_.\-]{1,3}(?:discharge|review|follow[\s_.\-]?up|exit|end of study)\b|"
-    r"\b(?:post[\s_.\-]?discharge|follow[\s_.\-]?up|final)\b", re.IGNORECASE)
+    r"\b(?:post[\s_.\-]?discharge|follow[\s_.\-]?up|final)\b|"
+    # after the operation: walk-through 78's "post-op Oxford score 6m" beside "Pre-op
+    # Oxford score" went to the model and led Explore's comparisons
+    r"\bpost[\s_.\-]?op(?:erative(?:ly)?)?\b", re.IGNORECASE)
 #: Words that name no measurement: a time point's, a baseline's.
 _NO_MEASURE = frozenset({"at", "on", "after", "review", "follow", "up", "followup", "fu",
                          "visit", "total", "score", "baseline", "initial", "first", "the",
                          "of", "bl", "t0", "entry", "referral", "assessment", "time",
-                         "point", "timepoint", "current"})
+                         "point", "timepoint", "current",
+                         # a measurement before the operation is the baseline's
+                         "pre", "op", "preop", "preoperative", "preoperatively"})
 
 
 def _measure_words(name: str) -> tuple[str, ...]:
