@@ -527,7 +527,13 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     # right ventricle's systolic pressure, a diastolic dysfunction's grade)
     (_ARTERIAL + r"\b(?:systolic|sbp)\b" + _NOT_PRESSURE, 30.0, 350.0),
     (_ARTERIAL + r"\b(?:diastolic|dbp)\b" + _NOT_PRESSURE, 20.0, 250.0),
-    (r"\b(?:(?:bc|uc|cc|sc|p)?va|visual acuity|logmar)\b", -0.5, 3.0))
+    (r"\b(?:(?:bc|uc|cc|sc|p)?va|visual acuity|logmar)\b", -0.5, 3.0),
+    # walk-through 78's joint registry: an Oxford score of 52 (its top is 48), a BMI of
+    # 324 (a lost decimal point); EQ-5D's index (UK values from -0.594) and its VAS
+    (r"\boxford (?:hip |knee |shoulder )?score\b|\bo[hk]s\b", 0.0, 48.0),
+    (r"(?:\bbmi\b|body mass index)(?! (?:centile|percentile|pctl|z|zscore|sds|sd|change|"
+     r"delta|for age))", 8.0, 150.0),
+    (r"\beq ?5d(?: 5l| 3l)? index\b", -0.6, 1.0), (r"\beq ?vas\b", 0.0, 100.0))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count).
 _PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})
