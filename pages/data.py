@@ -252,7 +252,12 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
         if not same:
             ss.upload_generation = gen + 1
         ss.pending = None
-        flash("success", "Table encoded: its report is below. Train a model on the Model page.")
+        if new.encoder.report_.ok:
+            flash("success", "Table encoded: its report is below. Train a model on the "
+                  "Model page.")
+        else:  # walk-through 78 read "Train a model" above what blocks training
+            flash("warning", "Table encoded, but training cannot start yet: the report "
+                  "below says why (PROBLEM) and how to proceed.")
         if not same and keep_choices:  # walk-through 44 saw them only in the ticked box
             # the choices end with their own full stop (walk-through 77 read "..")
             flash("info", "The choices made for the previous table were kept: "

@@ -1,0 +1,76 @@
+"""Walk-through 78: a hip and knee replacement service's registry export, a poor outcome
+at 6 months.
+
+Each test is one finding of the walk-through, on cells written as that export wrote them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge.data.column_guess import later_outcome_named
+from sparge.data.column_kinds import later_measurement_of
+from sparge.data.encoder import Encoder
+
+N = 160
+
+
+@pytest.fixture(scope="module")
+def registry() -> pd.DataFrame:
+    rng = np.random.default_rng(78)
+    risk = rng.normal(size=N)
+    pre = np.clip(np.round(20 - 5 * risk + rng.normal(0, 4, N)), 0, 48).astype(object)
+    pre[7] = 52  # its top is 48
+    bmi = np.round(29 + 3 * risk + rng.normal(0, 3, N), 1).astype(object)
+    bmi[9] = 324  # a lost decimal point
+    poor = risk + rng.normal(0, 0.8, N) > 0.8
+    return pd.DataFrame({
+        "Hospital No": [f"RX{6600000 + i}" for i in range(N)],
+        "BMI": bmi,
+        "Pre-op Oxford score": pre,
+        "Pre-op EQ-VAS": np.clip(np.round(60 - 10 * risk + rng.normal(0, 10, N)), 0, 100),
+        "poor_outcome_6m": np.where(poor, "Yes", "No"),
+        "post-op Oxford score 6m": np.clip(pre.astype(float) + np.where(poor, 2, 18), 0, 48),
+        "revision_within_2y": np.where(poor & (rng.random(N) < 0.3), "Yes", "No"),
+    })
+
+
+def test_later_outcomes_beside_the_outcome_are_left_out(registry):
+    """"post-op Oxford score 6m" (what the outcome is defined from) and
+    "revision_within_2y" went to the model as inputs, led Explore's "Biomarkers to
+    compare" and were asked for on the New patient form."""
+    enc = Encoder(id_column="Hospital No", label_column="poor_outcome_6m").fit(registry)
+    for col in ("post-op Oxford score 6m", "revision_within_2y"):
+        assert col not in enc.feature_names_out_
+    assert enc.left_out_why_["post-op Oxford score 6m"].startswith("a later measurement")
+    assert enc.left_out_why_["revision_within_2y"].startswith("named like another outcome")
+
+
+@pytest.mark.parametrize("name, later", [
+    ("revision_within_2y", True), ("Revision within 5 years", True),
+    ("Re-operation at 1 year", True),
+    # the operation itself a revision (primary or revision): known at the visit
+    ("Revision", False), ("Revision (primary/revision)", False)])
+def test_an_implants_revision_in_a_window_is_a_later_outcome(name, later):
+    assert later_outcome_named(name) is later
+
+
+def test_a_post_operative_score_is_a_later_measurement_of_the_pre_operative_one():
+    assert later_measurement_of("post-op Oxford score 6m",
+                                ["Pre-op Oxford score", "BMI"]) == "Pre-op Oxford score"
+    assert later_measurement_of("Postoperative EQ-VAS", ["Preoperative EQ-VAS"]) == \
+        "Preoperative EQ-VAS"
+    assert later_measurement_of("Postoperative PROM", ["BMI"]) is None
+
+
+def test_an_oxford_score_above_48_and_a_bmi_of_324_are_impossible(registry):
+    """An Oxford score of 52 was accepted without a word; a BMI of 324 was used as given
+    (while the same export's "32/48" was read as a score out of 48)."""
+    enc = Encoder(id_column="Hospital No", label_column="poor_outcome_6m")
+    X = enc.fit_transform(registry)
+    assert sorted(map(tuple, enc.report_.impossible)) == [("BMI", 9),
+                                                          ("Pre-op Oxford score", 7)]
+    assert np.isnan(X[[9, 7], [enc.feature_names_out_.index("BMI"),
+                               enc.feature_names_out_.index("Pre-op Oxford score")]]).all()
