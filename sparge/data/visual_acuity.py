@@ -26,7 +26,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.combined_cells import rewrite_named
+from sparge.data.combined_cells import named_columns, rewrite_named
 from sparge.data.number_format import format_number
 from sparge.data.safe_text import quote as _q
 
@@ -114,8 +114,9 @@ def read_visual_acuity(df: pd.DataFrame) -> pd.DataFrame:
     logMAR (a note per column in ``df.attrs["sparge_read_notes"]``); a plain number stays
     as written (already logMAR), and cells that are no acuity stay for the column's own
     reading (gap words, typos)."""
-    named = [c for c in df.columns if ACUITY_NAME.search(str(c))
-             and not _DECIMAL_NAME.search(str(c))]
+    # the names looked at once per set of columns (a new patient's 469-column row is
+    # read on every form change)
+    named = [c for c in named_columns(df, ACUITY_NAME) if not _DECIMAL_NAME.search(str(c))]
     if not named:
         return df
     return rewrite_named(df, named, _logmar_text, lambda col, n, example, new: (
