@@ -33,6 +33,7 @@ from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import abbreviation_note, two_way_pairs
 from sparge.data.apgar import apgar_columns, split_apgars
 from sparge.data.blood_pressure import pressure_columns, pressure_unit, split_pressures
+from sparge.data.body_size import derive_body_size, find_body_size, size_given_mask
 from sparge.data.centiles import read_centiles
 from sparge.data.column_guess import (
     event_answer_codes,
@@ -974,6 +975,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                 yes_no = scale == "yes/no" or yes_no_codes(list(levels)) is not None
                 kind = ("yes/no" if yes_no else "scale" if scale is not None
                         else "two" if len(levels) == 2 else "other")
+                if kind == "scale":  # one entry per grade: walk-through 78's ASA grade
+                    by_code: dict[object, list[str]] = {}  # listed 21 spellings of 4
+                    for lv, c in sorted(levels.items(), key=lambda kv: (kv[1], kv[0])):
+                        by_code.setdefault(c, []).append(_q(lv, 30))
+                    shown = ["/".join(lvs[:2]) + ("/…" if len(lvs) > 2 else "")
+                             + f" {format_number(c)}" for c, lvs in by_code.items()]
                 how = (f"{scale} scale: {' < '.join(shown)}" if kind == "scale" else
                        ", ".join(shown[:4]) + (" …" if len(shown) > 4 else "")
                        if kind != "yes/no" or max(levels.values()) > 2 else "")
@@ -1064,6 +1071,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             X = self._cleared(X, report)
         elif self.convert_slips:
             X = self._cleared(X, report, converted_only=True)
+        X = self._derive_body_size(X, report)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels,
                               copies if leave_copies and copies.any() else None, whole)
@@ -1101,6 +1109,33 @@ class Encoder(TransformerMixin, BaseEstimator):
         for feature, row, _, _, converted in report.values_to_check:
             if converted is not None or not converted_only or (feature, int(row)) in never:
                 X[int(row), pos[feature]] = np.nan if converted is None else converted
+        return X
+
+    def _derive_body_size(self, X: np.ndarray, report: ValidationReport) -> np.ndarray:
+        """Learn ``body_size_`` (:func:`~sparge.data.body_size.find_body_size`) and return
+        ``X`` with the BMI, weight or height computed where one is missing and the other
+        two given, with a note (walk-through 78's registry wrote a BMI or a weight and a
+        height: the threshold on missing values kept patients by how they were written)."""
+        names = list(self.feature_names_out_)
+        numeric = [j for j, f in enumerate(names) if self.roles_.get(f) == "numeric"]
+        self.body_size_ = find_body_size([names[j] for j in numeric], X[:, numeric],
+                                         self.unit_of) or {}
+        if not self.body_size_:
+            return X
+        X, computed = derive_body_size(X, names, self.body_size_)
+        rule = self.body_size_
+        said = {rule["bmi"]: "BMI", rule["weight"]: "weight", rule["height"]: "height"}
+        made = [f"{int(rows.sum()):,} {said[col]}" + ("s" if rows.sum() != 1 else "")
+                for col, rows in computed.items()]
+        only = int(size_given_mask(X, names, rule).any(axis=1).sum())
+        report.notes.append(
+            f"Columns '{_q(rule['bmi'])}', '{_q(rule['weight'])}' and '{_q(rule['height'])}'"
+            " are one body size (BMI = weight / height², as this table's values agree)"
+            + (": " + " and ".join(made) + " computed from the other two where one was "
+               "missing" if made else "")
+            + (f"; the {only:,} patients with a BMI and no weight or height do not have "
+               "those gaps counted against their share of missing values (the BMI gives "
+               "their size)" if only else "") + ".")
         return X
 
     def _units_from_values(self, X: np.ndarray, report: ValidationReport) -> dict[str, str]:
@@ -1754,14 +1789,17 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``None`` when no rule is learned (or ``X`` has other features)."""
         gaps = getattr(self, "structural_gaps_", None) or {}
         drugs = getattr(self, "drug_level_gaps_", None) or {}
+        size = getattr(self, "body_size_", None) or {}
         if df is None or len(df) != len(X):
             drugs = {}
-        if not (gaps or drugs) or X.shape[1] != len(self.feature_names_out_):
+        if not (gaps or drugs or size) or X.shape[1] != len(self.feature_names_out_):
             return None
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
         by_index = {pos[f]: (pos[d], kind, values) for f, (d, kind, values) in gaps.items()
                     if f in pos and d in pos}
         mask = structural_mask(X, by_index)
+        # a weight and height not written where the BMI gives the size (walk-through 78)
+        mask |= size_given_mask(X, list(self.feature_names_out_), size)
         for f, (col, drug) in drugs.items():
             if f in pos:
                 mask[:, pos[f]] |= np.isnan(X[:, pos[f]]) & drug_level_mask(df, col, drug)
@@ -2456,7 +2494,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         df = self._align_columns(df.set_axis([str(c) for c in df.columns], axis=1), report)
         X_all = self._encode(df, self.encoded_columns_, report, new=True)
         keep = [self.encoded_columns_.index(f) for f in self.feature_names_out_]
-        out = X_all[:, keep]
+        out, computed = derive_body_size(X_all[:, keep], list(self.feature_names_out_),
+                                         getattr(self, "body_size_", None))
+        if computed:
+            report.notes.append("Computed from the other two of BMI, weight and height: "
+                                + quoted_names(list(computed)) + ".")
         self._summarise_features(out, report)
         return out, report
 
@@ -2824,6 +2866,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "detection_limits": dict(getattr(self, "detection_limits_", {})),
                 "zero_columns": list(getattr(self, "zero_columns_", [])),
                 "unable_values": dict(getattr(self, "unable_values_", {})),
+                "body_size": dict(getattr(self, "body_size_", {})),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
                 "rare_outcomes": dict(getattr(self, "rare_outcomes_", {})),
@@ -2929,6 +2972,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for v in worst.values()):
             raise ValueError("unable_values must be {column: a finite number}")
         enc.unable_values_ = {str(k): float(v) for k, v in worst.items()}
+        enc.body_size_ = _checked_body_size(state.get("body_size") or {})
         zeros = state.get("zero_columns")
         if zeros is not None and (not isinstance(zeros, list)
                                   or not all(isinstance(c, str) for c in zeros)):
@@ -2952,6 +2996,20 @@ class Encoder(TransformerMixin, BaseEstimator):
         enc.n_features_in_ = len(enc.input_columns_)
         enc.keep_patients_ = np.zeros(0, bool)
         return enc
+
+
+def _checked_body_size(state: object) -> dict:
+    """``body_size`` of a saved encoder, checked: ``{}`` or the three columns' names and
+    two positive finite factors (ValueError otherwise)."""
+    if state == {}:
+        return {}
+    if not (isinstance(state, dict) and set(state) == {"bmi", "weight", "height", "kg", "m"}
+            and all(isinstance(state[k], str) for k in ("bmi", "weight", "height"))
+            and all(isinstance(state[k], int | float) and not isinstance(state[k], bool)
+                    and math.isfinite(state[k]) and state[k] > 0 for k in ("kg", "m"))):
+        raise ValueError("body_size must be {bmi, weight, height: column; kg, m: factor}")
+    return {k: state[k] if k in ("bmi", "weight", "height") else float(state[k])
+            for k in ("bmi", "weight", "height", "kg", "m")}
 
 
 def _plain_ages(ages: Mapping | None) -> dict | None:
