@@ -157,7 +157,7 @@ _CHILD_PUGH = tuple(
 #: and the halfway classes a clinic writes ("II-III", "2/3"): walk-through 71's merge
 #: coded "II-III" 5 and "NYHA II/III" 17, beyond class IV.
 _ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv"}
-_NYHA_PREFIXES = ("", "nyha ", "nyha class ", "class ", "nyha-", "nyha: ", "nyha:",
+_NYHA_PREFIXES = ("", "nyha ", "nyha", "nyha class ", "class ", "nyha-", "nyha: ", "nyha:",
                   "functional class ", "fc ")
 
 
@@ -178,7 +178,7 @@ _NYHA_SCALE = tuple([(c, _nyha(c)) for c in (1, 2, 3, 4)]
 #: ("ASA II-III"): walk-through 72's hip-fracture unit coded it in alphabetical order,
 #: "3E" and "ASA II-III" answers of their own.
 _ROMAN_5 = {**_ROMAN, 5: "v"}
-_ASA_PREFIXES = ("", "asa ", "asa grade ", "grade ", "asa-", "asa: ", "asa:", "asa class ",
+_ASA_PREFIXES = ("", "asa ", "asa", "asa grade ", "grade ", "asa-", "asa: ", "asa:", "asa class ",
                  "class ", "asa ps ", "ps ")
 
 

@@ -74,3 +74,29 @@ def test_an_oxford_score_above_48_and_a_bmi_of_324_are_impossible(registry):
                                                           ("Pre-op Oxford score", 7)]
     assert np.isnan(X[[9, 7], [enc.feature_names_out_.index("BMI"),
                                enc.feature_names_out_.index("Pre-op Oxford score")]]).all()
+
+
+def test_asa_grades_written_many_ways_are_one_ordered_scale():
+    """The registry's ASA grade ("ASA2", "ASA II", "2", "II", "ASA 3E") was 21 answers in
+    alphabetical order: "ASA2" (no space) fitted no spelling of the ASA scale, so the
+    whole column lost its order. The note lists one entry per grade."""
+    answers = ["ASA1", "ASA 2", "ASA II", "2", "II", "ASA3", "ASA 3E", "III", "IV",
+               "ASA4", "ASA 4E", "I", "1", "not recorded"]
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"Hospital No": [f"RX{i}" for i in range(140)],
+                       "ASA grade": answers * 10,
+                       "Hb (g/L)": rng.normal(130, 15, 140).round()})
+    enc = Encoder(id_column="Hospital No").fit(df)
+    levels = enc.table_.levels("ASA grade")
+    assert enc.table_.is_ordered("ASA grade")
+    assert sorted(set(levels.values())) == [1, 2, 3, 4]
+    assert levels["ASA1"] == levels["I"] == 1 and levels["ASA 3E"] == levels["III"] == 3
+    note = next(n for n in enc.report_.notes if "asa scale" in n)
+    assert "asa scale: 1/ASA1/… 1 < 2/ASA 2/… 2 < ASA 3E/ASA3/… 3 < ASA 4E/ASA4/… 4" in note
+
+
+def test_a_grade_written_against_its_scales_name_is_on_the_scale():
+    from sparge.data.tables import scale_of
+    assert scale_of(["ASA1", "ASA 2", "asa3e"], "ASA grade") == "asa"
+    assert scale_of(["NYHA3", "NYHA II", "1"], "NYHA class") == "nyha"
+    assert scale_of(["ASA1"], "Aspirin") is None  # the ASA scale only where named
