@@ -50,6 +50,7 @@ from sparge.services.ages import (
     age_choices,
     age_left_out_why,
     age_name,
+    default_ages,
     replaces_table_age,
     sparse_date_caution,
     table_ages,
@@ -244,7 +245,7 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
                             max_patient_missing=max_missing / 100,
                             min_outcome_patients=RARE_OUTCOME if rare_aside else 1,
                             clear_far=keep and ss.cohort.clear_far,
-                            ages=enc.ages if keep else None,
+                            ages=enc.ages if keep else default_ages(df, id_arg, label_arg),
                             leave_out_copies=keep and enc.leave_out_copies,
                             blank_as_no=enc.blank_as_no if keep else None,
                             convert_slips=enc.convert_slips or not keep)
@@ -252,12 +253,16 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
         if not same:
             ss.upload_generation = gen + 1
         ss.pending = None
+        added = "" if keep else "".join(
+            f" '{md_escape(a)}' was added from '{md_escape(spec['born'])}' (the table has "
+            "no age; remove it under 'Add an age from a date of birth')."
+            for a, spec in (getattr(new.encoder, "ages_", None) or {}).items())
         if new.encoder.report_.ok:
             flash("success", "Table encoded: its report is below. Train a model on the "
-                  "Model page.")
+                  "Model page." + added)
         else:  # walk-through 78 read "Train a model" above what blocks training
             flash("warning", "Table encoded, but training cannot start yet: the report "
-                  "below says why (PROBLEM) and how to proceed.")
+                  "below says why (PROBLEM) and how to proceed." + added)
         if not same and keep_choices:  # walk-through 44 saw them only in the ticked box
             # the choices end with their own full stop (walk-through 77 read "..")
             flash("info", "The choices made for the previous table were kept: "

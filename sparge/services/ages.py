@@ -10,7 +10,15 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from sparge.data.age_dates import AFTER_NAME, AGE_NAME, BIRTH_NAME, EVENT_FILLED, EVENT_NAMES
+from sparge.data.age_dates import (
+    AFTER_NAME,
+    AGE_NAME,
+    BIRTH_NAME,
+    EVENT_FILLED,
+    EVENT_NAMES,
+    LAST_NAME,
+    event_date_column,
+)
 from sparge.data.column_kinds import looks_like_dates
 from sparge.data.dates import add_ages, read_dates
 from sparge.data.parsing import cell_text
@@ -158,6 +166,51 @@ def replaces_table_age(df: pd.DataFrame, born: str, X, features: list[str],
     if both.sum() < AGREE_MIN:
         return False, has
     return bool(np.median(np.abs(new[both] - table[both])) <= AGREE_YEARS), has
+
+
+#: A date of birth's dates must be readable for at least this share of its written cells
+#: for an age to be added by default.
+DEFAULT_READ_SHARE = 0.9
+
+
+def default_ages(df: pd.DataFrame, id_column: str | None = None,
+                 label_column: str | None = None) -> dict | None:
+    """The age a new table gets by default (the Encoder's ``ages``), or ``None``.
+
+    A table with one column of dates of birth, a date of the patient's event written for
+    most of them (an operation, an admission, a visit: :func:`~sparge.data.age_dates.
+    event_date_column`) and no column of ages gets the age at that event. Walk-through
+    78's joint registry had "DOB" and "Date of operation" and no age: a core predictor
+    was one click away on the Data page, and a busy user trained without it. The Data
+    page's "Add an age from a date of birth" says it was added and removes it.
+    """
+    own = {c for c in (id_column, label_column) if c is not None}
+    cols = [str(c) for c in df.columns if str(c) not in own]
+    if any(AGE_NAME.search(c) and not BIRTH_NAME.search(c) for c in cols):
+        return None  # the table's own age: adding one is the user's choice
+    born = [c for c in cols if BIRTH_NAME.search(c)
+            and not pd.api.types.is_numeric_dtype(df[c])
+            and looks_like_dates(text := cell_text(df[c]))
+            and read_dates(df[c]).dates.notna().sum()
+            >= DEFAULT_READ_SHARE * (text != "").sum() > 0]
+    if len(born) != 1:
+        return None
+    # not a "Last review": the latest of several contacts follows the outcome
+    at = event_date_column(df[cols], exclude=[*born, *(c for c in cols if LAST_NAME.search(c))])
+    if at is None:
+        return None
+    spec = {"born": born[0], "at": at, "day_first": None, "unit": "years"}
+    try:
+        years = pd.to_numeric(add_ages(df[[born[0], at]], {"__age__": spec})[0]["__age__"],
+                              errors="coerce")
+    except DataError:
+        return None
+    # a neonatal unit's ages in years are all 0.0 (walk-through 32): in days or months
+    median = float(np.nanmedian(years)) if years.notna().any() else np.nan
+    if not np.isfinite(median) or median < 0:
+        return None
+    spec["unit"] = "days" if median < 1 / 12 else "months" if median < 2 else "years"
+    return {age_name(at, cols, spec["unit"]): spec}
 
 
 def with_age(ages: dict | None, name: str, born: str, at: str,

@@ -53,6 +53,17 @@ def test_the_data_page_adds_and_removes_an_age():
     df = _export()
     at = _encoded(df, "export.csv")
     assert not at.exception, [e.value for e in at.exception]
+    # walk-through 78: a table with a date of birth and no age gets the age at its
+    # event by default (the registry trained without its age, one click away)
+    assert "Age at Admission date" in at.session_state["cohort"].features
+    said = " ".join(s.value for s in at.success)
+    assert "'Age at Admission date' was added from 'DOB'" in said
+    at.button(key="age_remove_Age at Admission date").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Age at Admission date" not in at.session_state["cohort"].features
+    # removed, it stays removed when the same table is encoded again
+    at.button(key="setup_go").click().run()
+    assert "Age at Admission date" not in at.session_state["cohort"].features
     assert "Add an age from a date of birth ('DOB')" in [e.label for e in at.expander]
     assert at.selectbox(key="age_born").value == "DOB"
     assert at.selectbox(key="age_at").value == "Admission date"
@@ -91,6 +102,9 @@ def test_newborns_age_in_days_and_a_dropped_age_is_said():
                        "Weight": rng.normal(3000, 400, n).round(),
                        "NICU admission": ["Yes", "No"] * 30})
     at = _encoded(df, "nicu.csv")
+    # by default in days: ages in years would all be 0.0
+    assert "Age at Admission date (days)" in at.session_state["cohort"].features
+    at.button(key="age_remove_Age at Admission date (days)").click().run()
     at.button(key="age_add").click().run()
     assert not at.exception
     said = texts(at)
@@ -191,3 +205,24 @@ def test_no_age_is_offered_beside_an_age_when_no_date_is_a_birth():
     assert not at.exception, [e.value for e in at.exception]
     assert not any(e.label.startswith("Add an age") for e in at.expander)
     # (without an age in the model the dates are offered: the tests above)
+
+
+def test_the_default_age_needs_one_date_of_birth_an_event_and_no_age():
+    from sparge.services.ages import default_ages
+
+    df = _export()
+    assert default_ages(df, "Patient", "Outcome") == {"Age at Admission date": {
+        "born": "DOB", "at": "Admission date", "day_first": None, "unit": "years"}}
+    # the table's own age: none is added
+    assert default_ages(df.assign(**{"Age (years)": 50}), "Patient", "Outcome") is None
+    # no event written for most patients (a later review is no event): none
+    assert default_ages(df.drop(columns=["Admission date"])) is None
+    # two columns of dates of birth (a mother's and a baby's): none
+    assert default_ages(df.assign(**{"Baby DOB": df["DOB"]})) is None
+    # dates of birth that mostly do not read as dates: none
+    bad = df.assign(DOB=["unknown"] * 70 + list(df["DOB"][70:]))
+    assert default_ages(bad) is None
+    # an infant's age in days, a toddler's in months
+    born = pd.to_datetime(df["Admission date"], dayfirst=True) - pd.Timedelta(days=10)
+    assert default_ages(df.assign(DOB=born.dt.strftime("%d/%m/%Y")))[
+        "Age at Admission date (days)"]["unit"] == "days"
