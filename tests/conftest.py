@@ -16,12 +16,58 @@ from helpers import SAMPLES, planted_classes
 SHARED_WORKER = {"tests/services/test_cohort_index.py": "tests/method/test_neighbors.py"}
 
 
+#: Seconds each of the slowest test files takes on a 2-core machine (measured with
+#: ``--durations``, rounded up): under ``--dist loadfile`` they are handed out first, so
+#: that the two workers finish together. xdist hands files out by their number of tests,
+#: which sent the few long browser and command-line tests last, and one worker ran them
+#: alone for minutes while the other idled (the suite used 1.6 of its 2 cores).
+SLOW_FILES = {
+    "tests/app/test_app_data.py": 260, "tests/app/test_browser_explore.py": 210,
+    "tests/app/test_browser.py": 205, "tests/app/test_app.py": 200,
+    "tests/test_bench_scripts.py": 170, "tests/app/test_app_explore.py": 160,
+    "tests/method/test_neighbors.py": 110, "tests/app/test_browser_teaching.py": 90,
+    "tests/test_cli.py": 90, "tests/data/test_encoder.py": 80,
+    "tests/services/test_workflow.py": 70, "tests/services/test_make_samples.py": 45,
+    "tests/app/test_app_cohort_search.py": 35, "tests/method/test_similarity.py": 35,
+    "tests/data/test_reading.py": 35, "tests/app/test_app_explore_scale.py": 25,
+    "tests/app/test_app_ages.py": 20, "tests/app/test_browser_map_scale.py": 20,
+    "tests/security/test_hostile_inputs.py": 20, "tests/services/test_distributed.py": 20,
+}
+#: Seconds assumed per test of a file not in :data:`SLOW_FILES`.
+SECONDS_PER_TEST = 0.3
+
+
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slowest files first (:data:`SLOW_FILES`), each file's tests in their order: the
+    order xdist's file scheduling hands them out in (it keeps the collection's order with
+    ``loadscopereorder`` off, as :func:`pytest_xdist_make_scheduler` sets it)."""
+    count: dict[str, int] = {}
+    for item in items:
+        f = _file_of(item.nodeid)
+        count[f] = count.get(f, 0) + 1
+    unit = {f: SHARED_WORKER.get(f, f) for f in count}
+    cost: dict[str, float] = {}
+    for f, n in count.items():
+        cost[unit[f]] = cost.get(unit[f], 0.0) + SLOW_FILES.get(f, SECONDS_PER_TEST * n)
+    first = {f: i for i, f in enumerate(count)}  # a unit keeps its files' order
+    items.sort(key=lambda it: (-cost[unit[_file_of(it.nodeid)]],
+                               first[unit[_file_of(it.nodeid)]],
+                               first[_file_of(it.nodeid)]))
+
+
 @pytest.hookimpl(optionalhook=True)  # without pytest-xdist the hook is not known
 def pytest_xdist_make_scheduler(config, log):
-    """xdist's file scheduling, with the files of :data:`SHARED_WORKER` as one unit."""
+    """xdist's file scheduling, with the files of :data:`SHARED_WORKER` as one unit, in
+    the order :func:`pytest_collection_modifyitems` gives (slowest first)."""
     if config.getoption("dist", None) != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
+
+    config.option.loadscopereorder = False
 
     class SharedFiles(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
