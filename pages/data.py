@@ -63,6 +63,7 @@ from sparge.services.workflow import (
     default_missing_threshold,
     encode_again,
     encode_cohort,
+    keep_apart_changes,
     kept_change,
     leave_out_button,
     left_out_lines,
@@ -248,7 +249,8 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
                             ages=enc.ages if keep else default_ages(df, id_arg, label_arg),
                             leave_out_copies=keep and enc.leave_out_copies,
                             blank_as_no=enc.blank_as_no if keep else None,
-                            convert_slips=enc.convert_slips or not keep)
+                            convert_slips=enc.convert_slips or not keep,
+                            merge_spellings=enc.merge_spellings or not keep)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
@@ -432,8 +434,9 @@ with current:
         # an ID repeated only on the copies leaves them out already (walk-through 34:
         # the button toggled nothing and said it had)
         forced = bool(copies) and rep.copies_left_out and not enc.leave_out_copies
+        merged = getattr(enc, "merged_spellings_", None) or {}
         if rep.values_to_check or rep.answers_two_ways or rep.columns_losing_patients \
-                or (copies and not forced):
+                or (copies and not forced) or merged:
             st.caption("One click repairs what the report below finds (each button's "
                        "warning says what it does):")
         if rep.values_to_check:  # the warning below lists them; one click clears them
@@ -448,6 +451,19 @@ with current:
                               "(named in the warning) is converted from it. Train again "
                               "afterwards."):
                 _again(done + "; the table was encoded again.", **changes)
+        if merged:  # merged by default (walk-through 78: "F" and "Female" split look-alikes)
+            n_merged = sum(len(p) for p in merged.values())
+            if st.button(f"Keep these answers apart: {n_merged:,} pair"
+                         f"{'s' if n_merged != 1 else ''} written two ways in "
+                         f"{quoted_names(list(merged))}, read as one by default",
+                         key="keep_spellings_apart",
+                         help="The same answer written two ways ('F' and 'Female' in a Sex "
+                              "column, 'Ex' and 'ex-smoker', 'Type II' and 'type 2') is one "
+                              "answer by default; the report's note lists each pair. Kept "
+                              "apart, they are offered for merging one pair at a time. Train "
+                              "again afterwards."):
+                _again(f"Answers kept apart in {quoted_names(list(merged))}; the table was "
+                       "encoded again.", **keep_apart_changes(enc))
         if rep.answers_two_ways:  # the warning below lists them; one click merges them
             n_all = sum(len(p) for p in rep.answers_two_ways.values())
             # pairs the user keeps apart (chosen in the list below, read before it is

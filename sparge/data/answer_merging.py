@@ -8,7 +8,15 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from sparge.data.levels import abbreviated_levels, infer_levels, shown_answer, spellings
+from sparge.data.levels import (
+    abbreviated_levels,
+    infer_levels,
+    numeral_key,
+    shown_answer,
+    spellings,
+    synonym_groups,
+)
+from sparge.data.parsing import loose_key
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key, scale_of
 
@@ -28,6 +36,55 @@ def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[
         if pairs:
             out[col] = pairs
     return out
+
+
+#: Columns whose answers written two ways are merged by default, by name: a sex, a
+#: smoking status, a diabetes type, a side of the body. The words of one of their groups
+#: of :data:`~sparge.data.levels.SYNONYMS` are one answer beyond doubt there ("F" and
+#: "Female" in a Sex column, "Ex" and "ex-smoker" in a smoking column, "L" and "left" in
+#: a Side column); in other columns the groups are offered, not applied ("m" may mean
+#: "mild"). Walk-through 78's user skipped the offer, and a woman's look-alikes were
+#: those written "F" like her, not those written "Female".
+DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm type|side|"
+                                r"laterality)\b", re.IGNORECASE)
+
+
+def same_answer(answer: str, other: str, column: str | None) -> bool:
+    """Whether two answers of a column are one answer written two ways beyond doubt, and
+    so merged by default (the others :func:`two_way_pairs` finds are offered): in a
+    column named as :data:`DEFAULT_MERGE_NAME` says, two words of one of its synonym
+    groups; in any column, the same words but for Roman or Arabic numerals, spaces,
+    hyphens or full stops, with a word besides the numeral ("Type II" and "type 2"; not
+    "IV" and "4", which may be a route and a dose).
+
+    Examples
+    --------
+    >>> same_answer("F", "Female", "Sex"), same_answer("m", "Male", "Severity")
+    (True, False)
+    >>> same_answer("Type II", "type 2", "Diagnosis"), same_answer("IV", "4", "Route")
+    (True, False)
+    """
+    a, b = norm_key(answer), norm_key(other)
+    if column and DEFAULT_MERGE_NAME.search(str(column)):
+        ka, kb = loose_key(a), loose_key(b)
+        if any(ka in g and kb in g for g in synonym_groups(str(column))):
+            return True
+    worded = all(re.search(r"[a-z]{2,}", re.sub(r"\b(?:i{1,3}|iv|vi{0,3}|ix|x)\b", " ", k))
+                 for k in (a, b))
+    return worded and numeral_key(a) == numeral_key(b)
+
+
+def merged_note(pairs_by_column: Mapping[str, list[list[str]]]) -> str:
+    """The report's note on the answers merged by default (:func:`same_answer`)."""
+    parts = []
+    for col, pairs in pairs_by_column.items():
+        shown = ", ".join(f"'{_q(a, 20)}' as '{_q(b, 30)}'" for a, b in pairs[:4])
+        parts.append(f"'{_q(col, 40)}' {shown}" + (f" (+{len(pairs) - 4})"
+                                                   if len(pairs) > 4 else ""))
+    return ("Answers written two ways read as one answer (the same words in other "
+            "spellings): " + "; ".join(parts[:8])
+            + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "")
+            + ". The Data page's 'Keep these answers apart' undoes it.")
 
 
 def pair_label(column: str, answer: str, into: str) -> str:

@@ -30,7 +30,13 @@ from sparge.data.age_dates import (
 )
 from sparge.data.alcohol import read_alcohol
 from sparge.data.answer_lists import list_columns, split_lists
-from sparge.data.answer_merging import abbreviation_note, two_way_pairs
+from sparge.data.answer_merging import (
+    abbreviation_note,
+    merge_answers,
+    merged_note,
+    same_answer,
+    two_way_pairs,
+)
 from sparge.data.apgar import apgar_columns, split_apgars
 from sparge.data.blood_pressure import pressure_columns, pressure_unit, split_pressures
 from sparge.data.body_size import derive_body_size, find_body_size, size_given_mask
@@ -494,6 +500,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         where its other patients lie (132 haemoglobins in g/dL among g/L), are converted
         in the table fitted, and the others used as given (walk-through 68: a look-alike's
         Hb showed as "61.6 (11.9–137)" until the user clicked). False: all as given.
+    merge_spellings : bool
+        Answers written two ways that are one answer beyond doubt
+        (:func:`~sparge.data.answer_merging.same_answer`: "F" and "Female" in a Sex column,
+        "Ex" and "ex-smoker" in a smoking column, "Type II" and "type 2") share one code in
+        the inferred levels, with a note (``merged_spellings_``). The other pairs are
+        offered (``report_.answers_two_ways``). False: every pair is offered.
     blank_as_no : list of str, optional
         Yes/no columns whose empty cells are their No answer: a register export (a GP
         practice's asthma, COPD, hypertension columns) writes nothing for a patient not on
@@ -580,6 +592,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         The features kept by the column filters: the columns of the encoded matrix.
     keep_patients_ : ndarray of bool
         Patients missing at most ``max_patient_missing`` of their values.
+    merged_spellings_ : dict
+        ``{column: [[answer, merged into], ...]}`` merged by ``merge_spellings``.
     rare_outcomes_ : dict
         ``{outcome: patients}`` set aside by ``min_outcome_patients``. Saved by
         :meth:`to_dict`.
@@ -604,7 +618,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  numeric_threshold: float = 0.8, max_levels: int = 30,
                  min_outcome_patients: int = 1, clear_far: bool = False,
                  ages: Mapping[str, Mapping] | None = None, leave_out_copies: bool = False,
-                 blank_as_no: Sequence[str] | None = None, convert_slips: bool = True):
+                 blank_as_no: Sequence[str] | None = None, convert_slips: bool = True,
+                 merge_spellings: bool = True):
         self.id_column = id_column
         self.label_column = label_column
         self.encoding_table = encoding_table
@@ -621,8 +636,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.leave_out_copies = leave_out_copies
         self.blank_as_no = blank_as_no
         self.convert_slips = convert_slips
+        self.merge_spellings = merge_spellings
 
     # ------------------------------------------------------------------ helpers
+    def user_table(self) -> EncodingTable | None:
+        """The user's ``encoding_table`` as an EncodingTable (``None``: none given)."""
+        return self._user_table()
+
     def _user_table(self) -> EncodingTable | None:
         """The user's ``encoding_table`` as an EncodingTable (``None``: none given)."""
         t = self.encoding_table
@@ -968,6 +988,20 @@ class Encoder(TransformerMixin, BaseEstimator):
             levels, ordered, scale = infer_levels(df[col], table.missing_keys(col))
             levels = dict(sorted(levels.items(), key=lambda kv: kv[1]))
             table.set_column(col, self._with_register_no(col, levels), ordered=ordered)
+            if self.merge_spellings and levels:  # "F" and "Female" one answer in a Sex
+                pairs = [p for p in two_way_pairs(table, [col]).get(col, [])  # column
+                         if same_answer(p[0], p[1], col)]
+                if pairs:
+                    low = min(levels.values())
+                    table = merge_answers(table, {col: pairs})
+                    self.merged_spellings_[col] = pairs
+                    # coded 1, 2, 3 … in the same order, as if written one way
+                    merged = table.levels(col)
+                    rank = {c: k for k, c in enumerate(sorted(set(merged.values())),
+                                                        start=low)}
+                    levels = dict(sorted(((lv, rank[c]) for lv, c in merged.items()),
+                                         key=lambda kv: kv[1]))
+                    table.set_column(col, levels, ordered=table.is_ordered(col))
             if levels:
                 shown = [f"{_q(lv, 30)} {c}" for lv, c in levels.items()]
                 # a yes/no column with other answers too ("Metastatic") is coded the
@@ -975,10 +1009,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                 yes_no = scale == "yes/no" or yes_no_codes(list(levels)) is not None
                 kind = ("yes/no" if yes_no else "scale" if scale is not None
                         else "two" if len(levels) == 2 else "other")
-                if kind == "scale":  # one entry per grade: walk-through 78's ASA grade
-                    by_code: dict[object, list[str]] = {}  # listed 21 spellings of 4
-                    for lv, c in sorted(levels.items(), key=lambda kv: (kv[1], kv[0])):
-                        by_code.setdefault(c, []).append(_q(lv, 30))
+                # one entry per code: walk-through 78's ASA grade listed 21 spellings of 4
+                by_code: dict[object, list[str]] = {}
+                for lv, c in sorted(levels.items(), key=lambda kv: (kv[1], kv[0])):
+                    by_code.setdefault(c, []).append(_q(lv, 30))
+                if len(by_code) < len(levels):
                     shown = ["/".join(lvs[:2]) + ("/…" if len(lvs) > 2 else "")
                              + f" {format_number(c)}" for c, lvs in by_code.items()]
                 how = (f"{scale} scale: {' < '.join(shown)}" if kind == "scale" else
@@ -1036,7 +1071,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.detection_limits_: dict[str, float] = {}
         self.zero_columns_: list[str] = []
         self.unable_values_: dict[str, float] = {}
+        self.merged_spellings_: dict[str, list[list[str]]] = {}  # by _build_table
         self.table_, inferred = self._build_table(df, cols, roles, base)
+        if self.merged_spellings_:
+            report.notes.append(merged_note(self.merged_spellings_))
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
         self.input_columns_ = cols
@@ -2846,7 +2884,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                            "convert_slips": self.convert_slips,
                            "ages": _plain_ages(self.ages),
                            "leave_out_copies": self.leave_out_copies,
-                           "blank_as_no": list(self.blank_as_no or []) or None},
+                           "blank_as_no": list(self.blank_as_no or []) or None,
+                           "merge_spellings": self.merge_spellings},
                 "ages": _plain_ages(getattr(self, "ages_", {})),
                 "roles": self.roles_, "table": self.table_.to_dict(),
                 "ordered": {c: self.table_.is_ordered(c) for c in self.table_.columns()},

@@ -103,7 +103,8 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
     """The cohort's table encoded again with its settings, ``changes`` overriding some
     (``id_column``, ``label_column``, ``roles``, ``encoding_table``,
     ``max_patient_missing``, ``min_outcome_patients``, ``clear_far``, ``ages``,
-    ``leave_out_copies``, ``blank_as_no``, ``convert_slips``): what the Data page's apply, merge,
+    ``leave_out_copies``, ``blank_as_no``, ``convert_slips``, ``merge_spellings``): what the
+    Data page's apply, merge,
     set-to-missing, copies, age and empty-as-No buttons do."""
     enc = cohort.encoder
     settings = {"id_column": enc.id_column, "label_column": enc.label_column,
@@ -112,8 +113,22 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
                 "min_outcome_patients": enc.min_outcome_patients,
                 "clear_far": cohort.clear_far, "ages": enc.ages,
                 "leave_out_copies": enc.leave_out_copies, "blank_as_no": enc.blank_as_no,
-                "convert_slips": enc.convert_slips}
+                "convert_slips": enc.convert_slips,
+                "merge_spellings": getattr(enc, "merge_spellings", True)}
     return encode_cohort(cohort.df, **{**settings, **changes})
+
+
+def keep_apart_changes(encoder) -> dict:
+    """The :func:`encode_again` changes that keep apart the answers the encoder merged by
+    default (``merged_spellings_``): ``merge_spellings`` off, and those columns out of the
+    user's encoding table, whose codes a later edit or merge copied from the merged
+    table."""
+    table = encoder.user_table()
+    cols = list(getattr(encoder, "merged_spellings_", {}) or {})
+    if table is not None:
+        table = table.without(cols)
+    return {"merge_spellings": False,
+            "encoding_table": table if table is not None and len(table) else None}
 
 
 def blank_as_no_button(encoder, report, chosen=None) -> tuple[str, list[str]] | None:
@@ -290,6 +305,8 @@ def table_choices(encoder, clear_far: bool) -> str:
         said.append("far values set to missing or converted")
     elif not encoder.convert_slips:
         said.append("values in a probable other unit used as given")
+    if not getattr(encoder, "merge_spellings", True):
+        said.append("answers written two ways kept apart")
     if encoder.leave_out_copies:
         said.append("copied rows left out of training")
     if encoder.blank_as_no:

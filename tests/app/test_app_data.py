@@ -73,25 +73,48 @@ def _encoded_with(name: str, **columns) -> tuple[AppTest, pd.DataFrame]:
 def test_a_pair_kept_apart_is_not_merged():
     """Walk-through 48: the 55 pairs offered were merged all or none; a pair that is no
     one answer written two ways is kept apart in the list, and the rest merge."""
-    at, _ = _encoded_with("sex.csv", Sex=["F", "Female", "M", "Male"])
-    assert at.session_state["cohort"].encoder.report_.answers_two_ways["Sex"] == [
-        ["F", "Female"], ["M", "Male"]]
+    at, _ = _encoded_with("referral.csv",
+                          Referral=["Cardio", "Cardiology", "Neuro", "Neurology"])
+    assert at.session_state["cohort"].encoder.report_.answers_two_ways["Referral"] == [
+        ["Cardio", "Cardiology"], ["Neuro", "Neurology"]]
     apart = next(m for m in at.multiselect if m.key.startswith("merge_apart_"))
-    assert "Sex: 'M' into 'Male'" in apart.options
-    apart.set_value(["Sex: 'M' into 'Male'"]).run()
+    assert "Referral: 'Neuro' into 'Neurology'" in apart.options
+    apart.set_value(["Referral: 'Neuro' into 'Neurology'"]).run()
     assert not at.exception
     assert "(1 pair of 2)" in at.button(key="merge_two_ways").label
     listed = next(d.value for d in at.dataframe if "Merged into" in d.value.columns)
-    assert listed["Answer"].tolist() == ["F"]
+    assert listed["Answer"].tolist() == ["Cardio"]
     at.button(key="merge_two_ways").click().run()
     assert not at.exception
-    levels = at.session_state["cohort"].encoder.table_.levels("Sex")
-    assert levels["F"] == levels["Female"] and levels["M"] != levels["Male"]
+    levels = at.session_state["cohort"].encoder.table_.levels("Referral")
+    assert levels["Cardio"] == levels["Cardiology"] and levels["Neuro"] != levels["Neurology"]
     # the pair kept apart stays so: not offered to merge again (walk-through 49)
     apart = next(m for m in at.multiselect if m.key.startswith("merge_apart_"))
-    assert apart.value == ["Sex: 'M' into 'Male'"]
+    assert apart.value == ["Referral: 'Neuro' into 'Neurology'"]
     button = at.button(key="merge_two_ways")
     assert "(0 pairs of 1)" in button.label and button.disabled
+
+
+def test_one_answer_written_two_ways_is_merged_by_default_and_kept_apart_in_one_click():
+    """Walk-through 78: "F" and "Female" were offered for merging, the busy user skipped
+    the offer, and a woman's look-alikes were those written like her. In a Sex column they
+    are one answer beyond doubt: merged by default, said, and kept apart in one click."""
+    at, _ = _encoded_with("sex.csv", Sex=["F", "Female", "M", "Male"])
+    enc = at.session_state["cohort"].encoder
+    assert enc.merged_spellings_ == {"Sex": [["F", "Female"], ["M", "Male"]]}
+    assert "Sex" not in enc.report_.answers_two_ways
+    levels = enc.table_.levels("Sex")
+    assert levels["F"] == levels["Female"] == 1 and levels["M"] == levels["Male"] == 2
+    assert any("'Sex' 'F' as 'Female', 'M' as 'Male'" in n for n in enc.report_.notes)
+    button = at.button(key="keep_spellings_apart")
+    assert "2 pairs written two ways in 'Sex'" in button.label.replace("\\", "")
+    button.click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    enc = at.session_state["cohort"].encoder
+    assert enc.merge_spellings is False and enc.merged_spellings_ == {}
+    assert enc.report_.answers_two_ways["Sex"] == [["F", "Female"], ["M", "Male"]]
+    assert any("Answers kept apart in" in s.value for s in at.success)
+    assert not any(b.key == "keep_spellings_apart" for b in at.button)
 
 
 def test_empty_register_cells_are_read_as_no_in_one_click():
@@ -111,42 +134,40 @@ def test_empty_register_cells_are_read_as_no_in_one_click():
 
 
 def test_answers_written_two_ways_are_merged_in_one_click():
-    """Walk-through 21: NYHA class held 13 answers for 4 classes and Sex F/Female/M/Male;
-    merging them meant editing codes one by one on the Encoding table tab."""
-    at, df = _encoded_with("nyha.csv", **{"NYHA class": ["I", "1", "NYHA II", "2", "iii", "3"],
-                                          "Sex": ["F", "Female", "M", "Male"]})
+    """Walk-through 21: answers written two ways (Sex F/Female/M/Male) had to be merged
+    by editing codes one by one on the Encoding table tab. A Sex column's are merged by
+    default now (the test above); a specialty's abbreviations are merged in one click."""
+    at, df = _encoded_with("specialty.csv",
+                           Specialty=["Cardio", "Cardiology", "Neuro", "Neurology", "Resp"],
+                           Sex=["F", "Female", "M", "Male"])
     assert any("written two ways" in w.value for w in at.warning)
     pairs = at.session_state["cohort"].encoder.report_.answers_two_ways
-    assert pairs["Sex"] == [["F", "Female"], ["M", "Male"]]
+    assert pairs == {"Specialty": [["Cardio", "Cardiology"], ["Neuro", "Neurology"]]}
     # every pair the button merges is listed beside it (walk-through 40: the warning was
     # cut before 10 of 39 pairs)
     listed = next(d.value for d in at.dataframe if "Merged into" in d.value.columns)
     assert len(listed) == sum(len(p) for p in pairs.values())
-    row = listed[listed["Answer"] == "F"].iloc[0]
+    row = listed[listed["Answer"] == "Cardio"].iloc[0]
     assert (row["Column"], row["Merged into"], row["Patients"]) == (
-        "Sex", "Female", (df["Sex"] == "F").sum())
+        "Specialty", "Cardiology", (df["Specialty"] == "Cardio").sum())
     at.button(key="merge_two_ways").click().run()
     assert not at.exception
     cohort = at.session_state["cohort"]
     # each pair's "Shown as" is the word the pages show once merged (walk-through 43)
     from sparge.services.display import answers_by_code
-    for col in ("Sex", "NYHA class"):
-        assert set(listed.loc[listed["Column"] == col, "Shown as"]) <= set(
-            answers_by_code(cohort.encoder, col).values())
-    j = cohort.features.index("NYHA class")
+    assert set(listed["Shown as"]) <= set(answers_by_code(cohort.encoder,
+                                                          "Specialty").values())
+    j = cohort.features.index("Specialty")
     assert len(np.unique(cohort.X[:, j][np.isfinite(cohort.X[:, j])])) == 3
-    # merged, the classes follow their numbers: NYHA class is ordered again
-    assert cohort.encoder.table_.is_ordered("NYHA class")
-    assert "NYHA class" not in cohort.encoder.report_.unordered_columns
     assert cohort.encoder.report_.answers_two_ways == {}
     assert not any("written two ways" in w.value for w in at.warning)
     said = next(s.value for s in at.success if "pairs of answers merged" in s.value)
     # what was merged stays visible once the warning that listed it is gone
-    assert "'Sex' 2 (e.g. 'F' as 'Female')" in said.replace("\\", "")
+    assert "'Specialty' 2 (e.g. 'Cardio' as 'Cardiology')" in said.replace("\\", "")
     # the same file uploaded again keeps the merge unless asked not to (walk-through 25:
     # it was silently undone, and a model trained on the merged codes misplaced patients)
     data = df.to_csv(index=False).encode()
-    at.file_uploader(key="data_upload_1").set_value(("nyha.csv", data, "text/csv")).run()
+    at.file_uploader(key="data_upload_1").set_value(("specialty.csv", data, "text/csv")).run()
     keep = next(c for c in at.checkbox if c.key.startswith("setup_keep_"))
     assert keep.value and "answers merged" in keep.label
     at.button(key="setup_go").click().run()
@@ -155,7 +176,7 @@ def test_answers_written_two_ways_are_merged_in_one_click():
     # and says so once encoded (walk-through 44 saw it only in the ticked box)
     assert any("choices made for the previous table were kept" in i.value
                and "answers merged" in i.value for i in at.info)
-    at.file_uploader(key="data_upload_2").set_value(("nyha.csv", data, "text/csv")).run()
+    at.file_uploader(key="data_upload_2").set_value(("specialty.csv", data, "text/csv")).run()
     next(c for c in at.checkbox if c.key.startswith("setup_keep_")).uncheck().run()
     at.button(key="setup_go").click().run()
     assert any("written two ways" in w.value for w in at.warning)

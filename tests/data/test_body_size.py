@@ -132,7 +132,7 @@ def _registry(seed: int = 78, n: int = 300) -> pd.DataFrame:
                                                        "kg")),
         "Height": np.where(only_bmi, "", np.round(m * 100).astype(int).astype(str)),
     }
-    for k, name in enumerate(["Pre-op Oxford score", "Hb (g/L)", "eGFR", "Pre-op EQ-VAS",
+    for name in (["Pre-op Oxford score", "Hb (g/L)", "eGFR", "Pre-op EQ-VAS",
                               "Age", "Albumin (g/L)", "CRP (mg/L)"]):
         values = np.round(50 + 10 * risk + rng.normal(0, 8, n)).astype(str)
         values[rng.random(n) < 0.02] = ""

@@ -100,3 +100,55 @@ def test_a_grade_written_against_its_scales_name_is_on_the_scale():
     assert scale_of(["ASA1", "ASA 2", "asa3e"], "ASA grade") == "asa"
     assert scale_of(["NYHA3", "NYHA II", "1"], "NYHA class") == "nyha"
     assert scale_of(["ASA1"], "Aspirin") is None  # the ASA scale only where named
+
+
+@pytest.mark.parametrize("a, b, column, same", [
+    ("F", "Female", "Sex", True), ("m", "Male", "Gender", True),
+    ("ex", "Ex-smoker", "Smoking status", True), ("L", "left", "Side", True),
+    ("T2", "Type 2", "Diabetes", True), ("Type II", "type 2", "Diagnosis", True),
+    # offered, not merged: an abbreviation outside those columns may mean another word
+    ("m", "Male", "Severity", False), ("Cardio", "Cardiology", "Referral", False),
+    ("IV", "4", "Route", False), ("N", "Never", "Smoking status", False),
+    ("F", "Male", "Sex", False)])
+def test_one_answer_beyond_doubt(a, b, column, same):
+    from sparge.data.answer_merging import same_answer
+    assert same_answer(a, b, column) is same
+
+
+def test_sex_side_and_smoking_written_two_ways_are_one_answer_by_default(registry):
+    """The registry wrote Sex F/Female/m/Male, Side L/left/R/right and smoking ex/
+    Ex-smoker: offered for merging, skipped by a busy user, and a woman's look-alikes were
+    those written "F" like her."""
+    rng = np.random.default_rng(1)
+    df = registry.assign(Sex=rng.choice(["F", "Female", "m", "Male"], N),
+                         Side=rng.choice(["L", "left", "R", "right", "bilateral"], N),
+                         Referral=rng.choice(["Cardio", "Cardiology"], N))
+    enc = Encoder(id_column="Hospital No", label_column="poor_outcome_6m")
+    X = enc.fit_transform(df)
+    assert enc.merged_spellings_ == {"Sex": [["F", "Female"], ["m", "Male"]],
+                                     "Side": [["L", "left"], ["R", "right"]]}
+    j = enc.feature_names_out_.index("Sex")
+    assert set(X[:, j]) == {1.0, 2.0}  # coded as if written one way
+    assert enc.report_.answers_two_ways == {"Referral": [["Cardio", "Cardiology"]]}
+    note = next(n for n in enc.report_.notes if n.startswith("Answers written two ways"))
+    assert "'Sex' 'F' as 'Female', 'm' as 'Male'; 'Side' 'L' as 'left'" in note
+    # the inferred levels' note shows one entry per code
+    assert "'Sex' (F/Female 1, Male/m 2)" in " ".join(enc.report_.notes)
+    # kept apart on request: every pair offered again, saved with the model
+    apart = Encoder(id_column="Hospital No", label_column="poor_outcome_6m",
+                    merge_spellings=False).fit(df)
+    assert apart.merged_spellings_ == {} and set(apart.report_.answers_two_ways) == {
+        "Sex", "Side", "Referral"}
+    assert Encoder.from_dict(apart.to_dict()).merge_spellings is False
+    # a user's own codes for the column are kept as given
+    from sparge.data.tables import EncodingTable
+    from sparge.services.workflow import keep_apart_changes
+    own = Encoder(id_column="Hospital No", label_column="poor_outcome_6m",
+                  encoding_table=EncodingTable({"Sex": {"F": 1, "Female": 2, "m": 3,
+                                                        "Male": 4}})).fit(df)
+    assert own.merged_spellings_ == {"Side": [["L", "left"], ["R", "right"]]}
+    assert own.table_.levels("Sex")["F"] != own.table_.levels("Sex")["Female"]
+    changes = keep_apart_changes(own)
+    assert changes["merge_spellings"] is False
+    assert changes["encoding_table"].columns() == ["Sex"]
+    assert keep_apart_changes(enc) == {"merge_spellings": False, "encoding_table": None}

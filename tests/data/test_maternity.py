@@ -170,7 +170,11 @@ def test_the_merge_preview_names_the_word_the_pages_show():
                           "Former", "ex smoker", "Ex-smoker"], n)
     df = pd.DataFrame({"ID": [f"M{i}" for i in range(n)], "Smoking status": smoking,
                        "Age": rng.integers(18, 44, n), "y": rng.integers(0, 2, n)})
-    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    # merged by default now (a smoking column's synonyms): the words shown are the same
+    merged = Encoder(id_column="ID", label_column="y").fit(df)
+    assert merged.merged_spellings_.get("Smoking status")
+    assert "Yes" not in set(answers_by_code(merged, "Smoking status").values())
+    enc = Encoder(id_column="ID", label_column="y", merge_spellings=False).fit(df)
     pairs = enc.report_.answers_two_ways
     assert pairs.get("Smoking status")
     table = pairs_table(df, pairs, enc.table_)

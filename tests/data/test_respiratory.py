@@ -128,7 +128,9 @@ def test_a_respiratory_clinics_answers_written_several_ways_are_offered_as_one()
                        "Age": rng.integers(40, 80, n), "y": rng.choice(["a", "b"], n)})
     enc = Encoder(id_column="ID", label_column="y").fit(df)
     assert enc.roles_["Smoking status"] == "categorical"
-    pairs = enc.report_.answers_two_ways["Smoking status"]
+    # one answer beyond doubt in a smoking column: merged by default
+    pairs = enc.merged_spellings_["Smoking status"]
+    assert "Smoking status" not in enc.report_.answers_two_ways
     assert {b for _, b in pairs} == {"ex-smoker"}
     assert all(a.startswith("quit ") for a, _ in pairs)
     assert sorted(abbreviated_levels(["GOLD 3", "III", "severe", "GOLD 1", "mild",
@@ -154,11 +156,17 @@ def test_a_new_patients_gap_word_that_spells_a_merged_answer_is_that_answer():
     n = 100
     df = pd.DataFrame({"ID": range(n), "Diabetes": rng.choice(["Yes", "No", "none", "T2DM"], n),
                        "Age": rng.integers(40, 80, n), "y": rng.choice(["a", "b"], n)})
-    enc = Encoder(id_column="ID", label_column="y").fit(df)
+    enc = Encoder(id_column="ID", label_column="y", merge_spellings=False).fit(df)
     # (T2DM offered with Yes: walk-through 56)
     assert enc.report_.answers_two_ways == {"Diabetes": [["none", "No"], ["T2DM", "Yes"]]}
     new = pd.DataFrame({"ID": [1, 2], "Diabetes": ["nil", "n/a"], "Age": [50, 60]})
     assert np.isnan(enc.transform(new)[:, 0]).all()
+    # by default "none" and "No" are one answer in a Diabetes column (T2DM still offered)
+    default = Encoder(id_column="ID", label_column="y").fit(df)
+    assert default.merged_spellings_ == {"Diabetes": [["none", "No"]]}
+    assert default.report_.answers_two_ways == {"Diabetes": [["T2DM", "Yes"]]}
+    X = default.transform(new)
+    assert X[0, 0] == default.table_.levels("Diabetes")["No"] and np.isnan(X[1, 0])
     merged = Encoder(id_column="ID", label_column="y", encoding_table=merge_answers(
         enc.table_, enc.report_.answers_two_ways)).fit(df)
     X, report = merged.transform_with_report(new)
