@@ -54,8 +54,11 @@ def pytest_collection_modifyitems(config, items):
     for f, n in count.items():
         cost[unit[f]] = cost.get(unit[f], 0.0) + SLOW_FILES.get(f, SECONDS_PER_TEST * n)
     first = {f: i for i, f in enumerate(count)}  # a unit keeps its files' order
+    first_of_unit: dict[str, int] = {}
+    for f, i in first.items():
+        first_of_unit.setdefault(unit[f], i)
     items.sort(key=lambda it: (-cost[unit[_file_of(it.nodeid)]],
-                               first[unit[_file_of(it.nodeid)]],
+                               first_of_unit[unit[_file_of(it.nodeid)]],
                                first[_file_of(it.nodeid)]))
 
 
