@@ -37,7 +37,9 @@ BIRTH_NAME = re.compile(r"birth|\bdob\b|\bd\.o\.b\b|\bborn\b|geburt|naissance|na
 EVENT_NAMES = [re.compile(p, re.IGNORECASE) for p in (
     r"admi", r"deliver|birth of (?:the )?baby|date of (?:the )?birth of", r"diagnos",
     r"surg|operat|procedure", r"visit|encounter|consult|appoint|attend|arrival|clinic|"
-    r"presentation|episode|booking", r"enrol|baseline|recruit|randomi|consent|"
+    # walk-through 79's sleep clinic: "Date first seen" (not a "Date last seen")
+    r"presentation|episode|booking|(?<!last )(?<!latest )\bseen\b",
+    r"enrol|baseline|recruit|randomi|consent|"
     r"registration|index", r"referr", r"treatment|start", r"exam|review")]
 #: Words naming a date of birth before it in a cell: "DOB 06/03/1977", "born: 1/2/1950".
 _BORN_WORDS = re.compile(r"^\s{0,3}(?:d\.?o\.?b\.?|born|date of birth|birth date)\s{0,3}[:\-]?"

@@ -90,7 +90,8 @@ def drink_units(cell: object, days: float = 7.0) -> float | None:
 #: "abstinent 6/12", "nil - abstinent since 2018": walk-through 70's liver clinic wrote
 #: 124 such cells, and its alcohol column was left out as free text).
 _NONE_NOW = re.compile(
-    r"\s{0,3}(?:nil\s{0,2}[-–:,]\s{0,2})?(?:teetotal|teetotaller|t/?t|abstinent|abstains|"
+    # walk-through 79's sleep clinic: "0 - teetotal"
+    r"\s{0,3}(?:(?:nil|none|0)\s{0,2}[-–:,]\s{0,2})?(?:teetotal|teetotaller|t/?t|abstinent|abstains|"
     r"abstaining|non[\s-]?drinker|does\s+not\s+drink|doesn'?t\s+drink|never\s+drinks?|"
     r"ex[\s-]?drinker|former\s+drinker|stopped\s+drinking|no\s+alcohol|nil\s+alcohol)"
     # ... and for how long or since when: "since 2018", "6/12", "(5 yrs)", "for 3 months"

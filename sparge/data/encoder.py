@@ -1291,8 +1291,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         never = {}
         for c in np.unique(cols):
             name = names[num[c]]
-            never[name] = impossible[:, c] | impossible_in_unit(
-                name, self.unit_of(name), X[:, num[c]])
+            # the unit read from the values too when the name says it unbracketed
+            # (walk-through 79's "Lowest SpO2 %": 0.84 went into training as given)
+            unit = self.unit_of(name) or getattr(self, "value_units_", {}).get(name)
+            never[name] = impossible[:, c] | impossible_in_unit(name, unit, X[:, num[c]])
         report.impossible = [[f, r] for f, r, _, _, conv in report.values_to_check
                              if conv is None and never[f][r]]
         n = len(rows)

@@ -78,6 +78,16 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"g": (200.0, 7000.0), "kg": (0.2, 7.0), "lb": (0.44, 15.5)}),
     ("height", r"\b(?:height|stature|ht)\b",
      {"cm": (40.0, 230.0), "m": (0.4, 2.3), "in": (15.0, 90.0)}),
+    # walk-through 79's sleep clinic: a weight of 925 kg (a lost decimal point), and 29
+    # neck circumferences in inches ("15.4") among cm, read as 15.4 cm; not a weight's
+    # centile, z-score, gain or loss
+    ("body weight", r"\b(?:weight|wt|body weight)\b(?!.*\b(?:centile|percentile|z|"
+                    r"zscore|sds|for age|gain|loss|lost|change)\b)",
+     {"kg": (1.0, 650.0), "lb": (2.2, 1430.0)}),
+    ("neck circumference", r"\bneck(?: circ| circumference| size| girth)?\b",
+     {"cm": (20.0, 80.0), "in": (8.0, 32.0)}),
+    ("waist circumference", r"\bwaist(?: circ| circumference| size| girth)?\b",
+     {"cm": (40.0, 250.0), "in": (16.0, 100.0)}),
     # an emergency department's export wrote 48 of 900 white cell counts per µL
     # ("11,100", "5800") among ×10⁹/L, with no unit (walk-through 33)
     ("white cell count", r"\b(?:wbc|wcc|tlc|white (?:blood )?cells?(?: count)?|"
@@ -252,10 +262,16 @@ def _impossible_slips(column: str, units: dict[str, tuple[float, float]],
         with np.errstate(all="ignore"):
             out = conv(v)
             gap = np.abs(np.log(np.where(out > 0, out, np.nan) / middle))
+            # ... and no farther from it than the conversion's own factor (at least 2):
+            # a weight of 724 kg is no 328 kg written in lb (2.2 times), but 72.4 kg
+            # with a lost decimal point (walk-through 79 added weights' units)
+            factor = np.abs(np.log(np.where((out > 0) & (v > 0), out / v, np.nan)))
+            allowed = np.minimum(math.log(SLIP_MAX_FOLD),
+                                 np.fmax(factor, math.log(2.0)))
         # ... and not many times the column's typical value: a lost or a doubled digit
         # is then likelier than another unit
         fits = impossible & (v >= olo) & (v <= ohi) & (out >= lo) & (out <= hi) & \
-            (gap < best_gap) & (gap <= math.log(SLIP_MAX_FOLD))
+            (gap < best_gap) & (gap <= allowed)
         for i in np.flatnonzero(fits):
             source[i] = other
         converted[fits], best_gap[fits], slipped[fits] = out[fits], gap[fits], True
@@ -379,6 +395,12 @@ MIXED_POSTERIOR = 0.99
 MIXED_FIT_VALUES = 20_000
 
 
+#: Quantities whose other unit is not looked for among possible values: a body weight
+#: in lb among kg is as likely as a heavy patient, and children beside adults are two
+#: groups a factor apart (only impossible values, 724 kg, are judged).
+_NO_MIXTURE = frozenset({"body weight"})
+
+
 def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
                                                          np.ndarray]:
     """The values of a column written in another unit of its quantity where both units
@@ -409,6 +431,8 @@ def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
     found = quantity_of(column)
     own = _range_of(found[1], unit) if found is not None else None
     ok = np.isfinite(v) & (v > 0)
+    if found is not None and found[0] in _NO_MIXTURE:
+        return none
     if own is None or ok.sum() < MIXED_MIN_VALUES:
         return none
     lo, hi = own[1]
@@ -509,6 +533,11 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"plasma cells?|\bblasts?\b|cellularity", 0.0, 100.0),
     (r"ejection fraction|\blv ?ef\b", 0.0, 100.0),
     (r"\bsp ?o2\b|\bsa ?o2\b|oxygen saturation|\bo2 sats?\b", 0.0, 100.0),
+    # walk-through 79's sleep clinic: an Epworth score of 31 (its top is 24), an ODI of
+    # -3 and an AHI of 1500 events an hour (a fast breather's every breath is ~1000)
+    (r"\bepworth\b|^ess(?: score)?$", 0.0, 24.0), (r"\bstop ?bang\b", 0.0, 8.0),
+    (r"\b(?:ahi|rdi|odi|rei|apno?ea hypopno?ea index|oxygen desaturation index|"
+     r"respiratory (?:disturbance|event) index)\b", 0.0, 200.0),
     # walk-through 75's COPD clinic: a CAT score of 52 (its top is 40), an MRC grade of 7
     # (dyspnoea 1-5; a muscle's strength 0-5), an FEV1/FVC of 1.35 (a ratio, at most 1;
     # or 100 as a percentage: the second limit of the same name), eosinophils of -50
