@@ -1054,7 +1054,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         units: dict[str, ColumnUnits] = {}
         plans: dict[str, UnitPlan] = {}
         roles = self._roles(df, cols, base, reasons, units, plans)
-        report_left_out(reasons, self.max_levels, report, cols)
+        report_left_out(reasons, self.max_levels, report, cols, aged=bool(self.ages_))
         # why each column left out by default is, for the Column roles tab (walk-through
         # 58 scrolled the report to learn why its GCS was 'ignore')
         self.left_out_why_ = {

@@ -126,3 +126,14 @@ def test_sex_and_smoking_written_several_ways_are_one_answer_each(encoded):
     assert code("Smoking", "current") == code("Smoking", "Current smoker")
     assert code("Smoking", "never") == code("Smoking", "Never")
     assert len(set(enc.table_.levels("Smoking").values())) == 3
+
+
+def test_the_dates_note_says_the_age_is_in_the_model(clinic):
+    """The report offered to add an age from the date of birth beside the age added by
+    default."""
+    enc = Encoder(id_column="Hospital No", label_column=OUTCOME,
+                  ages=default_ages(clinic, "Hospital No", OUTCOME)).fit(clinic)
+    assert "Age at Date first seen" in enc.feature_names_out_
+    note = next(n for n in enc.report_.notes if "which hold dates" in n)
+    assert "the age computed from the date of birth is one" in note
+    assert "Add an age" not in note
