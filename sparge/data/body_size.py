@@ -25,6 +25,7 @@ import numpy as np
 
 from sparge.data.parsing import unit_key
 from sparge.data.plausible import name_words
+from sparge.data.unit_conversion import size_in_base
 
 #: A BMI column's name ("BMI", "BMI (kg/m2)", "Body mass index"), not its centile,
 #: z-score, change or a BMI for age.
@@ -43,10 +44,6 @@ _NOT_SIZE = re.compile(
     r"tumor|liver|kidney|graft|donor|heart|lesion|for|age|ratio|percent|pct|"
     r"post|postop|discharge|follow|fu|later|after|month|months|year|years|week|"
     r"weeks|\d+ ?(?:m|mo|mth|mths|y|yr|yrs|w|wk|wks|d))\b")
-#: Kilograms in one unit of a weight column, metres in one of a height column.
-KG_PER = {"kg": 1.0, "g": 1e-3, "lb": 0.45359237, "lbs": 0.45359237}
-M_PER = {"m": 1.0, "cm": 0.01, "mm": 1e-3, "in": 0.0254, "inch": 0.0254,
-         "inches": 0.0254}
 #: The units tried for a column whose name and cells give none.
 _WEIGHT_GUESSES = ("kg", "lb")
 _HEIGHT_GUESSES = ("cm", "m", "in")
@@ -129,17 +126,16 @@ def find_body_size(features: list[str], X: np.ndarray, unit_of) -> dict | None:
     if bmi_unit is not None and unit_key(bmi_unit) != "kg/m2":
         return None
 
-    def units(column: str, table: dict[str, float], guesses: tuple[str, ...]):
+    def sizes(column: str, dimension: str, guesses: tuple[str, ...]) -> list[float]:
+        """The size of the column's unit in kg or m; of each guess without a unit."""
         unit = unit_of(column)
-        if unit is None:
-            return [(g, table[g]) for g in guesses]
-        key = unit_key(unit)
-        return [(key, table[key])] if key in table else []
+        keys = guesses if unit is None else (unit_key(unit),)
+        return [f for k in keys if (f := size_in_base(k, dimension)) is not None]
 
     bmi = X[:, pos[names["bmi"]]]
     best = None
-    for _, kg in units(names["weight"], KG_PER, _WEIGHT_GUESSES):
-        for _, m in units(names["height"], M_PER, _HEIGHT_GUESSES):
+    for kg in sizes(names["weight"], "weight", _WEIGHT_GUESSES):
+        for m in sizes(names["height"], "length", _HEIGHT_GUESSES):
             how = _agrees(bmi, X[:, pos[names["weight"]]] * kg, X[:, pos[names["height"]]] * m)
             if how is not None and (best is None or how < best[0]):
                 best = (how, kg, m)

@@ -72,6 +72,12 @@ _SIMPLE = {
     # walk-through 47's gait speeds in cm/s among m/s
     "speed": {"m/s": 1.0, "cm/s": 0.01, "km/h": 1 / 3.6},
 }
+def size_in_base(key: str, dimension: str) -> float | None:
+    """One ``key`` unit's size in its :data:`_SIMPLE` ``dimension``'s base unit ("lb" in
+    "weight": 0.454 kg; "cm" in "length": 0.01 m), or ``None`` for another unit."""
+    return _SIMPLE[dimension].get(key)
+
+
 #: Pairs of units whose conversion takes a year as 365.25 days (not exact for a given
 #: month or year): their conversion says so.
 _MEAN_YEAR = frozenset({"weeks", "days"}), frozenset({"months", "years"})
