@@ -104,10 +104,15 @@ enc = cohort.encoder
 pending = ss.get("pending")
 if pending is not None:
     df, name, token = pending["df"], pending["name"], pending["token"]
-    id_guess, label_guess = guess_columns(df)
+    # once per upload: reading every column on each click was seconds on a wide table
+    def _guesses(df=df):
+        guesses = guess_columns(df)
+        return (*guesses, guess_feature_count(df, *guesses))
+
+    id_guess, label_guess, n_features = session_cache("upload_guesses", (df,), _guesses)
     # the columns the encoder will use, not every other one (follow-up, dates and notes
     # are left out: counted, they made one gap exceed the threshold)
-    threshold = default_missing_threshold(guess_feature_count(df, id_guess, label_guess))
+    threshold = default_missing_threshold(n_features)
     # the same table again (a re-upload)? The threshold chosen for it is kept (it was
     # silently reset to the default), and the choices made for it can be (walk-through
     # 25's were silently undone)
@@ -228,7 +233,8 @@ with st.expander("Preview: the first rows, as written", expanded=pending is not 
                "that repeats its column's name before a number (\"Ward 12\" in a column "
                "Ward, \"Na 134\" in a column Na) as the number. The table as the model "
                "reads it is the download below (Download the table as read).")
-    st.dataframe(plain_frame(df.head(10)), hide_index=True)
+    st.dataframe(session_cache("preview", (df,), lambda: plain_frame(df.head(10))),
+                 hide_index=True)
 # the current table is encoded: encoding it again is no pending step (walk-through 56 read
 # a red button above the encoded table as work still to do)
 if st.button("Encode this table", type="primary" if pending is not None else "secondary",
@@ -354,7 +360,7 @@ def _age_form(cohort, choices) -> None:
         own = table_ages(cohort.features, enc.roles_, added)
         # once per table and date of birth: reading every date on each rerun was slow
         by_default, has = session_cache(
-            "age_replaces", (id(cohort), born, tuple(own), at, ORDERS[order]),
+            "age_replaces", (cohort, born, tuple(own), at, ORDERS[order]),
             lambda: replaces_table_age(cohort.df, born, cohort.X, cohort.features, own,
                                        at, ORDERS[order]))
         replace = bool(own) and st.checkbox(
@@ -416,7 +422,8 @@ with current:
         ["Validation report", "Column roles", "Encoding table", "Missing values"],
         key="data_tabs", on_change="rerun")
     with tab_rep:
-        guessed_label = guess_columns(cohort.df)[1]
+        guessed_label = session_cache("cohort_guesses", (cohort,),
+                                      lambda: guess_columns(cohort.df))[1]
         if enc.label_column is None and enc.roles_.get(guessed_label) in ("numeric", "categorical"):
             st.warning(f"No outcome column is set, and '{md_escape(guessed_label)}' looks like an "
                        "outcome: it is used as an input feature. Choose it as the outcome above, "
@@ -550,7 +557,7 @@ with current:
                 _again(f"Threshold on missing values raised to {round(100 * share)}%; the "
                        "table was encoded again.", max_patient_missing=share)
         # once per encoded table, not on every rerun (it reads every date column)
-        ages_at = session_cache("age_choices", (id(cohort),),
+        ages_at = session_cache("age_choices", (cohort,),
                                 lambda: age_choices(cohort.df, enc.roles_))
         # walk-through 29: a date of birth, and no age in the model; not offered beside
         # an age already in the model without one (walk-through 73's "Date of diagnosis")
@@ -648,8 +655,10 @@ with current:
                 set_cohort(new, ss.cohort_name)
                 flash("success", "Encoding table applied and the table encoded again.")
                 st.rerun()
-    with tab_miss:
-        with guard("Drawing the missing values"):
+    # drawn only while open (a map of up to 400 x 300 cells and two charts, redrawn on
+    # every click on this page while another tab was shown)
+    if tab_miss.open:
+        with tab_miss, guard("Drawing the missing values"):
             st.plotly_chart(missingness_heatmap(cohort.X, cohort.features, cohort.ids,
                                                 weights=enc.patient_weights(cohort.X, cohort.df)),
                             width="stretch", config=SMALL_CHART)

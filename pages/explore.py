@@ -13,6 +13,7 @@ from sparge.app.lookalikes import (
     match_controls,
     patient_index,
     projector,
+    session_cache,
     show_lookalikes,
     training_values,
     warn_data_model_mismatch,
@@ -103,8 +104,10 @@ if index is None:
     st.stop()
 ss._explore_ids = index.ids
 warn_data_model_mismatch()
-values = snap_precision(pd.DataFrame(np.asarray(index.X, dtype=float), columns=index.features),
-                        model.value_mean_, model.value_scale_)
+# once per index and model: every click on the map rounded the whole cohort again
+values = session_cache("explore_values", (index, model), lambda: snap_precision(
+    pd.DataFrame(np.asarray(index.X, dtype=float), columns=index.features),
+    model.value_mean_, model.value_scale_))
 
 # A link with ?patient=ID opens that patient (once per new value in the URL).
 url_pid = st.query_params.get("patient")

@@ -133,7 +133,9 @@ if mode == "CSV file":
     ss.np_read_as_no = []  # a file's empty cells are its own, not the form's
     if kept is not None:
         with guard("Reading the patients"):
-            query = read_table(kept[1], answers=encoder.answers() if encoder else None)
+            # once per file and model: every click on this page read the file again
+            query = session_cache("np_read", (kept[1], encoder), lambda: read_table(
+                kept[1], answers=encoder.answers() if encoder else None))
         if query is not None and len(query) > 1:
             # every row is checked below; the look-alikes are those of the one chosen (a
             # walk-through's 3-row file was cut to its first row, its bad rows unchecked)
@@ -230,14 +232,21 @@ else:
 if query is not None:
     # the first patient of a model also prepares its checks (seconds on a large cohort)
     with guard("Finding look-alikes"), st.spinner("Finding look-alikes…"):
-        problems: list[str] = []
-        if encoder is not None:
-            X_all, problems, msgs = encode_new_patients(model, encoder, query, split=True,
-                                                        by_row=len(query) > 1)
-            named_by = file_id_column(query, encoder.id_column, model.feature_names())
-            qids = file_patient_ids(query, named_by)
-        else:
-            X_all, qids, msgs = numeric_patients(query, model.feature_names())
+        def _encoded():
+            """The file's (or form's) patients as the model reads them, with what was not
+            read: once per query and model, not on every click on this page."""
+            if encoder is None:
+                X, ids, notes = numeric_patients(query, model.feature_names())
+                return X, [], notes, ids, None
+            X, bad, notes = encode_new_patients(model, encoder, query, split=True,
+                                                by_row=len(query) > 1)
+            ids = file_patient_ids(query, file_id_column(query, encoder.id_column,
+                                                         model.feature_names()))
+            return X, bad, notes, ids, unread_values(encoder, query, X) if len(query) > 1 \
+                else None
+
+        X_all, problems, msgs, qids, unread = session_cache(
+            "np_encoded", (query, model, encoder), _encoded)
         Xq = X_all.iloc[[pick]].reset_index(drop=True)
         if mode == "Form":  # typed values: no CSV line to name
             problems, msgs = [form_words(m) for m in problems], [form_words(m) for m in msgs]
@@ -249,8 +258,6 @@ if query is not None:
         # look-alikes, the others' in the list of the file's other patients
         # (walk-through 25: one box of the melanoma patient's "IIIB" and "Melanoma"
         # stood above every patient's look-alikes)
-        unread = (unread_values(encoder, query, X_all)
-                  if len(query) > 1 and encoder is not None else None)
         own = unread[pick] if unread is not None else []
         if problems or own:  # values read as missing: not routine (a walk-through's 'abc')
             st.warning(f"Please check these values{' of ' + md_escape(qid, 60) if own else ''}"

@@ -80,11 +80,21 @@ def current_check() -> pd.DataFrame | None:
     return got[2]
 
 
+def _same_key(a: tuple, b: tuple) -> bool:
+    """Keys' items equal, objects such as a table or a cohort by identity (the cache holds
+    them, so that a new object never takes a forgotten one's ``id``)."""
+    plain = (str, int, float, bool, type(None))
+    return len(a) == len(b) and all(
+        x is y or (isinstance(x, plain) and isinstance(y, plain) and x == y)
+        for x, y in zip(a, b))
+
+
 def session_cache(name: str, key: tuple, compute: Callable[[], object]):
-    """``compute()`` once per session for ``key`` (e.g. the model token); the latest only."""
+    """``compute()`` once per session for ``key`` (e.g. the model token, or the cohort
+    object itself); the latest only."""
     ss = st.session_state
     slot = ss.get(f"_cache_{name}")
-    if slot is not None and slot[0] == key:
+    if slot is not None and _same_key(slot[0], key):
         return slot[1]
     value = compute()
     ss[f"_cache_{name}"] = (key, value)

@@ -4,6 +4,7 @@ report's one-click repairs, roles (the other pages: ``test_app.py``)."""
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pandas as pd
@@ -32,6 +33,21 @@ def test_upload_a_csv_and_encode_it():
     assert cohort.encoder.max_patient_missing == 0.5
     assert "small.csv" in at.session_state["cohort_name"]
     assert any("Table encoded" in s.value for s in at.success)
+
+
+def test_the_missing_values_tab_draws_only_when_opened():
+    """The map of missing values (up to 400 x 300 cells) and its two charts were drawn,
+    and sent, on every click on the Data page while another tab was shown."""
+    at = start("pages/data.py")
+    assert not at.get("plotly_chart")  # the report tab is open
+    at.session_state["data_tabs"] = "Missing values"
+    at.run()
+    assert not at.exception
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert len(charts) == 3
+    heat = [t for t in charts[0]["data"] if t["type"] == "heatmap"]
+    assert {t["name"] for t in heat} <= {"given", "does not apply", "missing"}
+    assert charts[0]["layout"]["title"]["text"].startswith("Missing values")
 
 
 def test_an_upload_sets_a_one_patient_outcome_aside_untouched():
