@@ -34,6 +34,7 @@ SUITE = [
     ("lookalike_stability", []),
     ("log_scale", []),
     ("fit_estimate", []),
+    ("compare_estimate", []),
     ("share_reliability", []),
 ]
 

@@ -68,8 +68,9 @@ if rare and weighted:
     st.caption(f"Ticked because the rarest outcome is under {RARE_OUTCOME_SHARE:.0%} of the "
                "patients: unweighted, a classifier seldom predicts it.")
 n_rows = len(cohort.train_rows)
-st.caption(f"Estimated time: about "
-           f"{duration(max(estimate_comparison(n_rows, cohort.X.shape[1], n_splits), 1.0))}"
+seconds = estimate_comparison(n_rows, cohort.X.shape[1], n_splits, n_classes=len(
+    set(cohort.labels[cohort.train_rows].astype(str))))
+st.caption(f"Estimated time: about {duration(max(seconds, 1.0))}"
            f" for {n_splits} splits of {n_rows:,} patients (SparGE's fit and the six "
            "classifiers on both feature sets, every split); the progress bar gives the time "
            "left once the first split is done.")

@@ -24,6 +24,7 @@ from helpers import ROOT
     ("lookalike_stability", ["--quick"]),
     ("log_scale", ["--quick"]),
     ("fit_estimate", ["--quick"]),
+    ("compare_estimate", ["--quick"]),
     ("split_noise", ["--quick"]),
     ("share_reliability", ["--quick"]),
     ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),

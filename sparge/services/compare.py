@@ -179,33 +179,39 @@ def weight_by_default(y) -> bool:
     return len(counts) >= 2 and counts.min() / counts.sum() < RARE_OUTCOME_SHARE
 
 
-#: The six classifiers' fit + predict seconds on 2,000 training patients x 30 features
-#: and how that grows with patients and features (measured in session 7 on 2 cores,
-#: 500 x 10 to 4,000 x 60: 0.4 s to 16.5 s).
-_CLF_SECONDS, _CLF_N_POWER, _CLF_M_POWER = 3.7, 1.27, 0.77
+#: The six classifiers' fit + predict seconds per split on one feature set: a fixed part
+#: (forests of 100 trees, boosting, the SVM's calibration folds), a part that grows with
+#: the training patients alone (the SVM's kernel, about n^2) and one with patients x
+#: features (trees, boosting), times a factor per outcome beyond two (gradient boosting
+#: grows a tree per outcome). Fitted to ``bench.compare_estimate`` (13 cohorts of 94 to
+#: 4,014 training patients and 6 to 467 features, raw and SparGE's 16, on 2 cores; each
+#: within 0.74-1.34 of the fit). The factor per outcome rests on one 3-outcome cohort.
+#: The earlier law (session 7, 3.7 s x (n / 2000)^1.27 x (m / 30)^0.77, at least 0.4 s)
+#: said 8 s for walk-through 79's 400 patients, which took 12 s alone and 25 s beside a
+#: browser; and 82 s for rhc, which took 68 s.
+_CLF_FIXED, _CLF_SVM, _CLF_SVM_POWER = 0.34, 0.92, 2.12
+_CLF_TREES, _CLF_TREES_POWER, _CLF_PER_OUTCOME = 1.41, 0.97, 1.02
 
 
-#: The six classifiers' floor on a small cohort (their fixed costs: forests of 100 trees,
-#: boosting, the SVM's probability calibration; 0.4 s at 500 x 10). Without it a GBSG2-sized
-#: run (235 x 8) was estimated at 5 s and took 11 s.
-_CLF_FLOOR = 0.4
-
-
-def _classifier_seconds(n: int, m: int) -> float:
-    grown = _CLF_SECONDS * (max(n, 1) / 2000) ** _CLF_N_POWER * (max(m, 1) / 30) ** _CLF_M_POWER
-    return max(grown, _CLF_FLOOR)
+def _classifier_seconds(n: int, m: int, n_classes: int = 2) -> float:
+    r = max(n, 1) / 2000
+    grown = _CLF_FIXED + _CLF_SVM * r ** _CLF_SVM_POWER \
+        + _CLF_TREES * r ** _CLF_TREES_POWER * max(m, 1) / 30
+    return grown * (1 + _CLF_PER_OUTCOME * max(n_classes - 2, 0))
 
 
 def estimate_comparison(n_patients: int, n_features: int, n_splits: int, *,
-                        test_size: float = 0.3, n_components: int = 16) -> float:
+                        test_size: float = 0.3, n_components: int = 16,
+                        n_classes: int = 2) -> float:
     """Rough seconds for :func:`compare_classifiers` (2 cores): per split, SparGE's fit
     (:func:`sparge.services.resources.estimate_fit`) and the six classifiers on the raw
-    and on the SparGE features. The page shows it before the run; the progress bar then
-    gives the time left measured on the first split."""
+    and on the SparGE features, for ``n_classes`` outcomes. The page shows it before the
+    run; the progress bar then gives the time left measured on the first split
+    (``bench.compare_estimate`` checks it on real cohorts)."""
     n_train = int(round((1 - test_size) * n_patients))
     per_split = (estimate_fit(n_train, n_features).seconds
-                 + _classifier_seconds(n_train, n_features)
-                 + _classifier_seconds(n_train, n_components))
+                 + _classifier_seconds(n_train, n_features, n_classes)
+                 + _classifier_seconds(n_train, n_components, n_classes))
     return n_splits * per_split
 
 

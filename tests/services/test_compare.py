@@ -135,6 +135,13 @@ def test_progress_reports_every_step_and_the_time_left():
     assert 0 < small < big and estimate_comparison(5000, 60, 10) == 2 * big
     # a small cohort still pays the classifiers' fixed costs (GBSG2: 5 s estimated, 11 s taken)
     assert estimate_comparison(336, 8, 5) >= 5 * (2 * 0.4)
+    # gradient boosting grows a tree per outcome: more outcomes, a longer run
+    assert estimate_comparison(500, 20, 5, n_classes=4) > estimate_comparison(500, 20, 5)
+    # within a factor of 1.5 of runs measured by bench.compare_estimate (3 splits; a
+    # 3-outcome cohort and a large one, which the earlier law said 23 s and 82 s)
+    for n, m, k, took in [(463, 467, 3, 33.6), (5735, 53, 2, 67.8), (569, 30, 2, 8.7),
+                          (134, 6, 2, 5.1), (912, 160, 2, 20.1)]:
+        assert 1 / 1.5 <= took / estimate_comparison(n, m, 3, n_classes=k) <= 1.5
     assert duration(3) == "3 s" and duration(150) == "2 min"
 
 
