@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bench.cohorts import load_cohort
+from bench.fit_estimate import summary  # the same ratio of measured to estimated
 from bench.report import publish, to_markdown
 from sparge.errors import DataError
 
@@ -70,14 +71,6 @@ def warm_up() -> None:
     rng = np.random.default_rng(0)
     X = rng.normal(size=(120, 6))
     compare_classifiers(X, np.where(X[:, 0] > 0, "a", "b"), n_splits=1)
-
-
-def summary(table: pd.DataFrame) -> str:
-    r = table["measured / estimate"].to_numpy()
-    within = np.mean((r >= 1 / 1.5) & (r <= 1.5))
-    return (f"Median measured / estimate {np.median(r):.2f} (range {r.min():.2f}–"
-            f"{r.max():.2f}); within a factor of 1.5: {100 * within:.0f} % of "
-            f"{len(r)} cohorts; under: {int(np.sum(r > 1.5))}, over: {int(np.sum(r < 1 / 1.5))}.")
 
 
 def main(argv: list[str] | None = None) -> None:
