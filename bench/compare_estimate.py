@@ -22,8 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bench.cohorts import load_cohort
-from bench.fit_estimate import summary  # the same ratio of measured to estimated
-from bench.report import publish, to_markdown
+from bench.report import estimate_summary, publish, to_markdown
 from sparge.errors import DataError
 
 COHORTS = ["breast_cancer", "whas500", "support2", "singheart_synthetic", "survset:stagec",
@@ -97,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
             f"Default parameters, {splits} splits, the Data page's untouched form, the "
             "outcomes weighted as the page ticks it; 2 cores, after a warm-up run "
             "(`python -m bench.compare_estimate`).\n\n"
-            + to_markdown(table, ".2f") + "\n\n" + summary(table) + "\n")
+            + to_markdown(table, ".2f") + "\n\n" + estimate_summary(table) + "\n")
     publish(text, "compare_estimate.md", args.quick)
 
 

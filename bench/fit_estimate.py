@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bench.cohorts import ALL_COHORTS, load_cohort
-from bench.report import publish, to_markdown
+from bench.report import estimate_summary, publish, to_markdown
 from sparge.errors import DataError
 
 QUICK = ["whas500", "breast_cancer", "survset:stagec", "survset:colon"]
@@ -62,14 +62,6 @@ def warm_up() -> None:
     SparGE(random_state=0).fit(X, np.where(X[:, 0] > 0, "a", "b"))
 
 
-def summary(table: pd.DataFrame) -> str:
-    r = table["measured / estimate"].to_numpy()
-    within = np.mean((r >= 1 / 1.5) & (r <= 1.5))
-    return (f"Median measured / estimate {np.median(r):.2f} (range {r.min():.2f}–"
-            f"{r.max():.2f}); within a factor of 1.5: {100 * within:.0f} % of "
-            f"{len(r)} cohorts; under: {int(np.sum(r > 1.5))}, over: {int(np.sum(r < 1 / 1.5))}.")
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="four cohorts, printed only")
@@ -88,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     text = ("# The Model page's fit estimate against the measured fit\n\n"
             "Default parameters, supervised, the Data page's untouched form; 2 cores, "
             "after a warm-up fit (`python -m bench.fit_estimate`).\n\n"
-            + to_markdown(table, ".2f") + "\n\n" + summary(table) + "\n")
+            + to_markdown(table, ".2f") + "\n\n" + estimate_summary(table) + "\n")
     publish(text, "fit_estimate.md", args.quick)
 
 

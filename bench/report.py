@@ -52,3 +52,14 @@ def publish(text: str, name: str, quick: bool) -> None:
     if not quick:
         RESULTS.mkdir(parents=True, exist_ok=True)
         (RESULTS / name).write_text(text)
+
+
+def estimate_summary(table: pd.DataFrame) -> str:
+    """A page's time estimates against the runs they announce (``fit_estimate``,
+    ``compare_estimate``): the median and range of measured / estimate, and how many
+    within a factor of 1.5."""
+    r = table["measured / estimate"].to_numpy()
+    within = np.mean((r >= 1 / 1.5) & (r <= 1.5))
+    return (f"Median measured / estimate {np.median(r):.2f} (range {r.min():.2f}–"
+            f"{r.max():.2f}); within a factor of 1.5: {100 * within:.0f} % of "
+            f"{len(r)} cohorts; under: {int(np.sum(r > 1.5))}, over: {int(np.sum(r < 1 / 1.5))}.")

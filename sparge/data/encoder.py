@@ -72,6 +72,7 @@ from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
     conversion_note,
+    far_treatments,
     far_values_default,
     feature_shift,
     inferred_note,
@@ -79,6 +80,7 @@ from sparge.data.encoding_notes import (
     outcome_shift,
     report_left_out,
     threshold_to_keep,
+    treatment_words,
     unconverted_message,
     warn_copied_rows,
     warn_rows_under_another_id,
@@ -452,6 +454,15 @@ LEFT_OUT_WORDS = {
 _OUTCOME_NOT_KNOWN = (r"^(?:unknown|not known|n/?k|outcome unknown|lost to follow[- ]?up)"
                       r"\s*[-–:(,/]|[-–:(,/]\s*(?:unknown|not known|n/?k|outcome unknown|"
                       r"lost to follow[- ]?up)\s*\)?$")
+
+
+#: Where a far-values part's entries of ``values_to_check`` start and stop, in its words
+#: until the treatment of each is known (:meth:`Encoder._far_values`).
+_SPAN = re.compile("\x00(\\d+):(\\d+)\x00")
+
+
+def _span_mark(start: int, stop: int) -> str:
+    return f"\x00{start}:{stop}\x00"
 
 
 class Encoder(TransformerMixin, BaseEstimator):
@@ -1297,6 +1308,14 @@ class Encoder(TransformerMixin, BaseEstimator):
             never[name] = impossible[:, c] | impossible_in_unit(name, unit, X[:, num[c]])
         report.impossible = [[f, r] for f, r, _, _, conv in report.values_to_check
                              if conv is None and never[f][r]]
+        # each part says what training does with its values when they are not all
+        # treated alike (walk-through 79 could not tell which of its weight of 925, AHI of
+        # 1500 and necks in inches were converted, set to missing or used as given)
+        treated = far_treatments(report.values_to_check, report.impossible, self.clear_far,
+                                 self.convert_slips)
+        alike = len(set(treated)) <= 1
+        parts = [_SPAN.sub(lambda m: "" if alike else " — " + treatment_words(
+            treated[int(m.group(1)):int(m.group(2))]), p) for p in parts]
         n = len(rows)
         # the advice first: a long list is cut at the report's 600 characters
         report.warnings.append(
@@ -1339,6 +1358,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``report.values_to_check`` (never converted: a lost decimal point is no unit) and
         return the warning's words for them, each with where its age's patients lie."""
         trend, ages = found
+        start = len(report.values_to_check)
         report.values_to_check += [[name, int(r), float(col[r]), None, None] for r in hits]
         shown = []
         for r in hits[:3]:
@@ -1349,7 +1369,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                          f"that age {format_number(round(lo, d))}–"
                          f"{format_number(round(hi, d))})")
         more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
-        return f"'{_q(name)}' " + ", ".join(shown) + more
+        return f"'{_q(name)}' " + ", ".join(shown) + more + _span_mark(
+            start, len(report.values_to_check))
 
     def _far_part(self, name: str, col: np.ndarray, hits: np.ndarray, unit: str | None,
                   fixed: list[float] | None, lo: float, hi: float,
@@ -1365,8 +1386,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         # of 80 for 0.8 read as µmol/L: 4.68 mg/dL)
         converted = (fixed if fixed is not None and len(hits) >= MIN_UNIT_SLIPS
                      else [None] * len(hits))
+        start = len(report.values_to_check)
         report.values_to_check += [[name, int(r), float(col[r]), unit, v]
                                    for r, v in zip(hits, converted, strict=True)]
+        span = _span_mark(start, len(report.values_to_check))
         # as written: "16.2" for a HAQ-DI of 16.25 is not in the file (walk-through 66)
         given = typical_bounds(col[hits]) if whole else None
         if given is not None and unit is not None and fixed is not None:
@@ -1375,7 +1398,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                     f"'{_q(self.unit_of(name) or '', 20)}' its name says (most "
                     f"{format_number(given[0])}–{format_number(given[1])}, that is "
                     f"{format_number(lo)}–{format_number(hi)} "
-                    f"{_q(self.unit_of(name) or '', 20)})")
+                    f"{_q(self.unit_of(name) or '', 20)})" + span)
         shown = ", ".join(f"{format_given(col[r])} (CSV line {r + 2})" for r in hits[:3])
         more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
         said = ("" if fixed is None or unit is None else f" (in '{_q(unit, 20)}'? "
@@ -1394,7 +1417,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         # FEV1/FVC were the most
         most = "most patients" if 2 * len(hits) < np.isfinite(col).sum() else "the others"
         return (f"'{_q(name)}' {shown}{more}; {most} "
-                f"{format_number(lo)}–{format_number(hi)}{said}")
+                f"{format_number(lo)}–{format_number(hi)}{said}{span}")
 
     def _unit_guess(self, column: str, values: np.ndarray, low: float, high: float,
                     wide: tuple[float, float] | None = None

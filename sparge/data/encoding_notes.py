@@ -195,6 +195,34 @@ def far_values_default(values_to_check: list, impossible: int = 0) -> str:
     return f"{done} ({_UNCHANGED})" + (f", {_OTHERS_GIVEN}" if rest > 0 else "")
 
 
+def far_treatments(values_to_check: list, impossible: list, clear_far: bool,
+                   convert_slips: bool) -> list[str]:
+    """What training does with each value to check (``[feature, row, value, unit,
+    converted]``, as ``report_.values_to_check`` lists them): "converted", "set to
+    missing" or "used as given", by the Encoder's ``clear_far`` and ``convert_slips``
+    (:meth:`~sparge.data.encoder.Encoder._cleared`); ``impossible``: ``[feature, row]`` of
+    those no patient can have (``report_.impossible``)."""
+    never = {(f, int(r)) for f, r in impossible}
+    out = []
+    for feature, row, _, _, converted in values_to_check:
+        if (clear_far or convert_slips) and converted is not None:
+            out.append("converted")
+        elif clear_far or (convert_slips and (feature, int(row)) in never):
+            out.append("set to missing")
+        else:
+            out.append("used as given")
+    return out
+
+
+def treatment_words(treatments: list[str]) -> str:
+    """One part of the far-values warning's treatment: "set to missing", or "1 set to
+    missing, 2 used as given" when its values are not treated alike."""
+    kinds = list(dict.fromkeys(treatments))
+    if len(kinds) == 1:
+        return kinds[0]
+    return ", ".join(f"{treatments.count(k):,} {k}" for k in kinds)
+
+
 def _far_counts(values_to_check: list) -> tuple[int, int]:
     """How many far values are converted from a probable other unit, and how many not."""
     conv = sum(v[4] is not None for v in values_to_check)

@@ -130,3 +130,44 @@ def test_a_value_far_from_a_converted_column_is_listed():
     assert 50 in listed
     said = " ".join(enc.report_.warnings)
     assert said.index("values read as 'mg/dL'") < said.index("(CSV line 52)")
+
+
+def test_each_part_of_the_warning_says_what_training_does_with_its_values():
+    """Walk-through 79: the warning said the rule (converted where 3 fit a unit, impossible
+    ones missing, others as given) and then listed a weight of 925, heights in m and an
+    AHI of 1500 without saying which was which. Each column's part now ends with what
+    training does with its values when they are not all treated alike."""
+    from sparge.data.encoding_notes import far_treatments, treatment_words
+
+    rng = np.random.default_rng(3)
+    n = 300
+    df = pd.DataFrame({"Weight (kg)": rng.normal(85, 12, n).round(1),
+                       "Height (cm)": rng.normal(172, 8, n).round(0),
+                       "Sodium (mmol/L)": rng.normal(138, 3, n).round(0),
+                       "Outcome": np.where(np.arange(n) % 2, "yes", "no")})
+    df.loc[5, "Weight (kg)"] = 925.0  # no patient weighs it: missing for training
+    df.loc[[10, 11, 12, 13], "Height (cm)"] = [1.72, 1.81, 1.65, 1.77]  # in m: converted
+    df.loc[20, "Sodium (mmol/L)"] = 1380.0  # a lost decimal point, possible: as given
+    enc = Encoder(label_column="Outcome")
+    enc.fit(df)
+    rep = enc.report_
+    warning = next(w for w in rep.warnings if "far from the rest" in w)
+    parts = {p.lstrip("'").split("'")[0]: p
+             for p in warning.split(": ", 1)[1].split("; '")}
+    assert parts["Weight (kg)"].rstrip(".").endswith("— set to missing")
+    assert parts["Height (cm)"].rstrip(".").endswith("— converted")
+    assert "— used as given" in parts["Sodium (mmol/L)"]
+    assert "\x00" not in warning  # no marker left behind
+    treated = far_treatments(rep.values_to_check, rep.impossible, False, True)
+    assert sorted(set(treated)) == ["converted", "set to missing", "used as given"]
+    # the library's other settings: everything set to missing or converted, or as given
+    assert "used as given" not in far_treatments(rep.values_to_check, rep.impossible,
+                                                 True, True)
+    assert set(far_treatments(rep.values_to_check, rep.impossible, False, False)) == {
+        "used as given"}
+    assert treatment_words(["set to missing", "used as given", "used as given"]) == \
+        "1 set to missing, 2 used as given"
+    # treated alike, the rule said once is enough: no words per part
+    alike = Encoder(label_column="Outcome", convert_slips=False).fit(df).report_
+    said = next(w for w in alike.warnings if "far from the rest" in w)
+    assert " — used as given" not in said and "\x00" not in said
