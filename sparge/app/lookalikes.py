@@ -80,13 +80,22 @@ def current_check() -> pd.DataFrame | None:
     return got[2]
 
 
+#: Key items compared by value; any other object (a table, a cohort, a file's bytes) by
+#: identity, and a tuple item by its items.
+_BY_VALUE = (str, int, float, bool, type(None), np.generic, frozenset)
+
+
 def _same_key(a: tuple, b: tuple) -> bool:
     """Keys' items equal, objects such as a table or a cohort by identity (the cache holds
     them, so that a new object never takes a forgotten one's ``id``)."""
-    plain = (str, int, float, bool, type(None))
-    return len(a) == len(b) and all(
-        x is y or (isinstance(x, plain) and isinstance(y, plain) and x == y)
-        for x, y in zip(a, b))
+    def same(x, y) -> bool:
+        if x is y:
+            return True
+        if isinstance(x, tuple) and isinstance(y, tuple):
+            return _same_key(x, y)
+        return isinstance(x, _BY_VALUE) and isinstance(y, _BY_VALUE) and bool(x == y)
+
+    return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
 
 
 def session_cache(name: str, key: tuple, compute: Callable[[], object]):
