@@ -1116,10 +1116,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         warn_rows_under_another_id(df, X, self.naming_column(df), copies, report)
         self.value_units_ = self._units_from_values(X, report)
         self._far_values(X, report)
-        if self.clear_far:
+        if self.clear_far or self.convert_slips:
             X = self._cleared(X, report)
-        elif self.convert_slips:
-            X = self._cleared(X, report, converted_only=True)
         X = self._derive_body_size(X, report)
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels,
@@ -1147,16 +1145,17 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.n_features_in_ = len(cols)
         return X
 
-    def _cleared(self, X: np.ndarray, report: ValidationReport,
-                 converted_only: bool = False) -> np.ndarray:
-        """``X`` with the values to check converted from their probable unit, or missing
-        (``clear_far``); with ``converted_only``, the converted ones and those impossible
-        in their unit or scale (``report.impossible``) only (``convert_slips``)."""
+    def _cleared(self, X: np.ndarray, report: ValidationReport) -> np.ndarray:
+        """``X`` with the values to check converted from their probable unit or missing, as
+        :func:`~sparge.data.encoding_notes.far_treatments` says for ``clear_far`` and
+        ``convert_slips`` (the warning's words come from the same rule)."""
         X = X.copy()
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
-        never = {(f, int(r)) for f, r in report.impossible}
-        for feature, row, _, _, converted in report.values_to_check:
-            if converted is not None or not converted_only or (feature, int(row)) in never:
+        treated = far_treatments(report.values_to_check, report.impossible, self.clear_far,
+                                 self.convert_slips)
+        for (feature, row, _, _, converted), how in zip(report.values_to_check, treated,
+                                                       strict=True):
+            if how != "used as given":
                 X[int(row), pos[feature]] = np.nan if converted is None else converted
         return X
 
