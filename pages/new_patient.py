@@ -11,6 +11,7 @@ from sparge.app.lookalikes import (
     lookalike_match,
     map_select,
     match_controls,
+    model_cache,
     projector,
     session_cache,
     show_lookalikes,
@@ -175,7 +176,7 @@ else:
         pid = st.text_input("Patient ID", key="np_id")  # button sets it (Streamlit warns)
         values = {}
         # once per model: every rerun of the form drew them again
-        ranges = session_cache("typical_ranges", (ss.get("model_token"),), lambda: {
+        ranges = model_cache("typical_ranges", model, lambda: {
             c: typical_range(training_values()[c]) for c in training_values().columns})
         for gi, (group, cols) in enumerate(groups.items()):
             with st.expander(f"{md_escape(group)} ({len(cols)})", expanded=gi == 0):
@@ -275,8 +276,8 @@ if query is not None:
             raise DataError(f"{qid} has no value the model knows: pick another patient of "
                             "the file, or fill in at least one biomarker.")
         # once per model, not on every rerun of the page
-        bounds = session_cache("training_ranges", (ss.get("model_token"),),
-                               lambda: training_ranges(training_values()))
+        bounds = model_cache("training_ranges", model,
+                             lambda: training_ranges(training_values()))
         written = limits_as_written(query.iloc[pick], model.feature_names())
         far = questioned_values(xq[0], training_values(), encoder, ranges=bounds,
                                 written=written)
@@ -310,8 +311,8 @@ if query is not None:
                     raise DataError(f"{qid} has no other value the model knows: fill in "
                                     "at least one biomarker within the training range.")
         # unlike every training patient (a typo, other units, another population)?
-        reference = session_cache("residual_reference", (ss.get("model_token"),),
-                                  lambda: residual_reference(model))
+        reference = model_cache("residual_reference", model,
+                                lambda: residual_reference(model))
         shares = atypicality(model, X_all.to_numpy(dtype=float), reference)
         # the patient as its look-alikes are found: a value left out or converted above
         # no longer makes it "unlike every training patient"

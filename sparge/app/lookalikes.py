@@ -8,6 +8,8 @@ tables are plain text and downloads go through :func:`sparge.data.safe_text.to_c
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -114,16 +116,36 @@ def _model_key() -> tuple:
     return (st.session_state.get("model_token"),)
 
 
+#: What :func:`model_cache` holds: ``{model: {name: value}}``, each model's entries gone
+#: with the model.
+_BY_MODEL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_BY_MODEL_LOCK = threading.Lock()
+
+
+def model_cache(name: str, model, compute: Callable[[], object]):
+    """``compute()`` once per model object and ``name``, for every session of the server
+    (a function of the model alone: the default model is one object shared by every
+    session, and a new session's first look-alikes of a new patient paid 3-10 s for its
+    reference of typical misfits). The value is shared: never change it in place."""
+    with _BY_MODEL_LOCK:
+        held = _BY_MODEL.get(model)
+        if held is not None and name in held:
+            return held[name]
+    value = compute()  # outside the lock: another model's pages are not held up
+    with _BY_MODEL_LOCK:
+        return _BY_MODEL.setdefault(model, {}).setdefault(name, value)
+
+
 def importance() -> np.ndarray:
     """The current model's feature importance (weight in the learned metric), cached."""
     model = st.session_state.model
-    return session_cache("importance", _model_key(), model.feature_importance)
+    return model_cache("importance", model, model.feature_importance)
 
 
 def training_values() -> pd.DataFrame:
     """The current model's training patients in original units, cached."""
     model = st.session_state.model
-    return session_cache("training_values", _model_key(), lambda: snap_precision(
+    return model_cache("training_values", model, lambda: snap_precision(
         model.training_values(), model.value_mean_, model.value_scale_))
 
 
@@ -165,8 +187,8 @@ def default_biomarkers(n: int = 8, measured=None, unusual=None) -> list[str]:
     ``measured``, the patient's values: those it has first; with ``unusual``, its values
     in SD from the cohort's mean: those where it stands out rank higher)."""
     model = st.session_state.model
-    typical = session_cache("typical_deviation", _model_key(),
-                            lambda: typical_deviation(model.training_data_))
+    typical = model_cache("typical_deviation", model,
+                          lambda: typical_deviation(model.training_data_))
     return top_biomarkers(importance(), model.feature_names(), n, measured=measured,
                           typical=typical, unusual=unusual)
 
@@ -420,8 +442,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     neighbours = training_values().iloc[table["training_index"].to_numpy()]
     lookalike_cells = training_cells(table["training_index"].to_numpy())
     # a value converted from another unit as its column writes them (71.7, not 71.6676)
-    decimals = session_cache("decimals", _model_key(),
-                             lambda: column_decimals(training_values()))
+    decimals = model_cache("decimals", st.session_state.model,
+                           lambda: column_decimals(training_values()))
     # the patient's and the look-alikes' values follow (walk-throughs 45 and 47), written
     # when the button is clicked: a wide table is not formatted on every rerun
     st.download_button("Download look-alikes (CSV)", lambda: to_csv(lookalike_display(

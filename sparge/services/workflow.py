@@ -1179,9 +1179,13 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
         One list per patient, empty when every written cell was read.
     """
     out: list[list[str]] = [[] for _ in range(len(df))]
-    for col in X.columns:
-        if col not in df.columns:
-            continue
+    cols = [c for c in X.columns if c in df.columns]
+    # a cell can be unread only where it holds something and its value is missing: one
+    # vectorised test first (the per-column text work took 1.4 s for a 4-patient file of
+    # the 469-column sample, where every cell was read)
+    maybe = df[cols].notna().to_numpy() & np.isnan(X[cols].to_numpy(dtype=float))
+    for j in np.flatnonzero(maybe.any(axis=0)):
+        col = cols[j]
         text, written = _written_cells(encoder, df, col)
         unread = written & np.isnan(X[col].to_numpy(dtype=float))
         if not unread.any():
