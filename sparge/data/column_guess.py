@@ -302,7 +302,12 @@ _YES_NO_EVENT = re.compile(
     r"\brevision|\bre-operation|"
     # walk-through 43's "Postpartum haemorrhage (>=1000 mL)" was not guessed
     r"ha?emorrhage|\bbleed|\bpph\b|eclampsia|thrombo|embolism|infarction|delirium|"
-    r"kidney injury|\baki\b",
+    r"kidney injury|\baki\b|"
+    # a diagnostic study's finding (walk-through 80's "Clinically significant cancer",
+    # Yes / No, went to the model as an input beside the Gleason score it is read from)
+    r"clinically[\s_\-]+significant|\bcs-?pca\b|"
+    r"(?:cancer|malignancy|carcinoma|tumou?r)[\s_\-]+(?:detected|diagnosed|found|on[\s_]biopsy)|"
+    r"biopsy[\s_\-]+(?:positive|result)|positive[\s_\-]+biopsy",
     re.IGNORECASE)
 #: A yes/no column defined by a threshold, "(>=1000 mL)", "> 7 days": a derived
 #: outcome, preferred to a plain event (the export's "NICU admission" came first).

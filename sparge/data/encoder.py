@@ -1080,6 +1080,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.thousands_comma_ = self._learn_thousands_comma(df, roles)
         self.score_maxima_: dict[str, int] = {}  # learned as the columns are read
         self.detection_limits_: dict[str, float] = {}
+        # rows of the cells written as a limit ("<0.1", "not detected"), by column: the
+        # laboratory's limit, never a value to check (this fit's table only)
+        self._limit_rows: dict[str, np.ndarray] = {}
         self.zero_columns_: list[str] = []
         self.unable_values_: dict[str, float] = {}
         self.merged_spellings_: dict[str, list[list[str]]] = {}  # by _build_table
@@ -1221,7 +1224,12 @@ class Encoder(TransformerMixin, BaseEstimator):
             return
         # and values no patient can have (walk-through 48's ages of 167)
         impossible = np.column_stack([impossible_values(names[j], X[:, j]) for j in num])
-        plain = far_mask(X[:, num]) | impossible
+        # a value written as a limit is the laboratory's ("<0.1" of an undetectable PSA:
+        # walk-through 80 was offered to set 12 of them to missing as misplaced points)
+        limit = np.zeros(impossible.shape, dtype=bool)
+        for c, j in enumerate(num):
+            limit[getattr(self, "_limit_rows", {}).get(names[j], []), c] = True
+        plain = (far_mask(X[:, num]) & ~limit) | impossible
         for c, j in enumerate(num):  # a marker's far-high value is the disease
             if RISES_BY_ORDERS.search(names[j]) and plain[:, c].any():
                 plain[:, c] &= ~(X[:, j] > np.nanmedian(X[:, j])) | impossible[:, c]
@@ -1236,9 +1244,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         for c, j in enumerate(num):
             if mostly[c]:
                 fixed = np.where(slipped[:, c], slips[c][2], X[:, j])
-                plain[:, c] = (far_mask(fixed[:, None])[:, 0]
+                plain[:, c] = ((far_mask(fixed[:, None])[:, 0] & ~limit[:, c])
                                | impossible_values(names[j], fixed)) & ~slipped[:, c]
-        far = plain | by_age
+        far = plain | (by_age & ~limit)
         rows, cols = np.nonzero(far | slipped)
         if not len(rows):
             return
@@ -2074,6 +2082,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                     self.score_maxima_[col] = int(info["out_of"])
                 if not new and info.get("detection_limit") is not None:
                     self.detection_limits_[col] = float(info["detection_limit"])
+                if not new and (info["censored"] or info.get("not_detected")):
+                    self._limit_rows[col] = np.array(
+                        [r for r, _ in info["censored"]]
+                        + [r for r, _ in info.get("not_detected") or ()], dtype=int)
                 if not new and info.get("writes_zero"):
                     self.zero_columns_.append(col)
                 if not new and info.get("unable_value") is not None:

@@ -90,6 +90,14 @@ def numeral_key(key: str, alone: bool = False) -> str:
     return "".join(out)
 
 
+def _other_numbers(a: str, b: str) -> bool:
+    """Whether two keys both hold numbers (Roman numerals read as digits) and not the same
+    ones in the same order: "7 (3+4)" and "7", "3+4" and "4+3" (not "ESKD (5)" and "5",
+    "IIIa" and "3a", nor "F4 (cirrhosis)" and "cirrhosis")."""
+    na, nb = (re.findall(r"\d+", numeral_key(k, alone=True)) for k in (a, b))
+    return bool(na) and bool(nb) and na != nb
+
+
 #: Words a stage or class is written after, read without them: "Stage 2", "grade 3-4",
 #: "class A".
 _STAGE_WORDS = frozenset({"stage", "grade", "class", "type", "category", "level", "score"})
@@ -303,7 +311,9 @@ def abbreviated_levels(levels: list[str], column: str | None = None
         hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k), None)
         if hit is None and held.get(k, lv) != lv and not _PLAIN_STAGE.fullmatch(k):
             hit = held[k]  # a word ("cirrhosis"), not a plain stage ("5" of "ESKD (5)")
-        if hit is not None:
+        # numbers of their own are another answer: Gleason "7 (3+4)" is no "7" (whose
+        # "7 (4+3)" would join it too: walk-through 80 was offered 4+3 shown as 3+4)
+        if hit is not None and not _other_numbers(k, keys[hit]):
             out.append((lv, hit))
     out += _prefixed_numbers(keys, {a for a, _ in out})
     # a site with a word for cancer after it, beside the site alone (walk-through 25's

@@ -171,3 +171,29 @@ def test_each_part_of_the_warning_says_what_training_does_with_its_values():
     alike = Encoder(label_column="Outcome", convert_slips=False).fit(df).report_
     said = next(w for w in alike.warnings if "far from the rest" in w)
     assert " — used as given" not in said and "\x00" not in said
+
+
+def test_a_value_written_as_a_limit_is_never_a_value_to_check():
+    """Walk-through 80: twelve undetectable PSAs written "<0.1" among 1.4-16.4 ng/mL were
+    listed as misplaced decimal points, and one click would have set them to missing. The
+    same 0.1 typed without its '<' is still questioned, and so is a sodium of 1380."""
+    rng = np.random.default_rng(80)
+    psa = np.exp(rng.normal(1.6, 0.5, 300)).round(1).astype(str).astype(object)
+    sodium = _column(rng, 300).astype(object)
+    df = pd.DataFrame({"MRN": [f"UR{i:04d}" for i in range(300)], "PSA (ng/mL)": psa,
+                       "Sodium (mmol/L)": sodium, "Outcome": ["Yes", "No", "No"] * 100})
+    df.loc[[3, 40, 77], "PSA (ng/mL)"] = "<0.1"
+    df.loc[150, "Sodium (mmol/L)"] = "1380"
+    enc = Encoder(id_column="MRN", label_column="Outcome")
+    X = enc.fit_transform(df)
+    assert [(f, r) for f, r, *_ in enc.report_.values_to_check] == [("Sodium (mmol/L)", 150)]
+    assert X[[3, 40, 77], 0].tolist() == [0.1] * 3  # read as the limit, and kept
+    assert any("written as a limit" in n for n in enc.report_.notes)
+    typed = df.copy()
+    typed.loc[[3, 40, 77], "PSA (ng/mL)"] = "0.1"
+    enc = Encoder(id_column="MRN", label_column="Outcome").fit(typed)
+    assert {(f, r) for f, r, *_ in enc.report_.values_to_check} == {
+        ("PSA (ng/mL)", 3), ("PSA (ng/mL)", 40), ("PSA (ng/mL)", 77), ("Sodium (mmol/L)", 150)}
+    # cleared for training: the limits stay
+    kept = encode_cohort(df, id_column="MRN", label_column="Outcome", clear_far=True)
+    assert np.isnan(kept.X[:, 1]).sum() == 1 and not np.isnan(kept.X[:, 0]).any()
