@@ -97,14 +97,23 @@ def copied_rows(df: pd.DataFrame) -> np.ndarray:
 
 
 def row_hashes(df: pd.DataFrame) -> np.ndarray:
-    """One hash per row of its cells as text, the default gap words read as empty."""
-    cells = pd.DataFrame({i: _gaps_empty(df.iloc[:, i]) for i in range(df.shape[1])})
-    return pd.util.hash_pandas_object(cells, index=False).to_numpy()
+    """One hash per row of its cells as text, the default gap words read as empty: two
+    rows have the same hash when they are alike in every cell (the values of one call
+    only compare with each other).
 
-
-def _gaps_empty(values: pd.Series) -> pd.Series:
-    text = cell_text(values).reset_index(drop=True)
-    return text.where(~cell_keys(text).isin(DEFAULT_MISSING_TOKENS), "")
+    Every cell is coded once by its text over the whole table, and a text's gap word
+    judged once (a pandas pass per column took 1.3 s of a 469-column table's encoding).
+    """
+    n, m = df.shape
+    if not m:
+        return np.zeros(n, dtype=np.uint64)
+    texts = np.concatenate([cell_text(df.iloc[:, i]).to_numpy(dtype=object)
+                            for i in range(m)])
+    codes, uniques = pd.factorize(texts)
+    gap = np.asarray([not u or norm_key(u) in DEFAULT_MISSING_TOKENS for u in uniques]
+                     + [True], dtype=bool)  # the last: a code of -1
+    codes = np.where(gap[codes], -1, codes).reshape(m, n).T
+    return pd.util.hash_pandas_object(pd.DataFrame(codes), index=False).to_numpy()
 
 
 def ids_repeat_only_in_copies(df: pd.DataFrame, column: str) -> bool:

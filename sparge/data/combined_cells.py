@@ -29,7 +29,7 @@ def mostly(values: pd.Series, matches: Callable[[str], object], share: float,
     a quick look before reading every cell (every column of a CSV is text when read, and a
     pandas call per column cost seconds on a 469-column table). Fewer than ``fewest``
     filled cells (unless the column has fewer rows) is no."""
-    head = first_cells(values, SAMPLE)
+    head = head_cells(values, SAMPLE)
     if len(head) < min(fewest, len(values)):
         return False
     return sum(1 for h in head if matches(h)) >= share * len(head)
@@ -58,6 +58,25 @@ def shared_looks():
         yield
     finally:
         _LOOKS.reset(token)
+
+
+def head_cells(values: pd.Series, n: int) -> list[str]:
+    """:func:`~sparge.data.safe_text.first_cells`, once per column and ``n`` within a
+    :func:`shared_looks` block: the readers of one table looked at each column's first
+    cells ten times (half of a 469-column table's splitting). A column is the same when it
+    holds the same Arrow data (immutable: a change in place replaces it); other columns
+    are looked at each time. The list is shared: never change it."""
+    cache = _LOOKS.get()
+    data = getattr(getattr(values, "array", None), "_pa_array", None)
+    if cache is None or data is None:
+        return first_cells(values, n)
+    key = ("head", id(data), len(values), n)
+    hit = cache.get(key)
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    cells = first_cells(values, n)
+    cache[key] = (data, cells)  # held: its id is not another column's in the block
+    return cells
 
 
 def plain_columns(df: pd.DataFrame) -> list[bool] | None:

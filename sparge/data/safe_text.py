@@ -247,9 +247,12 @@ def first_cells(values, n: int) -> list[str]:
     column on a 469-column table)."""
     out: list[str] = []
     for v in values.iloc[:4 * n].tolist() if hasattr(values, "iloc") else list(values)[:4 * n]:
-        if v is None or (isinstance(v, float) and v != v):
+        if v.__class__ is str:  # most cells: a CSV's columns are read as text
+            t = v.strip()
+        elif v is None or (isinstance(v, float) and v != v):
             continue
-        t = str(v).strip()
+        else:
+            t = str(v).strip()
         if t:
             out.append(t)
             if len(out) == n:
