@@ -89,6 +89,7 @@ from sparge.data.encoding_notes import (
 from sparge.data.far_values import RISES_BY_ORDERS, far_mask, log_bounds, typical_bounds
 from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
 from sparge.data.frequencies import read_frequencies
+from sparge.data.gleason import read_gleason_scores
 from sparge.data.icd_codes import read_icd_codes
 from sparge.data.leaks import (
     DEATH_NAME,
@@ -390,7 +391,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     :func:`~sparge.data.apgar.split_apgars`); and weights in pounds and ounces in pounds
     (:func:`~sparge.data.pounds_ounces.read_pounds_ounces`), heights in feet and inches
     in inches and times in hours and minutes in minutes
-    (:func:`~sparge.data.compound_units.read_compound_units`). ``fitted``: a model's input
+    (:func:`~sparge.data.compound_units.read_compound_units`); Gleason scores as the ISUP
+    grade group (:func:`~sparge.data.gleason.read_gleason_scores`). ``fitted``: a model's input
     columns, whose combined columns are split however few the rows (a new patient);
     ``durations``: its columns of times, whose "02:15" is read as one; ``answers``: its
     answers by column, a "not applicable" whose reason is one of them is that answer
@@ -404,7 +406,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_visual_acuity(read_named_values(
-                df)))), answers)), durations)
+                read_gleason_scores(df))))), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(
                 read_cytogenetics(df)), scales), cut_offs))))))

@@ -949,6 +949,14 @@ _ISOTYPES = tuple(
     for heavy in ("igg", "iga", "igd", "igm", "ige")
     for light, forms in (("kappa", ("kappa", "k", "κ", "kapa")),
                          ("lambda", ("lambda", "l", "λ", "lamda"))))
+#: A smoking answer's pack-years, as :func:`~sparge.data.parsing.loose_key` writes them
+#: ("20py", "20 pack-years)"), and the answers written with them.
+_PACK_YEARS = ("py", "pys", "packyears", "packyear", "packyrs", "pkyrs", "py)",
+               "packyears)", "packyrs)")
+_PACK_YEAR_WORDS = {"former": ("ex", "exsmoker", "former", "formersmoker", "ex(",
+                               "exsmoker(", "former("),
+                    "current": ("current", "currentsmoker", "smoker", "current(",
+                                "currentsmoker(", "smoker(")}
 SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     (("smok", "tobacco", "cigar"), (
         ("former", "exsmoker", "ex", "formersmoker", "past", "previous", "quit", "stopped",
@@ -967,7 +975,10 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          # walk-through 68: "ex (quit 10y ago)"
          *(f"{w}{n}{u}" for n in range(1, 61) for w in ("ex(quit", "quit", "exquit",
                                                          "ex(stopped", "stopped")
-           for u in ("yago)", "yearsago)", "yrsago)", "yago", "yearsago", "yrsago"))),
+           for u in ("yago)", "yearsago)", "yrsago)", "yago", "yearsago", "yrsago")),
+         # walk-through 80: "ex-smoker 20py" beside "ex" (pack-years per patient)
+         *(f"{w}{n}{u}" for n in range(1, 151) for w in _PACK_YEAR_WORDS["former"]
+           for u in _PACK_YEARS)),
         ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
         # "Yes" beside "Current" answers "does the patient smoke?" (walk-through 27)
         ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y",
@@ -978,7 +989,9 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
            for w in ("smoker", "current", "currentsmoker", "smoker(", "current(", "",
                      "yes", "y", "yes(")
            for u in ("/day", "perday", "/d", "aday", "cigs/day", "cigarettes/day",
-                     "/day)", "perday)", "cigs/day)"))))),
+                     "/day)", "perday)", "cigs/day)")),
+         *(f"{w}{n}{u}" for n in range(1, 151) for w in _PACK_YEAR_WORDS["current"]
+           for u in _PACK_YEARS)))),
     (("sex", "gender"), (
         ("female", "f", "woman", "w", "fem", "girl"),
         ("male", "m", "man", "masc", "boy"),
