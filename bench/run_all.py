@@ -34,6 +34,7 @@ SUITE = [
     ("lookalike_stability", []),
     ("log_scale", []),
     ("fit_estimate", []),
+    ("encode_speed", []),
     ("compare_estimate", []),
     ("share_reliability", []),
 ]

@@ -24,6 +24,7 @@ from helpers import ROOT
     ("lookalike_stability", ["--quick"]),
     ("log_scale", ["--quick"]),
     ("fit_estimate", ["--quick"]),
+    ("encode_speed", ["--quick"]),
     ("compare_estimate", ["--quick"]),
     ("split_noise", ["--quick"]),
     ("share_reliability", ["--quick"]),

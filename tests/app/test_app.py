@@ -83,8 +83,10 @@ def test_untouched_form_trains_with_the_library_defaults(small_cohort):
     assert any("The model keeps" in c.value or "was not refined" in c.value
                for c in at.caption)
     assert at.session_state["model_token"] != old
-    assert any("Fitted in" in s.value for s in at.success)
     model = at.session_state["model"]
+    # one fit time, the model's, in the message and in its training history
+    assert any(f"Fitted in {model.fit_time_:.1f} s" in s.value for s in at.success)
+    assert any(m.value == f"{model.fit_time_:.1f} s" for m in at.metric)
     assert model.embedding_.shape[0] == len(small_cohort.train_rows)
     got, want = model.get_params(), SparGE().get_params()
     for name in ("callback", "supervised"):

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from types import SimpleNamespace
 
 import numpy as np
@@ -51,13 +50,9 @@ def test_toy_cohort_is_small_seeded_and_has_gaps_with_a_known_truth(cohort):
         tc.toy_cohort(n_patients=5)
 
 
-def test_toy_refit_is_fast_and_reads_the_controls(cohort):
-    best = np.inf
-    for _ in range(2):
-        t0 = time.perf_counter()
-        m = tc.fit_toy(cohort, tc.ToyParams(k1=2, k2=8, n_components=3))
-        best = min(best, time.perf_counter() - t0)
-    assert best < 2.0, f"toy refit took {best:.2f} s"
+def test_toy_refit_reads_the_controls(cohort):
+    """(Its time is a benchmark's: the lecture page's refit of the toy cohort.)"""
+    m = tc.fit_toy(cohort, tc.ToyParams(k1=2, k2=8, n_components=3))
     assert (m.k1, m.k2, m.embedding_.shape[1]) == (2, 8, 3)
     assert list(tc.patient_ids(m)[:2]) == ["P01", "P02"]
 
