@@ -23,7 +23,7 @@ SHARED_WORKER = {"tests/services/test_cohort_index.py": "tests/method/test_neigh
 #: alone for minutes while the other idled (the suite used 1.6 of its 2 cores).
 SLOW_FILES = {
     "tests/app/test_app.py": 230, "tests/app/test_app_data.py": 215,
-    "tests/app/test_browser_explore.py": 195, "tests/test_bench_scripts.py": 195,
+    "tests/app/test_browser_explore.py": 195, "tests/test_bench_scripts.py": 120,
     "tests/app/test_browser.py": 175, "tests/app/test_app_explore.py": 160,
     "tests/method/test_neighbors.py": 120, "tests/app/test_browser_teaching.py": 110,
     "tests/test_cli.py": 85, "tests/services/test_workflow.py": 80,

@@ -1,14 +1,18 @@
-"""Every benchmark script run whole in its quick mode (``python -m bench.<script>``, as
-``bench.run_all`` runs it), so the scripts cannot rot.
+"""Every benchmark script run whole in its quick mode, as ``python -m bench.<script>`` runs
+it (``runpy`` with the script's arguments, its ``__main__`` block included), so the scripts
+cannot rot.
 
-Apart from :mod:`test_bench_quick`: each run is a fresh interpreter of 10 to 40 s, and in
-their own file the suite's two workers share them with the other files (together they
-were the last minutes of one worker).
+In this test process, not a fresh interpreter each: the 14 interpreters spent about 4 s
+each importing what the suite has imported already (a script that needs a process of its
+own, ``bench.scale``'s fits, starts it itself). Apart from :mod:`test_bench_quick`: the
+runs take 5 to 20 s each, and in their own file the suite's two workers share them with
+the other files.
 """
 
 from __future__ import annotations
 
-import subprocess
+import runpy
+import sys
 
 import pytest
 from helpers import ROOT
@@ -30,10 +34,15 @@ from helpers import ROOT
     ("share_reliability", ["--quick"]),
     ("robustness", ["--quick", "--cohorts", "breast_cancer", "--conditions", "0%", "30%"]),
 ])
-def test_scripts_run(script, args):
+def test_scripts_run(script, args, capsys, monkeypatch):
     from bench.run_all import command
 
-    out = subprocess.run(command(script, args), capture_output=True, text=True, timeout=300,
-                         cwd=ROOT)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip()
+    cmd = command(script, args)
+    assert cmd[1:3] == ["-m", f"bench.{script}"]  # the command bench.run_all runs
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sys, "argv", [str(ROOT / "bench" / f"{script}.py"), *cmd[3:]])
+    try:
+        runpy.run_module(f"bench.{script}", run_name="__main__", alter_sys=True)
+    except SystemExit as stop:  # argparse's or the script's own exit
+        assert stop.code in (0, None), capsys.readouterr().err[-2000:]
+    assert capsys.readouterr().out.strip()

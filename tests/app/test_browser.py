@@ -79,14 +79,28 @@ def _go(page, title: str, heading: str) -> None:
     page.locator("h1", has_text=heading).first.wait_for(timeout=60_000)
 
 
+#: What the page shows, in a few numbers: unchanged twice in a row, the page is drawn.
+_SHOWN_JS = ("() => [document.body.innerText.length,"
+             " document.querySelectorAll('.js-plotly-plot .main-svg, canvas').length,"
+             " document.querySelectorAll('[data-testid=\"stDataFrame\"]').length]")
+
+
 def _settle(page, seconds: float = 1.5) -> None:
-    """Wait until the script run is over (no 'Running' status) and charts are drawn."""
+    """Wait until the script run is over (no 'Running' status) and the page stops changing
+    (its text, charts and tables), for at most ``seconds`` after the run (a fixed wait of
+    1.5 s each time was a fifth of these tests' time)."""
     deadline = time.time() + 120
     while time.time() < deadline:
         if page.locator("[data-testid='stStatusWidget']").count() == 0:
             break
         time.sleep(0.3)
-    time.sleep(seconds)
+    until, last = time.time() + seconds, None
+    while time.time() < until:
+        time.sleep(0.3)
+        shown = page.evaluate(_SHOWN_JS)
+        if shown == last and page.locator("[data-testid='stStatusWidget']").count() == 0:
+            return
+        last = shown
 
 
 def _shots(page, name: str) -> None:
