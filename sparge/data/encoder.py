@@ -89,7 +89,7 @@ from sparge.data.encoding_notes import (
 from sparge.data.far_values import RISES_BY_ORDERS, far_mask, log_bounds, typical_bounds
 from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
 from sparge.data.frequencies import read_frequencies
-from sparge.data.gleason import read_gleason_scores
+from sparge.data.gleason import GLEASON_ATTR, read_gleason_scores
 from sparge.data.icd_codes import read_icd_codes
 from sparge.data.leaks import (
     DEATH_NAME,
@@ -384,7 +384,7 @@ def _decimal_shift(values: np.ndarray, lo: float, hi: float, decimals: int = 6
 
 
 def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
-                scales=None, cut_offs=None) -> pd.DataFrame:
+                scales=None, cut_offs=None, gleason=()) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
@@ -398,7 +398,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     answers by column, a "not applicable" whose reason is one of them is that answer
     (:func:`~sparge.data.not_applicable.read_not_applicable`); ``scales``: its analogue
     scales' tops (:func:`~sparge.data.scales_written.read_written_scales`); ``cut_offs``:
-    its autoantibodies' cut-offs (:func:`~sparge.data.serology.read_serology`)."""
+    its autoantibodies' cut-offs (:func:`~sparge.data.serology.read_serology`);
+    ``gleason``: its columns read as grade groups."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
@@ -406,7 +407,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_visual_acuity(read_named_values(
-                read_gleason_scores(df))))), answers)), durations)
+                read_gleason_scores(df, known=gleason))))), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(
                 read_cytogenetics(df)), scales), cut_offs))))))
@@ -580,6 +581,10 @@ class Encoder(TransformerMixin, BaseEstimator):
     scales_ : dict
         ``{column: 10 or 100}``: the top of each analogue or rating scale column, a new
         patient's "45mm" or "4.5/10" read on it. Saved by :meth:`to_dict`.
+    gleason_columns_ : list of str
+        The columns whose Gleason scores were read as ISUP grade groups
+        (:mod:`sparge.data.gleason`); a new patient's are read so however written. Saved by
+        :meth:`to_dict`.
     cut_offs_ : dict
         ``{column: cut-off}``: the laboratory's cut-off of each autoantibody column read
         as positive or negative, a new patient's titre ("86 IU/mL") read by it. Saved by
@@ -1052,6 +1057,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.scales_ = dict(df.attrs.get(SCALES_ATTR, {}))
         # the autoantibodies' cut-offs, a new patient's "86 IU/mL" read by them
         self.cut_offs_ = dict(df.attrs.get(CUT_OFFS_ATTR, {}))
+        # the Gleason scores read as grade groups, a new patient's "7" alone read so too
+        self.gleason_columns_ = list(df.attrs.get(GLEASON_ATTR, []))
         whole = df  # a list's column as written: it may name the drug of a level
         report = self._start_report(df)
         # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
@@ -2562,7 +2569,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             c for c in self.input_columns_ if self.roles_.get(c) == "numeric"
             and unit_key(str(units.get(c) or header_unit(c) or "")) in _TIME_UNITS],
             answers=self.answers, scales=getattr(self, "scales_", {}),
-            cut_offs=getattr(self, "cut_offs_", {}))
+            cut_offs=getattr(self, "cut_offs_", {}),
+            gleason=getattr(self, "gleason_columns_", []))
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
@@ -2940,6 +2948,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "score_maxima": dict(getattr(self, "score_maxima_", {})),
                 "scales": dict(getattr(self, "scales_", {})),
                 "cut_offs": dict(getattr(self, "cut_offs_", {})),
+                "gleason_columns": list(getattr(self, "gleason_columns_", [])),
                 "detection_limits": dict(getattr(self, "detection_limits_", {})),
                 "zero_columns": list(getattr(self, "zero_columns_", [])),
                 "unable_values": dict(getattr(self, "unable_values_", {})),
@@ -3031,6 +3040,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for v in scales.values()):
             raise ValueError("scales must be {column: 10 or 100}")
         enc.scales_ = {str(k): float(v) for k, v in scales.items()}
+        gleason = state.get("gleason_columns") or []
+        if not isinstance(gleason, list) or not all(isinstance(c, str) for c in gleason):
+            raise ValueError("gleason_columns must be a list of column names")
+        enc.gleason_columns_ = list(gleason)
         cuts = state.get("cut_offs") or {}
         if not isinstance(cuts, dict) or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

@@ -37,6 +37,9 @@ import pandas as pd
 from sparge.data.combined_cells import SAMPLE, head_cells, mostly, named_columns, text_columns
 from sparge.data.safe_text import quote as _q
 
+#: ``df.attrs`` key: the columns read as grade groups (a fitted encoder reads a new
+#: patient's on them, however few and however written: "7" alone too).
+GLEASON_ATTR = "sparge_gleason"
 #: A column of Gleason scores, by its name ("Gleason score", "Biopsy Gleason").
 GLEASON_NAME = re.compile(r"gleason", re.IGNORECASE)
 #: A column of ISUP grade groups, by its name.
@@ -115,17 +118,22 @@ def read_gleason(cell: object, groups: bool = False) -> float | None:
     return None
 
 
-def read_gleason_scores(df: pd.DataFrame) -> pd.DataFrame:
+def read_gleason_scores(df: pd.DataFrame, known=()) -> pd.DataFrame:
     """``df`` with its columns of Gleason scores (or ISUP grade groups) read as the grade
     group, every cell of them (a plain sum too: "7" is no grade group 7), with a note per
-    column; other columns, and cells that are no Gleason score, unchanged."""
+    column and the columns read so in ``attrs[GLEASON_ATTR]``; other columns, and cells
+    that are no Gleason score, unchanged. ``known``: a fitted encoder's such columns, read
+    however their cells are written (a new patient's "7" alone)."""
     out = df
+    known = {str(c) for c in known}
+    read_so: list[str] = []
     for named, groups in ((GLEASON_NAME, False), (GROUP_NAME, True)):
         cols = [c for c in named_columns(out, named)
                 if groups or not GROUP_NAME.search(str(c))]
         frame = out[cols] if cols else None
-        for col, _ in text_columns(frame, (), lambda v, g=groups: _may_hold(v, g)
+        for col, _ in text_columns(frame, known, lambda v, g=groups: _may_hold(v, g)
                                    ) if cols else ():
+            read_so.append(str(col))
             values = out[col]
             codes, uniques = pd.factorize(values)  # each distinct cell read once
             read = np.asarray([read_gleason(u, groups) for u in uniques] + [None],
@@ -151,6 +159,11 @@ def read_gleason_scores(df: pd.DataFrame) -> pd.DataFrame:
                 "4, of 9 or 10 is 5, and no cancer ('benign') is 0"
                 + (f"; {sums:,} sum(s) of 7 written without the patterns read as 2.5 "
                    "(grade group 2 or 3)" if sums else "") + "."]
+    if read_so:
+        if out is df:
+            out = df.copy()
+            out.attrs = dict(df.attrs)
+        out.attrs[GLEASON_ATTR] = read_so
     return out
 
 

@@ -71,6 +71,16 @@ def test_the_gleason_score_is_read_as_the_isup_grade_group(export):
     new["Gleason score"] = ["Gleason 4+3=7", "3 + 4"]
     got = enc.transform(new)[:, enc.feature_names_out_.index("Gleason score")]
     assert got.tolist() == [3.0, 2.0]
+    # ... however it is written, alone in its file: a sum of 7 is 2.5, not 7; and so for
+    # an encoder saved and loaded
+    assert enc.gleason_columns_ == ["Gleason score"]
+    loaded = Encoder.from_dict(enc.to_dict())
+    for one in ("7", "benign", "GS 8"):
+        row = export.iloc[:1].copy()
+        row["Gleason score"] = one
+        for e in (enc, loaded):
+            got = e.transform(row)[0, e.feature_names_out_.index("Gleason score")]
+            assert got == {"7": 2.5, "benign": 0.0, "GS 8": 4.0}[one], (one, got)
 
 
 def test_a_grade_group_column_keeps_its_numbers_and_other_columns_their_sums():
