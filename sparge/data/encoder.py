@@ -2108,7 +2108,16 @@ class Encoder(TransformerMixin, BaseEstimator):
                     df.attrs.get("sparge_rewritten", {}).get(col), len(df)))
                 if new and info["converted"]:
                     r, cell = info["converted"][0]
+                    written = {unit_key(written_unit(c) or "") for _, c in info["converted"]}
+                    # the same unit written otherwise ("45cc" in mL), as the Data page
+                    # says it (walk-through 80 read "converted" here, "the same unit" there)
+                    same = isinstance(convert, dict) and all(
+                        convert.get(k) == (1.0, 0.0) for k in written)
                     report.notes.append(
+                        f"Column '{_q(col)}': {len(info['converted'])} value(s) written "
+                        f"'{_q(written_unit(cell) or '', 20)}' read as '{_q(unit, 20)}', the "
+                        f"same unit (e.g. '{_q(cell, 30)}' read as {format_number(X[r, j])})."
+                        if same else
                         f"Column '{_q(col)}': {len(info['converted'])} value(s) in another "
                         f"unit converted to '{_q(unit, 20)}' (e.g. '{_q(cell, 30)}' read "
                         f"as {format_number(X[r, j])}).")

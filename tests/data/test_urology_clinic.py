@@ -132,3 +132,27 @@ def test_a_smoking_answer_with_its_pack_years_is_that_answer():
     assert same_answer("current 40 py", "Current smoker", "Smoking")
     assert not same_answer("ex-smoker 20py", "current", "Smoking")
     assert not same_answer("ex 20py", "ex", "Exercise")  # not a smoking column
+
+
+def test_a_new_patients_value_in_the_same_unit_written_otherwise_is_said_so():
+    """A new patient's "45cc" in a mL column was "1 value(s) in another unit converted to
+    'mL'" on the New patient page, where the Data page said "written 'cc' read as 'mL',
+    the same unit"; a value truly converted ("1.2 L") is still said to be converted."""
+    rng = np.random.default_rng(8)
+    df = pd.DataFrame({"MRN": [f"UR{i:04d}" for i in range(120)],
+                       "Prostate volume (mL)": rng.integers(20, 90, 120).astype(str),
+                       "Age": rng.integers(50, 80, 120).astype(str),
+                       "Outcome": ["Yes", "No"] * 60})
+    df.loc[:9, "Prostate volume (mL)"] = [f"{v}cc" for v in range(30, 40)]
+    enc = Encoder(id_column="MRN", label_column="Outcome").fit(df)
+    row = df.iloc[:1].copy()
+    row["Prostate volume (mL)"] = "45cc"
+    X, report = enc.transform_with_report(row)
+    assert X[0, enc.feature_names_out_.index("Prostate volume (mL)")] == 45
+    said = " ".join(report.notes)
+    assert "1 value(s) written 'cc' read as 'mL', the same unit" in said
+    assert "converted" not in said
+    row["Prostate volume (mL)"] = "0.05 L"
+    X, report = enc.transform_with_report(row)
+    assert X[0, enc.feature_names_out_.index("Prostate volume (mL)")] == 50
+    assert "in another unit converted to 'mL'" in " ".join(report.notes)
