@@ -442,7 +442,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     neighbours = training_values().iloc[table["training_index"].to_numpy()]
     lookalike_cells = training_cells(table["training_index"].to_numpy())
     # a value converted from another unit as its column writes them (71.7, not 71.6676)
-    decimals = model_cache("decimals", st.session_state.model,
+    decimals = model_cache("decimals", model,
                            lambda: column_decimals(training_values()))
     # the patient's and the look-alikes' values follow (walk-throughs 45 and 47), written
     # when the button is clicked: a wide table is not formatted on every rerun

@@ -161,7 +161,7 @@ def _cells(values: pd.Series, parse: Callable[[object], float | None]) -> pd.Ser
     return values.map(lambda v: parse(v) if isinstance(v, str) else None).astype(object)
 
 
-def _sample_has(values: pd.Series, *checks: tuple[re.Pattern, tuple[str, ...]]) -> bool:
+def sample_has(values: pd.Series, *checks: tuple[re.Pattern, tuple[str, ...]]) -> bool:
     """Whether a column's first cells (all of a few rows') hold, for one of ``checks``
     ``(pattern, marks)``, one of ``marks`` in a cell ``pattern`` reads. The cells are
     taken once for all the checks, and a mark no cell holds rules its check out at once
@@ -181,8 +181,8 @@ _HEIGHT_NAME = re.compile(r"height|stature|\bht\b|length|tall", re.IGNORECASE)
 
 def _may_hold_heights(values: pd.Series) -> bool:
     if _HEIGHT_NAME.search(str(values.name)):
-        return _sample_has(values, (_FT_IN, ("'", "’", "′", "ft", "feet", "foot")))
-    return _sample_has(values, (_FT_IN, ("ft", "feet", "foot")))
+        return sample_has(values, (_FT_IN, ("'", "’", "′", "ft", "feet", "foot")))
+    return sample_has(values, (_FT_IN, ("ft", "feet", "foot")))
 
 
 def read_feet_inches(df: pd.DataFrame) -> pd.DataFrame:
@@ -219,7 +219,7 @@ def _in_hours(values: pd.Series) -> bool:
 
 
 def _may_hold_times(values: pd.Series) -> bool:
-    return _sample_has(values, (_H_MIN, ("h",)), (_MIN_ONLY, ("min",)), (_D_H, ("d",)))
+    return sample_has(values, (_H_MIN, ("h",)), (_MIN_ONLY, ("min",)), (_D_H, ("d",)))
 
 
 def read_hours_minutes(df: pd.DataFrame, durations: Collection[str] = ()) -> pd.DataFrame:
@@ -269,11 +269,11 @@ def _in_months(values: pd.Series) -> bool:
 def read_years_months(df: pd.DataFrame) -> pd.DataFrame:
     """Ages written in years and months rewritten in years ("4y 1m" as "4.08333 years"),
     or in months in a column whose name says months."""
-    df = rewrite_cells(df, lambda v: _in_months(v) and _sample_has(v, (_Y_M, ("y",))),
+    df = rewrite_cells(df, lambda v: _in_months(v) and sample_has(v, (_Y_M, ("y",))),
                        lambda v: _cells(v, years_of).map(
                            lambda y: None if y is None else 12 * y),
                        "months", "value(s) written in years and months", "months")
-    return rewrite_cells(df, lambda v: not _in_months(v) and _sample_has(v, (_Y_M, ("y",))),
+    return rewrite_cells(df, lambda v: not _in_months(v) and sample_has(v, (_Y_M, ("y",))),
                          lambda v: _cells(v, years_of), "years",
                          "value(s) written in years and months", "years")
 
@@ -308,7 +308,7 @@ def read_stones_pounds(df: pd.DataFrame) -> pd.DataFrame:
     """Weights written in stones and pounds rewritten in pounds ("12st 4lb" as "172 lb");
     not in a column named like centiles."""
     return rewrite_cells(df, lambda v: not _CENTILE_NAME.search(str(v.name))
-                         and _sample_has(v, (_ST_LB, ("st",))),
+                         and sample_has(v, (_ST_LB, ("st",))),
                          lambda v: _cells(v, lambda c: pounds_of_stones(
                              c, _WEIGHT_NAME.search(str(v.name)) is not None)), "lb",
                          "weight(s) written in stones and pounds", "pounds")

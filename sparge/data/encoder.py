@@ -1127,7 +1127,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         warn_same_patient_rows(df, X, self.naming_column(df), copies, report)
         warn_rows_under_another_id(df, X, self.naming_column(df), copies, report)
         self.value_units_ = self._units_from_values(X, report)
-        self._far_values(X, report)
+        # the cells written as a limit are known once every column is read: never a value
+        # to check, and not kept by the fitted encoder (this table's rows)
+        self._far_values(X, report, limits=self.__dict__.pop("_limit_rows", {}))
         if self.clear_far or self.convert_slips:
             X = self._cleared(X, report)
         X = self._derive_body_size(X, report)
@@ -1219,14 +1221,17 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "listed among the values to check.")
         return found
 
-    def _far_values(self, X: np.ndarray, report: ValidationReport) -> None:
+    def _far_values(self, X: np.ndarray, report: ValidationReport,
+                    limits: Mapping[str, np.ndarray] | None = None) -> None:
         """List the numbers far from the rest of their column (a typo or another unit,
         :mod:`sparge.data.far_values`) and those impossible in the column's unit but
         possible in another (:func:`~sparge.data.plausible.unit_slips`: walk-through 27's
         temperatures in °C among °F) in ``report.values_to_check`` and a warning. They
         are used as given: :func:`sparge.services.workflow.encode_cohort` can set them to
         missing (walk-through 21: a sodium of 1380 went unremarked, made its patient a top
-        look-alike and widened the range the New patient page checks against)."""
+        look-alike and widened the range the New patient page checks against).
+        ``limits``: ``{column: rows}`` of the cells written as a limit ("<0.1"), the
+        laboratory's and never values to check."""
         names = self.feature_names_out_
         num = [j for j, c in enumerate(names) if self.roles_[c] == "numeric"]
         if not num:
@@ -1237,7 +1242,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         # walk-through 80 was offered to set 12 of them to missing as misplaced points)
         limit = np.zeros(impossible.shape, dtype=bool)
         for c, j in enumerate(num):
-            limit[getattr(self, "_limit_rows", {}).get(names[j], []), c] = True
+            limit[(limits or {}).get(names[j], []), c] = True
         plain = (far_mask(X[:, num]) & ~limit) | impossible
         for c, j in enumerate(num):  # a marker's far-high value is the disease
             if RISES_BY_ORDERS.search(names[j]) and plain[:, c].any():

@@ -14,8 +14,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.combined_cells import SAMPLE, head_cells
-from sparge.data.compound_units import FEW_ROWS, rewrite_cells, two_parts
+from sparge.data.compound_units import FEW_ROWS, rewrite_cells, sample_has, two_parts
 
 #: "7 lb 2 oz", "7lbs 2oz", "7 lb, 2.5 oz", "7 pounds 2 ounces" (linear on a hostile cell).
 _LB_OZ = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*(?:lbs?|pounds?)\.?\s*,?\s*"
@@ -37,12 +36,7 @@ def pounds(cell: object) -> float | None:
 def _may_hold(values: pd.Series) -> bool:
     """Whether a column's first cells hold a weight in pounds and ounces (a few are
     enough: an export mixes them among grams)."""
-    if len(values) <= FEW_ROWS:
-        return True
-    cells = head_cells(values, 4 * SAMPLE)
-    blob = "\n".join(cells).lower()  # no cell with either word: no look cell by cell
-    return ("oz" in blob or "ounce" in blob) and any(
-        ("oz" in h.lower() or "ounce" in h.lower()) and _LB_OZ.fullmatch(h) for h in cells)
+    return len(values) <= FEW_ROWS or sample_has(values, (_LB_OZ, ("oz", "ounce")))
 
 
 def read_pounds_ounces(df: pd.DataFrame) -> pd.DataFrame:
