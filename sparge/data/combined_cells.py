@@ -79,6 +79,33 @@ def head_cells(values: pd.Series, n: int) -> list[str]:
     return cells
 
 
+def columns_holding(block: pd.DataFrame, cell_test: Callable[[object], bool],
+                    pattern: str) -> np.ndarray:
+    """Which columns of ``block`` may hold a cell ``cell_test`` accepts.
+
+    A small table (:data:`SMALL_ROWS`) is looked at cell by cell in one pass; a larger one
+    by one vectorised search for ``pattern`` per column, which must find every cell that
+    ``cell_test`` accepts (it may find more: the caller reads the columns found cell by
+    cell). A Python call per cell took 6 s on a 200,000-row, 52-column file.
+
+    Returns
+    -------
+    ndarray of bool
+        One flag per column of ``block``.
+    """
+    test = np.frompyfunc(cell_test, 1, 1)
+    if len(block) <= SMALL_ROWS:
+        return np.asarray(test(block.to_numpy(dtype=object)), dtype=bool).any(axis=0)
+    flags = np.zeros(block.shape[1], dtype=bool)
+    for j in range(block.shape[1]):
+        values = block.iloc[:, j]
+        try:
+            flags[j] = bool(values.str.contains(pattern, regex=True, na=False).any())
+        except (AttributeError, TypeError):  # cells that are not all text: one by one
+            flags[j] = bool(np.asarray(test(values.to_numpy(dtype=object)), dtype=bool).any())
+    return flags
+
+
 def plain_columns(df: pd.DataFrame) -> list[bool] | None:
     """For a small table (:data:`SMALL_ROWS`), whether each column's cells are all plain
     numbers or empty; ``None`` for a larger one."""

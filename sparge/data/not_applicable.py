@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
+from sparge.data.combined_cells import columns_holding
 from sparge.data.levels import synonym_groups
 from sparge.data.parsing import cell_text, loose_key
 from sparge.data.safe_text import quote as _q
@@ -29,9 +30,6 @@ _WITH_REASON = re.compile(
 
 def _starts_like_na(value: object) -> bool:
     return isinstance(value, str) and value.lstrip()[:1] in ("n", "N")
-
-
-_STARTS_LIKE_NA = np.frompyfunc(_starts_like_na, 1, 1)
 
 
 def _answer(own: Mapping[str, str], reason: str) -> str | None:
@@ -51,17 +49,19 @@ def read_not_applicable(df: pd.DataFrame,
     (``{normalised key: answer as written}``), for a new patient's row; or a function
     giving them, asked only when a cell gives a reason (a query's hot path).
 
-    One pass over every text cell finds the columns with a cell starting like the gap
-    word (a pandas call per column cost 125 ms on a one-patient row of 468 columns); only
-    those are read."""
+    The columns with a cell starting like the gap word are found first, in one pass
+    over a small table's cells (a pandas call per column cost 125 ms on a one-patient row
+    of 468 columns) or a vectorised search per column of a large one; only those are
+    read."""
     out = df
     text_cols = [j for j, dt in enumerate(df.dtypes)
                  if not (pd.api.types.is_numeric_dtype(dt) or pd.api.types.is_bool_dtype(dt))]
     if not text_cols or df.empty:
         return df
-    starts = np.asarray(_STARTS_LIKE_NA(df.iloc[:, text_cols].to_numpy(dtype=object)),
-                        dtype=bool)
-    for j in np.asarray(text_cols)[starts.any(axis=0)]:
+    # an "n" before any other letter or digit finds every cell starting like the gap
+    # word (a large table's columns are searched vectorised)
+    starts = columns_holding(df.iloc[:, text_cols], _starts_like_na, "^[^A-Za-z0-9]*[nN]")
+    for j in np.asarray(text_cols)[starts]:
         col = df.columns[j]
         values = df.iloc[:, j]
         text = cell_text(values)
