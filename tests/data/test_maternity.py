@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sparge import Encoder
 
@@ -285,6 +286,32 @@ def test_not_applicable_with_its_reason_is_a_gap_and_the_design_is_found():
     assert "N/A - CS" not in enc.table_.levels("Perineal trauma")
     assert any(note.startswith("Column 'Perineal trauma' is empty for the")
                for note in enc.report_.notes)
+
+
+@pytest.mark.parametrize("dtype", ["str", object])
+def test_a_large_tables_columns_are_found_as_a_small_ones_are(dtype):
+    """The readers of 'N/A - reason' and of named values find their columns by a
+    vectorised search in a large table and cell by cell in a small one: the same columns,
+    whatever leads the cell (a no-break space) and however numbers are written ("1e-06"
+    has a letter and is no name before a value)."""
+    from sparge.data.combined_cells import SMALL_ROWS, columns_holding
+    from sparge.data.named_values import _may_write_name
+    from sparge.data.not_applicable import _starts_like_na
+
+    cells = {"gap": "\u00a0n/a - CS", "upper": " NA (elective)", "sci": "1e-06",
+             "neg": "-0.5", "name": "Na 134", "late": "4 units, no", "none": None}
+    for rows in (3, SMALL_ROWS + 50):
+        df = pd.DataFrame({k: pd.Series(["1.5"] * (rows - 1) + [v], dtype=dtype)
+                           for k, v in cells.items()})
+        na = columns_holding(df, _starts_like_na, "^[^A-Za-z0-9]*[nN]")
+        named = columns_holding(df, _may_write_name, "^[^A-Za-z0-9]*[A-Za-z]")
+        assert dict(zip(cells, na.tolist())) == {
+            "gap": True, "upper": True, "sci": False, "neg": False, "name": True,
+            "late": False, "none": False}, rows
+        # a name before a number: the vectorised search may find more (the columns found
+        # are read cell by cell after it), never fewer
+        assert named[4] and not named[[2, 3, 5, 6]].any(), rows
+        assert rows > SMALL_ROWS or not named[[0, 1]].any()
 
 
 def test_a_merged_answer_is_shown_by_its_groups_own_word():
