@@ -21,17 +21,20 @@ from sparge.data.safe_text import quote as _q
 from sparge.data.tables import EncodingTable, norm_key, scale_of
 
 
-def two_way_pairs(table: EncodingTable, cols: list[str]) -> dict[str, list[list[str]]]:
+def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None = None
+                  ) -> dict[str, list[list[str]]]:
     """Per column, the answers that look like one answer written two ways ("f" and
     "Female", "iii" and "3") and are coded apart: ``{column: [[short, full], ...]}``
-    (:func:`~sparge.data.levels.abbreviated_levels`)."""
+    (:func:`~sparge.data.levels.abbreviated_levels`; with the table ``df``, of an answer
+    and its typo the one twice as common is the right spelling)."""
     out = {}
     for col in cols:
         codes = table.levels(col)
         # two ranks of a recognised scale are two answers, however alike written
         # (walk-through 70 was offered encephalopathy "grade II" into "grade III")
         ranked = table.is_ordered(col) and scale_of(list(codes), col) is not None
-        pairs = [[a, b] for a, b in abbreviated_levels(list(codes), col)
+        counts = spellings(df[col])[1] if df is not None and col in df.columns else None
+        pairs = [[a, b] for a, b in abbreviated_levels(list(codes), col, counts)
                  if codes[a] != codes[b] and not ranked]
         if pairs:
             out[col] = pairs

@@ -22,7 +22,10 @@ from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key, note_head, yes_
 _ID_NAMES = re.compile(
     r"^(?:(?:subject|patient|participant|person|record|study|case|sample|member|client|"
     r"visit|encounter|episode|attendance|admission)"
-    r"[\s_.\-]*(?:id|no|nr|number|code|#)|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
+    r"[\s_.\-]*(?:id|no|nr|number|code|#|ref|reference)|"
+    # walk-through 81's IVF cycles, "CycleRef" (a "Cycle number" counts attempts)
+    r"(?:cycle|treatment)[\s_.\-]*(?:id|code|ref|reference)|"
+    r"ref(?:erence)?(?:[\s_.\-]*(?:no|number|#))?|id|uid|mrn|medical[\s_.\-]*record[\s_.\-]*"
     r"(?:number|no)|.*[\s_.\-]mrn|patient|subject|"
     # a system's own ID (walk-through 52's "RiO ID", beside its NHS Number)
     r"(?!(?:ward|bed|bay|site|team|practice|clinic|drug|device|batch|lot|room|theatre|"
@@ -316,7 +319,10 @@ _YES_NO_EVENT = re.compile(
     # Yes / No, went to the model as an input beside the Gleason score it is read from)
     r"clinically[\s_\-]+significant|\bcs-?pca\b|"
     r"(?:cancer|malignancy|carcinoma|tumou?r)[\s_\-]+(?:detected|diagnosed|found|on[\s_]biopsy)|"
-    r"biopsy[\s_\-]+(?:positive|result)|positive[\s_\-]+biopsy",
+    r"biopsy[\s_\-]+(?:positive|result)|positive[\s_\-]+biopsy|"
+    # a fertility treatment's (walk-through 81's "Live birth" went to the model as an
+    # input beside the embryos transferred)
+    r"live[\s_\-]*birth|(?:clinical|ongoing|viable)[\s_\-]+pregnancy",
     re.IGNORECASE)
 #: A yes/no column defined by a threshold, "(>=1000 mL)", "> 7 days": a derived
 #: outcome, preferred to a plain event (the export's "NICU admission" came first).

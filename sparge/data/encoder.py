@@ -172,7 +172,7 @@ from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.scales_written import SCALES_ATTR, read_written_scales
 from sparge.data.serology import CUT_OFFS_ATTR, read_serology
-from sparge.data.structural_gaps import find_structural_gaps, structural_mask
+from sparge.data.structural_gaps import find_structural_gaps, rule_holds, structural_mask
 from sparge.data.tables import (
     UNKNOWN_WORDS,
     EncodingTable,
@@ -1120,7 +1120,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.insert(note_at, note)
         report.answers_two_ways = two_way_pairs(
             self.table_, [c for c in self.feature_names_out_
-                          if self.roles_[c] == "categorical"])
+                          if self.roles_[c] == "categorical"], df)
         short = abbreviation_note(df, report.answers_two_ways)
         if short:  # a warning: each pair splits look-alikes (walk-through 20's "Male"
             report.warnings.append(short)  # patient got "Female" look-alikes)
@@ -1919,12 +1919,18 @@ class Encoder(TransformerMixin, BaseEstimator):
                                 else "") + quoted[-1]
             else:  # a threshold: "whose 'Age' is above 2.1"
                 said = f"is {kind} {format_number(values[0])}"
+                held = X[:, pos[d]] if d in pos else np.empty(0)
+                at = np.unique(held[rule_holds(held, kind, values) & ~np.isnan(held)])
+                if len(at) == 1:  # the column's floor or ceiling alone: "is 0"
+                    said, kind = f"is {format_number(at[0])}", "at"
             # a threshold is found, not known: walk-through 70's Child-Pugh, written
             # for cirrhotics, was said not to apply above a platelet count of 143
             report.notes.append(
                 f"Column '{_q(f)}' is empty for the {n:,} patients whose '{_q(d)}' "
                 f"{said}" + (": a value that does not apply to them, not a gap."
                              if kind in ("lacks", "in") else
+                             ", and written for most of the others: read as a value that "
+                             "does not apply to them, not a gap." if kind == "at" else
                              ", and written for most of the others: read as a value that "
                              "probably does not apply to them (the cut-off is where the "
                              "gaps begin, not a clinical rule), not a gap.")

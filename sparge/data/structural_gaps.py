@@ -70,9 +70,14 @@ def _candidates(X: np.ndarray, M: np.ndarray, categorical: Sequence[bool], n_tar
         if found + 2 * N_THRESHOLDS > budget:
             return
         known = X[~M[:, d], d]
-        if len(np.unique(known)) < 10:
+        distinct = np.unique(known)
+        if len(distinct) < 10:
             continue
-        cuts = np.unique(np.quantile(known, np.linspace(0.05, 0.95, N_THRESHOLDS)))
+        # the quantiles, and the column's floor and ceiling alone: walk-through 81's
+        # embryos transferred, empty after 0 oocytes retrieved (6 % of the cycles, below
+        # the first quantile's 5 %; "below 2" held the cycles of one oocyte, transferred)
+        cuts = np.unique(np.concatenate([
+            np.quantile(known, np.linspace(0.05, 0.95, N_THRESHOLDS)), distinct[[1, -2]]]))
         found += 2 * len(cuts)
         with np.errstate(invalid="ignore"):
             yield d, "above", cuts, np.stack([X[:, d] > t for t in cuts])

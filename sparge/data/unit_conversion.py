@@ -168,6 +168,13 @@ _ANALYTES = (
     # 72's hip-fracture unit wrote ng/mL among nmol/L)
     ("vitamin D", 400.64, r"vitamin d\b|\bvit\.? ?d\b|\bvitd\b|25[\s-]?oh|"
                           r"25[\s-]?hydroxy|calcidiol"),
+    # anti-Müllerian hormone (a dimer of 140 kDa): 1 ng/mL = 7.14 pmol/L, the factor the
+    # assays give (walk-through 81's fertility clinic wrote ng/mL among pmol/L); and the
+    # steroid hormones such a clinic measures in mass and in amount units
+    ("AMH", 140000.0, r"\bamh\b|anti[\s-]?m[uü]ll?erian|m[uü]ll?erian[\s-]inhibiting"),
+    ("oestradiol", 272.38, r"o?estradiol"),  # not "E2": a GCS "E2V3M5" too
+    ("progesterone", 314.46, r"progesterone"),
+    ("testosterone", 288.42, r"testosterone"),
 )
 _HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
 
