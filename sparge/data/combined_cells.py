@@ -116,11 +116,22 @@ def plain_columns(df: pd.DataFrame) -> list[bool] | None:
         ref, columns, flags = cache[key]
         if ref() is df and columns == tuple(df.columns):
             return flags
-    block = df.to_numpy(dtype=object)  # one pass over every cell, not a call per column
-    flags = [all(v is None or (isinstance(v, float) and v != v)
-                 or (isinstance(v, str) and _PLAIN.fullmatch(v) is not None)
-                 or isinstance(v, (int, float)) for v in block[:, j])
-             for j in range(block.shape[1])]
+    # a column the block has seen (its Arrow data: a reader's copy of the table keeps
+    # most of them) is not looked at again
+    data = [getattr(getattr(df.iloc[:, j], "array", None), "_pa_array", None)
+            for j in range(df.shape[1])] if cache is not None else [None] * df.shape[1]
+    known = [cache.get(("plain", id(d))) if d is not None else None for d in data]
+    flags = [hit[1] if hit is not None and hit[0] is d else None
+             for hit, d in zip(known, data, strict=True)]
+    todo = [j for j, f in enumerate(flags) if f is None]
+    if todo:  # one pass over their cells, not a call per column
+        block = df.iloc[:, todo].to_numpy(dtype=object)
+        for k, j in enumerate(todo):
+            flags[j] = all(v is None or (isinstance(v, float) and v != v)
+                           or (isinstance(v, str) and _PLAIN.fullmatch(v) is not None)
+                           or isinstance(v, (int, float)) for v in block[:, k])
+            if cache is not None and data[j] is not None:
+                cache[("plain", id(data[j]))] = (data[j], flags[j])  # held: ids unique
     if cache is not None:
         cache[key] = (weakref.ref(df), tuple(df.columns), flags)
     return flags
