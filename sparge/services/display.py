@@ -261,10 +261,14 @@ def snap_precision(values: pd.DataFrame, mean, scale, digits: int = 6) -> pd.Dat
     mag = np.maximum(np.abs(np.asarray(mean, dtype=float)), np.asarray(scale, dtype=float))
     with np.errstate(divide="ignore"):
         dec = digits - np.ceil(np.log10(np.where(mag > 0, mag, 1.0))).astype(int)
-    out = values.copy()
-    for j, c in enumerate(out.columns):
-        out[c] = np.round(out[c].to_numpy(dtype=float), int(dec[j])) + 0.0
-    return out
+    # np.round's own arithmetic (times 10^d, rint, divided; or divided by 10^-d, rint,
+    # times), for every column at once: a column at a time took 0.1 s of every Explore
+    # page's first run on a 469-column cohort
+    A = values.to_numpy(dtype=float)
+    f = 10.0 ** np.abs(dec).astype(float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        snapped = np.where(dec >= 0, np.rint(A * f) / f, np.rint(A / f) * f) + 0.0
+    return pd.DataFrame(snapped, index=values.index, columns=values.columns)
 
 
 # ---------------------------------------------------------------------------- SD cues

@@ -349,6 +349,18 @@ def test_snap_precision_removes_float32_round_off():
     df = pd.DataFrame({"a": [-6.06e-7, 12.3400001], "b": [1.9999999924, 1.0]})
     out = snap_precision(df, mean=[100.0, 1.5], scale=[50.0, 0.5])
     assert out["a"].tolist() == [0.0, 12.34] and out["b"].tolist() == [2.0, 1.0]
+    # every column at once, as np.round rounds each (to its own decimals, negative ones
+    # too), gaps kept and no "-0.0"
+    rng = np.random.default_rng(0)
+    mags = np.array([1e-9, 3e-3, 5.0, 1234.5, 1e7, 1e12])
+    wide = pd.DataFrame(rng.normal(size=(200, 6)) * mags, index=np.arange(200) + 7)
+    wide.iloc[3, 2] = np.nan
+    got = snap_precision(wide, mean=np.zeros(6), scale=mags)
+    dec = 6 - np.ceil(np.log10(mags)).astype(int)
+    want = np.column_stack([np.round(wide[j].to_numpy(), int(dec[j])) + 0.0 for j in range(6)])
+    assert got.index.equals(wide.index) and list(got.columns) == list(wide.columns)
+    np.testing.assert_array_equal(got.to_numpy(), want)
+    assert not np.signbit(got.to_numpy()[got.to_numpy() == 0]).any()
 
 
 def test_numeric_patients_without_an_encoder_reads_gaps_and_names_text_columns():
