@@ -118,8 +118,8 @@ def plain_columns(df: pd.DataFrame) -> list[bool] | None:
             return flags
     # a column the block has seen (its Arrow data: a reader's copy of the table keeps
     # most of them) is not looked at again
-    data = [getattr(getattr(df.iloc[:, j], "array", None), "_pa_array", None)
-            for j in range(df.shape[1])] if cache is not None else [None] * df.shape[1]
+    data = [getattr(values.array, "_pa_array", None) for _, values in df.items()] \
+        if cache is not None else [None] * df.shape[1]
     known = [cache.get(("plain", id(d))) if d is not None else None for d in data]
     flags = [hit[1] if hit is not None and hit[0] is d else None
              for hit, d in zip(known, data, strict=True)]
