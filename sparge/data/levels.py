@@ -282,7 +282,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
     canon: dict[str, str] = {}
     # the plainest spelling first, the one the others join: "GP" before "G.P." (walk-
     # through 62 showed 250 GP referrals as "G.P."); otherwise in the levels' order
-    plainest = sorted(keys.items(), key=lambda kv: sum(ch in "./" for ch in kv[1]))
+    plainest = sorted(keys.items(), key=lambda kv: kv[1].count(".") + kv[1].count("/"))
     for lv, k in plainest:
         # "nyha iii" in "NYHA class" reads "iii"; "Child-Pugh A", "class A" and "CP-A" in
         # "Child-Pugh class" read "a"; "grade 3-4" reads "3-4" (walk-through 24)

@@ -23,6 +23,7 @@ import pandas as pd
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import (
     DEFAULT_MISSING_TOKENS,
+    LONG_KEY,
     is_blank,
     norm_key,
 )
@@ -1056,6 +1057,13 @@ def loose_key(key: str) -> str:
     """A normalised key (:func:`sparge.data.tables.norm_key`) without spaces, hyphens,
     underscores and full stops: "Event-free", "event free" and "EVENT_FREE" give
     "eventfree" (one outcome written three ways)."""
+    if len(key) > LONG_KEY:  # a pasted note: once (norm_key's rule)
+        return _long_loose_key(key)
+    return re.sub(r"[\s\-_.]+", "", key)
+
+
+@functools.lru_cache(maxsize=32)
+def _long_loose_key(key: str) -> str:
     return re.sub(r"[\s\-_.]+", "", key)
 
 

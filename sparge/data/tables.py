@@ -35,6 +35,7 @@ Files
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -414,7 +415,20 @@ def norm_key(text: object) -> str:
     str
         Lower case, surrounding white space removed, inner white space folded to one space.
     """
-    return re.sub(r"\s+", " ", str(text)).strip().lower()
+    text = str(text)
+    if len(text) > LONG_KEY:  # a pasted note: normalised once, not by every rule asking
+        return _long_norm_key(text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+#: Texts longer than this are normalised once each (:func:`norm_key`): a 5 MB cell took
+#: 9 s to encode, normalised over and over by the rules that compare answers.
+LONG_KEY = 1000
+
+
+@functools.lru_cache(maxsize=32)
+def _long_norm_key(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
 
 
 def is_blank(value: object) -> bool:

@@ -240,11 +240,13 @@ def hostile():
 
 ss = st.session_state
 if "hostile_loaded" not in ss:
-    with app_navigation():
-        init_state()
+    # the hostile data first: init_state then neither encodes the bundled sample nor
+    # loads the default model (seconds of every start of this server)
     cohort, model = hostile()
     set_cohort(cohort, f"![f]({{URL}}/file).csv")
     set_model(model, cohort.encoder, f"![m]({{URL}}/model)")
+    with app_navigation():
+        init_state()
     ss.hostile_loaded = True
 if st.query_params.get("control") == "1":  # the unescaped Markdown, to prove detection
     st.markdown(f"![control]({{URL}}/control)")

@@ -54,7 +54,7 @@ def _figures(page) -> str:
 def _settle(page, timeout: float = 60.0) -> None:
     """Wait until the app is idle (no running indicator) and the figures stop changing."""
     deadline = time.time() + timeout
-    time.sleep(0.4)
+    time.sleep(0.25)
     last = None
     while time.time() < deadline:
         running = page.locator("[data-testid='stStatusWidget']").count() > 0
@@ -62,7 +62,7 @@ def _settle(page, timeout: float = 60.0) -> None:
         if not running and now == last:
             return
         last = now
-        time.sleep(0.5)
+        time.sleep(0.3)
 
 
 def _no_error(page) -> None:
