@@ -170,3 +170,19 @@ def test_one_and_zero_beside_yes_and_no_are_yes_and_no():
     codes = enc.table_.levels("ACEi")
     assert codes["1"] == codes["yes"] and codes["0"] == codes["no"]
     assert enc.report_.answers_two_ways == {}
+
+
+def test_a_long_cell_is_normalised_as_a_short_one_is():
+    """A pasted note (longer than LONG_KEY) is normalised once and kept; its key is the one
+    the short cells' rule gives."""
+    import re
+
+    from sparge.data.parsing import loose_key
+    from sparge.data.tables import LONG_KEY, norm_key
+
+    note = ("  Seen in  CLINIC.\tPlan: re-test_in 3 months.  " * 200)[:LONG_KEY * 5]
+    assert len(note) > LONG_KEY
+    want = re.sub(r"\s+", " ", note).strip().lower()
+    assert norm_key(note) == want and norm_key(note) == want  # the second from the cache
+    assert loose_key(want) == re.sub(r"[\s\-_.]+", "", want)
+    assert norm_key(note[:50]) == re.sub(r"\s+", " ", note[:50]).strip().lower()
