@@ -41,7 +41,7 @@ from sparge.data.column_guess import (
     single_value_outcome,
 )
 from sparge.data.combined_cells import source_columns
-from sparge.data.encoder import ROLES, guess_feature_count
+from sparge.data.encoder import ROLES
 from sparge.data.encoding_notes import FAR_VALUES_CLEARED, far_values_click
 from sparge.data.for_age import age_column
 from sparge.data.safe_text import cut_between, md_escape, plain_frame, quoted_names, to_csv
@@ -60,7 +60,6 @@ from sparge.services.ages import (
 from sparge.services.workflow import (
     also_outcome_message,
     blank_as_no_button,
-    default_missing_threshold,
     encode_again,
     encode_cohort,
     keep_apart_changes,
@@ -68,6 +67,7 @@ from sparge.services.workflow import (
     leave_out_button,
     left_out_lines,
     roles_frame,
+    starting_threshold,
     table_as_read,
     table_choices,
     threshold_button,
@@ -107,12 +107,11 @@ if pending is not None:
     # once per upload: reading every column on each click was seconds on a wide table
     def _guesses(df=df):
         guesses = guess_columns(df)
-        return (*guesses, guess_feature_count(df, *guesses))
+        return (*guesses, starting_threshold(df, *guesses))
 
-    id_guess, label_guess, n_features = session_cache("upload_guesses", (df,), _guesses)
     # the columns the encoder will use, not every other one (follow-up, dates and notes
     # are left out: counted, they made one gap exceed the threshold)
-    threshold = default_missing_threshold(n_features)
+    id_guess, label_guess, threshold = session_cache("upload_guesses", (df,), _guesses)
     # the same table again (a re-upload)? The threshold chosen for it is kept (it was
     # silently reset to the default), and the choices made for it can be (walk-through
     # 25's were silently undone)

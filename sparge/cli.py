@@ -21,7 +21,6 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.column_guess import guess_columns
-from sparge.data.encoder import guess_feature_count
 from sparge.data.reading import read_table
 from sparge.data.safe_text import plain_frame, plain_text, to_csv
 from sparge.errors import DataError
@@ -29,10 +28,10 @@ from sparge.method.preprocess import PAPER_MAX_MISSING
 from sparge.services.persistence import load_model, save_model, validate_params
 from sparge.services.resources import Limits, estimate_fit, estimate_read
 from sparge.services.workflow import (
-    default_missing_threshold,
     encode_cohort,
     encode_new_patients,
     lookalike_table,
+    starting_threshold,
     train,
 )
 
@@ -95,8 +94,7 @@ def _cohort(args):
     _step("encoding")
     max_missing = args.max_missing
     if max_missing is None:  # the app's starting threshold: one gap never leaves a patient out
-        max_missing = default_missing_threshold(
-            guess_feature_count(df, args.id, args.label)) / 100
+        max_missing = starting_threshold(df, args.id, args.label) / 100
     cohort = encode_cohort(df, id_column=args.id, label_column=args.label,
                            max_patient_missing=max_missing)
     _step(f"encoded {len(cohort.features):,} features")

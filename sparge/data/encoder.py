@@ -233,6 +233,36 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
         return Encoder(id_column=id_column, label_column=label_column).feature_column_count(df)
     except DataError:  # the encoding will say what is wrong; count the other columns
         return len(cols) - sum(c is not None for c in (id_column, label_column))
+def surely_features(df: pd.DataFrame, id_column: str | None = None,
+                    label_column: str | None = None, enough: int | None = None) -> int:
+    """How many columns of ``df`` are surely features, counted without reading the table
+    as the encoder does (a lower bound of :func:`guess_feature_count`): columns whose
+    cells are all plain numbers (or empty), not the ID or the outcome, and not named as an
+    identifier, a follow-up, another outcome or a later measurement of another column.
+    The count stops at ``enough``."""
+    cols = [str(c) for c in df.columns]
+    found = 0
+    for j, col in enumerate(cols):
+        if enough is not None and found >= enough:
+            break
+        if col in (id_column, label_column) or looks_like_follow_up(col) \
+                or named_like_id(col) or (label_column is not None and later_outcome_named(col)) \
+                or later_measurement_of(col, cols) is not None:
+            continue
+        values = df.iloc[:, j]
+        if pd.api.types.is_bool_dtype(values):
+            continue
+        if not pd.api.types.is_numeric_dtype(values):
+            text = values.astype("string").str.strip()
+            text = text[text.notna() & (text != "")]
+            if not len(text) or pd.to_numeric(text, errors="coerce").isna().any():
+                continue
+        elif not values.notna().any():
+            continue
+        found += 1
+    return found
+
+
 #: A column's far values are converted from a probable other unit only when at least this
 #: many of them all fit it (fewer are named with it, and set to missing).
 MIN_UNIT_SLIPS = 3

@@ -17,7 +17,13 @@ import pandas as pd
 
 from sparge.data.column_guess import later_outcome_named, outcome_named_columns
 from sparge.data.dates import read_dates
-from sparge.data.encoder import Encoder, extreme_word, split_cells
+from sparge.data.encoder import (
+    Encoder,
+    extreme_word,
+    guess_feature_count,
+    split_cells,
+    surely_features,
+)
 from sparge.data.far_values import far_mask
 from sparge.data.for_age import AgeTrend, far_for_age_table, typical_at
 from sparge.data.number_format import format_given, round_computed, typical_decimals
@@ -72,6 +78,19 @@ def default_missing_threshold(n_feature_columns: int) -> int:
     if n_feature_columns <= 0:
         return paper
     return int(max(paper, np.ceil(100 / n_feature_columns)))
+
+
+def starting_threshold(df: pd.DataFrame, id_column: str | None = None,
+                       label_column: str | None = None) -> int:
+    """:func:`default_missing_threshold` of the columns the encoder would use as features
+    (:func:`~sparge.data.encoder.guess_feature_count`). Ten of them or more give the
+    paper's 10 %: a table with that many columns of plain numbers is not read to count
+    them (seconds of every upload of a wide table, before its setup showed)."""
+    paper = round(100 * PAPER_MAX_MISSING)
+    enough = int(np.ceil(100 / paper))
+    if surely_features(df, id_column, label_column, enough=enough) >= enough:
+        return paper
+    return default_missing_threshold(guess_feature_count(df, id_column, label_column))
 
 
 def encode_cohort(df: pd.DataFrame, *, id_column: str | None = None,

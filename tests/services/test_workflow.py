@@ -812,3 +812,35 @@ def test_the_look_alikes_outcome_share_is_said_with_its_uncertainty():
     said = outcome_share_caption(pd.DataFrame({"outcome": ["Yes"] * 7 + ["No"] * 3}))
     assert said.startswith("7 of 10 look-alikes had 'Yes'") and "40 % to 89 %" in said
     assert outcome_share_caption(pd.DataFrame({"rank": [1, 2]})) is None
+
+
+@pytest.mark.parametrize("numbers", [3, 9, 10, 30])
+def test_the_starting_threshold_is_the_counted_features_one(numbers):
+    """The setup's starting threshold is the count's (:func:`default_missing_threshold` of
+    :func:`guess_feature_count`), though a table with ten columns of plain numbers is not
+    read to count them; columns named as an ID, a follow-up or another outcome, and the
+    text ones, are no sure features."""
+    from sparge.data.encoder import guess_feature_count, surely_features
+    from sparge.services.workflow import default_missing_threshold, starting_threshold
+
+    rng = np.random.default_rng(numbers)
+    n = 80
+    df = pd.DataFrame({"Patient ID": [f"P{i}" for i in range(n)],
+                       "MRN": np.arange(n) + 1000,  # numbers, an identifier
+                       "Follow-up time (days)": rng.integers(1, 900, n),
+                       "Smoker": rng.choice(["Y", "N", ""], n),
+                       "Outcome": rng.choice(["Yes", "No"], n),
+                       "Death at 1 year": rng.choice(["Yes", "No"], n)})
+    for j in range(numbers):
+        cells = rng.normal(50, 10, n).round(1).astype(str)
+        cells[rng.random(n) < 0.1] = ""
+        df[f"Lab {j}"] = cells
+    df = df.astype(str)
+    counted = guess_feature_count(df, "Patient ID", "Outcome")
+    sure = surely_features(df, "Patient ID", "Outcome")
+    assert sure == numbers and counted == numbers + 1  # the smoker counted, a text column
+    assert starting_threshold(df, "Patient ID", "Outcome") == \
+        default_missing_threshold(counted)
+    small = read_table(SAMPLES / "singheart_small.csv")
+    assert surely_features(small, "Subject ID", "Outcome", enough=10) == 10
+    assert starting_threshold(small, "Subject ID", "Outcome") == 10
