@@ -775,7 +775,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             units = column_units(values, col, missing)
         share = (units.share_read() if units.n_cells and not units.header
                  and not pd.api.types.is_numeric_dtype(values)
-                 else numeric_share(values, missing, units.unit))
+                 else numeric_share(values, missing, units.unit, units.cells))
         if share >= self.numeric_threshold:
             return "numeric"
         text = cell_text(values)

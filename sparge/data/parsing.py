@@ -904,12 +904,16 @@ class ColumnUnits:
         Cells written as a number in a form :func:`parse_numeric` reads without a unit.
     n_cells : int
         Cells that are neither empty nor a missing token.
+    cells : tuple or None
+        The column's distinct cells as read for it (``_unique_cells``), which
+        :func:`numeric_share` reads again (a third of a wide table's role inference).
     """
 
     header: str | None = None
     written: dict[str, WrittenUnit] = field(default_factory=dict)
     n_numbers: int = 0
     n_cells: int = 0
+    cells: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def keys(self) -> list[str]:
@@ -982,6 +986,7 @@ def column_units(values: pd.Series, name: object = None,
     if cells is None:
         return ColumnUnits(header=header)
     rows_of, uniques, counts, token, number = cells
+    kept = (rows_of, uniques, counts, token.copy(), number.copy())  # before the changes
     if name is not None and VIRAL_LOAD.search(str(name)):  # "4.1 log": a load, no unit
         logs = [i for i in np.flatnonzero(~number & ~token)
                 if log_count(uniques.iat[i]) is not None
@@ -1030,7 +1035,7 @@ def column_units(values: pd.Series, name: object = None,
                                    examples=tuple(uniques.iat[i] for i in u["cells"][:3]))
     return ColumnUnits(header=header, written=written,
                        n_numbers=int(counts[number & ~token].sum()),
-                       n_cells=int(counts[~token].sum()))
+                       n_cells=int(counts[~token].sum()), cells=kept)
 
 
 def cell_text(values: pd.Series) -> pd.Series:
@@ -1574,7 +1579,7 @@ def _grouped_only(values: pd.Series, mark: str, grouped: re.Pattern, other: re.P
 
 
 def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
-                  unit: str | None = None) -> float:
+                  unit: str | None = None, cells: tuple | None = None) -> float:
     """Share of a column's non-missing cells that are numbers.
 
     Parameters
@@ -1585,6 +1590,9 @@ def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         Normalised missing tokens; cells holding one are left out of the share.
     unit : str, optional
         The column's unit: cells written with it ("1420 g") count as numbers.
+    cells : tuple, optional
+        ``ColumnUnits.cells`` of :func:`column_units` on the same column and tokens: its
+        distinct cells, not read again.
 
     Returns
     -------
@@ -1599,10 +1607,12 @@ def numeric_share(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         return 0.0
     if pd.api.types.is_numeric_dtype(values):
         return 1.0
-    cells = _unique_cells(values, missing_tokens)
     if cells is None:
-        return 0.0
+        cells = _unique_cells(values, missing_tokens)
+        if cells is None:
+            return 0.0
     _, uniques, counts, token, number = cells
+    number = number.copy()  # changed below
     if unit:
         other = np.flatnonzero(~number & ~token)
         number[other] = [with_unit(uniques.iat[i], unit) is not None for i in other]
