@@ -26,24 +26,53 @@ def server():
 
 
 @pytest.fixture
-def fresh_server():
-    """A server of its own: the test's first request is the server's first request."""
-    proc, url = serve("app.py", ROOT)
-    yield url
-    stop(proc)
-
-
-@pytest.fixture
 def browser():
     ARTIFACTS.mkdir(exist_ok=True)
     with chromium() as b:
         yield b
 
 
+def test_fresh_server_first_request_shows_our_navigation(server, browser):
+    """Issue 9.11: a deep link as a fresh server's first request shows our navigation and
+    the page, never Streamlit's file-name list of pages/ ("app, classifiers, data ...").
+    The module's first test: its request is the server's first (a server of its own
+    cost every run a start and an encoding of the sample)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    outside = []  # clinical data stays on the machine: no request leaves the app's server
+    page.on("request", lambda r: None if r.url.startswith((server, "data:", "blob:"))
+            else outside.append(r.url))
+    page.goto(f"{server}/model", wait_until="domcontentloaded")
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        # sampled while loading: the built-in file-name navigation must never show
+        assert page.locator("[data-testid='stSidebarNav']").count() == 0
+        if page.locator("h1", has_text="Model").count() and \
+                page.locator("[data-testid='stPageLink']").count() == 6:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("the Model page with our navigation did not appear")
+    links = page.locator("[data-testid='stPageLink']").all_inner_texts()
+    # each link: its Material icon (a font ligature, e.g. "map") and its title
+    assert [t.strip().split("\n")[-1] for t in links] == ["Explore", "Data", "Model", "New patient",
+                                          "Classifiers", "How it works"]
+    assert page.get_by_text("app", exact=True).count() == 0
+    assert page.url.endswith("/model")
+    _settle(page)
+    assert page.locator("[data-testid='stSidebarNav']").count() == 0
+    _no_error(page)
+    # the tab's icon included (a Material page icon is fetched from fonts.gstatic.com)
+    assert outside == []
+    # the URL follows the page
+    _go(page, "Classifiers", "Classifiers")
+    assert page.url.endswith("/classifiers")
+    page.close()
+
+
 def test_sample_map_and_lookalikes_in_chromium(server, browser):
     page = browser.new_page(viewport={"width": 1400, "height": 1800})
-    # A deep link as the server's very first request (Streamlit then runs the page
-    # file before app.py): the page must still find its session state.
+    # A deep link as a new session's first request: the page must find its session
+    # state (the server's very first request is the test above's).
     page.goto(f"{server}/how_it_works", wait_until="domcontentloaded")
     page.get_by_text("How SparGE works").first.wait_for(timeout=90_000)
     page.get_by_text("Fill the gaps").first.wait_for(timeout=60_000)
@@ -114,41 +143,6 @@ def _shots(page, name: str) -> None:
         page.screenshot(path=str(ARTIFACTS / f"{name}_{width}.png"), full_page=True)
     page.set_viewport_size({"width": 1400, "height": 1000})
     _settle(page, 0.5)
-
-
-def test_fresh_server_first_request_shows_our_navigation(fresh_server, browser):
-    """Issue 9.11: a deep link as a fresh server's first request shows our navigation and
-    the page, never Streamlit's file-name list of pages/ ("app, classifiers, data ...")."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    outside = []  # clinical data stays on the machine: no request leaves the app's server
-    page.on("request", lambda r: None if r.url.startswith((fresh_server, "data:", "blob:"))
-            else outside.append(r.url))
-    page.goto(f"{fresh_server}/model", wait_until="domcontentloaded")
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        # sampled while loading: the built-in file-name navigation must never show
-        assert page.locator("[data-testid='stSidebarNav']").count() == 0
-        if page.locator("h1", has_text="Model").count() and \
-                page.locator("[data-testid='stPageLink']").count() == 6:
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail("the Model page with our navigation did not appear")
-    links = page.locator("[data-testid='stPageLink']").all_inner_texts()
-    # each link: its Material icon (a font ligature, e.g. "map") and its title
-    assert [t.strip().split("\n")[-1] for t in links] == ["Explore", "Data", "Model", "New patient",
-                                          "Classifiers", "How it works"]
-    assert page.get_by_text("app", exact=True).count() == 0
-    assert page.url.endswith("/model")
-    _settle(page)
-    assert page.locator("[data-testid='stSidebarNav']").count() == 0
-    _no_error(page)
-    # the tab's icon included (a Material page icon is fetched from fonts.gstatic.com)
-    assert outside == []
-    # the URL follows the page
-    _go(page, "Classifiers", "Classifiers")
-    assert page.url.endswith("/classifiers")
-    page.close()
 
 
 def test_setup_train_and_classifiers_in_chromium(server, browser):
