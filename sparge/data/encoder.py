@@ -233,6 +233,8 @@ def guess_feature_count(df: pd.DataFrame, id_column: str | None = None,
         return Encoder(id_column=id_column, label_column=label_column).feature_column_count(df)
     except DataError:  # the encoding will say what is wrong; count the other columns
         return len(cols) - sum(c is not None for c in (id_column, label_column))
+
+
 def surely_features(df: pd.DataFrame, id_column: str | None = None,
                     label_column: str | None = None, enough: int | None = None) -> int:
     """How many columns of ``df`` are surely features, counted without reading the table
@@ -1119,9 +1121,6 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.thousands_comma_ = self._learn_thousands_comma(df, roles)
         self.score_maxima_: dict[str, int] = {}  # learned as the columns are read
         self.detection_limits_: dict[str, float] = {}
-        # rows of the cells written as a limit ("<0.1", "not detected"), by column: the
-        # laboratory's limit, never a value to check (this fit's table only)
-        self._limit_rows: dict[str, np.ndarray] = {}
         self.zero_columns_: list[str] = []
         self.unable_values_: dict[str, float] = {}
         self.merged_spellings_: dict[str, list[list[str]]] = {}  # by _build_table
@@ -1132,7 +1131,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.roles_ = roles
         self.input_columns_ = cols
         features = [c for c in cols if roles[c] in ("numeric", "categorical")]
-        X = self._filter_features(self._encode(df, features, report), features, report)
+        # rows of the cells written as a limit ("<0.1", "not detected"), by column: the
+        # laboratory's limit, never a value to check (this table's, not kept)
+        limit_rows: dict[str, np.ndarray] = {}
+        X = self._filter_features(self._encode(df, features, report,
+                                               limit_rows=limit_rows),
+                                  features, report)
         labels = (self.labels(df) if self.label_column is not None
                   and self.label_column in df.columns else None)  # read once for all
         if labels is not None:
@@ -1158,8 +1162,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         warn_rows_under_another_id(df, X, self.naming_column(df), copies, report)
         self.value_units_ = self._units_from_values(X, report)
         # the cells written as a limit are known once every column is read: never a value
-        # to check, and not kept by the fitted encoder (this table's rows)
-        self._far_values(X, report, limits=self.__dict__.pop("_limit_rows", {}))
+        # to check
+        self._far_values(X, report, limits=limit_rows)
         if self.clear_far or self.convert_slips:
             X = self._cleared(X, report)
         X = self._derive_body_size(X, report)
@@ -2092,12 +2096,15 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ encode
     def _encode(self, df: pd.DataFrame, features: list[str],
-                report: ValidationReport, new: bool = False) -> np.ndarray:
+                report: ValidationReport, new: bool = False,
+                limit_rows: dict[str, np.ndarray] | None = None) -> np.ndarray:
         """Encode ``features`` of ``df`` with the fitted roles and table (read-only).
 
         ``new`` (patients after the fit): a value written in another unit than its
         column's is converted when the conversion is exact (:class:`KnownConversions`),
-        even if no training patient used that unit, and the report says so."""
+        even if no training patient used that unit, and the report says so.
+        ``limit_rows`` (filled when given): the rows of each column's cells written as a
+        limit ("<0.1", "not detected")."""
         X = np.full((len(df), len(features)), np.nan)
         commas: dict[str, int] = {}
         for j, col in enumerate(features):
@@ -2132,8 +2139,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                     self.score_maxima_[col] = int(info["out_of"])
                 if not new and info.get("detection_limit") is not None:
                     self.detection_limits_[col] = float(info["detection_limit"])
-                if not new and (info["censored"] or info.get("not_detected")):
-                    self._limit_rows[col] = np.array(
+                if limit_rows is not None and (info["censored"] or info.get("not_detected")):
+                    limit_rows[col] = np.array(
                         [r for r, _ in info["censored"]]
                         + [r for r, _ in info.get("not_detected") or ()], dtype=int)
                 if not new and info.get("writes_zero"):
