@@ -18,9 +18,11 @@ import numpy as np
 import streamlit as st
 
 from sparge.app import plots_lecture as pt
+from sparge.app.lookalikes import wrapped_table
 from sparge.data.safe_text import md_escape
 from sparge.services import teaching as tc
 from sparge.services.display import outcome_order, safe_filename
+from sparge.services.glossary import GLOSSARY, glossary_frame
 
 
 def say(text: str) -> None:
@@ -731,6 +733,18 @@ def model_note(ctx: Context) -> None:
             "controls work on the toy cohort only.")
 
 
+def glossary() -> None:
+    """The words of the app and the lecture, searchable (reading mode, under the title)."""
+    with st.expander(f"Glossary: {len(GLOSSARY)} words of the app and the lecture"):
+        search = st.text_input("Find a word", key="teach_glossary_search",
+                               placeholder="e.g. similarity, forest, precision")
+        frame = glossary_frame(search)
+        if frame.empty:
+            st.info(f"No entry holds every word of '{md_escape(search, 80)}'.")
+        else:
+            wrapped_table(frame, ["Term", "Meaning", "Where"], {})
+
+
 def lecture() -> None:
     """The whole page: title (reading mode), controls, then the steps."""
     if not st.session_state.get("teach_present", False):
@@ -738,6 +752,7 @@ def lecture() -> None:
         st.caption("Follow one patient from its raw row to its look-alikes. On the toy cohort "
                    "every control refits the model; on the current model the pictures show "
                    "what it did.")
+        glossary()
     else:
         st.markdown(PRESENT_CSS, unsafe_allow_html=True)
     present, ctx, nav = header_controls(context)

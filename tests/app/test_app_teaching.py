@@ -86,6 +86,31 @@ def test_reading_mode_draws_every_step_with_formulas(toy_page):
     assert "the rank cap keeps 2" in text and "hidden from the model" in text
 
 
+def test_the_glossary_defines_the_words_and_finds_one(toy_page):
+    """A teacher's class meets "trace ratio", "sparse weight", "precision@10": the
+    reading mode has them defined in one searchable glossary, which says where each is
+    met."""
+    from sparge.services.glossary import GLOSSARY
+
+    at = toy_page
+    box = next(e for e in at.expander if e.label.startswith("Glossary"))
+    assert f"{len(GLOSSARY)} words" in box.label
+    table = box.table[0].value
+    assert len(table) == len(GLOSSARY) and list(table.columns) == ["Meaning", "Where"]
+    box.text_input(key="teach_glossary_search").input("stiefel").run()
+    ok(at)
+    box = next(e for e in at.expander if e.label.startswith("Glossary"))
+    table = box.table[0].value
+    assert [str(i) for i in table.index] == ["Stiefel manifold"]
+    assert "orthonormal" in table.iloc[0]["Meaning"]
+    assert table.iloc[0]["Where"].replace("\\", "").startswith("lecture: 5 · The embedding")
+    box.text_input(key="teach_glossary_search").input("zebra").run()
+    box = next(e for e in at.expander if e.label.startswith("Glossary"))
+    assert not box.table and "No entry holds every word of 'zebra'" in box.info[0].value
+    box.text_input(key="teach_glossary_search").input("").run()  # as the next tests expect
+    assert not at.info or len(at.info) == sum(bool(s.correction) for s in STEPS)
+
+
 @pytest.mark.parametrize("key, value, figure_title", [
     ("teach_rank", 4, "Singular values"),
     ("teach_completion_lambda", 0.3, "Singular values"),
