@@ -246,7 +246,11 @@ elif go:
               "forest_proximity": forest_proximity,
               "max_fit_samples": int(max_fit_samples) or None,
               "neighbor_search": neighbor_search, "anchor_weight": anchor_weight}
-    ss.train_form_kept = (ss.get("cohort_name"), params)  # kept through a re-encoding
+    # kept through a re-encoding; "Use the outcome" only when it could be chosen
+    # (walk-through 82 trained without an outcome, chose one, re-encoded, and the
+    # untouched form trained without it again, "changed from the defaults")
+    ss.train_form_kept = (ss.get("cohort_name"), params if has_labels else
+                          {k: v for k, v in params.items() if k != "supervised"})
     stages = ["completion", "dictionary", "codes", "refinement", "forest", "embedding"]
     progress_box = st.empty()  # the bars go once training has ended
     with progress_box.container():

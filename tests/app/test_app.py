@@ -161,6 +161,28 @@ def test_the_training_form_keeps_the_settings_last_trained_with(small_cohort):
     assert next(c for c in at.checkbox if c.label.startswith("Use the outcome")).value
 
 
+def test_an_outcome_chosen_after_an_unsupervised_training_is_used(small_cohort):
+    """Walk-through 82 encoded without an outcome (none was guessed), trained, chose the
+    outcome, encoded again and trained with the untouched form: without the outcome
+    again, "Use the outcome changed from the defaults", a choice it never made."""
+    no_outcome = encode_cohort(read_table(SMALL), id_column="Subject ID")
+    at = start("pages/model.py", cohort=no_outcome, cohort_name="clinic.csv")
+    box = next(c for c in at.checkbox if c.label.startswith("Use the outcome"))
+    assert box.disabled and box.value is False
+    next(s for s in at.slider if s.label == "Refinement iterations").set_value(0)
+    train_button(at).click().run()
+    assert not at.exception and at.session_state["model"].supervised is False
+    at.switch_page("pages/data.py").run()
+    at.session_state["cohort"] = small_cohort  # the same table, its outcome chosen
+    at.switch_page("pages/model.py").run()
+    box = next(c for c in at.checkbox if c.label.startswith("Use the outcome"))
+    assert not box.disabled and box.value is True
+    said = " ".join(c.value for c in at.caption)
+    assert "Use the outcome" not in said and "Refinement iterations" in said  # chosen
+    train_button(at).click().run()
+    assert not at.exception and at.session_state["model"].supervised is True
+
+
 def test_training_past_the_resource_limit_asks_first(small_cohort, monkeypatch):
     """Issue 10.7: past the limit the form names it and trains only when confirmed."""
     import sparge.services.resources as resources
