@@ -284,7 +284,12 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
 #: table trained without one). Not the past: "Admissions in previous 12 months".
 _WINDOW = re.compile(r"\b(?:within|at|by)\s{1,3}(?:(?:\d{1,3}|one|two|three|five|ten)\s{0,3}"
                      r"[\s\-]?(?:days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)|age\s{1,3}\d{1,3})"
-                     r"\b", re.IGNORECASE)
+                     r"\b|"
+                     # walk-through 82's "Pulmonary exacerbation requiring IVs in next 12
+                     # months" trained as an input, the model unsupervised, unsaid
+                     r"\b(?:next|following|subsequent|ensuing)\s{1,3}(?:(?:\d{1,3}|one|two|"
+                     r"three|five|six|ten|twelve)\s{0,3}[\s\-]?)?(?:days?|weeks?|wks?|months?|"
+                     r"mths?|years?|yrs?|year)\b", re.IGNORECASE)
 
 
 #: A window written after an event without "within": "Admission DKA/HHS/severe hypo
@@ -322,13 +327,19 @@ _YES_NO_EVENT = re.compile(
     r"biopsy[\s_\-]+(?:positive|result)|positive[\s_\-]+biopsy|"
     # a fertility treatment's (walk-through 81's "Live birth" went to the model as an
     # input beside the embryos transferred)
-    r"live[\s_\-]*birth|(?:clinical|ongoing|viable)[\s_\-]+pregnancy",
+    r"live[\s_\-]*birth|(?:clinical|ongoing|viable)[\s_\-]+pregnancy|"
+    # a chronic disease's flare (walk-through 82's cystic fibrosis clinic)
+    r"exacerbation|\bflare",
     re.IGNORECASE)
 #: A yes/no column defined by a threshold, "(>=1000 mL)", "> 7 days": a derived
 #: outcome, preferred to a plain event (the export's "NICU admission" came first).
 _THRESHOLD_NAMED = re.compile(r"(?:[<>]=?|[≤≥])\s{0,3}\d")
 #: ... and not one the patient had before ("Previous admission", "History of stroke").
-_PAST = re.compile(r"previous|prior|history|\bhx\b|past|before|pre-?existing|baseline",
+_PAST = re.compile(r"previous|prior|history|\bhx\b|past|before|pre-?existing|baseline|"
+                   # "Exacerbations (last 12m)", "IV courses in the last year"; not
+                   # "Status at last contact"
+                   r"\blast\s{0,3}(?:\d{1,3}\s{0,3}[\s\-]?)?(?:days?|d|weeks?|wks?|w|months?|"
+                   r"mths?|m|years?|yrs?|yr|y)\b|\b(?:in|over|during)\s{1,3}the\s{1,3}last\b",
                    re.IGNORECASE)
 
 

@@ -204,15 +204,29 @@ def names_site(name: str) -> bool:
     return _SITE_NAME.fullmatch(str(name)[:80]) is not None
 
 
+#: A window before the visit: "(last 12m)", "in the past year", "previous 6 months". A
+#: count of hospital days in it is known at the visit (walk-through 82's "Hospital days
+#: (last 12m)" was left out as a length of stay, its "IV courses (last 12m)" kept).
+PAST_WINDOW = re.compile(
+    r"\b(?:last|past|previous|prior|preceding)\s{0,3}(?:\d{1,3}\s{0,3}[\s\-]?)?"
+    r"(?:days?|d|weeks?|wks?|w|months?|mths?|m|years?|yrs?|yr|y)\b|"
+    r"\b(?:in|over|during)\s{1,3}the\s{1,3}(?:last|past|previous|preceding)\b",
+    re.IGNORECASE)
+
+
 def looks_like_follow_up(name: str) -> bool:
-    """Whether a column is named like a follow-up, time-to-event or length-of-stay column.
+    """Whether a column is named like a follow-up, time-to-event or length-of-stay column
+    (not one counted over a window before the visit, :data:`PAST_WINDOW`).
 
     Examples
     --------
     >>> looks_like_follow_up("Follow-up (days)"), looks_like_follow_up("Time since diagnosis")
     (True, False)
+    >>> looks_like_follow_up("Hospital days"), looks_like_follow_up("Hospital days (last 12m)")
+    (True, False)
     """
-    return bool(FOLLOW_UP_NAME.search(str(name).strip()))
+    text = str(name).strip()
+    return bool(FOLLOW_UP_NAME.search(text)) and not PAST_WINDOW.search(text)
 
 
 def looks_like_dates(text: pd.Series) -> bool:

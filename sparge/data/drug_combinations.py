@@ -23,7 +23,7 @@ REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b
                             r"erythropoie|\bepo\b|antibiotic|\babx\b|antimicrob|"
                             r"antipsychotic|antidepressant|cognitive enhancer|achei|"
                             r"cholinesterase|dmard|biologic|\bjak|steroid|"
-                            r"immunosuppress",
+                            r"immunosuppress|modulator|cftr|nebuli[sz]ed|inhaled",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -258,6 +258,22 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("metolazone",), "metolazone"),
     **dict.fromkeys(("indapamide",), "indapamide"),
     **dict.fromkeys(("digoxin", "lanoxin"), "digoxin"),
+    # a cystic fibrosis clinic's CFTR modulators and inhaled treatments (walk-through 82:
+    # "Kaftrio (ETI)", "Kaftrio", "ETI" and "elexacaftor-tezacaftor-ivacaftor" were four
+    # answers; "Colomycin" and "Colomycin 2MU bd" two)
+    **dict.fromkeys(("ivacaftor", "iva", "ivacaftorkalydeco"), "ivacaftor"),
+    **dict.fromkeys(("lumacaftor", "lum", "luma"), "lumacaftor"),
+    **dict.fromkeys(("tezacaftor", "tez", "teza"), "tezacaftor"),
+    **dict.fromkeys(("elexacaftor", "elx", "elexa"), "elexacaftor"),
+    **dict.fromkeys(("vanzacaftor", "vanza"), "vanzacaftor"),
+    **dict.fromkeys(("deutivacaftor",), "deutivacaftor"),
+    **dict.fromkeys(("dornasealfa", "dornasealpha", "dnase", "rhdnase", "pulmozyme"),
+                    "dornase alfa"),
+    **dict.fromkeys(("colistimethate", "colistimethatesodium", "colistin", "colomycin",
+                     "promixin", "colobreathe"), "colistimethate"),
+    **dict.fromkeys(("tobramycin", "tobi", "tobipodhaler", "bramitob", "nebtob"),
+                    "tobramycin"),
+    **dict.fromkeys(("aztreonam", "aztreonamlysine", "cayston"), "aztreonam"),
     **dict.fromkeys(("ivabradine", "procoralan"), "ivabradine"),
     **dict.fromkeys(("hydralazine",), "hydralazine"),
     **dict.fromkeys(("isosorbidemononitrate", "ismn", "isosorbidedinitrate", "isdn"),
@@ -325,6 +341,15 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "crestor": ("rosuvastatin",), "pravachol": ("pravastatin",), "dapt": ("aspirin",
                                                                           "clopidogrel"),
     "pip/taz": ("piperacillin-tazobactam",), "pip-taz": ("piperacillin-tazobactam",),
+    # CFTR modulators by brand and short name (Kaftrio is taken with an evening
+    # ivacaftor tablet: "Kaftrio + Kalydeco" names the same three drugs)
+    "kalydeco": ("ivacaftor",), "orkambi": ("lumacaftor", "ivacaftor"),
+    "symkevi": ("tezacaftor", "ivacaftor"), "symdeko": ("tezacaftor", "ivacaftor"),
+    "kaftrio": ("elexacaftor", "tezacaftor", "ivacaftor"),
+    "trikafta": ("elexacaftor", "tezacaftor", "ivacaftor"),
+    "eti": ("elexacaftor", "tezacaftor", "ivacaftor"),
+    "elx/tez/iva": ("elexacaftor", "tezacaftor", "ivacaftor"),
+    "alyftrek": ("vanzacaftor", "tezacaftor", "deutivacaftor"),
     "aranesp": ("darbepoetin",), "eprex": ("epoetin",), "epogen": ("epoetin",),
     "procrit": ("epoetin",), "binocrit": ("epoetin",), "retacrit": ("epoetin",),
     "neorecormon": ("epoetin",), "abseamed": ("epoetin",), "silapo": ("epoetin",),
@@ -336,7 +361,8 @@ _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant"
                       "nil abx", "no antibiotics", "not on antibiotics", "none given"})
 #: A dose and how often after a drug's name: "apixaban 5mg bd", "warfarin 3 mg od",
 #: "enoxaparin 40 mg sc daily" (bounded runs: no backtracking on a hostile cell).
-_DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml)\b"
+_DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
+                   r"million units?)\b"
                    r"[a-z0-9 ./]{0,40}(?:-week(?:ly)?[a-z0-9 ./]{0,20})?$")
 #: How often, with a slash: "3x/wk", "1/7", "2/52", "once/day".
 _PER_TIME = re.compile(r"/ ?(?:wk|wks|week|weeks|day|days|d|7|52|12|month|months|mo|"
@@ -385,6 +411,12 @@ def _part_drugs(part: str) -> frozenset[str] | None:
         bare = _TAIL.sub("", part)
     if bare == part:  # a dose without its unit: "Exelon patch 4.6" (walk-through 62)
         bare = _BARE_DOSE.sub("", part)
+    if bare == part and "-" in part:
+        # generic names joined by hyphens, "elexacaftor-tezacaftor-ivacaftor" (walk-
+        # through 82), each a drug of its own ("co-amoxiclav" is one name, read above)
+        pieces = [_DRUGS.get(p.strip()) for p in part.split("-")]
+        return frozenset(pieces) if len(pieces) >= 2 and all(
+            p is not None and len(p) > 3 for p in pieces) else None
     return _part_drugs(bare.strip()) if bare != part and bare.strip() else None
 
 
@@ -422,6 +454,13 @@ def drug_set(answer: str) -> frozenset[str] | None:
         return frozenset({"(no drug)"})
     if key.replace(" ", "") in _COMBINATIONS:  # "B/F/TAF", "DRV/r": one name
         return _COMBINATIONS[key.replace(" ", "")]
+    # a brand with its drugs in brackets, "Symkevi (tez/iva)": the brand's, when the
+    # brackets name the same drugs or none known here
+    named = re.fullmatch(r"(.{1,60}?) ?\(([^()]{1,40})\)", key)
+    if named is not None and "/" in named.group(2):
+        outer, inner = drug_set(named.group(1)), drug_set(named.group(2))
+        if outer is not None and (inner is None or inner == outer):
+            return outer
     # a route or a rate with a slash is no second drug: "MTX 15mg/wk s/c" (the "c" of
     # "s/c" read as cobicistat), "20mg/wk"; nor does it end the answer ("mtx 25 mg po
     # weekly and Sulphasalazine 2g/day" lost its second drug as one dose)

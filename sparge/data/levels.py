@@ -1021,6 +1021,13 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "declinedimmunizations", "refusedmmr"),
         ("none", "unimmunised", "unimmunized", "unvaccinated", "notimmunised",
          "notimmunized", "notvaccinated", "no"))),
+    # walk-through 82's cystic fibrosis clinic: "PI" beside "Insufficient", "PS" beside
+    # "Sufficient" in its pancreatic status
+    (("pancrea", "exocrine"), (
+        ("insufficient", "pi", "pancreaticinsufficient", "pancreaticinsufficiency",
+         "insufficiency", "exocrineinsufficiency", "epi"),
+        ("sufficient", "ps", "pancreaticsufficient", "pancreaticsufficiency",
+         "sufficiency"))),
     # walk-through 22's diabetes clinic: T2, T2DM, Type 2 and Type II for one answer
     (("diabet", "dm type", "type of dm"), (
         ("type2", "t2dm", "t2", "t2d", "dm2", "dmii", "dmtype2", "typeii", "type2dm",

@@ -562,7 +562,13 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\boxford (?:hip |knee |shoulder )?score\b|\bo[hk]s\b", 0.0, 48.0),
     (r"(?:\bbmi\b|body mass index)(?! (?:centile|percentile|pctl|z|zscore|sds|sd|change|"
      r"delta|for age))", 8.0, 150.0),
-    (r"\beq ?5d(?: 5l| 3l)? index\b", -0.6, 1.0), (r"\beq ?vas\b", 0.0, 100.0))
+    (r"\beq ?5d(?: 5l| 3l)? index\b", -0.6, 1.0), (r"\beq ?vas\b", 0.0, 100.0),
+    # walk-through 82's cystic fibrosis clinic: an FEV1 of 950 % predicted (a doubled
+    # digit: 95) and a sweat chloride of 1050 mmol/L (the highest seen are about 160)
+    (r"\b(?:pp ?)?(?:fev ?1|fvc|tlco|dlco|kco|pef|pefr)(?: ?pp)?\b(?: [a-z]+)?"
+     r" (?:pred|predicted|pp|percent predicted)\b|"
+     r"\bpp ?(?:fev ?1|fvc)\b|\b(?:fev ?1|fvc) ?pp\b", 0.0, 200.0),
+    (r"\bsweat (?:chloride|cl|test)\b", 0.0, 200.0))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count).
 _PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})
