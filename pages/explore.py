@@ -309,8 +309,8 @@ if sel_row is not None:
         st.info(f"Not used for training: {md_escape(index.reason[sel_row], 300)}. Its "
                 f"look-alikes are found among the {len(model.embedding_):,} training patients "
                 "from its own values (the model completes its gaps).")
-    elif caveat := training_patient_caveat(model):
-        st.caption(caveat)
+    elif caveat := training_patient_caveat(model, outcome, table):
+        st.caption(md_escape(caveat, 900))
     st.slider("Number of look-alikes", 3, 50, 10, key="explore_k",
               help="Also ringed on the map.")
     if match is not None:

@@ -42,8 +42,9 @@ def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None
 
 
 #: Columns whose answers written two ways are merged by default, by name: a sex, a
-#: smoking status, a diabetes type, a side of the body, a pancreatic status. The words of one of their groups
-#: of :data:`~sparge.data.levels.SYNONYMS` are one answer beyond doubt there ("F" and
+#: smoking status, a diabetes type, a side of the body, a pancreatic status. The words of
+#: one of their groups of :data:`~sparge.data.levels.SYNONYMS` are one answer beyond
+#: doubt there ("F" and
 #: "Female" in a Sex column, "Ex" and "ex-smoker" in a smoking column, "L" and "left" in
 #: a Side column); in other columns the groups are offered, not applied ("m" may mean
 #: "mild"). Walk-through 78's user skipped the offer, and a woman's look-alikes were

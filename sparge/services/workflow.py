@@ -679,19 +679,37 @@ def not_learned_reason(model: SparGE) -> str:
     return "not in this model's training patients"
 
 
-def training_patient_caveat(model: SparGE) -> str:
+def training_patient_caveat(model: SparGE, outcome=None,
+                            table: pd.DataFrame | None = None) -> str:
     """What to keep in mind about a training patient's look-alikes ("" when nothing).
 
     A supervised model pulled the training patients of one outcome together, so a
     training patient's look-alikes share its outcome more often than a new patient's
     would (a walk-through read 100 % here against 56 % in the held-out check).
+
+    Parameters
+    ----------
+    outcome : the patient's own outcome, or None
+    table : its look-alikes (:func:`lookalike_table`, with ``outcome``), or None. When
+        fewer than half of them share the patient's outcome, the caveat says so first:
+        walk-through 82 read "9 of 10 look-alikes had 'Yes'" for a patient with "No"
+        beside the general warning that they share it *more* often, and was puzzled.
     """
     if not getattr(model, "supervised", False) or getattr(model, "y_", None) is None:
         return ""
-    return ("This patient is one of the training patients, and the model learned from "
+    text = ("This patient is one of the training patients, and the model learned from "
             "their outcomes: its look-alikes share its outcome more often than a new "
             "patient's would. For how far to trust the look-alikes of a new patient, run "
             "the held-out check on the Model page.")
+    if outcome is None or table is None or "outcome" not in table or not len(table):
+        return text
+    same = int((table["outcome"].astype(str) == str(outcome)).sum())
+    if 2 * same >= len(table):
+        return text
+    return (f"Only {same} of its {len(table)} look-alikes had its own outcome "
+            f"('{str(outcome)[:60]}'), although the model learned from it: on the measures "
+            "the model reads, this patient resembles patients with another outcome (an "
+            "unusual course, or what the table does not hold). " + text)
 
 
 def cohort_patients(model: SparGE, cohort: Cohort) -> PatientIndex:

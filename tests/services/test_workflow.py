@@ -128,6 +128,16 @@ def test_a_supervised_models_training_patients_carry_a_caveat(trained):
 
     model, _ = trained
     assert model.supervised and "held-out check" in training_patient_caveat(model)
+    # most look-alikes with another outcome: said first (walk-through 82 read "9 of 10
+    # had 'Yes'" for a "No" patient beside "they share its outcome more often")
+    table = pd.DataFrame({"outcome": ["Yes"] * 9 + ["No"]})
+    said = training_patient_caveat(model, "No", table)
+    assert said.startswith("Only 1 of its 10 look-alikes had its own outcome ('No')")
+    assert said.endswith(training_patient_caveat(model))
+    for outcome in ("Yes", None):  # most share it, or no outcome known: the general words
+        assert training_patient_caveat(model, outcome, table) == training_patient_caveat(model)
+    half = pd.DataFrame({"outcome": ["Yes"] * 5 + ["No"] * 5})
+    assert training_patient_caveat(model, "No", half) == training_patient_caveat(model)
 
 
 def test_model_params_refit_the_same_settings(trained):
