@@ -44,11 +44,11 @@ def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None
 #: Columns whose answers written two ways are merged by default, by name: a sex, a
 #: smoking status, a diabetes type, a side of the body, a pancreatic status. The words of
 #: one of their groups of :data:`~sparge.data.levels.SYNONYMS` are one answer beyond
-#: doubt there ("F" and
-#: "Female" in a Sex column, "Ex" and "ex-smoker" in a smoking column, "L" and "left" in
-#: a Side column); in other columns the groups are offered, not applied ("m" may mean
-#: "mild"). Walk-through 78's user skipped the offer, and a woman's look-alikes were
-#: those written "F" like her, not those written "Female".
+#: doubt there ("F" and "Female" in a Sex column, "Ex" and "ex-smoker" in a smoking
+#: column, "L" and "left" in a Side column, "PI" and "Insufficient" in a pancreatic
+#: status); in other columns the groups are offered, not applied ("m" may mean "mild").
+#: Walk-through 78's user skipped the offer, and a woman's look-alikes were those
+#: written "F" like her, not those written "Female".
 DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm type|side|"
                                 r"laterality|pancrea\w*)\b", re.IGNORECASE)
 
