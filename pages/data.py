@@ -300,8 +300,12 @@ def _age_form(cohort, choices) -> None:
     """Add an age from a date of birth (the Encoder's ``ages``), or remove one."""
     enc = cohort.encoder
     added = dict(getattr(enc, "ages_", {}) or {})
+    own = table_ages(cohort.features, enc.roles_, added)
     title = "Add an age from a date of birth" + (
-        f" ('{md_escape(choices.born)}')" if choices.born and not added else "")
+        f" ('{md_escape(choices.born)}')" if choices.born and not added else "") + (
+        # walk-through 82 read the offer as a missing age beside its "Age (yrs)"
+        f": the table has {md_escape(quoted_names(own))} already" if own and not added
+        else "")
     with st.expander(title):
         for name, spec in added.items():
             a, b = st.columns([4, 1])
@@ -356,7 +360,6 @@ def _age_form(cohort, choices) -> None:
                                              "infant's age is better in days or months.")
         name = st.text_input("Name of the new column", key=f"age_name_{at}_{unit}",
                              value=age_name(at, [str(c) for c in cohort.df.columns], unit))
-        own = table_ages(cohort.features, enc.roles_, added)
         # once per table and date of birth: reading every date on each rerun was slow
         by_default, has = session_cache(
             "age_replaces", (cohort, born, tuple(own), at, ORDERS[order]),

@@ -143,6 +143,9 @@ def test_an_age_from_the_date_of_birth_replaces_the_tables_own_age():
                          / 365.2425).round())
     at = _encoded(df, "export.csv")
     assert "Age" in at.session_state["cohort"].features
+    # the offer says the table has an age (walk-through 82 read it as a missing one)
+    assert "Add an age from a date of birth ('DOB'): the table has 'Age' already" in \
+        [e.label.replace("\\", "") for e in at.expander]
     box = at.checkbox(key="age_replace_DOB")
     assert box.value and "table's own \\'Age\\'" in box.label  # escaped for Markdown
     at.button(key="age_add").click().run()
