@@ -75,7 +75,9 @@ def test_sample_map_and_lookalikes_in_chromium(server, browser):
     # state (the server's very first request is the test above's).
     page.goto(f"{server}/how_it_works", wait_until="domcontentloaded")
     page.get_by_text("How SparGE works").first.wait_for(timeout=90_000)
-    page.get_by_text("Fill the gaps").first.wait_for(timeout=60_000)
+    # the step's heading (the glossary, folded, names the step too)
+    page.get_by_role("heading", name="1 · Fill the gaps with a low-rank matrix").first.wait_for(
+        timeout=60_000)
     assert page.locator("[data-testid='stException']").count() == 0
     assert page.get_by_text("This app has encountered an error").count() == 0
     # the map typed by its name: Streamlit serves the default page at "/" only, and a
