@@ -9,9 +9,11 @@ from collections.abc import Mapping
 import pandas as pd
 
 from sparge.data.levels import (
+    GENETIC_COLUMN,
     abbreviated_levels,
     infer_levels,
     numeral_key,
+    protein_key,
     shown_answer,
     spellings,
     synonym_groups,
@@ -59,7 +61,8 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     column named as :data:`DEFAULT_MERGE_NAME` says, two words of one of its synonym
     groups; in any column, the same words but for Roman or Arabic numerals, spaces,
     hyphens or full stops, with a word besides the numeral ("Type II" and "type 2"; not
-    "IV" and "4", which may be a route and a dose).
+    "IV" and "4", which may be a route and a dose); in a column of genotypes, a protein
+    change in three-letter and one-letter codes ("Phe508del" and "F508del").
 
     Examples
     --------
@@ -75,7 +78,11 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
             return True
     worded = all(re.search(r"[a-z]{2,}", re.sub(r"\b(?:i{1,3}|iv|vi{0,3}|ix|x)\b", " ", k))
                  for k in (a, b))
-    return worded and numeral_key(a) == numeral_key(b)
+    if worded and numeral_key(a) == numeral_key(b):
+        return True
+    # a protein change in three-letter and one-letter codes, in a column of genotypes
+    return bool(column and GENETIC_COLUMN.search(str(column))) and a != b and \
+        numeral_key(protein_key(a)) == numeral_key(protein_key(b))
 
 
 def merged_note(pairs_by_column: Mapping[str, list[list[str]]]) -> str:

@@ -155,6 +155,38 @@ def _stage_forms(key: str, named: set[str]) -> list[str]:
     return forms
 
 
+#: Amino acids' three-letter codes and their one-letter ones (HGVS protein notation; "ter"
+#: and "*" a stop, written "X" in the legacy names).
+_AA3 = {"ala": "a", "arg": "r", "asn": "n", "asp": "d", "cys": "c", "gln": "q", "glu": "e",
+        "gly": "g", "his": "h", "ile": "i", "leu": "l", "lys": "k", "met": "m", "phe": "f",
+        "pro": "p", "ser": "s", "thr": "t", "trp": "w", "tyr": "y", "val": "v", "ter": "x"}
+_PROTEIN = re.compile(r"(?<![a-z])(?:p\.?\s?\(?)?(" + "|".join(_AA3) + r")(\d{1,5})("
+                      + "|".join(_AA3) + r"|del|dup|ins|fs|\*|x)?\)?(?![a-z])")
+#: Columns of genotypes or variants, where a protein change is written either way:
+#: walk-through 82's CFTR genotype held "Phe508del/Phe508del" beside "F508del/F508del".
+GENETIC_COLUMN = re.compile(r"genotyp|mutation|mutat|variant|allele|hgvs|cftr|genetic|"
+                            r"\bgenes?\b", re.IGNORECASE)
+
+
+def protein_key(key: str) -> str:
+    """A key with the protein changes in HGVS three-letter codes written in one-letter
+    codes, "p." and brackets dropped.
+
+    Examples
+    --------
+    >>> protein_key("phe508del/phe508del"), protein_key("p.(gly12asp)")
+    ('f508del/f508del', 'g12d')
+    >>> protein_key("gly542ter/asn1303lys"), protein_key("metformin 500")
+    ('g542x/n1303k', 'metformin 500')
+    """
+    def one(m: re.Match) -> str:
+        end = m.group(3) or ""
+        return _AA3[m.group(1)] + m.group(2) + (
+            _AA3.get(end, "x" if end == "*" else end))
+
+    return _PROTEIN.sub(one, key)
+
+
 def _spelling_key(key: str) -> str:
     """A level's key without spaces and punctuation, with British "ae" and "oe" read as
     "e": "Ischaemic", "ischemic" and "ISCHEMIC " give "ischemic"; "ACE-I" gives "acei"."""
@@ -216,7 +248,10 @@ def _one_edit(a: str, b: str) -> bool:
 #: An answer that gives when or which side (a year; right, left, both, the eyes' RE/LE/
 #: OD/OS/OU): beside yes and no, a yes with its detail.
 _YES_DETAIL = re.compile(r"\b(?:19[5-9]\d|20[0-4]\d)\b|\b(?:re|le|od|os|ou|r eye|l eye|"
-                         r"both eyes|both|bilateral|bilat|left|right|lt|rt)\b")
+                         r"both eyes|both|bilateral|bilat|left|right|lt|rt)\b|"
+                         # how it is treated (walk-through 82's CFRD "on insulin")
+                         r"\bon (?:insulin|treatment|tablets|medication|meds)\b|"
+                         r"\b(?:insulin|diet|tablet)[\s-]?(?:treated|controlled)\b")
 #: ... unless it says no, or is unsure.
 _NOT_YES = re.compile(r"\b(?:no|not|never|none|nil|neg|negative|declined|refused|unknown|"
                       r"unsure|awaiting|planned|listed|waiting)\b|\?")
@@ -280,6 +315,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
     strip = named | _STAGE_WORDS | _initials(column)
     last = (re.findall(r"[a-z]{2,}", norm_key(column)) or [None])[-1] if column else None
     canon: dict[str, str] = {}
+    genetic = bool(column and GENETIC_COLUMN.search(str(column)))
     # the plainest spelling first, the one the others join: "GP" before "G.P." (walk-
     # through 62 showed 250 GP referrals as "G.P."); otherwise in the levels' order
     plainest = sorted(keys.items(), key=lambda kv: kv[1].count(".") + kv[1].count("/"))
@@ -291,6 +327,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
         # punctuation alone: "ACE-I" / "ACEi" (whose "I" is not a numeral)
         forms = list(dict.fromkeys((numeral_key(bare), _spelling_key(bare), numeral_key(k),
                                     _spelling_key(k))))  # in this order: deterministic
+        if genetic:  # "Phe508del" / "F508del"
+            forms.append(numeral_key(protein_key(k)))
         hit = next((canon[c] for c in forms if c in canon and keys[canon[c]] != k
                     and any(ch.isalnum() for ch in c)), None)
         if hit is not None:

@@ -101,3 +101,40 @@ def test_cftr_modulators_written_four_ways_name_the_same_drugs():
     # one name with a hyphen stays one drug; unknown words joined by hyphens are no drugs
     assert drug_set("co-amoxiclav") == {"co-amoxiclav"}
     assert drug_set("elexacaftor-something") is None
+
+
+def test_a_protein_change_in_three_letter_codes_is_the_one_letter_genotype():
+    """"Phe508del/Phe508del" (HGVS) beside "F508del/F508del" (legacy) were two genotypes:
+    in a column of genotypes they are one answer, merged by default; elsewhere and for
+    other changes, nothing is merged."""
+    from sparge.data.answer_merging import same_answer
+    from sparge.data.levels import abbreviated_levels, protein_key
+
+    assert protein_key("p.(gly12asp)") == "g12d" and protein_key("gly542*") == "g542x"
+    levels = ["F508del/F508del", "F508del/G551D", "Phe508del/Phe508del",
+              "Phe508del/Gly551Asp", "G542X/N1303K", "Gly542Ter/Asn1303Lys", "unknown"]
+    pairs = abbreviated_levels(levels, "CFTR genotype")
+    assert sorted(pairs) == [("Gly542Ter/Asn1303Lys", "G542X/N1303K"),
+                             ("Phe508del/Gly551Asp", "F508del/G551D"),
+                             ("Phe508del/Phe508del", "F508del/F508del")]
+    assert all(same_answer(a, b, "CFTR genotype") for a, b in pairs)
+    assert not same_answer("Phe508del/Phe508del", "F508del/F508del", "Comments")
+    assert not same_answer("F508del/F508del", "F508del/G551D", "CFTR genotype")
+    assert abbreviated_levels(levels, "Comments") == []
+    df = pd.DataFrame({"ID": range(40), "CFTR genotype": ["F508del/F508del"] * 30
+                       + ["Phe508del/Phe508del"] * 10, "FEV1 % pred": range(50, 90),
+                       "Outcome": ["Yes", "No"] * 20})
+    enc = Encoder(id_column="ID", label_column="Outcome").fit(df)
+    codes = enc.table_.to_dict()["CFTR genotype"]
+    assert codes["Phe508del/Phe508del"] == codes["F508del/F508del"]
+
+
+def test_a_yes_written_as_its_treatment_is_offered_as_yes():
+    """CFRD "on insulin" stayed a fourth answer beside Y/Yes, N/No and IGT: it is a yes
+    written as its treatment, offered to merge ("not on insulin" is not)."""
+    from sparge.data.levels import abbreviated_levels
+
+    assert ("on insulin", "Yes") in abbreviated_levels(
+        ["Y", "Yes", "N", "No", "IGT", "on insulin"], "CFRD")
+    pairs = abbreviated_levels(["Yes", "No", "diet controlled", "not on insulin"], "Diabetes")
+    assert pairs == [("diet controlled", "Yes")]
