@@ -480,7 +480,8 @@ def show_embedding(ctx: Context) -> None:
                              "(codes + completed scores), first two principal axes",
                              highlight=ctx.patient, lookalikes=la, axis="principal axis",
                              order=ctx.order, font_size=ctx.font,
-                             height=ctx.height(440, tabs=True)), "map_before", ctx)
+                             height=ctx.height(440, tabs=True),
+                             marked=info["marked_before"]), "map_before", ctx)
     with c2:
         state_key = patient_key(ctx.toy)
         chart_key = "teach_map_after_" + ("toy" if ctx.toy else "model")
@@ -488,7 +489,8 @@ def show_embedding(ctx: Context) -> None:
                              "After: the learned space (click a patient to follow it)",
                              highlight=ctx.patient, lookalikes=la, axis="learned axis",
                              order=ctx.order, font_size=ctx.font,
-                             height=ctx.height(440, tabs=True)), "map_after", ctx,
+                             height=ctx.height(440, tabs=True),
+                             marked=info["marked_after"]), "map_after", ctx,
                key=chart_key,
                on_select=lambda: _pick_from_map(chart_key, state_key))
     forest = float(getattr(m, "forest_scale_", 0.0) or 0.0) > 0

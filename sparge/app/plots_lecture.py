@@ -477,11 +477,12 @@ MAX_STRETCH = 4.0
 
 def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | None = None,
                lookalikes=None, axis: str = "axis", order=None, font_size: int = 14,
-               height: int = 440) -> go.Figure:
+               height: int = 440, marked=None) -> go.Figure:
     """Patients as points coloured by outcome (``order``: the outcomes in the order of the
     app's colours); ``customdata[0]`` is the training index.
 
-    The followed patient is circled, its look-alikes get a black ring.
+    The followed patient is circled, its look-alikes get a black ring; ``marked``
+    patients (among another outcome) are crossed, on top of every point.
     """
     coords = np.asarray(coords, dtype=float)
     lab, colours = _colors(labels, order)
@@ -502,6 +503,15 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
             customdata=[[int(i)] for i in m], text=[plot_text(s, 20) for s in ids[m]],
             hovertemplate="%{text}<extra></extra>",
             marker={"size": 6 if big else 12, "color": colour, "opacity": 0.85}))
+    if marked is not None and len(marked):
+        mk = np.asarray(marked, dtype=int)
+        fig.add_trace(go.Scatter(
+            x=coords[mk, 0], y=coords[mk, 1], mode="markers",
+            name=f"among another outcome ({len(mk)})", legendrank=2000,
+            customdata=[[int(i)] for i in mk], text=[plot_text(s, 20) for s in ids[mk]],
+            hovertemplate="%{text}: most of its nearest have another outcome<extra></extra>",
+            marker={"size": 9 if big else 13, "symbol": "x-thin-open",
+                    "color": "#111", "line": {"width": 2.5}}))
     if lookalikes is not None and len(lookalikes):
         la = np.asarray(lookalikes, dtype=int)
         fig.add_trace(go.Scatter(x=coords[la, 0], y=coords[la, 1], mode="markers",
@@ -537,7 +547,10 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
     else:
         what = (f"stretched {stretch:,.0f}×" if stretch > 1 else
                 f"squeezed {1 / stretch:,.0f}×")
-        fig.update_yaxes(title=f"{axis} 2 ({what})", showticklabels=False, zeroline=False)
+        # said along the x axis, which has room: a lecturer's 800 px screen cut the
+        # vertical "learned axis 2 (stretche"
+        fig.update_yaxes(title=f"{axis} 2", showticklabels=False, zeroline=False)
+        fig.update_xaxes(title=f"{axis} 1 (axis 2 {what})")
     return fig
 
 

@@ -40,8 +40,9 @@ class Term:
 GLOSSARY: tuple[Term, ...] = (
     Term("Look-alike",
          "A patient of the cohort close to a given patient under the model's look-alike "
-         f"distance. The app lists the {LOOKALIKES} nearest by default; a patient is never "
-         "its own look-alike.", "lookalikes", ("Explore", "New patient")),
+         f"distance. The app lists the {LOOKALIKES} nearest by default (the lecture's toy "
+         "5); a patient is never its own look-alike.", "lookalikes",
+         ("Explore", "New patient")),
     Term("Look-alike distance",
          "d² = ‖y_i − y_j‖² in the learned space, plus the forest part when the model has "
          "one: smaller means more alike. Only distances of one model can be compared.",
@@ -57,7 +58,7 @@ GLOSSARY: tuple[Term, ...] = (
          "listed look-alikes already rebuild the patient without that one; it can happen "
          "to the closest.", "lookalikes", ("Explore", "New patient")),
     Term("Learned space (embedding)",
-         "The few coordinates y_i = W Uᵀ f_i the model gives every patient. Euclidean "
+         "The few coordinates y_i = Θ Uᵀ f_i the model gives every patient. Euclidean "
          "distance there is the patient similarity; the maps are pictures of it.",
          "embedding", ("Explore", "Model", "Classifiers")),
     Term("Standard deviation (SD) units",
@@ -77,8 +78,25 @@ GLOSSARY: tuple[Term, ...] = (
          "The step of soft-impute that shrinks every singular value by λ and drops those "
          "below it: small components vanish, large ones survive.", "completion"),
     Term("Rank",
-         "The number of components the completion keeps (the singular values above λ).",
-         "completion", ("Model",)),
+         "How many components the completion keeps: those whose singular values stay above "
+         "λ after the shrinkage, at most the rank cap (the Model page's 'Gap filling': "
+         "'all' sets no cap, 'auto' keeps those above the noise level).", "completion",
+         ("Model",)),
+    Term("Nuclear norm",
+         "‖Z‖_*, the sum of a matrix's singular values: the completion's penalty, which "
+         "SVT's shrinkage minimises; it favours matrices of few components.",
+         "completion"),
+    Term("Frobenius norm",
+         "‖A‖_F, the square root of the sum of a matrix's squared entries: the size of a "
+         "misfit over every patient and biomarker at once.", "completion"),
+    Term("Probabilistic-PCA posterior (fill)",
+         "How a patient's gaps are filled from its measured values through the kept "
+         "components: strong components trusted, weak ones shrunk towards the cohort's "
+         "mean. The same rule for training patients and new ones.", "completion"),
+    Term("Ridge regression",
+         "A least-squares fit with a small penalty on the coefficients' squares, which "
+         "keeps them stable: how a filled row is projected on the kept components.",
+         "completion"),
     Term("Dictionary, atom",
          "The atoms are typical patterns of biomarkers, each of length one; the dictionary "
          "D holds them side by side. With outcomes, one set of atoms is learned per "
@@ -92,8 +110,24 @@ GLOSSARY: tuple[Term, ...] = (
          "what is left, one at a time.", "dictionary"),
     Term("Sparse code",
          "A patient's weights on the atoms, most of them exactly zero (an elastic net: the "
-         "ℓ₁ term r₁ makes zeros, the small ℓ₂ term r₂ keeps the weights stable).",
+         "ℓ₁ term r₁ makes zeros, the small ℓ₂ term r₂ keeps the weights stable). Its "
+         "sparsity: how few atoms it uses; a larger r₁ gives sparser codes.",
          "codes", ("Model",)),
+    Term("Active set",
+         "The atoms a patient's code uses (its non-zero weights), Λ in the formulas; on "
+         "them the code has a closed form.", "codes"),
+    Term("Representation (f_i)",
+         "What the embedding projects for patient i: its sparse code next to its "
+         "completed scores, or the code alone (the Model page's 'What is embedded'), c "
+         "numbers long; F stacks them as rows.", "graphs", ("Model",)),
+    Term("Marginal Fisher analysis (MFA)",
+         "Graph embedding with two graphs built from the outcomes: same-outcome neighbours "
+         "to pull together, other-outcome neighbours to push apart (Yan et al. 2007).",
+         "graphs"),
+    Term("Eigenvector, eigenvalue",
+         "A direction a symmetric matrix only stretches, and by how much. The trace-ratio "
+         "step takes the l eigenvectors of S⁺ − μS⁻ with the smallest eigenvalues.",
+         "embedding"),
     Term("Intrinsic graph (W⁺), penalty graph (W⁻)",
          "Marginal Fisher analysis' two graphs: W⁺ joins every patient to its k₁ nearest "
          "patients with the same outcome (pulled together), W⁻ to its k₂ nearest with "
@@ -178,20 +212,29 @@ def _where(term: Term, titles: dict[str, str]) -> str:
     return "; ".join(parts)
 
 
+def _found(word: str, text: str) -> bool:
+    """Whether a searched word is in ``text``, as written or without a plural's ending
+    ("codes" finds "Sparse code", "eigenvectors" finds "Eigenvector")."""
+    stems = [word] + [word[:-len(end)] for end in ("es", "s")
+                      if word.endswith(end) and len(word) - len(end) >= 3]
+    return any(stem in text for stem in stems)
+
+
 def glossary_frame(search: str = "") -> pd.DataFrame:
     """The glossary as a table (``Term``, ``Meaning``, ``Where``), alphabetical.
 
     Parameters
     ----------
     search : str
-        Words to look for, case-insensitive; a term is kept when every word is in its
-        name or its meaning (``"forest leaf"`` finds random-forest proximity). Empty: all.
+        Words to look for, case-insensitive; a term is kept when every word (or the word
+        without a plural's ending) is in its name or its meaning (``"forest leaf"`` finds
+        random-forest proximity). Empty: all.
     """
     titles = {s.key: s.title for s in STEPS}
     words = search.casefold().split()
     rows = [{"Term": t.term, "Meaning": t.meaning, "Where": _where(t, titles)}
             for t in GLOSSARY
-            if all(w in f"{t.term} {t.meaning}".casefold() for w in words)]
+            if all(_found(w, f"{t.term} {t.meaning}".casefold()) for w in words)]
     frame = pd.DataFrame(rows, columns=["Term", "Meaning", "Where"])
     return frame.sort_values("Term", key=lambda s: s.str.casefold(),
                              ignore_index=True)

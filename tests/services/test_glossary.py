@@ -43,6 +43,13 @@ def test_search_keeps_entries_holding_every_word_in_name_or_meaning():
     found = g.glossary_frame("PER-CLASS recall")["Term"].tolist()
     assert found == ["Balanced accuracy"]
     assert g.glossary_frame("  ").shape[0] == len(g.GLOSSARY)
+    # a plural finds its singular (a lecturer's "codes" found nothing)
+    assert "Sparse code" in g.glossary_frame("codes")["Term"].tolist()
+    assert g.glossary_frame("eigenvectors")["Term"].tolist() == ["Eigenvector, eigenvalue"]
+    # the words a lecturer's class searched for
+    for word in ("nuclear norm", "Frobenius", "MFA", "ridge", "sparsity", "active set",
+                 "posterior", "representation"):
+        assert len(g.glossary_frame(word)), word
     assert g.glossary_frame("no such word anywhere").empty
 
 

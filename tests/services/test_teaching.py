@@ -176,11 +176,49 @@ def test_dimensions_change_the_map_and_precision_is_honest(cohort, toy):
     assert p["after"] == pytest.approx(precision_at_k(y[own], y))
     if tc.forest_part(toy):
         assert f"with it {round(100 * p['model'])}% of them share the outcome" in a["caption"]
+    # more dimensions asked than the representation has: said (a lecturer read "l = 6"
+    # after asking for 8)
+    wide = tc.fit_toy(cohort, tc.ToyParams(n_atoms=4, n_components=8))
+    c = wide.training_representation().shape[1]
+    assert f"to l = {c} dimensions, 8 asked: at most the representation's c = {c}," in \
+        tc.embedding_step(wide)["caption"]
+    assert "asked" not in b["caption"]
     one = tc.embedding_step(tc.fit_toy(cohort, tc.ToyParams(n_components=1)))
     assert "its other axis is flat" in one["caption"]
     # the figure is the training patients', and a supervised model's says it is optimistic
     assert "on the training patients themselves" in a["caption"]
     assert ("optimistic for new patients" in a["caption"]) == bool(toy.supervised)
+
+
+def test_the_maps_cross_the_patients_among_another_outcome(toy):
+    """A lecturer's "after" map looked perfectly separated beside a 76 % share: three
+    patients lay on or under patients of the other outcome. Those most of whose nearest
+    patients (in the full space) have another outcome are returned, crossed on the map
+    on top of every point, and counted in the caption."""
+    from sparge.method.similarity import knn_search
+
+    info = tc.embedding_step(toy)
+    y = np.asarray(toy.y_)
+    Y = np.asarray(toy.embedding_, dtype=float)
+    k = info["precision"]["k"]
+    idx = knn_search(Y, Y, k + 1)[1]
+    own = np.array([[j for j in row if j != i][:k] for i, row in enumerate(idx)])
+    want = np.flatnonzero((y[own] == y[:, None]).sum(axis=1) * 2 < k)
+    assert len(want) and np.array_equal(info["marked_after"], want)
+    assert (f"Crossed (×): the patients most of whose {k} nearest have another outcome, "
+            f"{len(info['marked_before'])} before and {len(want)} after") in info["caption"]
+    # a toy of two far apart groups: none crossed
+    two = np.r_[np.zeros((5, 2)), np.full((5, 2), 9.0)] + np.arange(10)[:, None] * 1e-3
+    assert tc.among_others(two, ["a"] * 5 + ["b"] * 5, 3).size == 0
+    assert tc.among_others(two, ["a", "b"] * 5, 3).size > 0
+    fig = pt.map_figure(info["after"], tc.outcomes(toy), tc.patient_ids(toy), "t",
+                        marked=info["marked_after"])
+    crossed = next(t for t in fig.data if str(t.name).startswith("among another outcome"))
+    assert crossed.name == f"among another outcome ({len(want)})"
+    assert [c[0] for c in crossed.customdata] == want.tolist()  # a click follows it
+    names = [t.name for t in fig.data]
+    assert all(names.index(crossed.name) > names.index(v)
+               for v in set(tc.outcomes(toy)))  # drawn over every outcome's points
 
 
 def test_refinement_caption_reads_the_history(cohort, toy):
