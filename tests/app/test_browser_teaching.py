@@ -117,6 +117,11 @@ def _walk(page, prefix: str, move_controls: bool) -> None:
             ".map(e => e.getBoundingClientRect()).filter(r => r.width > 0)"
             ".map(r => r.bottom))")
         assert bottom <= 720, (step.key, bottom)
+        # the figure's words start beside it, on the screen (under the figure they fell
+        # below it: a lecturer never saw "75% before, 76% after")
+        said = page.locator(".st-key-teach_slide_captions [data-testid='stCaptionContainer']")
+        assert said.count() >= 1, step.key
+        assert said.first.bounding_box()["y"] < 650, (step.key, said.first.bounding_box())
         assert not page.locator("[data-testid='stSidebar']").first.is_visible()
         page.screenshot(path=str(ARTIFACTS / f"{prefix}_{i + 1}_{step.key}.png"))
         if move_controls:
