@@ -439,10 +439,12 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
         fig.add_trace(_edge_trace(coords, W_plus, "", PULL, width=0.8, opacity=0.25,
                                   legend=False))
         mine_m, mine_p = _touching(W_minus, highlight), _touching(W_plus, highlight)
-        fig.add_trace(_edge_trace(coords, mine_m, f"pushed apart: {mine_m[highlight].nnz} "
-                                  f"of {n_m}", PUSH, width=3, opacity=0.9))
-        fig.add_trace(_edge_trace(coords, mine_p, f"pulled together: {mine_p[highlight].nnz} "
-                                  f"of {n_p}", PULL, width=3, opacity=0.9))
+        # "its 3 of the 100 edges" (a lecturer read "pushed apart: 3 of 100" as cryptic)
+        fig.add_trace(_edge_trace(coords, mine_m, f"pushed apart: its {mine_m[highlight].nnz} "
+                                  f"of the {n_m} edges", PUSH, width=3, opacity=0.9))
+        fig.add_trace(_edge_trace(coords, mine_p, f"pulled together: its "
+                                  f"{mine_p[highlight].nnz} of the {n_p} edges", PULL,
+                                  width=3, opacity=0.9))
     lab, colours = _colors(labels, order)
     on = np.zeros(n, bool)
     on[shown] = True

@@ -144,7 +144,7 @@ def test_graphs_of_a_big_model_keep_only_the_followed_patients_edges(real):
     fig = pt.graph_figure(g["coords"], g["W_plus"], g["W_minus"], tc.outcomes(real),
                           tc.patient_ids(real), highlight=5, shown=g["shown"],
                           totals=(g["n_plus"], g["n_minus"]))
-    assert f"of {g['n_plus']}" in [t.name for t in fig.data if t.name][1]
+    assert f"of the {g['n_plus']} edges" in [t.name for t in fig.data if t.name][1]
     r, c = (g["W_plus"] + g["W_minus"]).nonzero()
     assert len(r) and ((r == 5) | (c == 5)).all()
     Wp, _ = real.training_graphs()
@@ -310,8 +310,9 @@ def test_figures_mark_the_followed_patient_and_label_everything(toy):
     bold = [t for t in fig.data if t.mode == "lines" and t.line.width == 3]
     n_edges = sum((np.asarray(t.x[::3]) is not None) and len(t.x) // 3 for t in bold)
     assert n_edges == g["W_plus"][4].nnz + g["W_minus"][4].nnz
-    assert [t.name for t in bold] == [f"pushed apart: {g['W_minus'][4].nnz} of {g['n_minus']}",
-                                      f"pulled together: {g['W_plus'][4].nnz} of {g['n_plus']}"]
+    assert [t.name for t in bold] == [
+        f"pushed apart: its {g['W_minus'][4].nnz} of the {g['n_minus']} edges",
+        f"pulled together: its {g['W_plus'][4].nnz} of the {g['n_plus']} edges"]
     d = pt.dictionary_figure(toy.dictionary_, toy.feature_names(), tc.atom_labels(toy))
     assert list(d.layout.xaxis.tickvals) == tc.atom_labels(toy)
     h = pt.data_heatmap(toy.training_data_, toy.feature_names(), tc.patient_ids(toy),
