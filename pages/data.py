@@ -66,6 +66,7 @@ from sparge.services.workflow import (
     kept_change,
     leave_out_button,
     left_out_lines,
+    outcome_answers_note,
     roles_frame,
     starting_threshold,
     table_as_read,
@@ -174,6 +175,10 @@ id_col = a.selectbox("Patient ID column", [NONE, *cols], key="setup_id",
                      help="A column with a unique value per patient (guessed).")
 label_col = b.selectbox("Outcome column", [NONE, *cols], key="setup_label",
                         help="The outcome to learn from (guessed); '(none)': unsupervised.")
+if label_col != NONE:  # its name in full (cut in the box at 800 px) and its answers
+    st.caption(md_escape(session_cache("outcome_answers", (token, label_col),
+                                       lambda: outcome_answers_note(df, label_col)),
+                         max_len=800))
 max_missing = st.slider("Leave out patients missing more than (%)", 0, 100,
                         key="setup_missing",
                         help="The SparGE paper leaves out patients missing more than 10 % of "

@@ -27,10 +27,10 @@ from sparge.data.encoder import (
 from sparge.data.far_values import far_mask
 from sparge.data.for_age import AgeTrend, far_for_age_table, typical_at
 from sparge.data.number_format import format_given, round_computed, typical_decimals
-from sparge.data.parsing import KNOWN_UNITS, header_unit, unit_key, written_unit
+from sparge.data.parsing import KNOWN_UNITS, cell_text, header_unit, unit_key, written_unit
 from sparge.data.plausible import judged_column, quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
-from sparge.data.tables import norm_key
+from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key
 from sparge.data.unit_conversion import unit_guess
 from sparge.errors import DataError
 from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
@@ -197,6 +197,24 @@ def also_outcome_message(df: pd.DataFrame, id_column: str | None, label_column: 
                      "(the report then says it was left out)")
     return (f"Also named like an outcome: {quoted_names(named)}. Only '{label_column}' is the "
             f"outcome; {'; '.join(parts)}. If one of them is the outcome, choose it above.")
+
+
+def outcome_answers_note(df: pd.DataFrame, label_column: str, shown: int = 5) -> str:
+    """The chosen outcome column's name in full and its answers as written, most common
+    first, before encoding: "Outcome 'Graft loss within 3 years': No 252 · Yes 126 · 4
+    without an answer" (blank or a gap word such as "unknown"). At 800 px the setup's
+    select box cut a long name ("Clinically significant prostate cancer o…"), and a wrong
+    guess shows in its answers."""
+    text = cell_text(df[label_column]).str.strip()
+    empty = text.map(lambda t: not t or norm_key(t) in DEFAULT_MISSING_TOKENS)
+    counts = text[~empty].value_counts()
+    parts = [f"{plain_text(str(a), 40)} {n:,}" for a, n in counts.head(shown).items()]
+    if len(counts) > shown:
+        parts.append(f"{len(counts) - shown:,} more answers")
+    if empty.any():
+        parts.append(f"{int(empty.sum()):,} without an answer")
+    return (f"Outcome '{plain_text(label_column, 200)}': "
+            + (" · ".join(parts) if parts else "no answer at all") + ".")
 
 
 #: Share of a table's patients left out by the threshold on missing values from which

@@ -23,6 +23,9 @@ def test_upload_a_csv_and_encode_it():
     # guessed, shown for confirmation, with a preview of the first rows
     assert at.selectbox(key="setup_id").value == "Subject ID"
     assert at.selectbox(key="setup_label").value == "Outcome"
+    # its name in full (a select box cuts a long one at 800 px) and its answers
+    assert "Outcome 'Outcome': low 30 · medium 19 · high 11." in \
+        [c.value.replace("\\", "") for c in at.caption]
     preview = at.dataframe[0].value
     assert len(preview) == 10 and "Subject ID" in preview.columns
     at.slider(key="setup_missing").set_value(50)

@@ -854,3 +854,19 @@ def test_the_starting_threshold_is_the_counted_features_one(numbers):
     small = read_table(SAMPLES / "singheart_small.csv")
     assert surely_features(small, "Subject ID", "Outcome", enough=10) == 10
     assert starting_threshold(small, "Subject ID", "Outcome") == 10
+
+
+def test_the_outcome_is_said_in_full_with_its_answers():
+    """At 800 px the setup's box cut "Clinically significant prostate cancer o…"; the
+    name in full and its answers (a wrong guess shows there) are said under it."""
+    from sparge.services.workflow import outcome_answers_note
+
+    name = "Clinically significant prostate cancer on MRI-targeted biopsy within 12 months"
+    df = pd.DataFrame({name: ["No"] * 5 + ["Yes"] * 3 + ["", "unknown", None]})
+    assert outcome_answers_note(df, name) == \
+        f"Outcome '{name}': No 5 · Yes 3 · 3 without an answer."
+    many = pd.DataFrame({"Stage": list("ABCDEFG") * 2 + ["A"]})
+    assert outcome_answers_note(many, "Stage", shown=3) == \
+        "Outcome 'Stage': A 3 · B 2 · C 2 · 4 more answers."
+    assert outcome_answers_note(pd.DataFrame({"y": ["", "NA"]}), "y") == \
+        "Outcome 'y': 2 without an answer."
