@@ -14,6 +14,7 @@ from sparge.data.levels import (
     infer_levels,
     numeral_key,
     protein_key,
+    result_sign,
     shown_answer,
     spellings,
     synonym_groups,
@@ -72,6 +73,10 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     (True, False)
     """
     a, b = norm_key(answer), norm_key(other)
+    # a result written two ways ("pos" / "Positive" / "DSA+"): one answer in any column
+    sign = result_sign(answer, column)
+    if sign is not None and sign == result_sign(other, column):
+        return True
     if column and DEFAULT_MERGE_NAME.search(str(column)):
         ka, kb = loose_key(a), loose_key(b)
         if any(ka in g and kb in g for g in synonym_groups(str(column))):

@@ -23,7 +23,8 @@ REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b
                             r"erythropoie|\bepo\b|antibiotic|\babx\b|antimicrob|"
                             r"antipsychotic|antidepressant|cognitive enhancer|achei|"
                             r"cholinesterase|dmard|biologic|\bjak|steroid|"
-                            r"immunosuppress|modulator|cftr|nebuli[sz]ed|inhaled",
+                            r"immunosuppress|modulator|cftr|nebuli[sz]ed|inhaled|"
+                            r"induction|maintenance",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -175,8 +176,11 @@ _DRUGS: dict[str, str] = {
                     "hydroxychloroquine"),
     **dict.fromkeys(("leflunomide", "lef", "arava"), "leflunomide"),
     **dict.fromkeys(("azathioprine", "aza", "imuran"), "azathioprine"),
-    **dict.fromkeys(("mycophenolate", "mmf", "cellcept", "mycophenolatemofetil"),
-                    "mycophenolate"),
+    **dict.fromkeys(("mycophenolate", "mmf", "cellcept", "mycophenolatemofetil",
+                     # walk-through 84's transplant clinic: the enteric-coated sodium
+                     # salt (mycophenolic acid) and the generics
+                     "myfortic", "mycophenolicacid", "mycophenolatesodium",
+                     "ceptava", "arzip"), "mycophenolate"),
     **dict.fromkeys(("adalimumab", "humira", "amgevita", "imraldi", "hyrimoz", "idacio",
                      "yuflyma", "hulio", "biosimilaradalimumab", "adalimumabbiosimilar",
                      "ada"), "adalimumab"),
@@ -225,7 +229,19 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("mirikizumab", "omvoh"), "mirikizumab"),
     **dict.fromkeys(("ozanimod", "zeposia"), "ozanimod"),
     **dict.fromkeys(("etrasimod", "velsipity"), "etrasimod"),
-    **dict.fromkeys(("ciclosporin", "cyclosporin", "cyclosporine", "neoral"), "ciclosporin"),
+    **dict.fromkeys(("ciclosporin", "cyclosporin", "cyclosporine", "neoral", "csa",
+                     "sandimmun", "capimune", "deximune"), "ciclosporin"),
+    # a transplant clinic's induction and maintenance immunosuppression (walk-through 84:
+    # "basiliximab" beside "Simulect", "Tac/MMF/Pred" beside "Adoport, CellCept, pred")
+    **dict.fromkeys(("tacrolimus", "tac", "tacro", "fk506", "prograf", "adoport",
+                     "advagraf", "envarsus", "modigraf", "capexion"), "tacrolimus"),
+    **dict.fromkeys(("sirolimus", "rapamune", "rapamycin"), "sirolimus"),
+    **dict.fromkeys(("everolimus", "certican", "zortress"), "everolimus"),
+    **dict.fromkeys(("belatacept", "nulojix"), "belatacept"),
+    **dict.fromkeys(("basiliximab", "simulect"), "basiliximab"),
+    **dict.fromkeys(("antithymocyteglobulin", "atg", "thymoglobulin", "thymo", "ratg",
+                     "rabbitatg", "grafalon"), "antithymocyte globulin"),
+    **dict.fromkeys(("alemtuzumab", "campath", "lemtrada"), "alemtuzumab"),
     **dict.fromkeys(("folicacid", "folate"), "folic acid"),
     # a heart-failure clinic's treatment (walk-through 71: "bisoprolol 5mg od",
     # "Entresto 24/26mg BD", "frusemide 80mg" were 80 answers, the list left out as free

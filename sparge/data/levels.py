@@ -257,6 +257,60 @@ _NOT_YES = re.compile(r"\b(?:no|not|never|none|nil|neg|negative|declined|refused
                       r"unsure|awaiting|planned|listed|waiting)\b|\?")
 
 
+#: A sign that ends a token ("D+/R-", "DSA-", "ER+ PR-"; not "D+V", "fistula + seton"
+#: or "CPAP +6", where "+" joins or counts).
+_SIGN = re.compile(r"(?<=[a-z0-9)])[+\-](?=$|[\s/,;)])")
+
+
+def _signs(key: str) -> str:
+    """The signs ending an answer's tokens, in order ("d+/r-" -> "+-"): two answers that
+    both carry signs, and not the same ones, are never one answer however alike written
+    (walk-through 84's CMV serostatus "D+/R-" was offered into "D+/R+", one character
+    apart, and the one-click merge made all four groups one)."""
+    return "".join(m.group() for m in _SIGN.finditer(key))
+
+
+def _same_signs(a: str, b: str) -> bool:
+    sa, sb = _signs(a), _signs(b)
+    return sa == sb or not sa or not sb
+
+
+#: Answers that say a result was positive or negative, as keys without spaces.
+_POSITIVE = frozenset({"positive", "pos", "+", "+ve", "posve", "positiveresult"})
+_NEGATIVE = frozenset({"negative", "neg", "-", "-ve", "negve", "negativeresult"})
+
+
+def result_sign(answer: str, column: str | None = None) -> str | None:
+    """``"+"`` or ``"-"`` when an answer only says a result was positive or negative
+    ("Positive", "pos", "+ve", or the column's name with a sign: "DSA+" in a column
+    "DSA"), else ``None``.
+
+    Examples
+    --------
+    >>> [result_sign(a, "DSA") for a in ("Positive", "pos", "DSA+", "neg", "DSA -", "D+/R-")]
+    ['+', '+', '+', '-', '-', None]
+    """
+    key = norm_key(answer)
+    words = set(re.findall(r"[a-z0-9]+", norm_key(column))) if column else set()
+    rest = "".join(w for w in re.findall(r"[a-z0-9]+|[^\sa-z0-9]", key) if w not in words)
+    return "+" if rest in _POSITIVE else "-" if rest in _NEGATIVE else None
+
+
+def _result_pairs(keys: dict[str, str], column: str | None) -> list[tuple[str, str]]:
+    """A result written several ways ("Positive", "pos", "DSA+"; walk-through 84's donor-
+    specific antibodies were five unordered answers): each into the sign's fullest
+    spelling, "positive" or "negative" when written so."""
+    out = []
+    for sign in "+-":
+        same = [lv for lv in keys if result_sign(lv, column) == sign]
+        if len(same) < 2:
+            continue
+        target = max(same, key=lambda lv: (keys[lv].replace(" ", "") in
+                                           ("positive", "negative"), len(keys[lv])))
+        out += [(lv, target) for lv in same if lv != target]
+    return out
+
+
 def abbreviated_levels(levels: list[str], column: str | None = None,
                        counts: Mapping[str, int] | None = None) -> list[tuple[str, str]]:
     """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
@@ -458,9 +512,14 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
     for more in (_own_name_pairs(keys, yes_no, column) if yes_no is not None else [],
                  _noted_yes_no_pairs(keys, yes_no) if yes_no is not None else [],
                  _reordered_pairs(keys), list(typos.items()), _gcs_pairs(keys),
-                 _acronym_pairs(keys), _noted_pairs(keys)):
+                 _acronym_pairs(keys), _noted_pairs(keys), _result_pairs(keys, column)):
         paired = {a for a, _ in out}
         out += [(a, b) for a, b in more if a not in paired]
+    # answers whose signs differ are never one answer ("D+/R-" and "D+/R+")
+    out = [(a, b) for a, b in out
+           if _same_signs(keys.get(a, norm_key(a)), keys.get(b, norm_key(b)))
+           or (result_sign(a, column) is not None
+               and result_sign(a, column) == result_sign(b, column))]
     return _without_cycles(out)
 
 

@@ -568,7 +568,12 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\b(?:pp ?)?(?:fev ?1|fvc|tlco|dlco|kco|pef|pefr)(?: ?pp)?\b(?: [a-z]+)?"
      r" (?:pred|predicted|pp|percent predicted)\b|"
      r"\bpp ?(?:fev ?1|fvc)\b|\b(?:fev ?1|fvc) ?pp\b", 0.0, 200.0),
-    (r"\bsweat (?:chloride|cl|test)\b", 0.0, 200.0))
+    (r"\bsweat (?:chloride|cl|test)\b", 0.0, 200.0),
+    # walk-through 84's transplant clinic: a cold ischaemia time of 300 hours (a kidney
+    # is not transplanted after three days) and a tacrolimus trough of 250 µg/L (toxic
+    # from about 30; 200 in nmol/L is 161 µg/L)
+    (r"\b(?:cit|cold isch\w*(?: time)?)\b(?=.*\b(?:h|hr|hrs|hour|hours)\b)", 0.0, 72.0),
+    (r"\b(?:tacrolimus|tac|tacro|fk ?506|prograf|advagraf)\b", 0.0, 200.0))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count).
 _PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})
@@ -601,10 +606,11 @@ def impossible_values(column: str, values) -> np.ndarray:
     v = np.asarray(values, dtype=float).ravel()
     out = np.zeros(len(v), bool)
     words = name_words(column)
-    if _NOT_YEARS.search(words):
-        return out
     finite = np.isfinite(v)
-    for pattern, lo, hi in HARD_LIMITS:
+    # an age in months or days is judged by nothing; a score or a time in hours still is
+    # (walk-through 84's "CIT (hrs)")
+    in_years = not _NOT_YEARS.search(words)
+    for pattern, lo, hi in HARD_LIMITS if in_years else ():
         if re.search(pattern, words):
             bad = finite & ((v < lo) | (v > hi))
             inside = v[finite & ~bad]

@@ -175,6 +175,13 @@ _ANALYTES = (
     ("oestradiol", 272.38, r"o?estradiol"),  # not "E2": a GCS "E2V3M5" too
     ("progesterone", 314.46, r"progesterone"),
     ("testosterone", 288.42, r"testosterone"),
+    # immunosuppressant drug levels (walk-through 84's transplant clinic wrote tacrolimus
+    # troughs in nmol/L among µg/L): tacrolimus 804.0 g/mol, ciclosporin 1,202.6,
+    # sirolimus 914.2, everolimus 958.2
+    ("tacrolimus", 804.02, r"tacrolimus|\btac\b|\btacro\b|\bfk ?506\b|prograf|advagraf"),
+    ("ciclosporin", 1202.61, r"c[iy]closporin|\bcsa\b|\bneoral\b"),
+    ("sirolimus", 914.17, r"sirolimus|rapamycin|\brapamune\b"),
+    ("everolimus", 958.22, r"everolimus|certican"),
 )
 _HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
 
