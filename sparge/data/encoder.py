@@ -90,6 +90,7 @@ from sparge.data.far_values import RISES_BY_ORDERS, far_mask, log_bounds, typica
 from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
 from sparge.data.frequencies import read_frequencies
 from sparge.data.gleason import GLEASON_ATTR, read_gleason_scores
+from sparge.data.hla import hla_columns, split_hla_mismatches
 from sparge.data.icd_codes import read_icd_codes
 from sparge.data.leaks import (
     DEATH_NAME,
@@ -446,6 +447,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_year_columns(df)
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
+        df = split_hla_mismatches(df, known=hla_columns(fitted))
         return split_apgars(split_pressures(split_tnm(
             split_named_scores(split_montreal(split_retinopathy(df, known=graded),
                                               known=montreal_columns(fitted)),

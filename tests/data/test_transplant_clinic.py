@@ -103,3 +103,45 @@ def test_transplant_drugs_by_generic_name_brand_and_short_name():
         drug_set("tacrolimus + MMF + prednisolone") == {"tacrolimus", "mycophenolate",
                                                         "prednisolone"}
     assert drug_set("Envarsus/Myfortic") == {"tacrolimus", "mycophenolate"}
+
+
+def test_hla_mismatches_written_four_ways_are_three_counts(tmp_path):
+    """"1-1-0", "1:1:0", "110" and "2 1 1" in one column were more than 30 text answers,
+    and the mismatch was left out of the model as free text."""
+    from sparge import read_table
+    from sparge.data.hla import hla_columns, mismatch_parts, split_hla_mismatches
+
+    rng = np.random.default_rng(7)
+    counts = rng.integers(0, 3, size=(60, 3))
+    styles = ["{}-{}-{}", "{}:{}:{}", "{}{}{}", "{} {} {}"]
+    cells = [styles[i % 4].format(*c) for i, c in enumerate(counts)]
+    cells[3] = "awaiting"
+    df = pd.DataFrame({"ID": [f"T{i}" for i in range(60)], "HLA MM (A-B-DR)": cells,
+                       "eGFR": rng.normal(50, 10, 60).round(),
+                       OUTCOME: rng.choice(["Yes", "No"], 60)})
+    path = tmp_path / "tx.csv"
+    df.to_csv(path, index=False)
+    read = read_table(path)
+    names = ["HLA MM (A-B-DR) A", "HLA MM (A-B-DR) B", "HLA MM (A-B-DR) DR"]
+    assert [c for c in read.columns if c.startswith("HLA")] == names
+    got = read[names].to_numpy(dtype=float)
+    keep = np.arange(60) != 3
+    np.testing.assert_array_equal(got[keep], counts[keep])
+    assert np.isnan(got[3]).all()
+    assert hla_columns(read.columns) == ["HLA MM (A-B-DR)"]
+    # split once: its parts are not split again (they hold single counts)
+    assert list(split_hla_mismatches(read).columns) == list(read.columns)
+    enc = Encoder(id_column="ID", label_column=OUTCOME)
+    X = enc.fit_transform(read)
+    assert [f for f in enc.feature_names_out_ if f.startswith("HLA")] == names
+    # a new patient's one row, written another way, is read by the fitted columns
+    new = pd.DataFrame({"ID": ["NEW"], "HLA MM (A-B-DR)": ["2/1/0"], "eGFR": [40.0]})
+    Xn = enc.transform(new)
+    assert [Xn[0, enc.feature_names_out_.index(n)] for n in names] == [2, 1, 0]
+    # not named as a mismatch, or not triples: left as they are
+    other = df.rename(columns={"HLA MM (A-B-DR)": "Code"})
+    assert "Code" in split_hla_mismatches(other).columns
+    single = pd.DataFrame({"HLA mismatches": rng.integers(0, 3, 40)})
+    assert list(split_hla_mismatches(single).columns) == ["HLA mismatches"]
+    assert mismatch_parts("3-1-0") is None and mismatch_parts(110) == (1, 1, 0)
+    assert X.shape[0] == 60
