@@ -23,6 +23,7 @@ from sparge.data.combined_cells import (
     named_columns,
     own_copy,
     replaced,
+    split_note,
     text_columns,
 )
 from sparge.data.number_format import format_number
@@ -188,20 +189,9 @@ def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
         split = text.map(pressure_parts)
         new = pd.DataFrame({name: [p[i] if p is not None else np.nan for p in split]
                             for i, name in enumerate(names)}, index=df.index)
-        other = len(written) - len(found)
         # a typed form's cell is no CSV cell: the note names the parts, not lines
-        two = f"'{_q(names[0])}' and '{_q(names[1])}'"
-        if found:
-            example = written[parts.notna()].iloc[0]
-            note = (f"Column '{_q(col)}' holds blood pressures (e.g. '{_q(example, 20)}'): "
-                    f"read as two numeric columns, {two}" + (
-                        f"; its {other:,} other written cell(s) (e.g. "
-                        f"'{_q(written[parts.isna()].iloc[0], 20)}') are gaps there"
-                        if other else "") + ".")
-        else:
-            note = (f"Column '{_q(col)}': {other:,} written cell(s) are not blood pressures "
-                    f"written 'systolic/diastolic' (e.g. '{_q(written.iloc[0], 20)}'): gaps "
-                    f"in {two}." if other else "")
+        note = split_note(col, "blood pressures", "'systolic/diastolic'", names, written,
+                          parts.notna())
         out = replaced(out, col, new, note)
     return out
 

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.safe_text import first_cells
+from sparge.data.safe_text import quote as _q
 
 #: Cells of a column read to judge whether it may hold combined values at all.
 SAMPLE = 200
@@ -229,6 +230,33 @@ def replaced(df: pd.DataFrame, column: str, parts: pd.DataFrame, note: str
                                       *([note] if note else [])]
     out.attrs[ADDED] = int(attrs.get(ADDED, 0)) + parts.shape[1] - 1
     return out
+
+
+def split_note(column: str, what: str, how: str, names: list[str], written: pd.Series,
+               found: pd.Series) -> str:
+    """The read note of a column split into numeric parts ("Column 'BP' holds blood
+    pressures (e.g. '142/88'): read as two numeric columns, 'BP systolic' and 'BP
+    diastolic'"), or of one none of whose cells could be ("" without written cells).
+
+    Parameters
+    ----------
+    what : what its cells hold ("blood pressures"); ``how`` how they are written
+        ("'systolic/diastolic'").
+    names : the parts' columns.
+    written : the column's written cells, as text; ``found`` whether each was read.
+    """
+    quoted = [f"'{_q(n)}'" for n in names]
+    shown = ", ".join(quoted[:-1]) + " and " + quoted[-1] if len(quoted) > 1 else quoted[0]
+    other = int(len(written) - found.sum())
+    if found.any():
+        count = {2: "two", 3: "three"}.get(len(names), str(len(names)))
+        return (f"Column '{_q(column)}' holds {what} (e.g. '{_q(written[found].iloc[0], 20)}'"
+                f"): read as {count} numeric columns, {shown}" + (
+                    f"; its {other:,} other written cell(s) (e.g. "
+                    f"'{_q(written[~found].iloc[0], 20)}') are gaps there" if other else "")
+                + ".")
+    return (f"Column '{_q(column)}': {other:,} written cell(s) are not {what} written {how} "
+            f"(e.g. '{_q(written.iloc[0], 20)}'): gaps in {shown}." if other else "")
 
 
 def source_columns(df: pd.DataFrame) -> int:

@@ -16,8 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from sparge.data.combined_cells import named_columns, replaced
-from sparge.data.safe_text import quote as _q
+from sparge.data.combined_cells import named_columns, replaced, split_note
 from sparge.data.tables import DEFAULT_MISSING_TOKENS
 
 #: The loci, in the order a mismatch is written.
@@ -98,19 +97,8 @@ def split_hla_mismatches(df: pd.DataFrame, known=()) -> pd.DataFrame:
         every = values.map(mismatch_parts)
         new = pd.DataFrame({name: [p[i] if p is not None else np.nan for p in every]
                             for i, name in enumerate(names)}, index=df.index)
-        other = len(written) - found
-        shown = ", ".join(f"'{_q(n)}'" for n in names)
-        if found:
-            example = str(cells[parts.notna()].iloc[0])
-            note = (f"Column '{_q(col)}' holds HLA mismatches at A, B and DR (e.g. "
-                    f"'{_q(example, 12)}'): read as three numeric columns, {shown}" + (
-                        f"; its {other:,} other written cell(s) (e.g. "
-                        f"'{_q(str(cells[parts.isna()].iloc[0]), 20)}') are gaps there"
-                        if other else "") + ".")
-        else:
-            note = (f"Column '{_q(col)}': {other:,} written cell(s) are not HLA mismatches "
-                    f"written as three counts (e.g. '{_q(str(written.iloc[0]), 20)}'): gaps "
-                    f"in {shown}." if other else "")
+        note = split_note(col, "HLA mismatches at A, B and DR", "as three counts", names,
+                          written, parts.notna())
         out = replaced(out, col, new, note)
     return out
 
