@@ -22,9 +22,11 @@ from sparge.data.combined_cells import (
     mostly,
     named_columns,
     own_copy,
+    parts_frame,
     replaced,
     split_note,
     text_columns,
+    written_cells,
 )
 from sparge.data.number_format import format_number
 from sparge.data.safe_text import quote as _q
@@ -173,9 +175,7 @@ def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
     """
     df = out = read_pairs_in_parts(df)
     for col, forced in text_columns(df, known, _may_hold_pairs):
-        values = df[col]
-        text = values.astype(str).where(values.notna(), "").str.strip()
-        written = text[(text != "") & ~text.str.lower().isin(DEFAULT_MISSING_TOKENS)]
+        text, written = written_cells(df[col])
         if len(written) < PAIR_MIN and not forced:
             continue
         parts = written.map(pressure_parts)
@@ -186,9 +186,7 @@ def split_pressures(df: pd.DataFrame, known=()) -> pd.DataFrame:
         names = [f"{col} {part}" for part in PARTS]
         if any(n in out.columns for n in names):
             continue
-        split = text.map(pressure_parts)
-        new = pd.DataFrame({name: [p[i] if p is not None else np.nan for p in split]
-                            for i, name in enumerate(names)}, index=df.index)
+        new = parts_frame(text.map(pressure_parts), names, df.index)
         # a typed form's cell is no CSV cell: the note names the parts, not lines
         note = split_note(col, "blood pressures", "'systolic/diastolic'", names, written,
                           parts.notna())

@@ -17,6 +17,7 @@ import pandas as pd
 
 from sparge.data.safe_text import first_cells
 from sparge.data.safe_text import quote as _q
+from sparge.data.tables import DEFAULT_MISSING_TOKENS
 
 #: Cells of a column read to judge whether it may hold combined values at all.
 SAMPLE = 200
@@ -230,6 +231,19 @@ def replaced(df: pd.DataFrame, column: str, parts: pd.DataFrame, note: str
                                       *([note] if note else [])]
     out.attrs[ADDED] = int(attrs.get(ADDED, 0)) + parts.shape[1] - 1
     return out
+
+
+def written_cells(values: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """A column's cells as stripped text, and those written (neither empty nor a gap
+    word), by row."""
+    text = values.astype(str).where(values.notna(), "").str.strip()
+    return text, text[(text != "") & ~text.str.lower().isin(DEFAULT_MISSING_TOKENS)]
+
+
+def parts_frame(parts: pd.Series, names: list[str], index) -> pd.DataFrame:
+    """The columns ``names`` of each cell's parts (a tuple, or ``None``: NaN in each)."""
+    return pd.DataFrame({name: [p[i] if p is not None else np.nan for p in parts]
+                         for i, name in enumerate(names)}, index=index)
 
 
 def split_note(column: str, what: str, how: str, names: list[str], written: pd.Series,

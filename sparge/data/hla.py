@@ -16,8 +16,13 @@ import re
 import numpy as np
 import pandas as pd
 
-from sparge.data.combined_cells import named_columns, replaced, split_note
-from sparge.data.tables import DEFAULT_MISSING_TOKENS
+from sparge.data.combined_cells import (
+    named_columns,
+    parts_frame,
+    replaced,
+    split_note,
+    written_cells,
+)
 
 #: The loci, in the order a mismatch is written.
 LOCI = ("A", "B", "DR")
@@ -80,8 +85,7 @@ def split_hla_mismatches(df: pd.DataFrame, known=()) -> pd.DataFrame:
             continue
         forced = str(col) in known
         values = df[col]
-        text = values.astype(str).where(values.notna(), "").str.strip()
-        written = text[(text != "") & ~text.str.lower().isin(DEFAULT_MISSING_TOKENS)]
+        _, written = written_cells(values)
         cells = values[written.index]
         parts = cells.map(mismatch_parts)
         found = int(parts.notna().sum())
@@ -94,9 +98,7 @@ def split_hla_mismatches(df: pd.DataFrame, known=()) -> pd.DataFrame:
         names = [f"{col} {locus}" for locus in LOCI]
         if any(n in out.columns for n in names):
             continue
-        every = values.map(mismatch_parts)
-        new = pd.DataFrame({name: [p[i] if p is not None else np.nan for p in every]
-                            for i, name in enumerate(names)}, index=df.index)
+        new = parts_frame(values.map(mismatch_parts), names, df.index)
         note = split_note(col, "HLA mismatches at A, B and DR", "as three counts", names,
                           written, parts.notna())
         out = replaced(out, col, new, note)
