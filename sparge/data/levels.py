@@ -2417,6 +2417,12 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
             words = [max((w for w in inside if group.index(loose_key(norm_key(w))) == first),
                          key=_shown_rank)]
             break
+    # a result written several ways is shown by its word: "Positive", not the "DSA+"
+    # merged into it (walk-through 84)
+    signs = {result_sign(w, column) for w in words}
+    full = [w for w in words if norm_key(w) in ("positive", "negative")]
+    if len(words) > 1 and len(signs) == 1 and None not in signs and full:
+        words = full
     # "Yes" before "True" or "1", not before a word that says more: walk-through 43's
     # smoking "Yes" merged into "Current" showed as "Yes" beside "Never" and "Former";
     # nor "Declined" before "No" (walk-through 44: every mother without an epidural)

@@ -71,6 +71,10 @@ def test_a_result_written_several_ways_is_one_answer(export):
     codes = enc.table_.to_dict()["DSA"]
     assert codes["pos"] == codes["DSA+"] == codes["Positive"] != codes["neg"] == \
         codes["Negative"]
+    # shown by its word, not by the "DSA+" merged into it
+    from sparge.services.display import category_words
+
+    assert sorted(category_words(enc, "DSA").values()) == ["Negative", "Positive"]
     cmv = enc.table_.to_dict()["CMV D/R"]
     assert len(set(cmv.values())) == 4
     assert "CMV D/R" not in two_way_pairs(enc.table_, ["CMV D/R"], export)
