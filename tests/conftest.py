@@ -30,7 +30,7 @@ SLOW_FILES = {
     "tests/services/test_compare.py": 60, "tests/data/test_encoder.py": 55,
     "tests/app/test_app_teaching.py": 45, "tests/estimator/test_model.py": 40,
     "tests/services/test_distributed.py": 40, "tests/estimator/test_estimator_checks.py": 35,
-    "tests/security/test_hostile_inputs.py": 35, "tests/services/test_make_samples.py": 30,
+    "tests/security/test_hostile_inputs.py": 35, "tests/services/test_make_samples.py": 10,
     "tests/app/test_app_explore_scale.py": 25, "tests/method/test_similarity.py": 20,
     "tests/app/test_app_cohort_search.py": 20, "tests/data/test_reading.py": 20,
     "tests/app/test_app_ages.py": 20, "tests/method/test_proximity.py": 20,
