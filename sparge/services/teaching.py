@@ -481,28 +481,33 @@ def lookalike_precision(model, n_neighbors: int = 5) -> dict:
     F = model.training_representation()
     Y = np.asarray(model.embedding_, dtype=float)
     k = int(min(n_neighbors, len(F) - 1))
-
-    def others(Z: np.ndarray) -> np.ndarray:
-        idx = knn_search(Z, Z, k + 1)[1]
-        return np.array([[j for j in row if j != i][:k] for i, row in enumerate(idx)])
-
+    near_f, near_y = _nearest_others(F, k), _nearest_others(Y, k)
     idx_m = model.training_neighbors(k)[1]
-    return {"before": precision_at_k(y[others(F)], y),
-            "after": precision_at_k(y[others(Y)], y),
-            "model": precision_at_k(y[idx_m], y), "k": k}
+    # the neighbours too: the maps' crosses (:func:`among_others`) read the same ones
+    return {"before": precision_at_k(y[near_f], y),
+            "after": precision_at_k(y[near_y], y),
+            "model": precision_at_k(y[idx_m], y), "k": k,
+            "near_before": near_f, "near_after": near_y}
 
 
-def among_others(Z: np.ndarray, y, k: int) -> np.ndarray:
+def _nearest_others(Z: np.ndarray, k: int) -> np.ndarray:
+    """Each row's ``k`` nearest other rows (Euclidean), the row itself left out."""
+    idx = knn_search(Z, Z, k + 1)[1]
+    return np.array([[j for j in row if j != i][:k] for i, row in enumerate(idx)])
+
+
+def among_others(Z: np.ndarray, y, k: int, near: np.ndarray | None = None) -> np.ndarray:
     """The patients most of whose ``k`` nearest others (Euclidean in ``Z``, the patient
     itself left out) have another outcome: the ones the share of same-outcome
     neighbours misses, marked on the maps (a lecturer's toy map looked perfectly
-    separated at 76 %: three patients lay under others of the other outcome)."""
+    separated at 76 %: three patients lay under others of the other outcome). ``near``:
+    those neighbours when found already (:func:`lookalike_precision` gives them)."""
     y = np.asarray(y)
     k = int(min(k, len(Z) - 1))
     if k < 1:
         return np.zeros(0, dtype=int)
-    idx = knn_search(Z, Z, k + 1)[1]
-    near = np.array([[j for j in row if j != i][:k] for i, row in enumerate(idx)])
+    if near is None:
+        near = _nearest_others(Z, k)
     same = (y[near] == y[:, None]).sum(axis=1)
     return np.flatnonzero(2 * same < k)
 
@@ -517,7 +522,8 @@ def embedding_step(model, n_neighbors: int = 5) -> dict:
     after = Y[:, :2] if l == 2 else pca_2d(Y)
     prec = lookalike_precision(model, n_neighbors)
     y = getattr(model, "y_", None)
-    marked = ((among_others(F, y, prec["k"]), among_others(Y, y, prec["k"]))
+    marked = ((among_others(F, y, prec["k"], prec["near_before"]),
+               among_others(Y, y, prec["k"], prec["near_after"]))
               if y is not None and prec["k"] else (np.zeros(0, int), np.zeros(0, int)))
     asked = getattr(model, "n_components", None)
     # more dimensions asked than the representation has: said (a lecturer set l = 8 on a
