@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from sparge.data.drug_combinations import same_drugs_undosed
 from sparge.data.levels import (
     GENETIC_COLUMN,
     abbreviated_levels,
@@ -45,7 +46,9 @@ def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None
 
 
 #: Columns whose answers written two ways are merged by default, by name: a sex, a
-#: smoking status, a diabetes type, a side of the body, a pancreatic status. The words of
+#: smoking status, a diabetes type, a side of the body, a pancreatic status, a disease's
+#: phenotype or course (multiple sclerosis' "RRMS" and "Relapsing remitting"), a line of
+#: treatment ("1st line", "first line" and "1"). The words of
 #: one of their groups of :data:`~sparge.data.levels.SYNONYMS` are one answer beyond
 #: doubt there ("F" and "Female" in a Sex column, "Ex" and "ex-smoker" in a smoking
 #: column, "L" and "left" in a Side column, "PI" and "Insufficient" in a pancreatic
@@ -53,7 +56,10 @@ def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None
 #: Walk-through 78's user skipped the offer, and a woman's look-alikes were those
 #: written "F" like her, not those written "Female".
 DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm type|side|"
-                                r"laterality|pancrea\w*)\b", re.IGNORECASE)
+                                r"laterality|pancrea\w*|phenotype|ms (?:sub)?type|"
+                                r"type of ms|ms course|disease course|treatment line|"
+                                r"line of (?:treatment|therapy)|therapy line|dmt line)\b",
+                                re.IGNORECASE)
 
 
 def same_answer(answer: str, other: str, column: str | None) -> bool:
@@ -63,7 +69,8 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     groups; in any column, the same words but for Roman or Arabic numerals, spaces,
     hyphens or full stops, with a word besides the numeral ("Type II" and "type 2"; not
     "IV" and "4", which may be a route and a dose); in a column of genotypes, a protein
-    change in three-letter and one-letter codes ("Phe508del" and "F508del").
+    change in three-letter and one-letter codes ("Phe508del" and "F508del"); in a
+    regimen column, the same drugs written without a dose ("Tysabri", "natalizumab").
 
     Examples
     --------
@@ -76,6 +83,9 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     # a result written two ways ("pos" / "Positive" / "DSA+"): one answer in any column
     sign = result_sign(answer, column)
     if sign is not None and sign == result_sign(other, column):
+        return True
+    # a drug by its brand, generic name or abbreviation, in a regimen column, no dose
+    if same_drugs_undosed(answer, other, column):
         return True
     if column and DEFAULT_MERGE_NAME.search(str(column)):
         ka, kb = loose_key(a), loose_key(b)

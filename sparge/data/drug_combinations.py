@@ -24,7 +24,7 @@ REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b
                             r"antipsychotic|antidepressant|cognitive enhancer|achei|"
                             r"cholinesterase|dmard|biologic|\bjak|steroid|"
                             r"immunosuppress|modulator|cftr|nebuli[sz]ed|inhaled|"
-                            r"induction|maintenance",
+                            r"induction|maintenance|\bdmts?\b|disease[\s-]?modifying",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -290,6 +290,29 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("tobramycin", "tobi", "tobipodhaler", "bramitob", "nebtob"),
                     "tobramycin"),
     **dict.fromkeys(("aztreonam", "aztreonamlysine", "cayston"), "aztreonam"),
+    # a multiple sclerosis clinic's disease-modifying therapies (walk-through 85:
+    # "Ocrevus (ocrelizumab)", "OCREVUS", "ocrelizumab 600mg 6-monthly" and "Ocrelizumab"
+    # were four of the 40 answers of a "Current DMT" column left out as free text)
+    **dict.fromkeys(("ocrelizumab", "ocrevus", "ocr"), "ocrelizumab"),
+    **dict.fromkeys(("ofatumumab", "kesimpta", "arzerra"), "ofatumumab"),
+    **dict.fromkeys(("ublituximab", "briumvi"), "ublituximab"),
+    **dict.fromkeys(("natalizumab", "tysabri", "ntz", "tyruko"), "natalizumab"),
+    **dict.fromkeys(("dimethylfumarate", "dmf", "tecfidera", "bg12"), "dimethyl fumarate"),
+    **dict.fromkeys(("diroximelfumarate", "vumerity"), "diroximel fumarate"),
+    **dict.fromkeys(("glatirameracetate", "glatiramer", "ga", "copaxone", "brabio",
+                     "glatopa"), "glatiramer acetate"),
+    **dict.fromkeys(("interferonbeta1a", "interferonbeta1alpha", "ifnbeta1a", "ifnb1a",
+                     "avonex", "rebif"), "interferon beta-1a"),
+    **dict.fromkeys(("peginterferonbeta1a", "peginterferon", "plegridy"),
+                    "peginterferon beta-1a"),
+    **dict.fromkeys(("interferonbeta1b", "ifnbeta1b", "ifnb1b", "betaferon", "betaseron",
+                     "extavia"), "interferon beta-1b"),
+    **dict.fromkeys(("teriflunomide", "aubagio"), "teriflunomide"),
+    **dict.fromkeys(("fingolimod", "gilenya"), "fingolimod"),
+    **dict.fromkeys(("siponimod", "mayzent"), "siponimod"),
+    **dict.fromkeys(("ponesimod", "ponvory"), "ponesimod"),
+    **dict.fromkeys(("cladribine", "mavenclad"), "cladribine"),
+    **dict.fromkeys(("mitoxantrone",), "mitoxantrone"),
     **dict.fromkeys(("ivabradine", "procoralan"), "ivabradine"),
     **dict.fromkeys(("hydralazine",), "hydralazine"),
     **dict.fromkeys(("isosorbidemononitrate", "ismn", "isosorbidedinitrate", "isdn"),
@@ -374,7 +397,10 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
 _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant",
                       "no anticoagulation", "not anticoagulated", "no antiplatelet",
                       "no esa", "not on esa", "no epo", "not on epo", "no abx",
-                      "nil abx", "no antibiotics", "not on antibiotics", "none given"})
+                      "nil abx", "no antibiotics", "not on antibiotics", "none given",
+                      "no dmt", "nil dmt", "not on dmt", "no dmts", "not on a dmt",
+                      "untreated", "treatment naive", "treatment-naive", "dmt naive",
+                      "dmt-naive", "naive"})
 #: A dose and how often after a drug's name: "apixaban 5mg bd", "warfarin 3 mg od",
 #: "enoxaparin 40 mg sc daily" (bounded runs: no backtracking on a hostile cell).
 _DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
@@ -383,12 +409,16 @@ _DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|
 #: How often, with a slash: "3x/wk", "1/7", "2/52", "once/day".
 _PER_TIME = re.compile(r"/ ?(?:wk|wks|week|weeks|day|days|d|7|52|12|month|months|mo|"
                        r"24 ?h|24 ?hrs?|24 ?hours)\b")
+#: A dose anywhere in an answer: "ocrelizumab 600mg 6-monthly", "2.5 mg".
+_A_DOSE = re.compile(r"\d(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
+                     r"million units?)\b")
 #: A dose written without its unit after a drug's name: "Exelon patch 4.6".
 _BARE_DOSE = re.compile(r" \d{1,4}(?:\.\d{1,2})?$")
 #: A dose per kilogram, "30mg/kg" (a child's): no combination.
 _PER_KG = re.compile(r"/ ?kg\b")
-#: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus".
-_SPLIT = re.compile(r" ?(?:[/+,;&]|\band\b|\bwith\b|\bplus\b) ?")
+#: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus"; a
+#: sequence of drugs taken one after another, "->" or "then" (a list of previous ones).
+_SPLIT = re.compile(r" ?(?:->|→|[/+,;&]|\band\b|\bwith\b|\bplus\b|\bthen\b) ?")
 #: A route or form written with a slash: "s/c", "i/v", "m/r".
 _ROUTE_SLASH = re.compile(r"\b([simp])/([cvmro])\b")
 #: A rate written with a slash after a dose: "20mg/wk", "5mg/day".
@@ -406,6 +436,9 @@ _TAIL = re.compile(r" (?:od|bd|bid|tds|tid|qds|qid|nocte|mane|on|om|prn|daily|we
                    r"mr|sr|xl|m/r|s/r|tabs?|tablets?|pen|injection|inj|infusion|"
                    r"every (?:2|two|4|four|8|eight) weeks|fortnightly|monthly|eow|"
                    r"q2w|q4w|q8w|per wk|per week|a week|weekly sc|x ?\d|"
+                   # walk-through 85: natalizumab's extended or standard interval dosing
+                   # ("natalizumab EID 6-weekly"), "6-monthly", "biosimilar"
+                   r"eid|sid|\d{1,2}[ -]?(?:monthly|mthly)|biosimilar|"
                    # walk-through 68: "8-weekly", "8 wkly", "q8w", "supp", a steroid's
                    # taper ("reducing", "tapering 5mg/wk")
                    r"\d{1,2}[ -]?(?:weekly|wkly)|q\d{1,2}w|\d (?:tabs?|caps?)|supps?|"
@@ -473,7 +506,7 @@ def drug_set(answer: str) -> frozenset[str] | None:
     # a brand with its drugs in brackets, "Symkevi (tez/iva)": the brand's, when the
     # brackets name the same drugs or none known here
     named = re.fullmatch(r"(.{1,60}?) ?\(([^()]{1,40})\)", key)
-    if named is not None and "/" in named.group(2):
+    if named is not None:  # ... or a note in them: "Tysabri (JCV+ switched)"
         outer, inner = drug_set(named.group(1)), drug_set(named.group(2))
         if outer is not None and (inner is None or inner == outer):
             return outer
@@ -510,6 +543,32 @@ def drug_set(answer: str) -> frozenset[str] | None:
             return None
         drugs |= found
     return frozenset(drugs) if drugs else None
+
+
+def same_drugs_undosed(answer: str, other: str, column: str | None) -> bool:
+    """Whether two answers of a regimen column (:data:`REGIMEN_COLUMN`) name the same
+    drugs (:func:`drug_set`) and neither writes a dose: "Ocrevus (ocrelizumab)",
+    "OCREVUS" and "ocrelizumab" are one answer beyond doubt (walk-through 85's current
+    therapy wrote them 5 ways; unmerged, a patient on one spelling found none of the
+    others among their look-alikes). A dose may tell patients apart ("apixaban 2.5mg"
+    and "apixaban 5mg"): such pairs are offered, not applied.
+
+    Examples
+    --------
+    >>> same_drugs_undosed("Tysabri", "natalizumab", "Current DMT")
+    True
+    >>> same_drugs_undosed("apixaban 2.5mg bd", "apixaban", "Anticoagulant")
+    False
+    >>> same_drugs_undosed("Tysabri", "natalizumab", "Ward")
+    False
+    """
+    if not column or not REGIMEN_COLUMN.search(str(column)):
+        return False
+    keys = [norm_key(a) for a in (answer, other)]
+    if any(len(k) > _MAX_LENGTH or _A_DOSE.search(k) or _BARE_DOSE.search(k) for k in keys):
+        return False
+    found = drug_set(keys[0])
+    return found is not None and found == drug_set(keys[1])
 
 
 def _word_set(answer: str) -> frozenset[str] | None:
