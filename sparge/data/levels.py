@@ -245,13 +245,16 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long[i + 1:]
 
 
-#: An answer that gives when or which side (a year; right, left, both, the eyes' RE/LE/
-#: OD/OS/OU): beside yes and no, a yes with its detail.
+#: An answer that gives when, which side or where (a year; right, left, both, the eyes'
+#: RE/LE/OD/OS/OU; a level of the spine): beside yes and no, a yes with its detail.
 _YES_DETAIL = re.compile(r"\b(?:19[5-9]\d|20[0-4]\d)\b|\b(?:re|le|od|os|ou|r eye|l eye|"
                          r"both eyes|both|bilateral|bilat|left|right|lt|rt)\b|"
                          # how it is treated (walk-through 82's CFRD "on insulin")
                          r"\bon (?:insulin|treatment|tablets|medication|meds)\b|"
-                         r"\b(?:insulin|diet|tablet)[\s-]?(?:treated|controlled)\b")
+                         r"\b(?:insulin|diet|tablet)[\s-]?(?:treated|controlled)\b|"
+                         # where on the spine (walk-through 85's spinal cord lesions:
+                         # "C-spine lesion C4", "cervical + thoracic")
+                         r"\b(?:cervical|thoracic|lumbar|[ctl][\s-]?spine|[ctl]\d{1,2})\b")
 #: ... unless it says no, or is unsure.
 _NOT_YES = re.compile(r"\b(?:no|not|never|none|nil|neg|negative|declined|refused|unknown|"
                       r"unsure|awaiting|planned|listed|waiting)\b|\?")
@@ -2140,12 +2143,38 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "vertebral collapse", "vertebral fracture", "lytic lesions + fracture"),
         ("no", "n", "none", "nil", "absent", "no lytic lesions", "no bone disease",
          "no lesions", "no lytic lesion"))),
+    # multiple sclerosis' course (walk-through 85: "RRMS", "RR", "Relapsing remitting" and
+    # "Relapsing-remitting MS" were four answers; a match on "RR" found 35 of 251
+    # patients). A modifier ("SPMS - not active", "(active)") keeps its answer apart.
+    (("phenotype", "ms type", "type of ms", "ms subtype", "ms course", "disease course",
+      "clinical course", "ms category", "ms form"), (
+        ("rrms", "rr", "rr ms", "relapsing remitting", "relapsing-remitting",
+         "relapsing remitting ms", "relapsing-remitting ms",
+         "relapsing remitting multiple sclerosis", "relapsing-remitting multiple sclerosis"),
+        ("spms", "sp", "sp ms", "secondary progressive", "secondary-progressive",
+         "secondary progressive ms", "secondary progressive multiple sclerosis"),
+        ("ppms", "pp", "pp ms", "primary progressive", "primary-progressive",
+         "primary progressive ms", "primary progressive multiple sclerosis"),
+        ("prms", "progressive relapsing", "progressive-relapsing",
+         "progressive relapsing ms"),
+        ("cis", "clinically isolated syndrome"),
+        ("ris", "radiologically isolated syndrome"))),
+    # a line of treatment by its number or as an ordinal (walk-through 85: "1", "1st line"
+    # and "first line" were three answers of its treatment line)
+    (("treatment line", "line of treatment", "line of therapy", "therapy line",
+      "lines of therapy", "dmt line"), tuple(
+        (str(n), f"{o} line", f"{w} line", f"{o}-line", f"{w}-line", f"{o}line",
+         f"{w}line", f"line {n}", f"{n}l", f"{o}", f"{w}")
+        for n, o, w in ((1, "1st", "first"), (2, "2nd", "second"), (3, "3rd", "third"),
+                        (4, "4th", "fourth"), (5, "5th", "fifth")))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),
              # walk-through 48's CKD stage: "N", "No" and "None" for one answer; walk-
              # through 50's known conditions "nil PMH", "No PMH"
              ("no", "none", "nil", "n", "nilpmh", "nopmh", "nopastmedicalhistory",
-              "nosignificantpmh"))),
+              "nosignificantpmh",
+              # walk-through 85's spinal cord lesions "none seen" beside No
+              "none seen", "not seen", "nil seen"))),
 )
 
 
