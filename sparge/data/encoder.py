@@ -114,6 +114,7 @@ from sparge.data.leaks import (
     vital_status,
     vital_status_message,
 )
+from sparge.data.lesion_counts import lesion_columns, read_lesion_counts
 from sparge.data.levels import (
     DECLINED_WORDS,
     YES_NO_NO,
@@ -417,7 +418,7 @@ def _decimal_shift(values: np.ndarray, lo: float, hi: float, decimals: int = 6
 
 
 def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
-                scales=None, cut_offs=None, gleason=()) -> pd.DataFrame:
+                scales=None, cut_offs=None, gleason=(), lesions=()) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
@@ -432,7 +433,9 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     (:func:`~sparge.data.not_applicable.read_not_applicable`); ``scales``: its analogue
     scales' tops (:func:`~sparge.data.scales_written.read_written_scales`); ``cut_offs``:
     its autoantibodies' cut-offs (:func:`~sparge.data.serology.read_serology`);
-    ``gleason``: its columns read as grade groups."""
+    ``gleason``: its columns read as grade groups; ``lesions``: its numeric columns of
+    lesion counts, whose "Gd+ x1" is read as a count however few the rows
+    (:func:`~sparge.data.lesion_counts.read_lesion_counts`)."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
@@ -443,7 +446,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
                 read_gleason_scores(df, known=gleason))))), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(
-                read_cytogenetics(df)), scales), cut_offs))))))
+                read_cytogenetics(read_lesion_counts(df, known=lesions))), scales),
+                cut_offs))))))
         df = read_year_columns(df)
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
@@ -2629,7 +2633,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             and unit_key(str(units.get(c) or header_unit(c) or "")) in _TIME_UNITS],
             answers=self.answers, scales=getattr(self, "scales_", {}),
             cut_offs=getattr(self, "cut_offs_", {}),
-            gleason=getattr(self, "gleason_columns_", []))
+            gleason=getattr(self, "gleason_columns_", []),
+            lesions=lesion_columns(self.input_columns_, self.roles_))
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
