@@ -28,8 +28,30 @@ _NAMED = re.compile(r"\brf\b|rheumatoid factor|\bccp\b|anti[\s-]?ccp|\bacpa\b|\b
                     r"antinuclear|ds[\s-]?dna|\banca\b|\bena\b|autoantibod|"
                     # a biologic's anti-drug antibodies (walk-through 68: "<10", "not
                     # detected", "positive (113)" beside Negative and Positive)
-                    r"anti[\s-]?drug antibod|drug antibod|antibodies to",
+                    r"anti[\s-]?drug antibod|drug antibod|antibodies to|"
+                    # JC virus antibodies before natalizumab (walk-through 85: "JCV neg",
+                    # "positive 0.9", "JCV+ index 1.9", "0.14" left out as free text)
+                    r"\bjcv\b|\bjc ?virus|\bjcpyv\b",
                     re.IGNORECASE)
+#: Cut-offs a column's name gives when its cells name none: ``(pattern, positive above,
+#: equivocal from)``. The JC virus antibody index (STRATIFY JCV DxSelect) is negative up
+#: to 0.20, indeterminate up to 0.40 and positive above.
+_KNOWN_CUTS = ((re.compile(r"\bjcv\b|\bjc ?virus|\bjcpyv\b", re.IGNORECASE), 0.4, 0.2),)
+#: The test's name before its result: "JCV neg", "JCV+ index 1.9", "JCV Ab: positive".
+_NAME_FIRST = re.compile(r"\s*(?:jcv|jc virus|jcpyv)(?: ?ab| antibody| antibodies)?\s*:?\s*",
+                         re.IGNORECASE)
+#: A result in words with its index or titre after it: "positive 0.9", "pos 2.50",
+#: "+ index 1.9", "equivocal 0.25" (the laboratory's word decides).
+_WORD_THEN = re.compile(r"\s*(positive|pos\.?|\+ve|\+|negative|neg\.?|-ve|-|equivocal|"
+                        r"indeterminate|borderline)\s*(?:index|titre|titer)?\s*[:=]?\s*"
+                        r"[<>]?\d{1,5}(?:\.\d{1,3})?\s*", re.IGNORECASE)
+#: ... or before it, in brackets: "0.27 (indeterminate)", "3.1 (pos)".
+_THEN_WORD = re.compile(r"\s*[<>]?\d{1,5}(?:\.\d{1,3})?\s*\(\s*(positive|pos\.?|\+ve|negative|"
+                        r"neg\.?|-ve|equivocal|indeterminate|borderline)\s*\)\s*",
+                        re.IGNORECASE)
+#: A result the laboratory could not call either way.
+_EQUIVOCAL = re.compile(r"\s*(?:equivocal|indeterminate|borderline)\s*(?:\(.{0,30}\))?\s*",
+                        re.IGNORECASE)
 _POSITIVE = re.compile(r"\s*(?:positive|pos\.?|\+ve|\+|posve|weakly positive|weak positive|"
                        r"strongly positive|detected)\s*(?:\(.{0,30}\))?\s*", re.IGNORECASE)
 _NEGATIVE = re.compile(r"\s*(?:negative|neg\.?|-ve|-|negve|not detected)\s*"
@@ -46,11 +68,23 @@ WORD_SHARE = 0.4
 def _word(cell: str) -> str | None:
     if len(cell) > 48:
         return None
+    cell = _NAME_FIRST.sub("", cell, count=1) if _NAME_FIRST.match(cell) else cell
+    if (m := _WORD_THEN.fullmatch(cell) or _THEN_WORD.fullmatch(cell)) is not None:
+        cell = m.group(1)
     if _NEGATIVE.fullmatch(cell):
         return "Negative"
     if _POSITIVE.fullmatch(cell):
         return "Positive"
+    if _EQUIVOCAL.fullmatch(cell):
+        return "Equivocal"
     return None
+
+
+def known_cut(column: str) -> tuple[float, float] | None:
+    """The cut-off a column's name gives, with where its equivocal band starts
+    (:data:`_KNOWN_CUTS`), or ``None``."""
+    return next(((cut, low) for named, cut, low in _KNOWN_CUTS if named.search(column)),
+                None)
 
 
 def cut_off(cells, counts=None) -> float | None:
@@ -75,18 +109,24 @@ def cut_off(cells, counts=None) -> float | None:
     return None
 
 
-def _reading(cell: str, cut: float) -> str | None:
+def _reading(cell: str, cut: float, low: float | None = None) -> str | None:
+    """A cell as "Positive", "Negative" or "Equivocal" (an index from ``low`` up to the
+    ``cut``, where the name gives such a band), or ``None``."""
     word = _word(cell)
     if word is not None:
         return word
-    m = _TITRE.fullmatch(cell) if len(cell) <= 24 else None
+    text = _NAME_FIRST.sub("", cell, count=1) if _NAME_FIRST.match(cell) else cell
+    text = re.sub(r"^\s*(?:index|titre|titer)\s*[:=]?", "", text, flags=re.IGNORECASE)
+    m = _TITRE.fullmatch(text) if len(text) <= 24 else None
     if m is None:
         return None
     sign, value = m.group(1), float(m.group(2))
     if sign in ("<", "<="):
-        return "Negative" if value <= cut else None
+        return "Negative" if value <= (cut if low is None else low) else None
     if sign in (">", ">="):
         return "Positive" if value >= cut else None
+    if low is not None:  # a band the laboratory calls neither: above low, up to the cut
+        return "Positive" if value > cut else "Equivocal" if value > low else "Negative"
     return "Positive" if value >= cut else "Negative"
 
 
@@ -113,16 +153,20 @@ def read_serology(df: pd.DataFrame, cut_offs: dict[str, float] | None = None
         cells = [str(u).strip() for u in uniques]
         counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
         cut = (cut_offs or {}).get(str(col))
+        named = known_cut(str(col))
         if cut is None:
             written = int(counts.sum())
             worded = sum(int(n) for c, n in zip(cells, counts, strict=True) if _word(c))
             if not written or worded < WORD_SHARE * written:
                 continue
             cut = cut_off(cells, counts)  # each distinct cell once, with its count
+            if cut is None and named is not None:  # the test's own, by its name
+                cut = named[0]
             if cut is None:
                 continue
         found[str(col)] = float(cut)
-        read = [_reading(c, cut) for c in cells]
+        low = named[1] if named is not None and float(cut) == named[0] else None
+        read = [_reading(c, cut, low) for c in cells]
         titres = sum(int(n) for c, r, n in zip(cells, read, counts, strict=True)
                      if r is not None and _word(c) is None)
         out = own_copy(out, df)
@@ -134,9 +178,12 @@ def read_serology(df: pd.DataFrame, cut_offs: dict[str, float] | None = None
         if titres:
             out.attrs["sparge_read_notes"] = [
                 *out.attrs.get("sparge_read_notes", []),
-                f"Column '{_q(col)}': {titres:,} titre(s) read as positive or negative by "
-                f"the laboratory's cut-off the column names ({cut:g}: positive at or above "
-                "it), beside its results in words."]
+                f"Column '{_q(col)}': {titres:,} titre(s) read as positive or negative "
+                + (f"(or equivocal) by the test's cut-off ({cut:g}: positive above it, "
+                   f"equivocal above {low:g}), beside its results in words."
+                   if low is not None else
+                   f"by the laboratory's cut-off the column names ({cut:g}: positive at or "
+                   "above it), beside its results in words.")]
     if found:
         out = own_copy(out, df)
         out.attrs[CUT_OFFS_ATTR] = found
