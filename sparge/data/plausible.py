@@ -573,7 +573,14 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     # is not transplanted after three days) and a tacrolimus trough of 250 µg/L (toxic
     # from about 30; 200 in nmol/L is 161 µg/L)
     (r"\b(?:cit|cold isch\w*(?: time)?)\b(?=.*\b(?:h|hr|hrs|hour|hours)\b)", 0.0, 72.0),
-    (r"\b(?:tacrolimus|tac|tacro|fk ?506|prograf|advagraf)\b", 0.0, 200.0))
+    (r"\b(?:tacrolimus|tac|tacro|fk ?506|prograf|advagraf)\b", 0.0, 200.0),
+    # walk-through 85's multiple sclerosis clinic: an EDSS of 45 (its top is 10, in half
+    # steps: 4.5), an SDMT of 510 (110 symbols at most); the timed 25-foot walk and the
+    # nine-hole peg test stop at 180 and 300 seconds
+    (r"\bedss\b|expanded disability status", 0.0, 10.0), (r"\bmsss\b", 0.0, 10.0),
+    (r"\bsdmt\b|symbol digit modalit", 0.0, 110.0),
+    (r"\bt ?25 ?fw\b|\b25[\s-]?(?:foot|ft)\b|timed 25", 0.0, 180.0),
+    (r"\b9 ?hpt\b|\b(?:nine|9)[\s-]?hole peg", 0.0, 300.0))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count).
 _PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})

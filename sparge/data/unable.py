@@ -23,7 +23,11 @@ _TIMED = re.compile(
     r"(?:5|five)[ -]?(?:x|times?)?[ -]?(?:sit|chair)[ -]?(?:to|-)?[ -]?stand|5 ?x ?sts|"
     r"ftsst|sit[ -]?to[ -]?stand(?: test)? time|chair (?:rise|stand)s? time|"
     r"(?:4|6|8|10|four|six|ten)[ -]?(?:m|metre|meter)s?[ -]?walk(?: test)?(?: time)?|"
-    r"walk(?:ing)? time|stair climb(?: test)?(?: time)?)\b")
+    r"walk(?:ing)? time|stair climb(?: test)?(?: time)?|"
+    # multiple sclerosis' timed 25-foot walk and nine-hole peg test (walk-through 85:
+    # "unable" in the T25FW of its most disabled patients was set to missing)
+    r"t ?25 ?fw|(?:timed )?25[ -]?(?:foot|ft|feet)(?: timed)? walk|9 ?hpt|"
+    r"(?:nine|9)[ -]?hole peg(?: test)?)\b")
 #: Tests scored by what the patient managed: a smaller value is worse.
 _MANAGED = re.compile(
     r"\b(?:gait speed|gaitspeed|walking speed|walk speed|usual gait speed|"
