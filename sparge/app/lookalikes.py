@@ -459,7 +459,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     far = far_lookalikes_message(table)
     if far:
         st.warning(far)
-    same = identical_lookalikes_message(table, query_values, neighbours)
+    same = identical_lookalikes_message(table, query_values, neighbours, query_id=name)
     if same:
         st.warning(md_escape(same, 800))
     other_kind_note(key, query_values, neighbours, encoder)

@@ -339,7 +339,11 @@ _PAST = re.compile(r"previous|prior|history|\bhx\b|past|before|pre-?existing|bas
                    # "Exacerbations (last 12m)", "IV courses in the last year"; not
                    # "Status at last contact"
                    r"\blast\s{0,3}(?:\d{1,3}\s{0,3}[\s\-]?)?(?:days?|d|weeks?|wks?|w|months?|"
-                   r"mths?|m|years?|yrs?|yr|y)\b|\b(?:in|over|during)\s{1,3}the\s{1,3}last\b",
+                   r"mths?|m|years?|yrs?|yr|y)\b|\b(?:in|over|during)\s{1,3}the\s{1,3}last\b|"
+                   # the last event before the visit: walk-through 85's "Date of last
+                   # relapse" (not the last contact, which may come after the outcome)
+                   r"\b(?:last|most\s{1,3}recent|latest)\s{1,3}(?:relapse|attack|"
+                   r"exacerbation|flare|admission|episode|seizure|event|fall|infection)",
                    re.IGNORECASE)
 
 

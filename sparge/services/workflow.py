@@ -879,12 +879,15 @@ def far_lookalikes_message(table: pd.DataFrame, threshold: float = FAR_LOOKALIKE
 
 
 def identical_lookalikes_message(table: pd.DataFrame, query=None,
-                                 neighbours: pd.DataFrame | None = None) -> str | None:
+                                 neighbours: pd.DataFrame | None = None,
+                                 query_id: object = None) -> str | None:
     """A caution when look-alikes hold every value the model uses as the patient does
     (``query`` and ``neighbours``, the values in the model's columns; without them, a
     distance of 0): the same patient entered twice, perhaps under another ID
     (walk-through 59's admission re-entered under a new ID was look-alike #1 at 1.00,
-    unsaid on the page). ``None`` otherwise."""
+    unsaid on the page). A copy under the patient's own ID (``query_id``; IDs repeated
+    in the file are named with their CSV line, "RX47 (line 132)") is said to be one
+    (walk-through 85 read "under another ID?" beside its own). ``None`` otherwise."""
     if not len(table) or "ID" not in table:
         return None
     if query is not None and neighbours is not None and len(neighbours) == len(table):
@@ -903,10 +906,17 @@ def identical_lookalikes_message(table: pd.DataFrame, query=None,
         return None
     named = ", ".join(f"'{i}'" for i in ids[:3]) + (f" and {len(ids) - 3} more"
                                                     if len(ids) > 3 else "")
+    own = query_id is not None and _without_line(query_id) in {_without_line(i) for i in ids}
+    where = "(its own ID, on another line of the file)" if own else "(under another ID)?"
     return (f"{named} {'has' if len(ids) == 1 else 'have'} every value the model uses as this "
-            "patient has, gaps included: the same patient entered twice (under another ID)? "
+            f"patient has, gaps included: the same patient entered twice {where} "
             "If so, delete the copy from the file: a copy is every patient's best look-alike "
             "and counts twice in training.")
+
+
+def _without_line(patient_id: object) -> str:
+    """An ID without the CSV line it is named with when repeated ("RX47 (line 132)")."""
+    return re.sub(r" \(line \d+\)$", "", str(patient_id))
 
 
 #: How far beyond the training patients' range (a share of that range) a new patient's

@@ -729,6 +729,13 @@ def test_a_lookalike_with_every_value_of_the_patient_is_said():
     # without the values, a distance of 0
     assert identical_lookalikes_message(table)[:4] == "'A9'"
     assert identical_lookalikes_message(table.assign(distance=[0.1, 0.2, 0.3])) is None
+    assert "(under another ID)?" in said
+    # walk-through 85: a copy under the patient's own ID, named with its CSV line
+    copy = table.assign(ID=["RX47 (line 132)", "B2", "C3"])
+    own = identical_lookalikes_message(copy, q, nb, query_id="RX47 (line 85)")
+    assert "entered twice (its own ID, on another line of the file)" in own
+    assert "another ID" not in own
+    assert "under another ID" in identical_lookalikes_message(copy, q, nb, query_id="RX48")
 
 
 def test_a_date_read_for_an_age_is_not_said_to_be_unread():
