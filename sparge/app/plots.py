@@ -15,6 +15,7 @@ from sparge.services.maps import (
     density_grid,
     drawn_points,
     is_dense,
+    map_frame_range,
     point_style,
 )
 
@@ -239,6 +240,22 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     df = frame.copy().reset_index(drop=True)
     key = "row" if "row" in df else "training_index"
     dense = is_dense(len(df), dense_threshold)
+    # a few patients far from the rest are drawn at the frame's edge (walk-through 85: one
+    # patient drew the others as a thin band); the download keeps their coordinates
+    frame_ranges: dict[str, tuple[float, float]] = {}
+    far = np.zeros(len(df), bool)
+    for axis in ("x", "y"):
+        found = map_frame_range(df[axis].to_numpy(float)) if len(df) else None
+        if found is not None:
+            lo, hi, beyond = found
+            frame_ranges[axis] = (lo, hi)
+            far |= beyond
+            inset = 0.03 * (hi - lo)  # inside the frame's margin, the marker whole
+            df[axis] = df[axis].clip(lo + inset, hi - inset)
+    if frame_ranges and new_points is not None and len(new_points):
+        new_points = new_points.assign(**{
+            a: new_points[a].clip(lo + 0.03 * (hi - lo), hi - 0.03 * (hi - lo))
+            for a, (lo, hi) in frame_ranges.items()})
     if color is not None:
         df["_color"] = np.asarray(color)
     if dense:
@@ -260,6 +277,7 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     n_all = len(df)
     if shown is not None:
         df = df.iloc[shown].reset_index(drop=True)
+    far_drawn = far[shown] if shown is not None else far
     # points as faint as the drawn ones need (a sample of a million is drawn as 50,000)
     style = point_style(max(len(df), dense_threshold + 1) if dense else len(df),
                         dense_threshold)
@@ -412,6 +430,17 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
             fig.add_annotation(x=x, y=y, text=label, showarrow=False, yshift=18,
                                bgcolor="rgba(255,255,255,0.85)", bordercolor="crimson",
                                borderpad=2, font={"size": 12, "color": "crimson"})
+    if far.any():
+        edge = df[far_drawn]
+        fig.add_trace(Marks(x=edge["x"], y=edge["y"], mode="markers",
+                            name="far from the rest (at the edge)", hoverinfo="skip",
+                            marker={"size": 13, "symbol": "diamond-open", "color": "#555555",
+                                    "line": {"width": 1.5}}, legendrank=MARKS_RANK))
+        n_far = int(far.sum())
+        fig.add_annotation(text=f"{n_far:,} patient{'s' if n_far != 1 else ''} far from the "
+                                "rest drawn at the frame's edge (◇)", xref="paper",
+                           yref="paper", x=1, y=1, xanchor="right", yanchor="bottom",
+                           showarrow=False, font={"size": 11, "color": "#555555"})
     if shown is not None:
         fig.add_annotation(text=f"points: a random {len(df):,} of the {n_all:,} patients; "
                                 "shading: all of them", xref="paper", yref="paper", x=0,
@@ -432,6 +461,8 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                       margin={"l": 10, "r": 10, "t": top, "b": 10})
     fig.update_xaxes(showticklabels=False, title="")
     fig.update_yaxes(showticklabels=False, title="")
+    for axis, (lo, hi) in frame_ranges.items():
+        (fig.update_xaxes if axis == "x" else fig.update_yaxes)(range=[lo, hi])
     if dense:  # no grid over the shading
         fig.update_layout(hovermode="closest")
         fig.update_xaxes(showgrid=False, zeroline=False)

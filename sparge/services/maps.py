@@ -242,6 +242,52 @@ def stretch_note(coords: np.ndarray) -> str:
             "look-alikes come from distances in the learned space, not in this picture.")
 
 
+#: A map's frame holds its patients between these quantiles of each axis, widened by
+#: :data:`FRAME_MARGIN` of that span; a patient beyond :data:`FAR_SPANS` spans of it is far.
+FRAME_QUANTILES = (0.01, 0.99)
+FRAME_MARGIN = 0.08
+FAR_SPANS = 0.5
+#: At most this share of a map's patients is drawn at the frame's edge (more: the frame
+#: holds them all).
+FAR_SHARE = 0.01
+
+
+def map_frame_range(values: np.ndarray) -> tuple[float, float, np.ndarray] | None:
+    """A map axis' range without the few patients far from the rest, and which those are:
+    ``(low, high, far)``; ``None`` when every patient fits (or fewer than 50 patients).
+
+    One patient far from the others drew walk-through 85's PCA map as a thin band over a
+    quarter of its height, the rest empty. A patient beyond :data:`FAR_SPANS` of the
+    span between the axis' :data:`FRAME_QUANTILES` is far when such patients are at most
+    :data:`FAR_SHARE` of them; the frame then holds the others (with a margin), and the
+    far ones are drawn at its edge.
+
+    Examples
+    --------
+    >>> v = np.r_[np.linspace(0, 1, 200), 9.0]
+    >>> lo, hi, far = map_frame_range(v)
+    >>> bool(far[-1]), int(far.sum()), hi < 2
+    (True, 1, True)
+    >>> map_frame_range(np.linspace(0, 1, 200)) is None
+    True
+    """
+    v = np.asarray(values, dtype=float)
+    ok = np.isfinite(v)
+    if ok.sum() < 50:
+        return None
+    q_lo, q_hi = np.quantile(v[ok], FRAME_QUANTILES)
+    span = q_hi - q_lo
+    if span <= 0:
+        return None
+    far = ok & ((v < q_lo - FAR_SPANS * span) | (v > q_hi + FAR_SPANS * span))
+    if not far.any() or far.sum() > max(1, FAR_SHARE * ok.sum()):
+        return None
+    near = v[ok & ~far]
+    lo, hi = float(near.min()), float(near.max())
+    pad = FRAME_MARGIN * (hi - lo)
+    return lo - pad, hi + pad, far
+
+
 def umap_sample(n: int, max_fit: int = UMAP_FIT_MAX, random_state: int = 0) -> np.ndarray:
     """Sorted rows of the training patients a UMAP is fitted on: all ``n`` up to
     ``max_fit``, else a random sample of ``max_fit`` (reproducible under
@@ -551,5 +597,5 @@ def map_csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
 __all__ = ["MapProjector", "METHODS", "NOT_TRAINED", "DENSE_MAP", "UMAP_FIT_MAX",
            "map_title", "map_hint", "map_frame", "training_values", "patient_values",
            "map_csv_frame", "data_model_mismatch", "encoding_mismatch", "RECODED", "umap_sample",
-           "umap_note", "is_dense",
+           "umap_note", "is_dense", "map_frame_range",
            "point_style", "density_grid"]

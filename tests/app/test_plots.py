@@ -479,3 +479,28 @@ def test_a_click_on_the_lecture_map_gives_the_followed_patient_back():
     assert clicked_index([5]) == 5 and clicked_index({"0": 7}) == 7
     assert clicked_index(3) == 3 and clicked_index(None) is None
     assert clicked_index("not a number") is None and clicked_index([]) is None
+
+
+def test_a_few_patients_far_from_the_rest_are_drawn_at_the_frames_edge():
+    """Walk-through 85: one patient far below the others drew them as a thin band over a
+    quarter of the map's height. The frame holds the others; the far one is drawn at
+    its edge, marked and said, and stays clickable (its key)."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(0, 1, 300), "y": rng.normal(0, 0.3, 300),
+                          "ID": [f"P{i}" for i in range(300)], "row": np.arange(300)})
+    frame.loc[5, "y"] = -6.0
+    fig = cohort_map(frame, title="map", highlight=5)
+    lo, hi = fig.layout.yaxis.range
+    assert -2 < lo < frame["y"].drop(5).min() and hi > frame["y"].max()
+    assert fig.layout.xaxis.range is None  # the x axis holds everyone already
+    edge = next(t for t in fig.data if t.name == "far from the rest (at the edge)")
+    edge_y = lo + 0.03 * (hi - lo)  # inside the frame's margin
+    assert list(edge.y) == pytest.approx([edge_y])
+    points = next(t for t in fig.data if t.name == "patients")
+    at = [i for i, k in enumerate(points.customdata) if k[0] == 5]
+    assert points.y[at[0]] == pytest.approx(edge_y)  # at the edge, still the patient's
+    assert "1 patient far from the rest" in fig.layout.annotations[-1].text
+    # a spread without such patients is drawn as before
+    plain = cohort_map(frame.drop(index=5), title="map")
+    assert plain.layout.yaxis.range is None and not plain.layout.annotations
+    assert all(t.name != "far from the rest (at the edge)" for t in plain.data)
