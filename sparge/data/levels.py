@@ -2473,10 +2473,14 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # every spelling a brand or a dose of one drug: its generic name ("Darbepoetin" for
     # "Aranesp 20 mcg" and "darbepoetin 40 mcg fortnightly", walk-through 56, not one
     # patient's dose on every patient)
-    if len(words) > 1 and brand_or_dose(word):
+    # ... or written with how it is given ("Natalizumab", not "natalizumab EID 6-weekly"
+    # on every patient of walk-through 85 given natalizumab)
+    if len(words) > 1:
         drugs = {drug_set(w) for w in words}
-        if len(drugs) == 1 and None not in drugs:
-            word = " + ".join(sorted(next(iter(drugs))))
+        held = next(iter(drugs)) if len(drugs) == 1 else None
+        if held and "(no drug)" not in held and (
+                brand_or_dose(word) or norm_key(word) != " + ".join(sorted(held))):
+            word = " + ".join(sorted(held))
     # a scale's word written in capitals, the only spelling kept of it ("LOW" for low,
     # Low and LOW: walk-through 53), in title case; not initials ("CTO", "NK")
     # ... but not a class written with its Roman numeral ("NYHA III" showed as "Nyha Iii")
