@@ -2159,6 +2159,18 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "progressive relapsing ms"),
         ("cis", "clinically isolated syndrome"),
         ("ris", "radiologically isolated syndrome"))),
+    # cerebrospinal fluid oligoclonal bands by their pattern (walk-through 85: "Type 2
+    # pattern" beside Positive): types 2 and 3 (bands in the CSF only) are positive for
+    # intrathecal synthesis; types 1 (none) and 4 (matched, "mirror") are not
+    (("oligoclonal", "ocb", "csf bands", "csf ob"), (
+        ("positive", "pos", "+ve", "present", "type 2", "type 2 pattern", "pattern 2",
+         "type ii", "type 3", "type 3 pattern", "pattern 3", "type iii", "csf restricted",
+         "csf-restricted bands", "csf restricted bands", "csf specific bands",
+         "unmatched bands", "intrathecal synthesis"),
+        ("negative", "neg", "-ve", "absent", "type 1", "type 1 pattern", "pattern 1",
+         "type i", "type 4", "type 4 pattern", "pattern 4", "type iv", "matched bands",
+         "matched bands (type 4)", "mirror pattern", "mirror bands", "identical bands",
+         "no bands", "no csf-restricted bands"))),
     # a line of treatment by its number or as an ordinal (walk-through 85: "1", "1st line"
     # and "first line" were three answers of its treatment line)
     (("treatment line", "line of treatment", "line of therapy", "therapy line",

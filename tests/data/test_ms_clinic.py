@@ -198,3 +198,14 @@ def test_a_treatment_line_as_a_number_or_an_ordinal_is_one_answer(encoder):
     assert codes["1"] == codes["1st line"] == codes["first line"]
     assert codes["2"] == codes["2nd line"] == codes["second-line"] != codes["1"]
     assert codes["escalation"] not in (codes["1"], codes["2"])
+
+
+def test_an_oligoclonal_band_pattern_is_offered_as_its_result():
+    """"Type 2 pattern" (bands in the CSF only) was an answer apart from Positive; a
+    matched "type 4" pattern is no intrathecal synthesis."""
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"Oligoclonal bands": rng.choice(
+        ["Positive", "Negative", "Type 2 pattern", "matched bands (type 4)"], 120),
+        "Age": rng.integers(20, 60, 120)})
+    offered = dict(Encoder().fit(df).report_.answers_two_ways["Oligoclonal bands"])
+    assert offered == {"Type 2 pattern": "Positive", "matched bands (type 4)": "Negative"}
