@@ -24,7 +24,9 @@ REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b
                             r"antipsychotic|antidepressant|cognitive enhancer|achei|"
                             r"cholinesterase|dmard|biologic|\bjak|steroid|"
                             r"immunosuppress|modulator|cftr|nebuli[sz]ed|inhaled|"
-                            r"induction|maintenance|\bdmts?\b|disease[\s-]?modifying",
+                            r"induction|maintenance|\bdmts?\b|disease[\s-]?modifying|"
+                            r"\basms?\b|\baeds?\b|anti[\s-]?seizure|anti[\s-]?epilep|"
+                            r"anticonvuls",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -313,6 +315,38 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("ponesimod", "ponvory"), "ponesimod"),
     **dict.fromkeys(("cladribine", "mavenclad"), "cladribine"),
     **dict.fromkeys(("mitoxantrone",), "mitoxantrone"),
+    # an epilepsy clinic's anti-seizure medications by generic name, ILAE abbreviation
+    # and brand (walk-through 86: "LEV", "keppra", "Keppra 750 bd" and "levetiracetam
+    # 500mg bd" among 214 answers of a list left out as free text)
+    **dict.fromkeys(("levetiracetam", "lev", "keppra", "desitrend"), "levetiracetam"),
+    **dict.fromkeys(("brivaracetam", "brv", "briviact"), "brivaracetam"),
+    **dict.fromkeys(("lamotrigine", "ltg", "lamictal"), "lamotrigine"),
+    **dict.fromkeys(("valproate", "sodiumvalproate", "valproicacid", "vpa", "epilim",
+                     "epilimchrono", "epilimchronosphere", "depakote", "depakine",
+                     "episenta", "convulex", "dyzantil", "divalproex"), "valproate"),
+    **dict.fromkeys(("carbamazepine", "cbz", "tegretol", "tegretolretard", "carbagen"),
+                    "carbamazepine"),
+    **dict.fromkeys(("oxcarbazepine", "oxc", "trileptal"), "oxcarbazepine"),
+    **dict.fromkeys(("eslicarbazepine", "eslicarbazepineacetate", "esl", "zebinix",
+                     "aptiom"), "eslicarbazepine"),
+    **dict.fromkeys(("lacosamide", "lcm", "vimpat"), "lacosamide"),
+    **dict.fromkeys(("zonisamide", "zns", "zonegran"), "zonisamide"),
+    **dict.fromkeys(("topiramate", "tpm", "topamax"), "topiramate"),
+    **dict.fromkeys(("perampanel", "per", "pmp", "fycompa"), "perampanel"),
+    **dict.fromkeys(("clobazam", "clb", "frisium", "tapclob"), "clobazam"),
+    **dict.fromkeys(("clonazepam", "rivotril", "klonopin"), "clonazepam"),
+    **dict.fromkeys(("phenytoin", "pht", "epanutin", "dilantin"), "phenytoin"),
+    **dict.fromkeys(("phenobarbital", "phenobarbitone", "pb"), "phenobarbital"),
+    **dict.fromkeys(("ethosuximide", "esm", "etx", "zarontin"), "ethosuximide"),
+    **dict.fromkeys(("cenobamate", "cnb", "ontozry", "xcopri"), "cenobamate"),
+    **dict.fromkeys(("gabapentin", "gbp", "neurontin"), "gabapentin"),
+    **dict.fromkeys(("pregabalin", "pgb", "lyrica"), "pregabalin"),
+    **dict.fromkeys(("cannabidiol", "cbd", "epidyolex", "epidiolex"), "cannabidiol"),
+    **dict.fromkeys(("rufinamide", "rfm", "inovelon", "banzel"), "rufinamide"),
+    **dict.fromkeys(("stiripentol", "stp", "diacomit"), "stiripentol"),
+    **dict.fromkeys(("fenfluramine", "ffa", "fintepla"), "fenfluramine"),
+    **dict.fromkeys(("acetazolamide", "diamox"), "acetazolamide"),
+    **dict.fromkeys(("primidone", "mysoline"), "primidone"),
     **dict.fromkeys(("ivabradine", "procoralan"), "ivabradine"),
     **dict.fromkeys(("hydralazine",), "hydralazine"),
     **dict.fromkeys(("isosorbidemononitrate", "ismn", "isosorbidedinitrate", "isdn"),
@@ -400,7 +434,8 @@ _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant"
                       "nil abx", "no antibiotics", "not on antibiotics", "none given",
                       "no dmt", "nil dmt", "not on dmt", "no dmts", "not on a dmt",
                       "untreated", "treatment naive", "treatment-naive", "dmt naive",
-                      "dmt-naive", "naive"})
+                      "dmt-naive", "naive", "no asm", "no asms", "no aed", "no aeds",
+                      "not on asm", "not on asms", "off asms", "off medication"})
 #: A dose and how often after a drug's name: "apixaban 5mg bd", "warfarin 3 mg od",
 #: "enoxaparin 40 mg sc daily" (bounded runs: no backtracking on a hostile cell).
 _DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"

@@ -108,7 +108,9 @@ def level_drug(column: str) -> str | None:
     words = re.findall(r"[a-z][a-z\-]*", name)
     for word in words:
         for drug in DRUG_NAMES:
-            if any(word == n or word.startswith(n) for n in _names(drug) if " " not in n):
+            # an abbreviation is a whole word ("lev" is not "level", walk-through 86)
+            if any(word == n or (len(n) > 3 and word.startswith(n))
+                   for n in _names(drug) if " " not in n):
                 return drug
     if _LEVEL_WORDS.search(name):
         for word in words:
