@@ -48,7 +48,8 @@ def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None
 #: Columns whose answers written two ways are merged by default, by name: a sex, a
 #: smoking status, a diabetes type, a side of the body, a pancreatic status, a disease's
 #: phenotype or course (multiple sclerosis' "RRMS" and "Relapsing remitting"), a line of
-#: treatment ("1st line", "first line" and "1"). The words of
+#: treatment ("1st line", "first line" and "1"), an epilepsy's type, an MRI's or an EEG's
+#: report ("normal 3T", "unremarkable" and "NAD"). The words of
 #: one of their groups of :data:`~sparge.data.levels.SYNONYMS` are one answer beyond
 #: doubt there ("F" and "Female" in a Sex column, "Ex" and "ex-smoker" in a smoking
 #: column, "L" and "left" in a Side column, "PI" and "Insufficient" in a pancreatic
@@ -58,7 +59,9 @@ def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None
 DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm type|side|"
                                 r"laterality|pancrea\w*|phenotype|ms (?:sub)?type|"
                                 r"type of ms|ms course|disease course|treatment line|"
-                                r"line of (?:treatment|therapy)|therapy line|dmt line)\b",
+                                r"line of (?:treatment|therapy)|therapy line|dmt line|"
+                                r"epilepsy (?:type|syndrome|classification)|type of epilepsy|"
+                                r"mri|eeg)\b",
                                 re.IGNORECASE)
 
 

@@ -245,8 +245,9 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long[i + 1:]
 
 
-#: An answer that gives when, which side or where (a year; right, left, both, the eyes'
-#: RE/LE/OD/OS/OU; a level of the spine): beside yes and no, a yes with its detail.
+#: An answer that gives when, which side, where, how often or how severe (a year or a
+#: month; right, left, both, the eyes' RE/LE/OD/OS/OU; a level of the spine; "x2";
+#: "mild"): beside yes and no, a yes with its detail.
 _YES_DETAIL = re.compile(r"\b(?:19[5-9]\d|20[0-4]\d)\b|\b(?:re|le|od|os|ou|r eye|l eye|"
                          r"both eyes|both|bilateral|bilat|left|right|lt|rt)\b|"
                          # how it is treated (walk-through 82's CFRD "on insulin")
@@ -254,7 +255,13 @@ _YES_DETAIL = re.compile(r"\b(?:19[5-9]\d|20[0-4]\d)\b|\b(?:re|le|od|os|ou|r eye
                          r"\b(?:insulin|diet|tablet)[\s-]?(?:treated|controlled)\b|"
                          # where on the spine (walk-through 85's spinal cord lesions:
                          # "C-spine lesion C4", "cervical + thoracic")
-                         r"\b(?:cervical|thoracic|lumbar|[ctl][\s-]?spine|[ctl]\d{1,2})\b")
+                         r"\b(?:cervical|thoracic|lumbar|[ctl][\s-]?spine|[ctl]\d{1,2})\b|"
+                         # when in the year, how many times, how severe (walk-through 86:
+                         # a tonic-clonic seizure "1 in March", "x2"; "mild LD")
+                         r"\b(?:january|february|march|april|june|july|august|september|"
+                         r"october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|"
+                         r"nov|dec)\b|(?:^|\s)x ?[1-9]\d?\b|"
+                         r"\b(?:mild|moderate|severe|profound)\b")
 #: ... unless it says no, or is unsure.
 _NOT_YES = re.compile(r"\b(?:no|not|never|none|nil|neg|negative|declined|refused|unknown|"
                       r"unsure|awaiting|planned|listed|waiting)\b|\?")
@@ -2159,6 +2166,79 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "progressive relapsing ms"),
         ("cis", "clinically isolated syndrome"),
         ("ris", "radiologically isolated syndrome"))),
+    # an epilepsy's type or syndrome in the ILAE's words and their older ones (walk-
+    # through 86: "generalised", "generalized", "GGE", "IGE", "idiopathic generalised"; 35
+    # answers left the column out as free text). Kinds stay apart: a temporal lobe
+    # epilepsy is not merged into focal, nor juvenile myoclonic into generalised.
+    (("epilepsy type", "epilepsy syndrome", "type of epilepsy", "epilepsy classification",
+      "epilepsy class", "seizure type", "epilepsy dx", "epilepsy diagnosis"), (
+        ("focal", "focal epilepsy", "focal onset", "focal onset epilepsy", "partial",
+         "partial epilepsy", "localisation-related", "localization-related",
+         "localisation related", "localization related"),
+        ("generalised", "generalized", "generalised epilepsy", "generalized epilepsy",
+         "gge", "ige", "idiopathic generalised", "idiopathic generalized",
+         "idiopathic generalised epilepsy", "idiopathic generalized epilepsy",
+         "genetic generalised", "genetic generalized", "genetic generalised epilepsy",
+         "genetic generalized epilepsy", "generalised (ige)", "generalized (ige)",
+         "generalised (gge)", "generalized (gge)", "generalised onset",
+         "generalized onset"),
+        ("tle", "temporal lobe", "temporal lobe epilepsy", "temporal"),
+        ("mtle", "mesial tle", "mesial temporal lobe epilepsy", "mesial temporal"),
+        ("fle", "frontal lobe", "frontal lobe epilepsy", "frontal"),
+        ("ole", "occipital lobe", "occipital lobe epilepsy"),
+        ("ple", "parietal lobe", "parietal lobe epilepsy"),
+        ("jme", "juvenile myoclonic", "juvenile myoclonic epilepsy", "gge - jme",
+         "jme (gge)", "gge (jme)", "ige - jme", "jme (ige)"),
+        ("cae", "childhood absence", "childhood absence epilepsy"),
+        ("jae", "juvenile absence", "juvenile absence epilepsy"),
+        ("combined", "combined focal & generalised", "combined focal and generalised",
+         "combined focal & generalized", "combined focal and generalized",
+         "combined generalised and focal", "combined generalized and focal"),
+        ("unknown onset", "unknown", "unclassified", "not yet classified",
+         "unknown type", "undetermined", "not classified"),
+        ("lgs", "lennox-gastaut", "lennox gastaut", "lennox-gastaut syndrome",
+         "lennox gastaut syndrome"),
+        ("dee", "developmental and epileptic encephalopathy", "epileptic encephalopathy",
+         "developmental epileptic encephalopathy"))),
+    # an imaging report's normal and its commonest findings, per side (walk-through 86:
+    # "normal 3T", "Normal", "unremarkable" and "NAD" were four answers of 180 scans;
+    # "L HS", "Left HS", "HS left", "hippocampal sclerosis (L)" four of one finding)
+    (("mri", "imaging", "ct head", "ct brain", "neuroimaging", "scan"), (
+        ("normal", "normal 3t", "normal 1.5t", "unremarkable", "nad", "no abnormality",
+         "no abnormality detected", "normal mri", "normal scan", "normal study",
+         "no structural abnormality", "no significant abnormality", "wnl",
+         "within normal limits", "nothing abnormal detected"),
+        ("left hs", "l hs", "hs left", "hs (l)", "hs l", "left hippocampal sclerosis",
+         "hippocampal sclerosis (l)", "hippocampal sclerosis (left)",
+         "hippocampal sclerosis left", "left mesial temporal sclerosis", "left mts",
+         "l mts", "mts left", "mts (l)"),
+        ("right hs", "r hs", "hs right", "hs (r)", "hs r", "right hippocampal sclerosis",
+         "hippocampal sclerosis (r)", "hippocampal sclerosis (right)",
+         "hippocampal sclerosis right", "right mesial temporal sclerosis", "right mts",
+         "r mts", "mts right", "mts (r)"),
+        ("fcd", "focal cortical dysplasia", "cortical dysplasia"),
+        ("cavernoma", "cavernous malformation", "cavernous angioma",
+         "cerebral cavernous malformation"),
+        ("pmg", "polymicrogyria"),
+        ("non-specific white matter change", "nonspecific wm changes",
+         "non-specific white matter changes", "nonspecific white matter change",
+         "nonspecific white matter changes", "non-specific wm changes",
+         "white matter changes", "wm changes"))),
+    # an EEG's normal and its generalised discharges (walk-through 86: "NAD", "Normal",
+    # "normal (sleep-deprived)", "normal x2"; "GSW 3Hz", "3Hz GSW", "gen SW")
+    (("eeg",), (
+        ("normal", "nad", "normal eeg", "no abnormality", "unremarkable", "wnl",
+         "within normal limits", "normal x2", "normal (sleep-deprived)",
+         "normal (sleep deprived)", "normal sleep-deprived", "normal sleep deprived",
+         "normal routine", "normal (routine)"),
+        ("generalised spike-wave", "generalized spike-wave", "generalised spike and wave",
+         "generalized spike and wave", "generalised spike wave", "generalized spike wave",
+         "gsw", "gen sw", "gen spike-wave", "gen spike wave", "gsw 3hz", "3hz gsw",
+         "3 hz gsw", "gsw 3 hz", "3hz spike-wave", "3 hz spike-wave", "3hz spike and wave",
+         "3 hz spike and wave", "generalised 3hz spike-wave", "generalized 3hz spike-wave"),
+        ("generalised polyspike", "generalized polyspike", "generalised polyspike-wave",
+         "generalized polyspike-wave", "gpsw", "polyspike-wave", "polyspike wave",
+         "generalised polyspike and wave", "generalized polyspike and wave"))),
     # cerebrospinal fluid oligoclonal bands by their pattern (walk-through 85: "Type 2
     # pattern" beside Positive): types 2 and 3 (bands in the CSF only) are positive for
     # intrathecal synthesis; types 1 (none) and 4 (matched, "mirror") are not
@@ -2233,6 +2313,29 @@ def not_taken_levels(levels: list[str], column: str | None) -> list[str]:
     if not column or not _RESULT_NAME.search(str(column)):
         return []
     return [lv for lv in levels if loose_key(norm_key(lv)) in _NOT_TAKEN]
+
+
+#: :data:`_NOT_TAKEN` as a cell's normalised key writes them (spaces kept).
+_NOT_TAKEN_WRITTEN = frozenset({"not taken", "sample not taken", "not obtained",
+                                "not collected", "not checked", "not performed",
+                                "not sent off", "no sample", "no culture taken",
+                                "not indicated"})
+
+
+def not_taken_keys(column: str | None) -> frozenset[str]:
+    """The normalised cells saying a test was not done ("not taken"), as gaps of a column
+    named for a test or its result (:func:`not_taken_levels`), for the share of its cells
+    that are numbers: walk-through 86's lamotrigine level, 73 "not taken" beside 67
+    numbers, was left out as free text. Empty for another column.
+
+    Examples
+    --------
+    >>> sorted(not_taken_keys("Lamotrigine level"))[:2], not_taken_keys("Aspirin")
+    (['no culture taken', 'no sample'], frozenset())
+    """
+    if not column or not _RESULT_NAME.search(str(column)):
+        return frozenset()
+    return _NOT_TAKEN_WRITTEN
 
 
 #: The No code of the yes/no scale.
