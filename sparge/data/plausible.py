@@ -580,7 +580,14 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\bedss\b|expanded disability status", 0.0, 10.0), (r"\bmsss\b", 0.0, 10.0),
     (r"\bsdmt\b|symbol digit modalit", 0.0, 110.0),
     (r"\bt ?25 ?fw\b|\b25[\s-]?(?:foot|ft)\b|timed 25", 0.0, 180.0),
-    (r"\b9 ?hpt\b|\b(?:nine|9)[\s-]?hole peg", 0.0, 300.0))
+    (r"\b9 ?hpt\b|\b(?:nine|9)[\s-]?hole peg", 0.0, 300.0),
+    # walk-through 86's epilepsy clinic: a sodium of 1380 mmol/L (a doubled digit: 138),
+    # an ALT of -12 U/L and an epilepsy duration of -3 years (no patient has them)
+    (r"\bsodium\b|^na\b|\bna\+|\bserum na\b", 80.0, 200.0),
+    (r"\bpotassium\b|^k\b|\bk\+|\bserum k\b", 1.0, 12.0),
+    (r"\b(?:alt|ast|alp|ggt|gamma ?gt|ldh|ck|alanine (?:amino)?transferase|"
+     r"aspartate (?:amino)?transferase|alkaline phosphatase)\b", 0.0, math.inf),
+    (r"\bduration\b|\byears? since\b|\btime since\b", 0.0, math.inf))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count).
 _PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})

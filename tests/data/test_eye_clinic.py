@@ -217,10 +217,10 @@ def test_impossible_values_are_missing_for_training_by_default_and_one_click_giv
     df = pd.DataFrame({
         "ID": [f"P{i}" for i in range(n)],
         "HbA1c": np.round(rng.normal(60, 10, n)), "systolic_bp": np.round(rng.normal(135, 12, n)),
-        "eGFR": np.round(rng.normal(75, 15, n)), "Sodium": np.round(rng.normal(139, 3, n)),
+        "eGFR": np.round(rng.normal(75, 15, n)), "Chloride": np.round(rng.normal(103, 3, n)),
         "Outcome": rng.choice(["Yes", "No"], n)})
     df.loc[5, "HbA1c"], df.loc[6, "systolic_bp"], df.loc[7, "eGFR"] = 640, 1450, -5
-    df.loc[8, "Sodium"] = 1380  # far, judged by no limit: the user's to say
+    df.loc[8, "Chloride"] = 1030  # far, judged by no limit: the user's to say
     cohort = encode_cohort(df, id_column="ID", label_column="Outcome")
     rep = cohort.encoder.report_
     assert sorted(map(tuple, rep.impossible)) == [("HbA1c", 5), ("eGFR", 7),
@@ -228,7 +228,7 @@ def test_impossible_values_are_missing_for_training_by_default_and_one_click_giv
     X, names = cohort.X, cohort.features
     assert np.isnan([X[5, names.index("HbA1c")], X[6, names.index("systolic_bp")],
                      X[7, names.index("eGFR")]]).all()
-    assert X[8, names.index("Sodium")] == 1380
+    assert X[8, names.index("Chloride")] == 1030
     said = next(w for w in rep.warnings if "far from the rest" in w)
     assert ("those no patient can have (impossible in their unit or scale) set to missing "
             "for training (the table itself is unchanged), any other used as given") in said
@@ -236,7 +236,7 @@ def test_impossible_values_are_missing_for_training_by_default_and_one_click_giv
                                          len(rep.impossible))
     assert label == "Set the other 1 far value to missing for training"
     # without the possible one, the click gives the impossible ones as written
-    alone = encode_cohort(df.assign(Sodium=139), id_column="ID", label_column="Outcome")
+    alone = encode_cohort(df.assign(Chloride=103), id_column="ID", label_column="Outcome")
     label, changes, done = far_values_click(
         alone.encoder.report_.values_to_check, False, True,
         len(alone.encoder.report_.impossible))

@@ -17,8 +17,8 @@ def _column(rng, n=400, centre=138.0, sd=3.0):
 
 def test_an_isolated_slip_is_far_a_tail_that_runs_on_is_not():
     rng = np.random.default_rng(0)
-    sodium = _column(rng)
-    sodium[[5, 9]] = [1380.0, 1390.0]  # a lost decimal point, twice: both cut off
+    chloride = _column(rng)
+    chloride[[5, 9]] = [1380.0, 1390.0]  # a lost decimal point, twice: both cut off
     sbp = _column(rng, centre=125.0, sd=18.0)
     sbp[7] = 12.0  # a lost digit, below
     # renal failure: creatinines of 1 with a tail that runs on to 11 (no jump of x3)
@@ -27,7 +27,7 @@ def test_an_isolated_slip_is_far_a_tail_that_runs_on_is_not():
     # a count, mostly zeros, and a short column: never judged
     admissions = np.r_[np.zeros(300), rng.integers(1, 30, 100)].astype(float)
     short = np.r_[np.full(15, 5.0), [500.0]]
-    X = np.column_stack([sodium, sbp, creat, admissions, np.r_[short, np.full(384, np.nan)]])
+    X = np.column_stack([chloride, sbp, creat, admissions, np.r_[short, np.full(384, np.nan)]])
     X[3, 0] = np.nan  # gaps are never far
     far = far_mask(X)
     assert set(zip(*np.nonzero(far), strict=True)) == {(5, 0), (9, 0), (7, 1)}
@@ -42,15 +42,15 @@ def test_an_isolated_slip_is_far_a_tail_that_runs_on_is_not():
 def test_the_report_lists_them_and_the_cohort_can_set_them_to_missing():
     rng = np.random.default_rng(1)
     df = pd.DataFrame({"id": [f"P{i}" for i in range(200)],
-                       "Sodium": _column(rng, 200).astype(object),
+                       "Chloride": _column(rng, 200).astype(object),
                        "Age": rng.integers(40, 90, 200).astype(float),
                        "Outcome": ["a", "b"] * 100})
-    df.loc[17, "Sodium"] = "1380"
+    df.loc[17, "Chloride"] = "1380"
     enc = Encoder(id_column="id", label_column="Outcome")
     X = enc.fit_transform(df)
-    assert enc.report_.values_to_check == [["Sodium", 17, 1380.0, None, None]]
+    assert enc.report_.values_to_check == [["Chloride", 17, 1380.0, None, None]]
     note = next(w for w in enc.report_.warnings if "far from the rest" in w)
-    assert "'Sodium' 1380 (CSV line 19); most patients" in note
+    assert "'Chloride' 1380 (CSV line 19); most patients" in note
     # the same range as the New patient form's empty field (walk-through 22 read two)
     from sparge.services.display import typical_range
 
@@ -68,8 +68,8 @@ def test_the_report_lists_them_and_the_cohort_can_set_them_to_missing():
                                   np.delete(kept.X, 17, axis=0))
     # the report counts the gaps the model trains on, and so keeps the patients (walk-
     # through 29's missing shares counted 111 cleared HbA1c as values)
-    assert kept.encoder.report_.missing_pct["Sodium"] == 0
-    assert cleared.encoder.report_.missing_pct["Sodium"] == pytest.approx(100 / 200)
+    assert kept.encoder.report_.missing_pct["Chloride"] == 0
+    assert cleared.encoder.report_.missing_pct["Chloride"] == pytest.approx(100 / 200)
     strict = encode_cohort(df, id_column="id", label_column="Outcome", clear_far=True,
                            max_patient_missing=0.4)  # 1 gap of 2 features: 50 %
     assert 17 not in strict.train_rows and len(strict.train_rows) == 199
@@ -143,11 +143,11 @@ def test_each_part_of_the_warning_says_what_training_does_with_its_values():
     n = 300
     df = pd.DataFrame({"Weight (kg)": rng.normal(85, 12, n).round(1),
                        "Height (cm)": rng.normal(172, 8, n).round(0),
-                       "Sodium (mmol/L)": rng.normal(138, 3, n).round(0),
+                       "Chloride (mmol/L)": rng.normal(138, 3, n).round(0),
                        "Outcome": np.where(np.arange(n) % 2, "yes", "no")})
     df.loc[5, "Weight (kg)"] = 925.0  # no patient weighs it: missing for training
     df.loc[[10, 11, 12, 13], "Height (cm)"] = [1.72, 1.81, 1.65, 1.77]  # in m: converted
-    df.loc[20, "Sodium (mmol/L)"] = 1380.0  # a lost decimal point, possible: as given
+    df.loc[20, "Chloride (mmol/L)"] = 1380.0  # a lost decimal point, possible: as given
     enc = Encoder(label_column="Outcome")
     enc.fit(df)
     rep = enc.report_
@@ -156,7 +156,7 @@ def test_each_part_of_the_warning_says_what_training_does_with_its_values():
              for p in warning.split(": ", 1)[1].split("; '")}
     assert parts["Weight (kg)"].rstrip(".").endswith("— set to missing")
     assert parts["Height (cm)"].rstrip(".").endswith("— converted")
-    assert "— used as given" in parts["Sodium (mmol/L)"]
+    assert "— used as given" in parts["Chloride (mmol/L)"]
     assert "\x00" not in warning  # no marker left behind
     treated = far_treatments(rep.values_to_check, rep.impossible, False, True)
     assert sorted(set(treated)) == ["converted", "set to missing", "used as given"]
@@ -176,24 +176,24 @@ def test_each_part_of_the_warning_says_what_training_does_with_its_values():
 def test_a_value_written_as_a_limit_is_never_a_value_to_check():
     """Walk-through 80: twelve undetectable PSAs written "<0.1" among 1.4-16.4 ng/mL were
     listed as misplaced decimal points, and one click would have set them to missing. The
-    same 0.1 typed without its '<' is still questioned, and so is a sodium of 1380."""
+    same 0.1 typed without its '<' is still questioned, and so is a chloride of 1380."""
     rng = np.random.default_rng(80)
     psa = np.exp(rng.normal(1.6, 0.5, 300)).round(1).astype(str).astype(object)
-    sodium = _column(rng, 300).astype(object)
+    chloride = _column(rng, 300).astype(object)
     df = pd.DataFrame({"MRN": [f"UR{i:04d}" for i in range(300)], "PSA (ng/mL)": psa,
-                       "Sodium (mmol/L)": sodium, "Outcome": ["Yes", "No", "No"] * 100})
+                       "Chloride (mmol/L)": chloride, "Outcome": ["Yes", "No", "No"] * 100})
     df.loc[[3, 40, 77], "PSA (ng/mL)"] = "<0.1"
-    df.loc[150, "Sodium (mmol/L)"] = "1380"
+    df.loc[150, "Chloride (mmol/L)"] = "1380"
     enc = Encoder(id_column="MRN", label_column="Outcome")
     X = enc.fit_transform(df)
-    assert [(f, r) for f, r, *_ in enc.report_.values_to_check] == [("Sodium (mmol/L)", 150)]
+    assert [(f, r) for f, r, *_ in enc.report_.values_to_check] == [("Chloride (mmol/L)", 150)]
     assert X[[3, 40, 77], 0].tolist() == [0.1] * 3  # read as the limit, and kept
     assert any("written as a limit" in n for n in enc.report_.notes)
     typed = df.copy()
     typed.loc[[3, 40, 77], "PSA (ng/mL)"] = "0.1"
     enc = Encoder(id_column="MRN", label_column="Outcome").fit(typed)
     assert {(f, r) for f, r, *_ in enc.report_.values_to_check} == {
-        ("PSA (ng/mL)", 3), ("PSA (ng/mL)", 40), ("PSA (ng/mL)", 77), ("Sodium (mmol/L)", 150)}
+        ("PSA (ng/mL)", 3), ("PSA (ng/mL)", 40), ("PSA (ng/mL)", 77), ("Chloride (mmol/L)", 150)}
     # cleared for training: the limits stay
     kept = encode_cohort(df, id_column="MRN", label_column="Outcome", clear_far=True)
     assert np.isnan(kept.X[:, 1]).sum() == 1 and not np.isnan(kept.X[:, 0]).any()

@@ -129,9 +129,9 @@ def test_a_gp_registers_answers_written_several_ways_are_offered_as_one():
     - British", and CKD stage's "N", "No" and "None" were three answers."""
     from sparge.data.levels import abbreviated_levels, shown_answer
 
-    assert abbreviated_levels(["Yes", "No", "N", "Asthma", "Asthma - mild", "No asthma"],
-                              "Asthma register") == [
-        ("N", "No"), ("Asthma", "Yes"), ("Asthma - mild", "Yes")]
+    assert sorted(abbreviated_levels(["Yes", "No", "N", "Asthma", "Asthma - mild",
+                                      "No asthma"], "Asthma register")) == [
+        ("Asthma", "Yes"), ("Asthma - mild", "Yes"), ("N", "No")]
     assert abbreviated_levels(["yes", "Yes", "No", "HTN"], "Hypertension") == [("HTN", "Yes")]
     # a condition's types stay apart from its yes, as a diabetes' do
     assert abbreviated_levels(["Yes", "No", "HFrEF", "CCF"], "Heart failure") == [

@@ -391,12 +391,12 @@ def test_values_in_a_probable_other_unit_are_converted_by_default_and_the_click_
         cells[i] = f"{hb[i] / 10:.1f}"  # g/dL in a g/L column
     # a typo, possible in no unit but judged by no limit: as given (an impossible value,
     # an age of 700, is set to missing: tests/data/test_eye_clinic.py)
-    df = pd.DataFrame({"Hb (g/L)": cells, "Sodium": rng.integers(130, 146, n)})
-    df.loc[int(np.setdiff1d(np.arange(n), slips)[0]), "Sodium"] = 1380
+    df = pd.DataFrame({"Hb (g/L)": cells, "Chloride": rng.integers(130, 146, n)})
+    df.loc[int(np.setdiff1d(np.arange(n), slips)[0]), "Chloride"] = 1380
     cohort = encode_cohort(df)
     j = cohort.features.index("Hb (g/L)")
     np.testing.assert_allclose(cohort.X[slips, j], hb[slips], atol=0.51)
-    assert np.nanmax(cohort.X[:, cohort.features.index("Sodium")]) == 1380
+    assert np.nanmax(cohort.X[:, cohort.features.index("Chloride")]) == 1380
     said = next(w for w in cohort.encoder.report_.warnings if "far from the rest" in w)
     assert FAR_VALUES_CONVERTED in said
     checks = cohort.encoder.report_.values_to_check
@@ -405,7 +405,7 @@ def test_values_in_a_probable_other_unit_are_converted_by_default_and_the_click_
     assert changes == {"clear_far": True, "convert_slips": True}
     assert done == "1 value set to missing"
     cleared = encode_again(cohort, **changes)
-    assert np.nanmax(cleared.X[:, cleared.features.index("Sodium")]) < 1380
+    assert np.nanmax(cleared.X[:, cleared.features.index("Chloride")]) < 1380
     np.testing.assert_allclose(cleared.X[slips, j], hb[slips], atol=0.51)
     # undone, only the value set to missing is used as given: the conversions stay
     # (walk-through 72's undo also undid 78 good conversions)
@@ -414,7 +414,7 @@ def test_values_in_a_probable_other_unit_are_converted_by_default_and_the_click_
                      "converted)") and changes == {"clear_far": False}
     undone = encode_again(cleared, **changes)
     np.testing.assert_allclose(undone.X[slips, j], hb[slips], atol=0.51)
-    assert np.nanmax(undone.X[:, undone.features.index("Sodium")]) == 1380
+    assert np.nanmax(undone.X[:, undone.features.index("Chloride")]) == 1380
     # without the conversions (the library's switch), every far value as given
     label, changes, done = far_values_click(checks, cleared=True, converted=False)
     assert label == "Use the 41 far values as given" and changes == {
@@ -422,7 +422,7 @@ def test_values_in_a_probable_other_unit_are_converted_by_default_and_the_click_
     given = encode_again(cleared, **changes)
     np.testing.assert_allclose(given.X[slips, j], hb[slips] / 10, atol=0.051)
     # without another far value the click uses the converted ones as given
-    only = encode_cohort(df.assign(Sodium=rng.integers(130, 146, n)))
+    only = encode_cohort(df.assign(Chloride=rng.integers(130, 146, n)))
     label, changes, _ = far_values_click(only.encoder.report_.values_to_check,
                                          cleared=False, converted=True)
     assert label == "Use the 40 values converted from a probable other unit as given"
