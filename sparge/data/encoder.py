@@ -121,6 +121,7 @@ from sparge.data.levels import (
     abbreviated_levels,
     infer_levels,
     not_assessed_levels,
+    not_taken_keys,
     not_taken_levels,
     numeral_key,
     shown_answer,
@@ -364,6 +365,13 @@ TABLE_FIT_SHARE = 0.9
 #: The units of a column of times (:attr:`Encoder.units_`): a new patient's "02:15" there
 #: is a duration, however few its cells.
 _TIME_UNITS = frozenset({"min", "mins", "minutes", "hours"})
+
+
+#: Cells saying a value does not apply (normalised keys): not gaps for a patient's share of
+#: missing values (:meth:`Encoder._written_not_applicable`).
+NOT_APPLICABLE_WORDS = frozenset({"not applicable", "n/a", "n.a.", "n/a.", "not relevant",
+                                  "does not apply", "not appl", "not appl."})
+_NA_MARKS = frozenset({"n/a", "n.a.", "n/a."})
 
 
 #: A text column of up to this many times ``max_levels`` answers is judged by its answers
@@ -754,7 +762,19 @@ class Encoder(TransformerMixin, BaseEstimator):
                                  f"…) are not in the built-in encoding table's entry for this "
                                  f"name ({table}); it was read from the file as a column "
                                  "the table does not know.")
-        return base.without(misfits)
+        out = base.without(misfits)
+        # a test "not taken" in a column of its results is a gap before the column's role
+        # is judged (walk-through 86's lamotrigine level: 73 "not taken" beside 67 numbers)
+        for col in cols:
+            keys = not_taken_keys(col)
+            if not keys or col in chosen or norm_key(col) in mine:
+                continue
+            found = pd.unique(cell_text(df[col]).str.strip())
+            said = [str(v) for v in found if norm_key(str(v)) in keys]
+            if said:
+                out.set_missing_tokens([*out.column_missing_tokens().get(col, []), *said],
+                                       column=col)
+        return out
 
     @staticmethod
     def _check_frame(df) -> pd.DataFrame:
@@ -1829,8 +1849,19 @@ class Encoder(TransformerMixin, BaseEstimator):
             {f: X[:, j] for j, f in enumerate(names) if (
                 self.roles_.get(f) == "numeric" or DRUG_ANTIBODIES.search(f[:120]))
              and f not in self.structural_gaps_}, texts)
-        mask = self._not_applicable(X, whole)  # once: a drug's level reads the text
+        written = self._written_not_applicable(X, whole)
+        # once: a drug's level reads the text
+        mask = self._not_applicable(X, whole, written=written)
         self._report_structural_gaps(X, report, mask)
+        if written is not None:
+            counts = written.sum(axis=0)
+            said = [f"'{_q(f, 40)}' ({int(n):,})" for f, n in
+                    zip(self.feature_names_out_, counts, strict=True) if n]
+            report.notes.append(
+                "Cells written 'not applicable' or 'N/A' do not count against a patient's "
+                f"share of missing values (a value that does not apply is no gap): "
+                f"{', '.join(said[:6])}{' …' if len(said) > 6 else ''}. The model "
+                "completes them like any gap.")
         w = self.feature_weights()
         weights = w if mask is None else np.where(mask, 0.0, w[None, :])
         self.keep_patients_ = patients_to_keep(X, self.max_patient_missing, weights)
@@ -1907,8 +1938,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         mask = self._not_applicable(X, df)
         return w if mask is None else np.where(mask, 0.0, w[None, :])
 
-    def _not_applicable(self, X: np.ndarray, df: pd.DataFrame | None = None
-                        ) -> np.ndarray | None:
+    def _not_applicable(self, X: np.ndarray, df: pd.DataFrame | None = None,
+                        written: np.ndarray | None | bool = False) -> np.ndarray | None:
         """Where ``X``'s gaps are values that do not apply (:meth:`patient_weights`), or
         ``None`` when no rule is learned (or ``X`` has other features)."""
         gaps = getattr(self, "structural_gaps_", None) or {}
@@ -1916,8 +1947,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         size = getattr(self, "body_size_", None) or {}
         if df is None or len(df) != len(X):
             drugs = {}
-        if not (gaps or drugs or size) or X.shape[1] != len(self.feature_names_out_):
+        if X.shape[1] != len(self.feature_names_out_):
             return None
+        if written is False:  # not given: read from the table
+            written = self._written_not_applicable(X, df)
+        if not (gaps or drugs or size):
+            return written
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
         by_index = {pos[f]: (pos[d], kind, values) for f, (d, kind, values) in gaps.items()
                     if f in pos and d in pos}
@@ -1927,7 +1962,35 @@ class Encoder(TransformerMixin, BaseEstimator):
         for f, (col, drug) in drugs.items():
             if f in pos:
                 mask[:, pos[f]] |= np.isnan(X[:, pos[f]]) & drug_level_mask(df, col, drug)
-        return mask
+        return mask if written is None else mask | written
+
+    def _written_not_applicable(self, X: np.ndarray, df: pd.DataFrame | None
+                                ) -> np.ndarray | None:
+        """The gaps written "not applicable" or "N/A" in the table ``df`` (``None``
+        without any): the writer says the value does not apply, which no patient is to
+        blame for (walk-through 86's valproate risk form, "not applicable" or "N/A" for
+        the men and the patients on no valproate, left 184 of 392 patients out of
+        training). Not "NA", which exports write for any gap; in a numeric column only
+        the words, not "N/A" (a lab value "N/A" is more often not available)."""
+        if df is None or len(df) != len(X):
+            return None
+        out = None
+        for j, f in enumerate(self.feature_names_out_):
+            if f not in df.columns or pd.api.types.is_numeric_dtype(df[f]):
+                continue
+            words = NOT_APPLICABLE_WORDS if self.roles_.get(f) == "categorical" else \
+                NOT_APPLICABLE_WORDS - _NA_MARKS
+            values = df[f]
+            codes, uniques = pd.factorize(values)
+            said = np.fromiter((norm_key(str(u)) in words for u in uniques),
+                               dtype=bool, count=len(uniques))
+            if not said.any():
+                continue
+            hit = np.append(said, False)[codes] & np.isnan(X[:, j])
+            if hit.any():
+                out = np.zeros(X.shape, dtype=bool) if out is None else out
+                out[:, j] = hit
+        return out
 
     def _report_structural_gaps(self, X: np.ndarray, report: ValidationReport,
                                 mask: np.ndarray | None) -> None:
