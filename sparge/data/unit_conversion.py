@@ -182,6 +182,19 @@ _ANALYTES = (
     ("ciclosporin", 1202.61, r"c[iy]closporin|\bcsa\b|\bneoral\b"),
     ("sirolimus", 914.17, r"sirolimus|rapamycin|\brapamune\b"),
     ("everolimus", 958.22, r"everolimus|certican"),
+    # anti-seizure drug levels (walk-through 86's epilepsy clinic wrote lamotrigine in
+    # µmol/L among mg/L): lamotrigine 256.09 g/mol, carbamazepine 236.27, phenytoin 252.27,
+    # valproate (valproic acid) 144.21, levetiracetam 170.21, phenobarbital 232.24,
+    # lacosamide 250.29, topiramate 339.36, zonisamide 212.23
+    ("lamotrigine", 256.09, r"lamotrigine|\bltg\b|lamictal"),
+    ("carbamazepine", 236.27, r"carbamazepine|\bcbz\b|tegretol"),
+    ("phenytoin", 252.27, r"phenytoin|\bpht\b|epanutin|dilantin"),
+    ("valproate", 144.21, r"valpro|\bvpa\b|epilim|depakote"),
+    ("levetiracetam", 170.21, r"levetiracetam|\blev\b|keppra"),
+    ("phenobarbital", 232.24, r"phenobarb"),
+    ("lacosamide", 250.29, r"lacosamide|\blcm\b|vimpat"),
+    ("topiramate", 339.36, r"topiramate|\btpm\b|topamax"),
+    ("zonisamide", 212.23, r"zonisamide|\bzns\b|zonegran"),
 )
 _HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
 
