@@ -176,8 +176,12 @@ id_col = a.selectbox("Patient ID column", [NONE, *cols], key="setup_id",
 label_col = b.selectbox("Outcome column", [NONE, *cols], key="setup_label",
                         help="The outcome to learn from (guessed); '(none)': unsupervised.")
 if label_col != NONE:  # its name in full (cut in the box at 800 px) and its answers
-    st.caption(md_escape(session_cache("outcome_answers", (token, label_col),
-                                       lambda: outcome_answers_note(df, label_col)),
+    # ... as read once the current table is encoded with it (Y and Yes one answer)
+    read = ss.cohort.labels if pending is None and \
+        ss.cohort.encoder.label_column == label_col else None
+    st.caption(md_escape(session_cache("outcome_answers", (token, label_col, read is None),
+                                       lambda: outcome_answers_note(df, label_col,
+                                                                    labels=read)),
                          max_len=800))
 max_missing = st.slider("Leave out patients missing more than (%)", 0, 100,
                         key="setup_missing",

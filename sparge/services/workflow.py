@@ -199,12 +199,27 @@ def also_outcome_message(df: pd.DataFrame, id_column: str | None, label_column: 
             f"outcome; {'; '.join(parts)}. If one of them is the outcome, choose it above.")
 
 
-def outcome_answers_note(df: pd.DataFrame, label_column: str, shown: int = 5) -> str:
+def outcome_answers_note(df: pd.DataFrame, label_column: str, shown: int = 5,
+                         labels=None) -> str:
     """The chosen outcome column's name in full and its answers as written, most common
     first, before encoding: "Outcome 'Graft loss within 3 years': No 252 · Yes 126 · 4
     without an answer" (blank or a gap word such as "unknown"). At 800 px the setup's
     select box cut a long name ("Clinically significant prostate cancer o…"), and a wrong
-    guess shows in its answers."""
+    guess shows in its answers. ``labels``: the outcome as the encoded table reads it
+    (:meth:`~sparge.data.encoder.Encoder.labels`, ``None`` for none), once it is encoded:
+    walk-through 86 still read "No 151 · Yes 133 · N 42 · no 28 · Y 25" after encoding
+    had read them as two answers."""
+    if labels is not None and len(labels) == len(df):
+        read = pd.Series(labels, dtype=object)
+        empty = read.isna()
+        counts = read[~empty].astype(str).value_counts()
+        parts = [f"{plain_text(str(a), 40)} {n:,}" for a, n in counts.head(shown).items()]
+        if len(counts) > shown:
+            parts.append(f"{len(counts) - shown:,} more answers")
+        if empty.any():
+            parts.append(f"{int(empty.sum()):,} without an answer")
+        return (f"Outcome '{plain_text(label_column, 200)}' as read: "
+                + (" · ".join(parts) if parts else "no answer at all") + ".")
     text = cell_text(df[label_column]).str.strip()
     empty = text.map(lambda t: not t or norm_key(t) in DEFAULT_MISSING_TOKENS)
     counts = text[~empty].value_counts()

@@ -877,3 +877,11 @@ def test_the_outcome_is_said_in_full_with_its_answers():
         "Outcome 'Stage': A 3 · B 2 · C 2 · 4 more answers."
     assert outcome_answers_note(pd.DataFrame({"y": ["", "NA"]}), "y") == \
         "Outcome 'y': 2 without an answer."
+    # once encoded, as the encoder reads it (walk-through 86: "N 42 · no 28 · Y 25")
+    from sparge.data.encoder import Encoder
+
+    written = pd.DataFrame({"Seizure-free": ["No", "N", "no", "Yes", "Y", "yes", "Y", ""] * 5,
+                            "Age": range(40)})
+    enc = Encoder(label_column="Seizure-free").fit(written)
+    assert outcome_answers_note(written, "Seizure-free", labels=enc.labels(written)) == \
+        "Outcome 'Seizure-free' as read: Yes 20 · No 15 · 5 without an answer."
