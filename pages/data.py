@@ -44,6 +44,7 @@ from sparge.data.combined_cells import source_columns
 from sparge.data.encoder import ROLES
 from sparge.data.encoding_notes import FAR_VALUES_CLEARED, far_values_click
 from sparge.data.for_age import age_column
+from sparge.data.report import report_lines
 from sparge.data.safe_text import cut_between, md_escape, plain_frame, quoted_names, to_csv
 from sparge.services.ages import (
     AGREE_YEARS,
@@ -590,7 +591,9 @@ with current:
                        leave_out_copies=not enc.leave_out_copies)
         # the report after the outcome's warnings above: they decide what the model learns
         # (the one-answer outcome's stood below "Nothing blocks training"; walk-through 18)
-        for line in str(rep).splitlines():
+        # ... its problems and warnings before its notes (walk-through 86 read the leak,
+        # the impossible values and the patients left out after some 20 notes)
+        for line in report_lines(str(rep)):
             if line.startswith("PROBLEM"):
                 st.error(md_escape(line, max_len=2000))
             elif line.startswith("Warning") and FAR_VALUES_CLEARED in line:

@@ -313,3 +313,20 @@ class ValidationReport:
         if not self.blocking:
             lines.append("Nothing blocks training.")
         return "\n".join(lines)
+
+
+def report_lines(text: str) -> list[str]:
+    """A report's lines (``str(report)``) for a page: its summary lines first, then what
+    blocks training, the warnings and "Nothing blocks training", then the notes on how the
+    table was read (walk-through 86 read the leak, the impossible values and the patients
+    left out of training after some 20 notes).
+
+    Examples
+    --------
+    >>> report_lines("Read 3 patients\\nNote: a\\nWarning: b\\nNothing blocks training.")
+    ['Read 3 patients', 'Warning: b', 'Nothing blocks training.', 'Note: a']
+    """
+    lines = text.splitlines()
+    notes = [line for line in lines if line.startswith("Note: ")]
+    rest = [line for line in lines if not line.startswith("Note: ")]
+    return rest + notes
