@@ -38,7 +38,8 @@ frame = pd.DataFrame({{"row": np.arange(n), "ID": [f"P{{i}}" for i in range(n)],
                       "training_index": np.arange(n), "status": "training", "reason": "",
                       "outcome": rng.choice(["low", "high"], n)}})
 frame.loc[frame.index % 20 == 0, "status"] = "not used for training"
-frame.loc[7, ["x", "y"]] = [9.0, 9.0]  # one isolated patient to click
+frame.loc[7, ["x", "y"]] = [3.5, 3.5]  # one isolated patient to click (inside the frame)
+frame.loc[8, ["x", "y"]] = [40.0, 40.0]  # one far from the rest: drawn at the frame's edge
 
 
 def picked():
@@ -48,7 +49,7 @@ def picked():
 
 
 st.title("Dense map")
-fig = cohort_map(frame, frame["outcome"], highlight=3, lookalikes=[4, 5, 7],
+fig = cohort_map(frame, frame["outcome"], highlight=3, lookalikes=[4, 5, 7, 8],
                  title="PCA of the 16-D SparGE embedding", color_title="Outcome")
 st.plotly_chart(fig, key="m", on_select=picked, selection_mode=("points", "box", "lasso"))
 st.write("PICKED " + repr(st.session_state.get("picked")))
@@ -64,6 +65,17 @@ _WHERE = """
   const box = gd.getBoundingClientRect(), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
   return [box.left + xa._offset + xa.d2p(x), box.top + ya._offset + ya.d2p(y)]; }
 """
+
+
+def _edge_point() -> list[float]:
+    """Where the page's map draws its far patient: the same figure, built here."""
+    space: dict = {}
+    exec(_APP.format(n=N).split("\n\ndef picked")[0], space)  # the page's frame
+    from sparge.app.plots import cohort_map
+
+    fig = cohort_map(space["frame"], space["frame"]["outcome"], lookalikes=[4, 5, 7, 8])
+    far = next(t for t in fig.data if (t.name or "").startswith("far from the rest"))
+    return [float(far.x[0]), float(far.y[0])]
 
 
 def test_a_100000_patient_map_draws_and_a_click_returns_the_patient(tmp_path):
@@ -89,15 +101,23 @@ def test_a_100000_patient_map_draws_and_a_click_returns_the_patient(tmp_path):
                                                                        "selected"))
             # a random 50,000 plus the selected patient and its look-alikes (legend
             # stand-ins carry no patient); the shading counts all 100,000
-            assert MAX_MAP_POINTS <= drawn_points <= MAX_MAP_POINTS + 4
+            assert MAX_MAP_POINTS <= drawn_points <= MAX_MAP_POINTS + 5
             time.sleep(1.0)
-            x, y = page.evaluate(_WHERE, [9.0, 9.0])
+            x, y = page.evaluate(_WHERE, [3.5, 3.5])
             page.mouse.move(x, y)
             time.sleep(0.3)
             t = time.perf_counter()
             page.mouse.click(x, y)
             page.get_by_text("PICKED [7]").first.wait_for(timeout=60_000)
             print(f"click to the patient back in Python: {time.perf_counter() - t:.1f} s")
+            # the far patient is drawn, and clicked, at the frame's edge
+            edge = _edge_point()
+            assert edge[0] < 10 and edge[1] < 10
+            x, y = page.evaluate(_WHERE, edge)
+            page.mouse.move(x, y)
+            time.sleep(0.3)
+            page.mouse.click(x, y)
+            page.get_by_text("PICKED [8]").first.wait_for(timeout=60_000)
             assert page.locator("[data-testid='stException']").count() == 0
     finally:
         stop(proc)
