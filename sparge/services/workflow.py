@@ -212,23 +212,18 @@ def outcome_answers_note(df: pd.DataFrame, label_column: str, shown: int = 5,
     if labels is not None and len(labels) == len(df):
         read = pd.Series(labels, dtype=object)
         empty = read.isna()
-        counts = read[~empty].astype(str).value_counts()
-        parts = [f"{plain_text(str(a), 40)} {n:,}" for a, n in counts.head(shown).items()]
-        if len(counts) > shown:
-            parts.append(f"{len(counts) - shown:,} more answers")
-        if empty.any():
-            parts.append(f"{int(empty.sum()):,} without an answer")
-        return (f"Outcome '{plain_text(label_column, 200)}' as read: "
-                + (" · ".join(parts) if parts else "no answer at all") + ".")
-    text = cell_text(df[label_column]).str.strip()
-    empty = text.map(lambda t: not t or norm_key(t) in DEFAULT_MISSING_TOKENS)
-    counts = text[~empty].value_counts()
+        answers, said = read[~empty].astype(str), " as read"
+    else:
+        text = cell_text(df[label_column]).str.strip()
+        empty = text.map(lambda t: not t or norm_key(t) in DEFAULT_MISSING_TOKENS)
+        answers, said = text[~empty], ""
+    counts = answers.value_counts()
     parts = [f"{plain_text(str(a), 40)} {n:,}" for a, n in counts.head(shown).items()]
     if len(counts) > shown:
         parts.append(f"{len(counts) - shown:,} more answers")
     if empty.any():
         parts.append(f"{int(empty.sum()):,} without an answer")
-    return (f"Outcome '{plain_text(label_column, 200)}': "
+    return (f"Outcome '{plain_text(label_column, 200)}'{said}: "
             + (" · ".join(parts) if parts else "no answer at all") + ".")
 
 
