@@ -157,6 +157,7 @@ from sparge.data.parsing import (
     written_unit,
 )
 from sparge.data.plausible import (
+    ages_after_age,
     impossible_in_unit,
     impossible_values,
     unit_from_values,
@@ -1193,6 +1194,15 @@ class Encoder(TransformerMixin, BaseEstimator):
         if self.clear_far or self.convert_slips:
             X = self._cleared(X, report)
         X = self._derive_body_size(X, report)
+        # an age at a past event above the patient's age: one of the two is wrong
+        names = list(self.feature_names_out_)
+        for col, rows in ages_after_age(names, X, age_column(names)).items():
+            report.warnings.append(
+                f"'{_q(col)}' is above the patient's '{_q(age_column(names))}' for "
+                f"{len(rows):,} patient{'s' if len(rows) != 1 else ''} (CSV "
+                f"{csv_lines([int(r) + 2 for r in rows[:5]])}{' …' if len(rows) > 5 else ''}"
+                "): one of the two values is wrong. They are used as given; correct the "
+                "file and encode again.")
         self._summarise_features(X, report)
         self._select_patients(df, X, report, labels,
                               copies if leave_copies and copies.any() else None, whole)

@@ -644,3 +644,37 @@ def impossible_values(column: str, values) -> np.ndarray:
                 out |= bad
                 break
     return out
+
+
+#: A column of the age at an event of the patient's past: "Age at onset (yrs)", "Age at
+#: diagnosis", "Onset age".
+_AGE_AT_EVENT = re.compile(r"\bage\b.{0,12}\b(?:at|of)\b.{0,12}\b(?:onset|diagnosis|dx|first|"
+                           r"start|symptom\w*|presentation)|\bonset age\b|\bage of onset\b",
+                           re.IGNORECASE)
+
+
+def ages_after_age(names: list[str], X: np.ndarray, age: str | None,
+                   slack: float = 1.0) -> dict[str, np.ndarray]:
+    """The rows whose age at a past event (:data:`_AGE_AT_EVENT`: an onset, a diagnosis)
+    is above the patient's age (``age``, a column of ``names``) by more than ``slack``
+    years, per such column: one of the two is wrong (walk-through 85's "Age" 4 with an
+    onset at 30; walk-through 86's onset at 35 with an age of 23 trained as given).
+
+    Examples
+    --------
+    >>> X = np.array([[40.0, 30.0], [23.0, 35.0], [50.0, np.nan]])
+    >>> {k: v.tolist() for k, v in ages_after_age(["Age", "Age at onset"], X, "Age").items()}
+    {'Age at onset': [1]}
+    """
+    if age is None or age not in names:
+        return {}
+    a = np.asarray(X[:, names.index(age)], dtype=float)
+    out = {}
+    for j, name in enumerate(names):
+        if name == age or not _AGE_AT_EVENT.search(str(name)[:80]) or \
+                _NOT_YEARS.search(str(name).lower()) or _NOT_YEARS.search(str(age).lower()):
+            continue  # (an age in months beside one in years is no contradiction)
+        rows = np.flatnonzero(np.asarray(X[:, j], dtype=float) > a + slack)
+        if len(rows):
+            out[name] = rows
+    return out
