@@ -1196,9 +1196,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         X = self._derive_body_size(X, report)
         # an age at a past event above the patient's age: one of the two is wrong
         names = list(self.feature_names_out_)
-        for col, rows in ages_after_age(names, X, age_column(names)).items():
+        age = age_column(names)
+        for col, rows in ages_after_age(names, X, age).items():
             report.warnings.append(
-                f"'{_q(col)}' is above the patient's '{_q(age_column(names))}' for "
+                f"'{_q(col)}' is above the patient's '{_q(age)}' for "
                 f"{len(rows):,} patient{'s' if len(rows) != 1 else ''} (CSV "
                 f"{csv_lines([int(r) + 2 for r in rows[:5]])}{' …' if len(rows) > 5 else ''}"
                 "): one of the two values is wrong. They are used as given; correct the "
