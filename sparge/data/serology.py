@@ -23,6 +23,8 @@ import pandas as pd
 from sparge.data.combined_cells import named_columns, own_copy
 from sparge.data.safe_text import quote as _q
 
+#: A column of JC virus antibodies, by its name.
+_JCV = r"\bjcv\b|\bjc ?virus|\bjcpyv\b"
 #: A column of an autoantibody's results, by its name.
 _NAMED = re.compile(r"\brf\b|rheumatoid factor|\bccp\b|anti[\s-]?ccp|\bacpa\b|\bana\b|"
                     r"antinuclear|ds[\s-]?dna|\banca\b|\bena\b|autoantibod|"
@@ -31,12 +33,11 @@ _NAMED = re.compile(r"\brf\b|rheumatoid factor|\bccp\b|anti[\s-]?ccp|\bacpa\b|\b
                     r"anti[\s-]?drug antibod|drug antibod|antibodies to|"
                     # JC virus antibodies before natalizumab (walk-through 85: "JCV neg",
                     # "positive 0.9", "JCV+ index 1.9", "0.14" left out as free text)
-                    r"\bjcv\b|\bjc ?virus|\bjcpyv\b",
-                    re.IGNORECASE)
+                    + _JCV, re.IGNORECASE)
 #: Cut-offs a column's name gives when its cells name none: ``(pattern, positive above,
 #: equivocal from)``. The JC virus antibody index (STRATIFY JCV DxSelect) is negative up
 #: to 0.20, indeterminate up to 0.40 and positive above.
-_KNOWN_CUTS = ((re.compile(r"\bjcv\b|\bjc ?virus|\bjcpyv\b", re.IGNORECASE), 0.4, 0.2),)
+_KNOWN_CUTS = ((re.compile(_JCV, re.IGNORECASE), 0.4, 0.2),)
 #: The test's name before its result: "JCV neg", "JCV+ index 1.9", "JCV Ab: positive".
 _NAME_FIRST = re.compile(r"\s*(?:jcv|jc virus|jcpyv)(?: ?ab| antibody| antibodies)?\s*:?\s*",
                          re.IGNORECASE)
