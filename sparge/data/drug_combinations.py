@@ -454,6 +454,8 @@ _PER_KG = re.compile(r"/ ?kg\b")
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus"; a
 #: sequence of drugs taken one after another, "->" or "then" (a list of previous ones).
 _SPLIT = re.compile(r" ?(?:->|→|[/+,;&]|\band\b|\bwith\b|\bplus\b|\bthen\b) ?")
+#: Where a sequence of drugs taken one after another moves on: "->", "→", "then".
+_SEQUENCE = re.compile(r"->|→|\bthen\b")
 #: A route or form written with a slash: "s/c", "i/v", "m/r".
 _ROUTE_SLASH = re.compile(r"\b([simp])/([cvmro])\b")
 #: A rate written with a slash after a dose: "20mg/wk", "5mg/day".
@@ -602,8 +604,16 @@ def same_drugs_undosed(answer: str, other: str, column: str | None) -> bool:
     keys = [norm_key(a) for a in (answer, other)]
     if any(len(k) > _MAX_LENGTH or _A_DOSE.search(k) or _BARE_DOSE.search(k) for k in keys):
         return False
-    found = drug_set(keys[0])
-    return found is not None and found == drug_set(keys[1])
+    found = [_drug_steps(k) for k in keys]
+    return found[0] is not None and found[0] == found[1]
+
+
+def _drug_steps(key: str) -> tuple[frozenset[str], ...] | None:
+    """The drugs of an answer step by step, in the order a sequence ("->", "then") writes
+    them: "glatiramer -> fingolimod" and "fingolimod -> glatiramer" are two histories, not
+    one (the same drugs merged by default lost which came first)."""
+    steps = tuple(drug_set(step) for step in _SEQUENCE.split(key) if step.strip())
+    return steps if steps and all(s is not None for s in steps) else None
 
 
 def _word_set(answer: str) -> frozenset[str] | None:

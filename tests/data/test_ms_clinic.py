@@ -103,6 +103,19 @@ def test_a_therapy_written_by_brand_generic_name_or_abbreviation_is_one_answer(e
     assert drug_set("Tysabri (JCV+ switched)") == frozenset({"natalizumab"})
 
 
+def test_a_sequence_of_therapies_is_merged_by_default_only_in_the_same_order():
+    """"glatiramer -> fingolimod" and "fingolimod -> glatiramer" name the same drugs but
+    two histories: merged by default, which came first was lost. Spellings of one
+    history are still one answer."""
+    col = "Current DMT"
+    assert same_drugs_undosed("glatiramer -> fingolimod", "Copaxone then Gilenya", col)
+    assert same_drugs_undosed("IFN b-1a -> DMF", "Avonex → Tecfidera", col)
+    assert not same_drugs_undosed("glatiramer -> fingolimod", "fingolimod -> glatiramer", col)
+    assert not same_drugs_undosed("glatiramer -> fingolimod", "glatiramer, fingolimod", col)
+    assert not same_drugs_undosed("glatiramer -> fingolimod", "glatiramer -> Tysabri", col)
+    assert same_drugs_undosed("LEV + LTG", "lamotrigine/levetiracetam", "Current ASMs")
+
+
 def test_the_ms_phenotype_written_several_ways_is_one_answer(encoder):
     """"RRMS", "RR", "Relapsing remitting" were four answers, and a match on "RR" found a
     fifth of the relapsing-remitting patients. A modifier keeps its answer apart."""
