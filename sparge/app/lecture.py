@@ -116,8 +116,17 @@ section.main .block-container, [data-testid="stMainBlockContainer"] {
 }
 /* Back / Next keep their words on a narrow screen */
 .st-key-teach_nav p { font-size: 1rem !important; }
+/* side by side, the words column ends at the screen's foot and scrolls on its own: a
+   long caption ran the slide past a 1280 x 720 projector's screen, and scrolling the
+   page took the title and the figure away with it */
+@media (min-width: 1100px) {
+  .st-key-teach_step_cols [data-testid="stColumn"]:first-child {
+    max-height: calc(100vh - SLIDE_TOPpx); overflow-y: auto; overflow-x: hidden;
+    padding-right: 0.4rem;
+  }
+}
 </style>
-"""
+""".replace("SLIDE_TOP", str(SLIDE_TOP))
 #: Always on the lecture page: its control row wraps instead of squeezing four controls
 #: into a narrow screen.
 HEADER_CSS = """

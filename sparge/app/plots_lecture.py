@@ -60,7 +60,11 @@ def _legend_entries(fig: go.Figure) -> int:
 
 
 def _layout(fig: go.Figure, title: str, font_size: int, height: int, legend: str = "inside",
-            **kw) -> go.Figure:
+            beside: bool = False, **kw) -> go.Figure:
+    """Title, type size, height and legend of a lecture figure. ``beside``: the legend
+    stays right of the plot in large type too (a map drawn to one scale on both axes is
+    as wide as it is tall: rows under it took the height it needed, and a slide's map
+    shrank to a 110-pixel disc in a 620-pixel-wide figure)."""
     large = font_size >= LARGE_TYPE
     # the presentation's figures may be as narrow as a phone: shorter title lines
     # 56 characters: a 70-character line was cut at 800 px ("sparse weights (colou")
@@ -68,7 +72,7 @@ def _layout(fig: go.Figure, title: str, font_size: int, height: int, legend: str
     lines = wrapped.count("<br>") + 1
     rows = 1 if legend == "top" else 0  # legend rows above the plot
     below = 0  # legend rows the figure is made taller by, at its foot
-    if large and kw.get("showlegend", True) and _legend_entries(fig):
+    if large and not beside and kw.get("showlegend", True) and _legend_entries(fig):
         legend, rows, below = "below", 0, LARGE_LEGEND_ROWS
     # the title starts below the toolbar's strip (TOOLBAR px) so the two never overlap
     fig.update_layout(title={"text": wrapped, "x": 0.01, "xanchor": "left", "yref": "container",
@@ -527,14 +531,16 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
                                  mode="markers", name="followed", hoverinfo="skip",
                                  marker={"size": 24, "symbol": "circle-open",
                                          "color": SELECTED, "line": {"width": 3}}))
-    _layout(fig, title, font_size, height, legend="right", clickmode="event+select",
-            dragmode="zoom")
-    fig.update_xaxes(title=f"{axis} 1", showticklabels=False, zeroline=False)
     # distances are the lesson: one scale on both axes, unless one axis spans far less
     # than the other (the toy's second learned axis spanned 1/100 of the first and was
     # drawn as wide, with no word of it); then the stretch is written on the axis
     spans = np.ptp(coords[:, :2], axis=0) if len(coords) else np.ones(2)
     flat = spans <= 1e-9 * max(float(spans.max()), 1e-300)
+    stretch = float(spans[0] / spans[1]) if not flat.any() else 0.0
+    one_scale = 1 / MAX_STRETCH <= stretch <= MAX_STRETCH
+    _layout(fig, title, font_size, height, legend="right", beside=one_scale,
+            clickmode="event+select", dragmode="zoom")
+    fig.update_xaxes(title=f"{axis} 1", showticklabels=False, zeroline=False)
     if flat.any():  # an axis along which every patient is the same: said, not stretched
         for j, update in enumerate((fig.update_xaxes, fig.update_yaxes)):
             if flat[j]:
@@ -542,8 +548,7 @@ def map_figure(coords: np.ndarray, labels, ids, title: str, *, highlight: int | 
                        range=[float(coords[:, j].mean()) - 1, float(coords[:, j].mean()) + 1])
         fig.update_yaxes(showticklabels=False, zeroline=False)
         return fig
-    stretch = float(spans[0] / spans[1])
-    if 1 / MAX_STRETCH <= stretch <= MAX_STRETCH:
+    if one_scale:
         fig.update_yaxes(title=f"{axis} 2", showticklabels=False, zeroline=False,
                          scaleanchor="x", scaleratio=1)
     else:

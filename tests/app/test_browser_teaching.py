@@ -122,8 +122,16 @@ def _walk(page, prefix: str, move_controls: bool) -> None:
         said = page.locator(".st-key-teach_slide_captions [data-testid='stCaptionContainer']")
         assert said.count() >= 1, step.key
         assert said.first.bounding_box()["y"] < 650, (step.key, said.first.bounding_box())
+        # ... and the words column ends on the screen, scrolling on its own when they are
+        # long (the embedding's caption ran the slide to 900 px, under the projector's foot)
+        words = page.locator(".st-key-teach_step_cols [data-testid='stColumn']").first
+        box = words.bounding_box()
+        assert box["y"] + box["height"] <= 720 + 1, (step.key, box)
         assert not page.locator("[data-testid='stSidebar']").first.is_visible()
         page.screenshot(path=str(ARTIFACTS / f"{prefix}_{i + 1}_{step.key}.png"))
+        said.last.scroll_into_view_if_needed()
+        assert said.last.bounding_box()["y"] < 720, step.key  # reachable by scrolling it
+        words.evaluate("e => { e.scrollTop = 0; }")
         if move_controls:
             for label in CONTROLS.get(step.key, []):
                 _changes(page, lambda label=label: _move_slider(page, label),
