@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from sparge.data.drug_combinations import same_drugs_undosed
+from sparge.data.drug_combinations import same_regimen
 from sparge.data.levels import (
     GENETIC_COLUMN,
     abbreviated_levels,
@@ -88,7 +88,7 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     if sign is not None and sign == result_sign(other, column):
         return True
     # a drug by its brand, generic name or abbreviation, in a regimen column, no dose
-    if same_drugs_undosed(answer, other, column):
+    if same_regimen(answer, other, column):
         return True
     if column and DEFAULT_MERGE_NAME.search(str(column)):
         ka, kb = loose_key(a), loose_key(b)

@@ -449,6 +449,20 @@ _A_DOSE = re.compile(r"\d(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|mi
                      r"million units?)\b")
 #: A dose written without its unit after a drug's name: "Exelon patch 4.6".
 _BARE_DOSE = re.compile(r" \d{1,4}(?:\.\d{1,2})?$")
+#: A dose without its unit before how often it is taken: "Eliquis 2.5 bd", "dabigatran 150
+#: BD", "aspirin 75 od" (walk-through 87: read as undosed, the reduced dose was merged by
+#: default into the drug's plain name).
+_BARE_DOSE_OFTEN = re.compile(r" \d{1,4}(?:\.\d{1,2})? (?:od|bd|bid|tds|tid|qds|qid|nocte|"
+                              r"mane|om|on|prn|daily|once daily|twice daily)$")
+#: The numbers of a dose: with a unit anywhere, or bare at the end or before how often.
+_DOSE_NUMBER = re.compile(r"(\d{1,5}(?:\.\d{1,3})?) ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
+                          r"million units?)\b|(?<= )(\d{1,4}(?:\.\d{1,2})?)(?= (?:od|bd|bid|"
+                          r"tds|tid|qds|qid|nocte|mane|om|on|prn|daily|once daily|twice "
+                          r"daily)$|$)")
+#: How often, as one word per number of doses a day ("bd", "bid", "twice daily": 2).
+_OFTEN = {"od": "1/d", "daily": "1/d", "once daily": "1/d", "bd": "2/d", "bid": "2/d",
+          "twice daily": "2/d", "tds": "3/d", "tid": "3/d", "qds": "4/d", "qid": "4/d",
+          "nocte": "night", "on": "night", "mane": "morning", "om": "morning", "prn": "prn"}
 #: A dose per kilogram, "30mg/kg" (a child's): no combination.
 _PER_KG = re.compile(r"/ ?kg\b")
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus"; a
@@ -527,8 +541,8 @@ def brand_or_dose(answer: str) -> bool:
     if bare in _COMBINATIONS and len(_COMBINATIONS[bare]) == 1:
         return True
     # a dose, with its unit or bare after the name ("rivastigmine 4.6", walk-through 63)
-    return (_DOSE.search(key) is not None or _BARE_DOSE.search(key) is not None) and \
-        drug_set(key) is not None
+    return (_DOSE.search(key) is not None or _BARE_DOSE.search(key) is not None
+            or _BARE_DOSE_OFTEN.search(key) is not None) and drug_set(key) is not None
 
 
 def drug_set(answer: str) -> frozenset[str] | None:
@@ -582,30 +596,89 @@ def drug_set(answer: str) -> frozenset[str] | None:
     return frozenset(drugs) if drugs else None
 
 
-def same_drugs_undosed(answer: str, other: str, column: str | None) -> bool:
+def same_regimen(answer: str, other: str, column: str | None) -> bool:
     """Whether two answers of a regimen column (:data:`REGIMEN_COLUMN`) name the same
-    drugs (:func:`drug_set`) and neither writes a dose: "Ocrevus (ocrelizumab)",
-    "OCREVUS" and "ocrelizumab" are one answer beyond doubt (walk-through 85's current
-    therapy wrote them 5 ways; unmerged, a patient on one spelling found none of the
-    others among their look-alikes). A dose may tell patients apart ("apixaban 2.5mg"
-    and "apixaban 5mg"): such pairs are offered, not applied.
+    drugs (:func:`drug_set`; a sequence, "->" or "then", in the same order) and the same
+    dose, or neither a dose: "Ocrevus (ocrelizumab)", "OCREVUS" and "ocrelizumab" are one
+    answer beyond doubt (walk-through 85's current therapy wrote them 5 ways; unmerged, a
+    patient on one spelling found none of the others among their look-alikes), and so are
+    "Eliquis 5mg bd" and "apixaban 5mg BD" (walk-through 87). A dose may tell patients
+    apart ("apixaban 2.5mg" and "apixaban 5mg"): an answer with a dose and one without
+    are offered, not merged, and two doses are never one answer.
 
     Examples
     --------
-    >>> same_drugs_undosed("Tysabri", "natalizumab", "Current DMT")
+    >>> same_regimen("Tysabri", "natalizumab", "Current DMT")
     True
-    >>> same_drugs_undosed("apixaban 2.5mg bd", "apixaban", "Anticoagulant")
+    >>> same_regimen("apixaban 2.5mg bd", "apixaban", "Anticoagulant")
     False
-    >>> same_drugs_undosed("Tysabri", "natalizumab", "Ward")
+    >>> same_regimen("Eliquis 5mg bd", "apixaban 5 mg BD", "Anticoagulant")
+    True
+    >>> same_regimen("Tysabri", "natalizumab", "Ward")
     False
     """
     if not column or not REGIMEN_COLUMN.search(str(column)):
         return False
     keys = [norm_key(a) for a in (answer, other)]
-    if any(len(k) > _MAX_LENGTH or _A_DOSE.search(k) or _BARE_DOSE.search(k) for k in keys):
+    if any(len(k) > _MAX_LENGTH for k in keys):
+        return False
+    doses = [dose_key(k) for k in keys]
+    if doses[0] != doses[1] and not _same_dose(doses[0], doses[1]):
         return False
     found = [_drug_steps(k) for k in keys]
     return found[0] is not None and found[0] == found[1]
+
+
+def dose_key(answer: str) -> tuple[tuple[float, ...], str | None] | None:
+    """The dose an answer writes, as its numbers and how often (doses a day where it
+    says: "bd" and "twice daily" are "2/d"); None without a dose.
+
+    >>> dose_key("Eliquis 2.5 bd"), dose_key("apixaban 5mg BD"), dose_key("Tysabri")
+    (((2.5,), '2/d'), ((5.0,), '2/d'), None)
+    """
+    key = norm_key(answer)
+    found = list(_DOSE_NUMBER.finditer(key))
+    if not found:
+        return None
+    # how often: the words after the last dose, one name per number a day ("bd", "bid"
+    # and "twice daily"); other words as written ("eow" is not "weekly")
+    tail = key[found[-1].end():].strip(" ,.")
+    return (tuple(float(m.group(1) or m.group(2)) for m in found),
+            _OFTEN.get(tail, tail) or None)
+
+
+def _same_dose(a: tuple | None, b: tuple | None) -> bool:
+    """Two doses with the same numbers, one of them silent on how often ("Lixiana 60mg",
+    "edoxaban 60mg OD")."""
+    return a is not None and b is not None and a[0] == b[0] and (a[1] is None or b[1] is None)
+
+
+def regimen_label(spellings: list[str], chosen: str) -> str | None:
+    """How a merged answer of several spellings of one regimen is shown (None: as
+    ``chosen``, the spelling :func:`~sparge.data.levels.shown_answer` picked). Without a
+    dose, by its generic names ("Natalizumab" for "Tysabri" and "natalizumab EID
+    6-weekly"), a sequence in its order ("warfarin → apixaban", not "apixaban + warfarin":
+    a switch is no dual therapy, walk-through 87). With a dose, the spelling that names
+    the generic drug with it ("apixaban 5mg BD" for it and "Eliquis 5mg bd"), not the bare
+    name: two doses kept apart were both shown "Apixaban". Spellings of several doses
+    (merged by the user) by the generic name ("Darbepoetin", not one patient's dose on
+    every patient: walk-through 56)."""
+    steps = {_drug_steps(norm_key(w)) for w in spellings}
+    held = next(iter(steps)) if len(steps) == 1 else None
+    if not held or any("(no drug)" in step for step in held):
+        return None
+    doses = [dose_key(w) for w in spellings]
+    if all(d is not None and (d == doses[0] or _same_dose(d, doses[0])) for d in doses):
+        # one dose, every spelling writes it: the generic drug's spelling with it
+        if len(held) > 1:
+            return None
+        generic = " + ".join(sorted(held[0]))
+        named = [w for w in spellings if norm_key(w).startswith(generic)]
+        return max(named, key=len) if named else None
+    if len(held) > 1:
+        return " → ".join(" + ".join(sorted(step)) for step in held)
+    generic = " + ".join(sorted(held[0]))
+    return generic if brand_or_dose(chosen) or norm_key(chosen) != generic else None
 
 
 def _drug_steps(key: str) -> tuple[frozenset[str], ...] | None:
@@ -647,16 +720,35 @@ def combination_pairs(levels: list[str], column: str | None) -> list[tuple[str, 
     its answer written drug by drug (:func:`_target_rank`)."""
     if not column or not REGIMEN_COLUMN.search(str(column)):
         return []
-    groups: dict[frozenset[str], list[str]] = {}
+    groups: dict[object, list[str]] = {}
     for lv in levels:
         found = drug_set(lv)
         key = found if found is not None else _word_set(lv)
+        if found is not None and _SEQUENCE.search(norm_key(lv)):
+            key = _drug_steps(norm_key(lv)) or key  # a sequence: its drugs in order
         if key is not None:
             groups.setdefault(key, []).append(lv)
     out = []
     for answers in groups.values():
-        if len(answers) < 2:
-            continue
-        target = min(answers, key=_target_rank)
-        out += [(a, target) for a in answers if a != target]
+        for same in _by_dose(answers):
+            if len(same) >= 2:
+                target = min(same, key=_target_rank)
+                out += [(a, target) for a in same if a != target]
     return out
+
+
+def _by_dose(answers: list[str]) -> list[list[str]]:
+    """Answers naming the same drugs, grouped so that no group holds two doses: with one
+    dose written (or none), one group; with several, one per dose and one of the answers
+    without a dose (walk-through 87 was offered "dabigatran 150 BD" into "dabigatran
+    110mg bd", and one click merged every reduced dose into the full one)."""
+    doses = {a: dose_key(a) for a in answers}
+    written: list = []
+    for d in doses.values():
+        if d is not None and not any(d == w or _same_dose(d, w) for w in written):
+            written.append(d)
+    if len(written) <= 1:
+        return [answers]
+    groups = [[a for a in answers if doses[a] is not None
+               and (doses[a] == w or _same_dose(doses[a], w))] for w in written]
+    return groups + [[a for a in answers if doses[a] is None]]

@@ -12,7 +12,11 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from sparge.data.drug_combinations import brand_or_dose, combination_pairs, drug_set
+from sparge.data.drug_combinations import (
+    brand_or_dose,
+    combination_pairs,
+    regimen_label,
+)
 from sparge.data.icd_codes import icd_source
 from sparge.data.parsing import cell_keys, cell_text, gcs_total, loose_key, min_category_count
 from sparge.data.tables import (
@@ -674,6 +678,14 @@ CONDITION_KINDS["af"] = ("paroxysmal", "persistent", "permanent", "paf", "longst
                          "paroxysmalaf", "persistentaf", "permanentaf", "atrialflutter",
                          "flutter")
 CONDITION_KINDS["atrialfibrillation"] = CONDITION_KINDS["af"]
+# walk-through 87's AF clinic: a vascular disease by where it is (the CHA2DS2-VASc's "V":
+# a myocardial infarction, a peripheral artery disease, an aortic plaque). A heart
+# failure's kind stays apart from its yes (HFrEF and HFpEF are told apart in a heart
+# failure clinic: walk-throughs 48 and 75)
+CONDITION_KINDS["vasculardisease"] = ("mi", "priormi", "previousmi", "oldmi", "pad", "pvd",
+                                      "cad", "ihd", "aorticplaque", "nstemi", "stemi",
+                                      "peripheralarterialdisease",
+                                      "peripheralvasculardisease")
 #: The drugs of a class a yes/no column is named for ("Statin", "Insulin"), by their
 #: loose keys' starts: an answer naming one ("atorvastatin 20mg", "Atorva 40", "Lantus
 #: 20u nocte") says yes there (walk-through 64's statin column held 307 such answers
@@ -2527,6 +2539,8 @@ _INITIALS_WORD = re.compile(r"(?<![\w'])(" + "|".join(sorted(
     _INITIALS | set(_MIXED_INITIALS), key=len, reverse=True)) + r")(?![\w'])")
 
 
+#: A year written in an answer: "Stroke 2017", "MI (2015)".
+_A_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 #: A Roman numeral written as a word of its own ("III" in "NYHA III").
 _ROMAN_TOKEN = re.compile(r"(?<![A-Za-z])(?:I{1,3}|IV|VI{0,3}|IX|X)(?![A-Za-z])")
 
@@ -2552,6 +2566,7 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
         if any(loose_key(norm_key(w)) in kinds or names_class_drug(norm_key(w), own)
                for w in words):
             words = yes
+    grouped = False
     for group in synonym_groups(column) if len(words) > 1 else ():
         inside = [w for w in words if loose_key(norm_key(w)) in group]
         if len(inside) > 1:
@@ -2560,7 +2575,13 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
             first = min(group.index(loose_key(norm_key(w))) for w in inside)
             words = [max((w for w in inside if group.index(loose_key(norm_key(w))) == first),
                          key=_shown_rank)]
+            grouped = True
             break
+    # ... and so is a yes with an event's date merged into it: walk-through 87's "Stroke
+    # 2017" named every patient with a stroke or a TIA ("TIA 2019" among them)
+    if yes and not grouped and len(words) > len(yes) and any(
+            _A_YEAR.search(w) for w in words if w not in yes):
+        words = yes
     # a result written several ways is shown by its word: "Positive", not the "DSA+"
     # merged into it (walk-through 84)
     signs = {result_sign(w, column) for w in words}
@@ -2590,12 +2611,9 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # patient's dose on every patient)
     # ... or written with how it is given ("Natalizumab", not "natalizumab EID 6-weekly"
     # on every patient of walk-through 85 given natalizumab)
+    # ... a sequence in its order, a dose kept (:func:`regimen_label`)
     if len(words) > 1:
-        drugs = {drug_set(w) for w in words}
-        held = next(iter(drugs)) if len(drugs) == 1 else None
-        if held and "(no drug)" not in held and (
-                brand_or_dose(word) or norm_key(word) != " + ".join(sorted(held))):
-            word = " + ".join(sorted(held))
+        word = regimen_label(words, word) or word
     # a scale's word written in capitals, the only spelling kept of it ("LOW" for low,
     # Low and LOW: walk-through 53), in title case; not initials ("CTO", "NK")
     # ... but not a class written with its Roman numeral ("NYHA III" showed as "Nyha Iii")

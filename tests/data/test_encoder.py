@@ -1302,10 +1302,12 @@ def test_a_numbered_scale_written_several_ways_merges_into_its_order():
     assert arrival["amb"] == arrival["Ambo"] == arrival["EMS"] == arrival["Ambulance"]
     assert arrival["self"] == arrival["Walk-in"] != arrival["Private car"]
     # not a scale: doses, or a number written once per way
-    # ("500" is no level of the doses; the two doses of one drug the drug table knows
-    # are one answer, as every drug's are: walk-through 64 taught it metformin)
-    assert abbreviated_levels(["Metformin 500", "Metformin 1000", "500"], "Drug") == [
-        ("Metformin 1000", "Metformin 500")]
+    # ("500" is no level of the doses; two doses of one drug are two answers, not even
+    # offered as one: walk-through 87's one click merged every reduced dose of an
+    # anticoagulant into the full one; one dose by brand and by generic name is one)
+    assert abbreviated_levels(["Metformin 500", "Metformin 1000", "500"], "Drug") == []
+    assert abbreviated_levels(["Glucophage 500", "Metformin 500", "500"], "Drug") == [
+        ("Glucophage 500", "Metformin 500")]
     assert abbreviated_levels(["Fooxamine 500", "Fooxamine 1000", "500"], "Drug") == []
     assert abbreviated_levels(["ESI 2", "Cat 3", "2", "3"], "Score") == []
     # in a triage column they are its levels (walk-through 50's Manchester colours too)

@@ -12,7 +12,7 @@ import pytest
 
 from sparge.data.answer_merging import same_answer
 from sparge.data.column_guess import later_outcome_named
-from sparge.data.drug_combinations import drug_set, same_drugs_undosed
+from sparge.data.drug_combinations import drug_set, same_regimen
 from sparge.data.encoder import Encoder
 from sparge.data.lesion_counts import read_lesion_counts
 from sparge.data.serology import read_serology
@@ -95,8 +95,8 @@ def test_a_therapy_written_by_brand_generic_name_or_abbreviation_is_one_answer(e
     offered = dict(encoder.report_.answers_two_ways["Current DMT"])
     assert offered["aubagio 14mg"] == "Teriflunomide" and "ocrelizumab 600mg 6-monthly" in \
         offered
-    assert same_drugs_undosed("Tysabri", "natalizumab", "Previous DMTs")
-    assert not same_drugs_undosed("Tysabri", "natalizumab", "Ward")
+    assert same_regimen("Tysabri", "natalizumab", "Previous DMTs")
+    assert not same_regimen("Tysabri", "natalizumab", "Ward")
     assert drug_set("IFN b-1a -> DMF") == drug_set("Avonex, Tecfidera") == \
         frozenset({"interferon beta-1a", "dimethyl fumarate"})
     assert drug_set("glatiramer then fingolimod") == drug_set("Copaxone, Gilenya")
@@ -108,12 +108,12 @@ def test_a_sequence_of_therapies_is_merged_by_default_only_in_the_same_order():
     two histories: merged by default, which came first was lost. Spellings of one
     history are still one answer."""
     col = "Current DMT"
-    assert same_drugs_undosed("glatiramer -> fingolimod", "Copaxone then Gilenya", col)
-    assert same_drugs_undosed("IFN b-1a -> DMF", "Avonex → Tecfidera", col)
-    assert not same_drugs_undosed("glatiramer -> fingolimod", "fingolimod -> glatiramer", col)
-    assert not same_drugs_undosed("glatiramer -> fingolimod", "glatiramer, fingolimod", col)
-    assert not same_drugs_undosed("glatiramer -> fingolimod", "glatiramer -> Tysabri", col)
-    assert same_drugs_undosed("LEV + LTG", "lamotrigine/levetiracetam", "Current ASMs")
+    assert same_regimen("glatiramer -> fingolimod", "Copaxone then Gilenya", col)
+    assert same_regimen("IFN b-1a -> DMF", "Avonex → Tecfidera", col)
+    assert not same_regimen("glatiramer -> fingolimod", "fingolimod -> glatiramer", col)
+    assert not same_regimen("glatiramer -> fingolimod", "glatiramer, fingolimod", col)
+    assert not same_regimen("glatiramer -> fingolimod", "glatiramer -> Tysabri", col)
+    assert same_regimen("LEV + LTG", "lamotrigine/levetiracetam", "Current ASMs")
 
 
 def test_the_ms_phenotype_written_several_ways_is_one_answer(encoder):

@@ -567,8 +567,8 @@ def test_a_form_answer_is_labelled_with_the_spellings_merged_into_it():
 
     rng = np.random.default_rng(0)
     drugs = ["Donepezil", "Aricept", "donepezil 10mg od", "DONEPEZIL", "Memantine",
-             "Ebixa", "None", "Rivastigmine", "Exelon patch", "rivastigmine 4.6",
-             "Exelon", "rivastigmine 9.5mg/24h"]
+             "Ebixa", "None", "Rivastigmine", "Exelon patch", "Exelon patch 9.5",
+             "Exelon", "rivastigmine 9.5mg/24h"]  # one dose: two are two answers
     df = pd.DataFrame({"id": [f"P{i}" for i in range(120)], "age": rng.normal(75, 6, 120),
                        "Drug": rng.choice(drugs, 120)})
     enc = Encoder(id_column="id").fit(df)
