@@ -545,8 +545,15 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\bm ?mrc\b", 0.0, 4.0),
     (r"\bmrc (?:dyspn\w* )?(?:grade|scale|score|dyspn\w*)\b", 0.0, 5.0),
     (_RATIO, 0.0, 1.0), (_RATIO, 0.0, 100.0),
-    (r"\b(?:eosinophils?|eos|neutrophils?|lymphocytes?|monocytes?|basophils?|platelets?|"
-     r"plts?|wbc|white (?:blood )?cells?(?: count)?|leu[ck]ocytes?)\b", 0.0, math.inf),
+    # walk-through 87's AF clinic: a platelet count of 0 (a placeholder; a count below 1
+    # is written "<1" or "<5"), a CHA2DS2-VASc of 19 and of -1 (0-9), a HAS-BLED of 12
+    # (0-9), a time in therapeutic range of 140 %
+    (r"\b(?:platelets?|plts?)\b", 1.0, math.inf),
+    (r"\b(?:eosinophils?|eos|neutrophils?|lymphocytes?|monocytes?|basophils?|"
+     r"wbc|white (?:blood )?cells?(?: count)?|leu[ck]ocytes?)\b", 0.0, math.inf),
+    (r"\bcha ?2 ?ds ?2 ?vasc\b", 0.0, 9.0), (r"\bchads ?2\b", 0.0, 6.0),
+    (r"\bhas ?bled\b", 0.0, 9.0), (r"\bttr\b", 0.0, 100.0),
+    (r"time in (?:the )?therapeutic range", 0.0, 100.0),
     # walk-through 77's eye clinic: an eGFR of -5, an intraocular pressure of 150 mmHg
     # (a lost decimal point: 15), a logMAR acuity beyond no perception of light
     (r"\b(?:e ?gfr|gfr|crcl|creatinine clearance)\b", 0.0, math.inf),
@@ -589,8 +596,10 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
      r"aspartate (?:amino)?transferase|alkaline phosphatase)\b", 0.0, math.inf),
     (r"\bduration\b|\byears? since\b|\btime since\b", 0.0, math.inf))
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
-#: cells (%)"; "Blasts (x10^9/L)" is a count).
-_PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity"})
+#: cells (%)"; "Blasts (x10^9/L)" is a count; "TTR %" a time in range, "TTR" alone may be
+#: transthyretin).
+_PERCENT_ONLY = frozenset({r"plasma cells?|\bblasts?\b|cellularity",
+                           r"\bttr\b"})  # TTR is also transthyretin
 _PERCENT_NAME = re.compile(r"%|\bper ?cent\b|\bpct\b", re.IGNORECASE)
 SCORE_SHARE = 0.9
 #: A column of ages in another unit than years (a gestational age, an age in months).
