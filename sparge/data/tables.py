@@ -231,6 +231,18 @@ _FRAILTY = (
          "intermediate (imwg)", "imwg intermediate", "int", "intermed", "intermed.",
          "unfit", "pre-frail", "prefrail", "pre frail")),
     (3, ("frail", "frail (imwg)", "imwg frail", "very frail", "severely frail")))
+#: Atrial fibrillation's type, from the shortest episodes to rhythm control abandoned.
+_AF_TYPE = (
+    (1, ("paroxysmal", "paroxysmal af", "paf", "parox", "parox af", "paroxysmal afib",
+         "paroxysmal atrial fibrillation", "intermittent", "intermittent af")),
+    (2, ("persistent", "persistent af", "pers af", "persaf", "pers", "persistent afib",
+         "persistent atrial fibrillation", "early persistent")),
+    (3, ("long-standing persistent", "long standing persistent", "longstanding persistent",
+         "long-standing persistent af", "long standing persistent af",
+         "longstanding persistent af", "lspaf", "ls paf", "ls persistent", "ls-persistent",
+         "lsp af", "long-standing persistent atrial fibrillation")),
+    (4, ("permanent", "permanent af", "perm af", "permaf", "perm", "permanent afib",
+         "permanent atrial fibrillation", "accepted permanent")))
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -287,6 +299,9 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
                     (4, ("iv", "grade iv", "stage iv"))),
     # heart failure's functional class (a column named so: its spellings are numerals)
     "nyha": _NYHA_SCALE,
+    # atrial fibrillation's type as the ESC orders it (a column named so: walk-through 87
+    # wrote 12 spellings, "PAF", "pers AF", "LSPAF", "perm AF", coded alphabetically)
+    "af type": _AF_TYPE,
     # an operation's anaesthetic risk (a column named ASA: its spellings are numerals)
     "asa": _ASA_SCALE,
     # pre-fracture mobility as the National Hip Fracture Database grades it (walk-through
@@ -367,7 +382,10 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                                       re.IGNORECASE),
                "iss": re.compile(r"\biss\b|r2?-?iss|international\s+staging",
                                  re.IGNORECASE),
-               "frailty": re.compile(r"frail|fitness|\bimwg\b", re.IGNORECASE)}
+               "frailty": re.compile(r"frail|fitness|\bimwg\b", re.IGNORECASE),
+               "af type": re.compile(r"\b(?:af|afib|atrial fibrillation)\b.{0,3}\b(?:type|"
+                                     r"pattern|class\w*|category|subtype)\b|\btype of "
+                                     r"(?:af|atrial fibrillation)\b|^af$", re.IGNORECASE)}
 _YES = frozenset(s for code, sp in SCALES["yes/no"] if code == 1 for s in sp)
 _NO = frozenset(s for code, sp in SCALES["yes/no"] if code == 2 for s in sp)
 
