@@ -630,6 +630,22 @@ def _named_total(name: str) -> re.Pattern | None:
                       re.IGNORECASE)
 
 
+#: A word before a cell's value: "EF 55-60", "INR: n/a".
+_NAME_FIRST = re.compile(r"\s{0,3}([A-Za-z][A-Za-z0-9]{1,7})\s{0,3}(?::\s{0,3}|=\s{0,3}|\s)"
+                         r"\s{0,2}(\S.{0,40})")
+
+
+def _after_own_name(cell: str, column: object) -> str | None:
+    """The rest of a cell that starts with (part of) its column's name, "EF" in "LVEF",
+    "INR" in "INR (last)", "Cr" in "Creatinine": the value after it; else ``None``."""
+    m = _NAME_FIRST.fullmatch(cell) if len(cell) <= 60 else None
+    if m is None:
+        return None
+    name = re.sub(r"[^a-z0-9]", "", re.sub(r"\s*[(\[].*", "", str(column or "")[:60]).lower())
+    word = m.group(1).lower()
+    return m.group(2).strip() if len(word) >= 2 and word in name else None
+
+
 def plain_number(cell: str, out_of: int | None = None) -> float | None:
     """A number written in one of the forms a clinic's export uses for a plain number: a
     score out of ``out_of`` ("14/27": 14; the column's :func:`score_maximum`), a number
@@ -1393,6 +1409,21 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             info["cycle"].append((int(i), s, v))
         elif test and is_unable(s):  # the worst result, once the column is read
             cannot.append(int(i))
+        elif (inner := _after_own_name(s, values.name)) is not None:
+            # "EF 55-60" in "LVEF", "INR n/a" in "INR (last)" (walk-through 87): the cell
+            # after the column's own name, read as the column reads a cell
+            got, seen = parse_numeric(
+                pd.Series([inner], name=values.name, dtype=object), missing_tokens, unit,
+                thousands_dot, convert, thousands_comma, out_of, detection_limit,
+                log_counts, zero, unable if unable is not None else
+                (np.nan if not test else None))
+            if np.isfinite(got[0]):
+                out[i] = got[0]
+                info["plain"].append((int(i), s, float(got[0])))
+            elif seen["missing_tokens"]:
+                tokens.append(inner)
+            else:
+                info["bad"].append((int(i), s))
         else:
             info["bad"].append((int(i), s))
     if test:
