@@ -48,6 +48,11 @@ DRUG_NAMES: dict[str, tuple[str, ...]] = {
     "levetiracetam": ("levetiracetam", "keppra"),
     "lamotrigine": ("lamotrigine", "lamictal"),
     "digoxin": ("digoxin", "lanoxin"),
+    # a vitamin K antagonist, monitored by the INR rather than its level (walk-through
+    # 87's AF clinic: INR and TTR written only for the patients on warfarin)
+    "warfarin": ("warfarin", "coumadin", "marevan", "jantoven", "acenocoumarol",
+                 "sinthrome", "sintrom", "phenindione", "phenprocoumon", "marcoumar", "vka",
+                 "vitamin k antagonist"),
     "theophylline": ("theophylline", "aminophylline", "uniphyllin", "phyllocontin"),
     # (their abbreviations and brands are those drug_combinations reads: "vanc", "gent")
     "vancomycin": ("vancomycin",),
@@ -85,6 +90,9 @@ DRUG_ANTIBODIES = re.compile(r"anti[\s-]?drug antibod|\bdrug antibod|\bantibodie
 #: "Serum clozapine conc", "Tacrolimus" (a number: the level).
 _LEVEL_WORDS = re.compile(r"\b(?:levels?|troughs?|peaks?|conc(?:entration)?s?|serum|plasma|"
                           r"blood|random|pre[\s-]?dose|post[\s-]?dose|tdm)\b", re.IGNORECASE)
+#: A column of what a vitamin K antagonist is monitored by: its INR, the time in the
+#: therapeutic range (TTR).
+_VKA_MEASURE = re.compile(r"\binr\b|\bttr\b|time in (?:the )?therapeutic range")
 #: Abbreviations a level's column may be named by.
 _ABBREVIATIONS = {"li": "lithium", "tac": "tacrolimus", "tacro": "tacrolimus",
                   "csa": "ciclosporin", "dig": "digoxin", "cbz": "carbamazepine",
@@ -105,6 +113,8 @@ def level_drug(column: str) -> str | None:
     the drug ("Tacrolimus", "Clozapine (ng/mL)") counts when it holds numbers (the caller
     knows)."""
     name = re.sub(r"\(.*?\)|\[.*?\]", " ", str(column)[:120]).lower()
+    if _VKA_MEASURE.search(name):  # "INR (last)", "TTR %": warfarin's, measured on it
+        return "warfarin"
     words = re.findall(r"[a-z][a-z\-]*", name)
     for word in words:
         for drug in DRUG_NAMES:

@@ -1847,19 +1847,22 @@ class Encoder(TransformerMixin, BaseEstimator):
         removal would keep. ``whole``: the table with its lists unsplit, whose text
         columns may name the drug of a drug's level."""
         names = list(self.feature_names_out_)
-        self.structural_gaps_ = {
-            names[j]: (names[d], kind, values) for j, (d, kind, values) in find_structural_gaps(
-                X, [self.roles_.get(f) == "categorical" for f in names]).items()}
         whole = df if whole is None else whole
         own = {self.id_column, self.label_column}
         texts = [c for c in map(str, whole.columns) if c not in own
                  and self.roles_.get(c, "categorical") in ("categorical", "ignore")
                  and not pd.api.types.is_numeric_dtype(whole[c])]
+        # a drug's level (or INR) by the drug a column names, before any other column's
+        # answers: "names no warfarin" says it better than fourteen answers listed
+        # (walk-through 87), and holds however many ways the drug is written
         self.drug_level_gaps_ = find_drug_level_gaps(
             whole.set_axis(list(map(str, whole.columns)), axis=1),
             {f: X[:, j] for j, f in enumerate(names) if (
-                self.roles_.get(f) == "numeric" or DRUG_ANTIBODIES.search(f[:120]))
-             and f not in self.structural_gaps_}, texts)
+                self.roles_.get(f) == "numeric" or DRUG_ANTIBODIES.search(f[:120]))}, texts)
+        self.structural_gaps_ = {
+            names[j]: (names[d], kind, values) for j, (d, kind, values) in find_structural_gaps(
+                X, [self.roles_.get(f) == "categorical" for f in names]).items()
+            if names[j] not in self.drug_level_gaps_}
         # the columns whose gap words the report counted include such a word: the others
         # are not read again (a 467-column table's every column cost 0.3 s)
         written = self._written_not_applicable(X, whole, columns=[
