@@ -253,7 +253,8 @@ with guard("Drawing the map"):
     if n_out:
         st.caption(f"{len(frame) - n_out:,} training patients and {n_out:,} "
                    f"{'patient' if n_out == 1 else 'patients'} not used for training (×), "
-                   "placed on the map from their own values.")
+                   "placed on the map from their own values; hovering one says why it "
+                   "was not used.")  # walk-through 87 looked for the reason on the page
     if dense:
         drawn = (f"All {len(frame):,} patients are drawn" if len(frame) <= MAX_MAP_POINTS
                  else f"A random {MAX_MAP_POINTS:,} of the {len(frame):,} patients are drawn "
