@@ -452,17 +452,16 @@ _BARE_DOSE = re.compile(r" \d{1,4}(?:\.\d{1,2})?$")
 #: A dose without its unit before how often it is taken: "Eliquis 2.5 bd", "dabigatran 150
 #: BD", "aspirin 75 od" (walk-through 87: read as undosed, the reduced dose was merged by
 #: default into the drug's plain name).
-_BARE_DOSE_OFTEN = re.compile(r" \d{1,4}(?:\.\d{1,2})? (?:od|bd|bid|tds|tid|qds|qid|nocte|"
-                              r"mane|om|on|prn|daily|once daily|twice daily)$")
-#: The numbers of a dose: with a unit anywhere, or bare at the end or before how often.
-_DOSE_NUMBER = re.compile(r"(\d{1,5}(?:\.\d{1,3})?) ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
-                          r"million units?)\b|(?<= )(\d{1,4}(?:\.\d{1,2})?)(?= (?:od|bd|bid|"
-                          r"tds|tid|qds|qid|nocte|mane|om|on|prn|daily|once daily|twice "
-                          r"daily)$|$)")
 #: How often, as one word per number of doses a day ("bd", "bid", "twice daily": 2).
 _OFTEN = {"od": "1/d", "daily": "1/d", "once daily": "1/d", "bd": "2/d", "bid": "2/d",
           "twice daily": "2/d", "tds": "3/d", "tid": "3/d", "qds": "4/d", "qid": "4/d",
           "nocte": "night", "on": "night", "mane": "morning", "om": "morning", "prn": "prn"}
+_OFTEN_WORDS = "(?:" + "|".join(sorted(_OFTEN, key=len, reverse=True)) + ")"
+_BARE_DOSE_OFTEN = re.compile(r" \d{1,4}(?:\.\d{1,2})? " + _OFTEN_WORDS + "$")
+#: The numbers of a dose: with a unit anywhere, or bare at the end or before how often.
+_DOSE_NUMBER = re.compile(r"(\d{1,5}(?:\.\d{1,3})?) ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
+                          r"million units?)\b|(?<= )(\d{1,4}(?:\.\d{1,2})?)(?= "
+                          + _OFTEN_WORDS + "$|$)")
 #: A dose per kilogram, "30mg/kg" (a child's): no combination.
 _PER_KG = re.compile(r"/ ?kg\b")
 #: Where an answer splits into its drugs: "/", "+", ",", ";", "&", "and", "with", "plus"; a
@@ -749,6 +748,9 @@ def _by_dose(answers: list[str]) -> list[list[str]]:
             written.append(d)
     if len(written) <= 1:
         return [answers]
-    groups = [[a for a in answers if doses[a] is not None
-               and (doses[a] == w or _same_dose(doses[a], w))] for w in written]
-    return groups + [[a for a in answers if doses[a] is None]]
+    groups: list[list[str]] = [[] for _ in written] + [[]]  # the last: no dose
+    for a in answers:  # each answer in one group: the first dose it is
+        d = doses[a]
+        groups[next((i for i, w in enumerate(written) if d is not None
+                     and (d == w or _same_dose(d, w))), len(written))].append(a)
+    return groups
