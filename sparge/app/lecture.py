@@ -110,19 +110,33 @@ section.main .block-container, [data-testid="stMainBlockContainer"] {
   flex: 3 1 30rem !important; min-width: min(100%, 30rem) !important;
 }
 /* on a narrow screen the two wrap: the pictures first, the formulas and controls below
-   (at 800 px no picture of any slide was on the first screen) */
-@media (max-width: 1250px) {
+   (at 800 px no picture of any slide was on the first screen). They wrap below 22 + 30 rem
+   and a gap beside the page's 5 rem margins: 1008 px (at 1024 x 768 the pictures had
+   swapped sides with the words, side by side) */
+@media (max-width: 1007px) {
   .st-key-teach_step_cols [data-testid="stColumn"]:last-child { order: -1; }
 }
 /* Back / Next keep their words on a narrow screen */
 .st-key-teach_nav p { font-size: 1rem !important; }
 /* side by side, the words column ends at the screen's foot and scrolls on its own: a
    long caption ran the slide past a 1280 x 720 projector's screen, and scrolling the
-   page took the title and the figure away with it */
-@media (min-width: 1100px) {
+   page took the title and the figure away with it. A shadow at its foot (and at its top
+   once scrolled) says there is more (walk-through 88 found the words cut mid-line with
+   nothing on the screen saying they went on) */
+@media (min-width: 1008px) {
   .st-key-teach_step_cols [data-testid="stColumn"]:first-child {
     max-height: calc(100vh - SLIDE_TOPpx); overflow-y: auto; overflow-x: hidden;
-    padding-right: 0.4rem;
+    padding-right: 0.4rem; scrollbar-width: thin;
+    background:
+      linear-gradient(#fff 30%, rgba(255, 255, 255, 0)) center top,
+      linear-gradient(rgba(255, 255, 255, 0), #fff 70%) center bottom,
+      radial-gradient(farthest-side at 50% 0, rgba(0, 0, 0, 0.25), rgba(0, 0, 0, 0))
+        center top,
+      radial-gradient(farthest-side at 50% 100%, rgba(0, 0, 0, 0.25), rgba(0, 0, 0, 0))
+        center bottom;
+    background-repeat: no-repeat;
+    background-size: 100% 40px, 100% 40px, 100% 16px, 100% 16px;
+    background-attachment: local, local, scroll, scroll;
   }
 }
 </style>
@@ -491,7 +505,7 @@ def show_graphs(ctx: Context) -> None:
                            totals=(info["n_plus"], info["n_minus"]), order=ctx.order,
                            font_size=ctx.font, height=ctx.height(520)),
            "graphs", ctx)
-    say(info["caption"] + f" Bold: patient {ctx.pid}'s own edges; faint: all the others.")
+    say(info["caption"])
 
 
 def embedding_controls(ctx: Context) -> None:

@@ -15,9 +15,11 @@ import scipy.sparse as sp
 from sparge.app.plots import PALETTE, category_colours, wrap_title
 from sparge.services.display import plot_text
 
-# pulled together / pushed apart: Okabe & Ito's bluish green and vermillion, which a
-# deuteranope tells apart (plotly's green and red are one colour to them)
-PULL, PUSH = "#009E73", "#D55E00"
+#: Edges pulled together and pushed apart: black and a deep red, which no outcome takes
+#: among the first colours and a deuteranope tells apart by their lightness (Okabe & Ito's
+#: bluish green was also the third outcome's, walk-through 88: "high" patients and the
+#: pulled edges were one colour; its vermillion sat beside the second's orange)
+PULL, PUSH = "#111111", "#C8102E"
 TOOLBAR = 28  # height of plotly's toolbar row at the top of a chart
 SELECTED = "black"
 
@@ -249,14 +251,24 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
     """One patient's biomarkers: measured (SD) and completed; gaps show only the latter.
 
     ``row`` comes from :func:`sparge.services.teaching.patient_completion`; ``truth`` (optional, SD
-    units) are the values hidden from the model (toy cohort).
+    units) are the values hidden from the model (toy cohort). In large type (the
+    presentation) the biomarkers are rows, not columns: their names at -60° under the
+    columns took all but 30-70 pixels of a slide's figure (walk-through 88).
     """
     names = [plot_text(b, 30) for b in row["biomarker"]]
+    across = font_size >= LARGE_TYPE  # biomarkers as rows, values across
+
+    def xy(values, where=None) -> dict:
+        keep = [n for n, w in zip(names, where, strict=True) if w] if where is not None \
+            else names
+        return {"y": keep, "x": values} if across else {"x": keep, "y": values}
+
     fig = go.Figure()
-    fig.add_trace(go.Bar(x=names, y=row["observed_sd"], name="measured",
-                         marker_color="#9ecae1",
+    fig.add_trace(go.Bar(**xy(row["observed_sd"]), name="measured", marker_color="#9ecae1",
+                         orientation="h" if across else "v",
                          customdata=np.asarray(row["observed"], dtype=float),
-                         hovertemplate="%{x}: measured %{customdata:.4g}<extra></extra>"))
+                         hovertemplate=("%{y}" if across else "%{x}")
+                         + ": measured %{customdata:.4g}<extra></extra>"))
     gap = np.asarray(row["was_gap"], bool)
     done = np.asarray(row["completed_sd"], dtype=float)
     done_units = np.asarray(row["completed"], dtype=float)
@@ -266,14 +278,14 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
                                             (gap, "filled gap", "star", 18, "filled in")):
         if which.any():
             fig.add_trace(go.Scatter(
-                x=[n for n, w in zip(names, which, strict=True) if w], y=done[which],
-                mode="markers", name=name,
+                **xy(done[which], which), mode="markers", name=name,
                 marker={"size": size, "color": "crimson", "symbol": symbol},
                 customdata=done_units[which],
-                hovertemplate="%{x}: " + word + " %{customdata:.4g}<extra></extra>"))
+                hovertemplate=("%{y}" if across else "%{x}") + ": " + word
+                + " %{customdata:.4g}<extra></extra>"))
     if truth is not None:
         t = np.asarray(truth, dtype=float)
-        fig.add_trace(go.Scatter(x=names, y=t, mode="markers", name="hidden true value",
+        fig.add_trace(go.Scatter(**xy(t), mode="markers", name="hidden true value",
                                  marker={"size": 14, "symbol": "x-thin", "color": "black",
                                          "line": {"width": 3, "color": "black"}}))
     # a patient without gaps has nothing completed: the diamonds are the low-rank
@@ -282,10 +294,16 @@ def completion_row_figure(row: pd.DataFrame, patient: str, *, truth=None,
             "measured and low-rank values (no gaps to fill)")
     _layout(fig, f"Patient {plot_text(patient, 20)}: {what}", font_size, height,
             legend="top")
+    if across:
+        fig.update_xaxes(title="SD from the cohort mean", zeroline=True)
+        plot_px = height - 24 - (font_size + 10) * (_title_lines(
+            f"Patient {patient}: {what}", font_size) + LARGE_LEGEND_ROWS)
+        fig.update_yaxes(autorange="reversed", type="category", tickmode="array",
+                         tickvals=_row_ticks(names, None, plot_px, font_size))
+        return fig
     fig.update_yaxes(title="SD from the cohort mean", zeroline=True)
-    # steeper with many names or the presentation's large font: at -30° "Age (years)"
-    # lay over "Weight index"
-    fig.update_xaxes(tickangle=-60 if len(names) > 8 or font_size > 16 else -30)
+    # steeper with many names: at -30° "Age (years)" lay over "Weight index"
+    fig.update_xaxes(tickangle=-60 if len(names) > 8 else -30)
     return fig
 
 
@@ -419,7 +437,7 @@ def _touching(W, i: int):
 def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
                  highlight: int | None = None, shown=None, totals=None, order=None,
                  font_size: int = 14, height: int = 520) -> go.Figure:
-    """The intrinsic (green, pull) and penalty (orange-red, push) graphs on a 2D picture.
+    """The intrinsic (black, pull) and penalty (red, push) graphs on a 2D picture.
 
     ``order``: the outcomes in the order of the app's colours (``outcome_order``).
 
@@ -470,8 +488,10 @@ def graph_figure(coords: np.ndarray, W_plus, W_minus, labels, ids, *,
                                  mode="markers", name="followed", hoverinfo="skip",
                                  marker={"size": 22, "symbol": "circle-open",
                                          "color": SELECTED, "line": {"width": 3}}))
+    # the legend beside the plot in large type too: 5 to 7 rows under it left the graph
+    # 80-110 pixels tall on a 1280 x 720 slide (walk-through 88)
     _layout(fig, "The two graphs on the patients before the embedding (first two "
-            "principal axes)", font_size, height, legend="right")
+            "principal axes)", font_size, height, legend="right", beside=True)
     fig.update_xaxes(title="principal axis 1", showticklabels=False, zeroline=False)
     fig.update_yaxes(title="principal axis 2", showticklabels=False, zeroline=False)
     return fig

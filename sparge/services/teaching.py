@@ -449,16 +449,18 @@ def graph_step(model, patient: int, max_patients: int = 60, graphs=None) -> dict
     deg_p, deg_n = int(Wp[patient].nnz), int(Wn[patient].nnz)
     supervised = getattr(model, "classes_", None) is not None and model.supervised
     if supervised:
-        text = (f"k₁ = {model.k1}, k₂ = {model.k2}: {n_plus:,} same-outcome edges (green, "
-                f"pulled together) and {n_minus:,} other-outcome edges (orange-red, pushed "
-                f"apart). Patient {pid} has {deg_p} green and {deg_n} orange-red edges (an "
+        text = (f"k₁ = {model.k1}, k₂ = {model.k2}: {n_plus:,} same-outcome edges (black, "
+                f"pulled together) and {n_minus:,} other-outcome edges (red, pushed "
+                f"apart). Patient {pid} has {deg_p} black and {deg_n} red edges (an "
                 "edge counts when either end picks the other).")
     else:
-        text = (f"Unsupervised: {n_plus:,} local edges (green, each patient's {model.k1} nearest"
-                f" neighbours) and {n_minus:,} sampled non-local edges (orange-red).")
+        text = (f"Unsupervised: {n_plus:,} local edges (black, each patient's {model.k1} nearest"
+                f" neighbours) and {n_minus:,} sampled non-local edges (red).")
     if n > max_patients:
         text += (f" With {n} patients only patient {pid}'s own "
-                 f"{_plural(int(sp.triu(Wp_s + Wn_s, 1).nnz), 'edge')} are drawn.")
+                 f"{_plural(int(sp.triu(Wp_s + Wn_s, 1).nnz), 'edge')} are drawn, in bold.")
+    else:  # every edge drawn (walk-through 88 read "only its own" and "faint: all others")
+        text += f" Bold: patient {pid}'s own edges; faint: all the others."
     return {"coords": coords, "W_plus": Wp_s, "W_minus": Wn_s, "n_plus": n_plus,
             "n_minus": n_minus, "shown": shown, "caption": text}
 
@@ -844,7 +846,7 @@ STEPS: tuple[Step, ...] = (
          "the Stiefel manifold, so U itself rotates and drops directions but never "
          "stretches them; each kept direction is then weighted (θ, from its own trace "
          "ratio: the better it separates the outcomes, the more it counts). J is small "
-         "when green edges become short and orange-red edges long. The iterative "
+         "when black edges become short and red edges long. The iterative "
          "trace-ratio algorithm (Wang et al. 2007) alternates two "
          "updates until J stops falling: μ takes the current ratio, then U takes the l "
          "eigenvectors of "

@@ -156,13 +156,15 @@ def test_controls_survive_the_presentation_steps(default_model):
         assert at.header[0].value == STEPS[i].title
         assert len(at.header) == 1 and at.get("plotly_chart")
         # legends at the figure's foot (above the plot they pushed it below the fold),
-        # but beside a map drawn to one scale (rows under it took the height it needed:
-        # the embedding's map was a 110-pixel disc in a 620-pixel-wide figure)
+        # but beside a map drawn to one scale and the graphs (rows under them took the
+        # height they needed: the embedding's map was a 110-pixel disc in a 620-pixel-wide
+        # figure, the graphs 80-110 pixels tall)
         for spec in figures(at).values():
             if not spec["layout"].get("showlegend", True) or len(spec["data"]) < 2:
                 continue
             legend = spec["layout"]["legend"]
-            if spec["layout"].get("yaxis", {}).get("scaleanchor") == "x":
+            if spec["layout"].get("yaxis", {}).get("scaleanchor") == "x" or \
+                    STEPS[i].key == "graphs":
                 maps += 1
                 assert legend.get("xanchor") == "left" and legend.get("x", 0) > 1, legend
             else:
