@@ -753,8 +753,11 @@ def presentation_nav(n: int) -> int:
         c1, c2, c3 = st.columns([1, 2, 1], vertical_alignment="center")
     c1.button("Back", key="teach_prev", on_click=move, args=(-1, n), disabled=i == 0,
               icon=":material/arrow_back:", width="stretch")
-    # "Slide": the sections are numbered from 0 (the data), a "Step 2" read as section 2
-    c2.progress((i + 1) / n, text=f"Slide {i + 1} of {n}")
+    # the step as the titles and captions number it (the data first, unnumbered): "Slide 6
+    # of 8" over "5 · The embedding" left "step 5" in a caption ambiguous (walk-through 88;
+    # "Step 2" over section 1 had been read as section 2)
+    c2.progress((i + 1) / n, text=(f"The data · slide 1 of {n}" if i == 0 else
+                                   f"Step {i} of {n - 1} · slide {i + 1} of {n}"))
     c3.button("Next", key="teach_next", on_click=move, args=(1, n), disabled=i == n - 1,
               icon=":material/arrow_forward:", width="stretch")
     return i

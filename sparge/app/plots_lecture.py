@@ -645,12 +645,24 @@ def lookalike_weights_figure(table: pd.DataFrame, patient: str, *, order=None,
                                                               strict=True)]
     colors = [colours[v] for v in lab]
     w = np.asarray(table["sparse_weight"], dtype=float)
-    fig = go.Figure(go.Bar(x=names, y=w, marker_color=colors,
-                           text=[f"{v:.2f}" for v in w], textposition="auto",
+    # the weights as the table writes them, a zero's too, above its (empty) bar: "1.00"
+    # beside a table's 0.999 and nothing at all for a weight of 0 read as missing data
+    # (walk-through 88)
+    fig = go.Figure(go.Bar(x=names, y=w, marker_color=colors, showlegend=False,
+                           text=[f"{v:.3f}" for v in w],
+                           textposition=["outside" if v < 0.2 else "inside" for v in w],
                            customdata=np.column_stack([[plot_text(v, 30) for v in lab],
                                                        np.asarray(table["distance"])]),
                            hovertemplate="%{x}<br>outcome %{customdata[0]}<br>distance "
                                          "%{customdata[1]:.3f}<extra></extra>"))
+    if by_outcome:  # a key to the colours (the title said "colour = outcome", none showed)
+        for v, colour in colours.items():
+            if (lab == v).any():
+                fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers",
+                                         name=plot_text(v, 30), hoverinfo="skip",
+                                         showlegend=True,  # one outcome too
+                                         marker={"symbol": "square", "size": 12,
+                                                 "color": colour}))
     _layout(fig, f"Look-alikes of patient {plot_text(patient, 20)}, nearest first: sparse weights"
             + (" (colour = outcome)" if by_outcome else ""), font_size, height)
     fig.update_yaxes(title="sparse weight", range=[0, 1.05])

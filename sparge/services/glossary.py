@@ -59,7 +59,8 @@ GLOSSARY: tuple[Term, ...] = (
          "to the closest.", "lookalikes", ("Explore", "New patient")),
     Term("Learned space (embedding)",
          "The few coordinates y_i = Θ Uᵀ f_i the model gives every patient. Euclidean "
-         "distance there is the patient similarity; the maps are pictures of it.",
+         "distance there is the paper's patient similarity (the look-alikes add the "
+         "forest's proximity to it); the maps are pictures of the space.",
          "embedding", ("Explore", "Model", "Classifiers")),
     Term("Standard deviation (SD) units",
          "A value minus the cohort's mean, divided by the biomarker's standard deviation: "

@@ -851,7 +851,8 @@ STEPS: tuple[Step, ...] = (
          "updates until J stops falling: μ takes the current ratio, then U takes the l "
          "eigenvectors of "
          "S⁺ − μS⁻ with the smallest eigenvalues. Distances in the new space are the patient "
-         "similarity.",
+         "similarity as the paper defines it; this app's look-alikes add the random "
+         "forest's proximity to them (step 7, weight g; g = 0 leaves the paper's).",
          "Differs from the paper: it embeds the codes alone (y = Uᵀφ); here f_i holds the "
          "completed scores next to the code, and each direction is weighted (Θ) by its own "
          "trace ratio.",

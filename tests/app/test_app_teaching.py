@@ -155,6 +155,9 @@ def test_controls_survive_the_presentation_steps(default_model):
         ok(at)
         assert at.header[0].value == STEPS[i].title
         assert len(at.header) == 1 and at.get("plotly_chart")
+        # the counter numbers the step as its title does ("5 · The embedding": step 5)
+        assert at.get("progress")[0].proto.text.startswith(f"Step {i} of {len(STEPS) - 1}")
+        assert STEPS[i].title.startswith(f"{i} · ")
         # legends at the figure's foot (above the plot they pushed it below the fold),
         # but beside a map drawn to one scale and the graphs (rows under them took the
         # height they needed: the embedding's map was a 110-pixel disc in a 620-pixel-wide

@@ -342,6 +342,13 @@ def test_the_lecture_colours_outcomes_as_the_app_does():
                           "distance": [0.1, 0.2], "sparse_weight": [0.6, 0.4]})
     bars = pt.lookalike_weights_figure(table, "P0", order=["Yes", "No"])
     assert list(bars.data[0].marker.color) == [PALETTE[1], PALETTE[1]]
+    # a key to the colours, the one outcome's too (walk-through 88 saw none)
+    key = [t for t in bars.data[1:] if t.showlegend]
+    assert [(t.name, t.marker.color) for t in key] == [("No", PALETTE[1])]
+    # a weight of 0 is written, above its empty bar; three decimals, as the table
+    zero = pt.lookalike_weights_figure(table.assign(sparse_weight=[0.999, 0.0]), "P0")
+    assert list(zero.data[0].text) == ["0.999", "0.000"]
+    assert list(zero.data[0].textposition) == ["inside", "outside"]
 
 
 def test_a_wide_dictionary_is_numbered_with_the_outcome_on_hover(real):
