@@ -556,6 +556,11 @@ def show_refinement(ctx: Context) -> None:
                                    supervised=bool(m.supervised), font_size=ctx.font,
                                    height=ctx.height(380)),
                "objective", ctx)
+    else:  # a slide's right half stood empty at max_iter = 0 (walk-through 88)
+        st.info("No refinement ran (max_iter = 0, or none was needed): the dictionary and "
+                "the embedding are those of steps 2 to 5, so there is no objective to "
+                "follow. Raise the refinement iterations to see J fall.",
+                icon=":material/info:")
     say(info["caption"])
 
 
