@@ -35,9 +35,33 @@ def say(text: str) -> None:
     """A caption computed by the library (escaped: it may hold IDs and outcomes); in the
     presentation, in the slide's left column (under a figure fitted to the screen it
     fell below it: a lecturer's 1280 x 720 projector never showed "75% before, 76%
-    after", while the left column stood half empty)."""
+    after", while the left column stood half empty), named by its tab when the slide
+    has tabs (walk-through 88 read the other tabs' captions as the shown picture's)."""
     box = getattr(_captions, "box", None)
-    (box if box is not None else st).caption(md_escape(text, max_len=2000))
+    tab = getattr(_captions, "tab", None) if box is not None else None
+    (box if box is not None else st).caption(
+        (f"**{md_escape(tab, max_len=60)}:** " if tab else "") + md_escape(text, max_len=2000))
+
+
+class _Tab:
+    """A tab of a slide whose :func:`say` captions are named by the tab's label."""
+
+    def __init__(self, tab, label: str):
+        self.tab, self.label = tab, label
+
+    def __enter__(self):
+        self.tab.__enter__()
+        _captions.tab = self.label
+        return self
+
+    def __exit__(self, *exc):
+        _captions.tab = None
+        return self.tab.__exit__(*exc)
+
+
+def slide_tabs(labels: list[str]) -> list[_Tab]:
+    """``st.tabs`` whose captions name their tab."""
+    return [_Tab(t, lab) for t, lab in zip(st.tabs(labels), labels, strict=True)]
 
 
 @contextlib.contextmanager
@@ -331,7 +355,7 @@ def panels(ctx: Context, spec, labels: list[str]) -> list:
     """Side-by-side columns when reading; tabs in the presentation, one picture per screen
     (the step already sits in the right-hand column, and stacked pictures ran off it)."""
     if ctx.font >= FONT["present"]:
-        return list(st.tabs(labels))
+        return slide_tabs(labels)
     return st.columns(spec)
 
 
@@ -380,8 +404,8 @@ def completion_controls(ctx: Context) -> None:
 def show_completion(ctx: Context) -> None:
     m = ctx.model
     if ctx.font >= FONT["present"]:  # one tab per picture (the real model has no error)
-        tabs = st.tabs(["Singular values", *(["Completion error"] if ctx.toy else []),
-                        f"Patient {ctx.pid}"])
+        tabs = slide_tabs(["Singular values", *(["Completion error"] if ctx.toy else []),
+                           f"Patient {ctx.pid}"])
         c1, c2, c3 = tabs[0], tabs[1 if ctx.toy else 0], tabs[-1]
     else:
         c1, c2 = st.columns([3, 2] if ctx.toy else [1, 1])
@@ -466,7 +490,7 @@ def show_codes(ctx: Context) -> None:
     info = tc.code_step(m, ctx.patient)
     rows, _ = tc.matrix_view(m, ctx.patient, max_rows=40)
     if ctx.screen is not None:  # one figure per tab: two stacked ran below the screen
-        c1, c2, c3 = st.tabs(["Codes", f"Patient {ctx.pid}", "Atoms used"])
+        c1, c2, c3 = slide_tabs(["Codes", f"Patient {ctx.pid}", "Atoms used"])
     else:
         c1, c2 = st.columns([3, 2])
         c3 = c2

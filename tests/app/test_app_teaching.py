@@ -149,6 +149,11 @@ def test_controls_survive_the_presentation_steps(default_model):
     assert at.session_state["teach_params"]["rank"] == 3
     at.button(key="teach_prev").click().run()
     assert at.slider(key="teach_rank").value == 3
+    # each tab's words are named by their tab (walk-through 88 read another tab's words
+    # as the picture's): the singular values' and the patient's
+    said = [c.value for c in at.caption]
+    assert any(v.startswith("**Singular values:**") for v in said), said
+    assert any(v.startswith("**Patient ") for v in said), said
     maps = 0
     for i in range(2, len(STEPS)):
         at.button(key="teach_next").click().run()
