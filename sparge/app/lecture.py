@@ -108,6 +108,7 @@ section.main .block-container, [data-testid="stMainBlockContainer"] {
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [data-testid="stExpandSidebarButton"] { display: none !important; }
 [data-testid="stCaptionContainer"] p { font-size: 1.15rem; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.15rem; }
 .katex { font-size: 1.12em; }
 .katex-display { overflow-x: auto; overflow-y: hidden; }
 [data-testid="stWidgetLabel"] p { font-size: 1.15rem; }
@@ -609,6 +610,13 @@ def show_lookalikes(ctx: Context) -> None:
         # five narrow columns: the sparse weight stays visible in the narrow right column
         # (the similarity is exp(-distance² / scale): the distance told another way)
         table = info["table"][["rank", "ID", "outcome", "similarity", "sparse_weight"]]
+        if ctx.font >= FONT["present"]:
+            # a static table takes the slide's large type (a data grid kept its 14 px on
+            # a projector: walk-through 88)
+            wrapped_table(table.assign(**{c: table[c].map("{:.3f}".format)
+                                          for c in ("similarity", "sparse_weight")}),
+                          list(table.columns), {"sparse_weight": "weight"})
+            return
         st.dataframe(table.round(3), hide_index=True, width="stretch", column_config={
             "rank": st.column_config.NumberColumn("#", width="small"),
             "similarity": st.column_config.NumberColumn("similarity", format="%.3f"),

@@ -192,8 +192,12 @@ def data_heatmap(Xs: np.ndarray, features, row_labels, *, highlight: int | None 
                                          "line": {"width": 2, "color": "#333"}},
                                  hoverinfo="skip"))
     if highlight is not None:
-        fig.add_shape(type="rect", x0=-0.5, x1=len(x) - 0.5, y0=highlight - 0.5,
-                      y1=highlight + 0.5, line={"color": SELECTED, "width": 3})
+        # just outside the row: on a slide 40 rows are 5 pixels each, and a 3-pixel line
+        # on the row's edges hid the followed patient's own values (walk-through 88)
+        pad = 0.15 if len(y) <= 12 else 0.35
+        fig.add_shape(type="rect", x0=-0.5, x1=len(x) - 0.5, y0=highlight - 0.5 - pad,
+                      y1=highlight + 0.5 + pad,
+                      line={"color": SELECTED, "width": 3 if len(y) <= 12 else 2})
     # a gap shows the background: mid grey, unlike the near-white of 0 SD (a walk-through
     # could not tell the light grey gaps from average values)
     _layout(fig, title, font_size, height, plot_bgcolor=GAP_GREY, showlegend=False)
