@@ -548,7 +548,9 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     # walk-through 87's AF clinic: a platelet count of 0 (a placeholder; a count below 1
     # is written "<1" or "<5"), a CHA2DS2-VASc of 19 and of -1 (0-9), a HAS-BLED of 12
     # (0-9), a time in therapeutic range of 140 %
-    (r"\b(?:platelets?|plts?)\b", 1.0, math.inf),
+    # (a count of platelet transfusions or units given may be 0: not judged so)
+    (r"\b(?:platelets?|plts?)\b(?!.*\b(?:transfus\w*|units?|given|bags?|pools?|doses?)\b)",
+     1.0, math.inf),
     (r"\b(?:eosinophils?|eos|neutrophils?|lymphocytes?|monocytes?|basophils?|"
      r"wbc|white (?:blood )?cells?(?: count)?|leu[ck]ocytes?)\b", 0.0, math.inf),
     (r"\bcha ?2 ?ds ?2 ?vasc\b", 0.0, 9.0), (r"\bchads ?2\b", 0.0, 6.0),

@@ -14,6 +14,7 @@ from sparge.data.drug_combinations import dose_key, same_regimen
 from sparge.data.encoder import Encoder
 from sparge.data.levels import shown_answer
 from sparge.data.parsing import parse_numeric
+from sparge.data.plausible import impossible_values
 from sparge.services.display import answer_labels
 
 N = 360
@@ -102,6 +103,8 @@ def test_scores_past_their_scale_are_set_to_missing(export):
     assert np.isnan(col["CHA2DS2-VASc"][[14, 90]]).all()
     assert np.isnan(col["HAS-BLED"][49]) and np.isnan(col["Platelets"][200])
     assert np.nanmax(col["TTR %"]) <= 100 and np.nanmax(col["CHA2DS2-VASc"]) <= 9
+    # a count of platelet transfusions may be 0
+    assert not impossible_values("Platelet transfusions (units)", [2, 1, 3] * 30 + [0]).any()
     impossible = {tuple(p) for p in enc.report_.impossible}
     assert {("CHA2DS2-VASc", 14), ("CHA2DS2-VASc", 90), ("HAS-BLED", 49),
             ("Platelets", 200)} <= impossible
