@@ -61,7 +61,7 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 r"type of ms|ms course|disease course|treatment line|"
                                 r"line of (?:treatment|therapy)|therapy line|dmt line|"
                                 r"epilepsy (?:type|syndrome|classification)|type of epilepsy|"
-                                r"mri|eeg)\b",
+                                r"mri|eeg|anticoag\w*|d?oac|noac|antithrombotic\w*)\b",
                                 re.IGNORECASE)
 
 

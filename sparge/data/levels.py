@@ -2271,6 +2271,15 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          f"{w}line", f"line {n}", f"{n}l", f"{o}", f"{w}")
         for n, o, w in ((1, "1st", "first"), (2, "2nd", "second"), (3, "3rd", "third"),
                         (4, "4th", "fourth"), (5, "5th", "fifth")))),
+    # walk-through 87's anticoagulant column: "declined", "none - declined" and "pt
+    # declined OAC" are one answer (a patient with an indication who said no), apart from
+    # "none" (no indication given)
+    (("anticoag", "^oac", "^doac", "^noac", "antithrombotic", "blood thinner"), (
+        tuple(f"{w}{d}{t}" for w in ("", "pt", "patient", "none-", "none(", "no-", "no(",
+                                     "offered-", "offered,", "offeredbut")
+              for d in ("declined", "refused")
+              for t in ("", ")", "oac", "doac", "noac", "anticoagulation",
+                        "anticoagulant", "anticoagulants", "treatment")),)),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),
              # walk-through 48's CKD stage: "N", "No" and "None" for one answer; walk-

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sparge.data.answer_merging import same_answer
 from sparge.data.drug_combinations import dose_key, same_regimen
 from sparge.data.encoder import Encoder
 from sparge.data.levels import shown_answer
@@ -134,6 +135,21 @@ def test_an_anticoagulants_doses_are_kept_apart_and_its_names_merged(encoder):
     assert len(shown) == len(set(shown))
     assert "apixaban 5mg bd" in shown or "apixaban 5 mg bd" in shown
     assert not any(k.startswith("eliquis") for k in shown)
+
+
+def test_a_declined_anticoagulant_is_one_answer_apart_from_none(encoder):
+    """"none - declined", "declined" and "pt declined OAC" stayed three answers: a patient
+    with an indication who said no, written three ways. "None" (no reason given) and
+    aspirin are not that answer."""
+    codes = encoder.table_.levels("Anticoagulant")
+    assert len({codes[a] for a in ("none - declined", "declined", "pt declined OAC")}) == 1
+    assert codes["declined"] != codes["none"] == codes["Nil"]
+    assert codes["declined"] != codes["aspirin only"]
+    # only in an anticoagulant's column: elsewhere "declined" may be a test not done
+    assert not same_answer("pt declined OAC", "declined", "Clinic")
+    assert not same_answer("declined", "none", "Anticoagulant")
+    assert same_answer("Patient refused anticoagulation", "Declined", "DOAC")
+    assert not same_answer("declined", "pt declined", "Approach")
 
 
 def test_a_switch_of_anticoagulant_is_shown_in_its_order():
