@@ -22,7 +22,7 @@ from sparge.data.levels import (
 )
 from sparge.data.parsing import loose_key
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import EncodingTable, norm_key, scale_of
+from sparge.data.tables import YES_KEYS, EncodingTable, norm_key, scale_of
 
 
 def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None = None
@@ -65,6 +65,52 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 re.IGNORECASE)
 
 
+_APOSTROPHES = re.compile(r"['’`´]")
+#: British spellings of medical words, and their American ones (a part of a word).
+_BRITISH = (("goitre", "goiter"), ("tumour", "tumor"), ("oedema", "edema"),
+            ("diarrhoea", "diarrhea"), ("haem", "hem"), ("anaem", "anem"),
+            ("ischaem", "ischem"), ("leukaem", "leukem"), ("septicaem", "septicem"),
+            ("oesoph", "esoph"), ("oestr", "estr"), ("paediat", "pediat"),
+            ("orthopaed", "orthoped"), ("faec", "fec"), ("coeliac", "celiac"),
+            ("centre", "center"), ("litre", "liter"), ("fibre", "fiber"),
+            ("colour", "color"), ("behaviour", "behavior"), ("tumours", "tumors"))
+_BRITISH_WORD = re.compile("|".join(b for b, _ in _BRITISH))
+_AMERICAN = dict(_BRITISH)
+
+
+def spelling_key(answer: str) -> str:
+    """An answer's key without apostrophes and in American spelling ("Graves' goitre":
+    "graves goiter"): two answers with one key are one answer spelled two ways."""
+    key = _APOSTROPHES.sub("", norm_key(answer))
+    return _BRITISH_WORD.sub(lambda m: _AMERICAN[m.group(0)], key)
+
+
+def spelling_pairs(levels: list[str], counts: Mapping[str, int] | None = None
+                   ) -> list[list[str]]:
+    """Answers that differ only by an apostrophe or a British spelling ("Graves' disease"
+    and "graves disease", "Hashimoto's" and "Hashimotos", "goitre" and "goiter"), as
+    ``[answer, into]`` pairs, each into the most common spelling of its group (``counts``:
+    by ``norm_key``): one answer beyond doubt, however :func:`two_way_pairs` paired them
+    otherwise (it pairs each answer with one other).
+
+    Examples
+    --------
+    >>> spelling_pairs(["Graves' disease", "graves disease", "GD"],
+    ...                {"graves' disease": 31, "graves disease": 30})
+    [['graves disease', "Graves' disease"]]
+    """
+    groups: dict[str, list[str]] = {}
+    for lv in levels:
+        if re.search(r"[a-z]{2}", norm_key(lv)):
+            groups.setdefault(spelling_key(lv), []).append(lv)
+    out = []
+    for group in groups.values():
+        if len({norm_key(g) for g in group}) > 1:
+            group = sorted(group, key=lambda g: -(counts or {}).get(norm_key(g), 0))
+            out += [[g, group[0]] for g in group[1:] if norm_key(g) != norm_key(group[0])]
+    return out
+
+
 def same_answer(answer: str, other: str, column: str | None) -> bool:
     """Whether two answers of a column are one answer written two ways beyond doubt, and
     so merged by default (the others :func:`two_way_pairs` finds are offered): in a
@@ -83,6 +129,15 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     (True, False)
     """
     a, b = norm_key(answer), norm_key(other)
+    # the same words but for an apostrophe or a British spelling ("Hashimotos" and
+    # "Hashimoto's", "goitre" and "goiter", walk-through 89)
+    if a != b and re.search(r"[a-z]{2}", a) and spelling_key(a) == spelling_key(b):
+        return True
+    # the column's own name as an answer, beside its yes: "AF" in a column "AF" (walk-
+    # through 89), "Diabetes" in "Diabetes"
+    if column and any(norm_key(x) == norm_key(column) and norm_key(y) in YES_KEYS
+                      for x, y in ((answer, other), (other, answer))):
+        return True
     # a result written two ways ("pos" / "Positive" / "DSA+"): one answer in any column
     sign = result_sign(answer, column)
     if sign is not None and sign == result_sign(other, column):

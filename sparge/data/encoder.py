@@ -35,6 +35,7 @@ from sparge.data.answer_merging import (
     merge_answers,
     merged_note,
     same_answer,
+    spelling_pairs,
     two_way_pairs,
 )
 from sparge.data.apgar import apgar_columns, split_apgars
@@ -185,6 +186,7 @@ from sparge.data.tables import (
     yes_no_codes,
 )
 from sparge.data.tnm import split_tnm
+from sparge.data.unit_columns import read_unit_columns, unit_column_pairs
 from sparge.data.unit_conversion import (
     KnownConversions,
     UnitPlan,
@@ -452,7 +454,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_visual_acuity(read_named_values(
-                read_gleason_scores(df, known=gleason))))), answers)), durations)
+                read_gleason_scores(read_unit_columns(df), known=gleason))))), answers)),
+            durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(
                 read_cytogenetics(read_lesion_counts(df, known=lesions))), scales),
@@ -497,6 +500,7 @@ LEFT_OUT_WORDS = {
     "dates": "dates",
     "free text": "free text",
     "mixed units": "numbers in units that cannot be converted",
+    "unit column": "gives another column's unit, patient by patient",
 }
 
 
@@ -953,6 +957,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                                 f"are: {[_q(c, 40) for c in cols[:15]]}"
                                 f"{'…' if len(cols) > 15 else ''}.")
         roles: dict[str, str] = {}
+        unit_columns = unit_column_pairs(df)  # "FT4 units" beside "Free T4"
         for col in cols:
             if col == self.id_column:
                 roles[col] = "id"
@@ -972,7 +977,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 roles[col] = ("numeric" if plan is not None and found.share_with_units()
                               >= self.numeric_threshold
                               else self._infer_role(col, df[col], base, found))
-                why = self._left_out_why(col, df[col], roles[col], base, found)
+                why = ("unit column" if col in unit_columns else
+                       self._left_out_why(col, df[col], roles[col], base, found))
                 # a later measurement of another column (walk-through 52's "HoNOS at 3/12
                 # review" beside "HoNOS total"), and the staff a patient is with
                 if why is None and later_measurement_of(col, cols) is not None:
@@ -1068,6 +1074,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             if self.merge_spellings and levels:  # "F" and "Female" one answer in a Sex
                 pairs = [p for p in two_way_pairs(table, [col]).get(col, [])  # column
                          if same_answer(p[0], p[1], col)]
+                paired = {a for a, _ in pairs} | {b for a, b in pairs}
+                pairs += [p for p in spelling_pairs(list(levels),
+                                                      spellings(df[col])[1])
+                          if not paired & set(p) and levels[p[0]] != levels[p[1]]]
                 if pairs:
                     low = min(levels.values())
                     table = merge_answers(table, {col: pairs})

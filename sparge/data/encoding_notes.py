@@ -348,6 +348,14 @@ def report_left_out(reasons: dict[str, list[str]], max_levels: int,
             f"{verb(cols, 'It is', 'They are')} known only later, and can give the "
             "outcome away. Give " + verb(cols, "it", "them") + " the role 'numeric' on the "
             "Column roles tab only if known when you look for look-alikes.")
+    if "unit column" in reasons:
+        cols = reasons["unit column"]
+        report.notes.append(
+            f"Left out of the model: {quoted_names(cols)}, which "
+            f"{verb(cols, 'gives', 'give')} another column's unit patient by patient: that "
+            "column's numbers are read in their own patient's unit instead (the note on "
+            "reading the cells says which). Give it a role on the Column roles tab to use "
+            "it as a feature.")
     if "staff" in reasons:
         cols = reasons["staff"]
         report.notes.append(

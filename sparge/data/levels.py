@@ -374,9 +374,12 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
         # a yes written with its detail, when or which side ("PRP 2019", "RE 2018",
         # "both eyes", "L knee": walk-through 77's previous laser and cataract surgery)
         if 1 in first:
+            # not an answer of the column's own words: walk-through 89's smoking "stopped
+            # 2015" is a former smoker, not a yes with its year
+            grouped = {w for g in synonym_groups(column) for w in g} if column else set()
             out += [(lv, first[1]) for lv, k in keys.items()
                     if yes_no.get(lv) not in (1, 2) and _YES_DETAIL.search(k)
-                    and not _NOT_YES.search(k)]
+                    and not _NOT_YES.search(k) and loose_key(k) not in grouped]
     # one answer in two number systems or punctuations ("Type II" / "Type 2",
     # "NYHA-3" / "NYHA III"), when the column has both spellings
     named = set(re.findall(r"[a-z]{2,}", norm_key(column))) if column else set()
@@ -1495,6 +1498,31 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "?septic", "sepsis(query)", "qsepsis"),
         ("febrileseizure", "febrileconvulsion", "fs", "simplefebrileseizure",
          "complexfebrileseizure", "febrilefit"))),
+    # walk-through 89's thyroid clinic: a diagnosis in seven spellings ("GD", "Graves dz",
+    # "Graves' hyperthyroidism"); offered, not merged by default ("GD" is gestational
+    # diabetes elsewhere)
+    (("^diagnosis", "working diagnosis", "^dx", "thyroid diagnosis", "primary diagnosis",
+      "thyroid disorder", "thyroid condition"), (
+        ("graves", "gravesdisease", "gd", "gravesdz", "graveshyperthyroidism",
+         "gravesthyrotoxicosis", "graves'disease", "graves'hyperthyroidism", "grave's",
+         "grave'sdisease", "graves'", "autoimmunehyperthyroidism", "basedow",
+         "basedowsdisease"),
+        ("tmng", "toxicmng", "mng(toxic)", "toxicmultinodulargoitre",
+         "toxicmultinodulargoiter", "toxicnodulargoitre", "toxicnodulargoiter",
+         "multinodulartoxicgoitre", "toxicmultinodular"),
+        ("stn", "solitarytoxicnodule", "toxicadenoma", "toxicnodule", "autonomousnodule",
+         "solitarytoxicadenoma", "hotnodule", "toxicsolitarynodule"),
+        ("hashimotos", "hashimoto's", "hashimoto", "hashimotosthyroiditis",
+         "hashimoto'sthyroiditis", "hashimotosdisease", "hashimoto'sdisease",
+         "autoimmunehypothyroidism", "autoimmunethyroiditis",
+         "chronicautoimmunethyroiditis", "chroniclymphocyticthyroiditis"),
+        ("mngnontoxic", "nontoxicmng", "mng(nontoxic)", "non-toxicmng", "mngnon-toxic",
+         "nontoxicmultinodulargoitre", "non-toxicmultinodulargoitre",
+         "nontoxicmultinodulargoiter", "simplegoitre", "euthyroidmng",
+         "euthyroidgoitre"),
+        ("thyroidnodule", "singlenodule", "solitarynodule", "nodule-euthyroid",
+         "euthyroidnodule", "solitarythyroidnodule", "nodule(euthyroid)",
+         "singlethyroidnodule"))),
     # walk-through 60's paediatric ward: how a child is fed
     (("feed", "feeding", "nutrition route", "enteral"), (
         ("oral", "po", "fulloral", "normaldiet", "diet", "eatinganddrinking", "eating",

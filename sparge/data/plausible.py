@@ -596,7 +596,14 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\bpotassium\b|^k\b|\bk\+|\bserum k\b", 1.0, 12.0),
     (r"\b(?:alt|ast|alp|ggt|gamma ?gt|ldh|ck|alanine (?:amino)?transferase|"
      r"aspartate (?:amino)?transferase|alkaline phosphatase)\b", 0.0, math.inf),
-    (r"\bduration\b|\byears? since\b|\btime since\b", 0.0, math.inf))
+    (r"\bduration\b|\byears? since\b|\btime since\b", 0.0, math.inf),
+    # walk-through 89's thyroid clinic: a heart rate of 720 bpm (a doubled digit: 72);
+    # the fastest conducted rhythms run near 300
+    (r"\b(?:heart rate|hr|pulse(?: rate)?|ventricular rate)\b(?!.*\b(?:variab\w*|"
+     r"hrv|recovery|reserve|change|delta)\b)", 20.0, 350.0))
+#: A score's range in its column's name: "TED CAS (0-7)", "Pain [0–10]", "(1 to 5)";
+#: judged as :data:`SCORE_LIMITS` are (walk-through 89's CAS of 9 in "TED CAS (0-7)").
+_NAME_RANGE = re.compile(r"[(\[]\s*([01])\s*(?:-|–|to)\s*(\d{1,3})\s*[)\]]")
 #: The :data:`SCORE_LIMITS` judged only in a column named as a percentage ("BM plasma
 #: cells (%)"; "Blasts (x10^9/L)" is a count; "TTR %" a time in range, "TTR" alone may be
 #: transthyretin).
@@ -654,6 +661,12 @@ def impossible_values(column: str, values) -> np.ndarray:
             if finite.sum() and (finite & ~bad).sum() >= SCORE_SHARE * finite.sum():
                 out |= bad
                 break
+    named = _NAME_RANGE.search(str(column)[:120]) if matched is None else None
+    if named is not None and int(named.group(1)) < int(named.group(2)):
+        lo, hi = float(named.group(1)), float(named.group(2))
+        bad = finite & ((v < lo) | (v > hi))
+        if finite.sum() and (finite & ~bad).sum() >= SCORE_SHARE * finite.sum():
+            out |= bad
     return out
 
 

@@ -243,6 +243,56 @@ _AF_TYPE = (
          "lsp af", "long-standing persistent atrial fibrillation")),
     (4, ("permanent", "permanent af", "perm af", "permaf", "perm", "permanent afib",
          "permanent atrial fibrillation", "accepted permanent")))
+#: The thyroid's size as the WHO grades a goitre: none, palpable, visible (and the older
+#: grade 3, visible from a distance; 1a and 1b are grade 1). Walk-through 89's thyroid
+#: clinic wrote "1", "Grade 1", "WHO 1" and "palpable": coded alphabetically, 12 answers.
+_ROMAN_6 = {0: "0", 1: "i", 2: "ii", 3: "iii", 4: "iv", 5: "v", 6: "vi"}
+
+
+def _graded(prefixes: tuple[str, ...], grade: int, *suffixes: str) -> tuple[str, ...]:
+    return tuple(f"{pre}{n}{suf}" for pre in prefixes
+                 for n in dict.fromkeys((str(grade), _ROMAN_6[grade]))
+                 for suf in ("", *suffixes))
+
+
+_GOITRE_PREFIXES = ("", "grade ", "grade", "who ", "who", "who grade ", "who-", "who: ",
+                    "grade: ", "g", "who grade: ")
+_GOITRE = (
+    (0, (*_graded(_GOITRE_PREFIXES, 0), "none", "no goitre", "no goiter", "nil",
+         "not palpable", "impalpable", "non-palpable", "nonpalpable", "normal", "absent")),
+    (1, (*_graded(_GOITRE_PREFIXES, 1, "a", "b"), "palpable", "palpable not visible",
+         "palpable, not visible", "palpable but not visible", "small", "small goitre")),
+    (2, (*_graded(_GOITRE_PREFIXES, 2), "visible", "visible goitre", "visible goiter",
+         "visible with neck in normal position", "large", "large goitre")),
+    (3, (*_graded(_GOITRE_PREFIXES, 3), "visible at a distance", "very large")))
+#: A thyroid nodule's fine-needle aspiration as the Bethesda system reports it, I to VI,
+#: and the UK's Thy1 to Thy5 on the same ranks (Thy3a: atypia, III; Thy3f: a follicular
+#: neoplasm, IV).
+_BETHESDA_PREFIXES = ("", "bethesda ", "bethesda", "bethesda category ", "category ",
+                      "cat ", "tbsrtc ", "bsrtc ", "bethesda-", "bethesda: ")
+_BETHESDA = (
+    (1, (*_graded(_BETHESDA_PREFIXES, 1), "thy1", "thy 1", "thy1c", "thy 1c",
+         "non-diagnostic", "nondiagnostic", "non diagnostic", "unsatisfactory",
+         "nd/uns", "inadequate", "insufficient")),
+    (2, (*_graded(_BETHESDA_PREFIXES, 2), "thy2", "thy 2", "thy2c", "thy 2c", "benign")),
+    (3, (*_graded(_BETHESDA_PREFIXES, 3), "thy3a", "thy 3a", "aus", "flus", "aus/flus",
+         "atypia", "atypia of undetermined significance",
+         "follicular lesion of undetermined significance")),
+    (4, (*_graded(_BETHESDA_PREFIXES, 4), "thy3f", "thy 3f", "fn", "sfn", "fn/sfn",
+         "follicular neoplasm", "suspicious for follicular neoplasm")),
+    (5, (*_graded(_BETHESDA_PREFIXES, 5), "thy4", "thy 4", "sm", "sfm",
+         "suspicious for malignancy", "suspicious", "suspicious of malignancy")),
+    (6, (*_graded(_BETHESDA_PREFIXES, 6), "thy5", "thy 5", "malignant", "malignancy")))
+#: A thyroid nodule's ultrasound grade, from benign to highly suspicious: the ACR's TI-RADS
+#: TR1 to TR5 (EU-TIRADS 2 to 5 alike) and the British Thyroid Association's U1 to U5
+#: (walk-through 89 wrote both in one column), read on the same ranks; no nodule below.
+_TIRADS_PREFIXES = ("tr", "tr ", "tr-", "tirads ", "tirads", "ti-rads ", "ti-rads",
+                    "tirads-", "ti-rads-", "acr tr", "acr tirads ", "acr ti-rads ",
+                    "eu-tirads ", "eu-tirads", "eu tirads ", "u", "u ", "u-", "bta u")
+_TIRADS = (
+    (0, ("no nodule", "no nodules", "none", "no nodules seen", "nil", "normal thyroid",
+         "normal")),
+    *((g, tuple(f"{pre}{g}" for pre in _TIRADS_PREFIXES)) for g in (1, 2, 3, 4, 5)))
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -304,6 +354,10 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "af type": _AF_TYPE,
     # an operation's anaesthetic risk (a column named ASA: its spellings are numerals)
     "asa": _ASA_SCALE,
+    # the thyroid clinic's grades (walk-through 89: each coded alphabetically)
+    "goitre grade": _GOITRE,
+    "bethesda": _BETHESDA,
+    "ti-rads": _TIRADS,
     # pre-fracture mobility as the National Hip Fracture Database grades it (walk-through
     # 72: 16 spellings of its 5 grades, coded alphabetically, "bedbound" first)
     "mobility": (
@@ -383,10 +437,18 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                "iss": re.compile(r"\biss\b|r2?-?iss|international\s+staging",
                                  re.IGNORECASE),
                "frailty": re.compile(r"frail|fitness|\bimwg\b", re.IGNORECASE),
+               "goitre grade": re.compile(r"goit(?:re|er)|thyroid\s+(?:size|enlargement)",
+                                          re.IGNORECASE),
+               "bethesda": re.compile(r"bethesda|cytolog|\bfna\b|fine[\s-]needle|"
+                                      r"\bthy\b", re.IGNORECASE),
+               "ti-rads": re.compile(r"ti-?rads|\bnodule|\bu[\s-]?(?:grade|score|class)|"
+                                     r"\bbta\b|thyroid\s+(?:us|ultrasound)", re.IGNORECASE),
                "af type": re.compile(r"\b(?:af|afib|atrial fibrillation)\b.{0,3}\b(?:type|"
                                      r"pattern|class\w*|category|subtype)\b|\btype of "
                                      r"(?:af|atrial fibrillation)\b|^af$", re.IGNORECASE)}
 _YES = frozenset(s for code, sp in SCALES["yes/no"] if code == 1 for s in sp)
+#: The spellings of a yes ("yes", "y", "true").
+YES_KEYS = _YES
 _NO = frozenset(s for code, sp in SCALES["yes/no"] if code == 2 for s in sp)
 
 _YES_NO_UNKNOWN = {"Unknown": 0, "Yes": 1, "No": 2}

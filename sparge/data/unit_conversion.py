@@ -195,6 +195,11 @@ _ANALYTES = (
     ("lacosamide", 250.29, r"lacosamide|\blcm\b|vimpat"),
     ("topiramate", 339.36, r"topiramate|\btpm\b|topamax"),
     ("zonisamide", 212.23, r"zonisamide|\bzns\b|zonegran"),
+    # thyroid hormones (walk-through 89's thyroid clinic wrote free T4 in ng/dL among
+    # pmol/L, read as numbers 13 times too small): thyroxine 776.87 g/mol (1 ng/dL = 12.87
+    # pmol/L), triiodothyronine 650.97 g/mol (1 pg/mL = 1.536 pmol/L)
+    ("thyroxine", 776.87, r"\bf?t4\b|thyroxine"),
+    ("triiodothyronine", 650.97, r"\bf?t3\b|triiodothyronine"),
 )
 _HBA1C = re.compile(r"hba1c|\ba1c\b|glyc(?:at|osyl)ated", re.IGNORECASE)
 
@@ -222,6 +227,27 @@ def _concentration(key: str) -> tuple[str, float] | None:
     if top in _AMOUNT:
         return "amount", _AMOUNT[top] / per
     return None
+
+
+#: Units known by name beyond those converted by dimension: enzyme and hormone
+#: activities, HbA1c's IFCC unit, temperatures, a heart rate.
+_OTHER_UNITS = frozenset({"iu/l", "u/l", "miu/l", "mu/l", "ku/l", "iu/ml", "miu/ml", "u/ml",
+                          "kiu/l", "mmol/mol", "°c", "°f", "degc", "degf", "bpm",
+                          "ml/min", "ml/min/1.73m2", "mm/hr", "meq/l"})
+
+
+def known_unit(key: str) -> bool:
+    """Whether a unit key (:func:`~sparge.data.parsing.unit_key`) is a unit this module
+    knows: a concentration, a cell count, a unit of a :data:`_SIMPLE` dimension or one of
+    :data:`_OTHER_UNITS`.
+
+    Examples
+    --------
+    >>> known_unit("pmol/l"), known_unit("ng/dl"), known_unit("lb"), known_unit("mild")
+    (True, True, True, False)
+    """
+    return (key in _OTHER_UNITS or _concentration(key) is not None
+            or any(key in d for d in _SIMPLE.values()) or _count_per_litre(key) is not None)
 
 
 def analyte(column: str) -> tuple[str, float] | None:
@@ -304,6 +330,10 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
 #: ×100 would read as µg/L.
 COMMON_UNITS = ("mg/dL", "µmol/L", "mmol/L", "mg/L", "g/dL", "g/L", "mmol/mol", "%", "lb",
                 "kg", "g", "°F", "°C", "kPa", "mmHg", "cm", "in", "m", "/µL", "x10^9/L")
+#: The units an analyte outside :data:`COMMON_UNITS` is reported in, by its
+#: :func:`analyte` label: a column's plain numbers may be in one that no cell names
+#: (walk-through 89's plain free T4s in pmol/L beside cells written "2.56 ng/dL").
+ANALYTE_UNITS = {"thyroxine": ("pmol/L", "ng/dL"), "triiodothyronine": ("pmol/L", "pg/mL")}
 
 
 def unit_guess(column: str, unit: str | None, value: float, low: float, high: float
@@ -426,7 +456,8 @@ def _plain_unit(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
     # a share's plain fractions, the most of its cells, beside "40%" (walk-through 58's
     # FiO2); a few fractions among percentages are far values instead (a URR's 0.69)
     most_plain = plain.size >= sum(x.size for x in numbers.values())
-    for unit in (*COMMON_UNITS, *(("fraction",) if most_plain else ())):
+    own = ANALYTE_UNITS.get((analyte(column) or ("",))[0], ())
+    for unit in (*COMMON_UNITS, *own, *(("fraction",) if most_plain else ())):
         candidates.setdefault(unit_key(unit), unit)
     # a unit written once or twice (walk-through 58's one "0.4l" among 184 "40%" made a
     # column of FiO2 litres) is no evidence of the plain numbers' unit

@@ -1,0 +1,180 @@
+"""Walk-through 89: a thyroid clinic's export (Graves' disease, toxic nodular goitre,
+hypothyroidism, nodules), with relapse or treatment failure within 18 months as its outcome.
+
+Each test is one finding of the walk-through, on cells written as that export wrote them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge.data.answer_merging import same_answer, spelling_pairs
+from sparge.data.encoder import Encoder
+from sparge.data.levels import abbreviated_levels
+from sparge.data.plausible import impossible_values
+from sparge.data.unit_columns import read_unit_columns, unit_column_pairs
+
+N = 300
+OUTCOME = "Relapse/treatment failure <18m"
+GOITRE = ["0", "1", "2", "Grade 0", "Grade 1", "Grade 2", "WHO 0", "WHO 1", "WHO 2", "none",
+          "palpable", "visible"]
+TIRADS = ["no nodules", "TR1", "TR2", "TR3", "TR4", "TR5", "TIRADS 2", "TIRADS 4", "U2",
+          "U3", "U4", "U5"]
+BETHESDA = ["Thy2", "2", "Bethesda II", "II", "Bethesda V", "Thy3a", "III", "3", "1", "4",
+            "Bethesda VI", "V", "Thy5", "Thy3f"]
+DIAGNOSES = ["Graves' disease", "graves disease", "GD", "GRAVES", "Graves", "Grave's",
+             "Graves dz", "Hashimoto's", "Hashimotos", "TMNG", "toxic MNG",
+             "toxic multinodular goiter", "Toxic multinodular goitre", "STN",
+             "solitary toxic nodule"]
+SMOKING = ["No", "non-smoker", "never smoked", "Never", "current", "Former", "Ex-smoker",
+           "stopped 2015", "ex", "Yes"]
+
+
+@pytest.fixture(scope="module")
+def export() -> pd.DataFrame:
+    rng = np.random.default_rng(89)
+    ng = rng.random(N) < 0.12  # a second laboratory reports free T4 in ng/dL
+    ft4_pmol = rng.lognormal(np.log(20), 0.5, N)
+    ft4 = np.where(ng, (ft4_pmol / 12.87).round(2).astype(str),
+                   ft4_pmol.round(1).astype(str)).astype(object)
+    heart = rng.integers(58, 130, N).astype(object)
+    heart[17] = 720
+    cas = rng.integers(0, 5, N).astype(object)
+    cas[40] = 9
+    return pd.DataFrame({
+        "Patient ID": [f"TC{100000 + i}" for i in range(N)],
+        "Age": rng.integers(18, 85, N),
+        "Smoking status": rng.choice(SMOKING, N),
+        "Diagnosis": rng.choice(DIAGNOSES, N),
+        "TSH (mU/L)": rng.choice(["<0.01", "0.02", "1.4", "4.5", "<0.005"], N),
+        "Free T4": ft4,
+        "FT4 units": np.where(ng, "ng/dL", "pmol/L"),
+        "TED CAS (0-7)": cas,
+        "Goitre (WHO grade)": rng.choice(GOITRE, N),
+        "Nodule TI-RADS": rng.choice(TIRADS, N),
+        "Cytology (Bethesda)": rng.choice(BETHESDA, N),
+        "Heart rate (bpm)": heart,
+        "AF": rng.choice(["No", "N", "no", "AF", "Yes", "Y"], N, p=[.4, .2, .2, .1, .05, .05]),
+        OUTCOME: rng.choice(["Yes", "No", "N", "Y"], N),
+    })
+
+
+@pytest.fixture(scope="module")
+def encoder(export) -> Encoder:
+    return Encoder(label_column=OUTCOME, id_column="Patient ID").fit(export)
+
+
+def _said(enc: Encoder) -> str:
+    return " ".join(enc.report_.notes + enc.report_.warnings)
+
+
+def test_free_t4_is_read_in_each_patients_unit_and_the_unit_column_left_out(encoder, export):
+    """Free T4 beside "FT4 units" (pmol/L, ng/dL): the ng/dL values, 13 times smaller,
+    were read as pmol/L, and the unit column became a feature."""
+    assert encoder.roles_["FT4 units"] == "ignore"
+    assert "FT4 units" not in encoder.feature_names_out_
+    X = encoder.transform(export)
+    got = X[:, list(encoder.feature_names_out_).index("Free T4")]
+    ng = (export["FT4 units"] == "ng/dL").to_numpy()
+    want = export["Free T4"].astype(float).to_numpy() * np.where(ng, 12.87, 1.0)
+    np.testing.assert_allclose(got, want, rtol=0.01)
+    said = _said(encoder)
+    assert "'FT4 units'" in said and "gives another column's unit" in said
+    assert "1 ng/dL = 12.9 pmol/L" in said
+    # a new patient's plain number with its unit column is read in that unit
+    new = export.iloc[[0]].copy()
+    new["Free T4"], new["FT4 units"] = "1.1", "ng/dL"
+    assert encoder.transform(new)[0, list(encoder.feature_names_out_).index("Free T4")] \
+        == pytest.approx(14.16, abs=0.05)
+
+
+def test_a_unit_written_in_the_cells_of_free_t4_is_converted_without_a_unit_column():
+    """The same export without the unit column: "2.56 ng/dL" among plain pmol/L values."""
+    rng = np.random.default_rng(0)
+    pmol = rng.lognormal(np.log(20), 0.4, 120).round(1)
+    cells = [f"{v / 12.87:.2f} ng/dL" if i % 8 == 0 else str(v) for i, v in enumerate(pmol)]
+    df = pd.DataFrame({"Free T4": cells, "Age": rng.integers(20, 80, 120),
+                       "Outcome": rng.choice(["Yes", "No"], 120)})
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    np.testing.assert_allclose(X[:, list(enc.feature_names_out_).index("Free T4")], pmol,
+                               rtol=0.01)
+
+
+def test_a_unit_column_is_paired_with_its_value_column_only():
+    df = pd.DataFrame({"Calcium": ["2.4", "9.6"], "Units": ["mmol/L", "mg/dL"],
+                       "Grade": ["mild", "severe"], "Grade units": ["mild", "severe"],
+                       "Weight": ["70", "150"], "Weight unit": ["kg", "lb"]})
+    assert unit_column_pairs(df) == {"Units": "Calcium", "Weight unit": "Weight"}
+    out = read_unit_columns(df)
+    assert out["Calcium"].tolist() == ["2.4 mmol/L", "9.6 mg/dL"]
+    assert out["Weight"].tolist() == ["70 kg", "150 lb"]
+    # a column named as a unit that holds other words is left alone
+    assert out["Grade"].tolist() == ["mild", "severe"]
+    plain = pd.DataFrame({"Units of alcohol": ["14", "0"], "Age": ["40", "50"]})
+    assert unit_column_pairs(plain) == {} and read_unit_columns(plain) is plain
+
+
+def test_the_thyroid_grades_are_ordered_scales(encoder):
+    """The WHO goitre grade (12 spellings of 3), Bethesda with the UK's Thy categories and
+    TI-RADS with the BTA's U grades were coded alphabetically."""
+    goitre = encoder.table_.levels("Goitre (WHO grade)")
+    assert encoder.table_.is_ordered("Goitre (WHO grade)")
+    assert {goitre[a] for a in ("0", "Grade 0", "WHO 0", "none")} == {0}
+    assert {goitre[a] for a in ("1", "Grade 1", "WHO 1", "palpable")} == {1}
+    assert {goitre[a] for a in ("2", "Grade 2", "WHO 2", "visible")} == {2}
+    cyto = encoder.table_.levels("Cytology (Bethesda)")
+    assert encoder.table_.is_ordered("Cytology (Bethesda)")
+    assert cyto["Thy2"] == cyto["II"] == cyto["2"] == cyto["Bethesda II"] == 2
+    assert cyto["Thy3a"] == cyto["III"] == 3 and cyto["Thy3f"] == cyto["4"] == 4
+    assert cyto["Thy5"] == cyto["Bethesda VI"] == 6 > cyto["V"] == 5
+    us = encoder.table_.levels("Nodule TI-RADS")
+    assert us["no nodules"] == 0 < us["TR1"] < us["TR2"] == us["U2"] == us["TIRADS 2"] \
+        < us["U3"] < us["TIRADS 4"] == us["TR4"] < us["TR5"] == us["U5"]
+
+
+def test_a_diagnosis_spelled_with_an_apostrophe_or_the_british_way_is_one_answer(encoder):
+    """"Graves' disease" and "graves disease", "Hashimoto's" and "Hashimotos", "goitre"
+    and "goiter" were coded apart; the other spellings of Graves' disease are offered as
+    one (not merged by default: "GD" is gestational diabetes elsewhere)."""
+    dx = encoder.table_.levels("Diagnosis")
+    assert dx["Graves' disease"] == dx["graves disease"]
+    assert dx["Hashimoto's"] == dx["Hashimotos"]
+    assert dx["toxic multinodular goiter"] == dx["Toxic multinodular goitre"]
+    assert dx["GD"] != dx["Graves' disease"]
+    offered = {frozenset(p) for p in encoder.report_.answers_two_ways.get("Diagnosis", [])}
+    together = {a for p in offered for a in p}
+    assert {"GD", "Graves dz", "toxic MNG"} <= together
+    assert frozenset({"STN", "solitary toxic nodule"}) in offered
+    # an apostrophe or a British spelling only: a sign is no spelling
+    assert spelling_pairs(["Oedema", "edema", "ER-", "ER", "HER2+"]) == [["edema", "Oedema"]]
+
+
+def test_a_smoker_who_stopped_in_a_year_is_a_former_smoker_not_a_yes(encoder):
+    """"stopped 2015" was offered into "Yes": a yes with its year."""
+    pairs = abbreviated_levels(SMOKING, "Smoking status")
+    assert ("stopped 2015", "Yes") not in pairs
+    smoking = encoder.table_.levels("Smoking status")
+    assert smoking["stopped 2015"] == smoking["Former"] != smoking["Yes"]
+    # a yes with its year in another yes/no column is still offered as the yes
+    assert ("stroke 2017", "Y") in abbreviated_levels(["Y", "N", "stroke 2017"], "Prior stroke")
+
+
+def test_the_columns_own_name_as_an_answer_is_its_yes(encoder):
+    """"AF" in a column "AF" was a third answer beside Yes and No."""
+    af = encoder.table_.levels("AF")
+    assert af["AF"] == af["Yes"] == af["Y"] != af["No"]
+    assert same_answer("Diabetes", "yes", "Diabetes")
+    assert not same_answer("Diabetes", "no", "Diabetes")
+
+
+def test_a_heart_rate_of_720_and_a_score_past_the_range_its_name_gives_are_impossible():
+    """Heart rate 720 bpm and TED CAS 9 in "TED CAS (0-7)" were used as given."""
+    rates = [72, 88, 96, 110, 64] * 20 + [720]
+    assert impossible_values("Heart rate (bpm)", rates).nonzero()[0].tolist() == [100]
+    assert not impossible_values("HR variability (ms)", [40, 720] + [50] * 50).any()
+    cas = [0, 1, 2, 3, 4] * 20 + [9]
+    assert impossible_values("TED CAS (0-7)", cas).nonzero()[0].tolist() == [100]
+    assert not impossible_values("Age (18-65)", [30, 70] * 30).any()
