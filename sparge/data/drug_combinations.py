@@ -70,6 +70,16 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("enoxaparin", "lmwh"), "enoxaparin"),
     **dict.fromkeys(("aspirin", "asa", "acetylsalicylicacid"), "aspirin"),
     **dict.fromkeys(("clopidogrel",), "clopidogrel"),
+    # a thyroid clinic's drugs (walk-through 89: "CMZ 40", "carbimazole 40mg od" and
+    # "Carbimazole 40 mg once daily"; "LT4 75 micrograms", "Eltroxin 75" and "thyroxine
+    # 75mcg od")
+    **dict.fromkeys(("carbimazole", "cmz"), "carbimazole"),
+    **dict.fromkeys(("methimazole", "thiamazole", "mmi"), "methimazole"),
+    **dict.fromkeys(("propylthiouracil", "ptu"), "propylthiouracil"),
+    **dict.fromkeys(("levothyroxine", "lt4", "thyroxine", "l-thyroxine", "levothyroxinesodium",
+                     "levo-thyroxine"), "levothyroxine"),
+    **dict.fromkeys(("liothyronine", "lt3"), "liothyronine"),
+    **dict.fromkeys(("propranolol",), "propranolol"),
     **dict.fromkeys(("ticagrelor",), "ticagrelor"),
     **dict.fromkeys(("prasugrel",), "prasugrel"),
     **dict.fromkeys(("dipyridamole",), "dipyridamole"),
@@ -407,6 +417,14 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "lixiana": ("edoxaban",), "savaysa": ("edoxaban",), "coumadin": ("warfarin",),
     "jantoven": ("warfarin",), "marevan": ("warfarin",), "lovenox": ("enoxaparin",),
     "clexane": ("enoxaparin",), "plavix": ("clopidogrel",), "brilinta": ("ticagrelor",),
+    "neo-mercazole": ("carbimazole",), "neomercazole": ("carbimazole",),
+    "tapazole": ("methimazole",), "eltroxin": ("levothyroxine",),
+    "synthroid": ("levothyroxine",), "levoxyl": ("levothyroxine",),
+    "euthyrox": ("levothyroxine",), "tirosint": ("levothyroxine",),
+    "unithroid": ("levothyroxine",), "cytomel": ("liothyronine",), "inderal": ("propranolol",),
+    # block and replace: an antithyroid drug with levothyroxine (carbimazole in the UK)
+    "blockandreplace": ("carbimazole", "levothyroxine"),
+    "b&r": ("carbimazole", "levothyroxine"),
     "brilique": ("ticagrelor",), "effient": ("prasugrel",), "persantine": ("dipyridamole",),
     "aggrenox": ("aspirin", "dipyridamole"), "asasantin": ("aspirin", "dipyridamole"),
     "actilyse": ("alteplase",), "activase": ("alteplase",), "tnkase": ("tenecteplase",),
@@ -438,14 +456,14 @@ _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant"
                       "not on asm", "not on asms", "off asms", "off medication"})
 #: A dose and how often after a drug's name: "apixaban 5mg bd", "warfarin 3 mg od",
 #: "enoxaparin 40 mg sc daily" (bounded runs: no backtracking on a hostile cell).
-_DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
+_DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|micrograms?|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
                    r"million units?)\b"
                    r"[a-z0-9 ./]{0,40}(?:-week(?:ly)?[a-z0-9 ./]{0,20})?$")
 #: How often, with a slash: "3x/wk", "1/7", "2/52", "once/day".
 _PER_TIME = re.compile(r"/ ?(?:wk|wks|week|weeks|day|days|d|7|52|12|month|months|mo|"
                        r"24 ?h|24 ?hrs?|24 ?hours)\b")
 #: A dose anywhere in an answer: "ocrelizumab 600mg 6-monthly", "2.5 mg".
-_A_DOSE = re.compile(r"\d(?:\.\d{1,3})? ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
+_A_DOSE = re.compile(r"\d(?:\.\d{1,3})? ?(?:mg|micrograms?|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
                      r"million units?)\b")
 #: A dose written without its unit after a drug's name: "Exelon patch 4.6".
 _BARE_DOSE = re.compile(r" \d{1,4}(?:\.\d{1,2})?$")
@@ -459,8 +477,8 @@ _OFTEN = {"od": "1/d", "daily": "1/d", "once daily": "1/d", "bd": "2/d", "bid": 
 _OFTEN_WORDS = "(?:" + "|".join(sorted(_OFTEN, key=len, reverse=True)) + ")"
 _BARE_DOSE_OFTEN = re.compile(r" \d{1,4}(?:\.\d{1,2})? " + _OFTEN_WORDS + "$")
 #: The numbers of a dose: with a unit anywhere, or bare at the end or before how often.
-_DOSE_NUMBER = re.compile(r"(\d{1,5}(?:\.\d{1,3})?) ?(?:mg|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
-                          r"million units?)\b|(?<= )(\d{1,4}(?:\.\d{1,2})?)(?= "
+_DOSE_NUMBER = re.compile(r"(\d{1,5}(?:\.\d{1,3})?) ?(?:mg|micrograms?|mcg|µg|ug|g|units?|iu|u|"
+                          r"ml|mu|miu|million units?)\b|(?<= )(\d{1,4}(?:\.\d{1,2})?)(?= "
                           + _OFTEN_WORDS + "$|$)")
 #: A dose per kilogram, "30mg/kg" (a child's): no combination.
 _PER_KG = re.compile(r"/ ?kg\b")

@@ -85,7 +85,9 @@ def numeral_key(key: str, alone: bool = False) -> str:
     "stage 3a" give "stage3a" (a Roman numeral is a word of its own, or one ending in a
     single sub-stage letter). A level that is one such word ("x", "IIIa", "via") is read
     so only with ``alone`` (a column that also holds "3a")."""
-    words = re.findall(r"[a-z]+|\d+|[^\sa-z\d.\-_]", key)
+    # a decimal number is one word: "2.5mg" is not "25mg" (a thyroid clinic's carbimazole
+    # 2.5 mg was merged by default into 25 mg)
+    words = re.findall(r"[a-z]+|\d+(?:\.\d+)?|[^\sa-z\d.\-_]", key)
     out = []
     for w in words:
         m = re.fullmatch(r"(i{1,3}|iv|vi{0,3}|ix|x)([a-c]?)", w)

@@ -178,3 +178,31 @@ def test_a_heart_rate_of_720_and_a_score_past_the_range_its_name_gives_are_impos
     cas = [0, 1, 2, 3, 4] * 20 + [9]
     assert impossible_values("TED CAS (0-7)", cas).nonzero()[0].tolist() == [100]
     assert not impossible_values("Age (18-65)", [30, 70] * 30).any()
+
+
+def test_a_thyroid_clinics_drugs_are_read_by_drug_and_dose():
+    """54 spellings of a current medication ("CMZ 40", "Carbimazole 40 mg once daily",
+    "Eltroxin 75", "LT4 75 micrograms") made the column free text, left out."""
+    meds = ["CMZ 40", "carbimazole 40mg od", "Carbimazole 40 mg once daily", "CMZ 20",
+            "carbimazole 20mg", "Eltroxin 75", "LT4 75 micrograms", "thyroxine 75mcg od",
+            "levothyroxine 100mcg", "Eltroxin 100", "PTU 150 bd", "propylthiouracil 50mg bd",
+            "block and replace", "carbimazole 10mg + propranolol 40mg bd", "none", "nil"]
+    rng = np.random.default_rng(3)
+    # 34 answers: more than max_levels, were they not read as drugs and doses
+    meds += [f"carbimazole {d}mg" for d in (2.5, 7.5, 12.5, 25, 35, 45, 50, 60)] + \
+        [f"Eltroxin {d}" for d in (12.5, 37.5, 62.5, 87.5, 112, 137, 175, 200, 225, 250)]
+    df = pd.DataFrame({"Current medication": meds + rng.choice(meds, 200).tolist(),
+                       "Age": rng.integers(20, 80, 200 + len(meds)),
+                       "Outcome": rng.choice(["Yes", "No"], 200 + len(meds))})
+    enc = Encoder(label_column="Outcome").fit(df)
+    codes = enc.table_.levels("Current medication")
+    assert enc.roles_["Current medication"] == "categorical"
+    assert codes["CMZ 40"] == codes["carbimazole 40mg od"] == \
+        codes["Carbimazole 40 mg once daily"] != codes["CMZ 20"]
+    assert codes["Eltroxin 75"] == codes["LT4 75 micrograms"] == codes["thyroxine 75mcg od"]
+    assert codes["levothyroxine 100mcg"] == codes["Eltroxin 100"] != codes["Eltroxin 75"]
+    assert codes["PTU 150 bd"] != codes["propylthiouracil 50mg bd"]
+    assert len(set(codes.values())) == 9 + 18
+    # a decimal dose is no other spelling of a dose ten times larger
+    assert codes["carbimazole 2.5mg"] != codes["carbimazole 25mg"]
+    assert not same_answer("apixaban 2.5mg", "apixaban 25mg", "Anticoagulant")
