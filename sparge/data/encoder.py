@@ -177,7 +177,12 @@ from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.scales_written import SCALES_ATTR, read_written_scales
 from sparge.data.serology import CUT_OFFS_ATTR, read_serology
-from sparge.data.structural_gaps import find_structural_gaps, rule_holds, structural_mask
+from sparge.data.structural_gaps import (
+    find_structural_gaps,
+    rule_holds,
+    structural_mask,
+    untreated_columns,
+)
 from sparge.data.tables import (
     UNKNOWN_WORDS,
     EncodingTable,
@@ -1873,6 +1878,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             names[j]: (names[d], kind, values) for j, (d, kind, values) in find_structural_gaps(
                 X, [self.roles_.get(f) == "categorical" for f in names]).items()
             if names[j] not in self.drug_level_gaps_}
+        # a treatment's dose, empty where it was not given (walk-through 89's RAI dose)
+        self.untreated_gaps_ = [
+            names[j] for j in untreated_columns(
+                names, X, [self.roles_.get(f) == "numeric" for f in names])
+            if names[j] not in self.structural_gaps_ and names[j] not in self.drug_level_gaps_]
         # the columns whose gap words the report counted include such a word: the others
         # are not read again (a 467-column table's every column cost 0.3 s)
         written = self._written_not_applicable(X, whole, columns=[
@@ -1973,13 +1983,14 @@ class Encoder(TransformerMixin, BaseEstimator):
         gaps = getattr(self, "structural_gaps_", None) or {}
         drugs = getattr(self, "drug_level_gaps_", None) or {}
         size = getattr(self, "body_size_", None) or {}
+        untreated = getattr(self, "untreated_gaps_", None) or []
         if df is None or len(df) != len(X):
             drugs = {}
         if X.shape[1] != len(self.feature_names_out_):
             return None
         if written is False:  # not given: read from the table
             written = self._written_not_applicable(X, df)
-        if not (gaps or drugs or size):
+        if not (gaps or drugs or size or untreated):
             return written
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
         by_index = {pos[f]: (pos[d], kind, values) for f, (d, kind, values) in gaps.items()
@@ -1990,6 +2001,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         for f, (col, drug) in drugs.items():
             if f in pos:
                 mask[:, pos[f]] |= np.isnan(X[:, pos[f]]) & drug_level_mask(df, col, drug)
+        for f in untreated:
+            if f in pos:
+                mask[:, pos[f]] |= np.isnan(X[:, pos[f]])
         return mask if written is None else mask | written
 
     def _written_not_applicable(self, X: np.ndarray, df: pd.DataFrame | None,
@@ -1998,8 +2012,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         without any): the writer says the value does not apply, which no patient is to
         blame for (walk-through 86's valproate risk form, "not applicable" or "N/A" for
         the men and the patients on no valproate, left 184 of 392 patients out of
-        training). Not "NA", which exports write for any gap; in a numeric column only
-        the words, not "N/A" (a lab value "N/A" is more often not available)."""
+        training). Not "NA", which exports write for any gap; in a numeric column "N/A"
+        only when the column writes its other gaps otherwise too, empty or in another
+        word (a lab value "N/A", the export's only gap, is more often not available;
+        walk-through 89's eye disease score wrote "n/a" for the patients without Graves'
+        disease beside "-", "not assessed" and empty cells)."""
         if df is None or len(df) != len(X):
             return None
         out = None
@@ -2008,12 +2025,17 @@ class Encoder(TransformerMixin, BaseEstimator):
             if f not in df.columns or pd.api.types.is_numeric_dtype(df[f]) or \
                     (looked is not None and f not in looked):
                 continue
-            words = NOT_APPLICABLE_WORDS if self.roles_.get(f) == "categorical" else \
-                NOT_APPLICABLE_WORDS - _NA_MARKS
             values = df[f]
             codes, uniques = pd.factorize(values)
-            said = np.fromiter((norm_key(str(u)) in words for u in uniques),
-                               dtype=bool, count=len(uniques))
+            keys = [norm_key(str(u)) for u in uniques]
+            words = NOT_APPLICABLE_WORDS
+            if self.roles_.get(f) != "categorical":
+                marks = np.append(np.fromiter((k in _NA_MARKS for k in keys), dtype=bool,
+                                              count=len(keys)), False)[codes]
+                gaps = np.isnan(X[:, j])
+                if (gaps & ~marks).sum() < max(5, 0.05 * gaps.sum()):
+                    words = NOT_APPLICABLE_WORDS - _NA_MARKS
+            said = np.fromiter((k in words for k in keys), dtype=bool, count=len(keys))
             if not said.any():
                 continue
             hit = np.append(said, False)[codes] & np.isnan(X[:, j])
@@ -2030,6 +2052,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         of ``X``."""
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
         report.not_applicable = {}
+        for f in getattr(self, "untreated_gaps_", []):
+            n = int(mask[:, pos[f]].sum()) if mask is not None else 0
+            report.not_applicable[f] = n
+            if f in report.missing_pct and len(X) > n:
+                report.missing_pct[f] = 0.0
+            report.notes.append(
+                f"Column '{_q(f)}', a treatment's dose, is empty for {n:,} patients: read as "
+                "the treatment not given to them, not a gap (every dose written is above "
+                "0). Those cells do not count against a patient's share of missing values "
+                "(the model completes them like any gap).")
         rules = {**self.structural_gaps_,
                  **{f: (c, "lacks", (drug,)) for f, (c, drug) in self.drug_level_gaps_.items()}}
         for f, (d, kind, values) in rules.items():

@@ -2584,6 +2584,10 @@ _A_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _ROMAN_TOKEN = re.compile(r"(?<![A-Za-z])(?:I{1,3}|IV|VI{0,3}|IX|X)(?![A-Za-z])")
 
 
+#: Scales whose ranks are numbered grades, shown by their number.
+_GRADED_SCALES = frozenset({"goitre grade", "ti-rads"})
+
+
 def shown_answer(spellings: list[str], column: str | None = None) -> str:
     """The one word shown for an answer written several ways (the spellings sharing a
     code): the best by :func:`_shown_rank` (the first written of equals), its first letter
@@ -2644,6 +2648,10 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # 55: every patient's radiotherapy read "chest wall")
     written = {w.strip().lower() for w in words}
     plain = [w for w in plain if (note_head(w.strip()) or "").lower() not in written]
+    # a grade by its number: "Grade 1", not the "palpable" merged into it (walk-through
+    # 89's goitre showed grades 0 and 2 by number and grade 1 as "Palpable")
+    if len(plain) > 1 and scale_of(plain, column) in _GRADED_SCALES:
+        plain = [w for w in plain if re.search(r"\d", w)] or plain
     word = max(plain or words, key=_shown_rank)
     # every spelling a brand or a dose of one drug: its generic name ("Darbepoetin" for
     # "Aranesp 20 mcg" and "darbepoetin 40 mcg fortnightly", walk-through 56, not one
