@@ -136,6 +136,7 @@ from sparge.data.not_applicable import read_not_applicable
 from sparge.data.number_format import data_decimals, format_given, format_number
 from sparge.data.obstetric import read_obstetric
 from sparge.data.parsing import (
+    ANTIBODY_COLUMN,
     VIRAL_LOAD,
     ColumnUnits,
     cell_keys,
@@ -2652,7 +2653,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                  f"({format_number(c[2])}, in the column's unit)"),
                 ("power10", "as a number times a power of ten", lambda c: "as that "
                  f"number ({format_number(c[2])}, in the column's unit)"),
-                ("not_detected", "as below the detection limit", lambda c: "as the "
+                ("not_detected", "as below the detection limit" + (
+                    " or negative" if ANTIBODY_COLUMN.search(col[:120]) else ""),
+                 lambda c: "as the "
                  f"column's most common lower limit, {format_number(info['detection_limit'])}"
                  " (as its limits are read: the true value lies below)"),
                 ("estimated", "as an estimate", lambda c: "as the estimate "

@@ -2129,6 +2129,16 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "conservative management", "managed conservatively", "no surgery",
          "not for surgery", "no operation", "non-op", "nonop", "conservative mx",
          "conservative rx", "conservative treatment", "non-surgical"))),
+    # walk-through 89's thyroid clinic: "Hemi", "hemithyroidectomy" and "right
+    # hemithyroidectomy"; "Total" and "total thyroidectomy" (offered, a side is a detail)
+    (("thyroid", "^surgery", "operation", "procedure"), (
+        ("hemithyroidectomy", "hemi", "hemi-thyroidectomy", "thyroidlobectomy", "lobectomy",
+         "righthemithyroidectomy", "lefthemithyroidectomy", "rthemithyroidectomy",
+         "lthemithyroidectomy", "r hemithyroidectomy", "l hemithyroidectomy",
+         "hemithyroidectomy(right)", "hemithyroidectomy(left)", "rightlobectomy",
+         "leftlobectomy"),
+        ("totalthyroidectomy", "total", "tt", "totalthyroidectomy(tt)"),
+        ("subtotalthyroidectomy", "subtotal", "neartotalthyroidectomy", "neartotal"))),
     (("nerve block", "^block", "fascia iliaca", "^fib", "regional block"), (
         ("yes", "y", "given", "done", "fib", "ficb", "fascia iliaca block",
          "fascia iliaca", "fascia iliaca compartment block", "fib in ed", "fib in a&e",

@@ -128,6 +128,16 @@ NOT_DETECTED_WORDS = frozenset({
     "trace", "traces", "trace only", "trace amount", "faint band", "too small to quantify",
     "below quantification limit", "below limit of quantification", "bql", "below loq",
     "<loq", "< loq"})
+#: A column of antibodies (an autoantibody; a thyroid's TRAb, TSI or anti-TPO): there
+#: "negative" is below the laboratory's lower limit, read as "not detected" is
+#: (walk-through 89's 17 TRAb "negative" beside "<0.8" were set to missing). A
+#: "positive" says no value (how far above the cut-off is not written): still a gap.
+ANTIBODY_COLUMN = re.compile(r"antibod|autoantib|\bab\b|\babs\b|\btrabs?\b|\btsi\b|"
+                             r"\btpo\b|thyroid peroxidase|\btg ?abs?\b|\brf\b|"
+                             r"rheumatoid factor|\bccp\b|\bana\b|\banca\b|ds[\s-]?dna",
+                             re.IGNORECASE)
+NEGATIVE_WORDS = frozenset({"negative", "neg", "neg.", "-ve", "negve", "neg (<lod)",
+                            "antibody negative", "ab negative", "ab neg"})
 #: A column of viral loads (copies of a virus's genome per mL), which clinics also write
 #: as their base-10 logarithm: "log 4.1", "4.1 log" (walk-through 37 lost 42 so).
 VIRAL_LOAD = re.compile(r"viral[\s_-]{0,3}load|\bvl\b|\b(?:hiv|hbv|hcv|cmv|ebv)[\s_-]{0,3}1?"
@@ -1436,15 +1446,19 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             info["unable"] = [(i, cells[i], worst) for i in cannot]
     if tokens:
         info["missing_tokens"] = token_counts(pd.Series(tokens, dtype=object))
-    if any(norm_key(c) in NOT_DETECTED_WORDS for _, c in info["bad"]):
-        _read_not_detected(out, info, detection_limit)
+    below = NOT_DETECTED_WORDS | (NEGATIVE_WORDS if values.name is not None and
+                                  ANTIBODY_COLUMN.search(str(values.name)[:120])
+                                  else frozenset())
+    if any(norm_key(c) in below for _, c in info["bad"]):
+        _read_not_detected(out, info, detection_limit, below)
     return out, info
 
 
 def _read_not_detected(out: np.ndarray, info: dict[str, Any],
-                       limit: float | None) -> None:
-    """Read the cells saying a result was not detected as the detection limit: ``limit``,
-    or the column's most common lower limit ("<50"); they stay bad without one."""
+                       limit: float | None, words=NOT_DETECTED_WORDS) -> None:
+    """Read the cells saying a result was not detected (``words``) as the detection
+    limit: ``limit``, or the column's most common lower limit ("<50"); they stay bad
+    without one."""
     if limit is None:
         lower = [out[i] for i, c in info["censored"]
                  if c.lstrip()[:1] in "<≤⩽" and math.isfinite(out[i])]
@@ -1455,7 +1469,7 @@ def _read_not_detected(out: np.ndarray, info: dict[str, Any],
         return
     keep = []
     for i, c in info["bad"]:
-        if norm_key(c) in NOT_DETECTED_WORDS:
+        if norm_key(c) in words:
             out[i] = limit
             info["not_detected"].append((i, c))
         else:

@@ -249,3 +249,24 @@ def test_a_goitre_grade_is_shown_by_its_number():
         "Goitre (WHO grade)": GOITRE * 10, "Outcome": ["Yes", "No"] * 60}))
     assert answers_by_code(enc, "Goitre (WHO grade)") == {0.0: "Grade 0", 1.0: "Grade 1",
                                                           2.0: "Grade 2"}
+
+
+def test_a_negative_antibody_among_titres_is_read_below_the_laboratorys_limit():
+    """TRAb "negative" (17) and TPO "neg" (22) beside "<0.8" and "<9" were set to missing;
+    "positive" says no value and stays a gap."""
+    rng = np.random.default_rng(8)
+    n = 150
+    trab = rng.choice(["<0.8", "1.2", "3.4", "12.5", ">40", "negative", "positive"], n)
+    df = pd.DataFrame({"TRAb (IU/L)": trab, "Age": rng.integers(20, 80, n),
+                       "Outcome": rng.choice(["Yes", "No"], n)})
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(df)
+    got = X[:, list(enc.feature_names_out_).index("TRAb (IU/L)")]
+    assert np.all(got[trab == "negative"] == 0.8)
+    assert np.all(np.isnan(got[trab == "positive"]))
+    assert "below the detection limit or negative" in _said(enc)
+    # "negative" is no number in another column
+    other = df.rename(columns={"TRAb (IU/L)": "Glucose"})
+    enc = Encoder(label_column="Outcome")
+    X = enc.fit_transform(other)
+    assert np.all(np.isnan(X[trab == "negative", list(enc.feature_names_out_).index("Glucose")]))
