@@ -19,13 +19,15 @@ import streamlit as st
 from sparge.app.plots import SMALL_CHART, outcome_share_bar
 from sparge.app.plots import lookalike_comparison as comparison_plot
 from sparge.app.shell import mismatch_message
-from sparge.data.safe_text import label_text, md_escape, to_csv
+from sparge.data.safe_text import label_text, md_escape, plain_text, to_csv
 from sparge.services.defining_answers import defining_columns, other_kinds, other_kinds_message
 from sparge.services.display import (
     LOOKALIKE_HEADERS,
     biomarker_name,
     carried_choice,
     column_decimals,
+    context_features,
+    display_frame,
     flag_columns,
     has_forest_part,
     has_sd_scale,
@@ -431,10 +433,21 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         "outcome": st.column_config.TextColumn(LOOKALIKE_HEADERS["outcome"]),
         "training_index": None,
     }
+    # the look-alikes' age, sex and diagnosis beside them (walk-through 89 could not see
+    # that a man's first look-alike was a woman ten years younger)
+    context = context_features(model.feature_names())
+    shown = table
+    if context:
+        values = display_frame(training_values().iloc[
+            table["training_index"].to_numpy()][context], encoder)
+        shown = table.copy()
+        for c in context:
+            shown[f"context {c}"] = values[c].to_numpy()
+            config[f"context {c}"] = st.column_config.TextColumn(plain_text(c, 40))
     # The outcome right after the ID: on a narrow screen it is never the clipped column.
-    order = [c for c in ("rank", "ID", "outcome", "similarity", "sparse_weight", "distance")
-             if c in table.columns]
-    st.dataframe(table, hide_index=True, column_config=config, column_order=order,
+    order = [c for c in ("rank", "ID", "outcome", *(f"context {c}" for c in context),
+                         "similarity", "sparse_weight", "distance") if c in shown.columns]
+    st.dataframe(shown, hide_index=True, column_config=config, column_order=order,
                  width="stretch", key=f"{key}_table")
     if "sparse_weight" in table.columns:
         st.caption(f"Sparse weight: the {weight_help}.")

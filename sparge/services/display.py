@@ -68,6 +68,34 @@ LOOKALIKE_HEADERS = {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",
                      "outcome": "Outcome"}
 
 
+#: A patient's context, shown beside every look-alike: its age, its sex and its diagnosis,
+#: by the column's name (walk-through 89: a 46-year-old male smoker's first look-alike was
+#: a 37-year-old woman, and the table gave neither).
+_CONTEXT = (re.compile(r"^(?:patient )?age(?: \(?(?:y|yr|yrs|years?)\)?| at (?:visit|referral|"
+                       r"admission|presentation|clinic|diagnosis|entry|baseline))?$",
+                       re.IGNORECASE),
+            re.compile(r"^(?:sex|gender)(?: \(?[mf/]{1,3}\)?)?$", re.IGNORECASE),
+            re.compile(r"^(?:(?:primary|main|working|principal|thyroid|clinical) )?"
+                       r"(?:diagnosis|dx)$", re.IGNORECASE))
+
+
+def context_features(names: Sequence[str]) -> list[str]:
+    """The features that give a patient's context, at most one each: its age, its sex,
+    its diagnosis (:data:`_CONTEXT`), in that order.
+
+    Examples
+    --------
+    >>> context_features(["TSH", "Sex", "Age", "Diagnosis", "Age at onset"])
+    ['Age', 'Sex', 'Diagnosis']
+    """
+    out = []
+    for pattern in _CONTEXT:
+        hit = next((str(n) for n in names if pattern.fullmatch(str(n).strip())), None)
+        if hit is not None:
+            out.append(hit)
+    return out
+
+
 # ---------------------------------------------------------------------------- categories
 def category_words(encoder, column: str) -> dict[float, str] | None:
     """``{code: word}`` of a categorical column's codes (whole numbers as ``int``; a

@@ -106,9 +106,12 @@ def test_lookalike_table_headers_weight_help_and_values_in_units():
     table = lookalikes(at)
     config = json.loads(table.proto.columns)
     labels = {c: v.get("label") for c, v in config.items() if "label" in v}
+    # the look-alikes' age beside them (walk-through 89; the sample has no sex column)
     assert labels == {"rank": "Rank", "ID": "Patient ID", "distance": "Distance",
                       "similarity": "Similarity", "sparse_weight": "Sparse weight",
-                      "outcome": "Outcome"}
+                      "outcome": "Outcome", "context Age (years)": "Age (years)"}
+    assert all(v.isdigit() and 18 <= int(v) <= 100
+               for v in table.value["context Age (years)"])
     help_text = config["sparse_weight"]["help"]
     assert help_text.startswith(
         "share of this look-alike in a sparse, non-negative reconstruction of the patient "

@@ -614,3 +614,12 @@ def test_a_test_the_patient_could_not_do_is_shown_as_written():
                                 ).set_index("Biomarker")
     assert comp.iloc[0]["This patient"] == "unable (read as 111)"
     assert comp.iloc[0]["Look-alikes"].endswith(" · 1 of 3 written 'unable - pain'")
+
+
+def test_a_lookalikes_context_is_its_age_sex_and_diagnosis():
+    from sparge.services.display import context_features
+
+    assert context_features(["TSH", "Gender", "Age (years)", "Primary diagnosis"]) == \
+        ["Age (years)", "Gender", "Primary diagnosis"]
+    # an age at an event of the past, a diagnosis' date or a sex hormone is no context
+    assert context_features(["Age at onset", "Diagnosis date", "Sex hormone binding"]) == []
