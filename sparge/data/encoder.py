@@ -1841,6 +1841,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.dropped_columns += [
             DroppedColumn(features[j], f"an exact copy of '{_q(features[k])}' (merged)")
             for j, k in filt.duplicate_of.items()]
+        # a copy's own reading notes say again what its original's say (walk-through 89
+        # read "FT3 … dropped as a copy", then a note on FT3's limits)
+        copies = tuple(f"Column '{_q(features[j])}'" for j in filt.duplicate_of)
+        if copies:
+            report.notes = [n for n in report.notes if not n.startswith(copies)]
         self.encoded_columns_ = features
         self.feature_names_out_ = [f for f, keep in zip(features, filt.keep) if keep]
         return X[:, filt.keep]

@@ -271,3 +271,15 @@ def test_a_negative_antibody_among_titres_is_read_below_the_laboratorys_limit():
     enc = Encoder(label_column="Outcome")
     X = enc.fit_transform(other)
     assert np.all(np.isnan(X[trab == "negative", list(enc.feature_names_out_).index("Glucose")]))
+
+
+def test_a_copied_columns_reading_is_said_once():
+    """"FT3" was dropped as a copy of "Free T3 (pmol/L)", then a note read its limits."""
+    rng = np.random.default_rng(9)
+    ft3 = np.where(rng.random(120) < 0.1, ">30.8", rng.uniform(3, 25, 120).round(1).astype(str))
+    df = pd.DataFrame({"Free T3 (pmol/L)": ft3, "FT3": ft3, "Age": rng.integers(20, 80, 120),
+                       "Outcome": rng.choice(["Yes", "No"], 120)})
+    enc = Encoder(label_column="Outcome").fit(df)
+    assert [d.column for d in enc.report_.dropped_columns] == ["FT3"]
+    said = _said(enc)
+    assert "Column 'Free T3 (pmol/L)'" in said and "Column 'FT3'" not in said
