@@ -72,6 +72,7 @@ from sparge.data.elastography import read_elastography
 from sparge.data.encoding_notes import (
     FAR_VALUES_ADVICE,
     FAR_VALUES_CLEARED,
+    answer_shift,
     conversion_note,
     far_treatments,
     far_values_default,
@@ -1954,6 +1955,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         # ... and in a measure (walk-through 47: the frailest patients were the ones left)
         shift += feature_shift(X, self.keep_patients_, list(names), np.asarray(
             [self.roles_.get(f) == "numeric" for f in self.feature_names_out_]))
+        # ... and in an answer (walk-through 89: most patients with Hashimoto's disease)
+        shift += answer_shift(X, self.keep_patients_, list(names), np.asarray(
+            [self.roles_.get(f) == "categorical" and self.table_.has(f)
+             for f in self.feature_names_out_]), self._answer_word)
         text += shift
         # a note when few are left out; a warning (shown first) from a tenth of the cohort
         # (a walk-through left 90 of 502 patients out with only a note) or when those left
@@ -2107,6 +2112,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                              "gaps begin, not a clinical rule), not a gap.")
                 + " Those cells do not count against a patient's share of missing values "
                 "(the model completes them like any gap).")
+
+    def _answer_word(self, column: str, code: float) -> str:
+        """The answer a categorical column's ``code`` is shown as (its spellings'
+        :func:`~sparge.data.levels.shown_answer`), or the code itself."""
+        spelled = [lv for lv, c in self.table_.levels(column).items() if float(c) == code]
+        return shown_answer(spelled, column) if spelled else format_number(code)
 
     def feature_weights(self) -> np.ndarray:
         """How much of a column of the table each feature is, for a patient's share of

@@ -283,3 +283,24 @@ def test_a_copied_columns_reading_is_said_once():
     assert [d.column for d in enc.report_.dropped_columns] == ["FT3"]
     said = _said(enc)
     assert "Column 'Free T3 (pmol/L)'" in said and "Column 'FT3'" not in said
+
+
+def test_the_answer_most_left_out_is_named():
+    """The thyroid clinic left out most of its Hashimoto's and nodule patients; the report
+    named only the outcome's shift."""
+    from sparge.data.encoding_notes import answer_shift
+
+    rng = np.random.default_rng(11)
+    n = 300
+    dx = rng.choice([1.0, 2.0, 3.0], n, p=[0.6, 0.25, 0.15])
+    keep = np.where(dx == 2.0, rng.random(n) < 0.3, rng.random(n) < 0.9)
+    X = np.column_stack([dx, rng.normal(size=n)])
+    words = {1.0: "Graves' disease", 2.0: "Hashimoto's", 3.0: "Nodule"}
+    said = answer_shift(X, keep, ["Diagnosis", "TSH"], np.array([True, False]),
+                        lambda col, code: words[code])
+    assert said.startswith(""" They differ in 'Diagnosis': "Hashimoto's" is """)
+    assert "fewer patients like them" in said
+    # patients left out at random: nothing to name
+    even = rng.random(n) < 0.7
+    assert answer_shift(X, even, ["Diagnosis", "TSH"], np.array([True, False]),
+                        lambda col, code: words[code]) == ""
