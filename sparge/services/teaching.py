@@ -776,7 +776,7 @@ STEPS: tuple[Step, ...] = (
          (r"\min_{Z}\ \tfrac12 \|P_\Omega(Z - X)\|_F^2 + \lambda \|Z\|_*",
           r"Z \leftarrow \mathrm{SVT}_\lambda\big(P_\Omega(X) + P_\Omega^\perp(Z)\big)",
           r"\mathrm{SVT}_\lambda(Q) = \textstyle\sum_i \max(\sigma_i - \lambda, 0)\,"
-          r" u_i v_i^\top"),
+          r" u_i v_i^{\mathsf T}"),
          "Biomarkers move together (a few health factors drive many measurements), so the "
          "table is close to a low-rank matrix. Soft-impute fills the gaps with the current "
          "guess, takes the singular value decomposition, shrinks every singular value by λ "
@@ -808,8 +808,8 @@ STEPS: tuple[Step, ...] = (
     Step("codes", "3 · Sparse codes (elastic net)",
          (r"\begin{aligned}\phi_i = \arg\min_{\phi}\ & \tfrac12\|z_i - D\phi\|_2^2 \\"
           r" & + r_1\|\phi\|_1 + \tfrac{r_2}{2}\|\phi\|_2^2\end{aligned}",
-          r"\phi_\Lambda = (D_\Lambda^\top D_\Lambda + r_2 I)^{-1}"
-          r"(D_\Lambda^\top z_i - r_1\,\mathrm{sign}\,\phi_\Lambda)"),
+          r"\phi_\Lambda = (D_\Lambda^{\mathsf T} D_\Lambda + r_2 I)^{-1}"
+          r"(D_\Lambda^{\mathsf T} z_i - r_1\,\mathrm{sign}\,\phi_\Lambda)"),
          "Every completed patient z_i is written as a weighted sum of a few atoms. The ℓ₁ "
          "term (r₁) sets most weights exactly to zero; the small ℓ₂ term (r₂) keeps the "
          "weights stable when atoms look alike. On the atoms a patient uses (its active set "
@@ -823,7 +823,7 @@ STEPS: tuple[Step, ...] = (
           r"\mathcal{N}^-_{k_2}(j)",
           # two lines: one lost its last "F" in the presentation's narrower column
           r"W_{ij} = e^{-\|f_i - f_j\|^2/t},\quad L = \mathrm{Deg} - W",
-          r"S^\pm = F^\top L^\pm F"),
+          r"S^\pm = F^{\mathsf T} L^\pm F"),
          "Marginal Fisher analysis joins every patient to its k₁ nearest patients with the "
          "same outcome (the intrinsic graph W⁺, to be pulled together) and to its k₂ nearest "
          "patients with another outcome (the penalty graph W⁻, to be pushed apart). Closer "
@@ -835,9 +835,9 @@ STEPS: tuple[Step, ...] = (
          "distance itself (far pairs would weigh most); here heat-kernel weights.",
          "k₁ and k₂"),
     Step("embedding", "5 · The embedding: trace ratio on the Stiefel manifold",
-         (r"\min_{U^\top U = I_l}\ J(U) = "
-          r"\frac{\mathrm{tr}(U^\top S^+ U)}{\mathrm{tr}(U^\top S^- U)}",
-          r"y_i = \Theta\,U^\top f_i,\qquad U \in \mathbb{R}^{c \times l},\ "
+         (r"\min_{U^{\mathsf T} U = I_l}\ J(U) = "
+          r"\frac{\mathrm{tr}(U^{\mathsf T} S^+ U)}{\mathrm{tr}(U^{\mathsf T} S^- U)}",
+          r"y_i = \Theta\,U^{\mathsf T} f_i,\qquad U \in \mathbb{R}^{c \times l},\ "
           r"\Theta = \mathrm{diag}(\theta_1, \dots, \theta_l)",
           r"\mu \leftarrow J(U),\qquad U \leftarrow \mathrm{eig}_{\,l\ \mathrm{smallest}}"
           r"\big(S^+ - \mu S^-\big)"),
@@ -858,12 +858,12 @@ STEPS: tuple[Step, ...] = (
          "trace ratio.",
          "dimensions"),
     Step("refinement", "6 · Joint refinement with early stopping",
-         (r"\frac{\partial J}{\partial F} = \frac{2\,L^+ F U U^\top}{\mathrm{den}} - "
-          r"\frac{2\,\mathrm{num}\, L^- F U U^\top}{\mathrm{den}^2}",
-          r"\beta_\Lambda = (D_\Lambda^\top D_\Lambda + r_2 I)^{-1} g_\Lambda,\quad "
+         (r"\frac{\partial J}{\partial F} = \frac{2\,L^+ F U U^{\mathsf T}}{\mathrm{den}} - "
+          r"\frac{2\,\mathrm{num}\, L^- F U U^{\mathsf T}}{\mathrm{den}^2}",
+          r"\beta_\Lambda = (D_\Lambda^{\mathsf T} D_\Lambda + r_2 I)^{-1} g_\Lambda,\quad "
           r"g_i = \partial J/\partial \phi_i",
-          r"\frac{\partial J}{\partial D} = \textstyle\sum_i \big(-D\beta_i\phi_i^\top + "
-          r"(z_i - D\phi_i)\beta_i^\top\big)",
+          r"\frac{\partial J}{\partial D} = \textstyle\sum_i \big(-D\beta_i\phi_i^{\mathsf T} + "
+          r"(z_i - D\phi_i)\beta_i^{\mathsf T}\big)",
           r"D \leftarrow \mathrm{normalize}\big(D - \gamma\, \partial J/\partial D\big)"),
          "The dictionary is then tuned for the embedding: the gradient of J flows through the "
          "codes to the atoms (task-driven dictionary learning, Mairal et al. 2012), D takes a "

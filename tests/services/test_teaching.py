@@ -295,7 +295,7 @@ def test_every_step_has_formulas_words_and_the_papers_corrections():
         assert s.formulas and len(s.words) > 100
     by = {s.key: s for s in tc.STEPS}
     assert "SVT" in "".join(by["completion"].formulas)
-    assert "U^\\top U = I" in "".join(by["embedding"].formulas)
+    assert "U^{\\mathsf T} U = I" in "".join(by["embedding"].formulas)
     assert "Stiefel" in by["embedding"].words and "trace-ratio" in by["embedding"].words
     assert "k₂" in by["graphs"].correction
     assert "descent" in by["refinement"].correction
