@@ -837,7 +837,7 @@ STEPS: tuple[Step, ...] = (
     Step("embedding", "5 · The embedding: trace ratio on the Stiefel manifold",
          (r"\min_{U^{\mathsf T} U = I_l}\ J(U) = "
           r"\frac{\mathrm{tr}(U^{\mathsf T} S^+ U)}{\mathrm{tr}(U^{\mathsf T} S^- U)}",
-          r"y_i = \Theta\,U^{\mathsf T} f_i,\qquad U \in \mathbb{R}^{c \times l},\ "
+          r"y_i = \Theta\,U^{\mathsf T} f_i,\qquad U \in \mathbb{R}^{c \times l}",
           r"\Theta = \mathrm{diag}(\theta_1, \dots, \theta_l)",
           r"\mu \leftarrow J(U),\qquad U \leftarrow \mathrm{eig}_{\,l\ \mathrm{smallest}}"
           r"\big(S^+ - \mu S^-\big)"),
