@@ -206,6 +206,7 @@ from sparge.method.preprocess import (
     PAPER_MAX_MISSING,
     filter_columns,
     missing_fraction_per_row,
+    near_duplicate_columns,
     patients_to_keep,
 )
 
@@ -1325,7 +1326,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not num:
             return
         # and values no patient can have (walk-through 48's ages of 167)
-        impossible = np.column_stack([impossible_values(names[j], X[:, j]) for j in num])
+        # ... and in the column's unit (walk-through 90's HDL cholesterol of 0 mmol/L, near
+        # the others, was not named)
+        impossible = np.column_stack([
+            impossible_values(names[j], X[:, j])
+            | impossible_in_unit(names[j], self.unit_of(names[j]), X[:, j]) for j in num])
         # a value written as a limit is the laboratory's ("<0.1" of an undetectable PSA:
         # walk-through 80 was offered to set 12 of them to missing as misplaced points)
         limit = np.zeros(impossible.shape, dtype=bool)
@@ -1392,6 +1397,21 @@ class Encoder(TransformerMixin, BaseEstimator):
                                                 decimal=_decimal_shift(
                                                     col[odd], lo, hi, data_decimals(
                                                         np.delete(col, odd), most=3))))
+            if len(slip) and not most:
+                # a value impossible in the column's unit that another unit turns into a
+                # value far below or above most patients, and a lost decimal point into
+                # one among them: the decimal point (walk-through 90's total cholesterol
+                # of 58 mmol/L is 5.8, not 58 mg/dL = 1.5 mmol/L)
+                shifted = _decimal_shift(col[slip], lo, hi, data_decimals(
+                    np.delete(col, slip), most=3)) or [np.nan] * len(slip)
+                lost = np.array([(not lo / 1.5 <= conv[r] <= hi * 1.5) and np.isfinite(v)
+                                 and lo <= v <= hi for r, v in zip(slip, shifted,
+                                                                   strict=True)], bool)
+                if lost.any():
+                    parts.append(self._far_part(name, col, slip[lost], None, None, lo, hi,
+                                                report, decimal=list(
+                                                    np.asarray(shifted)[lost])))
+                    slip = slip[~lost]
             if len(slip):
                 source = slips[c][1]
                 sources = [source[r] for r in slip]
@@ -1842,6 +1862,23 @@ class Encoder(TransformerMixin, BaseEstimator):
         report.dropped_columns += [
             DroppedColumn(features[j], f"an exact copy of '{_q(features[k])}' (merged)")
             for j, k in filt.duplicate_of.items()]
+        # ... and a copy up to rounding (walk-through 90's "Chol total")
+        if self.merge_duplicates:
+            near = near_duplicate_columns(X, [j for j in np.flatnonzero(filt.keep)
+                                              if self.roles_.get(features[j]) == "numeric"])
+            for j, found in near.items():
+                filt.keep[j] = False
+                filt.duplicate_of[j] = found.of
+                rows = ", ".join(str(r + 2) for r in found.differ[:3])
+                differ = found.measured - found.agree
+                report.dropped_columns.append(DroppedColumn(features[j], (
+                    f"the same values as '{_q(features[found.of])}' up to rounding for "
+                    f"{found.agree:,} of the {found.measured:,} patients measured in "
+                    "either" + (f" (CSV line{'s' if differ > 1 else ''} {rows}"
+                                f"{' …' if differ > 3 else ''} differ{'s' if differ == 1 else ''})"
+                                if differ else "")
+                    + ": a copy, merged as an exact one is (two copies of one "
+                      "measurement would count it twice in every distance)")))
         # a copy's own reading notes say again what its original's say (walk-through 89
         # read "FT3 … dropped as a copy", then a note on FT3's limits)
         copies = tuple(f"Column '{_q(features[j])}'" for j in filt.duplicate_of)

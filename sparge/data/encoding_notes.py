@@ -12,6 +12,7 @@ from sparge.data.column_kinds import later_measurement_of
 from sparge.data.number_format import format_number
 from sparge.data.parsing import (
     ColumnUnits,
+    unit_key,
 )
 from sparge.data.report import (
     ValidationReport,
@@ -20,6 +21,7 @@ from sparge.data.safe_text import quote as _q
 from sparge.data.safe_text import quoted_names
 from sparge.data.unit_conversion import (
     UnitPlan,
+    no_fixed_factor,
 )
 
 
@@ -422,10 +424,20 @@ def unconverted_message(col: str, plan: UnitPlan, units: ColumnUnits) -> str:
         f"'{_q(u.shown, 20)}' ({u.count} cell(s), CSV line(s) "
         + ", ".join(str(r + 2) for r in u.rows[:3]) + (" …" if u.count > 3 else "")
         + f"; e.g. '{_q(u.examples[0], 30)}')" for u in left)
+    why = no_fixed_factor(col)
+    why = (f": {why}" if why else
+           f": no exact conversion to '{_q(plan.target, 20)}' is known for them")
+    if plan.by_majority:
+        kept = units.written.get(unit_key(plan.target))
+        return (f"Column '{_q(col)}' mixes units: it is read in '{_q(plan.target, 20)}', the "
+                f"unit of most of its cells ({kept.count if kept else 0}), and its cells in "
+                f"{shown} were set to missing{why}. A new patient's value in "
+                f"{' or '.join(repr(_q(u.shown, 20)) for u in left)} is set to missing too. "
+                f"Give the column in '{_q(plan.target, 20)}' for every patient (a new "
+                "measurement) and load the file again to keep them.")
     return (f"Column '{_q(col)}' mixes units: it is read in '{_q(plan.target, 20)}', the "
-            f"unit of its plain numbers, and its cells in {shown} were set to missing: no "
-            f"exact conversion to '{_q(plan.target, 20)}' is known for them. Convert them "
-            "and load the file again to keep them.")
+            f"unit of its plain numbers, and its cells in {shown} were set to missing{why}. "
+            "Convert them and load the file again to keep them.")
 
 
 def mixed_units_message(col: str, units: ColumnUnits, left_out: bool) -> str:

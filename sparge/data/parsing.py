@@ -718,6 +718,10 @@ _NOT_HEADER_UNITS = frozenset({"trough", "peak", "random", "pre-dose", "predose"
                                "capillary", "whole blood", "adjusted", "corrected",
                                "calculated", "ionised", "ionized", "free", "poct",
                                "point of care", "lab", "labs"})
+#: A letter in brackets straight after a word's letters, that no unit is written as:
+#: part of the analyte's name, "Lp(a)", "Apo(a)" (walk-through 90 read lipoprotein(a)'s
+#: unit as "a", and set every cell in nmol/L and mg/dL to missing as another unit).
+_ANALYTE_PART = re.compile(r"[A-Za-z][(\[]\s*[a-fi-kn-rt-xzA-Z]\s*[)\]]\s*$")
 #: A number followed by text: "1420 g", "7,2 mmol/L".
 _NUMBER_THEN_TEXT = re.compile(
     rf"^([+-]?\d{{1,3}}(?:,\d{{3}}){{2,}}(?:\.\d+)?|[+-]?\d+,\d+|{NUMBER_PATTERN})\s*"
@@ -859,6 +863,8 @@ def header_unit(name: object, as_written: bool = False) -> str | None:
     """
     m = _HEADER_UNIT.search(str(name))
     if m is None or m.group(1).strip().lower() in _NOT_HEADER_UNITS:
+        return None
+    if _ANALYTE_PART.search(str(name)[:m.end()]):  # "Lp(a)": the analyte's own name
         return None
     return m.group(1) if as_written else unit_key(m.group(1))
 

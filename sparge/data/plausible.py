@@ -73,6 +73,20 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
     ("calcium", r"\b(?:calcium|ca2\+|ca\+\+|(?:corrected|adjusted|corr|adj|ionised|"
                 r"ionized|serum|total) ca)(?![\w-])",
      {"mmol/L": (0.5, 5.0), "mg/dL": (2.0, 20.0)}),
+    # walk-through 90's lipid clinic: an LDL cholesterol of 45 and a total of 58 mmol/L
+    # (lost decimal points) used as given, and an HDL of 0; homozygous familial
+    # hypercholesterolaemia reaches about 25 mmol/L, chylomicronaemia's triglycerides
+    # over 100. The fractions first: "LDL-C" and "HDL-C" are no total cholesterol
+    ("non-HDL cholesterol", r"\bnon ?hdl(?: c| chol\w*)?\b",
+     {"mmol/L": (0.5, 30.0), "mg/dL": (19.0, 1160.0)}),
+    ("HDL cholesterol", r"\b(?:hdl|hdl c|hdl chol\w*|high density lipoprotein\w*)\b",
+     {"mmol/L": (0.05, 5.0), "mg/dL": (2.0, 195.0)}),
+    ("LDL cholesterol", r"\b(?:ldl|ldl c|ldl chol\w*|low density lipoprotein\w*)\b",
+     {"mmol/L": (0.1, 25.0), "mg/dL": (4.0, 970.0)}),
+    ("total cholesterol", r"\b(?:total cholesterol|cholesterol|chol|t chol|tc|serum chol)\b",
+     {"mmol/L": (1.0, 30.0), "mg/dL": (39.0, 1160.0)}),
+    ("triglycerides", r"\b(?:triglycerides?|tg|tgs|trig|trigs|triglyc)\b",
+     {"mmol/L": (0.1, 150.0), "mg/dL": (9.0, 13_000.0)}),
     # a neonatal export wrote 61 of 700 birth weights in kg among grams (walk-through 31)
     ("birth weight", r"\b(?:birth ?weight|birth wt|bw|weight at birth)\b",
      {"g": (200.0, 7000.0), "kg": (0.2, 7.0), "lb": (0.44, 15.5)}),
@@ -179,7 +193,7 @@ def quantity_of(column: str) -> tuple[str, dict[str, tuple[float, float]]] | Non
     # HbA1c is no haemoglobin (it is listed first); an albumin/creatinine ratio, a urine
     # creatinine or a change in creatinine is not the quantity itself
     bare = re.sub(r"[(\[][^()\[\]]*[)\]]", " ", str(column))  # its unit in brackets aside
-    if "/" in bare or _DERIVED.search(words):
+    if "/" in bare or re.search(r"\w\s*:\s*\w", bare) or _DERIVED.search(words):  # "TC:HDL"
         return None
     for name, pattern, units in QUANTITIES:
         if re.search(pattern, words):

@@ -317,7 +317,7 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
     if ca[0] == cb[0]:
         return Conversion(f, 0.0, f"1 {source} = {format_number(f)} {target}")
     named = analyte(column)
-    if named is None:
+    if named is None or no_fixed_factor(column):
         return None
     label, mass = named
     f = f * mass if ca[0] == "amount" else f / mass
@@ -421,6 +421,9 @@ class UnitPlan:
     plain_as : str or None
         The unit the plain numbers were found to be in (``None`` when the column's name
         gives it, or there are none).
+    by_majority : bool
+        The column has no plain numbers and no unit in its name: ``target`` is the unit
+        of at least :data:`MAJORITY` times as many cells as the units left.
     """
 
     target: str
@@ -428,6 +431,7 @@ class UnitPlan:
     notes: list[str] = field(default_factory=list)
     left: list[str] = field(default_factory=list)
     plain_as: str | None = None
+    by_majority: bool = False
 
 
 def _median_log(x: np.ndarray) -> float | None:
@@ -586,7 +590,43 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
         return plan if plan.converted or plan.left else None
     if stray and not plan.converted and len(plan.left) == len(stray):
         return plan  # one unit (the most common) and the typo's cells
+    if plan.left and not plain.size:
+        # no plain number and no unit in the name: the unit of most cells is read, the
+        # others set to missing, rather than the whole column left out (walk-through 90's
+        # lipoprotein(a): 258 cells in nmol/L, 104 in mg/dL, no fixed factor between them)
+        kept = sum(numbers[k].size for k in numbers if k not in plan.left)
+        lost = sum(numbers[k].size for k in plan.left if k in numbers)
+        if kept >= MAJORITY * lost:
+            plan.by_majority = True
+            return plan
     return None if plan.left else plan
+
+
+#: A unit that cannot be converted is set to missing, the column read in the unit of
+#: the most cells, when those are at least this many times as many (3 in 5 cells).
+MAJORITY = 1.5
+
+#: Analytes measured in units with no fixed factor between them, and why.
+NO_FIXED_FACTOR = (
+    (re.compile(r"\blp\s*\(\s*a\s*\)|lipoprotein\s*\(?\s*a\b|\blpa\b", re.IGNORECASE),
+     "lipoprotein(a) in mass units (mg/dL) and in particle units (nmol/L) have no fixed "
+     "factor between them: it depends on each patient's apo(a) isoform size"),
+)
+
+
+def no_fixed_factor(column: str) -> str | None:
+    """Why a column's units cannot be converted whatever the analyte's molar mass
+    (lipoprotein(a)), or ``None``.
+
+    Examples
+    --------
+    >>> no_fixed_factor("Lp(a)")[:15], no_fixed_factor("LDL-C")
+    ('lipoprotein(a) ', None)
+    """
+    for words, why in NO_FIXED_FACTOR:
+        if words.search(str(column)):
+            return why
+    return None
 
 
 #: A unit written in at most this many cells can be a typo ("16l") ...

@@ -132,9 +132,13 @@ def _registry(seed: int = 78, n: int = 300) -> pd.DataFrame:
                                                        "kg")),
         "Height": np.where(only_bmi, "", np.round(m * 100).astype(int).astype(str)),
     }
+    # where each lies: a haemoglobin of 15 g/L or an albumin of 70 g/L no patient has
+    centres = {"Pre-op Oxford score": 30, "Hb (g/L)": 130, "Albumin (g/L)": 38}
     for name in (["Pre-op Oxford score", "Hb (g/L)", "eGFR", "Pre-op EQ-VAS",
                               "Age", "Albumin (g/L)", "CRP (mg/L)"]):
-        values = np.round(50 + 10 * risk + rng.normal(0, 8, n)).astype(str)
+        centre = centres.get(name, 50)
+        values = np.round(centre + 10 * risk * centre / 50
+                          + rng.normal(0, 8 * centre / 50, n)).astype(str)
         values[rng.random(n) < 0.02] = ""
         frame[name] = values
     frame["poor_outcome_6m"] = np.where(risk + rng.normal(0, 1, n) > 0.8, "Yes", "No")

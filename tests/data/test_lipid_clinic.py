@@ -1,0 +1,160 @@
+"""Walk-through 90: a lipid clinic's export (familial hypercholesterolaemia, mixed
+dyslipidaemia), with a major cardiovascular event within five years as its outcome.
+
+Each test is one finding of the walk-through, on cells written as that export wrote them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge.data.encoder import Encoder
+from sparge.data.parsing import header_unit
+from sparge.data.plausible import impossible_in_unit, quantity_of
+from sparge.method.preprocess import near_duplicate_columns
+
+N = 300
+OUTCOME = "Outcome MACE 5y"
+ASCVD = ["No", "No", "No", "MI 2015", "NSTEMI 2019", "Stroke 2016", "PCI 2018", "CABG 2012",
+         "TIA 2020", "PAD", "STEMI 2010", "MI 2009", "Stroke 2021", "NSTEMI 2014", "angina",
+         "MI 2019", "PCI 2011", "CABG 2017", "TIA 2015", "STEMI 2022", "MI 2003",
+         "NSTEMI 2008", "PCI 2021", "Stroke 2011", "CABG 2020", "MI 2012", "TIA 2009",
+         "STEMI 2016", "PCI 2005", "MI 2001", "NSTEMI 2023", "Stroke 2004", "none", "Yes"]
+THERAPY = ["Atorva 40mg", "atorvastatin 40 mg ON", "Rosuva 10", "rosuvastatin 20mg",
+           "Simva 40", "simvastatin 20 mg", "ezetimibe 10mg", "Ezetrol",
+           "Repatha 140mg 2-weekly", "evolocumab", "Praluent", "alirocumab 75mg",
+           "inclisiran", "Leqvio 284mg 6-monthly", "bempedoic acid", "Nustendi",
+           "fenofibrate 267mg", "bezafibrate", "Vazkepa", "icosapent ethyl",
+           "fluvastatin 80mg", "pitavastatin 2mg", "Atorva 80 + ezetimibe", "none"]
+
+
+@pytest.fixture(scope="module")
+def export() -> pd.DataFrame:
+    return lipid_export()
+
+
+def lipid_export() -> pd.DataFrame:
+    """The export, 300 patients."""
+    rng = np.random.default_rng(90)
+    tc = rng.normal(6.5, 1.5, N).clip(3, 14)
+    ldl = (tc * 0.65 + rng.normal(0, 0.4, N)).clip(1, 11)
+    hdl = rng.normal(1.3, 0.35, N).clip(0.5, 3)
+    tc_s, ldl_s = tc.round(1).astype(object), ldl.round(1).astype(object)
+    # a second export of the total cholesterol: 30 % of its cells to two decimals, and
+    # one cell different
+    tc_copy = np.where(rng.random(N) < 0.3, tc.round(2), tc.round(1)).astype(object)
+    tc_copy[100] = round(float(tc[100]) + 1.3, 1)
+    tc_s[20], ldl_s[21] = 58, 45  # lost decimal points
+    hdl_s = hdl.round(2).astype(object)
+    hdl_s[22] = 0
+    lpa_nmol = rng.lognormal(np.log(60), 1.0, N)
+    in_mg = rng.random(N) < 0.3
+    lpa = np.where(in_mg, [f"{v / 2.4:.0f} mg/dL" for v in lpa_nmol],
+                   [f"{v:.0f} nmol/L" for v in lpa_nmol]).astype(object)
+    lpa[rng.random(N) < 0.2] = ""
+    p = 1 / (1 + np.exp(-(0.5 * (ldl - 5) - 1)))
+    return pd.DataFrame({
+        "Patient ID": [f"LC{50000 + i}" for i in range(N)],
+        "Age": rng.integers(25, 85, N).astype(str),
+        "Sex": rng.choice(["M", "F", "Male", "female"], N),
+        "Total cholesterol (mmol/L)": tc_s.astype(str), "Chol total": tc_copy.astype(str),
+        "LDL-C (mmol/L)": ldl_s.astype(str), "HDL-C (mmol/L)": hdl_s.astype(str),
+        "Triglycerides (mmol/L)": rng.lognormal(np.log(1.8), 0.5, N).round(2).astype(str),
+        "Lp(a)": lpa,
+        "Diabetes": rng.choice(["No", "no", "Type 2", "Type 1", "T2DM", "Yes"], N),
+        "Prior ASCVD": rng.choice(ASCVD, N),
+        "Lipid therapy": rng.choice(THERAPY, N),
+        OUTCOME: np.where(rng.random(N) < p, "Yes", "No"),
+    })
+
+
+@pytest.fixture(scope="module")
+def encoder(export) -> Encoder:
+    return Encoder(label_column=OUTCOME, id_column="Patient ID").fit(export)
+
+
+def _said(enc: Encoder) -> str:
+    return " ".join(enc.report_.notes + enc.report_.warnings)
+
+
+def _column(enc: Encoder, X: np.ndarray, name: str) -> np.ndarray:
+    return X[:, list(enc.feature_names_out_).index(name)]
+
+
+def test_lp_a_is_no_unit_of_lipoprotein_a():
+    """The "(a)" of "Lp(a)" was read as the column's unit."""
+    assert header_unit("Lp(a)") is None and header_unit("Apo(a)") is None
+    assert header_unit("Lp(a) (nmol/L)") == "nmol/l"
+    assert header_unit("Weight(g)") == "g" and header_unit("Age(y)") == "years"
+
+
+def test_lp_a_in_two_units_is_read_in_the_unit_of_most_cells_and_never_converted(
+        encoder, export):
+    """nmol/L and mg/dL cells: the whole column was set to missing (its unit "a"); and
+    lipoprotein(a) has no fixed factor between the two."""
+    assert encoder.roles_["Lp(a)"] == "numeric"
+    X = encoder.transform(export)
+    got = _column(encoder, X, "Lp(a)")
+    cells = export["Lp(a)"]
+    nmol = cells.str.endswith("nmol/L").to_numpy()
+    mg = cells.str.endswith("mg/dL").to_numpy()
+    np.testing.assert_allclose(got[nmol], cells[nmol].str.split().str[0].astype(float))
+    assert np.isnan(got[mg]).all()
+    said = _said(encoder)
+    assert "read in 'nmol/L', the unit of most of its cells" in said
+    assert "no fixed factor" in said and "apo(a) isoform" in said
+    new = export.iloc[[0, 1]].copy()
+    new["Lp(a)"] = ["150 nmol/L", "40 mg/dL"]
+    got = _column(encoder, encoder.transform(new), "Lp(a)")
+    assert got[0] == 150 and np.isnan(got[1])
+
+
+def test_lipids_beyond_what_a_patient_can_have_are_named_with_their_decimal_point(
+        encoder):
+    """An LDL of 45 and a total cholesterol of 58 mmol/L were used as given; an HDL of 0
+    was not named."""
+    assert quantity_of("LDL-C (mmol/L)")[0] == "LDL cholesterol"
+    assert quantity_of("HDL-C (mmol/L)")[0] == "HDL cholesterol"
+    assert quantity_of("Non-HDL-C")[0] == "non-HDL cholesterol"
+    assert quantity_of("Chol total")[0] == "total cholesterol"
+    assert quantity_of("TC:HDL") is None and quantity_of("Cholesterol/HDL ratio") is None
+    hdl = np.r_[np.full(60, 1.3), 0.0]
+    assert impossible_in_unit("HDL-C (mmol/L)", "mmol/L", hdl).nonzero()[0].tolist() == [60]
+    checked = {(c, r): v for c, r, v, *_ in encoder.report_.values_to_check}
+    assert checked[("Total cholesterol (mmol/L)", 20)] == 58
+    assert checked[("LDL-C (mmol/L)", 21)] == 45
+    assert checked[("HDL-C (mmol/L)", 22)] == 0
+    said = _said(encoder)
+    assert "'Total cholesterol (mmol/L)' 58 (CSV line 22)" in said
+    assert "(a misplaced decimal point? 5.8)" in said and "(a misplaced decimal point? 4.5)" \
+        in said
+    assert "in 'mg/dL'?" not in said  # 58 mg/dL is 1.5 mmol/L, far below every patient
+
+
+def test_a_second_column_of_the_same_measurement_rounded_otherwise_is_a_copy(encoder):
+    """"Chol total" repeated the total cholesterol, a third of it to two decimals and one
+    cell different: kept as a second feature, the measurement counted twice."""
+    assert "Chol total" not in encoder.feature_names_out_
+    assert "Total cholesterol (mmol/L)" in encoder.feature_names_out_
+    why = next(d.reason for d in encoder.report_.dropped_columns if d.column == "Chol total")
+    assert "the same values as 'Total cholesterol (mmol/L)' up to rounding" in why
+    assert "CSV lines 22, 102 differ" in why
+
+
+def test_near_copies_need_agreement_beyond_rounding_and_many_values():
+    rng = np.random.default_rng(1)
+    a = rng.normal(5, 1, 200).round(2)
+    X = np.column_stack([a, a.round(1), a + 0.2, rng.integers(0, 2, 200),
+                         rng.integers(0, 2, 200)]).astype(float)
+    X[3, 1] = np.nan  # a gap in one: one disagreement
+    X[:, 4] = X[:, 3]
+    X[0, 4] = 1 - X[0, 4]
+    got = near_duplicate_columns(X, range(5))
+    assert set(got) == {1}  # not the shifted one, not two yes/no columns
+    assert got[1].of == 0 and got[1].differ == (3,) and got[1].agree == 199
+    # two patients in a hundred differing is no copy
+    Y = np.column_stack([a[:100], a[:100].round(1)])
+    Y[:2, 1] += 1
+    assert near_duplicate_columns(Y, range(2)) == {}
