@@ -49,9 +49,12 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
      {"mg/dL": (0.1, 25.0), "µmol/L": (15.0, 2200.0)}),
     ("glucose", r"\b(?:glucose|glu|blood sugar|glycaemia|glycemia)\b",
      {"mg/dL": (20.0, 1500.0), "mmol/L": (1.0, 85.0)}),
+    # a critically ill patient's bilirubin passes 50 mg/dL (support2's seven of 50-63)
     ("bilirubin", r"\b(?:bilirubin|bili|tbil|t bil)\b",
-     {"mg/dL": (0.05, 50.0), "µmol/L": (1.0, 850.0)}),
-    ("albumin", r"\b(?:albumin|alb)\b", {"g/dL": (1.0, 6.5), "g/L": (10.0, 65.0)}),
+     {"mg/dL": (0.05, 80.0), "µmol/L": (1.0, 1370.0)}),
+    # support2's critically ill patients: albumins of 0.8 and 0.9 g/dL (in g/L the
+    # lower limit stays 10: a whole column of g/dL under "(g/L)" is read as g/dL)
+    ("albumin", r"\b(?:albumin|alb)\b", {"g/dL": (0.5, 6.5), "g/L": (10.0, 65.0)}),
     ("haemoglobin", r"\b(?:haemoglobin|hemoglobin|hgb|hb)\b",
      {"g/dL": (2.0, 25.0), "g/L": (20.0, 250.0)}),
     ("lactate", r"\b(?:lactate|lactic acid|lac)\b",
@@ -243,6 +246,8 @@ def unit_from_values(column: str, values) -> str | None:
 #: it converts to within this factor of the column's typical value (walk-through 72: a
 #: creatinine of 24 read as mg/dL was 2,122 µmol/L, 25 times the clinic's median).
 SLIP_MAX_FOLD = 20.0
+#: A value within this share of a quantity's limit is at the limit.
+LIMIT_TOLERANCE = 1e-3
 
 
 def _impossible_slips(column: str, units: dict[str, tuple[float, float]],
@@ -258,7 +263,9 @@ def _impossible_slips(column: str, units: dict[str, tuple[float, float]],
     converted = np.full(len(v), np.nan)
     lo, hi = own[1]
     finite = np.isfinite(v)
-    impossible = finite & ((v < lo) | (v > hi))
+    # a limit itself as a float stored it (support2's creatinine of 0.0999908 mg/dL) is
+    # possible
+    impossible = finite & ((v < lo * (1 - LIMIT_TOLERANCE)) | (v > hi * (1 + LIMIT_TOLERANCE)))
     # the patients' own values, where there are enough, else the range's middle: a
     # birth weight of 3.46 among grams is 3,460 g (kg) beside a median of 2,800 g, not
     # 1,569 g (lb) beside the middle of 200-7,000 g (walk-through 31)
