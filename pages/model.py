@@ -373,8 +373,9 @@ def heldout_check() -> None:
             summ = summarize_check(res)
             k, k_vote = lookalikes_scored(res)
             n_classes = len(set(cohort.labels[cohort.train_rows].astype(str)))
+            # the verdict is the app's own words, whole (walk-through 90 read it cut)
             st.write(md_escape(check_verdict(res, n_classes=n_classes)["sentence"],
-                               max_len=600))
+                               max_len=3000))
             caution = leak_caution(cohort.encoder, cohort.features)
             if caution:
                 st.warning(md_escape(caution, max_len=800))

@@ -25,6 +25,12 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
+#: Texts cut at this many characters or more are sentences, cut between words ...
+SENTENCE_LEN = 300
+#: ... at a space among their last this many characters.
+WORD_CUT = 40
+
+
 def plain_text(value: object, max_len: int = 200) -> str:
     """User text as one line for a message, a terminal or a plain-text display.
 
@@ -42,7 +48,15 @@ def plain_text(value: object, max_len: int = 200) -> str:
         breaks and tabs as spaces, at most ``max_len`` characters.
     """
     s = _CONTROL.sub("", str(value)).replace("\n", " ").replace("\t", " ")
-    return s if len(s) <= max_len else s[: max_len - 1] + "…"
+    if len(s) <= max_len:
+        return s
+    cut = s[: max_len - 1]
+    # a sentence (a long limit) is cut between words: walk-through 90's held-out verdict
+    # ended "on this cohort the loo…"
+    space = cut.rfind(" ", max_len - WORD_CUT)
+    if max_len >= SENTENCE_LEN and space > 0:
+        cut = cut[:space].rstrip(" ,;:")
+    return cut + "…"
 
 
 #: What GitHub-flavoured Markdown turns into a link by itself (no brackets needed).

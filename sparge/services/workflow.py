@@ -813,20 +813,42 @@ def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count
     or fewer than ``min_patients`` held-out patients in that band (too few to say)."""
     if reliability is None or not len(reliability) or n != int(reliability["k"].iloc[0]):
         return None
-    rel = reliability[reliability["outcome"].astype(str) == str(outcome)]
-    band = rel[(rel["low"] <= count) & (rel["high"] >= count)]
-    if band.empty or int(band["patients"].iloc[0]) < min_patients:
+    rel = reliability[reliability["outcome"].astype(str) == str(outcome)].sort_values("low")
+    rel = rel.reset_index(drop=True)
+    at = np.flatnonzero((rel["low"] <= count) & (rel["high"] >= count))
+    if not len(at):
         return None
-    b = band.iloc[0]
-    had, patients = int(b["had"]), int(b["patients"])
+    # a band of too few held-out patients is read with its neighbours, the one of fewer
+    # patients first, until enough (walk-through 90's 10 of 10 'Yes' had 4 such held-out
+    # patients: the caption fell back to "72 % to 100 %" from the ten look-alikes alone,
+    # while the Model page's table said 29 % of them had it)
+    first = last = int(at[0])
+    own = int(rel["patients"].iloc[first])
+    while int(rel["patients"].iloc[first:last + 1].sum()) < min_patients:
+        below = rel["patients"].iloc[first - 1] if first > 0 else None
+        above = rel["patients"].iloc[last + 1] if last + 1 < len(rel) else None
+        if below is None and above is None:
+            return None
+        if above is None or (below is not None and below <= above):
+            first -= 1
+        else:
+            last += 1
+    bands = rel.iloc[first:last + 1]
+    had, patients = int(bands["had"].sum()), int(bands["patients"].sum())
+    repeats = (float((bands["repeats"] * bands["patients"]).sum() / patients)
+               if "repeats" in bands else 1.0)
     base = 100 * rel["had"].sum() / max(int(rel["patients"].sum()), 1)
-    lo, hi = repeat_interval(had, patients, float(b["repeats"]) if "repeats" in b else 1.0)
-    span = f"{b['low']}–{b['high']}" if b["low"] != b["high"] else f"{b['low']}"
+    lo, hi = repeat_interval(had, patients, repeats)
+    low, high = int(bands["low"].iloc[0]), int(bands["high"].iloc[-1])
+    span = f"{low}–{high}" if low != high else f"{low}"
+    b = rel.iloc[int(at[0])]
+    alone = f"{b['low']}–{b['high']}" if b["low"] != b["high"] else f"{b['low']}"
+    pooled = (f"; only {own} had {alone}, too few to read alone" if len(bands) > 1 else "")
     return (f"What such a share meant in this cohort's held-out check (Model page): "
             f"{100 * had / patients:.0f} % of the {patients} held-out patients whose {n} "
             f"look-alikes included {span} with '{plain_text(str(outcome), 40)}' had it "
-            f"themselves (95 % Wilson interval {100 * lo:.0f}–{100 * hi:.0f} %; of all "
-            f"held-out patients, {base:.0f} %).")
+            f"themselves (95 % Wilson interval {100 * lo:.0f}–{100 * hi:.0f} %{pooled}; of "
+            f"all held-out patients, {base:.0f} %).")
 
 
 def outcome_share_caption(table: pd.DataFrame, reliability: pd.DataFrame | None = None,

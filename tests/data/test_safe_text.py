@@ -126,3 +126,13 @@ def test_a_label_disarms_links_images_html_and_streamlit_directives():
 def test_a_label_keeps_its_leading_marker(name, shown):
     """A block marker at a label's start would be dropped ("# of visits" read "of visits")."""
     assert label_text(name) == shown
+
+
+def test_a_long_sentence_is_cut_between_words_a_cell_where_it_ends():
+    """Walk-through 90's held-out verdict ended "on this cohort the loo…"."""
+    from sparge.data.safe_text import plain_text
+    sentence = "On this cohort the look-alikes share the outcome. " * 20
+    cut = plain_text(sentence, 600)
+    assert len(cut) <= 600 and cut.endswith("…")
+    assert cut[:-1].split(" ")[-1] in sentence.split(" ")  # a whole word
+    assert plain_text("abcdefghij" * 5, 20) == "abcdefghij" * 1 + "abcdefghi…"

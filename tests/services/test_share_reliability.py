@@ -83,10 +83,17 @@ def test_the_share_under_the_bars_is_read_as_what_it_meant_held_out(reliability)
                            "'died' had it themselves (95 % Wilson interval 37–67 %")
     assert "of all held-out patients, 18 %" in said  # 45 of 248
     assert "small sample" not in said
-    # too few held-out patients in the band (8): the sampling caution instead
+    # too few held-out patients in the band (8): read with its neighbour of fewer
+    # patients (9-10's 40, not 0-2's 200), never the look-alikes' own interval
+    # (walk-through 90: "72 % to 100 %" beside the Model page's 29 %)
     eight = pd.DataFrame({"outcome": ["died"] * 8 + ["alive"] * 2})
-    assert heldout_share_sentence(reliability, "died", 8, 10) is None
-    assert "small sample" in outcome_share_caption(eight, reliability)
+    said = outcome_share_caption(eight, reliability)
+    assert "small sample" not in said
+    assert ("52 % of the 48 held-out patients whose 10 look-alikes included 7–10 with "
+            "'died' had it themselves") in said  # (4 + 21) of (8 + 40)
+    assert "only 8 had 7–8, too few to read alone" in said
+    tiny = reliability.assign(patients=[3, 2, 4], had=[0, 1, 2])
+    assert heldout_share_sentence(tiny, "died", 8, 10) is None  # 9 in all: too few
     # another number of look-alikes than the check's 10, or an outcome it never saw
     assert heldout_share_sentence(reliability, "died", 5, 5) is None
     assert heldout_share_sentence(reliability, "alive", 1, 10) is None
