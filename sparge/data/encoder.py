@@ -88,6 +88,7 @@ from sparge.data.encoding_notes import (
     warn_rows_under_another_id,
     warn_same_patient_rows,
 )
+from sparge.data.event_years import read_event_years
 from sparge.data.far_values import RISES_BY_ORDERS, far_mask, log_bounds, typical_bounds
 from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
 from sparge.data.frequencies import read_frequencies
@@ -468,7 +469,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
             read_frequencies(read_serology(read_written_scales(read_obstetric(
                 read_cytogenetics(read_lesion_counts(df, known=lesions))), scales),
                 cut_offs))))))
-        df = read_year_columns(df)
+        df = read_event_years(read_year_columns(df), answers)
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         df = split_hla_mismatches(df, known=hla_columns(fitted))

@@ -146,6 +146,10 @@ def _may_write_name(value: object) -> bool:
     return isinstance(value, str) and _MAYBE.match(value) is not None
 
 
+#: A cell that writes a number, maybe as a limit ("<45", "134 mmol/L").
+_NUMBER_LIKE = re.compile(r"\s*(?:[<>≤≥]=?|~|approx\.?)?\s*[+-]?(?:\d|\.\d)")
+
+
 def read_named_values(df: pd.DataFrame) -> pd.DataFrame:
     """The table with each cell that writes its column's name before a number rewritten
     as what follows the name ("Na 134 mmol/L": "134 mmol/L"), and a note per column in
@@ -175,6 +179,14 @@ def read_named_values(df: pd.DataFrame) -> pd.DataFrame:
         if not len(found):
             continue
         rows = np.flatnonzero(np.isin(codes, found))
+        # a column of answers is no column of values: "Arcus <45" among "Yes" and "No"
+        # is arcus before 45 (walk-through 90 read it as the answer "<45")
+        numbers = np.array([isinstance(u, str) and _NUMBER_LIKE.match(u) is not None
+                            for u in uniques] + [False])
+        filled = np.array([isinstance(u, str) and u.strip() != "" for u in uniques]
+                          + [False])
+        if (numbers[codes] | np.isin(codes, found)).sum() < 0.5 * filled[codes].sum():
+            continue
         cells = values.to_numpy(dtype=object)
         if out is df:
             out = df.copy()

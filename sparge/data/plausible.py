@@ -25,6 +25,7 @@ converts (or sets to missing) with one click, and a New patient value is questio
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -177,6 +178,7 @@ def name_words(column: str) -> str:
     return " ".join(w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
 
 
+@functools.lru_cache(maxsize=4096)
 def quantity_of(column: str) -> tuple[str, dict[str, tuple[float, float]]] | None:
     """The quantity of :data:`QUANTITIES` a column's name names, with its units' possible
     values, or ``None``.

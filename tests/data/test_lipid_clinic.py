@@ -66,6 +66,7 @@ def lipid_export() -> pd.DataFrame:
         "Diabetes": rng.choice(["No", "no", "Type 2", "Type 1", "T2DM", "Yes"], N),
         "Prior ASCVD": rng.choice(ASCVD, N),
         "Lipid therapy": rng.choice(THERAPY, N),
+        "Arcus": rng.choice(["No", "Arcus <45", "Yes", "no"], N),
         OUTCOME: np.where(rng.random(N) < p, "Yes", "No"),
     })
 
@@ -158,3 +159,38 @@ def test_near_copies_need_agreement_beyond_rounding_and_many_values():
     Y = np.column_stack([a[:100], a[:100].round(1)])
     Y[:2, 1] += 1
     assert near_duplicate_columns(Y, range(2)) == {}
+
+
+def test_a_prior_event_written_with_its_year_is_read_as_the_event(encoder, export):
+    """"MI 2015", "NSTEMI 2019", "Stroke 2016" …: over thirty answers, the column left out
+    as free text."""
+    levels = encoder.table_.levels("Prior ASCVD")
+    assert encoder.roles_["Prior ASCVD"] == "categorical"
+    assert {"MI", "NSTEMI", "STEMI", "Stroke", "TIA", "PCI", "CABG", "No"} <= set(levels)
+    assert not any(any(ch.isdigit() for ch in lv) for lv in levels)
+    assert "'Prior ASCVD'" in _said(encoder) and "read as the event" in _said(encoder)
+    X = encoder.transform(export)
+    mi = export["Prior ASCVD"].str.startswith("MI ").to_numpy()
+    assert (_column(encoder, X, "Prior ASCVD")[mi] == levels["MI"]).all()
+    # a new patient's event of another year is the same event
+    new = export.iloc[[0, 1]].copy()
+    new["Prior ASCVD"] = ["MI 2024", "Stroke (2023)"]
+    got = _column(encoder, encoder.transform(new), "Prior ASCVD")
+    assert got.tolist() == [levels["MI"], levels["Stroke"]]
+
+
+def test_event_of_leaves_dates_habits_and_plain_years_alone():
+    from sparge.data.event_years import event_of, read_event_years
+    assert event_of("CABG - 2012") == "CABG" and event_of("PCI in 2018") == "PCI"
+    for cell in ("Jan 2015", "2015", "stopped 2015", "since 2010", "No", "dx 2010"):
+        assert event_of(cell) is None, cell
+    # two events with a year are no column of events; a year column is the years'
+    few = pd.DataFrame({"Hx": ["MI 2015", "Stroke 2016"] + ["No"] * 10,
+                        "Year of MI": ["MI 2015", "MI 2016", "MI 2017", "No"]  * 3})
+    assert read_event_years(few).equals(few)
+
+
+def test_a_yes_with_its_note_is_no_named_value(encoder):
+    """"Arcus <45" among "Yes" and "No" was read as the answer "<45"."""
+    assert "<45" not in encoder.table_.levels("Arcus")
+    assert "Arcus <45" in encoder.table_.levels("Arcus")
