@@ -194,3 +194,23 @@ def test_a_yes_with_its_note_is_no_named_value(encoder):
     """"Arcus <45" among "Yes" and "No" was read as the answer "<45"."""
     assert "<45" not in encoder.table_.levels("Arcus")
     assert "Arcus <45" in encoder.table_.levels("Arcus")
+
+
+def test_lipid_lowering_drugs_by_generic_short_and_brand_name(encoder):
+    """"Atorva 40mg" and "atorvastatin 40 mg ON" were two answers; "Leqvio" and
+    "inclisiran", "Ezetrol" and "ezetimibe" were not offered as one; no lipid drug but
+    the four older statins was known."""
+    from sparge.data.drug_combinations import drug_set
+    assert drug_set("Atorva 80 + ezetimibe") == {"atorvastatin", "ezetimibe"}
+    assert drug_set("Nustendi") == {"bempedoic acid", "ezetimibe"}
+    assert drug_set("Repatha 140mg 2-weekly") == {"evolocumab"}
+    assert drug_set("Leqvio 284mg 6-monthly") == {"inclisiran"}
+    assert drug_set("Vazkepa") == drug_set("icosapent ethyl") == {"icosapent ethyl"}
+    assert drug_set("Rosuva 10") == {"rosuvastatin"}
+    levels = encoder.table_.levels("Lipid therapy")
+    assert levels["Atorva 40mg"] == levels["atorvastatin 40 mg ON"]
+    assert levels["Vazkepa"] == levels["icosapent ethyl"]
+    assert levels["Atorva 40mg"] != levels["Atorva 80 + ezetimibe"]  # another regimen
+    said = _said(encoder)
+    for a, b in (("Leqvio 284mg 6-mont…' (", "'inclisiran' ("), ("'Ezetrol' (", "'ezetimibe 10mg' (")):
+        assert a in said and b in said
