@@ -504,3 +504,22 @@ def test_a_few_patients_far_from_the_rest_are_drawn_at_the_frames_edge():
     plain = cohort_map(frame.drop(index=5), title="map")
     assert plain.layout.yaxis.range is None and not plain.layout.annotations
     assert all(t.name != "far from the rest (at the edge)" for t in plain.data)
+
+
+def test_no_missing_share_bar_holds_patients_on_both_sides_of_the_threshold():
+    """Walk-through 90: a bar straddled the 10 % line, 3 of 29 values (10.3 %, left out)
+    beside 2 of 29 (6.9 %, kept)."""
+    import numpy as np
+
+    from sparge.app.plots import patient_missing_hist
+    X = np.ones((60, 29))
+    for i in range(60):
+        X[i, : i % 5] = np.nan  # 0 to 4 of 29 values missing
+    fig = patient_missing_hist(X, 0.1)
+    b = fig.data[0].xbins
+    edges = np.arange(b.start, b.end + b.size, b.size)
+    pct = 100 * np.isnan(X).mean(axis=1)
+    which = np.searchsorted(edges, pct, side="right")
+    for k in np.unique(which):
+        inside = pct[which == k]
+        assert (inside <= 10).all() or (inside > 10).all()
