@@ -384,6 +384,14 @@ _TIME_UNITS = frozenset({"min", "mins", "minutes", "hours"})
 NOT_APPLICABLE_WORDS = frozenset({"not applicable", "n/a", "n.a.", "n/a.", "not relevant",
                                   "does not apply", "not appl", "not appl."})
 _NA_MARKS = frozenset({"n/a", "n.a.", "n/a."})
+#: Cells saying a value could not be calculated from the others: a Friedewald LDL
+#: cholesterol with triglycerides too high (walk-through 90's "TG too high" left 12 of 18
+#: patients with mixed dyslipidaemia out of training). No gap of the patient's record.
+NOT_CALCULABLE = re.compile(
+    r"^(?:(?:tg|tgs|trigs?|triglycerides?)\s*(?:too\s*high|high|>\s*[\d.]+.*|raised)|"
+    r"(?:not|unable\s*to\s*be|unable\s*to|cannot\s*be|can'?t\s*be|can'?t)\s*"
+    r"calc(?:ulated?|ulable|\.)?\b.*|uncalculable|incalculable|not\s*calculable.*|"
+    r"n/?c\s*\(?(?:tg|trigs?).*)$")
 
 
 #: A text column of up to this many times ``max_levels`` answers is judged by its answers
@@ -1932,7 +1940,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         # are not read again (a 467-column table's every column cost 0.3 s)
         written = self._written_not_applicable(X, whole, columns=[
             c for c, tokens in report.missing_tokens.items()
-            if any(norm_key(str(t)) in NOT_APPLICABLE_WORDS for t in tokens)])
+            if any(norm_key(str(t)) in NOT_APPLICABLE_WORDS for t in tokens)] + [
+            s.column for s in report.stray_text
+            if any(NOT_CALCULABLE.search(norm_key(str(e))) for e in s.examples)])
         # once: a drug's level reads the text
         mask = self._not_applicable(X, whole, written=written)
         self._report_structural_gaps(X, report, mask)
@@ -1940,8 +1950,13 @@ class Encoder(TransformerMixin, BaseEstimator):
             counts = written.sum(axis=0)
             said = [f"'{_q(f, 40)}' ({int(n):,})" for f, n in
                     zip(self.feature_names_out_, counts, strict=True) if n]
+            calc = sorted({str(e) for st in report.stray_text for e in st.examples
+                           if NOT_CALCULABLE.search(norm_key(str(e)))})
             report.notes.append(
-                "Cells written 'not applicable' or 'N/A' do not count against a patient's "
+                "Cells written 'not applicable' or 'N/A'"
+                + (f", or saying the value could not be calculated ('{_q(calc[0], 30)}')"
+                   if calc else "")
+                + " do not count against a patient's "
                 f"share of missing values (a value that does not apply is no gap): "
                 f"{', '.join(said[:6])}{' …' if len(said) > 6 else ''}. The model "
                 "completes them like any gap.")
@@ -2084,7 +2099,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 gaps = np.isnan(X[:, j])
                 if (gaps & ~marks).sum() < max(5, 0.05 * gaps.sum()):
                     words = NOT_APPLICABLE_WORDS - _NA_MARKS
-            said = np.fromiter((k in words for k in keys), dtype=bool, count=len(keys))
+            said = np.fromiter((k in words or NOT_CALCULABLE.search(k) is not None
+                                for k in keys), dtype=bool, count=len(keys))
             if not said.any():
                 continue
             hit = np.append(said, False)[codes] & np.isnan(X[:, j])

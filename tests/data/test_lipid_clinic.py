@@ -215,3 +215,26 @@ def test_lipid_lowering_drugs_by_generic_short_and_brand_name(encoder):
     for a, b in (("Leqvio 284mg 6-mont…' (", "'inclisiran' ("),
                  ("'Ezetrol' (", "'ezetimibe 10mg' (")):
         assert a in said and b in said
+
+
+def test_an_ldl_that_could_not_be_calculated_is_no_gap_of_the_patients_record():
+    """"TG too high" in the LDL column: the Friedewald LDL cannot be calculated; as a gap
+    it left most of those 18 patients (mixed dyslipidaemia) out of training."""
+    df = lipid_export()
+    rows = np.arange(6, 300, 15)
+    df.loc[rows, "LDL-C (mmol/L)"] = "TG too high"
+    # each of those patients misses one more value, over the threshold of 10 % alone
+    other = ["Triglycerides (mmol/L)", "HDL-C (mmol/L)"]
+    df.loc[rows, other[0]] = ""
+    df.loc[rows, "Lp(a)"] = "100 nmol/L"
+    df.loc[rows, "HDL-C (mmol/L)"] = "1.1"
+    enc = Encoder(label_column=OUTCOME, id_column="Patient ID",
+                  max_patient_missing=0.1).fit(df)
+    assert enc.keep_patients_[rows].all()
+    # written as a gap, two gaps of 12 values: left out
+    gap = df.replace({"TG too high": ""})
+    assert not Encoder(label_column=OUTCOME, id_column="Patient ID",
+                       max_patient_missing=0.1).fit(gap).keep_patients_[rows].any()
+    said = _said(enc)
+    assert "saying the value could not be calculated ('TG too high')" in said
+    assert "'LDL-C (mmol/L)' (20)" in said
