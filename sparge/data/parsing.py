@@ -202,6 +202,10 @@ _SCALE_TOTAL = re.compile(
 #: with a note and a year, "2 (last 2021)" (walk-through 52's previous admissions).
 _WITH_SEVERITY = re.compile(r"\s*(\d{1,3}(?:\.\d+)?)\s*[(\[]\s*([A-Za-z][A-Za-z \-]{0,24}"
                             r"(?:\s?(?:19|20)\d\d)?)\s*[)\]]\s*")
+#: A score's band in words with the score in brackets after it, "Definite (9)" (walk-
+#: through 90's Dutch Lipid Clinic Network score: set to missing beside "7 (probable)").
+_SEVERITY_FIRST = re.compile(r"\s*([A-Za-z][A-Za-z \-]{0,24}?)\s*[(\[]\s*(\d{1,3}(?:\.\d+)?)"
+                             r"\s*[)\]]\s*")
 #: A scale's total with its severity in words after it, "NIHSS 14 (moderate)": the part
 #: before the brackets (letters only inside them, bounded).
 _SEVERITY_AFTER = re.compile(r"(.{1,40}?\d) ?[(\[] ?[A-Za-z][A-Za-z \-]{0,24}[)\]] ?")
@@ -660,8 +664,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
     """A number written in one of the forms a clinic's export uses for a plain number: a
     score out of ``out_of`` ("14/27": 14; the column's :func:`score_maximum`), a number
     in words ("seven": 7), a rating scale's total after its name ("GCS 14", "PHQ9: 14"),
-    a score with its severity in words ("14 (moderate)"), a count with its word ("5
-    previous") or as times ("x2"), an ordinal ("41st", "16th centile": a centile), a
+    a score with its severity in words ("14 (moderate)", "Definite (9)"), a count with
+    its word ("5 previous") or as times ("x2"), an ordinal ("41st", "16th centile": a centile), a
     count with its share in brackets ("350 (22%)": 350) or after its name ("CD4 350");
     else ``None``."""
     if out_of is not None and (m := _FRACTION.fullmatch(cell)) and int(m.group(2)) == out_of:
@@ -678,6 +682,9 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
         return float(s.group(1))  # "NIHSS 14 (moderate)": a scale's total and its severity
     if (m := _WITH_SEVERITY.fullmatch(cell)) and unit_key(m.group(2)) not in KNOWN_UNITS:
         return float(m.group(1))
+    if (m := _SEVERITY_FIRST.fullmatch(cell)) and unit_key(m.group(1)) not in KNOWN_UNITS \
+            and unit_key(m.group(1)) not in _NOT_UNITS:
+        return float(m.group(2))  # "Definite (9)"
     if m := _WITH_SHARE.fullmatch(cell) or _NAMED_COUNT.fullmatch(cell) or \
             _TIMES_BEFORE.fullmatch(cell):
         return float(m.group(1))

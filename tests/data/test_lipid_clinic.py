@@ -238,3 +238,19 @@ def test_an_ldl_that_could_not_be_calculated_is_no_gap_of_the_patients_record():
     said = _said(enc)
     assert "saying the value could not be calculated ('TG too high')" in said
     assert "'LDL-C (mmol/L)' (20)" in said
+
+
+def test_a_score_after_its_band_in_words_is_read():
+    """DLCN "Definite (9)" was set to missing while "7 (probable)" was read as 7."""
+    from sparge.data.parsing import plain_number
+    assert plain_number("Definite (9)") == 9 and plain_number("7 (probable)") == 7
+    assert plain_number("mg (5)") is None  # a unit is no band
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"DLCN score": rng.choice(["3", "5", "7 (probable)", "Definite (9)",
+                                                 "2", "6"], 80),
+                       "Age": rng.integers(30, 80, 80).astype(str),
+                       OUTCOME: rng.choice(["Yes", "No"], 80)})
+    enc = Encoder(label_column=OUTCOME)
+    X = enc.fit_transform(df)
+    definite = (df["DLCN score"] == "Definite (9)").to_numpy()
+    assert (_column(enc, X, "DLCN score")[definite] == 9).all()
