@@ -466,6 +466,12 @@ def test_a_value_written_as_a_limit_is_named_as_written_and_not_called_a_typo():
     # one plain value among limits: the question stays
     both = questioned_values([3000.0, 9000.0], ref, written={"Ferritin (ng/mL)": ">3000"})
     assert "a typo, or other units?" in questioned_message(both.values())
+    # a limit the training patients' cells wrote too is no value outside training
+    # (walk-through 90: TSH "<0.1" questioned, written so for 8 training patients)
+    tsh = pd.DataFrame({"TSH (mU/L)": np.r_[np.exp(rng.normal(np.log(2), 0.4, 300)),
+                                            [0.1] * 8]})
+    assert questioned_values([0.1], tsh, written={"TSH (mU/L)": "<0.1"}) == {}
+    assert list(questioned_values([0.01], tsh, written={"TSH (mU/L)": "<0.01"})) == [0]
 
 
 def test_unread_values_name_each_patients_cells_read_as_missing():
