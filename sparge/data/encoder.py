@@ -1092,6 +1092,14 @@ class Encoder(TransformerMixin, BaseEstimator):
                 pairs = [p for p in two_way_pairs(table, [col]).get(col, [])  # column
                          if same_answer(p[0], p[1], col)]
                 paired = {a for a, _ in pairs} | {b for a, b in pairs}
+                # "N" beside "No" (and "Y" beside "Yes") in a column read as no yes/no
+                # scale: walk-through 91's Prior ASCVD, event kinds with No and N
+                keyed = {norm_key(lv): lv for lv in levels}
+                pairs += [[keyed[short], keyed[full]] for short, full in
+                          (("n", "no"), ("y", "yes")) if short in keyed and full in keyed
+                          and levels[keyed[short]] != levels[keyed[full]]
+                          and not paired & {keyed[short], keyed[full]}]
+                paired = {a for a, _ in pairs} | {b for a, b in pairs}
                 pairs += [p for p in spelling_pairs(list(levels),
                                                       spellings(df[col])[1])
                           if not paired & set(p) and levels[p[0]] != levels[p[1]]]
@@ -1601,6 +1609,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         learned: dict[str, str] = {}
         converted: dict[str, dict[str, tuple[float, float]]] = {}
         self._left_units: dict[str, set[str]] = {}  # said by the warning, not as text
+        self._left_unit_rows: dict[str, list[int]] = {}  # their cells' rows
         left_out = set(reasons.get("mixed units", []))
         for col in df.columns:
             if roles[col] != "numeric" and col not in left_out:
@@ -1943,10 +1952,33 @@ class Encoder(TransformerMixin, BaseEstimator):
             if any(norm_key(str(t)) in NOT_APPLICABLE_WORDS for t in tokens)] + [
             s.column for s in report.stray_text
             if any(NOT_CALCULABLE.search(norm_key(str(e))) for e in s.examples)])
+        # a value in a unit that cannot be converted is the patient's, set to missing by
+        # the reading: no gap of the record (walk-through 91 left 23 of 73 patients with
+        # an Lp(a) in mg/dL out of training, twice the others' share)
+        unread = None
+        for f, rows in getattr(self, "_left_unit_rows", {}).items():
+            if f in self.feature_names_out_ and rows:
+                unread = np.zeros(X.shape, bool) if unread is None else unread
+                j = self.feature_names_out_.index(f)
+                rows = np.asarray(rows, dtype=int)
+                unread[rows[rows < len(X)], j] = True
+        if unread is not None:
+            unread &= np.isnan(X)
+            written = unread if written is None else written | unread
         # once: a drug's level reads the text
         mask = self._not_applicable(X, whole, written=written)
         self._report_structural_gaps(X, report, mask)
-        if written is not None:
+        if unread is not None and unread.any():
+            counts = unread.sum(axis=0)
+            said = [f"'{_q(f, 40)}' ({int(n):,})" for f, n in
+                    zip(self.feature_names_out_, counts, strict=True) if n]
+            report.notes.append(
+                "Values set to missing for their unit (no conversion to the column's) do "
+                "not count against a patient's share of missing values (the patient has "
+                f"the value): {', '.join(said[:6])}{' …' if len(said) > 6 else ''}. The "
+                "model completes them like any gap.")
+            written = written & ~unread
+        if written is not None and written.any():
             counts = written.sum(axis=0)
             said = [f"'{_q(f, 40)}' ({int(n):,})" for f, n in
                     zip(self.feature_names_out_, counts, strict=True) if n]
@@ -2352,6 +2384,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 left = getattr(self, "_left_units", {}).get(col) if not new else None
                 if left:  # cells in a unit the fit's warning names once (walk-through
                     # 59: "0.4l" was said twice, as text and as a unit not converted)
+                    self._left_unit_rows[col] = [
+                        r for r, c in info["bad"] if unit_key(written_unit(c) or "") in left]
                     info = {**info, "bad": [(r, c) for r, c in info["bad"]
                                             if unit_key(written_unit(c) or "") not in left]}
                 self._report_numeric(col, info, report, unit, unpack_rows(
