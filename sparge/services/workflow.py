@@ -1088,8 +1088,12 @@ def questioned_values(values, reference: pd.DataFrame, encoder: Encoder | None =
         # a limit the training patients' own cells write ("<0.1" read as 0.1): the lab's
         # measuring range, no value outside training (walk-through 90's TSH "<0.1" was
         # questioned, written so for 8 training patients and left out of the range as far)
-        if limit and np.isclose(reference.iloc[:, j].to_numpy(dtype=float), v[j]).any():
-            continue
+        if limit:
+            own = reference.iloc[:, j].to_numpy(dtype=float)
+            # ... or within every training value, the far ones too ("<0.05" read as 0.05
+            # beside a new "<0.1": walk-through 91)
+            if np.isclose(own, v[j]).any() or np.nanmin(own) <= v[j] <= np.nanmax(own):
+                continue
         # impossible in the column's unit, possible in another: a temperature of 38.9 in
         # a °F column whose training patients include 130 unconverted °C values
         # (walk-through 27), within their range

@@ -475,6 +475,9 @@ def test_a_value_written_as_a_limit_is_named_as_written_and_not_called_a_typo():
                                             [0.1] * 8]})
     assert questioned_values([0.1], tsh, written={"TSH (mU/L)": "<0.1"}) == {}
     assert list(questioned_values([0.01], tsh, written={"TSH (mU/L)": "<0.01"})) == [0]
+    lower = tsh.copy()
+    lower.iloc[:2, 0] = 0.05  # two training patients' "<0.05"
+    assert questioned_values([0.1], lower, written={"TSH (mU/L)": "<0.1"}) == {}
 
 
 def test_unread_values_name_each_patients_cells_read_as_missing():
