@@ -317,7 +317,7 @@ def abbreviation_note(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str
         # every pair up to 8 (three hid "iv"/"4" and "NYHA-3"/"NYHA III" in
         # walk-through 21), and how many more
         found.append(f"'{_q(col)}': " + ", ".join(
-            f"'{_q(a, 20)}' ({n.get(norm_key(a), 0):,}) and "
+            f"'{_q(a, 30)}' ({n.get(norm_key(a), 0):,}) and "
             f"'{_q(b, 30)}' ({n.get(norm_key(b), 0):,})" for a, b in pairs[:8])
             + (f" and {len(pairs) - 8} more pairs" if len(pairs) > 8 else ""))
     if not found:
