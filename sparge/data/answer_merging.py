@@ -127,14 +127,8 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     (True, False)
     >>> same_answer("Type II", "type 2", "Diagnosis"), same_answer("IV", "4", "Route")
     (True, False)
-    >>> same_answer("N", "No", "Prior ASCVD")
-    True
     """
     a, b = norm_key(answer), norm_key(other)
-    # "N" beside "No", "Y" beside "Yes", in any column (walk-through 91's "Prior ASCVD",
-    # event kinds with No, N and none, read as no yes/no column: N stayed apart)
-    if {a, b} in ({"n", "no"}, {"y", "yes"}):
-        return True
     # the same words but for an apostrophe or a British spelling ("Hashimotos" and
     # "Hashimoto's", "goitre" and "goiter", walk-through 89)
     if a != b and re.search(r"[a-z]{2}", a) and spelling_key(a) == spelling_key(b):

@@ -429,10 +429,11 @@ def unconverted_message(col: str, plan: UnitPlan, units: ColumnUnits) -> str:
            f": no exact conversion to '{_q(plan.target, 20)}' is known for them")
     if plan.by_majority:
         kept = units.written.get(unit_key(plan.target))
+        others = " or ".join("'" + _q(u.shown, 20) + "'" for u in left)
         return (f"Column '{_q(col)}' mixes units: it is read in '{_q(plan.target, 20)}', the "
                 f"unit of most of its cells ({kept.count if kept else 0}), and its cells in "
                 f"{shown} were set to missing{why}. A new patient's value in "
-                f"{' or '.join(repr(_q(u.shown, 20)) for u in left)} is set to missing too. "
+                f"{others} is set to missing too. "
                 f"Give the column in '{_q(plan.target, 20)}' for every patient (a new "
                 "measurement) and load the file again to keep them.")
     return (f"Column '{_q(col)}' mixes units: it is read in '{_q(plan.target, 20)}', the "
