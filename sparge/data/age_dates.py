@@ -132,6 +132,14 @@ def _nearer(other: np.ndarray, ages: np.ndarray, written: np.ndarray,
     return (abs(a - w) - abs(o - w)) * days_per_unit / AGE_UNITS["years"] > MEDIAN_GAP
 
 
+def _whole_ages(written: pd.Series) -> bool:
+    """Whether the ages a column writes (its cells other than dates) are whole numbers:
+    at least :data:`MIN_DATES` of them, none with a fraction."""
+    numbers = pd.to_numeric(written.str.extract(_LEADING_NUMBER)[0], errors="coerce")
+    numbers = numbers[numbers.notna()].to_numpy(dtype=float)
+    return bool(numbers.size >= MIN_DATES and np.all(numbers == np.round(numbers)))
+
+
 def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
     """The table with the dates written in a column of ages rewritten as the age at the
     event's date (:func:`event_date_column`), in the column's unit (years unless its name
@@ -196,6 +204,10 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
         read = dated & np.isfinite(ages)
         if not read.any():
             continue
+        # in completed years (months, days) where the column writes whole ages: a 63.4
+        # among 63s and 64s (walk-through 91) is no age a clinic writes, and a patient
+        # is 63 until the birthday
+        ages = np.where(read & _whole_ages(text[~dated]), np.floor(ages + 1e-9), ages)
         out = _rewritten(out, df, col, read, ages)
         first = int(np.flatnonzero(read)[0])
         at_said = (f"'{_q(at)}'" if when == "__at__" else
