@@ -62,6 +62,10 @@ EMPTY_AS_NO = "(empty: read as No)"
 #: ... and the answer for a patient whose answer is not known there (walk-through 72:
 #: a post-operative delirium cannot be known at admission, and the form offered only No)
 NOT_KNOWN = "(not known)"
+#: The help of a categorical field, which takes a typed answer too.
+TYPED_ANSWER_HELP = ("Pick an answer, or type one as the record writes it and press Enter "
+                     "(\"MI 2021\", \"atorva 40mg\"): it is read as a cell of an uploaded "
+                     "file is, and what cannot be read is said above the look-alikes.")
 model, encoder = ss.model, ss.get("model_encoder")
 
 
@@ -193,10 +197,14 @@ else:
                             "(missing)"
                         # the merged spellings shown, so typing "Aricept" finds
                         # Donepezil (walk-through 63)
+                        # ... or an answer typed as the record writes it, read as a
+                        # file's cell is: "MI 2021" is "MI" (walk-through 91 typed it
+                        # and found nothing)
                         values[col] = target.selectbox(
                             label_text(col), [empty, *([NOT_KNOWN] if empty == EMPTY_AS_NO
                                                        else []), *labels], key=key,
-                            format_func=lambda a, lab=labels: lab.get(a, a))
+                            format_func=lambda a, lab=labels: lab.get(a, a),
+                            accept_new_options=True, help=TYPED_ANSWER_HELP)
                     else:
                         # the unit in the label: a hint's was cut at 800 px and went
                         # once a value was typed (walk-through 23). Text, read as a

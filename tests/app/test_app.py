@@ -295,6 +295,39 @@ def test_the_forms_notes_name_no_csv_line():
     assert "CSV line" not in said
 
 
+def test_an_answer_typed_in_the_form_is_read_as_a_files_cell_is(monkeypatch):
+    """Walk-through 91 typed "MI 2021" in a list of answers and found nothing: a
+    categorical field takes a typed answer, read as an uploaded file's cell ("yes" as
+    "Yes"); one it cannot read is named with the answers it accepts."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    from streamlit.testing.v1 import element_tree
+
+    def typed_state(self):
+        """What the browser sends for a typed answer (AppTest knows only the options)."""
+        ws = WidgetState()
+        ws.id = self.id
+        if self.value is not None:
+            ws.string_value = element_tree._format_value_for_widget(self.format_func,
+                                                                     self.value)
+        return ws
+
+    monkeypatch.setattr(element_tree.Selectbox, "_widget_state", property(typed_state))
+    at = start("pages/new_patient.py")
+    names = at.session_state["model"].feature_names()
+    diabetes = at.selectbox(key=f"np_f_{names.index('Diabetes')}")
+    assert diabetes.proto.accept_new_options
+    at.text_input(key=f"np_f_{names.index('Age (years)')}").input("61")
+    at.session_state[f"np_f_{names.index('Diabetes')}"] = "yes"
+    at.session_state[f"np_f_{names.index('Religion')}"] = "Bananas"
+    find(at).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    comp = shown_table(at, "This patient")
+    assert comp.loc["Diabetes", "This patient"] == "Yes"
+    said = texts(at)
+    assert "'Bananas'" in said and "'Christian/Catholic'" in said, said
+    assert "CSV line" not in said
+
+
 def test_new_patient_form():
     at = start("pages/new_patient.py")
     names = at.session_state["model"].feature_names()
