@@ -32,6 +32,7 @@ from sparge.data.answer_merging import (
     merged_summary,
     pair_label,
     pairs_table,
+    type_losing_pairs,
 )
 from sparge.data.column_guess import (
     guess_columns,
@@ -472,9 +473,9 @@ with current:
                 _again(done + "; the table was encoded again.", **changes)
         if merged:  # merged by default (walk-through 78: "F" and "Female" split look-alikes)
             n_merged = sum(len(p) for p in merged.values())
-            if st.button(f"Keep these answers apart: {n_merged:,} pair"
-                         f"{'s' if n_merged != 1 else ''} written two ways in "
-                         f"{quoted_names(list(merged))}, read as one by default",
+            if st.button(f"Keep apart the {n_merged:,} pair"
+                         f"{'s' if n_merged != 1 else ''} read as one answer by default "
+                         f"(in {quoted_names(list(merged))})",
                          key="keep_spellings_apart",
                          help="The same answer written two ways ('F' and 'Female' in a Sex "
                               "column, 'Ex' and 'ex-smoker', 'Type II' and 'type 2') is one "
@@ -490,14 +491,23 @@ with current:
             apart_key = f"merge_apart_{id(cohort)}"
             labels = [pair_label(c, a, b) for c, ps in rep.answers_two_ways.items()
                       for a, b in ps]
+            # a condition's types that would become one answer ("Type 1" and "Type 2"
+            # into "Yes") start kept apart: walk-throughs 90 and 91 lost the type in one
+            # click; merged when the user takes them off the list
+            losing = type_losing_pairs(rep.answers_two_ways)
             if apart_key not in ss:  # kept apart before a merge: still (walk-through 49)
-                remembered = ss.get("merge_kept_apart", {}).get(ss.cohort_name, [])
-                ss[apart_key] = [lb for lb in remembered if lb in labels]
+                remembered = ss.get("merge_kept_apart", {}).get(ss.cohort_name)
+                ss[apart_key] = losing if remembered is None else \
+                    [lb for lb in remembered if lb in labels]
             pairs = chosen_pairs(rep.answers_two_ways, ss[apart_key])
             n_pairs = sum(len(p) for p in pairs.values())
-            if st.button(f"Merge the answers written two ways ({n_pairs:,} "
-                         f"pair{'s' if n_pairs != 1 else ''}"
-                         + (f" of {n_all:,})" if n_pairs < n_all else ")"),
+            # "more": not the pairs merged by default, which the button above keeps
+            # apart (walk-through 91 read two "6 pairs" buttons as one list)
+            if st.button(f"Merge {n_pairs:,}{' more' if merged else ''} "
+                         f"pair{'s' if n_pairs != 1 else ''} that may be one answer "
+                         "written two ways"
+                         + (f" ({n_all - n_pairs:,} kept apart)" if n_pairs < n_all
+                            else ""),
                          key="merge_two_ways", disabled=not n_pairs,
                          help="Each pair listed below takes the code of its second answer "
                               "('f' that of 'Female'), and the table is encoded again. "
@@ -514,6 +524,12 @@ with current:
             with st.expander(f"The {n_all:,} pair{'s' if n_all != 1 else ''} it merges"
                              + (f" ({n_all - n_pairs:,} kept apart)" if n_pairs < n_all
                                 else "")):
+                if losing:
+                    st.caption("Kept apart until you take them off the list: "
+                               + md_escape("; ".join(losing), 600) + ". Merged, answers "
+                               "naming different types of a condition would become one "
+                               "answer, and the model could no longer tell the types "
+                               "apart.")
                 st.multiselect(
                     "Keep apart (not merged)", labels, key=apart_key,
                     help="Pairs that are not one answer written two ways: they keep their "

@@ -168,7 +168,8 @@ def merged_note(pairs_by_column: Mapping[str, list[list[str]]]) -> str:
     return ("Answers written two ways read as one answer (the same words in other "
             "spellings): " + "; ".join(parts[:8])
             + (f"; … (+{len(parts) - 8} columns)" if len(parts) > 8 else "")
-            + ". The Data page's 'Keep these answers apart' undoes it.")
+            + ". The Data page's 'Keep apart the … read as one answer by default' "
+            "undoes it.")
 
 
 def pair_label(column: str, answer: str, into: str) -> str:
@@ -199,6 +200,62 @@ def chosen_pairs(pairs_by_column: Mapping[str, list[list[str]]], kept_apart
         kept = [list(p) for p in pairs if pair_label(col, p[0], p[1]) not in skip]
         if kept:
             out[col] = kept
+    return out
+
+
+#: The type of a condition an answer names: diabetes' "Type 1", "T2DM", "IDDM", "type II",
+#: "DM2", "gestational" (a pair's side, loose text).
+_TYPE_NAMED = (
+    (re.compile(r"\btype\s*[-_]?\s*(?:1|i)\b|\bt1\s*d|\bdm\s*(?:type\s*)?1\b|"
+                r"(?<!n)iddm", re.IGNORECASE), "1"),
+    (re.compile(r"\btype\s*[-_]?\s*(?:2|ii)\b|\bt2\s*d|\bdm\s*(?:type\s*)?2\b|"
+                r"niddm", re.IGNORECASE), "2"),
+    (re.compile(r"gestational|\bgdm\b", re.IGNORECASE), "gestational"),
+)
+
+
+def named_type(answer: str) -> str | None:
+    """The type of a condition ``answer`` names ("1", "2", "gestational"), or ``None``.
+
+    Examples
+    --------
+    >>> [named_type(a) for a in ["Type 1", "T2DM", "type II", "NIDDM", "Yes", "DM 2"]]
+    ['1', '2', '2', '2', None, '2']
+    """
+    hits = {kind for pattern, kind in _TYPE_NAMED if pattern.search(str(answer))}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def type_losing_pairs(pairs_by_column: Mapping[str, list[list[str]]]) -> list[str]:
+    """The :func:`pair_label` of the pairs that would lose a condition's type: answers of
+    two or more types ("Type 1", "Type 2") that a merge would all make one answer ("Yes"),
+    directly or through another pair ("T2DM" into "Type 2" into "Yes").
+
+    Walk-throughs 90 and 91 merged "Type 1" and "Type 2" into "Yes" with one click, and the
+    model no longer told the types apart; walk-through 56 asked for a diabetes' types to be
+    offered with its yes. They are offered, kept apart until the user merges them.
+    """
+    out = []
+    for col, pairs in pairs_by_column.items():
+        into = {str(a): str(b) for a, b in pairs}
+
+        def end(answer: str, into: dict[str, str] = into) -> str:
+            seen = {answer}
+            while answer in into and into[answer] not in seen:
+                answer = into[answer]
+                seen.add(answer)
+            return answer
+
+        types_at: dict[str, set[str]] = {}
+        for a, _ in pairs:
+            kind = named_type(a)
+            if kind is not None:
+                types_at.setdefault(end(str(a)), set()).add(kind)
+        for a, b in pairs:
+            kind, target = named_type(a), end(str(a))
+            if kind is not None and named_type(b) != kind and \
+                    len(types_at.get(target, ())) > 1:
+                out.append(pair_label(col, a, b))
     return out
 
 

@@ -100,7 +100,8 @@ def test_a_pair_kept_apart_is_not_merged():
     assert "Referral: 'Neuro' into 'Neurology'" in apart.options
     apart.set_value(["Referral: 'Neuro' into 'Neurology'"]).run()
     assert not at.exception
-    assert "(1 pair of 2)" in at.button(key="merge_two_ways").label
+    assert at.button(key="merge_two_ways").label == \
+        "Merge 1 pair that may be one answer written two ways (1 kept apart)"
     listed = next(d.value for d in at.dataframe if "Merged into" in d.value.columns)
     assert listed["Answer"].tolist() == ["Cardio"]
     at.button(key="merge_two_ways").click().run()
@@ -111,7 +112,43 @@ def test_a_pair_kept_apart_is_not_merged():
     apart = next(m for m in at.multiselect if m.key.startswith("merge_apart_"))
     assert apart.value == ["Referral: 'Neuro' into 'Neurology'"]
     button = at.button(key="merge_two_ways")
-    assert "(0 pairs of 1)" in button.label and button.disabled
+    assert button.label.startswith("Merge 0 pairs") and button.disabled
+
+
+def test_a_conditions_types_are_offered_but_start_kept_apart():
+    """Walk-throughs 90 and 91: "Type 1" and "Type 2" were merged into "Yes" in one click,
+    and the model lost the type. They are offered (walk-through 56 asked for that), kept
+    apart until the user takes them off the list; the other pairs merge; the buttons say
+    which pairs they act on (walk-through 91 read two "6 pairs" buttons)."""
+    at, _ = _encoded_with("diabetes.csv",
+                          **{"Diabetes status": ["No", "Type 1", "Type 2", "Yes", "T2DM",
+                                                 "Type 2"]},
+                          Sex=["F", "Female", "M", "Male"],
+                          Referral=["Cardio", "Cardiology", "Neuro", "Neurology"])
+    enc = at.session_state["cohort"].encoder
+    assert enc.report_.answers_two_ways["Diabetes status"] == [["Type 1", "Yes"], ["Type 2", "Yes"]]
+    apart = next(m for m in at.multiselect if m.key.startswith("merge_apart_"))
+    assert apart.value == ["Diabetes status: 'Type 1' into 'Yes'",
+                           "Diabetes status: 'Type 2' into 'Yes'"]
+    assert any("could no longer tell the types apart" in c.value for c in at.caption)
+    merge = at.button(key="merge_two_ways")
+    assert merge.label == "Merge 2 more pairs that may be one answer written two ways " \
+                          "(2 kept apart)"
+    assert at.button(key="keep_spellings_apart").label.startswith("Keep apart the 3 pairs")
+    merge.click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    levels = at.session_state["cohort"].encoder.table_.levels("Diabetes status")
+    assert len({levels["Type 1"], levels["Type 2"], levels["Yes"]}) == 3
+    assert levels["T2DM"] == levels["Type 2"]
+    levels = at.session_state["cohort"].encoder.table_.levels("Referral")
+    assert levels["Cardio"] == levels["Cardiology"]
+    # taken off the list, they merge
+    apart = next(m for m in at.multiselect if m.key.startswith("merge_apart_"))
+    apart.set_value([]).run()
+    at.button(key="merge_two_ways").click().run()
+    assert not at.exception
+    levels = at.session_state["cohort"].encoder.table_.levels("Diabetes status")
+    assert levels["Type 1"] == levels["Type 2"] == levels["Yes"]
 
 
 def test_one_answer_written_two_ways_is_merged_by_default_and_kept_apart_in_one_click():
@@ -126,7 +163,8 @@ def test_one_answer_written_two_ways_is_merged_by_default_and_kept_apart_in_one_
     assert levels["F"] == levels["Female"] == 1 and levels["M"] == levels["Male"] == 2
     assert any("'Sex' 'F' as 'Female', 'M' as 'Male'" in n for n in enc.report_.notes)
     button = at.button(key="keep_spellings_apart")
-    assert "2 pairs written two ways in 'Sex'" in button.label.replace("\\", "")
+    assert button.label.replace("\\", "") == \
+        "Keep apart the 2 pairs read as one answer by default (in 'Sex')"
     button.click().run()
     assert not at.exception, [e.value for e in at.exception]
     enc = at.session_state["cohort"].encoder

@@ -279,3 +279,23 @@ def test_n_beside_no_is_one_answer_in_any_column():
                        OUTCOME: rng.choice(["Yes", "No"], 120)})
     levels = Encoder(label_column=OUTCOME).fit(df).table_.levels("Prior ASCVD")
     assert levels["N"] == levels["No"] != levels["MI"]
+
+
+def test_pairs_that_would_lose_a_conditions_type_are_named(encoder):
+    """Walk-through 90 #7: "Type 1" and "Type 2" both offered into "Yes": the pairs that
+    would make a condition's types one answer are named (the Data page keeps them apart
+    until the user merges them); a spelling of one type into it ("T2DM" into "Type 2")
+    and a column's other pairs are not."""
+    from sparge.data.answer_merging import named_type, type_losing_pairs
+
+    pairs = encoder.report_.answers_two_ways
+    assert pairs["Diabetes"] == [["Type 1", "Yes"], ["Type 2", "Yes"]]
+    assert type_losing_pairs(pairs) == ["Diabetes: 'Type 1' into 'Yes'",
+                                        "Diabetes: 'Type 2' into 'Yes'"]
+    # through a chain, and one type alone loses nothing
+    assert type_losing_pairs({"DM": [["T2DM", "Type 2"], ["Type 2", "Yes"],
+                                     ["IDDM", "Yes"]]}) == [
+        "DM: 'Type 2' into 'Yes'", "DM: 'IDDM' into 'Yes'"]
+    assert type_losing_pairs({"DM": [["T2DM", "Type 2"], ["Type 2", "Yes"]]}) == []
+    assert [named_type(a) for a in ["type II", "NIDDM", "GDM", "Type 2 / type 1"]] == [
+        "2", "2", "gestational", None]
