@@ -59,6 +59,7 @@ from sparge.services.workflow import (
     far_lookalikes_message,
     identical_lookalikes_message,
     leak_caution,
+    lookalikes_heldout,
     outcome_share_caption,
     outcome_shares,
 )
@@ -481,15 +482,18 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     if caution:
         st.warning(md_escape(caution, max_len=800))
     if len(shares):
-        st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model)),
-                        width="stretch", key=f"{key}_outcomes",
-                        config=SMALL_CHART)
         check = current_check()
         conditioned = match is not None and bool(match.applied)
+        reliability = check_reliability(check) if check is not None and not conditioned \
+            else None
+        # what such a share meant for the held-out patients, drawn beside its bar
+        st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model),
+                                          heldout=lookalikes_heldout(table, reliability)),
+                        width="stretch", key=f"{key}_outcomes",
+                        config=SMALL_CHART)
         q = np.asarray(query_values, dtype=float).ravel()
         said = outcome_share_caption(
-            table, check_reliability(check) if check is not None and not conditioned
-            else None, conditioned=conditioned and check is not None,
+            table, reliability, conditioned=conditioned and check is not None,
             measured=(int(np.isfinite(q).sum()), int(q.size)))
         if said:
             st.caption(md_escape(said, 900))

@@ -654,23 +654,44 @@ def category_colours(values, order=None) -> dict[str, str]:
     return out
 
 
-def outcome_share_bar(shares: pd.Series, order=None) -> go.Figure:
+def outcome_share_bar(shares: pd.Series, order=None, heldout=None) -> go.Figure:
     """Share of each outcome among the look-alikes (horizontal bars fit narrow screens).
 
     ``order``: every outcome in the map's order, so each bar has its outcome's map colour.
+    ``heldout``: what such a share meant in the held-out check
+    (:class:`~sparge.services.workflow.HeldoutShare`), drawn on its outcome's row as a
+    marker with its 95 % interval: walk-through 91 read a 100 % bar, and beside it, in a
+    caption, that 10 % of such held-out patients had the outcome.
     """
     labels = [plot_text(v, 30) for v in shares.index]
     colours = category_colours(shares.index, order)
     fig = go.Figure(go.Bar(y=labels, x=100 * np.asarray(shares.values, dtype=float),
                            orientation="h", text=[f"{100 * v:.0f}%" for v in shares.values],
-                           textposition="auto",
+                           textposition="auto", name="Look-alikes",
                            marker_color=[colours[str(v)] for v in shares.index],
-                           hovertemplate="%{y}: %{x:.0f}%<extra></extra>"))
+                           hovertemplate="%{y}: %{x:.0f}% of the look-alikes<extra></extra>"))
+    shown = heldout is not None and str(heldout.outcome) in {str(v) for v in shares.index}
+    if shown:
+        pct = 100 * heldout.share
+        fig.add_trace(go.Scatter(
+            y=[plot_text(heldout.outcome, 30)], x=[pct], mode="markers+text",
+            name="Held-out patients with such look-alikes (95 % interval)",
+            text=[f"{pct:.0f}%"], textposition="top center",
+            marker={"symbol": "diamond", "size": 13, "color": "#222222",
+                    "line": {"color": "white", "width": 1.5}},
+            error_x={"type": "data", "symmetric": False, "color": "#222222",
+                     "array": [100 * heldout.high_ci - pct],
+                     "arrayminus": [pct - 100 * heldout.low_ci], "thickness": 2},
+            hovertemplate=(f"Of {heldout.patients} held-out patients with such look-alikes, "
+                           "%{x:.0f}% had it<extra></extra>")))
     head, top = _title("Outcomes among the look-alikes")
     fig.update_layout(title=head, xaxis_title="% of look-alikes",
                       xaxis={"range": [0, 100]},
                       # outcomes written "0" and "1" are names, not a scale
                       yaxis={"automargin": True, "type": "category"},
-                      height=100 + 36 * len(shares),
-                      margin={"l": 10, "r": 10, "t": top, "b": 40})
+                      showlegend=shown,
+                      legend={"orientation": "h", "yref": "container", "yanchor": "bottom",
+                              "y": 0, "x": 0, "font": {"size": 11}},
+                      height=100 + 36 * len(shares) + (50 if shown else 0),
+                      margin={"l": 10, "r": 10, "t": top, "b": 40 + (50 if shown else 0)})
     return fig

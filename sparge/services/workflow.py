@@ -822,8 +822,41 @@ def outcome_shares(table: pd.DataFrame) -> pd.Series:
     return table["outcome"].value_counts(normalize=True)
 
 
-def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count: int,
-                           n: int, min_patients: int = 10) -> str | None:
+class HeldoutShare(NamedTuple):
+    """What a share of look-alikes with an outcome meant in the held-out check.
+
+    Attributes
+    ----------
+    outcome : str
+        The outcome.
+    share, low_ci, high_ci : float
+        The share of those held-out patients who had it, and its 95 % interval (0 to 1).
+    patients : int
+        Held-out patients read (the band's, or the pooled bands').
+    low, high : int
+        The band of look-alike counts read (pooled when the count's own was too small).
+    own : int
+        Held-out patients in the count's own band.
+    alone : str
+        The count's own band ("10", "8–9").
+    base : float
+        Percent of all held-out patients who had the outcome.
+    """
+
+    outcome: str
+    share: float
+    low_ci: float
+    high_ci: float
+    patients: int
+    low: int
+    high: int
+    own: int
+    alone: str
+    base: float
+
+
+def heldout_share(reliability: pd.DataFrame | None, outcome: str, count: int, n: int,
+                  min_patients: int = 10) -> HeldoutShare | None:
     """What ``count`` of ``n`` look-alikes with ``outcome`` meant for the held-out patients
     of the Model page's check (``reliability``: :func:`~sparge.services.lookalike_check.
     check_reliability`), or ``None``: no check, a check of another number of look-alikes,
@@ -856,16 +889,40 @@ def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count
                if "repeats" in bands else 1.0)
     base = 100 * rel["had"].sum() / max(int(rel["patients"].sum()), 1)
     lo, hi = repeat_interval(had, patients, repeats)
-    low, high = int(bands["low"].iloc[0]), int(bands["high"].iloc[-1])
-    span = f"{low}–{high}" if low != high else f"{low}"
     b = rel.iloc[int(at[0])]
     alone = f"{b['low']}–{b['high']}" if b["low"] != b["high"] else f"{b['low']}"
-    pooled = (f"; only {own} had {alone}, too few to read alone" if len(bands) > 1 else "")
+    return HeldoutShare(str(outcome), had / patients, float(lo), float(hi), patients,
+                        int(bands["low"].iloc[0]), int(bands["high"].iloc[-1]),
+                        own if len(bands) > 1 else patients, alone, float(base))
+
+
+def heldout_share_sentence(reliability: pd.DataFrame | None, outcome: str, count: int,
+                           n: int, min_patients: int = 10) -> str | None:
+    """:func:`heldout_share` in words, or ``None`` where it gives none."""
+    r = heldout_share(reliability, outcome, count, n, min_patients)
+    if r is None:
+        return None
+    span = f"{r.low}–{r.high}" if r.low != r.high else f"{r.low}"
+    pooled = (f"; only {r.own} had {r.alone}, too few to read alone"
+              if r.own != r.patients else "")
     return (f"What such a share meant in this cohort's held-out check (Model page): "
-            f"{100 * had / patients:.0f} % of the {patients} held-out patients whose {n} "
+            f"{100 * r.share:.0f} % of the {r.patients} held-out patients whose {n} "
             f"look-alikes included {span} with '{plain_text(str(outcome), 40)}' had it "
-            f"themselves (95 % Wilson interval {100 * lo:.0f}–{100 * hi:.0f} %{pooled}; of "
-            f"all held-out patients, {base:.0f} %).")
+            f"themselves (95 % Wilson interval {100 * r.low_ci:.0f}–{100 * r.high_ci:.0f} "
+            f"%{pooled}; of all held-out patients, {r.base:.0f} %).")
+
+
+def lookalikes_heldout(table: pd.DataFrame, reliability: pd.DataFrame | None
+                       ) -> HeldoutShare | None:
+    """:func:`heldout_share` of a look-alike table's most frequent outcome (every
+    look-alike with an outcome), or ``None``."""
+    if reliability is None or "outcome" not in table:
+        return None
+    counts = table["outcome"].dropna().astype(str).value_counts()
+    if counts.empty or int(counts.sum()) != len(table):
+        return None
+    return heldout_share(reliability, str(counts.index[0]), int(counts.iloc[0]),
+                         int(counts.sum()))
 
 
 def outcome_share_caption(table: pd.DataFrame, reliability: pd.DataFrame | None = None,

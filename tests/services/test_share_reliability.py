@@ -14,7 +14,13 @@ from sparge.services.lookalike_check import (
     share_band,
     share_reliability,
 )
-from sparge.services.workflow import heldout_share_sentence, outcome_share_caption
+from sparge.services.workflow import (
+    heldout_share,
+    heldout_share_sentence,
+    lookalikes_heldout,
+    outcome_share_caption,
+    outcome_shares,
+)
 
 
 def test_bands_are_fifths_of_the_look_alikes_in_integer_arithmetic():
@@ -139,3 +145,28 @@ def test_a_patient_with_few_values_is_told_the_check_may_not_carry_over(reliabil
     assert "This patient has 5 of the model's 18 values" in few
     assert "This patient has" not in outcome_share_caption(table, reliability,
                                                            measured=(12, 18))
+
+
+def test_the_bar_of_a_share_shows_what_it_meant_held_out(reliability):
+    """Walk-through 91: a 100 % bar filled the chart, and what such a share meant for the
+    held-out patients (10 %) was a caption below it. The reading is drawn on the bar's
+    row, with its interval, from the numbers the caption gives."""
+    from sparge.app.plots import outcome_share_bar
+
+    table = pd.DataFrame({"outcome": ["died"] * 9 + ["alive"]})
+    read = lookalikes_heldout(table, reliability)
+    assert read == heldout_share(reliability, "died", 9, 10)
+    assert (read.patients, read.low, read.high) == (40, 9, 10)
+    assert round(100 * read.share) == 52 and 0.36 < read.low_ci < read.share < read.high_ci
+    fig = outcome_share_bar(outcome_shares(table), heldout=read)
+    marker = fig.data[1]
+    assert list(marker.y) == ["died"] and marker.x[0] == pytest.approx(52.5)
+    assert marker.x[0] - marker.error_x.arrayminus[0] == pytest.approx(100 * read.low_ci)
+    assert marker.x[0] + marker.error_x.array[0] == pytest.approx(100 * read.high_ci)
+    assert fig.layout.showlegend and "Held-out" in marker.name
+    # no check (or look-alikes without an outcome): the bars alone
+    assert lookalikes_heldout(table, None) is None
+    gaps = pd.DataFrame({"outcome": ["died"] * 9 + [None]})
+    assert lookalikes_heldout(gaps, reliability) is None
+    alone = outcome_share_bar(outcome_shares(table))
+    assert len(alone.data) == 1 and not alone.layout.showlegend
