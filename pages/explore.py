@@ -24,12 +24,14 @@ from sparge.app.shell import SAMPLE_NAME, SAMPLE_NOTE, guard, init_state
 from sparge.data.safe_text import md_escape, to_csv
 from sparge.services.display import (
     biomarker_name,
+    column_is_scale,
     decode_column,
     display_frame,
     group_summary,
     hover_as_written,
     level_order,
     limits_as_written,
+    outcome_is_scale,
     outcome_name,
     outcome_order,
     snap_precision,
@@ -211,10 +213,11 @@ with guard("Drawing the map"):
     labels = cohort_outcomes(ss.cohort) if index.compatible else None
     frame = cohort_frame(method, proj, index, labels)
     dense = is_dense(len(frame))
-    order = None
+    order, ordered = None, False
     if color_by == "Outcome":
         color = frame["outcome"]
         order = outcome_order(model)
+        ordered = outcome_is_scale(model)
     elif color_by == NO_COLOUR:
         color = None
     elif color_by in left_out:
@@ -224,6 +227,7 @@ with guard("Drawing the map"):
     else:
         color = decode_column(values[color_by], color_by, encoder)
         order = level_order(color_by, encoder)
+        ordered = column_is_scale(color_by, encoder)
     # a dense map's hover shows the ID and the colour only (what a browser takes at 10⁵+)
     cells = ss.cohort.df.reset_index(drop=True) if index.compatible else None
     hover = None if dense else hover_as_written(
@@ -239,7 +243,7 @@ with guard("Drawing the map"):
                                   else left_out_title(left_out[color_by], kind)
                                   if color_by in left_out
                                   else biomarker_name(color_by, encoder))
-                     if color is not None else "", order=order,
+                     if color is not None else "", order=order, ordered=ordered,
                      color_text=written)
     st.plotly_chart(fig, key="explore_map", on_select=_picked_from_map,
                     selection_mode=("points", "box", "lasso"), width="stretch")

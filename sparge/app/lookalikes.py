@@ -34,6 +34,7 @@ from sparge.services.display import (
     log_scale_note,
     lookalike_comparison,
     lookalike_display,
+    outcome_is_scale,
     outcome_order,
     pair_comparison,
     pair_summary,
@@ -488,7 +489,8 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
             else None
         # what such a share meant for the held-out patients, drawn beside its bar
         st.plotly_chart(outcome_share_bar(shares, order=outcome_order(model),
-                                          heldout=lookalikes_heldout(table, reliability)),
+                                          heldout=lookalikes_heldout(table, reliability),
+                                          ordered=outcome_is_scale(model)),
                         width="stretch", key=f"{key}_outcomes",
                         config=SMALL_CHART)
         q = np.asarray(query_values, dtype=float).ravel()

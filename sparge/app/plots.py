@@ -200,7 +200,7 @@ def numeric_colour_scale(values) -> dict:
 def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
                hover: pd.DataFrame | None = None, highlight: int | None = None,
                lookalikes=None, new_points: pd.DataFrame | None = None, title: str = "",
-               color_title: str = "", order=None, color_text=None,
+               color_title: str = "", order=None, ordered: bool = False, color_text=None,
                dense_threshold: int = DENSE_MAP,
                density_bins: int = 120, max_points: int = MAX_MAP_POINTS) -> go.Figure:
     """WebGL scatter of the patients; ``customdata`` holds the patient's key for selection.
@@ -220,6 +220,9 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     new_points : DataFrame with ``x``, ``y``, ``ID``: new patients (stars).
     order : categories in their meaning's order (outcome classes, a scale's levels):
         legend order and colours follow it (default: sorted).
+    ordered : the categories of ``order`` are a scale's steps (NYHA, a risk class):
+        coloured along a sequential scale (:func:`category_colours`), as is a score of a
+        few numbers.
     color_text : per-row numeric colour values as the hover writes them (a value written
         as a limit, ">90"); default: the numbers formatted.
     dense_threshold : above this many patients the map is dense (see below).
@@ -381,8 +384,9 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
             df["_color"] = [format_number(t) if np.isfinite(t) else MISSING_CATEGORY
                             for t in v]
             inside_df, outside_df = df[~outside], df[outside]
+            ordered = True
         values = inside_df["_color"].astype(str)
-        colours = category_colours(df["_color"], order)
+        colours = category_colours(df["_color"], order, ordered=ordered and order is not None)
         # ... not twice: a map coloured by the outcome says it as "Outcome" already
         # (walk-through 54 read "Outcome: Yes" and "Febrile neutropenia within 30…: Yes")
         outcome = "outcome" in df and bool(
@@ -639,32 +643,45 @@ def lookalike_comparison(comp: pd.DataFrame) -> go.Figure:
     return fig
 
 
-def category_colours(values, order=None) -> dict[str, str]:
+def scale_colours(k: int) -> list[str]:
+    """``k`` colours of a sequential scale, the lowest step first: dark blue to orange
+    (Plasma up to 0.85: yellow is lost on a white map), readable by colour-blind eyes."""
+    from plotly.colors import sample_colorscale
+
+    return sample_colorscale("Plasma", list(np.linspace(0.0, 0.85, k)) if k > 1 else [0.0])
+
+
+def category_colours(values, order=None, ordered: bool = False) -> dict[str, str]:
     """One colour per category, by its place in ``order`` (default: sorted), so the map,
-    its legend and the outcome bars agree."""
+    its legend and the outcome bars agree. ``ordered``: the categories are a scale's
+    steps in ``order`` (NYHA I to IV, a risk low to high), coloured along a sequential
+    scale: walk-through 90 read "high" risk in green and "low" in blue."""
     present = [str(v) for v in pd.unique(pd.Series(values).astype(str))]
     order = [str(v) for v in order] if order is not None else sorted(present)
     order += sorted(v for v in present if v not in order)
     # "missing" is no answer: a pale grey, not the next colour (walk-through 22 read it in
     # pink as if an answer)
     answers = [v for v in order if v != MISSING_CATEGORY]
-    out = {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(answers)}
+    steps = scale_colours(len(answers)) if ordered and len(answers) > 1 else PALETTE
+    out = {v: steps[i % len(steps)] for i, v in enumerate(answers)}
     if MISSING_CATEGORY in order:
         out[MISSING_CATEGORY] = MISSING_COLOUR
     return out
 
 
-def outcome_share_bar(shares: pd.Series, order=None, heldout=None) -> go.Figure:
+def outcome_share_bar(shares: pd.Series, order=None, heldout=None, ordered: bool = False
+                      ) -> go.Figure:
     """Share of each outcome among the look-alikes (horizontal bars fit narrow screens).
 
-    ``order``: every outcome in the map's order, so each bar has its outcome's map colour.
+    ``order``: every outcome in the map's order, so each bar has its outcome's map colour
+    (``ordered``: a scale's steps, coloured as the map colours them).
     ``heldout``: what such a share meant in the held-out check
     (:class:`~sparge.services.workflow.HeldoutShare`), drawn on its outcome's row as a
     marker with its 95 % interval: walk-through 91 read a 100 % bar, and beside it, in a
     caption, that 10 % of such held-out patients had the outcome.
     """
     labels = [plot_text(v, 30) for v in shares.index]
-    colours = category_colours(shares.index, order)
+    colours = category_colours(shares.index, order, ordered=ordered and order is not None)
     fig = go.Figure(go.Bar(y=labels, x=100 * np.asarray(shares.values, dtype=float),
                            orientation="h", text=[f"{100 * v:.0f}%" for v in shares.values],
                            textposition="auto", name="Look-alikes",

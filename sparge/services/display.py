@@ -34,7 +34,7 @@ from sparge.data.number_format import (
 )
 from sparge.data.parsing import cell_text, limit_text, parse_numeric
 from sparge.data.safe_text import plain_text
-from sparge.data.tables import norm_key, scale_codes, scale_of
+from sparge.data.tables import YES_KEYS, norm_key, scale_codes, scale_of
 from sparge.errors import DataError
 
 #: Help text of the look-alike table's sparse-weight column (issue 9, point 4).
@@ -196,6 +196,34 @@ def ordered_outcomes(classes) -> list[str]:
         return names
     codes = scale_codes(names, scale)
     return sorted(names, key=lambda c: codes.get(c, len(codes)))
+
+
+def is_scale(answers) -> bool:
+    """Whether ``answers`` (three or more) are the steps of a recognised scale other than
+    yes/no ("low", "medium", "high"; NYHA I to IV): drawn in a sequential colour scale."""
+    keys = {norm_key(a) for a in answers if str(a) != "missing"}
+    scale = scale_of(keys) if len(keys) >= 3 else None
+    return scale is not None and scale != "yes/no"
+
+
+def outcome_is_scale(model) -> bool:
+    """Whether the model's outcome classes are a scale's steps (:func:`is_scale`)."""
+    return is_scale(outcome_order(model) or [])
+
+
+def column_is_scale(column: str, encoder=None) -> bool:
+    """Whether a categorical column's answers are a scale's steps in code order: a
+    recognised scale (:func:`is_scale`), or an ordered column of three or more codes
+    whose answers are not yes/no (CKD stages "1" to "5" coded in their order)."""
+    words = category_words(encoder, column)
+    if not words or len(words) < 3:
+        return False
+    if is_scale(words.values()):
+        return True
+    table = encoder.table_
+    keys = {norm_key(w) for w in words.values()}
+    return bool(table.is_ordered(column)) and scale_of(keys) is None and \
+        not keys & set(YES_KEYS)
 
 
 def flag_columns(values: pd.DataFrame) -> frozenset[str]:

@@ -523,3 +523,55 @@ def test_no_missing_share_bar_holds_patients_on_both_sides_of_the_threshold():
     for k in np.unique(which):
         inside = pct[which == k]
         assert (inside <= 10).all() or (inside > 10).all()
+
+
+def test_a_scales_steps_are_drawn_along_a_sequential_colour_scale():
+    """Walk-through 90 read "high" risk in green beside "low" in blue: a scale's steps
+    (and a score of a few numbers) are coloured from dark to light along one sequential
+    scale, in the scale's order; unordered answers keep the categorical palette, and a
+    gap its grey."""
+    from plotly.colors import hex_to_rgb, unlabel_rgb
+
+    from sparge.app.plots import MISSING_COLOUR, PALETTE, category_colours
+
+    order = ["low", "medium", "high", "missing"]
+    steps = category_colours(["high", "low", "medium", "missing"], order, ordered=True)
+    assert steps["missing"] == MISSING_COLOUR
+    rgb = [unlabel_rgb(steps[v]) if steps[v].startswith("rgb") else hex_to_rgb(steps[v])
+           for v in order[:3]]
+    # from dark to light, step by step (Plasma's luminance rises along it)
+    light = [0.2126 * r + 0.7152 * g + 0.0722 * b for r, g, b in rgb]
+    assert light[0] < light[1] < light[2]
+    plain = category_colours(["high", "low", "medium"], order)
+    assert [plain[v] for v in order[:3]] == PALETTE[:3]
+    n = 30
+    frame = _frame(n).assign(outcome=np.where(np.arange(n) % 3 == 0, "low", "high"))
+    nyha = pd.Series(np.array(["I", "II", "III", "IV", "missing"])[np.arange(n) % 5])
+    fig = cohort_map(frame, nyha, order=["I", "II", "III", "IV", "missing"], ordered=True)
+    drawn = {t.name: t.marker.color for t in fig.data if t.name in {"I", "IV", "missing"}}
+    assert drawn["missing"] == MISSING_COLOUR and drawn["I"] != drawn["IV"]
+    assert drawn["I"] not in PALETTE
+    # a score of a few numbers (GCS 13-15) is a scale of its own
+    gcs = pd.Series((13 + np.arange(n) % 3).astype(float))
+    fig = cohort_map(frame, gcs)
+    assert not any(t.marker.color in PALETTE for t in fig.data if t.name in {"13", "15"})
+
+
+def test_which_answers_are_a_scale():
+    """Scales are recognised steps (NYHA, low/medium/high, mild to severe) or an ordered
+    column of three or more codes; yes/no (with "unknown") never is."""
+    from sparge.data.encoder import Encoder
+    from sparge.services.display import column_is_scale, is_scale
+
+    assert is_scale(["low", "medium", "high"]) and is_scale(["I", "II", "III", "IV"])
+    assert not is_scale(["Yes", "No", "Unknown"]) and not is_scale(["low", "high"])
+    rng = np.random.default_rng(1)
+    n = 120
+    df = pd.DataFrame({"NYHA class": rng.choice(["I", "II", "III", "IV"], n),
+                       "Diabetes": rng.choice(["Yes", "No", "Unknown"], n),
+                       "Religion": rng.choice(["Buddhist", "Islam", "Hindu"], n),
+                       "Age": rng.integers(30, 90, n), "y": rng.integers(0, 2, n)})
+    enc = Encoder(label_column="y").fit(df)
+    assert column_is_scale("NYHA class", enc)
+    assert not column_is_scale("Diabetes", enc) and not column_is_scale("Religion", enc)
+    assert not column_is_scale("Age", enc)
