@@ -157,7 +157,7 @@ if mode == "CSV file":
             ss.np_pick_kept = pick
 else:
     features = model.feature_names()
-    groups = biomarker_groups(features)
+    groups = biomarker_groups(features, encoder)
     st.caption("Leave a field empty when it was not measured; SparGE completes the "
                "gaps. The form keeps the last patient's values until you clear it or "
                "another model is trained or loaded.")
@@ -183,7 +183,10 @@ else:
         ranges = model_cache("typical_ranges", model, lambda: {
             c: typical_range(training_values()[c]) for c in training_values().columns})
         for gi, (group, cols) in enumerate(groups.items()):
-            with st.expander(f"{md_escape(group)} ({len(cols)})", expanded=gi == 0):
+            # every group open on a form of a clinic's few dozen fields (the patient's
+            # own group, first, holds two or three)
+            with st.expander(f"{md_escape(group)} ({len(cols)})",
+                             expanded=gi == 0 or len(features) <= 40):
                 grid = st.columns(2)  # 3 clipped the values at 800 px
                 for j, col in enumerate(cols):
                     target = grid[j % 2]
@@ -200,9 +203,13 @@ else:
                         # ... or an answer typed as the record writes it, read as a
                         # file's cell is: "MI 2021" is "MI" (walk-through 91 typed it
                         # and found nothing)
+                        options = [empty, *([NOT_KNOWN] if empty == EMPTY_AS_NO
+                                             else []), *labels]
+                        if ss.get(key) in {"(missing)", EMPTY_AS_NO, NOT_KNOWN} - \
+                                set(options):  # another empty choice now: not "typed"
+                            del ss[key]
                         values[col] = target.selectbox(
-                            label_text(col), [empty, *([NOT_KNOWN] if empty == EMPTY_AS_NO
-                                                       else []), *labels], key=key,
+                            label_text(col), options, key=key,
                             format_func=lambda a, lab=labels: lab.get(a, a),
                             accept_new_options=True, help=TYPED_ANSWER_HELP)
                     else:

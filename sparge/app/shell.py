@@ -21,6 +21,7 @@ import streamlit as st
 from sparge.data.reading import read_table
 from sparge.data.safe_text import md_escape
 from sparge.errors import DataError
+from sparge.services.display import form_groups
 from sparge.services.maps import RECODED, RECOLUMNED, MapProjector, data_model_mismatch
 from sparge.services.persistence import load_model
 from sparge.services.samples import SAMPLE_ID, SAMPLE_LABEL, SampleFiles, sample_files
@@ -269,15 +270,17 @@ def role_edits(roles: dict[str, str], id_column: str | None, label_column: str |
 SAMPLE_GROUPS_SHARE = 0.9
 
 
-def biomarker_groups(features: list[str]) -> dict[str, list[str]]:
+def biomarker_groups(features: list[str], encoder=None) -> dict[str, list[str]]:
     """Groups of the bundled sample when the features are the sample's (at least 90 % of
-    them), else one group: a sample group's name means nothing on another cohort that
-    shares some column names (walk-through 23: half of a renal clinic's 20 columns, and a
-    "Proforma" group held its Hypertension, Height and Weight)."""
+    them), else the patient, the answers and the measurements
+    (:func:`~sparge.services.display.form_groups`): a sample group's name means nothing on
+    another cohort that shares some column names (walk-through 23: half of a renal
+    clinic's 20 columns, and a "Proforma" group held its Hypertension, Height and
+    Weight)."""
     groups = _sample_groups(str(samples().groups_json))
     known = {f for cols in groups.values() for f in cols}
     if sum(f in known for f in features) < SAMPLE_GROUPS_SHARE * max(len(features), 1):
-        return {"Biomarkers": list(features)}
+        return form_groups(features, encoder)
     out = {g: [c for c in cols if c in features] for g, cols in groups.items()}
     out = {g: c for g, c in out.items() if c}
     rest = [f for f in features if f not in known]

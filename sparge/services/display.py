@@ -96,6 +96,31 @@ def context_features(names: Sequence[str]) -> list[str]:
     return out
 
 
+#: A column of who the patient is, beside the age and sex: ethnicity, race, ancestry.
+_WHO = re.compile(r"ethnic|\brace\b|ancestry|country of birth", re.IGNORECASE)
+
+
+def form_groups(features: Sequence[str], encoder=None) -> dict[str, list[str]]:
+    """A cohort's features in the groups of the New patient form: who the patient is (age,
+    sex, ethnicity), the answers (history, treatment, scales), the measurements. Walk-
+    through 91's form held Sex and Ethnicity among 29 "Biomarkers". One group
+    ("Biomarkers") without an encoder to tell answers from numbers, or when only one group
+    would have any."""
+    features = [str(f) for f in features]
+    roles = getattr(encoder, "roles_", None)
+    if not roles:
+        return {"Biomarkers": features}
+    who = set(context_features(features)) | {f for f in features if _WHO.search(f)}
+    who -= {f for f in features if _CONTEXT[2].fullmatch(f.strip())}  # a diagnosis: an answer
+    groups = {"The patient": [f for f in features if f in who],
+              "History, treatment and scales": [f for f in features if f not in who
+                                                and roles.get(f) == "categorical"],
+              "Measurements": [f for f in features if f not in who
+                               and roles.get(f) != "categorical"]}
+    groups = {g: cols for g, cols in groups.items() if cols}
+    return groups if len(groups) > 1 else {"Biomarkers": features}
+
+
 # ---------------------------------------------------------------------------- categories
 def category_words(encoder, column: str) -> dict[float, str] | None:
     """``{code: word}`` of a categorical column's codes (whole numbers as ``int``; a

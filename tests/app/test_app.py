@@ -7,6 +7,7 @@ import copy
 import re
 
 import numpy as np
+import pandas as pd
 from app_support import APP, SMALL, plotly_array, shown_table, start, texts
 from helpers import SAMPLES
 from streamlit.testing.v1 import AppTest
@@ -736,6 +737,32 @@ def test_the_form_groups_a_foreign_cohorts_biomarkers_in_one_group(monkeypatch):
     assert biomarker_groups(extra)["Other biomarkers"] == extra[len(sample):]
     foreign = sample[:10] + [f"lab {i}" for i in range(10)]
     assert biomarker_groups(foreign) == {"Biomarkers": foreign}
+
+
+def test_a_foreign_cohorts_form_groups_the_patient_the_answers_and_the_measurements():
+    """Walk-through 91's form held Sex and Ethnicity among 29 "Biomarkers"."""
+    from sparge.data.encoder import Encoder
+    from sparge.services.display import form_groups
+
+    rng = np.random.default_rng(3)
+    n = 100
+    df = pd.DataFrame({"Age": rng.integers(30, 80, n), "Sex": rng.choice(["M", "F"], n),
+                       "LDL-C (mmol/L)": rng.normal(4, 1, n).round(1),
+                       "Ethnicity": rng.choice(["White", "South Asian", "Black"], n),
+                       "Diagnosis": rng.choice(["FH", "Mixed"], n),
+                       "Statin": rng.choice(["Yes", "No"], n),
+                       "HDL-C (mmol/L)": rng.normal(1.3, 0.3, n).round(2),
+                       "y": rng.integers(0, 2, n)})
+    enc = Encoder(label_column="y").fit(df)
+    features = list(enc.feature_names_out_)
+    assert form_groups(features, enc) == {
+        "The patient": ["Age", "Sex", "Ethnicity"],
+        "History, treatment and scales": ["Diagnosis", "Statin"],
+        "Measurements": ["LDL-C (mmol/L)", "HDL-C (mmol/L)"]}
+    # no encoder to tell answers from numbers, or one group only: one group
+    assert form_groups(features) == {"Biomarkers": features}
+    labs = ["LDL-C (mmol/L)", "HDL-C (mmol/L)"]
+    assert form_groups(labs, enc) == {"Biomarkers": labs}
 
 
 def test_the_model_page_says_when_few_patients_are_kept():
