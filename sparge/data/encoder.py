@@ -382,7 +382,7 @@ _TIME_UNITS = frozenset({"min", "mins", "minutes", "hours"})
 #: Cells saying a value does not apply (normalised keys): not gaps for a patient's share of
 #: missing values (:meth:`Encoder._written_not_applicable`).
 NOT_APPLICABLE_WORDS = frozenset({"not applicable", "n/a", "n.a.", "n/a.", "not relevant",
-                                  "does not apply", "not appl", "not appl."})
+                                  "does not apply", "not appl", "not appl.", "not valid"})
 _NA_MARKS = frozenset({"n/a", "n.a.", "n/a."})
 #: Cells saying a value could not be calculated from the others: a Friedewald LDL
 #: cholesterol with triglycerides too high (walk-through 90's "TG too high" left 12 of 18

@@ -22,9 +22,11 @@ from sparge.data.parsing import cell_text, loose_key
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import norm_key
 
-#: "N/A - CS", "NA (CS)", "n/a: elective", "not applicable - no labour" (bounded runs).
+#: "N/A - CS", "NA (CS)", "n/a: elective", "not applicable - no labour", "not valid (FH)"
+#: (bounded runs).
 _WITH_REASON = re.compile(
-    r" {0,3}(n/a|n\.a\.|na|not applicable) {0,3}(?:[-–:,;]|\() {0,3}([^()]{1,30}?)\)? {0,3}",
+    r" {0,3}(n/a|n\.a\.|na|not applicable|not valid) {0,3}(?:[-–:,;]|\() {0,3}"
+    r"([^()]{1,30}?)\)? {0,3}",
     re.IGNORECASE)
 
 

@@ -70,6 +70,9 @@ DEFAULT_MISSING_TOKENS = frozenset({
     # "N/A" written out (walk-through 39's TOAST read "N/A" as a gap and "not applicable"
     # as an answer, coded 10, in one column)
     "not applicable", "n/app", "inapplicable",
+    # ... or a score that does not apply to the patient (walk-through 90's DLCN "not
+    # valid (FH)": a relative's known FH)
+    "not valid",
     # a patient whose outcome (or value) was never learned: walk-through 39's stroke unit
     # trained on "lost to follow-up" as a third outcome beside good and poor
     "lost to follow-up", "lost to follow up", "lost to followup", "lost to f/u",

@@ -299,3 +299,25 @@ def test_pairs_that_would_lose_a_conditions_type_are_named(encoder):
     assert type_losing_pairs({"DM": [["T2DM", "Type 2"], ["Type 2", "Yes"]]}) == []
     assert [named_type(a) for a in ["type II", "NIDDM", "GDM", "Type 2 / type 1"]] == [
         "2", "2", "gestational", None]
+
+
+def test_a_score_not_valid_for_the_patient_is_not_applicable(export):
+    """Walk-through 90 #17: the DLCN score's "not valid (FH)" (a relative's known FH) was
+    stray text; it is "not applicable", a gap that does not count against the patient's
+    share of missing values, with the reason in the note."""
+    df = export.copy()
+    df["DLCN score"] = np.resize(np.array(["3", "not valid (FH)", "6", "Not valid - known FH",
+                                           "1", "not valid"], dtype=object), len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Patient ID",
+                  max_patient_missing=0.0).fit(df)
+    assert enc.roles_["DLCN score"] == "numeric"
+    X = enc.transform(df)
+    score = X[:, enc.feature_names_out_.index("DLCN score")]
+    invalid = df["DLCN score"].str.lower().str.startswith("not valid").to_numpy()
+    assert np.isnan(score[invalid]).all() and np.isfinite(score[~invalid]).all()
+    assert "reason (e.g. 'not valid (FH)')" in _said(enc) or \
+        "reason (e.g. 'Not valid - known FH')" in _said(enc)
+    # no patient is left out for it: the gap does not apply to them
+    kept = Encoder(label_column=OUTCOME, id_column="Patient ID", max_patient_missing=0.0)
+    kept.fit(export)
+    assert len(enc.report_.patients_dropped) == len(kept.report_.patients_dropped) < 100
