@@ -1092,11 +1092,13 @@ class Encoder(TransformerMixin, BaseEstimator):
                 pairs = [p for p in two_way_pairs(table, [col]).get(col, [])  # column
                          if same_answer(p[0], p[1], col)]
                 paired = {a for a, _ in pairs} | {b for a, b in pairs}
-                # "N" beside "No" (and "Y" beside "Yes") in a column read as no yes/no
-                # scale: walk-through 91's Prior ASCVD, event kinds with No and N
+                # "N" beside "No" (and "Y" beside "Yes", "none" beside "No") in a column
+                # read as no yes/no scale: walk-through 91's Prior ASCVD, event kinds
+                # with No, N and none
                 keyed = {norm_key(lv): lv for lv in levels}
                 pairs += [[keyed[short], keyed[full]] for short, full in
-                          (("n", "no"), ("y", "yes")) if short in keyed and full in keyed
+                          (("n", "no"), ("y", "yes"), ("none", "no"), ("nil", "no"))
+                          if short in keyed and full in keyed
                           and levels[keyed[short]] != levels[keyed[full]]
                           and not paired & {keyed[short], keyed[full]}]
                 paired = {a for a, _ in pairs} | {b for a, b in pairs}

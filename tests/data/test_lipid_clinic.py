@@ -274,11 +274,14 @@ def test_n_beside_no_is_one_answer_in_any_column():
     answer of its own, and the New patient form offered N, No and None."""
     rng = np.random.default_rng(5)
     df = pd.DataFrame({"Prior ASCVD": rng.choice(["No", "N", "MI 2015", "Stroke 2016",
-                                                  "PCI 2018", "MI", "TIA 2019"], 120),
+                                                  "PCI 2018", "MI", "TIA 2019", "none"],
+                                                 120),
                        "Age": rng.integers(30, 80, 120).astype(str),
                        OUTCOME: rng.choice(["Yes", "No"], 120)})
-    levels = Encoder(label_column=OUTCOME).fit(df).table_.levels("Prior ASCVD")
-    assert levels["N"] == levels["No"] != levels["MI"]
+    enc = Encoder(label_column=OUTCOME).fit(df)
+    levels = enc.table_.levels("Prior ASCVD")
+    assert levels["N"] == levels["No"] == levels["none"] != levels["MI"]
+    assert "Prior ASCVD" not in enc.report_.answers_two_ways  # nothing left to offer
 
 
 def test_pairs_that_would_lose_a_conditions_type_are_named(encoder):
