@@ -33,7 +33,7 @@ import pandas as pd
 from sparge.data.column_kinds import looks_like_free_text
 from sparge.data.cytogenetics import CYTOGENETICS_NAME, FINDING_WORDS
 from sparge.data.drug_combinations import REGIMEN_COLUMN, drug_set
-from sparge.data.levels import CONDITION_NAMES
+from sparge.data.levels import CONDITION_NAMES, smoking_column, smoking_status
 from sparge.data.parsing import cell_text, min_category_count
 from sparge.data.safe_text import first_cells, quoted_names
 from sparge.data.safe_text import quote as _q
@@ -211,6 +211,11 @@ def list_vocabulary(values: pd.Series, name: str = "",
     cells = [c for c in cells if c and norm_key(c) not in missing_keys
              and norm_key(c) not in NONE_WORDS]
     if len(cells) < MIN_COMBINATIONS:
+        return None
+    # a smoking status with its detail is one answer: "ex-smoker, quit 2018" (walk-
+    # through 92's column was read as lists of "ex-smoker" and "quit 1985")
+    if smoking_column(name) and sum(smoking_status(norm_key(c)) is not None
+                                    for c in cells) >= 0.9 * len(cells):
         return None
     split = [_items(c, slash) for c in cells]
     lists = [c for c, parts in zip(cells, split, strict=True) if len(parts) > 1]

@@ -17,6 +17,8 @@ from sparge.data.levels import (
     protein_key,
     result_sign,
     shown_answer,
+    smoking_column,
+    smoking_status,
     spellings,
     synonym_groups,
 )
@@ -148,6 +150,11 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     if column and DEFAULT_MERGE_NAME.search(str(column)):
         ka, kb = loose_key(a), loose_key(b)
         if any(ka in g and kb in g for g in synonym_groups(str(column))):
+            return True
+        # a smoking status with its detail: "ex-smoker, quit 2018" and "Ex-smoker"
+        # (walk-through 92)
+        if smoking_column(column) and smoking_status(a) is not None and \
+                smoking_status(a) == smoking_status(b):
             return True
     worded = all(re.search(r"[a-z]{2,}", re.sub(r"\b(?:i{1,3}|iv|vi{0,3}|ix|x)\b", " ", k))
                  for k in (a, b))

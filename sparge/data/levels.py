@@ -499,9 +499,15 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
     group_words = {w for g in groups for w in g}
     # every answer's key as the groups write it (without its dose, in a medicine), once
     word = {}
+    smoking, derived = smoking_column(column), set()
     for lv, k in keys.items():
         bare = loose_key(without_dose(k)) if dosed and groups else ""
         word[lv] = bare if bare and bare in group_words else loose_key(k)
+        # a smoking status with its detail, in whatever words ("ex-smoker, quit 2018",
+        # "former (stopped 2019)": walk-through 92's 40 such answers left the column out)
+        if smoking and word[lv] not in group_words and smoking_status(k):
+            word[lv] = smoking_status(k)
+            derived.add(lv)
     for group in groups:
         present = [lv for lv, k in keys.items() if word[lv] in group
                    # one letter is read so only when no other answer starts with it
@@ -513,7 +519,7 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
                        and not any(_one_edit(loose_key(o), w) for w in group if len(w) > 3)
                        for o in keys.values()))]
         target = min(present, default=None, key=lambda lv: (
-            len(loose_key(keys[lv])) == 1, group.index(word[lv]),
+            len(loose_key(keys[lv])) == 1, lv in derived, group.index(word[lv]),
             word[lv] != loose_key(keys[lv])))
         # a target already paired goes where its pair goes ("Group B" with "B" by the
         # rules above: "B" is no pair of it again)
@@ -2335,6 +2341,43 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
 # "resp.failure" and "-ve" were written otherwise and never matched)
 SYNONYMS = tuple((words, tuple(tuple(dict.fromkeys(loose_key(w) for w in g)) for g in groups))
                  for words, groups in SYNONYMS)
+
+
+#: A smoking column's name.
+_SMOKING_NAME = re.compile(r"smok|tobacco|cigar", re.IGNORECASE)
+_NEVER_SMOKED = re.compile(r"^(?:never|non[-\s]*smok|lifelong\s*non|not\s*a\s*smoker|"
+                           r"no\s*smok|has\s*never)")
+_FORMER_SMOKER = re.compile(r"^(?:ex|former(?:ly)?|past|previous(?:ly)?|quit|stopped|gave\s*up|"
+                            r"given\s*up)(?:[-\s]*smok(?:er|ing))?(?![a-z])|"
+                            r"\b(?:quit|stopped|gave\s*up|given\s*up)\b")
+_CURRENT_SMOKER = re.compile(r"^(?:current(?:ly)?|smoker|smokes|smoking|active|yes|y)"
+                             r"(?:[-\s]*smok(?:er|ing))?(?![a-z])")
+
+
+def smoking_column(column: str | None) -> bool:
+    """Whether a column is named for smoking ("Smoking", "Tobacco use", "Cigarettes")."""
+    return bool(column and _SMOKING_NAME.search(str(column)))
+
+
+def smoking_status(key: str) -> str | None:
+    """The smoking status an answer (a normalised key) gives with its detail: "never",
+    "former" or "current" (the words of :data:`SYNONYMS`' groups), or ``None``.
+
+    Examples
+    --------
+    >>> [smoking_status(k) for k in ["ex-smoker, quit 2018", "former (stopped 2019)",
+    ...                              "yes 20/day", "smoker - 10/day", "never smoked",
+    ...                              "non smoker since 1990", "vape", "smoker, quit 2001"]]
+    ['former', 'former', 'current', 'current', 'never', 'never', None, 'former']
+    """
+    k = str(key).strip().lower()
+    if _NEVER_SMOKED.search(k):
+        return "never"
+    if _FORMER_SMOKER.search(k):
+        return "former"
+    if _CURRENT_SMOKER.search(k):
+        return "current"
+    return None
 
 
 def synonym_groups(column: str | None) -> list[tuple[str, ...]]:

@@ -1,0 +1,55 @@
+"""Walk-through 92: a pre-operative assessment clinic's export (ASA grade, frailty,
+functional capacity, anticoagulants), with a post-operative complication within 30 days as
+its outcome.
+
+Each test is one finding of the walk-through, on cells written as that export wrote them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.encoder import Encoder
+from sparge.services.display import answers_by_code
+
+OUTCOME = "Post-op complication (30 days)"
+
+
+def _frame(n: int = 240, seed: int = 92, **columns) -> pd.DataFrame:
+    """Age, haemoglobin and the outcome, with ``columns`` (lists of answers, repeated to
+    ``n`` rows)."""
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"MRN": [f"MRN{100000 + i}" for i in range(n)],
+                       "Age": rng.integers(20, 95, n).astype(str),
+                       "Hb (g/L)": rng.normal(130, 15, n).round().astype(str),
+                       OUTCOME: rng.choice(["Yes", "No"], n, p=[0.2, 0.8])})
+    for name, answers in columns.items():
+        df[name] = np.resize(np.asarray(answers, dtype=object), n)
+    return df
+
+
+def test_a_smoking_status_with_its_detail_is_the_status():
+    """Walk-through 92: "ex-smoker, quit 2018" and "former (stopped 2019)", a year per
+    patient, gave the column more than 30 answers, and Smoking was left out of the model.
+    Each is read as the status it gives, merged by default with its plain answer."""
+    from sparge.data.levels import smoking_status
+
+    years = [f"ex-smoker, quit {y}" for y in range(1985, 2022, 2)] + \
+        [f"former (stopped {y})" for y in range(1986, 2023, 2)]
+    answers = ["Non-smoker", "non smoker", "Never", "never smoked", "ex", "Ex-smoker",
+               "Current", "Smoker - 10/day", "yes 20/day", "current smoker", *years]
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(_frame(Smoking=answers))
+    assert enc.roles_["Smoking"] == "categorical"
+    assert sorted(answers_by_code(enc, "Smoking").values()) == ["Current", "Ex-smoker",
+                                                                 "Never"]
+    levels = enc.table_.levels("Smoking")
+    assert levels["former (stopped 2018)"] == levels["ex-smoker, quit 2001"] == \
+        levels["Ex-smoker"] != levels["Never"]
+    assert levels["yes 20/day"] == levels["Current"]
+    # not a smoking column: no status is read
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(
+        _frame(**{"Exercise": ["ex", "former athlete", "current", "never"]}))
+    assert len(set(enc.table_.levels("Exercise").values())) == 4
+    assert smoking_status("vape") is None and smoking_status("non smoker since 1990") == \
+        "never"
