@@ -661,6 +661,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``{column: limit}`` of the numeric columns whose "not detected" cells were read as
         the column's most common lower limit ("TND" as 50 beside "<50"); a new patient's
         is read so only in these columns. Saved by :meth:`to_dict`.
+    split_limits_ : dict
+        ``{column: {limit: step}}`` of the numeric columns that write a limit on both sides
+        ("<4 METs" and ">4 METs"), read a step below and above it (3.5 and 4.5); a new
+        patient's too. Saved by :meth:`to_dict`.
     zero_columns_ : list of str
         The numeric columns whose cells write 0, where "none" and "nil" read as 0; a new
         patient's too (walk-through 45: "none" exacerbations were missing for a new
@@ -1185,6 +1189,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.thousands_comma_ = self._learn_thousands_comma(df, roles)
         self.score_maxima_: dict[str, int] = {}  # learned as the columns are read
         self.detection_limits_: dict[str, float] = {}
+        self.split_limits_: dict[str, dict[float, float]] = {}
         self.zero_columns_: list[str] = []
         self.unable_values_: dict[str, float] = {}
         self.merged_spellings_: dict[str, list[list[str]]] = {}  # by _build_table
@@ -2370,11 +2375,16 @@ class Encoder(TransformerMixin, BaseEstimator):
                     writes_zero=(col in zeros) if new and zeros is not None else None,
                     # ... and "unable" as the training column's worst result
                     unable=getattr(self, "unable_values_", {}).get(col, math.nan)
+                    if new else None,
+                    # ... and "<4 METs" below ">4 METs" as the training column reads them
+                    split_limits=getattr(self, "split_limits_", {}).get(col, {})
                     if new else None)
                 if not new and info.get("out_of"):
                     self.score_maxima_[col] = int(info["out_of"])
                 if not new and info.get("detection_limit") is not None:
                     self.detection_limits_[col] = float(info["detection_limit"])
+                if not new and info.get("split_limits"):
+                    self.split_limits_[col] = dict(info["split_limits"])
                 if limit_rows is not None and (info["censored"] or info.get("not_detected")):
                     limit_rows[col] = np.array(
                         [r for r, _ in info["censored"]]
@@ -2781,6 +2791,17 @@ class Encoder(TransformerMixin, BaseEstimator):
             report.notes.append(f"column '{_q(col)}': {info['thousands']} value(s) written "
                                 "with thousands separators (e.g. '1.234,5' or '1 234,5') "
                                 "were read as numbers (1234.5).")
+        split = info.get("split") or []
+        if split:
+            pairs = info.get("split_limits") or {}
+            report.notes.append(
+                f"Column '{_q(col)}': a limit written on both sides ("
+                + "; ".join(f"'<{format_number(k)}' and '>{format_number(k)}' read as "
+                            f"{format_number(k - d)} and {format_number(k + d)}"
+                            for k, d in sorted(pairs.items()))
+                + "): a patient below it and one above it are not one value.")
+            apart = {(r, c) for r, c, _ in split}
+            cens = [(r, c) for r, c in cens if (r, c) not in apart]
         if cens:
             seen = list(dict.fromkeys(c for _, c in cens))[:3]  # '>90' once, not thrice
             # "below" for "<5" (walk-through 74 read "beyond" as above it)
@@ -3248,6 +3269,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "cut_offs": dict(getattr(self, "cut_offs_", {})),
                 "gleason_columns": list(getattr(self, "gleason_columns_", [])),
                 "detection_limits": dict(getattr(self, "detection_limits_", {})),
+                "split_limits": {c: [[k, v] for k, v in steps.items()] for c, steps in
+                                 getattr(self, "split_limits_", {}).items()},
                 "zero_columns": list(getattr(self, "zero_columns_", [])),
                 "unable_values": dict(getattr(self, "unable_values_", {})),
                 "body_size": dict(getattr(self, "body_size_", {})),
@@ -3354,6 +3377,16 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for v in limits.values())):
             raise ValueError("detection_limits must be {column: a finite number}")
         enc.detection_limits_ = {str(k): float(v) for k, v in (limits or {}).items()}
+        split = state.get("split_limits") or {}
+        if not isinstance(split, dict) or not all(
+                isinstance(pairs, list) and all(
+                    isinstance(p, list) and len(p) == 2 and all(
+                        isinstance(x, (int, float)) and not isinstance(x, bool)
+                        and math.isfinite(x) for x in p) and p[1] > 0 for p in pairs)
+                for pairs in split.values()):
+            raise ValueError("split_limits must be {column: [[limit, a positive step], ...]}")
+        enc.split_limits_ = {str(c): {float(k): float(v) for k, v in pairs}
+                             for c, pairs in split.items()}
         worst = state.get("unable_values") or {}
         if not isinstance(worst, dict) or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

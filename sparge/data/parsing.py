@@ -1189,7 +1189,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                   convert: dict[str, tuple[float, float]] | None = None,
                   thousands_comma: bool = False, out_of: int | None = None,
                   detection_limit: float | None = None, log_counts: bool = False,
-                  writes_zero: bool | None = None, unable: float | None = None
+                  writes_zero: bool | None = None, unable: float | None = None,
+                  split_limits: dict[float, float] | None = None
                   ) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
@@ -1231,6 +1232,10 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         test's column (:func:`~sparge.data.unable.performance_direction`): by default the
         worst result the column writes (:func:`~sparge.data.unable.worst_result`); NaN
         reads none (a fitted model's column that is no such test).
+    split_limits : dict, optional
+        ``{limit: step}``: the limits written on both sides ("<4 METs" and ">4 METs"),
+        read a step below and above the limit (3.5 and 4.5): by default those of the
+        column's own cells (:func:`split_limit_sides`); a fitted model's for new patients.
 
     Returns
     -------
@@ -1464,7 +1469,62 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                                   else frozenset())
     if any(norm_key(c) in below for _, c in info["bad"]):
         _read_not_detected(out, info, detection_limit, below)
+    if info["censored"]:
+        steps = split_limit_sides(out, info["censored"]) if split_limits is None \
+            else split_limits
+        info["split_limits"] = steps
+        info["split"] = []
+        for i, c in info["censored"]:
+            step = steps.get(float(out[i])) if math.isfinite(out[i]) else None
+            if step:
+                out[i] += -step if _limit_side(c) < 0 else step
+                info["split"].append((i, c, float(out[i])))
     return out, info
+
+
+def _limit_side(cell: str) -> int:
+    """-1 for a limit the value lies below ("<4", "≤4"), +1 above (">4", "≥4", "4+")."""
+    m = re.search(r"[<>≤≥⩽⩾]", cell)
+    return -1 if m and m.group(0) in "<≤⩽" else 1
+
+
+def split_limit_sides(out: np.ndarray, censored: list[tuple[int, str]]
+                      ) -> dict[float, float]:
+    """``{limit: step}`` of the limits a column writes on both sides ("<4 METs" and
+    ">4 METs", each at least twice): read as the limit itself, a patient below and one
+    above it would be one value (walk-through 92's functional capacity, where under 4 METs
+    is what an anaesthetist asks). The step is half the column's resolution (the smallest
+    gap between the other values it writes; else half a unit of the limit's last digit),
+    and less than half the limit.
+
+    Examples
+    --------
+    >>> split_limit_sides(np.array([4.0, 4.0, 4.0, 4.0, 6.0, 7.0]),
+    ...                   [(0, "<4 METs"), (1, "<4"), (2, ">4 METs"), (3, ">4")])
+    {4.0: 0.5}
+    """
+    sides: dict[float, list[int]] = {}
+    for i, c in censored:
+        if math.isfinite(out[i]):
+            sides.setdefault(float(out[i]), []).append(_limit_side(c))
+    both = [v for v, s in sides.items() if s.count(-1) >= 2 and s.count(1) >= 2]
+    if not both:
+        return {}
+    limited = {i for i, _ in censored}
+    plain = np.unique([v for i, v in enumerate(out) if i not in limited and math.isfinite(v)])
+    gaps = np.diff(plain)
+    gaps = gaps[gaps > 0]
+    steps = {}
+    for v in both:
+        if gaps.size:
+            step = float(gaps.min()) / 2
+        else:
+            text = format(v, "g")
+            decimals = len(text.split(".")[1]) if "." in text else 0
+            step = 0.5 * 10.0 ** -decimals
+        if abs(v) > 0 and step < abs(v) / 2:
+            steps[v] = step
+    return steps
 
 
 def _read_not_detected(out: np.ndarray, info: dict[str, Any],

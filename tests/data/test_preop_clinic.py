@@ -53,3 +53,28 @@ def test_a_smoking_status_with_its_detail_is_the_status():
     assert len(set(enc.table_.levels("Exercise").values())) == 4
     assert smoking_status("vape") is None and smoking_status("non smoker since 1990") == \
         "never"
+
+
+def test_a_limit_written_on_both_sides_keeps_them_apart():
+    """Walk-through 92: "<4 METs" and ">4 METs" were both read as 4, the cut-off an
+    anaesthetist asks about: poor and adequate capacity were one value. A limit the column
+    writes on both sides is read half its resolution below and above (3.5 and 4.5), for a
+    new patient too, and after the model is saved; a limit on one side stays the limit."""
+    col = "Functional capacity (METs)"
+    df = _frame(**{col: ["<4 METs", ">4 METs", "4", "6", "7 METs", "<4", ">4", "10",
+                         "3"], "eGFR": [">90", "75", "60", ">90", "45"]})
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    X = enc.transform(df)
+    mets = X[:, enc.feature_names_out_.index(col)]
+    raw = df[col].str.replace(" METs", "", regex=False).to_numpy()
+    assert set(mets[raw == "<4"]) == {3.5} and set(mets[raw == ">4"]) == {4.5}
+    assert set(mets[raw == "4"]) == {4.0}
+    assert set(X[:, enc.feature_names_out_.index("eGFR")][df["eGFR"] == ">90"]) == {90.0}
+    said = " ".join(enc.report_.notes)
+    assert f"Column '{col}': a limit written on both sides ('<4' and '>4' read as 3.5 " \
+           "and 4.5)" in said
+    # a new patient, by a saved model too
+    new = pd.DataFrame({col: ["<4 METs", ">4", "4"]})
+    for model in (enc, Encoder.from_dict(enc.to_dict())):
+        got = model.transform(new)[:, model.feature_names_out_.index(col)]
+        assert got.tolist() == [3.5, 4.5, 4.0]
