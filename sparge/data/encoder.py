@@ -119,6 +119,7 @@ from sparge.data.leaks import (
 )
 from sparge.data.lesion_counts import lesion_columns, read_lesion_counts
 from sparge.data.levels import (
+    ASA_EMERGENCY,
     DECLINED_WORDS,
     YES_NO_NO,
     abbreviated_levels,
@@ -1196,6 +1197,20 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.table_, inferred = self._build_table(df, cols, roles, base)
         if self.merged_spellings_:
             report.notes.append(merged_note(self.merged_spellings_))
+        # an ASA grade's "E" (an emergency operation) is read as its grade: said, once
+        # (walk-through 92 found it dropped without a word)
+        for col in cols:
+            if roles[col] == "categorical" and self.table_.has(col) and \
+                    scale_of(set(map(norm_key, self.table_.levels(col))), col) == "asa":
+                with_e = [lv for lv in self.table_.levels(col) if ASA_EMERGENCY.search(lv)]
+                if with_e:
+                    counts = cell_text(df[col]).map(norm_key).isin(
+                        {norm_key(lv) for lv in with_e}).sum()
+                    report.notes.append(
+                        f"Column '{_q(col)}': {int(counts):,} grade(s) written with the E "
+                        f"of an emergency operation ({quoted_names(with_e[:3], width=10)}) "
+                        "read as the grade; the E is not kept (an urgency column says "
+                        "it, when the table has one).")
         note_at = len(report.notes)  # the note keeps its place among the fitting steps
         self.roles_ = roles
         self.input_columns_ = cols

@@ -2639,6 +2639,8 @@ _ROMAN_TOKEN = re.compile(r"(?<![A-Za-z])(?:I{1,3}|IV|VI{0,3}|IX|X)(?![A-Za-z])"
 
 #: Scales whose ranks are numbered grades, shown by their number.
 _GRADED_SCALES = frozenset({"goitre grade", "ti-rads"})
+#: An ASA grade written with the "E" of an emergency operation: "2E", "ASA III E", "3(E)".
+ASA_EMERGENCY = re.compile(r"(?i)(?:\d|\b[ivx]+)\s*[-(]?\s*e\)?\s*$")
 
 
 def shown_answer(spellings: list[str], column: str | None = None) -> str:
@@ -2705,6 +2707,15 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # 89's goitre showed grades 0 and 2 by number and grade 1 as "Palpable")
     if len(plain) > 1 and scale_of(plain, column) in _GRADED_SCALES:
         plain = [w for w in plain if re.search(r"\d", w)] or plain
+    # an ASA grade by its grade: "ASA 1", not the "1E" (an emergency's) merged into it,
+    # nor a grade read as aspirin's "ASA" (walk-through 92 showed every ASA 1 as "1E")
+    if len(plain) > 1 and scale_of(plain, column) == "asa":
+        plain = [w for w in plain if not ASA_EMERGENCY.search(w)] or plain
+        named = [w for w in plain if re.match(r"(?i)asa\b", w.strip())]
+        if named:
+            best = re.sub(r"(?i)^asa", "ASA", max(named, key=lambda w: (
+                len(w), w[:3].isupper())).strip())
+            return _ROMAN_WORD.sub(lambda m: m.group(1).upper(), best)
     word = max(plain or words, key=_shown_rank)
     # every spelling a brand or a dose of one drug: its generic name ("Darbepoetin" for
     # "Aranesp 20 mcg" and "darbepoetin 40 mcg fortnightly", walk-through 56, not one

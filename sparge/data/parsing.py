@@ -414,6 +414,15 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
                          "severeimpairment", "severelyimpairedlvfunction", "poor",
                          "poorlvfunction", "severelyimpairedlvsf",
                          "severelvsystolicdysfunction"), 35.0)}),
+    # the airway's Mallampati class, I to IV, after a word or alone (walk-through 92 read
+    # "MP 2" and set 45 "Grade III" to missing)
+    (re.compile(r"mallampati|\bmp\s*(?:class|grade|score)?$|airway\s+(?:class|grade)",
+                re.IGNORECASE), {
+        f"{pre}{n}": float(c) for c, (roman, digit) in enumerate(
+            (("i", "1"), ("ii", "2"), ("iii", "3"), ("iv", "4")), start=1)
+        for n in (roman, digit)
+        for pre in ("", "mp", "class", "grade", "mallampati", "mallampaticlass",
+                    "mallampatigrade", "mpclass", "mpgrade", "mpc")}),
 )
 #: A scale's level written with its words after a dash or colon, "6 - moderately frail",
 #: "3: managing well" (the number is read; letters only after it, bounded).

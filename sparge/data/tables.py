@@ -177,6 +177,13 @@ def _nyha(*classes: int) -> tuple[str, ...]:
 
 _NYHA_SCALE = tuple([(c, _nyha(c)) for c in (1, 2, 3, 4)]
                     + [(c + 0.5, _nyha(c, c + 1)) for c in (1, 2, 3)])
+#: The Mallampati class of the airway, I to IV, in either numerals, after "MP", "class",
+#: "grade" or its name: walk-through 92 read "MP 2" as 2 and set "Grade III" to missing.
+_MALLAMPATI_PREFIXES = ("", "mp ", "mp", "mp-", "mp: ", "class ", "grade ", "mallampati ",
+                        "mallampati class ", "mallampati grade ", "mallampati: ", "mpc ",
+                        "m ", "m")
+_MALLAMPATI = tuple((c, tuple(f"{pre}{n}" for pre in _MALLAMPATI_PREFIXES
+                              for n in (_ROMAN[c], str(c)))) for c in (1, 2, 3, 4))
 #: The ASA physical status, I to V, in either numerals, after "ASA" or "grade", with its
 #: "E" of an emergency operation (the same grade), and the halfway grades a unit writes
 #: ("ASA II-III"): walk-through 72's hip-fracture unit coded it in alphabetical order,
@@ -352,6 +359,8 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
                     (4, ("iv", "grade iv", "stage iv"))),
     # heart failure's functional class (a column named so: its spellings are numerals)
     "nyha": _NYHA_SCALE,
+    # the airway's Mallampati class (a column named so: its spellings are numerals)
+    "mallampati": _MALLAMPATI,
     # atrial fibrillation's type as the ESC orders it (a column named so: walk-through 87
     # wrote 12 spellings, "PAF", "pers AF", "LSPAF", "perm AF", coded alphabetically)
     "af type": _AF_TYPE,
@@ -433,6 +442,8 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                "nyha": re.compile(r"nyha|functional\s+class|heart\s+failure\s+class",
                                   re.IGNORECASE),
                "mobility": re.compile(r"mobility|walking\s+aid|ambulat", re.IGNORECASE),
+               "mallampati": re.compile(r"mallampati|\bmp\s*(?:class|grade|score)?$|"
+                                        r"airway\s+(?:class|grade)", re.IGNORECASE),
                "asa": re.compile(r"\basa\b|physical\s+status|american\s+society\s+of\s+"
                                  r"an(?:a)?esth", re.IGNORECASE),
                "response": re.compile(r"respon|remission|\brecist\b|\bimwg\b",

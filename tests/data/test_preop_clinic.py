@@ -78,3 +78,29 @@ def test_a_limit_written_on_both_sides_keeps_them_apart():
     for model in (enc, Encoder.from_dict(enc.to_dict())):
         got = model.transform(new)[:, model.feature_names_out_.index(col)]
         assert got.tolist() == [3.5, 4.5, 4.0]
+
+
+def test_an_asa_grade_is_shown_by_its_grade_and_its_emergency_e_is_said():
+    """Walk-through 92: every ASA 1 patient showed as "1E" (the "E" of an emergency, and
+    "ASA 1" ranked as aspirin's "ASA"), and the E was dropped without a word."""
+    from sparge.data.levels import shown_answer
+
+    asa = ["ASA 1", "1", "I", "1E", "ASA 2", "2", "II", "2E", "ASA 3", "III", "3E", "3"]
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(_frame(**{"ASA grade": asa}))
+    assert list(answers_by_code(enc, "ASA grade").values()) == ["ASA 1", "ASA 2", "ASA 3"]
+    said = " ".join(enc.report_.notes)
+    assert "Column 'ASA grade': 60 grade(s) written with the E of an emergency operation " \
+           "('1E', '2E', '3E') read as the grade; the E is not kept" in said
+    assert shown_answer(["3", "3E", "III"], "ASA grade") == "III"
+    assert shown_answer(["asa grade ii", "2"], "ASA") == "ASA grade II"
+
+
+def test_a_mallampati_class_is_read_in_any_of_its_spellings():
+    """Walk-through 92: "MP 2" was read as 2 and 45 "Grade III" were set to missing."""
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(
+        _frame(Mallampati=["2", "1", "3", "Grade III", "MP 2", "4", "Class IV", "mp1"]))
+    X = enc.transform(_frame(Mallampati=["2", "1", "3", "Grade III", "MP 2", "4",
+                                         "Class IV", "mp1"]))
+    got = X[:, enc.feature_names_out_.index("Mallampati")][:8]
+    assert got.tolist() == [2, 1, 3, 3, 2, 4, 4, 1]
+    assert not [s for s in enc.report_.stray_text if s.column == "Mallampati"]
