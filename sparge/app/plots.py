@@ -690,10 +690,13 @@ def outcome_share_bar(shares: pd.Series, order=None, heldout=None, ordered: bool
     shown = heldout is not None and str(heldout.outcome) in {str(v) for v in shares.index}
     if shown:
         pct = 100 * heldout.share
+        # the numbers in the legend, not beside the marker: its label sat on the next
+        # bar and crossed its error bar (walk-through 92)
         fig.add_trace(go.Scatter(
-            y=[plot_text(heldout.outcome, 30)], x=[pct], mode="markers+text",
-            name="Held-out patients with such look-alikes (95 % interval)",
-            text=[f"{pct:.0f}%"], textposition="top center",
+            y=[plot_text(heldout.outcome, 30)], x=[pct], mode="markers",
+            name=(f"Held-out patients with such look-alikes:<br>{pct:.0f}% had "
+                  f"'{plot_text(heldout.outcome, 20)}' (95% interval "
+                  f"{100 * heldout.low_ci:.0f}–{100 * heldout.high_ci:.0f}%)"),
             marker={"symbol": "diamond", "size": 13, "color": "#222222",
                     "line": {"color": "white", "width": 1.5}},
             error_x={"type": "data", "symmetric": False, "color": "#222222",
@@ -709,6 +712,6 @@ def outcome_share_bar(shares: pd.Series, order=None, heldout=None, ordered: bool
                       showlegend=shown,
                       legend={"orientation": "h", "yref": "container", "yanchor": "bottom",
                               "y": 0, "x": 0, "font": {"size": 11}},
-                      height=100 + 36 * len(shares) + (50 if shown else 0),
-                      margin={"l": 10, "r": 10, "t": top, "b": 40 + (50 if shown else 0)})
+                      height=100 + 36 * len(shares) + (70 if shown else 0),
+                      margin={"l": 10, "r": 10, "t": top, "b": 40 + (70 if shown else 0)})
     return fig

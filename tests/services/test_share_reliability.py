@@ -163,7 +163,9 @@ def test_the_bar_of_a_share_shows_what_it_meant_held_out(reliability):
     assert list(marker.y) == ["died"] and marker.x[0] == pytest.approx(52.5)
     assert marker.x[0] - marker.error_x.arrayminus[0] == pytest.approx(100 * read.low_ci)
     assert marker.x[0] + marker.error_x.array[0] == pytest.approx(100 * read.high_ci)
-    assert fig.layout.showlegend and "Held-out" in marker.name
+    assert fig.layout.showlegend and marker.mode == "markers"
+    assert marker.name == ("Held-out patients with such look-alikes:<br>52% had 'died' (95% "
+                           f"interval {100 * read.low_ci:.0f}–{100 * read.high_ci:.0f}%)")
     # no check (or look-alikes without an outcome): the bars alone
     assert lookalikes_heldout(table, None) is None
     gaps = pd.DataFrame({"outcome": ["died"] * 9 + [None]})
