@@ -507,7 +507,9 @@ with current:
                          f"pair{'s' if n_pairs != 1 else ''} that may be one answer "
                          "written two ways"
                          + (f" ({n_all - n_pairs:,} kept apart)" if n_pairs < n_all
-                            else ""),
+                            else "") if n_pairs else
+                         f"No pair left to merge ({n_all:,} kept apart: take one off the "
+                         "list below to merge it)",
                          key="merge_two_ways", disabled=not n_pairs,
                          help="Each pair listed below takes the code of its second answer "
                               "('f' that of 'Female'), and the table is encoded again. "
@@ -521,9 +523,9 @@ with current:
                     flash("success", merged_summary(pairs, merged)
                           + " The table was encoded again.")
                     st.rerun()
-            with st.expander(f"The {n_all:,} pair{'s' if n_all != 1 else ''} it merges"
-                             + (f" ({n_all - n_pairs:,} kept apart)" if n_pairs < n_all
-                                else "")):
+            with st.expander(f"The {n_all:,} pair{'s' if n_all != 1 else ''} offered"
+                             + (f" ({n_pairs:,} to merge, {n_all - n_pairs:,} kept apart)"
+                                if n_pairs < n_all else "")):
                 if losing:
                     st.caption("Kept apart until you take them off the list: "
                                + md_escape("; ".join(losing), 600) + ". Merged, answers "

@@ -213,9 +213,9 @@ def chosen_pairs(pairs_by_column: Mapping[str, list[list[str]]], kept_apart
 #: The type of a condition an answer names: diabetes' "Type 1", "T2DM", "IDDM", "type II",
 #: "DM2", "gestational" (a pair's side, loose text).
 _TYPE_NAMED = (
-    (re.compile(r"\btype\s*[-_]?\s*(?:1|i)\b|\bt1\s*d|\bdm\s*(?:type\s*)?1\b|"
+    (re.compile(r"\btype\s*[-_]?\s*(?:1|i)\b|\bt1(?:\s*d|\b)|\bdm\s*(?:type\s*)?1\b|"
                 r"(?<!n)iddm", re.IGNORECASE), "1"),
-    (re.compile(r"\btype\s*[-_]?\s*(?:2|ii)\b|\bt2\s*d|\bdm\s*(?:type\s*)?2\b|"
+    (re.compile(r"\btype\s*[-_]?\s*(?:2|ii)\b|\bt2(?:\s*d|\b)|\bdm\s*(?:type\s*)?2\b|"
                 r"niddm", re.IGNORECASE), "2"),
     (re.compile(r"gestational|\bgdm\b", re.IGNORECASE), "gestational"),
 )
@@ -234,9 +234,11 @@ def named_type(answer: str) -> str | None:
 
 
 def type_losing_pairs(pairs_by_column: Mapping[str, list[list[str]]]) -> list[str]:
-    """The :func:`pair_label` of the pairs that would lose a condition's type: answers of
-    two or more types ("Type 1", "Type 2") that a merge would all make one answer ("Yes"),
-    directly or through another pair ("T2DM" into "Type 2" into "Yes").
+    """The :func:`pair_label` of the pairs that would lose a condition's type: every pair
+    into one answer ("Yes") that answers of two or more types ("Type 1", "Type 2") would
+    all become, directly or through another pair ("T2DM" into "Type 2" into "Yes"); its
+    other kinds too ("diet controlled", "on insulin": walk-through 92 read them merged
+    into "Yes" beside a "Type 2" kept apart).
 
     Walk-throughs 90 and 91 merged "Type 1" and "Type 2" into "Yes" with one click, and the
     model no longer told the types apart; walk-through 56 asked for a diabetes' types to be
@@ -260,8 +262,7 @@ def type_losing_pairs(pairs_by_column: Mapping[str, list[list[str]]]) -> list[st
                 types_at.setdefault(end(str(a)), set()).add(kind)
         for a, b in pairs:
             kind, target = named_type(a), end(str(a))
-            if kind is not None and named_type(b) != kind and \
-                    len(types_at.get(target, ())) > 1:
+            if len(types_at.get(target, ())) > 1 and (kind is None or named_type(b) != kind):
                 out.append(pair_label(col, a, b))
     return out
 

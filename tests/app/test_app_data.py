@@ -112,7 +112,7 @@ def test_a_pair_kept_apart_is_not_merged():
     apart = next(m for m in at.multiselect if m.key.startswith("merge_apart_"))
     assert apart.value == ["Referral: 'Neuro' into 'Neurology'"]
     button = at.button(key="merge_two_ways")
-    assert button.label.startswith("Merge 0 pairs") and button.disabled
+    assert button.label.startswith("No pair left to merge (1 kept apart") and button.disabled
 
 
 def test_a_conditions_types_are_offered_but_start_kept_apart():

@@ -300,6 +300,12 @@ def test_pairs_that_would_lose_a_conditions_type_are_named(encoder):
                                      ["IDDM", "Yes"]]}) == [
         "DM: 'Type 2' into 'Yes'", "DM: 'IDDM' into 'Yes'"]
     assert type_losing_pairs({"DM": [["T2DM", "Type 2"], ["Type 2", "Yes"]]}) == []
+    # ... and the condition's other kinds into that answer, kept apart with its types
+    # (walk-through 92: "diet controlled" merged beside a "Type 2" kept apart)
+    assert type_losing_pairs({"DM": [["Type 1", "Yes"], ["T2 on insulin", "Yes"],
+                                     ["diet controlled", "Yes"], ["T2DM", "Type 2"]]}) == [
+        "DM: 'Type 1' into 'Yes'", "DM: 'T2 on insulin' into 'Yes'",
+        "DM: 'diet controlled' into 'Yes'"]
     assert [named_type(a) for a in ["type II", "NIDDM", "GDM", "Type 2 / type 1"]] == [
         "2", "2", "gestational", None]
 
