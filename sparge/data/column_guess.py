@@ -251,8 +251,10 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
             # else: a comorbidity "Stroke" with its gap words "-" is no outcome)
             # ... a threshold-defined one with its gap words too (walk-through 43's
             # "awaiting" and "not recorded" beside Yes / No)
-            answers = (keys[~keys.isin(DEFAULT_MISSING_TOKENS)] if threshold else keys
-                       ).unique()
+            # ... and one in a time window after the data (walk-through 92's "Post-op
+            # complication (30 days)" with "lost to follow-up" beside Yes / No)
+            answers = (keys[~keys.isin(DEFAULT_MISSING_TOKENS)]
+                       if threshold or _windowed(c) else keys).unique()
             codes = yes_no_codes(list(answers)) if len(answers) <= 10 else None
             if codes is not None:  # "admitted" and "discharged" in "Admitted" too
                 codes = {**codes, **event_answer_codes(c, codes, codes)}

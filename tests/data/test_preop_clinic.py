@@ -104,3 +104,15 @@ def test_a_mallampati_class_is_read_in_any_of_its_spellings():
     got = X[:, enc.feature_names_out_.index("Mallampati")][:8]
     assert got.tolist() == [2, 1, 3, 3, 2, 4, 4, 1]
     assert not [s for s in enc.report_.stray_text if s.column == "Mallampati"]
+
+
+def test_an_event_within_a_window_is_guessed_as_the_outcome_beside_gap_words():
+    """Walk-through 92: "Post-op complication (30 days)", Yes / No beside "unknown" and
+    "lost to follow-up", was not guessed, and a hurried user would encode without it."""
+    from sparge.data.column_guess import guess_columns
+
+    df = _frame().drop(columns=[OUTCOME])
+    df[OUTCOME] = np.resize(np.array(["No"] * 8 + ["Yes", "Yes", "unknown",
+                                                   "lost to follow-up"]), len(df))
+    df["Stroke"] = np.resize(np.array(["No", "Yes", "-", "No"]), len(df))
+    assert guess_columns(df) == ("MRN", OUTCOME)
