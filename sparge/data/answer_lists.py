@@ -71,6 +71,12 @@ NONE_WORDS = frozenset({"none", "nil", "no", "nothing", "none known", "no comorb
                         "diet only", "diet controlled", "diet", "lifestyle",
                         "diet and exercise", "lifestyle only", "no medication",
                         "no medications", "no meds", "nil meds",
+                        # walk-through 92's "nil regular" became a drug of its own
+                        "nil regular", "none regular", "no regular", "nil regular meds",
+                        "no regular medications", "nil regular medication",
+                        "nil regular medications", "not on any regular medication",
+                        "not on regular medication", "no current medications",
+                        "nil current",
                         # walk-through 68's "No IBD meds"
                         "no ibd meds", "no ibd medication", "no ibd medications",
                         "no ibd treatment", "nil ibd meds", "no current meds",

@@ -387,6 +387,37 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("simvastatin",), "simvastatin"),
     **dict.fromkeys(("rosuvastatin",), "rosuvastatin"),
     **dict.fromkeys(("pravastatin",), "pravastatin"),
+    # a pre-operative clinic's regular medicines (walk-through 92: "amlodipine 10mg od",
+    # "omeprazole 20mg" and "salbutamol inh prn" kept their doses in the drugs' columns,
+    # beside metformin and ramipril by their generic names)
+    **dict.fromkeys(("amlodipine", "istin"), "amlodipine"),
+    **dict.fromkeys(("nifedipine", "adalat"), "nifedipine"),
+    **dict.fromkeys(("felodipine",), "felodipine"),
+    **dict.fromkeys(("doxazosin", "cardura"), "doxazosin"),
+    **dict.fromkeys(("omeprazole", "losec"), "omeprazole"),
+    **dict.fromkeys(("lansoprazole", "zoton"), "lansoprazole"),
+    **dict.fromkeys(("esomeprazole", "nexium"), "esomeprazole"),
+    **dict.fromkeys(("pantoprazole",), "pantoprazole"),
+    **dict.fromkeys(("salbutamol", "ventolin", "albuterol"), "salbutamol"),
+    **dict.fromkeys(("fluticasone",), "fluticasone"),
+    **dict.fromkeys(("salmeterol", "serevent"), "salmeterol"),
+    **dict.fromkeys(("formoterol", "eformoterol"), "formoterol"),
+    **dict.fromkeys(("tiotropium", "spiriva"), "tiotropium"),
+    **dict.fromkeys(("montelukast", "singulair"), "montelukast"),
+    **dict.fromkeys(("tamsulosin", "flomax"), "tamsulosin"),
+    **dict.fromkeys(("finasteride",), "finasteride"),
+    **dict.fromkeys(("paracetamol", "acetaminophen"), "paracetamol"),
+    **dict.fromkeys(("codeine",), "codeine"),
+    **dict.fromkeys(("tramadol",), "tramadol"),
+    **dict.fromkeys(("morphine", "oramorph", "mst"), "morphine"),
+    **dict.fromkeys(("sertraline",), "sertraline"),
+    **dict.fromkeys(("citalopram",), "citalopram"),
+    **dict.fromkeys(("fluoxetine",), "fluoxetine"),
+    **dict.fromkeys(("mirtazapine",), "mirtazapine"),
+    **dict.fromkeys(("amitriptyline",), "amitriptyline"),
+    **dict.fromkeys(("alendronicacid", "alendronate"), "alendronic acid"),
+    **dict.fromkeys(("colecalciferol", "cholecalciferol"), "colecalciferol"),
+    **dict.fromkeys(("ferroussulfate", "ferroussulphate", "ferrousfumarate"), "iron"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -435,6 +466,8 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "retrovir": ("zidovudine",), "viramune": ("nevirapine",), "edurant": ("rilpivirine",),
     "norvir": ("ritonavir",), "reyataz": ("atazanavir",), "pifeltro": ("doravirine",),
     "vocabria": ("cabotegravir",), "intelence": ("etravirine",),
+    "seretide": ("fluticasone", "salmeterol"), "symbicort": ("budesonide", "formoterol"),
+    "cocodamol": ("codeine", "paracetamol"), "co-codamol": ("codeine", "paracetamol"),
     "eliquis": ("apixaban",), "xarelto": ("rivaroxaban",), "pradaxa": ("dabigatran",),
     "lixiana": ("edoxaban",), "savaysa": ("edoxaban",), "coumadin": ("warfarin",),
     "jantoven": ("warfarin",), "marevan": ("warfarin",), "lovenox": ("enoxaparin",),
@@ -545,7 +578,11 @@ _TAIL = re.compile(r" (?:od|bd|bid|tds|tid|qds|qid|nocte|mane|on|om|prn|daily|we
                    r"\d{1,2}[ -]?(?:weekly|wkly)|q\d{1,2}w|\d (?:tabs?|caps?)|supps?|"
                    r"suppositor(?:y|ies)|enemas?|foam|granules|"
                    r"reducing|taper(?:ing)?(?: [0-9.]{1,4} ?mg(?: per wk| ?/wk)?)?|"
-                   r"with meals|at night|in the morning|\([^()]{1,30}\)|- [a-z0-9 ]{1,30})$")
+                   r"with meals|at night|in the morning|\([^()]{1,30}\)|- [a-z0-9 ]{1,30}|"
+                   # an inhaler's route and puffs: "salbutamol inh prn", "ventolin 2 puffs"
+                   # (walk-through 92)
+                   r"inh|inhaled|inhaler|neb|nebs|nebuli[sz]ed|\d{1,2} ?puffs?|puffs?|"
+                   r"as required|as needed)$")
 
 
 def _part_drugs(part: str) -> frozenset[str] | None:
@@ -557,8 +594,12 @@ def _part_drugs(part: str) -> frozenset[str] | None:
     if len(part) > 80:
         return None
     bare = _DOSE.sub("", part)
-    if bare == part:  # a frequency or a form after the name: "Levemir bd"
-        bare = _TAIL.sub("", part)
+    if bare == part:  # a frequency or a form after the name: "Levemir bd"; two of them,
+        for _ in range(3):  # "salbutamol inh prn"
+            shorter = _TAIL.sub("", bare)
+            if shorter == bare:
+                break
+            bare = shorter
     if bare == part:  # a dose without its unit: "Exelon patch 4.6" (walk-through 62)
         bare = _BARE_DOSE.sub("", part)
     if bare == part and "-" in part:

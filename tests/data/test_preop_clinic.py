@@ -116,3 +116,20 @@ def test_an_event_within_a_window_is_guessed_as_the_outcome_beside_gap_words():
                                                    "lost to follow-up"]), len(df))
     df["Stroke"] = np.resize(np.array(["No", "Yes", "-", "No"]), len(df))
     assert guess_columns(df) == ("MRN", OUTCOME)
+
+
+def test_regular_medicines_are_read_by_their_generic_names_and_nil_regular_is_none():
+    """Walk-through 92: "nil regular" became a drug of its own, and "amlodipine 10mg od",
+    "omeprazole 20mg" and "salbutamol inh prn" kept their doses as drugs' names beside
+    metformin and ramipril."""
+    meds = ["nil regular", "metformin 1g bd; amlodipine 10mg od", "omeprazole 20mg",
+            "salbutamol inh prn; ramipril 5mg", "amlodipine 10mg od", "nil regular",
+            "metformin 1g bd; omeprazole 20mg", "ramipril 5mg; salbutamol inh prn",
+            "Seretide 250; metformin 1g bd", "ventolin 2 puffs prn",
+            "Seretide 250; amlodipine 10mg od", "ventolin 2 puffs prn; omeprazole 20mg"]
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(
+        _frame(**{"Regular medications": meds}))
+    names = {f.split(": ", 1)[1] for f in enc.feature_names_out_
+             if f.startswith("Regular medications: ")}
+    assert {"amlodipine", "omeprazole", "salbutamol", "metformin", "ramipril"} <= names
+    assert not {n for n in names if "nil" in n or "mg" in n or "prn" in n}
