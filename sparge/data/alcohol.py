@@ -98,6 +98,13 @@ _NONE_NOW = re.compile(
     r"(?:\s{0,3}[-–(,]?\s{0,3}(?:since|for|x)?\s{0,3}\d{1,4}(?:/\d{1,4})?\s{0,2}"
     r"(?:years?|yrs?|y|months?|mths?|m|weeks?|wks?|w)?(?:\s+ago)?\s{0,2}\)?)?\s{0,3}",
     re.IGNORECASE)
+#: A patient who drinks now and then, less than a unit or two a week: read as 1 unit a
+#: week (walk-through 92's 81 "occasional" among units a week turned the column into 8
+#: unordered answers).
+_NOW_AND_THEN = re.compile(r"\s{0,3}(?:occasional(?:ly)?|occ\.?|rarely|seldom|infrequent(?:ly)?|"
+                           r"special\s+occasions?(?:\s+only)?|(?:only\s+)?on\s+special\s+"
+                           r"occasions|very\s+little|minimal)(?:\s+(?:drinker|use|only|"
+                           r"drinks?))?\s{0,3}", re.IGNORECASE)
 #: A band of units as a form offers it, "0-10", "10-20", "120-130": its middle.
 _BAND = re.compile(r"\s{0,3}(\d{1,3})\s{0,2}[-–]\s{0,2}(\d{1,3})\s{0,3}(?:units?)?\s{0,3}",
                    re.IGNORECASE)
@@ -110,6 +117,8 @@ def _reader(days: float):
             return repr(v)
         if len(cell) <= 48 and _NONE_NOW.fullmatch(cell):
             return "0"
+        if len(cell) <= 40 and _NOW_AND_THEN.fullmatch(cell):
+            return repr(round(days / 7, 3))  # 1 unit a week, in the column's period
         m = _BAND.fullmatch(cell) if len(cell) <= 20 else None
         if m and int(m.group(1)) < int(m.group(2)) <= int(m.group(1)) + 20:
             return repr((int(m.group(1)) + int(m.group(2))) / 2)
@@ -123,8 +132,9 @@ def _note(period: str):
                 f"{period} (e.g. '{_q(example, 24)}' as {new}), by the NHS's sizes: a "
                 "pint 2.3, a can 2, a glass of wine 2.1, a bottle of wine 9, a single "
                 "measure 1, a bottle of spirits 28; a band of units ('10-20') as its "
-                "middle, and a patient who does not drink now (teetotal, abstinent, an "
-                "ex-drinker) as 0.")
+                "middle, a patient who does not drink now (teetotal, abstinent, an "
+                "ex-drinker) as 0, and one who drinks now and then ('occasional', "
+                "'rarely') as 1 unit a week.")
     return note
 
 

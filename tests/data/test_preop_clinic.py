@@ -133,3 +133,19 @@ def test_regular_medicines_are_read_by_their_generic_names_and_nil_regular_is_no
              if f.startswith("Regular medications: ")}
     assert {"amlodipine", "omeprazole", "salbutamol", "metformin", "ramipril"} <= names
     assert not {n for n in names if "nil" in n or "mg" in n or "prn" in n}
+
+
+def test_an_occasional_drinker_is_read_as_a_unit_a_week():
+    """Walk-through 92: 81 "occasional" among units a week (and "teetotal", "30+") made
+    the alcohol column eight unordered answers, "30+" and "Occasional" among them."""
+    col = "Alcohol (units/wk)"
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(
+        _frame(**{col: ["occasional", "0", "14", "30+", "teetotal", "10", "20", "4",
+                        "rarely"]}))
+    assert enc.roles_[col] == "numeric"
+    X = enc.transform(_frame(**{col: ["occasional", "0", "14", "30+", "teetotal", "10",
+                                      "20", "4", "rarely"]}))
+    assert X[:9, enc.feature_names_out_.index(col)].tolist() == [1, 0, 14, 30, 0, 10, 20,
+                                                                   4, 1]
+    assert "one who drinks now and then ('occasional', 'rarely') as 1 unit a week" in \
+        " ".join(enc.report_.notes)
