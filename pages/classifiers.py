@@ -25,7 +25,7 @@ from sparge.services.compare import (
     summarize,
     weight_by_default,
 )
-from sparge.services.resources import duration
+from sparge.services.resources import busy_note, duration
 from sparge.services.split_errors import noise_margin
 from sparge.services.workflow import leak_caution
 
@@ -71,6 +71,7 @@ n_rows = len(cohort.train_rows)
 seconds = estimate_comparison(n_rows, cohort.X.shape[1], n_splits, n_classes=len(
     set(cohort.labels[cohort.train_rows].astype(str))))
 st.caption(f"Estimated time: about {duration(max(seconds, 1.0))}"
+           f"{busy_note(max(seconds, 1.0))}"
            f" for {n_splits} splits of {n_rows:,} patients (SparGE's fit and the six "
            "classifiers on both feature sets, every split); the progress bar gives the time "
            "left once the first split is done.")

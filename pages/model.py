@@ -29,7 +29,7 @@ from sparge.app.shell import (
 from sparge.data.safe_text import md_escape
 from sparge.services.display import model_filename, outcome_order
 from sparge.services.persistence import model_file_holds
-from sparge.services.resources import estimate_fit
+from sparge.services.resources import busy_note, estimate_fit
 from sparge.services.teaching import training_story
 from sparge.services.workflow import few_kept_caution, leak_caution, model_params, train
 
@@ -108,7 +108,8 @@ if changed:  # said only when they are not the defaults
 with st.form(f"train_form_{form_gen}"):
     st.write(f"Train on **{md_escape(ss.cohort_name)}**: {n_train:,} patients kept for "
              f"training × {n_feat:,} features. Estimated fit: "
-             f"{estimate.summary().split(': ', 1)[-1]}.")
+             f"{estimate.summary().split(': ', 1)[-1]}"
+             f"{busy_note(estimate.seconds)}.")
     few = few_kept_caution(n_train, len(cohort.ids))
     blocking = list(cohort.encoder.report_.blocking)
     if blocking:  # walk-through 53 clicked an active Train to read "Cannot train"

@@ -103,6 +103,43 @@ DEFAULT_FIT_SAMPLES = SparGE().max_fit_samples
 _T_FOREST = 3.4e-6
 
 
+def busy_factor(load: float | None = None, cores: int | None = None) -> float:
+    """How much longer than the estimate a fit may take now, as other programs keep the
+    processors busy: ``(load + cores) / cores`` (a fit uses every core, and shares them
+    with the ``load`` runnable processes of the last minute), at least 1. ``load``: the
+    one-minute load average (``os.getloadavg``, by default; 0 where the platform has
+    none). Walk-through 92 read "about 1 s" and waited 5.4 s, at a load of 2.5–3.3 on 2
+    cores.
+
+    Examples
+    --------
+    >>> busy_factor(0.2, 2), busy_factor(3.0, 2)
+    (1.1, 2.5)
+    """
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):
+            load = 0.0
+    cores = cores or os.cpu_count() or 1
+    return max(1.0, (max(float(load), 0.0) + cores) / cores)
+
+
+#: A busy factor from which the pages say that the machine is busy.
+BUSY = 1.5
+
+
+def busy_note(seconds: float, factor: float | None = None) -> str:
+    """The words said after an estimate when the machine is busy (:func:`busy_factor` at
+    least :data:`BUSY`): ``" (other programs are using the processors now: perhaps N
+    s)"``; else ``""``."""
+    factor = busy_factor() if factor is None else factor
+    if factor < BUSY:
+        return ""
+    return (" (other programs are using the processors now: perhaps "
+            f"{duration(seconds * factor)})")
+
+
 def duration(seconds: float) -> str:
     """A duration in words: ``"under 1 s"``, ``"40 s"``, ``"3 min"``, ``"1.5 h"``."""
     if seconds < 1:
@@ -259,4 +296,5 @@ def estimate_read(n_bytes: int) -> int:
     return int(_READ_FACTOR * max(int(n_bytes), 0))
 
 
-__all__ = ["Estimate", "Limits", "duration", "estimate_fit", "estimate_read", "suggest_rows"]
+__all__ = ["Estimate", "Limits", "busy_factor", "busy_note", "duration", "estimate_fit",
+           "estimate_read", "suggest_rows"]
