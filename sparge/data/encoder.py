@@ -1267,6 +1267,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         # after the gaps by design are known: a Montreal part's gaps for the other
         # diagnosis are no register's No (walk-through 68)
         self._blank_as_no_notes(df, report)
+        self._blank_as_no_keeps(df, X, report)
         report.copied_rows = [int(i) + 2 for i in np.flatnonzero(copies)]
         if leave_copies and copies.any():
             self.keep_patients_ &= ~copies
@@ -2498,6 +2499,38 @@ class Encoder(TransformerMixin, BaseEstimator):
                 examples=sorted(counts, key=lambda k: -counts[k])[:3],
                 rows=[int(i) + 2 for i in np.flatnonzero(unknown)[:5]]))
         return codes
+
+    def _blank_as_no_keeps(self, df: pd.DataFrame, X: np.ndarray,
+                           report: ValidationReport) -> None:
+        """How many patients left out at the threshold the empty cells of the yes/no
+        columns offered as No (``report.blank_no_candidates``) cost: kept, were they read
+        as No (``report.blank_no_keeps``), and said in the threshold's warning."""
+        cols = [c for c in report.blank_no_candidates if c in self.feature_names_out_]
+        if not cols or not report.patients_dropped or \
+                not hasattr(self, "keep_patients_") or len(self.keep_patients_) != len(X):
+            return
+        filled = np.array(X, dtype=float, copy=True)
+        for col in cols:
+            j = self.feature_names_out_.index(col)
+            blank = (cell_text(df[col]) == "").to_numpy() & np.isnan(filled[:, j])
+            filled[blank, j] = self._no_code(col) or 0.0
+        kept = patients_to_keep(filled, self.max_patient_missing,
+                                self.patient_weights(X, df))
+        more = int((kept & ~self.keep_patients_).sum())
+        report.blank_no_keeps = more
+        if more < max(3, 0.05 * len(df)):
+            return
+        said = (f" Were the empty cells of {len(cols):,} yes/no column"
+                f"{'s' if len(cols) != 1 else ''} ({quoted_names(cols[:3], width=30)}"
+                f"{' …' if len(cols) > 3 else ''}) read as No, as a register export writes "
+                f"them, about {more:,} of them would be kept (the Data page's 'Empty "
+                "cells in yes/no columns' choice); only if this export leaves a cell "
+                "empty for 'no'.")
+        for place in (report.warnings, report.notes):
+            for i, line in enumerate(place):
+                if " patients miss more than " in line and "left out of training" in line:
+                    place[i] = line + said
+                    return
 
     def _blank_as_no_notes(self, df: pd.DataFrame, report: ValidationReport) -> None:
         """Say which yes/no columns' empty cells were read as No (``blank_as_no``), and

@@ -149,3 +149,26 @@ def test_an_occasional_drinker_is_read_as_a_unit_a_week():
                                                                    4, 1]
     assert "one who drinks now and then ('occasional', 'rarely') as 1 unit a week" in \
         " ".join(enc.report_.notes)
+
+
+def test_the_threshold_warning_says_how_many_empty_yes_no_cells_leave_out():
+    """Walk-through 92: 256 of 501 patients were left out at the default threshold, most
+    for blank comorbidity cells, and the choice to read them as No sat in a closed box
+    among the repairs. The warning says about how many it would keep, and so does the
+    report's count, close to what the choice does."""
+    rng = np.random.default_rng(7)
+    n = 300
+    df = _frame(n)
+    for name in ("IHD", "COPD", "Heart failure", "CKD", "Stroke", "AF"):
+        df[name] = np.where(rng.random(n) < 0.15, "Yes", "")
+        df.loc[rng.random(n) < 0.3, name] = "No"
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    rep = enc.report_
+    assert len(rep.blank_no_candidates) == 6 and rep.patients_dropped
+    said = next(w for w in rep.warnings if "patients miss more than" in w)
+    assert f"about {rep.blank_no_keeps:,} of them would be kept" in said
+    read = Encoder(label_column=OUTCOME, id_column="MRN",
+                   blank_as_no=rep.blank_no_candidates).fit(df)
+    kept_more = len(rep.patients_dropped) - len(read.report_.patients_dropped)
+    assert kept_more > 0.5 * len(rep.patients_dropped)
+    assert abs(rep.blank_no_keeps - kept_more) <= 0.05 * n
