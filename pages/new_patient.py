@@ -297,7 +297,9 @@ if query is not None:
         far = questioned_values(xq[0], training_values(), encoder, ranges=bounds,
                                 written=written)
         if far:
-            st.warning(questioned_message(far.values()))
+            # the warning says which reading the look-alikes below use (walk-through 92
+            # read "in g/dL? that would be 98 g/L" and not which value was used)
+            warn_box = st.empty()
             # a walk-through could only edit the field or the file to see the look-alikes
             # without a mistyped value, or with a value typed in another unit converted
             these = "this value" if len(far) == 1 else f"these {len(far)} values"
@@ -316,6 +318,14 @@ if query is not None:
             how = st.radio("Find the look-alikes", list(choices), format_func=choices.get,
                            key=f"np_far_{qid}", horizontal=True,
                            index=list(choices).index(start))
+            warn_box.warning(questioned_message(far.values()) + " " + {
+                "given": f"The look-alikes below use {these} as given.",
+                "left out": f"The look-alikes below leave {these} out (as if not "
+                            "measured).",
+                "converted": "The look-alikes below use the converted value"
+                             + ("s" if len(slips) > 1 else "")
+                             + (" (the others left out)." if len(slips) < len(far)
+                                else ".")}[how] + " Change it below.")
             if how != "given":
                 Xq.iloc[0, list(far)] = np.nan
                 if how == "converted":

@@ -368,6 +368,9 @@ def test_new_patient_form():
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "outside those of the patients" in said
     assert "Age (years) = 610 (training patients:" in said
+    # ... and which reading the look-alikes use (walk-through 92 could not tell)
+    assert "The look-alikes below leave this value out (as if not measured). Change it " \
+           "below." in said
     before = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
     assert len(before) == 10
     far = at.radio(key="np_far_NEW")
@@ -379,6 +382,8 @@ def test_new_patient_form():
     assert "Only 1 of 467 biomarkers is" in texts(at)
     at.radio(key="np_far_NEW").set_value("given").run()
     assert shown_table(at, "This patient").loc["Age (years)", "This patient"] == "610"
+    assert "The look-alikes below use this value as given." in " ".join(
+        w.value for w in at.warning).replace("\\", "")
     # a glucose typed in mg/dL in a mmol/L field: its converted value in one click
     glucose = "Fasting glucose (mmol/L)"
     at.text_input(key=f"np_f_{names.index(glucose)}").input("100")
