@@ -184,9 +184,9 @@ else:
             c: typical_range(training_values()[c]) for c in training_values().columns})
         for gi, (group, cols) in enumerate(groups.items()):
             # every group open on a form of a clinic's few dozen fields (the patient's
-            # own group, first, holds two or three)
+            # own group, first, holds two or three; the next opens with it)
             with st.expander(f"{md_escape(group)} ({len(cols)})",
-                             expanded=gi == 0 or len(features) <= 40):
+                             expanded=gi <= 1 or len(features) <= 60):
                 grid = st.columns(2)  # 3 clipped the values at 800 px
                 for j, col in enumerate(cols):
                     target = grid[j % 2]

@@ -689,6 +689,9 @@ def outcome_share_bar(shares: pd.Series, order=None, heldout=None, ordered: bool
                            hovertemplate="%{y}: %{x:.0f}% of the look-alikes<extra></extra>"))
     shown = heldout is not None and str(heldout.outcome) in {str(v) for v in shares.index}
     if shown:
+        # the bars' shares at their start: the marker sat on the "80%" at a bar's end
+        fig.update_traces(textposition="inside", insidetextanchor="start",
+                          selector={"type": "bar"})
         pct = 100 * heldout.share
         # the numbers in the legend, not beside the marker: its label sat on the next
         # bar and crossed its error bar (walk-through 92)

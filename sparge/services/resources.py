@@ -126,7 +126,7 @@ def busy_factor(load: float | None = None, cores: int | None = None) -> float:
 
 
 #: A busy factor from which the pages say that the machine is busy.
-BUSY = 1.5
+BUSY = 2.0
 
 
 def busy_note(seconds: float, factor: float | None = None) -> str:
