@@ -2371,13 +2371,11 @@ def smoking_status(key: str) -> str | None:
     ['former', 'former', 'current', 'current', 'never', 'never', None, 'former']
     """
     k = str(key).strip().lower()
-    if _NEVER_SMOKED.search(k):
-        return "never"
-    if _FORMER_SMOKER.search(k):
-        return "former"
-    if _CURRENT_SMOKER.search(k):
-        return "current"
-    return None
+    # in this order: "non smoker since 1990" is never, "smoker, quit 2001" former
+    return next((status for pattern, status in ((_NEVER_SMOKED, "never"),
+                                                (_FORMER_SMOKER, "former"),
+                                                (_CURRENT_SMOKER, "current"))
+                 if pattern.search(k)), None)
 
 
 def synonym_groups(column: str | None) -> list[tuple[str, ...]]:
