@@ -254,7 +254,10 @@ def list_vocabulary(values: pd.Series, name: str = "",
         return None
     in_lists = Counter(k for parts in split if len(parts) > 1 for p in parts
                        for k in item_keys(p, drugs))
-    reused = sum(n for k, n in in_lists.items() if len(where[k]) >= 2)
+    # ... or, in a column of drugs, an answer naming a drug known here (walk-through 93's
+    # "PUVA, MTX" and "fumaderm; MTX": each written in one list only)
+    reused = sum(n for k, n in in_lists.items()
+                 if len(where[k]) >= 2 or (drugs and drug_set(k) is not None))
     if reused < REUSED_SHARE * sum(in_lists.values()):
         return None
     rare = max(5, min_category_count(len(values)))

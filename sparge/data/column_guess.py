@@ -284,7 +284,8 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
 #: An event in a time window after the data: "Admitted within 12 months", "Stroke at 1
 #: year", "Amputation within 90 days" (walk-through 29's outcome was not guessed, and the
 #: table trained without one). Not the past: "Admissions in previous 12 months".
-_WINDOW = re.compile(r"\b(?:within|at|by)\s{1,3}(?:(?:\d{1,3}|one|two|three|five|ten)\s{0,3}"
+_WINDOW = re.compile(r"\b(?:at|by)\s{1,3}(?:week|wk|month|day|year)\s{0,2}\d{1,3}\b|"
+                     r"\b(?:within|at|by)\s{1,3}(?:(?:\d{1,3}|one|two|three|five|ten)\s{0,3}"
                      r"[\s\-]?(?:days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)|age\s{1,3}\d{1,3})"
                      r"\b|"
                      # walk-through 82's "Pulmonary exacerbation requiring IVs in next 12
@@ -331,7 +332,11 @@ _YES_NO_EVENT = re.compile(
     # input beside the embryos transferred)
     r"live[\s_\-]*birth|(?:clinical|ongoing|viable)[\s_\-]+pregnancy|"
     # a chronic disease's flare (walk-through 82's cystic fibrosis clinic)
-    r"exacerbation|\bflare",
+    r"exacerbation|\bflare|"
+    # a treatment's response by its index (walk-through 93's "PASI 75 at week 16", Yes /
+    # No, was not guessed): PASI 50-100, ACR 20-70, EASI 50-90, a responder
+    r"\b(?:pasi|easi|acr|sf|ssz)[\s\-_]?(?:20|50|70|75|90|100)\b|\bresponder|"
+    r"\bremission\b",
     re.IGNORECASE)
 #: A yes/no column defined by a threshold, "(>=1000 mL)", "> 7 days": a derived
 #: outcome, preferred to a plain event (the export's "NICU admission" came first).

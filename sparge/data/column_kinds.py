@@ -135,6 +135,11 @@ _STAFF_FILLER = frozenset({"name", "names", "initials", "allocated", "current", 
                            "by", "mental", "health", "community", "team",
                            # walk-through 62's "Assessing clinician"
                            "assessing", "treating", "referring", "reviewing", "attending"})
+#: A specialist ("dermatologist", "anaesthetist", "paediatrician", "registrar").
+_SPECIALIST = re.compile(r"[a-z]{3,}ologist|an(?:a)?esthetist|(?:paediatr|pediatr|obstetr|"
+                         r"geriatr|dietit|optic|clin)ician|registrar|pharmacist|"
+                         r"physio(?:therapist)?|dietitian|podiatrist|optometrist|orthoptist|"
+                         r"sonographer|radiographer|surgeon|intensivist|hospitalist")
 #: Two-word roles read as one.
 _STAFF_PAIRS = re.compile(r"\b(care) (co ?ordinator)\b|\b(key) (worker)\b|"
                           r"\b(named) (nurse)\b|\b(social) (worker)\b|\b(case) "
@@ -161,6 +166,8 @@ def names_staff(name: str) -> bool:
     (False, False)
     >>> names_staff("IV drug user")
     False
+    >>> names_staff("Dermatologist"), names_staff("Treating anaesthetist")
+    (True, True)
     """
     text = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name)[:120]).lower()
     text = " ".join(re.findall(r"[a-z]+", text))
@@ -171,6 +178,9 @@ def names_staff(name: str) -> bool:
     # nurse" (a nurse's name per patient) matched patients by their nurse
     if len(words) >= 2 and words[-1] in _CLINICAL_ROLES and words[-2] not in _STAFF_ROLES:
         words = [w for i, w in enumerate(words) if i != len(words) - 2]
+    # a specialist by the specialty's "-ologist" or "-ician" (walk-through 93's
+    # "Dermatologist" went to the model and the New patient form)
+    words = ["staff" if _SPECIALIST.fullmatch(w) else w for w in words]
     return (any(w in _STAFF_ROLES for w in words)
             and all(w in _STAFF_ROLES or w in _STAFF_FILLER for w in words))
 

@@ -418,6 +418,14 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("alendronicacid", "alendronate"), "alendronic acid"),
     **dict.fromkeys(("colecalciferol", "cholecalciferol"), "colecalciferol"),
     **dict.fromkeys(("ferroussulfate", "ferroussulphate", "ferrousfumarate"), "iron"),
+    # a psoriasis clinic's systemic treatments and phototherapy (walk-through 93: "PUVA,
+    # MTX", "fumaderm; MTX", "NBUVB x2 courses" were 12 unordered answers)
+    **dict.fromkeys(("acitretin", "neotigason"), "acitretin"),
+    **dict.fromkeys(("skilarence",), "dimethyl fumarate"),
+    **dict.fromkeys(("fumaderm", "fumaricacidesters", "fae"), "fumaric acid esters"),
+    **dict.fromkeys(("puva", "oralpuva", "bathpuva"), "PUVA"),
+    **dict.fromkeys(("nbuvb", "narrowbanduvb", "nbuvbphototherapy", "uvb", "tl01"),
+                    "NB-UVB"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -582,7 +590,7 @@ _TAIL = re.compile(r" (?:od|bd|bid|tds|tid|qds|qid|nocte|mane|on|om|prn|daily|we
                    # an inhaler's route and puffs: "salbutamol inh prn", "ventolin 2 puffs"
                    # (walk-through 92)
                    r"inh|inhaled|inhaler|neb|nebs|nebuli[sz]ed|\d{1,2} ?puffs?|puffs?|"
-                   r"as required|as needed)$")
+                   r"as required|as needed|courses?|x ?\d{1,2} courses?)$")
 
 
 def _part_drugs(part: str) -> frozenset[str] | None:

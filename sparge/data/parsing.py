@@ -1802,6 +1802,18 @@ def _unique_cells(values: pd.Series, missing_tokens):
     if named is not None:  # "CAT 26" in a column named "CAT score"
         number[other] |= np.array([bool(named.fullmatch(uniques.iat[i])) for i in other],
                                   dtype=bool)
+    # a number after the column's own name: "PASI 12.8" in "Baseline PASI" (walk-through
+    # 93's 116 such cells, read by parse_numeric, left the column out as text answers)
+    # (an acronym in capitals, not a class's: "NYHA 3" and "Decile 6" stay answers)
+    if values.name is not None:
+        for i in other:
+            cell = str(uniques.iat[i])
+            head = re.match(r"\s*([A-Za-z]+)", cell)
+            if number[i] or head is None or sum(ch.isupper() for ch in head.group(1)) < 2 \
+                    or head.group(1).upper() in CLASS_INITIALS:
+                continue
+            if (inner := _after_own_name(cell, values.name)) is not None:
+                number[i] = bool(_NUMBER.match(inner)) or range_middle(inner) is not None
     level = scale_level(values.name)
     if level is not None:  # "moderately frail" in a Clinical Frailty Scale
         number[other] |= np.array([level(str(uniques.iat[i])) is not None for i in other],

@@ -544,6 +544,10 @@ _NOT_PRESSURE = (r"(?! (?:volume|diameter|dimension|function|dysfunction|murmur|
                  r"velocity|area|strain|time|flow|wall))")
 SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"\bhaq\b", 0.0, 3.0), (r"\bdas ?28\b", 0.0, 10.0), (r"\bbas(?:dai|fi)\b", 0.0, 10.0),
+    # walk-through 93's psoriasis clinic: a PASI of 124 (its top is 72), a DLQI of 41
+    # (0-30), a body surface area of 150 %
+    (r"\bpasi\b(?! ?(?:50|75|90|100)\b)", 0.0, 72.0), (r"\bdlqi\b", 0.0, 30.0),
+    (r"\bbsa\b|body surface area(?! \(?m)", 0.0, 100.0), (r"\beasi\b", 0.0, 72.0),
     (r"\bmmse\b", 0.0, 30.0), (r"\bmoca\b", 0.0, 30.0), (r"\bgcs\b|glasgow coma", 3.0, 15.0),
     (r"\bnihss\b", 0.0, 42.0), (r"\bphq ?9\b", 0.0, 27.0), (r"\bgad ?7\b", 0.0, 21.0),
     (r"\bapgar\b", 0.0, 10.0), (r"\bcdai\b", 0.0, 76.0), (r"\bsdai\b", 0.0, 86.0),

@@ -368,6 +368,18 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "asa": _ASA_SCALE,
     # the thyroid clinic's grades (walk-through 89: each coded alphabetically)
     "goitre grade": _GOITRE,
+    # a skin disease's investigator or physician global assessment, IGA / PGA 0 to 4
+    # (walk-through 93: "1"-"4" coded 1-4 and "mild" to "severe" 5-8, unordered)
+    "iga": tuple((code, tuple(f"{pre}{w}" for w in words
+                              for pre in ("", "iga ", "pga ", "spga ", "iga: ", "pga: ")))
+                 for code, words in (
+                     (0, ("0", "clear", "0 - clear", "0 clear", "0 (clear)")),
+                     (1, ("1", "almost clear", "1 - almost clear", "1 almost clear",
+                          "1 (almost clear)", "minimal")),
+                     (2, ("2", "mild", "2 - mild", "2 mild", "2 (mild)")),
+                     (3, ("3", "moderate", "3 - moderate", "3 moderate", "3 (moderate)")),
+                     (4, ("4", "severe", "4 - severe", "4 severe", "4 (severe)",
+                          "very severe")))),
     "bethesda": _BETHESDA,
     "ti-rads": _TIRADS,
     # pre-fracture mobility as the National Hip Fracture Database grades it (walk-through
@@ -453,6 +465,9 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                "frailty": re.compile(r"frail|fitness|\bimwg\b", re.IGNORECASE),
                "goitre grade": re.compile(r"goit(?:re|er)|thyroid\s+(?:size|enlargement)",
                                           re.IGNORECASE),
+               # in capitals: "IgA" is an immunoglobulin
+               "iga": re.compile(r"^\s*(?:s?PGA|v?IGA)\b|(?i:investigator'?s?\s+global|"
+                                 r"physician'?s?\s+global)"),
                "bethesda": re.compile(r"bethesda|cytolog|\bfna\b|fine[\s-]needle|"
                                       r"\bthy\b", re.IGNORECASE),
                "ti-rads": re.compile(r"ti-?rads|\bnodule|\bu[\s-]?(?:grade|score|class)|"
