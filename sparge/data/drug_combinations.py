@@ -773,7 +773,9 @@ def regimen_label(spellings: list[str], chosen: str) -> str | None:
             return None
         generic = " + ".join(sorted(held[0]))
         named = [w for w in spellings if norm_key(w).startswith(generic)]
-        return max(named, key=len) if named else None
+        # ... without a note in brackets: walk-through 93's Humira and Amgevita showed as
+        # "adalimumab (Imraldi) 40mg 2-weekly", a biosimilar they were not on
+        return max(named, key=lambda w: ("(" not in w, len(w))) if named else None
     if len(held) > 1:
         return " → ".join(" + ".join(sorted(step)) for step in held)
     generic = " + ".join(sorted(held[0]))

@@ -91,3 +91,13 @@ def test_a_response_at_a_week_is_guessed_as_the_outcome():
     from sparge.data.column_guess import guess_columns
 
     assert guess_columns(_clinic()) == ("Hospital No", OUTCOME)
+
+
+def test_a_biologics_merged_spellings_are_shown_by_the_generic_name_and_dose():
+    """Walk-through 93: Humira and Amgevita 40mg were shown as "Adalimumab (Imraldi)
+    40mg 2-weekly", naming a biosimilar the patients were not on."""
+    from sparge.data.levels import shown_answer
+
+    assert shown_answer(["adalimumab 40mg", "adalimumab (Imraldi) 40mg 2-weekly",
+                         "Amgevita 40mg EOW", "Humira 40mg EOW"], "Current biologic") == \
+        "Adalimumab 40mg"
