@@ -101,3 +101,18 @@ def test_a_biologics_merged_spellings_are_shown_by_the_generic_name_and_dose():
     assert shown_answer(["adalimumab 40mg", "adalimumab (Imraldi) 40mg 2-weekly",
                          "Amgevita 40mg EOW", "Humira 40mg EOW"], "Current biologic") == \
         "Adalimumab 40mg"
+
+
+def test_how_a_column_left_out_was_read_is_not_said():
+    """Walk-through 93: "117 cell(s) that write drinks read as UK units a week" stood
+    beside "Left out of the model: 'Alcohol (units/wk)', with more than 30 different text
+    answers"."""
+    df = _clinic()
+    rng = np.random.default_rng(1)
+    drinks = np.array([f"{k} units" for k in rng.integers(1, 40, len(df))], dtype=object)
+    drinks[rng.random(len(df)) < 0.35] = "social"
+    df["Alcohol (units/wk)"] = drinks
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert enc.roles_["Alcohol (units/wk)"] == "ignore"
+    said = [n for n in enc.report_.notes if "Alcohol" in n]
+    assert said and all("Left out of the model" in n for n in said), said
