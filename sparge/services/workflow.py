@@ -30,7 +30,7 @@ from sparge.data.number_format import format_given, round_computed, typical_deci
 from sparge.data.parsing import KNOWN_UNITS, cell_text, header_unit, unit_key, written_unit
 from sparge.data.plausible import judged_column, quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
-from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key
+from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key, yes_no_codes
 from sparge.data.unit_conversion import unit_guess
 from sparge.errors import DataError
 from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
@@ -218,9 +218,16 @@ def outcome_answers_note(df: pd.DataFrame, label_column: str, shown: int = 5,
         empty = text.map(lambda t: not t or norm_key(t) in DEFAULT_MISSING_TOKENS)
         answers, said = text[~empty], ""
     counts = answers.value_counts()
+    # a yes or a no written several ways, as one (walk-through 93 read "Yes 128 · No 96
+    # · Y 76 · yes 56 · N 53 · 1 more answers" before encoding)
+    codes = yes_no_codes([str(a) for a in counts.index]) if not said else None
+    if codes and set(codes.values()) <= {1, 2}:
+        counts = counts.groupby([("Yes" if codes[str(a)] == 1 else "No")
+                                 for a in counts.index]).sum().sort_values(ascending=False)
     parts = [f"{plain_text(str(a), 40)} {n:,}" for a, n in counts.head(shown).items()]
     if len(counts) > shown:
-        parts.append(f"{len(counts) - shown:,} more answers")
+        more = len(counts) - shown
+        parts.append(f"{more:,} more answer{'s' if more != 1 else ''}")
     if empty.any():
         parts.append(f"{int(empty.sum()):,} without an answer")
     return (f"Outcome '{plain_text(label_column, 200)}'{said}: "

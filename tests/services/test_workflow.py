@@ -889,6 +889,12 @@ def test_the_outcome_is_said_in_full_with_its_answers():
         "Outcome 'Stage': A 3 · B 2 · C 2 · 4 more answers."
     assert outcome_answers_note(pd.DataFrame({"y": ["", "NA"]}), "y") == \
         "Outcome 'y': 2 without an answer."
+    # a yes or a no written several ways, as one before encoding too (walk-through 93:
+    # "Yes 128 · No 96 · Y 76 · yes 56 · N 53 · 1 more answers")
+    ways = pd.DataFrame({"y": ["Yes", "Y", "yes", "No", "N", "no", "Y"] * 3})
+    assert outcome_answers_note(ways, "y") == "Outcome 'y': Yes 12 · No 9."
+    assert outcome_answers_note(many, "Stage", shown=6) == \
+        "Outcome 'Stage': A 3 · B 2 · C 2 · D 2 · E 2 · F 2 · 1 more answer."
     # once encoded, as the encoder reads it (walk-through 86: "N 42 · no 28 · Y 25")
     from sparge.data.encoder import Encoder
 
