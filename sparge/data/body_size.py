@@ -44,6 +44,32 @@ _NOT_SIZE = re.compile(
     r"tumor|liver|kidney|graft|donor|heart|lesion|for|age|ratio|percent|pct|"
     r"post|postop|discharge|follow|fu|later|after|month|months|year|years|week|"
     r"weeks|\d+ ?(?:m|mo|mth|mths|y|yr|yrs|w|wk|wks|d))\b")
+#: The lightest weight (kg) of an adult (18 or over): walk-through 93's adult of 8.45 kg
+#: (a lost digit: 84.5) was used as given, its column's children not in question.
+ADULT_MIN_KG = 20.0
+
+
+def adult_weight_slips(name: str, weights, ages, unit: str | None) -> np.ndarray:
+    """Where a patient of 18 or over weighs under :data:`ADULT_MIN_KG` in a column of
+    adults' body weights in kg (its name a current weight's, its unit kg or none and its
+    median 30–200): no adult can, whatever the rest of the column.
+
+    Examples
+    --------
+    >>> adult_weight_slips("Weight", [80, 8.45, 12, 70], [50, 44, 3, 60], "kg").tolist()
+    [False, True, False, False]
+    """
+    w = np.asarray(weights, dtype=float).ravel()
+    a = np.asarray(ages, dtype=float).ravel()
+    words = name_words(name)
+    if not WEIGHT_NAME.search(words) or _NOT_SIZE.search(words) or \
+            unit_key(unit or "kg") != "kg" or not np.isfinite(w).any():
+        return np.zeros(len(w), bool)
+    if not 30 <= float(np.nanmedian(w)) <= 200:
+        return np.zeros(len(w), bool)
+    return np.isfinite(w) & np.isfinite(a) & (a >= 18) & (w < ADULT_MIN_KG)
+
+
 #: The units tried for a column whose name and cells give none.
 _WEIGHT_GUESSES = ("kg", "lb")
 _HEIGHT_GUESSES = ("cm", "m", "in")

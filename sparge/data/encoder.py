@@ -40,7 +40,12 @@ from sparge.data.answer_merging import (
 )
 from sparge.data.apgar import apgar_columns, split_apgars
 from sparge.data.blood_pressure import pressure_columns, pressure_unit, split_pressures
-from sparge.data.body_size import derive_body_size, find_body_size, size_given_mask
+from sparge.data.body_size import (
+    adult_weight_slips,
+    derive_body_size,
+    find_body_size,
+    size_given_mask,
+)
 from sparge.data.centiles import read_centiles
 from sparge.data.column_guess import (
     event_answer_codes,
@@ -1377,6 +1382,13 @@ class Encoder(TransformerMixin, BaseEstimator):
         impossible = np.column_stack([
             impossible_values(names[j], X[:, j])
             | impossible_in_unit(names[j], self.unit_of(names[j]), X[:, j]) for j in num])
+        # ... and an adult's weight under 20 kg (walk-through 93's 8.45 kg at 44 years)
+        age = age_column([names[j] for j in num])
+        if age is not None and not re.search(r"month|week|day", str(age), re.IGNORECASE):
+            ages = X[:, names.index(age)]
+            for c, j in enumerate(num):
+                impossible[:, c] |= adult_weight_slips(names[j], X[:, j], ages,
+                                                       self.unit_of(names[j]))
         # a value written as a limit is the laboratory's ("<0.1" of an undetectable PSA:
         # walk-through 80 was offered to set 12 of them to missing as misplaced points)
         limit = np.zeros(impossible.shape, dtype=bool)

@@ -116,3 +116,22 @@ def test_how_a_column_left_out_was_read_is_not_said():
     assert enc.roles_["Alcohol (units/wk)"] == "ignore"
     said = [n for n in enc.report_.notes if "Alcohol" in n]
     assert said and all("Left out of the model" in n for n in said), said
+
+
+def test_an_adults_weight_under_20_kg_is_impossible():
+    """Walk-through 93: an adult weighing 8.45 kg (a lost digit: 84.5) was used as given;
+    a child's weight in a cohort of all ages is not judged so."""
+    df = _clinic()
+    rng = np.random.default_rng(3)
+    weight = rng.normal(85, 15, len(df)).round(1).astype(object)
+    weight[90] = 8.45
+    df["Weight"] = weight.astype(str)
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No")
+    X = enc.fit_transform(df)
+    assert ["Weight", 90] in [list(v) for v in enc.report_.impossible]
+    assert np.isnan(X[90, enc.feature_names_out_.index("Weight")])  # missing for training
+    assert "'Weight' 8.45 (CSV line 92)" in " ".join(enc.report_.warnings)
+    # a child among adults is no adult: not judged by it
+    df.loc[5, "Age"], df.loc[5, "Weight"] = "4", "15.2"
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert ["Weight", 5] not in [list(v) for v in enc.report_.impossible]
