@@ -585,7 +585,12 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     (r"time in (?:the )?therapeutic range", 0.0, 100.0),
     # walk-through 77's eye clinic: an eGFR of -5, an intraocular pressure of 150 mmHg
     # (a lost decimal point: 15), a logMAR acuity beyond no perception of light
-    (r"\b(?:e ?gfr|gfr|crcl|creatinine clearance)\b", 0.0, math.inf),
+    (r"(?<!e )\b(?:gfr|crcl|creatinine clearance)\b", 0.0, math.inf),
+    # walk-through 94's vascular clinic: an eGFR of 650 (an estimate's top is about 200;
+    # a measured clearance, judged above, may be higher) and an ABPI of 6.5 (calcified,
+    # incompressible arteries read up to about 2.5)
+    (r"\be ?gfr\b", 0.0, 250.0),
+    (r"\babpi\b|\babi\b|ankle[ -]brachial", 0.0, 3.0),
     (r"\b(?:iop|intraocular pressure|intra ocular pressure)\b", 0.0, 80.0),
     # and its systolic of 1450 mmHg (a doubled digit)
     # (a blood pressure's: not an end-systolic volume, a pulmonary artery's or the

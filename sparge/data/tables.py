@@ -368,6 +368,17 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "asa": _ASA_SCALE,
     # the thyroid clinic's grades (walk-through 89: each coded alphabetically)
     "goitre grade": _GOITRE,
+    # peripheral arterial disease's Rutherford category (0-6) and Fontaine stage (I-IV,
+    # IIa < IIb): walk-through 94 read them as unordered answers
+    "rutherford": tuple((c, tuple(f"{pre}{c}" for pre in ("", "r", "r ", "rutherford ",
+                                                           "category ", "cat ", "rc ")))
+                        for c in range(7)),
+    "fontaine": ((1, ("i", "1", "stage i", "fontaine i", "stage 1", "fontaine 1")),
+                 (2, ("ii", "2", "stage ii", "fontaine ii", "stage 2", "fontaine 2")),
+                 (2.2, ("iia", "2a", "stage iia", "fontaine iia", "stage 2a", "fontaine 2a")),
+                 (2.6, ("iib", "2b", "stage iib", "fontaine iib", "stage 2b", "fontaine 2b")),
+                 (3, ("iii", "3", "stage iii", "fontaine iii", "stage 3", "fontaine 3")),
+                 (4, ("iv", "4", "stage iv", "fontaine iv", "stage 4", "fontaine 4"))),
     # a skin disease's investigator or physician global assessment, IGA / PGA 0 to 4
     # (walk-through 93: "1"-"4" coded 1-4 and "mild" to "severe" 5-8, unordered)
     "iga": tuple((code, tuple(f"{pre}{w}" for w in words
@@ -465,6 +476,8 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                "frailty": re.compile(r"frail|fitness|\bimwg\b", re.IGNORECASE),
                "goitre grade": re.compile(r"goit(?:re|er)|thyroid\s+(?:size|enlargement)",
                                           re.IGNORECASE),
+               "rutherford": re.compile(r"rutherford", re.IGNORECASE),
+               "fontaine": re.compile(r"fontaine", re.IGNORECASE),
                # in capitals: "IgA" is an immunoglobulin
                "iga": re.compile(r"^\s*(?:s?PGA|v?IGA)\b|(?i:investigator'?s?\s+global|"
                                  r"physician'?s?\s+global)"),

@@ -50,7 +50,11 @@ _SIMPLE = {
                "oz": 0.028349523125},
     # walk-through 77's retinal thicknesses: "0.28" (mm) among µm
     "length": {"m": 1.0, "cm": 0.01, "mm": 1e-3, "um": 1e-6, "in": 0.0254, "inch": 0.0254,
-               "inches": 0.0254, "ft": 0.3048},
+               "inches": 0.0254, "ft": 0.3048,
+               # walk-through 94's claudication distances: "150 yards", "100 metres"
+               "metre": 1.0, "metres": 1.0, "meter": 1.0, "meters": 1.0, "yd": 0.9144,
+               "yds": 0.9144, "yard": 0.9144, "yards": 0.9144, "km": 1000.0,
+               "mile": 1609.344, "miles": 1609.344},
     "pressure": {"mmhg": 1.0, "kpa": 7.500617},
     # walk-through 43's blood losses: "2.02 L" in a column of mL (the largest bleeds)
     "volume": {"l": 1.0, "dl": 0.1, "ml": 1e-3, "litre": 1.0, "litres": 1.0,
@@ -484,9 +488,17 @@ def _plain_unit(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
     scores = sorted(t[:2] for t in scores if t[2] == most)
     if scores:  # another name of the best unit ("mL/min" for an eGFR) is no rival
         best = candidates[scores[0][1]]
-        scores = scores[:1] + [t for t in scores[1:] if (
-            conv := conversion(column, candidates[t[1]], best)) is None
-            or (conv.factor, conv.offset) != (1.0, 0.0)]
+        # ... nor a unit within a tenth of it (yards beside metres: walk-through 94's
+        # claudication distances, whose plain numbers either may read): of those, the
+        # unit most cells are written in
+        def near(t) -> bool:
+            conv = conversion(column, candidates[t[1]], best)
+            return conv is not None and conv.offset == 0.0 and \
+                0.9 <= conv.factor <= 1 / 0.9
+
+        close = [t for t in scores if near(t)]
+        first = max(close, key=lambda t: (numbers.get(t[1], np.zeros(0)).size, -t[0]))
+        scores = [first] + [t for t in scores if not near(t)]
     if not scores or scores[0][0] > math.log(AGREEMENT) or (
             len(scores) > 1 and scores[0][0] > scores[1][0] / 2):
         return None
