@@ -10,6 +10,7 @@ import pandas as pd
 
 from sparge.data.drug_combinations import same_regimen
 from sparge.data.levels import (
+    EXPORT_CODE,
     GENETIC_COLUMN,
     abbreviated_levels,
     infer_levels,
@@ -148,7 +149,7 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     if same_regimen(answer, other, column):
         return True
     if column and DEFAULT_MERGE_NAME.search(str(column)):
-        ka, kb = loose_key(a), loose_key(b)
+        ka, kb = (loose_key(EXPORT_CODE.sub("", k)) for k in (a, b))  # "1 - Male"
         if any(ka in g and kb in g for g in synonym_groups(str(column))):
             return True
         # a smoking status with its detail: "ex-smoker, quit 2018" and "Ex-smoker"

@@ -508,6 +508,12 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
         if smoking and word[lv] not in group_words and smoking_status(k):
             word[lv] = smoking_status(k)
             derived.add(lv)
+        # an answer after its export's code: "1 - Male", "2 - Female" (walk-through 94's
+        # PAS export beside "M" and "Female")
+        coded = EXPORT_CODE.sub("", k)
+        if word[lv] not in group_words and coded != k and loose_key(coded) in group_words:
+            word[lv] = loose_key(coded)
+            derived.add(lv)
     for group in groups:
         present = [lv for lv, k in keys.items() if word[lv] in group
                    # one letter is read so only when no other answer starts with it
@@ -2343,6 +2349,8 @@ SYNONYMS = tuple((words, tuple(tuple(dict.fromkeys(loose_key(w) for w in g)) for
                  for words, groups in SYNONYMS)
 
 
+#: An export's code before an answer: "1 - ", "2: ", "3) ".
+EXPORT_CODE = re.compile(r"^\s*\d{1,2}\s*[-–:.)]\s*(?=[a-z])")
 #: A smoking column's name.
 _SMOKING_NAME = re.compile(r"smok|tobacco|cigar", re.IGNORECASE)
 _NEVER_SMOKED = re.compile(r"^(?:never|non[-\s]*smok|lifelong\s*non|not\s*a\s*smoker|"
@@ -2663,14 +2671,17 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
                for w in words):
             words = yes
     grouped = False
+    def bare(w: str) -> str:  # "2 - Female" is "Female" after its export's code
+        return loose_key(EXPORT_CODE.sub("", norm_key(w)))
+
     for group in synonym_groups(column) if len(words) > 1 else ():
-        inside = [w for w in words if loose_key(norm_key(w)) in group]
+        inside = [w for w in words if bare(w) in group]
         if len(inside) > 1:
             # the group's first word; of its spellings the best shown ("Crohn's
-            # disease", not "crohns disease": walk-through 68)
-            first = min(group.index(loose_key(norm_key(w))) for w in inside)
-            words = [max((w for w in inside if group.index(loose_key(norm_key(w))) == first),
-                         key=_shown_rank)]
+            # disease", not "crohns disease": walk-through 68), not the coded one
+            first = min(group.index(bare(w)) for w in inside)
+            words = [max((w for w in inside if group.index(bare(w)) == first),
+                         key=lambda w: (bare(w) == loose_key(norm_key(w)), _shown_rank(w)))]
             grouped = True
             break
     # ... and so is a yes with an event's date merged into it: walk-through 87's "Stroke

@@ -71,3 +71,18 @@ def test_rutherford_and_fontaine_are_ordered_scales_and_impossible_values_are_na
     assert enc.table_.is_ordered("Fontaine stage")
     impossible = [list(v) for v in enc.report_.impossible]
     assert ["eGFR", 27] in impossible and ["ABPI left", 42] in impossible
+
+
+def test_an_answer_after_its_export_code_is_that_answer():
+    """Walk-through 94: Sex "1 - Male" and "2 - Female" (a PAS export's codes) beside
+    "M" and "Female" were four answers, neither merged nor offered."""
+    from sparge.services.display import answers_by_code
+
+    df = _clinic()
+    df["Sex"] = np.resize(np.array(["1 - Male", "2 - Female", "M", "Female", "male"]),
+                          len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    levels = enc.table_.levels("Sex")
+    assert levels["1 - Male"] == levels["M"] == levels["male"] != levels["2 - Female"]
+    assert levels["2 - Female"] == levels["Female"]
+    assert sorted(answers_by_code(enc, "Sex").values()) == ["Female", "Male"]
