@@ -690,8 +690,10 @@ def outcome_share_bar(shares: pd.Series, order=None, heldout=None, ordered: bool
     shown = heldout is not None and str(heldout.outcome) in {str(v) for v in shares.index}
     if shown:
         # the bars' shares at their start: the marker sat on the "80%" at a bar's end
+        # ... and no legend entry of their own: one swatch named "Look-alikes" beside
+        # bars of two colours (walk-through 94)
         fig.update_traces(textposition="inside", insidetextanchor="start",
-                          selector={"type": "bar"})
+                          showlegend=False, selector={"type": "bar"})
         pct = 100 * heldout.share
         # the numbers in the legend, not beside the marker: its label sat on the next
         # bar and crossed its error bar (walk-through 92)

@@ -164,6 +164,7 @@ def test_the_bar_of_a_share_shows_what_it_meant_held_out(reliability):
     assert marker.x[0] - marker.error_x.arrayminus[0] == pytest.approx(100 * read.low_ci)
     assert marker.x[0] + marker.error_x.array[0] == pytest.approx(100 * read.high_ci)
     assert fig.layout.showlegend and marker.mode == "markers"
+    assert fig.data[0].showlegend is False  # the bars' colours are their outcomes
     assert marker.name == ("Held-out patients with such look-alikes:<br>52% had 'died' (95% "
                            f"interval {100 * read.low_ci:.0f}–{100 * read.high_ci:.0f}%)")
     # no check (or look-alikes without an outcome): the bars alone
