@@ -24,6 +24,8 @@ from sparge.data.safe_text import quote as _q
 from sparge.data.tables import (
     DEFAULT_MISSING_TOKENS,
     LONG_KEY,
+    MALLAMPATI_NAME,
+    SCALES,
     is_blank,
     norm_key,
 )
@@ -414,15 +416,10 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
                          "severeimpairment", "severelyimpairedlvfunction", "poor",
                          "poorlvfunction", "severelyimpairedlvsf",
                          "severelvsystolicdysfunction"), 35.0)}),
-    # the airway's Mallampati class, I to IV, after a word or alone (walk-through 92 read
-    # "MP 2" and set 45 "Grade III" to missing)
-    (re.compile(r"mallampati|\bmp\s*(?:class|grade|score)?$|airway\s+(?:class|grade)",
-                re.IGNORECASE), {
-        f"{pre}{n}": float(c) for c, (roman, digit) in enumerate(
-            (("i", "1"), ("ii", "2"), ("iii", "3"), ("iv", "4")), start=1)
-        for n in (roman, digit)
-        for pre in ("", "mp", "class", "grade", "mallampati", "mallampaticlass",
-                    "mallampatigrade", "mpclass", "mpgrade", "mpc")}),
+    # the airway's Mallampati class, I to IV, in the spellings of its scale (walk-through
+    # 92 read "MP 2" and set 45 "Grade III" to missing)
+    (MALLAMPATI_NAME, {re.sub(r"[\s\-_.]+", "", w): float(code)
+                       for code, words in SCALES["mallampati"] for w in words}),
 )
 #: A scale's level written with its words after a dash or colon, "6 - moderately frail",
 #: "3: managing well" (the number is read; letters only after it, bounded).
@@ -1519,8 +1516,9 @@ def split_limit_sides(out: np.ndarray, censored: list[tuple[int, str]]
     both = [v for v, s in sides.items() if s.count(-1) >= 2 and s.count(1) >= 2]
     if not both:
         return {}
-    limited = {i for i, _ in censored}
-    plain = np.unique([v for i, v in enumerate(out) if i not in limited and math.isfinite(v)])
+    plain = np.isfinite(out)
+    plain[[i for i, _ in censored]] = False
+    plain = np.unique(out[plain])
     gaps = np.diff(plain)
     gaps = gaps[gaps > 0]
     steps = {}

@@ -182,6 +182,9 @@ _NYHA_SCALE = tuple([(c, _nyha(c)) for c in (1, 2, 3, 4)]
 _MALLAMPATI_PREFIXES = ("", "mp ", "mp", "mp-", "mp: ", "class ", "grade ", "mallampati ",
                         "mallampati class ", "mallampati grade ", "mallampati: ", "mpc ",
                         "m ", "m")
+#: A Mallampati column's name ("Mallampati", "MP class", "Airway grade").
+MALLAMPATI_NAME = re.compile(r"mallampati|\bmp\s*(?:class|grade|score)?$|"
+                             r"airway\s+(?:class|grade)", re.IGNORECASE)
 _MALLAMPATI = tuple((c, tuple(f"{pre}{n}" for pre in _MALLAMPATI_PREFIXES
                               for n in (_ROMAN[c], str(c)))) for c in (1, 2, 3, 4))
 #: The ASA physical status, I to V, in either numerals, after "ASA" or "grade", with its
@@ -465,8 +468,7 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                "nyha": re.compile(r"nyha|functional\s+class|heart\s+failure\s+class",
                                   re.IGNORECASE),
                "mobility": re.compile(r"mobility|walking\s+aid|ambulat", re.IGNORECASE),
-               "mallampati": re.compile(r"mallampati|\bmp\s*(?:class|grade|score)?$|"
-                                        r"airway\s+(?:class|grade)", re.IGNORECASE),
+               "mallampati": MALLAMPATI_NAME,
                "asa": re.compile(r"\basa\b|physical\s+status|american\s+society\s+of\s+"
                                  r"an(?:a)?esth", re.IGNORECASE),
                "response": re.compile(r"respon|remission|\brecist\b|\bimwg\b",
