@@ -29,6 +29,7 @@ from sparge.data.age_dates import (
     read_years_since,
 )
 from sparge.data.alcohol import read_alcohol
+from sparge.data.ankle_pressures import read_ankle_pressures
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import (
     abbreviation_note,
@@ -475,10 +476,10 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
               <= have]
     with shared_looks():  # a small table's cells looked at once for every reader
+        df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason))
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
-            read_diuretic_doses(read_elastography(read_visual_acuity(read_named_values(
-                read_gleason_scores(read_unit_columns(df), known=gleason))))), answers)),
-            durations)
+            read_diuretic_doses(read_elastography(read_ankle_pressures(read_visual_acuity(
+                df)))), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(
                 read_cytogenetics(read_lesion_counts(df, known=lesions))), scales),
@@ -681,6 +682,16 @@ class Encoder(TransformerMixin, BaseEstimator):
         do the test ("unable") reads as, a new patient's too (walk-through 47: "unable"
         was a gap, and the missing-values threshold left out most of the frailest).
         Saved by :meth:`to_dict`.
+    unlimited_values_ : dict
+        ``{column: value}`` of the columns of distances walked (a claudication distance, a
+        6-minute walk): the best result each writes, which "unlimited" and "no
+        claudication" read as, a new patient's too (walk-through 94). Saved by
+        :meth:`to_dict`.
+    plain_splits_ : dict
+        ``{column: [unit, low, high, factor]}`` of the numeric columns whose plain numbers
+        in ``[low, high]`` are written in another of their units, told by their size
+        (:func:`~sparge.data.unit_conversion.plain_split`: an aneurysm's "6.3" beside
+        "58mm" and "5.4cm" is 63 mm), a new patient's too. Saved by :meth:`to_dict`.
     ages_ : dict
         The ``ages`` added, with the order of day and month as read. Saved by
         :meth:`to_dict`.
@@ -1189,6 +1200,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self._learn_label_spellings(df, report)
         self.rare_outcomes_ = {}
         self.value_units_ = {}  # read again below: a refit must not keep the last table's
+        self.plain_splits_: dict[str, list] = {}  # by _learn_units
         self.units_, self.unit_conversions_ = self._learn_units(df, roles, base, units,
                                                                 reasons, report, plans)
         self.thousands_dot_ = self._learn_thousands_dot(df, roles)
@@ -1198,6 +1210,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.split_limits_: dict[str, dict[float, float]] = {}
         self.zero_columns_: list[str] = []
         self.unable_values_: dict[str, float] = {}
+        self.unlimited_values_: dict[str, float] = {}
         self.merged_spellings_: dict[str, list[list[str]]] = {}  # by _build_table
         self.table_, inferred = self._build_table(df, cols, roles, base)
         if self.merged_spellings_:
@@ -1664,6 +1677,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             if plan is not None:
                 learned[col] = plan.target
                 converted[col] = dict(plan.converted)
+                if plan.plain_split is not None:
+                    self.plain_splits_[col] = plan.plain_split.as_list()
                 note = conversion_note(col, plan)
                 if note:
                     report.notes.append(note)
@@ -2410,9 +2425,16 @@ class Encoder(TransformerMixin, BaseEstimator):
                     # ... and "unable" as the training column's worst result
                     unable=getattr(self, "unable_values_", {}).get(col, math.nan)
                     if new else None,
+                    # ... and "unlimited" as its best
+                    unlimited=getattr(self, "unlimited_values_", {}).get(col, math.nan)
+                    if new else None,
                     # ... and "<4 METs" below ">4 METs" as the training column reads them
                     split_limits=getattr(self, "split_limits_", {}).get(col, {})
-                    if new else None)
+                    if new else None,
+                    # ... and a plain "6.3" beside "58mm" and "5.4cm" as 6.3 cm
+                    plain_split=_split_of(getattr(self, "plain_splits_", {}).get(col)))
+                if info["plain_unit"]:  # said with the unit they were read in
+                    info["plain_unit_name"] = self.plain_splits_[col][0]
                 if not new and info.get("out_of"):
                     self.score_maxima_[col] = int(info["out_of"])
                 if not new and info.get("detection_limit") is not None:
@@ -2427,6 +2449,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                     self.zero_columns_.append(col)
                 if not new and info.get("unable_value") is not None:
                     self.unable_values_[col] = float(info["unable_value"])
+                if not new and info.get("unlimited_value") is not None:
+                    self.unlimited_values_[col] = float(info["unlimited_value"])
                 left = getattr(self, "_left_units", {}).get(col) if not new else None
                 if left:  # cells in a unit the fit's warning names once (walk-through
                     # 59: "0.4l" was said twice, as text and as a unit not converted)
@@ -2806,7 +2830,12 @@ class Encoder(TransformerMixin, BaseEstimator):
                                     f"'{_q(cells[0][1], 30)}' read with '{mark}' as thousands "
                                     f"separator ({value}), as {why}.")
         # one value written in parts: a gestation "38+4", a Glasgow coma scale "E3V4M5"
+        other = _q(info.get("plain_unit_name") or "another unit", 20)
         for key, written, read in (
+                ("plain_unit", f"as plain numbers the size of its cells in '{other}'",
+                 lambda c: f"in '{other}' ({format_number(c[2])}"
+                 f"{' ' + _q(unit, 20) if unit else ''}; the column's cells in "
+                 f"'{other}' lie where they do, its others far from them)"),
                 ("gestation", "in weeks and days", lambda c: "in weeks "
                  f"({format_number(round(c[2], 2))}: days / 7)"),
                 ("gcs", "as the Glasgow coma scale's parts",
@@ -2831,6 +2860,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                  f"the column writes, {format_number(c[2])}{' ' + unit if unit else ''} "
                  "(not being able to do the test is a result, the worst, not an unknown "
                  "value)"),
+                ("unlimited", "as not limited", lambda c: "as the best result the column "
+                 f"writes, {format_number(c[2])}{' ' + unit if unit else ''} (a lower bound: "
+                 "the patient walks at least as far)"),
                 ("log10", "as the load's base-10 logarithm", lambda c: "as the load "
                  f"({format_number(c[2])}, in the column's unit)"),
                 ("power10", "as a number times a power of ten", lambda c: "as that "
@@ -3339,6 +3371,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                                  getattr(self, "split_limits_", {}).items()},
                 "zero_columns": list(getattr(self, "zero_columns_", [])),
                 "unable_values": dict(getattr(self, "unable_values_", {})),
+                "unlimited_values": dict(getattr(self, "unlimited_values_", {})),
+                "plain_splits": {c: list(v) for c, v in
+                                 getattr(self, "plain_splits_", {}).items()},
                 "body_size": dict(getattr(self, "body_size_", {})),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
@@ -3459,6 +3494,13 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for v in worst.values()):
             raise ValueError("unable_values must be {column: a finite number}")
         enc.unable_values_ = {str(k): float(v) for k, v in worst.items()}
+        best = state.get("unlimited_values") or {}
+        if not isinstance(best, dict) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in best.values()):
+            raise ValueError("unlimited_values must be {column: a finite number}")
+        enc.unlimited_values_ = {str(k): float(v) for k, v in best.items()}
+        enc.plain_splits_ = _checked_plain_splits(state.get("plain_splits") or {})
         enc.body_size_ = _checked_body_size(state.get("body_size") or {})
         zeros = state.get("zero_columns")
         if zeros is not None and (not isinstance(zeros, list)
@@ -3483,6 +3525,24 @@ class Encoder(TransformerMixin, BaseEstimator):
         enc.n_features_in_ = len(enc.input_columns_)
         enc.keep_patients_ = np.zeros(0, bool)
         return enc
+
+
+def _split_of(saved: list | None) -> tuple[float, float, float] | None:
+    """``(low, high, factor)`` of a column's :attr:`Encoder.plain_splits_` entry."""
+    return None if not saved else (float(saved[1]), float(saved[2]), float(saved[3]))
+
+
+def _checked_plain_splits(state: object) -> dict[str, list]:
+    """A saved model's ``plain_splits``, checked: ``{column: [unit, low, high, factor]}``
+    with ``0 < low <= high`` and a positive factor."""
+    def ok(v) -> bool:
+        return isinstance(v, list) and len(v) == 4 and isinstance(v[0], str) and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+            and x > 0 for x in v[1:]) and v[1] <= v[2]
+
+    if not isinstance(state, dict) or not all(ok(v) for v in state.values()):
+        raise ValueError("plain_splits must be {column: [unit, low, high, a positive factor]}")
+    return {str(c): [v[0], float(v[1]), float(v[2]), float(v[3])] for c, v in state.items()}
 
 
 def _checked_body_size(state: object) -> dict:

@@ -406,9 +406,15 @@ def conversion_note(col: str, plan: UnitPlan) -> str | None:
     (:func:`~sparge.data.unit_conversion.plan_units`); ``None`` when there is nothing to
     say beyond the warning on the cells left out."""
     parts = list(plan.notes)
+    split = plan.plain_split
+    if split is not None:  # "6.3" beside "58mm" and "5.4cm": in cm
+        parts.append(f"its plain numbers from {format_number(split.low)} to "
+                     f"{format_number(split.high)} are read as '{_q(split.unit, 20)}', "
+                     "among its cells written in it and far from its others")
     if plan.plain_as:
-        parts.append(f"its plain numbers are read as '{_q(plan.plain_as, 20)}', the unit "
-                     "in which its cells written with a unit, once converted, lie among them")
+        parts.append(f"its {'other ' if split else ''}plain numbers are read as "
+                     f"'{_q(plan.plain_as, 20)}', the unit in which its cells written with "
+                     "a unit, once converted, lie among them")
     if not parts:
         return None
     return (f"Column '{_q(col)}' is read in '{_q(plan.target, 20)}': " + "; ".join(parts)

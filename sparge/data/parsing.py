@@ -29,7 +29,13 @@ from sparge.data.tables import (
     is_blank,
     norm_key,
 )
-from sparge.data.unable import is_unable, performance_direction, worst_result
+from sparge.data.unable import (
+    best_result,
+    is_unable,
+    is_unlimited,
+    performance_direction,
+    worst_result,
+)
 
 #: A word that is also a missing token (``None``, ``Unknown``) is a category of a text
 #: column when it fills at least this share of the column's cells (and at least 2 cells).
@@ -1196,7 +1202,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                   thousands_comma: bool = False, out_of: int | None = None,
                   detection_limit: float | None = None, log_counts: bool = False,
                   writes_zero: bool | None = None, unable: float | None = None,
-                  split_limits: dict[float, float] | None = None
+                  split_limits: dict[float, float] | None = None,
+                  plain_split: tuple[float, float, float] | None = None,
+                  unlimited: float | None = None
                   ) -> tuple[np.ndarray, dict[str, Any]]:
     """Parse a column of cells as numbers.
 
@@ -1242,6 +1250,15 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         ``{limit: step}``: the limits written on both sides ("<4 METs" and ">4 METs"),
         read a step below and above the limit (3.5 and 4.5): by default those of the
         column's own cells (:func:`split_limit_sides`); a fitted model's for new patients.
+    plain_split : tuple, optional
+        ``(low, high, factor)``: the plain numbers in ``[low, high]`` are written in
+        another of the column's units and read times ``factor``
+        (:func:`~sparge.data.unit_conversion.plain_split`: "6.3" beside "58mm" and
+        "5.4cm").
+    unlimited : float, optional
+        What "unlimited" and "no claudication" (:func:`~sparge.data.unable.is_unlimited`)
+        read as in a column of distances walked: by default the best result the column
+        writes (:func:`~sparge.data.unable.best_result`); NaN reads none.
 
     Returns
     -------
@@ -1280,7 +1297,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
                             "detection_limit": None, "log10": [], "power10": [], "range": [],
                             "unable": [], "unable_value": None, "age_part": [],
                             "per_minute": [], "cycle": [], "invalid_sample": [],
-                            "gcs_untestable": []}
+                            "gcs_untestable": [], "plain_unit": [], "unlimited": [],
+                            "unlimited_value": None}
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         out = np.array(values.to_numpy(dtype=float, na_value=np.nan), copy=True)
         info["infinite"] = [(int(i), str(out[i])) for i in np.flatnonzero(np.isinf(out))]
@@ -1288,6 +1306,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         info["writes_zero"] = bool(np.any(out == 0))
         if unable is None:
             info["unable_value"] = worst_result(out, performance_direction(values.name))
+        if unlimited is None:
+            info["unlimited_value"] = best_result(out, performance_direction(values.name))
         return out, info
     if len(values) <= _SMALL_COLUMN:
         # A few patients (a new-patient query): plain Python per cell beats pandas' string
@@ -1319,6 +1339,11 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             if "." in cells[i] and _DOT_THOUSANDS.match(cells[i]):
                 out[i] = float(cells[i].replace(".", ""))
                 info["thousands_dot"].append((int(i), cells[i], float(out[i])))
+    if plain_split is not None:  # "6.3" beside "58mm" and "5.4cm": 6.3 cm
+        low, high, factor = plain_split
+        other = np.flatnonzero(fast & (out >= low) & (out <= high))
+        out[other] *= factor
+        info["plain_unit"] = [(int(i), cells[i], float(out[i])) for i in other]
     tokens: list[str] = []
     named, level = named_total(values.name), scale_level(values.name)
     aged, rate = age_reader(values.name), rate_reader(values.name)
@@ -1337,7 +1362,11 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     # "unable" in a performance test's column: the worst result (set after the loop)
     test = performance_direction(values.name) if unable is None else \
         int(not math.isnan(unable))
+    # ... and "unlimited" in a distance walked: the best result
+    farthest = performance_direction(values.name) < 0 if unlimited is None else \
+        not math.isnan(unlimited)
     cannot: list[int] = []
+    free: list[int] = []
     for i, s in zip(rest, rest_text):
         if zero and norm_key(s) in NONE_WORDS:
             out[i] = 0.0
@@ -1443,6 +1472,8 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
             info["cycle"].append((int(i), s, v))
         elif test and is_unable(s):  # the worst result, once the column is read
             cannot.append(int(i))
+        elif farthest and is_unlimited(s):  # the best result, once the column is read
+            free.append(int(i))
         elif (inner := _after_own_name(s, values.name)) is not None:
             # "EF 55-60" in "LVEF", "INR n/a" in "INR (last)" (walk-through 87): the cell
             # after the column's own name, read as the column reads a cell
@@ -1468,6 +1499,14 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         else:
             out[cannot] = worst
             info["unable"] = [(i, cells[i], worst) for i in cannot]
+    if farthest:
+        best = best_result(out, -1) if unlimited is None else unlimited
+        info["unlimited_value"] = best
+        if best is None:  # too few distances to say which is the best: a gap
+            info["bad"] = sorted(info["bad"] + [(i, cells[i]) for i in free])
+        else:
+            out[free] = best
+            info["unlimited"] = [(i, cells[i], best) for i in free]
     if tokens:
         info["missing_tokens"] = token_counts(pd.Series(tokens, dtype=object))
     below = NOT_DETECTED_WORDS | (NEGATIVE_WORDS if values.name is not None and
@@ -1830,8 +1869,9 @@ def _unique_cells(values: pd.Series, missing_tokens):
     if (cycle := cycle_reader(values.name)) is not None:  # "C3D8" in a column of cycles
         number[other] |= np.array([cycle(str(uniques.iat[i])) is not None for i in other],
                                   dtype=bool)
-    if performance_direction(values.name):  # "unable" in a timed up-and-go: its worst
-        number[other] |= np.array([is_unable(uniques.iat[i]) for i in other], dtype=bool)
+    if direction := performance_direction(values.name):  # "unable" in a timed up-and-go
+        number[other] |= np.array([is_unable(uniques.iat[i]) or (
+            direction < 0 and is_unlimited(uniques.iat[i])) for i in other], dtype=bool)
     # "TND" beside "<50" reads as the detection limit (:func:`parse_numeric`)
     nd = [i for i in other if norm_key(uniques.iat[i]) in NOT_DETECTED_WORDS]
     if nd and any(number[i] and uniques.iat[i].lstrip()[:1] in "<≤⩽" for i in other):

@@ -306,6 +306,23 @@ _TIRADS = (
     (0, ("no nodule", "no nodules", "none", "no nodules seen", "nil", "normal thyroid",
          "normal")),
     *((g, tuple(f"{pre}{g}" for pre in _TIRADS_PREFIXES)) for g in (1, 2, 3, 4, 5)))
+_CKD_PREFIXES = ("", "ckd", "ckd ", "ckd-", "ckd stage ", "ckd stage", "stage ", "stage",
+                 "g", "g ", "ckd g", "ckd g ", "stage g", "ckd stage g", "egfr category g",
+                 "kdigo ", "kdigo g", "ckd: ", "stage: ")
+_DIALYSIS = (" on hd", " on dialysis", " on pd", "d", " d", " (dialysis)", " hd", " pd",
+             " dialysis", " - dialysis", " (hd)", " (pd)", " on haemodialysis",
+             " on hemodialysis", " on peritoneal dialysis")
+_CKD_STAGE = (
+    (0, ("none", "no", "no ckd", "nil", "normal", "not ckd")),
+    *((g, tuple(f"{pre}{n}" for pre in _CKD_PREFIXES for n in (str(g), _ROMAN_6[g])))
+      for g in (1, 2, 3, 4)),
+    (3.2, tuple(f"{pre}{n}" for pre in _CKD_PREFIXES for n in ("3a", "iiia"))),
+    (3.6, tuple(f"{pre}{n}" for pre in _CKD_PREFIXES for n in ("3b", "iiib"))),
+    (5, (*(f"{pre}{n}" for pre in _CKD_PREFIXES for n in ("5", "v")),
+         *(f"{w} (5)" for w in ("eskd", "esrd", "esrf", "end stage", "end-stage")))),
+    (5.5, (*(f"{pre}5{d}" for pre in _CKD_PREFIXES for d in _DIALYSIS), "esrd", "eskd",
+           "esrf", "end stage", "end-stage", "on dialysis", "dialysis", "esrd on hd",
+           "eskd on dialysis")))
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -382,6 +399,10 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
                  (2.6, ("iib", "2b", "stage iib", "fontaine iib", "stage 2b", "fontaine 2b")),
                  (3, ("iii", "3", "stage iii", "fontaine iii", "stage 3", "fontaine 3")),
                  (4, ("iv", "4", "stage iv", "fontaine iv", "stage 4", "fontaine 4"))),
+    # chronic kidney disease's stage as KDIGO grades the GFR, 3a < 3b, and stage 5 on
+    # dialysis (5D) after stage 5 (walk-through 94's "CKD3b", "CKD 3", "CKD 5 on HD" were
+    # coded alphabetically)
+    "ckd stage": _CKD_STAGE,
     # a skin disease's investigator or physician global assessment, IGA / PGA 0 to 4
     # (walk-through 93: "1"-"4" coded 1-4 and "mild" to "severe" 5-8, unordered)
     "iga": tuple((code, tuple(f"{pre}{w}" for w in words
@@ -480,6 +501,9 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                                           re.IGNORECASE),
                "rutherford": re.compile(r"rutherford", re.IGNORECASE),
                "fontaine": re.compile(r"fontaine", re.IGNORECASE),
+               "ckd stage": re.compile(r"\bckd\b|chronic\s+kidney|kidney\s+disease|"
+                                       r"\bg?fr\s+(?:stage|category|grade)|renal\s+"
+                                       r"(?:stage|function\s+stage)", re.IGNORECASE),
                # in capitals: "IgA" is an immunoglobulin
                "iga": re.compile(r"^\s*(?:s?PGA|v?IGA)\b|(?i:investigator'?s?\s+global|"
                                  r"physician'?s?\s+global)"),

@@ -33,6 +33,10 @@ _MANAGED = re.compile(
     r"\b(?:gait speed|gaitspeed|walking speed|walk speed|usual gait speed|"
     r"(?:6|six)[ -]?min(?:ute)?s?[ -]?walk(?:ing)?(?: test| distance)?|6mwt|6mwd|"
     r"walk(?:ing)? distance|shuttle walk(?: test)?|iswt|eswt|"
+    # a vascular clinic's claudication distance (walk-through 94): how far the patient
+    # walks before the calf pain stops them
+    r"(?:initial |absolute |max(?:imum)? |pain[ -]?free )?claudication(?: walking)? "
+    r"distance|claudication distance \w+|"
     r"(?:hand ?)?grip(?: strength)?|handgrip|"
     r"(?:30|thirty)[ -]?s(?:ec(?:ond)?s?)?[ -]?(?:chair stands?|sit[ -]?to[ -]?stand)|"
     r"chair stands?(?: count)?|sppb|short physical performance(?: battery)?)\b")
@@ -45,7 +49,15 @@ UNABLE = re.compile(
     r"rise|finish|attempt|get up|weight ?bear))?(?: (?:the )?(?:test|it|unaided))?|"
     r"non[ -]?ambulant|non[ -]?ambulatory|not ambulant|not ambulatory|not mobile|"
     r"immobile|bed ?bound|chair ?bound|wheelchair ?bound|(?:uses a )?wheelchair(?: user)?|"
-    r"w/?c(?: bound| user)?|nwb")
+    r"w/?c(?: bound| user)?|nwb|"
+    # pain at rest (walk-through 94's claudication distances): no distance walked free
+    # of pain, the worst result
+    r"(?:ischa?emic |critical )?rest pain(?: only)?|pain at rest|(?:cli|clti)(?: rest pain)?")
+#: How a cell says the patient's walking is not limited ("unlimited", "no claudication"):
+#: the best result of a distance walked (walk-through 94's claudication distances).
+UNLIMITED = re.compile(
+    r"(?:walking )?(?:unlimited|not limited|no limit(?:ation)?|unrestricted|no claudication|"
+    r"asymptomatic|no symptoms)(?: walking)?(?: distance)?")
 _REASON = re.compile(r"(.{1,60}?)(?:\s*[-–:(,/]\s*[a-z][a-z' ]{0,30}\)?)?")
 #: A worst result is read only among this many values written, at least.
 MIN_VALUES = 5
@@ -84,6 +96,20 @@ def is_unable(cell: str) -> bool:
     text = re.sub(r"\s+", " ", str(cell).strip().lower().rstrip("."))[:100]
     m = _REASON.fullmatch(text)
     return bool(UNABLE.fullmatch(text) or (m and UNABLE.fullmatch(m.group(1).strip())))
+
+
+def is_unlimited(cell: str) -> bool:
+    """Whether a cell says that the patient's walking is not limited ("unlimited", "no
+    claudication"), in a column of distances walked."""
+    text = re.sub(r"\s+", " ", str(cell).strip().lower().rstrip("."))[:60]
+    return UNLIMITED.fullmatch(text) is not None
+
+
+def best_result(values: np.ndarray, direction: int) -> float | None:
+    """The best result a performance test's column writes (:func:`worst_result` at the
+    other end): its largest distance for a test scored by what the patient managed
+    (``direction`` -1), which "unlimited" reads as; ``None`` for a timed test."""
+    return worst_result(values, 1) if direction < 0 else None
 
 
 def worst_result(values: np.ndarray, direction: int) -> float | None:

@@ -436,6 +436,34 @@ class UnitPlan:
     left: list[str] = field(default_factory=list)
     plain_as: str | None = None
     by_majority: bool = False
+    plain_split: PlainSplit | None = None
+
+
+@dataclass(frozen=True)
+class PlainSplit:
+    """Plain numbers of a column that are written in another of its units, told by their
+    size (:func:`plain_split`): those in ``[low, high]`` are read in ``unit`` and
+    converted by ``factor`` (walk-through 94's aneurysm diameters: plain "6.3" beside
+    "58mm" and "5.4cm" is 6.3 cm, not 6.3 mm).
+
+    Attributes
+    ----------
+    unit : str
+        The other unit, as written.
+    low, high : float
+        The plain numbers read in it.
+    factor : float
+        Target units per ``unit``.
+    """
+
+    unit: str
+    low: float
+    high: float
+    factor: float
+
+    def as_list(self) -> list:
+        """The split as saved with a model."""
+        return [self.unit, self.low, self.high, self.factor]
 
 
 def _median_log(x: np.ndarray) -> float | None:
@@ -505,6 +533,115 @@ def _plain_unit(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
     return candidates[scores[0][1]]
 
 
+#: Two units tell a plain number's unit by its size only when they are at least this
+#: factor apart (mm and cm: 10; not yards and metres) ...
+SPLIT_FACTOR = 5.0
+#: ... and the cells written in each lie this factor or more from the other's.
+SPLIT_MARGIN = 1.5
+
+
+def plain_split(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
+                shown: dict[str, str], target: str,
+                converted: dict[str, tuple[float, float]]) -> PlainSplit | None:
+    """The plain numbers of a column that lie among the cells written in another of its
+    units, and far from the cells read in its own: written in that unit.
+
+    A clinic writing an aneurysm's diameter as "58mm", "5.4cm", "61" and "6.3" writes
+    plain numbers in both units; read in millimetres (the plain numbers' main unit), "6.3"
+    was 6.3 mm, beside the 63 mm it is. The plain numbers are read in the other unit only
+    when the two units are :data:`SPLIT_FACTOR` or more apart and the cells written in
+    each, as written, lie apart by :data:`SPLIT_MARGIN` or more: those of the other unit
+    (at least :data:`MIN_UNIT_CELLS`) within a narrow range, the target's cells (written
+    with the target unit, and the other unit's once converted) outside it. A plain number
+    within that range, widened by the margin and short of halfway (in logs) to the
+    target's cells, is read in the other unit, when that unit is the one those plain
+    numbers lie in (:func:`_plain_unit`): birth weights in grams with a few "6.6 lb" cells
+    and plain kilograms ("3.10") keep their kilograms for the far values' check, not read
+    in lb.
+
+    Parameters
+    ----------
+    column : str
+    plain : ndarray
+        The column's plain numbers.
+    numbers : dict
+        ``{unit key: the numbers of the cells written in it}``.
+    shown : dict
+        ``{unit key: the unit as written}``.
+    target : str
+        The unit the column is read in.
+    converted : dict
+        ``{unit key: (factor, offset)}`` of the units converted to ``target``.
+
+    Returns
+    -------
+    PlainSplit or None
+        ``None`` when no plain number lies among another unit's cells, or the units
+        overlap.
+
+    Examples
+    --------
+    >>> got = plain_split("AAA", np.array([61.0, 55, 6.3, 48]),
+    ...                   {"cm": np.array([5.4, 4.8, 6.1]), "mm": np.array([58.0, 52])},
+    ...                   {"cm": "cm", "mm": "mm"}, "mm", {"cm": (10.0, 0.0)})
+    >>> got.unit, got.factor, bool(got.low <= 6.3 <= got.high)
+    ('cm', 10.0, True)
+    """
+    plain = plain[np.isfinite(plain) & (plain > 0)]
+    if not plain.size:
+        return None
+    own = numbers.get(unit_key(target), np.zeros(0))
+    own = own[np.isfinite(own) & (own > 0)]
+    found = []
+    for key, (factor, offset) in converted.items():
+        x = numbers.get(key, np.zeros(0))
+        x = x[np.isfinite(x) & (x > 0)]
+        if offset != 0.0 or x.size < MIN_UNIT_CELLS or not (
+                factor >= SPLIT_FACTOR or factor <= 1 / SPLIT_FACTOR):
+            continue
+        lo, hi = float(x.min()), float(x.max())
+        reference = np.concatenate([own, x * factor])  # the target's cells, as read
+        if factor > 1:  # the other unit's numbers are the smaller: they lie below
+            edge = float(reference.min())
+            if hi * SPLIT_MARGIN > edge:
+                continue
+            low, high = lo / SPLIT_MARGIN, min(hi * SPLIT_MARGIN, math.sqrt(hi * edge))
+        else:
+            edge = float(reference.max())
+            if lo / SPLIT_MARGIN < edge:
+                continue
+            low, high = max(lo / SPLIT_MARGIN, math.sqrt(lo * edge)), hi * SPLIT_MARGIN
+        inside = plain[(plain >= low) & (plain <= high)]
+        if inside.size and unit_key(_plain_unit(column, inside, numbers, shown) or "") == key:
+            found.append((inside.size, PlainSplit(shown[key], low, high, float(factor))))
+    return max(found, key=lambda t: t[0])[1] if found else None
+
+
+def _split_target(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
+                  shown: dict[str, str]) -> str | None:
+    """The unit a column's plain numbers are written in when they are written in two of
+    its units (:func:`plain_split`), so that their median lies in neither: the unit, of
+    those its cells are written in (the most written first), whose cells the plain numbers
+    outside the other's range lie among (:func:`_plain_unit`). Walk-through 94's
+    aneurysm diameters, as many plain "61" (mm) as plain "6.3" (cm), left the column out
+    as mixing units."""
+    for key in sorted(numbers, key=lambda k: -numbers[k].size):
+        target = shown[key]
+        converted = {}
+        for other in numbers:
+            conv = conversion(column, shown[other], target) if other != key else None
+            if conv is not None and _exact_dimension(other, key):
+                converted[other] = (conv.factor, conv.offset)
+        split = plain_split(column, plain, numbers, shown, target, converted)
+        if split is None:
+            continue
+        rest = plain[(plain < split.low) | (plain > split.high)]
+        found = _plain_unit(column, rest, numbers, shown) if rest.size else None
+        if found is not None and unit_key(found) == key:
+            return target
+    return None
+
+
 def plan_units(column: str, values: pd.Series, units: ColumnUnits,
                missing_tokens) -> UnitPlan | None:
     """Read a column written in several units in one of them, when that is safe.
@@ -559,7 +696,8 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
     if units.header:
         target = units.header
     elif plain.size:
-        target = plain_as = _plain_unit(column, plain, numbers, shown)
+        target = plain_as = _plain_unit(column, plain, numbers, shown) or \
+            _split_target(column, plain, numbers, shown)
         if target is None or (not mixed and unit_key(target) in numbers):
             if stray and not mixed and numbers:  # one unit and the typo's cells: the
                 # column is read in that unit, as it is without the typo
@@ -598,6 +736,7 @@ def plan_units(column: str, values: pd.Series, units: ColumnUnits,
             if conv.factor == 1 and conv.offset == 0 and conv.why.startswith("1 ") else
             f"{x.size:,} cell(s) in '{shown[key]}' converted to '{target}' ({conv.why})")
     plan.left += [units.written[k].shown for k in stray]
+    plan.plain_split = plain_split(column, plain, numbers, shown, target, plan.converted)
     if units.header or plan.plain_as:  # the column's unit is known: keep what reads in it
         return plan if plan.converted or plan.left else None
     if stray and not plan.converted and len(plan.left) == len(stray):

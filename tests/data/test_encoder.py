@@ -898,14 +898,22 @@ def test_stages_written_many_ways_merge_into_their_clinical_order():
     merged = merge_answers(enc.table_, enc.report_.answers_two_ways)
     codes = merged.levels("CKD stage")
     assert merged.is_ordered("CKD stage")
-    for s, written in forms.items():
-        assert {codes[w] for w in written} == {s}, (s, {w: codes[w] for w in written})
+    # read as chronic kidney disease's scale (walk-through 94): one code per stage, in
+    # the stages' order (3a and 3b between 3 and 4)
+    by_stage = [{codes[w] for w in forms[s]} for s in sorted(forms)]
+    assert all(len(c) == 1 for c in by_stage), by_stage
+    assert [c.pop() for c in by_stage] == [1, 2, 3.2, 3.6, 4, 5]
     # read one way, the stages are ordered by their numbers and sub-stage letters
     one_way = Encoder(label_column="Outcome").fit(df.assign(
         **{"CKD stage": [forms[s][0] for s in stage]}))
-    assert one_way.table_.levels("CKD stage") == {"1": 1, "2": 2, "3a": 3, "3b": 4, "4": 5,
-                                                  "5": 6}
+    assert one_way.table_.levels("CKD stage") == {"1": 1, "2": 2, "3a": 3.2, "3b": 3.6,
+                                                  "4": 4, "5": 5}
     assert one_way.table_.is_ordered("CKD stage")
+    # ... and so are a column's sub-stages named otherwise (no scale of their own)
+    other = Encoder(label_column="Outcome").fit(df.assign(
+        **{"Renal grade": [forms[s][0] for s in stage]}))
+    assert other.table_.levels("Renal grade") == {"1": 1, "2": 2, "3a": 3, "3b": 4, "4": 5,
+                                                  "5": 6}
 
 
 def test_grades_in_words_and_not_assessed_grades():

@@ -78,14 +78,35 @@ def test_a_lost_decimal_point_is_said_and_no_absurd_unit_offered():
         [None, None], [None, None]]
 
 
-def test_a_unit_named_for_too_few_values_says_the_click_does_not_convert_them():
+def test_plain_counts_among_cells_per_microlitre_are_read_per_microlitre():
+    """Plain "4100" and "2600" among "3500 /uL" cells, in a column of plain 10^9/L counts,
+    were far values offered in '/µL' but not converted by the click (fewer than 3): they
+    lie among the column's cells per µL, and are read so (4.1 and 2.6)."""
     df = _unit()
     df.loc[5, "Neutrophils"] = "4100"
     df.loc[6, "Neutrophils"] = "2600"
     enc = Encoder(label_column=OUTCOME)
+    X = enc.fit_transform(df)
+    j = enc.feature_names_out_.index("Neutrophils")
+    np.testing.assert_allclose(X[[5, 6], j], [4.1, 2.6])
+    assert not [c for c in enc.report_.values_to_check if c[0] == "Neutrophils"]
+    assert any("2 cell(s) written as plain numbers the size of its cells in '/uL'" in n
+               for n in enc.report_.notes)
+
+
+def test_a_unit_guessed_for_too_few_values_says_the_click_does_not_convert_them():
+    """Two creatinines in mg/dL among µmol/L (no cell names mg/dL): offered, named as too
+    few for the click to convert (walk-through 54)."""
+    df = _unit()
+    rng = np.random.default_rng(2)
+    df["Creatinine (umol/L)"] = rng.normal(90, 20, len(df)).round().astype(int).astype(str)
+    df.loc[5, "Creatinine (umol/L)"] = "1.1"
+    df.loc[6, "Creatinine (umol/L)"] = "0.9"
+    enc = Encoder(label_column=OUTCOME)
     enc.fit_transform(df)
-    said = next(w for w in enc.report_.warnings if "'Neutrophils'" in w)
-    assert "in '/µL'? 4.1, 2.6" in said and "fewer than 3, so not converted by the click" in said
+    said = next(w for w in enc.report_.warnings if "'Creatinine (umol/L)'" in w)
+    assert "(in 'mg/dL'? 97.2, 79.6 umol/L; fewer than 3, so not converted by the click)" \
+        in said
 
 
 def test_comorbidity_lists_among_single_answers_are_read_as_lists():
