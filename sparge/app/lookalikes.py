@@ -39,6 +39,7 @@ from sparge.services.display import (
     pair_comparison,
     pair_summary,
     safe_filename,
+    severity_columns,
     snap_precision,
     sparse_weight_help,
     standardize,
@@ -186,15 +187,20 @@ def left_out_colours() -> list[str]:
         cohort.df, dict(enc.roles_), enc.table_.missing_keys))
 
 
-def default_biomarkers(n: int = 8, measured=None, unusual=None) -> list[str]:
+def default_biomarkers(n: int = 8, measured=None, unusual=None, encoder=None) -> list[str]:
     """The biomarkers that most separate typical patients in the learned similarity (with
     ``measured``, the patient's values: those it has first; with ``unusual``, its values
-    in SD from the cohort's mean: those where it stands out rank higher)."""
+    in SD from the cohort's mean: those where it stands out rank higher; with ``encoder``,
+    the patient's severity scores, stages and grades first, up to
+    :data:`~sparge.services.display.SEVERITY_FIRST`)."""
     model = st.session_state.model
     typical = model_cache("typical_deviation", model,
                           lambda: typical_deviation(model.training_data_))
-    return top_biomarkers(importance(), model.feature_names(), n, measured=measured,
-                          typical=typical, unusual=unusual)
+    names = model.feature_names()
+    severity = None if encoder is None else model_cache(
+        "severity_columns", model, lambda: severity_columns(names, encoder))
+    return top_biomarkers(importance(), names, n, measured=measured,
+                          typical=typical, unusual=unusual, severity=severity)
 
 
 def warn_data_model_mismatch() -> None:
@@ -517,7 +523,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
                         model.log_floors())
         scaled = np.asarray([has_sd_scale(f, encoder, flags) for f in names])
         default = default_biomarkers(measured=query_values,
-                                     unusual=np.where(scaled, z, np.nan))
+                                     unusual=np.where(scaled, z, np.nan), encoder=encoder)
         last = ss.get(f"{key}_features_for")
         # another patient of the same model: the user's additions and removals stay
         ss[f"{key}_features"] = (
@@ -529,9 +535,11 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         ss[f"{key}_features_for"] = whose
     chosen = st.multiselect(
         "Biomarkers to compare", names, key=f"{key}_features",
-        help="Starts with the patient's measured biomarkers that the learned similarity "
-             "weighs most (their weight in the learned metric), the more so where the "
-             "patient is far from the cohort's mean; add or remove any.")
+        help="Starts with the patient's measured severity scores, stages and grades "
+             "(up to three: PASI, NYHA class, a tumour's stage, a recognised clinical "
+             "scale), then its measured biomarkers that the learned similarity weighs "
+             "most (their weight in the learned metric), the more so where the patient is "
+             "far from the cohort's mean; add or remove any.")
     if not chosen:
         st.info("Pick at least one biomarker to compare.")
         return

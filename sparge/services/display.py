@@ -412,8 +412,55 @@ def typical_deviation(standardized) -> np.ndarray:
                     / np.maximum(seen.sum(axis=0), 1), 0.0)
 
 
+#: Columns a clinician reads a patient's disease by: its severity scores, stages and
+#: grades, by name (walk-through 93's psoriasis clinic compared its patients on eight
+#: blood tests, not on their PASI, nor their IGA).
+SEVERITY_NAME = re.compile(
+    r"\b(?:pasi|dlqi|easi|scorad|s?pga|v?iga|bsa|edss|msss|nihss|mrs|gcs|mmse|moca|"
+    r"das ?28|haq(?: ?di)?|basdai|basfi|cdai|sdai|hbi|mayo|sccai|ses ?cd|cat|m ?mrc|mrc|"
+    r"epworth|ahi|odi|stop ?bang|cha ?2 ?ds ?2 ?vasc|chads ?2|has ?bled|nyha|child(?: ?-? ?pugh)?|"
+    r"meld|ukeld|apache|sofa|news ?2?|qsofa|charlson|cfs|frailty|phq ?9|gad ?7|oxford|"
+    r"eq ?5d|ecog|who ps|performance status|karnofsky|kps|rutherford|fontaine|asa|"
+    r"gleason|isup|tnm|stage|staging|grade|severity)\b",
+    re.IGNORECASE)
+
+
+def severity_columns(names: Sequence[str], encoder=None) -> np.ndarray:
+    """Which features are a disease's severity scores, stages or grades: named so
+    (:data:`SEVERITY_NAME`; "PASI", "IGA", "NYHA class", "Child-Pugh", "Tumour stage"),
+    or a categorical column whose answers are a recognised clinical scale's steps
+    (Rutherford "R3", ascites "mild" to "tense"; not a frequency nor a risk level).
+    A 0/1 column split from an answer list ("Comorbidities: CKD") is none."""
+    out = np.zeros(len(names), bool)
+    for j, name in enumerate(names):
+        text = re.sub(r"[_\s]+", " ", str(name))[:120]
+        if ": " in text and encoder is not None and str(name) not in \
+                getattr(encoder, "roles_", {}):
+            continue  # a yes/no answer split from a list column
+        out[j] = bool(SEVERITY_NAME.search(text))
+        if not out[j] and encoder is not None and getattr(encoder, "roles_", {}).get(
+                str(name)) == "categorical":
+            words = category_words(encoder, str(name)) or {}
+            scale = scale_of({norm_key(w) for w in words.values()}, str(name)) \
+                if len(words) >= 3 else None
+            out[j] = scale is not None and scale not in _NOT_SEVERITY
+    return out
+
+
+#: Recognised scales that say how often or how likely, not how ill: a Home Smoke
+#: exposure "Never" to "Always" is no severity.
+_NOT_SEVERITY = frozenset({"yes/no", "frequency", "low/medium/high",
+                           "low/medium/high (banded)", "normal/abnormal", "certainty"})
+
+
+#: Of the biomarkers compared by default, at most this many are placed first for being a
+#: severity score (:func:`severity_columns`), the rest by the learned metric.
+SEVERITY_FIRST = 3
+
+
 def top_biomarkers(importance, names: Sequence[str], n: int = 8,
-                   measured=None, typical=None, unusual=None) -> list[str]:
+                   measured=None, typical=None, unusual=None,
+                   severity=None) -> list[str]:
     """The ``n`` features with the largest weight in the learned metric (ties: table order).
 
     With ``typical`` (:func:`typical_deviation` of the training patients) features are
@@ -426,7 +473,10 @@ def top_biomarkers(importance, names: Sequence[str], n: int = 8,
     six of which differed from its nearest look-alike, and never on its kidneys). With
     ``measured`` (the patient's values, ``NaN`` = not measured) the patient's measured
     features come first, by that rank, then the others: a new patient with four values
-    sees those four compared, not eight biomarkers it has no value for.
+    sees those four compared, not eight biomarkers it has no value for. With
+    ``severity`` (:func:`severity_columns`) the patient's measured severity scores,
+    stages and grades, by that rank, take up to :data:`SEVERITY_FIRST` of the first
+    places.
     """
     w = np.asarray(importance, dtype=float)
     if typical is not None:
@@ -439,6 +489,12 @@ def top_biomarkers(importance, names: Sequence[str], n: int = 8,
     if measured is not None:
         has = np.isfinite(np.asarray(measured, dtype=float).ravel())
         order = np.concatenate([order[has[order]], order[~has[order]]])
+    if severity is not None:
+        sev = np.asarray(severity, dtype=bool)
+        if measured is not None:
+            sev = sev & np.isfinite(np.asarray(measured, dtype=float).ravel())
+        first = order[sev[order]][:min(SEVERITY_FIRST, n)]
+        order = np.concatenate([first, order[~np.isin(order, first)]])
     return [str(names[j]) for j in order[:n]]
 
 
@@ -1058,7 +1114,7 @@ __all__ = ["MISSING", "SPARSE_WEIGHT_HELP", "sparse_weight_help", "has_forest_pa
            "model_filename", "outcome_name",
            "LOOKALIKE_HEADERS", "category_words", "answers_by_code",
            "format_number", "format_value", "decode_column", "display_frame", "format_sd",
-           "standardize", "top_biomarkers", "typical_deviation",
+           "standardize", "top_biomarkers", "typical_deviation", "severity_columns",
            "limits_as_written", "lookalike_comparison",
            "agreement", "pair_comparison", "pair_summary", "group_summary", "lookalike_display",
            "plot_text",

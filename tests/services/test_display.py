@@ -316,6 +316,24 @@ def test_top_biomarkers_follow_the_importance():
                           measured=[1.0, np.nan, 2.0, np.nan]) == ["a", "c", "b"]
 
 
+def test_a_patients_severity_scores_lead_the_comparison():
+    """Walk-through 93: a psoriasis clinic's patients were compared on eight blood tests by
+    default, never on their PASI or IGA. Up to three measured severity scores come first,
+    by the metric's rank; an unmeasured one does not."""
+    from sparge.services.display import SEVERITY_FIRST, severity_columns
+
+    names = ["CRP", "ALT", "Baseline PASI", "IGA", "Weight", "NYHA class", "DLQI",
+             "Tumour stage", "Comorbidities: CKD"]
+    sev = severity_columns(names)
+    assert sev.tolist() == [False, False, True, True, False, True, True, True, False]
+    w = [0.9, 0.8, 0.1, 0.2, 0.7, 0.05, 0.3, 0.01, 0.6]
+    measured = [1.0] * 5 + [np.nan] + [1.0] * 3
+    got = top_biomarkers(w, names, 5, measured=measured, severity=sev)
+    assert got[:SEVERITY_FIRST] == ["DLQI", "IGA", "Baseline PASI"]
+    assert got[SEVERITY_FIRST:] == ["CRP", "ALT"] and "NYHA class" not in got
+    assert top_biomarkers(w, names, 2, severity=sev) == ["DLQI", "IGA"]
+
+
 def test_a_rare_flag_does_not_lead_the_comparison():
     """Ranked by weight x typical deviation: a 2 % flag with the largest per-SD weight
     comes after a bell-shaped biomarker weighed a little less."""
