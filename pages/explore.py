@@ -231,10 +231,11 @@ with guard("Drawing the map"):
     # a dense map's hover shows the ID and the colour only (what a browser takes at 10⁵+)
     cells = ss.cohort.df.reset_index(drop=True) if index.compatible else None
     hover = None if dense else hover_as_written(
-        display_frame(values[default_biomarkers(3)], encoder), cells)
+        display_frame(values[default_biomarkers(3)], encoder), cells, encoder)
     # a numeric colour's value in the hover as written (walk-through 30: an eGFR of ">90"
     # read 90)
-    written = (hover_as_written(display_frame(values[[color_by]], encoder), cells)[color_by]
+    written = (hover_as_written(display_frame(values[[color_by]], encoder), cells,
+                                encoder)[color_by]
                .to_numpy() if not dense and color_by in values.columns and order is None
                else None)  # a category's legend already says its answer
     fig = cohort_map(frame, color, hover=hover, highlight=sel_row,
@@ -327,7 +328,8 @@ if sel_row is not None:
             # the patient's own cells, for values written as a limit ("<15")
             row = ss.cohort.df.iloc[sel_row] if index.compatible else {}
             show_lookalikes(model, table, query, pid, encoder, key="explore",
-                            written=limits_as_written(row, model.feature_names()),
+                            written=limits_as_written(row, model.feature_names(),
+                                                      encoder),
                             match=match, outcome=outcome)
 else:
     if "patient" in st.query_params:

@@ -293,7 +293,7 @@ if query is not None:
         # once per model, not on every rerun of the page
         bounds = model_cache("training_ranges", model,
                              lambda: training_ranges(training_values()))
-        written = limits_as_written(query.iloc[pick], model.feature_names())
+        written = limits_as_written(query.iloc[pick], model.feature_names(), encoder)
         far = questioned_values(xq[0], training_values(), encoder, ranges=bounds,
                                 written=written)
         if far:

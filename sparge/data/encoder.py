@@ -141,6 +141,7 @@ from sparge.data.levels import (
 from sparge.data.montreal import montreal_columns, split_montreal
 from sparge.data.named_scores import named_score_columns, split_named_scores
 from sparge.data.named_values import read_named_values
+from sparge.data.node_counts import read_node_counts
 from sparge.data.not_applicable import read_not_applicable
 from sparge.data.number_format import data_decimals, format_given, format_number
 from sparge.data.obstetric import read_obstetric
@@ -175,6 +176,7 @@ from sparge.data.plausible import (
     unit_slips,
 )
 from sparge.data.pounds_ounces import read_pounds_ounces
+from sparge.data.receptors import read_receptors
 from sparge.data.report import (
     DroppedColumn,
     DroppedPatient,
@@ -478,8 +480,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     with shared_looks():  # a small table's cells looked at once for every reader
         df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason))
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
-            read_diuretic_doses(read_elastography(read_ankle_pressures(read_visual_acuity(
-                df)))), answers)), durations)
+            read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
+                read_node_counts(read_visual_acuity(df)))))), answers)), durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(
                 read_cytogenetics(read_lesion_counts(df, known=lesions))), scales),

@@ -844,7 +844,7 @@ def _reordered_pairs(keys: dict[str, str]) -> list[tuple[str, str]]:
 
 
 #: An answer whose last word is a Roman numeral (a rank: "Garden III", "grade ii").
-_RANK_LAST = re.compile(r"(?:^|[^a-z])(?:i{1,3}|iv|vi{0,3}|ix|x)$")
+_RANK_LAST = re.compile(r"(?:^|[^a-z])(?:i{1,3}|iv|vi{0,3}|ix|x)[a-c]?(?:$|[^a-z])")
 
 
 def _typo_pairs(keys: dict[str, str], known: set[str] | frozenset[str] = frozenset(),
@@ -865,7 +865,9 @@ def _typo_pairs(keys: dict[str, str], known: set[str] | frozenset[str] = frozens
 
     # answers of a few words: a 5 MB cell is no typo of another (each form is a copy)
     # ... nor a rank: "Garden III" is no "Garden I" with its letter doubled (walk-through
-    # 72 merged undisplaced fractures into displaced ones)
+    # 72 merged undisplaced fractures into displaced ones), "stage IIIb" no "Stage IIB"
+    # (walk-through 95's merge made every stage IIB breast cancer a IIIB), wherever in
+    # the answer its numeral stands
     plain = {lv: k for lv, k in keys.items() if len(k) <= _TYPO_MAX
              and len(re.sub(r"[^a-z]", "", k)) >= 6 and not re.search(r"\d", k)
              and not _RANK_LAST.search(k)}
@@ -2640,7 +2642,10 @@ _INITIALS_WORD = re.compile(r"(?<![\w'])(" + "|".join(sorted(
 #: A year written in an answer: "Stroke 2017", "MI (2015)".
 _A_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 #: A Roman numeral written as a word of its own ("III" in "NYHA III").
-_ROMAN_TOKEN = re.compile(r"(?<![A-Za-z])(?:I{1,3}|IV|VI{0,3}|IX|X)(?![A-Za-z])")
+_ROMAN_TOKEN = re.compile(r"(?<![A-Za-z])(?:I{1,3}|IV|VI{0,3}|IX|X)[A-Ca-c]?(?![A-Za-z])")
+#: A Roman numeral with its sub-stage letter ("iiib", "IIIb"), in a cancer's stage shown
+#: in capitals ("IIIB"; walk-through 95 showed "IIA" as "Iia").
+_SUBSTAGE_WORD = re.compile(r"(?<![A-Za-z'])((?:i{1,3}|iv|I{1,3}|IV)[abcABC])(?![\w'])")
 
 
 #: Scales whose ranks are numbered grades, shown by their number.
@@ -2670,6 +2675,13 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
         if any(loose_key(norm_key(w)) in kinds or names_class_drug(norm_key(w), own)
                for w in words):
             words = yes
+    # ... and a yes merged with two or more kinds: walk-through 95's radiotherapy "Yes"
+    # merged with "chest wall RT" and "RT to breast" named 63 patients written "Yes"
+    # "Chest wall RT" (one kind beside a yes, a smoking's "Current", still names it)
+    others = {loose_key(norm_key(w)) for w in words if w not in yes}
+    if yes and len(others) >= 2 and not any(result_sign(w, column) for w in words) and \
+            not any(len(others & set(g)) > 1 for g in synonym_groups(column)):
+        words = yes
     grouped = False
     def bare(w: str) -> str:  # "2 - Female" is "Female" after its export's code
         return loose_key(EXPORT_CODE.sub("", norm_key(w)))
@@ -2748,6 +2760,8 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
         # the syndrome alone or beside HIV
         if word.strip().lower() == "aids" or re.search(r"(?i)\bhiv\b", word):
             word = re.sub(r"(?<![\w'])aids(?![\w'])", "AIDS", word)
+    if scale_of(words, column) == "cancer stage":
+        word = _SUBSTAGE_WORD.sub(lambda m: m.group(1).upper(), word)
     first = word.split(" ", 1)[0]
     if any(c.isupper() for c in first[1:]):  # "mRS 0", "eGFR low": written as meant
         return word

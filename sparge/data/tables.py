@@ -323,6 +323,38 @@ _CKD_STAGE = (
     (5.5, (*(f"{pre}5{d}" for pre in _CKD_PREFIXES for d in _DIALYSIS), "esrd", "eskd",
            "esrf", "end stage", "end-stage", "on dialysis", "dialysis", "esrd on hd",
            "eskd on dialysis")))
+_STAGE_PREFIXES = ("", "stage ", "stage", "st ", "stage: ", "ajcc ", "ajcc stage ",
+                   "clinical stage ", "pathological stage ", "c", "p", "cs ", "ps ")
+_SUBSTAGE = {"": 0.0, "a": 0.2, "b": 0.4, "c": 0.6}
+
+
+def _stages() -> tuple:
+    """A cancer's overall stage, 0 to IV with its sub-stages (IIA < IIB < IIIA), in
+    Roman or Arabic numerals, after "Stage" or none."""
+    ranks = [(0, tuple(f"{pre}0" for pre in _STAGE_PREFIXES) + ("0 (dcis)", "dcis", "tis",
+                                                                  "stage 0 (dcis)"))]
+    for g in (1, 2, 3, 4):
+        for sub, step in _SUBSTAGE.items():
+            if g == 4 and sub == "c":
+                continue
+            ranks.append((g + step, tuple(f"{pre}{n}{sub}" for pre in _STAGE_PREFIXES
+                                          for n in (str(g), _ROMAN_6[g]))))
+    return tuple(ranks)
+
+
+#: A tumour's histological grade, 1 to 3 (4: undifferentiated), written "G2", "2",
+#: "Grade 2" or "grade II" (walk-through 95: nine unordered answers of three grades).
+_GRADE_PREFIXES = ("", "g", "g ", "grade ", "grade", "gr ", "gr", "grade: ", "nottingham ",
+                   "nottingham grade ", "histological grade ", "who grade ", "bre ",
+                   "sbr ", "elston ")
+_TUMOUR_GRADE = tuple(
+    (g, tuple(f"{pre}{n}" for pre in _GRADE_PREFIXES for n in (str(g), _ROMAN_6[g]))
+     + words) for g, words in (
+        (1, ("well differentiated", "well-differentiated", "low grade", "low")),
+        (2, ("moderately differentiated", "moderately-differentiated", "intermediate grade",
+             "intermediate")),
+        (3, ("poorly differentiated", "poorly-differentiated", "high grade", "high")),
+        (4, ("undifferentiated",))))
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -403,6 +435,15 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     # dialysis (5D) after stage 5 (walk-through 94's "CKD3b", "CKD 3", "CKD 5 on HD" were
     # coded alphabetically)
     "ckd stage": _CKD_STAGE,
+    # a cancer's overall stage with its sub-stages, and a tumour's grade (walk-through
+    # 95: 20 stage and 9 grade codes in alphabetical order, IIB after IIIA)
+    "cancer stage": _stages(),
+    # HER2 as :mod:`sparge.data.receptors` reads it: 0 < 1+ < 2+ ISH-negative < 2+
+    # equivocal < positive; a plain "negative" between 0 and 1+ (walk-through 95)
+    "her2": ((0, ("0",)), (0.5, ("negative",)), (1, ("1+",)), (1.5, ("her2-low",)),
+             (2, ("2+ ish negative",)), (2.5, ("2+ equivocal",)),
+             (3, ("2+ ish positive", "3+", "positive"))),
+    "tumour grade": _TUMOUR_GRADE,
     # a skin disease's investigator or physician global assessment, IGA / PGA 0 to 4
     # (walk-through 93: "1"-"4" coded 1-4 and "mild" to "severe" 5-8, unordered)
     "iga": tuple((code, tuple(f"{pre}{w}" for w in words
@@ -501,6 +542,14 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                                           re.IGNORECASE),
                "rutherford": re.compile(r"rutherford", re.IGNORECASE),
                "fontaine": re.compile(r"fontaine", re.IGNORECASE),
+               # "M0"/"M1" is a TNM stage's metastasis part too (walk-through 95 read it
+               # as a "maculopathy scale")
+               "maculopathy": re.compile(r"macul", re.IGNORECASE),
+               "her2": re.compile(r"\bher[\s-]?2\b|\berbb[\s-]?2\b|\bneu\b", re.IGNORECASE),
+               "cancer stage": re.compile(r"\bstag(?:e|ing)\b|\bajcc\b|\bfigo\b",
+                                          re.IGNORECASE),
+               "tumour grade": re.compile(r"\bgrade\b|\bgrading\b|differentiation",
+                                          re.IGNORECASE),
                "ckd stage": re.compile(r"\bckd\b|chronic\s+kidney|kidney\s+disease|"
                                        r"\bg?fr\s+(?:stage|category|grade)|renal\s+"
                                        r"(?:stage|function\s+stage)", re.IGNORECASE),

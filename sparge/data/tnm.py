@@ -26,7 +26,11 @@ from sparge.data.safe_text import quote as _q
 #: read as gaps in T and N too): T and N are read, M is a gap.
 _TNM = re.compile(
     r"\s*(?:[pcyra]{1,2})?T(is|x|[0-4][a-d]?)\s*[,;/]?\s*"
-    r"(?:[pc])?N(x|[0-3][a-c]?)(?:\s*[,;/]?\s*(?:[pc])?M(x|[01][a-c]?))?\s*",
+    # a sentinel node's, isolated tumour cells' or micrometastasis' mark after the N
+    # ("pN0 (sn)", "pN0(i+)", "pN1mi"; walk-through 95's 19 "pT1 pN0 (sn)" were gaps):
+    # the N category as written
+    r"(?:[pc])?N(x|[0-3][a-c]?)(?:mi)?(?:\s*\((?:sn|i[+-]|mol[+-]|mi|f)\))?"
+    r"(?:\s*[,;/]?\s*(?:[pc])?M(x|[01][a-c]?))?\s*",
     re.IGNORECASE)
 #: Share of a column's written cells that must be TNM stages.
 TNM_SHARE = 0.8

@@ -549,10 +549,18 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
     return f"{format_number(med)} ({format_number(q1)}–{format_number(q3)})" + suffix
 
 
-def _limits_said(cells: pd.DataFrame | None, feature: str) -> str:
+def _limit_column(feature: object, encoder=None) -> bool:
+    """Whether a feature's cells can be written as a limit ("<15", "10+"): a numeric
+    column's (all, without an encoder). A category's "1+" is no limit: walk-through 95's
+    HER2 1+ showed as "≥1 (read as 1+)"."""
+    roles = getattr(encoder, "roles_", None)
+    return roles is None or roles.get(str(feature)) == "numeric"
+
+
+def _limits_said(cells: pd.DataFrame | None, feature: str, encoder=None) -> str:
     """How many look-alikes' values of a feature were written as a limit, and the most
     common limit (" · 8 of 10 written '>90'"), or ""."""
-    if cells is None or feature not in cells.columns:
+    if cells is None or feature not in cells.columns or not _limit_column(feature, encoder):
         return ""
     limits = cells[feature].map(limit_text).dropna()
     if limits.empty:
@@ -561,7 +569,7 @@ def _limits_said(cells: pd.DataFrame | None, feature: str) -> str:
     return f" · {len(limits)} of {len(cells)} written '{top}'"
 
 
-def limits_as_written(row, features: Sequence[str]) -> dict[str, str]:
+def limits_as_written(row, features: Sequence[str], encoder=None) -> dict[str, str]:
     """A patient's values written as a limit in its table ("<15", ">90"), by feature:
     they read as the limit, and the comparison shows them as written beside it (a
     walk-through's ">70" showed as a plain "70").
@@ -570,11 +578,12 @@ def limits_as_written(row, features: Sequence[str]) -> dict[str, str]:
     ----------
     row : Series (or mapping) of the patient's cells as read from its CSV, by column.
     features : the model's feature names (cells of other columns are ignored).
+    encoder : the model's encoder: only its numeric columns' cells are limits.
     """
     get = row.get if hasattr(row, "get") else dict(row).get
     out = {}
     for f in features:
-        text = limit_text(get(f))
+        text = limit_text(get(f)) if _limit_column(f, encoder) else None
         if text is not None:
             out[str(f)] = text
     return out
@@ -601,7 +610,8 @@ def form_words(message: str) -> str:
                            message)
 
 
-def hover_as_written(shown: pd.DataFrame, cells: pd.DataFrame | None) -> pd.DataFrame:
+def hover_as_written(shown: pd.DataFrame, cells: pd.DataFrame | None, encoder=None
+                     ) -> pd.DataFrame:
     """Formatted values (:func:`display_frame`) with the cells written as a limit in the
     table shown as written: the map's hover read 89 for an age of ">89" (walk-through 27).
 
@@ -614,7 +624,7 @@ def hover_as_written(shown: pd.DataFrame, cells: pd.DataFrame | None) -> pd.Data
         return shown
     out = shown.copy()
     for col in shown.columns:
-        if col not in cells.columns:
+        if col not in cells.columns or not _limit_column(col, encoder):
             continue
         limits = cells[col].map(limit_text)
         has = limits.notna().to_numpy()
@@ -682,7 +692,7 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
                      "This patient": _as_written(format_value(q[j[t]], f, encoder), f,
                                                  written),
                      "Look-alikes": _summary_of(nb[:, t], f, encoder)
-                     + _limits_said(lookalikes_written, f),
+                     + _limits_said(lookalikes_written, f, encoder),
                      "Patient (SD)": format_sd(zq[t]),
                      "Look-alikes (SD)": format_sd(zmed[t]),
                      "patient_sd": zq[t], "lookalikes_sd_median": zmed[t],
@@ -1021,7 +1031,8 @@ def file_values(values: pd.DataFrame, encoder=None,
         if category_words(encoder, col):
             column = pd.Series([format_value(v, col, encoder) if math.isfinite(v) else ""
                                 for v in x], dtype=object)
-        if cells is not None and len(cells) == len(values) and col in cells.columns:
+        if cells is not None and len(cells) == len(values) and col in cells.columns and \
+                _limit_column(col, encoder):
             # a list, not Series.map: pandas made the None of a cell without a limit NaN,
             # and every other look-alike's number went blank (walk-through 49)
             limits = [limit_text(c) for c in cells[col].tolist()]
