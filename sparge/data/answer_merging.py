@@ -8,12 +8,13 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from sparge.data.drug_combinations import same_regimen
+from sparge.data.drug_combinations import generic_name, same_regimen
 from sparge.data.levels import (
     EXPORT_CODE,
     GENETIC_COLUMN,
     abbreviated_levels,
     infer_levels,
+    names_class_drug,
     numeral_key,
     protein_key,
     result_sign,
@@ -64,7 +65,8 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 r"type of ms|ms course|disease course|treatment line|"
                                 r"line of (?:treatment|therapy)|therapy line|dmt line|"
                                 r"epilepsy (?:type|syndrome|classification)|type of epilepsy|"
-                                r"mri|eeg|anticoag\w*|d?oac|noac|antithrombotic\w*)\b",
+                                r"mri|eeg|anticoag\w*|d?oac|noac|antithrombotic\w*|"
+                                r"menopaus\w*)\b",
                                 re.IGNORECASE)
 
 
@@ -147,6 +149,12 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
         return True
     # a drug by its brand, generic name or abbreviation, in a regimen column, no dose
     if same_regimen(answer, other, column):
+        return True
+    # the drug a yes/no column is named for, by any of its names, beside its yes:
+    # "Herceptin" in "Trastuzumab" (walk-through 95)
+    if column and generic_name(str(column)) is not None and any(
+            y in YES_KEYS and names_class_drug(x, frozenset({loose_key(norm_key(column))}))
+            for x, y in ((a, b), (b, a))):
         return True
     if column and DEFAULT_MERGE_NAME.search(str(column)):
         ka, kb = (loose_key(EXPORT_CODE.sub("", k)) for k in (a, b))  # "1 - Male"

@@ -426,6 +426,35 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("puva", "oralpuva", "bathpuva"), "PUVA"),
     **dict.fromkeys(("nbuvb", "narrowbanduvb", "nbuvbphototherapy", "uvb", "tl01"),
                     "NB-UVB"),
+    # walk-through 95's breast clinic: endocrine therapy, anti-HER2 drugs and the
+    # chemotherapy drugs of its regimens, by generic name, brand and common misspelling
+    **dict.fromkeys(("tamoxifen", "tam", "tamox", "nolvadex", "tamoxifan", "tamoxifene",
+                     "tamoxiphen"), "tamoxifen"),
+    **dict.fromkeys(("anastrozole", "arimidex", "anastrazole", "anastrozol"),
+                    "anastrozole"),
+    **dict.fromkeys(("letrozole", "femara", "letrazole", "letrozol"), "letrozole"),
+    **dict.fromkeys(("exemestane", "aromasin", "exemestan"), "exemestane"),
+    **dict.fromkeys(("fulvestrant", "faslodex"), "fulvestrant"),
+    **dict.fromkeys(("goserelin", "zoladex"), "goserelin"),
+    **dict.fromkeys(("leuprorelin", "prostap", "leuprolide", "lupron"), "leuprorelin"),
+    **dict.fromkeys(("trastuzumab", "herceptin", "herceptinsc", "kanjinti", "ontruzant",
+                     "herzuma", "trazimera", "zercepac"), "trastuzumab"),
+    **dict.fromkeys(("pertuzumab", "perjeta"), "pertuzumab"),
+    **dict.fromkeys(("trastuzumabemtansine", "tdm1", "t-dm1", "kadcyla"),
+                    "trastuzumab emtansine"),
+    **dict.fromkeys(("trastuzumabderuxtecan", "tdxd", "t-dxd", "enhertu"),
+                    "trastuzumab deruxtecan"),
+    **dict.fromkeys(("palbociclib", "ibrance"), "palbociclib"),
+    **dict.fromkeys(("ribociclib", "kisqali"), "ribociclib"),
+    **dict.fromkeys(("abemaciclib", "verzenios"), "abemaciclib"),
+    **dict.fromkeys(("olaparib", "lynparza"), "olaparib"),
+    **dict.fromkeys(("capecitabine", "xeloda", "cape"), "capecitabine"),
+    **dict.fromkeys(("docetaxel", "taxotere"), "docetaxel"),
+    **dict.fromkeys(("paclitaxel", "taxol", "weeklypaclitaxel"), "paclitaxel"),
+    **dict.fromkeys(("epirubicin",), "epirubicin"),
+    **dict.fromkeys(("doxorubicin", "adriamycin"), "doxorubicin"),
+    **dict.fromkeys(("cyclophosphamide",), "cyclophosphamide"),
+    **dict.fromkeys(("carboplatin", "carbo"), "carboplatin"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -435,6 +464,8 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "eucreas": ("vildagliptin", "metformin"), "vipdomet": ("alogliptin", "metformin"),
     "competact": ("pioglitazone", "metformin"), "xultophy": ("insulin degludec",
                                                              "liraglutide"),
+    # a breast clinic's subcutaneous anti-HER2 pair
+    "phesgo": ("pertuzumab", "trastuzumab"),
     "biktarvy": ("bictegravir", "emtricitabine", _TAF),
     "b/f/taf": ("bictegravir", "emtricitabine", _TAF),
     "truvada": (_TDF, "emtricitabine"),
@@ -590,7 +621,10 @@ _TAIL = re.compile(r" (?:od|bd|bid|tds|tid|qds|qid|nocte|mane|on|om|prn|daily|we
                    # an inhaler's route and puffs: "salbutamol inh prn", "ventolin 2 puffs"
                    # (walk-through 92)
                    r"inh|inhaled|inhaler|neb|nebs|nebuli[sz]ed|\d{1,2} ?puffs?|puffs?|"
-                   r"as required|as needed|courses?|x ?\d{1,2} courses?)$")
+                   r"as required|as needed|courses?|x ?\d{1,2} courses?|"
+                   # how long, "trastuzumab 1 yr", "tamoxifen x 5 years" (walk-through 95)
+                   r"(?:for |x ?)?\d{1,2} ?(?:yrs?|years?|months?|mths?|cycles?)|"
+                   r"x ?\d{1,2} cycles?)$")
 
 
 def _part_drugs(part: str) -> frozenset[str] | None:
@@ -617,6 +651,18 @@ def _part_drugs(part: str) -> frozenset[str] | None:
         return frozenset(pieces) if len(pieces) >= 2 and all(
             p is not None and len(p) > 3 for p in pieces) else None
     return _part_drugs(bare.strip()) if bare != part and bare.strip() else None
+
+
+def generic_name(name: str) -> str | None:
+    """The generic name of the one drug a name is (a generic name, an abbreviation or a
+    brand: "Herceptin" is trastuzumab), or ``None``.
+
+    Examples
+    --------
+    >>> generic_name("Herceptin"), generic_name("Trastuzumab"), generic_name("Outcome")
+    ('trastuzumab', 'trastuzumab', None)
+    """
+    return _DRUGS.get(norm_key(name).replace(" ", "").replace("-", ""))
 
 
 def names_of(drug: str) -> tuple[str, ...]:

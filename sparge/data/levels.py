@@ -15,6 +15,8 @@ import pandas as pd
 from sparge.data.drug_combinations import (
     brand_or_dose,
     combination_pairs,
+    drug_set,
+    generic_name,
     regimen_label,
 )
 from sparge.data.icd_codes import icd_source
@@ -727,6 +729,13 @@ def names_class_drug(key: str, names: frozenset[str]) -> bool:
     """Whether an answer (a normalised key) names a drug of the class its column is named
     for (:data:`DRUG_CLASS_MEMBERS`), as taken: "atorvastatin 20mg" in "Statin"."""
     members = [m for n in names for m in DRUG_CLASS_MEMBERS.get(n, ())]
+    # ... or of the one drug it is named for, by any of its names: "Herceptin" and
+    # "trastuzumab 1 yr" in "Trastuzumab", "Phesgo" in "Pertuzumab" (walk-through 95)
+    drugs = {g for n in names if len(n) >= 4 and (g := generic_name(n)) is not None}
+    if drugs and not _NOT_ON_DRUG.search(key):
+        held = drug_set(key)
+        if held is not None and held & drugs:
+            return True
     if not members or _NOT_ON_DRUG.search(key):
         return False
     loose = loose_key(key)
@@ -2334,6 +2343,12 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
               for d in ("declined", "refused")
               for t in ("", ")", "oac", "doac", "noac", "anticoagulation",
                         "anticoagulant", "anticoagulants", "treatment")),)),
+    # walk-through 95's menopausal status: "Post" (97), "Postmenopausal" and
+    # "post-menopausal" were three answers
+    (("menopaus", "menstrual status"), (
+        ("premenopausal", "pre", "premenopause", "premenopausal woman", "premeno"),
+        ("perimenopausal", "peri", "perimenopause", "perimeno"),
+        ("postmenopausal", "post", "postmenopause", "postmeno"))),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),
              # walk-through 48's CKD stage: "N", "No" and "None" for one answer; walk-

@@ -413,15 +413,19 @@ def typical_deviation(standardized) -> np.ndarray:
 
 
 #: Columns a clinician reads a patient's disease by: its severity scores, stages and
-#: grades, by name (walk-through 93's psoriasis clinic compared its patients on eight
-#: blood tests, not on their PASI, nor their IGA).
+#: grades, a cancer's receptors and nodes, by name (walk-through 93's psoriasis clinic
+#: compared its patients on eight blood tests, not on their PASI, nor their IGA).
 SEVERITY_NAME = re.compile(
     r"\b(?:pasi|dlqi|easi|scorad|s?pga|v?iga|bsa|edss|msss|nihss|mrs|gcs|mmse|moca|"
     r"das ?28|haq(?: ?di)?|basdai|basfi|cdai|sdai|hbi|mayo|sccai|ses ?cd|cat|m ?mrc|mrc|"
     r"epworth|ahi|odi|stop ?bang|cha ?2 ?ds ?2 ?vasc|chads ?2|has ?bled|nyha|child(?: ?-? ?pugh)?|"
     r"meld|ukeld|apache|sofa|news ?2?|qsofa|charlson|cfs|frailty|phq ?9|gad ?7|oxford|"
     r"eq ?5d|ecog|who ps|performance status|karnofsky|kps|rutherford|fontaine|asa|"
-    r"gleason|isup|tnm|stage|staging|grade|severity)\b",
+    r"gleason|isup|tnm|stage|staging|grade|severity|"
+    # a cancer's receptors and involved nodes (walk-through 95: its patients were
+    # compared on BMI and laterality, never on stage, ER, HER2 or grade)
+    r"her ?2|(?:er|pr) status|(?:o?estrogen|progesterone) receptor|nodes? positive|"
+    r"positive nodes)\b",
     re.IGNORECASE)
 
 

@@ -123,3 +123,47 @@ def test_nodes_out_of_those_examined_and_sentinel_marks_are_read():
     assert "the number examined is not read" in " ".join(enc.report_.notes)
     t = enc.transform(df)[:, enc.feature_names_out_.index("TNM N")]
     assert not np.isnan(t).any()
+
+
+def test_breast_cancer_drugs_by_brand_and_misspelling():
+    """Walk-through 95: Arimidex / anastrozole, Femara / Letrazole, TAM / Tamoxifan apart;
+    "Herceptin" and "trastuzumab 1 yr" not a yes in "Trastuzumab", "Phesgo" not in
+    "Pertuzumab"."""
+    from sparge.data.answer_merging import same_answer
+    from sparge.data.drug_combinations import drug_set
+
+    assert drug_set("Arimidex 1mg od") == drug_set("Anastrozole") == {"anastrozole"}
+    assert drug_set("Letrazole") == drug_set("Femara") == {"letrozole"}
+    assert drug_set("Tamoxifan") == drug_set("TAM") == {"tamoxifen"}
+    assert drug_set("Zoladex + tamoxifen") == {"goserelin", "tamoxifen"}
+    assert drug_set("Phesgo") == {"pertuzumab", "trastuzumab"}
+    assert drug_set("trastuzumab 1 yr") == {"trastuzumab"}
+    assert same_answer("Herceptin", "Yes", "Trastuzumab")
+    assert same_answer("trastuzumab 1 yr", "Yes", "Trastuzumab")
+    assert same_answer("Phesgo", "yes", "Pertuzumab")
+    assert not same_answer("Herceptin - declined", "Yes", "Trastuzumab")
+    assert not same_answer("Perjeta", "Yes", "Trastuzumab")
+
+
+def test_menopausal_status_written_short_is_one_answer():
+    """Walk-through 95: "Post" (97 patients) apart from "Postmenopausal" by default."""
+    from sparge.data.answer_merging import same_answer
+
+    assert same_answer("Post", "post-menopausal", "Menopausal status")
+    assert same_answer("Peri", "Perimenopausal", "Menopausal status")
+    assert not same_answer("Pre", "Post", "Menopausal status")
+    assert not same_answer("Post", "Postoperative", "Admission")
+
+
+def test_a_cancers_stage_receptors_and_nodes_lead_the_comparison():
+    """Walk-through 95: compared by default on BMI, laterality and surgery; never on
+    stage, ER, HER2 or grade."""
+    from sparge.services.display import severity_columns
+
+    df = _clinic()
+    df["BMI"] = np.random.default_rng(1).normal(27, 4, len(df)).round(1).astype(str)
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    names = enc.feature_names_out_
+    chosen = {n for n, f in zip(names, severity_columns(names, enc)) if f}
+    assert {"Stage", "Grade", "ER status", "HER2", "Nodes positive"} <= chosen
+    assert "BMI" not in chosen and "Age" not in chosen and "Radiotherapy" not in chosen
