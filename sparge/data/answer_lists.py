@@ -132,11 +132,17 @@ def item_key(item: str) -> str:
     --------
     >>> [item_key(c) for c in ("MI 2015", "MI (2019)", "h/o MI", "previous MI", "MI")]
     ['mi', 'mi', 'mi', 'mi', 'mi']
-    >>> item_key("CKD stage 3"), item_key("2015")
-    ('ckd stage 3', '2015')
+    >>> item_key("CKD stage 3"), item_key("CKD 3a"), item_key("2015")
+    ('chronickidneydisease', 'chronickidneydisease', '2015')
     """
     k = norm_key(bare_item(item))
-    return _ROOTS.get(re.sub(r"[\s\-_.]+", "", k), k)
+    loose = re.sub(r"[\s\-_.]+", "", k)
+    if loose not in _ROOTS:  # a condition with its stage: "CKD 3", "CKD stage 3b" is CKD
+        # in a list of conditions (walk-through 95: two yes/no columns)
+        staged = re.sub(r"(?:stage|grade|g)?[1-5][ab]?$", "", loose)
+        if staged != loose and staged in _ROOTS:
+            return _ROOTS[staged]
+    return _ROOTS.get(loose, k)
 
 
 def item_keys(item: str, drugs: bool = False) -> list[str]:

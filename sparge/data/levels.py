@@ -669,6 +669,16 @@ CONDITION_NAMES = {
     "depression": ("depressed", "depressiveillness", "depressivedisorder", "lowmood"),
     "epilepsy": ("epileptic",),
     "dementia": ("demented",),
+    # walk-through 95's breast clinic: "hypothyroid" beside "hypothyroidism", and its
+    # operations listed by name and by initials, each pair two yes/no columns
+    "hypothyroidism": ("hypothyroid", "underactivethyroid"),
+    "widelocalexcision": ("wle", "lumpectomy", "breastconservingsurgery", "bcs"),
+    "axillarynodeclearance": ("anc", "alnd", "axillaryclearance", "axillarydissection",
+                              "axillarylymphnodedissection", "axillarylymphnodeclearance",
+                              "axc"),
+    "sentinelnodebiopsy": ("snb", "slnb", "sln", "slnbx", "sentinellymphnodebiopsy",
+                           "sentinelnode"),
+    "mastectomy": ("mastecomy", "mastectomey", "mastectmy"),
 }
 #: A condition's types and treatments (loose keys), which say "yes" in its yes/no column
 #: (walk-through 56's "Diabetes": Yes, No, "T2DM", "type 2", "insulin treated", "diet

@@ -167,3 +167,25 @@ def test_a_cancers_stage_receptors_and_nodes_lead_the_comparison():
     chosen = {n for n, f in zip(names, severity_columns(names, enc)) if f}
     assert {"Stage", "Grade", "ER status", "HER2", "Nodes positive"} <= chosen
     assert "BMI" not in chosen and "Age" not in chosen and "Radiotherapy" not in chosen
+
+
+def test_operations_and_conditions_listed_two_ways_are_one_column():
+    """Walk-through 95: Surgery split into "WLE" and "wide local excision", "ANC", "ALND"
+    and "axillary clearance", a "mastecomy" typo; comorbidities into "hypothyroid" and
+    "hypothyroidism", "CKD" and "CKD 3": 51 fields on the New patient form."""
+    from sparge.data.answer_lists import item_key
+
+    assert item_key("WLE") == item_key("wide local excision")
+    assert item_key("ANC") == item_key("ALND") == item_key("axillary clearance")
+    assert item_key("SNB") == item_key("sentinel node biopsy")
+    assert item_key("mastecomy") == item_key("Mastectomy") != item_key("MRM")
+    assert item_key("hypothyroid") == item_key("hypothyroidism")
+    assert item_key("CKD 3") == item_key("CKD") == item_key("CKD stage 3b")
+    rng = np.random.default_rng(2)
+    df = _clinic()
+    df["Surgery"] = rng.choice(["WLE + SNB", "wide local excision + ALND", "mastectomy + ANC",
+                                "Mastecomy + axillary clearance", "WLE", "SNB + WLE"],
+                               len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    surgery = sorted(c for c in enc.feature_names_out_ if c.startswith("Surgery: "))
+    assert len(surgery) == 4, surgery
