@@ -669,6 +669,10 @@ def category_colours(values, order=None, ordered: bool = False) -> dict[str, str
     return out
 
 
+#: The width (% of the axis) a bar's "100%" label takes at either end.
+_LABEL_ROOM = 12.0
+
+
 def outcome_share_bar(shares: pd.Series, order=None, heldout=None, ordered: bool = False
                       ) -> go.Figure:
     """Share of each outcome among the look-alikes (horizontal bars fit narrow screens).
@@ -692,9 +696,15 @@ def outcome_share_bar(shares: pd.Series, order=None, heldout=None, ordered: bool
         # the bars' shares at their start: the marker sat on the "80%" at a bar's end
         # ... and no legend entry of their own: one swatch named "Look-alikes" beside
         # bars of two colours (walk-through 94)
-        fig.update_traces(textposition="inside", insidetextanchor="start",
-                          showlegend=False, selector={"type": "bar"})
+        # ... or at their end where the marker's interval reaches the start (walk-through
+        # 95: its whisker struck through a 100 % bar's label at 2 %)
         pct = 100 * heldout.share
+        row = [str(v) for v in shares.index].index(str(heldout.outcome))
+        bar = 100 * float(shares.values[row])
+        anchor = "start" if 100 * heldout.low_ci > _LABEL_ROOM else \
+            "end" if 100 * heldout.high_ci < bar - _LABEL_ROOM else "middle"
+        fig.update_traces(textposition="inside", insidetextanchor=anchor,
+                          showlegend=False, selector={"type": "bar"})
         # the numbers in the legend, not beside the marker: its label sat on the next
         # bar and crossed its error bar (walk-through 92)
         fig.add_trace(go.Scatter(

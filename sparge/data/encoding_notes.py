@@ -44,8 +44,9 @@ def warn_copied_rows(df: pd.DataFrame, report: ValidationReport,
         f"(e.g. CSV "
         f"lines {twin + 2} and {first + 2}): each copy counts as a patient in training and "
         "is the other's look-alike, at similarity 1.00. If they are one record, leave the "
-        "copies out of training (Encoder(leave_out_copies=True); one click on the Data "
-        "page) or delete them from the file.")
+        "copies out of training (the Data page's 'Leave the copied rows out of "
+        "training'; in the library, Encoder(leave_out_copies=True)) or delete them from "
+        "the file.")
     return copies
 
 

@@ -167,6 +167,12 @@ def test_the_bar_of_a_share_shows_what_it_meant_held_out(reliability):
     assert fig.data[0].showlegend is False  # the bars' colours are their outcomes
     assert marker.name == ("Held-out patients with such look-alikes:<br>52% had 'died' (95% "
                            f"interval {100 * read.low_ci:.0f}–{100 * read.high_ci:.0f}%)")
+    assert fig.data[0].insidetextanchor == "start"  # the interval starts at 36 %
+    # an interval reaching the axis' start: the bars' labels at their end (walk-through
+    # 95: the whisker struck through "100%" at 2 %)
+    low = read._replace(share=0.14, low_ci=0.02, high_ci=0.40)
+    assert outcome_share_bar(outcome_shares(table), heldout=low).data[0] \
+        .insidetextanchor == "end"
     # no check (or look-alikes without an outcome): the bars alone
     assert lookalikes_heldout(table, None) is None
     gaps = pd.DataFrame({"outcome": ["died"] * 9 + [None]})
