@@ -236,8 +236,10 @@ keep_choices = bool(choices) and st.checkbox(
 with st.expander("Preview: the first rows, as written", expanded=pending is not None):
     # walk-through 41 read "40 in" where its file wrote 3'4": the reading has run; and
     # walk-through 59 read "as read" over cells as written ("APACHE 20", "NA")
-    st.caption("The cells as written, except that values written in two units are shown "
-               "in one (a height 3'4\" as 40 in, a time 1h 20m as 80 min), a date of birth "
+    st.caption("The cells as written, except that a value written in two units at once "
+               "is shown in one (a height 3'4\" as 40 in, a time 1h 20m as 80 min; a value "
+               "in another unit than its column's, \"2.7 cm\" among mm, is converted in "
+               "the table as read, not here), a date of birth "
                "in a column of ages as the age, a blood pressure or TNM stage in one "
                "cell as its parts, a visual acuity (6/12, CF) as its logMAR, and a cell "
                "that repeats its column's name before a number (\"Ward 12\" in a column "
