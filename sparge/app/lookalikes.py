@@ -452,9 +452,11 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
         for c in context:
             shown[f"context {c}"] = values[c].to_numpy()
             config[f"context {c}"] = st.column_config.TextColumn(plain_text(c, 40))
-    # The outcome right after the ID: on a narrow screen it is never the clipped column.
-    order = [c for c in ("rank", "ID", "outcome", *(f"context {c}" for c in context),
-                         "similarity", "sparse_weight", "distance") if c in shown.columns]
+    # The outcome right after the ID: on a narrow screen it is never the clipped column;
+    # ... nor the similarity and sparse weight (walk-through 95 at 800 px: behind the
+    # table's scroll, after the age and sex)
+    order = [c for c in ("rank", "ID", "outcome", "similarity", "sparse_weight", "distance",
+                         *(f"context {c}" for c in context)) if c in shown.columns]
     st.dataframe(shown, hide_index=True, column_config=config, column_order=order,
                  width="stretch", key=f"{key}_table")
     if "sparse_weight" in table.columns:
