@@ -2921,9 +2921,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         for cells, hint in ((bad, f"expected numbers; {these} (CSV {{lines}}) "
                                   f"{'was' if len(bad) == 1 else 'were'} set to missing." + (
                                       f" {quoted_names(extreme[:3], width=20)} may mean a "
-                                      "value beyond the laboratory's range, not an unknown "
-                                      "one: write the value, or a limit such as '>600', to "
-                                      "keep it." if extreme else "") + (
+                                      "value beyond what the test reads, or a band of "
+                                      "values, not an unknown one: write the value, or a "
+                                      "limit ('<' or '>' a number in the column's unit), "
+                                      "to keep it." if extreme else "") + (
                                       f" {quoted_names(wide[:3], width=20)}: a range "
                                       "whose upper bound is more than three times its lower "
                                       "one (plus 3) stands for no one value; a narrower one, "
