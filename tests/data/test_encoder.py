@@ -1172,10 +1172,11 @@ def test_words_for_extreme_values_are_said_to_be_extreme_not_unknown():
     df = pd.DataFrame({"Glucose (mg/dL)": g, "Age": rng.integers(20, 90, 100).astype(str),
                        "y": rng.choice(["a", "b"], 100)})
     stray = Encoder(label_column="y").fit(df).report_.stray_text[0]
-    assert "'HI', 'critical' may mean a value beyond the laboratory's range" in stray.hint
+    assert "'HI', 'critical' may mean a value beyond what the test reads" in stray.hint
+    assert "a limit ('<' or '>' a number in the column's unit)" in stray.hint
     g[:3] = ["abc", "n.d.", "?x"]
     plain = Encoder(label_column="y").fit(df.assign(**{"Glucose (mg/dL)": g}))
-    assert "beyond the laboratory's range" not in plain.report_.stray_text[0].hint
+    assert "beyond what the test reads" not in plain.report_.stray_text[0].hint
 
 
 def test_a_threshold_that_keeps_a_handful_of_a_large_table_blocks_training():
