@@ -110,11 +110,13 @@ MEDIAN_GAP = 2.0
 _LEADING_NUMBER = re.compile(r"^\s*(\d{1,3}(?:\.\d+)?)")
 
 
-def _ages_at(pair: pd.DataFrame, when: str, unit: str) -> np.ndarray:
+def _ages_at(pair: pd.DataFrame, when: str, unit: str, completed: bool = False
+             ) -> np.ndarray:
     """The ages of ``pair``'s ``__born__`` at ``when`` (a date, or ``"__at__"``: its
-    column), in ``unit``."""
+    column), in ``unit`` (``completed``: whole years by the calendar)."""
     aged, _, _ = add_ages(pair, {"__age__": {"born": "__born__", "at": when,
-                                             "day_first": None, "unit": unit}})
+                                             "day_first": None, "unit": unit,
+                                             "completed": completed}})
     return pd.to_numeric(aged["__age__"], errors="coerce").to_numpy(dtype=float)
 
 
@@ -207,7 +209,11 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
         # in completed years (months, days) where the column writes whole ages: a 63.4
         # among 63s and 64s (walk-through 91) is no age a clinic writes, and a patient
         # is 63 until the birthday
-        ages = np.where(read & _whole_ages(text[~dated]), np.floor(ages + 1e-9), ages)
+        # ... by the calendar: 14 days before a 66th birthday is 65 (walk-through 96 read 66)
+        if _whole_ages(text[~dated]):
+            whole = _ages_at(pair, when, unit, completed=True) if unit == "years" else \
+                np.floor(ages + 1e-9)
+            ages = np.where(read, whole, ages)
         out = _rewritten(out, df, col, read, ages)
         first = int(np.flatnonzero(read)[0])
         at_said = (f"'{_q(at)}'" if when == "__at__" else

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from sparge.data.drug_combinations import generic_name, same_regimen
+from sparge.data.drug_combinations import drug_set, generic_name, same_regimen
 from sparge.data.levels import (
     EXPORT_CODE,
     GENETIC_COLUMN,
@@ -43,10 +43,24 @@ def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None
         ranked = table.is_ordered(col) and scale_of(list(codes), col) is not None
         counts = spellings(df[col])[1] if df is not None and col in df.columns else None
         pairs = [[a, b] for a, b in abbreviated_levels(list(codes), col, counts)
-                 if codes[a] != codes[b] and not ranked]
+                 if codes[a] != codes[b] and not ranked and not other_drugs(a, b)]
         if pairs:
             out[col] = pairs
     return out
+
+
+def other_drugs(answer: str, other: str) -> bool:
+    """Whether two answers name different drugs (each known, by any name): never one
+    answer written two ways, however a column's synonyms group them (walk-through 96's
+    "TNK" and "Tenecteplase" were offered, and merged, as "Alteplase").
+
+    Examples
+    --------
+    >>> other_drugs("TNK", "Alteplase"), other_drugs("tPA", "Alteplase"), other_drugs("TNK", "Yes")
+    (True, False, False)
+    """
+    a, b = (drug_set(norm_key(x)) for x in (answer, other))
+    return a is not None and b is not None and "(no drug)" not in a | b and a != b
 
 
 #: Columns whose answers written two ways are merged by default, by name: a sex, a
@@ -66,7 +80,7 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 r"line of (?:treatment|therapy)|therapy line|dmt line|"
                                 r"epilepsy (?:type|syndrome|classification)|type of epilepsy|"
                                 r"mri|eeg|anticoag\w*|d?oac|noac|antithrombotic\w*|"
-                                r"menopaus\w*)\b",
+                                r"menopaus\w*|af|ocsp|bamford)\b",
                                 re.IGNORECASE)
 
 

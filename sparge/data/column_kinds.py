@@ -63,8 +63,8 @@ _LATER = re.compile(
     r"\b(?:at|after)[\s_.\-]{1,3}\d{1,3}[\s_.]{0,2}/[\s_.]{0,2}(?:12|52)\b|"
     r"\b\d{1,3}[\s_.]{0,2}/[\s_.]{0,2}(?:12|52)[\s_.\-]{1,3}(?:review|follow[\s_.\-]?up|f/?u)\b|"
     r"\b(?:at|after)?[\s_.\-]{0,3}\d{1,3}[\s_.\-]{0,2}(?:months?|mo|mths?|m|weeks?|wks?|w|"
-    r"years?|yrs?|y)\b(?:[\s_.\-]{1,3}(?:review|follow[\s_.\-]?up|f/?u|visit|post))?|"
-    r"\b(?:month|week|year|wk|mo)[\s_.\-]{0,2}\d{1,3}\b|"
+    r"years?|yrs?|y|days?)\b(?:[\s_.\-]{1,3}(?:review|follow[\s_.\-]?up|f/?u|visit|post))?|"
+    r"\b(?:month|week|year|wk|mo|day)[\s_.\-]{0,2}\d{1,3}\b|"
     r"\b(?:at|on)[\s_.\-]{1,3}(?:discharge|review|follow[\s_.\-]?up|exit|end of study)\b|"
     r"\b(?:post[\s_.\-]?discharge|follow[\s_.\-]?up|final)\b|"
     # after the operation: walk-through 78's "post-op Oxford score 6m" beside "Pre-op
@@ -76,7 +76,11 @@ _NO_MEASURE = frozenset({"at", "on", "after", "review", "follow", "up", "followu
                          "of", "bl", "t0", "entry", "referral", "assessment", "time",
                          "point", "timepoint", "current",
                          # a measurement before the operation is the baseline's
-                         "pre", "op", "preop", "preoperative", "preoperatively"})
+                         "pre", "op", "preop", "preoperative", "preoperatively",
+                         # ... and before the illness or on admission (walk-through 96's
+                         # "Pre-morbid mRS" beside "mRS at 90 days")
+                         "morbid", "premorbid", "prestroke", "prior", "before",
+                         "admission", "presentation", "onset"})
 
 
 def _measure_words(name: str) -> tuple[str, ...]:
@@ -102,6 +106,9 @@ def later_measurement_of(name: str, columns) -> str | None:
     'PHQ-9 (baseline)'
     >>> later_measurement_of("Weight at 6 months", ["Age"]) is None
     True
+    >>> later_measurement_of("mRS at 90 days", ["Pre-morbid mRS", "Age"])
+    'Pre-morbid mRS'
+
     """
     text = str(name)[:120]
     if not _LATER.search(text):

@@ -185,15 +185,24 @@ def read_dates(values: pd.Series, day_first: bool | None = None,
 AGE_UNITS = {"years": DAYS_PER_YEAR, "months": DAYS_PER_YEAR / 12, "days": 1.0}
 
 
-def age_in_years(born: pd.Series, at: pd.Series, unit: str = "years"
-                 ) -> tuple[np.ndarray, int]:
+def age_in_years(born: pd.Series, at: pd.Series, unit: str = "years",
+                 completed: bool = False) -> tuple[np.ndarray, int]:
     """Ages between two date columns in ``unit`` (:data:`AGE_UNITS`; years and months
     with one decimal, days whole), and how many were impossible (negative, or above
-    :data:`MAX_AGE` years): those are ``NaN``, as are ages with a date missing."""
-    days = (pd.to_datetime(at) - pd.to_datetime(born)).dt.days.to_numpy(dtype=float)
-    ages = np.round(days / AGE_UNITS[unit], 0 if unit == "days" else 1)
+    :data:`MAX_AGE` years): those are ``NaN``, as are ages with a date missing.
+
+    With ``completed``, ages in years are whole years completed by the calendar: 14 days
+    before a 66th birthday is 65 (walk-through 96 read 65.95 as 66.0, and so 66)."""
+    b, a = pd.to_datetime(born), pd.to_datetime(at)
+    days = (a - b).dt.days.to_numpy(dtype=float)
+    if completed and unit == "years":
+        before = ((a.dt.month < b.dt.month) | ((a.dt.month == b.dt.month)
+                                               & (a.dt.day < b.dt.day))).to_numpy()
+        ages = (a.dt.year - b.dt.year).to_numpy(dtype=float) - before
+    else:
+        ages = np.round(days / AGE_UNITS[unit], 0 if unit == "days" else 1)
     impossible = np.isfinite(days) & ((days < 0) | (days > MAX_AGE * DAYS_PER_YEAR))
-    ages[impossible] = np.nan
+    ages[impossible | ~np.isfinite(days)] = np.nan
     return ages, int(impossible.sum())
 
 
@@ -279,7 +288,8 @@ def add_ages(df: pd.DataFrame, ages: dict | None, fitted: bool = False,
         if unit not in AGE_UNITS:
             raise DataError(f"The age '{name}' has the unit '{str(unit)[:20]}'; expected "
                             "years, months or days.")
-        years, impossible = age_in_years(born.dates, at_values, unit)
+        years, impossible = age_in_years(born.dates, at_values, unit,
+                                         bool(spec.get("completed")))
         column = pd.Series(years, index=out.index, name=name)
         if name in out.columns and fitted:  # typed on a form: kept where given
             given = pd.to_numeric(out[name], errors="coerce")

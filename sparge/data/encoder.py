@@ -1782,6 +1782,22 @@ class Encoder(TransformerMixin, BaseEstimator):
         # 15-row table), the name alone is (walk-through 38's went unsaid)
         counts = pd.Series([v for v in labels if v is not None and v == v]).value_counts()
         unmeasured = len(counts) >= 2 and counts.iloc[1] < LEAK_MIN_CLASS
+        # a death among the answers of a column written when the stay ends, when the
+        # outcome is a death, however few died there (walk-through 96's "Discharge
+        # destination": "Died" for 12 patients of "Recurrent stroke or death within 1 year",
+        # AUC below the 0.9 that questions a column)
+        if _DEATH_OUTCOME.search(str(self.label_column)[:200]):
+            for j in judged:
+                c = self.feature_names_out_[j]
+                if c in strong or not END_OF_STAY.search(c) or \
+                        self.roles_.get(c) != "categorical" or not self.table_.has(c):
+                    continue
+                died = death_answers(self.table_.levels(c))
+                if died:
+                    auc = outcome_leaks(X[:, [j]], [c], labels, threshold=0.0,
+                                        categorical=[True]).get(c, math.nan)
+                    leaks[c] = auc
+                    self._death_answers[c] = died
         for after in (False, True):
             named = {}
             for j in judged:
@@ -3528,6 +3544,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         enc.n_features_in_ = len(enc.input_columns_)
         enc.keep_patients_ = np.zeros(0, bool)
         return enc
+
+
+#: An outcome that is (or includes) a death, by its name.
+_DEATH_OUTCOME = re.compile(r"\b(?:death|died|dead|deceased|mortality|survival|surviv\w*)\b",
+                            re.IGNORECASE)
 
 
 def _split_of(saved: list | None) -> tuple[float, float, float] | None:

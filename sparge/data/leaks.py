@@ -3,6 +3,7 @@ last contact, a discharge code) separates the outcomes almost perfectly (DESIGN.
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -305,7 +306,8 @@ def death_leak_message(died: dict[str, list[str]], aucs: dict[str, float]) -> st
     """The report's words for columns written when a stay ends whose answers say the
     patient died (:func:`death_answers`): left out of the model by default."""
     shown = "; ".join(f"'{_q(c, 60)}' answers " + ", ".join(f"'{_q(a, 30)}'" for a in ans[:3])
-                      + f" (AUC {aucs[c]:.2f})" for c, ans in list(died.items())[:4])
+                      + (f" (AUC {aucs[c]:.2f})" if aucs.get(c, math.nan) == aucs.get(c)
+                         else "") for c, ans in list(died.items())[:4])
     one = len(died) == 1
     return (f"Left out of the model: {shown}. {'It is' if one else 'They are'} written when "
             "the stay ends, and a death there is the outcome itself: every look-alike of a "

@@ -1875,20 +1875,35 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # walk-through 39's stroke unit: atrial fibrillation written AF, known AF, paroxysmal
     # AF (yes) and no AF, sinus rhythm (no); the stroke type, its TOAST class, a
     # thrombectomy or thrombolysis, and the discharge destination each several ways
-    (("atrial fib", "atrialfib", "afib", "a fib", "a-fib"), (
+    # ... and a column named "AF" alone (walk-through 96: "Sinus rhythm", "NSR" and "No"
+    # stayed three answers), not an AF's type
+    (("atrial fib", "atrialfib", "afib", "a fib", "a-fib",
+      "=(?:known |history of |h/o |hx )?af(?: status| present| history| \\(?y/n\\)?|\\?)?"), (
         ("yes", "y", "af", "knownaf", "paroxysmalaf", "persistentaf", "permanentaf", "paf",
          "afib", "atrialfibrillation", "historyofaf", "h/oaf", "inaf", "afpresent"),
         ("no", "n", "noaf", "sinusrhythm", "sr", "nsr", "sinus", "noknownaf", "noafib",
          "nohistoryofaf", "afabsent", "none"))),
-    (("stroke",), (
+    # ... a stroke clinic's "Presentation" too (walk-through 96: 19 answers of four kinds)
+    (("stroke", "presentation", "event type", "cerebrovascular"), (
         ("ischaemic", "ischemic", "ischaemicstroke", "ischemicstroke", "infarct",
          "infarction", "cerebralinfarction", "cerebralinfarct", "ais",
-         "acuteischaemicstroke", "acuteischemicstroke"),
+         "acuteischaemicstroke", "acuteischemicstroke", "ischstroke", "ischstrok",
+         "isch", "ischaemicinfarct", "ischemicinfarct"),
         ("haemorrhagic", "hemorrhagic", "haemorrhage", "hemorrhage", "haemorrhagicstroke",
          "hemorrhagicstroke", "ich", "intracerebralhaemorrhage", "intracerebralhemorrhage",
          "bleed", "primaryich"),
         ("tia", "transientischaemicattack", "transientischemicattack"),
         ("sah", "subarachnoidhaemorrhage", "subarachnoidhemorrhage"))),
+    # the Oxford (Bamford) classification of an ischaemic stroke: its syndrome (S) or,
+    # imaged, its infarct (I) is one class (walk-through 96: TACS and TACI apart)
+    (("ocsp", "oxford", "bamford", "stroke syndrome"), (
+        ("tacs", "taci", "totalanterior", "totalanteriorcirculation",
+         "totalanteriorcirculationstroke", "totalanteriorcirculationinfarct"),
+        ("pacs", "paci", "partialanterior", "partialanteriorcirculation",
+         "partialanteriorcirculationstroke", "partialanteriorcirculationinfarct"),
+        ("lacs", "laci", "lacunar", "lacunarstroke", "lacunarinfarct", "lacunarsyndrome"),
+        ("pocs", "poci", "posterior", "posteriorcirculation",
+         "posteriorcirculationstroke", "posteriorcirculationinfarct"))),
     (("toast", "aetiolog", "etiolog", "stroke subtype", "stroke mechanism"), (
         ("largearteryatherosclerosis", "laa", "largeartery", "largevessel",
          "largevesseldisease", "largearterydisease", "atherothrombotic"),
@@ -1903,9 +1918,12 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("yes", "y", "evt", "mt", "mechanicalthrombectomy", "endovascularthrombectomy",
          "endovasculartherapy", "done", "performed"),
         ("no", "n", "notdone", "notperformed"))),
+    # a thrombolytic drug given is a yes (two drugs merged are shown by both names,
+    # :func:`shown_answer`: walk-through 96's "TNK" showed as "Alteplase")
     (("thromboly", "lysis"), (
         ("yes", "y", "given", "thrombolysed", "ivt", "lysed", "alteplase", "tpa", "rtpa",
-         "ivtpa", "tenecteplase", "tnk"),
+         "ivtpa", "tenecteplase", "tnk", "actilyse", "metalyse", "yesalteplase",
+         "yestenecteplase"),
         ("no", "n", "notgiven", "notthrombolysed", "nolysis"))),
     (("discharge", "destination", "disposition"), (
         ("home", "ownhome", "usualresidence", "dischargedhome", "hometousualresidence"),
@@ -2419,6 +2437,7 @@ def synonym_groups(column: str | None) -> list[tuple[str, ...]]:
     name = norm_key(column) if column else ""
     return [g for words, gs in SYNONYMS for g in gs if any(
         re.search(r"(?<![a-z0-9])" + re.escape(w[1:]), name) if w.startswith("^")
+        else re.fullmatch(w[1:], name) is not None if w.startswith("=")
         else w in name for w in words)]
 
 
@@ -2707,6 +2726,15 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     if yes and len(others) >= 2 and not any(result_sign(w, column) for w in words) and \
             not any(len(others & set(g)) > 1 for g in synonym_groups(column)):
         words = yes
+    # two drugs merged as one answer, with no plain yes among them: named by both
+    # ("Alteplase or tenecteplase"; walk-through 96 showed every TNK as "Alteplase")
+    sets = {frozenset(d) for w in words if (d := drug_set(norm_key(w))) is not None
+            and "(no drug)" not in d}
+    if len(sets) > 1 and not yes and all(len(d) == 1 for d in sets):
+        names = sorted(next(iter(d)) for d in sets)
+        if len(names) <= 3:
+            joined = " or ".join(names)
+            return joined[:1].upper() + joined[1:]
     grouped = False
     def bare(w: str) -> str:  # "2 - Female" is "Female" after its export's code
         return loose_key(EXPORT_CODE.sub("", norm_key(w)))

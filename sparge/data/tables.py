@@ -355,6 +355,24 @@ _TUMOUR_GRADE = tuple(
              "intermediate")),
         (3, ("poorly differentiated", "poorly-differentiated", "high grade", "high")),
         (4, ("undifferentiated",))))
+#: The modified Rankin scale, 0 (no symptoms) to 6 (dead), by its number, its words or
+#: both (walk-through 96: "0", "mRS 0" and "0 - no symptoms" were three unordered
+#: answers).
+_MRS_WORDS = {0: ("no symptoms", "no symptoms at all", "asymptomatic"),
+              1: ("no significant disability", "no significant disability despite symptoms",
+                  "minimal symptoms"),
+              2: ("slight disability",), 3: ("moderate disability", "moderate"),
+              4: ("moderately severe disability", "moderately severe"),
+              5: ("severe disability", "severe", "bedbound", "bedridden"),
+              6: ("dead", "died", "death", "deceased")}
+_MRS = tuple(
+    (code, tuple(dict.fromkeys(
+        [f"{pre}{code}" for pre in ("", "mrs ", "mrs", "mrs=", "mrs: ", "mrs-", "rankin ")]
+        + [f"{pre}{code}{sep}{w}" for pre in ("", "mrs ") for w in words
+           for sep in (" - ", " ", "-", " (", ": ", " – ")]
+        + [f"{pre}{code} ({w})" for pre in ("", "mrs ") for w in words]
+        + list(words))))
+    for code, words in _MRS_WORDS.items())
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -437,6 +455,7 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "ckd stage": _CKD_STAGE,
     # a cancer's overall stage with its sub-stages, and a tumour's grade (walk-through
     # 95: 20 stage and 9 grade codes in alphabetical order, IIB after IIIA)
+    "mrs": _MRS,
     "cancer stage": _stages(),
     # HER2 as :mod:`sparge.data.receptors` reads it: 0 < 1+ < 2+ ISH-negative < 2+
     # equivocal < positive; a plain "negative" between 0 and 1+ (walk-through 95)
@@ -546,6 +565,7 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                # as a "maculopathy scale")
                "maculopathy": re.compile(r"macul", re.IGNORECASE),
                "her2": re.compile(r"\bher[\s-]?2\b|\berbb[\s-]?2\b|\bneu\b", re.IGNORECASE),
+               "mrs": re.compile(r"\bm\.?\s?rs\b|rankin", re.IGNORECASE),
                "cancer stage": re.compile(r"\bstag(?:e|ing)\b|\bajcc\b|\bfigo\b",
                                           re.IGNORECASE),
                "tumour grade": re.compile(r"\bgrade\b|\bgrading\b|differentiation",

@@ -1,0 +1,108 @@
+"""Walk-through 96: a stroke and TIA clinic's export (NIHSS, mRS, AF, OCSP, thrombolysis),
+with a recurrent stroke or death within a year as its outcome.
+
+Each test is one finding of the walk-through, on cells written as that export wrote them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparge.data.answer_merging import merge_answers, other_drugs, same_answer
+from sparge.data.encoder import Encoder
+from sparge.data.levels import shown_answer
+from sparge.services.display import answers_by_code
+
+OUTCOME = "Recurrent stroke or death within 1 year"
+
+
+def _clinic(n: int = 300, seed: int = 96) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    mrs = rng.integers(0, 6, n)
+    spelled = {0: "0 - no symptoms", 1: "1 - no significant disability",
+               2: "2 - slight disability", 3: "3 - moderate disability",
+               4: "4 - moderately severe", 5: "5 - severe disability"}
+    pre = np.array([rng.choice([str(m), f"mRS {m}", spelled[m]]) for m in mrs], dtype=object)
+    pre[::25] = "unknown"
+    later = np.minimum(mrs + rng.integers(0, 2, n), 6)
+    return pd.DataFrame({
+        "Hospital No": [f"RX{4000000 + i}" for i in range(n)],
+        "Age": rng.integers(40, 95, n).astype(str),
+        "Pre-morbid mRS": pre,
+        "OCSP": rng.choice(["TACS", "TACI", "PACS", "PACI", "Partial anterior", "LACS",
+                            "LACI", "lacunar", "POCS", "POCI"], n),
+        "AF": rng.choice(["N", "No", "Sinus rhythm", "NSR", "Y", "Yes", "known AF",
+                          "paroxysmal AF"], n),
+        "Thrombolysis": rng.choice(["No", "Alteplase", "tPA", "TNK", "Tenecteplase"], n),
+        "mRS at 90 days": [rng.choice([str(m), spelled.get(m, "6 - dead")]) for m in later],
+        "Discharge destination": rng.choice(["Home", "Rehab unit", "Nursing home", "Died"],
+                                            n, p=[0.6, 0.2, 0.15, 0.05]),
+        OUTCOME: rng.choice(["Yes", "No"], n, p=[0.25, 0.75])})
+
+
+def test_the_modified_rankin_scale_is_ordered_whatever_its_spelling():
+    """Walk-through 96: "0", "mRS 0" and "0 - no symptoms" were three unordered answers,
+    "unknown" an answer of its own."""
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(_clinic())
+    assert enc.table_.is_ordered("Pre-morbid mRS")
+    lv = enc.table_.levels("Pre-morbid mRS")
+    assert lv["0"] == lv["mRS 0"] == lv["0 - no symptoms"] < lv["1"] < lv["2 - slight disability"]
+    assert lv["4 - moderately severe"] < lv["mRS 5"]
+    assert "unknown" not in lv
+    assert sorted(answers_by_code(enc, "Pre-morbid mRS")) == [0, 1, 2, 3, 4, 5]
+
+
+def test_a_later_mrs_and_a_death_at_discharge_are_left_out():
+    """Walk-through 96: "mRS at 90 days" (beside "Pre-morbid mRS") went to the model, and
+    "Discharge destination" with "Died" for an outcome that includes death."""
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(_clinic())
+    assert enc.roles_["mRS at 90 days"] == "ignore"
+    assert enc.left_out_why_["mRS at 90 days"].startswith("a later measurement")
+    assert enc.roles_["Discharge destination"] == "ignore"
+    assert any("'Discharge destination' answers 'Died'" in w for w in enc.report_.warnings)
+    # an outcome that is no death keeps it
+    df = _clinic().rename(columns={OUTCOME: "Recurrent stroke within 1 year"})
+    enc = Encoder(label_column="Recurrent stroke within 1 year", id_column="Hospital No") \
+        .fit(df)
+    assert enc.roles_["Discharge destination"] == "categorical"
+
+
+def test_af_and_ocsp_answers_written_several_ways_are_one_answer():
+    """Walk-through 96: in a column named "AF", "Sinus rhythm", "NSR" and "No" stayed
+    three answers; OCSP's TACS and TACI (its syndrome and its infarct) were apart."""
+    assert same_answer("Sinus rhythm", "No", "AF") and same_answer("NSR", "N", "AF")
+    assert same_answer("TACI", "TACS", "OCSP") and same_answer("lacunar", "LACS", "OCSP")
+    assert not same_answer("PACS", "TACS", "OCSP")
+    assert not same_answer("Sinus rhythm", "No", "AF type")
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(_clinic())
+    assert sorted(answers_by_code(enc, "OCSP").values()) == ["LACS", "PACS", "POCS", "TACS"]
+    af = enc.table_.levels("AF")
+    assert af["Sinus rhythm"] == af["NSR"] == af["No"] == af["N"]
+
+
+def test_two_thrombolytic_drugs_are_never_one_answer_and_never_named_as_one():
+    """Walk-through 96: "TNK" and "Tenecteplase" were offered, merged by the button, as
+    "Alteplase"."""
+    assert other_drugs("TNK", "Alteplase") and not other_drugs("tPA", "Alteplase")
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(_clinic())
+    pairs = enc.report_.answers_two_ways.get("Thrombolysis", [])
+    assert not [p for p in pairs if {p[0].lower(), p[1].lower()} & {"tnk", "tenecteplase"}
+                and {p[0].lower(), p[1].lower()} & {"alteplase", "tpa"}]
+    merged = merge_answers(enc.table_, enc.report_.answers_two_ways)
+    lv = merged.levels("Thrombolysis")
+    assert lv["tPA"] == lv["Alteplase"] != lv["TNK"]
+    assert shown_answer(["Alteplase", "tPA", "TNK", "Tenecteplase"], "Thrombolysis") == \
+        "Alteplase or tenecteplase"
+
+
+def test_an_age_from_a_date_of_birth_is_in_completed_years():
+    """Walk-through 96: born 10/07/1956, admitted 24/06/2022 (14 days before the 66th
+    birthday) was read 66 in a column of whole ages."""
+    df = _clinic(60)
+    df["Admission date"] = "24/06/2022"
+    df.loc[3, "Age"] = "10/07/1956"
+    df.loc[4, "Age"] = "24/06/1956"
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    age = enc.transform(df)[:, enc.feature_names_out_.index("Age")]
+    assert (age[3], age[4]) == (65.0, 66.0)
