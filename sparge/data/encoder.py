@@ -189,6 +189,7 @@ from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.scales_written import SCALES_ATTR, read_written_scales
 from sparge.data.serology import CUT_OFFS_ATTR, read_serology
+from sparge.data.stenosis import read_stenoses
 from sparge.data.structural_gaps import (
     find_structural_gaps,
     rule_holds,
@@ -481,7 +482,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason))
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
-                read_node_counts(read_visual_acuity(df)))))), answers)), durations)
+                read_node_counts(read_stenoses(read_visual_acuity(df))))))), answers)),
+            durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(
                 read_cytogenetics(read_lesion_counts(df, known=lesions))), scales),

@@ -106,3 +106,17 @@ def test_an_age_from_a_date_of_birth_is_in_completed_years():
     enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
     age = enc.transform(df)[:, enc.feature_names_out_.index("Age")]
     assert (age[3], age[4]) == (65.0, 66.0)
+
+
+def test_a_carotid_stenosis_is_read_as_its_percentage():
+    """Walk-through 96: twenty unordered answers, "70-99%" apart from "NASCET 80%" and
+    "90%", "Occluded" apart from "100% occluded"."""
+    df = _clinic()
+    df["Carotid stenosis (symptomatic side)"] = np.resize(np.array(
+        ["<50%", "NASCET 80%", "severe 70-99%", "Occluded", "nil", "no significant stenosis",
+         "30%", "50-69%", "90%", "not done"], dtype=object), len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    c = "Carotid stenosis (symptomatic side)"
+    assert enc.roles_[c] == "numeric"
+    got = enc.transform(df)[:10, enc.feature_names_out_.index(c)]
+    np.testing.assert_allclose(got, [50, 80, 84.5, 100, 0, 0, 30, 59.5, 90, np.nan])
