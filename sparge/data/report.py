@@ -261,10 +261,10 @@ class ValidationReport:
                 "most missing: " + ", ".join(f"{_t(c, 60)} ({p:.0f}%)" for c, p in worst)
                 if worst else "no gaps in any feature.") + (
                 # walk-through 96 read "not counted as missing" beside the same column's
-                # 47 % above: they are gaps here, not counted in a patient's share
-                ("; v" if worst else " V") + "alues that do not apply to a patient are gaps "
-                "in these shares but not counted against a patient's share of missing "
-                "values, which the threshold judges ("
+                # 47 % as a contradiction: the share is of the patients it applies to
+                ("; v" if worst else " V") + "alues that do not apply to a patient are not "
+                "counted as missing, here nor in a patient's share: a column's share is of "
+                "the patients it applies to ("
                 + ", ".join(f"{_t(c, 60)}: {n:,} patients" for c, n in
                             list(self.not_applicable.items())[:5]) + ")."
                 if self.not_applicable else ""))

@@ -156,7 +156,8 @@ def test_a_value_measured_only_below_or_above_an_age_is_a_gap_by_design():
     assert rep.missing_pct["Head circumference (cm)"] == pytest.approx(100 * gaps)
     assert rep.missing_pct["Head circumference (cm)"] < 0.3 * 100 * np.isnan(head).mean()
     assert rep.not_applicable["Head circumference (cm)"] == int((~applies).sum())
-    assert "values that do not apply to a patient are not counted as missing" in str(rep)
+    assert "values that do not apply to a patient are not counted as missing, here nor in " \
+        "a patient's share: a column's share is of the patients it applies to" in str(rep)
 
 
 def test_nil_known_in_a_list_of_allergies_is_no_allergy():
