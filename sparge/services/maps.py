@@ -582,10 +582,11 @@ def encoding_mismatch(model, X, ids) -> str:
     n = int(differ.any(axis=1).sum())
     return (f"{RECODED}: {listed} "
             f"{'differs' if len(cols) == 1 else 'differ'} for {n:,} of its "
-            f"{len(train_ids):,} training patients. The table was encoded again without "
-            "the choices made before training (answers merged, far values cleared or "
-            "converted, an edited encoding table): make them again on the Data page, or "
-            "train a model on the data as it is now.")
+            f"{len(train_ids):,} training patients. The table is encoded otherwise than "
+            "when the model was trained (answers merged or kept apart, far values cleared "
+            "or converted, an edited encoding table: since training, or before it and not "
+            "since): make the model's choices again on the Data page, or train a model on "
+            "the data as it is now.")
 
 
 def map_csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
