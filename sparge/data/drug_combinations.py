@@ -69,7 +69,7 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("heparin", "ufh", "unfractionatedheparin"), "heparin"),
     **dict.fromkeys(("enoxaparin", "lmwh"), "enoxaparin"),
     **dict.fromkeys(("aspirin", "asa", "acetylsalicylicacid"), "aspirin"),
-    **dict.fromkeys(("clopidogrel",), "clopidogrel"),
+    **dict.fromkeys(("clopidogrel", "clopidogral", "clopidogrol", "clopidigrel"), "clopidogrel"),
     # a thyroid clinic's drugs (walk-through 89: "CMZ 40", "carbimazole 40mg od" and
     # "Carbimazole 40 mg once daily"; "LT4 75 micrograms", "Eltroxin 75" and "thyroxine
     # 75mcg od")

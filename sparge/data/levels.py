@@ -836,6 +836,10 @@ def names_condition(key: str, names: frozenset[str]) -> bool:
     not negate it): "Asthma", "Asthma - mild", "HTN"; not "No asthma" or "CKD 3"."""
     if not names or _NEGATED.match(key):
         return False
+    # "known HTN", "h/o asthma": the condition, said known (walk-through 96 showed every
+    # hypertensive patient as "Known HTN")
+    key = re.sub(r"^(?:known|diagnosed|confirmed|established|h/o|hx of|history of|"
+                 r"pmh of|pmh)\s+", "", key)
     loose = loose_key(key)
     if loose in names or any(len(n) >= 4 and loose.startswith(n)
                              and not loose[len(n):len(n) + 1].isdigit() for n in names):
@@ -2632,7 +2636,8 @@ def numbered_levels(levels: list[str]) -> bool:
     return len(prefixes) == 1 and len(set(numbers)) == len(numbers)
 
 
-def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, bool, bool]:
+def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, bool, int, bool,
+                                     bool]:
     """Which spelling of an answer is shown: more than one character or a digit ("WHITE",
     not the "W" merged into it: walk-through 27's legend named 405 patients "W"), then not
     shouted (a word of more than four letters in capitals: "ISCHAEMIC" beside "Ischemic" in
@@ -2650,7 +2655,8 @@ def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, int, boo
     return (len(word.strip()) > 1 or word.strip().isdigit(), not shouted,
             word.strip().lower() in ("yes", "no"),
             site_of(word.strip().lower()) is None, not brand_or_dose(word),
-            "(" not in word, len(word),
+            # "TIA", not "T.I.A." (walk-through 96's 255 patients)
+            "(" not in word, not re.search(r"[A-Za-z]\.[A-Za-z]", word), len(word),
             # "Low", not "LOW" or "low" (walk-through 53); "CTO", not "cto"
             word[:1].isupper() and not word.isupper(), any(c.isupper() for c in word))
 

@@ -487,8 +487,12 @@ def comparison_verdict(results: pd.DataFrame, measure: str,
         head += (f"; {clear} of them {beyond}" if clear else
                  f"; none of them {beyond}, so the gains may be noise")
     if behind:  # walk-through 18: two clear losses went unsaid beside the gains
+        # ... named (walk-through 96: "with 1 of the 6 classifiers", not which)
+        losers = [CLASSIFIER_NAMES.get(c, c) for c in diff.index
+                  if np.isfinite(stats[c][1]) and np.isfinite(noise_margin(stats[c][2]))
+                  and -diff[c] >= noise_margin(stats[c][2]) * stats[c][1] and diff[c] < 0]
         head += (f". The raw data is ahead {beyond} with {behind} of the {len(diff)} "
-                 "classifiers")
+                 "classifiers (" + ", ".join(losers[:6]) + ")")
     head += "."
     if chance is not None and np.isfinite(chance):
         scores = wide[["raw", "SparGE"]].groupby(level="classifier", sort=False).mean()

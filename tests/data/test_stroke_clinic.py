@@ -120,3 +120,13 @@ def test_a_carotid_stenosis_is_read_as_its_percentage():
     assert enc.roles_[c] == "numeric"
     got = enc.transform(df)[:10, enc.feature_names_out_.index(c)]
     np.testing.assert_allclose(got, [50, 80, 84.5, 100, 0, 0, 30, 59.5, 90, np.nan])
+
+
+def test_answers_are_shown_by_their_plainest_spelling():
+    """Walk-through 96: every TIA shown as "T.I.A.", every hypertensive patient as "Known
+    HTN", and "clopidogral 75mg" a drug unknown."""
+    from sparge.data.drug_combinations import drug_set
+
+    assert shown_answer(["TIA", "T.I.A.", "tia"], "Presentation") == "TIA"
+    assert shown_answer(["Y", "Yes", "Known HTN"], "Hypertension") == "Yes"
+    assert drug_set("clopidogral 75mg") == {"clopidogrel"}

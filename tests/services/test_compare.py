@@ -185,7 +185,7 @@ def test_the_verdict_counts_the_classifiers_and_says_what_the_page_does_not_meas
     # over 3 splits a difference is clear beyond Student's t (4.3 standard errors), not
     # twice (walk-through 68: a 3-split verdict that 10 splits did not keep)
     assert ("The raw data is ahead by more than 4.3 times the standard error of the "
-            "difference with 1 of the 3 classifiers.") in said
+            "difference with 1 of the 3 classifiers (random forest).") in said
     assert "Model page's held-out check" in said
     assert "points of chance" not in comparison_verdict(pd.DataFrame(rows),
                                                         "balanced_accuracy", chance=0.5)
