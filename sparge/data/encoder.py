@@ -3509,18 +3509,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             raise ValueError("split_limits must be {column: [[limit, a positive step], ...]}")
         enc.split_limits_ = {str(c): {float(k): float(v) for k, v in pairs}
                              for c, pairs in split.items()}
-        worst = state.get("unable_values") or {}
-        if not isinstance(worst, dict) or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                for v in worst.values()):
-            raise ValueError("unable_values must be {column: a finite number}")
-        enc.unable_values_ = {str(k): float(v) for k, v in worst.items()}
-        best = state.get("unlimited_values") or {}
-        if not isinstance(best, dict) or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                for v in best.values()):
-            raise ValueError("unlimited_values must be {column: a finite number}")
-        enc.unlimited_values_ = {str(k): float(v) for k, v in best.items()}
+        enc.unable_values_ = _finite_values(state, "unable_values")
+        enc.unlimited_values_ = _finite_values(state, "unlimited_values")
         enc.plain_splits_ = _checked_plain_splits(state.get("plain_splits") or {})
         enc.body_size_ = _checked_body_size(state.get("body_size") or {})
         zeros = state.get("zero_columns")
@@ -3551,6 +3541,16 @@ class Encoder(TransformerMixin, BaseEstimator):
 #: An outcome that is (or includes) a death, by its name.
 _DEATH_OUTCOME = re.compile(r"\b(?:death|died|dead|deceased|mortality|survival|surviv\w*)\b",
                             re.IGNORECASE)
+
+
+def _finite_values(state: dict, key: str) -> dict[str, float]:
+    """A saved model's ``{column: a finite number}`` entry ``key``, checked."""
+    values = state.get(key) or {}
+    if not isinstance(values, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            for v in values.values()):
+        raise ValueError(f"{key} must be {{column: a finite number}}")
+    return {str(k): float(v) for k, v in values.items()}
 
 
 def _split_of(saved: list | None) -> tuple[float, float, float] | None:
