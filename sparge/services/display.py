@@ -532,6 +532,14 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
         return f"not measured (0 of {n_all})"
     suffix = "" if len(v) == n_all else f" · {len(v)} of {n_all} measured"
     words = category_words(encoder, column)
+    if words and len(v) > 1 and column_is_scale(column, encoder):
+        # a scale's steps in its order, after their median (walk-through 96 read an
+        # mRS as "mRS 1: 4, mRS 0: 3, mRS 2: 1 …", by count)
+        codes, counts = np.unique(v, return_counts=True)
+        median = float(np.percentile(v, 50, method="lower"))
+        parts = [f"{format_value(c, column, encoder)}: {n}" for c, n in zip(codes, counts)]
+        return (f"median {format_value(median, column, encoder)} · " + ", ".join(parts[:5])
+                + (" …" if len(parts) > 5 else "") + suffix)
     if words:
         labels = pd.Series([format_value(x, column, encoder) for x in v]).value_counts()
         parts = [f"{lab}: {cnt}" for lab, cnt in labels.head(3).items()]

@@ -130,3 +130,16 @@ def test_answers_are_shown_by_their_plainest_spelling():
     assert shown_answer(["TIA", "T.I.A.", "tia"], "Presentation") == "TIA"
     assert shown_answer(["Y", "Yes", "Known HTN"], "Hypertension") == "Yes"
     assert drug_set("clopidogral 75mg") == {"clopidogrel"}
+
+
+def test_the_look_alikes_scale_is_summarised_in_its_order_with_its_median():
+    """Walk-through 96: the look-alikes' mRS read "mRS 1: 4, mRS 0: 3, mRS 2: 1 …", by
+    count, never as the scale it is."""
+    from sparge.services.display import _summary_of
+
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(_clinic())
+    lv = {code: name for code, name in answers_by_code(enc, "Pre-morbid mRS").items()}
+    values = np.array([1, 0, 1, 2, 0, 1, 1, 0, np.nan, 4], dtype=float)
+    said = _summary_of(values, "Pre-morbid mRS", enc)
+    assert said == (f"median {lv[1]} · {lv[0]}: 3, {lv[1]}: 4, {lv[2]}: 1, {lv[4]}: 1"
+                    " · 9 of 10 measured")
