@@ -157,6 +157,10 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
     if column and any(norm_key(x) == norm_key(column) and norm_key(y) in YES_KEYS
                       for x, y in ((answer, other), (other, answer))):
         return True
+    # an answer after its export's code, beside the answer alone: "A - White British" and
+    # "White British", "1 - Male" and "Male" (walk-throughs 94 and 96)
+    if a != b and (EXPORT_CODE.sub("", a) == b or EXPORT_CODE.sub("", b) == a):
+        return True
     # a result written two ways ("pos" / "Positive" / "DSA+"): one answer in any column
     sign = result_sign(answer, column)
     if sign is not None and sign == result_sign(other, column):

@@ -2398,8 +2398,9 @@ SYNONYMS = tuple((words, tuple(tuple(dict.fromkeys(loose_key(w) for w in g)) for
                  for words, groups in SYNONYMS)
 
 
-#: An export's code before an answer: "1 - ", "2: ", "3) ".
-EXPORT_CODE = re.compile(r"^\s*\d{1,2}\s*[-–:.)]\s*(?=[a-z])")
+#: An export's code before an answer: "1 - ", "2: ", "3) ", and a letter's ("A - White
+#: British", an NHS ethnic category: walk-through 96), not "a-fib" nor "a.fib".
+EXPORT_CODE = re.compile(r"^\s*(?:\d{1,2}\s*[-–:.)]|[a-z]\s*[-–:)]\s)\s*(?=[a-z])")
 #: A smoking column's name.
 _SMOKING_NAME = re.compile(r"smok|tobacco|cigar", re.IGNORECASE)
 _NEVER_SMOKED = re.compile(r"^(?:never|non[-\s]*smok|lifelong\s*non|not\s*a\s*smoker|"

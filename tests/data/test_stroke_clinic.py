@@ -143,3 +143,12 @@ def test_the_look_alikes_scale_is_summarised_in_its_order_with_its_median():
     said = _summary_of(values, "Pre-morbid mRS", enc)
     assert said == (f"median {lv[1]} · {lv[0]}: 3, {lv[1]}: 4, {lv[2]}: 1, {lv[4]}: 1"
                     " · 9 of 10 measured")
+
+
+def test_an_answer_after_its_export_letter_code_is_that_answer():
+    """Walk-through 96: "A - White British" (an NHS ethnic category's code) beside "White
+    British" was offered, not merged; "a-fib" is no code."""
+    assert same_answer("A - White British", "White British", "Ethnicity")
+    assert same_answer("1 - Male", "Male", "Sex")
+    assert not same_answer("a-fib", "fib", "Rhythm")
+    assert not same_answer("A - urgent", "B - urgent", "Priority")
