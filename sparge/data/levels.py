@@ -2736,7 +2736,7 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # two drugs merged as one answer, with no plain yes among them: named by both
     # ("Alteplase or tenecteplase"; walk-through 96 showed every TNK as "Alteplase")
     sets = {frozenset(d) for w in words if (d := drug_set(norm_key(w))) is not None
-            and "(no drug)" not in d}
+            and "(no drug)" not in d} if len(words) > 1 else set()
     if len(sets) > 1 and not yes and all(len(d) == 1 for d in sets):
         names = sorted(next(iter(d)) for d in sets)
         if len(names) <= 3:

@@ -25,14 +25,13 @@ import pandas as pd
 
 from sparge.data.combined_cells import rewrite_named
 from sparge.data.safe_text import quote as _q
+from sparge.data.tables import HER2_NAME
 
 #: A column of oestrogen or progesterone receptor status, by its name (not a PR interval).
 RECEPTOR_NAME = re.compile(
     r"^\s*(?:er|pr|pgr|hr|e\.r\.|p\.r\.)\s*(?:status|result|\(.*\))?\s*$|"
     r"\b(?:er|pr|pgr)\s+(?:status|result|allred|score|receptor|%)|oestrogen|estrogen|"
     r"progesterone|hormone\s+receptor", re.IGNORECASE)
-#: A column of HER2 status, by its name.
-HER2_NAME = re.compile(r"\bher[\s-]?2\b|\berbb[\s-]?2\b|\bneu\b", re.IGNORECASE)
 
 _POS = r"(?:pos\w{0,6}|\+{1,3}(?:ve)?|strongly\s+pos\w*|weakly\s+pos\w*)"
 _NEG = r"(?:neg\w{0,6}|-(?:ve)?)"

@@ -373,6 +373,9 @@ _MRS = tuple(
         + [f"{pre}{code} ({w})" for pre in ("", "mrs ") for w in words]
         + list(words))))
     for code, words in _MRS_WORDS.items())
+#: A column of HER2 status, by its name (its scale here, its cells read by
+#: :mod:`sparge.data.receptors`).
+HER2_NAME = re.compile(r"\bher[\s-]?2\b|\berbb[\s-]?2\b|\bneu\b", re.IGNORECASE)
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
@@ -564,7 +567,7 @@ _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECAS
                # "M0"/"M1" is a TNM stage's metastasis part too (walk-through 95 read it
                # as a "maculopathy scale")
                "maculopathy": re.compile(r"macul", re.IGNORECASE),
-               "her2": re.compile(r"\bher[\s-]?2\b|\berbb[\s-]?2\b|\bneu\b", re.IGNORECASE),
+               "her2": HER2_NAME,
                "mrs": re.compile(r"\bm\.?\s?rs\b|rankin", re.IGNORECASE),
                "cancer stage": re.compile(r"\bstag(?:e|ing)\b|\bajcc\b|\bfigo\b",
                                           re.IGNORECASE),
