@@ -127,6 +127,7 @@ from sparge.data.lesion_counts import lesion_columns, read_lesion_counts
 from sparge.data.levels import (
     ASA_EMERGENCY,
     DECLINED_WORDS,
+    NOT_MEASURED_WRITTEN,
     YES_NO_NO,
     abbreviated_levels,
     infer_levels,
@@ -392,7 +393,12 @@ _TIME_UNITS = frozenset({"min", "mins", "minutes", "hours"})
 #: Cells saying a value does not apply (normalised keys): not gaps for a patient's share of
 #: missing values (:meth:`Encoder._written_not_applicable`).
 NOT_APPLICABLE_WORDS = frozenset({"not applicable", "n/a", "n.a.", "n/a.", "not relevant",
-                                  "does not apply", "not appl", "not appl.", "not valid"})
+                                  "does not apply", "not appl", "not appl.", "not valid",
+                                  # a test the clinician judged not needed (walk-through
+                                  # 96's carotid imaging "not indicated")
+                                  "not indicated", "not clinically indicated",
+                                  "clinically not indicated", "not required",
+                                  "not needed"})
 _NA_MARKS = frozenset({"n/a", "n.a.", "n/a."})
 #: Cells saying a value could not be calculated from the others: a Friedewald LDL
 #: cholesterol with triglycerides too high (walk-through 90's "TG too high" left 12 of 18
@@ -545,6 +551,15 @@ _SPAN = re.compile("\x00(\\d+):(\\d+)\x00")
 
 def _span_mark(start: int, stop: int) -> str:
     return f"\x00{start}:{stop}\x00"
+
+
+def _number_share(values: pd.Series, missing: frozenset[str] | set[str],
+                  units: ColumnUnits) -> float:
+    """The share of a column's cells read as numbers, those written with its unit
+    (``units``, :func:`~sparge.data.parsing.column_units`) among them."""
+    if units.n_cells and not units.header and not pd.api.types.is_numeric_dtype(values):
+        return units.share_read()
+    return numeric_share(values, missing, units.unit, units.cells)
 
 
 class Encoder(TransformerMixin, BaseEstimator):
@@ -811,13 +826,20 @@ class Encoder(TransformerMixin, BaseEstimator):
                                  "the table does not know.")
         out = base.without(misfits)
         # a test "not taken" in a column of its results is a gap before the column's role
-        # is judged (walk-through 86's lamotrigine level: 73 "not taken" beside 67 numbers)
+        # is judged (walk-through 86's lamotrigine level: 73 "not taken" beside 67 numbers),
+        # and so is one "not indicated" in a column of numbers however it is named
+        # (walk-through 96's carotid stenosis: 39 "not indicated" called unreadable text)
         for col in cols:
-            keys = not_taken_keys(col)
-            if not keys or col in chosen or norm_key(col) in mine:
+            if col in chosen or norm_key(col) in mine:
                 continue
+            keys = not_taken_keys(col)
             found = pd.unique(cell_text(df[col]).str.strip())
-            said = [str(v) for v in found if norm_key(str(v)) in keys]
+            said = [str(v) for v in found if norm_key(str(v)) in (keys or NOT_MEASURED_WRITTEN)]
+            if said and not keys:
+                gaps = out.missing_keys(col) | {norm_key(v) for v in said}
+                if _number_share(df[col], gaps, column_units(df[col], col, gaps)
+                                 ) < self.numeric_threshold:
+                    said = []
             if said:
                 out.set_missing_tokens([*out.column_missing_tokens().get(col, []), *said],
                                        column=col)
@@ -848,10 +870,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         missing = table.missing_keys(col)
         if units is None:
             units = column_units(values, col, missing)
-        share = (units.share_read() if units.n_cells and not units.header
-                 and not pd.api.types.is_numeric_dtype(values)
-                 else numeric_share(values, missing, units.unit, units.cells))
-        if share >= self.numeric_threshold:
+        if _number_share(values, missing, units) >= self.numeric_threshold:
             return "numeric"
         text = cell_text(values)
         keys = cell_keys(text)
@@ -2061,7 +2080,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             calc = sorted({str(e) for st in report.stray_text for e in st.examples
                            if NOT_CALCULABLE.search(norm_key(str(e)))})
             report.notes.append(
-                "Cells written 'not applicable' or 'N/A'"
+                "Cells written 'not applicable', 'N/A' or 'not indicated'"
                 + (f", or saying the value could not be calculated ('{_q(calc[0], 30)}')"
                    if calc else "")
                 + " do not count against a patient's "

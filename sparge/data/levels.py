@@ -2477,10 +2477,16 @@ def not_taken_levels(levels: list[str], column: str | None) -> list[str]:
 
 
 #: :data:`_NOT_TAKEN` as a cell's normalised key writes them (spaces kept).
-_NOT_TAKEN_WRITTEN = frozenset({"not taken", "sample not taken", "not obtained",
+NOT_TAKEN_WRITTEN = frozenset({"not taken", "sample not taken", "not obtained",
                                 "not collected", "not checked", "not performed",
                                 "not sent off", "no sample", "no culture taken",
                                 "not indicated"})
+#: Cells saying a measurement was not needed or not done, gaps in a column of numbers
+#: whatever its name (walk-through 96's carotid stenosis "not indicated"); in a column
+#: of answers "not required" may be the answer (an interpreter), so only there.
+NOT_MEASURED_WRITTEN = NOT_TAKEN_WRITTEN | frozenset({
+    "not clinically indicated", "clinically not indicated", "not required", "not needed",
+    "not requested"})
 
 
 def not_taken_keys(column: str | None) -> frozenset[str]:
@@ -2496,7 +2502,7 @@ def not_taken_keys(column: str | None) -> frozenset[str]:
     """
     if not column or not _RESULT_NAME.search(str(column)):
         return frozenset()
-    return _NOT_TAKEN_WRITTEN
+    return NOT_TAKEN_WRITTEN
 
 
 #: The No code of the yes/no scale.

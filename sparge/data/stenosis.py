@@ -12,17 +12,21 @@ column named for a stenosis (:data:`STENOSIS_NAME`) a cell is read as its percen
 - an occluded artery is 100 %; no stenosis ("nil", "none", "normal", "no significant
   stenosis") is 0 %.
 
-A severity word alone ("mild") and a cell of any other form are left as written.
-Pure functions on a table of text cells.
+A severity word alone is the band the carotid grading consensus gives it in a carotid
+column (Grant et al., SRU consensus 2003: "mild" is "<50%", as the column's "<50%" is
+read, "moderate" 50-69 %, "severe" 70-99 %), and is left as written elsewhere (a coronary
+or renal artery's words have no agreed bands). A cell of any other form is left as
+written. Pure functions on a table of text cells.
 """
 
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pandas as pd
 
-from sparge.data.combined_cells import rewrite_named
+from sparge.data.combined_cells import named_columns, rewrite_named
 from sparge.data.safe_text import quote as _q
 
 #: A column of an artery's stenosis (carotid, renal, coronary), in percent, by its name.
@@ -36,25 +40,37 @@ _WITH_WORDS = re.compile(rf"\s*{_SEVERITY}?{_METHOD}?{_SEVERITY}?({_NUMBER})\s*"
 _OCCLUDED = re.compile(r"\s*(?:100\s*%?\s*)?(?:occluded|occlusion|totally occluded|"
                        r"total occlusion|complete occlusion|occ|100\s*%\s*occluded)\s*",
                        re.IGNORECASE)
+#: A carotid artery's column, where a severity word alone has its consensus band.
+CAROTID_NAME = re.compile(r"carotid|\bica\b", re.IGNORECASE)
+_CAROTID_BANDS = {"mild": "<50%", "moderate": "50-69%", "mod": "50-69%",
+                  "severe": "70-99%", "sev": "70-99%", "critical": "70-99%",
+                  "tight": "70-99%", "high grade": "70-99%", "high-grade": "70-99%"}
 _NONE = re.compile(r"\s*(?:nil|none|normal|no stenosis|no significant stenosis|"
                    r"no haemodynamically significant stenosis|no significant disease|"
                    r"nad|no disease|patent)\s*", re.IGNORECASE)
 
 
-def stenosis_percent(cell: object) -> str | None:
+def stenosis_percent(cell: object, carotid: bool = False) -> str | None:
     """A stenosis cell as a percentage to read ("NASCET 80%": "80%", "severe 70-99%":
     "70-99%", "occluded": "100%", "nil": "0%"); ``None`` for a plain number (read as it
-    is) and for a cell of any other form.
+    is) and for a cell of any other form. In a ``carotid`` column a severity word alone
+    is its consensus band ("mild": "<50%").
 
     Examples
     --------
     >>> [stenosis_percent(c) for c in ["NASCET 80%", "severe 70-99%", "Occluded", "nil",
     ...                                "no significant stenosis", "mild", "30%"]]
     ['80%', '70-99%', '100%', '0%', '0%', None, None]
+    >>> [stenosis_percent(c, carotid=True) for c in ["mild", "Moderate stenosis", "severe"]]
+    ['<50%', '50-69%', '70-99%']
     """
     text = re.sub(r"\s+", " ", str(cell).strip())
     if not text or len(text) > 50:
         return None
+    if carotid:
+        word = re.sub(r"\s*(?:stenosis|narrowing)$", "", text.lower())
+        if word in _CAROTID_BANDS:
+            return _CAROTID_BANDS[word]
     if _OCCLUDED.fullmatch(text):
         return "100%"
     if _NONE.fullmatch(text):
@@ -68,8 +84,19 @@ def stenosis_percent(cell: object) -> str | None:
 def read_stenoses(df: pd.DataFrame) -> pd.DataFrame:
     """``df`` with its stenosis columns' cells read as percentages (a note each); other
     columns and cells unchanged."""
-    return rewrite_named(df, STENOSIS_NAME, stenosis_percent, lambda col, n, example, new: (
-        f"Column '{_q(col)}': {n:,} stenosis cell(s) written with its grading method, a "
-        f"severity word or in words (e.g. '{_q(example, 30)}' as '{new}') read as the "
-        "percentage: an occluded artery as 100 %, no stenosis as 0 %, a band as its "
-        "middle."), share=0.05)
+    named = named_columns(df, STENOSIS_NAME)
+    carotid = [c for c in named if CAROTID_NAME.search(str(c)[:120])]
+    for columns, is_carotid in ((carotid, True), ([c for c in named if c not in carotid],
+                                                  False)):
+        if columns:
+            df = rewrite_named(df, columns, partial(stenosis_percent, carotid=is_carotid),
+                               partial(_note, carotid=is_carotid), share=0.05)
+    return df
+
+
+def _note(col: str, n: int, example: str, new: str, carotid: bool) -> str:
+    return (f"Column '{_q(col)}': {n:,} stenosis cell(s) written with its grading method, "
+            f"a severity word or in words (e.g. '{_q(example, 30)}' as '{new}') read as the "
+            "percentage: an occluded artery as 100 %, no stenosis as 0 %, a band as its "
+            "middle" + (" (a carotid's severity word alone as its consensus band: mild "
+                        "<50 %, moderate 50-69 %, severe 70-99 %)." if carotid else "."))

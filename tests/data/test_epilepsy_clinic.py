@@ -153,7 +153,7 @@ def test_a_form_written_not_applicable_costs_no_patient(encoder, export):
     men = (export["Sex"] == "Male").to_numpy()
     assert (weights[men & np.isnan(X[:, j]), j] == 0).all()
     assert (weights[~men & np.isnan(X[:, j]), j] == 1).all()  # a blank is a gap
-    assert "Cells written 'not applicable' or 'N/A' do not count" in _said(encoder)
+    assert "Cells written 'not applicable', 'N/A' or 'not indicated' do not count" in _said(encoder)
 
 
 def test_a_drug_level_not_taken_is_a_gap_and_its_units_convert(encoder, export):

@@ -122,6 +122,44 @@ def test_a_carotid_stenosis_is_read_as_its_percentage():
     np.testing.assert_allclose(got, [50, 80, 84.5, 100, 0, 0, 30, 59.5, 90, np.nan])
 
 
+def test_a_carotid_severity_word_is_its_band_and_not_indicated_is_no_gap():
+    """Walk-through 96 (session 50): "mild" (19 cells) and "not indicated" (39) in the
+    carotid stenosis were reported as unreadable text; the imaging the clinician judged
+    not needed counted against the patient's share of missing values."""
+    df = _clinic()
+    c = "Carotid stenosis (symptomatic side)"
+    df[c] = np.resize(np.array(["mild", "Moderate", "severe stenosis", "<50%", "70%",
+                                "not indicated", "30%", "90%", "0%", "40%"], dtype=object),
+                      len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert enc.roles_[c] == "numeric"
+    got = enc.transform(df)[:10, enc.feature_names_out_.index(c)]
+    np.testing.assert_allclose(got, [50, 59.5, 84.5, 50, 70, np.nan, 30, 90, 0, 40])
+    said = str(enc.report_)
+    assert not [s for s in enc.report_.stray_text if s.column == c]
+    assert "a carotid's severity word alone as its consensus band" in said
+    assert f"'{c}' (30)" in said  # not indicated: not counted against the patients
+    # a renal artery's "mild" has no agreed band: left as text
+    df = df.rename(columns={c: "Renal artery stenosis"})
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert enc.roles_["Renal artery stenosis"] != "numeric"
+
+
+def test_not_indicated_is_a_gap_only_in_a_column_of_numbers():
+    """ "Not indicated" in a column of numbers is a test not needed (a gap), whatever the
+    column's name; among answers it stays an answer (a carotid endarterectomy)."""
+    df = _clinic()
+    df["Door to needle (mins)"] = np.resize(np.array(
+        ["38", "not indicated", "52", "41", "not required", "60", "29", "45", "33", "70"],
+        dtype=object), len(df))
+    df["Carotid endarterectomy"] = np.resize(np.array(
+        ["No", "Yes", "not indicated", "No"], dtype=object), len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert enc.roles_["Door to needle (mins)"] == "numeric"
+    assert not [s for s in enc.report_.stray_text if s.column == "Door to needle (mins)"]
+    assert "not indicated" in enc.table_.levels("Carotid endarterectomy")
+
+
 def test_answers_are_shown_by_their_plainest_spelling():
     """Walk-through 96: every TIA shown as "T.I.A.", every hypertensive patient as "Known
     HTN", and "clopidogral 75mg" a drug unknown."""
