@@ -182,14 +182,16 @@ def own_copy(out: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
 
 def rewrite_named(df: pd.DataFrame, named: re.Pattern | Iterable,
                   read: Callable[[str], str | None],
-                  note: Callable[[str, int, str, str], str], share: float = 0.05
-                  ) -> pd.DataFrame:
+                  note: Callable[[str, int, str, str], str], share: float = 0.05,
+                  gap: str | None = None) -> pd.DataFrame:
     """The columns named by ``named`` with each cell ``read`` gives a rewriting for
     rewritten so (a plain number is read as it is), and a note per column,
     ``note(column, cells rewritten, first cell as written, its rewriting)``: an obstetric
     gestation "38/40" as 38, a centile column's "-1.2 SD" as its centile. A column is
     looked at when at least ``share`` of its first cells are read so. ``named`` is a
-    pattern of the columns' names, or the columns themselves."""
+    pattern of the columns' names, or the columns themselves. Cells ``read`` as ``gap``
+    (a missing token, "not known") are rewritten but neither counted nor shown in the
+    note."""
 
     def may_hold(values: pd.Series) -> bool:
         return mostly(values, lambda h: read(h) is not None, share, 1)
@@ -211,10 +213,12 @@ def rewrite_named(df: pd.DataFrame, named: re.Pattern | Iterable,
             out = df.copy()
             out.attrs = dict(df.attrs)
         out[col] = values.where(~rewritten, found)
-        out.attrs["sparge_read_notes"] = [
-            *out.attrs.get("sparge_read_notes", []),
-            note(str(col), int(rewritten.sum()), str(values[rewritten].iloc[0]).strip(),
-                 str(found[rewritten].iloc[0]))]
+        counted = rewritten & (found != gap) if gap is not None else rewritten
+        if counted.any():
+            out.attrs["sparge_read_notes"] = [
+                *out.attrs.get("sparge_read_notes", []),
+                note(str(col), int(counted.sum()), str(values[counted].iloc[0]).strip(),
+                     str(found[counted].iloc[0]))]
     return out
 
 

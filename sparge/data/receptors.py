@@ -25,7 +25,7 @@ import pandas as pd
 
 from sparge.data.combined_cells import rewrite_named
 from sparge.data.safe_text import quote as _q
-from sparge.data.tables import HER2_NAME
+from sparge.data.tables import HER2_NAME, UNKNOWN_WORDS
 
 #: A column of oestrogen or progesterone receptor status, by its name (not a PR interval).
 RECEPTOR_NAME = re.compile(
@@ -33,6 +33,9 @@ RECEPTOR_NAME = re.compile(
     r"\b(?:er|pr|pgr)\s+(?:status|result|allred|score|receptor|%)|oestrogen|estrogen|"
     r"progesterone|hormone\s+receptor", re.IGNORECASE)
 
+#: A result not known, always a gap (a missing token that is never an answer): walk-
+#: through 95's PR "unknown" (6 of 451) was an answer of its own where ER's 2 were gaps.
+_NOT_KNOWN = "not known"
 _POS = r"(?:pos\w{0,6}|\+{1,3}(?:ve)?|strongly\s+pos\w*|weakly\s+pos\w*)"
 _NEG = r"(?:neg\w{0,6}|-(?:ve)?)"
 _NAME = r"(?:(?:er|pr|pgr|oestrogen|estrogen|progesterone)(?:\s+receptor)?\s*:?\s*)?"
@@ -54,10 +57,14 @@ def receptor_status(cell: object) -> str | None:
 'Positive']
     >>> receptor_status("not done") is None, receptor_status("H-score 150") is None
     (True, True)
+    >>> receptor_status("Unknown")  # a result not known is a gap, however common
+    'not known'
     """
     text = re.sub(r"\s+", " ", str(cell).strip().lower())
     if not text or len(text) > 40:
         return None
+    if text in UNKNOWN_WORDS:
+        return _NOT_KNOWN
     allred = _ALLRED.search(text)
     percent = _PERCENT.search(text)
     rest = _ALLRED.sub(" ", _PERCENT.sub(" ", text))
@@ -105,6 +112,8 @@ def her2_status(cell: object) -> str | None:
     text = re.sub(r"\s+", " ", str(cell).strip())
     if not text or len(text) > 50:
         return None
+    if text.lower() in UNKNOWN_WORDS:
+        return _NOT_KNOWN
     text = _HER2_PREFIX.sub("", text).strip()
     if re.fullmatch(r"(?i)(?:her[\s-]?2[\s-]?)?low", text):
         return "HER2-low"
@@ -144,9 +153,9 @@ def read_receptors(df: pd.DataFrame) -> pd.DataFrame:
         f"Column '{_q(col)}': {n:,} receptor result(s) written as a score, a share of "
         f"cells or a sign (e.g. '{_q(example, 30)}' as '{new}') read as positive or "
         "negative: an Allred score of 3 or more, or 1 % of cells or more, is positive."),
-        share=0.05)
+        share=0.05, gap=_NOT_KNOWN)
     return rewrite_named(out, HER2_NAME, her2_status, lambda col, n, example, new: (
         f"Column '{_q(col)}': {n:,} HER2 result(s) (e.g. '{_q(example, 30)}' as '{new}') "
         "read on HER2's scale: 0 < 1+ < 2+ with a negative ISH < 2+ awaiting its ISH "
         "(equivocal) < positive (3+, or 2+ with an amplified ISH); a plain 'Negative' "
-        "between 0 and 1+."), share=0.05)
+        "between 0 and 1+."), share=0.05, gap=_NOT_KNOWN)

@@ -103,6 +103,22 @@ def test_receptors_read_as_a_status_and_her2_on_its_scale():
     assert X[0, enc.feature_names_out_.index("HER2")] == her2["3+"]
 
 
+def test_an_unknown_receptor_result_is_a_gap_however_common():
+    """Walk-through 95: PR "unknown" (6 of 451) was an answer of its own, coded beside
+    Positive and Negative, where ER's 2 were gaps; an unknown result is no result."""
+    df = _clinic()
+    df.loc[::20, "ER status"] = "unknown"  # 5 %: common enough to be an answer elsewhere
+    df.loc[1::20, "HER2"] = "Unknown"
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert sorted(enc.table_.levels("ER status")) == ["Negative", "Positive"]
+    assert "Unknown" not in enc.table_.levels("HER2")
+    X = enc.transform(df)
+    assert np.isnan(X[::20, enc.feature_names_out_.index("ER status")]).all()
+    assert np.isnan(X[1::20, enc.feature_names_out_.index("HER2")]).all()
+    n = int((~df["ER status"].isin(["unknown"])).sum())
+    assert f"Column 'ER status': {n:,} receptor result(s)" in " ".join(enc.report_.notes)
+
+
 def test_her2_one_plus_is_no_limit_on_screen():
     """Walk-through 95: HER2 "1+" showed as "≥1 (read as 1+)" in the comparison."""
     df = _clinic()
