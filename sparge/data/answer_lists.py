@@ -162,11 +162,18 @@ def _shown(key: str, spellings: Counter, drugs: bool) -> str:
     if drugs and key != norm_key(spellings.most_common(1)[0][0]) and \
             drug_set(key) is not None:
         return key
-    # "MI", not one patient's "MI 2015"
+    # "MI", not one patient's "MI 2015"; "CKD", not "CKD 3" (the column is CKD at any
+    # stage, walk-through 95)
     bare: Counter[str] = Counter()
     for spelled, n in spellings.items():
-        bare[bare_item(spelled)] += n
+        text = bare_item(spelled)
+        unstaged = _STAGE_AFTER.sub("", text).strip()
+        bare[unstaged if unstaged != text and item_key(unstaged) == key else text] += n
     return bare.most_common(1)[0][0]
+
+
+#: A stage written after a condition ("CKD 3", "CKD stage 3b", "CKD G4").
+_STAGE_AFTER = re.compile(r"[\s\-_.]*(?:stage|grade|g)?[\s\-_.]*[1-5][ab]?$", re.IGNORECASE)
 
 
 def reads_drugs(name: object) -> bool:

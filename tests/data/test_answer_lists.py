@@ -131,7 +131,7 @@ def test_a_year_after_an_answer_or_a_history_word_before_it_is_the_same_answer()
     assert "Comorbidities: MI" in names
     assert len({"Comorbidities: stroke", "Comorbidities: CVA"} & set(names)) == 1, names
     assert not any(re.search(r"\d{4}|h/o", f) for f in names), names
-    assert "Comorbidities: CKD 3" in names  # a stage is no year
+    assert "Comorbidities: CKD" in names  # a stage is no year, nor another condition
     X = enc.transform(pd.DataFrame({"Comorbidities": ["MI 2021, HTN", "asthma"]}))
     mi = X[:, enc.feature_names_out_.index("Comorbidities: MI")]
     yes = enc.table_.levels("Comorbidities: MI")

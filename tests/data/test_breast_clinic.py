@@ -205,3 +205,8 @@ def test_operations_and_conditions_listed_two_ways_are_one_column():
     enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
     surgery = sorted(c for c in enc.feature_names_out_ if c.startswith("Surgery: "))
     assert len(surgery) == 4, surgery
+    # a condition listed at its stage is shown without it: the column is CKD at any stage
+    df["Comorbidities"] = rng.choice(["CKD 3, asthma", "CKD 3, HTN", "CKD, HTN", "HTN, AF",
+                                      "CKD stage 3b, AF", "asthma, HTN"], len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert "Comorbidities: CKD" in enc.feature_names_out_
