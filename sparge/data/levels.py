@@ -679,6 +679,8 @@ CONDITION_NAMES = {
     "sentinelnodebiopsy": ("snb", "slnb", "sln", "slnbx", "sentinellymphnodebiopsy",
                            "sentinelnode"),
     "mastectomy": ("mastecomy", "mastectomey", "mastectmy"),
+    # walk-through 96's stroke clinic: "CEA done" beside Y and N
+    "carotidendarterectomy": ("cea", "endarterectomy", "carotidendarterectomy"),
 }
 #: A condition's types and treatments (loose keys), which say "yes" in its yes/no column
 #: (walk-through 56's "Diabetes": Yes, No, "T2DM", "type 2", "insulin treated", "diet
@@ -840,6 +842,8 @@ def names_condition(key: str, names: frozenset[str]) -> bool:
     # hypertensive patient as "Known HTN")
     key = re.sub(r"^(?:known|diagnosed|confirmed|established|h/o|hx of|history of|"
                  r"pmh of|pmh)\s+", "", key)
+    # "CEA done", "CEA performed": an operation said done
+    key = re.sub(r"\s+(?:done|performed|carried out|completed)$", "", key)
     loose = loose_key(key)
     if loose in names or any(len(n) >= 4 and loose.startswith(n)
                              and not loose[len(n):len(n) + 1].isdigit() for n in names):

@@ -380,8 +380,10 @@ HER2_NAME = re.compile(r"\bher[\s-]?2\b|\berbb[\s-]?2\b|\bneu\b", re.IGNORECASE)
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
                (1, ("yes", "y", "true")),
-               # walk-through 62's interpreter "not required" (112 of 654) beside No
-               (2, ("no", "n", "false", "not required", "not needed"))),
+               # walk-through 62's interpreter "not required" (112 of 654) beside No, and
+               # walk-through 96's carotid endarterectomy "not indicated" (not done)
+               (2, ("no", "n", "false", "not required", "not needed", "not indicated",
+                    "not clinically indicated"))),
     "albuminuria": ((1, ("none", "normal", "normoalbuminuria")),
                     (2, ("micro", "microalbuminuria")),
                     (3, ("macro", "macroalbuminuria"))),

@@ -157,7 +157,23 @@ def test_not_indicated_is_a_gap_only_in_a_column_of_numbers():
     enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
     assert enc.roles_["Door to needle (mins)"] == "numeric"
     assert not [s for s in enc.report_.stray_text if s.column == "Door to needle (mins)"]
-    assert "not indicated" in enc.table_.levels("Carotid endarterectomy")
+    cea = enc.table_.levels("Carotid endarterectomy")
+    assert cea["not indicated"] == cea["No"]  # not done: a no, as "not required" is
+
+
+def test_an_operation_said_done_is_offered_as_its_yes():
+    """Walk-through 96: "CEA done" was a third answer of "Carotid endarterectomy"."""
+    from sparge.data.levels import CONDITION_NAMES, names_condition
+
+    names = frozenset({"carotidendarterectomy", *CONDITION_NAMES["carotidendarterectomy"]})
+    assert names_condition("cea done", names) and names_condition("cea performed", names)
+    assert not names_condition("cea not done", names)
+    df = _clinic()
+    df["Carotid endarterectomy"] = np.resize(np.array(
+        ["No", "Yes", "CEA done", "N", "Y", "No"], dtype=object), len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert ("CEA done", "Yes") in [tuple(p) for p in
+                                    enc.report_.answers_two_ways.get("Carotid endarterectomy", [])]
 
 
 def test_answers_are_shown_by_their_plainest_spelling():
