@@ -100,6 +100,7 @@ from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is
 from sparge.data.frequencies import read_frequencies
 from sparge.data.gleason import GLEASON_ATTR, read_gleason_scores
 from sparge.data.hla import hla_columns, split_hla_mismatches
+from sparge.data.hoehn_yahr import read_hoehn_yahr
 from sparge.data.icd_codes import read_icd_codes
 from sparge.data.leaks import (
     DEATH_NAME,
@@ -146,6 +147,7 @@ from sparge.data.node_counts import read_node_counts
 from sparge.data.not_applicable import read_not_applicable
 from sparge.data.number_format import data_decimals, format_given, format_number
 from sparge.data.obstetric import read_obstetric
+from sparge.data.on_off_scores import on_off_columns, split_on_off
 from sparge.data.parsing import (
     ANTIBODY_COLUMN,
     VIRAL_LOAD,
@@ -488,7 +490,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason))
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
-                read_node_counts(read_stenoses(read_visual_acuity(df))))))), answers)),
+                read_node_counts(read_stenoses(read_hoehn_yahr(read_visual_acuity(df)))))))),
+                answers)),
             durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
             read_frequencies(read_serology(read_written_scales(read_obstetric(
@@ -498,6 +501,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         df = split_hla_mismatches(df, known=hla_columns(fitted))
+        df = split_on_off(df, known=on_off_columns(fitted))
         return split_apgars(split_pressures(split_tnm(
             split_named_scores(split_montreal(split_retinopathy(df, known=graded),
                                               known=montreal_columns(fitted)),
@@ -1845,7 +1849,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         for c in defining:
             leaks.pop(c, None)
             present.pop(c, None)
-        few = int(counts.min()) if len(counts) >= 2 else 0
+        # the rarer of the outcomes the AUC judged: an outcome of one patient (walk-through
+        # 97's typo "Yse") judges nothing and kept an AUC 1.00 column in the model
+        judged_counts = counts[counts >= LEAK_MIN_CLASS]
+        few = int(judged_counts.min()) if len(judged_counts) >= 2 else 0
         if leaks and len(counts) >= 2 and few < LEAK_LEAVE_OUT_CLASS:
             report.warnings.append(
                 leak_message(leaks, left_out=False) + f" With {few} patients of the rarer "

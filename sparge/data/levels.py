@@ -2039,6 +2039,32 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("ibd-u", "ibdu", "ibdunclassified", "ibd-unclassified", "ibdunclassified(ibdu)",
          "indeterminatecolitis", "ibd-u?crohn's", "ibdu?crohns", "ibd-u?crohns",
          "unclassifiedibd"))),
+    # walk-through 97's movement-disorders clinic: Parkinson's disease in 13 spellings,
+    # its mimics in 2 to 5 each ("PD" is here only beside Parkinson's spelled out, as "CD"
+    # is beside Crohn's; a subtype, "PD (young onset)", MSA-P, stays its own answer)
+    (("diagnosis", "^dx", "parkinson", "movement disorder"), (
+        ("parkinson'sdisease", "parkinsonsdisease", "parkinson's", "parkinsons", "pd",
+         "idiopathicpd", "ipd", "idiopathicparkinson'sdisease", "idiopathicparkinsonsdisease",
+         "idiopathicparkinson's", "idiopathicparkinsons", "parkinonsdisease",
+         "parkinsondisease", "parkinsonsdiseae", "parkinson'sdiseae", "parkinson"),
+        ("multiplesystematrophy", "msa"),
+        ("msa-p", "msap", "multiplesystematrophy(p)", "msa(p)",
+         "multiplesystematrophy-parkinsonian", "multiplesystematrophy(parkinsonian)",
+         "multiplesystematrophyparkinsoniantype"),
+        ("msa-c", "msac", "multiplesystematrophy(c)", "msa(c)",
+         "multiplesystematrophy-cerebellar", "multiplesystematrophy(cerebellar)",
+         "multiplesystematrophycerebellartype"),
+        ("progressivesupranuclearpalsy", "psp", "progressivesupranuclearplasy",
+         "progresivesupranuclearpalsy", "psp(richardson)", "psp-rs", "psprs",
+         "psp(richardsonsyndrome)", "richardsonsyndrome", "richardson'ssyndrome"),
+        ("dementiawithlewybodies", "dlb", "lewybodydementia", "dementiawithlewybody",
+         "lewybodiesdementia"),
+        ("essentialtremor", "et", "essentialtremour", "benignessentialtremor",
+         "benignessentialtremour", "essentialtremer"),
+        ("drug-inducedparkinsonism", "druginducedparkinsonism", "dip", "drug-induced",
+         "druginduced", "drug-inducedpkn", "druginducedpkn"),
+        ("vascularparkinsonism", "vascularpkn", "vascularpd", "vascularparkinson's",
+         "vascularparkinsons"))),
     # walk-through 70's liver clinic: ten aetiologies in 49 spellings, the column left
     # out as free text; the metabolic one renamed twice (NAFLD, MAFLD, MASLD) and the
     # alcohol one written as a drink ("EtOH"). "Mixed" alone is left as written.

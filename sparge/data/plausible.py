@@ -632,7 +632,14 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     # walk-through 89's thyroid clinic: a heart rate of 720 bpm (a doubled digit: 72);
     # the fastest conducted rhythms run near 300
     (r"\b(?:heart rate|hr|pulse(?: rate)?|ventricular rate)\b(?!.*\b(?:variab\w*|"
-     r"hrv|recovery|reserve|change|delta)\b)", 20.0, 350.0))
+     r"hrv|recovery|reserve|change|delta)\b)", 20.0, 350.0),
+    # walk-through 97's Parkinson's clinic: the Hoehn and Yahr stage (1 to 5), the motor
+    # examination of the MDS-UPDRS (part III, 0-132; the original UPDRS's is 0-108), the
+    # Schwab and England ADL score (0-100 %) and a levodopa equivalent daily dose of
+    # 10,700 mg (an extra zero: the largest doses, on an intestinal gel, stay under 4,000)
+    (r"hoehn|\bh ?(?:&|and) ?y\b", 0.0, 5.0),
+    (r"updrs.{0,12}(?:\biii\b|\b3\b|part ?(?:iii|3)|motor)", 0.0, 132.0),
+    (r"schwab", 0.0, 100.0), (r"\bledd\b|levodopa equivalent", 0.0, 4000.0))
 #: A score's range in its column's name: "TED CAS (0-7)", "Pain [0–10]", "(1 to 5)";
 #: judged as :data:`SCORE_LIMITS` are (walk-through 89's CAS of 9 in "TED CAS (0-7)").
 _NAME_RANGE = re.compile(r"[(\[]\s*([01])\s*(?:-|–|to)\s*(\d{1,3})\s*[)\]]")

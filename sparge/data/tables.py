@@ -379,11 +379,13 @@ HER2_NAME = re.compile(r"\bher[\s-]?2\b|\berbb[\s-]?2\b|\bneu\b", re.IGNORECASE)
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
-               (1, ("yes", "y", "true")),
+               # ... and their typos (walk-through 97's outcome: "Yse", "Nn" 13, "N0" 10,
+               # learned as three more outcomes, and the leak check counted "Yse"'s 1)
+               (1, ("yes", "y", "true", "yse", "yess", "yees", "eys")),
                # walk-through 62's interpreter "not required" (112 of 654) beside No, and
                # walk-through 96's carotid endarterectomy "not indicated" (not done)
                (2, ("no", "n", "false", "not required", "not needed", "not indicated",
-                    "not clinically indicated"))),
+                    "not clinically indicated", "nn", "n0", "noo", "nno"))),
     "albuminuria": ((1, ("none", "normal", "normoalbuminuria")),
                     (2, ("micro", "microalbuminuria")),
                     (3, ("macro", "macroalbuminuria"))),

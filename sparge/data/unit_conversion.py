@@ -273,6 +273,18 @@ def analyte(column: str) -> tuple[str, float] | None:
     return None
 
 
+#: A column of a daily dose, by its name ("LEDD", "Total daily dose", "Dose (mg/day)"):
+#: its "mg" and "mg/day" are one unit.
+_DAILY_NAME = re.compile(r"\bdaily\b|per\s*day|/\s*day\b|\bledd\b|\btdd\b|"
+                         r"levodopa\s+equivalent", re.IGNORECASE)
+_PER_DAY = re.compile(r"\s*(?:/\s*(?:day|d|24\s*h(?:rs?|ours?)?)|per\s*day|daily|a\s*day)$")
+
+
+def _per_day(key: str) -> str:
+    """A unit's key without "/day" after it ("mg/day": "mg")."""
+    return _PER_DAY.sub("", key)
+
+
 def conversion(column: str, source: str, target: str) -> Conversion | None:
     """How to convert a number written in ``source`` into ``target`` in ``column``.
 
@@ -291,6 +303,9 @@ def conversion(column: str, source: str, target: str) -> Conversion | None:
     a, b = unit_key(source), unit_key(target)
     if a == b:
         return Conversion(1.0, 0.0, "the same unit")
+    if _DAILY_NAME.search(str(column)[:120]) and _per_day(a) == _per_day(b):
+        # walk-through 97's LEDD: "870mg/day" beside "700 mg" (64 cells set to missing)
+        return Conversion(1.0, 0.0, f"a daily dose: {source} is {target} a day")
     if _HBA1C.search(str(column)) and {a, b} == {"%", "mmol/mol"}:
         if a == "mmol/mol":
             return Conversion(0.09148, 2.152, "HbA1c: % = 0.09148 × mmol/mol + 2.152, IFCC to "

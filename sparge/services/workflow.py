@@ -26,8 +26,16 @@ from sparge.data.encoder import (
 )
 from sparge.data.far_values import far_mask
 from sparge.data.for_age import AgeTrend, far_for_age_table, typical_at
+from sparge.data.levels import synonym_groups
 from sparge.data.number_format import format_given, round_computed, typical_decimals
-from sparge.data.parsing import KNOWN_UNITS, cell_text, header_unit, unit_key, written_unit
+from sparge.data.parsing import (
+    KNOWN_UNITS,
+    cell_text,
+    header_unit,
+    loose_key,
+    unit_key,
+    written_unit,
+)
 from sparge.data.plausible import judged_column, quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
 from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key, yes_no_codes
@@ -1345,6 +1353,16 @@ def _written_cells(encoder: Encoder, df: pd.DataFrame, col) -> tuple[pd.Series, 
     return text, written.to_numpy()
 
 
+def _synonym_of(cell: str, known: list[str], column: str) -> list[str]:
+    """The known answer of ``column`` that ``cell`` is a synonym of (:data:`~sparge.data.
+    levels.SYNONYMS`), as a one-item list, or ``[]``."""
+    key = loose_key(norm_key(cell))
+    for group in synonym_groups(column):
+        if key in group:
+            return [k for k in known if loose_key(norm_key(k)) in group][:1]
+    return []
+
+
 def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[list[str]]:
     """For every patient of a file, words for the cells the model could not read and set
     to missing: an answer it does not know, text in a numeric column. A cell is unread
@@ -1409,9 +1427,13 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
                 if categorical and len(cell) <= 60 else []
             # never a suggestion with other numbers: "Yes - 4 units" is no misspelt "Yes
             # - 2 units" (walk-through 43)
-            near = [k for k in near if re.findall(r"\d+", k) == re.findall(r"\d+", cell)]
+            near = [k for k in near if re.findall(r"\d+", k) == re.findall(r"\d+", cell)
+                    # nor "?PSP" (a possible PSP) for "PSP" (walk-through 97)
+                    and k.count("?") == cell.count("?")]
+            # ... and the answer its synonyms name first: "PSP (Richardson)" for "PSP"
+            near = _synonym_of(cell, known, col) or near
             hint = ("; did you mean '" + plain_text(
-                next(k for k in known if k.lower() == near[0]), 30) + "'?" if near else
+                next(k for k in known if k.lower() == near[0].lower()), 30) + "'?" if near else
                 "; it may mean a value beyond the laboratory's range: write the value, or a "
                 "limit such as '>600'" if not categorical and extreme_word(cell) else "")
             if not categorical and len(cell) <= 40 and \
