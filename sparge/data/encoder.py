@@ -1100,8 +1100,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         if said:
             raise DataError(f"Duplicate patient IDs in column {_q(self.id_column)!r}: {said}. "
                             "Every patient needs a unique ID: fix the file (delete a row "
-                            "written twice; give two patients sharing an ID their own), or "
-                            "choose no ID column.")
+                            "written twice; keep one visit of a patient seen more than "
+                            "once, such as the latest, the visit you compare; give two "
+                            "patients sharing an ID their own), or choose no ID column.")
         return False
 
     def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],

@@ -268,8 +268,11 @@ def far_values_button(values_to_check: list, cleared: bool, converted: bool = Fa
     if converted and (conv or imp):
         if not rest:
             both = conv + imp
-            what = ("converted from a probable other unit" if not imp else
-                    "impossible in their unit or scale" if not conv else
+            if not imp:  # walk-through 97 read "Use the 3 values converted … as given"
+                # as keeping the conversions, which the click undoes
+                return (f"Undo the {conv:,} conversion{'s' if conv != 1 else ''} from a "
+                        "probable other unit (use the values as written)")
+            what = ("impossible in their unit or scale" if not conv else
                     "converted or impossible")
             return f"Use the {both:,} value{'s' if both != 1 else ''} {what} as given"
         return (f"Set the other {rest:,} far value{'s' if rest != 1 else ''} to missing "

@@ -1155,7 +1155,8 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          # walk-through 80: "ex-smoker 20py" beside "ex" (pack-years per patient)
          *(f"{w}{n}{u}" for n in range(1, 151) for w in _PACK_YEAR_WORDS["former"]
            for u in _PACK_YEARS)),
-        ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker"),
+        # walk-through 97: "non" beside "non-smoker"
+        ("never", "neversmoked", "nonsmoker", "neversmoker", "lifelongnonsmoker", "non"),
         # "Yes" beside "Current" answers "does the patient smoke?" (walk-through 27)
         ("current", "currentsmoker", "smoker", "active", "activesmoker", "yes", "y",
          "smokes", "stillsmoking", "stillsmokes",

@@ -425,7 +425,10 @@ SEVERITY_NAME = re.compile(
     # a cancer's receptors and involved nodes (walk-through 95: its patients were
     # compared on BMI and laterality, never on stage, ER, HER2 or grade)
     r"her ?2|(?:er|pr) status|(?:o?estrogen|progesterone) receptor|nodes? positive|"
-    r"positive nodes)\b",
+    r"positive nodes|"
+    # a Parkinson's disease's stage, motor score and treatment (walk-through 97's patients
+    # were compared on their carer and residence)
+    r"hoehn|h ?& ?y|m?hy|updrs|ledd|levodopa equivalent|schwab)\b",
     re.IGNORECASE)
 
 

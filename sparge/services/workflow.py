@@ -1427,11 +1427,11 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
                 if categorical and len(cell) <= 60 else []
             # never a suggestion with other numbers: "Yes - 4 units" is no misspelt "Yes
             # - 2 units" (walk-through 43)
+            # ... and the answer its synonyms name first: "PSP (Richardson)" for "PSP"
+            near = _synonym_of(cell, known, col) or near
             near = [k for k in near if re.findall(r"\d+", k) == re.findall(r"\d+", cell)
                     # nor "?PSP" (a possible PSP) for "PSP" (walk-through 97)
                     and k.count("?") == cell.count("?")]
-            # ... and the answer its synonyms name first: "PSP (Richardson)" for "PSP"
-            near = _synonym_of(cell, known, col) or near
             hint = ("; did you mean '" + plain_text(
                 next(k for k in known if k.lower() == near[0].lower()), 30) + "'?" if near else
                 "; it may mean a value beyond the laboratory's range: write the value, or a "

@@ -292,7 +292,8 @@ def test_values_in_another_unit_are_converted_and_the_click_uses_them_as_given()
     j = cohort.features.index("Hb (g/L)")
     np.testing.assert_allclose(cohort.X[slips, j], hb[slips], atol=0.51)
     button = at.button(key="far_values")
-    assert button.label == "Use the 8 values converted from a probable other unit as given"
+    assert button.label == ("Undo the 8 conversions from a probable other unit (use the "
+                            "values as written)")
     button.click().run()
     assert not at.exception
     cohort = at.session_state["cohort"]

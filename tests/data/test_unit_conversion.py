@@ -425,7 +425,7 @@ def test_values_in_a_probable_other_unit_are_converted_by_default_and_the_click_
     only = encode_cohort(df.assign(Chloride=rng.integers(130, 146, n)))
     label, changes, _ = far_values_click(only.encoder.report_.values_to_check,
                                          cleared=False, converted=True)
-    assert label == "Use the 40 values converted from a probable other unit as given"
+    assert label == "Undo the 40 conversions from a probable other unit (use the values as written)"
     assert changes == {"convert_slips": False}
     # the library's own switch, saved with the model
     assert Encoder(convert_slips=False).get_params()["convert_slips"] is False
