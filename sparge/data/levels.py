@@ -2470,11 +2470,17 @@ def smoking_status(key: str) -> str | None:
 def synonym_groups(column: str | None) -> list[tuple[str, ...]]:
     """The groups of :data:`SYNONYMS` for a column, by its name (those of every column
     only, without one)."""
+    return list(_synonym_groups(str(column) if column else ""))
+
+
+@functools.lru_cache(maxsize=4096)  # per column name: asked for every answer shown (a
+# 449-patient table's preview asked it 6 s long, walk-through 97)
+def _synonym_groups(column: str) -> tuple[tuple[str, ...], ...]:
     name = norm_key(column) if column else ""
-    return [g for words, gs in SYNONYMS for g in gs if any(
+    return tuple(g for words, gs in SYNONYMS for g in gs if any(
         re.search(r"(?<![a-z0-9])" + re.escape(w[1:]), name) if w.startswith("^")
         else re.fullmatch(w[1:], name) is not None if w.startswith("=")
-        else w in name for w in words)]
+        else w in name for w in words))
 
 
 #: Answers saying an offered treatment was not taken.

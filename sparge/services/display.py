@@ -300,12 +300,16 @@ def biomarker_name(column: str, encoder=None) -> str:
     return plain_text(column, 80) + (f" ({plain_text(unit, 20)})" if unit else "")
 
 
-def format_value(value: object, column: str, encoder=None) -> str:
-    """One value of ``column`` as shown to a user: a category's word or a number."""
+def format_value(value: object, column: str, encoder=None, words=None) -> str:
+    """One value of ``column`` as shown to a user: a category's word or a number.
+    ``words``: the column's :func:`category_words`, when the caller has them (a column's
+    cells formatted one by one asked them per cell: walk-through 97's 449-patient preview
+    spent 6 s naming the same answers)."""
     v = as_float(value)
     if not math.isfinite(v):
         return MISSING
-    words = category_words(encoder, column)
+    if words is None:
+        words = category_words(encoder, column)
     if words:
         code = round(v)
         if abs(v - code) < 1e-3 and code in words:
@@ -326,13 +330,17 @@ def decode_column(values, column: str, encoder=None) -> pd.Series:
     words = category_words(encoder, column)
     if not words:
         return s
-    return s.map(lambda v: format_value(v, column, encoder) if np.isfinite(v) else "missing")
+    return s.map(lambda v: format_value(v, column, encoder, words) if np.isfinite(v)
+                 else "missing")
 
 
 def display_frame(values: pd.DataFrame, encoder=None) -> pd.DataFrame:
     """Every cell formatted by :func:`format_value` (strings)."""
-    return pd.DataFrame({c: [format_value(v, c, encoder) for v in values[c]]
-                         for c in values.columns}, index=values.index)
+    out = {}
+    for c in values.columns:
+        words = category_words(encoder, c) or {}
+        out[c] = [format_value(v, c, encoder, words) for v in values[c]]
+    return pd.DataFrame(out, index=values.index)
 
 
 def snap_precision(values: pd.DataFrame, mean, scale, digits: int = 6) -> pd.DataFrame:
@@ -540,11 +548,14 @@ def _summary_of(values: np.ndarray, column: str, encoder) -> str:
         # mRS as "mRS 1: 4, mRS 0: 3, mRS 2: 1 …", by count)
         codes, counts = np.unique(v, return_counts=True)
         median = float(np.percentile(v, 50, method="lower"))
-        parts = [f"{format_value(c, column, encoder)}: {n}" for c, n in zip(codes, counts)]
-        return (f"median {format_value(median, column, encoder)} · " + ", ".join(parts[:5])
+        parts = [f"{format_value(c, column, encoder, words)}: {n}"
+                 for c, n in zip(codes, counts)]
+        return (f"median {format_value(median, column, encoder, words)} · "
+                + ", ".join(parts[:5])
                 + (" …" if len(parts) > 5 else "") + suffix)
     if words:
-        labels = pd.Series([format_value(x, column, encoder) for x in v]).value_counts()
+        labels = pd.Series([format_value(x, column, encoder, words) for x in v]
+                           ).value_counts()
         parts = [f"{lab}: {cnt}" for lab, cnt in labels.head(3).items()]
         more = " …" if len(labels) > 3 else ""
         return ", ".join(parts) + more + suffix
@@ -1043,9 +1054,9 @@ def file_values(values: pd.DataFrame, encoder=None,
                           for v, d, k in zip(x, np.where(ok, digits, 0), ok)], x) \
             if ok.any() else x
         column: pd.Series = pd.Series(x)
-        if category_words(encoder, col):
-            column = pd.Series([format_value(v, col, encoder) if math.isfinite(v) else ""
-                                for v in x], dtype=object)
+        if words := category_words(encoder, col):
+            column = pd.Series([format_value(v, col, encoder, words) if math.isfinite(v)
+                                else "" for v in x], dtype=object)
         if cells is not None and len(cells) == len(values) and col in cells.columns and \
                 _limit_column(col, encoder):
             # a list, not Series.map: pandas made the None of a cell without a limit NaN,
