@@ -33,6 +33,7 @@ from sparge.data.icd_codes import read_icd_codes
 from sparge.data.named_values import read_named_values
 from sparge.data.not_applicable import read_not_applicable
 from sparge.data.obstetric import read_obstetric
+from sparge.data.postural_pressures import split_postural
 from sparge.data.pounds_ounces import read_pounds_ounces
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import norm_key
@@ -442,6 +443,6 @@ def read_table(source, *, delimiter: str | None = None,
         df.attrs["sparge_read_notes"] = _read_notes(scan, k) + _unescape_html(df)
         # "pT2N1M0" as three ordered columns, "142/88" as two numbers
         df = read_compound_units(read_pounds_ounces(read_not_applicable(read_visual_acuity(
-            read_named_values(df)), answers)))
+            read_named_values(split_postural(df))), answers)))
         return split_apgars(split_pressures(split_tnm(split_hla_mismatches(read_icd_codes(
             read_dates_in_age_columns(read_centiles(read_obstetric(df))))))))

@@ -154,3 +154,42 @@ def test_diagnoses_are_offered_as_one_and_a_new_patients_synonym_is_suggested():
                      encoding_table=table).fit(df)
     x = merged.transform(new)[0, merged.feature_names_out_.index("Diagnosis")]
     assert x == merged.table_.levels("Diagnosis")["Progressive supranuclear palsy"]
+
+
+def test_lying_and_standing_pressures_are_the_lying_systolic_and_its_drop(tmp_path):
+    """Walk-through 97: "L 145/99 S 135/94", "137/90 lying 127/86 standing" and "126/60
+    -> 109/53" were free text, orthostatic hypotension with them; a named-value reading
+    had cut "lying 117/69, standing 105/64" to "117/69, standing 105/64"."""
+    from sparge.data.postural_pressures import postural_parts
+    from sparge.data.reading import read_table
+
+    assert postural_parts("lying 117/69, standing 105/64 (3 min)") == (117.0, 12.0)
+    assert postural_parts("119/68 lying 79/50 standing") == (119.0, 40.0)
+    assert postural_parts("80/120 -> 70/60") is None  # a diastolic above the systolic
+    df = _clinic()
+    col = "Lying/standing BP"
+    df[col] = np.resize(np.array(["L 145/99 S 135/94", "137/90 lying 127/86 standing",
+                                  "lying 117/69, standing 105/64 (3 min)", "126/60 -> 109/53",
+                                  "no postural drop", "unable to stand", "", "110/71"],
+                                 dtype=object), len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    names = enc.feature_names_out_
+    X = enc.transform(df)
+    lying, drop = X[:, names.index(f"{col} lying systolic")], X[:, names.index(
+        f"{col} systolic drop")]
+    np.testing.assert_allclose(lying[:8], [145, 137, 117, 126, np.nan, np.nan, np.nan, 110])
+    np.testing.assert_allclose(drop[:8], [10, 10, 12, 17, 0, np.nan, np.nan, np.nan])
+    # one empty cell is one gap of the patient's, not two
+    w = enc.feature_weights()
+    assert w[names.index(f"{col} lying systolic")] == w[names.index(f"{col} systolic drop")] \
+        == 0.5
+    # the file read as a table (the Data page's preview) splits it the same way
+    df.to_csv(tmp_path / "postural.csv", index=False)
+    read = read_table(tmp_path / "postural.csv")
+    assert f"{col} systolic drop" in read.columns
+    # a new patient's cell too, however few the rows
+    new = df.iloc[:1].copy()
+    new[col] = ["L 150/80 S 120/70"]
+    row = enc.transform(new)[0]
+    assert (row[names.index(f"{col} lying systolic")], row[names.index(
+        f"{col} systolic drop")]) == (150, 30)
