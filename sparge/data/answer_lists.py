@@ -76,7 +76,8 @@ NONE_WORDS = frozenset({"none", "nil", "no", "nothing", "none known", "no comorb
                         "no regular medications", "nil regular medication",
                         "nil regular medications", "not on any regular medication",
                         "not on regular medication", "no current medications",
-                        "nil current",
+                        "nil current", "nil pd meds", "no pd meds", "no pd medication",
+                        "not on pd meds", "no parkinson's meds", "not started",
                         # walk-through 68's "No IBD meds"
                         "no ibd meds", "no ibd medication", "no ibd medications",
                         "no ibd treatment", "nil ibd meds", "no current meds",

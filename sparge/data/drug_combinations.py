@@ -455,6 +455,43 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("doxorubicin", "adriamycin"), "doxorubicin"),
     **dict.fromkeys(("cyclophosphamide",), "cyclophosphamide"),
     **dict.fromkeys(("carboplatin", "carbo"), "carboplatin"),
+    # walk-through 97's movement-disorders clinic: Parkinson's disease drugs by brand and
+    # misspelling (levodopa's combinations are in _COMBINATIONS), and an essential
+    # tremor's
+    **dict.fromkeys(("levodopa", "l-dopa", "ldopa"), "levodopa"),
+    **dict.fromkeys(("carbidopa",), "carbidopa"),
+    **dict.fromkeys(("benserazide",), "benserazide"),
+    **dict.fromkeys(("ropinirole", "requip", "requipxl", "ropinerole", "ropinirolexl",
+                     "ropiniroleer", "ropiniroleprolongedrelease", "ropinirol", "ipinnia"),
+                    "ropinirole"),
+    **dict.fromkeys(("pramipexole", "mirapexin", "mirapex", "pramipexolepr", "pramipexol",
+                     "pramiprexole", "pramipexoleer", "pramipexoleprolongedrelease"),
+                    "pramipexole"),
+    **dict.fromkeys(("rotigotine", "neupro", "neupropatch", "rotigotinepatch"),
+                    "rotigotine"),
+    **dict.fromkeys(("rasagiline", "azilect", "rasagaline", "rasageline"), "rasagiline"),
+    **dict.fromkeys(("selegiline", "eldepryl", "zelapar", "selegeline"), "selegiline"),
+    **dict.fromkeys(("safinamide", "xadago"), "safinamide"),
+    **dict.fromkeys(("amantadine", "symmetrel", "lysovir", "amantidine"), "amantadine"),
+    **dict.fromkeys(("entacapone", "comtess", "comtan", "entacapon"), "entacapone"),
+    **dict.fromkeys(("opicapone", "ongentys"), "opicapone"),
+    **dict.fromkeys(("tolcapone", "tasmar"), "tolcapone"),
+    **dict.fromkeys(("apomorphine", "apo-go", "apogo", "apokyn", "apomorphinepump",
+                     "apomorphineinfusion", "apomorphinepen"), "apomorphine"),
+    **dict.fromkeys(("duodopa", "duodopapump", "lcig", "levodopa-carbidopaintestinalgel",
+                     "levodopacarbidopaintestinalgel", "produodopa"),
+                    "levodopa-carbidopa intestinal gel"),
+    **dict.fromkeys(("primidone", "mysoline"), "primidone"),
+    **dict.fromkeys(("rivastigmine", "exelon"), "rivastigmine"),
+    **dict.fromkeys(("quetiapine", "seroquel"), "quetiapine"),
+    # ... and the treatments of its other symptoms: orthostatic hypotension, nausea,
+    # sleep, constipation
+    **dict.fromkeys(("midodrine", "bramox"), "midodrine"),
+    **dict.fromkeys(("fludrocortisone", "florinef"), "fludrocortisone"),
+    **dict.fromkeys(("domperidone", "motilium"), "domperidone"),
+    **dict.fromkeys(("metoclopramide", "maxolon", "reglan"), "metoclopramide"),
+    **dict.fromkeys(("melatonin", "circadin", "slenyto"), "melatonin"),
+    **dict.fromkeys(("macrogol", "laxido", "movicol", "cosmocol", "macrogols"), "macrogol"),
 }
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
@@ -549,6 +586,17 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "aranesp": ("darbepoetin",), "eprex": ("epoetin",), "epogen": ("epoetin",),
     "procrit": ("epoetin",), "binocrit": ("epoetin",), "retacrit": ("epoetin",),
     "neorecormon": ("epoetin",), "abseamed": ("epoetin",), "silapo": ("epoetin",),
+    # levodopa with carbidopa (co-careldopa), with benserazide (co-beneldopa), and with
+    # entacapone too (walk-through 97: "Sinemet Plus", "Madopar CR", "madapor", "Stalevo")
+    **dict.fromkeys(("sinemet", "sinemetplus", "sinemetcr", "sinamet", "sinametcr",
+                     "sinemetcontrolledrelease", "co-careldopa", "cocareldopa", "caramet",
+                     "lecado", "levodopa/carbidopa", "carbidopa/levodopa",
+                     "levodopacarbidopa", "carbidopalevodopa", "rytary"),
+                    ("levodopa", "carbidopa")),
+    **dict.fromkeys(("madopar", "madoparcr", "madopardispersible", "madoparhbs", "madapor",
+                     "madapar", "co-beneldopa", "cobeneldopa", "levodopa/benserazide",
+                     "levodopabenserazide"), ("levodopa", "benserazide")),
+    **dict.fromkeys(("stalevo", "sastravi"), ("levodopa", "carbidopa", "entacapone")),
 }.items()}
 #: An answer saying the patient takes none of the column's drugs: "none", "nil", "no".
 _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant",
@@ -595,7 +643,8 @@ _SEQUENCE = re.compile(r"->|→|\bthen\b")
 #: A route or form written with a slash: "s/c", "i/v", "m/r".
 _ROUTE_SLASH = re.compile(r"\b([simp])/([cvmro])\b")
 #: A rate written with a slash after a dose: "20mg/wk", "5mg/day".
-_RATE_SLASH = re.compile(r"(?<=[a-z0-9])\s?/\s?(wk|wks|week|weeks|day|days|d|month|mo)\b")
+_RATE_SLASH = re.compile(r"(?<=[a-z0-9])\s?/\s?(wk|wks|week|weeks|day|days|d|month|mo|hr|hrs|h|"
+                         r"hour)\b")
 #: The strengths of a fixed-dose tablet's drugs: " 50/1000", " 200/245 mg".
 _STRENGTHS = re.compile(r"(?<=[a-z]) \d{1,4}(?:\.\d{1,2})?/\d{1,4}(?:\.\d{1,2})?(?: ?mg)?(?= |$)")
 #: Answers this long are free text, not a regimen.
@@ -607,6 +656,10 @@ _MAX_LENGTH = 120
 _TAIL = re.compile(r" (?:od|bd|bid|tds|tid|qds|qid|nocte|mane|on|om|prn|daily|weekly|"
                    r"once weekly|sc|s/c|sub ?cut|subcut|po|oral|im|iv|ss|sliding scale|"
                    r"mr|sr|xl|m/r|s/r|tabs?|tablets?|pen|injection|inj|infusion|"
+                   # walk-through 97: "apomorphine pump", "Neupro patch", "Madopar CR"
+                   r"pump|patch|cr|pr|dispersible|prolonged release|modified release|"
+                   r"\d{1,2} ?x(?: per (?:day|d))?|with each dose|\d{1,2} ?h(?:rs?|ours?)?|"
+                   r"\d{1,2} sachets?|"
                    r"every (?:2|two|4|four|8|eight) weeks|fortnightly|monthly|eow|"
                    r"q2w|q4w|q8w|per wk|per week|a week|weekly sc|x ?\d|"
                    # walk-through 85: natalizumab's extended or standard interval dosing
@@ -710,6 +763,10 @@ def drug_set(answer: str) -> frozenset[str] | None:
     # "s/c" read as cobicistat), "20mg/wk"; nor does it end the answer ("mtx 25 mg po
     # weekly and Sulphasalazine 2g/day" lost its second drug as one dose)
     key = _ROUTE_SLASH.sub(lambda m: m.group(1) + m.group(2), key)
+    # a brand whose name holds a word that splits drugs: "Sinemet Plus" (walk-through 97)
+    key = re.sub(r"\bsinemet plus\b", "sinemetplus", key)
+    # ... or how often that does: "entacapone 200mg with each dose"
+    key = re.sub(r" ?\bwith (?:each|every) (?:levodopa )?dose\b", "", key)
     key = _RATE_SLASH.sub(r" per \1", key)
     # a dose per kilogram in a list: "infliximab 5mg/kg 8-weekly" (walk-through 68)
     key = re.sub(r"(?<=[a-z0-9])\s?/\s?kg\b", " per kg", key)

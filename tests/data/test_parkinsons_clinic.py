@@ -193,3 +193,27 @@ def test_lying_and_standing_pressures_are_the_lying_systolic_and_its_drop(tmp_pa
     row = enc.transform(new)[0]
     assert (row[names.index(f"{col} lying systolic")], row[names.index(
         f"{col} systolic drop")]) == (150, 30)
+
+
+def test_parkinsons_drugs_by_brand_are_read_in_a_medication_list():
+    """Walk-through 97: "Sinemet Plus tds, Comtess 200, amantadine 100mg bd" and
+    "Madopar CR 125 nocte + Madopar 125 tds, Requip XL 8mg" left the medication column
+    out as free text: no Parkinson's drug was known."""
+    from sparge.data.answer_lists import list_vocabulary
+    from sparge.data.drug_combinations import drug_set
+
+    assert drug_set("sinemet plus tds, comtess 200, amantadine 100mg bd") == {
+        "levodopa", "carbidopa", "entacapone", "amantadine"}
+    assert drug_set("madopar cr 125 nocte + madopar 125 tds, requip xl 8mg") == {
+        "levodopa", "benserazide", "ropinirole"}
+    assert drug_set("apomorphine pump 5mg/hr") == {"apomorphine"}
+    assert drug_set("levodopa/carbidopa 100/25 tds") == {"levodopa", "carbidopa"}
+    assert drug_set("entacapone 200mg with each dose") == {"entacapone"}
+    assert drug_set("stalevo 100 5x/day") == {"levodopa", "carbidopa", "entacapone"}
+    rng = np.random.default_rng(4)
+    meds = ["Sinemet Plus tds, Comtess 200", "Madopar 125 qds, Ropinirole 2mg tds",
+            "Stalevo 150 qds, amantadine 100mg bd", "co-careldopa 25/100 tds, rasagaline 1mg",
+            "Madopar CR 125 nocte + Requip XL 8mg", "nil PD meds", "Duodopa + amantadine"]
+    vocab = list_vocabulary(pd.Series(rng.choice(meds, 200), name="Medications"),
+                            "Medications")
+    assert {"levodopa", "ropinirole", "amantadine", "entacapone", "rasagiline"} <= set(vocab)
