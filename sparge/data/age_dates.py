@@ -269,8 +269,12 @@ _SINCE_YEAR = re.compile(r"\s{0,3}(?:(?:dx|diag(?:nosed|nosis)?|since|from|onset
 YEAR_NAME = re.compile(r"\byears?\s+of\b|\byr\s+of\b|\byear\s*$|\byear\s*\(",
                        re.IGNORECASE)
 #: A year as a clinic writes it beside four digits: "'21", "2016?", "2016 (age 10)".
-_WRITTEN_YEAR = re.compile(r"\s{0,3}(?:'(\d\d)|((?:19|20)\d\d)\s{0,3}(?:\?|\(.{1,30}\)))"
-                           r"\s{0,3}")
+_WRITTEN_YEAR = re.compile(r"\s{0,3}(?:'(\d\d)|((?:19|20)\d\d)\s{0,3}(?:\?|\(.{1,30}\))|"
+                           # "?2018", "dx 2018", "c. 2015" (walk-through 97 lost 60 such
+                           # cells of a year of diagnosis), and a whole date's year
+                           r"(?:\?|dx|diagnosed|diag\.?|c\.|circa|~)\s{0,3}((?:19|20)\d\d)|"
+                           r"\d{1,2}\s?[/.-]\s?\d{1,2}\s?[/.-]\s?((?:19|20)\d\d))"
+                           r"\s{0,3}", re.IGNORECASE)
 
 
 def read_year_columns(df: pd.DataFrame) -> pd.DataFrame:
@@ -300,7 +304,7 @@ def read_year_columns(df: pd.DataFrame) -> pd.DataFrame:
                 two = int(m.group(1))
                 found.append(float(2000 + two if two <= this else 1900 + two))
             else:
-                found.append(float(m.group(2)))
+                found.append(float(next(g for g in m.groups()[1:] if g is not None)))
         year = np.asarray(found + [np.nan])[codes]
         read = np.isfinite(year)
         if not read.any():

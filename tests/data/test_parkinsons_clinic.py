@@ -217,3 +217,16 @@ def test_parkinsons_drugs_by_brand_are_read_in_a_medication_list():
     vocab = list_vocabulary(pd.Series(rng.choice(meds, 200), name="Medications"),
                             "Medications")
     assert {"levodopa", "ropinirole", "amantadine", "entacapone", "rasagiline"} <= set(vocab)
+
+
+def test_a_year_of_diagnosis_written_with_a_note_is_the_year():
+    """Walk-through 97: "dx 2018", "?2018" and "15/02/2020" among plain years left the
+    year of diagnosis out as free text."""
+    df = _clinic()
+    df["Year of diagnosis"] = np.resize(np.array(
+        ["2018", "dx 2013", "?2016", "15/02/2020", "2019", "2020 (symptoms 2017)", "2011",
+         "2015", "2009", "2017"], dtype=object), len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    got = enc.transform(df)[:10, enc.feature_names_out_.index("Year of diagnosis")]
+    np.testing.assert_allclose(got, [2018, 2013, 2016, 2020, 2019, 2020, 2011, 2015, 2009,
+                                     2017])
