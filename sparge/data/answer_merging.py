@@ -240,8 +240,8 @@ def chosen_pairs(pairs_by_column: Mapping[str, list[list[str]]], kept_apart
 #: The type of a condition an answer names: diabetes' "Type 1", "T2DM", "IDDM", "type II",
 #: "DM2", "gestational" (a pair's side, loose text).
 _TYPE_NAMED = (
-    (re.compile(r"\btype\s*[-_]?\s*(?:1|i)\b|\bt1(?:\s*d|\b)|\bdm\s*(?:type\s*)?1\b|"
-                r"(?<!n)iddm", re.IGNORECASE), "1"),
+    (re.compile(r"\btype\s*[-_]?\s*(?:1|i)\b|\bt1(?:\s*d|\b)|\bdm\s*(?:type\s*)?1\b",
+                re.IGNORECASE), "1"),
     (re.compile(r"\btype\s*[-_]?\s*(?:2|ii)\b|\bt2(?:\s*d|\b)|\bdm\s*(?:type\s*)?2\b|"
                 r"niddm", re.IGNORECASE), "2"),
     (re.compile(r"gestational|\bgdm\b", re.IGNORECASE), "gestational"),

@@ -504,6 +504,15 @@ _LATER_WORDS = frozenset({"death", "died", "mortality", "dead", "deceased", "sur
                           "relapse", "recurrence", "escalation", "escalated"})
 
 
+#: What happens after an operation ("Post-op AKI", "Return to theatre", "Re-exploration
+#: for bleeding"): walk-through 98's pre-operative export kept both in the model beside
+#: "In-hospital death or major complication", every look-alike decided by them.
+_AFTER_OPERATION = re.compile(
+    r"\bpost[\s-]?op(?:erative(?:ly)?)?\b|\bpostop\b|\breturn(?:ed)?\s+to\s+(?:theatre|"
+    r"theater|the\s+or|or)\b|\bre-?operation\b|\bre-?explor\w*|\btake[\s-]?back\b|"
+    r"\bunplanned\s+re-?operation", re.IGNORECASE)
+
+
 #: A status written when the patient was last seen, or at the end of follow-up ("Status
 #: at last contact": walk-through 64's "Post-DKA follow-up", "Inpatient" beside the
 #: chosen outcome separated it at AUC 0.97, just under the leak test's cut).
@@ -549,6 +558,8 @@ def later_outcome_named(name: str) -> bool:
     if words & _LATER_WORDS and not _PAST.search(text):
         return True
     if _LATER_STATUS.search(text) or (_NEXT_WINDOW.search(text) and not _PAST.search(text)):
+        return True
+    if _AFTER_OPERATION.search(text) and not _PAST.search(text):
         return True
     if (_TREATMENT_RESPONSE.search(text) and not _PAST.search(text)
             and not _TEST_RESPONSE.search(text)):

@@ -29,6 +29,7 @@ from sparge.data.age_dates import (
     read_years_since,
 )
 from sparge.data.alcohol import read_alcohol
+from sparge.data.angina_class import read_ccs_classes
 from sparge.data.ankle_pressures import read_ankle_pressures
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import (
@@ -495,7 +496,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason))
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
-                read_node_counts(read_stenoses(read_hoehn_yahr(read_visual_acuity(df)))))))),
+                read_node_counts(read_stenoses(read_hoehn_yahr(read_ccs_classes(
+                    read_visual_acuity(df))))))))),
                 answers)),
             durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
@@ -1051,7 +1053,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                        self._left_out_why(col, df[col], roles[col], base, found))
                 # a later measurement of another column (walk-through 52's "HoNOS at 3/12
                 # review" beside "HoNOS total"), and the staff a patient is with
-                if why is None and later_measurement_of(col, cols) is not None:
+                # (said so before "another outcome": "post-op Oxford score 6m" is the
+                # pre-operative score measured again)
+                if why in (None, "other outcome") and \
+                        later_measurement_of(col, cols) is not None:
                     why = "later measurement"
                 if why is None and roles[col] == "categorical" and \
                         (names_staff(col) or names_site(col)) and \

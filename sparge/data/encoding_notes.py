@@ -338,7 +338,7 @@ def report_left_out(reasons: dict[str, list[str]], max_levels: int,
         cols = reasons["other outcome"]
         report.warnings.append(
             f"Left out of the model: {quoted_names(cols)}, named like an outcome that "
-            "happens later (a readmission, a death, a relapse) "
+            "happens later (a readmission, a death, a relapse, what follows an operation) "
             "beside the outcome chosen. It is known only after the look-alikes are sought "
             "and can give the outcome away. Give it a role on the Column roles tab only if "
             "it is known when you look for look-alikes, or choose it as the outcome.")

@@ -553,7 +553,21 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
            if _same_signs(keys.get(a, norm_key(a)), keys.get(b, norm_key(b)))
            or (result_sign(a, column) is not None
                and result_sign(a, column) == result_sign(b, column))]
+    # in a column asking about the present ("Recent MI", "Active endocarditis") an old
+    # event is no yes (walk-through 98's merge made 26 old MIs recent)
+    if column and _PRESENT_NAME.search(str(column)[:80]) and \
+            not re.search(r"smok|tobacco", str(column)[:80], re.IGNORECASE):
+        out = [(a, b) for a, b in out if bool(_OLD_ANSWER.search(keys.get(a, norm_key(a))))
+               == bool(_OLD_ANSWER.search(keys.get(b, norm_key(b))))]
     return _without_cycles(out)
+
+
+#: A column asking about the present, not the history: "Recent MI", "Active
+#: endocarditis", "Current smoker".
+_PRESENT_NAME = re.compile(r"\b(?:recent|active|current|acute|ongoing)\b", re.IGNORECASE)
+#: An answer about the past: "old MI (2015)", "MI 2011", "treated IE 2019", "h/o".
+_OLD_ANSWER = re.compile(r"\b(?:old|previous|prior|past|remote|historic(?:al)?|treated|"
+                         r"healed|resolved|cured|h/o|hx|history)\b|\b(?:19|20)\d\d\b")
 
 
 #: A column of medicines, whose answers may carry a dose and how often it is taken.
@@ -1203,7 +1217,9 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "type2(prevgdm)", "t2dm(prevgdm)", "t2dm(previousgdm)", "t2dm(hxgdm)",
          "type2-hxgdm", "type2(hxgdm)", "t2(prevgdm)", "t2dmprevgdm"),
         ("type1", "t1dm", "t1", "t1d", "dm1", "dmi", "dmtype1", "typei", "type1dm",
-         "type1diabetes", "iddm", "type1diabetesmellitus", "diabetesmellitustype1",
+         # not "IDDM": insulin-dependent, which a type 2 on insulin is too (walk-through
+         # 98 showed a 70-year-old on insulin as "Type 1")
+         "type1diabetes", "type1diabetesmellitus", "diabetesmellitustype1",
          "typeidiabetes", "typeidiabetesmellitus"),
         # walk-through 64: a monogenic diabetes with its gene, an autoimmune one in
         # adults with its antibody, and a type 2 with a past gestational diabetes

@@ -58,6 +58,11 @@ SAME_MEASUREMENT: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     # walk-through 73's myeloma clinic: 89 "PS 1" in a column ECOG
     {"ecog", "ps", "ecog ps", "who ps", "ecog/who", "who/ecog", "zubrod", "ecog score",
      "who performance status", "ecog performance status"},
+    # walk-through 98's cardiac surgery unit: "ES II 4.1%" in "EuroSCORE II", "ES 14.8"
+    # in "Logistic EuroSCORE" (77 values set to missing)
+    {"euroscore ii", "euroscore 2", "euroscore2", "es ii", "esii", "es2", "es 2", "es-ii"},
+    {"logistic euroscore", "log euroscore", "logistic es", "log es", "les", "euroscore",
+     "es", "l-es", "les%"},
 ))
 #: A column of classes or stages ("CKD 3b", "NYHA 2", "Grade 2"): its answers, with
 #: their name, are read as answers are (merged with "3b" when written both ways). And a

@@ -639,7 +639,10 @@ SCORE_LIMITS: tuple[tuple[str, float, float], ...] = (
     # 10,700 mg (an extra zero: the largest doses, on an intestinal gel, stay under 4,000)
     (r"hoehn|\bh ?(?:&|and) ?y\b", 0.0, 5.0),
     (r"updrs.{0,12}(?:\biii\b|\b3\b|part ?(?:iii|3)|motor)", 0.0, 132.0),
-    (r"schwab", 0.0, 100.0), (r"\bledd\b|levodopa equivalent", 0.0, 4000.0))
+    (r"schwab", 0.0, 100.0), (r"\bledd\b|levodopa equivalent", 0.0, 4000.0),
+    # walk-through 98's cardiac surgery unit: the CCS angina class (0-4) and EuroSCOREs,
+    # predicted mortalities in %
+    (r"\bccs\b|canadian cardiovascular", 0.0, 4.0), (r"euroscore", 0.0, 100.0))
 #: A score's range in its column's name: "TED CAS (0-7)", "Pain [0–10]", "(1 to 5)";
 #: judged as :data:`SCORE_LIMITS` are (walk-through 89's CAS of 9 in "TED CAS (0-7)").
 _NAME_RANGE = re.compile(r"[(\[]\s*([01])\s*(?:-|–|to)\s*(\d{1,3})\s*[)\]]")

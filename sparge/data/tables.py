@@ -399,6 +399,14 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "low/medium/high (banded)": ((1, _LOW), (2, _LOW_MEDIUM), (3, _MEDIUM),
                                  (4, _MEDIUM_HIGH), (5, _HIGH)),
     "severity": ((1, ("none",)), (2, ("mild",)), (3, ("moderate",)), (4, ("severe",))),
+    # an operation's urgency (walk-through 98's cardiac surgery: "Elec", "El", "URG",
+    # "IHU", "in-house urgent", "EMERG", "salvage" coded alphabetically, 11 answers)
+    "urgency": ((1, ("elective", "elec", "el", "elect", "routine", "planned")),
+                (2, ("urgent", "urg", "ihu", "in-house urgent", "inhouse urgent",
+                     "in house urgent", "urgent (inpatient)", "inpatient urgent",
+                     "urgent inpatient", "urgent (in-house)", "expedited")),
+                (3, ("emergency", "emerg", "emer", "em", "emergent")),
+                (4, ("salvage",))),
     "normal/abnormal": ((1, ("normal",)), (2, ("borderline",)), (3, ("abnormal",))),
     # how certain a finding is (a NICU export's haemorrhage grades read absent 1,
     # definite 2, possible 3 in alphabetical order)

@@ -436,7 +436,9 @@ SEVERITY_NAME = re.compile(
     r"positive nodes|"
     # a Parkinson's disease's stage, motor score and treatment (walk-through 97's patients
     # were compared on their carer and residence)
-    r"hoehn|h ?& ?y|m?hy|updrs|ledd|levodopa equivalent|schwab)\b",
+    r"hoehn|h ?& ?y|m?hy|updrs|ledd|levodopa equivalent|schwab|"
+    # an operation's risk and urgency, and the angina class (walk-through 98)
+    r"euroscore(?: ?ii)?|sts score|ccs|urgency)\b",
     re.IGNORECASE)
 
 

@@ -297,8 +297,8 @@ def test_pairs_that_would_lose_a_conditions_type_are_named(encoder):
                                         "Diabetes: 'Type 2' into 'Yes'"]
     # through a chain, and one type alone loses nothing
     assert type_losing_pairs({"DM": [["T2DM", "Type 2"], ["Type 2", "Yes"],
-                                     ["IDDM", "Yes"]]}) == [
-        "DM: 'Type 2' into 'Yes'", "DM: 'IDDM' into 'Yes'"]
+                                     ["T1DM", "Yes"]]}) == [
+        "DM: 'Type 2' into 'Yes'", "DM: 'T1DM' into 'Yes'"]
     assert type_losing_pairs({"DM": [["T2DM", "Type 2"], ["Type 2", "Yes"]]}) == []
     # ... and the condition's other kinds into that answer, kept apart with its types
     # (walk-through 92: "diet controlled" merged beside a "Type 2" kept apart)
