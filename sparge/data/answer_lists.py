@@ -146,18 +146,58 @@ def item_key(item: str) -> str:
     return _ROOTS.get(loose, k)
 
 
-def item_keys(item: str, drugs: bool = False) -> list[str]:
+def item_keys(item: str, drugs: bool | str = False) -> list[str]:
     """The keys of a list answer (:func:`item_key`); with ``drugs`` (a column named for
     medication), the generic name of each drug it names ("Metformin 500mg BD", "MF 1g
     bd" and "Glucophage": metformin; "Janumet" and "MTX + HCQ": two drugs, each its own
-    answer)."""
+    answer); with ``drugs`` :data:`OPERATIONS` (a column named for operations), the
+    operation without its details (:func:`operation_name`)."""
+    if drugs == OPERATIONS:
+        return [item_key(operation_name(item))]
     if drugs and (found := drug_set(norm_key(item))) is not None and \
             "(no drug)" not in found:
         return sorted(found)
     return [item_key(item)]
 
 
-def _shown(key: str, spellings: Counter, drugs: bool) -> str:
+#: The kind of a list column named for operations (:func:`list_kind`).
+OPERATIONS = "operations"
+#: A column of operations, by its name ("Operation", "Procedure(s)", "Surgery").
+_OPERATION_NAME = re.compile(r"\boperations?\b|\bprocedures?\b|\bsurgery\b|\bop\b",
+                             re.IGNORECASE)
+#: An operation's details: the grafts' number ("CABG x3", "CABGx3"), what the brackets
+#: say ("(LIMA-LAD)", "(Perimount 23mm)"), the valve's kind ("- tissue", "mech").
+_OPERATION_DETAILS = re.compile(
+    r"\s*\((?![^()]*(?:repair|replace))[^()]{0,60}\)|\s*x\s?\d{1,2}\b|(?:\s*[-,:]\s*|\s+)(?:tissue|bioprosthetic|"
+    r"biological|bioprosthesis|mechanical|mech|on-x[\w ]{0,10}|\d{2}\s?mm|procedure)\b",
+    re.IGNORECASE)
+
+
+def operation_name(item: str) -> str:
+    """An operation without its details (walk-through 98's "CABG x 2 (LIMA-LAD)", "CABGx3",
+    "AVR (Perimount 23mm)", "avr - bioprosthetic": 84 answers).
+
+    Examples
+    --------
+    >>> [operation_name(c) for c in ["CABG x 2 (LIMA-LAD)", "CABGx3", "AVR (tissue)",
+    ...                              "avr - bioprosthetic", "Bentall procedure", "MVR (repair)"]]
+    ['CABG', 'CABG', 'AVR', 'avr', 'Bentall', 'MVR (repair)']
+    """
+    text = str(item).strip()
+    if len(text) > 120:
+        return text
+    return _OPERATION_DETAILS.sub("", text).strip(" -,:") or text
+
+
+def list_kind(name: object) -> bool | str:
+    """How a list column's answers are read: as drugs (``True``, :func:`reads_drugs`), as
+    operations (:data:`OPERATIONS`) or as written (``False``)."""
+    if reads_drugs(name):
+        return True
+    return OPERATIONS if _OPERATION_NAME.search(str(name)[:80]) else False
+
+
+def _shown(key: str, spellings: Counter, drugs: bool | str) -> str:
     """How a list answer is shown in its column's name: a drug by its generic name
     ("metformin", not one patient's "Metformin 500mg BD"), else its commonest spelling."""
     if drugs and key != norm_key(spellings.most_common(1)[0][0]) and \
@@ -167,7 +207,7 @@ def _shown(key: str, spellings: Counter, drugs: bool) -> str:
     # stage, walk-through 95)
     bare: Counter[str] = Counter()
     for spelled, n in spellings.items():
-        text = bare_item(spelled)
+        text = bare_item(operation_name(spelled) if drugs == OPERATIONS else spelled)
         unstaged = _STAGE_AFTER.sub("", text).strip()
         bare[unstaged if unstaged != text and item_key(unstaged) == key else text] += n
     return bare.most_common(1)[0][0]
@@ -252,7 +292,7 @@ def list_vocabulary(values: pd.Series, name: str = "",
     count: Counter[str] = Counter()
     spelled: dict[str, Counter[str]] = {}
     where: dict[str, set[str]] = {}  # the different cells an answer is written in
-    drugs = reads_drugs(name)
+    drugs = list_kind(name)
     for cell, parts in zip(cells, split, strict=True):
         said: dict[str, str] = {}  # each answer once a cell, as first written
         for part in parts:
@@ -320,7 +360,7 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
         names = list_columns(col, items or [])
         if not items or any(n in out.columns for n in names):
             continue
-        drugs = reads_drugs(col)
+        drugs = list_kind(col)
         slash = bool(_LISTS_NAME.search(col[:80]))
         keys = {item_keys(i, drugs)[0]: i for i in items if i != OTHER}
         unknown: Counter[str] = Counter()

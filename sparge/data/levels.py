@@ -693,6 +693,13 @@ CONDITION_NAMES = {
     "sentinelnodebiopsy": ("snb", "slnb", "sln", "slnbx", "sentinellymphnodebiopsy",
                            "sentinelnode"),
     "mastectomy": ("mastecomy", "mastectomey", "mastectmy"),
+    # walk-through 98's cardiac surgery: its operations by name and initials
+    "cabg": ("coronaryarterybypass", "coronaryarterybypassgraft", "cagb",
+             "coronaryarterybypassgrafting", "coronaryarterybypassgrafts"),
+    "avr": ("aorticvalvereplacement",),
+    "mvrepair": ("mitralvalverepair",),
+    "bentall": ("bental", "aorticrootreplacement", "bentallprocedure"),
+    "asdclosure": ("asdrepair",),
     # walk-through 96's stroke clinic: "CEA done" beside Y and N
     "carotidendarterectomy": ("cea", "endarterectomy", "carotidendarterectomy"),
 }

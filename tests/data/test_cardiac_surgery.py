@@ -94,3 +94,22 @@ def test_iddm_is_not_type_1():
     enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(_unit())
     lv = enc.table_.levels("Diabetes")
     assert lv["IDDM"] != lv["Type 1"]
+
+
+def test_operations_are_read_as_a_list_without_their_details():
+    """Walk-through 98: "CABG x3", "CABG x 2 (LIMA-LAD)", "Coronary artery bypass x3",
+    "AVR (Perimount 23mm)", "CABG x3 + MVr" (84 answers) left the operation out of the
+    model: a CABG's look-alikes included valve repairs."""
+    from sparge.data.answer_lists import list_vocabulary, operation_name
+
+    assert operation_name("CABG x4 (LIMA-LAD, SVG-OM1)") == "CABG"
+    assert operation_name("avr - mechanical") == "avr"
+    assert operation_name("MVR (repair)") == "MVR (repair)"  # the brackets say which
+    rng = np.random.default_rng(5)
+    ops = ["CABG x3", "CABG x 2 (LIMA-LAD)", "Coronary artery bypass x3", "CABGx4",
+           "AVR (Perimount 23mm)", "Aortic valve replacement", "avr (tissue)",
+           "CABG x3 + AVR", "AVR + CABG x 2", "Bentall", "MV repair", "CABG + MV repair",
+           "CABGx2 + MV repair", "AVR (tissue) + CABG x1", "Bentall + CABG x1"]
+    vocab = list_vocabulary(pd.Series(rng.choice(ops, 300), name="Operation"), "Operation")
+    assert vocab[:2] == ["CABG", "AVR"] and "MV repair" in vocab and "Bentall" in vocab
+    assert not any("x" in v.split()[-1] for v in vocab)
