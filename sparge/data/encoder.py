@@ -29,7 +29,6 @@ from sparge.data.age_dates import (
     read_years_since,
 )
 from sparge.data.alcohol import read_alcohol
-from sparge.data.angina_class import read_ccs_classes
 from sparge.data.ankle_pressures import read_ankle_pressures
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import (
@@ -102,7 +101,6 @@ from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is
 from sparge.data.frequencies import read_frequencies
 from sparge.data.gleason import GLEASON_ATTR, read_gleason_scores
 from sparge.data.hla import hla_columns, split_hla_mismatches
-from sparge.data.hoehn_yahr import read_hoehn_yahr
 from sparge.data.icd_codes import read_icd_codes
 from sparge.data.leaks import (
     DEATH_NAME,
@@ -194,6 +192,7 @@ from sparge.data.report import (
 from sparge.data.retinopathy import split_retinopathy
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
+from sparge.data.scale_numbers import read_scale_numbers
 from sparge.data.scales_written import SCALES_ATTR, read_written_scales
 from sparge.data.serology import CUT_OFFS_ATTR, read_serology
 from sparge.data.stenosis import read_stenoses
@@ -496,8 +495,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason))
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
-                read_node_counts(read_stenoses(read_hoehn_yahr(read_ccs_classes(
-                    read_visual_acuity(df))))))))),
+                read_node_counts(read_stenoses(read_scale_numbers(
+                    read_visual_acuity(df)))))))),
                 answers)),
             durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(

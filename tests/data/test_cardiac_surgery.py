@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparge.data.angina_class import ccs_class
 from sparge.data.column_guess import later_outcome_named
 from sparge.data.encoder import Encoder
 from sparge.data.levels import abbreviated_levels
+from sparge.data.scale_numbers import ccs_class
 
 OUTCOME = "In-hospital death or major complication"
 

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from sparge.data.encoder import Encoder
-from sparge.data.hoehn_yahr import hoehn_yahr_stage
 from sparge.data.on_off_scores import on_off_scores
+from sparge.data.scale_numbers import hoehn_yahr_stage
 from sparge.services.workflow import unread_values
 
 OUTCOME = "Care home admission or death within 2 years"
