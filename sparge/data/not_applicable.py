@@ -30,6 +30,12 @@ _WITH_REASON = re.compile(
     re.IGNORECASE)
 
 
+#: "not done - tired", "not assessed (on holiday)", "not recorded: clinic overran".
+_NOT_DONE_WITH_REASON = re.compile(
+    r" {0,3}(not done|not assessed|not measured|not recorded|not tested|not performed)"
+    r" {0,3}(?:[-–:,;]|\() {0,3}([^()]{1,30}?)\)? {0,3}", re.IGNORECASE)
+
+
 def _starts_like_na(value: object) -> bool:
     return isinstance(value, str) and value.lstrip()[:1] in ("n", "N")
 
@@ -67,6 +73,24 @@ def read_not_applicable(df: pd.DataFrame,
         col = df.columns[j]
         values = df.iloc[:, j]
         text = cell_text(values)
+        # a test not done, with why: the gap word ("not done - tired": walk-through 97's
+        # six UPDRS cells were reported as unreadable text)
+        undone = [_NOT_DONE_WITH_REASON.fullmatch(c) if len(c) <= 40 else None
+                  for c in text]
+        if any(m is not None for m in undone):
+            if out is df:
+                out = df.copy()
+                out.attrs = dict(df.attrs)
+            said = pd.Series([m.group(1).lower() if m is not None else None
+                              for m in undone], index=values.index)
+            example = next(c for c, m in zip(text, undone, strict=True) if m is not None)
+            values = values.where(said.isna(), said)
+            out[col] = values
+            text = cell_text(values)
+            out.attrs["sparge_read_notes"] = [
+                *out.attrs.get("sparge_read_notes", []),
+                f"Column '{_q(col)}': {int(said.notna().sum()):,} cell(s) saying a test was "
+                f"not done, with why (e.g. '{_q(example.strip(), 24)}'), read as a gap."]
         matches = [_WITH_REASON.fullmatch(c) if len(c) <= 40 else None for c in text]
         found = pd.Series([m is not None for m in matches], index=values.index)
         if not found.any():

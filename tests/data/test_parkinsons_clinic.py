@@ -230,3 +230,15 @@ def test_a_year_of_diagnosis_written_with_a_note_is_the_year():
     got = enc.transform(df)[:10, enc.feature_names_out_.index("Year of diagnosis")]
     np.testing.assert_allclose(got, [2018, 2013, 2016, 2020, 2019, 2020, 2011, 2015, 2009,
                                      2017])
+
+
+def test_a_test_not_done_with_why_is_a_gap():
+    """Walk-through 97: six "not done - tired" in the MDS-UPDRS III were reported as
+    unreadable text."""
+    df = _clinic()
+    df.loc[:2, "MDS-UPDRS III"] = ["not done - tired", "not assessed (on holiday)", "32"]
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert not [s for s in enc.report_.stray_text if s.column == "MDS-UPDRS III"]
+    got = enc.transform(df)[:3, enc.feature_names_out_.index("MDS-UPDRS III")]
+    assert np.isnan(got[:2]).all() and got[2] == 32
+    assert "saying a test was not done, with why" in " ".join(enc.report_.notes)
