@@ -223,10 +223,11 @@ def names_site(name: str) -> bool:
 
 #: A window before the visit: "(last 12m)", "in the past year", "previous 6 months". A
 #: count of hospital days in it is known at the visit (walk-through 82's "Hospital days
-#: (last 12m)" was left out as a length of stay, its "IV courses (last 12m)" kept).
+#: (last 12m)" was left out as a length of stay, its "IV courses (last 12m)" kept). The
+#: groups are the window's number and unit (:mod:`sparge.data.frequencies`).
 PAST_WINDOW = re.compile(
-    r"\b(?:last|past|previous|prior|preceding)\s{0,3}(?:\d{1,3}\s{0,3}[\s\-]?)?"
-    r"(?:days?|d|weeks?|wks?|w|months?|mths?|m|years?|yrs?|yr|y)\b|"
+    r"\b(?:last|past|previous|prior|preceding)\s{0,3}(?:(\d{1,3})\s{0,3}[\s\-]?)?"
+    r"(days?|d|weeks?|wks?|w|months?|mths?|m|years?|yrs?|yr|y)\b|"
     r"\b(?:in|over|during)\s{1,3}the\s{1,3}(?:last|past|previous|preceding)\b",
     re.IGNORECASE)
 

@@ -203,6 +203,7 @@ from sparge.data.structural_gaps import (
     untreated_columns,
 )
 from sparge.data.tables import (
+    NOT_NEEDED_WRITTEN,
     UNKNOWN_WORDS,
     EncodingTable,
     norm_key,
@@ -401,9 +402,7 @@ NOT_APPLICABLE_WORDS = frozenset({"not applicable", "n/a", "n.a.", "n/a.", "not 
                                   "does not apply", "not appl", "not appl.", "not valid",
                                   # a test the clinician judged not needed (walk-through
                                   # 96's carotid imaging "not indicated")
-                                  "not indicated", "not clinically indicated",
-                                  "clinically not indicated", "not required",
-                                  "not needed"})
+                                  *NOT_NEEDED_WRITTEN})
 _NA_MARKS = frozenset({"n/a", "n.a.", "n/a."})
 #: Cells saying a value could not be calculated from the others: a Friedewald LDL
 #: cholesterol with triglycerides too high (walk-through 90's "TG too high" left 12 of 18

@@ -16,6 +16,7 @@ import re
 
 import pandas as pd
 
+from sparge.data.column_kinds import PAST_WINDOW
 from sparge.data.combined_cells import named_columns, rewrite_named
 from sparge.data.safe_text import quote as _q
 
@@ -130,14 +131,11 @@ def per_day(cell: object) -> float | None:
 #: A column named for how often something happens, without a period ("Stool
 #: frequency", "Bowel frequency"): its cells say the period ("6/day", "x4 daily").
 _FREQUENCY_NAME = re.compile(r"\bfrequency\b|\bfreq\b", re.IGNORECASE)
-#: A column that counts events in a past window, by its name: "Falls (last 6 months)",
-#: "Exacerbations in the past year", "Admissions (previous 12m)" (walk-through 97's
-#: "weekly" fallers were gaps).
-_WINDOW_NAME = re.compile(r"\b(?:last|past|previous|prior|preceding)\s{0,3}(\d{1,3})?"
-                          r"\s{0,3}[\s-]?(days?|d|weeks?|wks?|w|months?|mths?|m|years?|"
-                          r"yrs?|y)\b", re.IGNORECASE)
+#: A column that counts events in a past window (:data:`~sparge.data.column_kinds.
+#: PAST_WINDOW`) is one too: "Falls (last 6 months)", "Exacerbations in the past year"
+#: (walk-through 97's "weekly" fallers were gaps).
 _COUNTED = re.compile(f"{_COUNT_NAME.pattern}|{_FREQUENCY_NAME.pattern}|"
-                      f"{_WINDOW_NAME.pattern}", re.IGNORECASE)
+                      f"{PAST_WINDOW.pattern}", re.IGNORECASE)
 #: The period a cell writes: "6/day", "5 per day", "x4 daily", "twice a week".
 _CELL_PERIOD = re.compile(rf"(?:/|\bper\s|\ba\s|\ban\s)\s?({_PERIOD})\b|"
                           r"\b(daily|nightly|weekly|fortnightly|monthly|yearly|annually)\b",
@@ -181,8 +179,8 @@ def read_frequencies(df: pd.DataFrame) -> pd.DataFrame:
         m = _COUNT_NAME.search(name)
         if _AMOUNT_NAME.search(name):
             continue
-        window = _WINDOW_NAME.search(name) if m is None else None
-        if window is not None:  # "(last 6 months)": 6 times a month's days
+        window = PAST_WINDOW.search(name) if m is None else None
+        if window is not None and window.group(2):  # "(last 6 months)": 6 months' days
             days = float(window.group(1) or 1) * _WINDOW_DAYS[window.group(2)[0].lower()]
             period = f"in its {window.group(0).strip()}"
         else:

@@ -24,6 +24,7 @@ from sparge.data.parsing import cell_keys, cell_text, gcs_total, loose_key, min_
 from sparge.data.tables import (
     CATEGORY_WORDS,
     DEFAULT_MISSING_TOKENS,
+    NOT_NEEDED_WRITTEN,
     SCALES,
     UNKNOWN_WORDS,
     natural_key,
@@ -2544,9 +2545,7 @@ NOT_TAKEN_WRITTEN = frozenset({"not taken", "sample not taken", "not obtained",
 #: Cells saying a measurement was not needed or not done, gaps in a column of numbers
 #: whatever its name (walk-through 96's carotid stenosis "not indicated"); in a column
 #: of answers "not required" may be the answer (an interpreter), so only there.
-NOT_MEASURED_WRITTEN = NOT_TAKEN_WRITTEN | frozenset({
-    "not clinically indicated", "clinically not indicated", "not required", "not needed",
-    "not requested"})
+NOT_MEASURED_WRITTEN = NOT_TAKEN_WRITTEN | frozenset({*NOT_NEEDED_WRITTEN, "not requested"})
 
 
 def not_taken_keys(column: str | None) -> frozenset[str]:

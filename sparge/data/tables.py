@@ -376,16 +376,18 @@ _MRS = tuple(
 #: A column of HER2 status, by its name (its scale here, its cells read by
 #: :mod:`sparge.data.receptors`).
 HER2_NAME = re.compile(r"\bher[\s-]?2\b|\berbb[\s-]?2\b|\bneu\b", re.IGNORECASE)
+#: A test or treatment the clinician judged not needed (normalised keys): a no among
+#: yes/no answers (walk-through 62's interpreter "not required", walk-through 96's carotid
+#: endarterectomy "not indicated"), a value that does not apply among numbers.
+NOT_NEEDED_WRITTEN = ("not indicated", "not clinically indicated", "clinically not indicated",
+                      "not required", "not needed")
 #: Recognised ordered scales: name -> ((code, spellings), ...), spellings as ``norm_key``.
 SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     "yes/no": ((0, ("unknown", "unk", "not known", "nk", "n/k", "n.k.", "n.k")),
                # ... and their typos (walk-through 97's outcome: "Yse", "Nn" 13, "N0" 10,
                # learned as three more outcomes, and the leak check counted "Yse"'s 1)
                (1, ("yes", "y", "true", "yse", "yess", "yees", "eys")),
-               # walk-through 62's interpreter "not required" (112 of 654) beside No, and
-               # walk-through 96's carotid endarterectomy "not indicated" (not done)
-               (2, ("no", "n", "false", "not required", "not needed", "not indicated",
-                    "not clinically indicated", "nn", "n0", "noo", "nno"))),
+               (2, ("no", "n", "false", *NOT_NEEDED_WRITTEN, "nn", "n0", "noo", "nno"))),
     "albuminuria": ((1, ("none", "normal", "normoalbuminuria")),
                     (2, ("micro", "microalbuminuria")),
                     (3, ("macro", "macroalbuminuria"))),
