@@ -58,9 +58,21 @@ def spellings(text: pd.Series) -> tuple[dict[str, str], dict[str, int]]:
     for (key, s), n in pd.DataFrame({"k": keys, "s": text}).value_counts().items():
         if key == "":
             continue
-        spelled.setdefault(key, s)
+        # the most common spelling in title case before one shouted: "Elective", not
+        # the "ELECTIVE" written as often as "elective" (walk-through 98 showed every
+        # elective operation as the "Elec" merged into it, shouted spellings being
+        # shown last); initials stay ("NAFLD", not "nafld")
+        if key not in spelled or (_shouted(spelled[key]) and s[:1].isupper()
+                                  and not _shouted(s)):
+            spelled[key] = s
         counts[key] = counts.get(key, 0) + int(n)
     return spelled, counts
+
+
+def _shouted(word: str) -> bool:
+    """Whether an answer is written in capitals: a word of more than four letters
+    ("ISCHAEMIC"; not initials such as "COPD")."""
+    return any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
 
 
 #: A shortened answer: one letter ("f"), or one word of at least 4 letters, optionally
@@ -2714,7 +2726,7 @@ def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, bool, in
     deprived=1)": walk-through 48 read every decile as the most deprived), then the
     longest, then one in title case ("Low", not "LOW" or "low"), then one with a capital
     ("TIA", not "tia")."""
-    shouted = any(len(w) > 4 and w.isupper() for w in re.findall(r"[^\W\d_]+", word))
+    shouted = _shouted(word)
     # "Yes" and "No" before "True" and "False" (walk-through 23's yes/Y/1/true column)
     # a single digit is a whole answer ("1", not the "1 (last 2021)" merged into it:
     # walk-through 52's merge wrote the note on 97 patients who had none)

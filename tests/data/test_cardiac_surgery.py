@@ -113,3 +113,21 @@ def test_operations_are_read_as_a_list_without_their_details():
     vocab = list_vocabulary(pd.Series(rng.choice(ops, 300), name="Operation"), "Operation")
     assert vocab[:2] == ["CABG", "AVR"] and "MV repair" in vocab and "Bentall" in vocab
     assert not any("x" in v.split()[-1] for v in vocab)
+
+
+def test_an_answer_written_in_three_cases_is_shown_in_title_case():
+    """Walk-through 98: "ELECTIVE", "elective" and "Elective" (126 cells) beside "Elec"
+    and "El" were shown as "Elec": the table kept the shouted spelling, which is shown
+    last. Initials written in capitals stay as written."""
+    from sparge.data.levels import spellings
+    from sparge.services.display import answers_by_code
+
+    spelled, _ = spellings(pd.Series(["ELECTIVE"] * 4 + ["elective"] * 4
+                                     + ["Elective"] * 3 + ["NAFLD"] * 3 + ["nafld"]))
+    assert spelled["elective"] == "Elective" and spelled["nafld"] == "NAFLD"
+    df = _unit()
+    rng = np.random.default_rng(0)
+    df["Urgency"] = rng.choice(["ELECTIVE", "elective", "Elective", "Elec", "El", "URG",
+                                "Urgent", "Emergency"], len(df))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert "Elective" in answers_by_code(enc, "Urgency").values()
