@@ -1296,7 +1296,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         short = abbreviation_note(df, report.answers_two_ways)
         if short:  # a warning: each pair splits look-alikes (walk-through 20's "Male"
             report.warnings.append(short)  # patient got "Female" look-alikes)
-        warn_same_patient_rows(df, X, self.naming_column(df), copies, report)
+        warn_same_patient_rows(df, X, self.naming_column(df), copies, report,
+                               used=[c for c, r in self.roles_.items()
+                                     if r not in ("ignore", "label")],
+                               outcome=self.label_column)
         warn_rows_under_another_id(df, X, self.naming_column(df), copies, report)
         self.value_units_ = self._units_from_values(X, report)
         # the cells written as a limit are known once every column is read: never a value

@@ -4,6 +4,8 @@ and rows written twice (pure functions of what the encoder found)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 import pandas as pd
 
@@ -51,7 +53,9 @@ def warn_copied_rows(df: pd.DataFrame, report: ValidationReport,
 
 
 def warn_same_patient_rows(df: pd.DataFrame, X: np.ndarray, id_like: str | None,
-                           copies: np.ndarray, report: ValidationReport) -> None:
+                           copies: np.ndarray, report: ValidationReport,
+                           used: Collection[str] | None = None,
+                           outcome: str | None = None) -> None:
     """Warn of rows of one patient ID that repeat an earlier row of that ID in every
     feature the model uses, though not in every column (:func:`warn_copied_rows` names
     those): walk-through 29's three records differed only in a review date the model
@@ -64,6 +68,10 @@ def warn_same_patient_rows(df: pd.DataFrame, X: np.ndarray, id_like: str | None,
     id_like : the column named like a patient identifier (the ID column or not), or
         ``None``: without one, two patients alike in every feature are no copy.
     copies : the exact copies already named.
+    used : the columns the model reads, or ``None`` (every column that differs is said
+        to be left out). A column it reads differs only in how a value is written
+        ("35" and "35 (on)": walk-through 97's note called the score left out).
+    outcome : the outcome's column, if any (two visits with different outcomes).
     """
     if id_like is None or id_like not in df.columns or not len(X) or not X.shape[1]:
         return
@@ -79,12 +87,23 @@ def warn_same_patient_rows(df: pd.DataFrame, X: np.ndarray, id_like: str | None,
     twin = int(np.flatnonzero(keys == keys[first])[0])
     differ = [str(c) for c in df.columns
               if str(df[c].iloc[first]) != str(df[c].iloc[twin])]
-    shown = ", ".join(f"'{_q(c, 40)}'" for c in differ[:3]) + (" …" if len(differ) > 3
-                                                               else "")
+    used = set(map(str, used)) if used is not None else set()
+
+    def kind(c: str) -> str:
+        return ("the outcome" if c == outcome else "written another way for the same "
+                "value" if c in used else "left out of the model")
+
+    said = []
+    for why in ("left out of the model", "written another way for the same value",
+                "the outcome"):
+        cs = [c for c in differ if kind(c) == why]
+        if cs:
+            said.append(", ".join(f"'{_q(c, 40)}'" for c in cs[:3])
+                        + (" …" if len(cs) > 3 else "") + f", {why}")
     report.warnings.append(
         f"{n:,} more {'rows repeat' if n != 1 else 'row repeats'} an earlier row of the "
         f"same '{_q(id_like, 40)}' in every feature the model uses (e.g. CSV lines "
-        f"{twin + 2} and {first + 2}, which differ only in {shown}, left out of the model): "
+        f"{twin + 2} and {first + 2}, which differ only in {'; and in '.join(said)}): "
         "each is the other's look-alike at similarity 1.00. Delete the copies from the "
         "file if they are one record.")
 

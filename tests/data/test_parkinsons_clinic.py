@@ -242,3 +242,18 @@ def test_a_test_not_done_with_why_is_a_gap():
     got = enc.transform(df)[:3, enc.feature_names_out_.index("MDS-UPDRS III")]
     assert np.isnan(got[:2]).all() and got[2] == 32
     assert "saying a test was not done, with why" in " ".join(enc.report_.notes)
+
+
+def test_a_second_visit_written_another_way_is_not_said_to_differ_in_a_left_out_column():
+    """Walk-through 97: a patient's row copied with "35 (on)" for "35" was said to
+    differ "only in 'MDS-UPDRS III', left out of the model", a column the model reads."""
+    df = _clinic(120).drop(columns="Residence at last contact")
+    df["Consultant"] = "Dr A"
+    df.loc[120] = df.loc[0]
+    df.loc[120, "Consultant"] = "Dr B"
+    df.loc[0, "MDS-UPDRS III"] = "35"
+    df.loc[120, "MDS-UPDRS III"] = "35 (on)"
+    enc = Encoder(label_column=OUTCOME).fit(df)
+    said = " ".join(w for w in enc.report_.warnings if "more row repeats" in w)
+    assert "'Consultant', left out of the model" in said
+    assert "'MDS-UPDRS III', written another way for the same value" in said
