@@ -421,7 +421,10 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
         **dict.fromkeys(("severelyimpaired", "severelvsd", "severelyreduced", "severe",
                          "severeimpairment", "severelyimpairedlvfunction", "poor",
                          "poorlvfunction", "severelyimpairedlvsf",
-                         "severelvsystolicdysfunction"), 35.0)}),
+                         "severelvsystolicdysfunction"), 35.0),
+        # ... and EuroSCORE's "very poor", 20 % or less, as its limit (walk-through 98)
+        **dict.fromkeys(("verypoor", "verypoorlvfunction", "vp", "verysevere",
+                         "verypoorlv"), 20.0)}),
     # the airway's Mallampati class, I to IV, in the spellings of its scale (walk-through
     # 92 read "MP 2" and set 45 "Grade III" to missing)
     (MALLAMPATI_NAME, {re.sub(r"[\s\-_.]+", "", w): float(code)

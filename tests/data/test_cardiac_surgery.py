@@ -131,3 +131,45 @@ def test_an_answer_written_in_three_cases_is_shown_in_title_case():
                                 "Urgent", "Emergency"], len(df))
     enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
     assert "Elective" in answers_by_code(enc, "Urgency").values()
+
+
+def test_lvef_and_pa_pressure_words_are_read_as_numbers_of_their_bands():
+    """Walk-through 98: LVEF ("57%", "EF 45-50", "good (>50%)", "Good LV", "VP <20%") and
+    PA systolic ("PASP 32", "mod 31-55", "moderate", "no PHT") had more than 30 answers
+    and were left out of a cardiac surgery model. A word is read as the band the column
+    writes beside it (its middle, an open band's limit), else as its band's value."""
+    from sparge.data.scale_numbers import LVEF_NAME, PASP_NAME, lvef_percent, pa_pressure
+
+    assert LVEF_NAME.search("LVEF") and LVEF_NAME.search("Ejection fraction (%)")
+    assert not LVEF_NAME.search("RVEF") and not LVEF_NAME.search("Reflux")
+    assert PASP_NAME.search("PA systolic") and PASP_NAME.search("RVSP")
+    # the words' values are those of the heart failure clinic's LVEF (walk-through 71)
+    assert [lvef_percent(c) for c in ["good", "moderate LV", "very poor", "EF 45-50"]] \
+        == ["55", "40", "20", "47.5"]
+    assert [pa_pressure(c) for c in ["no PHT", "severe PHT", "mod 31-55"]] == \
+        ["31", "55", "43"]
+    rng = np.random.default_rng(3)
+    n = 300
+    df = _unit(n)
+    df["LVEF"] = rng.choice(["57%", "EF 45-50", "LVEF 35%", "62", "good (>50%)", "Good LV",
+                             "moderate", "moderate (30-50%)", "poor <30", "VP <20%",
+                             "mildly impaired", "not recorded"], n)
+    df["PA systolic"] = rng.choice(["PASP 32", "28 mmHg", "41", "normal", "no PHT",
+                                    "moderate", "mod 31-55", "severe PHT", "?"], n)
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert enc.roles_["LVEF"] == enc.roles_["PA systolic"] == "numeric"
+    X = enc.transform(df)
+    ef = pd.Series(X[:, enc.feature_names_out_.index("LVEF")], index=df["LVEF"])
+    pa = pd.Series(X[:, enc.feature_names_out_.index("PA systolic")],
+                   index=df["PA systolic"])
+    assert ef["moderate"].iloc[0] == ef["moderate (30-50%)"].iloc[0] == 40
+    # "good" alone is the band the column writes beside it, ">50%", read as its limit
+    assert ef["good (>50%)"].iloc[0] == ef["Good LV"].iloc[0] == 50
+    assert ef["EF 45-50"].iloc[0] == 47.5 and ef["VP <20%"].iloc[0] == 20
+    assert ef["mildly impaired"].iloc[0] == 49.5 and ef["poor <30"].iloc[0] == 30
+    assert np.isnan(ef["not recorded"]).all()
+    # "moderate" alone, "mod 31-55" and "Moderate (31-55)" are one value
+    assert pa["moderate"].iloc[0] == pa["mod 31-55"].iloc[0] == 43
+    assert pa["PASP 32"].iloc[0] == 32 and pa["no PHT"].iloc[0] == 31
+    notes = " ".join(enc.report_.notes)
+    assert "'LVEF': " in notes and "band's value (%)" in notes and "(mmHg)" in notes
