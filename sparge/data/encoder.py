@@ -192,7 +192,7 @@ from sparge.data.report import (
 from sparge.data.retinopathy import split_retinopathy
 from sparge.data.safe_text import csv_lines, quoted_names
 from sparge.data.safe_text import quote as _q
-from sparge.data.scale_numbers import read_scale_numbers
+from sparge.data.scale_numbers import WORD_BANDS_ATTR, read_scale_numbers
 from sparge.data.scales_written import SCALES_ATTR, read_written_scales
 from sparge.data.serology import CUT_OFFS_ATTR, read_serology
 from sparge.data.stenosis import read_stenoses
@@ -466,7 +466,8 @@ def _decimal_shift(values: np.ndarray, lo: float, hi: float, decimals: int = 6
 
 
 def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
-                scales=None, cut_offs=None, gleason=(), lesions=()) -> pd.DataFrame:
+                scales=None, cut_offs=None, gleason=(), lesions=(),
+                word_bands=None) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
@@ -483,7 +484,9 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     its autoantibodies' cut-offs (:func:`~sparge.data.serology.read_serology`);
     ``gleason``: its columns read as grade groups; ``lesions``: its numeric columns of
     lesion counts, whose "Gd+ x1" is read as a count however few the rows
-    (:func:`~sparge.data.lesion_counts.read_lesion_counts`)."""
+    (:func:`~sparge.data.lesion_counts.read_lesion_counts`); ``word_bands``: the bands its
+    ejection fraction and pulmonary pressure columns write beside their words
+    (:func:`~sparge.data.scale_numbers.read_scale_numbers`)."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
@@ -495,7 +498,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
                 read_node_counts(read_stenoses(read_scale_numbers(
-                    read_visual_acuity(df)))))))),
+                    read_visual_acuity(df), word_bands))))))),
                 answers)),
             durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
@@ -1212,6 +1215,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.cut_offs_ = dict(df.attrs.get(CUT_OFFS_ATTR, {}))
         # the Gleason scores read as grade groups, a new patient's "7" alone read so too
         self.gleason_columns_ = list(df.attrs.get(GLEASON_ATTR, []))
+        # the bands written beside an ejection fraction's words, a new patient's "good"
+        # read as the training patients' "good (>50%)"
+        self.word_bands_ = {c: dict(b) for c, b in df.attrs.get(WORD_BANDS_ATTR, {}).items()}
         whole = df  # a list's column as written: it may name the drug of a level
         report = self._start_report(df)
         # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
@@ -3055,7 +3061,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             answers=self.answers, scales=getattr(self, "scales_", {}),
             cut_offs=getattr(self, "cut_offs_", {}),
             gleason=getattr(self, "gleason_columns_", []),
-            lesions=lesion_columns(self.input_columns_, self.roles_))
+            lesions=lesion_columns(self.input_columns_, self.roles_),
+            word_bands=getattr(self, "word_bands_", {}))
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
@@ -3434,6 +3441,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "scales": dict(getattr(self, "scales_", {})),
                 "cut_offs": dict(getattr(self, "cut_offs_", {})),
                 "gleason_columns": list(getattr(self, "gleason_columns_", [])),
+                "word_bands": {c: dict(b) for c, b in
+                               getattr(self, "word_bands_", {}).items()},
                 "detection_limits": dict(getattr(self, "detection_limits_", {})),
                 "split_limits": {c: [[k, v] for k, v in steps.items()] for c, steps in
                                  getattr(self, "split_limits_", {}).items()},
@@ -3534,6 +3543,14 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not isinstance(gleason, list) or not all(isinstance(c, str) for c in gleason):
             raise ValueError("gleason_columns must be a list of column names")
         enc.gleason_columns_ = list(gleason)
+        bands = state.get("word_bands") or {}
+        if not isinstance(bands, dict) or not all(
+                isinstance(b, dict) and all(_is_number_text(k) and _is_number_text(v)
+                                            for k, v in b.items())
+                for b in bands.values()):
+            raise ValueError("word_bands must be {column: {a word's value: the band's "
+                             "value}}, numbers written as text")
+        enc.word_bands_ = {str(c): dict(b) for c, b in bands.items()}
         cuts = state.get("cut_offs") or {}
         if not isinstance(cuts, dict) or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
@@ -3588,6 +3605,16 @@ class Encoder(TransformerMixin, BaseEstimator):
 #: An outcome that is (or includes) a death, by its name.
 _DEATH_OUTCOME = re.compile(r"\b(?:death|died|dead|deceased|mortality|survival|surviv\w*)\b",
                             re.IGNORECASE)
+
+
+def _is_number_text(text: object) -> bool:
+    """Whether a saved model's entry is a finite number written as text ("43", "47.5")."""
+    if not isinstance(text, str) or len(text) > 20:
+        return False
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def _finite_values(state: dict, key: str) -> dict[str, float]:

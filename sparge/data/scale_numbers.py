@@ -30,7 +30,7 @@ import re
 
 import pandas as pd
 
-from sparge.data.combined_cells import named_columns, rewrite_named
+from sparge.data.combined_cells import named_columns, own_copy, rewrite_named
 from sparge.data.parsing import scale_level
 from sparge.data.safe_text import quote as _q
 
@@ -187,20 +187,24 @@ class _BandedReader:
     def __call__(self, cell: object) -> str | None:
         return self.parse(cell)[0]
 
-    def column_reader(self, cells: pd.Series):
-        """The reader for one column's cells: a word alone read as the band written
-        beside it in most of the column's cells that write one."""
-        written: dict[float, dict[str, int]] = {}
+    def written_bands(self, cells: pd.Series) -> dict[str, str]:
+        """The band a column writes beside each word, in most of its cells that write
+        one: ``{word's value: the band's reading}`` ("40": "43" for "mod 31-55")."""
+        written: dict[str, dict[str, int]] = {}
         for cell, n in cells.dropna().astype(str).value_counts().items():
             read, value, banded = self.parse(cell)
             if banded:
-                counts = written.setdefault(value, {})
+                counts = written.setdefault(f"{value:g}", {})
                 counts[read] = counts.get(read, 0) + int(n)
-        bands = {v: max(c, key=c.get) for v, c in written.items()}
+        return {v: max(c, key=c.get) for v, c in written.items()}
+
+    def column_reader(self, bands: dict[str, str]):
+        """The reader for one column: a word alone read as the band the column writes
+        beside it (``bands``, :meth:`written_bands`)."""
 
         def read(cell: object) -> str | None:
             reading, value, banded = self.parse(cell)
-            return bands.get(value, reading) if value is not None and not banded \
+            return bands.get(f"{value:g}", reading) if value is not None and not banded \
                 else reading
 
         return read
@@ -261,10 +265,22 @@ _SCALES = ((HOEHN_YAHR_NAME, hoehn_yahr_stage, "Hoehn and Yahr stage(s)", "'stag
             "the class's number (0, no angina, to 4, angina at rest)"))
 
 
-def read_scale_numbers(df: pd.DataFrame) -> pd.DataFrame:
+#: Where :func:`read_scale_numbers` records the bands each column writes beside its
+#: words, in the table's ``attrs``: a fitted encoder keeps them, and reads a new
+#: patient's "good" as its training patients' "good (>50%)".
+WORD_BANDS_ATTR = "sparge_word_bands"
+
+
+def read_scale_numbers(df: pd.DataFrame, bands: dict[str, dict[str, str]] | None = None
+                       ) -> pd.DataFrame:
     """``df`` with its Hoehn and Yahr and CCS angina columns' cells read as the scale's
     number, and its ejection fraction and pulmonary pressure columns' words as their
-    band's value (a note each); other columns and cells unchanged."""
+    band's value (a note each); other columns and cells unchanged. ``bands``: a fitted
+    encoder's ``{column: {word's value: band read}}`` (a new patient's table is read on
+    them; without, each column's own are learned and recorded in
+    ``attrs[WORD_BANDS_ATTR]``)."""
+    learned: dict[str, dict[str, str]] = {}
+    start = df
     for name, read, what, word, scale in _SCALES:
         df = rewrite_named(df, name, read, lambda col, n, example, new, w=what, o=word,
                            s=scale: (
@@ -276,10 +292,16 @@ def read_scale_numbers(df: pd.DataFrame) -> pd.DataFrame:
              "moderate (30-50%)"),
             (PASP_NAME, _pasp, "pulmonary pressures", "'PASP'", "mmHg", PASP_WORDS,
              "moderate (31-55)")):
-        bands = ", ".join(f"{w} {v:g}" for w, v in words)
+        shown = ", ".join(f"{w} {v:g}" for w, v in words)
         for col in named_columns(df, name):
-            df = rewrite_named(df, [col], reader.column_reader(df[col]),
-                               lambda col, n, first, new, w=what, a=after, u=unit, b=bands,
+            if bands is None:
+                own = reader.written_bands(df[col])
+                if own:
+                    learned[str(col)] = own
+            else:
+                own = bands.get(str(col), {})
+            df = rewrite_named(df, [col], reader.column_reader(own),
+                               lambda col, n, first, new, w=what, a=after, u=unit, b=shown,
                                e=example: (
                 f"Column '{_q(col)}': {n:,} {w} written in words or after {a} (e.g. "
                 f"'{_q(first, 30)}' as {new}) read as the number written, or a word as the "
@@ -287,9 +309,12 @@ def read_scale_numbers(df: pd.DataFrame) -> pd.DataFrame:
                 f"({u}): {b}; a band's middle, an open band's limit, as ranges and limits "
                 "are read. Conventions draw the bands a little differently."),
                 share=0.05)
+    if learned:
+        df = own_copy(df, start)
+        df.attrs[WORD_BANDS_ATTR] = learned
     return df
 
 
 __all__ = ["CCS_NAME", "HOEHN_YAHR_NAME", "LVEF_NAME", "LVEF_WORDS", "PASP_NAME",
-           "PASP_WORDS", "ccs_class", "hoehn_yahr_stage", "lvef_percent", "pa_pressure",
-           "read_scale_numbers"]
+           "PASP_WORDS", "WORD_BANDS_ATTR", "ccs_class", "hoehn_yahr_stage",
+           "lvef_percent", "pa_pressure", "read_scale_numbers"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sparge.data.column_guess import later_outcome_named
 from sparge.data.encoder import Encoder
@@ -173,3 +174,24 @@ def test_lvef_and_pa_pressure_words_are_read_as_numbers_of_their_bands():
     assert pa["PASP 32"].iloc[0] == 32 and pa["no PHT"].iloc[0] == 31
     notes = " ".join(enc.report_.notes)
     assert "'LVEF': " in notes and "band's value (%)" in notes and "(mmHg)" in notes
+
+
+def test_a_new_patients_lvef_word_is_read_on_the_training_patients_bands():
+    """The band a column writes beside a word ("good (>50%)") is the encoder's: a new
+    patient's "good" alone is read as the training patients' "good" (50), also after the
+    model is saved and loaded, not as the word's default (55)."""
+    rng = np.random.default_rng(4)
+    n = 200
+    df = _unit(n)
+    df["LVEF"] = rng.choice(["55%", "EF 40", "good (>50%)", "good", "moderate",
+                             "poor (21-30%)", "Poor", "45"], n)
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert enc.word_bands_ == {"LVEF": {"55": "50", "35": "25.5"}}
+    new = df.iloc[:2].drop(columns=OUTCOME).assign(LVEF=["good", "Poor"])
+    j = enc.feature_names_out_.index("LVEF")
+    for model in (enc, Encoder.from_dict(enc.to_dict())):
+        np.testing.assert_allclose(model.transform(new)[:, j], [50, 25.5])
+    state = enc.to_dict()
+    state["word_bands"] = {"LVEF": {"55": "import os"}}
+    with pytest.raises(ValueError, match="word_bands"):
+        Encoder.from_dict(state)
