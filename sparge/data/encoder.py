@@ -39,7 +39,8 @@ from sparge.data.answer_merging import (
     spelling_pairs,
     two_way_pairs,
 )
-from sparge.data.apgar import apgar_columns, split_apgars
+from sparge.data.apgar import apgar_columns, read_minute_apgars, split_apgars
+from sparge.data.blood_groups import read_blood_groups
 from sparge.data.blood_pressure import PARTS as PRESSURE_PARTS
 from sparge.data.blood_pressure import pressure_columns, pressure_unit, split_pressures
 from sparge.data.body_size import (
@@ -95,6 +96,7 @@ from sparge.data.encoding_notes import (
     warn_rows_under_another_id,
     warn_same_patient_rows,
 )
+from sparge.data.event_counts import read_event_counts
 from sparge.data.event_years import read_event_years
 from sparge.data.far_values import RISES_BY_ORDERS, far_mask, log_bounds, typical_bounds
 from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
@@ -121,6 +123,7 @@ from sparge.data.leaks import (
     outcome_leaks,
     presence_leak_message,
     presence_leaks,
+    recorded_at_birth,
     vital_status,
     vital_status_message,
 )

@@ -320,10 +320,18 @@ def result_sign(answer: str, column: str | None = None) -> str | None:
     --------
     >>> [result_sign(a, "DSA") for a in ("Positive", "pos", "DSA+", "neg", "DSA -", "D+/R-")]
     ['+', '+', '+', '-', '-', None]
+    >>> result_sign("pre-eclampsia", "Pre-eclampsia"), result_sign("HbA1c", "Pre-eclampsia")
+    (None, None)
     """
     key = norm_key(answer)
     words = set(re.findall(r"[a-z0-9]+", norm_key(column))) if column else set()
-    rest = "".join(w for w in re.findall(r"[a-z0-9]+|[^\sa-z0-9]", key) if w not in words)
+    tokens = re.findall(r"[a-z0-9]+|[^\sa-z0-9]", key)
+    # the column's name with its own hyphen is no sign: "pre-eclampsia" in a column
+    # "Pre-eclampsia" (walk-through 99)
+    if any(t == "-" and 0 < i < len(tokens) - 1 and tokens[i - 1] in words
+           and tokens[i + 1] in words for i, t in enumerate(tokens)):
+        return None
+    rest = "".join(w for w in tokens if w not in words)
     return "+" if rest in _POSITIVE else "-" if rest in _NEGATIVE else None
 
 
@@ -572,7 +580,24 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
             not re.search(r"smok|tobacco", str(column)[:80], re.IGNORECASE):
         out = [(a, b) for a, b in out if bool(_OLD_ANSWER.search(keys.get(a, norm_key(a))))
                == bool(_OLD_ANSWER.search(keys.get(b, norm_key(b))))]
+    # two ABO groups are never one answer: "A" is no "AB" shortened (walk-through 99's
+    # merge made 44 women of group A group AB)
+    if column and BLOOD_GROUP_NAME.search(str(column)[:80]):
+        out = [(a, b) for a, b in out if _abo(keys.get(a, norm_key(a)))
+               == _abo(keys.get(b, norm_key(b)))]
     return _without_cycles(out)
+
+
+#: A column of blood groups, by its name ("Blood group", "ABO/Rh", "Blood type", "Group
+#: and Rh"; :mod:`sparge.data.blood_groups` reads its cells).
+BLOOD_GROUP_NAME = re.compile(r"blood\s*(?:group|type)|\babo\b|\bgroup\s*(?:and|&|/)\s*rh",
+                               re.IGNORECASE)
+
+
+def _abo(key: str) -> str | None:
+    """The ABO group an answer starts with ("ab rhd positive": "ab"), or ``None``."""
+    m = re.match(r"\s*(ab|a|b|o)(?![a-z])", key)
+    return m.group(1) if m else None
 
 
 #: A column asking about the present, not the history: "Recent MI", "Active
@@ -715,6 +740,14 @@ CONDITION_NAMES = {
     "asdclosure": ("asdrepair",),
     # walk-through 96's stroke clinic: "CEA done" beside Y and N
     "carotidendarterectomy": ("cea", "endarterectomy", "carotidendarterectomy"),
+    # walk-through 99's maternity unit: "PET" beside "pre-eclampsia", and a comorbidity
+    # list's praevia and von Willebrand disease
+    "preeclampsia": ("pet", "preeclamptictoxaemia", "preeclamptictoxemia", "preeclamptic"),
+    "placentapraevia": ("praevia", "placentaprevia", "previa", "majorpraevia",
+                        "minorpraevia", "majorplacentapraevia"),
+    "vonwillebranddisease": ("vwd", "vonwillebrand", "vonwillebrands",
+                             "vonwillebrandsdisease", "vwfdeficiency"),
+    "gestationaldiabetes": ("gdm", "gestationaldm", "gestationaldiabetesmellitus"),
 }
 #: A condition's types and treatments (loose keys), which say "yes" in its yes/no column
 #: (walk-through 56's "Diabetes": Yes, No, "T2DM", "type 2", "insulin treated", "diet
@@ -934,14 +967,16 @@ def _typo_pairs(keys: dict[str, str], known: set[str] | frozenset[str] = frozens
              and not _RANK_LAST.search(k)}
     by_form: dict[str, str] = {}
     # a letter left out inside a long answer: "breathing diffculty" (walk-through 50);
-    # never its first or last letter (a plural, a prefix), and only where one answer has
-    # that form
+    # only inside a word of five letters or more, never its first or last letter (a
+    # plural, a prefix; "A RhD positive" is no "AB RhD positive" with its "B" left out:
+    # walk-through 99's merge made 44 women of group A group AB), and only where one
+    # answer has that form
     dropped: dict[str, set[str]] = {}
     for lv, k in plain.items():
-        loose = loose_key(k)
-        if len(loose) >= _DROPPED_MIN:
-            for i in range(1, len(loose) - 1):
-                dropped.setdefault(loose[:i] + loose[i + 1:], set()).add(lv)
+        if len(loose_key(k)) >= _DROPPED_MIN:
+            for m in re.finditer(r"[a-z]{5,}", k):
+                for i in range(m.start() + 1, m.end() - 1):
+                    dropped.setdefault(loose_key(k[:i] + k[i + 1:]), set()).add(lv)
     out = []
     for lv, k in sorted(plain.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         loose = loose_key(k)
@@ -2806,7 +2841,11 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # ... and a yes merged with two or more kinds: walk-through 95's radiotherapy "Yes"
     # merged with "chest wall RT" and "RT to breast" named 63 patients written "Yes"
     # "Chest wall RT" (one kind beside a yes, a smoking's "Current", still names it)
-    others = {loose_key(norm_key(w)) for w in words if w not in yes}
+    # ... the column's own condition named ("PET" in a pre-eclampsia column) being a yes
+    # too: walk-through 99's "yes", "PET", "mild PET" and "Yes - severe PET" showed as
+    # "Mild PET"
+    others = {loose_key(norm_key(w)) for w in words if w not in yes
+              and not (own and names_condition(norm_key(w), own))}
     if yes and len(others) >= 2 and not any(result_sign(w, column) for w in words) and \
             not any(len(others & set(g)) > 1 for g in synonym_groups(column)):
         words = yes
