@@ -18,7 +18,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from sparge.data.combined_cells import mostly, replaced, text_columns
+from sparge.data.combined_cells import mostly, replaced, rewrite_named, text_columns
 from sparge.data.parsing import cell_keys, cell_text
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key
@@ -128,6 +128,62 @@ def split_apgars(df: pd.DataFrame, known: dict[str, int] | None = None) -> pd.Da
         note = (f"Column '{_q(col)}' holds Apgar scores (e.g. '{_q(example, 12)}'): read as "
                 f"{width} numeric columns, {listed}{stray}.") if found or other else ""
         out = replaced(out, col, new, note)
+    return out
+
+
+#: The minute an Apgar column is named for: "Apgar 5 min", "Apgar at 1 minute", "5' Apgar".
+_MINUTE_NAME = re.compile(r"(?<!\d)(1|5|10)\s{0,2}(?:min(?:ute)?s?\b|')", re.IGNORECASE)
+
+
+def minute_score(minute: int):
+    """A reader of a cell of a column of Apgar scores at ``minute``: the score at that
+    minute of a cell written with the others ("8/9" in a 5-minute column: "9"; "6/8/9"
+    in a 10-minute one: "9"), ``None`` for any other cell (read as it is).
+
+    Examples
+    --------
+    >>> read = minute_score(5)
+    >>> read("8/9"), read("6/8/9"), read("9 at 5 min"), read("9"), read("7 at 1 min")
+    ('9', '8', '9', None, None)
+    """
+    at = {1: 0, 5: 1, 10: 2}[minute]
+
+    def read(cell: object) -> str | None:
+        text = str(cell)
+        if len(text) > 20:
+            return None
+        one = _ONE_AT.fullmatch(text)  # "9 at 5 min" in a 5-minute column: "9"
+        if one is not None:
+            score, said = (one.group(1), one.group(2)) if one.group(1) is not None else \
+                (one.group(4), one.group(3))
+            return score if int(said) == minute else None
+        m = _SCORES.fullmatch(text)
+        if m is None:
+            return None
+        parts = [g for g in m.groups() if g is not None]  # at 1, 5 (and 10) minutes
+        return parts[at] if at < len(parts) else None
+
+    return read
+
+
+def read_minute_apgars(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with the scores written together ("8/9") in a column of Apgar scores at one
+    minute ("Apgar 5 min") read as that minute's score, a note each; other columns and
+    cells unchanged. Walk-through 99's "Apgar 5 min" wrote 63 of its 434 scores as "9/10"
+    (at 1 and 5 minutes), too few to split the column in two (:data:`SHARE`), and set
+    them to missing."""
+    out = df
+    for col in df.columns:
+        name = str(col)[:80]
+        minutes = {int(m) for m in _MINUTE_NAME.findall(name)}
+        if not _NAME.search(name) or len(minutes) != 1:
+            continue
+        minute = minutes.pop()
+        out = rewrite_named(out, [col], minute_score(minute), lambda c, n, example, new,
+                            m=minute: (
+            f"Column '{_q(c)}': {n:,} Apgar score(s) written with the others or their "
+            f"minute (e.g. '{_q(example, 12)}') read as the score at {m} "
+            f"minute{'s' if m != 1 else ''} ({new})."), share=0.01)
     return out
 
 

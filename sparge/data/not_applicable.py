@@ -36,6 +36,18 @@ _NOT_DONE_WITH_REASON = re.compile(
     r" {0,3}(?:[-–:,;]|\() {0,3}([^()]{1,30}?)\)? {0,3}", re.IGNORECASE)
 
 
+#: A column asking about an earlier event: "Previous caesarean", "Prior PPH".
+_PREVIOUS = re.compile(r"\b(?:previous|prior|past|earlier|history of|h/o)\b", re.IGNORECASE)
+#: A reason saying there was no earlier pregnancy or birth: "primip", "nulliparous",
+#: "first pregnancy", "P0".
+_FIRST_PREGNANCY = re.compile(
+    r"\s*(?:primip\w*|primigrav\w*|nullip\w*|first (?:pregnancy|baby|birth|delivery)|"
+    r"1st (?:pregnancy|baby)|no previous (?:pregnanc\w*|births?|deliver\w*|babies)|"
+    r"p\s*0|para\s*0|g\s*1\s*p\s*0)\s*", re.IGNORECASE)
+#: The answers saying none, the first written that a column holds.
+_NONE_WORDS = ("no", "none", "nil", "n", "0")
+
+
 def _starts_like_na(value: object) -> bool:
     return isinstance(value, str) and value.lstrip()[:1] in ("n", "N")
 
@@ -123,8 +135,19 @@ def read_not_applicable(df: pd.DataFrame,
         # (walk-through 72's time to theatre: "n/a - not operated" was said read as
         # "not operated", then set to missing as text)
         filled = text[~found & (text != "")]
-        if len(filled) and filled.str.match(r"\s*[<>≤≥]?\s*\d").mean() > 0.5:
+        numbers = bool(len(filled)) and filled.str.match(r"\s*[<>≤≥]?\s*\d").mean() > 0.5
+        if numbers:
             named[:] = None
+        # ... and an earlier event "not applicable" in a first pregnancy did not happen:
+        # none (walk-through 99's previous caesarean "N/A - primip" in 30 women)
+        none = None
+        if _PREVIOUS.search(str(col)[:80]):
+            none = "0" if numbers else next((own[k] for k in _NONE_WORDS if k in own), None)
+        first = pd.Series([none is not None and m is not None
+                           and _FIRST_PREGNANCY.fullmatch(m.group(2)) is not None
+                           for m in matches], index=values.index)
+        if first.any():
+            named[first] = none
         gap = found & named.isna()
         out[col] = values.where(~gap.to_numpy(), "N/A").where(named.isna(), named)
         notes = []
@@ -133,6 +156,13 @@ def read_not_applicable(df: pd.DataFrame,
             notes.append(
                 f"Column '{_q(col)}': {int(gap.sum()):,} cell(s) saying it does not apply, "
                 f"with the reason (e.g. '{_q(example, 20)}'), read as not applicable (a gap).")
+        if first.any():
+            example = str(text[first].iloc[0]).strip()
+            notes.append(
+                f"Column '{_q(col)}': {int(first.sum()):,} cell(s) saying it does not apply "
+                f"in a first pregnancy (e.g. '{_q(example, 20)}') read as '{_q(none, 20)}': "
+                "there was no earlier pregnancy for it to happen in.")
+        named[first] = None
         if named.notna().any():
             example = str(text[named.notna()].iloc[0]).strip()
             notes.append(
