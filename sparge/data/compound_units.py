@@ -238,8 +238,51 @@ def read_hours_minutes(df: pd.DataFrame, durations: Collection[str] = ()) -> pd.
     df = rewrite_cells(df, lambda v: _in_hours(v) and may_hold(v),
                        lambda v: read(v).map(lambda m: None if m is None else m / 60),
                        "h", "time(s) written in hours and minutes", "hours")
-    return rewrite_cells(df, lambda v: not _in_hours(v) and may_hold(v), read,
-                         "min", "time(s) written in hours and minutes", "minutes")
+    before = dict(df.attrs.get("sparge_rewritten", {}))
+    df = rewrite_cells(df, lambda v: not _in_hours(v) and may_hold(v), read,
+                       "min", "time(s) written in hours and minutes", "minutes")
+    for col in [c for c in df.columns if str(c) in df.attrs.get("sparge_rewritten", {})
+                and str(c) not in before]:
+        df = _plain_hours(df, col)
+    return df
+
+
+#: Fewest plain numbers for a column's to be read as hours.
+_FEWEST_PLAIN_HOURS = 3
+
+
+def _plain_hours(df: pd.DataFrame, col) -> pd.DataFrame:
+    """``df`` with the plain numbers of a column of times read in minutes rewritten in
+    minutes as hours, when they are the size of its times in hours: walk-through 99's
+    length of labour wrote "12.25" (hours) beside "15h 30m", and 113 labours were read as
+    lasting minutes. Their middle value, in hours, must lie within a factor of three of
+    the times', and below a tenth of it in minutes."""
+    values = df[col]
+    text = values.astype(str).where(values.notna(), "").str.strip()
+    timed = pd.to_numeric(text.str.extract(r"^(\d+(?:\.\d+)?) min$")[0], errors="coerce")
+    plain = pd.to_numeric(text.where(text.str.fullmatch(r"\d{1,3}(?:\.\d{1,2})?")),
+                          errors="coerce")
+    given = plain[plain > 0]
+    if len(given) < _FEWEST_PLAIN_HOURS or timed.notna().sum() < _FEWEST_PLAIN_HOURS:
+        return df
+    hours, minutes = float(given.median()), float(timed[timed > 0].median())
+    if not (minutes / 3 <= 60 * hours <= 3 * minutes and hours < minutes / 10):
+        return df
+    found = plain.notna()
+    out = df.copy()
+    out.attrs = dict(df.attrs)
+    out[col] = values.where(~found, plain.map(lambda h: f"{60 * h:.6g} min"))
+    rewritten = out.attrs.get("sparge_rewritten", {})
+    out.attrs["sparge_rewritten"] = {**rewritten, str(col): pack_rows(
+        unpack_rows(rewritten[str(col)], len(values)) | found.to_numpy())}
+    example = str(values[given.index[0]]).strip()
+    out.attrs["sparge_read_notes"] = [
+        *out.attrs.get("sparge_read_notes", []),
+        f"Column '{_q(col)}': {int(found.sum()):,} plain number(s) the size of its times "
+        f"in hours (e.g. '{_q(example, 12)}'; the times' middle is "
+        f"{format_number(round(minutes / 60, 1))} h) read in hours "
+        f"({format_number(round(60 * float(given.iloc[0]), 3))} min)."]
+    return out
 
 
 #: "4y 1m", "2 yrs 3 mths", "1 year 6 months", "0y 10m": a child's age (walk-through 41
