@@ -61,6 +61,7 @@ from sparge.services.ages import (
 )
 from sparge.services.workflow import (
     also_outcome_message,
+    at_birth_button,
     blank_as_no_button,
     encode_again,
     encode_cohort,
@@ -583,6 +584,18 @@ with current:
                               " Train again afterwards."):
                 _again(f"Left out {quoted_names(rep.columns_losing_patients)}; the table "
                        "was encoded again.", roles=new_roles)
+        birth = at_birth_button(enc, rep)
+        if birth is not None:  # walk-through 99: labour, delivery and baby beside a PPH
+            label, new_roles = birth
+            if st.button(label, key="leave_out_at_birth",
+                         help="Columns written at the birth or after it (labour, delivery, "
+                              "the baby, blood lost or given) describe patients who have "
+                              "given birth. Beside an outcome that happens at the birth, "
+                              "they make look-alikes at booking look better than they are. "
+                              "Their role becomes 'ignore' (the Column roles tab sets it "
+                              "back). Train again afterwards."):
+                _again(f"Left out {quoted_names(rep.at_birth)}; the table was encoded "
+                       "again.", roles=new_roles)
         raise_to = threshold_button(rep)
         if raise_to is not None:  # walk-through 60: 3 of 602 kept at the paper's 10 %
             label, share = raise_to

@@ -443,6 +443,10 @@ def event_answer_codes(column: str, answers, codes: dict[str, int]) -> dict[str,
     # by its initials: "PPH" in "Postpartum haemorrhage" (walk-through 43: a third
     # outcome), "AKI" in "Acute kidney injury"
     named |= event_initials(column)
+    # ... or by the initials the name itself writes: "PPH" in "PPH >=1000mL or severe
+    # maternal morbidity" (walk-through 99: 17 of its 102 yes were a third outcome)
+    named |= {w.lower() for w in re.findall(r"\b[A-Z]{2,6}\b", str(column)[:200])
+              if w.lower() not in _NOT_EVENTS}
     yes |= named
     no |= {f"{neg} {w}" for w in named for neg in ("no", "not", "without")}
     # "none" and "nil" beside Yes and No: no event (walk-through 54's febrile

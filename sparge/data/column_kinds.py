@@ -30,6 +30,8 @@ FOLLOW_UP_NAME = re.compile(
     # stay (days)", "LOS", "Hospital stay", "Days in ICU", "Time to discharge"
     r"\blength[\s_.\-]*of[\s_.\-]*(?:\w+[\s_.\-]*)?stay|^l\.?o\.?s\.?\b|\blos[\s_.\-]*\(|"
     r"\b(?:hospital|icu|nicu|picu|ward|inpatient)[\s_.\-]*(?:stay|days?|los)\b|"
+    # ... and after a birth: walk-through 99's "Postnatal stay (days)" (AUC 0.89)
+    r"\b(?:post[\s_.\-]?natal|post[\s_.\-]?partum|neonatal|maternity)[\s_.\-]*(?:stay|los)\b|"
     r"\bdays?[\s_.\-]*(?:in|of)[\s_.\-]*(?:hospital|icu|nicu|picu|ward|stay)\b|"
     r"\b(?:time|days?)[\s_.\-]*(?:to|until|till)[\s_.\-]*discharge|"
     # ... and of a stay in the emergency department, known when it ends (walk-through

@@ -112,6 +112,7 @@ from sparge.data.leaks import (
     LEAK_LEAVE_OUT_CLASS,
     LEAK_MIN_CLASS,
     NAMED_LEAK_AUC,
+    at_birth_message,
     death_answers,
     death_leak_message,
     defines_message,
@@ -501,7 +502,9 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
                 read_node_counts(read_stenoses(read_scale_numbers(
-                    read_visual_acuity(df), word_bands))))))),
+                    read_visual_acuity(read_blood_groups(read_event_counts(
+                        read_minute_apgars(df)))),
+                    word_bands))))))),
                 answers)),
             durations)
         df = read_years_since(read_dates_in_age_columns(read_centiles(read_alcohol(
@@ -1289,6 +1292,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         if labels is not None:
             X = self._leave_out_leaks(X, labels, report)
             self._left_out_leaks(df, labels, report)
+            at_birth = recorded_at_birth(self.feature_names_out_, self.label_column)
+            if at_birth:
+                report.at_birth = at_birth
+                report.warnings.append(at_birth_message(at_birth, str(self.label_column)))
         # the columns still in the model (a leak left out was counted among 7 inferred
         # columns of a report listing 6 categories)
         # nor a column dropped as constant (walk-through 21: a one-answer outcome made

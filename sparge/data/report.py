@@ -208,6 +208,9 @@ class ValidationReport:
     #: features questioned as giving the outcome away but kept in the model (named like
     #: the end of a stay, or every feature leaking): {feature: AUC}
     questioned_leaks: dict[str, float] = field(default_factory=dict)
+    #: features written at a birth or after it, beside an outcome that happens at the
+    #: birth (:func:`~sparge.data.leaks.recorded_at_birth`): kept, questioned
+    at_birth: list[str] = field(default_factory=list)
     #: yes/no features with many empty cells, which a register export writes for "no"
     #: (the Encoder's ``blank_as_no`` reads them so)
     blank_no_candidates: list[str] = field(default_factory=list)

@@ -353,6 +353,11 @@ COMMON_UNITS = ("mg/dL", "µmol/L", "mmol/L", "mg/L", "g/dL", "g/L", "mmol/mol",
 #: :func:`analyte` label: a column's plain numbers may be in one that no cell names
 #: (walk-through 89's plain free T4s in pmol/L beside cells written "2.56 ng/dL").
 ANALYTE_UNITS = {"thyroxine": ("pmol/L", "ng/dL"), "triiodothyronine": ("pmol/L", "pg/mL")}
+#: Units a column's plain numbers may be written in that no cell names, beside the
+#: :data:`COMMON_UNITS`: a blood loss's plain "450" beside "1.2L" cells is in mL
+#: (walk-through 99 read the litres as 1.2 mL, and its outcome's "PPH >=1000mL" could
+#: not find the column that defines it). Not among the guesses of :func:`unit_guess`.
+PLAIN_ONLY_UNITS = ("mL",)
 
 
 def unit_guess(column: str, unit: str | None, value: float, low: float, high: float
@@ -508,7 +513,8 @@ def _plain_unit(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
     # FiO2); a few fractions among percentages are far values instead (a URR's 0.69)
     most_plain = plain.size >= sum(x.size for x in numbers.values())
     own = ANALYTE_UNITS.get((analyte(column) or ("",))[0], ())
-    for unit in (*COMMON_UNITS, *own, *(("fraction",) if most_plain else ())):
+    for unit in (*COMMON_UNITS, *PLAIN_ONLY_UNITS, *own,
+                 *(("fraction",) if most_plain else ())):
         candidates.setdefault(unit_key(unit), unit)
     # a unit written once or twice (walk-through 58's one "0.4l" among 184 "40%" made a
     # column of FiO2 litres) is no evidence of the plain numbers' unit

@@ -182,6 +182,20 @@ def leave_out_button(encoder, report) -> tuple[str, dict[str, str]]:
     return label, {**(encoder.roles or {}), **{c: "ignore" for c in cols}}
 
 
+def at_birth_button(encoder, report) -> tuple[str, dict[str, str]] | None:
+    """The Data page's button for the features written at a birth or after it, beside
+    an outcome that happens at the birth (``report.at_birth``, walk-through 99): its
+    label, and the roles that leave them out (the encoder's own roles kept); ``None``
+    without such features."""
+    cols = [c for c in getattr(report, "at_birth", []) or []
+            if c in set(encoder.feature_names_out_)]
+    if not cols:
+        return None
+    label = (f"Leave out the {len(cols)} column{'s' if len(cols) != 1 else ''} written at "
+             "the birth or after it (look-alikes before the birth)")
+    return label, {**(encoder.roles or {}), **{c: "ignore" for c in cols}}
+
+
 def also_outcome_message(df: pd.DataFrame, id_column: str | None, label_column: str
                          ) -> str | None:
     """The setup's words on the other columns named like an outcome (at most 3), or
@@ -307,6 +321,18 @@ def leak_caution(encoder, features, lookalikes: bool = False) -> str | None:
     failure" was Yes or No, and Explore and New patient said nothing."""
     questioned = getattr(getattr(encoder, "report_", None), "questioned_leaks", {}) or {}
     kept = {c: a for c, a in questioned.items() if c in set(features)}
+    birth = [c for c in getattr(getattr(encoder, "report_", None), "at_birth", []) or []
+             if c in set(features) and c not in kept]
+    if birth and not kept:
+        names = ", ".join(f"'{c}'" for c in birth[:4]) + (" …" if len(birth) > 4 else "")
+        one = len(birth) == 1
+        return (f"The model learned from {names}, written at the birth or after it, when "
+                "the outcome happens" + (": these look-alikes are patients who have given "
+                "birth, and their outcomes read better than they can at booking. To find "
+                "look-alikes before the birth, leave " if lookalikes else ": these scores "
+                "read better than they can at booking. To score the table as at booking, "
+                "leave ") + f"{'it' if one else 'them'} out on the Data page and train "
+                "again.")
     if not kept:
         return None
     shown = list(kept.items())[:4]
