@@ -39,6 +39,7 @@ from sparge.data.column_guess import (
     id_guess_note,
     ids_repeat_only_in_copies,
     repeated_ids,
+    separate_episodes,
     single_value_outcome,
 )
 from sparge.data.combined_cells import source_columns
@@ -210,8 +211,10 @@ if repeats and ids_repeat_only_in_copies(df, id_col):  # walk-through 33's "Visi
                       "The copies " + ("will be" if pending is not None else "are")
                       + " left out of training.", max_len=800))
 elif repeats:  # said before encoding refuses it (walk-through 26 learned it from the refusal)
+    episodes = separate_episodes(df, id_col)  # walk-through 99's second pregnancies
     st.warning(md_escape(f"'{id_col}' cannot be the patient ID: {repeats}. Encoding will "
-                         "stop; fix the file, or choose no ID column.", max_len=800))
+                         "stop; " + (f"{episodes}." if episodes else
+                                     "fix the file, or choose no ID column."), max_len=1200))
 if label_col == NONE and label_guess in cols and label_guess != id_col:
     st.warning(f"Column '{md_escape(label_guess)}' looks like an outcome. With the outcome "
                "column at '(none)' it is used as an input feature: choose it as the outcome, "

@@ -132,6 +132,42 @@ def ids_repeat_only_in_copies(df: pd.DataFrame, column: str) -> bool:
     return bool((hashes.groupby(level=0).nunique() == 1).all())
 
 
+def separate_episodes(df: pd.DataFrame, column: str) -> str | None:
+    """Words for a repeated ID's rows that are separate episodes of one patient, or
+    ``None``: rows of most repeated IDs (not copies) written on different dates of the
+    table's event (a delivery, an admission; :func:`~sparge.data.age_dates.event_date_column`).
+
+    Walk-through 99's women booked for two pregnancies under one hospital number were
+    told to keep one visit, "such as the latest": a delivery, its outcome included, would
+    have been deleted.
+    """
+    from sparge.data.age_dates import event_date_column
+    from sparge.data.dates import read_dates
+
+    text = cell_text(df[column])
+    dup = (text != "") & text.duplicated(keep=False)
+    if not dup.any():
+        return None
+    when = event_date_column(df, exclude=[column])
+    if when is None:
+        return None
+    dates = read_dates(df[when]).dates
+    rows = pd.DataFrame({"id": text[dup].to_numpy(), "date": dates[dup.to_numpy()].to_numpy()})
+    per_id = rows.groupby("id", sort=False)["date"].agg(["nunique", "count", "size"])
+    apart = per_id[(per_id["nunique"] == per_id["size"]) & (per_id["count"] == per_id["size"])]
+    if len(apart) * 2 < len(per_id):
+        return None
+    first = str(apart.index[0])
+    on = ", ".join(str(d.date()) for d in rows.loc[rows["id"] == first, "date"][:3])
+    n = len(apart)
+    return (f"{'the rows of ' if n != 1 else 'the rows of one, '}{n:,} of the {len(per_id):,} "
+            f"repeated IDs {'are' if n != 1 else 'is'} on different dates of "
+            f"{_q(when, 40)!r} (e.g. {_q(first, 40)!r}: {on}): separate episodes of one "
+            "patient, each its own record with its own outcome. Keep them all: choose no ID "
+            "column (each row is then named by its ID and CSV line) rather than deleting "
+            "one")
+
+
 def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
     """Why no ID column was guessed although one is named like an ID, or ``None``.
 
@@ -153,6 +189,12 @@ def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
             why.append(repeated_ids(df, col))
         if blank:
             why.append(f"{blank:,} row(s) have none")
+        episodes = separate_episodes(df, col) if len(dup) else None
+        if episodes and not blank:
+            return (f"{_q(col)!r} looks like the patient ID, but {why[0]}. It was not chosen: "
+                    f"{episodes}, as is done here. Patients are named by it, with their CSV "
+                    "line where it repeats, and it is left out of the model (an identifier "
+                    "measures nothing).")
         return (f"{_q(col)!r} looks like the patient ID, but {' and '.join(why)}. It was "
                 "not chosen: patients are named by it, with their CSV line where it "
                 "repeats or is empty, and it is left out of the model (an identifier "

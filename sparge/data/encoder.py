@@ -56,6 +56,7 @@ from sparge.data.column_guess import (
     later_outcome_named,
     named_like_id,
     repeated_ids,
+    separate_episodes,
 )
 from sparge.data.column_kinds import (
     later_measurement_of,
@@ -1114,6 +1115,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         if ids_repeat_only_in_copies(df, self.id_column):
             return True
         said = repeated_ids(df, self.id_column)
+        episodes = separate_episodes(df, self.id_column) if said else None
+        if episodes:
+            raise DataError(f"Duplicate patient IDs in column {_q(self.id_column)!r}: {said}. "
+                            f"Every row needs a unique ID, and {episodes}.")
         if said:
             raise DataError(f"Duplicate patient IDs in column {_q(self.id_column)!r}: {said}. "
                             "Every patient needs a unique ID: fix the file (delete a row "
