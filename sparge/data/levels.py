@@ -563,6 +563,12 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
     # walk-through 48's GP register: "Asthma" in an Asthma column, "HTN" in Hypertension;
     # "British (White)" beside "White - British"; "Curent smoker" beside "Current smoker";
     # walk-through 50's "E4V5M6" beside "GCS 15"
+    if yes_no is not None:  # a treatment's answers, before they are each taken for a yes
+        treated = _treatment_pairs(keys, yes_no, counts)
+        moved = {a for a, _ in treated}  # not into the yes an earlier rule took it for
+        out = [(a, b) for a, b in out if a not in moved] + treated
+        kept = {b for _, b in treated}  # ... and the treatment each is paired with
+        yes_no = {**yes_no, **{lv: 0 for lv in kept}}
     for more in (_own_name_pairs(keys, yes_no, column) if yes_no is not None else [],
                  _noted_yes_no_pairs(keys, yes_no) if yes_no is not None else [],
                  _reordered_pairs(keys), list(typos.items()), _gcs_pairs(keys),
@@ -856,6 +862,50 @@ def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | 
 #: "cat 2 heel"): the finding is there.
 _GRADED_YES = re.compile(r"(?:grade|stage|category|cat\.?|gr\.?)\s?(?:[1-4]|i{1,3}|iv)"
                          r"(?:[ab])?(?:\s?[-,:(]?\s?[a-z][a-z ]{0,30}\)?)?")
+
+
+#: A condition's treatments, by the words that name them ("GDM - diet", "Yes - insulin",
+#: "metformin"): the answers of one treatment are one answer (:func:`_treatment_pairs`).
+TREATMENT_WORDS = {
+    "diet": "diet", "dietary": "diet", "dietcontrolled": "diet", "lifestyle": "diet",
+    "metformin": "metformin", "met": "metformin", "insulin": "insulin",
+    "insulintreated": "insulin", "oninsulin": "insulin", "tablets": "tablets",
+    "tablet": "tablets", "oha": "tablets", "ohas": "tablets", "oral": "tablets",
+    "glibenclamide": "glibenclamide", "gliclazide": "gliclazide",
+}
+
+
+def _treatments(key: str) -> set[str]:
+    """The treatments an answer names (:data:`TREATMENT_WORDS`)."""
+    words = re.findall(r"[a-z]+", key)
+    joined = {a + b for a, b in zip(words, words[1:])}
+    return {TREATMENT_WORDS[w] for w in (*words, *joined) if w in TREATMENT_WORDS}
+
+
+def _treatment_pairs(keys: dict[str, str], yes_no: dict[str, int],
+                     counts: Mapping[str, int] | None = None) -> list[tuple[str, str]]:
+    """In a yes/no column whose answers name two or more treatments, each written two or
+    more ways, the answers of one treatment paired with the most written of them (the
+    shorter on a tie): walk-through 99's gestational diabetes, "GDM - diet", "diet",
+    "Diet-controlled GDM", "GDM - metformin", "metformin", "GDM (insulin)", "Yes -
+    insulin" and "insulin", was offered as eleven yeses; its treatment is its answer. An
+    answer naming two treatments is its own. Empty otherwise: a treatment or two written
+    once each ("insulin treated", "diet controlled") say yes (:func:`_own_name_pairs`)."""
+    by: dict[str, list[str]] = {}
+    for lv, k in keys.items():
+        if yes_no.get(lv) in (0, 1, 2) or _NEGATED.match(k) or _NOT_HAD.search(k):
+            continue
+        named = _treatments(k)
+        if len(named) == 1:
+            by.setdefault(named.pop(), []).append(lv)
+    if sum(len(lvs) >= 2 for lvs in by.values()) < 2:
+        return []
+    out = []
+    for lvs in by.values():
+        target = min(lvs, key=lambda lv: (-(counts or {}).get(norm_key(lv), 0),
+                                          len(lv), lv))
+        out += [(lv, target) for lv in lvs if lv != target]
+    return out
 
 
 def _noted_yes_no_pairs(keys: dict[str, str], yes_no: dict[str, int]

@@ -29,9 +29,11 @@ _GP = re.compile(r" {0,3}g(?:ravida)?\.? {0,2}(\d{1,2}) {0,3}[,/;]? {0,3}p(?:ara
 #: "P1+0", "para 2", "P2", "para 1+1", "1+0", "multip (2)": the number before any "+".
 _P = re.compile(r" {0,3}(?:p|para|parity|multip(?:ara|arous)?)?\.? {0,2}:? {0,2}\(? {0,2}"
                 r"(\d{1,2}) {0,2}\)?(?: {0,2}\+ {0,2}(\d{1,2}))? {0,3}", re.IGNORECASE)
-#: Words for no birth before.
+#: Words for no birth before: a first pregnancy too ("primip", "primigravida": walk-through
+#: 99's five set to missing). Not "primipara", which may mean one birth.
 _NULLIPAROUS = frozenset({"nulliparous", "nullip", "nullipara", "nulliparity", "para 0",
-                          "p0", "none"})
+                          "p0", "none", "primip", "primigravida", "primigravid", "primigrav",
+                          "first pregnancy", "first baby", "1st pregnancy"})
 
 
 def parity_of(cell: object) -> float | None:
@@ -41,6 +43,8 @@ def parity_of(cell: object) -> float | None:
     --------
     >>> parity_of("G2P1"), parity_of("P1+0"), parity_of("para 2"), parity_of("nulliparous")
     (1.0, 1.0, 2.0, 0.0)
+    >>> parity_of("Primip"), parity_of("primipara")
+    (0.0, None)
     """
     text = str(cell)
     if len(text) > 30:

@@ -158,3 +158,53 @@ def test_plain_hours_beside_hours_and_minutes_are_read_in_hours():
     np.testing.assert_allclose(got, want)
     assert any("plain number(s) the size of its times in hours" in n
                for n in enc.report_.notes)
+
+
+def test_a_second_pregnancy_under_one_hospital_number_is_kept_not_deleted():
+    """Walk-through 99: women booked twice under one hospital number were told to keep
+    one visit, "such as the latest", which would have deleted a delivery."""
+    from sparge.data.column_guess import id_guess_note, separate_episodes
+    from sparge.data.tables import DataError
+
+    df = _unit(60)
+    rng = np.random.default_rng(3)
+    df["Date of delivery"] = [f"{d}/{m}/2021" for d, m in
+                              zip(rng.integers(1, 28, 60), rng.integers(1, 13, 60),
+                                  strict=True)]
+    df.loc[[10, 20], "Hospital No"] = df.loc[[5, 15], "Hospital No"].to_numpy()
+    df.loc[[10, 20], "Date of delivery"] = ["3/4/2023", "9/9/2023"]
+    said = separate_episodes(df, "Hospital No")
+    assert said is not None and "'RX7000005'" in said and "2023-04-03" in said
+    assert "Keep them all" in id_guess_note(df, None)
+    try:
+        Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    except DataError as e:
+        assert "separate episodes" in str(e) and "latest" not in str(e)
+    else:
+        raise AssertionError("a repeated ID must stop encoding")
+    # a row written twice is no episode: the advice to delete it stays
+    one = df.drop(index=[10, 20])
+    copy = pd.concat([one, one.iloc[[4]]], ignore_index=True)
+    assert separate_episodes(copy, "Hospital No") is None
+
+
+def test_a_conditions_treatments_each_written_several_ways_stay_apart_from_its_yes():
+    """Walk-through 99: gestational diabetes written eleven ways for four answers (no,
+    diet, metformin, insulin) was offered as one yes, its treatment lost."""
+    from sparge.data.obstetric import parity_of
+
+    pairs = dict(abbreviated_levels(
+        ["No", "N", "GDM - diet", "diet", "Diet-controlled GDM", "GDM - metformin",
+         "metformin", "GDM (insulin)", "insulin", "Yes - insulin", "GDM", "yes"],
+        "Gestational diabetes"))
+    assert {pairs[k] for k in ("GDM - diet", "Diet-controlled GDM")} == {"diet"}
+    assert pairs["GDM - metformin"] == "metformin"
+    assert {pairs[k] for k in ("GDM (insulin)", "Yes - insulin")} == {"insulin"}
+    assert pairs["GDM"] == "yes" and "diet" not in pairs and "insulin" not in pairs
+    # a treatment written once, as walk-through 56's diabetes wrote them, still says yes
+    once = dict(abbreviated_levels(["no", "Yes", "insulin treated", "diet controlled"],
+                                   "Diabetes"))
+    assert once == {"insulin treated": "Yes", "diet controlled": "Yes"}
+    # a first pregnancy in a parity column is none before (five were missing)
+    assert [parity_of(c) for c in ["primip", "Primigravida", "P1", "primipara"]] == \
+        [0.0, 0.0, 1.0, None]
