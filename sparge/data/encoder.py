@@ -581,6 +581,12 @@ def _number_share(values: pd.Series, missing: frozenset[str] | set[str],
     return numeric_share(values, missing, units.unit, units.cells)
 
 
+#: An outcome written as numbers with more answers than this is a measurement
+#: (:meth:`Encoder._too_many_outcomes`); so is any with more than this many answers, held
+#: by one patient each on average, an identifier.
+MAX_NUMBER_OUTCOMES = 10
+
+
 class Encoder(TransformerMixin, BaseEstimator):
     """Patient table (DataFrame of text and numbers) -> float matrix, ``NaN`` = missing.
 
@@ -2399,6 +2405,30 @@ class Encoder(TransformerMixin, BaseEstimator):
                 out.append(col)
         return out
 
+    def _too_many_outcomes(self, vals: pd.Series) -> str | None:
+        """Why an outcome column is no outcome, or ``None``: more than
+        :data:`MAX_NUMBER_OUTCOMES` answers, all numbers (a measurement: walk-through
+        100's "Donor Age" was learned as 61 classes, "Nothing blocks training"), or more
+        answers than half its patients (an identifier: its "Hosp No", 470 classes of one or
+        two patients, trained with the box to set rare outcomes aside ticked)."""
+        n, k = len(vals), vals.nunique()
+        if k <= MAX_NUMBER_OUTCOMES:
+            return None
+        col = _q(self.label_column)
+        numbers = pd.to_numeric(vals.astype(str).str.strip(), errors="coerce")
+        if numbers.notna().all():
+            return (f"the outcome '{col}' is a number with {k:,} values among {n:,} "
+                    "patients: a measurement, not an outcome the look-alikes can share. "
+                    "Choose a yes/no or a few-answer column as the outcome, or add one to "
+                    f"the file from it (for example '{col} ≥ {numbers.median():g}': Yes or "
+                    "No), or train without an outcome ('(none)').")
+        if 2 * k > n:
+            return (f"the outcome '{col}' holds {k:,} different answers for {n:,} "
+                    "patients, most of them held by one patient: an identifier or a free "
+                    "text, not an outcome. Choose the outcome column on the Data page, or "
+                    "'(none)' to train without an outcome.")
+        return None
+
     def _label_checks(self, labels: np.ndarray | None, report: ValidationReport,
                       aside: np.ndarray | None = None) -> None:
         """Report the outcome balance and missing outcomes (``labels``: :meth:`labels` of
@@ -2438,6 +2468,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "look-alike with it counts as not sharing a Yes or a No. If it is another "
                 "event (a death from another cause, a transplant, a move), give those "
                 "patients no outcome in the file, or write the answer it belongs to.")
+        many = self._too_many_outcomes(vals[~missing])
+        if many:
+            report.blocking.append(many)
+            return
         if not keep.any() and self.keep_patients_.any():
             # walk-through 77: an empty outcome column, "0 patients kept for training",
             # "Nothing blocks training", and Train ended in scikit-learn's "Found array with
