@@ -259,9 +259,12 @@ def _plain_hours(df: pd.DataFrame, col) -> pd.DataFrame:
     the times', and below a tenth of it in minutes."""
     values = df[col]
     text = values.astype(str).where(values.notna(), "").str.strip()
-    timed = pd.to_numeric(text.str.extract(r"^(\d+(?:\.\d+)?) min$")[0], errors="coerce")
-    plain = pd.to_numeric(text.where(text.str.fullmatch(r"\d{1,3}(?:\.\d{1,2})?")),
-                          errors="coerce")
+    timed = pd.to_numeric(text.str.extract(r"^(\d+(?:\.\d+)?) ?(?:mins?|minutes)$",
+                                           flags=re.IGNORECASE)[0], errors="coerce")
+    # a decimal comma too: a comma before one or two digits is no thousands' separator
+    # (walk-through 100's semicolon export wrote "14,25" hours beside "870 mins")
+    plain = pd.to_numeric(text.where(text.str.fullmatch(r"\d{1,3}(?:[.,]\d{1,2})?"))
+                          .str.replace(",", ".", regex=False), errors="coerce")
     given = plain[plain > 0]
     if len(given) < _FEWEST_PLAIN_HOURS or timed.notna().sum() < _FEWEST_PLAIN_HOURS:
         return df
