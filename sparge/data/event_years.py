@@ -25,8 +25,11 @@ from sparge.data.tables import norm_key
 #: An event and its year: "MI 2015", "Stroke (2016)", "CABG - 2012", "PCI in 2018",
 #: "STEMI '09" is not read (two digits may be anything).
 _EVENT_YEAR = re.compile(
-    r"\s*(?P<event>[A-Za-z][A-Za-z0-9 '/&+.-]{0,38}?)[\s,;:-]*\(?\s*(?:in\s+|on\s+)?"
-    r"(?P<year>(?:19|20)\d\d)\s*\)?\s*")
+    r"\s*(?P<event>[A-Za-z][A-Za-z0-9 '/&+.-]{0,38}?)[\s,;:-]*\(?\s*(?:(?<![A-Za-z])(?:in|on)\s+)?"
+    r"(?P<year>(?:19|20)\d\d)\s*\)?"
+    # ... and a note after the year: "Rejection 2016 - pulsed" (walk-through 100: one
+    # answer per year of its rejections, no two alike)
+    r"(?:\s{0,3}[-–:,]\s{0,3}(?P<note>[A-Za-z][A-Za-z ]{0,20}?))?\s*")
 #: Events that are no event but a date's or a habit's words: "Jan 2015", "since 2010",
 #: "stopped 2015" (a former smoker: read by the smoking scale), "dx 2010".
 _NOT_EVENTS = re.compile(
@@ -37,7 +40,8 @@ _NOT_EVENTS = re.compile(
     r"post|end|mid|early|late|summer|winter|spring|autumn|fall|week|wk|q[1-4])\.?$",
     re.IGNORECASE)
 #: A cell that may write an event and its year.
-_MAYBE = re.compile(r"[A-Za-z][^\n]{0,40}(?<!\d)(?:19|20)\d\d[ \t)]*$", re.MULTILINE)
+_MAYBE = re.compile(r"[A-Za-z][^\n]{0,40}(?<!\d)(?:19|20)\d\d[ \t)]*"
+                    r"(?:[-–:,][ \t]{0,3}[A-Za-z][A-Za-z \t]{0,20})?$", re.MULTILINE)
 #: A column is read so when at least this many of its distinct answers write an event
 #: and its year ...
 MIN_ANSWERS = 3
@@ -58,6 +62,8 @@ def event_of(cell: object) -> str | None:
     ('MI', 'Stroke', 'CABG')
     >>> event_of("Jan 2015"), event_of("2015"), event_of("stopped 2015"), event_of("No")
     (None, None, None, None)
+    >>> event_of("Rejection 2016 - pulsed"), event_of("BPAR 2011"), event_of("Rejection 2010")
+    ('Rejection - pulsed', 'BPAR', 'Rejection')
     """
     if not isinstance(cell, str) or len(cell) > 50:
         return None
@@ -67,7 +73,8 @@ def event_of(cell: object) -> str | None:
     event = m.group("event").strip(" -,;:(")
     if not event or _NOT_EVENTS.match(event) or not re.search(r"[A-Za-z]{2}", event):
         return None
-    return event
+    note = (m.group("note") or "").strip()
+    return f"{event} - {note}" if note else event
 
 
 def read_event_years(df: pd.DataFrame,
