@@ -80,7 +80,8 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 r"line of (?:treatment|therapy)|therapy line|dmt line|"
                                 r"epilepsy (?:type|syndrome|classification)|type of epilepsy|"
                                 r"mri|eeg|anticoag\w*|d?oac|noac|antithrombotic\w*|"
-                                r"menopaus\w*|af|ocsp|bamford)\b",
+                                r"menopaus\w*|af|ocsp|bamford|donor\s*type|"
+                                r"type of donor|donor category|d/r|serostatus|dgf)\b",
                                 re.IGNORECASE)
 
 

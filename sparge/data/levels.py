@@ -575,9 +575,14 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
                  _acronym_pairs(keys), _noted_pairs(keys), _result_pairs(keys, column)):
         paired = {a for a, _ in out}
         out += [(a, b) for a, b in more if a not in paired]
-    # answers whose signs differ are never one answer ("D+/R-" and "D+/R+")
+    # answers whose signs differ are never one answer ("D+/R-" and "D+/R+"), unless one
+    # of the column's synonym groups holds both ("D+R-" is "D+/R-": walk-through 100)
+    def one_group(a: str, b: str) -> bool:
+        ka, kb = (loose_key(keys.get(x, norm_key(x))) for x in (a, b))
+        return any(ka in g and kb in g for g in groups)
+
     out = [(a, b) for a, b in out
-           if _same_signs(keys.get(a, norm_key(a)), keys.get(b, norm_key(b)))
+           if one_group(a, b) or _same_signs(keys.get(a, norm_key(a)), keys.get(b, norm_key(b)))
            or (result_sign(a, column) is not None
                and result_sign(a, column) == result_sign(b, column))]
     # in a column asking about the present ("Recent MI", "Active endocarditis") an old
@@ -967,7 +972,9 @@ def names_condition(key: str, names: frozenset[str]) -> bool:
         return True
     # a short name as the answer's first word, with a note: "RT to breast" in "Previous
     # RT", "MI - 2015" in "Prior MI" (not "RT3", "CKD 3")
-    first = re.match(r"([a-z0-9]{2,3})[\s\-:,(]+(?:[a-z]|(?:19|20)\d\d\b)", key)
+    # ... or with a count after a dash: "DGF - 2 sessions HD" (walk-through 100)
+    first = re.match(r"([a-z0-9]{2,3})(?:[\s\-:,(]+(?:[a-z]|(?:19|20)\d\d\b)|"
+                     r"\s{0,2}[\-:(]\s{0,2}\d{1,2}\s[a-z]{3,})", key)
     return first is not None and first.group(1) in names and not _NOT_HAD.search(key)
 
 
@@ -2533,6 +2540,42 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("premenopausal", "pre", "premenopause", "premenopausal woman", "premeno"),
         ("perimenopausal", "peri", "perimenopause", "perimeno"),
         ("postmenopausal", "post", "postmenopause", "postmeno"))),
+    # walk-through 100's kidney transplant register: a donor's type written 15 ways for
+    # five (after brain-stem death, after circulatory death, living related, living
+    # unrelated, living in a paired exchange)
+    (("donor type", "type of donor", "donor category", "donor source"), (
+        ("dbd", "hbd", "brain stem death", "brainstem death", "brain death",
+         "deceased (dbd)", "dbd donor", "heart beating", "heart beating donor",
+         "deceased heart beating", "donation after brain death",
+         "donation after brainstem death", "deceased - dbd", "cadaveric (dbd)"),
+        ("dcd", "nhbd", "non heart beating", "non-heart beating", "non heart beating donor",
+         "deceased (dcd)", "dcd (maastricht iii)", "dcd maastricht iii", "maastricht iii",
+         "maastricht 3", "controlled dcd", "dcd donor", "donation after circulatory death",
+         "donation after cardiac death", "deceased - dcd"),
+        ("lrd", "living related", "living related donor", "ld (related)",
+         "live related", "ld - related"),
+        ("lurd", "living unrelated", "living unrelated donor", "ld (unrelated)",
+         "live unrelated", "ld - unrelated"),
+        ("ld (paired exchange)", "paired exchange", "paired", "ld paired exchange",
+         "kidney sharing scheme", "lkss", "pooled", "paired pooled"),
+        ("ld", "living", "living donor", "live donor", "live"))),
+    # its graft function: "Immediate function" is no delayed graft function
+    (("dgf", "delayed graft function", "graft function"), (
+        ("no", "n", "immediate function", "primary function", "igf", "good function",
+         "no dgf", "functioned immediately", "immediate", "primary"),
+        ("yes", "y", "dgf", "delayed function", "delayed graft function"))),
+    # a viraemia or a PCR's result: "not detected" is its no, "detected" its yes
+    (("viraemia", "viremia", "bkv", "bk virus", "pcr", "viral dna"), (
+        ("no", "negative", "neg", "-ve", "not detected", "undetected", "undetectable",
+         "nil", "none detected", "target not detected"),
+        ("yes", "positive", "pos", "+ve", "detected", "target detected"))),
+    # a donor's and a recipient's serostatus: "D+/R-", "D+ R-", "D+R-", "D+ve/R-ve"
+    (("d/r", "donor/recipient", "serostatus", "sero status"), tuple(
+        tuple(f.format(a=a, b=b, av=av, bv=bv) for f in (
+            "d{a}/r{b}", "d{a}r{b}", "d{a} r{b}", "d{a} / r{b}", "d{a}, r{b}", "d{av}/r{bv}",
+            "d{av} r{bv}", "d{av}r{bv}", "d {a} / r {b}", "d{a} / r{b}"))
+        for a, b in (("+", "-"), ("+", "+"), ("-", "+"), ("-", "-"))
+        for av, bv in [(a + "ve", b + "ve")])),
     # in every column: "UNK" is "Unknown" abbreviated, too short for the stem rule
     (("",), (("unknown", "unk", "notknown"),
              # walk-through 48's CKD stage: "N", "No" and "None" for one answer; walk-
