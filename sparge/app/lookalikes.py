@@ -64,6 +64,7 @@ from sparge.services.workflow import (
     lookalikes_heldout,
     outcome_share_caption,
     outcome_shares,
+    own_rows_message,
 )
 
 #: Map choices shown to the user -> MapProjector method.
@@ -485,6 +486,9 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     same = identical_lookalikes_message(table, query_values, neighbours, query_id=name)
     if same:
         st.warning(md_escape(same, 800))
+    own = own_rows_message(table, name, identical=same)
+    if own:
+        st.info(md_escape(own, 800))
     other_kind_note(key, query_values, neighbours, encoder)
     caution = leak_caution(encoder, model.feature_names(), lookalikes=True) \
         if encoder is not None else None

@@ -31,8 +31,9 @@ _ID_NAMES = re.compile(
     r"(?!(?:ward|bed|bay|site|team|practice|clinic|drug|device|batch|lot|room|theatre|"
     r"centre|center|region|trust|gp|consultant)[\s_.\-])[a-z]{2,12}[\s_.\-]id|"
     # national and hospital numbers (walk-through 41's "NHS Number" was not guessed)
-    r"(?:nhs|chi|nhi|hospital|unit|case[\s_.\-]*note)[\s_.\-]*(?:number|no|num|id)|"
-    r"nhs|urn|pid)\.?$", re.IGNORECASE)  # "Patient No."
+    # ... and shortened: walk-through 100's "Hosp No" named no one in the search
+    r"(?:nhs|chi|nhi|hospital|hosp\.?|unit|case[\s_.\-]*note)[\s_.\-]*"
+    r"(?:number|no|num|id)|nhs|urn|pid|chi)\.?$", re.IGNORECASE)  # "Patient No."
 _OUTCOME_WORDS = ("outcome", "target", "label", "class", "event", "death", "died",
                   "mortality",
                   # walk-through 19: "MACE at 1 year" became an input feature, unsaid
@@ -141,21 +142,32 @@ def separate_episodes(df: pd.DataFrame, column: str) -> str | None:
     told to keep one visit, "such as the latest": a delivery, its outcome included, would
     have been deleted.
     """
-    from sparge.data.age_dates import event_date_column
+    from sparge.data.age_dates import BIRTH_NAME, event_date_column
     from sparge.data.dates import read_dates
 
     text = cell_text(df[column])
     dup = (text != "") & text.duplicated(keep=False)
     if not dup.any():
         return None
-    when = event_date_column(df, exclude=[column])
-    if when is None:
-        return None
-    dates = read_dates(df[when]).dates
-    rows = pd.DataFrame({"id": text[dup].to_numpy(), "date": dates[dup.to_numpy()].to_numpy()})
-    per_id = rows.groupby("id", sort=False)["date"].agg(["nunique", "count", "size"])
-    apart = per_id[(per_id["nunique"] == per_id["size"]) & (per_id["count"] == per_id["size"])]
-    if len(apart) * 2 < len(per_id):
+    # the event's date, else any other date written for most patients (walk-through
+    # 100's "Date of Tx", a transplant's date, is no event an age is taken at)
+    first_choice = event_date_column(df, exclude=[column])
+    others = [str(c) for c in df.columns if str(c) not in (column, first_choice)
+              and not BIRTH_NAME.search(str(c).split(" of ", 1)[0])
+              and not pd.api.types.is_numeric_dtype(df[c])]
+    for when in ([first_choice] if first_choice else []) + others:
+        cells = cell_text(df[when])
+        if (cells != "").mean() < 0.5 or not looks_like_dates(cells):
+            continue
+        dates = read_dates(df[when]).dates
+        rows = pd.DataFrame({"id": text[dup].to_numpy(),
+                             "date": dates[dup.to_numpy()].to_numpy()})
+        per_id = rows.groupby("id", sort=False)["date"].agg(["nunique", "count", "size"])
+        apart = per_id[(per_id["nunique"] == per_id["size"])
+                       & (per_id["count"] == per_id["size"])]
+        if len(apart) * 2 >= len(per_id):
+            break
+    else:
         return None
     first = str(apart.index[0])
     on = ", ".join(str(d.date()) for d in rows.loc[rows["id"] == first, "date"][:3])

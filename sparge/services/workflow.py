@@ -1061,6 +1061,31 @@ def identical_lookalikes_message(table: pd.DataFrame, query=None,
             "and counts twice in training.")
 
 
+def own_rows_message(table: pd.DataFrame, query_id: object,
+                     identical: str | None = None) -> str | None:
+    """A note when look-alikes are the patient's own other rows in the file (IDs the file
+    repeats are named with their CSV line, "RX47 (line 132)"): walk-through 100's second
+    transplant had the same recipient's first as look-alike #7, unsaid. ``None`` when
+    there are none, or when ``identical`` (:func:`identical_lookalikes_message`) already
+    names them as copies."""
+    if query_id is None or not len(table) or "ID" not in table:
+        return None
+    me = _without_line(query_id)
+    if me == str(query_id):  # an ID the file does not repeat
+        return None
+    own = [(int(r), str(i)) for r, i in zip(table.get("rank", range(1, len(table) + 1)),
+                                            table["ID"])
+           if _without_line(i) == me and str(i) != str(query_id)]
+    own = [(r, i) for r, i in own if identical is None or f"'{i}'" not in identical]
+    if not own:
+        return None
+    said = ", ".join(f"'{i}' (#{r})" for r, i in own[:3])
+    return (f"{said} {'is' if len(own) == 1 else 'are'} this patient's own "
+            f"{'row' if len(own) == 1 else 'rows'} on another line of the file (another "
+            "episode: a second transplant, pregnancy or admission): the same person, "
+            "alike in what does not change. Read the other look-alikes for other patients.")
+
+
 def _without_line(patient_id: object) -> str:
     """An ID without the CSV line it is named with when repeated ("RX47 (line 132)")."""
     return re.sub(r" \(line \d+\)$", "", str(patient_id))
