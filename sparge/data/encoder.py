@@ -70,6 +70,8 @@ from sparge.data.combined_cells import shared_looks, source_columns
 from sparge.data.compound_units import read_compound_units, unpack_rows
 from sparge.data.cytogenetics import read_cytogenetics
 from sparge.data.dates import add_ages
+from sparge.data.dipsticks import SUFFIX as DIPSTICK_SUFFIX
+from sparge.data.dipsticks import dipstick_columns, split_dipsticks
 from sparge.data.diuretic_dose import read_diuretic_doses
 from sparge.data.drug_levels import (
     DRUG_ANTIBODIES,
@@ -517,6 +519,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         df = split_hla_mismatches(df, known=hla_columns(fitted))
         df = split_on_off(df, known=on_off_columns(fitted))
+        df = split_dipsticks(df, known=dipstick_columns(fitted))
         return split_apgars(split_pressures(split_tnm(
             split_named_scores(split_montreal(split_retinopathy(df, known=graded),
                                               known=montreal_columns(fitted)),
@@ -2227,9 +2230,13 @@ class Encoder(TransformerMixin, BaseEstimator):
             return None
         if written is False:  # not given: read from the table
             written = self._written_not_applicable(X, df)
-        if not (gaps or drugs or size or untreated):
-            return written
         pos = {f: j for j, f in enumerate(self.feature_names_out_)}
+        # a urine measure written as a number or as a dipstick's grade: the one not
+        # written is no gap where the other is (walk-through 100's proteinuria)
+        either = [(pos[f], pos[f + DIPSTICK_SUFFIX]) for f in pos
+                  if f + DIPSTICK_SUFFIX in pos]
+        if not (gaps or drugs or size or untreated or either):
+            return written
         by_index = {pos[f]: (pos[d], kind, values) for f, (d, kind, values) in gaps.items()
                     if f in pos and d in pos}
         mask = structural_mask(X, by_index)
@@ -2241,6 +2248,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         for f in untreated:
             if f in pos:
                 mask[:, pos[f]] |= np.isnan(X[:, pos[f]])
+        for a, b in either:
+            mask[:, a] |= np.isnan(X[:, a]) & np.isfinite(X[:, b])
+            mask[:, b] |= np.isnan(X[:, b]) & np.isfinite(X[:, a])
         return mask if written is None else mask | written
 
     def _written_not_applicable(self, X: np.ndarray, df: pd.DataFrame | None,

@@ -526,6 +526,12 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
              "chair-bound", "wheelchair", "wheelchair bound", "immobile", "hoist",
              "hoisted", "hoist transfers", "hoist transfer", "non-ambulant",
              "non ambulant"))),
+    # a urine dipstick's grades (walk-through 100's proteinuria, beside its ratios:
+    # :mod:`sparge.data.dipsticks`), in a column named so
+    "urine dipstick": ((0, ("negative", "neg", "nil", "-ve", "none")),
+                       (1, ("trace", "tr", "+/-")),
+                       (2, ("1+", "+", "+1")), (3, ("2+", "++", "+2")),
+                       (4, ("3+", "+++", "+3")), (5, ("4+", "++++", "+4"))),
     # hepatology's graded findings (walk-through 70: each coded alphabetically)
     "varices": _VARICES,
     # haematology and oncology (walk-through 73's myeloma clinic)
@@ -563,6 +569,7 @@ _SCALE_CODES = {name: {s: code for code, spellings in ranks for s in spellings}
 #: Scales whose spellings are too plain to be recognised without the column's name: a
 #: column of "A", "B" and "C" is an arm or a ward unless it is named Child-Pugh.
 _NAMED_ONLY = {"child-pugh class": re.compile(r"child|pugh|\bcp\b", re.IGNORECASE),
+               "urine dipstick": re.compile(r"dipstick", re.IGNORECASE),
                "nyha": re.compile(r"nyha|functional\s+class|heart\s+failure\s+class",
                                   re.IGNORECASE),
                "mobility": re.compile(r"mobility|walking\s+aid|ambulat", re.IGNORECASE),

@@ -111,3 +111,68 @@ def test_an_event_with_its_year_and_a_note_is_the_event():
     assert [event_of(c) for c in ["Rejection 2016 - pulsed", "BPAR 2011", "Ablation 2018",
                                   "MI in 2015", "Amputation (2019)"]] == \
         ["Rejection - pulsed", "BPAR", "Ablation", "MI", "Amputation"]
+
+
+def test_a_second_transplant_is_an_episode_named_by_its_hospital_number():
+    """Walk-through 100: 17 recipients grafted twice under one "Hosp No"; the column named
+    no one (a search found nobody), the advice was to delete a row, and a recipient's
+    first graft was look-alike #7 of the second, unsaid."""
+    from sparge.data.column_guess import id_guess_note, named_like_id, separate_episodes
+    from sparge.services.workflow import own_rows_message
+
+    assert named_like_id("Hosp No") and named_like_id("Hosp. No.") and named_like_id("CHI")
+    df = _register(80)
+    df["Date of Tx"] = [f"{d:02d}/03/20{y:02d}" for d, y in
+                        zip(range(1, 81), [5 + i % 15 for i in range(80)], strict=True)]
+    df.loc[40, ["Hosp No", "Date of Tx"]] = [df.loc[3, "Hosp No"], "12/11/2022"]
+    assert "'Date of Tx'" in separate_episodes(df, "Hosp No")
+    assert "Keep them all" in id_guess_note(df, None)
+    enc = Encoder(label_column=OUTCOME).fit(df)
+    ids = enc.ids(df)
+    assert ids[3] == "RX1000003 (line 5)" and ids[40] == "RX1000003 (line 42)"
+    table = pd.DataFrame({"rank": [1, 2, 3], "ID": ["RX1000010", "RX1000003 (line 42)",
+                                                    "RX1000011"]})
+    said = own_rows_message(table, "RX1000003 (line 5)")
+    assert said.startswith("'RX1000003 (line 42)' (#2) is this patient's own row")
+    assert own_rows_message(table, "RX1000010") is None
+    # a copy already said to be one is not said again
+    assert own_rows_message(table, "RX1000003 (line 5)",
+                            identical="'RX1000003 (line 42)' has every value") is None
+
+
+def test_a_ratio_written_as_numbers_and_dipstick_grades_is_read_as_two_columns():
+    """Walk-through 100: "uPCR 12/12" held 329 ratios ("16", "45 mg/mmol") and 101
+    dipstick grades ("neg", "trace", "+", "++"), and was left out whole as free text."""
+    from sparge.data.dipsticks import grade_of, split_dipsticks
+
+    rng = np.random.default_rng(7)
+    df = _register()
+    ratio = rng.lognormal(np.log(20), 0.8, len(df)).round()
+    grades = rng.choice(["neg", "trace", "+", "++"], len(df))
+    dip = rng.random(len(df)) < 0.25
+    df["uPCR 12/12"] = np.where(dip, grades, [f"{v:g}" if i % 7 else f"{v:g} mg/mmol"
+                                              for i, v in enumerate(ratio)])
+    enc = Encoder(label_column=OUTCOME, id_column="Hosp No").fit(df)
+    assert enc.roles_["uPCR 12/12"] == "numeric"
+    assert enc.table_.levels("uPCR 12/12 (dipstick)") == \
+        {"negative": 0, "trace": 1, "1+": 2, "2+": 3}
+    X = enc.transform(df)
+    num = X[:, enc.feature_names_out_.index("uPCR 12/12")]
+    grade = X[:, enc.feature_names_out_.index("uPCR 12/12 (dipstick)")]
+    assert np.allclose(num[~dip], ratio[~dip]) and np.isnan(num[dip]).all()
+    assert np.isnan(grade[~dip]).all()
+    assert (grade[dip] == pd.Series(grades[dip]).map(
+        {"neg": 0, "trace": 1, "+": 2, "++": 3}).to_numpy()).all()
+    # one of the two is no gap where the other is written
+    w = enc.patient_weights(X, df)
+    assert (w[:, enc.feature_names_out_.index("uPCR 12/12")][dip] == 0).all()
+    # a new patient's grade is read on the model's two columns, however few the rows
+    one = df.iloc[:2].copy()
+    one["uPCR 12/12"] = ["++", "34"]
+    got = enc.transform(one)[:, [enc.feature_names_out_.index("uPCR 12/12"),
+                                 enc.feature_names_out_.index("uPCR 12/12 (dipstick)")]]
+    assert np.isnan(got[0, 0]) and got[0, 1] == 3 and got[1, 0] == 34 and np.isnan(got[1, 1])
+    # a viral PCR's "neg" is no dipstick, nor a CRP's column a urine one
+    viral = pd.DataFrame({"CMV PCR": ["neg"] * 10 + [str(v) for v in range(100, 130)]})
+    assert list(split_dipsticks(viral).columns) == ["CMV PCR"]
+    assert grade_of("0") is None
