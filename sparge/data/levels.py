@@ -2559,6 +2559,24 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("ld (paired exchange)", "paired exchange", "paired", "ld paired exchange",
          "kidney sharing scheme", "lkss", "pooled", "paired pooled"),
         ("ld", "living", "living donor", "live donor", "live"))),
+    # ... and its recipients' primary renal disease, 47 answers for some 20 diseases
+    (("renal disease", "primary renal", "cause of eskd", "cause of esrd", "cause of ckd",
+      "cause of renal failure", "renal diagnosis", "prd", "esrd cause", "eskd cause",
+      "aetiology of ckd", "etiology of ckd"), (
+        ("iga nephropathy", "igan", "iga", "iga gn", "iga nephropathy (biopsy proven)",
+         "berger's disease", "bergers disease", "berger disease", "iga nephritis"),
+        ("diabetic nephropathy", "dn", "dm nephropathy", "diabetic kidney disease", "dkd",
+         "t2dm nephropathy", "t1dm nephropathy", "diabetes", "diabetic"),
+        ("adpkd", "pkd", "apkd", "polycystic kidney disease", "polycystic kidneys",
+         "polycystic"),
+        ("fsgs", "focal segmental glomerulosclerosis", "fsgs (primary)", "primary fsgs"),
+        ("alport syndrome", "alport's", "alports", "alport", "alport's syndrome"),
+        ("anca vasculitis", "vasculitis", "gpa (wegener's)", "gpa", "wegener's",
+         "anca associated vasculitis", "anca-associated vasculitis"),
+        ("lupus nephritis", "sle", "lupus", "sle nephritis"),
+        ("unknown", "not known", "esrd unknown cause", "eskd unknown cause",
+         "ckd unknown aetiology", "unknown aetiology", "unknown cause",
+         "unknown etiology", "ckd unknown cause"))),
     # its graft function: "Immediate function" is no delayed graft function
     (("dgf", "delayed graft function", "graft function"), (
         ("no", "n", "immediate function", "primary function", "igf", "good function",

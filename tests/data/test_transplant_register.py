@@ -176,3 +176,20 @@ def test_a_ratio_written_as_numbers_and_dipstick_grades_is_read_as_two_columns()
     viral = pd.DataFrame({"CMV PCR": ["neg"] * 10 + [str(v) for v in range(100, 130)]})
     assert list(split_dipsticks(viral).columns) == ["CMV PCR"]
     assert grade_of("0") is None
+
+
+def test_a_primary_renal_disease_written_several_ways_is_offered_as_one():
+    """Walk-through 100: IgA nephropathy under six names ("Berger's disease", "IgAN", "IgA
+    nephropathy (biopsy proven)" …), FSGS under three, unknown under five."""
+    pairs = dict(abbreviated_levels(
+        ["IgA nephropathy", "IgAN", "Berger's disease", "IgA nephropathy (biopsy proven)",
+         "FSGS", "focal segmental glomerulosclerosis", "FSGS (primary)", "unknown",
+         "ESRD unknown cause", "CKD unknown aetiology", "Alport syndrome", "Alport's",
+         "Lupus nephritis", "SLE", "membranous GN", "MCGN"], "Primary Renal Disease"))
+    assert {pairs[k] for k in ("IgAN", "Berger's disease",
+                               "IgA nephropathy (biopsy proven)")} == {"IgA nephropathy"}
+    assert {pairs[k] for k in ("focal segmental glomerulosclerosis", "FSGS (primary)")} == \
+        {"FSGS"}
+    assert {pairs[k] for k in ("ESRD unknown cause", "CKD unknown aetiology")} == {"unknown"}
+    assert pairs["Alport's"] == "Alport syndrome" and pairs["SLE"] == "Lupus nephritis"
+    assert "membranous GN" not in pairs and "MCGN" not in pairs
