@@ -64,6 +64,8 @@ def event_of(cell: object) -> str | None:
     (None, None, None, None)
     >>> event_of("Rejection 2016 - pulsed"), event_of("BPAR 2011"), event_of("Rejection 2010")
     ('Rejection - pulsed', 'BPAR', 'Rejection')
+    >>> event_of("HD since Oct 2001"), event_of("PCI Jan 2015")
+    (None, None)
     """
     if not isinstance(cell, str) or len(cell) > 50:
         return None
@@ -72,6 +74,11 @@ def event_of(cell: object) -> str | None:
         return None
     event = m.group("event").strip(" -,;:(")
     if not event or _NOT_EVENTS.match(event) or not re.search(r"[A-Za-z]{2}", event):
+        return None
+    # a date, not an event's year: "HD since Oct 2001" (walk-through 100 read the
+    # dialysis "HD since Oct")
+    if re.search(r"\b(?:since|from|until|till|before|after)\b", event, re.IGNORECASE) or \
+            _NOT_EVENTS.match(event.rsplit(" ", 1)[-1]):
         return None
     note = (m.group("note") or "").strip()
     return f"{event} - {note}" if note else event
