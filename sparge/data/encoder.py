@@ -30,6 +30,7 @@ from sparge.data.age_dates import (
 )
 from sparge.data.alcohol import read_alcohol
 from sparge.data.ankle_pressures import read_ankle_pressures
+from sparge.data.answer_durations import duration_columns, split_answer_durations
 from sparge.data.answer_lists import list_columns, split_lists
 from sparge.data.answer_merging import (
     abbreviation_note,
@@ -520,6 +521,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = split_hla_mismatches(df, known=hla_columns(fitted))
         df = split_on_off(df, known=on_off_columns(fitted))
         df = split_dipsticks(df, known=dipstick_columns(fitted))
+        df = split_answer_durations(df, known=duration_columns(fitted))
         return split_apgars(split_pressures(split_tnm(
             split_named_scores(split_montreal(split_retinopathy(df, known=graded),
                                               known=montreal_columns(fitted)),

@@ -2577,6 +2577,15 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("unknown", "not known", "esrd unknown cause", "eskd unknown cause",
          "ckd unknown aetiology", "unknown aetiology", "unknown cause",
          "unknown etiology", "ckd unknown cause"))),
+    # ... and their dialysis before it, by modality
+    (("dialysis", "rrt", "renal replacement", "modality"), (
+        ("hd", "haemodialysis", "hemodialysis", "ihd", "in-centre hd", "in centre hd",
+         "hospital hd"),
+        # not CAPD and APD: a dialysis unit tells them apart (walk-through 56)
+        ("pd", "peritoneal dialysis", "peritoneal"),
+        ("pre-emptive", "preemptive", "pre emptive", "nil - pre-emptive",
+         "none - pre-emptive", "nil pre-emptive", "pre-emptive transplant",
+         "preemptive transplant", "not on dialysis", "no dialysis", "nil (pre-emptive)"))),
     # its graft function: "Immediate function" is no delayed graft function
     (("dgf", "delayed graft function", "graft function"), (
         ("no", "n", "immediate function", "primary function", "igf", "good function",

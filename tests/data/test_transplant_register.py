@@ -193,3 +193,37 @@ def test_a_primary_renal_disease_written_several_ways_is_offered_as_one():
     assert {pairs[k] for k in ("ESRD unknown cause", "CKD unknown aetiology")} == {"unknown"}
     assert pairs["Alport's"] == "Alport syndrome" and pairs["SLE"] == "Lupus nephritis"
     assert "membranous GN" not in pairs and "MCGN" not in pairs
+
+
+def test_an_answer_written_with_how_long_it_lasted_is_read_as_two_columns():
+    """Walk-through 100: "Dialysis pre-Tx" wrote the modality and the years on it ("HD 3y
+    2m", "PD 50 months", "Haemodialysis 2.9 yrs", "HD since Oct 2001") beside "HD", "PD"
+    and "pre-emptive": more than 30 answers, left out whole."""
+    from sparge.data.answer_durations import answer_duration, split_answer_durations
+
+    assert answer_duration("HD 3y 2m") == ("HD", 3 + 2 / 12)
+    assert answer_duration("Haemodialysis 2.9 yrs") == ("Haemodialysis", 2.9)
+    assert answer_duration("HD") is None and answer_duration("MI 2015") is None
+    rng = np.random.default_rng(5)
+    df = _register()
+    n = len(df)
+    df["Date of Tx"] = [f"{d:02d}/06/2015" for d in rng.integers(1, 28, n)]
+    months = rng.integers(3, 120, n)
+    kind = rng.integers(0, 5, n)
+    df["Dialysis pre-Tx"] = [
+        "pre-emptive" if k == 0 else "HD" if k == 1 else
+        f"HD {m // 12}y {m % 12}m" if k == 2 else f"PD {m} months" if k == 3 else
+        f"HD since {['Jan', 'Feb', 'Mar'][i % 3]} {2015 - m // 12 - 1}"
+        for i, (k, m) in enumerate(zip(kind, months, strict=True))]
+    enc = Encoder(label_column=OUTCOME, id_column="Hosp No").fit(df)
+    assert enc.roles_["Dialysis pre-Tx"] == "categorical"
+    assert set(enc.table_.levels("Dialysis pre-Tx")) == {"pre-emptive", "HD", "PD"}
+    X = enc.transform(df)
+    years = X[:, enc.feature_names_out_.index("Dialysis pre-Tx (years)")]
+    assert (years[kind == 0] == 0).all() and np.isnan(years[kind == 1]).all()
+    assert np.allclose(years[(kind == 2) | (kind == 3)], months[(kind == 2) | (kind == 3)] / 12)
+    since = years[kind == 4]  # up to the row's "Date of Tx", within the month written
+    assert np.isfinite(since).all() and (since > 0).all()
+    # a smoking history's "ex 10 years" is the smoking scale's, not split
+    smoking = pd.DataFrame({"Smoking": ["ex 10 years"] * 12 + ["never"] * 10})
+    assert list(split_answer_durations(smoking).columns) == ["Smoking"]
