@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.drug_combinations import names_of
+from sparge.data.safe_text import quote as _q
 from sparge.data.structural_gaps import (
     EXPLAINED_SHARE,
     EXPLAINING_SHARE,
@@ -250,3 +251,51 @@ def drug_level_mask(df: pd.DataFrame, column: str, drug: str) -> np.ndarray:
 
 __all__ = ["DRUG_ANTIBODIES", "DRUG_NAMES", "drug_level_mask", "drug_names_said",
            "find_drug_level_gaps", "level_drug", "names_drug"]
+
+
+#: A level's cell saying the patient takes another drug, or not this one: "on CsA",
+#: "switched to sirolimus", "not on tac" (bounded runs).
+_ON_ANOTHER = re.compile(r"\s{0,3}(?:(?P<not>not\s{1,3}on|off)|on|taking|switched\s{1,3}to|"
+                         r"converted\s{1,3}to|changed\s{1,3}to)\s{1,3}"
+                         r"(?P<drug>[a-z][a-z0-9\- ]{1,24}?)\s{0,3}", re.IGNORECASE)
+
+
+def read_other_drug_levels(df: pd.DataFrame) -> pd.DataFrame:
+    """The table with a drug level's cells that say the patient takes another drug ("on
+    CsA" in a tacrolimus level) or not this one ("not on tac") rewritten "not applicable": a level
+    that does not apply, not a number written wrong (walk-through 100's 13 "on CsA" were
+    reported as text where numbers were expected). A note per column."""
+    out = df
+    for col in df.columns:
+        drug = level_drug(str(col))
+        if drug is None or pd.api.types.is_numeric_dtype(df[col]):
+            continue
+        text = df[col].astype(str).where(df[col].notna(), "").str.strip()
+        maybe = text.str.match(r"(?i)\s*(?:not|off|on|taking|switched|converted|changed)\b")
+        if not maybe.any():
+            continue
+        hits = []
+        for row in np.flatnonzero(maybe.to_numpy()):
+            m = _ON_ANOTHER.fullmatch(text.iat[row][:60])
+            if m is None:
+                continue
+            named = m.group("drug")
+            this = bool(_mention(drug).search(named)) or named.lower() in (
+                k for k, v in _ABBREVIATIONS.items() if v == drug)
+            if m.group("not") is not None or not this:
+                hits.append(row)
+        if not hits:
+            continue
+        if out is df:
+            out = df.copy()
+            out.attrs = dict(df.attrs)
+        values = out[col].astype(object).to_numpy().copy()
+        example = text.iat[hits[0]]
+        values[hits] = "not applicable"
+        out[col] = values
+        out.attrs["sparge_read_notes"] = [
+            *out.attrs.get("sparge_read_notes", []),
+            f"Column '{_q(col)}': {len(hits):,} cell(s) saying the patient takes another drug or "
+            f"not {drug} (e.g. '{_q(example, 30)}') read as not applicable: no {drug} level "
+            "is expected, and the gap does not count against the patient."]
+    return out

@@ -79,6 +79,7 @@ from sparge.data.drug_levels import (
     drug_level_mask,
     drug_names_said,
     find_drug_level_gaps,
+    read_other_drug_levels,
 )
 from sparge.data.elastography import read_elastography
 from sparge.data.encoding_notes import (
@@ -502,6 +503,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     with shared_looks():  # a small table's cells looked at once for every reader
         # before the named values: "lying 117/69, standing 105/64" is no "lying" value
         df = split_postural(df, known=postural_columns(fitted))
+        df = read_other_drug_levels(df)  # "on CsA" in a tacrolimus level: no level due
         df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason))
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
@@ -2268,6 +2270,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         disease beside "-", "not assessed" and empty cells)."""
         if df is None or len(df) != len(X):
             return None
+        df = read_other_drug_levels(df)  # "on CsA" in a tacrolimus level: as written
         out = None
         looked = None if columns is None else set(columns)  # (those writing such a gap)
         for j, f in enumerate(self.feature_names_out_):

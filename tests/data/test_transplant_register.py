@@ -227,3 +227,20 @@ def test_an_answer_written_with_how_long_it_lasted_is_read_as_two_columns():
     # a smoking history's "ex 10 years" is the smoking scale's, not split
     smoking = pd.DataFrame({"Smoking": ["ex 10 years"] * 12 + ["never"] * 10})
     assert list(split_answer_durations(smoking).columns) == ["Smoking"]
+
+
+def test_a_level_of_a_drug_the_patient_does_not_take_is_not_applicable():
+    """Walk-through 100: "on CsA" in the tacrolimus level (a recipient on ciclosporin) was
+    reported as text where a number was expected."""
+    df = _register()
+    levels = np.random.default_rng(2).normal(7, 2, len(df)).round(1).astype(str)
+    levels[::15] = "on CsA"
+    levels[1::40] = "not on tac"
+    df["Tac level 1/12"] = levels
+    enc = Encoder(label_column=OUTCOME, id_column="Hosp No").fit(df)
+    assert enc.roles_["Tac level 1/12"] == "numeric"
+    assert not any("Tac level" in s.column for s in enc.report_.stray_text)
+    X = enc.transform(df)
+    j = enc.feature_names_out_.index("Tac level 1/12")
+    off = np.isin(levels, ["on CsA", "not on tac"])
+    assert np.isnan(X[off, j]).all() and (enc.patient_weights(X, df)[off, j] == 0).all()
