@@ -5,6 +5,8 @@ table and re-encodes it; a new upload (also the same file again) is set up from 
 ID and outcome columns, shown for confirmation with a preview of its first rows.
 """
 
+import re
+
 import pandas as pd
 import streamlit as st
 
@@ -46,6 +48,7 @@ from sparge.data.combined_cells import source_columns
 from sparge.data.encoder import ROLES
 from sparge.data.encoding_notes import FAR_VALUES_CLEARED, far_values_click
 from sparge.data.for_age import age_column
+from sparge.data.number_format import format_number
 from sparge.data.report import report_lines
 from sparge.data.safe_text import cut_between, md_escape, plain_frame, quoted_names, to_csv
 from sparge.services.ages import (
@@ -71,6 +74,8 @@ from sparge.services.workflow import (
     leave_out_button,
     left_out_lines,
     outcome_answers_note,
+    outcome_cut,
+    outcome_from_cut,
     roles_frame,
     starting_threshold,
     table_as_read,
@@ -117,6 +122,10 @@ if pending is not None:
     # the columns the encoder will use, not every other one (follow-up, dates and notes
     # are left out: counted, they made one gap exceed the threshold)
     id_guess, label_guess, threshold = session_cache("upload_guesses", (df,), _guesses)
+    # a yes/no outcome made from a measurement: its setup as the user left it
+    if "label" in pending:
+        id_guess, label_guess = pending["id"], pending["label"]
+        threshold = pending["missing"]
     # the same table again (a re-upload)? The threshold chosen for it is kept (it was
     # silently reset to the default), and the choices made for it can be (walk-through
     # 25's were silently undone)
@@ -187,6 +196,32 @@ if label_col != NONE:  # its name in full (cut in the box at 800 px) and its ans
                                        lambda: outcome_answers_note(df, label_col,
                                                                     labels=read)),
                          max_len=800))
+cut = session_cache("outcome_cut", (token, label_col), lambda: outcome_cut(df, label_col)) \
+    if label_col != NONE else None
+if cut is not None:  # walk-through 100 trained on "Donor Age" as 61 outcomes
+    st.warning(f"'{md_escape(label_col)}' is a measurement with many values, not an outcome "
+               "look-alikes can share: encoding it as the outcome stops. Make a yes/no "
+               "outcome from it, or choose another column.")
+    c1, c2 = st.columns([1, 2], vertical_alignment="bottom")
+    at = c1.number_input(f"Yes from (≥), in '{md_escape(label_col, 40)}'", value=cut,
+                         key=f"outcome_cut_{token}_{label_col}",
+                         help="Patients at or above it have the outcome 'Yes', those below "
+                              "'No'; the median is the starting value.")
+    if c2.button(f"Use '{md_escape(label_col, 40)} ≥ {format_number(at)}' as the outcome",
+                 key="outcome_cut_use"):
+        new_label, cut_df = outcome_from_cut(df, label_col, float(at))
+        ss.pending = {"name": re.sub(r" \([\d,]+ patients\)$", "", name), "df": cut_df,
+                      "token": f"{token}-cut-{at}",
+                      "id": None if id_col == NONE else id_col, "label": new_label,
+                      # the measurement defines the outcome: no leak to find, a role
+                      "roles": {str(label_col): "ignore"},
+                      "missing": ss.get("setup_missing", threshold)}
+        flash("info", f"'{md_escape(new_label)}' was added to the table (Yes from "
+                      f"{format_number(at)}, No below, empty where '{md_escape(label_col)}' "
+                      "is) and chosen as the outcome; '" + md_escape(label_col) + "', which "
+                      "defines it, is left out of the model (the Column roles tab can "
+                      "give it a role). Check the setup and encode.")
+        st.rerun()
 max_missing = st.slider("Leave out patients missing more than (%)", 0, 100,
                         key="setup_missing",
                         help="The SparGE paper leaves out patients missing more than 10 % of "
@@ -262,6 +297,7 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
         keep = same or keep_choices
         roles = {k: v for k, v in (enc.roles or {}).items()
                  if keep and k not in (id_arg, label_arg)}
+        roles.update((pending or {}).get("roles", {}))  # a measurement made the outcome
         new = encode_cohort(df, id_column=id_arg, label_column=label_arg,
                             roles=roles or None,
                             encoding_table=enc.encoding_table if keep else None,

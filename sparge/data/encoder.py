@@ -592,6 +592,8 @@ def _number_share(values: pd.Series, missing: frozenset[str] | set[str],
 #: (:meth:`Encoder._too_many_outcomes`); so is any with more than this many answers, held
 #: by one patient each on average, an identifier.
 MAX_NUMBER_OUTCOMES = 10
+#: ... written as numbers: this share of its answers at least (a limit, ">90", is one).
+NUMBER_OUTCOME_SHARE = 0.9
 
 
 class Encoder(TransformerMixin, BaseEstimator):
@@ -2430,13 +2432,14 @@ class Encoder(TransformerMixin, BaseEstimator):
         if k <= MAX_NUMBER_OUTCOMES:
             return None
         col = _q(self.label_column)
-        numbers = pd.to_numeric(vals.astype(str).str.strip(), errors="coerce")
-        if numbers.notna().all():
+        numbers = pd.Series(parse_numeric(vals.astype(str))[0])  # ">90" as a number
+        if numbers.notna().mean() >= NUMBER_OUTCOME_SHARE:
             return (f"the outcome '{col}' is a number with {k:,} values among {n:,} "
                     "patients: a measurement, not an outcome the look-alikes can share. "
-                    "Choose a yes/no or a few-answer column as the outcome, or add one to "
-                    f"the file from it (for example '{col} ≥ {numbers.median():g}': Yes or "
-                    "No), or train without an outcome ('(none)').")
+                    "Choose a yes/no or a few-answer column as the outcome, or make one "
+                    f"from it (for example '{col} ≥ {numbers.median():.2g}': Yes or No; the "
+                    "Data page does it in one click), or train without an outcome "
+                    "('(none)').")
         if 2 * k > n:
             return (f"the outcome '{col}' holds {k:,} different answers for {n:,} "
                     "patients, most of them held by one patient: an identifier or a free "

@@ -18,6 +18,8 @@ import pandas as pd
 from sparge.data.column_guess import later_outcome_named, outcome_named_columns
 from sparge.data.dates import read_dates
 from sparge.data.encoder import (
+    MAX_NUMBER_OUTCOMES,
+    NUMBER_OUTCOME_SHARE,
     Encoder,
     extreme_word,
     guess_feature_count,
@@ -33,6 +35,7 @@ from sparge.data.parsing import (
     cell_text,
     header_unit,
     loose_key,
+    parse_numeric,
     unit_key,
     written_unit,
 )
@@ -194,6 +197,35 @@ def at_birth_button(encoder, report) -> tuple[str, dict[str, str]] | None:
     label = (f"Leave out the {len(cols)} column{'s' if len(cols) != 1 else ''} written at "
              "the birth or after it (look-alikes before the birth)")
     return label, {**(encoder.roles or {}), **{c: "ignore" for c in cols}}
+
+
+def outcome_cut(df: pd.DataFrame, column: str) -> float | None:
+    """A threshold that makes a column of measurements an outcome (its median, to two
+    significant figures), or ``None`` when the column is no such measurement: more than
+    :data:`~sparge.data.encoder.MAX_NUMBER_OUTCOMES` values, all numbers (the Encoder
+    refuses them as an outcome: walk-through 100's "Donor Age", 61 values)."""
+    if column not in df.columns:
+        return None
+    text = df[column].astype(str).where(df[column].notna(), "").str.strip()
+    text = text[(text != "") & ~text.str.lower().isin(DEFAULT_MISSING_TOKENS)]
+    numbers = pd.Series(parse_numeric(text)[0])  # a limit (">90") as its number
+    if not len(numbers) or numbers.isna().mean() > 1 - NUMBER_OUTCOME_SHARE or \
+            numbers.nunique() <= MAX_NUMBER_OUTCOMES:
+        return None
+    middle = float(numbers.median())
+    return float(f"{middle:.2g}") if middle else 0.0
+
+
+def outcome_from_cut(df: pd.DataFrame, column: str, cut: float) -> tuple[str, pd.DataFrame]:
+    """``df`` with a yes/no outcome beside a column of measurements: "Yes" from ``cut`` on,
+    "No" below it, empty where the measurement is; and its name ("Donor Age ≥ 49")."""
+    name = f"{column} ≥ {format_number(cut)}"
+    numbers = pd.Series(parse_numeric(df[column])[0], index=df.index)
+    outcome = np.where(numbers.isna(), "", np.where(numbers >= cut, "Yes", "No"))
+    out = df.drop(columns=[name], errors="ignore")
+    out.insert(list(out.columns).index(column) + 1, name, outcome)
+    out.attrs = dict(df.attrs)
+    return name, out
 
 
 def also_outcome_message(df: pd.DataFrame, id_column: str | None, label_column: str

@@ -74,6 +74,31 @@ def test_an_upload_sets_a_one_patient_outcome_aside_untouched():
     assert "'ESKD' (1 patient) has fewer than 3 patients" in texts(at)
 
 
+def test_a_measurement_chosen_as_the_outcome_is_made_yes_or_no_in_one_click():
+    """Walk-through 100 trained on "Donor Age" as 61 outcomes: the page now says it is a
+    measurement and adds "<name> ≥ <threshold>" as the outcome, the measurement left out."""
+    df = pd.read_csv(io.BytesIO(NARROW))
+    rng = np.random.default_rng(0)
+    df["Donor Age"] = rng.integers(18, 75, len(df)).astype(str)
+    at = start("pages/data.py")
+    at.file_uploader(key="data_upload").set_value(
+        ("donors.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.selectbox(key="setup_label").set_value("Donor Age").run()
+    assert any("is a measurement with many values" in w.value for w in at.warning)
+    cut = [n for n in at.number_input if n.key.startswith("outcome_cut_")][0]
+    cut.set_value(50).run()
+    at.button(key="outcome_cut_use").click().run()
+    assert not at.exception
+    assert at.selectbox(key="setup_label").value == "Donor Age ≥ 50"
+    at.slider(key="setup_missing").set_value(50)
+    at.button(key="setup_go").click().run()
+    cohort = at.session_state["cohort"]
+    assert cohort.encoder.label_column == "Donor Age ≥ 50"
+    assert cohort.encoder.roles_["Donor Age"] == "ignore"
+    ages = pd.to_numeric(df["Donor Age"])
+    assert (np.asarray(cohort.labels) == np.where(ages >= 50, "Yes", "No")).all()
+
+
 def _encoded_with(name: str, **columns) -> tuple[AppTest, pd.DataFrame]:
     """The Data page after encoding the narrow sample with ``columns`` added (each a list
     of answers, repeated to the sample's length), at a 50 % missing-values threshold, and

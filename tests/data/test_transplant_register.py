@@ -244,3 +244,25 @@ def test_a_level_of_a_drug_the_patient_does_not_take_is_not_applicable():
     j = enc.feature_names_out_.index("Tac level 1/12")
     off = np.isin(levels, ["on CsA", "not on tac"])
     assert np.isnan(X[off, j]).all() and (enc.patient_weights(X, df)[off, j] == 0).all()
+
+
+def test_a_measurement_chosen_as_the_outcome_is_made_yes_or_no_at_a_threshold():
+    """Walk-through 100: "Donor Age" as the outcome was 61 classes; the Data page now
+    offers it as a yes/no from a threshold (its median to start)."""
+    from sparge.services.workflow import outcome_cut, outcome_from_cut
+
+    df = _register()
+    df.loc[3, "Donor Age"] = ""
+    df.loc[4, "Donor Age"] = ">70"  # a limit is its number
+    cut = outcome_cut(df, "Donor Age")
+    ages = pd.to_numeric(df["Donor Age"].str.lstrip(">"), errors="coerce")
+    assert cut == float(f"{ages.median():.2g}")
+    assert outcome_cut(df, "Hosp No") is None and outcome_cut(df, OUTCOME) is None
+    name, out = outcome_from_cut(df, "Donor Age", 50)
+    assert name == "Donor Age ≥ 50"
+    assert list(out.columns).index(name) == list(out.columns).index("Donor Age") + 1
+    assert (out.loc[ages >= 50, name] == "Yes").all() and (out.loc[ages < 50, name] == "No").all()
+    assert out.loc[3, name] == "" and out.loc[4, name] == "Yes"
+    enc = Encoder(label_column=name, id_column="Hosp No",
+                  roles={"Donor Age": "ignore"}).fit(out)
+    assert enc.report_.ok and set(enc.report_.label_balance) == {"Yes", "No"}
