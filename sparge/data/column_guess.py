@@ -203,10 +203,10 @@ def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
             why.append(f"{blank:,} row(s) have none")
         episodes = separate_episodes(df, col) if len(dup) else None
         if episodes and not blank:
-            return (f"{_q(col)!r} looks like the patient ID, but {why[0]}. It was not chosen: "
-                    f"{episodes}, as is done here. Patients are named by it, with their CSV "
-                    "line where it repeats, and it is left out of the model (an identifier "
-                    "measures nothing).")
+            return (f"{_q(col)!r} looks like the patient ID, but {why[0]}. It was not "
+                    f"chosen, so that every row is kept: {episodes}. Patients are named by "
+                    "it, with their CSV line where it repeats, and it is left out of the "
+                    "model (an identifier measures nothing).")
         return (f"{_q(col)!r} looks like the patient ID, but {' and '.join(why)}. It was "
                 "not chosen: patients are named by it, with their CSV line where it "
                 "repeats or is empty, and it is left out of the model (an identifier "

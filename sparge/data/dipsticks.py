@@ -76,6 +76,15 @@ def split_dipsticks(df: pd.DataFrame, known=()) -> pd.DataFrame:
     a model was fitted with so (:func:`dipstick_columns`), split whatever their cells."""
     known = {str(c) for c in known}
     out = df
+    # a grades' column given as such (the New patient form's box): "++" is "2+" there too
+    for col in [c for c in df.columns if str(c).endswith(SUFFIX)]:
+        cells = df[col].astype(object)
+        read = cells.map(lambda c: grade_of(c) if isinstance(c, str) else None)
+        if read.notna().any() and (read.dropna() != cells[read.notna()]).any():
+            if out is df:
+                out = df.copy()
+                out.attrs = dict(df.attrs)
+            out[col] = cells.where(read.isna(), read)
     for col in list(df.columns):
         name = str(col)
         forced = name in known

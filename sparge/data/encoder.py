@@ -504,7 +504,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         # before the named values: "lying 117/69, standing 105/64" is no "lying" value
         df = split_postural(df, known=postural_columns(fitted))
         df = read_other_drug_levels(df)  # "on CsA" in a tacrolimus level: no level due
-        df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason))
+        df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason),
+                               answers)
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
                 read_node_counts(read_stenoses(read_scale_numbers(

@@ -42,10 +42,13 @@ _NOT_EVENTS = re.compile(
 #: A cell that may write an event and its year.
 _MAYBE = re.compile(r"[A-Za-z][^\n]{0,40}(?<!\d)(?:19|20)\d\d[ \t)]*"
                     r"(?:[-–:,][ \t]{0,3}[A-Za-z][A-Za-z \t]{0,20})?$", re.MULTILINE)
+#: Answers saying no event happened.
+_NO_EVENT = frozenset({"no", "n", "none", "nil", "0", "never", "negative", "neg", "nil known",
+                       "no rejection", "not applicable", "n/a", "na"})
 #: A column is read so when at least this many of its distinct answers write an event
 #: and its year ...
 MIN_ANSWERS = 3
-#: ... and they are at least this share of its filled cells.
+#: ... and they are at least this share of its filled cells (those not saying none).
 MIN_SHARE = 0.1
 
 
@@ -127,7 +130,10 @@ def read_event_years(df: pd.DataFrame,
                 continue
         else:
             counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
-            filled = counts[[i for i, u in enumerate(uniques) if u]].sum()
+            # of the cells saying something happened: walk-through 100's 17 dated
+            # rejections were 4 % of a column of mostly "nil", "No" and "None"
+            filled = counts[[i for i, u in enumerate(uniques)
+                             if u and norm_key(u) not in _NO_EVENT]].sum()
             if len(found) < MIN_ANSWERS or counts[found].sum() < MIN_SHARE * max(filled, 1):
                 continue
         rewrite = np.full(len(uniques) + 1, None, dtype=object)

@@ -2622,7 +2622,9 @@ SYNONYMS = tuple((words, tuple(tuple(dict.fromkeys(loose_key(w) for w in g)) for
 
 #: An export's code before an answer: "1 - ", "2: ", "3) ", and a letter's ("A - White
 #: British", an NHS ethnic category: walk-through 96), not "a-fib" nor "a.fib".
-EXPORT_CODE = re.compile(r"^\s*(?:\d{1,2}\s*[-–:.)]|[a-z]\s*[-–:)]\s)\s*(?=[a-z])")
+EXPORT_CODE = re.compile(r"^\s*(?:\d{1,2}\s*[-–:.)]\s*(?=[a-z])|"
+                         # a letter's before a word, not "D- R+" (walk-through 100)
+                         r"[a-z]\s*[-–:)]\s\s*(?=[a-z]{3}))")
 #: A smoking column's name.
 _SMOKING_NAME = re.compile(r"smok|tobacco|cigar", re.IGNORECASE)
 _NEVER_SMOKED = re.compile(r"^(?:never|non[-\s]*smok|lifelong\s*non|not\s*a\s*smoker|"

@@ -24,6 +24,7 @@ from sparge.data.column_guess import named_like_id
 from sparge.data.combined_cells import columns_holding, plain_columns
 from sparge.data.parsing import CLASS_INITIALS, cycle_reader
 from sparge.data.safe_text import quote as _q
+from sparge.data.tables import norm_key
 
 #: Names clinicians write for one measurement (lower case; a cell's name is matched
 #: without regard to case).
@@ -155,10 +156,14 @@ def _may_write_name(value: object) -> bool:
 _NUMBER_LIKE = re.compile(r"\s*(?:[<>≤≥]=?|~|approx\.?)?\s*[+-]?(?:\d|\.\d)")
 
 
-def read_named_values(df: pd.DataFrame) -> pd.DataFrame:
+def read_named_values(df: pd.DataFrame, answers=None) -> pd.DataFrame:
     """The table with each cell that writes its column's name before a number rewritten
     as what follows the name ("Na 134 mmol/L": "134 mmol/L"), and a note per column in
-    ``df.attrs["sparge_read_notes"]``. A table without such a cell is returned as it is."""
+    ``df.attrs["sparge_read_notes"]``. A table without such a cell is returned as it is.
+    ``answers``: a fitted model's answers by column (``{column: {key: answer}}``, or a
+    function giving them, asked only when a cell may be rewritten): a cell that is one
+    of its column's answers is left as it is (walk-through 100's new recipient lost the
+    answer "DGF - 2 sessions HD" as "2 sessions HD")."""
     out = df
     said = []
     plain = plain_columns(df)  # a small table's columns of plain numbers, looked at once
@@ -181,6 +186,12 @@ def read_named_values(df: pd.DataFrame) -> pd.DataFrame:
         found = np.flatnonzero([isinstance(u, str) and len(u) <= 80 and _MAYBE.match(u)
                                 is not None and pattern.match(u) is not None
                                 for u in uniques])
+        if len(found) and answers is not None:
+            if callable(answers):
+                answers = answers()
+            known = dict((answers or {}).get(str(col)) or {})  # {key: answer as written}
+            own = {norm_key(str(a)) for a in (*known, *known.values())}
+            found = np.asarray([k for k in found if norm_key(uniques[k]) not in own], dtype=int)
         if not len(found):
             continue
         rows = np.flatnonzero(np.isin(codes, found))

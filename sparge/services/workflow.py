@@ -17,6 +17,7 @@ import pandas as pd
 
 from sparge.data.column_guess import later_outcome_named, outcome_named_columns
 from sparge.data.dates import read_dates
+from sparge.data.dipsticks import SUFFIX as DIPSTICK_SUFFIX
 from sparge.data.encoder import (
     MAX_NUMBER_OUTCOMES,
     NUMBER_OUTCOME_SHARE,
@@ -1482,6 +1483,11 @@ def unread_values(encoder: Encoder, df: pd.DataFrame, X: pd.DataFrame) -> list[l
         col = cols[j]
         text, written = _written_cells(encoder, df, col)
         unread = written & np.isnan(X[col].to_numpy(dtype=float))
+        # ... nor one read into its companion column: a dipstick's "++" beside the
+        # ratios (walk-through 100's two-patient file said "'++': not a number")
+        companion = f"{col}{DIPSTICK_SUFFIX}"
+        if companion in X.columns:
+            unread &= np.isnan(X[companion].to_numpy(dtype=float))
         if not unread.any():
             continue
         name = plain_text(col, 80)

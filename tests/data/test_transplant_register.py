@@ -266,3 +266,36 @@ def test_a_measurement_chosen_as_the_outcome_is_made_yes_or_no_at_a_threshold():
     enc = Encoder(label_column=name, id_column="Hosp No",
                   roles={"Donor Age": "ignore"}).fit(out)
     assert enc.report_.ok and set(enc.report_.label_balance) == {"Yes", "No"}
+
+
+def test_the_recheck_of_walk_through_100():
+    """Walk-through 100's re-check: "D- R+" was read as export code "D" and answer "R+"
+    (the recipients of seronegative donors were never merged by default), 17 dated
+    rejections among 400 "nil" were too few to read as events, a dipstick box's "++" was
+    no answer, and a two-patient file called its "++" "not a number"."""
+    from sparge.data.answer_merging import same_answer
+    from sparge.data.event_years import read_event_years
+    from sparge.services.workflow import unread_values
+
+    assert same_answer("D- R+", "D-/R+", "CMV D/R") and same_answer("D- R-", "D-R-", "CMV D/R")
+    assert not same_answer("D- R+", "D-/R-", "CMV D/R")
+    assert same_answer("A - White British", "White British", "Ethnicity")
+    cells = ["nil"] * 300 + ["No"] * 60 + ["AMR"] * 10 + \
+        [f"Rejection {y} - pulsed" for y in range(2008, 2018)] + ["BPAR 2011", "BPAR 2013"]
+    read = read_event_years(pd.DataFrame({"Rejection yr 1": cells}))["Rejection yr 1"]
+    assert set(read[-12:]) == {"Rejection - pulsed", "BPAR"}
+    df = _register()
+    rng = np.random.default_rng(4)
+    dip = rng.random(len(df)) < 0.25
+    df["uPCR 12/12"] = np.where(dip, rng.choice(["neg", "trace", "+", "++"], len(df)),
+                                rng.integers(5, 90, len(df)).astype(str))
+    enc = Encoder(label_column=OUTCOME, id_column="Hosp No").fit(df)
+    form = enc.encoded_columns_
+    row = pd.DataFrame([{c: "" for c in form}])
+    row["uPCR 12/12 (dipstick)"] = "++"  # the New patient form's box, as a dipstick writes
+    got = enc.transform(row)[0, enc.feature_names_out_.index("uPCR 12/12 (dipstick)")]
+    assert got == enc.table_.levels("uPCR 12/12 (dipstick)")["2+"]
+    two = df.iloc[:2].copy()
+    two["uPCR 12/12"] = ["++", "34"]
+    X = pd.DataFrame(enc.transform(two), columns=enc.feature_names_out_)
+    assert unread_values(enc, two, X) == [[], []]
