@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.column_guess import id_named_column
+from sparge.data.dipsticks import SUFFIX as DIPSTICK_SUFFIX
+from sparge.data.dipsticks import grade_of
 from sparge.data.far_values import typical_bounds
 from sparge.data.levels import shown_answer
 from sparge.data.number_format import (
@@ -585,16 +587,28 @@ def _limit_column(feature: object, encoder=None) -> bool:
     return roles is None or roles.get(str(feature)) == "numeric"
 
 
-def _limits_said(cells: pd.DataFrame | None, feature: str, encoder=None) -> str:
+def _limits_said(cells: pd.DataFrame | None, feature: str, encoder=None,
+                 dipstick: bool = False) -> str:
     """How many look-alikes' values of a feature were written as a limit, and the most
-    common limit (" · 8 of 10 written '>90'"), or ""."""
+    common limit (" · 8 of 10 written '>90'"), or ""; ``dipstick`` as for
+    :func:`_cell_limit`."""
     if cells is None or feature not in cells.columns or not _limit_column(feature, encoder):
         return ""
-    limits = cells[feature].map(limit_text).dropna()
+    limits = cells[feature].map(lambda c: _cell_limit(c, dipstick)).dropna()
     if limits.empty:
         return ""
     top = limits.value_counts().index[0]
     return f" · {len(limits)} of {len(cells)} written '{top}'"
+
+
+def _cell_limit(cell: object, dipstick: bool = False) -> str | None:
+    """:func:`~sparge.data.parsing.limit_text` of a cell, but ``None`` for a dipstick grade
+    in a column whose grades are read into a "(dipstick)" column (``dipstick``): a uPCR's
+    "trace" is the dipstick's grade, not the ratio's limit (walk-through 100b's file
+    showed "trace" under the ratio)."""
+    if dipstick and grade_of(cell) is not None:
+        return None
+    return limit_text(cell)
 
 
 def limits_as_written(row, features: Sequence[str], encoder=None) -> dict[str, str]:
@@ -609,9 +623,11 @@ def limits_as_written(row, features: Sequence[str], encoder=None) -> dict[str, s
     encoder : the model's encoder: only its numeric columns' cells are limits.
     """
     get = row.get if hasattr(row, "get") else dict(row).get
+    names = {str(f) for f in features}
     out = {}
     for f in features:
-        text = limit_text(get(f)) if _limit_column(f, encoder) else None
+        text = _cell_limit(get(f), f"{f}{DIPSTICK_SUFFIX}" in names) \
+            if _limit_column(f, encoder) else None
         if text is not None:
             out[str(f)] = text
     return out
@@ -654,7 +670,10 @@ def hover_as_written(shown: pd.DataFrame, cells: pd.DataFrame | None, encoder=No
     for col in shown.columns:
         if col not in cells.columns or not _limit_column(col, encoder):
             continue
-        limits = cells[col].map(limit_text)
+        split = f"{col}{DIPSTICK_SUFFIX}" in shown.columns or \
+            f"{col}{DIPSTICK_SUFFIX}" in (getattr(encoder, "roles_", None) or {})
+        limits = pd.Series([_cell_limit(c, split) for c in cells[col].tolist()],
+                           index=cells.index, dtype=object)
         has = limits.notna().to_numpy()
         if has.any():
             out.loc[has, col] = limits.to_numpy()[has]
@@ -720,7 +739,8 @@ def lookalike_comparison(query, neighbours: pd.DataFrame, features: Sequence[str
                      "This patient": _as_written(format_value(q[j[t]], f, encoder), f,
                                                  written),
                      "Look-alikes": _summary_of(nb[:, t], f, encoder)
-                     + _limits_said(lookalikes_written, f, encoder),
+                     + _limits_said(lookalikes_written, f, encoder,
+                                    f"{f}{DIPSTICK_SUFFIX}" in pos),
                      "Patient (SD)": format_sd(zq[t]),
                      "Look-alikes (SD)": format_sd(zmed[t]),
                      "patient_sd": zq[t], "lookalikes_sd_median": zmed[t],
@@ -1063,7 +1083,8 @@ def file_values(values: pd.DataFrame, encoder=None,
                 _limit_column(col, encoder):
             # a list, not Series.map: pandas made the None of a cell without a limit NaN,
             # and every other look-alike's number went blank (walk-through 49)
-            limits = [limit_text(c) for c in cells[col].tolist()]
+            split = f"{col}{DIPSTICK_SUFFIX}" in values.columns
+            limits = [_cell_limit(c, split) for c in cells[col].tolist()]
             if any(t is not None for t in limits):
                 column = pd.Series([t if t is not None else v
                                     for t, v in zip(limits, column)], dtype=object)

@@ -178,6 +178,34 @@ def test_a_ratio_written_as_numbers_and_dipstick_grades_is_read_as_two_columns()
     assert grade_of("0") is None
 
 
+def test_a_dipstick_grade_is_not_shown_as_the_ratios_limit():
+    """Walk-through 100b: a new patient's uPCR "trace" (read into the dipstick column)
+    showed as "trace" under the ratio column of the downloaded look-alikes, as if the
+    ratio were below detection; a paraprotein's "trace" is still shown as written."""
+    from sparge.services.display import file_values, hover_as_written, limits_as_written
+
+    rng = np.random.default_rng(8)
+    df = _register()
+    dip = rng.random(len(df)) < 0.25
+    df["uPCR 12/12"] = np.where(dip, rng.choice(["neg", "trace", "++"], len(df)),
+                                rng.integers(5, 90, len(df)).astype(str))
+    df.loc[0, "uPCR 12/12"], df.loc[1, "uPCR 12/12"] = "trace", "<5"
+    enc = Encoder(label_column=OUTCOME, id_column="Hosp No").fit(df)
+    names = enc.feature_names_out_
+    assert limits_as_written(df.iloc[0], names, enc) == {}
+    assert limits_as_written(df.iloc[1], names, enc) == {"uPCR 12/12": "<5"}
+    values = pd.DataFrame(enc.transform(df.iloc[:2]), columns=names)  # clinical units
+    shown = file_values(values, enc, df.iloc[:2].reset_index(drop=True))
+    ratio = [c for c in shown.columns if c.startswith("uPCR 12/12") and "dipstick" not in c]
+    assert shown[ratio[0]].tolist()[1] == "<5" and shown[ratio[0]].tolist()[0] != "trace"
+    hover = hover_as_written(pd.DataFrame({"uPCR 12/12": ["", "5"]}),
+                             df.iloc[:2].reset_index(drop=True), enc)
+    assert hover["uPCR 12/12"].tolist() == ["", "<5"]
+    # elsewhere "trace" is a value below detection, shown as written
+    assert limits_as_written({"Paraprotein": "trace"}, ["Paraprotein"]) == \
+        {"Paraprotein": "trace"}
+
+
 def test_a_primary_renal_disease_written_several_ways_is_offered_as_one():
     """Walk-through 100: IgA nephropathy under six names ("Berger's disease", "IgAN", "IgA
     nephropathy (biopsy proven)" …), FSGS under three, unknown under five."""
