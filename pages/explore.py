@@ -49,6 +49,8 @@ from sparge.services.maps import (
 from sparge.services.workflow import (
     cohort_outcomes,
     lookalike_table,
+    own_other_rows,
+    own_rows_left_out_message,
     training_patient_caveat,
 )
 
@@ -179,7 +181,7 @@ if ss.get("selected") is not None and sel_row is None:
     ss.selected = None
 
 # The selected patient's look-alikes, found before the map so that the map rings them.
-table = match = None
+table = match = own_note = None
 if sel_row is not None:
     tix = int(index.train_index[sel_row])
     with guard("Finding look-alikes"):
@@ -189,8 +191,13 @@ if sel_row is not None:
                                 if tix >= 0 else values.iloc[sel_row].to_numpy(),
                                 own=tix if tix >= 0 else None)
         if tix >= 0:
+            # the patient's own other episodes are no look-alikes (walk-through 100b)
+            own_rows = own_other_rows(model.train_ids_, tix) \
+                if getattr(model, "train_ids_", None) is not None else []
             table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=tix,
-                                    candidates=match.restriction)
+                                    candidates=match.restriction, leave_out=own_rows)
+            own_note = own_rows_left_out_message(model.train_ids_, own_rows) \
+                if len(own_rows) else None
         else:
             table = lookalike_table(model, index.query_row(sel_row), n_neighbors=k,
                                     candidates=match.restriction)
@@ -327,6 +334,8 @@ if sel_row is not None:
                 values.iloc[sel_row].to_numpy()
             # the patient's own cells, for values written as a limit ("<15")
             row = ss.cohort.df.iloc[sel_row] if index.compatible else {}
+            if own_note:
+                st.info(md_escape(own_note, 800))
             show_lookalikes(model, table, query, pid, encoder, key="explore",
                             written=limits_as_written(row, model.feature_names(),
                                                       encoder),

@@ -31,7 +31,13 @@ from sparge.services.display import model_filename, outcome_order
 from sparge.services.persistence import model_file_holds
 from sparge.services.resources import busy_note, estimate_fit
 from sparge.services.teaching import training_story
-from sparge.services.workflow import few_kept_caution, leak_caution, model_params, train
+from sparge.services.workflow import (
+    few_kept_caution,
+    leak_caution,
+    model_params,
+    people,
+    train,
+)
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -340,6 +346,12 @@ def heldout_check() -> None:
                "5-look-alike vote and the share of the 10 look-alikes with the patient's "
                "outcome (averaged over outcomes; chance is about 1 / number of outcomes; "
                "fewer look-alikes when a split trains on fewer patients).")
+    if (repeats := people(cohort.ids[cohort.train_rows])) is not None:
+        n_people = len(set(repeats.tolist()))
+        st.caption(f"The {len(repeats):,} training rows are {n_people:,} patients (IDs "
+                   "repeated on other lines: other episodes of the same person): a "
+                   "patient's rows are held out together, so that no held-out episode "
+                   "finds the same person's other one among its look-alikes.")
     c_left, c_right = st.columns([1, 2])
     n_check = c_left.slider("Splits", 3, 10, 3, key="check_splits",
                             help="More splits: a steadier estimate, a longer wait.")
@@ -355,7 +367,8 @@ def heldout_check() -> None:
             try:
                 res = lookalike_check(cohort.X[rows], cohort.labels[rows].astype(str),
                                       n_splits=n_check, sparge_params=model_params(ss.model),
-                                      callback=lambda p, msg: bar.progress(p, text=msg))
+                                      callback=lambda p, msg: bar.progress(p, text=msg),
+                                      groups=repeats)
             finally:  # a failed check leaves no "starting" bar above its message
                 bar.empty()
             ss.check_results = (ss.cohort_name, len(rows), res, ss.get("model_token"))

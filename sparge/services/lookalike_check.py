@@ -123,10 +123,41 @@ def _represent(method: str, Xtr, ytr, Xte, params: dict, seed: int):
     raise ValueError(f"unknown method {method!r}; choose from {METHODS}")
 
 
+def grouped_splits(y: np.ndarray, groups=None, n_splits: int = 3, test_size: float = 0.3,
+                   random_state: int = 0):
+    """Stratified train/test splits (indices) that hold each person's rows out together.
+
+    Without ``groups``, or when no person has two rows, these are scikit-learn's
+    :class:`~sklearn.model_selection.StratifiedShuffleSplit` of the rows. Otherwise the
+    people are split, stratified by their first row's outcome; when an outcome has fewer
+    than 2 people the rows are split as without groups.
+
+    Examples
+    --------
+    >>> y = np.array(list("aabbaabbab" * 3))
+    >>> g = np.repeat(np.arange(15), 2)  # two rows a person
+    >>> all(set(g[tr]).isdisjoint(g[te]) for tr, te in grouped_splits(y, g, 3))
+    True
+    """
+    y = np.asarray(y)
+    splitter = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size,
+                                      random_state=random_state)
+    if groups is not None:
+        keys, first, inverse = np.unique(np.asarray(groups).astype(str), return_index=True,
+                                         return_inverse=True)
+        if keys.size < len(y) and np.unique(y[first], return_counts=True)[1].min() >= 2:
+            for _, held in splitter.split(np.zeros((keys.size, 1)), y[first]):
+                test = np.isin(inverse, held)
+                yield np.flatnonzero(~test), np.flatnonzero(test)
+            return
+    yield from splitter.split(np.zeros((len(y), 1)), y)
+
+
 def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
                     test_size: float = 0.3, sparge_params: dict | None = None,
                     methods: tuple[str, ...] = METHODS, random_state: int = 0,
-                    callback: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+                    callback: Callable[[float, str], None] | None = None,
+                    groups=None) -> pd.DataFrame:
     """Held-out look-alike quality of SparGE, forest proximity and raw features.
 
     Parameters
@@ -139,6 +170,10 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
         SparGE parameters (e.g. the current model's ``get_params()``).
     callback : callable, optional
         ``callback(progress in [0, 1], message)``.
+    groups : array of shape (n,), optional
+        The person each row is (a register's repeated ID): a person's rows are held out
+        together (:func:`grouped_splits`), or a second transplant finds its first among
+        the training patients and the check flatters every method.
 
     Returns
     -------
@@ -161,14 +196,13 @@ def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,
                         "patients'), encode again and train again.")
     params = {k: v for k, v in (sparge_params or {}).items()
               if k not in ("callback", "random_state", "verbose")}
-    splits = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size,
-                                    random_state=random_state)
     rows = []
     total = n_splits * len(methods)
     done = 0
     seen: dict[str, list] = {m: [] for m in methods}  # every split's look-alike outcomes
     held = np.zeros(len(y), dtype=int)  # how many splits held each patient out
-    for s, (tr, te) in enumerate(splits.split(X, y)):
+    for s, (tr, te) in enumerate(grouped_splits(y, groups, n_splits, test_size,
+                                                random_state)):
         held[te] += 1
         for method in methods:
             if callback is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
@@ -472,7 +472,7 @@ def model_params(model: SparGE) -> dict:
 
 def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
                     exclude_training_index: int | None = None,
-                    candidates=None) -> pd.DataFrame:
+                    candidates=None, leave_out=()) -> pd.DataFrame:
     """Look-alikes of one patient as a table.
 
     Parameters
@@ -484,21 +484,29 @@ def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
         The training patients that may be look-alikes (a boolean mask or indices; see
         :mod:`sparge.services.matching`); the table may then be shorter than
         ``n_neighbors``.
+    leave_out : training indices that are no look-alikes (the patient's own rows on other
+        lines of the file: :func:`own_other_rows`); as many more are looked up instead,
+        so the search keeps its fast path.
 
     Returns
     -------
     DataFrame with rank, training index, ID, distance, similarity, sparse weight, outcome.
     """
+    drop = np.unique(np.asarray(leave_out, dtype=np.intp).ravel())
+    wanted = n_neighbors + drop.size
     if X_query is None:
         if exclude_training_index is None:
             raise ValueError("give X_query or exclude_training_index")
-        dd, ii, W = model.lookalikes(None, n_neighbors=n_neighbors,
+        dd, ii, W = model.lookalikes(None, n_neighbors=wanted,
                                      rows=[int(exclude_training_index)],
                                      candidates=candidates)
     else:
-        dd, ii, W = model.lookalikes(X_query, n_neighbors=n_neighbors,
+        dd, ii, W = model.lookalikes(X_query, n_neighbors=wanted,
                                      candidates=candidates)
     d, idx = dd[0], ii[0]
+    if drop.size:
+        keep = ~np.isin(idx, drop)
+        d, idx = d[keep][:n_neighbors], idx[keep][:n_neighbors]
     w = np.asarray(W[0, idx].todense()).ravel()
     ids = getattr(model, "train_ids_", np.asarray([str(j) for j in range(len(model.embedding_))]))
     out = pd.DataFrame({
@@ -1092,6 +1100,54 @@ def identical_lookalikes_message(table: pd.DataFrame, query=None,
             f"patient has, gaps included: the same patient entered twice {where} "
             "If so, delete the copy from the file: a copy is every patient's best look-alike "
             "and counts twice in training.")
+
+
+def own_other_rows(ids: Sequence[object], row: int) -> np.ndarray:
+    """Indices of a patient's own rows on other lines of the file: an ID the file repeats
+    is named with its CSV line ("RX47 (line 132)"; :meth:`sparge.data.encoder.Encoder.ids`),
+    and another episode of the same person (a second transplant, a readmission) is no
+    look-alike to count (walk-through 100b: the outcome share counted it).
+
+    Examples
+    --------
+    >>> own_other_rows(["A (line 2)", "B", "A (line 9)", "A"], 0).tolist()
+    [2]
+    """
+    me = str(ids[row])
+    key = _without_line(me)
+    if key == me:  # an ID the file does not repeat
+        return np.zeros(0, dtype=np.intp)
+    return np.asarray([j for j, i in enumerate(ids) if j != row and str(i) != key
+                       and _without_line(i) == key], dtype=np.intp)
+
+
+def people(ids: Sequence[object]) -> np.ndarray | None:
+    """The person each row is (its ID without the CSV line a repeated ID is named with),
+    or ``None`` when no ID is repeated: the held-out check holds a person's rows out
+    together (:func:`sparge.services.lookalike_check.grouped_splits`).
+
+    Examples
+    --------
+    >>> people(["A (line 2)", "B", "A (line 9)"]).tolist()
+    ['A', 'B', 'A']
+    >>> people(["A", "B"]) is None
+    True
+    """
+    keys = np.asarray([_without_line(i) for i in ids], dtype=object)
+    return keys if len(set(keys.tolist())) < len(keys) else None
+
+
+def own_rows_left_out_message(ids: Sequence[object], left_out) -> str | None:
+    """What :func:`own_other_rows` left out of a patient's look-alikes, or ``None``."""
+    rows = [str(ids[j]) for j in np.asarray(left_out, dtype=np.intp).ravel()]
+    if not rows:
+        return None
+    said = ", ".join(f"'{i}'" for i in rows[:3]) + (f" and {len(rows) - 3} more"
+                                                    if len(rows) > 3 else "")
+    return (f"{said}: this patient's own {'row' if len(rows) == 1 else 'rows'} on another "
+            "line of the file (another episode: a second transplant, pregnancy or "
+            f"admission) {'is' if len(rows) == 1 else 'are'} left out of its look-alikes "
+            "and of their outcome share: the same person is no look-alike.")
 
 
 def own_rows_message(table: pd.DataFrame, query_id: object,

@@ -140,6 +140,36 @@ def test_a_second_transplant_is_an_episode_named_by_its_hospital_number():
                             identical="'RX1000003 (line 42)' has every value") is None
 
 
+def test_a_patients_own_other_episode_is_left_out_of_its_lookalikes():
+    """Walk-through 100b: a recipient's first graft was among the look-alikes of the
+    second, and the look-alikes' outcome share counted it; it is now left out, said so,
+    and the list is still as long."""
+    from sparge import SparGE
+    from sparge.services.workflow import (
+        lookalike_table,
+        own_other_rows,
+        own_rows_left_out_message,
+    )
+
+    df = _register(120)
+    df.loc[40] = df.loc[3]  # the same recipient's second graft, alike in every value
+    enc = Encoder(label_column=OUTCOME).fit(df)
+    ids = enc.ids(df)
+    X, y = enc.transform(df), enc.labels(df)
+    model = SparGE(n_atoms=8, n_components=3, random_state=0).fit(X, y, ids=ids)
+    own = own_other_rows(model.train_ids_, 3)
+    assert own.tolist() == [40] and own_other_rows(model.train_ids_, 5).size == 0
+    kept = lookalike_table(model, None, n_neighbors=10, exclude_training_index=3)
+    assert 40 in kept["training_index"].tolist()  # as alike as can be
+    table = lookalike_table(model, None, n_neighbors=10, exclude_training_index=3,
+                            leave_out=own)
+    assert 40 not in table["training_index"].tolist() and len(table) == 10
+    assert table["rank"].tolist() == list(range(1, 11))
+    assert own_rows_left_out_message(model.train_ids_, own).startswith(
+        "'RX1000003 (line 42)': this patient's own row on another line")
+    assert own_rows_left_out_message(model.train_ids_, []) is None
+
+
 def test_a_ratio_written_as_numbers_and_dipstick_grades_is_read_as_two_columns():
     """Walk-through 100: "uPCR 12/12" held 329 ratios ("16", "45 mg/mmol") and 101
     dipstick grades ("neg", "trace", "+", "++"), and was left out whole as free text."""

@@ -68,6 +68,31 @@ def test_lookalike_check_scores_each_method_on_each_split():
                                                               "knn_balanced_accuracy"]
 
 
+def test_the_check_holds_a_persons_rows_out_together():
+    """Walk-through 100b: a register repeats a recipient on several lines (a second
+    transplant). Split by rows, a held-out episode finds the same person's other one among
+    the training patients, and the check flatters every method; the people are split."""
+    from sparge.services.lookalike_check import grouped_splits
+
+    rng = np.random.default_rng(5)
+    n = 300
+    y = rng.choice(["a", "b"], n)
+    X = rng.normal(size=(n, 6))  # features unrelated to the outcome
+    # every person four times (admissions alike in what does not change)
+    X2 = np.vstack([X + rng.normal(scale=0.01, size=X.shape) for _ in range(4)])
+    y2, g = np.tile(y, 4), np.tile(np.arange(n), 4)
+    for tr, te in grouped_splits(y2, g, n_splits=3):
+        assert set(g[tr]).isdisjoint(g[te]) and len(tr) + len(te) == 4 * n
+        assert 0.25 < len(te) / (4 * n) < 0.35
+    rows = lookalike_check(X2, y2, n_splits=3, methods=("raw features",))
+    people = lookalike_check(X2, y2, n_splits=3, methods=("raw features",), groups=g)
+    acc = rows["knn_balanced_accuracy"].mean(), people["knn_balanced_accuracy"].mean()
+    assert acc[0] > 0.68 and acc[1] < 0.58  # the copies sway the first; chance is 0.5
+    # without repeats, or without groups, the rows' stratified splits are unchanged
+    plain = [te.tolist() for _, te in grouped_splits(y, None, 2)]
+    assert plain == [te.tolist() for _, te in grouped_splits(y, np.arange(n), 2)]
+
+
 def test_lookalike_check_refuses_tiny_classes_with_a_message():
     X, y = planted_classes(n=40, m=8, noise_dims=4)
     y = y.astype(str)
