@@ -290,7 +290,10 @@ class ValidationReport:
             lines.append(f"Outcome '{_t(self.label_column)}' among the {who} kept "
                          "for training: " +
                          ", ".join(f"{_t(k, 40)}: {v:,}"
-                                   for k, v in self.label_balance.items())
+                                   for k, v in list(self.label_balance.items())[:8])
+                         # an ID chosen as the outcome listed 470 (walk-through 100b)
+                         + (f" … (+{len(self.label_balance) - 8:,} more)"
+                            if len(self.label_balance) > 8 else "")
                          + ("; set aside (too few to learn): " + ", ".join(
                              f"{_t(k, 40)}: {v:,}" for k, v in self.outcomes_set_aside.items())
                             if self.outcomes_set_aside else ""))

@@ -279,8 +279,22 @@ def outcome_answers_note(df: pd.DataFrame, label_column: str, shown: int = 5,
     if codes and set(codes.values()) <= {1, 2}:
         counts = counts.groupby([("Yes" if codes[str(a)] == 1 else "No")
                                  for a in counts.index]).sum().sort_values(ascending=False)
-    parts = [f"{plain_text(str(a), 40)} {n:,}" for a, n in counts.head(shown).items()]
-    if len(counts) > shown:
+    numbers = pd.Series(parse_numeric(pd.Series(counts.index.astype(str)))[0])
+    if len(counts) > MAX_NUMBER_OUTCOMES and numbers.notna().mean() >= NUMBER_OUTCOME_SHARE:
+        # a measurement: its range, not "41 21 · 52 18" (walk-through 100b read "41"
+        # patients twice over)
+        weights = counts.to_numpy()[numbers.notna().to_numpy()]
+        values = numbers.dropna().to_numpy()
+        order = np.argsort(values)
+        middle = values[order][np.searchsorted(np.cumsum(weights[order]),
+                                               weights.sum() / 2)]
+        parts = [f"{len(counts):,} different numbers from {format_number(values.min())} to "
+                 f"{format_number(values.max())} (median {format_number(middle)})"]
+    else:
+        # a number's count after a colon: "0: 124 · 1: 60", not "0 124 · 1 60"
+        parts = [f"{plain_text(str(a), 40)}{':' if pd.notna(v) else ''} {n:,}"
+                 for (a, n), v in zip(counts.head(shown).items(), numbers, strict=False)]
+    if len(counts) > shown and len(parts) > 1:
         more = len(counts) - shown
         parts.append(f"{more:,} more answer{'s' if more != 1 else ''}")
     if empty.any():

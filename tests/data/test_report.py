@@ -56,6 +56,13 @@ def test_text_names_every_section_in_order():
     assert str(_report()) == EXPECTED_TEXT
 
 
+def test_an_outcome_of_many_answers_lists_eight():
+    """Walk-through 100b: "Hosp No" chosen as the outcome listed its 470 IDs in one line."""
+    text = str(_report(label_balance={f"RX{i}": 1 for i in range(470)}))
+    line = next(t for t in text.splitlines() if t.startswith("Outcome"))
+    assert line.endswith("RX7: 1 … (+462 more)") and "RX8:" not in line
+
+
 def test_a_table_without_gaps_says_so():
     text = str(_report(missing_pct={"Age": 0.0, "CRP": 0.0}))
     assert "Missing values: 0.0% on average; no gaps in any feature." in text

@@ -903,3 +903,11 @@ def test_the_outcome_is_said_in_full_with_its_answers():
     enc = Encoder(label_column="Seizure-free").fit(written)
     assert outcome_answers_note(written, "Seizure-free", labels=enc.labels(written)) == \
         "Outcome 'Seizure-free' as read: Yes 20 · No 15 · 5 without an answer."
+    # a number's count after a colon, and a measurement as its range (walk-through 100b
+    # read "Outcome 'Donor Age': 41 21 · 52 18 · …")
+    coded = pd.DataFrame({"Died": ["0"] * 7 + ["1"] * 4})
+    assert outcome_answers_note(coded, "Died") == "Outcome 'Died': 0: 7 · 1: 4."
+    ages = pd.DataFrame({"Donor Age": [str(a) for a in range(18, 78)] + ["41"] * 20 + [""]})
+    assert outcome_answers_note(ages, "Donor Age") == (
+        "Outcome 'Donor Age': 60 different numbers from 18 to 77 (median 41) · 1 without "
+        "an answer.")
