@@ -147,7 +147,7 @@ def test_patients_left_out_of_a_table_without_ids_are_named_by_their_line():
     X[:2, 0] = np.nan
     df = pd.DataFrame(X, columns=list("abcdef")).assign(y=["p", "q"] * 15)
     text = str(Encoder(label_column="y").fit(df).report_)
-    assert "e.g. line 2 (17% missing), line 3 (17% missing)." in text
+    assert "e.g. line 2 (16.7% missing), line 3 (16.7% missing)." in text
 
 
 def test_a_dropped_column_is_not_also_listed_under_its_role():
