@@ -537,6 +537,12 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
         if word[lv] not in group_words and coded != k and loose_key(coded) in group_words:
             word[lv] = loose_key(coded)
             derived.add(lv)
+        # a viral load in a viraemia's answers ("BKV 3.2 log", "CMV 1,200 copies/mL") is
+        # detected virus (walk-through 100b's 9 were apart from Yes); "<2 log" is not
+        if word[lv] not in group_words and "positive" in group_words and \
+                _VIRAL_LOAD.search(k) and not _BELOW_DETECTION.search(k):
+            word[lv] = "positive"
+            derived.add(lv)
     for group in groups:
         present = [lv for lv, k in keys.items() if word[lv] in group
                    # one letter is read so only when no other answer starts with it
@@ -2625,6 +2631,12 @@ SYNONYMS = tuple((words, tuple(tuple(dict.fromkeys(loose_key(w) for w in g)) for
 EXPORT_CODE = re.compile(r"^\s*(?:\d{1,2}\s*[-–:.)]\s*(?=[a-z])|"
                          # a letter's before a word, not "D- R+" (walk-through 100)
                          r"[a-z]\s*[-–:)]\s\s*(?=[a-z]{3}))")
+#: A measured viral load: a number with its unit ("3.2 log", "1,200 copies/mL", "450 IU/ml").
+_VIRAL_LOAD = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:log|copies|cp\s*/\s*ml|iu\s*/\s*ml)\b",
+                         re.IGNORECASE)
+#: ... below what is detected or quantified: no detected virus.
+_BELOW_DETECTION = re.compile(r"[<≤]|\bbelow\b|\bless than\b|\bunder\b|undetect|"
+                              r"not\s*detect|\btnd\b|\bldl\b", re.IGNORECASE)
 #: A smoking column's name.
 _SMOKING_NAME = re.compile(r"smok|tobacco|cigar", re.IGNORECASE)
 _NEVER_SMOKED = re.compile(r"^(?:never|non[-\s]*smok|lifelong\s*non|not\s*a\s*smoker|"

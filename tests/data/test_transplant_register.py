@@ -99,6 +99,12 @@ def test_a_transplants_answers_written_several_ways_are_one_answer():
     assert dgf == {"Immediate function": "No", "DGF - 2 sessions HD": "Yes"}
     bk = dict(abbreviated_levels(["No", "not detected", "Yes", "Detected"], "BK viraemia"))
     assert bk == {"not detected": "No", "Detected": "Yes"}
+    # a viral load is detected virus; one below detection is not (walk-through 100b)
+    loads = dict(abbreviated_levels(["No", "Yes", "BKV 3.2 log", "CMV 1,200 copies/mL",
+                                     "<2 log", "BKV below 2.5 log"], "BK viraemia"))
+    assert loads == {"BKV 3.2 log": "Yes", "CMV 1,200 copies/mL": "Yes"}
+    assert "BKV 3.2 log" not in dict(abbreviated_levels(["No", "Yes", "BKV 3.2 log"],
+                                                        "Comments"))
     # by default in a donor type's column: one code for DBD however written
     enc = Encoder(label_column=OUTCOME, id_column="Hosp No").fit(_register())
     codes = enc.table_.levels("Donor Type")
