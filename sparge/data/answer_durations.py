@@ -125,6 +125,37 @@ def _since(written: pd.Series, df: pd.DataFrame, col) -> tuple[pd.Series, pd.Ser
     return m["answer"].str.strip(), years, None
 
 
+def typed_durations(row: dict) -> tuple[dict, list[str]]:
+    """A form's values with an answer typed with how long it lasted ("HD 2y 6m") in the
+    answer's field read as its two parts, the years into the "(years)" field when that is
+    empty or says the same (walk-through 100b: the form's modality box did not take what
+    a file's cell gives); and a note for each.
+
+    Examples
+    --------
+    >>> typed_durations({"Dialysis": "HD 2y 6m", "Dialysis (years)": None})[0]
+    {'Dialysis': 'HD', 'Dialysis (years)': 2.5}
+    >>> typed_durations({"Dialysis": "HD 2y 6m", "Dialysis (years)": "4"})[0]["Dialysis"]
+    'HD 2y 6m'
+    """
+    out = dict(row)
+    notes = []
+    for name in [c for c in out if f"{c}{SUFFIX}" in out]:
+        read = answer_duration(out[name]) if isinstance(out[name], str) else None
+        years = out[f"{name}{SUFFIX}"]
+        if read is None:
+            continue
+        typed = pd.to_numeric(str(years).strip(), errors="coerce") \
+            if years not in (None, "") else None
+        if typed is not None and not abs(typed - read[1]) < 0.01:
+            continue  # other years typed in their field: which is meant is not said
+        out[name], out[f"{name}{SUFFIX}"] = read
+        notes.append(f"'{_q(str(row[name]), 30)}' typed in '{_q(name)}' read as "
+                     f"'{_q(read[0], 30)}' there and {format_number(round(read[1], 2))} "
+                     f"in '{_q(name + SUFFIX)}'.")
+    return out, notes
+
+
 def duration_columns(fitted) -> list[str]:
     """The columns of a fitted model's features split so (their source's name), for a
     new patients' table: split there however few their durations."""

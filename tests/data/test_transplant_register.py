@@ -291,6 +291,21 @@ def test_an_answer_written_with_how_long_it_lasted_is_read_as_two_columns():
     # a smoking history's "ex 10 years" is the smoking scale's, not split
     smoking = pd.DataFrame({"Smoking": ["ex 10 years"] * 12 + ["never"] * 10})
     assert list(split_answer_durations(smoking).columns) == ["Smoking"]
+    # the New patient form: "HD 2y 6m" typed in the modality's box is read as a file's
+    # cell is (walk-through 100b: "not an answer of the column")
+    from sparge.data.answer_durations import typed_durations
+
+    names = enc.feature_names_out_
+    form = {c: None for c in names}
+    form["Dialysis pre-Tx"] = "HD 2y 6m"
+    row, notes = typed_durations(form)
+    assert notes == ["'HD 2y 6m' typed in 'Dialysis pre-Tx' read as 'HD' there and 2.5 in "
+                     "'Dialysis pre-Tx (years)'."]
+    X1 = enc.transform(pd.DataFrame([row]))[0]
+    assert X1[names.index("Dialysis pre-Tx")] == enc.table_.levels("Dialysis pre-Tx")["HD"]
+    assert X1[names.index("Dialysis pre-Tx (years)")] == 2.5
+    form["Dialysis pre-Tx (years)"] = "4"  # other years in their own box: left as typed
+    assert typed_durations(form) == (form, [])
 
 
 def test_a_level_of_a_drug_the_patient_does_not_take_is_not_applicable():
