@@ -49,7 +49,7 @@ from sparge.data.encoder import ROLES
 from sparge.data.encoding_notes import FAR_VALUES_CLEARED, far_values_click
 from sparge.data.for_age import age_column
 from sparge.data.number_format import format_number
-from sparge.data.report import report_lines
+from sparge.data.report import folded_notes, report_lines
 from sparge.data.safe_text import cut_between, md_escape, plain_frame, quoted_names, to_csv
 from sparge.services.ages import (
     AGREE_YEARS,
@@ -671,7 +671,8 @@ with current:
         # (the one-answer outcome's stood below "Nothing blocks training"; walk-through 18)
         # ... its problems and warnings before its notes (walk-through 86 read the leak,
         # the impossible values and the patients left out after some 20 notes)
-        for line in report_lines(str(rep)):
+        shown_lines, folded = folded_notes(report_lines(str(rep)))
+        for line in shown_lines:
             if line.startswith("PROBLEM"):
                 st.error(md_escape(line, max_len=2000))
             elif line.startswith("Warning") and FAR_VALUES_CLEARED in line:
@@ -681,6 +682,10 @@ with current:
                 st.warning(md_escape(cut_between(line, 2000), max_len=2100))
             else:
                 st.text(line)
+        if folded:  # how cells were read, once the losses above are said
+            with st.expander(f"How the other cells were read ({len(folded):,} notes)"):
+                for line in folded:
+                    st.text(line)
         if rep.patients_dropped:
             # one threshold control (the setup's, above); the report already says how many
             st.caption("The threshold is **Leave out patients missing more than (%)** above; "

@@ -6,6 +6,7 @@ text a clinician can follow.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 from sparge.data.safe_text import csv_lines, plain_text, quoted_names
@@ -339,6 +340,34 @@ def _missing_share(pct: float) -> str:
     """
     text = f"{pct:.1f}" if pct < 20 else f"{pct:.0f}"
     return text[:-2] if text.endswith(".0") else text
+
+
+#: A note that says what was lost: cells or columns set to missing or left out.
+_LOSS = re.compile(r"set to missing|read as missing|were dropped|left out|not read|"
+                   r"could not be read|cannot be read", re.IGNORECASE)
+
+
+def folded_notes(lines: list[str], shown: int = 5) -> tuple[list[str], list[str]]:
+    """A report's lines (:func:`report_lines`) as those to show and the notes to fold
+    away: every line but the notes, and the notes that say what was lost (cells set to
+    missing, columns left out), are shown; the other notes (how cells were read) are
+    folded when there are more than ``shown`` of them (walk-through 99's report was 5,700
+    px tall, its losses among 15 notes on spellings and units).
+
+    Examples
+    --------
+    >>> lines = ["Read 3", "Note: 'x' read in mL", "Note: 2 cells set to missing"]
+    >>> folded_notes(lines, shown=0)
+    (['Read 3', 'Note: 2 cells set to missing'], ["Note: 'x' read in mL"])
+    >>> folded_notes(lines)[1]
+    []
+    """
+    notes = [line for line in lines if line.startswith("Note: ")
+             and not _LOSS.search(line)]
+    if len(notes) <= shown:
+        return list(lines), []
+    folded = set(notes)
+    return [line for line in lines if line not in folded], notes
 
 
 def report_lines(text: str) -> list[str]:

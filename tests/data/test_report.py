@@ -159,3 +159,20 @@ def test_a_dropped_column_is_not_also_listed_under_its_role():
     roles = text.split("\n")[1:4]
     assert not any("outcome" in line for line in roles), roles
     assert "Column 'outcome' was dropped" in text
+
+
+def test_notes_on_how_cells_were_read_are_folded_below_the_losses():
+    """Walk-through 99: the Data page's report was 5,700 px tall, the cells set to
+    missing among 15 notes on spellings and units."""
+    from sparge.data.report import folded_notes, report_lines
+
+    read = [f"Note: Column 'c{i}': 10 cell(s) in 'L' converted to 'mL'." for i in range(7)]
+    lost = "Note: Column 'Hb': 3 cells (e.g. 'haemolysed') were set to missing."
+    lines = report_lines(str(_report(notes=[*read[:3], lost, *read[3:]])))
+    shown, folded = folded_notes(lines)
+    assert folded == read and lost in shown
+    assert [line for line in shown if line.startswith("Warning")] == ["Warning: check this"]
+    assert shown + folded != lines and sorted(shown + folded) == sorted(lines)
+    # a few notes stay where they are
+    assert folded_notes(report_lines(str(_report())), shown=5) == \
+        (report_lines(str(_report())), [])
