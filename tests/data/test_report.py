@@ -166,11 +166,11 @@ def test_notes_on_how_cells_were_read_are_folded_below_the_losses():
     missing among 15 notes on spellings and units."""
     from sparge.data.report import folded_notes, report_lines
 
-    read = [f"Note: Column 'c{i}': 10 cell(s) in 'L' converted to 'mL'." for i in range(7)]
-    lost = "Note: Column 'Hb': 3 cells (e.g. 'haemolysed') were set to missing."
+    read = [f"Column 'c{i}': 10 cell(s) in 'L' converted to 'mL'." for i in range(7)]
+    lost = "Column 'Hb': 3 cells (e.g. 'haemolysed') were set to missing."
     lines = report_lines(str(_report(notes=[*read[:3], lost, *read[3:]])))
     shown, folded = folded_notes(lines)
-    assert folded == read and lost in shown
+    assert folded == [f"Note: {r}" for r in read] and f"Note: {lost}" in shown
     assert [line for line in shown if line.startswith("Warning")] == ["Warning: check this"]
     assert shown + folded != lines and sorted(shown + folded) == sorted(lines)
     # a few notes stay where they are
