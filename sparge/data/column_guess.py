@@ -429,9 +429,10 @@ _EVENT_ANSWERS: tuple[tuple[re.Pattern, frozenset, frozenset], ...] = (
     (re.compile(r"died|death|dead|deceased|mortality|expired|surviv|vital status",
                 re.IGNORECASE),
      frozenset({"died", "dead", "deceased", "death", "expired", "d", "non-survivor",
-                "nonsurvivor", "did not survive"}),
+                "nonsurvivor", "did not survive", "rip", "decd", "dec'd"}),
+     # walk-through 101's "S" (70 of 452) beside "Survived" was a third outcome
      frozenset({"alive", "survived", "living", "not dead", "not died", "a", "survivor",
-                "discharged alive", "alive at discharge"})),
+                "discharged alive", "alive at discharge", "s", "surv"})),
     # walk-through 37's "Virological failure at 12 months": Yes / No / "failure" /
     # "suppressed" were four outcomes
     (re.compile(r"fail", re.IGNORECASE),
