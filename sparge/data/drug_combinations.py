@@ -26,7 +26,7 @@ REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b
                             r"immunosuppress|modulator|cftr|nebuli[sz]ed|inhaled|"
                             r"induction|maintenance|\bdmts?\b|disease[\s-]?modifying|"
                             r"\basms?\b|\baeds?\b|anti[\s-]?seizure|anti[\s-]?epilep|"
-                            r"anticonvuls",
+                            r"anticonvuls|vasopressor|\bpressors?\b|inotrop|vasoactive",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -492,7 +492,25 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("metoclopramide", "maxolon", "reglan"), "metoclopramide"),
     **dict.fromkeys(("melatonin", "circadin", "slenyto"), "melatonin"),
     **dict.fromkeys(("macrogol", "laxido", "movicol", "cosmocol", "macrogols"), "macrogol"),
+    # an intensive care unit's vasopressors and inotropes (walk-through 101's "norad +
+    # vaso", "norepinephrine 0.16", "NA 0.29 + vasopressin": 40 answers, left out whole)
+    **dict.fromkeys(("noradrenaline", "norepinephrine", "norad", "noradr", "levophed",
+                     "noradrenalin", "norepi"), "noradrenaline"),
+    **dict.fromkeys(("adrenaline", "epinephrine", "adrenalin", "adr", "epi"), "adrenaline"),
+    **dict.fromkeys(("vasopressin", "vaso", "avp", "argipressin", "pitressin"),
+                    "vasopressin"),
+    **dict.fromkeys(("terlipressin", "glypressin"), "terlipressin"),
+    **dict.fromkeys(("dobutamine", "dobut", "dobs"), "dobutamine"),
+    **dict.fromkeys(("dopamine",), "dopamine"),
+    **dict.fromkeys(("milrinone", "primacor"), "milrinone"),
+    **dict.fromkeys(("levosimendan", "simdax"), "levosimendan"),
+    **dict.fromkeys(("metaraminol", "aramine"), "metaraminol"),
+    **dict.fromkeys(("phenylephrine",), "phenylephrine"),
+    **dict.fromkeys(("angiotensinii", "giapreza"), "angiotensin II"),
 }
+#: Abbreviations read as a drug only with a dose after them: "NA 0.29" is noradrenaline,
+#: a bare "NA" a gap.
+_DOSED_ONLY: dict[str, str] = {"na": "noradrenaline"}
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
 _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     # a diabetes clinic's fixed-dose tablets
@@ -644,7 +662,7 @@ _SEQUENCE = re.compile(r"->|→|\bthen\b")
 _ROUTE_SLASH = re.compile(r"\b([simp])/([cvmro])\b")
 #: A rate written with a slash after a dose: "20mg/wk", "5mg/day".
 _RATE_SLASH = re.compile(r"(?<=[a-z0-9])\s?/\s?(wk|wks|week|weeks|day|days|d|month|mo|hr|hrs|h|"
-                         r"hour)\b")
+                         r"hour|min|mins|minute)\b")
 #: The strengths of a fixed-dose tablet's drugs: " 50/1000", " 200/245 mg".
 _STRENGTHS = re.compile(r"(?<=[a-z]) \d{1,4}(?:\.\d{1,2})?/\d{1,4}(?:\.\d{1,2})?(?: ?mg)?(?= |$)")
 #: Answers this long are free text, not a regimen.
@@ -703,6 +721,8 @@ def _part_drugs(part: str) -> frozenset[str] | None:
         pieces = [_DRUGS.get(p.strip()) for p in part.split("-")]
         return frozenset(pieces) if len(pieces) >= 2 and all(
             p is not None and len(p) > 3 for p in pieces) else None
+    if bare != part and bare.strip() in _DOSED_ONLY:
+        return frozenset({_DOSED_ONLY[bare.strip()]})
     return _part_drugs(bare.strip()) if bare != part and bare.strip() else None
 
 

@@ -36,3 +36,38 @@ def test_a_survivor_written_s_is_a_survivor():
     labels = pd.Series(enc.labels(df))
     assert labels.nunique() == 2  # each shown in its commonest spelling
     assert labels[died].nunique() == 1 and labels[~died].nunique() == 1
+
+
+def test_vasopressors_with_their_doses_are_read_as_the_drugs_given():
+    """Walk-through 101: "Vasopressors" wrote its drugs 40 ways ("norad + vaso",
+    "noradrenaline 0.2 mcg/kg/min", "NA 0.29 + vasopressin", "epinephrine 0.05") beside
+    "None" and "nil", and was left out whole as free text: the unit's sickest patients
+    were alike for nothing."""
+    from sparge.data.drug_combinations import drug_set
+
+    assert drug_set("NA 0.29 + vasopressin") == {"noradrenaline", "vasopressin"}
+    assert drug_set("noradrenaline 0.2 mcg/kg/min") == {"noradrenaline"}
+    assert drug_set("noradrenaline + vasopressin 0.04 u/min") == \
+        {"noradrenaline", "vasopressin"}
+    assert drug_set("NA") is None  # a gap, not noradrenaline, without a dose
+    df, died = _register()
+    rng = np.random.default_rng(3)
+    given = [["noradrenaline"], ["noradrenaline", "vasopressin"], ["adrenaline"], []]
+    kind = np.where(died, rng.integers(0, 3, len(df)), rng.choice([0, 3, 3, 3], len(df)))
+    written = {0: ["noradrenaline", "Norad {d}", "norepinephrine {d}",
+                   "noradrenaline {d} mcg/kg/min", "NA {d}"],
+               1: ["norad + vaso", "NA {d} + vasopressin",
+                   "noradrenaline + vasopressin 0.04 u/min"],
+               2: ["adrenaline", "epinephrine {d}", "adrenaline {d}"],
+               3: ["None", "nil", "no", "none"]}
+    dose = rng.integers(3, 40, len(df)) / 100  # each patient's own: 40 answers and more
+    df["Vasopressors"] = [written[k][i % len(written[k])].format(d=f"{d:g}")
+                          for i, (k, d) in enumerate(zip(kind, dose, strict=True))]
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    X = enc.transform(df)
+    names = enc.feature_names_out_
+    for drug in ("noradrenaline", "vasopressin", "adrenaline"):
+        col = f"Vasopressors: {drug}"
+        yes = enc.table_.levels(col)["Yes"]
+        truth = np.array([drug in given[k] for k in kind])
+        assert ((X[:, names.index(col)] == yes) == truth).all(), drug
