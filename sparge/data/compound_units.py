@@ -218,6 +218,11 @@ def _in_hours(values: pd.Series) -> bool:
     return unit_key(header_unit(str(values.name)) or "") == "hours"
 
 
+def _in_days(values: pd.Series) -> bool:
+    """Whether a column's name gives its unit as days ("ICU LOS (days)")."""
+    return unit_key(header_unit(str(values.name)) or "") == "days"
+
+
 def _may_hold_times(values: pd.Series) -> bool:
     return sample_has(values, (_H_MIN, ("h",)), (_MIN_ONLY, ("min",)), (_D_H, ("d",)))
 
@@ -238,9 +243,14 @@ def read_hours_minutes(df: pd.DataFrame, durations: Collection[str] = ()) -> pd.
     df = rewrite_cells(df, lambda v: _in_hours(v) and may_hold(v),
                        lambda v: read(v).map(lambda m: None if m is None else m / 60),
                        "h", "time(s) written in hours and minutes", "hours")
+    # ... or in days in a column whose name says days (walk-through 101's "ICU LOS
+    # (days)" read "4d 4h" as 6,000 minutes beside its plain days)
+    df = rewrite_cells(df, lambda v: _in_days(v) and may_hold(v),
+                       lambda v: read(v).map(lambda m: None if m is None else m / 1440),
+                       "d", "time(s) written in days and hours", "days")
     before = dict(df.attrs.get("sparge_rewritten", {}))
-    df = rewrite_cells(df, lambda v: not _in_hours(v) and may_hold(v), read,
-                       "min", "time(s) written in hours and minutes", "minutes")
+    df = rewrite_cells(df, lambda v: not _in_hours(v) and not _in_days(v) and may_hold(v),
+                       read, "min", "time(s) written in hours and minutes", "minutes")
     for col in [c for c in df.columns if str(c) in df.attrs.get("sparge_rewritten", {})
                 and str(c) not in before]:
         df = _plain_hours(df, col)

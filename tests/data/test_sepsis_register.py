@@ -71,3 +71,19 @@ def test_vasopressors_with_their_doses_are_read_as_the_drugs_given():
         yes = enc.table_.levels(col)["Yes"]
         truth = np.array([drug in given[k] for k in kind])
         assert ((X[:, names.index(col)] == yes) == truth).all(), drug
+
+
+def test_a_stay_in_days_and_hours_is_read_in_days_in_a_column_of_days():
+    """Walk-through 101: "ICU LOS (days)" wrote "4d 4h" beside plain days ("2.5"); the
+    times were read in minutes (6,000) beside days, 1,440 times too long."""
+    from sparge.data.compound_units import read_compound_units
+
+    df = pd.DataFrame({"ICU LOS (days)": ["2.5", "4d 4h", "3.7", "8d 5h", "1.0", "0d 12h"],
+                       "Time to antibiotics (min)": ["45", "1h 20m", "30", "2h", "50",
+                                                     "1h 5m"]})
+    out = read_compound_units(df)
+    stay = pd.Series(out["ICU LOS (days)"]).astype(str).str.replace(" d", "", regex=False)
+    assert np.allclose(pd.to_numeric(stay), [2.5, 4 + 4 / 24, 3.7, 8 + 5 / 24, 1.0, 0.5])
+    assert "read in days" in " ".join(out.attrs["sparge_read_notes"])
+    # a column of minutes is still read in minutes
+    assert list(out["Time to antibiotics (min)"][[1, 3]]) == ["80 min", "120 min"]
