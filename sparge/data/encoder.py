@@ -53,6 +53,7 @@ from sparge.data.body_size import (
 from sparge.data.centiles import read_centiles
 from sparge.data.column_guess import (
     event_answer_codes,
+    id_text,
     ids_repeat_only_in_copies,
     later_outcome_named,
     named_like_id,
@@ -3426,7 +3427,9 @@ class Encoder(TransformerMixin, BaseEstimator):
             return cell_text(df[self.id_column]).to_numpy(dtype=object)
         named = self.naming_column(df)
         if named is not None:
-            text = cell_text(df[named]).reset_index(drop=True)
+            # one patient's IDs as one, however their prefix is written ("MRN8191581"
+            # beside "8191581": walk-through 101)
+            text = id_text(df[named]).reset_index(drop=True)
             unclear = (text == "") | text.duplicated(keep=False)
             line = pd.Series([f"line {i + 2}" for i in range(len(text))])
             return text.where(~unclear, (text + " (" + line + ")").where(

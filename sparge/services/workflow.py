@@ -574,6 +574,11 @@ class PatientIndex:
         if not hits.size and (key := _squashed(patient_id)):
             loose = np.flatnonzero(self.id_squashed == key)
             hits = loose if loose.size == 1 else hits
+        if not hits.size and (bare := re.fullmatch(r"[A-Za-z]{1,5}[\s:#.-]{0,2}(\d{4,})",
+                                                   str(patient_id).strip())):
+            # an ID typed with the prefix the file's IDs are named without ("MRN8191581":
+            # sparge.data.column_guess.id_text)
+            return self.find(bare.group(1))
         return int(hits[0]) if hits.size else None
 
     def namesakes(self, patient_id: str) -> list[str]:

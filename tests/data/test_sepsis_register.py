@@ -87,3 +87,28 @@ def test_a_stay_in_days_and_hours_is_read_in_days_in_a_column_of_days():
     assert "read in days" in " ".join(out.attrs["sparge_read_notes"])
     # a column of minutes is still read in minutes
     assert list(out["Time to antibiotics (min)"][[1, 3]]) == ["80 min", "120 min"]
+
+
+def test_an_mrn_written_with_and_without_its_prefix_is_one_patient():
+    """Walk-through 101: the register wrote 87 of its MRNs "MRN8191581" and the others
+    "8191581"; 10 of its 32 readmissions were not seen as the same patient's, so their
+    first admission could be a look-alike and split from the second in the check."""
+    from sparge.data.column_guess import guess_columns, id_text, separate_episodes
+    from sparge.services.workflow import people
+
+    df, _ = _register(60)
+    df["Admission date"] = [f"2023-{1 + i % 12:02d}-{1 + i % 27:02d}" for i in range(60)]
+    df.loc[40, ["MRN", "Admission date"]] = [f"MRN{df.loc[3, 'MRN']}", "2024-05-02"]
+    df.loc[[7, 9], "MRN"] = [f"MRN {df.loc[7, 'MRN']}", f"MRN{df.loc[9, 'MRN']}"]
+    assert id_text(df["MRN"])[[3, 40]].tolist() == [df.loc[3, "MRN"]] * 2
+    assert guess_columns(df)[0] is None  # a repeated patient: no unique ID
+    assert "'Admission date'" in separate_episodes(df, "MRN")
+    enc = Encoder(label_column=OUTCOME).fit(df)
+    ids = enc.ids(df)
+    assert ids[3] == "4000003 (line 5)" and ids[40] == "4000003 (line 42)"
+    assert ids[7] == "4000007"  # named without its prefix, as the file's others
+    keys = people(ids)
+    assert keys[3] == keys[40] and len(set(keys)) == 59
+    # "RX…" and "H…" are two kinds of ID, kept as written
+    two = pd.Series(["RX1001", "H1001", "1001", "2002"])
+    assert id_text(two).tolist() == two.tolist()
