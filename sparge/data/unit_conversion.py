@@ -578,7 +578,8 @@ def plain_split(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
     target's cells, is read in the other unit, when that unit is the one those plain
     numbers lie in (:func:`_plain_unit`): birth weights in grams with a few "6.6 lb" cells
     and plain kilograms ("3.10") keep their kilograms for the far values' check, not read
-    in lb.
+    in lb. The plain numbers read so must lie apart from the others too, by the margin: a
+    column's plain numbers that run on into the other unit's range are its own.
 
     Parameters
     ----------
@@ -633,6 +634,13 @@ def plain_split(column: str, plain: np.ndarray, numbers: dict[str, np.ndarray],
                 continue
             low, high = max(lo / SPLIT_MARGIN, math.sqrt(lo * edge)), hi * SPLIT_MARGIN
         inside = plain[(plain >= low) & (plain <= high)]
+        # ... and apart from the plain numbers beyond it: walk-through 101's P/F ratios in
+        # mmHg ran on from 72 and 88 to 103 and up, and its two sickest were read in kPa
+        beyond = plain[plain > high] if factor > 1 else plain[plain < low]
+        if inside.size and beyond.size and (
+                float(beyond.min()) < SPLIT_MARGIN * float(inside.max()) if factor > 1
+                else float(inside.min()) < SPLIT_MARGIN * float(beyond.max())):
+            continue
         if inside.size and unit_key(_plain_unit(column, inside, numbers, shown) or "") == key:
             found.append((inside.size, PlainSplit(shown[key], low, high, float(factor))))
     return max(found, key=lambda t: t[0])[1] if found else None

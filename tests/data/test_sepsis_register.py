@@ -112,3 +112,25 @@ def test_an_mrn_written_with_and_without_its_prefix_is_one_patient():
     # "RX…" and "H…" are two kinds of ID, kept as written
     two = pd.Series(["RX1001", "H1001", "1001", "2002"])
     assert id_text(two).tolist() == two.tolist()
+
+
+def test_the_lowest_ratios_in_the_columns_unit_are_not_read_in_another():
+    """Walk-through 101: "P/F ratio (mmHg)" wrote 31 cells "34.4 kPa" beside plain mmHg;
+    its two lowest plain ratios, 72 and 88 mmHg (the sickest lungs), lay in the kPa
+    cells' range and were read as kPa: 540 and 660 mmHg, the best oxygenated."""
+    rng = np.random.default_rng(11)
+    plain = [str(v) for v in rng.integers(103, 480, 200)] + ["72", "88"]
+    kpa = [f"{v:.1f} kPa" for v in rng.uniform(14, 62, 30)]
+    df = pd.DataFrame({"P/F ratio (mmHg)": plain + kpa,
+                       "Age": rng.integers(20, 90, 232).astype(str)})
+    enc = Encoder().fit(df)
+    x = enc.transform(df)[:, enc.feature_names_out_.index("P/F ratio (mmHg)")]
+    assert x[200] == 72 and x[201] == 88
+    assert np.allclose(x[202:], [float(k.split()[0]) * 7.5 for k in kpa], rtol=1e-3)
+    # plain numbers apart from the column's others still read in the other unit (an
+    # aneurysm's "6.3" cm beside "61" mm, walk-through 94)
+    aaa = pd.DataFrame({"AAA diameter (mm)": ["58mm", "5.4cm", "61", "6.3", "52", "4.8cm",
+                                              "6.1cm", "55", "49", "5.9"] * 4})
+    enc = Encoder().fit(aaa)
+    d = enc.transform(aaa)[:, 0]
+    assert np.isclose(d[3], 63) and np.isclose(d[9], 59)
