@@ -120,9 +120,12 @@ def test_the_lowest_ratios_in_the_columns_unit_are_not_read_in_another():
     cells' range and were read as kPa: 540 and 660 mmHg, the best oxygenated."""
     rng = np.random.default_rng(11)
     plain = [str(v) for v in rng.integers(103, 480, 200)] + ["72", "88"]
-    kpa = [f"{v:.1f} kPa" for v in rng.uniform(14, 62, 30)]
+    kpa = [f"{v} kPa" for v in (20.7, 22.5, 25.6, 25.7, 26.1, 30, 30.3, 34.4, 34.5, 35.3,
+                                35.6, 37.7, 39.7, 40.5, 41.3, 41.3, 42.4, 42.8, 43.7, 48.8,
+                                49.5, 49.7, 52.9, 53.1, 53.5, 53.9, 54, 55.5, 57.1, 57.3,
+                                58.9, 61.3, 65.5)]  # the export's own
     df = pd.DataFrame({"P/F ratio (mmHg)": plain + kpa,
-                       "Age": rng.integers(20, 90, 232).astype(str)})
+                       "Age": rng.integers(20, 90, len(plain) + len(kpa)).astype(str)})
     enc = Encoder().fit(df)
     x = enc.transform(df)[:, enc.feature_names_out_.index("P/F ratio (mmHg)")]
     assert x[200] == 72 and x[201] == 88
