@@ -1903,13 +1903,23 @@ class Encoder(TransformerMixin, BaseEstimator):
         # 97's typo "Yse") judges nothing and kept an AUC 1.00 column in the model
         judged_counts = counts[counts >= LEAK_MIN_CLASS]
         few = int(judged_counts.min()) if len(judged_counts) >= 2 else 0
-        if leaks and len(counts) >= 2 and few < LEAK_LEAVE_OUT_CLASS:
+        # ... but a column written at the end of the stay with a death among its answers
+        # is one by what it says, however few patients (walk-through 101's 60-row
+        # export kept "Discharge destination": "Mortuary", "died")
+        for c in (leaks if few < LEAK_LEAVE_OUT_CLASS else ()):
+            if c not in self._death_answers and END_OF_STAY.search(c) and \
+                    self.roles_.get(c) == "categorical" and self.table_.has(c) and \
+                    (died := death_answers(self.table_.levels(c))):
+                self._death_answers[c] = died
+        chance = {c: a for c, a in leaks.items() if c not in self._death_answers}
+        if chance and len(counts) >= 2 and few < LEAK_LEAVE_OUT_CLASS:
             report.warnings.append(
-                leak_message(leaks, left_out=False) + f" With {few} patients of the rarer "
+                leak_message(chance, left_out=False) + f" With {few} patients of the rarer "
                 "outcome a biomarker known before it can separate them this well by chance: "
-                f"{'it stays' if len(leaks) == 1 else 'they stay'} in the model, questioned.")
-            report.questioned_leaks.update(leaks)
-            leaks = {}
+                f"{'it stays' if len(chance) == 1 else 'they stay'} in the model, "
+                "questioned.")
+            report.questioned_leaks.update(chance)
+            leaks = {c: a for c, a in leaks.items() if c not in chance}
         # whether the patient is alive at last contact (walk-through 73's "Status" beside
         # progression within 2 years): known only after the look-alikes are sought,
         # whatever its AUC (one that alone separates the outcomes is said so, above)

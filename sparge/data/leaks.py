@@ -30,6 +30,8 @@ END_OF_STAY = re.compile(r"discharg|disposition|destination|discharged to|left d
 
 #: Answers that say the patient died ("Died", "Deceased", "died in hospital", "RIP").
 DEATH_ANSWER = re.compile(r"(?:patient |pt )?(?:died|dead|deceased|death|expired|rip|"
+                          # where the dead are taken (walk-through 101's "Mortuary")
+                          r"mortuary|morgue|coroner|"
                           r"passed away|mortality|inpatient death|died in hospital|"
                           r"in-?hospital death|died on (?:the )?ward|died in (?:icu|itu|"
                           r"theatre|ed|a&e))(?: in hospital| on ward)?",

@@ -137,3 +137,25 @@ def test_the_lowest_ratios_in_the_columns_unit_are_not_read_in_another():
     enc = Encoder().fit(aaa)
     d = enc.transform(aaa)[:, 0]
     assert np.isclose(d[3], 63) and np.isclose(d[9], 59)
+
+
+def test_a_discharge_to_the_mortuary_is_left_out_however_small_the_unit():
+    """Walk-through 101: in a 60-row export "Discharge destination" ("Mortuary", "died",
+    "Ward") separated the outcomes (AUC 1.00) but stayed in the model, questioned, as
+    what a real biomarker can do by chance with 23 deaths."""
+    from sparge.data.leaks import death_answers
+
+    assert death_answers(["Mortuary", "ward", "morgue"]) == ["Mortuary", "morgue"]
+    df, died = _register(60, seed=4)
+    rng = np.random.default_rng(4)
+    df["Discharge destination"] = np.where(died, rng.choice(["Mortuary", "died"], 60),
+                                           rng.choice(["Ward", "home", "other hospital"],
+                                                      60))
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    assert enc.roles_["Discharge destination"] == "ignore"
+    said = " ".join(enc.report_.warnings)
+    assert "'Discharge destination' answers" in said and "Mortuary" in said
+    # a column not written at the end of the stay is still only questioned so
+    df["Marker"] = np.where(died, "high", "low")
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    assert enc.roles_["Marker"] == "categorical" and "Marker" in enc.report_.questioned_leaks
