@@ -65,6 +65,9 @@ NONE_WORDS = frozenset({"none", "nil", "no", "nothing", "none known", "no comorb
                         # no past medical history (walk-through 58's "NKMH" became a
                         # comorbidity)
                         "nkmh", "no pmh", "nil pmh", "pmh nil", "no known pmh",
+                        # ... and walk-through 101's "NKPMH", a condition of 19 patients
+                        "nkpmh", "nmh", "nil pmhx", "no pmhx", "no sig pmh", "nsmh",
+                        "nil of significance", "previously well", "prev well",
                         "no past medical history", "no known medical history",
                         "no significant pmh", "nil significant", "no medical history",
                         # a diabetes' treatment without drugs (walk-through 64)
@@ -143,6 +146,10 @@ def item_key(item: str) -> str:
         staged = re.sub(r"(?:stage|grade|g)?[1-5][ab]?$", "", loose)
         if staged != loose and staged in _ROOTS:
             return _ROOTS[staged]
+        # ... or its grade in brackets: "COPD (GOLD 3)", "HF (NYHA II)" (walk-through 101)
+        graded = re.sub(r"\([^()]{1,20}\)$", "", loose)
+        if graded != loose and graded in _ROOTS:
+            return _ROOTS[graded]
     return _ROOTS.get(loose, k)
 
 

@@ -765,6 +765,10 @@ CONDITION_NAMES = {
     "vonwillebranddisease": ("vwd", "vonwillebrand", "vonwillebrands",
                              "vonwillebrandsdisease", "vwfdeficiency"),
     "gestationaldiabetes": ("gdm", "gestationaldm", "gestationaldiabetesmellitus"),
+    # walk-through 101's intensive care unit: "ALD cirrhosis" beside "cirrhosis"
+    "cirrhosis": ("aldcirrhosis", "alcoholiccirrhosis", "alcoholrelatedcirrhosis",
+                  "livercirrhosis", "nashcirrhosis", "hepaticcirrhosis", "cirrhotic",
+                  "cirrhosisoftheliver"),
 }
 #: A condition's types and treatments (loose keys), which say "yes" in its yes/no column
 #: (walk-through 56's "Diabetes": Yes, No, "T2DM", "type 2", "insulin treated", "diet

@@ -159,3 +159,16 @@ def test_a_discharge_to_the_mortuary_is_left_out_however_small_the_unit():
     df["Marker"] = np.where(died, "high", "low")
     enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
     assert enc.roles_["Marker"] == "categorical" and "Marker" in enc.report_.questioned_leaks
+
+
+def test_a_comorbidity_list_reads_no_history_and_graded_conditions():
+    """Walk-through 101: "NKPMH" (no known past medical history) was a condition of 19
+    patients; "COPD (GOLD 3)" and "ALD cirrhosis" were columns apart from COPD and
+    cirrhosis."""
+    from sparge.data.answer_lists import list_vocabulary
+
+    cells = ["COPD; T2DM", "NKPMH", "COPD (GOLD 3)", "cirrhosis; HTN", "ALD cirrhosis",
+             "HTN; T2DM", "COPD; HTN", "cirrhosis; COPD", "T2DM; CKD 3", "CKD; HTN"] * 6
+    got = list_vocabulary(pd.Series(cells), "Comorbidities")
+    assert got is not None and "NKPMH" not in got
+    assert sum("COPD" in g for g in got) == 1 and sum("cirrhosis" in g for g in got) == 1
