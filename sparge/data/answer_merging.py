@@ -81,7 +81,13 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 r"epilepsy (?:type|syndrome|classification)|type of epilepsy|"
                                 r"mri|eeg|anticoag\w*|d?oac|noac|antithrombotic\w*|"
                                 r"menopaus\w*|af|ocsp|bamford|donor\s*type|"
-                                r"type of donor|donor category|d/r|serostatus|dgf)\b",
+                                r"type of donor|donor category|d/r|serostatus|dgf|"
+                                # walk-through 101's sepsis by source, and its admissions
+                                r"source of sepsis|sepsis source|source of infection|"
+                                r"infection source|suspected source|admission source|"
+                                r"source of admission|admitted from|rrt|"
+                                r"renal replacement|mechanical ventilation|ventilation|"
+                                r"ventilated|respiratory support)\b",
                                 re.IGNORECASE)
 
 

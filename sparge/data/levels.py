@@ -2601,6 +2601,39 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("no", "n", "immediate function", "primary function", "igf", "good function",
          "no dgf", "functioned immediately", "immediate", "primary"),
         ("yes", "y", "dgf", "delayed function", "delayed graft function"))),
+    # an intensive care unit's sepsis by its source (walk-through 101: 23 answers for six
+    # sources, 267 of 452 patients apart from the others of their source)
+    (("source of sepsis", "sepsis source", "source of infection", "infection source",
+      "suspected source", "focus of infection", "infective focus", "septic source"), (
+        ("chest", "respiratory", "resp", "lrti", "pneumonia", "cap", "hap", "vap", "lung",
+         "chest infection", "community acquired pneumonia", "hospital acquired pneumonia",
+         "lower respiratory tract infection", "respiratory tract"),
+        ("urinary", "urine", "uti", "urosepsis", "urinary tract", "urinary tract infection",
+         "pyelonephritis", "genitourinary", "gu", "renal tract"),
+        ("abdominal", "abdo", "intra-abdominal", "intraabdominal", "peritonitis",
+         "intra abdominal", "abdominal sepsis", "gi", "gastrointestinal"),
+        ("line", "line infection", "crbsi", "clabsi", "line sepsis", "catheter related",
+         "catheter-related", "cvc", "cvc infection", "central line"),
+        ("skin/soft tissue", "ssti", "soft tissue", "skin", "cellulitis",
+         "skin and soft tissue", "skin & soft tissue", "skin/soft tissue infection"),
+        ("unclear source", "unknown", "unclear", "no source found", "source unclear",
+         "source not identified", "no clear source", "unknown source", "source unknown"))),
+    # ... and where its patients were admitted from
+    (("admission source", "source of admission", "admitted from", "referral source",
+      "admission from", "location before icu", "source of referral"), (
+        ("ed", "emergency department", "emergency dept", "a&e", "a & e", "ae",
+         "emergency", "er", "casualty", "emergency room"),
+        ("ward", "floor", "general ward", "inpatient ward", "ward transfer"),
+        ("theatres", "theatre", "or", "operating room", "operating theatre", "post-op",
+         "postop", "post op", "recovery", "pacu", "theatre/recovery", "surgery",
+         "elective surgery", "emergency surgery"),
+        ("other hospital", "transfer", "inter-hospital transfer", "interhospital transfer",
+         "oht", "external transfer", "another hospital", "tertiary transfer",
+         "transfer in", "external"))),
+    # a renal replacement therapy by its mode: a yes (walk-through 101's CVVH, CVVHDF)
+    (("rrt", "renal replacement", "dialysis in icu", "haemofiltration", "crrt"), (
+        ("yes", "crrt", "cvvh", "cvvhdf", "cvvhd", "haemofiltration", "hemofiltration",
+         "haemodiafiltration", "hemodiafiltration", "sled", "on filter", "filter"),)),
     # a viraemia or a PCR's result: "not detected" is its no, "detected" its yes
     (("viraemia", "viremia", "bkv", "bk virus", "pcr", "viral dna"), (
         ("no", "negative", "neg", "-ve", "not detected", "undetected", "undetectable",
