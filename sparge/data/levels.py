@@ -3009,6 +3009,11 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
         if any(loose_key(norm_key(w)) in kinds or names_class_drug(norm_key(w), own)
                for w in words):
             words = yes
+    # ... and a yes merged with a yes and its note ("yes - chemo"): walk-through 101's
+    # merge showed every "Y" as "Yes - chemo"
+    if yes and all(w in yes or (note_head(norm_key(w)) or "") in ("yes", "y")
+                   for w in words):
+        words = yes
     # ... and a yes merged with two or more kinds: walk-through 95's radiotherapy "Yes"
     # merged with "chest wall RT" and "RT to breast" named 63 patients written "Yes"
     # "Chest wall RT" (one kind beside a yes, a smoking's "Current", still names it)

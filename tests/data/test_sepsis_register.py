@@ -172,3 +172,32 @@ def test_a_comorbidity_list_reads_no_history_and_graded_conditions():
     got = list_vocabulary(pd.Series(cells), "Comorbidities")
     assert got is not None and "NKPMH" not in got
     assert sum("COPD" in g for g in got) == 1 and sum("cirrhosis" in g for g in got) == 1
+
+
+def test_an_icus_answers_written_several_ways_are_one_answer():
+    """Walk-through 101: sepsis sources (chest, LRTI, CAP, pneumonia; UTI, urosepsis),
+    admission sources (ED, A&E, Emergency Dept; floor, ward; OR, post-op, theatres; OHT,
+    other hospital), RRT modes and ventilation kinds were answers apart; merged by hand,
+    every "Y" of "Immunosuppressed" showed as "Yes - chemo"."""
+    from sparge.data.levels import shown_answer
+
+    rng = np.random.default_rng(6)
+    df, _ = _register(300)
+    df["Suspected source of sepsis"] = rng.choice(
+        ["chest", "LRTI", "CAP", "pneumonia", "UTI", "urosepsis", "urine", "abdo",
+         "peritonitis", "line infection", "CRBSI", "cellulitis", "SSTI"], 300)
+    df["Admission source"] = rng.choice(["ED", "A&E", "Emergency Dept", "floor", "ward",
+                                         "OR", "post-op", "theatres", "OHT",
+                                         "other hospital"], 300)
+    df["RRT"] = rng.choice(["no", "N", "yes", "CVVH", "CVVHDF"], 300)
+    df["Mechanical ventilation"] = rng.choice(["N", "no", "Y", "IMV", "intubated", "NIV",
+                                               "BiPAP", "HFNC", "high flow"], 300)
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+
+    def codes(col):
+        return len(set(enc.table_.levels(col).values()))
+
+    assert codes("Suspected source of sepsis") == 5
+    assert codes("Admission source") == 4
+    assert codes("RRT") == 2 and codes("Mechanical ventilation") == 4
+    assert shown_answer(["y", "Y", "yes - chemo"], "Immunosuppressed") == "Y"
