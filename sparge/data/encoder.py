@@ -166,6 +166,8 @@ from sparge.data.parsing import (
     cell_text,
     column_units,
     decimal_marks,
+    gcs_column,
+    gcs_not_assessable,
     header_unit,
     loose_key,
     min_category_count,
@@ -2113,7 +2115,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             c for c, tokens in report.missing_tokens.items()
             if any(norm_key(str(t)) in NOT_APPLICABLE_WORDS for t in tokens)] + [
             s.column for s in report.stray_text
-            if any(NOT_CALCULABLE.search(norm_key(str(e))) for e in s.examples)])
+            if any(NOT_CALCULABLE.search(norm_key(str(e))) for e in s.examples)] + [
+            f for f in names if gcs_column(f)])  # "T", "sedated": not assessable
         # a value in a unit that cannot be converted is the patient's, set to missing by
         # the reading: no gap of the record (walk-through 91 left 23 of 73 patients with
         # an Lp(a) in mg/dL out of training, twice the others' share)
@@ -2142,14 +2145,19 @@ class Encoder(TransformerMixin, BaseEstimator):
             written = written & ~unread
         if written is not None and written.any():
             counts = written.sum(axis=0)
-            said = [f"'{_q(f, 40)}' ({int(n):,})" for f, n in
-                    zip(self.feature_names_out_, counts, strict=True) if n]
+            said = [f"'{_q(f, 40)}' ({int(n):,})" for f, n in sorted(
+                zip(self.feature_names_out_, counts, strict=True), key=lambda t: -t[1]) if n]
             calc = sorted({str(e) for st in report.stray_text for e in st.examples
                            if NOT_CALCULABLE.search(norm_key(str(e)))})
+            comas = [f for f, n in zip(self.feature_names_out_, counts, strict=True)
+                     if n and gcs_column(f)]
             report.notes.append(
                 "Cells written 'not applicable', 'N/A' or 'not indicated'"
                 + (f", or saying the value could not be calculated ('{_q(calc[0], 30)}')"
                    if calc else "")
+                # walk-through 101's intubated patients ("T", "E1VTM1", "sedated")
+                + (f", or a Glasgow coma scale that could not be assessed ('{_q(comas[0])}':"
+                   " intubated or sedated)" if comas else "")
                 + " do not count against a patient's "
                 f"share of missing values (a value that does not apply is no gap): "
                 f"{', '.join(said[:6])}{' …' if len(said) > 6 else ''}. The model "
@@ -2302,7 +2310,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                 if (gaps & ~marks).sum() < max(5, 0.05 * gaps.sum()):
                     words = NOT_APPLICABLE_WORDS - _NA_MARKS
             said = np.fromiter((k in words or NOT_CALCULABLE.search(k) is not None
-                                for k in keys), dtype=bool, count=len(keys))
+                                or gcs_not_assessable(u, f)
+                                for k, u in zip(keys, uniques, strict=True)),
+                               dtype=bool, count=len(keys))
             if not said.any():
                 continue
             hit = np.append(said, False)[codes] & np.isnan(X[:, j])

@@ -201,3 +201,26 @@ def test_an_icus_answers_written_several_ways_are_one_answer():
     assert codes("Admission source") == 4
     assert codes("RRT") == 2 and codes("Mechanical ventilation") == 4
     assert shown_answer(["y", "Y", "yes - chemo"], "Immunosuppressed") == "Y"
+
+
+def test_a_coma_scale_that_could_not_be_assessed_does_not_leave_a_patient_out():
+    """Walk-through 101: GCS "T", "sedated" and "E1VTM1" (intubated) counted as gaps, and
+    26 % of the ventilated patients were left out of training against 17 % of the others:
+    the sickest, those who died more often."""
+    df, died = _register(200, seed=9)
+    rng = np.random.default_rng(9)
+    df["GCS"] = rng.integers(3, 16, 200).astype(str)
+    df["MAP"] = rng.integers(50, 100, 200).astype(str)
+    tubed = np.flatnonzero(died)[:30]
+    df.loc[tubed, "GCS"] = ["T", "sedated", "E1VTM1"] * 10
+    df.loc[tubed[:10], "MAP"] = ""  # and one real gap for a third of them
+    enc = Encoder(label_column=OUTCOME, id_column="MRN", max_patient_missing=0.25).fit(df)
+    keep = enc.training_rows(df)
+    assert keep[tubed].all()
+    said = " ".join(enc.report_.notes)
+    assert "Glasgow coma scale that could not be assessed" in said and "'GCS' (30)" in said
+    # an unknown coma scale is still a gap
+    df.loc[tubed[:10], "GCS"] = "unknown"
+    keep = Encoder(label_column=OUTCOME, id_column="MRN", max_patient_missing=0.25
+                   ).fit(df).training_rows(df)
+    assert not keep[tubed[:10]].any()
