@@ -2215,6 +2215,7 @@ class Encoder(TransformerMixin, BaseEstimator):
             [self.roles_.get(f) == "categorical" and self.table_.has(f)
              for f in self.feature_names_out_]), self._answer_word)
         text += shift
+        report.left_out_differ = bool(shift)
         # a note when few are left out; a warning (shown first) from a tenth of the cohort
         # (a walk-through left 90 of 502 patients out with only a note) or when those left
         # out have another outcome mix

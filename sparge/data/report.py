@@ -206,6 +206,9 @@ class ValidationReport:
     #: left out of training (the Encoder's ``leave_out_copies``)
     copied_rows: list[int] = field(default_factory=list)
     copies_left_out: bool = False
+    #: whether the patients left out for their gaps differ from those kept in outcome, a
+    #: measure or an answer (the Data page then offers to raise the threshold)
+    left_out_differ: bool = False
     #: features questioned as giving the outcome away but kept in the model (named like
     #: the end of a stay, or every feature leaking): {feature: AUC}
     questioned_leaks: dict[str, float] = field(default_factory=dict)

@@ -801,6 +801,12 @@ def test_the_threshold_is_offered_raised_when_it_leaves_out_a_fifth_of_the_table
     assert threshold_button(report(100, [60.0] * 40)) is None  # none kept by 50 %
     label, share = threshold_button(report(100, [60.0] * 20 + [30.0] * 20))
     assert share == 0.5 and "20 of the 40 patients it leaves out are kept" in label
+    # a tenth, when those left out differ from those kept (walk-through 101: 88 of 452,
+    # 45 % of whom died against 33 %)
+    differ = report(645, [12.0] * 100)
+    differ.left_out_differ = True
+    assert threshold_button(differ)[1] == 0.12
+    assert threshold_button(report(645, [12.0] * 60)) is None
 
 
 def test_the_threshold_button_counts_only_the_patients_who_would_train():
