@@ -51,6 +51,7 @@ from sparge.services.workflow import (
     lookalike_table,
     own_other_rows,
     own_rows_left_out_message,
+    same_person,
     training_patient_caveat,
 )
 
@@ -199,8 +200,12 @@ if sel_row is not None:
             own_note = own_rows_left_out_message(model.train_ids_, own_rows) \
                 if len(own_rows) else None
         else:
+            own_rows = same_person(model.train_ids_, index.ids[sel_row]) \
+                if getattr(model, "train_ids_", None) is not None else []
             table = lookalike_table(model, index.query_row(sel_row), n_neighbors=k,
-                                    candidates=match.restriction)
+                                    candidates=match.restriction, leave_out=own_rows)
+            own_note = own_rows_left_out_message(model.train_ids_, own_rows) \
+                if len(own_rows) else None
 
 
 def _lookalike_rows() -> np.ndarray | None:

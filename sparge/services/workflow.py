@@ -1138,11 +1138,17 @@ def own_other_rows(ids: Sequence[object], row: int) -> np.ndarray:
     >>> own_other_rows(["A (line 2)", "B", "A (line 9)", "A"], 0).tolist()
     [2]
     """
-    me = str(ids[row])
+    return same_person(ids, ids[row])
+
+
+def same_person(ids: Sequence[object], patient_id: object) -> np.ndarray:
+    """Indices of ``ids`` that name the patient ``patient_id`` on another line of the file
+    (:func:`own_other_rows`), for a patient trained on or not."""
+    me = str(patient_id)
     key = _without_line(me)
     if key == me:  # an ID the file does not repeat
         return np.zeros(0, dtype=np.intp)
-    return np.asarray([j for j, i in enumerate(ids) if j != row and str(i) != key
+    return np.asarray([j for j, i in enumerate(ids) if str(i) not in (me, key)
                        and _without_line(i) == key], dtype=np.intp)
 
 

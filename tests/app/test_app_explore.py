@@ -529,3 +529,22 @@ def test_the_first_screen_says_the_sample_is_synthetic_and_what_a_look_alike_is(
     at.session_state["cohort_name"] = "my_table.csv (300 patients)"
     at.run()
     assert "not real patients" not in " ".join(i.value for i in at.info)
+
+
+def test_a_patients_own_other_episode_is_no_lookalike_and_is_said_so():
+    """Walk-through 100b: a second transplant had the same recipient's first among its
+    look-alikes, counted in their outcome share; it is left out and named."""
+    df = read_table(SAMPLES / "singheart_small.csv").rename(columns={"Subject ID": "MRN"})
+    df.loc[1] = df.loc[0]  # the same patient's other episode, alike in every value
+    cohort = encode_cohort(df, label_column="Outcome", leave_out_copies=False)
+    model = train(cohort, {"max_iter": 1})
+    me, other = cohort.ids[0], cohort.ids[1]
+    assert me.endswith("(line 2)") and other.endswith("(line 3)")
+    assert {0, 1} <= set(cohort.train_rows.tolist())
+    at = run(cohort=cohort, **model_state(model, cohort.encoder))
+    at.text_input(key="explore_search").input(me).run()
+    assert not at.exception
+    said = texts(at)
+    assert f"'{other}': this patient's own row on another line" in said.replace("\\", "")
+    shown = lookalikes(at).value
+    assert other not in shown["ID"].tolist() and len(shown) == 10

@@ -165,6 +165,10 @@ def test_a_patients_own_other_episode_is_left_out_of_its_lookalikes():
     model = SparGE(n_atoms=8, n_components=3, random_state=0).fit(X, y, ids=ids)
     own = own_other_rows(model.train_ids_, 3)
     assert own.tolist() == [40] and own_other_rows(model.train_ids_, 5).size == 0
+    # ... and for a patient not trained on, by its ID
+    from sparge.services.workflow import same_person
+    assert same_person(model.train_ids_, "RX1000003 (line 42)").tolist() == [3]
+    assert same_person(model.train_ids_, "RX1000010").size == 0
     kept = lookalike_table(model, None, n_neighbors=10, exclude_training_index=3)
     assert 40 in kept["training_index"].tolist()  # as alike as can be
     table = lookalike_table(model, None, n_neighbors=10, exclude_training_index=3,
