@@ -32,7 +32,7 @@ import pandas as pd
 
 from sparge.data.column_kinds import looks_like_free_text
 from sparge.data.cytogenetics import CYTOGENETICS_NAME, FINDING_WORDS
-from sparge.data.drug_combinations import REGIMEN_COLUMN, drug_set
+from sparge.data.drug_combinations import REGIMEN_COLUMN, VASOACTIVE_COLUMN, drug_set
 from sparge.data.levels import CONDITION_NAMES, smoking_column, smoking_status
 from sparge.data.parsing import cell_text, min_category_count
 from sparge.data.safe_text import first_cells, quoted_names
@@ -268,17 +268,22 @@ def list_vocabulary(values: pd.Series, name: str = "",
     slash = bool(_LISTS_NAME.search(str(name)[:80]))
     separator = re.compile(f"{_SEPARATOR.pattern}|{_SPACED_SLASH.pattern}") if slash \
         else _SEPARATOR
-    if not any(separator.search(c) for c in first_cells(values, 200)):
+    vasoactive = bool(VASOACTIVE_COLUMN.search(str(name)[:80]))
+    if not vasoactive and not any(separator.search(c) for c in first_cells(values, 200)):
         return None
     text = cell_text(values)
     # one vectorised look first: most columns hold no separator at all
-    if text.str.contains(separator.pattern, regex=True).sum() < MIN_COMBINATIONS:
+    if not vasoactive and \
+            text.str.contains(separator.pattern, regex=True).sum() < MIN_COMBINATIONS:
         return None
     cells = [c for c in text.tolist() if c]
     cells = [c for c in cells if c and norm_key(c) not in missing_keys
              and norm_key(c) not in NONE_WORDS]
     if len(cells) < MIN_COMBINATIONS:
         return None
+    # a column of vasopressors whose every answer names them, with or without a dose:
+    # the drugs given, whatever their doses (each its own answer otherwise)
+    vasoactive = vasoactive and all(drug_set(c) is not None for c in set(cells))
     # a smoking status with its detail is one answer: "ex-smoker, quit 2018" (walk-
     # through 92's column was read as lists of "ex-smoker" and "quit 1985")
     if smoking_column(name) and sum(smoking_status(norm_key(c)) is not None
@@ -290,6 +295,7 @@ def list_vocabulary(values: pd.Series, name: str = "",
     # however few patients have two (walk-through 73's: 37 of 380)
     findings = bool(CYTOGENETICS_NAME.search(str(name)[:80])) and all(
         p in FINDING_WORDS for parts in split for p in parts)
+    findings = findings or vasoactive
     if not findings and (len(lists) < LIST_SHARE * len(cells)
                          or len(set(lists)) < MIN_COMBINATIONS):
         return None

@@ -508,6 +508,10 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("phenylephrine",), "phenylephrine"),
     **dict.fromkeys(("angiotensinii", "giapreza"), "angiotensin II"),
 }
+#: A column of vasopressors and inotropes: read as the drugs given, however few of its
+#: cells list two (walk-through 101's 60-row export kept every dose an answer apart).
+VASOACTIVE_COLUMN = re.compile(r"vasopressor|\bpressors?\b|inotrop|vasoactive",
+                               re.IGNORECASE)
 #: Abbreviations read as a drug only with a dose after them: "NA 0.29" is noradrenaline,
 #: a bare "NA" a gap.
 _DOSED_ONLY: dict[str, str] = {"na": "noradrenaline"}

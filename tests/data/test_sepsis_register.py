@@ -71,6 +71,17 @@ def test_vasopressors_with_their_doses_are_read_as_the_drugs_given():
         yes = enc.table_.levels(col)["Yes"]
         truth = np.array([drug in given[k] for k in kind])
         assert ((X[:, names.index(col)] == yes) == truth).all(), drug
+    # a small unit's few doses, none listing two drugs: still the drugs given, not one
+    # answer per dose (the walk-through's 60-row export)
+    few = pd.DataFrame({"Vasopressors": rng.choice(["noradrenaline 0.1", "noradrenaline 0.2",
+                                                    "adrenaline 0.05", "None", "nil",
+                                                    "norad"], 100),
+                        "Age": rng.integers(20, 90, 100).astype(str)})
+    assert [f for f in Encoder().fit(few).feature_names_out_ if f != "Age"] == \
+        ["Vasopressors: noradrenaline", "Vasopressors: adrenaline"]
+    # ... and a yes/no column of inotropes stays one
+    yes_no = pd.DataFrame({"Inotropes": rng.choice(["yes", "no"], 100), "Age": few["Age"]})
+    assert Encoder().fit(yes_no).feature_names_out_ == ["Inotropes", "Age"]
 
 
 def test_a_stay_in_days_and_hours_is_read_in_days_in_a_column_of_days():
