@@ -235,3 +235,13 @@ def test_a_coma_scale_that_could_not_be_assessed_does_not_leave_a_patient_out():
     keep = Encoder(label_column=OUTCOME, id_column="MRN", max_patient_missing=0.25
                    ).fit(df).training_rows(df)
     assert not keep[tubed[:10]].any()
+
+
+def test_an_impossible_age_is_questioned_in_a_small_table():
+    """Walk-through 101b: a 60-row export trained on an age of 203 (the whole register
+    questioned it): one value of 52 was more than the hundredth an impossible value may
+    be."""
+    df, _ = _register(60, seed=2)
+    df.loc[37, "Age"] = "203"
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    assert any(v[0] == "Age" and v[2] == 203 for v in enc.report_.values_to_check)
