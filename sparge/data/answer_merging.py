@@ -87,7 +87,8 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 r"infection source|suspected source|admission source|"
                                 r"source of admission|admitted from|rrt|"
                                 r"renal replacement|mechanical ventilation|ventilation|"
-                                r"ventilated|respiratory support)\b",
+                                r"ventilated|respiratory support|blood cultures?|"
+                                r"culture result)\b",
                                 re.IGNORECASE)
 
 

@@ -1763,7 +1763,13 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("gbs", "groupbstrep", "groupbstreptococcus", "streptococcusagalactiae",
          "sagalactiae"),
         ("pneumococcus", "spneumoniae", "streptococcuspneumoniae", "streppneumo",
-         "streppneumoniae", "pneumo"))),
+         "streppneumoniae", "pneumo"),
+        # walk-through 101's: a genus beside its one species in bloodstream infection;
+        # methicillin-sensitive S. aureus is S. aureus, MRSA stays apart
+        ("klebsiellapneumoniae", "klebsiella", "kpneumoniae", "klebsiellaspp",
+         "klebsiellasp"),
+        ("saureus", "staphaureus", "staphylococcusaureus", "mssa"),
+        ("pseudomonasaeruginosa", "pseudomonas", "paeruginosa", "pseudomonasspp"))),
     # ... its admission diagnoses: "OOHCA" and "OHCA" one out-of-hospital arrest (an
     # in-hospital one and a bare "cardiac arrest" apart); sepsis, septic shock (a
     # severity) and urosepsis (a source) apart
@@ -1804,6 +1810,12 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
                     ("l", "l/min", "lpm", "lmin"))),
         ("no", "n", "none", "nil", "noventilation", "selfventilating", "sv", "ra",
          "roomair", "air", "inair", "onair", "nooxygen", "noo2", "nosupport"))),
+    # ... a renal replacement therapy by its mode beside a yes: the yes (walk-through
+    # 101's CVVH and CVVHDF; before the modes' own group, whose first word showed every
+    # yes as "CVVH")
+    (("rrt", "renal replacement", "dialysis in icu", "haemofiltration", "crrt"), (
+        ("yes", "crrt", "cvvh", "cvvhdf", "cvvhd", "haemofiltration", "hemofiltration",
+         "haemodiafiltration", "hemodiafiltration", "on filter", "filter"),)),
     # ... kidney replacement: continuous therapies one answer, intermittent apart
     (("rrt", "renal replacement", "kidney replacement", "^crrt", "haemofiltration",
       "hemofiltration", "dialysis"), (
@@ -2630,10 +2642,6 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("other hospital", "transfer", "inter-hospital transfer", "interhospital transfer",
          "oht", "external transfer", "another hospital", "tertiary transfer",
          "transfer in", "external"))),
-    # a renal replacement therapy by its mode: a yes (walk-through 101's CVVH, CVVHDF)
-    (("rrt", "renal replacement", "dialysis in icu", "haemofiltration", "crrt"), (
-        ("yes", "crrt", "cvvh", "cvvhdf", "cvvhd", "haemofiltration", "hemofiltration",
-         "haemodiafiltration", "hemodiafiltration", "sled", "on filter", "filter"),)),
     # a viraemia or a PCR's result: "not detected" is its no, "detected" its yes
     (("viraemia", "viremia", "bkv", "bk virus", "pcr", "viral dna"), (
         ("no", "negative", "neg", "-ve", "not detected", "undetected", "undetectable",

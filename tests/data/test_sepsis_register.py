@@ -212,6 +212,15 @@ def test_an_icus_answers_written_several_ways_are_one_answer():
     assert codes("Admission source") == 4
     assert codes("RRT") == 2 and codes("Mechanical ventilation") == 4
     assert shown_answer(["y", "Y", "yes - chemo"], "Immunosuppressed") == "Y"
+    # walk-through 101b: the merged RRT yes showed as "CVVH"; blood cultures were three
+    # "no growth" answers, and a genus apart from its species
+    assert shown_answer(["yes", "Y", "CVVH", "CVVHDF"], "RRT") == "Yes"
+    df["Blood culture result"] = rng.choice(
+        ["NG", "no growth", "No growth at 48h", "E. coli", "Escherichia coli", "Klebsiella",
+         "Klebsiella pneumoniae", "S. aureus", "Staph aureus", "MSSA", "MRSA"], 300)
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    lv = enc.table_.levels("Blood culture result")
+    assert codes("Blood culture result") == 5 and lv["MRSA"] != lv["MSSA"]
 
 
 def test_a_coma_scale_that_could_not_be_assessed_does_not_leave_a_patient_out():
