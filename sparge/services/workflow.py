@@ -506,29 +506,45 @@ def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
         ``n_neighbors``.
     leave_out : training indices that are no look-alikes (the patient's own rows on other
         lines of the file: :func:`own_other_rows`); as many more are looked up instead,
-        so the search keeps its fast path.
+        so the search keeps its fast path. Of another patient's episodes (an ID the file
+        repeats) only the nearest is a look-alike.
 
     Returns
     -------
     DataFrame with rank, training index, ID, distance, similarity, sparse weight, outcome.
     """
+    if X_query is None and exclude_training_index is None:
+        raise ValueError("give X_query or exclude_training_index")
     drop = np.unique(np.asarray(leave_out, dtype=np.intp).ravel())
-    wanted = n_neighbors + drop.size
-    if X_query is None:
-        if exclude_training_index is None:
-            raise ValueError("give X_query or exclude_training_index")
-        dd, ii, W = model.lookalikes(None, n_neighbors=wanted,
-                                     rows=[int(exclude_training_index)],
-                                     candidates=candidates)
-    else:
-        dd, ii, W = model.lookalikes(X_query, n_neighbors=wanted,
-                                     candidates=candidates)
-    d, idx = dd[0], ii[0]
-    if drop.size:
+    ids = getattr(model, "train_ids_", None)
+
+    def search(k: int):
+        if X_query is None:
+            dd, ii, W = model.lookalikes(None, n_neighbors=k,
+                                         rows=[int(exclude_training_index)],
+                                         candidates=candidates)
+        else:
+            dd, ii, W = model.lookalikes(X_query, n_neighbors=k, candidates=candidates)
+        d, idx = dd[0], ii[0]
         keep = ~np.isin(idx, drop)
-        d, idx = d[keep][:n_neighbors], idx[keep][:n_neighbors]
+        if ids is not None:
+            # one episode of each other patient, the nearest: walk-through 101b's list
+            # held one patient's two admissions (#1 and #9), counted twice in the share
+            seen: set[str] = set()
+            for t, i in enumerate(idx):
+                key = _without_line(ids[i])
+                keep[t] &= key not in seen
+                seen.add(key)
+        return d, idx, W, keep
+
+    wanted = n_neighbors + drop.size
+    d, idx, W, keep = search(wanted)
+    if keep.sum() < n_neighbors and len(idx) == wanted:  # episodes left out: look further
+        d, idx, W, keep = search(wanted + n_neighbors)
+    d, idx = d[keep][:n_neighbors], idx[keep][:n_neighbors]
     w = np.asarray(W[0, idx].todense()).ravel()
-    ids = getattr(model, "train_ids_", np.asarray([str(j) for j in range(len(model.embedding_))]))
+    if ids is None:
+        ids = np.asarray([str(j) for j in range(len(model.embedding_))])
     out = pd.DataFrame({
         "rank": np.arange(1, len(idx) + 1), "training_index": idx, "ID": ids[idx],
         "distance": d, "similarity": model.similarity(d), "sparse_weight": w})

@@ -178,6 +178,18 @@ def test_a_patients_own_other_episode_is_left_out_of_its_lookalikes():
     assert own_rows_left_out_message(model.train_ids_, own).startswith(
         "'RX1000003 (line 42)': this patient's own row on another line")
     assert own_rows_left_out_message(model.train_ids_, []) is None
+    # another recipient's two grafts, both alike: one look-alike, the nearer (walk-through
+    # 101b's list held one patient's two admissions and counted both in the share)
+    df.loc[[60, 61]] = df.loc[[3, 3]].to_numpy()
+    df.loc[[60, 61], "Hosp No"] = "RX-OTHER"
+    enc = Encoder(label_column=OUTCOME).fit(df)
+    ids = enc.ids(df)
+    model = SparGE(n_atoms=8, n_components=3, random_state=0).fit(
+        enc.transform(df), enc.labels(df), ids=ids)
+    table = lookalike_table(model, None, n_neighbors=10, exclude_training_index=3,
+                            leave_out=own_other_rows(model.train_ids_, 3))
+    shown = [i.split(" (line")[0] for i in table["ID"]]
+    assert shown.count("RX-OTHER") == 1 and len(table) == 10 and len(set(shown)) == 10
 
 
 def test_a_ratio_written_as_numbers_and_dipstick_grades_is_read_as_two_columns():
