@@ -2939,8 +2939,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         unit = (getattr(self, "units_", {}).get(column)
                 or getattr(self, "value_units_", {}).get(column))
         key = unit_key(unit) if unit else None
-        if key is not None and key in {unit_key(w) for w in re.split(r"[\s,;:]+", column)}:
-            return None  # the name says it without brackets: "Neutrophils %" (not "% (%)")
+        said = {unit_key(w) for w in re.split(r"[\s,;:()]+", column) if w}
+        minutes = {"min", "mins", "minute", "minutes"}
+        if key is not None and (key in said or (key in minutes and said & minutes)):
+            # the name says it without brackets: "Neutrophils %" (not "% (%)"), or in
+            # another spelling: "Time to antibiotics (min)" (not "(min) (mins)")
+            return None
         # "y" and "yrs" are years: a hint "most 42–83 y" read oddly
         return key if key in ("years", "months", "days", "hours") else unit
 

@@ -315,7 +315,11 @@ class ValidationReport:
             lines.append("Left out of training for missing too many values, e.g. " +
                          # without an ID column, by its CSV line, as the map and the
                          # search name it ("line 3"; walk-through 34 read "patient 1")
-                         ", ".join(f"{_t(p.id, 40)} (CSV line {p.row}, "
+                         ", ".join(f"{_t(p.id, 40)} ({_missing_share(p.missing_pct)}% "
+                                   "missing)" if p.id and str(p.id).endswith(
+                                       f"(line {p.row})") else
+                                   # an ID named with its line already: not twice
+                                   f"{_t(p.id, 40)} (CSV line {p.row}, "
                                    f"{_missing_share(p.missing_pct)}% missing)" if p.id else
                                    f"line {p.row} ({_missing_share(p.missing_pct)}% missing)"
                                    for p in self.patients_dropped[:5])

@@ -254,3 +254,14 @@ def test_an_impossible_age_is_questioned_in_a_small_table():
     df.loc[37, "Age"] = "203"
     enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
     assert any(v[0] == "Age" and v[2] == 203 for v in enc.report_.values_to_check)
+
+
+def test_a_unit_the_name_says_in_another_spelling_is_not_said_twice():
+    """Walk-through 101b: the form's label and the table's header read "Time to
+    antibiotics (min) (mins)"."""
+    from sparge.services.display import biomarker_name
+
+    df, _ = _register(80)
+    df["Time to antibiotics (min)"] = [f"{m} mins" if m % 3 else str(m) for m in range(80)]
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    assert biomarker_name("Time to antibiotics (min)", enc) == "Time to antibiotics (min)"
