@@ -21,6 +21,7 @@ from sparge.app.lookalikes import (
 from sparge.app.plots import cohort_map
 from sparge.app.shell import biomarker_groups, guard, init_state
 from sparge.data.answer_durations import typed_durations
+from sparge.data.answer_lists import typed_list_answers
 from sparge.data.blood_pressure import typed_pressures
 from sparge.data.safe_text import label_text, md_escape
 from sparge.errors import DataError
@@ -230,7 +231,9 @@ else:
         ss.np_read_as_no = [c for c, v in values.items() if v == EMPTY_AS_NO]
         row, ss.np_typed_notes = typed_pressures(row)  # "142/88" typed in one field
         row, durations = typed_durations(row)  # "HD 2y 6m" typed in the answer's box
-        ss.np_typed_notes += durations
+        # "norad 0.2" typed in a list's yes/no box ("Vasopressors: noradrenaline")
+        row, listed = typed_list_answers(row, getattr(encoder, "answer_lists_", None) or {})
+        ss.np_typed_notes += durations + listed
         if all(v is None for v in row.values()):
             st.error("Fill in at least one biomarker.")
         else:

@@ -335,6 +335,39 @@ def list_vocabulary(values: pd.Series, name: str = "",
     return shown + ([OTHER] if len(common) < len(count) else [])
 
 
+def typed_list_answers(row: dict, lists: dict[str, list[str]]) -> tuple[dict, list[str]]:
+    """A form's yes/no boxes of a list column ("Vasopressors: noradrenaline") with an
+    answer typed as a file's cell writes it: "norad 0.2" in the noradrenaline box is Yes
+    (walk-through 101b: read as missing, though the same cell in a file is read), "none"
+    is No; anything else stays as typed. And a note for each.
+
+    Examples
+    --------
+    >>> typed_list_answers({"Vasopressors: noradrenaline": "norad 0.2"},
+    ...                    {"Vasopressors": ["noradrenaline", "vasopressin"]})[0]
+    {'Vasopressors: noradrenaline': 'Yes'}
+    """
+    out = dict(row)
+    notes = []
+    for col, items in lists.items():
+        drugs = list_kind(col)
+        for item in items:
+            box = f"{col}: {item}"
+            typed = out.get(box)
+            if not isinstance(typed, str) or norm_key(typed) in ("yes", "no", "y", "n", ""):
+                continue
+            key = norm_key(typed)
+            if key in NONE_WORDS:
+                read = "No"
+            elif set(item_keys(typed, drugs)) & set(item_keys(item, drugs)):
+                read = "Yes"
+            else:
+                continue
+            out[box] = read
+            notes.append(f"'{_q(typed, 30)}' typed in '{_q(box)}' read as {read}.")
+    return out, notes
+
+
 def list_columns(column: str, items: list[str]) -> list[str]:
     """The yes/no columns a list column is read as: ``"<column>: <answer>"``."""
     return [f"{column}: {item}" for item in items]

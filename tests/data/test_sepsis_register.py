@@ -71,6 +71,22 @@ def test_vasopressors_with_their_doses_are_read_as_the_drugs_given():
         yes = enc.table_.levels(col)["Yes"]
         truth = np.array([drug in given[k] for k in kind])
         assert ((X[:, names.index(col)] == yes) == truth).all(), drug
+    # the New patient form's yes/no box takes what a file's cell gives (walk-through 101b:
+    # "norad 0.2" typed there was read as missing)
+    from sparge.data.answer_lists import typed_list_answers
+
+    form = {c: None for c in names}
+    form["Vasopressors: noradrenaline"] = "norad 0.2"
+    form["Vasopressors: vasopressin"] = "nil"
+    form["Vasopressors: adrenaline"] = "high"  # no answer of the box: left as typed
+    row, notes = typed_list_answers(form, enc.answer_lists_)
+    assert row["Vasopressors: noradrenaline"] == "Yes" and len(notes) == 2
+    assert row["Vasopressors: vasopressin"] == "No"
+    assert row["Vasopressors: adrenaline"] == "high"
+    x = enc.transform(pd.DataFrame([{**row, "Vasopressors: adrenaline": None}]))[0]
+    for drug, answer in (("noradrenaline", "Yes"), ("vasopressin", "No")):
+        col = f"Vasopressors: {drug}"
+        assert x[names.index(col)] == enc.table_.levels(col)[answer]
     # a small unit's few doses, none listing two drugs: still the drugs given, not one
     # answer per dose (the walk-through's 60-row export)
     few = pd.DataFrame({"Vasopressors": rng.choice(["noradrenaline 0.1", "noradrenaline 0.2",
