@@ -2310,8 +2310,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                 gaps = np.isnan(X[:, j])
                 if (gaps & ~marks).sum() < max(5, 0.05 * gaps.sum()):
                     words = NOT_APPLICABLE_WORDS - _NA_MARKS
+            coma = gcs_column(f)  # the column's name judged once, not per answer
             said = np.fromiter((k in words or NOT_CALCULABLE.search(k) is not None
-                                or gcs_not_assessable(u, f)
+                                or (coma and gcs_not_assessable(u, f))
                                 for k, u in zip(keys, uniques, strict=True)),
                                dtype=bool, count=len(keys))
             if not said.any():

@@ -1162,10 +1162,12 @@ def same_person(ids: Sequence[object], patient_id: object) -> np.ndarray:
     (:func:`own_other_rows`), for a patient trained on or not."""
     me = str(patient_id)
     key = _without_line(me)
-    if key == me:  # an ID the file does not repeat
+    if key == me or not len(ids):  # an ID the file does not repeat
         return np.zeros(0, dtype=np.intp)
-    return np.asarray([j for j, i in enumerate(ids) if str(i) not in (me, key)
-                       and _without_line(i) == key], dtype=np.intp)
+    # one vectorised pass: Explore asks on every rerun, of every training patient
+    named = np.asarray(ids).astype(str)
+    return np.flatnonzero(np.char.startswith(named, f"{key} (line ") & (named != me)
+                          & np.char.endswith(named, ")")).astype(np.intp)
 
 
 def people(ids: Sequence[object]) -> np.ndarray | None:
