@@ -1,5 +1,7 @@
 """Explore: every patient of the cohort on a map, a patient's look-alikes, lasso groups."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -158,9 +160,10 @@ if pending is not None and pending.strip():
                    + (f" Still showing {md_escape(shown)} below." if shown else ""))
     else:
         ss.selected = str(index.ids[row])
-        same = index.namesakes(pending)
+        same = index.namesakes_of(row)
         if len(same) > 1:  # an ID the file repeats: its patients are told apart by line
-            st.info(f"{len(same)} patients have the ID '{md_escape(pending)}' (the file "
+            key = re.sub(r" \(line \d+\)$", "", same[0])
+            st.info(f"{len(same)} patients have the ID '{md_escape(key)}' (the file "
                     f"repeats it): showing {md_escape(same[0])}; the others: "
                     + ", ".join(md_escape(i) for i in same[1:8]) + ".")
 

@@ -48,8 +48,11 @@ from sparge.services.typicality import (
 )
 from sparge.services.workflow import (
     encode_new_patients,
+    known_patient_message,
+    known_patient_rows,
     lookalike_table,
     patients_to_check,
+    person_keys,
     questioned_choice,
     questioned_message,
     questioned_values,
@@ -380,7 +383,21 @@ if query is not None:
         # among the patients matching it on the biomarkers chosen there (same sex, …)
         match = lookalike_match("np", xq[0])
         match_controls("np", match, k)
-        table = lookalike_table(model, Xq, n_neighbors=k, candidates=match.restriction)
+        # a training patient with this ID is the same person: another admission, or the
+        # patient entered again (session 54), left out as on the Explore page
+        train_ids = getattr(model, "train_ids_", None)
+        known = known_patient_rows(train_ids, qid, keys=model_cache(
+            "person_keys", model, lambda: person_keys(train_ids))) \
+            if train_ids is not None else np.zeros(0, dtype=np.intp)
+        note = st.empty()  # the note above its checkbox
+        keep = len(known) > 0 and st.checkbox(
+            "Keep " + ("it" if len(known) == 1 else "them") + " among the look-alikes "
+            "(another person with the same ID)", key=f"np_keep_known_{qid}")
+        if len(known):
+            note.info(md_escape(known_patient_message(train_ids, known, qid, kept=keep),
+                                1000))
+        table = lookalike_table(model, Xq, n_neighbors=k, candidates=match.restriction,
+                                leave_out=() if keep else known)
         st.subheader(f"Look-alikes of {md_escape(qid)}")
         show_lookalikes(model, table, xq[0], qid, encoder, key="np",
                         written=written, match=match)

@@ -613,6 +613,11 @@ class PatientIndex:
         hits = np.flatnonzero(np.char.startswith(self.id_keys.astype(str), key + " (line "))
         return [str(self.ids[i]) for i in hits]
 
+    def namesakes_of(self, row: int) -> list[str]:
+        """:meth:`namesakes` of the patient on cohort ``row``, however its ID was typed
+        ("MRN7280409" finds "7280409 (line 258)"; session 53 left its notice unsaid)."""
+        return self.namesakes(_without_line(self.ids[row]))
+
     def containing(self, text: str, limit: int = 8) -> list[str]:
         """Up to ``limit`` IDs that contain ``text`` (case- and space-insensitive), for a
         search that matched no ID whole ("100044" for "ICU-100044")."""
@@ -1168,6 +1173,78 @@ def same_person(ids: Sequence[object], patient_id: object) -> np.ndarray:
     named = np.asarray(ids).astype(str)
     return np.flatnonzero(np.char.startswith(named, f"{key} (line ") & (named != me)
                           & np.char.endswith(named, ")")).astype(np.intp)
+
+
+#: How a patient is named when the file or the model has no ID to name it by: no person.
+_NOT_AN_ID = re.compile(r"(?:csv )?line \d+|new patient|new|")
+#: The letters an ID may be written with or without ("MRN8191581", "mrn 8191581").
+_ID_PREFIX = r"^[a-z]{1,5}[\s:#.-]{0,2}(?=\d{4,}$)"
+
+
+def person_keys(ids: Sequence[object]) -> tuple[np.ndarray, np.ndarray]:
+    """IDs as one person is named however written: lower-cased and without the CSV line a
+    repeated ID is named with; and those without a letter prefix before 4 digits or more
+    ("mrn7280409": "7280409")."""
+    text = pd.Series(np.asarray(ids, dtype=object).astype(str)).str.strip().str.lower()
+    text = text.str.replace(r" \(line \d+\)$", "", regex=True)
+    return (text.to_numpy(dtype=object),
+            text.str.replace(_ID_PREFIX, "", regex=True).to_numpy(dtype=object))
+
+
+def known_patient_rows(ids: Sequence[object], patient_id: object,
+                       keys: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Indices of the training patients ``ids`` that have a new patient's ID: the same
+    person (another admission or episode, or the patient entered again), no look-alike
+    (session 54: a readmission's CSV found its first admission among its look-alikes,
+    unsaid). IDs are compared case-insensitively, without the CSV line a repeated ID is
+    named with, and with or without a letter prefix when one of the two is written
+    without ("MRN7280409" is "7280409"; "H1234" is not "RX1234"). Patients named by their
+    CSV line ("line 2", "CSV line 3"), and the form's "NEW", name no one.
+
+    ``keys`` are the training IDs' :func:`person_keys`, when computed once per model.
+
+    Examples
+    --------
+    >>> known_patient_rows(["7280409 (line 4)", "A1", "MRN7280409 (line 9)"],
+    ...                    "mrn 7280409").tolist()
+    [0, 2]
+    >>> known_patient_rows(["H1234", "RX1234", "1234"], "RX1234").tolist()
+    [1, 2]
+    >>> known_patient_rows(["line 2", "line 3"], "line 2").size
+    0
+    """
+    (me,), (me_bare,) = person_keys([patient_id])
+    if not len(ids) or _NOT_AN_ID.fullmatch(me):
+        return np.zeros(0, dtype=np.intp)
+    full, bare = person_keys(ids) if keys is None else keys
+    same = np.flatnonzero((full == me) | (bare == me_bare))
+
+    def prefix(f: object, b: object) -> str:
+        return re.sub(r"[^a-z]", "", str(f)[:len(str(f)) - len(str(b))])
+
+    mine = prefix(me, me_bare)
+    return np.asarray([j for j in same.tolist() if full[j] == me or not mine
+                       or prefix(full[j], bare[j]) in ("", mine)], dtype=np.intp)
+
+
+def known_patient_message(ids: Sequence[object], rows, patient_id: object,
+                          kept: bool = False) -> str | None:
+    """Words for :func:`known_patient_rows`: which training patients have the new
+    patient's ID, and whether they were left out of its look-alikes, or ``None``."""
+    named = [str(ids[j]) for j in np.asarray(rows, dtype=np.intp).ravel()]
+    if not named:
+        return None
+    said = ", ".join(f"'{i}'" for i in named[:3]) + (f" and {len(named) - 3} more"
+                                                     if len(named) > 3 else "")
+    one = len(named) == 1
+    whom = "A training patient has" if one else f"{len(named)} training patients have"
+    if kept:
+        return (f"{whom} the ID '{patient_id}' ({said}) and {'is' if one else 'are'} kept "
+                "among the look-alikes, as you chose: another person with the same ID.")
+    return (f"{whom} the ID '{patient_id}' ({said}): the same person (another admission "
+            "or episode, or this patient entered again) is no look-alike, so "
+            f"{'it is' if one else 'they are'} left out of the look-alikes and of their "
+            "outcome share.")
 
 
 def people(ids: Sequence[object]) -> np.ndarray | None:

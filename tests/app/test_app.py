@@ -518,6 +518,42 @@ def test_new_patient_one_row_csv():
     assert any("empty" in e.value for e in at.error)
 
 
+def test_a_new_patient_with_a_training_patients_id_is_not_its_own_lookalike():
+    """Session 54: a readmission's one-row CSV, with the hospital number of a training
+    patient, found that patient (its earlier admission) among its look-alikes, unsaid;
+    the Explore page leaves a patient's own other rows out."""
+    at = start("pages/new_patient.py")
+    at.radio(key="np_mode").set_value("CSV file").run()
+    cohort = read_table(SAMPLES / "singheart_synthetic.csv")
+    first = at.session_state["model"].train_ids_[0]
+    row = cohort[cohort["Subject ID"] == first].drop(columns="Outcome")
+    one = row.to_csv(index=False).encode()
+    at.file_uploader(key="np_upload").set_value(("again.csv", one, "text/csv")).run()
+    assert not at.exception
+    said = texts(at)
+    assert f"A training patient has the ID '{first}' ('{first}'): the same person" in said
+    look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
+    assert first not in set(look["ID"]) and len(look) == 10
+    # another person with the same ID, as the user says: kept, and its copy found first
+    next(c for c in at.checkbox if c.key.startswith("np_keep_known_")).check().run()
+    assert not at.exception and "kept among the look-alikes, as you chose" in texts(at)
+    look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
+    assert look["ID"].iloc[0] == first
+    # written with a prefix the training IDs lack, or in lower case: the same person
+    row["Subject ID"] = first.lower()
+    at.file_uploader(key="np_upload").set_value(
+        ("lower.csv", row.to_csv(index=False).encode(), "text/csv")).run()
+    look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
+    assert first not in set(look["ID"]) and "the same person" in texts(at)
+    # a new ID: no note, nothing left out
+    row["Subject ID"] = "NEW0001"
+    at.file_uploader(key="np_upload").set_value(
+        ("new.csv", row.to_csv(index=False).encode(), "text/csv")).run()
+    assert "training patient has the ID" not in texts(at)
+    look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
+    assert look["ID"].iloc[0] == first
+
+
 def test_new_patient_csv_with_several_patients_checks_every_row():
     """Walk-through 16: a 3-row file was cut to its first row ("the first one is used"),
     and the 'abc' of row 2 never reached the user."""

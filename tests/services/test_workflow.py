@@ -182,6 +182,13 @@ def test_left_out_patients_carry_their_reasons(cohort, trained):
     Q = replace(P, ids=ids)
     assert Q.find("dm1") == 0 and Q.namesakes("DM1") == ["DM1 (line 2)", "DM1 (line 3)"]
     assert Q.find("DM1 (line 3)") == 1 and Q.namesakes("DM1X") == []
+    # typed with a prefix the file's IDs are written without: found, its namesakes too
+    # (session 53: "MRN7280409" showed no notice of the other admission)
+    ids[6:8] = ["7280409 (line 8)", "7280409 (line 9)"]
+    M = replace(P, ids=ids.copy())
+    assert M.find("MRN7280409") == 6 and M.namesakes("MRN7280409") == []
+    assert M.namesakes_of(6) == M.namesakes_of(7) == ["7280409 (line 8)", "7280409 (line 9)"]
+    assert Q.namesakes_of(2) == []
     # an NHS number typed without its spaces (walk-through 65 found no one)
     ids[3:6] = ["554 021 6407", "554-021-6408", "554 021 6408"]
     R = replace(P, ids=ids)
@@ -917,3 +924,27 @@ def test_the_outcome_is_said_in_full_with_its_answers():
     assert outcome_answers_note(ages, "Donor Age") == (
         "Outcome 'Donor Age': 60 different numbers from 18 to 77 (median 41) · 1 without "
         "an answer.")
+
+
+def test_a_new_patient_is_known_by_its_id_however_written():
+    """Session 54: a training patient with a new patient's ID is the same person (another
+    admission, or the patient entered again), found with or without its CSV line and its
+    letter prefix; patients named by their CSV line, and the form's "NEW", name no one."""
+    from sparge.services.workflow import known_patient_message, known_patient_rows
+
+    ids = ["7280409 (line 4)", "A1", "MRN7280409 (line 9)", "H1234", "RX1234", "line 7"]
+    assert known_patient_rows(ids, "mrn 7280409").tolist() == [0, 2]
+    assert known_patient_rows(ids, " 7280409 ").tolist() == [0, 2]
+    assert known_patient_rows(ids, "a1").tolist() == [1]
+    # two kinds of ID with the same digits are two people; bare digits are either
+    assert known_patient_rows(ids, "RX1234").tolist() == [4]
+    assert known_patient_rows(ids, "1234").tolist() == [3, 4]
+    for nobody in ("line 7", "CSV line 7", "new patient", "NEW", "", "A2"):
+        assert known_patient_rows(ids, nobody).size == 0, nobody
+    assert known_patient_rows([], "A1").size == 0
+    said = known_patient_message(ids, [0, 2], "MRN7280409")
+    assert said.startswith("2 training patients have the ID 'MRN7280409' ('7280409 (line 4)',"
+                           " 'MRN7280409 (line 9)'): the same person")
+    assert "they are left out of the look-alikes" in said
+    assert "kept among the look-alikes" in known_patient_message(ids, [1], "A1", kept=True)
+    assert known_patient_message(ids, [], "A1") is None
