@@ -99,6 +99,7 @@ from sparge.data.encoding_notes import (
     treatment_words,
     unconverted_message,
     warn_copied_rows,
+    warn_episodes_after_death,
     warn_rows_under_another_id,
     warn_same_patient_rows,
 )
@@ -1341,6 +1342,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                                      if r not in ("ignore", "label")],
                                outcome=self.label_column)
         warn_rows_under_another_id(df, X, self.naming_column(df), copies, report)
+        warn_episodes_after_death(df, self.naming_column(df), report)
         self.value_units_ = self._units_from_values(X, report)
         # the cells written as a limit are known once every column is read: never a value
         # to check

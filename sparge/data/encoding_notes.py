@@ -4,16 +4,20 @@ and rows written twice (pure functions of what the encoder found)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 import numpy as np
 import pandas as pd
 
-from sparge.data.column_guess import copied_rows, row_hashes
-from sparge.data.column_kinds import later_measurement_of
+from sparge.data.age_dates import event_date_column
+from sparge.data.column_guess import copied_rows, id_text, row_hashes
+from sparge.data.column_kinds import later_measurement_of, looks_like_dates
+from sparge.data.dates import read_dates
 from sparge.data.number_format import format_number
 from sparge.data.parsing import (
     ColumnUnits,
+    cell_text,
     unit_key,
 )
 from sparge.data.report import (
@@ -645,3 +649,55 @@ def answer_shift(X: np.ndarray, keep: np.ndarray, names: list[str],
             f"{100 * p_out:.0f}% of them against {100 * p_kept:.0f}% of the patients kept, "
             f"so the model would learn from {'fewer' if diff > 0 else 'more'} patients "
             "like them.")
+
+
+#: A column of the date a patient died.
+_DEATH_DATE = re.compile(r"death|died|deceased|\bdod\b|\bd\.o\.d\b", re.IGNORECASE)
+
+
+def warn_episodes_after_death(df: pd.DataFrame, id_like: str | None,
+                              report: ValidationReport) -> None:
+    """Warn of an ID the file repeats whose row is dated (admitted, operated, delivered)
+    after a death written on another of its rows: an ID given to another patient, or
+    mistyped (walk-through 101: 13 of an ICU register's 32 repeated MRNs had an admission
+    after their date of death, and the rows were read as one person's episodes: left out
+    of each other's look-alikes, held out together). ``id_like`` is the column that names
+    the patients (:meth:`~sparge.data.encoder.Encoder.naming_column`)."""
+    if id_like is None or id_like not in df.columns:
+        return
+    ids = id_text(df[id_like]).reset_index(drop=True)
+    dup = ((ids != "") & ids.duplicated(keep=False)).to_numpy()
+    if not dup.any():
+        return
+    deaths = [str(c) for c in df.columns if str(c) != id_like and _DEATH_DATE.search(str(c))
+              and not pd.api.types.is_numeric_dtype(df[c])
+              and (cell_text(df[c]) != "").any() and looks_like_dates(cell_text(df[c]))]
+    event = event_date_column(df, exclude=[id_like, *deaths]) if deaths else None
+    if event is None:
+        return
+    died = pd.concat([read_dates(df[c]).dates.reset_index(drop=True) for c in deaths],
+                     axis=1).min(axis=1)
+    rows = pd.DataFrame({"id": ids, "died": died,
+                         "seen": read_dates(df[event]).dates.reset_index(drop=True)})[dup]
+    first_death = rows.groupby("id")["died"].transform("min")
+    # a day's grace: a death and a transfer written on the same day
+    later = rows[rows["seen"] > first_death + pd.Timedelta(days=1)]
+    if not len(later):
+        return
+    n, of = later["id"].nunique(), rows["id"].nunique()
+    row = later.iloc[0]
+    dead = rows[(rows["id"] == row["id"]) & (rows["died"] == first_death.loc[row.name])]
+    report.warnings.append(
+        f"{n:,} of the {of:,} IDs that '{_q(id_like, 40)}' repeats "
+        f"{'have a row' if n != 1 else 'has a row'} dated after a death written on another "
+        f"of {'their' if n != 1 else 'its'} rows (e.g. '{_q(row['id'], 30)}': died "
+        f"{row_date(first_death.loc[row.name])} on CSV line {int(dead.index[0]) + 2}, "
+        f"'{_q(event, 40)}' {row_date(row['seen'])} on CSV line {int(row.name) + 2}): an ID "
+        "given to another patient, or mistyped. Such rows are read as one person's: "
+        "neither is the other's look-alike, and the held-out check holds them out together. "
+        "Check these IDs in the file.")
+
+
+def row_date(value) -> str:
+    """A date as the report writes it (2023-03-02)."""
+    return str(pd.Timestamp(value).date())

@@ -141,6 +141,37 @@ def test_an_mrn_written_with_and_without_its_prefix_is_one_patient():
     assert id_text(two).tolist() == two.tolist()
 
 
+def test_an_admission_after_a_recorded_death_under_the_same_id_is_questioned():
+    """Walk-through 101: 13 of the register's 32 repeated MRNs had an admission after the
+    date of death written on another of their rows (an ID reused or mistyped), read as
+    one person's two admissions without a word."""
+    df, _ = _register(60)
+    df["Admission date"] = [f"2023-{1 + i % 12:02d}-{1 + i % 27:02d}" for i in range(60)]
+    df["Date of death"] = ""
+    df.loc[3, "Date of death"] = "2023-04-20"
+    df.loc[40, ["MRN", "Admission date"]] = [df.loc[3, "MRN"], "2024-05-02"]  # after it
+    df.loc[41, ["MRN", "Admission date"]] = [df.loc[5, "MRN"], "2024-01-09"]  # a readmission
+    df.loc[50, ["MRN", "Admission date"]] = [df.loc[8, "MRN"], "2022-12-01"]  # before it
+    df.loc[8, "Date of death"] = "09/09/2023"
+    enc = Encoder(label_column=OUTCOME).fit(df)
+    said = [w for w in enc.report_.warnings if "dated after a death" in w]
+    assert said == [
+        "1 of the 3 IDs that 'MRN' repeats has a row dated after a death written on another "
+        "of its rows (e.g. '4000003': died 2023-04-20 on CSV line 5, 'Admission date' "
+        "2024-05-02 on CSV line 42): an ID given to another patient, or mistyped. Such rows "
+        "are read as one person's: neither is the other's look-alike, and the held-out "
+        "check holds them out together. Check these IDs in the file."]
+    # a death on the same day as a transfer's admission is no question; no date of death,
+    # or no repeated ID, no word
+    df.loc[40, "Admission date"] = "2023-04-21"
+    assert not any("dated after a death" in w
+                   for w in Encoder(label_column=OUTCOME).fit(df).report_.warnings)
+    for drop in ("Date of death", "Admission date"):
+        enc = Encoder(label_column=OUTCOME).fit(df.drop(columns=drop).assign(
+            **{"MRN": [f"{i}" for i in range(60)]} if drop == "Admission date" else {}))
+        assert not any("dated after a death" in w for w in enc.report_.warnings)
+
+
 def test_the_lowest_ratios_in_the_columns_unit_are_not_read_in_another():
     """Walk-through 101: "P/F ratio (mmHg)" wrote 31 cells "34.4 kPa" beside plain mmHg;
     its two lowest plain ratios, 72 and 88 mmHg (the sickest lungs), lay in the kPa
