@@ -273,6 +273,10 @@ _YES_DETAIL = re.compile(r"\b(?:19[5-9]\d|20[0-4]\d)\b|\b(?:re|le|od|os|ou|r eye
                          r"both eyes|both|bilateral|bilat|left|right|lt|rt)\b|"
                          # how it is treated (walk-through 82's CFRD "on insulin")
                          r"\bon (?:insulin|treatment|tablets|medication|meds)\b|"
+                         # by what (walk-through 101's immunosuppressed "on steroids")
+                         r"\bon (?:(?:oral |long[\s-]term |high[\s-]dose )?steroids?|"
+                         r"pred(?:nisolone)?|chemo(?:therapy)?|immunosuppress\w*|"
+                         r"biologics?|methotrexate|tacrolimus)\b|"
                          r"\b(?:insulin|diet|tablet)[\s-]?(?:treated|controlled)\b|"
                          # where on the spine (walk-through 85's spinal cord lesions:
                          # "C-spine lesion C4", "cervical + thoracic")

@@ -232,6 +232,23 @@ def test_a_comorbidity_list_reads_no_history_and_graded_conditions():
     assert sum("COPD" in g for g in got) == 1 and sum("cirrhosis" in g for g in got) == 1
 
 
+def test_an_immunosuppression_written_with_its_drug_is_offered_as_its_yes():
+    """Walk-through 101: "on steroids" beside "Y" and "N" in "Immunosuppressed" was an
+    answer apart, neither merged nor offered with the yes."""
+    from sparge.data.levels import abbreviated_levels
+
+    rng = np.random.default_rng(7)
+    df, _ = _register(200)
+    df["Immunosuppressed"] = rng.choice(["Y", "N", "N", "on steroids", "on chemo"], 200)
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    assert sorted(enc.report_.answers_two_ways["Immunosuppressed"]) == \
+        [["on chemo", "Y"], ["on steroids", "Y"]]
+    levels = ["Yes", "No", "on long-term steroids", "on pred", "not on steroids",
+              "on oxygen"]
+    assert abbreviated_levels(levels, "Immunosuppressed") == \
+        [("on long-term steroids", "Yes"), ("on pred", "Yes")]
+
+
 def test_an_icus_answers_written_several_ways_are_one_answer():
     """Walk-through 101: sepsis sources (chest, LRTI, CAP, pneumonia; UTI, urosepsis),
     admission sources (ED, A&E, Emergency Dept; floor, ward; OR, post-op, theatres; OHT,
