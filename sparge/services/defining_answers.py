@@ -250,15 +250,20 @@ class OtherKind:
     def sentence(self) -> str:
         """One line (plain text): "'Primary site' Lung: 3 of the 10 look-alikes with an
         answer have it; the others Breast 4, Ovary 3 (its answers go with 'ER status',
-        'CA-125')"."""
+        'CA-125')"; "'Mechanical ventilation' HFNO: 4 of the 10 look-alikes with an answer
+        have HFNO, No or NIV (answers of one kind); the others Invasive 6"."""
         rest = ", ".join(f"{w} {c}" for w, c in self.others[:4])
         if len(self.others) > 4:
             rest += f" and {len(self.others) - 4} other answer(s)"
         # walk-through 73 read "3 of the 10 (Dara-VRd or 5 answers of its kind)" as 3
         # with Dara-VRd, where 1 had it: the answers of its kind are said
-        kind = (f"have it or {' or '.join(self.alike)}, answers of its kind"
-                if 0 < len(self.alike) <= 2
-                else f"have it or one of {len(self.alike)} answers of its kind "
+        # walk-through 101b read "have it or No or NIV" as a sentence about "No": the
+        # answers are named, the patient's first
+        kind = (f"have {self.answer} or {self.alike[0]} (answers of one kind)"
+                if len(self.alike) == 1
+                else f"have {self.answer}, {', '.join(self.alike[:-1])} or "
+                     f"{self.alike[-1]} (answers of one kind)" if len(self.alike) == 2
+                else f"have {self.answer} or one of {len(self.alike)} answers of its kind "
                      f"({', '.join(self.alike[:3])} …)" if self.alike else "have it")
         goes = ""
         if self.decides:

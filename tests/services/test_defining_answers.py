@@ -145,8 +145,26 @@ def test_answers_are_compared_by_kind_and_linked_columns_named_once():
     if said[0].feature == "Modality":
         assert said[0].others == (("APD", 7),) and said[0].alike == ("HDF",)
         assert said[0].sentence().startswith(
-            "'Modality' HD: 3 of the 10 look-alikes with an answer have it or HDF, answers "
-            "of its kind; the others APD 7 (its answers go with '")
+            "'Modality' HD: 3 of the 10 look-alikes with an answer have HD or HDF (answers "
+            "of one kind); the others APD 7 (its answers go with '")
     # matched on the modality: its access is not named either
     assert other_kinds(values.iloc[hd[0]].to_numpy(), values.iloc[apd[:10]], cols,
                        cohort.encoder, matched=["Modality"]) == []
+
+
+def test_the_answers_of_a_patients_kind_are_named_in_a_sentence():
+    """Walk-through 101b: "HFNO: 4 of the 10 look-alikes with an answer have it or No or
+    NIV" read as a sentence about "No"."""
+    from sparge.services.defining_answers import OtherKind
+
+    def said(alike):
+        return OtherKind("MV", "Mechanical ventilation", "HFNO", 4, 10,
+                         (("Invasive", 6),), alike=alike).sentence()
+
+    assert said(("No", "NIV")) == ("'Mechanical ventilation' HFNO: 4 of the 10 look-alikes "
+                                   "with an answer have HFNO, No or NIV (answers of one "
+                                   "kind); the others Invasive 6")
+    assert "have HFNO or NIV (answers of one kind);" in said(("NIV",))
+    assert "have it; the others" in said(())
+    assert "have HFNO or one of 3 answers of its kind (No, NIV, CPAP …)" in \
+        said(("No", "NIV", "CPAP"))
