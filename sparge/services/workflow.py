@@ -1271,8 +1271,8 @@ def own_rows_left_out_message(ids: Sequence[object], left_out) -> str | None:
     said = ", ".join(f"'{i}'" for i in rows[:3]) + (f" and {len(rows) - 3} more"
                                                     if len(rows) > 3 else "")
     return (f"{said}: this patient's own {'row' if len(rows) == 1 else 'rows'} on another "
-            "line of the file (another episode: a second transplant, pregnancy or "
-            f"admission) {'is' if len(rows) == 1 else 'are'} left out of its look-alikes "
+            "line of the file, with the same ID (another admission or episode) "
+            f"{'is' if len(rows) == 1 else 'are'} left out of its look-alikes "
             "and of their outcome share: the same person is no look-alike.")
 
 
@@ -1296,8 +1296,8 @@ def own_rows_message(table: pd.DataFrame, query_id: object,
         return None
     said = ", ".join(f"'{i}' (#{r})" for r, i in own[:3])
     return (f"{said} {'is' if len(own) == 1 else 'are'} this patient's own "
-            f"{'row' if len(own) == 1 else 'rows'} on another line of the file (another "
-            "episode: a second transplant, pregnancy or admission): the same person, "
+            f"{'row' if len(own) == 1 else 'rows'} on another line of the file, with the "
+            "same ID (another admission or episode): the same person, "
             "alike in what does not change. Read the other look-alikes for other patients.")
 
 
