@@ -1238,10 +1238,12 @@ def known_patient_message(ids: Sequence[object], rows, patient_id: object,
                                                      if len(named) > 3 else "")
     one = len(named) == 1
     whom = "A training patient has" if one else f"{len(named)} training patients have"
+    # named as typed, the ID is not said twice ("'SH0007' ('SH0007')")
+    said = "" if named == [str(patient_id)] else f" ({said})"
     if kept:
-        return (f"{whom} the ID '{patient_id}' ({said}) and {'is' if one else 'are'} kept "
+        return (f"{whom} the ID '{patient_id}'{said} and {'is' if one else 'are'} kept "
                 "among the look-alikes, as you chose: another person with the same ID.")
-    return (f"{whom} the ID '{patient_id}' ({said}): the same person (another admission "
+    return (f"{whom} the ID '{patient_id}'{said}: the same person (another admission "
             "or episode, or this patient entered again) is no look-alike, so "
             f"{'it is' if one else 'they are'} left out of the look-alikes and of their "
             "outcome share.")

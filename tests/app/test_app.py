@@ -531,7 +531,7 @@ def test_a_new_patient_with_a_training_patients_id_is_not_its_own_lookalike():
     at.file_uploader(key="np_upload").set_value(("again.csv", one, "text/csv")).run()
     assert not at.exception
     said = texts(at)
-    assert f"A training patient has the ID '{first}' ('{first}'): the same person" in said
+    assert f"A training patient has the ID '{first}': the same person" in said
     look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
     assert first not in set(look["ID"]) and len(look) == 10
     # another person with the same ID, as the user says: kept, and its copy found first

@@ -946,5 +946,8 @@ def test_a_new_patient_is_known_by_its_id_however_written():
     assert said.startswith("2 training patients have the ID 'MRN7280409' ('7280409 (line 4)',"
                            " 'MRN7280409 (line 9)'): the same person")
     assert "they are left out of the look-alikes" in said
-    assert "kept among the look-alikes" in known_patient_message(ids, [1], "A1", kept=True)
+    assert known_patient_message(ids, [1], "A1", kept=True) == (
+        "A training patient has the ID 'A1' and is kept among the look-alikes, as you "
+        "chose: another person with the same ID.")
+    assert "has the ID 'a1' ('A1'): the same person" in known_patient_message(ids, [1], "a1")
     assert known_patient_message(ids, [], "A1") is None
