@@ -88,7 +88,10 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 r"source of admission|admitted from|rrt|"
                                 r"renal replacement|mechanical ventilation|ventilation|"
                                 r"ventilated|respiratory support|blood cultures?|"
-                                r"culture result)\b",
+                                r"culture result|"
+                                # walk-through 102's hip fractures by their NHFD type
+                                r"fracture type|type of fracture|fracture classification|"
+                                r"fracture pattern)\b",
                                 re.IGNORECASE)
 
 

@@ -26,7 +26,9 @@ REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b
                             r"immunosuppress|modulator|cftr|nebuli[sz]ed|inhaled|"
                             r"induction|maintenance|\bdmts?\b|disease[\s-]?modifying|"
                             r"\basms?\b|\baeds?\b|anti[\s-]?seizure|anti[\s-]?epilep|"
-                            r"anticonvuls|vasopressor|\bpressors?\b|inotrop|vasoactive",
+                            r"anticonvuls|vasopressor|\bpressors?\b|inotrop|vasoactive|"
+                            r"bone protection|bisphosphonate|anti[\s-]?resorptive|"
+                            r"osteoporosis (?:drug|treatment|medication)|bone health",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -415,7 +417,16 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("fluoxetine",), "fluoxetine"),
     **dict.fromkeys(("mirtazapine",), "mirtazapine"),
     **dict.fromkeys(("amitriptyline",), "amitriptyline"),
-    **dict.fromkeys(("alendronicacid", "alendronate"), "alendronic acid"),
+    **dict.fromkeys(("alendronicacid", "alendronate", "fosamax", "binosto"),
+                    "alendronic acid"),
+    # walk-through 102's hip-fracture register: bone protection by brand and generic name
+    **dict.fromkeys(("risedronate", "risedronicacid", "actonel"), "risedronate"),
+    **dict.fromkeys(("ibandronate", "ibandronicacid", "bonviva"), "ibandronic acid"),
+    **dict.fromkeys(("zoledronicacid", "zoledronate", "aclasta", "ivzol", "zol",
+                     "ivzoledronate", "ivzoledronicacid"), "zoledronic acid"),
+    **dict.fromkeys(("denosumab", "prolia"), "denosumab"),
+    **dict.fromkeys(("teriparatide", "forsteo", "terrosa", "movymia"), "teriparatide"),
+    **dict.fromkeys(("romosozumab", "evenity"), "romosozumab"),
     **dict.fromkeys(("colecalciferol", "cholecalciferol"), "colecalciferol"),
     **dict.fromkeys(("ferroussulfate", "ferroussulphate", "ferrousfumarate"), "iron"),
     # a psoriasis clinic's systemic treatments and phototherapy (walk-through 93: "PUVA,

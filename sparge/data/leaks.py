@@ -29,7 +29,7 @@ END_OF_STAY = re.compile(r"discharg|disposition|destination|discharged to|left d
 
 
 #: Answers that say the patient died ("Died", "Deceased", "died in hospital", "RIP").
-DEATH_ANSWER = re.compile(r"(?:patient |pt )?(?:died|dead|deceased|death|expired|rip|"
+DEATH_ANSWER = re.compile(r"(?:patient |pt )?(?:died|dead|deceased|dec'?d|death|expired|rip|"
                           # where the dead are taken (walk-through 101's "Mortuary")
                           r"mortuary|morgue|coroner|"
                           r"passed away|mortality|inpatient death|died in hospital|"

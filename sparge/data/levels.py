@@ -1631,7 +1631,21 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "interhospitaltransfer", "interhospital", "tertiarytransfer", "repatriation",
          "transferdgh", "dghtransfer", "txfromdgh", "transferfromdgh", "fromdgh",
          *(f"txfrom{h}" for h in ("royal", "general", "district", "anotherhospital",
-                                  "otherhospital", "dgh"))))),
+                                  "otherhospital", "dgh"))),
+        # walk-through 102's hip-fracture register, as the NHFD asks it: own home or
+        # sheltered housing, residential care, nursing care, a hospital's inpatient; a
+        # residential and a nursing home are two levels of care, and "care home" either
+        ("ownhome", "ownhome/sheltered", "ownhome/shelteredhousing", "home", "homealone",
+         "fromhome", "privatehome", "ownhomealone", "shelteredhousing", "sheltered",
+         "shelteredaccommodation", "ownhome(sheltered)", "home/sheltered",
+         "ownhomeorshelteredhousing"),
+        ("residentialcare", "residentialhome", "rh", "reshome", "residentialcarehome",
+         "residential", "carehomewithoutnursing"),
+        ("nursingcare", "nursinghome", "nh", "nursing", "nursingcarehome",
+         "carehomewithnursing"),
+        ("hospitalinpatient", "inpatient", "inpt", "inptfall", "inpatientfall",
+         "fellasinpatient", "fellinhospital", "acutehospital", "acutehospitalinpatient",
+         "inpatientacutehospital", "hospitalinpt"))),
     # walk-through 62's memory clinic: a first language abbreviated, and driving
     (("first language", "main language", "language spoken", "preferred language",
       "^language"), (
@@ -2344,7 +2358,16 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "regional spinal", "regional (spinal)"),
         ("spinal + sedation", "sab + sedation", "spinal and sedation", "spinal with sedation",
          "spinal & sedation", "sab+sedation", "spinal+sedation", "spinal/sedation"),
-        ("ga + fib", "ga+fib", "ga + block", "ga and block", "ga + nerve block"))),
+        ("ga + fib", "ga+fib", "ga + block", "ga and block", "ga + nerve block",
+         "ga + ficb", "general + ficb", "general + fib", "general + block",
+         "general and block", "ga/fnb", "ga + fnb", "ga/block", "ga/fib", "ga/ficb",
+         "general + nerve block", "ga with block", "ga + peng"),
+        # walk-through 102: a spinal with a nerve block, written five ways
+        ("spinal + block", "spinal and block", "spinal + nerve block", "spinal/fnb",
+         "spinal + fnb", "spinal + ficb", "spinal + fib", "spinal/ficb", "spinal/fib",
+         "spinal/block", "sab + fib", "sab+fib", "sab + ficb", "sab + block",
+         "spinal with block", "spinal and nerve block", "spinal + peng",
+         "spinal and fib", "spinal and ficb"))),
     (("operation", "procedure", "^surgery", "^fixation", "^implant", "^op type",
       "^operation type"), (
         ("sliding hip screw", "dhs", "shs", "dynamic hip screw", "dhs/shs", "shs/dhs",
@@ -2355,9 +2378,11 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "short imn"),
         ("cannulated screws", "cs", "cannulated screw", "cannulated screws x3",
          "cannulated screws x 3", "screws", "screw fixation", "cann screws",
-         "cannulated hip screws"),
+         "cannulated hip screws", "cs x3", "cs x 3", "3 screws", "three screws",
+         "3 cannulated screws", "cannulated screws (3)", "x3 cannulated screws"),
         ("total hip replacement", "thr", "tha", "total hip arthroplasty",
-         "cemented thr", "total hip", "uncemented thr", "hybrid thr"),
+         "cemented thr", "total hip", "uncemented thr", "hybrid thr", "exeter thr",
+         "exeter total hip", "cemented total hip", "thr (exeter)", "thr (cemented)"),
         ("hemiarthroplasty - cemented", "cemented hemiarthroplasty", "cemented hemi",
          "hemi (cemented)", "hemi cemented", "hemiarthroplasty cemented",
          "hemiarthroplasty (cemented)", "cemented hemi-arthroplasty"),
@@ -2379,6 +2404,30 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "leftlobectomy"),
         ("totalthyroidectomy", "total", "tt", "totalthyroidectomy(tt)"),
         ("subtotalthyroidectomy", "subtotal", "neartotalthyroidectomy", "neartotal"))),
+    # walk-through 102's hip-fracture register: the NHFD's fracture types, 22 spellings of
+    # 4; a Garden grade stays its own answer (I-II are undisplaced, III-IV displaced, but
+    # a unit writing grades means them: walk-through 72)
+    (("fracture type", "type of fracture", "fracture classification", "fracture pattern",
+      "^# type", "=fracture", "=#"), (
+        ("intracapsular displaced", "displaced intracapsular", "ic displaced",
+         "displaced ic", "displ ic", "displ ic #", "displaced ic #", "ic displ",
+         "ic disp", "displaced #nof", "displaced nof", "displaced nof #",
+         "#nof displaced", "nof displaced", "displaced intracapsular #",
+         "intracapsular - displaced", "intracapsular (displaced)", "icd"),
+        ("intracapsular undisplaced", "undisplaced intracapsular", "ic undisplaced",
+         "undisplaced ic", "ic undispl", "icud", "ic nondisplaced", "nondisplaced ic",
+         "non-displaced ic", "ic non-displaced", "undisplaced #nof", "undisplaced nof",
+         "#nof undisplaced", "nof undisplaced", "undisplaced intracapsular #",
+         "intracapsular - undisplaced", "intracapsular (undisplaced)", "impacted",
+         "impacted #nof"),
+        ("intertrochanteric", "it", "it fracture", "it #", "#it", "# it",
+         "inter-trochanteric", "intertroch", "inter-troch", "inter troch",
+         "intertrochanteric #", "extracapsular it", "extracapsular intertrochanteric",
+         "ec it", "pertrochanteric", "pertroch", "trochanteric", "it nof",
+         "intertrochanteric fracture"),
+        ("subtrochanteric", "sub-trochanteric", "sub trochanteric", "subtroch",
+         "sub troch", "sub-troch", "subtroch #", "sub troch #", "st", "st #", "#st",
+         "# st", "subtrochanteric #", "subtrochanteric fracture"))),
     (("nerve block", "^block", "fascia iliaca", "^fib", "regional block"), (
         ("yes", "y", "given", "done", "fib", "ficb", "fascia iliaca block",
          "fascia iliaca", "fascia iliaca compartment block", "fib in ed", "fib in a&e",
@@ -2932,6 +2981,10 @@ def numbered_levels(levels: list[str]) -> bool:
     return len(prefixes) == 1 and len(set(numbers)) == len(numbers)
 
 
+#: A column of the patients' sex, by its name.
+_SEX_NAME = re.compile(r"\b(?:sex|gender)\b", re.IGNORECASE)
+
+
 def _shown_rank(word: str) -> tuple[bool, bool, bool, bool, bool, bool, bool, int, bool,
                                      bool]:
     """Which spelling of an answer is shown: more than one character or a digit ("WHITE",
@@ -3113,8 +3166,11 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     # a scale's word written in capitals, the only spelling kept of it ("LOW" for low,
     # Low and LOW: walk-through 53), in title case; not initials ("CTO", "NK")
     # ... but not a class written with its Roman numeral ("NYHA III" showed as "Nyha Iii")
-    if word.isupper() and len(word) > 2 and norm_key(word) in _SCALE_WORDS_ALL and \
-            not _ROMAN_TOKEN.search(word):
+    # ... and a sex written in capitals, the only spelling kept of it (walk-through 102
+    # showed its men as "MALE": "Male", "male" and "M" share its key)
+    if word.isupper() and len(word) > 2 and not _ROMAN_TOKEN.search(word) and (
+            norm_key(word) in _SCALE_WORDS_ALL
+            or (column and _SEX_NAME.search(str(column)) and word.isalpha())):
         word = word.title()
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     if len(word) <= 60:
