@@ -165,10 +165,10 @@ from sparge.data.parsing import (
     ColumnUnits,
     cell_keys,
     cell_text,
+    cognitive_column,
     column_units,
     decimal_marks,
     gcs_column,
-    gcs_not_assessable,
     header_unit,
     loose_key,
     min_category_count,
@@ -180,6 +180,7 @@ from sparge.data.parsing import (
     thousands_dot_column,
     token_counts,
     unit_key,
+    untestable,
     wide_range,
     writes_decimal_commas,
     written_unit,
@@ -2118,7 +2119,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             if any(norm_key(str(t)) in NOT_APPLICABLE_WORDS for t in tokens)] + [
             s.column for s in report.stray_text
             if any(NOT_CALCULABLE.search(norm_key(str(e))) for e in s.examples)] + [
-            f for f in names if gcs_column(f)])  # "T", "sedated": not assessable
+            # "T", "sedated": not assessable; an AMTS "unable" (walk-through 102)
+            f for f in names if gcs_column(f) or cognitive_column(f)])
         # a value in a unit that cannot be converted is the patient's, set to missing by
         # the reading: no gap of the record (walk-through 91 left 23 of 73 patients with
         # an Lp(a) in mg/dL out of training, twice the others' share)
@@ -2153,6 +2155,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                            if NOT_CALCULABLE.search(norm_key(str(e)))})
             comas = [f for f, n in zip(self.feature_names_out_, counts, strict=True)
                      if n and gcs_column(f)]
+            tests = [f for f, n in zip(self.feature_names_out_, counts, strict=True)
+                     if n and cognitive_column(f) and not gcs_column(f)]
             report.notes.append(
                 "Cells written 'not applicable', 'N/A' or 'not indicated'"
                 + (f", or saying the value could not be calculated ('{_q(calc[0], 30)}')"
@@ -2160,6 +2164,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                 # walk-through 101's intubated patients ("T", "E1VTM1", "sedated")
                 + (f", or a Glasgow coma scale that could not be assessed ('{_q(comas[0])}':"
                    " intubated or sedated)" if comas else "")
+                # walk-through 102's AMTS "unable": the frailest patients
+                + (f", or a test the patient could not do ('{_q(tests[0])}': 'unable')"
+                   if tests else "")
                 + " do not count against a patient's "
                 f"share of missing values (a value that does not apply is no gap): "
                 f"{', '.join(said[:6])}{' …' if len(said) > 6 else ''}. The model "
@@ -2312,9 +2319,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                 gaps = np.isnan(X[:, j])
                 if (gaps & ~marks).sum() < max(5, 0.05 * gaps.sum()):
                     words = NOT_APPLICABLE_WORDS - _NA_MARKS
-            coma = gcs_column(f)  # the column's name judged once, not per answer
+            # the column's name judged once, not per answer
+            coma = gcs_column(f) or cognitive_column(f)
             said = np.fromiter((k in words or NOT_CALCULABLE.search(k) is not None
-                                or (coma and gcs_not_assessable(u, f))
+                                or (coma and untestable(u, f))
                                 for k, u in zip(keys, uniques, strict=True)),
                                dtype=bool, count=len(keys))
             if not said.any():

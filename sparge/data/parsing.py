@@ -117,6 +117,51 @@ def gcs_not_assessable(cell: object, column: object) -> bool:
     text = str(cell).strip()
     return len(text) <= 30 and (text.lower() in _GCS_NOT_ASSESSABLE
                                 or _gcs_gap(text, True))
+#: A column of a cognitive or delirium test the patient answers, by its name: the
+#: abbreviated mental test, MMSE, MoCA, 4AT, 6CIT, ACE-III.
+_COGNITIVE_NAME = re.compile(r"\bamts?\b|\bamt ?(?:4|10)\b|abbreviated mental|\bs?mmse\b|"
+                             r"mini[\s-]?mental|\bmoca\b|montreal cognitive|\b4 ?at\b|"
+                             r"\b6 ?cit\b|\bace[\s-]?(?:iii|3|r)\b|cognitive (?:score|test)",
+                             re.IGNORECASE)
+#: Words saying such a test could not be done with the patient (too drowsy, no common
+#: language, deaf): walk-through 102's AMTS "unable", 20 of the frailest patients.
+_UNTESTABLE = re.compile(r"(?:unable|not able|could not|couldn'?t|cannot)(?: to)?"
+                         r"(?: (?:assess|complete|test|do|answer|engage|participate)\w*)?"
+                         r"(?: (?:it|test))?(?: ?[-(:,] ?.{0,30})?|not testable|untestable|"
+                         r"unassessable|not assessable|too drowsy|drowsy|aphasic|dysphasic|"
+                         r"language barrier|unresponsive", re.IGNORECASE)
+
+
+def cognitive_column(column: object) -> bool:
+    """Whether a column is named for a cognitive or delirium test the patient answers
+    ("AMTS", "MMSE", "Delirium (4AT)")."""
+    return _COGNITIVE_NAME.search(str(column)[:80]) is not None
+
+
+def untestable(cell: object, column: object) -> bool:
+    """Whether a cell says the test a column is named for could not be done with the
+    patient: a Glasgow coma scale of an intubated or sedated patient
+    (:func:`gcs_not_assessable`), or a cognitive test the patient could not do ("unable",
+    "unable - dementia", "too drowsy"). No patient is to blame for it: the patient's share
+    of missing values does not count it (walk-through 102 left 12 of the 20 hip-fracture
+    patients whose AMTS was "unable", the frailest, out of training).
+
+    Examples
+    --------
+    >>> [untestable(c, "AMTS") for c in ["unable", "Unable - dementia", "6", "refused",
+    ...                                  "not done"]]
+    [True, True, False, False, False]
+    >>> untestable("unable", "Creatinine"), untestable("sedated", "GCS")
+    (False, True)
+    """
+    if gcs_not_assessable(cell, column):
+        return True
+    if not cognitive_column(column):
+        return False
+    text = str(cell).strip()
+    return len(text) <= 40 and _UNTESTABLE.fullmatch(text) is not None
+
+
 #: A bare "8T": a Glasgow coma scale only in a column named so ("3T" is also a magnet).
 _BARE_T = re.compile(r"\s{0,3}\d{1,2}\s?T\s{0,3}", re.IGNORECASE)
 
