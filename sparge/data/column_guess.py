@@ -77,7 +77,9 @@ _FEWEST_EACH_WAY = 2
 def id_text(values: pd.Series) -> pd.Series:
     """A column of IDs as text, read as one ID however its prefix is written: where the
     column writes numbers both bare and after the same letters ("8191581" and
-    "MRN8191581"), the letters are dropped (walk-through 101's register wrote 87 of its
+    "MRN8191581"), the letters are dropped, and the digits after them that every prefixed
+    ID starts with when the bare IDs are that many digits shorter ("RX1577837" beside
+    "577837": a trust's code "RX1") (walk-through 101's register wrote 87 of its
     452 MRNs so, and 10 of 32 readmissions were not seen as one patient's). Otherwise
     :func:`~sparge.data.parsing.cell_text` as it is.
 
@@ -87,6 +89,8 @@ def id_text(values: pd.Series) -> pd.Series:
     ['8191581', '8191581', '4713201', '4713201']
     >>> id_text(pd.Series(["RX1001", "RX1002", "RX1003"])).tolist()
     ['RX1001', 'RX1002', 'RX1003']
+    >>> id_text(pd.Series(["RX1577837", "577837", "RX1355389", "355389"])).tolist()
+    ['577837', '577837', '355389', '355389']
     """
     text = cell_text(values)
     if not len(text):
@@ -100,8 +104,18 @@ def id_text(values: pd.Series) -> pd.Series:
     found = text[parts.index[parts]].str.extract(f"^{_PREFIXED_ID.pattern}$")
     if found[0].str.upper().nunique() != 1:  # two kinds of ID ("RX…", "H…"): as written
         return text
+    digits = found[1]
+    # a prefix of letters and digits, "RX1" (an NHS trust's code) before the six digits the
+    # bare IDs write: walk-through 102 named "RX1577837" "1577837", not the "577837" of
+    # its other admission
+    widths = text[bare].str.len()
+    width = int(widths.mode().iloc[0])
+    extra = digits.str.len() - width
+    if (widths == width).mean() >= 0.9 and (extra == extra.iloc[0]).all() and \
+            1 <= int(extra.iloc[0]) <= 3 and digits.str[:int(extra.iloc[0])].nunique() == 1:
+        digits = digits.str[int(extra.iloc[0]):]
     out = text.copy()
-    out[found.index] = found[1]
+    out[found.index] = digits
     return out
 
 

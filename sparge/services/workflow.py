@@ -598,9 +598,12 @@ class PatientIndex:
             hits = loose if loose.size == 1 else hits
         if not hits.size and (bare := re.fullmatch(r"[A-Za-z]{1,5}[\s:#.-]{0,2}(\d{4,})",
                                                    str(patient_id).strip())):
-            # an ID typed with the prefix the file's IDs are named without ("MRN8191581":
-            # sparge.data.column_guess.id_text)
-            return self.find(bare.group(1))
+            # an ID typed with the prefix the file's IDs are named without ("MRN8191581",
+            # and a trust's code "RX1577837": sparge.data.column_guess.id_text)
+            for digits in _prefix_variants(bare.group(1)):
+                if (row := self.find(digits)) is not None:
+                    return row
+            return None
         return int(hits[0]) if hits.size else None
 
     def namesakes(self, patient_id: str) -> list[str]:
@@ -632,6 +635,13 @@ class PatientIndex:
     def query_row(self, row: int) -> pd.DataFrame:
         """One patient's encoded features as a one-row frame (for ``lookalike_table``)."""
         return pd.DataFrame(self.X[[row]], columns=self.features)
+
+
+def _prefix_variants(digits: str) -> list[str]:
+    """The digits of an ID typed after its prefix, and without the first one to three of
+    them, which a prefix may end with ("RX1577837": "1577837", "577837", …); at least
+    four digits each."""
+    return [digits[k:] for k in range(4) if len(digits) - k >= 4]
 
 
 def _squashed(patient_id: object) -> str:
@@ -1218,6 +1228,11 @@ def known_patient_rows(ids: Sequence[object], patient_id: object,
         return np.zeros(0, dtype=np.intp)
     full, bare = person_keys(ids) if keys is None else keys
     same = np.flatnonzero((full == me) | (bare == me_bare))
+    if not same.size and me_bare != me and me_bare.isdigit():
+        # a trust's code typed before the digits the file writes bare ("RX1577837")
+        for digits in _prefix_variants(me_bare)[1:]:
+            if (same := np.flatnonzero(full == digits)).size:
+                return same.astype(np.intp)
 
     def prefix(f: object, b: object) -> str:
         return re.sub(r"[^a-z]", "", str(f)[:len(str(f)) - len(str(b))])

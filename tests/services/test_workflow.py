@@ -189,6 +189,10 @@ def test_left_out_patients_carry_their_reasons(cohort, trained):
     assert M.find("MRN7280409") == 6 and M.namesakes("MRN7280409") == []
     assert M.namesakes_of(6) == M.namesakes_of(7) == ["7280409 (line 8)", "7280409 (line 9)"]
     assert Q.namesakes_of(2) == []
+    # ... and with a trust's code before the digits ("RX1577837": walk-through 102)
+    ids[8] = "577837"
+    T = replace(P, ids=ids.copy())
+    assert T.find("RX1577837") == 8 and T.find("RX2577837") == 8
     # an NHS number typed without its spaces (walk-through 65 found no one)
     ids[3:6] = ["554 021 6407", "554-021-6408", "554 021 6408"]
     R = replace(P, ids=ids)
