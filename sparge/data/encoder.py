@@ -3431,7 +3431,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                 # word beside 1 and 0 ("Died", "Alive"), its most common spelling
                 best = max(named, key=lambda k: int(counts.get(k, 0)))
                 shown = self.label_spellings_.get(best, first[best])
-                shown = shown[:1].upper() + shown[1:] if shown[:1].islower() else shown
+            # a word merged from several, in the case outcomes are shown in: walk-through
+            # 102's legend read "Alive" beside "deceased"
+            if shown[:1].islower():
+                shown = shown[:1].upper() + shown[1:]
             for k in keys:
                 self.label_spellings_[k] = shown
             said.append(f"{', '.join(repr(_q(first[k], 30)) for k in keys if k != best)} "

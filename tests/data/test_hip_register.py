@@ -206,3 +206,15 @@ def test_a_sex_written_in_capitals_is_shown_in_title_case():
     assert shown_answer(["M", "MALE"], "Sex") == "Male"
     assert shown_answer(["F", "FEMALE", "Woman"], "Gender") == "Female"
     assert shown_answer(["COPD", "copd"], "Comorbidity") == "COPD"
+
+
+def test_an_outcome_merged_from_several_words_is_shown_with_a_capital():
+    """Walk-through 102's legend read "Alive" beside "deceased" (its commonest of
+    "deceased", "Died", "Dead" and "RIP")."""
+    df, died = _register()
+    rng = np.random.default_rng(9)
+    df[OUTCOME] = np.where(died, rng.choice(["deceased", "deceased", "Died", "Dead", "RIP"],
+                                            len(df)),
+                           rng.choice(["Alive", "alive", "A", "alive at 30d"], len(df)))
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    assert set(enc.labels(df)) == {"Alive", "Deceased"}
