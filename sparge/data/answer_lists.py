@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import partial
 
 import pandas as pd
 
@@ -38,6 +39,7 @@ from sparge.data.parsing import cell_text, min_category_count
 from sparge.data.safe_text import first_cells, quoted_names
 from sparge.data.safe_text import quote as _q
 from sparge.data.tables import DEFAULT_MISSING_TOKENS, is_blank, norm_key
+from sparge.data.vasopressor_doses import cell_doses, dose_items, parse_dose_item, part_dose
 
 #: What separates the answers of a list ("," ";" "+" "|"; not "/", which joins one
 #: answer's two spellings: "White/Caucasian").
@@ -352,6 +354,8 @@ def typed_list_answers(row: dict, lists: dict[str, list[str]]) -> tuple[dict, li
     for col, items in lists.items():
         drugs = list_kind(col)
         for item in items:
+            if parse_dose_item(item) is not None:  # a number box ("0.2" as typed)
+                continue
             box = f"{col}: {item}"
             typed = out.get(box)
             if not isinstance(typed, str) or norm_key(typed) in ("yes", "no", "y", "n", ""):
@@ -364,13 +368,34 @@ def typed_list_answers(row: dict, lists: dict[str, list[str]]) -> tuple[dict, li
             else:
                 continue
             out[box] = read
-            notes.append(f"'{_q(typed, 30)}' typed in '{_q(box)}' read as {read}.")
+            said = f"'{_q(typed, 30)}' typed in '{_q(box)}' read as {read}"
+            # ... and its dose, when the model has the drug's dose and its box is empty
+            dosed = next((f"{col}: {i}" for i in items
+                          if (d := parse_dose_item(i)) is not None and d[0] == item), None)
+            dose = part_dose(typed) if read == "Yes" else None
+            if dosed is not None and is_blank(out.get(dosed)) and dose is not None and \
+                    dose[1] in (None, parse_dose_item(dosed.split(": ", 1)[1])[1]):
+                out[dosed] = f"{dose[0]:g}"
+                said += f", and {dose[0]:g} in '{_q(dosed)}'"
+            notes.append(said + ".")
     return out, notes
 
 
 def list_columns(column: str, items: list[str]) -> list[str]:
     """The yes/no columns a list column is read as: ``"<column>: <answer>"``."""
     return [f"{column}: {item}" for item in items]
+
+
+def _with_doses(values: pd.Series, items: list[str], drugs: bool | str,
+                slash: bool) -> list[str]:
+    """A vasoactive column's answers with a dose column after each drug whose cells write
+    its dose often enough (:func:`~sparge.data.vasopressor_doses.dose_items`)."""
+    cells = [_items(c, slash) for c in cell_text(values).tolist()
+             if c and norm_key(c) not in NONE_WORDS and norm_key(c) not in
+             DEFAULT_MISSING_TOKENS]
+    found = dose_items(cells, [i for i in items if i != OTHER],
+                       lambda p: item_keys(p, drugs))
+    return [x for i in items for x in ((i, found[i]) if i in found else (i,))]
 
 
 def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
@@ -408,14 +433,20 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
             continue
         drugs = list_kind(col)
         slash = bool(_LISTS_NAME.search(col[:80]))
-        keys = {item_keys(i, drugs)[0]: i for i in items if i != OTHER}
+        if known is None and drugs and VASOACTIVE_COLUMN.search(col[:80]):
+            # a vasopressor's dose beside its yes/no (sparge.data.vasopressor_doses)
+            items = _with_doses(df[col], items, drugs, slash)
+            names = list_columns(col, items)
+        doses = {i: (item_keys(d[0], drugs)[0], d[1]) for i in items
+                 if (d := parse_dose_item(i)) is not None}
+        keys = {item_keys(i, drugs)[0]: i for i in items if i != OTHER and i not in doses}
         unknown: Counter[str] = Counter()
         rows = []
         for v in df[col]:
             text = "" if is_blank(v) else str(v).strip()
             key = norm_key(text)
             if key in NONE_WORDS:  # before the missing tokens: "None" is one
-                rows.append(["No"] * len(items))
+                rows.append(["0" if i in doses else "No" for i in items])
                 continue
             if not text or key in DEFAULT_MISSING_TOKENS:
                 rows.append([""] * len(items))
@@ -423,7 +454,10 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
             parts = _items(text, slash)
             said = {k for p in parts for k in item_keys(p, drugs)}
             other = [p for p in parts if not set(item_keys(p, drugs)) <= set(keys)]
-            row = ["Yes" if item_keys(i, drugs)[0] in said else "No" for i in items]
+            given = cell_doses(parts, doses, partial(item_keys, drugs=drugs)) \
+                if doses else {}
+            row = [given[i] if i in doses else
+                   "Yes" if item_keys(i, drugs)[0] in said else "No" for i in items]
             if other and OTHER in items:
                 row[items.index(OTHER)] = "Yes"
             elif other:
@@ -438,11 +472,16 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
         example = next((str(v) for v in df[col] if not is_blank(v)
                         and len(_items(str(v), slash)) > 1), None)
         if known is None:
+            dosed = [n for n, i in zip(names, items, strict=True) if i in doses]
+            yes_no = [n for n in names if n not in dosed]
             notes.append(
                 f"Column '{_q(col)}' holds lists of answers"
                 + (f" (e.g. '{_q(example, 40)}')" if example else "")
-                + f": read as {len(names)} yes/no columns, {quoted_names(names, limit=4)}; "
-                "'None' is no to each, an empty cell unknown"
+                + f": read as {len(yes_no)} yes/no columns, {quoted_names(yes_no, limit=4)}"
+                + (f", and {len(dosed)} of the doses written, {quoted_names(dosed, limit=4)}"
+                   " (0 where the drug is not given; a gap where it is given without a dose"
+                   " or in another unit)" if dosed else "")
+                + "; 'None' is no to each, an empty cell unknown"
                 + (f"; answers of fewer than {max(5, min_category_count(len(df)))} patients "
                    f"share '{_q(names[-1])}'" if items[-1] == OTHER else "") + ".")
         if unknown:

@@ -87,17 +87,69 @@ def test_vasopressors_with_their_doses_are_read_as_the_drugs_given():
     for drug, answer in (("noradrenaline", "Yes"), ("vasopressin", "No")):
         col = f"Vasopressors: {drug}"
         assert x[names.index(col)] == enc.table_.levels(col)[answer]
-    # a small unit's few doses, none listing two drugs: still the drugs given, not one
-    # answer per dose (the walk-through's 60-row export)
+    # a small unit's few doses, none listing two drugs: still the drugs given, and their
+    # doses, not one answer per dose (the walk-through's 60-row export)
     few = pd.DataFrame({"Vasopressors": rng.choice(["noradrenaline 0.1", "noradrenaline 0.2",
                                                     "adrenaline 0.05", "None", "nil",
                                                     "norad"], 100),
                         "Age": rng.integers(20, 90, 100).astype(str)})
     assert [f for f in Encoder().fit(few).feature_names_out_ if f != "Age"] == \
-        ["Vasopressors: noradrenaline", "Vasopressors: adrenaline"]
+        ["Vasopressors: noradrenaline", "Vasopressors: noradrenaline dose",
+         "Vasopressors: adrenaline", "Vasopressors: adrenaline dose"]
     # ... and a yes/no column of inotropes stays one
     yes_no = pd.DataFrame({"Inotropes": rng.choice(["yes", "no"], 100), "Age": few["Age"]})
     assert Encoder().fit(yes_no).feature_names_out_ == ["Inotropes", "Age"]
+
+
+def test_a_vasopressors_dose_written_with_it_is_read_as_a_number():
+    """Walk-through 101: the noradrenaline dose ("NA 0.29", "noradrenaline 0.2 mcg/kg/min"),
+    a marker of how sick the patient is, was lost once the column was read as the drugs
+    given."""
+    from sparge.data.answer_lists import typed_list_answers
+    from sparge.data.vasopressor_doses import part_dose
+
+    assert part_dose("norad 4mg/50ml") is None  # a concentration, not a dose
+    assert part_dose("noradrenaline 10 mcg/min") == (10.0, "mcg/min")
+    df, died = _register()
+    rng = np.random.default_rng(5)
+    dose = np.where(died, rng.uniform(0.1, 0.6, len(df)), rng.uniform(0.02, 0.2, len(df)))
+    dose = dose.round(2)
+    kind = rng.choice(["dosed", "unit", "bare", "vaso", "none", "ten"], len(df))
+    written = {"dosed": "NA {d}", "unit": "noradrenaline {d} mcg/kg/min",
+               "bare": "norad", "vaso": "NA {d} + vasopressin", "none": "None",
+               "ten": "noradrenaline 10 mcg/min"}
+    df["Vasopressors"] = [written[k].format(d=f"{d:g}") for k, d in zip(kind, dose,
+                                                                        strict=True)]
+    enc = Encoder(label_column=OUTCOME, id_column="MRN").fit(df)
+    col = "Vasopressors: noradrenaline dose (mcg/kg/min)"
+    assert enc.roles_[col] == "numeric"
+    names = enc.feature_names_out_
+    assert names.index(col) == names.index("Vasopressors: noradrenaline") + 1
+    x = enc.transform(df)[:, names.index(col)]
+    with_dose = np.isin(kind, ["dosed", "unit", "vaso"])
+    np.testing.assert_allclose(x[with_dose], dose[with_dose])
+    assert (x[kind == "none"] == 0).all()
+    # given without a dose, or in another unit: a gap
+    assert np.isnan(x[np.isin(kind, ["bare", "ten"])]).all()
+    said = " ".join(enc.report_.notes)
+    assert "of the doses written, 'Vasopressors: noradrenaline dose (mcg/kg/min)'" in said
+    # a new patient's cell, and the form's box with its dose typed
+    one = df.iloc[[0]].assign(Vasopressors="noradrenaline 0.45 mcg/kg/min + vasopressin")
+    assert enc.transform(one)[0, names.index(col)] == 0.45
+    row, notes = typed_list_answers({"Vasopressors: noradrenaline": "norad 0.2", col: None},
+                                    enc.answer_lists_)
+    assert row["Vasopressors: noradrenaline"] == "Yes" and row[col] == "0.2"
+    assert notes == ["'norad 0.2' typed in 'Vasopressors: noradrenaline' read as Yes, and "
+                     f"0.2 in '{col}'."]
+    # a saved model keeps the dose column
+    from sparge import SparGE
+    from sparge.services.persistence import load_model, model_to_bytes
+
+    X = enc.transform(df)
+    model = SparGE(n_atoms=4, n_components=2, random_state=0, max_iter=1).fit(
+        X[enc.keep_patients_], enc.labels(df)[enc.keep_patients_])
+    _, again = load_model(model_to_bytes(model, enc))
+    np.testing.assert_array_equal(again.transform(one), enc.transform(one))
 
 
 def test_a_stay_in_days_and_hours_is_read_in_days_in_a_column_of_days():
