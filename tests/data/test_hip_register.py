@@ -38,6 +38,22 @@ def _codes(enc: Encoder, df: pd.DataFrame, column: str) -> np.ndarray:
     return enc.transform(df)[:, enc.feature_names_out_.index(column)]
 
 
+def _read_as_written(column: str, spellings: dict, seed: int
+                     ) -> tuple[Encoder, np.ndarray, np.ndarray]:
+    """A register whose ``column`` writes each answer in its ``spellings``: the encoder,
+    the answer (key of ``spellings``) of every patient, and the codes read; each answer
+    one code of its own."""
+    rng = np.random.default_rng(seed)
+    df, _ = _register()
+    truth = rng.choice(list(spellings), len(df))
+    df[column] = _written(rng, truth, spellings)
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    codes = _codes(enc, df, column)
+    assert all(len(set(codes[truth == k])) == 1 for k in spellings)
+    assert len(set(codes)) == len(spellings)
+    return enc, truth, codes
+
+
 def test_pre_fracture_mobility_abbreviated_is_the_nhfd_scale():
     """Walk-through 102: "FMWA", "indep", "WS", "ZF", "WC" and "Independent, no aids"
     beside the NHFD's own wordings made the column 24 unordered answers, coded
@@ -67,8 +83,6 @@ def test_hip_fracture_types_written_several_ways_are_one_answer_each():
     "inter-troch"; "displ IC #", "Garden III"; "ICUD"; "sub troch") and no merge offered;
     a patient's look-alikes were summed as "Intracapsular displaced 3, Displaced #NOF 2".
     A Garden grade stays an answer of its own (walk-through 72)."""
-    rng = np.random.default_rng(2)
-    df, _ = _register()
     spellings = {
         "displaced": ["IC displaced", "displ IC #", "Intracapsular displaced",
                       "displaced #NOF"],
@@ -77,12 +91,7 @@ def test_hip_fracture_types_written_several_ways_are_one_answer_each():
         "IT": ["IT fracture", "Intertrochanteric", "#IT", "extracapsular IT", "IT #",
                "inter-troch"],
         "ST": ["subtroch #", "Subtrochanteric", "sub troch", "ST #"]}
-    kind = rng.choice(list(spellings), len(df))
-    df["Fracture type"] = _written(rng, kind, spellings)
-    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
-    codes = _codes(enc, df, "Fracture type")
-    assert all(len(set(codes[kind == k])) == 1 for k in spellings)
-    assert len(set(codes)) == 4
+    enc, _, _ = _read_as_written("Fracture type", spellings, seed=2)
     from sparge.services.display import category_words
 
     assert sorted(category_words(enc, "Fracture type").values()) == [
@@ -100,21 +109,13 @@ def test_where_a_hip_fracture_patient_was_admitted_from_is_one_answer_each():
     """Walk-through 102: own home, residential care and a hospital's inpatient were each
     written 4 to 6 ways, and only the nursing home was offered as one. A residential home
     and a nursing home are two levels of care; "Care home" may be either, and stays."""
-    rng = np.random.default_rng(3)
-    df, _ = _register()
-    spellings = {
+    _read_as_written("Admitted from", {
         "home": ["Sheltered housing", "Own Home", "own home/sheltered", "home alone",
                  "Home"],
         "residential": ["RH", "residential home", "Res home", "Residential care"],
         "nursing": ["Nursing home", "NH", "Nursing care"],
         "inpatient": ["Acute hospital", "inpt fall", "inpatient", "Hospital inpatient"],
-        "either": ["Care home"]}
-    where = rng.choice(list(spellings), len(df))
-    df["Admitted from"] = _written(rng, where, spellings)
-    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
-    codes = _codes(enc, df, "Admitted from")
-    assert all(len(set(codes[where == k])) == 1 for k in spellings)
-    assert len(set(codes)) == 5
+        "either": ["Care home"]}, seed=3)
 
 
 def test_a_hip_units_anaesthetics_operations_and_bone_protection_are_offered_as_one():
