@@ -1,6 +1,5 @@
 """Explore: every patient of the cohort on a map, a patient's look-alikes, lasso groups."""
 
-import re
 
 import numpy as np
 import pandas as pd
@@ -53,6 +52,7 @@ from sparge.services.workflow import (
     lookalike_table,
     own_other_rows,
     own_rows_left_out_message,
+    repeated_id_message,
     same_person,
     training_patient_caveat,
 )
@@ -162,10 +162,7 @@ if pending is not None and pending.strip():
         ss.selected = str(index.ids[row])
         same = index.namesakes_of(row)
         if len(same) > 1:  # an ID the file repeats: its patients are told apart by line
-            key = re.sub(r" \(line \d+\)$", "", same[0])
-            st.info(f"{len(same)} patients have the ID '{md_escape(key)}' (the file "
-                    f"repeats it): showing {md_escape(same[0])}; the others: "
-                    + ", ".join(md_escape(i) for i in same[1:8]) + ".")
+            st.info(md_escape(repeated_id_message(same, str(index.ids[row])), 1000))
 
 
 def _resolve(selected) -> int | None:

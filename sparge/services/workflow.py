@@ -1280,6 +1280,23 @@ def people(ids: Sequence[object]) -> np.ndarray | None:
     return keys if len(set(keys.tolist())) < len(keys) else None
 
 
+def repeated_id_message(rows: Sequence[str], shown: str) -> str:
+    """The Explore search's notice of an ID the file repeats: its rows (``rows``, named
+    with their CSV line), the one ``shown`` and the others (walk-through 102b searched
+    "752790 (line 445)" and read "showing 752790 (line 388)" above line 445).
+
+    Examples
+    --------
+    >>> repeated_id_message(["A (line 2)", "A (line 9)"], "A (line 9)")[-42:]
+    'showing A (line 9); the other: A (line 2).'
+    """
+    others = [r for r in rows if r != shown]
+    return (f"The file repeats the ID '{_without_line(shown)}' on {len(rows)} lines "
+            "(another admission or episode of one patient, or two patients sharing it): "
+            f"showing {shown}; the other{'s' if len(others) != 1 else ''}: "
+            + ", ".join(others[:7]) + (" …" if len(others) > 7 else "") + ".")
+
+
 def own_rows_left_out_message(ids: Sequence[object], left_out) -> str | None:
     """What :func:`own_other_rows` left out of a patient's look-alikes, or ``None``."""
     rows = [str(ids[j]) for j in np.asarray(left_out, dtype=np.intp).ravel()]

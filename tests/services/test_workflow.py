@@ -955,3 +955,18 @@ def test_a_new_patient_is_known_by_its_id_however_written():
         "chose: another person with the same ID.")
     assert "has the ID 'a1' ('A1'): the same person" in known_patient_message(ids, [1], "a1")
     assert known_patient_message(ids, [], "A1") is None
+
+
+def test_a_repeated_ids_notice_names_the_row_shown():
+    """Walk-through 102b searched "752790 (line 445)" and read "showing 752790 (line
+    388)" above line 445's panel; "2 patients have the ID" where the app reads one
+    person's two admissions."""
+    from sparge.services.workflow import repeated_id_message
+
+    rows = ["752790 (line 388)", "752790 (line 445)"]
+    said = repeated_id_message(rows, rows[1])
+    assert said == ("The file repeats the ID '752790' on 2 lines (another admission or "
+                    "episode of one patient, or two patients sharing it): showing 752790 "
+                    "(line 445); the other: 752790 (line 388).")
+    assert repeated_id_message([*rows, "752790 (line 9)"], rows[0]).endswith(
+        "the others: 752790 (line 445), 752790 (line 9).")
