@@ -232,6 +232,7 @@ from sparge.data.unit_conversion import (
     column_unit_guess,
     plan_units,
 )
+from sparge.data.untestable import split_untestable, untestable_name
 from sparge.data.visual_acuity import read_visual_acuity
 from sparge.errors import DataError
 from sparge.method.preprocess import (
@@ -697,6 +698,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``{column: answers}`` of the columns of answer lists ("DM, HTN, CKD") read as one
         yes/no column per answer (:mod:`sparge.data.answer_lists`), in ``transform`` too.
         Saved by :meth:`to_dict`.
+    untestable_ : list
+        The test columns (a coma scale, a cognitive test) read with a yes/no column
+        beside them saying the test could not be done (:mod:`sparge.data.untestable`), in
+        ``transform`` too. Saved by :meth:`to_dict`.
     unit_conversions_ : dict
         ``{column: {unit key: (factor, offset)}}``: cells of a numeric column written in
         another unit are converted to the column's (:mod:`sparge.data.unit_conversion`:
@@ -1254,6 +1259,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         report = self._start_report(df)
         # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
         df, self.answer_lists_, notes = split_lists(df, skip=self._kept_whole())
+        report.notes += notes
+        # a test the patient could not do ("unable"), beside its column (walk-through 102b)
+        df, self.untestable_, notes = split_untestable(
+            df, skip={str(c) for c in (self.id_column, self.label_column) if c is not None})
         report.notes += notes
         cols = [str(c) for c in df.columns]
         df = df.set_axis(cols, axis=1)
@@ -2412,6 +2421,11 @@ class Encoder(TransformerMixin, BaseEstimator):
             if cols:
                 w[cols] = 1.0 / len(cols)
         pos = {n: j for j, n in enumerate(names)}
+        # a test and the yes/no beside it saying it could not be done: one cell
+        for col in getattr(self, "untestable_", []):
+            cols = [pos[c] for c in (col, untestable_name(col)) if c in pos]
+            if len(cols) == 2:
+                w[cols] = 0.5
         for parts in ([[f"{c} {p}" for p in POSTURAL_PARTS] for c in postural_columns(names)]
                       + [[f"{c} {p}" for p in PRESSURE_PARTS]
                          for c in pressure_columns(names)]):
@@ -3172,6 +3186,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
         report.notes += notes
+        df = split_untestable(df, known=getattr(self, "untestable_", []))[0]
         df = self._align_columns(df.set_axis([str(c) for c in df.columns], axis=1), report)
         X_all = self._encode(df, self.encoded_columns_, report, new=True)
         keep = [self.encoded_columns_.index(f) for f in self.feature_names_out_]
@@ -3543,6 +3558,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "value_units": dict(getattr(self, "value_units_", {})),
                 "answer_lists": {c: list(v) for c, v in
                                  getattr(self, "answer_lists_", {}).items()},
+                "untestable": list(getattr(self, "untestable_", [])),
                 "unit_conversions": {c: {k: list(v) for k, v in conv.items()} for c, conv
                                      in getattr(self, "unit_conversions_", {}).items()},
                 "thousands_dot": list(getattr(self, "thousands_dot_", [])),
@@ -3627,6 +3643,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                 for v in lists.values()):
             raise ValueError("answer_lists must be {column: [answer text]}")
         enc.answer_lists_ = {str(k): list(v) for k, v in lists.items()}
+        tests = state.get("untestable") or []
+        if not isinstance(tests, list) or not all(isinstance(c, str) for c in tests):
+            raise ValueError("untestable must be [column name]")
+        enc.untestable_ = list(tests)
         enc.unit_conversions_ = _unit_conversions(state.get("unit_conversions") or {})
         dots = state.get("thousands_dot") or []
         if not isinstance(dots, list) or not all(isinstance(c, str) for c in dots):

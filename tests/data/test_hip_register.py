@@ -170,6 +170,47 @@ def test_a_cognitive_test_the_patient_could_not_do_does_not_leave_them_out():
     assert "or a test the patient could not do ('AMTS': 'unable')" in said
 
 
+def test_a_test_the_patient_could_not_do_is_read_as_a_yes_beside_it():
+    """Walk-through 102b: the AMTS of a patient who could not do it ("unable", the
+    frailest) was completed like any gap, from the rest of the record, and such patients
+    got look-alikes of AMTS 8 to 10; a yes/no column beside it makes them alike."""
+    df, _ = _register(120)
+    df["AMTS"] = [str(7 + i % 4) for i in range(120)]
+    df.loc[:9, "AMTS"] = "unable"
+    df.loc[10:12, "AMTS"] = ["refused", "AMT 6", "3/10"]
+    df.loc[13, "AMTS"] = ""
+    enc = Encoder(label_column=OUTCOME, id_column="Hospital No").fit(df)
+    name = "AMTS: could not be assessed"
+    names = enc.feature_names_out_
+    assert names.index(name) == names.index("AMTS") + 1 and enc.untestable_ == ["AMTS"]
+    X = enc.transform(df)
+    yes, no = (enc.table_.levels(name)[w] for w in ("Yes", "No"))
+    x = X[:, names.index(name)]
+    assert (x[:10] == yes).all() and (x[[11, 12, 20]] == no).all()
+    assert np.isnan(x[[10, 13]]).all()  # refused, empty: not known
+    assert np.isnan(X[:10, names.index("AMTS")]).all()  # the score: a gap, completed
+    # one cell: an empty AMTS is one gap, not two
+    w = enc.feature_weights()
+    assert w[names.index("AMTS")] == w[names.index(name)] == 0.5
+    said = " ".join(enc.report_.notes)
+    assert "Column 'AMTS': 10 cells say the test could not be done (e.g. 'unable')" in said
+    # a new patient's file, the form (its box left empty, or answered), a saved model
+    one = df.iloc[[0]].drop(columns=OUTCOME)
+    assert enc.transform(one)[0, names.index(name)] == yes
+    form = one.assign(**{name: ""})
+    assert enc.transform(form)[0, names.index(name)] == yes
+    assert enc.transform(form.assign(**{name: "No"}))[0, names.index(name)] == no
+    from sparge import SparGE
+    from sparge.services.persistence import load_model, model_to_bytes
+
+    keep = enc.keep_patients_
+    model = SparGE(n_atoms=4, n_components=2, random_state=0, max_iter=1).fit(
+        X[keep], enc.labels(df)[keep])
+    _, again = load_model(model_to_bytes(model, enc))
+    assert again.untestable_ == ["AMTS"]
+    np.testing.assert_array_equal(again.transform(one), enc.transform(one))
+
+
 def test_hospital_numbers_after_a_trusts_code_are_one_patients():
     """Walk-through 102: "RX1577837" (a trust's code "RX1" before the six digits) was
     named "1577837", so its other admission, written "577837", was another patient:
