@@ -62,11 +62,20 @@ def spellings(text: pd.Series) -> tuple[dict[str, str], dict[str, int]]:
         # the "ELECTIVE" written as often as "elective" (walk-through 98 showed every
         # elective operation as the "Elec" merged into it, shouted spellings being
         # shown last); initials stay ("NAFLD", not "nafld")
-        if key not in spelled or (_shouted(spelled[key]) and s[:1].isupper()
-                                  and not _shouted(s)):
+        # ... "Male", not the "MALE" written more often (walk-through 102b's Data page and
+        # encoding table): a short word that is no initials, in capitals
+        if key not in spelled or ((_shouted(spelled[key]) or (
+                spelled[key].isupper() and key in _PLAIN_WORDS))
+                and s[:1].isupper() and not s.isupper()):
             spelled[key] = s
         counts[key] = counts.get(key, 0) + int(n)
     return spelled, counts
+
+
+#: Short words no export means as initials: written in capitals, they are shouted.
+_PLAIN_WORDS = frozenset({"male", "female", "man", "woman", "boy", "girl", "alive", "dead",
+                          "died", "home", "left", "right", "both", "none", "yes", "nil",
+                          "ward", "rehab", "other"})
 
 
 def _shouted(word: str) -> bool:
@@ -2385,7 +2394,15 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "exeter total hip", "cemented total hip", "thr (exeter)", "thr (cemented)"),
         ("hemiarthroplasty - cemented", "cemented hemiarthroplasty", "cemented hemi",
          "hemi (cemented)", "hemi cemented", "hemiarthroplasty cemented",
-         "hemiarthroplasty (cemented)", "cemented hemi-arthroplasty"),
+         "hemiarthroplasty (cemented)", "cemented hemi-arthroplasty",
+         # the Exeter trauma stem is cemented (walk-through 102)
+         "exeter hemi", "exeter hemiarthroplasty", "exeter trauma stem", "ets",
+         "exeter ets"),
+        # a hemiarthroplasty whose fixation is not written (walk-through 102b: "bipolar
+        # hemi" was never offered with "Hemiarthroplasty")
+        ("hemiarthroplasty", "hemi", "hemi-arthroplasty", "bipolar hemi",
+         "bipolar hemiarthroplasty", "unipolar hemi", "unipolar hemiarthroplasty",
+         "modular hemi", "hemiarthroplasty (bipolar)", "hemiarthroplasty (unipolar)"),
         ("hemiarthroplasty - uncemented", "uncemented hemiarthroplasty", "uncemented hemi",
          "hemi (uncemented)", "hemi uncemented", "hemiarthroplasty uncemented",
          "hemiarthroplasty (uncemented)", "austin moore", "austin-moore", "thompsons",
@@ -2428,6 +2445,21 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("subtrochanteric", "sub-trochanteric", "sub trochanteric", "subtroch",
          "sub troch", "sub-troch", "subtroch #", "sub troch #", "st", "st #", "#st",
          "# st", "subtrochanteric #", "subtrochanteric fracture"))),
+    # walk-through 102b's bone protection at discharge: calcium and vitamin D by its
+    # brands, a treatment already taken, none started
+    (("bone protection", "bisphosphonate", "osteoporosis treatment", "bone health",
+      "anti-resorptive", "antiresorptive"), (
+        ("calcium and vitamin d only", "calcium/vit d only", "calcium/vitamin d only",
+         "calcium + vit d only", "ca/vit d only", "calcium & vit d only",
+         "adcal-d3 only", "adcal d3 only", "accrete d3 only", "calcichew d3 only",
+         "calcichew-d3 only", "calcichew d3 forte only", "adcal only", "calcium and vitamin d",
+         "calcium/vit d", "calcium/vitamin d", "adcal-d3", "adcal d3", "accrete d3",
+         "calcichew d3", "calcichew-d3", "calcichew d3 forte", "vit d and calcium only"),
+        ("already on", "already on treatment", "already on bone protection",
+         "already treated", "on treatment already", "already taking", "existing treatment",
+         "already on tx"),
+        ("none", "nil", "not started", "no", "none started", "not given", "no treatment",
+         "none given"))),
     (("nerve block", "^block", "fascia iliaca", "^fib", "regional block"), (
         ("yes", "y", "given", "done", "fib", "ficb", "fascia iliaca block",
          "fascia iliaca", "fascia iliaca compartment block", "fib in ed", "fib in a&e",
@@ -3049,6 +3081,14 @@ _SUBSTAGE_WORD = re.compile(r"(?<![A-Za-z'])((?:i{1,3}|iv|I{1,3}|IV)[abcABC])(?!
 
 #: Scales whose ranks are numbered grades, shown by their number.
 _GRADED_SCALES = frozenset({"goitre grade", "ti-rads"})
+#: Scales whose grades are shown by their own names, whatever spellings a file merges
+#: into them (walk-through 102b read bedbound patients as "Wheelchair" and "2 sticks"
+#: as "Frame"): the NHFD's pre-fracture mobility.
+_GRADE_NAMES = {"mobility": {1: "Freely mobile without aids",
+                             2: "Mobile outdoors with one aid",
+                             3: "Mobile outdoors with two aids or frame",
+                             4: "Some indoor mobility",
+                             5: "No functional mobility"}}
 #: An ASA grade written with the "E" of an emergency operation: "2E", "ASA III E", "3(E)".
 ASA_EMERGENCY = re.compile(r"(?i)(?:\d|\b[ivx]+)\s*[-(]?\s*e\)?\s*$")
 
@@ -3064,6 +3104,9 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
     caesareans (Cat 1, 2 and 3 CS, Em LSCS, EMCS) all showed as "Cat 1 CS", every
     neonatal admission as "SCBU" and every transfusion as "Yes - 2 units"."""
     words = [str(w) for w in spellings]
+    scale = scale_of(words, column) if words else None
+    if scale in _GRADE_NAMES and len(set(scale_codes(words, scale).values())) == 1:
+        return _GRADE_NAMES[scale][scale_codes(words, scale)[words[0]]]
     own = _condition_names(column)
     # a condition's yes merged with its types and treatments is shown as the yes
     # (walk-through 57: a diabetes' Yes with T2DM, type 2 and T1DM showed every diabetic

@@ -76,6 +76,13 @@ def test_pre_fracture_mobility_abbreviated_is_the_nhfd_scale():
     assert all(len(set(codes[grade == g])) == 1 for g in (1, 2, 3, 5))
     assert codes[grade == 1][0] < codes[grade == 2][0] < codes[grade == 3][0] \
         < codes[grade == 5][0]
+    # each grade shown by its NHFD name, not one of its spellings (walk-through 102b
+    # read bedbound patients as "Wheelchair", "2 sticks" as "Frame")
+    from sparge.services.display import category_words
+
+    assert list(category_words(enc, "Pre-fracture mobility").values()) == [
+        "Freely mobile without aids", "Mobile outdoors with one aid",
+        "Mobile outdoors with two aids or frame", "No functional mobility"]
 
 
 def test_hip_fracture_types_written_several_ways_are_one_answer_each():
@@ -138,6 +145,11 @@ def test_a_hip_units_anaesthetics_operations_and_bone_protection_are_offered_as_
                                    "Exeter THR", "DHS"], "Operation"))
     assert ops["CS x3"] == ops["3 screws"] == "cannulated screws"
     assert ops["Exeter THR"] == "THR" and "DHS" not in ops
+    # a hemiarthroplasty of unwritten fixation with "Hemiarthroplasty"; the Exeter stem's
+    # cemented; cemented and uncemented never one (walk-throughs 72, 102b)
+    hemi = dict(abbreviated_levels(["Hemiarthroplasty", "bipolar hemi", "cemented hemi",
+                                    "Exeter hemi", "Thompson's"], "Operation"))
+    assert hemi == {"bipolar hemi": "Hemiarthroplasty", "Exeter hemi": "cemented hemi"}
     column = "Bone protection on discharge"
     assert same_answer("Fosamax", "alendronic acid", column)
     assert same_answer("Aclasta", "IV zol", column)
@@ -145,6 +157,14 @@ def test_a_hip_units_anaesthetics_operations_and_bone_protection_are_offered_as_
     assert not same_answer("Prolia", "Aclasta", column)
     # a dose is offered, never merged by default
     assert not same_answer("denosumab 60mg s/c", "Denosumab", column)
+    # calcium and vitamin D by its brands, a treatment already taken, none started:
+    # offered (walk-through 102b)
+    bone = dict(abbreviated_levels(["calcium/vit D only", "Accrete D3 only", "Adcal-D3 only",
+                                    "already on", "Already on treatment", "None",
+                                    "not started", "deferred to GP"], column))
+    assert bone == {"Accrete D3 only": "calcium/vit D only",
+                    "Adcal-D3 only": "calcium/vit D only",
+                    "Already on treatment": "already on", "not started": "None"}
 
 
 def test_a_cognitive_test_the_patient_could_not_do_does_not_leave_them_out():
@@ -248,6 +268,13 @@ def test_a_sex_written_in_capitals_is_shown_in_title_case():
     assert shown_answer(["M", "MALE"], "Sex") == "Male"
     assert shown_answer(["F", "FEMALE", "Woman"], "Gender") == "Female"
     assert shown_answer(["COPD", "copd"], "Comorbidity") == "COPD"
+    # ... and the level itself, on the Data page's notes and encoding table (walk-through
+    # 102b): of "MALE" 30, "Male" 27 and "male" 19, "Male"
+    from sparge.data.levels import spellings
+
+    spelled, _ = spellings(pd.Series(["MALE"] * 3 + ["Male"] * 2 + ["male", "COPD", "COPD",
+                                                                     "Copd"]))
+    assert spelled["male"] == "Male" and spelled["copd"] == "COPD"
 
 
 def test_an_outcome_merged_from_several_words_is_shown_with_a_capital():
