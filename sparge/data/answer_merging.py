@@ -91,7 +91,10 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 r"culture result|"
                                 # walk-through 102's hip fractures by their NHFD type
                                 r"fracture type|type of fracture|fracture classification|"
-                                r"fracture pattern)\b",
+                                r"fracture pattern|"
+                                # walk-through 103's COPD grades and long-term oxygen
+                                r"gold stage|gold grade|spirometric grade|ltot|"
+                                r"long[\s-]term oxygen|home oxygen)\b",
                                 re.IGNORECASE)
 
 

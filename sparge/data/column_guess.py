@@ -91,10 +91,19 @@ def id_text(values: pd.Series) -> pd.Series:
     ['RX1001', 'RX1002', 'RX1003']
     >>> id_text(pd.Series(["RX1577837", "577837", "RX1355389", "355389"])).tolist()
     ['577837', '577837', '355389', '355389']
+    >>> id_text(pd.Series(["485 777 3456", "4857773456", "020 040 9177", "1362626612"])
+    ...         ).tolist()
+    ['4857773456', '4857773456', '0200409177', '1362626612']
     """
     text = cell_text(values)
     if not len(text):
         return text
+    # digits written in groups and without ("485 777 3456", "4857773456": an NHS number;
+    # walk-through 103's two referrals of one patient were two patients)
+    grouped = text.str.fullmatch(r"\d{2,5}(?:[ \-]\d{2,5}){1,3}")
+    if int(grouped.sum()) >= _FEWEST_EACH_WAY and \
+            int(text.str.fullmatch(r"\d{6,}").sum()) >= _FEWEST_EACH_WAY:
+        text = text.where(~grouped, text.str.replace(r"[ \-]", "", regex=True))
     bare = text.str.fullmatch(r"\d{4,}")
     if int(bare.sum()) < _FEWEST_EACH_WAY:
         return text
@@ -326,6 +335,10 @@ def id_named_column(df: pd.DataFrame) -> str | None:
     return None
 
 
+#: A yes or a no before a note.
+_YES_NO_HEADS = frozenset({"y", "yes", "n", "no"})
+
+
 def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = None
                           ) -> list[str]:
     """Columns named like an outcome (the rule of :func:`guess_columns`) with 2 to 10
@@ -351,6 +364,9 @@ def outcome_named_columns(df: pd.DataFrame, exclude=(), texts: dict | None = Non
             continue
         t = texts[c] if texts is not None else cell_text(df[col])
         keys = cell_keys(t[t != ""])
+        # a yes or a no with its note is that answer: "Y - 23d" (walk-through 103's
+        # readmission, 27 answers with the days, was not guessed)
+        keys = keys.map(lambda k: head if (head := note_head(k)) in _YES_NO_HEADS else k)
         # gap words are no answers (walk-through 37's outcome, Yes / No written eight ways
         # beside "pending", "unk", "-" and "n/a", was not guessed: 13 levels)
         n_levels = keys[~keys.isin(DEFAULT_MISSING_TOKENS)].nunique()

@@ -1380,7 +1380,14 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
         ("yes", "y", "ltot", "onltot", "homeoxygen", "onhomeoxygen", "onoxygen",
          *(f"{w}{h}{u}" for h in range(12, 25) for w in ("ltot", "yes", "yes(", "ltot(")
            for u in ("h", "hrs", "h/day", "hrs/day", "hperday", "hoursperday", "h)",
-                     "hrs)", "h/day)", "hrs/day)"))),
+                     "hrs)", "h/day)", "hrs/day)")),
+         # ... at its flow, "2L/min 16h", "1L 24hrs" (walk-through 103)
+         *(f"{f}{r}{h}{u}" for f in ("0.5", "1", "1.5", "2", "2.5", "3", "4")
+           for r in ("l/min", "l", "lpm", "l/m") for h in ("", *map(str, range(12, 25)))
+           for u in (("",) if not h else ("h", "hrs", "h/day", "hrs/day")))),
+        # ambulatory oxygen only is no long-term oxygen: an answer of its own
+        ("ambulatoryonly", "ambulatoryo2only", "ambulatoryo2", "ambulatoryoxygen",
+         "ambulatoryoxygenonly", "ambulatory", "ambo2", "ambulatoryo2(only)"),
         ("no", "n", "none", "nil", "noltot", "notonltot", "nooxygen", "roomair"))),
     (("rehab", "pulmonary rehabilitation", "pulmonaryrehabilitation"), (
         ("completed", "complete", "done", "finished", "attended", "completedpr",
@@ -2879,6 +2886,14 @@ def not_taken_keys(column: str | None) -> frozenset[str]:
 YES_NO_NO = next(code for code, words in SCALES["yes/no"] if "no" in words)
 
 
+#: A column of a programme a patient is to attend: rehabilitation, a course, classes.
+_PROGRAMME_NAME = re.compile(r"rehab|programme|program\b|course|attend|sessions|"
+                             r"education|\bclass(?:es)?\b|exercise", re.IGNORECASE)
+#: Words saying the patient did not attend: a gap of a test's visit, an answer of a
+#: programme's column.
+_ATTENDANCE_WORDS = frozenset({"dna", "did not attend", "not attended", "didnotattend"})
+
+
 def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
                  ) -> tuple[dict[str, int], bool, str | None]:
     """Levels and codes of a text column that is not in the encoding table.
@@ -2909,7 +2924,11 @@ def infer_levels(text: pd.Series, missing_keys=DEFAULT_MISSING_TOKENS
     """
     spelled, counts = spellings(text)
     values = {k for k in spelled if k not in missing_keys}
-    words = sorted(k for k in spelled if k in missing_keys and k in CATEGORY_WORDS)
+    # ... and not attending, in a column of a programme the patient was to attend
+    # (walk-through 103's pulmonary rehabilitation "DNA", 50 patients, read as gaps)
+    answers = CATEGORY_WORDS | (_ATTENDANCE_WORDS if _PROGRAMME_NAME.search(
+        str(text.name or "")[:80]) else frozenset())
+    words = sorted(k for k in spelled if k in missing_keys and k in answers)
     scale = scale_of(values, text.name) if values else None
     common = min_category_count(len(text))
     # "UNK" and "Unknown" count together: both are answers, or both are gaps

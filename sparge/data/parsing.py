@@ -297,6 +297,10 @@ _SEVERITY_AFTER = re.compile(r"(.{1,40}?\d) ?[(\[] ?[A-Za-z][A-Za-z \-]{0,24}[)\
 #: A count with its share of a total in brackets after it, "350 (22%)": a CD4 count and
 #: its percentage of lymphocytes (walk-through 37 lost 127 CD4 counts so).
 _WITH_SHARE = re.compile(r" ?(\d{1,7}(?:\.\d{1,4})?) ?[(\[] ?\d{1,3}(?:\.\d{1,2})? ?% ?[)\]] ?")
+#: A count with how many of them were of a kind in brackets: "2 (1 admission)", "4 (3
+#: admissions)" (walk-through 103's exacerbations: 39 cells set to missing).
+_WITH_PART = re.compile(r" {0,3}(\d{1,3}) {0,3}[(\[] {0,3}(\d{1,3}) {1,3}[A-Za-z][A-Za-z \-]{1,24}"
+                        r" {0,3}[)\]] {0,3}")
 #: A count written as times, "x2", "× 3" (walk-through 68 lost 82 steroid courses so).
 _TIMES_BEFORE = re.compile(r" {0,3}[x×] {0,3}(\d{1,3}) {0,3}")
 #: A lymphocyte count after its name, "CD4 350", "CD4 count: 350" (walk-through 37).
@@ -506,6 +510,11 @@ _SCALE_WORDS: tuple[tuple[re.Pattern, dict[str, float]], ...] = (
     # 92 read "MP 2" and set 45 "Grade III" to missing)
     (MALLAMPATI_NAME, {re.sub(r"[\s\-_.]+", "", w): float(code)
                        for code, words in SCALES["mallampati"] for w in words}),
+    # the MRC dyspnoea scale's grade with its word (walk-through 103 set 27 of an mMRC's
+    # "grade 3" to missing beside its "MRC 3" and "3")
+    (re.compile(r"\bm?mrc\b|dyspn(?:o)?ea (?:scale|grade|score)", re.IGNORECASE),
+     {**{f"grade{g}": float(g) for g in range(5)},
+      **{f"grade{r}": float(g) for g, r in enumerate(("i", "ii", "iii", "iv"), start=1)}}),
 )
 #: A scale's level written with its words after a dash or colon, "6 - moderately frail",
 #: "3: managing well" (the number is read; letters only after it, bounded).
@@ -780,6 +789,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
     if m := _WITH_SHARE.fullmatch(cell) or _NAMED_COUNT.fullmatch(cell) or \
             _TIMES_BEFORE.fullmatch(cell):
         return float(m.group(1))
+    if (m := _WITH_PART.fullmatch(cell)) and int(m.group(2)) <= int(m.group(1)):
+        return float(m.group(1))  # "2 (1 admission)": two, one of them an admission
     if (m := _NUMBER_THEN_TEXT.match(cell.strip())) and unit_key(m.group(2)) in _NOT_UNITS:
         return float(m.group(1).replace(",", "."))  # "5 previous": a count
     return None

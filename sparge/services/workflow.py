@@ -1197,6 +1197,9 @@ def person_keys(ids: Sequence[object]) -> tuple[np.ndarray, np.ndarray]:
     ("mrn7280409": "7280409")."""
     text = pd.Series(np.asarray(ids, dtype=object).astype(str)).str.strip().str.lower()
     text = text.str.replace(r" \(line \d+\)$", "", regex=True)
+    # digits in groups are the digits ("136 262 6612": walk-through 103)
+    grouped = text.str.fullmatch(r"\d{2,5}(?:[ \-]\d{2,5}){1,3}")
+    text = text.where(~grouped, text.str.replace(r"[ \-]", "", regex=True))
     return (text.to_numpy(dtype=object),
             text.str.replace(_ID_PREFIX, "", regex=True).to_numpy(dtype=object))
 
