@@ -588,6 +588,52 @@ def rate_reader(column: object) -> Callable[[str], float | None] | None:
     return _per_minute if _RATE_NAME.search(str(column or "")[:80]) else None
 
 
+#: A body mass index's column, by its name.
+_BMI_NAME = re.compile(r"\bbmi\b|body mass", re.IGNORECASE)
+#: A weight and a height written in a BMI's cell: "wt 64kg ht 1.57m", "64 kg / 157 cm".
+_WEIGHT_HEIGHT = re.compile(
+    r"\s{0,3}(?:w(?:eigh)?t:?\s{0,2})?(\d{2,3}(?:\.\d)?)\s{0,2}kg\s{0,3}[,;/]?\s{0,3}"
+    r"(?:h(?:eigh)?t:?\s{0,2})?(\d(?:\.\d{1,2})?|\d{3}(?:\.\d)?)\s{0,2}(m|cm)\s{0,3}",
+    re.IGNORECASE)
+#: A pack-years' column, by its name.
+_PACK_YEARS_NAME = re.compile(r"pack[\s-]?y(?:ea)?rs?|\bpy\b|\bpys\b", re.IGNORECASE)
+#: Cigarettes a day for a number of years: "20/day for 30 yrs", "10 a day x 40 years".
+_PER_DAY_FOR = re.compile(
+    r"\s{0,3}(\d{1,3})\s{0,2}(?:/\s{0,2}d(?:ay)?|a\s{1,2}day|per\s{1,2}day|cigs?/d(?:ay)?)"
+    r"\s{0,3}(?:for|x|×)\s{0,3}(\d{1,2})\s{0,2}(?:y|yrs?|years?)\s{0,3}", re.IGNORECASE)
+
+
+def _bmi_from_parts(cell: str) -> float | None:
+    """A BMI from the weight and height a cell writes ("wt 64kg ht 1.57m": 26.0;
+    walk-through 103 set 34 such cells to missing), or ``None``."""
+    m = _WEIGHT_HEIGHT.fullmatch(cell) if len(cell) <= 40 else None
+    if m is None:
+        return None
+    height = float(m.group(2)) / (100.0 if m.group(3).lower() == "cm" else 1.0)
+    if not 0.5 <= height <= 2.5:
+        return None
+    return round(float(m.group(1)) / height ** 2, 1)
+
+
+def _pack_years(cell: str) -> float | None:
+    """Pack-years from cigarettes a day and years smoked ("20/day for 30 yrs": 30, a pack
+    being 20; walk-through 103 set 7 to missing), or ``None``."""
+    m = _PER_DAY_FOR.fullmatch(cell) if len(cell) <= 40 else None
+    return None if m is None else float(m.group(1)) / 20.0 * float(m.group(2))
+
+
+def composite_reader(column: object) -> Callable[[str], float | None] | None:
+    """How a column computes its value from the parts a cell writes: a BMI from a weight
+    and a height, pack-years from cigarettes a day and years; ``None`` for another
+    column (asked once per column)."""
+    name = str(column or "")[:80]
+    if _BMI_NAME.search(name):
+        return _bmi_from_parts
+    if _PACK_YEARS_NAME.search(name):
+        return _pack_years
+    return None
+
+
 #: A cognitive test that adds a point for 12 years of education or fewer: the MoCA.
 _ADDED_POINT_NAME = re.compile(r"\bmoca\b|montreal cognitive", re.IGNORECASE)
 #: Its score with the point written beside it: "20+1", "25 (+1 edu)", "18 + 1 for
@@ -1438,6 +1484,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
     tokens: list[str] = []
     named, level = named_total(values.name), scale_level(values.name)
     aged, rate = age_reader(values.name), rate_reader(values.name)
+    composite = composite_reader(values.name)
     cycle = cycle_reader(values.name)
     plus = added_point_reader(values.name)
     gcs_column = _GCS_NAME.search(str(values.name)[:80]) is not None
@@ -1558,6 +1605,9 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif rate is not None and (v := rate(s)) is not None:  # "39/min" in a resp rate
             out[i] = v
             info["per_minute"].append((int(i), s, v))
+        elif composite is not None and (v := composite(s)) is not None:  # "wt 64kg ht
+            out[i] = v  # 1.57m" in a BMI, "20/day for 30 yrs" in pack-years
+            info["plain"].append((int(i), s, v))
         elif cycle is not None and (v := cycle(s)) is not None:  # "C3D8" in a Cycle
             out[i] = v
             info["cycle"].append((int(i), s, v))
@@ -1956,6 +2006,9 @@ def _unique_cells(values: pd.Series, missing_tokens):
         # ("90 bpm" is a unit's cell: the column's unit is learned from it)
         number[other] |= np.array([rate(str(uniques.iat[i])) is not None
                                    and not _BPM_AFTER.fullmatch(str(uniques.iat[i]))
+                                   for i in other], dtype=bool)
+    if (composite := composite_reader(values.name)) is not None:  # "wt 64kg ht 1.57m"
+        number[other] |= np.array([composite(str(uniques.iat[i])) is not None
                                    for i in other], dtype=bool)
     if (cycle := cycle_reader(values.name)) is not None:  # "C3D8" in a column of cycles
         number[other] |= np.array([cycle(str(uniques.iat[i])) is not None for i in other],

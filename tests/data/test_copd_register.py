@@ -130,3 +130,40 @@ def test_an_nhs_number_written_in_groups_is_the_same_patients():
     assert named[5] == "4000039595 (line 7)" and named[9] == "4000039595 (line 11)"
     assert known_patient_rows(named, "400-003-9595").tolist() == [5, 9]
     assert known_patient_rows(named, "4000095028").tolist() == [12]
+
+
+def test_a_bmi_and_pack_years_written_as_their_parts_are_computed():
+    """Walk-through 103 set 34 BMIs written "wt 64kg ht 1.57m" and 7 pack-years written
+    "20/day for 30 yrs" to missing."""
+    rng = np.random.default_rng(5)
+    df, _ = _register()
+    weight = rng.integers(45, 110, len(df))
+    height = rng.integers(150, 190, len(df)) / 100
+    bmi = (weight / height ** 2).round(1)
+    df["BMI"] = [f"wt {w}kg ht {h:.2f}m" if i % 4 == 0 else f"{b:g}"
+                 for i, (w, h, b) in enumerate(zip(weight, height, bmi, strict=True))]
+    per_day = rng.choice([10, 20, 30, 40], len(df))
+    years = rng.integers(10, 50, len(df))
+    packs = per_day / 20 * years
+    df["Pack years"] = [f"{d}/day for {y} yrs" if i % 5 == 0 else f"{p:g} py"
+                        for i, (d, y, p) in enumerate(zip(per_day, years, packs,
+                                                          strict=True))]
+    enc = Encoder(label_column=OUTCOME, id_column="NHS Number").fit(df)
+    np.testing.assert_allclose(_column(enc, df, "BMI"), bmi, atol=0.051)
+    np.testing.assert_allclose(_column(enc, df, "Pack years"), packs)
+
+
+def test_an_inhaler_by_its_drugs_is_offered_with_its_class():
+    """Walk-through 103: "umeclidinium/vilanterol" beside Anoro, "tiotropium/olodaterol"
+    beside Spiolto and the triple's three drugs beside Trelegy were never offered; the
+    classes stay apart (walk-through 45)."""
+    from sparge.data.levels import abbreviated_levels
+
+    into = dict(abbreviated_levels(
+        ["Anoro", "umeclidinium/vilanterol", "tiotropium/olodaterol", "Trelegy",
+         "fluticasone furoate/umeclidinium/vilanterol", "Spiriva + Seretide", "Symbicort",
+         "budesonide/formoterol", "Spiriva"], "Inhalers"))
+    assert into["umeclidinium/vilanterol"] == into["tiotropium/olodaterol"] == "Anoro"
+    assert into["fluticasone furoate/umeclidinium/vilanterol"] == "Trelegy"
+    assert into["Spiriva + Seretide"] == "Trelegy"
+    assert into["budesonide/formoterol"] == "Symbicort" and "Spiriva" not in into
