@@ -363,6 +363,15 @@ def _result_pairs(keys: dict[str, str], column: str | None) -> list[tuple[str, s
     return out
 
 
+#: Words naming a class of drugs in a group of :data:`SYNONYMS` that also holds its
+#: drugs: the class is a pair's only target there.
+_CLASS_WORDS = frozenset({
+    "triple", "tripletherapy", "ics/laba/lama", "ics+laba+lama", "laba/lama/ics",
+    "lama/laba/ics", "ics/lama/laba", "triple(ics/laba/lama)", "singleinhalertriple",
+    "laba/lama", "lama/laba", "laba+lama", "lama+laba", "labalama", "lamalaba", "ics/laba",
+    "laba/ics", "ics+laba", "laba+ics", "icslaba", "lama", "laba", "saba", "sabaprn"})
+
+
 def abbreviated_levels(levels: list[str], column: str | None = None,
                        counts: Mapping[str, int] | None = None) -> list[tuple[str, str]]:
     """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
@@ -569,6 +578,11 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
         target = min(present, default=None, key=lambda lv: (
             len(loose_key(keys[lv])) == 1, lv in derived, group.index(word[lv]),
             word[lv] != loose_key(keys[lv])))
+        # a class's answers go into the class's own word, never into another drug of it
+        # ("Trimbow" is no "Trelegy": walk-through 103b)
+        if target is not None and set(group) & _CLASS_WORDS and \
+                word[target] not in _CLASS_WORDS:
+            continue
         # a target already paired goes where its pair goes ("Group B" with "B" by the
         # rules above: "B" is no pair of it again)
         target = dict(out).get(target, target)
@@ -1398,6 +1412,34 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # walk-through 45's inhaler regimens by class, brand or drug (Trelegy, Trimbow and
     # Trixeo are triple therapy; Anoro, Ultibro, Spiolto LAMA/LABA; Symbicort, Seretide,
     # Fostair, Relvar ICS/LABA; Spiriva, Incruse, Seebri LAMA)
+    # ... each inhaler by its brand and its drugs: one answer written two ways, before the
+    # classes below (walk-through 103b: merged by class, 24 Incruse patients read
+    # "Spiriva", 51 on Fostair "Symbicort")
+    (("inhaler", "inhaled therapy", "inhaledtherapy"), (
+        ("trelegy", "trelegyellipta", "fluticasonefuroate/umeclidinium/vilanterol",
+         "ff/umec/vi"),
+        ("trimbow", "beclometasone/formoterol/glycopyrronium",
+         "beclometasone/glycopyrronium/formoterol"),
+        ("trixeo", "trixeoaerosphere", "budesonide/glycopyrronium/formoterol"),
+        ("anoro", "anoroellipta", "umeclidinium/vilanterol", "umec/vi"),
+        ("spiolto", "spioltorespimat", "tiotropium/olodaterol"),
+        ("ultibro", "ultibrobreezhaler", "indacaterol/glycopyrronium"),
+        ("duaklir", "aclidinium/formoterol"),
+        ("bevespi", "glycopyrronium/formoterol"),
+        ("symbicort", "budesonide/formoterol", "duoresp"),
+        ("fostair", "beclometasone/formoterol"),
+        ("seretide", "advair", "fluticasone/salmeterol", "fluticasonepropionate/salmeterol"),
+        ("relvar", "relvarellipta", "breo", "fluticasonefuroate/vilanterol", "ff/vi"),
+        ("flutiform", "fluticasone/formoterol"),
+        ("spiriva", "tiotropium", "spirivarespimat", "spirivahandihaler", "braltus"),
+        ("incruse", "incruseellipta", "umeclidinium"),
+        ("seebri", "glycopyrronium"),
+        ("eklira", "aclidinium"),
+        ("serevent", "salmeterol"),
+        ("onbrez", "indacaterol"),
+        ("striverdi", "olodaterol"),
+        ("ventolin", "salbutamol", "albuterol", "salbutamolprn"),
+        ("bricanyl", "terbutaline"))),
     (("inhaler", "inhaled therapy", "inhaledtherapy"), (
         ("triple", "tripletherapy", "ics/laba/lama", "ics+laba+lama", "laba/lama/ics",
          "lama/laba/ics", "ics/lama/laba", "triple(ics/laba/lama)", "trelegy",

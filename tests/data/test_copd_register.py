@@ -153,17 +153,24 @@ def test_a_bmi_and_pack_years_written_as_their_parts_are_computed():
     np.testing.assert_allclose(_column(enc, df, "Pack years"), packs)
 
 
-def test_an_inhaler_by_its_drugs_is_offered_with_its_class():
-    """Walk-through 103: "umeclidinium/vilanterol" beside Anoro, "tiotropium/olodaterol"
-    beside Spiolto and the triple's three drugs beside Trelegy were never offered; the
-    classes stay apart (walk-through 45)."""
+def test_an_inhaler_is_offered_with_its_own_drugs_and_its_class_word_only():
+    """Walk-throughs 103 and 103b: inhalers were offered by class, and a merge made
+    every Incruse (umeclidinium) "Spiriva" and every Fostair "Symbicort";
+    "umeclidinium/vilanterol" beside Anoro was never offered. A brand is offered with its
+    own drugs, and with its class's word where the column writes it (walk-through 46),
+    never with another drug of its class."""
     from sparge.data.levels import abbreviated_levels
 
     into = dict(abbreviated_levels(
-        ["Anoro", "umeclidinium/vilanterol", "tiotropium/olodaterol", "Trelegy",
-         "fluticasone furoate/umeclidinium/vilanterol", "Spiriva + Seretide", "Symbicort",
-         "budesonide/formoterol", "Spiriva"], "Inhalers"))
-    assert into["umeclidinium/vilanterol"] == into["tiotropium/olodaterol"] == "Anoro"
-    assert into["fluticasone furoate/umeclidinium/vilanterol"] == "Trelegy"
-    assert into["Spiriva + Seretide"] == "Trelegy"
-    assert into["budesonide/formoterol"] == "Symbicort" and "Spiriva" not in into
+        ["Anoro", "umeclidinium/vilanterol", "Spiolto", "tiotropium/olodaterol", "Trelegy",
+         "fluticasone furoate/umeclidinium/vilanterol", "Trimbow", "Symbicort", "Fostair",
+         "Fostair 100/6 2 puffs bd", "budesonide/formoterol", "Spiriva",
+         "tiotropium 18mcg od", "Incruse"], "Inhalers"))
+    assert into == {"umeclidinium/vilanterol": "Anoro", "tiotropium/olodaterol": "Spiolto",
+                    "fluticasone furoate/umeclidinium/vilanterol": "Trelegy",
+                    "Fostair 100/6 2 puffs bd": "Fostair",
+                    "budesonide/formoterol": "Symbicort", "tiotropium 18mcg od": "Spiriva"}
+    # the class's word written: its drugs go into it
+    assert dict(abbreviated_levels(["LAMA", "Spiriva", "Incruse", "Triple", "Trimbow"],
+                                   "Inhalers")) == {"Spiriva": "LAMA", "Incruse": "LAMA",
+                                                    "Trimbow": "Triple"}
