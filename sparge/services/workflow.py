@@ -1255,16 +1255,18 @@ def known_patient_message(ids: Sequence[object], rows, patient_id: object,
     said = ", ".join(f"'{i}'" for i in named[:3]) + (f" and {len(named) - 3} more"
                                                      if len(named) > 3 else "")
     one = len(named) == 1
-    whom = "A training patient has" if one else f"{len(named)} training patients have"
-    # named as typed, the ID is not said twice ("'SH0007' ('SH0007')")
+    # named as typed, the ID is not said twice ("'SH0007' ('SH0007')"); on several lines,
+    # one person's (walk-through 103b read "2 training patients" where the Model page
+    # counts one)
     said = "" if named == [str(patient_id)] else f" ({said})"
+    has = (f"A training patient has the ID '{patient_id}'{said}" if one else
+           f"The training data has the ID '{patient_id}' on {len(named)} lines{said}")
     if kept:
-        return (f"{whom} the ID '{patient_id}'{said} and {'is' if one else 'are'} kept "
-                "among the look-alikes, as you chose: another person with the same ID.")
-    return (f"{whom} the ID '{patient_id}'{said}: the same person (another admission "
-            "or episode, or this patient entered again) is no look-alike, so "
-            f"{'it is' if one else 'they are'} left out of the look-alikes and of their "
-            "outcome share.")
+        return (f"{has}, kept among the look-alikes as you chose: another person with "
+                "the same ID.")
+    return (f"{has}: the same person (another admission or episode, or this patient "
+            f"entered again) is no look-alike, so {'it is' if one else 'they are'} left "
+            "out of the look-alikes and of their outcome share.")
 
 
 def people(ids: Sequence[object]) -> np.ndarray | None:

@@ -536,7 +536,7 @@ def test_a_new_patient_with_a_training_patients_id_is_not_its_own_lookalike():
     assert first not in set(look["ID"]) and len(look) == 10
     # another person with the same ID, as the user says: kept, and its copy found first
     next(c for c in at.checkbox if c.key.startswith("np_keep_known_")).check().run()
-    assert not at.exception and "kept among the look-alikes, as you chose" in texts(at)
+    assert not at.exception and "kept among the look-alikes as you chose" in texts(at)
     look = next(d.value for d in at.dataframe if "similarity" in d.value.columns)
     assert look["ID"].iloc[0] == first
     # written with a prefix the training IDs lack, or in lower case: the same person

@@ -947,12 +947,12 @@ def test_a_new_patient_is_known_by_its_id_however_written():
         assert known_patient_rows(ids, nobody).size == 0, nobody
     assert known_patient_rows([], "A1").size == 0
     said = known_patient_message(ids, [0, 2], "MRN7280409")
-    assert said.startswith("2 training patients have the ID 'MRN7280409' ('7280409 (line 4)',"
-                           " 'MRN7280409 (line 9)'): the same person")
+    assert said.startswith("The training data has the ID 'MRN7280409' on 2 lines "
+                           "('7280409 (line 4)', 'MRN7280409 (line 9)'): the same person")
     assert "they are left out of the look-alikes" in said
     assert known_patient_message(ids, [1], "A1", kept=True) == (
-        "A training patient has the ID 'A1' and is kept among the look-alikes, as you "
-        "chose: another person with the same ID.")
+        "A training patient has the ID 'A1', kept among the look-alikes as you chose: "
+        "another person with the same ID.")
     assert "has the ID 'a1' ('A1'): the same person" in known_patient_message(ids, [1], "a1")
     assert known_patient_message(ids, [], "A1") is None
 
