@@ -15,7 +15,11 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from sparge.data.column_guess import later_outcome_named, outcome_named_columns
+from sparge.data.column_guess import (
+    event_answer_codes,
+    later_outcome_named,
+    outcome_named_columns,
+)
 from sparge.data.dates import read_dates
 from sparge.data.dipsticks import SUFFIX as DIPSTICK_SUFFIX
 from sparge.data.encoder import (
@@ -42,7 +46,7 @@ from sparge.data.parsing import (
 )
 from sparge.data.plausible import judged_column, quantity_of, unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
-from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key, yes_no_codes
+from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key, note_head, yes_no_codes
 from sparge.data.unit_conversion import unit_guess
 from sparge.errors import DataError
 from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
@@ -275,10 +279,23 @@ def outcome_answers_note(df: pd.DataFrame, label_column: str, shown: int = 5,
     counts = answers.value_counts()
     # a yes or a no written several ways, as one (walk-through 93 read "Yes 128 · No 96
     # · Y 76 · yes 56 · N 53 · 1 more answers" before encoding)
-    codes = yes_no_codes([str(a) for a in counts.index]) if not said else None
-    if codes and set(codes.values()) <= {1, 2}:
-        counts = counts.groupby([("Yes" if codes[str(a)] == 1 else "No")
-                                 for a in counts.index]).sum().sort_values(ascending=False)
+    codes = _yes_no_outcomes(label_column, [str(a) for a in counts.index]) \
+        if not said else None
+    if codes and sum(n for a, n in counts.items() if codes.get(str(a)) in (1, 2)) >= \
+            0.8 * counts.sum():
+        # each shown as "Yes" or "No" where written so, else by its commonest spelling
+        # ("Alive", "Deceased"), as the encoded table shows it
+        name = {}
+        for a in counts.index:  # most common first
+            c = codes.get(str(a))
+            if c in (1, 2):
+                plain = norm_key(str(a)) in ("yes", "y", "no", "n")
+                if c not in name or plain:
+                    name[c] = ("Yes" if c == 1 else "No") if plain else \
+                        str(a)[:1].upper() + str(a)[1:]
+        counts = counts.groupby([name[codes[str(a)]] if codes.get(str(a)) in (1, 2)
+                                 else str(a) for a in counts.index]
+                                ).sum().sort_values(ascending=False)
     numbers = pd.Series(parse_numeric(pd.Series(counts.index.astype(str)))[0])
     if len(counts) > MAX_NUMBER_OUTCOMES and numbers.notna().mean() >= NUMBER_OUTCOME_SHARE:
         # a measurement: its range, not "41 21 · 52 18" (walk-through 100b read "41"
@@ -301,6 +318,20 @@ def outcome_answers_note(df: pd.DataFrame, label_column: str, shown: int = 5,
         parts.append(f"{int(empty.sum()):,} without an answer")
     return (f"Outcome '{plain_text(label_column, 200)}'{said}: "
             + (" · ".join(parts) if parts else "no answer at all") + ".")
+
+
+def _yes_no_outcomes(column: str, answers: list[str]) -> dict[str, int]:
+    """Yes (1) and no (2) of an outcome's answers as written, before encoding: "Y", "yes",
+    an answer naming the column's event or its opposite ("readmitted", "no readmission")
+    and a yes or a no with its note ("Y - 23d"; walk-through 103b read 29 answers before
+    encoding, two after). ``{}`` without a yes and a no."""
+    codes = yes_no_codes(answers) or {}
+    codes = {**codes, **event_answer_codes(column, answers, codes)}
+    heads = {a: 1 if h in ("y", "yes") else 2 for a in answers
+             if (h := note_head(norm_key(a))) in ("y", "yes", "n", "no")}
+    out = {a: c for a in answers if (c := codes.get(a) if codes.get(a) in (1, 2)
+                                     else heads.get(a)) in (1, 2)}
+    return out if {1, 2} <= set(out.values()) else {}
 
 
 #: Share of a table's patients left out by the threshold on missing values from which

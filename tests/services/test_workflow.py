@@ -970,3 +970,22 @@ def test_a_repeated_ids_notice_names_the_row_shown():
                     "(line 445); the other: 752790 (line 388).")
     assert repeated_id_message([*rows, "752790 (line 9)"], rows[0]).endswith(
         "the others: 752790 (line 445), 752790 (line 9).")
+
+
+def test_an_outcomes_answers_before_encoding_are_read_as_after():
+    """Walk-through 103b read 29 answers of "Readmission within 90 days" before encoding
+    ("No 157 · N 80 · no readmission 51 · …") and two after; a mortality written "Alive",
+    "A", "RIP" and "deceased" reads in the words encoding shows."""
+    from sparge.services.workflow import outcome_answers_note
+
+    df = pd.DataFrame({"Readmission within 90 days": ["No"] * 5 + ["N"] * 3 + [
+        "no readmission"] * 2 + ["Yes", "readmitted", "Y - 23d", "Y - 61d", ""]})
+    assert outcome_answers_note(df, "Readmission within 90 days") == (
+        "Outcome 'Readmission within 90 days': No 10 · Yes 4 · 1 without an answer.")
+    died = pd.DataFrame({"30-day mortality": ["Alive"] * 4 + ["A", "alive", "deceased",
+                                                              "deceased", "RIP"]})
+    assert outcome_answers_note(died, "30-day mortality") == (
+        "Outcome '30-day mortality': Alive 6 · Deceased 3.")
+    # an outcome of other answers stays as written
+    other = pd.DataFrame({"Response": ["CR", "PR", "PR", "SD", "PD"]})
+    assert outcome_answers_note(other, "Response").startswith("Outcome 'Response': PR 2 · ")
