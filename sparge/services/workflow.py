@@ -627,6 +627,11 @@ class PatientIndex:
         if not hits.size and (key := _squashed(patient_id)):
             loose = np.flatnonzero(self.id_squashed == key)
             hits = loose if loose.size == 1 else hits
+        if not hits.size and re.fullmatch(r"\d{2,5}(?:[ \-]\d{2,5}){1,3}",
+                                          typed := str(patient_id).strip()):
+            # digits in groups where the file's repeated ID is named without them ("020
+            # 040 9177" for "0200409177 (line 227)": walk-through 103's search)
+            return self.find(re.sub(r"[ \-]", "", typed))
         if not hits.size and (bare := re.fullmatch(r"[A-Za-z]{1,5}[\s:#.-]{0,2}(\d{4,})",
                                                    str(patient_id).strip())):
             # an ID typed with the prefix the file's IDs are named without ("MRN8191581",

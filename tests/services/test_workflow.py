@@ -193,6 +193,10 @@ def test_left_out_patients_carry_their_reasons(cohort, trained):
     ids[8] = "577837"
     T = replace(P, ids=ids.copy())
     assert T.find("RX1577837") == 8 and T.find("RX2577837") == 8
+    # ... and digits typed in groups, the file's repeated ID named without them
+    ids[9:11] = ["0200409177 (line 11)", "0200409177 (line 12)"]
+    G = replace(P, ids=ids.copy())
+    assert G.find("020 040 9177") == 9 and G.namesakes_of(9) == ids[9:11].tolist()
     # an NHS number typed without its spaces (walk-through 65 found no one)
     ids[3:6] = ["554 021 6407", "554-021-6408", "554 021 6408"]
     R = replace(P, ids=ids)
