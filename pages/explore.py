@@ -1,6 +1,5 @@
 """Explore: every patient of the cohort on a map, a patient's look-alikes, lasso groups."""
 
-
 import numpy as np
 import pandas as pd
 import streamlit as st

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import partial
 
 import pandas as pd
 
@@ -452,10 +451,10 @@ def split_lists(df: pd.DataFrame, known: dict[str, list[str]] | None = None,
                 rows.append([""] * len(items))
                 continue
             parts = _items(text, slash)
-            said = {k for p in parts for k in item_keys(p, drugs)}
-            other = [p for p in parts if not set(item_keys(p, drugs)) <= set(keys)]
-            given = cell_doses(parts, doses, partial(item_keys, drugs=drugs)) \
-                if doses else {}
+            named = [item_keys(p, drugs) for p in parts]  # once a part: a drug's names
+            said = {k for ks in named for k in ks}
+            other = [p for p, ks in zip(parts, named, strict=True) if not set(ks) <= set(keys)]
+            given = cell_doses(parts, named, doses) if doses else {}
             row = [given[i] if i in doses else
                    "Yes" if item_keys(i, drugs)[0] in said else "No" for i in items]
             if other and OTHER in items:

@@ -69,7 +69,16 @@ def named_like_id(column: str) -> bool:
 
 
 #: An ID written after its kind's letters ("MRN8191581", "MRN: 8191581", "H 1234567").
-_PREFIXED_ID = re.compile(r"([A-Za-z]{1,5})[\s:#.-]{0,2}(\d{4,})")
+PREFIXED_ID = re.compile(r"([A-Za-z]{1,5})[\s:#.-]{0,2}(\d{4,})")
+#: Digits written in groups: an NHS number "485 777 3456", "020-040-9177".
+GROUPED_DIGITS = re.compile(r"\d{2,5}(?:[ \-]\d{2,5}){1,3}")
+
+
+def ungrouped(text: pd.Series) -> pd.Series:
+    """IDs written as digits in groups (:data:`GROUPED_DIGITS`) without the spaces or
+    hyphens between them ("136 262 6612": "1362626612"); the others as they are."""
+    grouped = text.str.fullmatch(GROUPED_DIGITS.pattern)
+    return text.where(~grouped, text.str.replace(r"[ \-]", "", regex=True))
 #: Fewest IDs written each way for a prefix to be read as no part of the ID.
 _FEWEST_EACH_WAY = 2
 
@@ -100,17 +109,16 @@ def id_text(values: pd.Series) -> pd.Series:
         return text
     # digits written in groups and without ("485 777 3456", "4857773456": an NHS number;
     # walk-through 103's two referrals of one patient were two patients)
-    grouped = text.str.fullmatch(r"\d{2,5}(?:[ \-]\d{2,5}){1,3}")
-    if int(grouped.sum()) >= _FEWEST_EACH_WAY and \
+    if int(text.str.fullmatch(GROUPED_DIGITS.pattern).sum()) >= _FEWEST_EACH_WAY and \
             int(text.str.fullmatch(r"\d{6,}").sum()) >= _FEWEST_EACH_WAY:
-        text = text.where(~grouped, text.str.replace(r"[ \-]", "", regex=True))
+        text = ungrouped(text)
     bare = text.str.fullmatch(r"\d{4,}")
     if int(bare.sum()) < _FEWEST_EACH_WAY:
         return text
-    parts = text[~bare & (text != "")].str.fullmatch(_PREFIXED_ID.pattern)
+    parts = text[~bare & (text != "")].str.fullmatch(PREFIXED_ID.pattern)
     if int(parts.sum()) < _FEWEST_EACH_WAY:
         return text
-    found = text[parts.index[parts]].str.extract(f"^{_PREFIXED_ID.pattern}$")
+    found = text[parts.index[parts]].str.extract(f"^{PREFIXED_ID.pattern}$")
     if found[0].str.upper().nunique() != 1:  # two kinds of ID ("RX…", "H…"): as written
         return text
     digits = found[1]

@@ -691,13 +691,13 @@ def warn_episodes_after_death(df: pd.DataFrame, id_like: str | None,
         f"{n:,} of the {of:,} IDs that '{_q(id_like, 40)}' repeats "
         f"{'have a row' if n != 1 else 'has a row'} dated after a death written on another "
         f"of {'their' if n != 1 else 'its'} rows (e.g. '{_q(row['id'], 30)}': died "
-        f"{row_date(first_death.loc[row.name])} on CSV line {int(dead.index[0]) + 2}, "
-        f"'{_q(event, 40)}' {row_date(row['seen'])} on CSV line {int(row.name) + 2}): an ID "
+        f"{_row_date(first_death.loc[row.name])} on CSV line {int(dead.index[0]) + 2}, "
+        f"'{_q(event, 40)}' {_row_date(row['seen'])} on CSV line {int(row.name) + 2}): an ID "
         "given to another patient, or mistyped. Such rows are read as one person's: "
         "neither is the other's look-alike, and the held-out check holds them out together. "
         "Check these IDs in the file.")
 
 
-def row_date(value) -> str:
+def _row_date(value) -> str:
     """A date as the report writes it (2023-03-02)."""
     return str(pd.Timestamp(value).date())

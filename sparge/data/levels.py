@@ -3153,14 +3153,11 @@ _SUBSTAGE_WORD = re.compile(r"(?<![A-Za-z'])((?:i{1,3}|iv|I{1,3}|IV)[abcABC])(?!
 
 #: Scales whose ranks are numbered grades, shown by their number.
 _GRADED_SCALES = frozenset({"goitre grade", "ti-rads"})
-#: Scales whose grades are shown by their own names, whatever spellings a file merges
-#: into them (walk-through 102b read bedbound patients as "Wheelchair" and "2 sticks"
-#: as "Frame"): the NHFD's pre-fracture mobility.
-_GRADE_NAMES = {"mobility": {1: "Freely mobile without aids",
-                             2: "Mobile outdoors with one aid",
-                             3: "Mobile outdoors with two aids or frame",
-                             4: "Some indoor mobility",
-                             5: "No functional mobility"}}
+#: Scales whose grades are shown by their own names (the first spelling of each grade),
+#: whatever spellings a file merges into them (walk-through 102b read bedbound patients
+#: as "Wheelchair" and "2 sticks" as "Frame"): the NHFD's pre-fracture mobility.
+_GRADE_NAMES = {scale: {code: words[0][:1].upper() + words[0][1:]
+                        for code, words in SCALES[scale]} for scale in ("mobility",)}
 #: An ASA grade written with the "E" of an emergency operation: "2E", "ASA III E", "3(E)".
 ASA_EMERGENCY = re.compile(r"(?i)(?:\d|\b[ivx]+)\s*[-(]?\s*e\)?\s*$")
 

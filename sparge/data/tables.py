@@ -497,7 +497,7 @@ SCALES: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
     # pre-fracture mobility as the National Hip Fracture Database grades it (walk-through
     # 72: 16 spellings of its 5 grades, coded alphabetically, "bedbound" first)
     "mobility": (
-        (1, ("freely mobile", "freely mobile without aids", "freely mobile w/o aids",
+        (1, ("freely mobile without aids", "freely mobile", "freely mobile w/o aids",
              "freely mobil without aids", "freely mobile no aids", "fully mobile",
              "independent", "independently mobile", "mobile without aids", "no aids",
              "walks unaided", "unaided", "mobile independently", "independent without aids",

@@ -136,19 +136,19 @@ def _unit_of(doses: dict[str | None, list[float]]) -> str | None:
     return best
 
 
-def cell_doses(parts: list[str], doses: dict[str, tuple[str, str | None]],
-               drugs_of: Callable[[str], list[str]]) -> dict[str, str]:
+def cell_doses(parts: list[str], named: list[list[str]],
+               doses: dict[str, tuple[str, str | None]]) -> dict[str, str]:
     """A cell's value of each dose column (``doses``: ``{dose answer: (drug key,
-    unit)}``): the dose written (in the column's unit, or without one), "0" when the drug
-    is not given, "" when it is given without a dose or in another unit."""
+    unit)}``), from its ``parts`` and the drug keys each names (``named``, as the list's
+    answers are keyed): the dose written (in the column's unit, or without one), "0"
+    when the drug is not given, "" when it is given without a dose or in another unit."""
     out = {}
     for item, (key, unit) in doses.items():
         value = "0"
-        for part in parts:
-            named = drugs_of(part)
-            if key not in named:
+        for part, keys in zip(parts, named, strict=True):
+            if key not in keys:
                 continue
-            dose = part_dose(part) if len(named) == 1 else None
+            dose = part_dose(part) if len(keys) == 1 else None
             value = "" if dose is None or dose[1] not in (None, unit) else f"{dose[0]:g}"
             break
         out[item] = value

@@ -16,9 +16,12 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.column_guess import (
+    GROUPED_DIGITS,
+    PREFIXED_ID,
     event_answer_codes,
     later_outcome_named,
     outcome_named_columns,
+    ungrouped,
 )
 from sparge.data.dates import read_dates
 from sparge.data.dipsticks import SUFFIX as DIPSTICK_SUFFIX
@@ -627,16 +630,14 @@ class PatientIndex:
         if not hits.size and (key := _squashed(patient_id)):
             loose = np.flatnonzero(self.id_squashed == key)
             hits = loose if loose.size == 1 else hits
-        if not hits.size and re.fullmatch(r"\d{2,5}(?:[ \-]\d{2,5}){1,3}",
-                                          typed := str(patient_id).strip()):
+        if not hits.size and GROUPED_DIGITS.fullmatch(typed := str(patient_id).strip()):
             # digits in groups where the file's repeated ID is named without them ("020
             # 040 9177" for "0200409177 (line 227)": walk-through 103's search)
             return self.find(re.sub(r"[ \-]", "", typed))
-        if not hits.size and (bare := re.fullmatch(r"[A-Za-z]{1,5}[\s:#.-]{0,2}(\d{4,})",
-                                                   str(patient_id).strip())):
+        if not hits.size and (bare := PREFIXED_ID.fullmatch(str(patient_id).strip())):
             # an ID typed with the prefix the file's IDs are named without ("MRN8191581",
             # and a trust's code "RX1577837": sparge.data.column_guess.id_text)
-            for digits in _prefix_variants(bare.group(1)):
+            for digits in _prefix_variants(bare.group(2)):
                 if (row := self.find(digits)) is not None:
                     return row
             return None
@@ -1223,8 +1224,6 @@ def same_person(ids: Sequence[object], patient_id: object) -> np.ndarray:
 
 #: How a patient is named when the file or the model has no ID to name it by: no person.
 _NOT_AN_ID = re.compile(r"(?:csv )?line \d+|new patient|new|")
-#: The letters an ID may be written with or without ("MRN8191581", "mrn 8191581").
-_ID_PREFIX = r"^[a-z]{1,5}[\s:#.-]{0,2}(?=\d{4,}$)"
 
 
 def person_keys(ids: Sequence[object]) -> tuple[np.ndarray, np.ndarray]:
@@ -1232,12 +1231,11 @@ def person_keys(ids: Sequence[object]) -> tuple[np.ndarray, np.ndarray]:
     repeated ID is named with; and those without a letter prefix before 4 digits or more
     ("mrn7280409": "7280409")."""
     text = pd.Series(np.asarray(ids, dtype=object).astype(str)).str.strip().str.lower()
-    text = text.str.replace(r" \(line \d+\)$", "", regex=True)
     # digits in groups are the digits ("136 262 6612": walk-through 103)
-    grouped = text.str.fullmatch(r"\d{2,5}(?:[ \-]\d{2,5}){1,3}")
-    text = text.where(~grouped, text.str.replace(r"[ \-]", "", regex=True))
+    text = ungrouped(text.str.replace(r" \(line \d+\)$", "", regex=True))
     return (text.to_numpy(dtype=object),
-            text.str.replace(_ID_PREFIX, "", regex=True).to_numpy(dtype=object))
+            text.str.replace(f"^{PREFIXED_ID.pattern}$", r"\2", regex=True)
+            .to_numpy(dtype=object))
 
 
 def known_patient_rows(ids: Sequence[object], patient_id: object,
