@@ -233,7 +233,7 @@ from sparge.data.unit_conversion import (
     plan_units,
 )
 from sparge.data.untestable import split_untestable, untestable_name
-from sparge.data.visual_acuity import read_visual_acuity
+from sparge.data.visual_acuity import ACUITY_SCALES_ATTR, LETTERS, LOGMAR, read_visual_acuity
 from sparge.errors import DataError
 from sparge.method.preprocess import (
     PAPER_MAX_MISSING,
@@ -482,7 +482,7 @@ def _decimal_shift(values: np.ndarray, lo: float, hi: float, decimals: int = 6
 
 def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
                 scales=None, cut_offs=None, gleason=(), lesions=(),
-                word_bands=None) -> pd.DataFrame:
+                word_bands=None, acuity=None) -> pd.DataFrame:
     """The table with two or three values written in one cell read apart: TNM stages
     ("pT2N1M0", :func:`~sparge.data.tnm.split_tnm`), blood pressures ("142/88",
     :func:`~sparge.data.blood_pressure.split_pressures`) and Apgar scores ("8/9",
@@ -501,7 +501,9 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
     lesion counts, whose "Gd+ x1" is read as a count however few the rows
     (:func:`~sparge.data.lesion_counts.read_lesion_counts`); ``word_bands``: the bands its
     ejection fraction and pulmonary pressure columns write beside their words
-    (:func:`~sparge.data.scale_numbers.read_scale_numbers`)."""
+    (:func:`~sparge.data.scale_numbers.read_scale_numbers`); ``acuity``: its visual
+    acuity columns' scales, logMAR or letters, a new patient's "6/12" or "70" read on them
+    (:func:`~sparge.data.visual_acuity.read_visual_acuity`)."""
     fitted = [str(c) for c in fitted]
     have = set(fitted)
     stages = [c[:-2] for c in fitted if c.endswith(" T") and {c[:-2] + " N", c[:-2] + " M"}
@@ -516,7 +518,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
                 read_node_counts(read_stenoses(read_scale_numbers(
                     read_visual_acuity(read_blood_groups(read_event_counts(
-                        read_minute_apgars(df)))),
+                        read_minute_apgars(df))), acuity),
                     word_bands))))))),
                 answers)),
             durations)
@@ -724,6 +726,10 @@ class Encoder(TransformerMixin, BaseEstimator):
         The columns whose Gleason scores were read as ISUP grade groups
         (:mod:`sparge.data.gleason`); a new patient's are read so however written. Saved by
         :meth:`to_dict`.
+    acuity_scales_ : dict
+        ``{column: "logMAR" or "letters"}``: each visual acuity column's scale
+        (:mod:`sparge.data.visual_acuity`); a new patient's chart, logMAR or letter count
+        is read on it. Saved by :meth:`to_dict`.
     cut_offs_ : dict
         ``{column: cut-off}``: the laboratory's cut-off of each autoantibody column read
         as positive or negative, a new patient's titre ("86 IU/mL") read by it. Saved by
@@ -1255,6 +1261,8 @@ class Encoder(TransformerMixin, BaseEstimator):
         # the bands written beside an ejection fraction's words, a new patient's "good"
         # read as the training patients' "good (>50%)"
         self.word_bands_ = {c: dict(b) for c, b in df.attrs.get(WORD_BANDS_ATTR, {}).items()}
+        # each visual acuity column's scale, a new patient's "70" (letters) read on it
+        self.acuity_scales_ = dict(df.attrs.get(ACUITY_SCALES_ATTR, {}))
         whole = df  # a list's column as written: it may name the drug of a level
         report = self._start_report(df)
         # a column of answer lists ("DM, HTN, CKD") as one yes/no column per answer
@@ -3181,7 +3189,8 @@ class Encoder(TransformerMixin, BaseEstimator):
             cut_offs=getattr(self, "cut_offs_", {}),
             gleason=getattr(self, "gleason_columns_", []),
             lesions=lesion_columns(self.input_columns_, self.roles_),
-            word_bands=getattr(self, "word_bands_", {}))
+            word_bands=getattr(self, "word_bands_", {}),
+            acuity=getattr(self, "acuity_scales_", {}))
         report = self._start_report(df)
         # the model's list columns, with the model's answers ("Comorbidities: CKD")
         df, _, notes = split_lists(df, known=getattr(self, "answer_lists_", {}))
@@ -3567,6 +3576,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "scales": dict(getattr(self, "scales_", {})),
                 "cut_offs": dict(getattr(self, "cut_offs_", {})),
                 "gleason_columns": list(getattr(self, "gleason_columns_", [])),
+                "acuity_scales": dict(getattr(self, "acuity_scales_", {})),
                 "word_bands": {c: dict(b) for c, b in
                                getattr(self, "word_bands_", {}).items()},
                 "detection_limits": dict(getattr(self, "detection_limits_", {})),
@@ -3673,6 +3683,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         if not isinstance(gleason, list) or not all(isinstance(c, str) for c in gleason):
             raise ValueError("gleason_columns must be a list of column names")
         enc.gleason_columns_ = list(gleason)
+        acuity = state.get("acuity_scales") or {}
+        if not isinstance(acuity, dict) or not all(
+                v in (LOGMAR, LETTERS) for v in acuity.values()):
+            raise ValueError(f"acuity_scales must be {{column: '{LOGMAR}' or '{LETTERS}'}}")
+        enc.acuity_scales_ = {str(c): v for c, v in acuity.items()}
         bands = state.get("word_bands") or {}
         if not isinstance(bands, dict) or not all(
                 isinstance(b, dict) and all(_is_number_text(k) and _is_number_text(v)

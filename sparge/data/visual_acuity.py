@@ -17,6 +17,19 @@ first. Read as logMAR, the acuity is one number per eye, lower is better (0 is 6
 Only a column named for acuity (:data:`ACUITY_NAME`) is read so, not one named for decimal
 acuity ("VA decimal", 1.0 is 6/6: its numbers are no logMAR, and fractions beside them
 would be read on another scale); the report says so.
+
+Clinics that count ETDRS letters write them in the same column (walk-through 104's
+"70", "70 letters", "ETDRS 55"): 85 letters is 6/6, five letters a line, so a count ``n``
+is logMAR ``(85 - n) / 50``. A column's scale is its own ("logMAR" or "letters", kept in
+``attrs[ACUITY_SCALES_ATTR]`` and by a fitted encoder, :data:`LOGMAR`, :data:`LETTERS`):
+
+- a column with charts, low-vision words or logMAR decimals is read as logMAR, and a
+  whole number of 4 to 100 in it (no logMAR is above 3.0) is a letter count when the
+  column's such numbers are mostly 20 or more (a count; Snellen's bare "12" is left as
+  written, far out of range);
+- a column of letter counts (whole numbers, mostly 20 or more) stays in letters, and the
+  few charts or logMAR decimals written in it are read as letters (``85 - 50 logMAR``):
+  a new patient's "6/12" in such a column is 70 letters, not 0.3.
 """
 
 from __future__ import annotations
@@ -24,9 +37,10 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
 import pandas as pd
 
-from sparge.data.combined_cells import named_columns, rewrite_named
+from sparge.data.combined_cells import named_columns, own_copy
 from sparge.data.number_format import format_number
 from sparge.data.safe_text import quote as _q
 
@@ -109,26 +123,194 @@ def logmar_of(cell: object) -> float | None:
     return None
 
 
-def read_visual_acuity(df: pd.DataFrame) -> pd.DataFrame:
-    """The table with the acuities of each column named for visual acuity rewritten as
-    logMAR (a note per column in ``df.attrs["sparge_read_notes"]``); a plain number stays
-    as written (already logMAR), and cells that are no acuity stay for the column's own
-    reading (gap words, typos)."""
+#: Where :func:`read_visual_acuity` keeps each acuity column's scale.
+ACUITY_SCALES_ATTR = "sparge_acuity_scales"
+#: The scales: logMAR (lower is better), ETDRS letters (higher is better).
+LOGMAR, LETTERS = "logMAR", "letters"
+#: A letter count written as one ("70 letters", "70L", "ETDRS 70", "70 ETDRS letters").
+_LETTER_COUNT = re.compile(
+    r"(?:etdrs\s*:?\s*(\d{1,3})(?:\s*(?:letters?|ltrs?))?|(\d{1,3})\s*(?:etdrs\s*)?"
+    r"(?:letters?|ltrs?|let|l)\b\.?|(\d{1,3})\s*etdrs)")
+#: A chart's acuity with its letter count beside it ("6/12 (70 letters)").
+_WITH_COUNT = re.compile(r"\s*\(?\s*(.+?)\s*\)?\s*$")
+#: Whole numbers in this range may be letter counts (no logMAR is above 3.0).
+_COUNT_RANGE = (4, 100)
+#: A column's whole numbers are counts when their median is at least this.
+_COUNT_MEDIAN = 20
+
+
+def letters_to_logmar(letters: float) -> float:
+    """The logMAR of an ETDRS letter count: 85 letters is 0 (6/6), 0.02 a letter."""
+    return (85.0 - letters) / 50.0
+
+
+def logmar_to_letters(logmar: float) -> float:
+    """The ETDRS letter count of a logMAR acuity (:func:`letters_to_logmar`'s inverse)."""
+    return 85.0 - 50.0 * logmar
+
+
+def letters_written(cell: object) -> float | None:
+    """The letter count of a cell written as one ("70 letters", "ETDRS 55", "62L"), or
+    ``None`` (a plain number too: its column's scale says what it is)."""
+    text = re.sub(r"\s+", " ", str(cell).strip().lower())
+    m = _LETTER_COUNT.fullmatch(text)
+    if m is None:
+        return None
+    n = float(next(g for g in m.groups() if g is not None))
+    return n if n <= 100 else None
+
+
+def _plain_number(text: str) -> float | None:
+    return float(text) if _NUMBER.fullmatch(text) else None
+
+
+def _chart(text: str) -> float | None:
+    """The logMAR of a chart's acuity or a low-vision word (no plain number), with a
+    letter count in brackets beside a chart preferred ("6/12 (70 letters)")."""
+    if _NUMBER.fullmatch(text):
+        return None
+    v = logmar_of(text)
+    if v is not None:
+        return v
+    first = _FRACTION.match(text)
+    if first is not None and _fraction(first) is not None:
+        inner = _WITH_COUNT.fullmatch(text[first.end():])
+        if inner is not None and (n := letters_written(inner.group(1))) is not None:
+            return letters_to_logmar(n)
+    return None
+
+
+def _counts(numbers: list[float]) -> bool:
+    """Whether a column's whole numbers of 4 to 100 are letter counts."""
+    whole = [v for v in numbers if v == int(v) and _COUNT_RANGE[0] <= v <= _COUNT_RANGE[1]]
+    return bool(whole) and float(pd.Series(whole).median()) >= _COUNT_MEDIAN
+
+
+def _scale(texts: list[str], weights: list[int]) -> str | None:
+    """A column's scale from its distinct cells (as text) and how often each is written:
+    logMAR where charts are at least 5 % of the written cells, letters where whole-number
+    counts outnumber every other acuity, logMAR where plain logMAR numbers are."""
+    charts = letters = logmar = 0
+    for text, w in zip(texts, weights, strict=True):
+        if _chart(text) is not None:
+            charts += w
+        elif letters_written(text) is not None:
+            letters += w
+        elif (v := _plain_number(text)) is not None:
+            if v == int(v) and _COUNT_RANGE[0] <= v <= _COUNT_RANGE[1]:
+                letters += w
+            elif -0.5 <= v <= 3.0:
+                logmar += w
+    written = sum(weights)
+    if written and charts >= 0.05 * written:
+        return LOGMAR
+    if letters > charts + logmar:
+        numbers = [v for t in texts if (v := _plain_number(t)) is not None]
+        return LETTERS if _counts(numbers) or not numbers else None
+    return LOGMAR if logmar else None
+
+
+def read_visual_acuity(df: pd.DataFrame, known: dict[str, str] | None = None
+                       ) -> pd.DataFrame:
+    """The table with the acuities of each column named for visual acuity read on the
+    column's scale (a note per column in ``df.attrs["sparge_read_notes"]``, the scales
+    in ``attrs[ACUITY_SCALES_ATTR]``): charts and low-vision words as logMAR, letter
+    counts as logMAR beside them, or charts as letters in a column of letter counts.
+    ``known``: a fitted encoder's scales, a new patient's cells read on them however
+    few. Cells that are no acuity stay for the column's own reading (gap words, typos)."""
     # the names looked at once per set of columns (a new patient's 469-column row is
     # read on every form change)
     named = [c for c in named_columns(df, ACUITY_NAME) if not _DECIMAL_NAME.search(str(c))]
     if not named:
         return df
-    return rewrite_named(df, named, _logmar_text, lambda col, n, example, new: (
-        f"Column '{_q(col)}': {n:,} visual acuities written as charts and clinics write "
-        f"them (e.g. '{_q(example, 20)}' as {format_number(float(new))}) read as logMAR, "
-        "lower is better (6/6 or 20/20 is 0, 6/60 is 1.0; CF 2.0, HM 2.3, PL 2.7, NPL "
-        "3.0)."), share=0.05)
+    known = known or {}
+    # the scale an earlier reading of this table found (read_table's): a new patient's
+    # "CF" it read as logMAR 2 is no count of 2 letters in a column of letter counts
+    read_before = df.attrs.get(ACUITY_SCALES_ATTR, {})
+    out, scales = df, {}
+    for col in named:
+        values = df[col]
+        codes, uniques = pd.factorize(values)  # each distinct cell read once
+        if not len(uniques):
+            continue
+        texts = [re.sub(r"\s+", " ", str(u).strip().lower()) for u in uniques]
+        scale = known.get(str(col))
+        if scale not in (LOGMAR, LETTERS):
+            scale = _scale(texts, np.bincount(codes[codes >= 0],
+                                              minlength=len(texts)).tolist())
+        if scale is None:
+            continue
+        scales[str(col)] = scale
+        numbers = [v for t in texts if (v := _plain_number(t)) is not None]
+        counts = _counts(numbers)
+        was_logmar = scale == LETTERS and read_before.get(str(col)) == LOGMAR
+        read = [_on_scale(t, scale, counts, was_logmar) for t in texts]
+        new = np.asarray([r[0] if r is not None else None for r in read] + [None],
+                         dtype=object)[codes]
+        kinds = np.asarray([r[1] if r is not None else "" for r in read] + [""],
+                           dtype=object)[codes]
+        changed = pd.notna(new)
+        if not changed.any():
+            continue
+        out = own_copy(out, df)
+        out[col] = values.where(~changed, pd.Series(new, index=values.index))
+        note = _note(str(col), scale, values.astype(str).to_numpy()[changed],
+                     new[changed], kinds[changed])
+        out.attrs["sparge_read_notes"] = [*out.attrs.get("sparge_read_notes", []), note]
+    if scales:
+        out = own_copy(out, df)
+        out.attrs[ACUITY_SCALES_ATTR] = {**out.attrs.get(ACUITY_SCALES_ATTR, {}), **scales}
+    return out
 
 
-def _logmar_text(cell: object) -> str | None:
-    v = logmar_of(cell)
-    return None if v is None else f"{round(v, 3):g}"
+def _on_scale(text: str, scale: str, counts: bool, was_logmar: bool = False
+              ) -> tuple[str, str] | None:
+    """A cell's rewriting on its column's scale, and what it was ("chart", "letters",
+    "logMAR"), or ``None`` when it stays as written. ``was_logmar``: the column's plain
+    numbers are logMAR read so before (whole ones too: "2" was a "CF")."""
+    chart = _chart(text)
+    written = letters_written(text)
+    plain = _plain_number(text)
+    if scale == LOGMAR:
+        if chart is not None:
+            return f"{round(chart, 3):g}", "chart"
+        if written is not None:
+            return f"{round(letters_to_logmar(written), 3):g}", "letters"
+        if plain is not None and counts and plain == int(plain) and \
+                _COUNT_RANGE[0] <= plain <= _COUNT_RANGE[1]:
+            return f"{round(letters_to_logmar(plain), 3):g}", "letters"
+        return None
+    if chart is not None:
+        return f"{round(logmar_to_letters(chart)):g}", "chart"
+    if written is not None:
+        return f"{written:g}", "letters"
+    if plain is not None and (was_logmar or plain != int(plain)) and -0.5 <= plain <= 3.0:
+        return f"{round(logmar_to_letters(plain)):g}", "logMAR"
+    return None
 
 
-__all__ = ["ACUITY_NAME", "LOW_VISION", "logmar_of", "read_visual_acuity"]
+def _note(col: str, scale: str, cells: np.ndarray, new: np.ndarray,
+          kinds: np.ndarray) -> str:
+    """What was read in one column, each kind of cell counted with its first example."""
+    parts = []
+    for kind, what in (("chart", "visual acuities written as charts and clinics write "
+                        "them"), ("letters", "ETDRS letter counts"),
+                       ("logMAR", "logMAR acuities")):
+        hit = np.flatnonzero(kinds == kind)
+        if len(hit):
+            i = hit[0]
+            parts.append(f"{len(hit):,} {what} (e.g. '{_q(cells[i].strip(), 20)}' as "
+                         f"{format_number(float(new[i]))})")
+    if scale == LOGMAR:
+        return (f"Column '{_q(col)}': " + " and ".join(parts) + " read as logMAR, lower is "
+                "better (6/6 or 20/20 is 0, 6/60 is 1.0; CF 2.0, HM 2.3, PL 2.7, NPL 3.0"
+                + ("; 85 letters is 0, each letter 0.02" if (kinds == "letters").any()
+                   else "") + ").")
+    return (f"Column '{_q(col)}' counts ETDRS letters: " + " and ".join(parts)
+            + " read as letters, higher is better (85 letters is 6/6, 0.02 logMAR a "
+            "letter; CF is -15, HM -30).")
+
+
+__all__ = ["ACUITY_NAME", "ACUITY_SCALES_ATTR", "LETTERS", "LOGMAR", "LOW_VISION",
+           "letters_to_logmar", "letters_written", "logmar_of", "logmar_to_letters",
+           "read_visual_acuity"]

@@ -273,3 +273,76 @@ def test_a_yes_no_outcome_is_shown_in_one_case(export):
     # a file that writes both in lower case is shown as written
     plain = export.assign(**{OUTCOME: np.resize(["yes", "no"], len(export))})
     assert set(Encoder(label_column=OUTCOME).fit(plain).labels(plain)) == {"yes", "no"}
+
+
+def _acuity_cohort(va: list[str], n: int = 120) -> pd.DataFrame:
+    rng = np.random.default_rng(104)
+    return pd.DataFrame({"MRN": [f"H{5000 + i}" for i in range(n)],
+                         "BCVA": [va[i % len(va)] for i in range(n)],
+                         "CRT": rng.integers(220, 520, n).astype(str),
+                         "lost_15_letters": rng.choice(["Yes", "No"], n)})
+
+
+@pytest.mark.parametrize("cell, letters", [
+    ("70 letters", 70), ("ETDRS 55", 55), ("62L", 62), ("70 ETDRS letters", 70),
+    ("ETDRS: 40", 40), ("35 ltrs", 35)])
+def test_a_letter_count_written_as_one_is_read(cell, letters):
+    from sparge.data.visual_acuity import letters_written
+
+    assert letters_written(cell) == letters
+
+
+@pytest.mark.parametrize("cell", ["70", "6/12", "CF", "0.3", "170 letters", "L2"])
+def test_what_is_no_written_letter_count_is_not_one(cell):
+    from sparge.data.visual_acuity import letters_written
+
+    assert letters_written(cell) is None
+
+
+def test_letter_counts_beside_charts_are_read_as_logmar():
+    """A clinic counting ETDRS letters writes them in the Snellen column: "70" was read
+    as a logMAR of 70 without a word (no eye is worse than 3.0, no perception of light),
+    "70 letters" and "ETDRS 55" set to missing."""
+    df = read_table(_csv(_acuity_cohort(
+        ["6/12", "70", "0.30", "CF", "70 letters", "ETDRS 55", "6/12 (70 letters)", "45"])))
+    enc = Encoder(id_column="MRN", label_column="lost_15_letters").fit(df)
+    assert enc.roles_["BCVA"] == "numeric"
+    assert enc.acuity_scales_ == {"BCVA": "logMAR"}
+    va = enc.transform(df)[:, enc.feature_names_out_.index("BCVA")]
+    np.testing.assert_allclose(va[:8], [0.301, 0.3, 0.3, 2.0, 0.3, 0.6, 0.3, 0.8], atol=1e-3)
+    said = " ".join(df.attrs["sparge_read_notes"])
+    assert "ETDRS letter counts (e.g. '70' as 0.3)" in said
+    assert "85 letters is 0, each letter 0.02" in said
+    # a new patient's count, typed alone, is read on the column's scale
+    one = df.iloc[[0]].copy()
+    one["BCVA"] = "60"
+    assert enc.transform(one)[0, enc.feature_names_out_.index("BCVA")] == \
+        pytest.approx(0.5)
+
+
+def test_a_column_of_letter_counts_stays_in_letters_and_reads_charts_on_it():
+    counts = [str(v) for v in range(30, 90, 3)]
+    df = read_table(_csv(_acuity_cohort([*counts, "6/12"])))
+    enc = Encoder(id_column="MRN", label_column="lost_15_letters").fit(df)
+    assert enc.acuity_scales_ == {"BCVA": "letters"}
+    col = enc.feature_names_out_.index("BCVA")
+    va = enc.transform(df)[:, col]
+    np.testing.assert_allclose(va[:3], [30, 33, 36])
+    assert va[20] == pytest.approx(70)  # "6/12"
+    assert "counts ETDRS letters" in " ".join(df.attrs["sparge_read_notes"])
+    # a new patient's chart, through read_table as the New patient page reads a file:
+    # "CF" (logMAR 2.0 on its own) is -15 letters, "6/6" 85, "0.3" 70
+    for cell, letters in (("CF", -15), ("6/6", 85), ("0.3", 70), ("64", 64)):
+        one = _acuity_cohort([cell]).iloc[[0]]
+        x = enc.transform(read_table(_csv(one)))
+        assert x[0, col] == pytest.approx(letters), cell
+    saved = Encoder.from_dict(enc.to_dict())
+    assert saved.acuity_scales_ == {"BCVA": "letters"}
+    with pytest.raises(ValueError, match="acuity_scales"):
+        Encoder.from_dict({**enc.to_dict(), "acuity_scales": {"BCVA": "decimal"}})
+
+
+def test_bare_snellen_sizes_are_no_letter_counts():
+    """"12" beside "6/12" may be Snellen's size alone: not read as 12 letters."""
+    df = read_table(_csv(_acuity_cohort(["6/12", "6/9", "12", "9", "18", "6/18", "0.2"])))
+    assert df["BCVA"].tolist()[:4] == ["0.301", "0.176", "12", "9"]
