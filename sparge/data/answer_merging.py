@@ -75,7 +75,7 @@ def other_drugs(answer: str, other: str) -> bool:
 #: Walk-through 78's user skipped the offer, and a woman's look-alikes were those
 #: written "F" like her, not those written "Female".
 DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm type|side|"
-                                r"laterality|pancrea\w*|phenotype|ms (?:sub)?type|"
+                                r"eyes?|laterality|pancrea\w*|phenotype|ms (?:sub)?type|"
                                 r"type of ms|ms course|disease course|treatment line|"
                                 r"line of (?:treatment|therapy)|therapy line|dmt line|"
                                 r"epilepsy (?:type|syndrome|classification)|type of epilepsy|"
@@ -94,7 +94,9 @@ DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm t
                                 r"fracture pattern|"
                                 # walk-through 103's COPD grades and long-term oxygen
                                 r"gold stage|gold grade|spirometric grade|ltot|"
-                                r"long[\s-]term oxygen|home oxygen)\b",
+                                r"long[\s-]term oxygen|home oxygen|"
+                                # walk-through 104's lens ("PCIOL" is pseudophakic)
+                                r"lens status|lens)\b",
                                 re.IGNORECASE)
 
 

@@ -28,7 +28,9 @@ REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b
                             r"\basms?\b|\baeds?\b|anti[\s-]?seizure|anti[\s-]?epilep|"
                             r"anticonvuls|vasopressor|\bpressors?\b|inotrop|vasoactive|"
                             r"bone protection|bisphosphonate|anti[\s-]?resorptive|"
-                            r"osteoporosis (?:drug|treatment|medication)|bone health",
+                            r"osteoporosis (?:drug|treatment|medication)|bone health|"
+                            # walk-through 104's medical retina clinic ("Anti-VEGF agent")
+                            r"anti[\s-]?vegf|\bagent\b|intravitreal|injection drug",
                             re.IGNORECASE)
 
 _TDF, _TAF = "tenofovir disoproxil", "tenofovir alafenamide"
@@ -333,6 +335,16 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("ofatumumab", "kesimpta", "arzerra"), "ofatumumab"),
     **dict.fromkeys(("ublituximab", "briumvi"), "ublituximab"),
     **dict.fromkeys(("natalizumab", "tysabri", "ntz", "tyruko"), "natalizumab"),
+    # a medical retina clinic's intravitreal anti-VEGF drugs (walk-through 104: "Eylea",
+    # "aflibercept 2mg", "Lucentis", "ranibizumab", "Vabysmo" and "faricimab")
+    **dict.fromkeys(("aflibercept", "eylea"), "aflibercept"),
+    **dict.fromkeys(("ranibizumab", "lucentis", "rbz", "byooviz", "ongavia", "ximluci",
+                     "cimerli", "susvimo"), "ranibizumab"),
+    **dict.fromkeys(("bevacizumab", "avastin", "bev", "bvz"), "bevacizumab"),
+    **dict.fromkeys(("faricimab", "vabysmo"), "faricimab"),
+    **dict.fromkeys(("brolucizumab", "beovu"), "brolucizumab"),
+    **dict.fromkeys(("dexamethasoneimplant", "ozurdex"), "dexamethasone implant"),
+    **dict.fromkeys(("fluocinoloneimplant", "iluvien"), "fluocinolone implant"),
     **dict.fromkeys(("dimethylfumarate", "dmf", "tecfidera", "bg12"), "dimethyl fumarate"),
     **dict.fromkeys(("diroximelfumarate", "vumerity"), "diroximel fumarate"),
     **dict.fromkeys(("glatirameracetate", "glatiramer", "ga", "copaxone", "brabio",

@@ -2280,6 +2280,38 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # walk-through 97's movement-disorders clinic: Parkinson's disease in 13 spellings,
     # its mimics in 2 to 5 each ("PD" is here only beside Parkinson's spelled out, as "CD"
     # is beside Crohn's; a subtype, "PD (young onset)", MSA-P, stays its own answer)
+    # walk-through 104's medical retina clinic: what each eye is injected for, how often,
+    # and its lens
+    (("diagnosis", "^dx", "indication", "retina", "macula", "^condition"), (
+        ("namd", "wet amd", "neovascular amd", "nvamd", "wamd", "wet armd", "neovascular armd",
+         "amd (wet)", "amd - wet", "amd wet", "wet arm", "exudative amd",
+         "wet macular degeneration", "neovascular age-related macular degeneration",
+         "neovascular age related macular degeneration", "wet age-related macular degeneration",
+         "wet age related macular degeneration"),
+        ("dmo", "dme", "diabetic macular oedema", "diabetic macular edema",
+         "diabetic maculopathy (dmo)"),
+        ("brvo", "branch rvo", "branch retinal vein occlusion", "b-rvo"),
+        ("crvo", "central rvo", "central retinal vein occlusion", "c-rvo"),
+        ("hrvo", "hemi rvo", "hemiretinal vein occlusion", "hemi-rvo"),
+        ("brvo with mo", "brvo + mo", "brvo with mo", "brvo mo", "brvo with macular oedema",
+         "brvo (mo)"),
+        ("crvo with mo", "crvo + mo", "crvo with mo", "crvo mo", "crvo with macular oedema",
+         "crvo (mo)"),
+        ("myopic cnv", "mcnv", "myopic choroidal neovascularisation",
+         "myopic choroidal neovascularization", "myopic cnvm"))),
+    (("regimen", "dosing", "protocol", "schedule", "treatment interval", "^strategy"), (
+        ("treat and extend", "t&e", "t & e", "tae", "treat & extend", "treat-and-extend",
+         "t and e", "treat extend", "tandext"),
+        ("prn", "pro re nata", "as needed", "prn (as needed)", "monitor and treat"),
+        ("fixed 8-weekly", "q8w", "8-weekly", "8 weekly", "every 8 weeks", "fixed q8w",
+         "fixed 8 weekly", "2-monthly fixed", "fixed every 8 weeks", "8 wkly"),
+        ("fixed 4-weekly", "q4w", "4-weekly", "4 weekly", "every 4 weeks", "monthly",
+         "fixed monthly", "fixed q4w", "fixed 4 weekly"))),
+    (("=lens", "lens status", "^phakic", "lens state"), (
+        ("phakic", "phakia", "natural lens", "own lens", "clear lens"),
+        ("pseudophakic", "pseudophakia", "pciol", "pc iol", "pc-iol", "iol", "pseudo",
+         "pseudophake", "pcl", "ppp"),
+        ("aphakic", "aphakia", "aphake"))),
     (("diagnosis", "^dx", "parkinson", "movement disorder"), (
         ("parkinson'sdisease", "parkinsonsdisease", "parkinson's", "parkinsons", "pd",
          "idiopathicpd", "ipd", "idiopathicparkinson'sdisease", "idiopathicparkinsonsdisease",
@@ -2414,10 +2446,14 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "negative(<20)", "negative(<10)", "negative(<5)"))),
     # walk-through 72's hip-fracture unit: the side, the anaesthetic, the operation and
     # the nerve block, each written several ways
-    (("^side", "laterality", "^which side"), (
-        ("left", "l", "lt", "lhs", "left side", "l side", "lft"),
-        ("right", "r", "rt", "rhs", "right side", "r side", "rght"),
-        ("bilateral", "both", "bilat", "b/l", "both sides"))),
+    # ... and walk-through 104's treated eye ("RE", "R", "Right", "OD"; "OS" the left)
+    (("^side", "laterality", "^which side", "=eye", "=eyes", "treated eye", "study eye",
+      "which eye", "eye treated", "=re/le", "=r/l"), (
+        ("left", "l", "lt", "lhs", "left side", "l side", "lft", "le", "left eye", "l eye",
+         "lt eye", "os", "o.s."),
+        ("right", "r", "rt", "rhs", "right side", "r side", "rght", "re", "right eye",
+         "r eye", "rt eye", "od", "o.d."),
+        ("bilateral", "both", "bilat", "b/l", "both sides", "both eyes", "ou", "o.u."))),
     (("anaesth", "anesth", "^ga/"), (
         ("general", "ga", "general anaesthetic", "general anaesthesia",
          "general anesthetic", "general anesthesia", "ga + lma", "ga+lma", "ga (lma)",

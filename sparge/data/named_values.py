@@ -37,6 +37,10 @@ SAME_MEASUREMENT: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     {"fasting glucose", "fbg", "fpg", "fasting blood glucose", "fasting plasma glucose",
      "fbs", "fasting bg", "fasting blood sugar", "fg"},
     {"hba1c", "a1c", "hb a1c", "glycated haemoglobin", "glycated hemoglobin"},
+    # walk-through 104's "CST 298" in "CRT": the macula's thickness on OCT, by its names
+    {"crt", "cst", "cmt", "cft", "central retinal thickness", "central subfield thickness",
+     "central macular thickness", "central foveal thickness", "oct cst", "oct crt"},
+    {"iop", "intraocular pressure", "iop r", "iop l"},
     {"na", "na+", "sodium"}, {"k", "k+", "potassium"}, {"cl", "chloride"},
     {"ca", "calcium"}, {"mg", "magnesium"}, {"li", "lithium"},
     {"hb", "hgb", "haemoglobin", "hemoglobin"},

@@ -1,0 +1,84 @@
+"""Walk-through 104: a medical retina clinic's anti-VEGF register (one row per treated
+eye, the fellow eye of some patients on another row), with "lost 15 or more letters at
+12 months" as its outcome, written as a clinic's export writes it.
+
+Each test is one finding on cells written as that export wrote them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparge.data.drug_combinations import same_regimen
+from sparge.data.encoder import Encoder
+
+OUTCOME = "Lost >=15 letters at 12m"
+
+
+def _register(n: int = 240, seed: int = 104, **columns: list[str]) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({
+        "Hospital number": [f"{300000 + 17 * i}" for i in range(n)],
+        "Age": rng.integers(55, 95, n).astype(str),
+        "CRT (um)": rng.integers(220, 600, n).astype(str),
+        OUTCOME: rng.choice(["Yes", "No", "N", "yes - 18 letters"], n, p=[.15, .6, .2, .05])})
+    for name, cells in columns.items():
+        df[name.replace("_", " ")] = [cells[i % len(cells)] for i in range(n)]
+    return df
+
+
+def _levels(enc: Encoder, column: str) -> dict[str, float]:
+    return enc.table_.levels(column)
+
+
+def test_the_treated_eye_is_one_answer_per_side_by_default():
+    """ "RE", "R", "Right", "OD" and "right eye" are one eye; a patient's right eye had as
+    look-alikes only the eyes written as its own was."""
+    eyes = ["RE", "LE", "R", "L", "Right", "Left", "OD", "OS", "right eye", "left eye"]
+    enc = Encoder(id_column="Hospital number", label_column=OUTCOME).fit(
+        _register(Eye=eyes))
+    levels = _levels(enc, "Eye")
+    assert len(set(levels.values())) == 2
+    assert {levels[a] for a in ("RE", "R", "Right", "OD", "right eye")} == {levels["Right"]}
+    assert {levels[a] for a in ("LE", "L", "Left", "OS", "left eye")} == {levels["Left"]}
+
+
+@pytest.mark.parametrize("brand, drug", [
+    ("Eylea", "aflibercept"), ("Lucentis", "ranibizumab"), ("Avastin", "bevacizumab"),
+    ("Vabysmo", "faricimab"), ("Beovu", "brolucizumab"), ("Byooviz", "ranibizumab"),
+    ("Ozurdex", "dexamethasone implant")])
+def test_an_intravitreal_drug_by_its_brand_is_the_drug(brand, drug):
+    assert same_regimen(brand, drug, "Anti-VEGF agent")
+    assert same_regimen(brand, drug, "Drug")
+    assert not same_regimen("Eylea", "ranibizumab", "Drug")
+
+
+def test_the_lens_is_merged_and_retina_diagnoses_and_regimens_are_offered():
+    enc = Encoder(id_column="Hospital number", label_column=OUTCOME).fit(_register(
+        Lens_status=["phakic", "pseudophakic", "PCIOL", "Phakic", "pseudophakia", "aphakic"],
+        Diagnosis=["wet AMD", "nAMD", "neovascular AMD", "DMO", "DME",
+                   "diabetic macular oedema", "BRVO", "branch RVO", "CRVO", "CRVO with MO"],
+        Regimen=["T&E", "treat and extend", "Treat & extend", "PRN", "q8w",
+                 "fixed 8-weekly"]))
+    lens = _levels(enc, "Lens status")
+    assert lens["PCIOL"] == lens["pseudophakic"] == lens["pseudophakia"] != lens["phakic"]
+    offered = {c: {tuple(sorted(p)) for p in pairs}
+               for c, pairs in enc.report_.answers_two_ways.items()}
+    assert {("nAMD", "wet AMD"), ("DME", "DMO"), ("BRVO", "branch RVO")} <= \
+        offered["Diagnosis"]
+    assert not any("CRVO with MO" in p and "CRVO" in p for p in offered["Diagnosis"])
+    assert ("T&E", "treat and extend") in offered["Regimen"]
+    assert ("fixed 8-weekly", "q8w") in offered["Regimen"]
+
+
+def test_a_thickness_written_with_its_oct_name_is_read():
+    """ "CST 298" in a "CRT (um)" column (the central subfield thickness is the OCT's
+    name for it) was set to missing."""
+    df = _register(n=60)
+    df.loc[::3, "CRT (um)"] = [f"CST {v}" for v in df["CRT (um)"][::3]]
+    enc = Encoder(id_column="Hospital number", label_column=OUTCOME).fit(df)
+    crt = enc.transform(df)[:, enc.feature_names_out_.index("CRT (um)")]
+    assert np.isfinite(crt).all()
+    assert crt[0] == float(df["CRT (um)"][0].split()[1])
