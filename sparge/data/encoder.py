@@ -105,6 +105,7 @@ from sparge.data.encoding_notes import (
 )
 from sparge.data.event_counts import read_event_counts
 from sparge.data.event_years import read_event_years
+from sparge.data.eye_sides import read_eye_sides
 from sparge.data.far_values import RISES_BY_ORDERS, far_mask, log_bounds, typical_bounds
 from sparge.data.for_age import AgeTrend, age_column, age_trend, far_for_age, is_growth, typical_at
 from sparge.data.frequencies import read_frequencies
@@ -517,8 +518,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
                 read_node_counts(read_stenoses(read_scale_numbers(
-                    read_visual_acuity(read_blood_groups(read_event_counts(
-                        read_minute_apgars(df))), acuity),
+                    read_visual_acuity(read_eye_sides(read_blood_groups(read_event_counts(
+                        read_minute_apgars(df)))), acuity),
                     word_bands))))))),
                 answers)),
             durations)

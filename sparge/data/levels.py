@@ -2287,16 +2287,18 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "amd (wet)", "amd - wet", "amd wet", "wet arm", "exudative amd",
          "wet macular degeneration", "neovascular age-related macular degeneration",
          "neovascular age related macular degeneration", "wet age-related macular degeneration",
-         "wet age related macular degeneration"),
+         "wet age related macular degeneration",
+         # choroidal neovascularisation, in a clinic that writes myopic CNV as such
+         "cnv", "cnvm", "choroidal neovascularisation", "choroidal neovascularization"),
         ("dmo", "dme", "diabetic macular oedema", "diabetic macular edema",
          "diabetic maculopathy (dmo)"),
-        ("brvo", "branch rvo", "branch retinal vein occlusion", "b-rvo"),
-        ("crvo", "central rvo", "central retinal vein occlusion", "c-rvo"),
+        # a vein occlusion is injected for its macular oedema: "CRVO with MO" is the
+        # clinic's CRVO (offered, as every diagnosis is)
+        ("brvo", "branch rvo", "branch retinal vein occlusion", "b-rvo", "brvo with mo",
+         "brvo + mo", "brvo mo", "brvo with macular oedema", "brvo (mo)", "brvo with cmo"),
+        ("crvo", "central rvo", "central retinal vein occlusion", "c-rvo", "crvo with mo",
+         "crvo + mo", "crvo mo", "crvo with macular oedema", "crvo (mo)", "crvo with cmo"),
         ("hrvo", "hemi rvo", "hemiretinal vein occlusion", "hemi-rvo"),
-        ("brvo with mo", "brvo + mo", "brvo with mo", "brvo mo", "brvo with macular oedema",
-         "brvo (mo)"),
-        ("crvo with mo", "crvo + mo", "crvo with mo", "crvo mo", "crvo with macular oedema",
-         "crvo (mo)"),
         ("myopic cnv", "mcnv", "myopic choroidal neovascularisation",
          "myopic choroidal neovascularization", "myopic cnvm"))),
     (("regimen", "dosing", "protocol", "schedule", "treatment interval", "^strategy"), (

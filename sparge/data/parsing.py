@@ -301,6 +301,10 @@ _WITH_SHARE = re.compile(r" ?(\d{1,7}(?:\.\d{1,4})?) ?[(\[] ?\d{1,3}(?:\.\d{1,2}
 #: admissions)" (walk-through 103's exacerbations: 39 cells set to missing).
 _WITH_PART = re.compile(r" {0,3}(\d{1,3}) {0,3}[(\[] {0,3}(\d{1,3}) {1,3}[A-Za-z][A-Za-z \-]{1,24}"
                         r" {0,3}[)\]] {0,3}")
+#: A count with more of another kind added in brackets: "9 (+1 loading)", "6 (+ 3 loading
+#: doses)" (walk-through 104's injections: ten, nine of them after the loading one).
+_WITH_MORE = re.compile(r" {0,3}(\d{1,3}) {0,3}[(\[] {0,3}\+ {0,3}(\d{1,2}) {0,3}"
+                        r"[A-Za-z][A-Za-z \-]{1,24} {0,3}[)\]] {0,3}")
 #: A count written as times, "x2", "× 3" (walk-through 68 lost 82 steroid courses so).
 _TIMES_BEFORE = re.compile(r" {0,3}[x×] {0,3}(\d{1,3}) {0,3}")
 #: A lymphocyte count after its name, "CD4 350", "CD4 count: 350" (walk-through 37).
@@ -813,7 +817,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
     in words ("seven": 7), a rating scale's total after its name ("GCS 14", "PHQ9: 14"),
     a score with its severity in words ("14 (moderate)", "Definite (9)"), a count with
     its word ("5 previous") or as times ("x2"), an ordinal ("41st", "16th centile": a centile), a
-    count with its share in brackets ("350 (22%)": 350) or after its name ("CD4 350");
+    count with its share in brackets ("350 (22%)": 350) or after its name ("CD4 350"), a
+    count with more added in brackets ("9 (+1 loading)": 10);
     else ``None``."""
     if out_of is not None and (m := _FRACTION.fullmatch(cell)) and int(m.group(2)) == out_of:
         return float(m.group(1))
@@ -837,6 +842,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
         return float(m.group(1))
     if (m := _WITH_PART.fullmatch(cell)) and int(m.group(2)) <= int(m.group(1)):
         return float(m.group(1))  # "2 (1 admission)": two, one of them an admission
+    if m := _WITH_MORE.fullmatch(cell):
+        return float(int(m.group(1)) + int(m.group(2)))  # "9 (+1 loading)": ten
     if (m := _NUMBER_THEN_TEXT.match(cell.strip())) and unit_key(m.group(2)) in _NOT_UNITS:
         return float(m.group(1).replace(",", "."))  # "5 previous": a count
     return None

@@ -28,6 +28,7 @@ from sparge.data.blood_pressure import split_pressures
 from sparge.data.centiles import read_centiles
 from sparge.data.combined_cells import columns_holding, shared_looks
 from sparge.data.compound_units import read_compound_units
+from sparge.data.eye_sides import read_eye_sides
 from sparge.data.hla import split_hla_mismatches
 from sparge.data.icd_codes import read_icd_codes
 from sparge.data.named_values import read_named_values
@@ -443,6 +444,6 @@ def read_table(source, *, delimiter: str | None = None,
         df.attrs["sparge_read_notes"] = _read_notes(scan, k) + _unescape_html(df)
         # "pT2N1M0" as three ordered columns, "142/88" as two numbers
         df = read_compound_units(read_pounds_ounces(read_not_applicable(read_visual_acuity(
-            read_named_values(split_postural(df))), answers)))
+            read_eye_sides(read_named_values(split_postural(df)))), answers)))
         return split_apgars(split_pressures(split_tnm(split_hla_mismatches(read_icd_codes(
             read_dates_in_age_columns(read_centiles(read_obstetric(df))))))))

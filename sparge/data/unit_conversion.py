@@ -54,7 +54,10 @@ _SIMPLE = {
                # walk-through 94's claudication distances: "150 yards", "100 metres"
                "metre": 1.0, "metres": 1.0, "meter": 1.0, "meters": 1.0, "yd": 0.9144,
                "yds": 0.9144, "yard": 0.9144, "yards": 0.9144, "km": 1000.0,
-               "mile": 1609.344, "miles": 1609.344},
+               "mile": 1609.344, "miles": 1609.344,
+               # walk-through 104's "306 microns" beside "306um" and "306 µm"
+               "micron": 1e-6, "microns": 1e-6, "micrometre": 1e-6, "micrometres": 1e-6,
+               "micrometer": 1e-6, "micrometers": 1e-6},
     "pressure": {"mmhg": 1.0, "kpa": 7.500617},
     # walk-through 43's blood losses: "2.02 L" in a column of mL (the largest bleeds)
     "volume": {"l": 1.0, "dl": 0.1, "ml": 1e-3, "litre": 1.0, "litres": 1.0,
