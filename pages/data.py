@@ -30,7 +30,6 @@ from sparge.app.shell import (
 )
 from sparge.data.answer_merging import (
     chosen_pairs,
-    merge_answers,
     merged_summary,
     pair_label,
     pairs_table,
@@ -73,6 +72,7 @@ from sparge.services.workflow import (
     kept_change,
     leave_out_button,
     left_out_lines,
+    offered_merge_table,
     outcome_answers_note,
     outcome_cut,
     outcome_from_cut,
@@ -559,8 +559,8 @@ with current:
                               "different codes on the Encoding table tab."):
                 with guard("Merging the answers"):
                     ss.setdefault("merge_kept_apart", {})[ss.cohort_name] = list(ss[apart_key])
-                    merged = merge_answers(enc.table_, pairs)
-                    new = encode_again(cohort, encoding_table=merged)
+                    table, merged = offered_merge_table(enc, pairs)
+                    new = encode_again(cohort, encoding_table=table)
                     set_cohort(new, ss.cohort_name)
                     flash("success", merged_summary(pairs, merged)
                           + " The table was encoded again.")

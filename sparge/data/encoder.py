@@ -3387,7 +3387,10 @@ class Encoder(TransformerMixin, BaseEstimator):
             return
         text = cell_text(df[self.label_column])
         keys = cell_keys(text).map(loose_key)
-        cells = pd.DataFrame({"k": keys, "s": text})[(text != "") & (keys != "")]
+        # not a gap ("lost to follow-up" is no "Yes" for an outcome "lost ≥15 letters",
+        # though the note said so: walk-through 104)
+        gap = self._label_missing(df[self.label_column])
+        cells = pd.DataFrame({"k": keys, "s": text})[(text != "") & (keys != "") & ~gap]
         counts = cells.value_counts()  # most common spelling first within each key
         variants = cells.drop_duplicates()
         many = variants.groupby("k")["s"].nunique()
@@ -3462,8 +3465,11 @@ class Encoder(TransformerMixin, BaseEstimator):
                 shown = shown[:1].upper() + shown[1:]
             for k in keys:
                 self.label_spellings_[k] = shown
-            said.append(f"{', '.join(repr(_q(first[k], 30)) for k in keys if k != best)} "
-                        f"as {_q(shown, 30)!r}")
+            read = [repr(_q(first[k], 30)) for k in keys if k != best]
+            # the first few (walk-through 104 listed nine "yes - 18 letters" and the like)
+            listed = ", ".join(read) if len(read) <= 5 else \
+                f"{', '.join(read[:4])} and {len(read) - 4} more"
+            said.append(f"{listed} as {_q(shown, 30)!r}")
         if said:
             report.notes.append(f"Outcome {_q(self.label_column)!r}: the same answer written "
                                 f"two ways is one outcome: read {'; '.join(said)}.")

@@ -169,6 +169,24 @@ def keep_apart_changes(encoder) -> dict:
             "encoding_table": table if table is not None and len(table) else None}
 
 
+def offered_merge_table(encoder, pairs: dict[str, list[list[str]]]) -> tuple[object, object]:
+    """The encoding table that merges the offered ``pairs`` (the Data page's "Merge …
+    pairs" button), and the whole merged table (for the summary).
+
+    Only the columns of the pairs join the user's own ``encoding_table``: the others stay
+    the encoder's to infer, with the answers it merged by default still said and undoable
+    (walk-through 104: after one offered merge, the "Keep apart … read as one answer by
+    default" button and the default merges' notes were gone, the merges applied still,
+    because the whole table had become the user's)."""
+    from sparge.data.answer_merging import merge_answers
+
+    whole = merge_answers(encoder.table_, pairs)
+    named = {norm_key(c) for c in pairs}
+    touched = whole.without([c for c in whole.columns() if norm_key(c) not in named])
+    user = encoder.user_table()
+    return (touched if user is None else user.merged(touched)), whole
+
+
 def blank_as_no_button(encoder, report, chosen=None) -> tuple[str, list[str]] | None:
     """The Data page's button for yes/no columns whose empty cells may mean No (a
     register export: ``report.blank_no_candidates``): its label and the columns it reads

@@ -115,3 +115,48 @@ def test_choroidal_neovascularisation_and_an_occlusions_oedema_are_offered():
     offered = {tuple(sorted(p)) for p in enc.report_.answers_two_ways["Diagnosis"]}
     assert {("CNV", "nAMD"), ("CRVO", "CRVO with MO"), ("mCNV", "myopic CNV")} <= offered
     assert not any("myopic CNV" in p and "nAMD" in p for p in offered)
+
+
+def test_an_offered_merge_keeps_the_default_merges_said_and_undoable():
+    """After the Data page's "Merge 1 more pair", the "Keep apart the 7 pairs read as one
+    answer by default" button and the default merges' notes were gone, the merges still
+    applied: the whole encoding table had become the user's."""
+    from sparge.services.workflow import (
+        encode_again,
+        encode_cohort,
+        keep_apart_changes,
+        offered_merge_table,
+    )
+
+    df = _register(Eye=["RE", "LE", "R", "L", "Right", "Left"],
+                   Diagnosis=["DMO", "diabetic macular oedema", "nAMD", "BRVO"])
+    cohort = encode_cohort(df, id_column="Hospital number", label_column=OUTCOME)
+    enc = cohort.encoder
+    assert "Eye" in enc.merged_spellings_
+    pairs = {"Diagnosis": enc.report_.answers_two_ways["Diagnosis"]}
+    table, whole = offered_merge_table(enc, pairs)
+    assert table.columns() == ["Diagnosis"]
+    assert whole.levels("Diagnosis")["DMO"] == whole.levels("Diagnosis")[
+        "diabetic macular oedema"]
+    merged = encode_again(cohort, encoding_table=table)
+    again = merged.encoder
+    levels = again.table_.levels("Diagnosis")
+    assert levels["DMO"] == levels["diabetic macular oedema"]
+    assert "Eye" in again.merged_spellings_  # still said, and the button can undo it
+    apart = encode_again(merged, **keep_apart_changes(again))
+    eye = apart.encoder.table_.levels("Eye")
+    assert eye["RE"] != eye["Right"]
+    assert apart.encoder.table_.levels("Diagnosis")["DMO"] == levels["DMO"]
+
+
+def test_a_gap_in_the_outcome_is_not_said_to_be_read_as_yes():
+    """The outcome "lost ≥15 letters at 12m" named "lost to follow-up" among the answers
+    read as 'Yes' (its 11 eyes were read as missing, rightly)."""
+    df = _register()
+    df.loc[::20, OUTCOME] = "lost to follow-up"
+    df.loc[1::20, OUTCOME] = [f"yes - {n} letters" for n in range(16, 28)]
+    enc = Encoder(id_column="Hospital number", label_column=OUTCOME).fit(df)
+    said = " ".join(n for n in enc.report_.notes if n.startswith("Outcome"))
+    assert "lost to follow-up" not in said
+    assert "and 8 more as 'Yes'" in said  # 12 spellings, the first 4 named
+    assert (enc.labels(df)[::20] == None).all()  # noqa: E711
