@@ -27,7 +27,7 @@ from sparge.services.compare import (
 )
 from sparge.services.resources import busy_note, duration
 from sparge.services.split_errors import noise_margin
-from sparge.services.workflow import leak_caution
+from sparge.services.workflow import leak_caution, people
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -75,6 +75,12 @@ st.caption(f"Estimated time: about {duration(max(seconds, 1.0))}"
            f" for {n_splits} splits of {n_rows:,} patients (SparGE's fit and the six "
            "classifiers on both feature sets, every split); the progress bar gives the time "
            "left once the first split is done.")
+if (repeats := people(cohort.ids[cohort.train_rows])) is not None:
+    # walk-through 104: a patient's two eyes could be one trained on, one tested
+    st.caption(f"The {len(repeats):,} training rows are {len(set(repeats.tolist())):,} "
+               "patients (IDs repeated on other lines: other episodes or eyes of the same "
+               "person): a patient's rows are held out together, so that no test row's "
+               "classifier has learned from the same person's other row.")
 run = st.button("Run the comparison", type="primary", key="cls_run")
 # everything below in one slot: a new run replaces the last run's results at once (walk-
 # through 37 saw the previous outcome's chance line under the progress bar)
@@ -88,6 +94,7 @@ with below.container():
                 res, conf = compare_classifiers(
                     cohort.X[rows], cohort.labels[rows].astype(str), n_splits=n_splits,
                     sparge_params=params, weighted=weighted,
+                    groups=people(cohort.ids[rows]),
                     callback=lambda p, msg: bar.progress(p, text=msg))
             except BaseException:  # a failed run leaves no "preparing" bar above its message
                 bar.empty()

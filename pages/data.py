@@ -40,7 +40,7 @@ from sparge.data.column_guess import (
     id_guess_note,
     ids_repeat_only_in_copies,
     repeated_ids,
-    separate_episodes,
+    separate_records,
     single_value_outcome,
 )
 from sparge.data.combined_cells import source_columns
@@ -246,7 +246,8 @@ if repeats and ids_repeat_only_in_copies(df, id_col):  # walk-through 33's "Visi
                       "The copies " + ("will be" if pending is not None else "are")
                       + " left out of training.", max_len=800))
 elif repeats:  # said before encoding refuses it (walk-through 26 learned it from the refusal)
-    episodes = separate_episodes(df, id_col)  # walk-through 99's second pregnancies
+    # walk-through 99's second pregnancies, 104's two eyes
+    episodes = separate_records(df, id_col)
     st.warning(md_escape(f"'{id_col}' cannot be the patient ID: {repeats}. Encoding will "
                          "stop; " + (f"{episodes}." if episodes else
                                      "fix the file, or choose no ID column."), max_len=1200))

@@ -13,6 +13,7 @@ from sparge.app.lookalikes import (
     match_controls,
     patient_index,
     projector,
+    repeat_words,
     session_cache,
     show_lookalikes,
     training_values,
@@ -161,7 +162,8 @@ if pending is not None and pending.strip():
         ss.selected = str(index.ids[row])
         same = index.namesakes_of(row)
         if len(same) > 1:  # an ID the file repeats: its patients are told apart by line
-            st.info(md_escape(repeated_id_message(same, str(index.ids[row])), 1000))
+            st.info(md_escape(repeated_id_message(same, str(index.ids[row]),
+                                              kind=repeat_words()), 1000))
 
 
 def _resolve(selected) -> int | None:
@@ -196,14 +198,16 @@ if sel_row is not None:
                 if getattr(model, "train_ids_", None) is not None else []
             table = lookalike_table(model, None, n_neighbors=k, exclude_training_index=tix,
                                     candidates=match.restriction, leave_out=own_rows)
-            own_note = own_rows_left_out_message(model.train_ids_, own_rows) \
+            own_note = own_rows_left_out_message(model.train_ids_, own_rows,
+                                                  kind=repeat_words()) \
                 if len(own_rows) else None
         else:
             own_rows = same_person(model.train_ids_, index.ids[sel_row]) \
                 if getattr(model, "train_ids_", None) is not None else []
             table = lookalike_table(model, index.query_row(sel_row), n_neighbors=k,
                                     candidates=match.restriction, leave_out=own_rows)
-            own_note = own_rows_left_out_message(model.train_ids_, own_rows) \
+            own_note = own_rows_left_out_message(model.train_ids_, own_rows,
+                                                  kind=repeat_words()) \
                 if len(own_rows) else None
 
 

@@ -13,6 +13,7 @@ from sparge.app.lookalikes import (
     match_controls,
     model_cache,
     projector,
+    repeat_words,
     session_cache,
     show_lookalikes,
     training_values,
@@ -394,7 +395,8 @@ if query is not None:
             "Keep " + ("it" if len(known) == 1 else "them") + " among the look-alikes "
             "(another person with the same ID)", key=f"np_keep_known_{qid}")
         if len(known):
-            note.info(md_escape(known_patient_message(train_ids, known, qid, kept=keep),
+            note.info(md_escape(known_patient_message(train_ids, known, qid, kept=keep,
+                                                      kind=repeat_words()),
                                 1000))
         table = lookalike_table(model, Xq, n_neighbors=k, candidates=match.restriction,
                                 leave_out=() if keep else known)

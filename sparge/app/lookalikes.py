@@ -57,6 +57,7 @@ from sparge.services.maps import (
 )
 from sparge.services.matching import Match, default_within, match_patients, matched_on_answer
 from sparge.services.workflow import (
+    EPISODE,
     cohort_patients,
     far_lookalikes_message,
     identical_lookalikes_message,
@@ -65,6 +66,7 @@ from sparge.services.workflow import (
     outcome_share_caption,
     outcome_shares,
     own_rows_message,
+    repeat_kind,
 )
 
 #: Map choices shown to the user -> MapProjector method.
@@ -160,6 +162,17 @@ def patient_index():
     ss = st.session_state
     return session_cache("patient_index", _model_key() + (id(ss.cohort),),
                          lambda: cohort_patients(ss.model, ss.cohort))
+
+
+def repeat_words() -> str:
+    """What another row with a patient's ID is in the current data ("another admission
+    or episode"; "the other eye" in a register of eyes: walk-through 104), cached."""
+    ss = st.session_state
+    cohort = ss.get("cohort")
+    if cohort is None:
+        return EPISODE
+    return session_cache("repeat_kind", (id(cohort),), lambda: repeat_kind(
+        cohort.df, cohort.encoder.naming_column(cohort.df)))
 
 
 def training_cells(training_index) -> pd.DataFrame | None:
@@ -486,7 +499,7 @@ def show_lookalikes(model, table: pd.DataFrame, query_values, name: str, encoder
     same = identical_lookalikes_message(table, query_values, neighbours, query_id=name)
     if same:
         st.warning(md_escape(same, 800))
-    own = own_rows_message(table, name, identical=same)
+    own = own_rows_message(table, name, identical=same, kind=repeat_words())
     if own:
         st.info(md_escape(own, 800))
     other_kind_note(key, query_values, neighbours, encoder)

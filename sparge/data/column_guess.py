@@ -103,10 +103,39 @@ def id_text(values: pd.Series) -> pd.Series:
     >>> id_text(pd.Series(["485 777 3456", "4857773456", "020 040 9177", "1362626612"])
     ...         ).tolist()
     ['4857773456', '4857773456', '0200409177', '1362626612']
+    >>> id_text(pd.Series(["0056047", "56047", "0411410", "1234567"] * 5)).tolist()[:4]
+    ['0056047', '0056047', '0411410', '1234567']
     """
     text = cell_text(values)
     if not len(text):
         return text
+    return _padded(_unprefixed(text))
+
+
+def _padded(text: pd.Series) -> pd.Series:
+    """Hospital numbers of a fixed width written without their leading zeros ("56047"
+    beside "0056047": a spreadsheet drops them) padded to the width (walk-through 104: 15
+    of a register's 60 patients with both eyes treated were two patients so): where the
+    column writes at least two numbers with a leading zero, and most of its numbers are
+    of its widest width."""
+    digits = text.str.fullmatch(r"\d{3,12}")
+    if int(digits.sum()) < _FEWEST_EACH_WAY:
+        return text
+    numbers = text[digits]
+    widths = numbers.str.len()
+    width = int(widths.max())
+    short = widths < width
+    if not short.any() or (widths == width).mean() < 0.5 or \
+            int(numbers.str.startswith("0").sum()) < _FEWEST_EACH_WAY:
+        return text
+    out = text.copy()
+    out[numbers.index[short]] = numbers[short].str.zfill(width)
+    return out
+
+
+def _unprefixed(text: pd.Series) -> pd.Series:
+    """IDs without the spaces of digits in groups, and without a prefix where the column
+    writes them both with and without it (:func:`id_text`)."""
     # digits written in groups and without ("485 777 3456", "4857773456": an NHS number;
     # walk-through 103's two referrals of one patient were two patients)
     if int(text.str.fullmatch(GROUPED_DIGITS.pattern).sum()) >= _FEWEST_EACH_WAY and \
@@ -248,6 +277,63 @@ def separate_episodes(df: pd.DataFrame, column: str) -> str | None:
             "one")
 
 
+#: A column of the side a row is about: the eye, the hip, the breast.
+_SIDE_NAME = re.compile(r"^(?:(?:treated|study|index|operated|affected|which)\s+)?"
+                        r"(?:eye|eyes|side|laterality)(?:\s+(?:treated|operated))?$",
+                        re.IGNORECASE)
+_LEFT = frozenset({"l", "lt", "le", "left", "left eye", "l eye", "os", "lhs", "left side"})
+_RIGHT = frozenset({"r", "rt", "re", "right", "right eye", "r eye", "od", "rhs",
+                    "right side"})
+
+
+def two_sides(df: pd.DataFrame, column: str) -> tuple[str, str, int, int] | None:
+    """Whether a repeated ID's rows are one patient's two sides (a medical retina
+    register's two treated eyes, one row each): ``(thing, side column, n, repeated)`` —
+    "eyes" or "sides", the column named for the side (:data:`_SIDE_NAME`), how many of the
+    repeated IDs have a row for each side, and how many IDs repeat — when most do; else
+    ``None``."""
+    side_col = next((str(c) for c in df.columns if str(c) != column
+                     and _SIDE_NAME.match(str(c).strip())), None)
+    if side_col is None or column not in df.columns:
+        return None
+    text = id_text(df[column])
+    dup = ((text != "") & text.duplicated(keep=False)).to_numpy()
+    if not dup.any():
+        return None
+    words = cell_text(df[side_col]).str.lower().str.strip().str.replace(r"\s+", " ",
+                                                                         regex=True)
+    side = words.map(lambda w: "left" if w in _LEFT else "right" if w in _RIGHT else "")
+    rows = pd.DataFrame({"id": text[dup].to_numpy(), "side": side[dup].to_numpy()})
+    per_id = rows.groupby("id", sort=False)["side"].agg(
+        lambda v: len(v) == 2 and set(v) == {"left", "right"})
+    n = int(per_id.sum())
+    if n * 2 < len(per_id):
+        return None
+    return ("eyes" if re.search(r"eye", side_col, re.IGNORECASE) else "sides", side_col, n,
+            len(per_id))
+
+
+def separate_sides(df: pd.DataFrame, column: str) -> str | None:
+    """Words for a repeated ID's rows that are one patient's two sides (:func:`two_sides`),
+    or ``None``. Walk-through 104's eye register was told to "delete a row written twice":
+    one eye."""
+    found = two_sides(df, column)
+    if found is None:
+        return None
+    thing, side_col, n, of = found
+    return (f"the rows of {n:,} of the {of:,} repeated IDs are one patient's two {thing} "
+            f"({_q(side_col, 40)!r}: one left, one right), each its own record with its own "
+            "outcome. Keep them all: choose no ID column (each row is then named by its ID "
+            "and CSV line) rather than deleting one")
+
+
+def separate_records(df: pd.DataFrame, column: str) -> str | None:
+    """Words for a repeated ID's rows that are each their own record (episodes on
+    different dates, :func:`separate_episodes`; two eyes or sides, :func:`separate_sides`),
+    or ``None``."""
+    return separate_episodes(df, column) or separate_sides(df, column)
+
+
 def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
     """Why no ID column was guessed although one is named like an ID, or ``None``.
 
@@ -269,7 +355,7 @@ def id_guess_note(df: pd.DataFrame, id_guess: str | None) -> str | None:
             why.append(repeated_ids(df, col))
         if blank:
             why.append(f"{blank:,} row(s) have none")
-        episodes = separate_episodes(df, col) if len(dup) else None
+        episodes = separate_records(df, col) if len(dup) else None
         if episodes and not blank:
             return (f"{_q(col)!r} looks like the patient ID, but {why[0]}. It was not "
                     f"chosen, so that every row is kept: {episodes}. Patients are named by "

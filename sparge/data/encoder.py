@@ -58,7 +58,7 @@ from sparge.data.column_guess import (
     later_outcome_named,
     named_like_id,
     repeated_ids,
-    separate_episodes,
+    separate_records,
 )
 from sparge.data.column_kinds import (
     later_measurement_of,
@@ -1148,7 +1148,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if ids_repeat_only_in_copies(df, self.id_column):
             return True
         said = repeated_ids(df, self.id_column)
-        episodes = separate_episodes(df, self.id_column) if said else None
+        episodes = separate_records(df, self.id_column) if said else None
         if episodes:
             raise DataError(f"Duplicate patient IDs in column {_q(self.id_column)!r}: {said}. "
                             f"Every row needs a unique ID, and {episodes}.")
@@ -2970,6 +2970,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         show it."""
         if header_unit(column) is not None:
             return None
+        # a visual acuity's scale (walk-through 104's "Baseline VA" was shown without one,
+        # beside "IOP (mmHg)")
+        scale = getattr(self, "acuity_scales_", {}).get(column)
+        if scale is not None:
+            return None if re.search(scale, column, re.IGNORECASE) else scale
         unit = (getattr(self, "units_", {}).get(column)
                 or getattr(self, "value_units_", {}).get(column))
         key = unit_key(unit) if unit else None

@@ -26,7 +26,6 @@ from sklearn.metrics import (
     f1_score,
     roc_auc_score,
 )
-from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -38,6 +37,7 @@ from sklearn.utils.validation import has_fit_parameter
 from sparge.errors import DataError
 from sparge.estimator.model import SparGE
 from sparge.services.display import ordered_outcomes
+from sparge.services.person_splits import grouped_splits
 from sparge.services.resources import duration, estimate_fit
 from sparge.services.split_errors import (
     few_test_patients,
@@ -251,8 +251,14 @@ def compare_classifiers(
     random_state: int = 0,
     callback: Callable[[float, str], None] | None = None,
     weighted: bool = False,
+    groups: np.ndarray | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """Run the comparison.
+
+    ``groups``: the person each row is (:func:`~sparge.services.workflow.people`): a
+    person's rows (two eyes, two admissions) are held out together, as the Model page's
+    held-out check does (walk-through 104: one eye trained on, the other tested, flatters
+    both representations).
 
     With ``weighted``, every outcome weighs as much as the others in the training of the
     classifiers that can be weighted (:func:`paper_classifiers`; a classifier without
@@ -289,8 +295,8 @@ def compare_classifiers(
     # the rarest outcome's patients in a training split: at most that many folds
     rarest = int(np.floor(counts.min() * (1 - test_size)))
     clfs = classifiers or paper_classifiers(random_state, max(2, min(5, rarest)), weighted)
-    splitter = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size,
-                                      random_state=random_state)
+    splits = grouped_splits(y, groups, n_splits=n_splits, test_size=test_size,
+                            random_state=random_state)
     rows = []
     # a scale's outcomes in its order ("low, medium, high", not alphabetical)
     order = {name: i for i, name in enumerate(ordered_outcomes(classes))}
@@ -314,7 +320,7 @@ def compare_classifiers(
             left = f" · about {duration(seconds)} left"
         callback(done / total, f"split {split + 1}/{n_splits}: {what}{left}")
 
-    for split, (tr, te) in enumerate(splitter.split(X, y)):
+    for split, (tr, te) in enumerate(splits):
         done, split_start = split * steps_per_split, time.perf_counter()
         report(split, f"fitting SparGE on {len(tr):,} training patients")
         reps = {}

@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.metrics import balanced_accuracy_score
-from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
 
 from sparge.errors import DataError
@@ -25,6 +24,7 @@ from sparge.method.proximity import ForestProximity
 from sparge.method.similarity import precision_at_k
 from sparge.services.compare import NEAR_CHANCE as COMPARE_NEAR_CHANCE
 from sparge.services.compare import raw_representation
+from sparge.services.person_splits import grouped_splits
 from sparge.services.split_errors import (
     few_test_patients,
     noise_margin,
@@ -121,36 +121,6 @@ def _represent(method: str, Xtr, ytr, Xte, params: dict, seed: int):
         pre = raw_representation().fit(Xtr)
         return pre.transform(Xtr), pre.transform(Xte)
     raise ValueError(f"unknown method {method!r}; choose from {METHODS}")
-
-
-def grouped_splits(y: np.ndarray, groups=None, n_splits: int = 3, test_size: float = 0.3,
-                   random_state: int = 0):
-    """Stratified train/test splits (indices) that hold each person's rows out together.
-
-    Without ``groups``, or when no person has two rows, these are scikit-learn's
-    :class:`~sklearn.model_selection.StratifiedShuffleSplit` of the rows. Otherwise the
-    people are split, stratified by their first row's outcome; when an outcome has fewer
-    than 2 people the rows are split as without groups.
-
-    Examples
-    --------
-    >>> y = np.array(list("aabbaabbab" * 3))
-    >>> g = np.repeat(np.arange(15), 2)  # two rows a person
-    >>> all(set(g[tr]).isdisjoint(g[te]) for tr, te in grouped_splits(y, g, 3))
-    True
-    """
-    y = np.asarray(y)
-    splitter = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size,
-                                      random_state=random_state)
-    if groups is not None:
-        keys, first, inverse = np.unique(np.asarray(groups).astype(str), return_index=True,
-                                         return_inverse=True)
-        if keys.size < len(y) and np.unique(y[first], return_counts=True)[1].min() >= 2:
-            for _, held in splitter.split(np.zeros((keys.size, 1)), y[first]):
-                test = np.isin(inverse, held)
-                yield np.flatnonzero(~test), np.flatnonzero(test)
-            return
-    yield from splitter.split(np.zeros((len(y), 1)), y)
 
 
 def lookalike_check(X: np.ndarray, y: np.ndarray, *, n_splits: int = 3,

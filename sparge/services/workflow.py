@@ -21,6 +21,7 @@ from sparge.data.column_guess import (
     event_answer_codes,
     later_outcome_named,
     outcome_named_columns,
+    two_sides,
     ungrouped,
 )
 from sparge.data.dates import read_dates
@@ -635,6 +636,15 @@ class PatientIndex:
         typed "5540216407" and written "554 021 6407" (walk-through 65 found no one)."""
         return np.asarray([_squashed(i) for i in self.id_keys.tolist()], dtype=object)
 
+    @cached_property
+    def id_unzeroed(self) -> np.ndarray:
+        """The IDs of digits without their leading zeros and the CSV line a repeated ID is
+        named with ("0056047 (line 118)": "56047"); others empty."""
+        keys = pd.Series(self.id_keys.astype(str)).str.replace(r" \(line \d+\)$", "",
+                                                               regex=True)
+        digits = keys.str.fullmatch(r"\d+")
+        return keys.str.lstrip("0").where(digits, "").to_numpy(dtype=object)
+
     def find(self, patient_id: str) -> int | None:
         """Cohort row of a patient ID (case- and space-insensitive, and without regard to
         the spaces or hyphens inside it when that names one patient), or ``None``. An ID
@@ -652,6 +662,11 @@ class PatientIndex:
             # digits in groups where the file's repeated ID is named without them ("020
             # 040 9177" for "0200409177 (line 227)": walk-through 103's search)
             return self.find(re.sub(r"[ \-]", "", typed))
+        if not hits.size and (typed := str(patient_id).strip()).isdigit() and \
+                typed.lstrip("0"):
+            # the digits without the leading zeros the file writes, or with them where
+            # it does not ("56047" for "0056047": walk-through 104's search found no one)
+            hits = np.flatnonzero(self.id_unzeroed == typed.lstrip("0"))
         if not hits.size and (bare := PREFIXED_ID.fullmatch(str(patient_id).strip())):
             # an ID typed with the prefix the file's IDs are named without ("MRN8191581",
             # and a trust's code "RX1577837": sparge.data.column_guess.id_text)
@@ -1240,6 +1255,21 @@ def same_person(ids: Sequence[object], patient_id: object) -> np.ndarray:
                           & np.char.endswith(named, ")")).astype(np.intp)
 
 
+#: What another row with a patient's ID is (:func:`repeat_kind`): most often another
+#: admission or episode; in a register of eyes, the patient's other eye.
+EPISODE, OTHER_EYE, OTHER_SIDE = ("another admission or episode", "the other eye",
+                                  "the other side")
+
+
+def repeat_kind(df: pd.DataFrame | None, column: str | None) -> str:
+    """What a row with the same ID in ``column`` is: :data:`OTHER_EYE` (or
+    :data:`OTHER_SIDE`) where the table's repeated IDs are one patient's two eyes
+    (:func:`~sparge.data.column_guess.two_sides`; walk-through 104 read "another
+    admission or episode" of a fellow eye), else :data:`EPISODE`."""
+    found = two_sides(df, column) if df is not None and column else None
+    return EPISODE if found is None else OTHER_EYE if found[0] == "eyes" else OTHER_SIDE
+
+
 #: How a patient is named when the file or the model has no ID to name it by: no person.
 _NOT_AN_ID = re.compile(r"(?:csv )?line \d+|new patient|new|")
 
@@ -1247,13 +1277,16 @@ _NOT_AN_ID = re.compile(r"(?:csv )?line \d+|new patient|new|")
 def person_keys(ids: Sequence[object]) -> tuple[np.ndarray, np.ndarray]:
     """IDs as one person is named however written: lower-cased and without the CSV line a
     repeated ID is named with; and those without a letter prefix before 4 digits or more
-    ("mrn7280409": "7280409")."""
+    ("mrn7280409": "7280409") and without the leading zeros of digits ("0056047":
+    "56047")."""
     text = pd.Series(np.asarray(ids, dtype=object).astype(str)).str.strip().str.lower()
     # digits in groups are the digits ("136 262 6612": walk-through 103)
     text = ungrouped(text.str.replace(r" \(line \d+\)$", "", regex=True))
+    # ... and the digits without their leading zeros ("56047" is "0056047": walk-through
+    # 104's spreadsheet dropped them)
     return (text.to_numpy(dtype=object),
             text.str.replace(f"^{PREFIXED_ID.pattern}$", r"\2", regex=True)
-            .to_numpy(dtype=object))
+            .str.replace(r"^0+(?=\d+$)", "", regex=True).to_numpy(dtype=object))
 
 
 def known_patient_rows(ids: Sequence[object], patient_id: object,
@@ -1298,9 +1331,10 @@ def known_patient_rows(ids: Sequence[object], patient_id: object,
 
 
 def known_patient_message(ids: Sequence[object], rows, patient_id: object,
-                          kept: bool = False) -> str | None:
+                          kept: bool = False, kind: str = EPISODE) -> str | None:
     """Words for :func:`known_patient_rows`: which training patients have the new
-    patient's ID, and whether they were left out of its look-alikes, or ``None``."""
+    patient's ID, and whether they were left out of its look-alikes, or ``None``.
+    ``kind``: what another row with the ID is (:func:`repeat_kind`)."""
     named = [str(ids[j]) for j in np.asarray(rows, dtype=np.intp).ravel()]
     if not named:
         return None
@@ -1316,7 +1350,7 @@ def known_patient_message(ids: Sequence[object], rows, patient_id: object,
     if kept:
         return (f"{has}, kept among the look-alikes as you chose: another person with "
                 "the same ID.")
-    return (f"{has}: the same person (another admission or episode, or this patient "
+    return (f"{has}: the same person ({kind}, or this patient "
             f"entered again) is no look-alike, so {'it is' if one else 'they are'} left "
             "out of the look-alikes and of their outcome share.")
 
@@ -1324,7 +1358,7 @@ def known_patient_message(ids: Sequence[object], rows, patient_id: object,
 def people(ids: Sequence[object]) -> np.ndarray | None:
     """The person each row is (its ID without the CSV line a repeated ID is named with),
     or ``None`` when no ID is repeated: the held-out check holds a person's rows out
-    together (:func:`sparge.services.lookalike_check.grouped_splits`).
+    together (:func:`sparge.services.person_splits.grouped_splits`).
 
     Examples
     --------
@@ -1337,7 +1371,7 @@ def people(ids: Sequence[object]) -> np.ndarray | None:
     return keys if len(set(keys.tolist())) < len(keys) else None
 
 
-def repeated_id_message(rows: Sequence[str], shown: str) -> str:
+def repeated_id_message(rows: Sequence[str], shown: str, kind: str = EPISODE) -> str:
     """The Explore search's notice of an ID the file repeats: its rows (``rows``, named
     with their CSV line), the one ``shown`` and the others (walk-through 102b searched
     "752790 (line 445)" and read "showing 752790 (line 388)" above line 445).
@@ -1349,12 +1383,13 @@ def repeated_id_message(rows: Sequence[str], shown: str) -> str:
     """
     others = [r for r in rows if r != shown]
     return (f"The file repeats the ID '{_without_line(shown)}' on {len(rows)} lines "
-            "(another admission or episode of one patient, or two patients sharing it): "
+            f"({kind} of one patient, or two patients sharing it): "
             f"showing {shown}; the other{'s' if len(others) != 1 else ''}: "
             + ", ".join(others[:7]) + (" …" if len(others) > 7 else "") + ".")
 
 
-def own_rows_left_out_message(ids: Sequence[object], left_out) -> str | None:
+def own_rows_left_out_message(ids: Sequence[object], left_out, kind: str = EPISODE
+                              ) -> str | None:
     """What :func:`own_other_rows` left out of a patient's look-alikes, or ``None``."""
     rows = [str(ids[j]) for j in np.asarray(left_out, dtype=np.intp).ravel()]
     if not rows:
@@ -1362,13 +1397,13 @@ def own_rows_left_out_message(ids: Sequence[object], left_out) -> str | None:
     said = ", ".join(f"'{i}'" for i in rows[:3]) + (f" and {len(rows) - 3} more"
                                                     if len(rows) > 3 else "")
     return (f"{said}: this patient's own {'row' if len(rows) == 1 else 'rows'} on another "
-            "line of the file, with the same ID (another admission or episode) "
+            f"line of the file, with the same ID ({kind}) "
             f"{'is' if len(rows) == 1 else 'are'} left out of its look-alikes "
             "and of their outcome share: the same person is no look-alike.")
 
 
 def own_rows_message(table: pd.DataFrame, query_id: object,
-                     identical: str | None = None) -> str | None:
+                     identical: str | None = None, kind: str = EPISODE) -> str | None:
     """A note when look-alikes are the patient's own other rows in the file (IDs the file
     repeats are named with their CSV line, "RX47 (line 132)"): walk-through 100's second
     transplant had the same recipient's first as look-alike #7, unsaid. ``None`` when
@@ -1388,7 +1423,7 @@ def own_rows_message(table: pd.DataFrame, query_id: object,
     said = ", ".join(f"'{i}' (#{r})" for r, i in own[:3])
     return (f"{said} {'is' if len(own) == 1 else 'are'} this patient's own "
             f"{'row' if len(own) == 1 else 'rows'} on another line of the file, with the "
-            "same ID (another admission or episode): the same person, "
+            f"same ID ({kind}): the same person, "
             "alike in what does not change. Read the other look-alikes for other patients.")
 
 

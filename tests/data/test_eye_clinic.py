@@ -346,3 +346,17 @@ def test_bare_snellen_sizes_are_no_letter_counts():
     """"12" beside "6/12" may be Snellen's size alone: not read as 12 letters."""
     df = read_table(_csv(_acuity_cohort(["6/12", "6/9", "12", "9", "18", "6/18", "0.2"])))
     assert df["BCVA"].tolist()[:4] == ["0.301", "0.176", "12", "9"]
+
+
+def test_an_acuitys_scale_is_shown_as_its_unit():
+    """ "Baseline VA" was shown with no unit beside "IOP (mmHg)"."""
+    from sparge.services.display import biomarker_name
+
+    df = read_table(_csv(_acuity_cohort(["6/12", "70", "CF", "0.2"])))
+    enc = Encoder(id_column="MRN", label_column="lost_15_letters").fit(df)
+    assert biomarker_name("BCVA", enc) == "BCVA (logMAR)"
+    letters = _acuity_cohort([str(v) for v in range(30, 90, 3)]).rename(
+        columns={"BCVA": "BCVA letters"})
+    enc = Encoder(id_column="MRN", label_column="lost_15_letters").fit(
+        read_table(_csv(letters)))
+    assert biomarker_name("BCVA letters", enc) == "BCVA letters"

@@ -160,3 +160,63 @@ def test_a_gap_in_the_outcome_is_not_said_to_be_read_as_yes():
     assert "lost to follow-up" not in said
     assert "and 8 more as 'Yes'" in said  # 12 spellings, the first 4 named
     assert (enc.labels(df)[::20] == None).all()  # noqa: E711
+
+
+def _two_eyes(n: int = 120) -> pd.DataFrame:
+    """A register of eyes: the first 40 patients with both eyes treated, on two rows, 15 of
+    whose second rows write the hospital number without its leading zeros."""
+    rng = np.random.default_rng(7)
+    ids = [f"{(i * 7919 + 10007) % 900000:07d}" for i in range(n)]
+    eyes = list(rng.choice(["RE", "LE"], n))
+    rows = pd.DataFrame({"Hosp No": ids, "Eye": eyes,
+                         "CRT (um)": rng.integers(220, 600, n).astype(str),
+                         OUTCOME: rng.choice(["Yes", "No"], n, p=[.3, .7])})
+    fellow = rows.iloc[:40].copy()
+    fellow["Eye"] = ["LE" if e == "RE" else "RE" for e in fellow["Eye"]]
+    fellow.loc[fellow.index[:15], "Hosp No"] = [i.lstrip("0") for i in fellow["Hosp No"][:15]]
+    return pd.concat([rows, fellow], ignore_index=True)
+
+
+def test_a_patients_two_eyes_are_one_person_however_the_zeros_are_written():
+    """15 of 60 two-eye patients wrote one eye's hospital number without its leading
+    zeros ("56047" beside "0056047"): two people, the fellow eye a look-alike, the search
+    for "56047" found no one, and the upload said to "delete a row written twice"."""
+    from sparge.data.column_guess import guess_columns, id_guess_note, id_text
+    from sparge.services.workflow import (
+        OTHER_EYE,
+        known_patient_rows,
+        own_rows_left_out_message,
+        people,
+        repeat_kind,
+    )
+
+    df = _two_eyes()
+    ids = id_text(df["Hosp No"])
+    assert ids.duplicated(keep=False).sum() == 80
+    assert guess_columns(df)[0] is None
+    note = id_guess_note(df, None)
+    assert "40 IDs repeat" in note and "delete a row" not in note
+    assert "the rows of 40 of the 40 repeated IDs are one patient's two eyes" in note
+    assert repeat_kind(df, "Hosp No") == OTHER_EYE
+    assert repeat_kind(df.drop(columns="Eye"), "Hosp No") != OTHER_EYE
+    enc = Encoder(label_column=OUTCOME).fit(df)
+    named = enc.ids(df)
+    assert len(set(people(named).tolist())) == 120
+    zeroless = df["Hosp No"][120]  # written without its zeros
+    assert zeroless != df["Hosp No"][0] and named[120] == named[0].replace("line 2", "line 122")
+    assert known_patient_rows(named, zeroless).tolist() == [0, 120]
+    said = own_rows_left_out_message(named, [120], kind=repeat_kind(df, "Hosp No"))
+    assert "with the same ID (the other eye)" in said
+
+
+def test_the_search_finds_a_number_typed_without_or_with_its_zeros():
+    from sparge.services.workflow import PatientIndex
+
+    ids = np.array(["0056047 (line 2)", "0056047 (line 9)", "0411410", "H77"], dtype=object)
+    index = PatientIndex(ids=ids, in_training=np.ones(4, bool), train_index=np.arange(4),
+                         reason=np.array([""] * 4), X=np.zeros((4, 1)),
+                         embedding=np.zeros((4, 2)), compatible=True)
+    assert index.find("56047") == 0
+    assert index.find("411410") == 2
+    assert index.find("00411410") == 2
+    assert index.find("77") is None

@@ -383,3 +383,27 @@ def test_a_three_split_verdict_needs_students_t_not_twice_the_standard_error():
     ten = check_verdict(results([0.02, 0.04, 0.06, 0.05, 0.03, 0.04, 0.05, 0.03, 0.04,
                                  0.04]))
     assert ten["clear"] and "gives the best look-alikes" in ten["sentence"]
+
+
+def test_a_persons_rows_are_held_out_together(monkeypatch):
+    """Walk-through 104: a patient's two eyes, one trained on and one tested, flatter
+    both representations; the Model page's check held them together, the Classifiers
+    page did not."""
+    import sparge.services.compare as compare
+
+    X, y = planted_classes(n=60, missing=0.1)
+    X, y = np.vstack([X, X[:40]]), np.concatenate([y, y[:40]])  # 40 people, two rows
+    people = np.concatenate([np.arange(60), np.arange(40)])
+    seen = []
+    real = compare.grouped_splits
+
+    def spy(*args, **kwargs):
+        for tr, te in real(*args, **kwargs):
+            seen.append((tr, te))
+            yield tr, te
+
+    monkeypatch.setattr(compare, "grouped_splits", spy)
+    compare_classifiers(X, y, n_splits=2, sparge_params={"max_iter": 1}, groups=people,
+                        classifiers={"KNN": KNeighborsClassifier()})
+    assert len(seen) == 2
+    assert all(set(people[tr]).isdisjoint(people[te]) for tr, te in seen)
