@@ -72,7 +72,7 @@ from sparge.services.workflow import (
     kept_change,
     leave_out_button,
     left_out_lines,
-    offered_merge_table,
+    offered_merge_changes,
     outcome_answers_note,
     outcome_cut,
     outcome_from_cut,
@@ -309,7 +309,8 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
                             leave_out_copies=keep and enc.leave_out_copies,
                             blank_as_no=enc.blank_as_no if keep else None,
                             convert_slips=enc.convert_slips or not keep,
-                            merge_spellings=enc.merge_spellings or not keep)
+                            merge_spellings=enc.merge_spellings or not keep,
+                            merge_pairs=getattr(enc, "merge_pairs", None) if keep else None)
         set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
         if not same:
             ss.upload_generation = gen + 1
@@ -560,8 +561,8 @@ with current:
                               "different codes on the Encoding table tab."):
                 with guard("Merging the answers"):
                     ss.setdefault("merge_kept_apart", {})[ss.cohort_name] = list(ss[apart_key])
-                    table, merged = offered_merge_table(enc, pairs)
-                    new = encode_again(cohort, encoding_table=table)
+                    changes, merged = offered_merge_changes(enc, pairs)
+                    new = encode_again(cohort, **changes)
                     set_cohort(new, ss.cohort_name)
                     flash("success", merged_summary(pairs, merged)
                           + " The table was encoded again.")
@@ -749,7 +750,8 @@ with current:
         if d3.button("Apply edited table", key="apply_table"):
             with guard("Applying the table"):
                 table = EncodingTable.from_frame(edited_t.dropna(how="all"))
-                new = encode_again(cohort, encoding_table=table)
+                # the edited codes hold the merged pairs: a pair split here stays apart
+                new = encode_again(cohort, encoding_table=table, merge_pairs=None)
                 set_cohort(new, ss.cohort_name)
                 flash("success", "Encoding table applied and the table encoded again.")
                 st.rerun()

@@ -658,6 +658,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         "Ex" and "ex-smoker" in a smoking column, "Type II" and "type 2") share one code in
         the inferred levels, with a note (``merged_spellings_``). The other pairs are
         offered (``report_.answers_two_ways``). False: every pair is offered.
+    merge_pairs : dict, optional
+        ``{column: [[answer, merged into], ...]}``: offered pairs the user merged (the Data
+        page's "Merge … pairs"), applied to the column's levels, inferred or given, after
+        ``merge_spellings``'s (walk-through 104b: merged through the encoding table, the
+        drug brands' default merges could no longer be said nor kept apart).
     blank_as_no : list of str, optional
         Yes/no columns whose empty cells are their No answer: a register export (a GP
         practice's asthma, COPD, hypertension columns) writes nothing for a patient not on
@@ -797,7 +802,8 @@ class Encoder(TransformerMixin, BaseEstimator):
                  min_outcome_patients: int = 1, clear_far: bool = False,
                  ages: Mapping[str, Mapping] | None = None, leave_out_copies: bool = False,
                  blank_as_no: Sequence[str] | None = None, convert_slips: bool = True,
-                 merge_spellings: bool = True):
+                 merge_spellings: bool = True,
+                 merge_pairs: Mapping[str, Sequence[Sequence[str]]] | None = None):
         self.id_column = id_column
         self.label_column = label_column
         self.encoding_table = encoding_table
@@ -815,6 +821,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.blank_as_no = blank_as_no
         self.convert_slips = convert_slips
         self.merge_spellings = merge_spellings
+        self.merge_pairs = merge_pairs
 
     # ------------------------------------------------------------------ helpers
     def user_table(self) -> EncodingTable | None:
@@ -1160,6 +1167,23 @@ class Encoder(TransformerMixin, BaseEstimator):
                             "patients sharing an ID their own), or choose no ID column.")
         return False
 
+    def _user_merges(self, table: EncodingTable, col: str) -> EncodingTable:
+        """``table`` with the pairs the user merged in ``col`` (``merge_pairs``) sharing
+        one code, coded 1, 2, 3 … in the same order as if written one way."""
+        pairs = [list(p) for p in (self.merge_pairs or {}).get(col, [])]
+        if not pairs or not table.has(col):
+            return table
+        before = table.levels(col)
+        table = merge_answers(table, {col: pairs})
+        merged = table.levels(col)
+        if merged == before:
+            return table
+        low = min(before.values())
+        rank = {c: k for k, c in enumerate(sorted(set(merged.values())), start=low)}
+        table.set_column(col, {lv: rank[c] for lv, c in merged.items()},
+                         ordered=table.is_ordered(col))
+        return table
+
     def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],
                      base: EncodingTable
                      ) -> tuple[EncodingTable, dict[str, list[tuple[str, str]]]]:
@@ -1181,6 +1205,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                           for lv, code in base.levels(col).items()}
                 table.set_column(col, self._with_register_no(col, levels),
                                  ordered=base.is_ordered(col))
+                table = self._user_merges(table, col)
                 continue
             # "Gx" in a grade column: not assessed, a gap (walk-through 25)
             answers = list(spellings(df[col])[0].values())
@@ -1220,6 +1245,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                     levels = dict(sorted(((lv, rank[c]) for lv, c in merged.items()),
                                          key=lambda kv: kv[1]))
                     table.set_column(col, levels, ordered=table.is_ordered(col))
+            if (self.merge_pairs or {}).get(col):  # the pairs the user merged
+                table = self._user_merges(table, col)
+                levels = dict(sorted(table.levels(col).items(), key=lambda kv: kv[1]))
             if levels:
                 shown = [f"{_q(lv, 30)} {c}" for lv, c in levels.items()]
                 # a yes/no column with other answers too ("Metastatic") is coded the
@@ -3569,7 +3597,10 @@ class Encoder(TransformerMixin, BaseEstimator):
                            "ages": _plain_ages(self.ages),
                            "leave_out_copies": self.leave_out_copies,
                            "blank_as_no": list(self.blank_as_no or []) or None,
-                           "merge_spellings": self.merge_spellings},
+                           "merge_spellings": self.merge_spellings,
+                           "merge_pairs": {str(c): [[str(a), str(b)] for a, b in ps]
+                                           for c, ps in (self.merge_pairs or {}).items()}
+                           or None},
                 "ages": _plain_ages(getattr(self, "ages_", {})),
                 "roles": self.roles_, "table": self.table_.to_dict(),
                 "ordered": {c: self.table_.is_ordered(c) for c in self.table_.columns()},
@@ -3632,6 +3663,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         if blank is not None and not (isinstance(blank, list)
                                       and all(isinstance(c, str) for c in blank)):
             raise ValueError("blank_as_no must be a list of column names")
+        pairs = state["params"].get("merge_pairs")
+        if pairs is not None and not (isinstance(pairs, dict) and all(
+                isinstance(ps, list) and all(isinstance(p, list) and len(p) == 2 and all(
+                    isinstance(a, str) for a in p) for p in ps) for ps in pairs.values())):
+            raise ValueError("merge_pairs must be {column: [[answer, merged into], ...]}")
         enc = cls(**state["params"])
         enc.roles_ = {str(k): str(v) for k, v in state["roles"].items()}
         tokens = state.get("missing_tokens")

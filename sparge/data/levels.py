@@ -3322,6 +3322,10 @@ def shown_answer(spellings: list[str], column: str | None = None) -> str:
             norm_key(word) in _SCALE_WORDS_ALL
             or (column and _SEX_NAME.search(str(column)) and word.isalpha())):
         word = word.title()
+    # ... and a sex written only as its letter, "M" shown "Male" beside "Female"
+    # (walk-through 104b)
+    if column and _SEX_NAME.search(str(column)) and norm_key(word) in ("m", "f"):
+        word = "Male" if norm_key(word) == "m" else "Female"
     word = _ROMAN_WORD.sub(lambda m: m.group(1).upper(), word)
     if len(word) <= 60:
         word = _INITIALS_WORD.sub(

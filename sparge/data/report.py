@@ -315,9 +315,11 @@ class ValidationReport:
             lines.append("Left out of training for missing too many values, e.g. " +
                          # without an ID column, by its CSV line, as the map and the
                          # search name it ("line 3"; walk-through 34 read "patient 1")
-                         ", ".join(f"{_t(p.id, 40)} ({_missing_share(p.missing_pct)}% "
-                                   "missing)" if p.id and str(p.id).endswith(
-                                       f"(line {p.row})") else
+                         # "0929388 (line 3, 13.3% missing)", as "0475272 (CSV line 6,
+                         # 13.3% missing)" beside it (walk-through 104b)
+                         ", ".join(f"{_t(str(p.id)[:-1], 40)}, "
+                                   f"{_missing_share(p.missing_pct)}% missing)"
+                                   if p.id and str(p.id).endswith(f"(line {p.row})") else
                                    # an ID named with its line already: not twice
                                    f"{_t(p.id, 40)} (CSV line {p.row}, "
                                    f"{_missing_share(p.missing_pct)}% missing)" if p.id else

@@ -293,12 +293,15 @@ def _note(col: str, scale: str, cells: np.ndarray, new: np.ndarray,
           kinds: np.ndarray) -> str:
     """What was read in one column, each kind of cell counted with its first example."""
     parts = []
-    for kind, what in (("chart", "visual acuities written as charts and clinics write "
-                        "them"), ("letters", "ETDRS letter counts"),
-                       ("logMAR", "logMAR acuities")):
+    for kind, one, many in (
+            ("chart", "visual acuity written as charts and clinics write it",
+             "visual acuities written as charts and clinics write them"),
+            ("letters", "ETDRS letter count", "ETDRS letter counts"),
+            ("logMAR", "logMAR acuity", "logMAR acuities")):
         hit = np.flatnonzero(kinds == kind)
         if len(hit):
             i = hit[0]
+            what = one if len(hit) == 1 else many
             parts.append(f"{len(hit):,} {what} (e.g. '{_q(cells[i].strip(), 20)}' as "
                          f"{format_number(float(new[i]))})")
     if scale == LOGMAR:

@@ -142,7 +142,8 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
     """The cohort's table encoded again with its settings, ``changes`` overriding some
     (``id_column``, ``label_column``, ``roles``, ``encoding_table``,
     ``max_patient_missing``, ``min_outcome_patients``, ``clear_far``, ``ages``,
-    ``leave_out_copies``, ``blank_as_no``, ``convert_slips``, ``merge_spellings``): what the
+    ``leave_out_copies``, ``blank_as_no``, ``convert_slips``, ``merge_spellings``,
+    ``merge_pairs``): what the
     Data page's apply, merge,
     set-to-missing, copies, age and empty-as-No buttons do."""
     enc = cohort.encoder
@@ -153,7 +154,8 @@ def encode_again(cohort: Cohort, **changes) -> Cohort:
                 "clear_far": cohort.clear_far, "ages": enc.ages,
                 "leave_out_copies": enc.leave_out_copies, "blank_as_no": enc.blank_as_no,
                 "convert_slips": enc.convert_slips,
-                "merge_spellings": getattr(enc, "merge_spellings", True)}
+                "merge_spellings": getattr(enc, "merge_spellings", True),
+                "merge_pairs": getattr(enc, "merge_pairs", None)}
     return encode_cohort(cohort.df, **{**settings, **changes})
 
 
@@ -170,22 +172,24 @@ def keep_apart_changes(encoder) -> dict:
             "encoding_table": table if table is not None and len(table) else None}
 
 
-def offered_merge_table(encoder, pairs: dict[str, list[list[str]]]) -> tuple[object, object]:
-    """The encoding table that merges the offered ``pairs`` (the Data page's "Merge …
-    pairs" button), and the whole merged table (for the summary).
+def offered_merge_changes(encoder, pairs: Mapping[str, list[list[str]]]
+                          ) -> tuple[dict, object]:
+    """The :func:`encode_again` changes that merge the offered ``pairs`` (the Data page's
+    "Merge … pairs" button): the encoder's ``merge_pairs`` with these added; and the whole
+    merged table (for the summary).
 
-    Only the columns of the pairs join the user's own ``encoding_table``: the others stay
-    the encoder's to infer, with the answers it merged by default still said and undoable
-    (walk-through 104: after one offered merge, the "Keep apart … read as one answer by
-    default" button and the default merges' notes were gone, the merges applied still,
-    because the whole table had become the user's)."""
+    The pairs are the encoder's to apply, not a user's encoding table: the answers it
+    merges by default stay said and can be kept apart (walk-throughs 104 and 104b: after
+    one offered merge, the drug brands' default merges were neither said nor undoable,
+    the whole table, or the column, having become the user's)."""
     from sparge.data.answer_merging import merge_answers
 
-    whole = merge_answers(encoder.table_, pairs)
-    named = {norm_key(c) for c in pairs}
-    touched = whole.without([c for c in whole.columns() if norm_key(c) not in named])
-    user = encoder.user_table()
-    return (touched if user is None else user.merged(touched)), whole
+    mine = {str(c): [list(p) for p in ps]
+            for c, ps in (getattr(encoder, "merge_pairs", None) or {}).items()}
+    for col, ps in pairs.items():
+        have = mine.setdefault(str(col), [])
+        have += [[str(a), str(b)] for a, b in ps if [str(a), str(b)] not in have]
+    return {"merge_pairs": mine}, merge_answers(encoder.table_, dict(pairs))
 
 
 def blank_as_no_button(encoder, report, chosen=None) -> tuple[str, list[str]] | None:
@@ -490,6 +494,11 @@ def table_choices(encoder, clear_far: bool) -> str:
     said = []
     if encoder.encoding_table is not None:
         said.append("the encoding table as edited (answers merged, codes changed)")
+    if merged := getattr(encoder, "merge_pairs", None):
+        n = sum(len(p) for p in merged.values())
+        said.append(f"{n:,} offered pair{'s' if n != 1 else ''} of answers merged (in "
+                    + ", ".join(f"'{c}'" for c in list(merged)[:3])
+                    + (" …" if len(merged) > 3 else "") + ")")
     roles = {c: r for c, r in (encoder.roles or {}).items()
              if c not in (encoder.id_column, encoder.label_column)}
     if roles:
@@ -818,7 +827,8 @@ def roles_frame(encoder: Encoder) -> pd.DataFrame:
             unit = encoder.unit_of(col)
             # a unit, not any bracket of the name ("SOFA (day 1)")
             known = unit and (unit_key(unit) in KNOWN_UNITS or col in
-                              (getattr(encoder, "units_", None) or {}))
+                              (getattr(encoder, "units_", None) or {})
+                              or col in (getattr(encoder, "acuity_scales_", None) or {}))
             why = "numbers" + (f" in {unit}" if known else "")
         else:
             n = len(set(encoder.table_.levels(col).values())) if encoder.table_.has(col) \

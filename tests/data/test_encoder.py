@@ -807,7 +807,7 @@ def test_an_id_column_with_repeats_is_not_guessed_and_says_why():
     # the report names them so too (walk-through 30 read "patient 4" for DM10004)
     gappy = df.assign(Age=[60, None, 80, 65, 75], Sex=["F", "M", None, "F", "M"])
     said = str(Encoder(max_patient_missing=0.0).fit(gappy).report_)
-    assert "e.g. HF-2 (line 3) (50% missing), HF-1 (line 4) (50% missing)" in said
+    assert "e.g. HF-2 (line 3, 50% missing), HF-1 (line 4, 50% missing)" in said
     twice = pd.concat([df, df.iloc[[3]]], ignore_index=True)
     assert "'HF-3' on CSV lines 5, 7 (the same row twice)" in id_guess_note(twice, None)
     # the IDs whose rows differ come first (walk-through 30's hid behind "(+3)")

@@ -120,33 +120,48 @@ def test_choroidal_neovascularisation_and_an_occlusions_oedema_are_offered():
 def test_an_offered_merge_keeps_the_default_merges_said_and_undoable():
     """After the Data page's "Merge 1 more pair", the "Keep apart the 7 pairs read as one
     answer by default" button and the default merges' notes were gone, the merges still
-    applied: the whole encoding table had become the user's."""
+    applied: the whole encoding table had become the user's (walk-through 104). Then
+    only the merged pair's column became the user's, and with it the drug brands' default
+    merges, neither said nor undoable (104b): the offered pairs are the encoder's now."""
+    from sparge.data.encoder import Encoder
     from sparge.services.workflow import (
         encode_again,
         encode_cohort,
         keep_apart_changes,
-        offered_merge_table,
+        offered_merge_changes,
     )
 
     df = _register(Eye=["RE", "LE", "R", "L", "Right", "Left"],
+                   Drug=["Eylea", "aflibercept", "aflibercept 2mg", "Lucentis",
+                         "ranibizumab"],
                    Diagnosis=["DMO", "diabetic macular oedema", "nAMD", "BRVO"])
     cohort = encode_cohort(df, id_column="Hospital number", label_column=OUTCOME)
     enc = cohort.encoder
-    assert "Eye" in enc.merged_spellings_
-    pairs = {"Diagnosis": enc.report_.answers_two_ways["Diagnosis"]}
-    table, whole = offered_merge_table(enc, pairs)
-    assert table.columns() == ["Diagnosis"]
+    assert {"Eye", "Drug"} <= set(enc.merged_spellings_)
+    pairs = {c: enc.report_.answers_two_ways[c] for c in ("Diagnosis", "Drug")}
+    changes, whole = offered_merge_changes(enc, pairs)
+    assert set(changes) == {"merge_pairs"}
     assert whole.levels("Diagnosis")["DMO"] == whole.levels("Diagnosis")[
         "diabetic macular oedema"]
-    merged = encode_again(cohort, encoding_table=table)
+    merged = encode_again(cohort, **changes)
     again = merged.encoder
-    levels = again.table_.levels("Diagnosis")
+    assert again.user_table() is None
+    levels, drug = again.table_.levels("Diagnosis"), again.table_.levels("Drug")
     assert levels["DMO"] == levels["diabetic macular oedema"]
-    assert "Eye" in again.merged_spellings_  # still said, and the button can undo it
-    apart = encode_again(merged, **keep_apart_changes(again))
-    eye = apart.encoder.table_.levels("Eye")
-    assert eye["RE"] != eye["Right"]
-    assert apart.encoder.table_.levels("Diagnosis")["DMO"] == levels["DMO"]
+    assert drug["aflibercept 2mg"] == drug["Eylea"] == drug["aflibercept"]
+    assert {"Eye", "Drug"} <= set(again.merged_spellings_)  # still said, and undoable
+    assert not again.report_.answers_two_ways.get("Diagnosis")
+    assert Encoder.from_dict(again.to_dict()).merge_pairs == changes["merge_pairs"]
+    apart = encode_again(merged, **keep_apart_changes(again)).encoder
+    eye, drug = apart.table_.levels("Eye"), apart.table_.levels("Drug")
+    assert eye["RE"] != eye["Right"] and drug["Eylea"] != drug["aflibercept"]
+    assert drug["aflibercept 2mg"] == drug["aflibercept"]  # the user's pair stays merged
+    assert apart.table_.levels("Diagnosis")["DMO"] == apart.table_.levels("Diagnosis")[
+        "diabetic macular oedema"]
+    with pytest.raises(ValueError, match="merge_pairs"):
+        state = again.to_dict()
+        state["params"]["merge_pairs"] = {"Drug": [["Eylea"]]}
+        Encoder.from_dict(state)
 
 
 def test_a_gap_in_the_outcome_is_not_said_to_be_read_as_yes():
