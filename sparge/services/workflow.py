@@ -57,6 +57,7 @@ from sparge.estimator.forest_part import MIN_PATIENTS, MIN_PER_OUTCOME
 from sparge.estimator.model import SparGE
 from sparge.method.lowrank import column_bounds
 from sparge.method.preprocess import PAPER_MAX_MISSING, missing_fraction_per_row
+from sparge.method.similarity import self_expressive_weights
 from sparge.services.display import answers_by_code, biomarker_name, format_number
 from sparge.services.maps import encoding_mismatch
 from sparge.services.split_errors import repeat_interval, wilson_interval
@@ -603,8 +604,17 @@ def lookalike_table(model: SparGE, X_query, *, n_neighbors: int = 10,
     d, idx, W, keep = search(wanted)
     if keep.sum() < n_neighbors and len(idx) == wanted:  # episodes left out: look further
         d, idx, W, keep = search(wanted + n_neighbors)
-    d, idx = d[keep][:n_neighbors], idx[keep][:n_neighbors]
+    shown = np.flatnonzero(keep)[:n_neighbors]
+    d, idx = d[shown], idx[shown]
     w = np.asarray(W[0, idx].todense()).ravel()
+    if not np.array_equal(shown, np.arange(len(shown))):
+        # look-alikes left out (the patient's own rows, a second episode): the weights
+        # rebuild the patient from those shown (walk-through 105's known patient showed
+        # every weight 0.000, its whole weight on its own left-out row)
+        Yq = (model.embedding_[[int(exclude_training_index)]] if X_query is None
+              else model.lookalike_parts(X_query)[0])
+        w = np.asarray(self_expressive_weights(Yq, model.embedding_, idx[None, :])
+                       [0, idx].todense()).ravel()
     if ids is None:
         ids = np.asarray([str(j) for j in range(len(model.embedding_))])
     out = pd.DataFrame({

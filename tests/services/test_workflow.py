@@ -267,6 +267,20 @@ def test_lookalike_table_of_a_training_patient_leaves_the_patient_out(trained):
         lookalike_table(model, None)
 
 
+def test_the_weights_rebuild_a_patient_from_the_look_alikes_shown(cohort, trained):
+    """Walk-through 105: a new patient who is a training patient (the same row) had
+    every sparse weight 0.000: the whole weight sat on its own row, left out."""
+    model, _ = trained
+    P = cohort_patients(model, cohort)
+    row = int(np.flatnonzero(P.in_training)[0])
+    me = int(P.train_index[row])
+    query = P.query_row(row)
+    table = lookalike_table(model, query, n_neighbors=10, leave_out=[me])
+    assert me not in set(table["training_index"]) and len(table) == 10
+    assert abs(table["sparse_weight"].sum() - 1) < 1e-6
+    assert (table["sparse_weight"] > 0).any()
+
+
 # ------------------------------------------------------------------ encode_new_patients
 def test_new_patients_encode_like_the_cohort(table, cohort, trained):
     model, _ = trained
