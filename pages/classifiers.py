@@ -78,7 +78,7 @@ st.caption(f"Estimated time: about {duration(max(seconds, 1.0))}"
 if (repeats := people(cohort.ids[cohort.train_rows])) is not None:
     # walk-through 104: a patient's two eyes could be one trained on, one tested
     st.caption(f"The {len(repeats):,} training rows are {len(set(repeats.tolist())):,} "
-               "patients (IDs repeated on other lines: other episodes or eyes of the same "
+               "patients (IDs repeated on other lines: other courses, episodes or eyes of the same "
                "person): a patient's rows are held out together, so that no test row's "
                "classifier has learned from the same person's other row.")
 run = st.button("Run the comparison", type="primary", key="cls_run")

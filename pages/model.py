@@ -349,7 +349,7 @@ def heldout_check() -> None:
     if (repeats := people(cohort.ids[cohort.train_rows])) is not None:
         n_people = len(set(repeats.tolist()))
         st.caption(f"The {len(repeats):,} training rows are {n_people:,} patients (IDs "
-                   "repeated on other lines: other episodes or eyes of the same person): "
+                   "repeated on other lines: other courses, episodes or eyes of the same person): "
                    "a patient's rows are held out together, so that no held-out row "
                    "finds the same person's other one among its look-alikes.")
     c_left, c_right = st.columns([1, 2])

@@ -41,6 +41,11 @@ EVENT_NAMES = [re.compile(p, re.IGNORECASE) for p in (
     r"presentation|episode|booking|(?<!last )(?<!latest )\bseen\b",
     r"enrol|baseline|recruit|randomi|consent|"
     r"registration|index", r"referr", r"treatment|start", r"exam|review")]
+#: A column named for both, a date of birth or an age ("DOB / Age", "Age or DOB"):
+#: walk-through 105's day unit wrote 267 dates of birth and 166 ages in one, left out.
+_AGE_OR_BIRTH = re.compile(r"(?:\bdob\b|\bd\.o\.b\b|date of birth|birth ?date)\s*(?:/|\bor\b|"
+                           r"\||,|&)\s*age\b|\bage\s*(?:/|\bor\b|\||,|&)\s*(?:\bdob\b|"
+                           r"\bd\.o\.b\b|date of birth|birth ?date)", re.IGNORECASE)
 #: Words naming a date of birth before it in a cell: "DOB 06/03/1977", "born: 1/2/1950".
 _BORN_WORDS = re.compile(r"^\s{0,3}(?:d\.?o\.?b\.?|born|date of birth|birth date)\s{0,3}[:\-]?"
                          r"\s{0,3}", re.IGNORECASE)
@@ -148,7 +153,8 @@ def read_dates_in_age_columns(df: pd.DataFrame) -> pd.DataFrame:
     says months or days), and a note per column in ``df.attrs["sparge_read_notes"]``."""
     out = df
     for col in list(df.columns):
-        if not AGE_NAME.search(str(col)) or BIRTH_NAME.search(str(col)) or \
+        if not AGE_NAME.search(str(col)) or (BIRTH_NAME.search(str(col)) and not
+                                             _AGE_OR_BIRTH.search(str(col))) or \
                 pd.api.types.is_numeric_dtype(df[col]):
             continue
         # ... after the words naming it, "DOB 06/03/1977" (walk-through 57's 15 cells)

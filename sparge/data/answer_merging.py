@@ -10,6 +10,7 @@ import pandas as pd
 
 from sparge.data.drug_combinations import drug_set, generic_name, same_regimen
 from sparge.data.levels import (
+    DRUG_CLASS_MEMBERS,
     EXPORT_CODE,
     GENETIC_COLUMN,
     abbreviated_levels,
@@ -43,10 +44,29 @@ def two_way_pairs(table: EncodingTable, cols: list[str], df: pd.DataFrame | None
         ranked = table.is_ordered(col) and scale_of(list(codes), col) is not None
         counts = spellings(df[col])[1] if df is not None and col in df.columns else None
         pairs = [[a, b] for a, b in abbreviated_levels(list(codes), col, counts)
-                 if codes[a] != codes[b] and not ranked and not other_drugs(a, b)]
+                 if codes[a] != codes[b] and not ranked and not other_drugs(a, b)
+                 and not other_histology(a, b)]
         if pairs:
             out[col] = pairs
     return out
+
+
+#: Histologies of one site that are two diseases: small-cell and non-small-cell lung
+#: cancer (walk-through 105 was offered "SCLC" into "NSCLC", both of the lung's group).
+_HISTOLOGIES = (re.compile(r"\bnsclc\b|non[\s-]?small[\s-]?cell", re.IGNORECASE),
+                re.compile(r"(?<![a-z])sclc\b|(?<!non )(?<!non-)(?<!non)small[\s-]?cell",
+                           re.IGNORECASE))
+
+
+def other_histology(answer: str, other: str) -> bool:
+    """Whether two answers name different histologies of one site ("SCLC", "NSCLC").
+
+    >>> other_histology("SCLC", "NSCLC"), other_histology("NSCLC", "lung - NSCLC")
+    (True, False)
+    """
+    kinds = [{i for i, h in enumerate(_HISTOLOGIES) if h.search(str(x))}
+             for x in (answer, other)]
+    return bool(kinds[0] and kinds[1] and kinds[0].isdisjoint(kinds[1]))
 
 
 def other_drugs(answer: str, other: str) -> bool:
@@ -75,6 +95,8 @@ def other_drugs(answer: str, other: str) -> bool:
 #: Walk-through 78's user skipped the offer, and a woman's look-alikes were those
 #: written "F" like her, not those written "Female".
 DEFAULT_MERGE_NAME = re.compile(r"\b(?:sex|gender|smok\w*|tobacco|diabet\w*|dm type|side|"
+                                # walk-through 105's day unit: its "Line" and "Intent"
+                                r"^line$|^lines$|intent|treatment intent|"
                                 r"eyes?|laterality|pancrea\w*|phenotype|ms (?:sub)?type|"
                                 r"type of ms|ms course|disease course|treatment line|"
                                 r"line of (?:treatment|therapy)|therapy line|dmt line|"
@@ -146,6 +168,10 @@ def spelling_pairs(levels: list[str], counts: Mapping[str, int] | None = None
     return out
 
 
+#: A column of stages or grades, by its name ("Stage", "Tumour grade", "CKD stage").
+_STAGE_NAME = re.compile(r"\b(?:stage|staging|grade|grading)\b", re.IGNORECASE)
+
+
 def same_answer(answer: str, other: str, column: str | None) -> bool:
     """Whether two answers of a column are one answer written two ways beyond doubt, and
     so merged by default (the others :func:`two_way_pairs` finds are offered): in a
@@ -186,9 +212,12 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
         return True
     # the drug a yes/no column is named for, by any of its names, beside its yes:
     # "Herceptin" in "Trastuzumab" (walk-through 95)
-    if column and generic_name(str(column)) is not None and any(
-            y in YES_KEYS and names_class_drug(x, frozenset({loose_key(norm_key(column))}))
-            for x, y in ((a, b), (b, a))):
+    # ... or a drug of the class it is named for: "pegfilgrastim" and "Neulasta" in
+    # "G-CSF" (walk-through 105)
+    named = loose_key(norm_key(column)) if column else ""
+    if column and (generic_name(str(column)) is not None or named in DRUG_CLASS_MEMBERS) \
+            and any(y in YES_KEYS and names_class_drug(x, frozenset({named}))
+                    for x, y in ((a, b), (b, a))):
         return True
     if column and DEFAULT_MERGE_NAME.search(str(column)):
         ka, kb = (loose_key(EXPORT_CODE.sub("", k)) for k in (a, b))  # "1 - Male"
@@ -201,7 +230,10 @@ def same_answer(answer: str, other: str, column: str | None) -> bool:
             return True
     worded = all(re.search(r"[a-z]{2,}", re.sub(r"\b(?:i{1,3}|iv|vi{0,3}|ix|x)\b", " ", k))
                  for k in (a, b))
-    if worded and numeral_key(a) == numeral_key(b):
+    # ... or alone in a column of stages or grades: "IV" and "4" (walk-through 105's
+    # stage; a numeral alone elsewhere may be a route and a dose)
+    if (worded or (column and _STAGE_NAME.search(str(column)))) and a != b and \
+            numeral_key(a) == numeral_key(b):
         return True
     # a protein change in three-letter and one-letter codes, in a column of genotypes
     return bool(column and GENETIC_COLUMN.search(str(column))) and a != b and \

@@ -478,6 +478,32 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("doxorubicin", "adriamycin"), "doxorubicin"),
     **dict.fromkeys(("cyclophosphamide",), "cyclophosphamide"),
     **dict.fromkeys(("carboplatin", "carbo"), "carboplatin"),
+    # walk-through 105's chemotherapy day unit: the drugs of its regimens, by their
+    # abbreviations ("carbo/pac", "cis/etop", "gem/cape") and brands ("Keytruda")
+    **dict.fromkeys(("pac", "pacli"), "paclitaxel"),
+    **dict.fromkeys(("cisplatin", "cis", "cddp"), "cisplatin"),
+    **dict.fromkeys(("etoposide", "etop", "vp16", "vp-16"), "etoposide"),
+    **dict.fromkeys(("oxaliplatin", "oxali", "eloxatin"), "oxaliplatin"),
+    **dict.fromkeys(("fluorouracil", "5fu", "5-fu", "5fluorouracil"), "fluorouracil"),
+    **dict.fromkeys(("folinicacid", "leucovorin", "calciumfolinate", "lv"), "folinic acid"),
+    **dict.fromkeys(("irinotecan", "irino", "campto"), "irinotecan"),
+    **dict.fromkeys(("gemcitabine", "gem", "gemzar"), "gemcitabine"),
+    **dict.fromkeys(("pemetrexed", "alimta"), "pemetrexed"),
+    **dict.fromkeys(("cabazitaxel", "jevtana"), "cabazitaxel"),
+    **dict.fromkeys(("vinorelbine", "navelbine"), "vinorelbine"),
+    **dict.fromkeys(("pembrolizumab", "pembro", "keytruda"), "pembrolizumab"),
+    **dict.fromkeys(("nivolumab", "nivo", "opdivo"), "nivolumab"),
+    **dict.fromkeys(("ipilimumab", "ipi", "yervoy"), "ipilimumab"),
+    **dict.fromkeys(("atezolizumab", "atezo", "tecentriq"), "atezolizumab"),
+    **dict.fromkeys(("durvalumab", "durva", "imfinzi"), "durvalumab"),
+    **dict.fromkeys(("bevacizumabiv",), "bevacizumab"),
+    # ... and its granulocyte colony-stimulating factors
+    **dict.fromkeys(("filgrastim", "zarzio", "nivestim", "neupogen", "accofil", "grastofil"),
+                    "filgrastim"),
+    **dict.fromkeys(("pegfilgrastim", "neulasta", "pelgraz", "pelmeg", "ziextenzo",
+                     "fulphila", "udenyca"), "pegfilgrastim"),
+    **dict.fromkeys(("lenograstim", "granocyte"), "lenograstim"),
+    **dict.fromkeys(("lipegfilgrastim", "lonquex"), "lipegfilgrastim"),
     # walk-through 97's movement-disorders clinic: Parkinson's disease drugs by brand and
     # misspelling (levodopa's combinations are in _COMBINATIONS), and an essential
     # tremor's
@@ -548,6 +574,27 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
                                                              "liraglutide"),
     # a breast clinic's subcutaneous anti-HER2 pair
     "phesgo": ("pertuzumab", "trastuzumab"),
+    # chemotherapy regimens by their acronyms (walk-through 105: CAPOX and XELOX were two
+    # answers; FOLFIRI was offered as FOLFIRINOX); a modified schedule ("mFOLFOX6") is
+    # the same drugs
+    **{k: ("fluorouracil", "folinic acid", "oxaliplatin")
+       for k in ("folfox", "folfox4", "folfox6", "mfolfox6", "mfolfox", "oxmdg")},
+    **{k: ("fluorouracil", "folinic acid", "irinotecan")
+       for k in ("folfiri", "mfolfiri", "irmdg")},
+    **{k: ("fluorouracil", "folinic acid", "irinotecan", "oxaliplatin")
+       for k in ("folfirinox", "mfolfirinox", "folfoxiri")},
+    **{k: ("capecitabine", "oxaliplatin") for k in ("capox", "xelox", "capeox")},
+    **{k: ("capecitabine", "irinotecan") for k in ("capiri", "xeliri")},
+    **{k: ("gemcitabine", "capecitabine") for k in ("gemcap", "gemcape")},
+    **{k: ("fluorouracil", "epirubicin", "cyclophosphamide")
+       for k in ("fec", "fec100", "fec-100", "fec75")},
+    "ec": ("epirubicin", "cyclophosphamide"), "ac": ("doxorubicin", "cyclophosphamide"),
+    "tc": ("docetaxel", "cyclophosphamide"),
+    **{k: ("carboplatin", "paclitaxel") for k in ("carbotaxol", "carbopaclitaxel")},
+    "ecf": ("epirubicin", "cisplatin", "fluorouracil"),
+    "ecx": ("epirubicin", "cisplatin", "capecitabine"),
+    "eox": ("epirubicin", "oxaliplatin", "capecitabine"),
+    "flot": ("fluorouracil", "folinic acid", "oxaliplatin", "docetaxel"),
     "biktarvy": ("bictegravir", "emtricitabine", _TAF),
     "b/f/taf": ("bictegravir", "emtricitabine", _TAF),
     "truvada": (_TDF, "emtricitabine"),
@@ -797,6 +844,8 @@ def drug_set(answer: str) -> frozenset[str] | None:
         return None
     if key in _NO_DRUG:  # "None", "nil" and "No": one answer, no drug
         return frozenset({"(no drug)"})
+    if key.replace(" ", "") in _SEQUENCE_NAMES:  # "FEC-T": FEC, then docetaxel
+        return drug_set(_SEQUENCE_NAMES[key.replace(" ", "")])
     if key.replace(" ", "") in _COMBINATIONS:  # "B/F/TAF", "DRV/r": one name
         return _COMBINATIONS[key.replace(" ", "")]
     # a brand with its drugs in brackets, "Symkevi (tez/iva)": the brand's, when the
@@ -817,6 +866,8 @@ def drug_set(answer: str) -> frozenset[str] | None:
     key = _RATE_SLASH.sub(r" per \1", key)
     # a dose per kilogram in a list: "infliximab 5mg/kg 8-weekly" (walk-through 68)
     key = re.sub(r"(?<=[a-z0-9])\s?/\s?kg\b", " per kg", key)
+    # ... and per square metre of body surface, a chemotherapy's ("docetaxel 75mg/m2")
+    key = re.sub(r"(?<=[a-z0-9])\s?/\s?m(?:2|²)(?![a-z0-9])", " per m2", key)
     # a dose whose frequency has a slash, "epoetin alfa 4000u 3x/wk" (not a combination)
     dose = _DOSE.search(key)
     if dose is not None and dose.start() > 0 and "/" in dose.group() and \
@@ -932,10 +983,18 @@ def regimen_label(spellings: list[str], chosen: str) -> str | None:
     return generic if brand_or_dose(chosen) or norm_key(chosen) != generic else None
 
 
+#: Sequences of regimens named as one: FEC then docetaxel (walk-through 105's "FEC-T"
+#: beside "FEC 100 x3 -> docetaxel x3").
+_SEQUENCE_NAMES = {k: "fec -> docetaxel" for k in ("fec-t", "fect", "fec100-t", "fec-d",
+                                                     "fec100-d", "fec-docetaxel",
+                                                     "fec100t")}
+
+
 def _drug_steps(key: str) -> tuple[frozenset[str], ...] | None:
     """The drugs of an answer step by step, in the order a sequence ("->", "then") writes
     them: "glatiramer -> fingolimod" and "fingolimod -> glatiramer" are two histories, not
     one (the same drugs merged by default lost which came first)."""
+    key = _SEQUENCE_NAMES.get(key.replace(" ", ""), key)
     steps = tuple(drug_set(step) for step in _SEQUENCE.split(key) if step.strip())
     return steps if steps and all(s is not None for s in steps) else None
 

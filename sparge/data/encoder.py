@@ -75,6 +75,7 @@ from sparge.data.dates import add_ages
 from sparge.data.dipsticks import SUFFIX as DIPSTICK_SUFFIX
 from sparge.data.dipsticks import dipstick_columns, split_dipsticks
 from sparge.data.diuretic_dose import read_diuretic_doses
+from sparge.data.dose_reductions import read_dose_reductions
 from sparge.data.drug_levels import (
     DRUG_ANTIBODIES,
     drug_level_mask,
@@ -518,8 +519,8 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         df = read_compound_units(read_pounds_ounces(read_not_applicable(
             read_diuretic_doses(read_elastography(read_ankle_pressures(read_receptors(
                 read_node_counts(read_stenoses(read_scale_numbers(
-                    read_visual_acuity(read_eye_sides(read_blood_groups(read_event_counts(
-                        read_minute_apgars(df)))), acuity),
+                    read_visual_acuity(read_eye_sides(read_dose_reductions(read_blood_groups(
+                        read_event_counts(read_minute_apgars(df))))), acuity),
                     word_bands))))))),
                 answers)),
             durations)

@@ -845,6 +845,15 @@ DRUG_CLASS_MEMBERS = {
                 "lyumjev", "novomix", "humalogmix", "insulinpump", "pump", "basalbolus",
                 "glargine", "detemir", "degludec", "aspart", "lispro", "isophane"),
 }
+# walk-through 105's growth factors given with chemotherapy ("pegfilgrastim", "Neulasta"
+# beside "yes" in a G-CSF column)
+DRUG_CLASS_MEMBERS["gcsf"] = ("filgrastim", "pegfilgrastim", "lenograstim", "lipegfilgrastim",
+                              "neulasta", "zarzio", "nivestim", "neupogen", "accofil",
+                              "grastofil", "granocyte", "lonquex", "pelgraz", "pelmeg",
+                              "ziextenzo", "pegfil", "pegfilg", "filg")
+for _name in ("g-csf", "gcsfprophylaxis", "g-csfprophylaxis", "growthfactor",
+              "growthfactorsupport", "primarygcsf", "primaryg-csf"):
+    DRUG_CLASS_MEMBERS[_name] = DRUG_CLASS_MEMBERS["gcsf"]
 DRUG_CLASS_MEMBERS["statins"] = DRUG_CLASS_MEMBERS["statin"]
 DRUG_CLASS_MEMBERS["oninsulin"] = DRUG_CLASS_MEMBERS["insulin"]
 #: An answer naming a drug of the class as not taken: "simvastatin - stopped".
@@ -1597,11 +1606,11 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # walk-through 54's oncology day unit: the line of systemic therapy written "1L",
     # "1st line", "first line"; "adj" and "Adjuvant" (a palliative first line stays apart)
     (("line of therapy", "line of treatment", "treatment line", "therapy line",
-      "lineoftherapy", "line of tx", "tx line", "intent"), (
-        ("firstline", "1stline", "1l", "line1", "1st", "first", "l1"),
-        ("secondline", "2ndline", "2l", "line2", "2nd", "second", "l2"),
-        ("thirdline", "3rdline", "3l", "line3", "3rd", "third", "l3"),
-        ("fourthline", "4thline", "4l", "line4", "4th", "fourth", "l4"),
+      "lineoftherapy", "line of tx", "tx line", "intent", "=line", "=lines"), (
+        ("firstline", "1", "1stline", "1l", "line1", "1st", "first", "l1"),
+        ("secondline", "2", "2ndline", "2l", "line2", "2nd", "second", "l2"),
+        ("thirdline", "3", "3rdline", "3l", "line3", "3rd", "third", "l3"),
+        ("fourthline", "4", "4thline", "4l", "line4", "4th", "fourth", "l4"),
         ("adjuvant", "adj", "adjuvanttherapy"),
         ("neoadjuvant", "neoadj", "neo-adj", "neoadjuvanttherapy", "preoperative"),
         ("palliative", "pall", "palliativeintent"),
@@ -1616,7 +1625,8 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
                                                  ("", "carcinoma"))), *more)
         for site, *more in (
             ("lung", "nsclc", "sclc", "nsclcadeno", "nsclcsquamous", "smallcelllung",
-             "nonsmallcelllung", "bronchus", "bronchial"),
+             "nonsmallcelllung", "bronchus", "bronchial", "lungnsclc", "lung-nsclc",
+             "lung(nsclc)", "lungsclc", "lung-sclc", "lung(sclc)"),
             ("breast", "lbreast", "rbreast", "leftbreast", "rightbreast", "bilateralbreast"),
             ("colorectal", "crc", "bowel", "largebowel"),
             ("colon", "sigmoid", "sigmoidcolon", "caecum", "cecum", "ascendingcolon",

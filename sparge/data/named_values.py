@@ -41,6 +41,9 @@ SAME_MEASUREMENT: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     {"crt", "cst", "cmt", "cft", "central retinal thickness", "central subfield thickness",
      "central macular thickness", "central foveal thickness", "oct cst", "oct crt"},
     {"iop", "intraocular pressure", "iop r", "iop l"},
+    # walk-through 105's "Renal function": "GFR 84", "eGFR >90", "CrCl 62 mL/min"
+    {"renal function", "kidney function", "gfr", "egfr", "crcl", "cr cl",
+     "creatinine clearance", "cockcroft-gault", "cockcroft gault", "ckd-epi", "mdrd"},
     {"na", "na+", "sodium"}, {"k", "k+", "potassium"}, {"cl", "chloride"},
     {"ca", "calcium"}, {"mg", "magnesium"}, {"li", "lithium"},
     {"hb", "hgb", "haemoglobin", "hemoglobin"},

@@ -673,9 +673,19 @@ _CYCLE = re.compile(r"\s{0,3}(?:C|cyc|cycle)\.?\s{0,2}(\d{1,2})(?:\s{0,2}[,;/]?\
                     r"(?:D|day)\.?\s{0,2}\d{1,2})?\s{0,3}", re.IGNORECASE)
 
 
+#: A cycle out of the course's: "4 of 6", "3/6", "cycle 4 of 6" (walk-through 105's day
+#: unit wrote them beside "C4": its column was left out as text).
+_CYCLE_OF = re.compile(r"\s{0,3}(?:(?:C|cyc|cycle)\.?\s{0,2})?(\d{1,2})\s{0,2}(?:of|/)\s{0,2}"
+                       r"(\d{1,2})\s{0,3}", re.IGNORECASE)
+
+
 def _cycle(cell: str) -> float | None:
-    m = _CYCLE.fullmatch(cell) if len(cell) <= 30 else None
-    return None if m is None else float(m.group(1))
+    if len(cell) > 30:
+        return None
+    if (m := _CYCLE.fullmatch(cell)) is not None:
+        return float(m.group(1))
+    m = _CYCLE_OF.fullmatch(cell)
+    return float(m.group(1)) if m is not None and int(m.group(1)) <= int(m.group(2)) else None
 
 
 def cycle_reader(column: object) -> Callable[[str], float | None] | None:

@@ -1277,7 +1277,7 @@ def same_person(ids: Sequence[object], patient_id: object) -> np.ndarray:
 
 #: What another row with a patient's ID is (:func:`repeat_kind`): most often another
 #: admission or episode; in a register of eyes, the patient's other eye.
-EPISODE, OTHER_EYE, OTHER_SIDE = ("another admission or episode", "the other eye",
+EPISODE, OTHER_EYE, OTHER_SIDE = ("another admission, course or episode", "the other eye",
                                   "the other side")
 
 

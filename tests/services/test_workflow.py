@@ -983,8 +983,8 @@ def test_a_repeated_ids_notice_names_the_row_shown():
 
     rows = ["752790 (line 388)", "752790 (line 445)"]
     said = repeated_id_message(rows, rows[1])
-    assert said == ("The file repeats the ID '752790' on 2 lines (another admission or "
-                    "episode of one patient, or two patients sharing it): showing 752790 "
+    assert said == ("The file repeats the ID '752790' on 2 lines (another admission, "
+                    "course or episode of one patient, or two patients sharing it): showing 752790 "
                     "(line 445); the other: 752790 (line 388).")
     assert repeated_id_message([*rows, "752790 (line 9)"], rows[0]).endswith(
         "the others: 752790 (line 445), 752790 (line 9).")
