@@ -40,7 +40,13 @@ FOLLOW_UP_NAME = re.compile(
     r"(?:department|dept|ed|a&e|ae|emergency(?:[\s_.\-]*department)?|hospital)\b|"
     r"\bed[\s_.\-]*(?:los|length[\s_.\-]*of[\s_.\-]*stay)\b|"
     # "Days followed", "Months followed", "Followed for (days)"
-    rf"\b{_SPAN}[\s_.\-]*followed\b|\bfollowed[\s_.\-]*(?:for|up)?[\s_.\-]*\(?\s*{_SPAN}\b",
+    rf"\b{_SPAN}[\s_.\-]*followed\b|\bfollowed[\s_.\-]*(?:for|up)?[\s_.\-]*\(?\s*{_SPAN}\b|"
+    # the cycles of a course reached or completed, known as the course goes on (walk-
+    # through 105's "Cycle reached": fewer for the patients its outcome admitted)
+    r"\bcycles?[\s_.\-]*(?:reached|completed|received|given|delivered|administered|done|"
+    r"to[\s_.\-]*date)\b|\b(?:completed|received|delivered)[\s_.\-]*cycles?\b|"
+    r"\b(?:number|no|n)\.?[\s_.\-]*(?:of[\s_.\-]*)?cycles?[\s_.\-]*(?:completed|received|"
+    r"given|delivered)\b",
     re.IGNORECASE)
 #: Column names of free text (words between underscores too: walk-through 77's
 #: "clinician_comment", 12 answers, went to the model and to Explore's comparisons).

@@ -108,15 +108,24 @@ def test_dose_reductions_written_as_the_dose_given_or_the_cut_are_the_cut():
 
 def test_a_renal_function_and_a_cycle_written_with_their_names_are_numbers():
     """ "GFR 84", "eGFR 74", "CrCl 62 mL/min" in "Renal function", and "C4", "4 of 6",
-    "cycle 3 D1", "6/6" in "Cycle reached", were left out as free text."""
+    "cycle 3 D1", "6/6" in "Cycle reached", were left out as free text. Read, the cycles
+    a course reached gave its outcome away (fewer for the patients admitted): known as
+    the course goes on, they are left out by default as a follow-up is."""
+    cycles = ["C4", "4 of 6", "cycle 3 D1", "6/6", "3/8", "C6"]
     df = _register(Renal_function=["GFR 84", "eGFR 74", "CrCl 62 mL/min", "88", ">90"],
-                   Cycle_reached=["C4", "4 of 6", "cycle 3 D1", "6/6", "3/8", "C6"])
+                   Cycle=cycles, Cycle_reached=cycles[1:] + cycles[:1])
     enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(df)
     X = enc.transform(df)
     np.testing.assert_array_equal(X[:5, enc.feature_names_out_.index("Renal function")],
                                   [84, 74, 62, 88, 90])
-    np.testing.assert_array_equal(X[:6, enc.feature_names_out_.index("Cycle reached")],
+    np.testing.assert_array_equal(X[:6, enc.feature_names_out_.index("Cycle")],
                                   [4, 4, 3, 6, 3, 6])
+    assert enc.roles_["Cycle reached"] == "ignore"
+    assert "follow-up" in enc.left_out_why_["Cycle reached"]
+    kept = Encoder(id_column="Hospital No", label_column=OUTCOME,
+                   roles={"Cycle reached": "numeric"}).fit(df)
+    np.testing.assert_array_equal(kept.transform(df)[
+        :6, kept.feature_names_out_.index("Cycle reached")], [4, 3, 6, 3, 6, 4])
 
 
 def test_a_hospital_number_after_its_prefix_in_groups_is_one_patients():
