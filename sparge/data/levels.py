@@ -553,6 +553,10 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
         if smoking and word[lv] not in group_words and smoking_status(k):
             word[lv] = smoking_status(k)
             derived.add(lv)
+        # a TNM with distant metastases in a column of stages: stage IV ("T3N2M1")
+        if word[lv] not in group_words and "m1" in group_words and \
+                re.fullmatch(r"[cpy]{0,2}t[0-4x][a-d]?(?:\s*n[0-3x][a-c]?)?\s*m1[a-c]?", k):
+            word[lv] = "m1"
         # an answer after its export's code: "1 - Male", "2 - Female" (walk-through 94's
         # PAS export beside "M" and "Female")
         coded = EXPORT_CODE.sub("", k)
@@ -2290,6 +2294,12 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # walk-through 97's movement-disorders clinic: Parkinson's disease in 13 spellings,
     # its mimics in 2 to 5 each ("PD" is here only beside Parkinson's spelled out, as "CD"
     # is beside Crohn's; a subtype, "PD (young onset)", MSA-P, stays its own answer)
+    # walk-through 105's day unit: a cancer's stage IV written as its metastases ("M1",
+    # "metastatic", a TNM with M1; offered, as a stage column's answers are)
+    (("=stage", "stage at diagnosis", "tumour stage", "tumor stage", "cancer stage",
+      "overall stage", "ajcc stage", "stage group", "clinical stage", "=staging"), (
+        ("iv", "4", "stageiv", "stage4", "metastatic", "m1", "m1a", "m1b", "m1c",
+         "metastaticdisease", "metastases", "mets", "stageivmetastatic"),)),
     # walk-through 104's medical retina clinic: what each eye is injected for, how often,
     # and its lens
     (("diagnosis", "^dx", "indication", "retina", "macula", "^condition"), (

@@ -136,3 +136,15 @@ def test_a_hospital_number_after_its_prefix_in_groups_is_one_patients():
                      "1234567"])
     assert id_text(ids).tolist() == ["2350146", "2350146", "1234567", "9588663", "9588663",
                                      "1234567"]
+
+
+def test_a_stage_iv_written_as_its_metastases_is_offered_as_stage_iv():
+    """Stage IV written "M1", "metastatic" and "T3N2M1" were three more answers of an
+    unordered column, none offered with "IV"."""
+    enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(_register(
+        Stage=["IV", "4", "metastatic", "M1", "T3N2M1", "III", "T3N1M0", "II"]))
+    levels = enc.table_.levels("Stage")
+    offered = {a: levels[b] for a, b in enc.report_.answers_two_ways.get("Stage", [])}
+    assert {a: offered.get(a) for a in ("metastatic", "M1", "T3N2M1")} == dict.fromkeys(
+        ("metastatic", "M1", "T3N2M1"), levels["IV"])
+    assert "T3N1M0" not in offered and "III" not in offered
