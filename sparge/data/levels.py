@@ -1611,10 +1611,10 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # "1st line", "first line"; "adj" and "Adjuvant" (a palliative first line stays apart)
     (("line of therapy", "line of treatment", "treatment line", "therapy line",
       "lineoftherapy", "line of tx", "tx line", "intent", "=line", "=lines"), (
-        ("firstline", "1", "1stline", "1l", "line1", "1st", "first", "l1"),
-        ("secondline", "2", "2ndline", "2l", "line2", "2nd", "second", "l2"),
-        ("thirdline", "3", "3rdline", "3l", "line3", "3rd", "third", "l3"),
-        ("fourthline", "4", "4thline", "4l", "line4", "4th", "fourth", "l4"),
+        ("firstline", "1stline", "1l", "line1", "1st", "first", "l1", "1"),
+        ("secondline", "2ndline", "2l", "line2", "2nd", "second", "l2", "2"),
+        ("thirdline", "3rdline", "3l", "line3", "3rd", "third", "l3", "3"),
+        ("fourthline", "4thline", "4l", "line4", "4th", "fourth", "l4", "4"),
         ("adjuvant", "adj", "adjuvanttherapy"),
         ("neoadjuvant", "neoadj", "neo-adj", "neoadjuvanttherapy", "preoperative"),
         ("palliative", "pall", "palliativeintent"),

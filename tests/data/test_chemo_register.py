@@ -86,6 +86,9 @@ def test_a_growth_factor_by_its_name_is_a_yes_and_lines_and_intents_one_answer()
         Stage=["II", "2", "III", "3", "IV", "4"]))
     for col, groups in (("G-CSF", 2), ("Line", 2), ("Intent", 3), ("Stage", 3)):
         assert len(set(enc.table_.levels(col).values())) == groups, col
+    # shown in words, not "1" beside "Second line" (re-check 105b)
+    from sparge.services.display import answers_by_code
+    assert set(answers_by_code(enc, "Line").values()) == {"1st line", "Second line"}
     gcsf = enc.table_.levels("G-CSF")
     assert gcsf["Neulasta"] == gcsf["yes"] != gcsf["no"]
     assert same_answer("atorvastatin 20mg", "Yes", "Statin")
