@@ -10,10 +10,12 @@ import numpy as np
 import pandas as pd
 
 from sparge.data.column_kinds import looks_like_dates
+from sparge.data.levels import synonym_groups
 from sparge.data.parsing import (
     NUMBER_PATTERN,
     cell_keys,
     cell_text,
+    loose_key,
 )
 from sparge.data.safe_text import csv_lines
 from sparge.data.safe_text import quote as _q
@@ -290,9 +292,6 @@ def separate_episodes(df: pd.DataFrame, column: str) -> str | None:
 _SIDE_NAME = re.compile(r"^(?:(?:treated|study|index|operated|affected|which)\s+)?"
                         r"(?:eye|eyes|side|laterality)(?:\s+(?:treated|operated))?$",
                         re.IGNORECASE)
-_LEFT = frozenset({"l", "lt", "le", "left", "left eye", "l eye", "os", "lhs", "left side"})
-_RIGHT = frozenset({"r", "rt", "re", "right", "right eye", "r eye", "od", "rhs",
-                    "right side"})
 
 
 def two_sides(df: pd.DataFrame, column: str) -> tuple[str, str, int, int] | None:
@@ -309,9 +308,10 @@ def two_sides(df: pd.DataFrame, column: str) -> tuple[str, str, int, int] | None
     dup = ((text != "") & text.duplicated(keep=False)).to_numpy()
     if not dup.any():
         return None
-    words = cell_text(df[side_col]).str.lower().str.strip().str.replace(r"\s+", " ",
-                                                                         regex=True)
-    side = words.map(lambda w: "left" if w in _LEFT else "right" if w in _RIGHT else "")
+    # the side's words as the column's synonym groups write them ("RE", "OD", "Right")
+    sides = {w: g[0] for g in synonym_groups(side_col) if g[0] in ("left", "right")
+             for w in g}
+    side = cell_text(df[side_col]).map(lambda w: sides.get(loose_key(norm_key(w)), ""))
     rows = pd.DataFrame({"id": text[dup].to_numpy(), "side": side[dup].to_numpy()})
     per_id = rows.groupby("id", sort=False)["side"].agg(
         lambda v: len(v) == 2 and set(v) == {"left", "right"})

@@ -542,6 +542,20 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
             known=pressure_columns(fitted)), known=apgar_columns(fitted))
 
 
+def _merged_in_order(table: EncodingTable, col: str, pairs: list[list[str]]
+                     ) -> EncodingTable:
+    """``table`` with each pair of ``col``'s answers sharing one code, the codes 1, 2, 3 …
+    in the same order, as if the column had been written one way."""
+    low = min(table.levels(col).values())
+    table = merge_answers(table, {col: pairs})
+    merged = table.levels(col)
+    rank = {c: k for k, c in enumerate(sorted(set(merged.values())), start=low)}
+    table.set_column(col, dict(sorted(((lv, rank[c]) for lv, c in merged.items()),
+                                      key=lambda kv: kv[1])),
+                     ordered=table.is_ordered(col))
+    return table
+
+
 #: How well a column left out already (dates, free text) must give the outcome away by
 #: being written at all to be named as a leak (the AUC of its presence).
 LEFT_OUT_LEAK_AUC = 0.85
@@ -1169,21 +1183,9 @@ class Encoder(TransformerMixin, BaseEstimator):
         return False
 
     def _user_merges(self, table: EncodingTable, col: str) -> EncodingTable:
-        """``table`` with the pairs the user merged in ``col`` (``merge_pairs``) sharing
-        one code, coded 1, 2, 3 … in the same order as if written one way."""
+        """``table`` with the pairs the user merged in ``col`` (``merge_pairs``)."""
         pairs = [list(p) for p in (self.merge_pairs or {}).get(col, [])]
-        if not pairs or not table.has(col):
-            return table
-        before = table.levels(col)
-        table = merge_answers(table, {col: pairs})
-        merged = table.levels(col)
-        if merged == before:
-            return table
-        low = min(before.values())
-        rank = {c: k for k, c in enumerate(sorted(set(merged.values())), start=low)}
-        table.set_column(col, {lv: rank[c] for lv, c in merged.items()},
-                         ordered=table.is_ordered(col))
-        return table
+        return _merged_in_order(table, col, pairs) if pairs and table.has(col) else table
 
     def _build_table(self, df: pd.DataFrame, cols: list[str], roles: dict[str, str],
                      base: EncodingTable
@@ -1236,16 +1238,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                                                       spellings(df[col])[1])
                           if not paired & set(p) and levels[p[0]] != levels[p[1]]]
                 if pairs:
-                    low = min(levels.values())
-                    table = merge_answers(table, {col: pairs})
+                    table = _merged_in_order(table, col, pairs)
                     self.merged_spellings_[col] = pairs
-                    # coded 1, 2, 3 … in the same order, as if written one way
-                    merged = table.levels(col)
-                    rank = {c: k for k, c in enumerate(sorted(set(merged.values())),
-                                                        start=low)}
-                    levels = dict(sorted(((lv, rank[c]) for lv, c in merged.items()),
-                                         key=lambda kv: kv[1]))
-                    table.set_column(col, levels, ordered=table.is_ordered(col))
+                    levels = dict(sorted(table.levels(col).items(), key=lambda kv: kv[1]))
             if (self.merge_pairs or {}).get(col):  # the pairs the user merged
                 table = self._user_merges(table, col)
                 levels = dict(sorted(table.levels(col).items(), key=lambda kv: kv[1]))

@@ -2470,7 +2470,8 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
     # the nerve block, each written several ways
     # ... and walk-through 104's treated eye ("RE", "R", "Right", "OD"; "OS" the left)
     (("^side", "laterality", "^which side", "=eye", "=eyes", "treated eye", "study eye",
-      "which eye", "eye treated", "=re/le", "=r/l"), (
+      "which eye", "eye treated", "index eye", "operated eye", "affected eye", "=re/le",
+      "=r/l"), (
         ("left", "l", "lt", "lhs", "left side", "l side", "lft", "le", "left eye", "l eye",
          "lt eye", "os", "o.s."),
         ("right", "r", "rt", "rhs", "right side", "r side", "rght", "re", "right eye",

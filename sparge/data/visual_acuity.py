@@ -180,33 +180,43 @@ def _chart(text: str) -> float | None:
     return None
 
 
-def _counts(numbers: list[float]) -> bool:
+#: A distinct cell read once: its chart's logMAR, its written letter count, its plain
+#: number (each ``None`` when it is not one).
+_Cell = tuple[float | None, float | None, float | None]
+
+
+def _read_cell(text: str) -> _Cell:
+    return _chart(text), letters_written(text), _plain_number(text)
+
+
+def _whole_count(v: float | None) -> bool:
+    return v is not None and v == int(v) and _COUNT_RANGE[0] <= v <= _COUNT_RANGE[1]
+
+
+def _counts(cells: list[_Cell]) -> bool:
     """Whether a column's whole numbers of 4 to 100 are letter counts."""
-    whole = [v for v in numbers if v == int(v) and _COUNT_RANGE[0] <= v <= _COUNT_RANGE[1]]
-    return bool(whole) and float(pd.Series(whole).median()) >= _COUNT_MEDIAN
+    whole = [c[2] for c in cells if _whole_count(c[2])]
+    return bool(whole) and float(np.median(whole)) >= _COUNT_MEDIAN
 
 
-def _scale(texts: list[str], weights: list[int]) -> str | None:
-    """A column's scale from its distinct cells (as text) and how often each is written:
-    logMAR where charts are at least 5 % of the written cells, letters where whole-number
-    counts outnumber every other acuity, logMAR where plain logMAR numbers are."""
+def _scale(cells: list[_Cell], weights: list[int]) -> str | None:
+    """A column's scale from its distinct cells (:func:`_read_cell`) and how often each is
+    written: logMAR where charts are at least 5 % of the written cells, letters where
+    whole-number counts outnumber every other acuity, logMAR where plain logMAR numbers
+    are."""
     charts = letters = logmar = 0
-    for text, w in zip(texts, weights, strict=True):
-        if _chart(text) is not None:
+    for (chart, written, plain), w in zip(cells, weights, strict=True):
+        if chart is not None:
             charts += w
-        elif letters_written(text) is not None:
+        elif written is not None or _whole_count(plain):
             letters += w
-        elif (v := _plain_number(text)) is not None:
-            if v == int(v) and _COUNT_RANGE[0] <= v <= _COUNT_RANGE[1]:
-                letters += w
-            elif -0.5 <= v <= 3.0:
-                logmar += w
-    written = sum(weights)
-    if written and charts >= 0.05 * written:
+        elif plain is not None and -0.5 <= plain <= 3.0:
+            logmar += w
+    if sum(weights) and charts >= 0.05 * sum(weights):
         return LOGMAR
     if letters > charts + logmar:
-        numbers = [v for t in texts if (v := _plain_number(t)) is not None]
-        return LETTERS if _counts(numbers) or not numbers else None
+        numbers = any(c[2] is not None for c in cells)
+        return LETTERS if _counts(cells) or not numbers else None
     return LOGMAR if logmar else None
 
 
@@ -233,18 +243,17 @@ def read_visual_acuity(df: pd.DataFrame, known: dict[str, str] | None = None
         codes, uniques = pd.factorize(values)  # each distinct cell read once
         if not len(uniques):
             continue
-        texts = [re.sub(r"\s+", " ", str(u).strip().lower()) for u in uniques]
+        cells = [_read_cell(re.sub(r"\s+", " ", str(u).strip().lower())) for u in uniques]
         scale = known.get(str(col))
         if scale not in (LOGMAR, LETTERS):
-            scale = _scale(texts, np.bincount(codes[codes >= 0],
-                                              minlength=len(texts)).tolist())
+            scale = _scale(cells, np.bincount(codes[codes >= 0],
+                                              minlength=len(cells)).tolist())
         if scale is None:
             continue
         scales[str(col)] = scale
-        numbers = [v for t in texts if (v := _plain_number(t)) is not None]
-        counts = _counts(numbers)
+        counts = _counts(cells)
         was_logmar = scale == LETTERS and read_before.get(str(col)) == LOGMAR
-        read = [_on_scale(t, scale, counts, was_logmar) for t in texts]
+        read = [_on_scale(c, scale, counts, was_logmar) for c in cells]
         new = np.asarray([r[0] if r is not None else None for r in read] + [None],
                          dtype=object)[codes]
         kinds = np.asarray([r[1] if r is not None else "" for r in read] + [""],
@@ -263,21 +272,18 @@ def read_visual_acuity(df: pd.DataFrame, known: dict[str, str] | None = None
     return out
 
 
-def _on_scale(text: str, scale: str, counts: bool, was_logmar: bool = False
+def _on_scale(cell: _Cell, scale: str, counts: bool, was_logmar: bool = False
               ) -> tuple[str, str] | None:
     """A cell's rewriting on its column's scale, and what it was ("chart", "letters",
     "logMAR"), or ``None`` when it stays as written. ``was_logmar``: the column's plain
     numbers are logMAR read so before (whole ones too: "2" was a "CF")."""
-    chart = _chart(text)
-    written = letters_written(text)
-    plain = _plain_number(text)
+    chart, written, plain = cell
     if scale == LOGMAR:
         if chart is not None:
             return f"{round(chart, 3):g}", "chart"
         if written is not None:
             return f"{round(letters_to_logmar(written), 3):g}", "letters"
-        if plain is not None and counts and plain == int(plain) and \
-                _COUNT_RANGE[0] <= plain <= _COUNT_RANGE[1]:
+        if counts and _whole_count(plain):
             return f"{round(letters_to_logmar(plain), 3):g}", "letters"
         return None
     if chart is not None:

@@ -659,8 +659,7 @@ class PatientIndex:
     def id_unzeroed(self) -> np.ndarray:
         """The IDs of digits without their leading zeros and the CSV line a repeated ID is
         named with ("0056047 (line 118)": "56047"); others empty."""
-        keys = pd.Series(self.id_keys.astype(str)).str.replace(r" \(line \d+\)$", "",
-                                                               regex=True)
+        keys = pd.Series(self.id_keys.astype(str)).str.replace(_LINE_SUFFIX, "", regex=True)
         digits = keys.str.fullmatch(r"\d+")
         return keys.str.lstrip("0").where(digits, "").to_numpy(dtype=object)
 
@@ -1290,6 +1289,8 @@ def repeat_kind(df: pd.DataFrame | None, column: str | None) -> str:
     return EPISODE if found is None else OTHER_EYE if found[0] == "eyes" else OTHER_SIDE
 
 
+#: The CSV line a repeated ID is named with: "RX47 (line 132)" (:meth:`Encoder.ids`).
+_LINE_SUFFIX = re.compile(r" \(line \d+\)$")
 #: How a patient is named when the file or the model has no ID to name it by: no person.
 _NOT_AN_ID = re.compile(r"(?:csv )?line \d+|new patient|new|")
 
@@ -1301,7 +1302,7 @@ def person_keys(ids: Sequence[object]) -> tuple[np.ndarray, np.ndarray]:
     "56047")."""
     text = pd.Series(np.asarray(ids, dtype=object).astype(str)).str.strip().str.lower()
     # digits in groups are the digits ("136 262 6612": walk-through 103)
-    text = ungrouped(text.str.replace(r" \(line \d+\)$", "", regex=True))
+    text = ungrouped(text.str.replace(_LINE_SUFFIX, "", regex=True))
     # ... and the digits without their leading zeros ("56047" is "0056047": walk-through
     # 104's spreadsheet dropped them)
     return (text.to_numpy(dtype=object),
@@ -1449,7 +1450,7 @@ def own_rows_message(table: pd.DataFrame, query_id: object,
 
 def _without_line(patient_id: object) -> str:
     """An ID without the CSV line it is named with when repeated ("RX47 (line 132)")."""
-    return re.sub(r" \(line \d+\)$", "", str(patient_id))
+    return _LINE_SUFFIX.sub("", str(patient_id))
 
 
 #: How far beyond the training patients' range (a share of that range) a new patient's
