@@ -14,6 +14,7 @@ from sparge.app.lookalikes import (
     patient_index,
     projector,
     repeat_words,
+    row_side,
     session_cache,
     show_lookalikes,
     training_values,
@@ -323,7 +324,8 @@ if sel_row is not None:
     tix = int(index.train_index[sel_row])
     outcome = frame["outcome"].iloc[sel_row] if frame is not None and "outcome" in frame \
         else None
-    st.subheader(f"Patient {md_escape(pid)}")
+    side = row_side(sel_row) if index.compatible else ""
+    st.subheader(f"Patient {md_escape(pid)}" + (f", {side}" if side else ""))
     if outcome is not None:
         st.markdown(f"{md_escape(outcome_name(encoder))}: **{md_escape(outcome)}**")
     if tix < 0:

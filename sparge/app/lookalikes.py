@@ -19,6 +19,7 @@ import streamlit as st
 from sparge.app.plots import SMALL_CHART, outcome_share_bar
 from sparge.app.plots import lookalike_comparison as comparison_plot
 from sparge.app.shell import mismatch_message
+from sparge.data.column_guess import row_sides
 from sparge.data.safe_text import label_text, md_escape, plain_text, to_csv
 from sparge.services.defining_answers import defining_columns, other_kinds, other_kinds_message
 from sparge.services.display import (
@@ -173,6 +174,21 @@ def repeat_words() -> str:
         return EPISODE
     return session_cache("repeat_kind", (id(cohort),), lambda: repeat_kind(
         cohort.df, cohort.encoder.naming_column(cohort.df)))
+
+
+def row_side(row: int) -> str:
+    """The eye or side the current data's row ``row`` is ("right eye") where a repeated
+    ID's rows are one patient's two eyes or sides, else "" (cached per data)."""
+    ss = st.session_state
+    cohort = ss.get("cohort")
+    if cohort is None:
+        return ""
+    def read() -> pd.Series | None:
+        column = cohort.encoder.naming_column(cohort.df)
+        return row_sides(cohort.df, column) if column else None
+
+    sides = session_cache("row_sides", (id(cohort),), read)
+    return "" if sides is None or not 0 <= row < len(sides) else str(sides.iloc[row])
 
 
 def training_cells(training_index) -> pd.DataFrame | None:

@@ -4,7 +4,7 @@ finding them, merging them in the encoding table, and saying so (DESIGN.md §3).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import pandas as pd
 
@@ -413,6 +413,23 @@ def merged_summary(pairs_by_column: Mapping[str, list[list[str]]],
             + ". The Encoding table tab lists every answer with its code.")
 
 
+def _answer_counts(df: pd.DataFrame, col: str, table: EncodingTable | None
+                   ) -> Callable[[str], int]:
+    """How many cells of ``col`` hold an answer: every spelling the encoding ``table``
+    codes as it (walk-through 104 counted 'aflibercept' 41 times beside the 103 'Eylea'
+    it was already one answer with), or its own spelling's cells without a table."""
+    n = spellings(df[col])[1] if col in df.columns else {}
+    if table is None or not table.has(col):
+        return lambda a: n.get(norm_key(a), 0)
+    code = {norm_key(lv): c for lv, c in table.levels(col).items()}
+    per_code: dict[float, int] = {}
+    for key, k in n.items():
+        if key in code:
+            per_code[code[key]] = per_code.get(code[key], 0) + k
+    return lambda a: per_code.get(code[norm_key(a)], 0) if norm_key(a) in code \
+        else n.get(norm_key(a), 0)
+
+
 def pairs_table(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]],
                 table: EncodingTable | None = None) -> pd.DataFrame:
     """Every pair the merge button merges, one row each: ``Column``, ``Answer`` and its
@@ -425,11 +442,11 @@ def pairs_table(df: pd.DataFrame, pairs_by_column: dict[str, list[list[str]]],
     rows = []
     merged = merge_answers(table, pairs_by_column) if table is not None else None
     for col, pairs in pairs_by_column.items():
-        n = spellings(df[col])[1] if col in df.columns else {}
+        n = _answer_counts(df, col, table)
         codes = merged.levels(col) if merged is not None and merged.has(col) else {}
         for a, b in pairs:
-            row = {"Column": str(col), "Answer": str(a), "Patients": n.get(norm_key(a), 0),
-                   "Merged into": str(b), "Patients (into)": n.get(norm_key(b), 0)}
+            row = {"Column": str(col), "Answer": str(a), "Patients": n(a),
+                   "Merged into": str(b), "Patients (into)": n(b)}
             same = [lv for lv, c in codes.items() if c == codes.get(b)]
             if merged is not None:
                 row["Shown as"] = shown_answer(same, col) if same else str(b)

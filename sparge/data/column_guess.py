@@ -294,6 +294,13 @@ _SIDE_NAME = re.compile(r"^(?:(?:treated|study|index|operated|affected|which)\s+
                         re.IGNORECASE)
 
 
+def _sides_of(cells: pd.Series, name: str) -> pd.Series:
+    """"left", "right" or "" for each cell of the side column ``name``, its words as the
+    column's synonym groups write them ("RE", "OD", "Right")."""
+    sides = {w: g[0] for g in synonym_groups(name) if g[0] in ("left", "right") for w in g}
+    return cell_text(cells).map(lambda w: sides.get(loose_key(norm_key(w)), ""))
+
+
 def two_sides(df: pd.DataFrame, column: str) -> tuple[str, str, int, int] | None:
     """Whether a repeated ID's rows are one patient's two sides (a medical retina
     register's two treated eyes, one row each): ``(thing, side column, n, repeated)`` —
@@ -308,10 +315,7 @@ def two_sides(df: pd.DataFrame, column: str) -> tuple[str, str, int, int] | None
     dup = ((text != "") & text.duplicated(keep=False)).to_numpy()
     if not dup.any():
         return None
-    # the side's words as the column's synonym groups write them ("RE", "OD", "Right")
-    sides = {w: g[0] for g in synonym_groups(side_col) if g[0] in ("left", "right")
-             for w in g}
-    side = cell_text(df[side_col]).map(lambda w: sides.get(loose_key(norm_key(w)), ""))
+    side = _sides_of(df[side_col], side_col)
     rows = pd.DataFrame({"id": text[dup].to_numpy(), "side": side[dup].to_numpy()})
     per_id = rows.groupby("id", sort=False)["side"].agg(
         lambda v: len(v) == 2 and set(v) == {"left", "right"})
@@ -320,6 +324,19 @@ def two_sides(df: pd.DataFrame, column: str) -> tuple[str, str, int, int] | None
         return None
     return ("eyes" if re.search(r"eye", side_col, re.IGNORECASE) else "sides", side_col, n,
             len(per_id))
+
+
+def row_sides(df: pd.DataFrame, column: str) -> pd.Series | None:
+    """Each row's side in words ("right eye", "left side"; "" where the side cell is
+    neither) where a repeated ID's rows are one patient's two sides (:func:`two_sides`),
+    else ``None``: Explore's heading names the eye it shows (walk-through 104: two rows of
+    one hospital number and the heading did not say which eye)."""
+    found = two_sides(df, column)
+    if found is None:
+        return None
+    thing, side_col = found[0], found[1]
+    side = _sides_of(df[side_col], side_col)
+    return side.where(side == "", side + (" eye" if thing == "eyes" else " side"))
 
 
 def separate_sides(df: pd.DataFrame, column: str) -> str | None:

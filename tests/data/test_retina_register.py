@@ -72,6 +72,20 @@ def test_the_lens_is_merged_and_retina_diagnoses_and_regimens_are_offered():
     assert ("fixed 8-weekly", "q8w") in offered["Regimen"]
 
 
+def test_the_offered_pairs_count_every_spelling_of_an_answer_merged_by_default():
+    """The table of offered pairs counted 'aflibercept' 41 times, its own spelling only,
+    beside the 103 'Eylea' already one answer with it (walk-through 104)."""
+    from sparge.data.answer_merging import pairs_table
+
+    df = _register(n=120, Drug=["Eylea", "aflibercept", "Eylea", "aflibercept 2mg",
+                                "Lucentis", "ranibizumab"])
+    enc = Encoder(id_column="Hospital number", label_column=OUTCOME).fit(df)
+    pairs = {"Drug": [["aflibercept 2mg", "aflibercept"]]}
+    row = pairs_table(df, pairs, enc.table_).iloc[0]
+    assert (row["Patients"], row["Patients (into)"]) == (20, 60)
+    assert pairs_table(df, pairs).iloc[0]["Patients (into)"] == 20  # no table: as written
+
+
 def test_a_thickness_written_with_its_oct_name_is_read():
     """ "CST 298" in a "CRT (um)" column (the central subfield thickness is the OCT's
     name for it) was set to missing."""
@@ -222,6 +236,21 @@ def test_a_patients_two_eyes_are_one_person_however_the_zeros_are_written():
     assert known_patient_rows(named, zeroless).tolist() == [0, 120]
     said = own_rows_left_out_message(named, [120], kind=repeat_kind(df, "Hosp No"))
     assert "with the same ID (the other eye)" in said
+
+
+def test_each_row_of_a_register_of_eyes_names_its_eye():
+    """Explore's heading said "Patient 0056047 (line 118)" for either of two rows of one
+    hospital number (re-check 104b): it now names the eye, as the side column writes it."""
+    from sparge.data.column_guess import row_sides
+
+    df = _two_eyes()
+    sides = row_sides(df, "Hosp No")
+    assert sides is not None and set(sides) <= {"right eye", "left eye"}
+    written = df["Eye"].str.strip().str.lower().str[0]
+    assert (sides.str[0] == written).all()
+    assert row_sides(df.drop(columns="Eye"), "Hosp No") is None
+    df.loc[3, "Eye"] = "?"
+    assert row_sides(df, "Hosp No")[3] == ""
 
 
 def test_the_search_finds_a_number_typed_without_or_with_its_zeros():
