@@ -456,8 +456,11 @@ def cohort_map(frame: pd.DataFrame, color: pd.Series | None = None, *,
     entries = sum(1 for t in fig.data if t.showlegend is not False)
     side = entries > LEGEND_BELOW_MAX
     fig.update_layout(title=head, dragmode="zoom", clickmode="event+select", height=560,
-                      legend={"title": {"text": f"{plot_text(color_title, 44)}:"
-                                        if color_title else ""},
+                      # whole and wrapped: cut at 44 characters, the chemo unit's outcome
+                      # read "… within 30 days of a cyc…" (walk-through 105)
+                      legend={"title": {"text": wrap_title(
+                                  f"{plot_text(color_title, 120)}:", 28 if side else 70)
+                                  if color_title else ""},
                               **({"orientation": "v", "yanchor": "top", "y": 1,
                                   "x": 1.01, "xanchor": "left"} if side else
                                  {"orientation": "h", "yanchor": "top", "y": -0.02,

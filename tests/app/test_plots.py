@@ -143,6 +143,15 @@ def test_long_titles_wrap_instead_of_being_clipped():
     assert all(len(line) <= 48 for line in wrapped.split("<br>"))
     fig = cohort_map(_frame(), title=text)
     assert fig.layout.margin.t >= 18 + 20 * 2
+    # the legend's title whole, on two lines: walk-through 105 read "… 30 days of a cyc…"
+    frame = _frame()
+    outcome = "Unplanned admission within 30 days of a cycle of chemotherapy"
+    fig = cohort_map(frame, frame["outcome"], color_title=outcome)
+    legend = fig.layout.legend.title.text
+    assert legend == f"{outcome}:"
+    longer = f"{outcome} (any hospital, as recorded by the acute oncology team)"
+    legend = cohort_map(frame, frame["outcome"], color_title=longer).layout.legend.title.text
+    assert legend.replace("<br>", " ") == f"{longer}:" and "<br>" in legend
 
 
 def test_outcome_and_comparison_charts():
