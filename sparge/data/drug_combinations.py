@@ -565,18 +565,11 @@ VASOACTIVE_COLUMN = re.compile(r"vasopressor|\bpressors?\b|inotrop|vasoactive",
 #: a bare "NA" a gap.
 _DOSED_ONLY: dict[str, str] = {"na": "noradrenaline"}
 #: Brand names and the short names of fixed-dose combinations: the drugs they hold.
-_COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
-    # a diabetes clinic's fixed-dose tablets
-    "janumet": ("sitagliptin", "metformin"), "synjardy": ("empagliflozin", "metformin"),
-    "xigduo": ("dapagliflozin", "metformin"), "jentadueto": ("linagliptin", "metformin"),
-    "eucreas": ("vildagliptin", "metformin"), "vipdomet": ("alogliptin", "metformin"),
-    "competact": ("pioglitazone", "metformin"), "xultophy": ("insulin degludec",
-                                                             "liraglutide"),
-    # a breast clinic's subcutaneous anti-HER2 pair
-    "phesgo": ("pertuzumab", "trastuzumab"),
-    # chemotherapy regimens by their acronyms (walk-through 105: CAPOX and XELOX were two
-    # answers; FOLFIRI was offered as FOLFIRINOX); a modified schedule ("mFOLFOX6") is
-    # the same drugs
+#: Chemotherapy regimens by their acronyms (walk-through 105: CAPOX and XELOX were two
+#: answers; FOLFIRI was offered as FOLFIRINOX); a modified schedule ("mFOLFOX6") is the
+#: same drugs. A merged answer is shown by its acronym (:func:`regimen_label`), as an
+#: oncologist names it, not as its four drugs.
+_REGIMEN_ACRONYMS: dict[str, tuple[str, ...]] = {
     **{k: ("fluorouracil", "folinic acid", "oxaliplatin")
        for k in ("folfox", "folfox4", "folfox6", "mfolfox6", "mfolfox", "oxmdg")},
     **{k: ("fluorouracil", "folinic acid", "irinotecan")
@@ -590,11 +583,24 @@ _COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
        for k in ("fec", "fec100", "fec-100", "fec75")},
     "ec": ("epirubicin", "cyclophosphamide"), "ac": ("doxorubicin", "cyclophosphamide"),
     "tc": ("docetaxel", "cyclophosphamide"),
-    **{k: ("carboplatin", "paclitaxel") for k in ("carbotaxol", "carbopaclitaxel")},
     "ecf": ("epirubicin", "cisplatin", "fluorouracil"),
     "ecx": ("epirubicin", "cisplatin", "capecitabine"),
     "eox": ("epirubicin", "oxaliplatin", "capecitabine"),
     "flot": ("fluorouracil", "folinic acid", "oxaliplatin", "docetaxel"),
+}
+
+
+_COMBINATIONS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
+    # a diabetes clinic's fixed-dose tablets
+    "janumet": ("sitagliptin", "metformin"), "synjardy": ("empagliflozin", "metformin"),
+    "xigduo": ("dapagliflozin", "metformin"), "jentadueto": ("linagliptin", "metformin"),
+    "eucreas": ("vildagliptin", "metformin"), "vipdomet": ("alogliptin", "metformin"),
+    "competact": ("pioglitazone", "metformin"), "xultophy": ("insulin degludec",
+                                                             "liraglutide"),
+    # a breast clinic's subcutaneous anti-HER2 pair
+    "phesgo": ("pertuzumab", "trastuzumab"),
+    **_REGIMEN_ACRONYMS,
+    **{k: ("carboplatin", "paclitaxel") for k in ("carbotaxol", "carbopaclitaxel")},
     "biktarvy": ("bictegravir", "emtricitabine", _TAF),
     "b/f/taf": ("bictegravir", "emtricitabine", _TAF),
     "truvada": (_TDF, "emtricitabine"),
@@ -977,6 +983,17 @@ def regimen_label(spellings: list[str], chosen: str) -> str | None:
         # ... without a note in brackets: walk-through 93's Humira and Amgevita showed as
         # "adalimumab (Imraldi) 40mg 2-weekly", a biosimilar they were not on
         return max(named, key=lambda w: ("(" not in w, len(w))) if named else None
+    # a chemotherapy regimen by its acronym, as written ("FOLFIRINOX", not its four drugs;
+    # "FEC-T", not "cyclophosphamide + epirubicin + fluorouracil → docetaxel")
+    # ... the plain one before its modified schedule ("FOLFIRINOX", not "mFOLFIRINOX" for
+    # every patient), then the shortest, then the one chosen
+    names = _REGIMEN_ACRONYMS.keys() | _SEQUENCE_NAMES.keys()
+    acronyms = {w: k for w in spellings if (k := norm_key(w).replace(" ", "")) in names}
+    if acronyms:
+        best = min(acronyms, key=lambda w: (acronyms[w][:1] == "m" and acronyms[w][1:] in names
+                                            or acronyms[w][-1:].isdigit(), len(w),
+                                            w != chosen, w))
+        return None if best == chosen else best
     if len(held) > 1:
         return " → ".join(" + ".join(sorted(step)) for step in held)
     generic = " + ".join(sorted(held[0]))
@@ -1034,8 +1051,11 @@ def combination_pairs(levels: list[str], column: str | None) -> list[tuple[str, 
     for lv in levels:
         found = drug_set(lv)
         key = found if found is not None else _word_set(lv)
-        if found is not None and _SEQUENCE.search(norm_key(lv)):
-            key = _drug_steps(norm_key(lv)) or key  # a sequence: its drugs in order
+        k = norm_key(lv)
+        # a sequence, written out or by its name ("FEC-T" beside "FEC x3 -> docetaxel
+        # x3": walk-through 105): its drugs in order
+        if found is not None and (_SEQUENCE.search(k) or k.replace(" ", "") in _SEQUENCE_NAMES):
+            key = _drug_steps(k) or key
         if key is not None:
             groups.setdefault(key, []).append(lv)
     out = []

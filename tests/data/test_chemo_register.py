@@ -67,6 +67,24 @@ def test_other_regimens_are_not_one(a, b):
     assert [a, b] not in enc.report_.answers_two_ways.get("Regimen", []) or "mg" in b
 
 
+def test_a_regimen_by_its_acronym_or_written_out_is_one_answer_shown_by_its_acronym():
+    """ "FEC-T" and "FEC 100 x3 -> docetaxel x3" stayed two answers, not even offered
+    (re-check 105b); merged, FOLFIRINOX showed as its four drugs and FEC-T as
+    "Cyclophosphamide + epirubicin + fluorouracil → docetaxel", not as an oncologist
+    names them."""
+    from sparge.services.display import answers_by_code
+
+    enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(_register(Regimen=[
+        "FEC-T", "FEC 100 x3 -> docetaxel x3", "FEC-T", "mFOLFIRINOX", "mFOLFIRINOX",
+        "FOLFIRINOX", "XELOX", "CAPOX", "XELOX", "carbo/pac", "carboplatin + paclitaxel",
+        "docetaxel -> FEC"]))
+    levels = enc.table_.levels("Regimen")
+    assert levels["FEC-T"] == levels["FEC 100 x3 -> docetaxel x3"] != levels["docetaxel -> FEC"]
+    shown = set(answers_by_code(enc, "Regimen").values())
+    assert {"FEC-T", "FOLFIRINOX", "Carboplatin + paclitaxel"} <= shown
+    assert shown & {"CAPOX", "XELOX"}
+
+
 def test_small_cell_is_never_offered_as_non_small_cell():
     enc = Encoder(id_column="Hospital No", label_column=OUTCOME).fit(_register(
         Tumour_site=["SCLC", "NSCLC", "lung - NSCLC", "breast", "Ca breast"]))
