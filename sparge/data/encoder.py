@@ -156,6 +156,7 @@ from sparge.data.levels import (
 from sparge.data.montreal import montreal_columns, split_montreal
 from sparge.data.named_scores import named_score_columns, split_named_scores
 from sparge.data.named_values import read_named_values
+from sparge.data.never_smoked import fill_never_smoked, find_never_smoked
 from sparge.data.node_counts import read_node_counts
 from sparge.data.not_applicable import read_not_applicable
 from sparge.data.number_format import data_decimals, format_given, format_number
@@ -763,6 +764,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         ``{column: {limit: step}}`` of the numeric columns that write a limit on both sides
         ("<4 METs" and ">4 METs"), read a step below and above it (3.5 and 4.5); a new
         patient's too. Saved by :meth:`to_dict`.
+    never_smoked_ : dict
+        The pack-years column, the smoking status column and its never-smoked answers'
+        codes (:func:`~sparge.data.never_smoked.find_never_smoked`): a never-smoker's
+        empty pack-years are 0, a new patient's too (walk-through 103). Saved by
+        :meth:`to_dict`.
     zero_columns_ : list of str
         The numeric columns whose cells write 0, where "none" and "nil" read as 0; a new
         patient's too (walk-through 45: "none" exacerbations were missing for a new
@@ -1393,6 +1399,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         if self.clear_far or self.convert_slips:
             X = self._cleared(X, report)
         X = self._derive_body_size(X, report)
+        X = self._derive_never_smoked(X, report)
         # an age at a past event above the patient's age: one of the two is wrong
         names = list(self.feature_names_out_)
         age = age_column(names)
@@ -1475,6 +1482,25 @@ class Encoder(TransformerMixin, BaseEstimator):
             + (f"; the {only:,} patients with a BMI and no weight or height do not have "
                "those gaps counted against their share of missing values (the BMI gives "
                "their size)" if only else "") + ".")
+        return X
+
+    def _derive_never_smoked(self, X: np.ndarray, report: ValidationReport) -> np.ndarray:
+        """Learn ``never_smoked_`` (:func:`~sparge.data.never_smoked.find_never_smoked`) and
+        return ``X`` with the pack-years gaps of never-smokers set to 0, with a note
+        (walk-through 103's never-smokers' "n/a" pack-years were completed as unknown)."""
+        names = list(self.feature_names_out_)
+        self.never_smoked_ = find_never_smoked(
+            names, self.roles_, {f: self.table_.levels(f) for f in names
+                                 if self.roles_.get(f) == "categorical" and self.table_.has(f)})
+        X, rows = fill_never_smoked(X, names, self.never_smoked_)
+        if rows.any():
+            rule = self.never_smoked_
+            n = int(rows.sum())
+            report.notes.append(
+                f"'{_q(rule['pack_years'])}' is 0 for the {n:,} patient"
+                f"{'s' if n != 1 else ''} whose '{_q(rule['smoking'])}' says never smoked and "
+                "whose pack-years are left empty or 'n/a': none smoked, not a number the "
+                "model guesses (a new patient's too).")
         return X
 
     def _units_from_values(self, X: np.ndarray, report: ValidationReport) -> dict[str, str]:
@@ -3234,6 +3260,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         if computed:
             report.notes.append("Computed from the other two of BMI, weight and height: "
                                 + quoted_names(list(computed)) + ".")
+        out, never = fill_never_smoked(out, list(self.feature_names_out_),
+                                       getattr(self, "never_smoked_", None))
+        if never.any():
+            report.notes.append(f"'{_q(self.never_smoked_['pack_years'])}' is 0 for a "
+                                "never-smoker whose pack-years are left empty.")
         self._summarise_features(out, report)
         return out, report
 
@@ -3627,6 +3658,7 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "plain_splits": {c: list(v) for c, v in
                                  getattr(self, "plain_splits_", {}).items()},
                 "body_size": dict(getattr(self, "body_size_", {})),
+                "never_smoked": dict(getattr(self, "never_smoked_", {})),
                 "input_columns": self.input_columns_,
                 "label_spellings": getattr(self, "label_spellings_", {}),
                 "rare_outcomes": dict(getattr(self, "rare_outcomes_", {})),
@@ -3766,6 +3798,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         enc.unlimited_values_ = _finite_values(state, "unlimited_values")
         enc.plain_splits_ = _checked_plain_splits(state.get("plain_splits") or {})
         enc.body_size_ = _checked_body_size(state.get("body_size") or {})
+        enc.never_smoked_ = _checked_never_smoked(state.get("never_smoked") or {})
         zeros = state.get("zero_columns")
         if zeros is not None and (not isinstance(zeros, list)
                                   or not all(isinstance(c, str) for c in zeros)):
@@ -3846,6 +3879,21 @@ def _checked_body_size(state: object) -> dict:
         raise ValueError("body_size must be {bmi, weight, height: column; kg, m: factor}")
     return {k: state[k] if k in ("bmi", "weight", "height") else float(state[k])
             for k in ("bmi", "weight", "height", "kg", "m")}
+
+
+def _checked_never_smoked(state: object) -> dict:
+    """``never_smoked`` of a saved encoder, checked: ``{}`` or the two columns' names and
+    the never answers' finite codes (ValueError otherwise)."""
+    if state == {}:
+        return {}
+    if not (isinstance(state, dict) and set(state) == {"pack_years", "smoking", "never"}
+            and isinstance(state["pack_years"], str) and isinstance(state["smoking"], str)
+            and isinstance(state["never"], list) and state["never"]
+            and all(isinstance(c, int | float) and not isinstance(c, bool)
+                    and math.isfinite(c) for c in state["never"])):
+        raise ValueError("never_smoked must be {pack_years, smoking: column; never: [codes]}")
+    return {"pack_years": state["pack_years"], "smoking": state["smoking"],
+            "never": [float(c) for c in state["never"]]}
 
 
 def _plain_ages(ages: Mapping | None) -> dict | None:

@@ -600,7 +600,7 @@ _WEIGHT_HEIGHT = re.compile(
     r"(?:h(?:eigh)?t:?\s{0,2})?(\d(?:\.\d{1,2})?|\d{3}(?:\.\d)?)\s{0,2}(m|cm)\s{0,3}",
     re.IGNORECASE)
 #: A pack-years' column, by its name.
-_PACK_YEARS_NAME = re.compile(r"pack[\s-]?y(?:ea)?rs?|\bpy\b|\bpys\b", re.IGNORECASE)
+PACK_YEARS_NAME = re.compile(r"pack[\s-]?y(?:ea)?rs?|\bpy\b|\bpys\b", re.IGNORECASE)
 #: Cigarettes a day for a number of years: "20/day for 30 yrs", "10 a day x 40 years".
 _PER_DAY_FOR = re.compile(
     r"\s{0,3}(\d{1,3})\s{0,2}(?:/\s{0,2}d(?:ay)?|a\s{1,2}day|per\s{1,2}day|cigs?/d(?:ay)?)"
@@ -633,7 +633,7 @@ def composite_reader(column: object) -> Callable[[str], float | None] | None:
     name = str(column or "")[:80]
     if _BMI_NAME.search(name):
         return _bmi_from_parts
-    if _PACK_YEARS_NAME.search(name):
+    if PACK_YEARS_NAME.search(name):
         return _pack_years
     return None
 

@@ -174,3 +174,34 @@ def test_an_inhaler_is_offered_with_its_own_drugs_and_its_class_word_only():
     assert dict(abbreviated_levels(["LAMA", "Spiriva", "Incruse", "Triple", "Trimbow"],
                                    "Inhalers")) == {"Spiriva": "LAMA", "Incruse": "LAMA",
                                                     "Trimbow": "Triple"}
+
+
+def test_a_never_smokers_empty_pack_years_are_none_smoked():
+    """Never-smokers' pack-years "n/a", "-" or empty were gaps the model completed from
+    the patient's other values (truth 0 in 11 of 11); a smoker's gap stays a gap, a number
+    written stays as written, and a new never-smoker's empty pack-years are 0 too."""
+    df, _ = _register()
+    status = ["Never", "never smoked", "Lifelong non smoker", "ex-smoker", "Current",
+              "non-smoker"]
+    packs = ["n/a", "-", "", "n/a", "-", "3"]
+    df["Smoking status"] = [status[i % 6] for i in range(len(df))]
+    df["Pack years"] = [packs[i % 6] if i % 5 else "40" for i in range(len(df))]
+    enc = Encoder(id_column="NHS Number", label_column=OUTCOME).fit(df)
+    got = _column(enc, df, "Pack years")
+    i = np.arange(len(df))
+    never = (i % 6 < 3) & (i % 5 > 0)
+    assert (got[never] == 0).all()
+    assert np.isnan(got[(i % 6 == 3) & (i % 5 > 0)]).all()  # an ex-smoker's "n/a"
+    assert (got[(i % 6 == 5) & (i % 5 > 0)] == 3).all()  # a never-smoker's "3", as written
+    assert (got[i % 5 == 0] == 40).all()
+    assert any("is 0 for the" in n and "never smoked" in n for n in enc.report_.notes)
+    saved = Encoder.from_dict(enc.to_dict())
+    new = pd.DataFrame({"NHS Number": ["N1", "N2"], "Age": ["70", "70"],
+                        "Smoking status": ["never", "current smoker"],
+                        "Pack years": ["", ""]})
+    out = saved.transform(new)[:, saved.feature_names_out_.index("Pack years")]
+    assert out[0] == 0 and np.isnan(out[1])
+    # no smoking column: a gap
+    plain = Encoder(id_column="NHS Number", label_column=OUTCOME).fit(
+        df.drop(columns="Smoking status"))
+    assert plain.never_smoked_ == {}
