@@ -163,8 +163,13 @@ if pending is not None and pending.strip():
         ss.selected = str(index.ids[row])
         same = index.namesakes_of(row)
         if len(same) > 1:  # an ID the file repeats: its patients are told apart by line
+            # each row's eye in a register of eyes
+            named = np.asarray(index.ids).astype(str)
+            sides = {str(n): row_side(int(hit[0])) for n in same
+                     if (hit := np.flatnonzero(named == str(n))).size} \
+                if index.compatible else None
             st.info(md_escape(repeated_id_message(same, str(index.ids[row]),
-                                              kind=repeat_words()), 1000))
+                                                  kind=repeat_words(), sides=sides), 1000))
 
 
 def _resolve(selected) -> int | None:

@@ -1392,7 +1392,8 @@ def people(ids: Sequence[object]) -> np.ndarray | None:
     return keys if len(set(keys.tolist())) < len(keys) else None
 
 
-def repeated_id_message(rows: Sequence[str], shown: str, kind: str = EPISODE) -> str:
+def repeated_id_message(rows: Sequence[str], shown: str, kind: str = EPISODE,
+                        sides: Mapping[str, str] | None = None) -> str:
     """The Explore search's notice of an ID the file repeats: its rows (``rows``, named
     with their CSV line), the one ``shown`` and the others (walk-through 102b searched
     "752790 (line 445)" and read "showing 752790 (line 388)" above line 445).
@@ -1402,11 +1403,15 @@ def repeated_id_message(rows: Sequence[str], shown: str, kind: str = EPISODE) ->
     >>> repeated_id_message(["A (line 2)", "A (line 9)"], "A (line 9)")[-42:]
     'showing A (line 9); the other: A (line 2).'
     """
+    def named(r: str) -> str:  # with its eye in a register of eyes ("…, left eye")
+        return f"{r}, {sides[r]}" if sides and sides.get(r) else r
+
     others = [r for r in rows if r != shown]
     return (f"The file repeats the ID '{_without_line(shown)}' on {len(rows)} lines "
             f"({kind} of one patient, or two patients sharing it): "
-            f"showing {shown}; the other{'s' if len(others) != 1 else ''}: "
-            + ", ".join(others[:7]) + (" …" if len(others) > 7 else "") + ".")
+            f"showing {named(shown)}; the other{'s' if len(others) != 1 else ''}: "
+            + ("; " if sides else ", ").join(named(r) for r in others[:7]) + (" …" if len(others) > 7 else "")
+            + ".")
 
 
 def own_rows_left_out_message(ids: Sequence[object], left_out, kind: str = EPISODE

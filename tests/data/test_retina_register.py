@@ -251,6 +251,11 @@ def test_each_row_of_a_register_of_eyes_names_its_eye():
     assert row_sides(df.drop(columns="Eye"), "Hosp No") is None
     df.loc[3, "Eye"] = "?"
     assert row_sides(df, "Hosp No")[3] == ""
+    from sparge.services.workflow import OTHER_EYE, repeated_id_message
+
+    said = repeated_id_message(["A (line 2)", "A (line 9)"], "A (line 9)", OTHER_EYE,
+                               {"A (line 2)": "right eye", "A (line 9)": "left eye"})
+    assert said.endswith("showing A (line 9), left eye; the other: A (line 2), right eye.")
 
 
 def test_the_search_finds_a_number_typed_without_or_with_its_zeros():
