@@ -25,7 +25,13 @@ from sparge.services.display import form_groups
 from sparge.services.maps import RECODED, RECOLUMNED, MapProjector, data_model_mismatch
 from sparge.services.persistence import load_model
 from sparge.services.samples import SAMPLE_ID, SAMPLE_LABEL, SampleFiles, sample_files
-from sparge.services.workflow import Cohort, encode_cohort, fit_sample_note, forest_note
+from sparge.services.workflow import (
+    Cohort,
+    encode_cohort,
+    fit_sample_note,
+    forest_note,
+    patients_count,
+)
 
 _samples: SampleFiles | None = None  # set once by app.py (configure_samples)
 #: A static style block (no user text): on a narrow screen the sidebar takes less of it
@@ -322,7 +328,8 @@ def model_summary(model) -> str:
     try:
         n, l = model.embedding_.shape
         sup = "supervised" if getattr(model, "classes_", None) is not None else "unsupervised"
-        line = (f"{n:,} patients · {model.n_features_in_:,} biomarkers · completion rank "
+        line = (f"{patients_count(n, getattr(model, 'train_ids_', None))} · "
+                f"{model.n_features_in_:,} biomarkers · completion rank "
                 f"{model.rank_} · {model.n_atoms_} atoms · {l}-D embedding · {sup}")
         # the forest note may name an outcome: the user's text
         notes = [md_escape(n, 400) for n in (forest_note(model), fit_sample_note(model)) if n]
@@ -338,7 +345,8 @@ def model_brief(model) -> str:
         n = model.embedding_.shape[0]
         sup = ("learned with the outcome" if getattr(model, "classes_", None) is not None
                else "learned without an outcome")
-        return f"{n:,} training patients · {model.n_features_in_:,} biomarkers · {sup}"
+        return (f"{patients_count(n, getattr(model, 'train_ids_', None), 'training')} · "
+                f"{model.n_features_in_:,} biomarkers · {sup}")
     except Exception:  # noqa: BLE001 - a status line must not break a page
         return "model details unavailable"
 

@@ -1392,6 +1392,19 @@ def people(ids: Sequence[object]) -> np.ndarray | None:
     return keys if len(set(keys.tolist())) < len(keys) else None
 
 
+def patients_count(n: int, ids: Sequence[object] | None, what: str = "") -> str:
+    """How many patients ``n`` rows are, in words: "302 training rows of 273 patients"
+    where ``ids`` repeat a person (a register of eyes, courses, admissions: the sidebar
+    called 302 eyes of 273 people "302 training patients", walk-through 104), else "420
+    training patients". ``what``: a word before "rows" or "patients"."""
+    pre = f"{what} " if what else ""
+    keys = people(ids) if ids is not None and len(ids) == n else None
+    if keys is None:
+        return f"{n:,} {pre}patient{'s' if n != 1 else ''}"
+    k = len(set(keys.tolist()))
+    return f"{n:,} {pre}rows of {k:,} patient{'s' if k != 1 else ''}"
+
+
 def repeated_id_message(rows: Sequence[str], shown: str, kind: str = EPISODE,
                         sides: Mapping[str, str] | None = None) -> str:
     """The Explore search's notice of an ID the file repeats: its rows (``rows``, named
@@ -1410,8 +1423,8 @@ def repeated_id_message(rows: Sequence[str], shown: str, kind: str = EPISODE,
     return (f"The file repeats the ID '{_without_line(shown)}' on {len(rows)} lines "
             f"({kind} of one patient, or two patients sharing it): "
             f"showing {named(shown)}; the other{'s' if len(others) != 1 else ''}: "
-            + ("; " if sides else ", ").join(named(r) for r in others[:7]) + (" …" if len(others) > 7 else "")
-            + ".")
+            + ("; " if sides else ", ").join(named(r) for r in others[:7])
+            + (" …" if len(others) > 7 else "") + ".")
 
 
 def own_rows_left_out_message(ids: Sequence[object], left_out, kind: str = EPISODE

@@ -231,6 +231,12 @@ def test_a_patients_two_eyes_are_one_person_however_the_zeros_are_written():
     enc = Encoder(label_column=OUTCOME).fit(df)
     named = enc.ids(df)
     assert len(set(people(named).tolist())) == 120
+    # the sidebar counts rows of people, not 160 "patients"
+    from sparge.services.workflow import patients_count
+
+    assert patients_count(160, named, "training") == "160 training rows of 120 patients"
+    assert patients_count(3, ["a", "b", "c"], "training") == "3 training patients"
+    assert patients_count(1, None) == "1 patient"
     zeroless = df["Hosp No"][120]  # written without its zeros
     assert zeroless != df["Hosp No"][0] and named[120] == named[0].replace("line 2", "line 122")
     assert known_patient_rows(named, zeroless).tolist() == [0, 120]
