@@ -21,7 +21,7 @@ import pandas as pd
 
 from sparge.data.column_kinds import DATE_CELL, looks_like_dates
 from sparge.data.combined_cells import named_columns
-from sparge.data.dates import AGE_UNITS, add_ages, read_dates
+from sparge.data.dates import AGE_UNITS, DAYS_PER_YEAR, add_ages, read_dates
 from sparge.data.number_format import format_number
 from sparge.data.parsing import cell_text, header_unit, unit_key
 from sparge.data.safe_text import quote as _q
@@ -40,7 +40,10 @@ EVENT_NAMES = [re.compile(p, re.IGNORECASE) for p in (
     # walk-through 79's sleep clinic: "Date first seen" (not a "Date last seen")
     r"presentation|episode|booking|(?<!last )(?<!latest )\bseen\b",
     r"enrol|baseline|recruit|randomi|consent|"
-    r"registration|index", r"referr", r"treatment|start", r"exam|review")]
+    r"registration|index", r"referr", r"treatment|start", r"exam|review",
+    # a register's quarterly snapshot (walk-through 106's dialysis unit: ages from dates of
+    # birth were taken at the table's latest date, 1-3 years on for older snapshots)
+    r"snapshot|census|\bas at\b|quarter")]
 #: A column named for both, a date of birth or an age ("DOB / Age", "Age or DOB"):
 #: walk-through 105's day unit wrote 267 dates of birth and 166 ages in one, left out.
 _AGE_OR_BIRTH = re.compile(r"(?:\bdob\b|\bd\.o\.b\b|date of birth|birth ?date)\s*(?:/|\bor\b|"
@@ -261,9 +264,13 @@ def _rewritten(out: pd.DataFrame, df: pd.DataFrame, col, read: np.ndarray,
 
 #: A column of how long a patient has had a condition ("Duration (yrs)", "Years since
 #: diagnosis", "Diabetes duration").
+# ... or on a treatment: "Time on dialysis", "Years on RRT", "Dialysis vintage" (walk-
+# through 106's dialysis unit wrote its start as "since 2017", "Nov 2000", "15/07/2018")
 DURATION_NAME = re.compile(r"duration|years?\s+since|yrs?\s+since|time\s+since|"
                            r"since\s+(?:dx|diagnosis)|years?\s+(?:with|of)\s+(?:dm|diabetes|"
-                           r"hiv|disease)|disease\s+length", re.IGNORECASE)
+                           r"hiv|disease)|disease\s+length|(?:time|years?|yrs?)\s+on\s+"
+                           r"(?:dialysis|hd|pd|rrt|krt|treatment|therapy)\b|vintage",
+                           re.IGNORECASE)
 #: The year a condition began, written in such a column: "dx 2010", "diagnosed 2010",
 #: "since 2010", "2010".
 _SINCE_YEAR = re.compile(r"\s{0,3}(?:(?:dx|diag(?:nosed|nosis)?|since|from|onset|in|"
@@ -343,25 +350,56 @@ def read_years_since(df: pd.DataFrame) -> pd.DataFrame:
                           (m := _SINCE_YEAR.fullmatch(u)) else np.nan for u in uniques]
                          + [np.nan])
         year = found[codes]
-        if not np.isfinite(year).any():
+        # ... or the date it began, whole or as a month ("15/07/2018", "Nov 2000"), when
+        # the column writes such dates as a start, not a number's slip ("3.5" is no date)
+        began = _start_dates(pd.Series(uniques, dtype=object))
+        began = pd.Series(np.append(began.to_numpy(), np.datetime64("NaT"))[codes])
+        dated = began.notna().to_numpy() & ~np.isfinite(year)
+        if not np.isfinite(year).any() and not dated.any():
             continue
         at = event_date_column(df, exclude=[col])
         if at is not None:
-            ref = read_dates(df[at]).dates.dt.year.to_numpy(dtype=float)
+            ref_date = read_dates(df[at]).dates
             said = f"the year of '{_q(at)}'"
         else:
             latest = latest_date(df, exclude=[col])
-            this = float(latest[1].year if latest is not None else pd.Timestamp.today().year)
-            ref = np.full(len(df), this)
-            said = (f"the table's latest year ({int(this)})" if latest is not None
-                    else f"this year ({int(this)})")
+            when = latest[1] if latest is not None else pd.Timestamp.today().normalize()
+            ref_date = pd.Series(when, index=range(len(df)))
+            said = (f"the table's latest year ({when.year})" if latest is not None
+                    else f"this year ({when.year})")
+        ref = ref_date.dt.year.to_numpy(dtype=float)
         years = ref - year
+        # a start date: the years to the row's date, to the day
+        since = ((ref_date.reset_index(drop=True) - began).dt.days / DAYS_PER_YEAR).to_numpy()
+        years = np.where(dated, np.round(since, 2), years)
         read = np.isfinite(years) & (years >= 0) & (years <= 100)
         if not read.any():
             continue
         first = int(np.flatnonzero(read)[0])
+        n_dated = int((read & dated).sum())
         out = _rewritten(out, df, col, read, years, note=(
             f"Column '{_q(name)}': {int(read.sum()):,} cell(s) write the year it began "
             f"(e.g. '{_q(text.iat[first], 20)}' as {format_number(years[first])}): read as "
-            f"the years from it to {said}."))
+            f"the years from it to {said}"
+            + (f"; {n_dated:,} of them write the date it began, read to the day" if n_dated
+               else "") + "."))
     return out
+
+
+#: A start written with a word before it: "since Nov 2000", "started 15/07/2018".
+_SINCE_WORDS = re.compile(r"^\s{0,3}(?:since|from|started|start|began|commenced)\.?\s{0,3}"
+                          r"[:\-]?\s{0,3}", re.IGNORECASE)
+
+
+def _start_dates(cells: pd.Series) -> pd.Series:
+    """The dates of a duration column's cells that write a date ("15/07/2018", "Nov 2000",
+    "since Aug 2021"), NaT elsewhere; a cell of two numbers ("85/12": 85 months) is no
+    date."""
+    text = cells.astype(str).str.replace(_SINCE_WORDS, "", regex=True)
+    whole = text.str.fullmatch(r"\s*\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\s*|"
+                               r"\s*\d{4}-\d{1,2}-\d{1,2}\s*|\s*[A-Za-z]{3,9}\.?[\s\-,]+\d{4}\s*"
+                               r"|\s*\d{1,2}[\s\-][A-Za-z]{3,9}\.?[\s\-,]+\d{4}\s*")
+    dates = pd.Series(pd.NaT, index=cells.index, dtype="datetime64[ns]")
+    if whole.any():
+        dates[whole] = read_dates(text[whole]).dates.to_numpy()
+    return dates

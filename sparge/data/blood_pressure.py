@@ -124,39 +124,59 @@ def read_pairs_in_parts(df: pd.DataFrame) -> pd.DataFrame:
 
     Walk-through 77's clinic wrote "154/87" in 'systolic_bp' for 47 patients and left
     'diastolic_bp' empty: the cells were set to missing, both measurements lost, and the
-    patients' missing shares left 10 % of them out of training.
+    patients' missing shares left 10 % of them out of training. A systolic (or diastolic)
+    column without its twin is read so too: walk-through 106's dialysis unit wrote 163 of
+    its 'Pre SBP' as "145/80" beside plain "133", and the column was left out as text.
     """
     out = df
-    for sys_col, dia_col in _part_columns(df):
+    twins = _part_columns(df)
+    for sys_col, dia_col in twins:
         for here, there, i in ((sys_col, dia_col, 0), (dia_col, sys_col, 1)):
-            text = out[here].astype(str).where(out[here].notna(), "")
-            has_slash = text.str.contains("/", regex=False).to_numpy()
-            if not has_slash.any():
-                continue
-            rows = np.flatnonzero(has_slash)
-            parts = {r: pressure_parts(text.iloc[r]) for r in rows}
-            parts = {r: p for r, p in parts.items() if p is not None and _possible([p]) == 1}
-            if not parts:
-                continue
-            other = out[there].astype(str).where(out[there].notna(), "").str.strip()
-            empty = other.str.lower().isin(DEFAULT_MISSING_TOKENS) | (other == "")
-            out = own_copy(out, df)
-            filled = 0
-            # a library caller's numeric diastolic column takes a number, a CSV's text
-            numeric = pd.api.types.is_numeric_dtype(out[there])
-            for r, p in parts.items():
-                out.iat[r, out.columns.get_loc(here)] = f"{p[i]:g}"
-                if empty.iloc[r]:
-                    out.iat[r, out.columns.get_loc(there)] = (p[1 - i] if numeric
-                                                              else f"{p[1 - i]:g}")
-                    filled += 1
-            first = text.iloc[next(iter(parts))]
-            note = (f"Column '{_q(here)}': {len(parts):,} cell(s) hold a whole blood "
-                    f"pressure (e.g. '{_q(first, 20)}'), read as its {PARTS[i]} part there"
-                    + (f" and its {PARTS[1 - i]} part in '{_q(there)}', empty in "
-                       f"{'that row' if filled == 1 else f'those {filled:,} rows'}"
-                       if filled else "") + ".")
-            out.attrs["sparge_read_notes"] = [*out.attrs.get("sparge_read_notes", []), note]
+            out = _read_part(out, df, here, i, there)
+    paired = {c for pair in twins for c in pair}
+    for i, pattern, other in ((0, _SYSTOLIC, _DIASTOLIC), (1, _DIASTOLIC, _SYSTOLIC)):
+        for col in named_columns(df, pattern):
+            if str(col) not in paired and not other.search(str(col)):
+                out = _read_part(out, df, col, i, None)
+    return out
+
+
+def _read_part(out: pd.DataFrame, df: pd.DataFrame, here, i: int, there
+               ) -> pd.DataFrame:
+    """``out`` with the whole pressures in column ``here`` read as their part ``i`` (0:
+    systolic), the other part written into ``there`` where that is empty (``None``: no
+    such column, the other part is dropped), with a note."""
+    text = out[here].astype(str).where(out[here].notna(), "")
+    has_slash = text.str.contains("/", regex=False).to_numpy()
+    if not has_slash.any():
+        return out
+    rows = np.flatnonzero(has_slash)
+    parts = {r: pressure_parts(text.iloc[r]) for r in rows}
+    parts = {r: p for r, p in parts.items() if p is not None and _possible([p]) == 1}
+    if not parts:
+        return out
+    out = own_copy(out, df)
+    filled = 0
+    if there is not None:
+        other = out[there].astype(str).where(out[there].notna(), "").str.strip()
+        empty = other.str.lower().isin(DEFAULT_MISSING_TOKENS) | (other == "")
+        # a library caller's numeric diastolic column takes a number, a CSV's text
+        numeric = pd.api.types.is_numeric_dtype(out[there])
+    for r, p in parts.items():
+        out.iat[r, out.columns.get_loc(here)] = f"{p[i]:g}"
+        if there is not None and empty.iloc[r]:
+            out.iat[r, out.columns.get_loc(there)] = (p[1 - i] if numeric
+                                                      else f"{p[1 - i]:g}")
+            filled += 1
+    first = text.iloc[next(iter(parts))]
+    note = (f"Column '{_q(here)}': {len(parts):,} cell(s) hold a whole blood "
+            f"pressure (e.g. '{_q(first, 20)}'), read as its {PARTS[i]} part there"
+            + (f" and its {PARTS[1 - i]} part in '{_q(there)}', empty in "
+               f"{'that row' if filled == 1 else f'those {filled:,} rows'}"
+               if filled else "")
+            + (f" (the table has no {PARTS[1 - i]} column: that part is not used)"
+               if there is None else "") + ".")
+    out.attrs["sparge_read_notes"] = [*out.attrs.get("sparge_read_notes", []), note]
     return out
 
 

@@ -58,7 +58,9 @@ DATE_CELL = re.compile(
     r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
     r"\d{1,2}[\s\-][A-Za-z]{3,9}[\s\-]\d{2,4}|"
     # a month and a year, "Jan 2018" (walk-through 56's start of dialysis)
-    r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?[\s\-]\d{4})"
+    r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?[\s\-]\d{4}|"
+    # a quarter, "Q1 2023" (walk-through 106's snapshots)
+    r"[Qq][1-4][\s\-/]{0,3}\d{4}|\d{4}[\s\-/]{0,3}[Qq][1-4])"
     r"(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$")
 #: Share of a column's filled cells that must look like dates, and how many are looked at.
 DATE_SHARE = 0.8

@@ -8,7 +8,8 @@ date for every patient (the export's).
 
 Dates are read by pattern, not guessed cell by cell: ``2019-03-12`` (ISO), ``12/03/2019``
 or ``03/12/2019`` (numbers, ``/``, ``-`` or ``.``), ``12 Mar 2019``, ``12-Mar-19`` and
-``March 12, 2019``, with an optional time. Whether ``03/04/2019`` is the 3rd of April or
+``March 12, 2019``, a month ``Mar 2019`` (its 15th) and a quarter ``Q1 2019`` (its last
+day), with an optional time. Whether ``03/04/2019`` is the 3rd of April or
 the 4th of March is decided for the whole column: by a cell whose first number is above
 12 (day first) or whose second is (month first); when no cell tells, the caller's
 ``day_first`` decides, and the reading says it was a choice. Two-digit years are in the
@@ -43,6 +44,11 @@ _DAY_MONTH = re.compile(r"^\s*(\d{1,2})[\s\-]([A-Za-z]{3,9})\.?[\s\-,]+(\d{4}|\d
 _MONTH_DAY = re.compile(r"^\s*([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4}|\d{2})" + _TIME)
 #: A month and a year, "Jan 2018", "September 2023": read as the month's 15th, its middle.
 _MONTH_YEAR = re.compile(r"^\s*([A-Za-z]{3,9})\.?[\s\-,]+(\d{4})\s*$")
+#: A quarter of a year, "Q1 2023", "Q3-2022", "2023 Q2": its last day, as a quarterly
+#: snapshot is taken (walk-through 106's dialysis register wrote 71 of its snapshot dates
+#: so beside "31/03/2023", unread).
+_QUARTER = re.compile(r"^\s*(?:[Qq]([1-4])[\s\-/]{0,3}(\d{4})|(\d{4})[\s\-/]{0,3}[Qq]([1-4]))\s*$")
+_QUARTER_END = {1: (3, 31), 2: (6, 30), 3: (9, 30), 4: (12, 31)}
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
 
@@ -168,6 +174,15 @@ def read_dates(values: pd.Series, day_first: bool | None = None,
         day[rows_ok], month[rows_ok] = 15.0, mo[mo.notna()]
         year[rows_ok] = named.loc[rows_ok, 1].astype(float)
         have[rows_ok] = True
+
+    quarter = text.str.extract(_QUARTER)
+    rows = (quarter[0].notna() | quarter[2].notna()) & ~have
+    if rows.any():
+        q = quarter[0].fillna(quarter[3])[rows].astype(int)
+        year[rows] = quarter[1].fillna(quarter[2])[rows].astype(float)
+        month[rows] = q.map(lambda k: _QUARTER_END[k][0]).astype(float)
+        day[rows] = q.map(lambda k: _QUARTER_END[k][1]).astype(float)
+        have |= rows
 
     parts = pd.DataFrame({"year": year, "month": month, "day": day})
     dates = pd.Series(pd.NaT, index=text.index, dtype="datetime64[ns]")

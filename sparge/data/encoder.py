@@ -24,6 +24,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from sparge.data.age_dates import (
+    DURATION_NAME,
     read_dates_in_age_columns,
     read_year_columns,
     read_years_since,
@@ -1564,7 +1565,12 @@ class Encoder(TransformerMixin, BaseEstimator):
         # and a child's weight far from the cohort's children of that age (walk-through
         # 50's 221 kg at 5 years, among weights of 3 to 80 kg)
         by_age, trends = self._far_for_age(X, num)
-        slips = [unit_slips(names[j], self.unit_of(names[j]), X[:, j]) for j in num]
+        # ... the plain numbers among them in a unit other cells of the column write
+        # ("283 pg/mL" beside plain "673" among pmol/L: walk-through 106)
+        conversions = getattr(self, "unit_conversions_", {})
+        slips = [unit_slips(names[j], self.unit_of(names[j]), X[:, j],
+                            written=list(conversions.get(names[j], {})))
+                 for j in num]
         slipped = np.column_stack([s[0] for s in slips])
         # a column mostly in another unit: far is judged on it converted (its few g/L
         # haemoglobins among g/dL ones are not far; a 0.22 mg/dL creatinine is)
@@ -3044,8 +3050,12 @@ class Encoder(TransformerMixin, BaseEstimator):
 
     def _unit(self, col: str) -> str | None:
         """The unit a numeric column's cells are read with: the one learned from its cells
-        at fit (``units_``), else its name's (:func:`~sparge.data.parsing.header_unit`)."""
-        return getattr(self, "units_", {}).get(col) or header_unit(col, as_written=True)
+        at fit (``units_``), else its name's (:func:`~sparge.data.parsing.header_unit`),
+        else years for a duration by its name ("Time on dialysis": its "85/12" is 85
+        months, walk-through 106; :func:`~sparge.data.age_dates.read_years_since` reads
+        its years so too)."""
+        return getattr(self, "units_", {}).get(col) or header_unit(col, as_written=True) \
+            or ("years" if DURATION_NAME.search(str(col)[:80]) else None)
 
     @staticmethod
     def _report_numeric(col: str, info: dict, report: ValidationReport,

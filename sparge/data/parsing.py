@@ -703,7 +703,7 @@ _AGE_COLUMN = re.compile(r"(?:^|[\s_])age(?:$|[\s_(])", re.IGNORECASE)
 _AGE_IN = re.compile(r"\s{0,3}(\d{1,3}(?:\.\d{1,2})?)\s{0,3}(m|mo|mos|mth|mths|mnth|mnths|"
                      r"months?|w|wk|wks|weeks?|d|dys?|days?)\.?\s{0,3}", re.IGNORECASE)
 #: ... or as paediatric notes write it: "16/12" (months), "7/52" (weeks), "3/7" (days).
-_AGE_PART = re.compile(r"\s{0,3}(\d{1,2})\s{0,2}/\s{0,2}(12|52|7)\s{0,3}")
+_AGE_PART = re.compile(r"\s{0,3}(\d{1,3})\s{0,2}/\s{0,2}(12|52|7)\s{0,3}")
 _PART_TIMES = {"12": 2, "7": 4}
 _DAYS_IN = {"m": 365.25 / 12, "w": 7.0, "d": 1.0, "12": 365.25 / 12, "52": 7.0, "7": 1.0}
 _AGE_UNIT_DAYS = {"years": 365.25, "months": 365.25 / 12, "weeks": 7.0, "days": 1.0}
@@ -734,13 +734,16 @@ def _age_reader(name: str) -> Callable[[str], float | None] | None:
     return read
 
 
-def _time_part(cell: str, per_unit: float) -> float | None:
+def _time_part(cell: str, per_unit: float, long: bool = False) -> float | None:
     """A time written as paediatric notes write it, "16/12" (months, up to 23), "7/52"
-    (weeks), "3/7" (days), in a unit of ``per_unit`` days; ``None`` for another cell."""
+    (weeks), "3/7" (days), in a unit of ``per_unit`` days; ``None`` for another cell.
+    ``long``: a column of durations, whose months and weeks run on (a dialysis vintage of
+    "85/12" or "124/12", walk-through 106), not a column of ages."""
     m = _AGE_PART.fullmatch(cell) if len(cell) <= 20 else None
     # up to 23/12 (a toddler's months) and 27/7 (a neonate's days, walk-through 60's
-    # "24/7"); weeks under 52
-    if m is None or int(m.group(1)) >= int(m.group(2)) * _PART_TIMES.get(m.group(2), 1):
+    # "24/7"); weeks under 52; a duration's months and weeks up to 599 (50 years)
+    if m is None or int(m.group(1)) >= (600 if long and m.group(2) != "7" else
+                                        int(m.group(2)) * _PART_TIMES.get(m.group(2), 1)):
         return None
     return float(m.group(1)) * _DAYS_IN[m.group(2)] / per_unit
 
@@ -1569,7 +1572,7 @@ def parse_numeric(values: pd.Series, missing_tokens=DEFAULT_MISSING_TOKENS,
         elif m := _GCS.fullmatch(s):  # "E3V4M5": the Glasgow coma scale's total
             out[i] = float(sum(int(g) for g in m.groups()))
             info["gcs"].append((int(i), s))
-        elif per_unit and (v := _time_part(s, per_unit)) is not None:  # "5/12" years
+        elif per_unit and (v := _time_part(s, per_unit, True)) is not None:  # "5/12" years
             out[i] = v
             info["age_part"].append((int(i), s, v))
         elif (v := plain_number(s, out_of)) is not None:  # "7/10", "seven", "GCS 14"

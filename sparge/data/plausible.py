@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Collection
 
 import numpy as np
 
@@ -130,6 +131,11 @@ QUANTITIES: tuple[tuple[str, str, dict[str, tuple[float, float]]], ...] = (
     ("retinal thickness", r"\b(?:cst|cmt|crt|csmt|central (?:subfield|macular|retinal) "
                           r"thickness|(?:retinal|macular) thickness|oct thickness)\b",
      {"µm": (100.0, 1500.0), "mm": (0.1, 1.5)}),
+    # walk-through 106's dialysis unit wrote 61 parathyroid hormones in pg/mL without a
+    # unit ("673") among pmol/L, beside 41 written "283 pg/mL": read as pmol/L, 9.4 times
+    # too high, unsaid (tertiary hyperparathyroidism passes 300 pmol/L)
+    ("parathyroid hormone", r"\b(?:i?pth|parathyroid hormone|parathormone)\b",
+     {"pmol/L": (0.3, 700.0), "pg/mL": (3.0, 6600.0)}),
 )
 
 #: Shares written as a percentage or a fraction (walk-through 45's respiratory clinic
@@ -301,7 +307,8 @@ def _impossible_slips(column: str, units: dict[str, tuple[float, float]],
     return impossible, slipped, source, converted
 
 
-def unit_slips(column: str, unit: str | None, values, middle: float | None = None
+def unit_slips(column: str, unit: str | None, values, middle: float | None = None,
+               written: Collection[str] = ()
                ) -> tuple[np.ndarray, list[str | None], np.ndarray]:
     """The values impossible in a column's unit that are possible in another unit of its
     quantity and convert exactly into a possible value of the column's unit.
@@ -317,6 +324,9 @@ def unit_slips(column: str, unit: str | None, values, middle: float | None = Non
     middle : float, optional
         The column's typical value, for a few new patients' values (the training
         patients' median); by default their own median, or the possible range's middle.
+    written : collection of str, optional
+        The other units the column's own cells are written in ("283 pg/mL"): its plain
+        numbers in them are looked for with :func:`mixed_unit`'s weaker conditions.
 
     Returns
     -------
@@ -345,7 +355,7 @@ def unit_slips(column: str, unit: str | None, values, middle: float | None = Non
     if not explained_by_units(v, impossible, slipped):
         return np.zeros(len(v), bool), [None] * len(v), np.full(len(v), np.nan)
     # values possible in both units, written in the other one by a share of patients
-    mixed, mixed_source, mixed_out = mixed_unit(column, own[0], v)
+    mixed, mixed_source, mixed_out = mixed_unit(column, own[0], v, written)
     new = mixed & ~slipped
     for i in np.flatnonzero(new):
         source[i] = mixed_source
@@ -414,6 +424,11 @@ MIXED_MAX_SHARE = 0.4
 MIXED_SEPARATION = 3.0
 MIXED_EVIDENCE = 20.0
 MIXED_POSTERIOR = 0.99
+#: ... the separation and the certainty when the column's own cells write the other unit
+#: (walk-through 106's "283 pg/mL" beside plain pg/mL among pmol/L, 2.96 standard
+#: deviations apart: the written cells are the evidence the column mixes units).
+MIXED_SEPARATION_WRITTEN = 2.5
+MIXED_POSTERIOR_WRITTEN = 0.9
 #: The most values the two-unit model is fitted on (an even sample of a larger column).
 MIXED_FIT_VALUES = 20_000
 
@@ -424,8 +439,8 @@ MIXED_FIT_VALUES = 20_000
 _NO_MIXTURE = frozenset({"body weight"})
 
 
-def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
-                                                         np.ndarray]:
+def mixed_unit(column: str, unit: str, values, written: Collection[str] = ()
+               ) -> tuple[np.ndarray, str | None, np.ndarray]:
     """The values of a column written in another unit of its quantity where both units
     are possible: a neonatal export's glucose held 77 values in mg/dL (16-92) among
     mmol/L (1-8), all possible in either, read as mmol/L without a word (walk-through
@@ -440,6 +455,9 @@ def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
     of the values are in the other unit, the value is in it with probability
     :data:`MIXED_POSTERIOR` and its conversion is possible. A skewed column in one unit
     (bilirubins of 3 to 500 µmol/L) is not split: its spread hides any second unit.
+    Where the column's own cells write the other unit (``written``, unit names), they
+    show it mixes units: :data:`MIXED_SEPARATION_WRITTEN` and
+    :data:`MIXED_POSTERIOR_WRITTEN` suffice for that unit.
 
     Returns
     -------
@@ -463,23 +481,26 @@ def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
     # fitted on an even sample of a large column (a hospital's million rows), then every
     # value's probability from the fit: one pass, not 200 EM steps over all of them
     step = max(1, len(x) // MIXED_FIT_VALUES)
+    said = {unit_key(u) for u in written}
     best = None
     for other in found[1]:
         conv = conversion(column, other, own[0])
         if other == own[0] or conv is None or conv.offset != 0 or conv.factor <= 0:
             continue
         shift = -math.log(conv.factor)  # a value's log in the other unit, less its own
-        fit = _two_units(x[::step], shift)
+        seen = unit_key(other) in said
+        fit = _two_units(x[::step], shift,
+                         MIXED_SEPARATION_WRITTEN if seen else MIXED_SEPARATION)
         if fit is not None and (best is None or fit[0] > best[0]):
-            best = (fit[0], other, conv, shift, fit[1:])
+            best = (fit[0], other, conv, shift, fit[1:], seen)
     if best is None:
         return none
-    _, other, conv, shift, params = best
+    _, other, conv, shift, params, seen = best
     posterior = _other_unit_share(x, shift, *params)
     out = conv(v)
     with np.errstate(invalid="ignore"):
         listed = np.zeros(len(v), bool)
-        listed[ok] = posterior >= MIXED_POSTERIOR
+        listed[ok] = posterior >= (MIXED_POSTERIOR_WRITTEN if seen else MIXED_POSTERIOR)
         listed &= (v >= found[1][other][0]) & (v <= found[1][other][1]) & \
             (out >= lo) & (out <= hi)
     if not listed.any():
@@ -487,8 +508,8 @@ def mixed_unit(column: str, unit: str, values) -> tuple[np.ndarray, str | None,
     return listed, other, np.where(listed, out, np.nan)
 
 
-def _two_units(x: np.ndarray, shift: float, steps: int = 200
-               ) -> tuple[float, float, float, float] | None:
+def _two_units(x: np.ndarray, shift: float, separation: float = MIXED_SEPARATION,
+               steps: int = 200) -> tuple[float, float, float, float] | None:
     """EM for logs ``x`` as N(μ, σ²) with a share π at N(μ + shift, σ²): the
     log-likelihood gain over one normal, μ, σ and π, or ``None`` when the fit does not
     meet :func:`mixed_unit`'s conditions."""
@@ -513,7 +534,7 @@ def _two_units(x: np.ndarray, shift: float, steps: int = 200
     b = math.log(pi) - 0.5 * ((x - mu - shift) / sigma) ** 2 - math.log(sigma)
     m = np.maximum(a, b)
     gain = float(np.sum(m + np.log(np.exp(a - m) + np.exp(b - m)))) - single
-    if not (gain >= MIXED_EVIDENCE and abs(shift) >= MIXED_SEPARATION * sigma
+    if not (gain >= MIXED_EVIDENCE and abs(shift) >= separation * sigma
             and pi <= MIXED_MAX_SHARE):
         return None
     return gain, mu, sigma, pi
