@@ -18,6 +18,9 @@ from sparge.data.tables import norm_key
 
 #: A column that lists a patient's drugs.
 REGIMEN_COLUMN = re.compile(r"regimen|\bart\b|\barvs?\b|antiretro|haart|\bcart\b|medication|"
+                            # walk-through 106's "Phosphate binder", "IV iron"
+                            r"binders?\b|\biv iron\b|\biron (?:therapy|supplement|"
+                            r"replacement)|\boral iron\b|"
                             r"\bdrugs?\b|therapy|treatment|\bmeds?\b|combination|"
                             r"anti[\s-]?coag|antiplatelet|\b[dn]oacs?\b|statin|\besas?\b|"
                             r"erythropoie|\bepo\b|antibiotic|\babx\b|antimicrob|"
@@ -120,7 +123,8 @@ _DRUGS: dict[str, str] = {
     # "Binocrit", "Eprex"): the epoetins (alfa, beta, zeta) one answer, darbepoetin and
     # methoxy polyethylene glycol-epoetin beta (Mircera, monthly) each another
     **dict.fromkeys(("epoetin", "epo", "epoetinalfa", "epoetinalpha", "epoetinbeta",
-                     "epoetinzeta", "erythropoietin", "rhuepo"), "epoetin"),
+                     "epoetinzeta", "erythropoietin", "rhuepo", "neorecormon", "eporatio",
+                     "epoetintheta"), "epoetin"),
     **dict.fromkeys(("darbepoetin", "darbepoetinalfa", "darbepoetinalpha", "darbe",
                      "nesp"), "darbepoetin"),
     **dict.fromkeys(("mircera", "cera", "methoxypolyethyleneglycolepoetinbeta",
@@ -440,7 +444,25 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("teriparatide", "forsteo", "terrosa", "movymia"), "teriparatide"),
     **dict.fromkeys(("romosozumab", "evenity"), "romosozumab"),
     **dict.fromkeys(("colecalciferol", "cholecalciferol"), "colecalciferol"),
-    **dict.fromkeys(("ferroussulfate", "ferroussulphate", "ferrousfumarate"), "iron"),
+    **dict.fromkeys(("ferroussulfate", "ferroussulphate", "ferrousfumarate", "feso4",
+                     "oralfeso4", "poiron", "oraliron", "ferrousgluconate"), "iron"),
+    # a dialysis unit's intravenous irons and phosphate binders, by brand (walk-through
+    # 106: "Venofer" beside "iron sucrose", "Renvela" beside "sevelamer", "Phosex" beside
+    # "calcium acetate" were each two answers, never offered)
+    **dict.fromkeys(("ironsucrose", "venofer", "ivironsucrose", "ivvenofer"), "iron sucrose"),
+    **dict.fromkeys(("ferricderisomaltose", "monofer", "ironisomaltoside",
+                     "ironisomaltoside1000", "diafer", "ivmonofer"), "ferric derisomaltose"),
+    **dict.fromkeys(("ferriccarboxymaltose", "ferinject", "ivferinject"),
+                    "ferric carboxymaltose"),
+    **dict.fromkeys(("irondextran", "cosmofer"), "iron dextran"),
+    **dict.fromkeys(("sevelamer", "sevelamercarbonate", "sevelamerhydrochloride",
+                     "sevelamerhcl", "renvela", "renagel"), "sevelamer"),
+    **dict.fromkeys(("calciumacetate", "caacetate", "phosex", "phoslo", "renacet"),
+                    "calcium acetate"),
+    **dict.fromkeys(("calciumcarbonate", "caco3", "calcichew", "adcal"), "calcium carbonate"),
+    **dict.fromkeys(("lanthanum", "lanthanumcarbonate", "fosrenol"), "lanthanum carbonate"),
+    **dict.fromkeys(("sucroferricoxyhydroxide", "velphoro"), "sucroferric oxyhydroxide"),
+    **dict.fromkeys(("ferriccitrate", "auryxia"), "ferric citrate"),
     # a psoriasis clinic's systemic treatments and phototherapy (walk-through 93: "PUVA,
     # MTX", "fumaderm; MTX", "NBUVB x2 courses" were 12 unordered answers)
     **dict.fromkeys(("acitretin", "neotigason"), "acitretin"),
@@ -704,7 +726,10 @@ _NO_DRUG = frozenset({"none", "nil", "no", "n", "not on any", "no anticoagulant"
                       "no dmt", "nil dmt", "not on dmt", "no dmts", "not on a dmt",
                       "untreated", "treatment naive", "treatment-naive", "dmt naive",
                       "dmt-naive", "naive", "no asm", "no asms", "no aed", "no aeds",
-                      "not on asm", "not on asms", "off asms", "off medication"})
+                      "not on asm", "not on asms", "off asms", "off medication",
+                      "no binder", "no binders", "nil binder", "not on binders",
+                      "not on a binder", "no iron", "not on iron", "no iv iron",
+                      "not required"})
 #: A dose and how often after a drug's name: "apixaban 5mg bd", "warfarin 3 mg od",
 #: "enoxaparin 40 mg sc daily" (bounded runs: no backtracking on a hostile cell).
 _DOSE = re.compile(r" ?\d{1,5}(?:\.\d{1,3})? ?(?:mg|micrograms?|mcg|µg|ug|g|units?|iu|u|ml|mu|miu|"
@@ -759,6 +784,10 @@ _TAIL = re.compile(r" (?:od|bd|bid|tds|tid|qds|qid|nocte|mane|on|om|prn|daily|we
                    r"\d{1,2} ?x(?: per (?:day|d))?|with each dose|\d{1,2} ?h(?:rs?|ours?)?|"
                    r"\d{1,2} sachets?|"
                    r"every (?:2|two|4|four|8|eight) weeks|fortnightly|monthly|eow|"
+                   # walk-through 106's ESAs: "darbepoetin 40 every 2 wks", "100 wkly",
+                   # "NeoRecormon 2000 TIW", "Aranesp ?dose"
+                   r"every \d{1,2} (?:wks?|weeks?|days?|months?|mths?)|wkly|tiw|biw|"
+                   r"\?\s?dose|dose\s?\?|dose unknown|dose not known|"
                    r"q2w|q4w|q8w|per wk|per week|a week|weekly sc|x ?\d|"
                    # walk-through 85: natalizumab's extended or standard interval dosing
                    # ("natalizumab EID 6-weekly"), "6-monthly", "biosimilar"

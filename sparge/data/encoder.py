@@ -77,6 +77,7 @@ from sparge.data.dipsticks import SUFFIX as DIPSTICK_SUFFIX
 from sparge.data.dipsticks import dipstick_columns, split_dipsticks
 from sparge.data.diuretic_dose import read_diuretic_doses
 from sparge.data.dose_reductions import read_dose_reductions
+from sparge.data.drug_doses import read_drug_doses
 from sparge.data.drug_levels import (
     DRUG_ANTIBODIES,
     drug_level_mask,
@@ -150,6 +151,7 @@ from sparge.data.levels import (
     not_taken_keys,
     not_taken_levels,
     numeral_key,
+    paired_count,
     shown_answer,
     spellings,
     synonym_groups,
@@ -441,17 +443,8 @@ _PAIRED_LEVELS = 3
 def _paired_count(text: pd.Series, keys: pd.Series, column: str) -> int:
     """How many answers a column's cells (``text``, its filled cells, and their ``keys``)
     give when the answers :func:`~sparge.data.levels.abbreviated_levels` pairs count as
-    one."""
-    spelled = list(dict.fromkeys(text[keys.drop_duplicates().index]))
-    target = dict(abbreviated_levels(spelled, column))
-    roots = set()
-    for lv in spelled:
-        seen = {lv}
-        while lv in target and target[lv] not in seen:
-            lv = target[lv]
-            seen.add(lv)
-        roots.add(lv)
-    return len(roots)
+    one (:func:`~sparge.data.levels.paired_count`)."""
+    return paired_count(list(dict.fromkeys(text[keys.drop_duplicates().index])), column)
 
 
 def _decimal_shift(values: np.ndarray, lo: float, hi: float, decimals: int = 6
@@ -530,7 +523,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
             read_frequencies(read_serology(read_written_scales(read_obstetric(
                 read_cytogenetics(read_lesion_counts(df, known=lesions))), scales),
                 cut_offs))))))
-        df = read_event_years(read_year_columns(df), answers)
+        df = read_drug_doses(read_event_years(read_year_columns(df), answers), answers)
         df = read_icd_codes(df, known=fitted)
         graded = [c for c in fitted if f"{c} maculopathy" in have]
         df = split_hla_mismatches(df, known=hla_columns(fitted))

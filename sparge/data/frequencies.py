@@ -76,6 +76,9 @@ _IN_LAST = re.compile(r"\s{0,3}(?:x\s?)?(\d{1,3}|once|twice|one|two|three)\s{0,2
                       r"(\d{1,3})?\s{0,2}(m|mo|mths?|months?|w|wks?|weeks?|y|yrs?|years?|"
                       r"d|days?)\s{0,3}", re.IGNORECASE)
 _WINDOW_DAYS = {"m": 365.25 / 12, "w": 7.0, "y": 365.25, "d": 1.0}
+#: How often as prescriptions abbreviate it in a week: "TIW" (ter in week), "BIW", "QW"
+#: (walk-through 106's dialysis sessions a week: 37 "TIW" set to missing).
+_DOSING = {"tiw": 3 / 7, "biw": 2 / 7, "qw": 1 / 7, "qiw": 4 / 7}
 
 
 def per_day(cell: object) -> float | None:
@@ -99,6 +102,8 @@ def per_day(cell: object) -> float | None:
     text = re.sub(r"(?<=\d)\+", "", text, count=1)  # "10+": at least 10
     if _NONE.fullmatch(text):
         return 0.0
+    if (k := _DOSING.get(text.strip().lower())) is not None:  # "TIW": three times a week
+        return k
     if m := _IN_LAST.fullmatch(text):
         n = m.group(1).lower()
         k = float(_TIMES.get(n, n))

@@ -372,6 +372,24 @@ _CLASS_WORDS = frozenset({
     "laba/ics", "ics+laba", "laba+ics", "icslaba", "lama", "laba", "saba", "sabaprn"})
 
 
+def paired_count(spelled: list[str], column: str | None) -> int:
+    """How many answers a column's distinct spellings give when the answers
+    :func:`abbreviated_levels` pairs count as one (the chains followed through).
+
+    >>> paired_count(["F", "Female", "M", "Male"], "Sex")
+    2
+    """
+    target = dict(abbreviated_levels(spelled, column))
+    roots = set()
+    for lv in spelled:
+        seen = {lv}
+        while lv in target and target[lv] not in seen:
+            lv = target[lv]
+            seen.add(lv)
+        roots.add(lv)
+    return len(roots)
+
+
 def abbreviated_levels(levels: list[str], column: str | None = None,
                        counts: Mapping[str, int] | None = None) -> list[tuple[str, str]]:
     """Pairs ``(short, full)`` of a column's levels where ``short`` looks like an
@@ -606,7 +624,8 @@ def abbreviated_levels(levels: list[str], column: str | None = None,
         out = [(a, b) for a, b in out if a not in moved] + treated
         kept = {b for _, b in treated}  # ... and the treatment each is paired with
         yes_no = {**yes_no, **{lv: 0 for lv in kept}}
-    for more in (_own_name_pairs(keys, yes_no, column) if yes_no is not None else [],
+    for more in (_own_name_pairs(keys, yes_no, column, counts) if yes_no is not None
+                 else [],
                  _noted_yes_no_pairs(keys, yes_no) if yes_no is not None else [],
                  _reordered_pairs(keys), list(typos.items()), _gcs_pairs(keys),
                  _acronym_pairs(keys), _noted_pairs(keys), _result_pairs(keys, column)):
@@ -891,10 +910,12 @@ _NOT_HAD = re.compile(r"\b(?:declined|refused|planned|awaiting|offered|deferred|
 _NEGATED = re.compile(r"(?:no|non|not|nil|never|without|free|absent|negative|neg)\b")
 
 
-def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | None
-                    ) -> list[tuple[str, str]]:
+def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | None,
+                    counts: Mapping[str, int] | None = None) -> list[tuple[str, str]]:
     """In a yes/no register column, the answers that name its own condition, paired with
-    its yes: "Asthma" and "Asthma - mild" in "Asthma", "HTN" in "Hypertension"."""
+    its yes: "Asthma" and "Asthma - mild" in "Asthma", "HTN" in "Hypertension". With the
+    cells per answer (``counts``), not a drug by name in a column written mostly as
+    drugs of two or more kinds."""
     names = _condition_names(column)
     yes = [lv for lv, code in yes_no.items() if code == 1]
     if not names or not yes:
@@ -907,10 +928,23 @@ def _own_name_pairs(keys: dict[str, str], yes_no: dict[str, int], column: str | 
         return re.sub(r"^(?:known|diagnosed|confirmed|established|h/o|hx of|history of|"
                       r"pmh|pmh of)\s+", "", k)
 
+    # ... but not a drug by name in a column written mostly as drugs, of several kinds:
+    # walk-through 106's "IV iron" wrote "Venofer", "Monofer 1g" and "IV iron sucrose
+    # 200mg" (270 cells) beside its yes and no (158), the last offered into "Yes" and its
+    # drug lost (a G-CSF column's few "pegfilgrastim" are its yes: walk-through 105)
+    named = {lv: d for lv, k in keys.items()
+             if (d := drug_set(k)) and "(no drug)" not in d and yes_no.get(lv, 3) not in
+             (0, 1, 2)}
+    drug_column = False
+    if counts is not None and len(set(named.values())) >= 2:
+        cells = {lv: counts.get(k, 0) for lv, k in keys.items()}
+        drug_column = sum(cells[lv] for lv in named) > sum(
+            n for lv, n in cells.items() if yes_no.get(lv, 3) in (0, 1, 2))
     return [(lv, target) for lv, k in keys.items()
             if yes_no.get(lv, 3) not in (0, 1, 2)
             and (names_condition(k, names) or names_condition(bare(k), names)
-                 or loose_key(k) in kinds or names_class_drug(k, names))]
+                 or loose_key(k) in kinds or names_class_drug(k, names))
+            and not (drug_column and lv in named)]
 
 
 #: A grade, stage or category written for a finding ("grade 2 sacrum", "stage 3",
@@ -1943,7 +1977,8 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "incentrehemodialysis", "hospitalhd", "satellitehd", "unithd"),
         ("haemodiafiltration", "hdf", "onlinehdf", "olhdf", "hemodiafiltration",
          "onlinehaemodiafiltration", "onlinehemodiafiltration"),
-        ("homehaemodialysis", "homehd", "hhd", "homehemodialysis"),
+        ("homehaemodialysis", "homehd", "hhd", "homehemodialysis", "homehaemo",
+         "homehd(nxstage)", "nxstage", "homehdnxstage", "homehd-nxstage"),
         ("apd", "automatedpd", "automatedperitonealdialysis", "ccpd"),
         ("capd", "continuousambulatorypd", "continuousambulatoryperitonealdialysis"),
         ("pd", "peritonealdialysis", "peritoneal"),
@@ -1953,21 +1988,41 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "supportivecare", "maximumconservativemanagement", "mcm"))),
     # ... its vascular access, a fistula written with its side and site ("L RC AVF", "R BC
     # fistula"), a graft, a tunnelled line by brand ("Permcath", "Tesio"), a PD catheter
+    # walk-through 106's unit: "AVF (L arm)", "L BCF", "AVG (R thigh)", "forearm loop
+    # graft", "TCVC", "R IJ tunnelled line"; a plain "CVC" or "line" is offered as the
+    # tunnelled line a maintenance dialysis runs on, a temporary line stays apart
     (("^access", "vascular access", "dialysis access"), (
         ("avf", *(f"{side}{site}{kind}" for side in ("", "l", "r", "lt", "rt", "left",
                                                      "right")
                   for site in ("", "rc", "bc", "bb", "bbt", "radiocephalic",
                                "brachiocephalic", "brachiobasilic", "forearm", "upperarm",
                                "wrist", "elbow")
-                  for kind in ("avf", "fistula", "avfistula", "arteriovenousfistula"))),
+                  for kind in ("avf", "fistula", "avfistula", "arteriovenousfistula")),
+         *(f"{side}{kind}" for side in ("", "l", "r", "lt", "rt", "left", "right")
+           for kind in ("rcf", "bcf", "bbf", "bbtf")),
+         *(f"{kind}({arm})" for kind in ("avf", "fistula", "avfistula")
+           for arm in ("larm", "rarm", "leftarm", "rightarm", "lforearm", "rforearm",
+                       "lupperarm", "rupperarm", "left", "right", "l", "r"))),
         ("avg", *(f"{side}{site}{kind}" for side in ("", "l", "r", "lt", "rt", "left",
                                                      "right")
-                  for site in ("", "forearm", "upperarm", "thigh", "loop", "ptfe")
-                  for kind in ("avg", "graft", "avgraft", "arteriovenousgraft"))),
+                  for site in ("", "forearm", "upperarm", "thigh", "loop", "ptfe",
+                               "forearmloop", "thighloop", "upperarmloop")
+                  for kind in ("avg", "graft", "avgraft", "arteriovenousgraft")),
+         *(f"{kind}({site})" for kind in ("avg", "graft", "avgraft")
+           for site in ("lthigh", "rthigh", "leftthigh", "rightthigh", "larm", "rarm",
+                        "leftarm", "rightarm", "lforearm", "rforearm", "thigh", "arm",
+                        "forearm", "l", "r"))),
         ("tunnelledline", "tcl", "tunneledline", "tunnelledcatheter", "tunneledcatheter",
          "tunnelledcvc", "tunneledcvc", "tunnelledcvl", "permcath", "tesio", "tesioline",
          "tunnelleddialysiscatheter", "tunneleddialysiscatheter", "tunnelledhdline",
-         "tdc", "tunnelledijline", "tunnelledijcatheter"),
+         "tdc", "tunnelledijline", "tunnelledijcatheter", "tcvc", "cvc", "line",
+         "centralline", "centralvenouscatheter", "hdline", "dialysisline", "hdcatheter",
+         *(f"{side}{vein}tunnelled{kind}" for side in ("", "l", "r", "left", "right")
+           for vein in ("ij", "fem", "femoral", "subclavian", "jugular")
+           for kind in ("line", "catheter", "cvc"))),
+        ("nontunnelledline", "temporaryline", "ntcvc", "nontunnelledcatheter", "vascath",
+         "temporarycatheter", "tempcatheter", "templine", "nontunneledline",
+         "nontunnelledcvc"),
         ("pdcatheter", "tenckhoff", "tenckhoffcatheter", "pdcath", "pdtube",
          "peritonealcatheter", "peritonealdialysiscatheter"))),
     # ... its primary renal diseases (the ERA's groups: diabetic kidney disease, IgA
@@ -1977,31 +2032,56 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
       "renal diagnosis", "cause of kidney failure", "primary kidney disease",
       "aetiology of ckd", "etiology of ckd", "renal disease", "kidney disease"), (
         ("diabeticnephropathy", "dn", "dkd", "diabetickidneydisease", "diabetes",
-         "diabeticrenaldisease", "diabetic", "dmnephropathy"),
-        ("iganephropathy", "igan", "iga", "igagn", "igaglomerulonephritis", "bergers"),
+         "diabeticrenaldisease", "diabetic", "dmnephropathy", "diabetesmellitus",
+         "diabeticnephropathy(t2dm)", "diabeticnephropathy(t1dm)", "t2dmnephropathy",
+         "t1dmnephropathy", "dmkd", "diabeticnephropathy(type2)"),
+        ("iganephropathy", "igan", "iga", "igagn", "igaglomerulonephritis", "bergers",
+         *(f"{w}(biopsy{y})" for w in ("iganephropathy", "igan", "iga")
+           for y in range(1980, 2031)), "iganephropathy(biopsyproven)"),
         ("polycystickidneys", "pkd", "apkd", "adpkd", "polycystickidneydisease",
          "polycystic", "polycystickidney", "adultpolycystickidneydisease",
          "autosomaldominantpolycystickidneydisease"),
         ("hypertensivenephrosclerosis", "htnnephrosclerosis", "htn", "hypertension",
          "hypertensive", "hypertensivenephropathy", "hypertensivekidneydisease",
-         "renovascular", "nephrosclerosis"),
+         "renovascular", "nephrosclerosis", "hypertension/renovascular",
+         "renovasculardisease", "renalvasculardisease"),
         ("glomerulonephritis", "gn", "gnnotbiopsied", "glomerulonephritisnotbiopsied",
-         "chronicgn", "chronicglomerulonephritis"),
+         "chronicgn", "chronicglomerulonephritis", "gnunspecified", "gn?type", "gn?",
+         "glomerulonephritisunspecified", "gn(notbiopsied)", "gnnotspecified"),
         ("refluxnephropathy", "reflux", "vur", "chronicpyelonephritis", "pyelonephritis",
-         "refluxnephropathy/chronicpyelonephritis"),
+         "refluxnephropathy/chronicpyelonephritis", "vur/refluxnephropathy",
+         "vesicouretericreflux"),
+        ("obstructiveuropathy", "obstructive", "obstruction", "obstructivenephropathy",
+         *(f"obstructiveuropathy({w})" for w in ("bph", "stones", "prostate", "stricture",
+                                                   "neurogenicbladder"))),
         ("unknown", "uncertainaetiology", "uncertainetiology", "unknowncause",
-         "aetiologyuncertain", "etiologyuncertain", "notknown", "uncertain"))),
+         "aetiologyuncertain", "etiologyuncertain", "notknown", "uncertain",
+         "unknownaetiology", "unknownetiology", "esrd?cause", "eskd?cause", "?cause",
+         "causeunknown", "unknownsmallkidneys", "smallkidneys", "unknown(smallkidneys)"))),
     # ... and its transplant waiting list status
     (("transplant list", "transplant status", "listing status", "waiting list",
       "^tx list", "transplant waiting", "tx status", "transplant listing"), (
-        ("active", "onlist", "listed", "activeonlist", "activelisted", "activelylisted"),
-        ("suspended", "susp", "temporarilysuspended", "onhold", "suspendedfromlist"),
-        ("notsuitable", "unsuitable", "ns", "notsuitableforlisting", "notfit",
+        # walk-through 106: "Active (listed 2021)", "suspended - infection", "T -
+        # temporarily suspended", "NFT", "W/U", "pt declined"
+        ("active", "onlist", "listed", "activeonlist", "activelisted", "activelylisted",
+         *(f"active(listed{y})" for y in range(1990, 2031)),
+         *(f"activelisted{y}" for y in range(1990, 2031))),
+        ("suspended", "susp", "temporarilysuspended", "onhold", "suspendedfromlist",
+         "ttemporarilysuspended", "t", "tempsuspended",
+         *(f"suspended{why}" for why in ("infection", "(infection)", "(cvworkup)",
+                                        "cvworkup", "(cardiacworkup)", "(sepsis)",
+                                        "sepsis", "(unwell)", "unwell", "(surgery)",
+                                        "(weight)", "(bmi)", "(patientrequest)"))),
+        ("notsuitable", "unsuitable", "ns", "notsuitableforlisting", "notfit", "nft",
+         "notfitfortransplant", "unfit", "unfitfortransplant", "notfitfortx",
+         "unsuitablefortransplant", "notsuitablefortransplant", "contraindicated",
          *(f"{w}{r}" for w in ("ns", "notsuitable", "unsuitable")
            for r in ("frailty", "comorbidity", "comorbidities", "age", "patientchoice",
                      "cardiac", "malignancy", "obesity", "bmi"))),
         ("workup", "inworkup", "workingup", "beingworkedup", "underassessment",
-         "assessment", "inassessment"),
+         "assessment", "inassessment", "w/u", "wu", "undergoingworkup"),
+        ("declined", "ptdeclined", "patientdeclined", "declinedtx", "declinedtransplant",
+         "ptdeclinedtx", "patientchoice", "refused"),
         ("transplanted", "functioninggraft", "tx", "transplant", "hastransplant",
          "functioningtransplant", "posttransplant"))),
     # ... its receptor statuses: ER "ER+", "ER positive", "Allred 8" (Allred 3-8 is

@@ -301,6 +301,13 @@ _WITH_SHARE = re.compile(r" ?(\d{1,7}(?:\.\d{1,4})?) ?[(\[] ?\d{1,3}(?:\.\d{1,2}
 #: admissions)" (walk-through 103's exacerbations: 39 cells set to missing).
 _WITH_PART = re.compile(r" {0,3}(\d{1,3}) {0,3}[(\[] {0,3}(\d{1,3}) {1,3}[A-Za-z][A-Za-z \-]{1,24}"
                         r" {0,3}[)\]] {0,3}")
+#: A count with the weekdays it falls on in brackets: "3 (M/W/F)", "3 (Tu/Th/Sa)", "3
+#: (Mon-Wed-Fri)", "3 (MWF)" (walk-through 106's dialysis sessions a week: 27 cells set
+#: to missing).
+_DAY = r"(?:mon?|m|tue?s?|tu|wed?|w|thu?r?s?|th|fri?|f|sat?|sun?)"
+_WITH_DAYS = re.compile(rf" {{0,3}}(\d{{1,2}}) {{0,3}}[(\[] {{0,3}}(?:{_DAY}(?: {{0,2}}[/,\-]"
+                        rf" {{0,2}}{_DAY}){{1,6}}|mwf|tts|tths|tuthsa) {{0,3}}[)\]] {{0,3}}",
+                        re.IGNORECASE)
 #: A count with more of another kind added in brackets: "9 (+1 loading)", "6 (+ 3 loading
 #: doses)" (walk-through 104's injections: ten, nine of them after the loading one).
 _WITH_MORE = re.compile(r" {0,3}(\d{1,3}) {0,3}[(\[] {0,3}\+ {0,3}(\d{1,2}) {0,3}"
@@ -831,8 +838,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
     a score with its severity in words ("14 (moderate)", "Definite (9)"), a count with
     its word ("5 previous") or as times ("x2"), an ordinal ("41st", "16th centile": a centile), a
     count with its share in brackets ("350 (22%)": 350) or after its name ("CD4 350"), a
-    count with more added in brackets ("9 (+1 loading)": 10);
-    else ``None``."""
+    count with more added in brackets ("9 (+1 loading)": 10), a count with its weekdays
+    ("3 (M/W/F)": 3); else ``None``."""
     if out_of is not None and (m := _FRACTION.fullmatch(cell)) and int(m.group(2)) == out_of:
         return float(m.group(1))
     if (n := NUMBER_WORDS.get(cell.strip().lower())) is not None:
@@ -857,6 +864,8 @@ def plain_number(cell: str, out_of: int | None = None) -> float | None:
         return float(m.group(1))  # "2 (1 admission)": two, one of them an admission
     if m := _WITH_MORE.fullmatch(cell):
         return float(int(m.group(1)) + int(m.group(2)))  # "9 (+1 loading)": ten
+    if m := _WITH_DAYS.fullmatch(cell):
+        return float(m.group(1))  # "3 (M/W/F)": three, on those days
     if (m := _NUMBER_THEN_TEXT.match(cell.strip())) and unit_key(m.group(2)) in _NOT_UNITS:
         return float(m.group(1).replace(",", "."))  # "5 previous": a count
     return None

@@ -127,3 +127,116 @@ def test_a_time_on_dialysis_written_as_its_start_or_in_months_is_read_in_years()
 
     assert age_reader("Age")("85/12") is None and age_reader("Age")("16/12") == \
         pytest.approx(16 / 12, abs=0.01)
+
+
+def test_sessions_a_week_written_as_a_prescription_or_with_their_days_are_counts():
+    """ "TIW" (37 cells), "3 (M/W/F)" (16) and "3 (Tu/Th/Sa)" (11) were set to missing
+    beside "3x/wk" and "three", read."""
+    from sparge.data.parsing import plain_number
+
+    df = _register(Sessions_wk=["TIW", "3 (M/W/F)", "3 (Tu/Th/Sa)", "3x/wk", "three",
+                                "4 (home)", "2", "BIW", "3", "5x/wk", "6", "3 (MWF)"])
+    df = df.rename(columns={"Sessions wk": "Sessions/wk"})
+    enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(df)
+    assert _read(enc, df, "Sessions/wk")[:12].tolist() == [3, 3, 3, 3, 3, 4, 2, 2, 3, 5, 6, 3]
+    # a count with a sex in brackets is no count of weekdays
+    assert plain_number("3 (M)") is None and plain_number("2 (F)") is None
+
+
+def _offered_groups(enc: Encoder, column: str) -> list[set[str]]:
+    """The column's answers as they would be after the offered pairs are merged."""
+    from sparge.data.answer_merging import merge_answers
+
+    merged = merge_answers(enc.table_, {column: enc.report_.answers_two_ways.get(column, [])})
+    groups: dict[float, set[str]] = {}
+    for answer, code in merged.levels(column).items():
+        groups.setdefault(code, set()).add(answer)
+    return list(groups.values())
+
+
+def test_an_esa_written_with_each_patients_dose_is_read_as_the_drug():
+    """99 answers ("Aranesp 40mcg weekly", "EPO 4000 IU 3x/wk", "darbepoetin 40 every 2
+    wks", "NeoRecormon 2000 TIW") for three drugs: left out as free text, and with it
+    whether a patient was on an ESA at all."""
+    from sparge.data.drug_doses import dosed_drug
+    from sparge.services.display import answers_by_code
+
+    doses = [f"Aranesp {d}mcg {f}" for d in (10, 20, 30, 40, 60, 80, 100)
+             for f in ("weekly", "fortnightly", "every 2 wks")] + \
+        [f"EPO {d} IU 3x/wk" for d in (2000, 3000, 4000, 6000, 8000)] + \
+        [f"NeoRecormon {d} TIW" for d in (2000, 4000)] + \
+        [f"Mircera {d}mcg monthly" for d in (50, 100, 150)] + \
+        ["none", "nil", "not on ESA", "Aranesp", "EPO", "Mircera"]
+    df = _register(ESA=doses)
+    enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(df)
+    assert enc.roles_["ESA"] == "categorical"
+    shown = set(answers_by_code(enc, "ESA").values())
+    assert {"Darbepoetin", "Epoetin", "None"} <= shown and len(shown) == 4
+    assert any("read as the drug ('darbepoetin'" in n and "doses are set aside" in n
+               for n in enc.report_.notes)
+    # a new patient's dose not seen in training: the drug
+    saved = Encoder.from_dict(enc.to_dict())
+    new = df.iloc[:1].assign(ESA="Aranesp 150mcg weekly")
+    code = _read(saved, new, "ESA")[0]
+    assert answers_by_code(saved, "ESA")[code] == "Darbepoetin"
+    # a column of few answers keeps its doses as answers
+    few = _register(ESA=["Aranesp 40mcg weekly", "Aranesp 20mcg weekly", "none", "EPO"])
+    enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(few)
+    assert "Aranesp 40mcg weekly" in enc.table_.levels("ESA")
+    assert dosed_drug("Aranesp") is None and dosed_drug("none") is None
+
+
+def test_irons_binders_accesses_and_listing_answers_of_one_kind_are_offered():
+    """Renvela and sevelamer, Phosex and calcium acetate, Venofer and iron sucrose were
+    each two answers, never offered; "TCVC", "L BCF", "AVG (R thigh)"; "NFT" and
+    "Unsuitable"; "GN ?type" and "GN"; "IV iron sucrose 200mg" was offered into "Yes"."""
+    df = _register(
+        Phosphate_binder=["Renvela", "sevelamer", "Phosex", "calcium acetate", "Ca acetate",
+                          "Fosrenol", "lanthanum", "Velphoro", "sucroferric oxyhydroxide",
+                          "Calcichew", "Adcal", "calcium carbonate", "none", "no binder"],
+        IV_iron=["Venofer", "iron sucrose", "Monofer", "ferric derisomaltose", "Ferinject",
+                 "IV iron sucrose 200mg", "Yes", "No", "none", "oral FeSO4", "PO iron"],
+        Access=["AVF", "fistula", "L BCF", "AVF (L arm)", "AVG", "AVG (R thigh)",
+                "forearm loop graft", "tunnelled line", "TCVC", "R IJ tunnelled line",
+                "AVF - maturing, dialysing via line", "vascath"],
+        Tx_list_status=["Active", "Active (listed 2021)", "Unsuitable", "NFT",
+                        "Not fit for transplant", "Suspended", "suspended - infection",
+                        "Work-up", "W/U", "Declined", "pt declined"],
+        Primary_renal_disease=["Diabetic nephropathy", "Diabetes mellitus", "GN",
+                               "GN ?type", "IgA nephropathy (biopsy 2009)", "IgA nephropathy",
+                               "Unknown", "ESRD ?cause", "Obstructive uropathy",
+                               "obstructive", "Lupus nephritis"])
+    enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(df)
+
+    def together(column: str, *answers: str) -> bool:
+        levels = enc.table_.levels(column)
+        return any(set(answers) <= g for g in _offered_groups(enc, column)) or \
+            len({levels[a] for a in answers}) == 1
+
+    assert together("Phosphate binder", "Renvela", "sevelamer")
+    assert together("Phosphate binder", "Phosex", "calcium acetate", "Ca acetate")
+    assert together("Phosphate binder", "Calcichew", "Adcal", "calcium carbonate")
+    assert together("Phosphate binder", "none", "no binder")
+    assert not together("Phosphate binder", "Renvela", "Phosex")
+    assert together("IV iron", "Venofer", "iron sucrose")
+    assert together("IV iron", "Monofer", "ferric derisomaltose")
+    assert not together("IV iron", "IV iron sucrose 200mg", "Yes")
+    assert not together("IV iron", "Venofer", "Monofer")
+    assert together("Access", "AVF", "fistula", "L BCF", "AVF (L arm)")
+    assert together("Access", "AVG", "AVG (R thigh)", "forearm loop graft")
+    assert together("Access", "tunnelled line", "TCVC", "R IJ tunnelled line")
+    assert not together("Access", "AVF", "AVF - maturing, dialysing via line")
+    assert not together("Access", "tunnelled line", "vascath")
+    assert together("Tx list status", "Unsuitable", "NFT", "Not fit for transplant")
+    assert together("Tx list status", "Work-up", "W/U")
+    assert together("Tx list status", "Declined", "pt declined")
+    assert together("Tx list status", "Suspended", "suspended - infection")
+    assert together("Tx list status", "Active", "Active (listed 2021)")
+    assert not together("Tx list status", "Active", "Suspended")
+    assert together("Primary renal disease", "Diabetic nephropathy", "Diabetes mellitus")
+    assert together("Primary renal disease", "GN", "GN ?type")
+    assert together("Primary renal disease", "IgA nephropathy",
+                    "IgA nephropathy (biopsy 2009)")
+    assert together("Primary renal disease", "Unknown", "ESRD ?cause")
+    assert together("Primary renal disease", "Obstructive uropathy", "obstructive")
+    assert not together("Primary renal disease", "GN", "IgA nephropathy")
