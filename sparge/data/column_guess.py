@@ -73,7 +73,7 @@ def named_like_id(column: str) -> bool:
 #: An ID written after its kind's letters ("MRN8191581", "MRN: 8191581", "H 1234567").
 PREFIXED_ID = re.compile(r"([A-Za-z]{1,5})[\s:#.-]{0,2}(\d{4,})")
 #: A letter prefix before digits in groups: "RX 235 0146".
-_PREFIXED_GROUPS = re.compile(r"([A-Za-z]{1,5}[\s:#.-]{0,2})(\d{2,5}(?:[ \-]\d{2,5}){1,3})")
+PREFIXED_GROUPS = re.compile(r"([A-Za-z]{1,5}[\s:#.-]{0,2})(\d{2,5}(?:[ \-]\d{2,5}){1,3})")
 #: Digits written in groups: an NHS number "485 777 3456", "020-040-9177".
 GROUPED_DIGITS = re.compile(r"\d{2,5}(?:[ \-]\d{2,5}){1,3}")
 
@@ -142,10 +142,10 @@ def _unprefixed(text: pd.Series) -> pd.Series:
     writes them both with and without it (:func:`id_text`)."""
     # a prefix before digits in groups ("RX 235 0146" beside "RX2350146": walk-through
     # 105's three patients with two courses were six)
-    spaced = text.str.fullmatch(_PREFIXED_GROUPS.pattern)
+    spaced = text.str.fullmatch(PREFIXED_GROUPS.pattern)
     if spaced.any() and int(text.str.fullmatch(PREFIXED_ID.pattern).sum()) >= _FEWEST_EACH_WAY:
         text = text.where(~spaced, text.str.replace(
-            _PREFIXED_GROUPS, lambda m: m.group(1) + re.sub(r"[ \-]", "", m.group(2)),
+            PREFIXED_GROUPS, lambda m: m.group(1) + re.sub(r"[ \-]", "", m.group(2)),
             regex=True))
     # digits written in groups and without ("485 777 3456", "4857773456": an NHS number;
     # walk-through 103's two referrals of one patient were two patients)

@@ -240,6 +240,7 @@ from sparge.data.unit_conversion import (
 )
 from sparge.data.untestable import split_untestable, untestable_name
 from sparge.data.visual_acuity import ACUITY_SCALES_ATTR, LETTERS, LOGMAR, read_visual_acuity
+from sparge.data.weight_shares import read_weight_shares
 from sparge.errors import DataError
 from sparge.method.preprocess import (
     PAPER_MAX_MISSING,
@@ -509,6 +510,7 @@ def split_cells(df: pd.DataFrame, fitted=(), durations=(), answers=None,
         # before the named values: "lying 117/69, standing 105/64" is no "lying" value
         df = split_postural(df, known=postural_columns(fitted))
         df = read_other_drug_levels(df)  # "on CsA" in a tacrolimus level: no level due
+        df = read_weight_shares(df)  # "3.2%" of the row's dry weight in a weight gain
         df = read_named_values(read_gleason_scores(read_unit_columns(df), known=gleason),
                                answers)
         df = read_compound_units(read_pounds_ounces(read_not_applicable(

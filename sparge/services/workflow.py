@@ -17,6 +17,7 @@ import pandas as pd
 
 from sparge.data.column_guess import (
     GROUPED_DIGITS,
+    PREFIXED_GROUPS,
     PREFIXED_ID,
     event_answer_codes,
     later_outcome_named,
@@ -685,7 +686,11 @@ class PatientIndex:
             # the digits without the leading zeros the file writes, or with them where
             # it does not ("56047" for "0056047": walk-through 104's search found no one)
             hits = np.flatnonzero(self.id_unzeroed == typed.lstrip("0"))
-        if not hits.size and (bare := PREFIXED_ID.fullmatch(str(patient_id).strip())):
+        # ... also in groups, as the file writes it ("RX 741 2123": walk-through 106)
+        typed = str(patient_id).strip()
+        if not hits.size and (bare := PREFIXED_ID.fullmatch(typed) or (
+                PREFIXED_ID.fullmatch(re.sub(r"(?<=\d)[ \-](?=\d)", "", typed))
+                if PREFIXED_GROUPS.fullmatch(typed) else None)):
             # an ID typed with the prefix the file's IDs are named without ("MRN8191581",
             # and a trust's code "RX1577837": sparge.data.column_guess.id_text)
             for digits in _prefix_variants(bare.group(2)):

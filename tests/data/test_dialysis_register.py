@@ -240,3 +240,41 @@ def test_irons_binders_accesses_and_listing_answers_of_one_kind_are_offered():
     assert together("Primary renal disease", "Unknown", "ESRD ?cause")
     assert together("Primary renal disease", "Obstructive uropathy", "obstructive")
     assert not together("Primary renal disease", "GN", "IgA nephropathy")
+
+
+def test_a_hospital_number_typed_as_the_file_writes_it_in_groups_is_found():
+    """Searching "RX 741 2123", as line 11 wrote it, found no one ("RX7412123" did)."""
+    from sparge.services.workflow import PatientIndex
+
+    ids = np.array(["7412123", "8564655 (line 6)", "8564655 (line 90)", "9988553"],
+                   dtype=object)
+    index = PatientIndex(ids=ids, in_training=np.ones(4, bool), train_index=np.arange(4),
+                         reason=np.array([""] * 4), X=np.zeros((4, 1)),
+                         embedding=np.zeros((4, 2)), compatible=True)
+    for typed in ("RX 741 2123", "rx 741-2123", "RX-741-2123", "RX7412123", "7412123"):
+        assert index.find(typed) == 0, typed
+    assert index.find("RX 856 4655") == 1
+    assert index.find("RX 999 1111") is None
+
+
+def test_a_weight_gain_written_as_a_share_of_the_dry_weight_is_read_in_kg():
+    """52 interdialytic weight gains written "3.2%" (of the dry weight) were set to
+    missing: "no exact conversion to 'kg' is known", though the row's dry weight gives
+    it."""
+    from sparge.data.weight_shares import weight_kg
+
+    gains = [f"{g:.1f}" for g in np.random.default_rng(8).normal(2.2, 0.6, 300).clip(0.3)]
+    gains[:5] = ["3.2%", "2.4 kg", "4%", "1.9", "2.5%"]
+    weights = [f"{w:.1f}" for w in np.random.default_rng(9).normal(75, 12, 300)]
+    weights[:5] = ["47.0", "80 kg", "158 lb", "70", "?"]
+    df = _register(IDWG=gains, Dry_weight=weights)
+    enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(df)
+    got = _read(enc, df, "IDWG")[:5]
+    assert got[0] == pytest.approx(1.50, abs=0.01)
+    assert got[1] == 2.4 and got[3] == 1.9
+    assert got[2] == pytest.approx(0.04 * 158 * 0.45359237, abs=0.01)
+    assert np.isnan(got[4])  # no weight to take the share of
+    assert any("written as a share of the weight" in n and "'Dry weight'" in n
+               for n in enc.report_.notes)
+    assert weight_kg("11st 4lb") == pytest.approx(71.67, abs=0.01)
+    assert weight_kg("tall") is None
