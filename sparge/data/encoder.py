@@ -1309,7 +1309,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         units: dict[str, ColumnUnits] = {}
         plans: dict[str, UnitPlan] = {}
         roles = self._roles(df, cols, base, reasons, units, plans)
-        report_left_out(reasons, self.max_levels, report, cols, aged=bool(self.ages_))
+        # a table that has an age already is not offered one (walk-through 106's note
+        # pointed to an "Add an age" the page did not show)
+        report_left_out(reasons, self.max_levels, report, cols, aged=bool(self.ages_),
+                        has_age=age_column([c for c in cols if roles.get(c) == "numeric"])
+                        is not None)
         # why each column left out by default is, for the Column roles tab (walk-through
         # 58 scrolled the report to learn why its GCS was 'ignore')
         self.left_out_why_ = {

@@ -342,11 +342,13 @@ def far_values_click(values_to_check: list, cleared: bool, converted: bool,
 
 
 def report_left_out(reasons: dict[str, list[str]], max_levels: int,
-                     report: ValidationReport, all_columns=(), aged: bool = False) -> None:
+                     report: ValidationReport, all_columns=(), aged: bool = False,
+                     has_age: bool = False) -> None:
     """Say which columns were left out by default, and why (a follow-up time: a warning);
     ``all_columns``: the table's, which a later measurement is named beside; ``aged``: an
     age was computed from a date of birth (walk-through 79's note offered to add the age
-    the table had been given by default)."""
+    the table had been given by default); ``has_age``: the table has an age column (the
+    Data page offers none)."""
     def verb(cols: list[str], one: str, many: str) -> str:
         return one if len(cols) == 1 else many
 
@@ -412,7 +414,7 @@ def report_left_out(reasons: dict[str, list[str]], max_levels: int,
             f"Left out of the model: {quoted_names(cols)}, which {verb(cols, 'holds', 'hold')} "
             "dates. A date is not a biomarker: "
             + ("the age computed from the date of birth is one (its note says how); "
-               if aged else
+               if aged else "the table's age is in the model; " if has_age else
                "an age can be computed from a date of birth (the Data page's 'Add an age "
                "from a date of birth', the Encoder's ages); ")
             + "turn another date into a duration first if it matters.")

@@ -103,6 +103,9 @@ def test_a_quarter_is_a_date_and_a_snapshot_is_the_date_an_age_is_taken_at():
     enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(df)
     assert _read(enc, df, "Age")[:4].tolist() == [61, 57, 52, 61]
     assert any("at 'Snapshot date'" in n for n in enc.report_.notes)
+    # the date column's note no longer points to an "Add an age" the page does not offer
+    dated = next(n for n in enc.report_.notes if "'Snapshot date', which holds dates" in n)
+    assert "the table's age is in the model" in dated and "Add an age" not in dated
 
 
 def test_a_time_on_dialysis_written_as_its_start_or_in_months_is_read_in_years():
