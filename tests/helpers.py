@@ -89,3 +89,12 @@ def tumour_sites_table(n: int = 400, seed: int = 0):
         "Ethnicity": rng.choice(["White", "Asian", "Black", "Mixed", "Other"], n),
         "Neutrophils": neut, "PS": ps,
         "Febrile neutropenia": np.where(risk > 0.3, "Yes", "No")})
+
+
+def with_cycled_columns(df, **columns):
+    """``df`` with each of ``columns`` (``name=[cells]``, an underscore in the name a
+    space) added, its cells repeated down the rows in order: a clinic register's column
+    of the answers a walk-through found, on every row."""
+    for name, cells in columns.items():
+        df[name.replace("_", " ")] = [cells[i % len(cells)] for i in range(len(df))]
+    return df

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import with_cycled_columns
 
 from sparge.data.answer_merging import same_answer
 from sparge.data.drug_combinations import same_regimen
@@ -27,9 +28,7 @@ def _register(n: int = 200, seed: int = 105, **columns: list[str]) -> pd.DataFra
         "Albumin (g/L)": rng.integers(22, 46, n).astype(str),
         OUTCOME: rng.choice(["Yes", "No", "Y - febrile neutropenia", "no admission"], n,
                             p=[.15, .6, .05, .2])})
-    for name, cells in columns.items():
-        df[name.replace("_", " ")] = [cells[i % len(cells)] for i in range(n)]
-    return df
+    return with_cycled_columns(df, **columns)
 
 
 def test_an_age_column_holding_dates_of_birth_is_read_as_the_age():

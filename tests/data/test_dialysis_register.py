@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import with_cycled_columns
 
 from sparge.data.encoder import Encoder
 
@@ -24,9 +25,7 @@ def _register(n: int = 300, seed: int = 106, **columns: list[str]) -> pd.DataFra
                                      "31/03/2023"], n),
         "Albumin": rng.integers(28, 44, n).astype(str),
         OUTCOME: rng.choice(["Y", "N", "N", "Y - fluid overload"], n)})
-    for name, cells in columns.items():
-        df[name.replace("_", " ")] = [cells[i % len(cells)] for i in range(n)]
-    return df
+    return with_cycled_columns(df, **columns)
 
 
 def _read(enc: Encoder, df: pd.DataFrame, column: str) -> np.ndarray:

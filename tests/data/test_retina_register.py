@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import with_cycled_columns
 
 from sparge.data.drug_combinations import same_regimen
 from sparge.data.encoder import Encoder
@@ -24,9 +25,7 @@ def _register(n: int = 240, seed: int = 104, **columns: list[str]) -> pd.DataFra
         "Age": rng.integers(55, 95, n).astype(str),
         "CRT (um)": rng.integers(220, 600, n).astype(str),
         OUTCOME: rng.choice(["Yes", "No", "N", "yes - 18 letters"], n, p=[.15, .6, .2, .05])})
-    for name, cells in columns.items():
-        df[name.replace("_", " ")] = [cells[i % len(cells)] for i in range(n)]
-    return df
+    return with_cycled_columns(df, **columns)
 
 
 def _levels(enc: Encoder, column: str) -> dict[str, float]:
