@@ -271,6 +271,12 @@ DURATION_NAME = re.compile(r"duration|years?\s+since|yrs?\s+since|time\s+since|"
                            r"hiv|disease)|disease\s+length|(?:time|years?|yrs?)\s+on\s+"
                            r"(?:dialysis|hd|pd|rrt|krt|treatment|therapy)\b|vintage",
                            re.IGNORECASE)
+#: A duration counted in years by its name, without a unit ("Time on dialysis", "Years
+#: since diagnosis", "Dialysis vintage"): its "85/12" is 85 months of years. Not every
+#: duration: a "Duration of surgery" is not in years.
+YEARS_DURATION_NAME = re.compile(r"years?\s+since|yrs?\s+since|years?\s+(?:with|of)\s+"
+                                 r"(?:dm|diabetes|hiv|disease)|(?:time|years?|yrs?)\s+on\s+"
+                                 r"(?:dialysis|hd|pd|rrt|krt)\b|vintage", re.IGNORECASE)
 #: The year a condition began, written in such a column: "dx 2010", "diagnosed 2010",
 #: "since 2010", "2010".
 _SINCE_YEAR = re.compile(r"\s{0,3}(?:(?:dx|diag(?:nosed|nosis)?|since|from|onset|in|"

@@ -24,7 +24,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from sparge.data.age_dates import (
-    DURATION_NAME,
+    YEARS_DURATION_NAME,
     read_dates_in_age_columns,
     read_year_columns,
     read_years_since,
@@ -3050,11 +3050,11 @@ class Encoder(TransformerMixin, BaseEstimator):
     def _unit(self, col: str) -> str | None:
         """The unit a numeric column's cells are read with: the one learned from its cells
         at fit (``units_``), else its name's (:func:`~sparge.data.parsing.header_unit`),
-        else years for a duration by its name ("Time on dialysis": its "85/12" is 85
-        months, walk-through 106; :func:`~sparge.data.age_dates.read_years_since` reads
-        its years so too)."""
+        else years for a duration in years by its name (:data:`~sparge.data.age_dates.
+        YEARS_DURATION_NAME`: "Time on dialysis", whose "85/12" is 85 months, walk-through
+        106)."""
         return getattr(self, "units_", {}).get(col) or header_unit(col, as_written=True) \
-            or ("years" if DURATION_NAME.search(str(col)[:80]) else None)
+            or ("years" if YEARS_DURATION_NAME.search(str(col)[:80]) else None)
 
     @staticmethod
     def _report_numeric(col: str, info: dict, report: ValidationReport,
