@@ -27,6 +27,8 @@ from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key
 #: More distinct answers than a column of categories may hold (the
 #: :class:`~sparge.data.encoder.Encoder`'s default ``max_levels``).
 MAX_ANSWERS = 30
+#: A column of more distinct answers is not read (each answer is parsed for its drug).
+MAX_READ = 2000
 
 
 def _drug_words(drugs: frozenset[str]) -> str:
@@ -66,7 +68,7 @@ def read_drug_doses(df: pd.DataFrame,
             continue
         text = cell_text(df[col])
         codes, uniques = pd.factorize(text)
-        if not len(uniques):
+        if not len(uniques) or len(uniques) > MAX_READ:  # thousands: free text, not doses
             continue
         drugs = [dosed_drug(u) if u else None for u in uniques]
         if not any(drugs):
