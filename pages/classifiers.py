@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from sparge.app.lookalikes import repeat_words
 from sparge.app.plots import SMALL_CHART
 from sparge.app.plots_setup import classifier_bars_with_chance, confusion_heatmap
 from sparge.app.shell import guard, init_state
@@ -27,7 +28,7 @@ from sparge.services.compare import (
 )
 from sparge.services.resources import busy_note, duration
 from sparge.services.split_errors import noise_margin
-from sparge.services.workflow import leak_caution, people
+from sparge.services.workflow import leak_caution, people, repeated_rows_words
 
 init_state()  # also when a deep link runs this page before app.py
 ss = st.session_state
@@ -78,8 +79,8 @@ st.caption(f"Estimated time: about {duration(max(seconds, 1.0))}"
 if (repeats := people(cohort.ids[cohort.train_rows])) is not None:
     # walk-through 104: a patient's two eyes could be one trained on, one tested
     st.caption(f"The {len(repeats):,} training rows are {len(set(repeats.tolist())):,} "
-               "patients (IDs repeated on other lines: other courses, episodes or eyes of the same "
-               "person): a patient's rows are held out together, so that no test row's "
+               f"patients (IDs repeated on other lines: {repeated_rows_words(repeat_words())}"
+               "): a patient's rows are held out together, so that no test row's "
                "classifier has learned from the same person's other row.")
 run = st.button("Run the comparison", type="primary", key="cls_run")
 # everything below in one slot: a new run replaces the last run's results at once (walk-

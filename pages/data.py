@@ -76,6 +76,7 @@ from sparge.services.workflow import (
     outcome_answers_note,
     outcome_cut,
     outcome_from_cut,
+    patients_count,
     roles_frame,
     starting_threshold,
     table_as_read,
@@ -311,7 +312,10 @@ if st.button("Encode this table", type="primary" if pending is not None else "se
                             convert_slips=enc.convert_slips or not keep,
                             merge_spellings=enc.merge_spellings or not keep,
                             merge_pairs=getattr(enc, "merge_pairs", None) if keep else None)
-        set_cohort(new, ss.cohort_name if same else f"{name} ({len(df):,} patients)")
+        # "432 rows of 400 patients" where the file repeats a person (walk-through 106's
+        # sidebar said "432 patients" beside the Model page's "397 patients")
+        set_cohort(new, ss.cohort_name if same else
+                   f"{name} ({patients_count(len(df), new.ids)})")
         if not same:
             ss.upload_generation = gen + 1
         ss.pending = None

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from sparge import SparGE, load_model, model_to_bytes
-from sparge.app.lookalikes import current_check, warn_data_model_mismatch
+from sparge.app.lookalikes import current_check, repeat_words, warn_data_model_mismatch
 from sparge.app.plots import SMALL_CHART
 from sparge.app.plots_setup import objective_figure
 from sparge.app.shell import (
@@ -36,6 +36,7 @@ from sparge.services.workflow import (
     leak_caution,
     model_params,
     people,
+    repeated_rows_words,
     train,
 )
 
@@ -349,7 +350,7 @@ def heldout_check() -> None:
     if (repeats := people(cohort.ids[cohort.train_rows])) is not None:
         n_people = len(set(repeats.tolist()))
         st.caption(f"The {len(repeats):,} training rows are {n_people:,} patients (IDs "
-                   "repeated on other lines: other courses, episodes or eyes of the same person): "
+                   f"repeated on other lines: {repeated_rows_words(repeat_words())}): "
                    "a patient's rows are held out together, so that no held-out row "
                    "finds the same person's other one among its look-alikes.")
     c_left, c_right = st.columns([1, 2])

@@ -444,8 +444,10 @@ _DRUGS: dict[str, str] = {
     **dict.fromkeys(("teriparatide", "forsteo", "terrosa", "movymia"), "teriparatide"),
     **dict.fromkeys(("romosozumab", "evenity"), "romosozumab"),
     **dict.fromkeys(("colecalciferol", "cholecalciferol"), "colecalciferol"),
+    # ... an oral iron by name, "oral iron" (re-check 106b: "Iron" in an IV iron column
+    # read as on IV iron)
     **dict.fromkeys(("ferroussulfate", "ferroussulphate", "ferrousfumarate", "feso4",
-                     "oralfeso4", "poiron", "oraliron", "ferrousgluconate"), "iron"),
+                     "oralfeso4", "poiron", "oraliron", "ferrousgluconate"), "oral iron"),
     # a dialysis unit's intravenous irons and phosphate binders, by brand (walk-through
     # 106: "Venofer" beside "iron sucrose", "Renvela" beside "sevelamer", "Phosex" beside
     # "calcium acetate" were each two answers, never offered)

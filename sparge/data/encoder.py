@@ -195,6 +195,7 @@ from sparge.data.plausible import (
     ages_after_age,
     impossible_in_unit,
     impossible_values,
+    mixed_unit,
     unit_from_values,
     unit_slips,
 )
@@ -1358,8 +1359,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         # rows of the cells written as a limit ("<0.1", "not detected"), by column: the
         # laboratory's limit, never a value to check (this table's, not kept)
         limit_rows: dict[str, np.ndarray] = {}
+        # ... and of those written with a unit ("283 pg/mL": never a plain number whose
+        # unit is unsure)
+        unit_rows: dict[str, np.ndarray] = {}
         X = self._filter_features(self._encode(df, features, report,
-                                               limit_rows=limit_rows),
+                                               limit_rows=limit_rows, unit_rows=unit_rows),
                                   features, report)
         labels = (self.labels(df) if self.label_column is not None
                   and self.label_column in df.columns else None)  # read once for all
@@ -1395,7 +1399,7 @@ class Encoder(TransformerMixin, BaseEstimator):
         self.value_units_ = self._units_from_values(X, report)
         # the cells written as a limit are known once every column is read: never a value
         # to check
-        self._far_values(X, report, limits=limit_rows)
+        self._far_values(X, report, limits=limit_rows, unit_rows=unit_rows)
         if self.clear_far or self.convert_slips:
             X = self._cleared(X, report)
         X = self._derive_body_size(X, report)
@@ -1524,8 +1528,38 @@ class Encoder(TransformerMixin, BaseEstimator):
                 "listed among the values to check.")
         return found
 
+    def _unsure_units(self, X: np.ndarray, num: list[int], report: ValidationReport,
+                      unit_rows: Mapping[str, np.ndarray]) -> None:
+        """Warn of the plain numbers of a column that writes some cells in another unit
+        which are likelier in that unit than in the column's, but not certain enough to be
+        converted (:func:`~sparge.data.plausible.mixed_unit`'s ``unsure``): re-check 106b's
+        30 PTHs in pg/mL of 42 to 253, as likely pmol/L, were used unsaid. They are used as
+        given; the warning names them for the user to check."""
+        names = self.feature_names_out_
+        conversions = getattr(self, "unit_conversions_", {})
+        for j in num:
+            written = list(conversions.get(names[j], {}))
+            unit = self.unit_of(names[j])
+            if not written or unit is None:
+                continue
+            unsure, other, _ = mixed_unit(names[j], unit, X[:, j], written, unsure=True)
+            unsure[np.asarray(unit_rows.get(names[j], []), dtype=int)] = False
+            rows = np.flatnonzero(unsure)
+            if not len(rows):
+                continue
+            v = X[rows, j]
+            report.warnings.append(
+                f"'{_q(names[j])}': {len(rows):,} value(s) written without a unit "
+                f"({format_number(float(v.min()))} to {format_number(float(v.max()))}; "
+                + ", ".join(f"CSV line {r + 2}" for r in rows[:4])
+                + (f" and {len(rows) - 4:,} more" if len(rows) > 4 else "")
+                + f") may be in '{_q(other)}', as other cells of the column are written: "
+                f"likelier so than in '{_q(unit)}', too unsure to convert. They are used as "
+                f"'{_q(unit)}': check them in the file and write their unit.")
+
     def _far_values(self, X: np.ndarray, report: ValidationReport,
-                    limits: Mapping[str, np.ndarray] | None = None) -> None:
+                    limits: Mapping[str, np.ndarray] | None = None,
+                    unit_rows: Mapping[str, np.ndarray] | None = None) -> None:
         """List the numbers far from the rest of their column (a typo or another unit,
         :mod:`sparge.data.far_values`) and those impossible in the column's unit but
         possible in another (:func:`~sparge.data.plausible.unit_slips`: walk-through 27's
@@ -1534,9 +1568,11 @@ class Encoder(TransformerMixin, BaseEstimator):
         missing (walk-through 21: a sodium of 1380 went unremarked, made its patient a top
         look-alike and widened the range the New patient page checks against).
         ``limits``: ``{column: rows}`` of the cells written as a limit ("<0.1"), the
-        laboratory's and never values to check."""
+        laboratory's and never values to check; ``unit_rows``: of those written with a
+        unit, whose unit is never unsure (:meth:`_unsure_units`)."""
         names = self.feature_names_out_
         num = [j for j, c in enumerate(names) if self.roles_[c] == "numeric"]
+        self._unsure_units(X, num, report, unit_rows or {})
         if not num:
             return
         # and values no patient can have (walk-through 48's ages of 167)
@@ -2639,14 +2675,15 @@ class Encoder(TransformerMixin, BaseEstimator):
     # ------------------------------------------------------------------ encode
     def _encode(self, df: pd.DataFrame, features: list[str],
                 report: ValidationReport, new: bool = False,
-                limit_rows: dict[str, np.ndarray] | None = None) -> np.ndarray:
+                limit_rows: dict[str, np.ndarray] | None = None,
+                unit_rows: dict[str, np.ndarray] | None = None) -> np.ndarray:
         """Encode ``features`` of ``df`` with the fitted roles and table (read-only).
 
         ``new`` (patients after the fit): a value written in another unit than its
         column's is converted when the conversion is exact (:class:`KnownConversions`),
         even if no training patient used that unit, and the report says so.
         ``limit_rows`` (filled when given): the rows of each column's cells written as a
-        limit ("<0.1", "not detected")."""
+        limit ("<0.1", "not detected"); ``unit_rows``: of those written with a unit."""
         X = np.full((len(df), len(features)), np.nan)
         commas: dict[str, int] = {}
         for j, col in enumerate(features):
@@ -2697,6 +2734,9 @@ class Encoder(TransformerMixin, BaseEstimator):
                     limit_rows[col] = np.array(
                         [r for r, _ in info["censored"]]
                         + [r for r, _ in info.get("not_detected") or ()], dtype=int)
+                if unit_rows is not None and (info["unit"] or info["converted"]):
+                    unit_rows[col] = np.array([r for r, _ in info["unit"]]
+                                              + [r for r, _ in info["converted"]], dtype=int)
                 if not new and info.get("writes_zero"):
                     self.zero_columns_.append(col)
                 if not new and info.get("unable_value") is not None:

@@ -1411,12 +1411,17 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (
          "typeiidiabetes", "typeiidiabetesmellitus",
          # walk-through 64: a type 2 with a past gestational diabetes noted
          "type2(prevgdm)", "t2dm(prevgdm)", "t2dm(previousgdm)", "t2dm(hxgdm)",
-         "type2-hxgdm", "type2(hxgdm)", "t2(prevgdm)", "t2dmprevgdm"),
+         "type2-hxgdm", "type2(hxgdm)", "t2(prevgdm)", "t2dmprevgdm",
+         # walk-through 106: a yes with its type, "yes (T2)"
+         *(f"{y}{t}" for y in ("yes(", "y(", "yes-", "yes") for t in (
+             "t2)", "t2dm)", "type2)", "t2", "t2dm", "type2"))),
         ("type1", "t1dm", "t1", "t1d", "dm1", "dmi", "dmtype1", "typei", "type1dm",
          # not "IDDM": insulin-dependent, which a type 2 on insulin is too (walk-through
          # 98 showed a 70-year-old on insulin as "Type 1")
          "type1diabetes", "type1diabetesmellitus", "diabetesmellitustype1",
-         "typeidiabetes", "typeidiabetesmellitus"),
+         "typeidiabetes", "typeidiabetesmellitus",
+         *(f"{y}{t}" for y in ("yes(", "y(", "yes-", "yes") for t in (
+             "t1)", "t1dm)", "type1)", "t1", "t1dm", "type1"))),
         # walk-through 64: a monogenic diabetes with its gene, an autoimmune one in
         # adults with its antibody, and a type 2 with a past gestational diabetes
         ("mody", *(f"mody{n}" for n in range(1, 15)), "mody3(hnf1a)", "mody(hnf1a)",

