@@ -38,19 +38,26 @@ def _check_list(enc: Encoder, column: str) -> dict[int, tuple[str, float]]:
             if v[0] == column}
 
 
+def _mixed_pth(n: int, seed: int = 3) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """PTHs in pmol/L (log-normal about 30), each written plain, with "pmol/L", in pg/mL
+    with its unit, or in pg/mL plain: ``(pmol, kind, cells)``."""
+    rng = np.random.default_rng(seed)
+    pmol = np.exp(rng.normal(np.log(30), 0.75, n))
+    kind = rng.choice(["plain", "pmol", "pg written", "pg plain"], n, p=[.6, .1, .12, .18])
+    cells = [f"{v:.1f}" if k == "plain" else f"{v:.1f} pmol/L" if k == "pmol" else
+             f"{v * 9.43:.0f} pg/mL" if k == "pg written" else f"{v * 9.43:.0f}"
+             for v, k in zip(pmol, kind, strict=True)]
+    return pmol, kind, cells
+
+
 def test_plain_numbers_in_a_unit_other_cells_write_are_listed_and_converted():
     """61 PTHs in pg/mL without a unit ("673") among pmol/L, beside 41 written "283 pg/mL",
     were read as pmol/L, 9.4 times too high, and listed nowhere; of 40 phosphates in mg/dL
     without a unit only the 19 highest were listed. Where the column's own cells write the
     other unit, the plain numbers that lie among them are listed (and converted for
     training, as other unit slips are)."""
-    rng = np.random.default_rng(3)
     n = 400
-    pmol = np.exp(rng.normal(np.log(30), 0.75, n))
-    kind = rng.choice(["plain", "pmol", "pg written", "pg plain"], n, p=[.6, .1, .12, .18])
-    cells = [f"{v:.1f}" if k == "plain" else f"{v:.1f} pmol/L" if k == "pmol" else
-             f"{v * 9.43:.0f} pg/mL" if k == "pg written" else f"{v * 9.43:.0f}"
-             for v, k in zip(pmol, kind, strict=True)]
+    pmol, kind, cells = _mixed_pth(n)
     df = _register(n, PTH=cells)
     enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(df)
     listed = _check_list(enc, "PTH")
@@ -287,13 +294,8 @@ def test_plain_numbers_too_unsure_to_convert_are_named_and_a_new_patients_offere
     and a new patient's "480" was questioned without the pg/mL its file writes."""
     from sparge.data.plausible import written_unit_slips
 
-    rng = np.random.default_rng(3)
     n = 400
-    pmol = np.exp(rng.normal(np.log(30), 0.75, n))
-    kind = rng.choice(["plain", "pmol", "pg written", "pg plain"], n, p=[.6, .1, .12, .18])
-    cells = [f"{v:.1f}" if k == "plain" else f"{v:.1f} pmol/L" if k == "pmol" else
-             f"{v * 9.43:.0f} pg/mL" if k == "pg written" else f"{v * 9.43:.0f}"
-             for v, k in zip(pmol, kind, strict=True)]
+    pmol, kind, cells = _mixed_pth(n)
     enc = Encoder(id_column="Hosp No", label_column=OUTCOME).fit(_register(n, PTH=cells))
     said = [w for w in enc.report_.warnings if w.startswith("'PTH'") and "too unsure" in w]
     assert len(said) == 1 and "may be in 'pg/mL'" in said[0] and "used as 'pmol/L'" in said[0]
