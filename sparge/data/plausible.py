@@ -531,11 +531,13 @@ def written_unit_slips(column: str, unit: str | None, values, typical,
     """
     v = np.asarray(values, dtype=float).ravel()
     none = (np.zeros(len(v), bool), None, np.full(len(v), np.nan))
+    if not written:  # most columns: nothing to look at (asked on every form change)
+        return none
     t = np.asarray(typical, dtype=float).ravel()
     t = t[np.isfinite(t) & (t > 0)]
     found = quantity_of(column)
     own = _range_of(found[1], unit) if found is not None else None
-    if own is None or t.size < MIN_VALUES or not written:
+    if own is None or t.size < MIN_VALUES:
         return none
     lo, hi = np.percentile(t, [5, 95])
     outside = np.isfinite(v) & ((v > t.max()) | (v < t.min()))
